@@ -1,0 +1,66 @@
+//! `pbem check`: check an orders file against the game before mailing it.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+
+use crate::diag::Source;
+use crate::game::Game;
+
+use super::exit;
+
+/// Check an orders file: print each diagnostic as rustc does; exit 3 if any order is rejected.
+///
+/// Example: pbem check games/my-game orders/france.txt
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The game folder.
+    pub game: PathBuf,
+    /// The orders file to check.
+    pub orders: PathBuf,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let game = Game::load(&args.game)?;
+    let turn = game.current_turn()?;
+    let state = game.load_state(turn)?;
+    let bytes = std::fs::read(&args.orders).with_context(|| format!("cannot read {}", args.orders.display()))?;
+    let shown = args.orders.display().to_string();
+    let (source, check) = match crate::orders::decode(&bytes) {
+        Ok(text) => {
+            let source = Source::new(&shown, text);
+            let check = game.ruleset.check_orders(&game, &state, &source);
+            (source, check)
+        }
+        Err(d) => {
+            let source = Source::new(&shown, String::from_utf8_lossy(&bytes).into_owned());
+            let check = crate::rules::OrdersCheck { power: None, entropy: None, accepted: Vec::new(), diagnostics: vec![d] };
+            (source, check)
+        }
+    };
+    match &check.power {
+        Some(p) => println!("{shown}: orders of {p} for turn {turn} of {}", game.config.game),
+        None => println!("{shown}: not authenticated for game {} turn {turn}", game.config.game),
+    }
+    if !check.accepted.is_empty() {
+        println!("accepted:");
+        for (line, text) in &check.accepted {
+            println!("  line {line}: {text}");
+        }
+    }
+    if let Some(e) = &check.entropy {
+        println!("entropy: \"{e}\"  E_p = {}", crate::dice::to_hex(&crate::dice::entropy(e)));
+    }
+    if !check.diagnostics.is_empty() {
+        print!("{}", source.render(&check.diagnostics));
+    }
+    let rejected = check.rejected();
+    if rejected > 0 {
+        println!("{rejected} problem(s): the lines above are rejected; the other orders stand.");
+        Ok(ExitCode::from(exit::REJECTED))
+    } else {
+        println!("all {} order(s) accepted.", check.accepted.len());
+        Ok(ExitCode::SUCCESS)
+    }
+}

@@ -1,0 +1,47 @@
+//! `pbem demo`: unpack the bundled demo game and its sample orders, resolve turn 1, show the reports.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{bail, Result};
+
+use crate::engine::turn::{resolve, ResolveOptions};
+use crate::game::Game;
+
+/// Resolve turn 1 of the bundled demo game (Empires in Arms, Ulm 1805) and print where the reports are.
+///
+/// Example: pbem demo
+///          pbem demo --dir /tmp/ulm
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Where to put the demo game (default: a new temporary folder).
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+    /// The bundled scenario to play.
+    #[arg(long, default_value = "ulm-1805")]
+    pub game: String,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let dir = match args.dir {
+        Some(d) => {
+            if d.exists() && std::fs::read_dir(&d)?.next().is_some() {
+                bail!("{} is not empty: give --dir a new folder", d.display());
+            }
+            d
+        }
+        None => tempfile::Builder::new().prefix("pbem-demo-").tempdir()?.keep(),
+    };
+    let game_dir = dir.join(&args.game);
+    crate::bundled::write_scenario(&args.game, &game_dir)?;
+    crate::bundled::write_sample_orders(&args.game, &game_dir)?;
+    let game = Game::load(&game_dir)?;
+    println!("Demo: {} ({}), game folder {}", game.config.title, game.ruleset.name(), game_dir.display());
+    let outcome = resolve(&game, &ResolveOptions::default())?;
+    super::print_outcome(&outcome);
+    let battles: Vec<&str> = outcome.events.iter().filter(|e| e.kind == "combat").filter_map(|e| e.area.as_deref()).collect();
+    println!("Battles: {}", battles.join(", "));
+    println!("Turn log: {}", game.log_path(outcome.turn).display());
+    println!("Next: read a report, then try `pbem status {}`.", game_dir.display());
+    Ok(ExitCode::SUCCESS)
+}

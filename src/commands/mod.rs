@@ -1,0 +1,81 @@
+//! The command line: one file per command, each with its arguments (clap derive) and a `run` that
+//! validates them and calls the library. No adjudication happens here.
+
+pub mod check;
+pub mod demo;
+pub mod new;
+pub mod resolve;
+pub mod status;
+pub mod turn;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Exit codes of pbem.
+pub mod exit {
+    pub const OK: u8 = 0;
+    pub const ERROR: u8 = 1;
+    pub const USAGE: u8 = 2;
+    pub const REJECTED: u8 = 3;
+}
+
+/// pbem: a turn adjudicator for play-by-email wargames.
+///
+/// The referee runs one command per turn; players' orders go in, one report per player comes out, with
+/// every die roll auditable from a seed whose hash was published before the orders were due.
+#[derive(Debug, Parser)]
+#[command(name = "pbem", version, about, long_about, after_help = "Start with:  pbem demo")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    Demo(demo::Args),
+    New(new::Args),
+    Check(check::Args),
+    Resolve(resolve::Args),
+    Turn(turn::Args),
+    Status(status::Args),
+}
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Demo(a) => demo::run(a),
+        Command::New(a) => new::run(a),
+        Command::Check(a) => check::run(a),
+        Command::Resolve(a) => resolve::run(a),
+        Command::Turn(a) => turn::run(a),
+        Command::Status(a) => status::run(a),
+    }
+}
+
+/// Prints a turn's summary: orders per power, combats, reports.
+pub fn print_outcome(outcome: &crate::engine::turn::TurnOutcome) {
+    println!("Turn {} ({}) resolved.", outcome.turn, outcome.date);
+    for o in &outcome.orders {
+        match &o.check {
+            None => println!("  {:<10} no orders (standing orders and SOP decide)", o.power),
+            Some(c) => println!(
+                "  {:<10} {} order(s) accepted, {} rejected{}",
+                o.power,
+                c.accepted.len(),
+                c.rejected(),
+                if c.power.is_none() { " (orders file not authenticated: ignored)" } else { "" }
+            ),
+        }
+    }
+    println!(
+        "  {} combat(s), {} event(s); next commitment {}",
+        outcome.count("combat"),
+        outcome.events.len(),
+        outcome.next_commitment
+    );
+    println!("Reports:");
+    for (p, path) in &outcome.reports {
+        println!("  {p:<10} {}", path.display());
+    }
+}

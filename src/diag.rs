@@ -1,0 +1,308 @@
+//! Diagnostics that point into a source file: the one error shape used for orders, game folders and
+//! tables. A diagnostic carries a byte span, a message, an optional hint and an optional rule; it is
+//! rendered the way rustc renders its errors (annotate-snippets), with file, line and column.
+
+use std::fmt;
+use std::ops::Range;
+
+use annotate_snippets::{Level, Renderer, Snippet};
+
+use crate::rule::Rule;
+
+/// How bad a diagnostic is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    /// The line (or the file) is rejected.
+    Error,
+    /// Accepted, but probably not what the writer meant.
+    Warning,
+}
+
+/// One problem found in a source file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    /// One sentence: what is wrong.
+    pub message: String,
+    /// Byte range in the source that the problem is about (may be empty at end of file).
+    pub span: Range<usize>,
+    /// Short text shown under the span.
+    pub label: String,
+    /// What to do about it ("did you mean 'Ulm'?").
+    pub hint: Option<String>,
+    /// The rule that forbids what was written, when a game rule does.
+    pub rule: Option<Rule>,
+}
+
+impl Diagnostic {
+    pub fn error(message: impl Into<String>, span: Range<usize>) -> Self {
+        Diagnostic {
+            severity: Severity::Error,
+            message: message.into(),
+            span,
+            label: String::new(),
+            hint: None,
+            rule: None,
+        }
+    }
+
+    pub fn warning(message: impl Into<String>, span: Range<usize>) -> Self {
+        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(message, span) }
+    }
+
+    pub fn label(mut self, label: impl Into<String>) -> Self {
+        self.label = label.into();
+        self
+    }
+
+    pub fn hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    pub fn maybe_hint(mut self, hint: Option<String>) -> Self {
+        self.hint = hint;
+        self
+    }
+
+    pub fn rule(mut self, rule: Rule) -> Self {
+        self.rule = Some(rule);
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// A file's name and text, kept together so that diagnostics can be rendered and located.
+#[derive(Debug, Clone)]
+pub struct Source {
+    pub path: String,
+    pub text: String,
+}
+
+impl Source {
+    pub fn new(path: impl Into<String>, text: impl Into<String>) -> Self {
+        Source { path: path.into(), text: text.into() }
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        line_col(&self.text, offset)
+    }
+
+    /// Renders diagnostics the way rustc does; plain text, no colour, so it can go into a mail.
+    pub fn render(&self, diagnostics: &[Diagnostic]) -> String {
+        let mut out = String::new();
+        for d in diagnostics {
+            out.push_str(&self.render_one(d));
+            out.push('\n');
+        }
+        out
+    }
+
+    fn render_one(&self, d: &Diagnostic) -> String {
+        let level = match d.severity {
+            Severity::Error => Level::Error,
+            Severity::Warning => Level::Warning,
+        };
+        let span = clamp_span(&self.text, &d.span);
+        // annotate-snippets wants a snippet it can show; show only the lines around the span so that
+        // a 10 MB file or line does not end up in a message.
+        let (window_start, window_end, first_line) = window(&self.text, &span);
+        let shown = mask_passwords(&self.text[window_start..window_end]);
+        let shown = shown.as_str();
+        let local = (span.start - window_start)..(span.end - window_start);
+        let (line, col) = self.line_col(span.start);
+        let origin = format!("{}:{}:{}", self.path, line, col);
+        let mut footer = Vec::new();
+        let hint_text = d.hint.as_ref().map(|h| format!("hint: {h}"));
+        let rule_text = d.rule.as_ref().map(|r| format!("rule: {r}"));
+        if let Some(h) = &hint_text {
+            footer.push(Level::Help.title(h));
+        }
+        if let Some(r) = &rule_text {
+            footer.push(Level::Note.title(r));
+        }
+        let message = level.title(&d.message).snippet(
+            Snippet::source(shown)
+                .line_start(first_line)
+                .origin(&origin)
+                .fold(true)
+                .annotation(level.span(local).label(&d.label)),
+        );
+        let message = footer.into_iter().fold(message, |m, f| m.footer(f));
+        let rendered = Renderer::plain().render(message).to_string();
+        rendered
+    }
+}
+
+/// The longest excerpt of a line we show; longer lines are cut around the span.
+const MAX_SHOWN: usize = 240;
+
+fn clamp_span(text: &str, span: &Range<usize>) -> Range<usize> {
+    let mut start = span.start.min(text.len());
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    let mut end = span.end.clamp(start, text.len());
+    while !text.is_char_boundary(end) {
+        end += 1;
+    }
+    // Never underline more than what we show.
+    if end - start > MAX_SHOWN {
+        end = start + MAX_SHOWN;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+    }
+    start..end
+}
+
+/// The byte window of the source to show for a span, and the line number it starts on.
+fn window(text: &str, span: &Range<usize>) -> (usize, usize, usize) {
+    let line_start = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[span.end..].find('\n').map_or(text.len(), |i| span.end + i);
+    let mut start = line_start;
+    if span.start - start > MAX_SHOWN / 2 {
+        start = span.start - MAX_SHOWN / 2;
+        while !text.is_char_boundary(start) {
+            start += 1;
+        }
+    }
+    let mut end = line_end;
+    if end - span.end > MAX_SHOWN / 2 {
+        end = span.end + MAX_SHOWN / 2;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+    }
+    let line = text[..line_start].bytes().filter(|&b| b == b'\n').count() + 1;
+    (start, end, line)
+}
+
+/// The text with the value of every `password` line replaced by stars of the same byte length, so that
+/// spans stay valid and no password is ever shown back.
+fn mask_passwords(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        let is_password = trimmed.get(..8).is_some_and(|w| w.eq_ignore_ascii_case("password"))
+            && trimmed[8..].starts_with(|c: char| c.is_whitespace());
+        if is_password {
+            let head = line.len() - trimmed.len() + 8;
+            out.push_str(&line[..head]);
+            for c in line[head..].chars() {
+                if c.is_whitespace() {
+                    out.push(c);
+                } else {
+                    out.extend(std::iter::repeat_n('*', c.len_utf8()));
+                }
+            }
+        } else {
+            out.push_str(line);
+        }
+    }
+    out
+}
+
+/// 1-based line and column (in characters) of a byte offset in `text`.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
+    let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let col = before[line_start..].chars().count() + 1;
+    (line, col)
+}
+
+/// The closest of `candidates` to `word`, case-insensitively, if it is close enough to be a typo.
+pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let word = word.to_lowercase();
+    let mut best: Option<(f64, &str)> = None;
+    for c in candidates {
+        let score = strsim::jaro_winkler(&word, &c.to_lowercase());
+        if score > 0.8 && best.is_none_or(|(s, _)| score > s) {
+            best = Some((score, c));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+/// An error about a file of the game folder, already located and rendered.
+#[derive(Debug)]
+pub struct FileError {
+    pub path: String,
+    pub line: usize,
+    pub column: usize,
+    pub rendered: String,
+}
+
+impl FileError {
+    pub fn new(source: &Source, diagnostic: &Diagnostic) -> Self {
+        let (line, column) = source.line_col(diagnostic.span.start);
+        FileError {
+            path: source.path.clone(),
+            line,
+            column,
+            rendered: source.render(std::slice::from_ref(diagnostic)),
+        }
+    }
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.rendered.trim_end())
+    }
+}
+
+impl std::error::Error for FileError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_counts_from_one() {
+        assert_eq!(line_col("ab\ncd", 0), (1, 1));
+        assert_eq!(line_col("ab\ncd", 4), (2, 2));
+        assert_eq!(line_col("é\nx", 3), (2, 1));
+    }
+
+    #[test]
+    fn did_you_mean_finds_typos_only() {
+        let areas = ["Ulm", "Vienna", "Munich"];
+        assert_eq!(did_you_mean("Ulmm", areas), Some("Ulm"));
+        assert_eq!(did_you_mean("vienna", areas), Some("Vienna"));
+        assert_eq!(did_you_mean("Paris", areas), None);
+    }
+
+    #[test]
+    fn render_names_file_line_column_and_hint() {
+        let src = Source::new("orders/france.txt", "power france\nmove FR-I Ulmm\n");
+        let d = Diagnostic::error("unknown area 'Ulmm'", 23..27).label("not on the map").hint("did you mean 'Ulm'?");
+        let text = src.render(&[d]);
+        assert!(text.contains("orders/france.txt:2:11"), "{text}");
+        assert!(text.contains("did you mean 'Ulm'?"), "{text}");
+    }
+
+    #[test]
+    fn render_never_shows_a_password() {
+        let src = Source::new("o.txt", "power france\npassword sécret1\n");
+        let text = src.render(&[Diagnostic::error("wrong password for France", 22..30)]);
+        assert!(!text.contains("sécret1"), "{text}");
+        assert!(text.contains("password ********"), "{text}");
+    }
+
+    #[test]
+    fn render_cuts_a_huge_line() {
+        let line = "x".repeat(10_000_000);
+        let src = Source::new("big.txt", line);
+        let text = src.render(&[Diagnostic::error("line too long", 5_000_000..5_000_010)]);
+        assert!(text.len() < 2_000, "{}", text.len());
+    }
+}

@@ -1,0 +1,111 @@
+//! Events: one thing that happened in a turn, with the rule it applied, the dice it rolled and the
+//! powers that may see it. The turn log is the list of events; reports are filtered views of it.
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+use crate::decide::DecidedBy;
+use crate::rule::Rule;
+
+/// One die: its number of faces and the face it showed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Die {
+    pub sides: u32,
+    pub face: u32,
+}
+
+/// The dice of one labelled event, in the order they were drawn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Roll {
+    pub label: String,
+    pub dice: Vec<Die>,
+}
+
+impl Serialize for Roll {
+    /// Written compactly: `{ label = "combat/area=Ulm/round=1", dice = "d6 d6", faces = [5, 4] }`.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("Roll", 3)?;
+        st.serialize_field("label", &self.label)?;
+        st.serialize_field("dice", &self.dice_names())?;
+        st.serialize_field("faces", &self.dice.iter().map(|d| d.face).collect::<Vec<_>>())?;
+        st.end()
+    }
+}
+
+impl Roll {
+    /// "5 4 (d6 d6)"-like text: faces, then the dice.
+    pub fn faces(&self) -> String {
+        self.dice.iter().map(|d| d.face.to_string()).collect::<Vec<_>>().join(" ")
+    }
+
+    pub fn dice_names(&self) -> String {
+        self.dice.iter().map(|d| format!("d{}", d.sides)).collect::<Vec<_>>().join(" ")
+    }
+}
+
+/// Who settled a decision and for whom.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DecisionNote {
+    /// The power the decision was taken for.
+    pub power: String,
+    pub by: DecidedBy,
+}
+
+/// One thing that happened.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Event {
+    /// The rule applied, cited: "EiA 7.5.2.10.2".
+    pub rule: String,
+    /// What the rule is about, in our words: "victors always pursue".
+    pub topic: String,
+    /// A short machine name: "move", "combat", "round", "decision", "pursuit", "retreat", "control".
+    pub kind: String,
+    /// The area the event happened in, if one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub area: Option<String>,
+    /// One or two sentences for the reports.
+    pub text: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decision: Option<DecisionNote>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rolls: Vec<Roll>,
+    /// The powers that may see this event, sorted.
+    pub visible_to: BTreeSet<String>,
+}
+
+impl Event {
+    pub fn new(rule: Rule, kind: &str, text: impl Into<String>) -> Self {
+        Event {
+            rule: rule.cite(),
+            topic: rule.topic.to_string(),
+            kind: kind.to_string(),
+            area: None,
+            text: text.into(),
+            decision: None,
+            rolls: Vec::new(),
+            visible_to: BTreeSet::new(),
+        }
+    }
+
+    pub fn at(mut self, area: &str) -> Self {
+        self.area = Some(area.to_string());
+        self
+    }
+
+    pub fn roll(mut self, roll: Roll) -> Self {
+        self.rolls.push(roll);
+        self
+    }
+
+    pub fn seen_by<'a>(mut self, powers: impl IntoIterator<Item = &'a str>) -> Self {
+        self.visible_to.extend(powers.into_iter().map(str::to_string));
+        self
+    }
+
+    /// "EiA 7.5.2.10.2: victors always pursue".
+    pub fn citation(&self) -> String {
+        format!("{}: {}", self.rule, self.topic)
+    }
+}

@@ -1,0 +1,262 @@
+//! Resolving one turn of a game folder, atomically: load, read the orders, derive the dice, let the
+//! ruleset adjudicate, render the reports, and write everything with the turn record last. The record's
+//! presence is what makes a turn resolved, so a crash at any point leaves the previous turn intact and
+//! a rerun writes the same bytes.
+
+use std::collections::BTreeMap;
+
+use anyhow::{bail, Context, Result};
+use serde::Serialize;
+
+use crate::dice::{self, Bytes32};
+use crate::engine::dice_box::DiceBox;
+use crate::engine::event::Event;
+use crate::game::fsio::{write_atomic, write_atomic_mode, GameLock};
+use crate::game::record::{sha256_hex, TurnRecord, FORMAT};
+use crate::game::Game;
+use crate::report::{self, DiceHeader};
+use crate::rules::{OrdersCheck, PowerOrders};
+
+/// What the referee asked for.
+#[derive(Debug, Clone, Default)]
+pub struct ResolveOptions {
+    /// The turn to resolve; the current one if absent.
+    pub turn: Option<u32>,
+    /// Resolve again a turn that is already resolved.
+    pub force: bool,
+}
+
+/// The orders file of one power, as read for a turn.
+#[derive(Debug, Clone)]
+pub struct OrdersFileStatus {
+    pub power: String,
+    /// Path shown to the referee.
+    pub path: String,
+    /// None when the power sent no orders.
+    pub check: Option<OrdersCheck>,
+    /// The diagnostics rendered against the file's text (passwords masked).
+    pub rendered: String,
+}
+
+/// What resolving a turn did.
+#[derive(Debug)]
+pub struct TurnOutcome {
+    pub turn: u32,
+    pub date: String,
+    pub orders: Vec<OrdersFileStatus>,
+    pub events: Vec<Event>,
+    /// Paths of the reports written, by power.
+    pub reports: BTreeMap<String, std::path::PathBuf>,
+    pub record: std::path::PathBuf,
+    pub next_commitment: String,
+}
+
+impl TurnOutcome {
+    /// Number of events of a kind ("combat" for the battles).
+    pub fn count(&self, kind: &str) -> usize {
+        self.events.iter().filter(|e| e.kind == kind).count()
+    }
+}
+
+/// The log file of a turn.
+#[derive(Serialize)]
+struct Log<'a> {
+    game: &'a str,
+    turn: u32,
+    #[serde(rename = "event")]
+    events: &'a [Event],
+}
+
+/// Reads and checks the orders of every power for turn `t` (powers in game.toml order).
+pub fn read_orders(game: &Game, state: &crate::game::state::State, turn: u32) -> Result<Vec<OrdersFileStatus>> {
+    let mut out = Vec::new();
+    for p in &game.config.powers {
+        let path = game.orders_path(turn, &p.id);
+        let shown = game.shown(&path);
+        if !path.is_file() {
+            out.push(OrdersFileStatus { power: p.id.clone(), path: shown, check: None, rendered: String::new() });
+            continue;
+        }
+        let bytes = std::fs::read(&path).with_context(|| format!("cannot read {shown}"))?;
+        let mut source = crate::diag::Source::new(&shown, String::new());
+        let check = match crate::orders::decode(&bytes) {
+            Ok(text) => {
+                source.text = text;
+                let mut c = game.ruleset.check_orders(game, state, &source);
+                if let Some(q) = &c.power {
+                    if q != &p.id {
+                        c.diagnostics.push(crate::diag::Diagnostic::error(
+                            format!("{shown} holds orders for {q}, not for {}", p.id),
+                            0..0,
+                        ));
+                        c.power = None;
+                        c.accepted.clear();
+                    }
+                }
+                c
+            }
+            Err(d) => OrdersCheck { power: None, entropy: None, accepted: Vec::new(), diagnostics: vec![d] },
+        };
+        let rendered = source.render(&check.diagnostics);
+        out.push(OrdersFileStatus { power: p.id.clone(), path: shown, check: Some(check), rendered });
+    }
+    Ok(out)
+}
+
+/// The secret `R_t`: from `secret/<t>.key`, or revealed in the turn's record when re-resolving.
+fn secret_of(game: &Game, turn: u32) -> Result<Bytes32> {
+    let path = game.secret_path(turn);
+    if let Ok(text) = std::fs::read_to_string(&path) {
+        return dice::from_hex(&text).with_context(|| format!("{} does not hold 64 hex digits", game.shown(&path)));
+    }
+    if game.is_resolved(turn) {
+        let rec = load_record(game, turn)?;
+        return dice::from_hex(&rec.secret).context("the turn record's secret is not 64 hex digits");
+    }
+    bail!(
+        "the secret of turn {turn} is lost ({} is missing): pbem will not resolve with a new, unpublished seed",
+        game.shown(&path)
+    )
+}
+
+/// Loads `turns/<t>/record.toml`.
+pub fn load_record(game: &Game, turn: u32) -> Result<TurnRecord> {
+    let path = game.record_path(turn);
+    let src = crate::game::load::read_source(&path, &game.shown(&path))?;
+    Ok(crate::game::load::parse_toml(&src)?)
+}
+
+/// Makes the secret and commitment of turn `t` if they do not exist yet; keeps them if they do, so a
+/// rerun publishes the same commitment.
+pub fn ensure_commitment(game: &Game, turn: u32) -> Result<Bytes32> {
+    let path = game.secret_path(turn);
+    let secret = match std::fs::read_to_string(&path) {
+        Ok(text) => dice::from_hex(&text).with_context(|| format!("{} does not hold 64 hex digits", game.shown(&path)))?,
+        Err(_) => {
+            let s = dice::fresh_secret().context("the operating system gave no random bytes")?;
+            write_atomic_mode(&path, format!("{}\n", dice::to_hex(&s)).as_bytes(), Some(0o600))?;
+            s
+        }
+    };
+    let c = dice::commitment(&game.config.game, turn, &secret);
+    write_atomic(&game.commitment_path(turn), format!("{}\n", dice::to_hex(&c)).as_bytes())?;
+    Ok(c)
+}
+
+/// Resolves a turn of the game folder. See the module doc for the guarantees.
+pub fn resolve(game: &Game, opts: &ResolveOptions) -> Result<TurnOutcome> {
+    let _lock = GameLock::acquire(&game.dir)?;
+    let current = game.current_turn()?;
+    let turn = opts.turn.unwrap_or(current);
+    if turn > current {
+        bail!("turn {turn} cannot be resolved yet: the game is at turn {current}");
+    }
+    if game.is_resolved(turn) && !opts.force {
+        bail!("turn {turn} is already resolved; add --force to resolve it again (it gives the same files)");
+    }
+    let state = game.load_state(turn)?;
+    if state.turn != turn {
+        bail!("{} says turn {}, not {turn}", game.shown(&game.state_path(turn)), state.turn);
+    }
+
+    // The dice: the secret must match the commitment published before the orders were due.
+    let secret = secret_of(game, turn)?;
+    let published = game.commitment(turn)?;
+    if dice::commitment(&game.config.game, turn, &secret) != published {
+        bail!(
+            "the secret of turn {turn} does not match its published commitment {}: it was lost or edited; pbem will not resolve with another seed",
+            dice::to_hex(&published)
+        );
+    }
+    let orders = read_orders(game, &state, turn)?;
+    let mut contributions = Vec::new();
+    let mut accepted = Vec::new();
+    let mut orders_digests = BTreeMap::new();
+    for o in &orders {
+        let Some(check) = &o.check else { continue };
+        let bytes = std::fs::read(game.orders_path(turn, &o.power))?;
+        orders_digests.insert(o.power.clone(), sha256_hex(&bytes));
+        let Some(power) = &check.power else { continue };
+        if let Some(text) = &check.entropy {
+            contributions.push((power.clone(), dice::entropy(text)));
+        }
+        let text = crate::orders::decode(&bytes).unwrap_or_default();
+        accepted.push(PowerOrders { power: power.clone(), source: crate::diag::Source::new(&o.path, text) });
+    }
+    let seed = dice::turn_seed(&game.config.game, turn, &secret, &contributions);
+    let mut dice_box = DiceBox::new(seed);
+    let resolution = game.ruleset.resolve(game, &state, &accepted, &mut dice_box)?;
+
+    // The next turn's commitment, published in this turn's reports.
+    let next_commitment = ensure_commitment(game, turn + 1)?;
+    let header = DiceHeader::new(&game.config.game, turn, &published, &secret, &contributions, &seed);
+
+    let mut next_state = resolution.next;
+    next_state.turn = turn + 1;
+    let state_text = toml::to_string(&next_state).context("cannot write the next state")?;
+    let log_text = toml::to_string(&Log { game: &game.config.game, turn, events: &resolution.events })?;
+    let mut outputs: Vec<(std::path::PathBuf, String)> = vec![
+        (game.state_path(turn + 1), state_text),
+        (game.log_path(turn), log_text),
+    ];
+    let mut reports = BTreeMap::new();
+    for p in &game.config.powers {
+        let text = report::render_text(game, &report::ReportInput {
+            power: &p.id,
+            turn,
+            state_before: &state,
+            state_after: &next_state,
+            events: &resolution.events,
+            orders: orders.iter().find(|o| o.power == p.id),
+            header: &header,
+            next_commitment: &next_commitment,
+        })?;
+        let path = game.reports_dir(turn).join(format!("{}.txt", p.id));
+        reports.insert(p.id.clone(), path.clone());
+        outputs.push((path, text));
+    }
+    let mut record = TurnRecord {
+        format: FORMAT.into(),
+        game: game.config.game.clone(),
+        turn,
+        ruleset: game.ruleset.id().into(),
+        commitment: dice::to_hex(&published),
+        secret: dice::to_hex(&secret),
+        seed: dice::to_hex(&seed),
+        next_commitment: dice::to_hex(&next_commitment),
+        previous_record: previous_record_digest(game, turn)?,
+        entropy: contributions.iter().map(|(p, e)| (p.clone(), dice::to_hex(e))).collect(),
+        orders: orders_digests,
+        outputs: BTreeMap::new(),
+    };
+    for (path, text) in &outputs {
+        write_atomic(path, text.as_bytes())?;
+        record.outputs.insert(relative(game, path), sha256_hex(text.as_bytes()));
+    }
+    let record_path = game.record_path(turn);
+    write_atomic(&record_path, toml::to_string(&record)?.as_bytes())?;
+    Ok(TurnOutcome {
+        turn,
+        date: game.config.date_of(turn),
+        orders,
+        events: resolution.events,
+        reports,
+        record: record_path,
+        next_commitment: dice::to_hex(&next_commitment),
+    })
+}
+
+fn previous_record_digest(game: &Game, turn: u32) -> Result<String> {
+    if turn <= game.config.first_turn {
+        return Ok(String::new());
+    }
+    let path = game.record_path(turn - 1);
+    let bytes = std::fs::read(&path).with_context(|| format!("cannot read the previous record {}", game.shown(&path)))?;
+    Ok(sha256_hex(&bytes))
+}
+
+/// A path inside the game folder with `/` separators.
+fn relative(game: &Game, path: &std::path::Path) -> String {
+    let rel = path.strip_prefix(&game.dir).unwrap_or(path);
+    rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>().join("/")
+}

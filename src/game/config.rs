@@ -1,0 +1,163 @@
+//! `game.toml`: who plays, which ruleset, when orders are due, and the game's SOP settings.
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Datelike, Months, NaiveDate, NaiveDateTime, TimeZone};
+use chrono_tz::Tz;
+use serde::{Deserialize, Serialize};
+use toml::Spanned;
+
+use crate::diag::Diagnostic;
+
+/// The parsed `game.toml`.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameConfig {
+    /// The game's id, as players write it on their `game` line.
+    pub game: String,
+    /// A title for reports.
+    pub title: String,
+    /// The ruleset that adjudicates it: `eia`.
+    pub ruleset: Spanned<String>,
+    /// The number of the first turn.
+    #[serde(default = "one")]
+    pub first_turn: u32,
+    pub calendar: Calendar,
+    pub deadline: Deadline,
+    /// SOP settings: decision name to setting, read by the ruleset (EiA 19.1).
+    #[serde(default)]
+    pub sop: BTreeMap<String, Spanned<String>>,
+    #[serde(rename = "power")]
+    pub powers: Vec<PowerConfig>,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// The game calendar: what date a turn stands for. Reports print it; nothing reads the clock.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Calendar {
+    /// Year and month of the first turn, `YYYY-MM`.
+    pub start: Spanned<String>,
+    /// Game months per turn.
+    #[serde(default = "one")]
+    pub months_per_turn: u32,
+}
+
+/// When orders are due: a local time in a named time zone, then every `every_days` days.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Deadline {
+    /// IANA time zone name, such as `Europe/Vienna`.
+    pub time_zone: Spanned<String>,
+    /// The deadline of the first turn, local time `YYYY-MM-DDTHH:MM`.
+    pub first: Spanned<String>,
+    /// Days between deadlines.
+    pub every_days: u32,
+    /// What happens to orders that arrive late: `reject` or `hold` (for the next turn).
+    #[serde(default = "reject")]
+    pub late_orders: String,
+}
+
+fn reject() -> String {
+    "reject".to_string()
+}
+
+/// One power and the players who may send its orders.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct PowerConfig {
+    /// Lower-case id used in orders and file names: `france`.
+    pub id: String,
+    /// Display name: `France`.
+    pub name: String,
+    /// Colour for maps, `#rrggbb`.
+    #[serde(default)]
+    pub colour: Option<String>,
+    /// E-mail addresses that may send this power's orders.
+    pub players: Vec<String>,
+    /// PHC string of the power's password (argon2id); never the password itself.
+    pub password_hash: Spanned<String>,
+}
+
+impl GameConfig {
+    pub fn power(&self, id: &str) -> Option<&PowerConfig> {
+        self.powers.iter().find(|p| p.id.eq_ignore_ascii_case(id))
+    }
+
+    pub fn power_ids(&self) -> impl Iterator<Item = &str> {
+        self.powers.iter().map(|p| p.id.as_str())
+    }
+
+    /// Checks what serde cannot: dates, time zone, duplicate powers.
+    pub fn validate(&self) -> Vec<Diagnostic> {
+        let mut out = Vec::new();
+        if self.time_zone().is_none() {
+            let tz = &self.deadline.time_zone;
+            out.push(
+                Diagnostic::error(format!("unknown time zone '{}'", tz.get_ref()), tz.span())
+                    .label("not an IANA time zone")
+                    .hint("write a name such as \"Europe/Vienna\" or \"UTC\""),
+            );
+        }
+        if NaiveDateTime::parse_from_str(self.deadline.first.get_ref(), "%Y-%m-%dT%H:%M").is_err() {
+            out.push(
+                Diagnostic::error("the first deadline is not a local date and time", self.deadline.first.span())
+                    .hint("write it as \"2026-12-01T20:00\""),
+            );
+        }
+        if self.calendar_start().is_none() {
+            out.push(
+                Diagnostic::error("the calendar start is not a year and month", self.calendar.start.span())
+                    .hint("write it as \"1805-09\""),
+            );
+        }
+        if !matches!(self.deadline.late_orders.as_str(), "reject" | "hold") {
+            out.push(Diagnostic::error("late_orders must be \"reject\" or \"hold\"", 0..0));
+        }
+        let mut seen = BTreeMap::new();
+        for p in &self.powers {
+            if seen.insert(p.id.to_lowercase(), ()).is_some() {
+                out.push(Diagnostic::error(format!("power '{}' is declared twice", p.id), p.password_hash.span()));
+            }
+            if p.id.is_empty() || !p.id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+                out.push(
+                    Diagnostic::error(format!("power id '{}' is not a plain word", p.id), p.password_hash.span())
+                        .hint("power ids are ASCII letters, digits and '-': they name files and dice labels"),
+                );
+            }
+        }
+        out
+    }
+
+    pub fn time_zone(&self) -> Option<Tz> {
+        self.deadline.time_zone.get_ref().parse().ok()
+    }
+
+    fn calendar_start(&self) -> Option<NaiveDate> {
+        NaiveDate::parse_from_str(&format!("{}-01", self.calendar.start.get_ref()), "%Y-%m-%d").ok()
+    }
+
+    /// The game date turn `t` stands for: "September 1805".
+    pub fn date_of(&self, turn: u32) -> String {
+        let Some(start) = self.calendar_start() else { return format!("turn {turn}") };
+        let months = turn.saturating_sub(self.first_turn).saturating_mul(self.calendar.months_per_turn);
+        let date = start.checked_add_months(Months::new(months)).unwrap_or(start);
+        const NAMES: [&str; 12] = [
+            "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+            "November", "December",
+        ];
+        format!("{} {}", NAMES[date.month0() as usize], date.year())
+    }
+
+    /// The deadline of turn `t`, in the game's time zone.
+    pub fn deadline_of(&self, turn: u32) -> Option<DateTime<Tz>> {
+        let tz = self.time_zone()?;
+        let first = NaiveDateTime::parse_from_str(self.deadline.first.get_ref(), "%Y-%m-%dT%H:%M").ok()?;
+        let days = u64::from(turn.saturating_sub(self.first_turn)) * u64::from(self.deadline.every_days);
+        let local = first.checked_add_days(chrono::Days::new(days))?;
+        tz.from_local_datetime(&local).earliest()
+    }
+}

@@ -1,0 +1,48 @@
+//! Creating a game folder from a scenario (`pbem new`): the scenario's configuration, map, tables and
+//! first state, with fresh passwords for every power and a fresh dice secret for the first turn.
+
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+
+use super::fsio::write_atomic;
+use super::Game;
+
+/// A new game: where it is and the passwords to hand to the players (shown once, stored hashed).
+pub struct NewGame {
+    pub game: Game,
+    pub passwords: Vec<(String, String)>,
+    pub commitment: String,
+}
+
+/// Creates game folder `to` from the scenario folder `from`.
+pub fn new_game(from: &Path, to: &Path) -> Result<NewGame> {
+    if to.exists() && std::fs::read_dir(to).map(|mut d| d.next().is_some()).unwrap_or(true) {
+        bail!("{} already exists and is not empty: pbem never overwrites a game", to.display());
+    }
+    let scenario = Game::load(from).with_context(|| format!("{} is not a usable scenario", from.display()))?;
+    let first = scenario.config.first_turn;
+    let config_text = std::fs::read_to_string(from.join("game.toml"))?;
+    let mut doc: toml_edit::DocumentMut = config_text.parse().context("game.toml")?;
+    let mut passwords = Vec::new();
+    if let Some(powers) = doc.get_mut("power").and_then(|p| p.as_array_of_tables_mut()) {
+        for p in powers.iter_mut() {
+            let id = p.get("id").and_then(|v| v.as_str()).unwrap_or_default().to_string();
+            let password = crate::auth::fresh_password()?;
+            p["password_hash"] = toml_edit::value(crate::auth::hash_password(&password)?);
+            passwords.push((id, password));
+        }
+    }
+    write_atomic(&to.join("game.toml"), doc.to_string().as_bytes())?;
+    for file in ["map.toml", "tables.toml"] {
+        write_atomic(&to.join(file), &std::fs::read(from.join(file)).with_context(|| format!("cannot read {file}"))?)?;
+    }
+    if from.join("templates").is_dir() {
+        super::fsio::copy_tree(&from.join("templates"), &to.join("templates"))?;
+    }
+    let state = std::fs::read(scenario.state_path(first)).context("the scenario has no first state")?;
+    let game = Game::load(to)?;
+    write_atomic(&game.state_path(first), &state)?;
+    let commitment = crate::engine::turn::ensure_commitment(&game, first)?;
+    Ok(NewGame { game, passwords, commitment: crate::dice::to_hex(&commitment) })
+}

@@ -1,0 +1,108 @@
+//! File-system primitives that keep a game folder consistent: atomic writes (temporary file, fsync,
+//! rename, fsync of the folder) and the game lock. Nothing else in pbem writes a game file directly.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{anyhow, Context, Result};
+
+/// Writes `bytes` to `path` so that a crash leaves either the old file or the new one, never a part.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_atomic_mode(path, bytes, None)
+}
+
+/// As [`write_atomic`], with Unix permissions (0600 for secrets).
+pub fn write_atomic_mode(path: &Path, bytes: &[u8], mode: Option<u32>) -> Result<()> {
+    let dir = path.parent().ok_or_else(|| anyhow!("{} has no folder", path.display()))?;
+    fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".tmp-")
+        .tempfile_in(dir)
+        .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
+    #[cfg(unix)]
+    if let Some(mode) = mode {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(tmp.path(), fs::Permissions::from_mode(mode))?;
+    }
+    #[cfg(not(unix))]
+    let _ = mode;
+    tmp.write_all(bytes).with_context(|| format!("cannot write {}", path.display()))?;
+    tmp.as_file().sync_all()?;
+    crash_point(path);
+    tmp.persist(path).map_err(|e| anyhow!("cannot write {}: {}", path.display(), e.error))?;
+    sync_dir(dir)
+}
+
+/// Flushes a folder's entries (the rename) to disk.
+pub fn sync_dir(dir: &Path) -> Result<()> {
+    #[cfg(unix)]
+    File::open(dir).and_then(|d| d.sync_all()).with_context(|| format!("cannot sync {}", dir.display()))?;
+    #[cfg(not(unix))]
+    let _ = dir;
+    Ok(())
+}
+
+/// Test hook for the crash tests: with `PBEM_CRASH_BEFORE=<file name>` set, the process aborts right
+/// before that file is put in place, as a power cut would.
+fn crash_point(path: &Path) {
+    if let Some(name) = std::env::var_os("PBEM_CRASH_BEFORE") {
+        if path.file_name() == Some(name.as_os_str()) {
+            std::process::abort();
+        }
+    }
+}
+
+/// The lock of a game folder, held for as long as this value lives.
+pub struct GameLock {
+    _file: File,
+    path: PathBuf,
+}
+
+impl GameLock {
+    /// Takes the lock, or fails at once if another `pbem` holds it.
+    pub fn acquire(game_dir: &Path) -> Result<GameLock> {
+        let path = game_dir.join(".lock");
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .with_context(|| format!("cannot open the lock file {}", path.display()))?;
+        match file.try_lock() {
+            Ok(()) => Ok(GameLock { _file: file, path }),
+            Err(fs::TryLockError::WouldBlock) => Err(anyhow!(
+                "another pbem is working on this game (lock held on {}); wait for it to finish",
+                path.display()
+            )),
+            Err(fs::TryLockError::Error(e)) => Err(anyhow!("cannot lock {}: {e}", path.display())),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// Copies a folder tree (used by `new` and `demo`), skipping the lock and temporary files.
+pub fn copy_tree(from: &Path, to: &Path) -> Result<()> {
+    fs::create_dir_all(to).with_context(|| format!("cannot create {}", to.display()))?;
+    let mut entries: Vec<_> = fs::read_dir(from)
+        .with_context(|| format!("cannot read {}", from.display()))?
+        .collect::<std::io::Result<_>>()?;
+    entries.sort_by_key(|e| e.file_name());
+    for e in entries {
+        let name = e.file_name();
+        let name_s = name.to_string_lossy();
+        if name_s == ".lock" || name_s.starts_with(".tmp-") {
+            continue;
+        }
+        let target = to.join(&name);
+        if e.file_type()?.is_dir() {
+            copy_tree(&e.path(), &target)?;
+        } else {
+            fs::copy(e.path(), &target).with_context(|| format!("cannot copy {}", e.path().display()))?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,49 @@
+//! Reading the TOML files of a game folder into typed values, with every error located (file, line,
+//! column) and rendered with a hint.
+
+use std::path::Path;
+
+use serde::de::DeserializeOwned;
+
+use crate::diag::{Diagnostic, FileError, Source};
+
+/// Reads a file as UTF-8 text, naming it in the error.
+pub fn read_source(path: &Path, shown_as: &str) -> anyhow::Result<Source> {
+    let bytes = std::fs::read(path).map_err(|e| anyhow::anyhow!("cannot read {shown_as}: {e}"))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let (line, col) = crate::diag::line_col(&String::from_utf8_lossy(e.as_bytes()), e.utf8_error().valid_up_to());
+        anyhow::anyhow!("{shown_as}:{line}:{col}: not UTF-8 text (save the file as UTF-8)")
+    })?;
+    Ok(Source::new(shown_as, text))
+}
+
+/// Parses TOML into `T`; a syntax error, an unknown key or a missing key becomes a located error.
+pub fn parse_toml<T: DeserializeOwned>(source: &Source) -> Result<T, FileError> {
+    toml::from_str(&source.text).map_err(|e| {
+        let span = e.span().unwrap_or(0..0);
+        let message = e.message().to_string();
+        let hint = hint_for(&message);
+        FileError::new(source, &Diagnostic::error(message, span).maybe_hint(hint))
+    })
+}
+
+/// A hint for the common serde messages.
+fn hint_for(message: &str) -> Option<String> {
+    if message.starts_with("unknown field") {
+        Some("remove the key or fix its spelling; the expected keys are listed above".into())
+    } else if message.starts_with("missing field") {
+        Some("add the key to this table".into())
+    } else if message.starts_with("unknown variant") {
+        Some("use one of the values listed above".into())
+    } else {
+        None
+    }
+}
+
+/// The first error of a list of diagnostics as a located error (all of them rendered).
+pub fn first_error(source: &Source, diagnostics: &[Diagnostic]) -> Option<FileError> {
+    let first = diagnostics.iter().find(|d| d.is_error())?;
+    let mut err = FileError::new(source, first);
+    err.rendered = source.render(diagnostics);
+    Some(err)
+}

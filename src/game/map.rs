@@ -1,0 +1,240 @@
+//! `map.toml`: the areas of the board, land and sea, their adjacency, cities, depots, capitals and ports.
+//!
+//! Area ids are matched case-insensitively; the map keeps them as the file spells them.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::diag::{did_you_mean, Diagnostic};
+
+/// The map as written in `map.toml`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MapFile {
+    #[serde(rename = "area")]
+    pub areas: Vec<AreaFile>,
+}
+
+/// One `[[area]]` of `map.toml`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AreaFile {
+    pub id: Spanned<String>,
+    pub kind: AreaKind,
+    #[serde(default)]
+    pub terrain: Terrain,
+    /// The nation the area belongs to at the start (display only).
+    #[serde(default)]
+    pub nation: Option<String>,
+    /// Position on the picture of the map, in map units (x right, y down).
+    pub xy: [i32; 2],
+    /// Neighbouring areas, land or sea. Adjacency must be declared on both sides.
+    pub adjacent: Vec<Spanned<String>>,
+    #[serde(default)]
+    pub city: Option<City>,
+    #[serde(default)]
+    pub depot: bool,
+    /// The power whose national capital this is.
+    #[serde(default)]
+    pub capital: Option<Spanned<String>>,
+    /// A land area with a port: fleets may enter it from adjacent sea areas.
+    #[serde(default)]
+    pub port: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AreaKind {
+    Land,
+    Sea,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Terrain {
+    #[default]
+    Clear,
+    Forest,
+    Hills,
+    Mountain,
+    Marsh,
+}
+
+/// A city that corps can retire into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct City {
+    /// How many corps fit in it.
+    pub garrison: u32,
+    /// Fortress level, 0 for an open city.
+    #[serde(default)]
+    pub fortress: u32,
+}
+
+/// An area of the loaded map.
+#[derive(Debug, Clone)]
+pub struct Area {
+    pub id: String,
+    pub kind: AreaKind,
+    pub terrain: Terrain,
+    pub nation: Option<String>,
+    pub xy: [i32; 2],
+    /// Indices of neighbours, sorted.
+    pub adjacent: Vec<usize>,
+    pub city: Option<City>,
+    pub depot: bool,
+    pub capital: Option<String>,
+    pub port: bool,
+}
+
+impl Area {
+    pub fn is_land(&self) -> bool {
+        self.kind == AreaKind::Land
+    }
+}
+
+/// The loaded, checked map. Areas are kept in the file's order; lookups are case-insensitive.
+#[derive(Debug, Clone)]
+pub struct Map {
+    pub areas: Vec<Area>,
+    index: BTreeMap<String, usize>,
+}
+
+impl Map {
+    /// Builds the map from its file, checking every reference. Returns every problem found.
+    pub fn from_file(file: MapFile, powers: &[&str]) -> Result<Map, Vec<Diagnostic>> {
+        let mut errors = Vec::new();
+        let mut index = BTreeMap::new();
+        for (i, a) in file.areas.iter().enumerate() {
+            let id = a.id.get_ref();
+            if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+                errors.push(
+                    Diagnostic::error(format!("area id '{id}' is not a plain word"), a.id.span())
+                        .hint("area ids are ASCII letters, digits and '-', so that orders and dice labels can name them"),
+                );
+            }
+            if index.insert(id.to_lowercase(), i).is_some() {
+                errors.push(Diagnostic::error(format!("area '{id}' is declared twice"), a.id.span()));
+            }
+        }
+        let names: Vec<&str> = file.areas.iter().map(|a| a.id.get_ref().as_str()).collect();
+        let mut areas = Vec::with_capacity(file.areas.len());
+        for a in &file.areas {
+            let mut adjacent = BTreeSet::new();
+            for n in &a.adjacent {
+                match index.get(&n.get_ref().to_lowercase()) {
+                    Some(&j) => {
+                        adjacent.insert(j);
+                    }
+                    None => errors.push(
+                        Diagnostic::error(format!("road to nowhere: no area '{}'", n.get_ref()), n.span())
+                            .label("not declared in this file")
+                            .maybe_hint(did_you_mean(n.get_ref(), names.iter().copied()).map(|s| format!("did you mean '{s}'?"))),
+                    ),
+                }
+            }
+            if let Some(c) = &a.capital {
+                if !powers.iter().any(|p| p.eq_ignore_ascii_case(c.get_ref())) {
+                    errors.push(
+                        Diagnostic::error(format!("capital of an unknown power '{}'", c.get_ref()), c.span())
+                            .hint(format!("powers in game.toml: {}", powers.join(", "))),
+                    );
+                }
+            }
+            if a.kind == AreaKind::Sea && (a.city.is_some() || a.depot || a.port || a.capital.is_some()) {
+                errors.push(
+                    Diagnostic::error(format!("sea area '{}' has a city, depot, port or capital", a.id.get_ref()), a.id.span())
+                        .hint("only land areas hold cities, depots, ports and capitals"),
+                );
+            }
+            areas.push(Area {
+                id: a.id.get_ref().clone(),
+                kind: a.kind,
+                terrain: a.terrain,
+                nation: a.nation.clone(),
+                xy: a.xy,
+                adjacent: adjacent.into_iter().collect(),
+                city: a.city,
+                depot: a.depot,
+                capital: a.capital.as_ref().map(|c| c.get_ref().to_lowercase()),
+                port: a.port,
+            });
+        }
+        // Adjacency must be mutual: a one-way road is a typo in the map.
+        if errors.is_empty() {
+            for (i, a) in file.areas.iter().enumerate() {
+                for n in &a.adjacent {
+                    let j = index[&n.get_ref().to_lowercase()];
+                    if i == j {
+                        errors.push(Diagnostic::error(format!("area '{}' is adjacent to itself", a.id.get_ref()), n.span()));
+                    } else if !areas[j].adjacent.contains(&i) {
+                        errors.push(
+                            Diagnostic::error(
+                                format!("'{}' lists '{}' as adjacent, but not the other way round", a.id.get_ref(), n.get_ref()),
+                                n.span(),
+                            )
+                            .hint(format!("add \"{}\" to the adjacent list of '{}'", a.id.get_ref(), areas[j].id)),
+                        );
+                    }
+                }
+            }
+        }
+        if errors.is_empty() {
+            Ok(Map { areas, index })
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// The index of an area by id, case-insensitively.
+    pub fn find(&self, id: &str) -> Option<usize> {
+        self.index.get(&id.to_lowercase()).copied()
+    }
+
+    pub fn area(&self, i: usize) -> &Area {
+        &self.areas[i]
+    }
+
+    /// The area with this id; panics if there is none (ids in a loaded state are checked).
+    pub fn get(&self, id: &str) -> &Area {
+        &self.areas[self.find(id).unwrap_or_else(|| panic!("area '{id}' was checked at load time"))]
+    }
+
+    pub fn ids(&self) -> impl Iterator<Item = &str> {
+        self.areas.iter().map(|a| a.id.as_str())
+    }
+
+    /// A hint for a misspelt area id.
+    pub fn suggest(&self, id: &str) -> Option<String> {
+        did_you_mean(id, self.ids()).map(|s| format!("did you mean '{s}'?"))
+    }
+
+    pub fn adjacent(&self, a: usize, b: usize) -> bool {
+        self.areas[a].adjacent.binary_search(&b).is_ok()
+    }
+
+    /// Land distance (in moves) from every area to the nearest area of `targets`, over land only.
+    /// `None` where no land path leads to a target.
+    pub fn land_distances(&self, targets: &[usize]) -> Vec<Option<u32>> {
+        let mut dist = vec![None; self.areas.len()];
+        let mut queue = VecDeque::new();
+        for &t in targets {
+            if dist[t].is_none() {
+                dist[t] = Some(0);
+                queue.push_back(t);
+            }
+        }
+        while let Some(a) = queue.pop_front() {
+            let d = dist[a].unwrap_or(0);
+            for &n in &self.areas[a].adjacent {
+                if self.areas[n].is_land() && dist[n].is_none() {
+                    dist[n] = Some(d + 1);
+                    queue.push_back(n);
+                }
+            }
+        }
+        dist
+    }
+}

@@ -1,0 +1,161 @@
+//! The referee's workspace: a game folder and everything in it.
+//!
+//! ```text
+//! <game>/game.toml                  ruleset, powers, deadline, SOP settings      (config.rs)
+//! <game>/map.toml                   areas and adjacency                          (map.rs)
+//! <game>/tables.toml                the ruleset's tables                         (rules/<ruleset>/tables.rs)
+//! <game>/turns/<t>/state.toml       the position at the start of turn t          (state.rs)
+//! <game>/turns/<t>/commitment       C_t, published before orders for t are due   (dice.rs)
+//! <game>/turns/<t>/log.toml         every event of turn t, once resolved         (engine/)
+//! <game>/turns/<t>/record.toml      the turn record, written last: its presence says t is resolved
+//! <game>/turns/<t>/reports/<p>.txt  one report per power
+//! <game>/orders/<t>/<power>.txt     the accepted orders of each power for turn t
+//! <game>/secret/<t>.key             R_t, mode 0600, revealed in record t
+//! ```
+//! This module owns the layout; other modules ask it for paths.
+
+pub mod config;
+pub mod create;
+pub mod fsio;
+pub mod load;
+pub mod map;
+pub mod record;
+pub mod state;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+
+use crate::diag::Source;
+use crate::rules::{self, Ruleset};
+use config::GameConfig;
+use map::{Map, MapFile};
+use state::State;
+
+/// A loaded game folder: configuration, map and ruleset (with its tables). States are loaded per turn.
+pub struct Game {
+    pub dir: PathBuf,
+    pub config: GameConfig,
+    pub map: Map,
+    pub ruleset: Box<dyn Ruleset>,
+}
+
+impl Game {
+    /// Loads and checks `game.toml`, `map.toml` and `tables.toml`.
+    pub fn load(dir: &Path) -> Result<Game> {
+        if !dir.join("game.toml").is_file() {
+            bail!("{} is not a game folder (no game.toml in it)", dir.display());
+        }
+        let config_src = load::read_source(&dir.join("game.toml"), &shown(dir, "game.toml"))?;
+        let config: GameConfig = load::parse_toml(&config_src)?;
+        if let Some(e) = load::first_error(&config_src, &config.validate()) {
+            return Err(e.into());
+        }
+        let map_src = load::read_source(&dir.join("map.toml"), &shown(dir, "map.toml"))?;
+        let map_file: MapFile = load::parse_toml(&map_src)?;
+        let powers: Vec<&str> = config.power_ids().collect();
+        let map = Map::from_file(map_file, &powers).map_err(|d| load::first_error(&map_src, &d).expect("errors"))?;
+        let tables_src = load::read_source(&dir.join("tables.toml"), &shown(dir, "tables.toml"))?;
+        let ruleset = rules::load(&config, &config_src, &tables_src)?;
+        Ok(Game { dir: dir.to_path_buf(), config, map, ruleset })
+    }
+
+    pub fn turn_dir(&self, turn: u32) -> PathBuf {
+        self.dir.join("turns").join(turn.to_string())
+    }
+
+    pub fn state_path(&self, turn: u32) -> PathBuf {
+        self.turn_dir(turn).join("state.toml")
+    }
+
+    pub fn record_path(&self, turn: u32) -> PathBuf {
+        self.turn_dir(turn).join("record.toml")
+    }
+
+    pub fn log_path(&self, turn: u32) -> PathBuf {
+        self.turn_dir(turn).join("log.toml")
+    }
+
+    pub fn commitment_path(&self, turn: u32) -> PathBuf {
+        self.turn_dir(turn).join("commitment")
+    }
+
+    pub fn reports_dir(&self, turn: u32) -> PathBuf {
+        self.turn_dir(turn).join("reports")
+    }
+
+    pub fn orders_dir(&self, turn: u32) -> PathBuf {
+        self.dir.join("orders").join(turn.to_string())
+    }
+
+    pub fn orders_path(&self, turn: u32, power: &str) -> PathBuf {
+        self.orders_dir(turn).join(format!("{power}.txt"))
+    }
+
+    pub fn secret_path(&self, turn: u32) -> PathBuf {
+        self.dir.join("secret").join(format!("{turn}.key"))
+    }
+
+    /// A path inside the game folder as it is shown in messages: relative, with `/`.
+    pub fn shown(&self, path: &Path) -> String {
+        let rel = path.strip_prefix(&self.dir).unwrap_or(path);
+        let name = self.dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let rel = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>().join("/");
+        if name.is_empty() {
+            rel
+        } else {
+            format!("{name}/{rel}")
+        }
+    }
+
+    /// Whether turn `t` has been resolved (its record, written last, exists).
+    pub fn is_resolved(&self, turn: u32) -> bool {
+        self.record_path(turn).is_file()
+    }
+
+    /// The turn waiting for orders: the first turn without a record.
+    pub fn current_turn(&self) -> Result<u32> {
+        let mut t = self.config.first_turn;
+        while self.is_resolved(t) {
+            t += 1;
+        }
+        if !self.state_path(t).is_file() {
+            bail!(
+                "turn {t} has no state ({} is missing): the game folder is damaged",
+                self.shown(&self.state_path(t))
+            );
+        }
+        Ok(t)
+    }
+
+    /// Loads and checks the state at the start of turn `t`.
+    pub fn load_state(&self, turn: u32) -> Result<State> {
+        let path = self.state_path(turn);
+        let src = load::read_source(&path, &self.shown(&path))?;
+        self.parse_state(&src)
+    }
+
+    /// Parses and checks a state against the map and the powers.
+    pub fn parse_state(&self, src: &Source) -> Result<State> {
+        let state: State = load::parse_toml(src)?;
+        let diags = state::check_references(&state, &self.config, &self.map);
+        if let Some(e) = load::first_error(src, &diags) {
+            return Err(e.into());
+        }
+        Ok(state)
+    }
+
+    /// Reads the commitment `C_t` published for turn `t`.
+    pub fn commitment(&self, turn: u32) -> Result<crate::dice::Bytes32> {
+        let path = self.commitment_path(turn);
+        let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read the commitment {}", self.shown(&path)))?;
+        crate::dice::from_hex(&text).with_context(|| format!("{} does not hold 64 hex digits", self.shown(&path)))
+    }
+}
+
+fn shown(dir: &Path, file: &str) -> String {
+    match dir.file_name() {
+        Some(n) => format!("{}/{file}", n.to_string_lossy()),
+        None => file.to_string(),
+    }
+}

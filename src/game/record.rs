@@ -1,0 +1,45 @@
+//! `turns/<t>/record.toml`: the turn record, written last when a turn is resolved. It keeps the dice
+//! commitment and its reveal, the digests of every orders file and every output, and the SHA-256 of the
+//! previous turn's record, so that the game's history is a chain that `audit` can check.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+/// The record of one resolved turn.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TurnRecord {
+    /// `pbem-record/v1`.
+    pub format: String,
+    pub game: String,
+    pub turn: u32,
+    pub ruleset: String,
+    /// `C_t`, as published before orders were due.
+    pub commitment: String,
+    /// `R_t`, revealed.
+    pub secret: String,
+    /// `S_t`.
+    pub seed: String,
+    /// `C_{t+1}`, the commitment of the next turn.
+    pub next_commitment: String,
+    /// SHA-256 of the previous turn's record file, empty for the first turn.
+    pub previous_record: String,
+    /// Every `(power, E_p)` that went into `S_t`, sorted by power.
+    #[serde(default)]
+    pub entropy: BTreeMap<String, String>,
+    /// SHA-256 of each power's orders file that was read, by power.
+    #[serde(default)]
+    pub orders: BTreeMap<String, String>,
+    /// SHA-256 of each file the turn wrote, by path inside the game folder.
+    #[serde(default)]
+    pub outputs: BTreeMap<String, String>,
+}
+
+pub const FORMAT: &str = "pbem-record/v1";
+
+/// Lower-case hex SHA-256 of some bytes.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}

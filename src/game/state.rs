@@ -1,0 +1,296 @@
+//! `turns/<t>/state.toml`: the position at the start of a turn. Every collection here iterates in a
+//! fixed order (vectors in file order, `BTreeMap`s by key), so that writing a state gives the same bytes.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use toml::Spanned;
+
+/// The position at the start of a turn.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct State {
+    pub game: String,
+    pub turn: u32,
+    /// Which power controls each land area (areas not listed are uncontrolled), by area id.
+    #[serde(default)]
+    pub control: BTreeMap<String, String>,
+    /// Standing orders per power: decision name to setting; kept until the power changes them.
+    #[serde(default)]
+    pub standing: BTreeMap<String, BTreeMap<String, String>>,
+    #[serde(default, rename = "corps")]
+    pub corps: Vec<Corps>,
+    #[serde(default, rename = "leader")]
+    pub leaders: Vec<Leader>,
+    #[serde(default, rename = "fleet")]
+    pub fleets: Vec<Fleet>,
+}
+
+/// The kinds of corps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CorpsKind {
+    Infantry,
+    Cavalry,
+    Guard,
+    Cossack,
+}
+
+impl CorpsKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            CorpsKind::Infantry => "infantry",
+            CorpsKind::Cavalry => "cavalry",
+            CorpsKind::Guard => "guard",
+            CorpsKind::Cossack => "cossack",
+        }
+    }
+
+    /// Cavalry and cossack factors count as cavalry in pursuit.
+    pub fn is_mounted(self) -> bool {
+        matches!(self, CorpsKind::Cavalry | CorpsKind::Cossack)
+    }
+}
+
+/// A corps counter.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Corps {
+    pub id: Spanned<String>,
+    pub power: Spanned<String>,
+    pub kind: CorpsKind,
+    /// Strength points.
+    pub factors: u32,
+    pub morale: Tenths,
+    /// Movement allowance in areas per turn.
+    pub movement: u32,
+    pub area: Spanned<String>,
+}
+
+/// A leader counter.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Leader {
+    pub id: Spanned<String>,
+    pub power: Spanned<String>,
+    /// Tactical rating, 1 (poor) to 5 (Napoleon).
+    pub rating: u32,
+    /// Seniority: 1 is the most senior (EiA 10.6.1.1 breaks ties with it).
+    pub seniority: u32,
+    /// Movement allowance in areas per turn.
+    pub movement: u32,
+    pub area: Spanned<String>,
+}
+
+/// A fleet counter, at sea or in a port.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fleet {
+    pub id: Spanned<String>,
+    pub power: Spanned<String>,
+    pub ships: u32,
+    pub area: Spanned<String>,
+}
+
+/// A number with one decimal, kept as an integer count of tenths (morale 3.5 is 35), so that no float
+/// reaches a computation or a file's bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub struct Tenths(pub i64);
+
+impl fmt::Display for Tenths {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sign = if self.0 < 0 { "-" } else { "" };
+        write!(f, "{sign}{}.{}", self.0.abs() / 10, self.0.abs() % 10)
+    }
+}
+
+impl std::str::FromStr for Tenths {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        let s = s.trim();
+        let (neg, digits) = match s.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, s.strip_prefix('+').unwrap_or(s)),
+        };
+        let (whole, frac) = digits.split_once('.').unwrap_or((digits, "0"));
+        let bad = || format!("'{s}' is not a number with at most one decimal");
+        if whole.is_empty() || frac.len() != 1 || !whole.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit()) {
+            return Err(bad());
+        }
+        let v: i64 = whole.parse::<i64>().map_err(|_| bad())?.checked_mul(10).ok_or_else(bad)? + frac.parse::<i64>().map_err(|_| bad())?;
+        Ok(Tenths(if neg { -v } else { v }))
+    }
+}
+
+impl Serialize for Tenths {
+    /// Written as a TOML float (`3.5`); Rust prints floats the same way on every platform.
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_f64(self.0 as f64 / 10.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for Tenths {
+    /// Read from a float (`3.5`), an integer (`3`) or a string (`"3.5"`).
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = Tenths;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a number with at most one decimal, such as 3.5")
+            }
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Tenths, E> {
+                let t = (v * 10.0).round();
+                if !v.is_finite() || (t - v * 10.0).abs() > 1e-6 || t.abs() > 1e12 {
+                    return Err(E::custom(format!("{v} is not a number with at most one decimal")));
+                }
+                Ok(Tenths(t as i64))
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Tenths, E> {
+                v.checked_mul(10).map(Tenths).ok_or_else(|| E::custom("number too large"))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Tenths, E> {
+                i64::try_from(v).map_err(|_| E::custom("number too large")).and_then(|v| self.visit_i64(v))
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Tenths, E> {
+                v.parse().map_err(E::custom)
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
+}
+
+impl State {
+    pub fn corps_of<'a>(&'a self, power: &'a str) -> impl Iterator<Item = &'a Corps> + 'a {
+        self.corps.iter().filter(move |c| c.power.get_ref() == power)
+    }
+
+    pub fn find_corps(&self, id: &str) -> Option<&Corps> {
+        self.corps.iter().find(|c| c.id.get_ref().eq_ignore_ascii_case(id))
+    }
+
+    pub fn find_leader(&self, id: &str) -> Option<&Leader> {
+        self.leaders.iter().find(|c| c.id.get_ref().eq_ignore_ascii_case(id))
+    }
+
+    pub fn find_fleet(&self, id: &str) -> Option<&Fleet> {
+        self.fleets.iter().find(|c| c.id.get_ref().eq_ignore_ascii_case(id))
+    }
+
+    /// Every unit id of the state (corps, leaders, fleets), for "did you mean" hints.
+    pub fn unit_ids(&self) -> impl Iterator<Item = &str> {
+        self.corps
+            .iter()
+            .map(|c| c.id.get_ref().as_str())
+            .chain(self.leaders.iter().map(|l| l.id.get_ref().as_str()))
+            .chain(self.fleets.iter().map(|f| f.id.get_ref().as_str()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tenths_round_trip() {
+        for s in ["3.0", "0.5", "-1.2", "12.9"] {
+            assert_eq!(s.parse::<Tenths>().unwrap().to_string(), s);
+        }
+        assert_eq!("4".parse::<Tenths>().unwrap(), Tenths(40));
+        assert!("3.25".parse::<Tenths>().is_err());
+        assert!("x".parse::<Tenths>().is_err());
+        assert!("99999999999999999999".parse::<Tenths>().is_err());
+    }
+}
+
+/// Checks every reference of a state: areas exist, powers exist, ids are unique, corps and leaders are
+/// on land, fleets at sea or in a port.
+pub fn check_references(state: &State, config: &super::config::GameConfig, map: &super::map::Map) -> Vec<crate::diag::Diagnostic> {
+    use crate::diag::{did_you_mean, Diagnostic};
+    let mut out = Vec::new();
+    let powers: Vec<&str> = config.power_ids().collect();
+    let area = |a: &Spanned<String>, out: &mut Vec<Diagnostic>| -> Option<usize> {
+        let found = map.find(a.get_ref());
+        if found.is_none() {
+            out.push(
+                Diagnostic::error(format!("unknown area '{}'", a.get_ref()), a.span())
+                    .label("not in map.toml")
+                    .maybe_hint(map.suggest(a.get_ref())),
+            );
+        }
+        found
+    };
+    let power = |p: &Spanned<String>, out: &mut Vec<Diagnostic>| {
+        if !powers.contains(&p.get_ref().as_str()) {
+            out.push(
+                Diagnostic::error(format!("unknown power '{}'", p.get_ref()), p.span())
+                    .maybe_hint(did_you_mean(p.get_ref(), powers.iter().copied()).map(|s| format!("did you mean '{s}'?"))),
+            );
+        }
+    };
+    let mut ids = BTreeMap::new();
+    let mut unique = |id: &Spanned<String>, out: &mut Vec<Diagnostic>| {
+        let key = id.get_ref().to_lowercase();
+        if id.get_ref().is_empty() || !id.get_ref().chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+            out.push(
+                Diagnostic::error(format!("unit id '{}' is not a plain word", id.get_ref()), id.span())
+                    .hint("unit ids are ASCII letters, digits and '-'"),
+            );
+        }
+        if ids.insert(key, ()).is_some() {
+            out.push(Diagnostic::error(format!("unit id '{}' is used twice", id.get_ref()), id.span()));
+        }
+    };
+    for c in &state.corps {
+        unique(&c.id, &mut out);
+        power(&c.power, &mut out);
+        if let Some(i) = area(&c.area, &mut out) {
+            if !map.area(i).is_land() {
+                out.push(Diagnostic::error(format!("corps {} stands at sea", c.id.get_ref()), c.area.span()).hint("corps stand in land areas"));
+            }
+        }
+    }
+    for l in &state.leaders {
+        unique(&l.id, &mut out);
+        power(&l.power, &mut out);
+        if let Some(i) = area(&l.area, &mut out) {
+            if !map.area(i).is_land() {
+                out.push(Diagnostic::error(format!("leader {} stands at sea", l.id.get_ref()), l.area.span()));
+            }
+        }
+    }
+    for f in &state.fleets {
+        unique(&f.id, &mut out);
+        power(&f.power, &mut out);
+        if let Some(i) = area(&f.area, &mut out) {
+            let a = map.area(i);
+            if a.is_land() && !a.port {
+                out.push(
+                    Diagnostic::error(format!("fleet {} is in '{}', which is neither sea nor port", f.id.get_ref(), a.id), f.area.span())
+                        .hint("put fleets in sea areas or in areas with `port = true`"),
+                );
+            }
+        }
+    }
+    for (a, p) in &state.control {
+        if map.find(a).is_none() {
+            out.push(Diagnostic::error(format!("[control] names unknown area '{a}'"), 0..0).maybe_hint(map.suggest(a)));
+        }
+        if !powers.contains(&p.as_str()) {
+            out.push(Diagnostic::error(format!("[control] gives '{a}' to unknown power '{p}'"), 0..0));
+        }
+    }
+    for p in state.standing.keys() {
+        if !powers.contains(&p.as_str()) {
+            out.push(Diagnostic::error(format!("[standing] names unknown power '{p}'"), 0..0));
+        }
+    }
+    if state.game != config.game {
+        out.push(Diagnostic::error(
+            format!("this state belongs to game '{}', not '{}'", state.game, config.game),
+            0..0,
+        ));
+    }
+    out
+}

@@ -1,0 +1,14 @@
+//! pbem: a turn adjudicator for play-by-email wargames. See ARCHITECTURE.md for the map of the code.
+
+pub mod auth;
+pub mod commands;
+pub mod decide;
+pub mod diag;
+pub mod dice;
+pub mod engine;
+pub mod game;
+pub mod orders;
+pub mod report;
+pub mod rule;
+pub mod rules;
+pub mod bundled;

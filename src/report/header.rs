@@ -1,0 +1,53 @@
+//! The public dice header of a turn (pbem-dice/v1 reveal): the same text in every report of the turn,
+//! with its SHA-256, so that players can compare headers among themselves.
+
+use serde::Serialize;
+
+use crate::dice::{self, Bytes32};
+use crate::game::record::sha256_hex;
+
+/// The revealed dice of a turn.
+#[derive(Debug, Clone, Serialize)]
+pub struct DiceHeader {
+    pub game: String,
+    pub turn: u32,
+    /// `C_t`, hex.
+    pub commitment: String,
+    /// `R_t`, hex.
+    pub secret: String,
+    /// `(power, E_p)`, sorted by power.
+    pub entropy: Vec<(String, String)>,
+    /// `S_t`, hex.
+    pub seed: String,
+    /// The header as text, exactly as hashed.
+    pub text: String,
+    /// SHA-256 of `text`.
+    pub digest: String,
+}
+
+impl DiceHeader {
+    pub fn new(game: &str, turn: u32, commitment: &Bytes32, secret: &Bytes32, entropy: &[(String, Bytes32)], seed: &Bytes32) -> Self {
+        let mut entropy: Vec<(String, String)> = entropy.iter().map(|(p, e)| (p.clone(), dice::to_hex(e))).collect();
+        entropy.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+        let mut text = format!(
+            "pbem-dice/v1\ngame: {game}\nturn: {turn}\ncommitment: {}\nsecret: {}\n",
+            dice::to_hex(commitment),
+            dice::to_hex(secret)
+        );
+        for (p, e) in &entropy {
+            text.push_str(&format!("entropy {p}: {e}\n"));
+        }
+        text.push_str(&format!("seed: {}\n", dice::to_hex(seed)));
+        let digest = sha256_hex(text.as_bytes());
+        DiceHeader {
+            game: game.into(),
+            turn,
+            commitment: dice::to_hex(commitment),
+            secret: dice::to_hex(secret),
+            entropy,
+            seed: dice::to_hex(seed),
+            text,
+            digest,
+        }
+    }
+}

@@ -1,0 +1,35 @@
+//! Report templates (minijinja, strict undefined). A game may override a template by a file of the
+//! same name in its own `templates/` folder; otherwise the templates built into pbem from the
+//! repository's `templates/` are used.
+
+use anyhow::{Context, Result};
+use minijinja::{Environment, UndefinedBehavior};
+use serde::Serialize;
+
+use crate::game::Game;
+
+/// The templates built into the binary, by name.
+const BUILT_IN: &[(&str, &str)] = &[("report.txt", include_str!("../../templates/report.txt.j2"))];
+
+/// Renders template `name` with `context`.
+pub fn render(game: &Game, name: &str, context: &impl Serialize) -> Result<String> {
+    let mut env = Environment::new();
+    env.set_undefined_behavior(UndefinedBehavior::Strict);
+    env.set_trim_blocks(true);
+    env.set_lstrip_blocks(true);
+    env.set_keep_trailing_newline(true);
+    env.add_filter("pad", pad);
+    let own = game.dir.join("templates").join(format!("{name}.j2"));
+    let source = match std::fs::read_to_string(&own) {
+        Ok(s) => s,
+        Err(_) => BUILT_IN.iter().find(|(n, _)| *n == name).map(|(_, s)| s.to_string()).with_context(|| format!("no template '{name}'"))?,
+    };
+    env.add_template_owned(name.to_string(), source).with_context(|| format!("template {name} does not parse"))?;
+    let t = env.get_template(name)?;
+    t.render(context).with_context(|| format!("cannot render template {name}"))
+}
+
+/// `{{ text|pad(14) }}`: the text left-aligned in a column of that many characters.
+fn pad(text: String, width: usize) -> String {
+    format!("{text:<width$}")
+}

@@ -1,0 +1,60 @@
+//! Land movement (EiA 7): every accepted move order is carried out along its path; a unit that enters
+//! an area holding enemy corps stops there. Orders were checked for legality when they were read.
+
+use std::collections::BTreeMap;
+
+use crate::engine::event::Event;
+use crate::game::map::Map;
+
+use super::board::Board;
+use super::orders::{EiaOrder, LAND_MOVEMENT};
+use super::visibility::watchers;
+
+/// EiA 7: a unit entering an area with enemy corps stops there.
+pub const STOP_AT_ENEMY: crate::rule::Rule = crate::rule::Rule::new("EiA", "7", "a unit entering an area with enemy corps stops");
+
+/// Moves every unit with a move order, powers in id order, orders in file order.
+pub fn move_units(map: &Map, board: &mut Board, orders: &BTreeMap<String, Vec<EiaOrder>>, events: &mut Vec<Event>) {
+    let before = board.positions();
+    for (power, list) in orders {
+        for order in list {
+            let EiaOrder::Move { unit, path } = order else { continue };
+            let corps = board.find_corps(unit);
+            let leader = board.find_leader(unit);
+            let start = match (corps, leader) {
+                (Some(c), _) => board.corps[c].area,
+                (None, Some(l)) => board.leaders[l].area,
+                _ => continue,
+            };
+            let mut here = start;
+            let mut walked = vec![map.area(start).id.clone()];
+            let mut stopped = None;
+            for step in path {
+                let next = map.find(step).expect("checked order");
+                here = next;
+                walked.push(map.area(next).id.clone());
+                let enemies = board.powers_in(next).into_iter().any(|p| &p != power);
+                if enemies && corps.is_some() {
+                    stopped = Some(map.area(next).id.clone());
+                    break;
+                }
+            }
+            if let Some(c) = corps {
+                board.corps[c].area = here;
+                board.corps[c].moved = true;
+            } else if let Some(l) = leader {
+                board.leaders[l].area = here;
+            }
+            let mut seen = std::collections::BTreeSet::from([power.clone()]);
+            for a in &walked {
+                seen.extend(watchers(map, &before, map.find(a).expect("on the map")));
+            }
+            let text = format!("{unit} ({power}) moves {}.", walked.join(" - "));
+            events.push(Event::new(LAND_MOVEMENT, "move", text).at(&map.area(here).id).seen_by(seen.iter().map(String::as_str)));
+            if let Some(area) = stopped {
+                let text = format!("{unit} stops in {area}: enemy corps are there.");
+                events.push(Event::new(STOP_AT_ENEMY, "move", text).at(&area).seen_by(seen.iter().map(String::as_str)));
+            }
+        }
+    }
+}

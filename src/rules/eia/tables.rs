@@ -1,0 +1,173 @@
+//! `tables.toml` of an EiA game: the land combat table, the tactical chit matrix, pursuit and
+//! reinforcement. The published EiA land combat tables are not in the rules we hold (only the naval
+//! charts of 19.1 are), so the bundled file ships a plausible table of our own, marked as such; a referee
+//! replaces it with his. This module only reads and checks the file.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::diag::Diagnostic;
+
+/// The whole `tables.toml`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Tables {
+    /// Free text shown in reports: where the tables come from.
+    pub source: String,
+    pub combat: CombatTable,
+    pub chits: ChitTable,
+    pub pursuit: PursuitTable,
+    pub reinforce: ReinforceTable,
+}
+
+/// One round of land combat: each side rolls a die, modified, and reads a column chosen by its own
+/// strength. The result is what it inflicts on the enemy: factors lost and morale lost.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CombatTable {
+    /// Rounds in a day of combat; a side whose morale reaches zero breaks before that.
+    pub rounds: u32,
+    /// The highest factor count of each column but the last, ascending; the last column takes the rest.
+    pub columns: Vec<u32>,
+    /// Rows for modified die 1, 2, ...; each row has one cell per column, written `"factors/morale"`,
+    /// for example `"2/0.4"`. The modified die is clamped to the rows there are.
+    pub results: Vec<Spanned<Vec<Spanned<String>>>>,
+    /// Die modifier per point of difference between the commanders' ratings, clamped to this much.
+    pub max_leader_drm: i32,
+}
+
+/// The tactical chits: which the attacker and the defender may choose, and what each pair does.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChitTable {
+    pub attack: Vec<String>,
+    pub defence: Vec<String>,
+    /// For each attack chit, one cell per defence chit, in the order of `defence`: `"+1/-1"` is the
+    /// attacker's die modifier, then the defender's.
+    pub matrix: BTreeMap<String, Spanned<Vec<Spanned<String>>>>,
+}
+
+/// Pursuit after combat (EiA 7.5.2.10.2): the victor rolls a die, modified by his cavalry advantage.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PursuitTable {
+    /// Extra factors the loser loses, for modified die 1, 2, ... (clamped to the list).
+    pub losses: Vec<u32>,
+    /// Victor's mounted factors minus the loser's, divided by this, is the die modifier...
+    pub cavalry_per_drm: u32,
+    /// ...clamped to plus or minus this.
+    pub max_drm: i32,
+}
+
+/// Reinforcement attempts (EiA 7.5.2.11): a corps in an adjacent area marches to the battle on a die
+/// roll of at most the best rating of the leaders with it, or `no_leader` without one.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReinforceTable {
+    pub no_leader: u32,
+}
+
+/// A combat result cell: factors lost by the enemy and morale lost by the enemy, in tenths.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CombatResult {
+    pub factors: u32,
+    pub morale: i64,
+}
+
+impl Tables {
+    /// Checks what serde cannot: cell syntax, row widths, chit names.
+    pub fn validate(&self) -> Vec<Diagnostic> {
+        let mut out = Vec::new();
+        let width = self.combat.columns.len() + 1;
+        if self.combat.columns.windows(2).any(|w| w[0] >= w[1]) {
+            out.push(Diagnostic::error("combat columns must ascend", 0..0));
+        }
+        if self.combat.results.is_empty() {
+            out.push(Diagnostic::error("the combat table has no rows", 0..0));
+        }
+        for row in &self.combat.results {
+            if row.get_ref().len() != width {
+                out.push(
+                    Diagnostic::error(format!("this row has {} cells, the table has {width} columns", row.get_ref().len()), row.span())
+                        .hint("one cell per column: one more than the list of column limits"),
+                );
+            }
+            for cell in row.get_ref() {
+                if parse_result(cell.get_ref()).is_none() {
+                    out.push(
+                        Diagnostic::error(format!("'{}' is not a combat result", cell.get_ref()), cell.span())
+                            .hint("write factors lost and morale lost as \"2/0.4\""),
+                    );
+                }
+            }
+        }
+        for (chit, row) in &self.chits.matrix {
+            if !self.chits.attack.contains(chit) {
+                out.push(Diagnostic::error(format!("'{chit}' is not an attack chit"), row.span()));
+            }
+            if row.get_ref().len() != self.chits.defence.len() {
+                out.push(Diagnostic::error("one cell per defence chit", row.span()));
+            }
+            for cell in row.get_ref() {
+                if parse_drm_pair(cell.get_ref()).is_none() {
+                    out.push(
+                        Diagnostic::error(format!("'{}' is not a pair of modifiers", cell.get_ref()), cell.span())
+                            .hint("write the attacker's then the defender's modifier: \"+1/-1\""),
+                    );
+                }
+            }
+        }
+        for chit in &self.chits.attack {
+            if !self.chits.matrix.contains_key(chit) {
+                out.push(Diagnostic::error(format!("attack chit '{chit}' has no row in [chits.matrix]"), 0..0));
+            }
+        }
+        if self.pursuit.losses.is_empty() || self.pursuit.cavalry_per_drm == 0 {
+            out.push(Diagnostic::error("pursuit needs losses and a non-zero cavalry_per_drm", 0..0));
+        }
+        out
+    }
+
+    /// The column of a side with `factors` strength points.
+    pub fn column(&self, factors: u32) -> usize {
+        self.combat.columns.iter().position(|&max| factors <= max).unwrap_or(self.combat.columns.len())
+    }
+
+    /// The result for a modified die (clamped to the table) and a column.
+    pub fn result(&self, modified_die: i32, column: usize) -> CombatResult {
+        let rows = &self.combat.results;
+        let row = (modified_die.clamp(1, rows.len() as i32) - 1) as usize;
+        parse_result(rows[row].get_ref()[column].get_ref()).expect("validated at load")
+    }
+
+    /// The modifiers (attacker, defender) of a pair of chits.
+    pub fn chit_drm(&self, attack: &str, defence: &str) -> (i32, i32) {
+        let col = self.chits.defence.iter().position(|c| c == defence).expect("validated chit");
+        parse_drm_pair(self.chits.matrix[attack].get_ref()[col].get_ref()).expect("validated at load")
+    }
+}
+
+fn parse_result(cell: &str) -> Option<CombatResult> {
+    let (f, m) = cell.split_once('/')?;
+    let morale: crate::game::state::Tenths = m.parse().ok()?;
+    Some(CombatResult { factors: f.trim().parse().ok()?, morale: morale.0 })
+}
+
+fn parse_drm_pair(cell: &str) -> Option<(i32, i32)> {
+    let (a, d) = cell.split_once('/')?;
+    Some((a.trim().parse().ok()?, d.trim().parse().ok()?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_parse() {
+        assert_eq!(parse_result("2/0.4"), Some(CombatResult { factors: 2, morale: 4 }));
+        assert_eq!(parse_result("x"), None);
+        assert_eq!(parse_drm_pair("+1/-1"), Some((1, -1)));
+    }
+}

@@ -1,0 +1,77 @@
+//! Rulesets: the code of one game system over the shared engine. The [`Ruleset`] trait is the
+//! boundary: the engine (`engine/`) knows turns, orders files, dice, events and reports; a ruleset knows
+//! its order verbs, its tables, its decision points and how a turn is adjudicated.
+
+pub mod eia;
+
+use std::collections::BTreeSet;
+
+use anyhow::{bail, Result};
+
+use crate::diag::{Diagnostic, Source};
+use crate::engine::dice_box::DiceBox;
+use crate::engine::event::Event;
+use crate::game::config::GameConfig;
+use crate::game::state::State;
+use crate::game::Game;
+
+/// An orders file as the ruleset sees it: its text and what checking it gave.
+#[derive(Debug, Clone)]
+pub struct OrdersCheck {
+    /// The power it authenticated as.
+    pub power: Option<String>,
+    /// The entropy text, trimmed, if the file has an entropy line.
+    pub entropy: Option<String>,
+    /// The orders that stand: line number and the order as pbem reads it back.
+    pub accepted: Vec<(usize, String)>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl OrdersCheck {
+    pub fn rejected(&self) -> usize {
+        self.diagnostics.iter().filter(|d| d.is_error()).count()
+    }
+}
+
+/// The authenticated orders of one power for the turn being resolved.
+#[derive(Debug, Clone)]
+pub struct PowerOrders {
+    pub power: String,
+    pub source: Source,
+}
+
+/// What resolving a turn gives: every event, in order, and the state at the start of the next turn.
+pub struct Resolution {
+    pub events: Vec<Event>,
+    pub next: State,
+}
+
+/// A game system.
+pub trait Ruleset {
+    /// The ruleset's id in `game.toml`: `eia`.
+    fn id(&self) -> &'static str;
+
+    /// The game system's name for reports: "Empires in Arms".
+    fn name(&self) -> &'static str;
+
+    /// Parses and checks one orders file against the state of the turn it is for.
+    fn check_orders(&self, game: &Game, state: &State, source: &Source) -> OrdersCheck;
+
+    /// Adjudicates a turn. Pure: no I/O, no clock; all randomness from `dice`.
+    fn resolve(&self, game: &Game, state: &State, orders: &[PowerOrders], dice: &mut DiceBox) -> Result<Resolution>;
+
+    /// The areas `power` can see in `state` (for reports and visibility).
+    fn visible_areas(&self, game: &Game, state: &State, power: &str) -> BTreeSet<usize>;
+}
+
+/// The ruleset named in `game.toml`, with its tables loaded and checked.
+pub fn load(config: &GameConfig, config_src: &Source, tables: &Source) -> Result<Box<dyn Ruleset>> {
+    match config.ruleset.get_ref().as_str() {
+        "eia" => Ok(Box::new(eia::Eia::load(config, config_src, tables)?)),
+        other => {
+            let d = Diagnostic::error(format!("unknown ruleset '{other}'"), config.ruleset.span())
+                .hint("pbem knows these rulesets: eia");
+            bail!(crate::diag::FileError::new(config_src, &d))
+        }
+    }
+}
