@@ -114,11 +114,10 @@ impl Source {
         let shown = mask_passwords(&self.text[window_start..window_end]);
         let shown = shown.as_str();
         let local = (span.start - window_start)..(span.end - window_start);
-        let (line, col) = self.line_col(span.start);
-        let origin = format!("{}:{}:{}", self.path, line, col);
+        let origin = self.path.as_str();
         let mut footer = Vec::new();
-        let hint_text = d.hint.as_ref().map(|h| format!("hint: {h}"));
-        let rule_text = d.rule.as_ref().map(|r| format!("rule: {r}"));
+        let hint_text = d.hint.clone();
+        let rule_text = d.rule.as_ref().map(|r| format!("rule {r}"));
         if let Some(h) = &hint_text {
             footer.push(Level::Help.title(h));
         }
@@ -128,7 +127,7 @@ impl Source {
         let message = level.title(&d.message).snippet(
             Snippet::source(shown)
                 .line_start(first_line)
-                .origin(&origin)
+                .origin(origin)
                 .fold(true)
                 .annotation(level.span(local).label(&d.label)),
         );

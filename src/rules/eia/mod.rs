@@ -75,11 +75,16 @@ impl Ruleset for Eia {
         let (header, lines, mut diagnostics) = crate::orders::Header::take(&source.text, lines);
         let (power, mut more) = crate::orders::check_header(&header, &game.config, state.turn, source.text.len());
         diagnostics.append(&mut more);
+        // The order lines are checked for the power the header names even when the header fails, so
+        // that a player sees every problem at once; they stand only when the header authenticates.
+        let named = header.power.as_ref().and_then(|p| game.config.power(&p.value)).map(|p| p.id.clone());
         let mut accepted = Vec::new();
-        if let Some(p) = &power {
+        if let Some(p) = power.as_ref().or(named.as_ref()) {
             let (ok, mut more) = orders::parse_all(source, &lines, p, &self.context(game, state));
             diagnostics.append(&mut more);
-            accepted = ok.iter().map(|o| (source.line_col(o.span.start).0, o.value.to_string())).collect();
+            if power.is_some() {
+                accepted = ok.iter().map(|o| (source.line_col(o.span.start).0, o.value.to_string())).collect();
+            }
         }
         diagnostics.sort_by_key(|d| d.span.start);
         OrdersCheck { power, entropy: header.entropy.map(|e| e.value), accepted, diagnostics }
