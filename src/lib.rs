@@ -1,5 +1,6 @@
 //! pbem: a turn adjudicator for play-by-email wargames. See ARCHITECTURE.md for the map of the code.
 
+pub mod audit;
 pub mod auth;
 pub mod commands;
 pub mod decide;

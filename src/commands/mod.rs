@@ -1,12 +1,14 @@
 //! The command line: one file per command, each with its arguments (clap derive) and a `run` that
 //! validates them and calls the library. No adjudication happens here.
 
+pub mod audit;
 pub mod check;
 pub mod demo;
 pub mod new;
 pub mod resolve;
 pub mod status;
 pub mod turn;
+pub mod verify;
 
 use std::process::ExitCode;
 
@@ -18,6 +20,8 @@ pub mod exit {
     pub const ERROR: u8 = 1;
     pub const USAGE: u8 = 2;
     pub const REJECTED: u8 = 3;
+    /// `audit` or `verify` found a mismatch.
+    pub const MISMATCH: u8 = 4;
 }
 
 /// pbem: a turn adjudicator for play-by-email wargames.
@@ -39,6 +43,8 @@ pub enum Command {
     Resolve(resolve::Args),
     Turn(turn::Args),
     Status(status::Args),
+    Audit(audit::Args),
+    Verify(verify::Args),
 }
 
 /// Runs a parsed command line.
@@ -50,6 +56,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Resolve(a) => resolve::run(a),
         Command::Turn(a) => turn::run(a),
         Command::Status(a) => status::run(a),
+        Command::Audit(a) => audit::run(a),
+        Command::Verify(a) => verify::run(a),
     }
 }
 

@@ -154,15 +154,50 @@ pub fn resolve(game: &Game, opts: &ResolveOptions) -> Result<TurnOutcome> {
     if game.is_resolved(turn) && !opts.force {
         bail!("turn {turn} is already resolved; add --force to resolve it again (it gives the same files)");
     }
+    let secret = secret_of(game, turn)?;
+    // The next turn's commitment, published in this turn's reports.
+    let next_commitment = ensure_commitment(game, turn + 1)?;
+    let products = compute(game, turn, &secret, &next_commitment)?;
+    for (path, text) in &products.outputs {
+        write_atomic(path, text.as_bytes())?;
+    }
+    let record_path = game.record_path(turn);
+    write_atomic(&record_path, toml::to_string(&products.record)?.as_bytes())?;
+    let Products { orders, events, reports, .. } = products;
+    Ok(TurnOutcome {
+        turn,
+        date: game.config.date_of(turn),
+        orders,
+        events,
+        reports,
+        record: record_path,
+        next_commitment: dice::to_hex(&next_commitment),
+    })
+}
+
+/// Everything resolving a turn produces, in memory, before anything is written.
+pub struct Products {
+    pub orders: Vec<OrdersFileStatus>,
+    pub events: Vec<Event>,
+    /// Files to write (path, text), in the order they are written; the record comes after them.
+    pub outputs: Vec<(std::path::PathBuf, String)>,
+    /// Report paths by power.
+    pub reports: BTreeMap<String, std::path::PathBuf>,
+    /// The turn record, with the digests of `outputs`.
+    pub record: TurnRecord,
+}
+
+/// Resolves turn `turn` in memory from its state, its orders, the secret and the next commitment.
+/// Reads the game folder, writes nothing: `resolve` writes the products, `audit` compares them.
+pub fn compute(game: &Game, turn: u32, secret: &Bytes32, next_commitment: &Bytes32) -> Result<Products> {
     let state = game.load_state(turn)?;
     if state.turn != turn {
         bail!("{} says turn {}, not {turn}", game.shown(&game.state_path(turn)), state.turn);
     }
 
     // The dice: the secret must match the commitment published before the orders were due.
-    let secret = secret_of(game, turn)?;
     let published = game.commitment(turn)?;
-    if dice::commitment(&game.config.game, turn, &secret) != published {
+    if dice::commitment(&game.config.game, turn, secret) != published {
         bail!(
             "the secret of turn {turn} does not match its published commitment {}: it was lost or edited; pbem will not resolve with another seed",
             dice::to_hex(&published)
@@ -183,13 +218,11 @@ pub fn resolve(game: &Game, opts: &ResolveOptions) -> Result<TurnOutcome> {
         let text = crate::orders::decode(&bytes).unwrap_or_default();
         accepted.push(PowerOrders { power: power.clone(), source: crate::diag::Source::new(&o.path, text) });
     }
-    let seed = dice::turn_seed(&game.config.game, turn, &secret, &contributions);
+    let seed = dice::turn_seed(&game.config.game, turn, secret, &contributions);
     let mut dice_box = DiceBox::new(seed);
     let resolution = game.ruleset.resolve(game, &state, &accepted, &mut dice_box)?;
 
-    // The next turn's commitment, published in this turn's reports.
-    let next_commitment = ensure_commitment(game, turn + 1)?;
-    let header = DiceHeader::new(&game.config.game, turn, &published, &secret, &contributions, &seed);
+    let header = DiceHeader::new(&game.config.game, turn, &published, secret, &contributions, &seed);
 
     let mut next_state = resolution.next;
     next_state.turn = turn + 1;
@@ -209,7 +242,7 @@ pub fn resolve(game: &Game, opts: &ResolveOptions) -> Result<TurnOutcome> {
             events: &resolution.events,
             orders: orders.iter().find(|o| o.power == p.id),
             header: &header,
-            next_commitment: &next_commitment,
+            next_commitment,
         })?;
         let path = game.reports_dir(turn).join(format!("{}.txt", p.id));
         reports.insert(p.id.clone(), path.clone());
@@ -221,30 +254,20 @@ pub fn resolve(game: &Game, opts: &ResolveOptions) -> Result<TurnOutcome> {
         turn,
         ruleset: game.ruleset.id().into(),
         commitment: dice::to_hex(&published),
-        secret: dice::to_hex(&secret),
+        secret: dice::to_hex(secret),
         seed: dice::to_hex(&seed),
-        next_commitment: dice::to_hex(&next_commitment),
+        next_commitment: dice::to_hex(next_commitment),
         previous_record: previous_record_digest(game, turn)?,
         entropy: contributions.iter().map(|(p, e)| (p.clone(), dice::to_hex(e))).collect(),
         orders: orders_digests,
         outputs: BTreeMap::new(),
     };
     for (path, text) in &outputs {
-        write_atomic(path, text.as_bytes())?;
         record.outputs.insert(relative(game, path), sha256_hex(text.as_bytes()));
     }
-    let record_path = game.record_path(turn);
-    write_atomic(&record_path, toml::to_string(&record)?.as_bytes())?;
-    Ok(TurnOutcome {
-        turn,
-        date: game.config.date_of(turn),
-        orders,
-        events: resolution.events,
-        reports,
-        record: record_path,
-        next_commitment: dice::to_hex(&next_commitment),
-    })
+    Ok(Products { orders, events: resolution.events, outputs, reports, record })
 }
+
 
 fn previous_record_digest(game: &Game, turn: u32) -> Result<String> {
     if turn <= game.config.first_turn {
@@ -256,7 +279,7 @@ fn previous_record_digest(game: &Game, turn: u32) -> Result<String> {
 }
 
 /// A path inside the game folder with `/` separators.
-fn relative(game: &Game, path: &std::path::Path) -> String {
+pub fn relative(game: &Game, path: &std::path::Path) -> String {
     let rel = path.strip_prefix(&game.dir).unwrap_or(path);
     rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>().join("/")
 }

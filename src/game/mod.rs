@@ -128,6 +128,21 @@ impl Game {
         Ok(t)
     }
 
+    /// The first turn without a record, whether or not its state exists (for audits of damaged games).
+    pub fn current_turn_or_last(&self) -> Result<u32> {
+        let mut t = self.config.first_turn;
+        while self.is_resolved(t) {
+            t += 1;
+        }
+        // A record further on means a record in the middle was removed: audit up to the last one.
+        let resolved = std::fs::read_dir(self.dir.join("turns"))
+            .with_context(|| format!("cannot list {}", self.shown(&self.dir.join("turns"))))?
+            .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+            .filter(|&n| self.is_resolved(n))
+            .max();
+        Ok(resolved.map_or(t, |n| t.max(n + 1)))
+    }
+
     /// Loads and checks the state at the start of turn `t`.
     pub fn load_state(&self, turn: u32) -> Result<State> {
         let path = self.state_path(turn);

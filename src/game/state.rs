@@ -16,6 +16,10 @@ pub struct State {
     /// Which power controls each land area (areas not listed are uncontrolled), by area id.
     #[serde(default)]
     pub control: BTreeMap<String, String>,
+    /// Alliances: each a list of powers allied with one another. Allies do not fight each other, may
+    /// stand together, and do not take each other's areas.
+    #[serde(default)]
+    pub alliances: Vec<Vec<String>>,
     /// Standing orders per power: decision name to setting; kept until the power changes them.
     #[serde(default)]
     pub standing: BTreeMap<String, BTreeMap<String, String>>,
@@ -162,6 +166,11 @@ impl<'de> Deserialize<'de> for Tenths {
 }
 
 impl State {
+    /// Whether `a` and `b` are the same power or allies.
+    pub fn friendly(&self, a: &str, b: &str) -> bool {
+        a == b || self.alliances.iter().any(|g| g.iter().any(|p| p == a) && g.iter().any(|p| p == b))
+    }
+
     pub fn corps_of<'a>(&'a self, power: &'a str) -> impl Iterator<Item = &'a Corps> + 'a {
         self.corps.iter().filter(move |c| c.power.get_ref() == power)
     }
@@ -279,6 +288,11 @@ pub fn check_references(state: &State, config: &super::config::GameConfig, map: 
         }
         if !powers.contains(&p.as_str()) {
             out.push(Diagnostic::error(format!("[control] gives '{a}' to unknown power '{p}'"), 0..0));
+        }
+    }
+    for p in state.alliances.iter().flatten() {
+        if !powers.contains(&p.as_str()) {
+            out.push(Diagnostic::error(format!("an alliance names unknown power '{p}'"), 0..0));
         }
     }
     for p in state.standing.keys() {

@@ -8,7 +8,11 @@ use crate::game::config::GameConfig;
 use crate::rule::Rule;
 
 /// The pbem convention that orders must name the game, the power, its password and the turn.
-pub const HEADER_RULE: Rule = Rule::new("pbem", "orders/header", "orders name game, power, password and turn");
+pub const HEADER_RULE: Rule = Rule::new(
+    "pbem",
+    "orders/header",
+    "orders name game, power, password and turn",
+);
 
 /// The first words of header lines, in the order the documentation lists them.
 pub const HEADER_WORDS: [&str; 5] = ["game", "power", "password", "turn", "entropy"];
@@ -37,7 +41,9 @@ impl Header {
                 diags.push(d);
                 continue;
             }
-            let Some(first) = line.tokens.first() else { continue };
+            let Some(first) = line.tokens.first() else {
+                continue;
+            };
             let word = first.text.to_ascii_lowercase();
             let slot_taken = match word.as_str() {
                 "game" => header.game.is_some(),
@@ -68,7 +74,8 @@ impl Header {
                             .rule(HEADER_RULE),
                     );
                 } else if let Some(t) = line.tokens.get(1) {
-                    header.entropy = Some(Located::new(value.to_string(), t.span.start..line.span.end));
+                    header.entropy =
+                        Some(Located::new(value.to_string(), t.span.start..line.span.end));
                 }
                 continue;
             }
@@ -76,19 +83,29 @@ impl Header {
                 [_, value] => value,
                 [_] => {
                     diags.push(
-                        Diagnostic::error(format!("the '{word}' line has no value"), line.span.clone())
-                            .label("a word is missing after this")
-                            .hint(format!("write '{word}' and one word after it, as in the example of ORDERS.md"))
-                            .rule(HEADER_RULE),
+                        Diagnostic::error(
+                            format!("the '{word}' line has no value"),
+                            line.span.clone(),
+                        )
+                        .label("a word is missing after this")
+                        .hint(format!(
+                            "write '{word}' and one word after it, as in the example of ORDERS.md"
+                        ))
+                        .rule(HEADER_RULE),
                     );
                     continue;
                 }
                 [_, _, extra, ..] => {
                     diags.push(
-                        Diagnostic::error(format!("the '{word}' line has more than one word"), extra.span.start..line.span.end)
-                            .label("one word too many")
-                            .hint(format!("write '{word}' and one word after it, as in the example of ORDERS.md"))
-                            .rule(HEADER_RULE),
+                        Diagnostic::error(
+                            format!("the '{word}' line has more than one word"),
+                            extra.span.start..line.span.end,
+                        )
+                        .label("one word too many")
+                        .hint(format!(
+                            "write '{word}' and one word after it, as in the example of ORDERS.md"
+                        ))
+                        .rule(HEADER_RULE),
                     );
                     continue;
                 }
@@ -102,9 +119,12 @@ impl Header {
                 _ => match value.text.parse::<u32>() {
                     Ok(n) => header.turn = Some(Located::new(n, value.span.clone())),
                     Err(_) => diags.push(
-                        Diagnostic::error(format!("'{}' is not a turn number", value.text), value.span.clone())
-                            .hint("write the number of the turn these orders are for, as in 'turn 1'")
-                            .rule(HEADER_RULE),
+                        Diagnostic::error(
+                            format!("'{}' is not a turn number", value.text),
+                            value.span.clone(),
+                        )
+                        .hint("write the number of the turn these orders are for, as in 'turn 1'")
+                        .rule(HEADER_RULE),
                     ),
                 },
             }
@@ -116,7 +136,12 @@ impl Header {
 /// Checks a header against the game and the turn; returns the power's id when the header names a
 /// power of this game with its right password, with a diagnostic for every problem. The password is
 /// never quoted in a diagnostic.
-pub fn check_header(header: &Header, config: &GameConfig, turn: u32, end: usize) -> (Option<String>, Vec<Diagnostic>) {
+pub fn check_header(
+    header: &Header,
+    config: &GameConfig,
+    turn: u32,
+    end: usize,
+) -> (Option<String>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let missing = |what: &str, example: &str| {
         Diagnostic::error(format!("the orders have no '{what}' line"), end..end)
@@ -127,18 +152,30 @@ pub fn check_header(header: &Header, config: &GameConfig, turn: u32, end: usize)
     match &header.game {
         None => diags.push(missing("game", &format!("game {}", config.game))),
         Some(g) if !g.value.eq_ignore_ascii_case(&config.game) => diags.push(
-            Diagnostic::error(format!("these orders are for game '{}', not '{}'", g.value, config.game), g.span.clone())
-                .hint(format!("write 'game {}'", config.game))
-                .rule(HEADER_RULE),
+            Diagnostic::error(
+                format!(
+                    "these orders are for game '{}', not '{}'",
+                    g.value, config.game
+                ),
+                g.span.clone(),
+            )
+            .hint(format!("write 'game {}'", config.game))
+            .rule(HEADER_RULE),
         ),
         Some(_) => {}
     }
     match &header.turn {
         None => diags.push(missing("turn", &format!("turn {turn}"))),
         Some(t) if t.value != turn => diags.push(
-            Diagnostic::error(format!("these orders are for turn {}, the game is at turn {turn}", t.value), t.span.clone())
-                .hint(format!("write 'turn {turn}'"))
-                .rule(HEADER_RULE),
+            Diagnostic::error(
+                format!(
+                    "these orders are for turn {}, the game is at turn {turn}",
+                    t.value
+                ),
+                t.span.clone(),
+            )
+            .hint(format!("write 'turn {turn}'"))
+            .rule(HEADER_RULE),
         ),
         Some(_) => {}
     }
@@ -151,8 +188,20 @@ pub fn check_header(header: &Header, config: &GameConfig, turn: u32, end: usize)
             None => {
                 let hint = did_you_mean(&p.value, config.power_ids())
                     .map(|s| format!("did you mean '{s}'?"))
-                    .unwrap_or_else(|| format!("the powers are: {}", config.power_ids().collect::<Vec<_>>().join(", ")));
-                diags.push(Diagnostic::error(format!("no power '{}' in this game", p.value), p.span.clone()).hint(hint).rule(HEADER_RULE));
+                    .unwrap_or_else(|| {
+                        format!(
+                            "the powers are: {}",
+                            config.power_ids().collect::<Vec<_>>().join(", ")
+                        )
+                    });
+                diags.push(
+                    Diagnostic::error(
+                        format!("no power '{}' in this game", p.value),
+                        p.span.clone(),
+                    )
+                    .hint(hint)
+                    .rule(HEADER_RULE),
+                );
                 None
             }
             Some(pc) => Some(pc),
@@ -181,4 +230,152 @@ pub fn check_header(header: &Header, config: &GameConfig, turn: u32, end: usize)
     // Only orders whose header is right in every part belong to a power.
     let ok = diags.is_empty();
     (authenticated.filter(|_| ok), diags)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::orders::split;
+    use crate::rules::eia::test_fixture::{self, header, FRANCE_PASSWORD, TURN};
+
+    /// Reads and checks the header of `text` against the fixture game at its turn.
+    fn read(text: &str) -> (Header, Option<String>, Vec<Diagnostic>) {
+        let (h, _, mut diags) = Header::take(text, split(text));
+        let (power, more) = check_header(&h, &test_fixture::config(), TURN, text.len());
+        diags.extend(more);
+        (h, power, diags)
+    }
+
+    fn one(diags: &[Diagnostic]) -> &Diagnostic {
+        assert_eq!(diags.len(), 1, "{diags:#?}");
+        assert!(diags[0].hint.is_some(), "{:?}", diags[0]);
+        assert_eq!(diags[0].rule, Some(HEADER_RULE));
+        &diags[0]
+    }
+
+    #[test]
+    fn a_right_header_authenticates_in_any_order_and_case() {
+        let text = format!("TURN 1\nPassword {FRANCE_PASSWORD}\n# comment\nPOWER France\nGame ULM-1805\nentropy  the eagle\u{a0}flies  # at dawn\n");
+        let (h, power, diags) = read(&text);
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(power.as_deref(), Some("france"));
+        assert_eq!(h.entropy.unwrap().value, "the eagle\u{a0}flies");
+    }
+
+    #[test]
+    fn wrong_password_is_rejected_and_never_shown() {
+        let secret = "Hunter2-oops";
+        let text = header("france", secret);
+        let (_, power, diags) = read(&text);
+        let d = one(&diags);
+        assert_eq!(d.message, "wrong password for France");
+        assert_eq!(
+            d.hint.as_deref(),
+            Some("check the password the referee sent you; it is case-sensitive")
+        );
+        assert_eq!(power, None);
+        assert_eq!(test_fixture::source(&text).line_col(d.span.start), (3, 10));
+        let rendered = test_fixture::source(&text).render(&diags);
+        assert!(rendered.contains("wrong password for France"), "{rendered}");
+        assert!(!rendered.contains(secret), "{rendered}");
+    }
+
+    #[test]
+    fn a_password_line_with_two_words_is_not_shown_either() {
+        let text = format!(
+            "game ulm-1805\npower france\npassword {FRANCE_PASSWORD} extra-secret\nturn 1\n"
+        );
+        let (_, power, diags) = read(&text);
+        assert_eq!(power, None);
+        assert_eq!(
+            diags[0].message,
+            "the 'password' line has more than one word"
+        );
+        let rendered = test_fixture::source(&text).render(&diags);
+        assert!(
+            !rendered.contains("extra-secret") && !rendered.contains(FRANCE_PASSWORD),
+            "{rendered}"
+        );
+    }
+
+    #[test]
+    fn wrong_game_is_rejected() {
+        let text =
+            format!("game austerlitz-1805\npower france\npassword {FRANCE_PASSWORD}\nturn 1\n");
+        let (_, power, diags) = read(&text);
+        let d = one(&diags);
+        assert_eq!(
+            d.message,
+            "these orders are for game 'austerlitz-1805', not 'ulm-1805'"
+        );
+        assert_eq!(d.hint.as_deref(), Some("write 'game ulm-1805'"));
+        assert_eq!(&text[d.span.clone()], "austerlitz-1805");
+        assert_eq!(power, None);
+    }
+
+    #[test]
+    fn wrong_turn_is_rejected() {
+        let text = format!("game ulm-1805\npower france\npassword {FRANCE_PASSWORD}\nturn 2\n");
+        let (_, power, diags) = read(&text);
+        let d = one(&diags);
+        assert_eq!(
+            d.message,
+            "these orders are for turn 2, the game is at turn 1"
+        );
+        assert_eq!(d.hint.as_deref(), Some("write 'turn 1'"));
+        assert_eq!(power, None);
+        let text = format!("game ulm-1805\npower france\npassword {FRANCE_PASSWORD}\nturn one\n");
+        let (_, _, diags) = read(&text);
+        assert_eq!(diags[0].message, "'one' is not a turn number");
+        assert!(diags[0].hint.is_some());
+    }
+
+    #[test]
+    fn unknown_power_is_rejected_with_did_you_mean() {
+        let (_, power, diags) = read(&header("frnace", FRANCE_PASSWORD));
+        let d = one(&diags);
+        assert_eq!(d.message, "no power 'frnace' in this game");
+        assert_eq!(d.hint.as_deref(), Some("did you mean 'france'?"));
+        assert_eq!(power, None);
+        let (_, _, diags) = read(&header("prussia", FRANCE_PASSWORD));
+        assert_eq!(
+            one(&diags).hint.as_deref(),
+            Some("the powers are: france, austria")
+        );
+    }
+
+    #[test]
+    fn duplicate_header_lines_are_rejected_and_the_first_stands() {
+        let text = format!(
+            "{}power austria\nturn 1\n",
+            header("france", FRANCE_PASSWORD)
+        );
+        let (h, power, diags) = read(&text);
+        let messages: Vec<&str> = diags.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(messages, ["a second 'power' line", "a second 'turn' line"]);
+        assert!(diags
+            .iter()
+            .all(|d| d.hint.is_some() && d.rule == Some(HEADER_RULE)));
+        assert_eq!(diags[0].hint.as_deref(), Some("keep one 'power' line"));
+        assert_eq!(h.power.unwrap().value, "france");
+        assert_eq!(power.as_deref(), Some("france"));
+    }
+
+    #[test]
+    fn header_lines_without_a_value_are_rejected() {
+        let (_, power, diags) = read("game\npower france\npassword\nturn 1\nentropy\n");
+        let messages: Vec<&str> = diags.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "the 'game' line has no value",
+                "the 'password' line has no value",
+                "the entropy line is empty",
+                "the orders have no 'game' line",
+                "the orders have no 'password' line",
+            ]
+        );
+        assert!(diags.iter().all(|d| d.hint.is_some()));
+        assert_eq!(power, None);
+    }
 }

@@ -11,6 +11,14 @@ use std::ops::Range;
 
 use super::header::HEADER_WORDS;
 use crate::diag::Diagnostic;
+use crate::rule::Rule;
+
+/// The pbem limits on an orders file, which keep a huge or runaway file from slowing the turn.
+pub const LIMITS: Rule = Rule::new(
+    "pbem",
+    "orders/limits",
+    "lines of at most 1000 characters, at most 500 orders",
+);
 
 /// The longest line read, in characters (without its line break).
 pub const MAX_LINE_CHARS: usize = 1000;
@@ -81,7 +89,7 @@ impl Line {
                 .label("this line and every header line after it are ignored")
                 .hint("write each of game, power, password, turn and entropy once"),
         };
-        Some(d)
+        Some(d.rule(LIMITS))
     }
 }
 
@@ -94,7 +102,9 @@ fn is_separator(c: char) -> bool {
 /// The byte range of the first word of `code`, if it has one.
 fn first_word(code: &str) -> Option<Range<usize>> {
     let start = code.char_indices().find(|&(_, c)| !is_separator(c))?.0;
-    let len = code[start..].find(is_separator).unwrap_or(code.len() - start);
+    let len = code[start..]
+        .find(is_separator)
+        .unwrap_or(code.len() - start);
     Some(start..start + len)
 }
 
@@ -138,10 +148,20 @@ pub fn split(text: &str) -> Vec<Line> {
             let span = start..start + first;
             if orders < MAX_ORDER_LINES {
                 orders += 1;
-                lines.push(Line { number, tokens: Vec::new(), span, skipped: Some(Skipped::TooLong) });
+                lines.push(Line {
+                    number,
+                    tokens: Vec::new(),
+                    span,
+                    skipped: Some(Skipped::TooLong),
+                });
             } else if !orders_full {
                 orders_full = true;
-                lines.push(Line { number, tokens: Vec::new(), span, skipped: Some(Skipped::TooManyOrders) });
+                lines.push(Line {
+                    number,
+                    tokens: Vec::new(),
+                    span,
+                    skipped: Some(Skipped::TooManyOrders),
+                });
             }
             continue;
         }
@@ -149,31 +169,58 @@ pub fn split(text: &str) -> Vec<Line> {
             Some(p) => &content[..p],
             None => content,
         };
-        let Some(first) = first_word(code) else { continue };
-        let is_header = HEADER_WORDS.iter().any(|w| code[first.clone()].eq_ignore_ascii_case(w));
+        let Some(first) = first_word(code) else {
+            continue;
+        };
+        let is_header = HEADER_WORDS
+            .iter()
+            .any(|w| code[first.clone()].eq_ignore_ascii_case(w));
         let (count, full, limit, why) = if is_header {
-            (&mut headers, &mut headers_full, MAX_HEADER_LINES, Skipped::TooManyHeaderLines)
+            (
+                &mut headers,
+                &mut headers_full,
+                MAX_HEADER_LINES,
+                Skipped::TooManyHeaderLines,
+            )
         } else {
-            (&mut orders, &mut orders_full, MAX_ORDER_LINES, Skipped::TooManyOrders)
+            (
+                &mut orders,
+                &mut orders_full,
+                MAX_ORDER_LINES,
+                Skipped::TooManyOrders,
+            )
         };
         if *count >= limit {
             if !*full {
                 *full = true;
                 let span = start + first.start..start + first.end;
-                lines.push(Line { number, tokens: Vec::new(), span, skipped: Some(why) });
+                lines.push(Line {
+                    number,
+                    tokens: Vec::new(),
+                    span,
+                    skipped: Some(why),
+                });
             }
             continue;
         }
         *count += 1;
         let tokens: Vec<Token> = words(code)
             .into_iter()
-            .map(|r| Token { text: code[r.clone()].to_string(), span: start + r.start..start + r.end })
+            .map(|r| Token {
+                text: code[r.clone()].to_string(),
+                span: start + r.start..start + r.end,
+            })
             .collect();
         let span = match (tokens.first(), tokens.last()) {
             (Some(a), Some(b)) => a.span.start..b.span.end,
             _ => start + first.start..start + first.end,
         };
-        lines.push(Line { number, tokens, span, skipped: None });
+        lines.push(Line {
+            number,
+            tokens,
+            span,
+            skipped: None,
+        });
     }
     lines
 }
@@ -231,14 +278,20 @@ mod tests {
     #[test]
     fn rest_after_never_panics_on_a_foreign_text() {
         let lines = split("entropy the eagle flies");
-        assert_eq!(lines[0].rest_after("entropy the eagle flies", 1), "the eagle flies");
+        assert_eq!(
+            lines[0].rest_after("entropy the eagle flies", 1),
+            "the eagle flies"
+        );
         assert_eq!(lines[0].rest_after("short", 1), "");
         assert_eq!(lines[0].rest_after("entropy the eagle flies", 9), "");
     }
 
     #[test]
     fn a_ten_megabyte_line_is_skipped_with_one_diagnostic() {
-        let text = format!("move FR-I Ulm\n{}\nattack Ulm\n", "move FR-I Ulm ".repeat(750_000));
+        let text = format!(
+            "move FR-I Ulm\n{}\nattack Ulm\n",
+            "move FR-I Ulm ".repeat(750_000)
+        );
         assert!(text.len() > 10_000_000);
         let started = std::time::Instant::now();
         let lines = split(&text);
@@ -271,13 +324,19 @@ mod tests {
         }
         text.push_str("password x\n");
         let lines = split(&text);
-        let orders = lines.iter().filter(|l| l.skipped.is_none() && l.tokens[0].is("attack")).count();
+        let orders = lines
+            .iter()
+            .filter(|l| l.skipped.is_none() && l.tokens[0].is("attack"))
+            .count();
         assert_eq!(orders, MAX_ORDER_LINES);
         let cut: Vec<&Line> = lines.iter().filter(|l| l.skipped.is_some()).collect();
         assert_eq!(cut.len(), 1);
         assert_eq!(cut[0].skipped, Some(Skipped::TooManyOrders));
         assert_eq!(cut[0].number, MAX_ORDER_LINES + 2);
-        assert_eq!(cut[0].skipped_diagnostic().unwrap().message, "more than 500 orders");
+        assert_eq!(
+            cut[0].skipped_diagnostic().unwrap().message,
+            "more than 500 orders"
+        );
         assert!(lines.last().unwrap().tokens[0].is("password"));
     }
 
@@ -286,7 +345,10 @@ mod tests {
         let text = "power france\n".repeat(10_000);
         let lines = split(&text);
         assert_eq!(lines.len(), MAX_HEADER_LINES + 1);
-        assert_eq!(lines[MAX_HEADER_LINES].skipped, Some(Skipped::TooManyHeaderLines));
+        assert_eq!(
+            lines[MAX_HEADER_LINES].skipped,
+            Some(Skipped::TooManyHeaderLines)
+        );
     }
 
     #[test]

@@ -14,9 +14,15 @@ pub mod lexer;
 use std::ops::Range;
 
 use crate::diag::Diagnostic;
+use crate::rule::Rule;
 
 pub use header::{check_header, Header, HEADER_WORDS};
-pub use lexer::{split, Line, Skipped, Token, MAX_HEADER_LINES, MAX_LINE_CHARS, MAX_ORDER_LINES};
+pub use lexer::{
+    split, Line, Skipped, Token, LIMITS, MAX_HEADER_LINES, MAX_LINE_CHARS, MAX_ORDER_LINES,
+};
+
+/// The pbem convention that orders are plain text in UTF-8.
+pub const PLAIN_TEXT: Rule = Rule::new("pbem", "orders/text", "orders are plain text in UTF-8");
 
 /// A value and the byte range of the source it was read from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,6 +61,7 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 /// Turns the bytes of an orders file into its text: strips a UTF-8 byte-order mark and turns CRLF and
 /// lone CR line breaks into LF. Bytes that are not UTF-8 text, and NUL bytes, give a diagnostic at the
 /// first such byte; its span is an offset into `bytes`, and renders against [`printable`]`(bytes)`.
+#[allow(clippy::result_large_err)] // built once per file; the size of a Diagnostic does not matter here
 pub fn decode(bytes: &[u8]) -> Result<String, Diagnostic> {
     let nul = bytes.iter().position(|&b| b == 0);
     let bad_utf8 = std::str::from_utf8(bytes).err().map(|e| e.valid_up_to());
@@ -68,12 +75,14 @@ pub fn decode(bytes: &[u8]) -> Result<String, Diagnostic> {
             };
             return Err(Diagnostic::error("not UTF-8 text", at..at + 1)
                 .label("this byte is not UTF-8")
-                .hint(hint));
+                .hint(hint)
+                .rule(PLAIN_TEXT));
         }
         (_, Some(at)) => {
             return Err(Diagnostic::error("NUL byte in the orders", at..at + 1)
                 .label("a NUL byte: this is not a text file")
-                .hint("save the orders as plain text in UTF-8 (a word processor's document or a UTF-16 file is not)"));
+                .hint("save the orders as plain text in UTF-8 (a word processor's document or a UTF-16 file is not)")
+                .rule(PLAIN_TEXT));
         }
         _ => {}
     }
@@ -100,4 +109,102 @@ pub fn printable(bytes: &[u8]) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::Source;
+
+    #[test]
+    fn decode_keeps_plain_text() {
+        assert_eq!(
+            decode(b"game ulm-1805\nturn 1\n").unwrap(),
+            "game ulm-1805\nturn 1\n"
+        );
+        assert_eq!(decode(b"").unwrap(), "");
+        assert_eq!(
+            decode("entropy \u{e9}t\u{e9}\n".as_bytes()).unwrap(),
+            "entropy \u{e9}t\u{e9}\n"
+        );
+    }
+
+    #[test]
+    fn decode_strips_a_bom_and_normalises_line_breaks() {
+        assert_eq!(
+            decode(b"\xEF\xBB\xBFgame x\r\nturn 1\r\n").unwrap(),
+            "game x\nturn 1\n"
+        );
+        assert_eq!(decode(b"game x\rturn 1\r").unwrap(), "game x\nturn 1\n");
+        assert_eq!(decode(b"\xEF\xBB\xBF").unwrap(), "");
+    }
+
+    #[test]
+    fn decode_rejects_binary_garbage() {
+        let bytes = b"game ulm-1805\npower france\n\x89PNG\r\n\x1a\n\xff\xd8\xff\xe0";
+        let d = decode(bytes).unwrap_err();
+        assert_eq!(d.message, "not UTF-8 text");
+        assert_eq!(d.span, 27..28);
+        assert_eq!(d.hint.as_deref(), Some("save the orders as plain text in UTF-8 (a word processor's document is not plain text)"));
+        let shown = Source::new("france.txt", printable(bytes));
+        assert_eq!(shown.line_col(d.span.start), (3, 1));
+        let rendered = shown.render(&[d]);
+        assert!(rendered.contains("not UTF-8 text"), "{rendered}");
+        assert!(!rendered.contains('\x1a'), "{rendered}");
+    }
+
+    #[test]
+    fn decode_names_utf16_in_its_hint() {
+        let bytes: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain("game x".encode_utf16().flat_map(u16::to_le_bytes))
+            .collect();
+        let d = decode(&bytes).unwrap_err();
+        assert_eq!(d.message, "not UTF-8 text");
+        assert_eq!(d.span, 0..1);
+        assert!(d.hint.as_deref().unwrap().contains("UTF-16"));
+    }
+
+    #[test]
+    fn decode_rejects_a_nul_byte() {
+        let bytes = b"game ulm-1805\npower fr\0ance\n";
+        let d = decode(bytes).unwrap_err();
+        assert_eq!(d.message, "NUL byte in the orders");
+        assert_eq!(d.span, 22..23);
+        assert!(d.hint.as_deref().unwrap().contains("plain text"));
+        let shown = Source::new("france.txt", printable(bytes));
+        assert_eq!(shown.line_col(d.span.start), (2, 9));
+        let rendered = shown.render(&[d]);
+        assert!(rendered.contains("NUL byte in the orders"), "{rendered}");
+        assert!(!rendered.contains('\0'));
+    }
+
+    #[test]
+    fn decode_reports_whichever_problem_comes_first() {
+        assert_eq!(
+            decode(b"\0\xff").unwrap_err().message,
+            "NUL byte in the orders"
+        );
+        assert_eq!(decode(b"\xff\0").unwrap_err().message, "not UTF-8 text");
+    }
+
+    #[test]
+    fn decode_and_render_a_ten_megabyte_garbage_file_quickly() {
+        let mut bytes = vec![b'x'; 10_000_000];
+        bytes[9_999_000] = 0xC0;
+        let started = std::time::Instant::now();
+        let d = decode(&bytes).unwrap_err();
+        assert_eq!(d.span, 9_999_000..9_999_001);
+        let rendered = Source::new("big.txt", printable(&bytes)).render(&[d]);
+        assert!(rendered.len() < 2_000, "{}", rendered.len());
+        assert!(started.elapsed().as_secs() < 10, "{:?}", started.elapsed());
+    }
+
+    #[test]
+    fn printable_keeps_offsets_up_to_the_first_bad_byte() {
+        let bytes = b"a\x01b\x1b[31m\xc2\x9bc\xffd";
+        let shown = printable(bytes);
+        assert_eq!(&shown[..11], "a?b?[31m??c");
+        assert!(shown[11..].starts_with('\u{fffd}'));
+    }
 }

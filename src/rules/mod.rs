@@ -62,6 +62,9 @@ pub trait Ruleset {
 
     /// The areas `power` can see in `state` (for reports and visibility).
     fn visible_areas(&self, game: &Game, state: &State, power: &str) -> BTreeSet<usize>;
+
+    /// The ruleset as `Any`, for tests that reach into a ruleset's own types.
+    fn as_any(&self) -> &dyn std::any::Any;
 }
 
 /// The ruleset named in `game.toml`, with its tables loaded and checked.

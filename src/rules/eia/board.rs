@@ -36,6 +36,8 @@ pub struct Leader {
 pub struct Board {
     pub corps: Vec<Corps>,
     pub leaders: Vec<Leader>,
+    /// The alliances of the state.
+    pub alliances: Vec<Vec<String>>,
 }
 
 impl Board {
@@ -67,7 +69,18 @@ impl Board {
                     area: area(&l.area),
                 })
                 .collect(),
+            alliances: state.alliances.clone(),
         }
+    }
+
+    /// Whether `a` and `b` are the same power or allies.
+    pub fn friendly(&self, a: &str, b: &str) -> bool {
+        a == b || self.alliances.iter().any(|g| g.iter().any(|p| p == a) && g.iter().any(|p| p == b))
+    }
+
+    /// Whether `area` holds corps of a power hostile to `power`.
+    pub fn enemies_in(&self, area: usize, power: &str) -> bool {
+        self.powers_in(area).iter().any(|p| !self.friendly(p, power))
     }
 
     /// Indices of the corps standing in `area`, in state order.

@@ -154,7 +154,7 @@ impl Phase<'_> {
             for p in &declarers {
                 let why = if !present.contains(p) {
                     Some(format!("{p} declares an attack on {name} but has no corps there after movement."))
-                } else if present.len() < 2 {
+                } else if !self.board.enemies_in(area, p) {
                     Some(format!("{p} declares an attack on {name}, but no enemy corps are there."))
                 } else {
                     None
@@ -164,10 +164,8 @@ impl Phase<'_> {
                     self.push(Event::new(ATTACK, "attack", text), area, &also);
                 }
             }
-            if let Some(attacker) = able.first() {
-                if present.len() >= 2 {
-                    combats.push((area, (*attacker).clone()));
-                }
+            if let Some(attacker) = able.into_iter().find(|p| self.board.enemies_in(area, p)) {
+                combats.push((area, attacker.clone()));
             }
         }
         combats
@@ -193,8 +191,8 @@ impl Phase<'_> {
     fn fight(&mut self, area: usize, attacker: &str) -> Result<()> {
         let name = self.map.area(area).id.clone();
         let present = self.board.powers_in(area);
-        let defenders: BTreeSet<String> = present.iter().filter(|p| p.as_str() != attacker).cloned().collect();
-        let attackers = BTreeSet::from([attacker.to_string()]);
+        let (attackers, defenders): (BTreeSet<String>, BTreeSet<String>) =
+            present.iter().cloned().partition(|p| self.board.friendly(p, attacker));
         let mut involved = attackers.clone();
         involved.extend(defenders.iter().cloned());
         self.reinforce(area, &attackers, &involved)?;
@@ -262,7 +260,7 @@ impl Phase<'_> {
         self.push(Event::new(COMBAT, "result", text), area, &involved);
         let (winner, loser) = (winner.clone(), loser.clone());
         self.pursue(area, &winner, &loser, &involved)?;
-        self.retreat(area, &winner, &loser, &involved)?;
+        self.retreat(area, &loser, &involved)?;
         Ok(())
     }
 
@@ -485,7 +483,7 @@ impl Phase<'_> {
     /// EiA 7.5.2.10.3: each losing power's corps and leaders in the area retreat to an adjacent land
     /// area free of the victor's corps, the one nearest a depot or capital of their own; a roll among
     /// equally near ones. With nowhere to go, the corps surrender.
-    fn retreat(&mut self, area: usize, winner: &Side, loser: &Side, involved: &BTreeSet<String>) -> Result<()> {
+    fn retreat(&mut self, area: usize, loser: &Side, involved: &BTreeSet<String>) -> Result<()> {
         let name = self.map.area(area).id.clone();
         for power in &loser.powers {
             let corps: Vec<usize> = self.board.corps_in(area).into_iter().filter(|&i| &self.board.corps[i].power == power).collect();
@@ -495,7 +493,7 @@ impl Phase<'_> {
             }
             let candidates: Vec<usize> = self.map.area(area).adjacent.iter().copied()
                 .filter(|&n| self.map.area(n).is_land())
-                .filter(|&n| !self.board.powers_in(n).iter().any(|p| winner.powers.contains(p)))
+                .filter(|&n| !self.board.enemies_in(n, power))
                 .collect();
             let depots = self.depots.get(power).cloned().unwrap_or_default();
             let dist = self.map.land_distances(&depots);
@@ -554,6 +552,11 @@ impl Phase<'_> {
         Ok(())
     }
 
+    /// The factors of `power`'s corps in `area`.
+    fn strength(&self, area: usize, power: &str) -> u32 {
+        self.board.corps_in(area).iter().map(|&i| &self.board.corps[i]).filter(|c| c.power == power).map(|c| c.factors).sum()
+    }
+
     /// EiA 7: after the land phase each land area with corps of a single power is controlled by it.
     fn update_control(&mut self, next: &mut State) {
         for (i, a) in self.map.areas.iter().enumerate() {
@@ -561,11 +564,17 @@ impl Phase<'_> {
                 continue;
             }
             let powers = self.board.powers_in(i);
-            if powers.len() != 1 {
+            let Some(first) = powers.iter().next() else { continue };
+            // Contested areas change hands in no one's favour; allies never take each other's areas.
+            if powers.iter().any(|p| !self.board.friendly(p, first)) {
                 continue;
             }
-            let p = powers.into_iter().next().expect("one power");
-            let old = next.control.insert(a.id.clone(), p.clone());
+            let old = next.control.get(&a.id).cloned();
+            if old.as_ref().is_some_and(|o| self.board.friendly(o, first)) {
+                continue;
+            }
+            let p = powers.iter().max_by_key(|p| (self.strength(i, p), std::cmp::Reverse((*p).clone()))).expect("a power").clone();
+            next.control.insert(a.id.clone(), p.clone());
             if old.as_ref() != Some(&p) {
                 let was = old.clone().map_or("uncontrolled".to_string(), |o| format!("held by {o}"));
                 let text = format!("{p} takes control of {} (was {was}).", a.id);

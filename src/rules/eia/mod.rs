@@ -7,6 +7,8 @@ pub mod decisions;
 pub mod labels;
 pub mod movement;
 pub mod orders;
+#[cfg(test)]
+mod rule_tests;
 pub mod tables;
 #[cfg(test)]
 pub mod test_fixture;
@@ -104,5 +106,9 @@ impl Ruleset for Eia {
 
     fn visible_areas(&self, game: &Game, state: &State, power: &str) -> BTreeSet<usize> {
         visibility::visible_areas(&game.map, state, power)
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 }

@@ -33,8 +33,7 @@ pub fn move_units(map: &Map, board: &mut Board, orders: &BTreeMap<String, Vec<Ei
                 let next = map.find(step).expect("checked order");
                 here = next;
                 walked.push(map.area(next).id.clone());
-                let enemies = board.powers_in(next).into_iter().any(|p| &p != power);
-                if enemies && corps.is_some() {
+                if board.enemies_in(next, power) && corps.is_some() {
                     stopped = Some(map.area(next).id.clone());
                     break;
                 }

@@ -12,6 +12,10 @@
 //! is rejected gets a diagnostic with a span, a hint and the rule that rejects it; the other orders of
 //! the file stand. ORDERS.md documents this language for players: keep the two in step.
 
+// A `Diagnostic` is the error of every step here, built at most once per line of a file that is at
+// most 500 orders long: its size does not matter, and boxing it would only blur the code.
+#![allow(clippy::result_large_err)]
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::ops::Range;
@@ -30,9 +34,17 @@ pub const LAND_MOVEMENT: Rule = Rule::new("EiA", "7", "land movement");
 /// EiA 7.5: land combat, which takes place in land areas.
 pub const LAND_COMBAT: Rule = Rule::new("EiA", "7.5", "land combat");
 /// pbem: a power orders its own units only.
-pub const OWN_UNITS: Rule = Rule::new("pbem", "orders/own-units", "a power orders its own units only");
+pub const OWN_UNITS: Rule = Rule::new(
+    "pbem",
+    "orders/own-units",
+    "a power orders its own units only",
+);
 /// pbem: orders are written as ORDERS.md shows, with the names of the game.
-pub const ORDER_SYNTAX: Rule = Rule::new("pbem", "orders/syntax", "orders are written as ORDERS.md shows");
+pub const ORDER_SYNTAX: Rule = Rule::new(
+    "pbem",
+    "orders/syntax",
+    "orders are written as ORDERS.md shows",
+);
 
 /// The order words of EiA.
 pub const VERBS: [&str; 4] = ["move", "attack", "chit", "standing"];
@@ -95,7 +107,10 @@ struct Parsed {
 impl Parsed {
     /// The span of argument `i`, or of the whole order when it is not known.
     fn arg(&self, i: usize) -> Range<usize> {
-        self.args.get(i).cloned().unwrap_or_else(|| self.order.span.clone())
+        self.args
+            .get(i)
+            .cloned()
+            .unwrap_or_else(|| self.order.span.clone())
     }
 }
 
@@ -105,7 +120,11 @@ pub fn parse_line(line: &Line, cx: &Context<'_>) -> Result<EiaOrder, Diagnostic>
 }
 
 /// Parses one order line; `power`, when known, makes hints about units name that power's own.
-fn parse_line_for(line: &Line, cx: &Context<'_>, power: Option<&str>) -> Result<EiaOrder, Diagnostic> {
+fn parse_line_for(
+    line: &Line,
+    cx: &Context<'_>,
+    power: Option<&str>,
+) -> Result<EiaOrder, Diagnostic> {
     let Some((verb, args)) = line.tokens.split_first() else {
         return Err(Diagnostic::error("empty order line", line.span.clone())
             .hint("write one order per line, as ORDERS.md shows")
@@ -113,19 +132,21 @@ fn parse_line_for(line: &Line, cx: &Context<'_>, power: Option<&str>) -> Result<
     };
     match verb.text.to_ascii_lowercase().as_str() {
         "move" => {
-            let [unit, path @ ..] = args else {
+            let Some((unit, path)) = args.split_first().filter(|(_, path)| !path.is_empty()) else {
                 return Err(missing_move(line));
             };
-            if path.is_empty() {
-                return Err(missing_move(line));
-            }
             let unit = unit_name(unit, cx, power)?;
-            let path = path.iter().map(|t| area_name(t, cx)).collect::<Result<Vec<_>, _>>()?;
+            let path = path
+                .iter()
+                .map(|t| area_name(t, cx))
+                .collect::<Result<Vec<_>, _>>()?;
             Ok(EiaOrder::Move { unit, path })
         }
         "attack" => {
             let [area] = exact_args::<1>(line, "attack", "attack Ulm")?;
-            Ok(EiaOrder::Attack { area: area_name(area, cx)? })
+            Ok(EiaOrder::Attack {
+                area: area_name(area, cx)?,
+            })
         }
         "chit" => {
             let [area, chit] = exact_args::<2>(line, "chit", "chit Ulm outflank")?;
@@ -143,9 +164,21 @@ fn parse_line_for(line: &Line, cx: &Context<'_>, power: Option<&str>) -> Result<
             let [key, value] = exact_args::<2>(line, "standing", "standing pursue always")?;
             let keys = standing_keys(cx.tables);
             let names: Vec<String> = keys.iter().map(|(k, _)| k.to_string()).collect();
-            let key = one_of(key, &names, format!("unknown standing order '{}'", key.text))?;
-            let values = keys.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_slice()).unwrap_or_default();
-            let value = one_of(value, values, format!("'{}' is not a setting of '{key}'", value.text))?;
+            let key = one_of(
+                key,
+                &names,
+                format!("unknown standing order '{}'", key.text),
+            )?;
+            let values = keys
+                .iter()
+                .find(|(k, _)| *k == key)
+                .map(|(_, v)| v.as_slice())
+                .unwrap_or_default();
+            let value = one_of(
+                value,
+                values,
+                format!("'{}' is not a setting of '{key}'", value.text),
+            )?;
             Ok(EiaOrder::Standing { key, value })
         }
         _ => {
@@ -153,23 +186,32 @@ fn parse_line_for(line: &Line, cx: &Context<'_>, power: Option<&str>) -> Result<
             let hint = did_you_mean(&verb.text, words)
                 .map(|v| format!("did you mean '{v}'?"))
                 .unwrap_or_else(|| format!("the orders are: {}", VERBS.join(", ")));
-            Err(Diagnostic::error(format!("unknown order '{}'", verb.text), verb.span.clone())
-                .label("not an order")
-                .hint(hint)
-                .rule(ORDER_SYNTAX))
+            Err(
+                Diagnostic::error(format!("unknown order '{}'", verb.text), verb.span.clone())
+                    .label("not an order")
+                    .hint(hint)
+                    .rule(ORDER_SYNTAX),
+            )
         }
     }
 }
 
 fn missing_move(line: &Line) -> Diagnostic {
-    Diagnostic::error("'move' needs a unit and at least one area", line.span.clone())
-        .label("incomplete order")
-        .hint("write 'move FR-I Stuttgart Ulm': the unit, then each area it enters")
-        .rule(ORDER_SYNTAX)
+    Diagnostic::error(
+        "'move' needs a unit and at least one area",
+        line.span.clone(),
+    )
+    .label("incomplete order")
+    .hint("write 'move FR-I Stuttgart Ulm': the unit, then each area it enters")
+    .rule(ORDER_SYNTAX)
 }
 
 /// The `N` arguments of an order that takes exactly `N`, or a diagnostic naming how many it got.
-fn exact_args<'l, const N: usize>(line: &'l Line, verb: &str, example: &str) -> Result<&'l [Token; N], Diagnostic> {
+fn exact_args<'l, const N: usize>(
+    line: &'l Line,
+    verb: &str,
+    example: &str,
+) -> Result<&'l [Token; N], Diagnostic> {
     let args = line.tokens.get(1..).unwrap_or_default();
     if let Ok(exact) = <&[Token; N]>::try_from(args) {
         return Ok(exact);
@@ -177,21 +219,33 @@ fn exact_args<'l, const N: usize>(line: &'l Line, verb: &str, example: &str) -> 
     let got = args.len();
     let plural = if N == 1 { "" } else { "s" };
     let d = match args.get(N) {
-        None => Diagnostic::error(format!("'{verb}' needs {N} argument{plural}, found {got}"), line.span.clone())
-            .label("incomplete order"),
-        Some(extra) => Diagnostic::error(format!("'{verb}' takes {N} argument{plural}, found {got}"), extra.span.start..line.span.end)
-            .label("one word too many"),
+        None => Diagnostic::error(
+            format!("'{verb}' needs {N} argument{plural}, found {got}"),
+            line.span.clone(),
+        )
+        .label("incomplete order"),
+        Some(extra) => Diagnostic::error(
+            format!("'{verb}' takes {N} argument{plural}, found {got}"),
+            extra.span.start..line.span.end,
+        )
+        .label("one word too many"),
     };
-    Err(d.hint(format!("write it as '{example}'")).rule(ORDER_SYNTAX))
+    Err(d
+        .hint(format!("write it as '{example}'"))
+        .rule(ORDER_SYNTAX))
 }
 
 fn area_name(t: &Token, cx: &Context<'_>) -> Result<String, Diagnostic> {
     match cx.map.find(&t.text) {
         Some(i) => Ok(cx.map.area(i).id.clone()),
-        None => Err(Diagnostic::error(format!("unknown area '{}'", t.text), t.span.clone())
-            .label("not on the map")
-            .hint(cx.map.suggest(&t.text).unwrap_or_else(|| "write the area's name as your turn report spells it".into()))
-            .rule(ORDER_SYNTAX)),
+        None => Err(
+            Diagnostic::error(format!("unknown area '{}'", t.text), t.span.clone())
+                .label("not on the map")
+                .hint(cx.map.suggest(&t.text).unwrap_or_else(|| {
+                    "write the area's name as your turn report spells it".into()
+                }))
+                .rule(ORDER_SYNTAX),
+        ),
     }
 }
 
@@ -212,7 +266,12 @@ fn unit_name(t: &Token, cx: &Context<'_>, power: Option<&str>) -> Result<String,
             .iter()
             .filter(|c| c.power.get_ref() == p)
             .map(|c| c.id.get_ref().as_str())
-            .chain(s.leaders.iter().filter(|l| l.power.get_ref() == p).map(|l| l.id.get_ref().as_str()))
+            .chain(
+                s.leaders
+                    .iter()
+                    .filter(|l| l.power.get_ref() == p)
+                    .map(|l| l.id.get_ref().as_str()),
+            )
             .collect(),
         None => Vec::new(),
     };
@@ -223,10 +282,12 @@ fn unit_name(t: &Token, cx: &Context<'_>, power: Option<&str>) -> Result<String,
             [] => "write the unit's id as your turn report spells it, such as 'FR-I'".to_string(),
             units => format!("your units are: {}", units.join(", ")),
         });
-    Err(Diagnostic::error(format!("unknown unit '{}'", t.text), t.span.clone())
-        .label("no such unit in this game")
-        .hint(hint)
-        .rule(ORDER_SYNTAX))
+    Err(
+        Diagnostic::error(format!("unknown unit '{}'", t.text), t.span.clone())
+            .label("no such unit in this game")
+            .hint(hint)
+            .rule(ORDER_SYNTAX),
+    )
 }
 
 /// The value of `values` that `t` names, case-insensitively, or the diagnostic `unknown`.
@@ -237,15 +298,31 @@ fn one_of(t: &Token, values: &[String], unknown: String) -> Result<String, Diagn
     let hint = did_you_mean(&t.text, values.iter().map(String::as_str))
         .map(|v| format!("did you mean '{v}'?"))
         .unwrap_or_else(|| format!("write one of: {}", values.join(", ")));
-    Err(Diagnostic::error(unknown, t.span.clone()).hint(hint).rule(ORDER_SYNTAX))
+    Err(Diagnostic::error(unknown, t.span.clone())
+        .hint(hint)
+        .rule(ORDER_SYNTAX))
 }
 
 /// Checks the legality of parsed orders for `power` against the state: ownership, adjacency, land
 /// only, movement allowance and one move per unit (EiA 7); attacks and chits in land areas only, one
 /// chit per combat (EiA 7.5, 19.1); for a standing order given twice, the later one stands. Each illegal
 /// order is rejected on its own, citing the rule; orders that change nothing are dropped with a warning.
-pub fn check_legality(power: &str, orders: Vec<Located<EiaOrder>>, cx: &Context<'_>) -> (Vec<Located<EiaOrder>>, Vec<Diagnostic>) {
-    check_parsed(power, orders.into_iter().map(|order| Parsed { order, args: Vec::new() }).collect(), cx)
+pub fn check_legality(
+    power: &str,
+    orders: Vec<Located<EiaOrder>>,
+    cx: &Context<'_>,
+) -> (Vec<Located<EiaOrder>>, Vec<Diagnostic>) {
+    check_parsed(
+        power,
+        orders
+            .into_iter()
+            .map(|order| Parsed {
+                order,
+                args: Vec::new(),
+            })
+            .collect(),
+        cx,
+    )
 }
 
 /// What the legality check makes of one order.
@@ -256,7 +333,11 @@ enum Verdict {
     Rejected(Diagnostic),
 }
 
-fn check_parsed(power: &str, orders: Vec<Parsed>, cx: &Context<'_>) -> (Vec<Located<EiaOrder>>, Vec<Diagnostic>) {
+fn check_parsed(
+    power: &str,
+    orders: Vec<Parsed>,
+    cx: &Context<'_>,
+) -> (Vec<Located<EiaOrder>>, Vec<Diagnostic>) {
     // The last standing order of each key is the one that stands.
     let mut last_standing = BTreeMap::new();
     for (i, p) in orders.iter().enumerate() {
@@ -283,7 +364,9 @@ fn check_parsed(power: &str, orders: Vec<Parsed>, cx: &Context<'_>) -> (Vec<Loca
                 Ok(()) if !attacks.insert(area.clone()) => Verdict::Dropped(
                     Diagnostic::warning(format!("a second attack on {area}"), p.order.span.clone())
                         .label("already declared above")
-                        .hint(format!("one 'attack {area}' line is enough; this one is ignored")),
+                        .hint(format!(
+                            "one 'attack {area}' line is enough; this one is ignored"
+                        )),
                 ),
                 Ok(()) => Verdict::Stands,
             },
@@ -292,16 +375,25 @@ fn check_parsed(power: &str, orders: Vec<Parsed>, cx: &Context<'_>) -> (Vec<Loca
                 Ok(()) if !chits.insert(area.clone()) => Verdict::Rejected(
                     Diagnostic::error(format!("a second chit for {area}"), p.order.span.clone())
                         .label("one chit per combat")
-                        .hint(format!("keep one 'chit {area} ...' line; the first one stands"))
+                        .hint(format!(
+                            "keep one 'chit {area} ...' line; the first one stands"
+                        ))
                         .rule(CHIT),
                 ),
                 Ok(()) => Verdict::Stands,
             },
-            EiaOrder::Standing { key, .. } if last_standing.get(key) != Some(&i) => Verdict::Dropped(
-                Diagnostic::warning(format!("standing order '{key}' is given again below: the later one stands"), p.order.span.clone())
+            EiaOrder::Standing { key, .. } if last_standing.get(key) != Some(&i) => {
+                Verdict::Dropped(
+                    Diagnostic::warning(
+                        format!(
+                            "standing order '{key}' is given again below: the later one stands"
+                        ),
+                        p.order.span.clone(),
+                    )
                     .label("replaced below")
                     .hint(format!("keep one 'standing {key}' line")),
-            ),
+                )
+            }
             EiaOrder::Standing { .. } => Verdict::Stands,
         };
         match verdict {
@@ -316,20 +408,34 @@ fn check_parsed(power: &str, orders: Vec<Parsed>, cx: &Context<'_>) -> (Vec<Loca
 fn land_combat_area(area: &str, p: &Parsed, cx: &Context<'_>) -> Result<(), Diagnostic> {
     match cx.map.find(area) {
         Some(i) if cx.map.area(i).is_land() => Ok(()),
-        Some(_) => Err(Diagnostic::error(format!("{area} is a sea area: land combat needs a land area"), p.arg(0))
-            .label("at sea")
-            .hint("attack and choose chits in land areas; pbem does not adjudicate naval combat yet")
-            .rule(LAND_COMBAT)),
-        None => Err(Diagnostic::error(format!("unknown area '{area}'"), p.arg(0))
-            .label("not on the map")
-            .hint(cx.map.suggest(area).unwrap_or_else(|| "write the area's name as your turn report spells it".into()))
-            .rule(ORDER_SYNTAX)),
+        Some(_) => Err(Diagnostic::error(
+            format!("{area} is a sea area: land combat needs a land area"),
+            p.arg(0),
+        )
+        .label("at sea")
+        .hint("attack and choose chits in land areas; pbem does not adjudicate naval combat yet")
+        .rule(LAND_COMBAT)),
+        None => Err(
+            Diagnostic::error(format!("unknown area '{area}'"), p.arg(0))
+                .label("not on the map")
+                .hint(cx.map.suggest(area).unwrap_or_else(|| {
+                    "write the area's name as your turn report spells it".into()
+                }))
+                .rule(ORDER_SYNTAX),
+        ),
     }
 }
 
 /// EiA 7: a move of one's own corps or leader, once a turn, along adjacent land areas, within its
 /// movement allowance.
-fn check_move(power: &str, unit: &str, path: &[String], p: &Parsed, cx: &Context<'_>, moved: &BTreeSet<String>) -> Result<(), Diagnostic> {
+fn check_move(
+    power: &str,
+    unit: &str,
+    path: &[String],
+    p: &Parsed,
+    cx: &Context<'_>,
+    moved: &BTreeSet<String>,
+) -> Result<(), Diagnostic> {
     let s = cx.state;
     let span = p.order.span.clone();
     let (owner, start, allowance) = if let Some(c) = s.find_corps(unit) {
@@ -340,42 +446,59 @@ fn check_move(power: &str, unit: &str, path: &[String], p: &Parsed, cx: &Context
         if f.power.get_ref() != power {
             return Err(not_yours(unit, f.power.get_ref(), p.arg(0)));
         }
-        return Err(Diagnostic::error(format!("fleet {unit} cannot move on land"), span)
-            .label("a fleet")
-            .hint("fleets move in the naval phase, which pbem does not adjudicate yet")
-            .rule(LAND_MOVEMENT));
+        return Err(
+            Diagnostic::error(format!("fleet {unit} cannot move on land"), span)
+                .label("a fleet")
+                .hint("fleets move in the naval phase, which pbem does not adjudicate yet")
+                .rule(LAND_MOVEMENT),
+        );
     } else {
-        return Err(Diagnostic::error(format!("unknown unit '{unit}'"), p.arg(0))
-            .label("no such unit in this game")
-            .hint("write the unit's id as your turn report spells it, such as 'FR-I'")
-            .rule(ORDER_SYNTAX));
+        return Err(
+            Diagnostic::error(format!("unknown unit '{unit}'"), p.arg(0))
+                .label("no such unit in this game")
+                .hint("write the unit's id as your turn report spells it, such as 'FR-I'")
+                .rule(ORDER_SYNTAX),
+        );
     };
     if owner != power {
         return Err(not_yours(unit, owner, p.arg(0)));
     }
     if moved.contains(&unit.to_ascii_lowercase()) {
-        return Err(Diagnostic::error(format!("{unit} is already ordered to move"), span)
-            .label("second move of this unit")
-            .hint("give each unit one move order; write its whole path on one line")
-            .rule(LAND_MOVEMENT));
+        return Err(
+            Diagnostic::error(format!("{unit} is already ordered to move"), span)
+                .label("second move of this unit")
+                .hint("give each unit one move order; write its whole path on one line")
+                .rule(LAND_MOVEMENT),
+        );
     }
     if u32::try_from(path.len()).map_or(true, |n| n > allowance) {
-        return Err(Diagnostic::error(format!("{unit} can move {allowance} areas, this path has {}", path.len()), span)
-            .label("too far")
-            .hint(format!("shorten the path to at most {allowance} areas"))
-            .rule(LAND_MOVEMENT));
+        return Err(Diagnostic::error(
+            format!(
+                "{unit} can move {allowance} areas, this path has {}",
+                path.len()
+            ),
+            span,
+        )
+        .label("too far")
+        .hint(format!("shorten the path to at most {allowance} areas"))
+        .rule(LAND_MOVEMENT));
     }
     let Some(mut here) = cx.map.find(start) else {
-        return Err(Diagnostic::error(format!("{unit} stands in '{start}', which is not on the map"), span)
-            .hint("the game's state is damaged: tell the referee")
-            .rule(LAND_MOVEMENT));
+        return Err(Diagnostic::error(
+            format!("{unit} stands in '{start}', which is not on the map"),
+            span,
+        )
+        .hint("the game's state is damaged: tell the referee")
+        .rule(LAND_MOVEMENT));
     };
     for (k, step) in path.iter().enumerate() {
         let at = p.arg(k + 1);
         let Some(next) = cx.map.find(step) else {
             return Err(Diagnostic::error(format!("unknown area '{step}'"), at)
                 .label("not on the map")
-                .hint(cx.map.suggest(step).unwrap_or_else(|| "write the area's name as your turn report spells it".into()))
+                .hint(cx.map.suggest(step).unwrap_or_else(|| {
+                    "write the area's name as your turn report spells it".into()
+                }))
                 .rule(ORDER_SYNTAX));
         };
         if next == here {
@@ -383,15 +506,19 @@ fn check_move(power: &str, unit: &str, path: &[String], p: &Parsed, cx: &Context
                 Diagnostic::error(format!("{unit} is already in {step}"), at)
                     .hint("list only the areas the unit enters; a unit that stays needs no order")
             } else {
-                Diagnostic::error(format!("{step} is written twice in a row"), at).hint("list each area the unit enters once")
+                Diagnostic::error(format!("{step} is written twice in a row"), at)
+                    .hint("list each area the unit enters once")
             };
             return Err(d.label("the unit is here already").rule(LAND_MOVEMENT));
         }
         if !cx.map.adjacent(here, next) {
-            return Err(Diagnostic::error(format!("{} is not adjacent to {}", step, cx.map.area(here).id), at)
-                .label("path breaks here")
-                .hint("list every area the unit enters, each next to the one before")
-                .rule(LAND_MOVEMENT));
+            return Err(Diagnostic::error(
+                format!("{} is not adjacent to {}", step, cx.map.area(here).id),
+                at,
+            )
+            .label("path breaks here")
+            .hint("list every area the unit enters, each next to the one before")
+            .rule(LAND_MOVEMENT));
         }
         if !cx.map.area(next).is_land() {
             return Err(Diagnostic::error(format!("{step} is a sea area"), at)
@@ -412,7 +539,12 @@ fn not_yours(unit: &str, owner: &str, span: Range<usize>) -> Diagnostic {
 }
 
 /// Parses and checks the order lines of one file for `power` (already authenticated).
-pub fn parse_all(source: &Source, lines: &[Line], power: &str, cx: &Context<'_>) -> (Vec<Located<EiaOrder>>, Vec<Diagnostic>) {
+pub fn parse_all(
+    source: &Source,
+    lines: &[Line],
+    power: &str,
+    cx: &Context<'_>,
+) -> (Vec<Located<EiaOrder>>, Vec<Diagnostic>) {
     let _ = source;
     let mut parsed = Vec::new();
     let mut diags = Vec::new();
@@ -432,4 +564,597 @@ pub fn parse_all(source: &Source, lines: &[Line], power: &str, cx: &Context<'_>)
     let (ok, mut more) = check_parsed(power, parsed, cx);
     diags.append(&mut more);
     (ok, diags)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::Severity;
+    use crate::orders::{split, Header, MAX_ORDER_LINES};
+    use crate::rules::eia::test_fixture::{self, france, Fixture};
+    use crate::rules::OrdersCheck;
+
+    /// Checks France's orders `body` after a right header.
+    fn check(body: &str) -> (String, OrdersCheck) {
+        let text = format!("{}{body}", france());
+        let checked = Fixture::new().check(&text);
+        (text, checked)
+    }
+
+    /// The one diagnostic of a check, which must be an error with a hint and a rule.
+    fn one_error(checked: &OrdersCheck) -> &Diagnostic {
+        assert_eq!(checked.diagnostics.len(), 1, "{:#?}", checked.diagnostics);
+        let d = &checked.diagnostics[0];
+        assert_eq!(d.severity, Severity::Error);
+        assert!(d.hint.is_some(), "no hint: {d:?}");
+        assert!(d.rule.is_some(), "no rule: {d:?}");
+        d
+    }
+
+    fn accepted(checked: &OrdersCheck) -> Vec<&str> {
+        checked.accepted.iter().map(|(_, o)| o.as_str()).collect()
+    }
+
+    /// Parses single order lines against the fixture, without header or legality.
+    fn parse(fx: &Fixture, text: &str) -> Result<EiaOrder, Diagnostic> {
+        let lines = split(text);
+        parse_line(&lines[0], &fx.context())
+    }
+
+    #[test]
+    fn rejects_unknown_order_word_with_did_you_mean() {
+        let (text, c) = check("mvoe FR-I Ulm\n");
+        let d = one_error(&c);
+        assert_eq!(d.message, "unknown order 'mvoe'");
+        assert_eq!(d.hint.as_deref(), Some("did you mean 'move'?"));
+        assert_eq!(&text[d.span.clone()], "mvoe");
+        assert_eq!(d.rule, Some(ORDER_SYNTAX));
+    }
+
+    #[test]
+    fn rejects_unknown_order_word_far_from_any_with_the_list_of_orders() {
+        let (_, c) = check("xyzzy\n");
+        let d = one_error(&c);
+        assert_eq!(d.message, "unknown order 'xyzzy'");
+        assert_eq!(
+            d.hint.as_deref(),
+            Some("the orders are: move, attack, chit, standing")
+        );
+    }
+
+    #[test]
+    fn rejects_unknown_area_with_did_you_mean() {
+        let (text, c) = check("move FR-I Ulmm\n");
+        let d = one_error(&c);
+        assert_eq!(d.message, "unknown area 'Ulmm'");
+        assert_eq!(d.hint.as_deref(), Some("did you mean 'Ulm'?"));
+        assert_eq!(&text[d.span.clone()], "Ulmm");
+        assert_eq!(test_fixture::source(&text).line_col(d.span.start), (5, 11));
+        let rendered = test_fixture::source(&text).render(&c.diagnostics);
+        assert!(
+            rendered.contains("orders/ulm-1805/1/france.txt"),
+            "{rendered}"
+        );
+        assert!(rendered.contains("did you mean 'Ulm'?"), "{rendered}");
+    }
+
+    #[test]
+    fn rejects_unknown_unit_suggesting_the_powers_own() {
+        let (_, c) = check("move FR-l Ulm\n");
+        let d = one_error(&c);
+        assert_eq!(d.message, "unknown unit 'FR-l'");
+        assert_eq!(d.hint.as_deref(), Some("did you mean 'FR-I'?"));
+        let (_, c) = check("move Blucher Ulm\n");
+        let d = one_error(&c);
+        assert_eq!(d.message, "unknown unit 'Blucher'");
+        assert_eq!(
+            d.hint.as_deref(),
+            Some("your units are: FR-I, FR-V, FR-Cav, Napoleon")
+        );
+    }
+
+    #[test]
+    fn rejects_missing_arguments_of_every_verb() {
+        let cases = [
+            ("move\n", "'move' needs a unit and at least one area"),
+            ("move FR-I\n", "'move' needs a unit and at least one area"),
+            ("attack\n", "'attack' needs 1 argument, found 0"),
+            ("chit\n", "'chit' needs 2 arguments, found 0"),
+            ("chit Ulm\n", "'chit' needs 2 arguments, found 1"),
+            ("standing\n", "'standing' needs 2 arguments, found 0"),
+            ("standing pursue\n", "'standing' needs 2 arguments, found 1"),
+        ];
+        for (body, message) in cases {
+            let (_, c) = check(body);
+            let d = one_error(&c);
+            assert_eq!(d.message, message, "{body}");
+            assert!(
+                d.hint.as_deref().is_some_and(|h| h.starts_with("write")),
+                "{body}: {d:?}"
+            );
+            assert!(c.accepted.is_empty());
+        }
+    }
+
+    #[test]
+    fn rejects_too_many_arguments() {
+        let (text, c) = check("attack Ulm Munich\n");
+        let d = one_error(&c);
+        assert_eq!(d.message, "'attack' takes 1 argument, found 2");
+        assert_eq!(d.hint.as_deref(), Some("write it as 'attack Ulm'"));
+        assert_eq!(&text[d.span.clone()], "Munich");
+        let (text, c) = check("chit Ulm outflank now please\n");
+        let d = one_error(&c);
+        assert_eq!(d.message, "'chit' takes 2 arguments, found 4");
+        assert_eq!(&text[d.span.clone()], "now please");
+        let (_, c) = check("standing pursue always never\n");
+        assert_eq!(
+            one_error(&c).message,
+            "'standing' takes 2 arguments, found 3"
+        );
+    }
+
+    #[test]
+    fn rejects_unknown_chit_and_standing_values() {
+        let (_, c) = check("chit Ulm outflnak\n");
+        let d = one_error(&c);
+        assert_eq!(d.message, "unknown chit 'outflnak'");
+        assert_eq!(d.hint.as_deref(), Some("did you mean 'outflank'?"));
+        let (_, c) = check("standing retreat never\n");
+        let d = one_error(&c);
+        assert_eq!(d.message, "unknown standing order 'retreat'");
+        assert_eq!(
+            d.hint.as_deref(),
+            Some("write one of: attack-chit, defence-chit, pursue, reinforce")
+        );
+        let (_, c) = check("standing pursue sometimes\n");
+        let d = one_error(&c);
+        assert_eq!(d.message, "'sometimes' is not a setting of 'pursue'");
+        assert_eq!(d.hint.as_deref(), Some("write one of: always, never"));
+        let (_, c) = check("standing attack-chit defend\n");
+        let d = one_error(&c);
+        assert_eq!(d.message, "'defend' is not a setting of 'attack-chit'");
+        assert_eq!(
+            d.hint.as_deref(),
+            Some("write one of: assault, echelon, outflank, probe")
+        );
+    }
+
+    #[test]
+    fn rejects_unit_of_another_power() {
+        let (text, c) = check("move AU-I Augsburg\n");
+        let d = one_error(&c);
+        assert_eq!(d.message, "AU-I is not yours: it belongs to austria");
+        assert_eq!(d.hint.as_deref(), Some("order only your own units"));
+        assert_eq!(d.rule, Some(OWN_UNITS));
+        assert_eq!(&text[d.span.clone()], "AU-I");
+        let (_, c) = check("move Mack Augsburg\n");
+        assert_eq!(
+            one_error(&c).message,
+            "Mack is not yours: it belongs to austria"
+        );
+        let (_, c) = check("move AU-Lake Ulm\n");
+        assert_eq!(
+            one_error(&c).message,
+            "AU-Lake is not yours: it belongs to austria"
+        );
+    }
+
+    #[test]
+    fn eia_7_move_path_must_be_adjacent() {
+        let (text, c) = check("move FR-I Ulm Munich\n");
+        let d = one_error(&c);
+        assert_eq!(d.message, "Munich is not adjacent to Ulm");
+        assert_eq!(
+            d.hint.as_deref(),
+            Some("list every area the unit enters, each next to the one before")
+        );
+        assert_eq!(d.rule, Some(LAND_MOVEMENT));
+        assert_eq!(&text[d.span.clone()], "Munich");
+        assert_eq!(d.span.start, text.rfind("Munich").unwrap());
+    }
+
+    #[test]
+    fn eia_7_move_path_within_movement_allowance() {
+        let (_, c) = check("move FR-V Stuttgart Ulm Augsburg\n");
+        let d = one_error(&c);
+        assert_eq!(d.message, "FR-V can move 2 areas, this path has 3");
+        assert_eq!(
+            d.hint.as_deref(),
+            Some("shorten the path to at most 2 areas")
+        );
+        assert_eq!(d.rule, Some(LAND_MOVEMENT));
+        let (_, c) = check("move FR-V Stuttgart Ulm\n");
+        assert!(c.diagnostics.is_empty(), "{:?}", c.diagnostics);
+    }
+
+    #[test]
+    fn eia_7_move_path_over_land_only() {
+        let (text, c) = check("move FR-Cav Lake-Constance Ulm\n");
+        let d = one_error(&c);
+        assert_eq!(d.message, "Lake-Constance is a sea area");
+        assert_eq!(
+            d.hint.as_deref(),
+            Some("corps and leaders move over land; sea transport comes with the naval phase")
+        );
+        assert_eq!(d.rule, Some(LAND_MOVEMENT));
+        assert_eq!(&text[d.span.clone()], "Lake-Constance");
+    }
+
+    #[test]
+    fn eia_7_one_move_per_unit() {
+        let (text, c) = check("move FR-I Ulm\nmove fr-i Donauworth\n");
+        let d = one_error(&c);
+        assert_eq!(d.message, "FR-I is already ordered to move");
+        assert_eq!(
+            d.hint.as_deref(),
+            Some("give each unit one move order; write its whole path on one line")
+        );
+        assert_eq!(d.rule, Some(LAND_MOVEMENT));
+        assert_eq!(&text[d.span.clone()], "move fr-i Donauworth");
+        assert_eq!(accepted(&c), ["move FR-I Ulm"]);
+    }
+
+    #[test]
+    fn eia_7_a_rejected_move_leaves_the_unit_free_to_move() {
+        let (_, c) = check("move FR-I Munich\nmove FR-I Ulm\n");
+        assert_eq!(one_error(&c).message, "Munich is not adjacent to Stuttgart");
+        assert_eq!(accepted(&c), ["move FR-I Ulm"]);
+    }
+
+    #[test]
+    fn eia_7_move_must_leave_the_area_it_stands_in() {
+        let (_, c) = check("move FR-I Stuttgart Ulm\n");
+        let d = one_error(&c);
+        assert_eq!(d.message, "FR-I is already in Stuttgart");
+        assert!(d.hint.is_some());
+        let (_, c) = check("move FR-I Ulm Ulm\n");
+        assert_eq!(one_error(&c).message, "Ulm is written twice in a row");
+    }
+
+    #[test]
+    fn eia_7_fleets_do_not_move_on_land() {
+        let fx = Fixture::new();
+        let text = format!(
+            "{}move AU-Lake Ulm\n",
+            test_fixture::header("austria", test_fixture::AUSTRIA_PASSWORD)
+        );
+        let c = fx.check(&text);
+        let d = one_error(&c);
+        assert_eq!(d.message, "fleet AU-Lake cannot move on land");
+        assert_eq!(d.rule, Some(LAND_MOVEMENT));
+    }
+
+    #[test]
+    fn eia_7_5_attack_needs_a_land_area() {
+        let (text, c) = check("attack Lake-Constance\n");
+        let d = one_error(&c);
+        assert_eq!(
+            d.message,
+            "Lake-Constance is a sea area: land combat needs a land area"
+        );
+        assert_eq!(
+            d.hint.as_deref(),
+            Some(
+                "attack and choose chits in land areas; pbem does not adjudicate naval combat yet"
+            )
+        );
+        assert_eq!(d.rule, Some(LAND_COMBAT));
+        assert_eq!(&text[d.span.clone()], "Lake-Constance");
+    }
+
+    #[test]
+    fn eia_7_5_chit_needs_a_land_area() {
+        let (_, c) = check("chit lake-constance assault\n");
+        let d = one_error(&c);
+        assert_eq!(
+            d.message,
+            "Lake-Constance is a sea area: land combat needs a land area"
+        );
+        assert_eq!(d.rule, Some(LAND_COMBAT));
+    }
+
+    #[test]
+    fn eia_19_1_second_chit_for_an_area_is_rejected() {
+        let (text, c) = check("chit Ulm outflank\nchit Ulm assault\nchit Munich probe\n");
+        let d = one_error(&c);
+        assert_eq!(d.message, "a second chit for Ulm");
+        assert_eq!(
+            d.hint.as_deref(),
+            Some("keep one 'chit Ulm ...' line; the first one stands")
+        );
+        assert_eq!(d.rule, Some(CHIT));
+        assert_eq!(&text[d.span.clone()], "chit Ulm assault");
+        assert_eq!(accepted(&c), ["chit Ulm outflank", "chit Munich probe"]);
+    }
+
+    #[test]
+    fn a_second_attack_on_an_area_is_dropped_with_a_warning() {
+        let (_, c) = check("attack Ulm\nattack ulm\n");
+        assert_eq!(c.diagnostics.len(), 1);
+        let d = &c.diagnostics[0];
+        assert_eq!(d.severity, Severity::Warning);
+        assert_eq!(d.message, "a second attack on Ulm");
+        assert!(d.hint.is_some());
+        assert_eq!(c.rejected(), 0);
+        assert_eq!(accepted(&c), ["attack Ulm"]);
+    }
+
+    #[test]
+    fn a_later_standing_order_replaces_an_earlier_one_with_a_warning() {
+        let (text, c) =
+            check("standing pursue never\nstanding reinforce never\nstanding PURSUE always\n");
+        assert_eq!(c.diagnostics.len(), 1, "{:?}", c.diagnostics);
+        let d = &c.diagnostics[0];
+        assert_eq!(d.severity, Severity::Warning);
+        assert_eq!(
+            d.message,
+            "standing order 'pursue' is given again below: the later one stands"
+        );
+        assert_eq!(d.hint.as_deref(), Some("keep one 'standing pursue' line"));
+        assert_eq!(&text[d.span.clone()], "standing pursue never");
+        assert_eq!(c.rejected(), 0);
+        assert_eq!(
+            accepted(&c),
+            ["standing reinforce never", "standing pursue always"]
+        );
+    }
+
+    #[test]
+    fn orders_are_case_insensitive_and_canonicalised() {
+        let (_, c) = check(
+            "MOVE fr-i ulm\nAttack ULM\nchit uLm OUTFLANK\nStanding Defence-Chit Counterattack\n",
+        );
+        assert!(c.diagnostics.is_empty(), "{:?}", c.diagnostics);
+        assert_eq!(
+            accepted(&c),
+            [
+                "move FR-I Ulm",
+                "attack Ulm",
+                "chit Ulm outflank",
+                "standing defence-chit counterattack"
+            ]
+        );
+        assert_eq!(c.accepted[0].0, 5);
+    }
+
+    #[test]
+    fn every_verb_prints_and_parses_back_the_same() {
+        let fx = Fixture::new();
+        let orders = [
+            EiaOrder::Move {
+                unit: "FR-I".into(),
+                path: vec!["Ulm".into(), "Augsburg".into()],
+            },
+            EiaOrder::Move {
+                unit: "Napoleon".into(),
+                path: vec!["Black-Forest".into()],
+            },
+            EiaOrder::Attack { area: "Ulm".into() },
+            EiaOrder::Chit {
+                area: "Ulm".into(),
+                chit: "counterattack".into(),
+            },
+            EiaOrder::Standing {
+                key: "attack-chit".into(),
+                value: "echelon".into(),
+            },
+            EiaOrder::Standing {
+                key: "reinforce".into(),
+                value: "never".into(),
+            },
+        ];
+        for o in orders {
+            let text = o.to_string();
+            assert_eq!(parse(&fx, &text).as_ref(), Ok(&o), "{text}");
+        }
+        // And from what a player writes: parse, print, parse again.
+        for written in [
+            "move  napoleon black-forest\t STUTTGART",
+            "CHIT ulm Probe",
+            "standing Pursue NEVER",
+        ] {
+            let once = parse(&fx, written).unwrap();
+            assert_eq!(parse(&fx, &once.to_string()).unwrap(), once, "{written}");
+        }
+    }
+
+    #[test]
+    fn a_bad_line_does_not_reject_the_good_lines_around_it() {
+        let (_, c) =
+            check("move FR-I Ulm\nmove FR-Cav Ulmm\nattack Ulm\nfrobnicate\nchit Ulm assault\n");
+        assert_eq!(
+            accepted(&c),
+            ["move FR-I Ulm", "attack Ulm", "chit Ulm assault"]
+        );
+        assert_eq!(
+            c.accepted.iter().map(|(n, _)| *n).collect::<Vec<_>>(),
+            [5, 7, 9]
+        );
+        let messages: Vec<&str> = c.diagnostics.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            ["unknown area 'Ulmm'", "unknown order 'frobnicate'"]
+        );
+        assert!(c
+            .diagnostics
+            .iter()
+            .all(|d| d.hint.is_some() && d.rule.is_some()));
+        assert_eq!(c.power.as_deref(), Some("france"));
+    }
+
+    #[test]
+    fn empty_file_gives_the_missing_header_diagnostics() {
+        let c = Fixture::new().check("");
+        let messages: Vec<&str> = c.diagnostics.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "the orders have no 'game' line",
+                "the orders have no 'turn' line",
+                "the orders have no 'power' line",
+                "the orders have no 'password' line",
+            ]
+        );
+        assert!(c.diagnostics.iter().all(|d| d.hint.is_some()));
+        assert_eq!(
+            c.diagnostics[0].hint.as_deref(),
+            Some("add a line 'game ulm-1805'")
+        );
+        assert_eq!(c.power, None);
+        assert!(c.accepted.is_empty());
+        let rendered = test_fixture::source("").render(&c.diagnostics);
+        assert!(
+            rendered.contains("add a line 'game ulm-1805'"),
+            "{rendered}"
+        );
+    }
+
+    #[test]
+    fn comments_only_file_gives_the_missing_header_diagnostics() {
+        let text = "# France, turn 1\r\n\n   # nothing yet\n#\n";
+        let c = Fixture::new().check(text);
+        assert_eq!(c.diagnostics.len(), 4);
+        assert_eq!(c.diagnostics[2].message, "the orders have no 'power' line");
+        assert_eq!(
+            c.diagnostics[2].hint.as_deref(),
+            Some("add a line 'power <your power>'")
+        );
+        assert_eq!(c.power, None);
+        assert_eq!(
+            test_fixture::source(text).line_col(c.diagnostics[0].span.start),
+            (5, 1)
+        );
+        let rendered = test_fixture::source(text).render(&c.diagnostics);
+        assert!(
+            rendered.contains("add a line 'power <your power>'"),
+            "{rendered}"
+        );
+    }
+
+    #[test]
+    fn orders_are_not_read_without_a_valid_header() {
+        let text = format!(
+            "{}move FR-I Ulm\n",
+            test_fixture::header("france", "not-the-password")
+        );
+        let c = Fixture::new().check(&text);
+        assert_eq!(c.power, None);
+        assert!(c.accepted.is_empty());
+        assert_eq!(one_error(&c).message, "wrong password for France");
+    }
+
+    #[test]
+    fn ten_megabyte_line_gives_one_short_diagnostic() {
+        let (text, c) = check(&format!(
+            "move FR-I Ulm\n{}\nattack Ulm\n",
+            "Ulm ".repeat(2_500_000)
+        ));
+        assert!(text.len() > 10_000_000);
+        let d = one_error(&c);
+        assert_eq!(d.message, "line too long");
+        assert_eq!(d.hint.as_deref(), Some("an order fits on a short line: break this one up, or check that this is the orders file you meant"));
+        assert_eq!(accepted(&c), ["move FR-I Ulm", "attack Ulm"]);
+        assert_eq!(test_fixture::source(&text).line_col(d.span.start), (6, 1));
+        let rendered = test_fixture::source(&text).render(&c.diagnostics);
+        assert!(rendered.len() < 2_000, "{} bytes", rendered.len());
+        assert!(rendered.contains("line too long"), "{rendered}");
+    }
+
+    #[test]
+    fn more_than_500_orders_are_cut_with_one_diagnostic() {
+        let body = "attack Ulm\n".repeat(MAX_ORDER_LINES + 50);
+        let (_, c) = check(&body);
+        let errors: Vec<&Diagnostic> = c.diagnostics.iter().filter(|d| d.is_error()).collect();
+        assert_eq!(errors.len(), 1);
+        assert_eq!(errors[0].message, "more than 500 orders");
+        assert!(errors[0].hint.is_some());
+        // The 499 repeats of the first attack are dropped with a warning each; the file still authenticates.
+        assert_eq!(c.power.as_deref(), Some("france"));
+        assert_eq!(c.diagnostics.len(), MAX_ORDER_LINES);
+    }
+
+    #[test]
+    fn odd_characters_give_diagnostics_not_panics() {
+        let bodies = [
+            "move FR-I\u{200b}Ulm\n",
+            "move FR-I Ulm\u{301}\n",
+            "move\u{a0}FR-I\u{3000}Ulm\n",
+            "attack\tUl#m\n",
+            "chit\rUlm\rprobe\n",
+            "\u{feff}attack Ulm\n",
+            "🦅 🦅 🦅\n",
+            "move FR-I 🦅\n",
+            "standing pursue 🦅\n",
+            "move FR-I Ulm\r",
+            "\r\r\r",
+            "#\u{301}\n",
+        ];
+        for body in bodies {
+            let (text, c) = check(body);
+            for d in &c.diagnostics {
+                assert!(d.hint.is_some(), "{body:?}: {d:?}");
+                assert!(text.get(d.span.clone()).is_some(), "{body:?}: {d:?}");
+            }
+            let _ = test_fixture::source(&text).render(&c.diagnostics);
+        }
+    }
+
+    #[test]
+    fn check_legality_works_without_argument_spans() {
+        let fx = Fixture::new();
+        let orders = vec![
+            Located::new(
+                EiaOrder::Move {
+                    unit: "FR-I".into(),
+                    path: vec!["Munich".into()],
+                },
+                0..10,
+            ),
+            Located::new(
+                EiaOrder::Move {
+                    unit: "Nobody".into(),
+                    path: vec!["Ulm".into()],
+                },
+                11..20,
+            ),
+            Located::new(
+                EiaOrder::Attack {
+                    area: "Atlantis".into(),
+                },
+                21..30,
+            ),
+        ];
+        let (ok, diags) = check_legality("france", orders, &fx.context());
+        assert!(ok.is_empty());
+        let messages: Vec<&str> = diags.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "Munich is not adjacent to Stuttgart",
+                "unknown unit 'Nobody'",
+                "unknown area 'Atlantis'"
+            ]
+        );
+        assert_eq!(diags[0].span, 0..10);
+    }
+
+    #[test]
+    fn parse_line_never_panics_on_a_skipped_or_empty_line() {
+        let fx = Fixture::new();
+        let empty = Line {
+            number: 1,
+            tokens: Vec::new(),
+            span: 0..0,
+            skipped: None,
+        };
+        assert_eq!(
+            parse_line(&empty, &fx.context()).unwrap_err().message,
+            "empty order line"
+        );
+        let lines = split(&"x".repeat(5_000));
+        let (_, rest, diags) = Header::take("", lines);
+        assert!(rest.is_empty());
+        assert_eq!(diags.len(), 1);
+    }
 }

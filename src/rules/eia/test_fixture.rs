@@ -276,25 +276,52 @@ pub struct Fixture {
     pub tables: Tables,
 }
 
+impl Default for Fixture {
+    fn default() -> Self {
+        Fixture::new()
+    }
+}
+
 impl Fixture {
     pub fn new() -> Fixture {
         let config = config();
         let state = state();
         let map = map();
         let references = crate::game::state::check_references(&state, &config, &map);
-        assert!(references.is_empty(), "the fixture's state checks: {references:?}");
-        let ruleset = Box::new(Eia { tables: tables(), sop: BTreeMap::new() });
-        Fixture { game: Game { dir: PathBuf::from(GAME), config, map, ruleset }, state, tables: tables() }
+        assert!(
+            references.is_empty(),
+            "the fixture's state checks: {references:?}"
+        );
+        let ruleset = Box::new(Eia {
+            tables: tables(),
+            sop: BTreeMap::new(),
+        });
+        Fixture {
+            game: Game {
+                dir: PathBuf::from(GAME),
+                config,
+                map,
+                ruleset,
+            },
+            state,
+            tables: tables(),
+        }
     }
 
     /// What parsing needs of the game.
     pub fn context(&self) -> Context<'_> {
-        Context { map: &self.game.map, state: &self.state, tables: &self.tables }
+        Context {
+            map: &self.game.map,
+            state: &self.state,
+            tables: &self.tables,
+        }
     }
 
     /// Checks an orders file the way `pbem check` does.
     pub fn check(&self, text: &str) -> OrdersCheck {
-        self.game.ruleset.check_orders(&self.game, &self.state, &source(text))
+        self.game
+            .ruleset
+            .check_orders(&self.game, &self.state, &source(text))
     }
 }
 

@@ -1,0 +1,172 @@
+//! Auditing: checking a game's history instead of trusting it. `audit` re-resolves each turn from the
+//! previous state and the archived orders and compares every byte; it checks the dice commitment, the
+//! seed and the chain of turn records. `verify` (in `verify.rs`) checks one report with nothing but the
+//! report itself.
+
+pub mod verify;
+
+use anyhow::Result;
+
+use crate::dice;
+use crate::engine::turn::{compute, load_record, relative};
+use crate::game::record::sha256_hex;
+use crate::game::Game;
+
+/// The verdict on one turn.
+#[derive(Debug)]
+pub struct TurnVerdict {
+    pub turn: u32,
+    /// Empty when every check passed.
+    pub problems: Vec<String>,
+    /// How many files and rolls were compared, for the one-line verdict.
+    pub files: usize,
+    pub rolls: usize,
+}
+
+impl TurnVerdict {
+    pub fn ok(&self) -> bool {
+        self.problems.is_empty()
+    }
+}
+
+/// Audits every resolved turn, or only `only`.
+pub fn audit(game: &Game, only: Option<u32>) -> Result<Vec<TurnVerdict>> {
+    let current = game.current_turn_or_last()?;
+    let turns: Vec<u32> = match only {
+        Some(t) => vec![t],
+        None => (game.config.first_turn..current).collect(),
+    };
+    let mut out = Vec::new();
+    for t in turns {
+        out.push(audit_turn(game, t)?);
+    }
+    // A record missing in the middle breaks the chain: later records are still audited above, and
+    // their previous-record digest names the gap.
+    Ok(out)
+}
+
+/// Audits one resolved turn.
+pub fn audit_turn(game: &Game, turn: u32) -> Result<TurnVerdict> {
+    let mut v = TurnVerdict { turn, problems: Vec::new(), files: 0, rolls: 0 };
+    let record_path = game.record_path(turn);
+    if !record_path.is_file() {
+        v.problems.push(format!("{} is missing: turn {turn} has no record", game.shown(&record_path)));
+        return Ok(v);
+    }
+    let record = match load_record(game, turn) {
+        Ok(r) => r,
+        Err(e) => {
+            v.problems.push(format!("the record does not load: {e:#}"));
+            return Ok(v);
+        }
+    };
+    let p = &mut v.problems;
+    if record.game != game.config.game || record.turn != turn {
+        p.push(format!("the record is of game '{}' turn {}, not '{}' turn {turn}", record.game, record.turn, game.config.game));
+    }
+    // The chain: each record holds the SHA-256 of the one before.
+    if turn > game.config.first_turn {
+        match std::fs::read(game.record_path(turn - 1)) {
+            Ok(bytes) if sha256_hex(&bytes) == record.previous_record => {}
+            Ok(_) => p.push(format!("the chain is broken: the record of turn {} is not the one turn {turn}'s record was chained to", turn - 1)),
+            Err(_) => p.push(format!("the chain is broken: the record of turn {} is missing", turn - 1)),
+        }
+        if let Ok(prev) = load_record(game, turn - 1) {
+            if prev.next_commitment != record.commitment {
+                p.push(format!("the commitment of turn {turn} is not the one announced in turn {}'s reports", turn - 1));
+            }
+        }
+    }
+    // The dice: the revealed secret must match the commitment.
+    let (Some(secret), Some(commitment), Some(next)) =
+        (dice::from_hex(&record.secret), dice::from_hex(&record.commitment), dice::from_hex(&record.next_commitment))
+    else {
+        p.push("the record's secret, commitment or next commitment is not 64 hex digits".into());
+        return Ok(v);
+    };
+    if dice::commitment(&game.config.game, turn, &secret) != commitment {
+        p.push(format!("the revealed secret of turn {turn} does not match its commitment {}", record.commitment));
+    }
+    match game.commitment(turn) {
+        Ok(c) if c == commitment => {}
+        Ok(_) => p.push(format!("{} differs from the commitment in the record", game.shown(&game.commitment_path(turn)))),
+        Err(e) => p.push(format!("{e:#}")),
+    }
+    // The orders: each archived file must be the one the turn was resolved from.
+    let mut on_disk = std::collections::BTreeMap::new();
+    for pc in &game.config.powers {
+        let path = game.orders_path(turn, &pc.id);
+        if let Ok(bytes) = std::fs::read(&path) {
+            on_disk.insert(pc.id.clone(), (game.shown(&path), sha256_hex(&bytes)));
+        }
+    }
+    for (power, digest) in &record.orders {
+        match on_disk.get(power) {
+            Some((_, d)) if d == digest => {}
+            Some((shown, _)) => p.push(format!("{shown} was changed after the turn was resolved (its SHA-256 differs from the record)")),
+            None => p.push(format!("the orders of {power} for turn {turn} are missing")),
+        }
+    }
+    for (power, (shown, _)) in &on_disk {
+        if !record.orders.contains_key(power) {
+            p.push(format!("{shown} was added after the turn was resolved"));
+        }
+    }
+    // Re-resolve and compare every byte.
+    let products = match compute(game, turn, &secret, &next) {
+        Ok(x) => x,
+        Err(e) => {
+            p.push(format!("the turn cannot be resolved again: {e:#}"));
+            return Ok(v);
+        }
+    };
+    v.rolls = products.events.iter().map(|e| e.rolls.len()).sum();
+    if products.record.seed != record.seed {
+        v.problems.push(format!("the seed S_{turn} recomputed from the secret and the entropy lines differs from the record"));
+    }
+    for (path, text) in &products.outputs {
+        v.files += 1;
+        let shown = game.shown(path);
+        match std::fs::read(path) {
+            Err(_) => v.problems.push(format!("{shown} is missing")),
+            Ok(bytes) if bytes == text.as_bytes() => {}
+            Ok(bytes) => v.problems.push(format!("{shown} differs from the re-resolved turn: {}", first_difference(&bytes, text))),
+        }
+        let rel = relative(game, path);
+        if record.outputs.get(&rel) != products.record.outputs.get(&rel) {
+            v.problems.push(format!("the record's digest of {rel} is not the digest of the re-resolved file"));
+        }
+    }
+    let recomputed = toml::to_string(&products.record)?;
+    let stored = std::fs::read(&record_path)?;
+    if stored != recomputed.as_bytes() && v.problems.is_empty() {
+        v.problems.push(format!("{} differs from the re-resolved record: {}", game.shown(&record_path), first_difference(&stored, &recomputed)));
+    }
+    Ok(v)
+}
+
+/// "line 12: expected `...`, found `...`".
+pub fn first_difference(found: &[u8], expected: &str) -> String {
+    let found = String::from_utf8_lossy(found);
+    let mut f = found.lines();
+    let mut e = expected.lines();
+    let mut n = 0;
+    loop {
+        n += 1;
+        match (f.next(), e.next()) {
+            (Some(a), Some(b)) if a == b => continue,
+            (Some(a), Some(b)) => return format!("line {n}: expected `{}`, found `{}`", cut(b), cut(a)),
+            (None, Some(b)) => return format!("line {n}: expected `{}`, found the end of the file", cut(b)),
+            (Some(a), None) => return format!("line {n}: expected the end of the file, found `{}`", cut(a)),
+            (None, None) => return "line endings differ".to_string(),
+        }
+    }
+}
+
+fn cut(s: &str) -> String {
+    if s.chars().count() > 100 {
+        format!("{}...", s.chars().take(100).collect::<String>())
+    } else {
+        s.to_string()
+    }
+}

@@ -1,0 +1,49 @@
+//! `pbem audit`: re-resolve resolved turns and compare every byte; check the dice and the chain.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+
+use crate::game::Game;
+
+use super::exit;
+
+/// Audit a game: for each resolved turn, check the dice commitment against the revealed secret,
+/// recompute the seed, re-resolve the turn from the previous state and the archived orders, compare
+/// state, log, reports and record byte for byte, and check the chain of turn records.
+///
+/// Example: pbem audit games/my-game
+///          pbem audit games/my-game --turn 3
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The game folder.
+    pub game: PathBuf,
+    /// Audit only this turn.
+    #[arg(long)]
+    pub turn: Option<u32>,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let game = Game::load(&args.game)?;
+    let verdicts = crate::audit::audit(&game, args.turn)?;
+    if verdicts.is_empty() {
+        println!("no turn has been resolved yet: nothing to audit");
+    }
+    let mut bad = 0;
+    for v in &verdicts {
+        if v.ok() {
+            println!("turn {}: ok ({} files, {} rolls re-derived and identical)", v.turn, v.files, v.rolls);
+        } else {
+            bad += 1;
+            println!("turn {}: MISMATCH: {}", v.turn, v.problems[0]);
+            for p in v.problems.iter().skip(1).take(4) {
+                println!("  also: {p}");
+            }
+            if v.problems.len() > 5 {
+                println!("  and {} more difference(s)", v.problems.len() - 5);
+            }
+        }
+    }
+    Ok(if bad > 0 { ExitCode::from(exit::MISMATCH) } else { ExitCode::SUCCESS })
+}

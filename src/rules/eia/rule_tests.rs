@@ -1,0 +1,391 @@
+//! One test per EiA rule the land phase applies, named after the rule. Each builds a small game on a
+//! line of areas, resolves a turn with fixed dice, and checks the events the rule must produce.
+//!
+//! ```text
+//! West --- Depot --- Mid --- Field --- East --- Far
+//!                     \______Side______/
+//! ```
+
+use std::collections::BTreeMap;
+
+use crate::dice::Roller;
+use crate::engine::dice_box::DiceBox;
+use crate::engine::event::Event;
+use crate::game::Game;
+
+use super::combat::resolve_land_phase;
+use super::orders::EiaOrder;
+use super::Eia;
+
+const MAP: &str = r#"
+[[area]]
+id = "West"
+kind = "land"
+xy = [0, 0]
+adjacent = ["Depot"]
+[[area]]
+id = "Depot"
+kind = "land"
+xy = [1, 0]
+adjacent = ["West", "Mid"]
+depot = true
+[[area]]
+id = "Mid"
+kind = "land"
+xy = [2, 0]
+adjacent = ["Depot", "Field", "Side"]
+[[area]]
+id = "Field"
+kind = "land"
+xy = [3, 0]
+adjacent = ["Mid", "East", "Side"]
+[[area]]
+id = "Side"
+kind = "land"
+xy = [3, 1]
+adjacent = ["Mid", "Field", "East"]
+[[area]]
+id = "East"
+kind = "land"
+xy = [4, 0]
+adjacent = ["Field", "Side", "Far"]
+depot = true
+[[area]]
+id = "Far"
+kind = "land"
+xy = [5, 0]
+adjacent = ["East"]
+"#;
+
+const GAME: &str = r##"
+game = "test"
+title = "rule tests"
+ruleset = "eia"
+[calendar]
+start = "1805-09"
+[deadline]
+time_zone = "UTC"
+first = "2026-12-06T20:00"
+every_days = 7
+[sop]
+attack-chit = "assault"
+defence-chit = "defend"
+[[power]]
+id = "blue"
+name = "Blue"
+players = ["b@example.org"]
+password_hash = "x"
+[[power]]
+id = "red"
+name = "Red"
+players = ["r@example.org"]
+password_hash = "x"
+[[power]]
+id = "pink"
+name = "Pink"
+players = ["p@example.org"]
+password_hash = "x"
+[[power]]
+id = "grey"
+name = "Grey"
+players = ["g@example.org"]
+password_hash = "x"
+"##;
+
+/// A game folder with the test map, the demo's tables and `state` as turn 1.
+fn game(state: &str) -> (tempfile::TempDir, Game) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("game.toml"), GAME).unwrap();
+    std::fs::write(dir.path().join("map.toml"), MAP).unwrap();
+    std::fs::write(dir.path().join("tables.toml"), include_str!("../../../games/ulm-1805/tables.toml")).unwrap();
+    std::fs::create_dir_all(dir.path().join("turns/1")).unwrap();
+    std::fs::write(dir.path().join("turns/1/state.toml"), format!("game = \"test\"\nturn = 1\n{state}")).unwrap();
+    let g = Game::load(dir.path()).unwrap();
+    (dir, g)
+}
+
+fn corps(id: &str, power: &str, kind: &str, factors: u32, morale: &str, area: &str) -> String {
+    format!("[[corps]]\nid = \"{id}\"\npower = \"{power}\"\nkind = \"{kind}\"\nfactors = {factors}\nmorale = {morale}\nmovement = 3\narea = \"{area}\"\n")
+}
+
+fn leader(id: &str, power: &str, rating: u32, seniority: u32, area: &str) -> String {
+    format!("[[leader]]\nid = \"{id}\"\npower = \"{power}\"\nrating = {rating}\nseniority = {seniority}\nmovement = 4\narea = \"{area}\"\n")
+}
+
+/// Orders from `(power, order text)` pairs.
+fn orders(list: &[(&str, EiaOrder)]) -> BTreeMap<String, Vec<EiaOrder>> {
+    let mut m: BTreeMap<String, Vec<EiaOrder>> = BTreeMap::new();
+    for (p, o) in list {
+        m.entry(p.to_string()).or_default().push(o.clone());
+    }
+    m
+}
+
+fn attack(area: &str) -> EiaOrder {
+    EiaOrder::Attack { area: area.into() }
+}
+
+const SEED: [u8; 32] = [42; 32];
+
+/// Resolves turn 1 with the fixed seed; returns the events and the next state.
+fn run(g: &Game, o: &BTreeMap<String, Vec<EiaOrder>>) -> (Vec<Event>, crate::game::state::State) {
+    run_seed(g, o, SEED)
+}
+
+fn run_seed(g: &Game, o: &BTreeMap<String, Vec<EiaOrder>>, seed: [u8; 32]) -> (Vec<Event>, crate::game::state::State) {
+    let eia = eia(g);
+    let state = g.load_state(1).unwrap();
+    let mut dice = DiceBox::new(seed);
+    let r = resolve_land_phase(eia, g, &state, o, &mut dice).unwrap();
+    (r.events, r.next)
+}
+
+fn eia(g: &Game) -> &Eia {
+    // The ruleset of a test game is always EiA.
+    let any: &dyn std::any::Any = g.ruleset.as_any();
+    any.downcast_ref::<Eia>().unwrap()
+}
+
+fn with_rule<'a>(events: &'a [Event], rule: &str) -> Vec<&'a Event> {
+    events.iter().filter(|e| e.rule == rule).collect()
+}
+
+/// A battle at Field the attacker (blue) must win: overwhelming strength against a brittle defender.
+fn sure_win_state(extra: &str) -> String {
+    format!(
+        "{}{}{}{extra}",
+        corps("B1", "blue", "infantry", 30, "4.0", "Field"),
+        corps("BC", "blue", "cavalry", 6, "4.0", "Field"),
+        corps("R1", "red", "infantry", 20, "0.3", "Field"),
+    )
+}
+
+#[test]
+fn eia_7_5_1_3_combat_order_is_random() {
+    let state = [
+        corps("B1", "blue", "infantry", 5, "3.0", "West"),
+        corps("R1", "red", "infantry", 5, "3.0", "West"),
+        corps("B2", "blue", "infantry", 5, "3.0", "Field"),
+        corps("R2", "red", "infantry", 5, "3.0", "Field"),
+        corps("B3", "blue", "infantry", 5, "3.0", "Far"),
+        corps("R3", "red", "infantry", 5, "3.0", "Far"),
+    ]
+    .concat();
+    let (_d, g) = game(&state);
+    let (events, _) = run(&g, &orders(&[("blue", attack("West")), ("blue", attack("Field")), ("blue", attack("Far"))]));
+    let order_event = &with_rule(&events, "EiA 7.5.1.3")[0];
+    assert_eq!(order_event.rolls[0].label, "combat-order");
+    assert_eq!(order_event.rolls[0].dice_names(), "d3 d2");
+    // The battles are fought in the order of the pbem-dice/v1 shuffle of the areas sorted by id.
+    let mut expected = ["Far", "Field", "West"];
+    Roller::new(&SEED, "combat-order").shuffle(&mut expected);
+    let fought: Vec<&str> = events.iter().filter(|e| e.kind == "combat").filter_map(|e| e.area.as_deref()).collect();
+    assert_eq!(fought, expected);
+}
+
+#[test]
+fn eia_19_1_chit_by_order_standing_order_then_sop() {
+    let state = format!("[standing.red]\ndefence-chit = \"probe\"\n{}", sure_win_state(""));
+    let (_d, g) = game(&state);
+    let chit = EiaOrder::Chit { area: "Field".into(), chit: "outflank".into() };
+    let (events, _) = run(&g, &orders(&[("blue", attack("Field")), ("blue", chit)]));
+    let chits: Vec<&str> = with_rule(&events, "EiA 19.1").iter().map(|e| e.text.as_str()).collect();
+    assert_eq!(chits[0], "blue plays the attack chit 'outflank' at Field (by your order).");
+    assert_eq!(chits[1], "red plays the defence chit 'probe' at Field (by your standing order).");
+    let (events, _) = run(&game(&sure_win_state("")).1, &orders(&[("blue", attack("Field"))]));
+    let chits: Vec<&str> = with_rule(&events, "EiA 19.1").iter().map(|e| e.text.as_str()).collect();
+    assert_eq!(chits[0], "blue plays the attack chit 'assault' at Field (by the SOP).");
+    assert_eq!(chits[1], "red plays the defence chit 'defend' at Field (by the SOP).");
+}
+
+#[test]
+fn eia_7_5_2_10_2_victors_always_pursue() {
+    let (_d, g) = game(&sure_win_state(""));
+    let (events, _) = run(&g, &orders(&[("blue", attack("Field"))]));
+    let pursuit = with_rule(&events, "EiA 7.5.2.10.2");
+    assert_eq!(pursuit.len(), 1);
+    assert!(pursuit[0].text.starts_with("blue pursues at Field (by the SOP)"), "{}", pursuit[0].text);
+    assert_eq!(pursuit[0].rolls[0].label, "pursuit/area=Field");
+    assert_eq!(pursuit[0].citation(), "EiA 7.5.2.10.2: victors always pursue");
+}
+
+#[test]
+fn eia_7_5_2_10_2_a_standing_order_can_forbid_pursuit() {
+    let (_d, g) = game(&format!("[standing.blue]\npursue = \"never\"\n{}", sure_win_state("")));
+    let (events, _) = run(&g, &orders(&[("blue", attack("Field"))]));
+    let pursuit = with_rule(&events, "EiA 7.5.2.10.2");
+    assert_eq!(pursuit[0].text, "blue does not pursue at Field (by your standing order).");
+    assert!(pursuit[0].rolls.is_empty());
+}
+
+#[test]
+fn eia_7_5_2_10_3_retreat_toward_the_nearest_depot() {
+    // From Field, Mid (one step from Depot) is nearer red's depot than Side or East.
+    let (_d, g) = game(&format!("[control]\nDepot = \"red\"\n{}", sure_win_state("")));
+    let (events, next) = run(&g, &orders(&[("blue", attack("Field"))]));
+    let retreat = with_rule(&events, "EiA 7.5.2.10.3");
+    assert!(retreat[0].text.starts_with("red retreats from Field to Mid (nearest a depot or capital, 1 areas away)"), "{}", retreat[0].text);
+    assert!(retreat[0].rolls.is_empty(), "no roll when one area is nearest");
+    assert_eq!(next.find_corps("R1").map(|c| c.area.get_ref().as_str()), Some("Mid"));
+}
+
+#[test]
+fn eia_7_5_2_10_3_random_among_equally_near_areas() {
+    // Red has no depot at all: Mid, Side and East are equally near, the die chooses among them.
+    let (_d, g) = game(&sure_win_state(""));
+    let (events, next) = run(&g, &orders(&[("blue", attack("Field"))]));
+    let retreat = with_rule(&events, "EiA 7.5.2.10.3");
+    let roll = &retreat[0].rolls[0];
+    assert_eq!(roll.label, "retreat/area=Field/power=red");
+    assert_eq!(roll.dice_names(), "d3");
+    let to = ["East", "Mid", "Side"][roll.dice[0].face as usize - 1];
+    assert_eq!(next.find_corps("R1").map(|c| c.area.get_ref().as_str()), Some(to));
+}
+
+#[test]
+fn eia_7_5_2_10_3_no_retreat_means_surrender() {
+    let extra = [
+        corps("B2", "blue", "infantry", 1, "3.0", "Mid"),
+        corps("B3", "blue", "infantry", 1, "3.0", "Side"),
+        corps("B4", "blue", "infantry", 1, "3.0", "East"),
+        "[standing.blue]\nreinforce = \"never\"\n".to_string(),
+    ]
+    .concat();
+    let (_d, g) = game(&sure_win_state(&extra));
+    let (events, next) = run(&g, &orders(&[("blue", attack("Field"))]));
+    let retreat = with_rule(&events, "EiA 7.5.2.10.3");
+    assert!(retreat[0].text.contains("cannot retreat from Field"), "{}", retreat[0].text);
+    assert!(next.find_corps("R1").is_none());
+}
+
+#[test]
+fn eia_7_5_2_11_eligible_corps_always_try_to_reinforce() {
+    let extra = [
+        corps("R2", "red", "infantry", 4, "3.0", "Side"),
+        leader("RedLeader", "red", 6, 1, "Side"),
+        // Engaged in its own battle at East: not eligible.
+        corps("R3", "red", "infantry", 4, "3.0", "East"),
+        corps("B9", "blue", "infantry", 4, "3.0", "East"),
+    ]
+    .concat();
+    let (_d, g) = game(&sure_win_state(&extra));
+    let (events, next) = run(&g, &orders(&[("blue", attack("Field")), ("blue", attack("East"))]));
+    let tries: Vec<&Event> = with_rule(&events, "EiA 7.5.2.11").into_iter().filter(|e| e.area.as_deref() == Some("Field")).collect();
+    assert_eq!(tries.len(), 1, "only R2 may march to Field");
+    assert_eq!(tries[0].rolls[0].label, "reinforce/area=Field/unit=R2");
+    // Rating 6 makes any d6 succeed.
+    assert!(tries[0].text.contains("it arrives"), "{}", tries[0].text);
+    assert!(events.iter().any(|e| e.kind == "combat" && e.area.as_deref() == Some("Field") && e.text.contains("R1, R2")));
+    let _ = next;
+}
+
+#[test]
+fn eia_7_5_2_11_a_standing_order_can_forbid_reinforcing() {
+    let extra = [corps("R2", "red", "infantry", 4, "3.0", "Side"), "[standing.red]\nreinforce = \"never\"\n".to_string()].concat();
+    let (_d, g) = game(&sure_win_state(&extra));
+    let (events, _) = run(&g, &orders(&[("blue", attack("Field"))]));
+    let tries = with_rule(&events, "EiA 7.5.2.11");
+    assert_eq!(tries[0].text, "red does not try to reinforce at Field (by your standing order).");
+    assert!(tries[0].rolls.is_empty());
+}
+
+#[test]
+fn eia_10_6_1_1_commander_by_seniority_then_at_random() {
+    // Red and pink are allies with one corps each at Field: both nationalities are eligible.
+    let senior = [
+        corps("P1", "pink", "infantry", 5, "0.3", "Field"),
+        leader("RedGeneral", "red", 2, 2, "Field"),
+        leader("PinkGeneral", "pink", 3, 1, "Field"),
+    ]
+    .concat();
+    let allied = |extra: &str| format!("alliances = [[\"red\", \"pink\"]]\n{}", sure_win_state(extra));
+    let (_d, g) = game(&allied(&senior));
+    let (events, _) = run(&g, &orders(&[("blue", attack("Field"))]));
+    let cmd = with_rule(&events, "EiA 10.6.1.1");
+    assert_eq!(cmd[0].text, "PinkGeneral commands the defender at Field: the most senior of the equally eligible leaders.");
+    assert!(cmd[0].rolls.is_empty());
+
+    let tied = senior.replace("seniority = 2", "seniority = 1");
+    let (_d, g) = game(&allied(&tied));
+    let (events, _) = run(&g, &orders(&[("blue", attack("Field"))]));
+    let cmd = with_rule(&events, "EiA 10.6.1.1");
+    let roll = &cmd[0].rolls[0];
+    assert_eq!(roll.label, "commander/area=Field/side=defender");
+    assert_eq!(roll.dice_names(), "d2");
+    let chosen = ["PinkGeneral", "RedGeneral"][roll.dice[0].face as usize - 1];
+    assert!(cmd[0].text.starts_with(&format!("{chosen} commands the defender at Field")), "{}", cmd[0].text);
+}
+
+#[test]
+fn eia_7_a_corps_entering_enemy_corps_stops() {
+    let state = [corps("B1", "blue", "infantry", 5, "3.0", "Mid"), corps("R1", "red", "infantry", 5, "3.0", "Field")].concat();
+    let (_d, g) = game(&state);
+    let mv = EiaOrder::Move { unit: "B1".into(), path: vec!["Field".into(), "East".into()] };
+    let (events, next) = run(&g, &orders(&[("blue", mv)]));
+    assert!(events.iter().any(|e| e.text == "B1 stops in Field: enemy corps are there."));
+    assert_eq!(next.find_corps("B1").map(|c| c.area.get_ref().as_str()), Some("Field"));
+}
+
+#[test]
+fn eia_7_allies_pass_through_each_other_and_keep_their_areas() {
+    let state = [
+        "alliances = [[\"blue\", \"pink\"]]\n[control]\nField = \"pink\"\n".to_string(),
+        corps("B1", "blue", "infantry", 5, "3.0", "Mid"),
+        corps("P1", "pink", "infantry", 5, "3.0", "Field"),
+    ]
+    .concat();
+    let (_d, g) = game(&state);
+    let mv = EiaOrder::Move { unit: "B1".into(), path: vec!["Field".into(), "East".into()] };
+    let (events, next) = run(&g, &orders(&[("blue", mv), ("blue", attack("Field"))]));
+    assert_eq!(next.find_corps("B1").map(|c| c.area.get_ref().as_str()), Some("East"));
+    assert_eq!(next.control.get("Field").map(String::as_str), Some("pink"));
+    assert_eq!(next.control.get("East").map(String::as_str), Some("blue"));
+    assert!(!events.iter().any(|e| e.kind == "combat"));
+}
+
+#[test]
+fn eia_7_5_an_attack_without_enemy_corps_is_void() {
+    let state = corps("B1", "blue", "infantry", 5, "3.0", "Field");
+    let (_d, g) = game(&state);
+    let (events, _) = run(&g, &orders(&[("blue", attack("Field"))]));
+    assert!(events.iter().any(|e| e.text == "blue declares an attack on Field, but no enemy corps are there."));
+    assert!(!events.iter().any(|e| e.kind == "combat"));
+}
+
+#[test]
+fn eia_visibility_a_distant_power_sees_no_battle_roll() {
+    let state = format!("{}{}", sure_win_state(""), corps("G1", "grey", "infantry", 3, "3.0", "West"));
+    let (_d, g) = game(&state);
+    let (events, _) = run(&g, &orders(&[("blue", attack("Field"))]));
+    for e in events.iter().filter(|e| !e.rolls.is_empty()) {
+        assert!(!e.visible_to.contains("grey"), "grey sees {}", e.text);
+        assert!(e.visible_to.contains("blue") && e.visible_to.contains("red"));
+    }
+}
+
+#[test]
+fn labels_are_unique_within_a_turn_over_many_seeds() {
+    let state = [
+        sure_win_state(""),
+        corps("R2", "red", "infantry", 4, "3.0", "Side"),
+        corps("B2", "blue", "infantry", 5, "3.0", "West"),
+        corps("R3", "red", "infantry", 5, "3.0", "West"),
+    ]
+    .concat();
+    let (_d, g) = game(&state);
+    for s in 0..50u8 {
+        let (events, _) = run_seed(&g, &orders(&[("blue", attack("Field")), ("blue", attack("West"))]), [s; 32]);
+        let mut labels: Vec<&str> = events.iter().flat_map(|e| e.rolls.iter().map(|r| r.label.as_str())).collect();
+        let n = labels.len();
+        labels.sort();
+        labels.dedup();
+        assert_eq!(labels.len(), n, "a label repeats with seed {s}");
+    }
+}
+
+#[test]
+fn a_turn_resolves_to_the_same_events_twice() {
+    let (_d, g) = game(&sure_win_state(""));
+    let o = orders(&[("blue", attack("Field"))]);
+    assert_eq!(run(&g, &o).0, run(&g, &o).0);
+}
