@@ -8,6 +8,7 @@ pub mod diag;
 pub mod dice;
 pub mod engine;
 pub mod game;
+pub mod mail;
 pub mod orders;
 pub mod report;
 pub mod rule;

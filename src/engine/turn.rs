@@ -14,6 +14,7 @@ use crate::engine::event::Event;
 use crate::game::fsio::{write_atomic, write_atomic_mode, GameLock};
 use crate::game::record::{sha256_hex, TurnRecord, FORMAT};
 use crate::game::Game;
+use crate::mail::outbox;
 use crate::report::{self, DiceHeader};
 use crate::rules::{OrdersCheck, PowerOrders};
 
@@ -233,6 +234,7 @@ pub fn compute(game: &Game, turn: u32, secret: &Bytes32, next_commitment: &Bytes
         (game.log_path(turn), log_text),
     ];
     let mut reports = BTreeMap::new();
+    let mut mails = Vec::new();
     for p in &game.config.powers {
         let text = report::render_text(game, &report::ReportInput {
             power: &p.id,
@@ -246,7 +248,28 @@ pub fn compute(game: &Game, turn: u32, secret: &Bytes32, next_commitment: &Bytes
         })?;
         let path = game.reports_dir(turn).join(format!("{}.txt", p.id));
         reports.insert(p.id.clone(), path.clone());
+        let mail = outbox::Outgoing {
+            kind: outbox::Kind::Report,
+            turn,
+            power: Some(p.id.clone()),
+            key: String::new(),
+            to: p.players.clone(),
+            subject: format!("[{}] turn {turn} ({}): report for {}", game.config.game, game.config.date_of(turn), p.name),
+            text: text.clone(),
+            html: None,
+            attachments: Vec::new(),
+            in_reply_to: None,
+            date: outbox::game_instant(game, turn),
+        };
         outputs.push((path, text));
+        mails.push(mail);
+    }
+    // The commitment of the next turn is announced with the reports of this one.
+    mails.extend(outbox::announcements(game, turn + 1, &dice::to_hex(next_commitment))?);
+    for m in &mails {
+        let bytes = m.render(game)?;
+        let text = String::from_utf8(bytes).context("a rendered message is not 7-bit text")?;
+        outputs.push((outbox::path_of(game, m), text));
     }
     let mut record = TurnRecord {
         format: FORMAT.into(),

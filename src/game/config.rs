@@ -29,6 +29,18 @@ pub struct GameConfig {
     pub sop: BTreeMap<String, Spanned<String>>,
     #[serde(rename = "power")]
     pub powers: Vec<PowerConfig>,
+    /// How the referee's mail is addressed and sent.
+    #[serde(default)]
+    pub mail: MailConfig,
+}
+
+/// The `[mail]` table of `game.toml`.
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct MailConfig {
+    /// The referee's address, the From of every message pbem sends: `"Referee <ref@example.org>"`.
+    #[serde(default)]
+    pub from: Option<String>,
 }
 
 fn one() -> u32 {
@@ -130,6 +142,11 @@ impl GameConfig {
             }
         }
         out
+    }
+
+    /// The From address of the game's mail.
+    pub fn mail_from(&self) -> String {
+        self.mail.from.clone().unwrap_or_else(|| format!("pbem referee <referee@{}.invalid>", self.game))
     }
 
     pub fn time_zone(&self) -> Option<Tz> {

@@ -44,5 +44,9 @@ pub fn new_game(from: &Path, to: &Path) -> Result<NewGame> {
     let game = Game::load(to)?;
     write_atomic(&game.state_path(first), &state)?;
     let commitment = crate::engine::turn::ensure_commitment(&game, first)?;
+    let hex = crate::dice::to_hex(&commitment);
+    for m in crate::mail::outbox::announcements(&game, first, &hex)? {
+        write_atomic(&crate::mail::outbox::path_of(&game, &m), &m.render(&game)?)?;
+    }
     Ok(NewGame { game, passwords, commitment: crate::dice::to_hex(&commitment) })
 }

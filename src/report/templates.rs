@@ -9,7 +9,10 @@ use serde::Serialize;
 use crate::game::Game;
 
 /// The templates built into the binary, by name.
-const BUILT_IN: &[(&str, &str)] = &[("report.txt", include_str!("../../templates/report.txt.j2"))];
+const BUILT_IN: &[(&str, &str)] = &[
+    ("report.txt", include_str!("../../templates/report.txt.j2")),
+    ("announcement.txt", include_str!("../../templates/announcement.txt.j2")),
+];
 
 /// Renders template `name` with `context`.
 pub fn render(game: &Game, name: &str, context: &impl Serialize) -> Result<String> {

@@ -1,0 +1,171 @@
+//! The outbox: every message pbem sends (reports, acknowledgements, commitment announcements,
+//! reminders, the referee's summary) is first rendered into an `.eml` file under the game's
+//! `mail/outbox/`, with a deterministic Message-ID, Date and MIME boundary, so that the same turn gives
+//! the same bytes and a sender can deliver each file once.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use chrono::{DateTime, Utc};
+use lettre::message::header::ContentType;
+use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
+use lettre::Message;
+
+use crate::game::record::sha256_hex;
+use crate::game::Game;
+
+/// What a message is, which fixes its file name and Message-ID.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Kind {
+    Announcement,
+    Acknowledgement,
+    Report,
+    Reminder,
+    Summary,
+}
+
+impl Kind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Announcement => "announcement",
+            Kind::Acknowledgement => "ack",
+            Kind::Report => "report",
+            Kind::Reminder => "reminder",
+            Kind::Summary => "summary",
+        }
+    }
+}
+
+/// A file attached to a message.
+#[derive(Debug, Clone)]
+pub struct Attached {
+    pub name: String,
+    pub content_type: String,
+    pub bytes: Vec<u8>,
+}
+
+/// A message waiting in the outbox.
+#[derive(Debug, Clone)]
+pub struct Outgoing {
+    pub kind: Kind,
+    pub turn: u32,
+    /// The power it goes to, or none for the referee.
+    pub power: Option<String>,
+    /// A short key that makes the message unique among those of its kind, power and turn (the
+    /// digest of the message acknowledged, for instance); empty when there is one per kind.
+    pub key: String,
+    pub to: Vec<String>,
+    pub subject: String,
+    pub text: String,
+    pub html: Option<String>,
+    pub attachments: Vec<Attached>,
+    /// The Message-ID this answers, without angle brackets.
+    pub in_reply_to: Option<String>,
+    /// A game instant, never the clock: the deadline of the turn, or the arrival of the answered mail.
+    pub date: DateTime<Utc>,
+}
+
+impl Outgoing {
+    /// `t0003-report-france.eml`.
+    pub fn file_name(&self) -> String {
+        let mut name = format!("t{:04}-{}", self.turn, self.kind.name());
+        if let Some(p) = &self.power {
+            name.push('-');
+            name.push_str(p);
+        }
+        if !self.key.is_empty() {
+            name.push('-');
+            name.push_str(&self.key);
+        }
+        name + ".eml"
+    }
+
+    /// The Message-ID, without angle brackets: the same for the same message, on any machine.
+    pub fn message_id(&self, game: &str) -> String {
+        let stem = self.file_name();
+        format!("{}@{game}.pbem", stem.trim_end_matches(".eml"))
+    }
+
+    /// Renders the message as RFC 5322 bytes.
+    pub fn render(&self, game: &Game) -> Result<Vec<u8>> {
+        let from: Mailbox = game.config.mail_from().parse().with_context(|| format!("the referee address '{}' is not an address", game.config.mail_from()))?;
+        let id = self.message_id(&game.config.game);
+        let mut b = Message::builder()
+            .from(from)
+            .subject(self.subject.clone())
+            .date(self.date.into())
+            .message_id(Some(format!("<{id}>")))
+            .user_agent(format!("pbem {}", env!("CARGO_PKG_VERSION")));
+        for to in &self.to {
+            b = b.to(to.parse().with_context(|| format!("'{to}' is not an e-mail address"))?);
+        }
+        if let Some(r) = &self.in_reply_to {
+            b = b.in_reply_to(format!("<{r}>")).references(format!("<{r}>"));
+        }
+        let boundary = |n: &str| format!("pbem-{}-{n}", &sha256_hex(id.as_bytes())[..24]);
+        let text = SinglePart::builder().header(ContentType::TEXT_PLAIN).body(self.text.clone());
+        let message = if self.html.is_none() && self.attachments.is_empty() {
+            b.singlepart(text)?
+        } else {
+            let body = match &self.html {
+                Some(html) => MultiPart::alternative()
+                    .boundary(boundary("alt"))
+                    .singlepart(text)
+                    .singlepart(SinglePart::builder().header(ContentType::TEXT_HTML).body(html.clone())),
+                None => MultiPart::mixed().boundary(boundary("text")).singlepart(text),
+            };
+            let mut mixed = MultiPart::mixed().boundary(boundary("mixed")).multipart(body);
+            for a in &self.attachments {
+                let ct = ContentType::parse(&a.content_type).with_context(|| format!("bad content type {}", a.content_type))?;
+                mixed = mixed.singlepart(Attachment::new(a.name.clone()).body(a.bytes.clone(), ct));
+            }
+            b.multipart(mixed)?
+        };
+        Ok(message.formatted())
+    }
+}
+
+/// The outbox folder of a game.
+pub fn dir(game: &Game) -> PathBuf {
+    game.dir.join("mail").join("outbox")
+}
+
+/// The path a message has in the outbox.
+pub fn path_of(game: &Game, msg: &Outgoing) -> PathBuf {
+    dir(game).join(msg.file_name())
+}
+
+/// The commitment announcement of turn `turn` for each power (pbem-dice/v1: published before orders
+/// for the turn are due).
+pub fn announcements(game: &Game, turn: u32, commitment: &str) -> Result<Vec<Outgoing>> {
+    let date = game_instant(game, turn.saturating_sub(1).max(game.config.first_turn));
+    let deadline = game.config.deadline_of(turn).map_or("not set".into(), |d| d.format("%A %Y-%m-%d %H:%M %Z").to_string());
+    let mut out = Vec::new();
+    for p in &game.config.powers {
+        let context = minijinja::context! {
+            game => game.config.game, title => game.config.title, turn => turn, date => game.config.date_of(turn),
+            power => p.name, deadline => deadline, commitment => commitment,
+        };
+        let text = crate::report::templates::render(game, "announcement.txt", &context)?;
+        out.push(Outgoing {
+            kind: Kind::Announcement,
+            turn,
+            power: Some(p.id.clone()),
+            key: String::new(),
+            to: p.players.clone(),
+            subject: format!("[{}] turn {turn}: dice commitment, orders due {deadline}", game.config.game),
+            text,
+            html: None,
+            attachments: Vec::new(),
+            in_reply_to: None,
+            date,
+        });
+    }
+    Ok(out)
+}
+
+/// A fixed instant of the game's calendar for dating messages: the deadline of `turn` in UTC, or the
+/// Unix epoch when the game has no valid deadline.
+pub fn game_instant(game: &Game, turn: u32) -> DateTime<Utc> {
+    game.config.deadline_of(turn).map_or(DateTime::UNIX_EPOCH, |d| d.with_timezone(&Utc))
+}

@@ -1,0 +1,162 @@
+//! The audit and verify commands, and every kind of tampering they must catch.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn pbem() -> Command {
+    Command::cargo_bin("pbem").expect("binary built")
+}
+
+fn demo() -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    pbem().args(["demo", "--dir"]).arg(tmp.path().join("d")).assert().success();
+    let game = tmp.path().join("d").join("ulm-1805");
+    (tmp, game)
+}
+
+fn audit(game: &Path) -> assert_cmd::assert::Assert {
+    pbem().arg("audit").arg(game).assert()
+}
+
+fn edit(path: &Path, from: &str, to: &str) {
+    let text = fs::read_to_string(path).unwrap();
+    assert!(text.contains(from), "{} has no '{from}'", path.display());
+    fs::write(path, text.replacen(from, to, 1)).unwrap();
+}
+
+#[test]
+fn audit_of_the_demo_turn_passes() {
+    let (_t, game) = demo();
+    audit(&game).success().stdout(predicate::str::contains("turn 1: ok"));
+}
+
+#[test]
+fn one_byte_changed_in_an_orders_file_fails_naming_the_file() {
+    let (_t, game) = demo();
+    let path = game.join("orders/1/austria.txt");
+    let mut bytes = fs::read(&path).unwrap();
+    let last = bytes.len() - 2;
+    bytes[last] ^= 0x01;
+    fs::write(&path, bytes).unwrap();
+    audit(&game)
+        .code(4)
+        .stdout(predicate::str::contains("turn 1: MISMATCH: ulm-1805/orders/1/austria.txt was changed after the turn was resolved"));
+}
+
+#[test]
+fn a_secret_that_does_not_match_its_commitment_is_caught() {
+    let (_t, game) = demo();
+    let record = game.join("turns/1/record.toml");
+    let text = fs::read_to_string(&record).unwrap();
+    let secret = text.lines().find_map(|l| l.strip_prefix("secret = \"")).unwrap()[..64].to_string();
+    let forged: String = secret.chars().rev().collect();
+    edit(&record, &secret, &forged);
+    audit(&game).code(4).stdout(predicate::str::contains("the revealed secret of turn 1 does not match its commitment"));
+}
+
+#[test]
+fn an_edited_log_is_caught() {
+    let (_t, game) = demo();
+    edit(&game.join("turns/1/log.toml"), "france wins at Ulm", "austria wins at Ulm");
+    audit(&game)
+        .code(4)
+        .stdout(predicate::str::contains("ulm-1805/turns/1/log.toml differs from the re-resolved turn: line"));
+}
+
+#[test]
+fn an_edited_state_is_caught() {
+    let (_t, game) = demo();
+    edit(&game.join("turns/2/state.toml"), "factors = ", "factors = 1");
+    audit(&game)
+        .code(4)
+        .stdout(predicate::str::contains("ulm-1805/turns/2/state.toml differs from the re-resolved turn"));
+}
+
+#[test]
+fn an_edited_report_roll_is_caught_by_verify_and_audit() {
+    let (_t, game) = demo();
+    let report = game.join("turns/1/reports/france.txt");
+    let text = fs::read_to_string(&report).unwrap();
+    let line = text.lines().find(|l| l.trim_start().starts_with("roll combat/area=Ulm/round=1:")).unwrap().to_string();
+    let (head, faces) = line.rsplit_once("-> ").unwrap();
+    let forged: Vec<String> = faces.split(' ').map(|f| (f.parse::<u32>().unwrap() % 6 + 1).to_string()).collect();
+    edit(&report, &line, &format!("{head}-> {}", forged.join(" ")));
+    pbem()
+        .arg("verify")
+        .arg(&report)
+        .assert()
+        .code(4)
+        .stdout(predicate::str::contains("WRONG line"))
+        .stdout(predicate::str::contains("combat/area=Ulm/round=1: report says"));
+    audit(&game).code(4).stdout(predicate::str::contains("turns/1/reports/france.txt differs"));
+}
+
+#[test]
+fn a_swapped_label_is_caught_by_verify() {
+    let (_t, game) = demo();
+    let report = game.join("turns/1/reports/france.txt");
+    edit(&report, "roll combat/area=Ulm/round=1:", "roll combat/area=Ulm/round=2:");
+    pbem().arg("verify").arg(&report).assert().code(4).stdout(predicate::str::contains("WRONG"));
+}
+
+#[test]
+fn an_edited_header_is_caught_by_verify() {
+    let (_t, game) = demo();
+    let report = game.join("turns/1/reports/russia.txt");
+    edit(&report, "turn: 1\n", "turn: 2\n");
+    pbem()
+        .arg("verify")
+        .arg(&report)
+        .assert()
+        .code(4)
+        .stdout(predicate::str::contains("the header's SHA-256 does not match its text"));
+}
+
+#[test]
+fn verify_of_an_untouched_report_passes() {
+    let (_t, game) = demo();
+    for p in ["france", "austria", "russia", "britain"] {
+        pbem()
+            .arg("verify")
+            .arg(game.join(format!("turns/1/reports/{p}.txt")))
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("the report checks out"));
+    }
+}
+
+#[test]
+fn a_removed_turn_record_breaks_the_chain() {
+    let (_t, game) = demo();
+    pbem().arg("resolve").arg(&game).assert().success();
+    audit(&game).success().stdout(predicate::str::contains("turn 2: ok"));
+    // The reports of turn 2 announce the commitment of turn 2 that turn 1's reports announced.
+    pbem()
+        .arg("verify")
+        .arg(game.join("turns/2/reports/france.txt"))
+        .arg("--previous")
+        .arg(game.join("turns/1/reports/france.txt"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("the commitment is the one the previous report announced"));
+    fs::remove_file(game.join("turns/1/record.toml")).unwrap();
+    audit(&game)
+        .code(4)
+        .stdout(predicate::str::contains("turn 1: MISMATCH: ulm-1805/turns/1/record.toml is missing"))
+        .stdout(predicate::str::contains("turn 2: MISMATCH: the chain is broken: the record of turn 1 is missing"));
+}
+
+#[test]
+fn a_replaced_turn_record_breaks_the_chain() {
+    let (_t, game) = demo();
+    pbem().arg("resolve").arg(&game).assert().success();
+    let record = game.join("turns/1/record.toml");
+    let text = fs::read_to_string(&record).unwrap();
+    fs::write(&record, format!("{text}\n")).unwrap();
+    audit(&game)
+        .code(4)
+        .stdout(predicate::str::contains("turn 2: MISMATCH: the chain is broken: the record of turn 1 is not the one"));
+}
