@@ -17,7 +17,11 @@ pub fn hash_password(password: &str) -> anyhow::Result<String> {
 
 /// Whether `password` matches the stored PHC string. A malformed hash matches nothing.
 pub fn verify_password(hash: &str, password: &str) -> bool {
-    PasswordHash::new(hash).is_ok_and(|h| Argon2::default().verify_password(password.as_bytes(), &h).is_ok())
+    PasswordHash::new(hash).is_ok_and(|h| {
+        Argon2::default()
+            .verify_password(password.as_bytes(), &h)
+            .is_ok()
+    })
 }
 
 /// A fresh password for a new game: 4 groups of 4 letters and digits, easy to type from a mail.
@@ -25,8 +29,15 @@ pub fn fresh_password() -> anyhow::Result<String> {
     const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
     let mut bytes = [0u8; 16];
     getrandom::getrandom(&mut bytes).map_err(std::io::Error::other)?;
-    let chars: Vec<char> = bytes.iter().map(|b| ALPHABET[*b as usize % ALPHABET.len()] as char).collect();
-    Ok(chars.chunks(4).map(|c| c.iter().collect::<String>()).collect::<Vec<_>>().join("-"))
+    let chars: Vec<char> = bytes
+        .iter()
+        .map(|b| ALPHABET[*b as usize % ALPHABET.len()] as char)
+        .collect();
+    Ok(chars
+        .chunks(4)
+        .map(|c| c.iter().collect::<String>())
+        .collect::<Vec<_>>()
+        .join("-"))
 }
 
 #[cfg(test)]

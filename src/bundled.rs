@@ -11,7 +11,10 @@ static ORDERS: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/orders");
 
 /// The bundled scenario names, sorted.
 pub fn scenarios() -> Vec<String> {
-    let mut v: Vec<String> = GAMES.dirs().map(|d| d.path().to_string_lossy().into_owned()).collect();
+    let mut v: Vec<String> = GAMES
+        .dirs()
+        .map(|d| d.path().to_string_lossy().into_owned())
+        .collect();
     v.sort();
     v
 }
@@ -19,7 +22,10 @@ pub fn scenarios() -> Vec<String> {
 /// Writes bundled scenario `name` into `to` (which must be empty or absent).
 pub fn write_scenario(name: &str, to: &Path) -> Result<()> {
     let Some(dir) = GAMES.get_dir(name) else {
-        bail!("no bundled scenario '{name}'; the bundled ones are: {}", scenarios().join(", "));
+        bail!(
+            "no bundled scenario '{name}'; the bundled ones are: {}",
+            scenarios().join(", ")
+        );
     };
     write_dir(dir, Path::new(name), to)
 }

@@ -1,7 +1,8 @@
 //! Decision points: one mechanism settles every choice a power must make during a turn that is not his
 //! own to play (DESIGN "decision point"). The order of precedence is fixed:
-//! 1. the power's explicit order for this turn, 2. its standing order, 3. the game's SOP setting,
-//! 4. a roll, where the rule says to choose at random.
+//! the power's explicit order for this turn, then its standing order, then the game's SOP setting,
+//! then a roll where the rule says to choose at random.
+//!
 //! A ruleset declares its decision points as an enum implementing [`Point`]; adding a decision is one
 //! variant and one policy (the SOP default in [`Point::sop_default`]).
 
@@ -74,15 +75,29 @@ pub fn decide<T>(
     let key = point.key();
     let candidates = [
         (DecidedBy::Order, sources.explicit.map(str::to_string)),
-        (DecidedBy::Standing, sources.standing.and_then(|s| s.get(key)).cloned()),
-        (DecidedBy::Sop, sources.sop.get(key).cloned().or(point.sop_default().map(str::to_string))),
+        (
+            DecidedBy::Standing,
+            sources.standing.and_then(|s| s.get(key)).cloned(),
+        ),
+        (
+            DecidedBy::Sop,
+            sources
+                .sop
+                .get(key)
+                .cloned()
+                .or(point.sop_default().map(str::to_string)),
+        ),
     ];
     for (by, setting) in candidates {
         if let Some(value) = setting.as_deref().and_then(&parse) {
             return Ok(Decision { value, by, rule });
         }
     }
-    Ok(Decision { value: roll()?, by: DecidedBy::Roll, rule })
+    Ok(Decision {
+        value: roll()?,
+        by: DecidedBy::Roll,
+        rule,
+    })
 }
 
 #[cfg(test)]
@@ -129,12 +144,27 @@ mod tests {
     fn precedence_is_order_standing_sop_roll() {
         let standing = BTreeMap::from([("pursue".to_string(), "never".to_string())]);
         let sop = BTreeMap::new();
-        let s = Sources { explicit: Some("always"), standing: Some(&standing), sop: &sop };
+        let s = Sources {
+            explicit: Some("always"),
+            standing: Some(&standing),
+            sop: &sop,
+        };
         let d = decide(&Pursue, &s, parse, || Ok(false)).unwrap();
         assert_eq!((d.value, d.by), (true, DecidedBy::Order));
-        let s = Sources { explicit: None, standing: Some(&standing), sop: &sop };
-        assert_eq!(decide(&Pursue, &s, parse, || Ok(true)).unwrap().by, DecidedBy::Standing);
-        let s = Sources { explicit: None, standing: None, sop: &sop };
+        let s = Sources {
+            explicit: None,
+            standing: Some(&standing),
+            sop: &sop,
+        };
+        assert_eq!(
+            decide(&Pursue, &s, parse, || Ok(true)).unwrap().by,
+            DecidedBy::Standing
+        );
+        let s = Sources {
+            explicit: None,
+            standing: None,
+            sop: &sop,
+        };
         let d = decide(&Pursue, &s, parse, || Ok(false)).unwrap();
         assert_eq!((d.value, d.by), (true, DecidedBy::Sop));
         let d = decide(&Random, &s, parse, || Ok(false)).unwrap();
@@ -145,7 +175,14 @@ mod tests {
     fn a_bad_setting_falls_through() {
         let standing = BTreeMap::from([("pursue".to_string(), "sometimes".to_string())]);
         let sop = BTreeMap::new();
-        let s = Sources { explicit: None, standing: Some(&standing), sop: &sop };
-        assert_eq!(decide(&Pursue, &s, parse, || Ok(false)).unwrap().by, DecidedBy::Sop);
+        let s = Sources {
+            explicit: None,
+            standing: Some(&standing),
+            sop: &sop,
+        };
+        assert_eq!(
+            decide(&Pursue, &s, parse, || Ok(false)).unwrap().by,
+            DecidedBy::Sop
+        );
     }
 }

@@ -47,7 +47,10 @@ impl Diagnostic {
     }
 
     pub fn warning(message: impl Into<String>, span: Range<usize>) -> Self {
-        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(message, span) }
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(message, span)
+        }
     }
 
     pub fn label(mut self, label: impl Into<String>) -> Self {
@@ -80,16 +83,32 @@ impl Diagnostic {
 pub struct Source {
     pub path: String,
     pub text: String,
+    /// Byte offset of the start of each line, so that locating is a binary search.
+    line_starts: Vec<usize>,
 }
 
 impl Source {
     pub fn new(path: impl Into<String>, text: impl Into<String>) -> Self {
-        Source { path: path.into(), text: text.into() }
+        let text = text.into();
+        let line_starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        Source {
+            path: path.into(),
+            text,
+            line_starts,
+        }
     }
 
     /// 1-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
-        line_col(&self.text, offset)
+        let mut offset = offset.min(self.text.len());
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let line = self.line_starts.partition_point(|&s| s <= offset);
+        let start = self.line_starts[line - 1];
+        (line, self.text[start..offset].chars().count() + 1)
     }
 
     /// Renders diagnostics the way rustc does; plain text, no colour, so it can go into a mail.
@@ -102,15 +121,46 @@ impl Source {
         out
     }
 
+    /// The byte window of the source to show for a span, and the line number it starts on.
+    fn window(&self, span: &Range<usize>) -> (usize, usize, usize) {
+        let text = &self.text;
+        let line = self.line_starts.partition_point(|&s| s <= span.start);
+        let line_start = self.line_starts[line - 1];
+        let end_line = self.line_starts.partition_point(|&s| s <= span.end);
+        let line_end = self
+            .line_starts
+            .get(end_line)
+            .map_or(text.len(), |&s| s - 1);
+        let mut start = line_start;
+        if span.start - start > MAX_SHOWN / 2 {
+            start = span.start - MAX_SHOWN / 2;
+            while !text.is_char_boundary(start) {
+                start += 1;
+            }
+        }
+        let mut end = line_end.max(span.end);
+        if end - span.end > MAX_SHOWN / 2 {
+            end = span.end + MAX_SHOWN / 2;
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+        }
+        (start, end, line)
+    }
+
     fn render_one(&self, d: &Diagnostic) -> String {
         let level = match d.severity {
             Severity::Error => Level::Error,
             Severity::Warning => Level::Warning,
         };
-        let span = clamp_span(&self.text, &d.span);
+        let mut span = clamp_span(&self.text, &d.span);
+        if span.is_empty() && span.start == self.text.len() && self.text.ends_with('\n') {
+            let at = self.text.trim_end_matches(['\n', '\r']).len();
+            span = at..at;
+        }
         // annotate-snippets wants a snippet it can show; show only the lines around the span so that
         // a 10 MB file or line does not end up in a message.
-        let (window_start, window_end, first_line) = window(&self.text, &span);
+        let (window_start, window_end, first_line) = self.window(&span);
         let shown = mask_passwords(&self.text[window_start..window_end]);
         let shown = shown.as_str();
         let local = (span.start - window_start)..(span.end - window_start);
@@ -159,41 +209,21 @@ fn clamp_span(text: &str, span: &Range<usize>) -> Range<usize> {
     start..end
 }
 
-/// The byte window of the source to show for a span, and the line number it starts on.
-fn window(text: &str, span: &Range<usize>) -> (usize, usize, usize) {
-    let line_start = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = text[span.end..].find('\n').map_or(text.len(), |i| span.end + i);
-    let mut start = line_start;
-    if span.start - start > MAX_SHOWN / 2 {
-        start = span.start - MAX_SHOWN / 2;
-        while !text.is_char_boundary(start) {
-            start += 1;
-        }
-    }
-    let mut end = line_end;
-    if end - span.end > MAX_SHOWN / 2 {
-        end = span.end + MAX_SHOWN / 2;
-        while !text.is_char_boundary(end) {
-            end -= 1;
-        }
-    }
-    let line = text[..line_start].bytes().filter(|&b| b == b'\n').count() + 1;
-    (start, end, line)
-}
-
 /// The text with the value of every `password` line replaced by stars of the same byte length, so that
 /// spans stay valid and no password is ever shown back.
 fn mask_passwords(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for line in text.split_inclusive('\n') {
         let trimmed = line.trim_start();
-        let is_password = trimmed.get(..8).is_some_and(|w| w.eq_ignore_ascii_case("password"))
-            && trimmed[8..].starts_with(|c: char| c.is_whitespace());
+        // "password", and its misspellings ("pasword", "passwd", "password:..."): all but "pas" hidden.
+        let is_password = trimmed
+            .get(..3)
+            .is_some_and(|w| w.eq_ignore_ascii_case("pas"));
         if is_password {
-            let head = line.len() - trimmed.len() + 8;
+            let head = line.len() - trimmed.len() + 3;
             out.push_str(&line[..head]);
             for c in line[head..].chars() {
-                if c.is_whitespace() {
+                if c == '\n' || c == '\r' {
                     out.push(c);
                 } else {
                     out.extend(std::iter::repeat_n('*', c.len_utf8()));
@@ -220,7 +250,10 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
 }
 
 /// The closest of `candidates` to `word`, case-insensitively, if it is close enough to be a typo.
-pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub fn did_you_mean<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     let word = word.to_lowercase();
     let mut best: Option<(f64, &str)> = None;
     for c in candidates {
@@ -283,7 +316,9 @@ mod tests {
     #[test]
     fn render_names_file_line_column_and_hint() {
         let src = Source::new("orders/france.txt", "power france\nmove FR-I Ulmm\n");
-        let d = Diagnostic::error("unknown area 'Ulmm'", 23..27).label("not on the map").hint("did you mean 'Ulm'?");
+        let d = Diagnostic::error("unknown area 'Ulmm'", 23..27)
+            .label("not on the map")
+            .hint("did you mean 'Ulm'?");
         let text = src.render(&[d]);
         assert!(text.contains("orders/france.txt:2:11"), "{text}");
         assert!(text.contains("did you mean 'Ulm'?"), "{text}");
@@ -294,7 +329,7 @@ mod tests {
         let src = Source::new("o.txt", "power france\npassword sécret1\n");
         let text = src.render(&[Diagnostic::error("wrong password for France", 22..30)]);
         assert!(!text.contains("sécret1"), "{text}");
-        assert!(text.contains("password ********"), "{text}");
+        assert!(text.contains("pas************"), "{text}");
     }
 
     #[test]

@@ -25,7 +25,12 @@ pub fn tuple_hash(fields: &[&[u8]]) -> Bytes32 {
 
 /// `C_t = H("pbem-dice/v1/commit", game, u64be(t), R_t)`: published before orders for turn t are due.
 pub fn commitment(game: &str, turn: u32, secret: &Bytes32) -> Bytes32 {
-    tuple_hash(&[b"pbem-dice/v1/commit", game.as_bytes(), &u64::from(turn).to_be_bytes(), secret])
+    tuple_hash(&[
+        b"pbem-dice/v1/commit",
+        game.as_bytes(),
+        &u64::from(turn).to_be_bytes(),
+        secret,
+    ])
 }
 
 /// `E_p = H("pbem-dice/v1/entropy", text)`, the text trimmed.
@@ -35,12 +40,23 @@ pub fn entropy(text: &str) -> Bytes32 {
 
 /// `S_t = H("pbem-dice/v1/turn", game, u64be(t), R_t, u64be(k), id_1, E_1, ..., id_k, E_k)`, the
 /// contributions sorted by the bytes of the power id.
-pub fn turn_seed(game: &str, turn: u32, secret: &Bytes32, contributions: &[(String, Bytes32)]) -> Bytes32 {
+pub fn turn_seed(
+    game: &str,
+    turn: u32,
+    secret: &Bytes32,
+    contributions: &[(String, Bytes32)],
+) -> Bytes32 {
     let mut sorted: Vec<&(String, Bytes32)> = contributions.iter().collect();
     sorted.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
     let turn_bytes = u64::from(turn).to_be_bytes();
     let k = (sorted.len() as u64).to_be_bytes();
-    let mut fields: Vec<&[u8]> = vec![b"pbem-dice/v1/turn", game.as_bytes(), &turn_bytes, secret, &k];
+    let mut fields: Vec<&[u8]> = vec![
+        b"pbem-dice/v1/turn",
+        game.as_bytes(),
+        &turn_bytes,
+        secret,
+        &k,
+    ];
     for (id, e) in &sorted {
         fields.push(id.as_bytes());
         fields.push(e);
@@ -60,7 +76,9 @@ pub struct Roller {
 
 impl Roller {
     pub fn new(seed: &Bytes32, label: &str) -> Self {
-        Roller { rng: ChaCha20Rng::from_seed(event_key(seed, label)) }
+        Roller {
+            rng: ChaCha20Rng::from_seed(event_key(seed, label)),
+        }
     }
 
     /// A die of `n` faces, 1..=n, by rejection sampling: draw `x` until `x < floor(2^32 / n) * n`.
@@ -121,12 +139,18 @@ mod tests {
 
     #[test]
     fn vector_commitment() {
-        assert_eq!(to_hex(&commitment("demo-game", 3, &r3())), "32f2ddd04730b351131310ce48e5af147d1935a3b414ca10dfeb0c5e50f1a854");
+        assert_eq!(
+            to_hex(&commitment("demo-game", 3, &r3())),
+            "32f2ddd04730b351131310ce48e5af147d1935a3b414ca10dfeb0c5e50f1a854"
+        );
     }
 
     #[test]
     fn vector_turn_seed_with_entropy() {
-        assert_eq!(to_hex(&s3()), "7b68aef0f53477dce1b90086fb5037a7be3549b28c40ba126a315d77dfb45380");
+        assert_eq!(
+            to_hex(&s3()),
+            "7b68aef0f53477dce1b90086fb5037a7be3549b28c40ba126a315d77dfb45380"
+        );
     }
 
     #[test]
@@ -139,7 +163,10 @@ mod tests {
 
     #[test]
     fn vector_entropy_is_trimmed_and_order_free() {
-        let a = vec![("austria".to_string(), entropy(" 7 3 1 9 ")), ("france".to_string(), entropy("the eagle flies at dawn"))];
+        let a = vec![
+            ("austria".to_string(), entropy(" 7 3 1 9 ")),
+            ("france".to_string(), entropy("the eagle flies at dawn")),
+        ];
         assert_eq!(turn_seed("demo-game", 3, &r3(), &a), s3());
     }
 

@@ -2,6 +2,7 @@
 
 pub mod audit;
 pub mod auth;
+pub mod bundled;
 pub mod commands;
 pub mod decide;
 pub mod diag;
@@ -13,4 +14,3 @@ pub mod orders;
 pub mod report;
 pub mod rule;
 pub mod rules;
-pub mod bundled;

@@ -16,7 +16,11 @@ pub struct Rule {
 
 impl Rule {
     pub const fn new(system: &'static str, number: &'static str, topic: &'static str) -> Self {
-        Rule { system, number, topic }
+        Rule {
+            system,
+            number,
+            topic,
+        }
     }
 
     /// "EiA 7.5.2.10.2".

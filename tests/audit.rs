@@ -12,7 +12,11 @@ fn pbem() -> Command {
 
 fn demo() -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
-    pbem().args(["demo", "--dir"]).arg(tmp.path().join("d")).assert().success();
+    pbem()
+        .args(["demo", "--dir"])
+        .arg(tmp.path().join("d"))
+        .assert()
+        .success();
     let game = tmp.path().join("d").join("ulm-1805");
     (tmp, game)
 }
@@ -30,7 +34,9 @@ fn edit(path: &Path, from: &str, to: &str) {
 #[test]
 fn audit_of_the_demo_turn_passes() {
     let (_t, game) = demo();
-    audit(&game).success().stdout(predicate::str::contains("turn 1: ok"));
+    audit(&game)
+        .success()
+        .stdout(predicate::str::contains("turn 1: ok"));
 }
 
 #[test]
@@ -41,9 +47,9 @@ fn one_byte_changed_in_an_orders_file_fails_naming_the_file() {
     let last = bytes.len() - 2;
     bytes[last] ^= 0x01;
     fs::write(&path, bytes).unwrap();
-    audit(&game)
-        .code(4)
-        .stdout(predicate::str::contains("turn 1: MISMATCH: ulm-1805/orders/1/austria.txt was changed after the turn was resolved"));
+    audit(&game).code(4).stdout(predicate::str::contains(
+        "turn 1: MISMATCH: ulm-1805/orders/1/austria.txt was changed after the turn was resolved",
+    ));
 }
 
 #[test]
@@ -51,28 +57,42 @@ fn a_secret_that_does_not_match_its_commitment_is_caught() {
     let (_t, game) = demo();
     let record = game.join("turns/1/record.toml");
     let text = fs::read_to_string(&record).unwrap();
-    let secret = text.lines().find_map(|l| l.strip_prefix("secret = \"")).unwrap()[..64].to_string();
+    let secret = text
+        .lines()
+        .find_map(|l| l.strip_prefix("secret = \""))
+        .unwrap()[..64]
+        .to_string();
     let forged: String = secret.chars().rev().collect();
     edit(&record, &secret, &forged);
-    audit(&game).code(4).stdout(predicate::str::contains("the revealed secret of turn 1 does not match its commitment"));
+    audit(&game).code(4).stdout(predicate::str::contains(
+        "the revealed secret of turn 1 does not match its commitment",
+    ));
 }
 
 #[test]
 fn an_edited_log_is_caught() {
     let (_t, game) = demo();
-    edit(&game.join("turns/1/log.toml"), "france wins at Ulm", "austria wins at Ulm");
-    audit(&game)
-        .code(4)
-        .stdout(predicate::str::contains("ulm-1805/turns/1/log.toml differs from the re-resolved turn: line"));
+    edit(
+        &game.join("turns/1/log.toml"),
+        "france wins at Ulm",
+        "austria wins at Ulm",
+    );
+    audit(&game).code(4).stdout(predicate::str::contains(
+        "ulm-1805/turns/1/log.toml differs from the re-resolved turn: line",
+    ));
 }
 
 #[test]
 fn an_edited_state_is_caught() {
     let (_t, game) = demo();
-    edit(&game.join("turns/2/state.toml"), "factors = ", "factors = 1");
-    audit(&game)
-        .code(4)
-        .stdout(predicate::str::contains("ulm-1805/turns/2/state.toml differs from the re-resolved turn"));
+    edit(
+        &game.join("turns/2/state.toml"),
+        "factors = ",
+        "factors = 1",
+    );
+    audit(&game).code(4).stdout(predicate::str::contains(
+        "ulm-1805/turns/2/state.toml differs from the re-resolved turn",
+    ));
 }
 
 #[test]
@@ -80,9 +100,16 @@ fn an_edited_report_roll_is_caught_by_verify_and_audit() {
     let (_t, game) = demo();
     let report = game.join("turns/1/reports/france.txt");
     let text = fs::read_to_string(&report).unwrap();
-    let line = text.lines().find(|l| l.trim_start().starts_with("roll combat/area=Ulm/round=1:")).unwrap().to_string();
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("roll combat/area=Ulm/round=1:"))
+        .unwrap()
+        .to_string();
     let (head, faces) = line.rsplit_once("-> ").unwrap();
-    let forged: Vec<String> = faces.split(' ').map(|f| (f.parse::<u32>().unwrap() % 6 + 1).to_string()).collect();
+    let forged: Vec<String> = faces
+        .split(' ')
+        .map(|f| (f.parse::<u32>().unwrap() % 6 + 1).to_string())
+        .collect();
     edit(&report, &line, &format!("{head}-> {}", forged.join(" ")));
     pbem()
         .arg("verify")
@@ -90,16 +117,29 @@ fn an_edited_report_roll_is_caught_by_verify_and_audit() {
         .assert()
         .code(4)
         .stdout(predicate::str::contains("WRONG line"))
-        .stdout(predicate::str::contains("combat/area=Ulm/round=1: report says"));
-    audit(&game).code(4).stdout(predicate::str::contains("turns/1/reports/france.txt differs"));
+        .stdout(predicate::str::contains(
+            "combat/area=Ulm/round=1: report says",
+        ));
+    audit(&game).code(4).stdout(predicate::str::contains(
+        "turns/1/reports/france.txt differs",
+    ));
 }
 
 #[test]
 fn a_swapped_label_is_caught_by_verify() {
     let (_t, game) = demo();
     let report = game.join("turns/1/reports/france.txt");
-    edit(&report, "roll combat/area=Ulm/round=1:", "roll combat/area=Ulm/round=2:");
-    pbem().arg("verify").arg(&report).assert().code(4).stdout(predicate::str::contains("WRONG"));
+    edit(
+        &report,
+        "roll combat/area=Ulm/round=1:",
+        "roll combat/area=Ulm/round=2:",
+    );
+    pbem()
+        .arg("verify")
+        .arg(&report)
+        .assert()
+        .code(4)
+        .stdout(predicate::str::contains("WRONG"));
 }
 
 #[test]
@@ -112,7 +152,9 @@ fn an_edited_header_is_caught_by_verify() {
         .arg(&report)
         .assert()
         .code(4)
-        .stdout(predicate::str::contains("the header's SHA-256 does not match its text"));
+        .stdout(predicate::str::contains(
+            "the header's SHA-256 does not match its text",
+        ));
 }
 
 #[test]
@@ -132,7 +174,9 @@ fn verify_of_an_untouched_report_passes() {
 fn a_removed_turn_record_breaks_the_chain() {
     let (_t, game) = demo();
     pbem().arg("resolve").arg(&game).assert().success();
-    audit(&game).success().stdout(predicate::str::contains("turn 2: ok"));
+    audit(&game)
+        .success()
+        .stdout(predicate::str::contains("turn 2: ok"));
     // The reports of turn 2 announce the commitment of turn 2 that turn 1's reports announced.
     pbem()
         .arg("verify")
@@ -141,12 +185,18 @@ fn a_removed_turn_record_breaks_the_chain() {
         .arg(game.join("turns/1/reports/france.txt"))
         .assert()
         .success()
-        .stdout(predicate::str::contains("the commitment is the one the previous report announced"));
+        .stdout(predicate::str::contains(
+            "the commitment is the one the previous report announced",
+        ));
     fs::remove_file(game.join("turns/1/record.toml")).unwrap();
     audit(&game)
         .code(4)
-        .stdout(predicate::str::contains("turn 1: MISMATCH: ulm-1805/turns/1/record.toml is missing"))
-        .stdout(predicate::str::contains("turn 2: MISMATCH: the chain is broken: the record of turn 1 is missing"));
+        .stdout(predicate::str::contains(
+            "turn 1: MISMATCH: ulm-1805/turns/1/record.toml is missing",
+        ))
+        .stdout(predicate::str::contains(
+            "turn 2: MISMATCH: the chain is broken: the record of turn 1 is missing",
+        ));
 }
 
 #[test]
@@ -156,7 +206,7 @@ fn a_replaced_turn_record_breaks_the_chain() {
     let record = game.join("turns/1/record.toml");
     let text = fs::read_to_string(&record).unwrap();
     fs::write(&record, format!("{text}\n")).unwrap();
-    audit(&game)
-        .code(4)
-        .stdout(predicate::str::contains("turn 2: MISMATCH: the chain is broken: the record of turn 1 is not the one"));
+    audit(&game).code(4).stdout(predicate::str::contains(
+        "turn 2: MISMATCH: the chain is broken: the record of turn 1 is not the one",
+    ));
 }

@@ -15,7 +15,11 @@ fn pbem() -> Command {
 /// Unpacks the demo game into a new temporary folder and resolves turn 1; returns (tempdir, game dir).
 fn demo() -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
-    pbem().args(["demo", "--dir"]).arg(tmp.path().join("d")).assert().success();
+    pbem()
+        .args(["demo", "--dir"])
+        .arg(tmp.path().join("d"))
+        .assert()
+        .success();
     let game = tmp.path().join("d").join("ulm-1805");
     (tmp, game)
 }
@@ -30,7 +34,10 @@ fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
             if p.is_dir() {
                 stack.push(p);
             } else if p.file_name().unwrap() != ".lock" {
-                out.push((p.strip_prefix(dir).unwrap().to_string_lossy().into_owned(), fs::read(&p).unwrap()));
+                out.push((
+                    p.strip_prefix(dir).unwrap().to_string_lossy().into_owned(),
+                    fs::read(&p).unwrap(),
+                ));
             }
         }
     }
@@ -41,21 +48,40 @@ fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
 #[test]
 fn demo_resolves_turn_one_with_three_combats_and_a_report_per_power() {
     let tmp = tempfile::tempdir().unwrap();
-    let out = pbem().args(["demo", "--dir"]).arg(tmp.path().join("d")).assert().success();
+    let out = pbem()
+        .args(["demo", "--dir"])
+        .arg(tmp.path().join("d"))
+        .assert()
+        .success();
     let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
-    assert!(stdout.contains("Turn 1 (September 1805) resolved."), "{stdout}");
+    assert!(
+        stdout.contains("Turn 1 (September 1805) resolved."),
+        "{stdout}"
+    );
     let game = tmp.path().join("d").join("ulm-1805");
     for p in ["france", "austria", "russia", "britain"] {
         let report = game.join("turns/1/reports").join(format!("{p}.txt"));
         assert!(report.is_file(), "no report for {p}");
-        assert!(stdout.contains(&report.display().to_string()), "summary names the report of {p}");
+        assert!(
+            stdout.contains(&report.display().to_string()),
+            "summary names the report of {p}"
+        );
     }
     let log = fs::read_to_string(game.join("turns/1/log.toml")).unwrap();
     let combats = log.matches("kind = \"combat\"").count();
     assert!(combats >= 3, "only {combats} combats in the demo");
-    assert!(log.contains("label = \"combat/area="), "combat rolls carry labels");
-    assert!(log.contains("rule = \"EiA 7.5.1.3\""), "combat order cites its rule");
-    assert!(log.contains("rule = \"EiA 7.5.2.10.2\""), "pursuit cites its rule");
+    assert!(
+        log.contains("label = \"combat/area="),
+        "combat rolls carry labels"
+    );
+    assert!(
+        log.contains("rule = \"EiA 7.5.1.3\""),
+        "combat order cites its rule"
+    );
+    assert!(
+        log.contains("rule = \"EiA 7.5.2.10.2\""),
+        "pursuit cites its rule"
+    );
     assert!(game.join("turns/1/record.toml").is_file());
     assert!(game.join("turns/2/state.toml").is_file());
     assert!(game.join("turns/2/commitment").is_file());
@@ -66,8 +92,19 @@ fn resolve_force_is_byte_identical_in_two_folders_and_time_zones() {
     let (_a, game_a) = demo();
     let (_b, game_b) = demo();
     let first = tree(&game_a.join("turns"));
-    pbem().env("TZ", "UTC").args(["resolve", "--turn", "1", "--force"]).arg(&game_a).assert().success();
-    pbem().env("TZ", "Asia/Tokyo").env("LANG", "ja_JP.UTF-8").args(["resolve", "--turn", "1", "--force"]).arg(&game_b).assert().success();
+    pbem()
+        .env("TZ", "UTC")
+        .args(["resolve", "--turn", "1", "--force"])
+        .arg(&game_a)
+        .assert()
+        .success();
+    pbem()
+        .env("TZ", "Asia/Tokyo")
+        .env("LANG", "ja_JP.UTF-8")
+        .args(["resolve", "--turn", "1", "--force"])
+        .arg(&game_b)
+        .assert()
+        .success();
     let a = tree(&game_a.join("turns"));
     let b = tree(&game_b.join("turns"));
     assert_eq!(a.len(), b.len());
@@ -86,20 +123,29 @@ fn resolving_a_resolved_turn_needs_force() {
         .arg(&game)
         .assert()
         .code(1)
-        .stderr(predicate::str::contains("turn 1 is already resolved; add --force"));
+        .stderr(predicate::str::contains(
+            "turn 1 is already resolved; add --force",
+        ));
 }
 
 #[test]
 fn a_second_run_is_refused_while_the_game_is_locked() {
     let (_t, game) = demo();
-    let lock = fs::OpenOptions::new().create(true).truncate(false).write(true).open(game.join(".lock")).unwrap();
+    let lock = fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(game.join(".lock"))
+        .unwrap();
     lock.try_lock().unwrap();
     pbem()
         .args(["resolve", "--turn", "1", "--force"])
         .arg(&game)
         .assert()
         .code(1)
-        .stderr(predicate::str::contains("another pbem is working on this game"));
+        .stderr(predicate::str::contains(
+            "another pbem is working on this game",
+        ));
 }
 
 #[test]
@@ -127,7 +173,11 @@ fn check_exits_3_and_explains_a_rejected_order() {
     let (_t, game) = unresolved_demo();
     let orders = game.join("bad.txt");
     let good = fs::read_to_string(game.join("orders/1/france.txt")).unwrap();
-    fs::write(&orders, format!("{good}\nmove FR-I Ulmm\nmarch FR-II Ulm\n")).unwrap();
+    fs::write(
+        &orders,
+        format!("{good}\nmove FR-I Ulmm\nmarch FR-II Ulm\n"),
+    )
+    .unwrap();
     pbem()
         .arg("check")
         .arg(&game)
@@ -144,7 +194,11 @@ fn usage_errors_exit_2_and_help_has_examples() {
     pbem().arg("resolve").assert().code(2);
     pbem().arg("frobnicate").assert().code(2);
     for cmd in ["demo", "new", "check", "resolve", "turn", "status"] {
-        pbem().args([cmd, "--help"]).assert().success().stdout(predicate::str::contains("Example:"));
+        pbem()
+            .args([cmd, "--help"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("Example:"));
     }
 }
 
@@ -161,33 +215,76 @@ fn a_missing_game_folder_is_an_error_exit_1() {
 fn new_makes_fresh_passwords_and_secret() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("g");
-    let out = pbem().args(["new"]).arg(&dir).args(["--from", "ulm-1805"]).assert().success();
+    let out = pbem()
+        .args(["new"])
+        .arg(&dir)
+        .args(["--from", "ulm-1805"])
+        .assert()
+        .success();
     let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     let config = fs::read_to_string(dir.join("game.toml")).unwrap();
     assert!(config.contains("$argon2id$"));
-    assert!(!stdout.contains("eagle-1805"), "the demo password is not reused");
+    assert!(
+        !stdout.contains("eagle-1805"),
+        "the demo password is not reused"
+    );
     let secret = dir.join("secret/1.key");
     assert!(secret.is_file());
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        assert_eq!(fs::metadata(&secret).unwrap().permissions().mode() & 0o777, 0o600);
+        assert_eq!(
+            fs::metadata(&secret).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
     }
     let commitment = fs::read_to_string(dir.join("turns/1/commitment")).unwrap();
-    pbem().arg("status").arg(&dir).assert().success().stdout(predicate::str::contains(commitment.trim()));
+    pbem()
+        .arg("status")
+        .arg(&dir)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(commitment.trim()));
     // The printed password of France authenticates France's orders.
-    let france_pw = stdout.lines().find_map(|l| l.trim().strip_prefix("france")).unwrap().trim().to_string();
+    let france_pw = stdout
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("france"))
+        .unwrap()
+        .trim()
+        .to_string();
     let orders = tmp.path().join("o.txt");
-    fs::write(&orders, format!("game ulm-1805\npower france\npassword {france_pw}\nturn 1\nstanding pursue always\n")).unwrap();
-    pbem().arg("check").arg(&dir).arg(&orders).assert().success();
-    pbem().args(["new"]).arg(&dir).args(["--from", "ulm-1805"]).assert().code(1).stderr(predicate::str::contains("not empty"));
+    fs::write(
+        &orders,
+        format!(
+            "game ulm-1805\npower france\npassword {france_pw}\nturn 1\nstanding pursue always\n"
+        ),
+    )
+    .unwrap();
+    pbem()
+        .arg("check")
+        .arg(&dir)
+        .arg(&orders)
+        .assert()
+        .success();
+    pbem()
+        .args(["new"])
+        .arg(&dir)
+        .args(["--from", "ulm-1805"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("not empty"));
 }
 
 #[test]
 fn a_lost_secret_refuses_to_resolve() {
     let (_t, game) = unresolved_demo();
     fs::remove_file(game.join("secret/1.key")).unwrap();
-    pbem().arg("resolve").arg(&game).assert().code(1).stderr(predicate::str::contains("the secret of turn 1 is lost"));
+    pbem()
+        .arg("resolve")
+        .arg(&game)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("the secret of turn 1 is lost"));
 }
 
 #[test]
@@ -199,7 +296,9 @@ fn an_edited_secret_refuses_to_resolve() {
         .arg(&game)
         .assert()
         .code(1)
-        .stderr(predicate::str::contains("does not match its published commitment"));
+        .stderr(predicate::str::contains(
+            "does not match its published commitment",
+        ));
 }
 
 #[test]
@@ -240,7 +339,11 @@ fn a_unit_in_an_unknown_area_is_located() {
     let (_t, game) = unresolved_demo();
     let path = game.join("turns/1/state.toml");
     let text = fs::read_to_string(&path).unwrap();
-    fs::write(&path, text.replacen("area = \"Ulm\"", "area = \"Atlantis\"", 1)).unwrap();
+    fs::write(
+        &path,
+        text.replacen("area = \"Ulm\"", "area = \"Atlantis\"", 1),
+    )
+    .unwrap();
     pbem()
         .arg("resolve")
         .arg(&game)
@@ -258,7 +361,9 @@ fn status_shows_the_turn_deadline_commitment_and_orders_in() {
         .arg(&game)
         .assert()
         .success()
-        .stdout(predicate::str::contains("Turn 2 (October 1805) waits for orders."))
+        .stdout(predicate::str::contains(
+            "Turn 2 (October 1805) waits for orders.",
+        ))
         .stdout(predicate::str::contains("Dice commitment for turn 2:"))
         .stdout(predicate::str::contains("CET").or(predicate::str::contains("CEST")));
 }
@@ -277,5 +382,8 @@ fn reports_show_only_what_the_power_sees() {
     let britain = fs::read_to_string(game.join("turns/1/reports/britain.txt")).unwrap();
     // Britain has no corps on the continent: the land battles' rolls are not its to see.
     assert!(log.contains("combat/area=Ulm/round=1"));
-    assert!(!britain.contains("combat/area=Ulm"), "britain sees a roll it may not see");
+    assert!(
+        !britain.contains("combat/area=Ulm"),
+        "britain sees a roll it may not see"
+    );
 }

@@ -7,7 +7,10 @@ use pbem::dice::{tuple_hash, Roller};
 fn chi_square(counts: &[u64]) -> f64 {
     let total: u64 = counts.iter().sum();
     let expected = total as f64 / counts.len() as f64;
-    counts.iter().map(|&c| (c as f64 - expected).powi(2) / expected).sum()
+    counts
+        .iter()
+        .map(|&c| (c as f64 - expected).powi(2) / expected)
+        .sum()
 }
 
 #[test]
@@ -32,7 +35,8 @@ fn first_die_of_each_label_is_uniform_too() {
     let seed = tuple_hash(&[b"another seed"]);
     let mut counts = [0u64; 6];
     for label in 0..60_000 {
-        counts[Roller::new(&seed, &format!("reinforce/area=Ulm/unit=U{label}")).die(6) as usize - 1] += 1;
+        counts[Roller::new(&seed, &format!("reinforce/area=Ulm/unit=U{label}")).die(6) as usize
+            - 1] += 1;
     }
     let chi = chi_square(&counts);
     assert!(chi < 20.515, "chi-square {chi} over {counts:?}");

@@ -47,10 +47,18 @@ pub fn audit(game: &Game, only: Option<u32>) -> Result<Vec<TurnVerdict>> {
 
 /// Audits one resolved turn.
 pub fn audit_turn(game: &Game, turn: u32) -> Result<TurnVerdict> {
-    let mut v = TurnVerdict { turn, problems: Vec::new(), files: 0, rolls: 0 };
+    let mut v = TurnVerdict {
+        turn,
+        problems: Vec::new(),
+        files: 0,
+        rolls: 0,
+    };
     let record_path = game.record_path(turn);
     if !record_path.is_file() {
-        v.problems.push(format!("{} is missing: turn {turn} has no record", game.shown(&record_path)));
+        v.problems.push(format!(
+            "{} is missing: turn {turn} has no record",
+            game.shown(&record_path)
+        ));
         return Ok(v);
     }
     let record = match load_record(game, turn) {
@@ -62,7 +70,10 @@ pub fn audit_turn(game: &Game, turn: u32) -> Result<TurnVerdict> {
     };
     let p = &mut v.problems;
     if record.game != game.config.game || record.turn != turn {
-        p.push(format!("the record is of game '{}' turn {}, not '{}' turn {turn}", record.game, record.turn, game.config.game));
+        p.push(format!(
+            "the record is of game '{}' turn {}, not '{}' turn {turn}",
+            record.game, record.turn, game.config.game
+        ));
     }
     // The chain: each record holds the SHA-256 of the one before.
     if turn > game.config.first_turn {
@@ -73,23 +84,34 @@ pub fn audit_turn(game: &Game, turn: u32) -> Result<TurnVerdict> {
         }
         if let Ok(prev) = load_record(game, turn - 1) {
             if prev.next_commitment != record.commitment {
-                p.push(format!("the commitment of turn {turn} is not the one announced in turn {}'s reports", turn - 1));
+                p.push(format!(
+                    "the commitment of turn {turn} is not the one announced in turn {}'s reports",
+                    turn - 1
+                ));
             }
         }
     }
     // The dice: the revealed secret must match the commitment.
-    let (Some(secret), Some(commitment), Some(next)) =
-        (dice::from_hex(&record.secret), dice::from_hex(&record.commitment), dice::from_hex(&record.next_commitment))
-    else {
+    let (Some(secret), Some(commitment), Some(next)) = (
+        dice::from_hex(&record.secret),
+        dice::from_hex(&record.commitment),
+        dice::from_hex(&record.next_commitment),
+    ) else {
         p.push("the record's secret, commitment or next commitment is not 64 hex digits".into());
         return Ok(v);
     };
     if dice::commitment(&game.config.game, turn, &secret) != commitment {
-        p.push(format!("the revealed secret of turn {turn} does not match its commitment {}", record.commitment));
+        p.push(format!(
+            "the revealed secret of turn {turn} does not match its commitment {}",
+            record.commitment
+        ));
     }
     match game.commitment(turn) {
         Ok(c) if c == commitment => {}
-        Ok(_) => p.push(format!("{} differs from the commitment in the record", game.shown(&game.commitment_path(turn)))),
+        Ok(_) => p.push(format!(
+            "{} differs from the commitment in the record",
+            game.shown(&game.commitment_path(turn))
+        )),
         Err(e) => p.push(format!("{e:#}")),
     }
     // The orders: each archived file must be the one the turn was resolved from.
@@ -130,17 +152,26 @@ pub fn audit_turn(game: &Game, turn: u32) -> Result<TurnVerdict> {
         match std::fs::read(path) {
             Err(_) => v.problems.push(format!("{shown} is missing")),
             Ok(bytes) if bytes == text.as_bytes() => {}
-            Ok(bytes) => v.problems.push(format!("{shown} differs from the re-resolved turn: {}", first_difference(&bytes, text))),
+            Ok(bytes) => v.problems.push(format!(
+                "{shown} differs from the re-resolved turn: {}",
+                first_difference(&bytes, text)
+            )),
         }
         let rel = relative(game, path);
         if record.outputs.get(&rel) != products.record.outputs.get(&rel) {
-            v.problems.push(format!("the record's digest of {rel} is not the digest of the re-resolved file"));
+            v.problems.push(format!(
+                "the record's digest of {rel} is not the digest of the re-resolved file"
+            ));
         }
     }
     let recomputed = toml::to_string(&products.record)?;
     let stored = std::fs::read(&record_path)?;
     if stored != recomputed.as_bytes() && v.problems.is_empty() {
-        v.problems.push(format!("{} differs from the re-resolved record: {}", game.shown(&record_path), first_difference(&stored, &recomputed)));
+        v.problems.push(format!(
+            "{} differs from the re-resolved record: {}",
+            game.shown(&record_path),
+            first_difference(&stored, &recomputed)
+        ));
     }
     Ok(v)
 }
@@ -155,9 +186,15 @@ pub fn first_difference(found: &[u8], expected: &str) -> String {
         n += 1;
         match (f.next(), e.next()) {
             (Some(a), Some(b)) if a == b => continue,
-            (Some(a), Some(b)) => return format!("line {n}: expected `{}`, found `{}`", cut(b), cut(a)),
-            (None, Some(b)) => return format!("line {n}: expected `{}`, found the end of the file", cut(b)),
-            (Some(a), None) => return format!("line {n}: expected the end of the file, found `{}`", cut(a)),
+            (Some(a), Some(b)) => {
+                return format!("line {n}: expected `{}`, found `{}`", cut(b), cut(a))
+            }
+            (None, Some(b)) => {
+                return format!("line {n}: expected `{}`, found the end of the file", cut(b))
+            }
+            (Some(a), None) => {
+                return format!("line {n}: expected the end of the file, found `{}`", cut(a))
+            }
             (None, None) => return "line endings differ".to_string(),
         }
     }

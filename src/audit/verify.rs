@@ -47,7 +47,9 @@ impl Verification {
     }
 
     pub fn ok(&self) -> bool {
-        self.header_problems.is_empty() && self.mismatched_rolls() == 0 && self.announced != Some(false)
+        self.header_problems.is_empty()
+            && self.mismatched_rolls() == 0
+            && self.announced != Some(false)
     }
 }
 
@@ -81,7 +83,9 @@ pub fn parse_header(report: &str) -> Result<ParsedHeader> {
             "commitment" => h.commitment = value.to_string(),
             "secret" => h.secret = value.to_string(),
             "seed" => h.seed = value.to_string(),
-            k if k.starts_with("entropy ") => h.entropy.push((k["entropy ".len()..].to_string(), value.to_string())),
+            k if k.starts_with("entropy ") => h
+                .entropy
+                .push((k["entropy ".len()..].to_string(), value.to_string())),
             _ => {}
         }
     }
@@ -95,14 +99,28 @@ pub fn parse_header(report: &str) -> Result<ParsedHeader> {
 pub fn parse_rolls(report: &str) -> Vec<ListedRoll> {
     let mut out = Vec::new();
     for (i, line) in report.lines().enumerate() {
-        let Some(rest) = line.trim_start().strip_prefix("roll ") else { continue };
-        let Some((label, dice)) = rest.rsplit_once(": ") else { continue };
-        let Some((sides, faces)) = dice.split_once(" -> ") else { continue };
-        let sides: Option<Vec<u32>> = sides.split_whitespace().map(|d| d.strip_prefix('d').and_then(|n| n.parse().ok())).collect();
+        let Some(rest) = line.trim_start().strip_prefix("roll ") else {
+            continue;
+        };
+        let Some((label, dice)) = rest.rsplit_once(": ") else {
+            continue;
+        };
+        let Some((sides, faces)) = dice.split_once(" -> ") else {
+            continue;
+        };
+        let sides: Option<Vec<u32>> = sides
+            .split_whitespace()
+            .map(|d| d.strip_prefix('d').and_then(|n| n.parse().ok()))
+            .collect();
         let faces: Option<Vec<u32>> = faces.split_whitespace().map(|f| f.parse().ok()).collect();
         if let (Some(sides), Some(faces)) = (sides, faces) {
             if sides.iter().all(|&n| n > 0) {
-                out.push(ListedRoll { line: i + 1, label: label.to_string(), sides, faces });
+                out.push(ListedRoll {
+                    line: i + 1,
+                    label: label.to_string(),
+                    sides,
+                    faces,
+                });
             }
         }
     }
@@ -115,21 +133,31 @@ pub fn verify(report: &str, previous: Option<&str>) -> Result<Verification> {
     let header = parse_header(report)?;
     let mut problems = Vec::new();
     if sha256_hex(header.text.as_bytes()) != header.digest {
-        problems.push("the header's SHA-256 does not match its text: the header was edited".to_string());
+        problems.push(
+            "the header's SHA-256 does not match its text: the header was edited".to_string(),
+        );
     }
     let secret = dice::from_hex(&header.secret);
     let commitment = dice::from_hex(&header.commitment);
     match (secret, commitment) {
         (Some(s), Some(c)) if dice::commitment(&header.game, header.turn, &s) == c => {}
-        (Some(_), Some(_)) => problems.push("the revealed secret does not match the commitment".to_string()),
+        (Some(_), Some(_)) => {
+            problems.push("the revealed secret does not match the commitment".to_string())
+        }
         _ => problems.push("the secret or the commitment is not 64 hex digits".to_string()),
     }
-    let entropy: Option<Vec<(String, dice::Bytes32)>> =
-        header.entropy.iter().map(|(p, e)| dice::from_hex(e).map(|b| (p.clone(), b))).collect();
+    let entropy: Option<Vec<(String, dice::Bytes32)>> = header
+        .entropy
+        .iter()
+        .map(|(p, e)| dice::from_hex(e).map(|b| (p.clone(), b)))
+        .collect();
     let seed = dice::from_hex(&header.seed);
     match (secret, entropy, seed) {
-        (Some(s), Some(e), Some(seed)) if dice::turn_seed(&header.game, header.turn, &s, &e) == seed => {}
-        (Some(_), Some(_), Some(_)) => problems.push("the seed is not the one the secret and the entropy give".to_string()),
+        (Some(s), Some(e), Some(seed))
+            if dice::turn_seed(&header.game, header.turn, &s, &e) == seed => {}
+        (Some(_), Some(_), Some(_)) => {
+            problems.push("the seed is not the one the secret and the entropy give".to_string())
+        }
         _ => problems.push("an entropy value or the seed is not 64 hex digits".to_string()),
     }
     let mut rolls = Vec::new();
@@ -142,13 +170,22 @@ pub fn verify(report: &str, previous: Option<&str>) -> Result<Verification> {
     }
     let announced = match previous {
         None => None,
-        Some(prev) => Some(announced_commitment(prev, header.turn).as_deref() == Some(header.commitment.as_str())),
+        Some(prev) => Some(
+            announced_commitment(prev, header.turn).as_deref() == Some(header.commitment.as_str()),
+        ),
     };
-    Ok(Verification { header, header_problems: problems, rolls, announced })
+    Ok(Verification {
+        header,
+        header_problems: problems,
+        rolls,
+        announced,
+    })
 }
 
 /// The commitment for `turn` that a report announces ("Dice commitment for turn N: ...").
 pub fn announced_commitment(report: &str, turn: u32) -> Option<String> {
     let prefix = format!("Dice commitment for turn {turn}: ");
-    report.lines().find_map(|l| l.trim().strip_prefix(&prefix).map(|c| c.trim().to_string()))
+    report
+        .lines()
+        .find_map(|l| l.trim().strip_prefix(&prefix).map(|c| c.trim().to_string()))
 }

@@ -33,7 +33,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut bad = 0;
     for v in &verdicts {
         if v.ok() {
-            println!("turn {}: ok ({} files, {} rolls re-derived and identical)", v.turn, v.files, v.rolls);
+            println!(
+                "turn {}: ok ({} files, {} rolls re-derived and identical)",
+                v.turn, v.files, v.rolls
+            );
         } else {
             bad += 1;
             println!("turn {}: MISMATCH: {}", v.turn, v.problems[0]);
@@ -45,5 +48,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
             }
         }
     }
-    Ok(if bad > 0 { ExitCode::from(exit::MISMATCH) } else { ExitCode::SUCCESS })
+    Ok(if bad > 0 {
+        ExitCode::from(exit::MISMATCH)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

@@ -25,7 +25,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let game = Game::load(&args.game)?;
     let turn = game.current_turn()?;
     let state = game.load_state(turn)?;
-    let bytes = std::fs::read(&args.orders).with_context(|| format!("cannot read {}", args.orders.display()))?;
+    let bytes = std::fs::read(&args.orders)
+        .with_context(|| format!("cannot read {}", args.orders.display()))?;
     let shown = args.orders.display().to_string();
     let (source, check) = match crate::orders::decode(&bytes) {
         Ok(text) => {
@@ -34,14 +35,25 @@ pub fn run(args: Args) -> Result<ExitCode> {
             (source, check)
         }
         Err(d) => {
-            let source = Source::new(&shown, String::from_utf8_lossy(&bytes).into_owned());
-            let check = crate::rules::OrdersCheck { power: None, entropy: None, accepted: Vec::new(), diagnostics: vec![d] };
+            let source = Source::new(&shown, crate::orders::printable(&bytes));
+            let check = crate::rules::OrdersCheck {
+                power: None,
+                entropy: None,
+                accepted: Vec::new(),
+                diagnostics: vec![d],
+            };
             (source, check)
         }
     };
     match &check.power {
-        Some(p) => println!("{shown}: orders of {p} for turn {turn} of {}", game.config.game),
-        None => println!("{shown}: not authenticated for game {} turn {turn}", game.config.game),
+        Some(p) => println!(
+            "{shown}: orders of {p} for turn {turn} of {}",
+            game.config.game
+        ),
+        None => println!(
+            "{shown}: not authenticated for game {} turn {turn}",
+            game.config.game
+        ),
     }
     if !check.accepted.is_empty() {
         println!("accepted:");
@@ -50,7 +62,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
     }
     if let Some(e) = &check.entropy {
-        println!("entropy: \"{e}\"  E_p = {}", crate::dice::to_hex(&crate::dice::entropy(e)));
+        println!(
+            "entropy: \"{e}\"  E_p = {}",
+            crate::dice::to_hex(&crate::dice::entropy(e))
+        );
     }
     if !check.diagnostics.is_empty() {
         print!("{}", source.render(&check.diagnostics));

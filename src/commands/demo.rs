@@ -30,18 +30,34 @@ pub fn run(args: Args) -> Result<ExitCode> {
             }
             d
         }
-        None => tempfile::Builder::new().prefix("pbem-demo-").tempdir()?.keep(),
+        None => tempfile::Builder::new()
+            .prefix("pbem-demo-")
+            .tempdir()?
+            .keep(),
     };
     let game_dir = dir.join(&args.game);
     crate::bundled::write_scenario(&args.game, &game_dir)?;
     crate::bundled::write_sample_orders(&args.game, &game_dir)?;
     let game = Game::load(&game_dir)?;
-    println!("Demo: {} ({}), game folder {}", game.config.title, game.ruleset.name(), game_dir.display());
+    println!(
+        "Demo: {} ({}), game folder {}",
+        game.config.title,
+        game.ruleset.name(),
+        game_dir.display()
+    );
     let outcome = resolve(&game, &ResolveOptions::default())?;
     super::print_outcome(&outcome);
-    let battles: Vec<&str> = outcome.events.iter().filter(|e| e.kind == "combat").filter_map(|e| e.area.as_deref()).collect();
+    let battles: Vec<&str> = outcome
+        .events
+        .iter()
+        .filter(|e| e.kind == "combat")
+        .filter_map(|e| e.area.as_deref())
+        .collect();
     println!("Battles: {}", battles.join(", "));
     println!("Turn log: {}", game.log_path(outcome.turn).display());
-    println!("Next: read a report, then try `pbem status {}`.", game_dir.display());
+    println!(
+        "Next: read a report, then try `pbem status {}`.",
+        game_dir.display()
+    );
     Ok(ExitCode::SUCCESS)
 }

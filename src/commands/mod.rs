@@ -29,7 +29,13 @@ pub mod exit {
 /// The referee runs one command per turn; players' orders go in, one report per player comes out, with
 /// every die roll auditable from a seed whose hash was published before the orders were due.
 #[derive(Debug, Parser)]
-#[command(name = "pbem", version, about, long_about, after_help = "Start with:  pbem demo")]
+#[command(
+    name = "pbem",
+    version,
+    about,
+    long_about,
+    after_help = "Start with:  pbem demo"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -66,13 +72,20 @@ pub fn print_outcome(outcome: &crate::engine::turn::TurnOutcome) {
     println!("Turn {} ({}) resolved.", outcome.turn, outcome.date);
     for o in &outcome.orders {
         match &o.check {
-            None => println!("  {:<10} no orders (standing orders and SOP decide)", o.power),
+            None => println!(
+                "  {:<10} no orders (standing orders and SOP decide)",
+                o.power
+            ),
             Some(c) => println!(
                 "  {:<10} {} order(s) accepted, {} rejected{}",
                 o.power,
                 c.accepted.len(),
                 c.rejected(),
-                if c.power.is_none() { " (orders file not authenticated: ignored)" } else { "" }
+                if c.power.is_none() {
+                    " (orders file not authenticated: ignored)"
+                } else {
+                    ""
+                }
             ),
         }
     }

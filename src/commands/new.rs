@@ -23,17 +23,34 @@ pub fn run(args: Args) -> Result<ExitCode> {
         args.from.clone()
     } else {
         // A bundled scenario: unpack it to a temporary folder first.
-        let name = args.from.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let tmp = tempfile::Builder::new().prefix("pbem-scenario-").tempdir()?.keep();
+        let name = args
+            .from
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let tmp = tempfile::Builder::new()
+            .prefix("pbem-scenario-")
+            .tempdir()?
+            .keep();
         let dir = tmp.join(&name);
         crate::bundled::write_scenario(&name, &dir)?;
         dir
     };
     let created = crate::game::create::new_game(&from, &args.dir)?;
     let g = &created.game;
-    println!("Created game '{}' ({}) in {}.", g.config.game, g.config.title, args.dir.display());
-    println!("Turn {} dice commitment (publish it now): {}", g.config.first_turn, created.commitment);
-    println!("Passwords, shown this once (pbem stores only their hashes); send each to its player:");
+    println!(
+        "Created game '{}' ({}) in {}.",
+        g.config.game,
+        g.config.title,
+        args.dir.display()
+    );
+    println!(
+        "Turn {} dice commitment (publish it now): {}",
+        g.config.first_turn, created.commitment
+    );
+    println!(
+        "Passwords, shown this once (pbem stores only their hashes); send each to its player:"
+    );
     for (power, password) in &created.passwords {
         println!("  {power:<10} {password}");
     }

@@ -24,7 +24,13 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let game = Game::load(&args.game)?;
-    let outcome = resolve(&game, &ResolveOptions { turn: args.turn, force: args.force })?;
+    let outcome = resolve(
+        &game,
+        &ResolveOptions {
+            turn: args.turn,
+            force: args.force,
+        },
+    )?;
     super::print_outcome(&outcome);
     Ok(ExitCode::SUCCESS)
 }

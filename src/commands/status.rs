@@ -27,16 +27,27 @@ pub fn run(args: Args) -> Result<ExitCode> {
         None => println!("Deadline: not set"),
     }
     match game.commitment(turn) {
-        Ok(x) => println!("Dice commitment for turn {turn}: {}", crate::dice::to_hex(&x)),
+        Ok(x) => println!(
+            "Dice commitment for turn {turn}: {}",
+            crate::dice::to_hex(&x)
+        ),
         Err(e) => println!("Dice commitment for turn {turn}: MISSING ({e})"),
     }
     if turn > c.first_turn {
-        println!("Last resolved: turn {} (record {})", turn - 1, game.shown(&game.record_path(turn - 1)));
+        println!(
+            "Last resolved: turn {} (record {})",
+            turn - 1,
+            game.shown(&game.record_path(turn - 1))
+        );
     }
     println!("Orders:");
     for p in &c.powers {
         let path = game.orders_path(turn, &p.id);
-        let state = if path.is_file() { format!("in ({})", game.shown(&path)) } else { "missing".to_string() };
+        let state = if path.is_file() {
+            format!("in ({})", game.shown(&path))
+        } else {
+            "missing".to_string()
+        };
         println!("  {:<10} {:<10} {state}", p.id, p.name);
     }
     Ok(ExitCode::SUCCESS)

@@ -22,12 +22,22 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let read = |p: &PathBuf| std::fs::read(p).map(|b| String::from_utf8_lossy(&b).into_owned()).with_context(|| format!("cannot read {}", p.display()));
+    let read = |p: &PathBuf| {
+        std::fs::read(p)
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .with_context(|| format!("cannot read {}", p.display()))
+    };
     let report = read(&args.report)?;
     let previous = args.previous.as_ref().map(read).transpose()?;
     let v = crate::audit::verify::verify(&report, previous.as_deref())?;
     let h = &v.header;
-    println!("{}: game {} turn {}, header sha256 {}", args.report.display(), h.game, h.turn, h.digest);
+    println!(
+        "{}: game {} turn {}, header sha256 {}",
+        args.report.display(),
+        h.game,
+        h.turn,
+        h.digest
+    );
     for p in &v.header_problems {
         println!("MISMATCH: {p}");
     }
@@ -36,7 +46,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     match v.announced {
         Some(true) => println!("ok: the commitment is the one the previous report announced"),
-        Some(false) => println!("MISMATCH: the commitment is not the one the previous report announced"),
+        Some(false) => {
+            println!("MISMATCH: the commitment is not the one the previous report announced")
+        }
         None => {}
     }
     for (r, derived) in &v.rolls {
@@ -44,10 +56,29 @@ pub fn run(args: Args) -> Result<ExitCode> {
         if &r.faces == derived {
             println!("ok    line {:>4}  {}: {}", r.line, r.label, shown(derived));
         } else {
-            println!("WRONG line {:>4}  {}: report says {}, the dice give {}", r.line, r.label, shown(&r.faces), shown(derived));
+            println!(
+                "WRONG line {:>4}  {}: report says {}, the dice give {}",
+                r.line,
+                r.label,
+                shown(&r.faces),
+                shown(derived)
+            );
         }
     }
     let bad = v.mismatched_rolls();
-    println!("{} of {} rolls match{}", v.rolls.len() - bad, v.rolls.len(), if v.ok() { "; the report checks out" } else { "" });
-    Ok(if v.ok() { ExitCode::SUCCESS } else { ExitCode::from(exit::MISMATCH) })
+    println!(
+        "{} of {} rolls match{}",
+        v.rolls.len() - bad,
+        v.rolls.len(),
+        if v.ok() {
+            "; the report checks out"
+        } else {
+            ""
+        }
+    );
+    Ok(if v.ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(exit::MISMATCH)
+    })
 }

@@ -15,14 +15,26 @@ pub struct DiceBox {
 
 impl DiceBox {
     pub fn new(seed: Bytes32) -> Self {
-        DiceBox { seed, used: BTreeSet::new() }
+        DiceBox {
+            seed,
+            used: BTreeSet::new(),
+        }
     }
 
     /// Draws dice of the given sizes under `label`.
     pub fn roll(&mut self, label: &str, sides: &[u32]) -> Result<Roll> {
         let mut r = self.open(label)?;
-        let dice = sides.iter().map(|&n| Die { sides: n, face: r.die(n) }).collect();
-        Ok(Roll { label: label.to_string(), dice })
+        let dice = sides
+            .iter()
+            .map(|&n| Die {
+                sides: n,
+                face: r.die(n),
+            })
+            .collect();
+        Ok(Roll {
+            label: label.to_string(),
+            dice,
+        })
     }
 
     /// Shuffles `items` under `label` (pbem-dice/v1 shuffle); returns the roll with the dice it drew.
@@ -35,7 +47,10 @@ impl DiceBox {
             dice.push(Die { sides, face });
             items.swap(i, face as usize - 1);
         }
-        Ok(Roll { label: label.to_string(), dice })
+        Ok(Roll {
+            label: label.to_string(),
+            dice,
+        })
     }
 
     fn open(&mut self, label: &str) -> Result<Roller> {

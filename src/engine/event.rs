@@ -29,7 +29,10 @@ impl Serialize for Roll {
         let mut st = s.serialize_struct("Roll", 3)?;
         st.serialize_field("label", &self.label)?;
         st.serialize_field("dice", &self.dice_names())?;
-        st.serialize_field("faces", &self.dice.iter().map(|d| d.face).collect::<Vec<_>>())?;
+        st.serialize_field(
+            "faces",
+            &self.dice.iter().map(|d| d.face).collect::<Vec<_>>(),
+        )?;
         st.end()
     }
 }
@@ -37,11 +40,19 @@ impl Serialize for Roll {
 impl Roll {
     /// "5 4 (d6 d6)"-like text: faces, then the dice.
     pub fn faces(&self) -> String {
-        self.dice.iter().map(|d| d.face.to_string()).collect::<Vec<_>>().join(" ")
+        self.dice
+            .iter()
+            .map(|d| d.face.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     pub fn dice_names(&self) -> String {
-        self.dice.iter().map(|d| format!("d{}", d.sides)).collect::<Vec<_>>().join(" ")
+        self.dice
+            .iter()
+            .map(|d| format!("d{}", d.sides))
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 }
 
@@ -100,7 +111,8 @@ impl Event {
     }
 
     pub fn seen_by<'a>(mut self, powers: impl IntoIterator<Item = &'a str>) -> Self {
-        self.visible_to.extend(powers.into_iter().map(str::to_string));
+        self.visible_to
+            .extend(powers.into_iter().map(str::to_string));
         self
     }
 

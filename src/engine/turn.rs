@@ -69,20 +69,34 @@ struct Log<'a> {
 }
 
 /// Reads and checks the orders of every power for turn `t` (powers in game.toml order).
-pub fn read_orders(game: &Game, state: &crate::game::state::State, turn: u32) -> Result<Vec<OrdersFileStatus>> {
+pub fn read_orders(
+    game: &Game,
+    state: &crate::game::state::State,
+    turn: u32,
+) -> Result<Vec<OrdersFileStatus>> {
     let mut out = Vec::new();
     for p in &game.config.powers {
         let path = game.orders_path(turn, &p.id);
         let shown = game.shown(&path);
         if !path.is_file() {
-            out.push(OrdersFileStatus { power: p.id.clone(), path: shown, check: None, rendered: String::new() });
+            out.push(OrdersFileStatus {
+                power: p.id.clone(),
+                path: shown,
+                check: None,
+                rendered: String::new(),
+            });
             continue;
         }
         let bytes = std::fs::read(&path).with_context(|| format!("cannot read {shown}"))?;
-        let mut source = crate::diag::Source::new(&shown, String::new());
-        let check = match crate::orders::decode(&bytes) {
-            Ok(text) => {
-                source.text = text;
+        let decoded = crate::orders::decode(&bytes);
+        let source = crate::diag::Source::new(
+            &shown,
+            decoded
+                .clone()
+                .unwrap_or_else(|_| crate::orders::printable(&bytes)),
+        );
+        let check = match decoded {
+            Ok(_) => {
                 let mut c = game.ruleset.check_orders(game, state, &source);
                 if let Some(q) = &c.power {
                     if q != &p.id {
@@ -96,10 +110,20 @@ pub fn read_orders(game: &Game, state: &crate::game::state::State, turn: u32) ->
                 }
                 c
             }
-            Err(d) => OrdersCheck { power: None, entropy: None, accepted: Vec::new(), diagnostics: vec![d] },
+            Err(d) => OrdersCheck {
+                power: None,
+                entropy: None,
+                accepted: Vec::new(),
+                diagnostics: vec![d],
+            },
         };
         let rendered = source.render(&check.diagnostics);
-        out.push(OrdersFileStatus { power: p.id.clone(), path: shown, check: Some(check), rendered });
+        out.push(OrdersFileStatus {
+            power: p.id.clone(),
+            path: shown,
+            check: Some(check),
+            rendered,
+        });
     }
     Ok(out)
 }
@@ -108,11 +132,13 @@ pub fn read_orders(game: &Game, state: &crate::game::state::State, turn: u32) ->
 fn secret_of(game: &Game, turn: u32) -> Result<Bytes32> {
     let path = game.secret_path(turn);
     if let Ok(text) = std::fs::read_to_string(&path) {
-        return dice::from_hex(&text).with_context(|| format!("{} does not hold 64 hex digits", game.shown(&path)));
+        return dice::from_hex(&text)
+            .with_context(|| format!("{} does not hold 64 hex digits", game.shown(&path)));
     }
     if game.is_resolved(turn) {
         let rec = load_record(game, turn)?;
-        return dice::from_hex(&rec.secret).context("the turn record's secret is not 64 hex digits");
+        return dice::from_hex(&rec.secret)
+            .context("the turn record's secret is not 64 hex digits");
     }
     bail!(
         "the secret of turn {turn} is lost ({} is missing): pbem will not resolve with a new, unpublished seed",
@@ -132,15 +158,23 @@ pub fn load_record(game: &Game, turn: u32) -> Result<TurnRecord> {
 pub fn ensure_commitment(game: &Game, turn: u32) -> Result<Bytes32> {
     let path = game.secret_path(turn);
     let secret = match std::fs::read_to_string(&path) {
-        Ok(text) => dice::from_hex(&text).with_context(|| format!("{} does not hold 64 hex digits", game.shown(&path)))?,
+        Ok(text) => dice::from_hex(&text)
+            .with_context(|| format!("{} does not hold 64 hex digits", game.shown(&path)))?,
         Err(_) => {
             let s = dice::fresh_secret().context("the operating system gave no random bytes")?;
-            write_atomic_mode(&path, format!("{}\n", dice::to_hex(&s)).as_bytes(), Some(0o600))?;
+            write_atomic_mode(
+                &path,
+                format!("{}\n", dice::to_hex(&s)).as_bytes(),
+                Some(0o600),
+            )?;
             s
         }
     };
     let c = dice::commitment(&game.config.game, turn, &secret);
-    write_atomic(&game.commitment_path(turn), format!("{}\n", dice::to_hex(&c)).as_bytes())?;
+    write_atomic(
+        &game.commitment_path(turn),
+        format!("{}\n", dice::to_hex(&c)).as_bytes(),
+    )?;
     Ok(c)
 }
 
@@ -164,7 +198,12 @@ pub fn resolve(game: &Game, opts: &ResolveOptions) -> Result<TurnOutcome> {
     }
     let record_path = game.record_path(turn);
     write_atomic(&record_path, toml::to_string(&products.record)?.as_bytes())?;
-    let Products { orders, events, reports, .. } = products;
+    let Products {
+        orders,
+        events,
+        reports,
+        ..
+    } = products;
     Ok(TurnOutcome {
         turn,
         date: game.config.date_of(turn),
@@ -190,10 +229,19 @@ pub struct Products {
 
 /// Resolves turn `turn` in memory from its state, its orders, the secret and the next commitment.
 /// Reads the game folder, writes nothing: `resolve` writes the products, `audit` compares them.
-pub fn compute(game: &Game, turn: u32, secret: &Bytes32, next_commitment: &Bytes32) -> Result<Products> {
+pub fn compute(
+    game: &Game,
+    turn: u32,
+    secret: &Bytes32,
+    next_commitment: &Bytes32,
+) -> Result<Products> {
     let state = game.load_state(turn)?;
     if state.turn != turn {
-        bail!("{} says turn {}, not {turn}", game.shown(&game.state_path(turn)), state.turn);
+        bail!(
+            "{} says turn {}, not {turn}",
+            game.shown(&game.state_path(turn)),
+            state.turn
+        );
     }
 
     // The dice: the secret must match the commitment published before the orders were due.
@@ -217,18 +265,34 @@ pub fn compute(game: &Game, turn: u32, secret: &Bytes32, next_commitment: &Bytes
             contributions.push((power.clone(), dice::entropy(text)));
         }
         let text = crate::orders::decode(&bytes).unwrap_or_default();
-        accepted.push(PowerOrders { power: power.clone(), source: crate::diag::Source::new(&o.path, text) });
+        accepted.push(PowerOrders {
+            power: power.clone(),
+            source: crate::diag::Source::new(&o.path, text),
+        });
     }
     let seed = dice::turn_seed(&game.config.game, turn, secret, &contributions);
     let mut dice_box = DiceBox::new(seed);
-    let resolution = game.ruleset.resolve(game, &state, &accepted, &mut dice_box)?;
+    let resolution = game
+        .ruleset
+        .resolve(game, &state, &accepted, &mut dice_box)?;
 
-    let header = DiceHeader::new(&game.config.game, turn, &published, secret, &contributions, &seed);
+    let header = DiceHeader::new(
+        &game.config.game,
+        turn,
+        &published,
+        secret,
+        &contributions,
+        &seed,
+    );
 
     let mut next_state = resolution.next;
     next_state.turn = turn + 1;
     let state_text = toml::to_string(&next_state).context("cannot write the next state")?;
-    let log_text = toml::to_string(&Log { game: &game.config.game, turn, events: &resolution.events })?;
+    let log_text = toml::to_string(&Log {
+        game: &game.config.game,
+        turn,
+        events: &resolution.events,
+    })?;
     let mut outputs: Vec<(std::path::PathBuf, String)> = vec![
         (game.state_path(turn + 1), state_text),
         (game.log_path(turn), log_text),
@@ -236,16 +300,19 @@ pub fn compute(game: &Game, turn: u32, secret: &Bytes32, next_commitment: &Bytes
     let mut reports = BTreeMap::new();
     let mut mails = Vec::new();
     for p in &game.config.powers {
-        let text = report::render_text(game, &report::ReportInput {
-            power: &p.id,
-            turn,
-            state_before: &state,
-            state_after: &next_state,
-            events: &resolution.events,
-            orders: orders.iter().find(|o| o.power == p.id),
-            header: &header,
-            next_commitment,
-        })?;
+        let text = report::render_text(
+            game,
+            &report::ReportInput {
+                power: &p.id,
+                turn,
+                state_before: &state,
+                state_after: &next_state,
+                events: &resolution.events,
+                orders: orders.iter().find(|o| o.power == p.id),
+                header: &header,
+                next_commitment,
+            },
+        )?;
         let path = game.reports_dir(turn).join(format!("{}.txt", p.id));
         reports.insert(p.id.clone(), path.clone());
         let mail = outbox::Outgoing {
@@ -254,7 +321,12 @@ pub fn compute(game: &Game, turn: u32, secret: &Bytes32, next_commitment: &Bytes
             power: Some(p.id.clone()),
             key: String::new(),
             to: p.players.clone(),
-            subject: format!("[{}] turn {turn} ({}): report for {}", game.config.game, game.config.date_of(turn), p.name),
+            subject: format!(
+                "[{}] turn {turn} ({}): report for {}",
+                game.config.game,
+                game.config.date_of(turn),
+                p.name
+            ),
             text: text.clone(),
             html: None,
             attachments: Vec::new(),
@@ -265,7 +337,11 @@ pub fn compute(game: &Game, turn: u32, secret: &Bytes32, next_commitment: &Bytes
         mails.push(mail);
     }
     // The commitment of the next turn is announced with the reports of this one.
-    mails.extend(outbox::announcements(game, turn + 1, &dice::to_hex(next_commitment))?);
+    mails.extend(outbox::announcements(
+        game,
+        turn + 1,
+        &dice::to_hex(next_commitment),
+    )?);
     for m in &mails {
         let bytes = m.render(game)?;
         let text = String::from_utf8(bytes).context("a rendered message is not 7-bit text")?;
@@ -281,28 +357,42 @@ pub fn compute(game: &Game, turn: u32, secret: &Bytes32, next_commitment: &Bytes
         seed: dice::to_hex(&seed),
         next_commitment: dice::to_hex(next_commitment),
         previous_record: previous_record_digest(game, turn)?,
-        entropy: contributions.iter().map(|(p, e)| (p.clone(), dice::to_hex(e))).collect(),
+        entropy: contributions
+            .iter()
+            .map(|(p, e)| (p.clone(), dice::to_hex(e)))
+            .collect(),
         orders: orders_digests,
         outputs: BTreeMap::new(),
     };
     for (path, text) in &outputs {
-        record.outputs.insert(relative(game, path), sha256_hex(text.as_bytes()));
+        record
+            .outputs
+            .insert(relative(game, path), sha256_hex(text.as_bytes()));
     }
-    Ok(Products { orders, events: resolution.events, outputs, reports, record })
+    Ok(Products {
+        orders,
+        events: resolution.events,
+        outputs,
+        reports,
+        record,
+    })
 }
-
 
 fn previous_record_digest(game: &Game, turn: u32) -> Result<String> {
     if turn <= game.config.first_turn {
         return Ok(String::new());
     }
     let path = game.record_path(turn - 1);
-    let bytes = std::fs::read(&path).with_context(|| format!("cannot read the previous record {}", game.shown(&path)))?;
+    let bytes = std::fs::read(&path)
+        .with_context(|| format!("cannot read the previous record {}", game.shown(&path)))?;
     Ok(sha256_hex(&bytes))
 }
 
 /// A path inside the game folder with `/` separators.
 pub fn relative(game: &Game, path: &std::path::Path) -> String {
     let rel = path.strip_prefix(&game.dir).unwrap_or(path);
-    rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>().join("/")
+    rel.components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/")
 }

@@ -116,23 +116,35 @@ impl GameConfig {
         }
         if NaiveDateTime::parse_from_str(self.deadline.first.get_ref(), "%Y-%m-%dT%H:%M").is_err() {
             out.push(
-                Diagnostic::error("the first deadline is not a local date and time", self.deadline.first.span())
-                    .hint("write it as \"2026-12-01T20:00\""),
+                Diagnostic::error(
+                    "the first deadline is not a local date and time",
+                    self.deadline.first.span(),
+                )
+                .hint("write it as \"2026-12-01T20:00\""),
             );
         }
         if self.calendar_start().is_none() {
             out.push(
-                Diagnostic::error("the calendar start is not a year and month", self.calendar.start.span())
-                    .hint("write it as \"1805-09\""),
+                Diagnostic::error(
+                    "the calendar start is not a year and month",
+                    self.calendar.start.span(),
+                )
+                .hint("write it as \"1805-09\""),
             );
         }
         if !matches!(self.deadline.late_orders.as_str(), "reject" | "hold") {
-            out.push(Diagnostic::error("late_orders must be \"reject\" or \"hold\"", 0..0));
+            out.push(Diagnostic::error(
+                "late_orders must be \"reject\" or \"hold\"",
+                0..0,
+            ));
         }
         let mut seen = BTreeMap::new();
         for p in &self.powers {
             if seen.insert(p.id.to_lowercase(), ()).is_some() {
-                out.push(Diagnostic::error(format!("power '{}' is declared twice", p.id), p.password_hash.span()));
+                out.push(Diagnostic::error(
+                    format!("power '{}' is declared twice", p.id),
+                    p.password_hash.span(),
+                ));
             }
             if p.id.is_empty() || !p.id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
                 out.push(
@@ -146,7 +158,10 @@ impl GameConfig {
 
     /// The From address of the game's mail.
     pub fn mail_from(&self) -> String {
-        self.mail.from.clone().unwrap_or_else(|| format!("pbem referee <referee@{}.invalid>", self.game))
+        self.mail
+            .from
+            .clone()
+            .unwrap_or_else(|| format!("pbem referee <referee@{}.invalid>", self.game))
     }
 
     pub fn time_zone(&self) -> Option<Tz> {
@@ -159,12 +174,28 @@ impl GameConfig {
 
     /// The game date turn `t` stands for: "September 1805".
     pub fn date_of(&self, turn: u32) -> String {
-        let Some(start) = self.calendar_start() else { return format!("turn {turn}") };
-        let months = turn.saturating_sub(self.first_turn).saturating_mul(self.calendar.months_per_turn);
-        let date = start.checked_add_months(Months::new(months)).unwrap_or(start);
+        let Some(start) = self.calendar_start() else {
+            return format!("turn {turn}");
+        };
+        let months = turn
+            .saturating_sub(self.first_turn)
+            .saturating_mul(self.calendar.months_per_turn);
+        let date = start
+            .checked_add_months(Months::new(months))
+            .unwrap_or(start);
         const NAMES: [&str; 12] = [
-            "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-            "November", "December",
+            "January",
+            "February",
+            "March",
+            "April",
+            "May",
+            "June",
+            "July",
+            "August",
+            "September",
+            "October",
+            "November",
+            "December",
         ];
         format!("{} {}", NAMES[date.month0() as usize], date.year())
     }
@@ -172,8 +203,10 @@ impl GameConfig {
     /// The deadline of turn `t`, in the game's time zone.
     pub fn deadline_of(&self, turn: u32) -> Option<DateTime<Tz>> {
         let tz = self.time_zone()?;
-        let first = NaiveDateTime::parse_from_str(self.deadline.first.get_ref(), "%Y-%m-%dT%H:%M").ok()?;
-        let days = u64::from(turn.saturating_sub(self.first_turn)) * u64::from(self.deadline.every_days);
+        let first =
+            NaiveDateTime::parse_from_str(self.deadline.first.get_ref(), "%Y-%m-%dT%H:%M").ok()?;
+        let days =
+            u64::from(turn.saturating_sub(self.first_turn)) * u64::from(self.deadline.every_days);
         let local = first.checked_add_days(chrono::Days::new(days))?;
         tz.from_local_datetime(&local).earliest()
     }

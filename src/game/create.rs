@@ -17,17 +17,32 @@ pub struct NewGame {
 
 /// Creates game folder `to` from the scenario folder `from`.
 pub fn new_game(from: &Path, to: &Path) -> Result<NewGame> {
-    if to.exists() && std::fs::read_dir(to).map(|mut d| d.next().is_some()).unwrap_or(true) {
-        bail!("{} already exists and is not empty: pbem never overwrites a game", to.display());
+    if to.exists()
+        && std::fs::read_dir(to)
+            .map(|mut d| d.next().is_some())
+            .unwrap_or(true)
+    {
+        bail!(
+            "{} already exists and is not empty: pbem never overwrites a game",
+            to.display()
+        );
     }
-    let scenario = Game::load(from).with_context(|| format!("{} is not a usable scenario", from.display()))?;
+    let scenario =
+        Game::load(from).with_context(|| format!("{} is not a usable scenario", from.display()))?;
     let first = scenario.config.first_turn;
     let config_text = std::fs::read_to_string(from.join("game.toml"))?;
     let mut doc: toml_edit::DocumentMut = config_text.parse().context("game.toml")?;
     let mut passwords = Vec::new();
-    if let Some(powers) = doc.get_mut("power").and_then(|p| p.as_array_of_tables_mut()) {
+    if let Some(powers) = doc
+        .get_mut("power")
+        .and_then(|p| p.as_array_of_tables_mut())
+    {
         for p in powers.iter_mut() {
-            let id = p.get("id").and_then(|v| v.as_str()).unwrap_or_default().to_string();
+            let id = p
+                .get("id")
+                .and_then(|v| v.as_str())
+                .unwrap_or_default()
+                .to_string();
             let password = crate::auth::fresh_password()?;
             p["password_hash"] = toml_edit::value(crate::auth::hash_password(&password)?);
             passwords.push((id, password));
@@ -35,12 +50,16 @@ pub fn new_game(from: &Path, to: &Path) -> Result<NewGame> {
     }
     write_atomic(&to.join("game.toml"), doc.to_string().as_bytes())?;
     for file in ["map.toml", "tables.toml"] {
-        write_atomic(&to.join(file), &std::fs::read(from.join(file)).with_context(|| format!("cannot read {file}"))?)?;
+        write_atomic(
+            &to.join(file),
+            &std::fs::read(from.join(file)).with_context(|| format!("cannot read {file}"))?,
+        )?;
     }
     if from.join("templates").is_dir() {
         super::fsio::copy_tree(&from.join("templates"), &to.join("templates"))?;
     }
-    let state = std::fs::read(scenario.state_path(first)).context("the scenario has no first state")?;
+    let state =
+        std::fs::read(scenario.state_path(first)).context("the scenario has no first state")?;
     let game = Game::load(to)?;
     write_atomic(&game.state_path(first), &state)?;
     let commitment = crate::engine::turn::ensure_commitment(&game, first)?;
@@ -48,5 +67,9 @@ pub fn new_game(from: &Path, to: &Path) -> Result<NewGame> {
     for m in crate::mail::outbox::announcements(&game, first, &hex)? {
         write_atomic(&crate::mail::outbox::path_of(&game, &m), &m.render(&game)?)?;
     }
-    Ok(NewGame { game, passwords, commitment: crate::dice::to_hex(&commitment) })
+    Ok(NewGame {
+        game,
+        passwords,
+        commitment: crate::dice::to_hex(&commitment),
+    })
 }

@@ -14,7 +14,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 
 /// As [`write_atomic`], with Unix permissions (0600 for secrets).
 pub fn write_atomic_mode(path: &Path, bytes: &[u8], mode: Option<u32>) -> Result<()> {
-    let dir = path.parent().ok_or_else(|| anyhow!("{} has no folder", path.display()))?;
+    let dir = path
+        .parent()
+        .ok_or_else(|| anyhow!("{} has no folder", path.display()))?;
     fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let mut tmp = tempfile::Builder::new()
         .prefix(".tmp-")
@@ -27,17 +29,21 @@ pub fn write_atomic_mode(path: &Path, bytes: &[u8], mode: Option<u32>) -> Result
     }
     #[cfg(not(unix))]
     let _ = mode;
-    tmp.write_all(bytes).with_context(|| format!("cannot write {}", path.display()))?;
+    tmp.write_all(bytes)
+        .with_context(|| format!("cannot write {}", path.display()))?;
     tmp.as_file().sync_all()?;
     crash_point(path);
-    tmp.persist(path).map_err(|e| anyhow!("cannot write {}: {}", path.display(), e.error))?;
+    tmp.persist(path)
+        .map_err(|e| anyhow!("cannot write {}: {}", path.display(), e.error))?;
     sync_dir(dir)
 }
 
 /// Flushes a folder's entries (the rename) to disk.
 pub fn sync_dir(dir: &Path) -> Result<()> {
     #[cfg(unix)]
-    File::open(dir).and_then(|d| d.sync_all()).with_context(|| format!("cannot sync {}", dir.display()))?;
+    File::open(dir)
+        .and_then(|d| d.sync_all())
+        .with_context(|| format!("cannot sync {}", dir.display()))?;
     #[cfg(not(unix))]
     let _ = dir;
     Ok(())
@@ -101,7 +107,8 @@ pub fn copy_tree(from: &Path, to: &Path) -> Result<()> {
         if e.file_type()?.is_dir() {
             copy_tree(&e.path(), &target)?;
         } else {
-            fs::copy(e.path(), &target).with_context(|| format!("cannot copy {}", e.path().display()))?;
+            fs::copy(e.path(), &target)
+                .with_context(|| format!("cannot copy {}", e.path().display()))?;
         }
     }
     Ok(())

@@ -11,7 +11,10 @@ use crate::diag::{Diagnostic, FileError, Source};
 pub fn read_source(path: &Path, shown_as: &str) -> anyhow::Result<Source> {
     let bytes = std::fs::read(path).map_err(|e| anyhow::anyhow!("cannot read {shown_as}: {e}"))?;
     let text = String::from_utf8(bytes).map_err(|e| {
-        let (line, col) = crate::diag::line_col(&String::from_utf8_lossy(e.as_bytes()), e.utf8_error().valid_up_to());
+        let (line, col) = crate::diag::line_col(
+            &String::from_utf8_lossy(e.as_bytes()),
+            e.utf8_error().valid_up_to(),
+        );
         anyhow::anyhow!("{shown_as}:{line}:{col}: not UTF-8 text (save the file as UTF-8)")
     })?;
     Ok(Source::new(shown_as, text))

@@ -116,7 +116,10 @@ impl Map {
                 );
             }
             if index.insert(id.to_lowercase(), i).is_some() {
-                errors.push(Diagnostic::error(format!("area '{id}' is declared twice"), a.id.span()));
+                errors.push(Diagnostic::error(
+                    format!("area '{id}' is declared twice"),
+                    a.id.span(),
+                ));
             }
         }
         let names: Vec<&str> = file.areas.iter().map(|a| a.id.get_ref().as_str()).collect();
@@ -129,24 +132,41 @@ impl Map {
                         adjacent.insert(j);
                     }
                     None => errors.push(
-                        Diagnostic::error(format!("road to nowhere: no area '{}'", n.get_ref()), n.span())
-                            .label("not declared in this file")
-                            .maybe_hint(did_you_mean(n.get_ref(), names.iter().copied()).map(|s| format!("did you mean '{s}'?"))),
+                        Diagnostic::error(
+                            format!("road to nowhere: no area '{}'", n.get_ref()),
+                            n.span(),
+                        )
+                        .label("not declared in this file")
+                        .maybe_hint(
+                            did_you_mean(n.get_ref(), names.iter().copied())
+                                .map(|s| format!("did you mean '{s}'?")),
+                        ),
                     ),
                 }
             }
             if let Some(c) = &a.capital {
                 if !powers.iter().any(|p| p.eq_ignore_ascii_case(c.get_ref())) {
                     errors.push(
-                        Diagnostic::error(format!("capital of an unknown power '{}'", c.get_ref()), c.span())
-                            .hint(format!("powers in game.toml: {}", powers.join(", "))),
+                        Diagnostic::error(
+                            format!("capital of an unknown power '{}'", c.get_ref()),
+                            c.span(),
+                        )
+                        .hint(format!("powers in game.toml: {}", powers.join(", "))),
                     );
                 }
             }
-            if a.kind == AreaKind::Sea && (a.city.is_some() || a.depot || a.port || a.capital.is_some()) {
+            if a.kind == AreaKind::Sea
+                && (a.city.is_some() || a.depot || a.port || a.capital.is_some())
+            {
                 errors.push(
-                    Diagnostic::error(format!("sea area '{}' has a city, depot, port or capital", a.id.get_ref()), a.id.span())
-                        .hint("only land areas hold cities, depots, ports and capitals"),
+                    Diagnostic::error(
+                        format!(
+                            "sea area '{}' has a city, depot, port or capital",
+                            a.id.get_ref()
+                        ),
+                        a.id.span(),
+                    )
+                    .hint("only land areas hold cities, depots, ports and capitals"),
                 );
             }
             areas.push(Area {
@@ -168,14 +188,25 @@ impl Map {
                 for n in &a.adjacent {
                     let j = index[&n.get_ref().to_lowercase()];
                     if i == j {
-                        errors.push(Diagnostic::error(format!("area '{}' is adjacent to itself", a.id.get_ref()), n.span()));
+                        errors.push(Diagnostic::error(
+                            format!("area '{}' is adjacent to itself", a.id.get_ref()),
+                            n.span(),
+                        ));
                     } else if !areas[j].adjacent.contains(&i) {
                         errors.push(
                             Diagnostic::error(
-                                format!("'{}' lists '{}' as adjacent, but not the other way round", a.id.get_ref(), n.get_ref()),
+                                format!(
+                                    "'{}' lists '{}' as adjacent, but not the other way round",
+                                    a.id.get_ref(),
+                                    n.get_ref()
+                                ),
                                 n.span(),
                             )
-                            .hint(format!("add \"{}\" to the adjacent list of '{}'", a.id.get_ref(), areas[j].id)),
+                            .hint(format!(
+                                "add \"{}\" to the adjacent list of '{}'",
+                                a.id.get_ref(),
+                                areas[j].id
+                            )),
                         );
                     }
                 }
@@ -199,7 +230,9 @@ impl Map {
 
     /// The area with this id; panics if there is none (ids in a loaded state are checked).
     pub fn get(&self, id: &str) -> &Area {
-        &self.areas[self.find(id).unwrap_or_else(|| panic!("area '{id}' was checked at load time"))]
+        &self.areas[self
+            .find(id)
+            .unwrap_or_else(|| panic!("area '{id}' was checked at load time"))]
     }
 
     pub fn ids(&self) -> impl Iterator<Item = &str> {

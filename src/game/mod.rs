@@ -44,7 +44,10 @@ impl Game {
     /// Loads and checks `game.toml`, `map.toml` and `tables.toml`.
     pub fn load(dir: &Path) -> Result<Game> {
         if !dir.join("game.toml").is_file() {
-            bail!("{} is not a game folder (no game.toml in it)", dir.display());
+            bail!(
+                "{} is not a game folder (no game.toml in it)",
+                dir.display()
+            );
         }
         let config_src = load::read_source(&dir.join("game.toml"), &shown(dir, "game.toml"))?;
         let config: GameConfig = load::parse_toml(&config_src)?;
@@ -54,10 +57,16 @@ impl Game {
         let map_src = load::read_source(&dir.join("map.toml"), &shown(dir, "map.toml"))?;
         let map_file: MapFile = load::parse_toml(&map_src)?;
         let powers: Vec<&str> = config.power_ids().collect();
-        let map = Map::from_file(map_file, &powers).map_err(|d| load::first_error(&map_src, &d).expect("errors"))?;
+        let map = Map::from_file(map_file, &powers)
+            .map_err(|d| load::first_error(&map_src, &d).expect("errors"))?;
         let tables_src = load::read_source(&dir.join("tables.toml"), &shown(dir, "tables.toml"))?;
         let ruleset = rules::load(&config, &config_src, &tables_src)?;
-        Ok(Game { dir: dir.to_path_buf(), config, map, ruleset })
+        Ok(Game {
+            dir: dir.to_path_buf(),
+            config,
+            map,
+            ruleset,
+        })
     }
 
     pub fn turn_dir(&self, turn: u32) -> PathBuf {
@@ -99,8 +108,16 @@ impl Game {
     /// A path inside the game folder as it is shown in messages: relative, with `/`.
     pub fn shown(&self, path: &Path) -> String {
         let rel = path.strip_prefix(&self.dir).unwrap_or(path);
-        let name = self.dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let rel = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>().join("/");
+        let name = self
+            .dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let rel = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join("/");
         if name.is_empty() {
             rel
         } else {
@@ -163,8 +180,10 @@ impl Game {
     /// Reads the commitment `C_t` published for turn `t`.
     pub fn commitment(&self, turn: u32) -> Result<crate::dice::Bytes32> {
         let path = self.commitment_path(turn);
-        let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read the commitment {}", self.shown(&path)))?;
-        crate::dice::from_hex(&text).with_context(|| format!("{} does not hold 64 hex digits", self.shown(&path)))
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("cannot read the commitment {}", self.shown(&path)))?;
+        crate::dice::from_hex(&text)
+            .with_context(|| format!("{} does not hold 64 hex digits", self.shown(&path)))
     }
 }
 

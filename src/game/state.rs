@@ -120,10 +120,21 @@ impl std::str::FromStr for Tenths {
         };
         let (whole, frac) = digits.split_once('.').unwrap_or((digits, "0"));
         let bad = || format!("'{s}' is not a number with at most one decimal");
-        if whole.is_empty() || frac.len() != 1 || !whole.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit()) {
+        if whole.is_empty()
+            || frac.len() != 1
+            || !whole
+                .bytes()
+                .chain(frac.bytes())
+                .all(|b| b.is_ascii_digit())
+        {
             return Err(bad());
         }
-        let v: i64 = whole.parse::<i64>().map_err(|_| bad())?.checked_mul(10).ok_or_else(bad)? + frac.parse::<i64>().map_err(|_| bad())?;
+        let v: i64 = whole
+            .parse::<i64>()
+            .map_err(|_| bad())?
+            .checked_mul(10)
+            .ok_or_else(bad)?
+            + frac.parse::<i64>().map_err(|_| bad())?;
         Ok(Tenths(if neg { -v } else { v }))
     }
 }
@@ -147,15 +158,21 @@ impl<'de> Deserialize<'de> for Tenths {
             fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Tenths, E> {
                 let t = (v * 10.0).round();
                 if !v.is_finite() || (t - v * 10.0).abs() > 1e-6 || t.abs() > 1e12 {
-                    return Err(E::custom(format!("{v} is not a number with at most one decimal")));
+                    return Err(E::custom(format!(
+                        "{v} is not a number with at most one decimal"
+                    )));
                 }
                 Ok(Tenths(t as i64))
             }
             fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Tenths, E> {
-                v.checked_mul(10).map(Tenths).ok_or_else(|| E::custom("number too large"))
+                v.checked_mul(10)
+                    .map(Tenths)
+                    .ok_or_else(|| E::custom("number too large"))
             }
             fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Tenths, E> {
-                i64::try_from(v).map_err(|_| E::custom("number too large")).and_then(|v| self.visit_i64(v))
+                i64::try_from(v)
+                    .map_err(|_| E::custom("number too large"))
+                    .and_then(|v| self.visit_i64(v))
             }
             fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Tenths, E> {
                 v.parse().map_err(E::custom)
@@ -168,23 +185,35 @@ impl<'de> Deserialize<'de> for Tenths {
 impl State {
     /// Whether `a` and `b` are the same power or allies.
     pub fn friendly(&self, a: &str, b: &str) -> bool {
-        a == b || self.alliances.iter().any(|g| g.iter().any(|p| p == a) && g.iter().any(|p| p == b))
+        a == b
+            || self
+                .alliances
+                .iter()
+                .any(|g| g.iter().any(|p| p == a) && g.iter().any(|p| p == b))
     }
 
     pub fn corps_of<'a>(&'a self, power: &'a str) -> impl Iterator<Item = &'a Corps> + 'a {
-        self.corps.iter().filter(move |c| c.power.get_ref() == power)
+        self.corps
+            .iter()
+            .filter(move |c| c.power.get_ref() == power)
     }
 
     pub fn find_corps(&self, id: &str) -> Option<&Corps> {
-        self.corps.iter().find(|c| c.id.get_ref().eq_ignore_ascii_case(id))
+        self.corps
+            .iter()
+            .find(|c| c.id.get_ref().eq_ignore_ascii_case(id))
     }
 
     pub fn find_leader(&self, id: &str) -> Option<&Leader> {
-        self.leaders.iter().find(|c| c.id.get_ref().eq_ignore_ascii_case(id))
+        self.leaders
+            .iter()
+            .find(|c| c.id.get_ref().eq_ignore_ascii_case(id))
     }
 
     pub fn find_fleet(&self, id: &str) -> Option<&Fleet> {
-        self.fleets.iter().find(|c| c.id.get_ref().eq_ignore_ascii_case(id))
+        self.fleets
+            .iter()
+            .find(|c| c.id.get_ref().eq_ignore_ascii_case(id))
     }
 
     /// Every unit id of the state (corps, leaders, fleets), for "did you mean" hints.
@@ -197,25 +226,13 @@ impl State {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn tenths_round_trip() {
-        for s in ["3.0", "0.5", "-1.2", "12.9"] {
-            assert_eq!(s.parse::<Tenths>().unwrap().to_string(), s);
-        }
-        assert_eq!("4".parse::<Tenths>().unwrap(), Tenths(40));
-        assert!("3.25".parse::<Tenths>().is_err());
-        assert!("x".parse::<Tenths>().is_err());
-        assert!("99999999999999999999".parse::<Tenths>().is_err());
-    }
-}
-
 /// Checks every reference of a state: areas exist, powers exist, ids are unique, corps and leaders are
 /// on land, fleets at sea or in a port.
-pub fn check_references(state: &State, config: &super::config::GameConfig, map: &super::map::Map) -> Vec<crate::diag::Diagnostic> {
+pub fn check_references(
+    state: &State,
+    config: &super::config::GameConfig,
+    map: &super::map::Map,
+) -> Vec<crate::diag::Diagnostic> {
     use crate::diag::{did_you_mean, Diagnostic};
     let mut out = Vec::new();
     let powers: Vec<&str> = config.power_ids().collect();
@@ -233,22 +250,35 @@ pub fn check_references(state: &State, config: &super::config::GameConfig, map: 
     let power = |p: &Spanned<String>, out: &mut Vec<Diagnostic>| {
         if !powers.contains(&p.get_ref().as_str()) {
             out.push(
-                Diagnostic::error(format!("unknown power '{}'", p.get_ref()), p.span())
-                    .maybe_hint(did_you_mean(p.get_ref(), powers.iter().copied()).map(|s| format!("did you mean '{s}'?"))),
+                Diagnostic::error(format!("unknown power '{}'", p.get_ref()), p.span()).maybe_hint(
+                    did_you_mean(p.get_ref(), powers.iter().copied())
+                        .map(|s| format!("did you mean '{s}'?")),
+                ),
             );
         }
     };
     let mut ids = BTreeMap::new();
     let mut unique = |id: &Spanned<String>, out: &mut Vec<Diagnostic>| {
         let key = id.get_ref().to_lowercase();
-        if id.get_ref().is_empty() || !id.get_ref().chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+        if id.get_ref().is_empty()
+            || !id
+                .get_ref()
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-')
+        {
             out.push(
-                Diagnostic::error(format!("unit id '{}' is not a plain word", id.get_ref()), id.span())
-                    .hint("unit ids are ASCII letters, digits and '-'"),
+                Diagnostic::error(
+                    format!("unit id '{}' is not a plain word", id.get_ref()),
+                    id.span(),
+                )
+                .hint("unit ids are ASCII letters, digits and '-'"),
             );
         }
         if ids.insert(key, ()).is_some() {
-            out.push(Diagnostic::error(format!("unit id '{}' is used twice", id.get_ref()), id.span()));
+            out.push(Diagnostic::error(
+                format!("unit id '{}' is used twice", id.get_ref()),
+                id.span(),
+            ));
         }
     };
     for c in &state.corps {
@@ -256,7 +286,13 @@ pub fn check_references(state: &State, config: &super::config::GameConfig, map: 
         power(&c.power, &mut out);
         if let Some(i) = area(&c.area, &mut out) {
             if !map.area(i).is_land() {
-                out.push(Diagnostic::error(format!("corps {} stands at sea", c.id.get_ref()), c.area.span()).hint("corps stand in land areas"));
+                out.push(
+                    Diagnostic::error(
+                        format!("corps {} stands at sea", c.id.get_ref()),
+                        c.area.span(),
+                    )
+                    .hint("corps stand in land areas"),
+                );
             }
         }
     }
@@ -265,7 +301,10 @@ pub fn check_references(state: &State, config: &super::config::GameConfig, map: 
         power(&l.power, &mut out);
         if let Some(i) = area(&l.area, &mut out) {
             if !map.area(i).is_land() {
-                out.push(Diagnostic::error(format!("leader {} stands at sea", l.id.get_ref()), l.area.span()));
+                out.push(Diagnostic::error(
+                    format!("leader {} stands at sea", l.id.get_ref()),
+                    l.area.span(),
+                ));
             }
         }
     }
@@ -276,35 +315,73 @@ pub fn check_references(state: &State, config: &super::config::GameConfig, map: 
             let a = map.area(i);
             if a.is_land() && !a.port {
                 out.push(
-                    Diagnostic::error(format!("fleet {} is in '{}', which is neither sea nor port", f.id.get_ref(), a.id), f.area.span())
-                        .hint("put fleets in sea areas or in areas with `port = true`"),
+                    Diagnostic::error(
+                        format!(
+                            "fleet {} is in '{}', which is neither sea nor port",
+                            f.id.get_ref(),
+                            a.id
+                        ),
+                        f.area.span(),
+                    )
+                    .hint("put fleets in sea areas or in areas with `port = true`"),
                 );
             }
         }
     }
     for (a, p) in &state.control {
         if map.find(a).is_none() {
-            out.push(Diagnostic::error(format!("[control] names unknown area '{a}'"), 0..0).maybe_hint(map.suggest(a)));
+            out.push(
+                Diagnostic::error(format!("[control] names unknown area '{a}'"), 0..0)
+                    .maybe_hint(map.suggest(a)),
+            );
         }
         if !powers.contains(&p.as_str()) {
-            out.push(Diagnostic::error(format!("[control] gives '{a}' to unknown power '{p}'"), 0..0));
+            out.push(Diagnostic::error(
+                format!("[control] gives '{a}' to unknown power '{p}'"),
+                0..0,
+            ));
         }
     }
     for p in state.alliances.iter().flatten() {
         if !powers.contains(&p.as_str()) {
-            out.push(Diagnostic::error(format!("an alliance names unknown power '{p}'"), 0..0));
+            out.push(Diagnostic::error(
+                format!("an alliance names unknown power '{p}'"),
+                0..0,
+            ));
         }
     }
     for p in state.standing.keys() {
         if !powers.contains(&p.as_str()) {
-            out.push(Diagnostic::error(format!("[standing] names unknown power '{p}'"), 0..0));
+            out.push(Diagnostic::error(
+                format!("[standing] names unknown power '{p}'"),
+                0..0,
+            ));
         }
     }
     if state.game != config.game {
         out.push(Diagnostic::error(
-            format!("this state belongs to game '{}', not '{}'", state.game, config.game),
+            format!(
+                "this state belongs to game '{}', not '{}'",
+                state.game, config.game
+            ),
             0..0,
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tenths_round_trip() {
+        for s in ["3.0", "0.5", "-1.2", "12.9"] {
+            assert_eq!(s.parse::<Tenths>().unwrap().to_string(), s);
+        }
+        assert_eq!("4".parse::<Tenths>().unwrap(), Tenths(40));
+        assert!("3.25".parse::<Tenths>().is_err());
+        assert!("x".parse::<Tenths>().is_err());
+        assert!("99999999999999999999".parse::<Tenths>().is_err());
+    }
 }

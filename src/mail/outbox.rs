@@ -88,7 +88,12 @@ impl Outgoing {
 
     /// Renders the message as RFC 5322 bytes.
     pub fn render(&self, game: &Game) -> Result<Vec<u8>> {
-        let from: Mailbox = game.config.mail_from().parse().with_context(|| format!("the referee address '{}' is not an address", game.config.mail_from()))?;
+        let from: Mailbox = game.config.mail_from().parse().with_context(|| {
+            format!(
+                "the referee address '{}' is not an address",
+                game.config.mail_from()
+            )
+        })?;
         let id = self.message_id(&game.config.game);
         let mut b = Message::builder()
             .from(from)
@@ -97,13 +102,17 @@ impl Outgoing {
             .message_id(Some(format!("<{id}>")))
             .user_agent(format!("pbem {}", env!("CARGO_PKG_VERSION")));
         for to in &self.to {
-            b = b.to(to.parse().with_context(|| format!("'{to}' is not an e-mail address"))?);
+            b = b.to(to
+                .parse()
+                .with_context(|| format!("'{to}' is not an e-mail address"))?);
         }
         if let Some(r) = &self.in_reply_to {
             b = b.in_reply_to(format!("<{r}>")).references(format!("<{r}>"));
         }
         let boundary = |n: &str| format!("pbem-{}-{n}", &sha256_hex(id.as_bytes())[..24]);
-        let text = SinglePart::builder().header(ContentType::TEXT_PLAIN).body(self.text.clone());
+        let text = SinglePart::builder()
+            .header(ContentType::TEXT_PLAIN)
+            .body(self.text.clone());
         let message = if self.html.is_none() && self.attachments.is_empty() {
             b.singlepart(text)?
         } else {
@@ -111,12 +120,21 @@ impl Outgoing {
                 Some(html) => MultiPart::alternative()
                     .boundary(boundary("alt"))
                     .singlepart(text)
-                    .singlepart(SinglePart::builder().header(ContentType::TEXT_HTML).body(html.clone())),
-                None => MultiPart::mixed().boundary(boundary("text")).singlepart(text),
+                    .singlepart(
+                        SinglePart::builder()
+                            .header(ContentType::TEXT_HTML)
+                            .body(html.clone()),
+                    ),
+                None => MultiPart::mixed()
+                    .boundary(boundary("text"))
+                    .singlepart(text),
             };
-            let mut mixed = MultiPart::mixed().boundary(boundary("mixed")).multipart(body);
+            let mut mixed = MultiPart::mixed()
+                .boundary(boundary("mixed"))
+                .multipart(body);
             for a in &self.attachments {
-                let ct = ContentType::parse(&a.content_type).with_context(|| format!("bad content type {}", a.content_type))?;
+                let ct = ContentType::parse(&a.content_type)
+                    .with_context(|| format!("bad content type {}", a.content_type))?;
                 mixed = mixed.singlepart(Attachment::new(a.name.clone()).body(a.bytes.clone(), ct));
             }
             b.multipart(mixed)?
@@ -139,7 +157,9 @@ pub fn path_of(game: &Game, msg: &Outgoing) -> PathBuf {
 /// for the turn are due).
 pub fn announcements(game: &Game, turn: u32, commitment: &str) -> Result<Vec<Outgoing>> {
     let date = game_instant(game, turn.saturating_sub(1).max(game.config.first_turn));
-    let deadline = game.config.deadline_of(turn).map_or("not set".into(), |d| d.format("%A %Y-%m-%d %H:%M %Z").to_string());
+    let deadline = game.config.deadline_of(turn).map_or("not set".into(), |d| {
+        d.format("%A %Y-%m-%d %H:%M %Z").to_string()
+    });
     let mut out = Vec::new();
     for p in &game.config.powers {
         let context = minijinja::context! {
@@ -153,7 +173,10 @@ pub fn announcements(game: &Game, turn: u32, commitment: &str) -> Result<Vec<Out
             power: Some(p.id.clone()),
             key: String::new(),
             to: p.players.clone(),
-            subject: format!("[{}] turn {turn}: dice commitment, orders due {deadline}", game.config.game),
+            subject: format!(
+                "[{}] turn {turn}: dice commitment, orders due {deadline}",
+                game.config.game
+            ),
             text,
             html: None,
             attachments: Vec::new(),
@@ -167,5 +190,7 @@ pub fn announcements(game: &Game, turn: u32, commitment: &str) -> Result<Vec<Out
 /// A fixed instant of the game's calendar for dating messages: the deadline of `turn` in UTC, or the
 /// Unix epoch when the game has no valid deadline.
 pub fn game_instant(game: &Game, turn: u32) -> DateTime<Utc> {
-    game.config.deadline_of(turn).map_or(DateTime::UNIX_EPOCH, |d| d.with_timezone(&Utc))
+    game.config
+        .deadline_of(turn)
+        .map_or(DateTime::UNIX_EPOCH, |d| d.with_timezone(&Utc))
 }

@@ -26,8 +26,18 @@ pub struct DiceHeader {
 }
 
 impl DiceHeader {
-    pub fn new(game: &str, turn: u32, commitment: &Bytes32, secret: &Bytes32, entropy: &[(String, Bytes32)], seed: &Bytes32) -> Self {
-        let mut entropy: Vec<(String, String)> = entropy.iter().map(|(p, e)| (p.clone(), dice::to_hex(e))).collect();
+    pub fn new(
+        game: &str,
+        turn: u32,
+        commitment: &Bytes32,
+        secret: &Bytes32,
+        entropy: &[(String, Bytes32)],
+        seed: &Bytes32,
+    ) -> Self {
+        let mut entropy: Vec<(String, String)> = entropy
+            .iter()
+            .map(|(p, e)| (p.clone(), dice::to_hex(e)))
+            .collect();
         entropy.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
         let mut text = format!(
             "pbem-dice/v1\ngame: {game}\nturn: {turn}\ncommitment: {}\nsecret: {}\n",

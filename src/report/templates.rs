@@ -11,7 +11,10 @@ use crate::game::Game;
 /// The templates built into the binary, by name.
 const BUILT_IN: &[(&str, &str)] = &[
     ("report.txt", include_str!("../../templates/report.txt.j2")),
-    ("announcement.txt", include_str!("../../templates/announcement.txt.j2")),
+    (
+        "announcement.txt",
+        include_str!("../../templates/announcement.txt.j2"),
+    ),
 ];
 
 /// Renders template `name` with `context`.
@@ -25,11 +28,17 @@ pub fn render(game: &Game, name: &str, context: &impl Serialize) -> Result<Strin
     let own = game.dir.join("templates").join(format!("{name}.j2"));
     let source = match std::fs::read_to_string(&own) {
         Ok(s) => s,
-        Err(_) => BUILT_IN.iter().find(|(n, _)| *n == name).map(|(_, s)| s.to_string()).with_context(|| format!("no template '{name}'"))?,
+        Err(_) => BUILT_IN
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, s)| s.to_string())
+            .with_context(|| format!("no template '{name}'"))?,
     };
-    env.add_template_owned(name.to_string(), source).with_context(|| format!("template {name} does not parse"))?;
+    env.add_template_owned(name.to_string(), source)
+        .with_context(|| format!("template {name} does not parse"))?;
     let t = env.get_template(name)?;
-    t.render(context).with_context(|| format!("cannot render template {name}"))
+    t.render(context)
+        .with_context(|| format!("cannot render template {name}"))
 }
 
 /// `{{ text|pad(14) }}`: the text left-aligned in a column of that many characters.

@@ -92,7 +92,10 @@ pub struct PowerView {
 impl PowerView {
     pub fn build(game: &Game, input: &ReportInput<'_>) -> PowerView {
         let power = input.power;
-        let name = game.config.power(power).map_or(power.to_string(), |p| p.name.clone());
+        let name = game
+            .config
+            .power(power)
+            .map_or(power.to_string(), |p| p.name.clone());
         let after = input.state_after;
         let visible = game.ruleset.visible_areas(game, after, power);
         let sees = |area: &str| game.map.find(area).is_some_and(|i| visible.contains(&i));
@@ -103,7 +106,12 @@ impl PowerView {
                 id: c.id.get_ref().clone(),
                 owner: c.power.get_ref().clone(),
                 area: c.area.get_ref().clone(),
-                detail: format!("{} corps, {} factors, morale {}", c.kind.name(), c.factors, c.morale),
+                detail: format!(
+                    "{} corps, {} factors, morale {}",
+                    c.kind.name(),
+                    c.factors,
+                    c.morale
+                ),
             };
             push_unit(line, power, &sees, &mut units, &mut seen);
         }
@@ -125,18 +133,36 @@ impl PowerView {
             };
             push_unit(line, power, &sees, &mut units, &mut seen);
         }
-        let events: Vec<EventLine> = input.events.iter().filter(|e| e.visible_to.contains(power)).map(event_line).collect();
+        let events: Vec<EventLine> = input
+            .events
+            .iter()
+            .filter(|e| e.visible_to.contains(power))
+            .map(event_line)
+            .collect();
         let decisions = input
             .events
             .iter()
-            .filter(|e| e.visible_to.contains(power) && e.decision.as_ref().is_some_and(|d| d.power == power))
+            .filter(|e| {
+                e.visible_to.contains(power)
+                    && e.decision.as_ref().is_some_and(|d| d.power == power)
+            })
             .map(event_line)
             .collect();
         let orders = match input.orders.and_then(|o| o.check.as_ref().map(|c| (o, c))) {
-            None => OrdersView { received: false, accepted: Vec::new(), rejected: 0, diagnostics: String::new(), entropy: None },
+            None => OrdersView {
+                received: false,
+                accepted: Vec::new(),
+                rejected: 0,
+                diagnostics: String::new(),
+                entropy: None,
+            },
             Some((o, c)) => OrdersView {
                 received: true,
-                accepted: c.accepted.iter().map(|(line, text)| format!("line {line}: {text}")).collect(),
+                accepted: c
+                    .accepted
+                    .iter()
+                    .map(|(line, text)| format!("line {line}: {text}"))
+                    .collect(),
                 rejected: c.rejected(),
                 diagnostics: o.rendered.clone(),
                 entropy: c.entropy.clone(),
@@ -160,14 +186,22 @@ impl PowerView {
             next: NextTurn {
                 turn: next,
                 date: game.config.date_of(next),
-                deadline: game.config.deadline_of(next).map_or("not set".into(), |d| d.format("%A %Y-%m-%d %H:%M %Z").to_string()),
+                deadline: game.config.deadline_of(next).map_or("not set".into(), |d| {
+                    d.format("%A %Y-%m-%d %H:%M %Z").to_string()
+                }),
                 commitment: crate::dice::to_hex(input.next_commitment),
             },
         }
     }
 }
 
-fn push_unit(line: UnitLine, power: &str, sees: &impl Fn(&str) -> bool, units: &mut Vec<UnitLine>, seen: &mut Vec<UnitLine>) {
+fn push_unit(
+    line: UnitLine,
+    power: &str,
+    sees: &impl Fn(&str) -> bool,
+    units: &mut Vec<UnitLine>,
+    seen: &mut Vec<UnitLine>,
+) {
     if line.owner == power {
         units.push(line);
     } else if sees(&line.area) {
@@ -180,7 +214,15 @@ fn event_line(e: &Event) -> EventLine {
         citation: e.citation(),
         kind: e.kind.clone(),
         text: e.text.clone(),
-        rolls: e.rolls.iter().map(|r| RollLine { label: r.label.clone(), dice: r.dice_names(), faces: r.faces() }).collect(),
+        rolls: e
+            .rolls
+            .iter()
+            .map(|r| RollLine {
+                label: r.label.clone(),
+                dice: r.dice_names(),
+                faces: r.faces(),
+            })
+            .collect(),
         decided: e.decision.as_ref().map(|d| d.by.describe().to_string()),
     }
 }

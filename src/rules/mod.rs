@@ -58,7 +58,13 @@ pub trait Ruleset {
     fn check_orders(&self, game: &Game, state: &State, source: &Source) -> OrdersCheck;
 
     /// Adjudicates a turn. Pure: no I/O, no clock; all randomness from `dice`.
-    fn resolve(&self, game: &Game, state: &State, orders: &[PowerOrders], dice: &mut DiceBox) -> Result<Resolution>;
+    fn resolve(
+        &self,
+        game: &Game,
+        state: &State,
+        orders: &[PowerOrders],
+        dice: &mut DiceBox,
+    ) -> Result<Resolution>;
 
     /// The areas `power` can see in `state` (for reports and visibility).
     fn visible_areas(&self, game: &Game, state: &State, power: &str) -> BTreeSet<usize>;

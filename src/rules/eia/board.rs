@@ -42,7 +42,10 @@ pub struct Board {
 
 impl Board {
     pub fn new(map: &Map, state: &State) -> Board {
-        let area = |a: &Spanned<String>| map.find(a.get_ref()).expect("state references are checked at load");
+        let area = |a: &Spanned<String>| {
+            map.find(a.get_ref())
+                .expect("state references are checked at load")
+        };
         Board {
             corps: state
                 .corps
@@ -75,22 +78,33 @@ impl Board {
 
     /// Whether `a` and `b` are the same power or allies.
     pub fn friendly(&self, a: &str, b: &str) -> bool {
-        a == b || self.alliances.iter().any(|g| g.iter().any(|p| p == a) && g.iter().any(|p| p == b))
+        a == b
+            || self
+                .alliances
+                .iter()
+                .any(|g| g.iter().any(|p| p == a) && g.iter().any(|p| p == b))
     }
 
     /// Whether `area` holds corps of a power hostile to `power`.
     pub fn enemies_in(&self, area: usize, power: &str) -> bool {
-        self.powers_in(area).iter().any(|p| !self.friendly(p, power))
+        self.powers_in(area)
+            .iter()
+            .any(|p| !self.friendly(p, power))
     }
 
     /// Indices of the corps standing in `area`, in state order.
     pub fn corps_in(&self, area: usize) -> Vec<usize> {
-        (0..self.corps.len()).filter(|&i| !self.corps[i].eliminated && self.corps[i].area == area).collect()
+        (0..self.corps.len())
+            .filter(|&i| !self.corps[i].eliminated && self.corps[i].area == area)
+            .collect()
     }
 
     /// The powers with corps in `area`, sorted.
     pub fn powers_in(&self, area: usize) -> std::collections::BTreeSet<String> {
-        self.corps_in(area).into_iter().map(|i| self.corps[i].power.clone()).collect()
+        self.corps_in(area)
+            .into_iter()
+            .map(|i| self.corps[i].power.clone())
+            .collect()
     }
 
     /// (power, area) of every unit on the board, for visibility.

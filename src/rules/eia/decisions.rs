@@ -10,15 +10,31 @@ use super::tables::Tables;
 /// EiA 7.5.1.3: the order of land combats is determined randomly.
 pub const COMBAT_ORDER: Rule = Rule::new("EiA", "7.5.1.3", "the order of combats is random");
 /// EiA 19.1: the tactical chit of each side, the first of the four interrupts, made a standing order.
-pub const CHIT: Rule = Rule::new("EiA", "19.1", "tactical chit by order, standing order or SOP");
+pub const CHIT: Rule = Rule::new(
+    "EiA",
+    "19.1",
+    "tactical chit by order, standing order or SOP",
+);
 /// EiA 7.5.2.10.2: victorious forces always pursue.
 pub const PURSUIT: Rule = Rule::new("EiA", "7.5.2.10.2", "victors always pursue");
 /// EiA 7.5.2.10.3: retreat toward the nearest depot or capital, random among equals.
-pub const RETREAT: Rule = Rule::new("EiA", "7.5.2.10.3", "retreat toward the nearest depot or capital, random among equals");
+pub const RETREAT: Rule = Rule::new(
+    "EiA",
+    "7.5.2.10.3",
+    "retreat toward the nearest depot or capital, random among equals",
+);
 /// EiA 7.5.2.11: forces eligible to reinforce a combat always try.
-pub const REINFORCE: Rule = Rule::new("EiA", "7.5.2.11", "eligible forces always attempt to reinforce");
+pub const REINFORCE: Rule = Rule::new(
+    "EiA",
+    "7.5.2.11",
+    "eligible forces always attempt to reinforce",
+);
 /// EiA 10.6.1.1: among equally eligible leaders of different nationality, seniority, then at random.
-pub const COMMANDER: Rule = Rule::new("EiA", "10.6.1.1", "force commander by seniority, then at random");
+pub const COMMANDER: Rule = Rule::new(
+    "EiA",
+    "10.6.1.1",
+    "force commander by seniority, then at random",
+);
 
 /// A decision of an EiA turn.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,7 +91,12 @@ pub fn check_sop(key: &str, value: &str, tables: &Tables) -> Result<(), String> 
         "attack-chit" => tables.chits.attack.clone(),
         "defence-chit" => tables.chits.defence.clone(),
         "pursue" | "reinforce" => vec!["always".into(), "never".into()],
-        _ => return Err("the SOP settings of EiA are attack-chit, defence-chit, pursue and reinforce".into()),
+        _ => {
+            return Err(
+                "the SOP settings of EiA are attack-chit, defence-chit, pursue and reinforce"
+                    .into(),
+            )
+        }
     };
     if allowed.iter().any(|a| a == value) {
         Ok(())

@@ -48,7 +48,11 @@ impl Eia {
                     sop.insert(key.clone(), value.get_ref().clone());
                 }
                 Err(hint) => diags.push(
-                    crate::diag::Diagnostic::error(format!("bad SOP setting {key} = \"{}\"", value.get_ref()), value.span()).hint(hint),
+                    crate::diag::Diagnostic::error(
+                        format!("bad SOP setting {key} = \"{}\"", value.get_ref()),
+                        value.span(),
+                    )
+                    .hint(hint),
                 ),
             }
         }
@@ -59,7 +63,11 @@ impl Eia {
     }
 
     fn context<'a>(&'a self, game: &'a Game, state: &'a State) -> orders::Context<'a> {
-        orders::Context { map: &game.map, state, tables: &self.tables }
+        orders::Context {
+            map: &game.map,
+            state,
+            tables: &self.tables,
+        }
     }
 }
 
@@ -75,31 +83,46 @@ impl Ruleset for Eia {
     fn check_orders(&self, game: &Game, state: &State, source: &Source) -> OrdersCheck {
         let lines = crate::orders::split(&source.text);
         let (header, lines, mut diagnostics) = crate::orders::Header::take(&source.text, lines);
-        let (power, mut more) = crate::orders::check_header(&header, &game.config, state.turn, source.text.len());
+        let (power, mut more) =
+            crate::orders::check_header(&header, &game.config, state.turn, source.text.len());
         diagnostics.append(&mut more);
-        // The order lines are checked for the power the header names even when the header fails, so
-        // that a player sees every problem at once; they stand only when the header authenticates.
-        let named = header.power.as_ref().and_then(|p| game.config.power(&p.value)).map(|p| p.id.clone());
+        // Order lines are read only for an authenticated power: their diagnostics would tell an impostor
+        // where the power's units stand.
         let mut accepted = Vec::new();
-        if let Some(p) = power.as_ref().or(named.as_ref()) {
+        if let Some(p) = &power {
             let (ok, mut more) = orders::parse_all(source, &lines, p, &self.context(game, state));
             diagnostics.append(&mut more);
-            if power.is_some() {
-                accepted = ok.iter().map(|o| (source.line_col(o.span.start).0, o.value.to_string())).collect();
-            }
+            accepted = ok
+                .iter()
+                .map(|o| (source.line_col(o.span.start).0, o.value.to_string()))
+                .collect();
         }
         diagnostics.sort_by_key(|d| d.span.start);
-        OrdersCheck { power, entropy: header.entropy.map(|e| e.value), accepted, diagnostics }
+        OrdersCheck {
+            power,
+            entropy: header.entropy.map(|e| e.value),
+            accepted,
+            diagnostics,
+        }
     }
 
-    fn resolve(&self, game: &Game, state: &State, orders: &[PowerOrders], dice: &mut DiceBox) -> Result<Resolution> {
+    fn resolve(
+        &self,
+        game: &Game,
+        state: &State,
+        orders: &[PowerOrders],
+        dice: &mut DiceBox,
+    ) -> Result<Resolution> {
         let cx = self.context(game, state);
         let mut parsed = BTreeMap::new();
         for po in orders {
             let lines = crate::orders::split(&po.source.text);
             let (_, lines, _) = crate::orders::Header::take(&po.source.text, lines);
             let (ok, _) = orders::parse_all(&po.source, &lines, &po.power, &cx);
-            parsed.insert(po.power.clone(), ok.into_iter().map(|o| o.value).collect::<Vec<_>>());
+            parsed.insert(
+                po.power.clone(),
+                ok.into_iter().map(|o| o.value).collect::<Vec<_>>(),
+            );
         }
         combat::resolve_land_phase(self, game, state, &parsed, dice)
     }

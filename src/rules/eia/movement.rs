@@ -11,14 +11,22 @@ use super::orders::{EiaOrder, LAND_MOVEMENT};
 use super::visibility::watchers;
 
 /// EiA 7: a unit entering an area with enemy corps stops there.
-pub const STOP_AT_ENEMY: crate::rule::Rule = crate::rule::Rule::new("EiA", "7", "a unit entering an area with enemy corps stops");
+pub const STOP_AT_ENEMY: crate::rule::Rule =
+    crate::rule::Rule::new("EiA", "7", "a unit entering an area with enemy corps stops");
 
 /// Moves every unit with a move order, powers in id order, orders in file order.
-pub fn move_units(map: &Map, board: &mut Board, orders: &BTreeMap<String, Vec<EiaOrder>>, events: &mut Vec<Event>) {
+pub fn move_units(
+    map: &Map,
+    board: &mut Board,
+    orders: &BTreeMap<String, Vec<EiaOrder>>,
+    events: &mut Vec<Event>,
+) {
     let before = board.positions();
     for (power, list) in orders {
         for order in list {
-            let EiaOrder::Move { unit, path } = order else { continue };
+            let EiaOrder::Move { unit, path } = order else {
+                continue;
+            };
             let corps = board.find_corps(unit);
             let leader = board.find_leader(unit);
             let start = match (corps, leader) {
@@ -49,10 +57,18 @@ pub fn move_units(map: &Map, board: &mut Board, orders: &BTreeMap<String, Vec<Ei
                 seen.extend(watchers(map, &before, map.find(a).expect("on the map")));
             }
             let text = format!("{unit} ({power}) moves {}.", walked.join(" - "));
-            events.push(Event::new(LAND_MOVEMENT, "move", text).at(&map.area(here).id).seen_by(seen.iter().map(String::as_str)));
+            events.push(
+                Event::new(LAND_MOVEMENT, "move", text)
+                    .at(&map.area(here).id)
+                    .seen_by(seen.iter().map(String::as_str)),
+            );
             if let Some(area) = stopped {
                 let text = format!("{unit} stops in {area}: enemy corps are there.");
-                events.push(Event::new(STOP_AT_ENEMY, "move", text).at(&area).seen_by(seen.iter().map(String::as_str)));
+                events.push(
+                    Event::new(STOP_AT_ENEMY, "move", text)
+                        .at(&area)
+                        .seen_by(seen.iter().map(String::as_str)),
+                );
             }
         }
     }

@@ -97,9 +97,17 @@ fn game(state: &str) -> (tempfile::TempDir, Game) {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("game.toml"), GAME).unwrap();
     std::fs::write(dir.path().join("map.toml"), MAP).unwrap();
-    std::fs::write(dir.path().join("tables.toml"), include_str!("../../../games/ulm-1805/tables.toml")).unwrap();
+    std::fs::write(
+        dir.path().join("tables.toml"),
+        include_str!("../../../games/ulm-1805/tables.toml"),
+    )
+    .unwrap();
     std::fs::create_dir_all(dir.path().join("turns/1")).unwrap();
-    std::fs::write(dir.path().join("turns/1/state.toml"), format!("game = \"test\"\nturn = 1\n{state}")).unwrap();
+    std::fs::write(
+        dir.path().join("turns/1/state.toml"),
+        format!("game = \"test\"\nturn = 1\n{state}"),
+    )
+    .unwrap();
     let g = Game::load(dir.path()).unwrap();
     (dir, g)
 }
@@ -132,7 +140,11 @@ fn run(g: &Game, o: &BTreeMap<String, Vec<EiaOrder>>) -> (Vec<Event>, crate::gam
     run_seed(g, o, SEED)
 }
 
-fn run_seed(g: &Game, o: &BTreeMap<String, Vec<EiaOrder>>, seed: [u8; 32]) -> (Vec<Event>, crate::game::state::State) {
+fn run_seed(
+    g: &Game,
+    o: &BTreeMap<String, Vec<EiaOrder>>,
+    seed: [u8; 32],
+) -> (Vec<Event>, crate::game::state::State) {
     let eia = eia(g);
     let state = g.load_state(1).unwrap();
     let mut dice = DiceBox::new(seed);
@@ -172,30 +184,68 @@ fn eia_7_5_1_3_combat_order_is_random() {
     ]
     .concat();
     let (_d, g) = game(&state);
-    let (events, _) = run(&g, &orders(&[("blue", attack("West")), ("blue", attack("Field")), ("blue", attack("Far"))]));
+    let (events, _) = run(
+        &g,
+        &orders(&[
+            ("blue", attack("West")),
+            ("blue", attack("Field")),
+            ("blue", attack("Far")),
+        ]),
+    );
     let order_event = &with_rule(&events, "EiA 7.5.1.3")[0];
     assert_eq!(order_event.rolls[0].label, "combat-order");
     assert_eq!(order_event.rolls[0].dice_names(), "d3 d2");
     // The battles are fought in the order of the pbem-dice/v1 shuffle of the areas sorted by id.
     let mut expected = ["Far", "Field", "West"];
     Roller::new(&SEED, "combat-order").shuffle(&mut expected);
-    let fought: Vec<&str> = events.iter().filter(|e| e.kind == "combat").filter_map(|e| e.area.as_deref()).collect();
+    let fought: Vec<&str> = events
+        .iter()
+        .filter(|e| e.kind == "combat")
+        .filter_map(|e| e.area.as_deref())
+        .collect();
     assert_eq!(fought, expected);
 }
 
 #[test]
 fn eia_19_1_chit_by_order_standing_order_then_sop() {
-    let state = format!("[standing.red]\ndefence-chit = \"probe\"\n{}", sure_win_state(""));
+    let state = format!(
+        "[standing.red]\ndefence-chit = \"probe\"\n{}",
+        sure_win_state("")
+    );
     let (_d, g) = game(&state);
-    let chit = EiaOrder::Chit { area: "Field".into(), chit: "outflank".into() };
+    let chit = EiaOrder::Chit {
+        area: "Field".into(),
+        chit: "outflank".into(),
+    };
     let (events, _) = run(&g, &orders(&[("blue", attack("Field")), ("blue", chit)]));
-    let chits: Vec<&str> = with_rule(&events, "EiA 19.1").iter().map(|e| e.text.as_str()).collect();
-    assert_eq!(chits[0], "blue plays the attack chit 'outflank' at Field (by your order).");
-    assert_eq!(chits[1], "red plays the defence chit 'probe' at Field (by your standing order).");
-    let (events, _) = run(&game(&sure_win_state("")).1, &orders(&[("blue", attack("Field"))]));
-    let chits: Vec<&str> = with_rule(&events, "EiA 19.1").iter().map(|e| e.text.as_str()).collect();
-    assert_eq!(chits[0], "blue plays the attack chit 'assault' at Field (by the SOP).");
-    assert_eq!(chits[1], "red plays the defence chit 'defend' at Field (by the SOP).");
+    let chits: Vec<&str> = with_rule(&events, "EiA 19.1")
+        .iter()
+        .map(|e| e.text.as_str())
+        .collect();
+    assert_eq!(
+        chits[0],
+        "blue plays the attack chit 'outflank' at Field (by your order)."
+    );
+    assert_eq!(
+        chits[1],
+        "red plays the defence chit 'probe' at Field (by your standing order)."
+    );
+    let (events, _) = run(
+        &game(&sure_win_state("")).1,
+        &orders(&[("blue", attack("Field"))]),
+    );
+    let chits: Vec<&str> = with_rule(&events, "EiA 19.1")
+        .iter()
+        .map(|e| e.text.as_str())
+        .collect();
+    assert_eq!(
+        chits[0],
+        "blue plays the attack chit 'assault' at Field (by the SOP)."
+    );
+    assert_eq!(
+        chits[1],
+        "red plays the defence chit 'defend' at Field (by the SOP)."
+    );
 }
 
 #[test]
@@ -204,29 +254,59 @@ fn eia_7_5_2_10_2_victors_always_pursue() {
     let (events, _) = run(&g, &orders(&[("blue", attack("Field"))]));
     let pursuit = with_rule(&events, "EiA 7.5.2.10.2");
     assert_eq!(pursuit.len(), 1);
-    assert!(pursuit[0].text.starts_with("blue pursues at Field (by the SOP)"), "{}", pursuit[0].text);
+    assert!(
+        pursuit[0]
+            .text
+            .starts_with("blue pursues at Field (by the SOP)"),
+        "{}",
+        pursuit[0].text
+    );
     assert_eq!(pursuit[0].rolls[0].label, "pursuit/area=Field");
-    assert_eq!(pursuit[0].citation(), "EiA 7.5.2.10.2: victors always pursue");
+    assert_eq!(
+        pursuit[0].citation(),
+        "EiA 7.5.2.10.2: victors always pursue"
+    );
 }
 
 #[test]
 fn eia_7_5_2_10_2_a_standing_order_can_forbid_pursuit() {
-    let (_d, g) = game(&format!("[standing.blue]\npursue = \"never\"\n{}", sure_win_state("")));
+    let (_d, g) = game(&format!(
+        "[standing.blue]\npursue = \"never\"\n{}",
+        sure_win_state("")
+    ));
     let (events, _) = run(&g, &orders(&[("blue", attack("Field"))]));
     let pursuit = with_rule(&events, "EiA 7.5.2.10.2");
-    assert_eq!(pursuit[0].text, "blue does not pursue at Field (by your standing order).");
+    assert_eq!(
+        pursuit[0].text,
+        "blue does not pursue at Field (by your standing order)."
+    );
     assert!(pursuit[0].rolls.is_empty());
 }
 
 #[test]
 fn eia_7_5_2_10_3_retreat_toward_the_nearest_depot() {
     // From Field, Mid (one step from Depot) is nearer red's depot than Side or East.
-    let (_d, g) = game(&format!("[control]\nDepot = \"red\"\n{}", sure_win_state("")));
+    let (_d, g) = game(&format!(
+        "[control]\nDepot = \"red\"\n{}",
+        sure_win_state("")
+    ));
     let (events, next) = run(&g, &orders(&[("blue", attack("Field"))]));
     let retreat = with_rule(&events, "EiA 7.5.2.10.3");
-    assert!(retreat[0].text.starts_with("red retreats from Field to Mid (nearest a depot or capital, 1 areas away)"), "{}", retreat[0].text);
-    assert!(retreat[0].rolls.is_empty(), "no roll when one area is nearest");
-    assert_eq!(next.find_corps("R1").map(|c| c.area.get_ref().as_str()), Some("Mid"));
+    assert!(
+        retreat[0].text.starts_with(
+            "red retreats from Field to Mid (nearest a depot or capital, 1 areas away)"
+        ),
+        "{}",
+        retreat[0].text
+    );
+    assert!(
+        retreat[0].rolls.is_empty(),
+        "no roll when one area is nearest"
+    );
+    assert_eq!(
+        next.find_corps("R1").map(|c| c.area.get_ref().as_str()),
+        Some("Mid")
+    );
 }
 
 #[test]
@@ -239,7 +319,10 @@ fn eia_7_5_2_10_3_random_among_equally_near_areas() {
     assert_eq!(roll.label, "retreat/area=Field/power=red");
     assert_eq!(roll.dice_names(), "d3");
     let to = ["East", "Mid", "Side"][roll.dice[0].face as usize - 1];
-    assert_eq!(next.find_corps("R1").map(|c| c.area.get_ref().as_str()), Some(to));
+    assert_eq!(
+        next.find_corps("R1").map(|c| c.area.get_ref().as_str()),
+        Some(to)
+    );
 }
 
 #[test]
@@ -254,7 +337,11 @@ fn eia_7_5_2_10_3_no_retreat_means_surrender() {
     let (_d, g) = game(&sure_win_state(&extra));
     let (events, next) = run(&g, &orders(&[("blue", attack("Field"))]));
     let retreat = with_rule(&events, "EiA 7.5.2.10.3");
-    assert!(retreat[0].text.contains("cannot retreat from Field"), "{}", retreat[0].text);
+    assert!(
+        retreat[0].text.contains("cannot retreat from Field"),
+        "{}",
+        retreat[0].text
+    );
     assert!(next.find_corps("R1").is_none());
 }
 
@@ -269,23 +356,38 @@ fn eia_7_5_2_11_eligible_corps_always_try_to_reinforce() {
     ]
     .concat();
     let (_d, g) = game(&sure_win_state(&extra));
-    let (events, next) = run(&g, &orders(&[("blue", attack("Field")), ("blue", attack("East"))]));
-    let tries: Vec<&Event> = with_rule(&events, "EiA 7.5.2.11").into_iter().filter(|e| e.area.as_deref() == Some("Field")).collect();
+    let (events, next) = run(
+        &g,
+        &orders(&[("blue", attack("Field")), ("blue", attack("East"))]),
+    );
+    let tries: Vec<&Event> = with_rule(&events, "EiA 7.5.2.11")
+        .into_iter()
+        .filter(|e| e.area.as_deref() == Some("Field"))
+        .collect();
     assert_eq!(tries.len(), 1, "only R2 may march to Field");
     assert_eq!(tries[0].rolls[0].label, "reinforce/area=Field/unit=R2");
     // Rating 6 makes any d6 succeed.
     assert!(tries[0].text.contains("it arrives"), "{}", tries[0].text);
-    assert!(events.iter().any(|e| e.kind == "combat" && e.area.as_deref() == Some("Field") && e.text.contains("R1, R2")));
+    assert!(events.iter().any(|e| e.kind == "combat"
+        && e.area.as_deref() == Some("Field")
+        && e.text.contains("R1, R2")));
     let _ = next;
 }
 
 #[test]
 fn eia_7_5_2_11_a_standing_order_can_forbid_reinforcing() {
-    let extra = [corps("R2", "red", "infantry", 4, "3.0", "Side"), "[standing.red]\nreinforce = \"never\"\n".to_string()].concat();
+    let extra = [
+        corps("R2", "red", "infantry", 4, "3.0", "Side"),
+        "[standing.red]\nreinforce = \"never\"\n".to_string(),
+    ]
+    .concat();
     let (_d, g) = game(&sure_win_state(&extra));
     let (events, _) = run(&g, &orders(&[("blue", attack("Field"))]));
     let tries = with_rule(&events, "EiA 7.5.2.11");
-    assert_eq!(tries[0].text, "red does not try to reinforce at Field (by your standing order).");
+    assert_eq!(
+        tries[0].text,
+        "red does not try to reinforce at Field (by your standing order)."
+    );
     assert!(tries[0].rolls.is_empty());
 }
 
@@ -298,7 +400,12 @@ fn eia_10_6_1_1_commander_by_seniority_then_at_random() {
         leader("PinkGeneral", "pink", 3, 1, "Field"),
     ]
     .concat();
-    let allied = |extra: &str| format!("alliances = [[\"red\", \"pink\"]]\n{}", sure_win_state(extra));
+    let allied = |extra: &str| {
+        format!(
+            "alliances = [[\"red\", \"pink\"]]\n{}",
+            sure_win_state(extra)
+        )
+    };
     let (_d, g) = game(&allied(&senior));
     let (events, _) = run(&g, &orders(&[("blue", attack("Field"))]));
     let cmd = with_rule(&events, "EiA 10.6.1.1");
@@ -313,17 +420,35 @@ fn eia_10_6_1_1_commander_by_seniority_then_at_random() {
     assert_eq!(roll.label, "commander/area=Field/side=defender");
     assert_eq!(roll.dice_names(), "d2");
     let chosen = ["PinkGeneral", "RedGeneral"][roll.dice[0].face as usize - 1];
-    assert!(cmd[0].text.starts_with(&format!("{chosen} commands the defender at Field")), "{}", cmd[0].text);
+    assert!(
+        cmd[0]
+            .text
+            .starts_with(&format!("{chosen} commands the defender at Field")),
+        "{}",
+        cmd[0].text
+    );
 }
 
 #[test]
 fn eia_7_a_corps_entering_enemy_corps_stops() {
-    let state = [corps("B1", "blue", "infantry", 5, "3.0", "Mid"), corps("R1", "red", "infantry", 5, "3.0", "Field")].concat();
+    let state = [
+        corps("B1", "blue", "infantry", 5, "3.0", "Mid"),
+        corps("R1", "red", "infantry", 5, "3.0", "Field"),
+    ]
+    .concat();
     let (_d, g) = game(&state);
-    let mv = EiaOrder::Move { unit: "B1".into(), path: vec!["Field".into(), "East".into()] };
+    let mv = EiaOrder::Move {
+        unit: "B1".into(),
+        path: vec!["Field".into(), "East".into()],
+    };
     let (events, next) = run(&g, &orders(&[("blue", mv)]));
-    assert!(events.iter().any(|e| e.text == "B1 stops in Field: enemy corps are there."));
-    assert_eq!(next.find_corps("B1").map(|c| c.area.get_ref().as_str()), Some("Field"));
+    assert!(events
+        .iter()
+        .any(|e| e.text == "B1 stops in Field: enemy corps are there."));
+    assert_eq!(
+        next.find_corps("B1").map(|c| c.area.get_ref().as_str()),
+        Some("Field")
+    );
 }
 
 #[test]
@@ -335,9 +460,15 @@ fn eia_7_allies_pass_through_each_other_and_keep_their_areas() {
     ]
     .concat();
     let (_d, g) = game(&state);
-    let mv = EiaOrder::Move { unit: "B1".into(), path: vec!["Field".into(), "East".into()] };
+    let mv = EiaOrder::Move {
+        unit: "B1".into(),
+        path: vec!["Field".into(), "East".into()],
+    };
     let (events, next) = run(&g, &orders(&[("blue", mv), ("blue", attack("Field"))]));
-    assert_eq!(next.find_corps("B1").map(|c| c.area.get_ref().as_str()), Some("East"));
+    assert_eq!(
+        next.find_corps("B1").map(|c| c.area.get_ref().as_str()),
+        Some("East")
+    );
     assert_eq!(next.control.get("Field").map(String::as_str), Some("pink"));
     assert_eq!(next.control.get("East").map(String::as_str), Some("blue"));
     assert!(!events.iter().any(|e| e.kind == "combat"));
@@ -348,13 +479,19 @@ fn eia_7_5_an_attack_without_enemy_corps_is_void() {
     let state = corps("B1", "blue", "infantry", 5, "3.0", "Field");
     let (_d, g) = game(&state);
     let (events, _) = run(&g, &orders(&[("blue", attack("Field"))]));
-    assert!(events.iter().any(|e| e.text == "blue declares an attack on Field, but no enemy corps are there."));
+    assert!(events
+        .iter()
+        .any(|e| e.text == "blue declares an attack on Field, but no enemy corps are there."));
     assert!(!events.iter().any(|e| e.kind == "combat"));
 }
 
 #[test]
 fn eia_visibility_a_distant_power_sees_no_battle_roll() {
-    let state = format!("{}{}", sure_win_state(""), corps("G1", "grey", "infantry", 3, "3.0", "West"));
+    let state = format!(
+        "{}{}",
+        sure_win_state(""),
+        corps("G1", "grey", "infantry", 3, "3.0", "West")
+    );
     let (_d, g) = game(&state);
     let (events, _) = run(&g, &orders(&[("blue", attack("Field"))]));
     for e in events.iter().filter(|e| !e.rolls.is_empty()) {
@@ -374,8 +511,15 @@ fn labels_are_unique_within_a_turn_over_many_seeds() {
     .concat();
     let (_d, g) = game(&state);
     for s in 0..50u8 {
-        let (events, _) = run_seed(&g, &orders(&[("blue", attack("Field")), ("blue", attack("West"))]), [s; 32]);
-        let mut labels: Vec<&str> = events.iter().flat_map(|e| e.rolls.iter().map(|r| r.label.as_str())).collect();
+        let (events, _) = run_seed(
+            &g,
+            &orders(&[("blue", attack("Field")), ("blue", attack("West"))]),
+            [s; 32],
+        );
+        let mut labels: Vec<&str> = events
+            .iter()
+            .flat_map(|e| e.rolls.iter().map(|r| r.label.as_str()))
+            .collect();
         let n = labels.len();
         labels.sort();
         labels.dedup();

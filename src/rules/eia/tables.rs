@@ -90,22 +90,42 @@ impl Tables {
         for row in &self.combat.results {
             if row.get_ref().len() != width {
                 out.push(
-                    Diagnostic::error(format!("this row has {} cells, the table has {width} columns", row.get_ref().len()), row.span())
-                        .hint("one cell per column: one more than the list of column limits"),
+                    Diagnostic::error(
+                        format!(
+                            "this row has {} cells, the table has {width} columns",
+                            row.get_ref().len()
+                        ),
+                        row.span(),
+                    )
+                    .hint("one cell per column: one more than the list of column limits"),
                 );
             }
             for cell in row.get_ref() {
                 if parse_result(cell.get_ref()).is_none() {
                     out.push(
-                        Diagnostic::error(format!("'{}' is not a combat result", cell.get_ref()), cell.span())
-                            .hint("write factors lost and morale lost as \"2/0.4\""),
+                        Diagnostic::error(
+                            format!("'{}' is not a combat result", cell.get_ref()),
+                            cell.span(),
+                        )
+                        .hint("write factors lost and morale lost as \"2/0.4\""),
                     );
                 }
             }
         }
+        for chit in self.chits.attack.iter().chain(&self.chits.defence) {
+            if chit.is_empty() || !chit.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+                out.push(
+                    Diagnostic::error(format!("chit name '{chit}' is not a plain word"), 0..0)
+                        .hint("chit names are written in orders: ASCII letters, digits and '-'"),
+                );
+            }
+        }
         for (chit, row) in &self.chits.matrix {
             if !self.chits.attack.contains(chit) {
-                out.push(Diagnostic::error(format!("'{chit}' is not an attack chit"), row.span()));
+                out.push(Diagnostic::error(
+                    format!("'{chit}' is not an attack chit"),
+                    row.span(),
+                ));
             }
             if row.get_ref().len() != self.chits.defence.len() {
                 out.push(Diagnostic::error("one cell per defence chit", row.span()));
@@ -113,26 +133,39 @@ impl Tables {
             for cell in row.get_ref() {
                 if parse_drm_pair(cell.get_ref()).is_none() {
                     out.push(
-                        Diagnostic::error(format!("'{}' is not a pair of modifiers", cell.get_ref()), cell.span())
-                            .hint("write the attacker's then the defender's modifier: \"+1/-1\""),
+                        Diagnostic::error(
+                            format!("'{}' is not a pair of modifiers", cell.get_ref()),
+                            cell.span(),
+                        )
+                        .hint("write the attacker's then the defender's modifier: \"+1/-1\""),
                     );
                 }
             }
         }
         for chit in &self.chits.attack {
             if !self.chits.matrix.contains_key(chit) {
-                out.push(Diagnostic::error(format!("attack chit '{chit}' has no row in [chits.matrix]"), 0..0));
+                out.push(Diagnostic::error(
+                    format!("attack chit '{chit}' has no row in [chits.matrix]"),
+                    0..0,
+                ));
             }
         }
         if self.pursuit.losses.is_empty() || self.pursuit.cavalry_per_drm == 0 {
-            out.push(Diagnostic::error("pursuit needs losses and a non-zero cavalry_per_drm", 0..0));
+            out.push(Diagnostic::error(
+                "pursuit needs losses and a non-zero cavalry_per_drm",
+                0..0,
+            ));
         }
         out
     }
 
     /// The column of a side with `factors` strength points.
     pub fn column(&self, factors: u32) -> usize {
-        self.combat.columns.iter().position(|&max| factors <= max).unwrap_or(self.combat.columns.len())
+        self.combat
+            .columns
+            .iter()
+            .position(|&max| factors <= max)
+            .unwrap_or(self.combat.columns.len())
     }
 
     /// The result for a modified die (clamped to the table) and a column.
@@ -144,15 +177,24 @@ impl Tables {
 
     /// The modifiers (attacker, defender) of a pair of chits.
     pub fn chit_drm(&self, attack: &str, defence: &str) -> (i32, i32) {
-        let col = self.chits.defence.iter().position(|c| c == defence).expect("validated chit");
-        parse_drm_pair(self.chits.matrix[attack].get_ref()[col].get_ref()).expect("validated at load")
+        let col = self
+            .chits
+            .defence
+            .iter()
+            .position(|c| c == defence)
+            .expect("validated chit");
+        parse_drm_pair(self.chits.matrix[attack].get_ref()[col].get_ref())
+            .expect("validated at load")
     }
 }
 
 fn parse_result(cell: &str) -> Option<CombatResult> {
     let (f, m) = cell.split_once('/')?;
     let morale: crate::game::state::Tenths = m.parse().ok()?;
-    Some(CombatResult { factors: f.trim().parse().ok()?, morale: morale.0 })
+    Some(CombatResult {
+        factors: f.trim().parse().ok()?,
+        morale: morale.0,
+    })
 }
 
 fn parse_drm_pair(cell: &str) -> Option<(i32, i32)> {
@@ -166,7 +208,13 @@ mod tests {
 
     #[test]
     fn cells_parse() {
-        assert_eq!(parse_result("2/0.4"), Some(CombatResult { factors: 2, morale: 4 }));
+        assert_eq!(
+            parse_result("2/0.4"),
+            Some(CombatResult {
+                factors: 2,
+                morale: 4
+            })
+        );
         assert_eq!(parse_result("x"), None);
         assert_eq!(parse_drm_pair("+1/-1"), Some((1, -1)));
     }

@@ -13,8 +13,20 @@ pub fn visible_areas(map: &Map, state: &State, power: &str) -> BTreeSet<usize> {
         .iter()
         .filter(|c| c.power.get_ref() == power)
         .map(|c| c.area.get_ref())
-        .chain(state.leaders.iter().filter(|l| l.power.get_ref() == power).map(|l| l.area.get_ref()))
-        .chain(state.fleets.iter().filter(|f| f.power.get_ref() == power).map(|f| f.area.get_ref()));
+        .chain(
+            state
+                .leaders
+                .iter()
+                .filter(|l| l.power.get_ref() == power)
+                .map(|l| l.area.get_ref()),
+        )
+        .chain(
+            state
+                .fleets
+                .iter()
+                .filter(|f| f.power.get_ref() == power)
+                .map(|f| f.area.get_ref()),
+        );
     let mut seen = BTreeSet::new();
     for a in own {
         if let Some(i) = map.find(a) {
