@@ -300,7 +300,7 @@ pub fn compute(
     let mut reports = BTreeMap::new();
     let mut mails = Vec::new();
     for p in &game.config.powers {
-        let text = report::render_text(
+        let rendered = report::render(
             game,
             &report::ReportInput {
                 power: &p.id,
@@ -315,7 +315,26 @@ pub fn compute(
         )?;
         let path = game.reports_dir(turn).join(format!("{}.txt", p.id));
         reports.insert(p.id.clone(), path.clone());
-        let mail = outbox::Outgoing {
+        let mut attachments = Vec::new();
+        if let Some(html) = &rendered.html {
+            outputs.push((
+                game.reports_dir(turn).join(format!("{}.html", p.id)),
+                html.clone(),
+            ));
+        }
+        for f in &rendered.attachments {
+            outputs.push((
+                game.reports_dir(turn)
+                    .join(format!("{}.{}", p.id, f.extension)),
+                f.content.clone(),
+            ));
+            attachments.push(outbox::Attached {
+                name: format!("{}-turn{turn}-{}.{}", game.config.game, p.id, f.extension),
+                content_type: f.content_type.to_string(),
+                bytes: f.content.clone().into_bytes(),
+            });
+        }
+        mails.push(outbox::Outgoing {
             kind: outbox::Kind::Report,
             turn,
             power: Some(p.id.clone()),
@@ -327,14 +346,13 @@ pub fn compute(
                 game.config.date_of(turn),
                 p.name
             ),
-            text: text.clone(),
-            html: None,
-            attachments: Vec::new(),
+            text: rendered.text.clone(),
+            html: rendered.html,
+            attachments,
             in_reply_to: None,
             date: outbox::game_instant(game, turn),
-        };
-        outputs.push((path, text));
-        mails.push(mail);
+        });
+        outputs.push((path, rendered.text));
     }
     // The commitment of the next turn is announced with the reports of this one.
     mails.extend(outbox::announcements(
