@@ -59,6 +59,9 @@ pub struct Sources<'a> {
     pub explicit: Option<&'a str>,
     /// The power's standing orders.
     pub standing: Option<&'a std::collections::BTreeMap<String, String>>,
+    /// The unit or area the decision is about: a standing order scoped to it (`surrender@Vienna`)
+    /// comes before the power-wide one.
+    pub scope: Option<&'a str>,
     /// The game's `[sop]` settings.
     pub sop: &'a std::collections::BTreeMap<String, String>,
 }
@@ -148,6 +151,7 @@ mod tests {
             explicit: Some("always"),
             standing: Some(&standing),
             sop: &sop,
+            scope: None,
         };
         let d = decide(&Pursue, &s, parse, || Ok(false)).unwrap();
         assert_eq!((d.value, d.by), (true, DecidedBy::Order));
@@ -155,6 +159,7 @@ mod tests {
             explicit: None,
             standing: Some(&standing),
             sop: &sop,
+            scope: None,
         };
         assert_eq!(
             decide(&Pursue, &s, parse, || Ok(true)).unwrap().by,
@@ -164,6 +169,7 @@ mod tests {
             explicit: None,
             standing: None,
             sop: &sop,
+            scope: None,
         };
         let d = decide(&Pursue, &s, parse, || Ok(false)).unwrap();
         assert_eq!((d.value, d.by), (true, DecidedBy::Sop));
@@ -179,6 +185,7 @@ mod tests {
             explicit: None,
             standing: Some(&standing),
             sop: &sop,
+            scope: None,
         };
         assert_eq!(
             decide(&Pursue, &s, parse, || Ok(false)).unwrap().by,

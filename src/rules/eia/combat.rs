@@ -537,6 +537,7 @@ impl Phase<'_> {
             explicit,
             standing: self.standing.get(power),
             sop: &self.eia.sop,
+            scope: None,
         };
         let first = allowed[0].clone();
         let d = decide(
@@ -596,6 +597,7 @@ impl Phase<'_> {
                 explicit: None,
                 standing: self.standing.get(power),
                 sop: &self.eia.sop,
+                scope: None,
             };
             let d = decide(&EiaPoint::Reinforce, &sources, always_never, || Ok(true))?;
             if !d.value {
@@ -664,6 +666,7 @@ impl Phase<'_> {
             explicit: None,
             standing: self.standing.get(&winner.lead),
             sop: &self.eia.sop,
+            scope: None,
         };
         let d = decide(&EiaPoint::Pursue, &sources, always_never, || Ok(true))?;
         if !d.value {

@@ -87,18 +87,51 @@ pub fn always_never(s: &str) -> Option<bool> {
 
 /// Checks a `[sop]` setting of game.toml; the error is a hint listing what is allowed.
 pub fn check_sop(key: &str, value: &str, tables: &Tables) -> Result<(), String> {
-    let allowed: Vec<String> = match key {
-        "attack-chit" => tables.chits.attack.clone(),
-        "defence-chit" => tables.chits.defence.clone(),
-        "pursue" | "reinforce" => vec!["always".into(), "never".into()],
+    use super::standing::{parse_continue, parse_guard, parse_surrender};
+    let list = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let (ok, allowed) = match key {
+        "attack-chit" => (
+            tables.chits.attack.iter().any(|c| c == value),
+            tables.chits.attack.clone(),
+        ),
+        "defence-chit" => (
+            tables.chits.defence.iter().any(|c| c == value),
+            tables.chits.defence.clone(),
+        ),
+        "pursue" | "reinforce" => (
+            matches!(value, "always" | "never"),
+            list(&["always", "never"]),
+        ),
+        "guard" => (
+            parse_guard(value).is_some(),
+            list(&[
+                "never",
+                "always",
+                "before round N",
+                "when losing after round N",
+            ]),
+        ),
+        "continue" => (
+            parse_continue(value).is_some(),
+            list(&["never", "always", "when winning"]),
+        ),
+        "surrender" => (
+            parse_surrender(value).is_some(),
+            list(&["never", "always", "when outnumbered N"]),
+        ),
+        "honours" => (matches!(value, "grant" | "deny"), list(&["grant", "deny"])),
+        "tactics" => (
+            matches!(value, "melee" | "linear-attack" | "linear-defence"),
+            list(&["melee", "linear-attack", "linear-defence"]),
+        ),
         _ => {
-            return Err(
-                "the SOP settings of EiA are attack-chit, defence-chit, pursue and reinforce"
-                    .into(),
-            )
+            return Err(format!(
+                "the SOP settings of EiA are: {}",
+                super::standing::KEYS.join(", ")
+            ))
         }
     };
-    if allowed.iter().any(|a| a == value) {
+    if ok {
         Ok(())
     } else {
         Err(format!("write one of: {}", allowed.join(", ")))

@@ -9,6 +9,7 @@ pub mod movement;
 pub mod orders;
 #[cfg(test)]
 mod rule_tests;
+pub mod standing;
 pub mod tables;
 #[cfg(test)]
 pub mod test_fixture;

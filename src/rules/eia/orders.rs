@@ -46,6 +46,13 @@ pub const ORDER_SYNTAX: Rule = Rule::new(
     "orders are written as ORDERS.md shows",
 );
 
+/// EiA 12.3.7.4: reaction moves are not used in games by mail.
+pub const REACTION_MOVES: Rule = Rule::new(
+    "EiA",
+    "12.3.7.4",
+    "reaction moves are not used in PBEM games",
+);
+
 /// The order words of EiA.
 pub const VERBS: [&str; 4] = ["move", "attack", "chit", "standing"];
 
@@ -75,19 +82,9 @@ impl fmt::Display for EiaOrder {
             }
             EiaOrder::Attack { area } => write!(f, "attack {area}"),
             EiaOrder::Chit { area, chit } => write!(f, "chit {area} {chit}"),
-            EiaOrder::Standing { key, value } => write!(f, "standing {key} {value}"),
+            EiaOrder::Standing { key, value } => f.write_str(&super::standing::display(key, value)),
         }
     }
-}
-
-/// The standing-order keys and the values each takes.
-pub fn standing_keys(tables: &Tables) -> Vec<(&'static str, Vec<String>)> {
-    vec![
-        ("attack-chit", tables.chits.attack.clone()),
-        ("defence-chit", tables.chits.defence.clone()),
-        ("pursue", vec!["always".into(), "never".into()]),
-        ("reinforce", vec!["always".into(), "never".into()]),
-    ]
 }
 
 /// What parsing needs to know of the game.
@@ -161,26 +158,25 @@ fn parse_line_for(
             Ok(EiaOrder::Chit { area, chit })
         }
         "standing" => {
-            let [key, value] = exact_args::<2>(line, "standing", "standing pursue always")?;
-            let keys = standing_keys(cx.tables);
-            let names: Vec<String> = keys.iter().map(|(k, _)| k.to_string()).collect();
-            let key = one_of(
-                key,
-                &names,
-                format!("unknown standing order '{}'", key.text),
-            )?;
-            let values = keys
-                .iter()
-                .find(|(k, _)| *k == key)
-                .map(|(_, v)| v.as_slice())
-                .unwrap_or_default();
-            let value = one_of(
-                value,
-                values,
-                format!("'{}' is not a setting of '{key}'", value.text),
-            )?;
+            let Some((key, rest)) = args.split_first() else {
+                return Err(Diagnostic::error(
+                    "'standing' needs a key and a setting",
+                    line.span.clone(),
+                )
+                .label("incomplete order")
+                .hint("write it as 'standing pursue always'; ORDERS.md lists the keys")
+                .rule(ORDER_SYNTAX));
+            };
+            let (key, value) = super::standing::parse(key, rest, cx)?;
             Ok(EiaOrder::Standing { key, value })
         }
+        "react" => Err(Diagnostic::error(
+            "reaction moves are not used in games by mail",
+            verb.span.clone(),
+        )
+        .label("no reaction moves")
+        .hint("leave the line out; pbem settles what a reaction move would by your standing orders")
+        .rule(REACTION_MOVES)),
         _ => {
             let words = VERBS.iter().chain(HEADER_WORDS.iter()).copied();
             let hint = did_you_mean(&verb.text, words)
@@ -661,8 +657,8 @@ mod tests {
             ("attack\n", "'attack' needs 1 argument, found 0"),
             ("chit\n", "'chit' needs 2 arguments, found 0"),
             ("chit Ulm\n", "'chit' needs 2 arguments, found 1"),
-            ("standing\n", "'standing' needs 2 arguments, found 0"),
-            ("standing pursue\n", "'standing' needs 2 arguments, found 1"),
+            ("standing\n", "'standing' needs a key and a setting"),
+            ("standing pursue\n", "'standing pursue' needs a setting"),
         ];
         for (body, message) in cases {
             let (_, c) = check(body);
@@ -690,7 +686,7 @@ mod tests {
         let (_, c) = check("standing pursue always never\n");
         assert_eq!(
             one_error(&c).message,
-            "'standing' takes 2 arguments, found 3"
+            "'always never' is not a setting of 'pursue'"
         );
     }
 
@@ -705,7 +701,7 @@ mod tests {
         assert_eq!(d.message, "unknown standing order 'retreat'");
         assert_eq!(
             d.hint.as_deref(),
-            Some("write one of: attack-chit, defence-chit, pursue, reinforce")
+            Some("write one of: attack-chit, defence-chit, pursue, reinforce, guard, continue, surrender, honours, tactics")
         );
         let (_, c) = check("standing pursue sometimes\n");
         let d = one_error(&c);
