@@ -1,12 +1,15 @@
 //! Empires in Arms (EiA), played by e-mail with the Standing Operating Procedures of rule 19.1.
 //! This turn covers the land phase: movement, combats in random order, pursuit, retreat, control.
 
+pub mod battle;
 pub mod board;
-pub mod combat;
 pub mod decisions;
 pub mod labels;
 pub mod movement;
 pub mod orders;
+pub mod phase;
+pub mod reinforce;
+pub mod retreat;
 #[cfg(test)]
 mod rule_tests;
 pub mod standing;
@@ -125,7 +128,7 @@ impl Ruleset for Eia {
                 ok.into_iter().map(|o| o.value).collect::<Vec<_>>(),
             );
         }
-        combat::resolve_land_phase(self, game, state, &parsed, dice)
+        phase::resolve_land_phase(self, game, state, &parsed, dice)
     }
 
     fn visible_areas(&self, game: &Game, state: &State, power: &str) -> BTreeSet<usize> {

@@ -13,8 +13,8 @@ use crate::engine::dice_box::DiceBox;
 use crate::engine::event::Event;
 use crate::game::Game;
 
-use super::combat::resolve_land_phase;
 use super::orders::EiaOrder;
+use super::phase::resolve_land_phase;
 use super::Eia;
 
 const MAP: &str = r#"

@@ -13,6 +13,9 @@
 //! | `surrender` | an area | `never`, `always`, `when outnumbered N` | `never` | EiA 19.1 (interrupt 4) |
 //! | `honours` | | `grant`, `deny` | `grant` | EiA 7.5.4.1.2.3.1 |
 
+// A diagnostic is the error of every parse step here, as in orders.rs; it is built once per bad line.
+#![allow(clippy::result_large_err)]
+
 use crate::diag::{did_you_mean, Diagnostic};
 use crate::orders::Token;
 

@@ -1,0 +1,285 @@
+//! The EiA land phase after movement: declared attacks, the random order of combats (7.5.1.3), each
+//! combat in turn, and control of areas. The combat itself is in `battle.rs`, marches to a battle in
+//! `reinforce.rs`, pursuit and retreat in `retreat.rs`.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use anyhow::Result;
+
+use crate::decide::DecidedBy;
+use crate::engine::dice_box::DiceBox;
+use crate::engine::event::{DecisionNote, Event};
+use crate::game::map::Map;
+use crate::game::state::State;
+use crate::game::Game;
+use crate::rule::Rule;
+use crate::rules::Resolution;
+
+use super::board::Board;
+use super::decisions::COMBAT_ORDER;
+use super::orders::EiaOrder;
+use super::visibility::watchers;
+use super::{labels, movement, Eia};
+
+/// EiA 7.5: a declared attack needs enemy corps in the area after movement.
+pub const ATTACK: Rule = Rule::new(
+    "EiA",
+    "7.5",
+    "attacks are declared on areas holding enemy corps",
+);
+/// EiA 7: control of an area passes to the only power with corps in it.
+pub const CONTROL: Rule = Rule::new(
+    "EiA",
+    "7",
+    "control passes to the only power with corps in an area",
+);
+
+/// Everything a combat needs, borrowed for the phase.
+pub(super) struct Phase<'a> {
+    pub(super) eia: &'a Eia,
+    pub(super) map: &'a Map,
+    pub(super) board: Board,
+    pub(super) dice: &'a mut DiceBox,
+    pub(super) events: Vec<Event>,
+    /// Explicit chit orders: power -> area -> chit.
+    pub(super) chits: BTreeMap<String, BTreeMap<String, String>>,
+    /// Standing orders, as of this turn's orders.
+    pub(super) standing: BTreeMap<String, BTreeMap<String, String>>,
+    /// Areas where a combat takes place this turn.
+    pub(super) battlefields: BTreeSet<usize>,
+    /// Depot and capital areas of each power, from the control at the start of the turn.
+    pub(super) depots: BTreeMap<String, Vec<usize>>,
+}
+
+/// Resolves the land phase of a turn.
+pub fn resolve_land_phase(
+    eia: &Eia,
+    game: &Game,
+    state: &State,
+    orders: &BTreeMap<String, Vec<EiaOrder>>,
+    dice: &mut DiceBox,
+) -> Result<Resolution> {
+    let map = &game.map;
+    let mut standing = state.standing.clone();
+    let mut chits: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    for (power, list) in orders {
+        for o in list {
+            match o {
+                EiaOrder::Standing { key, value } => {
+                    standing
+                        .entry(power.clone())
+                        .or_default()
+                        .insert(key.clone(), value.clone());
+                }
+                EiaOrder::Chit { area, chit } => {
+                    chits
+                        .entry(power.clone())
+                        .or_default()
+                        .insert(area.clone(), chit.clone());
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut depots: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (i, a) in map.areas.iter().enumerate() {
+        if let Some(cap) = &a.capital {
+            depots.entry(cap.clone()).or_default().push(i);
+        }
+        if a.depot {
+            if let Some(owner) = state.control.get(&a.id) {
+                depots.entry(owner.clone()).or_default().push(i);
+            }
+        }
+    }
+    let mut phase = Phase {
+        eia,
+        map,
+        board: Board::new(map, state),
+        dice,
+        events: Vec::new(),
+        chits,
+        standing: standing.clone(),
+        battlefields: BTreeSet::new(),
+        depots,
+    };
+    movement::move_units(map, &mut phase.board, orders, &mut phase.events);
+    let combats = phase.declared_combats(orders);
+    phase.battlefields = combats.iter().map(|c| c.0).collect();
+    for (area, attacker) in phase.combat_order(combats)? {
+        phase.fight(area, &attacker)?;
+    }
+    let mut next = phase.board.to_state(map, state);
+    next.standing = standing;
+    phase.update_control(&mut next);
+    Ok(Resolution {
+        events: phase.events,
+        next,
+    })
+}
+
+impl Phase<'_> {
+    pub(super) fn all_powers(&self) -> BTreeSet<String> {
+        self.board
+            .corps
+            .iter()
+            .map(|c| c.power.clone())
+            .chain(self.board.leaders.iter().map(|l| l.power.clone()))
+            .collect()
+    }
+
+    pub(super) fn watchers_of(&self, area: usize, also: &BTreeSet<String>) -> BTreeSet<String> {
+        let mut w = watchers(self.map, &self.board.positions(), area);
+        w.extend(also.iter().cloned());
+        w
+    }
+
+    pub(super) fn push(&mut self, event: Event, area: usize, also: &BTreeSet<String>) {
+        let seen = self.watchers_of(area, also);
+        let area_id = self.map.area(area).id.clone();
+        self.events
+            .push(event.at(&area_id).seen_by(seen.iter().map(String::as_str)));
+    }
+
+    /// The attacks that lead to combat: declared by a power with corps in the area, against another
+    /// power's corps there. Where several powers declare on one area, the one with most factors attacks.
+    pub(super) fn declared_combats(
+        &mut self,
+        orders: &BTreeMap<String, Vec<EiaOrder>>,
+    ) -> Vec<(usize, String)> {
+        let mut by_area: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+        for (power, list) in orders {
+            for o in list {
+                if let EiaOrder::Attack { area } = o {
+                    let a = self.map.find(area).expect("checked order");
+                    by_area.entry(a).or_default().push(power.clone());
+                }
+            }
+        }
+        let mut combats = Vec::new();
+        for (area, declarers) in by_area {
+            let present = self.board.powers_in(area);
+            let mut able: Vec<&String> =
+                declarers.iter().filter(|p| present.contains(*p)).collect();
+            able.dedup();
+            let factors = |p: &str| -> u32 {
+                self.board
+                    .corps_in(area)
+                    .iter()
+                    .filter(|&&i| self.board.corps[i].power == p)
+                    .map(|&i| self.board.corps[i].factors)
+                    .sum()
+            };
+            able.sort_by(|a, b| factors(b).cmp(&factors(a)).then(a.cmp(b)));
+            let name = self.map.area(area).id.clone();
+            for p in &declarers {
+                let why = if !present.contains(p) {
+                    Some(format!(
+                        "{p} declares an attack on {name} but has no corps there after movement."
+                    ))
+                } else if !self.board.enemies_in(area, p) {
+                    Some(format!(
+                        "{p} declares an attack on {name}, but no enemy corps are there."
+                    ))
+                } else {
+                    None
+                };
+                if let Some(text) = why {
+                    let also = BTreeSet::from([p.clone()]);
+                    self.push(Event::new(ATTACK, "attack", text), area, &also);
+                }
+            }
+            if let Some(attacker) = able.into_iter().find(|p| self.board.enemies_in(area, p)) {
+                combats.push((area, attacker.clone()));
+            }
+        }
+        combats
+    }
+
+    /// EiA 7.5.1.3: the combats in random order: a shuffle of the areas sorted by id.
+    pub(super) fn combat_order(
+        &mut self,
+        mut combats: Vec<(usize, String)>,
+    ) -> Result<Vec<(usize, String)>> {
+        combats.sort_by(|a, b| {
+            self.map
+                .area(a.0)
+                .id
+                .as_bytes()
+                .cmp(self.map.area(b.0).id.as_bytes())
+        });
+        if combats.len() < 2 {
+            return Ok(combats);
+        }
+        let sorted: Vec<String> = combats
+            .iter()
+            .map(|c| self.map.area(c.0).id.clone())
+            .collect();
+        let roll = self.dice.shuffle(&labels::combat_order(), &mut combats)?;
+        let order: Vec<String> = combats
+            .iter()
+            .map(|c| self.map.area(c.0).id.clone())
+            .collect();
+        let text = format!(
+            "The combats of [{}] are fought in the order [{}].",
+            sorted.join(", "),
+            order.join(", ")
+        );
+        let mut e = Event::new(COMBAT_ORDER, "combat-order", text).roll(roll);
+        e.decision = Some(DecisionNote {
+            power: "all".into(),
+            by: DecidedBy::Roll,
+        });
+        let everyone = self.all_powers();
+        self.events
+            .push(e.seen_by(everyone.iter().map(String::as_str)));
+        Ok(combats)
+    }
+
+    /// The factors of `power`'s corps in `area`.
+    pub(super) fn strength(&self, area: usize, power: &str) -> u32 {
+        self.board
+            .corps_in(area)
+            .iter()
+            .map(|&i| &self.board.corps[i])
+            .filter(|c| c.power == power)
+            .map(|c| c.factors)
+            .sum()
+    }
+
+    /// EiA 7: after the land phase each land area with corps of a single power is controlled by it.
+    pub(super) fn update_control(&mut self, next: &mut State) {
+        for (i, a) in self.map.areas.iter().enumerate() {
+            if !a.is_land() {
+                continue;
+            }
+            let powers = self.board.powers_in(i);
+            let Some(first) = powers.iter().next() else {
+                continue;
+            };
+            // Contested areas change hands in no one's favour; allies never take each other's areas.
+            if powers.iter().any(|p| !self.board.friendly(p, first)) {
+                continue;
+            }
+            let old = next.control.get(&a.id).cloned();
+            if old.as_ref().is_some_and(|o| self.board.friendly(o, first)) {
+                continue;
+            }
+            let p = powers
+                .iter()
+                .max_by_key(|p| (self.strength(i, p), std::cmp::Reverse((*p).clone())))
+                .expect("a power")
+                .clone();
+            next.control.insert(a.id.clone(), p.clone());
+            if old.as_ref() != Some(&p) {
+                let was = old
+                    .clone()
+                    .map_or("uncontrolled".to_string(), |o| format!("held by {o}"));
+                let text = format!("{p} takes control of {} (was {was}).", a.id);
+                let mut also = BTreeSet::from([p.clone()]);
+                also.extend(old);
+                self.push(Event::new(CONTROL, "control", text), i, &also);
+            }
+        }
+    }
+}

@@ -1,0 +1,214 @@
+//! After a combat: the victor's pursuit (EiA 7.5.2.10.2) and the loser's retreat (7.5.2.10.3).
+
+use std::collections::BTreeSet;
+
+use anyhow::Result;
+
+use crate::decide::{decide, DecidedBy, Sources};
+use crate::engine::event::{DecisionNote, Event};
+
+use super::battle::{factors, join, Side};
+use super::decisions::{always_never, EiaPoint, PURSUIT, RETREAT};
+use super::labels;
+use super::phase::Phase;
+use super::visibility::watchers;
+
+impl Phase<'_> {
+    /// EiA 7.5.2.10.2: the victor pursues (SOP: always): a d6 modified by the cavalry advantage gives
+    /// the loser's extra losses.
+    pub(super) fn pursue(
+        &mut self,
+        area: usize,
+        winner: &Side,
+        loser: &Side,
+        involved: &BTreeSet<String>,
+    ) -> Result<()> {
+        let name = self.map.area(area).id.clone();
+        if self.factors(loser, area) == 0 {
+            return Ok(());
+        }
+        let sources = Sources {
+            explicit: None,
+            standing: self.standing.get(&winner.lead),
+            sop: &self.eia.sop,
+            scope: None,
+        };
+        let d = decide(&EiaPoint::Pursue, &sources, always_never, || Ok(true))?;
+        if !d.value {
+            let text = format!(
+                "{} does not pursue at {name} ({}).",
+                winner.lead,
+                d.by.describe()
+            );
+            let mut e = Event::new(PURSUIT, "pursuit", text);
+            e.decision = Some(DecisionNote {
+                power: winner.lead.clone(),
+                by: d.by,
+            });
+            self.push(e, area, involved);
+            return Ok(());
+        }
+        let mounted = |s: &Side, me: &Self| -> i32 {
+            me.side_corps(s, area)
+                .iter()
+                .map(|&i| &me.board.corps[i])
+                .filter(|c| c.kind.is_mounted())
+                .map(|c| c.factors as i32)
+                .sum()
+        };
+        let t = &self.eia.tables.pursuit;
+        let drm = ((mounted(winner, self) - mounted(loser, self)) / t.cavalry_per_drm as i32)
+            .clamp(-t.max_drm, t.max_drm);
+        let roll = self.dice.roll(&labels::pursuit(&name), &[6])?;
+        let face = roll.dice[0].face as i32;
+        let row = (face + drm).clamp(1, t.losses.len() as i32) as usize - 1;
+        let extra = t.losses[row];
+        let lost = self.take_losses(loser, area, extra);
+        let text = format!(
+            "{} pursues at {name} ({}): rolls {face}, cavalry modifier {drm:+}: {} loses {} more.",
+            winner.lead,
+            d.by.describe(),
+            join(&loser.powers),
+            factors(lost)
+        );
+        let mut e = Event::new(PURSUIT, "pursuit", text).roll(roll);
+        e.decision = Some(DecisionNote {
+            power: winner.lead.clone(),
+            by: d.by,
+        });
+        self.push(e, area, involved);
+        Ok(())
+    }
+
+    /// EiA 7.5.2.10.3: each losing power's corps and leaders in the area retreat to an adjacent land
+    /// area free of the victor's corps, the one nearest a depot or capital of their own; a roll among
+    /// equally near ones. With nowhere to go, the corps surrender.
+    pub(super) fn retreat(
+        &mut self,
+        area: usize,
+        loser: &Side,
+        involved: &BTreeSet<String>,
+    ) -> Result<()> {
+        let name = self.map.area(area).id.clone();
+        for power in &loser.powers {
+            let corps: Vec<usize> = self
+                .board
+                .corps_in(area)
+                .into_iter()
+                .filter(|&i| &self.board.corps[i].power == power)
+                .collect();
+            let leaders: Vec<usize> = (0..self.board.leaders.len())
+                .filter(|&l| {
+                    self.board.leaders[l].area == area && &self.board.leaders[l].power == power
+                })
+                .collect();
+            if corps.is_empty() && leaders.is_empty() {
+                continue;
+            }
+            let candidates: Vec<usize> = self
+                .map
+                .area(area)
+                .adjacent
+                .iter()
+                .copied()
+                .filter(|&n| self.map.area(n).is_land())
+                .filter(|&n| !self.board.enemies_in(n, power))
+                .collect();
+            let depots = self.depots.get(power).cloned().unwrap_or_default();
+            let dist = self.map.land_distances(&depots);
+            let best = candidates
+                .iter()
+                .map(|&n| dist[n].unwrap_or(u32::MAX))
+                .min();
+            let mut tied: Vec<usize> = candidates
+                .iter()
+                .copied()
+                .filter(|&n| Some(dist[n].unwrap_or(u32::MAX)) == best)
+                .collect();
+            tied.sort_by(|a, b| {
+                self.map
+                    .area(*a)
+                    .id
+                    .as_bytes()
+                    .cmp(self.map.area(*b).id.as_bytes())
+            });
+            let mut e = match tied.len() {
+                0 => {
+                    for &i in &corps {
+                        self.board.corps[i].eliminated = true;
+                    }
+                    let ids: Vec<&str> = corps
+                        .iter()
+                        .map(|&i| self.board.corps[i].id.as_str())
+                        .collect();
+                    let text = format!("{power} cannot retreat from {name}: every adjacent area holds the victor's corps; {} surrender.", ids.join(", "));
+                    let mut e = Event::new(RETREAT, "retreat", text);
+                    e.decision = Some(DecisionNote {
+                        power: power.clone(),
+                        by: DecidedBy::Sop,
+                    });
+                    e
+                }
+                _ => {
+                    let (to, roll) = if tied.len() == 1 {
+                        (tied[0], None)
+                    } else {
+                        let roll = self
+                            .dice
+                            .roll(&labels::retreat(&name, power), &[tied.len() as u32])?;
+                        (tied[roll.dice[0].face as usize - 1], Some(roll))
+                    };
+                    for &i in &corps {
+                        self.board.corps[i].area = to;
+                    }
+                    for &l in &leaders {
+                        self.board.leaders[l].area = to;
+                    }
+                    let units: Vec<&str> = corps
+                        .iter()
+                        .map(|&i| self.board.corps[i].id.as_str())
+                        .chain(leaders.iter().map(|&l| self.board.leaders[l].id.as_str()))
+                        .collect();
+                    let why = match (&roll, best) {
+                        (Some(_), _) => {
+                            let names: Vec<&str> =
+                                tied.iter().map(|&n| self.map.area(n).id.as_str()).collect();
+                            format!(
+                                "{} are equally near a depot or capital, the die chooses",
+                                names.join(" and ")
+                            )
+                        }
+                        (None, Some(u32::MAX)) | (None, None) => {
+                            "the only area open to it".to_string()
+                        }
+                        (None, Some(d)) => format!("nearest a depot or capital, {d} areas away"),
+                    };
+                    let text = format!(
+                        "{power} retreats from {name} to {} ({why}): {}.",
+                        self.map.area(to).id,
+                        units.join(", ")
+                    );
+                    let mut e = Event::new(RETREAT, "retreat", text);
+                    e.decision = Some(DecisionNote {
+                        power: power.clone(),
+                        by: if roll.is_some() {
+                            DecidedBy::Roll
+                        } else {
+                            DecidedBy::Sop
+                        },
+                    });
+                    if let Some(r) = roll {
+                        e = e.roll(r);
+                    }
+                    let mut also = involved.clone();
+                    also.extend(watchers(self.map, &self.board.positions(), to));
+                    self.push(e, area, &also);
+                    continue;
+                }
+            };
+            e.visible_to.extend(involved.iter().cloned());
+            self.push(e, area, involved);
+        }
+        Ok(())
+    }
+}
