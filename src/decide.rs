@@ -80,7 +80,10 @@ pub fn decide<T>(
         (DecidedBy::Order, sources.explicit.map(str::to_string)),
         (
             DecidedBy::Standing,
-            sources.standing.and_then(|s| s.get(key)).cloned(),
+            sources.standing.and_then(|s| {
+                let scoped = sources.scope.and_then(|sc| s.get(&format!("{key}@{sc}")));
+                scoped.or_else(|| s.get(key)).cloned()
+            }),
         ),
         (
             DecidedBy::Sop,

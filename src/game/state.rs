@@ -39,6 +39,7 @@ pub enum CorpsKind {
     Cavalry,
     Guard,
     Cossack,
+    Freikorps,
 }
 
 impl CorpsKind {
@@ -48,7 +49,13 @@ impl CorpsKind {
             CorpsKind::Cavalry => "cavalry",
             CorpsKind::Guard => "guard",
             CorpsKind::Cossack => "cossack",
+            CorpsKind::Freikorps => "freikorps",
         }
+    }
+
+    /// Cossacks and freikorps retreat before combat (EiA 10.1.2.2.3).
+    pub fn evades_combat(self) -> bool {
+        matches!(self, CorpsKind::Cossack | CorpsKind::Freikorps)
     }
 
     /// Cavalry and cossack factors count as cavalry in pursuit.
@@ -69,7 +76,14 @@ pub struct Corps {
     pub morale: Tenths,
     /// Movement allowance in areas per turn.
     pub movement: u32,
+    /// Artillery factors attached to the corps (EiA 7.5.2.8 fires them before each round).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub artillery: u32,
     pub area: Spanned<String>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// A leader counter.

@@ -11,9 +11,10 @@ use crate::game::state::{CorpsKind, Tenths};
 use crate::rule::Rule;
 
 use super::board::Board;
-use super::decisions::{EiaPoint, COMMANDER};
+use super::decisions::{EiaPoint, ARTILLERY, COMMANDER, FURTHER_DAYS, GUARD, OUTFLANK};
 use super::labels;
 use super::phase::Phase;
+use super::standing::{parse_continue, parse_guard, ContinuePolicy, GuardPolicy};
 
 /// EiA 7.5: land combat, one round on the combat table (the table is the game's own, see tables.toml).
 pub const COMBAT: Rule = Rule::new("EiA", "7.5", "land combat");
@@ -26,6 +27,19 @@ pub(super) struct Side {
     pub(super) commander: Option<usize>,
     pub(super) chit: String,
     pub(super) morale: i64,
+    /// Morale at the start of the battle, to tell who is losing.
+    pub(super) start_morale: i64,
+    /// Corps of the side that are not fighting yet: the uncommitted guard, outflankers on their way.
+    pub(super) held: BTreeSet<usize>,
+    /// The outflanking force, which arrives before round 2 (EiA 7.5.2.3).
+    pub(super) outflank: Vec<usize>,
+}
+
+impl Side {
+    /// Whether the side has lost more morale than `enemy` so far.
+    fn losing_to(&self, enemy: &Side) -> bool {
+        self.start_morale - self.morale > enemy.start_morale - enemy.morale
+    }
 }
 
 impl Phase<'_> {
@@ -38,12 +52,30 @@ impl Phase<'_> {
             .partition(|p| self.board.friendly(p, attacker));
         let mut involved = attackers.clone();
         involved.extend(defenders.iter().cloned());
+        if self.retire_into_city(area, &attackers, &defenders, &involved)? {
+            return self.siege(area, attackers, defenders, &involved);
+        }
+        self.evade(area, &defenders, &involved)?;
+        if !self
+            .board
+            .corps_in(area)
+            .iter()
+            .any(|&i| defenders.contains(&self.board.corps[i].power))
+        {
+            let text = format!("No battle at {name}: the defenders left the field before combat.");
+            self.push(Event::new(COMBAT, "result", text), area, &involved);
+            return Ok(());
+        }
         self.reinforce(area, &attackers, &involved)?;
         self.reinforce(area, &defenders, &involved)?;
         let mut att = self.side("attacker", area, attackers, &involved)?;
         let mut def = self.side("defender", area, defenders, &involved)?;
         att.chit = self.chit(EiaPoint::AttackChit, &att.lead, &name, &involved, area)?;
         def.chit = self.chit(EiaPoint::DefenceChit, &def.lead, &name, &involved, area)?;
+        self.outflank(&mut att, "attacker", area, &involved)?;
+        self.outflank(&mut def, "defender", area, &involved)?;
+        let att_guard = self.hold_guard(&mut att, area, &involved)?;
+        let def_guard = self.hold_guard(&mut def, area, &involved)?;
         let (att_chit_drm, def_chit_drm) = self.eia.tables.chit_drm(&att.chit, &def.chit);
         let max = self.eia.tables.combat.max_leader_drm;
         let rating = |s: &Side, b: &Board| s.commander.map_or(0, |l| b.leaders[l].rating as i32);
@@ -58,54 +90,53 @@ impl Phase<'_> {
         );
         self.push(Event::new(COMBAT, "combat", text), area, &involved);
 
-        let mut broke: Option<&'static str> = None;
-        for round in 1..=self.eia.tables.combat.rounds {
-            let label = labels::combat_round(&name, round);
-            let roll = self.dice.roll(&label, &[6, 6])?;
-            let (a_die, d_die) = (roll.dice[0].face as i32, roll.dice[1].face as i32);
-            let a_mod = a_die + att_chit_drm + leader_drm;
-            let d_mod = d_die + def_chit_drm - leader_drm;
-            let a_factors = self.factors(&att, area);
-            let d_factors = self.factors(&def, area);
-            let on_def = self
-                .eia
-                .tables
-                .result(a_mod, self.eia.tables.column(a_factors));
-            let on_att = self
-                .eia
-                .tables
-                .result(d_mod, self.eia.tables.column(d_factors));
-            let lost_def = self.take_losses(&def, area, on_def.factors);
-            let lost_att = self.take_losses(&att, area, on_att.factors);
-            def.morale -= on_def.morale;
-            att.morale -= on_att.morale;
-            let text = format!(
-                "Round {round} at {name}: attacker rolls {a_die} (modified {a_mod}), defender rolls {d_die} (modified {d_mod}). \
-                 Attacker loses {} and {} morale (now {}); defender loses {} and {} morale (now {}).",
-                factors(lost_att),
-                Tenths(on_att.morale),
-                Tenths(att.morale),
-                factors(lost_def),
-                Tenths(on_def.morale),
-                Tenths(def.morale)
-            );
-            self.push(
-                Event::new(COMBAT, "round", text).roll(roll),
-                area,
-                &involved,
-            );
-            let a_gone = self.factors(&att, area) == 0;
-            let d_gone = self.factors(&def, area) == 0;
-            broke = match (att.morale <= 0 || a_gone, def.morale <= 0 || d_gone) {
-                (true, true) if def.morale < att.morale && !d_gone => Some("defender"),
-                (true, _) => Some("attacker"),
-                (false, true) => Some("defender"),
-                (false, false) => None,
-            };
-            if broke.is_some() {
-                break;
+        let rounds_per_day = self.eia.tables.combat.rounds;
+        let mut round = 0;
+        let mut day = 1;
+        let broke: Option<&'static str> = 'days: loop {
+            for _ in 0..rounds_per_day {
+                round += 1;
+                if round == 2 {
+                    self.outflankers_arrive(&mut att, area, &involved);
+                    self.outflankers_arrive(&mut def, area, &involved);
+                }
+                if let Some(policy) = att_guard {
+                    self.commit_guard(&mut att, &def, policy, round, area, &involved);
+                }
+                if let Some(policy) = def_guard {
+                    self.commit_guard(&mut def, &att, policy, round, area, &involved);
+                }
+                self.artillery(&mut att, &mut def, round, area, &involved)?;
+                self.round(
+                    &mut att,
+                    &mut def,
+                    round,
+                    (att_chit_drm, def_chit_drm, leader_drm),
+                    area,
+                    &involved,
+                )?;
+                let a_gone = self.factors(&att, area) == 0;
+                let d_gone = self.factors(&def, area) == 0;
+                let broke = match (att.morale <= 0 || a_gone, def.morale <= 0 || d_gone) {
+                    (true, true) if def.morale < att.morale && !d_gone => Some("defender"),
+                    (true, _) => Some("attacker"),
+                    (false, true) => Some("defender"),
+                    (false, false) => None,
+                };
+                if broke.is_some() {
+                    break 'days broke;
+                }
             }
-        }
+            if day >= self.eia.tables.combat.days
+                || !self.further_day(&att, &def, day, area, &involved)?
+            {
+                break None;
+            }
+            day += 1;
+        };
+        // Everyone left on the field shares the outcome.
+        att.held.clear();
+        def.held.clear();
         let loser = broke.unwrap_or(if def.morale < att.morale {
             "defender"
         } else {
@@ -131,6 +162,381 @@ impl Phase<'_> {
         self.pursue(area, &winner, &loser, &involved)?;
         self.retreat(area, &loser, &involved)?;
         Ok(())
+    }
+
+    /// One round on the combat table: both sides roll (label `combat/area=../round=..`), each reads the
+    /// column of its own strength, and inflicts losses of factors and morale on the other.
+    #[allow(clippy::too_many_arguments)]
+    fn round(
+        &mut self,
+        att: &mut Side,
+        def: &mut Side,
+        round: u32,
+        (att_chit_drm, def_chit_drm, leader_drm): (i32, i32, i32),
+        area: usize,
+        involved: &BTreeSet<String>,
+    ) -> Result<()> {
+        let name = self.map.area(area).id.clone();
+        let roll = self
+            .dice
+            .roll(&labels::combat_round(&name, round), &[6, 6])?;
+        let (a_die, d_die) = (roll.dice[0].face as i32, roll.dice[1].face as i32);
+        let a_mod = a_die + att_chit_drm + leader_drm;
+        let d_mod = d_die + def_chit_drm - leader_drm;
+        let t = &self.eia.tables;
+        let on_def = t.result(a_mod, t.column(self.factors(att, area)));
+        let on_att = t.result(d_mod, t.column(self.factors(def, area)));
+        let lost_def = self.take_losses(def, area, on_def.factors);
+        let lost_att = self.take_losses(att, area, on_att.factors);
+        def.morale -= on_def.morale;
+        att.morale -= on_att.morale;
+        let text = format!(
+            "Round {round} at {name}: attacker rolls {a_die} (modified {a_mod}), defender rolls {d_die} (modified {d_mod}). \
+             Attacker loses {} and {} morale (now {}); defender loses {} and {} morale (now {}).",
+            factors(lost_att),
+            Tenths(on_att.morale),
+            Tenths(att.morale),
+            factors(lost_def),
+            Tenths(on_def.morale),
+            Tenths(def.morale)
+        );
+        self.push(Event::new(COMBAT, "round", text).roll(roll), area, involved);
+        Ok(())
+    }
+
+    /// EiA 7.5.2.8: artillery is always used before each round. Each side whose fighting corps have
+    /// artillery rolls a d6 (label `artillery/area=../round=..`: attacker, then defender) and hits on
+    /// at most its artillery factors (capped by the table); a hit costs the enemy factors and morale.
+    fn artillery(
+        &mut self,
+        att: &mut Side,
+        def: &mut Side,
+        round: u32,
+        area: usize,
+        involved: &BTreeSet<String>,
+    ) -> Result<()> {
+        let guns = |s: &Side, me: &Self| -> u32 {
+            me.fighting(s, area)
+                .iter()
+                .map(|&i| me.board.corps[i].artillery)
+                .sum()
+        };
+        let (a_guns, d_guns) = (guns(att, self), guns(def, self));
+        if a_guns == 0 && d_guns == 0 {
+            return Ok(());
+        }
+        let name = self.map.area(area).id.clone();
+        let roll = self.dice.roll(&labels::artillery(&name, round), &[6, 6])?;
+        let t = &self.eia.tables.artillery;
+        let (max_hit, hit_factors, hit_morale) =
+            (t.max_hit, t.factors, self.eia.tables.artillery_morale());
+        let mut said = Vec::new();
+        for (i, (guns, side)) in [(a_guns, "attacker"), (d_guns, "defender")]
+            .into_iter()
+            .enumerate()
+        {
+            let face = roll.dice[i].face;
+            if guns == 0 {
+                said.push(format!("the {side} has no artillery"));
+                continue;
+            }
+            let need = guns.min(max_hit);
+            if face <= need {
+                let target = if i == 0 { &mut *def } else { &mut *att };
+                let lost = self.take_losses(target, area, hit_factors);
+                target.morale -= hit_morale;
+                said.push(format!("the {side}'s {guns} artillery rolls {face} (needs {need} or less): a hit, {} and {} morale lost", factors(lost), Tenths(hit_morale)));
+            } else {
+                said.push(format!(
+                    "the {side}'s {guns} artillery rolls {face} (needs {need} or less): no hit"
+                ));
+            }
+        }
+        let text = format!(
+            "Artillery before round {round} at {name}: {}.",
+            said.join("; ")
+        );
+        self.push(
+            Event::new(ARTILLERY, "artillery", text).roll(roll),
+            area,
+            involved,
+        );
+        Ok(())
+    }
+
+    /// EiA 19.1, third interrupt: after a day in which no side broke, the attacker fights a further
+    /// day if his standing order (or the SOP) says so.
+    fn further_day(
+        &mut self,
+        att: &Side,
+        def: &Side,
+        day: u32,
+        area: usize,
+        involved: &BTreeSet<String>,
+    ) -> Result<bool> {
+        let sources = Sources {
+            explicit: None,
+            standing: self.standing.get(&att.lead),
+            sop: &self.eia.sop,
+            scope: None,
+        };
+        let d = decide(&EiaPoint::Continue, &sources, parse_continue, || {
+            Ok(ContinuePolicy::Never)
+        })?;
+        let winning = !att.losing_to(def)
+            && (att.start_morale - att.morale) < (def.start_morale - def.morale);
+        let go = match d.value {
+            ContinuePolicy::Never => false,
+            ContinuePolicy::Always => true,
+            ContinuePolicy::WhenWinning => winning,
+        };
+        let name = self.map.area(area).id.clone();
+        let text = if go {
+            format!(
+                "{} fights a further day at {name} after day {day} ({}).",
+                att.lead,
+                d.by.describe()
+            )
+        } else {
+            format!(
+                "{} fights no further day at {name} after day {day} ({}).",
+                att.lead,
+                d.by.describe()
+            )
+        };
+        let mut e = Event::new(FURTHER_DAYS, "decision", text);
+        e.decision = Some(DecisionNote {
+            power: att.lead.clone(),
+            by: d.by,
+        });
+        self.push(e, area, involved);
+        Ok(go)
+    }
+
+    /// The guard corps of a side stay out of the fight until committed (EiA 7.5.2.8); returns the
+    /// side's policy, settled by standing order or SOP (the second interrupt of 19.1).
+    fn hold_guard(
+        &mut self,
+        side: &mut Side,
+        area: usize,
+        involved: &BTreeSet<String>,
+    ) -> Result<Option<GuardPolicy>> {
+        let guard: Vec<usize> = self
+            .side_corps(side, area)
+            .into_iter()
+            .filter(|&i| self.board.corps[i].kind == CorpsKind::Guard)
+            .collect();
+        if guard.is_empty() {
+            return Ok(None);
+        }
+        let sources = Sources {
+            explicit: None,
+            standing: self.standing.get(&side.lead),
+            sop: &self.eia.sop,
+            scope: None,
+        };
+        let d = decide(&EiaPoint::Guard, &sources, parse_guard, || {
+            Ok(GuardPolicy::Never)
+        })?;
+        side.held.extend(guard.iter().copied());
+        let ids: Vec<&str> = guard
+            .iter()
+            .map(|&i| self.board.corps[i].id.as_str())
+            .collect();
+        let when = match d.value {
+            GuardPolicy::Never => "never".to_string(),
+            GuardPolicy::BeforeRound(n) => format!("before round {n}"),
+            GuardPolicy::WhenLosingAfter(0) => "when losing".to_string(),
+            GuardPolicy::WhenLosingAfter(n) => format!("when losing after round {n}"),
+        };
+        let text = format!(
+            "{} holds its guard ({}) back at {}: it will commit it {when} ({}).",
+            side.lead,
+            ids.join(", "),
+            self.map.area(area).id,
+            d.by.describe()
+        );
+        let mut e = Event::new(GUARD, "decision", text);
+        e.decision = Some(DecisionNote {
+            power: side.lead.clone(),
+            by: d.by,
+        });
+        self.push(e, area, involved);
+        Ok(Some(d.value))
+    }
+
+    /// Commits the guard before `round` if the policy says so.
+    fn commit_guard(
+        &mut self,
+        side: &mut Side,
+        enemy: &Side,
+        policy: GuardPolicy,
+        round: u32,
+        area: usize,
+        involved: &BTreeSet<String>,
+    ) {
+        let waiting: Vec<usize> = side
+            .held
+            .iter()
+            .copied()
+            .filter(|&i| {
+                self.board.corps[i].kind == CorpsKind::Guard && !self.board.corps[i].eliminated
+            })
+            .collect();
+        if waiting.is_empty() {
+            return;
+        }
+        let commit = match policy {
+            GuardPolicy::Never => false,
+            GuardPolicy::BeforeRound(n) => round >= n,
+            GuardPolicy::WhenLosingAfter(n) => round > n && side.losing_to(enemy),
+        };
+        if !commit {
+            return;
+        }
+        for i in &waiting {
+            side.held.remove(i);
+        }
+        let ids: Vec<&str> = waiting
+            .iter()
+            .map(|&i| self.board.corps[i].id.as_str())
+            .collect();
+        let text = format!(
+            "{} commits its guard ({}) before round {round} at {}.",
+            side.lead,
+            ids.join(", "),
+            self.map.area(area).id
+        );
+        self.push(Event::new(GUARD, "guard", text), area, involved);
+    }
+
+    /// EiA 7.5.2.3: the outflanking force of a side that plays `outflank`: the corps named by order,
+    /// else at most a third (at least one) of its regular infantry corps and one cavalry corps if it
+    /// has more than one, chosen at random (label `outflank/area=../side=..`). It arrives before round 2.
+    fn outflank(
+        &mut self,
+        side: &mut Side,
+        side_name: &str,
+        area: usize,
+        involved: &BTreeSet<String>,
+    ) -> Result<()> {
+        if side.chit != "outflank" {
+            return Ok(());
+        }
+        let name = self.map.area(area).id.clone();
+        let corps = self.side_corps(side, area);
+        let named: Vec<usize> = self
+            .outflankers
+            .get(&(side.lead.clone(), name.clone()))
+            .map(|ids| {
+                corps
+                    .iter()
+                    .copied()
+                    .filter(|&i| ids.contains(&self.board.corps[i].id))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let (chosen, by, roll) = if !named.is_empty() {
+            (named, DecidedBy::Order, None)
+        } else {
+            let of = |k: CorpsKind, me: &Self| -> Vec<usize> {
+                corps
+                    .iter()
+                    .copied()
+                    .filter(|&i| me.board.corps[i].kind == k)
+                    .collect()
+            };
+            let (chosen, roll) = self.outflank_force(
+                &of(CorpsKind::Infantry, self),
+                &of(CorpsKind::Cavalry, self),
+                &labels::outflank(&name, side_name),
+            )?;
+            (chosen, DecidedBy::Roll, roll)
+        };
+        if chosen.is_empty() {
+            return Ok(());
+        }
+        side.held.extend(chosen.iter().copied());
+        side.outflank = chosen.clone();
+        let ids: Vec<&str> = chosen
+            .iter()
+            .map(|&i| self.board.corps[i].id.as_str())
+            .collect();
+        let text = format!(
+            "{} sends {} round the flank at {name} ({}); they join the battle before round 2.",
+            side.lead,
+            ids.join(", "),
+            by.describe()
+        );
+        let mut e = Event::new(OUTFLANK, "decision", text);
+        e.decision = Some(DecisionNote {
+            power: side.lead.clone(),
+            by,
+        });
+        if let Some(r) = roll {
+            e = e.roll(r);
+        }
+        self.push(e, area, involved);
+        Ok(())
+    }
+
+    /// The random outflanking force of EiA 7.5.2.3 from a side's regular infantry and cavalry corps:
+    /// max(1, n/3) infantry drawn one by one (a die of n, then n-1, ...), then one cavalry corps (a
+    /// die of m) if there are more than one.
+    pub(super) fn outflank_force(
+        &mut self,
+        infantry: &[usize],
+        cavalry: &[usize],
+        label: &str,
+    ) -> Result<(Vec<usize>, Option<crate::engine::event::Roll>)> {
+        let k = if infantry.is_empty() {
+            0
+        } else {
+            (infantry.len() / 3).max(1)
+        };
+        let mut sides: Vec<u32> = (0..k).map(|j| (infantry.len() - j) as u32).collect();
+        if cavalry.len() > 1 {
+            sides.push(cavalry.len() as u32);
+        }
+        if sides.is_empty() {
+            return Ok((Vec::new(), None));
+        }
+        let roll = self.dice.roll(label, &sides)?;
+        let mut pool = infantry.to_vec();
+        let mut chosen = Vec::new();
+        for d in roll.dice.iter().take(k) {
+            chosen.push(pool.remove(d.face as usize - 1));
+        }
+        if cavalry.len() > 1 {
+            chosen.push(cavalry[roll.dice[k].face as usize - 1]);
+        }
+        Ok((chosen, Some(roll)))
+    }
+
+    fn outflankers_arrive(&mut self, side: &mut Side, area: usize, involved: &BTreeSet<String>) {
+        let arriving: Vec<usize> = side
+            .outflank
+            .iter()
+            .copied()
+            .filter(|i| side.held.contains(i) && !self.board.corps[*i].eliminated)
+            .collect();
+        if arriving.is_empty() {
+            return;
+        }
+        for i in &arriving {
+            side.held.remove(i);
+        }
+        let ids: Vec<&str> = arriving
+            .iter()
+            .map(|&i| self.board.corps[i].id.as_str())
+            .collect();
+        let text = format!(
+            "The outflanking force of {} ({}) falls on the flank at {} before round 2.",
+            side.lead,
+            ids.join(", "),
+            self.map.area(area).id
+        );
+        self.push(Event::new(OUTFLANK, "outflank", text), area, involved);
     }
 
     pub(super) fn describe(&self, side: &Side, area: usize) -> String {
@@ -159,8 +565,17 @@ impl Phase<'_> {
             .collect()
     }
 
-    pub(super) fn factors(&self, side: &Side, area: usize) -> u32 {
+    /// The corps of a side that are in the fight: all but the held-back ones.
+    pub(super) fn fighting(&self, side: &Side, area: usize) -> Vec<usize> {
         self.side_corps(side, area)
+            .into_iter()
+            .filter(|i| !side.held.contains(i))
+            .collect()
+    }
+
+    /// The factors of the corps of a side that are in the fight.
+    pub(super) fn factors(&self, side: &Side, area: usize) -> u32 {
+        self.fighting(side, area)
             .iter()
             .map(|&i| self.board.corps[i].factors)
             .sum()
@@ -171,7 +586,7 @@ impl Phase<'_> {
     pub(super) fn take_losses(&mut self, side: &Side, area: usize, n: u32) -> u32 {
         let mut lost = 0;
         for _ in 0..n {
-            let corps = self.side_corps(side, area);
+            let corps = self.fighting(side, area);
             let Some(&i) = corps.iter().min_by_key(|&&i| {
                 let c = &self.board.corps[i];
                 (c.kind == CorpsKind::Guard, std::cmp::Reverse(c.factors), i)
@@ -202,6 +617,9 @@ impl Phase<'_> {
             commander: None,
             chit: String::new(),
             morale: 0,
+            start_morale: 0,
+            held: BTreeSet::new(),
+            outflank: Vec::new(),
         };
         let corps = self.side_corps(&side, area);
         // The nationalities with the most corps are eligible to command.
@@ -293,6 +711,7 @@ impl Phase<'_> {
             total += i64::from(c.factors);
         }
         side.morale = if total > 0 { weighted / total } else { 0 };
+        side.start_morale = side.morale;
         Ok(side)
     }
 

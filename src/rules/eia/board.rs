@@ -18,6 +18,10 @@ pub struct Corps {
     pub area: usize,
     /// Moved this turn (by an order).
     pub moved: bool,
+    /// Retired into the city of its area (EiA 7.5.1.1) and besieged there.
+    pub in_city: bool,
+    /// Artillery factors (EiA 7.5.2.8).
+    pub artillery: u32,
     pub eliminated: bool,
 }
 
@@ -58,6 +62,8 @@ impl Board {
                     morale: c.morale.0,
                     area: area(&c.area),
                     moved: false,
+                    in_city: false,
+                    artillery: c.artillery,
                     eliminated: c.factors == 0,
                 })
                 .collect(),

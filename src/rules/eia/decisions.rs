@@ -36,6 +36,51 @@ pub const COMMANDER: Rule = Rule::new(
     "force commander by seniority, then at random",
 );
 
+/// EiA 7.5.1.1: defenders retire into the city when all fit and they are fewer than the enemy.
+pub const RETIRE: Rule = Rule::new(
+    "EiA",
+    "7.5.1.1",
+    "defenders retire into the city when all fit and they are outnumbered",
+);
+/// EiA 7.5.2.3: an outflanking force is at most a third (at least one) of the regular infantry and one cavalry corps.
+pub const OUTFLANK: Rule = Rule::new(
+    "EiA",
+    "7.5.2.3",
+    "outflanking force: a third of the infantry, one cavalry corps, at random",
+);
+/// EiA 7.5.2.8: artillery is always used before each round; the guard is committed by standing order.
+pub const ARTILLERY: Rule = Rule::new("EiA", "7.5.2.8", "artillery fires before each round");
+/// EiA 7.5.2.8 with 19.1 (second interrupt): committing the guard, by standing order or SOP.
+pub const GUARD: Rule = Rule::new("EiA", "7.5.2.8", "the guard is committed by standing order");
+/// EiA 19.1 (third interrupt): fighting further days of combat, by standing order or SOP.
+pub const FURTHER_DAYS: Rule = Rule::new("EiA", "19.1", "further days of combat by standing order");
+/// EiA 10.1.2.2.3: eligible cossacks and freikorps always retreat before combat.
+pub const EVADE: Rule = Rule::new(
+    "EiA",
+    "10.1.2.2.3",
+    "cossacks and freikorps retreat before combat",
+);
+/// EiA 7.5.4.1.2.1: defenders always sortie unless the garrison is a single factor.
+pub const SORTIE: Rule = Rule::new(
+    "EiA",
+    "7.5.4.1.2.1",
+    "defenders sortie unless the garrison is one factor",
+);
+/// EiA 7.5.4: the besieger tries to breach the walls (the siege table is the game's own).
+pub const SIEGE: Rule = Rule::new("EiA", "7.5.4", "siege: breaching the walls");
+/// EiA 7.5.4.1.2.3.1: the defender, unless Turkish or Spanish, always asks for the honours of war.
+pub const HONOURS: Rule = Rule::new(
+    "EiA",
+    "7.5.4.1.2.3.1",
+    "the defender asks for the honours of war",
+);
+/// EiA 19.1 (fourth interrupt): a breached garrison denied the honours surrenders by standing order.
+pub const SURRENDER: Rule = Rule::new(
+    "EiA",
+    "19.1",
+    "a breached garrison surrenders by standing order",
+);
+
 /// A decision of an EiA turn.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EiaPoint {
@@ -47,6 +92,14 @@ pub enum EiaPoint {
     Pursue,
     /// Whether an eligible corps tries to reinforce.
     Reinforce,
+    /// When the side commits its guard.
+    Guard,
+    /// Whether the attacker fights a further day.
+    Continue,
+    /// Whether the besieger grants the honours of war.
+    Honours,
+    /// Whether a breached garrison denied the honours surrenders.
+    Surrender,
 }
 
 impl Point for EiaPoint {
@@ -55,6 +108,10 @@ impl Point for EiaPoint {
             EiaPoint::AttackChit | EiaPoint::DefenceChit => CHIT,
             EiaPoint::Pursue => PURSUIT,
             EiaPoint::Reinforce => REINFORCE,
+            EiaPoint::Guard => GUARD,
+            EiaPoint::Continue => FURTHER_DAYS,
+            EiaPoint::Honours => HONOURS,
+            EiaPoint::Surrender => SURRENDER,
         }
     }
 
@@ -64,6 +121,10 @@ impl Point for EiaPoint {
             EiaPoint::DefenceChit => "defence-chit",
             EiaPoint::Pursue => "pursue",
             EiaPoint::Reinforce => "reinforce",
+            EiaPoint::Guard => "guard",
+            EiaPoint::Continue => "continue",
+            EiaPoint::Honours => "honours",
+            EiaPoint::Surrender => "surrender",
         }
     }
 
@@ -72,6 +133,9 @@ impl Point for EiaPoint {
         match self {
             EiaPoint::AttackChit | EiaPoint::DefenceChit => None,
             EiaPoint::Pursue | EiaPoint::Reinforce => Some("always"),
+            EiaPoint::Guard => Some("when losing after round 1"),
+            EiaPoint::Continue | EiaPoint::Surrender => Some("never"),
+            EiaPoint::Honours => Some("grant"),
         }
     }
 }

@@ -10,6 +10,11 @@
 //! | combat      | area, round         | two d6: attacker, then defender        | 7.5 (table) |
 //! | pursuit     | area                | one d6                                 | 7.5.2.10.2  |
 //! | retreat     | area, power         | one die of n (n tied areas, by id)     | 7.5.2.10.3  |
+//! | evade       | area, power         | one die of n (n tied areas, by id)     | 10.1.2.2.3  |
+//! | outflank    | area, side          | dice of n, n-1, ... infantry, then cavalry | 7.5.2.3 |
+//! | artillery   | area, round         | two d6: attacker, then defender        | 7.5.2.8     |
+//! | sortie      | area                | two d6: garrison, then besiegers       | 7.5.4.1.2.1 |
+//! | siege       | area                | one d6                                 | 7.5.4       |
 
 pub fn combat_order() -> String {
     "combat-order".to_string()
@@ -33,4 +38,24 @@ pub fn pursuit(area: &str) -> String {
 
 pub fn retreat(area: &str, power: &str) -> String {
     format!("retreat/area={area}/power={power}")
+}
+
+pub fn evade(area: &str, power: &str) -> String {
+    format!("evade/area={area}/power={power}")
+}
+
+pub fn outflank(area: &str, side: &str) -> String {
+    format!("outflank/area={area}/side={side}")
+}
+
+pub fn artillery(area: &str, round: u32) -> String {
+    format!("artillery/area={area}/round={round}")
+}
+
+pub fn sortie(area: &str) -> String {
+    format!("sortie/area={area}")
+}
+
+pub fn siege(area: &str) -> String {
+    format!("siege/area={area}")
 }

@@ -12,6 +12,7 @@ pub mod reinforce;
 pub mod retreat;
 #[cfg(test)]
 mod rule_tests;
+pub mod siege;
 pub mod standing;
 pub mod tables;
 #[cfg(test)]

@@ -63,8 +63,13 @@ pub enum EiaOrder {
     Move { unit: String, path: Vec<String> },
     /// Attack the enemy corps in `area` after movement.
     Attack { area: String },
-    /// The tactical chit for the combat in `area`, attacking or defending.
-    Chit { area: String, chit: String },
+    /// The tactical chit for the combat in `area`, attacking or defending; with `outflank`, the corps
+    /// of the outflanking force (EiA 7.5.2.3), or none to let the SOP choose them.
+    Chit {
+        area: String,
+        chit: String,
+        with: Vec<String>,
+    },
     /// A standing order: `key` is a decision point's key, `value` its setting.
     Standing { key: String, value: String },
 }
@@ -81,7 +86,13 @@ impl fmt::Display for EiaOrder {
                 Ok(())
             }
             EiaOrder::Attack { area } => write!(f, "attack {area}"),
-            EiaOrder::Chit { area, chit } => write!(f, "chit {area} {chit}"),
+            EiaOrder::Chit { area, chit, with } => {
+                write!(f, "chit {area} {chit}")?;
+                if !with.is_empty() {
+                    write!(f, " with {}", with.join(" "))?;
+                }
+                Ok(())
+            }
             EiaOrder::Standing { key, value } => f.write_str(&super::standing::display(key, value)),
         }
     }
@@ -146,7 +157,26 @@ fn parse_line_for(
             })
         }
         "chit" => {
-            let [area, chit] = exact_args::<2>(line, "chit", "chit Ulm outflank")?;
+            // `chit <area> <chit> with <unit> ...` names the outflanking force (EiA 7.5.2.3).
+            let (line, with) = match line.tokens.iter().position(|t| t.is("with")) {
+                Some(i) if i >= 3 => {
+                    let units = &line.tokens[i + 1..];
+                    if units.is_empty() {
+                        return Err(Diagnostic::error("'with' names no corps", line.tokens[i].span.clone())
+                            .hint("list the corps of the outflanking force: 'chit Ulm outflank with FR-V FR-Cav'")
+                            .rule(ORDER_SYNTAX));
+                    }
+                    let with = units
+                        .iter()
+                        .map(|t| unit_name(t, cx, power))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    let mut head = line.clone();
+                    head.tokens.truncate(i);
+                    (std::borrow::Cow::Owned(head), with)
+                }
+                _ => (std::borrow::Cow::Borrowed(line), Vec::new()),
+            };
+            let [area, chit] = exact_args::<2>(&line, "chit", "chit Ulm outflank")?;
             let area = area_name(area, cx)?;
             let mut all: Vec<String> = cx.tables.chits.attack.clone();
             for d in &cx.tables.chits.defence {
@@ -155,7 +185,15 @@ fn parse_line_for(
                 }
             }
             let chit = one_of(chit, &all, format!("unknown chit '{}'", chit.text))?;
-            Ok(EiaOrder::Chit { area, chit })
+            if !with.is_empty() && chit != "outflank" {
+                return Err(Diagnostic::error(
+                    format!("only an outflank chit takes a force ('with'), not '{chit}'"),
+                    line.span.clone(),
+                )
+                .hint("leave out 'with ...', or play 'outflank'")
+                .rule(super::decisions::OUTFLANK));
+            }
+            Ok(EiaOrder::Chit { area, chit, with })
         }
         "standing" => {
             let Some((key, rest)) = args.split_first() else {
@@ -366,8 +404,34 @@ fn check_parsed(
                 ),
                 Ok(()) => Verdict::Stands,
             },
-            EiaOrder::Chit { area, .. } => match land_combat_area(area, &p, cx) {
+            EiaOrder::Chit { area, with, .. } => match land_combat_area(area, &p, cx) {
                 Err(d) => Verdict::Rejected(d),
+                Ok(())
+                    if with.iter().any(|u| {
+                        cx.state
+                            .find_corps(u)
+                            .is_none_or(|c| c.power.get_ref() != power)
+                    }) =>
+                {
+                    let u = with
+                        .iter()
+                        .find(|u| {
+                            cx.state
+                                .find_corps(u)
+                                .is_none_or(|c| c.power.get_ref() != power)
+                        })
+                        .cloned()
+                        .unwrap_or_default();
+                    Verdict::Rejected(
+                        Diagnostic::error(
+                            format!("{u} is not one of your corps: it cannot outflank for you"),
+                            p.order.span.clone(),
+                        )
+                        .label("not your corps")
+                        .hint("name your own corps after 'with'")
+                        .rule(OWN_UNITS),
+                    )
+                }
                 Ok(()) if !chits.insert(area.clone()) => Verdict::Rejected(
                     Diagnostic::error(format!("a second chit for {area}"), p.order.span.clone())
                         .label("one chit per combat")
@@ -930,6 +994,12 @@ mod tests {
             EiaOrder::Chit {
                 area: "Ulm".into(),
                 chit: "counterattack".into(),
+                with: Vec::new(),
+            },
+            EiaOrder::Chit {
+                area: "Ulm".into(),
+                chit: "outflank".into(),
+                with: vec!["AU-I".into()],
             },
             EiaOrder::Standing {
                 key: "attack-chit".into(),

@@ -43,6 +43,8 @@ pub(super) struct Phase<'a> {
     pub(super) events: Vec<Event>,
     /// Explicit chit orders: power -> area -> chit.
     pub(super) chits: BTreeMap<String, BTreeMap<String, String>>,
+    /// Outflanking forces named by order: (power, area) -> corps ids (EiA 7.5.2.3).
+    pub(super) outflankers: BTreeMap<(String, String), Vec<String>>,
     /// Standing orders, as of this turn's orders.
     pub(super) standing: BTreeMap<String, BTreeMap<String, String>>,
     /// Areas where a combat takes place this turn.
@@ -62,6 +64,7 @@ pub fn resolve_land_phase(
     let map = &game.map;
     let mut standing = state.standing.clone();
     let mut chits: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    let mut outflankers = BTreeMap::new();
     for (power, list) in orders {
         for o in list {
             match o {
@@ -71,11 +74,14 @@ pub fn resolve_land_phase(
                         .or_default()
                         .insert(key.clone(), value.clone());
                 }
-                EiaOrder::Chit { area, chit } => {
+                EiaOrder::Chit { area, chit, with } => {
                     chits
                         .entry(power.clone())
                         .or_default()
                         .insert(area.clone(), chit.clone());
+                    if !with.is_empty() {
+                        outflankers.insert((power.clone(), area.clone()), with.clone());
+                    }
                 }
                 _ => {}
             }
@@ -99,6 +105,7 @@ pub fn resolve_land_phase(
         dice,
         events: Vec::new(),
         chits,
+        outflankers,
         standing: standing.clone(),
         battlefields: BTreeSet::new(),
         depots,

@@ -81,7 +81,7 @@ impl Phase<'_> {
     }
 
     /// EiA 7.5.2.10.3: each losing power's corps and leaders in the area retreat to an adjacent land
-    /// area free of the victor's corps, the one nearest a depot or capital of their own; a roll among
+    /// area free of enemy corps, the one nearest a depot or capital of their own; a roll among
     /// equally near ones. With nowhere to go, the corps surrender.
     pub(super) fn retreat(
         &mut self,
@@ -89,7 +89,6 @@ impl Phase<'_> {
         loser: &Side,
         involved: &BTreeSet<String>,
     ) -> Result<()> {
-        let name = self.map.area(area).id.clone();
         for power in &loser.powers {
             let corps: Vec<usize> = self
                 .board
@@ -105,110 +104,122 @@ impl Phase<'_> {
             if corps.is_empty() && leaders.is_empty() {
                 continue;
             }
-            let candidates: Vec<usize> = self
-                .map
-                .area(area)
-                .adjacent
-                .iter()
-                .copied()
-                .filter(|&n| self.map.area(n).is_land())
-                .filter(|&n| !self.board.enemies_in(n, power))
-                .collect();
-            let depots = self.depots.get(power).cloned().unwrap_or_default();
-            let dist = self.map.land_distances(&depots);
-            let best = candidates
-                .iter()
-                .map(|&n| dist[n].unwrap_or(u32::MAX))
-                .min();
-            let mut tied: Vec<usize> = candidates
-                .iter()
-                .copied()
-                .filter(|&n| Some(dist[n].unwrap_or(u32::MAX)) == best)
-                .collect();
-            tied.sort_by(|a, b| {
-                self.map
-                    .area(*a)
-                    .id
-                    .as_bytes()
-                    .cmp(self.map.area(*b).id.as_bytes())
-            });
-            let mut e = match tied.len() {
-                0 => {
-                    for &i in &corps {
-                        self.board.corps[i].eliminated = true;
-                    }
-                    let ids: Vec<&str> = corps
-                        .iter()
-                        .map(|&i| self.board.corps[i].id.as_str())
-                        .collect();
-                    let text = format!("{power} cannot retreat from {name}: every adjacent area holds the victor's corps; {} surrender.", ids.join(", "));
-                    let mut e = Event::new(RETREAT, "retreat", text);
-                    e.decision = Some(DecisionNote {
-                        power: power.clone(),
-                        by: DecidedBy::Sop,
-                    });
-                    e
-                }
-                _ => {
-                    let (to, roll) = if tied.len() == 1 {
-                        (tied[0], None)
-                    } else {
-                        let roll = self
-                            .dice
-                            .roll(&labels::retreat(&name, power), &[tied.len() as u32])?;
-                        (tied[roll.dice[0].face as usize - 1], Some(roll))
-                    };
-                    for &i in &corps {
-                        self.board.corps[i].area = to;
-                    }
-                    for &l in &leaders {
-                        self.board.leaders[l].area = to;
-                    }
-                    let units: Vec<&str> = corps
-                        .iter()
-                        .map(|&i| self.board.corps[i].id.as_str())
-                        .chain(leaders.iter().map(|&l| self.board.leaders[l].id.as_str()))
-                        .collect();
-                    let why = match (&roll, best) {
-                        (Some(_), _) => {
-                            let names: Vec<&str> =
-                                tied.iter().map(|&n| self.map.area(n).id.as_str()).collect();
-                            format!(
-                                "{} are equally near a depot or capital, the die chooses",
-                                names.join(" and ")
-                            )
-                        }
-                        (None, Some(u32::MAX)) | (None, None) => {
-                            "the only area open to it".to_string()
-                        }
-                        (None, Some(d)) => format!("nearest a depot or capital, {d} areas away"),
-                    };
-                    let text = format!(
-                        "{power} retreats from {name} to {} ({why}): {}.",
-                        self.map.area(to).id,
-                        units.join(", ")
-                    );
-                    let mut e = Event::new(RETREAT, "retreat", text);
-                    e.decision = Some(DecisionNote {
-                        power: power.clone(),
-                        by: if roll.is_some() {
-                            DecidedBy::Roll
-                        } else {
-                            DecidedBy::Sop
-                        },
-                    });
-                    if let Some(r) = roll {
-                        e = e.roll(r);
-                    }
-                    let mut also = involved.clone();
-                    also.extend(watchers(self.map, &self.board.positions(), to));
-                    self.push(e, area, &also);
-                    continue;
-                }
-            };
-            e.visible_to.extend(involved.iter().cloned());
-            self.push(e, area, involved);
+            let label = labels::retreat(&self.map.area(area).id, power);
+            self.retreat_group(area, power, &corps, &leaders, involved, &label, RETREAT)?;
         }
         Ok(())
+    }
+
+    /// Moves `corps` and `leaders` of `power` out of `area` by the retreat rule of EiA 7.5.2.10.3,
+    /// rolling under `label` among equally near areas; `rule` is cited in the event.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn retreat_group(
+        &mut self,
+        area: usize,
+        power: &str,
+        corps: &[usize],
+        leaders: &[usize],
+        involved: &BTreeSet<String>,
+        label: &str,
+        rule: crate::rule::Rule,
+    ) -> Result<Option<usize>> {
+        let name = self.map.area(area).id.clone();
+        let candidates: Vec<usize> = self
+            .map
+            .area(area)
+            .adjacent
+            .iter()
+            .copied()
+            .filter(|&n| self.map.area(n).is_land())
+            .filter(|&n| !self.board.enemies_in(n, power))
+            .collect();
+        let depots = self.depots.get(power).cloned().unwrap_or_default();
+        let dist = self.map.land_distances(&depots);
+        let best = candidates
+            .iter()
+            .map(|&n| dist[n].unwrap_or(u32::MAX))
+            .min();
+        let mut tied: Vec<usize> = candidates
+            .iter()
+            .copied()
+            .filter(|&n| Some(dist[n].unwrap_or(u32::MAX)) == best)
+            .collect();
+        tied.sort_by(|a, b| {
+            self.map
+                .area(*a)
+                .id
+                .as_bytes()
+                .cmp(self.map.area(*b).id.as_bytes())
+        });
+        if tied.is_empty() {
+            for &i in corps {
+                self.board.corps[i].eliminated = true;
+            }
+            let ids: Vec<&str> = corps
+                .iter()
+                .map(|&i| self.board.corps[i].id.as_str())
+                .collect();
+            let text = format!(
+                "{power} cannot retreat from {name}: every adjacent area holds enemy corps; {} surrender.",
+                ids.join(", ")
+            );
+            let mut e = Event::new(rule, "retreat", text);
+            e.decision = Some(DecisionNote {
+                power: power.to_string(),
+                by: DecidedBy::Sop,
+            });
+            self.push(e, area, involved);
+            return Ok(None);
+        }
+        let (to, roll) = if tied.len() == 1 {
+            (tied[0], None)
+        } else {
+            let roll = self.dice.roll(label, &[tied.len() as u32])?;
+            (tied[roll.dice[0].face as usize - 1], Some(roll))
+        };
+        for &i in corps {
+            self.board.corps[i].area = to;
+            self.board.corps[i].in_city = false;
+        }
+        for &l in leaders {
+            self.board.leaders[l].area = to;
+        }
+        let units: Vec<&str> = corps
+            .iter()
+            .map(|&i| self.board.corps[i].id.as_str())
+            .chain(leaders.iter().map(|&l| self.board.leaders[l].id.as_str()))
+            .collect();
+        let why = match (&roll, best) {
+            (Some(_), _) => {
+                let names: Vec<&str> = tied.iter().map(|&n| self.map.area(n).id.as_str()).collect();
+                format!(
+                    "{} are equally near a depot or capital, the die chooses",
+                    names.join(" and ")
+                )
+            }
+            (None, Some(u32::MAX)) | (None, None) => "the only area open to it".to_string(),
+            (None, Some(d)) => format!("nearest a depot or capital, {d} areas away"),
+        };
+        let text = format!(
+            "{power} retreats from {name} to {} ({why}): {}.",
+            self.map.area(to).id,
+            units.join(", ")
+        );
+        let mut e = Event::new(rule, "retreat", text);
+        e.decision = Some(DecisionNote {
+            power: power.to_string(),
+            by: if roll.is_some() {
+                DecidedBy::Roll
+            } else {
+                DecidedBy::Sop
+            },
+        });
+        if let Some(r) = roll {
+            e = e.roll(r);
+        }
+        let mut also = involved.clone();
+        also.extend(watchers(self.map, &self.board.positions(), to));
+        self.push(e, area, &also);
+        Ok(Some(to))
     }
 }

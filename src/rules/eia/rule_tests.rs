@@ -50,6 +50,7 @@ kind = "land"
 xy = [4, 0]
 adjacent = ["Field", "Side", "Far"]
 depot = true
+city = { garrison = 2, fortress = 0 }
 [[area]]
 id = "Far"
 kind = "land"
@@ -86,6 +87,11 @@ name = "Pink"
 players = ["p@example.org"]
 password_hash = "x"
 [[power]]
+id = "spain"
+name = "Spain"
+players = ["s@example.org"]
+password_hash = "x"
+[[power]]
 id = "grey"
 name = "Grey"
 players = ["g@example.org"]
@@ -114,6 +120,13 @@ fn game(state: &str) -> (tempfile::TempDir, Game) {
 
 fn corps(id: &str, power: &str, kind: &str, factors: u32, morale: &str, area: &str) -> String {
     format!("[[corps]]\nid = \"{id}\"\npower = \"{power}\"\nkind = \"{kind}\"\nfactors = {factors}\nmorale = {morale}\nmovement = 3\narea = \"{area}\"\n")
+}
+
+fn corps_with_artillery(id: &str, power: &str, factors: u32, artillery: u32, area: &str) -> String {
+    corps(id, power, "infantry", factors, "3.0", area).replace(
+        "movement = 3\n",
+        &format!("movement = 3\nartillery = {artillery}\n"),
+    )
 }
 
 fn leader(id: &str, power: &str, rating: u32, seniority: u32, area: &str) -> String {
@@ -216,6 +229,7 @@ fn eia_19_1_chit_by_order_standing_order_then_sop() {
     let chit = EiaOrder::Chit {
         area: "Field".into(),
         chit: "outflank".into(),
+        with: Vec::new(),
     };
     let (events, _) = run(&g, &orders(&[("blue", attack("Field")), ("blue", chit)]));
     let chits: Vec<&str> = with_rule(&events, "EiA 19.1")
@@ -532,4 +546,331 @@ fn a_turn_resolves_to_the_same_events_twice() {
     let (_d, g) = game(&sure_win_state(""));
     let o = orders(&[("blue", attack("Field"))]);
     assert_eq!(run(&g, &o).0, run(&g, &o).0);
+}
+
+/// Runs seeds 0.. until `found` holds for the events, and returns those events.
+fn first_seed_where(
+    g: &Game,
+    o: &BTreeMap<String, Vec<EiaOrder>>,
+    found: impl Fn(&[Event]) -> bool,
+) -> Vec<Event> {
+    for s in 0..200u8 {
+        let (events, _) = run_seed(g, o, [s; 32]);
+        if found(&events) {
+            return events;
+        }
+    }
+    panic!("no seed of 200 gives the case");
+}
+
+/// A small garrison of `power` in the city of East, two blue corps attacking it.
+fn siege_state(power: &str, garrison_factors: u32, extra: &str) -> String {
+    [
+        corps("B1", "blue", "infantry", 8, "3.0", "East"),
+        corps("B2", "blue", "infantry", 8, "3.0", "East"),
+        corps("G1", power, "infantry", garrison_factors, "3.0", "East"),
+        extra.to_string(),
+    ]
+    .concat()
+}
+
+#[test]
+fn eia_7_5_1_1_defenders_retire_into_the_city_when_they_fit_and_are_outnumbered() {
+    let (_d, g) = game(&siege_state("red", 3, ""));
+    let (events, _) = run(&g, &orders(&[("blue", attack("East"))]));
+    let retire = with_rule(&events, "EiA 7.5.1.1");
+    assert_eq!(retire[0].text, "G1 retire into the city of East (1 corps fit its garrison of 2, against 2 enemy corps) (by the SOP).");
+    assert!(!events.iter().any(|e| e.kind == "round"), "no field battle");
+    assert!(events
+        .iter()
+        .any(|e| e.rolls.iter().any(|r| r.label == "siege/area=East")));
+}
+
+#[test]
+fn eia_7_5_1_1_no_retirement_when_not_outnumbered() {
+    let state = [
+        corps("B1", "blue", "infantry", 8, "3.0", "East"),
+        corps("G1", "red", "infantry", 3, "3.0", "East"),
+    ]
+    .concat();
+    let (_d, g) = game(&state);
+    let (events, _) = run(&g, &orders(&[("blue", attack("East"))]));
+    assert!(with_rule(&events, "EiA 7.5.1.1").is_empty());
+    assert!(events.iter().any(|e| e.kind == "round"));
+}
+
+#[test]
+fn eia_7_5_4_1_2_1_defenders_sortie_unless_a_single_factor() {
+    let (_d, g) = game(&siege_state("red", 3, ""));
+    let (events, _) = run(&g, &orders(&[("blue", attack("East"))]));
+    let sortie = with_rule(&events, "EiA 7.5.4.1.2.1");
+    assert!(
+        sortie[0]
+            .text
+            .starts_with("The garrison of East sorties (by the SOP)"),
+        "{}",
+        sortie[0].text
+    );
+    assert_eq!(sortie[0].rolls[0].label, "sortie/area=East");
+    let (_d, g) = game(&siege_state("red", 1, ""));
+    let (events, _) = run(&g, &orders(&[("blue", attack("East"))]));
+    let sortie = with_rule(&events, "EiA 7.5.4.1.2.1");
+    assert_eq!(
+        sortie[0].text,
+        "The garrison of East is a single factor: it does not sortie (by the SOP)."
+    );
+    assert!(sortie[0].rolls.is_empty());
+}
+
+#[test]
+fn eia_7_5_4_1_2_3_1_defender_asks_for_honours_unless_turkish_or_spanish() {
+    let o = orders(&[("blue", attack("East"))]);
+    let breached = |e: &[Event]| e.iter().any(|e| e.text.contains("the walls are breached"));
+    let (_d, g) = game(&siege_state("red", 1, ""));
+    let events = first_seed_where(&g, &o, breached);
+    let honours = with_rule(&events, "EiA 7.5.4.1.2.3.1");
+    assert_eq!(
+        honours[0].text,
+        "The garrison of East asks for the honours of war; blue grants them (by the SOP)."
+    );
+    let (_d, g) = game(&siege_state("spain", 1, ""));
+    let events = first_seed_where(&g, &o, breached);
+    let honours = with_rule(&events, "EiA 7.5.4.1.2.3.1");
+    assert_eq!(
+        honours[0].text,
+        "The garrison of East (spain) does not ask for the honours of war."
+    );
+}
+
+#[test]
+fn eia_19_1_breached_garrison_surrenders_by_standing_order() {
+    let extra = "[standing.blue]\nhonours = \"deny\"\n[standing.red]\n\"surrender@East\" = \"when outnumbered 2\"\n";
+    let state = format!("{extra}{}", siege_state("red", 1, ""));
+    let (_d, g) = game(&state);
+    let o = orders(&[("blue", attack("East"))]);
+    let events = first_seed_where(&g, &o, |e| {
+        e.iter().any(|e| e.text.contains("the walls are breached"))
+    });
+    let surrender = with_rule(&events, "EiA 19.1")
+        .into_iter()
+        .find(|e| e.text.contains("garrison"))
+        .unwrap();
+    assert_eq!(
+        surrender.text,
+        "The garrison of East (G1) surrenders (by your standing order)."
+    );
+    let state = format!(
+        "[standing.blue]\nhonours = \"deny\"\n{}",
+        siege_state("red", 1, "")
+    );
+    let (_d, g) = game(&state);
+    let events = first_seed_where(&g, &o, |e| {
+        e.iter().any(|e| e.text.contains("the walls are breached"))
+    });
+    let stormed = with_rule(&events, "EiA 19.1")
+        .into_iter()
+        .find(|e| e.text.contains("garrison"))
+        .unwrap();
+    assert!(
+        stormed
+            .text
+            .contains("fights on (by the SOP): the city is stormed"),
+        "{}",
+        stormed.text
+    );
+}
+
+#[test]
+fn eia_10_1_2_2_3_cossacks_retreat_before_combat() {
+    let (_d, g) = game(&sure_win_state(&corps(
+        "RC", "red", "cossack", 2, "2.0", "Field",
+    )));
+    let (events, next) = run(&g, &orders(&[("blue", attack("Field"))]));
+    let evade = with_rule(&events, "EiA 10.1.2.2.3");
+    assert!(
+        evade[0].text.starts_with("red retreats from Field to "),
+        "{}",
+        evade[0].text
+    );
+    assert!(evade[0].text.ends_with(": RC."), "{}", evade[0].text);
+    let battle = events.iter().find(|e| e.kind == "combat").unwrap();
+    assert!(
+        !battle.text.contains("RC"),
+        "the cossacks are not in the battle: {}",
+        battle.text
+    );
+    assert_ne!(
+        next.find_corps("RC").map(|c| c.area.get_ref().as_str()),
+        Some("Field")
+    );
+}
+
+#[test]
+fn eia_7_5_2_3_outflanking_force_of_the_russian_example() {
+    // A guard, eight infantry and three cavalry corps: two infantry and one cavalry corps outflank.
+    let mut state = corps("RG", "red", "guard", 6, "4.0", "Field");
+    for i in 1..=8 {
+        state.push_str(&corps(
+            &format!("RI{i}"),
+            "red",
+            "infantry",
+            5,
+            "3.0",
+            "Field",
+        ));
+    }
+    for i in 1..=3 {
+        state.push_str(&corps(
+            &format!("RC{i}"),
+            "red",
+            "cavalry",
+            3,
+            "3.0",
+            "Field",
+        ));
+    }
+    state.push_str(&corps("B1", "blue", "infantry", 20, "3.0", "Field"));
+    let state = format!("[standing.red]\nattack-chit = \"outflank\"\n{state}");
+    let (_d, g) = game(&state);
+    let (events, _) = run(&g, &orders(&[("red", attack("Field"))]));
+    let force = with_rule(&events, "EiA 7.5.2.3")
+        .into_iter()
+        .find(|e| e.kind == "decision")
+        .unwrap();
+    let roll = &force.rolls[0];
+    assert_eq!(roll.label, "outflank/area=Field/side=attacker");
+    assert_eq!(roll.dice_names(), "d8 d7 d3");
+    let sent: Vec<&str> = force
+        .text
+        .split(" sends ")
+        .nth(1)
+        .unwrap()
+        .split(" round the flank")
+        .next()
+        .unwrap()
+        .split(", ")
+        .collect();
+    assert_eq!(
+        sent.iter().filter(|c| c.starts_with("RI")).count(),
+        2,
+        "{}",
+        force.text
+    );
+    assert_eq!(
+        sent.iter().filter(|c| c.starts_with("RC")).count(),
+        1,
+        "{}",
+        force.text
+    );
+    assert!(events
+        .iter()
+        .any(|e| e.kind == "outflank" && e.text.contains("before round 2")));
+}
+
+#[test]
+fn eia_7_5_2_3_outflanking_force_named_by_order() {
+    let chit = EiaOrder::Chit {
+        area: "Field".into(),
+        chit: "outflank".into(),
+        with: vec!["BC".into()],
+    };
+    let (_d, g) = game(&sure_win_state(""));
+    let (events, _) = run(&g, &orders(&[("blue", attack("Field")), ("blue", chit)]));
+    let force = with_rule(&events, "EiA 7.5.2.3")
+        .into_iter()
+        .find(|e| e.kind == "decision")
+        .unwrap();
+    assert_eq!(force.text, "blue sends BC round the flank at Field (by your order); they join the battle before round 2.");
+    assert!(force.rolls.is_empty());
+}
+
+#[test]
+fn eia_7_5_2_8_artillery_fires_before_each_round() {
+    let state = [
+        corps_with_artillery("B1", "blue", 10, 3, "Field"),
+        corps("R1", "red", "infantry", 10, "3.0", "Field"),
+    ]
+    .concat();
+    let (_d, g) = game(&state);
+    let (events, _) = run(&g, &orders(&[("blue", attack("Field"))]));
+    let rounds = events.iter().filter(|e| e.kind == "round").count();
+    let artillery = with_rule(&events, "EiA 7.5.2.8");
+    assert_eq!(
+        artillery.len(),
+        rounds,
+        "one artillery step before each round"
+    );
+    assert_eq!(artillery[0].rolls[0].label, "artillery/area=Field/round=1");
+    assert!(artillery[0].text.contains("the defender has no artillery"));
+}
+
+#[test]
+fn eia_7_5_2_8_guard_committed_by_standing_order() {
+    let state = [
+        "[standing.blue]\nguard = \"before round 2\"\n".to_string(),
+        corps("BG", "blue", "guard", 6, "5.0", "Field"),
+        corps("B1", "blue", "infantry", 10, "4.0", "Field"),
+        corps("R1", "red", "infantry", 12, "4.0", "Field"),
+    ]
+    .concat();
+    let (_d, g) = game(&state);
+    let (events, _) = run(&g, &orders(&[("blue", attack("Field"))]));
+    let guard: Vec<&str> = with_rule(&events, "EiA 7.5.2.8")
+        .iter()
+        .map(|e| e.text.as_str())
+        .collect();
+    assert_eq!(guard[0], "blue holds its guard (BG) back at Field: it will commit it before round 2 (by your standing order).");
+    if events.iter().filter(|e| e.kind == "round").count() >= 2 {
+        assert_eq!(
+            guard[1],
+            "blue commits its guard (BG) before round 2 at Field."
+        );
+    }
+}
+
+#[test]
+fn eia_7_5_2_8_guard_held_back_by_the_sop_until_losing() {
+    let state = [
+        corps("BG", "blue", "guard", 6, "5.0", "Field"),
+        sure_win_state(""),
+    ]
+    .concat();
+    let (_d, g) = game(&state);
+    let (events, _) = run(&g, &orders(&[("blue", attack("Field"))]));
+    let guard = with_rule(&events, "EiA 7.5.2.8");
+    assert_eq!(guard[0].text, "blue holds its guard (BG) back at Field: it will commit it when losing after round 1 (by the SOP).");
+}
+
+#[test]
+fn eia_19_1_further_days_by_standing_order_or_sop() {
+    // Two sturdy, even forces rarely break in a day.
+    let even = [
+        corps("B1", "blue", "infantry", 40, "9.0", "Field"),
+        corps("R1", "red", "infantry", 40, "9.0", "Field"),
+    ]
+    .concat();
+    let (_d, g) = game(&even);
+    let (events, _) = run(&g, &orders(&[("blue", attack("Field"))]));
+    let days = with_rule(&events, "EiA 19.1")
+        .into_iter()
+        .filter(|e| e.text.contains("further day"))
+        .collect::<Vec<_>>();
+    assert_eq!(
+        days[0].text,
+        "blue fights no further day at Field after day 1 (by the SOP)."
+    );
+    let (_d, g) = game(&format!("[standing.blue]\ncontinue = \"always\"\n{even}"));
+    let (events, _) = run(&g, &orders(&[("blue", attack("Field"))]));
+    let days = with_rule(&events, "EiA 19.1")
+        .into_iter()
+        .filter(|e| e.text.contains("further day"))
+        .collect::<Vec<_>>();
+    assert_eq!(
+        days[0].text,
+        "blue fights a further day at Field after day 1 (by your standing order)."
+    );
+    assert!(events.iter().any(|e| e
+        .rolls
+        .iter()
+        .any(|r| r.label == "combat/area=Field/round=4")));
 }

@@ -20,6 +20,52 @@ pub struct Tables {
     pub chits: ChitTable,
     pub pursuit: PursuitTable,
     pub reinforce: ReinforceTable,
+    #[serde(default)]
+    pub artillery: ArtilleryTable,
+    #[serde(default)]
+    pub siege: SiegeTable,
+}
+
+/// Artillery fire before each round (EiA 7.5.2.8): each side with artillery rolls a d6 and hits on at
+/// most its artillery factors (capped); a hit costs the enemy factors and morale. Our own table.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArtilleryTable {
+    /// The most a die can need, however many artillery factors fire.
+    pub max_hit: u32,
+    /// Factors the enemy loses on a hit.
+    pub factors: u32,
+    /// Morale the enemy loses on a hit, in tenths (`"0.2"`).
+    pub morale: String,
+}
+
+impl Default for ArtilleryTable {
+    fn default() -> Self {
+        ArtilleryTable {
+            max_hit: 4,
+            factors: 1,
+            morale: "0.2".into(),
+        }
+    }
+}
+
+/// Sieges (EiA 7.5.4): the besieger breaches the walls on a d6, plus one if he has twice the
+/// garrison's factors, of at least `breach` plus the fortress level. Our own table.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SiegeTable {
+    pub breach: u32,
+    /// Powers that never ask for the honours of war (EiA 7.5.4.1.2.3.1 names the Turks and Spanish).
+    pub no_honours: Vec<String>,
+}
+
+impl Default for SiegeTable {
+    fn default() -> Self {
+        SiegeTable {
+            breach: 4,
+            no_honours: vec!["turkey".into(), "spain".into()],
+        }
+    }
 }
 
 /// One round of land combat: each side rolls a die, modified, and reads a column chosen by its own
@@ -36,6 +82,13 @@ pub struct CombatTable {
     pub results: Vec<Spanned<Vec<Spanned<String>>>>,
     /// Die modifier per point of difference between the commanders' ratings, clamped to this much.
     pub max_leader_drm: i32,
+    /// The most days a battle can last when the attacker fights on (EiA 19.1, third interrupt).
+    #[serde(default = "three")]
+    pub days: u32,
+}
+
+fn three() -> u32 {
+    3
 }
 
 /// The tactical chits: which the attacker and the defender may choose, and what each pair does.
@@ -150,6 +203,23 @@ impl Tables {
                 ));
             }
         }
+        if self
+            .artillery
+            .morale
+            .parse::<crate::game::state::Tenths>()
+            .is_err()
+        {
+            out.push(Diagnostic::error(
+                "[artillery] morale is not a number with one decimal",
+                0..0,
+            ));
+        }
+        if self.combat.days == 0 || self.combat.rounds == 0 {
+            out.push(Diagnostic::error(
+                "a battle needs at least one day of at least one round",
+                0..0,
+            ));
+        }
         if self.pursuit.losses.is_empty() || self.pursuit.cavalry_per_drm == 0 {
             out.push(Diagnostic::error(
                 "pursuit needs losses and a non-zero cavalry_per_drm",
@@ -157,6 +227,14 @@ impl Tables {
             ));
         }
         out
+    }
+
+    /// Morale lost to an artillery hit, in tenths.
+    pub fn artillery_morale(&self) -> i64 {
+        self.artillery
+            .morale
+            .parse::<crate::game::state::Tenths>()
+            .map_or(0, |t| t.0)
     }
 
     /// The column of a side with `factors` strength points.

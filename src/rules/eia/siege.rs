@@ -1,0 +1,260 @@
+//! Before and instead of a field battle: defenders retiring into their city (EiA 7.5.1.1), cossacks
+//! and freikorps slipping away (10.1.2.2.3), and the siege that follows a retirement: the sortie
+//! (7.5.4.1.2.1), the breach (7.5.4, on the game's own siege table), the honours of war
+//! (7.5.4.1.2.3.1) and the garrison's surrender by standing order (the fourth interrupt of 19.1).
+
+use std::collections::BTreeSet;
+
+use anyhow::Result;
+
+use crate::decide::{decide, DecidedBy, Sources};
+use crate::engine::event::{DecisionNote, Event};
+
+use super::battle::{factors, join};
+use super::decisions::{EiaPoint, EVADE, HONOURS, RETIRE, SIEGE, SORTIE, SURRENDER};
+use super::labels;
+use super::phase::Phase;
+use super::standing::{parse_surrender, SurrenderPolicy};
+
+impl Phase<'_> {
+    /// EiA 7.5.1.1: the defenders retire into the city of the area when all their corps fit in its
+    /// garrison and they have fewer corps than the attackers. Returns whether they did.
+    pub(super) fn retire_into_city(
+        &mut self,
+        area: usize,
+        attackers: &BTreeSet<String>,
+        defenders: &BTreeSet<String>,
+        involved: &BTreeSet<String>,
+    ) -> Result<bool> {
+        let Some(city) = self.map.area(area).city else {
+            return Ok(false);
+        };
+        let in_area = self.board.corps_in(area);
+        let def: Vec<usize> = in_area
+            .iter()
+            .copied()
+            .filter(|&i| defenders.contains(&self.board.corps[i].power))
+            .collect();
+        let att = in_area
+            .iter()
+            .filter(|&&i| attackers.contains(&self.board.corps[i].power))
+            .count();
+        if def.is_empty() || def.len() as u32 > city.garrison || def.len() >= att {
+            return Ok(false);
+        }
+        for &i in &def {
+            self.board.corps[i].in_city = true;
+        }
+        let name = self.map.area(area).id.clone();
+        let ids: Vec<&str> = def
+            .iter()
+            .map(|&i| self.board.corps[i].id.as_str())
+            .collect();
+        let text = format!(
+            "{} retire into the city of {name} ({} corps fit its garrison of {}, against {att} enemy corps) (by the SOP).",
+            ids.join(", "),
+            def.len(),
+            city.garrison
+        );
+        let mut e = Event::new(RETIRE, "decision", text);
+        e.decision = Some(DecisionNote {
+            power: join(defenders),
+            by: DecidedBy::Sop,
+        });
+        self.push(e, area, involved);
+        Ok(true)
+    }
+
+    /// EiA 10.1.2.2.3: the defenders' cossacks and freikorps retreat before combat (label
+    /// `evade/area=../power=..` among equally near areas).
+    pub(super) fn evade(
+        &mut self,
+        area: usize,
+        defenders: &BTreeSet<String>,
+        involved: &BTreeSet<String>,
+    ) -> Result<()> {
+        let name = self.map.area(area).id.clone();
+        for power in defenders {
+            let corps: Vec<usize> = self
+                .board
+                .corps_in(area)
+                .into_iter()
+                .filter(|&i| {
+                    &self.board.corps[i].power == power && self.board.corps[i].kind.evades_combat()
+                })
+                .collect();
+            if !corps.is_empty() {
+                self.retreat_group(
+                    area,
+                    power,
+                    &corps,
+                    &[],
+                    involved,
+                    &labels::evade(&name, power),
+                    EVADE,
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The siege of a city whose defenders retired into it.
+    pub(super) fn siege(
+        &mut self,
+        area: usize,
+        attackers: BTreeSet<String>,
+        defenders: BTreeSet<String>,
+        involved: &BTreeSet<String>,
+    ) -> Result<()> {
+        let name = self.map.area(area).id.clone();
+        let fortress = self.map.area(area).city.map_or(0, |c| c.fortress);
+        let mut besiegers = self.side("attacker", area, attackers, involved)?;
+        let garrison = self.side("defender", area, defenders, involved)?;
+        besiegers.held.clear();
+        // EiA 7.5.4.1.2.1: the defenders sortie unless the garrison is a single factor.
+        let g = self.factors(&garrison, area);
+        if g > 1 {
+            let roll = self.dice.roll(&labels::sortie(&name), &[6, 6])?;
+            let t = &self.eia.tables;
+            let on_besiegers = t.result(roll.dice[0].face as i32, t.column(g));
+            let on_garrison = t.result(
+                roll.dice[1].face as i32,
+                t.column(self.factors(&besiegers, area)),
+            );
+            let lost_b = self.take_losses(&besiegers, area, on_besiegers.factors);
+            let lost_g = self.take_losses(&garrison, area, on_garrison.factors);
+            let text = format!(
+                "The garrison of {name} sorties (by the SOP): it rolls {}, the besiegers roll {}; the besiegers lose {}, the garrison {}.",
+                roll.dice[0].face,
+                roll.dice[1].face,
+                factors(lost_b),
+                factors(lost_g)
+            );
+            let mut e = Event::new(SORTIE, "siege", text).roll(roll);
+            e.decision = Some(DecisionNote {
+                power: garrison.lead.clone(),
+                by: DecidedBy::Sop,
+            });
+            self.push(e, area, involved);
+        } else {
+            let text = format!(
+                "The garrison of {name} is a single factor: it does not sortie (by the SOP)."
+            );
+            let mut e = Event::new(SORTIE, "siege", text);
+            e.decision = Some(DecisionNote {
+                power: garrison.lead.clone(),
+                by: DecidedBy::Sop,
+            });
+            self.push(e, area, involved);
+        }
+        let g = self.factors(&garrison, area);
+        let b = self.factors(&besiegers, area);
+        if g == 0 || b == 0 {
+            return Ok(());
+        }
+        // EiA 7.5.4: the breach, on the game's own siege table.
+        let roll = self.dice.roll(&labels::siege(&name), &[6])?;
+        let bonus = u32::from(b >= 2 * g);
+        let need = self.eia.tables.siege.breach + fortress;
+        let got = roll.dice[0].face + bonus;
+        let breached = got >= need;
+        let text = format!(
+            "{} besiege {name}: rolls {} (+{bonus} for twice the garrison's strength), needs {need} (fortress {fortress}): {}.",
+            join(&besiegers.powers),
+            roll.dice[0].face,
+            if breached { "the walls are breached" } else { "the walls hold" }
+        );
+        self.push(Event::new(SIEGE, "siege", text).roll(roll), area, involved);
+        if !breached {
+            return Ok(());
+        }
+        // EiA 7.5.4.1.2.3.1: the defender asks for the honours of war, unless Turkish or Spanish.
+        let asks = !self.eia.tables.siege.no_honours.contains(&garrison.lead);
+        if asks {
+            let sources = Sources {
+                explicit: None,
+                standing: self.standing.get(&besiegers.lead),
+                sop: &self.eia.sop,
+                scope: None,
+            };
+            let d = decide(
+                &EiaPoint::Honours,
+                &sources,
+                |s| match s {
+                    "grant" => Some(true),
+                    "deny" => Some(false),
+                    _ => None,
+                },
+                || Ok(true),
+            )?;
+            let text = format!(
+                "The garrison of {name} asks for the honours of war; {} {} them ({}).",
+                besiegers.lead,
+                if d.value { "grants" } else { "denies" },
+                d.by.describe()
+            );
+            let mut e = Event::new(HONOURS, "decision", text);
+            e.decision = Some(DecisionNote {
+                power: besiegers.lead.clone(),
+                by: d.by,
+            });
+            self.push(e, area, involved);
+            if d.value {
+                // The garrison marches out with its arms, by the retreat rule.
+                return self.retreat(area, &garrison, involved);
+            }
+        } else {
+            let text = format!(
+                "The garrison of {name} ({}) does not ask for the honours of war.",
+                garrison.lead
+            );
+            self.push(Event::new(HONOURS, "siege", text), area, involved);
+        }
+        // The fourth interrupt of EiA 19.1: does the breached garrison surrender?
+        let sources = Sources {
+            explicit: None,
+            standing: self.standing.get(&garrison.lead),
+            sop: &self.eia.sop,
+            scope: Some(&name),
+        };
+        let d = decide(&EiaPoint::Surrender, &sources, parse_surrender, || {
+            Ok(SurrenderPolicy::Never)
+        })?;
+        let surrender = match d.value {
+            SurrenderPolicy::Never => false,
+            SurrenderPolicy::Always => true,
+            SurrenderPolicy::WhenOutnumbered(n) => b >= n.saturating_mul(g),
+        };
+        let corps: Vec<usize> = self.side_corps(&garrison, area);
+        let ids: Vec<String> = corps
+            .iter()
+            .map(|&i| self.board.corps[i].id.clone())
+            .collect();
+        for &i in &corps {
+            self.board.corps[i].eliminated = true;
+        }
+        let text = if surrender {
+            format!(
+                "The garrison of {name} ({}) surrenders ({}).",
+                ids.join(", "),
+                d.by.describe()
+            )
+        } else {
+            let lost = self.take_losses(&besiegers, area, g);
+            format!(
+                "The garrison of {name} ({}) fights on ({}): the city is stormed, the garrison falls and the besiegers lose {}.",
+                ids.join(", "),
+                d.by.describe(),
+                factors(lost)
+            )
+        };
+        let mut e = Event::new(SURRENDER, "decision", text);
+        e.decision = Some(DecisionNote {
+            power: garrison.lead.clone(),
+            by: d.by,
+        });
+        self.push(e, area, involved);
+        // Leaders in the fallen city get away by the retreat rule.
+        self.retreat(area, &garrison, involved)
+    }
+}
