@@ -293,9 +293,7 @@ mod tests {
             "move FR-I Ulm ".repeat(750_000)
         );
         assert!(text.len() > 10_000_000);
-        let started = std::time::Instant::now();
         let lines = split(&text);
-        assert!(started.elapsed().as_secs() < 2, "{:?}", started.elapsed());
         assert_eq!(lines.len(), 3);
         assert_eq!(lines[1].skipped, Some(Skipped::TooLong));
         assert!(lines[1].tokens.is_empty());
@@ -352,11 +350,10 @@ mod tests {
     }
 
     #[test]
-    fn many_short_lines_are_linear() {
-        let text = "a\n".repeat(5_000_000);
-        let started = std::time::Instant::now();
+    fn many_short_lines_stop_at_the_limit() {
+        // Speed is measured in benches/, never in a test; this checks the cut.
+        let text = "a\n".repeat(200_000);
         let lines = split(&text);
-        assert!(started.elapsed().as_secs() < 5, "{:?}", started.elapsed());
         assert_eq!(lines.len(), MAX_ORDER_LINES + 1);
     }
 }

@@ -548,11 +548,21 @@ impl Phase<'_> {
         let leader = side.commander.map_or("no leader".to_string(), |l| {
             format!("led by {}", self.board.leaders[l].id)
         });
+        let all: u32 = self
+            .side_corps(side, area)
+            .iter()
+            .map(|&i| self.board.corps[i].factors)
+            .sum();
+        let in_line = self.factors(side, area);
+        let held = if all > in_line {
+            format!(", {} of them held back", all - in_line)
+        } else {
+            String::new()
+        };
         format!(
-            "{} with {} ({} factors, morale {}, {leader})",
+            "{} with {} ({all} factors{held}, morale {}, {leader})",
             join(&side.powers),
             corps.join(", "),
-            self.factors(side, area),
             Tenths(side.morale)
         )
     }

@@ -159,7 +159,7 @@ impl Phase<'_> {
         let got = roll.dice[0].face + bonus;
         let breached = got >= need;
         let text = format!(
-            "{} besiege {name}: rolls {} (+{bonus} for twice the garrison's strength), needs {need} (fortress {fortress}): {}.",
+            "The besiegers of {name} ({}) roll {} (+{bonus} for twice the garrison's strength), need {need} (fortress {fortress}): {}.",
             join(&besiegers.powers),
             roll.dice[0].face,
             if breached { "the walls are breached" } else { "the walls hold" }
