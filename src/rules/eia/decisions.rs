@@ -81,6 +81,32 @@ pub const SURRENDER: Rule = Rule::new(
     "a breached garrison surrenders by standing order",
 );
 
+/// EiA 6.2.3 (SOP): non-moving fleets always try to intercept enemy fleets with fewer ships.
+pub const INTERCEPT: Rule = Rule::new(
+    "EiA",
+    "6.2.3",
+    "non-moving fleets intercept weaker enemy fleets",
+);
+/// EiA 6.3.2 (SOP): fleets evade unless their side has more ships.
+pub const EVADE_AT_SEA: Rule =
+    Rule::new("EiA", "6.3.2", "fleets evade unless they have more ships");
+/// EiA 19.1: the Tactical Naval Combat Chart, its modifiers and the Closing to Melee table.
+pub const NAVAL_COMBAT: Rule = Rule::new(
+    "EiA",
+    "19.1",
+    "naval combat on the Tactical Naval Combat Chart",
+);
+/// EiA 6.3.5 (SOP): victorious stacks of fleets never pursue.
+pub const CHASE: Rule = Rule::new("EiA", "6.3.5", "victorious fleets never pursue");
+/// EiA 6.3.5 (SOP): defeated fleets retreat to the nearest unblockaded friendly port.
+pub const NAVAL_RETREAT: Rule = Rule::new(
+    "EiA",
+    "6.3.5",
+    "defeated fleets retreat to the nearest unblockaded friendly port",
+);
+/// EiA 19.1: naval tactics by standing order or SOP.
+pub const TACTICS: Rule = Rule::new("EiA", "19.1", "naval tactics by standing order or SOP");
+
 /// A decision of an EiA turn.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EiaPoint {
@@ -100,6 +126,12 @@ pub enum EiaPoint {
     Honours,
     /// Whether a breached garrison denied the honours surrenders.
     Surrender,
+    /// Whether non-moving fleets try to intercept.
+    Intercept,
+    /// A power's naval tactics.
+    Tactics,
+    /// Whether victorious fleets give chase.
+    Chase,
 }
 
 impl Point for EiaPoint {
@@ -112,6 +144,9 @@ impl Point for EiaPoint {
             EiaPoint::Continue => FURTHER_DAYS,
             EiaPoint::Honours => HONOURS,
             EiaPoint::Surrender => SURRENDER,
+            EiaPoint::Intercept => INTERCEPT,
+            EiaPoint::Tactics => TACTICS,
+            EiaPoint::Chase => CHASE,
         }
     }
 
@@ -125,6 +160,9 @@ impl Point for EiaPoint {
             EiaPoint::Continue => "continue",
             EiaPoint::Honours => "honours",
             EiaPoint::Surrender => "surrender",
+            EiaPoint::Intercept => "intercept",
+            EiaPoint::Tactics => "tactics",
+            EiaPoint::Chase => "chase",
         }
     }
 
@@ -136,6 +174,9 @@ impl Point for EiaPoint {
             EiaPoint::Guard => Some("when losing after round 1"),
             EiaPoint::Continue | EiaPoint::Surrender => Some("never"),
             EiaPoint::Honours => Some("grant"),
+            EiaPoint::Intercept => Some("always"),
+            EiaPoint::Tactics => Some("linear-attack"),
+            EiaPoint::Chase => Some("never"),
         }
     }
 }

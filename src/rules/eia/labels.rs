@@ -15,6 +15,12 @@
 //! | artillery   | area, round         | two d6: attacker, then defender        | 7.5.2.8     |
 //! | sortie      | area                | two d6: garrison, then besiegers       | 7.5.4.1.2.1 |
 //! | siege       | area                | one d6                                 | 7.5.4       |
+//! | intercept   | sea, fleet, power   | one d6                                 | 6.2.3       |
+//! | naval-evade | sea, fleet          | one d6                                 | 6.3.2       |
+//! | naval       | sea, round          | two d6: attacker, then defender        | 19.1 chart  |
+//! | closing     | sea, round          | one d6                                 | 19.1 chart  |
+//! | chase       | sea                 | one d6                                 | 6.3.5       |
+//! | naval-retreat | sea, power        | one die of n (n tied ports, by id)     | 6.3.5       |
 
 pub fn combat_order() -> String {
     "combat-order".to_string()
@@ -58,4 +64,28 @@ pub fn sortie(area: &str) -> String {
 
 pub fn siege(area: &str) -> String {
     format!("siege/area={area}")
+}
+
+pub fn intercept(sea: &str, fleet: &str, power: &str) -> String {
+    format!("intercept/sea={sea}/fleet={fleet}/power={power}")
+}
+
+pub fn naval_evade(sea: &str, fleet: &str) -> String {
+    format!("naval-evade/sea={sea}/fleet={fleet}")
+}
+
+pub fn naval_round(sea: &str, round: u32) -> String {
+    format!("naval/sea={sea}/round={round}")
+}
+
+pub fn closing(sea: &str, round: u32) -> String {
+    format!("closing/sea={sea}/round={round}")
+}
+
+pub fn chase(sea: &str) -> String {
+    format!("chase/sea={sea}")
+}
+
+pub fn naval_retreat(sea: &str, power: &str) -> String {
+    format!("naval-retreat/sea={sea}/power={power}")
 }

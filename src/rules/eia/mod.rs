@@ -6,6 +6,7 @@ pub mod board;
 pub mod decisions;
 pub mod labels;
 pub mod movement;
+pub mod naval;
 pub mod orders;
 pub mod phase;
 pub mod reinforce;

@@ -46,6 +46,8 @@ pub const ORDER_SYNTAX: Rule = Rule::new(
     "orders are written as ORDERS.md shows",
 );
 
+/// EiA 6.2: naval movement (cited by section: its text is not in the rules we hold).
+pub const NAVAL_MOVEMENT: Rule = Rule::new("EiA", "6.2", "naval movement");
 /// EiA 12.3.7.4: reaction moves are not used in games by mail.
 pub const REACTION_MOVES: Rule = Rule::new(
     "EiA",
@@ -486,6 +488,94 @@ fn land_combat_area(area: &str, p: &Parsed, cx: &Context<'_>) -> Result<(), Diag
     }
 }
 
+/// EiA 6.2: a fleet moves through adjacent sea areas, within the naval movement allowance, and may end
+/// its move in a friendly port next to the last sea area.
+fn check_fleet_move(
+    power: &str,
+    unit: &str,
+    start: &str,
+    path: &[String],
+    p: &Parsed,
+    cx: &Context<'_>,
+    moved: &BTreeSet<String>,
+) -> Result<(), Diagnostic> {
+    let span = p.order.span.clone();
+    if moved.contains(&unit.to_ascii_lowercase()) {
+        return Err(
+            Diagnostic::error(format!("{unit} is already ordered to move"), span)
+                .label("second move of this unit")
+                .hint("give each fleet one move order; write its whole path on one line")
+                .rule(NAVAL_MOVEMENT),
+        );
+    }
+    let allowance = cx.tables.naval.movement;
+    if path.len() > allowance as usize {
+        return Err(Diagnostic::error(
+            format!(
+                "{unit} can sail {allowance} areas, this path has {}",
+                path.len()
+            ),
+            span,
+        )
+        .label("too far")
+        .hint(format!("shorten the path to at most {allowance} areas"))
+        .rule(NAVAL_MOVEMENT));
+    }
+    let Some(mut here) = cx.map.find(start) else {
+        return Err(Diagnostic::error(
+            format!("{unit} is in '{start}', which is not on the map"),
+            span,
+        )
+        .hint("the game's state is damaged: tell the referee")
+        .rule(NAVAL_MOVEMENT));
+    };
+    for (k, step) in path.iter().enumerate() {
+        let at = p.arg(k + 1);
+        let Some(next) = cx.map.find(step) else {
+            return Err(Diagnostic::error(format!("unknown area '{step}'"), at)
+                .hint(cx.map.suggest(step).unwrap_or_default())
+                .rule(ORDER_SYNTAX));
+        };
+        if !cx.map.adjacent(here, next) {
+            return Err(Diagnostic::error(
+                format!("{step} is not adjacent to {}", cx.map.area(here).id),
+                at,
+            )
+            .label("path breaks here")
+            .hint("list every sea area the fleet enters, each next to the one before")
+            .rule(NAVAL_MOVEMENT));
+        }
+        let area = cx.map.area(next);
+        let last = k + 1 == path.len();
+        if area.is_land() {
+            if !area.port {
+                return Err(
+                    Diagnostic::error(format!("fleet {unit} cannot move on land"), at)
+                        .label("a land area without a port")
+                        .hint("fleets sail through sea areas and may end in a port")
+                        .rule(NAVAL_MOVEMENT),
+                );
+            }
+            if !last {
+                return Err(Diagnostic::error(
+                    format!("{step} is a port: a fleet's move ends there"),
+                    at,
+                )
+                .hint("put the port last in the path")
+                .rule(NAVAL_MOVEMENT));
+            }
+            let owner = cx.state.control.get(&area.id);
+            if owner.is_some_and(|o| !cx.state.friendly(o, power)) {
+                return Err(Diagnostic::error(format!("{step} is an enemy port"), at)
+                    .hint("end the move at sea, or in a port of your own or of an ally")
+                    .rule(NAVAL_MOVEMENT));
+            }
+        }
+        here = next;
+    }
+    Ok(())
+}
+
 /// EiA 7: a move of one's own corps or leader, once a turn, along adjacent land areas, within its
 /// movement allowance.
 fn check_move(
@@ -506,12 +596,7 @@ fn check_move(
         if f.power.get_ref() != power {
             return Err(not_yours(unit, f.power.get_ref(), p.arg(0)));
         }
-        return Err(
-            Diagnostic::error(format!("fleet {unit} cannot move on land"), span)
-                .label("a fleet")
-                .hint("fleets move in the naval phase, which pbem does not adjudicate yet")
-                .rule(LAND_MOVEMENT),
-        );
+        return check_fleet_move(power, unit, f.area.get_ref(), path, p, cx, moved);
     } else {
         return Err(
             Diagnostic::error(format!("unknown unit '{unit}'"), p.arg(0))
@@ -765,7 +850,7 @@ mod tests {
         assert_eq!(d.message, "unknown standing order 'retreat'");
         assert_eq!(
             d.hint.as_deref(),
-            Some("write one of: attack-chit, defence-chit, pursue, reinforce, guard, continue, surrender, honours, tactics")
+            Some("write one of: attack-chit, defence-chit, pursue, reinforce, guard, continue, surrender, honours, tactics, intercept, chase")
         );
         let (_, c) = check("standing pursue sometimes\n");
         let d = one_error(&c);
@@ -873,7 +958,7 @@ mod tests {
     }
 
     #[test]
-    fn eia_7_fleets_do_not_move_on_land() {
+    fn eia_6_2_fleets_do_not_move_on_land() {
         let fx = Fixture::new();
         let text = format!(
             "{}move AU-Lake Ulm\n",
@@ -882,7 +967,7 @@ mod tests {
         let c = fx.check(&text);
         let d = one_error(&c);
         assert_eq!(d.message, "fleet AU-Lake cannot move on land");
-        assert_eq!(d.rule, Some(LAND_MOVEMENT));
+        assert_eq!(d.rule, Some(NAVAL_MOVEMENT));
     }
 
     #[test]

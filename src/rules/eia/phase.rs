@@ -17,6 +17,7 @@ use crate::rules::Resolution;
 
 use super::board::Board;
 use super::decisions::COMBAT_ORDER;
+use super::naval::{self, Naval};
 use super::orders::EiaOrder;
 use super::visibility::watchers;
 use super::{labels, movement, Eia};
@@ -98,12 +99,17 @@ pub fn resolve_land_phase(
             }
         }
     }
+    // The naval phase comes first (EiA 6).
+    let mut naval = Naval::new(eia, map, state, &standing, dice, orders);
+    naval.run(orders)?;
+    let (fleets, naval_events) = (naval.fleets.clone(), std::mem::take(&mut naval.events));
+    drop(naval);
     let mut phase = Phase {
         eia,
         map,
         board: Board::new(map, state),
         dice,
-        events: Vec::new(),
+        events: naval_events,
         chits,
         outflankers,
         standing: standing.clone(),
@@ -117,6 +123,7 @@ pub fn resolve_land_phase(
         phase.fight(area, &attacker)?;
     }
     let mut next = phase.board.to_state(map, state);
+    naval::write_back(map, &fleets, &mut next);
     next.standing = standing;
     phase.update_control(&mut next);
     Ok(Resolution {

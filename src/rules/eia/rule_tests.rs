@@ -22,7 +22,8 @@ const MAP: &str = r#"
 id = "West"
 kind = "land"
 xy = [0, 0]
-adjacent = ["Depot"]
+adjacent = ["Depot", "Bay"]
+port = true
 [[area]]
 id = "Depot"
 kind = "land"
@@ -55,7 +56,18 @@ city = { garrison = 2, fortress = 0 }
 id = "Far"
 kind = "land"
 xy = [5, 0]
-adjacent = ["East"]
+adjacent = ["East", "Ocean"]
+port = true
+[[area]]
+id = "Bay"
+kind = "sea"
+xy = [0, 2]
+adjacent = ["West", "Ocean"]
+[[area]]
+id = "Ocean"
+kind = "sea"
+xy = [5, 2]
+adjacent = ["Bay", "Far"]
 "#;
 
 const GAME: &str = r##"
@@ -873,4 +885,163 @@ fn eia_19_1_further_days_by_standing_order_or_sop() {
         .rolls
         .iter()
         .any(|r| r.label == "combat/area=Field/round=4")));
+}
+
+fn fleet(id: &str, power: &str, ships: u32, area: &str) -> String {
+    format!("[[fleet]]\nid = \"{id}\"\npower = \"{power}\"\nships = {ships}\narea = \"{area}\"\n")
+}
+
+fn sail(fleet: &str, to: &str) -> EiaOrder {
+    EiaOrder::Move {
+        unit: fleet.into(),
+        path: vec![to.into()],
+    }
+}
+
+/// Blue's 5 ships sail from the Ocean into the Bay, where red's 10 ships lie still.
+fn sea_state(extra: &str) -> String {
+    format!(
+        "[control]\nWest = \"red\"\nFar = \"blue\"\n{extra}{}{}",
+        fleet("BF", "blue", 5, "Ocean"),
+        fleet("RF", "red", 10, "Bay")
+    )
+}
+
+#[test]
+fn eia_6_2_3_non_moving_fleets_intercept_weaker_fleets() {
+    let (_d, g) = game(&sea_state(""));
+    let (events, _) = run(&g, &orders(&[("blue", sail("BF", "Bay"))]));
+    let tries = with_rule(&events, "EiA 6.2.3");
+    assert_eq!(
+        tries[0].rolls[0].label,
+        "intercept/sea=Bay/fleet=BF/power=red"
+    );
+    assert!(
+        tries[0]
+            .text
+            .starts_with("RF (red, 10 ships) tries to intercept BF (5 ships) at Bay (by the SOP)"),
+        "{}",
+        tries[0].text
+    );
+}
+
+#[test]
+fn eia_6_2_3_a_standing_order_not_to_intercept_is_honoured() {
+    let (_d, g) = game(&format!(
+        "[standing.red]\nintercept = \"never\"\n{}",
+        sea_state("")
+    ));
+    let (events, next) = run(&g, &orders(&[("blue", sail("BF", "Bay"))]));
+    assert_eq!(
+        with_rule(&events, "EiA 6.2.3")[0].text,
+        "RF (red) does not intercept BF at Bay (by your standing order)."
+    );
+    assert_eq!(
+        next.find_fleet("BF").map(|f| f.area.get_ref().as_str()),
+        Some("Bay")
+    );
+}
+
+#[test]
+fn eia_6_2_3_a_stronger_fleet_is_not_intercepted() {
+    let state = format!(
+        "[control]\nWest = \"red\"\n{}{}",
+        fleet("BF", "blue", 12, "Ocean"),
+        fleet("RF", "red", 10, "Bay")
+    );
+    let (_d, g) = game(&state);
+    let (events, _) = run(&g, &orders(&[("blue", sail("BF", "Bay"))]));
+    assert!(with_rule(&events, "EiA 6.2.3").is_empty());
+}
+
+#[test]
+fn eia_6_3_2_intercepted_fleets_evade_unless_stronger() {
+    let (_d, g) = game(&sea_state(""));
+    let o = orders(&[("blue", sail("BF", "Bay"))]);
+    let events = first_seed_where(&g, &o, |e| {
+        e.iter().any(|e| e.text.contains(": intercepted."))
+    });
+    let evade = with_rule(&events, "EiA 6.3.2");
+    assert_eq!(evade[0].rolls[0].label, "naval-evade/sea=Bay/fleet=BF");
+    assert!(
+        evade[0]
+            .text
+            .starts_with("BF tries to evade at Bay (5 ships against 10) (by the SOP)"),
+        "{}",
+        evade[0].text
+    );
+}
+
+#[test]
+fn eia_19_1_naval_combat_on_the_tactical_chart() {
+    let (_d, g) = game(&sea_state("[standing.red]\ntactics = \"melee\"\n"));
+    let o = orders(&[("blue", sail("BF", "Bay"))]);
+    let events = first_seed_where(&g, &o, |e| e.iter().any(|e| e.kind == "naval-combat"));
+    let tactics: Vec<&str> = events
+        .iter()
+        .filter(|e| e.text.contains(" fights in "))
+        .map(|e| e.text.as_str())
+        .collect();
+    assert_eq!(
+        tactics,
+        [
+            "red fights in melee at Bay (by your standing order).",
+            "blue fights in linear-attack at Bay (by the SOP)."
+        ]
+    );
+    let battle = events.iter().find(|e| e.kind == "naval-combat").unwrap();
+    // Red, twice blue's ships, +1; blue, half red's, -1.
+    assert_eq!(battle.text, "Naval battle at Bay: red (10 ships, melee, modifier +1) against blue (5 ships, linear-attack, modifier -1).");
+    let round = events.iter().find(|e| e.kind == "naval-round").unwrap();
+    assert_eq!(round.rolls[0].label, "naval/sea=Bay/round=1");
+    // Melee against a line: the melee fleet tries to close after round 1.
+    if events.iter().filter(|e| e.kind == "naval-round").count() > 1 {
+        assert!(events
+            .iter()
+            .any(|e| e.rolls.iter().any(|r| r.label == "closing/sea=Bay/round=1")));
+    }
+}
+
+#[test]
+fn eia_6_3_5_victors_never_pursue_and_the_defeated_retreat_to_port() {
+    let (_d, g) = game(&sea_state(""));
+    let o = orders(&[("blue", sail("BF", "Bay"))]);
+    let events = first_seed_where(&g, &o, |e| e.iter().any(|e| e.kind == "naval-retreat"));
+    let chase = with_rule(&events, "EiA 6.3.5");
+    assert!(
+        chase
+            .iter()
+            .any(|e| e.text.ends_with("does not pursue at Bay (by the SOP).")),
+        "{chase:?}"
+    );
+    let retreat = events.iter().find(|e| e.kind == "naval-retreat").unwrap();
+    // Blue's only friendly port is Far, two moves away; red's is West, next to the Bay.
+    assert!(
+        retreat
+            .text
+            .contains("to Far (the nearest unblockaded friendly port)")
+            || retreat
+                .text
+                .contains("to West (the nearest unblockaded friendly port)"),
+        "{}",
+        retreat.text
+    );
+}
+
+#[test]
+fn eia_19_1_chart_reading() {
+    use super::tables::{parse_naval_result, NavalTable};
+    let t = NavalTable::default();
+    let cell = t.cell("melee", "linear-attack").unwrap();
+    assert_eq!(
+        cell.attacker.len(),
+        2,
+        "melee against a line fights two rounds"
+    );
+    assert_eq!(parse_naval_result(&cell.defender[0][2]).unwrap().ships, 4);
+    assert_eq!(parse_naval_result("-").unwrap().ships, 0);
+    assert_eq!(t.chase_for(3), (5, 1));
+    assert_eq!(t.chase_for(40), (1, 1));
+    assert_eq!(t.closing["linear-attack"], 4);
+    assert_eq!(t.closing["linear-defence"], 3);
 }

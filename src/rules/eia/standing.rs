@@ -12,6 +12,9 @@
 //! | `continue` | | `never`, `always`, `when winning` | `never` | EiA 19.1 (interrupt 3) |
 //! | `surrender` | an area | `never`, `always`, `when outnumbered N` | `never` | EiA 19.1 (interrupt 4) |
 //! | `honours` | | `grant`, `deny` | `grant` | EiA 7.5.4.1.2.3.1 |
+//! | `tactics` | | `melee`, `linear-attack`, `linear-defence` | `linear-attack` | EiA 19.1 (chart) |
+//! | `intercept` | a fleet | `always`, `never` | `always` | EiA 6.2.3 |
+//! | `chase` | | `always`, `never` | `never` | EiA 6.3.5 |
 
 // A diagnostic is the error of every parse step here, as in orders.rs; it is built once per bad line.
 #![allow(clippy::result_large_err)]
@@ -22,7 +25,7 @@ use crate::orders::Token;
 use super::orders::{Context, ORDER_SYNTAX};
 
 /// The keys of standing orders.
-pub const KEYS: [&str; 9] = [
+pub const KEYS: [&str; 11] = [
     "attack-chit",
     "defence-chit",
     "pursue",
@@ -32,6 +35,8 @@ pub const KEYS: [&str; 9] = [
     "surrender",
     "honours",
     "tactics",
+    "intercept",
+    "chase",
 ];
 
 /// When a side commits its guard (EiA 7.5.2.8; the second interrupt of 19.1).
@@ -118,6 +123,7 @@ fn settings_of(key: &str, cx: &Context<'_>) -> Vec<String> {
         "surrender" => list(&["never", "always", "when outnumbered 3"]),
         "honours" => list(&["grant", "deny"]),
         "tactics" => list(&["melee", "linear-attack", "linear-defence"]),
+        "intercept" | "chase" => list(&["always", "never"]),
         _ => Vec::new(),
     }
 }
@@ -143,10 +149,16 @@ pub fn parse(
     };
     let mut rest = rest;
     let mut scoped = key_name.to_string();
-    // `surrender` may name the area whose garrison it is for.
+    // `surrender` may name the area whose garrison it is for, `intercept` the fleet.
     if *key_name == "surrender" && rest.len() > 1 {
         if let Some(i) = cx.map.find(&rest[0].text) {
             scoped = format!("surrender@{}", cx.map.area(i).id);
+            rest = &rest[1..];
+        }
+    }
+    if *key_name == "intercept" && rest.len() > 1 {
+        if let Some(f) = cx.state.find_fleet(&rest[0].text) {
+            scoped = format!("intercept@{}", f.id.get_ref());
             rest = &rest[1..];
         }
     }

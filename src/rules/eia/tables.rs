@@ -24,6 +24,206 @@ pub struct Tables {
     pub artillery: ArtilleryTable,
     #[serde(default)]
     pub siege: SiegeTable,
+    #[serde(default)]
+    pub naval: NavalTable,
+}
+
+/// The naval phase (EiA 6): movement, interception and evasion on our own tables, and the Tactical
+/// Naval Combat Chart, the Closing to Melee table and the General Chase chart of EiA 19.1 as pbem reads
+/// them (README "Naval combat: our reading of the chart").
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NavalTable {
+    /// Sea areas a fleet may enter in a turn.
+    pub movement: u32,
+    /// An interception attempt (6.2.3) succeeds on a d6 of at most this.
+    pub intercept: u32,
+    /// An evasion attempt (6.3.2) succeeds on a d6 of at most this.
+    pub evade: u32,
+    /// The chart: one entry per (attacker tactic, defender tactic).
+    pub chart: Vec<NavalCell>,
+    /// Closing to Melee: a melee fleet against a linear-attack or linear-defence fleet closes on a d6 of
+    /// at most this, rolled after each round.
+    pub closing: BTreeMap<String, u32>,
+    /// General Chase: (the victor's morale loss up to, in tenths as "0.5"; the chase cell "X-Y": on a
+    /// d6 of at most X the loser loses Y more ships).
+    pub chase: Vec<(String, String)>,
+}
+
+/// One cell of the Tactical Naval Combat Chart: the results of each side's fire, per round, in three
+/// columns for a modified die of 1-2, 3-4 and 5-6. A result "S-M" costs the enemy S ships and M morale;
+/// "-" is no result.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NavalCell {
+    pub attacker_tactic: String,
+    pub defender_tactic: String,
+    /// Round by round, the attacker's fire: three results each.
+    pub attacker: Vec<[String; 3]>,
+    /// Round by round, the defender's fire.
+    pub defender: Vec<[String; 3]>,
+}
+
+impl Default for NavalTable {
+    /// The chart of EiA 19.1 as pbem reads it (the same as the bundled tables.toml).
+    fn default() -> Self {
+        let r = |v: [&str; 3]| v.map(str::to_string);
+        let cell = |a: &str, d: &str, att: Vec<[String; 3]>, def: Vec<[String; 3]>| NavalCell {
+            attacker_tactic: a.into(),
+            defender_tactic: d.into(),
+            attacker: att,
+            defender: def,
+        };
+        let (m, la, ld) = ("melee", "linear-attack", "linear-defence");
+        NavalTable {
+            movement: 4,
+            intercept: 3,
+            evade: 3,
+            chart: vec![
+                cell(
+                    m,
+                    m,
+                    vec![r(["1-1", "4-2", "5-2"])],
+                    vec![r(["1-1", "4-2", "5-2"])],
+                ),
+                cell(
+                    la,
+                    m,
+                    vec![r(["2-1", "3-2", "4-3"]), r(["-", "2-1", "2-1"])],
+                    vec![r(["1-1", "1-1", "1-1"]), r(["-", "3-3", "4-4"])],
+                ),
+                cell(
+                    ld,
+                    m,
+                    vec![r(["3-2", "4-2", "5-3"]), r(["-", "1-1", "1-1"])],
+                    vec![r(["1-1", "1-1", "1-1"]), r(["-", "4-4", "4-4"])],
+                ),
+                cell(
+                    m,
+                    la,
+                    vec![r(["1-1", "1-1", "1-1"]), r(["-", "3-3", "4-4"])],
+                    vec![r(["2-1", "3-2", "4-3"]), r(["-", "2-1", "2-1"])],
+                ),
+                cell(
+                    la,
+                    la,
+                    vec![r(["2-2", "3-2", "4-2"])],
+                    vec![r(["2-2", "3-2", "4-2"])],
+                ),
+                cell(
+                    ld,
+                    la,
+                    vec![r(["2-2", "3-2", "4-2"])],
+                    vec![r(["1-2", "2-2", "3-3"])],
+                ),
+                cell(
+                    m,
+                    ld,
+                    vec![r(["1-1", "1-1", "1-1"]), r(["-", "4-4", "4-4"])],
+                    vec![r(["3-2", "4-2", "5-3"]), r(["-", "1-1", "1-1"])],
+                ),
+                cell(
+                    la,
+                    ld,
+                    vec![r(["1-2", "2-2", "3-3"])],
+                    vec![r(["2-2", "3-2", "4-2"])],
+                ),
+                cell(
+                    ld,
+                    ld,
+                    vec![r(["1-1", "2-1", "3-1"])],
+                    vec![r(["1-1", "2-1", "3-1"])],
+                ),
+            ],
+            closing: BTreeMap::from([(la.to_string(), 4), (ld.to_string(), 3)]),
+            chase: vec![
+                ("0.5".into(), "5-1".into()),
+                ("1.5".into(), "4-1".into()),
+                ("2.5".into(), "3-1".into()),
+                ("3.5".into(), "2-1".into()),
+                ("999.9".into(), "1-1".into()),
+            ],
+        }
+    }
+}
+
+/// A naval result: ships and morale (in tenths) the enemy loses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct NavalResult {
+    pub ships: u32,
+    pub morale: i64,
+}
+
+/// Reads "S-M" (or "-").
+pub fn parse_naval_result(cell: &str) -> Option<NavalResult> {
+    let cell = cell.trim();
+    if cell == "-" || cell == "–" {
+        return Some(NavalResult::default());
+    }
+    let (s, m) = cell.split_once('-')?;
+    Some(NavalResult {
+        ships: s.trim().parse().ok()?,
+        morale: m.trim().parse::<i64>().ok()? * 10,
+    })
+}
+
+impl NavalTable {
+    /// The chart cell for a pair of tactics.
+    pub fn cell(&self, attacker: &str, defender: &str) -> Option<&NavalCell> {
+        self.chart
+            .iter()
+            .find(|c| c.attacker_tactic == attacker && c.defender_tactic == defender)
+    }
+
+    /// The chase cell for the victor's morale loss (tenths): (at most this die, ships lost).
+    pub fn chase_for(&self, morale_lost: i64) -> (u32, u32) {
+        for (limit, cell) in &self.chase {
+            let limit = limit
+                .parse::<crate::game::state::Tenths>()
+                .map_or(i64::MAX, |t| t.0);
+            if morale_lost <= limit {
+                if let Some((x, y)) = cell.split_once('-') {
+                    return (x.trim().parse().unwrap_or(0), y.trim().parse().unwrap_or(0));
+                }
+            }
+        }
+        (0, 0)
+    }
+
+    fn validate(&self, out: &mut Vec<Diagnostic>) {
+        const TACTICS: [&str; 3] = ["melee", "linear-attack", "linear-defence"];
+        for a in TACTICS {
+            for d in TACTICS {
+                if self.cell(a, d).is_none() {
+                    out.push(Diagnostic::error(
+                        format!("[naval] chart has no cell for {a} against {d}"),
+                        0..0,
+                    ));
+                }
+            }
+        }
+        for c in &self.chart {
+            for row in c.attacker.iter().chain(&c.defender) {
+                for cell in row {
+                    if parse_naval_result(cell).is_none() {
+                        out.push(
+                            Diagnostic::error(format!("'{cell}' is not a naval result"), 0..0)
+                                .hint("write ships-morale, such as \"3-2\", or \"-\""),
+                        );
+                    }
+                }
+            }
+            if c.attacker.is_empty() || c.attacker.len() != c.defender.len() {
+                out.push(Diagnostic::error(
+                    format!(
+                        "the cell {} against {} needs as many rounds for each side",
+                        c.attacker_tactic, c.defender_tactic
+                    ),
+                    0..0,
+                ));
+            }
+        }
+    }
 }
 
 /// Artillery fire before each round (EiA 7.5.2.8): each side with artillery rolls a d6 and hits on at
@@ -220,6 +420,7 @@ impl Tables {
                 0..0,
             ));
         }
+        self.naval.validate(&mut out);
         if self.pursuit.losses.is_empty() || self.pursuit.cavalry_per_drm == 0 {
             out.push(Diagnostic::error(
                 "pursuit needs losses and a non-zero cavalry_per_drm",

@@ -1,0 +1,699 @@
+//! The EiA naval phase, before the land phase: fleets move (EiA 6.2), non-moving fleets intercept
+//! weaker enemy fleets (6.2.3 SOP), the intercepted evade unless their side has more ships (6.3.2
+//! SOP), fleets fight on the Tactical Naval Combat Chart (tactics by standing order or SOP), the
+//! defeated retreat to the nearest unblockaded friendly port (6.3.5 SOP), and victors never pursue
+//! (6.3.5 SOP; a standing order `chase always` uses the General Chase chart instead).
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use anyhow::Result;
+
+use crate::decide::{decide, DecidedBy, Sources};
+use crate::engine::dice_box::DiceBox;
+use crate::engine::event::{DecisionNote, Event};
+use crate::game::map::Map;
+use crate::game::state::{State, Tenths};
+
+use super::decisions::{
+    always_never, EiaPoint, CHASE, EVADE_AT_SEA, INTERCEPT, NAVAL_COMBAT, NAVAL_RETREAT,
+};
+use super::orders::{EiaOrder, NAVAL_MOVEMENT};
+use super::tables::parse_naval_result;
+use super::visibility::watchers;
+use super::{labels, Eia};
+
+/// A fleet during the naval phase.
+#[derive(Debug, Clone)]
+pub struct Fleet {
+    pub id: String,
+    pub power: String,
+    pub ships: u32,
+    pub area: usize,
+    /// Ordered to move this turn: such fleets do not intercept.
+    pub moving: bool,
+}
+
+/// The naval phase's working state.
+pub struct Naval<'a> {
+    eia: &'a Eia,
+    map: &'a Map,
+    state: &'a State,
+    standing: &'a BTreeMap<String, BTreeMap<String, String>>,
+    dice: &'a mut DiceBox,
+    pub fleets: Vec<Fleet>,
+    pub events: Vec<Event>,
+    /// Where land units stand, for who sees what happens at sea.
+    land: Vec<(String, usize)>,
+}
+
+impl<'a> Naval<'a> {
+    pub fn new(
+        eia: &'a Eia,
+        map: &'a Map,
+        state: &'a State,
+        standing: &'a BTreeMap<String, BTreeMap<String, String>>,
+        dice: &'a mut DiceBox,
+        orders: &BTreeMap<String, Vec<EiaOrder>>,
+    ) -> Naval<'a> {
+        let ordered: BTreeSet<&str> = orders
+            .values()
+            .flatten()
+            .filter_map(|o| match o {
+                EiaOrder::Move { unit, .. } => Some(unit.as_str()),
+                _ => None,
+            })
+            .collect();
+        let fleets = state
+            .fleets
+            .iter()
+            .map(|f| Fleet {
+                id: f.id.get_ref().clone(),
+                power: f.power.get_ref().clone(),
+                ships: f.ships,
+                area: map
+                    .find(f.area.get_ref())
+                    .expect("state references are checked at load"),
+                moving: ordered.contains(f.id.get_ref().as_str()),
+            })
+            .collect();
+        let land = state
+            .corps
+            .iter()
+            .map(|c| (c.power.get_ref().clone(), c.area.get_ref()))
+            .chain(
+                state
+                    .leaders
+                    .iter()
+                    .map(|l| (l.power.get_ref().clone(), l.area.get_ref())),
+            )
+            .filter_map(|(p, a)| map.find(a).map(|i| (p, i)))
+            .collect();
+        Naval {
+            eia,
+            map,
+            state,
+            standing,
+            dice,
+            fleets,
+            events: Vec::new(),
+            land,
+        }
+    }
+
+    fn positions(&self) -> Vec<(String, usize)> {
+        let mut v = self.land.clone();
+        v.extend(
+            self.fleets
+                .iter()
+                .filter(|f| f.ships > 0)
+                .map(|f| (f.power.clone(), f.area)),
+        );
+        v
+    }
+
+    fn push(&mut self, event: Event, area: usize, also: &BTreeSet<String>) {
+        let mut seen = watchers(self.map, &self.positions(), area);
+        seen.extend(also.iter().cloned());
+        let id = self.map.area(area).id.clone();
+        self.events
+            .push(event.at(&id).seen_by(seen.iter().map(String::as_str)));
+    }
+
+    fn sources(&self, power: &str, scope: Option<&'a str>) -> Sources<'_> {
+        Sources {
+            explicit: None,
+            standing: self.standing.get(power),
+            sop: &self.eia.sop,
+            scope,
+        }
+    }
+
+    /// Moves every fleet with a move order, powers in id order, orders in file order.
+    pub fn run(&mut self, orders: &BTreeMap<String, Vec<EiaOrder>>) -> Result<()> {
+        for (power, list) in orders {
+            for order in list {
+                let EiaOrder::Move { unit, path } = order else {
+                    continue;
+                };
+                let Some(f) = self.fleets.iter().position(|f| &f.id == unit) else {
+                    continue;
+                };
+                self.sail(f, power, path)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// One fleet's move, step by step, until it ends or is intercepted. The move's event comes before
+    /// what happened on the way.
+    fn sail(&mut self, f: usize, power: &str, path: &[String]) -> Result<()> {
+        let start = self.fleets[f].area;
+        let first_event = self.events.len();
+        let mut walked = vec![self.map.area(start).id.clone()];
+        for step in path {
+            let next = self.map.find(step).expect("checked order");
+            let here = self.fleets[f].area;
+            self.fleets[f].area = next;
+            walked.push(self.map.area(next).id.clone());
+            if !self.map.area(next).is_land() && self.intercepted(f, here, next)? {
+                break;
+            }
+        }
+        let unit = self.fleets[f].id.clone();
+        let text = format!("{unit} ({power}) sails {}.", walked.join(" - "));
+        let also = BTreeSet::from([power.to_string()]);
+        let end = self.fleets[f].area;
+        self.push(Event::new(NAVAL_MOVEMENT, "move", text), end, &also);
+        let e = self.events.pop().expect("just pushed");
+        self.events.insert(first_event, e);
+        Ok(())
+    }
+
+    /// EiA 6.2.3 (SOP): non-moving enemy fleets in the sea area entered, or in ports next to it, try
+    /// to intercept when the moving fleet has fewer ships than they have, unless a standing order says
+    /// `intercept never`. Returns whether the moving fleet's move ends here.
+    fn intercepted(&mut self, f: usize, from: usize, sea: usize) -> Result<bool> {
+        let mover = self.fleets[f].clone();
+        let sea_id = self.map.area(sea).id.clone();
+        let mut by_power: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        for (i, g) in self.fleets.iter().enumerate() {
+            let near =
+                g.area == sea || (self.map.area(g.area).port && self.map.adjacent(g.area, sea));
+            if near && !g.moving && g.ships > 0 && !self.state.friendly(&g.power, &mover.power) {
+                by_power.entry(g.power.clone()).or_default().push(i);
+            }
+        }
+        for (power, candidates) in by_power {
+            // Each fleet's standing order (`intercept <fleet> never`) comes before the power's.
+            let mut fleets = Vec::new();
+            let mut by = DecidedBy::Sop;
+            for &i in &candidates {
+                let id = self.fleets[i].id.clone();
+                let d = decide(
+                    &EiaPoint::Intercept,
+                    &self.sources(&power, Some(&id)),
+                    always_never,
+                    || Ok(true),
+                )?;
+                if d.value {
+                    fleets.push(i);
+                    by = by.min(d.by);
+                } else {
+                    let text = format!(
+                        "{id} ({power}) does not intercept {} at {sea_id} ({}).",
+                        mover.id,
+                        d.by.describe()
+                    );
+                    let mut e = Event::new(INTERCEPT, "decision", text);
+                    e.decision = Some(DecisionNote {
+                        power: power.clone(),
+                        by: d.by,
+                    });
+                    let involved = BTreeSet::from([power.clone(), mover.power.clone()]);
+                    self.push(e, sea, &involved);
+                }
+            }
+            let ships: u32 = fleets.iter().map(|&i| self.fleets[i].ships).sum();
+            if fleets.is_empty() || ships <= mover.ships {
+                continue;
+            }
+            let involved = BTreeSet::from([power.clone(), mover.power.clone()]);
+            let d = crate::decide::Decision {
+                value: true,
+                by,
+                rule: INTERCEPT,
+            };
+            let roll = self
+                .dice
+                .roll(&labels::intercept(&sea_id, &mover.id, &power), &[6])?;
+            let face = roll.dice[0].face;
+            let need = self.eia.tables.naval.intercept;
+            let ok = face <= need;
+            let ids: Vec<&str> = fleets.iter().map(|&i| self.fleets[i].id.as_str()).collect();
+            let text = format!(
+                "{} ({power}, {ships} ships) {} to intercept {} ({} ships) at {sea_id} ({}): rolls {face}, needs {need} or less: {}.",
+                ids.join(", "),
+                if ids.len() == 1 { "tries" } else { "try" },
+                mover.id,
+                mover.ships,
+                d.by.describe(),
+                if ok { "intercepted" } else { "missed" }
+            );
+            let mut e = Event::new(INTERCEPT, "intercept", text).roll(roll);
+            e.decision = Some(DecisionNote {
+                power: power.clone(),
+                by: d.by,
+            });
+            self.push(e, sea, &involved);
+            if !ok {
+                continue;
+            }
+            for &i in &fleets {
+                self.fleets[i].area = sea;
+            }
+            // EiA 6.3.2 (SOP): evade unless the friendly fleets have more ships than the enemy's.
+            let friends: Vec<usize> = (0..self.fleets.len())
+                .filter(|&i| {
+                    self.fleets[i].area == sea
+                        && self.fleets[i].ships > 0
+                        && self.state.friendly(&self.fleets[i].power, &mover.power)
+                })
+                .collect();
+            let friendly_ships: u32 = friends.iter().map(|&i| self.fleets[i].ships).sum();
+            if friendly_ships <= ships {
+                let roll = self
+                    .dice
+                    .roll(&labels::naval_evade(&sea_id, &mover.id), &[6])?;
+                let face = roll.dice[0].face;
+                let need = self.eia.tables.naval.evade;
+                let evaded = face <= need;
+                let text = format!(
+                    "{} tries to evade at {sea_id} ({friendly_ships} ships against {ships}) (by the SOP): rolls {face}, needs {need} or less: {}.",
+                    mover.id,
+                    if evaded { format!("it slips back to {}", self.map.area(from).id) } else { "caught".to_string() }
+                );
+                let mut e = Event::new(EVADE_AT_SEA, "evade", text).roll(roll);
+                e.decision = Some(DecisionNote {
+                    power: mover.power.clone(),
+                    by: DecidedBy::Sop,
+                });
+                self.push(e, sea, &involved);
+                if evaded {
+                    self.fleets[f].area = from;
+                    return Ok(true);
+                }
+            }
+            self.battle(sea, &fleets, &friends)?;
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// A naval battle at `sea` on the Tactical Naval Combat Chart.
+    pub fn battle(&mut self, sea: usize, attackers: &[usize], defenders: &[usize]) -> Result<()> {
+        let sea_id = self.map.area(sea).id.clone();
+        let side_power = |me: &Self, s: &[usize]| -> String {
+            // The power with most ships on the side leads it.
+            let mut by: BTreeMap<&str, u32> = BTreeMap::new();
+            for &i in s {
+                *by.entry(me.fleets[i].power.as_str()).or_default() += me.fleets[i].ships;
+            }
+            by.iter()
+                .max_by_key(|(p, n)| (**n, std::cmp::Reverse(**p)))
+                .map(|(p, _)| p.to_string())
+                .unwrap_or_default()
+        };
+        let (a_lead, d_lead) = (side_power(self, attackers), side_power(self, defenders));
+        let mut involved: BTreeSet<String> = attackers
+            .iter()
+            .chain(defenders)
+            .map(|&i| self.fleets[i].power.clone())
+            .collect();
+        involved.insert(a_lead.clone());
+        let a_tactic = self.tactic(&a_lead, sea, &involved)?;
+        let d_tactic = self.tactic(&d_lead, sea, &involved)?;
+        let ships = |me: &Self, s: &[usize]| -> u32 { s.iter().map(|&i| me.fleets[i].ships).sum() };
+        let drm = |me: &Self, s: &[usize], lead: &str, tactic: &str, enemy: u32| -> i32 {
+            let own = ships(me, s);
+            let mut d = 0;
+            if lead == "britain" && (tactic == "linear-attack" || tactic == "melee") {
+                d += 1;
+            }
+            if lead == "france" && tactic == "linear-defence" {
+                d += 1;
+            }
+            if own >= 2 * enemy {
+                d += 1;
+            }
+            if 2 * own <= enemy {
+                d -= 1;
+            }
+            d - (s.len() as i32 - 2).max(0)
+        };
+        let (a_ships, d_ships) = (ships(self, attackers), ships(self, defenders));
+        let a_drm = drm(self, attackers, &a_lead, &a_tactic, d_ships);
+        let d_drm = drm(self, defenders, &d_lead, &d_tactic, a_ships);
+        let text = format!(
+            "Naval battle at {sea_id}: {a_lead} ({a_ships} ships, {a_tactic}, modifier {a_drm:+}) against {d_lead} ({d_ships} ships, {d_tactic}, modifier {d_drm:+})."
+        );
+        self.push(
+            Event::new(NAVAL_COMBAT, "naval-combat", text),
+            sea,
+            &involved,
+        );
+        let table = self.eia.tables.naval.clone();
+        let cell = table
+            .cell(&a_tactic, &d_tactic)
+            .expect("validated chart")
+            .clone();
+        let melee = table
+            .cell("melee", "melee")
+            .expect("validated chart")
+            .clone();
+        let mut closed = a_tactic == d_tactic;
+        let (mut a_morale, mut d_morale) = (0i64, 0i64);
+        let (mut a_sunk, mut d_sunk) = (0u32, 0u32);
+        let rounds = cell.attacker.len();
+        for r in 0..rounds.max(1) {
+            let round = r as u32 + 1;
+            let (a_row, d_row) = if closed && a_tactic != d_tactic {
+                (&melee.attacker[0], &melee.defender[0])
+            } else {
+                (&cell.attacker[r], &cell.defender[r])
+            };
+            let roll = self
+                .dice
+                .roll(&labels::naval_round(&sea_id, round), &[6, 6])?;
+            let col = |die: u32, m: i32| (((die as i32 + m).clamp(1, 6) - 1) / 2) as usize;
+            let on_d =
+                parse_naval_result(&a_row[col(roll.dice[0].face, a_drm)]).unwrap_or_default();
+            let on_a =
+                parse_naval_result(&d_row[col(roll.dice[1].face, d_drm)]).unwrap_or_default();
+            let lost_d = self.sink(defenders, on_d.ships);
+            let lost_a = self.sink(attackers, on_a.ships);
+            d_morale += on_d.morale;
+            a_morale += on_a.morale;
+            d_sunk += lost_d;
+            a_sunk += lost_a;
+            let text = format!(
+                "Round {round} at {sea_id}: {a_lead} rolls {}, {d_lead} rolls {}: {a_lead} loses {lost_a} ships and {} morale, {d_lead} loses {lost_d} ships and {} morale.",
+                roll.dice[0].face,
+                roll.dice[1].face,
+                Tenths(on_a.morale),
+                Tenths(on_d.morale)
+            );
+            self.push(
+                Event::new(NAVAL_COMBAT, "naval-round", text).roll(roll),
+                sea,
+                &involved,
+            );
+            if ships(self, attackers) == 0 || ships(self, defenders) == 0 {
+                break;
+            }
+            // Closing to Melee: a melee fleet against a linear one rolls after each round.
+            if !closed && r + 1 < rounds && (a_tactic == "melee") != (d_tactic == "melee") {
+                let linear = if a_tactic == "melee" {
+                    &d_tactic
+                } else {
+                    &a_tactic
+                };
+                let need = table.closing.get(linear.as_str()).copied().unwrap_or(0);
+                let roll = self.dice.roll(&labels::closing(&sea_id, round), &[6])?;
+                closed = roll.dice[0].face <= need;
+                let text = format!(
+                    "The melee fleet at {sea_id} tries to close: rolls {}, needs {need} or less: {}.",
+                    roll.dice[0].face,
+                    if closed { "it closes to melee" } else { "the line holds it off" }
+                );
+                self.push(
+                    Event::new(NAVAL_COMBAT, "closing", text).roll(roll),
+                    sea,
+                    &involved,
+                );
+            }
+        }
+        // The side that lost less morale wins; at equal morale, the one that lost fewer ships.
+        let (winner, loser, w_lead, w_morale) = match (a_morale, a_sunk).cmp(&(d_morale, d_sunk)) {
+            std::cmp::Ordering::Less => (attackers, defenders, a_lead.clone(), a_morale),
+            std::cmp::Ordering::Greater => (defenders, attackers, d_lead.clone(), d_morale),
+            std::cmp::Ordering::Equal => {
+                let text = format!("The battle at {sea_id} is drawn: both sides lost {} morale and {a_sunk} ships.", Tenths(a_morale));
+                self.push(
+                    Event::new(NAVAL_COMBAT, "naval-result", text),
+                    sea,
+                    &involved,
+                );
+                return Ok(());
+            }
+        };
+        let l_lead = if w_lead == a_lead {
+            d_lead.clone()
+        } else {
+            a_lead.clone()
+        };
+        let text = format!("{w_lead} wins the battle at {sea_id}.");
+        self.push(
+            Event::new(NAVAL_COMBAT, "naval-result", text),
+            sea,
+            &involved,
+        );
+        self.chase(sea, winner, loser, &w_lead, w_morale, &involved)?;
+        let losers: BTreeSet<String> = loser
+            .iter()
+            .filter(|&&i| self.fleets[i].ships > 0)
+            .map(|&i| self.fleets[i].power.clone())
+            .collect();
+        for p in losers {
+            let group: Vec<usize> = loser
+                .iter()
+                .copied()
+                .filter(|&i| self.fleets[i].power == p && self.fleets[i].ships > 0)
+                .collect();
+            self.retreat(sea, &p, &group, &involved)?;
+        }
+        let _ = l_lead;
+        Ok(())
+    }
+
+    /// The tactic a power's fleets use, by standing order or SOP.
+    fn tactic(&mut self, power: &str, sea: usize, involved: &BTreeSet<String>) -> Result<String> {
+        let d = decide(
+            &EiaPoint::Tactics,
+            &self.sources(power, None),
+            |s| matches!(s, "melee" | "linear-attack" | "linear-defence").then(|| s.to_string()),
+            || Ok("linear-attack".to_string()),
+        )?;
+        let by = if d.by == DecidedBy::Roll {
+            DecidedBy::Sop
+        } else {
+            d.by
+        };
+        let text = format!(
+            "{power} fights in {} at {} ({}).",
+            d.value,
+            self.map.area(sea).id,
+            by.describe()
+        );
+        let mut e = Event::new(d.rule, "decision", text);
+        e.decision = Some(DecisionNote {
+            power: power.to_string(),
+            by,
+        });
+        self.push(e, sea, involved);
+        Ok(d.value)
+    }
+
+    /// Sinks `n` ships of a side, from its biggest fleet first; returns the ships sunk.
+    fn sink(&mut self, side: &[usize], n: u32) -> u32 {
+        let mut sunk = 0;
+        for _ in 0..n {
+            let Some(&i) = side
+                .iter()
+                .filter(|&&i| self.fleets[i].ships > 0)
+                .max_by_key(|&&i| (self.fleets[i].ships, std::cmp::Reverse(i)))
+            else {
+                break;
+            };
+            self.fleets[i].ships -= 1;
+            sunk += 1;
+        }
+        sunk
+    }
+
+    /// EiA 6.3.5 (SOP): victorious stacks never pursue; a standing order `chase always` rolls on the
+    /// General Chase chart: on a d6 of at most X the loser loses Y more ships, by the victor's morale loss.
+    fn chase(
+        &mut self,
+        sea: usize,
+        winner: &[usize],
+        loser: &[usize],
+        w_lead: &str,
+        w_morale: i64,
+        involved: &BTreeSet<String>,
+    ) -> Result<()> {
+        let sea_id = self.map.area(sea).id.clone();
+        let d = decide(
+            &EiaPoint::Chase,
+            &self.sources(w_lead, None),
+            always_never,
+            || Ok(false),
+        )?;
+        if !d.value {
+            let text = format!(
+                "{w_lead} does not pursue at {sea_id} ({}).",
+                d.by.describe()
+            );
+            let mut e = Event::new(CHASE, "decision", text);
+            e.decision = Some(DecisionNote {
+                power: w_lead.to_string(),
+                by: d.by,
+            });
+            self.push(e, sea, involved);
+            return Ok(());
+        }
+        let (x, y) = self.eia.tables.naval.chase_for(w_morale);
+        let roll = self.dice.roll(&labels::chase(&sea_id), &[6])?;
+        let face = roll.dice[0].face;
+        let lost = if face <= x { self.sink(loser, y) } else { 0 };
+        let _ = winner;
+        let text = format!("{w_lead} gives chase at {sea_id} ({}): rolls {face}, needs {x} or less: the enemy loses {lost} more ships.", d.by.describe());
+        let mut e = Event::new(CHASE, "chase", text).roll(roll);
+        e.decision = Some(DecisionNote {
+            power: w_lead.to_string(),
+            by: d.by,
+        });
+        self.push(e, sea, involved);
+        Ok(())
+    }
+
+    /// EiA 6.3.5 (SOP): the defeated fleets retreat to the nearest unblockaded friendly port (random
+    /// among equals); with no such port in reach, one sea area toward the nearest one.
+    fn retreat(
+        &mut self,
+        sea: usize,
+        power: &str,
+        group: &[usize],
+        involved: &BTreeSet<String>,
+    ) -> Result<()> {
+        let sea_id = self.map.area(sea).id.clone();
+        let blockaded = |me: &Self, port: usize| -> bool {
+            me.map.area(port).adjacent.iter().any(|&s| {
+                me.fleets
+                    .iter()
+                    .any(|f| f.area == s && f.ships > 0 && !me.state.friendly(&f.power, power))
+            })
+        };
+        let ports: Vec<usize> = (0..self.map.areas.len())
+            .filter(|&i| {
+                let a = self.map.area(i);
+                a.port
+                    && self
+                        .state
+                        .control
+                        .get(&a.id)
+                        .is_some_and(|o| self.state.friendly(o, power))
+                    && !blockaded(self, i)
+            })
+            .collect();
+        let dist = sea_distances(self.map, sea);
+        let best = ports.iter().filter_map(|&p| dist[p]).min();
+        let mut tied: Vec<usize> = ports
+            .iter()
+            .copied()
+            .filter(|&p| dist[p].is_some() && dist[p] == best)
+            .collect();
+        tied.sort_by(|a, b| {
+            self.map
+                .area(*a)
+                .id
+                .as_bytes()
+                .cmp(self.map.area(*b).id.as_bytes())
+        });
+        let reach = self.eia.tables.naval.movement;
+        let (to, roll, why) = match best {
+            Some(d) if d <= reach && !tied.is_empty() => {
+                if tied.len() == 1 {
+                    (
+                        tied[0],
+                        None,
+                        "the nearest unblockaded friendly port".to_string(),
+                    )
+                } else {
+                    let roll = self
+                        .dice
+                        .roll(&labels::naval_retreat(&sea_id, power), &[tied.len() as u32])?;
+                    let names: Vec<&str> =
+                        tied.iter().map(|&p| self.map.area(p).id.as_str()).collect();
+                    let pick = tied[roll.dice[0].face as usize - 1];
+                    (
+                        pick,
+                        Some(roll),
+                        format!("{} are equally near, the die chooses", names.join(" and ")),
+                    )
+                }
+            }
+            Some(_) => {
+                // Out of reach: one sea area toward the nearest port.
+                let target = tied[0];
+                let back = sea_distances(self.map, target);
+                let step = self
+                    .map
+                    .area(sea)
+                    .adjacent
+                    .iter()
+                    .copied()
+                    .filter(|&n| !self.map.area(n).is_land())
+                    .min_by_key(|&n| (back[n].unwrap_or(u32::MAX), n));
+                (
+                    step.unwrap_or(sea),
+                    None,
+                    format!("one sea area toward {}", self.map.area(target).id),
+                )
+            }
+            None => (
+                sea,
+                None,
+                "no friendly port is open to it: it stays".to_string(),
+            ),
+        };
+        for &i in group {
+            self.fleets[i].area = to;
+        }
+        let ids: Vec<&str> = group.iter().map(|&i| self.fleets[i].id.as_str()).collect();
+        let text = format!(
+            "{power} retreats from {sea_id} to {} ({why}): {}.",
+            self.map.area(to).id,
+            ids.join(", ")
+        );
+        let mut e = Event::new(NAVAL_RETREAT, "naval-retreat", text);
+        e.decision = Some(DecisionNote {
+            power: power.to_string(),
+            by: if roll.is_some() {
+                DecidedBy::Roll
+            } else {
+                DecidedBy::Sop
+            },
+        });
+        if let Some(r) = roll {
+            e = e.roll(r);
+        }
+        self.push(e, sea, involved);
+        Ok(())
+    }
+}
+
+/// Writes the fleets back into the next state: ships, areas; sunk fleets are gone.
+pub fn write_back(map: &Map, fleets: &[Fleet], next: &mut State) {
+    let by_id: BTreeMap<&str, &Fleet> = fleets.iter().map(|f| (f.id.as_str(), f)).collect();
+    next.fleets.retain(|f| {
+        by_id
+            .get(f.id.get_ref().as_str())
+            .is_some_and(|w| w.ships > 0)
+    });
+    for f in &mut next.fleets {
+        let w = by_id[f.id.get_ref().as_str()];
+        f.ships = w.ships;
+        f.area = toml::Spanned::new(0..0, map.area(w.area).id.clone());
+    }
+}
+
+/// Distances for fleets from `from`: through sea areas, ending in ports.
+fn sea_distances(map: &Map, from: usize) -> Vec<Option<u32>> {
+    let mut dist = vec![None; map.areas.len()];
+    dist[from] = Some(0);
+    let mut queue = VecDeque::from([from]);
+    while let Some(a) = queue.pop_front() {
+        let d = dist[a].unwrap_or(0);
+        if map.area(a).is_land() && a != from {
+            continue;
+        }
+        for &n in &map.area(a).adjacent {
+            let ok = !map.area(n).is_land() || map.area(n).port;
+            if ok && dist[n].is_none() {
+                dist[n] = Some(d + 1);
+                queue.push_back(n);
+            }
+        }
+    }
+    dist
+}
