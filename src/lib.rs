@@ -14,3 +14,4 @@ pub mod orders;
 pub mod report;
 pub mod rule;
 pub mod rules;
+pub mod synth;

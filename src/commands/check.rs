@@ -13,12 +13,17 @@ use super::exit;
 /// Check an orders file: print each diagnostic as rustc does; exit 3 if any order is rejected.
 ///
 /// Example: pbem check games/my-game orders/france.txt
+///          pbem check --forecast games/my-game orders/france.txt
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The game folder.
     pub game: PathBuf,
     /// The orders file to check.
     pub orders: PathBuf,
+    /// Also show what the orders would do if no enemy moved and no die were rolled, from what the
+    /// power sees: where each unit ends, which combats it declares, which standing orders would fire.
+    #[arg(long)]
+    pub forecast: bool,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -69,6 +74,22 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     if !check.diagnostics.is_empty() {
         print!("{}", source.render(&check.diagnostics));
+    }
+    if args.forecast {
+        match &check.power {
+            Some(p) => {
+                let lines = game.ruleset.forecast(&game, &state, &source, p);
+                println!();
+                if lines.is_empty() {
+                    println!("{} has no forecast yet.", game.ruleset.name());
+                }
+                for line in lines {
+                    println!("{line}");
+                }
+                println!();
+            }
+            None => println!("no forecast: the orders are not authenticated"),
+        }
     }
     let rejected = check.rejected();
     if rejected > 0 {

@@ -4,8 +4,11 @@
 pub mod audit;
 pub mod check;
 pub mod demo;
+pub mod ingest;
 pub mod new;
+pub mod remind;
 pub mod resolve;
+pub mod send;
 pub mod status;
 pub mod turn;
 pub mod verify;
@@ -48,6 +51,9 @@ pub enum Command {
     Check(check::Args),
     Resolve(resolve::Args),
     Turn(turn::Args),
+    Ingest(ingest::Args),
+    Send(send::Args),
+    Remind(remind::Args),
     Status(status::Args),
     Audit(audit::Args),
     Verify(verify::Args),
@@ -61,6 +67,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Check(a) => check::run(a),
         Command::Resolve(a) => resolve::run(a),
         Command::Turn(a) => turn::run(a),
+        Command::Ingest(a) => ingest::run(a),
+        Command::Send(a) => send::run(a),
+        Command::Remind(a) => remind::run(a),
         Command::Status(a) => status::run(a),
         Command::Audit(a) => audit::run(a),
         Command::Verify(a) => verify::run(a),

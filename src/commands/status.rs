@@ -1,4 +1,5 @@
-//! `pbem status`: where a game stands: current turn, deadline, commitment, orders in per power.
+//! `pbem status`: where a game stands: current turn, deadline, commitment, and per power whether
+//! orders are in, when, and from which message (issue 4.8).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -6,6 +7,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 
 use crate::game::Game;
+use crate::mail::status::OrdersIn;
 
 /// Show the current turn, its deadline and dice commitment, and which powers have orders in.
 ///
@@ -41,14 +43,40 @@ pub fn run(args: Args) -> Result<ExitCode> {
         );
     }
     println!("Orders:");
-    for p in &c.powers {
-        let path = game.orders_path(turn, &p.id);
-        let state = if path.is_file() {
-            format!("in ({})", game.shown(&path))
-        } else {
-            "missing".to_string()
+    for s in crate::mail::status::orders_status(&game, turn)? {
+        let state = match &s.orders {
+            OrdersIn::Mail(r) => format!(
+                "in: received {}, message {} ({}), {}",
+                crate::mail::ack::in_zone(&game, None, r.arrival_time()),
+                if r.message_id.is_empty() {
+                    "without a Message-ID".to_string()
+                } else {
+                    format!("<{}>", r.message_id)
+                },
+                game.shown(&crate::mail::ingest::raw_path(&game, &r.sha256)),
+                if game.orders_path(turn, &s.power).is_file() {
+                    game.shown(&game.orders_path(turn, &s.power))
+                } else {
+                    "not filed yet: run pbem ingest".to_string()
+                },
+            ),
+            OrdersIn::File(path) => format!("in: {} (not from mail)", game.shown(path)),
+            OrdersIn::Missing => "missing".to_string(),
         };
-        println!("  {:<10} {:<10} {state}", p.id, p.name);
+        println!("  {:<10} {:<14} {state}", s.power, s.name);
+        let mut others = Vec::new();
+        if s.rejected > 0 {
+            others.push(format!("{} rejected", s.rejected));
+        }
+        if s.late > 0 {
+            others.push(format!("{} late", s.late));
+        }
+        if s.held_for_next > 0 {
+            others.push(format!("{} held for turn {}", s.held_for_next, turn + 1));
+        }
+        if !others.is_empty() {
+            println!("  {:<10} {:<14} also: {}", "", "", others.join(", "));
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

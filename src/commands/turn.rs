@@ -1,24 +1,116 @@
-//! `pbem turn`: the one command per turn. It resolves the current turn from the orders in the game's
-//! `orders/<turn>/` folder and writes the reports.
+//! `pbem turn`: the one command per turn. It ingests the referee's mailbox (issue 4), resolves the
+//! current turn from the orders in `orders/<turn>/`, files the late orders held for the next turn, and
+//! sends the outbox (issue 5): acknowledgements, reports and the next commitment. One summary.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crate::engine::turn::{resolve, ResolveOptions};
 use crate::game::Game;
+use crate::mail::ingest::{self, Status};
+use crate::mail::send::{self, Outcome, SendOptions};
 
-/// Run the whole turn: take the orders in orders/<turn>/, resolve, write one report per power.
+/// Run the whole turn: read the mail, resolve, write one report per power, send the outbox.
 ///
-/// Example: pbem turn games/my-game
+/// Example: pbem turn games/my-game --mailbox ~/Maildir
+///          pbem turn games/my-game --mailbox inbox.mbox --no-send
+///          pbem turn games/my-game            (orders already in orders/<turn>/)
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The game folder.
     pub game: PathBuf,
+    /// A mailbox to ingest first (.eml, mbox or Maildir); repeat for several.
+    #[arg(long = "mailbox")]
+    pub mailboxes: Vec<PathBuf>,
+    /// Do not send the outbox (send it later with `pbem send`).
+    #[arg(long)]
+    pub no_send: bool,
+    /// Deliver the outbox into this folder instead of the configured transport.
+    #[arg(long)]
+    pub folder: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let game = Game::load(&args.game)?;
+    let mail =
+        ingest::ingest_with_progress(&game, &args.mailboxes, &mut super::ingest::progress_bar())?;
     let outcome = resolve(&game, &ResolveOptions::default())?;
+    let held = ingest::apply_held(&game)?;
     super::print_outcome(&outcome);
+
+    if !args.mailboxes.is_empty() {
+        println!(
+            "Mail: {} message(s) read, {} new: {} accepted, {} late, {} held, {} rejected, {} ignored.",
+            mail.read,
+            mail.new.len(),
+            mail.count(Status::Accepted),
+            mail.count(Status::Late),
+            mail.count(Status::Held),
+            mail.count(Status::Rejected),
+            mail.count(Status::Ignored) + mail.count(Status::Duplicate),
+        );
+        for p in &mail.problems {
+            println!("  problem: {p}");
+        }
+        for e in &mail.new {
+            let r = &e.record;
+            if matches!(r.status, Status::Late | Status::Rejected | Status::Held) {
+                let power = if r.power.is_empty() { "-" } else { &r.power };
+                println!(
+                    "  {:<8} {:<10} {}: {}",
+                    r.status.name(),
+                    power,
+                    r.source,
+                    r.reasons.join("; ")
+                );
+            }
+        }
+    }
+    for w in &held.standing {
+        println!(
+            "  held orders of {} filed for turn {}: {}",
+            w.power,
+            held.turn,
+            game.shown(&w.path)
+        );
+    }
+
+    let configured = game.config.mail.transport.is_some() || args.folder.is_some();
+    if args.no_send || !configured {
+        let waiting = send::send(
+            &game,
+            &SendOptions {
+                dry_run: true,
+                ..SendOptions::default()
+            },
+            &mut |_, _, _| {},
+        )?
+        .count(|o| matches!(o, Outcome::WouldSend));
+        println!(
+            "Outbox: {waiting} message(s) waiting{}; send them with `pbem send {}`.",
+            if configured {
+                ""
+            } else {
+                " (no [mail] transport in game.toml)"
+            },
+            args.game.display()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let sent = send::send(
+        &game,
+        &SendOptions {
+            folder: args.folder.clone(),
+            ..SendOptions::default()
+        },
+        &mut super::send::progress_bar(),
+    )?;
+    super::send::print_summary(&sent, false);
+    if !sent.complete() {
+        println!(
+            "The turn is resolved, but not every message went: run `pbem send {}` again.",
+            args.game.display()
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }

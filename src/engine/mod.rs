@@ -7,3 +7,4 @@
 pub mod dice_box;
 pub mod event;
 pub mod turn;
+pub mod visibility;

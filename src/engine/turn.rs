@@ -354,6 +354,18 @@ pub fn compute(
         });
         outputs.push((path, rendered.text));
     }
+    // The referee's summary: every order, decision and combat, without fog of war.
+    let summary = report::summary(
+        game,
+        &report::SummaryInput {
+            turn,
+            orders: &orders,
+            events: &resolution.events,
+            header: &header,
+        },
+    )?;
+    outputs.push((game.turn_dir(turn).join("summary.txt"), summary.clone()));
+    mails.push(report::summary_mail(game, turn, summary));
     // The commitment of the next turn is announced with the reports of this one.
     mails.extend(outbox::announcements(
         game,

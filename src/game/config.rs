@@ -29,19 +29,19 @@ pub struct GameConfig {
     pub sop: BTreeMap<String, Spanned<String>>,
     #[serde(rename = "power")]
     pub powers: Vec<PowerConfig>,
+    /// Replacing players and missed turns (EiA 19.2).
+    #[serde(default)]
+    pub replacement: ReplacementConfig,
     /// How the referee's mail is addressed and sent.
     #[serde(default)]
     pub mail: MailConfig,
+    /// Whether allies share sight: each sees the units and events its allies see (default: no).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub allies_share_sight: bool,
 }
 
-/// The `[mail]` table of `game.toml`.
-#[derive(Debug, Clone, Default, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct MailConfig {
-    /// The referee's address, the From of every message pbem sends: `"Referee <ref@example.org>"`.
-    #[serde(default)]
-    pub from: Option<String>,
-}
+/// The `[mail]` table of `game.toml` (its keys and checks live with the mail code).
+pub use crate::mail::config::MailConfig;
 
 fn one() -> u32 {
     1
@@ -77,6 +77,37 @@ fn reject() -> String {
     "reject".to_string()
 }
 
+/// The `[replacement]` table of `game.toml`: when a new player may take over a power (EiA 19.2.2:
+/// at the next economic phase) and what happens to a power that sends no orders.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReplacementConfig {
+    /// An economic phase begins every this many turns, from the first turn.
+    #[serde(default = "one")]
+    pub econ_every: u32,
+    /// A power without orders for this many turns in a row is dropped (0: never).
+    #[serde(default)]
+    pub missed_turns: u32,
+    /// Who controls a power dropped for missed turns: a power id, or none for the SOP alone.
+    #[serde(default)]
+    pub missed_turns_to: Option<String>,
+}
+
+impl Default for ReplacementConfig {
+    fn default() -> Self {
+        ReplacementConfig { econ_every: 1, missed_turns: 0, missed_turns_to: None }
+    }
+}
+
+impl ReplacementConfig {
+    /// The first economic-phase turn after `turn`.
+    pub fn next_boundary(&self, first_turn: u32, turn: u32) -> u32 {
+        let every = self.econ_every.max(1);
+        let since = turn.saturating_sub(first_turn);
+        first_turn + (since / every + 1) * every
+    }
+}
+
 /// One power and the players who may send its orders.
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -92,6 +123,9 @@ pub struct PowerConfig {
     pub players: Vec<String>,
     /// PHC string of the power's password (argon2id); never the password itself.
     pub password_hash: Spanned<String>,
+    /// The player's own IANA time zone, for the deadline in reminders (issue 4.8); default the game's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_zone: Option<Spanned<String>>,
 }
 
 impl GameConfig {
@@ -138,6 +172,7 @@ impl GameConfig {
                 0..0,
             ));
         }
+        out.extend(crate::mail::config::validate(self));
         let mut seen = BTreeMap::new();
         for p in &self.powers {
             if seen.insert(p.id.to_lowercase(), ()).is_some() {

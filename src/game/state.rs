@@ -23,12 +23,48 @@ pub struct State {
     /// Standing orders per power: decision name to setting; kept until the power changes them.
     #[serde(default)]
     pub standing: BTreeMap<String, BTreeMap<String, String>>,
+    /// Powers whose player left (EiA 19.2.1): who controls them, and until which turn.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub controlled: BTreeMap<String, Controlled>,
+    /// New players waiting to take over a power at the next economic phase (EiA 19.2.2).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub incoming: BTreeMap<String, Player>,
+    /// Players who took over a power: they replace the players and password of game.toml.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub owners: BTreeMap<String, Player>,
+    /// Alliances a new player inherited may not be broken before this turn (EiA 19.2.2).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub alliance_locks: BTreeMap<String, u32>,
     #[serde(default, rename = "corps")]
     pub corps: Vec<Corps>,
     #[serde(default, rename = "leader")]
     pub leaders: Vec<Leader>,
     #[serde(default, rename = "fleet")]
     pub fleets: Vec<Fleet>,
+}
+
+/// Who runs a power whose player left (EiA 19.2.1).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Controlled {
+    /// The controlling power; none when the power is left to its standing orders and the SOP.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<String>,
+    /// The turn at whose start the control ends: the next economic phase.
+    pub until: u32,
+    /// Why, for the reports.
+    pub reason: String,
+}
+
+/// A player of a power, as recorded when one replaces another (EiA 19.2.2).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Player {
+    pub players: Vec<String>,
+    /// argon2id PHC string.
+    pub password_hash: String,
+    /// The turn from which the player plays.
+    pub from: u32,
 }
 
 /// The kinds of corps.

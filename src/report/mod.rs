@@ -1,14 +1,22 @@
 //! Reports: what each power may know of a turn, rendered from `templates/`. A report is built from a
 //! [`view::PowerView`], which holds only what the power may see; templates never see the whole turn.
+//! Each power gets the same report four ways: text (the mail's body), HTML (its alternative, with the
+//! map inline), JSON (`pbem-report/1`, see `schema/`) and an SVG map. The referee gets a summary.
 
 pub mod header;
+pub mod json;
+pub mod map;
+pub mod summary;
+pub mod svg;
 pub mod templates;
 pub mod view;
 
 pub use header::DiceHeader;
+pub use summary::{summary, summary_mail, SummaryInput};
 pub use view::ReportInput;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
+use minijinja::Value;
 
 use crate::game::Game;
 
@@ -35,10 +43,35 @@ pub struct Rendered {
 /// Renders the report of one power in every form pbem writes.
 pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
     let view = view::PowerView::build(game, input);
+    let map = svg::render(game, &view);
     let text = templates::render(game, "report.txt", &view)?;
+    // Inside HTML the SVG needs no namespace declaration (so it carries no URL), and it shrinks to
+    // the width of the mail.
+    let inline = map.replacen(
+        r#"<svg xmlns="http://www.w3.org/2000/svg""#,
+        r#"<svg style="max-width:100%;height:auto;""#,
+        1,
+    );
+    let context = minijinja::context! {
+        map_svg => Value::from_safe_string(inline),
+        ..Value::from_serialize(&view)
+    };
+    let html = templates::render(game, "report.html", &context)?;
+    let json = json::render(&view).context("cannot write the JSON report")?;
     Ok(Rendered {
         text,
-        html: None,
-        attachments: Vec::new(),
+        html: Some(html),
+        attachments: vec![
+            ReportFile {
+                extension: "json",
+                content_type: "application/json",
+                content: json,
+            },
+            ReportFile {
+                extension: "svg",
+                content_type: "image/svg+xml",
+                content: map,
+            },
+        ],
     })
 }

@@ -12,12 +12,26 @@ use crate::game::Game;
 const BUILT_IN: &[(&str, &str)] = &[
     ("report.txt", include_str!("../../templates/report.txt.j2")),
     (
+        "report.html",
+        include_str!("../../templates/report.html.j2"),
+    ),
+    (
+        "summary.txt",
+        include_str!("../../templates/summary.txt.j2"),
+    ),
+    (
         "announcement.txt",
         include_str!("../../templates/announcement.txt.j2"),
     ),
+    ("ack.txt", include_str!("../../templates/ack.txt.j2")),
+    (
+        "reminder.txt",
+        include_str!("../../templates/reminder.txt.j2"),
+    ),
 ];
 
-/// Renders template `name` with `context`.
+/// Renders template `name` with `context`. Templates named `*.html` escape every value for HTML,
+/// except values made with [`minijinja::Value::from_safe_string`].
 pub fn render(game: &Game, name: &str, context: &impl Serialize) -> Result<String> {
     let mut env = Environment::new();
     env.set_undefined_behavior(UndefinedBehavior::Strict);

@@ -1,13 +1,19 @@
 //! The view of one power: everything its report may show, and nothing else. Events come in only if
-//! the power is in their `visible_to`; units only if they stand in an area the power sees.
+//! the power is in their `visible_to`; foreign units only if they stand where the engine's visibility
+//! service says the power sees, and only as precisely as it sees there.
+
+use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::engine::event::Event;
+use crate::decide::DecidedBy;
+use crate::engine::event::{Die, Event};
 use crate::engine::turn::OrdersFileStatus;
+use crate::engine::visibility::{Precision, Visibility};
 use crate::game::state::State;
 use crate::game::Game;
 
+use super::map::MapView;
 use super::DiceHeader;
 
 /// What the engine hands to the report of one power.
@@ -23,39 +29,58 @@ pub struct ReportInput<'a> {
 }
 
 /// A unit as a report lists it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct UnitLine {
+    /// The unit's id; empty for units seen only approximately, which are summed by kind.
     pub id: String,
     pub owner: String,
     pub area: String,
+    /// `corps`, `leader` or `fleet`.
+    pub kind: &'static str,
     /// "infantry corps, 6 factors, morale 4.0".
     pub detail: String,
+    /// Factors of a corps or force, rating of a leader, ships of a fleet.
+    pub strength: u32,
+    pub precision: Precision,
 }
 
 /// A roll as a report lists it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct RollLine {
     pub label: String,
+    /// "d6 d6".
     pub dice: String,
+    /// "5 4".
     pub faces: String,
+    /// Each die with its faces and the face it showed.
+    pub each: Vec<Die>,
 }
 
 /// An event as a report lists it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct EventLine {
+    pub rule: String,
+    pub topic: String,
     pub citation: String,
     pub kind: String,
+    pub area: Option<String>,
     pub text: String,
     pub rolls: Vec<RollLine>,
     /// "by the SOP", "at random", ... when the event is a decision.
     pub decided: Option<String>,
+    /// The power the decision was taken for, and by what.
+    pub decided_for: Option<String>,
+    pub decided_by: Option<DecidedBy>,
 }
 
 /// The orders the power sent, as pbem read them.
 #[derive(Debug, Serialize)]
 pub struct OrdersView {
     pub received: bool,
+    /// Every order that stood: "line 12: move FR-I Ulm".
     pub accepted: Vec<String>,
+    /// The same, as (line, order).
+    pub lines: Vec<(usize, String)>,
     pub rejected: usize,
     pub diagnostics: String,
     pub entropy: Option<String>,
@@ -76,113 +101,69 @@ pub struct PowerView {
     pub game: String,
     pub title: String,
     pub ruleset: String,
+    pub ruleset_id: String,
     pub turn: u32,
     pub date: String,
     pub power: String,
     pub power_name: String,
+    /// The power's map colour, `#rrggbb`, when game.toml gives one.
+    pub power_colour: Option<String>,
     pub header: DiceHeader,
     pub orders: OrdersView,
+    /// The power's own units at the end of the turn.
     pub units: Vec<UnitLine>,
+    /// The foreign units it sees at the end of the turn.
     pub seen: Vec<UnitLine>,
     pub events: Vec<EventLine>,
+    /// The events that settled a decision for this power.
     pub decisions: Vec<EventLine>,
+    /// What the map of this power shows.
+    pub map: MapView,
     pub next: NextTurn,
+    /// The orders block for the next turn, ready to edit (never with the password).
+    pub orders_template: String,
 }
 
 impl PowerView {
     pub fn build(game: &Game, input: &ReportInput<'_>) -> PowerView {
         let power = input.power;
-        let name = game
-            .config
-            .power(power)
-            .map_or(power.to_string(), |p| p.name.clone());
+        let config = game.config.power(power);
+        let name = config.map_or(power.to_string(), |p| p.name.clone());
         let after = input.state_after;
-        let visible = game.ruleset.visible_areas(game, after, power);
-        let sees = |area: &str| game.map.find(area).is_some_and(|i| visible.contains(&i));
-        let mut units = Vec::new();
-        let mut seen = Vec::new();
-        for c in &after.corps {
-            let line = UnitLine {
-                id: c.id.get_ref().clone(),
-                owner: c.power.get_ref().clone(),
-                area: c.area.get_ref().clone(),
-                detail: format!(
-                    "{} corps, {} factors, morale {}",
-                    c.kind.name(),
-                    c.factors,
-                    c.morale
-                ),
-            };
-            push_unit(line, power, &sees, &mut units, &mut seen);
-        }
-        for l in &after.leaders {
-            let line = UnitLine {
-                id: l.id.get_ref().clone(),
-                owner: l.power.get_ref().clone(),
-                area: l.area.get_ref().clone(),
-                detail: format!("leader, rating {}, seniority {}", l.rating, l.seniority),
-            };
-            push_unit(line, power, &sees, &mut units, &mut seen);
-        }
-        for f in &after.fleets {
-            let line = UnitLine {
-                id: f.id.get_ref().clone(),
-                owner: f.power.get_ref().clone(),
-                area: f.area.get_ref().clone(),
-                detail: format!("fleet, {} ships", f.ships),
-            };
-            push_unit(line, power, &sees, &mut units, &mut seen);
-        }
-        let events: Vec<EventLine> = input
+        let sight = Visibility::of(game, after);
+        let (units, seen) = units_of(game, after, power, &sight);
+        let visible: Vec<&Event> = input
             .events
             .iter()
             .filter(|e| e.visible_to.contains(power))
-            .map(event_line)
             .collect();
-        let decisions = input
-            .events
+        let events: Vec<EventLine> = visible.iter().map(|e| event_line(e)).collect();
+        let decisions = visible
             .iter()
-            .filter(|e| {
-                e.visible_to.contains(power)
-                    && e.decision.as_ref().is_some_and(|d| d.power == power)
-            })
-            .map(event_line)
+            .filter(|e| e.decision.as_ref().is_some_and(|d| d.power == power))
+            .map(|e| event_line(e))
             .collect();
-        let orders = match input.orders.and_then(|o| o.check.as_ref().map(|c| (o, c))) {
-            None => OrdersView {
-                received: false,
-                accepted: Vec::new(),
-                rejected: 0,
-                diagnostics: String::new(),
-                entropy: None,
-            },
-            Some((o, c)) => OrdersView {
-                received: true,
-                accepted: c
-                    .accepted
-                    .iter()
-                    .map(|(line, text)| format!("line {line}: {text}"))
-                    .collect(),
-                rejected: c.rejected(),
-                diagnostics: o.rendered.clone(),
-                entropy: c.entropy.clone(),
-            },
-        };
+        let orders = orders_view(input.orders);
+        let map = MapView::build(game, input, &sight, &units, &seen, &visible);
         let next = input.turn + 1;
+        let orders_template = orders_template(game, power, next, &units, after);
         PowerView {
             game: game.config.game.clone(),
             title: game.config.title.clone(),
             ruleset: game.ruleset.name().to_string(),
+            ruleset_id: game.ruleset.id().to_string(),
             turn: input.turn,
             date: game.config.date_of(input.turn),
             power: power.to_string(),
             power_name: name,
+            power_colour: config.and_then(|p| p.colour.clone()),
             header: input.header.clone(),
             orders,
             units,
             seen,
             events,
             decisions,
+            map,
             next: NextTurn {
                 turn: next,
                 date: game.config.date_of(next),
@@ -191,28 +172,141 @@ impl PowerView {
                 }),
                 commitment: crate::dice::to_hex(input.next_commitment),
             },
+            orders_template,
         }
     }
 }
 
-fn push_unit(
-    line: UnitLine,
+/// The power's own units, and the foreign units it sees (exactly, or as approximate forces).
+fn units_of(
+    game: &Game,
+    state: &State,
     power: &str,
-    sees: &impl Fn(&str) -> bool,
-    units: &mut Vec<UnitLine>,
-    seen: &mut Vec<UnitLine>,
-) {
-    if line.owner == power {
-        units.push(line);
-    } else if sees(&line.area) {
-        seen.push(line);
+    sight: &Visibility,
+) -> (Vec<UnitLine>, Vec<UnitLine>) {
+    let mut all = Vec::new();
+    for c in &state.corps {
+        all.push(UnitLine {
+            id: c.id.get_ref().clone(),
+            owner: c.power.get_ref().clone(),
+            area: c.area.get_ref().clone(),
+            kind: "corps",
+            detail: format!(
+                "{} corps, {} factors, morale {}",
+                c.kind.name(),
+                c.factors,
+                c.morale
+            ),
+            strength: c.factors,
+            precision: Precision::Exact,
+        });
+    }
+    for l in &state.leaders {
+        all.push(UnitLine {
+            id: l.id.get_ref().clone(),
+            owner: l.power.get_ref().clone(),
+            area: l.area.get_ref().clone(),
+            kind: "leader",
+            detail: format!("leader, rating {}, seniority {}", l.rating, l.seniority),
+            strength: l.rating,
+            precision: Precision::Exact,
+        });
+    }
+    for f in &state.fleets {
+        all.push(UnitLine {
+            id: f.id.get_ref().clone(),
+            owner: f.power.get_ref().clone(),
+            area: f.area.get_ref().clone(),
+            kind: "fleet",
+            detail: format!("fleet, {} ships", f.ships),
+            strength: f.ships,
+            precision: Precision::Exact,
+        });
+    }
+    let mut units = Vec::new();
+    let mut seen = Vec::new();
+    // Approximate sightings, summed by (area, owner, kind) in the order first met.
+    let mut forces: BTreeMap<(String, String, &'static str), u32> = BTreeMap::new();
+    let mut order = Vec::new();
+    for u in all {
+        if u.owner == power {
+            units.push(u);
+            continue;
+        }
+        let Some(place) = game.map.find(&u.area) else {
+            continue;
+        };
+        match sight.precision(power, place) {
+            None => {}
+            Some(Precision::Exact) => seen.push(u),
+            Some(Precision::Approximate) if u.kind != "leader" => {
+                let key = (u.area.clone(), u.owner.clone(), u.kind);
+                if !forces.contains_key(&key) {
+                    order.push(key.clone());
+                }
+                *forces.entry(key).or_default() += u.strength;
+            }
+            Some(Precision::Approximate) => {}
+        }
+    }
+    for key in order {
+        let n = approximately(forces[&key]);
+        let (area, owner, kind) = key;
+        let detail = if kind == "fleet" {
+            format!("fleets of about {n} ships")
+        } else {
+            format!("corps of about {n} factors")
+        };
+        seen.push(UnitLine {
+            id: String::new(),
+            owner,
+            area,
+            kind,
+            detail,
+            strength: n,
+            precision: Precision::Approximate,
+        });
+    }
+    (units, seen)
+}
+
+/// A strength as a distant observer reports it: to the nearest 5, and at least 5.
+pub fn approximately(n: u32) -> u32 {
+    (n.saturating_add(2) / 5 * 5).max(5)
+}
+
+fn orders_view(orders: Option<&OrdersFileStatus>) -> OrdersView {
+    match orders.and_then(|o| o.check.as_ref().map(|c| (o, c))) {
+        None => OrdersView {
+            received: false,
+            accepted: Vec::new(),
+            lines: Vec::new(),
+            rejected: 0,
+            diagnostics: String::new(),
+            entropy: None,
+        },
+        Some((o, c)) => OrdersView {
+            received: true,
+            accepted: c
+                .accepted
+                .iter()
+                .map(|(line, text)| format!("line {line}: {text}"))
+                .collect(),
+            lines: c.accepted.clone(),
+            rejected: c.rejected(),
+            diagnostics: o.rendered.clone(),
+            entropy: c.entropy.clone(),
+        },
     }
 }
 
-fn event_line(e: &Event) -> EventLine {
+pub(crate) fn event_line(e: &Event) -> EventLine {
     EventLine {
+        rule: e.rule.clone(),
+        topic: e.topic.clone(),
         citation: e.citation(),
         kind: e.kind.clone(),
+        area: e.area.clone(),
         text: e.text.clone(),
         rolls: e
             .rolls
@@ -221,8 +315,88 @@ fn event_line(e: &Event) -> EventLine {
                 label: r.label.clone(),
                 dice: r.dice_names(),
                 faces: r.faces(),
+                each: r.dice.clone(),
             })
             .collect(),
         decided: e.decision.as_ref().map(|d| d.by.describe().to_string()),
+        decided_for: e.decision.as_ref().map(|d| d.power.clone()),
+        decided_by: e.decision.as_ref().map(|d| d.by),
+    }
+}
+
+/// The orders block of the next turn: the header filled in but for the password, the power's units
+/// and standing orders as comments.
+fn orders_template(
+    game: &Game,
+    power: &str,
+    turn: u32,
+    units: &[UnitLine],
+    state: &State,
+) -> String {
+    let mut t = String::new();
+    t.push_str(&format!("game {}\n", game.config.game));
+    t.push_str(&format!("power {power}\n"));
+    t.push_str("password <your password>\n");
+    t.push_str(&format!("turn {turn}\n"));
+    t.push_str("# entropy <any words of your own, to add to the dice>\n\n");
+    t.push_str(&format!("# Your units at the start of turn {turn}:\n"));
+    if units.is_empty() {
+        t.push_str("#   none\n");
+    }
+    for u in units {
+        t.push_str(&format!("#   {:<18} {:<14} {}\n", u.id, u.area, u.detail));
+    }
+    match state.standing.get(power) {
+        Some(s) if !s.is_empty() => {
+            t.push_str("# Your standing orders (they stand until you change them):\n");
+            for (k, v) in s {
+                // A scoped standing order is kept as `key@scope`.
+                let k = k.replacen('@', " ", 1);
+                t.push_str(&format!("#   standing {k} {v}\n"));
+            }
+        }
+        _ => t.push_str("# You have no standing orders: the game's SOP decides for you.\n"),
+    }
+    t.push_str("# Write your orders below, one per line (ORDERS.md lists them).\n\n");
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::visibility::{self, Sight};
+    use crate::rules::eia::test_fixture::Fixture;
+
+    #[test]
+    fn units_beyond_the_exact_range_are_summed_without_ids() {
+        let fx = Fixture::new();
+        let map = &fx.game.map;
+        // Seen exactly only where its own units stand; up to two steps away, approximately.
+        let sight = Visibility::new(
+            map,
+            &visibility::positions(map, &fx.state),
+            Sight { range: 2, exact: 0 },
+            &[],
+        );
+        let (own, seen) = units_of(&fx.game, &fx.state, "austria", &sight);
+        assert!(own.iter().any(|u| u.id == "AU-I"));
+        let near: Vec<&UnitLine> = seen.iter().filter(|u| u.area == "Stuttgart").collect();
+        assert_eq!(near.len(), 1, "{seen:?}");
+        assert_eq!(near[0].id, "");
+        assert_eq!(near[0].precision, Precision::Approximate);
+        assert_eq!(near[0].detail, "corps of about 5 factors");
+        assert!(seen.iter().all(|u| u.id.is_empty()), "{seen:?}");
+        assert!(
+            !seen.iter().any(|u| u.kind == "leader"),
+            "leaders are not seen from afar"
+        );
+    }
+
+    #[test]
+    fn approximate_strengths_are_rounded_to_five() {
+        assert_eq!(
+            [1, 3, 7, 8, 12, 13].map(approximately),
+            [5, 5, 5, 10, 10, 15]
+        );
     }
 }

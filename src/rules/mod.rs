@@ -69,6 +69,18 @@ pub trait Ruleset {
     /// The areas `power` can see in `state` (for reports and visibility).
     fn visible_areas(&self, game: &Game, state: &State, power: &str) -> BTreeSet<usize>;
 
+    /// How far a power's units see: the rule [`crate::engine::visibility`] applies to every unit and
+    /// event of the ruleset. By default, the areas where they stand and the adjacent ones, exactly.
+    fn sight(&self) -> crate::engine::visibility::Sight {
+        crate::engine::visibility::Sight::ADJACENT
+    }
+
+    /// What `power`'s orders in `source` would do if no enemy interfered and no die were rolled, from
+    /// the power's own view of `state` (`pbem check --forecast`), as lines of text. None by default.
+    fn forecast(&self, _game: &Game, _state: &State, _src: &Source, _power: &str) -> Vec<String> {
+        Vec::new()
+    }
+
     /// The ruleset as `Any`, for tests that reach into a ruleset's own types.
     fn as_any(&self) -> &dyn std::any::Any;
 }

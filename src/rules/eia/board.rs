@@ -1,6 +1,11 @@
 //! The working position of an EiA turn: the state's units with area indices instead of names, changed
 //! step by step by movement and combat, and written back into a `State` at the end.
 
+use std::cell::{OnceCell, Ref, RefCell};
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::{Deref, DerefMut, IndexMut};
+use std::rc::Rc;
+
 use toml::Spanned;
 
 use crate::game::map::Map;
@@ -35,13 +40,26 @@ pub struct Leader {
     pub area: usize,
 }
 
+/// Land distances from every area to the nearest of a set of areas (`Map::land_distances`).
+pub type Distances = Rc<Vec<Option<u32>>>;
+
 /// The position during resolution. Corps and leaders keep the state's order.
+///
+/// The board keeps an index of where its units stand (corps by area, powers by area), so that the
+/// questions a combat asks cost what the area holds, not what the board holds. The index follows
+/// every change without help from the code that moves units: `corps` and `leaders` are [`Units`],
+/// which note each unit borrowed mutably (`board.corps[i].area = to`), and the index catches up with
+/// those before it answers. Unit ids never change during a resolution.
 #[derive(Debug, Clone)]
 pub struct Board {
-    pub corps: Vec<Corps>,
-    pub leaders: Vec<Leader>,
+    pub corps: Units<Corps>,
+    pub leaders: Units<Leader>,
     /// The alliances of the state.
     pub alliances: Vec<Vec<String>>,
+    /// Where the units stand, as of the last query; shared with the [`Sightings`] taken from it.
+    index: RefCell<Rc<Index>>,
+    /// Land distances to sets of areas, by the set: they depend on the map alone.
+    distances: RefCell<BTreeMap<Vec<usize>, Distances>>,
 }
 
 impl Board {
@@ -79,6 +97,8 @@ impl Board {
                 })
                 .collect(),
             alliances: state.alliances.clone(),
+            index: RefCell::default(),
+            distances: RefCell::default(),
         }
     }
 
@@ -100,35 +120,102 @@ impl Board {
 
     /// Indices of the corps standing in `area`, in state order.
     pub fn corps_in(&self, area: usize) -> Vec<usize> {
-        (0..self.corps.len())
-            .filter(|&i| !self.corps[i].eliminated && self.corps[i].area == area)
-            .collect()
+        self.index()
+            .corps_by_area
+            .get(area)
+            .cloned()
+            .unwrap_or_default()
     }
 
     /// The powers with corps in `area`, sorted.
-    pub fn powers_in(&self, area: usize) -> std::collections::BTreeSet<String> {
-        self.corps_in(area)
-            .into_iter()
-            .map(|i| self.corps[i].power.clone())
-            .collect()
+    pub fn powers_in(&self, area: usize) -> BTreeSet<String> {
+        let index = self.index();
+        let Some(corps) = index.corps_by_area.get(area) else {
+            return BTreeSet::new();
+        };
+        corps.iter().map(|&i| self.corps[i].power.clone()).collect()
     }
 
-    /// (power, area) of every unit on the board, for visibility.
-    pub fn positions(&self) -> Vec<(String, usize)> {
-        self.corps
+    /// Indices of the corps standing in the areas adjacent to `area`, in state order: the corps
+    /// `i` for which `map.adjacent(corps[i].area, area)` (adjacency is mutual on a loaded map).
+    pub fn corps_adjacent_to(&self, map: &Map, area: usize) -> Vec<usize> {
+        let index = self.index();
+        let mut out: Vec<usize> = map
+            .area(area)
+            .adjacent
             .iter()
-            .filter(|c| !c.eliminated)
-            .map(|c| (c.power.clone(), c.area))
-            .chain(self.leaders.iter().map(|l| (l.power.clone(), l.area)))
-            .collect()
+            .filter_map(|&n| index.corps_by_area.get(n))
+            .flatten()
+            .copied()
+            .collect();
+        out.sort_unstable();
+        out
+    }
+
+    /// (power, area) of every unit on the board, for visibility: corps that are not eliminated, in
+    /// state order, then leaders. A snapshot: later moves do not change it. Taking one costs nothing;
+    /// the board copies its index only if it changes while the snapshot lives.
+    pub fn positions(&self) -> Sightings {
+        self.sync();
+        Sightings {
+            index: Rc::clone(&self.index.borrow()),
+            list: OnceCell::new(),
+        }
     }
 
     pub fn find_corps(&self, id: &str) -> Option<usize> {
-        self.corps.iter().position(|c| c.id == id)
+        self.index().corps_ids.get(id).copied()
     }
 
     pub fn find_leader(&self, id: &str) -> Option<usize> {
-        self.leaders.iter().position(|l| l.id == id)
+        self.index().leader_ids.get(id).copied()
+    }
+
+    /// `map.land_distances(targets)`, computed once per set of targets for the life of the board.
+    pub fn land_distances(&self, map: &Map, targets: &[usize]) -> Distances {
+        if let Some(d) = self.distances.borrow().get(targets) {
+            return Rc::clone(d);
+        }
+        let d = Rc::new(map.land_distances(targets));
+        self.distances
+            .borrow_mut()
+            .insert(targets.to_vec(), Rc::clone(&d));
+        d
+    }
+
+    /// The index, brought up to date with every unit borrowed mutably since the last query.
+    fn index(&self) -> Ref<'_, Rc<Index>> {
+        self.sync();
+        self.index.borrow()
+    }
+
+    fn sync(&self) {
+        let mut corps = self.corps.touched.borrow_mut();
+        let mut leaders = self.leaders.touched.borrow_mut();
+        if corps.is_clean() && leaders.is_clean() {
+            return;
+        }
+        let mut shared = self.index.borrow_mut();
+        // Copies the index if a snapshot still holds it, so that the snapshot stays as it was.
+        let index = Rc::make_mut(&mut shared);
+        if corps.all || leaders.all {
+            *index = Index::default();
+            for (i, c) in self.corps.iter().enumerate() {
+                index.place_corps(i, c);
+            }
+            for (i, l) in self.leaders.iter().enumerate() {
+                index.place_leader(i, l);
+            }
+        } else {
+            for &i in &corps.list {
+                index.place_corps(i, &self.corps.items[i]);
+            }
+            for &i in &leaders.list {
+                index.place_leader(i, &self.leaders.items[i]);
+            }
+        }
+        corps.clear();
+        leaders.clear();
     }
 
     /// Writes the board back into a copy of `base` for the next turn.
@@ -151,5 +238,455 @@ impl Board {
             l.area = Spanned::new(0..0, map.area(b.area).id.clone());
         }
         next
+    }
+}
+
+/// The units of one kind on a board: a vector that notes which of its items were borrowed mutably,
+/// so that the board's index can catch up with them. Reads are those of a slice; `units[i]` in a
+/// place that needs `&mut` notes `i`, and any other mutable access (`iter_mut`, `swap`, ...) notes
+/// every unit.
+#[derive(Debug, Clone)]
+pub struct Units<T> {
+    items: Vec<T>,
+    touched: RefCell<Touched>,
+}
+
+/// Which units were borrowed mutably since the index last caught up.
+#[derive(Debug, Clone, Default)]
+struct Touched {
+    all: bool,
+    list: Vec<usize>,
+}
+
+impl Touched {
+    fn is_clean(&self) -> bool {
+        !self.all && self.list.is_empty()
+    }
+
+    fn clear(&mut self) {
+        self.all = false;
+        self.list.clear();
+    }
+}
+
+impl<T> Units<T> {
+    pub fn push(&mut self, item: T) {
+        self.touched.get_mut().list.push(self.items.len());
+        self.items.push(item);
+    }
+}
+
+impl<T> Default for Units<T> {
+    fn default() -> Self {
+        Units {
+            items: Vec::new(),
+            touched: RefCell::default(),
+        }
+    }
+}
+
+impl<T> FromIterator<T> for Units<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
+        Units {
+            items: iter.into_iter().collect(),
+            touched: RefCell::new(Touched {
+                all: true,
+                list: Vec::new(),
+            }),
+        }
+    }
+}
+
+impl<T> Deref for Units<T> {
+    type Target = [T];
+
+    fn deref(&self) -> &[T] {
+        &self.items
+    }
+}
+
+impl<T> DerefMut for Units<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        self.touched.get_mut().all = true;
+        &mut self.items
+    }
+}
+
+impl<T> std::ops::Index<usize> for Units<T> {
+    type Output = T;
+
+    fn index(&self, i: usize) -> &T {
+        &self.items[i]
+    }
+}
+
+impl<T> IndexMut<usize> for Units<T> {
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        self.touched.get_mut().list.push(i);
+        &mut self.items[i]
+    }
+}
+
+impl<'a, T> IntoIterator for &'a Units<T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.items.iter()
+    }
+}
+
+impl<'a, T> IntoIterator for &'a mut Units<T> {
+    type Item = &'a mut T;
+    type IntoIter = std::slice::IterMut<'a, T>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.deref_mut().iter_mut()
+    }
+}
+
+/// Where the units of a board stand.
+#[derive(Debug, Clone, Default)]
+struct Index {
+    /// The powers met, by number, and their numbers.
+    powers: Vec<String>,
+    numbers: BTreeMap<String, u32>,
+    /// Corps and leader ids to their first index (ids never change during a resolution).
+    corps_ids: BTreeMap<String, usize>,
+    leader_ids: BTreeMap<String, usize>,
+    /// Where each corps is counted: (area, power), `None` when eliminated.
+    corps_at: Vec<Option<(usize, u32)>>,
+    /// Where each leader is counted: (area, power).
+    leaders_at: Vec<Option<(usize, u32)>>,
+    /// The corps that are not eliminated in each area, in state order.
+    corps_by_area: Vec<Vec<usize>>,
+    /// The units (corps not eliminated, leaders) of each power in each area: (power, count).
+    units_by_area: Vec<Vec<(u32, u32)>>,
+}
+
+impl Index {
+    fn number(&mut self, power: &str) -> u32 {
+        if let Some(&n) = self.numbers.get(power) {
+            return n;
+        }
+        let n = self.powers.len() as u32;
+        self.powers.push(power.to_string());
+        self.numbers.insert(power.to_string(), n);
+        n
+    }
+
+    fn place_corps(&mut self, i: usize, c: &Corps) {
+        let now = (!c.eliminated).then(|| (c.area, self.number(&c.power)));
+        if self.corps_at.len() <= i {
+            self.corps_at.resize(i + 1, None);
+            self.corps_ids.entry(c.id.clone()).or_insert(i);
+        }
+        let was = std::mem::replace(&mut self.corps_at[i], now);
+        if was == now {
+            return;
+        }
+        if let Some((area, power)) = was {
+            let list = &mut self.corps_by_area[area];
+            if let Ok(k) = list.binary_search(&i) {
+                list.remove(k);
+            }
+            self.count(area, power, -1);
+        }
+        if let Some((area, power)) = now {
+            self.grow(area);
+            let list = &mut self.corps_by_area[area];
+            if let Err(k) = list.binary_search(&i) {
+                list.insert(k, i);
+            }
+            self.count(area, power, 1);
+        }
+    }
+
+    fn place_leader(&mut self, i: usize, l: &Leader) {
+        let now = Some((l.area, self.number(&l.power)));
+        if self.leaders_at.len() <= i {
+            self.leaders_at.resize(i + 1, None);
+            self.leader_ids.entry(l.id.clone()).or_insert(i);
+        }
+        let was = std::mem::replace(&mut self.leaders_at[i], now);
+        if was == now {
+            return;
+        }
+        if let Some((area, power)) = was {
+            self.count(area, power, -1);
+        }
+        if let Some((area, power)) = now {
+            self.grow(area);
+            self.count(area, power, 1);
+        }
+    }
+
+    fn grow(&mut self, area: usize) {
+        if self.corps_by_area.len() <= area {
+            self.corps_by_area.resize_with(area + 1, Vec::new);
+            self.units_by_area.resize_with(area + 1, Vec::new);
+        }
+    }
+
+    fn count(&mut self, area: usize, power: u32, by: i32) {
+        let list = &mut self.units_by_area[area];
+        match list.iter().position(|&(p, _)| p == power) {
+            Some(k) => {
+                let n = list[k].1.saturating_add_signed(by);
+                if n == 0 {
+                    list.remove(k);
+                } else {
+                    list[k].1 = n;
+                }
+            }
+            None if by > 0 => list.push((power, by as u32)),
+            None => {}
+        }
+    }
+}
+
+/// Where the units of a board stood when it was taken ([`Board::positions`]): the list of (power,
+/// area) of every unit, as a slice, and the powers standing in each area, which answer
+/// [`Sightings::watchers`] without going through the list.
+#[derive(Debug, Clone)]
+pub struct Sightings {
+    index: Rc<Index>,
+    list: OnceCell<Vec<(String, usize)>>,
+}
+
+impl Sightings {
+    /// The powers with a unit within `range` steps of `area` (0: in it).
+    pub fn watchers(&self, map: &Map, range: u32, area: usize) -> BTreeSet<String> {
+        if area >= map.areas.len() {
+            return BTreeSet::new();
+        }
+        let mut near = BTreeSet::from([area]);
+        let mut frontier = vec![area];
+        for _ in 0..range {
+            let mut next = Vec::new();
+            for a in frontier {
+                for &n in &map.area(a).adjacent {
+                    if near.insert(n) {
+                        next.push(n);
+                    }
+                }
+            }
+            frontier = next;
+        }
+        let mut powers = BTreeSet::new();
+        for a in near {
+            for &(p, _) in self.index.units_by_area.get(a).into_iter().flatten() {
+                powers.insert(p);
+            }
+        }
+        powers
+            .into_iter()
+            .map(|p| self.index.powers[p as usize].clone())
+            .collect()
+    }
+}
+
+impl Deref for Sightings {
+    type Target = [(String, usize)];
+
+    fn deref(&self) -> &[(String, usize)] {
+        self.list.get_or_init(|| {
+            let index = &self.index;
+            index
+                .corps_at
+                .iter()
+                .chain(&index.leaders_at)
+                .flatten()
+                .map(|&(area, p)| (index.powers[p as usize].clone(), area))
+                .collect()
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The index answers as the plain scans of the whole board would, whatever changes the units.
+    use super::*;
+    use crate::dice::Roller;
+    use crate::game::map::MapFile;
+
+    const SIDE: usize = 5;
+    const POWERS: [&str; 4] = ["blue", "red", "grey", "green"];
+
+    fn grid() -> Map {
+        let id = |x: usize, y: usize| format!("\"G{x}-{y}\"");
+        let mut text = String::new();
+        for y in 0..SIDE {
+            for x in 0..SIDE {
+                let mut adj = Vec::new();
+                if x > 0 {
+                    adj.push(id(x - 1, y));
+                }
+                if x + 1 < SIDE {
+                    adj.push(id(x + 1, y));
+                }
+                if y > 0 {
+                    adj.push(id(x, y - 1));
+                }
+                if y + 1 < SIDE {
+                    adj.push(id(x, y + 1));
+                }
+                text.push_str(&format!(
+                    "[[area]]\nid = {}\nkind = \"land\"\nxy = [{x}, {y}]\nadjacent = [{}]\n",
+                    id(x, y),
+                    adj.join(", ")
+                ));
+            }
+        }
+        let file: MapFile = toml::from_str(&text).unwrap();
+        Map::from_file(file, &[]).unwrap()
+    }
+
+    fn board(map: &Map, r: &mut Roller) -> Board {
+        let mut text = String::from("game = \"g\"\nturn = 1\n");
+        let area = |r: &mut Roller| {
+            map.area(r.die(map.areas.len() as u32) as usize - 1)
+                .id
+                .clone()
+        };
+        for i in 0..40 {
+            text.push_str(&format!(
+                "[[corps]]\nid = \"C{i}\"\npower = \"{}\"\nkind = \"infantry\"\nfactors = {}\n\
+                 morale = 3.0\nmovement = 3\narea = \"{}\"\n",
+                POWERS[r.die(4) as usize - 1],
+                r.die(4) - 1,
+                area(r)
+            ));
+        }
+        for i in 0..6 {
+            text.push_str(&format!(
+                "[[leader]]\nid = \"L{i}\"\npower = \"{}\"\nrating = 3\nseniority = {i}\n\
+                 movement = 4\narea = \"{}\"\n",
+                POWERS[r.die(4) as usize - 1],
+                area(r)
+            ));
+        }
+        let state: State = toml::from_str(&text).unwrap();
+        Board::new(map, &state)
+    }
+
+    /// The scans the index replaces.
+    fn naive_corps_in(b: &Board, area: usize) -> Vec<usize> {
+        (0..b.corps.len())
+            .filter(|&i| !b.corps[i].eliminated && b.corps[i].area == area)
+            .collect()
+    }
+
+    fn naive_positions(b: &Board) -> Vec<(String, usize)> {
+        b.corps
+            .iter()
+            .filter(|c| !c.eliminated)
+            .map(|c| (c.power.clone(), c.area))
+            .chain(b.leaders.iter().map(|l| (l.power.clone(), l.area)))
+            .collect()
+    }
+
+    fn check(map: &Map, b: &Board) {
+        let positions = naive_positions(b);
+        let snapshot = b.positions();
+        assert_eq!(&*snapshot, positions.as_slice());
+        for a in 0..map.areas.len() {
+            let corps = naive_corps_in(b, a);
+            assert_eq!(b.corps_in(a), corps, "corps in area {a}");
+            let powers: BTreeSet<String> =
+                corps.iter().map(|&i| b.corps[i].power.clone()).collect();
+            assert_eq!(b.powers_in(a), powers);
+            let adjacent: Vec<usize> = (0..b.corps.len())
+                .filter(|&i| !b.corps[i].eliminated && map.adjacent(b.corps[i].area, a))
+                .collect();
+            assert_eq!(b.corps_adjacent_to(map, a), adjacent);
+            for range in 0..3 {
+                let sight = crate::engine::visibility::Sight {
+                    range,
+                    exact: range,
+                };
+                assert_eq!(
+                    snapshot.watchers(map, range, a),
+                    crate::engine::visibility::watchers(map, &positions, sight, a),
+                    "watchers of area {a} within {range}"
+                );
+            }
+        }
+        for (i, c) in b.corps.iter().enumerate() {
+            assert_eq!(b.find_corps(&c.id), Some(i));
+        }
+        for (i, l) in b.leaders.iter().enumerate() {
+            assert_eq!(b.find_leader(&l.id), Some(i));
+        }
+        assert_eq!(b.find_corps("L0"), None);
+        assert_eq!(b.find_leader("C0"), None);
+    }
+
+    #[test]
+    fn the_index_follows_every_kind_of_change() {
+        let map = grid();
+        let n = map.areas.len() as u32;
+        let mut r = Roller::new(&[9; 32], "board");
+        let mut b = board(&map, &mut r);
+        check(&map, &b);
+        let mut snapshots = Vec::new();
+        for step in 0..400 {
+            let i = r.die(b.corps.len() as u32) as usize - 1;
+            match r.die(9) {
+                1..=3 => b.corps[i].area = r.die(n) as usize - 1,
+                4 => {
+                    let c = &mut b.corps[i];
+                    c.factors = c.factors.saturating_sub(1);
+                    c.eliminated = c.factors == 0;
+                }
+                5 => b.corps[i].eliminated = !b.corps[i].eliminated,
+                6 => {
+                    let l = r.die(b.leaders.len() as u32) as usize - 1;
+                    b.leaders[l].area = r.die(n) as usize - 1;
+                }
+                7 => {
+                    for c in b.corps.iter_mut().filter(|c| c.area == 0) {
+                        c.area = 1;
+                    }
+                }
+                8 => {
+                    let to = r.die(n) as usize - 1;
+                    for l in &mut b.leaders {
+                        l.area = to;
+                    }
+                }
+                _ => {
+                    let mut c = b.corps[i].clone();
+                    c.id = format!("N{step}");
+                    b.corps.push(c);
+                }
+            }
+            if step % 7 == 0 {
+                snapshots.push((b.positions(), naive_positions(&b)));
+            }
+            check(&map, &b);
+        }
+        // A snapshot keeps the positions it was taken with.
+        for (s, then) in &snapshots {
+            assert_eq!(&**s, then.as_slice());
+        }
+        let copy = b.clone();
+        check(&map, &copy);
+    }
+
+    #[test]
+    fn land_distances_are_the_maps() {
+        let map = grid();
+        let b = board(&map, &mut Roller::new(&[1; 32], "x"));
+        for targets in [vec![0], vec![3, 17], vec![]] {
+            assert_eq!(
+                *b.land_distances(&map, &targets),
+                map.land_distances(&targets)
+            );
+            assert_eq!(
+                *b.land_distances(&map, &targets),
+                map.land_distances(&targets)
+            );
+        }
     }
 }

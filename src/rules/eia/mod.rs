@@ -4,6 +4,7 @@
 pub mod battle;
 pub mod board;
 pub mod decisions;
+pub mod forecast;
 pub mod labels;
 pub mod movement;
 pub mod naval;
@@ -11,9 +12,9 @@ pub mod orders;
 pub mod phase;
 pub mod reinforce;
 pub mod retreat;
+pub mod siege;
 #[cfg(test)]
 mod rule_tests;
-pub mod siege;
 pub mod standing;
 pub mod tables;
 #[cfg(test)]
@@ -130,11 +131,26 @@ impl Ruleset for Eia {
                 ok.into_iter().map(|o| o.value).collect::<Vec<_>>(),
             );
         }
-        phase::resolve_land_phase(self, game, state, &parsed, dice)
+        let mut resolution = phase::resolve_land_phase(self, game, state, &parsed, dice)?;
+        // Allies see what each other sees, when the game says so.
+        crate::engine::visibility::share_events(
+            &game.config,
+            &state.alliances,
+            &mut resolution.events,
+        );
+        Ok(resolution)
     }
 
     fn visible_areas(&self, game: &Game, state: &State, power: &str) -> BTreeSet<usize> {
-        visibility::visible_areas(&game.map, state, power)
+        crate::engine::visibility::Visibility::of(game, state).places(power)
+    }
+
+    fn sight(&self) -> crate::engine::visibility::Sight {
+        visibility::SIGHT
+    }
+
+    fn forecast(&self, game: &Game, state: &State, source: &Source, power: &str) -> Vec<String> {
+        forecast::forecast(self, game, state, source, power)
     }
 
     fn as_any(&self) -> &dyn std::any::Any {

@@ -1,0 +1,281 @@
+//! What the benchmarks share: the synthetic games at three sizes, each piece of work measured, and
+//! its floor, the same input read and parsed and the same output written without adjudication.
+//!
+//! | work | floor |
+//! |---|---|
+//! | resolve a turn: load the game, resolve, render, write everything (`pbem resolve --force`) | load the game, its state and its orders (decoded, authenticated, parsed, checked), write every file the turn writes (atomically), the record last |
+//! | audit a turn (`audit::audit_turn`) | load the game, state, orders and record, read every output and hash it |
+//! | render every report (`report::render` for each power) | for each power, the events it sees joined into one text |
+//! | draw d6 | the ChaCha20 stream's `next_u32` alone |
+//! | open a labelled stream and draw one d6 | the label's SHA-256 `K_L` alone |
+
+// Each benchmark target uses part of this module.
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use pbem::dice::{self, Bytes32};
+use pbem::engine::event::Event;
+use pbem::engine::turn::{self, OrdersFileStatus, ResolveOptions};
+use pbem::game::fsio::write_atomic;
+use pbem::game::state::State;
+use pbem::game::Game;
+use pbem::report::{self, DiceHeader, ReportInput};
+use pbem::synth::{self, Spec};
+
+/// Units in the games of the three sizes; each has one combat per ten units.
+pub const SIZES: [usize; 3] = [1_000, 10_000, 100_000];
+
+/// The spec of the game of `units` units.
+pub fn spec(units: usize) -> Spec {
+    Spec::sized(units)
+}
+
+/// The folder of the game of `units` units under cargo's scratch folder for benchmarks.
+pub fn game_dir(units: usize) -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("bench-games")
+        .join(format!("units-{units}"))
+}
+
+/// Generates the game of `units` units afresh and resolves its turn 1 once, so that every output
+/// exists; returns its folder.
+pub fn fresh_game(units: usize) -> PathBuf {
+    let dir = game_dir(units);
+    let _ = std::fs::remove_dir_all(&dir);
+    synth::write_game(&spec(units), &dir).expect("the synthetic game is written");
+    resolve(&dir);
+    dir
+}
+
+/// `pbem resolve <dir> --turn 1 --force` without printing: load, resolve, render, write.
+pub fn resolve(dir: &Path) -> turn::TurnOutcome {
+    let game = Game::load(dir).expect("the game loads");
+    turn::resolve(
+        &game,
+        &ResolveOptions {
+            turn: Some(1),
+            force: true,
+        },
+    )
+    .expect("the turn resolves")
+}
+
+/// Every file resolving turn 1 writes, with its bytes, the record last: what the floor writes.
+pub fn outputs(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let game = Game::load(dir).expect("the game loads");
+    let record = turn::load_record(&game, 1).expect("turn 1 is resolved");
+    let mut out: Vec<(PathBuf, Vec<u8>)> = record
+        .outputs
+        .keys()
+        .map(|rel| {
+            let path = dir.join(rel);
+            let bytes = std::fs::read(&path).expect("an output of turn 1");
+            (path, bytes)
+        })
+        .collect();
+    let path = game.record_path(1);
+    out.push((path.clone(), std::fs::read(&path).expect("the record")));
+    out
+}
+
+/// The inputs of a turn read and parsed: the game, the state and every orders file, decoded,
+/// authenticated, parsed and checked.
+pub fn load_inputs(dir: &Path) -> (Game, State, Vec<OrdersFileStatus>) {
+    let game = Game::load(dir).expect("the game loads");
+    let state = game.load_state(1).expect("the state loads");
+    let orders = turn::read_orders(&game, &state, 1).expect("the orders are read");
+    (game, state, orders)
+}
+
+/// The floor of resolving: read and parse the inputs, write every output as resolving does.
+pub fn resolve_floor(dir: &Path, outputs: &[(PathBuf, Vec<u8>)]) -> usize {
+    let (_game, state, orders) = load_inputs(dir);
+    for (path, bytes) in outputs {
+        write_atomic(path, bytes).expect("the output is written");
+    }
+    state.corps.len() + orders.len()
+}
+
+/// `pbem audit <dir> --turn 1`, which must find nothing wrong.
+pub fn audit(dir: &Path) -> usize {
+    let game = Game::load(dir).expect("the game loads");
+    let v = pbem::audit::audit_turn(&game, 1).expect("the audit runs");
+    assert!(v.ok(), "{:?}", v.problems);
+    v.files
+}
+
+/// The floor of auditing: read and parse the inputs and the record, read and hash every output.
+pub fn audit_floor(dir: &Path) -> usize {
+    let (game, _state, _orders) = load_inputs(dir);
+    let record = turn::load_record(&game, 1).expect("the record loads");
+    let mut same = 0;
+    for (rel, digest) in &record.outputs {
+        let bytes = std::fs::read(dir.join(rel)).expect("an output of turn 1");
+        same += usize::from(&pbem::game::record::sha256_hex(&bytes) == digest);
+    }
+    same
+}
+
+/// What the reports of turn 1 are rendered from, held in memory.
+pub struct RenderInput {
+    pub game: Game,
+    pub before: State,
+    pub after: State,
+    pub events: Vec<Event>,
+    pub orders: Vec<OrdersFileStatus>,
+    pub header: DiceHeader,
+    pub next: Bytes32,
+}
+
+impl RenderInput {
+    /// Resolves turn 1 of the game in `dir` in memory and keeps what the reports need.
+    pub fn new(dir: &Path) -> RenderInput {
+        let game = Game::load(dir).expect("the game loads");
+        let record = turn::load_record(&game, 1).expect("turn 1 is resolved");
+        let secret = dice::from_hex(&record.secret).expect("a secret");
+        let next = dice::from_hex(&record.next_commitment).expect("a commitment");
+        let products = turn::compute(&game, 1, &secret, &next).expect("the turn resolves");
+        let before = game.load_state(1).expect("the state loads");
+        let after = game.load_state(2).expect("the next state loads");
+        let contributions: Vec<(String, Bytes32)> = record
+            .entropy
+            .iter()
+            .map(|(p, e)| (p.clone(), dice::from_hex(e).expect("an entropy")))
+            .collect();
+        let header = DiceHeader::new(
+            &game.config.game,
+            1,
+            &dice::from_hex(&record.commitment).expect("a commitment"),
+            &secret,
+            &contributions,
+            &dice::from_hex(&record.seed).expect("a seed"),
+        );
+        RenderInput {
+            game,
+            before,
+            after,
+            events: products.events,
+            orders: products.orders,
+            header,
+            next,
+        }
+    }
+
+    fn input<'a>(&'a self, power: &'a str) -> ReportInput<'a> {
+        ReportInput {
+            power,
+            turn: 1,
+            state_before: &self.before,
+            state_after: &self.after,
+            events: &self.events,
+            orders: self.orders.iter().find(|o| o.power == power),
+            header: &self.header,
+            next_commitment: &self.next,
+        }
+    }
+
+    fn powers(&self) -> Vec<String> {
+        self.game.config.power_ids().map(str::to_string).collect()
+    }
+
+    /// Every report of the turn, in every form (`report::render` for each power); bytes rendered.
+    pub fn render_all(&self) -> usize {
+        let mut bytes = 0;
+        for p in self.powers() {
+            let r = report::render(&self.game, &self.input(&p)).expect("the report renders");
+            bytes += r.text.len()
+                + r.html.map_or(0, |h| h.len())
+                + r.attachments.iter().map(|a| a.content.len()).sum::<usize>();
+        }
+        bytes
+    }
+
+    /// The floor of rendering: for each power, the texts of the events it sees, joined.
+    pub fn render_floor(&self) -> usize {
+        let mut bytes = 0;
+        for p in self.powers() {
+            let mut text = String::new();
+            for e in self.events.iter().filter(|e| e.visible_to.contains(&p)) {
+                text.push_str(&e.text);
+                text.push('\n');
+            }
+            bytes += text.len();
+        }
+        bytes
+    }
+}
+
+/// Labels as the combats write them, `n` of them.
+pub fn labels(n: usize) -> Vec<String> {
+    (0..n)
+        .map(|i| format!("combat/area=A{}-{}/round={}", i % 211, i / 211, 1 + i % 3))
+        .collect()
+}
+
+/// The seed the dice benchmarks draw from.
+pub fn dice_seed() -> Bytes32 {
+    dice::tuple_hash(&[b"pbem benchmarks"])
+}
+
+/// Draws `n` d6 from one labelled stream; the sum of the faces.
+pub fn d6(n: usize) -> u64 {
+    let mut r = dice::Roller::new(&dice_seed(), "combat/area=Ulm/round=1");
+    (0..n).map(|_| u64::from(r.die(6))).sum()
+}
+
+/// The floor of d6: `n` raw `next_u32` of the same ChaCha20 stream.
+pub fn d6_floor(n: usize) -> u64 {
+    use rand_chacha::rand_core::{RngCore, SeedableRng};
+    let key = dice::event_key(&dice_seed(), "combat/area=Ulm/round=1");
+    let mut rng = rand_chacha::ChaCha20Rng::from_seed(key);
+    (0..n).map(|_| u64::from(rng.next_u32() % 6)).sum()
+}
+
+/// Opens the stream of each label and draws one d6 from it.
+pub fn labelled(labels: &[String]) -> u64 {
+    let seed = dice_seed();
+    labels
+        .iter()
+        .map(|l| u64::from(dice::Roller::new(&seed, l).die(6)))
+        .sum()
+}
+
+/// The floor of a labelled stream: the label's key `K_L` (one SHA-256) alone.
+pub fn labelled_floor(labels: &[String]) -> u64 {
+    let seed = dice_seed();
+    labels
+        .iter()
+        .map(|l| u64::from(dice::event_key(&seed, l)[0]))
+        .sum()
+}
+
+/// Median of some durations, in seconds.
+pub fn median(mut secs: Vec<f64>) -> f64 {
+    secs.sort_by(f64::total_cmp);
+    let n = secs.len();
+    if n == 0 {
+        return f64::NAN;
+    }
+    if n % 2 == 1 {
+        secs[n / 2]
+    } else {
+        (secs[n / 2 - 1] + secs[n / 2]) / 2.0
+    }
+}
+
+/// The number of reports and other files of the turn, by kind, for the table's notes.
+pub fn output_sizes(outputs: &[(PathBuf, Vec<u8>)]) -> BTreeMap<String, (usize, usize)> {
+    let mut by: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    for (p, b) in outputs {
+        let ext = p
+            .extension()
+            .map(|e| e.to_string_lossy().into_owned())
+            .unwrap_or_else(|| p.file_name().unwrap().to_string_lossy().into_owned());
+        let e = by.entry(ext).or_default();
+        e.0 += 1;
+        e.1 += b.len();
+    }
+    by
+}

@@ -1,0 +1,107 @@
+//! `pbem ingest`: read the referee's mailbox into the game's orders, and answer every sender.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+
+use crate::game::Game;
+use crate::mail::ingest::{ingest_with_progress, IngestSummary, Status};
+
+/// Read orders from mail (.eml files, mbox files, Maildir folders); store every message, authenticate
+/// each submission, file the last one received before the deadline, and write an acknowledgement for
+/// every one to the outbox. The mailbox is never modified; ingesting it twice changes nothing.
+///
+/// Example: pbem ingest games/my-game ~/Maildir
+///          pbem ingest games/my-game inbox.mbox late-orders.eml
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The game folder.
+    pub game: PathBuf,
+    /// Mailboxes: .eml files, mbox files, Maildir folders or folders of .eml files.
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let game = Game::load(&args.game)?;
+    let summary = ingest_with_progress(&game, &args.paths, &mut progress_bar())?;
+    print_summary(&game, &summary);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A progress line on stderr, when stderr is a terminal and there are many messages.
+pub fn progress_bar() -> impl FnMut(usize, usize) {
+    let tty = std::io::stderr().is_terminal();
+    move |done, total| {
+        if !tty || total < 50 {
+            return;
+        }
+        if done == total {
+            eprintln!("\r  {done}/{total} messages judged");
+        } else if done % 25 == 0 {
+            eprint!("\r  {done}/{total} messages judged");
+        }
+    }
+}
+
+/// Prints what an ingest did: counts, then one line per message judged, then the orders that count.
+pub fn print_summary(game: &Game, s: &IngestSummary) {
+    println!(
+        "Ingest for {} turn {}: {} message(s) read, {} new, {} already stored.",
+        s.game,
+        s.turn,
+        s.read,
+        s.new.len(),
+        s.already
+    );
+    for p in &s.problems {
+        println!("  problem: {p}");
+    }
+    if !s.new.is_empty() {
+        println!(
+            "  {} accepted, {} held, {} late, {} rejected, {} duplicate, {} ignored",
+            s.count(Status::Accepted),
+            s.count(Status::Held),
+            s.count(Status::Late),
+            s.count(Status::Rejected),
+            s.count(Status::Duplicate),
+            s.count(Status::Ignored)
+        );
+    }
+    for e in &s.new {
+        let r = &e.record;
+        let power = if r.power.is_empty() { "-" } else { &r.power };
+        println!(
+            "  {:<9} {:<10} {} ({}, {} {})",
+            r.status.name(),
+            power,
+            r.source,
+            &r.sha256[..12],
+            r.arrival,
+            r.arrival_from
+        );
+        for why in &r.reasons {
+            println!("            {why}");
+        }
+        if let Some(a) = &e.ack {
+            println!("            answered: {}", game.shown(a));
+        }
+    }
+    if s.standing.is_empty() {
+        println!("No orders filed from mail for turn {}.", s.turn);
+    } else {
+        println!("Orders that count for turn {}:", s.turn);
+        for w in &s.standing {
+            println!(
+                "  {:<10} {} (message {}, received {}){}",
+                w.power,
+                game.shown(&w.path),
+                &w.record.sha256[..12],
+                w.record.arrival,
+                if w.changed { ", updated" } else { "" }
+            );
+        }
+    }
+}

@@ -1,0 +1,40 @@
+//! `pbem remind`: a reminder to every power whose orders are not in yet (issue 4.8).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+
+use crate::game::Game;
+
+/// Write a reminder to the outbox for every power with no orders in for the current turn, with the
+/// deadline in the player's own time zone (game.toml [[power]] time_zone) when he set one. Send them
+/// with `pbem send`.
+///
+/// Example: pbem remind games/my-game && pbem send games/my-game
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The game folder.
+    pub game: PathBuf,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let game = Game::load(&args.game)?;
+    let reminded = crate::mail::status::remind(&game)?;
+    if reminded.is_empty() {
+        println!("Every power has orders in: no reminder written.");
+    }
+    for r in &reminded {
+        println!(
+            "  {:<10} {}{}",
+            r.power,
+            game.shown(&r.path),
+            if r.new {
+                ""
+            } else {
+                " (written before, not sent yet)"
+            }
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

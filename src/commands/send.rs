@@ -1,0 +1,109 @@
+//! `pbem send`: deliver the outbox, every message once (issue 5).
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+
+use crate::game::Game;
+use crate::mail::send::{send, Outcome, SendOptions, SendSummary};
+
+use super::exit;
+
+/// Send every message of the outbox (reports, acknowledgements, announcements, reminders) that has not
+/// reached all its recipients yet, through the transport of game.toml [mail] (SMTP, sendmail or a
+/// folder). A rerun after a failure sends exactly what is left. Exit code 1 when something is left.
+///
+/// Example: pbem send games/my-game --dry-run
+///          PBEM_SMTP_PASSWORD=... pbem send games/my-game
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The game folder.
+    pub game: PathBuf,
+    /// List what would be sent; send nothing, write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Try again the recipients a server refused for good (5xx) on an earlier run.
+    #[arg(long)]
+    pub retry_refused: bool,
+    /// Deliver into this folder (one subfolder per recipient) instead of the configured transport.
+    #[arg(long)]
+    pub folder: Option<PathBuf>,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let game = Game::load(&args.game)?;
+    let opts = SendOptions {
+        dry_run: args.dry_run,
+        retry_refused: args.retry_refused,
+        folder: args.folder,
+    };
+    let summary = send(&game, &opts, &mut progress_bar())?;
+    print_summary(&summary, args.dry_run);
+    Ok(if summary.complete() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(exit::ERROR)
+    })
+}
+
+/// A progress line on stderr, when stderr is a terminal and there are many messages.
+pub fn progress_bar() -> impl FnMut(usize, usize, &str) {
+    let tty = std::io::stderr().is_terminal();
+    move |done, total, file| {
+        if !tty || total < 20 {
+            return;
+        }
+        if done == total {
+            eprintln!("\r  {done}/{total} sent{:40}", "");
+        } else {
+            eprint!("\r  {done}/{total} {file:<40.40}");
+        }
+    }
+}
+
+/// Prints one line per delivery that is not routine, then the counts.
+pub fn print_summary(s: &SendSummary, dry_run: bool) {
+    println!("Outbox via {}:", s.via);
+    for d in &s.deliveries {
+        let line = match &d.outcome {
+            Outcome::Delivered(_) => format!("sent       {} -> {}", d.file, d.recipient),
+            Outcome::WouldSend => format!(
+                "would send {} -> {}  \"{}\"",
+                d.file, d.recipient, d.subject
+            ),
+            Outcome::Refused(why) => format!("REFUSED    {} -> {}: {why}", d.file, d.recipient),
+            Outcome::RefusedEarlier(why) => format!(
+                "refused    {} -> {} (on an earlier run: {why}; --retry-refused tries again)",
+                d.file, d.recipient
+            ),
+            Outcome::Deferred(why) => format!(
+                "left       {} -> {}: {why} (the next run tries again)",
+                d.file, d.recipient
+            ),
+            Outcome::AlreadyDelivered => continue,
+        };
+        println!("  {line}");
+    }
+    for p in &s.problems {
+        println!("  problem: {p}");
+    }
+    if let Some(why) = &s.stopped {
+        println!("  stopped: {why}");
+    }
+    let already = s.count(|o| matches!(o, Outcome::AlreadyDelivered));
+    if dry_run {
+        println!(
+            "{} message(s) would be sent; {already} already delivered.",
+            s.count(|o| matches!(o, Outcome::WouldSend))
+        );
+    } else {
+        println!(
+            "{} message(s) sent, {already} already delivered, {} refused, {} left for the next run.",
+            s.sent(),
+            s.count(|o| matches!(o, Outcome::Refused(_) | Outcome::RefusedEarlier(_))),
+            s.count(|o| matches!(o, Outcome::Deferred(_)))
+        );
+    }
+}

@@ -1,0 +1,222 @@
+//! Answers pbem writes to players: the acknowledgement of every submission (issue 4.6) and the
+//! reminder to powers whose orders are missing (issue 4.8). Both are rendered from templates
+//! (`templates/ack.txt.j2`, `templates/reminder.txt.j2`, which a game may override in its own
+//! `templates/`) into [`Outgoing`] messages, dated with a game instant, never the clock.
+
+use anyhow::Result;
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+use serde::Serialize;
+
+use super::ingest::{AckData, Received, Status};
+use super::outbox::{Kind, Outgoing};
+use crate::game::config::PowerConfig;
+use crate::game::Game;
+
+/// An accepted order as the ack lists it.
+#[derive(Serialize)]
+struct Line {
+    line: usize,
+    text: String,
+}
+
+/// The context of `ack.txt`.
+#[derive(Serialize)]
+struct AckContext {
+    game: String,
+    title: String,
+    turn: u32,
+    date: String,
+    headline: String,
+    status: &'static str,
+    power_name: String,
+    message_id: String,
+    arrival: String,
+    origin: String,
+    current: bool,
+    replaced_by: String,
+    late_turn: u32,
+    held_for: u32,
+    reasons: Vec<String>,
+    accepted: Vec<Line>,
+    problems: usize,
+    diagnostics: String,
+    entropy: String,
+    entropy_hash: String,
+    digest: String,
+    deadline: String,
+    deadline_local: String,
+    commitment: String,
+}
+
+/// The acknowledgement of one judged submission (issue 4.6): the orders as accepted, each rejected line
+/// with its diagnostic (passwords as stars, `Source::render`), the entropy with `E_p`, the digest of
+/// the orders as filed, the deadline and the turn's commitment. `key` is a short digest of the message,
+/// `in_reply_to` its Message-ID and `date` its arrival.
+pub fn acknowledgement(
+    game: &Game,
+    turn: u32,
+    record: &Received,
+    data: &AckData,
+    replaced_by: Option<&String>,
+) -> Result<Outgoing> {
+    let config = &game.config;
+    let power = config.power(&record.power);
+    let power_name = power.map(|p| p.name.clone()).unwrap_or_default();
+    let shown_turn = if record.for_turn > 0 {
+        record.for_turn
+    } else {
+        turn
+    };
+    let check = data.check.as_ref();
+    let problems = check.map_or(0, |c| c.rejected());
+    let headline = match record.status {
+        Status::Accepted if problems > 0 => {
+            format!("orders of {power_name} accepted, {problems} line(s) rejected")
+        }
+        Status::Accepted => format!("orders of {power_name} accepted"),
+        Status::Held => format!("orders of {power_name} held for turn {}", record.for_turn),
+        Status::Late => format!("orders of {power_name} arrived late and are rejected"),
+        _ if power_name.is_empty() => "your message was not accepted as orders".to_string(),
+        _ => format!("orders of {power_name} rejected"),
+    };
+    let stands = matches!(record.status, Status::Accepted | Status::Held);
+    let (entropy, entropy_hash) = match check.and_then(|c| c.entropy.clone()) {
+        Some(e) if stands => {
+            let h = crate::dice::to_hex(&crate::dice::entropy(&e));
+            (e, h)
+        }
+        _ => (String::new(), String::new()),
+    };
+    let diagnostics = match (data.source.as_ref(), check) {
+        (Some(s), Some(c)) if !c.diagnostics.is_empty() => s.render(&c.diagnostics),
+        _ => String::new(),
+    };
+    let context = AckContext {
+        game: config.game.clone(),
+        title: config.title.clone(),
+        turn: shown_turn,
+        date: config.date_of(shown_turn),
+        headline: headline.clone(),
+        status: record.status.name(),
+        power_name,
+        message_id: if data.message_id.is_empty() {
+            "(without a Message-ID)".into()
+        } else {
+            format!("<{}>", data.message_id)
+        },
+        arrival: in_zone(game, None, data.arrival),
+        origin: record.origin.clone(),
+        current: replaced_by.is_none(),
+        replaced_by: replaced_by.cloned().unwrap_or_default(),
+        late_turn: data.late_turn.unwrap_or(0),
+        held_for: record.for_turn,
+        reasons: record.reasons.clone(),
+        accepted: match check {
+            Some(c) if stands => c
+                .accepted
+                .iter()
+                .map(|(line, text)| Line {
+                    line: *line,
+                    text: text.clone(),
+                })
+                .collect(),
+            _ => Vec::new(),
+        },
+        problems,
+        diagnostics,
+        entropy,
+        entropy_hash,
+        digest: if stands {
+            record.orders_sha256.clone()
+        } else {
+            String::new()
+        },
+        deadline: deadline_text(game, shown_turn, None),
+        deadline_local: power
+            .filter(|p| p.time_zone.is_some())
+            .map(|p| deadline_text(game, shown_turn, Some(p)))
+            .unwrap_or_default(),
+        commitment: commitment_text(game, shown_turn),
+    };
+    let text = crate::report::templates::render(game, "ack.txt", &context)?;
+    Ok(Outgoing {
+        kind: Kind::Acknowledgement,
+        turn,
+        power: power.map(|p| p.id.clone()),
+        key: record.sha256.chars().take(12).collect(),
+        to: data.to.clone(),
+        subject: format!("[{}] turn {shown_turn}: {headline}", config.game),
+        text,
+        html: None,
+        attachments: Vec::new(),
+        in_reply_to: (!data.message_id.is_empty()).then(|| data.message_id.clone()),
+        date: data.arrival,
+    })
+}
+
+/// The reminder of turn `turn` to a power with no orders in (issue 4.8), numbered `n` (1 for the first).
+pub fn reminder(game: &Game, turn: u32, power: &PowerConfig, n: u32) -> Result<Outgoing> {
+    let config = &game.config;
+    let context = minijinja::context! {
+        game => config.game, title => config.title, turn => turn, date => config.date_of(turn),
+        power => power.id, power_name => power.name,
+        deadline => deadline_text(game, turn, None),
+        deadline_local => if power.time_zone.is_some() { deadline_text(game, turn, Some(power)) } else { String::new() },
+        commitment => commitment_text(game, turn),
+    };
+    let text = crate::report::templates::render(game, "reminder.txt", &context)?;
+    Ok(Outgoing {
+        kind: Kind::Reminder,
+        turn,
+        power: Some(power.id.clone()),
+        key: if n <= 1 { String::new() } else { n.to_string() },
+        to: power.players.clone(),
+        subject: format!(
+            "[{}] turn {turn}: no orders from {} yet, due {}",
+            config.game,
+            power.name,
+            deadline_text(game, turn, Some(power))
+        ),
+        text,
+        html: None,
+        attachments: Vec::new(),
+        in_reply_to: None,
+        // The moment the turn opened (as for its announcement): a game instant, not the clock.
+        date: super::outbox::game_instant(game, turn.saturating_sub(1).max(config.first_turn)),
+    })
+}
+
+/// The deadline of `turn` in the game's time zone, or in the power's own when `power` has one.
+pub fn deadline_text(game: &Game, turn: u32, power: Option<&PowerConfig>) -> String {
+    let Some(d) = game.config.deadline_of(turn) else {
+        return "not set".into();
+    };
+    match power.and_then(|p| p.time_zone.as_ref()?.get_ref().parse::<Tz>().ok()) {
+        Some(tz) => d
+            .with_timezone(&tz)
+            .format("%A %Y-%m-%d %H:%M %Z")
+            .to_string(),
+        None => d.format("%A %Y-%m-%d %H:%M %Z").to_string(),
+    }
+}
+
+/// An instant in the game's time zone (or the power's), for messages.
+pub fn in_zone(game: &Game, power: Option<&PowerConfig>, t: DateTime<Utc>) -> String {
+    let tz = power
+        .and_then(|p| p.time_zone.as_ref()?.get_ref().parse::<Tz>().ok())
+        .or_else(|| game.config.time_zone());
+    match tz {
+        Some(tz) => t
+            .with_timezone(&tz)
+            .format("%A %Y-%m-%d %H:%M:%S %Z")
+            .to_string(),
+        None => t.format("%A %Y-%m-%d %H:%M:%S UTC").to_string(),
+    }
+}
+
+fn commitment_text(game: &Game, turn: u32) -> String {
+    game.commitment(turn)
+        .map(|c| crate::dice::to_hex(&c))
+        .unwrap_or_else(|_| "not published yet".into())
+}

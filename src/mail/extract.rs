@@ -1,0 +1,446 @@
+//! Finding the orders in a message as real mail clients write it (issue 4.2): a text/plain body, an
+//! HTML-only body (turned into text), either part of a multipart/alternative, a `.txt` attachment;
+//! quoted-printable, base64 and the charsets are decoded by the parser (`mail::parse`); here
+//! `format=flowed` lines are joined again (RFC 3676), quoted `>` lines and the attribution line above
+//! them are dropped, a signature after `-- ` is cut, and so is a quoted original below an Outlook-style
+//! `From: / Sent:` block. Pure functions of the parsed message: no I/O, no panics on any input.
+
+use super::html;
+use super::parse::{Content, Incoming, Part};
+
+/// Where the orders of a message were found, and what they say.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    /// The orders text, cleaned, with LF line ends: what `orders/<t>/<power>.txt` will hold.
+    pub text: String,
+    /// "the body" or "the attachment 'france.txt'".
+    pub origin: String,
+    /// The file name diagnostics name: `orders.txt` for the body, the attachment's (safe) name.
+    pub file_name: String,
+}
+
+/// What a message holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Extracted {
+    Orders(Found),
+    /// No part has a `game`, `power` or `password` line: not a submission.
+    NoOrders,
+    /// The message cannot be read for orders, for this reason.
+    Refused(String),
+}
+
+/// Finds the orders of a message; `max_text` bounds the size of any part read (game.toml
+/// `[mail] max_text_bytes`).
+pub fn extract(message: &Incoming, max_text: u64) -> Extracted {
+    for p in &message.parts {
+        if let Some(name) = &p.name {
+            if is_path(name) {
+                return Extracted::Refused(format!(
+                    "an attachment is named '{}', which is a path: pbem refuses the whole message",
+                    shown_name(name)
+                ));
+            }
+        }
+    }
+    let mut candidates: Vec<Found> = Vec::new();
+    let mut too_big: Option<String> = None;
+    let mut body = String::new();
+    for p in message.parts.iter().filter(|p| p.is_body) {
+        if p.size() as u64 > max_text {
+            too_big.get_or_insert(format!(
+                "the body is {} bytes, over the limit of {max_text} (game.toml [mail] max_text_bytes)",
+                p.size()
+            ));
+            continue;
+        }
+        let text = match &p.content {
+            Content::Text(t) => clean(t, p.flowed, p.delsp),
+            Content::Html(h) => clean(&html::to_text(h), false, false),
+            Content::Bytes(b) => match decode_bytes(b) {
+                Some(t) => clean(&t, p.flowed, p.delsp),
+                None => continue,
+            },
+            Content::Message => continue,
+        };
+        if !body.is_empty() && !text.is_empty() {
+            body.push('\n');
+        }
+        body.push_str(&text);
+    }
+    if has_header(&body) {
+        candidates.push(Found {
+            text: body,
+            origin: "the body".into(),
+            file_name: "orders.txt".into(),
+        });
+    }
+    for p in message.parts.iter().filter(|p| !p.is_body) {
+        let Some(name) = &p.name else { continue };
+        if !is_text_attachment(p) {
+            continue;
+        }
+        if p.size() as u64 > max_text {
+            too_big.get_or_insert(format!(
+                "the attachment '{}' is {} bytes, over the limit of {max_text} (game.toml [mail] max_text_bytes)",
+                shown_name(name),
+                p.size()
+            ));
+            continue;
+        }
+        let text = match &p.content {
+            Content::Text(t) => Some(t.clone()),
+            Content::Bytes(b) => decode_bytes(b),
+            Content::Html(_) | Content::Message => None,
+        };
+        let Some(text) = text else { continue };
+        let text = clean(&text, p.flowed, p.delsp);
+        if has_header(&text) {
+            candidates.push(Found {
+                text,
+                origin: format!("the attachment '{}'", shown_name(name)),
+                file_name: shown_name(name),
+            });
+        }
+    }
+    let Some(first) = candidates.first() else {
+        return match too_big {
+            Some(reason) => Extracted::Refused(reason),
+            None => Extracted::NoOrders,
+        };
+    };
+    if let Some(other) = candidates
+        .iter()
+        .find(|c| comparable(&c.text) != comparable(&first.text))
+    {
+        return Extracted::Refused(format!(
+            "the message holds two different sets of orders ({} and {}): send one",
+            first.origin, other.origin
+        ));
+    }
+    Extracted::Orders(first.clone())
+}
+
+/// Whether a text has a `game`, `power` or `password` line: the mark of orders.
+pub fn has_header(text: &str) -> bool {
+    let (h, _, _) = crate::orders::Header::take(text, crate::orders::split(text));
+    h.game.is_some() || h.power.is_some() || h.password.is_some()
+}
+
+/// The lines that matter, to tell whether two candidates are the same orders.
+fn comparable(text: &str) -> Vec<String> {
+    text.lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+/// An attachment that may hold orders: text/plain, or any type with a `.txt` name.
+fn is_text_attachment(p: &Part) -> bool {
+    let txt = p
+        .name
+        .as_deref()
+        .is_some_and(|n| n.to_ascii_lowercase().ends_with(".txt"));
+    txt || p.content_type == "text/plain"
+}
+
+/// A name that is a path (`../../game.toml`, `C:\x`, `/etc/passwd`) or holds control characters.
+pub fn is_path(name: &str) -> bool {
+    name.contains('/')
+        || name.contains('\\')
+        || name.trim() == ".."
+        || name.chars().any(|c| c.is_control())
+}
+
+/// A file name fit to print: control characters replaced, at most 80 characters.
+pub fn shown_name(name: &str) -> String {
+    super::parse::one_line(name, 80)
+}
+
+/// Decodes the bytes of a text attachment that came without a usable charset: UTF-8 (with or without a
+/// byte-order mark), UTF-16 with a byte-order mark, else Windows-1252 (what Notepad calls "ANSI"). A
+/// NUL byte means it is not text: `None`.
+pub fn decode_bytes(b: &[u8]) -> Option<String> {
+    if let Some(rest) = b.strip_prefix(b"\xEF\xBB\xBF") {
+        return std::str::from_utf8(rest).ok().map(str::to_string);
+    }
+    let utf16 = |le: bool| {
+        let units: Vec<u16> = b[2..]
+            .chunks_exact(2)
+            .map(|c| {
+                if le {
+                    u16::from_le_bytes([c[0], c[1]])
+                } else {
+                    u16::from_be_bytes([c[0], c[1]])
+                }
+            })
+            .collect();
+        Some(String::from_utf16_lossy(&units))
+    };
+    if b.starts_with(b"\xFF\xFE") {
+        return utf16(true);
+    }
+    if b.starts_with(b"\xFE\xFF") {
+        return utf16(false);
+    }
+    if b.contains(&0) {
+        return None;
+    }
+    match std::str::from_utf8(b) {
+        Ok(s) => Some(s.to_string()),
+        Err(_) => Some(b.iter().map(|&c| cp1252(c)).collect()),
+    }
+}
+
+/// A Windows-1252 byte as a character (ISO-8859-1 but for 0x80..0x9F).
+fn cp1252(b: u8) -> char {
+    const HIGH: [char; 32] = [
+        '€', '\u{81}', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u{8d}', 'Ž',
+        '\u{8f}', '\u{90}', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u{9d}',
+        'ž', 'Ÿ',
+    ];
+    match b {
+        0x80..=0x9F => HIGH[usize::from(b - 0x80)],
+        _ => char::from(b),
+    }
+}
+
+/// Cleans the text of a part for reading orders: LF line ends; `format=flowed` undone; no-break and
+/// zero-width spaces made plain; the signature, a quoted original below a reply header, quoted `>`
+/// lines and their attribution line dropped, and "Sent from my iPhone"; runs of blank lines collapsed, leading and trailing ones cut.
+pub fn clean(text: &str, flowed: bool, delsp: bool) -> String {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    let lines: Vec<String> = if flowed {
+        unflow(&text, delsp)
+    } else {
+        text.split('\n').map(str::to_string).collect()
+    };
+    let lines: Vec<String> = lines.iter().map(|l| plain_spaces(l)).collect();
+    let end = cut_point(&lines);
+    let lines = &lines[..end];
+    let mut out: Vec<&str> = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        if is_quoted(line) {
+            continue;
+        }
+        if line.trim_end().ends_with(':') && next_is_quoted(&lines[i + 1..]) {
+            continue; // "On Sat, 5 Dec 2026, Referee wrote:"
+        }
+        if is_device_signature(line) {
+            continue; // "Sent from my iPhone"
+        }
+        let line = line.trim_end();
+        // Blank lines left around a dropped quote collapse into one; none at the start.
+        if line.is_empty() && out.last().is_none_or(|l| l.is_empty()) {
+            continue;
+        }
+        out.push(line);
+    }
+    while out.last().is_some_and(|l| l.is_empty()) {
+        out.pop();
+    }
+    let mut s = out.join("\n");
+    if !s.is_empty() {
+        s.push('\n');
+    }
+    s
+}
+
+/// The one-line signatures mobile clients add ("Sent from my iPhone", "Get Outlook for Android"): no
+/// order starts with these words.
+fn is_device_signature(line: &str) -> bool {
+    const STARTS: [&str; 7] = [
+        "sent from ",
+        "get outlook for ",
+        "envoyé de mon ",
+        "envoyé depuis ",
+        "von meinem ",
+        "gesendet von ",
+        "enviado desde ",
+    ];
+    let l = line.trim().to_lowercase();
+    STARTS.iter().any(|s| l.starts_with(s)) && l.split_whitespace().count() <= 8
+}
+
+fn is_quoted(line: &str) -> bool {
+    line.trim_start().starts_with('>')
+}
+
+fn next_is_quoted(rest: &[String]) -> bool {
+    rest.iter()
+        .find(|l| !l.trim().is_empty())
+        .is_some_and(|l| is_quoted(l))
+}
+
+/// No-break spaces (as HTML editors write `&nbsp;`) become spaces; zero-width characters go.
+fn plain_spaces(line: &str) -> String {
+    line.chars()
+        .filter(|c| {
+            !matches!(
+                c,
+                '\u{200b}' | '\u{200c}' | '\u{200d}' | '\u{2060}' | '\u{feff}'
+            )
+        })
+        .map(|c| match c {
+            '\u{a0}' | '\u{2007}' | '\u{202f}' => ' ',
+            c => c,
+        })
+        .collect()
+}
+
+/// The index of the first line that is not the writer's own: a signature separator (`-- `), an
+/// "Original Message" or forward marker, or an Outlook-style header block (`From:` then `Sent:`).
+fn cut_point(lines: &[String]) -> usize {
+    const FROM: [&str; 5] = ["from:", "von:", "de:", "de :", "da:"];
+    const SENT: [&str; 9] = [
+        "sent:",
+        "date:",
+        "gesendet:",
+        "datum:",
+        "envoyé :",
+        "envoyé:",
+        "date :",
+        "inviato:",
+        "to:",
+    ];
+    let starts = |l: &str, words: &[&str]| {
+        let l = l.trim_start().to_lowercase();
+        words.iter().any(|w| l.starts_with(w))
+    };
+    for (i, line) in lines.iter().enumerate() {
+        let t = line.trim();
+        if line == "-- " || t == "--" {
+            return i;
+        }
+        let lower = t.to_lowercase();
+        let dashes = lower.trim_matches(|c: char| c == '-' || c.is_whitespace());
+        if lower.starts_with("---")
+            && (dashes.contains("original message")
+                || dashes.contains("forwarded message")
+                || dashes.contains("ursprüngliche nachricht")
+                || dashes.contains("message d'origine"))
+        {
+            return i;
+        }
+        if lower.starts_with("begin forwarded message") {
+            return i;
+        }
+        let next: Vec<&String> = lines[i + 1..]
+            .iter()
+            .filter(|l| !l.trim().is_empty())
+            .take(4)
+            .collect();
+        if t.len() >= 10
+            && t.chars().all(|c| c == '_')
+            && next.first().is_some_and(|n| starts(n, &FROM))
+        {
+            return i;
+        }
+        if starts(line, &FROM) && next.iter().any(|n| starts(n, &SENT)) {
+            return i;
+        }
+    }
+    lines.len()
+}
+
+/// RFC 3676: joins the lines a `format=flowed` sender broke (a line ending in a space goes on with the
+/// next one of the same quote depth), removes space-stuffing, and with `delsp=yes` the space before
+/// each soft break. Quoted lines keep their `>` marks.
+pub fn unflow(text: &str, delsp: bool) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut open: Option<(usize, String)> = None;
+    for raw in text.split('\n') {
+        let depth = raw.chars().take_while(|c| *c == '>').count();
+        let mut content = &raw[depth..];
+        if let Some(stuffed) = content.strip_prefix(' ') {
+            content = stuffed;
+        }
+        let is_sig = content == "-- ";
+        let soft = content.ends_with(' ') && !is_sig;
+        let piece = if soft && delsp {
+            &content[..content.len() - 1]
+        } else {
+            content
+        };
+        match &mut open {
+            Some((d, acc)) if *d == depth => acc.push_str(piece),
+            Some(_) => {
+                let (d, acc) = open.take().unwrap_or_default();
+                out.push(format!("{}{acc}", ">".repeat(d)));
+                open = Some((depth, piece.to_string()));
+            }
+            None => open = Some((depth, piece.to_string())),
+        }
+        if !soft {
+            if let Some((d, acc)) = open.take() {
+                out.push(format!("{}{acc}", ">".repeat(d)));
+            }
+        }
+    }
+    if let Some((d, acc)) = open {
+        out.push(format!("{}{acc}", ">".repeat(d)));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flowed_lines_are_joined_and_stuffing_removed() {
+        let t = "move FR-I Nuremberg \r\nRegensburg Munich\r\n From the start\r\n> quoted \r\n> more\r\n-- \r\nsig\r\n";
+        assert_eq!(
+            clean(t, true, false),
+            "move FR-I Nuremberg Regensburg Munich\nFrom the start\n"
+        );
+    }
+
+    #[test]
+    fn delsp_removes_the_space_of_a_soft_break() {
+        assert_eq!(unflow("abc \ndef\n", true), ["abcdef", ""]);
+        assert_eq!(unflow("abc \ndef\n", false), ["abc def", ""]);
+    }
+
+    #[test]
+    fn quotes_attribution_and_signature_are_dropped() {
+        let t = "power france\n\nOn Sat, 5 Dec 2026 at 18:00, Referee <r@x.org> wrote:\n\n> Report of turn 1\n> game ulm-1805\nturn 1\n--\nJean\npassword x\n";
+        assert_eq!(clean(t, false, false), "power france\n\nturn 1\n");
+    }
+
+    #[test]
+    fn an_outlook_original_below_the_orders_is_cut() {
+        let t = "power france\nturn 1\n\n________________________________\nFrom: Referee <r@x.org>\nSent: Saturday, December 5, 2026 6:00 PM\nTo: France\nSubject: report\n\ngame ulm-1805\n";
+        assert_eq!(clean(t, false, false), "power france\nturn 1\n");
+        let t = "power france\n-----Original Message-----\nFrom: r\ngame x\n";
+        assert_eq!(clean(t, false, false), "power france\n");
+    }
+
+    #[test]
+    fn no_break_and_zero_width_spaces_are_plain() {
+        assert_eq!(
+            clean("move\u{a0}FR-I\u{200b} Ulm\r\n", false, false),
+            "move FR-I Ulm\n"
+        );
+    }
+
+    #[test]
+    fn windows_1252_and_utf16_attachments_decode() {
+        assert_eq!(
+            decode_bytes(b"entropy l\x92aigle \xe9t\xe9").unwrap(),
+            "entropy l\u{2019}aigle \u{e9}t\u{e9}"
+        );
+        assert_eq!(decode_bytes(b"\xFF\xFEg\0o\0").unwrap(), "go");
+        assert_eq!(decode_bytes(b"\x89PNG\r\n\x1a\n\0\0"), None);
+    }
+
+    #[test]
+    fn attachment_names_that_are_paths_are_caught() {
+        assert!(is_path("../../game.toml"));
+        assert!(is_path("..\\..\\game.toml"));
+        assert!(is_path("/etc/passwd"));
+        assert!(is_path("a\nb.txt"));
+        assert!(!is_path("orders..final.txt"));
+        assert!(!is_path("france.txt"));
+    }
+}

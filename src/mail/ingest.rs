@@ -1,0 +1,985 @@
+//! `pbem ingest`: a referee's mailbox in, the orders that count out, and an answer to every sender
+//! (issue 4). The steps, each a guarantee:
+//!
+//! 1. **Nothing lost** (4.5): every message read is stored first, byte for byte, under
+//!    `mail/inbox/<sha256>.eml` (mode 0600), before anything parses it. A message already stored and
+//!    judged (its `mail/received/<sha256>.toml` exists) is skipped, and so is a copy of a judged
+//!    message with the same Message-ID and the same body: ingesting a mailbox twice changes nothing.
+//!    The mailbox itself is opened read-only.
+//! 2. **Order of arrival** (4.1): the referee's own `Received` header, else the Maildir file's
+//!    delivery time, else the mbox postmark and mbox order; never the sender's `Date`.
+//! 3. **Finding the orders** (4.2): `mail::extract`.
+//! 4. **Authentication** (4.3): the orders' header must name this game, a power, its password
+//!    (argon2id, `auth.rs`) and the turn; and the sender must be one of the power's `players`, unless
+//!    game.toml says `[mail] any_sender = true`. The From header alone proves nothing (a forged From
+//!    without the password is rejected), and a sender the strict reading of `mail::parse` cannot tell
+//!    is nobody's.
+//!
+//!    Rights are per power today: an authenticated submission may order every unit of its power, and
+//!    the ruleset rejects orders for another power's units line by line (`pbem orders/own-units`).
+//!    Rules that give a unit to a commander and his deputy (GITM 3.4, 6.1) need rights per unit: the
+//!    place for it is [`authorise`], which would return the units the sender may order (from a
+//!    per-unit `players` list in game.toml) for the ruleset's own-units check to use in place of the
+//!    whole power.
+//! 5. **Which submission counts** (4.4): the last one received before the deadline
+//!    (`GameConfig::deadline_of`) replaces earlier ones, and every one is kept. A late one is rejected,
+//!    or with `late_orders = "hold"` kept for the next turn, where it counts like a submission
+//!    received then (its `turn` line is read as the next turn's).
+//! 6. **An answer to every submission** (4.6), in the outbox, to the power's registered addresses
+//!    only, dated with the arrival time: `mail::ack`.
+//! 7. **Bad mail never stops an ingest** (4.7): each message is judged on its own, inside
+//!    `catch_unwind`; whatever goes wrong is its reason in the summary.
+//! 8. **A wrong password is never quoted back, logged or stored** (4.9): reasons are diagnostic
+//!    messages, which never quote a password, and the ack renders lines with passwords as stars. (The
+//!    raw archive is the message as received, like the mailbox it came from; it is mode 0600.)
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::extract::{self, Extracted, Found};
+use super::mailbox::{self, Basis, RawMessage};
+use super::parse::{self, Sender};
+use crate::diag::Source;
+use crate::game::config::PowerConfig;
+use crate::game::fsio::{sync_dir, write_atomic, GameLock};
+use crate::game::record::sha256_hex;
+use crate::game::state::State;
+use crate::game::Game;
+use crate::rules::OrdersCheck;
+
+/// The format line of a received-message record.
+pub const RECEIVED_FORMAT: &str = "pbem-received/v1";
+
+/// What pbem made of a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Orders that stand for `for_turn`, unless a later submission replaces them.
+    Accepted,
+    /// Late orders kept for `for_turn`, the next turn (`late_orders = "hold"`).
+    Held,
+    /// Authenticated orders that arrived after the deadline, rejected (`late_orders = "reject"`).
+    Late,
+    /// A submission that does not stand: see its reasons.
+    Rejected,
+    /// A copy of a message already judged (same Message-ID, same body).
+    Duplicate,
+    /// Not a submission: no orders from a player, an automatic message, not mail at all.
+    Ignored,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Accepted => "accepted",
+            Status::Held => "held",
+            Status::Late => "late",
+            Status::Rejected => "rejected",
+            Status::Duplicate => "duplicate",
+            Status::Ignored => "ignored",
+        }
+    }
+}
+
+/// `mail/received/<sha256>.toml`: what pbem made of one stored message. It holds no password and
+/// nothing from the orders but their digest; the orders are read again from the stored message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Received {
+    pub format: String,
+    /// SHA-256 of the raw message: its name under `mail/inbox/`.
+    pub sha256: String,
+    pub size: u64,
+    /// The Message-ID, without angle brackets; empty when it has none.
+    pub message_id: String,
+    /// SHA-256 of the body (the bytes after the header block), to tell copies of a message apart
+    /// from another message that reuses its Message-ID.
+    pub body_sha256: String,
+    /// The sender's address when the message has exactly one (`mail::parse::Sender`), else empty.
+    pub from: String,
+    pub subject: String,
+    /// The arrival time, RFC 3339 in UTC, and how it was known.
+    pub arrival: String,
+    pub arrival_from: String,
+    /// Where the message was first read.
+    pub source: String,
+    /// Its rank among the messages of the ingest that read it, by arrival: breaks ties of `arrival`.
+    pub seq: u64,
+    /// The turn the game was at when it was judged.
+    pub judged_at_turn: u32,
+    pub status: Status,
+    /// The power the submission is for (authenticated, or as its `power` line names it); may be empty.
+    pub power: String,
+    /// The turn the orders stand for (accepted and held submissions), else 0.
+    pub for_turn: u32,
+    #[serde(default)]
+    pub reasons: Vec<String>,
+    /// Where in the message the orders were found ("the body", "the attachment 'x.txt'").
+    pub origin: String,
+    /// SHA-256 of the orders as they are filed in `orders/<t>/<power>.txt`.
+    pub orders_sha256: String,
+    /// The acknowledgement's file in the outbox, if one was written.
+    pub ack: String,
+    /// For a duplicate: the message it copies.
+    pub duplicate_of: String,
+}
+
+impl Received {
+    pub fn arrival_time(&self) -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339(&self.arrival)
+            .map(|d| d.with_timezone(&Utc))
+            .unwrap_or(DateTime::UNIX_EPOCH)
+    }
+
+    /// The order in which submissions were received.
+    fn rank(&self) -> (DateTime<Utc>, u64, &str) {
+        (self.arrival_time(), self.seq, &self.sha256)
+    }
+}
+
+/// One message of an ingest, as the summary lists it.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub record: Received,
+    /// The acknowledgement written, if any (path in the outbox).
+    pub ack: Option<PathBuf>,
+}
+
+/// The submission that counts for a power.
+#[derive(Debug, Clone)]
+pub struct Standing {
+    pub power: String,
+    pub record: Received,
+    /// The orders file written (or found already up to date).
+    pub path: PathBuf,
+    /// Whether this ingest changed the file.
+    pub changed: bool,
+}
+
+/// What an ingest did.
+#[derive(Debug, Clone, Default)]
+pub struct IngestSummary {
+    pub game: String,
+    pub turn: u32,
+    /// Messages read from the mailboxes.
+    pub read: usize,
+    /// Messages read that were stored and judged before (same bytes): skipped.
+    pub already: usize,
+    /// The messages judged now, in order of arrival.
+    pub new: Vec<Entry>,
+    /// Mailbox files that could not be read, and why.
+    pub problems: Vec<String>,
+    /// The submission that counts for each power with one, for the current turn (game.toml order).
+    pub standing: Vec<Standing>,
+}
+
+impl IngestSummary {
+    pub fn count(&self, status: Status) -> usize {
+        self.new
+            .iter()
+            .filter(|e| e.record.status == status)
+            .count()
+    }
+}
+
+/// Folders of the game's mail.
+pub fn inbox_dir(game: &Game) -> PathBuf {
+    game.dir.join("mail").join("inbox")
+}
+
+pub fn received_dir(game: &Game) -> PathBuf {
+    game.dir.join("mail").join("received")
+}
+
+pub fn raw_path(game: &Game, sha: &str) -> PathBuf {
+    inbox_dir(game).join(format!("{sha}.eml"))
+}
+
+pub fn record_path(game: &Game, sha: &str) -> PathBuf {
+    received_dir(game).join(format!("{sha}.toml"))
+}
+
+/// Reads the mail under `paths` into the game: see the module doc. Takes the game lock.
+pub fn ingest(game: &Game, paths: &[PathBuf]) -> Result<IngestSummary> {
+    ingest_with_progress(game, paths, &mut |_, _| {})
+}
+
+/// As [`ingest`], calling `progress(done, total)` as messages are judged.
+pub fn ingest_with_progress(
+    game: &Game,
+    paths: &[PathBuf],
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<IngestSummary> {
+    let _lock = GameLock::acquire(&game.dir)?;
+    let turn = game.current_turn()?;
+    let state = game.load_state(turn)?;
+    let mut records = load_records(game)?;
+    let mut summary = IngestSummary {
+        game: game.config.game.clone(),
+        turn,
+        ..IngestSummary::default()
+    };
+
+    // 1. Store every message first.
+    let mut pending: Vec<Pending> = Vec::new();
+    let mut this_run = BTreeSet::new();
+    let max = game.config.mail.max_message_bytes;
+    let mut problems = Vec::new();
+    let mut batch = Batch::default();
+    mailbox::read_all(
+        paths,
+        max,
+        &mut |raw| {
+            summary.read += 1;
+            let p = store(game, raw, &mut batch)?;
+            if records.contains_key(&p.sha) || !this_run.insert(p.sha.clone()) {
+                summary.already += 1;
+            } else {
+                pending.push(p);
+            }
+            Ok(())
+        },
+        &mut |p| problems.push(p),
+    )?;
+    summary.problems = problems;
+    // Stored for good before anything parses them.
+    batch.sync()?;
+
+    // 2. Order of arrival.
+    for (i, p) in pending.iter_mut().enumerate() {
+        p.read_rank = i as u64;
+        let bytes = if p.oversize.is_some() {
+            Vec::new()
+        } else {
+            std::fs::read(raw_path(game, &p.sha)).unwrap_or_default()
+        };
+        p.arrival = arrival(
+            &parse::stamps(&bytes),
+            p.delivered,
+            &game.config.mail.received_by,
+        );
+    }
+    pending.sort_by_key(|p| (p.arrival.0, p.read_rank));
+
+    // 3. Judge each message on its own.
+    let mut by_id: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
+    for r in records.values() {
+        if !r.message_id.is_empty() {
+            by_id
+                .entry(r.message_id.clone())
+                .or_default()
+                .push((r.body_sha256.clone(), r.sha256.clone()));
+        }
+    }
+    let mut judged: Vec<(Received, Option<AckData>)> = Vec::new();
+    let total = pending.len();
+    for (i, p) in pending.iter().enumerate() {
+        progress(i, total);
+        let seq = i as u64;
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            judge(game, &state, turn, p, seq, &by_id)
+        }));
+        let (record, ack) = match outcome {
+            Ok(Ok(x)) => x,
+            Ok(Err(e)) => (
+                bare_record(p, seq, turn, Status::Ignored, vec![format!("pbem could not judge it: {e:#}")]),
+                None,
+            ),
+            Err(_) => (
+                bare_record(p, seq, turn, Status::Ignored, vec!["pbem failed on this message (an internal error: please report it with the stored message)".into()]),
+                None,
+            ),
+        };
+        if !record.message_id.is_empty() {
+            by_id
+                .entry(record.message_id.clone())
+                .or_default()
+                .push((record.body_sha256.clone(), record.sha256.clone()));
+        }
+        judged.push((record, ack));
+    }
+    progress(total, total);
+
+    // 4. Which submission counts, now that every record is known.
+    let mut all: Vec<Received> = records.values().cloned().collect();
+    all.extend(judged.iter().map(|(r, _)| r.clone()));
+    let winners = winners(&all, turn);
+
+    // 5. Answers first, then the records, then the orders files: a crash anywhere leaves a state
+    //    that a rerun completes with the same bytes.
+    for (record, ack) in &mut judged {
+        let mut written = None;
+        if let Some(data) = ack {
+            let replaced_by = later_submission(&all, record);
+            match super::ack::acknowledgement(game, turn, record, data, replaced_by.as_ref()) {
+                Ok(out) => {
+                    let path = super::outbox::path_of(game, &out);
+                    let bytes = out.render(game);
+                    match bytes {
+                        Ok(bytes) => {
+                            if std::fs::read(&path).map_or(true, |old| old != bytes) {
+                                batch.write(&path, &bytes, None)?;
+                            }
+                            record.ack = out.file_name();
+                            written = Some(path);
+                        }
+                        Err(e) => record
+                            .reasons
+                            .push(format!("no acknowledgement could be written: {e:#}")),
+                    }
+                }
+                Err(e) => record
+                    .reasons
+                    .push(format!("no acknowledgement could be written: {e:#}")),
+            }
+        }
+        summary.new.push(Entry {
+            record: record.clone(),
+            ack: written,
+        });
+    }
+    for (record, _) in &judged {
+        let text = toml::to_string(record).context("cannot write a received-message record")?;
+        batch.write(&record_path(game, &record.sha256), text.as_bytes(), None)?;
+        records.insert(record.sha256.clone(), record.clone());
+    }
+    batch.sync()?;
+    summary.standing = file_orders(game, turn, &winners)?;
+    Ok(summary)
+}
+
+/// Writes `orders/<turn>/<power>.txt` for every power whose submission counts, from the stored
+/// messages; no lock taken (the caller holds it). Also run on its own (`apply_held`) when a turn opens.
+fn file_orders(
+    game: &Game,
+    turn: u32,
+    winners: &BTreeMap<String, Received>,
+) -> Result<Vec<Standing>> {
+    let mut out = Vec::new();
+    for p in &game.config.powers {
+        let Some(w) = winners.get(&p.id) else {
+            continue;
+        };
+        let raw = std::fs::read(raw_path(game, &w.sha256)).with_context(|| {
+            format!(
+                "the stored message {} is missing: the orders of {} cannot be filed",
+                game.shown(&raw_path(game, &w.sha256)),
+                p.id
+            )
+        })?;
+        let found = parse::parse(&raw)
+            .map(|m| extract::extract(&m, game.config.mail.max_text_bytes))
+            .and_then(|e| match e {
+                Extracted::Orders(f) => Some(f),
+                _ => None,
+            })
+            .with_context(|| {
+                format!(
+                    "the orders of {} cannot be read again from {}",
+                    p.id, w.sha256
+                )
+            })?;
+        let text = set_turn(&found.text, turn);
+        let path = game.orders_path(turn, &p.id);
+        let changed = write_if_changed(&path, text.as_bytes())?;
+        out.push(Standing {
+            power: p.id.clone(),
+            record: w.clone(),
+            path,
+            changed,
+        });
+    }
+    Ok(out)
+}
+
+/// Files the held orders of the current turn (a turn just opened): `ingest` with no mailbox.
+pub fn apply_held(game: &Game) -> Result<IngestSummary> {
+    ingest(game, &[])
+}
+
+/// The submission that counts for each power for `turn`: the last received, accepted or held.
+pub fn winners(records: &[Received], turn: u32) -> BTreeMap<String, Received> {
+    let mut out: BTreeMap<String, Received> = BTreeMap::new();
+    for r in records {
+        if !matches!(r.status, Status::Accepted | Status::Held)
+            || r.for_turn != turn
+            || r.power.is_empty()
+        {
+            continue;
+        }
+        match out.get(&r.power) {
+            Some(w) if w.rank() >= r.rank() => {}
+            _ => {
+                out.insert(r.power.clone(), r.clone());
+            }
+        }
+    }
+    out
+}
+
+/// The arrival of the submission that replaces `record`, if a later one of its power for its turn exists.
+fn later_submission(all: &[Received], record: &Received) -> Option<String> {
+    if record.status != Status::Accepted {
+        return None;
+    }
+    all.iter()
+        .filter(|r| {
+            matches!(r.status, Status::Accepted | Status::Held)
+                && r.power == record.power
+                && r.for_turn == record.for_turn
+                && r.rank() > record.rank()
+        })
+        .map(|r| r.arrival.clone())
+        .max()
+}
+
+/// Every record of `mail/received/`, by SHA-256.
+pub fn load_records(game: &Game) -> Result<BTreeMap<String, Received>> {
+    let dir = received_dir(game);
+    let mut out = BTreeMap::new();
+    let entries = match std::fs::read_dir(&dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
+        Err(e) => return Err(e).with_context(|| format!("cannot list {}", game.shown(&dir))),
+    };
+    for e in entries {
+        let path = e?.path();
+        if path.extension().is_none_or(|x| x != "toml") {
+            continue;
+        }
+        let src = crate::game::load::read_source(&path, &game.shown(&path))?;
+        let r: Received = crate::game::load::parse_toml(&src)?;
+        out.insert(r.sha256.clone(), r);
+    }
+    Ok(out)
+}
+
+/// A message stored, waiting to be judged.
+struct Pending {
+    sha: String,
+    size: u64,
+    source: String,
+    delivered: Option<(DateTime<Utc>, Basis)>,
+    oversize: Option<u64>,
+    read_rank: u64,
+    arrival: (DateTime<Utc>, Basis),
+}
+
+/// Stores a message under `mail/inbox/<sha256>.eml` (mode 0600) unless it is there already.
+fn store(game: &Game, raw: RawMessage, batch: &mut Batch) -> Result<Pending> {
+    let (sha, size) = match &raw.oversize {
+        Some((path, size)) => (store_streaming(game, path)?, *size),
+        None => {
+            let sha = sha256_hex(&raw.bytes);
+            let path = raw_path(game, &sha);
+            if !path.is_file() {
+                batch.write(&path, &raw.bytes, Some(0o600))?;
+            }
+            (sha, raw.bytes.len() as u64)
+        }
+    };
+    Ok(Pending {
+        sha,
+        size,
+        source: raw.source,
+        delivered: raw.delivered,
+        oversize: raw.oversize.map(|o| o.1),
+        read_rank: 0,
+        arrival: (DateTime::UNIX_EPOCH, Basis::MailboxOrder),
+    })
+}
+
+/// Copies a file too large to hold in memory into the archive, hashing it on the way.
+fn store_streaming(game: &Game, path: &Path) -> Result<String> {
+    use sha2::{Digest, Sha256};
+    let dir = inbox_dir(game);
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(&dir)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o600))?;
+    }
+    let mut input =
+        std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut hasher = Sha256::new();
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        let n = std::io::Read::read(&mut input, &mut buf)?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(&buf[..n]);
+        tmp.write_all(&buf[..n])?;
+    }
+    tmp.as_file().sync_all()?;
+    let sha = hex::encode(hasher.finalize());
+    let target = raw_path(game, &sha);
+    if !target.is_file() {
+        tmp.persist(&target)
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {}", target.display(), e.error))?;
+        sync_dir(&dir)?;
+    }
+    Ok(sha)
+}
+
+/// Files written each in one piece (a temporary file renamed into place) and made durable together:
+/// on a journalling file system the sync of the first commits the others with it, where a sync per
+/// file would cost one journal commit each (ten thousand messages in seconds, not minutes). Nothing
+/// that depends on them is written before [`Batch::sync`] returns.
+#[derive(Default)]
+struct Batch {
+    files: Vec<PathBuf>,
+    dirs: BTreeSet<PathBuf>,
+}
+
+impl Batch {
+    fn write(&mut self, path: &Path, bytes: &[u8], mode: Option<u32>) -> Result<()> {
+        let dir = path
+            .parent()
+            .with_context(|| format!("{} has no folder", path.display()))?;
+        if !self.dirs.contains(dir) {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+            self.dirs.insert(dir.to_path_buf());
+        }
+        let mut tmp = tempfile::Builder::new()
+            .prefix(".tmp-")
+            .tempfile_in(dir)
+            .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
+        #[cfg(unix)]
+        if let Some(mode) = mode {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(mode))?;
+        }
+        #[cfg(not(unix))]
+        let _ = mode;
+        tmp.write_all(bytes)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        tmp.persist(path)
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {}", path.display(), e.error))?;
+        self.files.push(path.to_path_buf());
+        Ok(())
+    }
+
+    /// Flushes every file written, then their folders.
+    fn sync(&mut self) -> Result<()> {
+        for f in self.files.drain(..) {
+            std::fs::File::open(&f)
+                .and_then(|h| h.sync_all())
+                .with_context(|| format!("cannot sync {}", f.display()))?;
+        }
+        for d in std::mem::take(&mut self.dirs) {
+            sync_dir(&d)?;
+        }
+        Ok(())
+    }
+}
+
+/// Writes a file unless it already holds these bytes; whether it wrote.
+fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<bool> {
+    if std::fs::read(path).is_ok_and(|old| old == bytes) {
+        return Ok(false);
+    }
+    write_atomic(path, bytes)?;
+    Ok(true)
+}
+
+/// The arrival time of a message (issue 4.1): the referee's own `Received` header (the topmost one
+/// by a host of `received_by`, or the topmost one when the list is empty), else what its container
+/// says; never the sender's `Date`.
+pub fn arrival(
+    stamps: &[parse::Stamp],
+    delivered: Option<(DateTime<Utc>, Basis)>,
+    received_by: &[String],
+) -> (DateTime<Utc>, Basis) {
+    let ours = |s: &&parse::Stamp| {
+        received_by.is_empty()
+            || s.by.as_deref().is_some_and(|by| {
+                received_by.iter().any(|h| {
+                    let (by, h) = (by.to_ascii_lowercase(), h.to_ascii_lowercase());
+                    by == h || by.ends_with(&format!(".{h}"))
+                })
+            })
+    };
+    if let Some(date) = stamps.iter().find(ours).and_then(|s| s.date) {
+        return (date, Basis::Received);
+    }
+    delivered.unwrap_or((DateTime::UNIX_EPOCH, Basis::MailboxOrder))
+}
+
+/// What an acknowledgement says, besides the record.
+#[derive(Debug, Clone)]
+pub struct AckData {
+    pub to: Vec<String>,
+    pub message_id: String,
+    pub arrival: DateTime<Utc>,
+    /// The orders as read, and what checking them gave (none when no orders were read).
+    pub source: Option<Source>,
+    pub check: Option<OrdersCheck>,
+    /// The turn whose deadline a held submission missed.
+    pub late_turn: Option<u32>,
+}
+
+fn bare_record(p: &Pending, seq: u64, turn: u32, status: Status, reasons: Vec<String>) -> Received {
+    Received {
+        format: RECEIVED_FORMAT.into(),
+        sha256: p.sha.clone(),
+        size: p.size,
+        message_id: String::new(),
+        body_sha256: String::new(),
+        from: String::new(),
+        subject: String::new(),
+        arrival: p.arrival.0.to_rfc3339(),
+        arrival_from: p.arrival.1.name().into(),
+        source: p.source.clone(),
+        seq,
+        judged_at_turn: turn,
+        status,
+        power: String::new(),
+        for_turn: 0,
+        reasons,
+        origin: String::new(),
+        orders_sha256: String::new(),
+        ack: String::new(),
+        duplicate_of: String::new(),
+    }
+}
+
+/// Judges one stored message: see the module doc. An `Err` is a problem of the game folder, reported
+/// as the message's reason by the caller.
+fn judge(
+    game: &Game,
+    state: &State,
+    turn: u32,
+    p: &Pending,
+    seq: u64,
+    by_id: &BTreeMap<String, Vec<(String, String)>>,
+) -> Result<(Received, Option<AckData>)> {
+    let config = &game.config;
+    let ignored = |why: String| bare_record(p, seq, turn, Status::Ignored, vec![why]);
+    if let Some(size) = p.oversize {
+        return Ok((
+            ignored(format!(
+                "the message is {size} bytes, over the limit of {} (game.toml [mail] max_message_bytes): stored, not read",
+                config.mail.max_message_bytes
+            )),
+            None,
+        ));
+    }
+    let raw = std::fs::read(raw_path(game, &p.sha))
+        .with_context(|| format!("cannot read the stored message {}", p.sha))?;
+    let Some(msg) = parse::parse(&raw) else {
+        return Ok((
+            ignored("not a mail message: no header could be read".into()),
+            None,
+        ));
+    };
+    let mut record = bare_record(p, seq, turn, Status::Ignored, Vec::new());
+    record.message_id = msg.message_id.clone().unwrap_or_default();
+    record.body_sha256 = sha256_hex(raw.get(msg.body_offset..).unwrap_or_default());
+    record.from = msg.sender.address().unwrap_or_default().to_string();
+    record.subject = msg.subject.clone();
+
+    // A copy of a message already judged: same Message-ID and same body.
+    if let Some(copies) = by_id.get(&record.message_id) {
+        if let Some((_, original)) = copies.iter().find(|(body, _)| *body == record.body_sha256) {
+            record.status = Status::Duplicate;
+            record.duplicate_of = original.clone();
+            record
+                .reasons
+                .push(format!("a copy of message {original}, already judged"));
+            return Ok((record, None));
+        }
+        record.reasons.push(format!(
+            "note: another message with Message-ID {} and a different body was received; this one is judged on its own",
+            record.message_id
+        ));
+    }
+    if let Some(why) = &msg.automatic {
+        record.reasons.push(format!(
+            "an automatic message ({why}): pbem never answers those"
+        ));
+        return Ok((record, None));
+    }
+    let referee = normalise(&config.mail_from());
+    if msg.sender.address().is_some_and(|a| a == referee) {
+        record
+            .reasons
+            .push("sent from the referee's own address: not a submission".into());
+        return Ok((record, None));
+    }
+    let registered_any = msg
+        .sender
+        .address()
+        .and_then(|a| config.powers.iter().find(|pc| registered(pc, a)));
+
+    let mut ack = AckData {
+        to: Vec::new(),
+        message_id: record.message_id.clone(),
+        arrival: p.arrival.0,
+        source: None,
+        check: None,
+        late_turn: None,
+    };
+    let found: Found = match extract::extract(&msg, config.mail.max_text_bytes) {
+        Extracted::Orders(f) => f,
+        Extracted::NoOrders => {
+            return Ok(match registered_any {
+                Some(pc) => {
+                    record.status = Status::Rejected;
+                    record.power = pc.id.clone();
+                    record.reasons.push(
+                        "no orders found: no part of the message has a 'game', 'power' or 'password' line (quoted '>' lines and the signature are not read)".into(),
+                    );
+                    ack.to = recipients(pc, &msg.sender);
+                    (record, Some(ack))
+                }
+                None => {
+                    record.reasons.push(format!(
+                        "no orders in it, and {} is not a player's address: not answered",
+                        sender_shown(&msg.sender)
+                    ));
+                    (record, None)
+                }
+            });
+        }
+        Extracted::Refused(reason) => {
+            record.status = Status::Rejected;
+            record.reasons.push(reason);
+            ack.to = match registered_any {
+                Some(pc) => {
+                    record.power = pc.id.clone();
+                    recipients(pc, &msg.sender)
+                }
+                None => vec![config.mail_from()],
+            };
+            return Ok((record, Some(ack)));
+        }
+    };
+    record.origin = found.origin.clone();
+
+    // Which turn the orders are for.
+    let (header, _, _) =
+        crate::orders::Header::take(&found.text, crate::orders::split(&found.text));
+    let claimed: Option<&PowerConfig> = header.power.as_ref().and_then(|h| config.power(&h.value));
+    let named_turn = header.turn.as_ref().map(|t| t.value);
+    let arrival = p.arrival.0;
+    let deadline = |t: u32| config.deadline_of(t).map(|d| d.with_timezone(&Utc));
+    let hold = config.deadline.late_orders == "hold";
+    let held_from_previous = hold
+        && turn > config.first_turn
+        && named_turn == Some(turn - 1)
+        && deadline(turn - 1).is_some_and(|d| arrival > d)
+        && deadline(turn).is_none_or(|d| arrival <= d);
+    let text = if held_from_previous {
+        set_turn(&found.text, turn)
+    } else {
+        found.text.clone()
+    };
+    let source = Source::new(found.file_name.clone(), text.clone());
+    let check = game.ruleset.check_orders(game, state, &source);
+
+    // Who is answered: the power's own addresses, never an unregistered sender.
+    let power_for_answer = check
+        .power
+        .as_deref()
+        .and_then(|id| config.power(id))
+        .or(claimed);
+    ack.to = match power_for_answer.or(registered_any) {
+        Some(pc) => recipients(pc, &msg.sender),
+        None => vec![config.mail_from()],
+    };
+    if let Some(pc) = power_for_answer {
+        record.power = pc.id.clone();
+    }
+    record.status = Status::Rejected;
+    match check.power.as_deref().and_then(|id| config.power(id)) {
+        None => {
+            if let Some(n) = named_turn.filter(|n| *n < turn) {
+                if !held_from_previous {
+                    record.reasons.push(format!(
+                        "turn {n} is already resolved: orders for it are no longer taken (a message from an earlier turn?)"
+                    ));
+                }
+            }
+            // The header's diagnostics never quote a password (orders::header).
+            for d in check.diagnostics.iter().filter(|d| d.is_error()) {
+                if d.rule == Some(crate::orders::header::HEADER_RULE) {
+                    record.reasons.push(d.message.clone());
+                }
+            }
+            if record.reasons.is_empty() {
+                record
+                    .reasons
+                    .push("the orders' header is not right: see the lines below".into());
+            }
+        }
+        Some(pc) => {
+            let sender_ok =
+                config.mail.any_sender || msg.sender.address().is_some_and(|a| registered(pc, a));
+            if !sender_ok {
+                record.reasons.push(match &msg.sender {
+                    Sender::One(a) => format!(
+                        "the sender {a} is not registered for {} (game.toml [[power]] players); the right password is not enough",
+                        pc.name
+                    ),
+                    Sender::Missing => "the message has no From header: nobody can be answered".into(),
+                    Sender::Ambiguous(why) => format!("the sender cannot be told ({why})"),
+                });
+            } else if held_from_previous {
+                record.status = Status::Held;
+                record.for_turn = turn;
+                ack.late_turn = Some(turn - 1);
+                record.reasons.push(format!(
+                    "arrived after the deadline of turn {}: held for turn {turn}, read as orders for turn {turn}",
+                    turn - 1
+                ));
+            } else if deadline(turn).is_some_and(|d| arrival > d) {
+                let due = config
+                    .deadline_of(turn)
+                    .map(|d| d.format("%Y-%m-%d %H:%M %Z").to_string())
+                    .unwrap_or_default();
+                let next_ok = deadline(turn + 1).is_none_or(|d| arrival <= d);
+                if hold && next_ok {
+                    record.status = Status::Held;
+                    record.for_turn = turn + 1;
+                    ack.late_turn = Some(turn);
+                    record.reasons.push(format!(
+                        "arrived after the deadline of turn {turn} ({due}): held for turn {}",
+                        turn + 1
+                    ));
+                } else {
+                    record.status = Status::Late;
+                    record.reasons.push(format!(
+                        "arrived after the deadline of turn {turn} ({due}): late orders are rejected (game.toml late_orders = \"{}\")",
+                        config.deadline.late_orders
+                    ));
+                }
+            } else {
+                record.status = Status::Accepted;
+                record.for_turn = turn;
+            }
+        }
+    }
+    if matches!(record.status, Status::Accepted | Status::Held) {
+        record.orders_sha256 = sha256_hex(set_turn(&found.text, record.for_turn).as_bytes());
+    }
+    ack.source = Some(source);
+    ack.check = Some(check);
+    Ok((record, Some(ack)))
+}
+
+/// The addresses a power's answer goes to: the sender alone when he is one of the power's players,
+/// else all of them (a forged sender gets no copy of a power's orders).
+fn recipients(pc: &PowerConfig, sender: &Sender) -> Vec<String> {
+    match sender.address() {
+        Some(a) if registered(pc, a) => vec![a.to_string()],
+        _ => pc.players.clone(),
+    }
+}
+
+/// Whether `address` is one of the power's players.
+pub fn registered(pc: &PowerConfig, address: &str) -> bool {
+    pc.players.iter().any(|p| normalise(p) == address)
+}
+
+/// The address of `Name <addr>` or `addr`, lower case.
+pub fn normalise(entry: &str) -> String {
+    let e = entry.trim();
+    let inner = match (e.rfind('<'), e.rfind('>')) {
+        (Some(a), Some(b)) if a < b => &e[a + 1..b],
+        _ => e,
+    };
+    inner.trim().to_ascii_lowercase()
+}
+
+fn sender_shown(s: &Sender) -> String {
+    match s {
+        Sender::One(a) => a.clone(),
+        Sender::Missing => "a message without a From header".into(),
+        Sender::Ambiguous(why) => format!("a sender that cannot be told ({why})"),
+    }
+}
+
+/// The orders text with its `turn` line reading `turn` (a held submission counts for the turn it is
+/// held for); unchanged when it already does or has no turn line.
+pub fn set_turn(text: &str, turn: u32) -> String {
+    let (h, _, _) = crate::orders::Header::take(text, crate::orders::split(text));
+    match h.turn {
+        Some(t)
+            if t.value != turn
+                && text.is_char_boundary(t.span.start)
+                && text.is_char_boundary(t.span.end) =>
+        {
+            format!("{}{turn}{}", &text[..t.span.start], &text[t.span.end..])
+        }
+        _ => text.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stamp(by: &str, date: &str) -> parse::Stamp {
+        parse::Stamp {
+            by: Some(by.into()),
+            date: Some(
+                DateTime::parse_from_rfc3339(date)
+                    .unwrap()
+                    .with_timezone(&Utc),
+            ),
+        }
+    }
+
+    #[test]
+    fn arrival_is_the_referees_received_header_never_the_date() {
+        let stamps = [
+            stamp("mx.ref.org", "2026-12-05T18:00:00Z"),
+            stamp("forged.example", "2026-12-01T00:00:00Z"),
+        ];
+        let (t, b) = arrival(&stamps, None, &[]);
+        assert_eq!(
+            (t.to_rfc3339().as_str(), b),
+            ("2026-12-05T18:00:00+00:00", Basis::Received)
+        );
+        let (t, _) = arrival(&stamps[1..], None, &["ref.org".into()]);
+        assert_eq!(
+            t,
+            DateTime::UNIX_EPOCH,
+            "a Received by another host is not the referee's"
+        );
+        let (t, _) = arrival(&stamps, None, &["mx.ref.org".into()]);
+        assert_eq!(t.to_rfc3339(), "2026-12-05T18:00:00+00:00");
+        let delivered = Some((
+            DateTime::UNIX_EPOCH + chrono::Duration::days(1),
+            Basis::Delivery,
+        ));
+        assert_eq!(arrival(&[], delivered, &[]).1, Basis::Delivery);
+    }
+
+    #[test]
+    fn set_turn_rewrites_only_the_turn_value() {
+        assert_eq!(
+            set_turn("game g\nTURN  1 # x\nmove a b\n", 2),
+            "game g\nTURN  2 # x\nmove a b\n"
+        );
+        assert_eq!(set_turn("game g\n", 2), "game g\n");
+    }
+
+    #[test]
+    fn registered_addresses_compare_without_case_or_name() {
+        assert_eq!(
+            normalise("France <France@Example.org>"),
+            "france@example.org"
+        );
+        assert_eq!(normalise(" a@b.org "), "a@b.org");
+    }
+}

@@ -1,0 +1,607 @@
+//! `pbem send`: every message of the outbox delivered once (issue 5.2, 5.3).
+//!
+//! Each outbox file goes to each of its recipients (To and Cc) in an SMTP transaction of its own, so
+//! that a recipient the server refuses is reported alone and the others still get the message. After
+//! each delivery the sent ledger `mail/sent/<file>.toml` is rewritten atomically (`fsio`): a rerun
+//! after a crash, a refused connection or a dropped one sends exactly what is not in the ledger yet.
+//! Transient failures (4xx replies, refused or dropped connections, time-outs) are retried with a
+//! doubling pause, a bounded number of times, and then left for the next run; permanent ones (5xx) are
+//! recorded per recipient and not tried again unless asked (`--retry-refused`); a refused login or a
+//! failed TLS handshake stops the run at once. After three messages in a row fail transiently the
+//! server is taken to be down and the run stops.
+//!
+//! The one window SMTP leaves open: a crash after the server has taken a message and before the ledger
+//! is written sends that message again on the next run (the Message-ID is the same, so clients show it
+//! once). Nothing is ever lost.
+//!
+//! Transports (game.toml `[mail] transport`): `smtp` (STARTTLS, implicit TLS, or plain to a loopback
+//! server, with a login whose password comes from an environment variable or a file, never from
+//! game.toml, and never printed), `sendmail` (a local program), `folder` (each message written to
+//! `<folder>/<recipient>/<file>`, for dry runs and tests; lettre's own file transport names its files at
+//! random, so pbem writes them itself).
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use lettre::address::Envelope;
+use lettre::message::Mailbox;
+use lettre::transport::smtp::authentication::Credentials;
+use lettre::transport::smtp::extension::ClientId;
+use lettre::{Address, SendmailTransport, SmtpTransport, Transport as _};
+use serde::{Deserialize, Serialize};
+
+use super::parse;
+use crate::game::fsio::{write_atomic, GameLock};
+use crate::game::record::sha256_hex;
+use crate::game::Game;
+
+/// The format line of a sent-ledger file.
+pub const SENT_FORMAT: &str = "pbem-sent/v1";
+
+/// What the referee asked of `pbem send`.
+#[derive(Debug, Clone, Default)]
+pub struct SendOptions {
+    /// List what would go; send and write nothing.
+    pub dry_run: bool,
+    /// Try again the recipients a server refused for good on an earlier run.
+    pub retry_refused: bool,
+    /// Deliver into this folder instead of the configured transport.
+    pub folder: Option<PathBuf>,
+}
+
+/// `mail/sent/<file>.toml`: the deliveries of one outbox file. No clock: the order of events is the
+/// order of the list.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SentRecord {
+    pub format: String,
+    /// The outbox file.
+    pub file: String,
+    pub message_id: String,
+    /// SHA-256 of the file as it was first delivered.
+    pub sha256: String,
+    #[serde(default, rename = "recipient")]
+    pub recipients: Vec<RecipientState>,
+}
+
+/// One recipient of a sent-ledger file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecipientState {
+    pub address: String,
+    /// `delivered` or `refused`.
+    pub status: String,
+    /// The server's reply (or the transport's error).
+    pub reply: String,
+    /// The transport: `smtp smtp.example.org:587`, `sendmail`, `folder <path>`.
+    pub via: String,
+}
+
+/// What happened to one (message, recipient) pair.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    Delivered(String),
+    AlreadyDelivered,
+    /// Refused for good now (a 5xx reply).
+    Refused(String),
+    /// Refused for good on an earlier run; not tried again.
+    RefusedEarlier(String),
+    /// Not delivered now; the next run tries again.
+    Deferred(String),
+    /// `--dry-run`: would be sent.
+    WouldSend,
+}
+
+/// One line of the summary.
+#[derive(Debug, Clone)]
+pub struct Delivery {
+    pub file: String,
+    pub subject: String,
+    pub recipient: String,
+    pub outcome: Outcome,
+}
+
+/// What a run of `pbem send` did.
+#[derive(Debug, Clone, Default)]
+pub struct SendSummary {
+    /// The transport used (or that would be).
+    pub via: String,
+    pub deliveries: Vec<Delivery>,
+    /// Outbox files that could not be sent at all (no recipient, unreadable).
+    pub problems: Vec<String>,
+    /// Why the run stopped early, if it did.
+    pub stopped: Option<String>,
+}
+
+impl SendSummary {
+    pub fn count(&self, f: impl Fn(&Outcome) -> bool) -> usize {
+        self.deliveries.iter().filter(|d| f(&d.outcome)).count()
+    }
+
+    /// Messages sent now.
+    pub fn sent(&self) -> usize {
+        self.count(|o| matches!(o, Outcome::Delivered(_)))
+    }
+
+    /// Whether every message has reached every recipient (now or before).
+    pub fn complete(&self) -> bool {
+        self.problems.is_empty()
+            && self.stopped.is_none()
+            && self.deliveries.iter().all(|d| {
+                matches!(
+                    d.outcome,
+                    Outcome::Delivered(_) | Outcome::AlreadyDelivered | Outcome::WouldSend
+                )
+            })
+    }
+}
+
+/// The sent ledger folder.
+pub fn sent_dir(game: &Game) -> PathBuf {
+    game.dir.join("mail").join("sent")
+}
+
+fn ledger_path(game: &Game, file: &str) -> PathBuf {
+    sent_dir(game).join(format!("{}.toml", file.trim_end_matches(".eml")))
+}
+
+/// Reads the ledger of an outbox file, if it has one.
+pub fn load_ledger(game: &Game, file: &str) -> Result<Option<SentRecord>> {
+    let path = ledger_path(game, file);
+    if !path.is_file() {
+        return Ok(None);
+    }
+    let src = crate::game::load::read_source(&path, &game.shown(&path))?;
+    Ok(Some(crate::game::load::parse_toml(&src)?))
+}
+
+/// The `.eml` files of the outbox, sorted by name.
+pub fn outbox_files(game: &Game) -> Result<Vec<PathBuf>> {
+    let dir = super::outbox::dir(game);
+    let mut files: Vec<PathBuf> = match std::fs::read_dir(&dir) {
+        Ok(entries) => entries
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .filter(|p| {
+                p.extension().is_some_and(|x| x == "eml")
+                    && !p
+                        .file_name()
+                        .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+            })
+            .collect(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(e) => return Err(e).with_context(|| format!("cannot list {}", game.shown(&dir))),
+    };
+    files.sort();
+    Ok(files)
+}
+
+/// Delivers the outbox: see the module doc. `progress(done, total)` is called as pairs are handled.
+pub fn send(
+    game: &Game,
+    opts: &SendOptions,
+    progress: &mut dyn FnMut(usize, usize, &str),
+) -> Result<SendSummary> {
+    let _lock = if opts.dry_run {
+        None
+    } else {
+        Some(GameLock::acquire(&game.dir)?)
+    };
+    let from: Mailbox = game.config.mail_from().parse().with_context(|| {
+        format!(
+            "the referee address '{}' (game.toml [mail] from) is not an address",
+            game.config.mail_from()
+        )
+    })?;
+    let transport = if opts.dry_run {
+        None
+    } else {
+        Some(Transport::from_config(game, opts.folder.as_deref())?)
+    };
+    let mut summary = SendSummary {
+        via: match &transport {
+            Some(t) => t.describe(),
+            None => describe_config(game, opts.folder.as_deref()),
+        },
+        ..SendSummary::default()
+    };
+    let retries = game.config.mail.retries;
+    let first_delay = Duration::from_millis(game.config.mail.retry_delay_ms);
+
+    // What is to be done, file by file.
+    struct Work {
+        file: String,
+        bytes: Vec<u8>,
+        subject: String,
+        recipients: Vec<String>,
+        ledger: SentRecord,
+    }
+    let mut work = Vec::new();
+    for path in outbox_files(game)? {
+        let file = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let bytes = match std::fs::read(&path) {
+            Ok(b) => b,
+            Err(e) => {
+                summary
+                    .problems
+                    .push(format!("{file}: cannot be read ({e})"));
+                continue;
+            }
+        };
+        let headers = parse::outgoing_headers(&bytes);
+        let mut recipients: Vec<String> = Vec::new();
+        for r in headers.recipients {
+            if !recipients.iter().any(|x| x.eq_ignore_ascii_case(&r)) {
+                recipients.push(r);
+            }
+        }
+        if recipients.is_empty() {
+            summary
+                .problems
+                .push(format!("{file}: no recipient in its To or Cc header"));
+            continue;
+        }
+        let sha = sha256_hex(&bytes);
+        let ledger = match load_ledger(game, &file)? {
+            Some(l) => {
+                if l.sha256 != sha && !l.recipients.is_empty() {
+                    summary.problems.push(format!(
+                        "{file}: changed since it was first delivered; the recipients it reached are not sent it again"
+                    ));
+                }
+                l
+            }
+            None => SentRecord {
+                format: SENT_FORMAT.into(),
+                file: file.clone(),
+                message_id: headers.message_id.clone().unwrap_or_default(),
+                sha256: sha,
+                recipients: Vec::new(),
+            },
+        };
+        work.push(Work {
+            file,
+            bytes,
+            subject: headers.subject,
+            recipients,
+            ledger,
+        });
+    }
+    let total: usize = work.iter().map(|w| w.recipients.len()).sum();
+    let mut done = 0;
+    let mut failing_in_a_row = 0;
+    for mut w in work {
+        let mut failed_here = false;
+        for rcpt in w.recipients.clone() {
+            progress(done, total, &w.file);
+            done += 1;
+            let earlier = w
+                .ledger
+                .recipients
+                .iter()
+                .find(|r| r.address.eq_ignore_ascii_case(&rcpt))
+                .cloned();
+            let outcome = match (&earlier, &transport) {
+                (Some(r), _) if r.status == "delivered" => Outcome::AlreadyDelivered,
+                (Some(r), _) if r.status == "refused" && !opts.retry_refused => {
+                    Outcome::RefusedEarlier(r.reply.clone())
+                }
+                (_, None) => Outcome::WouldSend,
+                (_, Some(_)) if summary.stopped.is_some() => {
+                    Outcome::Deferred("not tried: the run stopped".into())
+                }
+                (_, Some(t)) => {
+                    match deliver_with_retries(
+                        t,
+                        &from,
+                        &rcpt,
+                        &w.file,
+                        &w.bytes,
+                        retries,
+                        first_delay,
+                    ) {
+                        Ok(reply) => {
+                            record(&mut w.ledger, &rcpt, "delivered", &reply, &t.describe());
+                            write_ledger(game, &w.ledger)?;
+                            Outcome::Delivered(reply)
+                        }
+                        Err(Failure::Permanent(e)) => {
+                            record(&mut w.ledger, &rcpt, "refused", &e, &t.describe());
+                            write_ledger(game, &w.ledger)?;
+                            Outcome::Refused(e)
+                        }
+                        Err(Failure::Transient(e)) => {
+                            failed_here = true;
+                            Outcome::Deferred(e)
+                        }
+                        Err(Failure::Fatal(e)) => {
+                            summary.stopped = Some(e.clone());
+                            Outcome::Deferred(e)
+                        }
+                    }
+                }
+            };
+            summary.deliveries.push(Delivery {
+                file: w.file.clone(),
+                subject: w.subject.clone(),
+                recipient: rcpt,
+                outcome,
+            });
+        }
+        if failed_here {
+            failing_in_a_row += 1;
+            if failing_in_a_row >= 3 && summary.stopped.is_none() {
+                summary.stopped = Some(
+                    "three messages in a row could not be delivered: the server seems down; run pbem send again later".into(),
+                );
+            }
+        } else {
+            failing_in_a_row = 0;
+        }
+    }
+    progress(total, total, "");
+    Ok(summary)
+}
+
+fn record(ledger: &mut SentRecord, rcpt: &str, status: &str, reply: &str, via: &str) {
+    ledger
+        .recipients
+        .retain(|r| !r.address.eq_ignore_ascii_case(rcpt));
+    ledger.recipients.push(RecipientState {
+        address: rcpt.to_string(),
+        status: status.into(),
+        reply: parse::one_line(reply, 300),
+        via: via.into(),
+    });
+}
+
+fn write_ledger(game: &Game, ledger: &SentRecord) -> Result<()> {
+    let text = toml::to_string(ledger).context("cannot write the sent ledger")?;
+    write_atomic(&ledger_path(game, &ledger.file), text.as_bytes())
+}
+
+/// Why a delivery failed.
+#[derive(Debug)]
+enum Failure {
+    /// Worth trying again later: 4xx, a refused or dropped connection, a time-out.
+    Transient(String),
+    /// This recipient (or this message) is refused for good: 5xx.
+    Permanent(String),
+    /// Nothing will go until the configuration is fixed: a refused login, a TLS failure.
+    Fatal(String),
+}
+
+fn deliver_with_retries(
+    t: &Transport,
+    from: &Mailbox,
+    rcpt: &str,
+    file: &str,
+    bytes: &[u8],
+    retries: u32,
+    first_delay: Duration,
+) -> std::result::Result<String, Failure> {
+    let mut delay = first_delay;
+    let mut attempt = 0;
+    loop {
+        match t.deliver(from, rcpt, file, bytes) {
+            Err(Failure::Transient(_)) if attempt < retries => {
+                attempt += 1;
+                std::thread::sleep(delay);
+                delay = (delay * 2).min(Duration::from_secs(60));
+            }
+            other => return other,
+        }
+    }
+}
+
+/// A configured way to deliver mail.
+enum Transport {
+    Smtp { t: SmtpTransport, desc: String },
+    Sendmail { t: SendmailTransport, desc: String },
+    Folder { dir: PathBuf },
+}
+
+/// How the configuration says mail goes, for `--dry-run`.
+fn describe_config(game: &Game, folder: Option<&Path>) -> String {
+    if let Some(f) = folder {
+        return format!("folder {}", f.display());
+    }
+    let mail = &game.config.mail;
+    match mail.transport.as_ref().map(|t| t.get_ref().as_str()) {
+        Some("smtp") => mail
+            .smtp
+            .as_ref()
+            .map_or("smtp (not configured)".into(), |s| {
+                format!("smtp {}:{} ({})", s.host, s.port(), s.security.get_ref())
+            }),
+        Some("sendmail") => "sendmail".into(),
+        Some("folder") => format!("folder {}", mail.folder.clone().unwrap_or_default()),
+        _ => "no transport configured (game.toml [mail] transport)".into(),
+    }
+}
+
+impl Transport {
+    fn from_config(game: &Game, folder: Option<&Path>) -> Result<Transport> {
+        // A folder given on the command line is where the referee says (relative to his working
+        // folder); game.toml's is relative to the game folder.
+        if let Some(f) = folder {
+            return Ok(Transport::Folder {
+                dir: f.to_path_buf(),
+            });
+        }
+        let mail = &game.config.mail;
+        match mail.transport.as_ref().map(|t| t.get_ref().as_str()) {
+            Some("smtp") => {
+                let Some(s) = &mail.smtp else {
+                    bail!("game.toml says transport = \"smtp\" but has no [mail.smtp] table (see MAIL.md)");
+                };
+                let security = s.security.get_ref().as_str();
+                let mut b = match security {
+                    "tls" => SmtpTransport::relay(&s.host),
+                    "none" => Ok(SmtpTransport::builder_dangerous(&s.host)),
+                    _ => SmtpTransport::starttls_relay(&s.host),
+                }
+                .with_context(|| format!("cannot set up TLS for {}", s.host))?
+                .port(s.port())
+                .timeout(Some(Duration::from_secs(s.timeout_seconds.max(1))));
+                if let Some(h) = &s.hello_name {
+                    b = b.hello_name(ClientId::Domain(h.clone()));
+                }
+                if let Some(user) = &s.user {
+                    let password = smtp_password(game, s)?;
+                    b = b.credentials(Credentials::new(user.clone(), password));
+                }
+                Ok(Transport::Smtp {
+                    t: b.build(),
+                    desc: format!("smtp {}:{} ({security})", s.host, s.port()),
+                })
+            }
+            Some("sendmail") => {
+                let cmd = mail.sendmail.as_ref().and_then(|s| s.command.clone());
+                Ok(Transport::Sendmail {
+                    desc: format!("sendmail {}", cmd.as_deref().unwrap_or("sendmail")),
+                    t: match cmd {
+                        Some(c) => SendmailTransport::new_with_command(c),
+                        None => SendmailTransport::new(),
+                    },
+                })
+            }
+            Some("folder") => Ok(Transport::Folder {
+                dir: game.dir.join(mail.folder.clone().unwrap_or_else(|| "sent-mail".into())),
+            }),
+            _ => bail!(
+                "game.toml has no mail transport: add [mail] transport = \"smtp\" with a [mail.smtp] table (see MAIL.md), or give --folder <dir> for a dry run into a folder"
+            ),
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self {
+            Transport::Smtp { desc, .. } | Transport::Sendmail { desc, .. } => desc.clone(),
+            Transport::Folder { dir } => format!("folder {}", dir.display()),
+        }
+    }
+
+    fn deliver(
+        &self,
+        from: &Mailbox,
+        rcpt: &str,
+        file: &str,
+        bytes: &[u8],
+    ) -> std::result::Result<String, Failure> {
+        let to: Address = rcpt
+            .parse()
+            .map_err(|e| Failure::Permanent(format!("'{rcpt}' is not an address: {e}")))?;
+        let envelope = Envelope::new(Some(from.email.clone()), vec![to])
+            .map_err(|e| Failure::Permanent(format!("no envelope for {rcpt}: {e}")))?;
+        match self {
+            Transport::Smtp { t, .. } => {
+                // lettre ends DATA with CRLF.CRLF after the bytes: without the file's own last CRLF the
+                // server stores exactly the file.
+                let payload = bytes.strip_suffix(b"\r\n").unwrap_or(bytes);
+                match t.send_raw(&envelope, payload) {
+                    Ok(r) => Ok(format!(
+                        "{} {}",
+                        r.code(),
+                        r.message().collect::<Vec<_>>().join(" ")
+                    )),
+                    Err(e) => Err(classify(&e)),
+                }
+            }
+            Transport::Sendmail { t, .. } => t
+                .send_raw(&envelope, bytes)
+                .map(|_| "accepted by sendmail".to_string())
+                .map_err(|e| Failure::Transient(format!("sendmail failed: {e}"))),
+            Transport::Folder { dir } => {
+                let path = dir.join(folder_name(rcpt)).join(file);
+                write_atomic(&path, bytes)
+                    .map(|_| format!("written to {}", path.display()))
+                    .map_err(|e| Failure::Fatal(format!("{e:#}")))
+            }
+        }
+    }
+}
+
+/// An address as a folder name: letters, digits and `@._+-` kept, anything else `_`.
+fn folder_name(rcpt: &str) -> String {
+    let name: String = rcpt
+        .to_ascii_lowercase()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "@._+-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if name.starts_with('.') {
+        format!("_{name}")
+    } else {
+        name
+    }
+}
+
+/// Sorts an SMTP error into transient, permanent or fatal. The texts hold the server's reply, never
+/// the login's password.
+fn classify(e: &lettre::transport::smtp::Error) -> Failure {
+    let text = parse::one_line(&e.to_string(), 300);
+    if e.is_permanent() {
+        let code = e.status().map(|c| c.to_string()).unwrap_or_default();
+        if matches!(code.as_str(), "530" | "534" | "535" | "538") {
+            return Failure::Fatal(format!("the server refused the login: {text}"));
+        }
+        return Failure::Permanent(text);
+    }
+    if e.is_tls() {
+        return Failure::Fatal(format!("TLS failed: {text}"));
+    }
+    if e.is_client() {
+        if text.contains("authentication") {
+            return Failure::Fatal(format!("the login cannot be made: {text}"));
+        }
+        return Failure::Permanent(text);
+    }
+    Failure::Transient(text)
+}
+
+/// The SMTP password, from the environment variable or the file game.toml names (never from game.toml).
+fn smtp_password(game: &Game, s: &crate::mail::config::SmtpConfig) -> Result<String> {
+    if let Some(var) = &s.password_env {
+        return std::env::var(var).map_err(|_| {
+            anyhow::anyhow!(
+                "the SMTP password: the environment variable {var} (game.toml [mail.smtp] password_env) is not set"
+            )
+        });
+    }
+    if let Some(file) = &s.password_file {
+        let path = game.dir.join(file);
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            anyhow::anyhow!(
+                "the SMTP password: cannot read {} (game.toml [mail.smtp] password_file): {}",
+                path.display(),
+                e.kind()
+            )
+        })?;
+        return Ok(text.lines().next().unwrap_or_default().to_string());
+    }
+    bail!(
+        "[mail.smtp] has a user but no password: set password_env = \"PBEM_SMTP_PASSWORD\" (and export it) or password_file"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recipient_folders_are_plain_names() {
+        assert_eq!(folder_name("France@Example.org"), "france@example.org");
+        assert_eq!(folder_name("../../x@y"), "_.._.._x@y");
+        assert_eq!(folder_name("a b/c@d"), "a_b_c@d");
+    }
+}

@@ -1,0 +1,132 @@
+//! Where the orders of a turn stand, power by power (issue 4.8): for `pbem status`, and for
+//! `pbem remind`, which writes a reminder to every power with no orders in yet.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+
+use super::ingest::{self, Received, Status};
+use super::outbox::{self, Kind};
+use crate::game::fsio::write_atomic;
+use crate::game::Game;
+
+/// How a power's orders for a turn are in.
+#[derive(Debug, Clone)]
+pub enum OrdersIn {
+    /// From mail: the submission that counts.
+    Mail(Box<Received>),
+    /// An orders file placed by hand (no submission from mail).
+    File(PathBuf),
+    Missing,
+}
+
+/// One power's line of `pbem status`.
+#[derive(Debug, Clone)]
+pub struct PowerStatus {
+    pub power: String,
+    pub name: String,
+    pub orders: OrdersIn,
+    /// Submissions for this turn that do not stand (rejected or late).
+    pub rejected: usize,
+    pub late: usize,
+    /// Late submissions kept for the next turn.
+    pub held_for_next: usize,
+}
+
+/// The orders of every power for `turn`, in game.toml order.
+pub fn orders_status(game: &Game, turn: u32) -> Result<Vec<PowerStatus>> {
+    let records: Vec<Received> = ingest::load_records(game)?.into_values().collect();
+    let winners = ingest::winners(&records, turn);
+    let mut out = Vec::new();
+    for p in &game.config.powers {
+        let file = game.orders_path(turn, &p.id);
+        let orders = match winners.get(&p.id) {
+            Some(w) => OrdersIn::Mail(Box::new(w.clone())),
+            None if file.is_file() => OrdersIn::File(file),
+            None => OrdersIn::Missing,
+        };
+        let mine = |s: Status| {
+            records
+                .iter()
+                .filter(|r| r.power == p.id && r.judged_at_turn == turn && r.status == s)
+                .count()
+        };
+        out.push(PowerStatus {
+            power: p.id.clone(),
+            name: p.name.clone(),
+            orders,
+            rejected: mine(Status::Rejected),
+            late: mine(Status::Late),
+            held_for_next: records
+                .iter()
+                .filter(|r| r.power == p.id && r.status == Status::Held && r.for_turn == turn + 1)
+                .count(),
+        });
+    }
+    Ok(out)
+}
+
+/// A reminder written (or found waiting) for a power.
+#[derive(Debug, Clone)]
+pub struct Reminded {
+    pub power: String,
+    pub path: PathBuf,
+    /// False when an unsent reminder of this turn was already in the outbox.
+    pub new: bool,
+}
+
+/// Writes a reminder to the outbox for every power with no orders in for the current turn, with the
+/// deadline in the player's own time zone when game.toml gives one. A reminder still unsent is not
+/// doubled; once it has gone, the next run writes the next one (`-2`, `-3`, ...).
+pub fn remind(game: &Game) -> Result<Vec<Reminded>> {
+    let _lock = crate::game::fsio::GameLock::acquire(&game.dir)?;
+    let turn = game.current_turn()?;
+    let mut out = Vec::new();
+    for s in orders_status(game, turn)? {
+        if !matches!(s.orders, OrdersIn::Missing) {
+            continue;
+        }
+        let Some(p) = game.config.power(&s.power) else {
+            continue;
+        };
+        let mut n = 1;
+        let mut waiting = None;
+        loop {
+            let m = super::ack::reminder(game, turn, p, n)?;
+            let path = outbox::path_of(game, &m);
+            if !path.is_file() {
+                break;
+            }
+            let delivered = super::send::load_ledger(game, &m.file_name())?.is_some_and(|l| {
+                m.to.iter().all(|to| {
+                    l.recipients
+                        .iter()
+                        .any(|r| r.address.eq_ignore_ascii_case(to) && !r.status.is_empty())
+                })
+            });
+            if !delivered {
+                waiting = Some(path);
+                break;
+            }
+            n += 1;
+        }
+        if let Some(path) = waiting {
+            out.push(Reminded {
+                power: p.id.clone(),
+                path,
+                new: false,
+            });
+            continue;
+        }
+        let m = super::ack::reminder(game, turn, p, n)?;
+        debug_assert_eq!(m.kind, Kind::Reminder);
+        let path = outbox::path_of(game, &m);
+        write_atomic(&path, &m.render(game)?)?;
+        out.push(Reminded {
+            power: p.id.clone(),
+            path,
+            new: true,
+        });
+    }
+    Ok(out)
+}

@@ -1,0 +1,278 @@
+//! The machine-readable report of one power: `pbem-report/1`, described by the JSON Schema
+//! `schema/report-v1.schema.json`. It holds what the text report and the map hold and nothing more:
+//! the power's units, what it sees, the control it knows, the events it saw with their rolls and
+//! labels, the decisions taken for it, the public dice header and the orders template. A change that breaks readers of version 1 is a new
+//! version with a new schema file.
+
+use serde::Serialize;
+
+use crate::engine::visibility::Precision;
+
+use super::map::{CombatMark, MoveMark};
+use super::view::{EventLine, PowerView, UnitLine};
+
+/// The format name and version, the first field of every JSON report.
+pub const FORMAT: &str = "pbem-report/1";
+
+#[derive(Serialize)]
+struct Report<'a> {
+    format: &'static str,
+    game: &'a str,
+    title: &'a str,
+    ruleset: Ruleset<'a>,
+    turn: u32,
+    date: &'a str,
+    power: Power<'a>,
+    orders: Orders<'a>,
+    units: Vec<Unit<'a>>,
+    sees: Sees<'a>,
+    control: Vec<Control<'a>>,
+    events: Vec<EventOut<'a>>,
+    decisions: Vec<EventOut<'a>>,
+    next: Next<'a>,
+    dice: Dice<'a>,
+    orders_template: &'a str,
+}
+
+#[derive(Serialize)]
+struct Ruleset<'a> {
+    id: &'a str,
+    name: &'a str,
+}
+
+#[derive(Serialize)]
+struct Power<'a> {
+    id: &'a str,
+    name: &'a str,
+    colour: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct Orders<'a> {
+    received: bool,
+    accepted: Vec<Accepted<'a>>,
+    rejected: usize,
+    diagnostics: &'a str,
+    entropy: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct Accepted<'a> {
+    line: usize,
+    order: &'a str,
+}
+
+#[derive(Serialize)]
+struct Unit<'a> {
+    id: Option<&'a str>,
+    owner: &'a str,
+    area: &'a str,
+    kind: &'a str,
+    strength: u32,
+    detail: &'a str,
+    precision: Precision,
+}
+
+#[derive(Serialize)]
+struct Sees<'a> {
+    areas: Vec<Area<'a>>,
+    units: Vec<Unit<'a>>,
+    moves: &'a [MoveMark],
+    combats: &'a [CombatMark],
+}
+
+#[derive(Serialize)]
+struct Area<'a> {
+    id: &'a str,
+    precision: Precision,
+    control: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct Control<'a> {
+    area: &'a str,
+    power: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct EventOut<'a> {
+    rule: &'a str,
+    topic: &'a str,
+    kind: &'a str,
+    area: Option<&'a str>,
+    text: &'a str,
+    decision: Option<Decision<'a>>,
+    rolls: Vec<RollOut<'a>>,
+}
+
+#[derive(Serialize)]
+struct Decision<'a> {
+    power: &'a str,
+    by: crate::decide::DecidedBy,
+}
+
+#[derive(Serialize)]
+struct RollOut<'a> {
+    label: &'a str,
+    dice: Vec<Die>,
+}
+
+#[derive(Serialize)]
+struct Die {
+    sides: u32,
+    face: u32,
+}
+
+#[derive(Serialize)]
+struct Next<'a> {
+    turn: u32,
+    date: &'a str,
+    deadline: &'a str,
+    commitment: &'a str,
+}
+
+#[derive(Serialize)]
+struct Dice<'a> {
+    game: &'a str,
+    turn: u32,
+    commitment: &'a str,
+    secret: &'a str,
+    entropy: Vec<Entropy<'a>>,
+    seed: &'a str,
+    text: &'a str,
+    digest: &'a str,
+}
+
+#[derive(Serialize)]
+struct Entropy<'a> {
+    power: &'a str,
+    entropy: &'a str,
+}
+
+fn unit(u: &UnitLine) -> Unit<'_> {
+    Unit {
+        id: (!u.id.is_empty()).then_some(u.id.as_str()),
+        owner: &u.owner,
+        area: &u.area,
+        kind: u.kind,
+        strength: u.strength,
+        detail: &u.detail,
+        precision: u.precision,
+    }
+}
+
+fn event(e: &EventLine) -> EventOut<'_> {
+    EventOut {
+        rule: &e.rule,
+        topic: &e.topic,
+        kind: &e.kind,
+        area: e.area.as_deref(),
+        text: &e.text,
+        decision: match (&e.decided_for, e.decided_by) {
+            (Some(power), Some(by)) => Some(Decision { power, by }),
+            _ => None,
+        },
+        rolls: e
+            .rolls
+            .iter()
+            .map(|r| RollOut {
+                label: &r.label,
+                dice: r
+                    .each
+                    .iter()
+                    .map(|d| Die {
+                        sides: d.sides,
+                        face: d.face,
+                    })
+                    .collect(),
+            })
+            .collect(),
+    }
+}
+
+/// The JSON report of `view`, pretty-printed, with a final line break.
+pub fn render(view: &PowerView) -> serde_json::Result<String> {
+    let h = &view.header;
+    let report = Report {
+        format: FORMAT,
+        game: &view.game,
+        title: &view.title,
+        ruleset: Ruleset {
+            id: &view.ruleset_id,
+            name: &view.ruleset,
+        },
+        turn: view.turn,
+        date: &view.date,
+        power: Power {
+            id: &view.power,
+            name: &view.power_name,
+            colour: view.power_colour.as_deref(),
+        },
+        orders: Orders {
+            received: view.orders.received,
+            accepted: view
+                .orders
+                .lines
+                .iter()
+                .map(|(line, order)| Accepted { line: *line, order })
+                .collect(),
+            rejected: view.orders.rejected,
+            diagnostics: &view.orders.diagnostics,
+            entropy: view.orders.entropy.as_deref(),
+        },
+        units: view.units.iter().map(unit).collect(),
+        sees: Sees {
+            areas: view
+                .map
+                .areas
+                .iter()
+                .filter_map(|a| {
+                    a.seen.map(|precision| Area {
+                        id: &a.id,
+                        precision,
+                        control: a.control.as_deref(),
+                    })
+                })
+                .collect(),
+            units: view.seen.iter().map(unit).collect(),
+            moves: &view.map.moves,
+            combats: &view.map.combats,
+        },
+        control: view
+            .map
+            .areas
+            .iter()
+            .filter(|a| a.control_known)
+            .map(|a| Control {
+                area: &a.id,
+                power: a.control.as_deref(),
+            })
+            .collect(),
+        events: view.events.iter().map(event).collect(),
+        decisions: view.decisions.iter().map(event).collect(),
+        next: Next {
+            turn: view.next.turn,
+            date: &view.next.date,
+            deadline: &view.next.deadline,
+            commitment: &view.next.commitment,
+        },
+        dice: Dice {
+            game: &h.game,
+            turn: h.turn,
+            commitment: &h.commitment,
+            secret: &h.secret,
+            entropy: h
+                .entropy
+                .iter()
+                .map(|(power, entropy)| Entropy { power, entropy })
+                .collect(),
+            seed: &h.seed,
+            text: &h.text,
+            digest: &h.digest,
+        },
+        orders_template: &view.orders_template,
+    };
+    let mut text = serde_json::to_string_pretty(&report)?;
+    text.push('\n');
+    Ok(text)
+}

@@ -1,0 +1,225 @@
+//! The referee's summary of a turn: every orders file and what became of it, the powers that sent
+//! nothing and what their standing orders and the SOP did for them, every decision with who settled
+//! it, and every combat. The referee sees everything: this is the one text without fog of war.
+
+use serde::Serialize;
+
+use crate::decide::DecidedBy;
+use crate::engine::event::Event;
+use crate::engine::turn::OrdersFileStatus;
+use crate::game::Game;
+use crate::mail::outbox;
+
+use super::view::{event_line, EventLine};
+use super::DiceHeader;
+
+/// What the engine hands to the summary of a turn.
+pub struct SummaryInput<'a> {
+    pub turn: u32,
+    /// The orders files of every power, in game order.
+    pub orders: &'a [OrdersFileStatus],
+    pub events: &'a [Event],
+    pub header: &'a DiceHeader,
+}
+
+/// One power's orders as the referee sees them.
+#[derive(Debug, Serialize)]
+struct PowerOrders {
+    power: String,
+    name: String,
+    path: String,
+    /// `received`, `not authenticated` or `missing`.
+    status: &'static str,
+    /// The status in a few words: "20 order(s) accepted, 0 line(s) rejected".
+    verdict: String,
+    accepted: Vec<String>,
+    rejected: usize,
+    diagnostics: String,
+    entropy: bool,
+    /// The decisions settled for this power.
+    decisions: Vec<Decision>,
+}
+
+/// A decision and who settled it.
+#[derive(Debug, Serialize)]
+struct Decision {
+    power: String,
+    /// "by its order", "by its standing order", "by the SOP", "at random".
+    by: &'static str,
+    text: String,
+    citation: String,
+    rolls: Vec<String>,
+}
+
+/// A combat and every event of it.
+#[derive(Debug, Serialize)]
+struct Combat {
+    area: String,
+    events: Vec<EventLine>,
+    seen_by: String,
+}
+
+#[derive(Debug, Serialize)]
+struct SummaryView {
+    game: String,
+    title: String,
+    ruleset: String,
+    turn: u32,
+    date: String,
+    late_orders: String,
+    powers: Vec<PowerOrders>,
+    missing: Vec<String>,
+    unauthenticated: Vec<String>,
+    decisions: Vec<Decision>,
+    combats: Vec<Combat>,
+    events: usize,
+    rolls: usize,
+    header: DiceHeader,
+}
+
+/// How a decision was settled, as the referee reads it.
+fn by(d: DecidedBy) -> &'static str {
+    match d {
+        DecidedBy::Order => "by its order",
+        DecidedBy::Standing => "by its standing order",
+        DecidedBy::Sop => "by the SOP",
+        DecidedBy::Roll => "at random",
+    }
+}
+
+fn decision(e: &Event) -> Option<Decision> {
+    let d = e.decision.as_ref()?;
+    Some(Decision {
+        power: d.power.clone(),
+        by: by(d.by),
+        text: e.text.clone(),
+        citation: e.citation(),
+        rolls: e
+            .rolls
+            .iter()
+            .map(|r| format!("{}: {} -> {}", r.label, r.dice_names(), r.faces()))
+            .collect(),
+    })
+}
+
+/// Renders the referee's summary of a turn (`templates/summary.txt.j2`).
+pub fn summary(game: &Game, input: &SummaryInput<'_>) -> anyhow::Result<String> {
+    let mut powers = Vec::new();
+    let mut missing = Vec::new();
+    let mut unauthenticated = Vec::new();
+    for p in &game.config.powers {
+        let file = input.orders.iter().find(|o| o.power == p.id);
+        let check = file.and_then(|o| o.check.as_ref());
+        let status = match check {
+            None => {
+                missing.push(p.id.clone());
+                "missing"
+            }
+            Some(c) if c.power.is_none() => {
+                unauthenticated.push(p.id.clone());
+                "not authenticated"
+            }
+            Some(_) => "received",
+        };
+        let verdict = match check {
+            None => "NO ORDERS".to_string(),
+            Some(c) if c.power.is_none() => {
+                "orders file NOT AUTHENTICATED: every order ignored".to_string()
+            }
+            Some(c) => format!(
+                "{} order(s) accepted, {} line(s) rejected{}",
+                c.accepted.len(),
+                c.rejected(),
+                if c.entropy.is_some() {
+                    ", with an entropy line"
+                } else {
+                    ""
+                }
+            ),
+        };
+        powers.push(PowerOrders {
+            power: p.id.clone(),
+            verdict,
+            name: p.name.clone(),
+            path: file.map_or(String::new(), |o| o.path.clone()),
+            status,
+            accepted: check.map_or(Vec::new(), |c| {
+                c.accepted
+                    .iter()
+                    .map(|(line, text)| format!("line {line}: {text}"))
+                    .collect()
+            }),
+            rejected: check.map_or(0, |c| c.rejected()),
+            diagnostics: file.map_or(String::new(), |o| o.rendered.clone()),
+            entropy: check.is_some_and(|c| c.entropy.is_some()),
+            decisions: input
+                .events
+                .iter()
+                .filter(|e| e.decision.as_ref().is_some_and(|d| d.power == p.id))
+                .filter_map(decision)
+                .collect(),
+        });
+    }
+    let mut combats: Vec<Combat> = Vec::new();
+    for e in input.events.iter().filter(|e| e.kind == "combat") {
+        let Some(area) = &e.area else { continue };
+        if combats.iter().any(|c| &c.area == area) {
+            continue;
+        }
+        let events: Vec<EventLine> = input
+            .events
+            .iter()
+            .filter(|x| x.area.as_ref() == Some(area))
+            .filter(|x| !matches!(x.kind.as_str(), "move" | "control" | "attack"))
+            .map(|x| {
+                let mut line = event_line(x);
+                line.decided = x.decision.as_ref().map(|d| by(d.by).to_string());
+                line
+            })
+            .collect();
+        let seen_by: Vec<&str> = e.visible_to.iter().map(String::as_str).collect();
+        combats.push(Combat {
+            area: area.clone(),
+            events,
+            seen_by: seen_by.join(", "),
+        });
+    }
+    let view = SummaryView {
+        game: game.config.game.clone(),
+        title: game.config.title.clone(),
+        ruleset: game.ruleset.name().to_string(),
+        turn: input.turn,
+        date: game.config.date_of(input.turn),
+        late_orders: game.config.deadline.late_orders.clone(),
+        powers,
+        missing,
+        unauthenticated,
+        decisions: input.events.iter().filter_map(decision).collect(),
+        combats,
+        events: input.events.len(),
+        rolls: input.events.iter().map(|e| e.rolls.len()).sum(),
+        header: input.header.clone(),
+    };
+    super::templates::render(game, "summary.txt", &view)
+}
+
+/// The summary as a message to the referee (the game's From address), kept in the outbox.
+pub fn summary_mail(game: &Game, turn: u32, text: String) -> outbox::Outgoing {
+    outbox::Outgoing {
+        kind: outbox::Kind::Summary,
+        turn,
+        power: None,
+        key: String::new(),
+        to: vec![game.config.mail_from()],
+        subject: format!(
+            "[{}] turn {turn} ({}): referee's summary",
+            game.config.game,
+            game.config.date_of(turn)
+        ),
+        text,
+        html: None,
+        attachments: Vec::new(),
+        in_reply_to: None,
+        date: outbox::game_instant(game, turn),
+    }
+}

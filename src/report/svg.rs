@@ -1,0 +1,665 @@
+//! The map of one power as an SVG picture: areas as labelled nodes at their `xy` from map.toml,
+//! adjacency as lines, seas, cities, fortresses, capitals and depots, control in the controller's
+//! colour, the units the power sees in their owner's colour, arrows for the moves and marks for the
+//! battles it saw, and a legend. Black on white, readable when printed.
+//!
+//! The bytes are deterministic: integer coordinates, elements in map and game order, and every text
+//! escaped (area ids are plain words, but names and colours come from the referee's files).
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use crate::engine::visibility::Precision;
+use crate::game::Game;
+
+use super::map::AreaMark;
+use super::view::PowerView;
+
+/// Width of the map's drawing, in pixels; heights follow the map's proportions.
+const MAP_WIDTH: i64 = 1200;
+/// Space around the map and above it for the title.
+const MARGIN: i64 = 70;
+const TOP: i64 = 40;
+/// Width of the legend to the right of the map.
+const LEGEND_WIDTH: i64 = 330;
+/// Colours for powers whose game.toml gives none (or an unreadable one), in game order.
+const PALETTE: [&str; 8] = [
+    "#1f4e9c", "#b8860b", "#2e7d32", "#c62828", "#6a1b9a", "#00838f", "#5d4037", "#37474f",
+];
+const INK: &str = "#212121";
+const UNSEEN: &str = "#e0e0e0";
+
+/// Escapes text for SVG (XML) content and attribute values.
+pub fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c if (c as u32) < 0x20 && c != '\n' && c != '\t' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The colours of the powers, by id: game.toml's `colour` when it is `#rrggbb`, else the palette's.
+pub fn colours(game: &Game) -> BTreeMap<String, String> {
+    game.config
+        .powers
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let c = p
+                .colour
+                .as_deref()
+                .filter(|c| rgb(c).is_some())
+                .map(str::to_ascii_lowercase)
+                .unwrap_or_else(|| PALETTE[i % PALETTE.len()].to_string());
+            (p.id.clone(), c)
+        })
+        .collect()
+}
+
+fn rgb(c: &str) -> Option<[u32; 3]> {
+    let hex = c.strip_prefix('#')?;
+    if hex.len() != 6 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let v = u32::from_str_radix(hex, 16).ok()?;
+    Some([v >> 16, (v >> 8) & 0xff, v & 0xff])
+}
+
+/// The colour mixed with three parts of white: the fill of a controlled area.
+fn tint(c: &str) -> String {
+    let [r, g, b] = rgb(c).unwrap_or([158, 158, 158]);
+    let t = |x: u32| x + (255 - x) * 3 / 4;
+    format!("#{:02x}{:02x}{:02x}", t(r), t(g), t(b))
+}
+
+/// White or black, whichever reads on the colour.
+fn ink_on(c: &str) -> &'static str {
+    let [r, g, b] = rgb(c).unwrap_or([0, 0, 0]);
+    if (299 * r + 587 * g + 114 * b) / 1000 > 150 {
+        "#000000"
+    } else {
+        "#ffffff"
+    }
+}
+
+/// Where map units land on the picture.
+struct Frame {
+    min: [i64; 2],
+    span: i64,
+}
+
+impl Frame {
+    fn new(areas: &[AreaMark]) -> Frame {
+        let xs = areas.iter().map(|a| i64::from(a.x));
+        let ys = areas.iter().map(|a| i64::from(a.y));
+        let (x0, x1) = (xs.clone().min().unwrap_or(0), xs.max().unwrap_or(0));
+        let (y0, y1) = (ys.clone().min().unwrap_or(0), ys.max().unwrap_or(0));
+        Frame {
+            min: [x0, y0],
+            span: (x1 - x0).max(y1 - y0).max(1),
+        }
+    }
+
+    fn at(&self, a: &AreaMark) -> (i64, i64) {
+        (
+            MARGIN + (i64::from(a.x) - self.min[0]) * MAP_WIDTH / self.span,
+            TOP + MARGIN + (i64::from(a.y) - self.min[1]) * MAP_WIDTH / self.span,
+        )
+    }
+}
+
+/// Draws the map of the power of `view`.
+pub fn render(game: &Game, view: &PowerView) -> String {
+    let map = &view.map;
+    let colours = colours(game);
+    let colour = |p: &str| colours.get(p).cloned().unwrap_or_else(|| INK.to_string());
+    let name = |p: &str| {
+        game.config
+            .power(p)
+            .map_or(p.to_string(), |c| c.name.clone())
+    };
+    let frame = Frame::new(&map.areas);
+    let pos: BTreeMap<&str, (i64, i64)> = map
+        .areas
+        .iter()
+        .map(|a| (a.id.as_str(), frame.at(a)))
+        .collect();
+    let map_w = 2 * MARGIN + MAP_WIDTH;
+    let map_h = map.areas.iter().map(|a| frame.at(a).1).max().unwrap_or(0) + MARGIN;
+    let mut legend = String::new();
+    let legend_h = draw_legend(&mut legend, game, view, map_w, &colour, &name);
+    let width = map_w + LEGEND_WIDTH;
+    let height = map_h.max(legend_h) + 10;
+
+    let mut s = String::new();
+    let title = format!(
+        "{} - turn {} ({}) - the map of {}",
+        view.title, view.turn, view.date, view.power_name
+    );
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans, Verdana, Arial, sans-serif">"#
+    );
+    let _ = writeln!(s, "<title>{}</title>", esc(&title));
+    // One arrowhead per power that moved.
+    let _ = writeln!(s, "<defs>");
+    let mut movers: Vec<&str> = map.moves.iter().map(|m| m.owner.as_str()).collect();
+    movers.sort();
+    movers.dedup();
+    for p in movers {
+        let _ = writeln!(
+            s,
+            r#"<marker id="arrow-{}" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="6" markerHeight="6" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{}"/></marker>"#,
+            esc(p),
+            colour(p)
+        );
+    }
+    let _ = writeln!(s, "</defs>");
+    let _ = writeln!(
+        s,
+        r##"<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>"##
+    );
+    let _ = writeln!(
+        s,
+        r#"<text x="{MARGIN}" y="30" font-size="18" font-weight="bold" fill="{INK}">{}</text>"#,
+        esc(&title)
+    );
+
+    // Adjacency: each pair once, land roads solid, sea lanes dashed.
+    let _ = writeln!(s, r#"<g class="adjacency">"#);
+    for (i, a) in game.map.areas.iter().enumerate() {
+        for &j in a.adjacent.iter().filter(|&&j| j > i) {
+            let b = game.map.area(j);
+            let ((x1, y1), (x2, y2)) = (pos[a.id.as_str()], pos[b.id.as_str()]);
+            let style = if a.is_land() && b.is_land() {
+                r##"stroke="#9e9e9e" stroke-width="2""##
+            } else {
+                r##"stroke="#90caf9" stroke-width="1.5" stroke-dasharray="5 4""##
+            };
+            let _ = writeln!(
+                s,
+                r#"<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" {style}/>"#
+            );
+        }
+    }
+    let _ = writeln!(s, "</g>");
+
+    // Moves: one arrow per owner and leg, naming every unit that took it.
+    // (owner, from, to) and the units that took the leg.
+    type Leg<'a> = ((&'a str, &'a str, &'a str), Vec<&'a str>);
+    let mut legs: Vec<Leg> = Vec::new();
+    for m in &map.moves {
+        let key = (m.owner.as_str(), m.from.as_str(), m.to.as_str());
+        match legs.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, units)) => units.push(&m.unit),
+            None => legs.push((key, vec![&m.unit])),
+        }
+    }
+    let _ = writeln!(s, r#"<g class="moves">"#);
+    for ((owner, from, to), units) in &legs {
+        let (Some(&a), Some(&b)) = (find(&pos, from), find(&pos, to)) else {
+            continue;
+        };
+        let ((x1, y1), (x2, y2)) = (shorten(a, b, 14), shorten(b, a, 16));
+        let _ = writeln!(
+            s,
+            r#"<g class="move"><title>{}</title><line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{}" stroke-width="3" marker-end="url(#arrow-{})"/></g>"#,
+            esc(&format!("{}: {from} to {to}", units.join(", "))),
+            colour(owner),
+            esc(owner)
+        );
+    }
+    let _ = writeln!(s, "</g>");
+
+    let _ = writeln!(s, r#"<g class="areas">"#);
+    for a in &map.areas {
+        draw_area(&mut s, a, pos[a.id.as_str()], &colour, &name);
+    }
+    let _ = writeln!(s, "</g>");
+
+    let _ = writeln!(s, r#"<g class="combats">"#);
+    for c in &map.combats {
+        let Some(&(x, y)) = find(&pos, &c.area) else {
+            continue;
+        };
+        let ring = c
+            .winners
+            .first()
+            .map_or("#b71c1c".to_string(), |w| colour(w));
+        let about = if c.result.is_empty() {
+            format!("Battle of {}", c.area)
+        } else {
+            c.result.clone()
+        };
+        let _ = writeln!(
+            s,
+            r##"<g class="combat" id="combat-{}"><title>{}</title><circle cx="{x}" cy="{y}" r="16" fill="none" stroke="{ring}" stroke-width="3"/><path d="M{} {} L{} {} M{} {} L{} {}" stroke="#b71c1c" stroke-width="3" stroke-linecap="round"/></g>"##,
+            esc(&c.area),
+            esc(&about),
+            x - 24,
+            y - 24,
+            x - 12,
+            y - 12,
+            x - 12,
+            y - 24,
+            x - 24,
+            y - 12
+        );
+    }
+    let _ = writeln!(s, "</g>");
+
+    // Units: a chip per owner beside the area, own units first.
+    let _ = writeln!(s, r#"<g class="units">"#);
+    let mut stacked: BTreeMap<&str, i64> = BTreeMap::new();
+    for u in &map.units {
+        let Some(&(x, y)) = find(&pos, &u.area) else {
+            continue;
+        };
+        let k = stacked.entry(u.area.as_str()).or_default();
+        let (cx, cy) = (x + 14, y - 10 + *k * 16);
+        *k += 1;
+        let label = chip_text(u.precision, u.corps, u.factors, u.leaders, u.ships);
+        let w = 7 * label.len() as i64 + 8;
+        let c = colour(&u.owner);
+        let what = if u.ids.is_empty() {
+            format!("{}: {label} (seen from afar)", name(&u.owner))
+        } else {
+            format!("{}: {}", name(&u.owner), u.ids.join(", "))
+        };
+        let _ = writeln!(
+            s,
+            r#"<g class="unit" id="units-{}-{}"><title>{}</title><rect x="{cx}" y="{cy}" width="{w}" height="15" rx="2" fill="{c}" stroke="{INK}" stroke-width="0.5"/><text x="{}" y="{}" font-size="11" font-weight="bold" fill="{}">{}</text></g>"#,
+            esc(&u.area),
+            esc(&u.owner),
+            esc(&what),
+            cx + 4,
+            cy + 12,
+            ink_on(&c),
+            esc(&label)
+        );
+    }
+    let _ = writeln!(s, "</g>");
+    s.push_str(&legend);
+    s.push_str("</svg>\n");
+    s
+}
+
+fn find<'a>(pos: &'a BTreeMap<&str, (i64, i64)>, id: &str) -> Option<&'a (i64, i64)> {
+    pos.get(id).or_else(|| {
+        pos.iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(id))
+            .map(|(_, v)| v)
+    })
+}
+
+/// The point `by` pixels from `a` toward `b`, rounded to whole pixels.
+fn shorten(a: (i64, i64), b: (i64, i64), by: i64) -> (i64, i64) {
+    let (dx, dy) = ((b.0 - a.0) as f64, (b.1 - a.1) as f64);
+    let len = (dx * dx + dy * dy).sqrt();
+    if len <= 2.0 * by as f64 {
+        return a;
+    }
+    let f = by as f64 / len;
+    (a.0 + (dx * f).round() as i64, a.1 + (dy * f).round() as i64)
+}
+
+/// "17 L2 S6": corps factors, leaders, ships; "~15" when seen from afar.
+fn chip_text(precision: Precision, corps: u32, factors: u32, leaders: u32, ships: u32) -> String {
+    let approx = if precision == Precision::Approximate {
+        "~"
+    } else {
+        ""
+    };
+    let mut parts = Vec::new();
+    if corps > 0 {
+        parts.push(format!("{approx}{factors}"));
+    }
+    if leaders > 0 {
+        parts.push(format!("L{leaders}"));
+    }
+    if ships > 0 {
+        parts.push(format!("S{approx}{ships}"));
+    }
+    parts.join(" ")
+}
+
+fn draw_area(
+    s: &mut String,
+    a: &AreaMark,
+    (x, y): (i64, i64),
+    colour: &impl Fn(&str) -> String,
+    name: &impl Fn(&str) -> String,
+) {
+    let id = esc(&a.id);
+    let mut about = vec![if a.land { "land" } else { "sea" }.to_string()];
+    if a.city {
+        about.push(if a.fortress > 0 {
+            format!("city, fortress {}", a.fortress)
+        } else {
+            "open city".to_string()
+        });
+    }
+    if let Some(c) = &a.capital {
+        about.push(format!("capital of {}", name(c)));
+    }
+    if a.depot {
+        about.push("depot".into());
+    }
+    if a.port {
+        about.push("port".into());
+    }
+    about.push(match (a.land, a.control_known, &a.control) {
+        (false, _, _) => String::new(),
+        (true, true, Some(c)) => format!("controlled by {}", name(c)),
+        (true, true, None) => "uncontrolled".into(),
+        (true, false, _) => "control not known".into(),
+    });
+    about.push(
+        match a.seen {
+            Some(Precision::Exact) => "in sight",
+            Some(Precision::Approximate) => "seen from afar",
+            None => "out of sight",
+        }
+        .to_string(),
+    );
+    about.retain(|t| !t.is_empty());
+    let class = match (a.land, a.control_known, &a.control) {
+        (false, _, _) => "sea".to_string(),
+        (true, true, Some(c)) => format!("ctl-{}", esc(c)),
+        (true, true, None) => "uncontrolled".to_string(),
+        (true, false, _) => "unknown".to_string(),
+    };
+    let _ = write!(
+        s,
+        r#"<g class="area {class}" id="area-{id}"><title>{}</title>"#,
+        esc(&format!("{}: {}", a.id, about.join(", ")))
+    );
+    if !a.land {
+        let _ = write!(
+            s,
+            r##"<ellipse cx="{x}" cy="{y}" rx="30" ry="14" fill="#e3f2fd" stroke="#64b5f6" stroke-width="1.5"/><text x="{x}" y="{}" text-anchor="middle" font-size="11" font-style="italic" fill="#0d47a1">{id}</text></g>"##,
+            y + 4
+        );
+        let _ = writeln!(s);
+        return;
+    }
+    let (fill, stroke, dash) = match (&a.control, a.control_known) {
+        (Some(c), true) => (tint(&colour(c)), colour(c), ""),
+        (None, true) => ("#ffffff".to_string(), "#616161".to_string(), ""),
+        (_, false) => (
+            UNSEEN.to_string(),
+            "#9e9e9e".to_string(),
+            r#" stroke-dasharray="3 2""#,
+        ),
+    };
+    let _ = write!(
+        s,
+        r#"<circle cx="{x}" cy="{y}" r="11" fill="{fill}" stroke="{stroke}" stroke-width="2.5"{dash}/>"#
+    );
+    if a.city {
+        let fill = if a.fortress > 0 { INK } else { "#ffffff" };
+        let _ = write!(
+            s,
+            r#"<rect x="{}" y="{}" width="8" height="8" fill="{fill}" stroke="{INK}" stroke-width="1.5"/>"#,
+            x - 4,
+            y - 4
+        );
+    }
+    if a.capital.is_some() {
+        let _ = write!(
+            s,
+            r##"<polygon points="{}" fill="#fbc02d" stroke="{INK}" stroke-width="1"/>"##,
+            star(x + 11, y - 11)
+        );
+    }
+    if a.depot {
+        let _ = write!(
+            s,
+            r#"<polygon points="{},{} {},{} {},{}" fill="{INK}"/>"#,
+            x - 19,
+            y + 8,
+            x - 11,
+            y + 8,
+            x - 15,
+            y + 1
+        );
+    }
+    let _ = writeln!(
+        s,
+        r##"<text x="{x}" y="{}" text-anchor="middle" font-size="11" fill="{INK}" stroke="#ffffff" stroke-width="3" paint-order="stroke">{id}</text></g>"##,
+        y + 25
+    );
+}
+
+/// A five-pointed star of radius 7 around (x, y), in whole pixels.
+fn star(x: i64, y: i64) -> String {
+    const POINTS: [(i64, i64); 10] = [
+        (0, -7),
+        (2, -2),
+        (7, -2),
+        (3, 1),
+        (4, 6),
+        (0, 3),
+        (-4, 6),
+        (-3, 1),
+        (-7, -2),
+        (-2, -2),
+    ];
+    POINTS
+        .iter()
+        .map(|(dx, dy)| format!("{},{}", x + dx, y + dy))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The legend being written: its text and the baseline of its next line.
+struct Legend {
+    s: String,
+    x: i64,
+    y: i64,
+}
+
+impl Legend {
+    /// A line: a symbol (drawn around `self.y`) and its meaning.
+    fn line(&mut self, symbol: String, text: &str) {
+        let _ = writeln!(
+            self.s,
+            r#"{symbol}<text x="{}" y="{}" font-size="12" fill="{INK}">{}</text>"#,
+            self.x + 34,
+            self.y + 4,
+            esc(text)
+        );
+        self.y += 22;
+    }
+
+    fn heading(&mut self, text: &str) {
+        self.y += 6;
+        let _ = writeln!(
+            self.s,
+            r#"<text x="{}" y="{}" font-size="13" font-weight="bold" fill="{INK}">{}</text>"#,
+            self.x,
+            self.y,
+            esc(text)
+        );
+        self.y += 20;
+    }
+}
+
+/// Draws the legend at the right of the map; returns the height it needs.
+fn draw_legend(
+    out: &mut String,
+    game: &Game,
+    view: &PowerView,
+    left: i64,
+    colour: &impl Fn(&str) -> String,
+    name: &impl Fn(&str) -> String,
+) -> i64 {
+    let x = left + 10;
+    let mut l = Legend {
+        s: String::new(),
+        x,
+        y: TOP + 30,
+    };
+    l.heading("Powers");
+    for p in &game.config.powers {
+        let c = colour(&p.id);
+        let mine = if p.id == view.power { " (you)" } else { "" };
+        l.line(
+            format!(
+                r#"<rect x="{x}" y="{}" width="22" height="14" fill="{c}" stroke="{INK}" stroke-width="0.5"/>"#,
+                l.y - 7
+            ),
+            &format!("{}{mine}", p.name),
+        );
+    }
+    l.heading("Areas");
+    let circle = |y: i64, fill: &str, stroke: &str, dash: &str| {
+        format!(
+            r#"<circle cx="{}" cy="{y}" r="8" fill="{fill}" stroke="{stroke}" stroke-width="2.5"{dash}/>"#,
+            x + 11
+        )
+    };
+    let own = colour(&view.power);
+    l.line(
+        circle(l.y, &tint(&own), &own, ""),
+        "land, in the colour of its controller",
+    );
+    l.line(circle(l.y, "#ffffff", "#616161", ""), "land, uncontrolled");
+    l.line(
+        circle(l.y, UNSEEN, "#9e9e9e", r#" stroke-dasharray="3 2""#),
+        "out of sight: control not known",
+    );
+    l.line(
+        format!(
+            r##"<ellipse cx="{}" cy="{}" rx="14" ry="8" fill="#e3f2fd" stroke="#64b5f6" stroke-width="1.5"/>"##,
+            x + 11,
+            l.y
+        ),
+        "sea area",
+    );
+    l.line(
+        format!(
+            r##"<rect x="{}" y="{}" width="8" height="8" fill="#ffffff" stroke="{INK}" stroke-width="1.5"/>"##,
+            x + 7,
+            l.y - 4
+        ),
+        "open city",
+    );
+    l.line(
+        format!(
+            r#"<rect x="{}" y="{}" width="8" height="8" fill="{INK}" stroke="{INK}" stroke-width="1.5"/>"#,
+            x + 7,
+            l.y - 4
+        ),
+        "fortified city",
+    );
+    l.line(
+        format!(
+            r##"<polygon points="{}" fill="#fbc02d" stroke="{INK}" stroke-width="1"/>"##,
+            star(x + 11, l.y)
+        ),
+        "capital",
+    );
+    l.line(
+        format!(
+            r#"<polygon points="{},{} {},{} {},{}" fill="{INK}"/>"#,
+            x + 7,
+            l.y + 4,
+            x + 15,
+            l.y + 4,
+            x + 11,
+            l.y - 3
+        ),
+        "depot",
+    );
+    l.line(
+        format!(
+            r##"<line x1="{x}" y1="{y}" x2="{}" y2="{y}" stroke="#9e9e9e" stroke-width="2"/>"##,
+            x + 24,
+            y = l.y
+        ),
+        "road between areas",
+    );
+    l.line(
+        format!(
+            r##"<line x1="{x}" y1="{y}" x2="{}" y2="{y}" stroke="#90caf9" stroke-width="1.5" stroke-dasharray="5 4"/>"##,
+            x + 24,
+            y = l.y
+        ),
+        "sea lane",
+    );
+    l.heading("Units and events");
+    l.line(
+        format!(
+            r#"<rect x="{x}" y="{}" width="28" height="15" rx="2" fill="{own}"/><text x="{}" y="{}" font-size="11" font-weight="bold" fill="{}">12</text>"#,
+            l.y - 8,
+            x + 4,
+            l.y + 4,
+            ink_on(&own)
+        ),
+        "corps factors of a power in an area",
+    );
+    l.line(String::new(), "L2: two leaders; S6: fleets of 6 ships");
+    l.line(String::new(), "~: strength seen from afar, rounded");
+    l.line(
+        format!(
+            r#"<line x1="{x}" y1="{y}" x2="{}" y2="{y}" stroke="{own}" stroke-width="3"/><path d="M{} {} L{} {y} L{} {} z" fill="{own}"/>"#,
+            x + 18,
+            x + 18,
+            l.y - 5,
+            x + 26,
+            x + 18,
+            l.y + 5,
+            y = l.y
+        ),
+        "a move you saw",
+    );
+    l.line(
+        format!(
+            r##"<circle cx="{}" cy="{y}" r="9" fill="none" stroke="{own}" stroke-width="3"/><path d="M{} {} L{} {} M{} {} L{} {}" stroke="#b71c1c" stroke-width="3" stroke-linecap="round"/>"##,
+            x + 11,
+            x + 5,
+            l.y - 6,
+            x + 17,
+            l.y + 6,
+            x + 17,
+            l.y - 6,
+            x + 5,
+            l.y + 6,
+            y = l.y
+        ),
+        "a battle you saw; ring: the victor",
+    );
+    l.heading("Battles you saw");
+    if view.map.combats.is_empty() {
+        l.line(String::new(), "none");
+    }
+    for c in &view.map.combats {
+        let outcome = if c.winners.is_empty() {
+            "outcome not seen".to_string()
+        } else {
+            let names: Vec<String> = c.winners.iter().map(|w| name(w)).collect();
+            format!("won by {}", names.join(" and "))
+        };
+        l.line(String::new(), &format!("{}: {outcome}", c.area));
+    }
+    let _ = writeln!(out, r#"<g class="legend">"#);
+    let _ = writeln!(
+        out,
+        r##"<rect x="{left}" y="{}" width="{}" height="{}" fill="#fafafa" stroke="#bdbdbd"/>"##,
+        TOP + 10,
+        LEGEND_WIDTH - 10,
+        l.y - TOP
+    );
+    out.push_str(&l.s);
+    let _ = writeln!(out, "</g>");
+    l.y + 10
+}

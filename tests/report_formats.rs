@@ -1,0 +1,423 @@
+//! The reports of the demo in every form: text, HTML, JSON (against its schema) and the SVG map (drawn
+//! to a PNG), the referee's summary, the orders template; snapshots of each for France.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+const POWERS: [&str; 4] = ["france", "austria", "russia", "britain"];
+
+fn pbem() -> Command {
+    let mut c = Command::cargo_bin("pbem").expect("binary built");
+    c.env_remove("PBEM_CRASH_BEFORE");
+    c
+}
+
+/// The demo game resolved in a new temporary folder: (tempdir, game dir).
+fn demo() -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    pbem()
+        .args(["demo", "--dir"])
+        .arg(tmp.path().join("d"))
+        .assert()
+        .success();
+    let game = tmp.path().join("d").join("ulm-1805");
+    (tmp, game)
+}
+
+/// The demo game before turn 1 is resolved (its record removed, so it resolves again).
+fn unresolved_demo() -> (tempfile::TempDir, PathBuf) {
+    let (t, game) = demo();
+    fs::remove_file(game.join("turns/1/record.toml")).unwrap();
+    (t, game)
+}
+
+fn report(game: &Path, power: &str, ext: &str) -> String {
+    fs::read_to_string(game.join(format!("turns/1/reports/{power}.{ext}"))).unwrap()
+}
+
+/// The areas of the combats of turn 1 (the log's `combat` events), all or those `power` may see.
+fn combats(game: &Path, power: Option<&str>) -> Vec<String> {
+    let log: toml::Value =
+        toml::from_str(&fs::read_to_string(game.join("turns/1/log.toml")).unwrap()).unwrap();
+    log["event"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"].as_str() == Some("combat"))
+        .filter(|e| {
+            power.is_none_or(|p| {
+                e["visible_to"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|v| v.as_str() == Some(p))
+            })
+        })
+        .map(|e| e["area"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn demo_writes_text_html_json_and_svg_for_every_power_and_mails_them() {
+    let (_t, game) = demo();
+    for p in POWERS {
+        for ext in ["txt", "html", "json", "svg"] {
+            let text = report(&game, p, ext);
+            assert!(text.len() > 500, "{p}.{ext} is nearly empty");
+        }
+        let mail =
+            fs::read_to_string(game.join(format!("mail/outbox/t0001-report-{p}.eml"))).unwrap();
+        for part in [
+            "text/plain",
+            "text/html",
+            "application/json",
+            "image/svg+xml",
+        ] {
+            assert!(
+                mail.contains(part),
+                "the report mail of {p} has no {part} part"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_html_report_of_france_is_stable() {
+    let (_t, game) = demo();
+    insta::assert_snapshot!("report_france_turn_1_html", report(&game, "france", "html"));
+}
+
+#[test]
+fn the_json_report_of_france_is_stable() {
+    let (_t, game) = demo();
+    insta::assert_snapshot!("report_france_turn_1_json", report(&game, "france", "json"));
+}
+
+#[test]
+fn the_svg_map_of_france_is_stable() {
+    let (_t, game) = demo();
+    insta::assert_snapshot!("report_france_turn_1_svg", report(&game, "france", "svg"));
+}
+
+#[test]
+fn the_referee_summary_of_the_demo_is_stable() {
+    let (_t, game) = demo();
+    let summary = fs::read_to_string(game.join("turns/1/summary.txt")).unwrap();
+    insta::assert_snapshot!("summary_turn_1", summary);
+}
+
+#[test]
+fn every_json_report_of_the_demo_follows_the_schema() {
+    let (_t, game) = demo();
+    let schema: serde_json::Value =
+        serde_json::from_str(include_str!("../schema/report-v1.schema.json")).unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("the schema is a valid JSON Schema");
+    for p in POWERS {
+        let json: serde_json::Value = serde_json::from_str(&report(&game, p, "json")).unwrap();
+        let errors: Vec<String> = validator
+            .iter_errors(&json)
+            .map(|e| format!("{} at {}", e, e.instance_path))
+            .collect();
+        assert!(errors.is_empty(), "{p}.json: {errors:#?}");
+        assert_eq!(json["format"], "pbem-report/1");
+        assert_eq!(json["power"]["id"], p);
+    }
+}
+
+/// Fonts for resvg: DejaVu or Liberation when the system has them; none, and shapes only, otherwise.
+fn fonts(opt: &mut resvg::usvg::Options) -> usize {
+    let dirs = [
+        "/usr/share/fonts",
+        "/usr/local/share/fonts",
+        "/System/Library/Fonts",
+    ];
+    let mut n = 0;
+    let mut stack: Vec<PathBuf> = dirs.iter().map(PathBuf::from).collect();
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            let name = p.file_name().unwrap().to_string_lossy().to_string();
+            if p.is_dir() {
+                stack.push(p);
+            } else if name.ends_with(".ttf")
+                && (name.starts_with("DejaVuSans") || name.starts_with("Liberation"))
+            {
+                opt.fontdb_mut().load_font_data(fs::read(&p).unwrap());
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+/// Draws an SVG to PNG bytes; returns them and the share of pixels that are not white.
+fn draw(svg: &str) -> (Vec<u8>, f64) {
+    let mut opt = resvg::usvg::Options::default();
+    fonts(&mut opt);
+    let tree = resvg::usvg::Tree::from_str(svg, &opt).expect("the SVG parses");
+    let size = tree.size().to_int_size();
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height()).unwrap();
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::default(),
+        &mut pixmap.as_mut(),
+    );
+    let inked = pixmap
+        .pixels()
+        .iter()
+        .filter(|p| p.alpha() > 0 && (p.red() < 240 || p.green() < 240 || p.blue() < 240))
+        .count();
+    let share = inked as f64 / pixmap.pixels().len() as f64;
+    (pixmap.encode_png().unwrap(), share)
+}
+
+#[test]
+fn the_svg_map_renders_to_a_non_empty_png() {
+    let (_t, game) = demo();
+    let svg = report(&game, "france", "svg");
+    let (png, inked) = draw(&svg);
+    assert!(png.starts_with(b"\x89PNG"), "not a PNG");
+    assert!(
+        png.len() > 10_000,
+        "the PNG is too small: {} bytes",
+        png.len()
+    );
+    assert!(inked > 0.02, "the map is nearly blank: {inked}");
+    // Every area of the bundled map has coordinates and a node of its own.
+    let map = fs::read_to_string(game.join("map.toml")).unwrap();
+    let areas = map.lines().filter(|l| l.trim() == "[[area]]").count();
+    assert_eq!(svg.matches(r#"<g class="area "#).count(), areas);
+}
+
+#[test]
+fn the_map_shows_what_france_saw_and_nothing_of_the_unseen() {
+    let (_t, game) = demo();
+    let svg = report(&game, "france", "svg");
+    // Every battle France saw, with its outcome, and its marches.
+    let battles = combats(&game, Some("france"));
+    assert!(!battles.is_empty());
+    for area in &battles {
+        assert!(
+            svg.contains(&format!(r#"id="combat-{area}""#)),
+            "no mark for the battle of {area}"
+        );
+    }
+    assert!(svg.contains("Ulm: won by France"));
+    assert!(svg.contains("marker-end=\"url(#arrow-france)\""));
+    // France's own units, in its colour; Russia's army in Galicia is out of its sight.
+    assert!(svg.contains(r#"id="units-Ulm-france""#));
+    assert!(!svg.contains("RU-IV") && !svg.contains("units-Olmutz-russia"));
+    // Dover is British and far from any French unit: France does not know who holds it.
+    assert!(svg.contains(r#"<g class="area unknown" id="area-Dover">"#));
+    assert!(svg.contains(r#"<g class="area ctl-france" id="area-Boulogne">"#));
+}
+
+/// Every element of an XML tree, depth first.
+fn elements<'a, 'i>(
+    node: resvg::usvg::roxmltree::Node<'a, 'i>,
+) -> Vec<resvg::usvg::roxmltree::Node<'a, 'i>> {
+    node.descendants().filter(|n| n.is_element()).collect()
+}
+
+/// Checks that an HTML text (well-formed XML, as pbem writes it) runs no script and loads nothing.
+fn assert_self_contained(html: &str) {
+    let doc = resvg::usvg::roxmltree::Document::parse_with_options(
+        html,
+        resvg::usvg::roxmltree::ParsingOptions {
+            allow_dtd: true,
+            ..Default::default()
+        },
+    )
+    .expect("the HTML report is well-formed");
+    let root = doc.root_element();
+    assert_eq!(root.tag_name().name(), "html");
+    for e in elements(root) {
+        let tag = e.tag_name().name().to_ascii_lowercase();
+        assert!(
+            !matches!(
+                tag.as_str(),
+                "script"
+                    | "iframe"
+                    | "object"
+                    | "embed"
+                    | "link"
+                    | "img"
+                    | "style"
+                    | "form"
+                    | "base"
+            ),
+            "the HTML holds a <{tag}>"
+        );
+        for a in e.attributes() {
+            let (name, value) = (
+                a.name().to_ascii_lowercase(),
+                a.value().to_ascii_lowercase(),
+            );
+            assert!(!name.starts_with("on"), "an event handler: {name}");
+            assert!(
+                !matches!(
+                    name.as_str(),
+                    "src" | "href" | "xlink:href" | "srcset" | "action"
+                ),
+                "a reference: {name}={value}"
+            );
+            assert!(
+                !value.contains("http:")
+                    && !value.contains("https:")
+                    && !value.contains("javascript:")
+                    && !value.contains("data:"),
+                "a URL in {name}={value}"
+            );
+            if let Some(i) = value.find("url(") {
+                assert!(value[i + 4..].starts_with('#'), "a remote url(): {value}");
+            }
+        }
+    }
+    assert!(!html.contains("<script"), "a script");
+}
+
+#[test]
+fn every_html_report_parses_and_holds_no_script_and_no_remote_url() {
+    let (_t, game) = demo();
+    for p in POWERS {
+        let html = report(&game, p, "html");
+        assert_self_contained(&html);
+        assert!(html.contains("<svg "), "{p}.html has no map inline");
+    }
+    // The text and the HTML tell the same story: every roll of the text is in the HTML.
+    let text = report(&game, "france", "txt");
+    let html = report(&game, "france", "html");
+    for line in text.lines().filter(|l| l.trim_start().starts_with("roll ")) {
+        let label = line.trim_start()["roll ".len()..]
+            .split(": ")
+            .next()
+            .unwrap();
+        assert!(
+            html.contains(&format!("roll {}:", label.replace('/', "&#x2f;"))),
+            "{label}"
+        );
+    }
+}
+
+#[test]
+fn what_a_player_or_the_referee_wrote_is_escaped_in_html_and_svg() {
+    let (_t, game) = unresolved_demo();
+    let path = game.join("orders/1/france.txt");
+    let orders = fs::read_to_string(&path).unwrap().replace(
+        "entropy Boulogne is empty and the eagles are on the Danube",
+        "entropy <script>alert(\"x\")</script> & <b>bold</b>",
+    ) + "move <img src=http://evil.example/x.png onerror=alert(1)> Ulm\n";
+    fs::write(&path, orders).unwrap();
+    let config = game.join("game.toml");
+    let text = fs::read_to_string(&config)
+        .unwrap()
+        .replace("name = \"France\"", "name = \"France <&> \\\"Empire\\\"\"");
+    fs::write(&config, text).unwrap();
+    pbem().arg("resolve").arg(&game).assert().success();
+    let html = report(&game, "france", "html");
+    assert_self_contained(&html);
+    assert!(!html.contains("<b>bold"), "the entropy line is not escaped");
+    assert!(html.contains("&lt;script&gt;alert("));
+    assert!(!html.contains("<img"), "a rejected line is not escaped");
+    assert!(html.contains("France &lt;&amp;&gt;"));
+    let svg = report(&game, "austria", "svg");
+    assert!(svg.contains("France &lt;&amp;&gt; &quot;Empire&quot;"));
+    let (png, _) = draw(&svg);
+    assert!(!png.is_empty());
+    let json: serde_json::Value = serde_json::from_str(&report(&game, "france", "json")).unwrap();
+    assert_eq!(
+        json["orders"]["entropy"],
+        "<script>alert(\"x\")</script> & <b>bold</b>"
+    );
+}
+
+#[test]
+fn no_report_holds_a_password_and_each_ends_with_an_orders_template() {
+    let (_t, game) = demo();
+    let passwords = ["eagle-1805", "danube-1805", "bear-1805", "trident-1805"];
+    for p in POWERS {
+        for ext in ["txt", "html", "json", "svg"] {
+            let r = report(&game, p, ext);
+            for pw in passwords {
+                assert!(!r.contains(pw), "{p}.{ext} holds a password");
+            }
+        }
+        let text = report(&game, p, "txt");
+        let block = &text[text.rfind("ORDERS FOR TURN 2").expect("an orders block")..];
+        assert!(block.contains(&format!(
+            "game ulm-1805\npower {p}\npassword <your password>\nturn 2\n"
+        )));
+        assert!(
+            text.trim_end().ends_with("(ORDERS.md lists them)."),
+            "{p}: the report does not end with the template"
+        );
+    }
+    let text = report(&game, "france", "txt");
+    assert!(
+        text.contains("#   FR-V               Ulm"),
+        "France's units are listed in the template"
+    );
+    assert!(text.contains("#   standing defence-chit counterattack"));
+}
+
+#[test]
+fn the_orders_template_with_the_password_written_is_accepted() {
+    let (_t, game) = demo();
+    let text = report(&game, "france", "txt");
+    let rule = "-".repeat(72);
+    let block = &text[text.rfind(&rule).unwrap() + rule.len() + 1..];
+    let orders = block.replace("<your password>", "eagle-1805") + "attack Ulm\n";
+    let path = game.join("next.txt");
+    fs::write(&path, orders).unwrap();
+    pbem()
+        .arg("check")
+        .arg(&game)
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("orders of france for turn 2"))
+        .stdout(predicate::str::contains("all 1 order(s) accepted"));
+}
+
+#[test]
+fn the_referee_summary_names_missing_powers_and_what_the_defaults_did() {
+    let (_t, game) = unresolved_demo();
+    fs::remove_file(game.join("orders/1/austria.txt")).unwrap();
+    pbem().arg("resolve").arg(&game).assert().success();
+    let summary = fs::read_to_string(game.join("turns/1/summary.txt")).unwrap();
+    assert!(summary.contains("Austria (austria): NO ORDERS"));
+    assert!(summary.contains("No orders from: austria."));
+    assert!(summary.contains("What the defaults did for Austria:"));
+    assert!(summary.contains(
+        "for austria, by its standing order: austria plays the defence chit 'defend' at Ulm"
+    ));
+    assert!(summary.contains(&format!("EVERY COMBAT ({})", combats(&game, None).len())));
+    assert!(summary.contains("roll combat/area=Ulm/round=1"));
+    let mail = fs::read_to_string(game.join("mail/outbox/t0001-summary.eml")).unwrap();
+    assert!(
+        mail.contains("To: \"pbem referee\" <referee@ulm-1805.invalid>"),
+        "{mail}"
+    );
+    assert!(mail.contains("referee's summary"));
+}
+
+#[test]
+fn audit_checks_the_html_json_svg_and_summary_of_a_turn() {
+    let (_t, game) = demo();
+    pbem().arg("audit").arg(&game).assert().success();
+    let svg = game.join("turns/1/reports/france.svg");
+    let text = fs::read_to_string(&svg).unwrap();
+    fs::write(&svg, text.replacen("Ulm", "Umm", 1)).unwrap();
+    pbem()
+        .arg("audit")
+        .arg(&game)
+        .assert()
+        .code(4)
+        .stdout(predicate::str::contains("reports/france.svg"));
+}

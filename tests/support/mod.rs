@@ -1,0 +1,166 @@
+//! Helpers shared by the mail tests (`tests/mail_*.rs`): a fresh game at turn 1, messages shaped as
+//! mail, and file trees to compare.
+#![allow(dead_code)]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+/// The demo game's public passwords (games/ulm-1805/game.toml).
+pub const FRANCE_PW: &str = "eagle-1805";
+pub const AUSTRIA_PW: &str = "danube-1805";
+pub const RUSSIA_PW: &str = "bear-1805";
+pub const BRITAIN_PW: &str = "trident-1805";
+
+pub fn pbem() -> Command {
+    let mut c = Command::cargo_bin("pbem").expect("binary built");
+    c.env_remove("PBEM_CRASH_BEFORE");
+    c
+}
+
+/// The bundled ulm-1805 scenario in a new temporary folder, at turn 1 (deadline Sunday 2026-12-06
+/// 20:00 Vienna time), with no orders: (tempdir, game folder).
+pub fn game() -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("ulm-1805");
+    pbem::bundled::write_scenario("ulm-1805", &dir).unwrap();
+    (tmp, dir)
+}
+
+/// Appends TOML to the game's game.toml (a `[mail]` table, for instance).
+pub fn add_to_config(game: &Path, toml: &str) {
+    let path = game.join("game.toml");
+    let mut text = fs::read_to_string(&path).unwrap();
+    text.push('\n');
+    text.push_str(toml);
+    fs::write(path, text).unwrap();
+}
+
+/// Sets a key of the [deadline] table (late_orders = "hold", for instance).
+pub fn set_deadline_key(game: &Path, key: &str, value: &str) {
+    let path = game.join("game.toml");
+    let text = fs::read_to_string(&path).unwrap();
+    let mut out = String::new();
+    let mut done = false;
+    for line in text.lines() {
+        if line.starts_with(&format!("{key} ")) || line.starts_with(&format!("{key}=")) {
+            out.push_str(&format!("{key} = {value}\n"));
+            done = true;
+        } else {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    assert!(done, "no {key} in game.toml");
+    fs::write(path, out).unwrap();
+}
+
+pub fn load(game: &Path) -> pbem::game::Game {
+    pbem::game::Game::load(game).unwrap()
+}
+
+/// The orders header of a power for turn `turn` of ulm-1805.
+pub fn header(power: &str, password: &str, turn: u32) -> String {
+    format!("game ulm-1805\npower {power}\npassword {password}\nturn {turn}\n")
+}
+
+/// A plain-text message with the referee's own Received header dated `received` (RFC 5322 date).
+pub fn eml(from: &str, received: &str, id: &str, body: &str) -> String {
+    format!(
+        "Received: from mail.example.net by mx.referee.example (Postfix) with ESMTPS id X1;\r\n\t{received}\r\n\
+         From: {from}\r\nTo: referee@referee.example\r\nSubject: orders\r\nMessage-ID: <{id}>\r\n\
+         Date: Mon, 1 Jan 2001 00:00:00 +0000\r\nMIME-Version: 1.0\r\n\
+         Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n{}",
+        body.replace('\n', "\r\n")
+    )
+}
+
+/// Writes `text` to `dir/name` and returns the path.
+pub fn write(dir: &Path, name: &str, text: impl AsRef<[u8]>) -> PathBuf {
+    let path = dir.join(name);
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(&path, text).unwrap();
+    path
+}
+
+/// Every file under `dir`, relative path to bytes, sorted (the lock file left out).
+pub fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.file_name().unwrap() != ".lock" {
+                out.push((
+                    p.strip_prefix(dir).unwrap().to_string_lossy().into_owned(),
+                    fs::read(&p).unwrap(),
+                ));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The files of the outbox, by name.
+pub fn outbox(game: &Path) -> Vec<(String, String)> {
+    let dir = game.join("mail/outbox");
+    let mut out: Vec<(String, String)> = match fs::read_dir(&dir) {
+        Ok(d) => d
+            .map(|e| {
+                let p = e.unwrap().path();
+                (
+                    p.file_name().unwrap().to_string_lossy().into_owned(),
+                    fs::read_to_string(&p).unwrap(),
+                )
+            })
+            .collect(),
+        Err(_) => Vec::new(),
+    };
+    out.sort();
+    out
+}
+
+/// The acknowledgements in the outbox.
+pub fn acks(game: &Path) -> Vec<(String, String)> {
+    outbox(game)
+        .into_iter()
+        .filter(|(n, _)| n.contains("-ack-"))
+        .collect()
+}
+
+/// The value of a header of a rendered message (first occurrence, unfolded).
+pub fn header_of(eml: &str, name: &str) -> Option<String> {
+    let head = eml.split("\r\n\r\n").next().unwrap_or(eml);
+    let mut value: Option<String> = None;
+    for line in head.split("\r\n") {
+        if let Some(v) = &mut value {
+            if line.starts_with(' ') || line.starts_with('\t') {
+                v.push_str(line.trim_start());
+                continue;
+            }
+            break;
+        }
+        if let Some((n, v)) = line.split_once(':') {
+            if n.eq_ignore_ascii_case(name) {
+                value = Some(v.trim().to_string());
+            }
+        }
+    }
+    value
+}
+
+/// The text of a rendered message's body, decoded (through pbem's own mail-parser adapter).
+pub fn body_of(eml: &str) -> String {
+    let m = pbem::mail::parse::parse(eml.as_bytes()).expect("a message");
+    m.parts
+        .iter()
+        .find_map(|p| match &p.content {
+            pbem::mail::parse::Content::Text(t) => Some(t.replace("\r\n", "\n")),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
