@@ -4,9 +4,11 @@
 pub mod audit;
 pub mod check;
 pub mod demo;
+pub mod drop;
 pub mod ingest;
 pub mod new;
 pub mod remind;
+pub mod replace;
 pub mod resolve;
 pub mod send;
 pub mod status;
@@ -56,6 +58,8 @@ pub enum Command {
     Remind(remind::Args),
     Status(status::Args),
     Audit(audit::Args),
+    Drop(drop::Args),
+    Replace(replace::Args),
     Verify(verify::Args),
 }
 
@@ -72,6 +76,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Remind(a) => remind::run(a),
         Command::Status(a) => status::run(a),
         Command::Audit(a) => audit::run(a),
+        Command::Drop(a) => drop::run(a),
+        Command::Replace(a) => replace::run(a),
         Command::Verify(a) => verify::run(a),
     }
 }

@@ -6,5 +6,6 @@
 
 pub mod dice_box;
 pub mod event;
+pub mod players;
 pub mod turn;
 pub mod visibility;

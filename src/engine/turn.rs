@@ -272,7 +272,7 @@ pub fn compute(
     }
     let seed = dice::turn_seed(&game.config.game, turn, secret, &contributions);
     let mut dice_box = DiceBox::new(seed);
-    let resolution = game
+    let mut resolution = game
         .ruleset
         .resolve(game, &state, &accepted, &mut dice_box)?;
 
@@ -287,6 +287,7 @@ pub fn compute(
 
     let mut next_state = resolution.next;
     next_state.turn = turn + 1;
+    crate::engine::players::advance(game, &state, turn, &orders, &mut next_state, &mut resolution.events)?;
     let state_text = toml::to_string(&next_state).context("cannot write the next state")?;
     let log_text = toml::to_string(&Log {
         game: &game.config.game,
@@ -339,7 +340,7 @@ pub fn compute(
             turn,
             power: Some(p.id.clone()),
             key: String::new(),
-            to: p.players.clone(),
+            to: crate::engine::players::recipients(&game.config, &state, &p.id),
             subject: format!(
                 "[{}] turn {turn} ({}): report for {}",
                 game.config.game,

@@ -142,6 +142,24 @@ pub fn check_header(
     turn: u32,
     end: usize,
 ) -> (Option<String>, Vec<Diagnostic>) {
+    let own = |p: &str| {
+        config
+            .power(p)
+            .map(|c| vec![c.password_hash.get_ref().clone()])
+            .unwrap_or_default()
+    };
+    check_header_with(header, config, turn, end, &own)
+}
+
+/// As [`check_header`], with the password hashes that authenticate each power given by `hashes`
+/// (a replacement player's, or a controlling power's, EiA 19.2).
+pub fn check_header_with(
+    header: &Header,
+    config: &GameConfig,
+    turn: u32,
+    end: usize,
+    hashes: &dyn Fn(&str) -> Vec<String>,
+) -> (Option<String>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let missing = |what: &str, example: &str| {
         Diagnostic::error(format!("the orders have no '{what}' line"), end..end)
@@ -214,7 +232,10 @@ pub fn check_header(
         }
         (Some(_), None) => None,
         (Some(pw), Some(pc)) => {
-            if crate::auth::verify_password(pc.password_hash.get_ref(), &pw.value) {
+            if hashes(&pc.id)
+                .iter()
+                .any(|h| crate::auth::verify_password(h, &pw.value))
+            {
                 Some(pc.id.clone())
             } else {
                 diags.push(

@@ -16,7 +16,7 @@ use std::ops::Range;
 use crate::diag::Diagnostic;
 use crate::rule::Rule;
 
-pub use header::{check_header, Header, HEADER_WORDS};
+pub use header::{check_header, check_header_with, Header, HEADER_WORDS};
 pub use lexer::{
     split, Line, Skipped, Token, LIMITS, MAX_HEADER_LINES, MAX_LINE_CHARS, MAX_ORDER_LINES,
 };

@@ -91,7 +91,9 @@ impl Ruleset for Eia {
         let lines = crate::orders::split(&source.text);
         let (header, lines, mut diagnostics) = crate::orders::Header::take(&source.text, lines);
         let (power, mut more) =
-            crate::orders::check_header(&header, &game.config, state.turn, source.text.len());
+            crate::orders::check_header_with(&header, &game.config, state.turn, source.text.len(), &|p| {
+                crate::engine::players::password_hashes(&game.config, state, p)
+            });
         diagnostics.append(&mut more);
         // Order lines are read only for an authenticated power: their diagnostics would tell an impostor
         // where the power's units stand.

@@ -1,0 +1,40 @@
+//! `pbem drop`: a player has left; his power is run by another (or by the SOP alone) until the next
+//! economic phase (EiA 19.2.1).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+
+use crate::game::fsio::{write_atomic, GameLock};
+use crate::game::Game;
+
+/// Drop a power whose player left: another power runs it until the next economic phase (EiA 19.2.1).
+///
+/// Example: pbem drop games/my-game britain --to russia
+///          pbem drop games/my-game britain            (run by its standing orders and the SOP)
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The game folder.
+    pub game: PathBuf,
+    /// The power whose player left.
+    pub power: String,
+    /// The power that runs it meanwhile: its player sends the orders with his own password.
+    #[arg(long)]
+    pub to: Option<String>,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let game = Game::load(&args.game)?;
+    let _lock = GameLock::acquire(&game.dir)?;
+    let turn = game.current_turn()?;
+    let mut state = game.load_state(turn)?;
+    let until = crate::engine::players::drop_power(&game, &mut state, &args.power, args.to.as_deref())?;
+    write_atomic(&game.state_path(turn), toml::to_string(&state)?.as_bytes())?;
+    match &args.to {
+        Some(by) => println!("{} is run by {by} from turn {turn} until turn {until} (EiA 19.2.1): {by}'s player sends its orders with his own password and receives its report.", args.power),
+        None => println!("{} is run by its standing orders and the SOP from turn {turn} until turn {until} (EiA 19.2.1).", args.power),
+    }
+    println!("Find a new player, then: pbem replace {} {} --email <address>", args.game.display(), args.power);
+    Ok(ExitCode::SUCCESS)
+}

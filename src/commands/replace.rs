@@ -1,0 +1,36 @@
+//! `pbem replace`: a new player takes over a power at the next economic phase (EiA 19.2.2).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+
+use crate::game::fsio::{write_atomic, GameLock};
+use crate::game::Game;
+
+/// Hand a power to a new player at the next economic phase (EiA 19.2.2), with a fresh password.
+///
+/// Example: pbem replace games/my-game britain --email pitt@example.org
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The game folder.
+    pub game: PathBuf,
+    /// The power that gets a new player.
+    pub power: String,
+    /// The new player's address (repeat for several).
+    #[arg(long, required = true)]
+    pub email: Vec<String>,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let game = Game::load(&args.game)?;
+    let _lock = GameLock::acquire(&game.dir)?;
+    let turn = game.current_turn()?;
+    let mut state = game.load_state(turn)?;
+    let (password, from) = crate::engine::players::replace_player(&game, &mut state, &args.power, &args.email)?;
+    write_atomic(&game.state_path(turn), toml::to_string(&state)?.as_bytes())?;
+    println!("{} passes to {} at turn {from}, the next economic phase (EiA 19.2.2).", args.power, args.email.join(", "));
+    println!("The new player's password, shown this once (pbem keeps only its hash): {password}");
+    println!("Alliances the power has then may not be broken before turn {}.", from + 3);
+    Ok(ExitCode::SUCCESS)
+}

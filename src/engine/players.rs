@@ -1,0 +1,168 @@
+//! Players who leave and players who replace them (EiA 19.2), and the missed-turn policy of the game:
+//! who may send a power's orders, who receives its report, and the changes of control at the turn
+//! boundary. `pbem drop` and `pbem replace` write the referee's decisions into the current state;
+//! resolving a turn applies them and writes an event for every change, seen by every power.
+
+use std::collections::BTreeSet;
+
+use anyhow::Result;
+
+use crate::engine::event::Event;
+use crate::engine::turn::{load_record, OrdersFileStatus};
+use crate::game::config::GameConfig;
+use crate::game::state::{Controlled, Player, State};
+use crate::game::Game;
+use crate::rule::Rule;
+
+/// EiA 19.2.1: a power whose player leaves becomes uncontrolled, run by another power until the next
+/// economic phase.
+pub const DROPPED: Rule = Rule::new("EiA", "19.2.1", "a power whose player leaves is controlled by another until the next economic phase");
+/// EiA 19.2.2: a new player takes control at the next economic phase; inherited alliances stand three turns.
+pub const REPLACED: Rule = Rule::new("EiA", "19.2.2", "a new player takes control at the next economic phase");
+/// pbem: the game's missed-turn policy drops a power that sends no orders for several turns.
+pub const MISSED: Rule = Rule::new("pbem", "missed-turns", "a power without orders for several turns is dropped");
+
+/// The players of a power: those who replaced the original ones, else game.toml's.
+pub fn players_of(config: &GameConfig, state: &State, power: &str) -> Vec<String> {
+    match state.owners.get(power) {
+        Some(o) => o.players.clone(),
+        None => config.power(power).map(|p| p.players.clone()).unwrap_or_default(),
+    }
+}
+
+/// Who receives a power's mail: its players and, while it is controlled, the controller's.
+pub fn recipients(config: &GameConfig, state: &State, power: &str) -> Vec<String> {
+    let mut to = players_of(config, state, power);
+    if let Some(by) = state.controlled.get(power).and_then(|c| c.by.as_deref()) {
+        for a in players_of(config, state, by) {
+            if !to.contains(&a) {
+                to.push(a);
+            }
+        }
+    }
+    to
+}
+
+/// The password hashes that authenticate a power's orders: its own (a replacement's, else game.toml's)
+/// and, while it is controlled, the controller's.
+pub fn password_hashes(config: &GameConfig, state: &State, power: &str) -> Vec<String> {
+    let own = |p: &str| -> Option<String> {
+        state.owners.get(p).map(|o| o.password_hash.clone()).or_else(|| config.power(p).map(|c| c.password_hash.get_ref().clone()))
+    };
+    let mut hashes: Vec<String> = own(power).into_iter().collect();
+    if let Some(by) = state.controlled.get(power).and_then(|c| c.by.as_deref()) {
+        hashes.extend(own(by));
+    }
+    hashes
+}
+
+fn everyone(config: &GameConfig) -> BTreeSet<String> {
+    config.power_ids().map(str::to_string).collect()
+}
+
+/// Applies the changes of control that resolving turn `turn` brings, into the next state, with an
+/// event for each, first in the log. `orders` says which powers sent orders this turn.
+pub fn advance(game: &Game, state: &State, turn: u32, orders: &[OrdersFileStatus], next: &mut State, events: &mut Vec<Event>) -> Result<()> {
+    let config = &game.config;
+    let all = everyone(config);
+    let mut out = Vec::new();
+    for (power, c) in &state.controlled {
+        let who = c.by.as_deref().map_or("its standing orders and the SOP".to_string(), |b| b.to_string());
+        let text = format!("{power} is run by {who} this turn, until turn {} ({}).", c.until, c.reason);
+        out.push(Event::new(DROPPED, "control-of-power", text).seen_by(all.iter().map(String::as_str)));
+    }
+    // The missed-turn policy.
+    let r = &config.replacement;
+    if r.missed_turns > 0 {
+        for p in &config.powers {
+            let sent = orders.iter().any(|o| o.power == p.id && o.check.as_ref().is_some_and(|c| c.power.is_some()));
+            if sent || state.controlled.contains_key(&p.id) {
+                continue;
+            }
+            let mut missed = 1;
+            let mut t = turn;
+            while missed < r.missed_turns && t > config.first_turn {
+                t -= 1;
+                match load_record(game, t) {
+                    Ok(rec) if !rec.orders.contains_key(&p.id) => missed += 1,
+                    _ => break,
+                }
+            }
+            if missed >= r.missed_turns {
+                let until = r.next_boundary(config.first_turn, turn + 1);
+                // A power is never given to itself.
+                let to = r.missed_turns_to.clone().filter(|b| b != &p.id);
+                let reason = format!("no orders for {missed} turns in a row");
+                let who = to.clone().unwrap_or_else(|| "its standing orders and the SOP".into());
+                let text = format!("{} sent no orders for {missed} turns: from turn {} it is run by {who} until turn {until}.", p.id, turn + 1);
+                out.push(Event::new(MISSED, "control-of-power", text).seen_by(all.iter().map(String::as_str)));
+                next.controlled.insert(p.id.clone(), Controlled { by: to, until, reason });
+            }
+        }
+    }
+    // The economic phase: control ends, a waiting player takes over.
+    let boundary = r.next_boundary(config.first_turn, turn) == turn + 1;
+    if boundary {
+        for (power, c) in state.controlled.clone() {
+            if c.until > turn + 1 {
+                continue;
+            }
+            match next.incoming.remove(&power) {
+                Some(player) => {
+                    next.controlled.remove(&power);
+                    let lock = turn + 1 + 3;
+                    next.owners.insert(power.clone(), Player { from: turn + 1, ..player });
+                    next.alliance_locks.insert(power.clone(), lock);
+                    let text = format!(
+                        "A new player takes control of {power} from turn {}; the alliances it inherits may not be broken before turn {lock}.",
+                        turn + 1
+                    );
+                    out.push(Event::new(REPLACED, "control-of-power", text).seen_by(all.iter().map(String::as_str)));
+                }
+                None => {
+                    let until = r.next_boundary(config.first_turn, turn + 1);
+                    next.controlled.insert(power.clone(), Controlled { until, ..c.clone() });
+                    let text = format!("No new player for {power}: it stays run as before until turn {until}.");
+                    out.push(Event::new(DROPPED, "control-of-power", text).seen_by(all.iter().map(String::as_str)));
+                }
+            }
+        }
+    }
+    events.splice(0..0, out);
+    Ok(())
+}
+
+/// `pbem drop`: the power's player left; `by` runs it (none: its standing orders and the SOP) until
+/// the next economic phase.
+pub fn drop_power(game: &Game, state: &mut State, power: &str, by: Option<&str>) -> Result<u32> {
+    let config = &game.config;
+    anyhow::ensure!(config.power(power).is_some(), "no power '{power}' in this game");
+    if let Some(b) = by {
+        anyhow::ensure!(config.power(b).is_some(), "no power '{b}' in this game");
+        anyhow::ensure!(b != power, "a power cannot control itself");
+    }
+    let until = config.replacement.next_boundary(config.first_turn, state.turn);
+    let reason = match by {
+        Some(b) => format!("its player left; the referee gave it to {b}"),
+        None => "its player left".to_string(),
+    };
+    state.controlled.insert(power.to_string(), Controlled { by: by.map(str::to_string), until, reason });
+    Ok(until)
+}
+
+/// `pbem replace`: a new player with a fresh password takes over `power` at the next economic phase.
+pub fn replace_player(game: &Game, state: &mut State, power: &str, emails: &[String]) -> Result<(String, u32)> {
+    let config = &game.config;
+    anyhow::ensure!(config.power(power).is_some(), "no power '{power}' in this game");
+    anyhow::ensure!(!emails.is_empty(), "give the new player's address with --email");
+    let password = crate::auth::fresh_password()?;
+    let from = config.replacement.next_boundary(config.first_turn, state.turn);
+    state.incoming.insert(
+        power.to_string(),
+        Player { players: emails.to_vec(), password_hash: crate::auth::hash_password(&password)?, from },
+    );
+    if !state.controlled.contains_key(power) {
+        state.controlled.insert(power.to_string(), Controlled { by: None, until: from, reason: "its player is being replaced".into() });
+    }
+    Ok((password, from))
+}
