@@ -52,16 +52,32 @@ pub fn move_units(
             } else if let Some(l) = leader {
                 board.leaders[l].area = here;
             }
-            let mut seen = std::collections::BTreeSet::from([power.clone()]);
-            for a in &walked {
-                seen.extend(watchers(map, &before, map.find(a).expect("on the map")));
-            }
+            // The mover sees his whole path; another power sees only the steps into or out of an area
+            // it watched when movement began, one event per step.
+            let own = std::collections::BTreeSet::from([power.clone()]);
             let text = format!("{unit} ({power}) moves {}.", walked.join(" - "));
             events.push(
                 Event::new(LAND_MOVEMENT, "move", text)
                     .at(&map.area(here).id)
-                    .seen_by(seen.iter().map(String::as_str)),
+                    .seen_by(own.iter().map(String::as_str)),
             );
+            for pair in walked.windows(2) {
+                let (from, to) = (map.find(&pair[0]).expect("on the map"), map.find(&pair[1]).expect("on the map"));
+                let mut seen = watchers(map, &before, from);
+                seen.extend(watchers(map, &before, to));
+                seen.remove(power);
+                if seen.is_empty() {
+                    continue;
+                }
+                let text = format!("{unit} ({power}) moves {} - {}.", pair[0], pair[1]);
+                events.push(
+                    Event::new(LAND_MOVEMENT, "move", text)
+                        .at(&pair[1])
+                        .seen_by(seen.iter().map(String::as_str)),
+                );
+            }
+            let mut seen = own.clone();
+            seen.extend(watchers(map, &before, here));
             if let Some(area) = stopped {
                 let text = format!("{unit} stops in {area}: enemy corps are there.");
                 events.push(

@@ -133,15 +133,6 @@ pub fn resolve_land_phase(
 }
 
 impl Phase<'_> {
-    pub(super) fn all_powers(&self) -> BTreeSet<String> {
-        self.board
-            .corps
-            .iter()
-            .map(|c| c.power.clone())
-            .chain(self.board.leaders.iter().map(|l| l.power.clone()))
-            .collect()
-    }
-
     pub(super) fn watchers_of(&self, area: usize, also: &BTreeSet<String>) -> BTreeSet<String> {
         let mut w = watchers(self.map, &self.board.positions(), area);
         w.extend(also.iter().cloned());
@@ -244,9 +235,15 @@ impl Phase<'_> {
             power: "all".into(),
             by: DecidedBy::Roll,
         });
-        let everyone = self.all_powers();
-        self.events
-            .push(e.seen_by(everyone.iter().map(String::as_str)));
+        // Seen by the powers that fight or watch one of the battles: they need the whole list to check
+        // the shuffle.
+        let positions = self.board.positions();
+        let mut everyone = BTreeSet::new();
+        for c in &combats {
+            everyone.extend(self.board.powers_in(c.0));
+            everyone.extend(watchers(self.map, &positions, c.0));
+        }
+        self.events.push(e.seen_by(everyone.iter().map(String::as_str)));
         Ok(combats)
     }
 
