@@ -16,17 +16,32 @@ use crate::rule::Rule;
 
 /// EiA 19.2.1: a power whose player leaves becomes uncontrolled, run by another power until the next
 /// economic phase.
-pub const DROPPED: Rule = Rule::new("EiA", "19.2.1", "a power whose player leaves is controlled by another until the next economic phase");
+pub const DROPPED: Rule = Rule::new(
+    "EiA",
+    "19.2.1",
+    "a power whose player leaves is controlled by another until the next economic phase",
+);
 /// EiA 19.2.2: a new player takes control at the next economic phase; inherited alliances stand three turns.
-pub const REPLACED: Rule = Rule::new("EiA", "19.2.2", "a new player takes control at the next economic phase");
+pub const REPLACED: Rule = Rule::new(
+    "EiA",
+    "19.2.2",
+    "a new player takes control at the next economic phase",
+);
 /// pbem: the game's missed-turn policy drops a power that sends no orders for several turns.
-pub const MISSED: Rule = Rule::new("pbem", "missed-turns", "a power without orders for several turns is dropped");
+pub const MISSED: Rule = Rule::new(
+    "pbem",
+    "missed-turns",
+    "a power without orders for several turns is dropped",
+);
 
 /// The players of a power: those who replaced the original ones, else game.toml's.
 pub fn players_of(config: &GameConfig, state: &State, power: &str) -> Vec<String> {
     match state.owners.get(power) {
         Some(o) => o.players.clone(),
-        None => config.power(power).map(|p| p.players.clone()).unwrap_or_default(),
+        None => config
+            .power(power)
+            .map(|p| p.players.clone())
+            .unwrap_or_default(),
     }
 }
 
@@ -47,7 +62,11 @@ pub fn recipients(config: &GameConfig, state: &State, power: &str) -> Vec<String
 /// and, while it is controlled, the controller's.
 pub fn password_hashes(config: &GameConfig, state: &State, power: &str) -> Vec<String> {
     let own = |p: &str| -> Option<String> {
-        state.owners.get(p).map(|o| o.password_hash.clone()).or_else(|| config.power(p).map(|c| c.password_hash.get_ref().clone()))
+        state
+            .owners
+            .get(p)
+            .map(|o| o.password_hash.clone())
+            .or_else(|| config.power(p).map(|c| c.password_hash.get_ref().clone()))
     };
     let mut hashes: Vec<String> = own(power).into_iter().collect();
     if let Some(by) = state.controlled.get(power).and_then(|c| c.by.as_deref()) {
@@ -62,20 +81,38 @@ fn everyone(config: &GameConfig) -> BTreeSet<String> {
 
 /// Applies the changes of control that resolving turn `turn` brings, into the next state, with an
 /// event for each, first in the log. `orders` says which powers sent orders this turn.
-pub fn advance(game: &Game, state: &State, turn: u32, orders: &[OrdersFileStatus], next: &mut State, events: &mut Vec<Event>) -> Result<()> {
+pub fn advance(
+    game: &Game,
+    state: &State,
+    turn: u32,
+    orders: &[OrdersFileStatus],
+    next: &mut State,
+    events: &mut Vec<Event>,
+) -> Result<()> {
     let config = &game.config;
     let all = everyone(config);
     let mut out = Vec::new();
     for (power, c) in &state.controlled {
-        let who = c.by.as_deref().map_or("its standing orders and the SOP".to_string(), |b| b.to_string());
-        let text = format!("{power} is run by {who} this turn, until turn {} ({}).", c.until, c.reason);
-        out.push(Event::new(DROPPED, "control-of-power", text).seen_by(all.iter().map(String::as_str)));
+        let who =
+            c.by.as_deref()
+                .map_or("its standing orders and the SOP".to_string(), |b| {
+                    b.to_string()
+                });
+        let text = format!(
+            "{power} is run by {who} this turn, until turn {} ({}).",
+            c.until, c.reason
+        );
+        out.push(
+            Event::new(DROPPED, "control-of-power", text).seen_by(all.iter().map(String::as_str)),
+        );
     }
     // The missed-turn policy.
     let r = &config.replacement;
     if r.missed_turns > 0 {
         for p in &config.powers {
-            let sent = orders.iter().any(|o| o.power == p.id && o.check.as_ref().is_some_and(|c| c.power.is_some()));
+            let sent = orders
+                .iter()
+                .any(|o| o.power == p.id && o.check.as_ref().is_some_and(|c| c.power.is_some()));
             if sent || state.controlled.contains_key(&p.id) {
                 continue;
             }
@@ -93,10 +130,22 @@ pub fn advance(game: &Game, state: &State, turn: u32, orders: &[OrdersFileStatus
                 // A power is never given to itself.
                 let to = r.missed_turns_to.clone().filter(|b| b != &p.id);
                 let reason = format!("no orders for {missed} turns in a row");
-                let who = to.clone().unwrap_or_else(|| "its standing orders and the SOP".into());
+                let who = to
+                    .clone()
+                    .unwrap_or_else(|| "its standing orders and the SOP".into());
                 let text = format!("{} sent no orders for {missed} turns: from turn {} it is run by {who} until turn {until}.", p.id, turn + 1);
-                out.push(Event::new(MISSED, "control-of-power", text).seen_by(all.iter().map(String::as_str)));
-                next.controlled.insert(p.id.clone(), Controlled { by: to, until, reason });
+                out.push(
+                    Event::new(MISSED, "control-of-power", text)
+                        .seen_by(all.iter().map(String::as_str)),
+                );
+                next.controlled.insert(
+                    p.id.clone(),
+                    Controlled {
+                        by: to,
+                        until,
+                        reason,
+                    },
+                );
             }
         }
     }
@@ -111,19 +160,34 @@ pub fn advance(game: &Game, state: &State, turn: u32, orders: &[OrdersFileStatus
                 Some(player) => {
                     next.controlled.remove(&power);
                     let lock = turn + 1 + 3;
-                    next.owners.insert(power.clone(), Player { from: turn + 1, ..player });
+                    next.owners.insert(
+                        power.clone(),
+                        Player {
+                            from: turn + 1,
+                            ..player
+                        },
+                    );
                     next.alliance_locks.insert(power.clone(), lock);
                     let text = format!(
                         "A new player takes control of {power} from turn {}; the alliances it inherits may not be broken before turn {lock}.",
                         turn + 1
                     );
-                    out.push(Event::new(REPLACED, "control-of-power", text).seen_by(all.iter().map(String::as_str)));
+                    out.push(
+                        Event::new(REPLACED, "control-of-power", text)
+                            .seen_by(all.iter().map(String::as_str)),
+                    );
                 }
                 None => {
                     let until = r.next_boundary(config.first_turn, turn + 1);
-                    next.controlled.insert(power.clone(), Controlled { until, ..c.clone() });
-                    let text = format!("No new player for {power}: it stays run as before until turn {until}.");
-                    out.push(Event::new(DROPPED, "control-of-power", text).seen_by(all.iter().map(String::as_str)));
+                    next.controlled
+                        .insert(power.clone(), Controlled { until, ..c.clone() });
+                    let text = format!(
+                        "No new player for {power}: it stays run as before until turn {until}."
+                    );
+                    out.push(
+                        Event::new(DROPPED, "control-of-power", text)
+                            .seen_by(all.iter().map(String::as_str)),
+                    );
                 }
             }
         }
@@ -136,33 +200,69 @@ pub fn advance(game: &Game, state: &State, turn: u32, orders: &[OrdersFileStatus
 /// the next economic phase.
 pub fn drop_power(game: &Game, state: &mut State, power: &str, by: Option<&str>) -> Result<u32> {
     let config = &game.config;
-    anyhow::ensure!(config.power(power).is_some(), "no power '{power}' in this game");
+    anyhow::ensure!(
+        config.power(power).is_some(),
+        "no power '{power}' in this game"
+    );
     if let Some(b) = by {
         anyhow::ensure!(config.power(b).is_some(), "no power '{b}' in this game");
         anyhow::ensure!(b != power, "a power cannot control itself");
     }
-    let until = config.replacement.next_boundary(config.first_turn, state.turn);
+    let until = config
+        .replacement
+        .next_boundary(config.first_turn, state.turn);
     let reason = match by {
         Some(b) => format!("its player left; the referee gave it to {b}"),
         None => "its player left".to_string(),
     };
-    state.controlled.insert(power.to_string(), Controlled { by: by.map(str::to_string), until, reason });
+    state.controlled.insert(
+        power.to_string(),
+        Controlled {
+            by: by.map(str::to_string),
+            until,
+            reason,
+        },
+    );
     Ok(until)
 }
 
 /// `pbem replace`: a new player with a fresh password takes over `power` at the next economic phase.
-pub fn replace_player(game: &Game, state: &mut State, power: &str, emails: &[String]) -> Result<(String, u32)> {
+pub fn replace_player(
+    game: &Game,
+    state: &mut State,
+    power: &str,
+    emails: &[String],
+) -> Result<(String, u32)> {
     let config = &game.config;
-    anyhow::ensure!(config.power(power).is_some(), "no power '{power}' in this game");
-    anyhow::ensure!(!emails.is_empty(), "give the new player's address with --email");
+    anyhow::ensure!(
+        config.power(power).is_some(),
+        "no power '{power}' in this game"
+    );
+    anyhow::ensure!(
+        !emails.is_empty(),
+        "give the new player's address with --email"
+    );
     let password = crate::auth::fresh_password()?;
-    let from = config.replacement.next_boundary(config.first_turn, state.turn);
+    let from = config
+        .replacement
+        .next_boundary(config.first_turn, state.turn);
     state.incoming.insert(
         power.to_string(),
-        Player { players: emails.to_vec(), password_hash: crate::auth::hash_password(&password)?, from },
+        Player {
+            players: emails.to_vec(),
+            password_hash: crate::auth::hash_password(&password)?,
+            from,
+        },
     );
     if !state.controlled.contains_key(power) {
-        state.controlled.insert(power.to_string(), Controlled { by: None, until: from, reason: "its player is being replaced".into() });
+        state.controlled.insert(
+            power.to_string(),
+            Controlled {
+                by: None,
+                until: from,
+                reason: "its player is being replaced".into(),
+            },
+        );
     }
     Ok((password, from))
 }

@@ -95,7 +95,11 @@ pub struct ReplacementConfig {
 
 impl Default for ReplacementConfig {
     fn default() -> Self {
-        ReplacementConfig { econ_every: 1, missed_turns: 0, missed_turns_to: None }
+        ReplacementConfig {
+            econ_every: 1,
+            missed_turns: 0,
+            missed_turns_to: None,
+        }
     }
 }
 

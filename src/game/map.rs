@@ -39,6 +39,10 @@ pub struct AreaFile {
     /// The power whose national capital this is.
     #[serde(default)]
     pub capital: Option<Spanned<String>>,
+    /// The power whose border province this is: an enemy entering it may raise insurrection corps
+    /// (EiA 10.1.4.1).
+    #[serde(default)]
+    pub border: Option<Spanned<String>>,
     /// A land area with a port: fleets may enter it from adjacent sea areas.
     #[serde(default)]
     pub port: bool,
@@ -86,6 +90,7 @@ pub struct Area {
     pub city: Option<City>,
     pub depot: bool,
     pub capital: Option<String>,
+    pub border: Option<String>,
     pub port: bool,
 }
 
@@ -144,6 +149,17 @@ impl Map {
                     ),
                 }
             }
+            if let Some(b) = &a.border {
+                if !powers.iter().any(|p| p.eq_ignore_ascii_case(b.get_ref())) {
+                    errors.push(
+                        Diagnostic::error(
+                            format!("border of an unknown power '{}'", b.get_ref()),
+                            b.span(),
+                        )
+                        .hint(format!("powers in game.toml: {}", powers.join(", "))),
+                    );
+                }
+            }
             if let Some(c) = &a.capital {
                 if !powers.iter().any(|p| p.eq_ignore_ascii_case(c.get_ref())) {
                     errors.push(
@@ -179,6 +195,7 @@ impl Map {
                 city: a.city,
                 depot: a.depot,
                 capital: a.capital.as_ref().map(|c| c.get_ref().to_lowercase()),
+                border: a.border.as_ref().map(|c| c.get_ref().to_lowercase()),
                 port: a.port,
             });
         }

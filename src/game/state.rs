@@ -35,6 +35,14 @@ pub struct State {
     /// Alliances a new player inherited may not be broken before this turn (EiA 19.2.2).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub alliance_locks: BTreeMap<String, u32>,
+    /// Insurrection corps not yet on the map, raised when an enemy enters a border province
+    /// (EiA 10.1.4.1).
+    #[serde(
+        default,
+        rename = "insurrection",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub insurrection: Vec<Levy>,
     #[serde(default, rename = "corps")]
     pub corps: Vec<Corps>,
     #[serde(default, rename = "leader")]
@@ -120,6 +128,17 @@ pub struct Corps {
 
 fn is_zero(n: &u32) -> bool {
     *n == 0
+}
+
+/// An insurrection corps waiting to be raised (EiA 10.1.4.1): an infantry corps once on the map.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Levy {
+    pub id: String,
+    pub power: String,
+    pub factors: u32,
+    pub morale: Tenths,
+    pub movement: u32,
 }
 
 /// A leader counter.
@@ -344,6 +363,18 @@ pub fn check_references(
                     .hint("corps stand in land areas"),
                 );
             }
+        }
+    }
+    for l in &state.insurrection {
+        unique(&Spanned::new(0..0, l.id.clone()), &mut out);
+        if !powers.contains(&l.power.as_str()) {
+            out.push(Diagnostic::error(
+                format!(
+                    "insurrection corps {} belongs to unknown power '{}'",
+                    l.id, l.power
+                ),
+                0..0,
+            ));
         }
     }
     for l in &state.leaders {

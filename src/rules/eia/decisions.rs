@@ -107,6 +107,20 @@ pub const NAVAL_RETREAT: Rule = Rule::new(
 /// EiA 19.1: naval tactics by standing order or SOP.
 pub const TACTICS: Rule = Rule::new("EiA", "19.1", "naval tactics by standing order or SOP");
 
+/// EiA 10.1.4.1: insurrection corps are placed at the end of an enemy land movement step, by
+/// standing order in mail play.
+pub const INSURRECTION: Rule = Rule::new(
+    "EiA",
+    "10.1.4.1",
+    "insurrection corps placed after enemy movement into a border province",
+);
+/// EiA 10.1.4.1.4: a special land phase for the insurrection corps just placed.
+pub const INSURRECTION_PHASE: Rule = Rule::new(
+    "EiA",
+    "10.1.4.1.4",
+    "a special insurrection land phase for the corps just placed",
+);
+
 /// A decision of an EiA turn.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EiaPoint {
@@ -132,6 +146,8 @@ pub enum EiaPoint {
     Tactics,
     /// Whether victorious fleets give chase.
     Chase,
+    /// Whether insurrection corps are raised.
+    Insurrection,
 }
 
 impl Point for EiaPoint {
@@ -147,6 +163,7 @@ impl Point for EiaPoint {
             EiaPoint::Intercept => INTERCEPT,
             EiaPoint::Tactics => TACTICS,
             EiaPoint::Chase => CHASE,
+            EiaPoint::Insurrection => INSURRECTION,
         }
     }
 
@@ -163,6 +180,7 @@ impl Point for EiaPoint {
             EiaPoint::Intercept => "intercept",
             EiaPoint::Tactics => "tactics",
             EiaPoint::Chase => "chase",
+            EiaPoint::Insurrection => "insurrection",
         }
     }
 
@@ -177,6 +195,7 @@ impl Point for EiaPoint {
             EiaPoint::Intercept => Some("always"),
             EiaPoint::Tactics => Some("linear-attack"),
             EiaPoint::Chase => Some("never"),
+            EiaPoint::Insurrection => Some("always"),
         }
     }
 }

@@ -5,6 +5,7 @@ pub mod battle;
 pub mod board;
 pub mod decisions;
 pub mod forecast;
+pub mod insurrection;
 pub mod labels;
 pub mod movement;
 pub mod naval;
@@ -12,9 +13,9 @@ pub mod orders;
 pub mod phase;
 pub mod reinforce;
 pub mod retreat;
-pub mod siege;
 #[cfg(test)]
 mod rule_tests;
+pub mod siege;
 pub mod standing;
 pub mod tables;
 #[cfg(test)]
@@ -90,10 +91,13 @@ impl Ruleset for Eia {
     fn check_orders(&self, game: &Game, state: &State, source: &Source) -> OrdersCheck {
         let lines = crate::orders::split(&source.text);
         let (header, lines, mut diagnostics) = crate::orders::Header::take(&source.text, lines);
-        let (power, mut more) =
-            crate::orders::check_header_with(&header, &game.config, state.turn, source.text.len(), &|p| {
-                crate::engine::players::password_hashes(&game.config, state, p)
-            });
+        let (power, mut more) = crate::orders::check_header_with(
+            &header,
+            &game.config,
+            state.turn,
+            source.text.len(),
+            &|p| crate::engine::players::password_hashes(&game.config, state, p),
+        );
         diagnostics.append(&mut more);
         // Order lines are read only for an authenticated power: their diagnostics would tell an impostor
         // where the power's units stand.

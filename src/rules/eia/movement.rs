@@ -62,7 +62,10 @@ pub fn move_units(
                     .seen_by(own.iter().map(String::as_str)),
             );
             for pair in walked.windows(2) {
-                let (from, to) = (map.find(&pair[0]).expect("on the map"), map.find(&pair[1]).expect("on the map"));
+                let (from, to) = (
+                    map.find(&pair[0]).expect("on the map"),
+                    map.find(&pair[1]).expect("on the map"),
+                );
                 let mut seen = watchers(map, &before, from);
                 seen.extend(watchers(map, &before, to));
                 seen.remove(power);

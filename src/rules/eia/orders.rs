@@ -850,7 +850,7 @@ mod tests {
         assert_eq!(d.message, "unknown standing order 'retreat'");
         assert_eq!(
             d.hint.as_deref(),
-            Some("write one of: attack-chit, defence-chit, pursue, reinforce, guard, continue, surrender, honours, tactics, intercept, chase")
+            Some("write one of: attack-chit, defence-chit, pursue, reinforce, guard, continue, surrender, honours, tactics, intercept, chase, insurrection")
         );
         let (_, c) = check("standing pursue sometimes\n");
         let d = one_error(&c);

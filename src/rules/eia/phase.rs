@@ -117,12 +117,15 @@ pub fn resolve_land_phase(
         depots,
     };
     movement::move_units(map, &mut phase.board, orders, &mut phase.events);
-    let combats = phase.declared_combats(orders);
+    let mut orders = orders.clone();
+    let raised = phase.insurrection(state, &mut orders)?;
+    let combats = phase.declared_combats(&orders);
     phase.battlefields = combats.iter().map(|c| c.0).collect();
     for (area, attacker) in phase.combat_order(combats)? {
         phase.fight(area, &attacker)?;
     }
     let mut next = phase.board.to_state(map, state);
+    raise_into(&phase.board, map, state, &raised, &mut next);
     naval::write_back(map, &fleets, &mut next);
     next.standing = standing;
     phase.update_control(&mut next);
@@ -130,6 +133,30 @@ pub fn resolve_land_phase(
         events: phase.events,
         next,
     })
+}
+
+/// Moves the insurrection corps raised this turn from the waiting list into the next state's corps.
+fn raise_into(board: &Board, map: &Map, state: &State, raised: &[String], next: &mut State) {
+    next.insurrection.retain(|l| !raised.contains(&l.id));
+    for levy in state.insurrection.iter().filter(|l| raised.contains(&l.id)) {
+        let Some(i) = board.find_corps(&levy.id) else {
+            continue;
+        };
+        let b = &board.corps[i];
+        if b.eliminated {
+            continue;
+        }
+        next.corps.push(crate::game::state::Corps {
+            id: toml::Spanned::new(0..0, levy.id.clone()),
+            power: toml::Spanned::new(0..0, levy.power.clone()),
+            kind: crate::game::state::CorpsKind::Infantry,
+            factors: b.factors,
+            morale: levy.morale,
+            movement: levy.movement,
+            artillery: 0,
+            area: toml::Spanned::new(0..0, map.area(b.area).id.clone()),
+        });
+    }
 }
 
 impl Phase<'_> {
@@ -243,7 +270,8 @@ impl Phase<'_> {
             everyone.extend(self.board.powers_in(c.0));
             everyone.extend(watchers(self.map, &positions, c.0));
         }
-        self.events.push(e.seen_by(everyone.iter().map(String::as_str)));
+        self.events
+            .push(e.seen_by(everyone.iter().map(String::as_str)));
         Ok(combats)
     }
 

@@ -45,6 +45,7 @@ id = "Side"
 kind = "land"
 xy = [3, 1]
 adjacent = ["Mid", "Field", "East"]
+border = "red"
 [[area]]
 id = "East"
 kind = "land"
@@ -1044,4 +1045,63 @@ fn eia_19_1_chart_reading() {
     assert_eq!(t.chase_for(40), (1, 1));
     assert_eq!(t.closing["linear-attack"], 4);
     assert_eq!(t.closing["linear-defence"], 3);
+}
+
+#[test]
+fn eia_10_1_4_1_insurrection_corps_rise_when_an_enemy_enters_a_border_province() {
+    let state = [
+        "[[insurrection]]\nid = \"RI-1\"\npower = \"red\"\nfactors = 4\nmorale = 3.0\nmovement = 2\n".to_string(),
+        corps("B1", "blue", "infantry", 3, "3.0", "Mid"),
+    ]
+    .concat();
+    let (_d, g) = game(&state);
+    let mv = EiaOrder::Move {
+        unit: "B1".into(),
+        path: vec!["Side".into()],
+    };
+    let (events, next) = run(&g, &orders(&[("blue", mv)]));
+    let raised = with_rule(&events, "EiA 10.1.4.1");
+    assert_eq!(
+        raised[0].text,
+        "An enemy entered the border province of Side: red raises the insurrection corps RI-1 there (by the SOP, 4 factors)."
+    );
+    // EiA 10.1.4.1.4: the special insurrection land phase: the new corps attack at once.
+    assert_eq!(
+        with_rule(&events, "EiA 10.1.4.1.4")[0].text,
+        "In the special insurrection land phase, RI-1 attacks the enemy in Side."
+    );
+    assert!(events.iter().any(|e| e.kind == "combat"
+        && e.area.as_deref() == Some("Side")
+        && e.text.contains("red with RI-1")));
+    assert!(
+        next.insurrection.is_empty(),
+        "the corps left the waiting list"
+    );
+    assert!(
+        next.find_corps("RI-1").is_some()
+            || events
+                .iter()
+                .any(|e| e.text.contains("RI-1") && e.kind == "retreat")
+    );
+}
+
+#[test]
+fn eia_10_1_4_1_a_standing_order_keeps_the_insurrection_home() {
+    let state = [
+        "[standing.red]\ninsurrection = \"never\"\n".to_string(),
+        "[[insurrection]]\nid = \"RI-1\"\npower = \"red\"\nfactors = 4\nmorale = 3.0\nmovement = 2\n".to_string(),
+        corps("B1", "blue", "infantry", 3, "3.0", "Mid"),
+    ]
+    .concat();
+    let (_d, g) = game(&state);
+    let mv = EiaOrder::Move {
+        unit: "B1".into(),
+        path: vec!["Side".into()],
+    };
+    let (events, next) = run(&g, &orders(&[("blue", mv)]));
+    assert_eq!(
+        with_rule(&events, "EiA 10.1.4.1")[0].text,
+        "red raises no insurrection corps in Side (by your standing order)."
+    );
+    assert_eq!(next.insurrection.len(), 1);
 }

@@ -15,6 +15,7 @@
 //! | `tactics` | | `melee`, `linear-attack`, `linear-defence` | `linear-attack` | EiA 19.1 (chart) |
 //! | `intercept` | a fleet | `always`, `never` | `always` | EiA 6.2.3 |
 //! | `chase` | | `always`, `never` | `never` | EiA 6.3.5 |
+//! | `insurrection` | | `always`, `never` | `always` | EiA 10.1.4.1 |
 
 // A diagnostic is the error of every parse step here, as in orders.rs; it is built once per bad line.
 #![allow(clippy::result_large_err)]
@@ -25,7 +26,7 @@ use crate::orders::Token;
 use super::orders::{Context, ORDER_SYNTAX};
 
 /// The keys of standing orders.
-pub const KEYS: [&str; 11] = [
+pub const KEYS: [&str; 12] = [
     "attack-chit",
     "defence-chit",
     "pursue",
@@ -37,6 +38,7 @@ pub const KEYS: [&str; 11] = [
     "tactics",
     "intercept",
     "chase",
+    "insurrection",
 ];
 
 /// When a side commits its guard (EiA 7.5.2.8; the second interrupt of 19.1).
@@ -123,7 +125,7 @@ fn settings_of(key: &str, cx: &Context<'_>) -> Vec<String> {
         "surrender" => list(&["never", "always", "when outnumbered 3"]),
         "honours" => list(&["grant", "deny"]),
         "tactics" => list(&["melee", "linear-attack", "linear-defence"]),
-        "intercept" | "chase" => list(&["always", "never"]),
+        "intercept" | "chase" | "insurrection" => list(&["always", "never"]),
         _ => Vec::new(),
     }
 }
