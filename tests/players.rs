@@ -12,7 +12,11 @@ fn pbem() -> Command {
 
 fn demo() -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
-    pbem().args(["demo", "--dir"]).arg(tmp.path().join("d")).assert().success();
+    pbem()
+        .args(["demo", "--dir"])
+        .arg(tmp.path().join("d"))
+        .assert()
+        .success();
     let game = tmp.path().join("d").join("ulm-1805");
     (tmp, game)
 }
@@ -32,16 +36,35 @@ fn eia_19_2_1_a_dropped_power_is_run_by_its_controller() {
         .args(["britain", "--to", "russia"])
         .assert()
         .success()
-        .stdout(predicate::str::contains("britain is run by russia from turn 2 until turn 3"));
+        .stdout(predicate::str::contains(
+            "britain is run by russia from turn 2 until turn 3",
+        ));
     // Russia's player sends Britain's orders with his own password.
-    let o = orders(&game, "o.txt", "game ulm-1805\npower britain\npassword bear-1805\nturn 2\nstanding chase never\n");
-    pbem().arg("check").arg(&game).arg(&o).assert().success().stdout(predicate::str::contains("orders of britain for turn 2"));
+    let o = orders(
+        &game,
+        "o.txt",
+        "game ulm-1805\npower britain\npassword bear-1805\nturn 2\nstanding chase never\n",
+    );
+    pbem()
+        .arg("check")
+        .arg(&game)
+        .arg(&o)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("orders of britain for turn 2"));
     // A third power's password does not.
-    let o = orders(&game, "o2.txt", "game ulm-1805\npower britain\npassword eagle-1805\nturn 2\n");
+    let o = orders(
+        &game,
+        "o2.txt",
+        "game ulm-1805\npower britain\npassword eagle-1805\nturn 2\n",
+    );
     pbem().arg("check").arg(&game).arg(&o).assert().code(3);
     pbem().arg("resolve").arg(&game).assert().success();
     let log = fs::read_to_string(game.join("turns/2/log.toml")).unwrap();
-    assert!(log.contains("britain is run by russia this turn, until turn 3"), "{log}");
+    assert!(
+        log.contains("britain is run by russia this turn, until turn 3"),
+        "{log}"
+    );
     assert!(log.contains("rule = \"EiA 19.2.1\""));
     // Britain's report goes to Russia's player too.
     let mail = fs::read_to_string(game.join("mail/outbox/t0002-report-britain.eml")).unwrap();
@@ -53,16 +76,28 @@ fn eia_19_2_1_a_dropped_power_is_run_by_its_controller() {
 #[test]
 fn eia_19_2_2_a_new_player_takes_over_at_the_economic_phase() {
     let (_t, game) = demo();
-    pbem().arg("drop").arg(&game).args(["britain", "--to", "russia"]).assert().success();
+    pbem()
+        .arg("drop")
+        .arg(&game)
+        .args(["britain", "--to", "russia"])
+        .assert()
+        .success();
     let out = pbem()
         .arg("replace")
         .arg(&game)
         .args(["britain", "--email", "pitt@example.org"])
         .assert()
         .success()
-        .stdout(predicate::str::contains("passes to pitt@example.org at turn 3"));
+        .stdout(predicate::str::contains(
+            "passes to pitt@example.org at turn 3",
+        ));
     let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
-    let password = stdout.lines().find_map(|l| l.split("this once (pbem keeps only its hash): ").nth(1)).unwrap().trim().to_string();
+    let password = stdout
+        .lines()
+        .find_map(|l| l.split("this once (pbem keeps only its hash): ").nth(1))
+        .unwrap()
+        .trim()
+        .to_string();
     pbem().arg("resolve").arg(&game).assert().success();
     let log = fs::read_to_string(game.join("turns/2/log.toml")).unwrap();
     assert!(log.contains("A new player takes control of britain from turn 3; the alliances it inherits may not be broken before turn 6."), "{log}");
@@ -71,9 +106,17 @@ fn eia_19_2_2_a_new_player_takes_over_at_the_economic_phase() {
     assert!(state.contains("pitt@example.org"));
     assert!(!state.contains(&password), "only the hash is kept");
     // The new player's password now authenticates Britain; Russia's no longer does.
-    let o = orders(&game, "o.txt", &format!("game ulm-1805\npower britain\npassword {password}\nturn 3\n"));
+    let o = orders(
+        &game,
+        "o.txt",
+        &format!("game ulm-1805\npower britain\npassword {password}\nturn 3\n"),
+    );
     pbem().arg("check").arg(&game).arg(&o).assert().success();
-    let o = orders(&game, "o2.txt", "game ulm-1805\npower britain\npassword bear-1805\nturn 3\n");
+    let o = orders(
+        &game,
+        "o2.txt",
+        "game ulm-1805\npower britain\npassword bear-1805\nturn 3\n",
+    );
     pbem().arg("check").arg(&game).arg(&o).assert().code(3);
 }
 
@@ -81,12 +124,21 @@ fn eia_19_2_2_a_new_player_takes_over_at_the_economic_phase() {
 fn missed_turns_policy_drops_a_silent_power() {
     let (_t, game) = demo();
     let config = fs::read_to_string(game.join("game.toml")).unwrap();
-    let config = config.replacen("[sop]", "[replacement]\nmissed_turns = 1\nmissed_turns_to = \"france\"\n\n[sop]", 1);
+    let config = config.replacen(
+        "[sop]",
+        "[replacement]\nmissed_turns = 1\nmissed_turns_to = \"france\"\n\n[sop]",
+        1,
+    );
     fs::write(game.join("game.toml"), config).unwrap();
     // No orders at all for turn 2: every power has missed one turn.
     pbem().arg("resolve").arg(&game).assert().success();
     let log = fs::read_to_string(game.join("turns/2/log.toml")).unwrap();
-    assert!(log.contains("austria sent no orders for 1 turns: from turn 3 it is run by france until turn 4."), "{log}");
+    assert!(
+        log.contains(
+            "austria sent no orders for 1 turns: from turn 3 it is run by france until turn 4."
+        ),
+        "{log}"
+    );
     let state = fs::read_to_string(game.join("turns/3/state.toml")).unwrap();
     assert!(state.contains("[controlled.austria]"), "{state}");
 }

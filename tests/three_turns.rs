@@ -41,16 +41,33 @@ fn eia_19_1_three_turns_take_one_mail_in_and_one_report_out_per_power() {
     let mut out: BTreeMap<(u32, String, String), usize> = BTreeMap::new();
     for e in fs::read_dir(game.join("mail/outbox")).unwrap() {
         let name = e.unwrap().file_name().to_string_lossy().into_owned();
-        let Some(stem) = name.strip_suffix(".eml") else { continue };
+        let Some(stem) = name.strip_suffix(".eml") else {
+            continue;
+        };
         let mut parts = stem.splitn(3, '-');
-        let turn: u32 = parts.next().unwrap().trim_start_matches('t').parse().unwrap();
+        let turn: u32 = parts
+            .next()
+            .unwrap()
+            .trim_start_matches('t')
+            .parse()
+            .unwrap();
         let kind = parts.next().unwrap().to_string();
-        let power = parts.next().unwrap_or("").split('-').next().unwrap_or("").to_string();
+        let power = parts
+            .next()
+            .unwrap_or("")
+            .split('-')
+            .next()
+            .unwrap_or("")
+            .to_string();
         *out.entry((turn, kind, power)).or_default() += 1;
     }
     for turn in 1..=3 {
         for (power, _) in POWERS {
-            assert_eq!(out.get(&(turn, "report".into(), power.into())), Some(&1), "one report for {power} in turn {turn}: {out:?}");
+            assert_eq!(
+                out.get(&(turn, "report".into(), power.into())),
+                Some(&1),
+                "one report for {power} in turn {turn}: {out:?}"
+            );
         }
     }
     // Nothing else goes to a player but the dice commitment of the next turn, which needs no answer.
@@ -66,7 +83,10 @@ fn eia_19_1_three_turns_take_one_mail_in_and_one_report_out_per_power() {
         let value: toml::Value = toml::from_str(&log).unwrap();
         for e in value["event"].as_array().unwrap() {
             if e["kind"].as_str() == Some("decision") {
-                assert!(e.get("decision").is_some(), "turn {turn}: a decision without who took it: {e}");
+                assert!(
+                    e.get("decision").is_some(),
+                    "turn {turn}: a decision without who took it: {e}"
+                );
             }
         }
     }

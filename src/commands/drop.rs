@@ -29,12 +29,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let _lock = GameLock::acquire(&game.dir)?;
     let turn = game.current_turn()?;
     let mut state = game.load_state(turn)?;
-    let until = crate::engine::players::drop_power(&game, &mut state, &args.power, args.to.as_deref())?;
+    let until =
+        crate::engine::players::drop_power(&game, &mut state, &args.power, args.to.as_deref())?;
     write_atomic(&game.state_path(turn), toml::to_string(&state)?.as_bytes())?;
     match &args.to {
         Some(by) => println!("{} is run by {by} from turn {turn} until turn {until} (EiA 19.2.1): {by}'s player sends its orders with his own password and receives its report.", args.power),
         None => println!("{} is run by its standing orders and the SOP from turn {turn} until turn {until} (EiA 19.2.1).", args.power),
     }
-    println!("Find a new player, then: pbem replace {} {} --email <address>", args.game.display(), args.power);
+    println!(
+        "Find a new player, then: pbem replace {} {} --email <address>",
+        args.game.display(),
+        args.power
+    );
     Ok(ExitCode::SUCCESS)
 }

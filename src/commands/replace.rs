@@ -27,10 +27,18 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let _lock = GameLock::acquire(&game.dir)?;
     let turn = game.current_turn()?;
     let mut state = game.load_state(turn)?;
-    let (password, from) = crate::engine::players::replace_player(&game, &mut state, &args.power, &args.email)?;
+    let (password, from) =
+        crate::engine::players::replace_player(&game, &mut state, &args.power, &args.email)?;
     write_atomic(&game.state_path(turn), toml::to_string(&state)?.as_bytes())?;
-    println!("{} passes to {} at turn {from}, the next economic phase (EiA 19.2.2).", args.power, args.email.join(", "));
+    println!(
+        "{} passes to {} at turn {from}, the next economic phase (EiA 19.2.2).",
+        args.power,
+        args.email.join(", ")
+    );
     println!("The new player's password, shown this once (pbem keeps only its hash): {password}");
-    println!("Alliances the power has then may not be broken before turn {}.", from + 3);
+    println!(
+        "Alliances the power has then may not be broken before turn {}.",
+        from + 3
+    );
     Ok(ExitCode::SUCCESS)
 }

@@ -287,7 +287,14 @@ pub fn compute(
 
     let mut next_state = resolution.next;
     next_state.turn = turn + 1;
-    crate::engine::players::advance(game, &state, turn, &orders, &mut next_state, &mut resolution.events)?;
+    crate::engine::players::advance(
+        game,
+        &state,
+        turn,
+        &orders,
+        &mut next_state,
+        &mut resolution.events,
+    )?;
     let state_text = toml::to_string(&next_state).context("cannot write the next state")?;
     let log_text = toml::to_string(&Log {
         game: &game.config.game,
