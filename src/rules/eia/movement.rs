@@ -7,7 +7,8 @@ use crate::engine::event::Event;
 use crate::game::map::Map;
 
 use super::board::Board;
-use super::orders::{EiaOrder, LAND_MOVEMENT};
+use super::naval::Fleet;
+use super::orders::{EiaOrder, LAND_MOVEMENT, TRANSPORT};
 use super::visibility::watchers;
 
 /// EiA 7: a unit entering an area with enemy corps stops there.
@@ -19,6 +20,7 @@ pub fn move_units(
     map: &Map,
     board: &mut Board,
     orders: &BTreeMap<String, Vec<EiaOrder>>,
+    fleets: &[Fleet],
     events: &mut Vec<Event>,
 ) {
     let before = board.positions();
@@ -37,8 +39,24 @@ pub fn move_units(
             let mut here = start;
             let mut walked = vec![map.area(start).id.clone()];
             let mut stopped = None;
+            let mut stopped_at_sea = None;
+            let mut carriers = Vec::new();
             for step in path {
                 let next = map.find(step).expect("checked order");
+                if !map.area(next).is_land() {
+                    // EiA 6.2.5 (SOP): the biggest of the power's fleets there carries the corps.
+                    let carrier = fleets
+                        .iter()
+                        .filter(|f| f.area == next && f.ships > 0 && &f.power == power)
+                        .max_by_key(|f| (f.ships, std::cmp::Reverse(f.id.clone())));
+                    match carrier {
+                        Some(f) => carriers.push((f.id.clone(), map.area(next).id.clone())),
+                        None => {
+                            stopped_at_sea = Some(map.area(next).id.clone());
+                            break;
+                        }
+                    }
+                }
                 here = next;
                 walked.push(map.area(next).id.clone());
                 if board.enemies_in(next, power) && corps.is_some() {
@@ -81,6 +99,26 @@ pub fn move_units(
             }
             let mut seen = own.clone();
             seen.extend(watchers(map, &before, here));
+            for (fleet, sea) in &carriers {
+                let text = format!(
+                    "{fleet}, the biggest fleet of {power} in {sea}, carries {unit} across."
+                );
+                events.push(
+                    Event::new(TRANSPORT, "transport", text)
+                        .at(sea)
+                        .seen_by(own.iter().map(String::as_str)),
+                );
+            }
+            if let Some(sea) = stopped_at_sea {
+                let text = format!(
+                    "{unit} stays on the coast: no fleet of {power} is left in {sea} to carry it."
+                );
+                events.push(
+                    Event::new(TRANSPORT, "transport", text)
+                        .at(&map.area(here).id)
+                        .seen_by(own.iter().map(String::as_str)),
+                );
+            }
             if let Some(area) = stopped {
                 let text = format!("{unit} stops in {area}: enemy corps are there.");
                 events.push(

@@ -48,6 +48,12 @@ pub const ORDER_SYNTAX: Rule = Rule::new(
 
 /// EiA 6.2: naval movement (cited by section: its text is not in the rules we hold).
 pub const NAVAL_MOVEMENT: Rule = Rule::new("EiA", "6.2", "naval movement");
+/// EiA 6.2.5 (SOP): the fleet with most ships in a stack carries the corps.
+pub const TRANSPORT: Rule = Rule::new(
+    "EiA",
+    "6.2.5",
+    "the fleet with most ships in a stack carries the corps",
+);
 /// EiA 12.3.7.4: reaction moves are not used in games by mail.
 pub const REACTION_MOVES: Rule = Rule::new(
     "EiA",
@@ -666,10 +672,22 @@ fn check_move(
             .rule(LAND_MOVEMENT));
         }
         if !cx.map.area(next).is_land() {
-            return Err(Diagnostic::error(format!("{step} is a sea area"), at)
-                .label("at sea")
-                .hint("corps and leaders move over land; sea transport comes with the naval phase")
-                .rule(LAND_MOVEMENT));
+            // EiA 6.2.5: a corps crosses a sea area aboard one of its power's fleets there, and lands.
+            let carried =
+                cx.state.fleets.iter().any(|f| {
+                    f.power.get_ref() == power && f.area.get_ref() == &cx.map.area(next).id
+                });
+            if !carried || k + 1 == path.len() {
+                let why = if carried {
+                    "a move cannot end at sea"
+                } else {
+                    "no fleet of yours is there to carry it"
+                };
+                return Err(Diagnostic::error(format!("{step} is a sea area: {why}"), at)
+                    .label("at sea")
+                    .hint("corps and leaders cross a sea area only aboard a fleet of their power that stands there, and land beyond it")
+                    .rule(TRANSPORT));
+            }
         }
         here = next;
     }
@@ -914,15 +932,18 @@ mod tests {
     }
 
     #[test]
-    fn eia_7_move_path_over_land_only() {
+    fn eia_6_2_5_a_corps_crosses_the_sea_only_aboard_its_own_fleet() {
         let (text, c) = check("move FR-Cav Lake-Constance Ulm\n");
         let d = one_error(&c);
-        assert_eq!(d.message, "Lake-Constance is a sea area");
+        assert_eq!(
+            d.message,
+            "Lake-Constance is a sea area: no fleet of yours is there to carry it"
+        );
         assert_eq!(
             d.hint.as_deref(),
-            Some("corps and leaders move over land; sea transport comes with the naval phase")
+            Some("corps and leaders cross a sea area only aboard a fleet of their power that stands there, and land beyond it")
         );
-        assert_eq!(d.rule, Some(LAND_MOVEMENT));
+        assert_eq!(d.rule, Some(TRANSPORT));
         assert_eq!(&text[d.span.clone()], "Lake-Constance");
     }
 

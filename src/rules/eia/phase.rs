@@ -116,7 +116,7 @@ pub fn resolve_land_phase(
         battlefields: BTreeSet::new(),
         depots,
     };
-    movement::move_units(map, &mut phase.board, orders, &mut phase.events);
+    movement::move_units(map, &mut phase.board, orders, &fleets, &mut phase.events);
     let mut orders = orders.clone();
     let raised = phase.insurrection(state, &mut orders)?;
     let combats = phase.declared_combats(&orders);

@@ -1105,3 +1105,58 @@ fn eia_10_1_4_1_a_standing_order_keeps_the_insurrection_home() {
     );
     assert_eq!(next.insurrection.len(), 1);
 }
+
+#[test]
+fn eia_6_2_5_the_biggest_fleet_in_the_stack_carries_the_corps() {
+    let state = [
+        fleet("BF1", "blue", 3, "Bay"),
+        fleet("BF2", "blue", 5, "Bay"),
+        fleet("BF3", "blue", 2, "Ocean"),
+        corps("B1", "blue", "infantry", 4, "3.0", "West"),
+    ]
+    .concat();
+    let (_d, g) = game(&state);
+    let mv = EiaOrder::Move {
+        unit: "B1".into(),
+        path: vec!["Bay".into(), "Ocean".into(), "Far".into()],
+    };
+    let (events, next) = run(&g, &orders(&[("blue", mv)]));
+    let carried: Vec<&str> = with_rule(&events, "EiA 6.2.5")
+        .iter()
+        .map(|e| e.text.as_str())
+        .collect();
+    assert_eq!(
+        carried,
+        [
+            "BF2, the biggest fleet of blue in Bay, carries B1 across.",
+            "BF3, the biggest fleet of blue in Ocean, carries B1 across."
+        ]
+    );
+    assert_eq!(
+        next.find_corps("B1").map(|c| c.area.get_ref().as_str()),
+        Some("Far")
+    );
+}
+
+#[test]
+fn eia_6_2_5_without_a_fleet_the_corps_stays_on_the_coast() {
+    // The fleet in the Bay sails away in the naval phase, before the corps moves.
+    let state = [
+        fleet("BF1", "blue", 3, "Bay"),
+        corps("B1", "blue", "infantry", 4, "3.0", "West"),
+    ]
+    .concat();
+    let (_d, g) = game(&state);
+    let mv = EiaOrder::Move {
+        unit: "B1".into(),
+        path: vec!["Bay".into(), "Ocean".into(), "Far".into()],
+    };
+    let (events, next) = run(&g, &orders(&[("blue", sail("BF1", "Ocean")), ("blue", mv)]));
+    assert!(with_rule(&events, "EiA 6.2.5")
+        .iter()
+        .any(|e| e.text == "B1 stays on the coast: no fleet of blue is left in Bay to carry it."));
+    assert_eq!(
+        next.find_corps("B1").map(|c| c.area.get_ref().as_str()),
+        Some("West")
+    );
+}
