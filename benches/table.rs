@@ -58,7 +58,11 @@ fn main() {
             started.elapsed().as_secs_f64()
         );
         let outs = outputs(&dir);
-        let size = format!("{} units, {} combats", thousands(units), thousands(spec.combats));
+        let size = format!(
+            "{} units, {} combats",
+            thousands(units),
+            thousands(spec.combats)
+        );
         let total: usize = outs.iter().map(|(_, b)| b.len()).sum();
         notes.push(format!(
             "{size}: the turn writes {} files, {:.1} MB ({})",
@@ -246,11 +250,14 @@ fn time_v(cmd: &[&str]) -> (f64, u64) {
     // "h:mm:ss" or "m:ss.ss".
     let wall = field("Elapsed (wall clock) time (h:mm:ss or m:ss):")
         .split(':')
-        .fold(0.0, |acc, part| acc * 60.0 + part.parse::<f64>().unwrap_or(0.0));
+        .fold(0.0, |acc, part| {
+            acc * 60.0 + part.parse::<f64>().unwrap_or(0.0)
+        });
     (wall, rss)
 }
 
-/// The work this program does when it is measured as a process: `--child floor <dir>`.
+/// The work this program does when it is measured as a process: `--child floor <dir>`; and
+/// `--child generate <units> <dir>`, which writes the synthetic game of that size.
 fn child(args: &[String]) {
     match args {
         [what, dir] if what == "floor" => {
@@ -258,7 +265,12 @@ fn child(args: &[String]) {
             let outs = outputs(dir);
             resolve_floor(dir, &outs);
         }
-        _ => panic!("usage: table --child floor <game folder>"),
+        [what, units, dir] if what == "generate" => {
+            let units: usize = units.parse().expect("a number of units");
+            let files = pbem::synth::write_game(&spec(units), Path::new(dir)).expect("written");
+            eprintln!("{:?}", files.summary);
+        }
+        _ => panic!("usage: table --child floor <game folder> | --child generate <units> <folder>"),
     }
 }
 

@@ -13,9 +13,10 @@
 //! ```
 //!
 //! How the turn is built. The map is a square grid of land areas `A<x>-<y>`, split into one block
-//! of areas per power, which controls it; every power has a capital and some areas a depot. Each
-//! combat stands on its own area (even x and y, never next to another combat): corps of the power
-//! that holds the area and of an attacker, which declares `attack`. One combat in eight brings an
+//! of areas per power, which controls it; every power has a capital and some areas a depot; about
+//! one area per five units. Each combat stands on its own area, on the squares of one colour of a
+//! chessboard, so that no two are next to each other: corps of the power that holds the area and of
+//! an attacker, which declares `attack`. One combat in eight brings an
 //! attacking corps in by a `move` (one in sixteen over two areas, where enemy garrisons may stop
 //! it); one in forty names a chit. The other units are garrisons spread over the map, most of them
 //! in their own power's block, so that battles draw reinforcements and retreats find their way
@@ -220,9 +221,12 @@ pub fn generate(spec: &Spec) -> Result<Files> {
         );
     }
     let limit = crate::orders::MAX_ORDER_LINES;
-    let cells = (spec.combats * 5).max(spec.units / 3).max(64);
-    let mut side = (1..).find(|s| s * s >= cells).unwrap_or(8);
-    side += side % 2;
+    // A square of about one area per five units, and room for the combats on the squares of one
+    // colour of a chessboard, inside the border, so that no two combats are next to each other.
+    let sites_in = |side: usize| (side - 2) * (side - 2) / 2;
+    let side = (8..)
+        .find(|&s| s * s >= spec.units / 5 && sites_in(s) >= spec.combats)
+        .unwrap_or(8);
     let grid = Grid {
         side,
         powers: spec.powers,
@@ -230,10 +234,9 @@ pub fn generate(spec: &Spec) -> Result<Files> {
     let areas = side * side;
     let mut rng = Stream::new(spec.seed, "synth");
 
-    // Combat areas: even x and y inside the border, so that no two are adjacent.
-    let mut sites: Vec<usize> = (1..side / 2)
-        .flat_map(|y| (1..side / 2).map(move |x| (2 * x, 2 * y)))
-        .filter(|&(x, y)| x + 1 < side && y + 1 < side)
+    let mut sites: Vec<usize> = (1..side - 1)
+        .flat_map(|y| (1..side - 1).map(move |x| (x, y)))
+        .filter(|&(x, y)| (x + y) % 2 == 0)
         .map(|(x, y)| grid.cell(x, y))
         .collect();
     if sites.len() < spec.combats {
@@ -289,8 +292,9 @@ pub fn generate(spec: &Spec) -> Result<Files> {
         if k % 8 == 1 {
             // A corps marches in from the east, over one or two areas.
             let east = grid.cell(x + 1, y);
-            let (start, path) = if k % 16 == 9 {
-                (grid.cell(x + 1, y + 1), vec![grid.id(east), name.clone()])
+            let north_east = grid.cell(x + 1, y + 1);
+            let (start, path) = if k % 16 == 9 && !battle[north_east] {
+                (north_east, vec![grid.id(east), name.clone()])
             } else {
                 (east, vec![name.clone()])
             };

@@ -49,7 +49,7 @@ fn the_last_submission_before_the_deadline_counts_and_every_one_is_kept() {
     ]
     .concat();
     let path = write(tmp.path(), "inbox.mbox", &mbox);
-    let s = ingest(&load(&dir), &[path]).unwrap();
+    let s = locked(|| ingest(&load(&dir), std::slice::from_ref(&path)));
     let statuses: Vec<(&str, Status)> = s
         .new
         .iter()
@@ -108,14 +108,14 @@ fn late_orders_are_held_for_the_next_turn_when_the_game_says_hold() {
         &france("attack Munich\n"),
     );
     let path = write(tmp.path(), "late.eml", &late);
-    let s = ingest(&load(&dir), &[path]).unwrap();
+    let s = locked(|| ingest(&load(&dir), std::slice::from_ref(&path)));
     let r = &s.new[0].record;
     assert_eq!((r.status, r.for_turn), (Status::Held, 2));
     assert!(!dir.join("orders/1/france.txt").exists());
     let ack = body_of(&acks(&dir)[0].1);
     assert!(ack.contains("kept for turn 2"), "{ack}");
-    pbem::engine::turn::resolve(&load(&dir), &Default::default()).unwrap();
-    let s = apply_held(&load(&dir)).unwrap();
+    locked(|| pbem::engine::turn::resolve(&load(&dir), &Default::default()));
+    let s = locked(|| apply_held(&load(&dir)));
     assert_eq!(s.standing.len(), 1);
     let filed = fs::read_to_string(dir.join("orders/2/france.txt")).unwrap();
     assert!(
@@ -141,7 +141,7 @@ fn the_acknowledgement_lists_orders_diagnostics_entropy_digest_deadline_and_comm
             &body,
         ),
     );
-    ingest(&load(&dir), &[path]).unwrap();
+    locked(|| ingest(&load(&dir), std::slice::from_ref(&path)));
     let (name, ack) = acks(&dir).pop().unwrap();
     assert!(name.starts_with("t0001-ack-france-"), "{name}");
     assert_eq!(header_of(&ack, "To").as_deref(), Some("france@example.org"));
@@ -204,7 +204,7 @@ fn without_a_received_header_a_maildir_delivery_time_orders_the_messages_never_t
         .iter()
         .map(|f| fs::metadata(md.join(f)).unwrap().modified().unwrap())
         .collect();
-    let s = ingest(&load(&dir), std::slice::from_ref(&md)).unwrap();
+    let s = locked(|| ingest(&load(&dir), std::slice::from_ref(&md)));
     let order: Vec<&str> = s.new.iter().map(|e| e.record.message_id.as_str()).collect();
     assert_eq!(order, ["a@x", "b@x"]);
     assert!(s.new.iter().all(|e| e.record.arrival_from == "delivery"));
@@ -240,9 +240,9 @@ fn ingesting_the_same_mailbox_twice_changes_nothing() {
         mbox.push_str(&mbox_entry(&m, "Sat Dec  5 10:00:00 2026"));
     }
     let path = write(tmp.path(), "inbox.mbox", &mbox);
-    ingest(&load(&dir), std::slice::from_ref(&path)).unwrap();
+    locked(|| ingest(&load(&dir), std::slice::from_ref(&path)));
     let once = tree(&dir);
-    let s = ingest(&load(&dir), std::slice::from_ref(&path)).unwrap();
+    let s = locked(|| ingest(&load(&dir), std::slice::from_ref(&path)));
     assert_eq!((s.read, s.already, s.new.len()), (3, 3, 0));
     assert_eq!(tree(&dir), once);
 }
@@ -381,7 +381,7 @@ fn a_games_own_ack_template_overrides_the_built_in_one() {
         &france("attack Ulm\n"),
     );
     let p = write(tmp.path(), "m.eml", m);
-    ingest(&load(&dir), &[p]).unwrap();
+    locked(|| ingest(&load(&dir), std::slice::from_ref(&p)));
     assert_eq!(
         body_of(&acks(&dir)[0].1).trim_end(),
         "Bonjour France: accepted (1 ordres)."
@@ -407,4 +407,49 @@ fn plain_smtp_to_another_machine_is_refused_in_game_toml() {
         "{stderr}"
     );
     assert!(stderr.contains("game.toml:"), "{stderr}");
+}
+
+#[test]
+fn a_crash_during_an_ingest_is_completed_by_a_rerun_with_the_same_files() {
+    let (tmp, clean) = game();
+    let crashed = tmp.path().join("crashed");
+    pbem::game::fsio::copy_tree(&clean, &crashed).unwrap();
+    let mut mbox = String::new();
+    for (p, pw) in [("france", FRANCE_PW), ("austria", AUSTRIA_PW)] {
+        let m = eml(
+            &format!("{p}@example.org"),
+            "Sat, 5 Dec 2026 18:00:00 +0100",
+            &format!("{p}@x"),
+            &header(p, pw, 1),
+        );
+        mbox.push_str(&mbox_entry(&m, "Sat Dec  5 17:00:00 2026"));
+    }
+    let path = write(tmp.path(), "inbox.mbox", mbox);
+    pbem()
+        .arg("ingest")
+        .arg(&clean)
+        .arg(&path)
+        .assert()
+        .success();
+    // Killed as by a power cut just before the French orders file is put in place.
+    pbem()
+        .arg("ingest")
+        .arg(&crashed)
+        .arg(&path)
+        .env("PBEM_CRASH_BEFORE", "france.txt")
+        .assert()
+        .failure();
+    assert!(!crashed.join("orders/1/france.txt").exists());
+    pbem()
+        .arg("ingest")
+        .arg(&crashed)
+        .arg(&path)
+        .assert()
+        .success();
+    let strip = |t: Vec<(String, Vec<u8>)>| -> Vec<(String, Vec<u8>)> {
+        t.into_iter()
+            .filter(|(n, _)| !n.contains(".tmp-"))
+            .collect()
+    };
+    assert_eq!(strip(tree(&crashed)), strip(tree(&clean)));
 }

@@ -22,7 +22,7 @@ const REGISTERED: [&str; 4] = [
 
 fn ingest_one(dir: &Path, name: &str, eml: &str) -> IngestSummary {
     let path = write(dir.parent().unwrap(), name, eml);
-    ingest(&load(dir), &[path]).unwrap()
+    locked(|| ingest(&load(dir), std::slice::from_ref(&path)))
 }
 
 /// Every answer in the outbox goes to registered players (or the referee) only.
@@ -206,13 +206,13 @@ fn a_message_replayed_from_an_earlier_turn_is_rejected() {
     );
     let original = eml("france@example.org", ON_TIME, "turn1@example.org", &body);
     let path = write(tmp.path(), "t1.eml", &original);
-    ingest(&load(&dir), std::slice::from_ref(&path)).unwrap();
-    pbem::engine::turn::resolve(&load(&dir), &Default::default()).unwrap();
+    locked(|| ingest(&load(&dir), std::slice::from_ref(&path)));
+    locked(|| pbem::engine::turn::resolve(&load(&dir), &Default::default()));
     let acks_before = acks(&dir).len();
 
     // The same bytes again: already stored and judged; nothing changes.
     let before = tree(&dir);
-    let s = ingest(&load(&dir), std::slice::from_ref(&path)).unwrap();
+    let s = locked(|| ingest(&load(&dir), std::slice::from_ref(&path)));
     assert_eq!((s.already, s.new.len()), (1, 0));
     assert_eq!(tree(&dir), before);
 
@@ -263,7 +263,7 @@ fn an_attachment_named_like_a_path_is_rejected_and_nothing_is_written_there() {
     };
     let p1 = write(tmp.path(), "a.eml", m("france@example.org", "p1@x"));
     let p2 = write(tmp.path(), "b.eml", m("stranger@evil.example", "p2@x"));
-    let s = ingest(&load(&dir), &[p1, p2]).unwrap();
+    let s = locked(|| ingest(&load(&dir), &[p1.clone(), p2.clone()]));
     for e in &s.new {
         assert_eq!(e.record.status, Status::Rejected);
         assert!(
@@ -311,5 +311,39 @@ fn orders_for_another_game_or_an_unknown_power_are_rejected_with_their_reason() 
     assert!(acks(&dir)
         .iter()
         .any(|(_, a)| header_of(a, "To").as_deref() == Some("britain@example.org")));
+    assert_answers_only_registered(&dir);
+}
+
+#[test]
+fn a_dropped_powers_controller_sends_its_orders_with_his_own_password_and_address() {
+    // EiA 19.2.1: Austria runs France meanwhile; Austria's player writes France's orders.
+    let (_tmp, dir) = game();
+    pbem()
+        .args(["drop"])
+        .arg(&dir)
+        .args(["france", "--to", "austria"])
+        .assert()
+        .success();
+    let body = header("france", AUSTRIA_PW, 1);
+    let s = ingest_one(
+        &dir,
+        "ctl.eml",
+        &eml("austria@example.org", ON_TIME, "ctl@x", &body),
+    );
+    let r = &s.new[0].record;
+    assert_eq!((r.status, r.power.as_str()), (Status::Accepted, "france"));
+    let ack = acks(&dir).pop().unwrap().1;
+    assert_eq!(
+        header_of(&ack, "To").as_deref(),
+        Some("austria@example.org")
+    );
+    // Russia's player, even with Austria's password, is nobody for France.
+    let s = ingest_one(
+        &dir,
+        "ru.eml",
+        &eml("russia@example.org", ON_TIME, "ru@x", &body),
+    );
+    assert_eq!(s.new[0].record.status, Status::Rejected);
+    assert!(s.new[0].record.reasons[0].contains("not registered for France"));
     assert_answers_only_registered(&dir);
 }

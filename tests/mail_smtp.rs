@@ -299,7 +299,7 @@ fn a_dropped_connection_is_survived_by_a_rerun_that_sends_the_rest_and_nothing_t
         return;
     };
     use_server(&dir, first.port);
-    let out = pbem().arg("send").arg(&dir).assert().code(1);
+    let out = pbem().arg("send").arg(&dir).assert().code(5);
     let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(stdout.contains("3 message(s) sent"), "{stdout}");
     assert!(stdout.contains("left for the next run"), "{stdout}");
@@ -357,7 +357,7 @@ fn a_550_for_one_recipient_is_reported_the_others_still_go_and_a_rerun_sends_not
         return;
     };
     use_server(&dir, server.port);
-    let out = pbem().arg("send").arg(&dir).assert().code(1);
+    let out = pbem().arg("send").arg(&dir).assert().code(5);
     let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(stdout.contains("REFUSED"), "{stdout}");
     assert!(stdout.contains("550"), "{stdout}");
@@ -372,7 +372,7 @@ fn a_550_for_one_recipient_is_reported_the_others_still_go_and_a_rerun_sends_not
     assert_eq!(server.received().len(), expected.len() - refused);
 
     // The rerun sends nothing and still reports the 550.
-    let out = pbem().arg("send").arg(&dir).assert().code(1);
+    let out = pbem().arg("send").arg(&dir).assert().code(5);
     let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(stdout.contains("0 message(s) sent"), "{stdout}");
     assert!(
@@ -426,7 +426,7 @@ fn the_smtp_password_comes_from_the_environment_and_is_never_printed_or_stored()
         .arg(&dir)
         .env("PBEM_TEST_SMTP_PASSWORD", "wrong")
         .assert()
-        .code(1);
+        .code(5);
     let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(
         stdout.contains("stopped: the server refused the login"),
@@ -511,4 +511,97 @@ fn the_folder_transport_writes_each_message_once_per_recipient() {
         .assert()
         .success();
     assert_eq!(tree(&folder), again);
+}
+
+#[cfg(unix)]
+#[test]
+fn the_sendmail_transport_pipes_each_message_to_the_program_once_per_recipient() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = resolved_turn(tmp.path());
+    let expected = expected_pairs(&dir);
+    let spool = tmp.path().join("spool");
+    fs::create_dir_all(&spool).unwrap();
+    // A stand-in for sendmail: the message on stdin, the recipient after "--".
+    let script = write(
+        tmp.path(),
+        "fake-sendmail",
+        format!(
+            "#!/bin/sh\nfor a in \"$@\"; do rcpt=\"$a\"; done\nn=$(ls '{0}' | wc -l)\ncat > '{0}'/$n.eml\necho \"$rcpt\" > '{0}'/$n.rcpt\n",
+            spool.display()
+        ),
+    );
+    fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
+    add_to_config(
+        &dir,
+        &format!(
+            "[mail]\nfrom = \"Referee <referee@referee.example>\"\ntransport = \"sendmail\"\n\n[mail.sendmail]\ncommand = \"{}\"\n",
+            script.display()
+        ),
+    );
+    pbem().arg("send").arg(&dir).assert().success();
+    let mut got = Vec::new();
+    for e in fs::read_dir(&spool).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "eml") {
+            let rcpt = fs::read_to_string(p.with_extension("rcpt")).unwrap();
+            got.push((fs::read(&p).unwrap(), vec![rcpt.trim().to_string()]));
+        }
+    }
+    assert_eq!(match_received(&expected, &got).len(), expected.len());
+    pbem().arg("send").arg(&dir).assert().success();
+    assert_eq!(
+        fs::read_dir(&spool).unwrap().count(),
+        2 * expected.len(),
+        "nothing sent twice"
+    );
+}
+
+#[test]
+fn a_crash_while_sending_loses_nothing_and_repeats_at_most_the_message_in_flight() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = resolved_turn(tmp.path());
+    let expected = expected_pairs(&dir);
+    let Some(server) = Server::start(&tmp.path().join("r"), &[]) else {
+        return;
+    };
+    use_server(&dir, server.port);
+    // pbem dies (as in a power cut) after the server took the French report, before the ledger says so.
+    pbem()
+        .arg("send")
+        .arg(&dir)
+        .env("PBEM_CRASH_BEFORE", "t0001-report-france.toml")
+        .assert()
+        .failure();
+    let first = server.received().len();
+    assert!(first > 0 && first < expected.len(), "{first}");
+    pbem().arg("send").arg(&dir).assert().success();
+    let received = server.received();
+    // Everything arrived; only the message in flight at the crash came twice.
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    for (bytes, rcpts) in &received {
+        let ((file, r), _) = expected
+            .iter()
+            .find(|((_, r), b)| {
+                r == &rcpts[0] && (*b == bytes || [b.as_slice(), b"\r\n"].concat() == *bytes)
+            })
+            .expect("a message of the outbox");
+        pairs.push((file.clone(), r.clone()));
+    }
+    let mut unique = pairs.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), expected.len(), "nothing lost");
+    assert_eq!(pairs.len(), expected.len() + 1);
+    let twice: Vec<_> = unique
+        .iter()
+        .filter(|p| pairs.iter().filter(|q| q == p).count() == 2)
+        .collect();
+    assert_eq!(
+        twice,
+        [&(
+            "t0001-report-france.eml".to_string(),
+            "france@example.org".to_string()
+        )]
+    );
 }

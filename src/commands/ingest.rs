@@ -9,8 +9,10 @@ use anyhow::Result;
 use crate::game::Game;
 use crate::mail::ingest::{ingest_with_progress, IngestSummary, Status};
 
-/// Read orders from mail (.eml files, mbox files, Maildir folders); store every message, authenticate
-/// each submission, file the last one received before the deadline, and write an acknowledgement for
+/// Read orders from mail: store, authenticate, file and acknowledge every submission.
+///
+/// Reads .eml files, mbox files and Maildir folders; stores every message, authenticates each
+/// submission, files the last one received before the deadline, and writes an acknowledgement for
 /// every one to the outbox. The mailbox is never modified; ingesting it twice changes nothing.
 ///
 /// Example: pbem ingest games/my-game ~/Maildir

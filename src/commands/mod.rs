@@ -27,6 +27,8 @@ pub mod exit {
     pub const REJECTED: u8 = 3;
     /// `audit` or `verify` found a mismatch.
     pub const MISMATCH: u8 = 4;
+    /// `send` left messages undelivered (refused or still failing); a rerun sends the rest.
+    pub const UNDELIVERED: u8 = 5;
 }
 
 /// pbem: a turn adjudicator for play-by-email wargames.

@@ -7,9 +7,10 @@ use anyhow::Result;
 
 use crate::game::Game;
 
-/// Write a reminder to the outbox for every power with no orders in for the current turn, with the
-/// deadline in the player's own time zone (game.toml [[power]] time_zone) when he set one. Send them
-/// with `pbem send`.
+/// Write a reminder to every power whose orders are not in yet.
+///
+/// The reminders go to the outbox, with the deadline in the player's own time zone (game.toml
+/// `[[power]] time_zone`) when he set one. Send them with `pbem send`.
 ///
 /// Example: pbem remind games/my-game && pbem send games/my-game
 #[derive(Debug, clap::Args)]

@@ -11,8 +11,10 @@ use crate::mail::send::{send, Outcome, SendOptions, SendSummary};
 
 use super::exit;
 
-/// Send every message of the outbox (reports, acknowledgements, announcements, reminders) that has not
-/// reached all its recipients yet, through the transport of game.toml [mail] (SMTP, sendmail or a
+/// Deliver the outbox, each message once to each recipient.
+///
+/// Sends every message of the outbox (reports, acknowledgements, announcements, reminders) that has
+/// not reached all its recipients yet, through the transport of game.toml `[mail]` (SMTP, sendmail or a
 /// folder). A rerun after a failure sends exactly what is left. Exit code 1 when something is left.
 ///
 /// Example: pbem send games/my-game --dry-run
@@ -44,7 +46,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(if summary.complete() {
         ExitCode::SUCCESS
     } else {
-        ExitCode::from(exit::ERROR)
+        ExitCode::from(exit::UNDELIVERED)
     })
 }
 

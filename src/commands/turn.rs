@@ -14,7 +14,7 @@ use crate::mail::send::{self, Outcome, SendOptions};
 ///
 /// Example: pbem turn games/my-game --mailbox ~/Maildir
 ///          pbem turn games/my-game --mailbox inbox.mbox --no-send
-///          pbem turn games/my-game            (orders already in orders/<turn>/)
+///          pbem turn games/my-game            (orders already in `orders/<turn>/`)
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The game folder.
@@ -111,6 +111,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "The turn is resolved, but not every message went: run `pbem send {}` again.",
             args.game.display()
         );
+        return Ok(ExitCode::from(super::exit::UNDELIVERED));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -11,6 +11,10 @@
 //! <game>/turns/<t>/reports/<p>.txt  one report per power
 //! <game>/orders/<t>/<power>.txt     the accepted orders of each power for turn t
 //! <game>/secret/<t>.key             R_t, mode 0600, revealed in record t
+//! <game>/mail/inbox/<sha256>.eml    every raw message received (mode 0600)      (mail/ingest.rs)
+//! <game>/mail/received/<sha256>.toml  what pbem made of each message
+//! <game>/mail/outbox/*.eml          every message pbem sends                    (mail/outbox.rs)
+//! <game>/mail/sent/<file>.toml      who got what                                (mail/send.rs)
 //! ```
 //! This module owns the layout; other modules ask it for paths.
 

@@ -108,7 +108,12 @@ pub fn acknowledgement(
         arrival: in_zone(game, None, data.arrival),
         origin: record.origin.clone(),
         current: replaced_by.is_none(),
-        replaced_by: replaced_by.cloned().unwrap_or_default(),
+        replaced_by: replaced_by
+            .map(|t| match DateTime::parse_from_rfc3339(t) {
+                Ok(t) => in_zone(game, None, t.with_timezone(&Utc)),
+                Err(_) => t.clone(),
+            })
+            .unwrap_or_default(),
         late_turn: data.late_turn.unwrap_or(0),
         held_for: record.for_turn,
         reasons: record.reasons.clone(),
@@ -155,8 +160,15 @@ pub fn acknowledgement(
     })
 }
 
-/// The reminder of turn `turn` to a power with no orders in (issue 4.8), numbered `n` (1 for the first).
-pub fn reminder(game: &Game, turn: u32, power: &PowerConfig, n: u32) -> Result<Outgoing> {
+/// The reminder of turn `turn` to a power with no orders in (issue 4.8), numbered `n` (1 for the first),
+/// to the addresses that receive the power's mail (`engine::players::recipients`).
+pub fn reminder(
+    game: &Game,
+    turn: u32,
+    power: &PowerConfig,
+    to: &[String],
+    n: u32,
+) -> Result<Outgoing> {
     let config = &game.config;
     let context = minijinja::context! {
         game => config.game, title => config.title, turn => turn, date => config.date_of(turn),
@@ -171,7 +183,7 @@ pub fn reminder(game: &Game, turn: u32, power: &PowerConfig, n: u32) -> Result<O
         turn,
         power: Some(power.id.clone()),
         key: if n <= 1 { String::new() } else { n.to_string() },
-        to: power.players.clone(),
+        to: to.to_vec(),
         subject: format!(
             "[{}] turn {turn}: no orders from {} yet, due {}",
             config.game,

@@ -15,12 +15,16 @@
 //!    without the password is rejected), and a sender the strict reading of `mail::parse` cannot tell
 //!    is nobody's.
 //!
+//!    A power's addresses are its players' (a replacement's, else game.toml's) and, while another
+//!    power runs it (EiA 19.2, `pbem drop`), the controller's: [`registered`] asks `engine::players`.
+//!
 //!    Rights are per power today: an authenticated submission may order every unit of its power, and
 //!    the ruleset rejects orders for another power's units line by line (`pbem orders/own-units`).
-//!    Rules that give a unit to a commander and his deputy (GITM 3.4, 6.1) need rights per unit: the
-//!    place for it is [`authorise`], which would return the units the sender may order (from a
-//!    per-unit `players` list in game.toml) for the ruleset's own-units check to use in place of the
-//!    whole power.
+//!    Rules that give a unit to a commander and his deputy (GITM 3.4, 6.1) need rights per unit. The
+//!    design keeps room for it: authentication ends in [`registered`] (who may write for the power)
+//!    and the ruleset's own-units check (which units a line may order); per-unit rights would have
+//!    [`registered`] return the units the sender may order (from a per-unit list of players in
+//!    game.toml), and the ruleset check lines against that set in place of the whole power.
 //! 5. **Which submission counts** (4.4): the last one received before the deadline
 //!    (`GameConfig::deadline_of`) replaces earlier ones, and every one is kept. A late one is rejected,
 //!    or with `late_orders = "hold"` kept for the next turn, where it counts like a submission
@@ -715,10 +719,12 @@ fn judge(
             .push("sent from the referee's own address: not a submission".into());
         return Ok((record, None));
     }
-    let registered_any = msg
-        .sender
-        .address()
-        .and_then(|a| config.powers.iter().find(|pc| registered(pc, a)));
+    let registered_any = msg.sender.address().and_then(|a| {
+        config
+            .powers
+            .iter()
+            .find(|pc| registered(config, state, pc, a))
+    });
 
     let mut ack = AckData {
         to: Vec::new(),
@@ -738,7 +744,7 @@ fn judge(
                     record.reasons.push(
                         "no orders found: no part of the message has a 'game', 'power' or 'password' line (quoted '>' lines and the signature are not read)".into(),
                     );
-                    ack.to = recipients(pc, &msg.sender);
+                    ack.to = recipients(config, state, pc, &msg.sender);
                     (record, Some(ack))
                 }
                 None => {
@@ -756,7 +762,7 @@ fn judge(
             ack.to = match registered_any {
                 Some(pc) => {
                     record.power = pc.id.clone();
-                    recipients(pc, &msg.sender)
+                    recipients(config, state, pc, &msg.sender)
                 }
                 None => vec![config.mail_from()],
             };
@@ -793,7 +799,7 @@ fn judge(
         .and_then(|id| config.power(id))
         .or(claimed);
     ack.to = match power_for_answer.or(registered_any) {
-        Some(pc) => recipients(pc, &msg.sender),
+        Some(pc) => recipients(config, state, pc, &msg.sender),
         None => vec![config.mail_from()],
     };
     if let Some(pc) = power_for_answer {
@@ -822,8 +828,11 @@ fn judge(
             }
         }
         Some(pc) => {
-            let sender_ok =
-                config.mail.any_sender || msg.sender.address().is_some_and(|a| registered(pc, a));
+            let sender_ok = config.mail.any_sender
+                || msg
+                    .sender
+                    .address()
+                    .is_some_and(|a| registered(config, state, pc, a));
             if !sender_ok {
                 record.reasons.push(match &msg.sender {
                     Sender::One(a) => format!(
@@ -878,16 +887,30 @@ fn judge(
 
 /// The addresses a power's answer goes to: the sender alone when he is one of the power's players,
 /// else all of them (a forged sender gets no copy of a power's orders).
-fn recipients(pc: &PowerConfig, sender: &Sender) -> Vec<String> {
+fn recipients(
+    config: &crate::game::config::GameConfig,
+    state: &State,
+    pc: &PowerConfig,
+    sender: &Sender,
+) -> Vec<String> {
     match sender.address() {
-        Some(a) if registered(pc, a) => vec![a.to_string()],
-        _ => pc.players.clone(),
+        Some(a) if registered(config, state, pc, a) => vec![a.to_string()],
+        _ => crate::engine::players::recipients(config, state, &pc.id),
     }
 }
 
-/// Whether `address` is one of the power's players.
-pub fn registered(pc: &PowerConfig, address: &str) -> bool {
-    pc.players.iter().any(|p| normalise(p) == address)
+/// Whether `address` may send the power's orders and receive its mail: one of its players (a
+/// replacement's, else game.toml's) or, while another power runs it, one of the controller's (EiA
+/// 19.2, `engine::players`).
+pub fn registered(
+    config: &crate::game::config::GameConfig,
+    state: &State,
+    pc: &PowerConfig,
+    address: &str,
+) -> bool {
+    crate::engine::players::recipients(config, state, &pc.id)
+        .iter()
+        .any(|p| normalise(p) == address)
 }
 
 /// The address of `Name <addr>` or `addr`, lower case.

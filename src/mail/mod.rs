@@ -8,9 +8,18 @@
 //! mail/outbox/*.eml --send--> SMTP, sendmail or a folder; mail/sent/<file>.toml records each delivery
 //! ```
 //!
-//! `parse` is the only file that uses mail-parser; `html` and `extract` find the orders in what mail
-//! clients write; `ingest` authenticates and files them; `ack` renders the answers; `outbox` renders
-//! every outgoing message; `send` delivers them once.
+//! - `config`: the `[mail]` table of game.toml and its checks.
+//! - `mailbox`: reads .eml files, mbox files and Maildir folders, read-only, with delivery times.
+//! - `parse`: the only file that uses mail-parser; raw bytes to plain owned values.
+//! - `html`, `extract`: find the orders in what mail clients write.
+//! - `ingest`: stores, authenticates, orders by arrival, files the submission that counts.
+//! - `ack`: the acknowledgement of every submission and the reminders (templates/ack.txt.j2,
+//!   templates/reminder.txt.j2).
+//! - `status`: where each power's orders stand; `pbem remind`.
+//! - `outbox`: every outgoing message rendered as a deterministic .eml file.
+//! - `send`: delivers the outbox once, with a ledger, retries and per-recipient failures.
+//!
+//! MAIL.md is the referee's guide to all of it.
 
 pub mod ack;
 pub mod config;

@@ -81,6 +81,7 @@ pub struct Reminded {
 pub fn remind(game: &Game) -> Result<Vec<Reminded>> {
     let _lock = crate::game::fsio::GameLock::acquire(&game.dir)?;
     let turn = game.current_turn()?;
+    let state = game.load_state(turn)?;
     let mut out = Vec::new();
     for s in orders_status(game, turn)? {
         if !matches!(s.orders, OrdersIn::Missing) {
@@ -89,10 +90,11 @@ pub fn remind(game: &Game) -> Result<Vec<Reminded>> {
         let Some(p) = game.config.power(&s.power) else {
             continue;
         };
+        let to = crate::engine::players::recipients(&game.config, &state, &p.id);
         let mut n = 1;
         let mut waiting = None;
         loop {
-            let m = super::ack::reminder(game, turn, p, n)?;
+            let m = super::ack::reminder(game, turn, p, &to, n)?;
             let path = outbox::path_of(game, &m);
             if !path.is_file() {
                 break;
@@ -118,7 +120,7 @@ pub fn remind(game: &Game) -> Result<Vec<Reminded>> {
             });
             continue;
         }
-        let m = super::ack::reminder(game, turn, p, n)?;
+        let m = super::ack::reminder(game, turn, p, &to, n)?;
         debug_assert_eq!(m.kind, Kind::Reminder);
         let path = outbox::path_of(game, &m);
         write_atomic(&path, &m.render(game)?)?;

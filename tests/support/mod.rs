@@ -164,3 +164,24 @@ pub fn body_of(eml: &str) -> String {
         })
         .unwrap_or_default()
 }
+
+/// Runs a library call that takes the game lock, trying again for a moment while the lock is busy.
+///
+/// Only a test needs this: while one test thread holds a game's lock, another may spawn a `pbem`
+/// process, and the child holds a copy of the lock's file descriptor until it execs, so that taking the
+/// lock again at once can fail spuriously. A single-threaded `pbem` never sees this.
+pub fn locked<T>(f: impl Fn() -> anyhow::Result<T>) -> T {
+    for _ in 0..100 {
+        match f() {
+            Ok(v) => return v,
+            Err(e)
+                if e.to_string()
+                    .contains("another pbem is working on this game") =>
+            {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            Err(e) => panic!("{e:#}"),
+        }
+    }
+    panic!("the game lock stayed busy")
+}
