@@ -289,11 +289,14 @@ pub fn generate(spec: &Spec) -> Result<Files> {
         battles_of[attacker].push(site);
         let name = grid.id(site);
         let (x, y) = (site % side, site / side);
-        if k % 8 == 1 {
+        // Every power attacks once per round of the list: moves and chits come in whole rounds, so that
+        // each power gets its share of them.
+        let round = k / spec.powers;
+        if round % 8 == 1 {
             // A corps marches in from the east, over one or two areas.
             let east = grid.cell(x + 1, y);
             let north_east = grid.cell(x + 1, y + 1);
-            let (start, path) = if k % 16 == 9 && !battle[north_east] {
+            let (start, path) = if round % 16 == 9 && !battle[north_east] {
                 (north_east, vec![grid.id(east), name.clone()])
             } else {
                 (east, vec![name.clone()])
@@ -303,8 +306,8 @@ pub fn generate(spec: &Spec) -> Result<Files> {
             moves += 1;
         }
         orders[attacker].push(format!("attack {name}"));
-        if k % 40 == 3 {
-            let chit = ["echelon", "probe"][k / 40 % 2];
+        if round % 40 == 3 {
+            let chit = ["echelon", "probe"][round / 40 % 2];
             orders[attacker].push(format!("chit {name} {chit}"));
         }
     }

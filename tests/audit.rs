@@ -1,34 +1,15 @@
 //! The audit and verify commands, and every kind of tampering they must catch.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
-fn pbem() -> Command {
-    Command::cargo_bin("pbem").expect("binary built")
-}
-
-fn demo() -> (tempfile::TempDir, PathBuf) {
-    let tmp = tempfile::tempdir().unwrap();
-    pbem()
-        .args(["demo", "--dir"])
-        .arg(tmp.path().join("d"))
-        .assert()
-        .success();
-    let game = tmp.path().join("d").join("ulm-1805");
-    (tmp, game)
-}
+mod support;
+use support::{demo, edit, pbem};
 
 fn audit(game: &Path) -> assert_cmd::assert::Assert {
     pbem().arg("audit").arg(game).assert()
-}
-
-fn edit(path: &Path, from: &str, to: &str) {
-    let text = fs::read_to_string(path).unwrap();
-    assert!(text.contains(from), "{} has no '{from}'", path.display());
-    fs::write(path, text.replacen(from, to, 1)).unwrap();
 }
 
 #[test]

@@ -1,49 +1,11 @@
 //! End-to-end tests through the `pbem` binary, in temporary game folders.
 
 use std::fs;
-use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
-fn pbem() -> Command {
-    let mut c = Command::cargo_bin("pbem").expect("binary built");
-    c.env_remove("PBEM_CRASH_BEFORE");
-    c
-}
-
-/// Unpacks the demo game into a new temporary folder and resolves turn 1; returns (tempdir, game dir).
-fn demo() -> (tempfile::TempDir, PathBuf) {
-    let tmp = tempfile::tempdir().unwrap();
-    pbem()
-        .args(["demo", "--dir"])
-        .arg(tmp.path().join("d"))
-        .assert()
-        .success();
-    let game = tmp.path().join("d").join("ulm-1805");
-    (tmp, game)
-}
-
-/// Every file under `dir`, relative path to bytes, sorted.
-fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.file_name().unwrap() != ".lock" {
-                out.push((
-                    p.strip_prefix(dir).unwrap().to_string_lossy().into_owned(),
-                    fs::read(&p).unwrap(),
-                ));
-            }
-        }
-    }
-    out.sort();
-    out
-}
+mod support;
+use support::{demo, pbem, tree, unresolved_demo};
 
 #[test]
 fn demo_resolves_turn_one_with_three_combats_and_a_report_per_power() {
@@ -159,13 +121,6 @@ fn check_accepts_the_sample_orders() {
         .success()
         .stdout(predicate::str::contains("orders of france for turn 1"))
         .stdout(predicate::str::contains("all"));
-}
-
-/// The demo game unpacked without resolving it: a copy of a resolved demo with turn 1's outputs removed.
-fn unresolved_demo() -> (tempfile::TempDir, PathBuf) {
-    let (t, game) = demo();
-    fs::remove_file(game.join("turns/1/record.toml")).unwrap();
-    (t, game)
 }
 
 #[test]

@@ -3,23 +3,10 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
-fn pbem() -> Command {
-    Command::cargo_bin("pbem").expect("binary built")
-}
-
-fn demo() -> (tempfile::TempDir, PathBuf) {
-    let tmp = tempfile::tempdir().unwrap();
-    pbem()
-        .args(["demo", "--dir"])
-        .arg(tmp.path().join("d"))
-        .assert()
-        .success();
-    let game = tmp.path().join("d").join("ulm-1805");
-    (tmp, game)
-}
+mod support;
+use support::{demo, pbem};
 
 fn orders(game: &Path, name: &str, text: &str) -> PathBuf {
     let p = game.join(name);

@@ -1,29 +1,11 @@
 //! `pbem check --forecast`: what a player's own orders would do, from his own view, through the binary.
 
 use std::fs;
-use std::path::PathBuf;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
-fn pbem() -> Command {
-    let mut c = Command::cargo_bin("pbem").expect("binary built");
-    c.env_remove("PBEM_CRASH_BEFORE");
-    c
-}
-
-/// The demo game, unpacked and resolved, then turned back to before turn 1 (its record removed).
-fn unresolved_demo() -> (tempfile::TempDir, PathBuf) {
-    let tmp = tempfile::tempdir().unwrap();
-    pbem()
-        .args(["demo", "--dir"])
-        .arg(tmp.path().join("d"))
-        .assert()
-        .success();
-    let game = tmp.path().join("d").join("ulm-1805");
-    fs::remove_file(game.join("turns/1/record.toml")).unwrap();
-    (tmp, game)
-}
+mod support;
+use support::{pbem, unresolved_demo};
 
 #[test]
 fn check_forecast_shows_where_units_end_the_combats_declared_and_the_decisions() {

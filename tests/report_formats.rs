@@ -4,35 +4,12 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
+mod support;
+use support::{demo, pbem, unresolved_demo};
+
 const POWERS: [&str; 4] = ["france", "austria", "russia", "britain"];
-
-fn pbem() -> Command {
-    let mut c = Command::cargo_bin("pbem").expect("binary built");
-    c.env_remove("PBEM_CRASH_BEFORE");
-    c
-}
-
-/// The demo game resolved in a new temporary folder: (tempdir, game dir).
-fn demo() -> (tempfile::TempDir, PathBuf) {
-    let tmp = tempfile::tempdir().unwrap();
-    pbem()
-        .args(["demo", "--dir"])
-        .arg(tmp.path().join("d"))
-        .assert()
-        .success();
-    let game = tmp.path().join("d").join("ulm-1805");
-    (tmp, game)
-}
-
-/// The demo game before turn 1 is resolved (its record removed, so it resolves again).
-fn unresolved_demo() -> (tempfile::TempDir, PathBuf) {
-    let (t, game) = demo();
-    fs::remove_file(game.join("turns/1/record.toml")).unwrap();
-    (t, game)
-}
 
 fn report(game: &Path, power: &str, ext: &str) -> String {
     fs::read_to_string(game.join(format!("turns/1/reports/{power}.{ext}"))).unwrap()

@@ -5,11 +5,8 @@
 use std::collections::BTreeMap;
 use std::fs;
 
-use assert_cmd::Command;
-
-fn pbem() -> Command {
-    Command::cargo_bin("pbem").expect("binary built")
-}
+mod support;
+use support::pbem;
 
 const POWERS: [(&str, &str); 4] = [
     ("france", "eagle-1805"),

@@ -1,5 +1,5 @@
-//! Helpers shared by the mail tests (`tests/mail_*.rs`): a fresh game at turn 1, messages shaped as
-//! mail, and file trees to compare.
+//! Helpers shared by the tests through the binary: the demo game resolved or not, a fresh game at turn
+//! 1, messages shaped as mail, file edits and file trees to compare.
 #![allow(dead_code)]
 
 use std::fs;
@@ -17,6 +17,32 @@ pub fn pbem() -> Command {
     let mut c = Command::cargo_bin("pbem").expect("binary built");
     c.env_remove("PBEM_CRASH_BEFORE");
     c
+}
+
+/// The demo game resolved (turn 1) in a new temporary folder: (tempdir, game folder).
+pub fn demo() -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    pbem()
+        .args(["demo", "--dir"])
+        .arg(tmp.path().join("d"))
+        .assert()
+        .success();
+    let game = tmp.path().join("d").join("ulm-1805");
+    (tmp, game)
+}
+
+/// The demo game before turn 1 is resolved: resolved, then its record removed, so it resolves again.
+pub fn unresolved_demo() -> (tempfile::TempDir, PathBuf) {
+    let (t, game) = demo();
+    fs::remove_file(game.join("turns/1/record.toml")).unwrap();
+    (t, game)
+}
+
+/// Replaces the first `from` in a file by `to`; the file must hold `from`.
+pub fn edit(path: &Path, from: &str, to: &str) {
+    let text = fs::read_to_string(path).unwrap();
+    assert!(text.contains(from), "{} has no '{from}'", path.display());
+    fs::write(path, text.replacen(from, to, 1)).unwrap();
 }
 
 /// The bundled ulm-1805 scenario in a new temporary folder, at turn 1 (deadline Sunday 2026-12-06
