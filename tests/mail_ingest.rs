@@ -115,6 +115,12 @@ fn late_orders_are_held_for_the_next_turn_when_the_game_says_hold() {
     let ack = body_of(&acks(&dir)[0].1);
     assert!(ack.contains("kept for turn 2"), "{ack}");
     locked(|| pbem::engine::turn::resolve(&load(&dir), &Default::default()));
+    // The referee's summary of turn 1 lists the late submission.
+    let summary = fs::read_to_string(dir.join("turns/1/summary.txt")).unwrap();
+    assert!(
+        summary.contains("Late by mail (late_orders = \"hold\"): france: 1 late submission(s), 1 held for turn 2."),
+        "{summary}"
+    );
     let s = locked(|| apply_held(&load(&dir)));
     assert_eq!(s.standing.len(), 1);
     let filed = fs::read_to_string(dir.join("orders/2/france.txt")).unwrap();

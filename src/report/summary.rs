@@ -67,6 +67,8 @@ struct SummaryView {
     turn: u32,
     date: String,
     late_orders: String,
+    /// Submissions by mail that came after the deadline: "france: 1 late (held for turn 4)".
+    late: Vec<String>,
     powers: Vec<PowerOrders>,
     missing: Vec<String>,
     unauthenticated: Vec<String>,
@@ -184,6 +186,22 @@ pub fn summary(game: &Game, input: &SummaryInput<'_>) -> anyhow::Result<String> 
             seen_by: seen_by.join(", "),
         });
     }
+    // The late submissions that came by mail (`pbem ingest` keeps what it made of each message).
+    let mut late = Vec::new();
+    for st in crate::mail::status::orders_status(game, input.turn)? {
+        if st.late > 0 || st.held_for_next > 0 {
+            late.push(format!(
+                "{}: {} late submission(s){}",
+                st.power,
+                st.late + st.held_for_next,
+                if st.held_for_next > 0 {
+                    format!(", {} held for turn {}", st.held_for_next, input.turn + 1)
+                } else {
+                    String::new()
+                }
+            ));
+        }
+    }
     let view = SummaryView {
         game: game.config.game.clone(),
         title: game.config.title.clone(),
@@ -191,6 +209,7 @@ pub fn summary(game: &Game, input: &SummaryInput<'_>) -> anyhow::Result<String> 
         turn: input.turn,
         date: game.config.date_of(input.turn),
         late_orders: game.config.deadline.late_orders.clone(),
+        late,
         powers,
         missing,
         unauthenticated,
