@@ -30,13 +30,19 @@ pub fn write_scenario(name: &str, to: &Path) -> Result<()> {
     write_dir(dir, Path::new(name), to)
 }
 
-/// Writes the bundled sample orders of scenario `name` into the game folder `game_dir`
-/// (`orders/<name>/<t>/<power>.txt` becomes `<game_dir>/orders/<t>/<power>.txt`).
-pub fn write_sample_orders(name: &str, game_dir: &Path) -> Result<()> {
-    match ORDERS.get_dir(name) {
-        Some(dir) => write_dir(dir, Path::new(name), &game_dir.join("orders")),
-        None => Ok(()),
-    }
+/// Writes the bundled sample orders of scenario `name` for turn `turn` into the game folder `game_dir`
+/// (`orders/<name>/<t>/<power>.txt` becomes `<game_dir>/orders/<t>/<power>.txt`). Returns whether
+/// the scenario has sample orders for that turn.
+pub fn write_sample_orders(name: &str, game_dir: &Path, turn: u32) -> Result<bool> {
+    let Some(dir) = ORDERS.get_dir(format!("{name}/{turn}")) else {
+        return Ok(false);
+    };
+    write_dir(
+        dir,
+        dir.path(),
+        &game_dir.join("orders").join(turn.to_string()),
+    )?;
+    Ok(true)
 }
 
 fn write_dir(dir: &Dir<'_>, base: &Path, to: &Path) -> Result<()> {

@@ -89,3 +89,49 @@ fn eia_19_1_three_turns_take_one_mail_in_and_one_report_out_per_power() {
     }
     pbem().arg("audit").arg(&game).assert().success();
 }
+
+#[test]
+fn the_demo_s_two_turns_of_sample_orders_exercise_the_sop() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("d");
+    pbem()
+        .args(["demo", "--turns", "2", "--dir"])
+        .arg(&dir)
+        .assert()
+        .success();
+    let game = dir.join("ulm-1805");
+    let mut rules = std::collections::BTreeSet::new();
+    for turn in 1..=2 {
+        let log = fs::read_to_string(game.join(format!("turns/{turn}/log.toml"))).unwrap();
+        let value: toml::Value = toml::from_str(&log).unwrap();
+        for e in value["event"].as_array().unwrap() {
+            rules.insert(e["rule"].as_str().unwrap().to_string());
+        }
+    }
+    // Each item of EiA 19.1 that the sample orders bring about (the rest have their own rule tests).
+    for rule in [
+        "EiA 6.2",
+        "EiA 6.2.3",
+        "EiA 6.3.2",
+        "EiA 7.5.1.1",
+        "EiA 7.5.1.3",
+        "EiA 7.5.2.3",
+        "EiA 7.5.2.8",
+        "EiA 7.5.2.10.2",
+        "EiA 7.5.2.10.3",
+        "EiA 7.5.2.11",
+        "EiA 7.5.4",
+        "EiA 7.5.4.1.2.1",
+        "EiA 7.5.4.1.2.3.1",
+        "EiA 10.1.2.2.3",
+        "EiA 10.1.4.1",
+        "EiA 10.1.4.1.4",
+        "EiA 19.1",
+    ] {
+        assert!(
+            rules.contains(rule),
+            "the demo's first two turns never apply {rule}: {rules:?}"
+        );
+    }
+    pbem().arg("audit").arg(&game).assert().success();
+}

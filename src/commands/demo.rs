@@ -11,7 +11,7 @@ use crate::game::Game;
 /// Resolve turn 1 of the bundled demo game (Empires in Arms, Ulm 1805) and print where the reports are.
 ///
 /// Example: pbem demo
-///          pbem demo --dir /tmp/ulm
+///          pbem demo --dir /tmp/ulm --turns 2
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Where to put the demo game (default: a new temporary folder).
@@ -20,6 +20,9 @@ pub struct Args {
     /// The bundled scenario to play.
     #[arg(long, default_value = "ulm-1805")]
     pub game: String,
+    /// How many turns to resolve with the scenario's sample orders (the demo has orders for 2).
+    #[arg(long, default_value_t = 1)]
+    pub turns: u32,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -37,7 +40,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     let game_dir = dir.join(&args.game);
     crate::bundled::write_scenario(&args.game, &game_dir)?;
-    crate::bundled::write_sample_orders(&args.game, &game_dir)?;
     let game = Game::load(&game_dir)?;
     println!(
         "Demo: {} ({}), game folder {}",
@@ -45,16 +47,23 @@ pub fn run(args: Args) -> Result<ExitCode> {
         game.ruleset.name(),
         game_dir.display()
     );
-    let outcome = resolve(&game, &ResolveOptions::default())?;
-    super::print_outcome(&outcome);
-    let battles: Vec<&str> = outcome
-        .events
-        .iter()
-        .filter(|e| e.kind == "combat")
-        .filter_map(|e| e.area.as_deref())
-        .collect();
-    println!("Battles: {}", battles.join(", "));
-    println!("Turn log: {}", game.log_path(outcome.turn).display());
+    let first = game.config.first_turn;
+    for turn in first..first + args.turns.max(1) {
+        if !crate::bundled::write_sample_orders(&args.game, &game_dir, turn)? && turn > first {
+            println!("The scenario has no sample orders for turn {turn}: the demo stops here.");
+            break;
+        }
+        let outcome = resolve(&game, &ResolveOptions::default())?;
+        super::print_outcome(&outcome);
+        let battles: Vec<&str> = outcome
+            .events
+            .iter()
+            .filter(|e| e.kind == "combat")
+            .filter_map(|e| e.area.as_deref())
+            .collect();
+        println!("Battles: {}", battles.join(", "));
+        println!("Turn log: {}", game.log_path(outcome.turn).display());
+    }
     println!(
         "Next: read a report, then try `pbem status {}`.",
         game_dir.display()

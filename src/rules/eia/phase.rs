@@ -44,6 +44,8 @@ pub(super) struct Phase<'a> {
     pub(super) events: Vec<Event>,
     /// Explicit chit orders: power -> area -> chit.
     pub(super) chits: BTreeMap<String, BTreeMap<String, String>>,
+    /// Corps that slipped away before a combat this turn (EiA 10.1.2.2.3): they do not march back to it.
+    pub(super) evaded: BTreeSet<usize>,
     /// Outflanking forces named by order: (power, area) -> corps ids (EiA 7.5.2.3).
     pub(super) outflankers: BTreeMap<(String, String), Vec<String>>,
     /// Standing orders, as of this turn's orders.
@@ -112,6 +114,7 @@ pub fn resolve_land_phase(
         events: naval_events,
         chits,
         outflankers,
+        evaded: BTreeSet::new(),
         standing: standing.clone(),
         battlefields: BTreeSet::new(),
         depots,

@@ -31,6 +31,7 @@ impl Phase<'_> {
                         && &c.power == power
                         && self.map.adjacent(c.area, area)
                         && !self.battlefields.contains(&c.area)
+                        && !self.evaded.contains(&i)
                 })
                 .collect();
             if candidates.is_empty() {

@@ -84,6 +84,7 @@ impl Phase<'_> {
                 })
                 .collect();
             if !corps.is_empty() {
+                self.evaded.extend(corps.iter().copied());
                 self.retreat_group(
                     area,
                     power,
