@@ -110,6 +110,21 @@ impl Event {
         self
     }
 
+    /// Marks the event as a decision taken for `power`, and by which of the four.
+    pub fn decided(mut self, power: impl Into<String>, by: DecidedBy) -> Self {
+        self.decision = Some(DecisionNote {
+            power: power.into(),
+            by,
+        });
+        self
+    }
+
+    /// Adds a roll, if there is one.
+    pub fn maybe_roll(mut self, roll: Option<Roll>) -> Self {
+        self.rolls.extend(roll);
+        self
+    }
+
     pub fn seen_by<'a>(mut self, powers: impl IntoIterator<Item = &'a str>) -> Self {
         self.visible_to
             .extend(powers.into_iter().map(str::to_string));

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use anyhow::Result;
 
 use crate::decide::{decide, DecidedBy, Sources};
-use crate::engine::event::{DecisionNote, Event};
+use crate::engine::event::Event;
 use crate::game::state::{CorpsKind, Tenths};
 use crate::rule::Rule;
 
@@ -304,11 +304,7 @@ impl Phase<'_> {
                 d.by.describe()
             )
         };
-        let mut e = Event::new(FURTHER_DAYS, "decision", text);
-        e.decision = Some(DecisionNote {
-            power: att.lead.clone(),
-            by: d.by,
-        });
+        let e = Event::new(FURTHER_DAYS, "decision", text).decided(att.lead.clone(), d.by);
         self.push(e, area, involved);
         Ok(go)
     }
@@ -356,11 +352,7 @@ impl Phase<'_> {
             self.map.area(area).id,
             d.by.describe()
         );
-        let mut e = Event::new(GUARD, "decision", text);
-        e.decision = Some(DecisionNote {
-            power: side.lead.clone(),
-            by: d.by,
-        });
+        let e = Event::new(GUARD, "decision", text).decided(side.lead.clone(), d.by);
         self.push(e, area, involved);
         Ok(Some(d.value))
     }
@@ -468,14 +460,9 @@ impl Phase<'_> {
             ids.join(", "),
             by.describe()
         );
-        let mut e = Event::new(OUTFLANK, "decision", text);
-        e.decision = Some(DecisionNote {
-            power: side.lead.clone(),
-            by,
-        });
-        if let Some(r) = roll {
-            e = e.roll(r);
-        }
+        let e = Event::new(OUTFLANK, "decision", text)
+            .decided(side.lead.clone(), by)
+            .maybe_roll(roll);
         self.push(e, area, involved);
         Ok(())
     }
@@ -687,11 +674,9 @@ impl Phase<'_> {
                     self.map.area(area).id,
                     names.join(" and ")
                 );
-                let mut e = Event::new(COMMANDER, "decision", text).roll(roll);
-                e.decision = Some(DecisionNote {
-                    power: self.board.leaders[pick].power.clone(),
-                    by: DecidedBy::Roll,
-                });
+                let e = Event::new(COMMANDER, "decision", text)
+                    .roll(roll)
+                    .decided(self.board.leaders[pick].power.clone(), DecidedBy::Roll);
                 self.push(e, area, involved);
                 pick
             } else {
@@ -701,11 +686,8 @@ impl Phase<'_> {
                         self.board.leaders[first].id,
                         self.map.area(area).id
                     );
-                    let mut e = Event::new(COMMANDER, "decision", text);
-                    e.decision = Some(DecisionNote {
-                        power: self.board.leaders[first].power.clone(),
-                        by: DecidedBy::Sop,
-                    });
+                    let e = Event::new(COMMANDER, "decision", text)
+                        .decided(self.board.leaders[first].power.clone(), DecidedBy::Sop);
                     self.push(e, area, involved);
                 }
                 first
@@ -771,11 +753,7 @@ impl Phase<'_> {
             d.value,
             by.describe()
         );
-        let mut e = Event::new(d.rule, "decision", text);
-        e.decision = Some(DecisionNote {
-            power: power.to_string(),
-            by,
-        });
+        let e = Event::new(d.rule, "decision", text).decided(power.to_string(), by);
         self.push(e, area, involved);
         Ok(d.value)
     }

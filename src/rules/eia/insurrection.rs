@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use anyhow::Result;
 
 use crate::decide::{decide, Sources};
-use crate::engine::event::{DecisionNote, Event};
+use crate::engine::event::Event;
 use crate::game::state::{CorpsKind, State};
 
 use super::board::Corps;
@@ -64,11 +64,8 @@ impl Phase<'_> {
                         "{power} raises no insurrection corps in {name} ({}).",
                         d.by.describe()
                     );
-                    let mut e = Event::new(INSURRECTION, "decision", text);
-                    e.decision = Some(DecisionNote {
-                        power: power.to_string(),
-                        by: d.by,
-                    });
+                    let e =
+                        Event::new(INSURRECTION, "decision", text).decided(power.to_string(), d.by);
                     self.push(e, area, &involved);
                     continue;
                 }
@@ -92,11 +89,7 @@ impl Phase<'_> {
                     d.by.describe(),
                     levy.factors
                 );
-                let mut e = Event::new(INSURRECTION, "decision", text);
-                e.decision = Some(DecisionNote {
-                    power: power.to_string(),
-                    by: d.by,
-                });
+                let e = Event::new(INSURRECTION, "decision", text).decided(power.to_string(), d.by);
                 self.push(e, area, &involved);
                 let text = format!(
                     "In the special insurrection land phase, {} attacks the enemy in {name}.",

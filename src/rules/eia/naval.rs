@@ -10,7 +10,7 @@ use anyhow::Result;
 
 use crate::decide::{decide, DecidedBy, Sources};
 use crate::engine::dice_box::DiceBox;
-use crate::engine::event::{DecisionNote, Event};
+use crate::engine::event::Event;
 use crate::game::map::Map;
 use crate::game::state::{State, Tenths};
 
@@ -204,11 +204,7 @@ impl<'a> Naval<'a> {
                         mover.id,
                         d.by.describe()
                     );
-                    let mut e = Event::new(INTERCEPT, "decision", text);
-                    e.decision = Some(DecisionNote {
-                        power: power.clone(),
-                        by: d.by,
-                    });
+                    let e = Event::new(INTERCEPT, "decision", text).decided(power.clone(), d.by);
                     let involved = BTreeSet::from([power.clone(), mover.power.clone()]);
                     self.push(e, sea, &involved);
                 }
@@ -239,11 +235,9 @@ impl<'a> Naval<'a> {
                 d.by.describe(),
                 if ok { "intercepted" } else { "missed" }
             );
-            let mut e = Event::new(INTERCEPT, "intercept", text).roll(roll);
-            e.decision = Some(DecisionNote {
-                power: power.clone(),
-                by: d.by,
-            });
+            let e = Event::new(INTERCEPT, "intercept", text)
+                .roll(roll)
+                .decided(power.clone(), d.by);
             self.push(e, sea, &involved);
             if !ok {
                 continue;
@@ -272,11 +266,9 @@ impl<'a> Naval<'a> {
                     mover.id,
                     if evaded { format!("it slips back to {}", self.map.area(from).id) } else { "caught".to_string() }
                 );
-                let mut e = Event::new(EVADE_AT_SEA, "evade", text).roll(roll);
-                e.decision = Some(DecisionNote {
-                    power: mover.power.clone(),
-                    by: DecidedBy::Sop,
-                });
+                let e = Event::new(EVADE_AT_SEA, "evade", text)
+                    .roll(roll)
+                    .decided(mover.power.clone(), DecidedBy::Sop);
                 self.push(e, sea, &involved);
                 if evaded {
                     self.fleets[f].area = from;
@@ -474,11 +466,7 @@ impl<'a> Naval<'a> {
             self.map.area(sea).id,
             by.describe()
         );
-        let mut e = Event::new(d.rule, "decision", text);
-        e.decision = Some(DecisionNote {
-            power: power.to_string(),
-            by,
-        });
+        let e = Event::new(d.rule, "decision", text).decided(power.to_string(), by);
         self.push(e, sea, involved);
         Ok(d.value)
     }
@@ -523,11 +511,7 @@ impl<'a> Naval<'a> {
                 "{w_lead} does not pursue at {sea_id} ({}).",
                 d.by.describe()
             );
-            let mut e = Event::new(CHASE, "decision", text);
-            e.decision = Some(DecisionNote {
-                power: w_lead.to_string(),
-                by: d.by,
-            });
+            let e = Event::new(CHASE, "decision", text).decided(w_lead.to_string(), d.by);
             self.push(e, sea, involved);
             return Ok(());
         }
@@ -537,11 +521,9 @@ impl<'a> Naval<'a> {
         let lost = if face <= x { self.sink(loser, y) } else { 0 };
         let _ = winner;
         let text = format!("{w_lead} gives chase at {sea_id} ({}): rolls {face}, needs {x} or less: the enemy loses {lost} more ships.", d.by.describe());
-        let mut e = Event::new(CHASE, "chase", text).roll(roll);
-        e.decision = Some(DecisionNote {
-            power: w_lead.to_string(),
-            by: d.by,
-        });
+        let e = Event::new(CHASE, "chase", text)
+            .roll(roll)
+            .decided(w_lead.to_string(), d.by);
         self.push(e, sea, involved);
         Ok(())
     }
@@ -645,18 +627,16 @@ impl<'a> Naval<'a> {
             self.map.area(to).id,
             ids.join(", ")
         );
-        let mut e = Event::new(NAVAL_RETREAT, "naval-retreat", text);
-        e.decision = Some(DecisionNote {
-            power: power.to_string(),
-            by: if roll.is_some() {
-                DecidedBy::Roll
-            } else {
-                DecidedBy::Sop
-            },
-        });
-        if let Some(r) = roll {
-            e = e.roll(r);
-        }
+        let e = Event::new(NAVAL_RETREAT, "naval-retreat", text)
+            .decided(
+                power.to_string(),
+                if roll.is_some() {
+                    DecidedBy::Roll
+                } else {
+                    DecidedBy::Sop
+                },
+            )
+            .maybe_roll(roll);
         self.push(e, sea, involved);
         Ok(())
     }

@@ -8,7 +8,7 @@ use anyhow::Result;
 
 use crate::decide::DecidedBy;
 use crate::engine::dice_box::DiceBox;
-use crate::engine::event::{DecisionNote, Event};
+use crate::engine::event::Event;
 use crate::game::map::Map;
 use crate::game::state::State;
 use crate::game::Game;
@@ -260,11 +260,9 @@ impl Phase<'_> {
             sorted.join(", "),
             order.join(", ")
         );
-        let mut e = Event::new(COMBAT_ORDER, "combat-order", text).roll(roll);
-        e.decision = Some(DecisionNote {
-            power: "all".into(),
-            by: DecidedBy::Roll,
-        });
+        let e = Event::new(COMBAT_ORDER, "combat-order", text)
+            .roll(roll)
+            .decided("all", DecidedBy::Roll);
         // Seen by the powers that fight or watch one of the battles: they need the whole list to check
         // the shuffle.
         let positions = self.board.positions();

@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use anyhow::Result;
 
 use crate::decide::{decide, Sources};
-use crate::engine::event::{DecisionNote, Event};
+use crate::engine::event::Event;
 
 use super::decisions::{always_never, EiaPoint, REINFORCE};
 use super::labels;
@@ -49,11 +49,7 @@ impl Phase<'_> {
                     "{power} does not try to reinforce at {name} ({}).",
                     d.by.describe()
                 );
-                let mut e = Event::new(REINFORCE, "decision", text);
-                e.decision = Some(DecisionNote {
-                    power: power.clone(),
-                    by: d.by,
-                });
+                let e = Event::new(REINFORCE, "decision", text).decided(power.clone(), d.by);
                 self.push(e, area, involved);
                 continue;
             }
@@ -80,11 +76,9 @@ impl Phase<'_> {
                     d.by.describe(),
                     if ok { "it arrives" } else { "it does not arrive" }
                 );
-                let mut e = Event::new(REINFORCE, "reinforce", text).roll(roll);
-                e.decision = Some(DecisionNote {
-                    power: power.clone(),
-                    by: d.by,
-                });
+                let e = Event::new(REINFORCE, "reinforce", text)
+                    .roll(roll)
+                    .decided(power.clone(), d.by);
                 let mut also = involved.clone();
                 also.extend(watchers(self.map, &self.board.positions(), from));
                 self.push(e, area, &also);

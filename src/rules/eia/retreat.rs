@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use anyhow::Result;
 
 use crate::decide::{decide, DecidedBy, Sources};
-use crate::engine::event::{DecisionNote, Event};
+use crate::engine::event::Event;
 
 use super::battle::{factors, join, Side};
 use super::decisions::{always_never, EiaPoint, PURSUIT, RETREAT};
@@ -40,11 +40,7 @@ impl Phase<'_> {
                 winner.lead,
                 d.by.describe()
             );
-            let mut e = Event::new(PURSUIT, "pursuit", text);
-            e.decision = Some(DecisionNote {
-                power: winner.lead.clone(),
-                by: d.by,
-            });
+            let e = Event::new(PURSUIT, "pursuit", text).decided(winner.lead.clone(), d.by);
             self.push(e, area, involved);
             return Ok(());
         }
@@ -71,11 +67,9 @@ impl Phase<'_> {
             join(&loser.powers),
             factors(lost)
         );
-        let mut e = Event::new(PURSUIT, "pursuit", text).roll(roll);
-        e.decision = Some(DecisionNote {
-            power: winner.lead.clone(),
-            by: d.by,
-        });
+        let e = Event::new(PURSUIT, "pursuit", text)
+            .roll(roll)
+            .decided(winner.lead.clone(), d.by);
         self.push(e, area, involved);
         Ok(())
     }
@@ -163,11 +157,7 @@ impl Phase<'_> {
                 "{power} cannot retreat from {name}: every adjacent area holds enemy corps; {} surrender.",
                 ids.join(", ")
             );
-            let mut e = Event::new(rule, "retreat", text);
-            e.decision = Some(DecisionNote {
-                power: power.to_string(),
-                by: DecidedBy::Sop,
-            });
+            let e = Event::new(rule, "retreat", text).decided(power.to_string(), DecidedBy::Sop);
             self.push(e, area, involved);
             return Ok(None);
         }
@@ -205,18 +195,16 @@ impl Phase<'_> {
             self.map.area(to).id,
             units.join(", ")
         );
-        let mut e = Event::new(rule, "retreat", text);
-        e.decision = Some(DecisionNote {
-            power: power.to_string(),
-            by: if roll.is_some() {
-                DecidedBy::Roll
-            } else {
-                DecidedBy::Sop
-            },
-        });
-        if let Some(r) = roll {
-            e = e.roll(r);
-        }
+        let e = Event::new(rule, "retreat", text)
+            .decided(
+                power.to_string(),
+                if roll.is_some() {
+                    DecidedBy::Roll
+                } else {
+                    DecidedBy::Sop
+                },
+            )
+            .maybe_roll(roll);
         let mut also = involved.clone();
         also.extend(watchers(self.map, &self.board.positions(), to));
         self.push(e, area, &also);

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use anyhow::Result;
 
 use crate::decide::{decide, DecidedBy, Sources};
-use crate::engine::event::{DecisionNote, Event};
+use crate::engine::event::Event;
 
 use super::battle::{factors, join};
 use super::decisions::{EiaPoint, EVADE, HONOURS, RETIRE, SIEGE, SORTIE, SURRENDER};
@@ -56,11 +56,7 @@ impl Phase<'_> {
             def.len(),
             city.garrison
         );
-        let mut e = Event::new(RETIRE, "decision", text);
-        e.decision = Some(DecisionNote {
-            power: join(defenders),
-            by: DecidedBy::Sop,
-        });
+        let e = Event::new(RETIRE, "decision", text).decided(join(defenders), DecidedBy::Sop);
         self.push(e, area, involved);
         Ok(true)
     }
@@ -131,21 +127,16 @@ impl Phase<'_> {
                 factors(lost_b),
                 factors(lost_g)
             );
-            let mut e = Event::new(SORTIE, "siege", text).roll(roll);
-            e.decision = Some(DecisionNote {
-                power: garrison.lead.clone(),
-                by: DecidedBy::Sop,
-            });
+            let e = Event::new(SORTIE, "siege", text)
+                .roll(roll)
+                .decided(garrison.lead.clone(), DecidedBy::Sop);
             self.push(e, area, involved);
         } else {
             let text = format!(
                 "The garrison of {name} is a single factor: it does not sortie (by the SOP)."
             );
-            let mut e = Event::new(SORTIE, "siege", text);
-            e.decision = Some(DecisionNote {
-                power: garrison.lead.clone(),
-                by: DecidedBy::Sop,
-            });
+            let e =
+                Event::new(SORTIE, "siege", text).decided(garrison.lead.clone(), DecidedBy::Sop);
             self.push(e, area, involved);
         }
         let g = self.factors(&garrison, area);
@@ -194,11 +185,7 @@ impl Phase<'_> {
                 if d.value { "grants" } else { "denies" },
                 d.by.describe()
             );
-            let mut e = Event::new(HONOURS, "decision", text);
-            e.decision = Some(DecisionNote {
-                power: besiegers.lead.clone(),
-                by: d.by,
-            });
+            let e = Event::new(HONOURS, "decision", text).decided(besiegers.lead.clone(), d.by);
             self.push(e, area, involved);
             if d.value {
                 // The garrison marches out with its arms, by the retreat rule.
@@ -249,11 +236,7 @@ impl Phase<'_> {
                 factors(lost)
             )
         };
-        let mut e = Event::new(SURRENDER, "decision", text);
-        e.decision = Some(DecisionNote {
-            power: garrison.lead.clone(),
-            by: d.by,
-        });
+        let e = Event::new(SURRENDER, "decision", text).decided(garrison.lead.clone(), d.by);
         self.push(e, area, involved);
         // Leaders in the fallen city get away by the retreat rule.
         self.retreat(area, &garrison, involved)
