@@ -47,7 +47,7 @@ fn main() {
 
     let mut rows: Vec<Row> = Vec::new();
     let mut notes = Vec::new();
-    let mut last: [Option<f64>; 3] = [None; 3];
+    let mut last: [Option<f64>; 4] = [None; 4];
     for &units in &sizes {
         let runs = runs(units);
         let spec = spec(units);
@@ -74,6 +74,22 @@ fn main() {
                 .collect::<Vec<_>>()
                 .join(", ")
         ));
+
+        let adjudicate_t = time(runs, || {
+            adjudicate(&dir);
+        });
+        let inputs_t = time(runs, || {
+            load_inputs(&dir);
+        });
+        rows.push(Row {
+            work: "adjudicate: the rules alone, in memory".into(),
+            size: size.clone(),
+            median: adjudicate_t,
+            floor: inputs_t,
+            smaller: last[3],
+            process: None,
+        });
+        last[3] = Some(adjudicate_t);
 
         let resolve_t = time(runs, || {
             resolve(&dir);
@@ -265,6 +281,11 @@ fn child(args: &[String]) {
             let outs = outputs(dir);
             resolve_floor(dir, &outs);
         }
+        [what, dir] if what == "adjudicate" => {
+            let t = Instant::now();
+            let n = adjudicate(Path::new(dir));
+            eprintln!("{n} events in {:.3} s", t.elapsed().as_secs_f64());
+        }
         [what, units, dir] if what == "generate" => {
             let units: usize = units.parse().expect("a number of units");
             let files = pbem::synth::write_game(&spec(units), Path::new(dir)).expect("written");
@@ -329,7 +350,7 @@ fn thousands(n: usize) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

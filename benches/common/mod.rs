@@ -3,6 +3,7 @@
 //!
 //! | work | floor |
 //! |---|---|
+//! | adjudicate: load the game, its state and orders, `Ruleset::resolve` in memory | load the game, its state and its orders |
 //! | resolve a turn: load the game, resolve, render, write everything (`pbem resolve --force`) | load the game, its state and its orders (decoded, authenticated, parsed, checked), write every file the turn writes (atomically), the record last |
 //! | audit a turn (`audit::audit_turn`) | load the game, state, orders and record, read every output and hash it |
 //! | render every report (`report::render` for each power) | for each power, the events it sees joined into one text |
@@ -87,6 +88,37 @@ pub fn load_inputs(dir: &Path) -> (Game, State, Vec<OrdersFileStatus>) {
     let state = game.load_state(1).expect("the state loads");
     let orders = turn::read_orders(&game, &state, 1).expect("the orders are read");
     (game, state, orders)
+}
+
+/// The adjudication alone: read and parse the inputs, then `Ruleset::resolve` in memory, as
+/// `engine::turn::compute` calls it (no reports, no mail, nothing written); the events it made.
+pub fn adjudicate(dir: &Path) -> usize {
+    let (game, state, orders) = load_inputs(dir);
+    let secret = dice::from_hex(
+        &std::fs::read_to_string(game.secret_path(1)).expect("the secret of turn 1"),
+    )
+    .expect("a secret");
+    let mut contributions = Vec::new();
+    let mut accepted = Vec::new();
+    for o in &orders {
+        let Some(check) = &o.check else { continue };
+        let Some(power) = &check.power else { continue };
+        if let Some(text) = &check.entropy {
+            contributions.push((power.clone(), dice::entropy(text)));
+        }
+        let bytes = std::fs::read(game.orders_path(1, &o.power)).expect("the orders");
+        accepted.push(pbem::rules::PowerOrders {
+            power: power.clone(),
+            source: pbem::diag::Source::new(&o.path, pbem::orders::decode(&bytes).unwrap()),
+        });
+    }
+    let seed = dice::turn_seed(&game.config.game, 1, &secret, &contributions);
+    let mut dice_box = pbem::engine::dice_box::DiceBox::new(seed);
+    let resolution = game
+        .ruleset
+        .resolve(&game, &state, &accepted, &mut dice_box)
+        .expect("the turn resolves");
+    resolution.events.len()
 }
 
 /// The floor of resolving: read and parse the inputs, write every output as resolving does.

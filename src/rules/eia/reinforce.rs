@@ -24,7 +24,10 @@ impl Phase<'_> {
     ) -> Result<()> {
         let name = self.map.area(area).id.clone();
         for power in powers {
-            let candidates: Vec<usize> = (0..self.board.corps.len())
+            let candidates: Vec<usize> = self
+                .board
+                .corps_adjacent_to(self.map, area)
+                .into_iter()
                 .filter(|&i| {
                     let c = &self.board.corps[i];
                     !c.eliminated

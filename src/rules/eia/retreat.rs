@@ -128,7 +128,7 @@ impl Phase<'_> {
             .filter(|&n| !self.board.enemies_in(n, power))
             .collect();
         let depots = self.depots.get(power).cloned().unwrap_or_default();
-        let dist = self.map.land_distances(&depots);
+        let dist = self.board.land_distances(self.map, &depots);
         let best = candidates
             .iter()
             .map(|&n| dist[n].unwrap_or(u32::MAX))

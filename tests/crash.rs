@@ -1,0 +1,264 @@
+//! Crash safety of a turn: `pbem turn` and `pbem resolve` killed at every file they put in place.
+//!
+//! `PBEM_CRASH_BEFORE=<file name>` makes pbem abort right before that file is renamed into place
+//! (`game::fsio`), as a power cut or a `kill -9` would, after the file's temporary copy was written and
+//! synced. For every file a turn writes, a run is killed there, and then:
+//!
+//! - the game is either exactly at the old turn or exactly at the new one: turn 1 is resolved if and
+//!   only if `turns/1/record.toml` exists, and every file is the old turn's or the new turn's, byte for
+//!   byte; with the record, every file is the new turn's;
+//! - a rerun completes and leaves the same bytes as a run that was never interrupted.
+//!
+//! What a crash may leave besides, and why it is harmless:
+//! - temporary files `.tmp-*` next to the file that was being written: nothing in pbem reads them
+//!   (`copy_tree` skips them, `send` only takes `*.eml` files that do not start with a dot), and a rerun
+//!   does not need them;
+//! - files of the new turn written before the record (`turns/2/state.toml`, the reports, the log, the
+//!   outbox messages, the next commitment): while the record is missing the turn is not resolved and
+//!   nothing reads them as its results; a rerun writes them again with the same bytes, since it resolves
+//!   from the same orders with the same secret (see the note in BENCHMARKS.md on `pbem send` and late
+//!   orders in that window);
+//! - the empty lock file `.lock`: the lock is an advisory lock that dies with the process.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::Path;
+
+use assert_cmd::Command;
+
+type Tree = BTreeMap<String, Vec<u8>>;
+
+fn pbem() -> Command {
+    let mut c = Command::cargo_bin("pbem").expect("the pbem binary");
+    c.env_remove("PBEM_CRASH_BEFORE");
+    c
+}
+
+/// Every file under `dir` (but the lock), by path relative to it with `/`.
+fn tree(dir: &Path) -> Tree {
+    let mut out = Tree::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.file_name().unwrap() != ".lock" {
+                let rel = p.strip_prefix(dir).unwrap();
+                let rel: Vec<String> = rel
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                    .collect();
+                out.insert(rel.join("/"), fs::read(&p).unwrap());
+            }
+        }
+    }
+    out
+}
+
+fn is_tmp(path: &str) -> bool {
+    path.rsplit('/').next().unwrap().starts_with(".tmp-")
+}
+
+fn without_tmp(t: &Tree) -> Tree {
+    t.iter()
+        .filter(|(p, _)| !is_tmp(p))
+        .map(|(p, b)| (p.clone(), b.clone()))
+        .collect()
+}
+
+fn materialize(t: &Tree, dir: &Path) {
+    for (rel, bytes) in t {
+        let p = dir.join(rel);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(p, bytes).unwrap();
+    }
+}
+
+/// The demo game, unresolved, with its sample orders.
+fn demo_game() -> Tree {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("ulm-1805");
+    pbem::bundled::write_scenario("ulm-1805", &dir).unwrap();
+    pbem::bundled::write_sample_orders("ulm-1805", &dir, 1).unwrap();
+    tree(&dir)
+}
+
+/// Runs `args` on a copy of `start` in a new folder and returns the folder.
+fn run(start: &Tree, args: &[&str], crash_before: Option<&str>) -> (tempfile::TempDir, bool) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("ulm-1805");
+    materialize(start, &dir);
+    let ok = run_in(&dir, args, crash_before);
+    (tmp, ok)
+}
+
+fn run_in(dir: &Path, args: &[&str], crash_before: Option<&str>) -> bool {
+    let mut c = pbem();
+    c.args(args).arg(dir);
+    if let Some(name) = crash_before {
+        c.env("PBEM_CRASH_BEFORE", name);
+    }
+    let out = c.output().unwrap();
+    out.status.success()
+}
+
+/// The file names a run writes: those of the files that are new or changed from `old` to `new`.
+fn written(old: &Tree, new: &Tree) -> Vec<String> {
+    let names: BTreeSet<String> = new
+        .iter()
+        .filter(|(p, b)| old.get(*p) != Some(*b))
+        .map(|(p, _)| p.rsplit('/').next().unwrap().to_string())
+        .collect();
+    names.into_iter().collect()
+}
+
+fn current_turn(dir: &Path) -> u32 {
+    pbem::game::Game::load(dir).unwrap().current_turn().unwrap()
+}
+
+/// Checks a game killed while going from `old` to `new`, then reruns it with `rerun` and checks that
+/// it ends as `new`. Returns the number of temporary files the crash left.
+fn check_crash(dir: &Path, name: &str, old: &Tree, new: &Tree, rerun: &[&str]) -> usize {
+    let after = tree(dir);
+    let stray = after.keys().filter(|p| is_tmp(p)).count();
+    let after = without_tmp(&after);
+    let resolved = after.contains_key("turns/1/record.toml");
+    if resolved {
+        assert!(
+            after == *new,
+            "killed before {name}: a record, but not the new turn's files"
+        );
+        assert_eq!(current_turn(dir), 2);
+    } else {
+        assert_eq!(current_turn(dir), 1, "killed before {name}");
+        let paths: BTreeSet<&String> = old.keys().chain(new.keys()).chain(after.keys()).collect();
+        for p in paths {
+            let now = after.get(p);
+            assert!(
+                now == old.get(p) || now == new.get(p),
+                "killed before {name}: {p} is neither the old turn's nor the new turn's"
+            );
+        }
+    }
+    assert!(
+        run_in(dir, rerun, None),
+        "the rerun after a crash before {name} failed"
+    );
+    let done = without_tmp(&tree(dir));
+    for (p, b) in new {
+        assert!(
+            done.get(p) == Some(b),
+            "after a crash before {name} and a rerun, {p} differs from an uninterrupted run"
+        );
+    }
+    assert_eq!(
+        done.len(),
+        new.len(),
+        "after a crash before {name} and a rerun, files differ: {:?}",
+        done.keys()
+            .filter(|p| !new.contains_key(*p))
+            .collect::<Vec<_>>()
+    );
+    stray
+}
+
+#[test]
+fn a_turn_killed_before_any_file_is_either_the_old_turn_or_the_new_one_and_a_rerun_finishes_it() {
+    let old = demo_game();
+    let (done, ok) = run(&old, &["turn"], None);
+    assert!(ok, "the uninterrupted turn failed");
+    let new = without_tmp(&tree(&done.path().join("ulm-1805")));
+    let names = written(&old, &new);
+    // The state and commitment of turn 2, the log, the summary, 4 reports in 4 forms, 9 messages and
+    // the record, at least.
+    assert!(
+        names.len() >= 20,
+        "only {} files written: {names:?}",
+        names.len()
+    );
+    assert!(names.iter().any(|n| n == "record.toml"));
+    let mut stray = 0;
+    for (k, name) in names.iter().enumerate() {
+        // Both commands run the same turn: alternate them, and the command of the rerun.
+        let (cmd, rerun): (&[&str], &[&str]) = if k % 2 == 0 {
+            (&["turn"], &["resolve"])
+        } else {
+            (&["resolve", "--turn", "1"], &["turn"])
+        };
+        let (tmp, ok) = run(&old, cmd, Some(name));
+        assert!(
+            !ok,
+            "PBEM_CRASH_BEFORE={name}: pbem was not killed (is the file still written?)"
+        );
+        stray += check_crash(&tmp.path().join("ulm-1805"), name, &old, &new, rerun);
+    }
+    // Each crash leaves the temporary file it was about to rename, and nothing else.
+    assert_eq!(stray, names.len());
+}
+
+#[test]
+fn a_forced_rerun_killed_anywhere_leaves_the_resolved_turn_as_it_was() {
+    let old = demo_game();
+    let (done, ok) = run(&old, &["turn"], None);
+    assert!(ok);
+    let new = without_tmp(&tree(&done.path().join("ulm-1805")));
+    let names = written(&old, &new);
+    for name in &names {
+        let (tmp, ok) = run(&new, &["resolve", "--turn", "1", "--force"], Some(name));
+        assert!(!ok, "PBEM_CRASH_BEFORE={name}: pbem was not killed");
+        let dir = tmp.path().join("ulm-1805");
+        assert!(
+            without_tmp(&tree(&dir)) == new,
+            "a forced rerun killed before {name} changed the resolved turn"
+        );
+        assert_eq!(current_turn(&dir), 2);
+    }
+}
+
+#[test]
+fn a_turn_killed_before_its_next_secret_is_kept_reruns_with_a_fresh_one_consistently() {
+    // Without secret/2.key the turn draws the next secret itself: killed before it is in place, the
+    // game is at the old turn without it; the rerun draws another (it was never published), and the
+    // result is what an uninterrupted run with that secret gives.
+    let mut old = demo_game();
+    old.remove("secret/2.key").unwrap();
+    for name in ["2.key", "commitment", "record.toml"] {
+        let (tmp, ok) = run(&old, &["turn"], Some(name));
+        assert!(!ok, "PBEM_CRASH_BEFORE={name}: pbem was not killed");
+        let dir = tmp.path().join("ulm-1805");
+        let after = without_tmp(&tree(&dir));
+        assert_eq!(current_turn(&dir), 1);
+        if name == "2.key" {
+            assert!(after == old, "killed before 2.key, the game changed");
+        }
+        assert!(run_in(&dir, &["turn"], None));
+        let rerun = without_tmp(&tree(&dir));
+        let secret = rerun
+            .get("secret/2.key")
+            .expect("the rerun kept a next secret")
+            .clone();
+        if name != "2.key" {
+            assert_eq!(
+                after.get("secret/2.key"),
+                Some(&secret),
+                "killed before {name}, the rerun drew another secret than the one on disk"
+            );
+        }
+        let mut with_secret = old.clone();
+        with_secret.insert("secret/2.key".into(), secret);
+        let (reference, ok) = run(&with_secret, &["turn"], None);
+        assert!(ok);
+        assert!(
+            without_tmp(&tree(&reference.path().join("ulm-1805"))) == rerun,
+            "killed before {name}: the rerun differs from an uninterrupted run with the same secret"
+        );
+        assert!(pbem()
+            .args(["audit"])
+            .arg(&dir)
+            .output()
+            .unwrap()
+            .status
+            .success());
+    }
+}
