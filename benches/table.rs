@@ -97,7 +97,7 @@ fn main() {
         let resolve_f = time(runs, || {
             resolve_floor(&dir, &outs);
         });
-        let process = process_row(&dir);
+        let process = process_row(&dir, if units >= 100_000 { 1 } else { 3 });
         rows.push(Row {
             work: "resolve a turn, reports included".into(),
             size: size.clone(),
@@ -140,6 +140,38 @@ fn main() {
             process: None,
         });
         last[2] = Some(render_t);
+    }
+
+    let mut smaller = None;
+    for messages in MESSAGES {
+        let (files, mbox) = mail_game(messages);
+        let runs = if messages >= 1_000 { 3 } else { 7 };
+        // Each run ingests into a fresh copy of the game (written outside the time measured).
+        let timed = |f: &dyn Fn(&Path, &Path) -> usize| -> f64 {
+            let mut secs = Vec::new();
+            for _ in 0..=runs {
+                let dir = fresh_copy(&files, "ingest");
+                let t = Instant::now();
+                f(&dir, &mbox);
+                secs.push(t.elapsed().as_secs_f64());
+            }
+            secs.remove(0);
+            median(secs)
+        };
+        let t = timed(&ingest);
+        let f = timed(&ingest_floor);
+        rows.push(Row {
+            work: format!(
+                "ingest a mailbox ({:.0} messages per second)",
+                messages as f64 / t
+            ),
+            size: format!("{} messages, 24 powers", thousands(messages)),
+            median: t,
+            floor: f,
+            smaller,
+            process: None,
+        });
+        smaller = Some(t);
     }
 
     let mut dice_rows = Vec::new();
@@ -202,13 +234,16 @@ fn runs(units: usize) -> usize {
     match units {
         n if n <= 1_000 => 15,
         n if n <= 10_000 => 9,
-        _ => 5,
+        _ => 3,
     }
 }
 
-/// The median wall time of `runs` runs of `f`, in seconds, after one run to warm up.
+/// The median wall time of `runs` runs of `f`, in seconds, after one run to warm up (when there are
+/// more than three: the largest size is warm from the runs before it).
 fn time(runs: usize, mut f: impl FnMut()) -> f64 {
-    f();
+    if runs > 3 {
+        f();
+    }
     median(
         (0..runs)
             .map(|_| {
@@ -220,15 +255,15 @@ fn time(runs: usize, mut f: impl FnMut()) -> f64 {
     )
 }
 
-/// Wall time and peak RSS of `pbem resolve` and of the floor as processes: the median of three runs.
-fn process_row(dir: &Path) -> (f64, u64, f64, u64) {
+/// Wall time and peak RSS of `pbem resolve` and of the floor as processes: the median of `runs` runs.
+fn process_row(dir: &Path, runs: usize) -> (f64, u64, f64, u64) {
     let pbem = env!("CARGO_BIN_EXE_pbem");
     let me = std::env::current_exe().expect("this program");
     let dir = dir.to_str().expect("a UTF-8 path");
     let run = |cmd: &[&str]| -> (f64, u64) {
         let mut walls = Vec::new();
         let mut peak = 0;
-        for _ in 0..3 {
+        for _ in 0..runs {
             let (w, p) = time_v(cmd);
             walls.push(w);
             peak = peak.max(p);
@@ -273,7 +308,8 @@ fn time_v(cmd: &[&str]) -> (f64, u64) {
 }
 
 /// The work this program does when it is measured as a process: `--child floor <dir>`; and
-/// `--child generate <units> <dir>`, which writes the synthetic game of that size.
+/// `--child adjudicate <dir>`, which times the adjudication alone; `--child generate <units> <dir>
+/// [<messages>]`, which writes the synthetic game of that size (and `<dir>.mbox`, its mailbox).
 fn child(args: &[String]) {
     match args {
         [what, dir] if what == "floor" => {
@@ -286,12 +322,23 @@ fn child(args: &[String]) {
             let n = adjudicate(Path::new(dir));
             eprintln!("{n} events in {:.3} s", t.elapsed().as_secs_f64());
         }
-        [what, units, dir] if what == "generate" => {
+        [what, units, dir, rest @ ..] if what == "generate" => {
             let units: usize = units.parse().expect("a number of units");
-            let files = pbem::synth::write_game(&spec(units), Path::new(dir)).expect("written");
+            let mut spec = spec(units);
+            spec.messages = rest
+                .first()
+                .map_or(0, |m| m.parse().expect("a number of messages"));
+            let files = pbem::synth::write_game(&spec, Path::new(dir)).expect("written");
+            if spec.messages > 0 {
+                std::fs::write(format!("{dir}.mbox"), pbem::synth::mbox(&spec, &files))
+                    .expect("the mailbox is written");
+            }
             eprintln!("{:?}", files.summary);
         }
-        _ => panic!("usage: table --child floor <game folder> | --child generate <units> <folder>"),
+        _ => panic!(
+            "usage: table --child floor <game folder> | --child adjudicate <game folder> \
+             | --child generate <units> <folder> [<messages>]"
+        ),
     }
 }
 

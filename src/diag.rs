@@ -161,7 +161,9 @@ impl Source {
         // annotate-snippets wants a snippet it can show; show only the lines around the span so that
         // a 10 MB file or line does not end up in a message.
         let (window_start, window_end, first_line) = self.window(&span);
-        let shown = mask_passwords(&self.text[window_start..window_end]);
+        // Tabs shown as spaces (the same byte length, so spans hold): annotate-snippets miscounts
+        // columns on tabs next to a replaced bad byte.
+        let shown = mask_passwords(&self.text[window_start..window_end]).replace('\t', " ");
         let shown = shown.as_str();
         let local = (span.start - window_start)..(span.end - window_start);
         let origin = self.path.as_str();

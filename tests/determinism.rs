@@ -213,8 +213,6 @@ fn resolving_again_under_another_environment_and_folder_gives_the_same_bytes() {
 }
 
 #[test]
-#[ignore = "pbem writes the game folder's name as typed into summary.txt and the record (Game::shown): \
-            `pbem resolve .` and a renamed folder give other bytes; see BENCHMARKS.md"]
 fn the_name_the_game_folder_is_given_does_not_change_the_bytes() {
     let work = tempfile::tempdir().unwrap();
     let (first, _) = demo(ENVS[0], work.path(), "x", ".");

@@ -289,3 +289,28 @@ fn the_generated_lines_are_orders_often_enough_for_the_round_trip_to_mean_someth
     );
     assert!(verbs.len() >= 3, "orders of too few kinds parse: {verbs:?}");
 }
+
+/// The inputs the fuzzers found that crashed pbem (`fuzz/regressions/orders/`), replayed as the
+/// `orders` fuzz target runs them: decoded, checked for France, their diagnostics rendered.
+#[test]
+fn the_orders_that_crashed_the_fuzzer_are_read_and_rendered() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions/orders");
+    let (game, state) = demo();
+    let mut n = 0;
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let bytes = std::fs::read(e.unwrap().path()).unwrap();
+        match pbem::orders::decode(&bytes) {
+            Err(d) => {
+                let shown = Source::new("orders.txt", pbem::orders::printable(&bytes));
+                assert!(!shown.render(&[d]).is_empty());
+            }
+            Ok(text) => {
+                let source = Source::new("orders.txt", text);
+                let checked = game.ruleset.check_orders(game, state, &source);
+                let _ = source.render(&checked.diagnostics);
+            }
+        }
+        n += 1;
+    }
+    assert!(n > 0, "no regression inputs in {}", dir.display());
+}

@@ -7,6 +7,7 @@
 //! | resolve a turn: load the game, resolve, render, write everything (`pbem resolve --force`) | load the game, its state and its orders (decoded, authenticated, parsed, checked), write every file the turn writes (atomically), the record last |
 //! | audit a turn (`audit::audit_turn`) | load the game, state, orders and record, read every output and hash it |
 //! | render every report (`report::render` for each power) | for each power, the events it sees joined into one text |
+//! | ingest a mailbox of K messages (`mail::ingest::ingest`: store, authenticate, file, acknowledge) | read the mailbox, parse every message, store each one atomically |
 //! | draw d6 | the ChaCha20 stream's `next_u32` alone |
 //! | open a labelled stream and draw one d6 | the label's SHA-256 `K_L` alone |
 
@@ -310,4 +311,83 @@ pub fn output_sizes(outputs: &[(PathBuf, Vec<u8>)]) -> BTreeMap<String, (usize, 
         e.1 += b.len();
     }
     by
+}
+
+/// Mailbox sizes of the ingest benchmark, in messages; the game has 1,000 units and 24 powers.
+pub const MESSAGES: [usize; 3] = [10, 100, 1_000];
+
+/// A game for ingest and its mailbox of `messages` messages: the game's files (to write a fresh copy
+/// for each run, since ingesting a mailbox twice changes nothing) and the mailbox's path.
+pub fn mail_game(messages: usize) -> (synth::Files, PathBuf) {
+    let mut spec = spec(1_000);
+    spec.messages = messages;
+    let files = synth::generate(&spec).expect("the synthetic game");
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-games");
+    std::fs::create_dir_all(&dir).expect("the scratch folder");
+    let mbox = dir.join(format!("mail-{messages}.mbox"));
+    std::fs::write(&mbox, synth::mbox(&spec, &files)).expect("the mailbox is written");
+    (files, mbox)
+}
+
+/// A fresh copy of a game to ingest into.
+pub fn fresh_copy(files: &synth::Files, name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("bench-games")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    synth::write_files(files, &dir).expect("the game is written");
+    dir
+}
+
+/// `pbem ingest <dir> <mbox>`: the messages it judged.
+pub fn ingest(dir: &Path, mbox: &Path) -> usize {
+    let game = Game::load(dir).expect("the game loads");
+    let summary =
+        pbem::mail::ingest::ingest(&game, &[mbox.to_path_buf()]).expect("the mailbox is ingested");
+    assert!(summary.problems.is_empty(), "{:?}", summary.problems);
+    summary.new.len()
+}
+
+/// The floor of ingest: read the mailbox, parse every message, store each one atomically.
+pub fn ingest_floor(dir: &Path, mbox: &Path) -> usize {
+    let file = std::fs::File::open(mbox).expect("the mailbox");
+    let mut n = 0;
+    for m in pbem::mail::parse::read_mbox(std::io::BufReader::new(file)) {
+        let m = m.expect("a message");
+        let parsed = pbem::mail::parse::parse(&m.bytes);
+        let name = pbem::game::record::sha256_hex(&m.bytes);
+        write_atomic(
+            &dir.join("mail/inbox").join(format!("{name}.eml")),
+            &m.bytes,
+        )
+        .expect("stored");
+        n += usize::from(parsed.is_some());
+    }
+    n
+}
+
+/// The game of `units` units, generated and resolved once per process (see [`fresh_game`]).
+pub fn game(units: usize) -> PathBuf {
+    static GAMES: std::sync::Mutex<BTreeMap<usize, PathBuf>> =
+        std::sync::Mutex::new(BTreeMap::new());
+    let mut games = GAMES.lock().expect("the games");
+    games
+        .entry(units)
+        .or_insert_with(|| fresh_game(units))
+        .clone()
+}
+
+/// The sizes the divan benchmarks run: `PBEM_BENCH_UNITS=1000,10000` runs fewer.
+pub fn sizes() -> Vec<usize> {
+    match std::env::var("PBEM_BENCH_UNITS") {
+        Ok(s) => s
+            .split(',')
+            .map(|n| {
+                n.trim()
+                    .parse()
+                    .expect("PBEM_BENCH_UNITS lists numbers of units")
+            })
+            .collect(),
+        Err(_) => SIZES.to_vec(),
+    }
 }

@@ -109,24 +109,16 @@ impl Game {
         self.dir.join("secret").join(format!("{turn}.key"))
     }
 
-    /// A path inside the game folder as it is shown in messages: relative, with `/`.
+    /// A path inside the game folder as it is shown in messages and reports: `<game id>/<relative
+    /// path>`, with `/`, so that the bytes pbem writes do not depend on what the folder is called.
     pub fn shown(&self, path: &Path) -> String {
         let rel = path.strip_prefix(&self.dir).unwrap_or(path);
-        let name = self
-            .dir
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
         let rel = rel
             .components()
             .map(|c| c.as_os_str().to_string_lossy().into_owned())
             .collect::<Vec<_>>()
             .join("/");
-        if name.is_empty() {
-            rel
-        } else {
-            format!("{name}/{rel}")
-        }
+        format!("{}/{rel}", self.config.game)
     }
 
     /// Whether turn `t` has been resolved (its record, written last, exists).
