@@ -460,25 +460,33 @@ impl Sightings {
         if area >= map.areas.len() {
             return BTreeSet::new();
         }
-        let mut near = BTreeSet::from([area]);
-        let mut frontier = vec![area];
-        for _ in 0..range {
-            let mut next = Vec::new();
-            for a in frontier {
-                for &n in &map.area(a).adjacent {
-                    if near.insert(n) {
-                        next.push(n);
+        // The areas within `range`: the area and its neighbours for the usual range of one.
+        let mut near = vec![area];
+        near.extend(map.area(area).adjacent.iter().copied());
+        if range != 1 {
+            let mut seen = BTreeSet::from([area]);
+            let mut frontier = vec![area];
+            for _ in 0..range {
+                let mut next = Vec::new();
+                for a in frontier {
+                    for &n in &map.area(a).adjacent {
+                        if seen.insert(n) {
+                            next.push(n);
+                        }
                     }
                 }
+                frontier = next;
             }
-            frontier = next;
+            near = seen.into_iter().collect();
         }
-        let mut powers = BTreeSet::new();
-        for a in near {
-            for &(p, _) in self.index.units_by_area.get(a).into_iter().flatten() {
-                powers.insert(p);
-            }
-        }
+        let mut powers: Vec<u32> = near
+            .iter()
+            .filter_map(|&a| self.index.units_by_area.get(a))
+            .flatten()
+            .map(|&(p, _)| p)
+            .collect();
+        powers.sort_unstable();
+        powers.dedup();
         powers
             .into_iter()
             .map(|p| self.index.powers[p as usize].clone())
