@@ -33,6 +33,16 @@ impl DecidedBy {
             DecidedBy::Roll => "at random",
         }
     }
+
+    /// The same, told to another power than the one decided for.
+    pub fn describe_theirs(self) -> &'static str {
+        match self {
+            DecidedBy::Order => "by its order",
+            DecidedBy::Standing => "by its standing order",
+            DecidedBy::Sop => "by the SOP",
+            DecidedBy::Roll => "at random",
+        }
+    }
 }
 
 /// A decision point of a ruleset.

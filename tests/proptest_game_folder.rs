@@ -50,8 +50,9 @@ fn load(game: &str, map: &str, state: &str) -> Vec<String> {
     match parse_toml::<State>(&state_src) {
         Ok(s) => {
             if let Some(map) = &map {
-                errors
-                    .push(state_src.render(&pbem::game::state::check_references(&s, &config, map)));
+                let mut d = pbem::game::state::check_shared(&s, &config, map);
+                d.extend(pbem::rules::eia::pieces::check_pieces(&s, &config, map));
+                errors.push(state_src.render(&d));
             }
         }
         Err(e) => errors.push(e.to_string()),

@@ -357,7 +357,7 @@ fn unescape(html: &str) -> String {
 fn check(c: &Case) -> Result<usize, TestCaseError> {
     let g = game(c);
     let before = state(c);
-    let refs = pbem::game::state::check_references(&before, &g.config, &g.map);
+    let refs = g.check_state(&before);
     prop_assert!(
         refs.is_empty(),
         "a generated state does not check: {:?}",

@@ -8,10 +8,12 @@ use anyhow::{bail, Result};
 use crate::engine::turn::{resolve, ResolveOptions};
 use crate::game::Game;
 
-/// Resolve turn 1 of the bundled demo game (Empires in Arms, Ulm 1805) and print where the reports are.
+/// Resolve the first turn(s) of a bundled scenario with its sample orders and print where the reports
+/// are: `ulm-1805` (Empires in Arms, the default) or `pog-1914` (Paths of Glory).
 ///
 /// Example: pbem demo
 ///          pbem demo --dir /tmp/ulm --turns 2
+///          pbem demo --game pog-1914 --turns 4
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Where to put the demo game (default: a new temporary folder).
@@ -20,7 +22,8 @@ pub struct Args {
     /// The bundled scenario to play.
     #[arg(long, default_value = "ulm-1805")]
     pub game: String,
-    /// How many turns to resolve with the scenario's sample orders (the demo has orders for 2).
+    /// How many turns to resolve with the scenario's sample orders (ulm-1805 has orders for 2,
+    /// pog-1914 for 4 actions).
     #[arg(long, default_value_t = 1)]
     pub turns: u32,
 }

@@ -62,6 +62,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             ),
             OrdersIn::File(path) => format!("in: {} (not from mail)", game.shown(path)),
             OrdersIn::Missing => "missing".to_string(),
+            OrdersIn::NotDue => "none due this turn (standing orders only)".to_string(),
         };
         println!("  {:<10} {:<14} {state}", s.power, s.name);
         let mut others = Vec::new();

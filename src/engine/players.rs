@@ -113,13 +113,22 @@ pub fn advance(
             let sent = orders
                 .iter()
                 .any(|o| o.power == p.id && o.check.as_ref().is_some_and(|c| c.power.is_some()));
-            if sent || state.controlled.contains_key(&p.id) {
+            let due = game.ruleset.expects_orders(state, &p.id);
+            if sent || !due || state.controlled.contains_key(&p.id) {
                 continue;
             }
+            // Turns in which the power was not due to send orders (PoG: the other side's actions)
+            // neither count nor break the run.
             let mut missed = 1;
             let mut t = turn;
             while missed < r.missed_turns && t > config.first_turn {
                 t -= 1;
+                let due = game
+                    .load_state(t)
+                    .map_or(true, |s| game.ruleset.expects_orders(&s, &p.id));
+                if !due {
+                    continue;
+                }
                 match load_record(game, t) {
                     Ok(rec) if !rec.orders.contains_key(&p.id) => missed += 1,
                     _ => break,

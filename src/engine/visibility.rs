@@ -101,7 +101,7 @@ impl Visibility {
     pub fn of(game: &Game, state: &State) -> Visibility {
         Visibility::new(
             &game.map,
-            &positions(&game.map, state),
+            &positions(game, state),
             game.ruleset.sight(),
             shared(&game.config, &state.alliances),
         )
@@ -150,26 +150,13 @@ impl Visibility {
     }
 }
 
-/// (power, area index) of every unit of `state` that stands on the map: corps with factors, leaders,
-/// fleets.
-pub fn positions(map: &Map, state: &State) -> Vec<(String, usize)> {
-    let corps = state
-        .corps
-        .iter()
-        .filter(|c| c.factors > 0)
-        .map(|c| (c.power.get_ref(), c.area.get_ref()));
-    let leaders = state
-        .leaders
-        .iter()
-        .map(|l| (l.power.get_ref(), l.area.get_ref()));
-    let fleets = state
-        .fleets
-        .iter()
-        .map(|f| (f.power.get_ref(), f.area.get_ref()));
-    corps
-        .chain(leaders)
-        .chain(fleets)
-        .filter_map(|(p, a)| map.find(a).map(|i| (p.clone(), i)))
+/// (power, area index) of every unit of `state` that gives its power sight (`UnitView::sees`).
+pub fn positions(game: &Game, state: &State) -> Vec<(String, usize)> {
+    game.ruleset
+        .units(state)
+        .into_iter()
+        .filter(|u| u.sees)
+        .filter_map(|u| game.map.find(&u.area).map(|i| (u.owner, i)))
         .collect()
 }
 

@@ -46,6 +46,24 @@ pub struct AreaFile {
     /// A land area with a port: fleets may enter it from adjacent sea areas.
     #[serde(default)]
     pub port: bool,
+    /// A fort and its combat factor (PoG 12.2.2 adds it to the defender's strength).
+    #[serde(default)]
+    pub fort: Option<u32>,
+    /// A supply source of this power (PoG 11.1.5: units entering a space that traces to none stop).
+    #[serde(default)]
+    pub supply: Option<Spanned<String>>,
+    /// Connections drawn dotted: usable only by the nations named (PoG 11.1.3, 12.1.9). Each must also
+    /// be in `adjacent`; declaring it on one side is enough.
+    #[serde(default)]
+    pub dotted: Vec<DottedFile>,
+}
+
+/// One dotted connection of `map.toml`: `{ to = "Poti", nations = ["ru"] }`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DottedFile {
+    pub to: Spanned<String>,
+    pub nations: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -64,6 +82,22 @@ pub enum Terrain {
     Hills,
     Mountain,
     Marsh,
+    Swamp,
+    Desert,
+}
+
+impl Terrain {
+    pub fn name(self) -> &'static str {
+        match self {
+            Terrain::Clear => "clear",
+            Terrain::Forest => "forest",
+            Terrain::Hills => "hills",
+            Terrain::Mountain => "mountain",
+            Terrain::Marsh => "marsh",
+            Terrain::Swamp => "swamp",
+            Terrain::Desert => "desert",
+        }
+    }
 }
 
 /// A city that corps can retire into.
@@ -92,6 +126,11 @@ pub struct Area {
     pub capital: Option<String>,
     pub border: Option<String>,
     pub port: bool,
+    pub fort: Option<u32>,
+    /// The power this space supplies, lower case.
+    pub supply: Option<String>,
+    /// Dotted connections: neighbour index to the nations that may use it (lower case).
+    pub dotted: BTreeMap<usize, Vec<String>>,
 }
 
 impl Area {
@@ -197,7 +236,56 @@ impl Map {
                 capital: a.capital.as_ref().map(|c| c.get_ref().to_lowercase()),
                 border: a.border.as_ref().map(|c| c.get_ref().to_lowercase()),
                 port: a.port,
+                fort: a.fort,
+                supply: a.supply.as_ref().map(|c| c.get_ref().to_lowercase()),
+                dotted: BTreeMap::new(),
             });
+        }
+        // Dotted connections, declared on either side, hold on both.
+        for (i, a) in file.areas.iter().enumerate() {
+            if let Some(sup) = &a.supply {
+                if !powers.iter().any(|p| p.eq_ignore_ascii_case(sup.get_ref())) {
+                    errors.push(
+                        Diagnostic::error(
+                            format!("supply source of an unknown power '{}'", sup.get_ref()),
+                            sup.span(),
+                        )
+                        .hint(format!("powers in game.toml: {}", powers.join(", "))),
+                    );
+                }
+            }
+            for d in &a.dotted {
+                let Some(&j) = index.get(&d.to.get_ref().to_lowercase()) else {
+                    errors.push(
+                        Diagnostic::error(
+                            format!("dotted line to nowhere: no area '{}'", d.to.get_ref()),
+                            d.to.span(),
+                        )
+                        .maybe_hint(
+                            did_you_mean(d.to.get_ref(), names.iter().copied())
+                                .map(|s| format!("did you mean '{s}'?")),
+                        ),
+                    );
+                    continue;
+                };
+                if !areas[i].adjacent.contains(&j) {
+                    errors.push(
+                        Diagnostic::error(
+                            format!(
+                                "'{}' has a dotted line to '{}', which is not in its adjacent list",
+                                a.id.get_ref(),
+                                d.to.get_ref()
+                            ),
+                            d.to.span(),
+                        )
+                        .hint("list every neighbour in `adjacent`; `dotted` only says which of them are dotted"),
+                    );
+                    continue;
+                }
+                let nations: Vec<String> = d.nations.iter().map(|n| n.to_lowercase()).collect();
+                areas[i].dotted.insert(j, nations.clone());
+                areas[j].dotted.insert(i, nations);
+            }
         }
         // Adjacency must be mutual: a one-way road is a typo in the map.
         if errors.is_empty() {
@@ -263,6 +351,21 @@ impl Map {
 
     pub fn adjacent(&self, a: usize, b: usize) -> bool {
         self.areas[a].adjacent.binary_search(&b).is_ok()
+    }
+
+    /// Whether units of `nation` may cross from `a` to `b`: the areas are adjacent, and a dotted
+    /// connection names the nation (PoG 11.1.3, 12.1.9).
+    pub fn connected_for(&self, a: usize, b: usize, nation: &str) -> bool {
+        self.adjacent(a, b)
+            && self.areas[a]
+                .dotted
+                .get(&b)
+                .is_none_or(|n| n.iter().any(|x| x.eq_ignore_ascii_case(nation)))
+    }
+
+    /// Whether `a` and `b` are joined by a solid line (adjacent, and not dotted).
+    pub fn solid(&self, a: usize, b: usize) -> bool {
+        self.adjacent(a, b) && !self.areas[a].dotted.contains_key(&b)
     }
 
     /// Land distance (in moves) from every area to the nearest area of `targets`, over land only.

@@ -166,11 +166,17 @@ impl Game {
     /// Parses and checks a state against the map and the powers.
     pub fn parse_state(&self, src: &Source) -> Result<State> {
         let state: State = load::parse_toml(src)?;
-        let diags = state::check_references(&state, &self.config, &self.map);
-        if let Some(e) = load::first_error(src, &diags) {
+        if let Some(e) = load::first_error(src, &self.check_state(&state)) {
             return Err(e.into());
         }
         Ok(state)
+    }
+
+    /// Every problem of a state: its shared keys, then the ruleset's pieces.
+    pub fn check_state(&self, state: &State) -> Vec<crate::diag::Diagnostic> {
+        let mut d = state::check_shared(state, &self.config, &self.map);
+        d.extend(self.ruleset.check_state(self, state));
+        d
     }
 
     /// Reads the commitment `C_t` published for turn `t`.

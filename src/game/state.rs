@@ -1,5 +1,12 @@
 //! `turns/<t>/state.toml`: the position at the start of a turn. Every collection here iterates in a
 //! fixed order (vectors in file order, `BTreeMap`s by key), so that writing a state gives the same bytes.
+//!
+//! One file format for every ruleset: the shared keys (game, turn, control, alliances, standing orders,
+//! who plays each power) are the engine's and are checked here ([`check_shared`]); the pieces of a game
+//! system belong to its ruleset, which checks them (`Ruleset::check_state`) and refuses those of
+//! another. Empires in Arms, the first ruleset, keeps its `[[corps]]`, `[[leader]]`, `[[fleet]]` and
+//! `[[insurrection]]` at the top level; later rulesets keep theirs in one table named after the ruleset
+//! (`[pog]`, typed in `rules/pog/`).
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -49,6 +56,9 @@ pub struct State {
     pub leaders: Vec<Leader>,
     #[serde(default, rename = "fleet")]
     pub fleets: Vec<Fleet>,
+    /// The pieces and markers of a Paths of Glory game (`rules/pog/state.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pog: Option<crate::rules::pog::state::PogState>,
 }
 
 /// Who runs a power whose player left (EiA 19.2.1).
@@ -295,120 +305,16 @@ impl State {
     }
 }
 
-/// Checks every reference of a state: areas exist, powers exist, ids are unique, corps and leaders are
-/// on land, fleets at sea or in a port.
-pub fn check_references(
+/// Checks the shared keys of a state: the game, the powers named by control, alliances and standing
+/// orders, and the areas of `[control]`. The ruleset checks its own pieces (`Ruleset::check_state`).
+pub fn check_shared(
     state: &State,
     config: &super::config::GameConfig,
     map: &super::map::Map,
 ) -> Vec<crate::diag::Diagnostic> {
-    use crate::diag::{did_you_mean, Diagnostic};
+    use crate::diag::Diagnostic;
     let mut out = Vec::new();
     let powers: Vec<&str> = config.power_ids().collect();
-    let area = |a: &Spanned<String>, out: &mut Vec<Diagnostic>| -> Option<usize> {
-        let found = map.find(a.get_ref());
-        if found.is_none() {
-            out.push(
-                Diagnostic::error(format!("unknown area '{}'", a.get_ref()), a.span())
-                    .label("not in map.toml")
-                    .maybe_hint(map.suggest(a.get_ref())),
-            );
-        }
-        found
-    };
-    let power = |p: &Spanned<String>, out: &mut Vec<Diagnostic>| {
-        if !powers.contains(&p.get_ref().as_str()) {
-            out.push(
-                Diagnostic::error(format!("unknown power '{}'", p.get_ref()), p.span()).maybe_hint(
-                    did_you_mean(p.get_ref(), powers.iter().copied())
-                        .map(|s| format!("did you mean '{s}'?")),
-                ),
-            );
-        }
-    };
-    let mut ids = BTreeMap::new();
-    let mut unique = |id: &Spanned<String>, out: &mut Vec<Diagnostic>| {
-        let key = id.get_ref().to_lowercase();
-        if id.get_ref().is_empty()
-            || !id
-                .get_ref()
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '-')
-        {
-            out.push(
-                Diagnostic::error(
-                    format!("unit id '{}' is not a plain word", id.get_ref()),
-                    id.span(),
-                )
-                .hint("unit ids are ASCII letters, digits and '-'"),
-            );
-        }
-        if ids.insert(key, ()).is_some() {
-            out.push(Diagnostic::error(
-                format!("unit id '{}' is used twice", id.get_ref()),
-                id.span(),
-            ));
-        }
-    };
-    for c in &state.corps {
-        unique(&c.id, &mut out);
-        power(&c.power, &mut out);
-        if let Some(i) = area(&c.area, &mut out) {
-            if !map.area(i).is_land() {
-                out.push(
-                    Diagnostic::error(
-                        format!("corps {} stands at sea", c.id.get_ref()),
-                        c.area.span(),
-                    )
-                    .hint("corps stand in land areas"),
-                );
-            }
-        }
-    }
-    for l in &state.insurrection {
-        unique(&Spanned::new(0..0, l.id.clone()), &mut out);
-        if !powers.contains(&l.power.as_str()) {
-            out.push(Diagnostic::error(
-                format!(
-                    "insurrection corps {} belongs to unknown power '{}'",
-                    l.id, l.power
-                ),
-                0..0,
-            ));
-        }
-    }
-    for l in &state.leaders {
-        unique(&l.id, &mut out);
-        power(&l.power, &mut out);
-        if let Some(i) = area(&l.area, &mut out) {
-            if !map.area(i).is_land() {
-                out.push(Diagnostic::error(
-                    format!("leader {} stands at sea", l.id.get_ref()),
-                    l.area.span(),
-                ));
-            }
-        }
-    }
-    for f in &state.fleets {
-        unique(&f.id, &mut out);
-        power(&f.power, &mut out);
-        if let Some(i) = area(&f.area, &mut out) {
-            let a = map.area(i);
-            if a.is_land() && !a.port {
-                out.push(
-                    Diagnostic::error(
-                        format!(
-                            "fleet {} is in '{}', which is neither sea nor port",
-                            f.id.get_ref(),
-                            a.id
-                        ),
-                        f.area.span(),
-                    )
-                    .hint("put fleets in sea areas or in areas with `port = true`"),
-                );
-            }
-        }
-    }
     for (a, p) in &state.control {
         if map.find(a).is_none() {
             out.push(

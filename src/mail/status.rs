@@ -18,6 +18,8 @@ pub enum OrdersIn {
     /// An orders file placed by hand (no submission from mail).
     File(PathBuf),
     Missing,
+    /// None in, and none due: the power does not play this turn (PoG: the other side's action).
+    NotDue,
 }
 
 /// One power's line of `pbem status`.
@@ -37,12 +39,19 @@ pub struct PowerStatus {
 pub fn orders_status(game: &Game, turn: u32) -> Result<Vec<PowerStatus>> {
     let records: Vec<Received> = ingest::load_records(game)?.into_values().collect();
     let winners = ingest::winners(&records, turn);
+    let state = game.load_state(turn).ok();
+    let due = |power: &str| {
+        state
+            .as_ref()
+            .is_none_or(|s| game.ruleset.expects_orders(s, power))
+    };
     let mut out = Vec::new();
     for p in &game.config.powers {
         let file = game.orders_path(turn, &p.id);
         let orders = match winners.get(&p.id) {
             Some(w) => OrdersIn::Mail(Box::new(w.clone())),
             None if file.is_file() => OrdersIn::File(file),
+            None if !due(&p.id) => OrdersIn::NotDue,
             None => OrdersIn::Missing,
         };
         let mine = |s: Status| {

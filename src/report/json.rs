@@ -26,6 +26,9 @@ struct Report<'a> {
     orders: Orders<'a>,
     units: Vec<Unit<'a>>,
     sees: Sees<'a>,
+    /// The ruleset's lines on the position besides the units (PoG: markers, turn track, own cards).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    position: Vec<&'a str>,
     control: Vec<Control<'a>>,
     events: Vec<EventOut<'a>>,
     decisions: Vec<EventOut<'a>>,
@@ -238,6 +241,7 @@ pub fn render(view: &PowerView) -> serde_json::Result<String> {
             moves: &view.map.moves,
             combats: &view.map.combats,
         },
+        position: view.position.iter().map(String::as_str).collect(),
         control: view
             .map
             .areas

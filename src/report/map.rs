@@ -122,7 +122,7 @@ impl MapView {
                     x: a.xy[0],
                     y: a.xy[1],
                     city: a.city.is_some(),
-                    fortress: a.city.map_or(0, |c| c.fortress),
+                    fortress: a.city.map_or(a.fort.unwrap_or(0), |c| c.fortress),
                     depot: a.depot,
                     capital: a.capital.clone(),
                     port: a.port,
@@ -135,7 +135,7 @@ impl MapView {
         MapView {
             areas,
             units: unit_marks(game, power, units, seen),
-            moves: moves(input, events),
+            moves: moves(game, input, events),
             combats: combats(game, events),
         }
     }
@@ -193,15 +193,13 @@ fn unit_marks(game: &Game, power: &str, units: &[UnitLine], seen: &[UnitLine]) -
 
 /// The moves of the move events the power saw: from where the unit stood at the start of the turn to
 /// the area the event ends in. The unit is the first word of the event's text.
-fn moves(input: &ReportInput<'_>, events: &[&Event]) -> Vec<MoveMark> {
-    let before = input.state_before;
+fn moves(game: &Game, input: &ReportInput<'_>, events: &[&Event]) -> Vec<MoveMark> {
+    let before = game.ruleset.units(input.state_before);
     let start = |id: &str| -> Option<(String, String)> {
-        let corps = before.corps.iter().map(|c| (&c.id, &c.power, &c.area));
-        let leaders = before.leaders.iter().map(|l| (&l.id, &l.power, &l.area));
-        corps
-            .chain(leaders)
-            .find(|(i, _, _)| i.get_ref() == id)
-            .map(|(_, p, a)| (p.get_ref().clone(), a.get_ref().clone()))
+        before
+            .iter()
+            .find(|u| u.id == id && u.kind != "fleet")
+            .map(|u| (u.owner.clone(), u.area.clone()))
     };
     let mut out: Vec<MoveMark> = Vec::new();
     for e in events.iter().filter(|e| e.kind == "move") {

@@ -35,7 +35,7 @@ pub struct UnitLine {
     pub id: String,
     pub owner: String,
     pub area: String,
-    /// `corps`, `leader` or `fleet`.
+    /// `corps`, `leader`, `fleet` (EiA), `army` (PoG): the ruleset's word.
     pub kind: &'static str,
     /// "infantry corps, 6 factors, morale 4.0".
     pub detail: String,
@@ -110,10 +110,14 @@ pub struct PowerView {
     pub power_colour: Option<String>,
     pub header: DiceHeader,
     pub orders: OrdersView,
+    /// Whether the power was due to send orders this turn (`Ruleset::expects_orders`).
+    pub due: bool,
     /// The power's own units at the end of the turn.
     pub units: Vec<UnitLine>,
     /// The foreign units it sees at the end of the turn.
     pub seen: Vec<UnitLine>,
+    /// What the ruleset says of the position besides the units (`Ruleset::position`).
+    pub position: Vec<String>,
     pub events: Vec<EventLine>,
     /// The events that settled a decision for this power.
     pub decisions: Vec<EventLine>,
@@ -137,7 +141,20 @@ impl PowerView {
             .iter()
             .filter(|e| e.visible_to.contains(power))
             .collect();
-        let events: Vec<EventLine> = visible.iter().map(|e| event_line(e)).collect();
+        let events: Vec<EventLine> = visible
+            .iter()
+            .map(|e| {
+                let mut line = event_line(e);
+                // A decision taken for another power is named as such, not as "yours"; one taken
+                // for every power ("all": the order of combats) is told as it is.
+                if let (Some(other), Some(by)) = (&line.decided_for, line.decided_by) {
+                    if other != power && other != "all" {
+                        line.decided = Some(format!("for {other} {}", by.describe_theirs()));
+                    }
+                }
+                line
+            })
+            .collect();
         let decisions = visible
             .iter()
             .filter(|e| e.decision.as_ref().is_some_and(|d| d.power == power))
@@ -159,8 +176,10 @@ impl PowerView {
             power_colour: config.and_then(|p| p.colour.clone()),
             header: input.header.clone(),
             orders,
+            due: game.ruleset.expects_orders(input.state_before, power),
             units,
             seen,
+            position: game.ruleset.position(game, after, power),
             events,
             decisions,
             map,
@@ -184,45 +203,15 @@ fn units_of(
     power: &str,
     sight: &Visibility,
 ) -> (Vec<UnitLine>, Vec<UnitLine>) {
-    let mut all = Vec::new();
-    for c in &state.corps {
-        all.push(UnitLine {
-            id: c.id.get_ref().clone(),
-            owner: c.power.get_ref().clone(),
-            area: c.area.get_ref().clone(),
-            kind: "corps",
-            detail: format!(
-                "{} corps, {} factors, morale {}",
-                c.kind.name(),
-                c.factors,
-                c.morale
-            ),
-            strength: c.factors,
-            precision: Precision::Exact,
-        });
-    }
-    for l in &state.leaders {
-        all.push(UnitLine {
-            id: l.id.get_ref().clone(),
-            owner: l.power.get_ref().clone(),
-            area: l.area.get_ref().clone(),
-            kind: "leader",
-            detail: format!("leader, rating {}, seniority {}", l.rating, l.seniority),
-            strength: l.rating,
-            precision: Precision::Exact,
-        });
-    }
-    for f in &state.fleets {
-        all.push(UnitLine {
-            id: f.id.get_ref().clone(),
-            owner: f.power.get_ref().clone(),
-            area: f.area.get_ref().clone(),
-            kind: "fleet",
-            detail: format!("fleet, {} ships", f.ships),
-            strength: f.ships,
-            precision: Precision::Exact,
-        });
-    }
+    let all = game.ruleset.units(state).into_iter().map(|u| UnitLine {
+        id: u.id,
+        owner: u.owner,
+        area: u.area,
+        kind: u.kind,
+        detail: u.detail,
+        strength: u.strength,
+        precision: Precision::Exact,
+    });
     let mut units = Vec::new();
     let mut seen = Vec::new();
     // Approximate sightings, summed by (area, owner, kind) in the order first met.
@@ -357,6 +346,11 @@ fn orders_template(
         }
         _ => t.push_str("# You have no standing orders: the game's SOP decides for you.\n"),
     }
+    if !game.ruleset.expects_orders(state, power) {
+        t.push_str(&format!(
+            "# Turn {turn} is not yours to play: only standing orders count in it.\n"
+        ));
+    }
     t.push_str("# Write your orders below, one per line (ORDERS.md lists them).\n\n");
     t
 }
@@ -374,7 +368,7 @@ mod tests {
         // Seen exactly only where its own units stand; up to two steps away, approximately.
         let sight = Visibility::new(
             map,
-            &visibility::positions(map, &fx.state),
+            &visibility::positions(&fx.game, &fx.state),
             Sight { range: 2, exact: 0 },
             &[],
         );

@@ -3,6 +3,7 @@
 //! its order verbs, its tables, its decision points and how a turn is adjudicated.
 
 pub mod eia;
+pub mod pog;
 
 use std::collections::BTreeSet;
 
@@ -46,6 +47,24 @@ pub struct Resolution {
     pub next: State,
 }
 
+/// A unit as the shared engine sees it, whatever the ruleset: where it stands, whose it is, and how
+/// a report describes it. Fog of war (`engine::visibility`) and the reports list units through this.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnitView {
+    pub id: String,
+    pub owner: String,
+    /// The area (space) it stands in.
+    pub area: String,
+    /// A word for the map and for approximate sightings: `corps`, `leader`, `fleet`, `army`.
+    pub kind: &'static str,
+    /// "infantry corps, 6 factors, morale 4.0".
+    pub detail: String,
+    /// What approximate sightings sum: factors, ships, a leader's rating.
+    pub strength: u32,
+    /// Whether the unit gives its power sight (EiA: a corps with no factors left does not).
+    pub sees: bool,
+}
+
 /// A game system.
 pub trait Ruleset {
     /// The ruleset's id in `game.toml`: `eia`.
@@ -65,6 +84,26 @@ pub trait Ruleset {
         orders: &[PowerOrders],
         dice: &mut DiceBox,
     ) -> Result<Resolution>;
+
+    /// Checks the ruleset's own part of a state (its units and markers) against the map and the
+    /// powers; the shared keys are checked by `game::state::check_shared`.
+    fn check_state(&self, game: &Game, state: &State) -> Vec<Diagnostic>;
+
+    /// Every unit on the map, in the state's order, for fog of war and reports.
+    fn units(&self, state: &State) -> Vec<UnitView>;
+
+    /// Whether `power` is due to send orders for the turn of `state`: every power in EiA; only the
+    /// active player in a game of one action per turn (PoG). Missing orders and the missed-turn policy
+    /// count only the turns a power was due.
+    fn expects_orders(&self, _state: &State, _power: &str) -> bool {
+        true
+    }
+
+    /// What a report tells `power` of the position besides the units (markers, turn track, its own
+    /// cards), one line each; nothing by default.
+    fn position(&self, _game: &Game, _state: &State, _power: &str) -> Vec<String> {
+        Vec::new()
+    }
 
     /// The areas `power` can see in `state` (for reports and visibility).
     fn visible_areas(&self, game: &Game, state: &State, power: &str) -> BTreeSet<usize>;
@@ -89,9 +128,10 @@ pub trait Ruleset {
 pub fn load(config: &GameConfig, config_src: &Source, tables: &Source) -> Result<Box<dyn Ruleset>> {
     match config.ruleset.get_ref().as_str() {
         "eia" => Ok(Box::new(eia::Eia::load(config, config_src, tables)?)),
+        "pog" => Ok(Box::new(pog::Pog::load(config, config_src, tables)?)),
         other => {
             let d = Diagnostic::error(format!("unknown ruleset '{other}'"), config.ruleset.span())
-                .hint("pbem knows these rulesets: eia");
+                .hint("pbem knows these rulesets: eia, pog");
             bail!(crate::diag::FileError::new(config_src, &d))
         }
     }

@@ -295,13 +295,13 @@ impl Phase<'_> {
             format!(
                 "{} fights a further day at {name} after day {day} ({}).",
                 att.lead,
-                d.by.describe()
+                d.by.describe_theirs()
             )
         } else {
             format!(
                 "{} fights no further day at {name} after day {day} ({}).",
                 att.lead,
-                d.by.describe()
+                d.by.describe_theirs()
             )
         };
         let e = Event::new(FURTHER_DAYS, "decision", text).decided(att.lead.clone(), d.by);
@@ -350,7 +350,7 @@ impl Phase<'_> {
             side.lead,
             ids.join(", "),
             self.map.area(area).id,
-            d.by.describe()
+            d.by.describe_theirs()
         );
         let e = Event::new(GUARD, "decision", text).decided(side.lead.clone(), d.by);
         self.push(e, area, involved);
@@ -458,7 +458,7 @@ impl Phase<'_> {
             "{} sends {} round the flank at {name} ({}); they join the battle before round 2.",
             side.lead,
             ids.join(", "),
-            by.describe()
+            by.describe_theirs()
         );
         let e = Event::new(OUTFLANK, "decision", text)
             .decided(side.lead.clone(), by)
@@ -751,7 +751,7 @@ impl Phase<'_> {
         let text = format!(
             "{power} plays the {side} chit '{}' at {area_name} ({}).",
             d.value,
-            by.describe()
+            by.describe_theirs()
         );
         let e = Event::new(d.rule, "decision", text).decided(power.to_string(), by);
         self.push(e, area, involved);

@@ -62,7 +62,7 @@ impl Phase<'_> {
                 if !d.value {
                     let text = format!(
                         "{power} raises no insurrection corps in {name} ({}).",
-                        d.by.describe()
+                        d.by.describe_theirs()
                     );
                     let e =
                         Event::new(INSURRECTION, "decision", text).decided(power.to_string(), d.by);
@@ -86,7 +86,7 @@ impl Phase<'_> {
                 let text = format!(
                     "An enemy entered the border province of {name}: {power} raises the insurrection corps {} there ({}, {} factors).",
                     levy.id,
-                    d.by.describe(),
+                    d.by.describe_theirs(),
                     levy.factors
                 );
                 let e = Event::new(INSURRECTION, "decision", text).decided(power.to_string(), d.by);

@@ -11,6 +11,7 @@ pub mod movement;
 pub mod naval;
 pub mod orders;
 pub mod phase;
+pub mod pieces;
 pub mod reinforce;
 pub mod retreat;
 #[cfg(test)]
@@ -145,6 +146,14 @@ impl Ruleset for Eia {
             &mut resolution.events,
         );
         Ok(resolution)
+    }
+
+    fn check_state(&self, game: &Game, state: &State) -> Vec<crate::diag::Diagnostic> {
+        pieces::check_pieces(state, &game.config, &game.map)
+    }
+
+    fn units(&self, state: &State) -> Vec<crate::rules::UnitView> {
+        pieces::units(state)
     }
 
     fn visible_areas(&self, game: &Game, state: &State, power: &str) -> BTreeSet<usize> {

@@ -202,7 +202,7 @@ impl<'a> Naval<'a> {
                     let text = format!(
                         "{id} ({power}) does not intercept {} at {sea_id} ({}).",
                         mover.id,
-                        d.by.describe()
+                        d.by.describe_theirs()
                     );
                     let e = Event::new(INTERCEPT, "decision", text).decided(power.clone(), d.by);
                     let involved = BTreeSet::from([power.clone(), mover.power.clone()]);
@@ -232,7 +232,7 @@ impl<'a> Naval<'a> {
                 if ids.len() == 1 { "tries" } else { "try" },
                 mover.id,
                 mover.ships,
-                d.by.describe(),
+                d.by.describe_theirs(),
                 if ok { "intercepted" } else { "missed" }
             );
             let e = Event::new(INTERCEPT, "intercept", text)
@@ -464,7 +464,7 @@ impl<'a> Naval<'a> {
             "{power} fights in {} at {} ({}).",
             d.value,
             self.map.area(sea).id,
-            by.describe()
+            by.describe_theirs()
         );
         let e = Event::new(d.rule, "decision", text).decided(power.to_string(), by);
         self.push(e, sea, involved);
@@ -509,7 +509,7 @@ impl<'a> Naval<'a> {
         if !d.value {
             let text = format!(
                 "{w_lead} does not pursue at {sea_id} ({}).",
-                d.by.describe()
+                d.by.describe_theirs()
             );
             let e = Event::new(CHASE, "decision", text).decided(w_lead.to_string(), d.by);
             self.push(e, sea, involved);
@@ -520,7 +520,7 @@ impl<'a> Naval<'a> {
         let face = roll.dice[0].face;
         let lost = if face <= x { self.sink(loser, y) } else { 0 };
         let _ = winner;
-        let text = format!("{w_lead} gives chase at {sea_id} ({}): rolls {face}, needs {x} or less: the enemy loses {lost} more ships.", d.by.describe());
+        let text = format!("{w_lead} gives chase at {sea_id} ({}): rolls {face}, needs {x} or less: the enemy loses {lost} more ships.", d.by.describe_theirs());
         let e = Event::new(CHASE, "chase", text)
             .roll(roll)
             .decided(w_lead.to_string(), d.by);

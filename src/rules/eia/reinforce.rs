@@ -50,7 +50,7 @@ impl Phase<'_> {
             if !d.value {
                 let text = format!(
                     "{power} does not try to reinforce at {name} ({}).",
-                    d.by.describe()
+                    d.by.describe_theirs()
                 );
                 let e = Event::new(REINFORCE, "decision", text).decided(power.clone(), d.by);
                 self.push(e, area, involved);
@@ -76,7 +76,7 @@ impl Phase<'_> {
                 let text = format!(
                     "{id} ({power}) tries to march from {} to the battle at {name} ({}): rolls {face}, needs {need} or less: {}.",
                     self.map.area(from).id,
-                    d.by.describe(),
+                    d.by.describe_theirs(),
                     if ok { "it arrives" } else { "it does not arrive" }
                 );
                 let e = Event::new(REINFORCE, "reinforce", text)

@@ -38,7 +38,7 @@ impl Phase<'_> {
             let text = format!(
                 "{} does not pursue at {name} ({}).",
                 winner.lead,
-                d.by.describe()
+                d.by.describe_theirs()
             );
             let e = Event::new(PURSUIT, "pursuit", text).decided(winner.lead.clone(), d.by);
             self.push(e, area, involved);
@@ -63,7 +63,7 @@ impl Phase<'_> {
         let text = format!(
             "{} pursues at {name} ({}): rolls {face}, cavalry modifier {drm:+}: {} loses {} more.",
             winner.lead,
-            d.by.describe(),
+            d.by.describe_theirs(),
             join(&loser.powers),
             factors(lost)
         );

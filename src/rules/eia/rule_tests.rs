@@ -251,11 +251,11 @@ fn eia_19_1_chit_by_order_standing_order_then_sop() {
         .collect();
     assert_eq!(
         chits[0],
-        "blue plays the attack chit 'outflank' at Field (by your order)."
+        "blue plays the attack chit 'outflank' at Field (by its order)."
     );
     assert_eq!(
         chits[1],
-        "red plays the defence chit 'probe' at Field (by your standing order)."
+        "red plays the defence chit 'probe' at Field (by its standing order)."
     );
     let (events, _) = run(
         &game(&sure_win_state("")).1,
@@ -305,7 +305,7 @@ fn eia_7_5_2_10_2_a_standing_order_can_forbid_pursuit() {
     let pursuit = with_rule(&events, "EiA 7.5.2.10.2");
     assert_eq!(
         pursuit[0].text,
-        "blue does not pursue at Field (by your standing order)."
+        "blue does not pursue at Field (by its standing order)."
     );
     assert!(pursuit[0].rolls.is_empty());
 }
@@ -413,7 +413,7 @@ fn eia_7_5_2_11_a_standing_order_can_forbid_reinforcing() {
     let tries = with_rule(&events, "EiA 7.5.2.11");
     assert_eq!(
         tries[0].text,
-        "red does not try to reinforce at Field (by your standing order)."
+        "red does not try to reinforce at Field (by its standing order)."
     );
     assert!(tries[0].rolls.is_empty());
 }
@@ -670,7 +670,7 @@ fn eia_19_1_breached_garrison_surrenders_by_standing_order() {
         .unwrap();
     assert_eq!(
         surrender.text,
-        "The garrison of East (G1) surrenders (by your standing order)."
+        "The garrison of East (G1) surrenders (by its standing order)."
     );
     let state = format!(
         "[standing.blue]\nhonours = \"deny\"\n{}",
@@ -793,7 +793,7 @@ fn eia_7_5_2_3_outflanking_force_named_by_order() {
         .into_iter()
         .find(|e| e.kind == "decision")
         .unwrap();
-    assert_eq!(force.text, "blue sends BC round the flank at Field (by your order); they join the battle before round 2.");
+    assert_eq!(force.text, "blue sends BC round the flank at Field (by its order); they join the battle before round 2.");
     assert!(force.rolls.is_empty());
 }
 
@@ -832,7 +832,7 @@ fn eia_7_5_2_8_guard_committed_by_standing_order() {
         .iter()
         .map(|e| e.text.as_str())
         .collect();
-    assert_eq!(guard[0], "blue holds its guard (BG) back at Field: it will commit it before round 2 (by your standing order).");
+    assert_eq!(guard[0], "blue holds its guard (BG) back at Field: it will commit it before round 2 (by its standing order).");
     if events.iter().filter(|e| e.kind == "round").count() >= 2 {
         assert_eq!(
             guard[1],
@@ -880,7 +880,7 @@ fn eia_19_1_further_days_by_standing_order_or_sop() {
         .collect::<Vec<_>>();
     assert_eq!(
         days[0].text,
-        "blue fights a further day at Field after day 1 (by your standing order)."
+        "blue fights a further day at Field after day 1 (by its standing order)."
     );
     assert!(events.iter().any(|e| e
         .rolls
@@ -935,7 +935,7 @@ fn eia_6_2_3_a_standing_order_not_to_intercept_is_honoured() {
     let (events, next) = run(&g, &orders(&[("blue", sail("BF", "Bay"))]));
     assert_eq!(
         with_rule(&events, "EiA 6.2.3")[0].text,
-        "RF (red) does not intercept BF at Bay (by your standing order)."
+        "RF (red) does not intercept BF at Bay (by its standing order)."
     );
     assert_eq!(
         next.find_fleet("BF").map(|f| f.area.get_ref().as_str()),
@@ -986,7 +986,7 @@ fn eia_19_1_naval_combat_on_the_tactical_chart() {
     assert_eq!(
         tactics,
         [
-            "red fights in melee at Bay (by your standing order).",
+            "red fights in melee at Bay (by its standing order).",
             "blue fights in linear-attack at Bay (by the SOP)."
         ]
     );
@@ -1101,7 +1101,7 @@ fn eia_10_1_4_1_a_standing_order_keeps_the_insurrection_home() {
     let (events, next) = run(&g, &orders(&[("blue", mv)]));
     assert_eq!(
         with_rule(&events, "EiA 10.1.4.1")[0].text,
-        "red raises no insurrection corps in Side (by your standing order)."
+        "red raises no insurrection corps in Side (by its standing order)."
     );
     assert_eq!(next.insurrection.len(), 1);
 }

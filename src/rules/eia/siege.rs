@@ -183,7 +183,7 @@ impl Phase<'_> {
                 "The garrison of {name} asks for the honours of war; {} {} them ({}).",
                 besiegers.lead,
                 if d.value { "grants" } else { "denies" },
-                d.by.describe()
+                d.by.describe_theirs()
             );
             let e = Event::new(HONOURS, "decision", text).decided(besiegers.lead.clone(), d.by);
             self.push(e, area, involved);
@@ -225,14 +225,14 @@ impl Phase<'_> {
             format!(
                 "The garrison of {name} ({}) surrenders ({}).",
                 ids.join(", "),
-                d.by.describe()
+                d.by.describe_theirs()
             )
         } else {
             let lost = self.take_losses(&besiegers, area, g);
             format!(
                 "The garrison of {name} ({}) fights on ({}): the city is stormed, the garrison falls and the besiegers lose {}.",
                 ids.join(", "),
-                d.by.describe(),
+                d.by.describe_theirs(),
                 factors(lost)
             )
         };

@@ -287,7 +287,8 @@ impl Fixture {
         let config = config();
         let state = state();
         let map = map();
-        let references = crate::game::state::check_references(&state, &config, &map);
+        let mut references = crate::game::state::check_shared(&state, &config, &map);
+        references.extend(super::pieces::check_pieces(&state, &config, &map));
         assert!(
             references.is_empty(),
             "the fixture's state checks: {references:?}"

@@ -1,0 +1,174 @@
+//! The EiA part of `state.toml`: its corps, leaders, fleets and insurrection levies, checked against
+//! the map and the powers (the shared keys are checked by `game::state::check_shared`).
+
+use std::collections::BTreeMap;
+
+use toml::Spanned;
+
+use crate::diag::{did_you_mean, Diagnostic};
+use crate::game::config::GameConfig;
+use crate::game::map::Map;
+use crate::game::state::State;
+use crate::rules::UnitView;
+
+/// Checks the EiA pieces of a state: areas and powers exist, ids are unique, corps and leaders are
+/// on land, fleets at sea or in a port; and that the state holds no other ruleset's pieces.
+pub fn check_pieces(state: &State, config: &GameConfig, map: &Map) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let powers: Vec<&str> = config.power_ids().collect();
+    let area = |a: &Spanned<String>, out: &mut Vec<Diagnostic>| -> Option<usize> {
+        let found = map.find(a.get_ref());
+        if found.is_none() {
+            out.push(
+                Diagnostic::error(format!("unknown area '{}'", a.get_ref()), a.span())
+                    .label("not in map.toml")
+                    .maybe_hint(map.suggest(a.get_ref())),
+            );
+        }
+        found
+    };
+    let power = |p: &Spanned<String>, out: &mut Vec<Diagnostic>| {
+        if !powers.contains(&p.get_ref().as_str()) {
+            out.push(
+                Diagnostic::error(format!("unknown power '{}'", p.get_ref()), p.span()).maybe_hint(
+                    did_you_mean(p.get_ref(), powers.iter().copied())
+                        .map(|s| format!("did you mean '{s}'?")),
+                ),
+            );
+        }
+    };
+    let mut ids = BTreeMap::new();
+    let mut unique = |id: &Spanned<String>, out: &mut Vec<Diagnostic>| {
+        let key = id.get_ref().to_lowercase();
+        if id.get_ref().is_empty()
+            || !id
+                .get_ref()
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-')
+        {
+            out.push(
+                Diagnostic::error(
+                    format!("unit id '{}' is not a plain word", id.get_ref()),
+                    id.span(),
+                )
+                .hint("unit ids are ASCII letters, digits and '-'"),
+            );
+        }
+        if ids.insert(key, ()).is_some() {
+            out.push(Diagnostic::error(
+                format!("unit id '{}' is used twice", id.get_ref()),
+                id.span(),
+            ));
+        }
+    };
+    for c in &state.corps {
+        unique(&c.id, &mut out);
+        power(&c.power, &mut out);
+        if let Some(i) = area(&c.area, &mut out) {
+            if !map.area(i).is_land() {
+                out.push(
+                    Diagnostic::error(
+                        format!("corps {} stands at sea", c.id.get_ref()),
+                        c.area.span(),
+                    )
+                    .hint("corps stand in land areas"),
+                );
+            }
+        }
+    }
+    for l in &state.insurrection {
+        unique(&Spanned::new(0..0, l.id.clone()), &mut out);
+        if !powers.contains(&l.power.as_str()) {
+            out.push(Diagnostic::error(
+                format!(
+                    "insurrection corps {} belongs to unknown power '{}'",
+                    l.id, l.power
+                ),
+                0..0,
+            ));
+        }
+    }
+    for l in &state.leaders {
+        unique(&l.id, &mut out);
+        power(&l.power, &mut out);
+        if let Some(i) = area(&l.area, &mut out) {
+            if !map.area(i).is_land() {
+                out.push(Diagnostic::error(
+                    format!("leader {} stands at sea", l.id.get_ref()),
+                    l.area.span(),
+                ));
+            }
+        }
+    }
+    for f in &state.fleets {
+        unique(&f.id, &mut out);
+        power(&f.power, &mut out);
+        if let Some(i) = area(&f.area, &mut out) {
+            let a = map.area(i);
+            if a.is_land() && !a.port {
+                out.push(
+                    Diagnostic::error(
+                        format!(
+                            "fleet {} is in '{}', which is neither sea nor port",
+                            f.id.get_ref(),
+                            a.id
+                        ),
+                        f.area.span(),
+                    )
+                    .hint("put fleets in sea areas or in areas with `port = true`"),
+                );
+            }
+        }
+    }
+    if state.pog.is_some() {
+        out.push(
+            Diagnostic::error("a [pog] table in an Empires in Arms game", 0..0)
+                .hint("this game's ruleset is eia: remove the Paths of Glory pieces, or set ruleset = \"pog\" in game.toml"),
+        );
+    }
+    out
+}
+
+/// Every EiA unit as the engine sees it: corps, leaders, fleets.
+pub fn units(state: &State) -> Vec<UnitView> {
+    let mut all = Vec::new();
+    for c in &state.corps {
+        all.push(UnitView {
+            id: c.id.get_ref().clone(),
+            owner: c.power.get_ref().clone(),
+            area: c.area.get_ref().clone(),
+            kind: "corps",
+            detail: format!(
+                "{} corps, {} factors, morale {}",
+                c.kind.name(),
+                c.factors,
+                c.morale
+            ),
+            strength: c.factors,
+            sees: c.factors > 0,
+        });
+    }
+    for l in &state.leaders {
+        all.push(UnitView {
+            id: l.id.get_ref().clone(),
+            owner: l.power.get_ref().clone(),
+            area: l.area.get_ref().clone(),
+            kind: "leader",
+            detail: format!("leader, rating {}, seniority {}", l.rating, l.seniority),
+            strength: l.rating,
+            sees: true,
+        });
+    }
+    for f in &state.fleets {
+        all.push(UnitView {
+            id: f.id.get_ref().clone(),
+            owner: f.power.get_ref().clone(),
+            area: f.area.get_ref().clone(),
+            kind: "fleet",
+            detail: format!("fleet, {} ships", f.ships),
+            strength: f.ships,
+            sees: true,
+        });
+    }
+    all
+}

@@ -1,0 +1,748 @@
+//! Combat (PoG 12.1 to 12.3): the twelve steps of 12.2 in order, for each attack of the action,
+//! attacks on empty spaces first (12.2.1). Flank attacks (12.3) make steps 6 to 9 sequential.
+
+use anyhow::Result;
+
+use crate::engine::event::{Event, Roll};
+
+use super::action::{list, Action};
+use super::decisions::PogPoint;
+use super::labels;
+use super::rules;
+use super::tables::{CardSide, FireTable};
+
+/// One attack as ordered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Attack {
+    pub target: String,
+    pub units: Vec<String>,
+    pub flank: Option<String>,
+    pub cards: Vec<String>,
+    pub army_table: bool,
+    pub advance: bool,
+    /// Resolved after the others (orders.rs `after`).
+    pub after: bool,
+}
+
+/// The two sides of a combat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    Attacker,
+    Defender,
+}
+
+impl Side {
+    pub fn word(self) -> &'static str {
+        match self {
+            Side::Attacker => "attacker",
+            Side::Defender => "defender",
+        }
+    }
+}
+
+/// What one side's fire came to (steps 7 and 8).
+#[derive(Debug, Clone)]
+pub struct Fire {
+    pub table: &'static str,
+    pub column: u32,
+    pub die: u32,
+    pub modified: u32,
+    pub loss: u32,
+    pub roll: Roll,
+    pub note: String,
+}
+
+/// A combat between steps: who fights, with what.
+pub struct Combat {
+    pub n: usize,
+    pub attack: Attack,
+    pub attacker: String,
+    pub defender: String,
+    /// The defending units at the start (12.1.8: only participants suffer).
+    pub defenders: Vec<String>,
+    pub fort: u32,
+    /// Every defender retreated earlier in this action (12.1.2).
+    pub retreated_only: bool,
+    pub trenches_negated: bool,
+    pub drm: [i32; 2],
+    pub shift: [i32; 2],
+    pub cards: [Vec<String>; 2],
+}
+
+impl Combat {
+    fn idx(side: Side) -> usize {
+        match side {
+            Side::Attacker => 0,
+            Side::Defender => 1,
+        }
+    }
+}
+
+impl Action<'_> {
+    /// Resolves the attacks of the action: those on spaces without enemy units or intact enemy fort
+    /// first (12.2.1), then the others in the order given, then those ordered `after` (to strike
+    /// units that retreat into a space during the action, 12.1.2).
+    pub fn resolve_attacks(&mut self, attacks: Vec<Attack>) -> Result<()> {
+        let active = self.active.clone();
+        let (later, now): (Vec<Attack>, Vec<Attack>) = attacks.into_iter().partition(|a| a.after);
+        let (empty, held): (Vec<Attack>, Vec<Attack>) = now.into_iter().partition(|a| {
+            self.enemies_in(&a.target, &active).is_empty()
+                && !self.intact_enemy_fort(&a.target, &active)
+        });
+        for (n, a) in empty.into_iter().chain(held).chain(later).enumerate() {
+            self.combat(n + 1, a)?;
+        }
+        Ok(())
+    }
+
+    /// Steps 1 to 12 of 12.2 for one attack.
+    pub fn combat(&mut self, n: usize, attack: Attack) -> Result<()> {
+        let attacker = self.active.clone();
+        let t = self.space_index(&attack.target);
+        // Step 1, designate (12.2.1): the attackers still able to fight (12.1.4, 12.1.8).
+        let units: Vec<String> = attack
+            .units
+            .iter()
+            .filter(|id| {
+                self.unit(id).is_some_and(|u| {
+                    let from = self.space_index(u.space());
+                    from != t && self.map.connected_for(from, t, &u.nation)
+                })
+            })
+            .cloned()
+            .collect();
+        let target = attack.target.clone();
+        if units.is_empty() {
+            self.event(
+                rules::ONE_SPACE,
+                "combat-off",
+                Some(&target),
+                format!(
+                    "The attack on {target} is called off: none of {} can still attack it.",
+                    list(&attack.units)
+                ),
+            );
+            return Ok(());
+        }
+        let attack = Attack { units, ..attack };
+        let defenders = self.enemies_in(&target, &attacker);
+        let fort = self.defending_fort(&target, &attacker);
+        if defenders.is_empty() && !self.intact_enemy_fort(&target, &attacker) {
+            self.event(
+                rules::EMPTY_SPACE,
+                "combat",
+                Some(&target),
+                format!("{} attack {target}, which holds no enemy unit and no intact enemy fort: {attacker} wins, as if the defender had retreated two spaces.", list(&attack.units)),
+            );
+            self.event(
+                rules::EMPTY_SPACE,
+                "result",
+                Some(&target),
+                format!("{attacker} wins at {target} (an empty space)."),
+            );
+            return self.advance(n, &attack, true);
+        }
+        let defender = defenders
+            .first()
+            .and_then(|d| self.unit(d))
+            .map(|u| u.power().to_string())
+            .or_else(|| self.controller(&target).map(str::to_string))
+            .unwrap_or_else(|| self.other(&attacker));
+        let retreated_only = !defenders.is_empty()
+            && defenders
+                .iter()
+                .all(|d| self.retreated.contains(&d.to_lowercase()));
+        let mut c = Combat {
+            n,
+            attack,
+            attacker: attacker.clone(),
+            defender: defender.clone(),
+            defenders,
+            fort,
+            retreated_only,
+            trenches_negated: false,
+            drm: [0, 0],
+            shift: [0, 0],
+            cards: [Vec::new(), Vec::new()],
+        };
+        // Step 2, combat strengths (12.2.2).
+        let (a_cs, d_cs) = (
+            self.strength(&c.attack.units, 0),
+            self.strength(&c.defenders, c.fort),
+        );
+        let fort_text = if c.fort > 0 {
+            format!(" and the fort ({})", c.fort)
+        } else {
+            String::new()
+        };
+        let spaces = self.attacking_spaces(&c.attack.units);
+        self.event(
+            rules::STRENGTH,
+            "combat",
+            Some(&target),
+            format!(
+                "Combat {n}: {} (from {}; strength {a_cs}) attack {target}: {}{fort_text} (strength {d_cs}).",
+                list(&c.attack.units),
+                spaces.join(", "),
+                list(&c.defenders)
+            ),
+        );
+        if c.retreated_only {
+            self.event(rules::RETREATED, "combat", Some(&target), format!("Every defender in {target} retreated in this action: they fire on the leftmost column, with no card, no favourable DRM or shift."));
+        }
+        // Steps 3 and 5, combat cards (12.2.3, 12.2.5); step 6, their DRM (12.2.6).
+        self.play_cards(&mut c)?;
+        // Step 4, the flank attack (12.3).
+        let flank = self.flank_attempt(&c)?;
+        // Steps 7 to 9.
+        let (a_loss, d_loss) = match flank {
+            None => {
+                let fa = self.fire(&c, Side::Attacker, false)?;
+                let fd = self.fire(&c, Side::Defender, false)?;
+                self.log_fire(&c, Side::Attacker, &fa);
+                self.log_fire(&c, Side::Defender, &fd);
+                // 12.2.9: the defender takes his losses first.
+                self.suffer(&c, Side::Defender, fa.loss)?;
+                self.suffer(&c, Side::Attacker, fd.loss)?;
+                (fa.loss, fd.loss)
+            }
+            Some(first) => {
+                let second = match first {
+                    Side::Attacker => Side::Defender,
+                    Side::Defender => Side::Attacker,
+                };
+                let f1 = self.fire(&c, first, false)?;
+                self.log_fire(&c, first, &f1);
+                self.suffer(&c, second, f1.loss)?;
+                let f2 = self.fire(&c, second, true)?;
+                self.log_fire(&c, second, &f2);
+                self.suffer(&c, first, f2.loss)?;
+                match first {
+                    Side::Attacker => (f1.loss, f2.loss),
+                    Side::Defender => (f2.loss, f1.loss),
+                }
+            }
+        };
+        // Step 10, the winner (12.2.10).
+        let attacker_won = a_loss > d_loss;
+        let result = if a_loss > d_loss {
+            format!("{attacker} wins at {target}: loss numbers {a_loss} to {d_loss}.")
+        } else if d_loss > a_loss {
+            format!("{defender} wins at {target}: loss numbers {d_loss} to {a_loss}.")
+        } else {
+            format!("Both sides lose at {target}: loss numbers {a_loss} to {d_loss}.")
+        };
+        self.event(rules::WINNER, "result", Some(&target), result);
+        self.discard(&c, a_loss, d_loss);
+        // Steps 11 and 12.
+        let was_empty = c.defenders.is_empty();
+        if attacker_won {
+            let left = self.enemies_in(&target, &attacker);
+            let full_attacker = c
+                .attack
+                .units
+                .iter()
+                .filter_map(|id| self.unit(id))
+                .any(|u| !u.is_reduced);
+            if !left.is_empty() && full_attacker {
+                self.defender_retreat(&c, &left)?;
+            } else if !left.is_empty() {
+                self.event(
+                    rules::RETREAT,
+                    "retreat",
+                    Some(&target),
+                    format!(
+                        "No attacker in full strength is left: {} stay in {target}.",
+                        list(&left)
+                    ),
+                );
+            }
+            if self.enemies_in(&target, &attacker).is_empty() {
+                return self.advance(n, &c.attack, was_empty);
+            }
+        }
+        Ok(())
+    }
+
+    fn strength(&self, units: &[String], fort: u32) -> u32 {
+        units
+            .iter()
+            .filter_map(|id| self.unit(id))
+            .map(|u| u.cf())
+            .sum::<u32>()
+            + fort
+    }
+
+    /// The spaces the attackers stand in, sorted.
+    pub fn attacking_spaces(&self, units: &[String]) -> Vec<String> {
+        let mut s: Vec<String> = units
+            .iter()
+            .filter_map(|id| self.unit(id))
+            .map(|u| u.space().to_string())
+            .collect();
+        s.sort();
+        s.dedup();
+        s
+    }
+
+    /// Steps 3 and 5: the attacker's cards as ordered, then the defender's by his standing order or
+    /// the SOP; a card counts only if its condition holds (12.2.5). 12.1.2: no card for defenders who
+    /// all retreated in this action.
+    fn play_cards(&mut self, c: &mut Combat) -> Result<()> {
+        let target = c.attack.target.clone();
+        for id in c.attack.cards.clone() {
+            let Some(card) = self.tables.card(&id).cloned() else {
+                continue;
+            };
+            if !self
+                .pog
+                .cards_of(&c.attacker)
+                .iter()
+                .any(|h| h.eq_ignore_ascii_case(&id))
+            {
+                continue;
+            }
+            if self.used_cards.contains(&card.id.to_lowercase()) {
+                self.event(
+                    rules::CARDS,
+                    "card",
+                    Some(&target),
+                    format!(
+                        "{} was used in an earlier combat of this action: not again.",
+                        card.name
+                    ),
+                );
+                continue;
+            }
+            if !self.card_condition(&card.nations, &c.attack.units) {
+                self.event(
+                    rules::CARDS,
+                    "card",
+                    Some(&target),
+                    format!(
+                        "{} cannot be played at {target}: none of its nations attacks.",
+                        card.name
+                    ),
+                );
+                continue;
+            }
+            let rule = if card.negates_trenches {
+                rules::TRENCH_CARDS
+            } else {
+                rules::CARDS
+            };
+            c.trenches_negated |= card.negates_trenches;
+            c.drm[0] += card.drm;
+            c.shift[0] += card.shift;
+            c.cards[0].push(card.id.clone());
+            self.used_cards.insert(card.id.to_lowercase());
+            self.event(
+                rule,
+                "card",
+                Some(&target),
+                format!(
+                    "{} plays {}{}.",
+                    c.attacker,
+                    card.name,
+                    card_effect(card.drm, card.shift, card.negates_trenches)
+                ),
+            );
+        }
+        if c.retreated_only {
+            return Ok(());
+        }
+        let d = self.decide(
+            PogPoint::DefenceCards,
+            &c.defender,
+            None,
+            None,
+            |v| matches!(v, "all" | "none").then(|| v == "all"),
+            || Ok(true),
+        )?;
+        if !d.value {
+            return Ok(());
+        }
+        for id in self.pog.cards_of(&c.defender).to_vec() {
+            let Some(card) = self.tables.card(&id).cloned() else {
+                continue;
+            };
+            if card.side == CardSide::Attacker
+                || self.used_cards.contains(&card.id.to_lowercase())
+                || !self.card_condition(&card.nations, &c.defenders)
+            {
+                continue;
+            }
+            c.drm[1] += card.drm;
+            c.shift[1] += card.shift;
+            c.cards[1].push(card.id.clone());
+            self.used_cards.insert(card.id.to_lowercase());
+            let text = format!(
+                "{} plays {}{}.",
+                c.defender,
+                card.name,
+                card_effect(card.drm, card.shift, false)
+            );
+            self.log(
+                Event::new(rules::CARDS, "card", text)
+                    .at(&target)
+                    .decided(&c.defender, d.by),
+            );
+        }
+        Ok(())
+    }
+
+    fn card_condition(&self, nations: &[String], units: &[String]) -> bool {
+        nations.is_empty()
+            || units
+                .iter()
+                .filter_map(|id| self.unit(id))
+                .any(|u| nations.iter().any(|n| n.eq_ignore_ascii_case(&u.nation)))
+    }
+
+    /// Step 10: the losers discard the cards they played (12.2.10); a tie loses for both.
+    fn discard(&mut self, c: &Combat, a_loss: u32, d_loss: u32) {
+        for (side, power, lost) in [
+            (0, &c.attacker, a_loss <= d_loss),
+            (1, &c.defender, d_loss <= a_loss),
+        ] {
+            if !lost || c.cards[side].is_empty() {
+                continue;
+            }
+            if let Some(hand) = self.pog.cards.get_mut(power) {
+                hand.retain(|h| !c.cards[side].iter().any(|p| p.eq_ignore_ascii_case(h)));
+            }
+            let text = format!(
+                "{power} lost the combat and discards {}.",
+                c.cards[side].join(", ")
+            );
+            self.event(rules::WINNER, "card", Some(&c.attack.target), text);
+        }
+    }
+
+    /// The trench level that counts for the defender of `c` (none when cards negate it, or when a
+    /// fort defends alone: 11.2.9).
+    fn defending_trench(&self, c: &Combat) -> Option<u32> {
+        if c.trenches_negated || self.enemies_in(&c.attack.target, &c.attacker).is_empty() {
+            return None;
+        }
+        self.trench_level(&c.attack.target, &c.defender)
+    }
+
+    /// Step 4 (12.3): the flank attack, if ordered and allowed. Returns the side that fires first,
+    /// or `None` when fire is simultaneous.
+    fn flank_attempt(&mut self, c: &Combat) -> Result<Option<Side>> {
+        let Some(pin) = c.attack.flank.clone() else {
+            return Ok(None);
+        };
+        let target = c.attack.target.clone();
+        let spaces = self.attacking_spaces(&c.attack.units);
+        let terrain = self.terrain(&target);
+        let why_not = if spaces.len() < 2 {
+            Some("the attackers stand in one space".to_string())
+        } else if matches!(
+            terrain,
+            crate::game::map::Terrain::Swamp | crate::game::map::Terrain::Mountain
+        ) {
+            Some(format!("{target} is {}", terrain.name()))
+        } else if !c.trenches_negated
+            && (self.pog.trench.contains_key(&target)
+                || self.trench_level(&target, &c.defender).is_some())
+        {
+            Some(format!("{target} is entrenched"))
+        } else if c.defenders.is_empty() && c.fort > 0 {
+            Some(format!("{target} is an unoccupied fort"))
+        } else if !spaces.contains(&pin) {
+            Some(format!("{pin} is not an attacking space"))
+        } else {
+            None
+        };
+        if let Some(why) = why_not {
+            self.event(
+                rules::FLANK_ELIGIBLE,
+                "flank",
+                Some(&target),
+                format!("No flank attack at {target}: {why}; both sides fire at once."),
+            );
+            return Ok(None);
+        }
+        // 12.3.2: +1 for each attacking space but the pinning one that touches, by a solid line, no
+        // space with enemy units other than the target.
+        let t = self.space_index(&target);
+        let mut drm = 0;
+        let mut counted = Vec::new();
+        for s in spaces.iter().filter(|s| **s != pin) {
+            let i = self.space_index(s);
+            let touches = self.map.area(i).adjacent.iter().any(|&n| {
+                n != t
+                    && self.map.solid(i, n)
+                    && !self.enemies_in(&self.space_id(n), &c.attacker).is_empty()
+            });
+            if !touches {
+                drm += 1;
+                counted.push(s.clone());
+            }
+        }
+        let roll = self.dice.roll(&labels::flank(c.n, &target), &[6])?;
+        let die = roll.dice[0].face;
+        let total = die as i32 + drm;
+        let success = total >= 4;
+        let text = format!(
+            "Flank attack on {target}, pinned from {pin}: a {die}{} = {total}: {}.",
+            if drm > 0 {
+                format!(" +{drm} ({})", counted.join(", "))
+            } else {
+                String::new()
+            },
+            if success {
+                "it succeeds, the attacker fires first"
+            } else {
+                "it fails, the defender fires first"
+            }
+        );
+        let rule = if drm > 0 {
+            rules::FLANK_DRM
+        } else {
+            rules::FLANK_ROLL
+        };
+        self.log(Event::new(rule, "flank", text).at(&target).roll(roll));
+        Ok(Some(if success {
+            Side::Attacker
+        } else {
+            Side::Defender
+        }))
+    }
+
+    /// Steps 7 and 8 for one side: its table and column (12.2.7), its die modified and clamped (12.2.8).
+    /// `after_losses`: the side fires after taking losses in a flank attack (12.3.3, Note of 12.3.4).
+    fn fire(&mut self, c: &Combat, side: Side, after_losses: bool) -> Result<Fire> {
+        let target = c.attack.target.clone();
+        let i = Combat::idx(side);
+        let (units, fort, power) = match side {
+            Side::Attacker => (self.alive(&c.attack.units), 0, c.attacker.clone()),
+            Side::Defender => (self.alive(&c.defenders), c.fort, c.defender.clone()),
+        };
+        let label = labels::fire(c.n, &target, side.word());
+        let roll = self.dice.roll(&label, &[6])?;
+        let die = roll.dice[0].face;
+        let corps = &self.tables.fire.corps;
+        let army = &self.tables.fire.army;
+        let retreated = side == Side::Defender && c.retreated_only;
+        let mut drm = c.drm[i];
+        if retreated {
+            drm = drm.min(0);
+        }
+        let modified = (die as i32 + drm).clamp(1, 6) as u32;
+        // The Note of 12.3.4: a force eliminated before it fires fires on the leftmost Corps/Fort
+        // column, shifts ignored, DRM applied.
+        if after_losses && units.is_empty() && fort == 0 {
+            let loss = corps.loss(0, modified);
+            return Ok(Fire {
+                table: "Corps/Fort",
+                column: corps.heading(0),
+                die,
+                modified,
+                loss,
+                roll,
+                note: "eliminated before it fired (PoG 12.3.4)".into(),
+            });
+        }
+        let strength = self.strength(&units, fort);
+        let has_army = units
+            .iter()
+            .filter_map(|id| self.unit(id))
+            .any(|u| u.is_army());
+        // Shifts: terrain and trenches for the attacker's fire, trenches for the defender's, cards.
+        let trench = self.defending_trench(c);
+        let mut shift = c.shift[i];
+        let mut note = Vec::new();
+        match side {
+            Side::Attacker => {
+                let ts = self.tables.terrain_shift(self.terrain(&target));
+                if ts != 0 {
+                    note.push(format!("{} {ts:+}", self.terrain(&target).name()));
+                }
+                shift += ts;
+                if let Some(l) = trench {
+                    let s = self.tables.trench_shift(l).attacker;
+                    note.push(format!("trench level {l} {s:+}"));
+                    shift += s;
+                }
+            }
+            Side::Defender => {
+                if let Some(l) = trench {
+                    let s = self.tables.trench_shift(l).defender;
+                    if s != 0 {
+                        note.push(format!("trench level {l} {s:+}"));
+                    }
+                    shift += s;
+                }
+            }
+        }
+        if retreated {
+            let t: &FireTable = if has_army { army } else { corps };
+            let loss = t.loss(0, modified);
+            let name = if has_army { "Army" } else { "Corps/Fort" };
+            return Ok(Fire {
+                table: name,
+                column: t.heading(0),
+                die,
+                modified,
+                loss,
+                roll,
+                note: "leftmost column (PoG 12.1.2)".into(),
+            });
+        }
+        let (table, column, name) = if has_army {
+            (army, army.shifted(army.column_of(strength), shift), "Army")
+        } else {
+            let corps_col = corps.shifted(corps.column_of(strength), shift);
+            // 12.2.7: from LF 4 in a space, the Army table without favourable shifts.
+            let army_col = army.shifted(army.column_of(strength.max(1)), shift.min(0));
+            let eligible = self.lf_reaches_4(&units, fort);
+            let explicit = (side == Side::Attacker && c.attack.army_table).then_some("army");
+            let better = army.mean6(army_col) > corps.mean6(corps_col);
+            let d = self.decide(
+                PogPoint::FireTable,
+                &power,
+                explicit,
+                None,
+                |v| match v {
+                    "army" => Some(true),
+                    "best" => Some(better),
+                    "corps" => Some(false),
+                    _ => None,
+                },
+                || Ok(false),
+            )?;
+            if eligible && d.value {
+                let text = format!("{power} reaches LF 4 and fires on the Army table, column {}, renouncing favourable shifts.", army.heading(army_col));
+                self.log(
+                    Event::new(rules::ARMY_TABLE_OPTION, "fire-table", text)
+                        .at(&target)
+                        .decided(&power, d.by),
+                );
+                (army, army_col, "Army")
+            } else {
+                (corps, corps_col, "Corps/Fort")
+            }
+        };
+        let loss = table.loss(column, modified);
+        Ok(Fire {
+            table: name,
+            column: table.heading(column),
+            die,
+            modified,
+            loss,
+            roll,
+            note: note.join(", "),
+        })
+    }
+
+    /// Whether `units` (with a fort's factor, pbem's reading of the Warsaw example) reach a loss factor
+    /// of 4 in one of their spaces (12.2.7).
+    fn lf_reaches_4(&self, units: &[String], fort: u32) -> bool {
+        let mut by_space: std::collections::BTreeMap<String, u32> =
+            std::collections::BTreeMap::new();
+        for u in units.iter().filter_map(|id| self.unit(id)) {
+            *by_space.entry(u.space().to_string()).or_default() += u.lf();
+        }
+        if by_space.is_empty() {
+            return fort >= 4;
+        }
+        by_space.values().any(|&lf| lf + fort >= 4)
+    }
+
+    fn alive(&self, units: &[String]) -> Vec<String> {
+        units
+            .iter()
+            .filter(|id| self.unit(id).is_some())
+            .cloned()
+            .collect()
+    }
+
+    fn log_fire(&mut self, c: &Combat, side: Side, f: &Fire) {
+        let power = match side {
+            Side::Attacker => &c.attacker,
+            Side::Defender => &c.defender,
+        };
+        let drm = c.drm[Combat::idx(side)];
+        let text = format!(
+            "{power} ({}) fires on the {} table, column {}{}: a {}{} = {}: loss number {}.",
+            side.word(),
+            f.table,
+            f.column,
+            if f.note.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", f.note)
+            },
+            f.die,
+            if drm != 0 {
+                format!(" {drm:+}")
+            } else {
+                String::new()
+            },
+            f.modified,
+            f.loss
+        );
+        let rule = if f.die as i32 + drm != f.modified as i32 {
+            rules::RESULTS
+        } else {
+            rules::FIRE_COLUMN
+        };
+        self.log(
+            Event::new(rule, "fire", text)
+                .at(&c.attack.target)
+                .roll(f.roll.clone()),
+        );
+    }
+
+    /// Step 9 for one side (12.2.9); 12.1.2: retreated defenders die on any loss.
+    fn suffer(&mut self, c: &Combat, side: Side, loss: u32) -> Result<()> {
+        let target = c.attack.target.clone();
+        match side {
+            Side::Attacker => {
+                let units = self.alive(&c.attack.units);
+                self.take_losses(&c.attacker, &units, loss, &target)?;
+            }
+            Side::Defender => {
+                let units = self.alive(&c.defenders);
+                if c.retreated_only && loss >= 1 {
+                    for id in &units {
+                        self.eliminate(id);
+                    }
+                    self.event(
+                        rules::RETREATED,
+                        "losses",
+                        Some(&target),
+                        format!(
+                            "{} retreated in this action and are eliminated by a loss of {loss}.",
+                            list(&units)
+                        ),
+                    );
+                } else {
+                    self.take_losses(&c.defender, &units, loss, &target)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn card_effect(drm: i32, shift: i32, negates: bool) -> String {
+    let mut parts = Vec::new();
+    if drm != 0 {
+        parts.push(format!("DRM {drm:+}"));
+    }
+    if shift != 0 {
+        parts.push(format!("{shift:+} column"));
+    }
+    if negates {
+        parts.push("no trench effect".to_string());
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", parts.join(", "))
+    }
+}

@@ -1,0 +1,323 @@
+//! Paths of Glory (PoG), rules 10.1 to 12.3, played by e-mail as an exchange of actions: each pbem
+//! turn is one action of the active player (an orders file of moves, entrenchments and attacks); the
+//! other player's decisions during it (losses, retreats, cancelling a retreat, overstacking, cards
+//! in defence) are settled by his standing orders or the SOP.
+//!
+//! An action runs: standing orders; movement (11.1) in the order given; sieges (11.1.8); entrenching
+//! (11.2.2); combats, empty spaces first (12.2.1), each in the twelve steps of 12.2 with flank attacks
+//! (12.3); overstacking (10.1.3); then the other player becomes active, and after `actions_per_turn`
+//! actions the game turn advances. What PoG shares with EiA (orders files, decisions, dice, events,
+//! visibility, reports, mail) is the engine's; what differs is here, behind the `Ruleset` trait.
+
+pub mod action;
+pub mod combat;
+pub mod decisions;
+pub mod labels;
+pub mod losses;
+pub mod movement;
+pub mod orders;
+pub mod position;
+pub mod retreat;
+#[cfg(test)]
+mod rule_tests;
+pub mod rules;
+pub mod state;
+pub mod tables;
+#[cfg(test)]
+pub mod test_fixture;
+pub mod trenches;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use anyhow::Result;
+
+use crate::diag::{Diagnostic, Source};
+use crate::engine::dice_box::DiceBox;
+use crate::engine::event::Event;
+use crate::engine::visibility::Sight;
+use crate::game::config::GameConfig;
+use crate::game::load;
+use crate::game::state::State;
+use crate::game::Game;
+use crate::rules::{OrdersCheck, PowerOrders, Resolution, Ruleset, UnitView};
+
+use action::Action;
+use combat::Attack;
+use orders::{Context, PogOrder};
+use tables::Tables;
+
+/// The PoG ruleset with its tables and the game's SOP settings.
+pub struct Pog {
+    pub tables: Tables,
+    pub sop: BTreeMap<String, String>,
+}
+
+impl Pog {
+    pub fn load(config: &GameConfig, config_src: &Source, tables_src: &Source) -> Result<Pog> {
+        let tables: Tables = load::parse_toml(tables_src)?;
+        if let Some(e) = load::first_error(tables_src, &tables.validate()) {
+            return Err(e.into());
+        }
+        let mut sop = BTreeMap::new();
+        let mut diags = Vec::new();
+        for (key, value) in &config.sop {
+            match decisions::check_sop(key, value.get_ref()) {
+                Ok(()) => {
+                    sop.insert(key.clone(), value.get_ref().clone());
+                }
+                Err(hint) => diags.push(
+                    Diagnostic::error(
+                        format!("bad SOP setting {key} = \"{}\"", value.get_ref()),
+                        value.span(),
+                    )
+                    .hint(hint),
+                ),
+            }
+        }
+        if let Some(e) = load::first_error(config_src, &diags) {
+            return Err(e.into());
+        }
+        Ok(Pog { tables, sop })
+    }
+
+    /// Parses the order lines of an authenticated file.
+    fn parse(
+        &self,
+        game: &Game,
+        state: &State,
+        source: &Source,
+        power: &str,
+    ) -> (Vec<crate::orders::Located<PogOrder>>, Vec<Diagnostic>) {
+        let Some(pog) = &state.pog else {
+            return (Vec::new(), Vec::new());
+        };
+        let cx = Context {
+            map: &game.map,
+            state,
+            pog,
+            tables: &self.tables,
+        };
+        let lines = crate::orders::split(&source.text);
+        let (_, lines, _) = crate::orders::Header::take(&source.text, lines);
+        orders::parse_all(source, &lines, power, &cx)
+    }
+}
+
+impl Ruleset for Pog {
+    fn id(&self) -> &'static str {
+        "pog"
+    }
+
+    fn name(&self) -> &'static str {
+        "Paths of Glory"
+    }
+
+    fn check_orders(&self, game: &Game, state: &State, source: &Source) -> OrdersCheck {
+        let lines = crate::orders::split(&source.text);
+        let (header, _, mut diagnostics) = crate::orders::Header::take(&source.text, lines);
+        let (power, mut more) = crate::orders::check_header_with(
+            &header,
+            &game.config,
+            state.turn,
+            source.text.len(),
+            &|p| crate::engine::players::password_hashes(&game.config, state, p),
+        );
+        diagnostics.append(&mut more);
+        let mut accepted = Vec::new();
+        if let Some(p) = &power {
+            let (ok, mut more) = self.parse(game, state, source, p);
+            diagnostics.append(&mut more);
+            accepted = ok
+                .iter()
+                .map(|o| (source.line_col(o.span.start).0, o.value.to_string()))
+                .collect();
+        }
+        diagnostics.sort_by_key(|d| d.span.start);
+        OrdersCheck {
+            power,
+            entropy: header.entropy.map(|e| e.value),
+            accepted,
+            diagnostics,
+        }
+    }
+
+    fn resolve(
+        &self,
+        game: &Game,
+        state: &State,
+        orders: &[PowerOrders],
+        dice: &mut DiceBox,
+    ) -> Result<Resolution> {
+        let powers: Vec<String> = game.config.power_ids().map(str::to_string).collect();
+        let mut parsed: BTreeMap<String, Vec<PogOrder>> = BTreeMap::new();
+        for po in orders {
+            let (ok, _) = self.parse(game, state, &po.source, &po.power);
+            parsed.insert(po.power.clone(), ok.into_iter().map(|o| o.value).collect());
+        }
+        let mut a = Action::new(
+            &game.map,
+            &self.tables,
+            &self.sop,
+            state.clone(),
+            powers,
+            dice,
+        )?;
+        let active = a.active.clone();
+        a.event(
+            rules::ONE_ACTION,
+            "action",
+            None,
+            format!(
+                "Game turn {}, action {} of {}: {active} acts.",
+                a.pog.game_turn,
+                a.pog.actions_played + 1,
+                self.tables.actions_per_turn
+            ),
+        );
+        // Standing orders, kept until changed; each power's are its own to see.
+        for (power, list) in &parsed {
+            for o in list {
+                if let PogOrder::Standing { key, value } = o {
+                    a.state
+                        .standing
+                        .entry(power.clone())
+                        .or_default()
+                        .insert(key.clone(), value.clone());
+                    let text = format!("{power} sets a standing order: {o}.");
+                    a.events.push(
+                        Event::new(rules::STANDING, "standing", text).seen_by([power.as_str()]),
+                    );
+                }
+            }
+        }
+        let mine = parsed.remove(&active).unwrap_or_default();
+        if !mine.iter().any(|o| !matches!(o, PogOrder::Standing { .. })) {
+            a.event(
+                rules::ONE_ACTION,
+                "action",
+                None,
+                format!("{active} orders nothing this action."),
+            );
+        }
+        for o in &mine {
+            if let PogOrder::Move { unit, path } = o {
+                a.move_unit(unit, path)?;
+            }
+        }
+        a.besiege_forts(&active);
+        for o in &mine {
+            if let PogOrder::Entrench { unit } = o {
+                a.entrench(unit)?;
+            }
+        }
+        let attacks: Vec<Attack> = mine
+            .iter()
+            .filter_map(|o| match o {
+                PogOrder::Attack {
+                    target,
+                    units,
+                    flank,
+                    cards,
+                    army_table,
+                    advance,
+                    after,
+                } => Some(Attack {
+                    target: target.clone(),
+                    units: units.clone(),
+                    flank: flank.clone(),
+                    cards: cards.clone(),
+                    army_table: *army_table,
+                    advance: *advance,
+                    after: *after,
+                }),
+                _ => None,
+            })
+            .collect();
+        a.resolve_attacks(attacks)?;
+        a.check_stacking()?;
+        a.lift_sieges();
+        a.end_of_action();
+        let (next, events) = a.finish();
+        Ok(Resolution { events, next })
+    }
+
+    fn check_state(&self, game: &Game, state: &State) -> Vec<Diagnostic> {
+        state::check(state, &game.config, &game.map, &self.tables.card_ids())
+    }
+
+    fn units(&self, state: &State) -> Vec<UnitView> {
+        state::units(state)
+    }
+
+    fn position(&self, _game: &Game, state: &State, power: &str) -> Vec<String> {
+        position::lines(&self.tables, state, power)
+    }
+
+    fn expects_orders(&self, state: &State, power: &str) -> bool {
+        state.pog.as_ref().is_none_or(|p| p.active() == power)
+    }
+
+    fn visible_areas(&self, game: &Game, _state: &State, _power: &str) -> BTreeSet<usize> {
+        (0..game.map.areas.len()).collect()
+    }
+
+    /// PoG is a game of open information: each side sees the whole board.
+    fn sight(&self) -> Sight {
+        Sight {
+            range: u32::MAX,
+            exact: u32::MAX,
+        }
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+#[cfg(test)]
+impl Pog {
+    /// `expects_orders`, callable on the concrete type in tests.
+    pub fn expects_orders_of(&self, state: &State, power: &str) -> bool {
+        Ruleset::expects_orders(self, state, power)
+    }
+}
+
+impl Action<'_> {
+    /// The other player becomes active; after the last action of a game turn, the turn advances and
+    /// isolated trenches suffer attrition (11.2.7).
+    fn end_of_action(&mut self) {
+        let next = self.other(&self.active);
+        self.pog.active = toml::Spanned::new(0..0, next.clone());
+        self.pog.actions_played += 1;
+        if self.pog.actions_played >= self.tables.actions_per_turn {
+            self.pog.actions_played = 0;
+            self.pog.game_turn += 1;
+            let trenches: Vec<(String, String)> = self
+                .pog
+                .trench
+                .iter()
+                .map(|(s, t)| (s.clone(), t.power.clone()))
+                .collect();
+            for (s, owner) in trenches {
+                let i = self.space_index(&s);
+                let holds = self.pog.units_in(&s).any(|u| u.power() == owner);
+                if holds && !self.supplied(i, &owner) {
+                    self.trench_attrition(&s);
+                }
+            }
+            let turn = self.pog.game_turn;
+            self.event(
+                rules::ONE_ACTION,
+                "action",
+                None,
+                format!("Game turn {turn} begins."),
+            );
+        }
+        self.event(
+            rules::ONE_ACTION,
+            "action",
+            None,
+            format!("The next action: {next}."),
+        );
+    }
+}

@@ -1,0 +1,163 @@
+//! Movement (PoG 11.1): each ordered unit moves along its path in the order of the orders file, one
+//! unit completing its move before the next (11.1.1); control follows 11.1.4; a unit entering an
+//! isolated space stops (11.1.5); forts are besieged when the units that end there can (11.1.8).
+//! The legality of each path against the starting position was checked with the orders
+//! (orders.rs); here the position changes under the moves, so each step is checked again.
+
+use anyhow::Result;
+
+use super::action::Action;
+use super::orders::{can_besiege, Step};
+use super::rules;
+use super::state::FortStatus;
+
+impl Action<'_> {
+    /// Moves `unit` along `path` (PoG 11.1.1 to 11.1.8).
+    pub fn move_unit(&mut self, unit: &str, path: &[Step]) -> Result<()> {
+        let Some(u) = self.unit(unit) else {
+            return Ok(());
+        };
+        let (id, power, nation, start) = (
+            u.id().to_string(),
+            u.power().to_string(),
+            u.nation.clone(),
+            u.space().to_string(),
+        );
+        let mut at = self.space_index(&start);
+        let mut entered = Vec::new();
+        let mut stop = None;
+        for (k, step) in path.iter().enumerate() {
+            let next = self.space_index(&step.space);
+            let last = k + 1 == path.len();
+            if !self.map.connected_for(at, next, &nation)
+                || !self.enemies_in(&step.space, &power).is_empty()
+            {
+                stop = Some(format!(
+                    "{id} stops in {}: {} is closed to it (PoG 11.1.7).",
+                    self.space_id(at),
+                    step.space
+                ));
+                break;
+            }
+            if self.unbesieged_enemy_fort(&step.space, &power) && !last {
+                stop = Some(format!(
+                    "{id} stops in {}: the fort of {} stands (PoG 11.1.8).",
+                    self.space_id(at),
+                    step.space
+                ));
+                break;
+            }
+            self.place(&id, &step.space);
+            self.enter_trench(&step.space, &power);
+            entered.push(step.space.clone());
+            at = next;
+            if step.control
+                && !self.intact_enemy_fort(&step.space, &power)
+                && self.set_control(&step.space, &power)
+            {
+                self.event(
+                    rules::CONTROL,
+                    "control",
+                    Some(&step.space),
+                    format!(
+                        "{id} spends 1 MP to take control of {} on the way.",
+                        step.space
+                    ),
+                );
+            }
+            if !last && !self.supplied(next, &power) {
+                stop = Some(format!(
+                    "{id} enters {}, which is isolated, and stops there.",
+                    step.space
+                ));
+                break;
+            }
+        }
+        let end = self.space_id(at);
+        let route = if entered.is_empty() {
+            format!("{id} stays in {start}.")
+        } else {
+            format!("{id} moves {start} -> {}.", entered.join(" -> "))
+        };
+        self.event(rules::ONE_MP, "move", Some(&end), route);
+        if let Some(why) = stop {
+            let rule = if why.contains("isolated") {
+                rules::MF_LIMIT
+            } else {
+                rules::CONNECTIONS
+            };
+            self.event(rule, "stop", Some(&end), why);
+        }
+        if !entered.is_empty()
+            && !self.intact_enemy_fort(&end, &power)
+            && self.set_control(&end, &power)
+        {
+            self.event(
+                rules::CONTROL,
+                "control",
+                Some(&end),
+                format!("{power} takes control of {end}, where {id} ends its move."),
+            );
+        }
+        Ok(())
+    }
+
+    /// After movement: each intact enemy fort with units of `power` in its space is besieged by them,
+    /// if they can besiege it (11.1.8).
+    pub fn besiege_forts(&mut self, power: &str) {
+        let spaces: Vec<String> = self
+            .map
+            .areas
+            .iter()
+            .filter(|a| a.fort.is_some())
+            .map(|a| a.id.clone())
+            .collect();
+        for s in spaces {
+            if !self.unbesieged_enemy_fort(&s, power) {
+                continue;
+            }
+            let ours: Vec<&super::state::Unit> = self
+                .pog
+                .units_in(&s)
+                .filter(|u| u.power() == power)
+                .collect();
+            if ours.is_empty() {
+                continue;
+            }
+            let fort = self.map.area(self.space_index(&s)).fort.unwrap_or(0);
+            if can_besiege(ours.iter().copied(), fort) {
+                self.pog.fort.insert(s.clone(), FortStatus::Besieged);
+                self.event(
+                    rules::FORT_ENTRY,
+                    "siege",
+                    Some(&s),
+                    format!("{power} besieges the fort of {s}."),
+                );
+            }
+        }
+    }
+
+    /// At the end of the action: a besieged fort with no enemy left in its space is intact again
+    /// (pbem's reading: the siege rules of 15 are not in the seed).
+    pub fn lift_sieges(&mut self) {
+        let besieged: Vec<String> = self
+            .pog
+            .fort
+            .iter()
+            .filter(|(_, s)| **s == FortStatus::Besieged)
+            .map(|(k, _)| k.clone())
+            .collect();
+        for s in besieged {
+            let holder = self.controller(&s).unwrap_or_default().to_string();
+            if self.enemies_in(&s, &holder).is_empty() {
+                self.pog.fort.remove(&s);
+                self.event(
+                    rules::FORT_ENTRY,
+                    "siege",
+                    Some(&s),
+                    format!("No besieger is left in {s}: its fort is intact again."),
+                );
+            }
+        }
+    }
+}

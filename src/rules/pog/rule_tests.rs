@@ -1,0 +1,997 @@
+//! Tests named after the PoG rules they prove (rules 10.1 to 12.3 of the seed), on the fixture of
+//! test_fixture.rs. Dice are forced by choosing a turn seed under which the labels show given faces.
+
+use std::collections::BTreeMap;
+
+use super::action::Action;
+use super::state::{FortStatus, Trench, UnitKind};
+use super::test_fixture::*;
+use crate::engine::dice_box::DiceBox;
+
+fn trench(fx: &mut Fixture, space: &str, level: u32, power: &str) {
+    fx.pog_mut().trench.insert(
+        space.into(),
+        Trench {
+            level,
+            power: power.into(),
+        },
+    );
+}
+
+fn control(state: &crate::game::state::State, space: &str) -> String {
+    state.control.get(space).cloned().unwrap_or_default()
+}
+
+const A1: &str = "fire/combat=1/space=Sedan/side=attacker";
+const D1: &str = "fire/combat=1/space=Sedan/side=defender";
+
+// ---- 10.1 stacking ----
+
+#[test]
+fn pog_10_1_3_overstack_owner_eliminates_the_weakest_by_sop() {
+    let fx = Fixture::new().with(vec![
+        ge_army("GE-1", "Koblenz"),
+        ge_army("GE-2", "Koblenz"),
+        ge_corps("GE-XX", "Aachen"),
+        ge_corps("GE-XXI", "Aachen"),
+    ]);
+    let (next, events) = fx.resolve("move GE-XX Koblenz\nmove GE-XXI Koblenz", &[]);
+    assert!(find(&next, "GE-XX").is_none(), "{}", log(&events));
+    assert!(find(&next, "GE-XXI").is_some());
+    let l = log(&events);
+    assert!(
+        l.contains("[PoG 10.1.3] Koblenz holds 4 units, 1 more than 3: central eliminates GE-XX."),
+        "{l}"
+    );
+    let e = events.iter().find(|e| e.kind == "overstack").unwrap();
+    assert_eq!(
+        e.decision.as_ref().unwrap().by,
+        crate::decide::DecidedBy::Sop
+    );
+}
+
+#[test]
+fn pog_10_1_3_overstack_by_standing_order_reduced_first() {
+    let mut fx = Fixture::new().with(vec![
+        ge_army("GE-1", "Koblenz"),
+        ge_army("GE-2", "Koblenz"),
+        ge_corps("GE-XX", "Aachen"),
+        ge_corps("GE-XXI", "Aachen"),
+    ]);
+    fx.pog_mut().unit_mut("GE-2").unwrap().is_reduced = true;
+    let fx = fx.standing("central", "overstack", "reduced-first");
+    let (next, events) = fx.resolve("move GE-XX Koblenz\nmove GE-XXI Koblenz", &[]);
+    assert!(find(&next, "GE-2").is_none(), "{}", log(&events));
+    assert!(find(&next, "GE-XX").is_some());
+}
+
+#[test]
+fn pog_10_1_5_opposing_units_never_stack_together() {
+    let fx = Fixture::new().with(vec![ge_army("GE-1", "Sedan"), fr_army("FR-1", "Sedan")]);
+    let d = fx.game.check_state(&fx.state);
+    assert!(
+        d.iter()
+            .any(|d| d.message.contains("enemy units stand together in 'sedan'")),
+        "{d:?}"
+    );
+    let ok = Fixture::new().with(vec![ge_army("GE-1", "Sedan"), fr_army("FR-1", "Reims")]);
+    assert!(ok.game.check_state(&ok.state).is_empty());
+}
+
+// ---- 11.1 movement ----
+
+#[test]
+fn pog_11_1_3_spaces_may_not_be_skipped() {
+    let fx = Fixture::new().with(vec![ge_army("GE-1", "Koblenz")]);
+    let e = fx.errors("central", "move GE-1 Reims");
+    assert!(
+        e.contains("Reims is not next to Koblenz") && e.contains("PoG 11.1.3"),
+        "{e}"
+    );
+    assert!(fx.errors("central", "move GE-1 Sedan Reims").is_empty());
+}
+
+#[test]
+fn pog_11_1_3_dotted_lines_only_for_the_nations_marked() {
+    let fx = Fixture::new()
+        .with(vec![
+            fr_corps("FR-C1", "Marsh"),
+            super::test_fixture::unit(
+                "BR-1",
+                "allies",
+                "br",
+                UnitKind::Corps,
+                [1, 1, 3],
+                [1, 1, 3],
+                "Marsh",
+            ),
+        ])
+        .allies_act();
+    assert!(fx.errors("allies", "move FR-C1 Lake").is_empty());
+    let e = fx.errors("allies", "move BR-1 Lake");
+    assert!(
+        e.contains("may not cross the dotted line from Marsh to Lake"),
+        "{e}"
+    );
+}
+
+#[test]
+fn pog_11_1_4_control_of_the_space_where_the_move_ends() {
+    let fx = Fixture::new().with(vec![ge_corps("GE-XX", "Koblenz")]);
+    let (next, events) = fx.resolve("move GE-XX Sedan+ Reims", &[]);
+    assert_eq!(find(&next, "GE-XX").unwrap().space(), "Reims");
+    assert_eq!(control(&next, "Reims"), "central", "{}", log(&events));
+    assert_eq!(
+        control(&next, "Sedan"),
+        "central",
+        "the extra MP took Sedan on the way"
+    );
+    let (next, _) = fx.resolve("move GE-XX Sedan Reims", &[]);
+    assert_eq!(
+        control(&next, "Sedan"),
+        "allies",
+        "moving through takes no control (11.1.4)"
+    );
+    assert_eq!(control(&next, "Reims"), "central");
+}
+
+#[test]
+fn pog_11_1_4_no_control_of_a_space_with_an_intact_enemy_fort() {
+    let fx = Fixture::new().with(vec![ge_army("GE-1", "Metz")]);
+    let (next, events) = fx.resolve("move GE-1 Verdun", &[]);
+    assert_eq!(control(&next, "Verdun"), "allies", "{}", log(&events));
+    assert_eq!(
+        next.pog.as_ref().unwrap().fort.get("Verdun"),
+        Some(&FortStatus::Besieged)
+    );
+    let e = fx.errors("central", "move GE-1 Verdun+");
+    assert!(e.contains("PoG 11.1.4"), "{e}");
+}
+
+#[test]
+fn pog_11_1_5_no_more_mp_than_the_mf() {
+    let fx = Fixture::new().with(vec![ge_army("GE-1", "Koblenz")]);
+    let e = fx.errors("central", "move GE-1 Sedan Reims Chalons Paris");
+    assert!(
+        e.contains("GE-1 has 3 MF, this move costs 4 MP") && e.contains("PoG 11.1.5"),
+        "{e}"
+    );
+    let e = fx.errors("central", "move GE-1 Sedan+ Reims Chalons");
+    assert!(
+        e.contains("this move costs 4 MP"),
+        "the extra MP counts (11.1.4): {e}"
+    );
+    assert!(fx
+        .errors("central", "move GE-1 Sedan Reims Chalons")
+        .is_empty());
+}
+
+#[test]
+fn pog_11_1_5_a_unit_entering_an_isolated_space_stops() {
+    let fx = Fixture::new().with(vec![ge_corps("GE-XX", "Koblenz")]);
+    let (next, events) = fx.resolve("move GE-XX Sedan Reims Chalons", &[]);
+    assert_eq!(
+        find(&next, "GE-XX").unwrap().space(),
+        "Reims",
+        "{}",
+        log(&events)
+    );
+    assert!(log(&events).contains("GE-XX enters Reims, which is isolated, and stops there."));
+    // Taking control of Sedan on the way keeps Reims in supply: the move goes on.
+    let (next, _) = fx.resolve("move GE-XX Sedan+ Reims Chalons", &[]);
+    assert_eq!(find(&next, "GE-XX").unwrap().space(), "Chalons");
+}
+
+#[test]
+fn pog_11_1_7_never_into_a_space_with_enemy_units() {
+    let fx = Fixture::new().with(vec![ge_army("GE-1", "Koblenz"), fr_corps("FR-C1", "Sedan")]);
+    let e = fx.errors("central", "move GE-1 Sedan");
+    assert!(
+        e.contains("Sedan holds enemy units") && e.contains("PoG 11.1.7"),
+        "{e}"
+    );
+}
+
+#[test]
+fn pog_11_1_8_an_enemy_fort_is_entered_only_to_besiege_it() {
+    let fx = Fixture::new().with(vec![ge_army("GE-1", "Metz"), ge_corps("GE-XX", "Vosges")]);
+    let e = fx.errors("central", "move GE-XX Nancy Verdun");
+    assert!(
+        e.contains("cannot besiege its fort") && e.contains("PoG 11.1.8"),
+        "{e}"
+    );
+    let e = fx.errors("central", "move GE-1 Verdun Chalons");
+    assert!(e.contains("Verdun has an intact enemy fort"), "{e}");
+    assert!(fx.errors("central", "move GE-1 Verdun").is_empty());
+    // A corps may besiege together with an army moving in the same action.
+    assert!(fx
+        .errors("central", "move GE-XX Nancy Verdun\nmove GE-1 Verdun")
+        .is_empty());
+}
+
+#[test]
+fn pog_11_1_9_no_central_move_ends_on_the_channel_ports_before_the_race_to_the_sea() {
+    let mut fx = Fixture::new().with(vec![ge_corps("GE-XX", "Namur")]);
+    let e = fx.errors("central", "move GE-XX Lille");
+    assert!(
+        e.contains("no move may end in Lille before the Race to the Sea")
+            && e.contains("PoG 11.1.9"),
+        "{e}"
+    );
+    assert!(
+        fx.errors("central", "move GE-XX Lille+ Namur").is_empty(),
+        "passing through, with control, is allowed"
+    );
+    fx.pog_mut().race_to_the_sea = true;
+    assert!(fx.errors("central", "move GE-XX Lille").is_empty());
+    fx.pog_mut().race_to_the_sea = false;
+    fx.pog_mut().cp_war_status = 4;
+    assert!(fx.errors("central", "move GE-XX Lille").is_empty());
+}
+
+#[test]
+fn pog_11_1_16_the_bef_stays_in_its_nations() {
+    let mut bef = super::test_fixture::unit(
+        "BR-BEF",
+        "allies",
+        "br",
+        UnitKind::Corps,
+        [1, 1, 3],
+        [1, 1, 3],
+        "Verdun",
+    );
+    bef.bef = true;
+    let mut fx = Fixture::new().with(vec![bef]).allies_act();
+    let i = fx.game.map.find("Chalons").unwrap();
+    fx.game.map.areas[i].nation = Some("luxembourg".into());
+    let e = fx.errors("allies", "move BR-BEF Chalons");
+    assert!(
+        e.contains("the BEF may not go to Chalons") && e.contains("PoG 11.1.16"),
+        "{e}"
+    );
+    assert!(fx.errors("allies", "move BR-BEF Sedan").is_empty());
+}
+
+// ---- 11.2 trenches ----
+
+#[test]
+fn pog_11_2_1_entrench_from_fall_1914_one_unit_per_space() {
+    let mut fx = Fixture::new().with(vec![ge_army("GE-1", "Metz"), ge_corps("GE-XX", "Metz")]);
+    let e = fx.errors("central", "entrench GE-1\nentrench GE-XX");
+    assert!(
+        e.contains("a unit in Metz already entrenches") && e.contains("PoG 11.2.1"),
+        "{e}"
+    );
+    fx.pog_mut().game_turn = 2;
+    let e = fx.errors("central", "entrench GE-1");
+    assert!(e.contains("no entrenching before turn 3"), "{e}");
+}
+
+#[test]
+fn pog_11_2_2_1_entrenching_takes_a_die_at_most_the_lf() {
+    let fx = Fixture::new().with(vec![ge_army("GE-1", "Metz")]);
+    let (next, events) = fx.resolve("entrench GE-1", &[("entrench/space=Metz", 3)]);
+    let t = next.pog.as_ref().unwrap().trench.get("Metz").cloned();
+    assert_eq!(
+        t,
+        Some(Trench {
+            level: 1,
+            power: "central".into()
+        }),
+        "{}",
+        log(&events)
+    );
+    let (next, events) = fx.resolve("entrench GE-1", &[("entrench/space=Metz", 4)]);
+    assert!(
+        next.pog.as_ref().unwrap().trench.is_empty(),
+        "{}",
+        log(&events)
+    );
+    assert!(log(&events).contains("fails to entrench Metz: a 4, above its LF 3"));
+}
+
+#[test]
+fn pog_11_2_2_2_after_the_entrench_event_level_1_at_once_level_2_on_a_die() {
+    let mut fx = Fixture::new().with(vec![ge_army("GE-1", "Metz")]);
+    fx.pog_mut().entrench_played.push("central".into());
+    let (next, events) = fx.resolve("entrench GE-1", &[]);
+    assert_eq!(next.pog.as_ref().unwrap().trench["Metz"].level, 1);
+    assert!(
+        events.iter().all(|e| e.rolls.is_empty()),
+        "no roll for level 1"
+    );
+    trench(&mut fx, "Metz", 1, "central");
+    let (next, _) = fx.resolve("entrench GE-1", &[("entrench/space=Metz", 3)]);
+    assert_eq!(next.pog.as_ref().unwrap().trench["Metz"].level, 2);
+    let (next, _) = fx.resolve("entrench GE-1", &[("entrench/space=Metz", 5)]);
+    assert_eq!(next.pog.as_ref().unwrap().trench["Metz"].level, 1);
+}
+
+#[test]
+fn pog_11_2_3_level_2_needs_the_entrench_event() {
+    let mut fx = Fixture::new().with(vec![ge_army("GE-1", "Metz")]);
+    trench(&mut fx, "Metz", 1, "central");
+    let e = fx.errors("central", "entrench GE-1");
+    assert!(
+        e.contains("already entrenched at level 1") && e.contains("needs the Entrench event"),
+        "{e}"
+    );
+}
+
+#[test]
+fn pog_11_2_5_an_enemy_entering_removes_a_level_1_trench() {
+    let mut fx = Fixture::new().with(vec![ge_corps("GE-XX", "Koblenz")]);
+    trench(&mut fx, "Sedan", 1, "allies");
+    let (next, events) = fx.resolve("move GE-XX Sedan", &[]);
+    assert!(
+        next.pog.as_ref().unwrap().trench.is_empty(),
+        "{}",
+        log(&events)
+    );
+    assert!(log(&events).contains("[PoG 11.2.5]"));
+}
+
+#[test]
+fn pog_11_2_6_an_enemy_entering_turns_a_level_2_trench_into_his_level_1() {
+    let mut fx = Fixture::new().with(vec![ge_corps("GE-XX", "Koblenz")]);
+    trench(&mut fx, "Sedan", 2, "allies");
+    let (next, _) = fx.resolve("move GE-XX Sedan", &[]);
+    assert_eq!(
+        next.pog.as_ref().unwrap().trench["Sedan"],
+        Trench {
+            level: 1,
+            power: "central".into()
+        }
+    );
+}
+
+#[test]
+fn pog_11_2_7_attrition_lowers_a_trench_except_in_an_intact_fort() {
+    let mut fx = Fixture::new();
+    trench(&mut fx, "Sedan", 2, "allies");
+    trench(&mut fx, "Reims", 1, "allies");
+    trench(&mut fx, "Verdun", 1, "allies");
+    let pog = fx.ruleset();
+    let sop = BTreeMap::new();
+    let mut dice = DiceBox::new([0; 32]);
+    let mut a = Action::new(
+        &fx.game.map,
+        &pog.tables,
+        &sop,
+        fx.state.clone(),
+        vec!["central".into(), "allies".into()],
+        &mut dice,
+    )
+    .unwrap();
+    a.trench_attrition("Sedan");
+    a.trench_attrition("Reims");
+    a.trench_attrition("Verdun");
+    assert_eq!(a.pog.trench["Sedan"].level, 1);
+    assert!(!a.pog.trench.contains_key("Reims"));
+    assert_eq!(
+        a.pog.trench["Verdun"].level, 1,
+        "an intact fort shelters its trench"
+    );
+}
+
+#[test]
+fn pog_11_2_10_after_the_entrench_event_german_army_spaces_are_at_level_0() {
+    let mut fx = Fixture::new().with(vec![ge_army("GE-1", "Metz"), ge_corps("GE-XX", "Koblenz")]);
+    fx.pog_mut().entrench_played.push("central".into());
+    let pog = fx.ruleset();
+    let sop = BTreeMap::new();
+    let mut dice = DiceBox::new([0; 32]);
+    let a = Action::new(
+        &fx.game.map,
+        &pog.tables,
+        &sop,
+        fx.state.clone(),
+        vec!["central".into(), "allies".into()],
+        &mut dice,
+    )
+    .unwrap();
+    assert_eq!(a.trench_level("Metz", "central"), Some(0));
+    assert_eq!(
+        a.trench_level("Koblenz", "central"),
+        None,
+        "a corps alone gives no level 0"
+    );
+    assert_eq!(
+        a.trench_level("Verdun", "allies"),
+        None,
+        "allies have not played Entrench"
+    );
+}
+
+#[test]
+fn pog_11_2_12_level_0_shifts_the_attacker_left_and_prevents_flank_attacks() {
+    let mut fx = Fixture::new()
+        .with(vec![
+            ge_army("GE-1", "Metz"),
+            fr_army("FR-1", "Verdun"),
+            fr_army("FR-2", "Vosges"),
+        ])
+        .allies_act();
+    fx.pog_mut().entrench_played.push("central".into());
+    let want = [("fire/combat=1/space=Metz/side=attacker", 4)];
+    let (_, events) = fx.resolve("attack Metz with FR-1 FR-2 flank Verdun", &want);
+    let l = log(&events);
+    // Strength 6: column 6, one left for level 0: column 4. The fort (3) adds to the defender (12.2.2).
+    assert!(
+        l.contains("allies (attacker) fires on the Army table, column 4 (trench level 0 -1)"),
+        "{l}"
+    );
+    assert!(
+        l.contains("No flank attack at Metz: Metz is entrenched"),
+        "{l}"
+    );
+    assert!(l.contains("(strength 8)"), "army 5 and fort 3: {l}");
+}
+
+#[test]
+fn pog_11_2_9_a_fort_alone_has_no_benefit_of_trenches() {
+    let mut fx = Fixture::new().with(vec![ge_army("GE-1", "Metz")]);
+    trench(&mut fx, "Verdun", 1, "allies");
+    let (_, events) = fx.resolve("attack Verdun with GE-1", &[]);
+    let l = log(&events);
+    assert!(
+        l.contains("central (attacker) fires on the Army table, column 4:"),
+        "{l}"
+    );
+    assert!(
+        l.contains("allies (defender) fires on the Corps/Fort table, column 3:"),
+        "{l}"
+    );
+}
+
+// ---- 12.1 combat, general ----
+
+#[test]
+fn pog_12_1_1_a_space_is_activated_for_movement_or_for_attack() {
+    let fx = Fixture::new().with(vec![
+        ge_army("GE-1", "Koblenz"),
+        ge_army("GE-2", "Koblenz"),
+        fr_corps("FR-C1", "Sedan"),
+    ]);
+    let e = fx.errors("central", "move GE-1 Aachen\nattack Sedan with GE-2");
+    assert!(
+        e.contains("Koblenz is activated for movement by line 5") && e.contains("PoG 12.1.1"),
+        "{e}"
+    );
+}
+
+#[test]
+fn pog_12_1_2_units_that_retreated_fire_on_the_leftmost_column_and_die_on_any_loss() {
+    let fx = Fixture::new()
+        .with(vec![
+            ge_army("GE-1", "Koblenz"),
+            ge_army("GE-3", "Reims"),
+            fr_army("FR-1", "Sedan"),
+        ])
+        .standing("allies", "retreat@Sedan", "Chalons");
+    let (next, events) = fx.resolve(
+        "attack Sedan with GE-1\nattack Chalons with GE-3 after",
+        &[(A1, 6), (D1, 1)],
+    );
+    let l = log(&events);
+    assert!(
+        l.contains("FR-1 retreat from Sedan to Chalons (by Verdun, Chalons)"),
+        "{l}"
+    );
+    assert!(
+        l.contains("(defender) fires on the Army table, column 1 (leftmost column (PoG 12.1.2))"),
+        "{l}"
+    );
+    assert!(
+        l.contains("[PoG 12.1.2] FR-1 retreated in this action and are eliminated"),
+        "{l}"
+    );
+    assert!(find(&next, "FR-1").is_none());
+}
+
+#[test]
+fn pog_12_1_6_a_unit_fights_once_per_action() {
+    let fx = Fixture::new().with(vec![ge_army("GE-1", "Koblenz"), fr_corps("FR-C1", "Sedan")]);
+    let e = fx.errors("central", "attack Sedan with GE-1\nattack Aachen with GE-1");
+    assert!(
+        e.contains("GE-1 is already ordered in this action") && e.contains("PoG 12.1.6"),
+        "{e}"
+    );
+}
+
+#[test]
+fn pog_12_1_9_attacks_across_dotted_lines_only_by_the_nations_marked() {
+    let fx = Fixture::new()
+        .with(vec![
+            super::test_fixture::unit(
+                "BR-1",
+                "allies",
+                "br",
+                UnitKind::Corps,
+                [1, 1, 3],
+                [1, 1, 3],
+                "Marsh",
+            ),
+            fr_corps("FR-C1", "Marsh"),
+            ge_corps("GE-XX", "Lake"),
+        ])
+        .allies_act();
+    let e = fx.errors("allies", "attack Lake with BR-1");
+    assert!(
+        e.contains("may not attack across the dotted line") && e.contains("PoG 12.1.9"),
+        "{e}"
+    );
+    assert!(fx.errors("allies", "attack Lake with FR-C1").is_empty());
+}
+
+#[test]
+fn pog_12_1_11_a_multinational_attack_needs_one_space_with_every_nation() {
+    let ah = |id: &str, s: &str| {
+        super::test_fixture::unit(
+            id,
+            "central",
+            "ah",
+            UnitKind::Corps,
+            [2, 1, 3],
+            [1, 1, 3],
+            s,
+        )
+    };
+    let fx = Fixture::new().with(vec![
+        ge_army("GE-1", "Koblenz"),
+        ah("AH-1", "Metz"),
+        ah("AH-2", "Koblenz"),
+        ge_army("GE-2", "Metz"),
+        fr_army("FR-1", "Verdun"),
+    ]);
+    // Koblenz is not adjacent to Verdun; use Sedan's neighbours: Koblenz and Liege.
+    let e = fx.errors("central", "attack Verdun with GE-2 AH-1");
+    assert!(e.is_empty(), "Metz holds both nations: {e}");
+    let fx = Fixture::new().with(vec![
+        ge_army("GE-1", "Koblenz"),
+        ah("AH-1", "Liege"),
+        fr_army("FR-1", "Sedan"),
+    ]);
+    let e = fx.errors("central", "attack Sedan with GE-1 AH-1");
+    assert!(
+        e.contains("a combat of AH and GE needs one attacking space") && e.contains("PoG 12.1.11"),
+        "{e}"
+    );
+}
+
+// ---- 12.2 resolution ----
+
+#[test]
+fn pog_12_2_1_attacks_on_empty_spaces_come_first_and_are_won() {
+    let fx = Fixture::new().with(vec![
+        ge_army("GE-1", "Koblenz"),
+        ge_corps("GE-XX", "Namur"),
+        fr_corps("FR-C1", "Sedan"),
+    ]);
+    let (next, events) = fx.resolve("attack Sedan with GE-1\nattack Reims with GE-XX", &[]);
+    let first = events.iter().find(|e| e.kind == "combat").unwrap();
+    assert_eq!(first.area.as_deref(), Some("Reims"), "{}", log(&events));
+    assert!(first.text.contains("holds no enemy unit") && first.rule == "PoG 12.2.1");
+    assert_eq!(
+        find(&next, "GE-XX").unwrap().space(),
+        "Reims",
+        "the attacker advances"
+    );
+    assert_eq!(control(&next, "Reims"), "central");
+}
+
+#[test]
+fn pog_12_2_2_the_defender_adds_the_fort() {
+    let fx = Fixture::new().with(vec![ge_army("GE-1", "Metz"), fr_corps("FR-C1", "Verdun")]);
+    let (_, events) = fx.resolve("attack Verdun with GE-1", &[]);
+    assert!(
+        log(&events).contains("FR-C1 and the fort (3) (strength 4)"),
+        "{}",
+        log(&events)
+    );
+}
+
+#[test]
+fn pog_12_2_7_the_army_table_with_an_army_the_corps_table_without() {
+    let fx = Fixture::new().with(vec![
+        ge_army("GE-1", "Koblenz"),
+        ge_army("GE-2", "Koblenz"),
+        fr_corps("FR-C1", "Sedan"),
+    ]);
+    let (next, events) = fx.resolve("attack Sedan with GE-1 GE-2", &[(A1, 4), (D1, 1)]);
+    let l = log(&events);
+    // Strength 10: column 9, one left for the forest: column 6; a 4 gives 4.
+    assert!(l.contains("central (attacker) fires on the Army table, column 6 (forest -1): a 4 = 4: loss number 4."), "{l}");
+    assert!(
+        l.contains(
+            "allies (defender) fires on the Corps/Fort table, column 1: a 1 = 1: loss number 0."
+        ),
+        "{l}"
+    );
+    assert!(
+        l.contains("central wins at Sedan: loss numbers 4 to 0."),
+        "{l}"
+    );
+    assert!(find(&next, "FR-C1").is_none());
+    assert_eq!(find(&next, "GE-1").unwrap().space(), "Sedan");
+    assert_eq!(control(&next, "Sedan"), "central");
+}
+
+#[test]
+fn pog_12_2_7_column_shifts_are_clamped_at_the_table_edges() {
+    let t = tables();
+    assert_eq!(t.fire.corps.shifted(1, -3), 0);
+    assert_eq!(t.fire.army.shifted(7, 5), 8);
+    assert_eq!(t.fire.army.column_of(40), 8);
+    assert_eq!(t.fire.corps.column_of(0), 0);
+    assert_eq!(t.fire.army.column_of(5), 3);
+}
+
+#[test]
+fn pog_12_2_7_warsaw_example_army_table_from_loss_factor_4() {
+    // One German army attacks two entrenched Russian corps defending a fort of 2 (the example's
+    // Warsaw): strength 4, LF 4 with the fort; the Corps/Fort column 5 (4, one right for the trench),
+    // or the Army column 4 without the favourable shift.
+    let ru = |id: &str| {
+        super::test_fixture::unit(
+            id,
+            "allies",
+            "ru",
+            UnitKind::Corps,
+            [1, 1, 3],
+            [1, 1, 3],
+            "Verdun",
+        )
+    };
+    let mut fx = Fixture::new().with(vec![ge_army("GE-1", "Metz"), ru("RU-1"), ru("RU-2")]);
+    let i = fx.game.map.find("Verdun").unwrap();
+    fx.game.map.areas[i].fort = Some(2);
+    trench(&mut fx, "Verdun", 1, "allies");
+    let (_, events) = fx.resolve("attack Verdun with GE-1", &[]);
+    let l = log(&events);
+    assert!(l.contains("[PoG 12.2.7] allies reaches LF 4 and fires on the Army table, column 4, renouncing favourable shifts."), "{l}");
+    assert!(
+        l.contains("allies (defender) fires on the Army table, column 4"),
+        "{l}"
+    );
+    let fx = fx.standing("allies", "fire-table", "corps");
+    let (_, events) = fx.resolve("attack Verdun with GE-1", &[]);
+    let l = log(&events);
+    assert!(
+        l.contains("allies (defender) fires on the Corps/Fort table, column 5 (trench level 1 +1)"),
+        "{l}"
+    );
+}
+
+#[test]
+fn pog_12_2_8_modified_die_clamped() {
+    let mut fx = Fixture::new()
+        .with(vec![fr_army("FR-1", "Chalons"), ge_corps("GE-XX", "Reims")])
+        .allies_act();
+    fx.pog_mut()
+        .cards
+        .insert("allies".into(), vec!["barrage".into()]);
+    let want = [
+        ("fire/combat=1/space=Reims/side=attacker", 6),
+        ("fire/combat=1/space=Reims/side=defender", 6),
+    ];
+    let (next, events) = fx.resolve("attack Reims with FR-1 card barrage", &want);
+    let l = log(&events);
+    assert!(l.contains("allies plays Barrage (DRM +1)."), "{l}");
+    assert!(l.contains("[PoG 12.2.8] allies (attacker) fires on the Army table, column 3: a 6 +1 = 6: loss number 3."), "{l}");
+    assert!(find(&next, "GE-XX").is_none());
+    assert_eq!(
+        next.pog.as_ref().unwrap().cards["allies"],
+        vec!["barrage".to_string()],
+        "the winner keeps his card"
+    );
+}
+
+#[test]
+fn pog_12_2_9_losses_are_steps_that_fit_in_the_loss_number() {
+    let fx = Fixture::new().with(vec![
+        ge_army("GE-1", "Koblenz"),
+        fr_army("FR-1", "Sedan"),
+        fr_corps("FR-C1", "Sedan"),
+    ]);
+    // Attacker: strength 5, column 4, forest: column 3; a 6: 3. Defender: 4, column 4; a 1: 2.
+    let (next, events) = fx.resolve("attack Sedan with GE-1", &[(A1, 6), (D1, 1)]);
+    let l = log(&events);
+    assert!(l.contains("allies takes a loss of 3 in Sedan: FR-C1 reduced, FR-C1 eliminated (1 not taken: no step fits)."), "{l}");
+    assert!(
+        l.contains("central takes a loss of 2 in Sedan: no step fits."),
+        "{l}"
+    );
+    let defender_losses = l.find("allies takes a loss").unwrap();
+    assert!(
+        defender_losses < l.find("central takes a loss").unwrap(),
+        "the defender first (12.2.9)"
+    );
+    assert!(find(&next, "FR-1").is_some());
+}
+
+#[test]
+fn pog_12_2_10_a_tie_loses_for_both_and_losers_discard() {
+    let mut fx = Fixture::new()
+        .with(vec![fr_army("FR-1", "Chalons"), ge_corps("GE-XX", "Reims")])
+        .allies_act();
+    fx.pog_mut()
+        .cards
+        .insert("allies".into(), vec!["barrage".into()]);
+    let want = [
+        ("fire/combat=1/space=Reims/side=attacker", 1),
+        ("fire/combat=1/space=Reims/side=defender", 6),
+    ];
+    let (next, events) = fx.resolve("attack Reims with FR-1 card barrage", &want);
+    let l = log(&events);
+    assert!(
+        l.contains("Both sides lose at Reims: loss numbers 2 to 2."),
+        "{l}"
+    );
+    assert!(
+        l.contains("allies lost the combat and discards barrage."),
+        "{l}"
+    );
+    assert!(next.pog.as_ref().unwrap().cards["allies"].is_empty());
+    assert_eq!(
+        find(&next, "FR-1").unwrap().space(),
+        "Chalons",
+        "no advance after a tie"
+    );
+}
+
+#[test]
+fn pog_12_2_11_the_defender_retreats_toward_supply() {
+    let fx = Fixture::new().with(vec![ge_army("GE-1", "Koblenz"), fr_army("FR-1", "Sedan")]);
+    let (next, events) = fx.resolve("attack Sedan with GE-1", &[(A1, 6), (D1, 1)]);
+    let fr = find(&next, "FR-1").unwrap();
+    assert!(fr.is_reduced);
+    assert!(
+        ["Amiens", "Chalons"].contains(&fr.space()),
+        "{}",
+        log(&events)
+    );
+    let r = events.iter().find(|e| e.kind == "retreat").unwrap();
+    assert_eq!(
+        r.decision.as_ref().unwrap().by,
+        crate::decide::DecidedBy::Roll,
+        "three paths tie"
+    );
+    assert!(r.rolls[0].label == "retreat/combat=1/space=Sedan");
+    assert_eq!(
+        find(&next, "GE-1").unwrap().space(),
+        "Sedan",
+        "the attacker advances (12.2.12)"
+    );
+}
+
+#[test]
+fn pog_12_2_11_an_entrenched_defender_cancels_the_retreat_with_a_step_loss() {
+    let mut fx = Fixture::new()
+        .with(vec![
+            ge_army("GE-1", "Koblenz"),
+            fr_army("FR-1", "Sedan"),
+            fr_corps("FR-C1", "Sedan"),
+        ])
+        .standing("allies", "cancel-retreat@Sedan", "always");
+    trench(&mut fx, "Sedan", 1, "allies");
+    let (next, events) = fx.resolve("attack Sedan with GE-1", &[(A1, 6), (D1, 1)]);
+    let l = log(&events);
+    assert!(
+        l.contains(
+            "allies holds Sedan and cancels the retreat with one more step loss: FR-1 reduced."
+        ),
+        "{l}"
+    );
+    let fr = find(&next, "FR-1").unwrap();
+    assert!(fr.is_reduced && fr.space() == "Sedan");
+    assert_eq!(find(&next, "GE-1").unwrap().space(), "Koblenz");
+}
+
+#[test]
+fn pog_12_2_12_reduced_units_advance_only_into_a_space_empty_at_the_start() {
+    let mut fx = Fixture::new().with(vec![ge_army("GE-2", "Koblenz")]);
+    fx.pog_mut().unit_mut("GE-2").unwrap().is_reduced = true;
+    let (next, _) = fx.resolve("attack Sedan with GE-2", &[]);
+    assert_eq!(find(&next, "GE-2").unwrap().space(), "Sedan");
+    let (next, events) = fx.resolve("attack Sedan with GE-2 no-advance", &[]);
+    assert_eq!(
+        find(&next, "GE-2").unwrap().space(),
+        "Koblenz",
+        "{}",
+        log(&events)
+    );
+}
+
+// ---- 12.3 flank attacks ----
+
+fn flank_fixture() -> Fixture {
+    Fixture::new().with(vec![
+        ge_army("GE-1", "Koblenz"),
+        ge_army("GE-2", "Liege"),
+        fr_corps("FR-C1", "Sedan"),
+    ])
+}
+
+const F1: &str = "flank/combat=1/space=Sedan";
+
+#[test]
+fn pog_12_3_1_no_flank_attack_on_a_trench_a_mountain_or_a_swamp() {
+    let mut fx = flank_fixture();
+    trench(&mut fx, "Sedan", 1, "allies");
+    let (_, events) = fx.resolve("attack Sedan with GE-1 GE-2 flank Koblenz", &[]);
+    assert!(
+        log(&events).contains("No flank attack at Sedan: Sedan is entrenched"),
+        "{}",
+        log(&events)
+    );
+    let fx = Fixture::new().with(vec![
+        ge_army("GE-1", "Metz"),
+        ge_army("GE-2", "Nancy"),
+        fr_corps("FR-C1", "Vosges"),
+    ]);
+    let (_, events) = fx.resolve("attack Vosges with GE-1 GE-2 flank Metz", &[]);
+    assert!(
+        log(&events).contains("Vosges is mountain"),
+        "{}",
+        log(&events)
+    );
+}
+
+#[test]
+fn pog_12_3_3_flank_attack_succeeds_on_4() {
+    // Liege touches no other enemy space: +1; a 3 makes 4.
+    let fx = flank_fixture();
+    let (_, events) = fx.resolve("attack Sedan with GE-1 GE-2 flank Koblenz", &[(F1, 3)]);
+    let l = log(&events);
+    assert!(l.contains("[PoG 12.3.2] Flank attack on Sedan, pinned from Koblenz: a 3 +1 (Liege) = 4: it succeeds, the attacker fires first."), "{l}");
+    let att = l.find("(attacker) fires").unwrap();
+    let def_losses = l.find("allies takes a loss").unwrap();
+    let def = l.find("(defender) fires").unwrap();
+    assert!(att < def_losses && def_losses < def, "{l}");
+}
+
+#[test]
+fn pog_12_3_3_flank_attack_fails_on_3() {
+    // An enemy in Namur touches Liege: no +1; a 3 fails and the defender fires first.
+    let fx = flank_fixture().with(vec![fr_corps("FR-C2", "Namur")]);
+    let (_, events) = fx.resolve("attack Sedan with GE-1 GE-2 flank Koblenz", &[(F1, 3)]);
+    let l = log(&events);
+    assert!(l.contains("[PoG 12.3.3] Flank attack on Sedan, pinned from Koblenz: a 3 = 3: it fails, the defender fires first."), "{l}");
+    assert!(l.find("(defender) fires").unwrap() < l.find("(attacker) fires").unwrap());
+}
+
+#[test]
+fn pog_12_3_4_a_force_eliminated_before_it_fires_fires_on_the_leftmost_corps_column() {
+    let fx = flank_fixture();
+    let (next, events) = fx.resolve(
+        "attack Sedan with GE-1 GE-2 flank Koblenz",
+        &[(F1, 3), (A1, 6)],
+    );
+    let l = log(&events);
+    assert!(find(&next, "FR-C1").is_none(), "{l}");
+    assert!(l.contains("allies (defender) fires on the Corps/Fort table, column 0 (eliminated before it fired (PoG 12.3.4))"), "{l}");
+}
+
+// ---- PBEM play: one action per orders file ----
+
+#[test]
+fn pog_one_action_per_file_only_the_active_player_acts() {
+    let fx = Fixture::new().with(vec![fr_army("FR-1", "Sedan")]);
+    let e = fx.errors("allies", "move FR-1 Reims\nstanding losses corps-first");
+    assert!(e.contains("it is central's action, not yours"), "{e}");
+    assert_eq!(
+        e.matches("error").count(),
+        1,
+        "the standing order stands: {e}"
+    );
+    assert!(fx.ruleset().expects_orders_of(&fx.state, "central"));
+    assert!(!fx.ruleset().expects_orders_of(&fx.state, "allies"));
+}
+
+#[test]
+fn pog_orders_print_back_as_they_parse() {
+    let fx = Fixture::new().with(vec![
+        ge_army("GE-1", "Koblenz"),
+        ge_army("GE-2", "Liege"),
+        ge_corps("GE-XX", "Metz"),
+    ]);
+    let mut fx = fx;
+    fx.pog_mut()
+        .cards
+        .insert("central".into(), vec!["machine-guns".into()]);
+    let text = "move GE-XX Verdun\nattack Sedan with GE-1 GE-2 flank Koblenz table army no-advance after\nstanding retreat Sedan Reims\nstanding losses armies-first";
+    let c = fx.check("central", text);
+    let printed: Vec<String> = c.accepted.iter().map(|(_, o)| o.clone()).collect();
+    assert_eq!(printed.len(), 3, "{:?}", c.diagnostics);
+    let again = fx.check("central", &printed.join("\n"));
+    let reprinted: Vec<String> = again.accepted.iter().map(|(_, o)| o.clone()).collect();
+    assert_eq!(printed, reprinted);
+}
+
+#[test]
+fn pog_the_other_player_becomes_active_and_the_game_turn_advances() {
+    let mut fx = Fixture::new();
+    fx.pog_mut().actions_played = 11;
+    let (next, events) = fx.resolve("", &[]);
+    let p = next.pog.as_ref().unwrap();
+    assert_eq!(p.active(), "allies");
+    assert_eq!((p.game_turn, p.actions_played), (4, 0), "{}", log(&events));
+}
+
+#[test]
+fn pog_11_1_8_a_besieged_fort_is_passed_and_stays_the_enemy_s() {
+    let mut fx = Fixture::new().with(vec![ge_army("GE-1", "Metz")]);
+    fx.pog_mut()
+        .fort
+        .insert("Verdun".into(), FortStatus::Besieged);
+    assert!(fx.errors("central", "move GE-1 Verdun Chalons").is_empty());
+    let (next, events) = fx.resolve("move GE-1 Verdun", &[]);
+    assert_eq!(control(&next, "Verdun"), "allies", "{}", log(&events));
+    let (next, _) = fx.resolve("move GE-1 Verdun Chalons", &[]);
+    assert_eq!(find(&next, "GE-1").unwrap().space(), "Chalons");
+}
+
+#[test]
+fn pog_a_rejected_line_leaves_its_unit_and_space_free() {
+    let fx = Fixture::new().with(vec![ge_army("GE-1", "Koblenz"), fr_corps("FR-C1", "Sedan")]);
+    let c = fx.check("central", "move GE-1 Reims\nattack Sedan with GE-1");
+    assert_eq!(c.rejected(), 1, "{:?}", c.diagnostics);
+    assert_eq!(c.accepted.len(), 1);
+    assert_eq!(c.accepted[0].1, "attack Sedan with GE-1");
+}
+
+#[test]
+fn pog_12_2_5_a_card_is_used_once_per_action() {
+    let mut fx = Fixture::new()
+        .with(vec![
+            fr_army("FR-1", "Chalons"),
+            ge_corps("GE-XX", "Reims"),
+            fr_army("FR-2", "Nancy"),
+            ge_corps("GE-XXI", "Vosges"),
+        ])
+        .allies_act();
+    fx.pog_mut()
+        .cards
+        .insert("allies".into(), vec!["barrage".into()]);
+    let want = [
+        ("fire/combat=1/space=Reims/side=attacker", 6),
+        ("fire/combat=1/space=Reims/side=defender", 1),
+    ];
+    let (_, events) = fx.resolve(
+        "attack Reims with FR-1 card barrage\nattack Vosges with FR-2 card barrage",
+        &want,
+    );
+    let l = log(&events);
+    assert_eq!(l.matches("allies plays Barrage").count(), 1, "{l}");
+    assert!(
+        l.contains("Barrage was used in an earlier combat of this action: not again."),
+        "{l}"
+    );
+}
+
+#[test]
+fn pog_the_report_tells_the_position_and_only_the_power_s_own_cards() {
+    let mut fx = Fixture::new();
+    fx.pog_mut()
+        .cards
+        .insert("allies".into(), vec!["barrage".into()]);
+    fx.pog_mut()
+        .cards
+        .insert("central".into(), vec!["machine-guns".into()]);
+    trench(&mut fx, "Verdun", 1, "allies");
+    let lines = super::position::lines(&fx.ruleset().tables, &fx.state, "central").join("\n");
+    assert!(
+        lines.contains("Game turn 3, 0 of 12 actions played; next to act: central."),
+        "{lines}"
+    );
+    assert!(
+        lines.contains("Trenches: Verdun level 1 (allies)."),
+        "{lines}"
+    );
+    assert!(
+        lines.contains("Your combat cards: machine-guns."),
+        "{lines}"
+    );
+    assert!(!lines.contains("barrage"), "{lines}");
+}

@@ -1,0 +1,111 @@
+//! Trenches (PoG 11.2): entrenching after movement (11.2.2), and attrition of trenches (11.2.7).
+//! Entry by the enemy (11.2.5, 11.2.6) is `Action::enter_trench`; the level that shelters a
+//! defender, level 0 included (11.2.10 to 11.2.12), is `Action::trench_level`.
+
+use anyhow::Result;
+
+use super::action::Action;
+use super::labels;
+use super::rules;
+use super::state::Trench;
+
+impl Action<'_> {
+    /// The unit `unit` tries to entrench in its space (11.2.2.1 before the power's Entrench event,
+    /// 11.2.2.2 after it).
+    pub fn entrench(&mut self, unit: &str) -> Result<()> {
+        let Some(u) = self.unit(unit) else {
+            return Ok(());
+        };
+        let (id, power, space, lf) = (
+            u.id().to_string(),
+            u.power().to_string(),
+            u.space().to_string(),
+            u.lf(),
+        );
+        let level = self
+            .pog
+            .trench
+            .get(&space)
+            .filter(|t| t.power == power)
+            .map_or(0, |t| t.level);
+        let event_played = self.pog.entrench_played.contains(&power);
+        let set = |a: &mut Action<'_>, level: u32| {
+            a.pog.trench.insert(
+                space.clone(),
+                Trench {
+                    level,
+                    power: power.clone(),
+                },
+            );
+        };
+        if event_played && level == 0 {
+            set(self, 1);
+            self.event(
+                rules::ENTRENCH_EVENT,
+                "entrench",
+                Some(&space),
+                format!(
+                    "{id} entrenches {space} at level 1 at once ({power} has played Entrench)."
+                ),
+            );
+            return Ok(());
+        }
+        let (rule, to) = if event_played {
+            (rules::ENTRENCH_EVENT, 2)
+        } else {
+            (rules::ENTRENCH_ROLL, 1)
+        };
+        if level >= to {
+            return Ok(());
+        }
+        let roll = self.dice.roll(&labels::entrench(&space), &[6])?;
+        let die = roll.dice[0].face;
+        let text = if die <= lf {
+            set(self, to);
+            format!("{id} entrenches {space}: a {die}, at most its LF {lf}: level {to} trench.")
+        } else {
+            format!("{id} fails to entrench {space}: a {die}, above its LF {lf}.")
+        };
+        let mut e = crate::engine::event::Event::new(rule, "entrench", text).at(&space);
+        e = e.roll(roll);
+        self.log(e);
+        Ok(())
+    }
+
+    /// 11.2.7: attrition in `space` lowers its trench by one level, except in an intact fort.
+    pub fn trench_attrition(&mut self, space: &str) {
+        let Some(t) = self.pog.trench.get(space).cloned() else {
+            return;
+        };
+        let fort = self.map.area(self.space_index(space)).fort.is_some()
+            && self.pog.fort_status(space).is_none();
+        if fort {
+            self.event(
+                rules::TRENCH_ATTRITION,
+                "trench",
+                Some(space),
+                format!("The trench in {space} stands: an intact fort shelters it from attrition."),
+            );
+            return;
+        }
+        if t.level >= 2 {
+            self.pog
+                .trench
+                .insert(space.to_string(), Trench { level: 1, ..t });
+            self.event(
+                rules::TRENCH_ATTRITION,
+                "trench",
+                Some(space),
+                format!("Attrition in {space}: its level 2 trench falls to level 1."),
+            );
+        } else {
+            self.pog.trench.remove(space);
+            self.event(
+                rules::TRENCH_ATTRITION,
+                "trench",
+                Some(space),
+                format!("Attrition in {space}: its level 1 trench is removed."),
+            );
+        }
+    }
+}

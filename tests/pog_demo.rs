@@ -1,0 +1,144 @@
+//! The Paths of Glory scenario end to end through the CLI: `pbem demo --game pog-1914` resolves four
+//! actions with the bundled sample orders, writes every report for both players, and the audit
+//! re-derives every roll; the reports of the first action are kept as snapshots.
+
+mod support;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use support::{pbem, tree};
+
+const POWERS: [&str; 2] = ["central", "allies"];
+
+fn pog_demo(turns: u32) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    pbem()
+        .args([
+            "demo",
+            "--game",
+            "pog-1914",
+            "--turns",
+            &turns.to_string(),
+            "--dir",
+        ])
+        .arg(tmp.path().join("d"))
+        .assert()
+        .success();
+    let game = tmp.path().join("d").join("pog-1914");
+    (tmp, game)
+}
+
+fn report(game: &Path, turn: u32, power: &str, ext: &str) -> String {
+    fs::read_to_string(game.join(format!("turns/{turn}/reports/{power}.{ext}"))).unwrap()
+}
+
+fn log(game: &Path, turn: u32) -> String {
+    fs::read_to_string(game.join(format!("turns/{turn}/log.toml"))).unwrap()
+}
+
+#[test]
+fn pog_demo_resolves_four_actions_with_every_report_for_both_players() {
+    let (_t, game) = pog_demo(4);
+    let schema: serde_json::Value =
+        serde_json::from_str(include_str!("../schema/report-v1.schema.json")).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    for turn in 1..=4 {
+        assert!(game.join(format!("turns/{turn}/record.toml")).is_file());
+        for p in POWERS {
+            for ext in ["txt", "html", "json", "svg"] {
+                assert!(
+                    !report(&game, turn, p, ext).is_empty(),
+                    "turn {turn} {p}.{ext}"
+                );
+            }
+            let json: serde_json::Value =
+                serde_json::from_str(&report(&game, turn, p, "json")).unwrap();
+            let errors: Vec<String> = validator
+                .iter_errors(&json)
+                .map(|e| e.to_string())
+                .collect();
+            assert!(errors.is_empty(), "turn {turn} {p}: {errors:?}");
+            assert_eq!(json["ruleset"]["id"], "pog");
+            assert!(json["position"].as_array().is_some_and(|a| !a.is_empty()));
+        }
+    }
+    // The actions alternate: central, allies, central, allies; central is to act in turn 5.
+    let state5 = fs::read_to_string(game.join("turns/5/state.toml")).unwrap();
+    assert!(state5.contains("active = \"central\""), "{state5}");
+}
+
+#[test]
+fn pog_demo_actions_bring_about_the_combat_rules() {
+    let (_t, game) = pog_demo(4);
+    let all: String = (1..=4).map(|t| log(&game, t)).collect();
+    for rule in [
+        "PoG 11.1.4",   // control on the way and at the end
+        "PoG 11.2.2.1", // an entrenching roll
+        "PoG 12.2.1",   // an empty space attacked first
+        "PoG 12.2.2",   // strengths, with a fort
+        "PoG 12.2.7",   // fire tables
+        "PoG 12.2.9",   // losses
+        "PoG 12.2.10",  // the winner, cards discarded
+        "PoG 12.2.12",  // an advance
+        "PoG 12.3.2",   // a flank attack with its DRM
+        "PoG 12.2.5",   // combat cards
+    ] {
+        assert!(
+            all.contains(&format!("rule = \"{rule}\"")),
+            "no event cites {rule}"
+        );
+    }
+    assert!(all.contains("kind = \"retreat\""));
+}
+
+#[test]
+fn pog_demo_audits_and_reresolves_to_the_same_bytes() {
+    let (_t, game) = pog_demo(2);
+    pbem().arg("audit").arg(&game).assert().success();
+    let before = tree(&game.join("turns/2"));
+    pbem()
+        .args(["resolve", "--turn", "2", "--force"])
+        .arg(&game)
+        .assert()
+        .success();
+    assert_eq!(before, tree(&game.join("turns/2")));
+}
+
+#[test]
+fn pog_status_names_the_side_not_due() {
+    let (_t, game) = pog_demo(1);
+    let out = pbem()
+        .arg("status")
+        .arg(&game)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    // Turn 2 is the allies' action: central owes nothing.
+    let central = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("central"))
+        .unwrap();
+    assert!(central.contains("none due this turn"), "{out}");
+    let allies = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("allies"))
+        .unwrap();
+    assert!(allies.contains("missing"), "{out}");
+}
+
+#[test]
+fn pog_reports_of_the_first_action_are_stable() {
+    let (_t, game) = pog_demo(1);
+    insta::assert_snapshot!(
+        "pog_report_central_turn_1_txt",
+        report(&game, 1, "central", "txt")
+    );
+    insta::assert_snapshot!(
+        "pog_report_allies_turn_1_txt",
+        report(&game, 1, "allies", "txt")
+    );
+}
