@@ -995,3 +995,20 @@ fn pog_the_report_tells_the_position_and_only_the_power_s_own_cards() {
     );
     assert!(!lines.contains("barrage"), "{lines}");
 }
+
+#[test]
+fn pog_12_3_2_enemies_beyond_dotted_lines_are_ignored() {
+    // Marsh touches an enemy in Lake only by a dotted line: it still gives +1.
+    let fx = Fixture::new().with(vec![
+        ge_army("GE-1", "Vosges"),
+        ge_army("GE-2", "Marsh"),
+        fr_corps("FR-C1", "Nancy"),
+        fr_corps("FR-C2", "Lake"),
+    ]);
+    let (_, events) = fx.resolve(
+        "attack Nancy with GE-1 GE-2 flank Vosges",
+        &[("flank/combat=1/space=Nancy", 3)],
+    );
+    let l = log(&events);
+    assert!(l.contains("a 3 +1 (Marsh) = 4: it succeeds"), "{l}");
+}
