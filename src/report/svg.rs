@@ -173,13 +173,16 @@ pub fn render(game: &Game, view: &PowerView) -> String {
         esc(&title)
     );
 
-    // Adjacency: each pair once, land roads solid, sea lanes dashed.
+    // Adjacency: each pair once, land roads solid, dotted connections (PoG 11.1.3) dotted, sea lanes
+    // dashed.
     let _ = writeln!(s, r#"<g class="adjacency">"#);
     for (i, a) in game.map.areas.iter().enumerate() {
         for &j in a.adjacent.iter().filter(|&&j| j > i) {
             let b = game.map.area(j);
             let ((x1, y1), (x2, y2)) = (pos[a.id.as_str()], pos[b.id.as_str()]);
-            let style = if a.is_land() && b.is_land() {
+            let style = if a.dotted.contains_key(&j) {
+                r##"stroke="#9e9e9e" stroke-width="2" stroke-dasharray="2 4""##
+            } else if a.is_land() && b.is_land() {
                 r##"stroke="#9e9e9e" stroke-width="2""##
             } else {
                 r##"stroke="#90caf9" stroke-width="1.5" stroke-dasharray="5 4""##
@@ -588,14 +591,26 @@ fn draw_legend(
         ),
         "road between areas",
     );
-    l.line(
-        format!(
-            r##"<line x1="{x}" y1="{y}" x2="{}" y2="{y}" stroke="#90caf9" stroke-width="1.5" stroke-dasharray="5 4"/>"##,
-            x + 24,
-            y = l.y
-        ),
-        "sea lane",
-    );
+    if game.map.areas.iter().any(|a| !a.dotted.is_empty()) {
+        l.line(
+            format!(
+                r##"<line x1="{x}" y1="{y}" x2="{}" y2="{y}" stroke="#9e9e9e" stroke-width="2" stroke-dasharray="2 4"/>"##,
+                x + 24,
+                y = l.y
+            ),
+            "dotted line: some nations only",
+        );
+    }
+    if game.map.areas.iter().any(|a| !a.is_land()) {
+        l.line(
+            format!(
+                r##"<line x1="{x}" y1="{y}" x2="{}" y2="{y}" stroke="#90caf9" stroke-width="1.5" stroke-dasharray="5 4"/>"##,
+                x + 24,
+                y = l.y
+            ),
+            "sea lane",
+        );
+    }
     l.heading("Units and events");
     l.line(
         format!(
