@@ -30,6 +30,15 @@ pub fn write_scenario(name: &str, to: &Path) -> Result<()> {
     write_dir(dir, Path::new(name), to)
 }
 
+/// How many turns, from the first, scenario `name` has sample orders for.
+pub fn sample_turns(name: &str, first: u32) -> u32 {
+    let mut n = 0;
+    while ORDERS.get_dir(format!("{name}/{}", first + n)).is_some() {
+        n += 1;
+    }
+    n
+}
+
 /// Writes the bundled sample orders of scenario `name` for turn `turn` into the game folder `game_dir`
 /// (`orders/<name>/<t>/<power>.txt` becomes `<game_dir>/orders/<t>/<power>.txt`). Returns whether
 /// the scenario has sample orders for that turn.

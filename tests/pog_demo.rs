@@ -142,3 +142,22 @@ fn pog_reports_of_the_first_action_are_stable() {
         report(&game, 1, "allies", "txt")
     );
 }
+
+#[test]
+fn pog_demo_of_one_action_says_how_to_play_them_all() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = pbem()
+        .args(["demo", "--game", "pog-1914", "--dir"])
+        .arg(tmp.path().join("d"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(
+        out.contains("`pbem demo --game pog-1914 --turns 4` plays them all"),
+        "{out}"
+    );
+    assert!(out.contains("Battles: Lille, Antwerp, Reims"), "{out}");
+}

@@ -67,6 +67,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
         println!("Battles: {}", battles.join(", "));
         println!("Turn log: {}", game.log_path(outcome.turn).display());
     }
+    let available = crate::bundled::sample_turns(&args.game, first);
+    if args.turns.max(1) < available {
+        println!(
+            "The scenario has sample orders for {available} turns: `pbem demo --game {} --turns {available}` plays them all.",
+            args.game
+        );
+    }
     println!(
         "Next: read a report, then try `pbem status {}`.",
         game_dir.display()
