@@ -21,6 +21,19 @@ pub use lexer::{
     split, Line, Skipped, Token, LIMITS, MAX_HEADER_LINES, MAX_LINE_CHARS, MAX_ORDER_LINES,
 };
 
+/// pbem: orders are written as ORDERS.md shows, with the names of the game (every ruleset's verbs).
+pub const ORDER_SYNTAX: Rule = Rule::new(
+    "pbem",
+    "orders/syntax",
+    "orders are written as ORDERS.md shows",
+);
+/// pbem: a power orders its own units only.
+pub const OWN_UNITS: Rule = Rule::new(
+    "pbem",
+    "orders/own-units",
+    "a power orders its own units only",
+);
+
 /// The pbem convention that orders are plain text in UTF-8.
 pub const PLAIN_TEXT: Rule = Rule::new("pbem", "orders/text", "orders are plain text in UTF-8");
 

@@ -34,6 +34,53 @@ impl OrdersCheck {
     }
 }
 
+/// Checks an orders file as every ruleset does: the header first; the order lines only once it
+/// authenticates a power (their diagnostics would tell an impostor where the power's units stand),
+/// read by `parse` for that power. `parse` returns the orders that stand and the diagnostics.
+pub fn check_orders_with<O: std::fmt::Display>(
+    game: &Game,
+    state: &State,
+    source: &Source,
+    parse: impl FnOnce(
+        &str,
+        &[crate::orders::Line],
+    ) -> (Vec<crate::orders::Located<O>>, Vec<Diagnostic>),
+) -> OrdersCheck {
+    let lines = crate::orders::split(&source.text);
+    let (header, lines, mut diagnostics) = crate::orders::Header::take(&source.text, lines);
+    let (power, mut more) = crate::orders::check_header_with(
+        &header,
+        &game.config,
+        state.turn,
+        source.text.len(),
+        &|p| crate::engine::players::password_hashes(&game.config, state, p),
+    );
+    diagnostics.append(&mut more);
+    let mut accepted = Vec::new();
+    if let Some(p) = &power {
+        let (ok, mut more) = parse(p, &lines);
+        diagnostics.append(&mut more);
+        accepted = ok
+            .iter()
+            .map(|o| (source.line_col(o.span.start).0, o.value.to_string()))
+            .collect();
+    }
+    diagnostics.sort_by_key(|d| d.span.start);
+    OrdersCheck {
+        power,
+        entropy: header.entropy.map(|e| e.value),
+        accepted,
+        diagnostics,
+    }
+}
+
+/// The order lines of an orders file, its header taken off (for `Ruleset::resolve`, which reads
+/// files that were checked already).
+pub fn order_lines(source: &Source) -> Vec<crate::orders::Line> {
+    let lines = crate::orders::split(&source.text);
+    crate::orders::Header::take(&source.text, lines).1
+}
+
 /// The authenticated orders of one power for the turn being resolved.
 #[derive(Debug, Clone)]
 pub struct PowerOrders {

@@ -90,34 +90,9 @@ impl Ruleset for Eia {
     }
 
     fn check_orders(&self, game: &Game, state: &State, source: &Source) -> OrdersCheck {
-        let lines = crate::orders::split(&source.text);
-        let (header, lines, mut diagnostics) = crate::orders::Header::take(&source.text, lines);
-        let (power, mut more) = crate::orders::check_header_with(
-            &header,
-            &game.config,
-            state.turn,
-            source.text.len(),
-            &|p| crate::engine::players::password_hashes(&game.config, state, p),
-        );
-        diagnostics.append(&mut more);
-        // Order lines are read only for an authenticated power: their diagnostics would tell an impostor
-        // where the power's units stand.
-        let mut accepted = Vec::new();
-        if let Some(p) = &power {
-            let (ok, mut more) = orders::parse_all(source, &lines, p, &self.context(game, state));
-            diagnostics.append(&mut more);
-            accepted = ok
-                .iter()
-                .map(|o| (source.line_col(o.span.start).0, o.value.to_string()))
-                .collect();
-        }
-        diagnostics.sort_by_key(|d| d.span.start);
-        OrdersCheck {
-            power,
-            entropy: header.entropy.map(|e| e.value),
-            accepted,
-            diagnostics,
-        }
+        crate::rules::check_orders_with(game, state, source, |p, lines| {
+            orders::parse_all(source, lines, p, &self.context(game, state))
+        })
     }
 
     fn resolve(
@@ -130,8 +105,7 @@ impl Ruleset for Eia {
         let cx = self.context(game, state);
         let mut parsed = BTreeMap::new();
         for po in orders {
-            let lines = crate::orders::split(&po.source.text);
-            let (_, lines, _) = crate::orders::Header::take(&po.source.text, lines);
+            let lines = crate::rules::order_lines(&po.source);
             let (ok, _) = orders::parse_all(&po.source, &lines, &po.power, &cx);
             parsed.insert(
                 po.power.clone(),

@@ -33,18 +33,7 @@ use super::tables::Tables;
 pub const LAND_MOVEMENT: Rule = Rule::new("EiA", "7", "land movement");
 /// EiA 7.5: land combat, which takes place in land areas.
 pub const LAND_COMBAT: Rule = Rule::new("EiA", "7.5", "land combat");
-/// pbem: a power orders its own units only.
-pub const OWN_UNITS: Rule = Rule::new(
-    "pbem",
-    "orders/own-units",
-    "a power orders its own units only",
-);
-/// pbem: orders are written as ORDERS.md shows, with the names of the game.
-pub const ORDER_SYNTAX: Rule = Rule::new(
-    "pbem",
-    "orders/syntax",
-    "orders are written as ORDERS.md shows",
-);
+pub use crate::orders::{ORDER_SYNTAX, OWN_UNITS};
 
 /// EiA 6.2: naval movement (cited by section: its text is not in the rules we hold).
 pub const NAVAL_MOVEMENT: Rule = Rule::new("EiA", "6.2", "naval movement");

@@ -8,21 +8,9 @@ use crate::engine::event::{Event, Roll};
 use super::action::{list, Action};
 use super::decisions::PogPoint;
 use super::labels;
+pub use super::orders::Attack;
 use super::rules;
 use super::tables::{CardSide, FireTable};
-
-/// One attack as ordered.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Attack {
-    pub target: String,
-    pub units: Vec<String>,
-    pub flank: Option<String>,
-    pub cards: Vec<String>,
-    pub army_table: bool,
-    pub advance: bool,
-    /// Resolved after the others (orders.rs `after`).
-    pub after: bool,
-}
 
 /// The two sides of a combat.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -85,7 +85,7 @@ impl Pog {
         &self,
         game: &Game,
         state: &State,
-        source: &Source,
+        lines: &[crate::orders::Line],
         power: &str,
     ) -> (Vec<crate::orders::Located<PogOrder>>, Vec<Diagnostic>) {
         let Some(pog) = &state.pog else {
@@ -97,9 +97,7 @@ impl Pog {
             pog,
             tables: &self.tables,
         };
-        let lines = crate::orders::split(&source.text);
-        let (_, lines, _) = crate::orders::Header::take(&source.text, lines);
-        orders::parse_all(source, &lines, power, &cx)
+        orders::parse_all(lines, power, &cx)
     }
 }
 
@@ -113,32 +111,9 @@ impl Ruleset for Pog {
     }
 
     fn check_orders(&self, game: &Game, state: &State, source: &Source) -> OrdersCheck {
-        let lines = crate::orders::split(&source.text);
-        let (header, _, mut diagnostics) = crate::orders::Header::take(&source.text, lines);
-        let (power, mut more) = crate::orders::check_header_with(
-            &header,
-            &game.config,
-            state.turn,
-            source.text.len(),
-            &|p| crate::engine::players::password_hashes(&game.config, state, p),
-        );
-        diagnostics.append(&mut more);
-        let mut accepted = Vec::new();
-        if let Some(p) = &power {
-            let (ok, mut more) = self.parse(game, state, source, p);
-            diagnostics.append(&mut more);
-            accepted = ok
-                .iter()
-                .map(|o| (source.line_col(o.span.start).0, o.value.to_string()))
-                .collect();
-        }
-        diagnostics.sort_by_key(|d| d.span.start);
-        OrdersCheck {
-            power,
-            entropy: header.entropy.map(|e| e.value),
-            accepted,
-            diagnostics,
-        }
+        crate::rules::check_orders_with(game, state, source, |p, lines| {
+            self.parse(game, state, lines, p)
+        })
     }
 
     fn resolve(
@@ -151,7 +126,8 @@ impl Ruleset for Pog {
         let powers: Vec<String> = game.config.power_ids().map(str::to_string).collect();
         let mut parsed: BTreeMap<String, Vec<PogOrder>> = BTreeMap::new();
         for po in orders {
-            let (ok, _) = self.parse(game, state, &po.source, &po.power);
+            let lines = crate::rules::order_lines(&po.source);
+            let (ok, _) = self.parse(game, state, &lines, &po.power);
             parsed.insert(po.power.clone(), ok.into_iter().map(|o| o.value).collect());
         }
         let mut a = Action::new(
@@ -213,23 +189,7 @@ impl Ruleset for Pog {
         let attacks: Vec<Attack> = mine
             .iter()
             .filter_map(|o| match o {
-                PogOrder::Attack {
-                    target,
-                    units,
-                    flank,
-                    cards,
-                    army_table,
-                    advance,
-                    after,
-                } => Some(Attack {
-                    target: target.clone(),
-                    units: units.clone(),
-                    flank: flank.clone(),
-                    cards: cards.clone(),
-                    army_table: *army_table,
-                    advance: *advance,
-                    after: *after,
-                }),
+                PogOrder::Attack(a) => Some(a.clone()),
                 _ => None,
             })
             .collect();

@@ -27,29 +27,17 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
-use crate::diag::{did_you_mean, Diagnostic, Source};
+use crate::diag::{did_you_mean, Diagnostic};
 use crate::game::map::Map;
 use crate::game::state::State;
 use crate::orders::{Line, Located, Token, HEADER_WORDS};
-use crate::rule::Rule;
 
 use super::decisions;
 use super::rules;
 use super::state::{FortStatus, PogState, Unit};
 use super::tables::{CardSide, Tables};
 
-/// pbem: orders are written as ORDERS.md shows.
-pub const ORDER_SYNTAX: Rule = Rule::new(
-    "pbem",
-    "orders/syntax",
-    "orders are written as ORDERS.md shows",
-);
-/// pbem: a power orders its own units only.
-pub const OWN_UNITS: Rule = Rule::new(
-    "pbem",
-    "orders/own-units",
-    "a power orders its own units only",
-);
+pub use crate::orders::{ORDER_SYNTAX, OWN_UNITS};
 
 /// The order words of PoG.
 pub const VERBS: [&str; 4] = ["move", "entrench", "attack", "standing"];
@@ -65,27 +53,25 @@ pub struct Step {
 /// One PoG order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PogOrder {
-    Move {
-        unit: String,
-        path: Vec<Step>,
-    },
-    Entrench {
-        unit: String,
-    },
-    Attack {
-        target: String,
-        units: Vec<String>,
-        flank: Option<String>,
-        cards: Vec<String>,
-        army_table: bool,
-        advance: bool,
-        /// Resolved after the other attacks (for 12.1.2), not first even if the space is empty now.
-        after: bool,
-    },
-    Standing {
-        key: String,
-        value: String,
-    },
+    Move { unit: String, path: Vec<Step> },
+    Entrench { unit: String },
+    Attack(Attack),
+    Standing { key: String, value: String },
+}
+
+/// One attack as ordered (12.2.1 designates it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Attack {
+    pub target: String,
+    pub units: Vec<String>,
+    /// The pinning space of a flank attack (12.3.2).
+    pub flank: Option<String>,
+    pub cards: Vec<String>,
+    /// Fire on the Army table from LF 4 (12.2.7).
+    pub army_table: bool,
+    pub advance: bool,
+    /// Resolved after the other attacks (for 12.1.2), not first even if the space is empty now.
+    pub after: bool,
 }
 
 impl fmt::Display for PogOrder {
@@ -100,7 +86,7 @@ impl fmt::Display for PogOrder {
                 Ok(())
             }
             PogOrder::Entrench { unit } => write!(f, "entrench {unit}"),
-            PogOrder::Attack {
+            PogOrder::Attack(Attack {
                 target,
                 units,
                 flank,
@@ -108,7 +94,7 @@ impl fmt::Display for PogOrder {
                 army_table,
                 advance,
                 after,
-            } => {
+            }) => {
                 write!(f, "attack {target} with {}", units.join(" "))?;
                 if let Some(p) = flank {
                     write!(f, " flank {p}")?;
@@ -404,7 +390,7 @@ fn parse_attack(
     if units.is_empty() {
         return Err(syntax("'with' names no unit", with.span.clone(), EXAMPLE));
     }
-    Ok(PogOrder::Attack {
+    Ok(PogOrder::Attack(Attack {
         target,
         units,
         flank,
@@ -412,18 +398,16 @@ fn parse_attack(
         army_table,
         advance,
         after,
-    })
+    }))
 }
 
 /// Parses every order line, then checks the action as a whole against the position: the orders that
 /// stand, and a diagnostic for each line that does not.
 pub fn parse_all(
-    source: &Source,
     lines: &[Line],
     power: &str,
     cx: &Context<'_>,
 ) -> (Vec<Located<PogOrder>>, Vec<Diagnostic>) {
-    let _ = source;
     let mut ok = Vec::new();
     let mut diags = Vec::new();
     let mut check = Legality::new(cx, power);
@@ -594,13 +578,13 @@ impl<'a> Legality<'a> {
                 self.use_unit(u, &span)?;
                 self.activate(u.space(), false, line)?;
             }
-            PogOrder::Attack {
+            PogOrder::Attack(Attack {
                 target,
                 units,
                 flank,
                 cards,
                 ..
-            } => {
+            }) => {
                 let t = cx.map.find(target).expect("parsed spaces exist");
                 let mut spaces = BTreeSet::new();
                 let mut nations_by_space: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
