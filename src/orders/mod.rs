@@ -34,6 +34,19 @@ pub const OWN_UNITS: Rule = Rule::new(
     "a power orders its own units only",
 );
 
+/// The diagnostic for an order line whose first word is not one of `verbs`: a did-you-mean among
+/// them and the header words, else the list of the ruleset's orders.
+pub fn unknown_verb(verb: &Token, verbs: &[&str]) -> Diagnostic {
+    let words = verbs.iter().chain(HEADER_WORDS.iter()).copied();
+    let hint = crate::diag::did_you_mean(&verb.text, words)
+        .map(|v| format!("did you mean '{v}'?"))
+        .unwrap_or_else(|| format!("the orders are: {}", verbs.join(", ")));
+    Diagnostic::error(format!("unknown order '{}'", verb.text), verb.span.clone())
+        .label("not an order")
+        .hint(hint)
+        .rule(ORDER_SYNTAX)
+}
+
 /// The pbem convention that orders are plain text in UTF-8.
 pub const PLAIN_TEXT: Rule = Rule::new("pbem", "orders/text", "orders are plain text in UTF-8");
 

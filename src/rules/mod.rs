@@ -74,6 +74,35 @@ pub fn check_orders_with<O: std::fmt::Display>(
     }
 }
 
+/// The game's `[sop]` settings, each checked by the ruleset's `check` (which gives a hint when it
+/// refuses one); the first bad setting is an error located in game.toml.
+pub fn load_sop(
+    config: &GameConfig,
+    config_src: &Source,
+    check: impl Fn(&str, &str) -> Result<(), String>,
+) -> Result<std::collections::BTreeMap<String, String>> {
+    let mut sop = std::collections::BTreeMap::new();
+    let mut diags = Vec::new();
+    for (key, value) in &config.sop {
+        match check(key, value.get_ref()) {
+            Ok(()) => {
+                sop.insert(key.clone(), value.get_ref().clone());
+            }
+            Err(hint) => diags.push(
+                Diagnostic::error(
+                    format!("bad SOP setting {key} = \"{}\"", value.get_ref()),
+                    value.span(),
+                )
+                .hint(hint),
+            ),
+        }
+    }
+    if let Some(e) = crate::game::load::first_error(config_src, &diags) {
+        return Err(e.into());
+    }
+    Ok(sop)
+}
+
 /// The order lines of an orders file, its header taken off (for `Ruleset::resolve`, which reads
 /// files that were checked already).
 pub fn order_lines(source: &Source) -> Vec<crate::orders::Line> {

@@ -49,25 +49,9 @@ impl Eia {
         if let Some(e) = load::first_error(tables_src, &tables.validate()) {
             return Err(e.into());
         }
-        let mut sop = BTreeMap::new();
-        let mut diags = Vec::new();
-        for (key, value) in &config.sop {
-            match decisions::check_sop(key, value.get_ref(), &tables) {
-                Ok(()) => {
-                    sop.insert(key.clone(), value.get_ref().clone());
-                }
-                Err(hint) => diags.push(
-                    crate::diag::Diagnostic::error(
-                        format!("bad SOP setting {key} = \"{}\"", value.get_ref()),
-                        value.span(),
-                    )
-                    .hint(hint),
-                ),
-            }
-        }
-        if let Some(e) = load::first_error(config_src, &diags) {
-            return Err(e.into());
-        }
+        let sop = crate::rules::load_sop(config, config_src, |key, value| {
+            decisions::check_sop(key, value, &tables)
+        })?;
         Ok(Eia { tables, sop })
     }
 

@@ -23,7 +23,7 @@ use std::ops::Range;
 use crate::diag::{did_you_mean, Diagnostic, Source};
 use crate::game::map::Map;
 use crate::game::state::State;
-use crate::orders::{Line, Located, Token, HEADER_WORDS};
+use crate::orders::{Line, Located, Token};
 use crate::rule::Rule;
 
 use super::decisions::CHIT;
@@ -212,18 +212,7 @@ fn parse_line_for(
         .label("no reaction moves")
         .hint("leave the line out; pbem settles what a reaction move would by your standing orders")
         .rule(REACTION_MOVES)),
-        _ => {
-            let words = VERBS.iter().chain(HEADER_WORDS.iter()).copied();
-            let hint = did_you_mean(&verb.text, words)
-                .map(|v| format!("did you mean '{v}'?"))
-                .unwrap_or_else(|| format!("the orders are: {}", VERBS.join(", ")));
-            Err(
-                Diagnostic::error(format!("unknown order '{}'", verb.text), verb.span.clone())
-                    .label("not an order")
-                    .hint(hint)
-                    .rule(ORDER_SYNTAX),
-            )
-        }
+        _ => Err(crate::orders::unknown_verb(verb, &VERBS)),
     }
 }
 

@@ -30,7 +30,7 @@ use std::fmt;
 use crate::diag::{did_you_mean, Diagnostic};
 use crate::game::map::Map;
 use crate::game::state::State;
-use crate::orders::{Line, Located, Token, HEADER_WORDS};
+use crate::orders::{Line, Located, Token};
 
 use super::decisions;
 use super::rules;
@@ -286,18 +286,7 @@ pub fn parse_line(line: &Line, cx: &Context<'_>, power: &str) -> Result<PogOrder
             let (key, value) = decisions::parse_standing(line, args, cx)?;
             Ok(PogOrder::Standing { key, value })
         }
-        _ => {
-            let words = VERBS.iter().chain(HEADER_WORDS.iter()).copied();
-            let hint = did_you_mean(&verb.text, words)
-                .map(|v| format!("did you mean '{v}'?"))
-                .unwrap_or_else(|| format!("the orders are: {}", VERBS.join(", ")));
-            Err(
-                Diagnostic::error(format!("unknown order '{}'", verb.text), verb.span.clone())
-                    .label("not an order")
-                    .hint(hint)
-                    .rule(ORDER_SYNTAX),
-            )
-        }
+        _ => Err(crate::orders::unknown_verb(verb, &VERBS)),
     }
 }
 
