@@ -1012,3 +1012,43 @@ fn pog_12_3_2_enemies_beyond_dotted_lines_are_ignored() {
     let l = log(&events);
     assert!(l.contains("a 3 +1 (Marsh) = 4: it succeeds"), "{l}");
 }
+
+#[test]
+fn pog_12_3_4_a_card_played_still_counts_when_its_units_fall_first() {
+    // The seed's example: British units with Hurricane Barrage fail a flank attack; the British are
+    // eliminated by the defender's fire, and the card's DRM still counts for the French.
+    // Reims holds both nations, so the attack may be multi-national (12.1.11).
+    let br = super::test_fixture::unit(
+        "BR-1",
+        "allies",
+        "br",
+        UnitKind::Corps,
+        [1, 1, 4],
+        [1, 1, 4],
+        "Reims",
+    );
+    let mut fx = Fixture::new()
+        .with(vec![
+            br,
+            fr_corps("FR-C1", "Reims"),
+            fr_army("FR-1", "Verdun"),
+            ge_army("GE-1", "Sedan"),
+        ])
+        .allies_act();
+    fx.pog_mut()
+        .cards
+        .insert("allies".into(), vec!["hurricane".into()]);
+    let want = [(F1, 1), (D1, 6), (A1, 3)];
+    let (next, events) = fx.resolve(
+        "attack Sedan with BR-1 FR-C1 FR-1 flank Verdun card hurricane",
+        &want,
+    );
+    let l = log(&events);
+    assert!(l.contains("it fails, the defender fires first"), "{l}");
+    assert!(find(&next, "BR-1").is_none(), "{l}");
+    let gone = l.find("BR-1 eliminated").unwrap();
+    let fire = l
+        .find("allies (attacker) fires on the Army table, column 2 (forest -1): a 3 +1 = 4")
+        .unwrap();
+    assert!(gone < fire, "{l}");
+}

@@ -193,6 +193,13 @@ side = "attacker"
 drm = 1
 nations = ["fr"]
 [[card]]
+id = "hurricane"
+name = "Hurricane Barrage"
+power = "allies"
+side = "attacker"
+drm = 1
+nations = ["br"]
+[[card]]
 id = "tanks"
 name = "Tanks"
 power = "allies"
