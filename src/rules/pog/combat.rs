@@ -423,10 +423,18 @@ impl Action<'_> {
             return Ok(None);
         };
         let target = c.attack.target.clone();
-        let spaces = self.attacking_spaces(&c.attack.units);
+        // 12.3.1: only supplied attacking spaces count (pbem's supply trace, see Action::supplied).
+        let all_spaces = self.attacking_spaces(&c.attack.units);
+        let spaces: Vec<String> = all_spaces
+            .iter()
+            .filter(|s| self.supplied(self.space_index(s), &c.attacker))
+            .cloned()
+            .collect();
         let terrain = self.terrain(&target);
-        let why_not = if spaces.len() < 2 {
+        let why_not = if all_spaces.len() < 2 {
             Some("the attackers stand in one space".to_string())
+        } else if spaces.len() < 2 {
+            Some("fewer than two attacking spaces are supplied".to_string())
         } else if matches!(
             terrain,
             crate::game::map::Terrain::Swamp | crate::game::map::Terrain::Mountain
@@ -440,7 +448,7 @@ impl Action<'_> {
         } else if c.defenders.is_empty() && c.fort > 0 {
             Some(format!("{target} is an unoccupied fort"))
         } else if !spaces.contains(&pin) {
-            Some(format!("{pin} is not an attacking space"))
+            Some(format!("{pin} is not a supplied attacking space"))
         } else {
             None
         };

@@ -825,11 +825,14 @@ fn pog_12_3_1_no_flank_attack_on_a_trench_a_mountain_or_a_swamp() {
         "{}",
         log(&events)
     );
-    let fx = Fixture::new().with(vec![
+    let mut fx = Fixture::new().with(vec![
         ge_army("GE-1", "Metz"),
         ge_army("GE-2", "Nancy"),
         fr_corps("FR-C1", "Vosges"),
     ]);
+    // Nancy traces supply to Metz through Verdun.
+    fx.state.control.insert("Nancy".into(), "central".into());
+    fx.state.control.insert("Verdun".into(), "central".into());
     let (_, events) = fx.resolve("attack Vosges with GE-1 GE-2 flank Metz", &[]);
     assert!(
         log(&events).contains("Vosges is mountain"),
@@ -999,12 +1002,16 @@ fn pog_the_report_tells_the_position_and_only_the_power_s_own_cards() {
 #[test]
 fn pog_12_3_2_enemies_beyond_dotted_lines_are_ignored() {
     // Marsh touches an enemy in Lake only by a dotted line: it still gives +1.
-    let fx = Fixture::new().with(vec![
+    let mut fx = Fixture::new().with(vec![
         ge_army("GE-1", "Vosges"),
         ge_army("GE-2", "Marsh"),
         fr_corps("FR-C1", "Nancy"),
         fr_corps("FR-C2", "Lake"),
     ]);
+    // Marsh is a supply source of central for the test, so that it is a supplied attacking space.
+    let marsh = fx.game.map.find("Marsh").unwrap();
+    fx.game.map.areas[marsh].supply = Some("central".into());
+    fx.state.control.insert("Marsh".into(), "central".into());
     let (_, events) = fx.resolve(
         "attack Nancy with GE-1 GE-2 flank Vosges",
         &[("flank/combat=1/space=Nancy", 3)],
@@ -1051,4 +1058,18 @@ fn pog_12_3_4_a_card_played_still_counts_when_its_units_fall_first() {
         .find("allies (attacker) fires on the Army table, column 2 (forest -1): a 3 +1 = 4")
         .unwrap();
     assert!(gone < fire, "{l}");
+}
+
+#[test]
+fn pog_12_3_1_a_flank_attack_needs_two_supplied_attacking_spaces() {
+    // Liege, cut off (Aachen and Koblenz in allied hands), is not a supplied attacking space.
+    let mut fx = flank_fixture();
+    fx.state.control.insert("Aachen".into(), "allies".into());
+    fx.state.control.insert("Liege".into(), "allies".into());
+    let (_, events) = fx.resolve("attack Sedan with GE-1 GE-2 flank Koblenz", &[]);
+    let l = log(&events);
+    assert!(
+        l.contains("No flank attack at Sedan: fewer than two attacking spaces are supplied"),
+        "{l}"
+    );
 }
