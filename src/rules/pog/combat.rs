@@ -252,13 +252,12 @@ impl Action<'_> {
         Ok(())
     }
 
+    /// Combat strength (12.2.2); sums saturate, so that no factor in a state file can overflow.
     fn strength(&self, units: &[String], fort: u32) -> u32 {
         units
             .iter()
             .filter_map(|id| self.unit(id))
-            .map(|u| u.cf())
-            .sum::<u32>()
-            + fort
+            .fold(fort, |s, u| s.saturating_add(u.cf()))
     }
 
     /// The spaces the attackers stand in, sorted.
@@ -640,12 +639,13 @@ impl Action<'_> {
         let mut by_space: std::collections::BTreeMap<String, u32> =
             std::collections::BTreeMap::new();
         for u in units.iter().filter_map(|id| self.unit(id)) {
-            *by_space.entry(u.space().to_string()).or_default() += u.lf();
+            let lf = by_space.entry(u.space().to_string()).or_default();
+            *lf = lf.saturating_add(u.lf());
         }
         if by_space.is_empty() {
             return fort >= 4;
         }
-        by_space.values().any(|&lf| lf + fort >= 4)
+        by_space.values().any(|&lf| lf.saturating_add(fort) >= 4)
     }
 
     fn alive(&self, units: &[String]) -> Vec<String> {

@@ -130,7 +130,7 @@ impl Ruleset for Pog {
             format!(
                 "Game turn {}, action {} of {}: {active} acts.",
                 a.pog.game_turn,
-                a.pog.actions_played + 1,
+                a.pog.actions_played.saturating_add(1),
                 self.tables.actions_per_turn
             ),
         );
@@ -232,10 +232,10 @@ impl Action<'_> {
     fn end_of_action(&mut self) {
         let next = self.other(&self.active);
         self.pog.active = toml::Spanned::new(0..0, next.clone());
-        self.pog.actions_played += 1;
+        self.pog.actions_played = self.pog.actions_played.saturating_add(1);
         if self.pog.actions_played >= self.tables.actions_per_turn {
             self.pog.actions_played = 0;
-            self.pog.game_turn += 1;
+            self.pog.game_turn = self.pog.game_turn.saturating_add(1);
             let trenches: Vec<(String, String)> = self
                 .pog
                 .trench

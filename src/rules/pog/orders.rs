@@ -219,12 +219,12 @@ pub fn intact_enemy_fort(
 /// Whether `units` can besiege a fort of factor `fort` (pbem's reading of 11.1.8; 15.2 is not in
 /// the seed): an army, or loss factors at least the fort's.
 pub fn can_besiege<'a>(units: impl IntoIterator<Item = &'a Unit>, fort: u32) -> bool {
-    let mut lf = 0;
+    let mut lf: u32 = 0;
     for u in units {
         if u.is_army() {
             return true;
         }
-        lf += u.lf();
+        lf = lf.saturating_add(u.lf());
     }
     lf >= fort
 }

@@ -1073,3 +1073,32 @@ fn pog_12_3_1_a_flank_attack_needs_two_supplied_attacking_spaces() {
         "{l}"
     );
 }
+
+#[test]
+fn pog_extreme_numbers_in_a_state_never_panic() {
+    let big = |id: &str, power: &str, space: &str| {
+        super::test_fixture::unit(
+            id,
+            power,
+            "ge",
+            UnitKind::Army,
+            [u32::MAX, u32::MAX, 3],
+            [u32::MAX, u32::MAX, 3],
+            space,
+        )
+    };
+    let mut fx = Fixture::new().with(vec![
+        big("GE-1", "central", "Koblenz"),
+        big("GE-2", "central", "Liege"),
+        big("FR-1", "allies", "Sedan"),
+    ]);
+    fx.pog_mut().actions_played = u32::MAX;
+    fx.pog_mut().game_turn = u32::MAX;
+    let (next, events) = fx.resolve("attack Sedan with GE-1 GE-2 flank Koblenz", &[]);
+    assert!(
+        log(&events).contains("strength 4294967295"),
+        "{}",
+        log(&events)
+    );
+    assert_eq!(next.pog.as_ref().unwrap().game_turn, u32::MAX);
+}

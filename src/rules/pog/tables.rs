@@ -179,6 +179,16 @@ impl Tables {
         if self.stacking == 0 {
             bad("stacking must be at least 1".into());
         }
+        if self.actions_per_turn == 0 {
+            bad("actions_per_turn must be at least 1".into());
+        }
+        let shifts = self
+            .terrain
+            .values()
+            .chain(self.trench.iter().flat_map(|t| [&t.attacker, &t.defender]));
+        if shifts.into_iter().any(|s| s.abs() > 20) {
+            bad("a column shift of [terrain] or [[trench]] is beyond 20 columns".into());
+        }
         for level in 0..=2 {
             if !self.trench.iter().any(|t| t.level == level) {
                 bad(format!("[[trench]] has no row for level {level}"));
@@ -196,6 +206,12 @@ impl Tables {
             }
             if !ids.insert(c.id.to_lowercase()) {
                 bad(format!("card id '{}' is used twice", c.id));
+            }
+            if c.drm.abs() > 6 || c.shift.abs() > 20 {
+                bad(format!(
+                    "card '{}': a DRM is at most 6 and a shift at most 20 columns either way",
+                    c.id
+                ));
             }
         }
         out
