@@ -164,7 +164,7 @@ pub fn audit_turn(game: &Game, turn: u32) -> Result<TurnVerdict> {
             ));
         }
     }
-    let recomputed = toml::to_string(&products.record)?;
+    let recomputed = crate::game::load::to_toml(&products.record)?;
     let stored = std::fs::read(&record_path)?;
     if stored != recomputed.as_bytes() && v.problems.is_empty() {
         v.problems.push(format!(

@@ -197,7 +197,10 @@ pub fn resolve(game: &Game, opts: &ResolveOptions) -> Result<TurnOutcome> {
         write_atomic(path, text.as_bytes())?;
     }
     let record_path = game.record_path(turn);
-    write_atomic(&record_path, toml::to_string(&products.record)?.as_bytes())?;
+    write_atomic(
+        &record_path,
+        crate::game::load::to_toml(&products.record)?.as_bytes(),
+    )?;
     let Products {
         orders,
         events,
@@ -295,8 +298,9 @@ pub fn compute(
         &mut next_state,
         &mut resolution.events,
     )?;
-    let state_text = toml::to_string(&next_state).context("cannot write the next state")?;
-    let log_text = toml::to_string(&Log {
+    let state_text =
+        crate::game::load::to_toml(&next_state).context("cannot write the next state")?;
+    let log_text = crate::game::load::to_toml(&Log {
         game: &game.config.game,
         turn,
         events: &resolution.events,

@@ -349,7 +349,8 @@ pub fn ingest_with_progress(
         });
     }
     for (record, _) in &judged {
-        let text = toml::to_string(record).context("cannot write a received-message record")?;
+        let text =
+            crate::game::load::to_toml(record).context("cannot write a received-message record")?;
         batch.write(&record_path(game, &record.sha256), text.as_bytes(), None)?;
         records.insert(record.sha256.clone(), record.clone());
     }

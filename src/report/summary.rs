@@ -2,6 +2,8 @@
 //! nothing and what their standing orders and the SOP did for them, every decision with who settled
 //! it, and every combat. The referee sees everything: this is the one text without fog of war.
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use serde::Serialize;
 
 use crate::decide::DecidedBy;
@@ -162,16 +164,24 @@ pub fn summary(game: &Game, input: &SummaryInput<'_>) -> anyhow::Result<String> 
                 .collect(),
         });
     }
+    // The events of each area, grouped once (in turn order), for the combats below.
+    let mut by_area: BTreeMap<&str, Vec<&Event>> = BTreeMap::new();
+    for x in input.events {
+        if let Some(area) = &x.area {
+            by_area.entry(area.as_str()).or_default().push(x);
+        }
+    }
     let mut combats: Vec<Combat> = Vec::new();
+    let mut done: BTreeSet<&str> = BTreeSet::new();
     for e in input.events.iter().filter(|e| e.kind == "combat") {
         let Some(area) = &e.area else { continue };
-        if combats.iter().any(|c| &c.area == area) {
+        if !done.insert(area.as_str()) {
             continue;
         }
-        let events: Vec<EventLine> = input
-            .events
-            .iter()
-            .filter(|x| x.area.as_ref() == Some(area))
+        let events: Vec<EventLine> = by_area
+            .get(area.as_str())
+            .into_iter()
+            .flatten()
             .filter(|x| !matches!(x.kind.as_str(), "move" | "control" | "attack"))
             .map(|x| {
                 let mut line = event_line(x);
