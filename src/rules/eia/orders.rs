@@ -113,16 +113,7 @@ pub struct Context<'a> {
     pub state: &'a State,
     pub tables: &'a Tables,
     /// The state's units by id, made at the first lookup: see [`Context::find_corps`].
-    units: OnceCell<BTreeMap<String, UnitSlots>>,
-}
-
-/// Where the units of one id (lowercase ASCII) stand in the state's lists: the first of each kind,
-/// the one `State::find_corps`, `find_leader` and `find_fleet` find.
-#[derive(Default)]
-struct UnitSlots {
-    corps: Option<usize>,
-    leader: Option<usize>,
-    fleet: Option<usize>,
+    units: OnceCell<[IdTable; 3]>,
 }
 
 impl<'a> Context<'a> {
@@ -135,45 +126,91 @@ impl<'a> Context<'a> {
         }
     }
 
-    /// The slots of a unit id, from an index of the state's units made once per context: a lookup
-    /// per order would otherwise scan every unit (orders x units for a turn).
-    fn slots(&self, id: &str) -> Option<&UnitSlots> {
-        let index = self.units.get_or_init(|| {
+    /// The tables of corps, leaders and fleets by id, made once per context: a lookup per order
+    /// would otherwise scan every unit (orders x units for a turn).
+    fn units(&self) -> &[IdTable; 3] {
+        self.units.get_or_init(|| {
             let s = self.state;
-            let mut index: BTreeMap<String, UnitSlots> = BTreeMap::new();
-            fn slot<'m>(index: &'m mut BTreeMap<String, UnitSlots>, id: &str) -> &'m mut UnitSlots {
-                index.entry(id.to_ascii_lowercase()).or_default()
-            }
-            for (i, c) in s.corps.iter().enumerate() {
-                slot(&mut index, c.id.get_ref()).corps.get_or_insert(i);
-            }
-            for (i, l) in s.leaders.iter().enumerate() {
-                slot(&mut index, l.id.get_ref()).leader.get_or_insert(i);
-            }
-            for (i, f) in s.fleets.iter().enumerate() {
-                slot(&mut index, f.id.get_ref()).fleet.get_or_insert(i);
-            }
-            index
-        });
-        index.get(&id.to_ascii_lowercase())
+            [
+                IdTable::new(s.corps.len(), |i| s.corps[i].id.get_ref().as_str()),
+                IdTable::new(s.leaders.len(), |i| s.leaders[i].id.get_ref().as_str()),
+                IdTable::new(s.fleets.len(), |i| s.fleets[i].id.get_ref().as_str()),
+            ]
+        })
     }
 
-    /// `State::find_corps` (ids compared without ASCII case), from the index.
+    /// `State::find_corps` (ids compared without ASCII case, the first one found), from the index.
     pub fn find_corps(&self, id: &str) -> Option<&'a Corps> {
-        let state: &'a State = self.state;
-        self.slots(id)?.corps.map(|i| &state.corps[i])
+        let s: &'a State = self.state;
+        let i = self.units()[0].find(id, |i| s.corps[i].id.get_ref().as_str())?;
+        Some(&s.corps[i])
     }
 
     /// `State::find_leader`, from the index.
     pub fn find_leader(&self, id: &str) -> Option<&'a Leader> {
-        let state: &'a State = self.state;
-        self.slots(id)?.leader.map(|i| &state.leaders[i])
+        let s: &'a State = self.state;
+        let i = self.units()[1].find(id, |i| s.leaders[i].id.get_ref().as_str())?;
+        Some(&s.leaders[i])
     }
 
     /// `State::find_fleet`, from the index.
     pub fn find_fleet(&self, id: &str) -> Option<&'a Fleet> {
-        let state: &'a State = self.state;
-        self.slots(id)?.fleet.map(|i| &state.fleets[i])
+        let s: &'a State = self.state;
+        let i = self.units()[2].find(id, |i| s.fleets[i].id.get_ref().as_str())?;
+        Some(&s.fleets[i])
+    }
+}
+
+/// The positions of a list of units by id, ASCII case ignored, the first of equal ids kept: open
+/// addressing over a fixed hash (FNV-1a of the lowercase bytes), so that it is made in one pass
+/// with no allocation per unit. It is never iterated: nothing depends on an order of its slots.
+struct IdTable {
+    slots: Vec<usize>,
+}
+
+impl IdTable {
+    const EMPTY: usize = usize::MAX;
+
+    fn new<'s>(n: usize, id: impl Fn(usize) -> &'s str) -> IdTable {
+        let mut t = IdTable {
+            slots: vec![Self::EMPTY; (2 * n).next_power_of_two().max(2)],
+        };
+        for i in 0..n {
+            let key = id(i);
+            let mut at = t.start(key);
+            loop {
+                match t.slots[at] {
+                    Self::EMPTY => {
+                        t.slots[at] = i;
+                        break;
+                    }
+                    j if id(j).eq_ignore_ascii_case(key) => break,
+                    _ => at = (at + 1) & (t.slots.len() - 1),
+                }
+            }
+        }
+        t
+    }
+
+    fn find<'s>(&self, key: &str, id: impl Fn(usize) -> &'s str) -> Option<usize> {
+        let mut at = self.start(key);
+        loop {
+            match self.slots[at] {
+                Self::EMPTY => return None,
+                j if id(j).eq_ignore_ascii_case(key) => return Some(j),
+                _ => at = (at + 1) & (self.slots.len() - 1),
+            }
+        }
+    }
+
+    fn start(&self, key: &str) -> usize {
+        let hash = key.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(b.to_ascii_lowercase())).wrapping_mul(0x0100_0000_01b3)
+        });
+        // Truncation is the point: the low bits pick the slot.
+        #[allow(clippy::cast_possible_truncation)]
+        let hash = hash as usize;
+        hash & (self.slots.len() - 1)
     }
 }
 
@@ -820,6 +857,36 @@ mod tests {
                 assert_eq!(ptr(cx.find_fleet(&id)), ptr(state.find_fleet(&id)), "{id}");
             }
         }
+    }
+
+    /// The id table answers as a linear search does (the first of equal ids), with enough ids to
+    /// fill clusters of slots: every id in three cases, duplicates, and ids of no unit.
+    #[test]
+    fn the_id_table_finds_the_first_equal_id() {
+        let ids: Vec<String> = (0..3000)
+            .map(|i| match i % 7 {
+                0 => format!("fr-{}", i / 2),
+                1 => format!("FR-{}", i / 2),
+                _ => format!("Unit{i}"),
+            })
+            .collect();
+        let table = IdTable::new(ids.len(), |i| ids[i].as_str());
+        let linear = |key: &str| ids.iter().position(|id| id.eq_ignore_ascii_case(key));
+        for key in ids
+            .iter()
+            .map(String::as_str)
+            .chain(["", "fr-", "unit3001", "UNIT5"])
+        {
+            for key in [
+                key.to_string(),
+                key.to_ascii_uppercase(),
+                key.to_ascii_lowercase(),
+            ] {
+                assert_eq!(table.find(&key, |i| ids[i].as_str()), linear(&key), "{key}");
+            }
+        }
+        let empty = IdTable::new(0, |_| "");
+        assert_eq!(empty.find("x", |_| ""), None);
     }
 
     /// Checks France's orders `body` after a right header.
