@@ -192,10 +192,11 @@ pub fn resolve(game: &Game, opts: &ResolveOptions) -> Result<TurnOutcome> {
     let secret = secret_of(game, turn)?;
     // The next turn's commitment, published in this turn's reports.
     let next_commitment = ensure_commitment(game, turn + 1)?;
-    let products = compute(game, turn, &secret, &next_commitment)?;
-    for (path, text) in &products.outputs {
-        write_atomic(path, text.as_bytes())?;
-    }
+    // Each file is written as soon as it is made, so that the turn holds one power's reports in
+    // memory at a time, not all of them; the record, written last, still makes the turn resolved.
+    let products = compute_into(game, turn, &secret, &next_commitment, &mut |path, bytes| {
+        write_atomic(path, bytes)
+    })?;
     let record_path = game.record_path(turn);
     write_atomic(
         &record_path,
@@ -218,11 +219,12 @@ pub fn resolve(game: &Game, opts: &ResolveOptions) -> Result<TurnOutcome> {
     })
 }
 
-/// Everything resolving a turn produces, in memory, before anything is written.
+/// Everything resolving a turn produces.
 pub struct Products {
     pub orders: Vec<OrdersFileStatus>,
     pub events: Vec<Event>,
-    /// Files to write (path, text), in the order they are written; the record comes after them.
+    /// Files to write (path, text), in the order they are made; the record comes after them. Empty
+    /// from [`compute_into`], which hands each file to its sink instead.
     pub outputs: Vec<(std::path::PathBuf, String)>,
     /// Report paths by power.
     pub reports: BTreeMap<String, std::path::PathBuf>,
@@ -230,13 +232,34 @@ pub struct Products {
     pub record: TurnRecord,
 }
 
-/// Resolves turn `turn` in memory from its state, its orders, the secret and the next commitment.
-/// Reads the game folder, writes nothing: `resolve` writes the products, `audit` compares them.
+/// Resolves turn `turn` in memory from its state, its orders, the secret and the next commitment,
+/// with every file in `outputs`. Reads the game folder, writes nothing.
 pub fn compute(
     game: &Game,
     turn: u32,
     secret: &Bytes32,
     next_commitment: &Bytes32,
+) -> Result<Products> {
+    let mut outputs = Vec::new();
+    let mut products = compute_into(game, turn, secret, next_commitment, &mut |path, bytes| {
+        let text = String::from_utf8(bytes.to_vec()).context("an output is not UTF-8 text")?;
+        outputs.push((path.to_path_buf(), text));
+        Ok(())
+    })?;
+    products.outputs = outputs;
+    Ok(products)
+}
+
+/// As [`compute`], handing each file to `sink` as soon as it is made (and its digest to the record)
+/// rather than keeping it: `resolve` writes it, `audit` compares it. The files come in a fixed
+/// order: the next state, the log, for each power its reports and their mail, the summary and its
+/// mail, the announcements.
+pub fn compute_into(
+    game: &Game,
+    turn: u32,
+    secret: &Bytes32,
+    next_commitment: &Bytes32,
+    sink: &mut dyn FnMut(&std::path::Path, &[u8]) -> Result<()>,
 ) -> Result<Products> {
     let state = game.load_state(turn)?;
     if state.turn != turn {
@@ -298,19 +321,23 @@ pub fn compute(
         &mut next_state,
         &mut resolution.events,
     )?;
+    let mut digests = BTreeMap::new();
+    let mut put = |path: std::path::PathBuf, bytes: &[u8]| -> Result<()> {
+        digests.insert(relative(game, &path), sha256_hex(bytes));
+        sink(&path, bytes)
+    };
     let state_text =
         crate::game::load::to_toml(&next_state).context("cannot write the next state")?;
+    put(game.state_path(turn + 1), state_text.as_bytes())?;
+    drop(state_text);
     let log_text = crate::game::load::to_toml(&Log {
         game: &game.config.game,
         turn,
         events: &resolution.events,
     })?;
-    let mut outputs: Vec<(std::path::PathBuf, String)> = vec![
-        (game.state_path(turn + 1), state_text),
-        (game.log_path(turn), log_text),
-    ];
+    put(game.log_path(turn), log_text.as_bytes())?;
+    drop(log_text);
     let mut reports = BTreeMap::new();
-    let mut mails = Vec::new();
     for p in &game.config.powers {
         let rendered = report::render(
             game,
@@ -329,24 +356,25 @@ pub fn compute(
         reports.insert(p.id.clone(), path.clone());
         let mut attachments = Vec::new();
         if let Some(html) = &rendered.html {
-            outputs.push((
+            put(
                 game.reports_dir(turn).join(format!("{}.html", p.id)),
-                html.clone(),
-            ));
+                html.as_bytes(),
+            )?;
         }
-        for f in &rendered.attachments {
-            outputs.push((
+        for f in rendered.attachments {
+            put(
                 game.reports_dir(turn)
                     .join(format!("{}.{}", p.id, f.extension)),
-                f.content.clone(),
-            ));
+                f.content.as_bytes(),
+            )?;
             attachments.push(outbox::Attached {
                 name: format!("{}-turn{turn}-{}.{}", game.config.game, p.id, f.extension),
                 content_type: f.content_type.to_string(),
-                bytes: f.content.clone().into_bytes(),
+                bytes: f.content.into_bytes(),
             });
         }
-        mails.push(outbox::Outgoing {
+        put(path, rendered.text.as_bytes())?;
+        let mail = outbox::Outgoing {
             kind: outbox::Kind::Report,
             turn,
             power: Some(p.id.clone()),
@@ -358,13 +386,13 @@ pub fn compute(
                 game.config.date_of(turn),
                 p.name
             ),
-            text: rendered.text.clone(),
+            text: rendered.text,
             html: rendered.html,
             attachments,
             in_reply_to: None,
             date: outbox::game_instant(game, turn),
-        });
-        outputs.push((path, rendered.text));
+        };
+        put(outbox::path_of(game, &mail), &mail.render(game)?)?;
     }
     // The referee's summary: every order, decision and combat, without fog of war.
     let summary = report::summary(
@@ -376,8 +404,8 @@ pub fn compute(
             header: &header,
         },
     )?;
-    outputs.push((game.turn_dir(turn).join("summary.txt"), summary.clone()));
-    mails.push(report::summary_mail(game, turn, summary));
+    put(game.turn_dir(turn).join("summary.txt"), summary.as_bytes())?;
+    let mut mails = vec![report::summary_mail(game, turn, summary)];
     // The commitment of the next turn is announced with the reports of this one.
     mails.extend(outbox::announcements(
         game,
@@ -385,11 +413,9 @@ pub fn compute(
         &dice::to_hex(next_commitment),
     )?);
     for m in &mails {
-        let bytes = m.render(game)?;
-        let text = String::from_utf8(bytes).context("a rendered message is not 7-bit text")?;
-        outputs.push((outbox::path_of(game, m), text));
+        put(outbox::path_of(game, m), &m.render(game)?)?;
     }
-    let mut record = TurnRecord {
+    let record = TurnRecord {
         format: FORMAT.into(),
         game: game.config.game.clone(),
         turn,
@@ -404,17 +430,12 @@ pub fn compute(
             .map(|(p, e)| (p.clone(), dice::to_hex(e)))
             .collect(),
         orders: orders_digests,
-        outputs: BTreeMap::new(),
+        outputs: digests,
     };
-    for (path, text) in &outputs {
-        record
-            .outputs
-            .insert(relative(game, path), sha256_hex(text.as_bytes()));
-    }
     Ok(Products {
         orders,
         events: resolution.events,
-        outputs,
+        outputs: Vec::new(),
         reports,
         record,
     })
