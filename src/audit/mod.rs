@@ -8,7 +8,7 @@ pub mod verify;
 use anyhow::Result;
 
 use crate::dice;
-use crate::engine::turn::{compute_into, load_record, relative};
+use crate::engine::turn::{compute_into, load_record, relative_to};
 use crate::game::record::sha256_hex;
 use crate::game::Game;
 
@@ -137,9 +137,12 @@ pub fn audit_turn(game: &Game, turn: u32) -> Result<TurnVerdict> {
     // Re-resolve and compare every byte, each file as it is made (one power's reports in memory).
     let mut files = 0;
     let mut differ = Vec::new();
+    let (dir, id) = (game.dir.clone(), game.config.game.clone());
     let computed = compute_into(game, turn, &secret, &next, &mut |path, bytes| {
         files += 1;
-        let shown = game.shown(path);
+        let rel = relative_to(&dir, path);
+        // `Game::shown`, from what the writing thread may hold.
+        let shown = format!("{id}/{rel}");
         match std::fs::read(path) {
             Err(_) => differ.push(format!("{shown} is missing")),
             Ok(found) if found == bytes => {}
@@ -148,7 +151,6 @@ pub fn audit_turn(game: &Game, turn: u32) -> Result<TurnVerdict> {
                 first_difference(&found, &String::from_utf8_lossy(bytes))
             )),
         }
-        let rel = relative(game, path);
         if record.outputs.get(&rel) != Some(&sha256_hex(bytes)) {
             differ.push(format!(
                 "the record's digest of {rel} is not the digest of the re-resolved file"

@@ -4,6 +4,7 @@
 //! a rerun writes the same bytes.
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use serde::Serialize;
@@ -250,16 +251,77 @@ pub fn compute(
     Ok(products)
 }
 
-/// As [`compute`], handing each file to `sink` as soon as it is made (and its digest to the record)
-/// rather than keeping it: `resolve` writes it, `audit` compares it. The files come in a fixed
-/// order: the next state, the log, for each power its reports and their mail, the summary and its
-/// mail, the announcements.
+/// What [`compute_into`] hands its sink: each file, in order, as soon as it is made.
+pub type Sink<'s> = dyn FnMut(&std::path::Path, &[u8]) -> Result<()> + Send + 's;
+
+/// As [`compute`], handing each file to `sink` as soon as it is made rather than keeping it (and
+/// its digest to the record): `resolve` writes it, `audit` compares it. The sink runs on a thread of
+/// its own, which also renders the mail and hashes, while this one makes the next file (at most two
+/// wait between them).
+/// The files come in a fixed order: the next state, the log, for each power its reports and their
+/// mail, the summary and its mail, the announcements. If making a file fails, the files made before
+/// it have gone to the sink: `resolve` then leaves what a crash would leave.
 pub fn compute_into(
     game: &Game,
     turn: u32,
     secret: &Bytes32,
     next_commitment: &Bytes32,
-    sink: &mut dyn FnMut(&std::path::Path, &[u8]) -> Result<()>,
+    sink: &mut Sink<'_>,
+) -> Result<Products> {
+    std::thread::scope(|scope| {
+        let (files, received) = std::sync::mpsc::sync_channel::<(String, PathBuf, Made)>(1);
+        let config = &game.config;
+        let writer = scope.spawn(move || -> Result<BTreeMap<String, String>> {
+            let mut digests = BTreeMap::new();
+            for (rel, path, made) in received {
+                let bytes = match made {
+                    Made::Bytes(b) => b,
+                    Made::Mail(m) => m.render_for(config)?,
+                };
+                sink(&path, &bytes)?;
+                digests.insert(rel, sha256_hex(&bytes));
+            }
+            Ok(digests)
+        });
+        let made = produce(game, turn, secret, next_commitment, &mut |path, made| {
+            files
+                .send((relative(game, &path), path, made))
+                .map_err(|_| anyhow::anyhow!("the files of the turn could not all be written"))
+        });
+        drop(files);
+        let digests = writer
+            .join()
+            .unwrap_or_else(|_| Err(anyhow::anyhow!("writing the files of the turn failed")));
+        let mut products = match (made, digests) {
+            (Err(e), Ok(_)) | (_, Err(e)) => return Err(e),
+            (Ok(p), Ok(d)) => (p, d),
+        };
+        products.0.record.outputs = products.1;
+        Ok(products.0)
+    })
+}
+
+/// A file of the turn as [`produce`] makes it: its bytes, or a message to render.
+enum Made {
+    Bytes(Vec<u8>),
+    Mail(Box<outbox::Outgoing>),
+}
+
+fn put_bytes(
+    put: &mut dyn FnMut(PathBuf, Made) -> Result<()>,
+    path: PathBuf,
+    bytes: Vec<u8>,
+) -> Result<()> {
+    put(path, Made::Bytes(bytes))
+}
+
+/// Makes the turn's files one by one for `put`; the record comes back without their digests.
+fn produce(
+    game: &Game,
+    turn: u32,
+    secret: &Bytes32,
+    next_commitment: &Bytes32,
+    put: &mut dyn FnMut(PathBuf, Made) -> Result<()>,
 ) -> Result<Products> {
     let state = game.load_state(turn)?;
     if state.turn != turn {
@@ -321,22 +383,15 @@ pub fn compute_into(
         &mut next_state,
         &mut resolution.events,
     )?;
-    let mut digests = BTreeMap::new();
-    let mut put = |path: std::path::PathBuf, bytes: &[u8]| -> Result<()> {
-        digests.insert(relative(game, &path), sha256_hex(bytes));
-        sink(&path, bytes)
-    };
     let state_text =
         crate::game::load::to_toml(&next_state).context("cannot write the next state")?;
-    put(game.state_path(turn + 1), state_text.as_bytes())?;
-    drop(state_text);
+    put_bytes(put, game.state_path(turn + 1), state_text.into_bytes())?;
     let log_text = crate::game::load::to_toml(&Log {
         game: &game.config.game,
         turn,
         events: &resolution.events,
     })?;
-    put(game.log_path(turn), log_text.as_bytes())?;
-    drop(log_text);
+    put_bytes(put, game.log_path(turn), log_text.into_bytes())?;
     let mut reports = BTreeMap::new();
     for p in &game.config.powers {
         let rendered = report::render(
@@ -356,16 +411,18 @@ pub fn compute_into(
         reports.insert(p.id.clone(), path.clone());
         let mut attachments = Vec::new();
         if let Some(html) = &rendered.html {
-            put(
+            put_bytes(
+                put,
                 game.reports_dir(turn).join(format!("{}.html", p.id)),
-                html.as_bytes(),
+                html.clone().into_bytes(),
             )?;
         }
         for f in rendered.attachments {
-            put(
+            put_bytes(
+                put,
                 game.reports_dir(turn)
                     .join(format!("{}.{}", p.id, f.extension)),
-                f.content.as_bytes(),
+                f.content.clone().into_bytes(),
             )?;
             attachments.push(outbox::Attached {
                 name: format!("{}-turn{turn}-{}.{}", game.config.game, p.id, f.extension),
@@ -373,7 +430,7 @@ pub fn compute_into(
                 bytes: f.content.into_bytes(),
             });
         }
-        put(path, rendered.text.as_bytes())?;
+        put_bytes(put, path, rendered.text.clone().into_bytes())?;
         let mail = outbox::Outgoing {
             kind: outbox::Kind::Report,
             turn,
@@ -392,7 +449,7 @@ pub fn compute_into(
             in_reply_to: None,
             date: outbox::game_instant(game, turn),
         };
-        put(outbox::path_of(game, &mail), &mail.render(game)?)?;
+        put(outbox::path_of(game, &mail), Made::Mail(Box::new(mail)))?;
     }
     // The referee's summary: every order, decision and combat, without fog of war.
     let summary = report::summary(
@@ -404,7 +461,11 @@ pub fn compute_into(
             header: &header,
         },
     )?;
-    put(game.turn_dir(turn).join("summary.txt"), summary.as_bytes())?;
+    put_bytes(
+        put,
+        game.turn_dir(turn).join("summary.txt"),
+        summary.clone().into_bytes(),
+    )?;
     let mut mails = vec![report::summary_mail(game, turn, summary)];
     // The commitment of the next turn is announced with the reports of this one.
     mails.extend(outbox::announcements(
@@ -412,8 +473,8 @@ pub fn compute_into(
         turn + 1,
         &dice::to_hex(next_commitment),
     )?);
-    for m in &mails {
-        put(outbox::path_of(game, m), &m.render(game)?)?;
+    for m in mails {
+        put(outbox::path_of(game, &m), Made::Mail(Box::new(m)))?;
     }
     let record = TurnRecord {
         format: FORMAT.into(),
@@ -430,7 +491,7 @@ pub fn compute_into(
             .map(|(p, e)| (p.clone(), dice::to_hex(e)))
             .collect(),
         orders: orders_digests,
-        outputs: digests,
+        outputs: BTreeMap::new(),
     };
     Ok(Products {
         orders,
@@ -453,7 +514,12 @@ fn previous_record_digest(game: &Game, turn: u32) -> Result<String> {
 
 /// A path inside the game folder with `/` separators.
 pub fn relative(game: &Game, path: &std::path::Path) -> String {
-    let rel = path.strip_prefix(&game.dir).unwrap_or(path);
+    relative_to(&game.dir, path)
+}
+
+/// A path inside `dir` with `/` separators.
+pub fn relative_to(dir: &std::path::Path, path: &std::path::Path) -> String {
+    let rel = path.strip_prefix(dir).unwrap_or(path);
     rel.components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect::<Vec<_>>()

@@ -11,6 +11,7 @@ use lettre::message::header::{ContentTransferEncoding, ContentType};
 use lettre::message::{Attachment, Body, Mailbox, MultiPart, SinglePart};
 use lettre::Message;
 
+use crate::game::config::GameConfig;
 use crate::game::record::sha256_hex;
 use crate::game::Game;
 
@@ -88,13 +89,18 @@ impl Outgoing {
 
     /// Renders the message as RFC 5322 bytes.
     pub fn render(&self, game: &Game) -> Result<Vec<u8>> {
-        let from: Mailbox = game.config.mail_from().parse().with_context(|| {
+        self.render_for(&game.config)
+    }
+
+    /// As [`Outgoing::render`], from the game's configuration alone (which another thread may hold).
+    pub fn render_for(&self, config: &GameConfig) -> Result<Vec<u8>> {
+        let from: Mailbox = config.mail_from().parse().with_context(|| {
             format!(
                 "the referee address '{}' is not an address",
-                game.config.mail_from()
+                config.mail_from()
             )
         })?;
-        let id = self.message_id(&game.config.game);
+        let id = self.message_id(&config.game);
         let mut b = Message::builder()
             .from(from)
             .subject(self.subject.clone())
@@ -162,13 +168,14 @@ fn body(text: &str) -> Body {
 /// The text with CRLF line breaks (a lone LF gets a CR before it).
 fn crlf(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + text.len() / 16);
-    let mut prev = '\0';
-    for c in text.chars() {
-        if c == '\n' && prev != '\r' {
+    let mut lines = text.split('\n');
+    out.push_str(lines.next().unwrap_or_default());
+    for line in lines {
+        if !out.ends_with('\r') {
             out.push('\r');
         }
-        out.push(c);
-        prev = c;
+        out.push('\n');
+        out.push_str(line);
     }
     out
 }
