@@ -436,8 +436,10 @@ pub fn winners(records: &[Received], turn: u32) -> BTreeMap<String, Received> {
 /// one on, so that an ingest of n messages asks n binary searches, not n scans of every record.
 struct Later<'a> {
     /// (ranks in order, the greatest arrival from each rank on) by power and turn.
-    groups: BTreeMap<(&'a str, u32), (Vec<Rank<'a>>, Vec<&'a str>)>,
+    groups: BTreeMap<(&'a str, u32), RankedGroup<'a>>,
 }
+
+type RankedGroup<'a> = (Vec<Rank<'a>>, Vec<&'a str>);
 
 type Rank<'a> = (DateTime<Utc>, u64, &'a str);
 

@@ -841,7 +841,7 @@ mod tests {
         twin.area = state.corps[1].area.clone();
         state.corps.push(twin);
         let cx = Context::new(&fx.game.map, &state, &fx.tables);
-        let mut ids: Vec<String> = state.unit_ids().into_iter().map(String::from).collect();
+        let mut ids: Vec<String> = state.unit_ids().map(String::from).collect();
         ids.extend(["nobody", "", "FR-I ", "ÉTOILE"].map(String::from));
         for id in ids {
             for id in [id.clone(), id.to_ascii_lowercase(), id.to_ascii_uppercase()] {
