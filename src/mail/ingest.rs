@@ -586,16 +586,13 @@ fn store_streaming(game: &Game, path: &Path) -> Result<String> {
 struct Batch {
     /// Temporary files (deleted if dropped before `sync`) and their places.
     files: Vec<(tempfile::TempPath, PathBuf)>,
-    /// The places of `files`, to write each once.
-    places: BTreeSet<PathBuf>,
+    /// Where each place is in `files`: a place written twice keeps the last bytes, as a rewrite would.
+    places: BTreeMap<PathBuf, usize>,
     dirs: BTreeSet<PathBuf>,
 }
 
 impl Batch {
     fn write(&mut self, path: &Path, bytes: &[u8], mode: Option<u32>) -> Result<()> {
-        if self.places.contains(path) {
-            return Ok(());
-        }
         let dir = path
             .parent()
             .with_context(|| format!("{} has no folder", path.display()))?;
@@ -616,8 +613,15 @@ impl Batch {
         let _ = mode;
         tmp.write_all(bytes)
             .with_context(|| format!("cannot write {}", path.display()))?;
-        self.places.insert(path.to_path_buf());
-        self.files.push((tmp.into_temp_path(), path.to_path_buf()));
+        let entry = (tmp.into_temp_path(), path.to_path_buf());
+        match self.places.get(path) {
+            // The earlier temporary file is deleted as it is dropped.
+            Some(&i) => self.files[i] = entry,
+            None => {
+                self.places.insert(path.to_path_buf(), self.files.len());
+                self.files.push(entry);
+            }
+        }
         Ok(())
     }
 
@@ -1096,6 +1100,28 @@ mod tests {
         for r in &all {
             assert_eq!(later.of(r), scan(&all, r), "{r:?}");
         }
+    }
+
+    /// A batch puts each file in place only at `sync`, with the last bytes written for it, and leaves
+    /// no temporary file behind.
+    #[test]
+    fn a_batch_puts_the_last_bytes_in_place_at_sync() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("x/a.toml"), dir.path().join("x/b.toml"));
+        let mut batch = Batch::default();
+        batch.write(&a, b"first", None).unwrap();
+        batch.write(&b, b"other", Some(0o600)).unwrap();
+        batch.write(&a, b"second", None).unwrap();
+        assert!(!a.exists() && !b.exists());
+        batch.sync().unwrap();
+        assert_eq!(std::fs::read(&a).unwrap(), b"second");
+        assert_eq!(std::fs::read(&b).unwrap(), b"other");
+        let names: Vec<String> = std::fs::read_dir(dir.path().join("x"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names.len(), 2, "{names:?}");
+        batch.sync().unwrap();
     }
 
     #[test]
