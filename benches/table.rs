@@ -9,7 +9,9 @@
 //! synthetic game (`pbem::synth`), resolves it once, then measures in this process the median of
 //! several runs of each piece of work and of its floor (see `common/mod.rs`), and runs the release
 //! `pbem resolve --turn 1 --force` binary (and this program doing the floor) under `/usr/bin/time -v`
-//! for their wall time and peak resident memory. `--quick` stops at 10,000 units.
+//! for their wall time and peak resident memory. `--quick` stops at 10,000 units. Ingest is measured
+//! on mailboxes of 10 to 10,000 messages, and the largest are also read by pbem's parser alone and by
+//! Python's `mailbox` + `email` (`benches/python_mailbox.py`, run as `python3`), side by side.
 
 mod common;
 
@@ -143,7 +145,8 @@ fn main() {
     }
 
     let mut smaller = None;
-    for messages in MESSAGES {
+    let mut python_rows = Vec::new();
+    for messages in [10, 100, 1_000, 10_000] {
         let (files, mbox) = mail_game(messages);
         let runs = if messages >= 1_000 { 3 } else { 7 };
         // Each run ingests into a fresh copy of the game (written outside the time measured).
@@ -172,7 +175,47 @@ fn main() {
             process: None,
         });
         smaller = Some(t);
+        if messages >= 1_000 {
+            // Side by side with Python's standard library reading the same mailbox.
+            let parse_t = time(5, || {
+                std::hint::black_box(parse_mailbox(&mbox));
+            });
+            let split_t = time(5, || {
+                std::hint::black_box(split_mailbox(&mbox));
+            });
+            python_rows.push(Row {
+                work: format!(
+                    "parse a mailbox: sender, subject, text ({:.0} messages per second)",
+                    messages as f64 / parse_t
+                ),
+                size: format!("{} messages", thousands(messages)),
+                median: parse_t,
+                floor: split_t,
+                smaller: None,
+                process: None,
+            });
+            if let Some((py, version)) =
+                python_mailbox(&mbox, if messages >= 10_000 { 3 } else { 5 })
+            {
+                python_rows.push(Row {
+                    work: format!(
+                        "the same, Python {version} mailbox + email ({:.0} messages per second; pbem ingest {:.2}x, its parse {:.1}x as fast; floor: pbem's parse)",
+                        messages as f64 / py,
+                        py / t,
+                        py / parse_t
+                    ),
+                    size: format!("{} messages", thousands(messages)),
+                    median: py,
+                    floor: parse_t,
+                    smaller: None,
+                    process: None,
+                });
+            } else {
+                eprintln!("python3 benches/python_mailbox.py did not run: no Python row");
+            }
+        }
     }
+    rows.extend(python_rows);
 
     let mut dice_rows = Vec::new();
     let mut smaller = [None, None];

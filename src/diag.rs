@@ -111,12 +111,20 @@ impl Source {
         (line, self.text[start..offset].chars().count() + 1)
     }
 
-    /// Renders diagnostics the way rustc does; plain text, no colour, so it can go into a mail.
+    /// Renders diagnostics the way rustc does; plain text, no colour, so it can go into a mail. It
+    /// holds no control character but the line break: any other (from a file name, a message or a
+    /// label quoting the file) is shown as '?', so a player's escape sequences never reach a terminal.
     pub fn render(&self, diagnostics: &[Diagnostic]) -> String {
         let mut out = String::new();
         for d in diagnostics {
             out.push_str(&self.render_one(d));
             out.push('\n');
+        }
+        if out.chars().any(|c| c.is_control() && c != '\n') {
+            out = out
+                .chars()
+                .map(|c| if c.is_control() && c != '\n' { '?' } else { c })
+                .collect();
         }
         out
     }
@@ -161,9 +169,7 @@ impl Source {
         // annotate-snippets wants a snippet it can show; show only the lines around the span so that
         // a 10 MB file or line does not end up in a message.
         let (window_start, window_end, first_line) = self.window(&span);
-        // Tabs shown as spaces (the same byte length, so spans hold): annotate-snippets miscounts
-        // columns on tabs next to a replaced bad byte.
-        let shown = mask_passwords(&self.text[window_start..window_end]).replace('\t', " ");
+        let shown = plain(&mask_passwords(&self.text[window_start..window_end]));
         let shown = shown.as_str();
         let local = (span.start - window_start)..(span.end - window_start);
         let origin = self.path.as_str();
@@ -209,6 +215,24 @@ fn clamp_span(text: &str, span: &Range<usize>) -> Range<usize> {
         }
     }
     start..end
+}
+
+/// The excerpt as annotate-snippets 0.11 can lay it out: white space and control characters but the
+/// line break (LF, or CR LF) become spaces, one per byte, so that every span keeps its offsets and
+/// every character its one column. (It subtracts with overflow on tabs, form feeds and other white
+/// space of no width at the start of a line, and would print control characters as they are.)
+fn plain(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let line_break = c == '\n' || (c == '\r' && chars.peek() == Some(&'\n'));
+        if !line_break && (c.is_whitespace() || c.is_control()) {
+            out.extend(std::iter::repeat_n(' ', c.len_utf8()));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// The text with the value of every `password` line replaced by stars of the same byte length, so that
@@ -332,6 +356,27 @@ mod tests {
         let text = src.render(&[Diagnostic::error("wrong password for France", 22..30)]);
         assert!(!text.contains("sécret1"), "{text}");
         assert!(text.contains("pas************"), "{text}");
+    }
+
+    #[test]
+    fn render_shows_odd_white_space_as_spaces_and_control_characters_as_question_marks() {
+        let text = "\u{c}\u{c}\u{b}move\u{1b}[2J FR-I\u{a0}Ulmm\u{85}\t\r\nx\r\n";
+        let src = Source::new("o\u{7}.txt", text);
+        let d = Diagnostic::error("unknown area 'Ulmm\u{1b}[31m'", 14..20).label("\u{0}here");
+        let out = src.render(&[d]);
+        assert!(!out.chars().any(|c| c.is_control() && c != '\n'), "{out:?}");
+        assert!(out.contains("unknown area 'Ulmm?[31m'"), "{out}");
+        assert!(out.contains("o?.txt:1:"), "{out}");
+        for span in [0..0, 0..1, 3..4, 7..9, 24..25, 27..28, 29..29, 30..30] {
+            let out = src.render(&[Diagnostic::error("x", span)]);
+            assert!(!out.chars().any(|c| c.is_control() && c != '\n'), "{out:?}");
+        }
+        // CR LF stays a line break: no '?' at the end of the lines shown.
+        let src = Source::new("o.txt", "move X\r\nfoo bar\r\n");
+        for span in [5..6, 6..8, 9..12, 13..16, 17..17] {
+            let out = src.render(&[Diagnostic::error("x", span)]);
+            assert!(!out.contains('?'), "{out:?}");
+        }
     }
 
     #[test]

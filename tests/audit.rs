@@ -191,3 +191,39 @@ fn a_replaced_turn_record_breaks_the_chain() {
         "turn 2: MISMATCH: the chain is broken: the record of turn 1 is not the one",
     ));
 }
+
+/// The files of a turn reach the sink of `compute_into` in order, each once, with the bytes on disk
+/// and the digests of the record; a sink that fails stops the turn with its own error.
+#[test]
+fn compute_into_hands_every_file_once_and_stops_at_a_failing_sink() {
+    use pbem::engine::turn;
+    let (_t, dir) = demo();
+    let game = pbem::game::Game::load(&dir).unwrap();
+    let record = turn::load_record(&game, 1).unwrap();
+    let secret = pbem::dice::from_hex(&record.secret).unwrap();
+    let next = pbem::dice::from_hex(&record.next_commitment).unwrap();
+    let mut seen = Vec::new();
+    let products = turn::compute_into(&game, 1, &secret, &next, &mut |path, bytes| {
+        assert_eq!(fs::read(path).unwrap(), bytes, "{}", path.display());
+        seen.push(turn::relative_to(&dir, path));
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(products.record, record);
+    let listed: Vec<&String> = record.outputs.keys().collect();
+    let mut sorted: Vec<&String> = seen.iter().collect();
+    sorted.sort();
+    assert_eq!(sorted, listed);
+
+    let mut calls = 0;
+    let failed = turn::compute_into(&game, 1, &secret, &next, &mut |_, _| {
+        calls += 1;
+        if calls == 3 {
+            anyhow::bail!("the disk is full");
+        }
+        Ok(())
+    });
+    let error = format!("{:#}", failed.err().expect("the sink's error"));
+    assert!(error.contains("the disk is full"), "{error}");
+    assert_eq!(calls, 3);
+}

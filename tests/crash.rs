@@ -11,13 +11,13 @@
 //!
 //! What a crash may leave besides, and why it is harmless:
 //! - temporary files `.tmp-*` next to the file that was being written: nothing in pbem reads them
-//!   (`copy_tree` skips them, `send` only takes `*.eml` files that do not start with a dot), and a rerun
-//!   does not need them;
+//!   (`copy_tree` skips them, `send` only takes `*.eml` files that do not start with a dot), a rerun
+//!   does not need them, and the next pbem that takes the game's lock removes them (`game::fsio`);
 //! - files of the new turn written before the record (`turns/2/state.toml`, the reports, the log, the
 //!   outbox messages, the next commitment): while the record is missing the turn is not resolved and
 //!   nothing reads them as its results; a rerun writes them again with the same bytes, since it resolves
-//!   from the same orders with the same secret (see the note in BENCHMARKS.md on `pbem send` and late
-//!   orders in that window);
+//!   from the same orders with the same secret; `pbem send` leaves a turn's messages in the outbox
+//!   until its record lists them with their bytes (a late order may change them before the rerun);
 //! - the empty lock file `.lock`: the lock is an advisory lock that dies with the process.
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -605,3 +605,70 @@ fn a_crash_while_sending_loses_nothing_and_repeats_at_most_the_message_in_flight
         )]
     );
 }
+
+/// A crash between the reports and the record leaves the reports in the outbox of a turn that is not
+/// resolved: `send` keeps them (and the summary, and the next turn's announcements) until the record
+/// lists them with their bytes; the acknowledgements go at once.
+#[test]
+fn the_reports_of_a_turn_without_its_record_are_not_sent() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = resolved_turn(tmp.path());
+    let expected = expected_pairs(&dir);
+    let record = dir.join("turns/1/record.toml");
+    fs::remove_file(&record).unwrap();
+    let folder = tmp.path().join("sent-mail");
+    let out = pbem()
+        .arg("send")
+        .arg(&dir)
+        .arg("--folder")
+        .arg(&folder)
+        .output()
+        .unwrap();
+    let said =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("turn 1 is not resolved"), "{said}");
+    let held = |file: &str| {
+        file.starts_with("t0001-report")
+            || file.starts_with("t0001-summary")
+            || file.starts_with("t0002-announcement")
+    };
+    assert!(expected.keys().any(|(f, _)| held(f)));
+    assert!(expected.keys().any(|(f, _)| !held(f)));
+    for ((file, rcpt), bytes) in &expected {
+        let sent = fs::read(folder.join(rcpt).join(file)).ok();
+        if held(file) {
+            assert_eq!(
+                sent, None,
+                "{file} went to {rcpt} before the turn was resolved"
+            );
+        } else {
+            assert_eq!(sent.as_ref(), Some(bytes), "{file} {rcpt}");
+        }
+    }
+
+    // Resolved again, the turn's messages go; a report changed after the record does not.
+    pbem().args(["resolve"]).arg(&dir).assert().success();
+    assert!(record.is_file());
+    let changed = dir.join("mail/outbox/t0001-report-france.eml");
+    let mut bytes = fs::read(&changed).unwrap();
+    bytes.extend_from_slice(b"\r\nedited\r\n");
+    fs::write(&changed, bytes).unwrap();
+    let out = pbem()
+        .arg("send")
+        .arg(&dir)
+        .arg("--folder")
+        .arg(&folder)
+        .output()
+        .unwrap();
+    let said =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("t0001-report-france.eml: not sent"), "{said}");
+    for ((file, rcpt), bytes) in &expected {
+        let sent = fs::read(folder.join(rcpt).join(file)).ok();
+        if file == "t0001-report-france.eml" {
+            assert_eq!(sent, None, "{file} {rcpt}");
+        } else {
+            assert_eq!(sent.as_ref(), Some(bytes), "{file} {rcpt}");
+        }
+    }
+}

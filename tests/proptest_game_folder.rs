@@ -97,9 +97,6 @@ proptest! {
 }
 
 #[test]
-#[ignore = "annotate-snippets 0.11 subtracts with overflow (a panic in debug builds) on a line that \
-            starts with form feeds or other zero-width white space, which src/diag.rs still passes to \
-            it (only tabs are replaced): see FUZZING.md"]
 fn the_inputs_that_crashed_the_game_folder_fuzzer_load_or_are_refused() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions/game_folder");
     let mut n = 0;
@@ -119,8 +116,6 @@ fn the_inputs_that_crashed_the_game_folder_fuzzer_load_or_are_refused() {
 }
 
 #[test]
-#[ignore = "diagnostics show control characters of the file as they are (an ESC from a player's orders \
-            reaches the referee's terminal): src/diag.rs should show them as '?'; see FUZZING.md"]
 fn a_rendered_diagnostic_holds_no_control_character() {
     let game = GAME.replacen("title = ", "title = \u{1b}[2J\u{7}", 1);
     let errors = load(&format!("x\u{1b}[31m = 1\n{game}"), MAP, STATE);

@@ -37,11 +37,7 @@ fn context() -> Context<'static> {
         .as_any()
         .downcast_ref::<Eia>()
         .expect("the demo is an EiA game");
-    Context {
-        map: &game.map,
-        state,
-        tables: &eia.tables,
-    }
+    Context::new(&game.map, state, &eia.tables)
 }
 
 /// Parses one line of text as an order.

@@ -366,6 +366,55 @@ pub fn ingest_floor(dir: &Path, mbox: &Path) -> usize {
     n
 }
 
+/// What `benches/python_mailbox.py` does with Python's `mailbox` and `email`, done by pbem's reader:
+/// split the mbox, parse every message, take its sender, its subject and its orders text
+/// (`mail::extract`, the body as ingest reads it). The number of messages with a text.
+pub fn parse_mailbox(mbox: &Path) -> usize {
+    let file = std::fs::File::open(mbox).expect("the mailbox");
+    let mut n = 0;
+    for m in pbem::mail::parse::read_mbox(std::io::BufReader::new(file)) {
+        let m = m.expect("a message");
+        let Some(msg) = pbem::mail::parse::parse(&m.bytes) else {
+            continue;
+        };
+        let from = msg.sender.address().unwrap_or_default().len();
+        let text = match pbem::mail::extract::extract(&msg, u64::MAX) {
+            pbem::mail::extract::Extracted::Orders(found) => found.text.len(),
+            _ => 0,
+        };
+        std::hint::black_box((from, msg.subject.len(), text));
+        n += usize::from(text > 0);
+    }
+    n
+}
+
+/// The floor of [`parse_mailbox`]: split the mbox into messages, parse none.
+pub fn split_mailbox(mbox: &Path) -> usize {
+    let file = std::fs::File::open(mbox).expect("the mailbox");
+    let mut n = 0;
+    for m in pbem::mail::parse::read_mbox(std::io::BufReader::new(file)) {
+        std::hint::black_box(m.expect("a message").bytes.len());
+        n += 1;
+    }
+    n
+}
+
+/// `python3 benches/python_mailbox.py <mbox> <runs>`: the median seconds it prints, if it runs.
+pub fn python_mailbox(mbox: &Path, runs: usize) -> Option<(f64, String)> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/python_mailbox.py");
+    let out = std::process::Command::new("python3")
+        .arg(script)
+        .arg(mbox)
+        .arg(runs.to_string())
+        .output()
+        .ok()?;
+    let line = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    // "python 3.11.7 mailbox+email: 1000 messages in 0.6406 s (median of 5), ..."
+    let secs = line.split(" in ").nth(1)?.split(' ').next()?.parse().ok()?;
+    let version = line.split(' ').nth(1)?.to_string();
+    Some((secs, version))
+}
+
 /// The game of `units` units, generated and resolved once per process (see [`fresh_game`]).
 pub fn game(units: usize) -> PathBuf {
     static GAMES: std::sync::Mutex<BTreeMap<usize, PathBuf>> =

@@ -22,11 +22,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let (game, state) = pbem_fuzz::demo();
     let eia = game.ruleset.as_any().downcast_ref::<Eia>().unwrap();
-    let cx = Context {
-        map: &game.map,
-        state,
-        tables: &eia.tables,
-    };
+    let cx = Context::new(&game.map, state, &eia.tables);
     let source = Source::new("orders.txt", text.clone());
 
     // The whole check, as `pbem check` and the turn run it.

@@ -8,7 +8,7 @@ pub mod verify;
 use anyhow::Result;
 
 use crate::dice;
-use crate::engine::turn::{compute, load_record, relative};
+use crate::engine::turn::{compute_into, load_record, relative_to};
 use crate::game::record::sha256_hex;
 use crate::game::Game;
 
@@ -134,11 +134,35 @@ pub fn audit_turn(game: &Game, turn: u32) -> Result<TurnVerdict> {
             p.push(format!("{shown} was added after the turn was resolved"));
         }
     }
-    // Re-resolve and compare every byte.
-    let products = match compute(game, turn, &secret, &next) {
+    // Re-resolve and compare every byte, each file as it is made (one power's reports in memory).
+    let mut files = 0;
+    let mut differ = Vec::new();
+    let (dir, id) = (game.dir.clone(), game.config.game.clone());
+    let computed = compute_into(game, turn, &secret, &next, &mut |path, bytes| {
+        files += 1;
+        let rel = relative_to(&dir, path);
+        // `Game::shown`, from what the writing thread may hold.
+        let shown = format!("{id}/{rel}");
+        match std::fs::read(path) {
+            Err(_) => differ.push(format!("{shown} is missing")),
+            Ok(found) if found == bytes => {}
+            Ok(found) => differ.push(format!(
+                "{shown} differs from the re-resolved turn: {}",
+                first_difference(&found, &String::from_utf8_lossy(bytes))
+            )),
+        }
+        if record.outputs.get(&rel) != Some(&sha256_hex(bytes)) {
+            differ.push(format!(
+                "the record's digest of {rel} is not the digest of the re-resolved file"
+            ));
+        }
+        Ok(())
+    });
+    let products = match computed {
         Ok(x) => x,
         Err(e) => {
-            p.push(format!("the turn cannot be resolved again: {e:#}"));
+            v.problems
+                .push(format!("the turn cannot be resolved again: {e:#}"));
             return Ok(v);
         }
     };
@@ -146,25 +170,9 @@ pub fn audit_turn(game: &Game, turn: u32) -> Result<TurnVerdict> {
     if products.record.seed != record.seed {
         v.problems.push(format!("the seed S_{turn} recomputed from the secret and the entropy lines differs from the record"));
     }
-    for (path, text) in &products.outputs {
-        v.files += 1;
-        let shown = game.shown(path);
-        match std::fs::read(path) {
-            Err(_) => v.problems.push(format!("{shown} is missing")),
-            Ok(bytes) if bytes == text.as_bytes() => {}
-            Ok(bytes) => v.problems.push(format!(
-                "{shown} differs from the re-resolved turn: {}",
-                first_difference(&bytes, text)
-            )),
-        }
-        let rel = relative(game, path);
-        if record.outputs.get(&rel) != products.record.outputs.get(&rel) {
-            v.problems.push(format!(
-                "the record's digest of {rel} is not the digest of the re-resolved file"
-            ));
-        }
-    }
-    let recomputed = toml::to_string(&products.record)?;
+    v.files += files;
+    v.problems.append(&mut differ);
+    let recomputed = crate::game::load::to_toml(&products.record)?;
     let stored = std::fs::read(&record_path)?;
     if stored != recomputed.as_bytes() && v.problems.is_empty() {
         v.problems.push(format!(

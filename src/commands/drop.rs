@@ -31,7 +31,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut state = game.load_state(turn)?;
     let until =
         crate::engine::players::drop_power(&game, &mut state, &args.power, args.to.as_deref())?;
-    write_atomic(&game.state_path(turn), toml::to_string(&state)?.as_bytes())?;
+    write_atomic(
+        &game.state_path(turn),
+        crate::game::load::to_toml(&state)?.as_bytes(),
+    )?;
     match &args.to {
         Some(by) => println!("{} is run by {by} from turn {turn} until turn {until} (EiA 19.2.1): {by}'s player sends its orders with his own password and receives its report.", args.power),
         None => println!("{} is run by its standing orders and the SOP from turn {turn} until turn {until} (EiA 19.2.1).", args.power),

@@ -29,7 +29,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut state = game.load_state(turn)?;
     let (password, from) =
         crate::engine::players::replace_player(&game, &mut state, &args.power, &args.email)?;
-    write_atomic(&game.state_path(turn), toml::to_string(&state)?.as_bytes())?;
+    write_atomic(
+        &game.state_path(turn),
+        crate::game::load::to_toml(&state)?.as_bytes(),
+    )?;
     println!(
         "{} passes to {} at turn {from}, the next economic phase (EiA 19.2.2).",
         args.power,

@@ -4,6 +4,7 @@
 //! a rerun writes the same bytes.
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use serde::Serialize;
@@ -192,12 +193,16 @@ pub fn resolve(game: &Game, opts: &ResolveOptions) -> Result<TurnOutcome> {
     let secret = secret_of(game, turn)?;
     // The next turn's commitment, published in this turn's reports.
     let next_commitment = ensure_commitment(game, turn + 1)?;
-    let products = compute(game, turn, &secret, &next_commitment)?;
-    for (path, text) in &products.outputs {
-        write_atomic(path, text.as_bytes())?;
-    }
+    // Each file is written as soon as it is made, so that the turn holds one power's reports in
+    // memory at a time, not all of them; the record, written last, still makes the turn resolved.
+    let products = compute_into(game, turn, &secret, &next_commitment, &mut |path, bytes| {
+        write_atomic(path, bytes)
+    })?;
     let record_path = game.record_path(turn);
-    write_atomic(&record_path, toml::to_string(&products.record)?.as_bytes())?;
+    write_atomic(
+        &record_path,
+        crate::game::load::to_toml(&products.record)?.as_bytes(),
+    )?;
     let Products {
         orders,
         events,
@@ -215,11 +220,12 @@ pub fn resolve(game: &Game, opts: &ResolveOptions) -> Result<TurnOutcome> {
     })
 }
 
-/// Everything resolving a turn produces, in memory, before anything is written.
+/// Everything resolving a turn produces.
 pub struct Products {
     pub orders: Vec<OrdersFileStatus>,
     pub events: Vec<Event>,
-    /// Files to write (path, text), in the order they are written; the record comes after them.
+    /// Files to write (path, text), in the order they are made; the record comes after them. Empty
+    /// from [`compute_into`], which hands each file to its sink instead.
     pub outputs: Vec<(std::path::PathBuf, String)>,
     /// Report paths by power.
     pub reports: BTreeMap<String, std::path::PathBuf>,
@@ -227,13 +233,95 @@ pub struct Products {
     pub record: TurnRecord,
 }
 
-/// Resolves turn `turn` in memory from its state, its orders, the secret and the next commitment.
-/// Reads the game folder, writes nothing: `resolve` writes the products, `audit` compares them.
+/// Resolves turn `turn` in memory from its state, its orders, the secret and the next commitment,
+/// with every file in `outputs`. Reads the game folder, writes nothing.
 pub fn compute(
     game: &Game,
     turn: u32,
     secret: &Bytes32,
     next_commitment: &Bytes32,
+) -> Result<Products> {
+    let mut outputs = Vec::new();
+    let mut products = compute_into(game, turn, secret, next_commitment, &mut |path, bytes| {
+        let text = String::from_utf8(bytes.to_vec()).context("an output is not UTF-8 text")?;
+        outputs.push((path.to_path_buf(), text));
+        Ok(())
+    })?;
+    products.outputs = outputs;
+    Ok(products)
+}
+
+/// What [`compute_into`] hands its sink: each file, in order, as soon as it is made.
+pub type Sink<'s> = dyn FnMut(&std::path::Path, &[u8]) -> Result<()> + Send + 's;
+
+/// As [`compute`], handing each file to `sink` as soon as it is made rather than keeping it (and
+/// its digest to the record): `resolve` writes it, `audit` compares it. The sink runs on a thread of
+/// its own, which also renders the mail and hashes, while this one makes the next file (at most two
+/// wait between them).
+/// The files come in a fixed order: the next state, the log, for each power its reports and their
+/// mail, the summary and its mail, the announcements. If making a file fails, the files made before
+/// it have gone to the sink: `resolve` then leaves what a crash would leave.
+pub fn compute_into(
+    game: &Game,
+    turn: u32,
+    secret: &Bytes32,
+    next_commitment: &Bytes32,
+    sink: &mut Sink<'_>,
+) -> Result<Products> {
+    std::thread::scope(|scope| {
+        let (files, received) = std::sync::mpsc::sync_channel::<(String, PathBuf, Made)>(1);
+        let config = &game.config;
+        let writer = scope.spawn(move || -> Result<BTreeMap<String, String>> {
+            let mut digests = BTreeMap::new();
+            for (rel, path, made) in received {
+                let bytes = match made {
+                    Made::Bytes(b) => b,
+                    Made::Mail(m) => m.render_for(config)?,
+                };
+                sink(&path, &bytes)?;
+                digests.insert(rel, sha256_hex(&bytes));
+            }
+            Ok(digests)
+        });
+        let made = produce(game, turn, secret, next_commitment, &mut |path, made| {
+            files
+                .send((relative(game, &path), path, made))
+                .map_err(|_| anyhow::anyhow!("the files of the turn could not all be written"))
+        });
+        drop(files);
+        let digests = writer
+            .join()
+            .unwrap_or_else(|_| Err(anyhow::anyhow!("writing the files of the turn failed")));
+        let mut products = match (made, digests) {
+            (Err(e), Ok(_)) | (_, Err(e)) => return Err(e),
+            (Ok(p), Ok(d)) => (p, d),
+        };
+        products.0.record.outputs = products.1;
+        Ok(products.0)
+    })
+}
+
+/// A file of the turn as [`produce`] makes it: its bytes, or a message to render.
+enum Made {
+    Bytes(Vec<u8>),
+    Mail(Box<outbox::Outgoing>),
+}
+
+fn put_bytes(
+    put: &mut dyn FnMut(PathBuf, Made) -> Result<()>,
+    path: PathBuf,
+    bytes: Vec<u8>,
+) -> Result<()> {
+    put(path, Made::Bytes(bytes))
+}
+
+/// Makes the turn's files one by one for `put`; the record comes back without their digests.
+fn produce(
+    game: &Game,
+    turn: u32,
+    secret: &Bytes32,
+    next_commitment: &Bytes32,
+    put: &mut dyn FnMut(PathBuf, Made) -> Result<()>,
 ) -> Result<Products> {
     let state = game.load_state(turn)?;
     if state.turn != turn {
@@ -295,18 +383,16 @@ pub fn compute(
         &mut next_state,
         &mut resolution.events,
     )?;
-    let state_text = toml::to_string(&next_state).context("cannot write the next state")?;
-    let log_text = toml::to_string(&Log {
+    let state_text =
+        crate::game::load::to_toml(&next_state).context("cannot write the next state")?;
+    put_bytes(put, game.state_path(turn + 1), state_text.into_bytes())?;
+    let log_text = crate::game::load::to_toml(&Log {
         game: &game.config.game,
         turn,
         events: &resolution.events,
     })?;
-    let mut outputs: Vec<(std::path::PathBuf, String)> = vec![
-        (game.state_path(turn + 1), state_text),
-        (game.log_path(turn), log_text),
-    ];
+    put_bytes(put, game.log_path(turn), log_text.into_bytes())?;
     let mut reports = BTreeMap::new();
-    let mut mails = Vec::new();
     for p in &game.config.powers {
         let rendered = report::render(
             game,
@@ -325,24 +411,27 @@ pub fn compute(
         reports.insert(p.id.clone(), path.clone());
         let mut attachments = Vec::new();
         if let Some(html) = &rendered.html {
-            outputs.push((
+            put_bytes(
+                put,
                 game.reports_dir(turn).join(format!("{}.html", p.id)),
-                html.clone(),
-            ));
+                html.clone().into_bytes(),
+            )?;
         }
-        for f in &rendered.attachments {
-            outputs.push((
+        for f in rendered.attachments {
+            put_bytes(
+                put,
                 game.reports_dir(turn)
                     .join(format!("{}.{}", p.id, f.extension)),
-                f.content.clone(),
-            ));
+                f.content.clone().into_bytes(),
+            )?;
             attachments.push(outbox::Attached {
                 name: format!("{}-turn{turn}-{}.{}", game.config.game, p.id, f.extension),
                 content_type: f.content_type.to_string(),
-                bytes: f.content.clone().into_bytes(),
+                bytes: f.content.into_bytes(),
             });
         }
-        mails.push(outbox::Outgoing {
+        put_bytes(put, path, rendered.text.clone().into_bytes())?;
+        let mail = outbox::Outgoing {
             kind: outbox::Kind::Report,
             turn,
             power: Some(p.id.clone()),
@@ -354,13 +443,13 @@ pub fn compute(
                 game.config.date_of(turn),
                 p.name
             ),
-            text: rendered.text.clone(),
+            text: rendered.text,
             html: rendered.html,
             attachments,
             in_reply_to: None,
             date: outbox::game_instant(game, turn),
-        });
-        outputs.push((path, rendered.text));
+        };
+        put(outbox::path_of(game, &mail), Made::Mail(Box::new(mail)))?;
     }
     // The referee's summary: every order, decision and combat, without fog of war.
     let summary = report::summary(
@@ -370,22 +459,25 @@ pub fn compute(
             orders: &orders,
             events: &resolution.events,
             header: &header,
+            state_before: &state,
         },
     )?;
-    outputs.push((game.turn_dir(turn).join("summary.txt"), summary.clone()));
-    mails.push(report::summary_mail(game, turn, summary));
+    put_bytes(
+        put,
+        game.turn_dir(turn).join("summary.txt"),
+        summary.clone().into_bytes(),
+    )?;
+    let mut mails = vec![report::summary_mail(game, turn, summary)];
     // The commitment of the next turn is announced with the reports of this one.
     mails.extend(outbox::announcements(
         game,
         turn + 1,
         &dice::to_hex(next_commitment),
     )?);
-    for m in &mails {
-        let bytes = m.render(game)?;
-        let text = String::from_utf8(bytes).context("a rendered message is not 7-bit text")?;
-        outputs.push((outbox::path_of(game, m), text));
+    for m in mails {
+        put(outbox::path_of(game, &m), Made::Mail(Box::new(m)))?;
     }
-    let mut record = TurnRecord {
+    let record = TurnRecord {
         format: FORMAT.into(),
         game: game.config.game.clone(),
         turn,
@@ -402,15 +494,10 @@ pub fn compute(
         orders: orders_digests,
         outputs: BTreeMap::new(),
     };
-    for (path, text) in &outputs {
-        record
-            .outputs
-            .insert(relative(game, path), sha256_hex(text.as_bytes()));
-    }
     Ok(Products {
         orders,
         events: resolution.events,
-        outputs,
+        outputs: Vec::new(),
         reports,
         record,
     })
@@ -428,7 +515,12 @@ fn previous_record_digest(game: &Game, turn: u32) -> Result<String> {
 
 /// A path inside the game folder with `/` separators.
 pub fn relative(game: &Game, path: &std::path::Path) -> String {
-    let rel = path.strip_prefix(&game.dir).unwrap_or(path);
+    relative_to(&game.dir, path)
+}
+
+/// A path inside `dir` with `/` separators.
+pub fn relative_to(dir: &std::path::Path, path: &std::path::Path) -> String {
+    let rel = path.strip_prefix(dir).unwrap_or(path);
     rel.components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect::<Vec<_>>()

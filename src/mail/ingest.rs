@@ -221,6 +221,8 @@ pub fn ingest_with_progress(
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<IngestSummary> {
     let _lock = GameLock::acquire(&game.dir)?;
+    // A power's password is checked with argon2 once per run, not once per message.
+    let _verified = crate::auth::VerifyCache::start();
     let turn = game.current_turn()?;
     let state = game.load_state(turn)?;
     let mut records = load_records(game)?;
@@ -314,13 +316,14 @@ pub fn ingest_with_progress(
     let mut all: Vec<Received> = records.values().cloned().collect();
     all.extend(judged.iter().map(|(r, _)| r.clone()));
     let winners = winners(&all, turn);
+    let later = Later::new(&all);
 
     // 5. Answers first, then the records, then the orders files: a crash anywhere leaves a state
     //    that a rerun completes with the same bytes.
     for (record, ack) in &mut judged {
         let mut written = None;
         if let Some(data) = ack {
-            let replaced_by = later_submission(&all, record);
+            let replaced_by = later.of(record);
             match super::ack::acknowledgement(game, turn, record, data, replaced_by.as_ref()) {
                 Ok(out) => {
                     let path = super::outbox::path_of(game, &out);
@@ -349,7 +352,8 @@ pub fn ingest_with_progress(
         });
     }
     for (record, _) in &judged {
-        let text = toml::to_string(record).context("cannot write a received-message record")?;
+        let text =
+            crate::game::load::to_toml(record).context("cannot write a received-message record")?;
         batch.write(&record_path(game, &record.sha256), text.as_bytes(), None)?;
         records.insert(record.sha256.clone(), record.clone());
     }
@@ -427,20 +431,59 @@ pub fn winners(records: &[Received], turn: u32) -> BTreeMap<String, Received> {
     out
 }
 
-/// The arrival of the submission that replaces `record`, if a later one of its power for its turn exists.
-fn later_submission(all: &[Received], record: &Received) -> Option<String> {
-    if record.status != Status::Accepted {
-        return None;
+/// The arrival of the latest submission that replaces a record, for every record: the submissions
+/// that count (accepted or held) of each power and turn, by rank, with the latest arrival from each
+/// one on, so that an ingest of n messages asks n binary searches, not n scans of every record.
+struct Later<'a> {
+    /// (ranks in order, the greatest arrival from each rank on) by power and turn.
+    groups: BTreeMap<(&'a str, u32), RankedGroup<'a>>,
+}
+
+type RankedGroup<'a> = (Vec<Rank<'a>>, Vec<&'a str>);
+
+type Rank<'a> = (DateTime<Utc>, u64, &'a str);
+
+impl<'a> Later<'a> {
+    fn new(all: &'a [Received]) -> Later<'a> {
+        let mut ranked: BTreeMap<(&str, u32), Vec<(Rank<'a>, &'a str)>> = BTreeMap::new();
+        for r in all {
+            if matches!(r.status, Status::Accepted | Status::Held) {
+                ranked
+                    .entry((r.power.as_str(), r.for_turn))
+                    .or_default()
+                    .push((r.rank(), r.arrival.as_str()));
+            }
+        }
+        let groups = ranked
+            .into_iter()
+            .map(|(key, mut list)| {
+                list.sort();
+                let mut latest: Vec<&str> = Vec::with_capacity(list.len());
+                for (_, arrival) in list.iter().rev() {
+                    let max = latest.last().map_or(*arrival, |m| (*m).max(*arrival));
+                    latest.push(max);
+                }
+                latest.reverse();
+                (
+                    key,
+                    (list.into_iter().map(|(rank, _)| rank).collect(), latest),
+                )
+            })
+            .collect();
+        Later { groups }
     }
-    all.iter()
-        .filter(|r| {
-            matches!(r.status, Status::Accepted | Status::Held)
-                && r.power == record.power
-                && r.for_turn == record.for_turn
-                && r.rank() > record.rank()
-        })
-        .map(|r| r.arrival.clone())
-        .max()
+
+    /// The arrival of the latest submission of `record`'s power for its turn received after it, if
+    /// `record` is an accepted one and there is one.
+    fn of(&self, record: &Received) -> Option<String> {
+        if record.status != Status::Accepted {
+            return None;
+        }
+        let (ranks, latest) = self.groups.get(&(record.power.as_str(), record.for_turn))?;
+        let rank = record.rank();
+        let first_later = ranks.partition_point(|r| *r <= rank);
+        latest.get(first_later).map(|a| (*a).to_string())
+    }
 }
 
 /// Every record of `mail/received/`, by SHA-256.
@@ -482,7 +525,8 @@ fn store(game: &Game, raw: RawMessage, batch: &mut Batch) -> Result<Pending> {
         None => {
             let sha = sha256_hex(&raw.bytes);
             let path = raw_path(game, &sha);
-            if !path.is_file() {
+            // A file of another size is what a power cut left of an earlier store: write it again.
+            if std::fs::metadata(&path).map_or(true, |m| m.len() != raw.bytes.len() as u64) {
                 batch.write(&path, &raw.bytes, Some(0o600))?;
             }
             (sha, raw.bytes.len() as u64)
@@ -503,7 +547,7 @@ fn store(game: &Game, raw: RawMessage, batch: &mut Batch) -> Result<Pending> {
 fn store_streaming(game: &Game, path: &Path) -> Result<String> {
     use sha2::{Digest, Sha256};
     let dir = inbox_dir(game);
-    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    crate::game::fsio::create_dirs(&dir)?;
     let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(&dir)?;
     #[cfg(unix)]
     {
@@ -533,13 +577,17 @@ fn store_streaming(game: &Game, path: &Path) -> Result<String> {
     Ok(sha)
 }
 
-/// Files written each in one piece (a temporary file renamed into place) and made durable together:
-/// on a journalling file system the sync of the first commits the others with it, where a sync per
-/// file would cost one journal commit each (ten thousand messages in seconds, not minutes). Nothing
-/// that depends on them is written before [`Batch::sync`] returns.
+/// Files written each in one piece and made durable together: each goes to a temporary file
+/// beside its place; [`Batch::sync`] flushes them all at once (in parallel, so that the file system
+/// commits them together, where a sync per file costs one journal commit each), then renames each
+/// into place and flushes the folders. A file is in place only once its bytes are on disk, and
+/// nothing that depends on them is written before `sync` returns.
 #[derive(Default)]
 struct Batch {
-    files: Vec<PathBuf>,
+    /// Temporary files (deleted if dropped before `sync`) and their places.
+    files: Vec<(tempfile::TempPath, PathBuf)>,
+    /// Where each place is in `files`: a place written twice keeps the last bytes, as a rewrite would.
+    places: BTreeMap<PathBuf, usize>,
     dirs: BTreeSet<PathBuf>,
 }
 
@@ -549,8 +597,7 @@ impl Batch {
             .parent()
             .with_context(|| format!("{} has no folder", path.display()))?;
         if !self.dirs.contains(dir) {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
+            crate::game::fsio::create_dirs(dir)?;
             self.dirs.insert(dir.to_path_buf());
         }
         let mut tmp = tempfile::Builder::new()
@@ -566,18 +613,27 @@ impl Batch {
         let _ = mode;
         tmp.write_all(bytes)
             .with_context(|| format!("cannot write {}", path.display()))?;
-        tmp.persist(path)
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {}", path.display(), e.error))?;
-        self.files.push(path.to_path_buf());
+        let entry = (tmp.into_temp_path(), path.to_path_buf());
+        match self.places.get(path) {
+            // The earlier temporary file is deleted as it is dropped.
+            Some(&i) => self.files[i] = entry,
+            None => {
+                self.places.insert(path.to_path_buf(), self.files.len());
+                self.files.push(entry);
+            }
+        }
         Ok(())
     }
 
-    /// Flushes every file written, then their folders.
+    /// Flushes every file written, puts each in its place, then flushes their folders.
     fn sync(&mut self) -> Result<()> {
-        for f in self.files.drain(..) {
-            std::fs::File::open(&f)
-                .and_then(|h| h.sync_all())
-                .with_context(|| format!("cannot sync {}", f.display()))?;
+        let files = std::mem::take(&mut self.files);
+        self.places.clear();
+        let tmps: Vec<&Path> = files.iter().map(|(t, _)| t.as_ref()).collect();
+        crate::game::fsio::sync_files(&tmps)?;
+        for (tmp, path) in files {
+            tmp.persist(&path)
+                .map_err(|e| anyhow::anyhow!("cannot write {}: {}", path.display(), e.error))?;
         }
         for d in std::mem::take(&mut self.dirs) {
             sync_dir(&d)?;
@@ -986,6 +1042,86 @@ mod tests {
             Basis::Delivery,
         ));
         assert_eq!(arrival(&[], delivered, &[]).1, Basis::Delivery);
+    }
+
+    /// `Later` answers what a scan of every record answers.
+    #[test]
+    fn later_submissions_are_those_a_scan_finds() {
+        fn scan(all: &[Received], record: &Received) -> Option<String> {
+            if record.status != Status::Accepted {
+                return None;
+            }
+            all.iter()
+                .filter(|r| {
+                    matches!(r.status, Status::Accepted | Status::Held)
+                        && r.power == record.power
+                        && r.for_turn == record.for_turn
+                        && r.rank() > record.rank()
+                })
+                .map(|r| r.arrival.clone())
+                .max()
+        }
+        let statuses = [
+            Status::Accepted,
+            Status::Held,
+            Status::Late,
+            Status::Rejected,
+        ];
+        let mut all = Vec::new();
+        for i in 0..300u64 {
+            let p = Pending {
+                sha: format!("{:064x}", i * 7919 % 301),
+                size: 0,
+                source: String::new(),
+                delivered: None,
+                oversize: None,
+                read_rank: 0,
+                arrival: (DateTime::UNIX_EPOCH, Basis::MailboxOrder),
+            };
+            let mut r = bare_record(
+                &p,
+                i % 13,
+                1 + (i % 2) as u32,
+                statuses[(i % 4) as usize],
+                Vec::new(),
+            );
+            r.power = ["france", "austria", ""][(i % 3) as usize].into();
+            // Equal times, and the same time written with another offset.
+            r.arrival = match i % 5 {
+                0 => "2026-12-06T00:00:00+00:00".into(),
+                1 => "2026-12-06T01:00:00+01:00".into(),
+                2 => format!("2026-12-06T00:{:02}:00+00:00", i % 60),
+                3 => format!("2026-12-05T23:{:02}:00-01:00", i % 60),
+                _ => "not a date".into(),
+            };
+            all.push(r);
+        }
+        let later = Later::new(&all);
+        for r in &all {
+            assert_eq!(later.of(r), scan(&all, r), "{r:?}");
+        }
+    }
+
+    /// A batch puts each file in place only at `sync`, with the last bytes written for it, and leaves
+    /// no temporary file behind.
+    #[test]
+    fn a_batch_puts_the_last_bytes_in_place_at_sync() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("x/a.toml"), dir.path().join("x/b.toml"));
+        let mut batch = Batch::default();
+        batch.write(&a, b"first", None).unwrap();
+        batch.write(&b, b"other", Some(0o600)).unwrap();
+        batch.write(&a, b"second", None).unwrap();
+        assert!(!a.exists() && !b.exists());
+        batch.sync().unwrap();
+        assert_eq!(std::fs::read(&a).unwrap(), b"second");
+        assert_eq!(std::fs::read(&b).unwrap(), b"other");
+        let names: Vec<String> = std::fs::read_dir(dir.path().join("x"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names.len(), 2, "{names:?}");
+        batch.sync().unwrap();
     }
 
     #[test]

@@ -7,10 +7,11 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
-use lettre::message::header::ContentType;
-use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
+use lettre::message::header::{ContentTransferEncoding, ContentType};
+use lettre::message::{Attachment, Body, Mailbox, MultiPart, SinglePart};
 use lettre::Message;
 
+use crate::game::config::GameConfig;
 use crate::game::record::sha256_hex;
 use crate::game::Game;
 
@@ -88,13 +89,18 @@ impl Outgoing {
 
     /// Renders the message as RFC 5322 bytes.
     pub fn render(&self, game: &Game) -> Result<Vec<u8>> {
-        let from: Mailbox = game.config.mail_from().parse().with_context(|| {
+        self.render_for(&game.config)
+    }
+
+    /// As [`Outgoing::render`], from the game's configuration alone (which another thread may hold).
+    pub fn render_for(&self, config: &GameConfig) -> Result<Vec<u8>> {
+        let from: Mailbox = config.mail_from().parse().with_context(|| {
             format!(
                 "the referee address '{}' is not an address",
-                game.config.mail_from()
+                config.mail_from()
             )
         })?;
-        let id = self.message_id(&game.config.game);
+        let id = self.message_id(&config.game);
         let mut b = Message::builder()
             .from(from)
             .subject(self.subject.clone())
@@ -112,7 +118,7 @@ impl Outgoing {
         let boundary = |n: &str| format!("pbem-{}-{n}", &sha256_hex(id.as_bytes())[..24]);
         let text = SinglePart::builder()
             .header(ContentType::TEXT_PLAIN)
-            .body(self.text.clone());
+            .body(body(&self.text));
         let message = if self.html.is_none() && self.attachments.is_empty() {
             b.singlepart(text)?
         } else {
@@ -123,7 +129,7 @@ impl Outgoing {
                     .singlepart(
                         SinglePart::builder()
                             .header(ContentType::TEXT_HTML)
-                            .body(html.clone()),
+                            .body(body(html)),
                     ),
                 None => MultiPart::mixed()
                     .boundary(boundary("text"))
@@ -140,6 +146,67 @@ impl Outgoing {
             b.multipart(mixed)?
         };
         Ok(message.formatted())
+    }
+}
+
+/// A text body as lettre 0.11 makes it from a `String`, in linear time: lettre turns LF into CRLF
+/// by inserting each `\r` into the string (quadratic in the size of a report). The encoding is the
+/// one lettre chooses for the text as given, and the bytes are the same.
+fn body(text: &str) -> Body {
+    let encoding = lettre_encoding(text);
+    let text = crlf(text);
+    match encoding {
+        ContentTransferEncoding::SevenBit => {
+            Body::dangerous_pre_encoded(text.into_bytes(), encoding)
+        }
+        // Always accepted for text; lettre's own CRLF pass then finds nothing to insert.
+        _ => Body::new_with_encoding(text, encoding)
+            .expect("lettre takes quoted-printable and base64 for any text"),
+    }
+}
+
+/// The text with CRLF line breaks (a lone LF gets a CR before it).
+fn crlf(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 16);
+    let mut lines = text.split('\n');
+    out.push_str(lines.next().unwrap_or_default());
+    for line in lines {
+        if !out.ends_with('\r') {
+            out.push('\r');
+        }
+        out.push('\n');
+        out.push_str(line);
+    }
+    out
+}
+
+/// The transfer encoding lettre 0.11's `Body::new` picks for a `String` (`email-encoding` 0.4,
+/// `Encoding::choose` without UTF-8), judged, as lettre judges it, on the text before its CRLF pass:
+/// 7bit for ASCII with no line of 76 bytes or more, else quoted-printable unless more than a third
+/// of the bytes need escaping, else base64.
+fn lettre_encoding(text: &str) -> ContentTransferEncoding {
+    let b = text.as_bytes();
+    let mut last = 0;
+    let too_long = b
+        .iter()
+        .enumerate()
+        .filter(|(_, &c)| c == b'\n')
+        .any(|(i, _)| {
+            let before = std::mem::replace(&mut last, i);
+            i - before >= 76
+        })
+        || b.len() - last >= 76;
+    if text.is_ascii() && !too_long {
+        return ContentTransferEncoding::SevenBit;
+    }
+    let escaped = b
+        .iter()
+        .filter(|&&c| !matches!(c, b'\t' | b' '..=b'~'))
+        .count();
+    if escaped <= b.len() / 3 {
+        ContentTransferEncoding::QuotedPrintable
+    } else {
+        ContentTransferEncoding::Base64
     }
 }
 
@@ -193,4 +260,47 @@ pub fn game_instant(game: &Game, turn: u32) -> DateTime<Utc> {
     game.config
         .deadline_of(turn)
         .map_or(DateTime::UNIX_EPOCH, |d| d.with_timezone(&Utc))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `body` gives the bytes and the encoding of lettre's own `Body::new(String)`, at the edges of
+    /// its choice: lines of 74 to 76 bytes (a CR more would reach 76), texts of many short lines (CRs
+    /// would count as bytes to escape), CRLF already there, lone CRs, non-ASCII, control bytes.
+    #[test]
+    fn bodies_are_lettres_bytes() {
+        let mut texts = vec![
+            String::new(),
+            "\n".into(),
+            "a\n".into(),
+            "\r\n\r\n".into(),
+            "a\rb\n".into(),
+            "é\n".into(),
+            "\u{1}\u{2}\n\n\n".into(),
+            "\n".repeat(10),
+            "ab\n".repeat(40),
+            "x\n\u{7}\n".repeat(30),
+        ];
+        for n in 72..=77 {
+            for first in [true, false] {
+                let line = "y".repeat(n);
+                let text = if first {
+                    format!("{line}\nz\n")
+                } else {
+                    format!("z\n{line}\nz")
+                };
+                texts.push(text.clone());
+                texts.push(text.replace('\n', "\r\n"));
+                texts.push(text.replacen('y', "é", 1));
+            }
+        }
+        for t in texts {
+            let ours = body(&t);
+            let theirs = Body::new(t.clone());
+            assert_eq!(ours.encoding(), theirs.encoding(), "{t:?}");
+            assert_eq!(ours.into_vec(), theirs.into_vec(), "{t:?}");
+        }
+    }
 }

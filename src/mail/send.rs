@@ -14,12 +14,17 @@
 //! is written sends that message again on the next run (the Message-ID is the same, so clients show it
 //! once). Nothing is ever lost.
 //!
+//! A turn's messages (its reports and summary, the next turn's announcements) go only once the turn's
+//! record lists them with their bytes: a crash before the record leaves them in the outbox of a turn
+//! that is not resolved, whose rerun may write others under the same names.
+//!
 //! Transports (game.toml `[mail] transport`): `smtp` (STARTTLS, implicit TLS, or plain to a loopback
 //! server, with a login whose password comes from an environment variable or a file, never from
 //! game.toml, and never printed), `sendmail` (a local program), `folder` (each message written to
 //! `<folder>/<recipient>/<file>`, for dry runs and tests; lettre's own file transport names its files at
 //! random, so pbem writes them itself).
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -218,6 +223,7 @@ pub fn send(
         ledger: SentRecord,
     }
     let mut work = Vec::new();
+    let mut records = BTreeMap::new();
     for path in outbox_files(game)? {
         let file = path
             .file_name()
@@ -246,6 +252,10 @@ pub fn send(
             continue;
         }
         let sha = sha256_hex(&bytes);
+        if let Some(why) = held_back(game, &file, &sha, &mut records) {
+            summary.problems.push(format!("{file}: not sent: {why}"));
+            continue;
+        }
         let ledger = match load_ledger(game, &file)? {
             Some(l) => {
                 if l.sha256 != sha && !l.recipients.is_empty() {
@@ -347,6 +357,45 @@ pub fn send(
     Ok(summary)
 }
 
+/// Why an outbox file a turn wrote must wait, if it must: the reports and summary of turn t (and
+/// the announcement of turn t+1) go only once turn t is resolved, that is once its record exists and
+/// lists the file with these bytes. A crash before the record leaves them in the outbox; the rerun
+/// may write other bytes under the same names (a late order came in), which must be the ones sent.
+fn held_back(
+    game: &Game,
+    file: &str,
+    sha: &str,
+    records: &mut BTreeMap<u32, Option<crate::game::record::TurnRecord>>,
+) -> Option<String> {
+    let (number, kind) = file.strip_prefix('t')?.split_once('-')?;
+    let n: u32 = number.parse().ok()?;
+    let turn = if kind.starts_with("report") || kind.starts_with("summary") {
+        n
+    } else if kind.starts_with("announcement") && n > game.config.first_turn {
+        n - 1
+    } else {
+        return None;
+    };
+    let record = records.entry(turn).or_insert_with(|| {
+        game.is_resolved(turn)
+            .then(|| crate::engine::turn::load_record(game, turn).ok())
+            .flatten()
+    });
+    let Some(record) = record else {
+        return Some(format!(
+            "turn {turn} is not resolved ({} is missing or unreadable): it goes once the turn is resolved",
+            game.shown(&game.record_path(turn))
+        ));
+    };
+    match record.outputs.get(&format!("mail/outbox/{file}")) {
+        Some(d) if d == sha => None,
+        Some(_) => Some(format!(
+            "its bytes are not those the record of turn {turn} lists: resolve the turn again (pbem resolve --force)"
+        )),
+        None => Some(format!("the record of turn {turn} does not list it")),
+    }
+}
+
 fn record(ledger: &mut SentRecord, rcpt: &str, status: &str, reply: &str, via: &str) {
     ledger
         .recipients
@@ -360,7 +409,7 @@ fn record(ledger: &mut SentRecord, rcpt: &str, status: &str, reply: &str, via: &
 }
 
 fn write_ledger(game: &Game, ledger: &SentRecord) -> Result<()> {
-    let text = toml::to_string(ledger).context("cannot write the sent ledger")?;
+    let text = crate::game::load::to_toml(ledger).context("cannot write the sent ledger")?;
     write_atomic(&ledger_path(game, &ledger.file), text.as_bytes())
 }
 

@@ -2,6 +2,8 @@
 //! nothing and what their standing orders and the SOP did for them, every decision with who settled
 //! it, and every combat. The referee sees everything: this is the one text without fog of war.
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use serde::Serialize;
 
 use crate::decide::DecidedBy;
@@ -20,6 +22,8 @@ pub struct SummaryInput<'a> {
     pub orders: &'a [OrdersFileStatus],
     pub events: &'a [Event],
     pub header: &'a DiceHeader,
+    /// The state the turn started from (who was due to send orders).
+    pub state_before: &'a crate::game::state::State,
 }
 
 /// One power's orders as the referee sees them.
@@ -28,7 +32,7 @@ struct PowerOrders {
     power: String,
     name: String,
     path: String,
-    /// `received`, `not authenticated` or `missing`.
+    /// `received`, `not authenticated`, `missing` or `not due`.
     status: &'static str,
     /// The status in a few words: "20 order(s) accepted, 0 line(s) rejected".
     verdict: String,
@@ -112,7 +116,9 @@ pub fn summary(game: &Game, input: &SummaryInput<'_>) -> anyhow::Result<String> 
     for p in &game.config.powers {
         let file = input.orders.iter().find(|o| o.power == p.id);
         let check = file.and_then(|o| o.check.as_ref());
+        let due = game.ruleset.expects_orders(input.state_before, &p.id);
         let status = match check {
+            None if !due => "not due",
             None => {
                 missing.push(p.id.clone());
                 "missing"
@@ -124,6 +130,7 @@ pub fn summary(game: &Game, input: &SummaryInput<'_>) -> anyhow::Result<String> 
             Some(_) => "received",
         };
         let verdict = match check {
+            None if !due => "none due this turn: standing orders only".to_string(),
             None => "NO ORDERS".to_string(),
             Some(c) if c.power.is_none() => {
                 "orders file NOT AUTHENTICATED: every order ignored".to_string()
@@ -162,16 +169,24 @@ pub fn summary(game: &Game, input: &SummaryInput<'_>) -> anyhow::Result<String> 
                 .collect(),
         });
     }
+    // The events of each area, grouped once (in turn order), for the combats below.
+    let mut by_area: BTreeMap<&str, Vec<&Event>> = BTreeMap::new();
+    for x in input.events {
+        if let Some(area) = &x.area {
+            by_area.entry(area.as_str()).or_default().push(x);
+        }
+    }
     let mut combats: Vec<Combat> = Vec::new();
+    let mut done: BTreeSet<&str> = BTreeSet::new();
     for e in input.events.iter().filter(|e| e.kind == "combat") {
         let Some(area) = &e.area else { continue };
-        if combats.iter().any(|c| &c.area == area) {
+        if !done.insert(area.as_str()) {
             continue;
         }
-        let events: Vec<EventLine> = input
-            .events
-            .iter()
-            .filter(|x| x.area.as_ref() == Some(area))
+        let events: Vec<EventLine> = by_area
+            .get(area.as_str())
+            .into_iter()
+            .flatten()
             .filter(|x| !matches!(x.kind.as_str(), "move" | "control" | "attack"))
             .map(|x| {
                 let mut line = event_line(x);

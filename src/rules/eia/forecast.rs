@@ -41,11 +41,7 @@ pub fn forecast(
     power: &str,
 ) -> Vec<String> {
     let map = &game.map;
-    let cx = orders::Context {
-        map,
-        state,
-        tables: &eia.tables,
-    };
+    let cx = orders::Context::new(map, state, &eia.tables);
     let lines = crate::orders::split(&source.text);
     let (_, lines, _) = crate::orders::Header::take(&source.text, lines);
     let (accepted, _) = orders::parse_all(source, &lines, power, &cx);

@@ -56,11 +56,7 @@ impl Eia {
     }
 
     fn context<'a>(&'a self, game: &'a Game, state: &'a State) -> orders::Context<'a> {
-        orders::Context {
-            map: &game.map,
-            state,
-            tables: &self.tables,
-        }
+        orders::Context::new(&game.map, state, &self.tables)
     }
 }
 

@@ -16,13 +16,14 @@
 // most 500 orders long: its size does not matter, and boxing it would only blur the code.
 #![allow(clippy::result_large_err)]
 
+use std::cell::OnceCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::ops::Range;
 
 use crate::diag::{did_you_mean, Diagnostic, Source};
 use crate::game::map::Map;
-use crate::game::state::State;
+use crate::game::state::{Corps, Fleet, Leader, State};
 use crate::orders::{Line, Located, Token};
 use crate::rule::Rule;
 
@@ -100,6 +101,69 @@ pub struct Context<'a> {
     pub map: &'a Map,
     pub state: &'a State,
     pub tables: &'a Tables,
+    /// The state's units by id, made at the first lookup: see [`Context::find_corps`].
+    units: OnceCell<BTreeMap<String, UnitSlots>>,
+}
+
+/// Where the units of one id (lowercase ASCII) stand in the state's lists: the first of each kind,
+/// the one `State::find_corps`, `find_leader` and `find_fleet` find.
+#[derive(Default)]
+struct UnitSlots {
+    corps: Option<usize>,
+    leader: Option<usize>,
+    fleet: Option<usize>,
+}
+
+impl<'a> Context<'a> {
+    pub fn new(map: &'a Map, state: &'a State, tables: &'a Tables) -> Self {
+        Context {
+            map,
+            state,
+            tables,
+            units: OnceCell::new(),
+        }
+    }
+
+    /// The slots of a unit id, from an index of the state's units made once per context: a lookup
+    /// per order would otherwise scan every unit (orders x units for a turn).
+    fn slots(&self, id: &str) -> Option<&UnitSlots> {
+        let index = self.units.get_or_init(|| {
+            let s = self.state;
+            let mut index: BTreeMap<String, UnitSlots> = BTreeMap::new();
+            fn slot<'m>(index: &'m mut BTreeMap<String, UnitSlots>, id: &str) -> &'m mut UnitSlots {
+                index.entry(id.to_ascii_lowercase()).or_default()
+            }
+            for (i, c) in s.corps.iter().enumerate() {
+                slot(&mut index, c.id.get_ref()).corps.get_or_insert(i);
+            }
+            for (i, l) in s.leaders.iter().enumerate() {
+                slot(&mut index, l.id.get_ref()).leader.get_or_insert(i);
+            }
+            for (i, f) in s.fleets.iter().enumerate() {
+                slot(&mut index, f.id.get_ref()).fleet.get_or_insert(i);
+            }
+            index
+        });
+        index.get(&id.to_ascii_lowercase())
+    }
+
+    /// `State::find_corps` (ids compared without ASCII case), from the index.
+    pub fn find_corps(&self, id: &str) -> Option<&'a Corps> {
+        let state: &'a State = self.state;
+        self.slots(id)?.corps.map(|i| &state.corps[i])
+    }
+
+    /// `State::find_leader`, from the index.
+    pub fn find_leader(&self, id: &str) -> Option<&'a Leader> {
+        let state: &'a State = self.state;
+        self.slots(id)?.leader.map(|i| &state.leaders[i])
+    }
+
+    /// `State::find_fleet`, from the index.
+    pub fn find_fleet(&self, id: &str) -> Option<&'a Fleet> {
+        let state: &'a State = self.state;
+        self.slots(id)?.fleet.map(|i| &state.fleets[i])
+    }
 }
 
 /// An order as parsed, with the span of each of its arguments (for diagnostics that point at one).
@@ -271,13 +335,13 @@ fn area_name(t: &Token, cx: &Context<'_>) -> Result<String, Diagnostic> {
 
 fn unit_name(t: &Token, cx: &Context<'_>, power: Option<&str>) -> Result<String, Diagnostic> {
     let s = cx.state;
-    if let Some(c) = s.find_corps(&t.text) {
+    if let Some(c) = cx.find_corps(&t.text) {
         return Ok(c.id.get_ref().clone());
     }
-    if let Some(l) = s.find_leader(&t.text) {
+    if let Some(l) = cx.find_leader(&t.text) {
         return Ok(l.id.get_ref().clone());
     }
-    if let Some(f) = s.find_fleet(&t.text) {
+    if let Some(f) = cx.find_fleet(&t.text) {
         return Ok(f.id.get_ref().clone());
     }
     let own: Vec<&str> = match power {
@@ -393,19 +457,13 @@ fn check_parsed(
             EiaOrder::Chit { area, with, .. } => match land_combat_area(area, &p, cx) {
                 Err(d) => Verdict::Rejected(d),
                 Ok(())
-                    if with.iter().any(|u| {
-                        cx.state
-                            .find_corps(u)
-                            .is_none_or(|c| c.power.get_ref() != power)
-                    }) =>
+                    if with
+                        .iter()
+                        .any(|u| cx.find_corps(u).is_none_or(|c| c.power.get_ref() != power)) =>
                 {
                     let u = with
                         .iter()
-                        .find(|u| {
-                            cx.state
-                                .find_corps(u)
-                                .is_none_or(|c| c.power.get_ref() != power)
-                        })
+                        .find(|u| cx.find_corps(u).is_none_or(|c| c.power.get_ref() != power))
                         .cloned()
                         .unwrap_or_default();
                     Verdict::Rejected(
@@ -570,13 +628,12 @@ fn check_move(
     cx: &Context<'_>,
     moved: &BTreeSet<String>,
 ) -> Result<(), Diagnostic> {
-    let s = cx.state;
     let span = p.order.span.clone();
-    let (owner, start, allowance) = if let Some(c) = s.find_corps(unit) {
+    let (owner, start, allowance) = if let Some(c) = cx.find_corps(unit) {
         (c.power.get_ref(), c.area.get_ref(), c.movement)
-    } else if let Some(l) = s.find_leader(unit) {
+    } else if let Some(l) = cx.find_leader(unit) {
         (l.power.get_ref(), l.area.get_ref(), l.movement)
-    } else if let Some(f) = s.find_fleet(unit) {
+    } else if let Some(f) = cx.find_fleet(unit) {
         if f.power.get_ref() != power {
             return Err(not_yours(unit, f.power.get_ref(), p.arg(0)));
         }
@@ -714,6 +771,34 @@ mod tests {
     use crate::orders::{split, Header, MAX_ORDER_LINES};
     use crate::rules::eia::test_fixture::{self, france, Fixture};
     use crate::rules::OrdersCheck;
+
+    /// The context's index finds what `State::find_*` find, for every id in any case, a duplicate
+    /// id (the first stands) and ids of no unit.
+    #[test]
+    fn the_unit_index_finds_what_the_state_finds() {
+        let fx = Fixture::new();
+        let mut state = fx.state.clone();
+        let mut twin = state.corps[0].clone();
+        twin.area = state.corps[1].area.clone();
+        state.corps.push(twin);
+        let cx = Context::new(&fx.game.map, &state, &fx.tables);
+        let mut ids: Vec<String> = state.unit_ids().map(String::from).collect();
+        ids.extend(["nobody", "", "FR-I ", "ÉTOILE"].map(String::from));
+        for id in ids {
+            for id in [id.clone(), id.to_ascii_lowercase(), id.to_ascii_uppercase()] {
+                let ptr = |c: Option<&Corps>| c.map(|c| c as *const Corps);
+                assert_eq!(ptr(cx.find_corps(&id)), ptr(state.find_corps(&id)), "{id}");
+                let ptr = |l: Option<&Leader>| l.map(|l| l as *const Leader);
+                assert_eq!(
+                    ptr(cx.find_leader(&id)),
+                    ptr(state.find_leader(&id)),
+                    "{id}"
+                );
+                let ptr = |f: Option<&Fleet>| f.map(|f| f as *const Fleet);
+                assert_eq!(ptr(cx.find_fleet(&id)), ptr(state.find_fleet(&id)), "{id}");
+            }
+        }
+    }
 
     /// Checks France's orders `body` after a right header.
     fn check(body: &str) -> (String, OrdersCheck) {

@@ -159,7 +159,7 @@ pub fn parse(
         }
     }
     if *key_name == "intercept" && rest.len() > 1 {
-        if let Some(f) = cx.state.find_fleet(&rest[0].text) {
+        if let Some(f) = cx.find_fleet(&rest[0].text) {
             scoped = format!("intercept@{}", f.id.get_ref());
             rest = &rest[1..];
         }

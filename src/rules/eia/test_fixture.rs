@@ -311,11 +311,7 @@ impl Fixture {
 
     /// What parsing needs of the game.
     pub fn context(&self) -> Context<'_> {
-        Context {
-            map: &self.game.map,
-            state: &self.state,
-            tables: &self.tables,
-        }
+        Context::new(&self.game.map, &self.state, &self.tables)
     }
 
     /// Checks an orders file the way `pbem check` does.
