@@ -371,6 +371,7 @@ fn check(c: &Case) -> Result<usize, TestCaseError> {
     after.turn = 2;
     let header = DiceHeader::new("prop", 1, &[1; 32], &[2; 32], &[], &c.seed);
     let sight = Visibility::of(&g, &after);
+    let shared = report::TurnSight::new(&g, &after);
     let mut checked = 0;
     for p in POWERS {
         let r = report::render(
@@ -384,6 +385,7 @@ fn check(c: &Case) -> Result<usize, TestCaseError> {
                 orders: None,
                 header: &header,
                 next_commitment: &[3; 32],
+                shared: &shared,
             },
         )
         .unwrap();

@@ -196,7 +196,7 @@ impl RenderInput {
         }
     }
 
-    fn input<'a>(&'a self, power: &'a str) -> ReportInput<'a> {
+    fn input<'a>(&'a self, power: &'a str, shared: &'a report::TurnSight) -> ReportInput<'a> {
         ReportInput {
             power,
             turn: 1,
@@ -206,6 +206,7 @@ impl RenderInput {
             orders: self.orders.iter().find(|o| o.power == power),
             header: &self.header,
             next_commitment: &self.next,
+            shared,
         }
     }
 
@@ -216,8 +217,11 @@ impl RenderInput {
     /// Every report of the turn, in every form (`report::render` for each power); bytes rendered.
     pub fn render_all(&self) -> usize {
         let mut bytes = 0;
+        // Once per turn, as `engine::turn` does.
+        let shared = report::TurnSight::new(&self.game, &self.after);
         for p in self.powers() {
-            let r = report::render(&self.game, &self.input(&p)).expect("the report renders");
+            let r =
+                report::render(&self.game, &self.input(&p, &shared)).expect("the report renders");
             bytes += r.text.len()
                 + r.html.map_or(0, |h| h.len())
                 + r.attachments.iter().map(|a| a.content.len()).sum::<usize>();

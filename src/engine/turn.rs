@@ -393,6 +393,7 @@ fn produce(
     })?;
     put_bytes(put, game.log_path(turn), log_text.into_bytes())?;
     let mut reports = BTreeMap::new();
+    let shared = report::TurnSight::new(game, &next_state);
     for p in &game.config.powers {
         let rendered = report::render(
             game,
@@ -405,6 +406,7 @@ fn produce(
                 orders: orders.iter().find(|o| o.power == p.id),
                 header: &header,
                 next_commitment,
+                shared: &shared,
             },
         )?;
         let path = game.reports_dir(turn).join(format!("{}.txt", p.id));

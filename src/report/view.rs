@@ -26,6 +26,24 @@ pub struct ReportInput<'a> {
     pub orders: Option<&'a OrdersFileStatus>,
     pub header: &'a DiceHeader,
     pub next_commitment: &'a crate::dice::Bytes32,
+    /// What every report of the turn shares, computed once: see [`TurnSight`].
+    pub shared: &'a TurnSight,
+}
+
+/// What the reports of one turn share, computed once per turn rather than once per power: who sees
+/// which place after the turn, and every unit on the map as the ruleset describes it.
+pub struct TurnSight {
+    pub sight: Visibility,
+    pub units: Vec<crate::rules::UnitView>,
+}
+
+impl TurnSight {
+    pub fn new(game: &Game, state_after: &State) -> TurnSight {
+        TurnSight {
+            sight: Visibility::of(game, state_after),
+            units: game.ruleset.units(state_after),
+        }
+    }
 }
 
 /// A unit as a report lists it.
@@ -134,8 +152,8 @@ impl PowerView {
         let config = game.config.power(power);
         let name = config.map_or(power.to_string(), |p| p.name.clone());
         let after = input.state_after;
-        let sight = Visibility::of(game, after);
-        let (units, seen) = units_of(game, after, power, &sight);
+        let sight = &input.shared.sight;
+        let (units, seen) = units_of(game, &input.shared.units, power, sight);
         let visible: Vec<&Event> = input
             .events
             .iter()
@@ -161,7 +179,7 @@ impl PowerView {
             .map(|e| event_line(e))
             .collect();
         let orders = orders_view(input.orders);
-        let map = MapView::build(game, input, &sight, &units, &seen, &visible);
+        let map = MapView::build(game, input, sight, &units, &seen, &visible);
         let next = input.turn + 1;
         let orders_template = orders_template(game, power, next, &units, after);
         PowerView {
@@ -199,19 +217,19 @@ impl PowerView {
 /// The power's own units, and the foreign units it sees (exactly, or as approximate forces).
 fn units_of(
     game: &Game,
-    state: &State,
+    all: &[crate::rules::UnitView],
     power: &str,
     sight: &Visibility,
 ) -> (Vec<UnitLine>, Vec<UnitLine>) {
-    let all = game.ruleset.units(state).into_iter().map(|u| UnitLine {
-        id: u.id,
-        owner: u.owner,
-        area: u.area,
+    let line = |u: &crate::rules::UnitView| UnitLine {
+        id: u.id.clone(),
+        owner: u.owner.clone(),
+        area: u.area.clone(),
         kind: u.kind,
-        detail: u.detail,
+        detail: u.detail.clone(),
         strength: u.strength,
         precision: Precision::Exact,
-    });
+    };
     let mut units = Vec::new();
     let mut seen = Vec::new();
     // Approximate sightings, summed by (area, owner, kind) in the order first met.
@@ -219,7 +237,7 @@ fn units_of(
     let mut order = Vec::new();
     for u in all {
         if u.owner == power {
-            units.push(u);
+            units.push(line(u));
             continue;
         }
         let Some(place) = game.map.find(&u.area) else {
@@ -227,13 +245,14 @@ fn units_of(
         };
         match sight.precision(power, place) {
             None => {}
-            Some(Precision::Exact) => seen.push(u),
+            Some(Precision::Exact) => seen.push(line(u)),
             Some(Precision::Approximate) if u.kind != "leader" => {
                 let key = (u.area.clone(), u.owner.clone(), u.kind);
                 if !forces.contains_key(&key) {
                     order.push(key.clone());
                 }
-                *forces.entry(key).or_default() += u.strength;
+                let n = forces.entry(key).or_default();
+                *n = n.saturating_add(u.strength);
             }
             Some(Precision::Approximate) => {}
         }
@@ -372,7 +391,8 @@ mod tests {
             Sight { range: 2, exact: 0 },
             &[],
         );
-        let (own, seen) = units_of(&fx.game, &fx.state, "austria", &sight);
+        let all = fx.game.ruleset.units(&fx.state);
+        let (own, seen) = units_of(&fx.game, &all, "austria", &sight);
         assert!(own.iter().any(|u| u.id == "AU-I"));
         let near: Vec<&UnitLine> = seen.iter().filter(|u| u.area == "Stuttgart").collect();
         assert_eq!(near.len(), 1, "{seen:?}");
