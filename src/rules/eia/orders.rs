@@ -101,17 +101,31 @@ pub struct Context<'a> {
     pub map: &'a Map,
     pub state: &'a State,
     pub tables: &'a Tables,
-    /// The state's units by id, made at the first lookup: see [`Context::find_corps`].
-    units: OnceCell<BTreeMap<String, UnitSlots>>,
+    /// The state's corps, leaders and fleets sorted by id, made at the first lookup: see
+    /// [`Context::find_corps`].
+    units: OnceCell<[Vec<u32>; 3]>,
 }
 
-/// Where the units of one id (lowercase ASCII) stand in the state's lists: the first of each kind,
-/// the one `State::find_corps`, `find_leader` and `find_fleet` find.
-#[derive(Default)]
-struct UnitSlots {
-    corps: Option<usize>,
-    leader: Option<usize>,
-    fleet: Option<usize>,
+/// Compares two ids as `eq_ignore_ascii_case` matches them.
+fn cmp_id(a: &str, b: &str) -> std::cmp::Ordering {
+    a.bytes()
+        .map(|c| c.to_ascii_lowercase())
+        .cmp(b.bytes().map(|c| c.to_ascii_lowercase()))
+}
+
+/// The positions `0..n` sorted by id (ASCII case ignored), equal ids in list order: a binary search
+/// finds the first unit of an id, as a scan of the list does. Made without an allocation per unit.
+fn sorted_by_id<'s>(n: usize, id: impl Fn(usize) -> &'s str) -> Vec<u32> {
+    let mut v: Vec<u32> = (0..n as u32).collect();
+    v.sort_by(|&a, &b| cmp_id(id(a as usize), id(b as usize)).then(a.cmp(&b)));
+    v
+}
+
+/// The first position of `key` in a list sorted by [`sorted_by_id`].
+fn find_id<'s>(sorted: &[u32], key: &str, id: impl Fn(usize) -> &'s str) -> Option<usize> {
+    let i = sorted.partition_point(|&j| cmp_id(id(j as usize), key).is_lt());
+    let j = *sorted.get(i)? as usize;
+    cmp_id(id(j), key).is_eq().then_some(j)
 }
 
 impl<'a> Context<'a> {
@@ -124,45 +138,35 @@ impl<'a> Context<'a> {
         }
     }
 
-    /// The slots of a unit id, from an index of the state's units made once per context: a lookup
-    /// per order would otherwise scan every unit (orders x units for a turn).
-    fn slots(&self, id: &str) -> Option<&UnitSlots> {
-        let index = self.units.get_or_init(|| {
+    /// The corps, leaders and fleets sorted by id, made once per context: a lookup per order would
+    /// otherwise scan every unit (orders x units for a turn).
+    fn sorted(&self) -> &[Vec<u32>; 3] {
+        self.units.get_or_init(|| {
             let s = self.state;
-            let mut index: BTreeMap<String, UnitSlots> = BTreeMap::new();
-            fn slot<'m>(index: &'m mut BTreeMap<String, UnitSlots>, id: &str) -> &'m mut UnitSlots {
-                index.entry(id.to_ascii_lowercase()).or_default()
-            }
-            for (i, c) in s.corps.iter().enumerate() {
-                slot(&mut index, c.id.get_ref()).corps.get_or_insert(i);
-            }
-            for (i, l) in s.leaders.iter().enumerate() {
-                slot(&mut index, l.id.get_ref()).leader.get_or_insert(i);
-            }
-            for (i, f) in s.fleets.iter().enumerate() {
-                slot(&mut index, f.id.get_ref()).fleet.get_or_insert(i);
-            }
-            index
-        });
-        index.get(&id.to_ascii_lowercase())
+            [
+                sorted_by_id(s.corps.len(), |i| s.corps[i].id.get_ref()),
+                sorted_by_id(s.leaders.len(), |i| s.leaders[i].id.get_ref()),
+                sorted_by_id(s.fleets.len(), |i| s.fleets[i].id.get_ref()),
+            ]
+        })
     }
 
-    /// `State::find_corps` (ids compared without ASCII case), from the index.
+    /// `State::find_corps` (ids compared without ASCII case, the first one found), from the index.
     pub fn find_corps(&self, id: &str) -> Option<&'a Corps> {
-        let state: &'a State = self.state;
-        self.slots(id)?.corps.map(|i| &state.corps[i])
+        let s: &'a State = self.state;
+        find_id(&self.sorted()[0], id, |i| s.corps[i].id.get_ref()).map(|i| &s.corps[i])
     }
 
     /// `State::find_leader`, from the index.
     pub fn find_leader(&self, id: &str) -> Option<&'a Leader> {
-        let state: &'a State = self.state;
-        self.slots(id)?.leader.map(|i| &state.leaders[i])
+        let s: &'a State = self.state;
+        find_id(&self.sorted()[1], id, |i| s.leaders[i].id.get_ref()).map(|i| &s.leaders[i])
     }
 
     /// `State::find_fleet`, from the index.
     pub fn find_fleet(&self, id: &str) -> Option<&'a Fleet> {
-        let state: &'a State = self.state;
-        self.slots(id)?.fleet.map(|i| &state.fleets[i])
+        let s: &'a State = self.state;
+        find_id(&self.sorted()[2], id, |i| s.fleets[i].id.get_ref()).map(|i| &s.fleets[i])
     }
 }
 
@@ -798,6 +802,39 @@ mod tests {
                 assert_eq!(ptr(cx.find_fleet(&id)), ptr(state.find_fleet(&id)), "{id}");
             }
         }
+    }
+
+    /// The sorted index answers as a linear search does (the first of equal ids, ASCII case ignored):
+    /// every id in three cases, duplicates, and ids of no unit.
+    #[test]
+    fn the_sorted_index_finds_the_first_equal_id() {
+        let ids: Vec<String> = (0..3000)
+            .map(|i| match i % 7 {
+                0 => format!("fr-{}", i / 2),
+                1 => format!("FR-{}", i / 2),
+                _ => format!("Unit{i}"),
+            })
+            .collect();
+        let sorted = sorted_by_id(ids.len(), |i| ids[i].as_str());
+        let linear = |key: &str| ids.iter().position(|id| id.eq_ignore_ascii_case(key));
+        for key in ids
+            .iter()
+            .map(String::as_str)
+            .chain(["", "fr-", "unit3001", "UNIT5"])
+        {
+            for key in [
+                key.to_string(),
+                key.to_ascii_uppercase(),
+                key.to_ascii_lowercase(),
+            ] {
+                assert_eq!(
+                    find_id(&sorted, &key, |i| ids[i].as_str()),
+                    linear(&key),
+                    "{key}"
+                );
+            }
+        }
+        assert_eq!(find_id(&[], "x", |_| ""), None);
     }
 
     /// Checks France's orders `body` after a right header.
