@@ -601,7 +601,7 @@ impl<'a> Legality<'a> {
                         .hint("only the nations marked on a dotted line attack across it")
                         .rule(rules::DOTTED_ATTACK));
                     }
-                    if u.bef && !bef_may_enter(cx, target) {
+                    if u.bef && !bef_allowed(cx.map, cx.tables, target) {
                         return Err(bef_error(target, span));
                     }
                     spaces.insert(u.space().to_string());
@@ -755,7 +755,7 @@ impl<'a> Legality<'a> {
                 .hint("attack them instead")
                 .rule(rules::NO_ENEMY));
             }
-            if u.bef && !bef_may_enter(cx, &step.space) {
+            if u.bef && !bef_allowed(cx.map, cx.tables, &step.space) {
                 return Err(bef_error(&step.space, span.clone()));
             }
             if step.control && cx.intact_enemy_fort(&step.space, self.power) {
@@ -818,11 +818,7 @@ pub fn race_holds(pog: &PogState, tables: &Tables, power: &str) -> bool {
     tables.race.power == power && !pog.race_to_the_sea && pog.cp_war_status < tables.race.war_status
 }
 
-/// Whether the BEF may enter or attack `space` (11.1.16).
-pub fn bef_may_enter(cx: &Context<'_>, space: &str) -> bool {
-    bef_allowed(cx.map, cx.tables, space)
-}
-
+/// Whether the BEF may enter or attack `space` (11.1.16): a space of one of `bef_nations`.
 pub fn bef_allowed(map: &Map, tables: &Tables, space: &str) -> bool {
     map.find(space)
         .and_then(|i| map.area(i).nation.as_deref())
@@ -833,13 +829,4 @@ fn bef_error(space: &str, span: std::ops::Range<usize>) -> Diagnostic {
     Diagnostic::error(format!("the BEF may not go to {space}"), span)
         .hint("the BEF moves and attacks only in Britain, France, Belgium, Holland and Germany")
         .rule(rules::BEF)
-}
-
-/// Fort status helper for reports: "intact", "besieged", "destroyed".
-pub fn fort_word(status: Option<FortStatus>) -> &'static str {
-    match status {
-        None => "intact",
-        Some(FortStatus::Besieged) => "besieged",
-        Some(FortStatus::Destroyed) => "destroyed",
-    }
 }

@@ -4,8 +4,7 @@
 
 use crate::game::state::State;
 
-use super::orders::fort_word;
-use super::state::pog_of;
+use super::state::{pog_of, FortStatus};
 use super::tables::Tables;
 
 /// The lines of the report's position section for `power`.
@@ -36,7 +35,13 @@ pub fn lines(tables: &Tables, state: &State, power: &str) -> Vec<String> {
     let forts: Vec<String> = pog
         .fort
         .iter()
-        .map(|(s, f)| format!("{s} {}", fort_word(Some(*f))))
+        .map(|(s, f)| {
+            let word = match f {
+                FortStatus::Besieged => "besieged",
+                FortStatus::Destroyed => "destroyed",
+            };
+            format!("{s} {word}")
+        })
         .collect();
     out.push(format!(
         "Forts: {}.",
