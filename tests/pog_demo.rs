@@ -128,6 +128,14 @@ fn pog_status_names_the_side_not_due() {
         .find(|l| l.trim_start().starts_with("allies"))
         .unwrap();
     assert!(allies.contains("missing"), "{out}");
+    // Only the side due is reminded.
+    pbem().arg("remind").arg(&game).assert().success();
+    let reminders: Vec<String> = fs::read_dir(game.join("mail/outbox"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("reminder"))
+        .collect();
+    assert_eq!(reminders, ["t0002-reminder-allies.eml"]);
 }
 
 #[test]
