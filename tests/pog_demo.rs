@@ -136,6 +136,16 @@ fn pog_status_names_the_side_not_due() {
         .filter(|n| n.contains("reminder"))
         .collect();
     assert_eq!(reminders, ["t0002-reminder-allies.eml"]);
+    // The announcement of turn 2 tells central the turn is not its to play.
+    let central =
+        fs::read_to_string(game.join("mail/outbox/t0002-announcement-central.eml")).unwrap();
+    assert!(central.contains("is the other side's to play"), "{central}");
+    let allies =
+        fs::read_to_string(game.join("mail/outbox/t0002-announcement-allies.eml")).unwrap();
+    assert!(
+        allies.contains("orders for Allied Powers are due"),
+        "{allies}"
+    );
 }
 
 #[test]

@@ -475,6 +475,7 @@ fn produce(
         game,
         turn + 1,
         &dice::to_hex(next_commitment),
+        &next_state,
     )?);
     for m in mails {
         put(outbox::path_of(game, &m), Made::Mail(Box::new(m)))?;

@@ -64,7 +64,8 @@ pub fn new_game(from: &Path, to: &Path) -> Result<NewGame> {
     write_atomic(&game.state_path(first), &state)?;
     let commitment = crate::engine::turn::ensure_commitment(&game, first)?;
     let hex = crate::dice::to_hex(&commitment);
-    for m in crate::mail::outbox::announcements(&game, first, &hex)? {
+    let first_state = game.load_state(first)?;
+    for m in crate::mail::outbox::announcements(&game, first, &hex, &first_state)? {
         write_atomic(&crate::mail::outbox::path_of(&game, &m), &m.render(&game)?)?;
     }
     Ok(NewGame {

@@ -221,8 +221,13 @@ pub fn path_of(game: &Game, msg: &Outgoing) -> PathBuf {
 }
 
 /// The commitment announcement of turn `turn` for each power (pbem-dice/v1: published before orders
-/// for the turn are due).
-pub fn announcements(game: &Game, turn: u32, commitment: &str) -> Result<Vec<Outgoing>> {
+/// for the turn are due); `state` is the state of that turn, which says who is due to play it.
+pub fn announcements(
+    game: &Game,
+    turn: u32,
+    commitment: &str,
+    state: &crate::game::state::State,
+) -> Result<Vec<Outgoing>> {
     let date = game_instant(game, turn.saturating_sub(1).max(game.config.first_turn));
     let deadline = game.config.deadline_of(turn).map_or("not set".into(), |d| {
         d.format("%A %Y-%m-%d %H:%M %Z").to_string()
@@ -232,6 +237,7 @@ pub fn announcements(game: &Game, turn: u32, commitment: &str) -> Result<Vec<Out
         let context = minijinja::context! {
             game => game.config.game, title => game.config.title, turn => turn, date => game.config.date_of(turn),
             power => p.name, deadline => deadline, commitment => commitment,
+            due => game.ruleset.expects_orders(state, &p.id),
         };
         let text = crate::report::templates::render(game, "announcement.txt", &context)?;
         out.push(Outgoing {
