@@ -40,6 +40,15 @@ pub struct Fire {
     pub note: String,
 }
 
+/// What designating an attack found (12.2.1).
+pub enum Designated {
+    /// None of its units can still attack the space.
+    Off(Attack),
+    /// The space holds no enemy unit and no intact enemy fort: won at once.
+    Empty(Attack),
+    Fight(Box<Combat>),
+}
+
 /// A combat between steps: who fights, with what.
 pub struct Combat {
     pub n: usize,
@@ -83,11 +92,11 @@ impl Action<'_> {
         Ok(())
     }
 
-    /// Steps 1 to 12 of 12.2 for one attack.
-    pub fn combat(&mut self, n: usize, attack: Attack) -> Result<()> {
+    /// Step 1 (12.2.1): who fights, or why no one does. Looks, changes nothing.
+    pub fn designate(&self, n: usize, attack: Attack) -> Designated {
         let attacker = self.active.clone();
         let t = self.space_index(&attack.target);
-        // Step 1, designate (12.2.1): the attackers still able to fight (12.1.4, 12.1.8).
+        // The attackers still able to fight (12.1.4, 12.1.8).
         let units: Vec<String> = attack
             .units
             .iter()
@@ -99,36 +108,15 @@ impl Action<'_> {
             })
             .cloned()
             .collect();
-        let target = attack.target.clone();
         if units.is_empty() {
-            self.event(
-                rules::ONE_SPACE,
-                "combat-off",
-                Some(&target),
-                format!(
-                    "The attack on {target} is called off: none of {} can still attack it.",
-                    list(&attack.units)
-                ),
-            );
-            return Ok(());
+            return Designated::Off(attack);
         }
         let attack = Attack { units, ..attack };
+        let target = attack.target.clone();
         let defenders = self.enemies_in(&target, &attacker);
         let fort = self.defending_fort(&target, &attacker);
         if defenders.is_empty() && !self.intact_enemy_fort(&target, &attacker) {
-            self.event(
-                rules::EMPTY_SPACE,
-                "combat",
-                Some(&target),
-                format!("{} attack {target}, which holds no enemy unit and no intact enemy fort: {attacker} wins, as if the defender had retreated two spaces.", list(&attack.units)),
-            );
-            self.event(
-                rules::EMPTY_SPACE,
-                "result",
-                Some(&target),
-                format!("{attacker} wins at {target} (an empty space)."),
-            );
-            return self.advance(n, &attack, true);
+            return Designated::Empty(attack);
         }
         let defender = defenders
             .first()
@@ -140,11 +128,11 @@ impl Action<'_> {
             && defenders
                 .iter()
                 .all(|d| self.retreated.contains(&d.to_lowercase()));
-        let mut c = Combat {
+        Designated::Fight(Box::new(Combat {
             n,
             attack,
-            attacker: attacker.clone(),
-            defender: defender.clone(),
+            attacker,
+            defender,
             defenders,
             fort,
             retreated_only,
@@ -152,7 +140,46 @@ impl Action<'_> {
             drm: [0, 0],
             shift: [0, 0],
             cards: [Vec::new(), Vec::new()],
+        }))
+    }
+
+    /// Steps 1 to 12 of 12.2 for one attack.
+    pub fn combat(&mut self, n: usize, attack: Attack) -> Result<()> {
+        let attacker = self.active.clone();
+        let mut c = match self.designate(n, attack) {
+            Designated::Off(attack) => {
+                let target = attack.target.clone();
+                self.event(
+                    rules::ONE_SPACE,
+                    "combat-off",
+                    Some(&target),
+                    format!(
+                        "The attack on {target} is called off: none of {} can still attack it.",
+                        list(&attack.units)
+                    ),
+                );
+                return Ok(());
+            }
+            Designated::Empty(attack) => {
+                let target = attack.target.clone();
+                self.event(
+                    rules::EMPTY_SPACE,
+                    "combat",
+                    Some(&target),
+                    format!("{} attack {target}, which holds no enemy unit and no intact enemy fort: {attacker} wins, as if the defender had retreated two spaces.", list(&attack.units)),
+                );
+                self.event(
+                    rules::EMPTY_SPACE,
+                    "result",
+                    Some(&target),
+                    format!("{attacker} wins at {target} (an empty space)."),
+                );
+                return self.advance(n, &attack, true);
+            }
+            Designated::Fight(c) => *c,
         };
+        let target = c.attack.target.clone();
+        let defender = c.defender.clone();
         // Step 2, combat strengths (12.2.2).
         let (a_cs, d_cs) = (
             self.strength(&c.attack.units, 0),
@@ -415,13 +442,14 @@ impl Action<'_> {
         self.trench_level(&c.attack.target, &c.defender)
     }
 
-    /// Step 4 (12.3): the flank attack, if ordered and allowed. Returns the side that fires first,
-    /// or `None` when fire is simultaneous.
-    fn flank_attempt(&mut self, c: &Combat) -> Result<Option<Side>> {
-        let Some(pin) = c.attack.flank.clone() else {
-            return Ok(None);
-        };
-        let target = c.attack.target.clone();
+    /// Whether the flank attack of `c`, pinned from `pin`, may be tried (12.3.1), and its DRM with the
+    /// spaces that give it (12.3.2); else why not. Looks, changes nothing.
+    pub fn flank_check(
+        &self,
+        c: &Combat,
+        pin: &str,
+    ) -> std::result::Result<(i32, Vec<String>), String> {
+        let target = &c.attack.target;
         // 12.3.1: only supplied attacking spaces count (pbem's supply trace, see Action::supplied).
         let all_spaces = self.attacking_spaces(&c.attack.units);
         let spaces: Vec<String> = all_spaces
@@ -429,43 +457,32 @@ impl Action<'_> {
             .filter(|s| self.supplied(self.space_index(s), &c.attacker))
             .cloned()
             .collect();
-        let terrain = self.terrain(&target);
-        let why_not = if all_spaces.len() < 2 {
-            Some("the attackers stand in one space".to_string())
+        let terrain = self.terrain(target);
+        if all_spaces.len() < 2 {
+            return Err("the attackers stand in one space".to_string());
         } else if spaces.len() < 2 {
-            Some("fewer than two attacking spaces are supplied".to_string())
+            return Err("fewer than two attacking spaces are supplied".to_string());
         } else if matches!(
             terrain,
             crate::game::map::Terrain::Swamp | crate::game::map::Terrain::Mountain
         ) {
-            Some(format!("{target} is {}", terrain.name()))
+            return Err(format!("{target} is {}", terrain.name()));
         } else if !c.trenches_negated
-            && (self.pog.trench.contains_key(&target)
-                || self.trench_level(&target, &c.defender).is_some())
+            && (self.pog.trench.contains_key(target)
+                || self.trench_level(target, &c.defender).is_some())
         {
-            Some(format!("{target} is entrenched"))
+            return Err(format!("{target} is entrenched"));
         } else if c.defenders.is_empty() && c.fort > 0 {
-            Some(format!("{target} is an unoccupied fort"))
-        } else if !spaces.contains(&pin) {
-            Some(format!("{pin} is not a supplied attacking space"))
-        } else {
-            None
-        };
-        if let Some(why) = why_not {
-            self.event(
-                rules::FLANK_ELIGIBLE,
-                "flank",
-                Some(&target),
-                format!("No flank attack at {target}: {why}; both sides fire at once."),
-            );
-            return Ok(None);
+            return Err(format!("{target} is an unoccupied fort"));
+        } else if !spaces.iter().any(|s| s == pin) {
+            return Err(format!("{pin} is not a supplied attacking space"));
         }
         // 12.3.2: +1 for each attacking space but the pinning one that touches, by a solid line, no
         // space with enemy units other than the target.
-        let t = self.space_index(&target);
+        let t = self.space_index(target);
         let mut drm = 0;
         let mut counted = Vec::new();
-        for s in spaces.iter().filter(|s| **s != pin) {
+        for s in spaces.iter().filter(|s| *s != pin) {
             let i = self.space_index(s);
             let touches = self.map.area(i).adjacent.iter().any(|&n| {
                 n != t
@@ -477,6 +494,28 @@ impl Action<'_> {
                 counted.push(s.clone());
             }
         }
+        Ok((drm, counted))
+    }
+
+    /// Step 4 (12.3): the flank attack, if ordered and allowed. Returns the side that fires first,
+    /// or `None` when fire is simultaneous.
+    fn flank_attempt(&mut self, c: &Combat) -> Result<Option<Side>> {
+        let Some(pin) = c.attack.flank.clone() else {
+            return Ok(None);
+        };
+        let target = c.attack.target.clone();
+        let (drm, counted) = match self.flank_check(c, &pin) {
+            Ok(found) => found,
+            Err(why) => {
+                self.event(
+                    rules::FLANK_ELIGIBLE,
+                    "flank",
+                    Some(&target),
+                    format!("No flank attack at {target}: {why}; both sides fire at once."),
+                );
+                return Ok(None);
+            }
+        };
         let roll = self.dice.roll(&labels::flank(c.n, &target), &[6])?;
         let die = roll.dice[0].face;
         let total = die as i32 + drm;
