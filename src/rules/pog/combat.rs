@@ -80,16 +80,22 @@ impl Action<'_> {
     /// first (12.2.1), then the others in the order given, then those ordered `after` (to strike
     /// units that retreat into a space during the action, 12.1.2).
     pub fn resolve_attacks(&mut self, attacks: Vec<Attack>) -> Result<()> {
-        let active = self.active.clone();
-        let (later, now): (Vec<Attack>, Vec<Attack>) = attacks.into_iter().partition(|a| a.after);
-        let (empty, held): (Vec<Attack>, Vec<Attack>) = now.into_iter().partition(|a| {
-            self.enemies_in(&a.target, &active).is_empty()
-                && !self.intact_enemy_fort(&a.target, &active)
-        });
-        for (n, a) in empty.into_iter().chain(held).chain(later).enumerate() {
+        for (n, a) in self.attack_order(attacks).into_iter().enumerate() {
             self.combat(n + 1, a)?;
         }
         Ok(())
+    }
+
+    /// The order the attacks are fought in: on empty spaces first (12.2.1), then as given, then
+    /// those marked `after`.
+    pub fn attack_order(&self, attacks: Vec<Attack>) -> Vec<Attack> {
+        let active = &self.active;
+        let (later, now): (Vec<Attack>, Vec<Attack>) = attacks.into_iter().partition(|a| a.after);
+        let (empty, held): (Vec<Attack>, Vec<Attack>) = now.into_iter().partition(|a| {
+            self.enemies_in(&a.target, active).is_empty()
+                && !self.intact_enemy_fort(&a.target, active)
+        });
+        empty.into_iter().chain(held).chain(later).collect()
     }
 
     /// Step 1 (12.2.1): who fights, or why no one does. Looks, changes nothing.
@@ -779,5 +785,66 @@ fn card_effect(drm: i32, shift: i32, negates: bool) -> String {
         String::new()
     } else {
         format!(" ({})", parts.join(", "))
+    }
+}
+
+impl Action<'_> {
+    /// What an attack would come to before any die (`pbem check --forecast`): the strengths, the
+    /// cards, the flank attack and the table and column of each side. Run on a scratch action.
+    pub fn preview(&mut self, n: usize, attack: Attack) -> Result<String> {
+        let attacker = self.active.clone();
+        let mut c = match self.designate(n, attack) {
+            Designated::Off(a) => {
+                return Ok(format!(
+                    "Attack on {}: none of {} can attack it from where it stands.",
+                    a.target,
+                    list(&a.units)
+                ))
+            }
+            Designated::Empty(a) => {
+                return Ok(format!(
+                    "Attack on {}: it holds no enemy unit and no intact enemy fort, so {attacker} wins it at once (PoG 12.2.1); {} advance unless told not to.",
+                    a.target,
+                    list(&a.units)
+                ))
+            }
+            Designated::Fight(c) => *c,
+        };
+        let target = c.attack.target.clone();
+        let (a_cs, d_cs) = (
+            self.strength(&c.attack.units, 0),
+            self.strength(&c.defenders, c.fort),
+        );
+        self.play_cards(&mut c)?;
+        let flank = match c.attack.flank.clone() {
+            None => String::new(),
+            Some(pin) => match self.flank_check(&c, &pin) {
+                Ok((drm, _)) => format!(
+                    "; the flank attack pinned from {pin} has {drm:+} and succeeds on a die of {} or more (PoG 12.3.3)",
+                    (4 - drm).max(1)
+                ),
+                Err(why) => format!("; no flank attack: {why} (PoG 12.3.1)"),
+            },
+        };
+        let fa = self.fire(&c, Side::Attacker, false)?;
+        let fd = self.fire(&c, Side::Defender, false)?;
+        let aim = |f: &Fire, drm: i32| {
+            let mut s = format!("the {} table, column {}", f.table, f.column);
+            if !f.note.is_empty() {
+                s.push_str(&format!(" ({})", f.note));
+            }
+            if drm != 0 {
+                s.push_str(&format!(", DRM {drm:+}"));
+            }
+            s
+        };
+        Ok(format!(
+            "Attack on {target}: {} (strength {a_cs}) against {}{} (strength {d_cs}); you fire on {}, the defender on {}{flank}.",
+            list(&c.attack.units),
+            list(&c.defenders),
+            if c.fort > 0 { format!(" and the fort ({})", c.fort) } else { String::new() },
+            aim(&fa, c.drm[0]),
+            aim(&fd, c.drm[1].min(if c.retreated_only { 0 } else { i32::MAX })),
+        ))
     }
 }

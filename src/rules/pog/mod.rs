@@ -12,6 +12,7 @@
 pub mod action;
 pub mod combat;
 pub mod decisions;
+pub mod forecast;
 pub mod labels;
 pub mod losses;
 pub mod movement;
@@ -191,6 +192,10 @@ impl Ruleset for Pog {
 
     fn units(&self, state: &State) -> Vec<UnitView> {
         state::units(state)
+    }
+
+    fn forecast(&self, game: &Game, state: &State, source: &Source, power: &str) -> Vec<String> {
+        forecast::forecast(self, game, state, source, power)
     }
 
     fn position(&self, _game: &Game, state: &State, power: &str) -> Vec<String> {

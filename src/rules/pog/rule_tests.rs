@@ -1102,3 +1102,40 @@ fn pog_extreme_numbers_in_a_state_never_panic() {
     );
     assert_eq!(next.pog.as_ref().unwrap().game_turn, u32::MAX);
 }
+
+#[test]
+fn pog_forecast_shows_the_fire_columns_and_hides_the_enemy_s_cards() {
+    let mut fx = Fixture::new()
+        .with(vec![
+            fr_army("FR-1", "Chalons"),
+            fr_corps("FR-C1", "Paris"),
+            ge_corps("GE-XX", "Reims"),
+        ])
+        .allies_act()
+        .standing("central", "defence-cards", "all");
+    fx.pog_mut()
+        .cards
+        .insert("central".into(), vec!["machine-guns".into()]);
+    let src = Fixture::orders("allies", "move FR-C1 Amiens\nattack Reims with FR-1");
+    let lines = fx
+        .game
+        .ruleset
+        .forecast(&fx.game, &fx.state, &src, "allies")
+        .join("\n");
+    assert!(lines.contains("FR-C1 moves Paris -> Amiens."), "{lines}");
+    assert!(
+        lines.contains("Attack on Reims: FR-1 (strength 3) against GE-XX (strength 2); you fire on the Army table, column 3, the defender on the Corps/Fort table, column 2."),
+        "{lines}"
+    );
+    assert!(
+        !lines.contains("Machine Guns"),
+        "the enemy's cards are his secret: {lines}"
+    );
+    let other = fx.game.ruleset.forecast(
+        &fx.game,
+        &fx.state,
+        &Fixture::orders("central", ""),
+        "central",
+    );
+    assert_eq!(other, ["Turn 1 is the action of allies: only your standing orders count in it, and they stand until you change them."]);
+}

@@ -72,6 +72,29 @@ impl Action<'_> {
         Ok(())
     }
 
+    /// What entrenching `unit` would do, before the die (`pbem check --forecast`).
+    pub fn entrench_chance(&self, unit: &str) -> String {
+        let Some(u) = self.unit(unit) else {
+            return String::new();
+        };
+        let (id, power, space, lf) = (u.id(), u.power(), u.space(), u.lf());
+        let level = self
+            .pog
+            .trench
+            .get(space)
+            .filter(|t| t.power == power)
+            .map_or(0, |t| t.level);
+        let event_played = self.pog.entrench_played.iter().any(|p| p == power);
+        if event_played && level == 0 {
+            return format!("{id} entrenches {space} at level 1 at once (PoG 11.2.2.2).");
+        }
+        let to = if event_played { 2 } else { 1 };
+        let chance = lf.min(6);
+        format!(
+            "{id} tries to entrench {space} to level {to}: a die of {lf} or less, {chance} in 6 (PoG 11.2.2)."
+        )
+    }
+
     /// 11.2.7: attrition in `space` lowers its trench by one level, except in an intact fort.
     pub fn trench_attrition(&mut self, space: &str) {
         let Some(t) = self.pog.trench.get(space).cloned() else {
