@@ -74,6 +74,19 @@ pub fn check_orders_with<O: std::fmt::Display>(
     }
 }
 
+/// A ruleset's `tables.toml`, parsed and checked by `validate`; the first problem is an error located
+/// in the file.
+pub fn load_tables<T: serde::de::DeserializeOwned>(
+    src: &Source,
+    validate: impl Fn(&T) -> Vec<Diagnostic>,
+) -> Result<T> {
+    let tables: T = crate::game::load::parse_toml(src)?;
+    if let Some(e) = crate::game::load::first_error(src, &validate(&tables)) {
+        return Err(e.into());
+    }
+    Ok(tables)
+}
+
 /// The game's `[sop]` settings, each checked by the ruleset's `check` (which gives a hint when it
 /// refuses one); the first bad setting is an error located in game.toml.
 pub fn load_sop(

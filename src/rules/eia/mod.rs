@@ -30,7 +30,6 @@ use anyhow::Result;
 use crate::diag::Source;
 use crate::engine::dice_box::DiceBox;
 use crate::game::config::GameConfig;
-use crate::game::load;
 use crate::game::state::State;
 use crate::game::Game;
 use crate::rules::{OrdersCheck, PowerOrders, Resolution, Ruleset};
@@ -45,10 +44,7 @@ pub struct Eia {
 
 impl Eia {
     pub fn load(config: &GameConfig, config_src: &Source, tables_src: &Source) -> Result<Eia> {
-        let tables: Tables = load::parse_toml(tables_src)?;
-        if let Some(e) = load::first_error(tables_src, &tables.validate()) {
-            return Err(e.into());
-        }
+        let tables: Tables = crate::rules::load_tables(tables_src, Tables::validate)?;
         let sop = crate::rules::load_sop(config, config_src, |key, value| {
             decisions::check_sop(key, value, &tables)
         })?;

@@ -37,7 +37,6 @@ use crate::engine::dice_box::DiceBox;
 use crate::engine::event::Event;
 use crate::engine::visibility::Sight;
 use crate::game::config::GameConfig;
-use crate::game::load;
 use crate::game::state::State;
 use crate::game::Game;
 use crate::rules::{OrdersCheck, PowerOrders, Resolution, Ruleset, UnitView};
@@ -55,10 +54,7 @@ pub struct Pog {
 
 impl Pog {
     pub fn load(config: &GameConfig, config_src: &Source, tables_src: &Source) -> Result<Pog> {
-        let tables: Tables = load::parse_toml(tables_src)?;
-        if let Some(e) = load::first_error(tables_src, &tables.validate()) {
-            return Err(e.into());
-        }
+        let tables: Tables = crate::rules::load_tables(tables_src, Tables::validate)?;
         let sop = crate::rules::load_sop(config, config_src, |key, value| {
             decisions::check_sop(key, value)
         })?;
