@@ -3,6 +3,7 @@
 pub mod audit;
 pub mod auth;
 pub mod bundled;
+pub mod clock;
 pub mod commands;
 pub mod decide;
 pub mod diag;

@@ -15,6 +15,10 @@ use crate::diag::Diagnostic;
 pub struct GameConfig {
     /// The game's id, as players write it on their `game` line.
     pub game: String,
+    /// A random word `pbem new` gives each game, so that two games made from one scenario never
+    /// share a Message-ID or a subject tag (`tag`); none in the bundled scenarios.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nonce: Option<String>,
     /// A title for reports.
     pub title: String,
     /// The ruleset that adjudicates it: `eia`.
@@ -38,6 +42,10 @@ pub struct GameConfig {
     /// Whether allies share sight: each sees the units and events its allies see (default: no).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub allies_share_sight: bool,
+    /// Deadlines moved by `pbem extend` (or a rollback), by turn: local `YYYY-MM-DDTHH:MM`. Not in
+    /// game.toml: `Game::load` reads them from the acts of each turn (`turns/<t>/acts.toml`).
+    #[serde(skip)]
+    pub moved_deadlines: BTreeMap<u32, String>,
 }
 
 /// The `[mail]` table of `game.toml` (its keys and checks live with the mail code).
@@ -195,6 +203,14 @@ impl GameConfig {
         out
     }
 
+    /// The game's tag in subjects and Message-IDs: `ulm-1805#1a2b3c4d`, or the id alone.
+    pub fn tag(&self) -> String {
+        match &self.nonce {
+            Some(n) if !n.is_empty() => format!("{}#{n}", self.game),
+            _ => self.game.clone(),
+        }
+    }
+
     /// The From address of the game's mail.
     pub fn mail_from(&self) -> String {
         self.mail
@@ -239,9 +255,13 @@ impl GameConfig {
         format!("{} {}", NAMES[date.month0() as usize], date.year())
     }
 
-    /// The deadline of turn `t`, in the game's time zone.
+    /// The deadline of turn `t`, in the game's time zone: moved by `pbem extend`, else by the schedule.
     pub fn deadline_of(&self, turn: u32) -> Option<DateTime<Tz>> {
         let tz = self.time_zone()?;
+        if let Some(moved) = self.moved_deadlines.get(&turn) {
+            let local = NaiveDateTime::parse_from_str(moved, "%Y-%m-%dT%H:%M").ok()?;
+            return tz.from_local_datetime(&local).earliest();
+        }
         let first =
             NaiveDateTime::parse_from_str(self.deadline.first.get_ref(), "%Y-%m-%dT%H:%M").ok()?;
         let days =

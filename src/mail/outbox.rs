@@ -1,7 +1,9 @@
 //! The outbox: every message pbem sends (reports, acknowledgements, commitment announcements,
-//! reminders, the referee's summary) is first rendered into an `.eml` file under the game's
-//! `mail/outbox/`, with a deterministic Message-ID, Date and MIME boundary, so that the same turn gives
-//! the same bytes and a sender can deliver each file once.
+//! reminders, notices, the referee's summary) is first rendered into an `.eml` file under the game's
+//! `mail/outbox/`, with a deterministic Message-ID and MIME boundary, so that the same turn gives
+//! the same bytes and a sender can deliver each file once. What a message says is fixed here; its
+//! `From`, `To` and `Date` are those known when it was made, and `pbem send` replaces them with the
+//! envelope of the moment it delivers (`envelope.rs`), for the audience its `X-Pbem-To` names.
 
 use std::path::PathBuf;
 
@@ -11,6 +13,7 @@ use lettre::message::header::{ContentTransferEncoding, ContentType};
 use lettre::message::{Attachment, Body, Mailbox, MultiPart, SinglePart};
 use lettre::Message;
 
+use super::envelope::Audience;
 use crate::game::config::GameConfig;
 use crate::game::record::sha256_hex;
 use crate::game::Game;
@@ -23,6 +26,8 @@ pub enum Kind {
     Report,
     Reminder,
     Summary,
+    /// A notice to every player: a deadline moved, a turn reopened, a new dice commitment.
+    Notice,
 }
 
 impl Kind {
@@ -33,6 +38,7 @@ impl Kind {
             Kind::Report => "report",
             Kind::Reminder => "reminder",
             Kind::Summary => "summary",
+            Kind::Notice => "notice",
         }
     }
 }
@@ -81,10 +87,31 @@ impl Outgoing {
         name + ".eml"
     }
 
-    /// The Message-ID, without angle brackets: the same for the same message, on any machine.
-    pub fn message_id(&self, game: &str) -> String {
+    /// The Message-ID, without angle brackets: the same for the same message, on any machine; `tag`
+    /// is the game's id with its nonce (`GameConfig::tag`), so that two games never share one.
+    pub fn message_id(&self, tag: &str) -> String {
         let stem = self.file_name();
-        format!("{}@{game}.pbem", stem.trim_end_matches(".eml"))
+        format!(
+            "{}@{}.pbem",
+            stem.trim_end_matches(".eml"),
+            tag.replace('#', ".")
+        )
+    }
+
+    /// Who the message is for, as `pbem send` reads it from the `X-Pbem-To` header.
+    pub fn audience(&self) -> Audience {
+        match (&self.power, self.kind) {
+            (Some(p), Kind::Acknowledgement) => Audience::PowerOnly {
+                power: p.clone(),
+                turn: self.turn,
+            },
+            (Some(p), _) => Audience::Power {
+                power: p.clone(),
+                turn: self.turn,
+            },
+            (None, Kind::Summary) => Audience::Referee,
+            (None, _) => Audience::AsWritten,
+        }
     }
 
     /// Renders the message as RFC 5322 bytes.
@@ -100,10 +127,17 @@ impl Outgoing {
                 config.mail_from()
             )
         })?;
-        let id = self.message_id(&config.game);
+        let tag = config.tag();
+        let id = self.message_id(&tag);
+        // The subject's `[game]` tag names the game with its nonce.
+        let plain = format!("[{}]", config.game);
+        let subject = match self.subject.strip_prefix(&plain) {
+            Some(rest) if tag != config.game => format!("[{tag}]{rest}"),
+            _ => self.subject.clone(),
+        };
         let mut b = Message::builder()
             .from(from)
-            .subject(self.subject.clone())
+            .subject(subject)
             .date(self.date.into())
             .message_id(Some(format!("<{id}>")))
             .user_agent(format!("pbem {}", env!("CARGO_PKG_VERSION")));
@@ -111,6 +145,9 @@ impl Outgoing {
             b = b.to(to
                 .parse()
                 .with_context(|| format!("'{to}' is not an e-mail address"))?);
+        }
+        if let Some(h) = self.audience().lettre_header() {
+            b = b.raw_header(h);
         }
         if let Some(r) = &self.in_reply_to {
             b = b.in_reply_to(format!("<{r}>")).references(format!("<{r}>"));
