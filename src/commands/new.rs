@@ -54,6 +54,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
     for (power, password) in &created.passwords {
         println!("  {power:<10} {password}");
     }
+    println!(
+        "Its mail is tagged [{}]: Message-IDs and subjects of no other game share it.",
+        g.config.tag()
+    );
+    println!("secret/ holds the dice secrets: .gitignore keeps it out of a git repository.");
     println!("Edit the players' addresses in game.toml, then mail each player his password and the commitment.");
     Ok(ExitCode::SUCCESS)
 }

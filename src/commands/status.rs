@@ -35,6 +35,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         ),
         Err(e) => println!("Dice commitment for turn {turn}: MISSING ({e})"),
     }
+    if crate::engine::deadline::secret_is_public(&game, turn) {
+        println!("Dice secret of turn {turn}: PUBLIC, the bundled demo's: every player can compute the dice; `pbem rekey` gives a fresh one.");
+    }
     if turn > c.first_turn {
         println!(
             "Last resolved: turn {} (record {})",

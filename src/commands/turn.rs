@@ -12,6 +12,9 @@ use crate::mail::send::{self, Outcome, SendOptions};
 
 /// Run the whole turn: read the mail, resolve, write one report per power, send the outbox.
 ///
+/// Before the turn's deadline it reads the mail and then refuses to resolve while a power due has no
+/// orders in (it names them), unless `--early` is given.
+///
 /// Example: pbem turn games/my-game --mailbox ~/Maildir
 ///          pbem turn games/my-game --mailbox inbox.mbox --no-send
 ///          pbem turn games/my-game            (orders already in `orders/<turn>/`)
@@ -28,12 +31,19 @@ pub struct Args {
     /// Deliver the outbox into this folder instead of the configured transport.
     #[arg(long)]
     pub folder: Option<PathBuf>,
+    /// Resolve before the deadline although a power due has no orders in.
+    #[arg(long)]
+    pub early: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let game = Game::load(&args.game)?;
+    // Never with a demo's public secret.
+    crate::engine::deadline::check_secret(&game, game.current_turn()?)?;
     let mail =
         ingest::ingest_with_progress(&game, &args.mailboxes, &mut super::ingest::progress_bar())?;
+    // Before the deadline, only with every power's orders in (or --early).
+    crate::engine::deadline::check_due(&game, game.current_turn()?, args.early)?;
     let outcome = resolve(&game, &ResolveOptions::default())?;
     let held = ingest::apply_held(&game)?;
     super::print_outcome(&outcome);

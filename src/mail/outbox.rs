@@ -297,6 +297,35 @@ pub fn announcements(
     Ok(out)
 }
 
+/// A notice to every power about turn `turn` (a deadline moved, a turn reopened, a fresh dice
+/// commitment): `headline` first, then the turn's announcement as every player got it, with the
+/// deadline and the commitment as they are now. `key` makes each notice's file unique.
+pub fn notices(
+    game: &Game,
+    turn: u32,
+    commitment: &str,
+    state: &crate::game::state::State,
+    key: &str,
+    headline: &str,
+) -> Result<Vec<Outgoing>> {
+    let mut out = announcements(game, turn, commitment, state)?;
+    for m in &mut out {
+        m.kind = Kind::Notice;
+        m.key = key.to_string();
+        m.subject = format!("[{}] turn {turn}: {headline}", game.config.game);
+        m.text = format!("{headline}\n\n{}", m.text);
+    }
+    Ok(out)
+}
+
+/// Writes messages into the outbox.
+pub fn write_all(game: &Game, messages: &[Outgoing]) -> Result<()> {
+    for m in messages {
+        crate::game::fsio::write_atomic(&path_of(game, m), &m.render(game)?)?;
+    }
+    Ok(())
+}
+
 /// A fixed instant of the game's calendar for dating messages: the deadline of `turn` in UTC, or the
 /// Unix epoch when the game has no valid deadline.
 pub fn game_instant(game: &Game, turn: u32) -> DateTime<Utc> {
