@@ -373,3 +373,35 @@ fn the_demo_s_secrets_are_public_and_turn_refuses_past_its_sample_turns_until_re
     pbem().arg("turn").arg(&game).assert().success();
     audit_ok(&game);
 }
+
+#[test]
+fn status_tells_authenticated_rejected_late_and_missing_apart() {
+    let (tmp, game) = support::game();
+    write(&game, "orders/1/france.txt", header("france", FRANCE_PW, 1));
+    write(&game, "orders/1/austria.txt", header("austria", "wrong", 1));
+    let late = write(
+        tmp.path(),
+        "late.eml",
+        eml(
+            "russia@example.org",
+            "Mon, 7 Dec 2026 18:00:00 +0100",
+            "r1@example.org",
+            &header("russia", RUSSIA_PW, 1),
+        ),
+    );
+    pbem().arg("ingest").arg(&game).arg(&late).assert().success();
+    let out = stdout(&pbem().arg("status").arg(&game).assert().success());
+    let line = |p: &str| {
+        out.lines()
+            .find(|l| l.trim_start().starts_with(p))
+            .unwrap_or_else(|| panic!("no line for {p}: {out}"))
+            .to_string()
+    };
+    assert!(line("france").contains("in, authenticated"), "{out}");
+    assert!(line("austria").contains("in but REJECTED (wrong password"), "{out}");
+    assert!(line("russia").contains("LATE"), "{out}");
+    assert!(
+        line("britain").contains("missing (the deadline has passed)"),
+        "{out}"
+    );
+}
