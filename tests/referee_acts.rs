@@ -389,7 +389,12 @@ fn status_tells_authenticated_rejected_late_and_missing_apart() {
             &header("russia", RUSSIA_PW, 1),
         ),
     );
-    pbem().arg("ingest").arg(&game).arg(&late).assert().success();
+    pbem()
+        .arg("ingest")
+        .arg(&game)
+        .arg(&late)
+        .assert()
+        .success();
     let out = stdout(&pbem().arg("status").arg(&game).assert().success());
     let line = |p: &str| {
         out.lines()
@@ -398,10 +403,27 @@ fn status_tells_authenticated_rejected_late_and_missing_apart() {
             .to_string()
     };
     assert!(line("france").contains("in, authenticated"), "{out}");
-    assert!(line("austria").contains("in but REJECTED (wrong password"), "{out}");
+    assert!(
+        line("austria").contains("in but REJECTED (wrong password"),
+        "{out}"
+    );
     assert!(line("russia").contains("LATE"), "{out}");
     assert!(
         line("britain").contains("missing (the deadline has passed)"),
         "{out}"
     );
+}
+
+#[test]
+fn eia_reports_announce_each_corps_destroyed_with_its_rule() {
+    let (_tmp, game) = demo();
+    let report = fs::read_to_string(game.join("turns/1/reports/france.txt")).unwrap();
+    assert!(
+        report.contains(
+            "- FR-II (france) is destroyed in combat in Passau.\n    [EiA 7.5: land combat]"
+        ),
+        "{report}"
+    );
+    let log = fs::read_to_string(game.join("turns/1/log.toml")).unwrap();
+    assert!(log.contains("kind = \"unit-lost\""), "{log}");
 }

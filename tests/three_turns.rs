@@ -75,7 +75,10 @@ fn eia_19_1_three_turns_take_one_mail_in_and_one_report_out_per_power() {
     // `pbem rekey`), which needs no answer.
     for (turn, kind, power) in out.keys() {
         assert!(
-            matches!(kind.as_str(), "report" | "announcement" | "summary" | "notice"),
+            matches!(
+                kind.as_str(),
+                "report" | "announcement" | "summary" | "notice"
+            ),
             "turn {turn}: a '{kind}' message to {power} would interrupt the turn"
         );
     }
