@@ -88,12 +88,16 @@ impl Outgoing {
     }
 
     /// The Message-ID, without angle brackets: the same for the same message, on any machine; `tag`
-    /// is the game's id with its nonce (`GameConfig::tag`), so that two games never share one.
+    /// is the game's id with its nonce (`GameConfig::tag`), so that two games never share one, and a
+    /// digest of what the message says, so that a turn resolved again after `pbem rollback` (other
+    /// dice, other text) does not reuse the Message-ID of the report it replaces.
     pub fn message_id(&self, tag: &str) -> String {
         let stem = self.file_name();
+        let said = sha256_hex(format!("{}\n{}", self.subject, self.text).as_bytes());
         format!(
-            "{}@{}.pbem",
+            "{}.{}@{}.pbem",
             stem.trim_end_matches(".eml"),
+            &said[..12],
             tag.replace('#', ".")
         )
     }

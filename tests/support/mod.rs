@@ -217,3 +217,4 @@ pub fn locked<T>(f: impl Fn() -> anyhow::Result<T>) -> T {
     }
     panic!("the game lock stayed busy")
 }
+pub mod smtp;
