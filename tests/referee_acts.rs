@@ -427,3 +427,20 @@ fn eia_reports_announce_each_corps_destroyed_with_its_rule() {
     let log = fs::read_to_string(game.join("turns/1/log.toml")).unwrap();
     assert!(log.contains("kind = \"unit-lost\""), "{log}");
 }
+
+#[test]
+fn send_refuses_a_placeholder_referee_address_that_players_could_not_answer() {
+    let (_tmp, game) = support::game();
+    pbem().arg("resolve").arg(&game).assert().success();
+    add_to_config(
+        &game,
+        "[mail]\ntransport = \"sendmail\"\n\n[mail.sendmail]\ncommand = \"/bin/false\"\n",
+    );
+    pbem()
+        .arg("send")
+        .arg(&game)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("is a placeholder: set [mail] from"));
+    assert!(!game.join("mail/sent").exists(), "nothing was sent");
+}

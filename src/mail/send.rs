@@ -210,6 +210,15 @@ pub fn send(
     } else {
         Some(Transport::from_config(game, opts.folder.as_deref())?)
     };
+    // Players answer the From of what they get: a placeholder address would take their orders nowhere.
+    if matches!(transport, Some(Transport::Smtp { .. } | Transport::Sendmail { .. }))
+        && from.email.domain().ends_with(".invalid")
+    {
+        bail!(
+            "the referee address '{}' is a placeholder: set [mail] from in game.toml to the address players answer (nothing was sent)",
+            game.config.mail_from()
+        );
+    }
     let mut summary = SendSummary {
         via: match &transport {
             Some(t) => t.describe(),
