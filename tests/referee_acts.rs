@@ -441,6 +441,22 @@ fn send_refuses_a_placeholder_referee_address_that_players_could_not_answer() {
         .arg(&game)
         .assert()
         .failure()
-        .stderr(predicate::str::contains("is a placeholder: set [mail] from"));
+        .stderr(predicate::str::contains(
+            "is a placeholder: set [mail] from",
+        ));
     assert!(!game.join("mail/sent").exists(), "nothing was sent");
+}
+
+#[test]
+fn replace_refuses_an_address_that_is_not_one_and_changes_nothing() {
+    let (_tmp, game) = support::game();
+    let before = tree(&game);
+    pbem()
+        .args(["replace"])
+        .arg(&game)
+        .args(["britain", "--email", "pitt at home"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("is not an e-mail address"));
+    assert_eq!(tree(&game), before);
 }

@@ -1,6 +1,7 @@
 //! Players who leave and players who replace them (EiA 19.2), and the missed-turn policy of the game:
 //! who may send a power's orders, who receives its report, and the changes of control at the turn
-//! boundary. `pbem drop` and `pbem replace` write the referee's decisions into the current state;
+//! boundary. `pbem drop` and `pbem replace` write the referee's decisions as acts of the current turn
+//! (`game::acts`), which `Game::load_state` applies;
 //! resolving a turn applies them and writes an event for every change, seen by every power.
 
 use std::collections::BTreeSet;

@@ -211,8 +211,10 @@ pub fn send(
         Some(Transport::from_config(game, opts.folder.as_deref())?)
     };
     // Players answer the From of what they get: a placeholder address would take their orders nowhere.
-    if matches!(transport, Some(Transport::Smtp { .. } | Transport::Sendmail { .. }))
-        && from.email.domain().ends_with(".invalid")
+    if matches!(
+        transport,
+        Some(Transport::Smtp { .. } | Transport::Sendmail { .. })
+    ) && from.email.domain().ends_with(".invalid")
     {
         bail!(
             "the referee address '{}' is a placeholder: set [mail] from in game.toml to the address players answer (nothing was sent)",
