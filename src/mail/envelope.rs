@@ -166,8 +166,21 @@ pub struct Addressed {
     pub gone: Vec<String>,
 }
 
+/// The states read to address messages, by turn, so that a run reads each once.
+pub type States = std::collections::BTreeMap<u32, Option<crate::game::state::State>>;
+
 /// The recipients of an outbox message as of now (see the module doc). `written` is its `To`.
 pub fn address(game: &Game, bytes: &[u8], written: &[String]) -> Addressed {
+    address_with(game, bytes, written, &mut States::new())
+}
+
+/// As [`address`], with the states already read.
+pub fn address_with(
+    game: &Game,
+    bytes: &[u8],
+    written: &[String],
+    states: &mut States,
+) -> Addressed {
     let audience = Audience::parse(header(bytes, AUDIENCE).as_deref());
     let mut out = Addressed::default();
     match audience {
@@ -181,9 +194,9 @@ pub fn address(game: &Game, bytes: &[u8], written: &[String]) -> Addressed {
                 "the power '{power}' is no longer in game.toml: nobody to send it to"
             ));
         }
-        Audience::Power { power, turn } => out.to = power_recipients(game, &power, turn),
+        Audience::Power { power, turn } => out.to = power_recipients(game, &power, turn, states),
         Audience::PowerOnly { power, turn } => {
-            let now = power_recipients(game, &power, turn);
+            let now = power_recipients(game, &power, turn, states);
             for a in written {
                 if now.iter().any(|n| n.eq_ignore_ascii_case(a)) {
                     out.to.push(a.clone());
@@ -200,13 +213,15 @@ pub fn address(game: &Game, bytes: &[u8], written: &[String]) -> Addressed {
 
 /// A power's recipients now: its players as game.toml says now, by the state of `turn` (or the latest
 /// state there is) for who replaced or controls whom.
-fn power_recipients(game: &Game, power: &str, turn: u32) -> Vec<String> {
-    let state = game
-        .load_state(turn)
-        .or_else(|_| game.current_turn().and_then(|t| game.load_state(t)));
+fn power_recipients(game: &Game, power: &str, turn: u32, states: &mut States) -> Vec<String> {
+    let state = states.entry(turn).or_insert_with(|| {
+        game.load_state(turn)
+            .or_else(|_| game.current_turn().and_then(|t| game.load_state(t)))
+            .ok()
+    });
     match state {
-        Ok(s) => crate::engine::players::recipients(&game.config, &s, power),
-        Err(_) => game
+        Some(s) => crate::engine::players::recipients(&game.config, s, power),
+        None => game
             .config
             .power(power)
             .map(|p| p.players.clone())

@@ -244,6 +244,7 @@ pub fn send(
     }
     let mut work = Vec::new();
     let mut records = BTreeMap::new();
+    let mut states = envelope::States::new();
     for path in outbox_files(game)? {
         let file = path
             .file_name()
@@ -274,7 +275,7 @@ pub fn send(
             continue;
         }
         // The envelope of now: the audience the message names, as game.toml says today.
-        let addressed = envelope::address(game, &bytes, &headers.recipients);
+        let addressed = envelope::address_with(game, &bytes, &headers.recipients, &mut states);
         for why in &addressed.gone {
             summary.problems.push(format!("{file}: {why}"));
         }
