@@ -7,6 +7,9 @@ use anyhow::Result;
 
 /// Create a new game from a scenario: fresh passwords for every power, a fresh dice secret for turn 1.
 ///
+/// The game gets a nonce of its own (its Message-IDs and subject tags never meet another game's) and a
+/// `.gitignore` that keeps `secret/` out of a repository.
+///
 /// Example: pbem new ~/games/ulm-2026 --from games/ulm-1805
 ///          pbem new ~/games/ulm-2026 --from ulm-1805      (the scenario built into pbem)
 #[derive(Debug, clap::Args)]
