@@ -419,8 +419,11 @@ impl Action<'_> {
                 .any(|u| nations.iter().any(|n| n.eq_ignore_ascii_case(&u.nation)))
     }
 
-    /// Step 10: the losers discard the cards they played (12.2.10); a tie loses for both.
+    /// Step 10: the losers discard the cards they played (12.2.10); a tie loses for both. The
+    /// exception of 12.2.10: a card marked `kept_on_tie` (They Shall Not Pass) is discarded only when
+    /// its player loses outright, and stays face up on a tie.
     fn discard(&mut self, c: &Combat, a_loss: u32, d_loss: u32) {
+        let tie = a_loss == d_loss;
         for (side, power, lost) in [
             (0, &c.attacker, a_loss <= d_loss),
             (1, &c.defender, d_loss <= a_loss),
@@ -428,14 +431,28 @@ impl Action<'_> {
             if !lost || c.cards[side].is_empty() {
                 continue;
             }
+            let kept_on_tie = |id: &str| {
+                tie && self
+                    .tables
+                    .card(id)
+                    .is_some_and(|card| card.kept_on_tie)
+            };
+            let (kept, gone): (Vec<String>, Vec<String>) =
+                c.cards[side].iter().cloned().partition(|id| kept_on_tie(id));
             if let Some(hand) = self.pog.cards.get_mut(power) {
-                hand.retain(|h| !c.cards[side].iter().any(|p| p.eq_ignore_ascii_case(h)));
+                hand.retain(|h| !gone.iter().any(|p| p.eq_ignore_ascii_case(h)));
             }
-            let text = format!(
-                "{power} lost the combat and discards {}.",
-                c.cards[side].join(", ")
-            );
-            self.event(rules::WINNER, "card", Some(&c.attack.target), text);
+            if !gone.is_empty() {
+                let text = format!("{power} lost the combat and discards {}.", gone.join(", "));
+                self.event(rules::WINNER, "card", Some(&c.attack.target), text);
+            }
+            if !kept.is_empty() {
+                let text = format!(
+                    "{power} tied the combat and keeps {} face up (the exception of PoG 12.2.10).",
+                    kept.join(", ")
+                );
+                self.event(rules::WINNER, "card", Some(&c.attack.target), text);
+            }
         }
     }
 

@@ -741,6 +741,39 @@ fn pog_12_2_10_a_tie_loses_for_both_and_losers_discard() {
 }
 
 #[test]
+fn pog_12_2_10_they_shall_not_pass_stays_face_up_on_a_tie() {
+    let mut fx = Fixture::new().with(vec![
+        ge_corps("GE-XX", "Namur"),
+        fr_corps("FR-C1", "Reims"),
+    ]);
+    fx.pog_mut()
+        .cards
+        .insert("allies".into(), vec!["they-shall-not-pass".into()]);
+    const A: &str = "fire/combat=1/space=Reims/side=attacker";
+    const D: &str = "fire/combat=1/space=Reims/side=defender";
+    // Strength 1 against 1 on the same column; the card's +1 makes a 2 the attacker's 3: a tie.
+    let (next, events) = fx.resolve("attack Reims with GE-XX", &[(A, 3), (D, 2)]);
+    let l = log(&events);
+    assert!(l.contains("Both sides lose at Reims"), "{l}");
+    assert!(
+        l.contains("[PoG 12.2.10] allies tied the combat and keeps they-shall-not-pass face up"),
+        "{l}"
+    );
+    assert_eq!(
+        next.pog.as_ref().unwrap().cards["allies"],
+        vec!["they-shall-not-pass".to_string()]
+    );
+    // Beaten outright, the Allies discard it.
+    let (next, events) = fx.resolve("attack Reims with GE-XX", &[(A, 6), (D, 1)]);
+    let l = log(&events);
+    assert!(
+        l.contains("allies lost the combat and discards they-shall-not-pass."),
+        "{l}"
+    );
+    assert!(next.pog.as_ref().unwrap().cards["allies"].is_empty());
+}
+
+#[test]
 fn pog_12_2_11_the_defender_retreats_toward_supply() {
     let fx = Fixture::new().with(vec![ge_army("GE-1", "Koblenz"), fr_army("FR-1", "Sedan")]);
     let (next, events) = fx.resolve("attack Sedan with GE-1", &[(A1, 6), (D1, 1)]);

@@ -212,6 +212,14 @@ power = "central"
 side = "defender"
 drm = 1
 nations = ["ge"]
+[[card]]
+id = "they-shall-not-pass"
+name = "They Shall Not Pass"
+power = "allies"
+side = "defender"
+drm = 1
+nations = ["fr"]
+kept_on_tie = true
 "#;
 
 fn hashes() -> &'static (String, String) {
