@@ -375,6 +375,41 @@ fn pog_11_2_7_attrition_lowers_a_trench_except_in_an_intact_fort() {
 }
 
 #[test]
+fn pog_11_2_7_a_besieged_fort_is_intact_and_shelters_its_trench() {
+    let mut fx = Fixture::new();
+    trench(&mut fx, "Verdun", 1, "allies");
+    fx.pog_mut()
+        .fort
+        .insert("Verdun".into(), FortStatus::Besieged);
+    trench(&mut fx, "Liege", 1, "allies");
+    fx.pog_mut()
+        .fort
+        .insert("Liege".into(), FortStatus::Destroyed);
+    let pog = fx.ruleset();
+    let sop = BTreeMap::new();
+    let mut dice = DiceBox::new([0; 32]);
+    let mut a = Action::new(
+        &fx.game.map,
+        &pog.tables,
+        &sop,
+        fx.state.clone(),
+        vec!["central".into(), "allies".into()],
+        &mut dice,
+    )
+    .unwrap();
+    a.trench_attrition("Verdun");
+    a.trench_attrition("Liege");
+    assert_eq!(
+        a.pog.trench["Verdun"].level, 1,
+        "a besieged fort is intact (11.1.8): the trench stands"
+    );
+    assert!(
+        !a.pog.trench.contains_key("Liege"),
+        "a destroyed fort shelters nothing"
+    );
+}
+
+#[test]
 fn pog_11_2_10_after_the_entrench_event_german_army_spaces_are_at_level_0() {
     let mut fx = Fixture::new().with(vec![ge_army("GE-1", "Metz"), ge_corps("GE-XX", "Koblenz")]);
     fx.pog_mut().entrench_played.push("central".into());
