@@ -77,8 +77,8 @@ impl Combat {
 
 impl Action<'_> {
     /// Resolves the attacks of the action: those on spaces without enemy units or intact enemy fort
-    /// first (12.2.1), then the others in the order given, then those ordered `after` (to strike
-    /// units that retreat into a space during the action, 12.1.2).
+    /// first (12.2.1, even those ordered `after`), then the others in the order given, then those
+    /// ordered `after` (to strike units that retreat into a space during the action, 12.1.2).
     pub fn resolve_attacks(&mut self, attacks: Vec<Attack>) -> Result<()> {
         for (n, a) in self.attack_order(attacks).into_iter().enumerate() {
             self.combat(n + 1, a)?;
@@ -86,16 +86,16 @@ impl Action<'_> {
         Ok(())
     }
 
-    /// The order the attacks are fought in: on empty spaces first (12.2.1), then as given, then
-    /// those marked `after`.
+    /// The order the attacks are fought in: on spaces empty at the start first, `after` or not
+    /// (12.2.1: before all other attacks), then as given, then those marked `after`.
     pub fn attack_order(&self, attacks: Vec<Attack>) -> Vec<Attack> {
         let active = &self.active;
-        let (later, now): (Vec<Attack>, Vec<Attack>) = attacks.into_iter().partition(|a| a.after);
-        let (empty, held): (Vec<Attack>, Vec<Attack>) = now.into_iter().partition(|a| {
+        let (empty, held): (Vec<Attack>, Vec<Attack>) = attacks.into_iter().partition(|a| {
             self.enemies_in(&a.target, active).is_empty()
                 && !self.intact_enemy_fort(&a.target, active)
         });
-        empty.into_iter().chain(held).chain(later).collect()
+        let (later, now): (Vec<Attack>, Vec<Attack>) = held.into_iter().partition(|a| a.after);
+        empty.into_iter().chain(now).chain(later).collect()
     }
 
     /// Step 1 (12.2.1): who fights, or why no one does. Looks, changes nothing.
@@ -431,14 +431,12 @@ impl Action<'_> {
             if !lost || c.cards[side].is_empty() {
                 continue;
             }
-            let kept_on_tie = |id: &str| {
-                tie && self
-                    .tables
-                    .card(id)
-                    .is_some_and(|card| card.kept_on_tie)
-            };
-            let (kept, gone): (Vec<String>, Vec<String>) =
-                c.cards[side].iter().cloned().partition(|id| kept_on_tie(id));
+            let kept_on_tie =
+                |id: &str| tie && self.tables.card(id).is_some_and(|card| card.kept_on_tie);
+            let (kept, gone): (Vec<String>, Vec<String>) = c.cards[side]
+                .iter()
+                .cloned()
+                .partition(|id| kept_on_tie(id));
             if let Some(hand) = self.pog.cards.get_mut(power) {
                 hand.retain(|h| !gone.iter().any(|p| p.eq_ignore_ascii_case(h)));
             }

@@ -497,16 +497,25 @@ fn pog_12_1_1_a_space_is_activated_for_movement_or_for_attack() {
 
 #[test]
 fn pog_12_1_2_units_that_retreated_fire_on_the_leftmost_column_and_die_on_any_loss() {
+    // Chalons holds FR-C2 at the start (an attack on an empty space would come first, 12.2.1):
+    // GE-3 destroys it without advancing, FR-1 retreats there from Sedan, and GE-4 strikes it.
     let fx = Fixture::new()
         .with(vec![
             ge_army("GE-1", "Koblenz"),
             ge_army("GE-3", "Reims"),
+            ge_army("GE-4", "Reims"),
             fr_army("FR-1", "Sedan"),
+            fr_corps("FR-C2", "Chalons"),
         ])
         .standing("allies", "retreat@Sedan", "Chalons");
     let (next, events) = fx.resolve(
-        "attack Sedan with GE-1\nattack Chalons with GE-3 after",
-        &[(A1, 6), (D1, 1)],
+        "attack Chalons with GE-3 no-advance\nattack Sedan with GE-1\nattack Chalons with GE-4 after",
+        &[
+            ("fire/combat=1/space=Chalons/side=attacker", 6),
+            ("fire/combat=1/space=Chalons/side=defender", 1),
+            ("fire/combat=2/space=Sedan/side=attacker", 6),
+            ("fire/combat=2/space=Sedan/side=defender", 1),
+        ],
     );
     let l = log(&events);
     assert!(
@@ -613,6 +622,19 @@ fn pog_12_2_1_attacks_on_empty_spaces_come_first_and_are_won() {
         "the attacker advances"
     );
     assert_eq!(control(&next, "Reims"), "central");
+}
+
+#[test]
+fn pog_12_2_1_an_attack_on_an_empty_space_comes_first_even_when_marked_after() {
+    let fx = Fixture::new().with(vec![
+        ge_army("GE-1", "Koblenz"),
+        ge_corps("GE-XX", "Namur"),
+        fr_corps("FR-C1", "Sedan"),
+    ]);
+    let (_, events) = fx.resolve("attack Sedan with GE-1\nattack Reims with GE-XX after", &[]);
+    let first = events.iter().find(|e| e.kind == "combat").unwrap();
+    assert_eq!(first.area.as_deref(), Some("Reims"), "{}", log(&events));
+    assert_eq!(first.rule, "PoG 12.2.1");
 }
 
 #[test]
@@ -777,10 +799,7 @@ fn pog_12_2_10_a_tie_loses_for_both_and_losers_discard() {
 
 #[test]
 fn pog_12_2_10_they_shall_not_pass_stays_face_up_on_a_tie() {
-    let mut fx = Fixture::new().with(vec![
-        ge_corps("GE-XX", "Namur"),
-        fr_corps("FR-C1", "Reims"),
-    ]);
+    let mut fx = Fixture::new().with(vec![ge_corps("GE-XX", "Namur"), fr_corps("FR-C1", "Reims")]);
     fx.pog_mut()
         .cards
         .insert("allies".into(), vec!["they-shall-not-pass".into()]);
