@@ -609,17 +609,18 @@ impl Action<'_> {
         // Shifts: terrain and trenches for the attacker's fire, trenches for the defender's, cards.
         let trench = self.defending_trench(c);
         let mut shift = c.shift[i];
-        let mut note = Vec::new();
+        // Each shift of the note, with its value: the Army table option renounces the favourable ones.
+        let mut note: Vec<(String, i32)> = Vec::new();
         match side {
             Side::Attacker => {
                 let ts = self.tables.terrain_shift(self.terrain(&target));
                 if ts != 0 {
-                    note.push(format!("{} {ts:+}", self.terrain(&target).name()));
+                    note.push((format!("{} {ts:+}", self.terrain(&target).name()), ts));
                 }
                 shift += ts;
                 if let Some(l) = trench {
                     let s = self.tables.trench_shift(l).attacker;
-                    note.push(format!("trench level {l} {s:+}"));
+                    note.push((format!("trench level {l} {s:+}"), s));
                     shift += s;
                 }
             }
@@ -627,7 +628,7 @@ impl Action<'_> {
                 if let Some(l) = trench {
                     let s = self.tables.trench_shift(l).defender;
                     if s != 0 {
-                        note.push(format!("trench level {l} {s:+}"));
+                        note.push((format!("trench level {l} {s:+}"), s));
                     }
                     shift += s;
                 }
@@ -676,11 +677,17 @@ impl Action<'_> {
                         .at(&target)
                         .decided(&power, d.by),
                 );
+                for (text, s) in &mut note {
+                    if *s > 0 {
+                        *text = format!("renounced: {text}");
+                    }
+                }
                 (army, army_col, "Army")
             } else {
                 (corps, corps_col, "Corps/Fort")
             }
         };
+        let note: Vec<String> = note.into_iter().map(|(text, _)| text).collect();
         let loss = table.loss(column, modified);
         Ok(Fire {
             table: name,

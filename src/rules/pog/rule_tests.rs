@@ -708,8 +708,8 @@ fn pog_12_2_7_warsaw_example_army_table_from_loss_factor_4() {
     let l = log(&events);
     assert!(l.contains("[PoG 12.2.7] allies reaches LF 4 and fires on the Army table, column 4, renouncing favourable shifts."), "{l}");
     assert!(
-        l.contains("allies (defender) fires on the Army table, column 4"),
-        "{l}"
+        l.contains("allies (defender) fires on the Army table, column 4 (renounced: trench level 1 +1): a "),
+        "the log shows the renounced shift as renounced: {l}"
     );
     let fx = fx.standing("allies", "fire-table", "corps");
     let (_, events) = fx.resolve("attack Verdun with GE-1", &[]);
