@@ -305,26 +305,14 @@ impl<'a> Naval<'a> {
         let a_tactic = self.tactic(&a_lead, sea, &involved)?;
         let d_tactic = self.tactic(&d_lead, sea, &involved)?;
         let ships = |me: &Self, s: &[usize]| -> u32 { s.iter().map(|&i| me.fleets[i].ships).sum() };
-        let drm = |me: &Self, s: &[usize], lead: &str, tactic: &str, enemy: u32| -> i32 {
-            let own = ships(me, s);
-            let mut d = 0;
-            if lead == "britain" && (tactic == "linear-attack" || tactic == "melee") {
-                d += 1;
-            }
-            if lead == "france" && tactic == "linear-defence" {
-                d += 1;
-            }
-            if own >= 2 * enemy {
-                d += 1;
-            }
-            if 2 * own <= enemy {
-                d -= 1;
-            }
-            d - (s.len() as i32 - 2).max(0)
+        let fleets_of = |me: &Self, s: &[usize]| -> Vec<(String, u32)> {
+            s.iter()
+                .map(|&i| (me.fleets[i].power.clone(), me.fleets[i].ships))
+                .collect()
         };
         let (a_ships, d_ships) = (ships(self, attackers), ships(self, defenders));
-        let a_drm = drm(self, attackers, &a_lead, &a_tactic, d_ships);
-        let d_drm = drm(self, defenders, &d_lead, &d_tactic, a_ships);
+        let a_drm = chart_modifier(&fleets_of(self, attackers), &a_tactic, d_ships);
+        let d_drm = chart_modifier(&fleets_of(self, defenders), &d_tactic, a_ships);
         let text = format!(
             "Naval battle at {sea_id}: {a_lead} ({a_ships} ships, {a_tactic}, modifier {a_drm:+}) against {d_lead} ({d_ships} ships, {d_tactic}, modifier {d_drm:+})."
         );
@@ -640,6 +628,36 @@ impl<'a> Naval<'a> {
         self.push(e, sea, involved);
         Ok(())
     }
+}
+
+/// The die-roll modifier of one side on the Tactical Naval Combat Chart (EiA 19.1, "Die-roll
+/// Modifiers to Combat Resolution"): `fleets` are the side's fleets as (power, ships). "Majority of
+/// ships are British/French" is a true majority: more than half the side's ships, not merely the
+/// most of any power.
+pub fn chart_modifier(fleets: &[(String, u32)], tactic: &str, enemy: u32) -> i32 {
+    let own: u32 = fleets.iter().map(|(_, n)| n).sum();
+    let majority = |power: &str| {
+        let theirs: u32 = fleets
+            .iter()
+            .filter(|(p, _)| p == power)
+            .map(|(_, n)| n)
+            .sum();
+        2 * theirs > own
+    };
+    let mut d = 0;
+    if majority("britain") && (tactic == "linear-attack" || tactic == "melee") {
+        d += 1;
+    }
+    if majority("france") && tactic == "linear-defence" {
+        d += 1;
+    }
+    if own >= 2 * enemy {
+        d += 1;
+    }
+    if 2 * own <= enemy {
+        d -= 1;
+    }
+    d - (fleets.len() as i32 - 2).max(0)
 }
 
 /// Writes the fleets back into the next state: ships, areas; sunk fleets are gone.

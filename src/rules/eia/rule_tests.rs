@@ -1030,6 +1030,28 @@ fn eia_6_3_5_victors_never_pursue_and_the_defeated_retreat_to_port() {
 }
 
 #[test]
+fn eia_19_1_majority_of_ships_british_means_more_than_half() {
+    use super::naval::chart_modifier;
+    let side = |v: &[(&str, u32)]| -> Vec<(String, u32)> {
+        v.iter().map(|(p, n)| (p.to_string(), *n)).collect()
+    };
+    // Britain has the most ships of the side, 4 of 9, but not the majority: no +1.
+    let most_not_majority = side(&[("britain", 4), ("spain", 3), ("russia", 2)]);
+    assert_eq!(chart_modifier(&most_not_majority, "linear-attack", 9), -1);
+    // 5 of 9 is a majority: +1.
+    let majority = side(&[("britain", 5), ("spain", 2), ("russia", 2)]);
+    assert_eq!(chart_modifier(&majority, "linear-attack", 9), 0);
+    assert_eq!(chart_modifier(&majority, "melee", 9), 0);
+    assert_eq!(chart_modifier(&majority, "linear-defence", 9), -1);
+    // Half is no majority; the French one counts in linear defence only.
+    let half = side(&[("france", 4), ("spain", 4)]);
+    assert_eq!(chart_modifier(&half, "linear-defence", 8), 0);
+    let french = side(&[("france", 5), ("spain", 3)]);
+    assert_eq!(chart_modifier(&french, "linear-defence", 8), 1);
+    assert_eq!(chart_modifier(&french, "linear-attack", 8), 0);
+}
+
+#[test]
 fn eia_19_1_chart_reading() {
     use super::tables::{parse_naval_result, NavalTable};
     let t = NavalTable::default();
