@@ -888,6 +888,45 @@ fn eia_19_1_further_days_by_standing_order_or_sop() {
         .any(|r| r.label == "combat/area=Field/round=4")));
 }
 
+#[test]
+fn eia_19_1_the_defender_has_his_say_on_further_days() {
+    let even = [
+        corps("B1", "blue", "infantry", 40, "9.0", "Field"),
+        corps("R1", "red", "infantry", 40, "9.0", "Field"),
+    ]
+    .concat();
+    let further = |events: &[Event]| -> Vec<String> {
+        with_rule(events, "EiA 19.1")
+            .into_iter()
+            .filter(|e| e.text.contains("further day"))
+            .map(|e| e.text.clone())
+            .collect()
+    };
+    // The defender's standing order refuses: the battle ends after the first day.
+    let (_d, g) = game(&format!(
+        "[standing.blue]\ncontinue = \"always\"\n[standing.red]\ncontinue = \"never\"\n{even}"
+    ));
+    let (events, _) = run(&g, &orders(&[("blue", attack("Field"))]));
+    assert_eq!(
+        further(&events)[..2],
+        [
+            "blue fights a further day at Field after day 1 (by its standing order).".to_string(),
+            "red fights no further day at Field after day 1 (by its standing order): the battle ends.".to_string()
+        ]
+    );
+    assert!(!events.iter().any(|e| e
+        .rolls
+        .iter()
+        .any(|r| r.label == "combat/area=Field/round=4")));
+    // With nothing said, the defender stands (the SOP): the attacker's order decides.
+    let (_d, g) = game(&format!("[standing.blue]\ncontinue = \"always\"\n{even}"));
+    let (events, _) = run(&g, &orders(&[("blue", attack("Field"))]));
+    assert_eq!(
+        further(&events)[1],
+        "red stands for a further day at Field after day 1 (by the SOP)."
+    );
+}
+
 fn fleet(id: &str, power: &str, ships: u32, area: &str) -> String {
     format!("[[fleet]]\nid = \"{id}\"\npower = \"{power}\"\nships = {ships}\narea = \"{area}\"\n")
 }
