@@ -326,20 +326,29 @@ impl<'a> Naval<'a> {
             .cell(&a_tactic, &d_tactic)
             .expect("validated chart")
             .clone();
-        let melee = table
-            .cell("melee", "melee")
-            .expect("validated chart")
-            .clone();
-        let mut closed = a_tactic == d_tactic;
+        // Closing to Melee (EiA 19.1 chart), pbem's reading of the chart's structure: a melee fleet
+        // facing a line fights its way in on the cell's "1st" row; after each round it rolls to
+        // close; the "2nd" row is the round after a successful close (the melee fleet's heavy
+        // results, the line's light ones). A fleet that fails to close fights the "1st" row again.
+        // The cell's rows count the rounds (two); once closed, it stays closed.
+        let mixed = (a_tactic == "melee") != (d_tactic == "melee");
+        let mut closed = false;
         let (mut a_morale, mut d_morale) = (0i64, 0i64);
         let (mut a_sunk, mut d_sunk) = (0u32, 0u32);
         let rounds = cell.attacker.len();
         for r in 0..rounds.max(1) {
             let round = r as u32 + 1;
-            let (a_row, d_row) = if closed && a_tactic != d_tactic {
-                (&melee.attacker[0], &melee.defender[0])
+            let row = if mixed {
+                usize::from(closed).min(rounds - 1)
             } else {
-                (&cell.attacker[r], &cell.defender[r])
+                r
+            };
+            let (a_row, d_row) = (&cell.attacker[row], &cell.defender[row]);
+            let on_row = match (mixed && rounds > 1, r, closed) {
+                (false, _, _) => String::new(),
+                (true, 0, _) => " on the chart's 1st row".to_string(),
+                (true, _, true) => " on the chart's 2nd row (closed to melee)".to_string(),
+                (true, _, false) => " on the chart's 1st row (not closed)".to_string(),
             };
             let roll = self
                 .dice
@@ -356,7 +365,7 @@ impl<'a> Naval<'a> {
             d_sunk += lost_d;
             a_sunk += lost_a;
             let text = format!(
-                "Round {round} at {sea_id}: {a_lead} rolls {}, {d_lead} rolls {}: {a_lead} loses {lost_a} ships and {} morale, {d_lead} loses {lost_d} ships and {} morale.",
+                "Round {round} at {sea_id}{on_row}: {a_lead} rolls {}, {d_lead} rolls {}: {a_lead} loses {lost_a} ships and {} morale, {d_lead} loses {lost_d} ships and {} morale.",
                 roll.dice[0].face,
                 roll.dice[1].face,
                 Tenths(on_a.morale),
@@ -371,7 +380,7 @@ impl<'a> Naval<'a> {
                 break;
             }
             // Closing to Melee: a melee fleet against a linear one rolls after each round.
-            if !closed && r + 1 < rounds && (a_tactic == "melee") != (d_tactic == "melee") {
+            if !closed && r + 1 < rounds && mixed {
                 let linear = if a_tactic == "melee" {
                     &d_tactic
                 } else {

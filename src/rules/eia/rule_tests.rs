@@ -1042,6 +1042,69 @@ fn eia_19_1_naval_combat_on_the_tactical_chart() {
     }
 }
 
+/// Round 2 of red's melee (10 ships, +1) against blue's line (5 ships, -1) at the Bay, found by
+/// `closes`: the text of round 2 and the losses the chart's `row` of the cell gives for its dice.
+fn closing_round_2(closes: bool) -> (String, String) {
+    use super::tables::parse_naval_result;
+    use crate::game::state::Tenths;
+    let (_d, g) = game(&sea_state("[standing.red]\ntactics = \"melee\"\n"));
+    let o = orders(&[("blue", sail("BF", "Bay"))]);
+    let wanted = if closes {
+        "it closes to melee"
+    } else {
+        "the line holds it off"
+    };
+    let events = first_seed_where(&g, &o, |e| {
+        e.iter().any(|e| e.text.ends_with(&format!("{wanted}.")))
+            && e.iter().filter(|e| e.kind == "naval-round").count() == 2
+    });
+    let round = events
+        .iter()
+        .filter(|e| e.kind == "naval-round")
+        .nth(1)
+        .unwrap();
+    let cell = eia(&g)
+        .tables
+        .naval
+        .cell("melee", "linear-attack")
+        .unwrap()
+        .clone();
+    let row = usize::from(closes);
+    let col = |die: u32, m: i32| (((die as i32 + m).clamp(1, 6) - 1) / 2) as usize;
+    let on_blue =
+        parse_naval_result(&cell.attacker[row][col(round.rolls[0].dice[0].face, 1)]).unwrap();
+    let on_red =
+        parse_naval_result(&cell.defender[row][col(round.rolls[0].dice[1].face, -1)]).unwrap();
+    let expected = format!(
+        "red loses {} ships and {} morale, blue loses {} ships and {} morale.",
+        on_red.ships,
+        Tenths(on_red.morale),
+        on_blue.ships,
+        Tenths(on_blue.morale)
+    );
+    (round.text.clone(), expected)
+}
+
+#[test]
+fn eia_19_1_closing_to_melee_the_2nd_row_follows_a_successful_close() {
+    let (text, expected) = closing_round_2(true);
+    assert!(
+        text.contains("on the chart's 2nd row (closed to melee)"),
+        "{text}"
+    );
+    assert!(text.ends_with(&expected), "{text} / {expected}");
+}
+
+#[test]
+fn eia_19_1_closing_to_melee_failing_to_close_fights_the_1st_row_again() {
+    let (text, expected) = closing_round_2(false);
+    assert!(
+        text.contains("on the chart's 1st row (not closed)"),
+        "{text}"
+    );
+    assert!(text.ends_with(&expected), "{text} / {expected}");
+}
+
 #[test]
 fn eia_6_3_5_victors_never_pursue_and_the_defeated_retreat_to_port() {
     let (_d, g) = game(&sea_state(""));
