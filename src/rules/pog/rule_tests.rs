@@ -183,6 +183,29 @@ fn pog_11_1_5_a_unit_entering_an_isolated_space_stops() {
 }
 
 #[test]
+fn pog_11_1_4_clarification_out_of_supply_units_move_only_once_a_supply_path_opens() {
+    // GE-XX in Reims traces no supply (Sedan and Namur are the Allies'): it may not move...
+    let fx = Fixture::new().with(vec![ge_army("GE-1", "Koblenz"), ge_corps("GE-XX", "Reims")]);
+    let (next, events) = fx.resolve("move GE-XX Namur", &[]);
+    assert_eq!(find(&next, "GE-XX").unwrap().space(), "Reims");
+    let l = log(&events);
+    assert!(
+        l.contains(
+            "[PoG 11.1.4] GE-XX is out of supply and no supply path has opened: it does not move."
+        ),
+        "{l}"
+    );
+    // ...unless an earlier move of the action opens one: GE-1 takes Sedan, Reims traces to Koblenz.
+    let (next, events) = fx.resolve("move GE-1 Sedan\nmove GE-XX Namur", &[]);
+    assert_eq!(
+        find(&next, "GE-XX").unwrap().space(),
+        "Namur",
+        "{}",
+        log(&events)
+    );
+}
+
+#[test]
 fn pog_11_1_7_never_into_a_space_with_enemy_units() {
     let fx = Fixture::new().with(vec![ge_army("GE-1", "Koblenz"), fr_corps("FR-C1", "Sedan")]);
     let e = fx.errors("central", "move GE-1 Sedan");
