@@ -291,6 +291,40 @@ fn pog_11_2_1_entrench_from_fall_1914_one_unit_per_space() {
 }
 
 #[test]
+fn pog_11_2_1_other_units_of_an_entrenching_space_move_freely_but_do_not_attack() {
+    // pbem's reading: entrenching activates the space for movement (11.2.1's first sentence); its
+    // other units move as they like, and none attacks from it (12.1.1: movement or attack).
+    let fx = Fixture::new().with(vec![
+        ge_army("GE-1", "Koblenz"),
+        ge_corps("GE-XX", "Koblenz"),
+        ge_corps("GE-XXI", "Koblenz"),
+        fr_corps("FR-C1", "Sedan"),
+    ]);
+    let c = fx.check(
+        "central",
+        "entrench GE-1\nmove GE-XX Aachen\nattack Sedan with GE-XXI",
+    );
+    assert_eq!(c.accepted.len(), 2, "{:?}", c.diagnostics);
+    assert_eq!(c.rejected(), 1);
+    let e = fx.errors(
+        "central",
+        "entrench GE-1\nmove GE-XX Aachen\nattack Sedan with GE-XXI",
+    );
+    assert!(e.contains("PoG 12.1.1"), "{e}");
+    let (next, events) = fx.resolve(
+        "entrench GE-1\nmove GE-XX Aachen",
+        &[("entrench/space=Koblenz", 1)],
+    );
+    assert_eq!(find(&next, "GE-XX").unwrap().space(), "Aachen");
+    assert_eq!(
+        next.pog.as_ref().unwrap().trench["Koblenz"].level,
+        1,
+        "{}",
+        log(&events)
+    );
+}
+
+#[test]
 fn pog_11_2_2_1_entrenching_takes_a_die_at_most_the_lf() {
     let fx = Fixture::new().with(vec![ge_army("GE-1", "Metz")]);
     let (next, events) = fx.resolve("entrench GE-1", &[("entrench/space=Metz", 3)]);

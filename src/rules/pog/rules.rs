@@ -52,6 +52,10 @@ pub const BEF: Rule = pog(
     "the BEF stays in Britain, France, Belgium, Holland and Germany",
 );
 /// PoG 11.2.1: one unit per space activated for movement may entrench, from the turn of Fall 1914.
+/// pbem's reading of "other units in the space may move or attack freely": the rule's first sentence
+/// makes entrenching a use of a space activated for movement, so the other units of the space move
+/// as they like (the entrenching unit's LF still counts at the roll), and none attacks from it, as
+/// 12.1.1 allows no attack from a space activated for movement.
 pub const ENTRENCH: Rule = pog(
     "11.2.1",
     "one unit per space activated for movement may entrench",
