@@ -1,6 +1,7 @@
 //! The EiA naval phase, before the land phase: fleets move (EiA 6.2), non-moving fleets intercept
 //! weaker enemy fleets (6.2.3 SOP), the intercepted evade unless their side has more ships (6.3.2
-//! SOP), fleets fight on the Tactical Naval Combat Chart (tactics by standing order or SOP), the
+//! SOP); after movement, fleets ordered to `engage` attack the enemy fleets in their sea area (6.3),
+//! and the attacked evade unless their side has more ships (6.3.2 SOP); fleets fight on the Tactical Naval Combat Chart (tactics by standing order or SOP), the
 //! defeated retreat to the nearest unblockaded friendly port (6.3.5 SOP), and victors never pursue
 //! (6.3.5 SOP; a standing order `chase always` uses the General Chase chart instead).
 
@@ -17,7 +18,7 @@ use crate::game::state::{State, Tenths};
 use super::decisions::{
     always_never, EiaPoint, CHASE, EVADE_AT_SEA, INTERCEPT, NAVAL_COMBAT, NAVAL_RETREAT,
 };
-use super::orders::{EiaOrder, NAVAL_MOVEMENT};
+use super::orders::{EiaOrder, NAVAL_ATTACK, NAVAL_MOVEMENT};
 use super::tables::parse_naval_result;
 use super::visibility::watchers;
 use super::{labels, Eia};
@@ -142,6 +143,129 @@ impl<'a> Naval<'a> {
             }
         }
         Ok(())
+    }
+
+    /// EiA 6.3: after naval movement, each `engage <sea>` order (powers in id order, orders in file
+    /// order) sets the power's fleets in that sea against the enemy fleets there, each hostile group
+    /// (a power with its allies, by the id of its first fleet's power) in turn. 6.3.2 (SOP): the
+    /// attacked evade unless their side has more ships than the attackers; pbem's reading: fleets that
+    /// evade an attack where they lie avoid the battle and stay in their area. One battle per sea area
+    /// and turn: a sea already fought in this turn is not fought again.
+    pub fn engage(&mut self, orders: &BTreeMap<String, Vec<EiaOrder>>) -> Result<()> {
+        let mut fought: BTreeSet<usize> = BTreeSet::new();
+        for e in &self.events {
+            if e.kind == "naval-combat" {
+                if let Some(i) = e.area.as_deref().and_then(|a| self.map.find(a)) {
+                    fought.insert(i);
+                }
+            }
+        }
+        for (power, list) in orders {
+            for order in list {
+                let EiaOrder::Engage { sea } = order else {
+                    continue;
+                };
+                let Some(sea) = self.map.find(sea) else {
+                    continue;
+                };
+                self.attack_at_sea(power, sea, &mut fought)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn attack_at_sea(
+        &mut self,
+        power: &str,
+        sea: usize,
+        fought: &mut BTreeSet<usize>,
+    ) -> Result<()> {
+        let sea_id = self.map.area(sea).id.clone();
+        let here = |me: &Self, i: usize| me.fleets[i].area == sea && me.fleets[i].ships > 0;
+        let attackers: Vec<usize> = (0..self.fleets.len())
+            .filter(|&i| here(self, i) && self.fleets[i].power == power)
+            .collect();
+        let enemies: Vec<usize> = (0..self.fleets.len())
+            .filter(|&i| here(self, i) && !self.state.friendly(&self.fleets[i].power, power))
+            .collect();
+        let also = BTreeSet::from([power.to_string()]);
+        let nothing = |why: String| Event::new(NAVAL_ATTACK, "naval-attack", why);
+        if attackers.is_empty() || enemies.is_empty() {
+            let why = if attackers.is_empty() {
+                format!("{power} has no fleet at {sea_id} after naval movement: its attack there comes to nothing.")
+            } else {
+                format!("No enemy fleet is at {sea_id}: {power}'s attack there comes to nothing.")
+            };
+            self.push(nothing(why), sea, &also);
+            return Ok(());
+        }
+        if !fought.insert(sea) {
+            let why = format!("A naval battle was fought at {sea_id} this turn: {power}'s attack there is not fought (pbem: one battle per sea area and turn).");
+            self.push(nothing(why), sea, &also);
+            return Ok(());
+        }
+        // The first hostile group: the power of the first enemy fleet, with its allies.
+        let lead = self.fleets[enemies[0]].power.clone();
+        let group: Vec<usize> = enemies
+            .iter()
+            .copied()
+            .filter(|&i| self.state.friendly(&self.fleets[i].power, &lead))
+            .collect();
+        let list = |me: &Self, v: &[usize]| -> String {
+            v.iter()
+                .map(|&i| format!("{} ({} ships)", me.fleets[i].id, me.fleets[i].ships))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let powers: BTreeSet<String> = group
+            .iter()
+            .map(|&i| self.fleets[i].power.clone())
+            .collect();
+        let mut involved = powers.clone();
+        involved.insert(power.to_string());
+        let text = format!(
+            "{power} attacks the fleets of {} at {sea_id}: {} against {}.",
+            powers.iter().cloned().collect::<Vec<_>>().join(", "),
+            list(self, &attackers),
+            list(self, &group)
+        );
+        self.push(
+            Event::new(NAVAL_ATTACK, "naval-attack", text)
+                .decided(power.to_string(), DecidedBy::Order),
+            sea,
+            &involved,
+        );
+        // 6.3.2 (SOP): the attacked evade unless their side has more ships.
+        let ships = |me: &Self, v: &[usize]| -> u32 { v.iter().map(|&i| me.fleets[i].ships).sum() };
+        let (theirs, ours) = (ships(self, &group), ships(self, &attackers));
+        if theirs <= ours {
+            let big = *group
+                .iter()
+                .max_by_key(|&&i| (self.fleets[i].ships, std::cmp::Reverse(i)))
+                .expect("a group is never empty");
+            let id = self.fleets[big].id.clone();
+            let roll = self.dice.roll(&labels::naval_evade(&sea_id, &id), &[6])?;
+            let face = roll.dice[0].face;
+            let need = self.eia.tables.naval.evade;
+            let evaded = face <= need;
+            let who = group
+                .iter()
+                .map(|&i| self.fleets[i].id.as_str())
+                .collect::<Vec<_>>()
+                .join(", ");
+            let text = format!(
+                "{who} tries to evade at {sea_id} ({theirs} ships against {ours}) (by the SOP): rolls {face}, needs {need} or less: {}.",
+                if evaded { "it evades the attack" } else { "caught" }
+            );
+            let e = Event::new(EVADE_AT_SEA, "evade", text)
+                .roll(roll)
+                .decided(lead.clone(), DecidedBy::Sop);
+            self.push(e, sea, &involved);
+            if evaded {
+                return Ok(());
+            }
+        }
+        self.battle(sea, &attackers, &group)
     }
 
     /// One fleet's move, step by step, until it ends or is intercepted. The move's event comes before

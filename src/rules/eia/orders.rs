@@ -3,7 +3,10 @@
 //! ```text
 //! move <unit> <area> [<area> ...]     land movement along a path (EiA 7)
 //! attack <area>                       declare an attack on the enemy corps there (EiA 7.5)
-//! chit <area> <chit>                  the tactical chit for the combat there (EiA 19.1 interrupt 1)
+//! chit <area> <chit> [with <corps>...] the tactical chit for the combat there (EiA 19.1 interrupt 1;
+//!                                     `with` names an outflanking force, 7.5.2.3)
+//! engage <sea>                        your fleets there attack the enemy fleets after naval movement
+//!                                     (EiA 6.3; the attacked evade unless stronger, 6.3.2)
 //! standing <key> <value>              a standing order, kept until changed (DESIGN "decision point")
 //! ```
 //!
@@ -44,6 +47,13 @@ pub const TRANSPORT: Rule = Rule::new(
     "6.2.5",
     "the fleet with most ships in a stack carries the corps",
 );
+/// EiA 6.3: naval combat, which a power's fleets may start against enemy fleets in their sea area (the
+/// text of 6.3 is not in the rules we hold; cited by section).
+pub const NAVAL_ATTACK: Rule = Rule::new(
+    "EiA",
+    "6.3",
+    "fleets may attack enemy fleets in their sea area",
+);
 /// EiA 12.3.7.4: reaction moves are not used in games by mail.
 pub const REACTION_MOVES: Rule = Rule::new(
     "EiA",
@@ -52,7 +62,7 @@ pub const REACTION_MOVES: Rule = Rule::new(
 );
 
 /// The order words of EiA.
-pub const VERBS: [&str; 4] = ["move", "attack", "chit", "standing"];
+pub const VERBS: [&str; 5] = ["move", "attack", "chit", "engage", "standing"];
 
 /// One EiA order.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,6 +78,8 @@ pub enum EiaOrder {
         chit: String,
         with: Vec<String>,
     },
+    /// After naval movement, the power's fleets in `sea` attack the enemy fleets there (EiA 6.3).
+    Engage { sea: String },
     /// A standing order: `key` is a decision point's key, `value` its setting.
     Standing { key: String, value: String },
 }
@@ -84,6 +96,7 @@ impl fmt::Display for EiaOrder {
                 Ok(())
             }
             EiaOrder::Attack { area } => write!(f, "attack {area}"),
+            EiaOrder::Engage { sea } => write!(f, "engage {sea}"),
             EiaOrder::Chit { area, chit, with } => {
                 write!(f, "chit {area} {chit}")?;
                 if !with.is_empty() {
@@ -219,6 +232,12 @@ fn parse_line_for(
             let [area] = exact_args::<1>(line, "attack", "attack Ulm")?;
             Ok(EiaOrder::Attack {
                 area: area_name(area, cx)?,
+            })
+        }
+        "engage" => {
+            let [sea] = exact_args::<1>(line, "engage", "engage Channel")?;
+            Ok(EiaOrder::Engage {
+                sea: area_name(sea, cx)?,
             })
         }
         "chit" => {
@@ -438,6 +457,7 @@ fn check_parsed(
     let mut moved = BTreeSet::new();
     let mut attacks = BTreeSet::new();
     let mut chits = BTreeSet::new();
+    let mut engaged = BTreeSet::new();
     for (i, p) in orders.into_iter().enumerate() {
         let verdict = match &p.order.value {
             EiaOrder::Move { unit, path } => match check_move(power, unit, path, &p, cx, &moved) {
@@ -490,6 +510,17 @@ fn check_parsed(
                 ),
                 Ok(()) => Verdict::Stands,
             },
+            EiaOrder::Engage { sea } => match sea_area(sea, &p, cx) {
+                Err(d) => Verdict::Rejected(d),
+                Ok(()) if !engaged.insert(sea.clone()) => Verdict::Dropped(
+                    Diagnostic::warning(format!("a second attack at {sea}"), p.order.span.clone())
+                        .label("already ordered above")
+                        .hint(format!(
+                            "one 'engage {sea}' line is enough; this one is ignored"
+                        )),
+                ),
+                Ok(()) => Verdict::Stands,
+            },
             EiaOrder::Standing { key, .. } if last_standing.get(key) != Some(&i) => {
                 Verdict::Dropped(
                     Diagnostic::warning(
@@ -521,7 +552,9 @@ fn land_combat_area(area: &str, p: &Parsed, cx: &Context<'_>) -> Result<(), Diag
             p.arg(0),
         )
         .label("at sea")
-        .hint("attack and choose chits in land areas; pbem does not adjudicate naval combat yet")
+        .hint(format!(
+            "attack and choose chits in land areas; to attack the enemy fleets there, write 'engage {area}'"
+        ))
         .rule(LAND_COMBAT)),
         None => Err(
             Diagnostic::error(format!("unknown area '{area}'"), p.arg(0))
@@ -531,6 +564,22 @@ fn land_combat_area(area: &str, p: &Parsed, cx: &Context<'_>) -> Result<(), Diag
                 }))
                 .rule(ORDER_SYNTAX),
         ),
+    }
+}
+
+/// EiA 6.3: fleets fight at sea.
+fn sea_area(sea: &str, p: &Parsed, cx: &Context<'_>) -> Result<(), Diagnostic> {
+    match cx.map.find(sea) {
+        Some(i) if !cx.map.area(i).is_land() => Ok(()),
+        _ => Err(Diagnostic::error(
+            format!("{sea} is not a sea area: fleets attack at sea"),
+            p.arg(0),
+        )
+        .label("not at sea")
+        .hint(format!(
+            "name the sea area where your fleets will be; on land, write 'attack {sea}'"
+        ))
+        .rule(NAVAL_ATTACK)),
     }
 }
 
@@ -881,7 +930,7 @@ mod tests {
         assert_eq!(d.message, "unknown order 'xyzzy'");
         assert_eq!(
             d.hint.as_deref(),
-            Some("the orders are: move, attack, chit, standing")
+            Some("the orders are: move, attack, chit, engage, standing")
         );
     }
 
@@ -1102,7 +1151,7 @@ mod tests {
         assert_eq!(
             d.hint.as_deref(),
             Some(
-                "attack and choose chits in land areas; pbem does not adjudicate naval combat yet"
+                "attack and choose chits in land areas; to attack the enemy fleets there, write 'engage Lake-Constance'"
             )
         );
         assert_eq!(d.rule, Some(LAND_COMBAT));

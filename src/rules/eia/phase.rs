@@ -104,6 +104,7 @@ pub fn resolve_land_phase(
     // The naval phase comes first (EiA 6).
     let mut naval = Naval::new(eia, map, state, &standing, dice, orders);
     naval.run(orders)?;
+    naval.engage(orders)?;
     let (fleets, naval_events) = (naval.fleets.clone(), std::mem::take(&mut naval.events));
     drop(naval);
     let mut phase = Phase {

@@ -1012,6 +1012,71 @@ fn eia_6_3_2_intercepted_fleets_evade_unless_stronger() {
     );
 }
 
+fn engage(sea: &str) -> EiaOrder {
+    EiaOrder::Engage { sea: sea.into() }
+}
+
+#[test]
+fn eia_6_3_a_fleet_attacks_the_enemy_fleets_in_its_sea_and_the_weaker_evade() {
+    // Blue's 14 ships sail into the Bay, where red's 4 lie, and attack them: red, weaker, tries to
+    // evade (6.3.2); caught, it fights.
+    let state = format!(
+        "[control]\nWest = \"red\"\nFar = \"blue\"\n{}{}",
+        fleet("BF", "blue", 14, "Ocean"),
+        fleet("RF", "red", 4, "Bay")
+    );
+    let (_d, g) = game(&state);
+    let o = orders(&[("blue", sail("BF", "Bay")), ("blue", engage("Bay"))]);
+    let (events, _) = run(&g, &o);
+    let attack = with_rule(&events, "EiA 6.3")
+        .into_iter()
+        .find(|e| e.kind == "naval-attack")
+        .expect("the attack is announced");
+    assert_eq!(
+        attack.text,
+        "blue attacks the fleets of red at Bay: BF (14 ships) against RF (4 ships)."
+    );
+    let evade = with_rule(&events, "EiA 6.3.2");
+    assert_eq!(evade[0].rolls[0].label, "naval-evade/sea=Bay/fleet=RF");
+    assert!(
+        evade[0]
+            .text
+            .starts_with("RF tries to evade at Bay (4 ships against 14) (by the SOP)"),
+        "{}",
+        evade[0].text
+    );
+    let caught = first_seed_where(&g, &o, |e| e.iter().any(|e| e.text.ends_with("caught.")));
+    let battle = caught.iter().find(|e| e.kind == "naval-combat").unwrap();
+    assert!(
+        battle
+            .text
+            .starts_with("Naval battle at Bay: blue (14 ships"),
+        "{}",
+        battle.text
+    );
+    let slipped = first_seed_where(&g, &o, |e| {
+        e.iter().any(|e| e.text.contains("evades the attack"))
+    });
+    assert!(!slipped.iter().any(|e| e.kind == "naval-combat"));
+}
+
+#[test]
+fn eia_6_3_2_a_stronger_fleet_attacked_does_not_evade() {
+    let state = format!(
+        "[control]\nWest = \"red\"\nFar = \"blue\"\n{}{}",
+        fleet("BF", "blue", 4, "Ocean"),
+        fleet("RF", "red", 6, "Bay")
+    );
+    let (_d, g) = game(&format!("[standing.red]\nintercept = \"never\"\n{state}"));
+    let o = orders(&[("blue", sail("BF", "Bay")), ("blue", engage("Bay"))]);
+    let (events, _) = run(&g, &o);
+    assert!(
+        with_rule(&events, "EiA 6.3.2").is_empty(),
+        "stronger: no evasion"
+    );
+    assert!(events.iter().any(|e| e.kind == "naval-combat"));
+}
+
 #[test]
 fn eia_19_1_naval_combat_on_the_tactical_chart() {
     let (_d, g) = game(&sea_state("[standing.red]\ntactics = \"melee\"\n"));
