@@ -924,6 +924,16 @@ mod tests {
     }
 
     #[test]
+    fn eia_12_3_7_4_a_react_line_is_rejected_by_the_checker_and_the_others_stand() {
+        let (text, c) = check("react FR-I Ulm\nattack Ulm\n");
+        let d = one_error(&c);
+        assert_eq!(d.message, "reaction moves are not used in games by mail");
+        assert_eq!(d.rule, Some(REACTION_MOVES));
+        assert_eq!(&text[d.span.clone()], "react");
+        assert_eq!(accepted(&c), ["attack Ulm"]);
+    }
+
+    #[test]
     fn rejects_unknown_order_word_far_from_any_with_the_list_of_orders() {
         let (_, c) = check("xyzzy\n");
         let d = one_error(&c);

@@ -131,6 +131,37 @@ fn game(state: &str) -> (tempfile::TempDir, Game) {
     (dir, g)
 }
 
+/// The test game with one more port, Cove, on the Bay.
+fn game_with_cove(state: &str) -> (tempfile::TempDir, Game) {
+    let map = MAP.replace(
+        "adjacent = [\"West\", \"Ocean\"]",
+        "adjacent = [\"West\", \"Ocean\", \"Cove\"]",
+    ) + r#"
+[[area]]
+id = "Cove"
+kind = "land"
+xy = [1, 3]
+adjacent = ["Bay"]
+port = true
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("game.toml"), GAME).unwrap();
+    std::fs::write(dir.path().join("map.toml"), map).unwrap();
+    std::fs::write(
+        dir.path().join("tables.toml"),
+        include_str!("../../../games/ulm-1805/tables.toml"),
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.path().join("turns/1")).unwrap();
+    std::fs::write(
+        dir.path().join("turns/1/state.toml"),
+        format!("game = \"test\"\nturn = 1\n{state}"),
+    )
+    .unwrap();
+    let g = Game::load(dir.path()).unwrap();
+    (dir, g)
+}
+
 fn corps(id: &str, power: &str, kind: &str, factors: u32, morale: &str, area: &str) -> String {
     format!("[[corps]]\nid = \"{id}\"\npower = \"{power}\"\nkind = \"{kind}\"\nfactors = {factors}\nmorale = {morale}\nmovement = 3\narea = \"{area}\"\n")
 }
@@ -1075,6 +1106,61 @@ fn eia_6_3_2_a_stronger_fleet_attacked_does_not_evade() {
         "stronger: no evasion"
     );
     assert!(events.iter().any(|e| e.kind == "naval-combat"));
+}
+
+#[test]
+fn eia_6_3_2_an_intercepted_fleet_does_not_evade_when_its_side_is_stronger() {
+    // Blue's 5 ships sail into the Bay, where red's 10 lie still and intercept them; blue's 6 ships
+    // already there make blue's side 11 against 10: no evasion, the battle is fought.
+    let (_d, g) = game(&sea_state(&fleet("BG", "blue", 6, "Bay")));
+    let o = orders(&[("blue", sail("BF", "Bay"))]);
+    let events = first_seed_where(&g, &o, |e| {
+        e.iter().any(|e| e.text.contains(": intercepted."))
+    });
+    assert!(
+        with_rule(&events, "EiA 6.3.2").is_empty(),
+        "stronger: no evasion"
+    );
+    let battle = events.iter().find(|e| e.kind == "naval-combat").unwrap();
+    assert!(
+        battle.text.contains("against blue (11 ships"),
+        "{}",
+        battle.text
+    );
+}
+
+#[test]
+fn eia_6_3_5_a_roll_among_equally_near_ports() {
+    // Blue, beaten in the Ocean, has two friendly ports two moves away, West and Cove, both on the
+    // Bay (a port next to the battle is blockaded by the victor): a die of 2 chooses.
+    let state = format!(
+        "[control]\nWest = \"blue\"\nCove = \"blue\"\nFar = \"red\"\n{}{}",
+        fleet("BF", "blue", 6, "Ocean"),
+        fleet("RF", "red", 12, "Far")
+    );
+    let (_d, g) = game_with_cove(&state);
+    let o = orders(&[("red", sail("RF", "Ocean")), ("red", engage("Ocean"))]);
+    let events = first_seed_where(&g, &o, |e| {
+        e.iter()
+            .any(|e| e.kind == "naval-retreat" && e.text.starts_with("blue retreats"))
+    });
+    let retreat = events
+        .iter()
+        .find(|e| e.kind == "naval-retreat" && e.text.starts_with("blue retreats"))
+        .unwrap();
+    assert_eq!(retreat.rolls[0].label, "naval-retreat/sea=Ocean/power=blue");
+    assert_eq!(retreat.rolls[0].dice_names(), "d2");
+    assert!(
+        retreat
+            .text
+            .contains("(Cove and West are equally near, the die chooses)"),
+        "{}",
+        retreat.text
+    );
+    assert_eq!(
+        retreat.decision.as_ref().unwrap().by,
+        crate::decide::DecidedBy::Roll
+    );
 }
 
 #[test]
