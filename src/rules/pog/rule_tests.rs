@@ -496,6 +496,51 @@ fn pog_11_2_10_after_the_entrench_event_german_army_spaces_are_at_level_0() {
 }
 
 #[test]
+fn pog_11_2_11_after_the_allied_entrench_event_french_and_british_army_spaces_are_at_level_0() {
+    let mut fx = Fixture::new().with(vec![
+        fr_army("FR-1", "Reims"),
+        fr_corps("FR-C1", "Amiens"),
+        ge_army("GE-1", "Metz"),
+    ]);
+    fx.pog_mut().entrench_played.push("allies".into());
+    let pog = fx.ruleset();
+    let sop = BTreeMap::new();
+    let mut dice = DiceBox::new([0; 32]);
+    let a = Action::new(
+        &fx.game.map,
+        &pog.tables,
+        &sop,
+        fx.state.clone(),
+        vec!["central".into(), "allies".into()],
+        &mut dice,
+    )
+    .unwrap();
+    assert_eq!(a.trench_level("Reims", "allies"), Some(0));
+    assert_eq!(
+        a.trench_level("Amiens", "allies"),
+        None,
+        "a corps alone gives no level 0"
+    );
+    assert_eq!(
+        a.trench_level("Metz", "central"),
+        None,
+        "the Central Powers have not played Entrench"
+    );
+}
+
+#[test]
+fn pog_11_2_4_a_trench_stays_without_friendly_units_until_an_enemy_enters() {
+    let mut fx = Fixture::new().with(vec![ge_corps("GE-XX", "Koblenz")]);
+    trench(&mut fx, "Reims", 1, "allies");
+    trench(&mut fx, "Sedan", 1, "allies");
+    // Nobody of the Allies stands in Reims or Sedan; a German corps enters Sedan only.
+    let (next, events) = fx.resolve("move GE-XX Sedan", &[]);
+    let trenches = &next.pog.as_ref().unwrap().trench;
+    assert!(trenches.contains_key("Reims"), "{}", log(&events));
+    assert!(!trenches.contains_key("Sedan"), "{}", log(&events));
+}
+
+#[test]
 fn pog_11_2_12_level_0_shifts_the_attacker_left_and_prevents_flank_attacks() {
     let mut fx = Fixture::new()
         .with(vec![
@@ -598,6 +643,72 @@ fn pog_12_1_6_a_unit_fights_once_per_action() {
         e.contains("GE-1 is already ordered in this action") && e.contains("PoG 12.1.6"),
         "{e}"
     );
+}
+
+#[test]
+fn pog_12_1_7_a_cf_0_corps_attacks_adds_nothing_and_may_take_losses() {
+    let zero = |id: &str, space: &str| {
+        super::test_fixture::unit(
+            id,
+            "central",
+            "ge",
+            UnitKind::Corps,
+            [0, 1, 3],
+            [0, 1, 3],
+            space,
+        )
+    };
+    // Alone, it attacks (strength 0).
+    let fx = Fixture::new().with(vec![zero("GE-Z", "Namur"), fr_corps("FR-C1", "Reims")]);
+    assert!(fx.errors("central", "attack Reims with GE-Z").is_empty());
+    let (_, events) = fx.resolve("attack Reims with GE-Z", &[]);
+    assert!(
+        log(&events).contains("(from Namur; strength 0) attack Reims"),
+        "{}",
+        log(&events)
+    );
+    // With an army, it adds nothing, and the step losses may fall on it.
+    let fx = Fixture::new().with(vec![
+        ge_army("GE-1", "Namur"),
+        zero("GE-Z", "Namur"),
+        fr_army("FR-1", "Reims"),
+    ]);
+    let (next, events) = fx.resolve(
+        "attack Reims with GE-1 GE-Z",
+        &[
+            ("fire/combat=1/space=Reims/side=attacker", 1),
+            ("fire/combat=1/space=Reims/side=defender", 6),
+        ],
+    );
+    let l = log(&events);
+    assert!(l.contains("strength 5) attack Reims"), "{l}");
+    let z = find(&next, "GE-Z");
+    assert!(
+        z.is_none_or(|u| u.is_reduced),
+        "the CF 0 corps takes a step of the loss: {l}"
+    );
+}
+
+#[test]
+fn pog_12_1_8_only_participants_take_losses_and_advance() {
+    let fx = Fixture::new().with(vec![
+        ge_army("GE-1", "Namur"),
+        ge_army("GE-2", "Namur"),
+        fr_corps("FR-C1", "Reims"),
+    ]);
+    // GE-1 attacks alone and wins; GE-2, idle in Namur, neither suffers nor advances.
+    let (next, events) = fx.resolve(
+        "attack Reims with GE-1",
+        &[
+            ("fire/combat=1/space=Reims/side=attacker", 6),
+            ("fire/combat=1/space=Reims/side=defender", 6),
+        ],
+    );
+    let l = log(&events);
+    let ge2 = find(&next, "GE-2").unwrap();
+    assert!(!ge2.is_reduced, "{l}");
+    assert_eq!(ge2.space(), "Namur", "{l}");
+    assert_eq!(find(&next, "GE-1").unwrap().space(), "Reims", "{l}");
 }
 
 #[test]
@@ -775,6 +886,31 @@ fn pog_12_2_7_warsaw_example_army_table_from_loss_factor_4() {
         l.contains("allies (defender) fires on the Corps/Fort table, column 5 (trench level 1 +1)"),
         "{l}"
     );
+}
+
+#[test]
+fn pog_12_2_3_a_trench_negating_card_cancels_the_defender_s_trench() {
+    let mut fx = Fixture::new()
+        .with(vec![fr_army("FR-1", "Chalons"), ge_army("GE-1", "Reims")])
+        .allies_act();
+    trench(&mut fx, "Reims", 1, "central");
+    fx.pog_mut()
+        .cards
+        .insert("allies".into(), vec!["tanks".into()]);
+    let want = [
+        ("fire/combat=1/space=Reims/side=attacker", 3),
+        ("fire/combat=1/space=Reims/side=defender", 3),
+    ];
+    let (_, events) = fx.resolve("attack Reims with FR-1 card tanks", &want);
+    let l = log(&events);
+    assert!(l.contains("[PoG 12.2.3] allies plays Tanks"), "{l}");
+    assert!(
+        !l.contains("trench level 1"),
+        "no trench shift on either fire: {l}"
+    );
+    // Without the card, the trench shifts both fires.
+    let (_, events) = fx.resolve("attack Reims with FR-1", &want);
+    assert!(log(&events).contains("trench level 1"), "{}", log(&events));
 }
 
 #[test]
