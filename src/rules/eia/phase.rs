@@ -121,13 +121,14 @@ pub fn resolve_land_phase(
         depots,
     };
     movement::move_units(map, &mut phase.board, orders, &fleets, &mut phase.events);
-    let mut orders = orders.clone();
-    let raised = phase.insurrection(state, &mut orders)?;
-    let combats = phase.declared_combats(&orders);
+    let raised = phase.insurrection(state)?;
+    let combats = phase.declared_combats(orders);
     phase.battlefields = combats.iter().map(|c| c.0).collect();
+    let fought = phase.battlefields.clone();
     for (area, attacker) in phase.combat_order(combats)? {
         phase.fight(area, &attacker)?;
     }
+    phase.insurrection_phase(&raised, &fought)?;
     let mut next = phase.board.to_state(map, state);
     raise_into(&phase.board, map, state, &raised, &mut next);
     naval::write_back(map, &fleets, &mut next);

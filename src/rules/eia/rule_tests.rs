@@ -1361,6 +1361,60 @@ fn eia_10_1_4_1_insurrection_corps_rise_when_an_enemy_enters_a_border_province()
 }
 
 #[test]
+fn eia_10_1_4_1_4_the_insurrection_corps_fight_in_a_land_phase_of_their_own_after_the_turn_s_combats(
+) {
+    let state = [
+        "[[insurrection]]\nid = \"RI-1\"\npower = \"red\"\nfactors = 4\nmorale = 3.0\nmovement = 2\n".to_string(),
+        corps("B1", "blue", "infantry", 3, "3.0", "Mid"),
+        corps("B2", "blue", "infantry", 5, "3.0", "West"),
+        corps("R2", "red", "infantry", 5, "3.0", "West"),
+        corps("B3", "blue", "infantry", 5, "3.0", "Far"),
+        corps("R3", "red", "infantry", 5, "3.0", "Far"),
+    ]
+    .concat();
+    let (_d, g) = game(&state);
+    let mv = EiaOrder::Move {
+        unit: "B1".into(),
+        path: vec!["Side".into()],
+    };
+    let o = orders(&[
+        ("blue", mv),
+        ("blue", attack("West")),
+        ("blue", attack("Far")),
+    ]);
+    let (events, _) = run(&g, &o);
+    // The turn's combats are shuffled without Side...
+    let order = with_rule(&events, "EiA 7.5.1.3");
+    assert!(
+        order[0]
+            .text
+            .starts_with("The combats of [Far, West] are fought"),
+        "{}",
+        order[0].text
+    );
+    // ...and Side is fought after them, in the special land phase.
+    let combats: Vec<&str> = events
+        .iter()
+        .filter(|e| e.kind == "combat")
+        .filter_map(|e| e.area.as_deref())
+        .collect();
+    assert_eq!(combats.last(), Some(&"Side"), "{combats:?}");
+    assert_eq!(combats.len(), 3, "{combats:?}");
+    let phase = events
+        .iter()
+        .position(|e| e.rule == "EiA 10.1.4.1.4" && e.kind == "insurrection")
+        .unwrap();
+    let last_ordinary = events
+        .iter()
+        .rposition(|e| e.kind == "combat" && e.area.as_deref() != Some("Side"))
+        .unwrap();
+    assert!(
+        phase > last_ordinary,
+        "the special phase follows the turn's combats"
+    );
+}
+
+#[test]
 fn eia_10_1_4_1_a_standing_order_keeps_the_insurrection_home() {
     let state = [
         "[standing.red]\ninsurrection = \"never\"\n".to_string(),
