@@ -168,7 +168,9 @@ pub fn advance(
             match next.incoming.remove(&power) {
                 Some(player) => {
                     next.controlled.remove(&power);
-                    let lock = turn + 1 + 3;
+                    // 19.2.2: the new player takes control at this turn's economic phase; an
+                    // inherited alliance stands until three turns after this turn.
+                    let lock = turn + 3;
                     next.owners.insert(
                         power.clone(),
                         Player {
