@@ -181,4 +181,22 @@ fn eia_19_2_2_the_worked_example_britain_leaves_in_may_1806() {
         report.contains("britain is run by russia this turn"),
         "{report}"
     );
+    // The lock is enforced: a state of July 1806 where Britain has left its allies is refused.
+    let july = game.join("turns/5/state.toml");
+    let state = fs::read_to_string(&july).unwrap();
+    let allied = "alliances = [[\"austria\", \"russia\", \"britain\"]]";
+    assert!(state.contains(allied), "{state}");
+    fs::write(
+        &july,
+        state.replacen(allied, "alliances = [[\"austria\", \"russia\"]]", 1),
+    )
+    .unwrap();
+    pbem()
+        .arg("resolve")
+        .arg(&game)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "britain's new player may not break its inherited alliance with austria before turn 7",
+        ));
 }

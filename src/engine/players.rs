@@ -179,6 +179,14 @@ pub fn advance(
                         },
                     );
                     next.alliance_locks.insert(power.clone(), lock);
+                    let allies: Vec<String> = all
+                        .iter()
+                        .filter(|p| **p != power && next.friendly(p, &power))
+                        .cloned()
+                        .collect();
+                    if !allies.is_empty() {
+                        next.inherited_allies.insert(power.clone(), allies);
+                    }
                     let text = format!(
                         "A new player takes control of {power} from turn {}; the alliances it inherits may not be broken before turn {lock}.",
                         turn + 1

@@ -380,6 +380,7 @@ impl Fixture {
             incoming: BTreeMap::new(),
             owners: BTreeMap::new(),
             alliance_locks: BTreeMap::new(),
+            inherited_allies: BTreeMap::new(),
             insurrection: Vec::new(),
             corps: Vec::new(),
             leaders: Vec::new(),
