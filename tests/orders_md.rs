@@ -76,3 +76,28 @@ fn orders_md_documents_every_pog_verb_and_standing_key_with_its_default() {
         }
     }
 }
+
+#[test]
+fn orders_md_documents_every_word_of_a_pog_attack() {
+    // The canonical text of an attack with every option (what the parser reads back) names each word.
+    let every_option = pog::orders::PogOrder::Attack(pog::orders::Attack {
+        target: "T".into(),
+        units: vec!["U".into()],
+        flank: Some("P".into()),
+        cards: vec!["C".into()],
+        army_table: true,
+        advance: false,
+        after: true,
+    })
+    .to_string();
+    let part = section("### attack\n\n```text\nattack <space> with");
+    for word in every_option
+        .split(' ')
+        .filter(|w| w.chars().all(|c| c.is_ascii_lowercase() || c == '-'))
+    {
+        assert!(
+            part.contains(&format!("`{word}")) || part.contains(&format!("{word} ")),
+            "ORDERS.md's PoG attack does not document '{word}' ({every_option})"
+        );
+    }
+}
