@@ -525,8 +525,15 @@ impl<'a> Naval<'a> {
                 );
             }
         }
-        // The side that lost less morale wins; at equal morale, the one that lost fewer ships.
-        let (winner, loser, w_lead, w_morale) = match (a_morale, a_sunk).cmp(&(d_morale, d_sunk)) {
+        // The side that lost less morale wins; at equal morale, the one that lost fewer ships. A side
+        // with no ship left never wins (pbem's reading: there is no one left to hold the sea).
+        let (a_left, d_left) = (ships(self, attackers) > 0, ships(self, defenders) > 0);
+        let outcome = match (a_left, d_left) {
+            (true, false) => std::cmp::Ordering::Less,
+            (false, true) => std::cmp::Ordering::Greater,
+            _ => (a_morale, a_sunk).cmp(&(d_morale, d_sunk)),
+        };
+        let (winner, loser, w_lead, w_morale) = match outcome {
             std::cmp::Ordering::Less => (attackers, defenders, a_lead.clone(), a_morale),
             std::cmp::Ordering::Greater => (defenders, attackers, d_lead.clone(), d_morale),
             std::cmp::Ordering::Equal => {

@@ -1164,6 +1164,25 @@ fn eia_6_3_5_a_roll_among_equally_near_ports() {
 }
 
 #[test]
+fn eia_19_1_a_side_with_no_ship_left_loses_the_naval_battle() {
+    // Blue's 2 ships, attacked by red's 12 in the Ocean, are all sunk in a round where red loses
+    // more ships and as much morale: blue, with nothing left, does not win.
+    let state = format!(
+        "[control]\nWest = \"blue\"\nFar = \"red\"\n{}{}",
+        fleet("BF", "blue", 2, "Ocean"),
+        fleet("RF", "red", 12, "Far")
+    );
+    let (_d, g) = game(&state);
+    let o = orders(&[("red", sail("RF", "Ocean")), ("red", engage("Ocean"))]);
+    let events = first_seed_where(&g, &o, |e| {
+        e.iter()
+            .any(|e| e.kind == "naval-round" && e.text.contains("blue loses 2 ships"))
+    });
+    let result = events.iter().find(|e| e.kind == "naval-result").unwrap();
+    assert_eq!(result.text, "red wins the battle at Ocean.");
+}
+
+#[test]
 fn eia_19_1_naval_combat_on_the_tactical_chart() {
     let (_d, g) = game(&sea_state("[standing.red]\ntactics = \"melee\"\n"));
     let o = orders(&[("blue", sail("BF", "Bay"))]);
