@@ -3,10 +3,11 @@
 //! entered, one of that power's waiting insurrection corps is raised in it (standing order
 //! `insurrection always`, the SOP, or `never`). After the turn's combats comes the special
 //! insurrection land phase of 10.1.4.1.4 (pbem's simultaneous turn has no enemy guerrilla step: it
-//! follows the last combat): the corps just raised that still face the enemy in their area attack
-//! him there, those combats in a random order of their own (7.5.1.3). pbem's reading: the corps do
-//! not move in that phase (the SOP has them fight where they rose), and an area already fought over
-//! this turn is not fought again (one combat per area and turn).
+//! follows the last combat): the corps just raised move as their power ordered (a `move` written
+//! for a waiting corps, from where it rose; EiA 7 applies), and those that then face the enemy in
+//! their area attack him there, those combats in a random order of their own (7.5.1.3). pbem's
+//! reading: the attacks are declared by the SOP, not by order, sieges are not begun in that phase,
+//! and an area already fought over this turn is not fought again (one combat per area and turn).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -18,6 +19,7 @@ use crate::game::state::{CorpsKind, State};
 
 use super::board::Corps;
 use super::decisions::{always_never, EiaPoint, INSURRECTION, INSURRECTION_PHASE};
+use super::orders::EiaOrder;
 use super::phase::Phase;
 
 impl Phase<'_> {
@@ -102,7 +104,48 @@ impl Phase<'_> {
         &mut self,
         raised: &[String],
         fought: &BTreeSet<usize>,
+        orders: &BTreeMap<String, Vec<EiaOrder>>,
     ) -> Result<()> {
+        // First the moves its power ordered for them, from where they rose (EiA 7 applies).
+        let mut moves: BTreeMap<String, Vec<EiaOrder>> = BTreeMap::new();
+        for id in raised {
+            let Some(i) = self.board.find_corps(id) else {
+                continue;
+            };
+            let (power, area) = (self.board.corps[i].power.clone(), self.board.corps[i].area);
+            if self.board.corps[i].eliminated || self.board.corps[i].in_city {
+                continue;
+            }
+            let Some(path) = orders.get(&power).and_then(|list| {
+                list.iter().find_map(|o| match o {
+                    EiaOrder::Move { unit, path } if unit == id => Some(path.clone()),
+                    _ => None,
+                })
+            }) else {
+                continue;
+            };
+            let first = path.first().and_then(|s| self.map.find(s));
+            if first.is_some_and(|f| self.map.adjacent(area, f)) {
+                moves.entry(power).or_default().push(EiaOrder::Move {
+                    unit: id.clone(),
+                    path,
+                });
+            } else {
+                let name = self.map.area(area).id.clone();
+                let text = format!(
+                    "{id} does not move in the special insurrection land phase: its path does not start next to {name}, where it rose."
+                );
+                let involved = BTreeSet::from([power.clone()]);
+                self.push(
+                    Event::new(INSURRECTION_PHASE, "insurrection", text),
+                    area,
+                    &involved,
+                );
+            }
+        }
+        if !moves.is_empty() {
+            super::movement::move_units(self.map, &mut self.board, &moves, &[], &mut self.events);
+        }
         let mut by_area: BTreeMap<usize, (String, Vec<String>)> = BTreeMap::new();
         for id in raised {
             let Some(i) = self.board.find_corps(id) else {

@@ -26,7 +26,7 @@ use std::ops::Range;
 
 use crate::diag::{did_you_mean, Diagnostic, Source};
 use crate::game::map::Map;
-use crate::game::state::{Corps, Fleet, Leader, State};
+use crate::game::state::{Corps, Fleet, Leader, Levy, State};
 use crate::orders::{Line, Located, Token};
 use crate::rule::Rule;
 
@@ -180,6 +180,14 @@ impl<'a> Context<'a> {
     pub fn find_fleet(&self, id: &str) -> Option<&'a Fleet> {
         let s: &'a State = self.state;
         find_id(&self.sorted()[2], id, |i| s.fleets[i].id.get_ref()).map(|i| &s.fleets[i])
+    }
+
+    /// The insurrection corps `id` still waiting to rise (EiA 10.1.4.1); there are few of them.
+    pub fn find_levy(&self, id: &str) -> Option<&'a Levy> {
+        let s: &'a State = self.state;
+        s.insurrection
+            .iter()
+            .find(|l| l.id.eq_ignore_ascii_case(id))
     }
 }
 
@@ -366,6 +374,9 @@ fn unit_name(t: &Token, cx: &Context<'_>, power: Option<&str>) -> Result<String,
     }
     if let Some(f) = cx.find_fleet(&t.text) {
         return Ok(f.id.get_ref().clone());
+    }
+    if let Some(l) = cx.find_levy(&t.text) {
+        return Ok(l.id.clone());
     }
     let own: Vec<&str> = match power {
         Some(p) => s
@@ -671,6 +682,80 @@ fn check_fleet_move(
     Ok(())
 }
 
+/// EiA 10.1.4.1.4: a move for an insurrection corps still waiting to rise, carried out in the special
+/// insurrection land phase if it rises this turn, from the area where it rises. Where that is is not
+/// known yet: here the path is checked as far as it can be (land areas, each next to the one before,
+/// within the corps's allowance); its first step is checked when the corps has risen.
+fn check_levy_move(
+    power: &str,
+    levy: &Levy,
+    path: &[String],
+    p: &Parsed,
+    cx: &Context<'_>,
+    moved: &BTreeSet<String>,
+) -> Result<(), Diagnostic> {
+    let unit = levy.id.as_str();
+    let span = p.order.span.clone();
+    if levy.power != power {
+        return Err(not_yours(unit, &levy.power, p.arg(0)));
+    }
+    if moved.contains(&unit.to_ascii_lowercase()) {
+        return Err(
+            Diagnostic::error(format!("{unit} is already ordered to move"), span)
+                .label("second move of this unit")
+                .hint("give each unit one move order; write its whole path on one line")
+                .rule(LAND_MOVEMENT),
+        );
+    }
+    if u32::try_from(path.len()).map_or(true, |n| n > levy.movement) {
+        return Err(Diagnostic::error(
+            format!(
+                "{unit} can move {} areas, this path has {}",
+                levy.movement,
+                path.len()
+            ),
+            span,
+        )
+        .label("too far")
+        .hint(format!(
+            "shorten the path to at most {} areas",
+            levy.movement
+        ))
+        .rule(LAND_MOVEMENT));
+    }
+    let mut before: Option<usize> = None;
+    for (k, step) in path.iter().enumerate() {
+        let at = p.arg(k + 1);
+        let Some(next) = cx.map.find(step) else {
+            return Err(Diagnostic::error(format!("unknown area '{step}'"), at)
+                .hint(cx.map.suggest(step).unwrap_or_default())
+                .rule(ORDER_SYNTAX));
+        };
+        if !cx.map.area(next).is_land() {
+            return Err(Diagnostic::error(
+                format!("{step} is a sea area: an insurrection corps moves on land"),
+                at,
+            )
+            .label("at sea")
+            .hint("list the land areas it enters from where it rises")
+            .rule(super::decisions::INSURRECTION_PHASE));
+        }
+        if let Some(b) = before {
+            if !cx.map.adjacent(b, next) {
+                return Err(Diagnostic::error(
+                    format!("{step} is not adjacent to {}", cx.map.area(b).id),
+                    at,
+                )
+                .label("path breaks here")
+                .hint("list every area the unit enters, each next to the one before")
+                .rule(LAND_MOVEMENT));
+            }
+        }
+        before = Some(next);
+    }
+    Ok(())
+}
+
 /// EiA 7: a move of one's own corps or leader, once a turn, along adjacent land areas, within its
 /// movement allowance.
 fn check_move(
@@ -691,6 +776,8 @@ fn check_move(
             return Err(not_yours(unit, f.power.get_ref(), p.arg(0)));
         }
         return check_fleet_move(power, unit, f.area.get_ref(), path, p, cx, moved);
+    } else if let Some(l) = cx.find_levy(unit) {
+        return check_levy_move(power, l, path, p, cx, moved);
     } else {
         return Err(
             Diagnostic::error(format!("unknown unit '{unit}'"), p.arg(0))
@@ -931,6 +1018,33 @@ mod tests {
         assert_eq!(d.rule, Some(REACTION_MOVES));
         assert_eq!(&text[d.span.clone()], "react");
         assert_eq!(accepted(&c), ["attack Ulm"]);
+    }
+
+    #[test]
+    fn eia_10_1_4_1_4_a_waiting_insurrection_corps_may_be_given_a_move() {
+        let fx = Fixture::new();
+        let austria = |body: &str| {
+            format!(
+                "{}{body}",
+                test_fixture::header("austria", test_fixture::AUSTRIA_PASSWORD)
+            )
+        };
+        let c = fx.check(&austria("move au-ins Munich Augsburg\n"));
+        assert_eq!(
+            accepted(&c),
+            ["move AU-Ins Munich Augsburg"],
+            "{:#?}",
+            c.diagnostics
+        );
+        let c = fx.check(&austria("move AU-Ins Lake-Constance\n"));
+        assert!(one_error(&c)
+            .message
+            .contains("an insurrection corps moves on land"));
+        let c = fx.check(&austria("move AU-Ins Munich Ulm Stuttgart\n"));
+        assert!(one_error(&c).message.contains("can move 2 areas"));
+        // Not France's to move.
+        let (_, c) = check("move AU-Ins Munich\n");
+        assert!(one_error(&c).message.contains("is not yours"));
     }
 
     #[test]

@@ -128,7 +128,7 @@ pub fn resolve_land_phase(
     for (area, attacker) in phase.combat_order(combats)? {
         phase.fight(area, &attacker)?;
     }
-    phase.insurrection_phase(&raised, &fought)?;
+    phase.insurrection_phase(&raised, &fought, orders)?;
     let mut next = phase.board.to_state(map, state);
     raise_into(&phase.board, map, state, &raised, &mut next);
     naval::write_back(map, &fleets, &mut next);

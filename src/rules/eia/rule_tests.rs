@@ -1434,6 +1434,49 @@ fn eia_10_1_4_1_4_the_insurrection_corps_fight_in_a_land_phase_of_their_own_afte
 }
 
 #[test]
+fn eia_10_1_4_1_4_an_insurrection_corps_moves_in_its_special_land_phase() {
+    // RI-1 rises in Side, where blue's B1 entered; red ordered it to East, where B4 stands: it
+    // moves there in the special land phase, stops at the enemy and attacks him.
+    let state = [
+        "[[insurrection]]\nid = \"RI-1\"\npower = \"red\"\nfactors = 4\nmorale = 3.0\nmovement = 2\n".to_string(),
+        corps("B1", "blue", "infantry", 3, "3.0", "Mid"),
+        corps("B4", "blue", "infantry", 2, "3.0", "East"),
+    ]
+    .concat();
+    let (_d, g) = game(&state);
+    let o = orders(&[
+        (
+            "blue",
+            EiaOrder::Move {
+                unit: "B1".into(),
+                path: vec!["Side".into()],
+            },
+        ),
+        (
+            "red",
+            EiaOrder::Move {
+                unit: "RI-1".into(),
+                path: vec!["East".into()],
+            },
+        ),
+    ]);
+    let (events, _) = run(&g, &o);
+    assert!(
+        events
+            .iter()
+            .any(|e| e.text == "RI-1 (red) moves Side - East."),
+        "{:?}",
+        events.iter().map(|e| &e.text).collect::<Vec<_>>()
+    );
+    assert!(events.iter().any(|e| e.kind == "combat"
+        && e.area.as_deref() == Some("East")
+        && e.text.contains("red with RI-1")));
+    assert!(!events
+        .iter()
+        .any(|e| e.kind == "combat" && e.area.as_deref() == Some("Side")));
+}
+
+#[test]
 fn eia_10_1_4_1_a_standing_order_keeps_the_insurrection_home() {
     let state = [
         "[standing.red]\ninsurrection = \"never\"\n".to_string(),
