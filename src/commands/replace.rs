@@ -54,7 +54,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         },
     )?;
     println!(
-        "{} passes to {} at turn {from}, the next economic phase (EiA 19.2.2).",
+        "{} passes to {} at turn {from}, after the next economic phase (EiA 19.2.2).",
         args.power,
         args.email.join(", ")
     );

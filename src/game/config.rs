@@ -90,7 +90,8 @@ fn reject() -> String {
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct ReplacementConfig {
-    /// An economic phase begins every this many turns, from the first turn.
+    /// An economic phase ends every this many turns: the turns `first_turn + k * econ_every` (3 for
+    /// the quarterly phases of EiA, with the calendar starting on an economic month).
     #[serde(default = "one")]
     pub econ_every: u32,
     /// A power without orders for this many turns in a row is dropped (0: never).
@@ -112,11 +113,15 @@ impl Default for ReplacementConfig {
 }
 
 impl ReplacementConfig {
-    /// The first economic-phase turn after `turn`.
+    /// The first turn after the next economic phase, counting the one at the end of `turn` itself:
+    /// where a controller's run of a dropped power ends and a new player's begins (EiA 19.2.1,
+    /// 19.2.2). The economic phase ends the turns `first_turn + k * econ_every` (in the worked
+    /// example of 19.2.2, June: Russia runs Britain through the June turn, the new player from July).
     pub fn next_boundary(&self, first_turn: u32, turn: u32) -> u32 {
         let every = self.econ_every.max(1);
         let since = turn.saturating_sub(first_turn);
-        first_turn + (since / every + 1) * every
+        let econ = first_turn.saturating_add(since.div_ceil(every).saturating_mul(every));
+        econ.saturating_add(1)
     }
 }
 
