@@ -185,6 +185,20 @@ impl GameConfig {
                     p.password_hash.span(),
                 ));
             }
+            if crate::auth::within_bounds(p.password_hash.get_ref()) == Some(false) {
+                out.push(
+                    Diagnostic::error(
+                        format!("the password hash of '{}' asks too much of every check", p.id),
+                        p.password_hash.span(),
+                    )
+                    .hint(format!(
+                        "anyone can mail a password to check: pbem checks hashes of at most {} KiB, {} passes and {} lanes (`pbem replace` makes a new one)",
+                        crate::auth::MAX_MEMORY_KIB,
+                        crate::auth::MAX_PASSES,
+                        crate::auth::MAX_LANES
+                    )),
+                );
+            }
             if p.id.is_empty() || !p.id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
                 out.push(
                     Diagnostic::error(format!("power id '{}' is not a plain word", p.id), p.password_hash.span())

@@ -222,7 +222,8 @@ pub fn ingest_with_progress(
 ) -> Result<IngestSummary> {
     let _lock = GameLock::acquire(&game.dir)?;
     // A power's password is checked with argon2 once per run, not once per message.
-    let _verified = crate::auth::VerifyCache::start();
+    // And at most `auth::MAX_FAILED_PER_SENDER` wrong ones per sender: a flood is recorded as such.
+    let verified = crate::auth::VerifyCache::start();
     let turn = game.current_turn()?;
     let state = game.load_state(turn)?;
     let mut records = load_records(game)?;
@@ -289,7 +290,7 @@ pub fn ingest_with_progress(
         progress(i, total);
         let seq = i as u64;
         let outcome = catch_unwind(AssertUnwindSafe(|| {
-            judge(game, &state, turn, p, seq, &by_id)
+            judge(game, &state, turn, p, seq, &by_id, &verified)
         }));
         let (record, ack) = match outcome {
             Ok(Ok(x)) => x,
@@ -721,6 +722,7 @@ fn judge(
     p: &Pending,
     seq: u64,
     by_id: &BTreeMap<String, Vec<(String, String)>>,
+    verified: &crate::auth::VerifyCache,
 ) -> Result<(Received, Option<AckData>)> {
     let config = &game.config;
     let ignored = |why: String| bare_record(p, seq, turn, Status::Ignored, vec![why]);
@@ -846,7 +848,23 @@ fn judge(
         found.text.clone()
     };
     let source = Source::new(found.file_name.clone(), text.clone());
+    verified.set_sender(msg.sender.address().unwrap_or_default());
     let check = game.ruleset.check_orders(game, state, &source);
+    if check
+        .diagnostics
+        .iter()
+        .any(|d| d.message == crate::orders::header::PASSWORD_NOT_CHECKED)
+    {
+        // A flood: recorded, never answered (its answers would flood the power's players).
+        record.status = Status::Rejected;
+        record.power = claimed.map(|pc| pc.id.clone()).unwrap_or_default();
+        record.reasons.push(format!(
+            "flood: {} already sent {} wrong passwords in this run; this one was not checked nor answered",
+            sender_shown(&msg.sender),
+            crate::auth::MAX_FAILED_PER_SENDER
+        ));
+        return Ok((record, None));
+    }
 
     // Who is answered: the power's own addresses, never an unregistered sender.
     let power_for_answer = check

@@ -14,6 +14,11 @@ pub const HEADER_RULE: Rule = Rule::new(
     "orders name game, power, password and turn",
 );
 
+/// The message of a password not checked because its sender sent too many wrong ones in this run
+/// (`auth::MAX_FAILED_PER_SENDER`): a flood.
+pub const PASSWORD_NOT_CHECKED: &str =
+    "password not checked: too many wrong passwords from this sender in this run";
+
 /// The first words of header lines, in the order the documentation lists them.
 pub const HEADER_WORDS: [&str; 5] = ["game", "power", "password", "turn", "entropy"];
 
@@ -232,11 +237,31 @@ pub fn check_header_with(
         }
         (Some(_), None) => None,
         (Some(pw), Some(pc)) => {
-            if hashes(&pc.id)
-                .iter()
-                .any(|h| crate::auth::verify_password(h, &pw.value))
-            {
+            use crate::auth::{check_password, Verdict};
+            let mut verdict = Verdict::NoMatch;
+            for h in hashes(&pc.id) {
+                match check_password(&h, &pw.value) {
+                    Verdict::Match => {
+                        verdict = Verdict::Match;
+                        break;
+                    }
+                    Verdict::Refused => verdict = Verdict::Refused,
+                    Verdict::NoMatch => {}
+                }
+            }
+            if verdict == Verdict::Match {
                 Some(pc.id.clone())
+            } else if verdict == Verdict::Refused {
+                diags.push(
+                    Diagnostic::error(PASSWORD_NOT_CHECKED, pw.span.clone())
+                        .label("not checked")
+                        .hint(format!(
+                            "at most {} wrong passwords per sender are checked in one run: send again later",
+                            crate::auth::MAX_FAILED_PER_SENDER
+                        ))
+                        .rule(HEADER_RULE),
+                );
+                None
             } else {
                 diags.push(
                     Diagnostic::error(format!("wrong password for {}", pc.name), pw.span.clone())
