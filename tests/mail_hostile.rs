@@ -102,3 +102,59 @@ fn a_flood_from_one_sender_is_recorded_as_such_and_never_stops_the_good_mail() {
     assert_eq!(acks(&dir).len(), 9);
     assert!(stdout.contains("flood"), "{stdout}");
 }
+
+/// Everything pbem printed or wrote, but the raw archive, must be free of `secret`.
+fn assert_nowhere_but_the_archive(dir: &std::path::Path, printed: &str, secret: &str) {
+    assert!(!printed.contains(secret), "printed: {printed}");
+    for (name, bytes) in tree(dir) {
+        if name.starts_with("mail/inbox/") {
+            continue;
+        }
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(!text.contains(secret), "{name} holds the password");
+    }
+}
+
+#[test]
+fn a_wrong_password_after_many_blanks_is_never_echoed() {
+    let (tmp, dir) = game();
+    let secret = "Wr0ng-After-Blanks";
+    let orders = format!(
+        "game ulm-1805\npower france\npassword{}{secret}\nturn 1\n",
+        " ".repeat(150)
+    );
+    let mail = eml("france@example.org", ON_TIME, "b1@example.org", &orders);
+    let path = write(tmp.path(), "blanks.eml", &mail);
+    let out = pbem().arg("ingest").arg(&dir).arg(&path).assert().success();
+    let mut printed = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let file = write(tmp.path(), "france.txt", &orders);
+    let out = pbem().arg("check").arg(&dir).arg(&file).assert().code(3);
+    printed.push_str(&String::from_utf8_lossy(&out.get_output().stdout));
+    assert!(printed.contains("wrong password for France"), "{printed}");
+    assert_eq!(acks(&dir).len(), 1);
+    assert_nowhere_but_the_archive(&dir, &printed, secret);
+}
+
+#[test]
+fn the_right_password_in_a_file_with_cr_line_ends_and_a_bad_byte_is_never_echoed() {
+    for bad in [&b"\xff"[..], &b"\0"[..]] {
+        let (tmp, dir) = game();
+        let orders = [
+            format!("game ulm-1805\rpower france\rpassword {FRANCE_PW}\rturn 1\rmove FR-I Ulm ")
+                .as_bytes(),
+            bad,
+            b"\r",
+        ]
+        .concat();
+        let file = write(tmp.path(), "france.txt", &orders);
+        let out = pbem().arg("check").arg(&dir).arg(&file).assert().code(3);
+        let mut printed = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+        write(&dir, "orders/1/france.txt", &orders);
+        let out = pbem().arg("resolve").arg(&dir).assert().success();
+        printed.push_str(&String::from_utf8_lossy(&out.get_output().stdout));
+        assert!(printed.contains("france.txt"), "{printed}");
+        // The orders file itself is the referee's, not something pbem wrote.
+        fs::remove_file(dir.join("orders/1/france.txt")).unwrap();
+        assert_nowhere_but_the_archive(&dir, &printed, FRANCE_PW);
+    }
+}
