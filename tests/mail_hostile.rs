@@ -158,3 +158,36 @@ fn the_right_password_in_a_file_with_cr_line_ends_and_a_bad_byte_is_never_echoed
         assert_nowhere_but_the_archive(&dir, &printed, FRANCE_PW);
     }
 }
+
+#[test]
+fn what_an_ack_says_stands_stands_a_nul_byte_is_rejected_in_both() {
+    let (tmp, dir) = game();
+    let body = format!("{}move FR-I Ulm\0\n", header("france", FRANCE_PW, 1));
+    let mail = eml("france@example.org", ON_TIME, "n1@example.org", &body);
+    let path = write(tmp.path(), "nul.eml", &mail);
+    pbem().arg("ingest").arg(&dir).arg(&path).assert().success();
+    let acks = acks(&dir);
+    assert_eq!(acks.len(), 1);
+    let text = body_of(&acks[0].1);
+    assert!(!text.contains("now stand"), "{text}");
+    assert!(text.contains("NUL byte in the orders"), "{text}");
+    assert!(!dir.join("orders/1/france.txt").exists());
+    // A good submission of the same power: acknowledged as standing, and the turn reads it the same.
+    let body = format!("{}move FR-I Ulm\n", header("france", FRANCE_PW, 1));
+    let mail = eml("france@example.org", ON_TIME, "n2@example.org", &body);
+    let path = write(tmp.path(), "good.eml", &mail);
+    pbem().arg("ingest").arg(&dir).arg(&path).assert().success();
+    let ack = crate::acks(&dir)
+        .iter()
+        .map(|(_, a)| body_of(a))
+        .find(|a| !a.contains("NUL byte"))
+        .unwrap();
+    assert!(ack.contains("now stand"), "{ack}");
+    assert!(ack.contains("1 line(s) with a problem"), "{ack}");
+    let out = pbem().arg("resolve").arg(&dir).assert().success();
+    let printed = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        printed.contains("france     0 order(s) accepted, 1 rejected"),
+        "{printed}"
+    );
+}

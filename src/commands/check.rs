@@ -5,7 +5,6 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
-use crate::diag::Source;
 use crate::game::Game;
 
 use super::exit;
@@ -33,23 +32,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let bytes = std::fs::read(&args.orders)
         .with_context(|| format!("cannot read {}", args.orders.display()))?;
     let shown = args.orders.display().to_string();
-    let (source, check) = match crate::orders::decode(&bytes) {
-        Ok(text) => {
-            let source = Source::new(&shown, text);
-            let check = game.ruleset.check_orders(&game, &state, &source);
-            (source, check)
-        }
-        Err(d) => {
-            let source = Source::new(&shown, crate::orders::printable(&bytes));
-            let check = crate::rules::OrdersCheck {
-                power: None,
-                entropy: None,
-                accepted: Vec::new(),
-                diagnostics: vec![d],
-            };
-            (source, check)
-        }
-    };
+    let (source, check) = crate::rules::check_file(&game, &state, &shown, &bytes);
     match &check.power {
         Some(p) => println!(
             "{shown}: orders of {p} for turn {turn} of {}",

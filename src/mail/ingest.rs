@@ -847,9 +847,9 @@ fn judge(
     } else {
         found.text.clone()
     };
-    let source = Source::new(found.file_name.clone(), text.clone());
     verified.set_sender(msg.sender.address().unwrap_or_default());
-    let check = game.ruleset.check_orders(game, state, &source);
+    // Checked as the turn will read the file (the same bytes, the same decoding).
+    let (source, check) = crate::rules::check_file(game, state, &found.file_name, text.as_bytes());
     if check
         .diagnostics
         .iter()
@@ -889,9 +889,11 @@ fn judge(
                     ));
                 }
             }
-            // The header's diagnostics never quote a password (orders::header).
+            // The header's diagnostics never quote a password (orders::header), nor does decoding.
             for d in check.diagnostics.iter().filter(|d| d.is_error()) {
-                if d.rule == Some(crate::orders::header::HEADER_RULE) {
+                if d.rule == Some(crate::orders::header::HEADER_RULE)
+                    || d.rule == Some(crate::orders::PLAIN_TEXT)
+                {
                     record.reasons.push(d.message.clone());
                 }
             }
