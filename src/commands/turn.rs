@@ -32,6 +32,8 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let game = Game::load(&args.game)?;
+    // One lock for the whole command: no other pbem between the ingest, the turn and the sending.
+    let _lock = crate::game::fsio::GameLock::acquire(&game.dir)?;
     let mail =
         ingest::ingest_with_progress(&game, &args.mailboxes, &mut super::ingest::progress_bar())?;
     let outcome = resolve(&game, &ResolveOptions::default())?;
