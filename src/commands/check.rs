@@ -34,52 +34,52 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let shown = args.orders.display().to_string();
     let (source, check) = crate::rules::check_file(&game, &state, &shown, &bytes);
     match &check.power {
-        Some(p) => println!(
+        Some(p) => crate::say!(
             "{shown}: orders of {p} for turn {turn} of {}",
             game.config.game
         ),
-        None => println!(
+        None => crate::say!(
             "{shown}: not authenticated for game {} turn {turn}",
             game.config.game
         ),
     }
     if !check.accepted.is_empty() {
-        println!("accepted:");
+        crate::say!("accepted:");
         for (line, text) in &check.accepted {
-            println!("  line {line}: {text}");
+            crate::say!("  line {line}: {text}");
         }
     }
     if let Some(e) = &check.entropy {
-        println!(
+        crate::say!(
             "entropy: \"{e}\"  E_p = {}",
             crate::dice::to_hex(&crate::dice::entropy(e))
         );
     }
     if !check.diagnostics.is_empty() {
-        print!("{}", source.render(&check.diagnostics));
+        crate::say_inline!("{}", source.render(&check.diagnostics));
     }
     if args.forecast {
         match &check.power {
             Some(p) => {
                 let lines = game.ruleset.forecast(&game, &state, &source, p);
-                println!();
+                crate::say!();
                 if lines.is_empty() {
-                    println!("{} has no forecast yet.", game.ruleset.name());
+                    crate::say!("{} has no forecast yet.", game.ruleset.name());
                 }
                 for line in lines {
-                    println!("{line}");
+                    crate::say!("{line}");
                 }
-                println!();
+                crate::say!();
             }
-            None => println!("no forecast: the orders are not authenticated"),
+            None => crate::say!("no forecast: the orders are not authenticated"),
         }
     }
     let rejected = check.rejected();
     if rejected > 0 {
-        println!("{rejected} problem(s): the lines above are rejected; the other orders stand.");
+        crate::say!("{rejected} problem(s): the lines above are rejected; the other orders stand.");
         Ok(ExitCode::from(exit::REJECTED))
     } else {
-        println!("all {} order(s) accepted.", check.accepted.len());
+        crate::say!("all {} order(s) accepted.", check.accepted.len());
         Ok(ExitCode::SUCCESS)
     }
 }

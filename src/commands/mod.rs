@@ -86,14 +86,14 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 
 /// Prints a turn's summary: orders per power, combats, reports.
 pub fn print_outcome(outcome: &crate::engine::turn::TurnOutcome) {
-    println!("Turn {} ({}) resolved.", outcome.turn, outcome.date);
+    crate::say!("Turn {} ({}) resolved.", outcome.turn, outcome.date);
     for o in &outcome.orders {
         match &o.check {
-            None => println!(
+            None => crate::say!(
                 "  {:<10} no orders (standing orders and SOP decide)",
                 o.power
             ),
-            Some(c) => println!(
+            Some(c) => crate::say!(
                 "  {:<10} {} order(s) accepted, {} rejected{}",
                 o.power,
                 c.accepted.len(),
@@ -106,14 +106,14 @@ pub fn print_outcome(outcome: &crate::engine::turn::TurnOutcome) {
             ),
         }
     }
-    println!(
+    crate::say!(
         "  {} combat(s), {} event(s); next commitment {}",
         outcome.count("combat"),
         outcome.events.len(),
         outcome.next_commitment
     );
-    println!("Reports:");
+    crate::say!("Reports:");
     for (p, path) in &outcome.reports {
-        println!("  {p:<10} {}", path.display());
+        crate::say!("  {p:<10} {}", path.display());
     }
 }

@@ -33,13 +33,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
         &game.state_path(turn),
         crate::game::load::to_toml(&state)?.as_bytes(),
     )?;
-    println!(
+    crate::say!(
         "{} passes to {} at turn {from}, the next economic phase (EiA 19.2.2).",
         args.power,
         args.email.join(", ")
     );
-    println!("The new player's password, shown this once (pbem keeps only its hash): {password}");
-    println!(
+    crate::say!(
+        "The new player's password, shown this once (pbem keeps only its hash): {password}"
+    );
+    crate::say!(
         "Alliances the power has then may not be broken before turn {}.",
         from + 3
     );

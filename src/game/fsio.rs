@@ -237,7 +237,10 @@ mod tests {
         let path = dir.path().to_path_buf();
         let other = std::thread::spawn(move || GameLock::acquire(&path).map(|_| ()));
         let refused = other.join().unwrap().unwrap_err().to_string();
-        assert!(refused.contains("another pbem is working on this game"), "{refused}");
+        assert!(
+            refused.contains("another pbem is working on this game"),
+            "{refused}"
+        );
         drop(outer);
         let path = dir.path().to_path_buf();
         std::thread::spawn(move || GameLock::acquire(&path).map(|_| ()))
