@@ -191,3 +191,57 @@ fn what_an_ack_says_stands_stands_a_nul_byte_is_rejected_in_both() {
         "{printed}"
     );
 }
+
+#[test]
+fn a_huge_message_inside_an_mbox_is_archived_whole_and_never_held_in_memory() {
+    let (tmp, dir) = game();
+    add_to_config(&dir, "[mail]\nmax_message_bytes = 1000000\n");
+    // Written piece by piece: the test's own memory counts in its child's peak until the child execs.
+    let head = mbox(&[eml(
+        "france@example.org",
+        ON_TIME,
+        "huge@example.org",
+        &header("france", FRANCE_PW, 1),
+    )]);
+    let good = mbox(&[eml(
+        "austria@example.org",
+        ON_TIME,
+        "a1@example.org",
+        &header("austria", AUSTRIA_PW, 1),
+    )]);
+    let path = tmp.path().join("huge.mbox");
+    {
+        use std::io::Write;
+        let mut f = std::io::BufWriter::new(fs::File::create(&path).unwrap());
+        f.write_all(head.trim_end().as_bytes()).unwrap();
+        f.write_all(b"\n").unwrap();
+        let chunk = vec![b'x'; 1 << 20];
+        for _ in 0..60 {
+            f.write_all(&chunk).unwrap();
+        }
+        f.write_all(b"\n\n").unwrap();
+        f.write_all(good.as_bytes()).unwrap();
+    }
+    let run = peak::run_measured(
+        &[OsStr::new("ingest"), dir.as_os_str(), path.as_os_str()],
+        tmp.path(),
+    );
+    assert_eq!(run.status, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.peak_bytes < 40 << 20,
+        "peak {} MiB",
+        run.peak_bytes >> 20
+    );
+    assert!(
+        run.stdout.contains("over the limit of 1000000"),
+        "{}",
+        run.stdout
+    );
+    assert!(dir.join("orders/1/austria.txt").exists());
+    let biggest = fs::read_dir(dir.join("mail/inbox"))
+        .unwrap()
+        .map(|e| e.unwrap().metadata().unwrap().len())
+        .max()
+        .unwrap();
+    assert!(biggest > 60 << 20, "{biggest}");
+}

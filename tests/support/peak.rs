@@ -1,5 +1,6 @@
 //! Runs the pbem binary as a child and measures its peak resident memory (the kernel's `ru_maxrss`
-//! of that child alone, by `wait4`), so that a test can hold a command to a memory bound.
+//! of that child alone, by `wait4`), so that a test can hold a command to a memory bound. The
+//! test process's own memory counts in the child until it execs: a test keeps its data in files.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
