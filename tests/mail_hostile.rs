@@ -245,3 +245,132 @@ fn a_huge_message_inside_an_mbox_is_archived_whole_and_never_held_in_memory() {
         .unwrap();
     assert!(biggest > 60 << 20, "{biggest}");
 }
+
+#[test]
+fn no_password_is_kept_in_clear_outside_a_private_raw_archive() {
+    use std::os::unix::fs::PermissionsExt;
+    let (tmp, dir) = game();
+    let body = format!(
+        "{}move Napoleon Stuttgart Ulm\n# keep eagle: {FRANCE_PW}\n",
+        header("france", FRANCE_PW, 1)
+    );
+    let path = write(
+        tmp.path(),
+        "good.eml",
+        eml("france@example.org", ON_TIME, "g1@example.org", &body),
+    );
+    pbem().arg("ingest").arg(&dir).arg(&path).assert().success();
+    let filed = fs::read_to_string(dir.join("orders/1/france.txt")).unwrap();
+    assert!(filed.contains("\nsubmission "), "{filed}");
+    assert!(!filed.contains(FRANCE_PW), "{filed}");
+    // The turn trusts the record of the authenticated message: France's order is read.
+    let out = pbem().arg("resolve").arg(&dir).assert().success();
+    let printed = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        printed.contains("france     1 order(s) accepted, 0 rejected"),
+        "{printed}"
+    );
+    assert_nowhere_but_the_archive(&dir, &printed, FRANCE_PW);
+    let inbox = dir.join("mail/inbox");
+    assert_eq!(
+        fs::metadata(&inbox).unwrap().permissions().mode() & 0o777,
+        0o700
+    );
+    for e in fs::read_dir(&inbox).unwrap() {
+        let mode = e.unwrap().metadata().unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+    }
+}
+
+#[test]
+fn a_filed_file_changed_by_hand_or_a_mailed_submission_line_authenticates_nothing() {
+    let (tmp, dir) = game();
+    let body = format!("{}move FR-I Ulm\n", header("france", FRANCE_PW, 1));
+    let path = write(
+        tmp.path(),
+        "good.eml",
+        eml("france@example.org", ON_TIME, "g1@example.org", &body),
+    );
+    pbem().arg("ingest").arg(&dir).arg(&path).assert().success();
+    let filed_path = dir.join("orders/1/france.txt");
+    let filed = fs::read_to_string(&filed_path).unwrap();
+    // A forger mails the filed form: it is refused.
+    let path = write(
+        tmp.path(),
+        "replay.eml",
+        eml("france@example.org", ON_TIME, "r1@example.org", &filed),
+    );
+    let out = pbem().arg("ingest").arg(&dir).arg(&path).assert().success();
+    let printed = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(printed.contains("never one to mail"), "{printed}");
+    // The filed file changed by hand no longer stands on the submission.
+    fs::write(&filed_path, filed.replace("Ulm", "Munich")).unwrap();
+    let out = pbem()
+        .arg("check")
+        .arg(&dir)
+        .arg(&filed_path)
+        .assert()
+        .code(3);
+    let printed = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        printed.contains("no authenticated submission of France"),
+        "{printed}"
+    );
+}
+
+#[test]
+fn purge_passwords_rewrites_orders_filed_the_old_way_and_makes_the_archive_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let (tmp, dir) = game();
+    let body = format!(
+        "{}move Napoleon Stuttgart Ulm\n",
+        header("france", FRANCE_PW, 1)
+    );
+    let path = write(
+        tmp.path(),
+        "good.eml",
+        eml("france@example.org", ON_TIME, "g1@example.org", &body),
+    );
+    pbem().arg("ingest").arg(&dir).arg(&path).assert().success();
+    // As pbem filed it before: the player's text, password and all, and its digest in the record.
+    fs::write(dir.join("orders/1/france.txt"), &body).unwrap();
+    let received = fs::read_dir(dir.join("mail/received"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let record = fs::read_to_string(&received).unwrap();
+    let digest = pbem::game::record::sha256_hex(body.as_bytes());
+    let old = record
+        .lines()
+        .map(|l| {
+            if l.starts_with("orders_sha256") {
+                format!("orders_sha256 = \"{digest}\"")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    fs::write(&received, old + "\n").unwrap();
+    let inbox = dir.join("mail/inbox");
+    fs::set_permissions(&inbox, fs::Permissions::from_mode(0o755)).unwrap();
+    let out = pbem().arg("purge-passwords").arg(&dir).assert().success();
+    let printed = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        printed.contains("rewritten without its password"),
+        "{printed}"
+    );
+    assert_eq!(
+        fs::metadata(&inbox).unwrap().permissions().mode() & 0o777,
+        0o700
+    );
+    let out = pbem().arg("resolve").arg(&dir).assert().success();
+    let printed = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        printed.contains("france     1 order(s) accepted, 0 rejected"),
+        "{printed}"
+    );
+    assert_nowhere_but_the_archive(&dir, &printed, FRANCE_PW);
+}

@@ -7,6 +7,7 @@ pub mod demo;
 pub mod drop;
 pub mod ingest;
 pub mod new;
+pub mod purge_passwords;
 pub mod remind;
 pub mod replace;
 pub mod resolve;
@@ -63,6 +64,7 @@ pub enum Command {
     Drop(drop::Args),
     Replace(replace::Args),
     Verify(verify::Args),
+    PurgePasswords(purge_passwords::Args),
 }
 
 /// Runs a parsed command line.
@@ -81,6 +83,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Drop(a) => drop::run(a),
         Command::Replace(a) => replace::run(a),
         Command::Verify(a) => verify::run(a),
+        Command::PurgePasswords(a) => purge_passwords::run(a),
     }
 }
 

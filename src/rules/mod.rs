@@ -77,6 +77,7 @@ pub fn check_orders_with<O: std::fmt::Display>(
         state.turn,
         source.text.len(),
         &|p| crate::engine::players::password_hashes(&game.config, state, p),
+        &|p, sha| crate::mail::ingest::stands_for(game, state.turn, p, sha, &source.text),
     );
     diagnostics.append(&mut more);
     let mut accepted = Vec::new();
