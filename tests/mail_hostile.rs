@@ -374,3 +374,26 @@ fn purge_passwords_rewrites_orders_filed_the_old_way_and_makes_the_archive_priva
     );
     assert_nowhere_but_the_archive(&dir, &printed, FRANCE_PW);
 }
+
+#[test]
+fn diagnostics_name_no_unit_the_power_may_not_know() {
+    let (tmp, dir) = game();
+    // AU-I exists (Austria's); AU-XX does not: France is told the same of both, and no enemy id.
+    let orders = format!(
+        "{}move AU-I Augsburg\nmove AU-XX Augsburg\n",
+        header("france", FRANCE_PW, 1)
+    );
+    let file = write(tmp.path(), "france.txt", &orders);
+    let out = pbem().arg("check").arg(&dir).arg(&file).assert().code(3);
+    let printed = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        printed.contains("no unit of yours is called 'AU-I'"),
+        "{printed}"
+    );
+    assert!(
+        printed.contains("no unit of yours is called 'AU-XX'"),
+        "{printed}"
+    );
+    assert!(!printed.contains("austria"), "{printed}");
+    assert!(!printed.contains("did you mean 'AU-"), "{printed}");
+}
