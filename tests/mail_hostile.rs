@@ -397,3 +397,27 @@ fn diagnostics_name_no_unit_the_power_may_not_know() {
     assert!(!printed.contains("austria"), "{printed}");
     assert!(!printed.contains("did you mean 'AU-"), "{printed}");
 }
+
+#[test]
+fn symbolic_links_in_the_game_folder_are_refused_with_a_clear_error() {
+    use std::os::unix::fs::symlink;
+    // An orders file linked to a file outside the game.
+    let (tmp, dir) = game();
+    let outside = write(tmp.path(), "outside.txt", "secret line of another file\n");
+    fs::create_dir_all(dir.join("orders/1")).unwrap();
+    symlink(&outside, dir.join("orders/1/france.txt")).unwrap();
+    let out = pbem().arg("resolve").arg(&dir).assert().code(1);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(stderr.contains("orders/1/france.txt"), "{stderr}");
+    assert!(stderr.contains("is a symbolic link"), "{stderr}");
+    assert!(!dir.join("turns/1/record.toml").exists());
+    // A reports folder linked elsewhere: nothing is written through it.
+    let (tmp, dir) = game();
+    let elsewhere = tmp.path().join("elsewhere");
+    fs::create_dir_all(&elsewhere).unwrap();
+    symlink(&elsewhere, dir.join("turns/1/reports")).unwrap();
+    let out = pbem().arg("resolve").arg(&dir).assert().code(1);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(stderr.contains("turns/1/reports"), "{stderr}");
+    assert_eq!(fs::read_dir(&elsewhere).unwrap().count(), 0);
+}
