@@ -275,7 +275,7 @@ fn opens_password(word: &str, first: bool) -> bool {
 /// [`opens_password`]) up to the end of its line replaced by stars of the same byte length, so that
 /// spans stay valid and no password is ever shown back. Lines end at any of [`breaks_line`]; the
 /// text must begin at the start of a line.
-fn mask_passwords(text: &str) -> String {
+pub fn mask_passwords(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while !rest.is_empty() {

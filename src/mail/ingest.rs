@@ -834,7 +834,8 @@ fn judge(
     record.message_id = msg.message_id.clone().unwrap_or_default();
     record.body_sha256 = sha256_hex(raw.get(msg.body_offset..).unwrap_or_default());
     record.from = msg.sender.address().unwrap_or_default().to_string();
-    record.subject = msg.subject.clone();
+    // A password written in the subject is not kept either.
+    record.subject = crate::diag::mask_passwords(&msg.subject);
 
     // A copy of a message already judged: same Message-ID and same body.
     if let Some(copies) = by_id.get(&record.message_id) {
