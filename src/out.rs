@@ -1,7 +1,9 @@
 //! What the commands print, without ever panicking: `println!` panics when stdout is closed (`pbem
 //! status | head`) or full (`> /dev/full`), and would stop a command halfway through its work. The
 //! [`say!`](crate::say) and [`say_err!`](crate::say_err) macros write a line to stdout or stderr and
-//! remember a failure instead; `main` reports it once the command has done its work.
+//! remember a failure instead; `main` reports it once the command has done its work. Nothing they
+//! write can drive the terminal: control and bidirectional characters (from a player's `power` line,
+//! a file name, a subject) are shown as `?`.
 
 use std::fmt;
 use std::io::Write;
@@ -21,32 +23,56 @@ fn remember(e: &std::io::Error) {
     STDOUT_LOST.fetch_max(kind, Ordering::Relaxed);
 }
 
-/// Writes `args` to stdout (`newline`: and a line break); a failure is remembered, not raised.
+/// Whether `c` must not reach a terminal: control characters (but line feed and tab), which can
+/// drive it, and the bidirectional controls, which reorder what is shown (issue 15.9).
+fn unsafe_for_terminal(c: char) -> bool {
+    (c.is_control() && c != '\n' && c != '\t')
+        || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// The text with every character [`unsafe_for_terminal`] shown as `?`.
+pub fn for_terminal(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.chars().any(unsafe_for_terminal) {
+        text.chars()
+            .map(|c| if unsafe_for_terminal(c) { '?' } else { c })
+            .collect::<String>()
+            .into()
+    } else {
+        text.into()
+    }
+}
+
+/// `args` as a terminal may show them, with a line break when `newline`. A carriage return that
+/// starts the text (a progress line rewriting itself) is kept.
+fn line(args: fmt::Arguments<'_>, newline: bool) -> String {
+    let raw = fmt::format(args);
+    let (cr, rest) = match raw.strip_prefix('\r') {
+        Some(rest) => ("\r", rest),
+        None => ("", raw.as_str()),
+    };
+    let mut text = format!("{cr}{}", for_terminal(rest));
+    if newline {
+        text.push('\n');
+    }
+    text
+}
+
+/// Writes `args` to stdout (`newline`: and a line break), every character that could drive the
+/// terminal shown as `?`; a failure is remembered, not raised.
 pub fn stdout(args: fmt::Arguments<'_>, newline: bool) {
-    let mut out = std::io::stdout().lock();
-    let written = out.write_fmt(args).and_then(|()| {
-        if newline {
-            out.write_all(b"\n")
-        } else {
-            Ok(())
-        }
-    });
+    let written = std::io::stdout()
+        .lock()
+        .write_all(line(args, newline).as_bytes());
     if let Err(e) = written {
         remember(&e);
     }
 }
 
-/// Writes `args` to stderr (`newline`: and a line break); a failure is ignored: there is nowhere
-/// left to say it.
+/// Writes `args` to stderr as [`stdout`] does; a failure is ignored: there is nowhere left to say it.
 pub fn stderr(args: fmt::Arguments<'_>, newline: bool) {
-    let mut err = std::io::stderr().lock();
-    let _ = err.write_fmt(args).and_then(|()| {
-        if newline {
-            err.write_all(b"\n")
-        } else {
-            Ok(())
-        }
-    });
+    let _ = std::io::stderr()
+        .lock()
+        .write_all(line(args, newline).as_bytes());
 }
 
 /// Flushes stdout; 0 when everything printed so far reached it, else [`BROKEN_PIPE`] or [`FAILED`].
@@ -93,4 +119,19 @@ macro_rules! say_err_inline {
     ($($arg:tt)*) => {
         $crate::out::stderr(format_args!($($arg)*), false)
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nothing_written_can_drive_a_terminal() {
+        assert_eq!(
+            line(format_args!("fr\u{202e}ance\u{1b}[2J\u{7}"), true),
+            "fr?ance?[2J?\n"
+        );
+        assert_eq!(line(format_args!("\r  3/9 ok\r"), false), "\r  3/9 ok?");
+        assert_eq!(for_terminal("plain\ttext"), "plain\ttext");
+    }
 }

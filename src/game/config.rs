@@ -170,6 +170,31 @@ impl GameConfig {
                 .hint("write it as \"1805-09\""),
             );
         }
+        // Issue 15.9: a huge count would overflow the deadline (and silently mean none) or the calendar.
+        if !(1..=366).contains(&self.deadline.every_days) {
+            out.push(
+                Diagnostic::error(
+                    format!(
+                        "every_days = {} is not a number of days between deadlines",
+                        self.deadline.every_days
+                    ),
+                    self.deadline.first.span(),
+                )
+                .hint("write [deadline] every_days = a number from 1 to 366"),
+            );
+        }
+        if !(1..=120).contains(&self.calendar.months_per_turn) {
+            out.push(
+                Diagnostic::error(
+                    format!(
+                        "months_per_turn = {} is not a number of months per turn",
+                        self.calendar.months_per_turn
+                    ),
+                    self.calendar.start.span(),
+                )
+                .hint("write [calendar] months_per_turn = a number from 1 to 120"),
+            );
+        }
         if !matches!(self.deadline.late_orders.as_str(), "reject" | "hold") {
             out.push(Diagnostic::error(
                 "late_orders must be \"reject\" or \"hold\"",

@@ -982,7 +982,12 @@ fn judge(
     record.status = Status::Rejected;
     match check.power.as_deref().and_then(|id| config.power(id)) {
         None => {
-            if let Some(n) = named_turn.filter(|n| *n < turn) {
+            if let Some(n) = named_turn.filter(|n| *n < config.first_turn) {
+                record.reasons.push(format!(
+                    "there is no turn {n} in this game: it starts at turn {}",
+                    config.first_turn
+                ));
+            } else if let Some(n) = named_turn.filter(|n| *n < turn) {
                 if !held_from_previous {
                     record.reasons.push(format!(
                         "turn {n} is already resolved: orders for it are no longer taken (a message from an earlier turn?)"

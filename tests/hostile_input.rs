@@ -1,0 +1,108 @@
+//! Issue 15.9: the smaller findings of the hostile-input campaign, each through the binary.
+
+mod support;
+
+use std::fs;
+
+use support::*;
+
+const ON_TIME: &str = "Sat, 5 Dec 2026 18:00:00 +0100";
+
+#[test]
+fn new_with_a_scenario_it_cannot_use_leaves_nothing_and_can_be_retried() {
+    let tmp = tempfile::tempdir().unwrap();
+    let scenario = tmp.path().join("scenario");
+    pbem::bundled::write_scenario("ulm-1805", &scenario).unwrap();
+    edit(
+        &scenario.join("game.toml"),
+        "game = \"ulm-1805\"",
+        "game = \"ulm-1806\"",
+    );
+    let target = tmp.path().join("games/new");
+    pbem()
+        .arg("new")
+        .arg(&target)
+        .arg("--from")
+        .arg(&scenario)
+        .assert()
+        .code(1);
+    assert!(!target.exists());
+    let leftovers: Vec<_> = fs::read_dir(tmp.path().join("games")).unwrap().collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    edit(
+        &scenario.join("game.toml"),
+        "game = \"ulm-1806\"",
+        "game = \"ulm-1805\"",
+    );
+    pbem()
+        .arg("new")
+        .arg(&target)
+        .arg("--from")
+        .arg(&scenario)
+        .assert()
+        .success();
+    assert!(target.join("game.toml").is_file());
+}
+
+#[test]
+fn deadline_and_calendar_counts_out_of_range_are_refused() {
+    for (key, value, what) in [
+        ("every_days", "4294967295", "every_days = 4294967295"),
+        ("every_days", "0", "every_days = 0"),
+    ] {
+        let (_t, dir) = game();
+        set_deadline_key(&dir, key, value);
+        let out = pbem().arg("status").arg(&dir).assert().code(1);
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert!(stderr.contains(what), "{stderr}");
+    }
+    let (_t, dir) = game();
+    edit(
+        &dir.join("game.toml"),
+        "months_per_turn = 1",
+        "months_per_turn = 0",
+    );
+    let out = pbem().arg("status").arg(&dir).assert().code(1);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(stderr.contains("months_per_turn = 0"), "{stderr}");
+}
+
+#[test]
+fn orders_for_turn_zero_are_told_there_is_no_such_turn() {
+    let (tmp, dir) = game();
+    let path = write(
+        tmp.path(),
+        "zero.eml",
+        eml(
+            "france@example.org",
+            ON_TIME,
+            "z@example.org",
+            &header("france", FRANCE_PW, 0),
+        ),
+    );
+    let out = pbem().arg("ingest").arg(&dir).arg(&path).assert().success();
+    let printed = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        printed.contains("there is no turn 0 in this game"),
+        "{printed}"
+    );
+    assert!(!printed.contains("already resolved"), "{printed}");
+}
+
+#[test]
+fn control_and_right_to_left_characters_never_reach_the_terminal() {
+    let (tmp, dir) = game();
+    let body = "game ulm-1805\npower fr\u{202e}ance\u{1b}[2J\npassword x\nturn 1\n";
+    let path = write(
+        tmp.path(),
+        "evil\u{1b}[31m\u{202e}.eml",
+        eml("france@example.org", ON_TIME, "c@example.org", body),
+    );
+    let out = pbem().arg("ingest").arg(&dir).arg(&path).assert().success();
+    let printed = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(printed.contains("fr?ance?[2J"), "{printed}");
+    assert!(
+        !printed.contains('\u{202e}') && !printed.contains('\u{1b}'),
+        "{printed:?}"
+    );
+}
