@@ -106,3 +106,39 @@ fn control_and_right_to_left_characters_never_reach_the_terminal() {
         "{printed:?}"
     );
 }
+
+#[test]
+fn a_negative_morale_and_a_turn_near_the_wrap_are_refused() {
+    let (_t, dir) = game();
+    edit(
+        &dir.join("turns/1/state.toml"),
+        "morale = 4.0",
+        "morale = -4.0",
+    );
+    let out = pbem().arg("resolve").arg(&dir).assert().code(1);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(stderr.contains("has a negative morale (-4.0)"), "{stderr}");
+
+    let (_t, dir) = game();
+    let last = u32::MAX.to_string();
+    fs::rename(dir.join("turns/1"), dir.join("turns").join(&last)).unwrap();
+    fs::rename(
+        dir.join("secret/1.key"),
+        dir.join(format!("secret/{last}.key")),
+    )
+    .unwrap();
+    edit(
+        &dir.join("turns").join(&last).join("state.toml"),
+        "turn = 1",
+        &format!("turn = {last}"),
+    );
+    edit(
+        &dir.join("game.toml"),
+        "first_turn = 1",
+        &format!("first_turn = {last}"),
+    );
+    let out = pbem().arg("resolve").arg(&dir).assert().code(1);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(stderr.contains("beyond the turns pbem counts"), "{stderr}");
+}

@@ -166,6 +166,12 @@ pub fn resolve(game: &Game, opts: &ResolveOptions) -> Result<TurnOutcome> {
     let _lock = GameLock::acquire(&game.dir)?;
     let current = game.current_turn()?;
     let turn = opts.turn.unwrap_or(current);
+    if turn >= crate::game::state::MAX_TURN {
+        bail!(
+            "turn {turn} is beyond the turns pbem counts (a game has turns 0 to {})",
+            crate::game::state::MAX_TURN - 1
+        );
+    }
     if turn > current {
         bail!("turn {turn} cannot be resolved yet: the game is at turn {current}");
     }

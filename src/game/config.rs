@@ -171,6 +171,21 @@ impl GameConfig {
             );
         }
         // Issue 15.9: a huge count would overflow the deadline (and silently mean none) or the calendar.
+        if self.first_turn >= crate::game::state::MAX_TURN {
+            out.push(
+                Diagnostic::error(
+                    format!(
+                        "first_turn = {} is beyond the turns pbem counts",
+                        self.first_turn
+                    ),
+                    0..0,
+                )
+                .hint(format!(
+                    "a game has turns 0 to {}",
+                    crate::game::state::MAX_TURN - 1
+                )),
+            );
+        }
         if !(1..=366).contains(&self.deadline.every_days) {
             out.push(
                 Diagnostic::error(
