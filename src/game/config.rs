@@ -198,7 +198,9 @@ impl GameConfig {
                 .hint("write [deadline] every_days = a number from 1 to 366"),
             );
         }
-        if !(1..=120).contains(&self.calendar.months_per_turn) {
+        // 0 is for a ruleset whose pbem turn is not a span of the calendar (a PoG action).
+        let least = u32::from(self.ruleset.get_ref() != "pog");
+        if !(least..=120).contains(&self.calendar.months_per_turn) {
             out.push(
                 Diagnostic::error(
                     format!(
@@ -207,7 +209,9 @@ impl GameConfig {
                     ),
                     self.calendar.start.span(),
                 )
-                .hint("write [calendar] months_per_turn = a number from 1 to 120"),
+                .hint(format!(
+                    "write [calendar] months_per_turn = a number from {least} to 120"
+                )),
             );
         }
         if !matches!(self.deadline.late_orders.as_str(), "reject" | "hold") {
