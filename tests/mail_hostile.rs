@@ -421,3 +421,32 @@ fn symbolic_links_in_the_game_folder_are_refused_with_a_clear_error() {
     assert!(stderr.contains("turns/1/reports"), "{stderr}");
     assert_eq!(fs::read_dir(&elsewhere).unwrap().count(), 0);
 }
+
+#[test]
+fn a_password_copied_into_the_entropy_line_is_starred_and_the_answer_gives_the_e_p_the_turn_uses() {
+    let (tmp, dir) = game();
+    let body = format!(
+        "{}entropy lucky {FRANCE_PW} dice\nmove Napoleon Stuttgart Ulm\n",
+        header("france", FRANCE_PW, 1)
+    );
+    let path = write(
+        tmp.path(),
+        "e.eml",
+        eml("france@example.org", ON_TIME, "e1@example.org", &body),
+    );
+    pbem().arg("ingest").arg(&dir).arg(&path).assert().success();
+    let ack = body_of(&acks(&dir)[0].1);
+    let e_p = ack
+        .lines()
+        .find_map(|l| l.strip_prefix("E_p = "))
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_string();
+    let out = pbem().arg("resolve").arg(&dir).assert().success();
+    let printed = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let record = fs::read_to_string(dir.join("turns/1/record.toml")).unwrap();
+    assert!(record.contains(&e_p), "{e_p} not in {record}");
+    assert_nowhere_but_the_archive(&dir, &printed, FRANCE_PW);
+}

@@ -1058,9 +1058,14 @@ fn judge(
             }
         }
     }
+    let mut check = check;
     if matches!(record.status, Status::Accepted | Status::Held) {
-        record.orders_sha256 =
-            sha256_hex(filed_text(&found.text, record.for_turn, &record.sha256).as_bytes());
+        let filed = filed_text(&found.text, record.for_turn, &record.sha256);
+        record.orders_sha256 = sha256_hex(filed.as_bytes());
+        // The answer gives the entropy the turn will read: the filed one (a password copied into
+        // the entropy line is starred out there).
+        let (h, _, _) = crate::orders::Header::take(&filed, crate::orders::split(&filed));
+        check.entropy = h.entropy.map(|e| e.value);
     }
     ack.source = Some(source);
     ack.check = Some(check);
