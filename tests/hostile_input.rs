@@ -142,3 +142,26 @@ fn a_negative_morale_and_a_turn_near_the_wrap_are_refused() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(stderr.contains("beyond the turns pbem counts"), "{stderr}");
 }
+
+#[test]
+fn a_bad_power_id_is_shown_on_its_own_line() {
+    let (_t, dir) = game();
+    edit(
+        &dir.join("game.toml"),
+        "id = \"austria\"",
+        "id = \"aus/tria\"",
+    );
+    let line = fs::read_to_string(dir.join("game.toml"))
+        .unwrap()
+        .lines()
+        .position(|l| l.contains("aus/tria"))
+        .unwrap()
+        + 1;
+    let out = pbem().arg("status").arg(&dir).assert().code(1);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("power id 'aus/tria' is not a plain word"),
+        "{stderr}"
+    );
+    assert!(stderr.contains(&format!("game.toml:{line}:")), "{stderr}");
+}

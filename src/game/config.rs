@@ -29,6 +29,10 @@ pub struct GameConfig {
     pub sop: BTreeMap<String, Spanned<String>>,
     #[serde(rename = "power")]
     pub powers: Vec<PowerConfig>,
+    /// Where each power's `id` stands in game.toml, in `powers` order ([`GameConfig::locate_ids`]),
+    /// so that a bad id is shown on its own line.
+    #[serde(skip)]
+    pub power_id_spans: Vec<std::ops::Range<usize>>,
     /// Replacing players and missed turns (EiA 19.2).
     #[serde(default)]
     pub replacement: ReplacementConfig,
@@ -222,18 +226,23 @@ impl GameConfig {
         }
         out.extend(crate::mail::config::validate(self));
         let mut seen = BTreeMap::new();
-        for p in &self.powers {
+        for (i, p) in self.powers.iter().enumerate() {
+            let id_span = self
+                .power_id_spans
+                .get(i)
+                .cloned()
+                .unwrap_or_else(|| p.password_hash.span());
             if seen.insert(p.id.to_lowercase(), ()).is_some() {
                 out.push(Diagnostic::error(
                     format!("power '{}' is declared twice", p.id),
-                    p.password_hash.span(),
+                    id_span.clone(),
                 ));
             }
             if crate::auth::within_bounds(p.password_hash.get_ref()) == Some(false) {
                 out.push(
                     Diagnostic::error(
                         format!("the password hash of '{}' asks too much of every check", p.id),
-                        p.password_hash.span(),
+                        id_span.clone(),
                     )
                     .hint(format!(
                         "anyone can mail a password to check: pbem checks hashes of at most {} KiB, {} passes and {} lanes (`pbem replace` makes a new one)",
@@ -245,12 +254,29 @@ impl GameConfig {
             }
             if p.id.is_empty() || !p.id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
                 out.push(
-                    Diagnostic::error(format!("power id '{}' is not a plain word", p.id), p.password_hash.span())
+                    Diagnostic::error(format!("power id '{}' is not a plain word", p.id), id_span.clone())
                         .hint("power ids are ASCII letters, digits and '-': they name files and dice labels"),
                 );
             }
         }
         out
+    }
+
+    /// Finds where each power's `id` stands in the text of game.toml (the ids themselves are plain
+    /// strings everywhere else).
+    pub fn locate_ids(&mut self, text: &str) {
+        #[derive(Deserialize)]
+        struct Ids {
+            #[serde(default)]
+            power: Vec<IdOnly>,
+        }
+        #[derive(Deserialize)]
+        struct IdOnly {
+            id: Spanned<String>,
+        }
+        if let Ok(ids) = toml::from_str::<Ids>(text) {
+            self.power_id_spans = ids.power.iter().map(|p| p.id.span()).collect();
+        }
     }
 
     /// The From address of the game's mail.

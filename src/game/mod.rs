@@ -84,7 +84,8 @@ impl Game {
         }
         refuse_links(dir)?;
         let config_src = load::read_source(&dir.join("game.toml"), &shown(dir, "game.toml"))?;
-        let config: GameConfig = load::parse_toml(&config_src)?;
+        let mut config: GameConfig = load::parse_toml(&config_src)?;
+        config.locate_ids(&config_src.text);
         if let Some(e) = load::first_error(&config_src, &config.validate()) {
             return Err(e.into());
         }
