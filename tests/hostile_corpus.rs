@@ -449,6 +449,19 @@ fn a_hostile_corpus_never_takes_the_referee_down() {
             .map(|r| r["status"].as_str().unwrap().to_string())
             .collect()
     };
+    // The flood from one address: 8 wrong passwords checked, the rest recorded as a flood.
+    let floods = records
+        .iter()
+        .filter(|r| {
+            r["reasons"].as_array().is_some_and(|a| {
+                a.iter().any(|x| {
+                    x.as_str()
+                        .is_some_and(|x| x.starts_with("flood: flood@evil.example"))
+                })
+            })
+        })
+        .count();
+    assert_eq!(floods, 13 - 8);
     for c in cases.iter().filter(|c| c.legit) {
         let statuses = status_of(&c.id);
         assert!(
