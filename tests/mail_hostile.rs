@@ -56,6 +56,7 @@ fn two_hundred_forged_passwords_stay_under_200_mb_and_the_good_mail_is_filed() {
         tmp.path(),
     );
     assert_eq!(run.status, 0, "{}{}", run.stdout, run.stderr);
+    eprintln!("200 forged passwords: peak {} MiB", run.peak_bytes >> 20);
     assert!(
         run.peak_bytes < 200 << 20,
         "peak {} MiB",
@@ -227,6 +228,10 @@ fn a_huge_message_inside_an_mbox_is_archived_whole_and_never_held_in_memory() {
         tmp.path(),
     );
     assert_eq!(run.status, 0, "{}{}", run.stdout, run.stderr);
+    eprintln!(
+        "a 60 MiB message in an mbox: peak {} MiB",
+        run.peak_bytes >> 20
+    );
     assert!(
         run.peak_bytes < 40 << 20,
         "peak {} MiB",
