@@ -311,6 +311,9 @@ impl State {
 
 /// Checks the shared keys of a state: the game, the powers named by control, alliances and standing
 /// orders, and the areas of `[control]`. The ruleset checks its own pieces (`Ruleset::check_state`).
+/// The turns pbem counts: far beyond any game, and far from where `u32` turn numbers would wrap.
+pub const MAX_TURN: u32 = 1_000_000;
+
 pub fn check_shared(
     state: &State,
     config: &super::config::GameConfig,
@@ -319,6 +322,31 @@ pub fn check_shared(
     use crate::diag::Diagnostic;
     let mut out = Vec::new();
     let powers: Vec<&str> = config.power_ids().collect();
+    // Issue 15.9: turn numbers must not wrap when pbem counts on.
+    if state.turn >= MAX_TURN {
+        out.push(
+            Diagnostic::error(
+                format!("turn {} is beyond the turns pbem counts", state.turn),
+                0..0,
+            )
+            .hint(format!("a game has turns 0 to {}", MAX_TURN - 1)),
+        );
+    }
+    for c in &state.corps {
+        if c.morale.0 < 0 {
+            out.push(
+                Diagnostic::error(
+                    format!(
+                        "corps {} has a negative morale ({})",
+                        c.id.get_ref(),
+                        c.morale
+                    ),
+                    c.id.span(),
+                )
+                .hint("morale is 0 or more, as in 'morale = 3.5'"),
+            );
+        }
+    }
     for (a, p) in &state.control {
         if map.find(a).is_none() {
             out.push(

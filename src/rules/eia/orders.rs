@@ -378,6 +378,18 @@ fn unit_name(t: &Token, cx: &Context<'_>, power: Option<&str>) -> Result<String,
     if let Some(l) = cx.find_levy(&t.text) {
         return Ok(l.id.clone());
     }
+    Err(not_one_of_yours(&t.text, t.span.clone(), s, power))
+}
+
+/// The one diagnostic for a unit that is not the power's, whether it is another power's or no unit
+/// at all: a power learns nothing from it about units it cannot see (issue 15.6, fog of war). The
+/// hint names only the power's own units.
+fn not_one_of_yours(
+    text: &str,
+    span: Range<usize>,
+    s: &crate::game::state::State,
+    power: Option<&str>,
+) -> Diagnostic {
     let own: Vec<&str> = match power {
         Some(p) => s
             .corps
@@ -393,19 +405,16 @@ fn unit_name(t: &Token, cx: &Context<'_>, power: Option<&str>) -> Result<String,
             .collect(),
         None => Vec::new(),
     };
-    let hint = did_you_mean(&t.text, own.iter().copied())
-        .or_else(|| did_you_mean(&t.text, s.unit_ids()))
+    let hint = did_you_mean(text, own.iter().copied())
         .map(|u| format!("did you mean '{u}'?"))
         .unwrap_or_else(|| match own.as_slice() {
             [] => "write the unit's id as your turn report spells it, such as 'FR-I'".to_string(),
             units => format!("your units are: {}", units.join(", ")),
         });
-    Err(
-        Diagnostic::error(format!("unknown unit '{}'", t.text), t.span.clone())
-            .label("no such unit in this game")
-            .hint(hint)
-            .rule(ORDER_SYNTAX),
-    )
+    Diagnostic::error(format!("no unit of yours is called '{text}'"), span)
+        .label("not one of your units")
+        .hint(hint)
+        .rule(OWN_UNITS)
 }
 
 /// The value of `values` that `t` names, case-insensitively, or the diagnostic `unknown`.
@@ -697,7 +706,7 @@ fn check_levy_move(
     let unit = levy.id.as_str();
     let span = p.order.span.clone();
     if levy.power != power {
-        return Err(not_yours(unit, &levy.power, p.arg(0)));
+        return Err(not_one_of_yours(unit, p.arg(0), cx.state, Some(power)));
     }
     if moved.contains(&unit.to_ascii_lowercase()) {
         return Err(
@@ -773,21 +782,16 @@ fn check_move(
         (l.power.get_ref(), l.area.get_ref(), l.movement)
     } else if let Some(f) = cx.find_fleet(unit) {
         if f.power.get_ref() != power {
-            return Err(not_yours(unit, f.power.get_ref(), p.arg(0)));
+            return Err(not_one_of_yours(unit, p.arg(0), cx.state, Some(power)));
         }
         return check_fleet_move(power, unit, f.area.get_ref(), path, p, cx, moved);
     } else if let Some(l) = cx.find_levy(unit) {
         return check_levy_move(power, l, path, p, cx, moved);
     } else {
-        return Err(
-            Diagnostic::error(format!("unknown unit '{unit}'"), p.arg(0))
-                .label("no such unit in this game")
-                .hint("write the unit's id as your turn report spells it, such as 'FR-I'")
-                .rule(ORDER_SYNTAX),
-        );
+        return Err(not_one_of_yours(unit, p.arg(0), cx.state, Some(power)));
     };
     if owner != power {
-        return Err(not_yours(unit, owner, p.arg(0)));
+        return Err(not_one_of_yours(unit, p.arg(0), cx.state, Some(power)));
     }
     if moved.contains(&unit.to_ascii_lowercase()) {
         return Err(
@@ -867,13 +871,6 @@ fn check_move(
         here = next;
     }
     Ok(())
-}
-
-fn not_yours(unit: &str, owner: &str, span: Range<usize>) -> Diagnostic {
-    Diagnostic::error(format!("{unit} is not yours: it belongs to {owner}"), span)
-        .label("another power's unit")
-        .hint("order only your own units")
-        .rule(OWN_UNITS)
 }
 
 /// Parses and checks the order lines of one file for `power` (already authenticated).
@@ -1044,7 +1041,7 @@ mod tests {
         assert!(one_error(&c).message.contains("can move 2 areas"));
         // Not France's to move.
         let (_, c) = check("move AU-Ins Munich\n");
-        assert!(one_error(&c).message.contains("is not yours"));
+        assert!(one_error(&c).message.contains("no unit of yours is called"));
     }
 
     #[test]
@@ -1078,11 +1075,11 @@ mod tests {
     fn rejects_unknown_unit_suggesting_the_powers_own() {
         let (_, c) = check("move FR-l Ulm\n");
         let d = one_error(&c);
-        assert_eq!(d.message, "unknown unit 'FR-l'");
+        assert_eq!(d.message, "no unit of yours is called 'FR-l'");
         assert_eq!(d.hint.as_deref(), Some("did you mean 'FR-I'?"));
         let (_, c) = check("move Blucher Ulm\n");
         let d = one_error(&c);
-        assert_eq!(d.message, "unknown unit 'Blucher'");
+        assert_eq!(d.message, "no unit of yours is called 'Blucher'");
         assert_eq!(
             d.hint.as_deref(),
             Some("your units are: FR-I, FR-V, FR-Cav, Napoleon")
@@ -1160,19 +1157,17 @@ mod tests {
     fn rejects_unit_of_another_power() {
         let (text, c) = check("move AU-I Augsburg\n");
         let d = one_error(&c);
-        assert_eq!(d.message, "AU-I is not yours: it belongs to austria");
-        assert_eq!(d.hint.as_deref(), Some("order only your own units"));
+        // Fog of war (issue 15.6): the same words as for no unit at all, no owner, no enemy id.
+        assert_eq!(d.message, "no unit of yours is called 'AU-I'");
+        assert!(!d.hint.as_deref().unwrap().contains("AU-"), "{d:?}");
         assert_eq!(d.rule, Some(OWN_UNITS));
         assert_eq!(&text[d.span.clone()], "AU-I");
         let (_, c) = check("move Mack Augsburg\n");
-        assert_eq!(
-            one_error(&c).message,
-            "Mack is not yours: it belongs to austria"
-        );
+        assert_eq!(one_error(&c).message, "no unit of yours is called 'Mack'");
         let (_, c) = check("move AU-Lake Ulm\n");
         assert_eq!(
             one_error(&c).message,
-            "AU-Lake is not yours: it belongs to austria"
+            "no unit of yours is called 'AU-Lake'"
         );
     }
 
@@ -1577,7 +1572,7 @@ mod tests {
             messages,
             [
                 "Munich is not adjacent to Stuttgart",
-                "unknown unit 'Nobody'",
+                "no unit of yours is called 'Nobody'",
                 "unknown area 'Atlantis'"
             ]
         );

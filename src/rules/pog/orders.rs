@@ -152,17 +152,13 @@ impl Context<'_> {
         }
     }
 
+    /// The power's unit named by `t`. Another power's unit and no unit at all get the same words, and
+    /// the hint names only the power's own units: a power learns nothing of units it cannot see
+    /// (issue 15.6, fog of war).
     fn own_unit(&self, t: &Token, power: &str) -> Result<&Unit, Diagnostic> {
         match self.pog.unit(&t.text) {
             Some(u) if u.power() == power => Ok(u),
-            Some(u) => Err(Diagnostic::error(
-                format!("{} is not yours: it belongs to {}", u.id(), u.power()),
-                t.span.clone(),
-            )
-            .label("not your unit")
-            .hint("order only your own units")
-            .rule(OWN_UNITS)),
-            None => {
+            _ => {
                 let own: Vec<&str> = self
                     .pog
                     .units
@@ -170,16 +166,17 @@ impl Context<'_> {
                     .filter(|u| u.power() == power)
                     .map(Unit::id)
                     .collect();
-                Err(
-                    Diagnostic::error(format!("unknown unit '{}'", t.text), t.span.clone())
-                        .label("no such unit in this game")
-                        .hint(
-                            did_you_mean(&t.text, own.iter().copied())
-                                .map(|u| format!("did you mean '{u}'?"))
-                                .unwrap_or_else(|| format!("your units are: {}", own.join(", "))),
-                        )
-                        .rule(ORDER_SYNTAX),
+                Err(Diagnostic::error(
+                    format!("no unit of yours is called '{}'", t.text),
+                    t.span.clone(),
                 )
+                .label("not one of your units")
+                .hint(
+                    did_you_mean(&t.text, own.iter().copied())
+                        .map(|u| format!("did you mean '{u}'?"))
+                        .unwrap_or_else(|| format!("your units are: {}", own.join(", "))),
+                )
+                .rule(OWN_UNITS))
             }
         }
     }
