@@ -15,12 +15,18 @@
 //! | artillery   | area, round         | two d6: attacker, then defender        | 7.5.2.8     |
 //! | sortie      | area                | two d6: garrison, then besiegers       | 7.5.4.1.2.1 |
 //! | siege       | area                | one d6                                 | 7.5.4       |
-//! | intercept   | sea, fleet, power   | one d6                                 | 6.2.3       |
-//! | naval-evade | sea, fleet          | one d6                                 | 6.3.2       |
-//! | naval       | sea, round          | two d6: attacker, then defender        | 19.1 chart  |
-//! | closing     | sea, round          | one d6                                 | 19.1 chart  |
-//! | chase       | sea                 | one d6                                 | 6.3.5       |
-//! | naval-retreat | sea, power        | one die of n (n tied ports, by id)     | 6.3.5       |
+//! | intercept   | sea, fleet, power, [entry] | one d6                          | 6.2.3       |
+//! | naval-evade | sea, fleet, [entry] | one d6                                 | 6.3.2       |
+//! | naval       | sea, fleet, round   | two d6: attacker, then defender        | 19.1 chart  |
+//! | closing     | sea, fleet, round   | one d6                                 | 19.1 chart  |
+//! | chase       | sea, fleet          | one d6                                 | 6.3.5       |
+//! | naval-retreat | sea, fleet, power | one die of n (n tied ports, by id)     | 6.3.5       |
+//!
+//! Unique by construction, never by a check at run time: a land label names its area, and each area
+//! fights one combat, one siege, one pursuit a turn; a fleet moves once a turn, so `fleet` (the moving
+//! fleet) and `entry` (the how-many-th time its path enters that sea, written only from the second on)
+//! name one interception; an interception that succeeds ends the move, so `sea` and `fleet` (the fleet
+//! intercepted) name one naval battle, however many are fought in the same sea.
 
 pub fn combat_order() -> String {
     "combat-order".to_string()
@@ -66,26 +72,40 @@ pub fn siege(area: &str) -> String {
     format!("siege/area={area}")
 }
 
-pub fn intercept(sea: &str, fleet: &str, power: &str) -> String {
-    format!("intercept/sea={sea}/fleet={fleet}/power={power}")
+/// `/entry=N` when a fleet's path enters `sea` for the N-th time (N > 1): nothing on the first entry,
+/// so the labels of a path that never re-enters a sea are those of pbem before the key existed.
+fn entry_key(entry: u32) -> String {
+    if entry > 1 {
+        format!("/entry={entry}")
+    } else {
+        String::new()
+    }
 }
 
-pub fn naval_evade(sea: &str, fleet: &str) -> String {
-    format!("naval-evade/sea={sea}/fleet={fleet}")
+pub fn intercept(sea: &str, fleet: &str, power: &str, entry: u32) -> String {
+    format!(
+        "intercept/sea={sea}/fleet={fleet}/power={power}{}",
+        entry_key(entry)
+    )
 }
 
-pub fn naval_round(sea: &str, round: u32) -> String {
-    format!("naval/sea={sea}/round={round}")
+pub fn naval_evade(sea: &str, fleet: &str, entry: u32) -> String {
+    format!("naval-evade/sea={sea}/fleet={fleet}{}", entry_key(entry))
 }
 
-pub fn closing(sea: &str, round: u32) -> String {
-    format!("closing/sea={sea}/round={round}")
+/// `fleet` is the moving fleet whose interception began the battle.
+pub fn naval_round(sea: &str, fleet: &str, round: u32) -> String {
+    format!("naval/sea={sea}/fleet={fleet}/round={round}")
 }
 
-pub fn chase(sea: &str) -> String {
-    format!("chase/sea={sea}")
+pub fn closing(sea: &str, fleet: &str, round: u32) -> String {
+    format!("closing/sea={sea}/fleet={fleet}/round={round}")
 }
 
-pub fn naval_retreat(sea: &str, power: &str) -> String {
-    format!("naval-retreat/sea={sea}/power={power}")
+pub fn chase(sea: &str, fleet: &str) -> String {
+    format!("chase/sea={sea}/fleet={fleet}")
+}
+
+pub fn naval_retreat(sea: &str, fleet: &str, power: &str) -> String {
+    format!("naval-retreat/sea={sea}/fleet={fleet}/power={power}")
 }

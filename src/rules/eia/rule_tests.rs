@@ -955,6 +955,67 @@ fn eia_6_2_3_a_stronger_fleet_is_not_intercepted() {
     assert!(with_rule(&events, "EiA 6.2.3").is_empty());
 }
 
+/// EiA 6.2.3: a route that leaves the Bay and enters it again is tried twice by the fleet lying there,
+/// under two labels (the second with `entry=2`): it resolves under every one of 200 seeds, and some of
+/// them see both interceptions miss.
+#[test]
+fn eia_6_2_3_a_route_that_re_enters_a_sea_resolves_under_every_seed() {
+    let (_d, g) = game(&sea_state(""));
+    let route = EiaOrder::Move {
+        unit: "BF".into(),
+        path: vec!["Bay".into(), "Ocean".into(), "Bay".into()],
+    };
+    let o = orders(&[("blue", route)]);
+    let mut both_missed = 0;
+    for s in 0..200u8 {
+        let (events, _) = run_seed(&g, &o, [s; 32]);
+        let labels: Vec<&str> = with_rule(&events, "EiA 6.2.3")
+            .iter()
+            .flat_map(|e| e.rolls.iter().map(|r| r.label.as_str()))
+            .collect();
+        if labels.len() == 2 {
+            assert_eq!(
+                labels,
+                [
+                    "intercept/sea=Bay/fleet=BF/power=red",
+                    "intercept/sea=Bay/fleet=BF/power=red/entry=2"
+                ]
+            );
+            both_missed += 1;
+        }
+    }
+    assert!(both_missed > 0, "no seed of 200 missed both interceptions");
+}
+
+/// EiA 19.1, 6.3.5: two fleets intercepted in the same sea fight two battles whose labels name the
+/// fleet intercepted, so they never share a die.
+#[test]
+fn eia_19_1_two_battles_in_one_sea_have_distinct_labels() {
+    let state = format!(
+        "[control]\nWest = \"red\"\nFar = \"blue\"\n{}{}{}",
+        fleet("BF", "blue", 3, "Ocean"),
+        fleet("BG", "blue", 3, "Ocean"),
+        fleet("RF", "red", 12, "Bay")
+    );
+    let (_d, g) = game(&state);
+    let o = orders(&[("blue", sail("BF", "Bay")), ("blue", sail("BG", "Bay"))]);
+    let events = first_seed_where(&g, &o, |e| {
+        e.iter().filter(|e| e.kind == "naval-combat").count() == 2
+    });
+    let firsts: Vec<&str> = events
+        .iter()
+        .filter(|e| e.kind == "naval-round" && e.text.starts_with("Round 1 "))
+        .map(|e| e.rolls[0].label.as_str())
+        .collect();
+    assert_eq!(
+        firsts,
+        [
+            "naval/sea=Bay/fleet=BF/round=1",
+            "naval/sea=Bay/fleet=BG/round=1"
+        ]
+    );
+}
+
 #[test]
 fn eia_6_3_2_intercepted_fleets_evade_unless_stronger() {
     let (_d, g) = game(&sea_state(""));
@@ -994,12 +1055,13 @@ fn eia_19_1_naval_combat_on_the_tactical_chart() {
     // Red, twice blue's ships, +1; blue, half red's, -1.
     assert_eq!(battle.text, "Naval battle at Bay: red (10 ships, melee, modifier +1) against blue (5 ships, linear-attack, modifier -1).");
     let round = events.iter().find(|e| e.kind == "naval-round").unwrap();
-    assert_eq!(round.rolls[0].label, "naval/sea=Bay/round=1");
+    assert_eq!(round.rolls[0].label, "naval/sea=Bay/fleet=BF/round=1");
     // Melee against a line: the melee fleet tries to close after round 1.
     if events.iter().filter(|e| e.kind == "naval-round").count() > 1 {
-        assert!(events
+        assert!(events.iter().any(|e| e
+            .rolls
             .iter()
-            .any(|e| e.rolls.iter().any(|r| r.label == "closing/sea=Bay/round=1")));
+            .any(|r| r.label == "closing/sea=Bay/fleet=BF/round=1")));
     }
 }
 
@@ -1007,7 +1069,12 @@ fn eia_19_1_naval_combat_on_the_tactical_chart() {
 fn eia_6_3_5_victors_never_pursue_and_the_defeated_retreat_to_port() {
     let (_d, g) = game(&sea_state(""));
     let o = orders(&[("blue", sail("BF", "Bay"))]);
-    let events = first_seed_where(&g, &o, |e| e.iter().any(|e| e.kind == "naval-retreat"));
+    // Blue, the weaker, beaten: red's only port, West, lies next to the Bay that blue holds
+    // blockaded while it stays there, so a beaten red would have nowhere to go.
+    let events = first_seed_where(&g, &o, |e| {
+        e.iter()
+            .any(|e| e.kind == "naval-retreat" && e.text.starts_with("blue "))
+    });
     let chase = with_rule(&events, "EiA 6.3.5");
     assert!(
         chase
