@@ -4,7 +4,7 @@
 //!
 //! | kind        | keys in order       | dice                                   | rule        |
 //! |-------------|---------------------|----------------------------------------|-------------|
-//! | combat-order| (none)              | shuffle of the combat areas, sorted by id | 7.5.1.3  |
+//! | combat-order| area                | one d1000000: the combat's order key   | 7.5.1.3     |
 //! | commander   | area, side          | one die of n (n tied leaders, by id)   | 10.6.1.1    |
 //! | reinforce   | area, unit          | one d6                                 | 7.5.2.11    |
 //! | combat      | area, round         | two d6: attacker, then defender        | 7.5 (table) |
@@ -28,8 +28,12 @@
 //! name one interception; an interception that succeeds ends the move, so `sea` and `fleet` (the fleet
 //! intercepted) name one naval battle, however many are fought in the same sea.
 
-pub fn combat_order() -> String {
-    "combat-order".to_string()
+/// The faces of a combat's order key (EiA 7.5.1.3): enough that two keys are rarely equal.
+pub const ORDER_KEY_FACES: u32 = 1_000_000;
+
+/// The order key of the combat in `area`: one die of `ORDER_KEY_FACES`.
+pub fn combat_order(area: &str) -> String {
+    format!("combat-order/area={area}")
 }
 
 pub fn commander(area: &str, side: &str) -> String {

@@ -218,18 +218,61 @@ fn eia_7_5_1_3_combat_order_is_random() {
             ("blue", attack("Far")),
         ]),
     );
-    let order_event = &with_rule(&events, "EiA 7.5.1.3")[0];
-    assert_eq!(order_event.rolls[0].label, "combat-order");
-    assert_eq!(order_event.rolls[0].dice_names(), "d3 d2");
-    // The battles are fought in the order of the pbem-dice/v1 shuffle of the areas sorted by id.
-    let mut expected = ["Far", "Field", "West"];
-    Roller::new(&SEED, "combat-order").shuffle(&mut expected);
+    // Each combat draws its own key under its own label; they are fought lowest key first.
+    let mut expected: Vec<(u32, &str)> = ["Far", "Field", "West"]
+        .into_iter()
+        .map(|a| {
+            let label = format!("combat-order/area={a}");
+            (Roller::new(&SEED, &label).die(1_000_000), a)
+        })
+        .collect();
+    expected.sort();
+    let keys: Vec<(u32, &str)> = with_rule(&events, "EiA 7.5.1.3")
+        .iter()
+        .map(|e| {
+            assert_eq!(e.rolls[0].dice_names(), "d1000000");
+            (e.rolls[0].dice[0].face, e.area.as_deref().unwrap())
+        })
+        .collect();
+    assert_eq!(keys, expected);
     let fought: Vec<&str> = events
         .iter()
         .filter(|e| e.kind == "combat")
         .filter_map(|e| e.area.as_deref())
         .collect();
+    let expected: Vec<&str> = expected.iter().map(|k| k.1).collect();
     assert_eq!(fought, expected);
+}
+
+/// EiA 7.5.1.3: a power is told the order key of the combats it sees, and nothing of the others.
+#[test]
+fn eia_7_5_1_3_a_power_sees_the_order_keys_of_its_own_battles_only() {
+    let state = [
+        corps("B1", "blue", "infantry", 5, "3.0", "West"),
+        corps("R1", "red", "infantry", 5, "3.0", "West"),
+        corps("B3", "blue", "infantry", 5, "3.0", "Far"),
+        corps("G3", "grey", "infantry", 5, "3.0", "Far"),
+    ]
+    .concat();
+    let (_d, g) = game(&state);
+    let (events, _) = run(
+        &g,
+        &orders(&[("blue", attack("West")), ("blue", attack("Far"))]),
+    );
+    let keys = with_rule(&events, "EiA 7.5.1.3");
+    assert_eq!(keys.len(), 2);
+    for e in keys {
+        let at = e.area.as_deref().unwrap();
+        assert_eq!(e.rolls[0].label, format!("combat-order/area={at}"));
+        assert!(e.visible_to.contains("blue"));
+        let (fights, not) = if at == "West" {
+            ("red", "grey")
+        } else {
+            ("grey", "red")
+        };
+        assert!(e.visible_to.contains(fights), "{at}: {:?}", e.visible_to);
+        assert!(!e.visible_to.contains(not), "{at}: {:?}", e.visible_to);
+    }
 }
 
 #[test]
