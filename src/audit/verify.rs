@@ -15,13 +15,22 @@ use crate::game::record::sha256_hex;
 /// The public dice header as read back from a report.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParsedHeader {
+    /// `pbem-dice/v1` or `pbem-dice/v2`.
+    pub scheme: String,
     pub text: String,
     pub digest: String,
     pub game: String,
     pub turn: u32,
     pub commitment: String,
     pub secret: String,
+    /// `(power, E_p)`; under v2 `E_p` may be `none`.
     pub entropy: Vec<(String, String)>,
+    /// v2: `(power, D_p)` of the closing list.
+    pub orders: Vec<(String, String)>,
+    /// v2: `X_t`.
+    pub close: String,
+    /// v2: `none`, or the beacon.
+    pub beacon: String,
     pub seed: String,
 }
 
@@ -51,6 +60,18 @@ pub struct Anchor {
 pub struct SentOrders {
     pub power: String,
     pub entropy: Option<String>,
+    /// SHA-256 of the orders as pbem files them (hex): under v2, `D_p` must be this.
+    pub digest: String,
+}
+
+/// A closing list as the closing mail gives it (pbem-dice/v2): game, turn, `X_t` and each power's
+/// `(id, D_p, E_p or none)`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClosingMail {
+    pub game: String,
+    pub turn: u32,
+    pub close: String,
+    pub powers: Vec<(String, String, String)>,
 }
 
 /// What verifying a report found.
@@ -83,10 +104,17 @@ impl Verification {
 /// Reads the header block (from `pbem-dice/v1` to `seed:`) and the `header sha256:` line.
 pub fn parse_header(report: &str) -> Result<ParsedHeader> {
     let lines: Vec<&str> = report.lines().collect();
-    let Some(start) = lines.iter().position(|l| l.trim_end() == "pbem-dice/v1") else {
-        bail!("this report has no pbem-dice/v1 header");
+    let Some(start) = lines
+        .iter()
+        .position(|l| matches!(l.trim_end(), "pbem-dice/v1" | "pbem-dice/v2"))
+    else {
+        bail!("this report has no pbem-dice/v1 or pbem-dice/v2 header");
     };
     let mut h = ParsedHeader {
+        scheme: lines[start].trim_end().to_string(),
+        orders: Vec::new(),
+        close: String::new(),
+        beacon: String::new(),
         text: String::new(),
         digest: String::new(),
         game: String::new(),
@@ -110,6 +138,11 @@ pub fn parse_header(report: &str) -> Result<ParsedHeader> {
             "commitment" => h.commitment = value.to_string(),
             "secret" => h.secret = value.to_string(),
             "seed" => h.seed = value.to_string(),
+            "close" => h.close = value.to_string(),
+            "beacon" => h.beacon = value.to_string(),
+            k if k.starts_with("orders ") => h
+                .orders
+                .push((k["orders ".len()..].to_string(), value.to_string())),
             k if k.starts_with("entropy ") => h
                 .entropy
                 .push((k["entropy ".len()..].to_string(), value.to_string())),
@@ -195,6 +228,9 @@ fn check_header(h: &ParsedHeader, problems: &mut Vec<String>) -> Option<dice::By
         }
         _ => problems.push("the secret or the commitment is not 64 hex digits".into()),
     }
+    if h.scheme == crate::dice_v2::SCHEME {
+        return check_header_v2(h, secret, problems);
+    }
     let entropy: Option<Vec<(String, dice::Bytes32)>> = h
         .entropy
         .iter()
@@ -211,10 +247,73 @@ fn check_header(h: &ParsedHeader, problems: &mut Vec<String>) -> Option<dice::By
     seed
 }
 
-/// Verifies the forms of one report against the anchors and the player's own orders.
+/// The v2 checks: `X_t` against the closing list the header lists, `S_t` against `R_t` and `X_t`.
+fn check_header_v2(
+    h: &ParsedHeader,
+    secret: Option<dice::Bytes32>,
+    problems: &mut Vec<String>,
+) -> Option<dice::Bytes32> {
+    let mut list = Vec::new();
+    for (power, d) in &h.orders {
+        let e = h.entropy.iter().find(|(p, _)| p == power).map(|(_, e)| e);
+        let entropy = match e.map(String::as_str) {
+            None | Some("none") => None,
+            Some(x) => match dice::from_hex(x) {
+                Some(b) => Some(b),
+                None => {
+                    problems.push(format!("the entropy of {power} is not 64 hex digits"));
+                    return None;
+                }
+            },
+        };
+        let Some(orders) = dice::from_hex(d) else {
+            problems.push(format!("the orders digest of {power} is not 64 hex digits"));
+            return None;
+        };
+        list.push(crate::dice_v2::Closed {
+            power: power.clone(),
+            orders,
+            entropy,
+        });
+    }
+    if let Some((p, _)) = h
+        .entropy
+        .iter()
+        .find(|(p, _)| !h.orders.iter().any(|(q, _)| q == p))
+    {
+        problems.push(format!(
+            "the header lists entropy for {p}, who is not on the closing list"
+        ));
+    }
+    let x = crate::dice_v2::close_digest(&h.game, h.turn, &list);
+    if dice::to_hex(&x) != h.close {
+        problems
+            .push("the closing digest is not the one the listed orders and entropy give".into());
+    }
+    if h.beacon != "none" {
+        problems.push(format!(
+            "this report names a beacon ({}), which this pbem cannot check",
+            h.beacon
+        ));
+    }
+    let seed = dice::from_hex(&h.seed);
+    match (secret, seed) {
+        (Some(s), Some(seed))
+            if crate::dice_v2::turn_seed(&h.game, h.turn, &s, &x, b"") == seed => {}
+        (Some(_), Some(_)) => {
+            problems.push("the seed is not the one the secret and the closing list give".into())
+        }
+        _ => problems.push("the secret or the seed is not 64 hex digits".into()),
+    }
+    seed
+}
+
+/// Verifies the forms of one report against the anchors, the closing mail and the player's own
+/// orders.
 pub fn verify(
     forms: &[ReportForm],
     anchors: &[Anchor],
+    closing: Option<&ClosingMail>,
     sent: Option<&SentOrders>,
 ) -> Result<Verification> {
     let Some(first) = forms.first() else {
@@ -315,6 +414,9 @@ pub fn verify(
             ));
         }
     }
+    if let Some(c) = closing {
+        check_closing(&header, c, &mut problems, &mut passed);
+    }
     if let Some(sent) = sent {
         check_entropy(&header, sent, &mut problems, &mut passed);
     }
@@ -336,15 +438,36 @@ fn check_entropy(
     problems: &mut Vec<String>,
     passed: &mut Vec<String>,
 ) {
+    let v2 = h.scheme == crate::dice_v2::SCHEME;
+    if v2 {
+        match h.orders.iter().find(|(p, _)| p == &sent.power) {
+            None => problems.push(format!(
+                "your orders are not on the closing list: no orders of {} stood",
+                sent.power
+            )),
+            Some((_, d)) if d.eq_ignore_ascii_case(&sent.digest) => passed.push(format!(
+                "the orders that stood for {} are the ones you give (SHA-256 {})",
+                sent.power, sent.digest
+            )),
+            Some((_, d)) => problems.push(format!(
+                "the orders that stood for {} (SHA-256 {d}) are not the ones you give ({}): other orders stood, or yours were changed",
+                sent.power, sent.digest
+            )),
+        }
+    }
     let listed = h
         .entropy
         .iter()
         .find(|(p, _)| p == &sent.power)
-        .map(|(_, e)| e.as_str());
-    let mine = sent
-        .entropy
-        .as_deref()
-        .map(|t| dice::to_hex(&dice::entropy(t)));
+        .map(|(_, e)| e.as_str())
+        .filter(|e| *e != "none");
+    let mine = sent.entropy.as_deref().map(|t| {
+        dice::to_hex(&if v2 {
+            crate::dice_v2::entropy(t)
+        } else {
+            dice::entropy(t)
+        })
+    });
     match (listed, mine.as_deref()) {
         (None, None) => passed.push(format!(
             "the header lists no entropy for {}, and your orders have no entropy line",
@@ -366,6 +489,51 @@ fn check_entropy(
             "the entropy listed for {} is not the one of your orders' entropy line: it was changed, or other orders of yours stood",
             sent.power
         )),
+    }
+}
+
+/// The header's closing list against the closing mail: the same game, turn, `X_t` and entries.
+fn check_closing(
+    h: &ParsedHeader,
+    c: &ClosingMail,
+    problems: &mut Vec<String>,
+    passed: &mut Vec<String>,
+) {
+    if h.scheme != crate::dice_v2::SCHEME {
+        problems.push(format!(
+            "this report is {}, which has no closing list: the closing mail cannot match it",
+            h.scheme
+        ));
+        return;
+    }
+    if c.game != h.game || c.turn != h.turn {
+        problems.push(format!(
+            "the closing mail is for game {} turn {}, the report for game {} turn {}",
+            c.game, c.turn, h.game, h.turn
+        ));
+        return;
+    }
+    let listed: Vec<(String, String, String)> = h
+        .orders
+        .iter()
+        .map(|(p, d)| {
+            let e = h
+                .entropy
+                .iter()
+                .find(|(q, _)| q == p)
+                .map_or("none".to_string(), |(_, e)| e.clone());
+            (p.clone(), d.clone(), e)
+        })
+        .collect();
+    if c.close == h.close && c.powers == listed {
+        passed.push(format!(
+            "the closing list is the one mailed at the close ({} power(s) with orders in): no orders or entropy were added, dropped or changed after it",
+            listed.len()
+        ));
+    } else {
+        problems.push(
+            "the closing list of the report is not the one mailed at the close: orders or entropy were added, dropped or changed after it".into(),
+        );
     }
 }
 

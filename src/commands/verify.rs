@@ -7,7 +7,7 @@ use anyhow::{bail, Context, Result};
 
 use super::exit;
 use crate::audit::forms::{self, Form};
-use crate::audit::verify::{announcement_commitment, Anchor, SentOrders};
+use crate::audit::verify::{announcement_commitment, Anchor, ClosingMail, SentOrders};
 
 /// Verify a report as received: the mail as your client saved it (.eml, any transfer encoding), or the
 /// text, HTML or JSON report. It re-derives every roll listed from the dice header and the labels,
@@ -34,10 +34,14 @@ pub struct Args {
     /// The mail (or its text) that announced this turn's dice commitment.
     #[arg(long, value_name = "MAIL")]
     pub announcement: Option<PathBuf>,
-    /// Your orders for this turn as you sent them (the mail or the file): the entropy the report lists
-    /// for your power must be the one of their entropy line, or none if they have none.
+    /// Your orders for this turn as you sent them last (the mail or the file): the entropy the report
+    /// lists for your power must be the one of their entropy line, or none if they have none; under
+    /// pbem-dice/v2 the orders that stood must be these.
     #[arg(long, value_name = "FILE")]
     pub orders: Option<PathBuf>,
+    /// The closing mail of this turn (pbem-dice/v2): the report's closing list must be the one mailed.
+    #[arg(long, value_name = "MAIL")]
+    pub close: Option<PathBuf>,
 }
 
 fn read(p: &Path) -> Result<Vec<u8>> {
@@ -71,6 +75,7 @@ fn sent_orders(p: &Path) -> Result<SentOrders> {
     } else {
         String::from_utf8_lossy(&bytes).into_owned()
     };
+    let digest = crate::game::record::sha256_hex(text.as_bytes());
     let (header, _, _) = crate::orders::Header::take(&text, crate::orders::split(&text));
     let Some(power) = header.power else {
         bail!(
@@ -81,6 +86,7 @@ fn sent_orders(p: &Path) -> Result<SentOrders> {
     Ok(SentOrders {
         power: power.value.to_ascii_lowercase(),
         entropy: header.entropy.map(|e| e.value),
+        digest,
     })
 }
 
@@ -127,7 +133,25 @@ pub fn run(args: Args) -> Result<ExitCode> {
         });
     }
     let sent = args.orders.as_deref().map(sent_orders).transpose()?;
-    let v = crate::audit::verify::verify(&report_forms, &anchors, sent.as_ref())?;
+    let closing = match &args.close {
+        None => None,
+        Some(p) => {
+            let Some((game, turn, close, powers)) = crate::engine::close::parse_text(&all_text(p)?)
+            else {
+                bail!("{}: no pbem-dice/v2 closing list found in it", p.display());
+            };
+            Some(ClosingMail {
+                game,
+                turn,
+                close,
+                powers: powers
+                    .into_iter()
+                    .map(|e| (e.id, e.orders, e.entropy))
+                    .collect(),
+            })
+        }
+    };
+    let v = crate::audit::verify::verify(&report_forms, &anchors, closing.as_ref(), sent.as_ref())?;
     let h = &v.header;
     let names: Vec<&str> = v.forms.iter().map(|f| f.name()).collect();
     println!(

@@ -38,6 +38,34 @@ pub struct GameConfig {
     /// Whether allies share sight: each sees the units and events its allies see (default: no).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub allies_share_sight: bool,
+    /// The dice scheme (README "Auditing the dice"); pbem-dice/v1 when the table is absent.
+    #[serde(default, skip_serializing_if = "DiceConfig::is_v1")]
+    pub dice: DiceConfig,
+}
+
+/// The `[dice]` table of `game.toml`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiceConfig {
+    /// `pbem-dice/v1` (the default) or `pbem-dice/v2` (a closed entropy set).
+    #[serde(default)]
+    pub scheme: DiceScheme,
+}
+
+impl DiceConfig {
+    fn is_v1(&self) -> bool {
+        self.scheme == DiceScheme::V1
+    }
+}
+
+/// The dice schemes pbem knows.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
+pub enum DiceScheme {
+    #[default]
+    #[serde(rename = "pbem-dice/v1")]
+    V1,
+    #[serde(rename = "pbem-dice/v2")]
+    V2,
 }
 
 /// The `[mail]` table of `game.toml` (its keys and checks live with the mail code).

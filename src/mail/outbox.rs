@@ -23,6 +23,8 @@ pub enum Kind {
     Report,
     Reminder,
     Summary,
+    /// The closing list of a turn's orders (pbem-dice/v2).
+    Closing,
 }
 
 impl Kind {
@@ -33,6 +35,7 @@ impl Kind {
             Kind::Report => "report",
             Kind::Reminder => "reminder",
             Kind::Summary => "summary",
+            Kind::Closing => "closing",
         }
     }
 }

@@ -1,0 +1,163 @@
+//! pbem-dice/v2 through the binary (README "Auditing the dice"): `pbem close` mails the closing list
+//! before anything is resolved, the seed is made of exactly that list, and each player proves from his
+//! own mail that the orders and entropy that stood are the last he sent.
+
+mod support;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use predicates::prelude::*;
+use support::*;
+
+/// The demo game at turn 1, its orders filed, playing pbem-dice/v2, closed.
+fn closed_demo() -> (tempfile::TempDir, PathBuf) {
+    let (t, game) = unresolved_demo();
+    add_to_config(&game, "\n[dice]\nscheme = \"pbem-dice/v2\"\n");
+    pbem()
+        .arg("close")
+        .arg(&game)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "Turn 1 closed: 4 power(s) with orders in",
+        ));
+    (t, game)
+}
+
+fn mail(game: &Path, name: &str) -> PathBuf {
+    game.join("mail/outbox").join(name)
+}
+
+fn verify_france(game: &Path, orders: &Path) -> assert_cmd::assert::Assert {
+    let commitment = fs::read_to_string(game.join("turns/1/commitment")).unwrap();
+    pbem()
+        .arg("verify")
+        .arg(mail(game, "t0001-report-france.eml"))
+        .args(["--commitment", commitment.trim()])
+        .arg("--close")
+        .arg(mail(game, "t0001-closing-france.eml"))
+        .arg("--orders")
+        .arg(orders)
+        .assert()
+}
+
+#[test]
+fn the_closing_mail_goes_to_every_player_before_the_turn_is_resolved() {
+    let (_t, game) = closed_demo();
+    assert!(!game.join("turns/1/record.toml").exists());
+    for p in ["austria", "britain", "france", "russia"] {
+        let text = fs::read_to_string(mail(&game, &format!("t0001-closing-{p}.eml"))).unwrap();
+        assert!(
+            text.contains("closing list of game ulm-1805 turn 1"),
+            "{text}"
+        );
+        assert!(text.contains("power britain: orders "), "{text}");
+    }
+}
+
+#[test]
+fn a_v2_report_verifies_against_the_closing_mail_and_the_orders_sent() {
+    let (t, game) = closed_demo();
+    pbem().arg("resolve").arg(&game).assert().success();
+    let sent = write(
+        t.path(),
+        "france.txt",
+        fs::read(game.join("orders/1/france.txt")).unwrap(),
+    );
+    verify_france(&game, &sent)
+        .success()
+        .stdout(predicate::str::contains(
+            "ok: the closing list is the one mailed at the close",
+        ))
+        .stdout(predicate::str::contains(
+            "ok: the orders that stood for france are the ones you give",
+        ))
+        .stdout(predicate::str::contains("the report checks out"));
+    pbem().arg("audit").arg(&game).assert().success();
+}
+
+#[test]
+fn after_the_close_no_entropy_can_be_added() {
+    let (_t, game) = closed_demo();
+    edit(
+        &game.join("orders/1/britain.txt"),
+        "turn 1\n",
+        "turn 1\nentropy grind 223\n",
+    );
+    pbem()
+        .arg("resolve")
+        .arg(&game)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "the orders of turn 1 differ from its closing list",
+        ))
+        .stderr(predicate::str::contains("(britain)"));
+}
+
+/// Grinding around the close: the referee adds entropy for Britain, deletes the closing list and
+/// closes again. The players hold the first closing mail: verify sees the list changed.
+#[test]
+fn a_closing_list_made_again_is_caught_by_the_first_closing_mail() {
+    let (t, game) = closed_demo();
+    let first = write(
+        t.path(),
+        "closing.eml",
+        fs::read(mail(&game, "t0001-closing-france.eml")).unwrap(),
+    );
+    edit(
+        &game.join("orders/1/britain.txt"),
+        "turn 1\n",
+        "turn 1\nentropy grind 223\n",
+    );
+    fs::remove_file(game.join("turns/1/close.toml")).unwrap();
+    pbem().arg("close").arg(&game).assert().success();
+    pbem().arg("resolve").arg(&game).assert().success();
+    pbem()
+        .arg("verify")
+        .arg(mail(&game, "t0001-report-france.eml"))
+        .arg("--close")
+        .arg(&first)
+        .assert()
+        .code(4)
+        .stdout(predicate::str::contains(
+            "MISMATCH: the closing list of the report is not the one mailed at the close",
+        ));
+}
+
+/// Receipts: France sent two submissions, the referee filed the earlier. France's verify, given the
+/// last orders it sent, sees that other orders stood, even with the same entropy line.
+#[test]
+fn orders_other_than_the_last_sent_are_caught() {
+    let (t, game) = closed_demo();
+    pbem().arg("resolve").arg(&game).assert().success();
+    let filed = fs::read_to_string(game.join("orders/1/france.txt")).unwrap();
+    let last = format!("{filed}standing honours grant\n");
+    let sent = write(
+        t.path(),
+        "last.eml",
+        eml(
+            "france@example.org",
+            "Sun, 06 Dec 2026 18:00:00 +0000",
+            "last@x",
+            &last,
+        ),
+    );
+    verify_france(&game, &sent)
+        .code(4)
+        .stdout(predicate::str::contains(
+            "MISMATCH: the orders that stood for france (SHA-256",
+        ));
+}
+
+#[test]
+fn closing_a_v1_game_is_refused() {
+    let (_t, game) = unresolved_demo();
+    pbem()
+        .arg("close")
+        .arg(&game)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("plays pbem-dice/v1"));
+}
