@@ -161,3 +161,56 @@ fn closing_a_v1_game_is_refused() {
         .failure()
         .stderr(predicate::str::contains("plays pbem-dice/v1"));
 }
+
+/// Receipts through the mail: France mails two submissions before the deadline; pbem files the last,
+/// and France's verify, given that last mail as it sent it, proves its orders stood; given the first,
+/// it says other orders stood.
+#[test]
+fn the_last_orders_mailed_are_the_ones_that_stood() {
+    let (t, game) = game();
+    add_to_config(&game, "\n[dice]\nscheme = \"pbem-dice/v2\"\n");
+    let first = write(
+        t.path(),
+        "first.eml",
+        eml(
+            "france@example.org",
+            "Sat, 5 Dec 2026 18:00:00 +0100",
+            "fr-1@example.org",
+            &format!("{}entropy first\n", header("france", FRANCE_PW, 1)),
+        ),
+    );
+    let last = write(
+        t.path(),
+        "last.eml",
+        eml(
+            "france@example.org",
+            "Sat, 5 Dec 2026 19:00:00 +0100",
+            "fr-2@example.org",
+            &format!(
+                "{}entropy second thoughts\n",
+                header("france", FRANCE_PW, 1)
+            ),
+        ),
+    );
+    pbem()
+        .arg("ingest")
+        .arg(&game)
+        .arg(&first)
+        .arg(&last)
+        .assert()
+        .success();
+    pbem().arg("resolve").arg(&game).assert().success();
+    verify_france(&game, &last)
+        .success()
+        .stdout(predicate::str::contains(
+            "ok: the orders that stood for france are the ones you give",
+        ))
+        .stdout(predicate::str::contains(
+            "ok: the entropy listed for france is the one of your orders",
+        ));
+    verify_france(&game, &first)
+        .code(4)
+        .stdout(predicate::str::contains(
+            "MISMATCH: the orders that stood for france",
+        ));
+}

@@ -62,14 +62,17 @@ fn all_text(p: &Path) -> Result<String> {
     Ok(out)
 }
 
-/// The power and entropy line of the orders a player sent, from the mail or the file.
-fn sent_orders(p: &Path) -> Result<SentOrders> {
+/// The power and entropy line of the orders a player sent, from the mail or the file, and the digest
+/// of the orders as pbem files them for `turn` (the mail's orders text, its turn line set to `turn`).
+fn sent_orders(p: &Path, turn: u32) -> Result<SentOrders> {
     let bytes = read(p)?;
     let text = if forms::is_mail(&bytes) {
         let message = crate::mail::parse::parse(&bytes)
             .with_context(|| format!("{} is not a mail pbem can read", p.display()))?;
         match crate::mail::extract::extract(&message, u64::MAX) {
-            crate::mail::extract::Extracted::Orders(found) => found.text,
+            crate::mail::extract::Extracted::Orders(found) => {
+                crate::mail::ingest::set_turn(&found.text, turn)
+            }
             _ => bail!("{}: no orders found in this mail", p.display()),
         }
     } else {
@@ -132,7 +135,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
             commitment: c,
         });
     }
-    let sent = args.orders.as_deref().map(sent_orders).transpose()?;
+    let sent = args
+        .orders
+        .as_deref()
+        .map(|p| sent_orders(p, turn))
+        .transpose()?;
     let closing = match &args.close {
         None => None,
         Some(p) => {
