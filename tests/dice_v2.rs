@@ -213,4 +213,41 @@ fn the_last_orders_mailed_are_the_ones_that_stood() {
         .stdout(predicate::str::contains(
             "MISMATCH: the orders that stood for france",
         ));
+    // The acknowledgements are receipts: the last one's orders and entropy stood, the first one's not.
+    let acks: Vec<PathBuf> = fs::read_dir(game.join("mail/outbox"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().contains("-ack-france-"))
+        .collect();
+    assert_eq!(acks.len(), 2);
+    let receipt = |ack: &Path| {
+        pbem()
+            .arg("verify")
+            .arg(mail(&game, "t0001-report-france.eml"))
+            .arg("--ack")
+            .arg(ack)
+            .assert()
+    };
+    let (last_ack, first_ack): (Vec<&PathBuf>, Vec<&PathBuf>) = acks.iter().partition(|p| {
+        fs::read_to_string(p)
+            .unwrap()
+            .contains("These orders now stand")
+    });
+    receipt(last_ack[0])
+        .success()
+        .stdout(predicate::str::contains(
+            "ok: the commitment is the one the acknowledgement",
+        ))
+        .stdout(predicate::str::contains(
+            "ok: the orders that stood for france are the ones you give",
+        ))
+        .stdout(predicate::str::contains("the report checks out"));
+    receipt(first_ack[0])
+        .code(4)
+        .stdout(predicate::str::contains(
+            "MISMATCH: the orders that stood for france",
+        ))
+        .stdout(predicate::str::contains(
+            "MISMATCH: the entropy listed for france is not the one",
+        ));
 }

@@ -60,6 +60,8 @@ pub struct Anchor {
 pub struct SentOrders {
     pub power: String,
     pub entropy: Option<String>,
+    /// `E_p` (hex) as an acknowledgement gives it, instead of the text of the entropy line.
+    pub entropy_hash: Option<String>,
     /// SHA-256 of the orders as pbem files them (hex): under v2, `D_p` must be this.
     pub digest: String,
 }
@@ -461,11 +463,13 @@ fn check_entropy(
         .find(|(p, _)| p == &sent.power)
         .map(|(_, e)| e.as_str())
         .filter(|e| *e != "none");
-    let mine = sent.entropy.as_deref().map(|t| {
-        dice::to_hex(&if v2 {
-            crate::dice_v2::entropy(t)
-        } else {
-            dice::entropy(t)
+    let mine = sent.entropy_hash.clone().or_else(|| {
+        sent.entropy.as_deref().map(|t| {
+            dice::to_hex(&if v2 {
+                crate::dice_v2::entropy(t)
+            } else {
+                dice::entropy(t)
+            })
         })
     });
     match (listed, mine.as_deref()) {
@@ -535,6 +539,30 @@ fn check_closing(
             "the closing list of the report is not the one mailed at the close: orders or entropy were added, dropped or changed after it".into(),
         );
     }
+}
+
+/// The receipt line of an acknowledgement (`receipt <scheme> game <g> turn <t> power <p> orders <D>
+/// entropy <E|none>`) as orders sent: power, `D_p`, `E_p`; and the scheme, game and turn.
+pub fn parse_receipt(text: &str) -> Option<(String, String, u32, SentOrders)> {
+    text.lines().find_map(|l| {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        match w.as_slice() {
+            ["receipt", scheme, "game", game, "turn", turn, "power", power, "orders", d, "entropy", e] => {
+                Some((
+                    scheme.to_string(),
+                    game.to_string(),
+                    turn.parse().ok()?,
+                    SentOrders {
+                        power: power.to_string(),
+                        entropy: None,
+                        entropy_hash: (*e != "none").then(|| e.to_string()),
+                        digest: d.to_string(),
+                    },
+                ))
+            }
+            _ => None,
+        }
+    })
 }
 
 /// The commitment for turn `turn` published in an announcement mail or text ("The dice commitment of

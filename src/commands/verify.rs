@@ -39,6 +39,10 @@ pub struct Args {
     /// pbem-dice/v2 the orders that stood must be these.
     #[arg(long, value_name = "FILE")]
     pub orders: Option<PathBuf>,
+    /// The acknowledgement of your last submission (its receipt line): the orders and entropy that
+    /// stood for you must be those; its dice commitment anchors the report's.
+    #[arg(long, value_name = "MAIL", conflicts_with = "orders")]
+    pub ack: Option<PathBuf>,
     /// The closing mail of this turn (pbem-dice/v2): the report's closing list must be the one mailed.
     #[arg(long, value_name = "MAIL")]
     pub close: Option<PathBuf>,
@@ -89,6 +93,7 @@ fn sent_orders(p: &Path, turn: u32) -> Result<SentOrders> {
     Ok(SentOrders {
         power: power.value.to_ascii_lowercase(),
         entropy: header.entropy.map(|e| e.value),
+        entropy_hash: None,
         digest,
     })
 }
@@ -140,6 +145,35 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .as_deref()
         .map(|p| sent_orders(p, turn))
         .transpose()?;
+    let mut sent = sent;
+    if let Some(p) = &args.ack {
+        let text = all_text(p)?;
+        let Some((_, game, t, receipt)) = crate::audit::verify::parse_receipt(&text) else {
+            bail!(
+                "{}: no receipt line found in this acknowledgement",
+                p.display()
+            );
+        };
+        if game != report_forms[0].header.game || t != turn {
+            bail!(
+                "{}: this acknowledgement is for game {game} turn {t}, the report for game {} turn {turn}",
+                p.display(),
+                report_forms[0].header.game
+            );
+        }
+        let prefix = format!("Dice commitment of turn {turn}: ");
+        if let Some(c) = text
+            .lines()
+            .find_map(|l| l.trim().strip_prefix(prefix.as_str()))
+            .filter(|c| crate::dice::from_hex(c).is_some())
+        {
+            anchors.push(Anchor {
+                source: format!("the acknowledgement {}", p.display()),
+                commitment: c.trim().to_string(),
+            });
+        }
+        sent = Some(receipt);
+    }
     let closing = match &args.close {
         None => None,
         Some(p) => {

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::ingest::{AckData, Received, Status};
 use super::outbox::{Kind, Outgoing};
-use crate::game::config::PowerConfig;
+use crate::game::config::{DiceScheme, PowerConfig};
 use crate::game::Game;
 
 /// An accepted order as the ack lists it.
@@ -44,6 +44,9 @@ struct AckContext {
     entropy: String,
     entropy_hash: String,
     digest: String,
+    /// The power's id and the game's dice scheme, for the receipt line `verify --ack` reads.
+    power: String,
+    scheme: &'static str,
     deadline: String,
     deadline_local: String,
     commitment: String,
@@ -83,8 +86,11 @@ pub fn acknowledgement(
     let stands = matches!(record.status, Status::Accepted | Status::Held);
     let (entropy, entropy_hash) = match check.and_then(|c| c.entropy.clone()) {
         Some(e) if stands => {
-            let h = crate::dice::to_hex(&crate::dice::entropy(&e));
-            (e, h)
+            let h = match config.dice.scheme {
+                DiceScheme::V1 => crate::dice::entropy(&e),
+                DiceScheme::V2 => crate::dice_v2::entropy(&e),
+            };
+            (e, crate::dice::to_hex(&h))
         }
         _ => (String::new(), String::new()),
     };
@@ -130,6 +136,11 @@ pub fn acknowledgement(
         },
         problems,
         diagnostics,
+        power: power.map(|p| p.id.clone()).unwrap_or_default(),
+        scheme: match config.dice.scheme {
+            DiceScheme::V1 => "pbem-dice/v1",
+            DiceScheme::V2 => crate::dice_v2::SCHEME,
+        },
         entropy,
         entropy_hash,
         digest: if stands {
