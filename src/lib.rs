@@ -2,6 +2,7 @@
 
 pub mod audit;
 pub mod auth;
+pub mod beacon;
 pub mod bundled;
 pub mod commands;
 pub mod decide;
