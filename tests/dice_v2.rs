@@ -251,3 +251,92 @@ fn the_last_orders_mailed_are_the_ones_that_stood() {
             "MISMATCH: the entropy listed for france is not the one",
         ));
 }
+
+/// Round 657413 of drand quicknet, published at 2023-09-15 11:00:03 UTC (a real round).
+const ROUND: &str = "657413";
+const SIGNATURE: &str = "b713718a38ae728dfd477991af2822e08d2f305e47718cef9f7848ce4050e7be41076862b98fad56e91a6b85b89cd97b";
+
+/// The demo at turn 1 playing pbem-dice/v2 with the drand quicknet beacon, its deadline 2023-09-15
+/// 11:00 UTC, so that its round is 657413.
+fn beacon_demo() -> (tempfile::TempDir, PathBuf) {
+    let (t, game) = unresolved_demo();
+    set_deadline_key(&game, "time_zone", "\"UTC\"");
+    set_deadline_key(&game, "first", "\"2023-09-15T11:00\"");
+    add_to_config(
+        &game,
+        "\n[dice]\nscheme = \"pbem-dice/v2\"\nbeacon = \"drand-quicknet\"\n",
+    );
+    (t, game)
+}
+
+#[test]
+fn a_beacon_game_names_its_round_and_will_not_resolve_without_it() {
+    let (_t, game) = beacon_demo();
+    pbem()
+        .arg("resolve")
+        .arg(&game)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "give drand quicknet round 657413 (the first after the deadline of turn 1)",
+        ));
+    // The closing mail went out before: the close comes first.
+    assert!(mail(&game, "t0001-closing-france.eml").is_file());
+}
+
+#[test]
+fn a_wrong_round_or_a_forged_signature_is_refused() {
+    let (_t, game) = beacon_demo();
+    pbem()
+        .arg("resolve")
+        .arg(&game)
+        .arg("--beacon")
+        .arg("123:b75c69d0b72a5d906e854e808ba7e2accb1542ac355ae486d591aa9d43765482e26cd02df835d3546d23c4b13e0dfc92")
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("turn 1 draws drand quicknet round 657413"));
+    let forged = format!("{ROUND}:{}", SIGNATURE.replace("b7137", "b7138"));
+    pbem()
+        .arg("resolve")
+        .arg(&game)
+        .arg("--beacon")
+        .arg(forged)
+        .assert()
+        .failure();
+}
+
+#[test]
+fn the_beacon_joins_the_seed_and_every_player_checks_it_offline() {
+    let (_t, game) = beacon_demo();
+    pbem()
+        .arg("resolve")
+        .arg(&game)
+        .arg("--beacon")
+        .arg(format!("{ROUND}:{SIGNATURE}"))
+        .assert()
+        .success();
+    let report = fs::read_to_string(game.join("turns/1/reports/france.txt")).unwrap();
+    assert!(
+        report.contains(&format!(
+            "beacon: drand-quicknet round {ROUND} signature {SIGNATURE}"
+        )),
+        "{report}"
+    );
+    pbem()
+        .arg("verify")
+        .arg(mail(&game, "t0001-report-france.eml"))
+        .arg("--close")
+        .arg(mail(&game, "t0001-closing-france.eml"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "ok: the closing list is the one mailed at the close",
+        ));
+    pbem().arg("audit").arg(&game).assert().success();
+    // The announcement of turn 2 names its round before its deadline (a week later).
+    let next = fs::read_to_string(mail(&game, "t0002-announcement-france.eml")).unwrap();
+    assert!(
+        next.contains("drand quicknet beacon: round 859013"),
+        "{next}"
+    );
+}

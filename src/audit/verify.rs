@@ -292,16 +292,21 @@ fn check_header_v2(
         problems
             .push("the closing digest is not the one the listed orders and entropy give".into());
     }
-    if h.beacon != "none" {
-        problems.push(format!(
-            "this report names a beacon ({}), which this pbem cannot check",
-            h.beacon
-        ));
-    }
+    let beacon = if h.beacon == "none" {
+        Vec::new()
+    } else {
+        match crate::beacon::from_header(&h.beacon) {
+            Ok(b) => b,
+            Err(e) => {
+                problems.push(format!("the beacon does not check out: {e:#}"));
+                return None;
+            }
+        }
+    };
     let seed = dice::from_hex(&h.seed);
     match (secret, seed) {
         (Some(s), Some(seed))
-            if crate::dice_v2::turn_seed(&h.game, h.turn, &s, &x, b"") == seed => {}
+            if crate::dice_v2::turn_seed(&h.game, h.turn, &s, &x, &beacon) == seed => {}
         (Some(_), Some(_)) => {
             problems.push("the seed is not the one the secret and the closing list give".into())
         }

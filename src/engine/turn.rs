@@ -363,6 +363,14 @@ fn produce(
             source: crate::diag::Source::new(&o.path, text),
         });
     }
+    // pbem-dice/v2: the public beacon's round after the deadline, when the game draws one.
+    let beacon = match game.config.dice.beacon {
+        None => (Vec::new(), "none".to_string()),
+        Some(_) if game.config.dice.scheme == DiceScheme::V1 => {
+            bail!("a beacon (`[dice] beacon`) needs `scheme = \"pbem-dice/v2\"` in game.toml")
+        }
+        Some(_) => crate::beacon::of_turn(game, turn)?,
+    };
     // pbem-dice/v2: the seed is made of the closing list, which the orders filed must still match.
     let closed = match game.config.dice.scheme {
         DiceScheme::V1 => None,
@@ -370,7 +378,7 @@ fn produce(
     };
     let seed = match &closed {
         None => dice::turn_seed(&game.config.game, turn, secret, &contributions),
-        Some((_, x)) => crate::dice_v2::turn_seed(&game.config.game, turn, secret, x, b""),
+        Some((_, x)) => crate::dice_v2::turn_seed(&game.config.game, turn, secret, x, &beacon.0),
     };
     let mut dice_box = DiceBox::new(seed);
     let mut resolution = game
@@ -386,7 +394,7 @@ fn produce(
             &contributions,
             &seed,
         ),
-        Some((file, _)) => DiceHeader::v2(&published, secret, file, &seed),
+        Some((file, _)) => DiceHeader::v2(&published, secret, file, &beacon.1, &seed),
     };
     if let Some((file, _)) = &closed {
         // The record keeps the entropy that made the seed: v2's, from the closing list.

@@ -50,11 +50,22 @@ pub struct DiceConfig {
     /// `pbem-dice/v1` (the default) or `pbem-dice/v2` (a closed entropy set).
     #[serde(default)]
     pub scheme: DiceScheme,
+    /// A public beacon whose round after the deadline joins the seed (pbem-dice/v2 only):
+    /// `drand-quicknet`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beacon: Option<Beacon>,
+}
+
+/// The public beacons pbem knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+pub enum Beacon {
+    #[serde(rename = "drand-quicknet")]
+    DrandQuicknet,
 }
 
 impl DiceConfig {
     fn is_v1(&self) -> bool {
-        self.scheme == DiceScheme::V1
+        self.scheme == DiceScheme::V1 && self.beacon.is_none()
     }
 }
 

@@ -27,11 +27,12 @@ pub struct DiceHeader {
 
 impl DiceHeader {
     /// The header of a pbem-dice/v2 turn: the closing list (each power's `D_p` and `E_p` or `none`),
-    /// `X_t`, the beacon (`none`) and `S_t`.
+    /// `X_t`, the beacon (`none`, or its round and signature) and `S_t`.
     pub fn v2(
         commitment: &Bytes32,
         secret: &Bytes32,
         close: &crate::engine::close::CloseFile,
+        beacon: &str,
         seed: &Bytes32,
     ) -> Self {
         let mut text = format!(
@@ -47,7 +48,7 @@ impl DiceHeader {
             text.push_str(&format!("entropy {}: {}\n", p.id, p.entropy));
         }
         text.push_str(&format!(
-            "close: {}\nbeacon: none\nseed: {}\n",
+            "close: {}\nbeacon: {beacon}\nseed: {}\n",
             close.close,
             dice::to_hex(seed)
         ));
