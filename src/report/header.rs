@@ -9,6 +9,8 @@ use crate::game::record::sha256_hex;
 /// The revealed dice of a turn.
 #[derive(Debug, Clone, Serialize)]
 pub struct DiceHeader {
+    /// `pbem-dice/v1` or `pbem-dice/v2`.
+    pub scheme: &'static str,
     pub game: String,
     pub turn: u32,
     /// `C_t`, hex.
@@ -54,6 +56,7 @@ impl DiceHeader {
         ));
         let digest = sha256_hex(text.as_bytes());
         DiceHeader {
+            scheme: crate::dice_v2::SCHEME,
             game: close.game.clone(),
             turn: close.turn,
             commitment: dice::to_hex(commitment),
@@ -94,6 +97,7 @@ impl DiceHeader {
         text.push_str(&format!("seed: {}\n", dice::to_hex(seed)));
         let digest = sha256_hex(text.as_bytes());
         DiceHeader {
+            scheme: "pbem-dice/v1",
             game: game.into(),
             turn,
             commitment: dice::to_hex(commitment),
