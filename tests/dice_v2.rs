@@ -340,3 +340,30 @@ fn the_beacon_joins_the_seed_and_every_player_checks_it_offline() {
         "{next}"
     );
 }
+
+/// `pbem turn` on a v2 game closes the orders and delivers the closing list before it resolves: the
+/// turn of a beacon game stops for want of its round, and the players already hold the closing mail.
+#[test]
+fn pbem_turn_delivers_the_closing_list_before_it_resolves() {
+    let (t, game) = beacon_demo();
+    let delivered = t.path().join("delivered");
+    fs::create_dir_all(&delivered).unwrap();
+    pbem()
+        .arg("turn")
+        .arg(&game)
+        .arg("--folder")
+        .arg(&delivered)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("give drand quicknet round 657413"));
+    assert!(!game.join("turns/1/record.toml").exists());
+    let mails: Vec<String> = tree(&delivered)
+        .into_iter()
+        .map(|(_, bytes)| String::from_utf8_lossy(&bytes).into_owned())
+        .collect();
+    let closing = mails
+        .iter()
+        .filter(|m| m.contains("closing list of game ulm-1805 turn 1"))
+        .count();
+    assert_eq!(closing, 4, "{} mails delivered", mails.len());
+}
