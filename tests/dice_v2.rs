@@ -233,6 +233,17 @@ fn the_last_orders_mailed_are_the_ones_that_stood() {
             .unwrap()
             .contains("These orders now stand")
     });
+    // Their sequence numbers: the first accepted, then the second.
+    let seq = |p: &Path| {
+        let raw = fs::read(p).unwrap();
+        let text: String = pbem::audit::forms::texts(&raw)
+            .into_iter()
+            .map(|(_, t)| t)
+            .collect();
+        assert!(text.contains("power france seq "), "{text}");
+        text.contains("power france seq 2 ")
+    };
+    assert!(seq(last_ack[0]) && !seq(first_ack[0]));
     receipt(last_ack[0])
         .success()
         .stdout(predicate::str::contains(

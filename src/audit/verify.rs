@@ -546,13 +546,13 @@ fn check_closing(
     }
 }
 
-/// The receipt line of an acknowledgement (`receipt <scheme> game <g> turn <t> power <p> orders <D>
+/// The receipt line of an acknowledgement (`receipt <scheme> game <g> turn <t> power <p> seq <n> orders <D>
 /// entropy <E|none>`) as orders sent: power, `D_p`, `E_p`; and the scheme, game and turn.
 pub fn parse_receipt(text: &str) -> Option<(String, String, u32, SentOrders)> {
     text.lines().find_map(|l| {
         let w: Vec<&str> = l.split_whitespace().collect();
         match w.as_slice() {
-            ["receipt", scheme, "game", game, "turn", turn, "power", power, "orders", d, "entropy", e] => {
+            ["receipt", scheme, "game", game, "turn", turn, "power", power, "seq", _, "orders", d, "entropy", e] => {
                 Some((
                     scheme.to_string(),
                     game.to_string(),

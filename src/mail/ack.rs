@@ -47,6 +47,8 @@ struct AckContext {
     /// The power's id and the game's dice scheme, for the receipt line `verify --ack` reads.
     power: String,
     scheme: &'static str,
+    /// The rank of this submission among the power's accepted ones for the turn (1, 2, ...).
+    sequence: usize,
     deadline: String,
     deadline_local: String,
     commitment: String,
@@ -54,7 +56,8 @@ struct AckContext {
 
 /// The acknowledgement of one judged submission (issue 4.6): the orders as accepted, each rejected line
 /// with its diagnostic (passwords as stars, `Source::render`), the entropy with `E_p`, the digest of
-/// the orders as filed, the deadline and the turn's commitment. `key` is a short digest of the message,
+/// the orders as filed, the deadline and the turn's commitment, and a receipt line with the submission's
+/// sequence number (`sequence`: its rank among the power's accepted submissions for the turn). `key` is a short digest of the message,
 /// `in_reply_to` its Message-ID and `date` its arrival.
 pub fn acknowledgement(
     game: &Game,
@@ -62,6 +65,7 @@ pub fn acknowledgement(
     record: &Received,
     data: &AckData,
     replaced_by: Option<&String>,
+    sequence: usize,
 ) -> Result<Outgoing> {
     let config = &game.config;
     let power = config.power(&record.power);
@@ -137,6 +141,7 @@ pub fn acknowledgement(
         problems,
         diagnostics,
         power: power.map(|p| p.id.clone()).unwrap_or_default(),
+        sequence,
         scheme: match config.dice.scheme {
             DiceScheme::V1 => "pbem-dice/v1",
             DiceScheme::V2 => crate::dice_v2::SCHEME,

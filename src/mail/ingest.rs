@@ -324,7 +324,25 @@ pub fn ingest_with_progress(
         let mut written = None;
         if let Some(data) = ack {
             let replaced_by = later.of(record);
-            match super::ack::acknowledgement(game, turn, record, data, replaced_by.as_ref()) {
+            // The receipt's sequence number: this submission's rank among the power's accepted
+            // (or held) submissions for the same turn, by arrival.
+            let sequence = all
+                .iter()
+                .filter(|r| {
+                    matches!(r.status, Status::Accepted | Status::Held)
+                        && r.power == record.power
+                        && r.for_turn == record.for_turn
+                        && r.rank() <= record.rank()
+                })
+                .count();
+            match super::ack::acknowledgement(
+                game,
+                turn,
+                record,
+                data,
+                replaced_by.as_ref(),
+                sequence,
+            ) {
                 Ok(out) => {
                     let path = super::outbox::path_of(game, &out);
                     let bytes = out.render(game);
