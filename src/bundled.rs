@@ -30,6 +30,15 @@ pub fn write_scenario(name: &str, to: &Path) -> Result<()> {
     write_dir(dir, Path::new(name), to)
 }
 
+/// The public dice secret (hex) the bundled scenario `name` ships for `turn`, if it ships one: the
+/// demo's secrets, published so that `pbem demo` gives the same bytes everywhere.
+pub fn public_secret(name: &str, turn: u32) -> Option<&'static str> {
+    GAMES
+        .get_file(format!("{name}/secret/{turn}.key"))?
+        .contents_utf8()
+        .map(str::trim)
+}
+
 /// How many turns, from the first, scenario `name` has sample orders for.
 pub fn sample_turns(name: &str, first: u32) -> u32 {
     let mut n = 0;

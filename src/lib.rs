@@ -4,6 +4,7 @@ pub mod audit;
 pub mod auth;
 pub mod beacon;
 pub mod bundled;
+pub mod clock;
 pub mod commands;
 pub mod decide;
 pub mod diag;

@@ -169,15 +169,27 @@ fn resolved_turn(tmp: &Path) -> PathBuf {
     dir
 }
 
-/// Every (outbox file, recipient) pair, with the file's bytes.
+/// What a message says, without the envelope `pbem send` gives it (From, To, Date) and without the
+/// CRLF SMTP may add at its end.
+fn content_of(bytes: &[u8]) -> Vec<u8> {
+    let c = pbem::mail::envelope::content(bytes);
+    match c.strip_suffix(b"\r\n") {
+        Some(x) => x.to_vec(),
+        None => c,
+    }
+}
+
+/// Every (outbox file, recipient) pair, with what the file says.
 fn expected_pairs(game: &Path) -> BTreeMap<(String, String), Vec<u8>> {
     let mut out = BTreeMap::new();
     for e in fs::read_dir(game.join("mail/outbox")).unwrap() {
         let p = e.unwrap().path();
         let bytes = fs::read(&p).unwrap();
         let name = p.file_name().unwrap().to_string_lossy().into_owned();
-        for r in pbem::mail::parse::outgoing_headers(&bytes).recipients {
-            out.insert((name.clone(), r), bytes.clone());
+        // To whom `pbem send` sends it now (game.toml as it is), not the To it was made with.
+        let written = pbem::mail::parse::outgoing_headers(&bytes).recipients;
+        for r in pbem::mail::envelope::address(&load(game), &bytes, &written).to {
+            out.insert((name.clone(), r), content_of(&bytes));
         }
     }
     out
@@ -192,9 +204,9 @@ fn match_received(
     let mut seen = Vec::new();
     for (bytes, rcpts) in received {
         assert_eq!(rcpts.len(), 1, "one recipient per transaction");
-        let hit = expected.iter().find(|((_, r), b)| {
-            r == &rcpts[0] && (*b == bytes || [b.as_slice(), b"\r\n"].concat() == *bytes)
-        });
+        let hit = expected
+            .iter()
+            .find(|((_, r), b)| r == &rcpts[0] && **b == content_of(bytes));
         let ((file, r), _) = hit.unwrap_or_else(|| {
             panic!(
                 "received a message that is not in the outbox for {}:\n{}",
@@ -202,6 +214,10 @@ fn match_received(
                 String::from_utf8_lossy(&bytes[..bytes.len().min(600)])
             )
         });
+        // The envelope of the moment of sending: To the recipient, From the referee, a Date.
+        let to = pbem::mail::envelope::header(bytes, "to").unwrap_or_default();
+        assert!(to.contains(r.as_str()), "{file} went to {r} with To: {to}");
+        assert!(pbem::mail::envelope::header(bytes, "date").is_some());
         seen.push((file.clone(), r.clone()));
     }
     let mut sorted = seen.clone();
@@ -291,7 +307,6 @@ fn pbem_turn_delivers_the_whole_outbox_once_byte_for_byte_to_the_right_recipient
 fn a_dropped_connection_is_survived_by_a_rerun_that_sends_the_rest_and_nothing_twice() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = resolved_turn(tmp.path());
-    let expected = expected_pairs(&dir);
     let Some(first) = Server::start(
         &tmp.path().join("r1"),
         &["--drop-after", "3", "--exit-after-drop"],
@@ -299,6 +314,7 @@ fn a_dropped_connection_is_survived_by_a_rerun_that_sends_the_rest_and_nothing_t
         return;
     };
     use_server(&dir, first.port);
+    let expected = expected_pairs(&dir);
     let out = pbem().arg("send").arg(&dir).assert().code(5);
     let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(stdout.contains("3 message(s) sent"), "{stdout}");
@@ -329,11 +345,11 @@ fn a_dropped_connection_is_survived_by_a_rerun_that_sends_the_rest_and_nothing_t
 fn a_connection_dropped_once_is_retried_in_the_same_run() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = resolved_turn(tmp.path());
-    let expected = expected_pairs(&dir);
     let Some(server) = Server::start(&tmp.path().join("r"), &["--drop-after", "2"]) else {
         return;
     };
     use_server(&dir, server.port);
+    let expected = expected_pairs(&dir);
     pbem().arg("send").arg(&dir).assert().success();
     let seen = match_received(&expected, &server.received());
     assert_eq!(seen.len(), expected.len());
@@ -343,6 +359,11 @@ fn a_connection_dropped_once_is_retried_in_the_same_run() {
 fn a_550_for_one_recipient_is_reported_the_others_still_go_and_a_rerun_sends_nothing_twice() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = resolved_turn(tmp.path());
+    let Some(server) = Server::start(&tmp.path().join("r"), &["--reject", "russia@example.org"])
+    else {
+        return;
+    };
+    use_server(&dir, server.port);
     let expected = expected_pairs(&dir);
     let refused = expected
         .keys()
@@ -352,11 +373,6 @@ fn a_550_for_one_recipient_is_reported_the_others_still_go_and_a_rerun_sends_not
         refused >= 2,
         "russia gets an ack, a report and an announcement"
     );
-    let Some(server) = Server::start(&tmp.path().join("r"), &["--reject", "russia@example.org"])
-    else {
-        return;
-    };
-    use_server(&dir, server.port);
     let out = pbem().arg("send").arg(&dir).assert().code(5);
     let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(stdout.contains("REFUSED"), "{stdout}");
@@ -394,7 +410,6 @@ fn a_550_for_one_recipient_is_reported_the_others_still_go_and_a_rerun_sends_not
 fn the_smtp_password_comes_from_the_environment_and_is_never_printed_or_stored() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = resolved_turn(tmp.path());
-    let expected = expected_pairs(&dir);
     let secret = "pw-Xq83-never-shown";
     let Some(server) = Server::start(
         &tmp.path().join("r"),
@@ -403,6 +418,7 @@ fn the_smtp_password_comes_from_the_environment_and_is_never_printed_or_stored()
         return;
     };
     use_server(&dir, server.port);
+    let expected = expected_pairs(&dir);
     let text = fs::read_to_string(dir.join("game.toml")).unwrap().replace(
         "security = \"none\"",
         "security = \"none\"\nuser = \"referee\"\npassword_env = \"PBEM_TEST_SMTP_PASSWORD\"",
@@ -497,7 +513,7 @@ fn the_folder_transport_writes_each_message_once_per_recipient() {
         .success();
     for ((file, rcpt), bytes) in &expected {
         assert_eq!(
-            &fs::read(folder.join(rcpt).join(file)).unwrap(),
+            &content_of(&fs::read(folder.join(rcpt).join(file)).unwrap()),
             bytes,
             "{file} {rcpt}"
         );
@@ -519,7 +535,6 @@ fn the_sendmail_transport_pipes_each_message_to_the_program_once_per_recipient()
     use std::os::unix::fs::PermissionsExt;
     let tmp = tempfile::tempdir().unwrap();
     let dir = resolved_turn(tmp.path());
-    let expected = expected_pairs(&dir);
     let spool = tmp.path().join("spool");
     fs::create_dir_all(&spool).unwrap();
     // A stand-in for sendmail: the message on stdin, the recipient after "--".
@@ -539,6 +554,7 @@ fn the_sendmail_transport_pipes_each_message_to_the_program_once_per_recipient()
             script.display()
         ),
     );
+    let expected = expected_pairs(&dir);
     pbem().arg("send").arg(&dir).assert().success();
     let mut got = Vec::new();
     for e in fs::read_dir(&spool).unwrap() {
@@ -561,11 +577,11 @@ fn the_sendmail_transport_pipes_each_message_to_the_program_once_per_recipient()
 fn a_crash_while_sending_loses_nothing_and_repeats_at_most_the_message_in_flight() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = resolved_turn(tmp.path());
-    let expected = expected_pairs(&dir);
     let Some(server) = Server::start(&tmp.path().join("r"), &[]) else {
         return;
     };
     use_server(&dir, server.port);
+    let expected = expected_pairs(&dir);
     // pbem dies (as in a power cut) after the server took the French report, before the ledger says so.
     pbem()
         .arg("send")
@@ -582,9 +598,7 @@ fn a_crash_while_sending_loses_nothing_and_repeats_at_most_the_message_in_flight
     for (bytes, rcpts) in &received {
         let ((file, r), _) = expected
             .iter()
-            .find(|((_, r), b)| {
-                r == &rcpts[0] && (*b == bytes || [b.as_slice(), b"\r\n"].concat() == *bytes)
-            })
+            .find(|((_, r), b)| r == &rcpts[0] && **b == content_of(bytes))
             .expect("a message of the outbox");
         pairs.push((file.clone(), r.clone()));
     }
@@ -635,7 +649,9 @@ fn the_reports_of_a_turn_without_its_record_are_not_sent() {
     assert!(expected.keys().any(|(f, _)| held(f)));
     assert!(expected.keys().any(|(f, _)| !held(f)));
     for ((file, rcpt), bytes) in &expected {
-        let sent = fs::read(folder.join(rcpt).join(file)).ok();
+        let sent = fs::read(folder.join(rcpt).join(file))
+            .ok()
+            .map(|b| content_of(&b));
         if held(file) {
             assert_eq!(
                 sent, None,
@@ -664,7 +680,9 @@ fn the_reports_of_a_turn_without_its_record_are_not_sent() {
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     assert!(said.contains("t0001-report-france.eml: not sent"), "{said}");
     for ((file, rcpt), bytes) in &expected {
-        let sent = fs::read(folder.join(rcpt).join(file)).ok();
+        let sent = fs::read(folder.join(rcpt).join(file))
+            .ok()
+            .map(|b| content_of(&b));
         if file == "t0001-report-france.eml" {
             assert_eq!(sent, None, "{file} {rcpt}");
         } else {

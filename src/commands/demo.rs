@@ -75,6 +75,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
         );
     }
     println!(
+        "The demo's dice secrets are public (secret/README.md): anyone can compute its dice. To play on in this folder, `pbem rekey {}` first; for a real game, `pbem new`.",
+        game_dir.display()
+    );
+    println!(
         "Next: read a report, then try `pbem status {}`.",
         game_dir.display()
     );

@@ -6,7 +6,8 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 
-use crate::game::fsio::{write_atomic, GameLock};
+use crate::game::acts::{self, Act};
+use crate::game::fsio::GameLock;
 use crate::game::Game;
 
 /// Drop a power whose player left: another power runs it until the next economic phase (EiA 19.2.1).
@@ -31,9 +32,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut state = game.load_state(turn)?;
     let until =
         crate::engine::players::drop_power(&game, &mut state, &args.power, args.to.as_deref())?;
-    write_atomic(
-        &game.state_path(turn),
-        crate::game::load::to_toml(&state)?.as_bytes(),
+    // An act on the turn, not an edit of its state (which the last turn's record lists).
+    let controlled = state.controlled.get(&args.power).cloned();
+    acts::append(
+        &game,
+        turn,
+        Act {
+            kind: "drop".into(),
+            rule: crate::engine::players::DROPPED.cite(),
+            text: format!("{} dropped from turn {turn} until turn {until}", args.power),
+            power: Some(args.power.clone()),
+            controlled,
+            ..Act::default()
+        },
     )?;
     match &args.to {
         Some(by) => println!("{} is run by {by} from turn {turn} until turn {until} (EiA 19.2.1): {by}'s player sends its orders with his own password and receives its report.", args.power),

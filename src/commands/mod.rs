@@ -6,11 +6,14 @@ pub mod check;
 pub mod close;
 pub mod demo;
 pub mod drop;
+pub mod extend;
 pub mod ingest;
 pub mod new;
+pub mod rekey;
 pub mod remind;
 pub mod replace;
 pub mod resolve;
+pub mod rollback;
 pub mod send;
 pub mod status;
 pub mod turn;
@@ -64,6 +67,9 @@ pub enum Command {
     Audit(audit::Args),
     Drop(drop::Args),
     Replace(replace::Args),
+    Extend(extend::Args),
+    Rollback(rollback::Args),
+    Rekey(rekey::Args),
     Verify(verify::Args),
 }
 
@@ -83,6 +89,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Audit(a) => audit::run(a),
         Command::Drop(a) => drop::run(a),
         Command::Replace(a) => replace::run(a),
+        Command::Extend(a) => extend::run(a),
+        Command::Rollback(a) => rollback::run(a),
+        Command::Rekey(a) => rekey::run(a),
         Command::Verify(a) => verify::run(a),
     }
 }

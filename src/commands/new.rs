@@ -7,6 +7,9 @@ use anyhow::Result;
 
 /// Create a new game from a scenario: fresh passwords for every power, a fresh dice secret for turn 1.
 ///
+/// The game gets a nonce of its own (its Message-IDs and subject tags never meet another game's) and a
+/// `.gitignore` that keeps `secret/` out of a repository.
+///
 /// Example: pbem new ~/games/ulm-2026 --from games/ulm-1805
 ///          pbem new ~/games/ulm-2026 --from ulm-1805      (the scenario built into pbem)
 #[derive(Debug, clap::Args)]
@@ -54,6 +57,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
     for (power, password) in &created.passwords {
         println!("  {power:<10} {password}");
     }
+    println!(
+        "Its mail is tagged [{}]: Message-IDs and subjects of no other game share it.",
+        g.config.tag()
+    );
+    println!("secret/ holds the dice secrets: .gitignore keeps it out of a git repository.");
     println!("Edit the players' addresses in game.toml, then mail each player his password and the commitment.");
     Ok(ExitCode::SUCCESS)
 }

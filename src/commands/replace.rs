@@ -5,7 +5,8 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 
-use crate::game::fsio::{write_atomic, GameLock};
+use crate::game::acts::{self, Act};
+use crate::game::fsio::GameLock;
 use crate::game::Game;
 
 /// Hand a power to a new player at the next economic phase (EiA 19.2.2), with a fresh password.
@@ -23,18 +24,37 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
+    for e in &args.email {
+        if e.parse::<lettre::Address>().is_err() {
+            anyhow::bail!("--email '{e}' is not an e-mail address: write it as name@example.org (nothing was changed)");
+        }
+    }
     let game = Game::load(&args.game)?;
     let _lock = GameLock::acquire(&game.dir)?;
     let turn = game.current_turn()?;
     let mut state = game.load_state(turn)?;
     let (password, from) =
         crate::engine::players::replace_player(&game, &mut state, &args.power, &args.email)?;
-    write_atomic(
-        &game.state_path(turn),
-        crate::game::load::to_toml(&state)?.as_bytes(),
+    // An act on the turn, not an edit of its state (which the last turn's record lists).
+    acts::append(
+        &game,
+        turn,
+        Act {
+            kind: "replace".into(),
+            rule: crate::engine::players::REPLACED.cite(),
+            text: format!(
+                "{} passes to {} at turn {from}",
+                args.power,
+                args.email.join(", ")
+            ),
+            power: Some(args.power.clone()),
+            controlled: state.controlled.get(&args.power).cloned(),
+            incoming: state.incoming.get(&args.power).cloned(),
+            ..Act::default()
+        },
     )?;
     println!(
-        "{} passes to {} at turn {from}, the next economic phase (EiA 19.2.2).",
+        "{} passes to {} at turn {from}, after the next economic phase (EiA 19.2.2).",
         args.power,
         args.email.join(", ")
     );

@@ -8,6 +8,9 @@ use crate::game::Game;
 
 /// Resolve a turn from the accepted orders: movement, combats, state, log, record and reports.
 ///
+/// Before the turn's deadline it refuses while a power due has no orders in (it names them), unless
+/// `--early` is given.
+///
 /// Example: pbem resolve games/my-game
 ///          pbem resolve games/my-game --turn 3 --force
 ///          pbem resolve games/my-game --beacon 657413:b713718a...cd97b
@@ -26,19 +29,23 @@ pub struct Args {
     /// offline against the chain's public key and keeps it in `turns/<t>/beacon.toml`.
     #[arg(long, value_name = "ROUND:SIG")]
     pub beacon: Option<String>,
+    /// Resolve before the deadline although a power due has no orders in.
+    #[arg(long)]
+    pub early: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let game = Game::load(&args.game)?;
+    let turn = match args.turn {
+        Some(t) => t,
+        None => game.current_turn()?,
+    };
+    crate::engine::deadline::check_due(&game, turn, args.early)?;
     if let Some(b) = &args.beacon {
         if game.config.dice.beacon.is_none() {
             anyhow::bail!("{} draws no beacon: --beacon is for games with `[dice] beacon = \"drand-quicknet\"`", game.config.game);
         }
         let (round, sig) = crate::beacon::parse_arg(b)?;
-        let turn = match args.turn {
-            Some(t) => t,
-            None => game.current_turn()?,
-        };
         let _lock = crate::game::fsio::GameLock::acquire(&game.dir)?;
         crate::beacon::record(&game, turn, round, &sig)?;
     }

@@ -23,7 +23,8 @@ use super::exit;
 pub struct Args {
     /// The game folder.
     pub game: PathBuf,
-    /// List what would be sent; send nothing, write nothing.
+    /// List what would be sent, with the envelope it goes with (From and To of game.toml as it is
+    /// now); send nothing, write nothing.
     #[arg(long)]
     pub dry_run: bool,
     /// Try again the recipients a server refused for good (5xx) on an earlier run.
@@ -72,8 +73,8 @@ pub fn print_summary(s: &SendSummary, dry_run: bool) {
         let line = match &d.outcome {
             Outcome::Delivered(_) => format!("sent       {} -> {}", d.file, d.recipient),
             Outcome::WouldSend => format!(
-                "would send {} -> {}  \"{}\"",
-                d.file, d.recipient, d.subject
+                "would send {} -> {}  \"{}\"  ({})",
+                d.file, d.recipient, d.subject, d.envelope
             ),
             Outcome::Refused(why) => format!("REFUSED    {} -> {}: {why}", d.file, d.recipient),
             Outcome::RefusedEarlier(why) => format!(

@@ -11,6 +11,8 @@ use crate::mail::status::OrdersIn;
 
 /// Show the current turn, its deadline and dice commitment, and which powers have orders in.
 ///
+/// Per power: in and authenticated, in but rejected (and why), late, or missing.
+///
 /// Example: pbem status games/my-game
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -35,6 +37,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         ),
         Err(e) => println!("Dice commitment for turn {turn}: MISSING ({e})"),
     }
+    if crate::engine::deadline::secret_is_public(&game, turn) {
+        println!("Dice secret of turn {turn}: PUBLIC, the bundled demo's: every player can compute the dice; `pbem rekey` gives a fresh one.");
+    }
     if turn > c.first_turn {
         println!(
             "Last resolved: turn {} (record {})",
@@ -43,10 +48,34 @@ pub fn run(args: Args) -> Result<ExitCode> {
         );
     }
     println!("Orders:");
+    // Each file in is read as the turn will read it: in and authenticated, or in but rejected.
+    let checks = match game.load_state(turn) {
+        Ok(st) => crate::engine::turn::read_orders(&game, &st, turn)?,
+        Err(_) => Vec::new(),
+    };
+    let past = match c.deadline_of(turn) {
+        Some(d) => crate::clock::now()? >= d.with_timezone(&chrono::Utc),
+        None => false,
+    };
     for s in crate::mail::status::orders_status(&game, turn)? {
+        let check = checks
+            .iter()
+            .find(|o| o.power == s.power)
+            .and_then(|o| o.check.as_ref());
+        let verdict = match check {
+            Some(ch) if ch.power.is_some() => "in, authenticated".to_string(),
+            Some(ch) => format!(
+                "in but REJECTED ({}): the turn ignores it",
+                ch.diagnostics
+                    .iter()
+                    .find(|d| d.is_error())
+                    .map_or("it does not authenticate", |d| d.message.as_str())
+            ),
+            None => String::new(),
+        };
         let state = match &s.orders {
             OrdersIn::Mail(r) => format!(
-                "in: received {}, message {} ({}), {}",
+                "in: received {}, message {} ({}), {}; {}",
                 crate::mail::ack::in_zone(&game, None, r.arrival_time()),
                 if r.message_id.is_empty() {
                     "without a Message-ID".to_string()
@@ -59,8 +88,18 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 } else {
                     "not filed yet: run pbem ingest".to_string()
                 },
+                if verdict.is_empty() {
+                    "authenticated"
+                } else {
+                    &verdict
+                },
             ),
-            OrdersIn::File(path) => format!("in: {} (not from mail)", game.shown(path)),
+            OrdersIn::File(path) => format!("{}: {} (not from mail)", verdict, game.shown(path)),
+            OrdersIn::Missing if s.late > 0 => format!(
+                "LATE: {} submission(s) after the deadline, none on time",
+                s.late
+            ),
+            OrdersIn::Missing if past => "missing (the deadline has passed)".to_string(),
             OrdersIn::Missing => "missing".to_string(),
             OrdersIn::NotDue => "none due this turn (standing orders only)".to_string(),
         };

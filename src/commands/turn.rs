@@ -16,6 +16,9 @@ use crate::mail::send::{self, Outcome, SendOptions};
 /// pbem-dice/v2 game the orders are closed first and the closing list is sent before the turn is
 /// resolved.
 ///
+/// Before the turn's deadline it reads the mail and then refuses to resolve while a power due has no
+/// orders in (it names them), unless `--early` is given.
+///
 /// Example: pbem turn games/my-game --mailbox ~/Maildir
 ///          pbem turn games/my-game --mailbox inbox.mbox --no-send
 ///          pbem turn games/my-game            (orders already in `orders/<turn>/`)
@@ -32,12 +35,19 @@ pub struct Args {
     /// Deliver the outbox into this folder instead of the configured transport.
     #[arg(long)]
     pub folder: Option<PathBuf>,
+    /// Resolve before the deadline although a power due has no orders in.
+    #[arg(long)]
+    pub early: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let game = Game::load(&args.game)?;
+    // Never with a demo's public secret.
+    crate::engine::deadline::check_secret(&game, game.current_turn()?)?;
     let mail =
         ingest::ingest_with_progress(&game, &args.mailboxes, &mut super::ingest::progress_bar())?;
+    // Before the deadline, only with every power's orders in (or --early).
+    crate::engine::deadline::check_due(&game, game.current_turn()?, args.early)?;
     let configured = game.config.mail.transport.is_some() || args.folder.is_some();
     // pbem-dice/v2: close the orders and mail the closing list before anything is resolved.
     if game.config.dice.scheme == DiceScheme::V2 {

@@ -279,12 +279,21 @@ pub fn compute_into(
         let writer = scope.spawn(move || -> Result<BTreeMap<String, String>> {
             let mut digests = BTreeMap::new();
             for (rel, path, made) in received {
-                let bytes = match made {
-                    Made::Bytes(b) => b,
-                    Made::Mail(m) => m.render_for(config)?,
+                // A message's digest is of what it says: its envelope is the one of the moment it is
+                // sent (`mail::envelope`).
+                let (bytes, digest) = match made {
+                    Made::Bytes(b) => {
+                        let d = sha256_hex(&b);
+                        (b, d)
+                    }
+                    Made::Mail(m) => {
+                        let b = m.render_for(config)?;
+                        let d = crate::mail::envelope::content_digest(&b);
+                        (b, d)
+                    }
                 };
                 sink(&path, &bytes)?;
-                digests.insert(rel, sha256_hex(&bytes));
+                digests.insert(rel, digest);
             }
             Ok(digests)
         });
@@ -528,6 +537,16 @@ fn produce(
             .collect(),
         orders: orders_digests,
         outputs: BTreeMap::new(),
+        acts: crate::game::acts::digest(&game.dir, turn),
+        shown: Some(crate::game::record::Shown {
+            title: game.config.title.clone(),
+            time_zone: game.config.deadline.time_zone.get_ref().clone(),
+            next_deadline: game
+                .config
+                .deadline_of(turn + 1)
+                .map(|d| d.naive_local().format("%Y-%m-%dT%H:%M").to_string())
+                .unwrap_or_default(),
+        }),
     };
     Ok(Products {
         orders,

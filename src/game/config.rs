@@ -15,6 +15,10 @@ use crate::diag::Diagnostic;
 pub struct GameConfig {
     /// The game's id, as players write it on their `game` line.
     pub game: String,
+    /// A random word `pbem new` gives each game, so that two games made from one scenario never
+    /// share a Message-ID or a subject tag (`tag`); none in the bundled scenarios.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nonce: Option<String>,
     /// A title for reports.
     pub title: String,
     /// The ruleset that adjudicates it: `eia`.
@@ -38,6 +42,10 @@ pub struct GameConfig {
     /// Whether allies share sight: each sees the units and events its allies see (default: no).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub allies_share_sight: bool,
+    /// Deadlines moved by `pbem extend` (or a rollback), by turn: local `YYYY-MM-DDTHH:MM`. Not in
+    /// game.toml: `Game::load` reads them from the acts of each turn (`turns/<t>/acts.toml`).
+    #[serde(skip)]
+    pub moved_deadlines: BTreeMap<u32, String>,
     /// The dice scheme (README "Auditing the dice"); pbem-dice/v1 when the table is absent.
     #[serde(default, skip_serializing_if = "DiceConfig::is_v1")]
     pub dice: DiceConfig,
@@ -121,7 +129,8 @@ fn reject() -> String {
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct ReplacementConfig {
-    /// An economic phase begins every this many turns, from the first turn.
+    /// An economic phase ends every this many turns: the turns `first_turn + k * econ_every` (3 for
+    /// the quarterly phases of EiA, with the calendar starting on an economic month).
     #[serde(default = "one")]
     pub econ_every: u32,
     /// A power without orders for this many turns in a row is dropped (0: never).
@@ -143,11 +152,15 @@ impl Default for ReplacementConfig {
 }
 
 impl ReplacementConfig {
-    /// The first economic-phase turn after `turn`.
+    /// The first turn after the next economic phase, counting the one at the end of `turn` itself:
+    /// where a controller's run of a dropped power ends and a new player's begins (EiA 19.2.1,
+    /// 19.2.2). The economic phase ends the turns `first_turn + k * econ_every` (in the worked
+    /// example of 19.2.2, June: Russia runs Britain through the June turn, the new player from July).
     pub fn next_boundary(&self, first_turn: u32, turn: u32) -> u32 {
         let every = self.econ_every.max(1);
         let since = turn.saturating_sub(first_turn);
-        first_turn + (since / every + 1) * every
+        let econ = first_turn.saturating_add(since.div_ceil(every).saturating_mul(every));
+        econ.saturating_add(1)
     }
 }
 
@@ -234,6 +247,14 @@ impl GameConfig {
         out
     }
 
+    /// The game's tag in subjects and Message-IDs: `ulm-1805#1a2b3c4d`, or the id alone.
+    pub fn tag(&self) -> String {
+        match &self.nonce {
+            Some(n) if !n.is_empty() => format!("{}#{n}", self.game),
+            _ => self.game.clone(),
+        }
+    }
+
     /// The From address of the game's mail.
     pub fn mail_from(&self) -> String {
         self.mail
@@ -278,9 +299,13 @@ impl GameConfig {
         format!("{} {}", NAMES[date.month0() as usize], date.year())
     }
 
-    /// The deadline of turn `t`, in the game's time zone.
+    /// The deadline of turn `t`, in the game's time zone: moved by `pbem extend`, else by the schedule.
     pub fn deadline_of(&self, turn: u32) -> Option<DateTime<Tz>> {
         let tz = self.time_zone()?;
+        if let Some(moved) = self.moved_deadlines.get(&turn) {
+            let local = NaiveDateTime::parse_from_str(moved, "%Y-%m-%dT%H:%M").ok()?;
+            return tz.from_local_datetime(&local).earliest();
+        }
         let first =
             NaiveDateTime::parse_from_str(self.deadline.first.get_ref(), "%Y-%m-%dT%H:%M").ok()?;
         let days =

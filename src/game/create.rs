@@ -48,7 +48,12 @@ pub fn new_game(from: &Path, to: &Path) -> Result<NewGame> {
             passwords.push((id, password));
         }
     }
+    // One game, one identity: a nonce of its own in every Message-ID and subject tag.
+    let nonce = crate::dice::fresh_secret().context("the operating system gave no random bytes")?;
+    doc["nonce"] = toml_edit::value(hex::encode(&nonce[..4]));
     write_atomic(&to.join("game.toml"), doc.to_string().as_bytes())?;
+    // The dice secrets stay out of any repository the referee keeps the game in.
+    write_atomic(&to.join(".gitignore"), b"secret/\n")?;
     for file in ["map.toml", "tables.toml"] {
         write_atomic(
             &to.join(file),

@@ -8,6 +8,7 @@
 //! <game>/turns/<t>/commitment       C_t, published before orders for t are due   (dice.rs)
 //! <game>/turns/<t>/log.toml         every event of turn t, once resolved         (engine/)
 //! <game>/turns/<t>/record.toml      the turn record, written last: its presence says t is resolved
+//! <game>/turns/<t>/acts.toml        the referee's acts on turn t: drop, replace, extend, rollback (acts.rs)
 //! <game>/turns/<t>/reports/<p>.txt  one report per power
 //! <game>/orders/<t>/<power>.txt     the accepted orders of each power for turn t
 //! <game>/secret/<t>.key             R_t, mode 0600, revealed in record t
@@ -18,6 +19,7 @@
 //! ```
 //! This module owns the layout; other modules ask it for paths.
 
+pub mod acts;
 pub mod config;
 pub mod create;
 pub mod fsio;
@@ -54,7 +56,8 @@ impl Game {
             );
         }
         let config_src = load::read_source(&dir.join("game.toml"), &shown(dir, "game.toml"))?;
-        let config: GameConfig = load::parse_toml(&config_src)?;
+        let mut config: GameConfig = load::parse_toml(&config_src)?;
+        config.moved_deadlines = acts::moved_deadlines(dir)?;
         if let Some(e) = load::first_error(&config_src, &config.validate()) {
             return Err(e.into());
         }
@@ -156,11 +159,14 @@ impl Game {
         Ok(resolved.map_or(t, |n| t.max(n + 1)))
     }
 
-    /// Loads and checks the state at the start of turn `t`.
+    /// Loads and checks the state at the start of turn `t`, with the referee's acts on the turn
+    /// (`acts.toml`: drops, replacements) applied.
     pub fn load_state(&self, turn: u32) -> Result<State> {
         let path = self.state_path(turn);
         let src = load::read_source(&path, &self.shown(&path))?;
-        self.parse_state(&src)
+        let mut state = self.parse_state(&src)?;
+        acts::apply(&mut state, &acts::load(&self.dir, turn)?);
+        Ok(state)
     }
 
     /// Parses and checks a state against the map and the powers.

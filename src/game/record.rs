@@ -32,9 +32,29 @@ pub struct TurnRecord {
     /// SHA-256 of each power's orders file that was read, by power.
     #[serde(default)]
     pub orders: BTreeMap<String, String>,
-    /// SHA-256 of each file the turn wrote, by path inside the game folder.
+    /// SHA-256 of each file the turn wrote, by path inside the game folder (of a message in the
+    /// outbox: of what it says, without its envelope, `mail::envelope::content`).
     #[serde(default)]
     pub outputs: BTreeMap<String, String>,
+    /// SHA-256 of the referee's acts on the turn (`acts.toml`: drop, replace, extend, rollback),
+    /// empty when there were none.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub acts: String,
+    /// What the turn's reports printed that game.toml may change later without changing the game: the
+    /// title, the time zone and the next turn's deadline (local `YYYY-MM-DDTHH:MM`). `audit` re-resolves
+    /// with them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shown: Option<Shown>,
+}
+
+/// The presentation a turn was resolved with (see `TurnRecord::shown`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Shown {
+    pub title: String,
+    pub time_zone: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub next_deadline: String,
 }
 
 pub const FORMAT: &str = "pbem-record/v1";

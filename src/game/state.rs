@@ -42,6 +42,10 @@ pub struct State {
     /// Alliances a new player inherited may not be broken before this turn (EiA 19.2.2).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub alliance_locks: BTreeMap<String, u32>,
+    /// The allies a new player inherited with his power, held to while its alliance lock stands
+    /// (EiA 19.2.2).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub inherited_allies: BTreeMap<String, Vec<String>>,
     /// Insurrection corps not yet on the map, raised when an enemy enters a border province
     /// (EiA 10.1.4.1).
     #[serde(
@@ -335,6 +339,24 @@ pub fn check_shared(
                 format!("an alliance names unknown power '{p}'"),
                 0..0,
             ));
+        }
+    }
+    // EiA 19.2.2: an alliance a new player inherited stands until his lock's turn.
+    for (power, until) in &state.alliance_locks {
+        if state.turn >= *until {
+            continue;
+        }
+        for ally in state.inherited_allies.get(power).into_iter().flatten() {
+            if !state.friendly(power, ally) {
+                out.push(
+                    Diagnostic::error(
+                        format!("{power}'s new player may not break its inherited alliance with {ally} before turn {until}"),
+                        0..0,
+                    )
+                    .hint(format!("keep {power} and {ally} in one list of 'alliances' until turn {until}"))
+                    .rule(crate::engine::players::REPLACED),
+                );
+            }
         }
     }
     for p in state.standing.keys() {

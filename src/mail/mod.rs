@@ -23,6 +23,7 @@
 
 pub mod ack;
 pub mod config;
+pub mod envelope;
 pub mod extract;
 pub mod html;
 pub mod ingest;

@@ -1,7 +1,9 @@
 //! The outbox: every message pbem sends (reports, acknowledgements, commitment announcements,
-//! reminders, the referee's summary) is first rendered into an `.eml` file under the game's
-//! `mail/outbox/`, with a deterministic Message-ID, Date and MIME boundary, so that the same turn gives
-//! the same bytes and a sender can deliver each file once.
+//! reminders, notices, the referee's summary) is first rendered into an `.eml` file under the game's
+//! `mail/outbox/`, with a deterministic Message-ID and MIME boundary, so that the same turn gives
+//! the same bytes and a sender can deliver each file once. What a message says is fixed here; its
+//! `From`, `To` and `Date` are those known when it was made, and `pbem send` replaces them with the
+//! envelope of the moment it delivers (`envelope.rs`), for the audience its `X-Pbem-To` names.
 
 use std::path::PathBuf;
 
@@ -11,6 +13,7 @@ use lettre::message::header::{ContentTransferEncoding, ContentType};
 use lettre::message::{Attachment, Body, Mailbox, MultiPart, SinglePart};
 use lettre::Message;
 
+use super::envelope::Audience;
 use crate::game::config::GameConfig;
 use crate::game::record::sha256_hex;
 use crate::game::Game;
@@ -25,6 +28,8 @@ pub enum Kind {
     Summary,
     /// The closing list of a turn's orders (pbem-dice/v2).
     Closing,
+    /// A notice to every player: a deadline moved, a turn reopened, a new dice commitment.
+    Notice,
 }
 
 impl Kind {
@@ -36,6 +41,7 @@ impl Kind {
             Kind::Reminder => "reminder",
             Kind::Summary => "summary",
             Kind::Closing => "closing",
+            Kind::Notice => "notice",
         }
     }
 }
@@ -84,10 +90,35 @@ impl Outgoing {
         name + ".eml"
     }
 
-    /// The Message-ID, without angle brackets: the same for the same message, on any machine.
-    pub fn message_id(&self, game: &str) -> String {
+    /// The Message-ID, without angle brackets: the same for the same message, on any machine; `tag`
+    /// is the game's id with its nonce (`GameConfig::tag`), so that two games never share one, and a
+    /// digest of what the message says, so that a turn resolved again after `pbem rollback` (other
+    /// dice, other text) does not reuse the Message-ID of the report it replaces.
+    pub fn message_id(&self, tag: &str) -> String {
         let stem = self.file_name();
-        format!("{}@{game}.pbem", stem.trim_end_matches(".eml"))
+        let said = sha256_hex(format!("{}\n{}", self.subject, self.text).as_bytes());
+        format!(
+            "{}.{}@{}.pbem",
+            stem.trim_end_matches(".eml"),
+            &said[..12],
+            tag.replace('#', ".")
+        )
+    }
+
+    /// Who the message is for, as `pbem send` reads it from the `X-Pbem-To` header.
+    pub fn audience(&self) -> Audience {
+        match (&self.power, self.kind) {
+            (Some(p), Kind::Acknowledgement) => Audience::PowerOnly {
+                power: p.clone(),
+                turn: self.turn,
+            },
+            (Some(p), _) => Audience::Power {
+                power: p.clone(),
+                turn: self.turn,
+            },
+            (None, Kind::Summary) => Audience::Referee,
+            (None, _) => Audience::AsWritten,
+        }
     }
 
     /// Renders the message as RFC 5322 bytes.
@@ -103,10 +134,17 @@ impl Outgoing {
                 config.mail_from()
             )
         })?;
-        let id = self.message_id(&config.game);
+        let tag = config.tag();
+        let id = self.message_id(&tag);
+        // The subject's `[game]` tag names the game with its nonce.
+        let plain = format!("[{}]", config.game);
+        let subject = match self.subject.strip_prefix(&plain) {
+            Some(rest) if tag != config.game => format!("[{tag}]{rest}"),
+            _ => self.subject.clone(),
+        };
         let mut b = Message::builder()
             .from(from)
-            .subject(self.subject.clone())
+            .subject(subject)
             .date(self.date.into())
             .message_id(Some(format!("<{id}>")))
             .user_agent(format!("pbem {}", env!("CARGO_PKG_VERSION")));
@@ -114,6 +152,9 @@ impl Outgoing {
             b = b.to(to
                 .parse()
                 .with_context(|| format!("'{to}' is not an e-mail address"))?);
+        }
+        if let Some(h) = self.audience().lettre_header() {
+            b = b.raw_header(h);
         }
         if let Some(r) = &self.in_reply_to {
             b = b.in_reply_to(format!("<{r}>")).references(format!("<{r}>"));
@@ -267,6 +308,35 @@ pub fn announcements(
         });
     }
     Ok(out)
+}
+
+/// A notice to every power about turn `turn` (a deadline moved, a turn reopened, a fresh dice
+/// commitment): `headline` first, then the turn's announcement as every player got it, with the
+/// deadline and the commitment as they are now. `key` makes each notice's file unique.
+pub fn notices(
+    game: &Game,
+    turn: u32,
+    commitment: &str,
+    state: &crate::game::state::State,
+    key: &str,
+    headline: &str,
+) -> Result<Vec<Outgoing>> {
+    let mut out = announcements(game, turn, commitment, state)?;
+    for m in &mut out {
+        m.kind = Kind::Notice;
+        m.key = key.to_string();
+        m.subject = format!("[{}] turn {turn}: {headline}", game.config.game);
+        m.text = format!("{headline}\n\n{}", m.text);
+    }
+    Ok(out)
+}
+
+/// Writes messages into the outbox.
+pub fn write_all(game: &Game, messages: &[Outgoing]) -> Result<()> {
+    for m in messages {
+        crate::game::fsio::write_atomic(&path_of(game, m), &m.render(game)?)?;
+    }
+    Ok(())
 }
 
 /// A fixed instant of the game's calendar for dating messages: the deadline of `turn` in UTC, or the

@@ -36,7 +36,7 @@ use lettre::transport::smtp::extension::ClientId;
 use lettre::{Address, SendmailTransport, SmtpTransport, Transport as _};
 use serde::{Deserialize, Serialize};
 
-use super::parse;
+use super::{envelope, parse};
 use crate::game::fsio::{write_atomic, GameLock};
 use crate::game::record::sha256_hex;
 use crate::game::Game;
@@ -66,6 +66,10 @@ pub struct SentRecord {
     pub message_id: String,
     /// SHA-256 of the file as it was first delivered.
     pub sha256: String,
+    /// Whether it reached every recipient it had when it was sent: it is not sent again, not even to
+    /// an address a player gave since.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub complete: bool,
     #[serde(default, rename = "recipient")]
     pub recipients: Vec<RecipientState>,
 }
@@ -103,6 +107,8 @@ pub enum Outcome {
 pub struct Delivery {
     pub file: String,
     pub subject: String,
+    /// The envelope it goes (or went) with: `From: ...; To: ...`.
+    pub envelope: String,
     pub recipient: String,
     pub outcome: Outcome,
 }
@@ -204,6 +210,17 @@ pub fn send(
     } else {
         Some(Transport::from_config(game, opts.folder.as_deref())?)
     };
+    // Players answer the From of what they get: a placeholder address would take their orders nowhere.
+    if matches!(
+        transport,
+        Some(Transport::Smtp { .. } | Transport::Sendmail { .. })
+    ) && from.email.domain().ends_with(".invalid")
+    {
+        bail!(
+            "the referee address '{}' is a placeholder: set [mail] from in game.toml to the address players answer (nothing was sent)",
+            game.config.mail_from()
+        );
+    }
     let mut summary = SendSummary {
         via: match &transport {
             Some(t) => t.describe(),
@@ -212,6 +229,8 @@ pub fn send(
         ..SendSummary::default()
     };
     let retries = game.config.mail.retries;
+    // The moment of sending: the `Date` of every message of this run.
+    let now = crate::clock::now()?;
     let first_delay = Duration::from_millis(game.config.mail.retry_delay_ms);
 
     // What is to be done, file by file.
@@ -219,11 +238,13 @@ pub fn send(
         file: String,
         bytes: Vec<u8>,
         subject: String,
+        envelope: String,
         recipients: Vec<String>,
         ledger: SentRecord,
     }
     let mut work = Vec::new();
     let mut records = BTreeMap::new();
+    let mut states = envelope::States::new();
     for path in outbox_files(game)? {
         let file = path
             .file_name()
@@ -239,24 +260,45 @@ pub fn send(
             }
         };
         let headers = parse::outgoing_headers(&bytes);
+        let ledger = load_ledger(game, &file)?;
+        if ledger.as_ref().is_some_and(|l| l.complete) {
+            // Delivered to everyone it was for: whoever its audience is now, it is not sent again.
+            for r in ledger.iter().flat_map(|l| &l.recipients) {
+                summary.deliveries.push(Delivery {
+                    file: file.clone(),
+                    subject: headers.subject.clone(),
+                    envelope: String::new(),
+                    recipient: r.address.clone(),
+                    outcome: Outcome::AlreadyDelivered,
+                });
+            }
+            continue;
+        }
+        // The envelope of now: the audience the message names, as game.toml says today.
+        let addressed = envelope::address_with(game, &bytes, &headers.recipients, &mut states);
+        for why in &addressed.gone {
+            summary.problems.push(format!("{file}: {why}"));
+        }
         let mut recipients: Vec<String> = Vec::new();
-        for r in headers.recipients {
+        for r in addressed.to {
             if !recipients.iter().any(|x| x.eq_ignore_ascii_case(&r)) {
                 recipients.push(r);
             }
         }
         if recipients.is_empty() {
-            summary
-                .problems
-                .push(format!("{file}: no recipient in its To or Cc header"));
+            if addressed.gone.is_empty() {
+                summary
+                    .problems
+                    .push(format!("{file}: nobody to send it to (no recipient)"));
+            }
             continue;
         }
         let sha = sha256_hex(&bytes);
-        if let Some(why) = held_back(game, &file, &sha, &mut records) {
+        if let Some(why) = held_back(game, &file, &envelope::content_digest(&bytes), &mut records) {
             summary.problems.push(format!("{file}: not sent: {why}"));
             continue;
         }
-        let ledger = match load_ledger(game, &file)? {
+        let ledger = match ledger {
             Some(l) => {
                 if l.sha256 != sha && !l.recipients.is_empty() {
                     summary.problems.push(format!(
@@ -270,13 +312,22 @@ pub fn send(
                 file: file.clone(),
                 message_id: headers.message_id.clone().unwrap_or_default(),
                 sha256: sha,
+                complete: false,
                 recipients: Vec::new(),
             },
+        };
+        let bytes = match envelope::with_envelope(&bytes, &from, &recipients, now) {
+            Ok(b) => b,
+            Err(e) => {
+                summary.problems.push(format!("{file}: {e:#}"));
+                continue;
+            }
         };
         work.push(Work {
             file,
             bytes,
             subject: headers.subject,
+            envelope: format!("From: {from}; To: {}", recipients.join(", ")),
             recipients,
             ledger,
         });
@@ -338,9 +389,20 @@ pub fn send(
             summary.deliveries.push(Delivery {
                 file: w.file.clone(),
                 subject: w.subject.clone(),
+                envelope: w.envelope.clone(),
                 recipient: rcpt,
                 outcome,
             });
+        }
+        let reached = |r: &String| {
+            w.ledger
+                .recipients
+                .iter()
+                .any(|x| x.address.eq_ignore_ascii_case(r) && x.status == "delivered")
+        };
+        if transport.is_some() && !w.ledger.complete && w.recipients.iter().all(reached) {
+            w.ledger.complete = true;
+            write_ledger(game, &w.ledger)?;
         }
         if failed_here {
             failing_in_a_row += 1;
@@ -359,7 +421,7 @@ pub fn send(
 
 /// Why an outbox file a turn wrote must wait, if it must: the reports and summary of turn t (and
 /// the announcement of turn t+1) go only once turn t is resolved, that is once its record exists and
-/// lists the file with these bytes. A crash before the record leaves them in the outbox; the rerun
+/// lists the file with what it says (`sha`: the digest of its content, without its envelope). A crash before the record leaves them in the outbox; the rerun
 /// may write other bytes under the same names (a late order came in), which must be the ones sent.
 fn held_back(
     game: &Game,

@@ -16,8 +16,14 @@ pub const BRITAIN_PW: &str = "trident-1805";
 pub fn pbem() -> Command {
     let mut c = Command::cargo_bin("pbem").expect("binary built");
     c.env_remove("PBEM_CRASH_BEFORE");
+    // The clock of every test: after every deadline of the bundled games (a test of what happens
+    // before a deadline sets its own).
+    c.env("PBEM_NOW", AFTER_EVERY_DEADLINE);
     c
 }
+
+/// A moment after every deadline of the bundled games.
+pub const AFTER_EVERY_DEADLINE: &str = "2100-01-01T00:00:00Z";
 
 /// The demo game resolved (turn 1) in a new temporary folder: (tempdir, game folder).
 pub fn demo() -> (tempfile::TempDir, PathBuf) {
@@ -211,3 +217,4 @@ pub fn locked<T>(f: impl Fn() -> anyhow::Result<T>) -> T {
     }
     panic!("the game lock stayed busy")
 }
+pub mod smtp;

@@ -26,7 +26,16 @@
 //! fights one combat, one siege, one pursuit a turn; a fleet moves once a turn, so `fleet` (the moving
 //! fleet) and `entry` (the how-many-th time its path enters that sea, written only from the second on)
 //! name one interception; an interception that succeeds ends the move, so `sea` and `fleet` (the fleet
-//! intercepted) name one naval battle, however many are fought in the same sea.
+//! intercepted) name one naval battle, however many are fought in the same sea. An `engage` battle
+//! (and its evasion roll) is named by the attacked side's biggest fleet: it is fought only in a sea
+//! where no battle was fought this turn.
+//! | intercept   | sea, fleet, power   | one d6                                 | 6.2.3       |
+//! | naval-evade | sea, fleet          | one d6                                 | 6.3.2       |
+//! | naval       | sea, round          | two d6: attacker, then defender        | 19.1 chart  |
+//! | closing     | sea, round          | one d6                                 | 19.1 chart  |
+//! | chase       | sea                 | one d6                                 | 6.3.5       |
+//! | naval-retreat | sea, power        | one die of n (n tied ports, by id)     | 6.3.5       |
+//! | insurrection-order | (none)         | shuffle of the special phase's combat areas, sorted by id | 10.1.4.1.4, 7.5.1.3 |
 
 /// The faces of a combat's order key (EiA 7.5.1.3): enough that two keys are rarely equal.
 pub const ORDER_KEY_FACES: u32 = 1_000_000;
@@ -112,4 +121,8 @@ pub fn chase(sea: &str, fleet: &str) -> String {
 
 pub fn naval_retreat(sea: &str, fleet: &str, power: &str) -> String {
     format!("naval-retreat/sea={sea}/fleet={fleet}/power={power}")
+}
+
+pub fn insurrection_order() -> String {
+    "insurrection-order".to_string()
 }

@@ -104,6 +104,7 @@ pub fn resolve_land_phase(
     // The naval phase comes first (EiA 6).
     let mut naval = Naval::new(eia, map, state, &standing, dice, orders);
     naval.run(orders)?;
+    naval.engage(orders)?;
     let (fleets, naval_events) = (naval.fleets.clone(), std::mem::take(&mut naval.events));
     drop(naval);
     let mut phase = Phase {
@@ -120,13 +121,16 @@ pub fn resolve_land_phase(
         depots,
     };
     movement::move_units(map, &mut phase.board, orders, &fleets, &mut phase.events);
-    let mut orders = orders.clone();
-    let raised = phase.insurrection(state, &mut orders)?;
-    let combats = phase.declared_combats(&orders);
+    let raised = phase.insurrection(state)?;
+    let combats = phase.declared_combats(orders);
     phase.battlefields = combats.iter().map(|c| c.0).collect();
+    let standing_before: Vec<bool> = phase.board.corps.iter().map(|c| !c.eliminated).collect();
+    let fought = phase.battlefields.clone();
     for (area, attacker) in phase.combat_order(combats)? {
         phase.fight(area, &attacker)?;
     }
+    phase.insurrection_phase(&raised, &fought, orders)?;
+    phase.announce_losses(&standing_before);
     let mut next = phase.board.to_state(map, state);
     raise_into(&phase.board, map, state, &raised, &mut next);
     naval::write_back(map, &fleets, &mut next);
@@ -163,6 +167,39 @@ fn raise_into(board: &Board, map: &Map, state: &State, raised: &[String], next: 
 }
 
 impl Phase<'_> {
+    /// One event per corps the combats took off the board, with its rule, seen by whoever watched its
+    /// area and by its own power: destroyed in combat (EiA 7.5: no factors left), lost with its city
+    /// (EiA 7.5.4: stormed or surrendered), or surrendered for want of a retreat (EiA 7.5.2.10.3).
+    fn announce_losses(&mut self, standing_before: &[bool]) {
+        for (i, was) in standing_before.iter().enumerate() {
+            let c = &self.board.corps[i];
+            if !*was || !c.eliminated {
+                continue;
+            }
+            let (rule, how) = if c.factors == 0 {
+                (super::battle::COMBAT, "is destroyed in combat")
+            } else if c.in_city {
+                (
+                    super::decisions::SIEGE,
+                    "is lost with the city (stormed or surrendered)",
+                )
+            } else {
+                (
+                    super::decisions::RETREAT,
+                    "surrenders: it had nowhere to retreat",
+                )
+            };
+            let text = format!(
+                "{} ({}) {how} in {}.",
+                c.id,
+                c.power,
+                self.map.area(c.area).id
+            );
+            let (area, own) = (c.area, BTreeSet::from([c.power.clone()]));
+            self.push(Event::new(rule, "unit-lost", text), area, &own);
+        }
+    }
+
     pub(super) fn watchers_of(&self, area: usize, also: &BTreeSet<String>) -> BTreeSet<String> {
         let mut w = watchers(self.map, &self.board.positions(), area);
         w.extend(also.iter().cloned());

@@ -12,7 +12,8 @@
 //!        [table army]                       the Army table from LF 4 (12.2.7)
 //!        [no-advance]                       stay put if the defender leaves (12.2.12)
 //!        [after]                            resolve it after the other attacks: to attack units
-//!                                           that retreat into the space this action (12.1.2)
+//!                                           that retreat into the space this action (12.1.2);
+//!                                           a space empty at the start still comes first (12.2.1)
 //! standing <key> [<space>] <setting>        a standing order (decisions.rs lists the keys)
 //! ```
 //!
@@ -70,7 +71,8 @@ pub struct Attack {
     /// Fire on the Army table from LF 4 (12.2.7).
     pub army_table: bool,
     pub advance: bool,
-    /// Resolved after the other attacks (for 12.1.2), not first even if the space is empty now.
+    /// Resolved after the other attacks (for 12.1.2); an attack on a space empty at the start of the
+    /// combats is still resolved first (12.2.1).
     pub after: bool,
 }
 

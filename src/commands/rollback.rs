@@ -1,0 +1,48 @@
+//! `pbem rollback`: undo resolved turns and play a turn again (issue 13.3).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+
+use crate::game::Game;
+
+/// Undo the resolved turns from N on and reopen turn N, with a fresh dice secret.
+///
+/// Everything those turns wrote (records, logs, reports, states, their mail) moves to
+/// `archive/rollback-<k>/`: nothing is deleted. Turn N's secret was revealed in its reports, so it gets
+/// a fresh secret and commitment, announced to every player with the reopened deadline. The rollback
+/// is an act of turn N (`turns/<N>/acts.toml`), kept in its next record, which `audit` checks.
+///
+/// Example: pbem rollback games/my-game --to-turn 5 --reason "Russia's orders were filed for the wrong turn"
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The game folder.
+    pub game: PathBuf,
+    /// The turn to play again (a resolved turn).
+    #[arg(long)]
+    pub to_turn: u32,
+    /// Why: every player is told.
+    #[arg(long)]
+    pub reason: String,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let game = Game::load(&args.game)?;
+    let done = crate::engine::deadline::rollback(&game, args.to_turn, &args.reason)?;
+    println!(
+        "Turn {} is open again; what the undone turns wrote is in {}.",
+        done.turn,
+        done.archive.as_deref().unwrap_or("-")
+    );
+    println!(
+        "New dice commitment of turn {}: {}; orders are due {}.",
+        done.turn, done.commitment, done.deadline
+    );
+    println!(
+        "{} notice(s) to the players in the outbox: send them with `pbem send {}`.",
+        done.notices.len(),
+        args.game.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}

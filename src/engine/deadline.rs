@@ -1,0 +1,414 @@
+//! Deadlines a referee can trust (issue 13.3): a turn is not resolved before its deadline unless every
+//! power due has its orders in (or the referee says `--early`); `pbem extend` moves one turn's deadline
+//! and tells every player; `pbem rollback` undoes resolved turns into an archive and reopens a turn
+//! with a fresh secret; `pbem rekey` gives the current turn a fresh secret. Each is an act of the turn
+//! (`game::acts`), kept in the chain of records.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Context, Result};
+use chrono::{DateTime, NaiveDateTime, TimeZone, Utc};
+
+use crate::game::acts::{self, Act};
+use crate::game::fsio::write_atomic_mode;
+use crate::game::Game;
+use crate::mail::outbox;
+
+/// The format of a deadline on the command line and in `acts.toml`: local time in the game's zone.
+pub const LOCAL: &str = "%Y-%m-%dT%H:%M";
+
+/// The powers due to send orders for `turn` whose orders are not in (or do not authenticate): the
+/// ruleset's `expects_orders`, less the powers run by the SOP alone; a power run by another is due.
+pub fn missing(game: &Game, turn: u32) -> Result<Vec<String>> {
+    let state = game.load_state(turn)?;
+    let orders = crate::engine::turn::read_orders(game, &state, turn)?;
+    let mut out = Vec::new();
+    for p in &game.config.powers {
+        let left_to_sop = state.controlled.get(&p.id).is_some_and(|c| c.by.is_none());
+        if left_to_sop || !game.ruleset.expects_orders(&state, &p.id) {
+            continue;
+        }
+        let has = orders
+            .iter()
+            .any(|o| o.power == p.id && o.check.as_ref().is_some_and(|c| c.power.is_some()));
+        if !has {
+            out.push(p.id.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// Refuses to resolve `turn` before its deadline while a power due has no orders in, unless `early`.
+pub fn check_due(game: &Game, turn: u32, early: bool) -> Result<()> {
+    if early || game.is_resolved(turn) {
+        return Ok(());
+    }
+    let Some(deadline) = game.config.deadline_of(turn) else {
+        return Ok(());
+    };
+    if crate::clock::now()? >= deadline.with_timezone(&Utc) {
+        return Ok(());
+    }
+    let missing = missing(game, turn)?;
+    if missing.is_empty() {
+        return Ok(());
+    }
+    bail!(
+        "turn {turn} is due {}: orders are still missing from {}. Wait for the deadline, or resolve now with --early (those powers' standing orders and the SOP then decide for them). Nothing was changed.",
+        deadline.format("%A %Y-%m-%d %H:%M %Z"),
+        missing.join(", ")
+    )
+}
+
+/// How `pbem extend` moves a deadline.
+pub enum Move {
+    /// To this local time of the game's zone, `YYYY-MM-DDTHH:MM`.
+    To(String),
+    /// By this long: `2d`, `36h`.
+    By(String),
+}
+
+/// Reads `2d`, `36h`, `90m`.
+pub fn parse_span(text: &str) -> Result<chrono::Duration> {
+    let t = text.trim();
+    let (n, unit) = t.split_at(t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len()));
+    let n: i64 = n
+        .parse()
+        .ok()
+        .filter(|n| *n > 0 && *n < 10_000)
+        .with_context(|| format!("--by '{text}' is not a span such as 2d, 36h or 90m"))?;
+    Ok(match unit {
+        "d" => chrono::Duration::days(n),
+        "h" => chrono::Duration::hours(n),
+        "m" => chrono::Duration::minutes(n),
+        _ => bail!("--by '{text}' is not a span such as 2d, 36h or 90m"),
+    })
+}
+
+/// Whether the dice secret of `turn` is one a bundled scenario publishes (the demo's): every player
+/// can then compute the dice.
+pub fn secret_is_public(game: &Game, turn: u32) -> bool {
+    let Some(public) = crate::bundled::public_secret(&game.config.game, turn) else {
+        return false;
+    };
+    std::fs::read_to_string(game.secret_path(turn)).is_ok_and(|s| s.trim() == public)
+}
+
+/// Refuses to play turn `turn` of a demo game past its sample turns with the demo's public secret.
+pub fn check_secret(game: &Game, turn: u32) -> Result<()> {
+    let samples = crate::bundled::sample_turns(&game.config.game, game.config.first_turn);
+    if turn >= game.config.first_turn + samples && secret_is_public(game, turn) {
+        bail!(
+            "the dice secret of turn {turn} is the bundled demo's, which is public: every player can compute the dice. Run `pbem rekey {}` first (a fresh secret and commitment, announced to every player). Nothing was changed.",
+            game.dir.display()
+        );
+    }
+    Ok(())
+}
+
+/// What `extend` did.
+pub struct Extended {
+    pub turn: u32,
+    pub deadline: String,
+    pub notices: Vec<PathBuf>,
+}
+
+/// Moves the deadline of the current turn (nothing changes on a bad date) and writes a notice to
+/// every player into the outbox.
+pub fn extend(game: &Game, how: &Move, reason: &str) -> Result<Extended> {
+    let _lock = crate::game::fsio::GameLock::acquire(&game.dir)?;
+    let turn = game.current_turn()?;
+    let tz = game
+        .config
+        .time_zone()
+        .context("game.toml has no valid time zone")?;
+    let new = match how {
+        Move::To(text) => {
+            let local = NaiveDateTime::parse_from_str(text.trim(), LOCAL).with_context(|| {
+                format!("--to '{text}' is not a local date and time: write it as 2026-12-08T20:00 (the game's time zone, {tz})")
+            })?;
+            tz.from_local_datetime(&local)
+                .earliest()
+                .with_context(|| format!("--to '{text}' does not exist in {tz}"))?
+        }
+        Move::By(span) => {
+            let old = game
+                .config
+                .deadline_of(turn)
+                .context("the turn has no deadline to move")?;
+            old + parse_span(span)?
+        }
+    };
+    let now = crate::clock::now()?;
+    if new.with_timezone(&Utc) <= now {
+        bail!(
+            "the new deadline {} is in the past (now is {}): nothing was changed",
+            new.format("%Y-%m-%d %H:%M %Z"),
+            now.with_timezone(&tz).format("%Y-%m-%d %H:%M %Z")
+        );
+    }
+    let text = new.naive_local().format(LOCAL).to_string();
+    let shown = new.format("%A %Y-%m-%d %H:%M %Z").to_string();
+    let n = acts::load(&game.dir, turn)?.acts.len() + 1;
+    acts::append(
+        game,
+        turn,
+        Act {
+            kind: "extend".into(),
+            rule: "pbem extend".into(),
+            text: format!("the deadline of turn {turn} moved to {shown}: {reason}"),
+            deadline: Some(text.clone()),
+            reason: Some(reason.to_string()),
+            ..Act::default()
+        },
+    )?;
+    let game = Game::load(&game.dir)?;
+    let notices = announce(
+        &game,
+        turn,
+        &format!("deadline-{n}"),
+        &format!("the deadline is moved to {shown} ({reason})"),
+    )?;
+    Ok(Extended {
+        turn,
+        deadline: shown,
+        notices,
+    })
+}
+
+/// Writes a notice about the current turn to every power, with its deadline and commitment of now.
+fn announce(game: &Game, turn: u32, key: &str, headline: &str) -> Result<Vec<PathBuf>> {
+    let state = game.load_state(turn)?;
+    let commitment = crate::dice::to_hex(&game.commitment(turn)?);
+    let msgs = outbox::notices(game, turn, &commitment, &state, key, headline)?;
+    outbox::write_all(game, &msgs)?;
+    Ok(msgs.iter().map(|m| outbox::path_of(game, m)).collect())
+}
+
+/// What `rollback` or `rekey` did.
+pub struct Reopened {
+    pub turn: u32,
+    pub archive: Option<String>,
+    pub commitment: String,
+    pub deadline: String,
+    pub notices: Vec<PathBuf>,
+}
+
+/// A fresh secret for the unresolved turn `turn`: the old one (kept in `keep`) is never used again.
+fn fresh_secret(game: &Game, turn: u32, keep: &std::path::Path) -> Result<(String, String)> {
+    let old = crate::dice::to_hex(&game.commitment(turn)?);
+    let secret = game.secret_path(turn);
+    if secret.is_file() {
+        move_into(&secret, keep)?;
+    }
+    let s = crate::dice::fresh_secret().context("the operating system gave no random bytes")?;
+    write_atomic_mode(
+        &secret,
+        format!("{}\n", crate::dice::to_hex(&s)).as_bytes(),
+        Some(0o600),
+    )?;
+    let c = crate::engine::turn::ensure_commitment(game, turn)?;
+    Ok((old, crate::dice::to_hex(&c)))
+}
+
+/// Moves a file or folder to `to`, making its parent.
+fn move_into(from: &std::path::Path, to: &std::path::Path) -> Result<()> {
+    if let Some(parent) = to.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    std::fs::rename(from, to)
+        .with_context(|| format!("cannot move {} to {}", from.display(), to.display()))
+}
+
+/// The deadline a reopened turn gets: its own if still ahead, else the schedule's step after now.
+fn reopened_deadline(game: &Game, turn: u32, now: DateTime<Utc>) -> Result<Option<String>> {
+    let Some(d) = game.config.deadline_of(turn) else {
+        return Ok(None);
+    };
+    if d.with_timezone(&Utc) > now {
+        return Ok(None);
+    }
+    let step = chrono::Duration::days(i64::from(game.config.deadline.every_days.max(1)));
+    let mut next = d;
+    while next.with_timezone(&Utc) <= now {
+        next += step;
+    }
+    Ok(Some(next.naive_local().format(LOCAL).to_string()))
+}
+
+/// `pbem rollback --to-turn N`: turns N and later, resolved, are undone into
+/// `archive/rollback-<k>/` (nothing deleted); turn N waits for orders again with a fresh secret and
+/// commitment (its old secret was revealed in its reports), a deadline ahead, and a notice to every
+/// player. The act is written into turn N's `acts.toml`, which its next record chains.
+pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
+    let _lock = crate::game::fsio::GameLock::acquire(&game.dir)?;
+    let first = game.config.first_turn;
+    let current = game.current_turn()?;
+    if to_turn < first {
+        bail!("--to-turn {to_turn} is before the first turn ({first}): nothing was changed");
+    }
+    if to_turn >= current || !game.is_resolved(to_turn) {
+        bail!(
+            "turn {to_turn} is not resolved (the game waits for turn {current}): there is nothing to roll back; nothing was changed"
+        );
+    }
+    if reason.trim().is_empty() {
+        bail!("give the reason with --reason: every player is told it; nothing was changed");
+    }
+    let archives = game.dir.join("archive");
+    let mut k = 1;
+    while archives.join(format!("rollback-{k}")).exists() {
+        k += 1;
+    }
+    let rel = format!("archive/rollback-{k}");
+    let archive = game.dir.join(&rel);
+    let old_record = crate::engine::turn::load_record(game, to_turn)?;
+    // The resolved turn N: what resolving it wrote.
+    let turn_dir = game.turn_dir(to_turn);
+    for name in ["record.toml", "log.toml", "summary.txt", "reports"] {
+        let p = turn_dir.join(name);
+        if p.exists() {
+            move_into(&p, &archive.join(format!("turns/{to_turn}/{name}")))?;
+        }
+    }
+    // Every later turn: its state, commitment, acts, outputs, orders and secret.
+    let mut t = to_turn + 1;
+    while game.turn_dir(t).exists() {
+        move_into(&game.turn_dir(t), &archive.join(format!("turns/{t}")))?;
+        if game.orders_dir(t).exists() {
+            move_into(&game.orders_dir(t), &archive.join(format!("orders/{t}")))?;
+        }
+        if game.secret_path(t).exists() {
+            move_into(
+                &game.secret_path(t),
+                &archive.join(format!("secret/{t}.key")),
+            )?;
+        }
+        t += 1;
+    }
+    // Their mail, which the re-resolved turns write again under the same names.
+    let outbox_dir = outbox::dir(game);
+    for path in crate::mail::send::outbox_files(game)? {
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        let Some(name) = name else { continue };
+        let Some(n) = name
+            .strip_prefix('t')
+            .and_then(|r| r.split_once('-'))
+            .and_then(|(n, _)| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let made_by_undone = n > to_turn
+            || (n == to_turn && (name.contains("-report-") || name.contains("-summary")));
+        if !made_by_undone {
+            continue;
+        }
+        move_into(&path, &archive.join("mail/outbox").join(&name))?;
+        let ledger = crate::mail::send::sent_dir(game)
+            .join(format!("{}.toml", name.trim_end_matches(".eml")));
+        if ledger.is_file() {
+            move_into(
+                &ledger,
+                &archive
+                    .join("mail/sent")
+                    .join(ledger.file_name().unwrap_or_default()),
+            )?;
+        }
+    }
+    let _ = outbox_dir;
+    let (old, new) = fresh_secret(
+        game,
+        to_turn,
+        &archive.join(format!("secret/{to_turn}.key")),
+    )?;
+    let now = crate::clock::now()?;
+    let deadline = reopened_deadline(game, to_turn, now)?;
+    acts::append(
+        game,
+        to_turn,
+        Act {
+            kind: "rollback".into(),
+            rule: "pbem rollback".into(),
+            text: format!(
+                "turn {to_turn} reopened: the turns from {to_turn} on went to {rel} (record of turn {to_turn}: SHA-256 {}); its secret was revealed, so it has a fresh one",
+                crate::game::record::sha256_hex(crate::game::load::to_toml(&old_record)?.as_bytes())
+            ),
+            deadline: deadline.clone(),
+            reason: Some(reason.to_string()),
+            old_commitment: Some(old),
+            new_commitment: Some(new.clone()),
+            archive: Some(rel.clone()),
+            ..Act::default()
+        },
+    )?;
+    let game = Game::load(&game.dir)?;
+    let shown = game
+        .config
+        .deadline_of(to_turn)
+        .map_or("not set".into(), |d| {
+            d.format("%A %Y-%m-%d %H:%M %Z").to_string()
+        });
+    let n = acts::load(&game.dir, to_turn)?.acts.len();
+    let notices = announce(
+        &game,
+        to_turn,
+        &format!("reopened-{n}"),
+        &format!("turn {to_turn} is played again ({reason}), with a new dice commitment; orders are due {shown}"),
+    )?;
+    Ok(Reopened {
+        turn: to_turn,
+        archive: Some(rel),
+        commitment: new,
+        deadline: shown,
+        notices,
+    })
+}
+
+/// `pbem rekey`: the current turn gets a fresh secret and commitment, announced to every player (a
+/// demo's secrets are public; a secret that leaked is never used).
+pub fn rekey(game: &Game, reason: &str) -> Result<Reopened> {
+    let _lock = crate::game::fsio::GameLock::acquire(&game.dir)?;
+    let turn = game.current_turn()?;
+    let mut k = 1;
+    while game.dir.join(format!("archive/rekey-{k}")).exists() {
+        k += 1;
+    }
+    let rel = format!("archive/rekey-{k}");
+    let (old, new) = fresh_secret(
+        game,
+        turn,
+        &game.dir.join(format!("{rel}/secret/{turn}.key")),
+    )?;
+    acts::append(
+        game,
+        turn,
+        Act {
+            kind: "rekey".into(),
+            rule: "pbem rekey".into(),
+            text: format!("turn {turn} has a fresh dice secret: {reason}"),
+            reason: Some(reason.to_string()),
+            old_commitment: Some(old),
+            new_commitment: Some(new.clone()),
+            archive: Some(rel.clone()),
+            ..Act::default()
+        },
+    )?;
+    let game = Game::load(&game.dir)?;
+    let shown = game.config.deadline_of(turn).map_or("not set".into(), |d| {
+        d.format("%A %Y-%m-%d %H:%M %Z").to_string()
+    });
+    let n = acts::load(&game.dir, turn)?.acts.len();
+    let notices = announce(
+        &game,
+        turn,
+        &format!("rekey-{n}"),
+        &format!("a new dice commitment for turn {turn} ({reason})"),
+    )?;
+    Ok(Reopened {
+        turn,
+        archive: Some(rel),
+        commitment: new,
+        deadline: shown,
+        notices,
+    })
+}

@@ -1,0 +1,126 @@
+//! `turns/<t>/acts.toml`: the referee's acts on a turn that is not resolved yet (issue 13.2).
+//!
+//! Dropping a power, announcing its replacement, moving the deadline, reopening the turn after a
+//! rollback or giving it a fresh secret are decisions that change the game but not the state a
+//! resolved turn wrote: they are appended here, never written into `state.toml` (which the previous
+//! turn's record lists byte for byte). `Game::load_state` applies them to the turn's state; the record
+//! of the turn keeps the file's SHA-256, so that the acts are part of the chain of records and `audit`
+//! re-resolves the turn with them.
+
+use std::path::Path;
+
+use anyhow::Result;
+use serde::{Deserialize, Serialize};
+
+use crate::game::fsio::write_atomic;
+use crate::game::record::sha256_hex;
+use crate::game::state::{Controlled, Player, State};
+use crate::game::Game;
+
+/// The file of a turn's acts.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Acts {
+    #[serde(default, rename = "act")]
+    pub acts: Vec<Act>,
+}
+
+/// One act of the referee, in the order made.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Act {
+    /// `drop`, `replace`, `extend`, `rollback` or `rekey`.
+    pub kind: String,
+    /// The rule it applies (`EiA 19.2.1`, `pbem extend`).
+    pub rule: String,
+    /// What it did, in words.
+    pub text: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub power: Option<String>,
+    /// `drop`, `replace`: the power's control from now on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub controlled: Option<Controlled>,
+    /// `replace`: the new player, waiting for the economic phase.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub incoming: Option<Player>,
+    /// `extend`, `rollback`: the turn's deadline from now on, local `YYYY-MM-DDTHH:MM`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline: Option<String>,
+    /// `rollback`, `rekey`: why.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// `rollback`, `rekey`: the commitment the turn had, and the fresh one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub old_commitment: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub new_commitment: Option<String>,
+    /// `rollback`: the folder the undone turns went to, inside the game folder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub archive: Option<String>,
+}
+
+/// The path of a turn's acts.
+pub fn path(game_dir: &Path, turn: u32) -> std::path::PathBuf {
+    game_dir
+        .join("turns")
+        .join(turn.to_string())
+        .join("acts.toml")
+}
+
+/// Reads the acts of a turn (none when there is no file).
+pub fn load(game_dir: &Path, turn: u32) -> Result<Acts> {
+    let p = path(game_dir, turn);
+    if !p.is_file() {
+        return Ok(Acts::default());
+    }
+    let shown = format!("turns/{turn}/acts.toml");
+    let src = crate::game::load::read_source(&p, &shown)?;
+    Ok(crate::game::load::parse_toml(&src)?)
+}
+
+/// Appends an act to a turn's file (atomically).
+pub fn append(game: &Game, turn: u32, act: Act) -> Result<()> {
+    let mut acts = load(&game.dir, turn)?;
+    acts.acts.push(act);
+    let text = crate::game::load::to_toml(&acts)?;
+    write_atomic(&path(&game.dir, turn), text.as_bytes())
+}
+
+/// SHA-256 of a turn's acts file, empty when it has none: what the turn record keeps.
+pub fn digest(game_dir: &Path, turn: u32) -> String {
+    std::fs::read(path(game_dir, turn))
+        .map(|b| sha256_hex(&b))
+        .unwrap_or_default()
+}
+
+/// The turn's state with the acts applied: who controls a power, who waits to take it over.
+pub fn apply(state: &mut State, acts: &Acts) {
+    for a in &acts.acts {
+        let Some(power) = &a.power else { continue };
+        if let Some(c) = &a.controlled {
+            state.controlled.insert(power.clone(), c.clone());
+        }
+        if let Some(p) = &a.incoming {
+            state.incoming.insert(power.clone(), p.clone());
+        }
+    }
+}
+
+/// The deadlines the acts of every turn moved, by turn (the last act of a turn wins).
+pub fn moved_deadlines(game_dir: &Path) -> Result<std::collections::BTreeMap<u32, String>> {
+    let mut out = std::collections::BTreeMap::new();
+    let Ok(entries) = std::fs::read_dir(game_dir.join("turns")) else {
+        return Ok(out);
+    };
+    for e in entries.filter_map(|e| e.ok()) {
+        let Some(turn) = e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
+            continue;
+        };
+        for a in load(game_dir, turn)?.acts {
+            if let Some(d) = a.deadline {
+                out.insert(turn, d);
+            }
+        }
+    }
+    Ok(out)
+}

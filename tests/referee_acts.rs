@@ -1,0 +1,462 @@
+//! A real game by mail (issue 13): the envelope taken at send time, audit that holds after the
+//! referee's routine acts, deadlines (`--early`, `extend`), `rollback`, `rekey`, one identity per game.
+
+use std::fs;
+use std::path::Path;
+
+use predicates::prelude::*;
+
+mod support;
+use support::*;
+
+/// Before turn 1's deadline (Sunday 2026-12-06 20:00 Vienna).
+const BEFORE_TURN_1: &str = "2026-12-01T12:00:00Z";
+/// Before turn 2's deadline (2026-12-13 20:00 Vienna), after turn 1's.
+const BEFORE_TURN_2: &str = "2026-12-10T12:00:00Z";
+
+fn stdout(a: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8_lossy(&a.get_output().stdout).into_owned()
+}
+
+fn audit_ok(game: &Path) {
+    let a = pbem().arg("audit").arg(game).assert();
+    let out = stdout(&a);
+    assert!(a.get_output().status.success(), "{out}");
+}
+
+/// Sets france's address in game.toml.
+fn set_france(game: &Path, address: &str) {
+    edit(
+        &game.join("game.toml"),
+        "players = [\"france@example.org\"]",
+        &format!("players = [\"{address}\"]"),
+    );
+}
+
+#[test]
+fn send_takes_from_to_and_date_from_game_toml_as_it_is_when_it_sends() {
+    let (tmp, game) = support::game();
+    pbem().arg("resolve").arg(&game).assert().success();
+    // After the turn: the player gives a new address, the referee sets his own.
+    set_france(&game, "napoleon@new.example");
+    add_to_config(&game, "[mail]\nfrom = \"Ulm referee <ref@new.example>\"\n");
+    let dry = pbem()
+        .args(["send", "--dry-run"])
+        .arg(&game)
+        .assert()
+        .success();
+    let out = stdout(&dry);
+    assert!(
+        out.contains("would send t0001-report-france.eml -> napoleon@new.example"),
+        "{out}"
+    );
+    assert!(
+        out.contains("From: Ulm referee <ref@new.example>; To: napoleon@new.example"),
+        "{out}"
+    );
+    assert!(!out.contains("france@example.org"), "{out}");
+    let folder = tmp.path().join("sent");
+    pbem()
+        .args(["send", "--folder"])
+        .arg(&folder)
+        .arg(&game)
+        .assert()
+        .success();
+    let sent = fs::read_to_string(folder.join("napoleon@new.example/t0001-report-france.eml"))
+        .expect("the report went to the address of now");
+    assert_eq!(
+        header_of(&sent, "From").as_deref(),
+        Some("\"Ulm referee\" <ref@new.example>")
+    );
+    assert_eq!(
+        header_of(&sent, "To").as_deref(),
+        Some("napoleon@new.example")
+    );
+    // The Date is the moment of sending (the tests' clock), not the deadline.
+    assert_eq!(
+        header_of(&sent, "Date").as_deref(),
+        Some("Fri, 01 Jan 2100 00:00:00 +0000")
+    );
+    assert!(!folder.join("france@example.org").exists());
+    // The referee's summary goes to the referee's address of now.
+    assert!(folder.join("ref@new.example/t0001-summary.eml").is_file());
+    // What the report says is what the outbox holds, and audit still passes.
+    let made = fs::read(game.join("mail/outbox/t0001-report-france.eml")).unwrap();
+    assert_eq!(
+        pbem::mail::envelope::content(sent.as_bytes()),
+        pbem::mail::envelope::content(&made)
+    );
+    audit_ok(&game);
+}
+
+#[test]
+fn a_recipient_that_no_longer_exists_is_reported_and_not_sent() {
+    let (tmp, game) = support::game();
+    let inbox = write(
+        tmp.path(),
+        "in.eml",
+        eml(
+            "france@example.org",
+            "Sat, 5 Dec 2026 18:00:00 +0100",
+            "o1@example.org",
+            &header("france", FRANCE_PW, 1),
+        ),
+    );
+    pbem()
+        .arg("ingest")
+        .arg(&game)
+        .arg(&inbox)
+        .assert()
+        .success();
+    assert_eq!(acks(&game).len(), 1);
+    set_france(&game, "napoleon@new.example");
+    let folder = tmp.path().join("sent");
+    let a = pbem()
+        .args(["send", "--folder"])
+        .arg(&folder)
+        .arg(&game)
+        .assert()
+        .code(5);
+    let out = stdout(&a);
+    assert!(
+        out.contains("france@example.org is no longer an address of france"),
+        "{out}"
+    );
+    assert!(!folder.exists() || fs::read_dir(&folder).unwrap().next().is_none());
+}
+
+#[test]
+fn audit_passes_after_routine_acts_and_fails_when_an_adjudication_byte_changes() {
+    let (_tmp, game) = support::game();
+    pbem().arg("resolve").arg(&game).assert().success();
+    // Routine acts between turns: addresses, title, mail settings, the schedule, a power dropped
+    // and replaced, a deadline extended.
+    set_france(&game, "napoleon@new.example");
+    edit(&game.join("game.toml"), "title = \"", "title = \"Renamed: ");
+    add_to_config(&game, "[mail]\nfrom = \"Ref <ref@new.example>\"\n");
+    set_deadline_key(&game, "every_days", "10");
+    pbem()
+        .args(["drop"])
+        .arg(&game)
+        .args(["britain", "--to", "russia"])
+        .assert()
+        .success();
+    pbem()
+        .args(["replace"])
+        .arg(&game)
+        .args(["britain", "--email", "pitt@example.org"])
+        .assert()
+        .success();
+    pbem()
+        .args(["extend"])
+        .arg(&game)
+        .args(["--by", "2d", "--reason", "a holiday"])
+        .env("PBEM_NOW", BEFORE_TURN_2)
+        .assert()
+        .success();
+    audit_ok(&game);
+    pbem().arg("resolve").arg(&game).assert().success();
+    let record = fs::read_to_string(game.join("turns/2/record.toml")).unwrap();
+    assert!(record.contains("acts = \""), "{record}");
+    audit_ok(&game);
+    // An adjudication byte changed: audit fails.
+    let log = game.join("turns/1/log.toml");
+    let text = fs::read_to_string(&log).unwrap();
+    fs::write(&log, text.replacen("turn = 1", "turn = 1 ", 1)).unwrap();
+    pbem()
+        .arg("audit")
+        .arg(&game)
+        .assert()
+        .code(4)
+        .stdout(predicate::str::contains("log.toml"));
+}
+
+#[test]
+fn a_turn_is_not_resolved_before_its_deadline_while_orders_are_missing() {
+    let (_tmp, game) = support::game();
+    write(&game, "orders/1/france.txt", header("france", FRANCE_PW, 1));
+    let before = tree(&game);
+    pbem()
+        .arg("resolve")
+        .arg(&game)
+        .env("PBEM_NOW", BEFORE_TURN_1)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "orders are still missing from austria, russia, britain",
+        ))
+        .stderr(predicate::str::contains("--early"));
+    pbem()
+        .arg("turn")
+        .arg(&game)
+        .env("PBEM_NOW", BEFORE_TURN_1)
+        .assert()
+        .failure();
+    assert_eq!(tree(&game), before, "nothing changed");
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .env("PBEM_NOW", BEFORE_TURN_1)
+        .assert()
+        .success();
+}
+
+#[test]
+fn extend_moves_the_deadline_tells_every_player_and_refuses_the_past() {
+    let (_tmp, game) = support::game();
+    let before = tree(&game);
+    pbem()
+        .args(["extend", "--to", "2026-11-01T20:00"])
+        .arg(&game)
+        .env("PBEM_NOW", BEFORE_TURN_1)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("in the past"));
+    pbem()
+        .args(["extend", "--to", "next tuesday"])
+        .arg(&game)
+        .env("PBEM_NOW", BEFORE_TURN_1)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("2026-12-08T20:00"));
+    assert_eq!(tree(&game), before, "nothing changed");
+    pbem()
+        .args([
+            "extend",
+            "--to",
+            "2026-12-08T20:00",
+            "--reason",
+            "a holiday",
+        ])
+        .arg(&game)
+        .env("PBEM_NOW", BEFORE_TURN_1)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Tuesday 2026-12-08 20:00 CET"));
+    let notices: Vec<_> = outbox(&game)
+        .into_iter()
+        .filter(|(n, _)| n.contains("-notice-"))
+        .collect();
+    assert_eq!(notices.len(), 4, "one per power");
+    assert!(notices
+        .iter()
+        .all(|(_, m)| body_of(m).contains("Tuesday 2026-12-08 20:00 CET")));
+    pbem()
+        .arg("status")
+        .arg(&game)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "Deadline: Tuesday 2026-12-08 20:00 CET",
+        ));
+}
+
+#[test]
+fn rollback_archives_the_undone_turns_and_reopens_one_with_a_fresh_commitment() {
+    let (_tmp, game) = support::game();
+    pbem().arg("resolve").arg(&game).assert().success();
+    pbem().arg("resolve").arg(&game).assert().success();
+    let old_commitment = fs::read_to_string(game.join("turns/2/commitment")).unwrap();
+    let before = tree(&game);
+    for (to, why) in [("0", "before the first turn"), ("3", "is not resolved")] {
+        pbem()
+            .args(["rollback", "--to-turn", to, "--reason", "x"])
+            .arg(&game)
+            .assert()
+            .failure()
+            .stderr(predicate::str::contains(why));
+    }
+    assert_eq!(tree(&game), before, "nothing changed");
+    pbem()
+        .args([
+            "rollback",
+            "--to-turn",
+            "2",
+            "--reason",
+            "orders filed for the wrong turn",
+        ])
+        .arg(&game)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("archive/rollback-1"));
+    assert!(!game.join("turns/2/record.toml").exists());
+    assert!(!game.join("turns/3").exists());
+    for kept in [
+        "archive/rollback-1/turns/2/record.toml",
+        "archive/rollback-1/turns/3/state.toml",
+        "archive/rollback-1/mail/outbox/t0002-report-france.eml",
+        "archive/rollback-1/secret/2.key",
+    ] {
+        assert!(game.join(kept).is_file(), "{kept}");
+    }
+    let new_commitment = fs::read_to_string(game.join("turns/2/commitment")).unwrap();
+    assert_ne!(new_commitment, old_commitment);
+    let notice = outbox(&game)
+        .into_iter()
+        .find(|(n, _)| n.starts_with("t0002-notice-france-reopened"))
+        .expect("a notice to france");
+    assert!(body_of(&notice.1).contains(new_commitment.trim()));
+    assert!(body_of(&notice.1).contains("orders filed for the wrong turn"));
+    // The reopened turn's deadline is ahead of now (the tests' clock): it resolves early or after.
+    pbem()
+        .arg("status")
+        .arg(&game)
+        .assert()
+        .stdout(predicate::str::contains(
+            "Deadline: Sunday 2100-01-03 20:00 CET",
+        ));
+    audit_ok(&game);
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .assert()
+        .success();
+    audit_ok(&game);
+}
+
+#[test]
+fn each_new_game_has_its_own_identity_and_keeps_its_secrets_out_of_git() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut ids = Vec::new();
+    for name in ["a", "b"] {
+        let dir = tmp.path().join(name);
+        pbem()
+            .args(["new", "--from", "ulm-1805"])
+            .arg(&dir)
+            .assert()
+            .success();
+        assert_eq!(
+            fs::read_to_string(dir.join(".gitignore")).unwrap(),
+            "secret/\n"
+        );
+        let (_, m) = outbox(&dir).into_iter().next().expect("an announcement");
+        let id = header_of(&m, "Message-ID").unwrap();
+        let subject = header_of(&m, "Subject").unwrap();
+        assert!(subject.starts_with("[ulm-1805#"), "{subject}");
+        ids.push((id, subject));
+    }
+    assert_ne!(ids[0].0, ids[1].0, "two games never share a Message-ID");
+    assert_ne!(ids[0].1, ids[1].1);
+}
+
+#[test]
+fn the_demo_s_secrets_are_public_and_turn_refuses_past_its_sample_turns_until_rekey() {
+    let tmp = tempfile::tempdir().unwrap();
+    pbem()
+        .args(["demo", "--turns", "2", "--dir"])
+        .arg(tmp.path().join("d"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("dice secrets are public"));
+    let game = tmp.path().join("d/ulm-1805");
+    pbem()
+        .arg("status")
+        .arg(&game)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("PUBLIC"));
+    let before = tree(&game);
+    pbem()
+        .arg("turn")
+        .arg(&game)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("pbem rekey"));
+    assert_eq!(tree(&game), before);
+    pbem().arg("rekey").arg(&game).assert().success();
+    pbem()
+        .arg("status")
+        .arg(&game)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("PUBLIC").not());
+    pbem().arg("turn").arg(&game).assert().success();
+    audit_ok(&game);
+}
+
+#[test]
+fn status_tells_authenticated_rejected_late_and_missing_apart() {
+    let (tmp, game) = support::game();
+    write(&game, "orders/1/france.txt", header("france", FRANCE_PW, 1));
+    write(&game, "orders/1/austria.txt", header("austria", "wrong", 1));
+    let late = write(
+        tmp.path(),
+        "late.eml",
+        eml(
+            "russia@example.org",
+            "Mon, 7 Dec 2026 18:00:00 +0100",
+            "r1@example.org",
+            &header("russia", RUSSIA_PW, 1),
+        ),
+    );
+    pbem()
+        .arg("ingest")
+        .arg(&game)
+        .arg(&late)
+        .assert()
+        .success();
+    let out = stdout(&pbem().arg("status").arg(&game).assert().success());
+    let line = |p: &str| {
+        out.lines()
+            .find(|l| l.trim_start().starts_with(p))
+            .unwrap_or_else(|| panic!("no line for {p}: {out}"))
+            .to_string()
+    };
+    assert!(line("france").contains("in, authenticated"), "{out}");
+    assert!(
+        line("austria").contains("in but REJECTED (wrong password"),
+        "{out}"
+    );
+    assert!(line("russia").contains("LATE"), "{out}");
+    assert!(
+        line("britain").contains("missing (the deadline has passed)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn eia_reports_announce_each_corps_destroyed_with_its_rule() {
+    let (_tmp, game) = demo();
+    let report = fs::read_to_string(game.join("turns/1/reports/france.txt")).unwrap();
+    assert!(
+        report.contains(
+            "- FR-II (france) is destroyed in combat in Passau.\n    [EiA 7.5: land combat]"
+        ),
+        "{report}"
+    );
+    let log = fs::read_to_string(game.join("turns/1/log.toml")).unwrap();
+    assert!(log.contains("kind = \"unit-lost\""), "{log}");
+}
+
+#[test]
+fn send_refuses_a_placeholder_referee_address_that_players_could_not_answer() {
+    let (_tmp, game) = support::game();
+    pbem().arg("resolve").arg(&game).assert().success();
+    add_to_config(
+        &game,
+        "[mail]\ntransport = \"sendmail\"\n\n[mail.sendmail]\ncommand = \"/bin/false\"\n",
+    );
+    pbem()
+        .arg("send")
+        .arg(&game)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "is a placeholder: set [mail] from",
+        ));
+    assert!(!game.join("mail/sent").exists(), "nothing was sent");
+}
+
+#[test]
+fn replace_refuses_an_address_that_is_not_one_and_changes_nothing() {
+    let (_tmp, game) = support::game();
+    let before = tree(&game);
+    pbem()
+        .args(["replace"])
+        .arg(&game)
+        .args(["britain", "--email", "pitt at home"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("is not an e-mail address"));
+    assert_eq!(tree(&game), before);
+}
