@@ -33,7 +33,9 @@ pub fn commitment(game: &str, turn: u32, secret: &Bytes32) -> Bytes32 {
     ])
 }
 
-/// `E_p = H("pbem-dice/v1/entropy", text)`, the text trimmed.
+/// `E_p = H("pbem-dice/v1/entropy", text)`. `text` is the entropy text as the orders header reads it
+/// (README "The entropy text": separators at either end already dropped); the trim here changes nothing
+/// for such a text.
 pub fn entropy(text: &str) -> Bytes32 {
     tuple_hash(&[b"pbem-dice/v1/entropy", text.trim().as_bytes()])
 }

@@ -2,12 +2,14 @@
 
 pub mod audit;
 pub mod auth;
+pub mod beacon;
 pub mod bundled;
 pub mod clock;
 pub mod commands;
 pub mod decide;
 pub mod diag;
 pub mod dice;
+pub mod dice_v2;
 pub mod engine;
 pub mod game;
 pub mod mail;

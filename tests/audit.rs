@@ -141,10 +141,12 @@ fn an_edited_header_is_caught_by_verify() {
 #[test]
 fn verify_of_an_untouched_report_passes() {
     let (_t, game) = demo();
+    let commitment = fs::read_to_string(game.join("turns/1/commitment")).unwrap();
     for p in ["france", "austria", "russia", "britain"] {
         pbem()
             .arg("verify")
             .arg(game.join(format!("turns/1/reports/{p}.txt")))
+            .args(["--commitment", commitment.trim()])
             .assert()
             .success()
             .stdout(predicate::str::contains("the report checks out"));
@@ -167,7 +169,7 @@ fn a_removed_turn_record_breaks_the_chain() {
         .assert()
         .success()
         .stdout(predicate::str::contains(
-            "the commitment is the one the previous report announced",
+            "ok: the commitment is the one the previous report",
         ));
     fs::remove_file(game.join("turns/1/record.toml")).unwrap();
     audit(&game)

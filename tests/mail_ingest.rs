@@ -161,7 +161,8 @@ fn the_acknowledgement_lists_orders_diagnostics_entropy_digest_deadline_and_comm
     );
     let text = body_of(&ack);
     let filed = fs::read(dir.join("orders/1/france.txt")).unwrap();
-    let digest = pbem::game::record::sha256_hex(&filed);
+    // The receipt digest: the filed file without the digest of the message it came from.
+    let digest = hex::encode(pbem::mail::ingest::receipt_digest(&filed));
     let e_p = pbem::dice::to_hex(&pbem::dice::entropy("the eagles  fly"));
     let commitment = fs::read_to_string(dir.join("turns/1/commitment")).unwrap();
     for needle in [

@@ -1,8 +1,9 @@
 //! Auditing: checking a game's history instead of trusting it. `audit` re-resolves each turn from the
 //! previous state and the archived orders and compares every byte; it checks the dice commitment, the
-//! seed and the chain of turn records. `verify` (in `verify.rs`) checks one report with nothing but the
-//! report itself.
+//! seed and the chain of turn records. `verify` (in `verify.rs`) checks one report with nothing but what
+//! the player received (`forms.rs` reads the mail, text, HTML or JSON he holds).
 
+pub mod forms;
 pub mod verify;
 
 use anyhow::Result;

@@ -1,44 +1,96 @@
-//! `pbem verify`: a player's check of his own report, with nothing but the report. It re-derives every
-//! roll the report lists from the revealed header and the labels, checks the header's digest, the
-//! secret against the commitment, and the seed against the secret and the entropy lines.
+//! `pbem verify`: a player's check of his own report, with nothing but what he received. For every
+//! form of the report he holds (`forms.rs`: the mail as saved, text, HTML, JSON) it checks the
+//! header's digest, the secret against the commitment, the seed against the secret and the entropy,
+//! re-derives every roll listed from its label, checks that no label is listed twice and that the
+//! numbers an event's text gives agree with its roll, and that every form lists the same header and
+//! the same rolls. Anchors tie the commitment to one published before the deadline; his own orders
+//! tie his entropy.
 
 use anyhow::{bail, Result};
 
+use super::forms::{Form, ReportForm};
 use crate::dice::{self, Roller};
 use crate::game::record::sha256_hex;
 
 /// The public dice header as read back from a report.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParsedHeader {
+    /// `pbem-dice/v1` or `pbem-dice/v2`.
+    pub scheme: String,
     pub text: String,
     pub digest: String,
     pub game: String,
     pub turn: u32,
     pub commitment: String,
     pub secret: String,
+    /// `(power, E_p)`; under v2 `E_p` may be `none`.
     pub entropy: Vec<(String, String)>,
+    /// v2: `(power, D_p)` of the closing list.
+    pub orders: Vec<(String, String)>,
+    /// v2: `X_t`.
+    pub close: String,
+    /// v2: `none`, or the beacon.
+    pub beacon: String,
     pub seed: String,
 }
 
-/// One roll as listed in a report: its label, the dice and the faces shown.
+/// One roll as listed in a report: its label, the dice and the faces shown, and the text of the event
+/// it belongs to.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ListedRoll {
+    /// The line of a text report, the event's number in a JSON report.
     pub line: usize,
     pub label: String,
     pub sides: Vec<u32>,
     pub faces: Vec<u32>,
+    pub event: String,
+}
+
+/// Where the commitment a report must match comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Anchor {
+    /// "--commitment", "the announcement mail", "the previous report".
+    pub source: String,
+    /// The commitment, hex.
+    pub commitment: String,
+}
+
+/// What the player's own orders say he sent: his power and the text of his entropy line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SentOrders {
+    pub power: String,
+    pub entropy: Option<String>,
+    /// `E_p` (hex) as an acknowledgement gives it, instead of the text of the entropy line.
+    pub entropy_hash: Option<String>,
+    /// SHA-256 of the orders as pbem files them (hex): under v2, `D_p` must be this.
+    pub digest: String,
+}
+
+/// A closing list as the closing mail gives it (pbem-dice/v2): game, turn, `X_t` and each power's
+/// `(id, D_p, E_p or none)`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClosingMail {
+    pub game: String,
+    pub turn: u32,
+    pub close: String,
+    pub powers: Vec<(String, String, String)>,
 }
 
 /// What verifying a report found.
 #[derive(Debug)]
 pub struct Verification {
+    /// The header of the first form read.
     pub header: ParsedHeader,
-    /// Problems with the header itself (digest, commitment, seed).
-    pub header_problems: Vec<String>,
-    /// Each roll and the faces re-derived for it.
+    /// The forms read, in the order found.
+    pub forms: Vec<Form>,
+    /// Every problem found, each a sentence.
+    pub problems: Vec<String>,
+    /// Each roll (of the first form) and the faces re-derived for it.
     pub rolls: Vec<(ListedRoll, Vec<u32>)>,
-    /// The commitment the previous report announced, when given, and whether it matches.
-    pub announced: Option<bool>,
+    /// What was checked and held, each a sentence.
+    pub passed: Vec<String>,
+    /// Whether an anchor was given: without one, nothing ties the commitment to the deadline.
+    pub anchored: bool,
 }
 
 impl Verification {
@@ -47,19 +99,24 @@ impl Verification {
     }
 
     pub fn ok(&self) -> bool {
-        self.header_problems.is_empty()
-            && self.mismatched_rolls() == 0
-            && self.announced != Some(false)
+        self.problems.is_empty() && self.mismatched_rolls() == 0
     }
 }
 
 /// Reads the header block (from `pbem-dice/v1` to `seed:`) and the `header sha256:` line.
 pub fn parse_header(report: &str) -> Result<ParsedHeader> {
     let lines: Vec<&str> = report.lines().collect();
-    let Some(start) = lines.iter().position(|l| l.trim_end() == "pbem-dice/v1") else {
-        bail!("this report has no pbem-dice/v1 header");
+    let Some(start) = lines
+        .iter()
+        .position(|l| matches!(l.trim_end(), "pbem-dice/v1" | "pbem-dice/v2"))
+    else {
+        bail!("this report has no pbem-dice/v1 or pbem-dice/v2 header");
     };
     let mut h = ParsedHeader {
+        scheme: lines[start].trim_end().to_string(),
+        orders: Vec::new(),
+        close: String::new(),
+        beacon: String::new(),
         text: String::new(),
         digest: String::new(),
         game: String::new(),
@@ -83,6 +140,11 @@ pub fn parse_header(report: &str) -> Result<ParsedHeader> {
             "commitment" => h.commitment = value.to_string(),
             "secret" => h.secret = value.to_string(),
             "seed" => h.seed = value.to_string(),
+            "close" => h.close = value.to_string(),
+            "beacon" => h.beacon = value.to_string(),
+            k if k.starts_with("orders ") => h
+                .orders
+                .push((k["orders ".len()..].to_string(), value.to_string())),
             k if k.starts_with("entropy ") => h
                 .entropy
                 .push((k["entropy ".len()..].to_string(), value.to_string())),
@@ -95,11 +157,17 @@ pub fn parse_header(report: &str) -> Result<ParsedHeader> {
     Ok(h)
 }
 
-/// Reads every `roll <label>: <dice> -> <faces>` line.
+/// Reads every `roll <label>: <dice> -> <faces>` line, each with the text of its event: the nearest
+/// line above that is neither a roll nor a `[rule]` line (a text report's `- ` dropped).
 pub fn parse_rolls(report: &str) -> Vec<ListedRoll> {
     let mut out = Vec::new();
+    let mut event = String::new();
     for (i, line) in report.lines().enumerate() {
-        let Some(rest) = line.trim_start().strip_prefix("roll ") else {
+        let trimmed = line.trim();
+        let Some(rest) = trimmed.strip_prefix("roll ") else {
+            if !trimmed.is_empty() && !trimmed.starts_with('[') {
+                event = trimmed.strip_prefix("- ").unwrap_or(trimmed).to_string();
+            }
             continue;
         };
         let Some((label, dice)) = rest.rsplit_once(": ") else {
@@ -120,6 +188,7 @@ pub fn parse_rolls(report: &str) -> Vec<ListedRoll> {
                     label: label.to_string(),
                     sides,
                     faces,
+                    event: event.clone(),
                 });
             }
         }
@@ -127,65 +196,421 @@ pub fn parse_rolls(report: &str) -> Vec<ListedRoll> {
     out
 }
 
-/// Verifies a report; `previous` is the report of the turn before, whose announced commitment is then
-/// checked against this report's.
-pub fn verify(report: &str, previous: Option<&str>) -> Result<Verification> {
-    let header = parse_header(report)?;
-    let mut problems = Vec::new();
-    if sha256_hex(header.text.as_bytes()) != header.digest {
-        problems.push(
-            "the header's SHA-256 does not match its text: the header was edited".to_string(),
-        );
+/// The numbers an event's text gives as dice: each number right after the word `roll`, `rolls` or
+/// `key` ("rolls 5", "the besiegers roll 6", "draws the order key 377241").
+pub fn numbers_in_text(text: &str) -> Vec<u32> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    words
+        .windows(2)
+        .filter(|w| matches!(w[0], "roll" | "rolls" | "key"))
+        .filter_map(|w| {
+            let digits: String = w[1].chars().take_while(char::is_ascii_digit).collect();
+            digits.parse().ok()
+        })
+        .collect()
+}
+
+/// Whether `small` is a subsequence of `big` (in order, gaps allowed).
+fn is_subsequence(small: &[u32], big: &[u32]) -> bool {
+    let mut it = big.iter();
+    small.iter().all(|x| it.any(|y| y == x))
+}
+
+/// The checks of one header: digest, commitment, seed.
+fn check_header(h: &ParsedHeader, problems: &mut Vec<String>) -> Option<dice::Bytes32> {
+    if sha256_hex(h.text.as_bytes()) != h.digest {
+        problems.push("the header's SHA-256 does not match its text: the header was edited".into());
     }
-    let secret = dice::from_hex(&header.secret);
-    let commitment = dice::from_hex(&header.commitment);
+    let secret = dice::from_hex(&h.secret);
+    let commitment = dice::from_hex(&h.commitment);
     match (secret, commitment) {
-        (Some(s), Some(c)) if dice::commitment(&header.game, header.turn, &s) == c => {}
+        (Some(s), Some(c)) if dice::commitment(&h.game, h.turn, &s) == c => {}
         (Some(_), Some(_)) => {
-            problems.push("the revealed secret does not match the commitment".to_string())
+            problems.push("the revealed secret does not match the commitment".into())
         }
-        _ => problems.push("the secret or the commitment is not 64 hex digits".to_string()),
+        _ => problems.push("the secret or the commitment is not 64 hex digits".into()),
     }
-    let entropy: Option<Vec<(String, dice::Bytes32)>> = header
+    if h.scheme == crate::dice_v2::SCHEME {
+        return check_header_v2(h, secret, problems);
+    }
+    let entropy: Option<Vec<(String, dice::Bytes32)>> = h
         .entropy
         .iter()
         .map(|(p, e)| dice::from_hex(e).map(|b| (p.clone(), b)))
         .collect();
-    let seed = dice::from_hex(&header.seed);
+    let seed = dice::from_hex(&h.seed);
     match (secret, entropy, seed) {
-        (Some(s), Some(e), Some(seed))
-            if dice::turn_seed(&header.game, header.turn, &s, &e) == seed => {}
+        (Some(s), Some(e), Some(seed)) if dice::turn_seed(&h.game, h.turn, &s, &e) == seed => {}
         (Some(_), Some(_), Some(_)) => {
-            problems.push("the seed is not the one the secret and the entropy give".to_string())
+            problems.push("the seed is not the one the secret and the entropy give".into())
         }
-        _ => problems.push("an entropy value or the seed is not 64 hex digits".to_string()),
+        _ => problems.push("an entropy value or the seed is not 64 hex digits".into()),
+    }
+    seed
+}
+
+/// The v2 checks: `X_t` against the closing list the header lists, `S_t` against `R_t` and `X_t`.
+fn check_header_v2(
+    h: &ParsedHeader,
+    secret: Option<dice::Bytes32>,
+    problems: &mut Vec<String>,
+) -> Option<dice::Bytes32> {
+    let mut list = Vec::new();
+    for (power, d) in &h.orders {
+        let e = h.entropy.iter().find(|(p, _)| p == power).map(|(_, e)| e);
+        let entropy = match e.map(String::as_str) {
+            None | Some("none") => None,
+            Some(x) => match dice::from_hex(x) {
+                Some(b) => Some(b),
+                None => {
+                    problems.push(format!("the entropy of {power} is not 64 hex digits"));
+                    return None;
+                }
+            },
+        };
+        let Some(orders) = dice::from_hex(d) else {
+            problems.push(format!("the orders digest of {power} is not 64 hex digits"));
+            return None;
+        };
+        list.push(crate::dice_v2::Closed {
+            power: power.clone(),
+            orders,
+            entropy,
+        });
+    }
+    if let Some((p, _)) = h
+        .entropy
+        .iter()
+        .find(|(p, _)| !h.orders.iter().any(|(q, _)| q == p))
+    {
+        problems.push(format!(
+            "the header lists entropy for {p}, who is not on the closing list"
+        ));
+    }
+    let x = crate::dice_v2::close_digest(&h.game, h.turn, &list);
+    if dice::to_hex(&x) != h.close {
+        problems
+            .push("the closing digest is not the one the listed orders and entropy give".into());
+    }
+    let beacon = if h.beacon == "none" {
+        Vec::new()
+    } else {
+        match crate::beacon::from_header(&h.beacon) {
+            Ok(b) => b,
+            Err(e) => {
+                problems.push(format!("the beacon does not check out: {e:#}"));
+                return None;
+            }
+        }
+    };
+    let seed = dice::from_hex(&h.seed);
+    match (secret, seed) {
+        (Some(s), Some(seed))
+            if crate::dice_v2::turn_seed(&h.game, h.turn, &s, &x, &beacon) == seed => {}
+        (Some(_), Some(_)) => {
+            problems.push("the seed is not the one the secret and the closing list give".into())
+        }
+        _ => problems.push("the secret or the seed is not 64 hex digits".into()),
+    }
+    seed
+}
+
+/// Verifies the forms of one report against the anchors, the closing mail and the player's own
+/// orders.
+pub fn verify(
+    forms: &[ReportForm],
+    anchors: &[Anchor],
+    closing: Option<&ClosingMail>,
+    sent: Option<&SentOrders>,
+) -> Result<Verification> {
+    let Some(first) = forms.first() else {
+        bail!("no report to verify");
+    };
+    let header = first.header.clone();
+    let mut problems = Vec::new();
+    let mut passed = Vec::new();
+    let seed = check_header(&header, &mut problems);
+    if problems.is_empty() {
+        passed.push(format!(
+            "the header's digest holds, the secret matches the commitment and the seed is the one the secret and {} entropy value(s) give",
+            header.entropy.len()
+        ));
+    }
+    // Every form: the same header, the same rolls, no label twice, text that agrees with its dice.
+    for f in forms {
+        if f.header != header {
+            problems.push(format!(
+                "the {} report's dice header differs from the {} report's",
+                f.form.name(),
+                first.form.name()
+            ));
+        }
+        if f.rolls
+            .iter()
+            .map(|r| (&r.label, &r.sides, &r.faces))
+            .collect::<Vec<_>>()
+            != first
+                .rolls
+                .iter()
+                .map(|r| (&r.label, &r.sides, &r.faces))
+                .collect::<Vec<_>>()
+        {
+            problems.push(format!(
+                "the {} report lists other rolls than the {} report ({} against {})",
+                f.form.name(),
+                first.form.name(),
+                f.rolls.len(),
+                first.rolls.len()
+            ));
+        }
+        for e in &f.unrolled {
+            problems.push(format!(
+                "the {} report's event gives dice but lists no roll (a roll line was removed): {e}",
+                f.form.name()
+            ));
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for r in &f.rolls {
+            if !seen.insert(r.label.as_str()) {
+                problems.push(format!(
+                    "the {} report lists the label {} twice (line {}): a label is used once a turn",
+                    f.form.name(),
+                    r.label,
+                    r.line
+                ));
+            }
+            let said = numbers_in_text(&r.event);
+            if !is_subsequence(&said, &r.faces) {
+                problems.push(format!(
+                    "the {} report's event for {} says it rolled {:?}, but its roll line shows {:?}: {}",
+                    f.form.name(),
+                    r.label,
+                    said,
+                    r.faces,
+                    r.event
+                ));
+            }
+        }
+    }
+    if forms.len() > 1 && problems.is_empty() {
+        let names: Vec<&str> = forms.iter().map(|f| f.form.name()).collect();
+        passed.push(format!(
+            "the {} forms list the same header and the same {} rolls",
+            names.join(", "),
+            first.rolls.len()
+        ));
     }
     let mut rolls = Vec::new();
     if let Some(seed) = seed {
-        for r in parse_rolls(report) {
+        for r in &first.rolls {
             let mut roller = Roller::new(&seed, &r.label);
-            let derived = r.sides.iter().map(|&n| roller.die(n)).collect();
-            rolls.push((r, derived));
+            let derived: Vec<u32> = r.sides.iter().map(|&n| roller.die(n)).collect();
+            rolls.push((r.clone(), derived));
         }
     }
-    let announced = match previous {
-        None => None,
-        Some(prev) => Some(
-            announced_commitment(prev, header.turn).as_deref() == Some(header.commitment.as_str()),
-        ),
-    };
+    for a in anchors {
+        if a.commitment.eq_ignore_ascii_case(&header.commitment) {
+            passed.push(format!(
+                "the commitment is the one {} gives: the secret was fixed before the orders were due",
+                a.source
+            ));
+        } else {
+            problems.push(format!(
+                "the commitment is not the one {} gives ({}): the dice secret was changed after it was announced",
+                a.source, a.commitment
+            ));
+        }
+    }
+    if let Some(c) = closing {
+        check_closing(&header, c, &mut problems, &mut passed);
+    }
+    if let Some(sent) = sent {
+        check_entropy(&header, sent, &mut problems, &mut passed);
+    }
     Ok(Verification {
         header,
-        header_problems: problems,
+        forms: forms.iter().map(|f| f.form).collect(),
+        problems,
         rolls,
-        announced,
+        passed,
+        anchored: !anchors.is_empty(),
     })
 }
 
-/// The commitment for `turn` that a report announces ("Dice commitment for turn N: ...").
-pub fn announced_commitment(report: &str, turn: u32) -> Option<String> {
-    let prefix = format!("Dice commitment for turn {turn}: ");
-    report
-        .lines()
-        .find_map(|l| l.trim().strip_prefix(&prefix).map(|c| c.trim().to_string()))
+/// The entropy the header lists for the player's power against the line of his own orders: the same,
+/// or both absent.
+fn check_entropy(
+    h: &ParsedHeader,
+    sent: &SentOrders,
+    problems: &mut Vec<String>,
+    passed: &mut Vec<String>,
+) {
+    let v2 = h.scheme == crate::dice_v2::SCHEME;
+    if v2 {
+        match h.orders.iter().find(|(p, _)| p == &sent.power) {
+            None => problems.push(format!(
+                "your orders are not on the closing list: no orders of {} stood",
+                sent.power
+            )),
+            Some((_, d)) if d.eq_ignore_ascii_case(&sent.digest) => passed.push(format!(
+                "the orders that stood for {} are the ones you give (SHA-256 {})",
+                sent.power, sent.digest
+            )),
+            Some((_, d)) => problems.push(format!(
+                "the orders that stood for {} (SHA-256 {d}) are not the ones you give ({}): other orders stood, or yours were changed",
+                sent.power, sent.digest
+            )),
+        }
+    }
+    let listed = h
+        .entropy
+        .iter()
+        .find(|(p, _)| p == &sent.power)
+        .map(|(_, e)| e.as_str())
+        .filter(|e| *e != "none");
+    let mine = sent.entropy_hash.clone().or_else(|| {
+        sent.entropy.as_deref().map(|t| {
+            dice::to_hex(&if v2 {
+                crate::dice_v2::entropy(t)
+            } else {
+                dice::entropy(t)
+            })
+        })
+    });
+    match (listed, mine.as_deref()) {
+        (None, None) => passed.push(format!(
+            "the header lists no entropy for {}, and your orders have no entropy line",
+            sent.power
+        )),
+        (Some(l), Some(m)) if l.eq_ignore_ascii_case(m) => passed.push(format!(
+            "the entropy listed for {} is the one of your orders' entropy line",
+            sent.power
+        )),
+        (Some(_), None) => problems.push(format!(
+            "the header lists entropy for {}, but your orders have no entropy line: someone added it",
+            sent.power
+        )),
+        (None, Some(_)) => problems.push(format!(
+            "your orders have an entropy line, but the header lists no entropy for {}: it was dropped, or other orders of yours stood",
+            sent.power
+        )),
+        (Some(_), Some(_)) => problems.push(format!(
+            "the entropy listed for {} is not the one of your orders' entropy line: it was changed, or other orders of yours stood",
+            sent.power
+        )),
+    }
+}
+
+/// The header's closing list against the closing mail: the same game, turn, `X_t` and entries.
+fn check_closing(
+    h: &ParsedHeader,
+    c: &ClosingMail,
+    problems: &mut Vec<String>,
+    passed: &mut Vec<String>,
+) {
+    if h.scheme != crate::dice_v2::SCHEME {
+        problems.push(format!(
+            "this report is {}, which has no closing list: the closing mail cannot match it",
+            h.scheme
+        ));
+        return;
+    }
+    if c.game != h.game || c.turn != h.turn {
+        problems.push(format!(
+            "the closing mail is for game {} turn {}, the report for game {} turn {}",
+            c.game, c.turn, h.game, h.turn
+        ));
+        return;
+    }
+    let listed: Vec<(String, String, String)> = h
+        .orders
+        .iter()
+        .map(|(p, d)| {
+            let e = h
+                .entropy
+                .iter()
+                .find(|(q, _)| q == p)
+                .map_or("none".to_string(), |(_, e)| e.clone());
+            (p.clone(), d.clone(), e)
+        })
+        .collect();
+    if c.close == h.close && c.powers == listed {
+        passed.push(format!(
+            "the closing list is the one mailed at the close ({} power(s) with orders in): no orders or entropy were added, dropped or changed after it",
+            listed.len()
+        ));
+    } else {
+        problems.push(
+            "the closing list of the report is not the one mailed at the close: orders or entropy were added, dropped or changed after it".into(),
+        );
+    }
+}
+
+/// The receipt line of an acknowledgement (`receipt <scheme> game <g> turn <t> power <p> seq <n> orders <D>
+/// entropy <E|none>`) as orders sent: power, `D_p`, `E_p`; and the scheme, game and turn.
+pub fn parse_receipt(text: &str) -> Option<(String, String, u32, SentOrders)> {
+    text.lines().find_map(|l| {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        match w.as_slice() {
+            ["receipt", scheme, "game", game, "turn", turn, "power", power, "seq", _, "orders", d, "entropy", e] => {
+                Some((
+                    scheme.to_string(),
+                    game.to_string(),
+                    turn.parse().ok()?,
+                    SentOrders {
+                        power: power.to_string(),
+                        entropy: None,
+                        entropy_hash: (*e != "none").then(|| e.to_string()),
+                        digest: d.to_string(),
+                    },
+                ))
+            }
+            _ => None,
+        }
+    })
+}
+
+/// The commitment for turn `turn` published in an announcement mail or text ("The dice commitment of
+/// turn N is" and the hex on a following line).
+pub fn announcement_commitment(text: &str, turn: u32) -> Option<String> {
+    let marker = format!("dice commitment of turn {turn} is");
+    let lower = text.to_ascii_lowercase();
+    let at = lower.find(&marker)? + marker.len();
+    text[at..]
+        .split_whitespace()
+        .next()
+        .filter(|w| w.len() == 64 && w.bytes().all(|b| b.is_ascii_hexdigit()))
+        .map(str::to_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_after_roll_and_key_are_read() {
+        assert_eq!(
+            numbers_in_text("The garrison sorties: it rolls 4, the besiegers roll 6; x rolls"),
+            [4, 6]
+        );
+        assert_eq!(
+            numbers_in_text("draws the order key 377241: fought"),
+            [377241]
+        );
+    }
+
+    #[test]
+    fn a_subsequence_may_skip_faces() {
+        assert!(is_subsequence(&[3], &[4, 3]));
+        assert!(!is_subsequence(&[6], &[4, 3]));
+        assert!(is_subsequence(&[], &[1]));
+    }
+
+    #[test]
+    fn the_announcement_gives_its_commitment() {
+        let hex = "ab".repeat(32);
+        let text = format!("x\nThe dice commitment of turn 2 is\n\n    {hex}\n\nIt is");
+        assert_eq!(announcement_commitment(&text, 2), Some(hex));
+        assert_eq!(announcement_commitment(&text, 3), None);
+    }
 }

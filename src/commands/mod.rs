@@ -3,6 +3,7 @@
 
 pub mod audit;
 pub mod check;
+pub mod close;
 pub mod demo;
 pub mod drop;
 pub mod extend;
@@ -57,6 +58,7 @@ pub enum Command {
     Demo(demo::Args),
     New(new::Args),
     Check(check::Args),
+    Close(close::Args),
     Resolve(resolve::Args),
     Turn(turn::Args),
     Ingest(ingest::Args),
@@ -79,6 +81,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Demo(a) => demo::run(a),
         Command::New(a) => new::run(a),
         Command::Check(a) => check::run(a),
+        Command::Close(a) => close::run(a),
         Command::Resolve(a) => resolve::run(a),
         Command::Turn(a) => turn::run(a),
         Command::Ingest(a) => ingest::run(a),

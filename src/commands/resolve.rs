@@ -13,6 +13,7 @@ use crate::game::Game;
 ///
 /// Example: pbem resolve games/my-game
 ///          pbem resolve games/my-game --turn 3 --force
+///          pbem resolve games/my-game --beacon 657413:b713718a...cd97b
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The game folder.
@@ -23,6 +24,11 @@ pub struct Args {
     /// Resolve again a turn that is already resolved; the files come out byte for byte the same.
     #[arg(long)]
     pub force: bool,
+    /// The public beacon of a game that draws one (`[dice] beacon = "drand-quicknet"`): the first
+    /// drand quicknet round after the deadline and its signature, hex. pbem checks the signature
+    /// offline against the chain's public key and keeps it in `turns/<t>/beacon.toml`.
+    #[arg(long, value_name = "ROUND:SIG")]
+    pub beacon: Option<String>,
     /// Resolve before the deadline although a power due has no orders in.
     #[arg(long)]
     pub early: bool,
@@ -35,6 +41,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None => game.current_turn()?,
     };
     crate::engine::deadline::check_due(&game, turn, args.early)?;
+    if let Some(b) = &args.beacon {
+        if game.config.dice.beacon.is_none() {
+            anyhow::bail!("{} draws no beacon: --beacon is for games with `[dice] beacon = \"drand-quicknet\"`", game.config.game);
+        }
+        let (round, sig) = crate::beacon::parse_arg(b)?;
+        let _lock = crate::game::fsio::GameLock::acquire(&game.dir)?;
+        crate::beacon::record(&game, turn, round, &sig)?;
+    }
     let outcome = resolve(
         &game,
         &ResolveOptions {

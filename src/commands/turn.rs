@@ -6,11 +6,15 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crate::engine::turn::{resolve, ResolveOptions};
+use crate::game::config::DiceScheme;
+use crate::game::fsio::GameLock;
 use crate::game::Game;
 use crate::mail::ingest::{self, Status};
 use crate::mail::send::{self, Outcome, SendOptions};
 
-/// Run the whole turn: read the mail, resolve, write one report per power, send the outbox.
+/// Run the whole turn: read the mail, resolve, write one report per power, send the outbox. In a
+/// pbem-dice/v2 game the orders are closed first and the closing list is sent before the turn is
+/// resolved.
 ///
 /// Before the turn's deadline it reads the mail and then refuses to resolve while a power due has no
 /// orders in (it names them), unless `--early` is given.
@@ -46,6 +50,40 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ingest::ingest_with_progress(&game, &args.mailboxes, &mut super::ingest::progress_bar())?;
     // Before the deadline, only with every power's orders in (or --early).
     crate::engine::deadline::check_due(&game, game.current_turn()?, args.early)?;
+    let configured = game.config.mail.transport.is_some() || args.folder.is_some();
+    // pbem-dice/v2: close the orders and mail the closing list before anything is resolved.
+    if game.config.dice.scheme == DiceScheme::V2 {
+        let turn = game.current_turn()?;
+        if !game.is_resolved(turn) {
+            let _lock = GameLock::acquire(&game.dir)?;
+            crate::engine::close::close(&game, turn)?;
+        }
+        if configured && !args.no_send {
+            let sent = send::send(
+                &game,
+                &SendOptions {
+                    folder: args.folder.clone(),
+                    ..SendOptions::default()
+                },
+                &mut super::send::progress_bar(),
+            )?;
+            super::send::print_summary(&sent, false);
+            // Every closing mail must have reached every player; other mail may wait.
+            let closing_sent = sent.stopped.is_none()
+                && !sent.problems.iter().any(|p| p.contains("-closing-"))
+                && sent.deliveries.iter().all(|d| {
+                    !d.file.contains("-closing-")
+                        || matches!(d.outcome, Outcome::Delivered(_) | Outcome::AlreadyDelivered)
+                });
+            if !closing_sent {
+                crate::say!(
+                    "The closing list did not reach every player, so the turn is not resolved: run `pbem turn {}` again.",
+                    args.game.display()
+                );
+                return Ok(ExitCode::from(super::exit::UNDELIVERED));
+            }
+        }
+    }
     let outcome = resolve(&game, &ResolveOptions::default())?;
     let held = ingest::apply_held(&game)?;
     super::print_outcome(&outcome);
@@ -87,7 +125,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
 
-    let configured = game.config.mail.transport.is_some() || args.folder.is_some();
     if args.no_send || !configured {
         let waiting = send::send(
             &game,

@@ -1,56 +1,210 @@
-//! `pbem verify`: a player checks the rolls of his own report.
+//! `pbem verify`: a player checks the rolls of his own report, from what he received.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 
 use super::exit;
+use crate::audit::forms::{self, Form};
+use crate::audit::verify::{announcement_commitment, Anchor, ClosingMail, SentOrders};
 
-/// Verify a report: re-derive every roll it lists from its dice header and the labels, and check the
-/// header's digest, the secret against the commitment and the seed.
+/// Verify a report as received: the mail as your client saved it (.eml, any transfer encoding), or the
+/// text, HTML or JSON report. It re-derives every roll listed from the dice header and the labels,
+/// checks the header's digest, the secret against the commitment and the seed, that no label is listed
+/// twice, that each event's text agrees with its roll, and that every form of the report lists the
+/// same rolls. Anchor the commitment with --commitment, --announcement or --previous (without one,
+/// verify says so: the referee could then have chosen his secret after the orders came in), and check
+/// your own entropy with --orders.
 ///
-/// Example: pbem verify france-turn-3.txt
-///          pbem verify france-turn-3.txt --previous france-turn-2.txt
+/// Example: pbem verify "Ulm 1805 turn 3.eml" --announcement "Ulm 1805 turn 3 announcement.eml"
+///          pbem verify france-turn-3.json --previous france-turn-2.txt --orders my-orders.eml
+///          pbem verify france-turn-1.txt --commitment 7fb5e5e3...c190
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The report to verify (a text report as mailed).
+    /// The report: a saved mail (.eml) or a text, HTML or JSON report.
     pub report: PathBuf,
-    /// The report of the turn before, to check that this turn's commitment is the one it announced.
+    /// The report of the turn before (any form, or its mail): this turn's commitment must be the one
+    /// it announced.
     #[arg(long)]
     pub previous: Option<PathBuf>,
+    /// The commitment announced for this turn, 64 hex digits.
+    #[arg(long, value_name = "HEX")]
+    pub commitment: Option<String>,
+    /// The mail (or its text) that announced this turn's dice commitment.
+    #[arg(long, value_name = "MAIL")]
+    pub announcement: Option<PathBuf>,
+    /// Your orders for this turn as you sent them last (the mail or the file): the entropy the report
+    /// lists for your power must be the one of their entropy line, or none if they have none; under
+    /// pbem-dice/v2 the orders that stood must be these.
+    #[arg(long, value_name = "FILE")]
+    pub orders: Option<PathBuf>,
+    /// The acknowledgement of your last submission (its receipt line): the orders and entropy that
+    /// stood for you must be those; its dice commitment anchors the report's.
+    #[arg(long, value_name = "MAIL", conflicts_with = "orders")]
+    pub ack: Option<PathBuf>,
+    /// The closing mail of this turn (pbem-dice/v2): the report's closing list must be the one mailed.
+    #[arg(long, value_name = "MAIL")]
+    pub close: Option<PathBuf>,
+}
+
+fn read(p: &Path) -> Result<Vec<u8>> {
+    std::fs::read(p).with_context(|| format!("cannot read {}", p.display()))
+}
+
+/// The text of every part of a file (a mail's decoded parts, or the file), joined.
+fn all_text(p: &Path) -> Result<String> {
+    let bytes = read(p)?;
+    let mut out = String::new();
+    for (form, text) in forms::texts(&bytes) {
+        match form {
+            Form::Html => out.push_str(&crate::mail::html::to_text(&text)),
+            _ => out.push_str(&text),
+        }
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// The power and entropy line of the orders a player sent, from the mail or the file, and the digest
+/// a receipt gives for them as pbem files them for `turn` (turn line set, password line replaced).
+fn sent_orders(p: &Path, turn: u32) -> Result<SentOrders> {
+    let bytes = read(p)?;
+    let text = if forms::is_mail(&bytes) {
+        let message = crate::mail::parse::parse(&bytes)
+            .with_context(|| format!("{} is not a mail pbem can read", p.display()))?;
+        match crate::mail::extract::extract(&message, u64::MAX) {
+            crate::mail::extract::Extracted::Orders(found) => found.text,
+            _ => bail!("{}: no orders found in this mail", p.display()),
+        }
+    } else {
+        String::from_utf8_lossy(&bytes).into_owned()
+    };
+    // Filed as ingest files it, the digest of the message left out (it is not in the receipt).
+    let filed = crate::mail::ingest::filed_text(&text, turn, "");
+    let digest = hex::encode(crate::mail::ingest::receipt_digest(filed.as_bytes()));
+    let (header, _, _) = crate::orders::Header::take(&filed, crate::orders::split(&filed));
+    let Some(power) = header.power else {
+        bail!(
+            "{}: these orders have no 'power' line: which power sent them?",
+            p.display()
+        );
+    };
+    Ok(SentOrders {
+        power: power.value.to_ascii_lowercase(),
+        entropy: header.entropy.map(|e| e.value),
+        entropy_hash: None,
+        digest,
+    })
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let read = |p: &PathBuf| {
-        std::fs::read(p)
-            .map(|b| String::from_utf8_lossy(&b).into_owned())
-            .with_context(|| format!("cannot read {}", p.display()))
+    let report_forms = forms::report_forms(&read(&args.report)?)
+        .with_context(|| format!("cannot read a report in {}", args.report.display()))?;
+    let turn = report_forms[0].header.turn;
+    let mut anchors = Vec::new();
+    if let Some(c) = &args.commitment {
+        anchors.push(Anchor {
+            source: "--commitment".into(),
+            commitment: c.trim().to_string(),
+        });
+    }
+    if let Some(p) = &args.announcement {
+        let Some(c) = announcement_commitment(&all_text(p)?, turn) else {
+            bail!(
+                "{}: no dice commitment for turn {turn} found in this announcement",
+                p.display()
+            );
+        };
+        anchors.push(Anchor {
+            source: format!("the announcement {}", p.display()),
+            commitment: c,
+        });
+    }
+    if let Some(p) = &args.previous {
+        let prev = forms::report_forms(&read(p)?)
+            .with_context(|| format!("cannot read a report in {}", p.display()))?;
+        let Some(c) = prev.iter().find_map(|f| {
+            f.announces
+                .as_ref()
+                .filter(|(t, _)| *t == turn)
+                .map(|(_, c)| c.clone())
+        }) else {
+            bail!(
+                "{}: this report announces no dice commitment for turn {turn}",
+                p.display()
+            );
+        };
+        anchors.push(Anchor {
+            source: format!("the previous report {}", p.display()),
+            commitment: c,
+        });
+    }
+    let sent = args
+        .orders
+        .as_deref()
+        .map(|p| sent_orders(p, turn))
+        .transpose()?;
+    let mut sent = sent;
+    if let Some(p) = &args.ack {
+        let text = all_text(p)?;
+        let Some((_, game, t, receipt)) = crate::audit::verify::parse_receipt(&text) else {
+            bail!(
+                "{}: no receipt line found in this acknowledgement",
+                p.display()
+            );
+        };
+        if game != report_forms[0].header.game || t != turn {
+            bail!(
+                "{}: this acknowledgement is for game {game} turn {t}, the report for game {} turn {turn}",
+                p.display(),
+                report_forms[0].header.game
+            );
+        }
+        let prefix = format!("Dice commitment of turn {turn}: ");
+        if let Some(c) = text
+            .lines()
+            .find_map(|l| l.trim().strip_prefix(prefix.as_str()))
+            .filter(|c| crate::dice::from_hex(c).is_some())
+        {
+            anchors.push(Anchor {
+                source: format!("the acknowledgement {}", p.display()),
+                commitment: c.trim().to_string(),
+            });
+        }
+        sent = Some(receipt);
+    }
+    let closing = match &args.close {
+        None => None,
+        Some(p) => {
+            let Some((game, turn, close, powers)) = crate::engine::close::parse_text(&all_text(p)?)
+            else {
+                bail!("{}: no pbem-dice/v2 closing list found in it", p.display());
+            };
+            Some(ClosingMail {
+                game,
+                turn,
+                close,
+                powers: powers
+                    .into_iter()
+                    .map(|e| (e.id, e.orders, e.entropy))
+                    .collect(),
+            })
+        }
     };
-    let report = read(&args.report)?;
-    let previous = args.previous.as_ref().map(read).transpose()?;
-    let v = crate::audit::verify::verify(&report, previous.as_deref())?;
+    let v = crate::audit::verify::verify(&report_forms, &anchors, closing.as_ref(), sent.as_ref())?;
     let h = &v.header;
+    let names: Vec<&str> = v.forms.iter().map(|f| f.name()).collect();
     crate::say!(
-        "{}: game {} turn {}, header sha256 {}",
+        "{}: game {} turn {}, header sha256 {} ({} form{}: {})",
         args.report.display(),
         h.game,
         h.turn,
-        h.digest
+        h.digest,
+        v.forms.len(),
+        if v.forms.len() == 1 { "" } else { "s" },
+        names.join(", ")
     );
-    for p in &v.header_problems {
-        crate::say!("MISMATCH: {p}");
-    }
-    if v.header_problems.is_empty() {
-        crate::say!("ok: the secret matches the commitment and the seed is the one the secret and {} entropy line(s) give", h.entropy.len());
-    }
-    match v.announced {
-        Some(true) => crate::say!("ok: the commitment is the one the previous report announced"),
-        Some(false) => {
-            crate::say!("MISMATCH: the commitment is not the one the previous report announced")
-        }
-        None => {}
-    }
     for (r, derived) in &v.rolls {
         let shown = |f: &[u32]| f.iter().map(u32::to_string).collect::<Vec<_>>().join(" ");
         if &r.faces == derived {
@@ -65,20 +219,24 @@ pub fn run(args: Args) -> Result<ExitCode> {
             );
         }
     }
+    for p in &v.passed {
+        crate::say!("ok: {p}");
+    }
+    for p in &v.problems {
+        crate::say!("MISMATCH: {p}");
+    }
     let bad = v.mismatched_rolls();
-    crate::say!(
-        "{} of {} rolls match{}",
-        v.rolls.len() - bad,
-        v.rolls.len(),
-        if v.ok() {
-            "; the report checks out"
-        } else {
-            ""
-        }
-    );
-    Ok(if v.ok() {
-        ExitCode::SUCCESS
+    crate::say!("{} of {} rolls match", v.rolls.len() - bad, v.rolls.len());
+    if !v.ok() {
+        crate::say!("the report does NOT check out");
+        return Ok(ExitCode::from(exit::MISMATCH));
+    }
+    if v.anchored {
+        crate::say!("the report checks out");
     } else {
-        ExitCode::from(exit::MISMATCH)
-    })
+        crate::say!(
+            "NO ANCHOR: the report is consistent, but nothing ties its commitment to one published before the deadline: the referee could have chosen his secret after seeing the orders. Give --commitment, --announcement or --previous."
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }

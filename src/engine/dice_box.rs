@@ -7,7 +7,10 @@ use anyhow::{bail, Result};
 use crate::dice::{Bytes32, Roller};
 use crate::engine::event::{Die, Roll};
 
-/// Hands out labelled rolls for one turn and refuses a label used twice.
+/// Hands out labelled rolls for one turn. Labels are unique by construction (each ruleset's
+/// `labels.rs`); the refusal of a label used twice is an internal assertion that no resolution reaches
+/// (`tests/proptest_labels.rs`), kept so that a new label that could repeat fails loudly, never silently
+/// reuses a die.
 pub struct DiceBox {
     seed: Bytes32,
     used: BTreeSet<String>,

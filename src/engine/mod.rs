@@ -4,6 +4,7 @@
 //! Architecture invariant: the ruleset's `resolve` does no I/O and reads no clock; everything it
 //! needs is loaded here first and everything it returns is written here afterwards.
 
+pub mod close;
 pub mod deadline;
 pub mod dice_box;
 pub mod event;

@@ -12,6 +12,7 @@ use serde::Serialize;
 use crate::dice::{self, Bytes32};
 use crate::engine::dice_box::DiceBox;
 use crate::engine::event::Event;
+use crate::game::config::DiceScheme;
 use crate::game::fsio::{write_atomic, write_atomic_mode, GameLock};
 use crate::game::record::{sha256_hex, TurnRecord, FORMAT};
 use crate::game::Game;
@@ -179,6 +180,10 @@ pub fn resolve(game: &Game, opts: &ResolveOptions) -> Result<TurnOutcome> {
         bail!("turn {turn} is already resolved; add --force to resolve it again (it gives the same files)");
     }
     let secret = secret_of(game, turn)?;
+    // pbem-dice/v2: the orders are closed (and the closing list mailed) before anything is resolved.
+    if game.config.dice.scheme == DiceScheme::V2 {
+        crate::engine::close::close(game, turn)?;
+    }
     // The next turn's commitment, published in this turn's reports.
     let next_commitment = ensure_commitment(game, turn + 1)?;
     // Each file is written as soon as it is made, so that the turn holds one power's reports in
@@ -355,20 +360,47 @@ fn produce(
             source: crate::diag::Source::new(&o.path, text),
         });
     }
-    let seed = dice::turn_seed(&game.config.game, turn, secret, &contributions);
+    // pbem-dice/v2: the public beacon's round after the deadline, when the game draws one.
+    let beacon = match game.config.dice.beacon {
+        None => (Vec::new(), "none".to_string()),
+        Some(_) if game.config.dice.scheme == DiceScheme::V1 => {
+            bail!("a beacon (`[dice] beacon`) needs `scheme = \"pbem-dice/v2\"` in game.toml")
+        }
+        Some(_) => crate::beacon::of_turn(game, turn)?,
+    };
+    // pbem-dice/v2: the seed is made of the closing list, which the orders filed must still match.
+    let closed = match game.config.dice.scheme {
+        DiceScheme::V1 => None,
+        DiceScheme::V2 => Some(crate::engine::close::closed_digest(game, turn)?),
+    };
+    let seed = match &closed {
+        None => dice::turn_seed(&game.config.game, turn, secret, &contributions),
+        Some((_, x)) => crate::dice_v2::turn_seed(&game.config.game, turn, secret, x, &beacon.0),
+    };
     let mut dice_box = DiceBox::new(seed);
     let mut resolution = game
         .ruleset
         .resolve(game, &state, &accepted, &mut dice_box)?;
 
-    let header = DiceHeader::new(
-        &game.config.game,
-        turn,
-        &published,
-        secret,
-        &contributions,
-        &seed,
-    );
+    let header = match &closed {
+        None => DiceHeader::new(
+            &game.config.game,
+            turn,
+            &published,
+            secret,
+            &contributions,
+            &seed,
+        ),
+        Some((file, _)) => DiceHeader::v2(&published, secret, file, &beacon.1, &seed),
+    };
+    if let Some((file, _)) = &closed {
+        // The record keeps the entropy that made the seed: v2's, from the closing list.
+        contributions = file
+            .powers
+            .iter()
+            .filter_map(|p| Some((p.id.clone(), dice::from_hex(&p.entropy)?)))
+            .collect();
+    }
 
     let mut next_state = resolution.next;
     next_state.turn = turn + 1;

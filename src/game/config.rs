@@ -50,6 +50,45 @@ pub struct GameConfig {
     /// game.toml: `Game::load` reads them from the acts of each turn (`turns/<t>/acts.toml`).
     #[serde(skip)]
     pub moved_deadlines: BTreeMap<u32, String>,
+    /// The dice scheme (README "Auditing the dice"); pbem-dice/v1 when the table is absent.
+    #[serde(default, skip_serializing_if = "DiceConfig::is_v1")]
+    pub dice: DiceConfig,
+}
+
+/// The `[dice]` table of `game.toml`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiceConfig {
+    /// `pbem-dice/v1` (the default) or `pbem-dice/v2` (a closed entropy set).
+    #[serde(default)]
+    pub scheme: DiceScheme,
+    /// A public beacon whose round after the deadline joins the seed (pbem-dice/v2 only):
+    /// `drand-quicknet`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beacon: Option<Beacon>,
+}
+
+/// The public beacons pbem knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+pub enum Beacon {
+    #[serde(rename = "drand-quicknet")]
+    DrandQuicknet,
+}
+
+impl DiceConfig {
+    fn is_v1(&self) -> bool {
+        self.scheme == DiceScheme::V1 && self.beacon.is_none()
+    }
+}
+
+/// The dice schemes pbem knows.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
+pub enum DiceScheme {
+    #[default]
+    #[serde(rename = "pbem-dice/v1")]
+    V1,
+    #[serde(rename = "pbem-dice/v2")]
+    V2,
 }
 
 /// The `[mail]` table of `game.toml` (its keys and checks live with the mail code).

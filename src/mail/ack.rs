@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::ingest::{AckData, Received, Status};
 use super::outbox::{Kind, Outgoing};
-use crate::game::config::PowerConfig;
+use crate::game::config::{DiceScheme, PowerConfig};
 use crate::game::Game;
 
 /// An accepted order as the ack lists it.
@@ -44,6 +44,11 @@ struct AckContext {
     entropy: String,
     entropy_hash: String,
     digest: String,
+    /// The power's id and the game's dice scheme, for the receipt line `verify --ack` reads.
+    power: String,
+    scheme: &'static str,
+    /// The rank of this submission among the power's accepted ones for the turn (1, 2, ...).
+    sequence: usize,
     deadline: String,
     deadline_local: String,
     commitment: String,
@@ -51,7 +56,8 @@ struct AckContext {
 
 /// The acknowledgement of one judged submission (issue 4.6): the orders as accepted, each rejected line
 /// with its diagnostic (passwords as stars, `Source::render`), the entropy with `E_p`, the digest of
-/// the orders as filed, the deadline and the turn's commitment. `key` is a short digest of the message,
+/// the orders as filed, the deadline and the turn's commitment, and a receipt line with the submission's
+/// sequence number (`sequence`: its rank among the power's accepted submissions for the turn). `key` is a short digest of the message,
 /// `in_reply_to` its Message-ID and `date` its arrival.
 pub fn acknowledgement(
     game: &Game,
@@ -59,6 +65,7 @@ pub fn acknowledgement(
     record: &Received,
     data: &AckData,
     replaced_by: Option<&String>,
+    sequence: usize,
 ) -> Result<Outgoing> {
     let config = &game.config;
     let power = config.power(&record.power);
@@ -83,8 +90,11 @@ pub fn acknowledgement(
     let stands = matches!(record.status, Status::Accepted | Status::Held);
     let (entropy, entropy_hash) = match check.and_then(|c| c.entropy.clone()) {
         Some(e) if stands => {
-            let h = crate::dice::to_hex(&crate::dice::entropy(&e));
-            (e, h)
+            let h = match config.dice.scheme {
+                DiceScheme::V1 => crate::dice::entropy(&e),
+                DiceScheme::V2 => crate::dice_v2::entropy(&e),
+            };
+            (e, crate::dice::to_hex(&h))
         }
         _ => (String::new(), String::new()),
     };
@@ -130,10 +140,16 @@ pub fn acknowledgement(
         },
         problems,
         diagnostics,
+        power: power.map(|p| p.id.clone()).unwrap_or_default(),
+        sequence,
+        scheme: match config.dice.scheme {
+            DiceScheme::V1 => "pbem-dice/v1",
+            DiceScheme::V2 => crate::dice_v2::SCHEME,
+        },
         entropy,
         entropy_hash,
         digest: if stands {
-            record.orders_sha256.clone()
+            data.receipt.clone()
         } else {
             String::new()
         },

@@ -328,7 +328,25 @@ pub fn ingest_with_progress(
         let mut written = None;
         if let Some(data) = ack {
             let replaced_by = later.of(record);
-            match super::ack::acknowledgement(game, turn, record, data, replaced_by.as_ref()) {
+            // The receipt's sequence number: this submission's rank among the power's accepted
+            // (or held) submissions for the same turn, by arrival.
+            let sequence = all
+                .iter()
+                .filter(|r| {
+                    matches!(r.status, Status::Accepted | Status::Held)
+                        && r.power == record.power
+                        && r.for_turn == record.for_turn
+                        && r.rank() <= record.rank()
+                })
+                .count();
+            match super::ack::acknowledgement(
+                game,
+                turn,
+                record,
+                data,
+                replaced_by.as_ref(),
+                sequence,
+            ) {
                 Ok(out) => {
                     let path = super::outbox::path_of(game, &out);
                     let bytes = out.render(game);
@@ -773,6 +791,9 @@ pub struct AckData {
     pub check: Option<OrdersCheck>,
     /// The turn whose deadline a held submission missed.
     pub late_turn: Option<u32>,
+    /// The receipt digest of the orders as filed ([`crate::mail::ingest::receipt_digest`]), for accepted
+    /// and held submissions.
+    pub receipt: String,
 }
 
 fn bare_record(p: &Pending, seq: u64, turn: u32, status: Status, reasons: Vec<String>) -> Received {
@@ -879,6 +900,7 @@ fn judge(
         source: None,
         check: None,
         late_turn: None,
+        receipt: String::new(),
     };
     let found: Found = match extract::extract(&msg, config.mail.max_text_bytes) {
         Extracted::Orders(f) => f,
@@ -1062,6 +1084,7 @@ fn judge(
     if matches!(record.status, Status::Accepted | Status::Held) {
         let filed = filed_text(&found.text, record.for_turn, &record.sha256);
         record.orders_sha256 = sha256_hex(filed.as_bytes());
+        ack.receipt = hex::encode(crate::mail::ingest::receipt_digest(filed.as_bytes()));
         // The answer gives the entropy the turn will read: the filed one (a password copied into
         // the entropy line is starred out there).
         let (h, _, _) = crate::orders::Header::take(&filed, crate::orders::split(&filed));
@@ -1144,6 +1167,33 @@ pub fn filed_text(text: &str, turn: u32, message_sha: &str) -> String {
         out = out.replace(&pw.value, &"*".repeat(pw.value.len()));
     }
     out
+}
+
+/// The digest a receipt gives for an orders file (issue 14.2): SHA-256 of the file as [`filed_text`]
+/// makes it with the digest of the message left out. pbem files mailed orders with the digest of the
+/// message as it arrived, which the player cannot know; without it, the player computes the same
+/// digest from the orders he sent (`pbem verify --orders`), and a file the referee placed by hand
+/// (with its `password` line) is digested as pbem would have filed it. A file that does not decode is
+/// digested as it is.
+pub fn receipt_digest(bytes: &[u8]) -> [u8; 32] {
+    use sha2::{Digest, Sha256};
+    let Ok(text) = crate::orders::decode(bytes) else {
+        return Sha256::digest(bytes).into();
+    };
+    let (h, _, _) = crate::orders::Header::take(&text, crate::orders::split(&text));
+    let canon = match (&h.password, &h.submission) {
+        (Some(_), _) => filed_text(&text, h.turn.as_ref().map_or(0, |t| t.value), ""),
+        (None, Some(s))
+            if s.span.start <= s.span.end
+                && s.span.end <= text.len()
+                && text.is_char_boundary(s.span.start)
+                && text.is_char_boundary(s.span.end) =>
+        {
+            format!("{}{}", &text[..s.span.start], &text[s.span.end..])
+        }
+        _ => text,
+    };
+    Sha256::digest(canon.as_bytes()).into()
 }
 
 /// Whether `text`, an orders file of `power` for `turn`, is the file pbem filed from the

@@ -26,6 +26,8 @@ pub enum Kind {
     Report,
     Reminder,
     Summary,
+    /// The closing list of a turn's orders (pbem-dice/v2).
+    Closing,
     /// A notice to every player: a deadline moved, a turn reopened, a new dice commitment.
     Notice,
 }
@@ -38,6 +40,7 @@ impl Kind {
             Kind::Report => "report",
             Kind::Reminder => "reminder",
             Kind::Summary => "summary",
+            Kind::Closing => "closing",
             Kind::Notice => "notice",
         }
     }
@@ -273,12 +276,18 @@ pub fn announcements(
     let deadline = game.config.deadline_of(turn).map_or("not set".into(), |d| {
         d.format("%A %Y-%m-%d %H:%M %Z").to_string()
     });
+    // pbem-dice/v2 with a beacon: the round the turn will draw, named before the deadline.
+    let beacon_round = match game.config.dice.beacon {
+        Some(_) => crate::beacon::round_of(game, turn).map_or(String::new(), |r| r.to_string()),
+        None => String::new(),
+    };
     let mut out = Vec::new();
     for p in &game.config.powers {
         let context = minijinja::context! {
             game => game.config.game, title => game.config.title, turn => turn, date => game.config.date_of(turn),
             power => p.name, deadline => deadline, commitment => commitment,
             due => game.ruleset.expects_orders(state, &p.id),
+            beacon => beacon_round,
         };
         let text = crate::report::templates::render(game, "announcement.txt", &context)?;
         out.push(Outgoing {

@@ -9,6 +9,8 @@ use crate::game::record::sha256_hex;
 /// The revealed dice of a turn.
 #[derive(Debug, Clone, Serialize)]
 pub struct DiceHeader {
+    /// `pbem-dice/v1` or `pbem-dice/v2`.
+    pub scheme: &'static str,
     pub game: String,
     pub turn: u32,
     /// `C_t`, hex.
@@ -26,6 +28,51 @@ pub struct DiceHeader {
 }
 
 impl DiceHeader {
+    /// The header of a pbem-dice/v2 turn: the closing list (each power's `D_p` and `E_p` or `none`),
+    /// `X_t`, the beacon (`none`, or its round and signature) and `S_t`.
+    pub fn v2(
+        commitment: &Bytes32,
+        secret: &Bytes32,
+        close: &crate::engine::close::CloseFile,
+        beacon: &str,
+        seed: &Bytes32,
+    ) -> Self {
+        let mut text = format!(
+            "{}\ngame: {}\nturn: {}\ncommitment: {}\nsecret: {}\n",
+            crate::dice_v2::SCHEME,
+            close.game,
+            close.turn,
+            dice::to_hex(commitment),
+            dice::to_hex(secret)
+        );
+        for p in &close.powers {
+            text.push_str(&format!("orders {}: {}\n", p.id, p.orders));
+            text.push_str(&format!("entropy {}: {}\n", p.id, p.entropy));
+        }
+        text.push_str(&format!(
+            "close: {}\nbeacon: {beacon}\nseed: {}\n",
+            close.close,
+            dice::to_hex(seed)
+        ));
+        let digest = sha256_hex(text.as_bytes());
+        DiceHeader {
+            scheme: crate::dice_v2::SCHEME,
+            game: close.game.clone(),
+            turn: close.turn,
+            commitment: dice::to_hex(commitment),
+            secret: dice::to_hex(secret),
+            entropy: close
+                .powers
+                .iter()
+                .filter(|p| p.entropy != "none")
+                .map(|p| (p.id.clone(), p.entropy.clone()))
+                .collect(),
+            seed: dice::to_hex(seed),
+            text,
+            digest,
+        }
+    }
+
     pub fn new(
         game: &str,
         turn: u32,
@@ -50,6 +97,7 @@ impl DiceHeader {
         text.push_str(&format!("seed: {}\n", dice::to_hex(seed)));
         let digest = sha256_hex(text.as_bytes());
         DiceHeader {
+            scheme: "pbem-dice/v1",
             game: game.into(),
             turn,
             commitment: dice::to_hex(commitment),

@@ -244,7 +244,9 @@ impl<'a> Naval<'a> {
                 .max_by_key(|&&i| (self.fleets[i].ships, std::cmp::Reverse(i)))
                 .expect("a group is never empty");
             let id = self.fleets[big].id.clone();
-            let roll = self.dice.roll(&labels::naval_evade(&sea_id, &id), &[6])?;
+            let roll = self
+                .dice
+                .roll(&labels::naval_evade(&sea_id, &id, 1), &[6])?;
             let face = roll.dice[0].face;
             let need = self.eia.tables.naval.evade;
             let evaded = face <= need;
@@ -265,7 +267,13 @@ impl<'a> Naval<'a> {
                 return Ok(());
             }
         }
-        self.battle(sea, &attackers, &group)
+        // The battle is named by the attacked side's biggest fleet: one battle per sea and turn.
+        let named = group
+            .iter()
+            .max_by_key(|&&i| (self.fleets[i].ships, std::cmp::Reverse(i)))
+            .map(|&i| self.fleets[i].id.clone())
+            .expect("a group is never empty");
+        self.battle(sea, &named, &attackers, &group)
     }
 
     /// One fleet's move, step by step, until it ends or is intercepted. The move's event comes before
@@ -274,12 +282,17 @@ impl<'a> Naval<'a> {
         let start = self.fleets[f].area;
         let first_event = self.events.len();
         let mut walked = vec![self.map.area(start).id.clone()];
+        // How many times the path has entered each area: a key of the dice labels (EiA 6.2.3).
+        let mut entries: BTreeMap<usize, u32> = BTreeMap::new();
         for step in path {
             let next = self.map.find(step).expect("checked order");
             let here = self.fleets[f].area;
             self.fleets[f].area = next;
             walked.push(self.map.area(next).id.clone());
-            if !self.map.area(next).is_land() && self.intercepted(f, here, next)? {
+            let entry = entries.entry(next).or_default();
+            *entry += 1;
+            let entry = *entry;
+            if !self.map.area(next).is_land() && self.intercepted(f, here, next, entry)? {
                 break;
             }
         }
@@ -295,8 +308,9 @@ impl<'a> Naval<'a> {
 
     /// EiA 6.2.3 (SOP): non-moving enemy fleets in the sea area entered, or in ports next to it, try
     /// to intercept when the moving fleet has fewer ships than they have, unless a standing order says
-    /// `intercept never`. Returns whether the moving fleet's move ends here.
-    fn intercepted(&mut self, f: usize, from: usize, sea: usize) -> Result<bool> {
+    /// `intercept never`. `entry` counts the times the path has entered `sea` (labels stay unique when
+    /// a route re-enters a sea). Returns whether the moving fleet's move ends here.
+    fn intercepted(&mut self, f: usize, from: usize, sea: usize, entry: u32) -> Result<bool> {
         let mover = self.fleets[f].clone();
         let sea_id = self.map.area(sea).id.clone();
         let mut by_power: BTreeMap<String, Vec<usize>> = BTreeMap::new();
@@ -345,7 +359,7 @@ impl<'a> Naval<'a> {
             };
             let roll = self
                 .dice
-                .roll(&labels::intercept(&sea_id, &mover.id, &power), &[6])?;
+                .roll(&labels::intercept(&sea_id, &mover.id, &power, entry), &[6])?;
             let face = roll.dice[0].face;
             let need = self.eia.tables.naval.intercept;
             let ok = face <= need;
@@ -381,7 +395,7 @@ impl<'a> Naval<'a> {
             if friendly_ships <= ships {
                 let roll = self
                     .dice
-                    .roll(&labels::naval_evade(&sea_id, &mover.id), &[6])?;
+                    .roll(&labels::naval_evade(&sea_id, &mover.id, entry), &[6])?;
                 let face = roll.dice[0].face;
                 let need = self.eia.tables.naval.evade;
                 let evaded = face <= need;
@@ -399,14 +413,21 @@ impl<'a> Naval<'a> {
                     return Ok(true);
                 }
             }
-            self.battle(sea, &fleets, &friends)?;
+            self.battle(sea, &mover.id, &fleets, &friends)?;
             return Ok(true);
         }
         Ok(false)
     }
 
-    /// A naval battle at `sea` on the Tactical Naval Combat Chart.
-    pub fn battle(&mut self, sea: usize, attackers: &[usize], defenders: &[usize]) -> Result<()> {
+    /// A naval battle at `sea` on the Tactical Naval Combat Chart, begun by the interception of the
+    /// moving fleet `mover` (which names the battle in its dice labels).
+    pub fn battle(
+        &mut self,
+        sea: usize,
+        mover: &str,
+        attackers: &[usize],
+        defenders: &[usize],
+    ) -> Result<()> {
         let sea_id = self.map.area(sea).id.clone();
         let side_power = |me: &Self, s: &[usize]| -> String {
             // The power with most ships on the side leads it.
@@ -476,7 +497,7 @@ impl<'a> Naval<'a> {
             };
             let roll = self
                 .dice
-                .roll(&labels::naval_round(&sea_id, round), &[6, 6])?;
+                .roll(&labels::naval_round(&sea_id, mover, round), &[6, 6])?;
             let col = |die: u32, m: i32| (((die as i32 + m).clamp(1, 6) - 1) / 2) as usize;
             let on_d =
                 parse_naval_result(&a_row[col(roll.dice[0].face, a_drm)]).unwrap_or_default();
@@ -511,7 +532,9 @@ impl<'a> Naval<'a> {
                     &a_tactic
                 };
                 let need = table.closing.get(linear.as_str()).copied().unwrap_or(0);
-                let roll = self.dice.roll(&labels::closing(&sea_id, round), &[6])?;
+                let roll = self
+                    .dice
+                    .roll(&labels::closing(&sea_id, mover, round), &[6])?;
                 closed = roll.dice[0].face <= need;
                 let text = format!(
                     "The melee fleet at {sea_id} tries to close: rolls {}, needs {need} or less: {}.",
@@ -533,7 +556,7 @@ impl<'a> Naval<'a> {
             (false, true) => std::cmp::Ordering::Greater,
             _ => (a_morale, a_sunk).cmp(&(d_morale, d_sunk)),
         };
-        let (winner, loser, w_lead, w_morale) = match outcome {
+        let (_winner, loser, w_lead, w_morale) = match outcome {
             std::cmp::Ordering::Less => (attackers, defenders, a_lead.clone(), a_morale),
             std::cmp::Ordering::Greater => (defenders, attackers, d_lead.clone(), d_morale),
             std::cmp::Ordering::Equal => {
@@ -557,7 +580,7 @@ impl<'a> Naval<'a> {
             sea,
             &involved,
         );
-        self.chase(sea, winner, loser, &w_lead, w_morale, &involved)?;
+        self.chase(sea, mover, loser, &w_lead, w_morale, &involved)?;
         let losers: BTreeSet<String> = loser
             .iter()
             .filter(|&&i| self.fleets[i].ships > 0)
@@ -569,7 +592,7 @@ impl<'a> Naval<'a> {
                 .copied()
                 .filter(|&i| self.fleets[i].power == p && self.fleets[i].ships > 0)
                 .collect();
-            self.retreat(sea, &p, &group, &involved)?;
+            self.retreat(sea, mover, &p, &group, &involved)?;
         }
         let _ = l_lead;
         Ok(())
@@ -621,7 +644,7 @@ impl<'a> Naval<'a> {
     fn chase(
         &mut self,
         sea: usize,
-        winner: &[usize],
+        mover: &str,
         loser: &[usize],
         w_lead: &str,
         w_morale: i64,
@@ -644,10 +667,9 @@ impl<'a> Naval<'a> {
             return Ok(());
         }
         let (x, y) = self.eia.tables.naval.chase_for(w_morale);
-        let roll = self.dice.roll(&labels::chase(&sea_id), &[6])?;
+        let roll = self.dice.roll(&labels::chase(&sea_id, mover), &[6])?;
         let face = roll.dice[0].face;
         let lost = if face <= x { self.sink(loser, y) } else { 0 };
-        let _ = winner;
         let text = format!("{w_lead} gives chase at {sea_id} ({}): rolls {face}, needs {x} or less: the enemy loses {lost} more ships.", d.by.describe_theirs());
         let e = Event::new(CHASE, "chase", text)
             .roll(roll)
@@ -661,6 +683,7 @@ impl<'a> Naval<'a> {
     fn retreat(
         &mut self,
         sea: usize,
+        mover: &str,
         power: &str,
         group: &[usize],
         involved: &BTreeSet<String>,
@@ -709,9 +732,10 @@ impl<'a> Naval<'a> {
                         "the nearest unblockaded friendly port".to_string(),
                     )
                 } else {
-                    let roll = self
-                        .dice
-                        .roll(&labels::naval_retreat(&sea_id, power), &[tied.len() as u32])?;
+                    let roll = self.dice.roll(
+                        &labels::naval_retreat(&sea_id, mover, power),
+                        &[tied.len() as u32],
+                    )?;
                     let names: Vec<&str> =
                         tied.iter().map(|&p| self.map.area(p).id.as_str()).collect();
                     let pick = tied[roll.dice[0].face as usize - 1];

@@ -268,49 +268,43 @@ impl Phase<'_> {
         combats
     }
 
-    /// EiA 7.5.1.3: the combats in random order: a shuffle of the areas sorted by id.
+    /// EiA 7.5.1.3: the combats in random order. Each combat draws its own key, a die of
+    /// `labels::ORDER_KEY_FACES` under `combat-order/area=<area>`, and the combats are fought lowest
+    /// key first (equal keys by area id bytes). A power is told the key of each combat it fights or
+    /// watches, and nothing of the others: it checks the order of the battles it sees from their keys
+    /// alone. The key events come first, in the order the combats are fought.
     pub(super) fn combat_order(
         &mut self,
-        mut combats: Vec<(usize, String)>,
+        combats: Vec<(usize, String)>,
     ) -> Result<Vec<(usize, String)>> {
-        combats.sort_by(|a, b| {
-            self.map
-                .area(a.0)
-                .id
-                .as_bytes()
-                .cmp(self.map.area(b.0).id.as_bytes())
-        });
         if combats.len() < 2 {
             return Ok(combats);
         }
-        let sorted: Vec<String> = combats
-            .iter()
-            .map(|c| self.map.area(c.0).id.clone())
-            .collect();
-        let roll = self.dice.shuffle(&labels::combat_order(), &mut combats)?;
-        let order: Vec<String> = combats
-            .iter()
-            .map(|c| self.map.area(c.0).id.clone())
-            .collect();
-        let text = format!(
-            "The combats of [{}] are fought in the order [{}].",
-            sorted.join(", "),
-            order.join(", ")
-        );
-        let e = Event::new(COMBAT_ORDER, "combat-order", text)
-            .roll(roll)
-            .decided("all", DecidedBy::Roll);
-        // Seen by the powers that fight or watch one of the battles: they need the whole list to check
-        // the shuffle.
-        let positions = self.board.positions();
-        let mut everyone = BTreeSet::new();
-        for c in &combats {
-            everyone.extend(self.board.powers_in(c.0));
-            everyone.extend(watchers(self.map, &positions, c.0));
+        let mut keyed = Vec::new();
+        for c in combats {
+            let id = self.map.area(c.0).id.clone();
+            let roll = self
+                .dice
+                .roll(&labels::combat_order(&id), &[labels::ORDER_KEY_FACES])?;
+            keyed.push((roll.dice[0].face, id, c, roll));
         }
-        self.events
-            .push(e.seen_by(everyone.iter().map(String::as_str)));
-        Ok(combats)
+        keyed.sort_by(|a, b| (a.0, a.1.as_bytes()).cmp(&(b.0, b.1.as_bytes())));
+        let positions = self.board.positions();
+        let mut order = Vec::new();
+        for (key, id, c, roll) in keyed {
+            let text = format!(
+                "The combat at {id} draws the order key {key}: the combats are fought lowest key first."
+            );
+            let e = Event::new(COMBAT_ORDER, "combat-order", text)
+                .at(&id)
+                .roll(roll)
+                .decided("all", DecidedBy::Roll);
+            let mut seen = self.board.powers_in(c.0);
+            seen.extend(watchers(self.map, &positions, c.0));
+            self.events.push(e.seen_by(seen.iter().map(String::as_str)));
+            order.push(c);
+        }
+        Ok(order)
     }
 
     /// The factors of `power`'s corps in `area`.

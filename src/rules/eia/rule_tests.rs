@@ -249,18 +249,61 @@ fn eia_7_5_1_3_combat_order_is_random() {
             ("blue", attack("Far")),
         ]),
     );
-    let order_event = &with_rule(&events, "EiA 7.5.1.3")[0];
-    assert_eq!(order_event.rolls[0].label, "combat-order");
-    assert_eq!(order_event.rolls[0].dice_names(), "d3 d2");
-    // The battles are fought in the order of the pbem-dice/v1 shuffle of the areas sorted by id.
-    let mut expected = ["Far", "Field", "West"];
-    Roller::new(&SEED, "combat-order").shuffle(&mut expected);
+    // Each combat draws its own key under its own label; they are fought lowest key first.
+    let mut expected: Vec<(u32, &str)> = ["Far", "Field", "West"]
+        .into_iter()
+        .map(|a| {
+            let label = format!("combat-order/area={a}");
+            (Roller::new(&SEED, &label).die(1_000_000), a)
+        })
+        .collect();
+    expected.sort();
+    let keys: Vec<(u32, &str)> = with_rule(&events, "EiA 7.5.1.3")
+        .iter()
+        .map(|e| {
+            assert_eq!(e.rolls[0].dice_names(), "d1000000");
+            (e.rolls[0].dice[0].face, e.area.as_deref().unwrap())
+        })
+        .collect();
+    assert_eq!(keys, expected);
     let fought: Vec<&str> = events
         .iter()
         .filter(|e| e.kind == "combat")
         .filter_map(|e| e.area.as_deref())
         .collect();
+    let expected: Vec<&str> = expected.iter().map(|k| k.1).collect();
     assert_eq!(fought, expected);
+}
+
+/// EiA 7.5.1.3: a power is told the order key of the combats it sees, and nothing of the others.
+#[test]
+fn eia_7_5_1_3_a_power_sees_the_order_keys_of_its_own_battles_only() {
+    let state = [
+        corps("B1", "blue", "infantry", 5, "3.0", "West"),
+        corps("R1", "red", "infantry", 5, "3.0", "West"),
+        corps("B3", "blue", "infantry", 5, "3.0", "Far"),
+        corps("G3", "grey", "infantry", 5, "3.0", "Far"),
+    ]
+    .concat();
+    let (_d, g) = game(&state);
+    let (events, _) = run(
+        &g,
+        &orders(&[("blue", attack("West")), ("blue", attack("Far"))]),
+    );
+    let keys = with_rule(&events, "EiA 7.5.1.3");
+    assert_eq!(keys.len(), 2);
+    for e in keys {
+        let at = e.area.as_deref().unwrap();
+        assert_eq!(e.rolls[0].label, format!("combat-order/area={at}"));
+        assert!(e.visible_to.contains("blue"));
+        let (fights, not) = if at == "West" {
+            ("red", "grey")
+        } else {
+            ("grey", "red")
+        };
+        assert!(e.visible_to.contains(fights), "{at}: {:?}", e.visible_to);
+        assert!(!e.visible_to.contains(not), "{at}: {:?}", e.visible_to);
+    }
 }
 
 #[test]
@@ -1025,6 +1068,67 @@ fn eia_6_2_3_a_stronger_fleet_is_not_intercepted() {
     assert!(with_rule(&events, "EiA 6.2.3").is_empty());
 }
 
+/// EiA 6.2.3: a route that leaves the Bay and enters it again is tried twice by the fleet lying there,
+/// under two labels (the second with `entry=2`): it resolves under every one of 200 seeds, and some of
+/// them see both interceptions miss.
+#[test]
+fn eia_6_2_3_a_route_that_re_enters_a_sea_resolves_under_every_seed() {
+    let (_d, g) = game(&sea_state(""));
+    let route = EiaOrder::Move {
+        unit: "BF".into(),
+        path: vec!["Bay".into(), "Ocean".into(), "Bay".into()],
+    };
+    let o = orders(&[("blue", route)]);
+    let mut both_missed = 0;
+    for s in 0..200u8 {
+        let (events, _) = run_seed(&g, &o, [s; 32]);
+        let labels: Vec<&str> = with_rule(&events, "EiA 6.2.3")
+            .iter()
+            .flat_map(|e| e.rolls.iter().map(|r| r.label.as_str()))
+            .collect();
+        if labels.len() == 2 {
+            assert_eq!(
+                labels,
+                [
+                    "intercept/sea=Bay/fleet=BF/power=red",
+                    "intercept/sea=Bay/fleet=BF/power=red/entry=2"
+                ]
+            );
+            both_missed += 1;
+        }
+    }
+    assert!(both_missed > 0, "no seed of 200 missed both interceptions");
+}
+
+/// EiA 19.1, 6.3.5: two fleets intercepted in the same sea fight two battles whose labels name the
+/// fleet intercepted, so they never share a die.
+#[test]
+fn eia_19_1_two_battles_in_one_sea_have_distinct_labels() {
+    let state = format!(
+        "[control]\nWest = \"red\"\nFar = \"blue\"\n{}{}{}",
+        fleet("BF", "blue", 3, "Ocean"),
+        fleet("BG", "blue", 3, "Ocean"),
+        fleet("RF", "red", 12, "Bay")
+    );
+    let (_d, g) = game(&state);
+    let o = orders(&[("blue", sail("BF", "Bay")), ("blue", sail("BG", "Bay"))]);
+    let events = first_seed_where(&g, &o, |e| {
+        e.iter().filter(|e| e.kind == "naval-combat").count() == 2
+    });
+    let firsts: Vec<&str> = events
+        .iter()
+        .filter(|e| e.kind == "naval-round" && e.text.starts_with("Round 1 "))
+        .map(|e| e.rolls[0].label.as_str())
+        .collect();
+    assert_eq!(
+        firsts,
+        [
+            "naval/sea=Bay/fleet=BF/round=1",
+            "naval/sea=Bay/fleet=BG/round=1"
+        ]
+    );
+}
+
 #[test]
 fn eia_6_3_2_intercepted_fleets_evade_unless_stronger() {
     let (_d, g) = game(&sea_state(""));
@@ -1148,7 +1252,11 @@ fn eia_6_3_5_a_roll_among_equally_near_ports() {
         .iter()
         .find(|e| e.kind == "naval-retreat" && e.text.starts_with("blue retreats"))
         .unwrap();
-    assert_eq!(retreat.rolls[0].label, "naval-retreat/sea=Ocean/power=blue");
+    // The engage battle is named by the attacked side's biggest fleet.
+    assert_eq!(
+        retreat.rolls[0].label,
+        "naval-retreat/sea=Ocean/fleet=BF/power=blue"
+    );
     assert_eq!(retreat.rolls[0].dice_names(), "d2");
     assert!(
         retreat
@@ -1203,12 +1311,13 @@ fn eia_19_1_naval_combat_on_the_tactical_chart() {
     // Red, twice blue's ships, +1; blue, half red's, -1.
     assert_eq!(battle.text, "Naval battle at Bay: red (10 ships, melee, modifier +1) against blue (5 ships, linear-attack, modifier -1).");
     let round = events.iter().find(|e| e.kind == "naval-round").unwrap();
-    assert_eq!(round.rolls[0].label, "naval/sea=Bay/round=1");
+    assert_eq!(round.rolls[0].label, "naval/sea=Bay/fleet=BF/round=1");
     // Melee against a line: the melee fleet tries to close after round 1.
     if events.iter().filter(|e| e.kind == "naval-round").count() > 1 {
-        assert!(events
+        assert!(events.iter().any(|e| e
+            .rolls
             .iter()
-            .any(|e| e.rolls.iter().any(|r| r.label == "closing/sea=Bay/round=1")));
+            .any(|r| r.label == "closing/sea=Bay/fleet=BF/round=1")));
     }
 }
 
@@ -1279,7 +1388,12 @@ fn eia_19_1_closing_to_melee_failing_to_close_fights_the_1st_row_again() {
 fn eia_6_3_5_victors_never_pursue_and_the_defeated_retreat_to_port() {
     let (_d, g) = game(&sea_state(""));
     let o = orders(&[("blue", sail("BF", "Bay"))]);
-    let events = first_seed_where(&g, &o, |e| e.iter().any(|e| e.kind == "naval-retreat"));
+    // Blue, the weaker, beaten: red's only port, West, lies next to the Bay that blue holds
+    // blockaded while it stays there, so a beaten red would have nowhere to go.
+    let events = first_seed_where(&g, &o, |e| {
+        e.iter()
+            .any(|e| e.kind == "naval-retreat" && e.text.starts_with("blue "))
+    });
     let chase = with_rule(&events, "EiA 6.3.5");
     assert!(
         chase
@@ -1402,14 +1516,14 @@ fn eia_10_1_4_1_4_the_insurrection_corps_fight_in_a_land_phase_of_their_own_afte
         ("blue", attack("Far")),
     ]);
     let (events, _) = run(&g, &o);
-    // The turn's combats are shuffled without Side...
-    let order = with_rule(&events, "EiA 7.5.1.3");
+    // The turn's combats draw their order keys without Side...
+    let keyed: Vec<&str> = with_rule(&events, "EiA 7.5.1.3")
+        .iter()
+        .filter_map(|e| e.area.as_deref())
+        .collect();
     assert!(
-        order[0]
-            .text
-            .starts_with("The combats of [Far, West] are fought"),
-        "{}",
-        order[0].text
+        keyed.len() == 2 && keyed.contains(&"Far") && keyed.contains(&"West"),
+        "{keyed:?}"
     );
     // ...and Side is fought after them, in the special land phase.
     let combats: Vec<&str> = events

@@ -1,0 +1,276 @@
+//! What a player holds, read back into the forms of a report: the `.eml` as his mail client saved it
+//! (any transfer encoding: mail-parser decodes it), or a text, HTML or JSON report on its own. Each
+//! form gives the public dice header and the rolls it lists, each roll with the text of its event, so
+//! that `verify` checks every form and compares them.
+
+use anyhow::{bail, Result};
+
+use super::verify::{numbers_in_text, parse_header, parse_rolls, ListedRoll, ParsedHeader};
+use crate::mail::parse::{parse, Content};
+
+/// The form a report came in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Form {
+    Text,
+    Html,
+    Json,
+}
+
+impl Form {
+    pub fn name(self) -> &'static str {
+        match self {
+            Form::Text => "text",
+            Form::Html => "HTML",
+            Form::Json => "JSON",
+        }
+    }
+}
+
+/// One form of a report: its dice header, the rolls it lists, and the commitment it announces for
+/// the next turn (when it does).
+#[derive(Debug, Clone)]
+pub struct ReportForm {
+    pub form: Form,
+    pub header: ParsedHeader,
+    pub rolls: Vec<ListedRoll>,
+    /// `(turn, commitment)` of "Dice commitment for turn N" (text) or `next` (JSON).
+    pub announces: Option<(u32, String)>,
+    /// The events of "What happened" whose text gives dice ("rolls 5") but that list no roll: a roll
+    /// line was deleted.
+    pub unrolled: Vec<String>,
+}
+
+/// Whether `bytes` look like a saved mail: a header block (name: value lines) naming a mail header
+/// before the first blank line. An mbox "From " line before it is allowed.
+pub fn is_mail(bytes: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(16_384)]);
+    let mut lines = text.lines().peekable();
+    if lines.peek().is_some_and(|l| l.starts_with("From ")) {
+        lines.next();
+    }
+    let mut mail_header = false;
+    for line in lines {
+        if line.is_empty() {
+            return mail_header;
+        }
+        if line.starts_with([' ', '\t']) {
+            continue;
+        }
+        let Some((name, _)) = line.split_once(':') else {
+            return false;
+        };
+        if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
+            return false;
+        }
+        mail_header |= matches!(
+            name.to_ascii_lowercase().as_str(),
+            "from" | "to" | "subject" | "date" | "mime-version" | "content-type" | "message-id"
+        );
+    }
+    false
+}
+
+/// The texts of a file a player holds: the decoded parts of a mail (body, alternatives, text, HTML
+/// and JSON attachments), or the file itself. Each comes with the form it is in.
+pub fn texts(bytes: &[u8]) -> Vec<(Form, String)> {
+    if !is_mail(bytes) {
+        let text = String::from_utf8_lossy(bytes).into_owned();
+        return vec![(sniff(&text), text)];
+    }
+    let raw = bytes.strip_prefix(b"From ").map_or(bytes, |rest| {
+        rest.iter()
+            .position(|&b| b == b'\n')
+            .map_or(rest, |i| &rest[i + 1..])
+    });
+    let Some(message) = parse(raw) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for part in message.parts {
+        let name = part.name.as_deref().unwrap_or("").to_ascii_lowercase();
+        let form = if part.content_type == "application/json" || name.ends_with(".json") {
+            Form::Json
+        } else if part.content_type == "text/html" || name.ends_with(".html") {
+            Form::Html
+        } else if part.content_type == "text/plain" {
+            Form::Text
+        } else {
+            continue;
+        };
+        let text = match part.content {
+            Content::Text(t) | Content::Html(t) => t,
+            Content::Bytes(b) => String::from_utf8_lossy(&b).into_owned(),
+            Content::Message => continue,
+        };
+        out.push((form, text));
+    }
+    out
+}
+
+/// A file on its own: JSON if it opens with `{`, HTML if it opens with `<`, text otherwise.
+fn sniff(text: &str) -> Form {
+    match text
+        .trim_start_matches('\u{feff}')
+        .trim_start()
+        .chars()
+        .next()
+    {
+        Some('{') => Form::Json,
+        Some('<') => Form::Html,
+        _ => Form::Text,
+    }
+}
+
+/// Every form of a report found in `bytes`; an error when none holds a pbem-dice header.
+pub fn report_forms(bytes: &[u8]) -> Result<Vec<ReportForm>> {
+    let mut forms = Vec::new();
+    let mut errors = Vec::new();
+    for (form, text) in texts(bytes) {
+        match read_form(form, &text) {
+            Ok(f) => forms.push(f),
+            Err(e) => errors.push(format!("{} part: {e:#}", form.name())),
+        }
+    }
+    if forms.is_empty() {
+        if errors.is_empty() {
+            bail!("no report found: neither a text, HTML nor JSON report, nor a mail holding one");
+        }
+        bail!("no report found ({})", errors.join("; "));
+    }
+    Ok(forms)
+}
+
+/// One form read back.
+pub fn read_form(form: Form, text: &str) -> Result<ReportForm> {
+    match form {
+        Form::Text => Ok(from_text(Form::Text, text)?),
+        Form::Html => Ok(from_text(Form::Html, &crate::mail::html::to_text(text))?),
+        Form::Json => from_json(text),
+    }
+}
+
+fn from_text(form: Form, text: &str) -> Result<ReportForm> {
+    let header = parse_header(text)?;
+    let announces = header
+        .turn
+        .checked_add(1)
+        .and_then(|next| announced_commitment(text, next).map(|c| (next, c)));
+    Ok(ReportForm {
+        form,
+        header,
+        rolls: parse_rolls(text),
+        announces,
+        unrolled: unrolled_events(text),
+    })
+}
+
+/// The headings that close "What happened" (text and HTML reports).
+const AFTER_EVENTS: [&str; 5] = [
+    "decisions taken for you",
+    "your units",
+    "what your units see",
+    "the position",
+    "next turn",
+];
+
+/// The events of the "What happened" section whose text gives dice but that are followed by no roll
+/// line.
+fn unrolled_events(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut inside = false;
+    let mut open: Option<(String, bool)> = None;
+    let mut close = |open: &mut Option<(String, bool)>| {
+        if let Some((event, rolled)) = open.take() {
+            if !rolled && !numbers_in_text(&event).is_empty() {
+                out.push(event);
+            }
+        }
+    };
+    for line in text.lines() {
+        let t = line.trim();
+        let lower = t.to_ascii_lowercase();
+        if lower == "what happened" {
+            inside = true;
+            continue;
+        }
+        if !inside {
+            continue;
+        }
+        if AFTER_EVENTS.contains(&lower.as_str()) {
+            break;
+        }
+        if t.starts_with("roll ") {
+            if let Some((_, rolled)) = open.as_mut() {
+                *rolled = true;
+            }
+        } else if !t.is_empty() && !t.starts_with('[') {
+            close(&mut open);
+            open = Some((t.strip_prefix("- ").unwrap_or(t).to_string(), false));
+        }
+    }
+    close(&mut open);
+    out
+}
+
+/// The commitment for `turn` that a report announces ("Dice commitment for turn N: ...").
+pub fn announced_commitment(report: &str, turn: u32) -> Option<String> {
+    let prefix = format!("Dice commitment for turn {turn}: ");
+    report
+        .lines()
+        .find_map(|l| l.trim().strip_prefix(&prefix).map(|c| c.trim().to_string()))
+}
+
+fn from_json(text: &str) -> Result<ReportForm> {
+    let v: serde_json::Value = serde_json::from_str(text)?;
+    let dice = &v["dice"];
+    let (Some(header_text), Some(digest)) = (dice["text"].as_str(), dice["digest"].as_str()) else {
+        bail!("this JSON report has no dice header (dice.text, dice.digest)");
+    };
+    let header = parse_header(&format!("{header_text}header sha256: {digest}\n"))?;
+    let mut rolls = Vec::new();
+    let mut unrolled = Vec::new();
+    // `decisions` repeats events of `events`: the rolls are read from `events` only.
+    for (i, e) in v["events"].as_array().into_iter().flatten().enumerate() {
+        let event = e["text"].as_str().unwrap_or("").to_string();
+        let listed = e["rolls"].as_array().map_or(0, Vec::len);
+        if listed == 0 && !numbers_in_text(&event).is_empty() {
+            unrolled.push(event.clone());
+        }
+        for r in e["rolls"].as_array().into_iter().flatten() {
+            let dice: Vec<(u32, u32)> = r["dice"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|d| {
+                    let n = |k: &str| d[k].as_u64().and_then(|x| u32::try_from(x).ok());
+                    (n("sides").unwrap_or(0), n("face").unwrap_or(0))
+                })
+                .collect();
+            if dice.iter().any(|&(s, _)| s == 0) {
+                bail!(
+                    "event {} of this JSON report has a die with no sides",
+                    i + 1
+                );
+            }
+            rolls.push(ListedRoll {
+                line: i + 1,
+                label: r["label"].as_str().unwrap_or("").to_string(),
+                sides: dice.iter().map(|d| d.0).collect(),
+                faces: dice.iter().map(|d| d.1).collect(),
+                event: event.clone(),
+            });
+        }
+    }
+    let next = &v["next"];
+    let announces = match (next["turn"].as_u64(), next["commitment"].as_str()) {
+        (Some(t), Some(c)) if !c.is_empty() => u32::try_from(t).ok().map(|t| (t, c.to_string())),
+        _ => None,
+    };
+    Ok(ReportForm {
+        form: Form::Json,
+        header,
+        rolls,
+        announces,
+        unrolled,
+    })
+}

@@ -1,0 +1,51 @@
+//! `pbem close`: close the current turn's orders (pbem-dice/v2).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{bail, Result};
+
+use crate::game::config::DiceScheme;
+use crate::game::fsio::GameLock;
+use crate::game::Game;
+
+/// Close the current turn's orders at the deadline (pbem-dice/v2): write the closing list (each power
+/// with orders in, the SHA-256 of its orders as filed and its entropy) to `turns/<t>/close.toml` and a
+/// closing mail for every player to the outbox, before anything is resolved. The turn's seed is made of
+/// exactly that list; `pbem resolve` and `pbem turn` close the turn themselves when it is not closed.
+/// Send the closing mail with `pbem send` before you resolve.
+///
+/// Example: pbem close games/my-game && pbem send games/my-game
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The game folder.
+    pub game: PathBuf,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let game = Game::load(&args.game)?;
+    if game.config.dice.scheme != DiceScheme::V2 {
+        bail!(
+            "{} plays pbem-dice/v1, which has no closing list: set `[dice] scheme = \"pbem-dice/v2\"` in game.toml for the next game",
+            game.config.game
+        );
+    }
+    let _lock = GameLock::acquire(&game.dir)?;
+    let turn = game.current_turn()?;
+    if game.is_resolved(turn) {
+        bail!("turn {turn} is already resolved");
+    }
+    let file = crate::engine::close::close(&game, turn)?;
+    crate::say!(
+        "Turn {turn} closed: {} power(s) with orders in; closing digest {}.",
+        file.powers.len(),
+        file.close
+    );
+    for p in &file.powers {
+        crate::say!("  {:<10} orders {}  entropy {}", p.id, p.orders, p.entropy);
+    }
+    crate::say!(
+        "The closing mail of every player is in the outbox: send it (`pbem send`) before you resolve."
+    );
+    Ok(ExitCode::SUCCESS)
+}

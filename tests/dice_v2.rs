@@ -1,0 +1,380 @@
+//! pbem-dice/v2 through the binary (README "Auditing the dice"): `pbem close` mails the closing list
+//! before anything is resolved, the seed is made of exactly that list, and each player proves from his
+//! own mail that the orders and entropy that stood are the last he sent.
+
+mod support;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use predicates::prelude::*;
+use support::*;
+
+/// The demo game at turn 1, its orders filed, playing pbem-dice/v2, closed.
+fn closed_demo() -> (tempfile::TempDir, PathBuf) {
+    let (t, game) = unresolved_demo();
+    add_to_config(&game, "\n[dice]\nscheme = \"pbem-dice/v2\"\n");
+    pbem()
+        .arg("close")
+        .arg(&game)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "Turn 1 closed: 4 power(s) with orders in",
+        ));
+    (t, game)
+}
+
+fn mail(game: &Path, name: &str) -> PathBuf {
+    game.join("mail/outbox").join(name)
+}
+
+fn verify_france(game: &Path, orders: &Path) -> assert_cmd::assert::Assert {
+    let commitment = fs::read_to_string(game.join("turns/1/commitment")).unwrap();
+    pbem()
+        .arg("verify")
+        .arg(mail(game, "t0001-report-france.eml"))
+        .args(["--commitment", commitment.trim()])
+        .arg("--close")
+        .arg(mail(game, "t0001-closing-france.eml"))
+        .arg("--orders")
+        .arg(orders)
+        .assert()
+}
+
+#[test]
+fn the_closing_mail_goes_to_every_player_before_the_turn_is_resolved() {
+    let (_t, game) = closed_demo();
+    assert!(!game.join("turns/1/record.toml").exists());
+    for p in ["austria", "britain", "france", "russia"] {
+        let text = fs::read_to_string(mail(&game, &format!("t0001-closing-{p}.eml"))).unwrap();
+        assert!(
+            text.contains("closing list of game ulm-1805 turn 1"),
+            "{text}"
+        );
+        assert!(text.contains("power britain: orders "), "{text}");
+    }
+}
+
+#[test]
+fn a_v2_report_verifies_against_the_closing_mail_and_the_orders_sent() {
+    let (t, game) = closed_demo();
+    pbem().arg("resolve").arg(&game).assert().success();
+    let sent = write(
+        t.path(),
+        "france.txt",
+        fs::read(game.join("orders/1/france.txt")).unwrap(),
+    );
+    verify_france(&game, &sent)
+        .success()
+        .stdout(predicate::str::contains(
+            "ok: the closing list is the one mailed at the close",
+        ))
+        .stdout(predicate::str::contains(
+            "ok: the orders that stood for france are the ones you give",
+        ))
+        .stdout(predicate::str::contains("the report checks out"));
+    pbem().arg("audit").arg(&game).assert().success();
+}
+
+#[test]
+fn after_the_close_no_entropy_can_be_added() {
+    let (_t, game) = closed_demo();
+    edit(
+        &game.join("orders/1/britain.txt"),
+        "turn 1\n",
+        "turn 1\nentropy grind 223\n",
+    );
+    pbem()
+        .arg("resolve")
+        .arg(&game)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "the orders of turn 1 differ from its closing list",
+        ))
+        .stderr(predicate::str::contains("(britain)"));
+}
+
+/// Grinding around the close: the referee adds entropy for Britain, deletes the closing list and
+/// closes again. The players hold the first closing mail: verify sees the list changed.
+#[test]
+fn a_closing_list_made_again_is_caught_by_the_first_closing_mail() {
+    let (t, game) = closed_demo();
+    let first = write(
+        t.path(),
+        "closing.eml",
+        fs::read(mail(&game, "t0001-closing-france.eml")).unwrap(),
+    );
+    edit(
+        &game.join("orders/1/britain.txt"),
+        "turn 1\n",
+        "turn 1\nentropy grind 223\n",
+    );
+    fs::remove_file(game.join("turns/1/close.toml")).unwrap();
+    pbem().arg("close").arg(&game).assert().success();
+    pbem().arg("resolve").arg(&game).assert().success();
+    pbem()
+        .arg("verify")
+        .arg(mail(&game, "t0001-report-france.eml"))
+        .arg("--close")
+        .arg(&first)
+        .assert()
+        .code(4)
+        .stdout(predicate::str::contains(
+            "MISMATCH: the closing list of the report is not the one mailed at the close",
+        ));
+}
+
+/// Receipts: France sent two submissions, the referee filed the earlier. France's verify, given the
+/// last orders it sent, sees that other orders stood, even with the same entropy line.
+#[test]
+fn orders_other_than_the_last_sent_are_caught() {
+    let (t, game) = closed_demo();
+    pbem().arg("resolve").arg(&game).assert().success();
+    let filed = fs::read_to_string(game.join("orders/1/france.txt")).unwrap();
+    let last = format!("{filed}standing honours grant\n");
+    let sent = write(
+        t.path(),
+        "last.eml",
+        eml(
+            "france@example.org",
+            "Sun, 06 Dec 2026 18:00:00 +0000",
+            "last@x",
+            &last,
+        ),
+    );
+    verify_france(&game, &sent)
+        .code(4)
+        .stdout(predicate::str::contains(
+            "MISMATCH: the orders that stood for france (SHA-256",
+        ));
+}
+
+#[test]
+fn closing_a_v1_game_is_refused() {
+    let (_t, game) = unresolved_demo();
+    pbem()
+        .arg("close")
+        .arg(&game)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("plays pbem-dice/v1"));
+}
+
+/// Receipts through the mail: France mails two submissions before the deadline; pbem files the last,
+/// and France's verify, given that last mail as it sent it, proves its orders stood; given the first,
+/// it says other orders stood.
+#[test]
+fn the_last_orders_mailed_are_the_ones_that_stood() {
+    let (t, game) = game();
+    add_to_config(&game, "\n[dice]\nscheme = \"pbem-dice/v2\"\n");
+    let first = write(
+        t.path(),
+        "first.eml",
+        eml(
+            "france@example.org",
+            "Sat, 5 Dec 2026 18:00:00 +0100",
+            "fr-1@example.org",
+            &format!("{}entropy first\n", header("france", FRANCE_PW, 1)),
+        ),
+    );
+    let last = write(
+        t.path(),
+        "last.eml",
+        eml(
+            "france@example.org",
+            "Sat, 5 Dec 2026 19:00:00 +0100",
+            "fr-2@example.org",
+            &format!(
+                "{}entropy second thoughts\n",
+                header("france", FRANCE_PW, 1)
+            ),
+        ),
+    );
+    pbem()
+        .arg("ingest")
+        .arg(&game)
+        .arg(&first)
+        .arg(&last)
+        .assert()
+        .success();
+    pbem().arg("resolve").arg(&game).assert().success();
+    verify_france(&game, &last)
+        .success()
+        .stdout(predicate::str::contains(
+            "ok: the orders that stood for france are the ones you give",
+        ))
+        .stdout(predicate::str::contains(
+            "ok: the entropy listed for france is the one of your orders",
+        ));
+    verify_france(&game, &first)
+        .code(4)
+        .stdout(predicate::str::contains(
+            "MISMATCH: the orders that stood for france",
+        ));
+    // The acknowledgements are receipts: the last one's orders and entropy stood, the first one's not.
+    let acks: Vec<PathBuf> = fs::read_dir(game.join("mail/outbox"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().contains("-ack-france-"))
+        .collect();
+    assert_eq!(acks.len(), 2);
+    let receipt = |ack: &Path| {
+        pbem()
+            .arg("verify")
+            .arg(mail(&game, "t0001-report-france.eml"))
+            .arg("--ack")
+            .arg(ack)
+            .assert()
+    };
+    let (last_ack, first_ack): (Vec<&PathBuf>, Vec<&PathBuf>) = acks.iter().partition(|p| {
+        fs::read_to_string(p)
+            .unwrap()
+            .contains("These orders now stand")
+    });
+    // Their sequence numbers: the first accepted, then the second.
+    let seq = |p: &Path| {
+        let raw = fs::read(p).unwrap();
+        let text: String = pbem::audit::forms::texts(&raw)
+            .into_iter()
+            .map(|(_, t)| t)
+            .collect();
+        assert!(text.contains("power france seq "), "{text}");
+        text.contains("power france seq 2 ")
+    };
+    assert!(seq(last_ack[0]) && !seq(first_ack[0]));
+    receipt(last_ack[0])
+        .success()
+        .stdout(predicate::str::contains(
+            "ok: the commitment is the one the acknowledgement",
+        ))
+        .stdout(predicate::str::contains(
+            "ok: the orders that stood for france are the ones you give",
+        ))
+        .stdout(predicate::str::contains("the report checks out"));
+    receipt(first_ack[0])
+        .code(4)
+        .stdout(predicate::str::contains(
+            "MISMATCH: the orders that stood for france",
+        ))
+        .stdout(predicate::str::contains(
+            "MISMATCH: the entropy listed for france is not the one",
+        ));
+}
+
+/// Round 657413 of drand quicknet, published at 2023-09-15 11:00:03 UTC (a real round).
+const ROUND: &str = "657413";
+const SIGNATURE: &str = "b713718a38ae728dfd477991af2822e08d2f305e47718cef9f7848ce4050e7be41076862b98fad56e91a6b85b89cd97b";
+
+/// The demo at turn 1 playing pbem-dice/v2 with the drand quicknet beacon, its deadline 2023-09-15
+/// 11:00 UTC, so that its round is 657413.
+fn beacon_demo() -> (tempfile::TempDir, PathBuf) {
+    let (t, game) = unresolved_demo();
+    set_deadline_key(&game, "time_zone", "\"UTC\"");
+    set_deadline_key(&game, "first", "\"2023-09-15T11:00\"");
+    add_to_config(
+        &game,
+        "\n[dice]\nscheme = \"pbem-dice/v2\"\nbeacon = \"drand-quicknet\"\n",
+    );
+    (t, game)
+}
+
+#[test]
+fn a_beacon_game_names_its_round_and_will_not_resolve_without_it() {
+    let (_t, game) = beacon_demo();
+    pbem()
+        .arg("resolve")
+        .arg(&game)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "give drand quicknet round 657413 (the first after the deadline of turn 1)",
+        ));
+    // The closing mail went out before: the close comes first.
+    assert!(mail(&game, "t0001-closing-france.eml").is_file());
+}
+
+#[test]
+fn a_wrong_round_or_a_forged_signature_is_refused() {
+    let (_t, game) = beacon_demo();
+    pbem()
+        .arg("resolve")
+        .arg(&game)
+        .arg("--beacon")
+        .arg("123:b75c69d0b72a5d906e854e808ba7e2accb1542ac355ae486d591aa9d43765482e26cd02df835d3546d23c4b13e0dfc92")
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("turn 1 draws drand quicknet round 657413"));
+    let forged = format!("{ROUND}:{}", SIGNATURE.replace("b7137", "b7138"));
+    pbem()
+        .arg("resolve")
+        .arg(&game)
+        .arg("--beacon")
+        .arg(forged)
+        .assert()
+        .failure();
+}
+
+#[test]
+fn the_beacon_joins_the_seed_and_every_player_checks_it_offline() {
+    let (_t, game) = beacon_demo();
+    pbem()
+        .arg("resolve")
+        .arg(&game)
+        .arg("--beacon")
+        .arg(format!("{ROUND}:{SIGNATURE}"))
+        .assert()
+        .success();
+    let report = fs::read_to_string(game.join("turns/1/reports/france.txt")).unwrap();
+    assert!(
+        report.contains(&format!(
+            "beacon: drand-quicknet round {ROUND} signature {SIGNATURE}"
+        )),
+        "{report}"
+    );
+    pbem()
+        .arg("verify")
+        .arg(mail(&game, "t0001-report-france.eml"))
+        .arg("--close")
+        .arg(mail(&game, "t0001-closing-france.eml"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "ok: the closing list is the one mailed at the close",
+        ));
+    pbem().arg("audit").arg(&game).assert().success();
+    // The announcement of turn 2 names its round before its deadline (a week later).
+    let next = fs::read_to_string(mail(&game, "t0002-announcement-france.eml")).unwrap();
+    assert!(
+        next.contains("drand quicknet beacon: round 859013"),
+        "{next}"
+    );
+}
+
+/// `pbem turn` on a v2 game closes the orders and delivers the closing list before it resolves: the
+/// turn of a beacon game stops for want of its round, and the players already hold the closing mail.
+#[test]
+fn pbem_turn_delivers_the_closing_list_before_it_resolves() {
+    let (t, game) = beacon_demo();
+    let delivered = t.path().join("delivered");
+    fs::create_dir_all(&delivered).unwrap();
+    pbem()
+        .arg("turn")
+        .arg(&game)
+        .arg("--folder")
+        .arg(&delivered)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("give drand quicknet round 657413"));
+    assert!(!game.join("turns/1/record.toml").exists());
+    let mails: Vec<String> = tree(&delivered)
+        .into_iter()
+        .map(|(_, bytes)| String::from_utf8_lossy(&bytes).into_owned())
+        .collect();
+    let closing = mails
+        .iter()
+        .filter(|m| m.contains("closing list of game ulm-1805 turn 1"))
+        .count();
+    assert_eq!(closing, 4, "{} mails delivered", mails.len());
+}

@@ -1,0 +1,294 @@
+//! `pbem verify` on what a player holds (README "Auditing the dice"): the report mail as any client
+//! saves it, each form of the report, the anchors of the commitment, and his own orders. Every
+//! tampering case is caught by the player's own `verify` from his own mail.
+
+mod support;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use base64::Engine;
+use predicates::prelude::*;
+use support::*;
+
+/// The demo's turn 1 commitment, published before its orders were due.
+fn commitment(game: &Path) -> String {
+    fs::read_to_string(game.join("turns/1/commitment"))
+        .unwrap()
+        .trim()
+        .to_string()
+}
+
+fn verify(report: &Path, game: &Path) -> assert_cmd::assert::Assert {
+    pbem()
+        .arg("verify")
+        .arg(report)
+        .args(["--commitment", &commitment(game)])
+        .assert()
+}
+
+/// A mail of France's turn 1 report: text, HTML and JSON parts, each in `encoding`, lines ending
+/// with `eol`.
+fn report_mail(game: &Path, encoding: &str, eol: &str) -> String {
+    let reports = game.join("turns/1/reports");
+    let part = |ct: &str, path: PathBuf| {
+        let text = fs::read_to_string(path).unwrap();
+        let body = match encoding {
+            "base64" => {
+                let b = base64::engine::general_purpose::STANDARD.encode(text.as_bytes());
+                b.as_bytes()
+                    .chunks(76)
+                    .map(|c| std::str::from_utf8(c).unwrap())
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            }
+            _ => text,
+        };
+        format!(
+            "--b\nContent-Type: {ct}; charset=utf-8\nContent-Transfer-Encoding: {encoding}\n\n{body}\n"
+        )
+    };
+    let mail = format!(
+        "From: referee@example.org\nTo: france@example.org\nSubject: report\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"b\"\n\n{}{}{}--b--\n",
+        part("text/plain", reports.join("france.txt")),
+        part("text/html", reports.join("france.html")),
+        part("application/json", reports.join("france.json")),
+    );
+    mail.replace('\n', eol)
+}
+
+#[test]
+fn the_untouched_report_mail_verifies_in_every_transfer_encoding() {
+    let (t, game) = demo();
+    // As pbem sent it (quoted-printable, CRLF), and as clients save it: LF line ends, an mbox From
+    // line.
+    let sent = fs::read_to_string(game.join("mail/outbox/t0001-report-france.eml")).unwrap();
+    let mut mails = vec![
+        ("sent.eml", sent.clone()),
+        ("lf.eml", sent.replace("\r\n", "\n")),
+        (
+            "mbox.eml",
+            format!(
+                "From referee@example.org Sun Dec  6 19:00:00 2026\n{}",
+                sent.replace("\r\n", "\n")
+            ),
+        ),
+    ];
+    for (name, enc, eol) in [
+        ("base64.eml", "base64", "\n"),
+        ("8bit.eml", "8bit", "\n"),
+        ("8bit-crlf.eml", "8bit", "\r\n"),
+    ] {
+        mails.push((name, report_mail(&game, enc, eol)));
+    }
+    for (name, mail) in mails {
+        let path = write(t.path(), name, mail);
+        verify(&path, &game)
+            .success()
+            .stdout(predicate::str::contains(
+                "ok: the text, HTML, JSON forms list the same header and the same",
+            ))
+            .stdout(predicate::str::contains("the report checks out"));
+    }
+}
+
+#[test]
+fn each_form_of_the_report_verifies_on_its_own() {
+    let (_t, game) = demo();
+    for ext in ["txt", "html", "json"] {
+        verify(&game.join(format!("turns/1/reports/france.{ext}")), &game)
+            .success()
+            .stdout(predicate::str::contains("the report checks out"));
+    }
+}
+
+#[test]
+fn a_report_without_an_anchor_says_so() {
+    let (_t, game) = demo();
+    pbem()
+        .arg("verify")
+        .arg(game.join("mail/outbox/t0001-report-france.eml"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("NO ANCHOR"))
+        .stdout(predicate::str::contains("the report checks out").not());
+}
+
+#[test]
+fn the_announcement_mail_and_the_previous_report_anchor_the_commitment() {
+    let (_t, game) = demo();
+    pbem().arg("resolve").arg(&game).assert().success();
+    let outbox = game.join("mail/outbox");
+    pbem()
+        .arg("verify")
+        .arg(outbox.join("t0002-report-france.eml"))
+        .arg("--announcement")
+        .arg(outbox.join("t0002-announcement-france.eml"))
+        .arg("--previous")
+        .arg(outbox.join("t0001-report-france.eml"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "ok: the commitment is the one the announcement",
+        ))
+        .stdout(predicate::str::contains(
+            "ok: the commitment is the one the previous report",
+        ))
+        .stdout(predicate::str::contains("the report checks out"));
+}
+
+#[test]
+fn a_commitment_other_than_the_one_announced_is_caught() {
+    let (_t, game) = demo();
+    pbem()
+        .arg("verify")
+        .arg(game.join("mail/outbox/t0001-report-france.eml"))
+        .args(["--commitment", &"0".repeat(64)])
+        .assert()
+        .code(4)
+        .stdout(predicate::str::contains(
+            "MISMATCH: the commitment is not the one --commitment gives",
+        ));
+}
+
+/// The first roll line of France's text report that follows an event giving its die in its text.
+fn reinforce_roll(text: &str) -> String {
+    text.lines()
+        .find(|l| {
+            l.trim_start()
+                .starts_with("roll reinforce/area=Ulm/unit=FR-Gd:")
+        })
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn a_deleted_roll_line_is_caught() {
+    let (t, game) = demo();
+    // In the text report alone: its event still gives the die.
+    let report = game.join("turns/1/reports/france.txt");
+    let text = fs::read_to_string(&report).unwrap();
+    let line = reinforce_roll(&text);
+    let cut = write(
+        t.path(),
+        "cut.txt",
+        text.replacen(&format!("{line}\n"), "", 1),
+    );
+    verify(&cut, &game)
+        .code(4)
+        .stdout(predicate::str::contains(
+            "event gives dice but lists no roll (a roll line was removed): FR-Gd (france) tries to march",
+        ));
+    // In the mail: the text part no longer lists what the HTML and JSON parts list.
+    let mail = report_mail(&game, "8bit", "\n").replacen(&format!("{line}\n"), "", 1);
+    verify(&write(t.path(), "cut.eml", mail), &game)
+        .code(4)
+        .stdout(predicate::str::contains(
+            "the HTML report lists other rolls than the text report",
+        ));
+}
+
+#[test]
+fn a_duplicated_label_is_caught() {
+    let (t, game) = demo();
+    let text = fs::read_to_string(game.join("turns/1/reports/france.txt")).unwrap();
+    let line = reinforce_roll(&text);
+    let twice = write(
+        t.path(),
+        "twice.txt",
+        text.replacen(&line, &format!("{line}\n{line}"), 1),
+    );
+    verify(&twice, &game)
+        .code(4)
+        .stdout(predicate::str::contains(
+            "lists the label reinforce/area=Ulm/unit=FR-Gd twice",
+        ));
+}
+
+#[test]
+fn event_text_that_contradicts_its_roll_is_caught() {
+    let (t, game) = demo();
+    let text = fs::read_to_string(game.join("turns/1/reports/france.txt")).unwrap();
+    let from = "to the battle at Ulm (by the SOP): rolls 2, needs 2 or less: it arrives.";
+    assert!(text.contains(from));
+    let forged = text.replacen(
+        from,
+        "to the battle at Ulm (by the SOP): rolls 1, needs 2 or less: it arrives.",
+        1,
+    );
+    verify(&write(t.path(), "forged.txt", forged), &game)
+        .code(4)
+        .stdout(predicate::str::contains(
+            "event for reinforce/area=Ulm/unit=FR-Gd says it rolled [1], but its roll line shows [2]",
+        ));
+}
+
+/// Grinding: the referee adds an entropy line to the orders of a power that sent none (Britain) and
+/// resolves the turn again. Britain's verify, given the orders it sent, sees entropy it never sent.
+#[test]
+fn grinding_with_a_forged_entropy_line_is_caught_by_the_power_that_sent_none() {
+    let (t, game) = demo();
+    let orders = game.join("orders/1/britain.txt");
+    let sent = write(t.path(), "britain-sent.txt", fs::read(&orders).unwrap());
+    pbem()
+        .arg("verify")
+        .arg(game.join("mail/outbox/t0001-report-britain.eml"))
+        .arg("--orders")
+        .arg(&sent)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "ok: the header lists no entropy for britain, and your orders have no entropy line",
+        ));
+    edit(&orders, "turn 1\n", "turn 1\nentropy grind 223\n");
+    pbem()
+        .args(["resolve", "--turn", "1", "--force"])
+        .arg(&game)
+        .assert()
+        .success();
+    pbem()
+        .arg("verify")
+        .arg(game.join("mail/outbox/t0001-report-britain.eml"))
+        .args(["--commitment", &commitment(&game)])
+        .arg("--orders")
+        .arg(&sent)
+        .assert()
+        .code(4)
+        .stdout(predicate::str::contains(
+            "MISMATCH: the header lists entropy for britain, but your orders have no entropy line: someone added it",
+        ));
+}
+
+/// France sent two submissions; the referee filed the first. France's verify, given the last one it
+/// sent, sees that its entropy did not stand.
+#[test]
+fn a_second_submission_silently_passed_over_is_caught() {
+    let (t, game) = demo();
+    let filed = fs::read_to_string(game.join("orders/1/france.txt")).unwrap();
+    let last = filed.replacen(
+        "entropy Boulogne is empty and the eagles are on the Danube",
+        "entropy changed my mind at the last minute",
+        1,
+    );
+    assert_ne!(last, filed);
+    let sent = write(
+        t.path(),
+        "last.eml",
+        eml(
+            "france@example.org",
+            "Sun, 06 Dec 2026 18:00:00 +0000",
+            "last@x",
+            &last,
+        ),
+    );
+    pbem()
+        .arg("verify")
+        .arg(game.join("mail/outbox/t0001-report-france.eml"))
+        .arg("--orders")
+        .arg(&sent)
+        .assert()
+        .code(4)
+        .stdout(predicate::str::contains(
+            "the entropy listed for france is not the one of your orders' entropy line",
+        ));
+}
