@@ -510,8 +510,14 @@ fn no_mangled_map_file_panics_the_loader() {
 /// error points at the string.
 #[test]
 fn rows_in_a_basic_string_are_located_at_the_string() {
-    let text = HEX_MAP.replace("terrain = '''\n.r.c\nf..s\n..r.\n'''", "terrain = \".r.c\\nf.xs\\n..r.\"");
+    let text = HEX_MAP.replace(
+        "terrain = '''\n.r.c\nf..s\n..r.\n'''",
+        "terrain = \".r.c\\nf.xs\\n..r.\"",
+    );
     let e = load_hex(&text);
     assert_eq!((e.line, e.column), (4, 11));
-    assert!(e.rendered.contains("terrain: 'x' is not in the legend"), "{e}");
+    assert!(
+        e.rendered.contains("terrain: 'x' is not in the legend"),
+        "{e}"
+    );
 }

@@ -307,7 +307,7 @@ impl HexMap {
             Side::SW => (-1, low),
         };
         let (c, r) = (c + dc, r + dr);
-        (c >= 0 && r >= 0 && c < self.columns as i32 && r < self.rows as i32).then(|| Hex {
+        (c >= 0 && r >= 0 && c < self.columns as i32 && r < self.rows as i32).then_some(Hex {
             col: c as u16,
             row: r as u16,
         })

@@ -28,8 +28,7 @@ impl<'a> Block<'a> {
     pub fn of(source: &str, value: &'a Spanned<String>) -> Block<'a> {
         let span = value.span();
         let raw = source.get(span.clone()).unwrap_or("");
-        let at = if raw.starts_with("'''") {
-            let body = &raw[3..];
+        let at = if let Some(body) = raw.strip_prefix("'''") {
             let skip = if body.starts_with("\r\n") {
                 2
             } else if body.starts_with('\n') {
