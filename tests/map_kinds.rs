@@ -2,6 +2,8 @@
 //! (WBTS, NGG) and square grids with a sub-grid (GITM): names parsed and printed back, neighbours,
 //! hexsides, and located errors for bad compact files.
 
+mod support;
+
 use pbem::diag::Source;
 use pbem::game::map::grid::{parse_sub_square, Spot, Square, SubSquare};
 use pbem::game::map::hex::{Hex, Side};
@@ -520,4 +522,21 @@ fn rows_in_a_basic_string_are_located_at_the_string() {
         e.rendered.contains("terrain: 'x' is not in the legend"),
         "{e}"
     );
+}
+
+/// A game folder reads a map of areas; a hex map in its `map.toml` is refused at its `kind`, through
+/// the binary, with the file, line and column.
+#[test]
+fn a_game_refuses_a_hex_map_toml_where_it_reads_areas() {
+    let (_t, game) = support::game();
+    std::fs::write(game.join("map.toml"), HEX_MAP).unwrap();
+    support::pbem()
+        .arg("status")
+        .arg(&game)
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("ulm-1805/map.toml:1:8"))
+        .stderr(predicates::str::contains(
+            "this is a hex map; a game reads a map of areas",
+        ));
 }

@@ -79,6 +79,43 @@ pub enum AnyMap {
     Grid(GridMap),
 }
 
+/// The kind of a map file, as its `kind` key says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Areas,
+    Hex,
+    Grid,
+}
+
+impl Kind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Areas => "area",
+            Kind::Hex => "hex",
+            Kind::Grid => "grid",
+        }
+    }
+
+    /// The kind of a map file: `kind = "hex"` or `"grid"`; an area map (`[[area]]` tables) has
+    /// none. Also returns where the key stands, for messages.
+    pub fn of(source: &Source) -> Result<(Kind, std::ops::Range<usize>), FileError> {
+        let probe: KindProbe = load::parse_toml(source)?;
+        let Some(kind) = probe.kind else {
+            return Ok((Kind::Areas, 0..0));
+        };
+        match kind.get_ref().as_str() {
+            "hex" => Ok((Kind::Hex, kind.span())),
+            "grid" => Ok((Kind::Grid, kind.span())),
+            other => Err(FileError::new(
+                source,
+                &Diagnostic::error(format!("unknown kind of map '{other}'"), kind.span()).hint(
+                    "kind is \"hex\" or \"grid\"; an area map (`[[area]]` tables) has no kind",
+                ),
+            )),
+        }
+    }
+}
+
 /// The top of a map file, read first to choose its kind.
 #[derive(Deserialize)]
 struct KindProbe {
@@ -90,26 +127,15 @@ impl AnyMap {
     /// ruleset's `words`; without `kind`, the `[[area]]` tables of an area map, whose areas may name
     /// the `powers`.
     pub fn load(source: &Source, powers: &[&str], words: &Vocabulary) -> Result<AnyMap, FileError> {
-        let probe: KindProbe = load::parse_toml(source)?;
-        match probe
-            .kind
-            .as_ref()
-            .map(|k| (k.get_ref().as_str(), k.span()))
-        {
-            None => {
+        match Kind::of(source)?.0 {
+            Kind::Areas => {
                 let file: MapFile = load::parse_toml(source)?;
                 Map::from_file(file, powers)
                     .map(AnyMap::Areas)
                     .map_err(|d| located(source, &d))
             }
-            Some(("hex", _)) => HexMap::load(source, words).map(AnyMap::Hex),
-            Some(("grid", _)) => GridMap::load(source, words).map(AnyMap::Grid),
-            Some((other, span)) => Err(FileError::new(
-                source,
-                &Diagnostic::error(format!("unknown kind of map '{other}'"), span).hint(
-                    "kind is \"hex\" or \"grid\"; an area map (`[[area]]` tables) has no kind",
-                ),
-            )),
+            Kind::Hex => HexMap::load(source, words).map(AnyMap::Hex),
+            Kind::Grid => GridMap::load(source, words).map(AnyMap::Grid),
         }
     }
 }
