@@ -540,3 +540,60 @@ fn a_game_refuses_a_hex_map_toml_where_it_reads_areas() {
             "this is a hex map; a game reads a map of areas",
         ));
 }
+
+/// A map of more than 99 columns numbers its hexes with three digits each; `lower = "odd"` puts the
+/// odd columns half a hex lower instead.
+#[test]
+fn hex_ids_widen_past_99_and_odd_columns_may_stand_lower() {
+    let rows: String = (0..3).map(|_| ".".repeat(120) + "\n").collect();
+    let text = format!(
+        "kind = \"hex\"\ncolumns = 120\nrows = 3\nlower = \"odd\"\nterrain = '''\n{rows}'''\n[legend]\n\".\" = \"clear\"\n"
+    );
+    let map = HexMap::load(&Source::new("m.toml", text), &WBTS).unwrap();
+    let h = map.parse_place("120003").unwrap();
+    assert_eq!(h, Hex { col: 119, row: 2 });
+    assert_eq!(map.place_name(Hex { col: 2, row: 3 }), "003004");
+    assert!(map.parse_place("0304").is_err());
+    let around = |s: &str| -> Vec<String> {
+        map.neighbours(map.parse_place(s).unwrap())
+            .into_iter()
+            .map(|h| map.place_name(h))
+            .collect()
+    };
+    // Column 3 (odd) stands lower: its east neighbours are rows 2 and 3 of column 4.
+    assert_eq!(
+        around("003002"),
+        ["003001", "004002", "004003", "003003", "002003", "002002"]
+    );
+    assert_eq!(
+        around("004002"),
+        ["004001", "005001", "005002", "004003", "003002", "003001"]
+    );
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+    /// Any text as the terrain rows and the hexside lines: loaded or refused with a located error,
+    /// never a panic; what loads names every hex so that it parses back.
+    #[test]
+    fn any_rows_and_hexside_lines_load_or_are_refused(
+        rows in "[.rcfsx\\n\\r é'0-9]{0,40}",
+        sides in "[0-9 nesw\\n#a-z]{0,60}",
+    ) {
+        let text = HEX_MAP
+            .replace(".r.c\nf..s\n..r.\n", &rows)
+            .replace("# hex side features\n", &sides);
+        match HexMap::load(&Source::new("m.toml", text.as_str()), &WBTS) {
+            Ok(map) => {
+                for col in 0..map.columns() {
+                    for row in 0..map.rows() {
+                        let h = Hex { col, row };
+                        proptest::prop_assert_eq!(map.parse_place(&map.place_name(h)), Ok(h));
+                    }
+                }
+            }
+            Err(e) => proptest::prop_assert!(e.line >= 1 && !e.rendered.is_empty()),
+        }
+    }
+}
