@@ -5,8 +5,9 @@
 mod support;
 
 use pbem::diag::Source;
-use pbem::game::map::grid::{parse_sub_square, Spot, Square, SubSquare};
+use pbem::game::map::grid::Square;
 use pbem::game::map::hex::{Hex, Side};
+use pbem::game::map::sub_grid::{parse_sub_square, Spot, SubSquare};
 use pbem::game::map::{AnyMap, GridMap, HexMap, Topology, Vocabulary};
 use pbem::synth_map::{gitm_vocabulary, grid_map};
 

@@ -3,8 +3,8 @@
 //!
 //! - `areas.rs`: named areas with explicit adjacency (`map.toml` of EiA and PoG: `[[area]]` tables);
 //! - `hex.rs`: hex grids with hexside features (WBTS, NGG), from terrain rows and hexside lines;
-//! - `grid.rs`: square grids with implicit adjacency and an optional sub-grid under every square (GITM
-//!   1.1, 2.1), from terrain rows.
+//! - `grid.rs`: square grids with implicit adjacency (GITM 1.1, 7.4) and an optional sub-grid under
+//!   every square (`sub_grid.rs`: GITM 2.1-2.4), from terrain rows.
 //!
 //! `terrain.rs` holds the terrain words (the area maps' closed `Terrain`, and the `Vocabulary` a
 //! ruleset gives the compact kinds), `rows.rs` reads terrain rows with located errors. `AnyMap` loads a
@@ -14,6 +14,7 @@ pub mod areas;
 pub mod grid;
 pub mod hex;
 pub(crate) mod rows;
+pub mod sub_grid;
 pub mod terrain;
 
 use serde::Deserialize;
