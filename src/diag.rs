@@ -169,7 +169,12 @@ impl Source {
         // annotate-snippets wants a snippet it can show; show only the lines around the span so that
         // a 10 MB file or line does not end up in a message.
         let (window_start, window_end, first_line) = self.window(&span);
-        let shown = plain(&mask_passwords(&self.text[window_start..window_end]));
+        // Masked from the start of the line, by the structure of each line, then cut to the window:
+        // a window that starts inside a password line still shows stars.
+        let line_start =
+            self.line_starts[self.line_starts.partition_point(|&s| s <= window_start) - 1];
+        let masked = mask_passwords(&self.text[line_start..window_end]);
+        let shown = plain(masked.get(window_start - line_start..).unwrap_or_default());
         let shown = shown.as_str();
         let local = (span.start - window_start)..(span.end - window_start);
         let origin = self.path.as_str();
@@ -235,29 +240,67 @@ fn plain(text: &str) -> String {
     out
 }
 
-/// The text with the value of every `password` line replaced by stars of the same byte length, so that
-/// spans stay valid and no password is ever shown back.
-fn mask_passwords(text: &str) -> String {
+/// Whether `c` ends a line as an editor or a terminal may show it (not only as the lexer splits).
+fn breaks_line(c: char) -> bool {
+    matches!(
+        c,
+        '\n' | '\r' | '\u{b}' | '\u{c}' | '\u{85}' | '\u{2028}' | '\u{2029}'
+    )
+}
+
+/// Whether `c` separates words for masking: white space, control characters (NUL included), the
+/// invisible characters editors slip in, and what `orders::printable` shows a bad byte as (`?`,
+/// U+FFFD).
+fn separates_words(c: char) -> bool {
+    c.is_whitespace()
+        || c.is_control()
+        || matches!(
+            c,
+            '\u{feff}' | '\u{200b}' | '\u{200c}' | '\u{200d}' | '\u{2060}' | '?' | '\u{fffd}'
+        )
+}
+
+/// Whether a word opens a password: the first word of a line starting with "pas" ("password",
+/// "pasword", "passwd", "password:"), or a word starting with "passw" or "pasw" anywhere in a line
+/// (a password line run into another by a line break the lexer does not split at).
+fn opens_password(word: &str, first: bool) -> bool {
+    let starts = |p: &str| {
+        word.get(..p.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(p))
+    };
+    (first && starts("pas")) || starts("passw") || starts("pasw")
+}
+
+/// The text with everything after the first three letters of a password word (see
+/// [`opens_password`]) up to the end of its line replaced by stars of the same byte length, so that
+/// spans stay valid and no password is ever shown back. Lines end at any of [`breaks_line`]; the
+/// text must begin at the start of a line.
+pub fn mask_passwords(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for line in text.split_inclusive('\n') {
-        let trimmed = line.trim_start();
-        // "password", and its misspellings ("pasword", "passwd", "password:..."): all but "pas" hidden.
-        let is_password = trimmed
-            .get(..3)
-            .is_some_and(|w| w.eq_ignore_ascii_case("pas"));
-        if is_password {
-            let head = line.len() - trimmed.len() + 3;
-            out.push_str(&line[..head]);
-            for c in line[head..].chars() {
-                if c == '\n' || c == '\r' {
-                    out.push(c);
-                } else {
+    let mut rest = text;
+    while !rest.is_empty() {
+        let (line, brk) = match rest.char_indices().find(|&(_, c)| breaks_line(c)) {
+            Some((i, c)) => (&rest[..i], &rest[i..i + c.len_utf8()]),
+            None => (rest, ""),
+        };
+        rest = &rest[line.len() + brk.len()..];
+        let mut words = line
+            .split(separates_words)
+            .filter(|w| !w.is_empty())
+            .enumerate();
+        let opening = words.find(|(n, w)| opens_password(w, *n == 0));
+        match opening {
+            Some((_, word)) => {
+                // `word` is a slice of `line`: its offset is the difference of the pointers.
+                let at = word.as_ptr() as usize - line.as_ptr() as usize + 3;
+                out.push_str(&line[..at]);
+                for c in line[at..].chars() {
                     out.extend(std::iter::repeat_n('*', c.len_utf8()));
                 }
             }
-        } else {
-            out.push_str(line);
+            None => out.push_str(line),
         }
+        out.push_str(brk);
     }
     out
 }
@@ -356,6 +399,35 @@ mod tests {
         let text = src.render(&[Diagnostic::error("wrong password for France", 22..30)]);
         assert!(!text.contains("sécret1"), "{text}");
         assert!(text.contains("pas************"), "{text}");
+    }
+
+    /// Issue 15.2: masked by the structure of the line, whatever cut the window or split the lines.
+    #[test]
+    fn render_never_shows_a_password_after_many_blanks_or_odd_line_breaks() {
+        let blanks = " ".repeat(300);
+        let text = format!("power france\npassword{blanks}Wr0ng-Guess\n");
+        let at = text.find("Wr0ng").unwrap();
+        let out = Source::new("o.txt", text.clone()).render(&[Diagnostic::error("x", at..at + 11)]);
+        assert!(!out.contains("Wr0ng"), "{out}");
+        for text in [
+            "power france\rpassword Right-Pw\0\rturn 1\r",
+            "power france\u{2028}password Right-Pw\n",
+            "power france password Right-Pw\n",
+            "\u{200b}PassWord Right-Pw\n",
+            "power\0password\0Right-Pw\n",
+            "power?password?Right-Pw\n",
+            "move A B\u{b}pasword: Right-Pw\n",
+        ] {
+            for span in [0..1, 5..9, text.len() - 2..text.len() - 1] {
+                let out = Source::new("o.txt", text).render(&[Diagnostic::error("x", span)]);
+                assert!(
+                    !out.contains("Right") && !out.contains("-Pw"),
+                    "{text:?}: {out}"
+                );
+            }
+        }
+        assert_eq!(mask_passwords("move X Passau\n"), "move X Passau\n");
+        assert_eq!(mask_passwords("pas\n"), "pas\n");
     }
 
     #[test]

@@ -12,6 +12,7 @@ pub mod engine;
 pub mod game;
 pub mod mail;
 pub mod orders;
+pub mod out;
 pub mod report;
 pub mod rule;
 pub mod rules;

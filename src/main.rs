@@ -8,7 +8,15 @@ use pbem::diag::FileError;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match commands::run(cli) {
+    let result = commands::run(cli);
+    // The work is done; what could not be printed is said once (a reader that went away, as
+    // `| head` does, wanted no more and is not told).
+    let lost = pbem::out::stdout_lost();
+    if lost == pbem::out::FAILED {
+        pbem::say_err!("error: pbem's output could not be written (is the disk full?); the command's work is done");
+    }
+    match result {
+        Ok(_) if lost != 0 => ExitCode::from(exit::ERROR),
         Ok(code) => code,
         Err(e) => {
             for (i, cause) in e.chain().enumerate() {
@@ -17,7 +25,7 @@ fn main() -> ExitCode {
                     None if i == 0 => format!("error: {cause}"),
                     None => format!("  caused by: {cause}"),
                 };
-                eprintln!("{text}");
+                pbem::say_err!("{text}");
             }
             ExitCode::from(exit::ERROR)
         }

@@ -87,7 +87,8 @@ fn eia_19_2_2_a_new_player_takes_over_at_the_economic_phase() {
         .to_string();
     pbem().arg("resolve").arg(&game).assert().success();
     let log = fs::read_to_string(game.join("turns/2/log.toml")).unwrap();
-    assert!(log.contains("A new player takes control of britain from turn 3; the alliances it inherits may not be broken before turn 6."), "{log}");
+    // The economic phase ends turn 2 (one a turn): the lock runs three turns after it (19.2.2).
+    assert!(log.contains("A new player takes control of britain from turn 3; the alliances it inherits may not be broken before turn 5."), "{log}");
     assert!(log.contains("rule = \"EiA 19.2.2\""));
     let state = fs::read_to_string(game.join("turns/3/state.toml")).unwrap();
     assert!(state.contains("pitt@example.org"));
@@ -128,4 +129,74 @@ fn missed_turns_policy_drops_a_silent_power() {
     );
     let state = fs::read_to_string(game.join("turns/3/state.toml")).unwrap();
     assert!(state.contains("[controlled.austria]"), "{state}");
+}
+
+#[test]
+fn eia_19_2_2_the_worked_example_britain_leaves_in_may_1806() {
+    // The example of 19.2.2, with its dates: economic phases in March, June, September, December
+    // (turn 1 is March 1806, `econ_every = 3`). Before the May land phase Britain's player leaves;
+    // Russia runs Britain through May and June; the new player takes control at the June economic
+    // phase and may not break an inherited alliance until September 1806.
+    let (_t, game) = demo();
+    let config = fs::read_to_string(game.join("game.toml")).unwrap();
+    let config = config
+        .replacen("start = \"1805-09\"", "start = \"1806-03\"", 1)
+        .replacen("[sop]", "[replacement]\necon_every = 3\n\n[sop]", 1);
+    fs::write(game.join("game.toml"), config).unwrap();
+    let resolve = || pbem().arg("resolve").arg(&game).assert().success();
+    // The demo has resolved turn 1 (March 1806).
+    resolve(); // April 1806
+    pbem()
+        .arg("drop")
+        .arg(&game)
+        .args(["britain", "--to", "russia"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "britain is run by russia from turn 3 until turn 5",
+        ));
+    pbem()
+        .arg("replace")
+        .arg(&game)
+        .args(["britain", "--email", "pitt@example.org"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "passes to pitt@example.org at turn 5",
+        ));
+    resolve(); // May 1806
+    resolve(); // June 1806: Russia still runs Britain; the new player takes over at its economic phase
+    let june = fs::read_to_string(game.join("turns/4/log.toml")).unwrap();
+    assert!(
+        june.contains("britain is run by russia this turn, until turn 5"),
+        "{june}"
+    );
+    assert!(
+        june.contains("A new player takes control of britain from turn 5; the alliances it inherits may not be broken before turn 7."),
+        "{june}"
+    );
+    let report = fs::read_to_string(game.join("turns/4/reports/britain.txt")).unwrap();
+    assert!(report.contains("June 1806"), "turn 4 is June 1806");
+    assert!(
+        report.contains("britain is run by russia this turn"),
+        "{report}"
+    );
+    // The lock is enforced: a state of July 1806 where Britain has left its allies is refused.
+    let july = game.join("turns/5/state.toml");
+    let state = fs::read_to_string(&july).unwrap();
+    let allied = "alliances = [[\"austria\", \"russia\", \"britain\"]]";
+    assert!(state.contains(allied), "{state}");
+    fs::write(
+        &july,
+        state.replacen(allied, "alliances = [[\"austria\", \"russia\"]]", 1),
+    )
+    .unwrap();
+    pbem()
+        .arg("resolve")
+        .arg(&game)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "britain's new player may not break its inherited alliance with austria before turn 7",
+        ));
 }

@@ -52,7 +52,7 @@ fn words() -> Vec<String> {
     let (game, state) = demo();
     let cx = context();
     let mut w: Vec<String> = [
-        "move", "attack", "chit", "standing", "with", "react", "retreat",
+        "move", "attack", "chit", "engage", "standing", "with", "react", "retreat",
     ]
     .iter()
     .map(|s| s.to_string())

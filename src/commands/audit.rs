@@ -28,23 +28,25 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let game = Game::load(&args.game)?;
     let verdicts = crate::audit::audit(&game, args.turn)?;
     if verdicts.is_empty() {
-        println!("no turn has been resolved yet: nothing to audit");
+        crate::say!("no turn has been resolved yet: nothing to audit");
     }
     let mut bad = 0;
     for v in &verdicts {
         if v.ok() {
-            println!(
+            crate::say!(
                 "turn {}: ok ({} files, {} rolls re-derived and identical)",
-                v.turn, v.files, v.rolls
+                v.turn,
+                v.files,
+                v.rolls
             );
         } else {
             bad += 1;
-            println!("turn {}: MISMATCH: {}", v.turn, v.problems[0]);
+            crate::say!("turn {}: MISMATCH: {}", v.turn, v.problems[0]);
             for p in v.problems.iter().skip(1).take(4) {
-                println!("  also: {p}");
+                crate::say!("  also: {p}");
             }
             if v.problems.len() > 5 {
-                println!("  and {} more difference(s)", v.problems.len() - 5);
+                crate::say!("  and {} more difference(s)", v.problems.len() - 5);
             }
         }
     }

@@ -5,7 +5,6 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
-use crate::diag::Source;
 use crate::game::Game;
 
 use super::exit;
@@ -33,70 +32,54 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let bytes = std::fs::read(&args.orders)
         .with_context(|| format!("cannot read {}", args.orders.display()))?;
     let shown = args.orders.display().to_string();
-    let (source, check) = match crate::orders::decode(&bytes) {
-        Ok(text) => {
-            let source = Source::new(&shown, text);
-            let check = game.ruleset.check_orders(&game, &state, &source);
-            (source, check)
-        }
-        Err(d) => {
-            let source = Source::new(&shown, crate::orders::printable(&bytes));
-            let check = crate::rules::OrdersCheck {
-                power: None,
-                entropy: None,
-                accepted: Vec::new(),
-                diagnostics: vec![d],
-            };
-            (source, check)
-        }
-    };
+    let (source, check) = crate::rules::check_file(&game, &state, &shown, &bytes);
     match &check.power {
-        Some(p) => println!(
+        Some(p) => crate::say!(
             "{shown}: orders of {p} for turn {turn} of {}",
             game.config.game
         ),
-        None => println!(
+        None => crate::say!(
             "{shown}: not authenticated for game {} turn {turn}",
             game.config.game
         ),
     }
     if !check.accepted.is_empty() {
-        println!("accepted:");
+        crate::say!("accepted:");
         for (line, text) in &check.accepted {
-            println!("  line {line}: {text}");
+            crate::say!("  line {line}: {text}");
         }
     }
     if let Some(e) = &check.entropy {
-        println!(
+        crate::say!(
             "entropy: \"{e}\"  E_p = {}",
             crate::dice::to_hex(&crate::dice::entropy(e))
         );
     }
     if !check.diagnostics.is_empty() {
-        print!("{}", source.render(&check.diagnostics));
+        crate::say_inline!("{}", source.render(&check.diagnostics));
     }
     if args.forecast {
         match &check.power {
             Some(p) => {
                 let lines = game.ruleset.forecast(&game, &state, &source, p);
-                println!();
+                crate::say!();
                 if lines.is_empty() {
-                    println!("{} has no forecast yet.", game.ruleset.name());
+                    crate::say!("{} has no forecast yet.", game.ruleset.name());
                 }
                 for line in lines {
-                    println!("{line}");
+                    crate::say!("{line}");
                 }
-                println!();
+                crate::say!();
             }
-            None => println!("no forecast: the orders are not authenticated"),
+            None => crate::say!("no forecast: the orders are not authenticated"),
         }
     }
     let rejected = check.rejected();
     if rejected > 0 {
-        println!("{rejected} problem(s): the lines above are rejected; the other orders stand.");
+        crate::say!("{rejected} problem(s): the lines above are rejected; the other orders stand.");
         Ok(ExitCode::from(exit::REJECTED))
     } else {
-        println!("all {} order(s) accepted.", check.accepted.len());
+        crate::say!("all {} order(s) accepted.", check.accepted.len());
         Ok(ExitCode::SUCCESS)
     }
 }

@@ -44,7 +44,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let game_dir = dir.join(&args.game);
     crate::bundled::write_scenario(&args.game, &game_dir)?;
     let game = Game::load(&game_dir)?;
-    println!(
+    crate::say!(
         "Demo: {} ({}), game folder {}",
         game.config.title,
         game.ruleset.name(),
@@ -53,7 +53,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let first = game.config.first_turn;
     for turn in first..first + args.turns.max(1) {
         if !crate::bundled::write_sample_orders(&args.game, &game_dir, turn)? && turn > first {
-            println!("The scenario has no sample orders for turn {turn}: the demo stops here.");
+            crate::say!("The scenario has no sample orders for turn {turn}: the demo stops here.");
             break;
         }
         let outcome = resolve(&game, &ResolveOptions::default())?;
@@ -64,21 +64,21 @@ pub fn run(args: Args) -> Result<ExitCode> {
             .filter(|e| e.kind == "combat")
             .filter_map(|e| e.area.as_deref())
             .collect();
-        println!("Battles: {}", battles.join(", "));
-        println!("Turn log: {}", game.log_path(outcome.turn).display());
+        crate::say!("Battles: {}", battles.join(", "));
+        crate::say!("Turn log: {}", game.log_path(outcome.turn).display());
     }
     let available = crate::bundled::sample_turns(&args.game, first);
     if args.turns.max(1) < available {
-        println!(
+        crate::say!(
             "The scenario has sample orders for {available} turns: `pbem demo --game {} --turns {available}` plays them all.",
             args.game
         );
     }
-    println!(
+    crate::say!(
         "The demo's dice secrets are public (secret/README.md): anyone can compute its dice. To play on in this folder, `pbem rekey {}` first; for a real game, `pbem new`.",
         game_dir.display()
     );
-    println!(
+    crate::say!(
         "Next: read a report, then try `pbem status {}`.",
         game_dir.display()
     );

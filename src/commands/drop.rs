@@ -47,10 +47,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
         },
     )?;
     match &args.to {
-        Some(by) => println!("{} is run by {by} from turn {turn} until turn {until} (EiA 19.2.1): {by}'s player sends its orders with his own password and receives its report.", args.power),
-        None => println!("{} is run by its standing orders and the SOP from turn {turn} until turn {until} (EiA 19.2.1).", args.power),
+        Some(by) => crate::say!("{} is run by {by} from turn {turn} until turn {until} (EiA 19.2.1): {by}'s player sends its orders with his own password and receives its report.", args.power),
+        None => crate::say!("{} is run by its standing orders and the SOP from turn {turn} until turn {until} (EiA 19.2.1).", args.power),
     }
-    println!(
+    crate::say!(
         "Find a new player, then: pbem replace {} {} --email <address>",
         args.game.display(),
         args.power

@@ -38,11 +38,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         (None, None) => anyhow::bail!("give --to <date> or --by <span>"),
     };
     let done = extend(&game, &how, &args.reason)?;
-    println!(
+    crate::say!(
         "The deadline of turn {} is now {}.",
-        done.turn, done.deadline
+        done.turn,
+        done.deadline
     );
-    println!(
+    crate::say!(
         "{} notice(s) to the players in the outbox: send them with `pbem send {}`.",
         done.notices.len(),
         args.game.display()

@@ -41,16 +41,16 @@ pub fn progress_bar() -> impl FnMut(usize, usize) {
             return;
         }
         if done == total {
-            eprintln!("\r  {done}/{total} messages judged");
+            crate::say_err!("\r  {done}/{total} messages judged");
         } else if done % 25 == 0 {
-            eprint!("\r  {done}/{total} messages judged");
+            crate::say_err_inline!("\r  {done}/{total} messages judged");
         }
     }
 }
 
 /// Prints what an ingest did: counts, then one line per message judged, then the orders that count.
 pub fn print_summary(game: &Game, s: &IngestSummary) {
-    println!(
+    crate::say!(
         "Ingest for {} turn {}: {} message(s) read, {} new, {} already stored.",
         s.game,
         s.turn,
@@ -59,10 +59,10 @@ pub fn print_summary(game: &Game, s: &IngestSummary) {
         s.already
     );
     for p in &s.problems {
-        println!("  problem: {p}");
+        crate::say!("  problem: {p}");
     }
     if !s.new.is_empty() {
-        println!(
+        crate::say!(
             "  {} accepted, {} held, {} late, {} rejected, {} duplicate, {} ignored",
             s.count(Status::Accepted),
             s.count(Status::Held),
@@ -75,7 +75,7 @@ pub fn print_summary(game: &Game, s: &IngestSummary) {
     for e in &s.new {
         let r = &e.record;
         let power = if r.power.is_empty() { "-" } else { &r.power };
-        println!(
+        crate::say!(
             "  {:<9} {:<10} {} ({}, {} {})",
             r.status.name(),
             power,
@@ -85,18 +85,18 @@ pub fn print_summary(game: &Game, s: &IngestSummary) {
             r.arrival_from
         );
         for why in &r.reasons {
-            println!("            {why}");
+            crate::say!("            {why}");
         }
         if let Some(a) = &e.ack {
-            println!("            answered: {}", game.shown(a));
+            crate::say!("            answered: {}", game.shown(a));
         }
     }
     if s.standing.is_empty() {
-        println!("No orders filed from mail for turn {}.", s.turn);
+        crate::say!("No orders filed from mail for turn {}.", s.turn);
     } else {
-        println!("Orders that count for turn {}:", s.turn);
+        crate::say!("Orders that count for turn {}:", s.turn);
         for w in &s.standing {
-            println!(
+            crate::say!(
                 "  {:<10} {} (message {}, received {}){}",
                 w.power,
                 game.shown(&w.path),

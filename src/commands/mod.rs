@@ -8,6 +8,7 @@ pub mod drop;
 pub mod extend;
 pub mod ingest;
 pub mod new;
+pub mod purge_passwords;
 pub mod rekey;
 pub mod remind;
 pub mod replace;
@@ -69,6 +70,7 @@ pub enum Command {
     Rollback(rollback::Args),
     Rekey(rekey::Args),
     Verify(verify::Args),
+    PurgePasswords(purge_passwords::Args),
 }
 
 /// Runs a parsed command line.
@@ -90,19 +92,20 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Rollback(a) => rollback::run(a),
         Command::Rekey(a) => rekey::run(a),
         Command::Verify(a) => verify::run(a),
+        Command::PurgePasswords(a) => purge_passwords::run(a),
     }
 }
 
 /// Prints a turn's summary: orders per power, combats, reports.
 pub fn print_outcome(outcome: &crate::engine::turn::TurnOutcome) {
-    println!("Turn {} ({}) resolved.", outcome.turn, outcome.date);
+    crate::say!("Turn {} ({}) resolved.", outcome.turn, outcome.date);
     for o in &outcome.orders {
         match &o.check {
-            None => println!(
+            None => crate::say!(
                 "  {:<10} no orders (standing orders and SOP decide)",
                 o.power
             ),
-            Some(c) => println!(
+            Some(c) => crate::say!(
                 "  {:<10} {} order(s) accepted, {} rejected{}",
                 o.power,
                 c.accepted.len(),
@@ -115,14 +118,14 @@ pub fn print_outcome(outcome: &crate::engine::turn::TurnOutcome) {
             ),
         }
     }
-    println!(
+    crate::say!(
         "  {} combat(s), {} event(s); next commitment {}",
         outcome.count("combat"),
         outcome.events.len(),
         outcome.next_commitment
     );
-    println!("Reports:");
+    crate::say!("Reports:");
     for (p, path) in &outcome.reports {
-        println!("  {p:<10} {}", path.display());
+        crate::say!("  {p:<10} {}", path.display());
     }
 }

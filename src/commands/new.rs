@@ -39,29 +39,82 @@ pub fn run(args: Args) -> Result<ExitCode> {
         crate::bundled::write_scenario(&name, &dir)?;
         dir
     };
+    let existed = args.dir.exists();
     let created = crate::game::create::new_game(&from, &args.dir)?;
     let g = &created.game;
-    println!(
-        "Created game '{}' ({}) in {}.",
+    let mut text = format!(
+        "Created game '{}' ({}) in {}.\n",
         g.config.game,
         g.config.title,
         args.dir.display()
     );
-    println!(
-        "Turn {} dice commitment (publish it now): {}",
+    text += &format!(
+        "Turn {} dice commitment (publish it now): {}\n",
         g.config.first_turn, created.commitment
     );
-    println!(
-        "Passwords, shown this once (pbem stores only their hashes); send each to its player:"
-    );
+    text +=
+        "Passwords, shown this once (pbem stores only their hashes); send each to its player:\n";
     for (power, password) in &created.passwords {
-        println!("  {power:<10} {password}");
+        text += &format!("  {power:<10} {password}\n");
     }
-    println!(
-        "Its mail is tagged [{}]: Message-IDs and subjects of no other game share it.",
+    text += &format!(
+        "Its mail is tagged [{}]: Message-IDs and subjects of no other game share it.\n",
         g.config.tag()
     );
-    println!("secret/ holds the dice secrets: .gitignore keeps it out of a git repository.");
-    println!("Edit the players' addresses in game.toml, then mail each player his password and the commitment.");
-    Ok(ExitCode::SUCCESS)
+    text += "secret/ holds the dice secrets: .gitignore keeps it out of a git repository.\n";
+    text += "Edit the players' addresses in game.toml, then mail each player his password and the commitment.\n";
+    show_or_keep(&args.dir, existed, &text)
+}
+
+/// Prints what `new` made, passwords included; when stdout cannot take it (closed, full), the
+/// passwords are not lost: they go to `passwords.txt` (mode 0600) in the game folder, or, if even that
+/// fails, the game is removed again, so that `pbem new` can be run once more.
+fn show_or_keep(dir: &std::path::Path, existed: bool, text: &str) -> Result<ExitCode> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if out
+        .write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .is_ok()
+    {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let file = dir.join("passwords.txt");
+    match crate::game::fsio::write_atomic_mode(&file, text.as_bytes(), Some(0o600)) {
+        Ok(()) => {
+            crate::say_err!(
+                "error: the passwords could not be printed; they are in {} (mode 0600): hand them out, then delete it",
+                file.display()
+            );
+            Ok(ExitCode::from(super::exit::ERROR))
+        }
+        Err(e) => {
+            let removed = if existed {
+                std::fs::read_dir(dir).and_then(|entries| {
+                    entries.flatten().try_for_each(|e| {
+                        if e.file_type()?.is_dir() {
+                            std::fs::remove_dir_all(e.path())
+                        } else {
+                            std::fs::remove_file(e.path())
+                        }
+                    })
+                })
+            } else {
+                std::fs::remove_dir_all(dir)
+            };
+            anyhow::bail!(
+                "the passwords could neither be printed nor kept ({e:#}); {}",
+                match removed {
+                    Ok(()) => format!(
+                        "the game in {} is removed again: run `pbem new` once more",
+                        dir.display()
+                    ),
+                    Err(r) => format!(
+                        "remove {} ({r}) and run `pbem new` once more",
+                        dir.display()
+                    ),
+                }
+            )
+        }
+    }
 }

@@ -25,11 +25,12 @@ pub struct Args {
 pub fn run(args: Args) -> Result<ExitCode> {
     let game = Game::load(&args.game)?;
     let done = crate::engine::deadline::rekey(&game, &args.reason)?;
-    println!(
+    crate::say!(
         "New dice commitment of turn {} (publish it): {}.",
-        done.turn, done.commitment
+        done.turn,
+        done.commitment
     );
-    println!(
+    crate::say!(
         "{} notice(s) to the players in the outbox: send them with `pbem send {}`.",
         done.notices.len(),
         args.game.display()

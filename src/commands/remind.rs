@@ -23,10 +23,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let game = Game::load(&args.game)?;
     let reminded = crate::mail::status::remind(&game)?;
     if reminded.is_empty() {
-        println!("Every power has orders in: no reminder written.");
+        crate::say!("Every power has orders in: no reminder written.");
     }
     for r in &reminded {
-        println!(
+        crate::say!(
             "  {:<10} {}{}",
             r.power,
             game.shown(&r.path),

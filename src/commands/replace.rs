@@ -53,13 +53,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
             ..Act::default()
         },
     )?;
-    println!(
-        "{} passes to {} at turn {from}, the next economic phase (EiA 19.2.2).",
+    crate::say!(
+        "{} passes to {} at turn {from}, after the next economic phase (EiA 19.2.2).",
         args.power,
         args.email.join(", ")
     );
-    println!("The new player's password, shown this once (pbem keeps only its hash): {password}");
-    println!(
+    crate::say!(
+        "The new player's password, shown this once (pbem keeps only its hash): {password}"
+    );
+    crate::say!(
         "Alliances the power has then may not be broken before turn {}.",
         from + 3
     );

@@ -30,16 +30,18 @@ pub struct Args {
 pub fn run(args: Args) -> Result<ExitCode> {
     let game = Game::load(&args.game)?;
     let done = crate::engine::deadline::rollback(&game, args.to_turn, &args.reason)?;
-    println!(
+    crate::say!(
         "Turn {} is open again; what the undone turns wrote is in {}.",
         done.turn,
         done.archive.as_deref().unwrap_or("-")
     );
-    println!(
+    crate::say!(
         "New dice commitment of turn {}: {}; orders are due {}.",
-        done.turn, done.commitment, done.deadline
+        done.turn,
+        done.commitment,
+        done.deadline
     );
-    println!(
+    crate::say!(
         "{} notice(s) to the players in the outbox: send them with `pbem send {}`.",
         done.notices.len(),
         args.game.display()

@@ -59,16 +59,16 @@ pub fn progress_bar() -> impl FnMut(usize, usize, &str) {
             return;
         }
         if done == total {
-            eprintln!("\r  {done}/{total} sent{:40}", "");
+            crate::say_err!("\r  {done}/{total} sent{:40}", "");
         } else {
-            eprint!("\r  {done}/{total} {file:<40.40}");
+            crate::say_err_inline!("\r  {done}/{total} {file:<40.40}");
         }
     }
 }
 
 /// Prints one line per delivery that is not routine, then the counts.
 pub fn print_summary(s: &SendSummary, dry_run: bool) {
-    println!("Outbox via {}:", s.via);
+    crate::say!("Outbox via {}:", s.via);
     for d in &s.deliveries {
         let line = match &d.outcome {
             Outcome::Delivered(_) => format!("sent       {} -> {}", d.file, d.recipient),
@@ -87,22 +87,22 @@ pub fn print_summary(s: &SendSummary, dry_run: bool) {
             ),
             Outcome::AlreadyDelivered => continue,
         };
-        println!("  {line}");
+        crate::say!("  {line}");
     }
     for p in &s.problems {
-        println!("  problem: {p}");
+        crate::say!("  problem: {p}");
     }
     if let Some(why) = &s.stopped {
-        println!("  stopped: {why}");
+        crate::say!("  stopped: {why}");
     }
     let already = s.count(|o| matches!(o, Outcome::AlreadyDelivered));
     if dry_run {
-        println!(
+        crate::say!(
             "{} message(s) would be sent; {already} already delivered.",
             s.count(|o| matches!(o, Outcome::WouldSend))
         );
     } else {
-        println!(
+        crate::say!(
             "{} message(s) sent, {already} already delivered, {} refused, {} left for the next run.",
             s.sent(),
             s.count(|o| matches!(o, Outcome::Refused(_) | Outcome::RefusedEarlier(_))),

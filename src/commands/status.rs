@@ -24,30 +24,30 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let game = Game::load(&args.game)?;
     let turn = game.current_turn()?;
     let c = &game.config;
-    println!("{} ({}), ruleset {}", c.title, c.game, game.ruleset.name());
-    println!("Turn {turn} ({}) waits for orders.", c.date_of(turn));
+    crate::say!("{} ({}), ruleset {}", c.title, c.game, game.ruleset.name());
+    crate::say!("Turn {turn} ({}) waits for orders.", c.date_of(turn));
     match c.deadline_of(turn) {
-        Some(d) => println!("Deadline: {}", d.format("%A %Y-%m-%d %H:%M %Z")),
-        None => println!("Deadline: not set"),
+        Some(d) => crate::say!("Deadline: {}", d.format("%A %Y-%m-%d %H:%M %Z")),
+        None => crate::say!("Deadline: not set"),
     }
     match game.commitment(turn) {
-        Ok(x) => println!(
+        Ok(x) => crate::say!(
             "Dice commitment for turn {turn}: {}",
             crate::dice::to_hex(&x)
         ),
-        Err(e) => println!("Dice commitment for turn {turn}: MISSING ({e})"),
+        Err(e) => crate::say!("Dice commitment for turn {turn}: MISSING ({e})"),
     }
     if crate::engine::deadline::secret_is_public(&game, turn) {
-        println!("Dice secret of turn {turn}: PUBLIC, the bundled demo's: every player can compute the dice; `pbem rekey` gives a fresh one.");
+        crate::say!("Dice secret of turn {turn}: PUBLIC, the bundled demo's: every player can compute the dice; `pbem rekey` gives a fresh one.");
     }
     if turn > c.first_turn {
-        println!(
+        crate::say!(
             "Last resolved: turn {} (record {})",
             turn - 1,
             game.shown(&game.record_path(turn - 1))
         );
     }
-    println!("Orders:");
+    crate::say!("Orders:");
     // Each file in is read as the turn will read it: in and authenticated, or in but rejected.
     let checks = match game.load_state(turn) {
         Ok(st) => crate::engine::turn::read_orders(&game, &st, turn)?,
@@ -103,7 +103,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             OrdersIn::Missing => "missing".to_string(),
             OrdersIn::NotDue => "none due this turn (standing orders only)".to_string(),
         };
-        println!("  {:<10} {:<14} {state}", s.power, s.name);
+        crate::say!("  {:<10} {:<14} {state}", s.power, s.name);
         let mut others = Vec::new();
         if s.rejected > 0 {
             others.push(format!("{} rejected", s.rejected));
@@ -115,7 +115,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             others.push(format!("{} held for turn {}", s.held_for_next, turn + 1));
         }
         if !others.is_empty() {
-            println!("  {:<10} {:<14} also: {}", "", "", others.join(", "));
+            crate::say!("  {:<10} {:<14} also: {}", "", "", others.join(", "));
         }
     }
     Ok(ExitCode::SUCCESS)

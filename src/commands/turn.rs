@@ -38,6 +38,8 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let game = Game::load(&args.game)?;
+    // One lock for the whole command: no other pbem between the ingest, the turn and the sending.
+    let _lock = crate::game::fsio::GameLock::acquire(&game.dir)?;
     // Never with a demo's public secret.
     crate::engine::deadline::check_secret(&game, game.current_turn()?)?;
     let mail =
@@ -49,7 +51,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     super::print_outcome(&outcome);
 
     if !args.mailboxes.is_empty() {
-        println!(
+        crate::say!(
             "Mail: {} message(s) read, {} new: {} accepted, {} late, {} held, {} rejected, {} ignored.",
             mail.read,
             mail.new.len(),
@@ -60,13 +62,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             mail.count(Status::Ignored) + mail.count(Status::Duplicate),
         );
         for p in &mail.problems {
-            println!("  problem: {p}");
+            crate::say!("  problem: {p}");
         }
         for e in &mail.new {
             let r = &e.record;
             if matches!(r.status, Status::Late | Status::Rejected | Status::Held) {
                 let power = if r.power.is_empty() { "-" } else { &r.power };
-                println!(
+                crate::say!(
                     "  {:<8} {:<10} {}: {}",
                     r.status.name(),
                     power,
@@ -77,7 +79,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     for w in &held.standing {
-        println!(
+        crate::say!(
             "  held orders of {} filed for turn {}: {}",
             w.power,
             held.turn,
@@ -96,7 +98,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             &mut |_, _, _| {},
         )?
         .count(|o| matches!(o, Outcome::WouldSend));
-        println!(
+        crate::say!(
             "Outbox: {waiting} message(s) waiting{}; send them with `pbem send {}`.",
             if configured {
                 ""
@@ -117,7 +119,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     )?;
     super::send::print_summary(&sent, false);
     if !sent.complete() {
-        println!(
+        crate::say!(
             "The turn is resolved, but not every message went: run `pbem send {}` again.",
             args.game.display()
         );

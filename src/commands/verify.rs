@@ -31,7 +31,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let previous = args.previous.as_ref().map(read).transpose()?;
     let v = crate::audit::verify::verify(&report, previous.as_deref())?;
     let h = &v.header;
-    println!(
+    crate::say!(
         "{}: game {} turn {}, header sha256 {}",
         args.report.display(),
         h.game,
@@ -39,24 +39,24 @@ pub fn run(args: Args) -> Result<ExitCode> {
         h.digest
     );
     for p in &v.header_problems {
-        println!("MISMATCH: {p}");
+        crate::say!("MISMATCH: {p}");
     }
     if v.header_problems.is_empty() {
-        println!("ok: the secret matches the commitment and the seed is the one the secret and {} entropy line(s) give", h.entropy.len());
+        crate::say!("ok: the secret matches the commitment and the seed is the one the secret and {} entropy line(s) give", h.entropy.len());
     }
     match v.announced {
-        Some(true) => println!("ok: the commitment is the one the previous report announced"),
+        Some(true) => crate::say!("ok: the commitment is the one the previous report announced"),
         Some(false) => {
-            println!("MISMATCH: the commitment is not the one the previous report announced")
+            crate::say!("MISMATCH: the commitment is not the one the previous report announced")
         }
         None => {}
     }
     for (r, derived) in &v.rolls {
         let shown = |f: &[u32]| f.iter().map(u32::to_string).collect::<Vec<_>>().join(" ");
         if &r.faces == derived {
-            println!("ok    line {:>4}  {}: {}", r.line, r.label, shown(derived));
+            crate::say!("ok    line {:>4}  {}: {}", r.line, r.label, shown(derived));
         } else {
-            println!(
+            crate::say!(
                 "WRONG line {:>4}  {}: report says {}, the dice give {}",
                 r.line,
                 r.label,
@@ -66,7 +66,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
     }
     let bad = v.mismatched_rolls();
-    println!(
+    crate::say!(
         "{} of {} rolls match{}",
         v.rolls.len() - bad,
         v.rolls.len(),

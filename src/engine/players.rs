@@ -169,7 +169,9 @@ pub fn advance(
             match next.incoming.remove(&power) {
                 Some(player) => {
                     next.controlled.remove(&power);
-                    let lock = turn + 1 + 3;
+                    // 19.2.2: the new player takes control at this turn's economic phase; an
+                    // inherited alliance stands until three turns after this turn.
+                    let lock = turn + 3;
                     next.owners.insert(
                         power.clone(),
                         Player {
@@ -178,6 +180,14 @@ pub fn advance(
                         },
                     );
                     next.alliance_locks.insert(power.clone(), lock);
+                    let allies: Vec<String> = all
+                        .iter()
+                        .filter(|p| **p != power && next.friendly(p, &power))
+                        .cloned()
+                        .collect();
+                    if !allies.is_empty() {
+                        next.inherited_allies.insert(power.clone(), allies);
+                    }
                     let text = format!(
                         "A new player takes control of {power} from turn {}; the alliances it inherits may not be broken before turn {lock}.",
                         turn + 1

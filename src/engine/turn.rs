@@ -89,35 +89,17 @@ pub fn read_orders(
             continue;
         }
         let bytes = std::fs::read(&path).with_context(|| format!("cannot read {shown}"))?;
-        let decoded = crate::orders::decode(&bytes);
-        let source = crate::diag::Source::new(
-            &shown,
-            decoded
-                .clone()
-                .unwrap_or_else(|_| crate::orders::printable(&bytes)),
-        );
-        let check = match decoded {
-            Ok(_) => {
-                let mut c = game.ruleset.check_orders(game, state, &source);
-                if let Some(q) = &c.power {
-                    if q != &p.id {
-                        c.diagnostics.push(crate::diag::Diagnostic::error(
-                            format!("{shown} holds orders for {q}, not for {}", p.id),
-                            0..0,
-                        ));
-                        c.power = None;
-                        c.accepted.clear();
-                    }
-                }
-                c
+        let (source, mut check) = crate::rules::check_file(game, state, &shown, &bytes);
+        if let Some(q) = &check.power {
+            if q != &p.id {
+                check.diagnostics.push(crate::diag::Diagnostic::error(
+                    format!("{shown} holds orders for {q}, not for {}", p.id),
+                    0..0,
+                ));
+                check.power = None;
+                check.accepted.clear();
             }
-            Err(d) => OrdersCheck {
-                power: None,
-                entropy: None,
-                accepted: Vec::new(),
-                diagnostics: vec![d],
-            },
-        };
+        }
         let rendered = source.render(&check.diagnostics);
         out.push(OrdersFileStatus {
             power: p.id.clone(),
@@ -184,6 +166,12 @@ pub fn resolve(game: &Game, opts: &ResolveOptions) -> Result<TurnOutcome> {
     let _lock = GameLock::acquire(&game.dir)?;
     let current = game.current_turn()?;
     let turn = opts.turn.unwrap_or(current);
+    if turn >= crate::game::state::MAX_TURN {
+        bail!(
+            "turn {turn} is beyond the turns pbem counts (a game has turns 0 to {})",
+            crate::game::state::MAX_TURN - 1
+        );
+    }
     if turn > current {
         bail!("turn {turn} cannot be resolved yet: the game is at turn {current}");
     }

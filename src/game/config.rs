@@ -33,6 +33,10 @@ pub struct GameConfig {
     pub sop: BTreeMap<String, Spanned<String>>,
     #[serde(rename = "power")]
     pub powers: Vec<PowerConfig>,
+    /// Where each power's `id` stands in game.toml, in `powers` order ([`GameConfig::locate_ids`]),
+    /// so that a bad id is shown on its own line.
+    #[serde(skip)]
+    pub power_id_spans: Vec<std::ops::Range<usize>>,
     /// Replacing players and missed turns (EiA 19.2).
     #[serde(default)]
     pub replacement: ReplacementConfig,
@@ -90,7 +94,8 @@ fn reject() -> String {
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct ReplacementConfig {
-    /// An economic phase begins every this many turns, from the first turn.
+    /// An economic phase ends every this many turns: the turns `first_turn + k * econ_every` (3 for
+    /// the quarterly phases of EiA, with the calendar starting on an economic month).
     #[serde(default = "one")]
     pub econ_every: u32,
     /// A power without orders for this many turns in a row is dropped (0: never).
@@ -112,11 +117,15 @@ impl Default for ReplacementConfig {
 }
 
 impl ReplacementConfig {
-    /// The first economic-phase turn after `turn`.
+    /// The first turn after the next economic phase, counting the one at the end of `turn` itself:
+    /// where a controller's run of a dropped power ends and a new player's begins (EiA 19.2.1,
+    /// 19.2.2). The economic phase ends the turns `first_turn + k * econ_every` (in the worked
+    /// example of 19.2.2, June: Russia runs Britain through the June turn, the new player from July).
     pub fn next_boundary(&self, first_turn: u32, turn: u32) -> u32 {
         let every = self.econ_every.max(1);
         let since = turn.saturating_sub(first_turn);
-        first_turn + (since / every + 1) * every
+        let econ = first_turn.saturating_add(since.div_ceil(every).saturating_mul(every));
+        econ.saturating_add(1)
     }
 }
 
@@ -178,6 +187,50 @@ impl GameConfig {
                 .hint("write it as \"1805-09\""),
             );
         }
+        // Issue 15.9: a huge count would overflow the deadline (and silently mean none) or the calendar.
+        if self.first_turn >= crate::game::state::MAX_TURN {
+            out.push(
+                Diagnostic::error(
+                    format!(
+                        "first_turn = {} is beyond the turns pbem counts",
+                        self.first_turn
+                    ),
+                    0..0,
+                )
+                .hint(format!(
+                    "a game has turns 0 to {}",
+                    crate::game::state::MAX_TURN - 1
+                )),
+            );
+        }
+        if !(1..=366).contains(&self.deadline.every_days) {
+            out.push(
+                Diagnostic::error(
+                    format!(
+                        "every_days = {} is not a number of days between deadlines",
+                        self.deadline.every_days
+                    ),
+                    self.deadline.first.span(),
+                )
+                .hint("write [deadline] every_days = a number from 1 to 366"),
+            );
+        }
+        // 0 is for a ruleset whose pbem turn is not a span of the calendar (a PoG action).
+        let least = u32::from(self.ruleset.get_ref() != "pog");
+        if !(least..=120).contains(&self.calendar.months_per_turn) {
+            out.push(
+                Diagnostic::error(
+                    format!(
+                        "months_per_turn = {} is not a number of months per turn",
+                        self.calendar.months_per_turn
+                    ),
+                    self.calendar.start.span(),
+                )
+                .hint(format!(
+                    "write [calendar] months_per_turn = a number from {least} to 120"
+                )),
+            );
+        }
         if !matches!(self.deadline.late_orders.as_str(), "reject" | "hold") {
             out.push(Diagnostic::error(
                 "late_orders must be \"reject\" or \"hold\"",
@@ -186,16 +239,35 @@ impl GameConfig {
         }
         out.extend(crate::mail::config::validate(self));
         let mut seen = BTreeMap::new();
-        for p in &self.powers {
+        for (i, p) in self.powers.iter().enumerate() {
+            let id_span = self
+                .power_id_spans
+                .get(i)
+                .cloned()
+                .unwrap_or_else(|| p.password_hash.span());
             if seen.insert(p.id.to_lowercase(), ()).is_some() {
                 out.push(Diagnostic::error(
                     format!("power '{}' is declared twice", p.id),
-                    p.password_hash.span(),
+                    id_span.clone(),
                 ));
+            }
+            if crate::auth::within_bounds(p.password_hash.get_ref()) == Some(false) {
+                out.push(
+                    Diagnostic::error(
+                        format!("the password hash of '{}' asks too much of every check", p.id),
+                        id_span.clone(),
+                    )
+                    .hint(format!(
+                        "anyone can mail a password to check: pbem checks hashes of at most {} KiB, {} passes and {} lanes (`pbem replace` makes a new one)",
+                        crate::auth::MAX_MEMORY_KIB,
+                        crate::auth::MAX_PASSES,
+                        crate::auth::MAX_LANES
+                    )),
+                );
             }
             if p.id.is_empty() || !p.id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
                 out.push(
-                    Diagnostic::error(format!("power id '{}' is not a plain word", p.id), p.password_hash.span())
+                    Diagnostic::error(format!("power id '{}' is not a plain word", p.id), id_span.clone())
                         .hint("power ids are ASCII letters, digits and '-': they name files and dice labels"),
                 );
             }
@@ -208,6 +280,23 @@ impl GameConfig {
         match &self.nonce {
             Some(n) if !n.is_empty() => format!("{}#{n}", self.game),
             _ => self.game.clone(),
+        }
+    }
+
+    /// Finds where each power's `id` stands in the text of game.toml (the ids themselves are plain
+    /// strings everywhere else).
+    pub fn locate_ids(&mut self, text: &str) {
+        #[derive(Deserialize)]
+        struct Ids {
+            #[serde(default)]
+            power: Vec<IdOnly>,
+        }
+        #[derive(Deserialize)]
+        struct IdOnly {
+            id: Spanned<String>,
+        }
+        if let Ok(ids) = toml::from_str::<Ids>(text) {
+            self.power_id_spans = ids.power.iter().map(|p| p.id.span()).collect();
         }
     }
 

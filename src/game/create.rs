@@ -15,8 +15,46 @@ pub struct NewGame {
     pub commitment: String,
 }
 
-/// Creates game folder `to` from the scenario folder `from`.
+/// Creates game folder `to` from the scenario folder `from`. The game is made in a temporary folder
+/// beside `to` and renamed into place once whole: a scenario pbem cannot use leaves nothing behind,
+/// and `pbem new` can be run again (issue 15.9).
 pub fn new_game(from: &Path, to: &Path) -> Result<NewGame> {
+    let parent = match to.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&parent)
+        .with_context(|| format!("cannot create {}", parent.display()))?;
+    if to.exists()
+        && std::fs::read_dir(to)
+            .map(|mut d| d.next().is_some())
+            .unwrap_or(true)
+    {
+        bail!(
+            "{} already exists and is not empty: pbem never overwrites a game",
+            to.display()
+        );
+    }
+    let stage = tempfile::Builder::new()
+        .prefix(".pbem-new-")
+        .tempdir_in(&parent)
+        .with_context(|| format!("cannot create a folder in {}", parent.display()))?;
+    let made = make_game(from, stage.path())?;
+    // An empty `to` is replaced by the rename; the staged folder is kept by it.
+    let staged = stage.keep();
+    if let Err(e) = std::fs::rename(&staged, to) {
+        let _ = std::fs::remove_dir_all(&staged);
+        return Err(e).with_context(|| format!("cannot create {}", to.display()));
+    }
+    Ok(NewGame {
+        game: Game::load(to)?,
+        passwords: made.passwords,
+        commitment: made.commitment,
+    })
+}
+
+/// Makes the game of scenario `from` in the empty folder `to`.
+fn make_game(from: &Path, to: &Path) -> Result<NewGame> {
     if to.exists()
         && std::fs::read_dir(to)
             .map(|mut d| d.next().is_some())

@@ -112,16 +112,37 @@ fn crash_point(path: &Path) {
     }
 }
 
-/// The lock of a game folder, held for as long as this value lives.
+/// The lock of a game folder, held for as long as this value lives. Taken again on the thread that
+/// holds it (a command made of steps that each lock, such as `pbem turn`), it is the same lock: the
+/// inner value holds nothing and the lock is released only when the outer one is dropped, so that no
+/// other `pbem` can slip in between the steps.
 pub struct GameLock {
-    _file: File,
+    _file: Option<File>,
     path: PathBuf,
+    /// The folder this value took the lock of (`None` for a lock taken again).
+    held: Option<PathBuf>,
+}
+
+thread_local! {
+    /// The game folders whose lock this thread holds.
+    static HELD: std::cell::RefCell<std::collections::BTreeSet<PathBuf>> =
+        const { std::cell::RefCell::new(std::collections::BTreeSet::new()) };
 }
 
 impl GameLock {
     /// Takes the lock, or fails at once if another `pbem` holds it.
     pub fn acquire(game_dir: &Path) -> Result<GameLock> {
         let path = game_dir.join(".lock");
+        let key = game_dir
+            .canonicalize()
+            .unwrap_or_else(|_| game_dir.to_path_buf());
+        if HELD.with_borrow(|h| h.contains(&key)) {
+            return Ok(GameLock {
+                _file: None,
+                path,
+                held: None,
+            });
+        }
         let file = OpenOptions::new()
             .create(true)
             .truncate(false)
@@ -131,7 +152,12 @@ impl GameLock {
         match file.try_lock() {
             Ok(()) => {
                 remove_temporaries(game_dir);
-                Ok(GameLock { _file: file, path })
+                HELD.with_borrow_mut(|h| h.insert(key.clone()));
+                Ok(GameLock {
+                    _file: Some(file),
+                    path,
+                    held: Some(key),
+                })
             }
             Err(fs::TryLockError::WouldBlock) => Err(anyhow!(
                 "another pbem is working on this game (lock held on {}); wait for it to finish",
@@ -143,6 +169,14 @@ impl GameLock {
 
     pub fn path(&self) -> &Path {
         &self.path
+    }
+}
+
+impl Drop for GameLock {
+    fn drop(&mut self) {
+        if let Some(key) = self.held.take() {
+            HELD.with_borrow_mut(|h| h.remove(&key));
+        }
     }
 }
 
@@ -190,6 +224,30 @@ pub fn copy_tree(from: &Path, to: &Path) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 15.5: `pbem turn` holds one lock over its steps; each step taking it again on the same
+    /// thread gets the same lock, and another taker is refused until the outer one is dropped.
+    #[test]
+    fn a_lock_taken_again_on_its_thread_is_the_same_lock() {
+        let dir = tempfile::tempdir().unwrap();
+        let outer = GameLock::acquire(dir.path()).unwrap();
+        {
+            let _step = GameLock::acquire(dir.path()).unwrap();
+        }
+        let path = dir.path().to_path_buf();
+        let other = std::thread::spawn(move || GameLock::acquire(&path).map(|_| ()));
+        let refused = other.join().unwrap().unwrap_err().to_string();
+        assert!(
+            refused.contains("another pbem is working on this game"),
+            "{refused}"
+        );
+        drop(outer);
+        let path = dir.path().to_path_buf();
+        std::thread::spawn(move || GameLock::acquire(&path).map(|_| ()))
+            .join()
+            .unwrap()
+            .unwrap();
+    }
 
     #[test]
     fn taking_the_lock_removes_the_temporary_files_a_crash_left() {

@@ -46,6 +46,35 @@ pub struct Game {
     pub ruleset: Box<dyn Ruleset>,
 }
 
+/// The folders of a game that hold player data, which pbem reads and writes.
+const DATA_FOLDERS: [&str; 4] = ["orders", "turns", "mail", "secret"];
+
+/// Refuses a game folder with a symbolic link where pbem reads or writes player data (issue 15.7):
+/// an orders file linked to another file would be read from outside the game, a `reports/` or
+/// `mail/outbox/` linked elsewhere written through. The game folder itself may be a link.
+fn refuse_links(dir: &Path) -> Result<()> {
+    let mut stack: Vec<PathBuf> = DATA_FOLDERS.iter().map(|f| dir.join(f)).collect();
+    while let Some(path) = stack.pop() {
+        let Ok(meta) = std::fs::symlink_metadata(&path) else {
+            continue;
+        };
+        if meta.file_type().is_symlink() {
+            let rel = path.strip_prefix(dir).unwrap_or(&path);
+            bail!(
+                "{} in the game folder {} is a symbolic link: pbem reads and writes player data only in the game folder itself; put the file or folder there in place of the link",
+                rel.display(),
+                dir.display()
+            );
+        }
+        if meta.is_dir() {
+            let entries = std::fs::read_dir(&path)
+                .with_context(|| format!("cannot list {}", path.display()))?;
+            stack.extend(entries.filter_map(|e| e.ok()).map(|e| e.path()));
+        }
+    }
+    Ok(())
+}
+
 impl Game {
     /// Loads and checks `game.toml`, `map.toml` and `tables.toml`.
     pub fn load(dir: &Path) -> Result<Game> {
@@ -55,9 +84,11 @@ impl Game {
                 dir.display()
             );
         }
+        refuse_links(dir)?;
         let config_src = load::read_source(&dir.join("game.toml"), &shown(dir, "game.toml"))?;
         let mut config: GameConfig = load::parse_toml(&config_src)?;
         config.moved_deadlines = acts::moved_deadlines(dir)?;
+        config.locate_ids(&config_src.text);
         if let Some(e) = load::first_error(&config_src, &config.validate()) {
             return Err(e.into());
         }

@@ -42,6 +42,10 @@ pub struct State {
     /// Alliances a new player inherited may not be broken before this turn (EiA 19.2.2).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub alliance_locks: BTreeMap<String, u32>,
+    /// The allies a new player inherited with his power, held to while its alliance lock stands
+    /// (EiA 19.2.2).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub inherited_allies: BTreeMap<String, Vec<String>>,
     /// Insurrection corps not yet on the map, raised when an enemy enters a border province
     /// (EiA 10.1.4.1).
     #[serde(
@@ -307,6 +311,9 @@ impl State {
 
 /// Checks the shared keys of a state: the game, the powers named by control, alliances and standing
 /// orders, and the areas of `[control]`. The ruleset checks its own pieces (`Ruleset::check_state`).
+/// The turns pbem counts: far beyond any game, and far from where `u32` turn numbers would wrap.
+pub const MAX_TURN: u32 = 1_000_000;
+
 pub fn check_shared(
     state: &State,
     config: &super::config::GameConfig,
@@ -315,6 +322,31 @@ pub fn check_shared(
     use crate::diag::Diagnostic;
     let mut out = Vec::new();
     let powers: Vec<&str> = config.power_ids().collect();
+    // Issue 15.9: turn numbers must not wrap when pbem counts on.
+    if state.turn >= MAX_TURN {
+        out.push(
+            Diagnostic::error(
+                format!("turn {} is beyond the turns pbem counts", state.turn),
+                0..0,
+            )
+            .hint(format!("a game has turns 0 to {}", MAX_TURN - 1)),
+        );
+    }
+    for c in &state.corps {
+        if c.morale.0 < 0 {
+            out.push(
+                Diagnostic::error(
+                    format!(
+                        "corps {} has a negative morale ({})",
+                        c.id.get_ref(),
+                        c.morale
+                    ),
+                    c.id.span(),
+                )
+                .hint("morale is 0 or more, as in 'morale = 3.5'"),
+            );
+        }
+    }
     for (a, p) in &state.control {
         if map.find(a).is_none() {
             out.push(
@@ -335,6 +367,24 @@ pub fn check_shared(
                 format!("an alliance names unknown power '{p}'"),
                 0..0,
             ));
+        }
+    }
+    // EiA 19.2.2: an alliance a new player inherited stands until his lock's turn.
+    for (power, until) in &state.alliance_locks {
+        if state.turn >= *until {
+            continue;
+        }
+        for ally in state.inherited_allies.get(power).into_iter().flatten() {
+            if !state.friendly(power, ally) {
+                out.push(
+                    Diagnostic::error(
+                        format!("{power}'s new player may not break its inherited alliance with {ally} before turn {until}"),
+                        0..0,
+                    )
+                    .hint(format!("keep {power} and {ally} in one list of 'alliances' until turn {until}"))
+                    .rule(crate::engine::players::REPLACED),
+                );
+            }
         }
     }
     for p in state.standing.keys() {

@@ -34,8 +34,10 @@
 //! 7. **Bad mail never stops an ingest** (4.7): each message is judged on its own, inside
 //!    `catch_unwind`; whatever goes wrong is its reason in the summary.
 //! 8. **A wrong password is never quoted back, logged or stored** (4.9): reasons are diagnostic
-//!    messages, which never quote a password, and the ack renders lines with passwords as stars. (The
-//!    raw archive is the message as received, like the mailbox it came from; it is mode 0600.)
+//!    messages, which never quote a password, and the ack renders lines with passwords as stars. The
+//!    orders are filed without the password ([`filed_text`]: a `submission` line names the message,
+//!    and the turn trusts its record, [`stands_for`]). (The raw archive is the message as received,
+//!    like the mailbox it came from; each is mode 0600 in a folder of mode 0700.)
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
@@ -222,9 +224,11 @@ pub fn ingest_with_progress(
 ) -> Result<IngestSummary> {
     let _lock = GameLock::acquire(&game.dir)?;
     // A power's password is checked with argon2 once per run, not once per message.
-    let _verified = crate::auth::VerifyCache::start();
+    // And at most `auth::MAX_FAILED_PER_SENDER` wrong ones per sender: a flood is recorded as such.
+    let verified = crate::auth::VerifyCache::start();
     let turn = game.current_turn()?;
     let state = game.load_state(turn)?;
+    private_inbox(game)?;
     let mut records = load_records(game)?;
     let mut summary = IngestSummary {
         game: game.config.game.clone(),
@@ -289,7 +293,7 @@ pub fn ingest_with_progress(
         progress(i, total);
         let seq = i as u64;
         let outcome = catch_unwind(AssertUnwindSafe(|| {
-            judge(game, &state, turn, p, seq, &by_id)
+            judge(game, &state, turn, p, seq, &by_id, &verified)
         }));
         let (record, ack) = match outcome {
             Ok(Ok(x)) => x,
@@ -393,7 +397,7 @@ fn file_orders(
                     p.id, w.sha256
                 )
             })?;
-        let text = set_turn(&found.text, turn);
+        let text = filed_text(&found.text, turn, &w.sha256);
         let path = game.orders_path(turn, &p.id);
         let changed = write_if_changed(&path, text.as_bytes())?;
         out.push(Standing {
@@ -503,6 +507,90 @@ pub fn load_records(game: &Game) -> Result<BTreeMap<String, Received>> {
         let src = crate::game::load::read_source(&path, &game.shown(&path))?;
         let r: Received = crate::game::load::parse_toml(&src)?;
         out.insert(r.sha256.clone(), r);
+    }
+    Ok(out)
+}
+
+/// Makes `mail/inbox/` (the raw archive: passwords, right or wrong, as they came) a folder only the
+/// referee may enter, mode 0700.
+pub fn private_inbox(game: &Game) -> Result<()> {
+    let dir = inbox_dir(game);
+    crate::game::fsio::create_dirs(&dir)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700))
+            .with_context(|| format!("cannot make {} private", game.shown(&dir)))?;
+    }
+    Ok(())
+}
+
+/// What `purge_passwords` did.
+#[derive(Debug, Default)]
+pub struct Purged {
+    /// Messages in the raw archive, each now mode 0600.
+    pub archived: usize,
+    /// The current turn's orders files filed from mail, rewritten without the password.
+    pub rewritten: Vec<PathBuf>,
+    /// Orders files with a password line that no submission by mail stands for.
+    pub by_hand: Vec<PathBuf>,
+    /// Orders files of resolved turns with a password line, left as their turn records list them.
+    pub resolved: Vec<PathBuf>,
+}
+
+/// `pbem purge-passwords`: makes the raw archive private and rewrites the current turn's orders
+/// filed from mail with a password (as pbem filed them before issue 15.10) into [`filed_text`],
+/// updating their records' digests. Takes the game lock.
+pub fn purge_passwords(game: &Game) -> Result<Purged> {
+    let _lock = GameLock::acquire(&game.dir)?;
+    let mut out = Purged::default();
+    private_inbox(game)?;
+    for e in std::fs::read_dir(inbox_dir(game))? {
+        let path = e?.path();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))?;
+        }
+        if path.extension().is_some_and(|x| x == "eml") {
+            out.archived += 1;
+        }
+    }
+    let turn = game.current_turn()?;
+    let records = load_records(game)?;
+    let all: Vec<Received> = records.values().cloned().collect();
+    let winners = winners(&all, turn);
+    for t in game.config.first_turn..=turn {
+        for p in &game.config.powers {
+            let path = game.orders_path(t, &p.id);
+            let Ok(bytes) = std::fs::read(&path) else {
+                continue;
+            };
+            let text = String::from_utf8_lossy(&bytes);
+            let (h, _, _) = crate::orders::Header::take(&text, crate::orders::split(&text));
+            if h.password.is_none() {
+                continue;
+            }
+            if t < turn || game.is_resolved(t) {
+                out.resolved.push(path);
+                continue;
+            }
+            match winners.get(&p.id) {
+                Some(w) if w.orders_sha256 == sha256_hex(&bytes) => {
+                    let filed = filed_text(&text, t, &w.sha256);
+                    let mut record = w.clone();
+                    record.orders_sha256 = sha256_hex(filed.as_bytes());
+                    let toml = crate::game::load::to_toml(&record)
+                        .context("cannot write a received-message record")?;
+                    // The record first: a crash between leaves a file that no longer stands on
+                    // it, which a rerun of the ingest files again.
+                    write_atomic(&record_path(game, &record.sha256), toml.as_bytes())?;
+                    write_atomic(&path, filed.as_bytes())?;
+                    out.rewritten.push(path);
+                }
+                _ => out.by_hand.push(path),
+            }
+        }
     }
     Ok(out)
 }
@@ -721,6 +809,7 @@ fn judge(
     p: &Pending,
     seq: u64,
     by_id: &BTreeMap<String, Vec<(String, String)>>,
+    verified: &crate::auth::VerifyCache,
 ) -> Result<(Received, Option<AckData>)> {
     let config = &game.config;
     let ignored = |why: String| bare_record(p, seq, turn, Status::Ignored, vec![why]);
@@ -745,7 +834,8 @@ fn judge(
     record.message_id = msg.message_id.clone().unwrap_or_default();
     record.body_sha256 = sha256_hex(raw.get(msg.body_offset..).unwrap_or_default());
     record.from = msg.sender.address().unwrap_or_default().to_string();
-    record.subject = msg.subject.clone();
+    // A password written in the subject is not kept either.
+    record.subject = crate::diag::mask_passwords(&msg.subject);
 
     // A copy of a message already judged: same Message-ID and same body.
     if let Some(copies) = by_id.get(&record.message_id) {
@@ -831,6 +921,18 @@ fn judge(
     let (header, _, _) =
         crate::orders::Header::take(&found.text, crate::orders::split(&found.text));
     let claimed: Option<&PowerConfig> = header.power.as_ref().and_then(|h| config.power(&h.value));
+    if header.submission.is_some() {
+        record.status = Status::Rejected;
+        record.power = claimed.map(|pc| pc.id.clone()).unwrap_or_default();
+        record.reasons.push(
+            "a 'submission' line is the line pbem files in place of a password, never one to mail: write the 'password' line".into(),
+        );
+        ack.to = match claimed.or(registered_any) {
+            Some(pc) => recipients(config, state, pc, &msg.sender),
+            None => vec![config.mail_from()],
+        };
+        return Ok((record, Some(ack)));
+    }
     let named_turn = header.turn.as_ref().map(|t| t.value);
     let arrival = p.arrival.0;
     let deadline = |t: u32| config.deadline_of(t).map(|d| d.with_timezone(&Utc));
@@ -845,8 +947,24 @@ fn judge(
     } else {
         found.text.clone()
     };
-    let source = Source::new(found.file_name.clone(), text.clone());
-    let check = game.ruleset.check_orders(game, state, &source);
+    verified.set_sender(msg.sender.address().unwrap_or_default());
+    // Checked as the turn will read the file (the same bytes, the same decoding).
+    let (source, check) = crate::rules::check_file(game, state, &found.file_name, text.as_bytes());
+    if check
+        .diagnostics
+        .iter()
+        .any(|d| d.message == crate::orders::header::PASSWORD_NOT_CHECKED)
+    {
+        // A flood: recorded, never answered (its answers would flood the power's players).
+        record.status = Status::Rejected;
+        record.power = claimed.map(|pc| pc.id.clone()).unwrap_or_default();
+        record.reasons.push(format!(
+            "flood: {} already sent {} wrong passwords in this run; this one was not checked nor answered",
+            sender_shown(&msg.sender),
+            crate::auth::MAX_FAILED_PER_SENDER
+        ));
+        return Ok((record, None));
+    }
 
     // Who is answered: the power's own addresses, never an unregistered sender.
     let power_for_answer = check
@@ -864,16 +982,23 @@ fn judge(
     record.status = Status::Rejected;
     match check.power.as_deref().and_then(|id| config.power(id)) {
         None => {
-            if let Some(n) = named_turn.filter(|n| *n < turn) {
+            if let Some(n) = named_turn.filter(|n| *n < config.first_turn) {
+                record.reasons.push(format!(
+                    "there is no turn {n} in this game: it starts at turn {}",
+                    config.first_turn
+                ));
+            } else if let Some(n) = named_turn.filter(|n| *n < turn) {
                 if !held_from_previous {
                     record.reasons.push(format!(
                         "turn {n} is already resolved: orders for it are no longer taken (a message from an earlier turn?)"
                     ));
                 }
             }
-            // The header's diagnostics never quote a password (orders::header).
+            // The header's diagnostics never quote a password (orders::header), nor does decoding.
             for d in check.diagnostics.iter().filter(|d| d.is_error()) {
-                if d.rule == Some(crate::orders::header::HEADER_RULE) {
+                if d.rule == Some(crate::orders::header::HEADER_RULE)
+                    || d.rule == Some(crate::orders::PLAIN_TEXT)
+                {
                     record.reasons.push(d.message.clone());
                 }
             }
@@ -933,8 +1058,14 @@ fn judge(
             }
         }
     }
+    let mut check = check;
     if matches!(record.status, Status::Accepted | Status::Held) {
-        record.orders_sha256 = sha256_hex(set_turn(&found.text, record.for_turn).as_bytes());
+        let filed = filed_text(&found.text, record.for_turn, &record.sha256);
+        record.orders_sha256 = sha256_hex(filed.as_bytes());
+        // The answer gives the entropy the turn will read: the filed one (a password copied into
+        // the entropy line is starred out there).
+        let (h, _, _) = crate::orders::Header::take(&filed, crate::orders::split(&filed));
+        check.entropy = h.entropy.map(|e| e.value);
     }
     ack.source = Some(source);
     ack.check = Some(check);
@@ -985,6 +1116,54 @@ fn sender_shown(s: &Sender) -> String {
         Sender::Missing => "a message without a From header".into(),
         Sender::Ambiguous(why) => format!("a sender that cannot be told ({why})"),
     }
+}
+
+/// The orders file pbem files for an authenticated submission (issue 15.10): the text as the turn
+/// decodes it, its `turn` line reading `turn`, and its password line replaced by `submission
+/// <sha256 of the message>`, which the turn authenticates by the message's record ([`stands_for`]);
+/// any other copy of the password in it is starred out. The line count is the player's.
+pub fn filed_text(text: &str, turn: u32, message_sha: &str) -> String {
+    let text = crate::orders::decode(text.as_bytes()).unwrap_or_else(|_| text.to_string());
+    let text = set_turn(&text, turn);
+    let (h, _, _) = crate::orders::Header::take(&text, crate::orders::split(&text));
+    let Some(pw) = h.password else {
+        return text;
+    };
+    let start = text[..pw.span.start].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[pw.span.end..]
+        .find('\n')
+        .map_or(text.len(), |i| pw.span.end + i);
+    let mut out = format!(
+        "{}{} {message_sha}{}",
+        &text[..start],
+        crate::orders::header::SUBMISSION,
+        &text[end..]
+    );
+    // Too short a password would star out words of the orders; pbem's own have 19 characters.
+    if pw.value.len() >= 6 {
+        out = out.replace(&pw.value, &"*".repeat(pw.value.len()));
+    }
+    out
+}
+
+/// Whether `text`, an orders file of `power` for `turn`, is the file pbem filed from the
+/// authenticated submission `message_sha`: its record says accepted or held, for this power and this
+/// turn, with this file's digest.
+pub fn stands_for(game: &Game, turn: u32, power: &str, message_sha: &str, text: &str) -> bool {
+    if message_sha.len() != 64 || !message_sha.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return false;
+    }
+    let path = record_path(game, &message_sha.to_ascii_lowercase());
+    let Ok(src) = crate::game::load::read_source(&path, &game.shown(&path)) else {
+        return false;
+    };
+    let Ok(r) = crate::game::load::parse_toml::<Received>(&src) else {
+        return false;
+    };
+    matches!(r.status, Status::Accepted | Status::Held)
+        && r.power == power
+        && r.for_turn == turn
+        && r.orders_sha256 == sha256_hex(text.as_bytes())
 }
 
 /// The orders text with its `turn` line reading `turn` (a held submission counts for the turn it is

@@ -10,8 +10,6 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use chrono::{DateTime, Utc};
 
-use super::parse;
-
 /// How the arrival time of a message was known, best first (issue 4.1; never the sender's `Date`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Basis {
@@ -47,6 +45,9 @@ pub struct RawMessage {
     pub source: String,
     /// What its container says of its delivery.
     pub delivered: Option<(DateTime<Utc>, Basis)>,
+    /// The temporary file an mbox message over the limit was spilled to (`oversize` names it);
+    /// deleted when the message is dropped.
+    pub spill: Option<tempfile::TempPath>,
 }
 
 /// Reads every message under `paths`, in the order given (a folder's files sorted by name), and hands
@@ -141,7 +142,7 @@ fn read_file(
             }
         };
         let mut previous: Option<DateTime<Utc>> = None;
-        for (i, m) in parse::read_mbox(BufReader::new(file)).enumerate() {
+        for (i, m) in super::mbox::read_mbox(BufReader::new(file), max_bytes).enumerate() {
             let m = match m {
                 Ok(m) => m,
                 Err(e) => {
@@ -160,11 +161,16 @@ fn read_file(
                 )),
             };
             previous = delivered.map(|d| d.0);
+            let (oversize, spill) = match m.spilled {
+                Some((path, size)) => (Some((path.to_path_buf(), size)), Some(path)),
+                None => (None, None),
+            };
             each(RawMessage {
                 bytes: m.bytes,
-                oversize: None,
+                oversize,
                 source: format!("{shown}#{}", i + 1),
                 delivered,
+                spill,
             })?;
         }
         return Ok(());
@@ -176,6 +182,7 @@ fn read_file(
             oversize: Some((path.to_path_buf(), size)),
             source: shown,
             delivered,
+            spill: None,
         });
     }
     let mut bytes = Vec::with_capacity(size as usize);
@@ -189,6 +196,7 @@ fn read_file(
         oversize: None,
         source: shown,
         delivered,
+        spill: None,
     })
 }
 

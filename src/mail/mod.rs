@@ -10,6 +10,7 @@
 //!
 //! - `config`: the `[mail]` table of game.toml and its checks.
 //! - `mailbox`: reads .eml files, mbox files and Maildir folders, read-only, with delivery times.
+//! - `mbox`: splits an mbox file into messages, spilling one over the size limit to a temporary file.
 //! - `parse`: the only file that uses mail-parser; raw bytes to plain owned values.
 //! - `html`, `extract`: find the orders in what mail clients write.
 //! - `ingest`: stores, authenticates, orders by arrival, files the submission that counts.
@@ -28,6 +29,7 @@ pub mod extract;
 pub mod html;
 pub mod ingest;
 pub mod mailbox;
+pub mod mbox;
 pub mod outbox;
 pub mod parse;
 pub mod send;

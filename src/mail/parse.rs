@@ -204,27 +204,22 @@ pub fn outgoing_headers(raw: &[u8]) -> OutgoingHeaders {
     }
 }
 
-/// One message of an mbox file: its bytes (with `>From ` unquoted) and the date of its `From ` line
-/// (the postmark the delivering agent wrote), if it reads as one.
-pub struct MboxMessage {
-    pub bytes: Vec<u8>,
-    pub postmark: Option<DateTime<Utc>>,
+pub use super::mbox::MboxMessage;
+
+/// The messages of an mbox file, in file order, with no limit on their size (`mbox::read_mbox`).
+pub fn read_mbox<R: BufRead>(reader: R) -> super::mbox::MboxReader<R> {
+    super::mbox::read_mbox(reader, u64::MAX)
 }
 
-/// The messages of an mbox file, in file order.
-pub fn read_mbox<R: BufRead>(reader: R) -> impl Iterator<Item = std::io::Result<MboxMessage>> {
-    mail_parser::mailbox::mbox::MessageIterator::new(reader).map(|m| {
-        m.map(|m| {
-            let postmark = match m.internal_date() {
-                0 => None,
-                t => DateTime::from_timestamp(i64::try_from(t).unwrap_or(0), 0),
-            };
-            MboxMessage {
-                bytes: m.unwrap_contents(),
-                postmark,
-            }
+/// The date of an mbox `From ` line (the postmark the delivering agent wrote), as mail-parser reads it.
+pub fn postmark(from_line: &[u8]) -> Option<DateTime<Utc>> {
+    mail_parser::mailbox::mbox::MessageIterator::new(from_line)
+        .next()
+        .and_then(Result::ok)
+        .and_then(|m| match m.internal_date() {
+            0 => None,
+            t => DateTime::from_timestamp(i64::try_from(t).unwrap_or(0), 0),
         })
-    })
 }
 
 /// Parses an RFC 5322 date (a Maildir or mbox helper for tests and tools).

@@ -14,6 +14,15 @@ pub const HEADER_RULE: Rule = Rule::new(
     "orders name game, power, password and turn",
 );
 
+/// The message of a password not checked because its sender sent too many wrong ones in this run
+/// (`auth::MAX_FAILED_PER_SENDER`): a flood.
+pub const PASSWORD_NOT_CHECKED: &str =
+    "password not checked: too many wrong passwords from this sender in this run";
+
+/// The header word of a file pbem filed from mail: `submission <sha256 of the message>` stands in for
+/// the password line, so that no password is kept (issue 15.10).
+pub const SUBMISSION: &str = "submission";
+
 /// The first words of header lines, in the order the documentation lists them.
 pub const HEADER_WORDS: [&str; 5] = ["game", "power", "password", "turn", "entropy"];
 
@@ -27,6 +36,9 @@ pub struct Header {
     pub turn: Option<Located<u32>>,
     /// The entropy text, trimmed.
     pub entropy: Option<Located<String>>,
+    /// In a file pbem filed from mail, in place of the password: the SHA-256 of the message whose
+    /// authentication the file stands on (`mail/received/<sha256>.toml`).
+    pub submission: Option<Located<String>>,
 }
 
 impl Header {
@@ -51,6 +63,7 @@ impl Header {
                 "password" => header.password.is_some(),
                 "turn" => header.turn.is_some(),
                 "entropy" => header.entropy.is_some(),
+                SUBMISSION => header.submission.is_some(),
                 _ => {
                     rest.push(line);
                     continue;
@@ -116,6 +129,7 @@ impl Header {
                 "game" => header.game = Some(located),
                 "power" => header.power = Some(located),
                 "password" => header.password = Some(located),
+                SUBMISSION => header.submission = Some(located),
                 _ => match value.text.parse::<u32>() {
                     Ok(n) => header.turn = Some(Located::new(n, value.span.clone())),
                     Err(_) => diags.push(
@@ -148,17 +162,20 @@ pub fn check_header(
             .map(|c| vec![c.password_hash.get_ref().clone()])
             .unwrap_or_default()
     };
-    check_header_with(header, config, turn, end, &own)
+    check_header_with(header, config, turn, end, &own, &|_, _| false)
 }
 
 /// As [`check_header`], with the password hashes that authenticate each power given by `hashes`
-/// (a replacement player's, or a controlling power's, EiA 19.2).
+/// (a replacement player's, or a controlling power's, EiA 19.2), and `submitted(power, sha256)`
+/// telling whether a `submission` line names an authenticated submission of the power that this file
+/// is the filed form of.
 pub fn check_header_with(
     header: &Header,
     config: &GameConfig,
     turn: u32,
     end: usize,
     hashes: &dyn Fn(&str) -> Vec<String>,
+    submitted: &dyn Fn(&str, &str) -> bool,
 ) -> (Option<String>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let missing = |what: &str, example: &str| {
@@ -226,17 +243,66 @@ pub fn check_header_with(
         },
     };
     let authenticated = match (&header.password, power) {
+        (None, Some(pc)) if header.submission.is_some() => {
+            let sub = header.submission.as_ref().expect("checked");
+            if submitted(&pc.id, &sub.value) {
+                Some(pc.id.clone())
+            } else {
+                diags.push(
+                    Diagnostic::error(
+                        format!("no authenticated submission of {} is filed as this file", pc.name),
+                        sub.span.clone(),
+                    )
+                    .label("mail/received/ has no matching record")
+                    .hint("a 'submission' line stands only in the file pbem filed, unchanged; write the power's 'password' line instead")
+                    .rule(HEADER_RULE),
+                );
+                None
+            }
+        }
         (None, _) => {
             diags.push(missing("password", "password <your password>"));
             None
         }
         (Some(_), None) => None,
+        (Some(_), Some(_)) if header.submission.is_some() => {
+            let sub = header.submission.as_ref().expect("checked");
+            diags.push(
+                Diagnostic::error(
+                    "a 'password' line and a 'submission' line",
+                    sub.span.clone(),
+                )
+                .hint("keep the 'password' line: 'submission' is the line pbem files in its place")
+                .rule(HEADER_RULE),
+            );
+            None
+        }
         (Some(pw), Some(pc)) => {
-            if hashes(&pc.id)
-                .iter()
-                .any(|h| crate::auth::verify_password(h, &pw.value))
-            {
+            use crate::auth::{check_password, Verdict};
+            let mut verdict = Verdict::NoMatch;
+            for h in hashes(&pc.id) {
+                match check_password(&h, &pw.value) {
+                    Verdict::Match => {
+                        verdict = Verdict::Match;
+                        break;
+                    }
+                    Verdict::Refused => verdict = Verdict::Refused,
+                    Verdict::NoMatch => {}
+                }
+            }
+            if verdict == Verdict::Match {
                 Some(pc.id.clone())
+            } else if verdict == Verdict::Refused {
+                diags.push(
+                    Diagnostic::error(PASSWORD_NOT_CHECKED, pw.span.clone())
+                        .label("not checked")
+                        .hint(format!(
+                            "at most {} wrong passwords per sender are checked in one run: send again later",
+                            crate::auth::MAX_FAILED_PER_SENDER
+                        ))
+                        .rule(HEADER_RULE),
+                );
+                None
             } else {
                 diags.push(
                     Diagnostic::error(format!("wrong password for {}", pc.name), pw.span.clone())

@@ -122,13 +122,20 @@ pub fn decode(bytes: &[u8]) -> Result<String, Diagnostic> {
 }
 
 /// The bytes of a file as text to show a [`decode`] diagnostic against: invalid sequences become
-/// U+FFFD and control characters (but tab and line feed) become `?`, one per byte, so that every offset
+/// U+FFFD, a lone CR a line feed, and control characters (but tab, line feed and the CR of a CR LF)
+/// become `?`, one per byte, so that every offset
 /// up to the first bad byte is the same as in `bytes`, and nothing in it can drive a terminal.
 pub fn printable(bytes: &[u8]) -> String {
     let text = String::from_utf8_lossy(bytes);
     let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c.is_control() && c != '\n' && c != '\t' {
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\r' && chars.peek() != Some(&'\n') {
+            // A lone CR ends a line, as `decode` reads it (and as the password mask must see it).
+            out.push('\n');
+        } else if c == '\r' {
+            out.push(c);
+        } else if c.is_control() && c != '\n' && c != '\t' {
             out.extend(std::iter::repeat_n('?', c.len_utf8()));
         } else {
             out.push(c);

@@ -34,6 +34,29 @@ impl OrdersCheck {
     }
 }
 
+/// Reads and checks the bytes of an orders file: the one path from bytes to orders that `check`, the
+/// mail ingest (on the bytes it files) and the turn all take, so that what an answer says stands,
+/// stands. Bytes that do not decode (`orders::decode`) give its one diagnostic, shown against
+/// `orders::printable`.
+pub fn check_file(game: &Game, state: &State, shown: &str, bytes: &[u8]) -> (Source, OrdersCheck) {
+    match crate::orders::decode(bytes) {
+        Ok(text) => {
+            let source = Source::new(shown, text);
+            let check = game.ruleset.check_orders(game, state, &source);
+            (source, check)
+        }
+        Err(d) => (
+            Source::new(shown, crate::orders::printable(bytes)),
+            OrdersCheck {
+                power: None,
+                entropy: None,
+                accepted: Vec::new(),
+                diagnostics: vec![d],
+            },
+        ),
+    }
+}
+
 /// Checks an orders file as every ruleset does: the header first; the order lines only once it
 /// authenticates a power (their diagnostics would tell an impostor where the power's units stand),
 /// read by `parse` for that power. `parse` returns the orders that stand and the diagnostics.
@@ -54,6 +77,7 @@ pub fn check_orders_with<O: std::fmt::Display>(
         state.turn,
         source.text.len(),
         &|p| crate::engine::players::password_hashes(&game.config, state, p),
+        &|p, sha| crate::mail::ingest::stands_for(game, state.turn, p, sha, &source.text),
     );
     diagnostics.append(&mut more);
     let mut accepted = Vec::new();

@@ -264,8 +264,10 @@ impl Phase<'_> {
         Ok(())
     }
 
-    /// EiA 19.1, third interrupt: after a day in which no side broke, the attacker fights a further
-    /// day if his standing order (or the SOP) says so.
+    /// EiA 19.1, third interrupt: after a day in which no side broke, a further day is fought when
+    /// both sides are willing. pbem's reading: the attacker's `continue` (SOP `never`) decides whether
+    /// he presses on; the defender's `continue` (SOP `always`: he stands whenever the attacker
+    /// presses on) whether he accepts; either refusing ends the battle.
     fn further_day(
         &mut self,
         att: &Side,
@@ -274,39 +276,55 @@ impl Phase<'_> {
         area: usize,
         involved: &BTreeSet<String>,
     ) -> Result<bool> {
-        let sources = Sources {
-            explicit: None,
-            standing: self.standing.get(&att.lead),
-            sop: &self.eia.sop,
-            scope: None,
-        };
-        let d = decide(&EiaPoint::Continue, &sources, parse_continue, || {
-            Ok(ContinuePolicy::Never)
-        })?;
-        let winning = !att.losing_to(def)
-            && (att.start_morale - att.morale) < (def.start_morale - def.morale);
-        let go = match d.value {
-            ContinuePolicy::Never => false,
-            ContinuePolicy::Always => true,
-            ContinuePolicy::WhenWinning => winning,
-        };
         let name = self.map.area(area).id.clone();
-        let text = if go {
-            format!(
-                "{} fights a further day at {name} after day {day} ({}).",
-                att.lead,
-                d.by.describe_theirs()
-            )
-        } else {
-            format!(
-                "{} fights no further day at {name} after day {day} ({}).",
-                att.lead,
-                d.by.describe_theirs()
-            )
+        let winning = |me: &Side, enemy: &Side| {
+            !me.losing_to(enemy)
+                && (me.start_morale - me.morale) < (enemy.start_morale - enemy.morale)
         };
-        let e = Event::new(FURTHER_DAYS, "decision", text).decided(att.lead.clone(), d.by);
-        self.push(e, area, involved);
-        Ok(go)
+        for (side, enemy, point) in [
+            (att, def, EiaPoint::Continue),
+            (def, att, EiaPoint::ContinueDefending),
+        ] {
+            let sources = Sources {
+                explicit: None,
+                standing: self.standing.get(&side.lead),
+                sop: &self.eia.sop,
+                scope: None,
+            };
+            let d = decide(&point, &sources, parse_continue, || {
+                Ok(ContinuePolicy::Never)
+            })?;
+            let go = match d.value {
+                ContinuePolicy::Never => false,
+                ContinuePolicy::Always => true,
+                ContinuePolicy::WhenWinning => winning(side, enemy),
+            };
+            let by = d.by.describe_theirs();
+            let text = match (point == EiaPoint::Continue, go) {
+                (true, true) => format!(
+                    "{} fights a further day at {name} after day {day} ({by}).",
+                    side.lead
+                ),
+                (true, false) => format!(
+                    "{} fights no further day at {name} after day {day} ({by}).",
+                    side.lead
+                ),
+                (false, true) => format!(
+                    "{} stands for a further day at {name} after day {day} ({by}).",
+                    side.lead
+                ),
+                (false, false) => format!(
+                    "{} fights no further day at {name} after day {day} ({by}): the battle ends.",
+                    side.lead
+                ),
+            };
+            let e = Event::new(FURTHER_DAYS, "decision", text).decided(side.lead.clone(), d.by);
+            self.push(e, area, involved);
+            if !go {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// The guard corps of a side stay out of the fight until committed (EiA 7.5.2.8); returns the

@@ -136,6 +136,8 @@ pub enum EiaPoint {
     Guard,
     /// Whether the attacker fights a further day.
     Continue,
+    /// Whether the defender stands for a further day the attacker wants (same key, `continue`).
+    ContinueDefending,
     /// Whether the besieger grants the honours of war.
     Honours,
     /// Whether a breached garrison denied the honours surrenders.
@@ -157,7 +159,7 @@ impl Point for EiaPoint {
             EiaPoint::Pursue => PURSUIT,
             EiaPoint::Reinforce => REINFORCE,
             EiaPoint::Guard => GUARD,
-            EiaPoint::Continue => FURTHER_DAYS,
+            EiaPoint::Continue | EiaPoint::ContinueDefending => FURTHER_DAYS,
             EiaPoint::Honours => HONOURS,
             EiaPoint::Surrender => SURRENDER,
             EiaPoint::Intercept => INTERCEPT,
@@ -174,7 +176,7 @@ impl Point for EiaPoint {
             EiaPoint::Pursue => "pursue",
             EiaPoint::Reinforce => "reinforce",
             EiaPoint::Guard => "guard",
-            EiaPoint::Continue => "continue",
+            EiaPoint::Continue | EiaPoint::ContinueDefending => "continue",
             EiaPoint::Honours => "honours",
             EiaPoint::Surrender => "surrender",
             EiaPoint::Intercept => "intercept",
@@ -191,6 +193,8 @@ impl Point for EiaPoint {
             EiaPoint::Pursue | EiaPoint::Reinforce => Some("always"),
             EiaPoint::Guard => Some("when losing after round 1"),
             EiaPoint::Continue | EiaPoint::Surrender => Some("never"),
+            // The defender fights on whenever the attacker does, unless he says otherwise.
+            EiaPoint::ContinueDefending => Some("always"),
             EiaPoint::Honours => Some("grant"),
             EiaPoint::Intercept => Some("always"),
             EiaPoint::Tactics => Some("linear-attack"),

@@ -21,6 +21,7 @@
 //! | closing     | sea, round          | one d6                                 | 19.1 chart  |
 //! | chase       | sea                 | one d6                                 | 6.3.5       |
 //! | naval-retreat | sea, power        | one die of n (n tied ports, by id)     | 6.3.5       |
+//! | insurrection-order | (none)         | shuffle of the special phase's combat areas, sorted by id | 10.1.4.1.4, 7.5.1.3 |
 
 pub fn combat_order() -> String {
     "combat-order".to_string()
@@ -88,4 +89,8 @@ pub fn chase(sea: &str) -> String {
 
 pub fn naval_retreat(sea: &str, power: &str) -> String {
     format!("naval-retreat/sea={sea}/power={power}")
+}
+
+pub fn insurrection_order() -> String {
+    "insurrection-order".to_string()
 }

@@ -1,6 +1,7 @@
 //! The EiA naval phase, before the land phase: fleets move (EiA 6.2), non-moving fleets intercept
 //! weaker enemy fleets (6.2.3 SOP), the intercepted evade unless their side has more ships (6.3.2
-//! SOP), fleets fight on the Tactical Naval Combat Chart (tactics by standing order or SOP), the
+//! SOP); after movement, fleets ordered to `engage` attack the enemy fleets in their sea area (6.3),
+//! and the attacked evade unless their side has more ships (6.3.2 SOP); fleets fight on the Tactical Naval Combat Chart (tactics by standing order or SOP), the
 //! defeated retreat to the nearest unblockaded friendly port (6.3.5 SOP), and victors never pursue
 //! (6.3.5 SOP; a standing order `chase always` uses the General Chase chart instead).
 
@@ -17,7 +18,7 @@ use crate::game::state::{State, Tenths};
 use super::decisions::{
     always_never, EiaPoint, CHASE, EVADE_AT_SEA, INTERCEPT, NAVAL_COMBAT, NAVAL_RETREAT,
 };
-use super::orders::{EiaOrder, NAVAL_MOVEMENT};
+use super::orders::{EiaOrder, NAVAL_ATTACK, NAVAL_MOVEMENT};
 use super::tables::parse_naval_result;
 use super::visibility::watchers;
 use super::{labels, Eia};
@@ -142,6 +143,129 @@ impl<'a> Naval<'a> {
             }
         }
         Ok(())
+    }
+
+    /// EiA 6.3: after naval movement, each `engage <sea>` order (powers in id order, orders in file
+    /// order) sets the power's fleets in that sea against the enemy fleets there, each hostile group
+    /// (a power with its allies, by the id of its first fleet's power) in turn. 6.3.2 (SOP): the
+    /// attacked evade unless their side has more ships than the attackers; pbem's reading: fleets that
+    /// evade an attack where they lie avoid the battle and stay in their area. One battle per sea area
+    /// and turn: a sea already fought in this turn is not fought again.
+    pub fn engage(&mut self, orders: &BTreeMap<String, Vec<EiaOrder>>) -> Result<()> {
+        let mut fought: BTreeSet<usize> = BTreeSet::new();
+        for e in &self.events {
+            if e.kind == "naval-combat" {
+                if let Some(i) = e.area.as_deref().and_then(|a| self.map.find(a)) {
+                    fought.insert(i);
+                }
+            }
+        }
+        for (power, list) in orders {
+            for order in list {
+                let EiaOrder::Engage { sea } = order else {
+                    continue;
+                };
+                let Some(sea) = self.map.find(sea) else {
+                    continue;
+                };
+                self.attack_at_sea(power, sea, &mut fought)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn attack_at_sea(
+        &mut self,
+        power: &str,
+        sea: usize,
+        fought: &mut BTreeSet<usize>,
+    ) -> Result<()> {
+        let sea_id = self.map.area(sea).id.clone();
+        let here = |me: &Self, i: usize| me.fleets[i].area == sea && me.fleets[i].ships > 0;
+        let attackers: Vec<usize> = (0..self.fleets.len())
+            .filter(|&i| here(self, i) && self.fleets[i].power == power)
+            .collect();
+        let enemies: Vec<usize> = (0..self.fleets.len())
+            .filter(|&i| here(self, i) && !self.state.friendly(&self.fleets[i].power, power))
+            .collect();
+        let also = BTreeSet::from([power.to_string()]);
+        let nothing = |why: String| Event::new(NAVAL_ATTACK, "naval-attack", why);
+        if attackers.is_empty() || enemies.is_empty() {
+            let why = if attackers.is_empty() {
+                format!("{power} has no fleet at {sea_id} after naval movement: its attack there comes to nothing.")
+            } else {
+                format!("No enemy fleet is at {sea_id}: {power}'s attack there comes to nothing.")
+            };
+            self.push(nothing(why), sea, &also);
+            return Ok(());
+        }
+        if !fought.insert(sea) {
+            let why = format!("A naval battle was fought at {sea_id} this turn: {power}'s attack there is not fought (pbem: one battle per sea area and turn).");
+            self.push(nothing(why), sea, &also);
+            return Ok(());
+        }
+        // The first hostile group: the power of the first enemy fleet, with its allies.
+        let lead = self.fleets[enemies[0]].power.clone();
+        let group: Vec<usize> = enemies
+            .iter()
+            .copied()
+            .filter(|&i| self.state.friendly(&self.fleets[i].power, &lead))
+            .collect();
+        let list = |me: &Self, v: &[usize]| -> String {
+            v.iter()
+                .map(|&i| format!("{} ({} ships)", me.fleets[i].id, me.fleets[i].ships))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let powers: BTreeSet<String> = group
+            .iter()
+            .map(|&i| self.fleets[i].power.clone())
+            .collect();
+        let mut involved = powers.clone();
+        involved.insert(power.to_string());
+        let text = format!(
+            "{power} attacks the fleets of {} at {sea_id}: {} against {}.",
+            powers.iter().cloned().collect::<Vec<_>>().join(", "),
+            list(self, &attackers),
+            list(self, &group)
+        );
+        self.push(
+            Event::new(NAVAL_ATTACK, "naval-attack", text)
+                .decided(power.to_string(), DecidedBy::Order),
+            sea,
+            &involved,
+        );
+        // 6.3.2 (SOP): the attacked evade unless their side has more ships.
+        let ships = |me: &Self, v: &[usize]| -> u32 { v.iter().map(|&i| me.fleets[i].ships).sum() };
+        let (theirs, ours) = (ships(self, &group), ships(self, &attackers));
+        if theirs <= ours {
+            let big = *group
+                .iter()
+                .max_by_key(|&&i| (self.fleets[i].ships, std::cmp::Reverse(i)))
+                .expect("a group is never empty");
+            let id = self.fleets[big].id.clone();
+            let roll = self.dice.roll(&labels::naval_evade(&sea_id, &id), &[6])?;
+            let face = roll.dice[0].face;
+            let need = self.eia.tables.naval.evade;
+            let evaded = face <= need;
+            let who = group
+                .iter()
+                .map(|&i| self.fleets[i].id.as_str())
+                .collect::<Vec<_>>()
+                .join(", ");
+            let text = format!(
+                "{who} tries to evade at {sea_id} ({theirs} ships against {ours}) (by the SOP): rolls {face}, needs {need} or less: {}.",
+                if evaded { "it evades the attack" } else { "caught" }
+            );
+            let e = Event::new(EVADE_AT_SEA, "evade", text)
+                .roll(roll)
+                .decided(lead.clone(), DecidedBy::Sop);
+            self.push(e, sea, &involved);
+            if evaded {
+                return Ok(());
+            }
+        }
+        self.battle(sea, &attackers, &group)
     }
 
     /// One fleet's move, step by step, until it ends or is intercepted. The move's event comes before
@@ -305,26 +429,14 @@ impl<'a> Naval<'a> {
         let a_tactic = self.tactic(&a_lead, sea, &involved)?;
         let d_tactic = self.tactic(&d_lead, sea, &involved)?;
         let ships = |me: &Self, s: &[usize]| -> u32 { s.iter().map(|&i| me.fleets[i].ships).sum() };
-        let drm = |me: &Self, s: &[usize], lead: &str, tactic: &str, enemy: u32| -> i32 {
-            let own = ships(me, s);
-            let mut d = 0;
-            if lead == "britain" && (tactic == "linear-attack" || tactic == "melee") {
-                d += 1;
-            }
-            if lead == "france" && tactic == "linear-defence" {
-                d += 1;
-            }
-            if own >= 2 * enemy {
-                d += 1;
-            }
-            if 2 * own <= enemy {
-                d -= 1;
-            }
-            d - (s.len() as i32 - 2).max(0)
+        let fleets_of = |me: &Self, s: &[usize]| -> Vec<(String, u32)> {
+            s.iter()
+                .map(|&i| (me.fleets[i].power.clone(), me.fleets[i].ships))
+                .collect()
         };
         let (a_ships, d_ships) = (ships(self, attackers), ships(self, defenders));
-        let a_drm = drm(self, attackers, &a_lead, &a_tactic, d_ships);
-        let d_drm = drm(self, defenders, &d_lead, &d_tactic, a_ships);
+        let a_drm = chart_modifier(&fleets_of(self, attackers), &a_tactic, d_ships);
+        let d_drm = chart_modifier(&fleets_of(self, defenders), &d_tactic, a_ships);
         let text = format!(
             "Naval battle at {sea_id}: {a_lead} ({a_ships} ships, {a_tactic}, modifier {a_drm:+}) against {d_lead} ({d_ships} ships, {d_tactic}, modifier {d_drm:+})."
         );
@@ -338,20 +450,29 @@ impl<'a> Naval<'a> {
             .cell(&a_tactic, &d_tactic)
             .expect("validated chart")
             .clone();
-        let melee = table
-            .cell("melee", "melee")
-            .expect("validated chart")
-            .clone();
-        let mut closed = a_tactic == d_tactic;
+        // Closing to Melee (EiA 19.1 chart), pbem's reading of the chart's structure: a melee fleet
+        // facing a line fights its way in on the cell's "1st" row; after each round it rolls to
+        // close; the "2nd" row is the round after a successful close (the melee fleet's heavy
+        // results, the line's light ones). A fleet that fails to close fights the "1st" row again.
+        // The cell's rows count the rounds (two); once closed, it stays closed.
+        let mixed = (a_tactic == "melee") != (d_tactic == "melee");
+        let mut closed = false;
         let (mut a_morale, mut d_morale) = (0i64, 0i64);
         let (mut a_sunk, mut d_sunk) = (0u32, 0u32);
         let rounds = cell.attacker.len();
         for r in 0..rounds.max(1) {
             let round = r as u32 + 1;
-            let (a_row, d_row) = if closed && a_tactic != d_tactic {
-                (&melee.attacker[0], &melee.defender[0])
+            let row = if mixed {
+                usize::from(closed).min(rounds - 1)
             } else {
-                (&cell.attacker[r], &cell.defender[r])
+                r
+            };
+            let (a_row, d_row) = (&cell.attacker[row], &cell.defender[row]);
+            let on_row = match (mixed && rounds > 1, r, closed) {
+                (false, _, _) => String::new(),
+                (true, 0, _) => " on the chart's 1st row".to_string(),
+                (true, _, true) => " on the chart's 2nd row (closed to melee)".to_string(),
+                (true, _, false) => " on the chart's 1st row (not closed)".to_string(),
             };
             let roll = self
                 .dice
@@ -368,7 +489,7 @@ impl<'a> Naval<'a> {
             d_sunk += lost_d;
             a_sunk += lost_a;
             let text = format!(
-                "Round {round} at {sea_id}: {a_lead} rolls {}, {d_lead} rolls {}: {a_lead} loses {lost_a} ships and {} morale, {d_lead} loses {lost_d} ships and {} morale.",
+                "Round {round} at {sea_id}{on_row}: {a_lead} rolls {}, {d_lead} rolls {}: {a_lead} loses {lost_a} ships and {} morale, {d_lead} loses {lost_d} ships and {} morale.",
                 roll.dice[0].face,
                 roll.dice[1].face,
                 Tenths(on_a.morale),
@@ -383,7 +504,7 @@ impl<'a> Naval<'a> {
                 break;
             }
             // Closing to Melee: a melee fleet against a linear one rolls after each round.
-            if !closed && r + 1 < rounds && (a_tactic == "melee") != (d_tactic == "melee") {
+            if !closed && r + 1 < rounds && mixed {
                 let linear = if a_tactic == "melee" {
                     &d_tactic
                 } else {
@@ -404,8 +525,15 @@ impl<'a> Naval<'a> {
                 );
             }
         }
-        // The side that lost less morale wins; at equal morale, the one that lost fewer ships.
-        let (winner, loser, w_lead, w_morale) = match (a_morale, a_sunk).cmp(&(d_morale, d_sunk)) {
+        // The side that lost less morale wins; at equal morale, the one that lost fewer ships. A side
+        // with no ship left never wins (pbem's reading: there is no one left to hold the sea).
+        let (a_left, d_left) = (ships(self, attackers) > 0, ships(self, defenders) > 0);
+        let outcome = match (a_left, d_left) {
+            (true, false) => std::cmp::Ordering::Less,
+            (false, true) => std::cmp::Ordering::Greater,
+            _ => (a_morale, a_sunk).cmp(&(d_morale, d_sunk)),
+        };
+        let (winner, loser, w_lead, w_morale) = match outcome {
             std::cmp::Ordering::Less => (attackers, defenders, a_lead.clone(), a_morale),
             std::cmp::Ordering::Greater => (defenders, attackers, d_lead.clone(), d_morale),
             std::cmp::Ordering::Equal => {
@@ -640,6 +768,36 @@ impl<'a> Naval<'a> {
         self.push(e, sea, involved);
         Ok(())
     }
+}
+
+/// The die-roll modifier of one side on the Tactical Naval Combat Chart (EiA 19.1, "Die-roll
+/// Modifiers to Combat Resolution"): `fleets` are the side's fleets as (power, ships). "Majority of
+/// ships are British/French" is a true majority: more than half the side's ships, not merely the
+/// most of any power.
+pub fn chart_modifier(fleets: &[(String, u32)], tactic: &str, enemy: u32) -> i32 {
+    let own: u32 = fleets.iter().map(|(_, n)| n).sum();
+    let majority = |power: &str| {
+        let theirs: u32 = fleets
+            .iter()
+            .filter(|(p, _)| p == power)
+            .map(|(_, n)| n)
+            .sum();
+        2 * theirs > own
+    };
+    let mut d = 0;
+    if majority("britain") && (tactic == "linear-attack" || tactic == "melee") {
+        d += 1;
+    }
+    if majority("france") && tactic == "linear-defence" {
+        d += 1;
+    }
+    if own >= 2 * enemy {
+        d += 1;
+    }
+    if 2 * own <= enemy {
+        d -= 1;
+    }
+    d - (fleets.len() as i32 - 2).max(0)
 }
 
 /// Writes the fleets back into the next state: ships, areas; sunk fleets are gone.

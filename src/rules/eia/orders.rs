@@ -3,7 +3,10 @@
 //! ```text
 //! move <unit> <area> [<area> ...]     land movement along a path (EiA 7)
 //! attack <area>                       declare an attack on the enemy corps there (EiA 7.5)
-//! chit <area> <chit>                  the tactical chit for the combat there (EiA 19.1 interrupt 1)
+//! chit <area> <chit> [with <corps>...] the tactical chit for the combat there (EiA 19.1 interrupt 1;
+//!                                     `with` names an outflanking force, 7.5.2.3)
+//! engage <sea>                        your fleets there attack the enemy fleets after naval movement
+//!                                     (EiA 6.3; the attacked evade unless stronger, 6.3.2)
 //! standing <key> <value>              a standing order, kept until changed (DESIGN "decision point")
 //! ```
 //!
@@ -23,7 +26,7 @@ use std::ops::Range;
 
 use crate::diag::{did_you_mean, Diagnostic, Source};
 use crate::game::map::Map;
-use crate::game::state::{Corps, Fleet, Leader, State};
+use crate::game::state::{Corps, Fleet, Leader, Levy, State};
 use crate::orders::{Line, Located, Token};
 use crate::rule::Rule;
 
@@ -44,6 +47,13 @@ pub const TRANSPORT: Rule = Rule::new(
     "6.2.5",
     "the fleet with most ships in a stack carries the corps",
 );
+/// EiA 6.3: naval combat, which a power's fleets may start against enemy fleets in their sea area (the
+/// text of 6.3 is not in the rules we hold; cited by section).
+pub const NAVAL_ATTACK: Rule = Rule::new(
+    "EiA",
+    "6.3",
+    "fleets may attack enemy fleets in their sea area",
+);
 /// EiA 12.3.7.4: reaction moves are not used in games by mail.
 pub const REACTION_MOVES: Rule = Rule::new(
     "EiA",
@@ -52,7 +62,7 @@ pub const REACTION_MOVES: Rule = Rule::new(
 );
 
 /// The order words of EiA.
-pub const VERBS: [&str; 4] = ["move", "attack", "chit", "standing"];
+pub const VERBS: [&str; 5] = ["move", "attack", "chit", "engage", "standing"];
 
 /// One EiA order.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,6 +78,8 @@ pub enum EiaOrder {
         chit: String,
         with: Vec<String>,
     },
+    /// After naval movement, the power's fleets in `sea` attack the enemy fleets there (EiA 6.3).
+    Engage { sea: String },
     /// A standing order: `key` is a decision point's key, `value` its setting.
     Standing { key: String, value: String },
 }
@@ -84,6 +96,7 @@ impl fmt::Display for EiaOrder {
                 Ok(())
             }
             EiaOrder::Attack { area } => write!(f, "attack {area}"),
+            EiaOrder::Engage { sea } => write!(f, "engage {sea}"),
             EiaOrder::Chit { area, chit, with } => {
                 write!(f, "chit {area} {chit}")?;
                 if !with.is_empty() {
@@ -168,6 +181,14 @@ impl<'a> Context<'a> {
         let s: &'a State = self.state;
         find_id(&self.sorted()[2], id, |i| s.fleets[i].id.get_ref()).map(|i| &s.fleets[i])
     }
+
+    /// The insurrection corps `id` still waiting to rise (EiA 10.1.4.1); there are few of them.
+    pub fn find_levy(&self, id: &str) -> Option<&'a Levy> {
+        let s: &'a State = self.state;
+        s.insurrection
+            .iter()
+            .find(|l| l.id.eq_ignore_ascii_case(id))
+    }
 }
 
 /// An order as parsed, with the span of each of its arguments (for diagnostics that point at one).
@@ -219,6 +240,12 @@ fn parse_line_for(
             let [area] = exact_args::<1>(line, "attack", "attack Ulm")?;
             Ok(EiaOrder::Attack {
                 area: area_name(area, cx)?,
+            })
+        }
+        "engage" => {
+            let [sea] = exact_args::<1>(line, "engage", "engage Channel")?;
+            Ok(EiaOrder::Engage {
+                sea: area_name(sea, cx)?,
             })
         }
         "chit" => {
@@ -348,6 +375,21 @@ fn unit_name(t: &Token, cx: &Context<'_>, power: Option<&str>) -> Result<String,
     if let Some(f) = cx.find_fleet(&t.text) {
         return Ok(f.id.get_ref().clone());
     }
+    if let Some(l) = cx.find_levy(&t.text) {
+        return Ok(l.id.clone());
+    }
+    Err(not_one_of_yours(&t.text, t.span.clone(), s, power))
+}
+
+/// The one diagnostic for a unit that is not the power's, whether it is another power's or no unit
+/// at all: a power learns nothing from it about units it cannot see (issue 15.6, fog of war). The
+/// hint names only the power's own units.
+fn not_one_of_yours(
+    text: &str,
+    span: Range<usize>,
+    s: &crate::game::state::State,
+    power: Option<&str>,
+) -> Diagnostic {
     let own: Vec<&str> = match power {
         Some(p) => s
             .corps
@@ -363,19 +405,16 @@ fn unit_name(t: &Token, cx: &Context<'_>, power: Option<&str>) -> Result<String,
             .collect(),
         None => Vec::new(),
     };
-    let hint = did_you_mean(&t.text, own.iter().copied())
-        .or_else(|| did_you_mean(&t.text, s.unit_ids()))
+    let hint = did_you_mean(text, own.iter().copied())
         .map(|u| format!("did you mean '{u}'?"))
         .unwrap_or_else(|| match own.as_slice() {
             [] => "write the unit's id as your turn report spells it, such as 'FR-I'".to_string(),
             units => format!("your units are: {}", units.join(", ")),
         });
-    Err(
-        Diagnostic::error(format!("unknown unit '{}'", t.text), t.span.clone())
-            .label("no such unit in this game")
-            .hint(hint)
-            .rule(ORDER_SYNTAX),
-    )
+    Diagnostic::error(format!("no unit of yours is called '{text}'"), span)
+        .label("not one of your units")
+        .hint(hint)
+        .rule(OWN_UNITS)
 }
 
 /// The value of `values` that `t` names, case-insensitively, or the diagnostic `unknown`.
@@ -438,6 +477,7 @@ fn check_parsed(
     let mut moved = BTreeSet::new();
     let mut attacks = BTreeSet::new();
     let mut chits = BTreeSet::new();
+    let mut engaged = BTreeSet::new();
     for (i, p) in orders.into_iter().enumerate() {
         let verdict = match &p.order.value {
             EiaOrder::Move { unit, path } => match check_move(power, unit, path, &p, cx, &moved) {
@@ -490,6 +530,17 @@ fn check_parsed(
                 ),
                 Ok(()) => Verdict::Stands,
             },
+            EiaOrder::Engage { sea } => match sea_area(sea, &p, cx) {
+                Err(d) => Verdict::Rejected(d),
+                Ok(()) if !engaged.insert(sea.clone()) => Verdict::Dropped(
+                    Diagnostic::warning(format!("a second attack at {sea}"), p.order.span.clone())
+                        .label("already ordered above")
+                        .hint(format!(
+                            "one 'engage {sea}' line is enough; this one is ignored"
+                        )),
+                ),
+                Ok(()) => Verdict::Stands,
+            },
             EiaOrder::Standing { key, .. } if last_standing.get(key) != Some(&i) => {
                 Verdict::Dropped(
                     Diagnostic::warning(
@@ -521,7 +572,9 @@ fn land_combat_area(area: &str, p: &Parsed, cx: &Context<'_>) -> Result<(), Diag
             p.arg(0),
         )
         .label("at sea")
-        .hint("attack and choose chits in land areas; pbem does not adjudicate naval combat yet")
+        .hint(format!(
+            "attack and choose chits in land areas; to attack the enemy fleets there, write 'engage {area}'"
+        ))
         .rule(LAND_COMBAT)),
         None => Err(
             Diagnostic::error(format!("unknown area '{area}'"), p.arg(0))
@@ -531,6 +584,22 @@ fn land_combat_area(area: &str, p: &Parsed, cx: &Context<'_>) -> Result<(), Diag
                 }))
                 .rule(ORDER_SYNTAX),
         ),
+    }
+}
+
+/// EiA 6.3: fleets fight at sea.
+fn sea_area(sea: &str, p: &Parsed, cx: &Context<'_>) -> Result<(), Diagnostic> {
+    match cx.map.find(sea) {
+        Some(i) if !cx.map.area(i).is_land() => Ok(()),
+        _ => Err(Diagnostic::error(
+            format!("{sea} is not a sea area: fleets attack at sea"),
+            p.arg(0),
+        )
+        .label("not at sea")
+        .hint(format!(
+            "name the sea area where your fleets will be; on land, write 'attack {sea}'"
+        ))
+        .rule(NAVAL_ATTACK)),
     }
 }
 
@@ -622,6 +691,80 @@ fn check_fleet_move(
     Ok(())
 }
 
+/// EiA 10.1.4.1.4: a move for an insurrection corps still waiting to rise, carried out in the special
+/// insurrection land phase if it rises this turn, from the area where it rises. Where that is is not
+/// known yet: here the path is checked as far as it can be (land areas, each next to the one before,
+/// within the corps's allowance); its first step is checked when the corps has risen.
+fn check_levy_move(
+    power: &str,
+    levy: &Levy,
+    path: &[String],
+    p: &Parsed,
+    cx: &Context<'_>,
+    moved: &BTreeSet<String>,
+) -> Result<(), Diagnostic> {
+    let unit = levy.id.as_str();
+    let span = p.order.span.clone();
+    if levy.power != power {
+        return Err(not_one_of_yours(unit, p.arg(0), cx.state, Some(power)));
+    }
+    if moved.contains(&unit.to_ascii_lowercase()) {
+        return Err(
+            Diagnostic::error(format!("{unit} is already ordered to move"), span)
+                .label("second move of this unit")
+                .hint("give each unit one move order; write its whole path on one line")
+                .rule(LAND_MOVEMENT),
+        );
+    }
+    if u32::try_from(path.len()).map_or(true, |n| n > levy.movement) {
+        return Err(Diagnostic::error(
+            format!(
+                "{unit} can move {} areas, this path has {}",
+                levy.movement,
+                path.len()
+            ),
+            span,
+        )
+        .label("too far")
+        .hint(format!(
+            "shorten the path to at most {} areas",
+            levy.movement
+        ))
+        .rule(LAND_MOVEMENT));
+    }
+    let mut before: Option<usize> = None;
+    for (k, step) in path.iter().enumerate() {
+        let at = p.arg(k + 1);
+        let Some(next) = cx.map.find(step) else {
+            return Err(Diagnostic::error(format!("unknown area '{step}'"), at)
+                .hint(cx.map.suggest(step).unwrap_or_default())
+                .rule(ORDER_SYNTAX));
+        };
+        if !cx.map.area(next).is_land() {
+            return Err(Diagnostic::error(
+                format!("{step} is a sea area: an insurrection corps moves on land"),
+                at,
+            )
+            .label("at sea")
+            .hint("list the land areas it enters from where it rises")
+            .rule(super::decisions::INSURRECTION_PHASE));
+        }
+        if let Some(b) = before {
+            if !cx.map.adjacent(b, next) {
+                return Err(Diagnostic::error(
+                    format!("{step} is not adjacent to {}", cx.map.area(b).id),
+                    at,
+                )
+                .label("path breaks here")
+                .hint("list every area the unit enters, each next to the one before")
+                .rule(LAND_MOVEMENT));
+            }
+        }
+        before = Some(next);
+    }
+    Ok(())
+}
+
 /// EiA 7: a move of one's own corps or leader, once a turn, along adjacent land areas, within its
 /// movement allowance.
 fn check_move(
@@ -639,19 +782,16 @@ fn check_move(
         (l.power.get_ref(), l.area.get_ref(), l.movement)
     } else if let Some(f) = cx.find_fleet(unit) {
         if f.power.get_ref() != power {
-            return Err(not_yours(unit, f.power.get_ref(), p.arg(0)));
+            return Err(not_one_of_yours(unit, p.arg(0), cx.state, Some(power)));
         }
         return check_fleet_move(power, unit, f.area.get_ref(), path, p, cx, moved);
+    } else if let Some(l) = cx.find_levy(unit) {
+        return check_levy_move(power, l, path, p, cx, moved);
     } else {
-        return Err(
-            Diagnostic::error(format!("unknown unit '{unit}'"), p.arg(0))
-                .label("no such unit in this game")
-                .hint("write the unit's id as your turn report spells it, such as 'FR-I'")
-                .rule(ORDER_SYNTAX),
-        );
+        return Err(not_one_of_yours(unit, p.arg(0), cx.state, Some(power)));
     };
     if owner != power {
-        return Err(not_yours(unit, owner, p.arg(0)));
+        return Err(not_one_of_yours(unit, p.arg(0), cx.state, Some(power)));
     }
     if moved.contains(&unit.to_ascii_lowercase()) {
         return Err(
@@ -731,13 +871,6 @@ fn check_move(
         here = next;
     }
     Ok(())
-}
-
-fn not_yours(unit: &str, owner: &str, span: Range<usize>) -> Diagnostic {
-    Diagnostic::error(format!("{unit} is not yours: it belongs to {owner}"), span)
-        .label("another power's unit")
-        .hint("order only your own units")
-        .rule(OWN_UNITS)
 }
 
 /// Parses and checks the order lines of one file for `power` (already authenticated).
@@ -875,13 +1008,50 @@ mod tests {
     }
 
     #[test]
+    fn eia_12_3_7_4_a_react_line_is_rejected_by_the_checker_and_the_others_stand() {
+        let (text, c) = check("react FR-I Ulm\nattack Ulm\n");
+        let d = one_error(&c);
+        assert_eq!(d.message, "reaction moves are not used in games by mail");
+        assert_eq!(d.rule, Some(REACTION_MOVES));
+        assert_eq!(&text[d.span.clone()], "react");
+        assert_eq!(accepted(&c), ["attack Ulm"]);
+    }
+
+    #[test]
+    fn eia_10_1_4_1_4_a_waiting_insurrection_corps_may_be_given_a_move() {
+        let fx = Fixture::new();
+        let austria = |body: &str| {
+            format!(
+                "{}{body}",
+                test_fixture::header("austria", test_fixture::AUSTRIA_PASSWORD)
+            )
+        };
+        let c = fx.check(&austria("move au-ins Munich Augsburg\n"));
+        assert_eq!(
+            accepted(&c),
+            ["move AU-Ins Munich Augsburg"],
+            "{:#?}",
+            c.diagnostics
+        );
+        let c = fx.check(&austria("move AU-Ins Lake-Constance\n"));
+        assert!(one_error(&c)
+            .message
+            .contains("an insurrection corps moves on land"));
+        let c = fx.check(&austria("move AU-Ins Munich Ulm Stuttgart\n"));
+        assert!(one_error(&c).message.contains("can move 2 areas"));
+        // Not France's to move.
+        let (_, c) = check("move AU-Ins Munich\n");
+        assert!(one_error(&c).message.contains("no unit of yours is called"));
+    }
+
+    #[test]
     fn rejects_unknown_order_word_far_from_any_with_the_list_of_orders() {
         let (_, c) = check("xyzzy\n");
         let d = one_error(&c);
         assert_eq!(d.message, "unknown order 'xyzzy'");
         assert_eq!(
             d.hint.as_deref(),
-            Some("the orders are: move, attack, chit, standing")
+            Some("the orders are: move, attack, chit, engage, standing")
         );
     }
 
@@ -905,11 +1075,11 @@ mod tests {
     fn rejects_unknown_unit_suggesting_the_powers_own() {
         let (_, c) = check("move FR-l Ulm\n");
         let d = one_error(&c);
-        assert_eq!(d.message, "unknown unit 'FR-l'");
+        assert_eq!(d.message, "no unit of yours is called 'FR-l'");
         assert_eq!(d.hint.as_deref(), Some("did you mean 'FR-I'?"));
         let (_, c) = check("move Blucher Ulm\n");
         let d = one_error(&c);
-        assert_eq!(d.message, "unknown unit 'Blucher'");
+        assert_eq!(d.message, "no unit of yours is called 'Blucher'");
         assert_eq!(
             d.hint.as_deref(),
             Some("your units are: FR-I, FR-V, FR-Cav, Napoleon")
@@ -987,19 +1157,17 @@ mod tests {
     fn rejects_unit_of_another_power() {
         let (text, c) = check("move AU-I Augsburg\n");
         let d = one_error(&c);
-        assert_eq!(d.message, "AU-I is not yours: it belongs to austria");
-        assert_eq!(d.hint.as_deref(), Some("order only your own units"));
+        // Fog of war (issue 15.6): the same words as for no unit at all, no owner, no enemy id.
+        assert_eq!(d.message, "no unit of yours is called 'AU-I'");
+        assert!(!d.hint.as_deref().unwrap().contains("AU-"), "{d:?}");
         assert_eq!(d.rule, Some(OWN_UNITS));
         assert_eq!(&text[d.span.clone()], "AU-I");
         let (_, c) = check("move Mack Augsburg\n");
-        assert_eq!(
-            one_error(&c).message,
-            "Mack is not yours: it belongs to austria"
-        );
+        assert_eq!(one_error(&c).message, "no unit of yours is called 'Mack'");
         let (_, c) = check("move AU-Lake Ulm\n");
         assert_eq!(
             one_error(&c).message,
-            "AU-Lake is not yours: it belongs to austria"
+            "no unit of yours is called 'AU-Lake'"
         );
     }
 
@@ -1102,7 +1270,7 @@ mod tests {
         assert_eq!(
             d.hint.as_deref(),
             Some(
-                "attack and choose chits in land areas; pbem does not adjudicate naval combat yet"
+                "attack and choose chits in land areas; to attack the enemy fleets there, write 'engage Lake-Constance'"
             )
         );
         assert_eq!(d.rule, Some(LAND_COMBAT));
@@ -1404,7 +1572,7 @@ mod tests {
             messages,
             [
                 "Munich is not adjacent to Stuttgart",
-                "unknown unit 'Nobody'",
+                "no unit of yours is called 'Nobody'",
                 "unknown area 'Atlantis'"
             ]
         );

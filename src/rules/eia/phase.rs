@@ -104,6 +104,7 @@ pub fn resolve_land_phase(
     // The naval phase comes first (EiA 6).
     let mut naval = Naval::new(eia, map, state, &standing, dice, orders);
     naval.run(orders)?;
+    naval.engage(orders)?;
     let (fleets, naval_events) = (naval.fleets.clone(), std::mem::take(&mut naval.events));
     drop(naval);
     let mut phase = Phase {
@@ -120,14 +121,15 @@ pub fn resolve_land_phase(
         depots,
     };
     movement::move_units(map, &mut phase.board, orders, &fleets, &mut phase.events);
-    let mut orders = orders.clone();
-    let raised = phase.insurrection(state, &mut orders)?;
-    let combats = phase.declared_combats(&orders);
+    let raised = phase.insurrection(state)?;
+    let combats = phase.declared_combats(orders);
     phase.battlefields = combats.iter().map(|c| c.0).collect();
     let standing_before: Vec<bool> = phase.board.corps.iter().map(|c| !c.eliminated).collect();
+    let fought = phase.battlefields.clone();
     for (area, attacker) in phase.combat_order(combats)? {
         phase.fight(area, &attacker)?;
     }
+    phase.insurrection_phase(&raised, &fought, orders)?;
     phase.announce_losses(&standing_before);
     let mut next = phase.board.to_state(map, state);
     raise_into(&phase.board, map, state, &raised, &mut next);

@@ -15,7 +15,10 @@ use super::visibility::watchers;
 impl Phase<'_> {
     /// EiA 7.5.2.11: corps of the side's powers in adjacent areas, not on a battlefield, try to march to
     /// the battle: a d6 of at most the best rating of their power's leaders with them (or the table's
-    /// value without one) succeeds.
+    /// value without one) succeeds. Not covered: the SOP's "unbesieged corps, cossacks, freikorps and
+    /// guerrillas in a city in the same area". pbem's position has no garrisons at the start of a turn
+    /// (a corps is in a city only by retiring into it, 7.5.1.1, and is then besieged) and no guerrilla
+    /// units, so no such force can exist yet.
     pub(super) fn reinforce(
         &mut self,
         area: usize,

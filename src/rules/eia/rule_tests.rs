@@ -131,6 +131,37 @@ fn game(state: &str) -> (tempfile::TempDir, Game) {
     (dir, g)
 }
 
+/// The test game with one more port, Cove, on the Bay.
+fn game_with_cove(state: &str) -> (tempfile::TempDir, Game) {
+    let map = MAP.replace(
+        "adjacent = [\"West\", \"Ocean\"]",
+        "adjacent = [\"West\", \"Ocean\", \"Cove\"]",
+    ) + r#"
+[[area]]
+id = "Cove"
+kind = "land"
+xy = [1, 3]
+adjacent = ["Bay"]
+port = true
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("game.toml"), GAME).unwrap();
+    std::fs::write(dir.path().join("map.toml"), map).unwrap();
+    std::fs::write(
+        dir.path().join("tables.toml"),
+        include_str!("../../../games/ulm-1805/tables.toml"),
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.path().join("turns/1")).unwrap();
+    std::fs::write(
+        dir.path().join("turns/1/state.toml"),
+        format!("game = \"test\"\nturn = 1\n{state}"),
+    )
+    .unwrap();
+    let g = Game::load(dir.path()).unwrap();
+    (dir, g)
+}
+
 fn corps(id: &str, power: &str, kind: &str, factors: u32, morale: &str, area: &str) -> String {
     format!("[[corps]]\nid = \"{id}\"\npower = \"{power}\"\nkind = \"{kind}\"\nfactors = {factors}\nmorale = {morale}\nmovement = 3\narea = \"{area}\"\n")
 }
@@ -888,6 +919,45 @@ fn eia_19_1_further_days_by_standing_order_or_sop() {
         .any(|r| r.label == "combat/area=Field/round=4")));
 }
 
+#[test]
+fn eia_19_1_the_defender_has_his_say_on_further_days() {
+    let even = [
+        corps("B1", "blue", "infantry", 40, "9.0", "Field"),
+        corps("R1", "red", "infantry", 40, "9.0", "Field"),
+    ]
+    .concat();
+    let further = |events: &[Event]| -> Vec<String> {
+        with_rule(events, "EiA 19.1")
+            .into_iter()
+            .filter(|e| e.text.contains("further day"))
+            .map(|e| e.text.clone())
+            .collect()
+    };
+    // The defender's standing order refuses: the battle ends after the first day.
+    let (_d, g) = game(&format!(
+        "[standing.blue]\ncontinue = \"always\"\n[standing.red]\ncontinue = \"never\"\n{even}"
+    ));
+    let (events, _) = run(&g, &orders(&[("blue", attack("Field"))]));
+    assert_eq!(
+        further(&events)[..2],
+        [
+            "blue fights a further day at Field after day 1 (by its standing order).".to_string(),
+            "red fights no further day at Field after day 1 (by its standing order): the battle ends.".to_string()
+        ]
+    );
+    assert!(!events.iter().any(|e| e
+        .rolls
+        .iter()
+        .any(|r| r.label == "combat/area=Field/round=4")));
+    // With nothing said, the defender stands (the SOP): the attacker's order decides.
+    let (_d, g) = game(&format!("[standing.blue]\ncontinue = \"always\"\n{even}"));
+    let (events, _) = run(&g, &orders(&[("blue", attack("Field"))]));
+    assert_eq!(
+        further(&events)[1],
+        "red stands for a further day at Field after day 1 (by the SOP)."
+    );
+}
+
 fn fleet(id: &str, power: &str, ships: u32, area: &str) -> String {
     format!("[[fleet]]\nid = \"{id}\"\npower = \"{power}\"\nships = {ships}\narea = \"{area}\"\n")
 }
@@ -973,6 +1043,145 @@ fn eia_6_3_2_intercepted_fleets_evade_unless_stronger() {
     );
 }
 
+fn engage(sea: &str) -> EiaOrder {
+    EiaOrder::Engage { sea: sea.into() }
+}
+
+#[test]
+fn eia_6_3_a_fleet_attacks_the_enemy_fleets_in_its_sea_and_the_weaker_evade() {
+    // Blue's 14 ships sail into the Bay, where red's 4 lie, and attack them: red, weaker, tries to
+    // evade (6.3.2); caught, it fights.
+    let state = format!(
+        "[control]\nWest = \"red\"\nFar = \"blue\"\n{}{}",
+        fleet("BF", "blue", 14, "Ocean"),
+        fleet("RF", "red", 4, "Bay")
+    );
+    let (_d, g) = game(&state);
+    let o = orders(&[("blue", sail("BF", "Bay")), ("blue", engage("Bay"))]);
+    let (events, _) = run(&g, &o);
+    let attack = with_rule(&events, "EiA 6.3")
+        .into_iter()
+        .find(|e| e.kind == "naval-attack")
+        .expect("the attack is announced");
+    assert_eq!(
+        attack.text,
+        "blue attacks the fleets of red at Bay: BF (14 ships) against RF (4 ships)."
+    );
+    let evade = with_rule(&events, "EiA 6.3.2");
+    assert_eq!(evade[0].rolls[0].label, "naval-evade/sea=Bay/fleet=RF");
+    assert!(
+        evade[0]
+            .text
+            .starts_with("RF tries to evade at Bay (4 ships against 14) (by the SOP)"),
+        "{}",
+        evade[0].text
+    );
+    let caught = first_seed_where(&g, &o, |e| e.iter().any(|e| e.text.ends_with("caught.")));
+    let battle = caught.iter().find(|e| e.kind == "naval-combat").unwrap();
+    assert!(
+        battle
+            .text
+            .starts_with("Naval battle at Bay: blue (14 ships"),
+        "{}",
+        battle.text
+    );
+    let slipped = first_seed_where(&g, &o, |e| {
+        e.iter().any(|e| e.text.contains("evades the attack"))
+    });
+    assert!(!slipped.iter().any(|e| e.kind == "naval-combat"));
+}
+
+#[test]
+fn eia_6_3_2_a_stronger_fleet_attacked_does_not_evade() {
+    let state = format!(
+        "[control]\nWest = \"red\"\nFar = \"blue\"\n{}{}",
+        fleet("BF", "blue", 4, "Ocean"),
+        fleet("RF", "red", 6, "Bay")
+    );
+    let (_d, g) = game(&format!("[standing.red]\nintercept = \"never\"\n{state}"));
+    let o = orders(&[("blue", sail("BF", "Bay")), ("blue", engage("Bay"))]);
+    let (events, _) = run(&g, &o);
+    assert!(
+        with_rule(&events, "EiA 6.3.2").is_empty(),
+        "stronger: no evasion"
+    );
+    assert!(events.iter().any(|e| e.kind == "naval-combat"));
+}
+
+#[test]
+fn eia_6_3_2_an_intercepted_fleet_does_not_evade_when_its_side_is_stronger() {
+    // Blue's 5 ships sail into the Bay, where red's 10 lie still and intercept them; blue's 6 ships
+    // already there make blue's side 11 against 10: no evasion, the battle is fought.
+    let (_d, g) = game(&sea_state(&fleet("BG", "blue", 6, "Bay")));
+    let o = orders(&[("blue", sail("BF", "Bay"))]);
+    let events = first_seed_where(&g, &o, |e| {
+        e.iter().any(|e| e.text.contains(": intercepted."))
+    });
+    assert!(
+        with_rule(&events, "EiA 6.3.2").is_empty(),
+        "stronger: no evasion"
+    );
+    let battle = events.iter().find(|e| e.kind == "naval-combat").unwrap();
+    assert!(
+        battle.text.contains("against blue (11 ships"),
+        "{}",
+        battle.text
+    );
+}
+
+#[test]
+fn eia_6_3_5_a_roll_among_equally_near_ports() {
+    // Blue, beaten in the Ocean, has two friendly ports two moves away, West and Cove, both on the
+    // Bay (a port next to the battle is blockaded by the victor): a die of 2 chooses.
+    let state = format!(
+        "[control]\nWest = \"blue\"\nCove = \"blue\"\nFar = \"red\"\n{}{}",
+        fleet("BF", "blue", 6, "Ocean"),
+        fleet("RF", "red", 12, "Far")
+    );
+    let (_d, g) = game_with_cove(&state);
+    let o = orders(&[("red", sail("RF", "Ocean")), ("red", engage("Ocean"))]);
+    let events = first_seed_where(&g, &o, |e| {
+        e.iter()
+            .any(|e| e.kind == "naval-retreat" && e.text.starts_with("blue retreats"))
+    });
+    let retreat = events
+        .iter()
+        .find(|e| e.kind == "naval-retreat" && e.text.starts_with("blue retreats"))
+        .unwrap();
+    assert_eq!(retreat.rolls[0].label, "naval-retreat/sea=Ocean/power=blue");
+    assert_eq!(retreat.rolls[0].dice_names(), "d2");
+    assert!(
+        retreat
+            .text
+            .contains("(Cove and West are equally near, the die chooses)"),
+        "{}",
+        retreat.text
+    );
+    assert_eq!(
+        retreat.decision.as_ref().unwrap().by,
+        crate::decide::DecidedBy::Roll
+    );
+}
+
+#[test]
+fn eia_19_1_a_side_with_no_ship_left_loses_the_naval_battle() {
+    // Blue's 2 ships, attacked by red's 12 in the Ocean, are all sunk in a round where red loses
+    // more ships and as much morale: blue, with nothing left, does not win.
+    let state = format!(
+        "[control]\nWest = \"blue\"\nFar = \"red\"\n{}{}",
+        fleet("BF", "blue", 2, "Ocean"),
+        fleet("RF", "red", 12, "Far")
+    );
+    let (_d, g) = game(&state);
+    let o = orders(&[("red", sail("RF", "Ocean")), ("red", engage("Ocean"))]);
+    let events = first_seed_where(&g, &o, |e| {
+        e.iter()
+            .any(|e| e.kind == "naval-round" && e.text.contains("blue loses 2 ships"))
+    });
+    let result = events.iter().find(|e| e.kind == "naval-result").unwrap();
+    assert_eq!(result.text, "red wins the battle at Ocean.");
+}
+
 #[test]
 fn eia_19_1_naval_combat_on_the_tactical_chart() {
     let (_d, g) = game(&sea_state("[standing.red]\ntactics = \"melee\"\n"));
@@ -1003,6 +1212,69 @@ fn eia_19_1_naval_combat_on_the_tactical_chart() {
     }
 }
 
+/// Round 2 of red's melee (10 ships, +1) against blue's line (5 ships, -1) at the Bay, found by
+/// `closes`: the text of round 2 and the losses the chart's `row` of the cell gives for its dice.
+fn closing_round_2(closes: bool) -> (String, String) {
+    use super::tables::parse_naval_result;
+    use crate::game::state::Tenths;
+    let (_d, g) = game(&sea_state("[standing.red]\ntactics = \"melee\"\n"));
+    let o = orders(&[("blue", sail("BF", "Bay"))]);
+    let wanted = if closes {
+        "it closes to melee"
+    } else {
+        "the line holds it off"
+    };
+    let events = first_seed_where(&g, &o, |e| {
+        e.iter().any(|e| e.text.ends_with(&format!("{wanted}.")))
+            && e.iter().filter(|e| e.kind == "naval-round").count() == 2
+    });
+    let round = events
+        .iter()
+        .filter(|e| e.kind == "naval-round")
+        .nth(1)
+        .unwrap();
+    let cell = eia(&g)
+        .tables
+        .naval
+        .cell("melee", "linear-attack")
+        .unwrap()
+        .clone();
+    let row = usize::from(closes);
+    let col = |die: u32, m: i32| (((die as i32 + m).clamp(1, 6) - 1) / 2) as usize;
+    let on_blue =
+        parse_naval_result(&cell.attacker[row][col(round.rolls[0].dice[0].face, 1)]).unwrap();
+    let on_red =
+        parse_naval_result(&cell.defender[row][col(round.rolls[0].dice[1].face, -1)]).unwrap();
+    let expected = format!(
+        "red loses {} ships and {} morale, blue loses {} ships and {} morale.",
+        on_red.ships,
+        Tenths(on_red.morale),
+        on_blue.ships,
+        Tenths(on_blue.morale)
+    );
+    (round.text.clone(), expected)
+}
+
+#[test]
+fn eia_19_1_closing_to_melee_the_2nd_row_follows_a_successful_close() {
+    let (text, expected) = closing_round_2(true);
+    assert!(
+        text.contains("on the chart's 2nd row (closed to melee)"),
+        "{text}"
+    );
+    assert!(text.ends_with(&expected), "{text} / {expected}");
+}
+
+#[test]
+fn eia_19_1_closing_to_melee_failing_to_close_fights_the_1st_row_again() {
+    let (text, expected) = closing_round_2(false);
+    assert!(
+        text.contains("on the chart's 1st row (not closed)"),
+        "{text}"
+    );
+    assert!(text.ends_with(&expected), "{text} / {expected}");
+}
+
 #[test]
 fn eia_6_3_5_victors_never_pursue_and_the_defeated_retreat_to_port() {
     let (_d, g) = game(&sea_state(""));
@@ -1027,6 +1299,28 @@ fn eia_6_3_5_victors_never_pursue_and_the_defeated_retreat_to_port() {
         "{}",
         retreat.text
     );
+}
+
+#[test]
+fn eia_19_1_majority_of_ships_british_means_more_than_half() {
+    use super::naval::chart_modifier;
+    let side = |v: &[(&str, u32)]| -> Vec<(String, u32)> {
+        v.iter().map(|(p, n)| (p.to_string(), *n)).collect()
+    };
+    // Britain has the most ships of the side, 4 of 9, but not the majority: no +1.
+    let most_not_majority = side(&[("britain", 4), ("spain", 3), ("russia", 2)]);
+    assert_eq!(chart_modifier(&most_not_majority, "linear-attack", 9), -1);
+    // 5 of 9 is a majority: +1.
+    let majority = side(&[("britain", 5), ("spain", 2), ("russia", 2)]);
+    assert_eq!(chart_modifier(&majority, "linear-attack", 9), 0);
+    assert_eq!(chart_modifier(&majority, "melee", 9), 0);
+    assert_eq!(chart_modifier(&majority, "linear-defence", 9), -1);
+    // Half is no majority; the French one counts in linear defence only.
+    let half = side(&[("france", 4), ("spain", 4)]);
+    assert_eq!(chart_modifier(&half, "linear-defence", 8), 0);
+    let french = side(&[("france", 5), ("spain", 3)]);
+    assert_eq!(chart_modifier(&french, "linear-defence", 8), 1);
+    assert_eq!(chart_modifier(&french, "linear-attack", 8), 0);
 }
 
 #[test]
@@ -1083,6 +1377,103 @@ fn eia_10_1_4_1_insurrection_corps_rise_when_an_enemy_enters_a_border_province()
                 .iter()
                 .any(|e| e.text.contains("RI-1") && e.kind == "retreat")
     );
+}
+
+#[test]
+fn eia_10_1_4_1_4_the_insurrection_corps_fight_in_a_land_phase_of_their_own_after_the_turn_s_combats(
+) {
+    let state = [
+        "[[insurrection]]\nid = \"RI-1\"\npower = \"red\"\nfactors = 4\nmorale = 3.0\nmovement = 2\n".to_string(),
+        corps("B1", "blue", "infantry", 3, "3.0", "Mid"),
+        corps("B2", "blue", "infantry", 5, "3.0", "West"),
+        corps("R2", "red", "infantry", 5, "3.0", "West"),
+        corps("B3", "blue", "infantry", 5, "3.0", "Far"),
+        corps("R3", "red", "infantry", 5, "3.0", "Far"),
+    ]
+    .concat();
+    let (_d, g) = game(&state);
+    let mv = EiaOrder::Move {
+        unit: "B1".into(),
+        path: vec!["Side".into()],
+    };
+    let o = orders(&[
+        ("blue", mv),
+        ("blue", attack("West")),
+        ("blue", attack("Far")),
+    ]);
+    let (events, _) = run(&g, &o);
+    // The turn's combats are shuffled without Side...
+    let order = with_rule(&events, "EiA 7.5.1.3");
+    assert!(
+        order[0]
+            .text
+            .starts_with("The combats of [Far, West] are fought"),
+        "{}",
+        order[0].text
+    );
+    // ...and Side is fought after them, in the special land phase.
+    let combats: Vec<&str> = events
+        .iter()
+        .filter(|e| e.kind == "combat")
+        .filter_map(|e| e.area.as_deref())
+        .collect();
+    assert_eq!(combats.last(), Some(&"Side"), "{combats:?}");
+    assert_eq!(combats.len(), 3, "{combats:?}");
+    let phase = events
+        .iter()
+        .position(|e| e.rule == "EiA 10.1.4.1.4" && e.kind == "insurrection")
+        .unwrap();
+    let last_ordinary = events
+        .iter()
+        .rposition(|e| e.kind == "combat" && e.area.as_deref() != Some("Side"))
+        .unwrap();
+    assert!(
+        phase > last_ordinary,
+        "the special phase follows the turn's combats"
+    );
+}
+
+#[test]
+fn eia_10_1_4_1_4_an_insurrection_corps_moves_in_its_special_land_phase() {
+    // RI-1 rises in Side, where blue's B1 entered; red ordered it to East, where B4 stands: it
+    // moves there in the special land phase, stops at the enemy and attacks him.
+    let state = [
+        "[[insurrection]]\nid = \"RI-1\"\npower = \"red\"\nfactors = 4\nmorale = 3.0\nmovement = 2\n".to_string(),
+        corps("B1", "blue", "infantry", 3, "3.0", "Mid"),
+        corps("B4", "blue", "infantry", 2, "3.0", "East"),
+    ]
+    .concat();
+    let (_d, g) = game(&state);
+    let o = orders(&[
+        (
+            "blue",
+            EiaOrder::Move {
+                unit: "B1".into(),
+                path: vec!["Side".into()],
+            },
+        ),
+        (
+            "red",
+            EiaOrder::Move {
+                unit: "RI-1".into(),
+                path: vec!["East".into()],
+            },
+        ),
+    ]);
+    let (events, _) = run(&g, &o);
+    assert!(
+        events
+            .iter()
+            .any(|e| e.text == "RI-1 (red) moves Side - East."),
+        "{:?}",
+        events.iter().map(|e| &e.text).collect::<Vec<_>>()
+    );
+    assert!(events.iter().any(|e| e.kind == "combat"
+        && e.area.as_deref() == Some("East")
+        && e.text.contains("red with RI-1")));
+    assert!(!events
+        .iter()
+        .any(|e| e.kind == "combat" && e.area.as_deref() == Some("Side")));
 }
 
 #[test]

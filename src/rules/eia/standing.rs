@@ -9,7 +9,7 @@
 //! | `pursue` | | `always`, `never` | `always` | EiA 7.5.2.10.2 |
 //! | `reinforce` | | `always`, `never` | `always` | EiA 7.5.2.11 |
 //! | `guard` | | `never`, `always`, `before round N`, `when losing`, `when losing after round N` | `when losing after round 1` | EiA 7.5.2.8, 19.1 (interrupt 2) |
-//! | `continue` | | `never`, `always`, `when winning` | `never` | EiA 19.1 (interrupt 3) |
+//! | `continue` | | `never`, `always`, `when winning` | `never` attacking, `always` defending | EiA 19.1 (interrupt 3) |
 //! | `surrender` | an area | `never`, `always`, `when outnumbered N` | `never` | EiA 19.1 (interrupt 4) |
 //! | `honours` | | `grant`, `deny` | `grant` | EiA 7.5.4.1.2.3.1 |
 //! | `tactics` | | `melee`, `linear-attack`, `linear-defence` | `linear-attack` | EiA 19.1 (chart) |
@@ -51,7 +51,7 @@ pub enum GuardPolicy {
     WhenLosingAfter(u32),
 }
 
-/// Whether the attacker fights a further day when neither side broke (third interrupt of 19.1).
+/// Whether a side fights a further day when neither side broke (third interrupt of 19.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ContinuePolicy {
     Never,

@@ -109,6 +109,13 @@ Vienna = "austria"
 [standing.austria]
 defence-chit = "defend"
 
+[[insurrection]]
+id = "AU-Ins"
+power = "austria"
+factors = 3
+morale = 2.0
+movement = 2
+
 [[corps]]
 id = "FR-I"
 power = "france"

@@ -77,8 +77,8 @@ impl Combat {
 
 impl Action<'_> {
     /// Resolves the attacks of the action: those on spaces without enemy units or intact enemy fort
-    /// first (12.2.1), then the others in the order given, then those ordered `after` (to strike
-    /// units that retreat into a space during the action, 12.1.2).
+    /// first (12.2.1, even those ordered `after`), then the others in the order given, then those
+    /// ordered `after` (to strike units that retreat into a space during the action, 12.1.2).
     pub fn resolve_attacks(&mut self, attacks: Vec<Attack>) -> Result<()> {
         for (n, a) in self.attack_order(attacks).into_iter().enumerate() {
             self.combat(n + 1, a)?;
@@ -86,16 +86,16 @@ impl Action<'_> {
         Ok(())
     }
 
-    /// The order the attacks are fought in: on empty spaces first (12.2.1), then as given, then
-    /// those marked `after`.
+    /// The order the attacks are fought in: on spaces empty at the start first, `after` or not
+    /// (12.2.1: before all other attacks), then as given, then those marked `after`.
     pub fn attack_order(&self, attacks: Vec<Attack>) -> Vec<Attack> {
         let active = &self.active;
-        let (later, now): (Vec<Attack>, Vec<Attack>) = attacks.into_iter().partition(|a| a.after);
-        let (empty, held): (Vec<Attack>, Vec<Attack>) = now.into_iter().partition(|a| {
+        let (empty, held): (Vec<Attack>, Vec<Attack>) = attacks.into_iter().partition(|a| {
             self.enemies_in(&a.target, active).is_empty()
                 && !self.intact_enemy_fort(&a.target, active)
         });
-        empty.into_iter().chain(held).chain(later).collect()
+        let (later, now): (Vec<Attack>, Vec<Attack>) = held.into_iter().partition(|a| a.after);
+        empty.into_iter().chain(now).chain(later).collect()
     }
 
     /// Step 1 (12.2.1): who fights, or why no one does. Looks, changes nothing.
@@ -419,8 +419,11 @@ impl Action<'_> {
                 .any(|u| nations.iter().any(|n| n.eq_ignore_ascii_case(&u.nation)))
     }
 
-    /// Step 10: the losers discard the cards they played (12.2.10); a tie loses for both.
+    /// Step 10: the losers discard the cards they played (12.2.10); a tie loses for both. The
+    /// exception of 12.2.10: a card marked `kept_on_tie` (They Shall Not Pass) is discarded only when
+    /// its player loses outright, and stays face up on a tie.
     fn discard(&mut self, c: &Combat, a_loss: u32, d_loss: u32) {
+        let tie = a_loss == d_loss;
         for (side, power, lost) in [
             (0, &c.attacker, a_loss <= d_loss),
             (1, &c.defender, d_loss <= a_loss),
@@ -428,14 +431,26 @@ impl Action<'_> {
             if !lost || c.cards[side].is_empty() {
                 continue;
             }
+            let kept_on_tie =
+                |id: &str| tie && self.tables.card(id).is_some_and(|card| card.kept_on_tie);
+            let (kept, gone): (Vec<String>, Vec<String>) = c.cards[side]
+                .iter()
+                .cloned()
+                .partition(|id| kept_on_tie(id));
             if let Some(hand) = self.pog.cards.get_mut(power) {
-                hand.retain(|h| !c.cards[side].iter().any(|p| p.eq_ignore_ascii_case(h)));
+                hand.retain(|h| !gone.iter().any(|p| p.eq_ignore_ascii_case(h)));
             }
-            let text = format!(
-                "{power} lost the combat and discards {}.",
-                c.cards[side].join(", ")
-            );
-            self.event(rules::WINNER, "card", Some(&c.attack.target), text);
+            if !gone.is_empty() {
+                let text = format!("{power} lost the combat and discards {}.", gone.join(", "));
+                self.event(rules::WINNER, "card", Some(&c.attack.target), text);
+            }
+            if !kept.is_empty() {
+                let text = format!(
+                    "{power} tied the combat and keeps {} face up (the exception of PoG 12.2.10).",
+                    kept.join(", ")
+                );
+                self.event(rules::WINNER, "card", Some(&c.attack.target), text);
+            }
         }
     }
 
@@ -594,17 +609,18 @@ impl Action<'_> {
         // Shifts: terrain and trenches for the attacker's fire, trenches for the defender's, cards.
         let trench = self.defending_trench(c);
         let mut shift = c.shift[i];
-        let mut note = Vec::new();
+        // Each shift of the note, with its value: the Army table option renounces the favourable ones.
+        let mut note: Vec<(String, i32)> = Vec::new();
         match side {
             Side::Attacker => {
                 let ts = self.tables.terrain_shift(self.terrain(&target));
                 if ts != 0 {
-                    note.push(format!("{} {ts:+}", self.terrain(&target).name()));
+                    note.push((format!("{} {ts:+}", self.terrain(&target).name()), ts));
                 }
                 shift += ts;
                 if let Some(l) = trench {
                     let s = self.tables.trench_shift(l).attacker;
-                    note.push(format!("trench level {l} {s:+}"));
+                    note.push((format!("trench level {l} {s:+}"), s));
                     shift += s;
                 }
             }
@@ -612,7 +628,7 @@ impl Action<'_> {
                 if let Some(l) = trench {
                     let s = self.tables.trench_shift(l).defender;
                     if s != 0 {
-                        note.push(format!("trench level {l} {s:+}"));
+                        note.push((format!("trench level {l} {s:+}"), s));
                     }
                     shift += s;
                 }
@@ -661,11 +677,17 @@ impl Action<'_> {
                         .at(&target)
                         .decided(&power, d.by),
                 );
+                for (text, s) in &mut note {
+                    if *s > 0 {
+                        *text = format!("renounced: {text}");
+                    }
+                }
                 (army, army_col, "Army")
             } else {
                 (corps, corps_col, "Corps/Fort")
             }
         };
+        let note: Vec<String> = note.into_iter().map(|(text, _)| text).collect();
         let loss = table.loss(column, modified);
         Ok(Fire {
             table: name,

@@ -12,7 +12,8 @@ use super::rules;
 use super::state::FortStatus;
 
 impl Action<'_> {
-    /// Moves `unit` along `path` (PoG 11.1.1 to 11.1.8).
+    /// Moves `unit` along `path` (PoG 11.1.1 to 11.1.8; a unit out of supply only once a supply path
+    /// has opened, the Clarification of 11.1.4).
     pub fn move_unit(&mut self, unit: &str, path: &[Step]) -> Result<()> {
         let Some(u) = self.unit(unit) else {
             return Ok(());
@@ -24,6 +25,18 @@ impl Action<'_> {
             u.space().to_string(),
         );
         let mut at = self.space_index(&start);
+        // The Clarification of 11.1.4: out of supply at activation, the unit moves only if the moves
+        // before its own opened a supply path. pbem's supply is traced through control, which no
+        // move of the side takes away, so "supplied now" is "supplied at activation or opened since".
+        if !self.supplied(at, &power) {
+            self.event(
+                rules::OUT_OF_SUPPLY_MOVE,
+                "stop",
+                Some(&start),
+                format!("{id} is out of supply and no supply path has opened: it does not move."),
+            );
+            return Ok(());
+        }
         let mut entered = Vec::new();
         let mut stop = None;
         for (k, step) in path.iter().enumerate() {

@@ -12,7 +12,8 @@
 //!        [table army]                       the Army table from LF 4 (12.2.7)
 //!        [no-advance]                       stay put if the defender leaves (12.2.12)
 //!        [after]                            resolve it after the other attacks: to attack units
-//!                                           that retreat into the space this action (12.1.2)
+//!                                           that retreat into the space this action (12.1.2);
+//!                                           a space empty at the start still comes first (12.2.1)
 //! standing <key> [<space>] <setting>        a standing order (decisions.rs lists the keys)
 //! ```
 //!
@@ -70,7 +71,8 @@ pub struct Attack {
     /// Fire on the Army table from LF 4 (12.2.7).
     pub army_table: bool,
     pub advance: bool,
-    /// Resolved after the other attacks (for 12.1.2), not first even if the space is empty now.
+    /// Resolved after the other attacks (for 12.1.2); an attack on a space empty at the start of the
+    /// combats is still resolved first (12.2.1).
     pub after: bool,
 }
 
@@ -150,17 +152,13 @@ impl Context<'_> {
         }
     }
 
+    /// The power's unit named by `t`. Another power's unit and no unit at all get the same words, and
+    /// the hint names only the power's own units: a power learns nothing of units it cannot see
+    /// (issue 15.6, fog of war).
     fn own_unit(&self, t: &Token, power: &str) -> Result<&Unit, Diagnostic> {
         match self.pog.unit(&t.text) {
             Some(u) if u.power() == power => Ok(u),
-            Some(u) => Err(Diagnostic::error(
-                format!("{} is not yours: it belongs to {}", u.id(), u.power()),
-                t.span.clone(),
-            )
-            .label("not your unit")
-            .hint("order only your own units")
-            .rule(OWN_UNITS)),
-            None => {
+            _ => {
                 let own: Vec<&str> = self
                     .pog
                     .units
@@ -168,16 +166,17 @@ impl Context<'_> {
                     .filter(|u| u.power() == power)
                     .map(Unit::id)
                     .collect();
-                Err(
-                    Diagnostic::error(format!("unknown unit '{}'", t.text), t.span.clone())
-                        .label("no such unit in this game")
-                        .hint(
-                            did_you_mean(&t.text, own.iter().copied())
-                                .map(|u| format!("did you mean '{u}'?"))
-                                .unwrap_or_else(|| format!("your units are: {}", own.join(", "))),
-                        )
-                        .rule(ORDER_SYNTAX),
+                Err(Diagnostic::error(
+                    format!("no unit of yours is called '{}'", t.text),
+                    t.span.clone(),
                 )
+                .label("not one of your units")
+                .hint(
+                    did_you_mean(&t.text, own.iter().copied())
+                        .map(|u| format!("did you mean '{u}'?"))
+                        .unwrap_or_else(|| format!("your units are: {}", own.join(", "))),
+                )
+                .rule(OWN_UNITS))
             }
         }
     }

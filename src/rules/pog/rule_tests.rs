@@ -183,6 +183,29 @@ fn pog_11_1_5_a_unit_entering_an_isolated_space_stops() {
 }
 
 #[test]
+fn pog_11_1_4_clarification_out_of_supply_units_move_only_once_a_supply_path_opens() {
+    // GE-XX in Reims traces no supply (Sedan and Namur are the Allies'): it may not move...
+    let fx = Fixture::new().with(vec![ge_army("GE-1", "Koblenz"), ge_corps("GE-XX", "Reims")]);
+    let (next, events) = fx.resolve("move GE-XX Namur", &[]);
+    assert_eq!(find(&next, "GE-XX").unwrap().space(), "Reims");
+    let l = log(&events);
+    assert!(
+        l.contains(
+            "[PoG 11.1.4] GE-XX is out of supply and no supply path has opened: it does not move."
+        ),
+        "{l}"
+    );
+    // ...unless an earlier move of the action opens one: GE-1 takes Sedan, Reims traces to Koblenz.
+    let (next, events) = fx.resolve("move GE-1 Sedan\nmove GE-XX Namur", &[]);
+    assert_eq!(
+        find(&next, "GE-XX").unwrap().space(),
+        "Namur",
+        "{}",
+        log(&events)
+    );
+}
+
+#[test]
 fn pog_11_1_7_never_into_a_space_with_enemy_units() {
     let fx = Fixture::new().with(vec![ge_army("GE-1", "Koblenz"), fr_corps("FR-C1", "Sedan")]);
     let e = fx.errors("central", "move GE-1 Sedan");
@@ -265,6 +288,40 @@ fn pog_11_2_1_entrench_from_fall_1914_one_unit_per_space() {
     fx.pog_mut().game_turn = 2;
     let e = fx.errors("central", "entrench GE-1");
     assert!(e.contains("no entrenching before turn 3"), "{e}");
+}
+
+#[test]
+fn pog_11_2_1_other_units_of_an_entrenching_space_move_freely_but_do_not_attack() {
+    // pbem's reading: entrenching activates the space for movement (11.2.1's first sentence); its
+    // other units move as they like, and none attacks from it (12.1.1: movement or attack).
+    let fx = Fixture::new().with(vec![
+        ge_army("GE-1", "Koblenz"),
+        ge_corps("GE-XX", "Koblenz"),
+        ge_corps("GE-XXI", "Koblenz"),
+        fr_corps("FR-C1", "Sedan"),
+    ]);
+    let c = fx.check(
+        "central",
+        "entrench GE-1\nmove GE-XX Aachen\nattack Sedan with GE-XXI",
+    );
+    assert_eq!(c.accepted.len(), 2, "{:?}", c.diagnostics);
+    assert_eq!(c.rejected(), 1);
+    let e = fx.errors(
+        "central",
+        "entrench GE-1\nmove GE-XX Aachen\nattack Sedan with GE-XXI",
+    );
+    assert!(e.contains("PoG 12.1.1"), "{e}");
+    let (next, events) = fx.resolve(
+        "entrench GE-1\nmove GE-XX Aachen",
+        &[("entrench/space=Koblenz", 1)],
+    );
+    assert_eq!(find(&next, "GE-XX").unwrap().space(), "Aachen");
+    assert_eq!(
+        next.pog.as_ref().unwrap().trench["Koblenz"].level,
+        1,
+        "{}",
+        log(&events)
+    );
 }
 
 #[test]
@@ -375,6 +432,41 @@ fn pog_11_2_7_attrition_lowers_a_trench_except_in_an_intact_fort() {
 }
 
 #[test]
+fn pog_11_2_7_a_besieged_fort_is_intact_and_shelters_its_trench() {
+    let mut fx = Fixture::new();
+    trench(&mut fx, "Verdun", 1, "allies");
+    fx.pog_mut()
+        .fort
+        .insert("Verdun".into(), FortStatus::Besieged);
+    trench(&mut fx, "Liege", 1, "allies");
+    fx.pog_mut()
+        .fort
+        .insert("Liege".into(), FortStatus::Destroyed);
+    let pog = fx.ruleset();
+    let sop = BTreeMap::new();
+    let mut dice = DiceBox::new([0; 32]);
+    let mut a = Action::new(
+        &fx.game.map,
+        &pog.tables,
+        &sop,
+        fx.state.clone(),
+        vec!["central".into(), "allies".into()],
+        &mut dice,
+    )
+    .unwrap();
+    a.trench_attrition("Verdun");
+    a.trench_attrition("Liege");
+    assert_eq!(
+        a.pog.trench["Verdun"].level, 1,
+        "a besieged fort is intact (11.1.8): the trench stands"
+    );
+    assert!(
+        !a.pog.trench.contains_key("Liege"),
+        "a destroyed fort shelters nothing"
+    );
+}
+
+#[test]
 fn pog_11_2_10_after_the_entrench_event_german_army_spaces_are_at_level_0() {
     let mut fx = Fixture::new().with(vec![ge_army("GE-1", "Metz"), ge_corps("GE-XX", "Koblenz")]);
     fx.pog_mut().entrench_played.push("central".into());
@@ -401,6 +493,51 @@ fn pog_11_2_10_after_the_entrench_event_german_army_spaces_are_at_level_0() {
         None,
         "allies have not played Entrench"
     );
+}
+
+#[test]
+fn pog_11_2_11_after_the_allied_entrench_event_french_and_british_army_spaces_are_at_level_0() {
+    let mut fx = Fixture::new().with(vec![
+        fr_army("FR-1", "Reims"),
+        fr_corps("FR-C1", "Amiens"),
+        ge_army("GE-1", "Metz"),
+    ]);
+    fx.pog_mut().entrench_played.push("allies".into());
+    let pog = fx.ruleset();
+    let sop = BTreeMap::new();
+    let mut dice = DiceBox::new([0; 32]);
+    let a = Action::new(
+        &fx.game.map,
+        &pog.tables,
+        &sop,
+        fx.state.clone(),
+        vec!["central".into(), "allies".into()],
+        &mut dice,
+    )
+    .unwrap();
+    assert_eq!(a.trench_level("Reims", "allies"), Some(0));
+    assert_eq!(
+        a.trench_level("Amiens", "allies"),
+        None,
+        "a corps alone gives no level 0"
+    );
+    assert_eq!(
+        a.trench_level("Metz", "central"),
+        None,
+        "the Central Powers have not played Entrench"
+    );
+}
+
+#[test]
+fn pog_11_2_4_a_trench_stays_without_friendly_units_until_an_enemy_enters() {
+    let mut fx = Fixture::new().with(vec![ge_corps("GE-XX", "Koblenz")]);
+    trench(&mut fx, "Reims", 1, "allies");
+    trench(&mut fx, "Sedan", 1, "allies");
+    // Nobody of the Allies stands in Reims or Sedan; a German corps enters Sedan only.
+    let (next, events) = fx.resolve("move GE-XX Sedan", &[]);
+    let trenches = &next.pog.as_ref().unwrap().trench;
+    assert!(trenches.contains_key("Reims"), "{}", log(&events));
+    assert!(!trenches.contains_key("Sedan"), "{}", log(&events));
 }
 
 #[test]
@@ -462,16 +599,25 @@ fn pog_12_1_1_a_space_is_activated_for_movement_or_for_attack() {
 
 #[test]
 fn pog_12_1_2_units_that_retreated_fire_on_the_leftmost_column_and_die_on_any_loss() {
+    // Chalons holds FR-C2 at the start (an attack on an empty space would come first, 12.2.1):
+    // GE-3 destroys it without advancing, FR-1 retreats there from Sedan, and GE-4 strikes it.
     let fx = Fixture::new()
         .with(vec![
             ge_army("GE-1", "Koblenz"),
             ge_army("GE-3", "Reims"),
+            ge_army("GE-4", "Reims"),
             fr_army("FR-1", "Sedan"),
+            fr_corps("FR-C2", "Chalons"),
         ])
         .standing("allies", "retreat@Sedan", "Chalons");
     let (next, events) = fx.resolve(
-        "attack Sedan with GE-1\nattack Chalons with GE-3 after",
-        &[(A1, 6), (D1, 1)],
+        "attack Chalons with GE-3 no-advance\nattack Sedan with GE-1\nattack Chalons with GE-4 after",
+        &[
+            ("fire/combat=1/space=Chalons/side=attacker", 6),
+            ("fire/combat=1/space=Chalons/side=defender", 1),
+            ("fire/combat=2/space=Sedan/side=attacker", 6),
+            ("fire/combat=2/space=Sedan/side=defender", 1),
+        ],
     );
     let l = log(&events);
     assert!(
@@ -497,6 +643,72 @@ fn pog_12_1_6_a_unit_fights_once_per_action() {
         e.contains("GE-1 is already ordered in this action") && e.contains("PoG 12.1.6"),
         "{e}"
     );
+}
+
+#[test]
+fn pog_12_1_7_a_cf_0_corps_attacks_adds_nothing_and_may_take_losses() {
+    let zero = |id: &str, space: &str| {
+        super::test_fixture::unit(
+            id,
+            "central",
+            "ge",
+            UnitKind::Corps,
+            [0, 1, 3],
+            [0, 1, 3],
+            space,
+        )
+    };
+    // Alone, it attacks (strength 0).
+    let fx = Fixture::new().with(vec![zero("GE-Z", "Namur"), fr_corps("FR-C1", "Reims")]);
+    assert!(fx.errors("central", "attack Reims with GE-Z").is_empty());
+    let (_, events) = fx.resolve("attack Reims with GE-Z", &[]);
+    assert!(
+        log(&events).contains("(from Namur; strength 0) attack Reims"),
+        "{}",
+        log(&events)
+    );
+    // With an army, it adds nothing, and the step losses may fall on it.
+    let fx = Fixture::new().with(vec![
+        ge_army("GE-1", "Namur"),
+        zero("GE-Z", "Namur"),
+        fr_army("FR-1", "Reims"),
+    ]);
+    let (next, events) = fx.resolve(
+        "attack Reims with GE-1 GE-Z",
+        &[
+            ("fire/combat=1/space=Reims/side=attacker", 1),
+            ("fire/combat=1/space=Reims/side=defender", 6),
+        ],
+    );
+    let l = log(&events);
+    assert!(l.contains("strength 5) attack Reims"), "{l}");
+    let z = find(&next, "GE-Z");
+    assert!(
+        z.is_none_or(|u| u.is_reduced),
+        "the CF 0 corps takes a step of the loss: {l}"
+    );
+}
+
+#[test]
+fn pog_12_1_8_only_participants_take_losses_and_advance() {
+    let fx = Fixture::new().with(vec![
+        ge_army("GE-1", "Namur"),
+        ge_army("GE-2", "Namur"),
+        fr_corps("FR-C1", "Reims"),
+    ]);
+    // GE-1 attacks alone and wins; GE-2, idle in Namur, neither suffers nor advances.
+    let (next, events) = fx.resolve(
+        "attack Reims with GE-1",
+        &[
+            ("fire/combat=1/space=Reims/side=attacker", 6),
+            ("fire/combat=1/space=Reims/side=defender", 6),
+        ],
+    );
+    let l = log(&events);
+    let ge2 = find(&next, "GE-2").unwrap();
+    assert!(!ge2.is_reduced, "{l}");
+    assert_eq!(ge2.space(), "Namur", "{l}");
+    assert_eq!(find(&next, "GE-1").unwrap().space(), "Reims", "{l}");
 }
 
 #[test]
@@ -581,6 +793,19 @@ fn pog_12_2_1_attacks_on_empty_spaces_come_first_and_are_won() {
 }
 
 #[test]
+fn pog_12_2_1_an_attack_on_an_empty_space_comes_first_even_when_marked_after() {
+    let fx = Fixture::new().with(vec![
+        ge_army("GE-1", "Koblenz"),
+        ge_corps("GE-XX", "Namur"),
+        fr_corps("FR-C1", "Sedan"),
+    ]);
+    let (_, events) = fx.resolve("attack Sedan with GE-1\nattack Reims with GE-XX after", &[]);
+    let first = events.iter().find(|e| e.kind == "combat").unwrap();
+    assert_eq!(first.area.as_deref(), Some("Reims"), "{}", log(&events));
+    assert_eq!(first.rule, "PoG 12.2.1");
+}
+
+#[test]
 fn pog_12_2_2_the_defender_adds_the_fort() {
     let fx = Fixture::new().with(vec![ge_army("GE-1", "Metz"), fr_corps("FR-C1", "Verdun")]);
     let (_, events) = fx.resolve("attack Verdun with GE-1", &[]);
@@ -651,8 +876,8 @@ fn pog_12_2_7_warsaw_example_army_table_from_loss_factor_4() {
     let l = log(&events);
     assert!(l.contains("[PoG 12.2.7] allies reaches LF 4 and fires on the Army table, column 4, renouncing favourable shifts."), "{l}");
     assert!(
-        l.contains("allies (defender) fires on the Army table, column 4"),
-        "{l}"
+        l.contains("allies (defender) fires on the Army table, column 4 (renounced: trench level 1 +1): a "),
+        "the log shows the renounced shift as renounced: {l}"
     );
     let fx = fx.standing("allies", "fire-table", "corps");
     let (_, events) = fx.resolve("attack Verdun with GE-1", &[]);
@@ -661,6 +886,31 @@ fn pog_12_2_7_warsaw_example_army_table_from_loss_factor_4() {
         l.contains("allies (defender) fires on the Corps/Fort table, column 5 (trench level 1 +1)"),
         "{l}"
     );
+}
+
+#[test]
+fn pog_12_2_3_a_trench_negating_card_cancels_the_defender_s_trench() {
+    let mut fx = Fixture::new()
+        .with(vec![fr_army("FR-1", "Chalons"), ge_army("GE-1", "Reims")])
+        .allies_act();
+    trench(&mut fx, "Reims", 1, "central");
+    fx.pog_mut()
+        .cards
+        .insert("allies".into(), vec!["tanks".into()]);
+    let want = [
+        ("fire/combat=1/space=Reims/side=attacker", 3),
+        ("fire/combat=1/space=Reims/side=defender", 3),
+    ];
+    let (_, events) = fx.resolve("attack Reims with FR-1 card tanks", &want);
+    let l = log(&events);
+    assert!(l.contains("[PoG 12.2.3] allies plays Tanks"), "{l}");
+    assert!(
+        !l.contains("trench level 1"),
+        "no trench shift on either fire: {l}"
+    );
+    // Without the card, the trench shifts both fires.
+    let (_, events) = fx.resolve("attack Reims with FR-1", &want);
+    assert!(log(&events).contains("trench level 1"), "{}", log(&events));
 }
 
 #[test]
@@ -738,6 +988,36 @@ fn pog_12_2_10_a_tie_loses_for_both_and_losers_discard() {
         "Chalons",
         "no advance after a tie"
     );
+}
+
+#[test]
+fn pog_12_2_10_they_shall_not_pass_stays_face_up_on_a_tie() {
+    let mut fx = Fixture::new().with(vec![ge_corps("GE-XX", "Namur"), fr_corps("FR-C1", "Reims")]);
+    fx.pog_mut()
+        .cards
+        .insert("allies".into(), vec!["they-shall-not-pass".into()]);
+    const A: &str = "fire/combat=1/space=Reims/side=attacker";
+    const D: &str = "fire/combat=1/space=Reims/side=defender";
+    // Strength 1 against 1 on the same column; the card's +1 makes a 2 the attacker's 3: a tie.
+    let (next, events) = fx.resolve("attack Reims with GE-XX", &[(A, 3), (D, 2)]);
+    let l = log(&events);
+    assert!(l.contains("Both sides lose at Reims"), "{l}");
+    assert!(
+        l.contains("[PoG 12.2.10] allies tied the combat and keeps they-shall-not-pass face up"),
+        "{l}"
+    );
+    assert_eq!(
+        next.pog.as_ref().unwrap().cards["allies"],
+        vec!["they-shall-not-pass".to_string()]
+    );
+    // Beaten outright, the Allies discard it.
+    let (next, events) = fx.resolve("attack Reims with GE-XX", &[(A, 6), (D, 1)]);
+    let l = log(&events);
+    assert!(
+        l.contains("allies lost the combat and discards they-shall-not-pass."),
+        "{l}"
+    );
+    assert!(next.pog.as_ref().unwrap().cards["allies"].is_empty());
 }
 
 #[test]

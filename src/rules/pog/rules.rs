@@ -24,6 +24,12 @@ pub const ONE_MP: Rule = pog("11.1.2", "every space costs 1 MP");
 pub const CONNECTIONS: Rule = pog("11.1.3", "move along connections, never skip a space");
 /// PoG 11.1.4: control of the space where a move ends, or of a space paid for with 1 MP more.
 pub const CONTROL: Rule = pog("11.1.4", "control on ending a move, or for 1 extra MP");
+/// The Clarification of 11.1.4: a unit out of supply when its space is activated moves only if a
+/// supply path opens for it during the action, by the moves made before its own.
+pub const OUT_OF_SUPPLY_MOVE: Rule = pog(
+    "11.1.4",
+    "units out of supply at activation move only once a supply path opens",
+);
 /// PoG 11.1.5: no more MP than the MF; units entering an isolated space stop.
 pub const MF_LIMIT: Rule = pog(
     "11.1.5",
@@ -46,6 +52,10 @@ pub const BEF: Rule = pog(
     "the BEF stays in Britain, France, Belgium, Holland and Germany",
 );
 /// PoG 11.2.1: one unit per space activated for movement may entrench, from the turn of Fall 1914.
+/// pbem's reading of "other units in the space may move or attack freely": the rule's first sentence
+/// makes entrenching a use of a space activated for movement, so the other units of the space move
+/// as they like (the entrenching unit's LF still counts at the roll), and none attacks from it, as
+/// 12.1.1 allows no attack from a space activated for movement.
 pub const ENTRENCH: Rule = pog(
     "11.2.1",
     "one unit per space activated for movement may entrench",

@@ -148,6 +148,10 @@ pub struct Card {
     /// Its condition: units of one of these nations take part (empty: any).
     #[serde(default)]
     pub nations: Vec<String>,
+    /// The exception of 12.2.10 (They Shall Not Pass): discarded only when its player loses the
+    /// combat; on a tie it stays face up in front of him.
+    #[serde(default)]
+    pub kept_on_tie: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]

@@ -212,6 +212,14 @@ power = "central"
 side = "defender"
 drm = 1
 nations = ["ge"]
+[[card]]
+id = "they-shall-not-pass"
+name = "They Shall Not Pass"
+power = "allies"
+side = "defender"
+drm = 1
+nations = ["fr"]
+kept_on_tie = true
 "#;
 
 fn hashes() -> &'static (String, String) {
@@ -372,6 +380,7 @@ impl Fixture {
             incoming: BTreeMap::new(),
             owners: BTreeMap::new(),
             alliance_locks: BTreeMap::new(),
+            inherited_allies: BTreeMap::new(),
             insurrection: Vec::new(),
             corps: Vec::new(),
             leaders: Vec::new(),

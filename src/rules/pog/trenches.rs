@@ -95,13 +95,14 @@ impl Action<'_> {
         )
     }
 
-    /// 11.2.7: attrition in `space` lowers its trench by one level, except in an intact fort.
+    /// 11.2.7: attrition in `space` lowers its trench by one level, except in an intact fort. A
+    /// besieged fort is intact (not destroyed), as 11.1.4 and 11.1.8 count it.
     pub fn trench_attrition(&mut self, space: &str) {
         let Some(t) = self.pog.trench.get(space).cloned() else {
             return;
         };
         let fort = self.map.area(self.space_index(space)).fort.is_some()
-            && self.pog.fort_status(space).is_none();
+            && self.pog.fort_status(space) != Some(super::state::FortStatus::Destroyed);
         if fort {
             self.event(
                 rules::TRENCH_ATTRITION,

@@ -1,0 +1,50 @@
+//! `pbem purge-passwords`: no password in clear at rest in a game made before pbem filed orders
+//! without them (issue 15.10).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+
+use crate::game::Game;
+
+/// Remove the passwords pbem kept in clear in a game made before it filed orders without them.
+///
+/// Makes the raw archive (`mail/inbox/`) private (the folder 0700, each message 0600) and rewrites
+/// the current turn's orders filed from mail with a `submission` line in place of the password.
+/// Orders files of resolved turns are inputs of their turn records (`pbem audit` re-reads them):
+/// they are listed, not changed. Files put in place by hand keep their password line, which the
+/// turn needs.
+///
+/// Example: pbem purge-passwords ~/games/ulm
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The game folder.
+    pub game: PathBuf,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let game = Game::load(&args.game)?;
+    let purged = crate::mail::ingest::purge_passwords(&game)?;
+    crate::say!(
+        "The raw archive {} is private ({} message(s), mode 0600).",
+        game.shown(&crate::mail::ingest::inbox_dir(&game)),
+        purged.archived
+    );
+    for p in &purged.rewritten {
+        crate::say!("  rewritten without its password: {}", game.shown(p));
+    }
+    for p in &purged.by_hand {
+        crate::say!(
+            "  kept (put there by hand; the turn needs its password line): {}",
+            game.shown(p)
+        );
+    }
+    for p in &purged.resolved {
+        crate::say!(
+            "  kept (an input of a resolved turn's record): {}",
+            game.shown(p)
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,137 @@
+//! What the commands print, without ever panicking: `println!` panics when stdout is closed (`pbem
+//! status | head`) or full (`> /dev/full`), and would stop a command halfway through its work. The
+//! [`say!`](crate::say) and [`say_err!`](crate::say_err) macros write a line to stdout or stderr and
+//! remember a failure instead; `main` reports it once the command has done its work. Nothing they
+//! write can drive the terminal: control and bidirectional characters (from a player's `power` line,
+//! a file name, a subject) are shown as `?`.
+
+use std::fmt;
+use std::io::Write;
+use std::sync::atomic::{AtomicU8, Ordering};
+
+/// 0: all written; [`BROKEN_PIPE`]: the reader went away; [`FAILED`]: another failure (a full disk).
+static STDOUT_LOST: AtomicU8 = AtomicU8::new(0);
+pub const BROKEN_PIPE: u8 = 1;
+pub const FAILED: u8 = 2;
+
+fn remember(e: &std::io::Error) {
+    let kind = if e.kind() == std::io::ErrorKind::BrokenPipe {
+        BROKEN_PIPE
+    } else {
+        FAILED
+    };
+    STDOUT_LOST.fetch_max(kind, Ordering::Relaxed);
+}
+
+/// Whether `c` must not reach a terminal: control characters (but line feed and tab), which can
+/// drive it, and the bidirectional controls, which reorder what is shown (issue 15.9).
+fn unsafe_for_terminal(c: char) -> bool {
+    (c.is_control() && c != '\n' && c != '\t')
+        || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// The text with every character [`unsafe_for_terminal`] shown as `?`.
+pub fn for_terminal(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.chars().any(unsafe_for_terminal) {
+        text.chars()
+            .map(|c| if unsafe_for_terminal(c) { '?' } else { c })
+            .collect::<String>()
+            .into()
+    } else {
+        text.into()
+    }
+}
+
+/// `args` as a terminal may show them, with a line break when `newline`. A carriage return that
+/// starts the text (a progress line rewriting itself) is kept.
+fn line(args: fmt::Arguments<'_>, newline: bool) -> String {
+    let raw = fmt::format(args);
+    let (cr, rest) = match raw.strip_prefix('\r') {
+        Some(rest) => ("\r", rest),
+        None => ("", raw.as_str()),
+    };
+    let mut text = format!("{cr}{}", for_terminal(rest));
+    if newline {
+        text.push('\n');
+    }
+    text
+}
+
+/// Writes `args` to stdout (`newline`: and a line break), every character that could drive the
+/// terminal shown as `?`; a failure is remembered, not raised.
+pub fn stdout(args: fmt::Arguments<'_>, newline: bool) {
+    let written = std::io::stdout()
+        .lock()
+        .write_all(line(args, newline).as_bytes());
+    if let Err(e) = written {
+        remember(&e);
+    }
+}
+
+/// Writes `args` to stderr as [`stdout`] does; a failure is ignored: there is nowhere left to say it.
+pub fn stderr(args: fmt::Arguments<'_>, newline: bool) {
+    let _ = std::io::stderr()
+        .lock()
+        .write_all(line(args, newline).as_bytes());
+}
+
+/// Flushes stdout; 0 when everything printed so far reached it, else [`BROKEN_PIPE`] or [`FAILED`].
+pub fn stdout_lost() -> u8 {
+    if let Err(e) = std::io::stdout().lock().flush() {
+        remember(&e);
+    }
+    STDOUT_LOST.load(Ordering::Relaxed)
+}
+
+/// `println!` that never panics: see the module doc.
+#[macro_export]
+macro_rules! say {
+    () => {
+        $crate::out::stdout(format_args!(""), true)
+    };
+    ($($arg:tt)*) => {
+        $crate::out::stdout(format_args!($($arg)*), true)
+    };
+}
+
+/// `print!` that never panics.
+#[macro_export]
+macro_rules! say_inline {
+    ($($arg:tt)*) => {
+        $crate::out::stdout(format_args!($($arg)*), false)
+    };
+}
+
+/// `eprintln!` that never panics.
+#[macro_export]
+macro_rules! say_err {
+    () => {
+        $crate::out::stderr(format_args!(""), true)
+    };
+    ($($arg:tt)*) => {
+        $crate::out::stderr(format_args!($($arg)*), true)
+    };
+}
+
+/// `eprint!` that never panics.
+#[macro_export]
+macro_rules! say_err_inline {
+    ($($arg:tt)*) => {
+        $crate::out::stderr(format_args!($($arg)*), false)
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nothing_written_can_drive_a_terminal() {
+        assert_eq!(
+            line(format_args!("fr\u{202e}ance\u{1b}[2J\u{7}"), true),
+            "fr?ance?[2J?\n"
+        );
+        assert_eq!(line(format_args!("\r  3/9 ok\r"), false), "\r  3/9 ok?");
+        assert_eq!(for_terminal("plain\ttext"), "plain\ttext");
+    }
+}

@@ -1,0 +1,167 @@
+//! Issue 15.9: the smaller findings of the hostile-input campaign, each through the binary.
+
+mod support;
+
+use std::fs;
+
+use support::*;
+
+const ON_TIME: &str = "Sat, 5 Dec 2026 18:00:00 +0100";
+
+#[test]
+fn new_with_a_scenario_it_cannot_use_leaves_nothing_and_can_be_retried() {
+    let tmp = tempfile::tempdir().unwrap();
+    let scenario = tmp.path().join("scenario");
+    pbem::bundled::write_scenario("ulm-1805", &scenario).unwrap();
+    edit(
+        &scenario.join("game.toml"),
+        "game = \"ulm-1805\"",
+        "game = \"ulm-1806\"",
+    );
+    let target = tmp.path().join("games/new");
+    pbem()
+        .arg("new")
+        .arg(&target)
+        .arg("--from")
+        .arg(&scenario)
+        .assert()
+        .code(1);
+    assert!(!target.exists());
+    let leftovers: Vec<_> = fs::read_dir(tmp.path().join("games")).unwrap().collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    edit(
+        &scenario.join("game.toml"),
+        "game = \"ulm-1806\"",
+        "game = \"ulm-1805\"",
+    );
+    pbem()
+        .arg("new")
+        .arg(&target)
+        .arg("--from")
+        .arg(&scenario)
+        .assert()
+        .success();
+    assert!(target.join("game.toml").is_file());
+}
+
+#[test]
+fn deadline_and_calendar_counts_out_of_range_are_refused() {
+    for (key, value, what) in [
+        ("every_days", "4294967295", "every_days = 4294967295"),
+        ("every_days", "0", "every_days = 0"),
+    ] {
+        let (_t, dir) = game();
+        set_deadline_key(&dir, key, value);
+        let out = pbem().arg("status").arg(&dir).assert().code(1);
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert!(stderr.contains(what), "{stderr}");
+    }
+    let (_t, dir) = game();
+    edit(
+        &dir.join("game.toml"),
+        "months_per_turn = 1",
+        "months_per_turn = 0",
+    );
+    let out = pbem().arg("status").arg(&dir).assert().code(1);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(stderr.contains("months_per_turn = 0"), "{stderr}");
+}
+
+#[test]
+fn orders_for_turn_zero_are_told_there_is_no_such_turn() {
+    let (tmp, dir) = game();
+    let path = write(
+        tmp.path(),
+        "zero.eml",
+        eml(
+            "france@example.org",
+            ON_TIME,
+            "z@example.org",
+            &header("france", FRANCE_PW, 0),
+        ),
+    );
+    let out = pbem().arg("ingest").arg(&dir).arg(&path).assert().success();
+    let printed = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        printed.contains("there is no turn 0 in this game"),
+        "{printed}"
+    );
+    assert!(!printed.contains("already resolved"), "{printed}");
+}
+
+#[test]
+fn control_and_right_to_left_characters_never_reach_the_terminal() {
+    let (tmp, dir) = game();
+    let body = "game ulm-1805\npower fr\u{202e}ance\u{1b}[2J\npassword x\nturn 1\n";
+    let path = write(
+        tmp.path(),
+        "evil\u{1b}[31m\u{202e}.eml",
+        eml("france@example.org", ON_TIME, "c@example.org", body),
+    );
+    let out = pbem().arg("ingest").arg(&dir).arg(&path).assert().success();
+    let printed = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(printed.contains("fr?ance?[2J"), "{printed}");
+    assert!(
+        !printed.contains('\u{202e}') && !printed.contains('\u{1b}'),
+        "{printed:?}"
+    );
+}
+
+#[test]
+fn a_negative_morale_and_a_turn_near_the_wrap_are_refused() {
+    let (_t, dir) = game();
+    edit(
+        &dir.join("turns/1/state.toml"),
+        "morale = 4.0",
+        "morale = -4.0",
+    );
+    let out = pbem().arg("resolve").arg(&dir).assert().code(1);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(stderr.contains("has a negative morale (-4.0)"), "{stderr}");
+
+    let (_t, dir) = game();
+    let last = u32::MAX.to_string();
+    fs::rename(dir.join("turns/1"), dir.join("turns").join(&last)).unwrap();
+    fs::rename(
+        dir.join("secret/1.key"),
+        dir.join(format!("secret/{last}.key")),
+    )
+    .unwrap();
+    edit(
+        &dir.join("turns").join(&last).join("state.toml"),
+        "turn = 1",
+        &format!("turn = {last}"),
+    );
+    edit(
+        &dir.join("game.toml"),
+        "first_turn = 1",
+        &format!("first_turn = {last}"),
+    );
+    let out = pbem().arg("resolve").arg(&dir).assert().code(1);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(stderr.contains("beyond the turns pbem counts"), "{stderr}");
+}
+
+#[test]
+fn a_bad_power_id_is_shown_on_its_own_line() {
+    let (_t, dir) = game();
+    edit(
+        &dir.join("game.toml"),
+        "id = \"austria\"",
+        "id = \"aus/tria\"",
+    );
+    let line = fs::read_to_string(dir.join("game.toml"))
+        .unwrap()
+        .lines()
+        .position(|l| l.contains("aus/tria"))
+        .unwrap()
+        + 1;
+    let out = pbem().arg("status").arg(&dir).assert().code(1);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("power id 'aus/tria' is not a plain word"),
+        "{stderr}"
+    );
+    assert!(stderr.contains(&format!("game.toml:{line}:")), "{stderr}");
+}

@@ -1,0 +1,103 @@
+//! ORDERS.md is the players' manual: every verb and every standing-order key the parsers accept must
+//! be documented there, in the part for its ruleset. The lists come from the parsers' own tables.
+
+use pbem::decide::Point;
+use pbem::rules::{eia, pog};
+
+const ORDERS_MD: &str = include_str!("../ORDERS.md");
+
+/// The part of ORDERS.md from the heading `from` to the next heading of the same level, or the end.
+fn section(from: &str) -> &'static str {
+    let start = ORDERS_MD
+        .find(from)
+        .unwrap_or_else(|| panic!("ORDERS.md has no heading '{from}'"));
+    let level = from.split(' ').next().unwrap_or("##");
+    let rest = &ORDERS_MD[start + from.len()..];
+    let end = rest
+        .match_indices(&format!("\n{level} "))
+        .map(|(i, _)| i)
+        .next()
+        .unwrap_or(rest.len());
+    &rest[..end]
+}
+
+/// The row of the standing-order table of `part` for `key`.
+fn key_row<'a>(part: &'a str, key: &str) -> Option<&'a str> {
+    part.lines()
+        .find(|l| l.starts_with(&format!("| `{key}` |")))
+}
+
+#[test]
+fn orders_md_documents_every_eia_verb_and_standing_key() {
+    let part = section("## The orders of Empires in Arms");
+    for verb in eia::orders::VERBS {
+        assert!(
+            part.contains(&format!("\n### {verb}\n")),
+            "ORDERS.md has no '### {verb}' among the orders of Empires in Arms"
+        );
+    }
+    let standing = section("### standing\n\n```text\nstanding <key> [<scope>]");
+    for key in eia::standing::KEYS {
+        assert!(
+            key_row(standing, key).is_some(),
+            "ORDERS.md's EiA standing table has no row for '{key}'"
+        );
+    }
+    assert!(
+        part.contains("`react`"),
+        "ORDERS.md says what becomes of a 'react' line (EiA 12.3.7.4)"
+    );
+}
+
+#[test]
+fn orders_md_documents_every_pog_verb_and_standing_key_with_its_default() {
+    let part = section("## Paths of Glory");
+    for verb in pog::orders::VERBS {
+        assert!(
+            part.contains(&format!("\n### {verb}\n")),
+            "ORDERS.md has no '### {verb}' for Paths of Glory"
+        );
+    }
+    for point in pog::decisions::PogPoint::ALL {
+        let key = point.key();
+        let row = key_row(part, key)
+            .unwrap_or_else(|| panic!("ORDERS.md's PoG standing table has no row for '{key}'"));
+        for setting in point.settings() {
+            assert!(
+                row.contains(&format!("`{setting}`")),
+                "the row of '{key}' does not list its setting '{setting}': {row}"
+            );
+        }
+        if let Some(default) = point.sop_default() {
+            assert!(
+                row.trim_end().ends_with(&format!("`{default}` |")),
+                "the row of '{key}' does not end with its default '{default}': {row}"
+            );
+        }
+    }
+}
+
+#[test]
+fn orders_md_documents_every_word_of_a_pog_attack() {
+    // The canonical text of an attack with every option (what the parser reads back) names each word.
+    let every_option = pog::orders::PogOrder::Attack(pog::orders::Attack {
+        target: "T".into(),
+        units: vec!["U".into()],
+        flank: Some("P".into()),
+        cards: vec!["C".into()],
+        army_table: true,
+        advance: false,
+        after: true,
+    })
+    .to_string();
+    let part = section("### attack\n\n```text\nattack <space> with");
+    for word in every_option
+        .split(' ')
+        .filter(|w| w.chars().all(|c| c.is_ascii_lowercase() || c == '-'))
+    {
+        assert!(
+            part.contains(&format!("`{word}")) || part.contains(&format!("{word} ")),
+            "ORDERS.md's PoG attack does not document '{word}' ({every_option})"
+        );
+    }
+}
