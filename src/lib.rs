@@ -19,3 +19,4 @@ pub mod report;
 pub mod rule;
 pub mod rules;
 pub mod synth;
+pub mod synth_map;
