@@ -27,7 +27,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let game = Game::load(&args.game)?;
-    let mut progress = crate::progress::reporter("turns audited", 5);
+    let mut progress = crate::progress::reporter("turns audited", 3);
     let verdicts = crate::audit::audit_with_progress(&game, args.turn, &mut |done, total| {
         progress(done, total, "")
     })?;
