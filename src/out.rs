@@ -104,9 +104,13 @@ fn line(args: fmt::Arguments<'_>, newline: bool) -> String {
 /// Writes `args` to stdout (`newline`: and a line break), every character that could drive the
 /// terminal shown as `?`; a failure is remembered, not raised.
 pub fn stdout(args: fmt::Arguments<'_>, newline: bool) {
-    if quiet() {
-        return;
+    if !quiet() {
+        stdout_even_quiet(args, newline);
     }
+}
+
+/// [`stdout`], even with `--quiet`: for what is shown once and lost otherwise (a new password).
+pub fn stdout_even_quiet(args: fmt::Arguments<'_>, newline: bool) {
     let written = std::io::stdout()
         .lock()
         .write_all(line(args, newline).as_bytes());
@@ -149,6 +153,14 @@ macro_rules! say {
     };
     ($($arg:tt)*) => {
         $crate::out::stdout(format_args!($($arg)*), true)
+    };
+}
+
+/// [`say!`] even with `--quiet`: for what is shown once and lost otherwise (a new password).
+#[macro_export]
+macro_rules! say_always {
+    ($($arg:tt)*) => {
+        $crate::out::stdout_even_quiet(format_args!($($arg)*), true)
     };
 }
 

@@ -236,6 +236,16 @@ fn quiet_prints_nothing_but_errors_and_verbose_adds_the_routine_lines() {
     assert!(!plain.contains("(on an earlier run)"), "{plain}");
     assert!(verbose.contains("(on an earlier run)"), "{verbose}");
     assert!(again(Some("-q")).is_empty());
+    // A password shown once is shown even to --quiet.
+    let out = pbem()
+        .args(["-q", "replace"])
+        .arg(&game)
+        .args(["britain", "--email", "pitt@example.org"])
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(stdout.contains("password, shown this once"), "{stdout}");
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
     pbem()
         .args(["-q", "-v", "status"])
         .arg(&game)

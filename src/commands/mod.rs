@@ -85,7 +85,7 @@ pub mod exit {
 #[derive(Debug, Parser)]
 #[command(name = "pbem", version, about, long_about)]
 pub struct Cli {
-    /// Print nothing but errors: the exit code says how it went.
+    /// Print nothing but errors (and a new password, shown this once): the exit code says how it went.
     #[arg(short, long, global = true, conflicts_with = "verbose")]
     pub quiet: bool,
     /// Also print the routine lines (`send`: the deliveries made on earlier runs).

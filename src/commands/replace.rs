@@ -59,7 +59,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         args.power,
         args.email.join(", ")
     );
-    crate::say!(
+    crate::say_always!(
         "The new player's password, shown this once (pbem keeps only its hash): {password}"
     );
     crate::say!(
