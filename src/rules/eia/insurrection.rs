@@ -198,6 +198,37 @@ impl Phase<'_> {
                 .decided(power.clone(), DecidedBy::Order);
             self.push(e, *area, &involved);
         }
+        // The raised corps that fight no combat of the phase: told why.
+        for (power, area) in &stands {
+            if combats.iter().any(|c| c.0 == *area) {
+                continue;
+            }
+            let name = self.map.area(*area).id.clone();
+            let ids: Vec<String> = raised
+                .iter()
+                .filter(|id| alive(&self.board, id) == Some((power.clone(), *area)))
+                .cloned()
+                .collect();
+            let text = if self.board.enemies_in(*area, power) {
+                format!(
+                    "In the special insurrection land phase, {} {} not attack the enemy in {name}: {power} declared no attack there.",
+                    ids.join(", "),
+                    if ids.len() == 1 { "does" } else { "do" }
+                )
+            } else {
+                format!(
+                    "In the special insurrection land phase, {} {} no enemy to attack in {name}.",
+                    ids.join(", "),
+                    if ids.len() == 1 { "finds" } else { "find" }
+                )
+            };
+            let involved = BTreeSet::from([power.clone()]);
+            self.push(
+                Event::new(INSURRECTION_PHASE, "insurrection", text),
+                *area,
+                &involved,
+            );
+        }
         let combats = self.combat_order(
             combats,
             super::labels::insurrection_order,

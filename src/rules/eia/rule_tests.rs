@@ -1696,7 +1696,10 @@ fn eia_10_1_4_1_4_insurrection_corps_attack_only_where_their_power_orders_it() {
         !events.iter().any(|e| e.kind == "combat"),
         "no attack without an order"
     );
-    assert!(with_rule(&events, "EiA 10.1.4.1.4").is_empty());
+    assert_eq!(
+        with_rule(&events, "EiA 10.1.4.1.4")[0].text,
+        "In the special insurrection land phase, RI-1 does not attack the enemy in Side: red declared no attack there."
+    );
     assert!(next.find_corps("RI-1").is_some(), "RI-1 stands in Side");
 }
 
