@@ -170,7 +170,8 @@ impl Phase<'_> {
                     continue;
                 };
                 if let Some(a) = self.map.find(area) {
-                    if stands.contains(&(power.clone(), a)) {
+                    // No enemy left there: said below, with the corps' names.
+                    if stands.contains(&(power.clone(), a)) && self.board.enemies_in(a, power) {
                         declared.entry(power.clone()).or_default().push(o.clone());
                     }
                 }
