@@ -395,3 +395,41 @@ pub fn replace_player(
     }
     Ok((password, from))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn eia_14_3_1_a_tie_for_control_is_broken_by_a_die_among_the_tied() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("ulm-1805");
+        crate::bundled::write_scenario("ulm-1805", &dir).unwrap();
+        let game = Game::load(&dir).unwrap();
+        let mut state = game.load_state(1).unwrap();
+        drop_power(&game, &mut state, "britain", None).unwrap();
+        assert!(state.controlled["britain"].by_roll);
+        // Seeds until two powers tie for the highest roll.
+        for s in 0..=255u8 {
+            let mut next = state.clone();
+            let mut dice = DiceBox::new([s; 32]);
+            let mut out = Vec::new();
+            roll_for_control(&game, &mut next, &mut dice, &mut out).unwrap();
+            let e = &out[0];
+            if !e.text.contains(", the die chooses)") {
+                continue;
+            }
+            let tie = e.rolls.last().unwrap();
+            assert_eq!(tie.label, "ump-control-tie/ump=britain");
+            let by = next.controlled["britain"].by.clone().unwrap();
+            assert!(
+                e.text.contains(&format!("{by} rolls highest (")),
+                "{}",
+                e.text
+            );
+            assert!(!next.controlled["britain"].by_roll);
+            return;
+        }
+        panic!("no seed of 256 gives a tie");
+    }
+}
