@@ -126,6 +126,10 @@ pub struct SmtpConfig {
     /// The name pbem gives in EHLO (default: this machine's host name).
     #[serde(default)]
     pub hello_name: Option<String>,
+    /// A PEM file of certificate authorities trusted besides the public ones (a server with its
+    /// own CA), relative to the game folder or absolute. Verification is never turned off.
+    #[serde(default)]
+    pub ca_file: Option<String>,
 }
 
 impl SmtpConfig {
