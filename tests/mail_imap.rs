@@ -546,3 +546,16 @@ fn an_imap_password_in_game_toml_is_refused() {
     );
     assert!(!err.contains("hunter2"), "{err}");
 }
+
+#[test]
+fn an_unknown_after_in_mail_imap_is_a_located_error() {
+    let (_t, game) = game();
+    add_to_config(
+        &game,
+        "[mail.imap]\nhost = \"imap.example.org\"\nuser = \"r\"\npassword_env = \"X\"\nafter = \"delete\"\n",
+    );
+    let out = pbem().arg("fetch").arg(&game).assert().failure();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(err.contains("unknown IMAP after 'delete'"), "{err}");
+    assert!(err.contains("game.toml"), "{err}");
+}
