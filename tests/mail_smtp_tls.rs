@@ -91,16 +91,9 @@ fn send_over(mode: &str, trust: bool) -> (tempfile::TempDir, Smtp, i32, String, 
     let (tmp, game) = demo();
     certificates(tmp.path());
     let d = tmp.path();
-    let flags = [
-        "--tls",
-        mode,
-        "--cert",
-        &d.join("cert.pem").to_string_lossy().into_owned(),
-        "--key",
-        &d.join("key.pem").to_string_lossy().into_owned(),
-    ]
-    .map(|s| s.to_string());
-    let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+    let (cert, key) = (d.join("cert.pem"), d.join("key.pem"));
+    let (cert, key) = (cert.to_string_lossy(), key.to_string_lossy());
+    let flags = ["--tls", mode, "--cert", &cert, "--key", &key];
     let server = Smtp::start_with(&d.join("server"), 120, &flags);
     let security = if mode == "implicit" {
         "tls"
