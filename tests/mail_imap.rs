@@ -473,8 +473,11 @@ fn a_connection_dropped_mid_fetch_loses_nothing_and_a_rerun_duplicates_nothing()
     assert!(err.contains("run `pbem fetch` again"), "{err}");
     let first = inbox(&game).len();
     assert!((20..50).contains(&first), "{first} stored before the cut");
-    // What was stored was judged, and flagged on the next run.
+    // What was stored was judged, and is flagged on the next run, not before.
     assert_eq!(received(&game), first);
+    assert_eq!(server.seen(), 0);
+    let state = fs::read_to_string(game.join("mail/imap-state.toml")).unwrap();
+    assert!(state.contains("marked_uid = 0"), "{state}");
     // The rerun (the network is back): the rest, once.
     let out = fetch(&game).success();
     let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
@@ -485,6 +488,7 @@ fn a_connection_dropped_mid_fetch_loses_nothing_and_a_rerun_duplicates_nothing()
     assert_eq!(inbox(&game).len(), 50, "{text}");
     assert_eq!(received(&game), 50, "{text}");
     assert_eq!(server.seen(), 50);
+    assert!(text.contains(&format!("({} marked", 50)), "{text}");
     // And again: nothing.
     let out = fetch(&game).success();
     let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
@@ -558,4 +562,34 @@ fn an_unknown_after_in_mail_imap_is_a_located_error() {
     let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
     assert!(err.contains("unknown IMAP after 'delete'"), "{err}");
     assert!(err.contains("game.toml"), "{err}");
+}
+
+#[test]
+fn a_crash_after_the_store_and_before_the_state_is_written_loses_nothing_and_stores_each_once() {
+    let Some(mut server) = Dovecot::start(&[]) else {
+        return;
+    };
+    let (_t, game) = game();
+    add_to_config(&game, &imap_table(&server, server.port, "seen"));
+    for n in 1..=5 {
+        server.deliver(&orders(n));
+    }
+    // pbem dies after the messages are in the archive and before it records how far it read.
+    pbem()
+        .arg("fetch")
+        .arg(&game)
+        .env("PBEM_TEST_IMAP_PASSWORD", PASSWORD)
+        .env("PBEM_CRASH_BEFORE", "imap-state.toml")
+        .assert()
+        .failure();
+    assert_eq!(inbox(&game).len(), 5);
+    assert_eq!(received(&game), 0);
+    assert_eq!(server.seen(), 0);
+    // The rerun fetches them again (the server still has them unmarked), keeps each once, judges
+    // each once and flags them.
+    let out = fetch(&game).success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert_eq!(inbox(&game).len(), 5, "{text}");
+    assert_eq!(received(&game), 5, "{text}");
+    assert_eq!(server.seen(), 5);
 }

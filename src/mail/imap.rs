@@ -213,11 +213,10 @@ fn mark<T: Read + Write>(
         return Ok(0);
     }
     let set = format!("{}:{}", state.marked_uid + 1, state.stored_uid);
-    let n = state
-        .unjudged
-        .iter()
-        .filter(|f| f.uid > state.marked_uid)
-        .count();
+    let n = session
+        .uid_search(format!("UID {set}"))
+        .with_context(|| format!("{}: cannot list the messages to mark", server(cfg)))?
+        .len();
     match cfg.move_to() {
         Some(folder) => session.uid_mv(&set, folder).with_context(|| {
             format!(
