@@ -15,9 +15,11 @@ use crate::mail::imap::{self, FetchSummary};
 /// (after a dropped connection too) fetches nothing twice and loses nothing. The messages are then
 /// judged as `pbem ingest` does. The password comes from `password_env` or `password_file`. Exits
 /// with 1 when the server could not be read to the end (what was stored is judged all the same).
-///
-/// Example: PBEM_IMAP_PASSWORD=... pbem fetch games/my-game
 #[derive(Debug, clap::Args)]
+#[command(after_help = examples!(
+    "PBEM_IMAP_PASSWORD=... pbem fetch games/my-game",
+    "pbem turn games/my-game --imap   (fetch, then the whole turn)"
+))]
 pub struct Args {
     /// The game folder.
     pub game: PathBuf,

@@ -93,6 +93,15 @@ impl Game {
             return Err(e.into());
         }
         let map_src = load::read_source(&dir.join("map.toml"), &shown(dir, "map.toml"))?;
+        let (kind, at) = map::Kind::of(&map_src)?;
+        if kind != map::Kind::Areas {
+            let d = crate::diag::Diagnostic::error(
+                format!("this is a {} map; a game reads a map of areas", kind.name()),
+                at,
+            )
+            .hint("EiA and PoG read a map.toml of `[[area]]` tables; hex and grid maps are for the rulesets that read them");
+            return Err(crate::diag::FileError::new(&map_src, &d).into());
+        }
         let map_file: MapFile = load::parse_toml(&map_src)?;
         let powers: Vec<&str> = config.power_ids().collect();
         let map = Map::from_file(map_file, &powers)

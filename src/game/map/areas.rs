@@ -1,4 +1,5 @@
-//! `map.toml`: the areas of the board, land and sea, their adjacency, cities, depots, capitals and ports.
+//! The map of named areas with explicit adjacency (`map.toml` of EiA and PoG): the areas of the board,
+//! land and sea, their adjacency, cities, depots, capitals and ports.
 //!
 //! Area ids are matched case-insensitively; the map keeps them as the file spells them.
 
@@ -7,6 +8,8 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use serde::Deserialize;
 use toml::Spanned;
 
+use super::terrain::Terrain;
+use super::Topology;
 use crate::diag::{did_you_mean, Diagnostic};
 
 /// The map as written in `map.toml`.
@@ -71,33 +74,6 @@ pub struct DottedFile {
 pub enum AreaKind {
     Land,
     Sea,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Terrain {
-    #[default]
-    Clear,
-    Forest,
-    Hills,
-    Mountain,
-    Marsh,
-    Swamp,
-    Desert,
-}
-
-impl Terrain {
-    pub fn name(self) -> &'static str {
-        match self {
-            Terrain::Clear => "clear",
-            Terrain::Forest => "forest",
-            Terrain::Hills => "hills",
-            Terrain::Mountain => "mountain",
-            Terrain::Marsh => "marsh",
-            Terrain::Swamp => "swamp",
-            Terrain::Desert => "desert",
-        }
-    }
 }
 
 /// A city that corps can retire into.
@@ -389,5 +365,28 @@ impl Map {
             }
         }
         dist
+    }
+}
+
+impl Topology for Map {
+    type Place = usize;
+
+    fn parse_place(&self, text: &str) -> Result<usize, super::BadPlace> {
+        self.find(text).ok_or_else(|| super::BadPlace {
+            message: format!("no area '{text}' on the map"),
+            hint: self.suggest(text),
+        })
+    }
+
+    fn place_name(&self, place: usize) -> String {
+        self.areas[place].id.clone()
+    }
+
+    fn neighbours(&self, place: usize) -> Vec<usize> {
+        self.areas[place].adjacent.clone()
+    }
+
+    fn terrain(&self, place: usize) -> &str {
+        self.areas[place].terrain.name()
     }
 }

@@ -1,0 +1,92 @@
+//! Synthetic grid maps, for the map benchmark and tests: GITM's shape (1.1: 120x80 strategic squares,
+//! columns A0..L9, rows S0..Z9; 2.1: a 15x15 tactical map under each), with terrain drawn from the
+//! squares' coordinates alone, so the same sizes give the same bytes everywhere.
+
+use std::fmt::Write as _;
+
+use crate::game::map::Vocabulary;
+
+/// GITM 1.2: the seven strategic terrains.
+pub const GITM_TERRAIN: &[&str] = &[
+    "open",
+    "water",
+    "hill",
+    "forest",
+    "mountain",
+    "high mountain",
+    "swamp",
+];
+
+/// GITM 2.2: the ten tactical terrains.
+pub const GITM_TACTICAL: &[&str] = &[
+    "open",
+    "hills",
+    "high hills",
+    "river",
+    "ford",
+    "mountain",
+    "pass",
+    "water",
+    "forest",
+    "town",
+];
+
+/// The words a GITM map is read with: 1.2 and 2.2 terrains, 2.4 ratings 0-4, 7.4 diagonals closed
+/// between two water squares.
+pub fn gitm_vocabulary() -> Vocabulary<'static> {
+    Vocabulary {
+        terrain: GITM_TERRAIN,
+        hexside: &[],
+        sub_terrain: GITM_TACTICAL,
+        max_rating: 4,
+        corner_blockers: &["water"],
+    }
+}
+
+/// A grid map file of `columns` x `rows` squares named from A0 and S0, with a `size` x `size`
+/// sub-grid under every square (`size` 0: none). Rivers run along whole rows of the sub-grid, so
+/// they join across the edges of the tactical maps (GITM 2.3), with a ford every 40 squares.
+pub fn grid_map(columns: usize, rows: usize, size: usize) -> String {
+    let (w, h) = (columns * size, rows * size);
+    let mut out = String::with_capacity(2 * (w + 1) * h + (columns + 1) * rows + 512);
+    let _ = write!(
+        out,
+        "kind = \"grid\"\ncolumns = {columns}\nrows = {rows}\ncolumn_names = \"A0\"\nrow_names = \"S0\"\nterrain = '''\n"
+    );
+    for r in 0..rows {
+        for c in 0..columns {
+            out.push(b".~hfmHs"[(c * 7 + r * 13) % 23 % 7] as char);
+        }
+        out.push('\n');
+    }
+    out.push_str("'''\n[legend]\n\".\" = \"open\"\n\"~\" = \"water\"\n\"h\" = \"hill\"\n\"f\" = \"forest\"\n\"m\" = \"mountain\"\n\"H\" = \"high mountain\"\n\"s\" = \"swamp\"\n");
+    if size == 0 {
+        return out;
+    }
+    let _ = write!(out, "[sub]\nsize = {size}\nterrain = '''\n");
+    for y in 0..h {
+        let river = y % 37 == 5;
+        for x in 0..w {
+            let ch = if river {
+                if x % 40 == 7 {
+                    '='
+                } else {
+                    '~'
+                }
+            } else {
+                b"..hHmpwfft.."[(x * 31 + y * 17) % 29 % 12] as char
+            };
+            out.push(ch);
+        }
+        out.push('\n');
+    }
+    out.push_str("'''\nrating = '''\n");
+    for y in 0..h {
+        for x in 0..w {
+            out.push((b'0' + ((x * 7 + y * 3) % 5) as u8) as char);
+        }
+        out.push('\n');
+    }
+    out.push_str("'''\n[sub.legend]\n\".\" = \"open\"\n\"h\" = \"hills\"\n\"H\" = \"high hills\"\n\"~\" = \"river\"\n\"=\" = \"ford\"\n\"m\" = \"mountain\"\n\"p\" = \"pass\"\n\"w\" = \"water\"\n\"f\" = \"forest\"\n\"t\" = \"town\"\n");
+    out
+}
