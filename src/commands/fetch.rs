@@ -18,7 +18,7 @@ use crate::mail::imap::{self, FetchSummary};
 #[derive(Debug, clap::Args)]
 #[command(after_help = examples!(
     "PBEM_IMAP_PASSWORD=... pbem fetch games/my-game",
-    "pbem turn games/my-game --imap   (fetch, then the whole turn)"
+    "pbem fetch ~/games/ulm   (password_file in [mail.imap])"
 ))]
 pub struct Args {
     /// The game folder.
