@@ -1,6 +1,7 @@
 //! The command line: one file per command, each with its arguments (clap derive) and a `run` that
 //! validates them and calls the library. No adjudication happens here.
 
+pub mod accept_late;
 pub mod audit;
 pub mod check;
 pub mod close;
@@ -70,6 +71,7 @@ pub enum Command {
     Replace(replace::Args),
     Extend(extend::Args),
     Rollback(rollback::Args),
+    AcceptLate(accept_late::Args),
     Rekey(rekey::Args),
     Verify(verify::Args),
     PurgePasswords(purge_passwords::Args),
@@ -93,6 +95,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Replace(a) => replace::run(a),
         Command::Extend(a) => extend::run(a),
         Command::Rollback(a) => rollback::run(a),
+        Command::AcceptLate(a) => accept_late::run(a),
         Command::Rekey(a) => rekey::run(a),
         Command::Verify(a) => verify::run(a),
         Command::PurgePasswords(a) => purge_passwords::run(a),

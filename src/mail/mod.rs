@@ -14,6 +14,7 @@
 //! - `parse`: the only file that uses mail-parser; raw bytes to plain owned values.
 //! - `html`, `extract`: find the orders in what mail clients write.
 //! - `ingest`: stores, authenticates, orders by arrival, files the submission that counts.
+//! - `late`: `pbem accept-late`, the referee's decision to let a late submission stand (an act).
 //! - `ack`: the acknowledgement of every submission and the reminders (templates/ack.txt.j2,
 //!   templates/reminder.txt.j2).
 //! - `status`: where each power's orders stand; `pbem remind`.
@@ -28,6 +29,7 @@ pub mod envelope;
 pub mod extract;
 pub mod html;
 pub mod ingest;
+pub mod late;
 pub mod mailbox;
 pub mod mbox;
 pub mod outbox;
