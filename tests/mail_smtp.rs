@@ -608,18 +608,27 @@ fn a_send_killed_before_the_end_of_a_message_sends_it_once_on_the_rerun() {
         .assert()
         .failure();
     let first = deliveries(&expected, &server.received());
-    assert!(!first.is_empty() && first.len() < expected.len(), "{first:?}");
+    assert!(
+        !first.is_empty() && first.len() < expected.len(),
+        "{first:?}"
+    );
     let france = (
         "t0001-report-france.eml".to_string(),
         "france@example.org".to_string(),
     );
-    assert!(!first.contains_key(&france), "the server took an unfinished message");
+    assert!(
+        !first.contains_key(&france),
+        "the server took an unfinished message"
+    );
     let out = pbem().arg("send").arg(&dir).assert().success();
     let said = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(said.contains("0 possibly delivered"), "{said}");
     let all = deliveries(&expected, &server.received());
     assert_eq!(all.len(), expected.len(), "nothing lost");
-    assert!(all.values().all(|n| *n == 1), "something came twice: {all:?}");
+    assert!(
+        all.values().all(|n| *n == 1),
+        "something came twice: {all:?}"
+    );
 }
 
 /// Killed after the server took the French report, before the ledger says `delivered`: the rerun
@@ -653,13 +662,18 @@ fn a_send_killed_after_the_server_took_a_message_reports_it_possibly_delivered_a
     let out = pbem().arg("send").arg(&dir).assert().code(5);
     let said = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(
-        said.contains("UNCERTAIN  t0001-report-france.eml -> france@example.org: possibly delivered"),
+        said.contains(
+            "UNCERTAIN  t0001-report-france.eml -> france@example.org: possibly delivered"
+        ),
         "{said}"
     );
     assert!(said.contains("1 possibly delivered"), "{said}");
     let all = deliveries(&expected, &server.received());
     assert_eq!(all.len(), expected.len(), "nothing lost");
-    assert!(all.values().all(|n| *n == 1), "something came twice: {all:?}");
+    assert!(
+        all.values().all(|n| *n == 1),
+        "something came twice: {all:?}"
+    );
     // Checked: it arrived. Recorded, not sent; the next run has nothing left.
     pbem()
         .args(["send", "--confirm-uncertain"])
@@ -695,7 +709,11 @@ fn resend_uncertain_sends_a_possibly_delivered_message_again() {
         .assert()
         .success();
     let all = deliveries(&expected, &server.received());
-    let twice: Vec<_> = all.iter().filter(|(_, n)| **n == 2).map(|(k, _)| k).collect();
+    let twice: Vec<_> = all
+        .iter()
+        .filter(|(_, n)| **n == 2)
+        .map(|(k, _)| k)
+        .collect();
     assert_eq!(
         twice,
         [&(

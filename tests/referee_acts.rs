@@ -503,7 +503,11 @@ fn accept_late_files_the_late_orders_as_an_act_that_audit_checks() {
         .into_iter()
         .find(|(name, _)| name.starts_with("t0001-ack-russia-") && name.ends_with("-accepted.eml"))
         .expect("an answer to russia");
-    assert!(ack.1.contains("These orders now stand for turn 1"), "{}", ack.1);
+    assert!(
+        ack.1.contains("These orders now stand for turn 1"),
+        "{}",
+        ack.1
+    );
     assert!(ack.1.contains("accepted late by the referee"), "{}", ack.1);
     let status = stdout(&pbem().arg("status").arg(&game).assert().success());
     let russia = status
@@ -526,7 +530,11 @@ fn accept_late_files_the_late_orders_as_an_act_that_audit_checks() {
     assert!(record.contains("russia = "), "{record}");
     audit_ok(&game);
     // Changing the orders accepted late is caught.
-    edit(&game.join("orders/1/russia.txt"), "turn 1\n", "turn 1\n# edited\n");
+    edit(
+        &game.join("orders/1/russia.txt"),
+        "turn 1\n",
+        "turn 1\n# edited\n",
+    );
     let a = pbem().arg("audit").arg(&game).assert().code(4);
     assert!(stdout(&a).contains("orders/1/russia.txt"), "{}", stdout(&a));
 }
@@ -579,7 +587,10 @@ fn accept_late_without_a_late_submission_is_refused_and_changes_nothing() {
         .assert()
         .code(1)
         .stderr(predicate::str::contains("--reason"));
-    assert!(tree(&game) == before, "a refused accept-late changed the game");
+    assert!(
+        tree(&game) == before,
+        "a refused accept-late changed the game"
+    );
     // Named by its Message-ID, it is accepted.
     pbem()
         .args(["accept-late"])
@@ -631,13 +642,19 @@ fn resolve_force_refuses_a_turn_with_later_resolved_turns_and_points_to_rollback
         .code(1)
         .stderr(predicate::str::contains("would break the chain of records"))
         .stderr(predicate::str::contains("pbem rollback"));
-    assert!(tree(&game) == before, "the refused resolve changed the game");
+    assert!(
+        tree(&game) == before,
+        "the refused resolve changed the game"
+    );
     // The last resolved turn may be resolved again, to the same bytes.
     pbem()
         .args(["resolve", "--turn", "2", "--force"])
         .arg(&game)
         .assert()
         .success();
-    assert!(tree(&game) == before, "turn 2 resolved again to other bytes");
+    assert!(
+        tree(&game) == before,
+        "turn 2 resolved again to other bytes"
+    );
     audit_ok(&game);
 }

@@ -115,7 +115,9 @@ fn crash_point(path: &Path) {
         Some((name, n)) => (name, n.parse::<usize>().unwrap_or(1)),
         None => (wanted.as_str(), 1),
     };
-    if path.file_name().is_some_and(|f| f.to_string_lossy() == name)
+    if path
+        .file_name()
+        .is_some_and(|f| f.to_string_lossy() == name)
         && SEEN.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1 >= nth
     {
         std::process::abort();

@@ -56,7 +56,9 @@ fn is_late_for(r: &Received, power: &str, turn: u32, accepted: &[String]) -> boo
 fn names(r: &Received, wanted: &str) -> bool {
     let w = wanted.trim();
     let id = w.trim_start_matches('<').trim_end_matches('>');
-    (w.len() >= 8 && w.bytes().all(|b| b.is_ascii_hexdigit()) && r.sha256.starts_with(&w.to_ascii_lowercase()))
+    (w.len() >= 8
+        && w.bytes().all(|b| b.is_ascii_hexdigit())
+        && r.sha256.starts_with(&w.to_ascii_lowercase()))
         || (!id.is_empty() && r.message_id == id)
 }
 
@@ -147,7 +149,10 @@ pub fn accept_late(
     })?;
     let msg = parse::parse(&raw).context("the stored message cannot be read again")?;
     let Extracted::Orders(found) = extract::extract(&msg, game.config.mail.max_text_bytes) else {
-        bail!("the orders of message {} cannot be read again", chosen.sha256);
+        bail!(
+            "the orders of message {} cannot be read again",
+            chosen.sha256
+        );
     };
     let filed = ingest::filed_text(&found.text, turn, &chosen.sha256);
     let digest = sha256_hex(filed.as_bytes());
@@ -223,7 +228,8 @@ pub fn accept_late(
     let ack_path = super::outbox::path_of(game, &out);
     write_atomic(&ack_path, &out.render(game)?)?;
     record.ack = out.file_name();
-    let toml = crate::game::load::to_toml(&record).context("cannot write a received-message record")?;
+    let toml =
+        crate::game::load::to_toml(&record).context("cannot write a received-message record")?;
     write_atomic(&ingest::record_path(game, &record.sha256), toml.as_bytes())?;
     let orders = game.orders_path(turn, &pc.id);
     write_atomic(&orders, filed.as_bytes())?;

@@ -806,10 +806,7 @@ fn transaction(
 ) -> std::result::Result<String, Failure> {
     let mut options = Vec::new();
     if !payload.is_ascii() {
-        if !conn
-            .server_info()
-            .supports_feature(Extension::EightBitMime)
-        {
+        if !conn.server_info().supports_feature(Extension::EightBitMime) {
             return Err(Failure::Permanent(
                 "the message is 8-bit and the server does not announce 8BITMIME".into(),
             ));
