@@ -796,6 +796,15 @@ impl Smtp {
     }
 }
 
+impl Drop for Smtp {
+    /// Says QUIT on the connection the run leaves open.
+    fn drop(&mut self) {
+        if let Some(mut c) = self.conn.get_mut().take() {
+            let _ = c.quit();
+        }
+    }
+}
+
 /// MAIL, RCPT, DATA and the message, as lettre's `SmtpConnection::send` does, with `mark` called
 /// after the message's last byte and before the `.` line that asks the server to take it.
 fn transaction(
