@@ -658,3 +658,30 @@ fn resolve_force_refuses_a_turn_with_later_resolved_turns_and_points_to_rollback
     );
     audit_ok(&game);
 }
+
+#[test]
+fn accept_late_takes_a_submission_held_for_the_next_turn_into_the_current_one() {
+    let (tmp, game) = support::game();
+    set_deadline_key(&game, "late_orders", "\"hold\"");
+    late_russia(tmp.path(), &game);
+    pbem()
+        .args(["accept-late"])
+        .arg(&game)
+        .args(["russia", "--reason", "the referee's decision"])
+        .assert()
+        .success();
+    let filed = fs::read_to_string(game.join("orders/1/russia.txt")).unwrap();
+    assert!(filed.contains("turn 1\n"), "{filed}");
+    pbem().arg("resolve").arg(&game).assert().success();
+    let record = fs::read_to_string(game.join("turns/1/record.toml")).unwrap();
+    assert!(record.contains("russia = "), "{record}");
+    // It stood for turn 1, so it is no longer held for turn 2.
+    pbem()
+        .arg("ingest")
+        .arg(&game)
+        .arg(tmp.path().join("late.eml"))
+        .assert()
+        .success();
+    assert!(!game.join("orders/2/russia.txt").exists());
+    audit_ok(&game);
+}
