@@ -460,3 +460,228 @@ fn replace_refuses_an_address_that_is_not_one_and_changes_nothing() {
         .stderr(predicate::str::contains("is not an e-mail address"));
     assert_eq!(tree(&game), before);
 }
+
+/// A late russian submission, ingested after turn 1's deadline (rejected as late).
+fn late_russia(tmp: &Path, game: &Path) {
+    let late = write(
+        tmp,
+        "late.eml",
+        eml(
+            "russia@example.org",
+            "Mon, 7 Dec 2026 18:00:00 +0100",
+            "r1@example.org",
+            &header("russia", RUSSIA_PW, 1),
+        ),
+    );
+    pbem().arg("ingest").arg(game).arg(&late).assert().success();
+    assert!(!game.join("orders/1/russia.txt").exists());
+}
+
+#[test]
+fn accept_late_files_the_late_orders_as_an_act_that_audit_checks() {
+    let (tmp, game) = support::game();
+    late_russia(tmp.path(), &game);
+    let a = pbem()
+        .args(["accept-late"])
+        .arg(&game)
+        .args(["russia", "--reason", "his mail server was down"])
+        .assert()
+        .success();
+    let out = stdout(&a);
+    assert!(out.contains("The late orders of russia"), "{out}");
+    assert!(out.contains("stand for turn 1"), "{out}");
+    // Filed as ingest files an accepted submission: no password, the message named.
+    let filed = fs::read_to_string(game.join("orders/1/russia.txt")).unwrap();
+    assert!(filed.contains("submission "), "{filed}");
+    assert!(!filed.contains(RUSSIA_PW), "{filed}");
+    // The decision is an act of the turn.
+    let acts = fs::read_to_string(game.join("turns/1/acts.toml")).unwrap();
+    assert!(acts.contains("kind = \"accept-late\""), "{acts}");
+    assert!(acts.contains("his mail server was down"), "{acts}");
+    // The player is told his orders now stand.
+    let ack = outbox(&game)
+        .into_iter()
+        .find(|(name, _)| name.starts_with("t0001-ack-russia-") && name.ends_with("-accepted.eml"))
+        .expect("an answer to russia");
+    assert!(
+        ack.1.contains("These orders now stand for turn 1"),
+        "{}",
+        ack.1
+    );
+    assert!(ack.1.contains("accepted late by the referee"), "{}", ack.1);
+    let status = stdout(&pbem().arg("status").arg(&game).assert().success());
+    let russia = status
+        .lines()
+        .find(|l| l.trim_start().starts_with("russia"))
+        .unwrap();
+    assert!(russia.contains("authenticated"), "{status}");
+    // A rerun changes nothing.
+    let before = tree(&game);
+    pbem()
+        .args(["accept-late"])
+        .arg(&game)
+        .args(["russia", "--reason", "his mail server was down"])
+        .assert()
+        .success();
+    assert!(tree(&game) == before, "a rerun changed the game");
+    // The turn resolves with them, and audit passes.
+    pbem().arg("resolve").arg(&game).assert().success();
+    let record = fs::read_to_string(game.join("turns/1/record.toml")).unwrap();
+    assert!(record.contains("russia = "), "{record}");
+    audit_ok(&game);
+    // Changing the orders accepted late is caught.
+    edit(
+        &game.join("orders/1/russia.txt"),
+        "turn 1\n",
+        "turn 1\n# edited\n",
+    );
+    let a = pbem().arg("audit").arg(&game).assert().code(4);
+    assert!(stdout(&a).contains("orders/1/russia.txt"), "{}", stdout(&a));
+}
+
+#[test]
+fn audit_fails_when_the_orders_differ_from_those_accepted_late() {
+    let (tmp, game) = support::game();
+    late_russia(tmp.path(), &game);
+    pbem()
+        .args(["accept-late"])
+        .arg(&game)
+        .args(["russia", "--reason", "late by a minute"])
+        .assert()
+        .success();
+    // Another file put in its place before the turn (by hand, with the password): the act says
+    // which orders were accepted, so audit catches it although the record lists the file.
+    write(&game, "orders/1/russia.txt", header("russia", RUSSIA_PW, 1));
+    pbem().arg("resolve").arg(&game).assert().success();
+    let a = pbem().arg("audit").arg(&game).assert().code(4);
+    assert!(
+        stdout(&a).contains("not those the referee accepted late"),
+        "{}",
+        stdout(&a)
+    );
+}
+
+#[test]
+fn accept_late_without_a_late_submission_is_refused_and_changes_nothing() {
+    let (tmp, game) = support::game();
+    late_russia(tmp.path(), &game);
+    let before = tree(&game);
+    pbem()
+        .args(["accept-late"])
+        .arg(&game)
+        .args(["france", "--reason", "x"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("no late submission of france"));
+    pbem()
+        .args(["accept-late"])
+        .arg(&game)
+        .args(["russia", "--message", "nobody@example.org", "--reason", "x"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("no message nobody@example.org"));
+    pbem()
+        .args(["accept-late"])
+        .arg(&game)
+        .args(["russia", "--reason", " "])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("--reason"));
+    assert!(
+        tree(&game) == before,
+        "a refused accept-late changed the game"
+    );
+    // Named by its Message-ID, it is accepted.
+    pbem()
+        .args(["accept-late"])
+        .arg(&game)
+        .args(["russia", "--message", "<r1@example.org>", "--reason", "x"])
+        .assert()
+        .success();
+}
+
+#[test]
+fn remind_counts_a_file_in_but_rejected_as_due_and_says_why() {
+    let (_tmp, game) = support::game();
+    write(&game, "orders/1/france.txt", header("france", FRANCE_PW, 1));
+    write(&game, "orders/1/austria.txt", header("austria", "wrong", 1));
+    let out = stdout(&pbem().arg("remind").arg(&game).assert().success());
+    assert!(
+        !out.lines().any(|l| l.trim_start().starts_with("france")),
+        "{out}"
+    );
+    assert!(
+        out.lines().any(|l| l.trim_start().starts_with("austria")),
+        "{out}"
+    );
+    assert!(
+        out.contains("still due: ulm-1805/orders/1/austria.txt is in but rejected: wrong password"),
+        "{out}"
+    );
+    let reminder = outbox(&game)
+        .into_iter()
+        .find(|(name, _)| name == "t0001-reminder-austria.eml")
+        .expect("a reminder to austria");
+    assert!(reminder.1.contains("is in but rejected"), "{}", reminder.1);
+}
+
+#[test]
+fn resolve_force_refuses_a_turn_with_later_resolved_turns_and_points_to_rollback() {
+    let tmp = tempfile::tempdir().unwrap();
+    pbem()
+        .args(["demo", "--turns", "2", "--dir"])
+        .arg(tmp.path().join("d"))
+        .assert()
+        .success();
+    let game = tmp.path().join("d/ulm-1805");
+    let before = tree(&game);
+    pbem()
+        .args(["resolve", "--turn", "1", "--force"])
+        .arg(&game)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("would break the chain of records"))
+        .stderr(predicate::str::contains("pbem rollback"));
+    assert!(
+        tree(&game) == before,
+        "the refused resolve changed the game"
+    );
+    // The last resolved turn may be resolved again, to the same bytes.
+    pbem()
+        .args(["resolve", "--turn", "2", "--force"])
+        .arg(&game)
+        .assert()
+        .success();
+    assert!(
+        tree(&game) == before,
+        "turn 2 resolved again to other bytes"
+    );
+    audit_ok(&game);
+}
+
+#[test]
+fn accept_late_takes_a_submission_held_for_the_next_turn_into_the_current_one() {
+    let (tmp, game) = support::game();
+    set_deadline_key(&game, "late_orders", "\"hold\"");
+    late_russia(tmp.path(), &game);
+    pbem()
+        .args(["accept-late"])
+        .arg(&game)
+        .args(["russia", "--reason", "the referee's decision"])
+        .assert()
+        .success();
+    let filed = fs::read_to_string(game.join("orders/1/russia.txt")).unwrap();
+    assert!(filed.contains("turn 1\n"), "{filed}");
+    pbem().arg("resolve").arg(&game).assert().success();
+    let record = fs::read_to_string(game.join("turns/1/record.toml")).unwrap();
+    assert!(record.contains("russia = "), "{record}");
+    // It stood for turn 1, so it is no longer held for turn 2.
+    pbem()
+        .arg("ingest")
+        .arg(&game)
+        .arg(tmp.path().join("late.eml"))
+        .assert()
+        .success();
+    assert!(!game.join("orders/2/russia.txt").exists());
+    audit_ok(&game);
+}

@@ -156,6 +156,17 @@ pub fn audit_turn(game: &Game, turn: u32) -> Result<TurnVerdict> {
             game.shown(&crate::game::acts::path(&game.dir, turn))
         ));
     }
+    // A late submission the referee accepted stands as he accepted it (`pbem accept-late`).
+    if let Ok(acts) = crate::game::acts::load(&game.dir, turn) {
+        for (power, digest) in crate::game::acts::accepted_late(&acts) {
+            if record.orders.get(&power) != Some(&digest) {
+                p.push(format!(
+                    "the orders of {power} for turn {turn} are not those the referee accepted late ({} names orders with SHA-256 {digest})",
+                    game.shown(&crate::game::acts::path(&game.dir, turn))
+                ));
+            }
+        }
+    }
     // Re-resolve with the presentation the turn was resolved with (title, time zone, next deadline):
     // game.toml may change them since without changing the game.
     let replay = match replay_game(game, turn, &record) {

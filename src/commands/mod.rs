@@ -9,6 +9,7 @@ macro_rules! examples {
     };
 }
 
+pub mod accept_late;
 pub mod audit;
 pub mod check;
 pub mod close;
@@ -65,7 +66,7 @@ pub mod exit {
         (MISMATCH, "`audit` or `verify`: a mismatch was found"),
         (
             UNDELIVERED,
-            "`send` or `turn`: mail was left undelivered; a rerun sends what is left",
+            "`send` or `turn`: mail left undelivered or possibly delivered; a rerun sends what is left",
         ),
     ];
 
@@ -114,6 +115,7 @@ pub enum Command {
     Replace(replace::Args),
     Extend(extend::Args),
     Rollback(rollback::Args),
+    AcceptLate(accept_late::Args),
     Rekey(rekey::Args),
     Verify(verify::Args),
     PurgePasswords(purge_passwords::Args),
@@ -161,6 +163,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Replace(a) => replace::run(a),
         Command::Extend(a) => extend::run(a),
         Command::Rollback(a) => rollback::run(a),
+        Command::AcceptLate(a) => accept_late::run(a),
         Command::Rekey(a) => rekey::run(a),
         Command::Verify(a) => verify::run(a),
         Command::PurgePasswords(a) => purge_passwords::run(a),

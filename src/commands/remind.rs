@@ -9,6 +9,9 @@ use crate::game::Game;
 
 /// Write a reminder to every power whose orders are not in yet.
 ///
+/// A power whose orders file is in but does not authenticate (the turn would ignore it) is still due:
+/// its reminder, and this command, say why.
+///
 /// The reminders go to the outbox, with the deadline in the player's own time zone (game.toml
 /// `[[power]] time_zone`) when he set one. Send them with `pbem send`.
 #[derive(Debug, clap::Args)]
@@ -24,7 +27,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let game = Game::load(&args.game)?;
     let reminded = crate::mail::status::remind(&game)?;
     if reminded.is_empty() {
-        crate::say!("Every power has orders in: no reminder written.");
+        crate::say!("Every power due has orders in that stand: no reminder written.");
     }
     for r in &reminded {
         crate::say!(
@@ -37,6 +40,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 " (written before, not sent yet)"
             }
         );
+        if let Some(why) = &r.why {
+            crate::say!("  {:<10} still due: {why}", "");
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

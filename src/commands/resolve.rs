@@ -23,6 +23,7 @@ pub struct Args {
     #[arg(long)]
     pub turn: Option<u32>,
     /// Resolve again a turn that is already resolved; the files come out byte for byte the same.
+    /// Only the last resolved turn: an earlier one is played again after `pbem rollback`.
     #[arg(long)]
     pub force: bool,
     /// The public beacon of a game that draws one (`[dice] beacon = "drand-quicknet"`): the first

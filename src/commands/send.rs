@@ -14,7 +14,9 @@ use super::exit;
 ///
 /// Sends every message of the outbox (reports, acknowledgements, announcements, reminders) that has
 /// not reached all its recipients yet, through the transport of game.toml `[mail]` (SMTP, sendmail or a
-/// folder). A rerun after a failure sends exactly what is left. Exit code 5 when something is left.
+/// folder). A rerun after a failure sends exactly what is left. A message a killed run may have
+/// delivered (killed while the server was taking it) is listed as "possibly delivered" and not sent
+/// again unless `--resend-uncertain`. Exit code 5 when something is left.
 #[derive(Debug, clap::Args)]
 #[command(after_help = examples!(
     "pbem send games/my-game --dry-run",
@@ -33,6 +35,14 @@ pub struct Args {
     /// Deliver into this folder (one subfolder per recipient) instead of the configured transport.
     #[arg(long)]
     pub folder: Option<PathBuf>,
+    /// Send again the messages an interrupted run may have delivered ("possibly delivered"): a
+    /// player may then get one twice (with the same Message-ID).
+    #[arg(long, conflicts_with = "confirm_uncertain")]
+    pub resend_uncertain: bool,
+    /// Record the messages an interrupted run may have delivered as delivered, without sending
+    /// them: after you checked that they arrived.
+    #[arg(long)]
+    pub confirm_uncertain: bool,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -41,6 +51,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         dry_run: args.dry_run,
         retry_refused: args.retry_refused,
         folder: args.folder,
+        resend_uncertain: args.resend_uncertain,
+        confirm_uncertain: args.confirm_uncertain,
     };
     let summary = send(&game, &opts, &mut progress_bar())?;
     print_summary(&summary, args.dry_run);
@@ -81,6 +93,7 @@ pub fn print_summary(s: &SendSummary, dry_run: bool) {
                     d.file, d.recipient
                 )
             }
+            Outcome::Uncertain(why) => format!("UNCERTAIN  {} -> {}: {why}", d.file, d.recipient),
             Outcome::AlreadyDelivered => continue,
         };
         crate::say!("  {line}");
@@ -99,10 +112,11 @@ pub fn print_summary(s: &SendSummary, dry_run: bool) {
         );
     } else {
         crate::say!(
-            "{} message(s) sent, {already} already delivered, {} refused, {} left for the next run.",
+            "{} message(s) sent, {already} already delivered, {} refused, {} left for the next run, {} possibly delivered.",
             s.sent(),
             s.count(|o| matches!(o, Outcome::Refused(_) | Outcome::RefusedEarlier(_))),
-            s.count(|o| matches!(o, Outcome::Deferred(_)))
+            s.count(|o| matches!(o, Outcome::Deferred(_))),
+            s.count(|o| matches!(o, Outcome::Uncertain(_)))
         );
     }
 }

@@ -179,6 +179,15 @@ pub fn resolve(game: &Game, opts: &ResolveOptions) -> Result<TurnOutcome> {
     if game.is_resolved(turn) && !opts.force {
         bail!("turn {turn} is already resolved; add --force to resolve it again (it gives the same files)");
     }
+    // Turn t+1's record holds the digest of turn t's: resolving t again under it would break the chain
+    // of records whenever anything of turn t changed. Only the last resolved turn is resolved again.
+    if game.is_resolved(turn) && game.is_resolved(turn + 1) {
+        bail!(
+            "turn {turn} is not the last resolved turn (turn {} is resolved after it): resolving it again would break the chain of records. To play it again, undo the turns after it with `pbem rollback {} --to-turn {turn} --reason ...`. Nothing was changed.",
+            turn + 1,
+            game.dir.display()
+        );
+    }
     let secret = secret_of(game, turn)?;
     // pbem-dice/v2: the orders are closed (and the closing list mailed) before anything is resolved.
     if game.config.dice.scheme == DiceScheme::V2 {

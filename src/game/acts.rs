@@ -1,7 +1,7 @@
 //! `turns/<t>/acts.toml`: the referee's acts on a turn that is not resolved yet (issue 13.2).
 //!
 //! Dropping a power, announcing its replacement, moving the deadline, reopening the turn after a
-//! rollback or giving it a fresh secret are decisions that change the game but not the state a
+//! rollback, giving it a fresh secret or accepting a late submission are decisions that change the game but not the state a
 //! resolved turn wrote: they are appended here, never written into `state.toml` (which the previous
 //! turn's record lists byte for byte). `Game::load_state` applies them to the turn's state; the record
 //! of the turn keeps the file's SHA-256, so that the acts are part of the chain of records and `audit`
@@ -29,7 +29,7 @@ pub struct Acts {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Act {
-    /// `drop`, `replace`, `extend`, `rollback` or `rekey`.
+    /// `drop`, `replace`, `extend`, `rollback`, `rekey` or `accept-late`.
     pub kind: String,
     /// The rule it applies (`EiA 19.2.1`, `pbem extend`).
     pub rule: String,
@@ -57,6 +57,12 @@ pub struct Act {
     /// `rollback`: the folder the undone turns went to, inside the game folder.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub archive: Option<String>,
+    /// `accept-late`: the SHA-256 of the late message accepted (its name in `mail/inbox/`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// `accept-late`: the SHA-256 of the orders filed from it (`orders/<t>/<power>.txt`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub orders: Option<String>,
 }
 
 /// The path of a turn's acts.
@@ -124,3 +130,20 @@ pub fn moved_deadlines(game_dir: &Path) -> Result<std::collections::BTreeMap<u32
     }
     Ok(out)
 }
+
+/// The orders digest the last `accept-late` act of each power on a turn filed, by power: what its
+/// orders file must still hold (`audit` checks it against the record).
+pub fn accepted_late(acts: &Acts) -> std::collections::BTreeMap<String, String> {
+    let mut out = std::collections::BTreeMap::new();
+    for a in &acts.acts {
+        if let (Some(p), Some(d)) = (&a.power, &a.orders) {
+            if a.kind == ACCEPT_LATE {
+                out.insert(p.clone(), d.clone());
+            }
+        }
+    }
+    out
+}
+
+/// The kind of the act `pbem accept-late` writes.
+pub const ACCEPT_LATE: &str = "accept-late";

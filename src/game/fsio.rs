@@ -103,12 +103,24 @@ pub fn sync_dir(dir: &Path) -> Result<()> {
 }
 
 /// Test hook for the crash tests: with `PBEM_CRASH_BEFORE=<file name>` set, the process aborts right
-/// before that file is put in place, as a power cut would.
+/// before that file is put in place, as a power cut would; with `<file name>#<n>`, before the n-th
+/// time it is (a ledger written more than once, for instance).
 fn crash_point(path: &Path) {
-    if let Some(name) = std::env::var_os("PBEM_CRASH_BEFORE") {
-        if path.file_name() == Some(name.as_os_str()) {
-            std::process::abort();
-        }
+    static SEEN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let Some(wanted) = std::env::var_os("PBEM_CRASH_BEFORE") else {
+        return;
+    };
+    let wanted = wanted.to_string_lossy().into_owned();
+    let (name, nth) = match wanted.rsplit_once('#') {
+        Some((name, n)) => (name, n.parse::<usize>().unwrap_or(1)),
+        None => (wanted.as_str(), 1),
+    };
+    if path
+        .file_name()
+        .is_some_and(|f| f.to_string_lossy() == name)
+        && SEEN.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1 >= nth
+    {
+        std::process::abort();
     }
 }
 

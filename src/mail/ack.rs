@@ -177,13 +177,15 @@ pub fn acknowledgement(
 }
 
 /// The reminder of turn `turn` to a power with no orders in (issue 4.8), numbered `n` (1 for the first),
-/// to the addresses that receive the power's mail (`engine::players::recipients`).
+/// to the addresses that receive the power's mail (`engine::players::recipients`); `rejected` says
+/// why a file that is in does not stand.
 pub fn reminder(
     game: &Game,
     turn: u32,
     power: &PowerConfig,
     to: &[String],
     n: u32,
+    rejected: Option<&str>,
 ) -> Result<Outgoing> {
     let config = &game.config;
     let context = minijinja::context! {
@@ -192,6 +194,7 @@ pub fn reminder(
         deadline => deadline_text(game, turn, None),
         deadline_local => if power.time_zone.is_some() { deadline_text(game, turn, Some(power)) } else { String::new() },
         commitment => commitment_text(game, turn),
+        rejected => rejected.unwrap_or_default(),
     };
     let text = crate::report::templates::render(game, "reminder.txt", &context)?;
     Ok(Outgoing {

@@ -15,6 +15,7 @@
 //! - `html`, `extract`: find the orders in what mail clients write.
 //! - `imap`: `pbem fetch`, new messages from an IMAP mailbox over TLS into the archive, then ingested.
 //! - `ingest`: stores, authenticates, orders by arrival, files the submission that counts.
+//! - `late`: `pbem accept-late`, the referee's decision to let a late submission stand (an act).
 //! - `ack`: the acknowledgement of every submission and the reminders (templates/ack.txt.j2,
 //!   templates/reminder.txt.j2).
 //! - `status`: where each power's orders stand; `pbem remind`.
@@ -30,6 +31,7 @@ pub mod extract;
 pub mod html;
 pub mod imap;
 pub mod ingest;
+pub mod late;
 pub mod mailbox;
 pub mod mbox;
 pub mod outbox;

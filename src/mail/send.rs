@@ -11,9 +11,15 @@
 //! every message left for the next run (issue 22.4: a server that is down costs no retries). After
 //! three messages in a row fail transiently the server is taken to be down and the run stops.
 //!
-//! The one window SMTP leaves open: a crash after the server has taken a message and before the ledger
-//! is written sends that message again on the next run (the Message-ID is the same, so clients show it
-//! once). Nothing is ever lost.
+//! The one window SMTP leaves open (issue 15.9): the server takes a message when it answers the end
+//! of its DATA, and nothing tells pbem afterwards whether it did. So pbem writes the recipient as
+//! `sending` in the ledger (fsync'd) right before it sends the line that ends the DATA, after the whole
+//! message has gone, and as `delivered` right after the server's answer, before anything else. A run
+//! killed before the mark leaves a transaction the server discards: the rerun sends it, once. A run
+//! killed between the mark and `delivered` (or a connection lost while waiting for the answer) leaves
+//! the pair `sending`: it may have gone, so the rerun reports it "possibly delivered" and does not send
+//! it again unless told (`resend_uncertain`, which may give the player a second copy with the same
+//! Message-ID, or `confirm_uncertain`, which records it delivered). Nothing is ever lost silently.
 //!
 //! A turn's messages (its reports and summary, the next turn's announcements) go only once the turn's
 //! record lists them with their bytes: a crash before the record leaves them in the outbox of a turn
@@ -32,9 +38,12 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use lettre::address::Envelope;
 use lettre::message::Mailbox;
-use lettre::transport::smtp::authentication::Credentials;
-use lettre::transport::smtp::extension::ClientId;
-use lettre::{Address, SendmailTransport, SmtpTransport, Transport as _};
+use lettre::transport::smtp::authentication::{Credentials, DEFAULT_MECHANISMS};
+use lettre::transport::smtp::client::{SmtpConnection, TlsParameters};
+use lettre::transport::smtp::commands::{Data, Mail, Rcpt};
+use lettre::transport::smtp::extension::{ClientId, Extension, MailBodyParameter, MailParameter};
+use lettre::transport::smtp::Error as SmtpError;
+use lettre::{Address, SendmailTransport, Transport as _};
 use serde::{Deserialize, Serialize};
 
 use super::{envelope, parse};
@@ -54,6 +63,10 @@ pub struct SendOptions {
     pub retry_refused: bool,
     /// Deliver into this folder instead of the configured transport.
     pub folder: Option<PathBuf>,
+    /// Send again the pairs a killed run may have delivered (ledger status `sending`).
+    pub resend_uncertain: bool,
+    /// Record the pairs a killed run may have delivered as delivered, without sending them.
+    pub confirm_uncertain: bool,
 }
 
 /// `mail/sent/<file>.toml`: the deliveries of one outbox file. No clock: the order of events is the
@@ -80,7 +93,8 @@ pub struct SentRecord {
 #[serde(deny_unknown_fields)]
 pub struct RecipientState {
     pub address: String,
-    /// `delivered` or `refused`.
+    /// `delivered`, `refused`, or `sending`: the end of its DATA was about to go when the ledger was
+    /// last written, so it may have been delivered.
     pub status: String,
     /// The server's reply (or the transport's error).
     pub reply: String,
@@ -99,6 +113,9 @@ pub enum Outcome {
     RefusedEarlier(String),
     /// Not delivered now; the next run tries again.
     Deferred(String),
+    /// Possibly delivered: a run was killed (or the connection lost) after the end of its DATA went
+    /// and before the server's answer was recorded. Not sent again unless asked.
+    Uncertain(String),
     /// `--dry-run`: would be sent.
     WouldSend,
 }
@@ -338,6 +355,7 @@ pub fn send(
     let mut failing_in_a_row = 0;
     for mut w in work {
         let mut failed_here = false;
+        let via = transport.as_ref().map(|t| t.describe()).unwrap_or_default();
         for rcpt in w.recipients.clone() {
             progress(done, total, &w.file);
             done += 1;
@@ -349,6 +367,20 @@ pub fn send(
                 .cloned();
             let outcome = match (&earlier, &transport) {
                 (Some(r), _) if r.status == "delivered" => Outcome::AlreadyDelivered,
+                (Some(r), Some(_)) if r.status == SENDING && opts.confirm_uncertain => {
+                    record(
+                        &mut w.ledger,
+                        &rcpt,
+                        "delivered",
+                        "confirmed delivered by the referee (pbem send --confirm-uncertain)",
+                        &r.via,
+                    );
+                    write_ledger(game, &w.ledger)?;
+                    Outcome::AlreadyDelivered
+                }
+                (Some(r), _) if r.status == SENDING && !opts.resend_uncertain => {
+                    Outcome::Uncertain(UNCERTAIN.into())
+                }
                 (Some(r), _) if r.status == "refused" && !opts.retry_refused => {
                     Outcome::RefusedEarlier(r.reply.clone())
                 }
@@ -357,7 +389,13 @@ pub fn send(
                     Outcome::Deferred("not tried: the run stopped".into())
                 }
                 (_, Some(t)) => {
-                    match deliver_with_retries(
+                    // Written, fsync'd, right before the end of the DATA goes (`Transport::deliver`).
+                    let ledger = &mut w.ledger;
+                    let mut mark = || {
+                        record(ledger, &rcpt, SENDING, "", &via);
+                        write_ledger(game, ledger)
+                    };
+                    let result = deliver_with_retries(
                         t,
                         &from,
                         &rcpt,
@@ -365,22 +403,31 @@ pub fn send(
                         &w.bytes,
                         retries,
                         first_delay,
-                    ) {
+                        &mut mark,
+                    );
+                    let l = &mut w.ledger;
+                    match result {
                         Ok(reply) => {
-                            record(&mut w.ledger, &rcpt, "delivered", &reply, &t.describe());
-                            write_ledger(game, &w.ledger)?;
+                            record(l, &rcpt, "delivered", &reply, &via);
+                            write_ledger(game, l)?;
                             Outcome::Delivered(reply)
                         }
+                        Err(Failure::Uncertain(e)) => {
+                            failed_here = true;
+                            Outcome::Uncertain(format!("{UNCERTAIN} ({e})"))
+                        }
                         Err(Failure::Permanent(e)) => {
-                            record(&mut w.ledger, &rcpt, "refused", &e, &t.describe());
-                            write_ledger(game, &w.ledger)?;
+                            record(l, &rcpt, "refused", &e, &via);
+                            write_ledger(game, l)?;
                             Outcome::Refused(e)
                         }
                         Err(Failure::Transient(e)) => {
+                            unmark(game, l, &rcpt, earlier.as_ref())?;
                             failed_here = true;
                             Outcome::Deferred(e)
                         }
                         Err(Failure::Fatal(e)) => {
+                            unmark(game, l, &rcpt, earlier.as_ref())?;
                             summary.stopped = Some(e.clone());
                             Outcome::Deferred(e)
                         }
@@ -459,6 +506,35 @@ fn held_back(
     }
 }
 
+/// The ledger status of a recipient whose DATA was about to end: possibly delivered.
+pub const SENDING: &str = "sending";
+
+const UNCERTAIN: &str = "possibly delivered: a run was interrupted while the server was taking it; check (the recipient, or the server's log), then `pbem send --confirm-uncertain` if it arrived, or `--resend-uncertain`";
+
+/// Takes back a `sending` mark the server's answer proved wrong (it refused the end of the DATA or
+/// never got that far): the recipient is as it was before this run.
+fn unmark(
+    game: &Game,
+    ledger: &mut SentRecord,
+    rcpt: &str,
+    earlier: Option<&RecipientState>,
+) -> Result<()> {
+    let marked = ledger
+        .recipients
+        .iter()
+        .any(|r| r.address.eq_ignore_ascii_case(rcpt) && r.status == SENDING);
+    if !marked || earlier.is_some_and(|e| e.status == SENDING) {
+        return Ok(());
+    }
+    ledger
+        .recipients
+        .retain(|r| !r.address.eq_ignore_ascii_case(rcpt));
+    if let Some(e) = earlier {
+        ledger.recipients.push(e.clone());
+    }
+    write_ledger(game, ledger)
+}
+
 fn record(ledger: &mut SentRecord, rcpt: &str, status: &str, reply: &str, via: &str) {
     ledger
         .recipients
@@ -485,8 +561,15 @@ enum Failure {
     Permanent(String),
     /// Nothing will go until the configuration is fixed: a refused login, a TLS failure.
     Fatal(String),
+    /// The end of the DATA went and no answer came: the server may have taken the message.
+    Uncertain(String),
 }
 
+/// What a transport calls right before the message can no longer be taken back: the ledger's
+/// `sending` mark, fsync'd.
+type Mark<'a> = dyn FnMut() -> Result<()> + 'a;
+
+#[allow(clippy::too_many_arguments)]
 fn deliver_with_retries(
     t: &Transport,
     from: &Mailbox,
@@ -495,11 +578,12 @@ fn deliver_with_retries(
     bytes: &[u8],
     retries: u32,
     first_delay: Duration,
+    mark: &mut Mark<'_>,
 ) -> std::result::Result<String, Failure> {
     let mut delay = first_delay;
     let mut attempt = 0;
     loop {
-        match t.deliver(from, rcpt, file, bytes) {
+        match t.deliver(from, rcpt, file, bytes, mark) {
             Err(Failure::Transient(_)) if attempt < retries => {
                 attempt += 1;
                 std::thread::sleep(delay);
@@ -512,7 +596,7 @@ fn deliver_with_retries(
 
 /// A configured way to deliver mail.
 enum Transport {
-    Smtp { t: SmtpTransport, desc: String },
+    Smtp { t: Box<Smtp>, desc: String },
     Sendmail { t: SendmailTransport, desc: String },
     Folder { dir: PathBuf },
 }
@@ -552,26 +636,32 @@ impl Transport {
                     bail!("game.toml says transport = \"smtp\" but has no [mail.smtp] table (see MAIL.md)");
                 };
                 let security = s.security.get_ref().as_str();
-                let mut b = match security {
-                    "tls" => SmtpTransport::relay(&s.host),
-                    "none" => Ok(SmtpTransport::builder_dangerous(&s.host)),
-                    _ => SmtpTransport::starttls_relay(&s.host),
-                }
-                .with_context(|| format!("cannot set up TLS for {}", s.host))?
-                .port(s.port())
-                .timeout(Some(Duration::from_secs(s.timeout_seconds.max(1))));
-                if let Some(h) = &s.hello_name {
-                    b = b.hello_name(ClientId::Domain(h.clone()));
-                }
-                if let (Some(file), "tls" | "starttls") = (&s.ca_file, security) {
-                    b = b.tls(tls_with_ca(game, &s.host, file, security)?);
-                }
-                if let Some(user) = &s.user {
-                    let password = smtp_password(game, s)?;
-                    b = b.credentials(Credentials::new(user.clone(), password));
-                }
+                let tls = match (security, &s.ca_file) {
+                    ("none", _) => None,
+                    (_, Some(file)) => Some(tls_with_ca(game, &s.host, file)?),
+                    (_, None) => Some(
+                        TlsParameters::new(s.host.clone())
+                            .with_context(|| format!("cannot set up TLS for {}", s.host))?,
+                    ),
+                };
+                let credentials = match &s.user {
+                    Some(user) => Some(Credentials::new(user.clone(), smtp_password(game, s)?)),
+                    None => None,
+                };
                 Ok(Transport::Smtp {
-                    t: b.build(),
+                    t: Box::new(Smtp {
+                        host: s.host.clone(),
+                        port: s.port(),
+                        implicit_tls: security == "tls",
+                        tls,
+                        hello: s
+                            .hello_name
+                            .clone()
+                            .map_or_else(ClientId::default, ClientId::Domain),
+                        credentials,
+                        timeout: Duration::from_secs(s.timeout_seconds.max(1)),
+                        conn: std::cell::RefCell::new(None),
+                    }),
                     desc: format!("smtp {}:{} ({security})", s.host, s.port()),
                 })
             }
@@ -601,12 +691,16 @@ impl Transport {
         }
     }
 
+    /// Delivers `bytes` to `rcpt`, calling `mark` right before the message can no longer be taken
+    /// back (SMTP: the end of the DATA; sendmail: the program's run); not for a folder, where a
+    /// second delivery writes the same file again.
     fn deliver(
         &self,
         from: &Mailbox,
         rcpt: &str,
         file: &str,
         bytes: &[u8],
+        mark: &mut Mark<'_>,
     ) -> std::result::Result<String, Failure> {
         let to: Address = rcpt
             .parse()
@@ -618,19 +712,14 @@ impl Transport {
                 // lettre ends DATA with CRLF.CRLF after the bytes: without the file's own last CRLF the
                 // server stores exactly the file.
                 let payload = bytes.strip_suffix(b"\r\n").unwrap_or(bytes);
-                match t.send_raw(&envelope, payload) {
-                    Ok(r) => Ok(format!(
-                        "{} {}",
-                        r.code(),
-                        r.message().collect::<Vec<_>>().join(" ")
-                    )),
-                    Err(e) => Err(classify(&e)),
-                }
+                t.send(&envelope, payload, mark)
             }
-            Transport::Sendmail { t, .. } => t
-                .send_raw(&envelope, bytes)
-                .map(|_| "accepted by sendmail".to_string())
-                .map_err(|e| Failure::Transient(format!("sendmail failed: {e}"))),
+            Transport::Sendmail { t, .. } => {
+                mark().map_err(|e| Failure::Fatal(format!("{e:#}")))?;
+                t.send_raw(&envelope, bytes)
+                    .map(|_| "accepted by sendmail".to_string())
+                    .map_err(|e| Failure::Transient(format!("sendmail failed: {e}")))
+            }
             Transport::Folder { dir } => {
                 let path = dir.join(folder_name(rcpt)).join(file);
                 write_atomic(&path, bytes)
@@ -638,6 +727,126 @@ impl Transport {
                     .map_err(|e| Failure::Fatal(format!("{e:#}")))
             }
         }
+    }
+}
+
+/// An SMTP server, and the connection to it that the run's messages share.
+struct Smtp {
+    host: String,
+    port: u16,
+    /// TLS from the first byte (`security = "tls"`); else STARTTLS when `tls` is set.
+    implicit_tls: bool,
+    tls: Option<TlsParameters>,
+    hello: ClientId,
+    credentials: Option<Credentials>,
+    timeout: Duration,
+    conn: std::cell::RefCell<Option<SmtpConnection>>,
+}
+
+impl Smtp {
+    /// A new connection, encrypted and logged in as lettre's `SmtpTransport` makes it.
+    fn connect(&self) -> std::result::Result<SmtpConnection, SmtpError> {
+        let wrapper = if self.implicit_tls {
+            self.tls.as_ref()
+        } else {
+            None
+        };
+        let mut conn = SmtpConnection::connect(
+            (self.host.as_str(), self.port),
+            Some(self.timeout),
+            &self.hello,
+            wrapper,
+            None,
+        )?;
+        if let (false, Some(tls)) = (self.implicit_tls, &self.tls) {
+            conn.starttls(tls, &self.hello)?;
+        }
+        if let Some(c) = &self.credentials {
+            conn.auth(DEFAULT_MECHANISMS, c)?;
+        }
+        Ok(conn)
+    }
+
+    /// One transaction on the shared connection (made again when it broke). pbem runs it itself,
+    /// not through `SmtpTransport::send_raw`, so as to write the `sending` mark between the last byte
+    /// of the message and the line that ends the DATA.
+    fn send(
+        &self,
+        envelope: &Envelope,
+        payload: &[u8],
+        mark: &mut Mark<'_>,
+    ) -> std::result::Result<String, Failure> {
+        let mut slot = self.conn.borrow_mut();
+        if let Some(mut c) = slot.take() {
+            if !c.has_broken() && c.test_connected() {
+                *slot = Some(c);
+            } else {
+                c.abort();
+            }
+        }
+        let mut conn = match slot.take() {
+            Some(c) => c,
+            None => self.connect().map_err(|e| classify(&e))?,
+        };
+        let result = transaction(&mut conn, envelope, payload, mark);
+        if result.is_ok() {
+            *slot = Some(conn);
+        } else {
+            conn.abort();
+        }
+        result
+    }
+}
+
+impl Drop for Smtp {
+    /// Says QUIT on the connection the run leaves open.
+    fn drop(&mut self) {
+        if let Some(mut c) = self.conn.get_mut().take() {
+            let _ = c.quit();
+        }
+    }
+}
+
+/// MAIL, RCPT, DATA and the message, as lettre's `SmtpConnection::send` does, with `mark` called
+/// after the message's last byte and before the `.` line that asks the server to take it.
+fn transaction(
+    conn: &mut SmtpConnection,
+    envelope: &Envelope,
+    payload: &[u8],
+    mark: &mut Mark<'_>,
+) -> std::result::Result<String, Failure> {
+    let mut options = Vec::new();
+    if !payload.is_ascii() {
+        if !conn.server_info().supports_feature(Extension::EightBitMime) {
+            return Err(Failure::Permanent(
+                "the message is 8-bit and the server does not announce 8BITMIME".into(),
+            ));
+        }
+        options.push(MailParameter::Body(MailBodyParameter::EightBitMime));
+    }
+    let step = |r: std::result::Result<_, SmtpError>| r.map_err(|e| classify(&e));
+    step(conn.command(Mail::new(envelope.from().cloned(), options)))?;
+    for to in envelope.to() {
+        step(conn.command(Rcpt::new(to.clone(), Vec::new())))?;
+    }
+    step(conn.command(Data))?;
+    let mut marked: Option<Result<()>> = None;
+    let parts = std::iter::once(payload).chain(std::iter::from_fn(|| {
+        marked = Some(mark());
+        None
+    }));
+    let answer = conn.message_iter(parts);
+    match (answer, marked) {
+        // Taken (if the mark could not be written, writing `delivered` is tried all the same).
+        (Ok(r), _) => Ok(format!(
+            "{} {}",
+            r.code(),
+            r.message().collect::<Vec<_>>().join(" ")
+        )),
+        // The server answered: it did not take the message.
+        (Err(e), _) if e.status().is_some() => Err(classify(&e)),
+        (Err(e), Some(Ok(()))) => Err(Failure::Uncertain(parse::one_line(&e.to_string(), 300))),
+        (Err(e), _) => Err(classify(&e)),
     }
 }
 
@@ -690,13 +899,8 @@ fn classify(e: &lettre::transport::smtp::Error) -> Failure {
 }
 
 /// TLS that also trusts the certificate authorities of `[mail.smtp] ca_file` (never less checking).
-fn tls_with_ca(
-    game: &Game,
-    host: &str,
-    file: &str,
-    security: &str,
-) -> Result<lettre::transport::smtp::client::Tls> {
-    use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
+fn tls_with_ca(game: &Game, host: &str, file: &str) -> Result<TlsParameters> {
+    use lettre::transport::smtp::client::Certificate;
     let path = game.dir.join(file);
     let pem = std::fs::read(&path).map_err(|e| {
         anyhow::anyhow!(
@@ -715,11 +919,7 @@ fn tls_with_ca(
         .add_root_certificate(cert)
         .build_rustls()
         .with_context(|| format!("cannot set up TLS for {host}"))?;
-    Ok(if security == "tls" {
-        Tls::Wrapper(params)
-    } else {
-        Tls::Required(params)
-    })
+    Ok(params)
 }
 
 /// Whether nothing listens where the server should be: a refused connection (or an unreachable

@@ -82,18 +82,54 @@ pub struct Reminded {
     pub path: PathBuf,
     /// False when an unsent reminder of this turn was already in the outbox.
     pub new: bool,
+    /// Why a power with a file in is still due: its file does not authenticate.
+    pub why: Option<String>,
 }
 
-/// Writes a reminder to the outbox for every power with no orders in for the current turn, with the
+/// Why the orders file of each power whose file is in does not stand (it does not authenticate: a
+/// wrong password, a file changed by hand since it was filed), by power: such a power is still due.
+pub fn rejected_files(
+    game: &Game,
+    state: &crate::game::state::State,
+    turn: u32,
+) -> Result<std::collections::BTreeMap<String, String>> {
+    let mut out = std::collections::BTreeMap::new();
+    for o in crate::engine::turn::read_orders(game, state, turn)? {
+        let Some(check) = &o.check else { continue };
+        if check.power.is_some() {
+            continue;
+        }
+        let why = check
+            .diagnostics
+            .iter()
+            .find(|d| d.is_error())
+            .map_or("it does not authenticate", |d| d.message.as_str());
+        out.insert(
+            o.power.clone(),
+            format!("{} is in but rejected: {why}", o.path),
+        );
+    }
+    Ok(out)
+}
+
+/// Writes a reminder to the outbox for every power with no orders in for the current turn (none, or
+/// a file in that does not authenticate, which the turn ignores: the reminder says why), with the
 /// deadline in the player's own time zone when game.toml gives one. A reminder still unsent is not
 /// doubled; once it has gone, the next run writes the next one (`-2`, `-3`, ...).
 pub fn remind(game: &Game) -> Result<Vec<Reminded>> {
     let _lock = crate::game::fsio::GameLock::acquire(&game.dir)?;
     let turn = game.current_turn()?;
     let state = game.load_state(turn)?;
+    let rejected = rejected_files(game, &state, turn)?;
     let mut out = Vec::new();
     for s in orders_status(game, turn)? {
-        if !matches!(s.orders, OrdersIn::Missing) {
+        let why = rejected.get(&s.power).cloned();
+        let due = match s.orders {
+            OrdersIn::Missing => true,
+            OrdersIn::Mail(_) | OrdersIn::File(_) => why.is_some(),
+            OrdersIn::NotDue => false,
+        };
+        if !due {
             continue;
         }
         let Some(p) = game.config.power(&s.power) else {
@@ -103,7 +139,7 @@ pub fn remind(game: &Game) -> Result<Vec<Reminded>> {
         let mut n = 1;
         let mut waiting = None;
         loop {
-            let m = super::ack::reminder(game, turn, p, &to, n)?;
+            let m = super::ack::reminder(game, turn, p, &to, n, why.as_deref())?;
             let path = outbox::path_of(game, &m);
             if !path.is_file() {
                 break;
@@ -126,10 +162,11 @@ pub fn remind(game: &Game) -> Result<Vec<Reminded>> {
                 power: p.id.clone(),
                 path,
                 new: false,
+                why,
             });
             continue;
         }
-        let m = super::ack::reminder(game, turn, p, &to, n)?;
+        let m = super::ack::reminder(game, turn, p, &to, n, why.as_deref())?;
         debug_assert_eq!(m.kind, Kind::Reminder);
         let path = outbox::path_of(game, &m);
         write_atomic(&path, &m.render(game)?)?;
@@ -137,6 +174,7 @@ pub fn remind(game: &Game) -> Result<Vec<Reminded>> {
             power: p.id.clone(),
             path,
             new: true,
+            why,
         });
     }
     Ok(out)

@@ -1,0 +1,245 @@
+//! `pbem accept-late`: the referee lets a late submission stand for the current turn (issue 13.2).
+//!
+//! A late-orders decision changes the game, so it is an act of the turn (`turns/<t>/acts.toml`, kind
+//! `accept-late`, with the digests of the message and of the orders filed), which the turn's record
+//! chains and `audit` re-checks. The orders are filed as `ingest` files an accepted submission
+//! ([`ingest::filed_text`]): the message's record in `mail/received/` becomes `accepted` for the turn
+//! with the filed file's digest, so that the turn authenticates the file by it ([`ingest::stands_for`]),
+//! and the player gets an answer saying that his orders now stand. Each step is written again the
+//! same by a rerun, so a crash between them is finished by running the command again.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Context, Result};
+
+use super::extract::{self, Extracted};
+use super::ingest::{self, AckData, Received, Status};
+use super::parse;
+use crate::game::acts::{self, Act, ACCEPT_LATE};
+use crate::game::config::DiceScheme;
+use crate::game::fsio::{write_atomic, GameLock};
+use crate::game::record::sha256_hex;
+use crate::game::Game;
+
+/// What `accept_late` did.
+#[derive(Debug)]
+pub struct AcceptedLate {
+    pub turn: u32,
+    pub power: String,
+    /// The message accepted.
+    pub record: Received,
+    /// The orders file written.
+    pub orders: PathBuf,
+    /// The answer to the player, in the outbox.
+    pub ack: Option<PathBuf>,
+    /// The submission it replaces, if one stood.
+    pub replaces: Option<Received>,
+    /// Whether the act was already written (a rerun).
+    pub again: bool,
+}
+
+/// Whether `r` is a late submission of `power` for `turn`: late and rejected, or held for the next
+/// turn, judged while `turn` was open; or one an earlier run accepted late (`accepted`).
+fn is_late_for(r: &Received, power: &str, turn: u32, accepted: &[String]) -> bool {
+    r.power == power
+        && r.judged_at_turn == turn
+        && match r.status {
+            Status::Late => true,
+            Status::Held => r.for_turn == turn + 1,
+            Status::Accepted => r.for_turn == turn && accepted.contains(&r.sha256),
+            _ => false,
+        }
+}
+
+/// Whether `r` is the message `wanted` names: its SHA-256 (or a prefix of 8 digits or more), or its
+/// Message-ID with or without angle brackets.
+fn names(r: &Received, wanted: &str) -> bool {
+    let w = wanted.trim();
+    let id = w.trim_start_matches('<').trim_end_matches('>');
+    (w.len() >= 8
+        && w.bytes().all(|b| b.is_ascii_hexdigit())
+        && r.sha256.starts_with(&w.to_ascii_lowercase()))
+        || (!id.is_empty() && r.message_id == id)
+}
+
+/// `pbem accept-late <game> <power> [--message ...] --reason ...`: see the module doc. Refused, with
+/// nothing changed, when the turn is closed (pbem-dice/v2: the closing list was mailed), when no late
+/// submission of the power is on record, or when a later one already stands.
+pub fn accept_late(
+    game: &Game,
+    power: &str,
+    message: Option<&str>,
+    reason: &str,
+) -> Result<AcceptedLate> {
+    let _lock = GameLock::acquire(&game.dir)?;
+    if reason.trim().is_empty() {
+        bail!("give the reason with --reason: it is written into the chain of records and told to the player; nothing was changed");
+    }
+    let turn = game.current_turn()?;
+    let Some(pc) = game.config.power(power) else {
+        bail!("there is no power '{power}' in game.toml; nothing was changed");
+    };
+    if game.config.dice.scheme == DiceScheme::V2 && crate::engine::close::path(game, turn).is_file()
+    {
+        bail!(
+            "turn {turn} is closed ({} was mailed to every player): orders accepted now would change the closing list the players hold. Nothing was changed.",
+            game.shown(&crate::engine::close::path(game, turn))
+        );
+    }
+    let records: Vec<Received> = ingest::load_records(game)?.into_values().collect();
+    let done_before: Vec<String> = acts::load(&game.dir, turn)?
+        .acts
+        .into_iter()
+        .filter(|a| a.kind == ACCEPT_LATE)
+        .filter_map(|a| a.message)
+        .collect();
+    let rank = |r: &Received| (r.arrival_time(), r.seq, r.sha256.clone());
+    let chosen = match message {
+        Some(m) => {
+            let found: Vec<&Received> = records.iter().filter(|r| names(r, m)).collect();
+            let r = match found.as_slice() {
+                [] => bail!("no message {m} is on record in mail/received (run pbem ingest with the mailbox first); nothing was changed"),
+                [r] => *r,
+                _ => bail!("{m} names {} messages: give more digits of the SHA-256; nothing was changed", found.len()),
+            };
+            if !is_late_for(r, &pc.id, turn, &done_before) {
+                bail!(
+                    "message {} is not a late submission of {} for turn {turn} (it is {}{}{}): only orders of {} that arrived after the deadline of turn {turn} can be accepted late; nothing was changed",
+                    r.sha256,
+                    pc.id,
+                    r.status.name(),
+                    if r.power.is_empty() { String::new() } else { format!(", of {}", r.power) },
+                    if r.for_turn > 0 { format!(", for turn {}", r.for_turn) } else { String::new() },
+                    pc.id
+                );
+            }
+            r.clone()
+        }
+        None => records
+            .iter()
+            .filter(|r| is_late_for(r, &pc.id, turn, &done_before))
+            .max_by_key(|r| rank(r))
+            .cloned()
+            .with_context(|| {
+                format!(
+                    "no late submission of {} for turn {turn} is on record in mail/received: run pbem ingest with the mailbox first; nothing was changed",
+                    pc.id
+                )
+            })?,
+    };
+    // A later submission that stands would still win over this one.
+    let standing = ingest::winners(&records, turn).remove(&pc.id);
+    if let Some(w) = &standing {
+        if w.sha256 != chosen.sha256 && rank(w) > rank(&chosen) {
+            bail!(
+                "a later submission of {} already stands for turn {turn} (message {}): accepting an earlier one would not change the orders; nothing was changed",
+                pc.id,
+                w.sha256
+            );
+        }
+    }
+    let replaces = standing.filter(|w| w.sha256 != chosen.sha256);
+
+    // The orders, read again from the stored message exactly as ingest files them.
+    let raw = std::fs::read(ingest::raw_path(game, &chosen.sha256)).with_context(|| {
+        format!(
+            "the stored message {} is missing",
+            game.shown(&ingest::raw_path(game, &chosen.sha256))
+        )
+    })?;
+    let msg = parse::parse(&raw).context("the stored message cannot be read again")?;
+    let Extracted::Orders(found) = extract::extract(&msg, game.config.mail.max_text_bytes) else {
+        bail!(
+            "the orders of message {} cannot be read again",
+            chosen.sha256
+        );
+    };
+    let filed = ingest::filed_text(&found.text, turn, &chosen.sha256);
+    let digest = sha256_hex(filed.as_bytes());
+
+    // 1. The act, once.
+    let again = done_before.contains(&chosen.sha256);
+    if !again {
+        acts::append(
+            game,
+            turn,
+            Act {
+                kind: ACCEPT_LATE.into(),
+                rule: "pbem accept-late".into(),
+                text: format!(
+                    "the late submission {} of {} (received {}) stands for turn {turn}: {reason}",
+                    chosen.sha256, pc.id, chosen.arrival
+                ),
+                power: Some(pc.id.clone()),
+                reason: Some(reason.to_string()),
+                message: Some(chosen.sha256.clone()),
+                orders: Some(digest.clone()),
+                ..Act::default()
+            },
+        )?;
+    }
+
+    // 2. The answer, then the record that names it, then the orders file the record stands for.
+    let mut record = chosen.clone();
+    record.status = Status::Accepted;
+    record.for_turn = turn;
+    record.orders_sha256 = digest;
+    let note = format!(
+        "accepted late by the referee for turn {turn} (pbem accept-late, turns/{turn}/acts.toml): {reason}"
+    );
+    if !record.reasons.contains(&note) {
+        record.reasons.push(note);
+    }
+    let state = game.load_state(turn)?;
+    let to = match crate::engine::players::recipients(&game.config, &state, &pc.id) {
+        all if all.iter().any(|a| ingest::normalise(a) == record.from) => vec![record.from.clone()],
+        all => all,
+    };
+    let verified = crate::auth::VerifyCache::start();
+    verified.set_sender(&record.from);
+    let text = ingest::set_turn(&found.text, turn);
+    let (source, mut check) =
+        crate::rules::check_file(game, &state, &found.file_name, text.as_bytes());
+    let (h, _, _) = crate::orders::Header::take(&filed, crate::orders::split(&filed));
+    check.entropy = h.entropy.map(|e| e.value);
+    let data = AckData {
+        to,
+        message_id: record.message_id.clone(),
+        arrival: record.arrival_time(),
+        source: Some(source),
+        check: Some(check),
+        late_turn: None,
+        receipt: hex::encode(ingest::receipt_digest(filed.as_bytes())),
+    };
+    let sequence = records
+        .iter()
+        .filter(|r| {
+            matches!(r.status, Status::Accepted | Status::Held)
+                && r.power == pc.id
+                && r.for_turn == turn
+                && r.sha256 != record.sha256
+                && rank(r) <= rank(&record)
+        })
+        .count()
+        + 1;
+    let mut out = super::ack::acknowledgement(game, turn, &record, &data, None, sequence)?;
+    // Not the name of the answer that said "late": that one may be sent already.
+    out.key = format!("{}-accepted", out.key);
+    let ack_path = super::outbox::path_of(game, &out);
+    write_atomic(&ack_path, &out.render(game)?)?;
+    record.ack = out.file_name();
+    let toml =
+        crate::game::load::to_toml(&record).context("cannot write a received-message record")?;
+    write_atomic(&ingest::record_path(game, &record.sha256), toml.as_bytes())?;
+    let orders = game.orders_path(turn, &pc.id);
+    write_atomic(&orders, filed.as_bytes())?;
+    Ok(AcceptedLate {
+        turn,
+        power: pc.id.clone(),
+        record,
+        orders,
+        ack: Some(ack_path),
+        replaces,
+        again,
+    })
+}
