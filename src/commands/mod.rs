@@ -18,6 +18,7 @@ pub mod rollback;
 pub mod send;
 pub mod status;
 pub mod turn;
+pub mod unseal;
 pub mod verify;
 
 use std::process::ExitCode;
@@ -72,6 +73,7 @@ pub enum Command {
     Rollback(rollback::Args),
     Rekey(rekey::Args),
     Verify(verify::Args),
+    Unseal(unseal::Args),
     PurgePasswords(purge_passwords::Args),
 }
 
@@ -95,6 +97,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Rollback(a) => rollback::run(a),
         Command::Rekey(a) => rekey::run(a),
         Command::Verify(a) => verify::run(a),
+        Command::Unseal(a) => unseal::run(a),
         Command::PurgePasswords(a) => purge_passwords::run(a),
     }
 }
