@@ -79,11 +79,13 @@ fn sealing(dir: &Path) -> anyhow::Result<Game> {
     Ok(g)
 }
 
-/// The bundled ulm-1805 at turn 1, its shipped dice secret replaced by one made with a sealing
-/// secret (a secret pbem makes now; the scenario's was made before sealed rolls).
+/// The bundled ulm-1805 at turn 1, its shipped dice secrets replaced by ones made with a sealing
+/// secret (as pbem makes them now; the scenario's were made before sealed rolls).
 fn fresh_game() -> (tempfile::TempDir, std::path::PathBuf) {
     let (tmp, dir) = support::game();
-    fs::remove_file(dir.join("secret/1.key")).unwrap();
+    for t in 1..=6 {
+        let _ = fs::remove_file(dir.join(format!("secret/{t}.key")));
+    }
     pbem::engine::turn::ensure_commitment(&Game::load(&dir).unwrap(), 1).unwrap();
     assert!(dir.join("secret/1.seal").is_file());
     (tmp, dir)
@@ -111,7 +113,10 @@ fn sealed_faces(dir: &Path, turn: u32) -> Vec<u32> {
 fn a_sealed_roll_is_in_the_log_and_the_record_and_no_report_shows_it() {
     let (_tmp, dir) = played();
     let log = fs::read_to_string(dir.join("turns/1/log.toml")).unwrap();
-    assert!(log.contains(LABEL) && log.contains("sealed = true"), "{log}");
+    assert!(
+        log.contains(LABEL) && log.contains("sealed = true"),
+        "{log}"
+    );
     let record = fs::read_to_string(dir.join("turns/1/record.toml")).unwrap();
     assert!(record.contains("sealed = \"1 "), "{record}");
     // Every report form, the referee's summary and every mail: the event's text, never the roll.
@@ -128,7 +133,11 @@ fn a_sealed_roll_is_in_the_log_and_the_record_and_no_report_shows_it() {
     assert!(files.len() > 3 * POWERS.len(), "{files:?}");
     for f in &files {
         let text = fs::read_to_string(f).unwrap();
-        assert!(!text.contains("detect/"), "{} shows the sealed roll", f.display());
+        assert!(
+            !text.contains("detect/"),
+            "{} shows the sealed roll",
+            f.display()
+        );
     }
     for p in POWERS {
         for form in ["txt", "html", "json"] {
@@ -207,7 +216,9 @@ fn unseal_waits_for_its_turns_then_verify_checks_the_published_list() {
         .arg(&dir)
         .assert()
         .success()
-        .stdout(predicates::str::contains("turn 1: 1 sealed roll(s) written"));
+        .stdout(predicates::str::contains(
+            "turn 1: 1 sealed roll(s) written",
+        ));
     assert!(!dir.join("unsealed/2.txt").exists());
     let list = fs::read_to_string(dir.join("unsealed/1.txt")).unwrap();
     let faces: Vec<String> = sealed_faces(&dir, 1).iter().map(u32::to_string).collect();
@@ -239,10 +250,16 @@ fn unseal_waits_for_its_turns_then_verify_checks_the_published_list() {
         .assert()
         .code(4)
         .stdout(predicates::str::contains("the dice give"))
-        .stdout(predicates::str::contains("not the one the report committed to"));
+        .stdout(predicates::str::contains(
+            "not the one the report committed to",
+        ));
     // A list with another seal is caught: its hash is not the turn's secret.
     let seal_line = list.lines().find(|l| l.starts_with("seal: ")).unwrap();
-    fs::write(&bad, list.replace(seal_line, &format!("seal: {}", "ab".repeat(32)))).unwrap();
+    fs::write(
+        &bad,
+        list.replace(seal_line, &format!("seal: {}", "ab".repeat(32))),
+    )
+    .unwrap();
     pbem()
         .arg("verify")
         .arg(&report)

@@ -127,8 +127,14 @@ mod tests {
         };
         assert_eq!(faces(1), faces(1));
         assert_ne!(faces(1), faces(2));
-        let plain = DiceBox::new([9; 32]).roll("detect/x", &[1000, 1000]).unwrap();
-        assert_ne!(plain.dice, faces(1), "a sealed roll's faces are not the plain roll's");
+        let plain = DiceBox::new([9; 32])
+            .roll("detect/x", &[1000, 1000])
+            .unwrap();
+        assert_ne!(
+            plain.dice,
+            faces(1),
+            "a sealed roll's faces are not the plain roll's"
+        );
     }
 
     #[test]

@@ -56,7 +56,12 @@ impl Roll {
 
     /// The roll as a report (or the unsealed list) writes it: `roll <label>: d6 d6 -> 5 4`.
     pub fn line(&self) -> String {
-        format!("roll {}: {} -> {}", self.label, self.dice_names(), self.faces())
+        format!(
+            "roll {}: {} -> {}",
+            self.label,
+            self.dice_names(),
+            self.faces()
+        )
     }
 
     pub fn dice_names(&self) -> String {

@@ -85,7 +85,10 @@ pub fn of_events(events: &[Event]) -> Vec<&Roll> {
 
 /// The count and commitment of sealed rolls: `(N, H("pbem-dice/sealed/list", Q_t, u64be(N),
 /// line_1, ..., line_N))`, in hex.
-pub fn commitment<'a>(seal: &Bytes32, rolls: impl IntoIterator<Item = &'a Roll>) -> (usize, String) {
+pub fn commitment<'a>(
+    seal: &Bytes32,
+    rolls: impl IntoIterator<Item = &'a Roll>,
+) -> (usize, String) {
     let lines: Vec<String> = rolls.into_iter().map(Roll::line).collect();
     let n = (lines.len() as u64).to_be_bytes();
     let mut fields: Vec<&[u8]> = Vec::with_capacity(3 + lines.len());
@@ -249,7 +252,9 @@ pub fn check(list: &SealedList, h: Against) -> Vec<String> {
     let (n, digest) = commitment(&seal, &list.rolls);
     let stated = format!("{n} {digest}");
     if h.sealed.is_empty() {
-        problems.push(format!("the report counts no sealed rolls, the list gives {n}"));
+        problems.push(format!(
+            "the report counts no sealed rolls, the list gives {n}"
+        ));
     } else if stated != h.sealed {
         problems.push(format!(
             "the sealed list ({stated}) is not the one the report committed to ({}): a roll was added, dropped or changed",
@@ -339,7 +344,9 @@ pub fn unseal(game: &Game, only: Option<u32>, force: bool) -> Result<Vec<Unseale
     let _lock = crate::game::fsio::GameLock::acquire(&game.dir)?;
     let current = game.current_turn_or_last()?;
     let turns: Vec<u32> = match only {
-        Some(t) if !game.is_resolved(t) => bail!("turn {t} is not resolved: it has no sealed rolls to publish"),
+        Some(t) if !game.is_resolved(t) => {
+            bail!("turn {t} is not resolved: it has no sealed rolls to publish")
+        }
         Some(t) => vec![t],
         None => (game.config.first_turn..current)
             .filter(|&t| game.is_resolved(t))
@@ -379,7 +386,11 @@ pub fn unseal(game: &Game, only: Option<u32>, force: bool) -> Result<Vec<Unseale
             crate::game::fsio::write_atomic(&path, list.text().as_bytes())?;
             Some(path)
         };
-        out.push(Unsealed { turn: t, count, path });
+        out.push(Unsealed {
+            turn: t,
+            count,
+            path,
+        });
     }
     if out.is_empty() {
         match refused.first() {
@@ -477,6 +488,9 @@ mod tests {
         let mut other = list();
         other.seal = dice::to_hex(&[8; 32]);
         let found = problems(&other, &value);
-        assert!(found.iter().any(|p| p.contains("its hash is not R_t")), "{found:?}");
+        assert!(
+            found.iter().any(|p| p.contains("its hash is not R_t")),
+            "{found:?}"
+        );
     }
 }

@@ -81,12 +81,7 @@ impl Relations {
 /// The relation of `a` and `b`: the same power is allied with itself; a pair `[relations]` lists has
 /// its relation; otherwise two powers in one of `alliances` are allied, and any other pair hostile
 /// (the friend-or-enemy of EiA and PoG).
-pub fn relation(
-    relations: &Relations,
-    alliances: &[Vec<String>],
-    a: &str,
-    b: &str,
-) -> Relation {
+pub fn relation(relations: &Relations, alliances: &[Vec<String>], a: &str, b: &str) -> Relation {
     if a == b {
         return Relation::Allied;
     }
@@ -176,9 +171,9 @@ pub fn check(relations: &Relations, alliances: &[Vec<String>], powers: &[&str]) 
         }
         seen.push((rel, pair));
         if known && rel != Relation::Allied {
-            let allied = alliances.iter().any(|g| {
-                g.iter().any(|p| p == a.get_ref()) && g.iter().any(|p| p == b.get_ref())
-            });
+            let allied = alliances
+                .iter()
+                .any(|g| g.iter().any(|p| p == a.get_ref()) && g.iter().any(|p| p == b.get_ref()));
             if allied {
                 out.push(
                     Diagnostic::error(
@@ -302,7 +297,8 @@ hostile = [["milan", "venice"]]
                 (3, 13)
             )]
         );
-        let twice = problems("[relations]\nneutral = [[\"milan\", \"venice\"], [\"milan\", \"venice\"]]\n");
+        let twice =
+            problems("[relations]\nneutral = [[\"milan\", \"venice\"], [\"milan\", \"venice\"]]\n");
         assert_eq!(
             twice[0].0,
             "[relations] lists 'milan' and 'venice' twice as neutral"
@@ -315,7 +311,10 @@ hostile = [["milan", "venice"]]
             "alliances = [[\"venice\", \"papacy\"]]\n[relations]\nneutral = [[\"papacy\", \"venice\"]]\n",
         );
         assert_eq!(found.len(), 1);
-        assert!(found[0].0.contains("but an alliance holds both"), "{found:?}");
+        assert!(
+            found[0].0.contains("but an alliance holds both"),
+            "{found:?}"
+        );
         assert_eq!(found[0].1, (3, 13));
     }
 }
