@@ -115,16 +115,33 @@ impl Source {
     /// holds no control character but the line break: any other (from a file name, a message or a
     /// label quoting the file) is shown as '?', so a player's escape sequences never reach a terminal.
     pub fn render(&self, diagnostics: &[Diagnostic]) -> String {
-        let mut out = String::new();
-        for d in diagnostics {
-            out.push_str(&self.render_one(d));
-            out.push('\n');
-        }
+        let out = self.render_raw(diagnostics, &Renderer::plain());
         if out.chars().any(|c| c.is_control() && c != '\n') {
-            out = out
+            return out
                 .chars()
                 .map(|c| if c.is_control() && c != '\n' { '?' } else { c })
                 .collect();
+        }
+        out
+    }
+
+    /// [`render`](Self::render) in rustc's colours when `colour` (a terminal without `NO_COLOR`:
+    /// `out::colour_on_stdout`). Text holding a control character of its own is rendered plain, the
+    /// character shown as '?': the only escapes that reach the terminal are the renderer's.
+    pub fn render_for_terminal(&self, diagnostics: &[Diagnostic], colour: bool) -> String {
+        let raw = self.render_raw(diagnostics, &Renderer::plain());
+        if !colour || raw.contains('\t') || crate::out::for_terminal(&raw) != raw.as_str() {
+            return self.render(diagnostics);
+        }
+        self.render_raw(diagnostics, &Renderer::styled())
+    }
+
+    /// Every diagnostic rendered by `renderer`, each followed by a blank line; unscrubbed.
+    fn render_raw(&self, diagnostics: &[Diagnostic], renderer: &Renderer) -> String {
+        let mut out = String::new();
+        for d in diagnostics {
+            out.push_str(&self.render_one(d, renderer));
+            out.push('\n');
         }
         out
     }
@@ -156,7 +173,7 @@ impl Source {
         (start, end, line)
     }
 
-    fn render_one(&self, d: &Diagnostic) -> String {
+    fn render_one(&self, d: &Diagnostic, renderer: &Renderer) -> String {
         let level = match d.severity {
             Severity::Error => Level::Error,
             Severity::Warning => Level::Warning,
@@ -195,7 +212,7 @@ impl Source {
                 .annotation(level.span(local).label(&d.label)),
         );
         let message = footer.into_iter().fold(message, |m, f| m.footer(f));
-        let rendered = Renderer::plain().render(message).to_string();
+        let rendered = renderer.render(message).to_string();
         rendered
     }
 }

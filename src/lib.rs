@@ -15,6 +15,7 @@ pub mod game;
 pub mod mail;
 pub mod orders;
 pub mod out;
+pub mod progress;
 pub mod report;
 pub mod rule;
 pub mod rules;

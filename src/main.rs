@@ -2,12 +2,11 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
-use pbem::commands::{self, exit, Cli};
+use pbem::commands::{self, exit};
 use pbem::diag::FileError;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = commands::parse();
     let result = commands::run(cli);
     // The work is done; what could not be printed is said once (a reader that went away, as
     // `| head` does, wanted no more and is not told).

@@ -4,10 +4,54 @@
 //! remember a failure instead; `main` reports it once the command has done its work. Nothing they
 //! write can drive the terminal: control and bidirectional characters (from a player's `power` line,
 //! a file name, a subject) are shown as `?`.
+//!
+//! `--quiet` silences [`say!`](crate::say) (errors on stderr still go, the exit code says the
+//! outcome); `--verbose` asks the commands for the routine lines they leave out ([`verbose`]).
+//! Colour ([`colour_on_stdout`]) only on a terminal and without `NO_COLOR`.
 
 use std::fmt;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicU8, Ordering};
+
+/// How much the commands say: [`QUIET`], [`NORMAL`] or [`VERBOSE`].
+static LEVEL: AtomicU8 = AtomicU8::new(NORMAL);
+pub const QUIET: u8 = 0;
+pub const NORMAL: u8 = 1;
+pub const VERBOSE: u8 = 2;
+
+/// Sets how much the commands say (`--quiet`, `--verbose`).
+pub fn set_level(level: u8) {
+    LEVEL.store(level, Ordering::Relaxed);
+}
+
+/// Whether `--quiet` was given: nothing but errors is printed.
+pub fn quiet() -> bool {
+    LEVEL.load(Ordering::Relaxed) == QUIET
+}
+
+/// Whether `--verbose` was given: the routine lines too.
+pub fn verbose() -> bool {
+    LEVEL.load(Ordering::Relaxed) == VERBOSE
+}
+
+/// Whether stdout may be coloured: it is a terminal and `NO_COLOR` is unset or empty
+/// (<https://no-color.org>).
+pub fn colour_on_stdout() -> bool {
+    colour_allowed(
+        std::io::stdout().is_terminal(),
+        std::env::var_os("NO_COLOR").as_deref(),
+    )
+}
+
+/// The rule of [`colour_on_stdout`], on what it observed.
+fn colour_allowed(terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
+    terminal && no_color.is_none_or(|v| v.is_empty())
+}
+
+/// Whether progress may be drawn on stderr: it is a terminal and `--quiet` was not given.
+pub fn progress_on_stderr() -> bool {
+    !quiet() && std::io::stderr().is_terminal()
+}
 
 /// 0: all written; [`BROKEN_PIPE`]: the reader went away; [`FAILED`]: another failure (a full disk).
 static STDOUT_LOST: AtomicU8 = AtomicU8::new(0);
@@ -60,10 +104,28 @@ fn line(args: fmt::Arguments<'_>, newline: bool) -> String {
 /// Writes `args` to stdout (`newline`: and a line break), every character that could drive the
 /// terminal shown as `?`; a failure is remembered, not raised.
 pub fn stdout(args: fmt::Arguments<'_>, newline: bool) {
+    if !quiet() {
+        stdout_even_quiet(args, newline);
+    }
+}
+
+/// [`stdout`], even with `--quiet`: for what is shown once and lost otherwise (a new password).
+pub fn stdout_even_quiet(args: fmt::Arguments<'_>, newline: bool) {
     let written = std::io::stdout()
         .lock()
         .write_all(line(args, newline).as_bytes());
     if let Err(e) = written {
+        remember(&e);
+    }
+}
+
+/// Writes text pbem coloured itself (its only control characters are the colour escapes it put
+/// in, see `diag::Source::render_for_terminal`) to stdout as it is; else as [`stdout`].
+pub fn stdout_styled(text: &str) {
+    if quiet() {
+        return;
+    }
+    if let Err(e) = std::io::stdout().lock().write_all(text.as_bytes()) {
         remember(&e);
     }
 }
@@ -91,6 +153,14 @@ macro_rules! say {
     };
     ($($arg:tt)*) => {
         $crate::out::stdout(format_args!($($arg)*), true)
+    };
+}
+
+/// [`say!`] even with `--quiet`: for what is shown once and lost otherwise (a new password).
+#[macro_export]
+macro_rules! say_always {
+    ($($arg:tt)*) => {
+        $crate::out::stdout_even_quiet(format_args!($($arg)*), true)
     };
 }
 
@@ -133,5 +203,14 @@ mod tests {
         );
         assert_eq!(line(format_args!("\r  3/9 ok\r"), false), "\r  3/9 ok?");
         assert_eq!(for_terminal("plain\ttext"), "plain\ttext");
+    }
+
+    #[test]
+    fn colour_only_on_a_terminal_and_without_no_color() {
+        use std::ffi::OsStr;
+        assert!(colour_allowed(true, None));
+        assert!(colour_allowed(true, Some(OsStr::new(""))));
+        assert!(!colour_allowed(true, Some(OsStr::new("1"))));
+        assert!(!colour_allowed(false, None));
     }
 }

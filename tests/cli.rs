@@ -153,7 +153,7 @@ fn usage_errors_exit_2_and_help_has_examples() {
             .args([cmd, "--help"])
             .assert()
             .success()
-            .stdout(predicate::str::contains("Example:"));
+            .stdout(predicate::str::contains("Examples:\n  pbem "));
     }
 }
 

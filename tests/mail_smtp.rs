@@ -690,3 +690,48 @@ fn the_reports_of_a_turn_without_its_record_are_not_sent() {
         }
     }
 }
+
+/// Issue 22.4: with no server listening, the first refused connection stops the run: no retry, no
+/// pause per message, every message reported as left for the next run, exit code 5.
+#[test]
+fn a_server_that_is_down_stops_send_at_the_first_refused_connection() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = resolved_turn(tmp.path());
+    // A port nobody listens on: bound, then released.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    use_server(&dir, port);
+    let expected = expected_pairs(&dir);
+    assert!(expected.len() > 3);
+    let out = pbem().arg("send").arg(&dir).assert().code(5);
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        stdout.contains("stopped: the SMTP server refused the connection"),
+        "{stdout}"
+    );
+    // One message tried (and not retried: it says the refusal, not a later failure); all the
+    // others not tried.
+    let refused = stdout
+        .lines()
+        .filter(|l| l.contains("left") && l.contains("refused the connection"))
+        .count();
+    let not_tried = stdout
+        .lines()
+        .filter(|l| l.contains("not tried: the run stopped"))
+        .count();
+    assert_eq!((refused, not_tried), (1, expected.len() - 1), "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "0 message(s) sent, 0 already delivered, 0 refused, {} left for the next run.",
+            expected.len()
+        )),
+        "{stdout}"
+    );
+    assert!(
+        !dir.join("mail/sent").exists()
+            || fs::read_dir(dir.join("mail/sent")).unwrap().count() == 0
+    );
+}

@@ -161,7 +161,7 @@ fn a_sealed_roll_is_in_the_log_and_the_record_and_no_report_shows_it() {
 fn audit_re_derives_a_sealed_roll_and_fails_when_its_faces_are_changed() {
     let (_tmp, dir) = played();
     let game = sealing(&dir).unwrap();
-    let verdicts = pbem::audit::audit_with(&game, None, &sealing).unwrap();
+    let verdicts = pbem::audit::audit_with(&game, None, &sealing, &mut |_, _| {}).unwrap();
     assert_eq!(verdicts.len(), 2);
     for v in &verdicts {
         assert!(v.ok(), "{:?}", v.problems);

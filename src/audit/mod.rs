@@ -39,20 +39,36 @@ pub type Reload<'a> = &'a dyn Fn(&std::path::Path) -> Result<Game>;
 
 /// Audits every resolved turn, or only `only`.
 pub fn audit(game: &Game, only: Option<u32>) -> Result<Vec<TurnVerdict>> {
-    audit_with(game, only, &Game::load)
+    audit_with(game, only, &Game::load, &mut |_, _| {})
 }
 
-/// As [`audit`], loading the game again with `reload`.
-pub fn audit_with(game: &Game, only: Option<u32>, reload: Reload) -> Result<Vec<TurnVerdict>> {
+/// [`audit`], calling `progress(done, total)` as turns are audited.
+pub fn audit_with_progress(
+    game: &Game,
+    only: Option<u32>,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Vec<TurnVerdict>> {
+    audit_with(game, only, &Game::load, progress)
+}
+
+/// As [`audit_with_progress`], loading the game again with `reload`.
+pub fn audit_with(
+    game: &Game,
+    only: Option<u32>,
+    reload: Reload,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Vec<TurnVerdict>> {
     let current = game.current_turn_or_last()?;
     let turns: Vec<u32> = match only {
         Some(t) => vec![t],
         None => (game.config.first_turn..current).collect(),
     };
     let mut out = Vec::new();
-    for t in turns {
-        out.push(audit_turn_with(game, t, reload)?);
+    for (i, t) in turns.iter().enumerate() {
+        progress(i, turns.len());
+        out.push(audit_turn_with(game, *t, reload)?);
     }
+    progress(turns.len(), turns.len());
     // A record missing in the middle breaks the chain: later records are still audited above, and
     // their previous-record digest names the gap.
     Ok(out)

@@ -12,10 +12,11 @@ use super::exit;
 /// Audit a game: for each resolved turn, check the dice commitment against the revealed secret,
 /// recompute the seed, re-resolve the turn from the previous state and the archived orders, compare
 /// state, log, reports and record byte for byte, and check the chain of turn records.
-///
-/// Example: pbem audit games/my-game
-///          pbem audit games/my-game --turn 3
 #[derive(Debug, clap::Args)]
+#[command(after_help = examples!(
+    "pbem audit games/my-game",
+    "pbem audit games/my-game --turn 3"
+))]
 pub struct Args {
     /// The game folder.
     pub game: PathBuf,
@@ -26,7 +27,10 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let game = Game::load(&args.game)?;
-    let verdicts = crate::audit::audit(&game, args.turn)?;
+    let mut progress = crate::progress::reporter("turns audited", 3);
+    let verdicts = crate::audit::audit_with_progress(&game, args.turn, &mut |done, total| {
+        progress(done, total, "")
+    })?;
     if verdicts.is_empty() {
         crate::say!("no turn has been resolved yet: nothing to audit");
     }

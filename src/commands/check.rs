@@ -10,10 +10,11 @@ use crate::game::Game;
 use super::exit;
 
 /// Check an orders file: print each diagnostic as rustc does; exit 3 if any order is rejected.
-///
-/// Example: pbem check games/my-game orders/france.txt
-///          pbem check --forecast games/my-game orders/france.txt
 #[derive(Debug, clap::Args)]
+#[command(after_help = examples!(
+    "pbem check games/my-game orders/france.txt",
+    "pbem check --forecast games/my-game orders/france.txt"
+))]
 pub struct Args {
     /// The game folder.
     pub game: PathBuf,
@@ -56,7 +57,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
         );
     }
     if !check.diagnostics.is_empty() {
-        crate::say_inline!("{}", source.render(&check.diagnostics));
+        let colour = crate::out::colour_on_stdout();
+        let text = source.render_for_terminal(&check.diagnostics, colour);
+        if colour {
+            crate::out::stdout_styled(&text);
+        } else {
+            crate::say_inline!("{text}");
+        }
     }
     if args.forecast {
         match &check.power {

@@ -14,9 +14,10 @@ use crate::game::Game;
 /// closing mail for every player to the outbox, before anything is resolved. The turn's seed is made of
 /// exactly that list; `pbem resolve` and `pbem turn` close the turn themselves when it is not closed.
 /// Send the closing mail with `pbem send` before you resolve.
-///
-/// Example: pbem close games/my-game && pbem send games/my-game
 #[derive(Debug, clap::Args)]
+#[command(after_help = examples!(
+    "pbem close games/my-game && pbem send games/my-game"
+))]
 pub struct Args {
     /// The game folder.
     pub game: PathBuf,

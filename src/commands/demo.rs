@@ -10,11 +10,12 @@ use crate::game::Game;
 
 /// Resolve the first turn(s) of a bundled scenario with its sample orders and print where the reports
 /// are: `ulm-1805` (Empires in Arms, the default) or `pog-1914` (Paths of Glory).
-///
-/// Example: pbem demo
-///          pbem demo --dir /tmp/ulm --turns 2
-///          pbem demo --game pog-1914 --turns 4
 #[derive(Debug, clap::Args)]
+#[command(after_help = examples!(
+    "pbem demo",
+    "pbem demo --dir /tmp/ulm --turns 2",
+    "pbem demo --game pog-1914 --turns 4"
+))]
 pub struct Args {
     /// Where to put the demo game (default: a new temporary folder).
     #[arg(long)]

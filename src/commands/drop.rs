@@ -11,10 +11,11 @@ use crate::game::fsio::GameLock;
 use crate::game::Game;
 
 /// Drop a power whose player left: another power runs it until the next economic phase (EiA 19.2.1).
-///
-/// Example: pbem drop games/my-game britain --to russia
-///          pbem drop games/my-game britain            (run by its standing orders and the SOP)
 #[derive(Debug, clap::Args)]
+#[command(after_help = examples!(
+    "pbem drop games/my-game britain --to russia",
+    "pbem drop games/my-game britain   (run by its standing orders and the SOP)"
+))]
 pub struct Args {
     /// The game folder.
     pub game: PathBuf,

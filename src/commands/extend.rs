@@ -12,10 +12,11 @@ use crate::game::Game;
 ///
 /// The new deadline is an act of the turn (`turns/<t>/acts.toml`), kept in its record; a notice to
 /// every player goes into the outbox (send it with `pbem send`). A deadline in the past is refused.
-///
-/// Example: pbem extend games/my-game --by 2d --reason "the Christmas break"
-///          pbem extend games/my-game --to 2026-12-08T20:00
 #[derive(Debug, clap::Args)]
+#[command(after_help = examples!(
+    "pbem extend games/my-game --by 2d --reason \"the Christmas break\"",
+    "pbem extend games/my-game --to 2026-12-08T20:00"
+))]
 pub struct Args {
     /// The game folder.
     pub game: PathBuf,

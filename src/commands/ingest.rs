@@ -1,6 +1,5 @@
 //! `pbem ingest`: read the referee's mailbox into the game's orders, and answer every sender.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -14,10 +13,11 @@ use crate::mail::ingest::{ingest_with_progress, IngestSummary, Status};
 /// Reads .eml files, mbox files and Maildir folders; stores every message, authenticates each
 /// submission, files the last one received before the deadline, and writes an acknowledgement for
 /// every one to the outbox. The mailbox is never modified; ingesting it twice changes nothing.
-///
-/// Example: pbem ingest games/my-game ~/Maildir
-///          pbem ingest games/my-game inbox.mbox late-orders.eml
 #[derive(Debug, clap::Args)]
+#[command(after_help = examples!(
+    "pbem ingest games/my-game ~/Maildir",
+    "pbem ingest games/my-game inbox.mbox late-orders.eml"
+))]
 pub struct Args {
     /// The game folder.
     pub game: PathBuf,
@@ -33,19 +33,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A progress line on stderr, when stderr is a terminal and there are many messages.
+/// A progress bar on stderr (`crate::progress`) once there are many messages.
 pub fn progress_bar() -> impl FnMut(usize, usize) {
-    let tty = std::io::stderr().is_terminal();
-    move |done, total| {
-        if !tty || total < 50 {
-            return;
-        }
-        if done == total {
-            crate::say_err!("\r  {done}/{total} messages judged");
-        } else if done % 25 == 0 {
-            crate::say_err_inline!("\r  {done}/{total} messages judged");
-        }
-    }
+    let mut bar = crate::progress::reporter("messages judged", 50);
+    move |done, total| bar(done, total, "")
 }
 
 /// Prints what an ingest did: counts, then one line per message judged, then the orders that count.

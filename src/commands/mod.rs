@@ -1,13 +1,23 @@
 //! The command line: one file per command, each with its arguments (clap derive) and a `run` that
 //! validates them and calls the library. No adjudication happens here.
 
+/// The `after_help` of a command: its examples, one per line. (clap reflows the lines of a doc
+/// comment into one paragraph, which ran the examples together.)
+macro_rules! examples {
+    ($($line:literal),+ $(,)?) => {
+        concat!("Examples:", $("\n  ", $line),+)
+    };
+}
+
 pub mod audit;
 pub mod check;
 pub mod close;
+pub mod completions;
 pub mod demo;
 pub mod drop;
 pub mod extend;
 pub mod ingest;
+pub mod man;
 pub mod new;
 pub mod purge_passwords;
 pub mod rekey;
@@ -25,16 +35,48 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// Exit codes of pbem.
+/// Exit codes of pbem. [`exit::TABLE`] is what README.md's table and `pbem --help` say (a test
+/// holds them equal).
 pub mod exit {
     pub const OK: u8 = 0;
+    /// Anything went wrong (the error says what); also: stdout could not be written.
     pub const ERROR: u8 = 1;
+    /// The command line is wrong (clap's code).
     pub const USAGE: u8 = 2;
+    /// `check` rejected an order.
     pub const REJECTED: u8 = 3;
     /// `audit` or `verify` found a mismatch.
     pub const MISMATCH: u8 = 4;
-    /// `send` left messages undelivered (refused or still failing); a rerun sends the rest.
+    /// `send` (or `turn`, which sends) left messages undelivered; a rerun sends the rest.
     pub const UNDELIVERED: u8 = 5;
+
+    /// Every exit code with its meaning, as README.md lists them.
+    pub const TABLE: [(u8, &str); 6] = [
+        (OK, "success"),
+        (ERROR, "error: the message on stderr says what went wrong"),
+        (
+            USAGE,
+            "the command line is wrong (unknown option, missing argument)",
+        ),
+        (
+            REJECTED,
+            "`check`: an order is rejected (the other orders stand)",
+        ),
+        (MISMATCH, "`audit` or `verify`: a mismatch was found"),
+        (
+            UNDELIVERED,
+            "`send` or `turn`: mail was left undelivered; a rerun sends what is left",
+        ),
+    ];
+
+    /// The exit codes as the top-level `--help` ends with them.
+    pub fn help() -> String {
+        let mut text = String::from("Exit codes:");
+        for (code, meaning) in TABLE {
+            text.push_str(&format!("\n  {code}  {meaning}"));
+        }
+        text
+    }
 }
 
 /// pbem: a turn adjudicator for play-by-email wargames.
@@ -42,14 +84,14 @@ pub mod exit {
 /// The referee runs one command per turn; players' orders go in, one report per player comes out, with
 /// every die roll auditable from a seed whose hash was published before the orders were due.
 #[derive(Debug, Parser)]
-#[command(
-    name = "pbem",
-    version,
-    about,
-    long_about,
-    after_help = "Start with:  pbem demo"
-)]
+#[command(name = "pbem", version, about, long_about)]
 pub struct Cli {
+    /// Print nothing but errors (and a new password, shown this once): the exit code says how it went.
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// Also print the routine lines (`send`: the deliveries made on earlier runs).
+    #[arg(short, long, global = true)]
+    pub verbose: bool,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -75,10 +117,33 @@ pub enum Command {
     Verify(verify::Args),
     Unseal(unseal::Args),
     PurgePasswords(purge_passwords::Args),
+    Completions(completions::Args),
+    Man(man::Args),
+}
+
+/// The whole command line as clap sees it, with what derive cannot say (the exit codes): what
+/// `main` parses, and what `completions` and `man` describe.
+pub fn command() -> clap::Command {
+    use clap::CommandFactory;
+    Cli::command().after_help(format!("Start with:  pbem demo\n\n{}", exit::help()))
+}
+
+/// Parses the process's command line (exits with a usage error as clap does).
+pub fn parse() -> Cli {
+    use clap::FromArgMatches;
+    let matches = command().get_matches();
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
 }
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    crate::out::set_level(if cli.quiet {
+        crate::out::QUIET
+    } else if cli.verbose {
+        crate::out::VERBOSE
+    } else {
+        crate::out::NORMAL
+    });
     match cli.command {
         Command::Demo(a) => demo::run(a),
         Command::New(a) => new::run(a),
@@ -99,6 +164,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Verify(a) => verify::run(a),
         Command::Unseal(a) => unseal::run(a),
         Command::PurgePasswords(a) => purge_passwords::run(a),
+        Command::Completions(a) => completions::run(a),
+        Command::Man(a) => man::run(a),
     }
 }
 

@@ -9,10 +9,11 @@ use anyhow::Result;
 ///
 /// The game gets a nonce of its own (its Message-IDs and subject tags never meet another game's) and a
 /// `.gitignore` that keeps `secret/` out of a repository.
-///
-/// Example: pbem new ~/games/ulm-2026 --from games/ulm-1805
-///          pbem new ~/games/ulm-2026 --from ulm-1805      (the scenario built into pbem)
 #[derive(Debug, clap::Args)]
+#[command(after_help = examples!(
+    "pbem new ~/games/ulm-2026 --from games/ulm-1805",
+    "pbem new ~/games/ulm-2026 --from ulm-1805   (the scenario built into pbem)"
+))]
 pub struct Args {
     /// The folder to create (must not exist, or be empty).
     pub dir: PathBuf,

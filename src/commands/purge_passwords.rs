@@ -15,9 +15,10 @@ use crate::game::Game;
 /// Orders files of resolved turns are inputs of their turn records (`pbem audit` re-reads them):
 /// they are listed, not changed. Files put in place by hand keep their password line, which the
 /// turn needs.
-///
-/// Example: pbem purge-passwords ~/games/ulm
 #[derive(Debug, clap::Args)]
+#[command(after_help = examples!(
+    "pbem purge-passwords ~/games/ulm"
+))]
 pub struct Args {
     /// The game folder.
     pub game: PathBuf,

@@ -11,9 +11,10 @@ use crate::game::Game;
 ///
 /// For a secret that is public (the demo's) or that may have leaked. The old secret is kept in
 /// `archive/rekey-<k>/`; the new commitment is an act of the turn, kept in its record.
-///
-/// Example: pbem rekey games/my-game --reason "the demo's secrets are public"
 #[derive(Debug, clap::Args)]
+#[command(after_help = examples!(
+    "pbem rekey games/my-game --reason \"the demo's secrets are public\""
+))]
 pub struct Args {
     /// The game folder.
     pub game: PathBuf,

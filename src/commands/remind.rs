@@ -11,9 +11,10 @@ use crate::game::Game;
 ///
 /// The reminders go to the outbox, with the deadline in the player's own time zone (game.toml
 /// `[[power]] time_zone`) when he set one. Send them with `pbem send`.
-///
-/// Example: pbem remind games/my-game && pbem send games/my-game
 #[derive(Debug, clap::Args)]
+#[command(after_help = examples!(
+    "pbem remind games/my-game && pbem send games/my-game"
+))]
 pub struct Args {
     /// The game folder.
     pub game: PathBuf,

@@ -10,9 +10,10 @@ use crate::game::fsio::GameLock;
 use crate::game::Game;
 
 /// Hand a power to a new player at the next economic phase (EiA 19.2.2), with a fresh password.
-///
-/// Example: pbem replace games/my-game britain --email pitt@example.org
 #[derive(Debug, clap::Args)]
+#[command(after_help = examples!(
+    "pbem replace games/my-game britain --email pitt@example.org"
+))]
 pub struct Args {
     /// The game folder.
     pub game: PathBuf,
@@ -58,7 +59,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         args.power,
         args.email.join(", ")
     );
-    crate::say!(
+    crate::say_always!(
         "The new player's password, shown this once (pbem keeps only its hash): {password}"
     );
     crate::say!(

@@ -10,11 +10,12 @@ use crate::game::Game;
 ///
 /// Before the turn's deadline it refuses while a power due has no orders in (it names them), unless
 /// `--early` is given.
-///
-/// Example: pbem resolve games/my-game
-///          pbem resolve games/my-game --turn 3 --force
-///          pbem resolve games/my-game --beacon 657413:b713718a...cd97b
 #[derive(Debug, clap::Args)]
+#[command(after_help = examples!(
+    "pbem resolve games/my-game",
+    "pbem resolve games/my-game --turn 3 --force",
+    "pbem resolve games/my-game --beacon 657413:b713718a...cd97b"
+))]
 pub struct Args {
     /// The game folder.
     pub game: PathBuf,

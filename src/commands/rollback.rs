@@ -13,9 +13,10 @@ use crate::game::Game;
 /// `archive/rollback-<k>/`: nothing is deleted. Turn N's secret was revealed in its reports, so it gets
 /// a fresh secret and commitment, announced to every player with the reopened deadline. The rollback
 /// is an act of turn N (`turns/<N>/acts.toml`), kept in its next record, which `audit` checks.
-///
-/// Example: pbem rollback games/my-game --to-turn 5 --reason "Russia's orders were filed for the wrong turn"
 #[derive(Debug, clap::Args)]
+#[command(after_help = examples!(
+    "pbem rollback games/my-game --to-turn 5 --reason \"orders filed for the wrong turn\""
+))]
 pub struct Args {
     /// The game folder.
     pub game: PathBuf,

@@ -1,6 +1,5 @@
 //! `pbem send`: deliver the outbox, every message once (issue 5).
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -15,11 +14,12 @@ use super::exit;
 ///
 /// Sends every message of the outbox (reports, acknowledgements, announcements, reminders) that has
 /// not reached all its recipients yet, through the transport of game.toml `[mail]` (SMTP, sendmail or a
-/// folder). A rerun after a failure sends exactly what is left. Exit code 1 when something is left.
-///
-/// Example: pbem send games/my-game --dry-run
-///          PBEM_SMTP_PASSWORD=... pbem send games/my-game
+/// folder). A rerun after a failure sends exactly what is left. Exit code 5 when something is left.
 #[derive(Debug, clap::Args)]
+#[command(after_help = examples!(
+    "pbem send games/my-game --dry-run",
+    "PBEM_SMTP_PASSWORD=... pbem send games/my-game"
+))]
 pub struct Args {
     /// The game folder.
     pub game: PathBuf,
@@ -51,19 +51,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
     })
 }
 
-/// A progress line on stderr, when stderr is a terminal and there are many messages.
+/// A progress bar on stderr (`crate::progress`) once there are many deliveries.
 pub fn progress_bar() -> impl FnMut(usize, usize, &str) {
-    let tty = std::io::stderr().is_terminal();
-    move |done, total, file| {
-        if !tty || total < 20 {
-            return;
-        }
-        if done == total {
-            crate::say_err!("\r  {done}/{total} sent{:40}", "");
-        } else {
-            crate::say_err_inline!("\r  {done}/{total} {file:<40.40}");
-        }
-    }
+    crate::progress::reporter("deliveries", 20)
 }
 
 /// Prints one line per delivery that is not routine, then the counts.
@@ -85,6 +75,12 @@ pub fn print_summary(s: &SendSummary, dry_run: bool) {
                 "left       {} -> {}: {why} (the next run tries again)",
                 d.file, d.recipient
             ),
+            Outcome::AlreadyDelivered if crate::out::verbose() => {
+                format!(
+                    "delivered  {} -> {} (on an earlier run)",
+                    d.file, d.recipient
+                )
+            }
             Outcome::AlreadyDelivered => continue,
         };
         crate::say!("  {line}");

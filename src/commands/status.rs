@@ -12,9 +12,10 @@ use crate::mail::status::OrdersIn;
 /// Show the current turn, its deadline and dice commitment, and which powers have orders in.
 ///
 /// Per power: in and authenticated, in but rejected (and why), late, or missing.
-///
-/// Example: pbem status games/my-game
 #[derive(Debug, clap::Args)]
+#[command(after_help = examples!(
+    "pbem status games/my-game"
+))]
 pub struct Args {
     /// The game folder.
     pub game: PathBuf,

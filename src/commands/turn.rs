@@ -18,11 +18,12 @@ use crate::mail::send::{self, Outcome, SendOptions};
 ///
 /// Before the turn's deadline it reads the mail and then refuses to resolve while a power due has no
 /// orders in (it names them), unless `--early` is given.
-///
-/// Example: pbem turn games/my-game --mailbox ~/Maildir
-///          pbem turn games/my-game --mailbox inbox.mbox --no-send
-///          pbem turn games/my-game            (orders already in `orders/<turn>/`)
 #[derive(Debug, clap::Args)]
+#[command(after_help = examples!(
+    "pbem turn games/my-game --mailbox ~/Maildir",
+    "pbem turn games/my-game --mailbox inbox.mbox --no-send",
+    "pbem turn games/my-game   (orders already in `orders/<turn>/`)"
+))]
 pub struct Args {
     /// The game folder.
     pub game: PathBuf,

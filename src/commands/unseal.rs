@@ -15,10 +15,11 @@ use crate::game::Game;
 /// rolls may be unsealed once `[dice] unseal_after` turns after it are resolved; a game without that
 /// setting keeps them sealed until it is over, which the referee declares with --force. Mail the
 /// files to the players.
-///
-/// Example: pbem unseal games/my-game
-///          pbem unseal games/my-game --turn 3 --force
 #[derive(Debug, clap::Args)]
+#[command(after_help = examples!(
+    "pbem unseal games/my-game",
+    "pbem unseal games/my-game --turn 3 --force"
+))]
 pub struct Args {
     /// The game folder.
     pub game: PathBuf,

@@ -17,12 +17,13 @@ use crate::audit::verify::{announcement_commitment, Anchor, ClosingMail, SentOrd
 /// publishes them with `pbem unseal`), and with --sealed checks the published list. Anchor the commitment with --commitment, --announcement or --previous (without one,
 /// verify says so: the referee could then have chosen his secret after the orders came in), and check
 /// your own entropy with --orders.
-///
-/// Example: pbem verify "Ulm 1805 turn 3.eml" --announcement "Ulm 1805 turn 3 announcement.eml"
-///          pbem verify france-turn-3.json --previous france-turn-2.txt --orders my-orders.eml
-///          pbem verify france-turn-1.txt --commitment 7fb5e5e3...c190
-///          pbem verify france-turn-3.txt --sealed "sealed rolls of turn 3.txt"
 #[derive(Debug, clap::Args)]
+#[command(after_help = examples!(
+    "pbem verify \"Ulm 1805 turn 3.eml\" --announcement \"Ulm 1805 turn 3 announcement.eml\"",
+    "pbem verify france-turn-3.json --previous france-turn-2.txt --orders my-orders.eml",
+    "pbem verify france-turn-1.txt --commitment 7fb5e5e3...c190",
+    "pbem verify france-turn-3.txt --sealed \"sealed rolls of turn 3.txt\""
+))]
 pub struct Args {
     /// The report: a saved mail (.eml) or a text, HTML or JSON report.
     pub report: PathBuf,

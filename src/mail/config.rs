@@ -58,8 +58,9 @@ pub struct MailConfig {
     /// to `<folder>/<recipient>/<file>.eml`. For dry runs and tests.
     #[serde(default)]
     pub folder: Option<String>,
-    /// Issue 5.3: how many times a transient failure (4xx reply, refused or dropped connection) is
-    /// retried, per recipient, before the message is left for the next run. Default 3.
+    /// Issue 5.3: how many times a transient failure (4xx reply, time-out, dropped connection) is
+    /// retried, per recipient, before the message is left for the next run. Default 3. A refused
+    /// connection is never retried: the run stops at once (issue 22.4).
     #[serde(default = "default_retries")]
     pub retries: u32,
     /// The first pause between two tries, doubled at each retry (at most 60 s). Default 2000 ms.

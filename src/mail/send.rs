@@ -4,11 +4,12 @@
 //! that a recipient the server refuses is reported alone and the others still get the message. After
 //! each delivery the sent ledger `mail/sent/<file>.toml` is rewritten atomically (`fsio`): a rerun
 //! after a crash, a refused connection or a dropped one sends exactly what is not in the ledger yet.
-//! Transient failures (4xx replies, refused or dropped connections, time-outs) are retried with a
-//! doubling pause, a bounded number of times, and then left for the next run; permanent ones (5xx) are
-//! recorded per recipient and not tried again unless asked (`--retry-refused`); a refused login or a
-//! failed TLS handshake stops the run at once. After three messages in a row fail transiently the
-//! server is taken to be down and the run stops.
+//! Transient failures (4xx replies, time-outs, a connection dropped mid-transaction) are retried with
+//! a doubling pause, a bounded number of times, and then left for the next run; permanent ones (5xx)
+//! are recorded per recipient and not tried again unless asked (`--retry-refused`); a refused
+//! connection (no server listens), a refused login or a failed TLS handshake stops the run at once,
+//! every message left for the next run (issue 22.4: a server that is down costs no retries). After
+//! three messages in a row fail transiently the server is taken to be down and the run stops.
 //!
 //! The one window SMTP leaves open: a crash after the server has taken a message and before the ledger
 //! is written sends that message again on the next run (the Message-ID is the same, so clients show it
@@ -478,7 +479,7 @@ fn write_ledger(game: &Game, ledger: &SentRecord) -> Result<()> {
 /// Why a delivery failed.
 #[derive(Debug)]
 enum Failure {
-    /// Worth trying again later: 4xx, a refused or dropped connection, a time-out.
+    /// Worth trying again later: 4xx, a time-out, a connection dropped mid-transaction.
     Transient(String),
     /// This recipient (or this message) is refused for good: 5xx.
     Permanent(String),
@@ -671,6 +672,11 @@ fn classify(e: &lettre::transport::smtp::Error) -> Failure {
     if e.is_tls() {
         return Failure::Fatal(format!("TLS failed: {text}"));
     }
+    if connection_refused(e) {
+        return Failure::Fatal(format!(
+            "the SMTP server refused the connection (is it running? game.toml [mail.smtp] host and port): {text}"
+        ));
+    }
     if e.is_client() {
         if text.contains("authentication") {
             return Failure::Fatal(format!("the login cannot be made: {text}"));
@@ -678,6 +684,23 @@ fn classify(e: &lettre::transport::smtp::Error) -> Failure {
         return Failure::Permanent(text);
     }
     Failure::Transient(text)
+}
+
+/// Whether nothing listens where the server should be: a refused connection (or an unreachable
+/// host), which no retry within the run can mend.
+fn connection_refused(e: &lettre::transport::smtp::Error) -> bool {
+    let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(c) = cause {
+        if let Some(io) = c.downcast_ref::<std::io::Error>() {
+            use std::io::ErrorKind::*;
+            return matches!(
+                io.kind(),
+                ConnectionRefused | HostUnreachable | NetworkUnreachable | AddrNotAvailable
+            );
+        }
+        cause = c.source();
+    }
+    false
 }
 
 /// The SMTP password, from the environment variable or the file game.toml names (never from game.toml).
