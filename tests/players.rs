@@ -200,3 +200,68 @@ fn eia_19_2_2_the_worked_example_britain_leaves_in_may_1806() {
             "britain's new player may not break its inherited alliance with austria before turn 7",
         ));
 }
+
+#[test]
+fn eia_19_2_1_without_the_referee_s_choice_control_goes_by_the_roll_of_14_3_1() {
+    // Britain's player leaves; the referee names no controller: the turn's dice decide when the
+    // turn is resolved, one d6 per other major power, and the winner runs Britain from turn 3.
+    let (_t, game) = demo();
+    pbem()
+        .arg("drop")
+        .arg(&game)
+        .arg("britain")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "its controller until turn 3 is rolled for when turn 2 is resolved (EiA 19.2.1, 14.3.1)",
+        ));
+    let acts = fs::read_to_string(game.join("turns/2/acts.toml")).unwrap();
+    assert!(acts.contains("by_roll = true"), "{acts}");
+    pbem().arg("resolve").arg(&game).assert().success();
+    let log = fs::read_to_string(game.join("turns/2/log.toml")).unwrap();
+    for p in ["austria", "france", "russia"] {
+        assert!(
+            log.contains(&format!("label = \"ump-control/ump=britain/power={p}\"")),
+            "{log}"
+        );
+    }
+    assert!(log.contains("Control of britain, whose player left, per EiA 14.3.1 (EiA 19.2.1)"));
+    let state = fs::read_to_string(game.join("turns/3/state.toml")).unwrap();
+    let by = state
+        .lines()
+        .skip_while(|l| *l != "[controlled.britain]")
+        .find_map(|l| l.strip_prefix("by = \""))
+        .map(|l| l.trim_end_matches('"').to_string())
+        .expect("britain has a controller");
+    assert!(
+        log.contains(&format!("{by} rolls highest")),
+        "the state names the roll's winner: {by}\n{log}"
+    );
+    assert!(!state.contains("by_roll"), "{state}");
+    // The same folder resolves to the same bytes: the roll is the turn's dice, not a clock's.
+    pbem().arg("audit").arg(&game).assert().success();
+}
+
+#[test]
+fn eia_14_3_1_the_control_roll_adds_the_modifiers_of_tables_toml() {
+    let (_t, game) = demo();
+    let tables = game.join("tables.toml");
+    let mut text = fs::read_to_string(&tables).unwrap();
+    text.push_str("\n[ump-control]\nfrance = 6\n");
+    fs::write(&tables, text).unwrap();
+    pbem()
+        .arg("drop")
+        .arg(&game)
+        .arg("britain")
+        .assert()
+        .success();
+    pbem().arg("resolve").arg(&game).assert().success();
+    let log = fs::read_to_string(game.join("turns/2/log.toml")).unwrap();
+    assert!(log.contains("france rolls highest"), "{log}");
+    assert!(log.contains(" + 6"), "{log}");
+    let state = fs::read_to_string(game.join("turns/3/state.toml")).unwrap();
+    assert!(
+        state.contains("[controlled.britain]\nby = \"france\""),
+        "{state}"
+    );
+}

@@ -1,6 +1,7 @@
 //! Dice labels are unique by construction (README "Auditing the dice"): over random orders of both
 //! rulesets' demo games (moves along random walks of the map, fleets that re-enter seas, attacks,
-//! entrenching, chits) and random seeds, a turn resolves, and no label is listed twice among its rolls.
+//! naval attacks by `engage`, moves and attacks of insurrection corps for their special land phase,
+//! entrenching) and random seeds, a turn resolves, and no label is listed twice among its rolls.
 //! The run-time check in `DiceBox` stays as an internal assertion: a resolution that reached it would
 //! fail here.
 
@@ -51,21 +52,43 @@ impl Picks<'_> {
 }
 
 /// Random orders for every power of `game`: each unit walks the map at random (often back where it
-/// came from, so routes re-enter areas), attacks are declared where units end, PoG units entrench.
+/// came from, so routes re-enter areas), attacks are declared where units end (`engage` at sea), PoG
+/// units entrench; EiA's waiting insurrection corps walk from one of their power's border provinces.
 fn random_orders(game: &Game, state: &State, picks: &[u16]) -> Vec<PowerOrders> {
     let mut p = Picks { picks, at: 0 };
-    let units = game.ruleset.units(state);
+    let mut units: Vec<(String, String, String)> = game
+        .ruleset
+        .units(state)
+        .into_iter()
+        .map(|u| (u.id, u.owner, u.area))
+        .collect();
     let pog = game.ruleset.id() == "pog";
+    for levy in &state.insurrection {
+        let borders: Vec<&str> = game
+            .map
+            .areas
+            .iter()
+            .filter(|a| a.border.as_deref() == Some(levy.power.as_str()))
+            .map(|a| a.id.as_str())
+            .collect();
+        if !borders.is_empty() {
+            let from = borders[p.below(borders.len())].to_string();
+            units.push((levy.id.clone(), levy.power.clone(), from));
+        }
+    }
     let mut out = Vec::new();
     for power in game.config.power_ids() {
         let mut text = String::new();
-        for u in units.iter().filter(|u| u.owner == power) {
-            let Some(mut here) = game.map.find(&u.area) else {
+        for (id, _, area) in units.iter().filter(|u| u.1 == power) {
+            let Some(mut here) = game.map.find(area) else {
                 continue;
             };
             match p.below(4) {
+                0 if !game.map.area(here).is_land() => {
+                    text.push_str(&format!("engage {}\n", game.map.area(here).id));
+                }
                 0 => {}
-                1 if pog => text.push_str(&format!("entrench {}\n", u.id)),
+                1 if pog => text.push_str(&format!("entrench {id}\n")),
                 _ => {
                     let steps = 1 + p.below(4);
                     // Half the walks go to and fro between two areas: routes that re-enter.
@@ -87,12 +110,14 @@ fn random_orders(game: &Game, state: &State, picks: &[u16]) -> Vec<PowerOrders> 
                         path.push(game.map.area(here).id.clone());
                     }
                     if !path.is_empty() {
-                        text.push_str(&format!("move {} {}\n", u.id, path.join(" ")));
+                        text.push_str(&format!("move {id} {}\n", path.join(" ")));
                     }
                     if p.below(2) == 0 {
                         let target = game.map.area(here).id.clone();
                         if pog {
-                            text.push_str(&format!("attack {target} with {}\n", u.id));
+                            text.push_str(&format!("attack {target} with {id}\n"));
+                        } else if !game.map.area(here).is_land() {
+                            text.push_str(&format!("engage {target}\n"));
                         } else {
                             text.push_str(&format!("attack {target}\n"));
                         }

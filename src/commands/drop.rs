@@ -1,5 +1,6 @@
-//! `pbem drop`: a player has left; his power is run by another (or by the SOP alone) until the next
-//! economic phase (EiA 19.2.1).
+//! `pbem drop`: a player has left; his power is run by another until the next economic phase (EiA
+//! 19.2.1): by default the power that wins the roll of 14.3.1, made from the turn's dice when the turn
+//! is resolved; `--to` is the referee's choice, which overrides the roll.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -11,17 +12,22 @@ use crate::game::fsio::GameLock;
 use crate::game::Game;
 
 /// Drop a power whose player left: another power runs it until the next economic phase (EiA 19.2.1).
+///
+/// Without --to (EiA): control per EiA 14.3.1, one d6 per other major power (plus its [ump-control]
+/// modifier of tables.toml), highest wins, rolled from the turn's dice when the turn is resolved; the
+/// power is run by its standing orders and the SOP this turn. In Paths of Glory: by the SOP.
 #[derive(Debug, clap::Args)]
 #[command(after_help = examples!(
     "pbem drop games/my-game britain --to russia",
-    "pbem drop games/my-game britain   (run by its standing orders and the SOP)"
+    "pbem drop games/my-game britain   (controller rolled for at resolution)"
 ))]
 pub struct Args {
     /// The game folder.
     pub game: PathBuf,
     /// The power whose player left.
     pub power: String,
-    /// The power that runs it meanwhile: its player sends the orders with his own password.
+    /// The power that runs it meanwhile (the referee's choice, instead of the EiA 14.3.1 roll): its
+    /// player sends the orders with his own password.
     #[arg(long)]
     pub to: Option<String>,
 }
@@ -49,6 +55,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     )?;
     match &args.to {
         Some(by) => crate::say!("{} is run by {by} from turn {turn} until turn {until} (EiA 19.2.1): {by}'s player sends its orders with his own password and receives its report.", args.power),
+        None if state.controlled.get(&args.power).is_some_and(|c| c.by_roll) => crate::say!("{} is run by its standing orders and the SOP this turn; its controller until turn {until} is rolled for when turn {turn} is resolved (EiA 19.2.1, 14.3.1).", args.power),
         None => crate::say!("{} is run by its standing orders and the SOP from turn {turn} until turn {until} (EiA 19.2.1).", args.power),
     }
     crate::say!(

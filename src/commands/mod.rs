@@ -16,6 +16,7 @@ pub mod completions;
 pub mod demo;
 pub mod drop;
 pub mod extend;
+pub mod fetch;
 pub mod ingest;
 pub mod man;
 pub mod new;
@@ -105,6 +106,7 @@ pub enum Command {
     Resolve(resolve::Args),
     Turn(turn::Args),
     Ingest(ingest::Args),
+    Fetch(fetch::Args),
     Send(send::Args),
     Remind(remind::Args),
     Status(status::Args),
@@ -152,6 +154,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Resolve(a) => resolve::run(a),
         Command::Turn(a) => turn::run(a),
         Command::Ingest(a) => ingest::run(a),
+        Command::Fetch(a) => fetch::run(a),
         Command::Send(a) => send::run(a),
         Command::Remind(a) => remind::run(a),
         Command::Status(a) => status::run(a),

@@ -22,6 +22,7 @@ use crate::mail::send::{self, Outcome, SendOptions};
 #[command(after_help = examples!(
     "pbem turn games/my-game --mailbox ~/Maildir",
     "pbem turn games/my-game --mailbox inbox.mbox --no-send",
+    "pbem turn games/my-game --imap   (the mailbox of [mail.imap])",
     "pbem turn games/my-game   (orders already in `orders/<turn>/`)"
 ))]
 pub struct Args {
@@ -30,6 +31,9 @@ pub struct Args {
     /// A mailbox to ingest first (.eml, mbox or Maildir); repeat for several.
     #[arg(long = "mailbox")]
     pub mailboxes: Vec<PathBuf>,
+    /// Fetch the new mail of the IMAP mailbox in `[mail.imap]` first (as `pbem fetch`).
+    #[arg(long)]
+    pub imap: bool,
     /// Do not send the outbox (send it later with `pbem send`).
     #[arg(long)]
     pub no_send: bool,
@@ -47,6 +51,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let _lock = crate::game::fsio::GameLock::acquire(&game.dir)?;
     // Never with a demo's public secret.
     crate::engine::deadline::check_secret(&game, game.current_turn()?)?;
+    if args.imap {
+        let fetched = crate::mail::imap::fetch(&game, &mut super::ingest::progress_bar())?;
+        super::fetch::print_summary(&game, &fetched);
+        if fetched.error.is_some() {
+            anyhow::bail!(
+                "the IMAP mailbox could not be read to the end, so the turn is not resolved: run `pbem turn {} --imap` again",
+                args.game.display()
+            );
+        }
+    }
     let mail =
         ingest::ingest_with_progress(&game, &args.mailboxes, &mut super::ingest::progress_bar())?;
     // Before the deadline, only with every power's orders in (or --early).

@@ -8,6 +8,7 @@ use std::collections::BTreeSet;
 
 use anyhow::Result;
 
+use crate::engine::dice_box::DiceBox;
 use crate::engine::event::Event;
 use crate::engine::turn::{load_record, OrdersFileStatus};
 use crate::game::config::GameConfig;
@@ -89,6 +90,7 @@ pub fn advance(
     orders: &[OrdersFileStatus],
     next: &mut State,
     events: &mut Vec<Event>,
+    dice: &mut DiceBox,
 ) -> Result<()> {
     let config = &game.config;
     let all = everyone(config);
@@ -152,6 +154,7 @@ pub fn advance(
                     p.id.clone(),
                     Controlled {
                         by: to,
+                        by_roll: false,
                         until,
                         reason,
                     },
@@ -212,12 +215,111 @@ pub fn advance(
             }
         }
     }
+    roll_for_control(game, next, dice, &mut out)?;
     events.splice(0..0, out);
     Ok(())
 }
 
-/// `pbem drop`: the power's player left; `by` runs it (none: its standing orders and the SOP) until
-/// the next economic phase.
+/// EiA 19.2.1, 14.3.1 (pbem's reading of the outline): the control of each power dropped without the
+/// referee's choice goes to the highest of one d6 per other major power with a player of its own
+/// (label `ump-control/ump=<dropped>/power=<id>`, plus its `[ump-control]` modifier of tables.toml),
+/// a die of n among those tied (`ump-control-tie/ump=<dropped>`, n tied powers by id). The dice are
+/// the turn's, so the roll is made when the turn is resolved; the controller runs the power from the
+/// next turn.
+fn roll_for_control(
+    game: &Game,
+    next: &mut State,
+    dice: &mut DiceBox,
+    out: &mut Vec<Event>,
+) -> Result<()> {
+    let all = everyone(&game.config);
+    let modifiers = game.ruleset.control_roll_modifiers().unwrap_or_default();
+    let pending: Vec<String> = next
+        .controlled
+        .iter()
+        .filter(|(_, c)| c.by_roll)
+        .map(|(p, _)| p.clone())
+        .collect();
+    for ump in pending {
+        let rollers: Vec<&String> = all
+            .iter()
+            .filter(|p| **p != ump && !next.controlled.contains_key(*p))
+            .collect();
+        let mut rolls = Vec::new();
+        let mut scores = Vec::new();
+        for p in &rollers {
+            let roll = dice.roll(&format!("ump-control/ump={ump}/power={p}"), &[6])?;
+            let m = modifiers.get(*p).copied().unwrap_or(0);
+            let total = roll.dice[0].face as i32 + m;
+            scores.push(format!("{p} {}{}", roll.dice[0].face, signed(m)));
+            rolls.push((p.to_string(), total, roll));
+        }
+        let Some(best) = rolls.iter().map(|r| r.1).max() else {
+            let text = format!("No other power with a player can take control of {ump} (EiA 19.2.1, 14.3.1): it is run by its standing orders and the SOP.");
+            out.push(
+                Event::new(DROPPED, "control-of-power", text)
+                    .seen_by(all.iter().map(String::as_str)),
+            );
+            if let Some(c) = next.controlled.get_mut(&ump) {
+                c.by_roll = false;
+            }
+            continue;
+        };
+        let tied: Vec<String> = rolls
+            .iter()
+            .filter(|r| r.1 == best)
+            .map(|r| r.0.clone())
+            .collect();
+        let mut event_rolls: Vec<crate::engine::event::Roll> =
+            rolls.into_iter().map(|r| r.2).collect();
+        let winner = if tied.len() == 1 {
+            tied[0].clone()
+        } else {
+            let roll = dice.roll(&format!("ump-control-tie/ump={ump}"), &[tied.len() as u32])?;
+            let w = tied[roll.dice[0].face as usize - 1].clone();
+            event_rolls.push(roll);
+            w
+        };
+        let tie = if tied.len() > 1 {
+            format!(" ({} tie at {best}, the die chooses)", tied.join(", "))
+        } else {
+            String::new()
+        };
+        let text = format!(
+            "Control of {ump}, whose player left, per EiA 14.3.1 (EiA 19.2.1): {}; {winner} rolls highest{tie} and runs {ump} from turn {}.",
+            scores.join(", "),
+            next.turn
+        );
+        let mut e = Event::new(DROPPED, "control-of-power", text)
+            .decided(ump.clone(), crate::decide::DecidedBy::Roll)
+            .seen_by(all.iter().map(String::as_str));
+        for r in event_rolls {
+            e = e.roll(r);
+        }
+        out.push(e);
+        if let Some(c) = next.controlled.get_mut(&ump) {
+            c.by = Some(winner.clone());
+            c.by_roll = false;
+            c.reason =
+                format!("its player left; {winner} won the roll for its control (EiA 14.3.1)");
+        }
+    }
+    Ok(())
+}
+
+/// ` + 1`, ` - 2`, or nothing for 0.
+fn signed(m: i32) -> String {
+    match m {
+        0 => String::new(),
+        m if m > 0 => format!(" + {m}"),
+        m => format!(" - {}", -m),
+    }
+}
+
+/// `pbem drop`: the power's player left; `by` (the referee's choice) runs it until the next economic
+/// phase. Without `by`, EiA 19.2.1 gives control per 14.3.1: the roll is made when the turn is
+/// resolved (`roll_for_control`); meanwhile, and in a ruleset without that roll, its standing orders
+/// and the SOP run it.
 pub fn drop_power(game: &Game, state: &mut State, power: &str, by: Option<&str>) -> Result<u32> {
     let config = &game.config;
     anyhow::ensure!(
@@ -231,14 +333,20 @@ pub fn drop_power(game: &Game, state: &mut State, power: &str, by: Option<&str>)
     let until = config
         .replacement
         .next_boundary(config.first_turn, state.turn);
+    let by_roll = by.is_none() && game.ruleset.control_roll_modifiers().is_some();
     let reason = match by {
         Some(b) => format!("its player left; the referee gave it to {b}"),
+        None if by_roll => {
+            "its player left; its controller is rolled for when the turn is resolved (EiA 14.3.1)"
+                .to_string()
+        }
         None => "its player left".to_string(),
     };
     state.controlled.insert(
         power.to_string(),
         Controlled {
             by: by.map(str::to_string),
+            by_roll,
             until,
             reason,
         },
@@ -279,10 +387,49 @@ pub fn replace_player(
             power.to_string(),
             Controlled {
                 by: None,
+                by_roll: false,
                 until: from,
                 reason: "its player is being replaced".into(),
             },
         );
     }
     Ok((password, from))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn eia_14_3_1_a_tie_for_control_is_broken_by_a_die_among_the_tied() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("ulm-1805");
+        crate::bundled::write_scenario("ulm-1805", &dir).unwrap();
+        let game = Game::load(&dir).unwrap();
+        let mut state = game.load_state(1).unwrap();
+        drop_power(&game, &mut state, "britain", None).unwrap();
+        assert!(state.controlled["britain"].by_roll);
+        // Seeds until two powers tie for the highest roll.
+        for s in 0..=255u8 {
+            let mut next = state.clone();
+            let mut dice = DiceBox::new([s; 32]);
+            let mut out = Vec::new();
+            roll_for_control(&game, &mut next, &mut dice, &mut out).unwrap();
+            let e = &out[0];
+            if !e.text.contains(", the die chooses)") {
+                continue;
+            }
+            let tie = e.rolls.last().unwrap();
+            assert_eq!(tie.label, "ump-control-tie/ump=britain");
+            let by = next.controlled["britain"].by.clone().unwrap();
+            assert!(
+                e.text.contains(&format!("{by} rolls highest (")),
+                "{}",
+                e.text
+            );
+            assert!(!next.controlled["britain"].by_roll);
+            return;
+        }
+        panic!("no seed of 256 gives a tie");
+    }
 }

@@ -405,6 +405,7 @@ fn produce(
         &orders,
         &mut next_state,
         &mut resolution.events,
+        &mut dice_box,
     )?;
     let state_text =
         crate::game::load::to_toml(&next_state).context("cannot write the next state")?;

@@ -78,6 +78,10 @@ pub struct Controlled {
     /// The controlling power; none when the power is left to its standing orders and the SOP.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub by: Option<String>,
+    /// EiA 19.2.1, 14.3.1: the controller is to be rolled for when the turn is resolved (`pbem drop`
+    /// without `--to`); until then the power is run by its standing orders and the SOP.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub by_roll: bool,
     /// The turn at whose start the control ends: the next economic phase.
     pub until: u32,
     /// Why, for the reports.

@@ -15,6 +15,13 @@
 //! security = "starttls"       # "starttls" (port 587), "tls" (implicit, port 465) or "none" (loopback only)
 //! user = "referee@example.org"
 //! password_env = "PBEM_SMTP_PASSWORD"   # or password_file = "/home/ref/.config/pbem/smtp-password"
+//!
+//! [mail.imap]                 # `pbem fetch`, `pbem turn --imap` (issue 22)
+//! host = "imap.example.org"   # implicit TLS, port 993
+//! user = "referee@example.org"
+//! password_env = "PBEM_IMAP_PASSWORD"   # or password_file
+//! mailbox = "INBOX"
+//! after = "seen"              # or "move:<folder>"
 //! ```
 
 use serde::{Deserialize, Serialize};
@@ -54,6 +61,9 @@ pub struct MailConfig {
     pub smtp: Option<SmtpConfig>,
     #[serde(default)]
     pub sendmail: Option<SendmailConfig>,
+    /// Issue 22: the IMAP mailbox `pbem fetch` reads.
+    #[serde(default)]
+    pub imap: Option<ImapConfig>,
     /// The folder for `transport = "folder"` (relative to the game folder): each message is written
     /// to `<folder>/<recipient>/<file>.eml`. For dry runs and tests.
     #[serde(default)]
@@ -79,6 +89,7 @@ impl Default for MailConfig {
             transport: None,
             smtp: None,
             sendmail: None,
+            imap: None,
             folder: None,
             retries: default_retries(),
             retry_delay_ms: default_retry_delay_ms(),
@@ -116,6 +127,10 @@ pub struct SmtpConfig {
     /// The name pbem gives in EHLO (default: this machine's host name).
     #[serde(default)]
     pub hello_name: Option<String>,
+    /// A PEM file of certificate authorities trusted besides the public ones (a server with its
+    /// own CA), relative to the game folder or absolute. Verification is never turned off.
+    #[serde(default)]
+    pub ca_file: Option<String>,
 }
 
 impl SmtpConfig {
@@ -127,6 +142,59 @@ impl SmtpConfig {
             _ => 587,
         })
     }
+}
+
+/// `[mail.imap]`: the referee's IMAP mailbox, read over implicit TLS by `pbem fetch` (`mail::imap`).
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImapConfig {
+    pub host: String,
+    /// Default 993 (IMAP over TLS).
+    #[serde(default = "default_imap_port")]
+    pub port: u16,
+    pub user: String,
+    /// The folder read. Default `INBOX`.
+    #[serde(default = "default_imap_mailbox")]
+    pub mailbox: String,
+    /// What is done to a message once stored: `"seen"` (flag it \Seen, the default) or
+    /// `"move:<folder>"` (move it to that folder, which must exist).
+    #[serde(default = "default_imap_after")]
+    pub after: Spanned<String>,
+    /// The environment variable that holds the IMAP password.
+    #[serde(default)]
+    pub password_env: Option<String>,
+    /// A file that holds the IMAP password (its first line), relative to the game folder or absolute.
+    #[serde(default)]
+    pub password_file: Option<String>,
+    /// Never allowed: read only to refuse it with a located error.
+    #[serde(default, skip_serializing)]
+    pub password: Option<Spanned<toml::Value>>,
+    /// A PEM file of certificate authorities trusted besides the usual public ones (a server with
+    /// its own CA), relative to the game folder or absolute. Verification is never turned off.
+    #[serde(default)]
+    pub ca_file: Option<String>,
+    /// Seconds to wait for the server at each step. Default 30.
+    #[serde(default = "default_timeout")]
+    pub timeout_seconds: u64,
+}
+
+impl ImapConfig {
+    /// The folder messages are moved to, for `after = "move:<folder>"`.
+    pub fn move_to(&self) -> Option<&str> {
+        self.after.get_ref().strip_prefix("move:")
+    }
+}
+
+fn default_imap_port() -> u16 {
+    993
+}
+
+fn default_imap_mailbox() -> String {
+    "INBOX".to_string()
+}
+
+fn default_imap_after() -> Spanned<String> {
+    Spanned::new(0..0, "seen".to_string())
 }
 
 /// `[mail.sendmail]`: a local sendmail-compatible program.
@@ -218,6 +286,31 @@ pub fn validate(config: &GameConfig) -> Vec<Diagnostic> {
             out.push(
                 Diagnostic::error("both password_env and password_file are set", sec.span())
                     .hint("keep one of them"),
+            );
+        }
+    }
+    if let Some(i) = &mail.imap {
+        if let Some(p) = &i.password {
+            out.push(
+                Diagnostic::error("the IMAP password must not be written in game.toml", p.span())
+                    .label("remove this line")
+                    .hint("name an environment variable (password_env = \"PBEM_IMAP_PASSWORD\") or a file (password_file = \"...\") that holds it"),
+            );
+        }
+        let after = i.after.get_ref();
+        if after != "seen" && i.move_to().is_none_or(|f| f.trim().is_empty()) {
+            out.push(
+                Diagnostic::error(format!("unknown IMAP after '{after}'"), i.after.span())
+                    .hint("write \"seen\" (flag each message read) or \"move:<folder>\" (move it to a folder that exists)"),
+            );
+        }
+        if i.password_env.is_some() && i.password_file.is_some() {
+            out.push(
+                Diagnostic::error(
+                    "both password_env and password_file are set in [mail.imap]",
+                    i.after.span(),
+                )
+                .hint("keep one of them"),
             );
         }
     }

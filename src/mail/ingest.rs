@@ -222,6 +222,56 @@ pub fn ingest_with_progress(
     paths: &[PathBuf],
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<IngestSummary> {
+    let max = game.config.mail.max_message_bytes;
+    ingest_from(
+        game,
+        &mut |each, problem| mailbox::read_all(paths, max, each, problem),
+        progress,
+    )
+}
+
+/// As [`ingest_with_progress`], for messages already read (`pbem fetch`: from the archive, with the
+/// IMAP server's delivery time).
+pub fn ingest_messages(
+    game: &Game,
+    mut messages: Vec<RawMessage>,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<IngestSummary> {
+    ingest_from(
+        game,
+        &mut |each, _| messages.drain(..).try_for_each(&mut *each),
+        progress,
+    )
+}
+
+/// Stores raw messages under `mail/inbox/` (mode 0600), all made durable before it returns; their
+/// SHA-256, in order. The store of [`ingest`], for `pbem fetch`, which must know a message is safe
+/// before it marks it read on the server.
+pub fn store_all(game: &Game, messages: &[Vec<u8>]) -> Result<Vec<String>> {
+    private_inbox(game)?;
+    let mut batch = Batch::default();
+    let mut shas = Vec::with_capacity(messages.len());
+    for bytes in messages {
+        let sha = sha256_hex(bytes);
+        let path = raw_path(game, &sha);
+        if std::fs::metadata(&path).map_or(true, |m| m.len() != bytes.len() as u64) {
+            batch.write(&path, bytes, Some(0o600))?;
+        }
+        shas.push(sha);
+    }
+    batch.sync()?;
+    Ok(shas)
+}
+
+/// A source of messages: hands each to its first argument, each unreadable one to its second.
+type Reader<'a> =
+    dyn FnMut(&mut dyn FnMut(RawMessage) -> Result<()>, &mut dyn FnMut(String)) -> Result<()> + 'a;
+
+fn ingest_from(
+    game: &Game,
+    read: &mut Reader<'_>,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<IngestSummary> {
     let _lock = GameLock::acquire(&game.dir)?;
     // A power's password is checked with argon2 once per run, not once per message.
     // And at most `auth::MAX_FAILED_PER_SENDER` wrong ones per sender: a flood is recorded as such.
@@ -239,12 +289,9 @@ pub fn ingest_with_progress(
     // 1. Store every message first.
     let mut pending: Vec<Pending> = Vec::new();
     let mut this_run = BTreeSet::new();
-    let max = game.config.mail.max_message_bytes;
     let mut problems = Vec::new();
     let mut batch = Batch::default();
-    mailbox::read_all(
-        paths,
-        max,
+    read(
         &mut |raw| {
             summary.read += 1;
             let p = store(game, raw, &mut batch)?;

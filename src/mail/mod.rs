@@ -13,6 +13,7 @@
 //! - `mbox`: splits an mbox file into messages, spilling one over the size limit to a temporary file.
 //! - `parse`: the only file that uses mail-parser; raw bytes to plain owned values.
 //! - `html`, `extract`: find the orders in what mail clients write.
+//! - `imap`: `pbem fetch`, new messages from an IMAP mailbox over TLS into the archive, then ingested.
 //! - `ingest`: stores, authenticates, orders by arrival, files the submission that counts.
 //! - `ack`: the acknowledgement of every submission and the reminders (templates/ack.txt.j2,
 //!   templates/reminder.txt.j2).
@@ -27,6 +28,7 @@ pub mod config;
 pub mod envelope;
 pub mod extract;
 pub mod html;
+pub mod imap;
 pub mod ingest;
 pub mod mailbox;
 pub mod mbox;

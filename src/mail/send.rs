@@ -563,6 +563,9 @@ impl Transport {
                 if let Some(h) = &s.hello_name {
                     b = b.hello_name(ClientId::Domain(h.clone()));
                 }
+                if let (Some(file), "tls" | "starttls") = (&s.ca_file, security) {
+                    b = b.tls(tls_with_ca(game, &s.host, file, security)?);
+                }
                 if let Some(user) = &s.user {
                     let password = smtp_password(game, s)?;
                     b = b.credentials(Credentials::new(user.clone(), password));
@@ -684,6 +687,39 @@ fn classify(e: &lettre::transport::smtp::Error) -> Failure {
         return Failure::Permanent(text);
     }
     Failure::Transient(text)
+}
+
+/// TLS that also trusts the certificate authorities of `[mail.smtp] ca_file` (never less checking).
+fn tls_with_ca(
+    game: &Game,
+    host: &str,
+    file: &str,
+    security: &str,
+) -> Result<lettre::transport::smtp::client::Tls> {
+    use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
+    let path = game.dir.join(file);
+    let pem = std::fs::read(&path).map_err(|e| {
+        anyhow::anyhow!(
+            "cannot read {} (game.toml [mail.smtp] ca_file): {}",
+            path.display(),
+            e.kind()
+        )
+    })?;
+    let cert = Certificate::from_pem(&pem).map_err(|e| {
+        anyhow::anyhow!(
+            "{} (game.toml [mail.smtp] ca_file) is not a PEM certificate: {e}",
+            path.display()
+        )
+    })?;
+    let params = TlsParameters::builder(host.to_string())
+        .add_root_certificate(cert)
+        .build_rustls()
+        .with_context(|| format!("cannot set up TLS for {host}"))?;
+    Ok(if security == "tls" {
+        Tls::Wrapper(params)
+    } else {
+        Tls::Required(params)
+    })
 }
 
 /// Whether nothing listens where the server should be: a refused connection (or an unreachable

@@ -235,6 +235,13 @@ pub trait Ruleset {
 
     /// The ruleset as `Any`, for tests that reach into a ruleset's own types.
     fn as_any(&self) -> &dyn std::any::Any;
+
+    /// EiA 19.2.1, 14.3.1: the modifiers of the die rolls that decide who controls a power whose player
+    /// left (a power not listed: 0), or `None` when the ruleset has no such roll (a power dropped without
+    /// `--to` is then run by its standing orders and the SOP).
+    fn control_roll_modifiers(&self) -> Option<std::collections::BTreeMap<String, i32>> {
+        None
+    }
 }
 
 /// The ruleset named in `game.toml`, with its tables loaded and checked.

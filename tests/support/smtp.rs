@@ -23,12 +23,18 @@ impl Drop for Smtp {
 impl Smtp {
     /// Starts the server recording into `dir`; panics, saying why, when it cannot.
     pub fn start(dir: &Path, lifetime_seconds: u32) -> Smtp {
+        Smtp::start_with(dir, lifetime_seconds, &[])
+    }
+
+    /// As [`Smtp::start`], with the script's flags (`--tls starttls --cert c.pem --key k.pem`).
+    pub fn start_with(dir: &Path, lifetime_seconds: u32, flags: &[&str]) -> Smtp {
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/smtp_server.py");
         let mut child = Command::new("python3")
             .arg(script)
             .arg("--dir")
             .arg(dir)
             .args(["--lifetime", &lifetime_seconds.to_string()])
+            .args(flags)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()

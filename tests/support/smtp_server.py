@@ -10,6 +10,8 @@ Flags for the failure tests:
   --exit-after-drop    and then stop listening (further connections are refused)
   --reject ADDR        answer 550 to RCPT TO:<ADDR> (repeatable)
   --auth USER:PASS     require AUTH PLAIN/LOGIN with these credentials (plain text, no TLS: tests only)
+  --tls MODE           "starttls" (STARTTLS required before MAIL) or "implicit" (TLS on connect),
+                       with --cert and --key (PEM files)
 """
 
 import argparse
@@ -72,6 +74,9 @@ def main():
     p.add_argument("--reject", action="append", default=[])
     p.add_argument("--auth")
     p.add_argument("--lifetime", type=float, default=120.0)
+    p.add_argument("--tls", choices=["starttls", "implicit"])
+    p.add_argument("--cert")
+    p.add_argument("--key")
     args = p.parse_args()
     os.makedirs(args.dir, exist_ok=True)
     handler = Recorder(args)
@@ -90,12 +95,22 @@ def main():
 
         kwargs = dict(authenticator=authenticator, auth_required=True, auth_require_tls=False)
 
+    ssl_context = None
+    if args.tls:
+        import ssl
+
+        ssl_context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        ssl_context.load_cert_chain(args.cert, args.key)
+        if args.tls == "starttls":
+            kwargs = dict(kwargs, tls_context=ssl_context, require_starttls=True)
+
     async def run():
         loop = asyncio.get_running_loop()
         server = await loop.create_server(
             lambda: SMTP(handler, hostname="pbem-test", decode_data=False, **kwargs),
             host="127.0.0.1",
             port=0,
+            ssl=ssl_context if args.tls == "implicit" else None,
         )
         handler.server = server
         port = server.sockets[0].getsockname()[1]

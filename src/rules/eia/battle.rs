@@ -177,9 +177,10 @@ impl Phase<'_> {
         involved: &BTreeSet<String>,
     ) -> Result<()> {
         let name = self.map.area(area).id.clone();
-        let roll = self
-            .dice
-            .roll(&labels::combat_round(&name, round), &[6, 6])?;
+        let roll = self.dice.roll(
+            &labels::staged(self.stage, labels::combat_round(&name, round)),
+            &[6, 6],
+        )?;
         let (a_die, d_die) = (roll.dice[0].face as i32, roll.dice[1].face as i32);
         let a_mod = a_die + att_chit_drm + leader_drm;
         let d_mod = d_die + def_chit_drm - leader_drm;
@@ -226,7 +227,10 @@ impl Phase<'_> {
             return Ok(());
         }
         let name = self.map.area(area).id.clone();
-        let roll = self.dice.roll(&labels::artillery(&name, round), &[6, 6])?;
+        let roll = self.dice.roll(
+            &labels::staged(self.stage, labels::artillery(&name, round)),
+            &[6, 6],
+        )?;
         let t = &self.eia.tables.artillery;
         let (max_hit, hit_factors, hit_morale) =
             (t.max_hit, t.factors, self.eia.tables.artillery_morale());
@@ -459,7 +463,7 @@ impl Phase<'_> {
             let (chosen, roll) = self.outflank_force(
                 &of(CorpsKind::Infantry, self),
                 &of(CorpsKind::Cavalry, self),
-                &labels::outflank(&name, side_name),
+                &labels::staged(self.stage, labels::outflank(&name, side_name)),
             )?;
             (chosen, DecidedBy::Roll, roll)
         };
@@ -679,7 +683,8 @@ impl Phase<'_> {
                         .as_bytes()
                         .cmp(self.board.leaders[*b].id.as_bytes())
                 });
-                let label = labels::commander(&self.map.area(area).id, name);
+                let label =
+                    labels::staged(self.stage, labels::commander(&self.map.area(area).id, name));
                 let roll = self.dice.roll(&label, &[ids.len() as u32])?;
                 let pick = ids[roll.dice[0].face as usize - 1];
                 let names: Vec<&str> = ids

@@ -3,11 +3,13 @@
 //! entered, one of that power's waiting insurrection corps is raised in it (standing order
 //! `insurrection always`, the SOP, or `never`). After the turn's combats comes the special
 //! insurrection land phase of 10.1.4.1.4 (pbem's simultaneous turn has no enemy guerrilla step: it
-//! follows the last combat): the corps just raised move as their power ordered (a `move` written
-//! for a waiting corps, from where it rose; EiA 7 applies), and those that then face the enemy in
-//! their area attack him there, those combats in a random order of their own (7.5.1.3). pbem's
-//! reading: the attacks are declared by the SOP, not by order, sieges are not begun in that phase,
-//! and an area already fought over this turn is not fought again (one combat per area and turn).
+//! follows the last combat), under all standard rules: the corps just raised move as their power
+//! ordered (a `move` written for a waiting corps, from where it rose; EiA 7 applies), then attack
+//! where their power declared it (`attack <area>`, read in this phase for the areas where its corps
+//! raised this turn stand), besieging a city its defenders retire into (7.5.1.1, 7.5.4) as any corps
+//! does; an area fought over in the turn's land phase may be fought over again. Those combats come
+//! in a random order of their own (7.5.1.3), each from its key `insurrection-order/area=<area>`, and
+//! their dice labels end in `phase=insurrection`, so that none repeats a label of the turn's phase.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -97,13 +99,15 @@ impl Phase<'_> {
         Ok(raised)
     }
 
-    /// EiA 10.1.4.1.4: the special insurrection land phase, after the turn's combats (`fought`: the
-    /// areas fought over already). The corps of `raised` still on the map attack the enemy in their
-    /// area; the combats are fought in the order of the `insurrection-order` shuffle.
+    /// EiA 10.1.4.1.4: the special insurrection land phase, after the turn's combats, under the
+    /// standard rules: the corps of `raised` still on the map move as their power ordered, then each
+    /// `attack <area>` of a power whose raised corps stand in `area` with the enemy is a combat of
+    /// this phase (a siege when the defenders retire into the city, 7.5.1.1, 7.5.4), also in an area
+    /// fought over already this turn. The combats are fought in the order of their own keys
+    /// (`insurrection-order/area=<area>`, 7.5.1.3), their dice labels end in `phase=insurrection`.
     pub(super) fn insurrection_phase(
         &mut self,
         raised: &[String],
-        fought: &BTreeSet<usize>,
         orders: &BTreeMap<String, Vec<EiaOrder>>,
     ) -> Result<()> {
         // First the moves its power ordered for them, from where they rose (EiA 7 applies).
@@ -146,84 +150,96 @@ impl Phase<'_> {
         if !moves.is_empty() {
             super::movement::move_units(self.map, &mut self.board, &moves, &[], &mut self.events);
         }
-        let mut by_area: BTreeMap<usize, (String, Vec<String>)> = BTreeMap::new();
-        for id in raised {
-            let Some(i) = self.board.find_corps(id) else {
-                continue;
-            };
-            let c = &self.board.corps[i];
-            if c.eliminated || c.in_city || !self.board.enemies_in(c.area, &c.power) {
+        // Then the attacks their power declared (`attack <area>`) where its corps raised this turn
+        // stand: the phase's own declarations, fought under the standing rules (a defender may
+        // retire into a city and be besieged, EiA 7.5.1.1, 7.5.4).
+        let alive = |b: &super::board::Board, id: &String| {
+            b.find_corps(id)
+                .map(|i| &b.corps[i])
+                .filter(|c| !c.eliminated && !c.in_city)
+                .map(|c| (c.power.clone(), c.area))
+        };
+        let stands: BTreeSet<(String, usize)> = raised
+            .iter()
+            .filter_map(|id| alive(&self.board, id))
+            .collect();
+        let mut declared: BTreeMap<String, Vec<EiaOrder>> = BTreeMap::new();
+        for (power, list) in orders {
+            for o in list {
+                let EiaOrder::Attack { area } = o else {
+                    continue;
+                };
+                if let Some(a) = self.map.find(area) {
+                    // No enemy left there: said below, with the corps' names.
+                    if stands.contains(&(power.clone(), a)) && self.board.enemies_in(a, power) {
+                        declared.entry(power.clone()).or_default().push(o.clone());
+                    }
+                }
+            }
+        }
+        self.stage = Some("insurrection");
+        let combats = self.declared_combats(&declared, &|c| raised.contains(&c.id));
+        for (area, power) in &combats {
+            let name = self.map.area(*area).id.clone();
+            let ids: Vec<String> = self
+                .board
+                .corps_in(*area)
+                .into_iter()
+                .map(|i| &self.board.corps[i])
+                .filter(|c| &c.power == power && raised.contains(&c.id))
+                .map(|c| c.id.clone())
+                .collect();
+            let text = format!(
+                "In the special insurrection land phase, {} {} the enemy in {name} (by {power}'s order).",
+                ids.join(", "),
+                if ids.len() == 1 { "attacks" } else { "attack" }
+            );
+            let involved = self.board.powers_in(*area);
+            let e = Event::new(INSURRECTION_PHASE, "insurrection", text)
+                .decided(power.clone(), DecidedBy::Order);
+            self.push(e, *area, &involved);
+        }
+        // The raised corps that fight no combat of the phase: told why.
+        for (power, area) in &stands {
+            if combats.iter().any(|c| c.0 == *area) {
                 continue;
             }
-            let entry = by_area
-                .entry(c.area)
-                .or_insert_with(|| (c.power.clone(), Vec::new()));
-            entry.1.push(c.id.clone());
-        }
-        let mut combats = Vec::new();
-        for (area, (power, ids)) in by_area {
-            let name = self.map.area(area).id.clone();
-            let involved: BTreeSet<String> = self.board.powers_in(area);
-            let text = if fought.contains(&area) {
+            let name = self.map.area(*area).id.clone();
+            let ids: Vec<String> = raised
+                .iter()
+                .filter(|id| alive(&self.board, id) == Some((power.clone(), *area)))
+                .cloned()
+                .collect();
+            let text = if self.board.enemies_in(*area, power) {
                 format!(
-                    "In the special insurrection land phase, {} would attack the enemy in {name}, but {name} was fought over this turn: pbem fights one combat per area and turn.",
-                    ids.join(", ")
+                    "In the special insurrection land phase, {} {} not attack the enemy in {name}: {power} declared no attack there.",
+                    ids.join(", "),
+                    if ids.len() == 1 { "does" } else { "do" }
                 )
             } else {
-                combats.push((area, power));
                 format!(
-                    "In the special insurrection land phase, {} {} the enemy in {name}.",
+                    "In the special insurrection land phase, {} {} no enemy to attack in {name}.",
                     ids.join(", "),
-                    if ids.len() == 1 { "attacks" } else { "attack" }
+                    if ids.len() == 1 { "finds" } else { "find" }
                 )
             };
+            let involved = BTreeSet::from([power.clone()]);
             self.push(
                 Event::new(INSURRECTION_PHASE, "insurrection", text),
-                area,
+                *area,
                 &involved,
             );
         }
-        combats.sort_by(|a, b| {
-            self.map
-                .area(a.0)
-                .id
-                .as_bytes()
-                .cmp(self.map.area(b.0).id.as_bytes())
-        });
-        if combats.len() > 1 {
-            let sorted: Vec<String> = combats
-                .iter()
-                .map(|c| self.map.area(c.0).id.clone())
-                .collect();
-            let roll = self
-                .dice
-                .shuffle(&super::labels::insurrection_order(), &mut combats)?;
-            let order: Vec<String> = combats
-                .iter()
-                .map(|c| self.map.area(c.0).id.clone())
-                .collect();
-            let text = format!(
-                "The combats of the special insurrection land phase, [{}], are fought in the order [{}].",
-                sorted.join(", "),
-                order.join(", ")
-            );
-            let e = Event::new(INSURRECTION_PHASE, "combat-order", text)
-                .roll(roll)
-                .decided("all", DecidedBy::Roll);
-            // Seen, as the turn's combat order, by the powers that fight or watch one of the battles.
-            let positions = self.board.positions();
-            let mut everyone = BTreeSet::new();
-            for c in &combats {
-                everyone.extend(self.board.powers_in(c.0));
-                everyone.extend(super::visibility::watchers(self.map, &positions, c.0));
-            }
-            self.events
-                .push(e.seen_by(everyone.iter().map(String::as_str)));
-        }
+        let combats = self.combat_order(
+            combats,
+            super::labels::insurrection_order,
+            INSURRECTION_PHASE,
+        )?;
         self.battlefields = combats.iter().map(|c| c.0).collect();
         for (area, attacker) in combats {
             self.fight(area, &attacker)?;
         }
+        self.stage = None;
         Ok(())
     }
 }

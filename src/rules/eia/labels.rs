@@ -2,7 +2,7 @@
 //! and name only what a power who sees the event knows: the area, the round, the side, the unit that
 //! marches. README "Auditing the dice" lists them as a table.
 //!
-//! | kind        | keys in order       | dice                                   | rule        |
+//! | kind        | keys in order (land labels of the special insurrection phase end in `phase`) | dice                                   | rule        |
 //! |-------------|---------------------|----------------------------------------|-------------|
 //! | combat-order| area                | one d1000000: the combat's order key   | 7.5.1.3     |
 //! | commander   | area, side          | one die of n (n tied leaders, by id)   | 10.6.1.1    |
@@ -21,21 +21,18 @@
 //! | closing     | sea, fleet, round   | one d6                                 | 19.1 chart  |
 //! | chase       | sea, fleet          | one d6                                 | 6.3.5       |
 //! | naval-retreat | sea, fleet, power | one die of n (n tied ports, by id)     | 6.3.5       |
+//! | insurrection-order | area         | one d1000000: the combat's order key in the special phase | 10.1.4.1.4, 7.5.1.3 |
 //!
 //! Unique by construction, never by a check at run time: a land label names its area, and each area
-//! fights one combat, one siege, one pursuit a turn; a fleet moves once a turn, so `fleet` (the moving
-//! fleet) and `entry` (the how-many-th time its path enters that sea, written only from the second on)
-//! name one interception; an interception that succeeds ends the move, so `sea` and `fleet` (the fleet
-//! intercepted) name one naval battle, however many are fought in the same sea. An `engage` battle
-//! (and its evasion roll) is named by the attacked side's biggest fleet: it is fought only in a sea
-//! where no battle was fought this turn.
-//! | intercept   | sea, fleet, power   | one d6                                 | 6.2.3       |
-//! | naval-evade | sea, fleet          | one d6                                 | 6.3.2       |
-//! | naval       | sea, round          | two d6: attacker, then defender        | 19.1 chart  |
-//! | closing     | sea, round          | one d6                                 | 19.1 chart  |
-//! | chase       | sea                 | one d6                                 | 6.3.5       |
-//! | naval-retreat | sea, power        | one die of n (n tied ports, by id)     | 6.3.5       |
-//! | insurrection-order | (none)         | shuffle of the special phase's combat areas, sorted by id | 10.1.4.1.4, 7.5.1.3 |
+//! fights one combat, one siege, one pursuit in each land phase; the special insurrection land phase
+//! (10.1.4.1.4) adds the key `phase=insurrection` to every label of its battles (`staged`), so an area
+//! fought over in the turn's land phase may be fought over again there. A fleet moves once a turn, so
+//! `fleet` (the moving fleet) and `entry` (the how-many-th time its path enters that sea, written only
+//! from the second on) name one interception; an interception that succeeds ends the move, so `sea` and
+//! `fleet` (the fleet intercepted) name one naval battle, however many are fought in the same sea. An
+//! `engage` battle (6.3) and its evasion roll are named by the attacked side's biggest fleet and the
+//! attacking power (`fleet=<id>/attacker=<power>`): a power attacks in a sea once a turn, and no
+//! interception label has an `attacker` key.
 
 /// The faces of a combat's order key (EiA 7.5.1.3): enough that two keys are rarely equal.
 pub const ORDER_KEY_FACES: u32 = 1_000_000;
@@ -123,6 +120,23 @@ pub fn naval_retreat(sea: &str, fleet: &str, power: &str) -> String {
     format!("naval-retreat/sea={sea}/fleet={fleet}/power={power}")
 }
 
-pub fn insurrection_order() -> String {
-    "insurrection-order".to_string()
+/// The order key of the special insurrection land phase's combat in `area` (EiA 10.1.4.1.4, 7.5.1.3):
+/// one die of `ORDER_KEY_FACES`, as `combat_order` is for the turn's combats.
+pub fn insurrection_order(area: &str) -> String {
+    format!("insurrection-order/area={area}")
+}
+
+/// The stage of a land battle in its labels: the turn's land phase has none (`stage` is `None`), the
+/// special insurrection land phase appends `/phase=insurrection` (EiA 10.1.4.1.4).
+pub fn staged(stage: Option<&str>, label: String) -> String {
+    match stage {
+        Some(s) => format!("{label}/phase={s}"),
+        None => label,
+    }
+}
+
+/// The key an `engage` battle (EiA 6.3) gives the labels' `fleet`: the attacked side's biggest fleet
+/// and the attacking power.
+pub fn engaged(fleet: &str, attacker: &str) -> String {
+    format!("{fleet}/attacker={attacker}")
 }

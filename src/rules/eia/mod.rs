@@ -121,4 +121,8 @@ impl Ruleset for Eia {
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }
+
+    fn control_roll_modifiers(&self) -> Option<std::collections::BTreeMap<String, i32>> {
+        Some(self.tables.ump_control.clone())
+    }
 }

@@ -149,17 +149,11 @@ impl<'a> Naval<'a> {
     /// order) sets the power's fleets in that sea against the enemy fleets there, each hostile group
     /// (a power with its allies, by the id of its first fleet's power) in turn. 6.3.2 (SOP): the
     /// attacked evade unless their side has more ships than the attackers; pbem's reading: fleets that
-    /// evade an attack where they lie avoid the battle and stay in their area. One battle per sea area
-    /// and turn: a sea already fought in this turn is not fought again.
+    /// evade an attack where they lie avoid the battle and stay in their area. A sea where a battle
+    /// was fought already this turn (an interception, another power's attack) may see another; pbem's
+    /// reading: a power's fleets attack in a sea once a turn, a second `engage` of it is not fought.
     pub fn engage(&mut self, orders: &BTreeMap<String, Vec<EiaOrder>>) -> Result<()> {
-        let mut fought: BTreeSet<usize> = BTreeSet::new();
-        for e in &self.events {
-            if e.kind == "naval-combat" {
-                if let Some(i) = e.area.as_deref().and_then(|a| self.map.find(a)) {
-                    fought.insert(i);
-                }
-            }
-        }
+        let mut fought: BTreeSet<(String, usize)> = BTreeSet::new();
         for (power, list) in orders {
             for order in list {
                 let EiaOrder::Engage { sea } = order else {
@@ -178,7 +172,7 @@ impl<'a> Naval<'a> {
         &mut self,
         power: &str,
         sea: usize,
-        fought: &mut BTreeSet<usize>,
+        fought: &mut BTreeSet<(String, usize)>,
     ) -> Result<()> {
         let sea_id = self.map.area(sea).id.clone();
         let here = |me: &Self, i: usize| me.fleets[i].area == sea && me.fleets[i].ships > 0;
@@ -199,8 +193,8 @@ impl<'a> Naval<'a> {
             self.push(nothing(why), sea, &also);
             return Ok(());
         }
-        if !fought.insert(sea) {
-            let why = format!("A naval battle was fought at {sea_id} this turn: {power}'s attack there is not fought (pbem: one battle per sea area and turn).");
+        if !fought.insert((power.to_string(), sea)) {
+            let why = format!("{power} attacked at {sea_id} already this turn: its second attack there is not fought (pbem: a power attacks in a sea once a turn).");
             self.push(nothing(why), sea, &also);
             return Ok(());
         }
@@ -243,7 +237,7 @@ impl<'a> Naval<'a> {
                 .iter()
                 .max_by_key(|&&i| (self.fleets[i].ships, std::cmp::Reverse(i)))
                 .expect("a group is never empty");
-            let id = self.fleets[big].id.clone();
+            let id = labels::engaged(&self.fleets[big].id, power);
             let roll = self
                 .dice
                 .roll(&labels::naval_evade(&sea_id, &id, 1), &[6])?;
@@ -267,11 +261,11 @@ impl<'a> Naval<'a> {
                 return Ok(());
             }
         }
-        // The battle is named by the attacked side's biggest fleet: one battle per sea and turn.
+        // The battle is named by the attacked side's biggest fleet and the attacking power.
         let named = group
             .iter()
             .max_by_key(|&&i| (self.fleets[i].ships, std::cmp::Reverse(i)))
-            .map(|&i| self.fleets[i].id.clone())
+            .map(|&i| labels::engaged(&self.fleets[i].id, power))
             .expect("a group is never empty");
         self.battle(sea, &named, &attackers, &group)
     }

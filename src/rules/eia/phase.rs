@@ -54,6 +54,9 @@ pub(super) struct Phase<'a> {
     pub(super) battlefields: BTreeSet<usize>,
     /// Depot and capital areas of each power, from the control at the start of the turn.
     pub(super) depots: BTreeMap<String, Vec<usize>>,
+    /// The land phase being fought, as its dice labels name it: `None` for the turn's, `insurrection`
+    /// for the special insurrection land phase (EiA 10.1.4.1.4; `labels::staged`).
+    pub(super) stage: Option<&'static str>,
 }
 
 /// Resolves the land phase of a turn.
@@ -119,17 +122,18 @@ pub fn resolve_land_phase(
         standing: standing.clone(),
         battlefields: BTreeSet::new(),
         depots,
+        stage: None,
     };
     movement::move_units(map, &mut phase.board, orders, &fleets, &mut phase.events);
     let raised = phase.insurrection(state)?;
-    let combats = phase.declared_combats(orders);
+    // The corps raised this turn attack in their own phase (EiA 10.1.4.1.4), not in this one.
+    let combats = phase.declared_combats(orders, &|c| !raised.contains(&c.id));
     phase.battlefields = combats.iter().map(|c| c.0).collect();
     let standing_before: Vec<bool> = phase.board.corps.iter().map(|c| !c.eliminated).collect();
-    let fought = phase.battlefields.clone();
-    for (area, attacker) in phase.combat_order(combats)? {
+    for (area, attacker) in phase.combat_order(combats, labels::combat_order, COMBAT_ORDER)? {
         phase.fight(area, &attacker)?;
     }
-    phase.insurrection_phase(&raised, &fought, orders)?;
+    phase.insurrection_phase(&raised, orders)?;
     phase.announce_losses(&standing_before);
     let mut next = phase.board.to_state(map, state);
     raise_into(&phase.board, map, state, &raised, &mut next);
@@ -213,11 +217,13 @@ impl Phase<'_> {
             .push(event.at(&area_id).seen_by(seen.iter().map(String::as_str)));
     }
 
-    /// The attacks that lead to combat: declared by a power with corps in the area, against another
-    /// power's corps there. Where several powers declare on one area, the one with most factors attacks.
+    /// The attacks that lead to combat: declared by a power with corps in the area (those of them for
+    /// which `attacks` holds: the phase's own), against another power's corps there. Where several
+    /// powers declare on one area, the one with most factors attacks.
     pub(super) fn declared_combats(
         &mut self,
         orders: &BTreeMap<String, Vec<EiaOrder>>,
+        attacks: &dyn Fn(&super::board::Corps) -> bool,
     ) -> Vec<(usize, String)> {
         let mut by_area: BTreeMap<usize, Vec<String>> = BTreeMap::new();
         for (power, list) in orders {
@@ -230,7 +236,14 @@ impl Phase<'_> {
         }
         let mut combats = Vec::new();
         for (area, declarers) in by_area {
-            let present = self.board.powers_in(area);
+            let present: BTreeSet<String> = self
+                .board
+                .corps_in(area)
+                .into_iter()
+                .map(|i| &self.board.corps[i])
+                .filter(|c| !c.eliminated && !c.in_city && attacks(c))
+                .map(|c| c.power.clone())
+                .collect();
             let mut able: Vec<&String> =
                 declarers.iter().filter(|p| present.contains(*p)).collect();
             able.dedup();
@@ -269,13 +282,17 @@ impl Phase<'_> {
     }
 
     /// EiA 7.5.1.3: the combats in random order. Each combat draws its own key, a die of
-    /// `labels::ORDER_KEY_FACES` under `combat-order/area=<area>`, and the combats are fought lowest
-    /// key first (equal keys by area id bytes). A power is told the key of each combat it fights or
-    /// watches, and nothing of the others: it checks the order of the battles it sees from their keys
-    /// alone. The key events come first, in the order the combats are fought.
+    /// `labels::ORDER_KEY_FACES` under `label(area)` (`combat-order/area=<area>` for the turn's
+    /// combats, `insurrection-order/area=<area>` for the special insurrection phase's, cited as `rule`),
+    /// and the combats are fought lowest key first (equal keys by area id bytes). A power is told the
+    /// key of each combat it fights or watches, and nothing of the others: it checks the order of the
+    /// battles it sees from their keys alone. The key events come first, in the order the combats are
+    /// fought.
     pub(super) fn combat_order(
         &mut self,
         combats: Vec<(usize, String)>,
+        label: fn(&str) -> String,
+        rule: Rule,
     ) -> Result<Vec<(usize, String)>> {
         if combats.len() < 2 {
             return Ok(combats);
@@ -283,9 +300,7 @@ impl Phase<'_> {
         let mut keyed = Vec::new();
         for c in combats {
             let id = self.map.area(c.0).id.clone();
-            let roll = self
-                .dice
-                .roll(&labels::combat_order(&id), &[labels::ORDER_KEY_FACES])?;
+            let roll = self.dice.roll(&label(&id), &[labels::ORDER_KEY_FACES])?;
             keyed.push((roll.dice[0].face, id, c, roll));
         }
         keyed.sort_by(|a, b| (a.0, a.1.as_bytes()).cmp(&(b.0, b.1.as_bytes())));
@@ -295,7 +310,7 @@ impl Phase<'_> {
             let text = format!(
                 "The combat at {id} draws the order key {key}: the combats are fought lowest key first."
             );
-            let e = Event::new(COMBAT_ORDER, "combat-order", text)
+            let e = Event::new(rule, "combat-order", text)
                 .at(&id)
                 .roll(roll)
                 .decided("all", DecidedBy::Roll);

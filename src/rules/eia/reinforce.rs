@@ -70,7 +70,10 @@ impl Phase<'_> {
                     .max()
                     .unwrap_or(self.eia.tables.reinforce.no_leader);
                 let id = self.board.corps[i].id.clone();
-                let roll = self.dice.roll(&labels::reinforce(&name, &id), &[6])?;
+                let roll = self.dice.roll(
+                    &labels::staged(self.stage, labels::reinforce(&name, &id)),
+                    &[6],
+                )?;
                 let face = roll.dice[0].face;
                 let ok = face <= need;
                 if ok {

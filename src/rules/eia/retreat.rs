@@ -55,7 +55,9 @@ impl Phase<'_> {
         let t = &self.eia.tables.pursuit;
         let drm = ((mounted(winner, self) - mounted(loser, self)) / t.cavalry_per_drm as i32)
             .clamp(-t.max_drm, t.max_drm);
-        let roll = self.dice.roll(&labels::pursuit(&name), &[6])?;
+        let roll = self
+            .dice
+            .roll(&labels::staged(self.stage, labels::pursuit(&name)), &[6])?;
         let face = roll.dice[0].face as i32;
         let row = (face + drm).clamp(1, t.losses.len() as i32) as usize - 1;
         let extra = t.losses[row];
@@ -98,7 +100,7 @@ impl Phase<'_> {
             if corps.is_empty() && leaders.is_empty() {
                 continue;
             }
-            let label = labels::retreat(&self.map.area(area).id, power);
+            let label = labels::staged(self.stage, labels::retreat(&self.map.area(area).id, power));
             self.retreat_group(area, power, &corps, &leaders, involved, &label, RETREAT)?;
         }
         Ok(())

@@ -113,9 +113,14 @@ password_hash = "x"
 
 /// A game folder with the test map, the demo's tables and `state` as turn 1.
 fn game(state: &str) -> (tempfile::TempDir, Game) {
+    game_on(MAP, state)
+}
+
+/// A game folder with `map`, the demo's tables and `state` as turn 1.
+fn game_on(map: &str, state: &str) -> (tempfile::TempDir, Game) {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("game.toml"), GAME).unwrap();
-    std::fs::write(dir.path().join("map.toml"), MAP).unwrap();
+    std::fs::write(dir.path().join("map.toml"), map).unwrap();
     std::fs::write(
         dir.path().join("tables.toml"),
         include_str!("../../../games/ulm-1805/tables.toml"),
@@ -1172,7 +1177,10 @@ fn eia_6_3_a_fleet_attacks_the_enemy_fleets_in_its_sea_and_the_weaker_evade() {
         "blue attacks the fleets of red at Bay: BF (14 ships) against RF (4 ships)."
     );
     let evade = with_rule(&events, "EiA 6.3.2");
-    assert_eq!(evade[0].rolls[0].label, "naval-evade/sea=Bay/fleet=RF");
+    assert_eq!(
+        evade[0].rolls[0].label,
+        "naval-evade/sea=Bay/fleet=RF/attacker=blue"
+    );
     assert!(
         evade[0]
             .text
@@ -1252,10 +1260,10 @@ fn eia_6_3_5_a_roll_among_equally_near_ports() {
         .iter()
         .find(|e| e.kind == "naval-retreat" && e.text.starts_with("blue retreats"))
         .unwrap();
-    // The engage battle is named by the attacked side's biggest fleet.
+    // The engage battle is named by the attacked side's biggest fleet and the attacking power.
     assert_eq!(
         retreat.rolls[0].label,
-        "naval-retreat/sea=Ocean/fleet=BF/power=blue"
+        "naval-retreat/sea=Ocean/fleet=BF/attacker=red/power=blue"
     );
     assert_eq!(retreat.rolls[0].dice_names(), "d2");
     assert!(
@@ -1467,16 +1475,16 @@ fn eia_10_1_4_1_insurrection_corps_rise_when_an_enemy_enters_a_border_province()
         unit: "B1".into(),
         path: vec!["Side".into()],
     };
-    let (events, next) = run(&g, &orders(&[("blue", mv)]));
+    let (events, next) = run(&g, &orders(&[("blue", mv), ("red", attack("Side"))]));
     let raised = with_rule(&events, "EiA 10.1.4.1");
     assert_eq!(
         raised[0].text,
         "An enemy entered the border province of Side: red raises the insurrection corps RI-1 there (by the SOP, 4 factors)."
     );
-    // EiA 10.1.4.1.4: the special insurrection land phase: the new corps attack at once.
+    // EiA 10.1.4.1.4: the special insurrection land phase: the new corps attack as red ordered.
     assert_eq!(
         with_rule(&events, "EiA 10.1.4.1.4")[0].text,
-        "In the special insurrection land phase, RI-1 attacks the enemy in Side."
+        "In the special insurrection land phase, RI-1 attacks the enemy in Side (by red's order)."
     );
     assert!(events.iter().any(|e| e.kind == "combat"
         && e.area.as_deref() == Some("Side")
@@ -1489,7 +1497,9 @@ fn eia_10_1_4_1_insurrection_corps_rise_when_an_enemy_enters_a_border_province()
         next.find_corps("RI-1").is_some()
             || events
                 .iter()
-                .any(|e| e.text.contains("RI-1") && e.kind == "retreat")
+                .any(|e| e.text.contains("RI-1") && (e.kind == "retreat" || e.kind == "unit-lost")),
+        "{:?}",
+        events.iter().map(|e| &e.text).collect::<Vec<_>>()
     );
 }
 
@@ -1514,6 +1524,7 @@ fn eia_10_1_4_1_4_the_insurrection_corps_fight_in_a_land_phase_of_their_own_afte
         ("blue", mv),
         ("blue", attack("West")),
         ("blue", attack("Far")),
+        ("red", attack("Side")),
     ]);
     let (events, _) = run(&g, &o);
     // The turn's combats draw their order keys without Side...
@@ -1573,6 +1584,7 @@ fn eia_10_1_4_1_4_an_insurrection_corps_moves_in_its_special_land_phase() {
                 path: vec!["East".into()],
             },
         ),
+        ("red", attack("East")),
     ]);
     let (events, _) = run(&g, &o);
     assert!(
@@ -1663,5 +1675,198 @@ fn eia_6_2_5_without_a_fleet_the_corps_stays_on_the_coast() {
     assert_eq!(
         next.find_corps("B1").map(|c| c.area.get_ref().as_str()),
         Some("West")
+    );
+}
+
+#[test]
+fn eia_10_1_4_1_4_insurrection_corps_attack_only_where_their_power_orders_it() {
+    // RI-1 rises in Side next to blue's B1; red writes no attack: no combat in the special phase.
+    let state = [
+        "[[insurrection]]\nid = \"RI-1\"\npower = \"red\"\nfactors = 4\nmorale = 3.0\nmovement = 2\n".to_string(),
+        corps("B1", "blue", "infantry", 3, "3.0", "Mid"),
+    ]
+    .concat();
+    let (_d, g) = game(&state);
+    let mv = EiaOrder::Move {
+        unit: "B1".into(),
+        path: vec!["Side".into()],
+    };
+    let (events, next) = run(&g, &orders(&[("blue", mv)]));
+    assert!(
+        !events.iter().any(|e| e.kind == "combat"),
+        "no attack without an order"
+    );
+    assert_eq!(
+        with_rule(&events, "EiA 10.1.4.1.4")[0].text,
+        "In the special insurrection land phase, RI-1 does not attack the enemy in Side: red declared no attack there."
+    );
+    assert!(next.find_corps("RI-1").is_some(), "RI-1 stands in Side");
+}
+
+/// The test map with a second border province of red's, Field.
+fn two_borders_map() -> String {
+    MAP.replace(
+        "adjacent = [\"Mid\", \"East\", \"Side\"]\n",
+        "adjacent = [\"Mid\", \"East\", \"Side\"]\nborder = \"red\"\n",
+    )
+}
+
+/// Two waiting insurrection corps of red's; blue's B1 and B2 enter Side and Field, raising both.
+fn two_risings(extra: &str) -> (String, Vec<(&'static str, EiaOrder)>) {
+    let levy = |id: &str| {
+        format!("[[insurrection]]\nid = \"{id}\"\npower = \"red\"\nfactors = 4\nmorale = 3.0\nmovement = 2\n")
+    };
+    let state = [
+        levy("RI-1"),
+        levy("RI-2"),
+        corps("B1", "blue", "infantry", 3, "3.0", "Mid"),
+        corps("B2", "blue", "infantry", 3, "3.0", "Mid"),
+        extra.to_string(),
+    ]
+    .concat();
+    let mv = |unit: &str, to: &str| EiaOrder::Move {
+        unit: unit.into(),
+        path: vec![to.into()],
+    };
+    (
+        state,
+        vec![("blue", mv("B1", "Side")), ("blue", mv("B2", "Field"))],
+    )
+}
+
+#[test]
+fn eia_10_1_4_1_4_insurrection_corps_besiege_a_city_as_other_corps_do() {
+    // RI-1 and RI-2 march on East, where blue's B4 alone stands: outnumbered, it retires into the
+    // city (7.5.1.1), and the insurrection corps besiege it (7.5.4), with the phase's own labels.
+    let (state, mut o) = two_risings(&corps("B4", "blue", "infantry", 2, "3.0", "East"));
+    let (_d, g) = game_on(&two_borders_map(), &state);
+    let mv = |unit: &str| EiaOrder::Move {
+        unit: unit.into(),
+        path: vec!["East".into()],
+    };
+    o.extend([
+        ("red", mv("RI-1")),
+        ("red", mv("RI-2")),
+        ("red", attack("East")),
+    ]);
+    let (events, _) = run(&g, &orders(&o));
+    assert!(
+        with_rule(&events, "EiA 7.5.1.1")
+            .iter()
+            .any(|e| e.text.starts_with("B4 retire into the city of East")),
+        "{:?}",
+        events.iter().map(|e| &e.text).collect::<Vec<_>>()
+    );
+    let siege: Vec<&str> = events
+        .iter()
+        .filter(|e| e.kind == "siege")
+        .flat_map(|e| e.rolls.iter().map(|r| r.label.as_str()))
+        .collect();
+    assert!(
+        siege.contains(&"sortie/area=East/phase=insurrection"),
+        "{siege:?}"
+    );
+}
+
+#[test]
+fn eia_10_1_4_1_4_the_special_phase_combats_draw_their_own_order_keys() {
+    // RI-1 and RI-2 stay where they rose and attack B1 in Side and B2 in Field: each combat draws
+    // its key, `insurrection-order/area=<area>`, seen by the powers of that battle.
+    let (state, mut o) = two_risings("");
+    let (_d, g) = game_on(&two_borders_map(), &state);
+    o.extend([("red", attack("Side")), ("red", attack("Field"))]);
+    let (events, _) = run(&g, &orders(&o));
+    let mut keys: Vec<&str> = events
+        .iter()
+        .filter(|e| e.kind == "combat-order")
+        .flat_map(|e| e.rolls.iter().map(|r| r.label.as_str()))
+        .collect();
+    keys.sort();
+    assert_eq!(
+        keys,
+        [
+            "insurrection-order/area=Field",
+            "insurrection-order/area=Side"
+        ]
+    );
+    let order: Vec<&Event> = events.iter().filter(|e| e.kind == "combat-order").collect();
+    assert!(order.iter().all(|e| e.rule == "EiA 10.1.4.1.4"));
+    let first = order[0].area.clone().unwrap();
+    let fought_first = events
+        .iter()
+        .find(|e| e.kind == "combat")
+        .and_then(|e| e.area.clone())
+        .unwrap();
+    assert_eq!(first, fought_first, "the lowest key is fought first");
+}
+
+#[test]
+fn eia_10_1_4_1_4_an_area_fought_over_this_turn_is_fought_again_in_the_special_phase() {
+    // Red's R1 attacks blue's strong B4 in East in the turn's land phase; then RI-1, risen in Side,
+    // marches to East and attacks again in the special phase, on labels of its own.
+    let state = [
+        "[[insurrection]]\nid = \"RI-1\"\npower = \"red\"\nfactors = 4\nmorale = 3.0\nmovement = 2\n".to_string(),
+        corps("B1", "blue", "infantry", 3, "3.0", "Mid"),
+        corps("B4", "blue", "infantry", 9, "4.0", "East"),
+        corps("R1", "red", "infantry", 1, "2.0", "East"),
+    ]
+    .concat();
+    let (_d, g) = game(&state);
+    let o = orders(&[
+        (
+            "blue",
+            EiaOrder::Move {
+                unit: "B1".into(),
+                path: vec!["Side".into()],
+            },
+        ),
+        (
+            "red",
+            EiaOrder::Move {
+                unit: "RI-1".into(),
+                path: vec!["East".into()],
+            },
+        ),
+        ("red", attack("East")),
+    ]);
+    let (events, _) = run(&g, &o);
+    let rounds: Vec<&str> = events
+        .iter()
+        .filter(|e| e.kind == "round" && e.area.as_deref() == Some("East"))
+        .flat_map(|e| e.rolls.iter().map(|r| r.label.as_str()))
+        .filter(|l| l.ends_with("round=1") || l.ends_with("round=1/phase=insurrection"))
+        .collect();
+    assert!(
+        rounds.contains(&"combat/area=East/round=1")
+            && rounds.contains(&"combat/area=East/round=1/phase=insurrection"),
+        "{rounds:?}"
+    );
+}
+
+#[test]
+fn eia_6_3_a_sea_that_saw_a_battle_may_see_another() {
+    // Blue and pink each attack red's 10 ships in the Bay with 4 of their own: red, stronger, does
+    // not evade (6.3.2) and fights both, each battle named by its attacker.
+    let state = [
+        fleet("RF", "red", 10, "Bay"),
+        fleet("BF", "blue", 4, "Bay"),
+        fleet("PF", "pink", 4, "Bay"),
+    ]
+    .concat();
+    let (_d, g) = game(&state);
+    let o = orders(&[("blue", engage("Bay")), ("pink", engage("Bay"))]);
+    let events = first_seed_where(&g, &o, |e| {
+        e.iter().filter(|e| e.kind == "naval-combat").count() >= 2
+    });
+    let firsts: Vec<&str> = events
+        .iter()
+        .filter(|e| e.kind == "naval-round")
+        .flat_map(|e| e.rolls.iter().map(|r| r.label.as_str()))
+        .filter(|l| l.ends_with("round=1"))
+        .collect();
+    assert!(
+        firsts.contains(&"naval/sea=Bay/fleet=RF/attacker=blue/round=1")
+            && firsts.contains(&"naval/sea=Bay/fleet=RF/attacker=pink/round=1"),
+        "{firsts:?}"
     );
 }

@@ -87,7 +87,7 @@ impl Phase<'_> {
                     &corps,
                     &[],
                     involved,
-                    &labels::evade(&name, power),
+                    &labels::staged(self.stage, labels::evade(&name, power)),
                     EVADE,
                 )?;
             }
@@ -111,7 +111,9 @@ impl Phase<'_> {
         // EiA 7.5.4.1.2.1: the defenders sortie unless the garrison is a single factor.
         let g = self.factors(&garrison, area);
         if g > 1 {
-            let roll = self.dice.roll(&labels::sortie(&name), &[6, 6])?;
+            let roll = self
+                .dice
+                .roll(&labels::staged(self.stage, labels::sortie(&name)), &[6, 6])?;
             let t = &self.eia.tables;
             let on_besiegers = t.result(roll.dice[0].face as i32, t.column(g));
             let on_garrison = t.result(
@@ -145,7 +147,9 @@ impl Phase<'_> {
             return Ok(());
         }
         // EiA 7.5.4: the breach, on the game's own siege table.
-        let roll = self.dice.roll(&labels::siege(&name), &[6])?;
+        let roll = self
+            .dice
+            .roll(&labels::staged(self.stage, labels::siege(&name)), &[6])?;
         let bonus = u32::from(b >= 2 * g);
         let need = self.eia.tables.siege.breach + fortress;
         let got = roll.dice[0].face + bonus;

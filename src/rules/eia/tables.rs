@@ -26,6 +26,10 @@ pub struct Tables {
     pub siege: SiegeTable,
     #[serde(default)]
     pub naval: NavalTable,
+    /// EiA 19.2.1, 14.3.1: the modifier of each major power's die roll for the control of a power whose
+    /// player left (`[ump-control]`, power id = modifier); a power not listed rolls with 0.
+    #[serde(default, rename = "ump-control")]
+    pub ump_control: std::collections::BTreeMap<String, i32>,
 }
 
 /// The naval phase (EiA 6): movement, interception and evasion on our own tables, and the Tactical

@@ -1,0 +1,60 @@
+//! `pbem fetch`: read the new messages of the referee's IMAP mailbox into the game, as `pbem ingest`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+
+use crate::game::Game;
+use crate::mail::imap::{self, FetchSummary};
+
+/// Fetch new mail from the IMAP mailbox of `[mail.imap]` (over TLS), then ingest it.
+///
+/// Each new message is stored in the game's archive before it is flagged seen or moved
+/// (`after` in `[mail.imap]`); `mail/imap-state.toml` keeps how far the mailbox was read, so a rerun
+/// (after a dropped connection too) fetches nothing twice and loses nothing. The messages are then
+/// judged as `pbem ingest` does. The password comes from `password_env` or `password_file`. Exits
+/// with 1 when the server could not be read to the end (what was stored is judged all the same).
+#[derive(Debug, clap::Args)]
+#[command(after_help = examples!(
+    "PBEM_IMAP_PASSWORD=... pbem fetch games/my-game",
+    "pbem fetch ~/games/ulm   (password_file in [mail.imap])"
+))]
+pub struct Args {
+    /// The game folder.
+    pub game: PathBuf,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let game = Game::load(&args.game)?;
+    let summary = imap::fetch(&game, &mut super::ingest::progress_bar())?;
+    print_summary(&game, &summary);
+    Ok(match summary.error {
+        Some(_) => ExitCode::from(super::exit::ERROR),
+        None => ExitCode::SUCCESS,
+    })
+}
+
+/// Prints what a fetch did, then the ingest's summary.
+pub fn print_summary(game: &Game, s: &FetchSummary) {
+    crate::say!(
+        "Fetched {} new message(s) from {} ({} marked as `after` says).",
+        s.fetched,
+        game.config
+            .mail
+            .imap
+            .as_ref()
+            .map(|i| format!("{}@{}/{}", i.user, i.host, i.mailbox))
+            .unwrap_or_default(),
+        s.marked
+    );
+    if let Some(i) = &s.ingest {
+        super::ingest::print_summary(game, i);
+    }
+    if let Some(e) = &s.error {
+        crate::say_err!("error: {e:#}");
+        crate::say_err!(
+            "  hint: what was stored is kept and judged; run `pbem fetch` again for the rest"
+        );
+    }
+}

@@ -1,0 +1,390 @@
+//! `pbem fetch` (issue 22): new messages from the referee's IMAP mailbox, over TLS, into the archive
+//! of `pbem ingest`, then judged as `pbem ingest` judges them. The steps, each a guarantee:
+//!
+//! 1. **Stored first.** Messages are fetched in batches ([`BATCH`]) with `BODY.PEEK[]` (which sets no
+//!    flag); each batch is written to `mail/inbox/<sha256>.eml` (mode 0600) and synced
+//!    (`ingest::store_all`) before anything else.
+//! 2. **Never fetched twice.** Then [`STATE_FILE`] records the mailbox's UIDVALIDITY, the highest UID
+//!    stored, and the messages stored but not yet judged (atomically). A rerun asks only for UIDs above
+//!    it; a dropped connection loses at most the batch in flight, which the rerun fetches again. When
+//!    the server's UIDVALIDITY changes (a mailbox rebuilt), every message is fetched again, and the
+//!    content-addressed archive keeps each once.
+//! 3. **Then marked.** Only UIDs already recorded are flagged `\Seen` or moved (`after`), so a crash
+//!    between never moves a message pbem has not kept; the UIDs not yet marked are marked first on
+//!    the next run.
+//! 4. **Then judged**, with the server's INTERNALDATE as the delivery time (the referee's own
+//!    `Received` header still comes first), and the list of messages to judge emptied.
+//!
+//! The password comes from an environment variable or a file, never game.toml (`mail::config`); the
+//! server's certificate is verified against the public roots and `ca_file`, never skipped.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{anyhow, bail, Context, Result};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::config::ImapConfig;
+use super::ingest::{self, IngestSummary};
+use super::mailbox::{Basis, RawMessage};
+use crate::game::fsio::{write_atomic, GameLock};
+use crate::game::Game;
+
+/// Where the fetch state is kept, in the game folder.
+pub const STATE_FILE: &str = "mail/imap-state.toml";
+
+/// The format line of [`FetchState`].
+pub const STATE_FORMAT: &str = "pbem-imap/v1";
+
+/// Messages fetched per round trip, and stored (and synced) together.
+pub const BATCH: usize = 20;
+
+/// `mail/imap-state.toml`: how far pbem has read the mailbox.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FetchState {
+    pub format: String,
+    /// `user@host:port/mailbox`: a state kept for another mailbox is not used.
+    pub mailbox: String,
+    /// The mailbox's UIDVALIDITY when its UIDs below were read.
+    pub uidvalidity: u32,
+    /// The highest UID stored in `mail/inbox/`.
+    pub stored_uid: u32,
+    /// The highest UID flagged or moved (`after`); at most `stored_uid`.
+    pub marked_uid: u32,
+    /// Messages stored and not yet judged.
+    #[serde(default)]
+    pub unjudged: Vec<Fetched>,
+}
+
+/// One message stored by a fetch.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fetched {
+    pub sha256: String,
+    pub uid: u32,
+    /// The server's INTERNALDATE, RFC 3339 in UTC (empty when it gave none).
+    pub internal_date: String,
+    /// Where it came from: `imap://user@host/INBOX;UIDVALIDITY=1;UID=7`.
+    pub source: String,
+}
+
+/// What a fetch did.
+#[derive(Debug, Default)]
+pub struct FetchSummary {
+    /// Messages fetched from the server and stored in this run.
+    pub fetched: usize,
+    /// Messages flagged or moved in this run.
+    pub marked: usize,
+    /// What was judged (none when nothing was stored).
+    pub ingest: Option<IngestSummary>,
+    /// The error that stopped the fetch (a dropped connection): what was stored before it was judged
+    /// all the same, and a rerun fetches the rest.
+    pub error: Option<anyhow::Error>,
+}
+
+/// Fetches the new messages of `[mail.imap]` and judges them. Takes the game lock.
+pub fn fetch(game: &Game, progress: &mut dyn FnMut(usize, usize)) -> Result<FetchSummary> {
+    let cfg = game.config.mail.imap.as_ref().ok_or_else(|| {
+        anyhow!("game.toml has no [mail.imap] table: add host, user and password_env (see MAIL.md)")
+    })?;
+    let _lock = GameLock::acquire(&game.dir)?;
+    let mut state = load_state(game, cfg)?;
+    let mut summary = FetchSummary::default();
+    if let Err(e) = fetch_new(game, cfg, &mut state, &mut summary) {
+        summary.error = Some(e);
+    }
+    if !state.unjudged.is_empty() {
+        let messages = state
+            .unjudged
+            .iter()
+            .map(|f| raw_message(game, f))
+            .collect::<Result<Vec<_>>>()?;
+        summary.ingest = Some(ingest::ingest_messages(game, messages, progress)?);
+        state.unjudged.clear();
+        save_state(game, &state)?;
+    }
+    Ok(summary)
+}
+
+fn fetch_new(
+    game: &Game,
+    cfg: &ImapConfig,
+    state: &mut FetchState,
+    summary: &mut FetchSummary,
+) -> Result<()> {
+    let password = imap_password(game, cfg)?;
+    let stream = connect(game, cfg)?;
+    let mut client = imap::Client::new(stream);
+    client
+        .read_greeting()
+        .with_context(|| format!("{}: no IMAP greeting", server(cfg)))?;
+    let mut session = client.login(&cfg.user, &password).map_err(|(e, _)| {
+        anyhow!(
+            "{}: the login as {} was refused: {e}",
+            server(cfg),
+            cfg.user
+        )
+    })?;
+    let selected = session
+        .select(&cfg.mailbox)
+        .with_context(|| format!("{}: cannot open the mailbox {}", server(cfg), cfg.mailbox))?;
+    let validity = selected.uid_validity.unwrap_or(0);
+    if validity != state.uidvalidity {
+        // A new mailbox (or one rebuilt): its UIDs start over.
+        state.uidvalidity = validity;
+        state.stored_uid = 0;
+        state.marked_uid = 0;
+    }
+    // Messages stored by an earlier run and not yet marked (it stopped between).
+    summary.marked += mark(&mut session, cfg, game, state)?;
+    let mut uids: Vec<u32> = session
+        .uid_search(format!("UID {}:*", state.stored_uid + 1))
+        .with_context(|| format!("{}: cannot list the new messages", server(cfg)))?
+        .into_iter()
+        .filter(|&u| u > state.stored_uid)
+        .collect();
+    uids.sort_unstable();
+    for chunk in uids.chunks(BATCH) {
+        let set = chunk
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(",");
+        let fetches = session
+            .uid_fetch(&set, "(UID INTERNALDATE BODY.PEEK[])")
+            .with_context(|| {
+                format!(
+                    "{}: the connection failed while fetching; {} message(s) of this run are stored, a rerun fetches the rest",
+                    server(cfg),
+                    summary.fetched
+                )
+            })?;
+        let mut got: Vec<(u32, Vec<u8>, String)> = Vec::new();
+        for f in fetches.iter() {
+            let (Some(uid), Some(body)) = (f.uid, f.body()) else {
+                continue;
+            };
+            if !chunk.contains(&uid) {
+                continue;
+            }
+            let date = f
+                .internal_date()
+                .map(|d| d.with_timezone(&Utc).to_rfc3339())
+                .unwrap_or_default();
+            got.push((uid, body.to_vec(), date));
+        }
+        got.sort_by_key(|g| g.0);
+        let bodies: Vec<Vec<u8>> = got.iter().map(|g| g.1.clone()).collect();
+        let shas = ingest::store_all(game, &bodies)?;
+        for ((uid, _, date), sha) in got.iter().zip(shas) {
+            state.unjudged.push(Fetched {
+                sha256: sha,
+                uid: *uid,
+                internal_date: date.clone(),
+                source: format!(
+                    "imap://{}@{}/{};UIDVALIDITY={};UID={}",
+                    cfg.user, cfg.host, cfg.mailbox, validity, uid
+                ),
+            });
+        }
+        // Every UID asked for is done: one the server no longer has is gone for good.
+        state.stored_uid = *chunk.last().unwrap_or(&state.stored_uid);
+        save_state(game, state)?;
+        summary.fetched += got.len();
+    }
+    summary.marked += mark(&mut session, cfg, game, state)?;
+    let _ = session.logout();
+    Ok(())
+}
+
+/// Flags or moves the UIDs stored and not yet marked; how many.
+fn mark<T: Read + Write>(
+    session: &mut imap::Session<T>,
+    cfg: &ImapConfig,
+    game: &Game,
+    state: &mut FetchState,
+) -> Result<usize> {
+    if state.marked_uid >= state.stored_uid {
+        return Ok(0);
+    }
+    let set = format!("{}:{}", state.marked_uid + 1, state.stored_uid);
+    let n = session
+        .uid_search(format!("UID {set}"))
+        .with_context(|| format!("{}: cannot list the messages to mark", server(cfg)))?
+        .len();
+    match cfg.move_to() {
+        Some(folder) => session.uid_mv(&set, folder).with_context(|| {
+            format!(
+                "{}: cannot move messages to {folder} (does the folder exist?)",
+                server(cfg)
+            )
+        })?,
+        None => {
+            session
+                .uid_store(&set, "+FLAGS.SILENT (\\Seen)")
+                .with_context(|| format!("{}: cannot flag messages seen", server(cfg)))?;
+        }
+    }
+    state.marked_uid = state.stored_uid;
+    save_state(game, state)?;
+    Ok(n)
+}
+
+/// A stored message, read back from the archive for the ingest.
+fn raw_message(game: &Game, f: &Fetched) -> Result<RawMessage> {
+    let path = ingest::raw_path(game, &f.sha256);
+    let size = std::fs::metadata(&path)
+        .with_context(|| {
+            format!(
+                "the fetched message {} is not in the archive",
+                path.display()
+            )
+        })?
+        .len();
+    let (bytes, oversize) = if size > game.config.mail.max_message_bytes {
+        (Vec::new(), Some((path, size)))
+    } else {
+        (
+            std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?,
+            None,
+        )
+    };
+    let delivered = DateTime::parse_from_rfc3339(&f.internal_date)
+        .ok()
+        .map(|d| (d.with_timezone(&Utc), Basis::Delivery));
+    Ok(RawMessage {
+        bytes,
+        oversize,
+        source: f.source.clone(),
+        delivered,
+        spill: None,
+    })
+}
+
+fn state_path(game: &Game) -> PathBuf {
+    game.dir.join(STATE_FILE)
+}
+
+fn mailbox_key(cfg: &ImapConfig) -> String {
+    format!("{}@{}:{}/{}", cfg.user, cfg.host, cfg.port, cfg.mailbox)
+}
+
+/// The state kept for this mailbox; a fresh one when none is (or it was for another mailbox, whose
+/// unjudged messages are still judged).
+fn load_state(game: &Game, cfg: &ImapConfig) -> Result<FetchState> {
+    let path = state_path(game);
+    let fresh = FetchState {
+        format: STATE_FORMAT.to_string(),
+        mailbox: mailbox_key(cfg),
+        ..FetchState::default()
+    };
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(fresh);
+    };
+    let old: FetchState = toml::from_str(&text).with_context(|| {
+        format!(
+            "{} is damaged: delete it and pbem fetches the whole mailbox again (the archive keeps each message once)",
+            game.shown(&path)
+        )
+    })?;
+    if old.mailbox == mailbox_key(cfg) {
+        Ok(old)
+    } else {
+        Ok(FetchState {
+            unjudged: old.unjudged,
+            ..fresh
+        })
+    }
+}
+
+fn save_state(game: &Game, state: &FetchState) -> Result<()> {
+    let text = toml::to_string(state).context("cannot write the IMAP fetch state")?;
+    write_atomic(&state_path(game), text.as_bytes())
+}
+
+fn server(cfg: &ImapConfig) -> String {
+    format!("IMAP server {}:{}", cfg.host, cfg.port)
+}
+
+/// A TLS connection to the server, its certificate verified against the public roots and `ca_file`.
+fn connect(
+    game: &Game,
+    cfg: &ImapConfig,
+) -> Result<rustls::StreamOwned<rustls::ClientConnection, TcpStream>> {
+    let mut roots = rustls::RootCertStore::empty();
+    roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
+    if let Some(file) = &cfg.ca_file {
+        use rustls_pki_types::pem::PemObject;
+        let path = game.dir.join(file);
+        let certs = rustls_pki_types::CertificateDer::pem_file_iter(&path)
+            .and_then(|it| it.collect::<std::result::Result<Vec<_>, _>>())
+            .map_err(|e| {
+                anyhow!(
+                    "cannot read the certificates of {} (game.toml [mail.imap] ca_file): {e}",
+                    path.display()
+                )
+            })?;
+        if certs.is_empty() {
+            bail!(
+                "{} (game.toml [mail.imap] ca_file) holds no PEM certificate",
+                path.display()
+            );
+        }
+        for c in certs {
+            roots
+                .add(c)
+                .with_context(|| format!("a certificate of {} is not usable", path.display()))?;
+        }
+    }
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()?
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    let name = rustls_pki_types::ServerName::try_from(cfg.host.clone())
+        .with_context(|| format!("{} is not a host name", cfg.host))?;
+    let conn = rustls::ClientConnection::new(Arc::new(config), name)?;
+    let timeout = Duration::from_secs(cfg.timeout_seconds.max(1));
+    let addr = std::net::ToSocketAddrs::to_socket_addrs(&(cfg.host.as_str(), cfg.port))
+        .with_context(|| format!("cannot resolve {}", cfg.host))?
+        .next()
+        .ok_or_else(|| anyhow!("{} has no address", cfg.host))?;
+    let tcp = TcpStream::connect_timeout(&addr, timeout)
+        .with_context(|| format!("cannot connect to the {}", server(cfg)))?;
+    tcp.set_read_timeout(Some(timeout))?;
+    tcp.set_write_timeout(Some(timeout))?;
+    let mut tls = rustls::StreamOwned::new(conn, tcp);
+    // The handshake now, so that a certificate the client does not trust is named as such.
+    while tls.conn.is_handshaking() {
+        tls.conn
+            .complete_io(&mut tls.sock)
+            .with_context(|| format!("{}: the TLS handshake failed", server(cfg)))?;
+    }
+    Ok(tls)
+}
+
+/// The IMAP password, from the environment variable or the file game.toml names (never game.toml).
+fn imap_password(game: &Game, cfg: &ImapConfig) -> Result<String> {
+    if let Some(var) = &cfg.password_env {
+        return std::env::var(var).map_err(|_| {
+            anyhow!("the IMAP password: the environment variable {var} (game.toml [mail.imap] password_env) is not set")
+        });
+    }
+    if let Some(file) = &cfg.password_file {
+        let path = game.dir.join(file);
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            anyhow!(
+                "the IMAP password: cannot read {} (game.toml [mail.imap] password_file): {}",
+                path.display(),
+                e.kind()
+            )
+        })?;
+        return Ok(text.lines().next().unwrap_or_default().to_string());
+    }
+    bail!("[mail.imap] has no password: set password_env = \"PBEM_IMAP_PASSWORD\" (and export it) or password_file")
+}
