@@ -78,8 +78,13 @@ pub struct Roller {
 
 impl Roller {
     pub fn new(seed: &Bytes32, label: &str) -> Self {
+        Roller::from_key(event_key(seed, label))
+    }
+
+    /// The rolls of a key made otherwise (a sealed roll's, `engine::sealed::key`).
+    pub fn from_key(key: Bytes32) -> Self {
         Roller {
-            rng: ChaCha20Rng::from_seed(event_key(seed, label)),
+            rng: ChaCha20Rng::from_seed(key),
         }
     }
 

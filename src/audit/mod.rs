@@ -23,6 +23,8 @@ pub struct TurnVerdict {
     /// How many files and rolls were compared, for the one-line verdict.
     pub files: usize,
     pub rolls: usize,
+    /// How many of the rolls were sealed (no report shows them; `engine::sealed`).
+    pub sealed: usize,
 }
 
 impl TurnVerdict {
@@ -31,15 +33,29 @@ impl TurnVerdict {
     }
 }
 
+/// How an audit loads the game again to re-resolve a turn: `Game::load`, or in a test, a game whose
+/// ruleset is a test's own.
+pub type Reload<'a> = &'a dyn Fn(&std::path::Path) -> Result<Game>;
+
 /// Audits every resolved turn, or only `only`.
 pub fn audit(game: &Game, only: Option<u32>) -> Result<Vec<TurnVerdict>> {
-    audit_with_progress(game, only, &mut |_, _| {})
+    audit_with(game, only, &Game::load, &mut |_, _| {})
 }
 
 /// [`audit`], calling `progress(done, total)` as turns are audited.
 pub fn audit_with_progress(
     game: &Game,
     only: Option<u32>,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Vec<TurnVerdict>> {
+    audit_with(game, only, &Game::load, progress)
+}
+
+/// As [`audit_with_progress`], loading the game again with `reload`.
+pub fn audit_with(
+    game: &Game,
+    only: Option<u32>,
+    reload: Reload,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Vec<TurnVerdict>> {
     let current = game.current_turn_or_last()?;
@@ -50,7 +66,7 @@ pub fn audit_with_progress(
     let mut out = Vec::new();
     for (i, t) in turns.iter().enumerate() {
         progress(i, turns.len());
-        out.push(audit_turn(game, *t)?);
+        out.push(audit_turn_with(game, *t, reload)?);
     }
     progress(turns.len(), turns.len());
     // A record missing in the middle breaks the chain: later records are still audited above, and
@@ -60,11 +76,17 @@ pub fn audit_with_progress(
 
 /// Audits one resolved turn.
 pub fn audit_turn(game: &Game, turn: u32) -> Result<TurnVerdict> {
+    audit_turn_with(game, turn, &Game::load)
+}
+
+/// As [`audit_turn`], loading the game again with `reload`.
+pub fn audit_turn_with(game: &Game, turn: u32, reload: Reload) -> Result<TurnVerdict> {
     let mut v = TurnVerdict {
         turn,
         problems: Vec::new(),
         files: 0,
         rolls: 0,
+        sealed: 0,
     };
     let record_path = game.record_path(turn);
     if !record_path.is_file() {
@@ -169,7 +191,7 @@ pub fn audit_turn(game: &Game, turn: u32) -> Result<TurnVerdict> {
     }
     // Re-resolve with the presentation the turn was resolved with (title, time zone, next deadline):
     // game.toml may change them since without changing the game.
-    let replay = match replay_game(game, turn, &record) {
+    let replay = match replay_game(game, turn, &record, reload) {
         Ok(g) => g,
         Err(e) => {
             p.push(format!("the game does not load again: {e:#}"));
@@ -224,6 +246,7 @@ pub fn audit_turn(game: &Game, turn: u32) -> Result<TurnVerdict> {
         }
     };
     v.rolls = products.events.iter().map(|e| e.rolls.len()).sum();
+    v.sealed = crate::engine::sealed::of_events(&products.events).len();
     if products.record.seed != record.seed {
         v.problems.push(format!("the seed S_{turn} recomputed from the secret and the entropy lines differs from the record"));
     }
@@ -243,8 +266,13 @@ pub fn audit_turn(game: &Game, turn: u32) -> Result<TurnVerdict> {
 
 /// The game as turn `turn` was resolved: game.toml of now, with the title, time zone and next
 /// deadline the record keeps.
-fn replay_game(game: &Game, turn: u32, record: &crate::game::record::TurnRecord) -> Result<Game> {
-    let mut g = Game::load(&game.dir)?;
+fn replay_game(
+    game: &Game,
+    turn: u32,
+    record: &crate::game::record::TurnRecord,
+    reload: Reload,
+) -> Result<Game> {
+    let mut g = reload(&game.dir)?;
     if let Some(shown) = &record.shown {
         g.config.title = shown.title.clone();
         g.config.deadline.time_zone = toml::Spanned::new(0..0, shown.time_zone.clone());

@@ -32,6 +32,9 @@ pub struct ParsedHeader {
     /// v2: `none`, or the beacon.
     pub beacon: String,
     pub seed: String,
+    /// The turn's sealed rolls, `N SHA` (`engine::sealed`); empty when the header has no `sealed:`
+    /// line (the turn had none).
+    pub sealed: String,
 }
 
 /// One roll as listed in a report: its label, the dice and the faces shown, and the text of the event
@@ -125,6 +128,7 @@ pub fn parse_header(report: &str) -> Result<ParsedHeader> {
         secret: String::new(),
         entropy: Vec::new(),
         seed: String::new(),
+        sealed: String::new(),
     };
     for line in &lines[start..] {
         if let Some(d) = line.strip_prefix("header sha256: ") {
@@ -142,6 +146,7 @@ pub fn parse_header(report: &str) -> Result<ParsedHeader> {
             "seed" => h.seed = value.to_string(),
             "close" => h.close = value.to_string(),
             "beacon" => h.beacon = value.to_string(),
+            "sealed" => h.sealed = value.to_string(),
             k if k.starts_with("orders ") => h
                 .orders
                 .push((k["orders ".len()..].to_string(), value.to_string())),

@@ -37,8 +37,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut bad = 0;
     for v in &verdicts {
         if v.ok() {
+            let sealed = if v.sealed > 0 {
+                format!(", {} of them sealed", v.sealed)
+            } else {
+                String::new()
+            };
             crate::say!(
-                "turn {}: ok ({} files, {} rolls re-derived and identical)",
+                "turn {}: ok ({} files, {} rolls re-derived and identical{sealed})",
                 v.turn,
                 v.files,
                 v.rolls

@@ -30,6 +30,7 @@ pub mod rollback;
 pub mod send;
 pub mod status;
 pub mod turn;
+pub mod unseal;
 pub mod verify;
 
 use std::process::ExitCode;
@@ -118,6 +119,7 @@ pub enum Command {
     AcceptLate(accept_late::Args),
     Rekey(rekey::Args),
     Verify(verify::Args),
+    Unseal(unseal::Args),
     PurgePasswords(purge_passwords::Args),
     Completions(completions::Args),
     Man(man::Args),
@@ -166,6 +168,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::AcceptLate(a) => accept_late::run(a),
         Command::Rekey(a) => rekey::run(a),
         Command::Verify(a) => verify::run(a),
+        Command::Unseal(a) => unseal::run(a),
         Command::PurgePasswords(a) => purge_passwords::run(a),
         Command::Completions(a) => completions::run(a),
         Command::Man(a) => man::run(a),

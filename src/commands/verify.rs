@@ -13,14 +13,16 @@ use crate::audit::verify::{announcement_commitment, Anchor, ClosingMail, SentOrd
 /// text, HTML or JSON report. It re-derives every roll listed from the dice header and the labels,
 /// checks the header's digest, the secret against the commitment and the seed, that no label is listed
 /// twice, that each event's text agrees with its roll, and that every form of the report lists the
-/// same rolls. Anchor the commitment with --commitment, --announcement or --previous (without one,
+/// same rolls; it says how many sealed rolls the turn had (rolls no report shows until the referee
+/// publishes them with `pbem unseal`), and with --sealed checks the published list. Anchor the commitment with --commitment, --announcement or --previous (without one,
 /// verify says so: the referee could then have chosen his secret after the orders came in), and check
 /// your own entropy with --orders.
 #[derive(Debug, clap::Args)]
 #[command(after_help = examples!(
     "pbem verify \"Ulm 1805 turn 3.eml\" --announcement \"Ulm 1805 turn 3 announcement.eml\"",
     "pbem verify france-turn-3.json --previous france-turn-2.txt --orders my-orders.eml",
-    "pbem verify france-turn-1.txt --commitment 7fb5e5e3...c190"
+    "pbem verify france-turn-1.txt --commitment 7fb5e5e3...c190",
+    "pbem verify france-turn-3.txt --sealed \"sealed rolls of turn 3.txt\""
 ))]
 pub struct Args {
     /// The report: a saved mail (.eml) or a text, HTML or JSON report.
@@ -47,6 +49,10 @@ pub struct Args {
     /// The closing mail of this turn (pbem-dice/v2): the report's closing list must be the one mailed.
     #[arg(long, value_name = "MAIL")]
     pub close: Option<PathBuf>,
+    /// The sealed list the referee published (`pbem unseal`), as a file or mail: its rolls must be
+    /// the ones the report counted and committed to, each re-derived from the report's seed.
+    #[arg(long, value_name = "FILE")]
+    pub sealed: Option<PathBuf>,
 }
 
 fn read(p: &Path) -> Result<Vec<u8>> {
@@ -193,7 +199,46 @@ pub fn run(args: Args) -> Result<ExitCode> {
             })
         }
     };
-    let v = crate::audit::verify::verify(&report_forms, &anchors, closing.as_ref(), sent.as_ref())?;
+    let mut v =
+        crate::audit::verify::verify(&report_forms, &anchors, closing.as_ref(), sent.as_ref())?;
+    let sealed_list = args
+        .sealed
+        .as_deref()
+        .map(|p| -> Result<_> {
+            let lists = crate::engine::sealed::parse(&all_text(p)?);
+            lists
+                .into_iter()
+                .find(|l| l.game == v.header.game && l.turn == v.header.turn)
+                .with_context(|| {
+                    format!(
+                        "{}: no sealed list of game {} turn {} in it",
+                        p.display(),
+                        v.header.game,
+                        v.header.turn
+                    )
+                })
+        })
+        .transpose()?;
+    if let Some(list) = &sealed_list {
+        let h = &v.header;
+        let problems = crate::engine::sealed::check(
+            list,
+            crate::engine::sealed::Against {
+                game: &h.game,
+                turn: h.turn,
+                secret: &h.secret,
+                seed: &h.seed,
+                sealed: &h.sealed,
+            },
+        );
+        if problems.is_empty() {
+            v.passed.push(format!(
+                "the sealed list holds the {} sealed roll(s) the report committed to, its seal is the one the secret was made from, and each roll is re-derived from the seed and the seal",
+                list.rolls.len()
+            ));
+        }
+        v.problems.extend(problems);
+    }
     let h = &v.header;
     let names: Vec<&str> = v.forms.iter().map(|f| f.name()).collect();
     crate::say!(
@@ -228,6 +273,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     let bad = v.mismatched_rolls();
     crate::say!("{} of {} rolls match", v.rolls.len() - bad, v.rolls.len());
+    match v.header.sealed.split_once(' ') {
+        None => crate::say!("0 sealed rolls"),
+        Some((n, digest)) if sealed_list.is_none() => crate::say!(
+            "{n} sealed roll(s), not shown until the referee publishes them (commitment {digest}): check that list with --sealed"
+        ),
+        Some((n, digest)) => crate::say!("{n} sealed roll(s) (commitment {digest})"),
+    }
     if !v.ok() {
         crate::say!("the report does NOT check out");
         return Ok(ExitCode::from(exit::MISMATCH));

@@ -10,7 +10,6 @@ use anyhow::{bail, Context, Result};
 use chrono::{DateTime, NaiveDateTime, TimeZone, Utc};
 
 use crate::game::acts::{self, Act};
-use crate::game::fsio::write_atomic_mode;
 use crate::game::Game;
 use crate::mail::outbox;
 
@@ -194,19 +193,19 @@ pub struct Reopened {
     pub notices: Vec<PathBuf>,
 }
 
-/// A fresh secret for the unresolved turn `turn`: the old one (kept in `keep`) is never used again.
+/// A fresh secret for the unresolved turn `turn`, with its sealing secret (`engine::sealed`): the old
+/// ones (kept in `keep`, the seal beside it) are never used again.
 fn fresh_secret(game: &Game, turn: u32, keep: &std::path::Path) -> Result<(String, String)> {
     let old = crate::dice::to_hex(&game.commitment(turn)?);
     let secret = game.secret_path(turn);
     if secret.is_file() {
         move_into(&secret, keep)?;
     }
-    let s = crate::dice::fresh_secret().context("the operating system gave no random bytes")?;
-    write_atomic_mode(
-        &secret,
-        format!("{}\n", crate::dice::to_hex(&s)).as_bytes(),
-        Some(0o600),
-    )?;
+    let seal = game.seal_path(turn);
+    if seal.is_file() {
+        move_into(&seal, &keep.with_extension("seal"))?;
+    }
+    crate::engine::sealed::fresh_secret(game, turn)?;
     let c = crate::engine::turn::ensure_commitment(game, turn)?;
     Ok((old, crate::dice::to_hex(&c)))
 }
@@ -282,6 +281,12 @@ pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
             move_into(
                 &game.secret_path(t),
                 &archive.join(format!("secret/{t}.key")),
+            )?;
+        }
+        if game.seal_path(t).exists() {
+            move_into(
+                &game.seal_path(t),
+                &archive.join(format!("secret/{t}.seal")),
             )?;
         }
         t += 1;

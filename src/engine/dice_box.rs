@@ -13,6 +13,8 @@ use crate::engine::event::{Die, Roll};
 /// reuses a die.
 pub struct DiceBox {
     seed: Bytes32,
+    /// `Q_t`, the turn's sealing secret, when it has one (`engine::sealed`).
+    seal: Option<Bytes32>,
     used: BTreeSet<String>,
 }
 
@@ -20,8 +22,15 @@ impl DiceBox {
     pub fn new(seed: Bytes32) -> Self {
         DiceBox {
             seed,
+            seal: None,
             used: BTreeSet::new(),
         }
+    }
+
+    /// The box with the turn's sealing secret `Q_t`, which sealed rolls need.
+    pub fn with_seal(mut self, seal: Option<Bytes32>) -> Self {
+        self.seal = seal;
+        self
     }
 
     /// Draws dice of the given sizes under `label`.
@@ -37,6 +46,32 @@ impl DiceBox {
         Ok(Roll {
             label: label.to_string(),
             dice,
+            sealed: false,
+        })
+    }
+
+    /// Draws dice under `label`, sealed: from the key `H("pbem-dice/sealed/event", S_t, Q_t, L)`,
+    /// which nobody can compute before the referee reveals the turn's sealing secret `Q_t`. The turn
+    /// log keeps the roll and `audit` checks it, but no report shows it; the header counts the turn's
+    /// sealed rolls and commits to them (`engine::sealed`) until `pbem unseal` publishes them. For a
+    /// roll whose faces would tell a power what it must not know (GITM's noisy detection); the event
+    /// that carries it must not give its faces in its text either.
+    pub fn roll_sealed(&mut self, label: &str, sides: &[u32]) -> Result<Roll> {
+        let Some(seal) = self.seal else {
+            bail!("this turn has no sealing secret (secret/<turn>.seal): its dice secret was made before pbem sealed rolls; `pbem rekey` gives the turn a new secret with one");
+        };
+        self.open(label)?;
+        let mut r = Roller::from_key(crate::engine::sealed::key(&self.seed, &seal, label));
+        Ok(Roll {
+            label: label.to_string(),
+            dice: sides
+                .iter()
+                .map(|&n| Die {
+                    sides: n,
+                    face: r.die(n),
+                })
+                .collect(),
+            sealed: true,
         })
     }
 
@@ -53,6 +88,7 @@ impl DiceBox {
         Ok(Roll {
             label: label.to_string(),
             dice,
+            sealed: false,
         })
     }
 
@@ -78,6 +114,34 @@ mod tests {
         let mut d = DiceBox::new([7; 32]);
         d.roll("combat/area=Ulm/round=1", &[6]).unwrap();
         assert!(d.roll("combat/area=Ulm/round=1", &[6]).is_err());
+    }
+
+    #[test]
+    fn a_sealed_roll_needs_the_sealing_secret_and_depends_on_it() {
+        assert!(DiceBox::new([9; 32]).roll_sealed("detect/x", &[6]).is_err());
+        let faces = |seal: u8| {
+            let mut d = DiceBox::new([9; 32]).with_seal(Some([seal; 32]));
+            let r = d.roll_sealed("detect/x", &[1000, 1000]).unwrap();
+            assert!(r.sealed);
+            r.dice
+        };
+        assert_eq!(faces(1), faces(1));
+        assert_ne!(faces(1), faces(2));
+        let plain = DiceBox::new([9; 32])
+            .roll("detect/x", &[1000, 1000])
+            .unwrap();
+        assert_ne!(
+            plain.dice,
+            faces(1),
+            "a sealed roll's faces are not the plain roll's"
+        );
+    }
+
+    #[test]
+    fn a_sealed_label_is_used_once_too() {
+        let mut d = DiceBox::new([7; 32]).with_seal(Some([1; 32]));
+        d.roll_sealed("detect/x", &[6]).unwrap();
+        assert!(d.roll("detect/x", &[6]).is_err());
     }
 
     #[test]

@@ -20,19 +20,26 @@ pub struct Die {
 pub struct Roll {
     pub label: String,
     pub dice: Vec<Die>,
+    /// A sealed roll (`DiceBox::roll_sealed`): in the turn log and counted in the record and the
+    /// header, but no report lists it until the referee unseals it (`engine::sealed`).
+    pub sealed: bool,
 }
 
 impl Serialize for Roll {
-    /// Written compactly: `{ label = "combat/area=Ulm/round=1", dice = "d6 d6", faces = [5, 4] }`.
+    /// Written compactly: `{ label = "combat/area=Ulm/round=1", dice = "d6 d6", faces = [5, 4] }`,
+    /// with `sealed = true` after them for a sealed roll.
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
-        let mut st = s.serialize_struct("Roll", 3)?;
+        let mut st = s.serialize_struct("Roll", 3 + usize::from(self.sealed))?;
         st.serialize_field("label", &self.label)?;
         st.serialize_field("dice", &self.dice_names())?;
         st.serialize_field(
             "faces",
             &self.dice.iter().map(|d| d.face).collect::<Vec<_>>(),
         )?;
+        if self.sealed {
+            st.serialize_field("sealed", &true)?;
+        }
         st.end()
     }
 }
@@ -45,6 +52,16 @@ impl Roll {
             .map(|d| d.face.to_string())
             .collect::<Vec<_>>()
             .join(" ")
+    }
+
+    /// The roll as a report (or the unsealed list) writes it: `roll <label>: d6 d6 -> 5 4`.
+    pub fn line(&self) -> String {
+        format!(
+            "roll {}: {} -> {}",
+            self.label,
+            self.dice_names(),
+            self.faces()
+        )
     }
 
     pub fn dice_names(&self) -> String {

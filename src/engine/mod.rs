@@ -9,5 +9,6 @@ pub mod deadline;
 pub mod dice_box;
 pub mod event;
 pub mod players;
+pub mod sealed;
 pub mod turn;
 pub mod visibility;

@@ -13,7 +13,7 @@ use crate::dice::{self, Bytes32};
 use crate::engine::dice_box::DiceBox;
 use crate::engine::event::Event;
 use crate::game::config::DiceScheme;
-use crate::game::fsio::{write_atomic, write_atomic_mode, GameLock};
+use crate::game::fsio::{write_atomic, GameLock};
 use crate::game::record::{sha256_hex, TurnRecord, FORMAT};
 use crate::game::Game;
 use crate::mail::outbox;
@@ -144,15 +144,7 @@ pub fn ensure_commitment(game: &Game, turn: u32) -> Result<Bytes32> {
     let secret = match std::fs::read_to_string(&path) {
         Ok(text) => dice::from_hex(&text)
             .with_context(|| format!("{} does not hold 64 hex digits", game.shown(&path)))?,
-        Err(_) => {
-            let s = dice::fresh_secret().context("the operating system gave no random bytes")?;
-            write_atomic_mode(
-                &path,
-                format!("{}\n", dice::to_hex(&s)).as_bytes(),
-                Some(0o600),
-            )?;
-            s
-        }
+        Err(_) => crate::engine::sealed::fresh_secret(game, turn)?,
     };
     let c = dice::commitment(&game.config.game, turn, &secret);
     write_atomic(
@@ -386,7 +378,8 @@ fn produce(
         None => dice::turn_seed(&game.config.game, turn, secret, &contributions),
         Some((_, x)) => crate::dice_v2::turn_seed(&game.config.game, turn, secret, x, &beacon.0),
     };
-    let mut dice_box = DiceBox::new(seed);
+    let seal = crate::engine::sealed::seal_of(game, turn, secret)?;
+    let mut dice_box = DiceBox::new(seed).with_seal(seal);
     let mut resolution = game
         .ruleset
         .resolve(game, &state, &accepted, &mut dice_box)?;
@@ -401,7 +394,8 @@ fn produce(
             &seed,
         ),
         Some((file, _)) => DiceHeader::v2(&published, secret, file, &beacon.1, &seed),
-    };
+    }
+    .with_sealed(&resolution.events, seal.as_ref())?;
     if let Some((file, _)) = &closed {
         // The record keeps the entropy that made the seed: v2's, from the closing list.
         contributions = file
@@ -536,6 +530,7 @@ fn produce(
         orders: orders_digests,
         outputs: BTreeMap::new(),
         acts: crate::game::acts::digest(&game.dir, turn),
+        sealed: header.sealed.clone(),
         shown: Some(crate::game::record::Shown {
             title: game.config.title.clone(),
             time_zone: game.config.deadline.time_zone.get_ref().clone(),

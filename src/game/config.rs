@@ -66,6 +66,11 @@ pub struct DiceConfig {
     /// `drand-quicknet`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub beacon: Option<Beacon>,
+    /// Sealed rolls (`DiceBox::roll_sealed`) of a turn may be unsealed (`pbem unseal`) once this many
+    /// turns after it are resolved; without it, only at the game's end, which the referee declares
+    /// with `pbem unseal --force`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unseal_after: Option<u32>,
 }
 
 /// The public beacons pbem knows.
@@ -77,7 +82,7 @@ pub enum Beacon {
 
 impl DiceConfig {
     fn is_v1(&self) -> bool {
-        self.scheme == DiceScheme::V1 && self.beacon.is_none()
+        self.scheme == DiceScheme::V1 && self.beacon.is_none() && self.unseal_after.is_none()
     }
 }
 

@@ -26,6 +26,7 @@ pub mod fsio;
 pub mod load;
 pub mod map;
 pub mod record;
+pub mod relations;
 pub mod state;
 
 use std::path::{Path, PathBuf};
@@ -150,6 +151,12 @@ impl Game {
 
     pub fn secret_path(&self, turn: u32) -> PathBuf {
         self.dir.join("secret").join(format!("{turn}.key"))
+    }
+
+    /// `secret/<t>.seal`: the sealing secret `Q_t` of the turn's sealed rolls (`engine::sealed`),
+    /// whose hash is `R_t`.
+    pub fn seal_path(&self, turn: u32) -> PathBuf {
+        self.dir.join("secret").join(format!("{turn}.seal"))
     }
 
     /// A path inside the game folder as it is shown in messages and reports: `<game id>/<relative

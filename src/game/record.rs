@@ -40,6 +40,10 @@ pub struct TurnRecord {
     /// empty when there were none.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub acts: String,
+    /// The turn's sealed rolls, `N SHA` as its header gives them (`engine::sealed`); empty when it
+    /// had none.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub sealed: String,
     /// What the turn's reports printed that game.toml may change later without changing the game: the
     /// title, the time zone and the next turn's deadline (local `YYYY-MM-DDTHH:MM`). `audit` re-resolves
     /// with them.

@@ -1,8 +1,8 @@
 //! `turns/<t>/state.toml`: the position at the start of a turn. Every collection here iterates in a
 //! fixed order (vectors in file order, `BTreeMap`s by key), so that writing a state gives the same bytes.
 //!
-//! One file format for every ruleset: the shared keys (game, turn, control, alliances, standing orders,
-//! who plays each power) are the engine's and are checked here ([`check_shared`]); the pieces of a game
+//! One file format for every ruleset: the shared keys (game, turn, control, alliances, relations,
+//! standing orders, who plays each power) are the engine's and are checked here ([`check_shared`]); the pieces of a game
 //! system belong to its ruleset, which checks them (`Ruleset::check_state`) and refuses those of
 //! another. Empires in Arms, the first ruleset, keeps its `[[corps]]`, `[[leader]]`, `[[fleet]]` and
 //! `[[insurrection]]` at the top level; later rulesets keep theirs in one table named after the ruleset
@@ -13,6 +13,8 @@ use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use toml::Spanned;
+
+pub use super::relations::{Relation, Relations};
 
 /// The position at the start of a turn.
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
@@ -27,6 +29,10 @@ pub struct State {
     /// stand together, and do not take each other's areas.
     #[serde(default)]
     pub alliances: Vec<Vec<String>>,
+    /// Pairs of powers allied, neutral or hostile (`game::relations`); a pair not listed is allied
+    /// when an alliance holds both, hostile otherwise. EiA and PoG need only `alliances`.
+    #[serde(default, skip_serializing_if = "Relations::is_empty")]
+    pub relations: Relations,
     /// Standing orders per power: decision name to setting; kept until the power changes them.
     #[serde(default)]
     pub standing: BTreeMap<String, BTreeMap<String, String>>,
@@ -272,11 +278,12 @@ impl<'de> Deserialize<'de> for Tenths {
 impl State {
     /// Whether `a` and `b` are the same power or allies.
     pub fn friendly(&self, a: &str, b: &str) -> bool {
-        a == b
-            || self
-                .alliances
-                .iter()
-                .any(|g| g.iter().any(|p| p == a) && g.iter().any(|p| p == b))
+        self.relation(a, b) == Relation::Allied
+    }
+
+    /// How `a` and `b` stand to each other: allied, neutral or hostile (`game::relations`).
+    pub fn relation(&self, a: &str, b: &str) -> Relation {
+        super::relations::relation(&self.relations, &self.alliances, a, b)
     }
 
     pub fn corps_of<'a>(&'a self, power: &'a str) -> impl Iterator<Item = &'a Corps> + 'a {
@@ -373,6 +380,11 @@ pub fn check_shared(
             ));
         }
     }
+    out.extend(super::relations::check(
+        &state.relations,
+        &state.alliances,
+        &powers,
+    ));
     // EiA 19.2.2: an alliance a new player inherited stands until his lock's turn.
     for (power, until) in &state.alliance_locks {
         if state.turn >= *until {

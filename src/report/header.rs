@@ -21,6 +21,8 @@ pub struct DiceHeader {
     pub entropy: Vec<(String, String)>,
     /// `S_t`, hex.
     pub seed: String,
+    /// The turn's sealed rolls, `N SHA` (`engine::sealed`); empty when it had none.
+    pub sealed: String,
     /// The header as text, exactly as hashed.
     pub text: String,
     /// SHA-256 of `text`.
@@ -68,9 +70,25 @@ impl DiceHeader {
                 .map(|p| (p.id.clone(), p.entropy.clone()))
                 .collect(),
             seed: dice::to_hex(seed),
+            sealed: String::new(),
             text,
             digest,
         }
+    }
+
+    /// The header with the turn's sealed rolls counted and committed to (`sealed: N SHA`, after the
+    /// seed, `engine::sealed`); unchanged when the turn had none.
+    pub fn with_sealed(
+        mut self,
+        events: &[crate::engine::event::Event],
+        seal: Option<&Bytes32>,
+    ) -> anyhow::Result<Self> {
+        if let Some(value) = crate::engine::sealed::header_value(events, seal)? {
+            self.text.push_str(&format!("sealed: {value}\n"));
+            self.sealed = value;
+            self.digest = sha256_hex(self.text.as_bytes());
+        }
+        Ok(self)
     }
 
     pub fn new(
@@ -104,6 +122,7 @@ impl DiceHeader {
             secret: dice::to_hex(secret),
             entropy,
             seed: dice::to_hex(seed),
+            sealed: String::new(),
             text,
             digest,
         }

@@ -142,6 +142,9 @@ struct Dice<'a> {
     secret: &'a str,
     entropy: Vec<Entropy<'a>>,
     seed: &'a str,
+    /// The turn's sealed rolls, `N SHA` (`engine::sealed`); absent when it had none.
+    #[serde(skip_serializing_if = "str::is_empty")]
+    sealed: &'a str,
     text: &'a str,
     digest: &'a str,
 }
@@ -271,6 +274,7 @@ pub fn render(view: &PowerView) -> serde_json::Result<String> {
                 .map(|(power, entropy)| Entropy { power, entropy })
                 .collect(),
             seed: &h.seed,
+            sealed: &h.sealed,
             text: &h.text,
             digest: &h.digest,
         },

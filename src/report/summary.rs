@@ -103,6 +103,7 @@ fn decision(e: &Event) -> Option<Decision> {
         rolls: e
             .rolls
             .iter()
+            .filter(|r| !r.sealed)
             .map(|r| format!("{}: {} -> {}", r.label, r.dice_names(), r.faces()))
             .collect(),
     })
@@ -231,7 +232,11 @@ pub fn summary(game: &Game, input: &SummaryInput<'_>) -> anyhow::Result<String> 
         decisions: input.events.iter().filter_map(decision).collect(),
         combats,
         events: input.events.len(),
-        rolls: input.events.iter().map(|e| e.rolls.len()).sum(),
+        rolls: input
+            .events
+            .iter()
+            .map(|e| e.rolls.iter().filter(|r| !r.sealed).count())
+            .sum(),
         header: input.header.clone(),
     };
     super::templates::render(game, "summary.txt", &view)

@@ -316,9 +316,11 @@ pub(crate) fn event_line(e: &Event) -> EventLine {
         kind: e.kind.clone(),
         area: e.area.clone(),
         text: e.text.clone(),
+        // A sealed roll is in no report (`engine::sealed`): neither its label nor its faces.
         rolls: e
             .rolls
             .iter()
+            .filter(|r| !r.sealed)
             .map(|r| RollLine {
                 label: r.label.clone(),
                 dice: r.dice_names(),

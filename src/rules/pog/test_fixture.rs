@@ -375,6 +375,7 @@ impl Fixture {
             turn: 1,
             control,
             alliances: Vec::new(),
+            relations: Default::default(),
             standing: BTreeMap::new(),
             controlled: BTreeMap::new(),
             incoming: BTreeMap::new(),
