@@ -81,71 +81,8 @@ impl Dovecot {
         let dir = tempfile::tempdir().unwrap();
         let d = dir.path();
         // A certificate authority of the test's own, and the server's certificate signed by it.
-        fs::write(
-            d.join("ext.cnf"),
-            "subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n",
-        )
-        .unwrap();
-        let steps: [&[&str]; 3] = [
-            &[
-                "req",
-                "-x509",
-                "-newkey",
-                "rsa:2048",
-                "-nodes",
-                "-days",
-                "2",
-                "-subj",
-                "/CN=pbem test CA",
-                "-addext",
-                "basicConstraints=critical,CA:TRUE",
-                "-addext",
-                "keyUsage=critical,keyCertSign",
-                "-keyout",
-                "ca.key",
-                "-out",
-                "ca.pem",
-            ],
-            &[
-                "req",
-                "-newkey",
-                "rsa:2048",
-                "-nodes",
-                "-subj",
-                "/CN=localhost",
-                "-keyout",
-                "key.pem",
-                "-out",
-                "server.csr",
-            ],
-            &[
-                "x509",
-                "-req",
-                "-in",
-                "server.csr",
-                "-CA",
-                "ca.pem",
-                "-CAkey",
-                "ca.key",
-                "-CAcreateserial",
-                "-days",
-                "2",
-                "-extfile",
-                "ext.cnf",
-                "-out",
-                "cert.pem",
-            ],
-        ];
-        for args in steps {
-            let made = Process::new("openssl")
-                .args(args)
-                .current_dir(d)
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .status();
-            if !made.is_ok_and(|s| s.success()) {
-                return unavailable("openssl could not make the test certificates");
-            }
+        if !support::certs::make(d) {
+            return unavailable("openssl could not make the test certificates");
         }
         fs::write(d.join("passwd"), format!("{USER}:{{PLAIN}}{PASSWORD}\n")).unwrap();
         let maildir = d.join("mail").join(USER);

@@ -8,80 +8,16 @@
 mod support;
 
 use std::path::Path;
-use std::process::{Command as Process, Stdio};
 
 use support::smtp::Smtp;
 use support::*;
 
-/// A CA (`ca.pem`) and a server certificate for 127.0.0.1 signed by it (`cert.pem`, `key.pem`) in `d`.
+/// A CA and a server certificate for 127.0.0.1 (`tests/support/certs.rs`) in `d`.
 fn certificates(d: &Path) {
-    std::fs::write(
-        d.join("ext.cnf"),
-        "subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n",
-    )
-    .unwrap();
-    let steps: [&[&str]; 3] = [
-        &[
-            "req",
-            "-x509",
-            "-newkey",
-            "rsa:2048",
-            "-nodes",
-            "-days",
-            "2",
-            "-subj",
-            "/CN=pbem test CA",
-            "-addext",
-            "basicConstraints=critical,CA:TRUE",
-            "-addext",
-            "keyUsage=critical,keyCertSign",
-            "-keyout",
-            "ca.key",
-            "-out",
-            "ca.pem",
-        ],
-        &[
-            "req",
-            "-newkey",
-            "rsa:2048",
-            "-nodes",
-            "-subj",
-            "/CN=localhost",
-            "-keyout",
-            "key.pem",
-            "-out",
-            "server.csr",
-        ],
-        &[
-            "x509",
-            "-req",
-            "-in",
-            "server.csr",
-            "-CA",
-            "ca.pem",
-            "-CAkey",
-            "ca.key",
-            "-CAcreateserial",
-            "-days",
-            "2",
-            "-extfile",
-            "ext.cnf",
-            "-out",
-            "cert.pem",
-        ],
-    ];
-    for args in steps {
-        let made = Process::new("openssl")
-            .args(args)
-            .current_dir(d)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status();
-        assert!(
-            made.is_ok_and(|s| s.success()),
-            "these tests need the openssl CLI (apt-get install openssl)"
-        );
-    }
+    assert!(
+        support::certs::make(d),
+        "these tests need the openssl CLI (apt-get install openssl)"
+    );
 }
 
 /// The demo game's outbox sent to a TLS server in `mode` ("starttls" or "implicit"); with `trust`,

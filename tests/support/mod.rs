@@ -217,4 +217,5 @@ pub fn locked<T>(f: impl Fn() -> anyhow::Result<T>) -> T {
     }
     panic!("the game lock stayed busy")
 }
+pub mod certs;
 pub mod smtp;
