@@ -1870,3 +1870,64 @@ fn eia_6_3_a_sea_that_saw_a_battle_may_see_another() {
         "{firsts:?}"
     );
 }
+
+/// Red's R3 retires into the city of East before blue's B4 and B5 (EiA 7.5.1.1) and holds; then red's
+/// insurrection corps RI-1, raised in Side by B1, marches to East in its special land phase and
+/// attacks the besiegers (10.1.4.1.4).
+fn garrison_and_insurrection(seed: [u8; 32]) -> (Vec<Event>, crate::game::state::State) {
+    let state = [
+        "[[insurrection]]\nid = \"RI-1\"\npower = \"red\"\nfactors = 4\nmorale = 3.0\nmovement = 2\n".to_string(),
+        corps("B1", "blue", "infantry", 3, "3.0", "Mid"),
+        corps("B4", "blue", "infantry", 2, "3.0", "East"),
+        corps("B5", "blue", "infantry", 2, "3.0", "East"),
+        corps("R3", "red", "infantry", 3, "3.0", "East"),
+    ]
+    .concat();
+    let (_d, g) = game(&state);
+    let o = orders(&[
+        (
+            "blue",
+            EiaOrder::Move {
+                unit: "B1".into(),
+                path: vec!["Side".into()],
+            },
+        ),
+        ("blue", attack("East")),
+        (
+            "red",
+            EiaOrder::Move {
+                unit: "RI-1".into(),
+                path: vec!["East".into()],
+            },
+        ),
+        ("red", attack("East")),
+    ]);
+    run_seed(&g, &o, seed)
+}
+
+#[test]
+fn eia_7_5_2_11_a_besieged_corps_in_the_city_does_not_reinforce_the_field_battle() {
+    let (events, _) = garrison_and_insurrection(SEED);
+    let texts: Vec<&String> = events.iter().map(|e| &e.text).collect();
+    assert!(
+        events
+            .iter()
+            .any(|e| e.rule == "EiA 7.5.4" && e.text.contains("the walls hold")),
+        "{texts:#?}"
+    );
+    let city: Vec<&Event> = with_rule(&events, "EiA 7.5.2.11")
+        .into_iter()
+        .filter(|e| e.text.contains("R3"))
+        .collect();
+    assert_eq!(city.len(), 1, "{texts:#?}");
+    assert_eq!(
+        city[0].text,
+        "R3 (red) is besieged in the city of East: it cannot march out to the battle (EiA 7.5.2.11: only unbesieged corps in the city try)."
+    );
+    assert!(city[0].rolls.is_empty());
+    let battle = events
+        .iter()
+        .find(|e| e.kind == "combat" && e.area.as_deref() == Some("East"))
+        .expect("the insurrection battle at East");
+    assert!(battle.text.contains("red with RI-1 "), "{}", battle.text);
+}

@@ -105,8 +105,12 @@ impl Phase<'_> {
     ) -> Result<()> {
         let name = self.map.area(area).id.clone();
         let fortress = self.map.area(area).city.map_or(0, |c| c.fortress);
-        let mut besiegers = self.side("attacker", area, attackers, involved)?;
-        let garrison = self.side("defender", area, defenders, involved)?;
+        self.besiegers
+            .entry(area)
+            .or_default()
+            .extend(attackers.iter().cloned());
+        let mut besiegers = self.side("attacker", area, attackers, false, involved)?;
+        let garrison = self.side("defender", area, defenders, true, involved)?;
         besiegers.held.clear();
         // EiA 7.5.4.1.2.1: the defenders sortie unless the garrison is a single factor.
         let g = self.factors(&garrison, area);
