@@ -33,6 +33,9 @@ pub(super) struct Side {
     pub(super) held: BTreeSet<usize>,
     /// The outflanking force, which arrives before round 2 (EiA 7.5.2.3).
     pub(super) outflank: Vec<usize>,
+    /// Whether the side is the garrison of the area's city (a siege, EiA 7.5.4): its corps are those in
+    /// the city; a field battle's sides are the corps outside it (EiA 7.5.2.11).
+    pub(super) in_city: bool,
 }
 
 impl Side {
@@ -56,20 +59,18 @@ impl Phase<'_> {
             return self.siege(area, attackers, defenders, &involved);
         }
         self.evade(area, &defenders, &involved)?;
-        if !self
-            .board
-            .corps_in(area)
-            .iter()
-            .any(|&i| defenders.contains(&self.board.corps[i].power))
-        {
+        if !self.board.corps_in(area).iter().any(|&i| {
+            let c = &self.board.corps[i];
+            !c.in_city && defenders.contains(&c.power)
+        }) {
             let text = format!("No battle at {name}: the defenders left the field before combat.");
             self.push(Event::new(COMBAT, "result", text), area, &involved);
             return Ok(());
         }
         self.reinforce(area, &attackers, &involved)?;
         self.reinforce(area, &defenders, &involved)?;
-        let mut att = self.side("attacker", area, attackers, &involved)?;
-        let mut def = self.side("defender", area, defenders, &involved)?;
+        let mut att = self.side("attacker", area, attackers, false, &involved)?;
+        let mut def = self.side("defender", area, defenders, false, &involved)?;
         att.chit = self.chit(EiaPoint::AttackChit, &att.lead, &name, &involved, area)?;
         def.chit = self.chit(EiaPoint::DefenceChit, &def.lead, &name, &involved, area)?;
         self.outflank(&mut att, "attacker", area, &involved)?;
@@ -576,11 +577,15 @@ impl Phase<'_> {
         )
     }
 
+    /// The corps of a side: of its powers, in the city if the side is its garrison, else in the field.
     pub(super) fn side_corps(&self, side: &Side, area: usize) -> Vec<usize> {
         self.board
             .corps_in(area)
             .into_iter()
-            .filter(|&i| side.powers.contains(&self.board.corps[i].power))
+            .filter(|&i| {
+                let c = &self.board.corps[i];
+                side.powers.contains(&c.power) && c.in_city == side.in_city
+            })
             .collect()
     }
 
@@ -628,6 +633,7 @@ impl Phase<'_> {
         name: &'static str,
         area: usize,
         powers: BTreeSet<String>,
+        in_city: bool,
         involved: &BTreeSet<String>,
     ) -> Result<Side> {
         let mut side = Side {
@@ -639,6 +645,7 @@ impl Phase<'_> {
             start_morale: 0,
             held: BTreeSet::new(),
             outflank: Vec::new(),
+            in_city,
         };
         let corps = self.side_corps(&side, area);
         // The nationalities with the most corps are eligible to command.

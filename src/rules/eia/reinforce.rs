@@ -1,10 +1,11 @@
-//! Marching to a battle (EiA 7.5.2.11): eligible corps in adjacent areas always try.
+//! Marching to a battle (EiA 7.5.2.11): eligible corps in adjacent areas and unbesieged corps in the
+//! city of the battle's area always try.
 
 use std::collections::BTreeSet;
 
 use anyhow::Result;
 
-use crate::decide::{decide, Sources};
+use crate::decide::{decide, DecidedBy, Sources};
 use crate::engine::event::Event;
 
 use super::decisions::{always_never, EiaPoint, REINFORCE};
@@ -13,12 +14,15 @@ use super::phase::Phase;
 use super::visibility::watchers;
 
 impl Phase<'_> {
-    /// EiA 7.5.2.11: corps of the side's powers in adjacent areas, not on a battlefield, try to march to
-    /// the battle: a d6 of at most the best rating of their power's leaders with them (or the table's
-    /// value without one) succeeds. Not covered: the SOP's "unbesieged corps, cossacks, freikorps and
-    /// guerrillas in a city in the same area". pbem's position has no garrisons at the start of a turn
-    /// (a corps is in a city only by retiring into it, 7.5.1.1, and is then besieged) and no guerrilla
-    /// units, so no such force can exist yet.
+    /// EiA 7.5.2.11: the eligible corps of the side's powers always try to join the battle: those in
+    /// adjacent areas not on a battlefield, and those in the city of the battle's area that are not
+    /// besieged. Each rolls a d6 (label `reinforce/area=../unit=..`, with `/phase=insurrection` in the
+    /// special insurrection land phase) of at most the best rating of their power's leaders in the area
+    /// they march from (or the table's value without one). A corps in the city is there by retiring
+    /// into it (7.5.1.1) earlier this turn; it is besieged while a power that besieged it (7.5.4)
+    /// still stands in the area, and then does not try; one that arrives leaves the city for the
+    /// field. The SOP's guerrillas, cossacks and freikorps in a city: pbem has no guerrilla units, and
+    /// its cossacks and freikorps are corps, covered as such.
     pub(super) fn reinforce(
         &mut self,
         area: usize,
@@ -40,7 +44,16 @@ impl Phase<'_> {
                         && !self.evaded.contains(&i)
                 })
                 .collect();
-            if candidates.is_empty() {
+            let garrison: Vec<usize> = self
+                .board
+                .corps_in(area)
+                .into_iter()
+                .filter(|&i| {
+                    let c = &self.board.corps[i];
+                    !c.eliminated && c.in_city && &c.power == power
+                })
+                .collect();
+            if candidates.is_empty() && garrison.is_empty() {
                 continue;
             }
             let sources = Sources {
@@ -59,40 +72,88 @@ impl Phase<'_> {
                 self.push(e, area, involved);
                 continue;
             }
-            for i in candidates {
-                let from = self.board.corps[i].area;
-                let need = self
-                    .board
-                    .leaders
-                    .iter()
-                    .filter(|l| l.area == from && &l.power == power)
-                    .map(|l| l.rating)
-                    .max()
-                    .unwrap_or(self.eia.tables.reinforce.no_leader);
-                let id = self.board.corps[i].id.clone();
-                let roll = self.dice.roll(
-                    &labels::staged(self.stage, labels::reinforce(&name, &id)),
-                    &[6],
-                )?;
-                let face = roll.dice[0].face;
-                let ok = face <= need;
-                if ok {
-                    self.board.corps[i].area = area;
+            let besieged = self.besieged(area, power);
+            for &i in &garrison {
+                if besieged {
+                    let text = format!(
+                        "{} ({power}) is besieged in the city of {name}: it cannot march out to the battle (EiA 7.5.2.11: only unbesieged corps in the city try).",
+                        self.board.corps[i].id
+                    );
+                    self.push(Event::new(REINFORCE, "reinforce", text), area, involved);
+                } else {
+                    self.try_to_march(i, area, power, d.by, involved)?;
                 }
-                let text = format!(
-                    "{id} ({power}) tries to march from {} to the battle at {name} ({}): rolls {face}, needs {need} or less: {}.",
-                    self.map.area(from).id,
-                    d.by.describe_theirs(),
-                    if ok { "it arrives" } else { "it does not arrive" }
-                );
-                let e = Event::new(REINFORCE, "reinforce", text)
-                    .roll(roll)
-                    .decided(power.clone(), d.by);
-                let mut also = involved.clone();
-                also.extend(watchers(self.map, &self.board.positions(), from));
-                self.push(e, area, &also);
+            }
+            for i in candidates {
+                self.try_to_march(i, area, power, d.by, involved)?;
             }
         }
+        Ok(())
+    }
+
+    /// Whether a corps of `power` in the city of `area` is besieged: a power that besieged that city
+    /// this turn (EiA 7.5.4), hostile to `power`, still stands in the area outside it.
+    fn besieged(&self, area: usize, power: &str) -> bool {
+        let Some(besiegers) = self.besiegers.get(&area) else {
+            return false;
+        };
+        self.board.corps_in(area).into_iter().any(|i| {
+            let c = &self.board.corps[i];
+            !c.eliminated
+                && !c.in_city
+                && besiegers.contains(&c.power)
+                && !self.board.friendly(&c.power, power)
+        })
+    }
+
+    /// EiA 7.5.2.11: corps `i` tries to march to the battle at `area`, from an adjacent area or out of
+    /// the area's city: a d6 of at most the best rating of its power's leaders where it stands.
+    fn try_to_march(
+        &mut self,
+        i: usize,
+        area: usize,
+        power: &str,
+        by: DecidedBy,
+        involved: &BTreeSet<String>,
+    ) -> Result<()> {
+        let name = self.map.area(area).id.clone();
+        let from = self.board.corps[i].area;
+        let need = self
+            .board
+            .leaders
+            .iter()
+            .filter(|l| l.area == from && l.power == power)
+            .map(|l| l.rating)
+            .max()
+            .unwrap_or(self.eia.tables.reinforce.no_leader);
+        let id = self.board.corps[i].id.clone();
+        let roll = self.dice.roll(
+            &labels::staged(self.stage, labels::reinforce(&name, &id)),
+            &[6],
+        )?;
+        let face = roll.dice[0].face;
+        let ok = face <= need;
+        let in_city = self.board.corps[i].in_city;
+        if ok {
+            self.board.corps[i].area = area;
+            self.board.corps[i].in_city = false;
+        }
+        let whence = if in_city {
+            format!("out of the city of {name}")
+        } else {
+            format!("from {}", self.map.area(from).id)
+        };
+        let text = format!(
+                    "{id} ({power}) tries to march {whence} to the battle at {name} ({}): rolls {face}, needs {need} or less: {}.",
+                    by.describe_theirs(),
+                    if ok { "it arrives" } else { "it does not arrive" }
+                );
+        let e = Event::new(REINFORCE, "reinforce", text)
+            .roll(roll)
+            .decided(power.to_string(), by);
+        let mut also = involved.clone();
+        also.extend(watchers(self.map, &self.board.positions(), from));
+        self.push(e, area, &also);
         Ok(())
     }
 }

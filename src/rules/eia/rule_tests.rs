@@ -1870,3 +1870,158 @@ fn eia_6_3_a_sea_that_saw_a_battle_may_see_another() {
         "{firsts:?}"
     );
 }
+
+/// Red's R3 retires into the city of East before blue's B4 and B5 (EiA 7.5.1.1) and holds; then red's
+/// insurrection corps RI-1, raised in Side by B1, marches to East in its special land phase and
+/// attacks the besiegers (10.1.4.1.4).
+fn garrison_and_insurrection(seed: [u8; 32]) -> (Vec<Event>, crate::game::state::State) {
+    let state = [
+        "[[insurrection]]\nid = \"RI-1\"\npower = \"red\"\nfactors = 4\nmorale = 3.0\nmovement = 2\n".to_string(),
+        corps("B1", "blue", "infantry", 3, "3.0", "Mid"),
+        corps("B4", "blue", "infantry", 2, "3.0", "East"),
+        corps("B5", "blue", "infantry", 2, "3.0", "East"),
+        corps("R3", "red", "infantry", 3, "3.0", "East"),
+    ]
+    .concat();
+    let (_d, g) = game(&state);
+    let o = orders(&[
+        (
+            "blue",
+            EiaOrder::Move {
+                unit: "B1".into(),
+                path: vec!["Side".into()],
+            },
+        ),
+        ("blue", attack("East")),
+        (
+            "red",
+            EiaOrder::Move {
+                unit: "RI-1".into(),
+                path: vec!["East".into()],
+            },
+        ),
+        ("red", attack("East")),
+    ]);
+    run_seed(&g, &o, seed)
+}
+
+#[test]
+fn eia_7_5_2_11_a_besieged_corps_in_the_city_does_not_reinforce_the_field_battle() {
+    let (events, _) = garrison_and_insurrection(SEED);
+    let texts: Vec<&String> = events.iter().map(|e| &e.text).collect();
+    assert!(
+        events
+            .iter()
+            .any(|e| e.rule == "EiA 7.5.4" && e.text.contains("the walls hold")),
+        "{texts:#?}"
+    );
+    let city: Vec<&Event> = with_rule(&events, "EiA 7.5.2.11")
+        .into_iter()
+        .filter(|e| e.text.contains("R3"))
+        .collect();
+    assert_eq!(city.len(), 1, "{texts:#?}");
+    assert_eq!(
+        city[0].text,
+        "R3 (red) is besieged in the city of East: it cannot march out to the battle (EiA 7.5.2.11: only unbesieged corps in the city try)."
+    );
+    assert!(city[0].rolls.is_empty());
+    let battle = events
+        .iter()
+        .find(|e| e.kind == "combat" && e.area.as_deref() == Some("East"))
+        .expect("the insurrection battle at East");
+    assert!(battle.text.contains("red with RI-1 "), "{}", battle.text);
+}
+
+/// A phase on `state` with red's R3 in the city of East, as after retiring into it (EiA 7.5.1.1) in
+/// the land phase, and the special insurrection land phase under way (10.1.4.1.4); `besiegers` are
+/// the powers that besieged East this turn (7.5.4).
+fn with_red_garrison_at_east(
+    g: &Game,
+    dice: &mut DiceBox,
+    besiegers: &[&str],
+) -> (Vec<Event>, Vec<String>) {
+    use super::board::Board;
+    use super::phase::Phase;
+    use std::collections::BTreeSet;
+    let state = g.load_state(1).unwrap();
+    let mut phase = Phase {
+        eia: eia(g),
+        map: &g.map,
+        board: Board::new(&g.map, &state),
+        dice,
+        events: Vec::new(),
+        chits: BTreeMap::new(),
+        outflankers: BTreeMap::new(),
+        evaded: BTreeSet::new(),
+        standing: state.standing.clone(),
+        battlefields: BTreeSet::new(),
+        besiegers: BTreeMap::new(),
+        depots: BTreeMap::new(),
+        stage: Some("insurrection"),
+    };
+    let east = g.map.find("East").unwrap();
+    let r3 = phase.board.find_corps("R3").unwrap();
+    phase.board.corps[r3].in_city = true;
+    if !besiegers.is_empty() {
+        phase
+            .besiegers
+            .insert(east, besiegers.iter().map(|p| p.to_string()).collect());
+    }
+    phase.battlefields.insert(east);
+    phase.fight(east, "red").unwrap();
+    let in_field: Vec<String> = phase
+        .board
+        .corps
+        .iter()
+        .filter(|c| c.area == east && !c.in_city && !c.eliminated)
+        .map(|c| c.id.clone())
+        .collect();
+    (phase.events, in_field)
+}
+
+#[test]
+fn eia_7_5_2_11_an_unbesieged_corps_in_the_city_tries_to_march_out_to_the_battle() {
+    // Grey's G1 stands at East but never besieged it; red's RI-1 attacks it, red's R3 in the city may
+    // join; red's leader in East (rating 6) makes any d6 succeed.
+    let state = [
+        corps("RI-1", "red", "infantry", 4, "3.0", "East"),
+        corps("R3", "red", "infantry", 2, "3.0", "East"),
+        corps("G1", "grey", "infantry", 2, "3.0", "East"),
+        leader("RedLeader", "red", 6, 1, "East"),
+    ]
+    .concat();
+    let (_d, g) = game(&state);
+    let mut dice = DiceBox::new(SEED);
+    let (events, _) = with_red_garrison_at_east(&g, &mut dice, &["blue"]);
+    let texts: Vec<&String> = events.iter().map(|e| &e.text).collect();
+    let tries: Vec<&Event> = with_rule(&events, "EiA 7.5.2.11");
+    assert_eq!(tries.len(), 1, "{texts:#?}");
+    assert_eq!(
+        tries[0].rolls[0].label,
+        "reinforce/area=East/unit=R3/phase=insurrection"
+    );
+    assert!(
+        tries[0]
+            .text
+            .starts_with("R3 (red) tries to march out of the city of East to the battle at East (by the SOP): rolls "),
+        "{}",
+        tries[0].text
+    );
+    assert!(tries[0].text.ends_with("it arrives."), "{}", tries[0].text);
+    let battle = events.iter().find(|e| e.kind == "combat").unwrap();
+    assert!(
+        battle.text.contains("red with RI-1, R3 "),
+        "{}",
+        battle.text
+    );
+
+    // Had grey besieged East, R3 would stay in the city, out of the battle, without a roll.
+    let mut dice = DiceBox::new(SEED);
+    let (events, _) = with_red_garrison_at_east(&g, &mut dice, &["grey"]);
+    let tries: Vec<&Event> = with_rule(&events, "EiA 7.5.2.11");
+    assert_eq!(tries.len(), 1);
+    assert!(tries[0].rolls.is_empty());
+    assert!(tries[0].text.contains("is besieged in the city of East"));
+    let battle = events.iter().find(|e| e.kind == "combat").unwrap();
+    assert!(battle.text.contains("red with RI-1 "), "{}", battle.text);
+}

@@ -18,7 +18,8 @@ use super::standing::{parse_surrender, SurrenderPolicy};
 
 impl Phase<'_> {
     /// EiA 7.5.1.1: the defenders retire into the city of the area when all their corps fit in its
-    /// garrison and they have fewer corps than the attackers. Returns whether they did.
+    /// garrison and they have fewer corps than the attackers in the field, unless the attackers hold
+    /// the city themselves (a garrison of theirs is in it, 7.5.2.11). Returns whether they did.
     pub(super) fn retire_into_city(
         &mut self,
         area: usize,
@@ -35,11 +36,18 @@ impl Phase<'_> {
             .copied()
             .filter(|&i| defenders.contains(&self.board.corps[i].power))
             .collect();
-        let att = in_area
+        // The attackers' own garrison, if they hold the city, is not in the field and bars the gates.
+        let (att_city, att): (Vec<usize>, Vec<usize>) = in_area
             .iter()
-            .filter(|&&i| attackers.contains(&self.board.corps[i].power))
-            .count();
-        if def.is_empty() || def.len() as u32 > city.garrison || def.len() >= att {
+            .copied()
+            .filter(|&i| attackers.contains(&self.board.corps[i].power))
+            .partition(|&i| self.board.corps[i].in_city);
+        let att = att.len();
+        if def.is_empty()
+            || !att_city.is_empty()
+            || def.len() as u32 > city.garrison
+            || def.len() >= att
+        {
             return Ok(false);
         }
         for &i in &def {
@@ -105,8 +113,12 @@ impl Phase<'_> {
     ) -> Result<()> {
         let name = self.map.area(area).id.clone();
         let fortress = self.map.area(area).city.map_or(0, |c| c.fortress);
-        let mut besiegers = self.side("attacker", area, attackers, involved)?;
-        let garrison = self.side("defender", area, defenders, involved)?;
+        self.besiegers
+            .entry(area)
+            .or_default()
+            .extend(attackers.iter().cloned());
+        let mut besiegers = self.side("attacker", area, attackers, false, involved)?;
+        let garrison = self.side("defender", area, defenders, true, involved)?;
         besiegers.held.clear();
         // EiA 7.5.4.1.2.1: the defenders sortie unless the garrison is a single factor.
         let g = self.factors(&garrison, area);
