@@ -218,7 +218,7 @@ impl Game {
 
     /// Parses and checks a state against the map and the powers.
     pub fn parse_state(&self, src: &Source) -> Result<State> {
-        let state: State = load::parse_toml(src)?;
+        let state = self.ruleset.parse_state(src)?;
         if let Some(e) = load::first_error(src, &self.check_state(&state)) {
             return Err(e.into());
         }

@@ -198,6 +198,10 @@ pub trait Ruleset {
         dice: &mut DiceBox,
     ) -> Result<Resolution>;
 
+    /// Reads `state.toml` with the ruleset's own table (`game::state::parse::<ItsTable>`): the shared
+    /// keys and `[<id>]`; any other key is a located error.
+    fn parse_state(&self, source: &Source) -> Result<State, crate::diag::FileError>;
+
     /// Checks the ruleset's own part of a state (its units and markers) against the map and the
     /// powers; the shared keys are checked by `game::state::check_shared`.
     fn check_state(&self, game: &Game, state: &State) -> Vec<Diagnostic>;

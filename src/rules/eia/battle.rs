@@ -7,7 +7,7 @@ use anyhow::Result;
 
 use crate::decide::{decide, DecidedBy, Sources};
 use crate::engine::event::Event;
-use crate::game::state::{CorpsKind, Tenths};
+use crate::rules::eia::state::{CorpsKind, Tenths};
 use crate::rule::Rule;
 
 use super::board::Board;

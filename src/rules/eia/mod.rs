@@ -17,6 +17,7 @@ pub mod retreat;
 #[cfg(test)]
 mod rule_tests;
 pub mod siege;
+pub mod state;
 pub mod standing;
 pub mod tables;
 #[cfg(test)]
@@ -96,6 +97,13 @@ impl Ruleset for Eia {
             &mut resolution.events,
         );
         Ok(resolution)
+    }
+
+    fn parse_state(
+        &self,
+        source: &crate::diag::Source,
+    ) -> Result<State, crate::diag::FileError> {
+        crate::game::state::parse::<state::EiaState>(source)
     }
 
     fn check_state(&self, game: &Game, state: &State) -> Vec<crate::diag::Diagnostic> {

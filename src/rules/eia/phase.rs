@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use anyhow::Result;
 
+use crate::rules::eia::state::EiaState;
 use crate::decide::DecidedBy;
 use crate::engine::dice_box::DiceBox;
 use crate::engine::event::Event;
@@ -152,8 +153,8 @@ pub fn resolve_land_phase(
 
 /// Moves the insurrection corps raised this turn from the waiting list into the next state's corps.
 fn raise_into(board: &Board, map: &Map, state: &State, raised: &[String], next: &mut State) {
-    next.insurrection.retain(|l| !raised.contains(&l.id));
-    for levy in state.insurrection.iter().filter(|l| raised.contains(&l.id)) {
+    EiaState::of_mut(next).insurrection.retain(|l| !raised.contains(&l.id));
+    for levy in EiaState::of(state).insurrection.iter().filter(|l| raised.contains(&l.id)) {
         let Some(i) = board.find_corps(&levy.id) else {
             continue;
         };
@@ -161,10 +162,10 @@ fn raise_into(board: &Board, map: &Map, state: &State, raised: &[String], next: 
         if b.eliminated {
             continue;
         }
-        next.corps.push(crate::game::state::Corps {
+        EiaState::of_mut(next).corps.push(crate::rules::eia::state::Corps {
             id: toml::Spanned::new(0..0, levy.id.clone()),
             power: toml::Spanned::new(0..0, levy.power.clone()),
-            kind: crate::game::state::CorpsKind::Infantry,
+            kind: crate::rules::eia::state::CorpsKind::Infantry,
             factors: b.factors,
             morale: levy.morale,
             movement: levy.movement,

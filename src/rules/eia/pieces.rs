@@ -1,5 +1,6 @@
-//! The EiA part of `state.toml`: its corps, leaders, fleets and insurrection levies, checked against
-//! the map and the powers (the shared keys are checked by `game::state::check_shared`).
+//! The `[eia]` table of `state.toml` (typed in `state.rs`): its corps, leaders, fleets and
+//! insurrection levies, checked against the map and the powers (the shared keys are checked by
+//! `game::state::check_shared`), and seen by the engine as units.
 
 use std::collections::BTreeMap;
 
@@ -9,12 +10,14 @@ use crate::diag::{did_you_mean, Diagnostic};
 use crate::game::config::GameConfig;
 use crate::game::map::Map;
 use crate::game::state::State;
+use crate::rules::eia::state::EiaState;
 use crate::rules::UnitView;
 
 /// Checks the EiA pieces of a state: areas and powers exist, ids are unique, corps and leaders are
-/// on land, fleets at sea or in a port; and that the state holds no other ruleset's pieces.
+/// on land, fleets at sea or in a port, morale is not negative.
 pub fn check_pieces(state: &State, config: &GameConfig, map: &Map) -> Vec<Diagnostic> {
     let mut out = Vec::new();
+    let state = EiaState::of(state);
     let powers: Vec<&str> = config.power_ids().collect();
     let area = |a: &Spanned<String>, out: &mut Vec<Diagnostic>| -> Option<usize> {
         let found = map.find(a.get_ref());
@@ -62,6 +65,19 @@ pub fn check_pieces(state: &State, config: &GameConfig, map: &Map) -> Vec<Diagno
         }
     };
     for c in &state.corps {
+        if c.morale.0 < 0 {
+            out.push(
+                Diagnostic::error(
+                    format!(
+                        "corps {} has a negative morale ({})",
+                        c.id.get_ref(),
+                        c.morale
+                    ),
+                    c.id.span(),
+                )
+                .hint("morale is 0 or more, as in 'morale = 3.5'"),
+            );
+        }
         unique(&c.id, &mut out);
         power(&c.power, &mut out);
         if let Some(i) = area(&c.area, &mut out) {
@@ -120,17 +136,12 @@ pub fn check_pieces(state: &State, config: &GameConfig, map: &Map) -> Vec<Diagno
             }
         }
     }
-    if state.pog.is_some() {
-        out.push(
-            Diagnostic::error("a [pog] table in an Empires in Arms game", 0..0)
-                .hint("this game's ruleset is eia: remove the Paths of Glory pieces, or set ruleset = \"pog\" in game.toml"),
-        );
-    }
     out
 }
 
 /// Every EiA unit as the engine sees it: corps, leaders, fleets.
 pub fn units(state: &State) -> Vec<UnitView> {
+    let state = EiaState::of(state);
     let mut all = Vec::new();
     for c in &state.corps {
         all.push(UnitView {
