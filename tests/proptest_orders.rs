@@ -10,9 +10,9 @@ use proptest::prelude::*;
 
 use pbem::diag::Source;
 use pbem::game::state::State;
-use pbem::rules::eia::state::EiaState;
 use pbem::game::Game;
 use pbem::rules::eia::orders::{parse_line, Context, EiaOrder};
+use pbem::rules::eia::state::EiaState;
 use pbem::rules::eia::Eia;
 
 /// The demo game, loaded once per test thread (a `Game` is not `Sync`), and its state at turn 1.

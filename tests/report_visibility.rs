@@ -295,7 +295,8 @@ fn orders(c: &Case, g: &Game, st: &State) -> Vec<PowerOrders> {
                     .find(|x| x.id.get_ref() == &id)
                     .map(|x| x.area.get_ref().clone())
                     .or_else(|| {
-                        EiaState::of(st).leaders
+                        EiaState::of(st)
+                            .leaders
                             .iter()
                             .find(|x| x.id.get_ref() == &id)
                             .map(|x| x.area.get_ref().clone())
@@ -424,7 +425,12 @@ fn check(c: &Case) -> Result<usize, TestCaseError> {
                 .corps
                 .iter()
                 .map(|x| (&x.id, &x.area))
-                .chain(EiaState::of(&after).leaders.iter().map(|x| (&x.id, &x.area)))
+                .chain(
+                    EiaState::of(&after)
+                        .leaders
+                        .iter()
+                        .map(|x| (&x.id, &x.area)),
+                )
                 .chain(EiaState::of(&after).fleets.iter().map(|x| (&x.id, &x.area)))
                 .find(|(x, _)| x.get_ref() == &id)
                 .and_then(|(_, a)| g.map.find(a.get_ref()));

@@ -178,6 +178,8 @@ pub fn parse<T: RulesetTable>(source: &Source) -> Result<State, FileError> {
             ))
         } else if message.starts_with("missing field") {
             Some("add the key to this table".to_string())
+        } else if message.starts_with("missing table") {
+            Some(format!("add the table [{}] with the game's pieces", T::KEY))
         } else if message.starts_with("unknown variant") {
             Some("use one of the values listed above".to_string())
         } else {
@@ -446,4 +448,3 @@ pub fn check_shared(
     }
     out
 }
-

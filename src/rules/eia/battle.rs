@@ -7,8 +7,8 @@ use anyhow::Result;
 
 use crate::decide::{decide, DecidedBy, Sources};
 use crate::engine::event::Event;
-use crate::rules::eia::state::{CorpsKind, Tenths};
 use crate::rule::Rule;
+use crate::rules::eia::state::{CorpsKind, Tenths};
 
 use super::board::Board;
 use super::decisions::{EiaPoint, ARTILLERY, COMMANDER, FURTHER_DAYS, GUARD, OUTFLANK};

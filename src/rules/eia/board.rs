@@ -10,7 +10,7 @@ use toml::Spanned;
 
 use crate::game::map::Map;
 use crate::game::state::State;
-use crate::rules::eia::state::{EiaState, CorpsKind};
+use crate::rules::eia::state::{CorpsKind, EiaState};
 
 /// A corps during resolution.
 #[derive(Debug, Clone)]
@@ -578,8 +578,9 @@ mod tests {
                 area(r)
             ));
         }
-        let state = crate::game::state::parse::<EiaState>(&crate::diag::Source::new("state.toml", text))
-            .unwrap();
+        let state =
+            crate::game::state::parse::<EiaState>(&crate::diag::Source::new("state.toml", text))
+                .unwrap();
         Board::new(map, &state)
     }
 

@@ -8,12 +8,12 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::rules::eia::state::EiaState;
 use crate::decide::{decide, DecidedBy, Sources};
 use crate::diag::Source;
 use crate::engine::visibility::Visibility;
 use crate::game::state::State;
 use crate::game::Game;
+use crate::rules::eia::state::EiaState;
 
 use super::decisions::{always_never, EiaPoint};
 use super::orders::{self, EiaOrder};
@@ -72,7 +72,11 @@ pub fn forecast(
 
     // Movement (EiA 7), in file order; a corps stops in the first area with enemy corps it sees.
     let mut units: Vec<Mover> = Vec::new();
-    for c in EiaState::of(state).corps.iter().filter(|c| c.power.get_ref() == power) {
+    for c in EiaState::of(state)
+        .corps
+        .iter()
+        .filter(|c| c.power.get_ref() == power)
+    {
         let Some(a) = map.find(c.area.get_ref()) else {
             continue;
         };
@@ -88,7 +92,11 @@ pub fn forecast(
             stopped_by: Vec::new(),
         });
     }
-    for l in EiaState::of(state).leaders.iter().filter(|l| l.power.get_ref() == power) {
+    for l in EiaState::of(state)
+        .leaders
+        .iter()
+        .filter(|l| l.power.get_ref() == power)
+    {
         let Some(a) = map.find(l.area.get_ref()) else {
             continue;
         };

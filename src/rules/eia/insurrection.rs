@@ -18,7 +18,7 @@ use anyhow::Result;
 use crate::decide::{decide, DecidedBy, Sources};
 use crate::engine::event::Event;
 use crate::game::state::State;
-use crate::rules::eia::state::{EiaState, CorpsKind};
+use crate::rules::eia::state::{CorpsKind, EiaState};
 
 use super::board::Corps;
 use super::decisions::{always_never, EiaPoint, INSURRECTION, INSURRECTION_PHASE};

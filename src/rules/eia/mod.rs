@@ -17,8 +17,8 @@ pub mod retreat;
 #[cfg(test)]
 mod rule_tests;
 pub mod siege;
-pub mod state;
 pub mod standing;
+pub mod state;
 pub mod tables;
 #[cfg(test)]
 pub mod test_fixture;
@@ -99,10 +99,7 @@ impl Ruleset for Eia {
         Ok(resolution)
     }
 
-    fn parse_state(
-        &self,
-        source: &crate::diag::Source,
-    ) -> Result<State, crate::diag::FileError> {
+    fn parse_state(&self, source: &crate::diag::Source) -> Result<State, crate::diag::FileError> {
         crate::game::state::parse::<state::EiaState>(source)
     }
 

@@ -27,9 +27,9 @@ use std::ops::Range;
 use crate::diag::{did_you_mean, Diagnostic, Source};
 use crate::game::map::Map;
 use crate::game::state::State;
-use crate::rules::eia::state::{Corps, EiaState, Fleet, Leader, Levy};
 use crate::orders::{Line, Located, Token};
 use crate::rule::Rule;
+use crate::rules::eia::state::{Corps, EiaState, Fleet, Leader, Levy};
 
 use super::decisions::CHIT;
 use super::tables::Tables;
@@ -854,10 +854,10 @@ fn check_move(
         }
         if !cx.map.area(next).is_land() {
             // EiA 6.2.5: a corps crosses a sea area aboard one of its power's fleets there, and lands.
-            let carried =
-                EiaState::of(cx.state).fleets.iter().any(|f| {
-                    f.power.get_ref() == power && f.area.get_ref() == &cx.map.area(next).id
-                });
+            let carried = EiaState::of(cx.state)
+                .fleets
+                .iter()
+                .any(|f| f.power.get_ref() == power && f.area.get_ref() == &cx.map.area(next).id);
             if !carried || k + 1 == path.len() {
                 let why = if carried {
                     "a move cannot end at sea"

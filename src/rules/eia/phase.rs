@@ -6,7 +6,6 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use anyhow::Result;
 
-use crate::rules::eia::state::EiaState;
 use crate::decide::DecidedBy;
 use crate::engine::dice_box::DiceBox;
 use crate::engine::event::Event;
@@ -14,6 +13,7 @@ use crate::game::map::Map;
 use crate::game::state::State;
 use crate::game::Game;
 use crate::rule::Rule;
+use crate::rules::eia::state::EiaState;
 use crate::rules::Resolution;
 
 use super::board::Board;
@@ -153,8 +153,14 @@ pub fn resolve_land_phase(
 
 /// Moves the insurrection corps raised this turn from the waiting list into the next state's corps.
 fn raise_into(board: &Board, map: &Map, state: &State, raised: &[String], next: &mut State) {
-    EiaState::of_mut(next).insurrection.retain(|l| !raised.contains(&l.id));
-    for levy in EiaState::of(state).insurrection.iter().filter(|l| raised.contains(&l.id)) {
+    EiaState::of_mut(next)
+        .insurrection
+        .retain(|l| !raised.contains(&l.id));
+    for levy in EiaState::of(state)
+        .insurrection
+        .iter()
+        .filter(|l| raised.contains(&l.id))
+    {
         let Some(i) = board.find_corps(&levy.id) else {
             continue;
         };
@@ -162,16 +168,18 @@ fn raise_into(board: &Board, map: &Map, state: &State, raised: &[String], next: 
         if b.eliminated {
             continue;
         }
-        EiaState::of_mut(next).corps.push(crate::rules::eia::state::Corps {
-            id: toml::Spanned::new(0..0, levy.id.clone()),
-            power: toml::Spanned::new(0..0, levy.power.clone()),
-            kind: crate::rules::eia::state::CorpsKind::Infantry,
-            factors: b.factors,
-            morale: levy.morale,
-            movement: levy.movement,
-            artillery: 0,
-            area: toml::Spanned::new(0..0, map.area(b.area).id.clone()),
-        });
+        EiaState::of_mut(next)
+            .corps
+            .push(crate::rules::eia::state::Corps {
+                id: toml::Spanned::new(0..0, levy.id.clone()),
+                power: toml::Spanned::new(0..0, levy.power.clone()),
+                kind: crate::rules::eia::state::CorpsKind::Infantry,
+                factors: b.factors,
+                morale: levy.morale,
+                movement: levy.movement,
+                artillery: 0,
+                area: toml::Spanned::new(0..0, map.area(b.area).id.clone()),
+            });
     }
 }
 

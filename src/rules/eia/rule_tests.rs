@@ -8,11 +8,11 @@
 
 use std::collections::BTreeMap;
 
-use crate::rules::eia::state::EiaState;
 use crate::dice::Roller;
 use crate::engine::dice_box::DiceBox;
 use crate::engine::event::Event;
 use crate::game::Game;
+use crate::rules::eia::state::EiaState;
 
 use super::orders::EiaOrder;
 use super::phase::resolve_land_phase;
@@ -411,7 +411,9 @@ fn eia_7_5_2_10_3_retreat_toward_the_nearest_depot() {
         "no roll when one area is nearest"
     );
     assert_eq!(
-        EiaState::of(&next).find_corps("R1").map(|c| c.area.get_ref().as_str()),
+        EiaState::of(&next)
+            .find_corps("R1")
+            .map(|c| c.area.get_ref().as_str()),
         Some("Mid")
     );
 }
@@ -427,7 +429,9 @@ fn eia_7_5_2_10_3_random_among_equally_near_areas() {
     assert_eq!(roll.dice_names(), "d3");
     let to = ["East", "Mid", "Side"][roll.dice[0].face as usize - 1];
     assert_eq!(
-        EiaState::of(&next).find_corps("R1").map(|c| c.area.get_ref().as_str()),
+        EiaState::of(&next)
+            .find_corps("R1")
+            .map(|c| c.area.get_ref().as_str()),
         Some(to)
     );
 }
@@ -553,7 +557,9 @@ fn eia_7_a_corps_entering_enemy_corps_stops() {
         .iter()
         .any(|e| e.text == "B1 stops in Field: enemy corps are there."));
     assert_eq!(
-        EiaState::of(&next).find_corps("B1").map(|c| c.area.get_ref().as_str()),
+        EiaState::of(&next)
+            .find_corps("B1")
+            .map(|c| c.area.get_ref().as_str()),
         Some("Field")
     );
 }
@@ -573,7 +579,9 @@ fn eia_7_allies_pass_through_each_other_and_keep_their_areas() {
     };
     let (events, next) = run(&g, &orders(&[("blue", mv), ("blue", attack("Field"))]));
     assert_eq!(
-        EiaState::of(&next).find_corps("B1").map(|c| c.area.get_ref().as_str()),
+        EiaState::of(&next)
+            .find_corps("B1")
+            .map(|c| c.area.get_ref().as_str()),
         Some("East")
     );
     assert_eq!(next.control.get("Field").map(String::as_str), Some("pink"));
@@ -793,7 +801,9 @@ fn eia_10_1_2_2_3_cossacks_retreat_before_combat() {
         battle.text
     );
     assert_ne!(
-        EiaState::of(&next).find_corps("RC").map(|c| c.area.get_ref().as_str()),
+        EiaState::of(&next)
+            .find_corps("RC")
+            .map(|c| c.area.get_ref().as_str()),
         Some("Field")
     );
 }
@@ -1008,7 +1018,9 @@ fn eia_19_1_the_defender_has_his_say_on_further_days() {
 }
 
 fn fleet(id: &str, power: &str, ships: u32, area: &str) -> String {
-    format!("[[eia.fleet]]\nid = \"{id}\"\npower = \"{power}\"\nships = {ships}\narea = \"{area}\"\n")
+    format!(
+        "[[eia.fleet]]\nid = \"{id}\"\npower = \"{power}\"\nships = {ships}\narea = \"{area}\"\n"
+    )
 }
 
 fn sail(fleet: &str, to: &str) -> EiaOrder {
@@ -1057,7 +1069,9 @@ fn eia_6_2_3_a_standing_order_not_to_intercept_is_honoured() {
         "RF (red) does not intercept BF at Bay (by its standing order)."
     );
     assert_eq!(
-        EiaState::of(&next).find_fleet("BF").map(|f| f.area.get_ref().as_str()),
+        EiaState::of(&next)
+            .find_fleet("BF")
+            .map(|f| f.area.get_ref().as_str()),
         Some("Bay")
     );
 }
@@ -1651,7 +1665,9 @@ fn eia_6_2_5_the_biggest_fleet_in_the_stack_carries_the_corps() {
         ]
     );
     assert_eq!(
-        EiaState::of(&next).find_corps("B1").map(|c| c.area.get_ref().as_str()),
+        EiaState::of(&next)
+            .find_corps("B1")
+            .map(|c| c.area.get_ref().as_str()),
         Some("Far")
     );
 }
@@ -1674,7 +1690,9 @@ fn eia_6_2_5_without_a_fleet_the_corps_stays_on_the_coast() {
         .iter()
         .any(|e| e.text == "B1 stays on the coast: no fleet of blue is left in Bay to carry it."));
     assert_eq!(
-        EiaState::of(&next).find_corps("B1").map(|c| c.area.get_ref().as_str()),
+        EiaState::of(&next)
+            .find_corps("B1")
+            .map(|c| c.area.get_ref().as_str()),
         Some("West")
     );
 }
@@ -1701,7 +1719,10 @@ fn eia_10_1_4_1_4_insurrection_corps_attack_only_where_their_power_orders_it() {
         with_rule(&events, "EiA 10.1.4.1.4")[0].text,
         "In the special insurrection land phase, RI-1 does not attack the enemy in Side: red declared no attack there."
     );
-    assert!(EiaState::of(&next).find_corps("RI-1").is_some(), "RI-1 stands in Side");
+    assert!(
+        EiaState::of(&next).find_corps("RI-1").is_some(),
+        "RI-1 stands in Side"
+    );
 }
 
 /// The test map with a second border province of red's, Field.

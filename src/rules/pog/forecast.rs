@@ -4,10 +4,10 @@
 //! attack's DRM and the table and column each side would fire on. It reads only what the player may
 //! know: the other side's cards and standing orders are left out (its SOP stands in for them).
 
+use super::state::PogState;
 use crate::diag::Source;
 use crate::engine::dice_box::DiceBox;
 use crate::game::state::State;
-use super::state::PogState;
 use crate::game::Game;
 
 use super::action::Action;

@@ -38,9 +38,9 @@ use crate::engine::event::Event;
 use crate::engine::visibility::Sight;
 use crate::game::config::GameConfig;
 use crate::game::state::State;
-use state::PogState;
 use crate::game::Game;
 use crate::rules::{OrdersCheck, PowerOrders, Resolution, Ruleset, UnitView};
+use state::PogState;
 
 use action::Action;
 use combat::Attack;
@@ -204,7 +204,9 @@ impl Ruleset for Pog {
     }
 
     fn expects_orders(&self, state: &State, power: &str) -> bool {
-        state.table::<PogState>().is_none_or(|p| p.active() == power)
+        state
+            .table::<PogState>()
+            .is_none_or(|p| p.active() == power)
     }
 
     fn visible_areas(&self, game: &Game, _state: &State, _power: &str) -> BTreeSet<usize> {

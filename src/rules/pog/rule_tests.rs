@@ -328,7 +328,12 @@ fn pog_11_2_1_other_units_of_an_entrenching_space_move_freely_but_do_not_attack(
 fn pog_11_2_2_1_entrenching_takes_a_die_at_most_the_lf() {
     let fx = Fixture::new().with(vec![ge_army("GE-1", "Metz")]);
     let (next, events) = fx.resolve("entrench GE-1", &[("entrench/space=Metz", 3)]);
-    let t = next.table::<PogState>().unwrap().trench.get("Metz").cloned();
+    let t = next
+        .table::<PogState>()
+        .unwrap()
+        .trench
+        .get("Metz")
+        .cloned();
     assert_eq!(
         t,
         Some(Trench {
