@@ -24,6 +24,7 @@ pub mod config;
 pub mod create;
 pub mod fsio;
 pub mod load;
+pub mod mail_config;
 pub mod map;
 pub mod record;
 pub mod relations;

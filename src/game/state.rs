@@ -17,6 +17,7 @@ use serde::ser::SerializeStruct;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::diag::{Diagnostic, FileError, Source};
+use crate::rule::Rule;
 
 pub use super::relations::{Relation, Relations};
 
@@ -361,11 +362,17 @@ impl State {
     }
 }
 
+/// EiA 19.2.2: a new player takes control at the next economic phase; inherited alliances stand three turns.
+pub const REPLACED: Rule = Rule::new(
+    "EiA",
+    "19.2.2",
+    "a new player takes control at the next economic phase",
+);
+
+pub use super::config::MAX_TURN;
+
 /// Checks the shared keys of a state: the game, the powers named by control, alliances and standing
 /// orders, and the areas of `[control]`. The ruleset checks its own pieces (`Ruleset::check_state`).
-/// The turns pbem counts: far beyond any game, and far from where `u32` turn numbers would wrap.
-pub const MAX_TURN: u32 = 1_000_000;
-
 pub fn check_shared(
     state: &State,
     config: &super::config::GameConfig,
@@ -424,7 +431,7 @@ pub fn check_shared(
                         0..0,
                     )
                     .hint(format!("keep {power} and {ally} in one list of 'alliances' until turn {until}"))
-                    .rule(crate::engine::players::REPLACED),
+                    .rule(REPLACED),
                 );
             }
         }
