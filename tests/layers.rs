@@ -39,39 +39,39 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
 ];
 
-/// Imports of a layer above that still stand: (importer, imported), each a module path or a folder
-/// (every module under it). Each is a known circle through the layers; remove its line when it
-/// goes, and the test keeps it gone.
+/// Imports of a layer above that still stand: (importer, imported, why). A pattern is one module
+/// (`game` is `src/game/mod.rs`) or, ending in `/**`, a folder's every module. Each is part of a
+/// circle through the layers; remove its line when it goes, and the test keeps it gone.
 const KNOWN_UPWARD: &[(&str, &str, &str)] = &[
     (
         "game",
         "rules",
-        "Game holds its Box<dyn Ruleset> and Game::load calls the registry rules::load, while every ruleset imports game: the big circle of issue 16",
+        "Game holds its Box<dyn Ruleset>, and the trait is in rules/mod.rs (the registry is not: Game::load_with takes it)",
     ),
     (
         "game/create",
         "engine/turn",
-        "pbem new publishes turn 1's commitment through the engine's writer",
+        "pbem new publishes turn 1's commitment (engine::turn::ensure_commitment)",
     ),
     (
         "game/create",
         "mail/outbox",
-        "pbem new puts the welcome mail in the outbox",
+        "pbem new puts the announcements of turn 1 in the outbox",
     ),
     (
-        "rules",
+        "rules/**",
         "engine/dice_box",
-        "rulesets roll through the DiceBox, which keys sealed rolls by engine/sealed (which reads the turn's files): to move to the model with a sealing key handed in",
+        "rulesets roll through the DiceBox, which keys sealed rolls by engine/sealed (which reads the turn's record)",
     ),
     (
-        "rules",
+        "rules/**",
         "engine/visibility",
-        "rulesets reckon sight with the engine's Visibility (fog of war), which reads only the model: to move down",
+        "rulesets reckon sight with the engine's Visibility (fog of war)",
     ),
     (
         "rules",
         "engine/players",
-        "check_orders_with authenticates against the password hashes of a power (players who took over, from the state)",
+        "check_orders_with authenticates against a power's password hashes (players who took over, from the state)",
     ),
     (
         "rules",
@@ -79,13 +79,13 @@ const KNOWN_UPWARD: &[(&str, &str, &str)] = &[
         "check_orders_with accepts a file pbem filed from mail by its submission line, looked up in the mail store",
     ),
     (
-        "engine",
-        "mail",
-        "the turn renders its mail (outbox, envelopes), the close and deadline steps file and send it",
+        "engine/**",
+        "mail/**",
+        "the turn renders its mail (outbox, envelopes); close and deadline file and send it",
     ),
     (
         "engine/turn",
-        "report",
+        "report/**",
         "the turn renders every report while it writes the turn's files",
     ),
     (
@@ -301,10 +301,19 @@ fn under(module: &str, prefix: &str) -> bool {
     module == prefix || module.starts_with(&format!("{prefix}/"))
 }
 
+/// Whether `module` matches a pattern of [`KNOWN_UPWARD`]: the module itself, or one under a folder
+/// pattern (`rules/**`).
+fn matches(module: &str, pattern: &str) -> bool {
+    match pattern.strip_suffix("/**") {
+        Some(folder) => under(module, folder),
+        None => module == pattern,
+    }
+}
+
 fn known_upward(from: &str, to: &str) -> bool {
     KNOWN_UPWARD
         .iter()
-        .any(|(f, t, _)| under(from, f) && under(to, t))
+        .any(|(f, t, _)| matches(from, f) && matches(to, t))
 }
 
 /// The import graph of the crate.
@@ -344,7 +353,7 @@ fn every_known_upward_import_still_stands() {
         assert!(
             graph
                 .iter()
-                .any(|(from, tos)| under(from, f) && tos.iter().any(|to| under(to, t))),
+                .any(|(from, tos)| matches(from, f) && tos.iter().any(|to| matches(to, t))),
             "{f} no longer imports {t} ({why}): remove it from KNOWN_UPWARD and ARCHITECTURE.md"
         );
     }

@@ -35,7 +35,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 
 use crate::diag::Source;
-use crate::rules::{self, Ruleset};
+use crate::rules::Ruleset;
 use config::GameConfig;
 use map::{Map, MapFile};
 use state::State;
@@ -77,9 +77,14 @@ fn refuse_links(dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// What makes the ruleset `game.toml` names, with its `tables.toml` (the registry `rules::load`,
+/// which `Game::load` hands in: the model names no ruleset).
+pub type RulesetLoader = fn(&GameConfig, &Source, &Source) -> Result<Box<dyn Ruleset>>;
+
 impl Game {
-    /// Loads and checks `game.toml`, `map.toml` and `tables.toml`.
-    pub fn load(dir: &Path) -> Result<Game> {
+    /// Loads and checks `game.toml`, `map.toml` and `tables.toml`, the ruleset made by `ruleset`.
+    /// `Game::load` (in `rules/mod.rs`) calls it with the registry of every ruleset.
+    pub fn load_with(dir: &Path, ruleset: RulesetLoader) -> Result<Game> {
         if !dir.join("game.toml").is_file() {
             bail!(
                 "{} is not a game folder (no game.toml in it)",
@@ -109,7 +114,7 @@ impl Game {
         let map = Map::from_file(map_file, &powers)
             .map_err(|d| load::first_error(&map_src, &d).expect("errors"))?;
         let tables_src = load::read_source(&dir.join("tables.toml"), &shown(dir, "tables.toml"))?;
-        let ruleset = rules::load(&config, &config_src, &tables_src)?;
+        let ruleset = ruleset(&config, &config_src, &tables_src)?;
         Ok(Game {
             dir: dir.to_path_buf(),
             config,

@@ -248,7 +248,16 @@ pub trait Ruleset {
     }
 }
 
-/// The ruleset named in `game.toml`, with its tables loaded and checked.
+impl Game {
+    /// Loads and checks a game folder (`Game::load_with`) with the ruleset its `game.toml` names,
+    /// from the registry [`load`]: the rulesets' layer chooses the ruleset, not the model.
+    pub fn load(dir: &std::path::Path) -> Result<Game> {
+        Game::load_with(dir, load)
+    }
+}
+
+/// The ruleset named in `game.toml`, with its tables loaded and checked: the registry, one line per
+/// ruleset.
 pub fn load(config: &GameConfig, config_src: &Source, tables: &Source) -> Result<Box<dyn Ruleset>> {
     match config.ruleset.get_ref().as_str() {
         "eia" => Ok(Box::new(eia::Eia::load(config, config_src, tables)?)),
