@@ -22,7 +22,8 @@ use crate::rule::Rule;
 pub use super::relations::{Relation, Relations};
 
 /// The position at the start of a turn. Written by its `Serialize` (the shared keys, then the
-/// ruleset's table), read by [`parse`].
+/// ruleset's table), read by [`parse`]. A new shared key goes into [`SHARED_KEYS`] too; the
+/// compiler then shows the other places (each takes the state apart field by field).
 #[derive(Debug, Clone)]
 pub struct State {
     pub game: String,
@@ -105,18 +106,32 @@ impl Clone for Box<dyn Table> {
 
 impl PartialEq for State {
     fn eq(&self, other: &State) -> bool {
-        self.game == other.game
-            && self.turn == other.turn
-            && self.control == other.control
-            && self.alliances == other.alliances
-            && self.relations == other.relations
-            && self.standing == other.standing
-            && self.controlled == other.controlled
-            && self.incoming == other.incoming
-            && self.owners == other.owners
-            && self.alliance_locks == other.alliance_locks
-            && self.inherited_allies == other.inherited_allies
-            && self.table.equals(&*other.table)
+        let State {
+            game,
+            turn,
+            control,
+            alliances,
+            relations,
+            standing,
+            controlled,
+            incoming,
+            owners,
+            alliance_locks,
+            inherited_allies,
+            table,
+        } = self;
+        *game == other.game
+            && *turn == other.turn
+            && *control == other.control
+            && *alliances == other.alliances
+            && *relations == other.relations
+            && *standing == other.standing
+            && *controlled == other.controlled
+            && *incoming == other.incoming
+            && *owners == other.owners
+            && *alliance_locks == other.alliance_locks
+            && *inherited_allies == other.inherited_allies
+            && table.equals(&*other.table)
     }
 }
 
@@ -137,30 +152,45 @@ const SHARED_KEYS: [&str; 11] = [
 
 impl Serialize for State {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut st = s.serialize_struct("State", SHARED_KEYS.len() + 1)?;
-        st.serialize_field("game", &self.game)?;
-        st.serialize_field("turn", &self.turn)?;
-        st.serialize_field("control", &self.control)?;
-        st.serialize_field("alliances", &self.alliances)?;
-        if !self.relations.is_empty() {
-            st.serialize_field("relations", &self.relations)?;
-        }
-        st.serialize_field("standing", &self.standing)?;
-        macro_rules! unless_empty {
-            ($($key:ident),*) => {$(
-                if !self.$key.is_empty() {
-                    st.serialize_field(stringify!($key), &self.$key)?;
-                }
-            )*};
-        }
-        unless_empty!(
+        let State {
+            game,
+            turn,
+            control,
+            alliances,
+            relations,
+            standing,
             controlled,
             incoming,
             owners,
             alliance_locks,
-            inherited_allies
-        );
-        st.serialize_field(self.table.key(), &*self.table)?;
+            inherited_allies,
+            table,
+        } = self;
+        let mut st = s.serialize_struct("State", SHARED_KEYS.len() + 1)?;
+        st.serialize_field("game", game)?;
+        st.serialize_field("turn", turn)?;
+        st.serialize_field("control", control)?;
+        st.serialize_field("alliances", alliances)?;
+        if !relations.is_empty() {
+            st.serialize_field("relations", relations)?;
+        }
+        st.serialize_field("standing", standing)?;
+        if !controlled.is_empty() {
+            st.serialize_field("controlled", controlled)?;
+        }
+        if !incoming.is_empty() {
+            st.serialize_field("incoming", incoming)?;
+        }
+        if !owners.is_empty() {
+            st.serialize_field("owners", owners)?;
+        }
+        if !alliance_locks.is_empty() {
+            st.serialize_field("alliance_locks", alliance_locks)?;
+        }
+        if !inherited_allies.is_empty() {
+            st.serialize_field("inherited_allies", inherited_allies)?;
+        }
+        st.serialize_field(table.key(), &**table)?;
         st.end()
     }
 }
@@ -248,41 +278,56 @@ impl<'de, T: RulesetTable> Visitor<'de> for StateSeed<T> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<State, A::Error> {
-        let mut game = None;
-        let mut turn = None;
-        let mut table = None;
-        let mut state = State::new(String::new(), 0, NoTable);
+        let (mut game, mut turn, mut table) = (None, None, None);
+        let mut control = BTreeMap::new();
+        let mut alliances = Vec::new();
+        let mut relations = Relations::default();
+        let mut standing = BTreeMap::new();
+        let mut controlled = BTreeMap::new();
+        let mut incoming = BTreeMap::new();
+        let mut owners = BTreeMap::new();
+        let mut alliance_locks = BTreeMap::new();
+        let mut inherited_allies = BTreeMap::new();
         while let Some(key) = map.next_key_seed(KeySeed(T::KEY))? {
             match key {
                 Key::Table => table = Some(map.next_value::<T>()?),
                 Key::Shared(i) => match SHARED_KEYS[i] {
                     "game" => game = Some(map.next_value()?),
                     "turn" => turn = Some(map.next_value()?),
-                    "control" => state.control = map.next_value()?,
-                    "alliances" => state.alliances = map.next_value()?,
-                    "relations" => state.relations = map.next_value()?,
-                    "standing" => state.standing = map.next_value()?,
-                    "controlled" => state.controlled = map.next_value()?,
-                    "incoming" => state.incoming = map.next_value()?,
-                    "owners" => state.owners = map.next_value()?,
-                    "alliance_locks" => state.alliance_locks = map.next_value()?,
-                    _ => state.inherited_allies = map.next_value()?,
+                    "control" => control = map.next_value()?,
+                    "alliances" => alliances = map.next_value()?,
+                    "relations" => relations = map.next_value()?,
+                    "standing" => standing = map.next_value()?,
+                    "controlled" => controlled = map.next_value()?,
+                    "incoming" => incoming = map.next_value()?,
+                    "owners" => owners = map.next_value()?,
+                    "alliance_locks" => alliance_locks = map.next_value()?,
+                    _ => inherited_allies = map.next_value()?,
                 },
             }
         }
-        state.game = game.ok_or_else(|| de::Error::missing_field("game"))?;
-        state.turn = turn.ok_or_else(|| de::Error::missing_field("turn"))?;
-        let table = match table.or_else(T::when_absent) {
-            Some(t) => t,
-            None => {
-                return Err(de::Error::custom(format!(
-                    "missing table [{}]: this game's pieces are in it",
-                    T::KEY
-                )))
-            }
+        let game = game.ok_or_else(|| de::Error::missing_field("game"))?;
+        let turn = turn.ok_or_else(|| de::Error::missing_field("turn"))?;
+        let Some(table) = table.or_else(T::when_absent) else {
+            return Err(de::Error::custom(format!(
+                "missing table [{}]: this game's pieces are in it",
+                T::KEY
+            )));
         };
-        state.table = Box::new(table);
-        Ok(state)
+        Ok(State {
+            game,
+            turn,
+            control,
+            alliances,
+            relations,
+            standing,
+            controlled,
+            incoming,
+            owners,
+            alliance_locks,
+            inherited_allies,
+            table: Box::new(table),
+        })
     }
 }
 
@@ -312,14 +357,6 @@ pub struct Player {
     pub password_hash: String,
     /// The turn from which the player plays.
     pub from: u32,
-}
-
-/// The table of a state not yet read (`parse` puts the ruleset's in).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-struct NoTable;
-
-impl RulesetTable for NoTable {
-    const KEY: &'static str = "none";
 }
 
 impl State {
