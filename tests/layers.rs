@@ -119,10 +119,6 @@ const KNOWN_CIRCLES: &[(&[&str], &str)] = &[
         "EiA's orders parse standing orders (standing.rs) and cite the decision points, whose grammar reads orders' Context",
     ),
     (
-        &["rules/eia/battle", "rules/eia/phase"],
-        "a battle runs inside the land Phase, which cites the battle's COMBAT rule",
-    ),
-    (
         &["rules/pog/decisions", "rules/pog/orders"],
         "PoG's orders parse standing orders through decisions.rs, which reads orders' Context and ORDER_SYNTAX",
     ),

@@ -23,6 +23,9 @@ use super::orders::EiaOrder;
 use super::visibility::watchers;
 use super::{labels, movement, Eia};
 
+/// EiA 7.5: land combat, one round on the combat table (the table is the game's own, see tables.toml);
+/// `battle.rs` fights it.
+pub const COMBAT: Rule = Rule::new("EiA", "7.5", "land combat");
 /// EiA 7.5: a declared attack needs enemy corps in the area after movement.
 pub const ATTACK: Rule = Rule::new(
     "EiA",
@@ -194,7 +197,7 @@ impl Phase<'_> {
                 continue;
             }
             let (rule, how) = if c.factors == 0 {
-                (super::battle::COMBAT, "is destroyed in combat")
+                (COMBAT, "is destroyed in combat")
             } else if c.in_city {
                 (
                     super::decisions::SIEGE,
