@@ -128,6 +128,7 @@ pub fn resolve_land_phase(
         depots,
         stage: None,
     };
+    phase.sieges_from_earlier_turns(state);
     movement::move_units(map, &mut phase.board, orders, &fleets, &mut phase.events);
     let raised = phase.insurrection(state)?;
     // The corps raised this turn attack in their own phase (EiA 10.1.4.1.4), not in this one.
@@ -170,6 +171,7 @@ fn raise_into(board: &Board, map: &Map, state: &State, raised: &[String], next: 
             movement: levy.movement,
             artillery: 0,
             area: toml::Spanned::new(0..0, map.area(b.area).id.clone()),
+            in_city: b.in_city,
         });
     }
 }
