@@ -219,10 +219,11 @@ pub fn units(state: &State) -> Vec<UnitView> {
             area: c.area.get_ref().clone(),
             kind: "corps",
             detail: format!(
-                "{} corps, {} factors, morale {}",
+                "{} corps, {} factors, morale {}{}",
                 c.kind.name(),
                 c.factors,
-                c.morale
+                c.morale,
+                if c.in_city { ", in the city" } else { "" }
             ),
             strength: c.factors,
             sees: c.factors > 0,
