@@ -2233,3 +2233,27 @@ fn a_state_keeps_its_garrisons_within_the_city_and_of_one_side() {
         "{e}"
     );
 }
+
+#[test]
+fn eia_7_5_1_1_the_field_corps_retire_to_join_the_garrison_of_the_city() {
+    // Red's R3 holds the city of East; R1 stands outside it. Three blue corps attack: both fit the
+    // garrison of 2 and are fewer, so R1 retires into the city, where R3 already is.
+    let state = [
+        garrison("R3", "red", "infantry", 2, "East"),
+        corps("R1", "red", "infantry", 2, "3.0", "East"),
+        corps("B1", "blue", "infantry", 4, "3.0", "East"),
+        corps("B2", "blue", "infantry", 4, "3.0", "East"),
+        corps("B3", "blue", "infantry", 4, "3.0", "East"),
+    ]
+    .concat();
+    let (_d, g) = game(&state);
+    let (events, _) = run(&g, &orders(&[("blue", attack("East"))]));
+    let retire = with_rule(&events, "EiA 7.5.1.1");
+    assert_eq!(
+        retire[0].text,
+        "R1 retire into the city of East (2 corps fit its garrison of 2, against 3 enemy corps) (by the SOP)."
+    );
+    assert!(events
+        .iter()
+        .any(|e| e.rolls.iter().any(|r| r.label == "sortie/area=East")));
+}

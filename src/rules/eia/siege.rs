@@ -118,14 +118,16 @@ impl Phase<'_> {
         {
             return Ok(false);
         }
+        // Those in the city already (its garrison) stay there; the others join them.
+        let ids: Vec<String> = def
+            .iter()
+            .filter(|&&i| !self.board.corps[i].in_city)
+            .map(|&i| self.board.corps[i].id.clone())
+            .collect();
         for &i in &def {
             self.board.corps[i].in_city = true;
         }
         let name = self.map.area(area).id.clone();
-        let ids: Vec<&str> = def
-            .iter()
-            .map(|&i| self.board.corps[i].id.as_str())
-            .collect();
         let text = format!(
             "{} retire into the city of {name} ({} corps fit its garrison of {}, against {att} enemy corps) (by the SOP).",
             ids.join(", "),
