@@ -44,7 +44,7 @@ impl Phase<'_> {
                         && self.map.adjacent(c.area, area)
                         && !self.battlefields.contains(&c.area)
                         && !self.evaded.contains(&i)
-                        && !(c.in_city && self.besieged(c.area, power))
+                        && (!c.in_city || !self.besieged(c.area, power))
                 })
                 .collect();
             let garrison: Vec<usize> = self

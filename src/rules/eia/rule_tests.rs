@@ -2257,3 +2257,37 @@ fn eia_7_5_1_1_the_field_corps_retire_to_join_the_garrison_of_the_city() {
         .iter()
         .any(|e| e.rolls.iter().any(|r| r.label == "sortie/area=East")));
 }
+
+#[test]
+fn eia_7_5_2_11_a_garrison_next_to_the_battle_marches_to_it_unless_besieged() {
+    let run_with = |extra: &str| {
+        let (_d, g) = game(&sure_win_state(extra));
+        run(&g, &orders(&[("blue", attack("Field"))])).0
+    };
+    // Red's R3 holds the city of East, next to Field: it tries, out of its city.
+    let events = run_with(&garrison("R3", "red", "infantry", 2, "East"));
+    let tries = with_rule(&events, "EiA 7.5.2.11");
+    assert_eq!(tries.len(), 1);
+    assert!(
+        tries[0].text.starts_with(
+            "R3 (red) tries to march out of the city of East to the battle at Field (by the SOP): rolls "
+        ),
+        "{}",
+        tries[0].text
+    );
+    // Besieged by blue's B4 since before the turn, it is not eligible.
+    let events = run_with(
+        &[
+            garrison("R3", "red", "infantry", 2, "East"),
+            corps("B4", "blue", "infantry", 2, "3.0", "East"),
+        ]
+        .concat(),
+    );
+    let texts: Vec<&String> = events.iter().map(|e| &e.text).collect();
+    assert!(
+        !with_rule(&events, "EiA 7.5.2.11")
+            .iter()
+            .any(|e| e.text.contains("R3")),
+        "{texts:#?}"
+    );
+}
