@@ -108,7 +108,9 @@ impl Outgoing {
     /// Who the message is for, as `pbem send` reads it from the `X-Pbem-To` header.
     pub fn audience(&self) -> Audience {
         match (&self.power, self.kind) {
-            (Some(p), Kind::Acknowledgement) => Audience::PowerOnly {
+            // A player's own report (a power with several players, `engine::command`) goes to
+            // him alone, as an answer does.
+            (Some(p), Kind::Acknowledgement) | (Some(p), Kind::Report) if self.kind == Kind::Acknowledgement || !self.key.is_empty() => Audience::PowerOnly {
                 power: p.clone(),
                 turn: self.turn,
             },
@@ -295,7 +297,7 @@ pub fn announcements(
             turn,
             power: Some(p.id.clone()),
             key: String::new(),
-            to: p.players.clone(),
+            to: p.addresses(),
             subject: format!(
                 "[{}] turn {turn}: dice commitment, orders due {deadline}",
                 game.config.game
