@@ -68,22 +68,24 @@ pub fn reports_per_player(game: &Game, pc: &PowerConfig) -> bool {
         }
 }
 
-/// The ids of the units of `power` named by the words of `order`.
-fn named(order: &str, units: &BTreeSet<String>) -> BTreeSet<String> {
+/// The ids of the units of `power` named by the words of `order`, as the state writes them.
+fn named(order: &str, units: &Units) -> BTreeSet<String> {
     order
         .split(|c: char| c.is_whitespace() || c == ',')
-        .map(|w| w.to_ascii_lowercase())
-        .filter(|w| units.contains(w))
+        .filter_map(|w| units.get(&w.to_ascii_lowercase()).cloned())
         .collect()
 }
 
-/// The ids (lower case) of the units of `power` in `state`.
-fn unit_ids(game: &Game, state: &State, power: &str) -> BTreeSet<String> {
+/// The ids of the units of a power, by their lower case.
+type Units = BTreeMap<String, String>;
+
+/// The units of `power` in `state`.
+fn unit_ids(game: &Game, state: &State, power: &str) -> Units {
     game.ruleset
         .units(state)
         .into_iter()
         .filter(|u| u.owner == power)
-        .map(|u| u.id.to_ascii_lowercase())
+        .map(|u| (u.id.to_ascii_lowercase(), u.id))
         .collect()
 }
 
@@ -91,7 +93,7 @@ fn unit_ids(game: &Game, state: &State, power: &str) -> BTreeSet<String> {
 pub struct Command {
     /// The player's id and scope; none for a power of one player (he orders every unit).
     player: Option<(String, Scope)>,
-    units: BTreeSet<String>,
+    units: Units,
 }
 
 impl Command {
@@ -103,7 +105,7 @@ impl Command {
         });
         let units = match &player {
             Some(_) => unit_ids(game, state, power),
-            None => BTreeSet::new(),
+            None => Units::new(),
         };
         Command { player, units }
     }
@@ -177,10 +179,10 @@ pub fn merge(game: &Game, state: &State, power: &str, files: &[PlayerOrders]) ->
                 .collect();
             if let Some(by) = over.first() {
                 notes.push(format!(
-                    "{} line {line} ({order}) is set aside: {by} outranks {} for it ({})",
+                    "{} line {line} ({order}) is set aside: {by} outranks {} for it ({}).",
                     file_stem(power, Some(f.player)),
                     f.player,
-                    PRECEDENCE
+                    PRECEDENCE.cite()
                 ));
                 continue;
             }

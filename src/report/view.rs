@@ -149,10 +149,9 @@ pub struct PowerView {
     pub date: String,
     pub power: String,
     pub power_name: String,
-    /// The player whose own report this is, for a power with several (`engine::command`).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The player whose own report this is, for a power with several (`engine::command`), and his
+    /// rank.
     pub player: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub player_rank: Option<String>,
     /// The power's map colour, `#rrggbb`, when game.toml gives one.
     pub power_colour: Option<String>,

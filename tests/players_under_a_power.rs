@@ -1,0 +1,171 @@
+//! Players under a power (`[[power.player]]`, `engine::command`), through the binary: France of the
+//! bundled Ulm 1805 played by a commander and a deputy of different scope, each with his own password,
+//! file and report.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use predicates::prelude::*;
+
+mod support;
+use support::{game, pbem, tree};
+
+const NAPOLEON_PW: &str = "austerlitz-sun";
+const BERTHIER_PW: &str = "chief-of-staff";
+
+/// France's two players: the commander `napoleon` commands FR-I and FR-VII, the deputy `berthier`
+/// FR-VII and FR-II; each report is of his own command.
+fn two_players(game: &Path) {
+    let path = game.join("game.toml");
+    let text = fs::read_to_string(&path).unwrap();
+    let start = text.find("[[power]]\nid = \"france\"").unwrap();
+    let end = start + text[start..].find("\n\n").unwrap();
+    let france = format!(
+        r##"[[power]]
+id = "france"
+name = "France"
+colour = "#1f4e9c"
+ranks = ["commander", "deputy"]
+reports = "per-player"
+
+[[power.player]]
+id = "napoleon"
+rank = "commander"
+address = "napoleon@example.org"
+password_hash = "{}"
+scope = ["FR-I", "FR-VII"]
+
+[[power.player]]
+id = "berthier"
+rank = "deputy"
+address = "berthier@example.org"
+password_hash = "{}"
+scope = ["FR-VII", "FR-II"]"##,
+        pbem::auth::hash_password(NAPOLEON_PW).unwrap(),
+        pbem::auth::hash_password(BERTHIER_PW).unwrap(),
+    );
+    fs::write(&path, format!("{}{france}{}", &text[..start], &text[end..])).unwrap();
+}
+
+fn orders(player: &str, password: &str, body: &str) -> String {
+    format!("game ulm-1805\npower france\nplayer {player}\npassword {password}\nturn 1\n{body}")
+}
+
+fn write(game: &Path, name: &str, text: &str) -> PathBuf {
+    let dir = game.join("orders/1");
+    fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    fs::write(&p, text).unwrap();
+    p
+}
+
+/// Where a unit stands in a state file.
+fn area_of(state: &str, unit: &str) -> String {
+    let at = state.find(&format!("id = \"{unit}\"")).unwrap();
+    let rest = &state[at..];
+    let line = rest.lines().find(|l| l.starts_with("area = ")).unwrap();
+    line.trim_start_matches("area = ").trim_matches('"').to_string()
+}
+
+#[test]
+fn gitm_6_each_player_authenticates_and_the_commanders_order_wins_over_the_deputys() {
+    let (_t, game) = game();
+    two_players(&game);
+    let napoleon = write(
+        &game,
+        "france.napoleon.txt",
+        &orders("napoleon", NAPOLEON_PW, "move FR-VII Mainz\n"),
+    );
+    // Each player authenticates with his own password.
+    pbem()
+        .arg("check")
+        .arg(&game)
+        .arg(&napoleon)
+        .assert()
+        .success();
+    // The deputy writes after the commander: FR-VII in both scopes, FR-II in his alone, FR-I not his.
+    let berthier = write(
+        &game,
+        "france.berthier.txt",
+        &orders(
+            "berthier",
+            BERTHIER_PW,
+            "move FR-VII Wurzburg\nmove FR-II Regensburg\nmove FR-I Frankfurt\n",
+        ),
+    );
+    pbem()
+        .arg("check")
+        .arg(&game)
+        .arg(&berthier)
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains("is not in the command of berthier"));
+    // One player's password is not the other's.
+    let wrong = write(
+        &game,
+        "wrong.txt",
+        &orders("berthier", NAPOLEON_PW, "move FR-II Regensburg\n"),
+    );
+    pbem()
+        .arg("check")
+        .arg(&game)
+        .arg(&wrong)
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains("wrong password for France"));
+    fs::remove_file(&wrong).unwrap();
+    // A file without the player line names none.
+    let none = write(
+        &game,
+        "none.txt",
+        &orders("x", BERTHIER_PW, "").replace("player x\n", ""),
+    );
+    pbem()
+        .arg("check")
+        .arg(&game)
+        .arg(&none)
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains("the orders have no 'player' line"));
+    fs::remove_file(&none).unwrap();
+
+    pbem().arg("resolve").arg(&game).assert().success();
+    let next = fs::read_to_string(game.join("turns/2/state.toml")).unwrap();
+    assert_eq!(area_of(&next, "FR-VII"), "Mainz", "the commander's order stands");
+    assert_eq!(area_of(&next, "FR-II"), "Regensburg", "the deputy's own unit moved");
+    assert_eq!(area_of(&next, "FR-I"), "Wurzburg", "outside the deputy's scope");
+    let log = fs::read_to_string(game.join("turns/1/log.toml")).unwrap();
+    assert!(log.contains("rule = \"GITM 6\""), "{log}");
+    assert!(
+        log.contains("napoleon outranks berthier"),
+        "the set-aside order is logged: {log}"
+    );
+
+    // Each player gets his own report, of what his own command sees.
+    let reports = game.join("turns/1/reports");
+    assert!(!reports.join("france.txt").exists());
+    let n = fs::read_to_string(reports.join("france.napoleon.txt")).unwrap();
+    let b = fs::read_to_string(reports.join("france.berthier.txt")).unwrap();
+    assert!(n.contains("player napoleon (commander)"), "{n}");
+    assert!(b.contains("player berthier (deputy)"), "{b}");
+    assert!(b.contains("AU-IV"), "Regensburg sees Ingolstadt: {b}");
+    assert!(!n.contains("AU-IV"), "Mainz and Wurzburg do not: {n}");
+    assert!(n.contains("player napoleon\n"), "his orders template: {n}");
+    let json = fs::read_to_string(reports.join("france.berthier.json")).unwrap();
+    assert!(json.contains("\"player\": \"berthier\""), "{json}");
+    // Mailed to his own address, and to nobody else.
+    let mail = fs::read_to_string(game.join("mail/outbox/t0001-report-france-berthier.eml")).unwrap();
+    assert!(mail.contains("X-Pbem-To: power france turn 1 only"), "{mail}");
+    assert!(mail.contains("berthier@example.org"), "{mail}");
+    assert!(!mail.contains("napoleon@example.org"), "{mail}");
+
+    // The audit passes, and resolving again gives the same bytes.
+    pbem().arg("audit").arg(&game).assert().success();
+    let before = tree(&game);
+    pbem()
+        .args(["resolve", "--turn", "1", "--force"])
+        .arg(&game)
+        .assert()
+        .success();
+    assert_eq!(before, tree(&game));
+}
