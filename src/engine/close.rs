@@ -179,6 +179,7 @@ fn mails(game: &Game, file: &CloseFile) -> Result<Vec<Outgoing>> {
         .iter()
         .map(|p| Outgoing {
             kind: Kind::Closing,
+            player: None,
             turn,
             power: Some(p.id.clone()),
             key: String::new(),

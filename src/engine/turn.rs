@@ -660,6 +660,7 @@ impl ReportSheet<'_> {
         };
         let mail = outbox::Outgoing {
             kind: outbox::Kind::Report,
+            player: command.map(|c| c.player.clone()),
             turn,
             power: Some(p.id.clone()),
             key: command.map_or(String::new(), |c| c.player.clone()),
