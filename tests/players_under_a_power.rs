@@ -64,7 +64,9 @@ fn area_of(state: &str, unit: &str) -> String {
     let at = state.find(&format!("id = \"{unit}\"")).unwrap();
     let rest = &state[at..];
     let line = rest.lines().find(|l| l.starts_with("area = ")).unwrap();
-    line.trim_start_matches("area = ").trim_matches('"').to_string()
+    line.trim_start_matches("area = ")
+        .trim_matches('"')
+        .to_string()
 }
 
 #[test]
@@ -99,7 +101,9 @@ fn gitm_6_each_player_authenticates_and_the_commanders_order_wins_over_the_deput
         .arg(&berthier)
         .assert()
         .code(3)
-        .stdout(predicate::str::contains("is not in the command of berthier"));
+        .stdout(predicate::str::contains(
+            "is not in the command of berthier",
+        ));
     // One player's password is not the other's.
     let wrong = write(
         &game,
@@ -131,9 +135,21 @@ fn gitm_6_each_player_authenticates_and_the_commanders_order_wins_over_the_deput
 
     pbem().arg("resolve").arg(&game).assert().success();
     let next = fs::read_to_string(game.join("turns/2/state.toml")).unwrap();
-    assert_eq!(area_of(&next, "FR-VII"), "Mainz", "the commander's order stands");
-    assert_eq!(area_of(&next, "FR-II"), "Regensburg", "the deputy's own unit moved");
-    assert_eq!(area_of(&next, "FR-I"), "Wurzburg", "outside the deputy's scope");
+    assert_eq!(
+        area_of(&next, "FR-VII"),
+        "Mainz",
+        "the commander's order stands"
+    );
+    assert_eq!(
+        area_of(&next, "FR-II"),
+        "Regensburg",
+        "the deputy's own unit moved"
+    );
+    assert_eq!(
+        area_of(&next, "FR-I"),
+        "Wurzburg",
+        "outside the deputy's scope"
+    );
     let log = fs::read_to_string(game.join("turns/1/log.toml")).unwrap();
     assert!(log.contains("rule = \"GITM 6\""), "{log}");
     assert!(
@@ -154,8 +170,12 @@ fn gitm_6_each_player_authenticates_and_the_commanders_order_wins_over_the_deput
     let json = fs::read_to_string(reports.join("france.berthier.json")).unwrap();
     assert!(json.contains("\"player\": \"berthier\""), "{json}");
     // Mailed to his own address, and to nobody else.
-    let mail = fs::read_to_string(game.join("mail/outbox/t0001-report-france-berthier.eml")).unwrap();
-    assert!(mail.contains("X-Pbem-To: power france turn 1 only"), "{mail}");
+    let mail =
+        fs::read_to_string(game.join("mail/outbox/t0001-report-france-berthier.eml")).unwrap();
+    assert!(
+        mail.contains("X-Pbem-To: power france turn 1 only"),
+        "{mail}"
+    );
     assert!(mail.contains("berthier@example.org"), "{mail}");
     assert!(!mail.contains("napoleon@example.org"), "{mail}");
 
@@ -168,4 +188,89 @@ fn gitm_6_each_player_authenticates_and_the_commanders_order_wins_over_the_deput
         .assert()
         .success();
     assert_eq!(before, tree(&game));
+}
+
+#[test]
+fn by_mail_each_player_sends_from_his_own_address_and_status_and_remind_go_per_player() {
+    let (tmp, game) = game();
+    two_players(&game);
+    let mail = |from: &str, at: &str, id: &str, body: String| {
+        support::write(
+            tmp.path(),
+            &format!("{id}.eml"),
+            support::eml(from, at, id, &body),
+        )
+    };
+    // The deputy's orders, from his address; then his orders again from the commander's address,
+    // which is not his: refused, whatever the password.
+    let ok = mail(
+        "berthier@example.org",
+        "Sat, 5 Dec 2026 18:00:00 +0100",
+        "b-1@example.org",
+        orders("berthier", BERTHIER_PW, "move FR-II Regensburg\n"),
+    );
+    let stolen = mail(
+        "napoleon@example.org",
+        "Sat, 5 Dec 2026 18:30:00 +0100",
+        "b-2@example.org",
+        orders("berthier", BERTHIER_PW, "move FR-VII Wurzburg\n"),
+    );
+    pbem()
+        .arg("ingest")
+        .arg(&game)
+        .arg(&ok)
+        .arg(&stolen)
+        .assert()
+        .success();
+    let filed = fs::read_to_string(game.join("orders/1/france.berthier.txt")).unwrap();
+    assert!(filed.contains("move FR-II Regensburg"), "{filed}");
+    assert!(
+        !filed.contains(BERTHIER_PW),
+        "no password is filed: {filed}"
+    );
+    assert!(!game.join("orders/1/france.txt").exists());
+    let records: String = fs::read_dir(game.join("mail/received"))
+        .unwrap()
+        .map(|e| fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    assert!(
+        records.contains("is not the address of berthier of France"),
+        "{records}"
+    );
+    // The answer to his accepted submission goes to him alone.
+    let acks = support::acks(&game);
+    assert!(
+        acks.iter()
+            .any(|(_, m)| m.contains("To: berthier@example.org")),
+        "{acks:?}"
+    );
+
+    // Status: a line per player.
+    let out = pbem().arg("status").arg(&game).assert().success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let line = |p: &str| {
+        stdout
+            .lines()
+            .find(|l| l.trim_start().starts_with(p))
+            .unwrap_or_else(|| panic!("no line {p}: {stdout}"))
+            .to_string()
+    };
+    assert!(line("france.berthier").contains("in: received"), "{stdout}");
+    assert!(line("france.napoleon").contains("missing"), "{stdout}");
+
+    // The commander, who sent nothing, is reminded alone.
+    pbem().arg("remind").arg(&game).assert().success();
+    let reminder =
+        fs::read_to_string(game.join("mail/outbox/t0001-reminder-france-napoleon.eml")).unwrap();
+    assert!(reminder.contains("napoleon@example.org"), "{reminder}");
+    assert!(!reminder.contains("berthier@example.org"), "{reminder}");
+    assert!(!game
+        .join("mail/outbox/t0001-reminder-france-berthier.eml")
+        .exists());
+
+    // The turn reads the filed file, and the audit passes.
+    pbem().arg("resolve").arg(&game).assert().success();
+    let next = fs::read_to_string(game.join("turns/2/state.toml")).unwrap();
+    assert_eq!(area_of(&next, "FR-II"), "Regensburg");
+    pbem().arg("audit").arg(&game).assert().success();
 }

@@ -130,7 +130,9 @@ impl Command {
                 span,
             )
             .label("not your unit to order")
-            .hint(format!("{id} commands {scope} (game.toml [[power.player]] scope)"))
+            .hint(format!(
+                "{id} commands {scope} (game.toml [[power.player]] scope)"
+            ))
             .rule(SCOPE),
         )
     }
@@ -147,7 +149,12 @@ pub struct PlayerOrders<'a> {
 /// lines of the highest-ranked player who ordered it (GITM 6); `files` come highest rank first.
 /// A line stands when its player is the highest to order every unit it names (the power as a whole
 /// for a line naming none). Returns the text and a note for every line set aside.
-pub fn merge(game: &Game, state: &State, power: &str, files: &[PlayerOrders]) -> (String, Vec<String>) {
+pub fn merge(
+    game: &Game,
+    state: &State,
+    power: &str,
+    files: &[PlayerOrders],
+) -> (String, Vec<String>) {
     let units = unit_ids(game, state, power);
     // The highest-ranked player to name each unit ("" for the power as a whole).
     let mut owner: BTreeMap<String, usize> = BTreeMap::new();

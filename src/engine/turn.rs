@@ -464,8 +464,12 @@ fn produce(
 
     // GITM 6: the orders a higher-ranked player of the power overrode, told to that power.
     for (power, note) in set_aside.iter().rev() {
-        let e = Event::new(crate::engine::command::PRECEDENCE, "orders-set-aside", note.clone())
-            .seen_by([power.as_str()]);
+        let e = Event::new(
+            crate::engine::command::PRECEDENCE,
+            "orders-set-aside",
+            note.clone(),
+        )
+        .seen_by([power.as_str()]);
         resolution.events.insert(0, e);
     }
     let mut next_state = resolution.next;
@@ -644,7 +648,8 @@ impl ReportSheet<'_> {
         for f in rendered.attachments {
             put_bytes(
                 put,
-                game.reports_dir(turn).join(format!("{stem}.{}", f.extension)),
+                game.reports_dir(turn)
+                    .join(format!("{stem}.{}", f.extension)),
                 f.content.clone().into_bytes(),
             )?;
             attachments.push(outbox::Attached {

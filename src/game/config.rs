@@ -400,7 +400,12 @@ fn validate_commands(p: &PowerConfig, at: &std::ops::Range<usize>) -> Vec<Diagno
     let mut ids = BTreeMap::new();
     let mut held = BTreeMap::new();
     for c in &p.commands {
-        if c.id.is_empty() || !c.id.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '-') {
+        if c.id.is_empty()
+            || !c
+                .id
+                .chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || ch == '-')
+        {
             out.push(err(
                 format!("player id '{}' of '{}' is not a plain word", c.id, p.id),
                 "player ids are ASCII letters, digits and '-': they name files",
@@ -414,7 +419,10 @@ fn validate_commands(p: &PowerConfig, at: &std::ops::Range<usize>) -> Vec<Diagno
         }
         if !ranks.contains_key(c.rank.as_str()) {
             out.push(err(
-                format!("the rank '{}' of player '{}' is not one of the ranks of '{}'", c.rank, c.id, p.id),
+                format!(
+                    "the rank '{}' of player '{}' is not one of the ranks of '{}'",
+                    c.rank, c.id, p.id
+                ),
                 "list the power's ranks, highest first, as `ranks = [\"commander\", \"deputy\"]`",
             ));
         } else if let Some(other) = held.insert(c.rank.as_str(), c.id.as_str()) {
@@ -423,12 +431,18 @@ fn validate_commands(p: &PowerConfig, at: &std::ops::Range<usize>) -> Vec<Diagno
                 "give each player of a power a rank of his own: the ranks decide whose order stands",
             ));
         }
-        let hashes = std::iter::once(c.password_hash.get_ref().as_str())
-            .chain(c.changes.iter().filter_map(|ch| ch.password_hash.as_deref()));
+        let hashes = std::iter::once(c.password_hash.get_ref().as_str()).chain(
+            c.changes
+                .iter()
+                .filter_map(|ch| ch.password_hash.as_deref()),
+        );
         for h in hashes {
             if crate::auth::within_bounds(h) == Some(false) {
                 out.push(err(
-                    format!("the password hash of player '{}' of '{}' asks too much of every check", c.id, p.id),
+                    format!(
+                        "the password hash of player '{}' of '{}' asks too much of every check",
+                        c.id, p.id
+                    ),
                     "pbem checks argon2id hashes within its bounds (`pbem new` makes sound ones)",
                 ));
             }

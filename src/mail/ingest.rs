@@ -168,9 +168,10 @@ pub struct Entry {
     pub ack: Option<PathBuf>,
 }
 
-/// The submission that counts for a power.
+/// The submission that counts for a power (for one player of a power with several).
 #[derive(Debug, Clone)]
 pub struct Standing {
+    /// `france`, or `france.ney` for a player of a power with several (`Received::slot`).
     pub power: String,
     pub record: Received,
     /// The orders file written (or found already up to date).
@@ -483,7 +484,7 @@ fn file_orders(
         let path = game.player_orders_path(turn, &p.id, player.as_deref());
         let changed = write_if_changed(&path, text.as_bytes())?;
         out.push(Standing {
-            power: p.id.clone(),
+            power: stem,
             record: w.clone(),
             path,
             changed,

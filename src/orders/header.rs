@@ -267,14 +267,21 @@ pub fn check_header_with(
                     .hint(format!(
                         "the players of {} are: {}",
                         pc.name,
-                        pc.commands.iter().map(|c| c.id.as_str()).collect::<Vec<_>>().join(", ")
+                        pc.commands
+                            .iter()
+                            .map(|c| c.id.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     ))
                     .rule(HEADER_RULE),
                 ),
             },
             (Some(pl), false) => diags.push(
                 Diagnostic::error(
-                    format!("{} has one player: its orders have no 'player' line", pc.name),
+                    format!(
+                        "{} has one player: its orders have no 'player' line",
+                        pc.name
+                    ),
                     pl.span.clone(),
                 )
                 .hint("leave the 'player' line out")
