@@ -16,6 +16,11 @@ const BERTHIER_PW: &str = "chief-of-staff";
 /// France's two players: the commander `napoleon` commands FR-I and FR-VII, the deputy `berthier`
 /// FR-VII and FR-II; each report is of his own command.
 fn two_players(game: &Path) {
+    two_players_and(game, "");
+}
+
+/// As [`two_players`], with `more` at the end of France's table (the deputy's dated changes).
+fn two_players_and(game: &Path, more: &str) {
     let path = game.join("game.toml");
     let text = fs::read_to_string(&path).unwrap();
     let start = text.find("[[power]]\nid = \"france\"").unwrap();
@@ -40,7 +45,8 @@ id = "berthier"
 rank = "deputy"
 address = "berthier@example.org"
 password_hash = "{}"
-scope = ["FR-VII", "FR-II"]"##,
+scope = ["FR-VII", "FR-II"]
+{more}"##,
         pbem::auth::hash_password(NAPOLEON_PW).unwrap(),
         pbem::auth::hash_password(BERTHIER_PW).unwrap(),
     );
@@ -273,4 +279,86 @@ fn by_mail_each_player_sends_from_his_own_address_and_status_and_remind_go_per_p
     let next = fs::read_to_string(game.join("turns/2/state.toml")).unwrap();
     assert_eq!(area_of(&next, "FR-II"), "Regensburg");
     pbem().arg("audit").arg(&game).assert().success();
+}
+
+#[test]
+fn reassignments_and_password_changes_take_effect_from_their_turn() {
+    let (_t, game) = game();
+    // From turn 2, FR-I passes to the deputy, who gets a new password.
+    let new_pw = "new-chief-1805";
+    two_players_and(
+        &game,
+        &format!(
+            "\n[[power.player.change]]\nturn = 2\nscope = [\"FR-VII\", \"FR-II\", \"FR-I\"]\npassword_hash = \"{}\"",
+            pbem::auth::hash_password(new_pw).unwrap()
+        ),
+    );
+    // Turn 1: the old password and the old scope.
+    let t1 = write(
+        &game,
+        "france.berthier.txt",
+        &orders("berthier", BERTHIER_PW, "move FR-I Frankfurt\n"),
+    );
+    pbem()
+        .arg("check")
+        .arg(&game)
+        .arg(&t1)
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains(
+            "FR-I is not in the command of berthier",
+        ));
+    fs::remove_file(&t1).unwrap();
+    pbem().arg("resolve").arg(&game).assert().success();
+    // Turn 2: the old password is refused, the new one stands, and FR-I is his.
+    let old = write(
+        &game,
+        "old.txt",
+        &orders("berthier", BERTHIER_PW, "move FR-I Frankfurt\n").replace("turn 1", "turn 2"),
+    );
+    pbem()
+        .arg("check")
+        .arg(&game)
+        .arg(&old)
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains("wrong password for France"));
+    let new = write(
+        &game,
+        "new.txt",
+        &orders("berthier", new_pw, "move FR-I Frankfurt\n").replace("turn 1", "turn 2"),
+    );
+    pbem()
+        .arg("check")
+        .arg(&game)
+        .arg(&new)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("move FR-I Frankfurt"));
+    // Turn 1 still audits with what held then.
+    pbem().arg("audit").arg(&game).assert().success();
+}
+
+#[test]
+fn without_reports_per_player_the_power_gets_one_report_as_the_ruleset_says() {
+    let (_t, game) = game();
+    two_players(&game);
+    support::edit(&game.join("game.toml"), "reports = \"per-player\"\n", "");
+    write(
+        &game,
+        "france.berthier.txt",
+        &orders("berthier", BERTHIER_PW, "move FR-II Regensburg\n"),
+    );
+    pbem().arg("resolve").arg(&game).assert().success();
+    let reports = game.join("turns/1/reports");
+    assert!(!reports.join("france.berthier.txt").exists());
+    // EiA reports per power (`Ruleset::reports_per_player`): one report, to every player of it.
+    let report = fs::read_to_string(reports.join("france.txt")).unwrap();
+    assert!(report.contains("FR-II              Regensburg"), "{report}");
+    assert!(report.contains("line 6: move FR-II Regensburg"), "{report}");
+    let mail = fs::read_to_string(game.join("mail/outbox/t0001-report-france.eml")).unwrap();
+    assert!(
+        mail.contains("X-Pbem-To: power france turn 1\r\n"),
+        "{mail}"
+    );
 }

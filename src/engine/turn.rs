@@ -507,7 +507,12 @@ fn produce(
         };
         if !crate::engine::command::reports_per_player(game, p) {
             let to = crate::engine::players::recipients(&game.config, &state, &p.id);
-            let orders = orders.iter().find(|o| o.power == p.id);
+            // A power with several players reported as one: the orders of its highest-ranked
+            // player who sent any.
+            let orders = orders
+                .iter()
+                .filter(|o| o.power == p.id)
+                .find(|o| o.check.is_some() || o.player.is_none());
             let path = sheet.report(put, p, orders, None, to)?;
             reports.insert(p.id.clone(), path);
             continue;

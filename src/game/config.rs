@@ -262,13 +262,21 @@ pub struct PlayerChange {
 }
 
 /// The units a player commands.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(untagged)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Scope {
     /// Every unit of his power (written `"all"`).
     All,
     /// These units, by id.
     Units(Vec<String>),
+}
+
+impl Serialize for Scope {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Scope::All => s.serialize_str("all"),
+            Scope::Units(u) => u.serialize(s),
+        }
+    }
 }
 
 impl<'de> Deserialize<'de> for Scope {
@@ -660,5 +668,112 @@ impl GameConfig {
             u64::from(turn.saturating_sub(self.first_turn)) * u64::from(self.deadline.every_days);
         let local = first.checked_add_days(chrono::Days::new(days))?;
         tz.from_local_datetime(&local).earliest()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A game.toml whose one power is `power` (the TOML of its table, without `[[power]]`'s id).
+    fn config(power: &str) -> GameConfig {
+        let text = format!(
+            "game = \"g\"\ntitle = \"t\"\nruleset = \"eia\"\n[calendar]\nstart = \"1805-09\"\n[deadline]\ntime_zone = \"UTC\"\nfirst = \"2026-12-06T20:00\"\nevery_days = 7\n[[power]]\nid = \"france\"\nname = \"France\"\n{power}"
+        );
+        toml::from_str(&text).expect("a game.toml")
+    }
+
+    const TWO: &str = "ranks = [\"commander\", \"deputy\"]\n[[power.player]]\nid = \"ney\"\nrank = \"deputy\"\naddress = \"ney@x.org\"\npassword_hash = \"h1\"\nscope = [\"FR-VI\"]\n[[power.player]]\nid = \"napoleon\"\nrank = \"commander\"\naddress = \"n@x.org\"\npassword_hash = \"h2\"\nscope = \"all\"\n[[power.player.change]]\nturn = 3\nscope = [\"FR-I\"]\npassword_hash = \"h3\"\n[[power.player.change]]\nturn = 5\naddress = \"n5@x.org\"\n";
+
+    fn messages(c: &GameConfig) -> Vec<String> {
+        c.validate().into_iter().map(|d| d.message).collect()
+    }
+
+    #[test]
+    fn a_power_lists_players_with_rank_address_password_and_scope() {
+        let c = config(TWO);
+        assert!(messages(&c).is_empty(), "{:?}", messages(&c));
+        let p = c.power("france").unwrap();
+        assert!(p.has_commands());
+        assert_eq!(p.addresses(), ["ney@x.org", "n@x.org"]);
+        assert_eq!(p.rank_order("commander"), 0);
+        assert_eq!(p.rank_order("deputy"), 1);
+        let n = p.command("Napoleon").unwrap();
+        assert_eq!(n.scope, Scope::All);
+        assert!(p.command("ney").unwrap().scope.holds("fr-vi"));
+        assert!(!p.command("ney").unwrap().scope.holds("FR-I"));
+    }
+
+    #[test]
+    fn dated_changes_take_effect_from_their_turn() {
+        let c = config(TWO);
+        let n = c.power("france").unwrap().command("napoleon").unwrap();
+        let at = |t| n.at(t);
+        assert_eq!(
+            (at(2).scope, at(2).password_hash),
+            (Scope::All, "h2".into())
+        );
+        assert_eq!(at(3).scope, Scope::Units(vec!["FR-I".into()]));
+        assert_eq!(at(4).password_hash, "h3");
+        assert_eq!(at(4).address, "n@x.org");
+        assert_eq!(
+            (at(5).address, at(5).password_hash),
+            ("n5@x.org".into(), "h3".into())
+        );
+    }
+
+    #[test]
+    fn a_power_of_one_player_keeps_its_form_and_meaning() {
+        let c = config("players = [\"f@x.org\"]\npassword_hash = \"h\"\n");
+        assert!(messages(&c).is_empty());
+        let p = c.power("france").unwrap();
+        assert!(!p.has_commands());
+        assert_eq!(p.addresses(), ["f@x.org"]);
+        // Written back as it was read: no key of the players' form appears.
+        let back = toml::to_string(p).unwrap();
+        assert!(
+            !back.contains("player]") && !back.contains("ranks"),
+            "{back}"
+        );
+    }
+
+    #[test]
+    fn players_listed_wrongly_are_errors_with_hints() {
+        let both = config(&format!(
+            "players = [\"f@x.org\"]\npassword_hash = \"h\"\n{TWO}"
+        ));
+        assert_eq!(messages(&both), ["power 'france' lists its players twice"]);
+        let none = config("players = [\"f@x.org\"]\n");
+        assert_eq!(messages(&none), ["power 'france' has no password_hash"]);
+        let rank = config(&TWO.replace("rank = \"deputy\"", "rank = \"aide\""));
+        assert_eq!(
+            messages(&rank),
+            ["the rank 'aide' of player 'ney' is not one of the ranks of 'france'"]
+        );
+        let same = config(&TWO.replace("rank = \"deputy\"", "rank = \"commander\""));
+        assert_eq!(
+            messages(&same),
+            ["players 'ney' and 'napoleon' of 'france' have the same rank 'commander'"]
+        );
+        let twice = config(&TWO.replace("id = \"napoleon\"", "id = \"ney\""));
+        assert_eq!(
+            messages(&twice),
+            ["player 'ney' of 'france' is listed twice"]
+        );
+        let text = toml::to_string(&config(TWO)).unwrap();
+        assert_eq!(
+            toml::from_str::<GameConfig>(&text).unwrap().powers[0]
+                .commands
+                .len(),
+            2
+        );
+        let scope =
+            toml::from_str::<GameConfig>(&text.replace("scope = \"all\"", "scope = \"most\""));
+        let e = scope.unwrap_err().to_string();
+        assert!(
+            e.contains("scope \"most\" is neither \"all\" nor a list of unit ids"),
+            "{e}"
+        );
+        assert!(config(TWO).validate().iter().all(|d| d.hint.is_some()));
     }
 }
