@@ -18,13 +18,10 @@
 //!    A power's addresses are its players' (a replacement's, else game.toml's) and, while another
 //!    power runs it (EiA 19.2, `pbem drop`), the controller's: [`registered`] asks `engine::players`.
 //!
-//!    Rights are per power today: an authenticated submission may order every unit of its power, and
-//!    the ruleset rejects orders for another power's units line by line (`pbem orders/own-units`).
-//!    Rules that give a unit to a commander and his deputy (GITM 3.4, 6.1) need rights per unit. The
-//!    design keeps room for it: authentication ends in [`registered`] (who may write for the power)
-//!    and the ruleset's own-units check (which units a line may order); per-unit rights would have
-//!    [`registered`] return the units the sender may order (from a per-unit list of players in
-//!    game.toml), and the ruleset check lines against that set in place of the whole power.
+//!    A power with several players (`[[power.player]]`, `engine::command`) takes each submission as
+//!    one player's: his `player` line, his own password, from his own address only; the last
+//!    submission of each player counts (`Received::slot`), filed as `orders/<t>/<power>.<player>.txt`,
+//!    and the ruleset's check refuses a line for a unit outside his scope.
 //! 5. **Which submission counts** (4.4): the last one received before the deadline
 //!    (`GameConfig::deadline_of`) replaces earlier ones, and every one is kept. A late one is rejected,
 //!    or with `late_orders = "hold"` kept for the next turn, where it counts like a submission
