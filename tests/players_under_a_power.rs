@@ -136,7 +136,8 @@ fn gitm_6_each_player_authenticates_and_the_commanders_order_wins_over_the_deput
         .arg(&none)
         .assert()
         .code(3)
-        .stdout(predicate::str::contains("the orders have no 'player' line"));
+        .stdout(predicate::str::contains("the orders have no 'player' line"))
+        .stdout(predicate::str::contains("wrong password").not());
     fs::remove_file(&none).unwrap();
 
     pbem().arg("resolve").arg(&game).assert().success();
@@ -173,6 +174,8 @@ fn gitm_6_each_player_authenticates_and_the_commanders_order_wins_over_the_deput
     assert!(b.contains("AU-IV"), "Regensburg sees Ingolstadt: {b}");
     assert!(!n.contains("AU-IV"), "Mainz and Wurzburg do not: {n}");
     assert!(n.contains("player napoleon\n"), "his orders template: {n}");
+    let html = fs::read_to_string(reports.join("france.berthier.html")).unwrap();
+    assert!(html.contains("player berthier (deputy)"), "{html}");
     let json = fs::read_to_string(reports.join("france.berthier.json")).unwrap();
     assert!(json.contains("\"player\": \"berthier\""), "{json}");
     // Mailed to his own address, and to nobody else.

@@ -317,6 +317,8 @@ pub fn check_header_with(
             None
         }
         (Some(_), None) => None,
+        // A power with several players whose file names none of them: said above.
+        (Some(_), Some(pc)) if pc.has_commands() && player_hash.is_none() => None,
         (Some(_), Some(_)) if header.submission.is_some() => {
             let sub = header.submission.as_ref().expect("checked");
             diags.push(
@@ -498,6 +500,20 @@ mod tests {
         assert_eq!(diags[0].hint.as_deref(), Some("keep one 'power' line"));
         assert_eq!(h.power.unwrap().value, "france");
         assert_eq!(power.as_deref(), Some("france"));
+    }
+
+    #[test]
+    fn a_player_line_is_refused_for_a_power_of_one_player() {
+        let text = format!("{}player ney\n", header("france", FRANCE_PASSWORD));
+        let (h, power, diags) = read(&text);
+        let d = one(&diags);
+        assert_eq!(
+            d.message,
+            "France has one player: its orders have no 'player' line"
+        );
+        assert_eq!(&text[d.span.clone()], "ney");
+        assert_eq!(h.player.unwrap().value, "ney");
+        assert_eq!(power, None);
     }
 
     #[test]
