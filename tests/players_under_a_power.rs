@@ -98,7 +98,7 @@ fn gitm_6_each_player_authenticates_and_the_commanders_order_wins_over_the_deput
         &orders(
             "berthier",
             BERTHIER_PW,
-            "move FR-VII Wurzburg\nmove FR-II Regensburg\nmove FR-I Frankfurt\n",
+            "entropy the chief of staff\nmove FR-VII Wurzburg\nmove FR-II Regensburg\nmove FR-I Frankfurt\n",
         ),
     );
     pbem()
@@ -188,6 +188,14 @@ fn gitm_6_each_player_authenticates_and_the_commanders_order_wins_over_the_deput
     assert!(mail.contains("berthier@example.org"), "{mail}");
     assert!(!mail.contains("napoleon@example.org"), "{mail}");
 
+    // The deputy finds his own entropy in his report's dice (under france.berthier).
+    pbem()
+        .arg("verify")
+        .arg(reports.join("france.berthier.txt"))
+        .arg("--orders")
+        .arg(&berthier)
+        .assert()
+        .success();
     // The audit passes, and resolving again gives the same bytes.
     pbem().arg("audit").arg(&game).assert().success();
     let before = tree(&game);
