@@ -90,7 +90,10 @@ fn gitm_6_each_player_authenticates_and_the_commanders_order_wins_over_the_deput
         .arg(&game)
         .arg(&napoleon)
         .assert()
-        .success();
+        .success()
+        .stdout(predicate::str::contains(
+            "orders of france, player napoleon, for turn 1",
+        ));
     // The deputy writes after the commander: FR-VII in both scopes, FR-II in his alone, FR-I not his.
     let berthier = write(
         &game,
