@@ -370,6 +370,10 @@ fn without_reports_per_player_the_power_gets_one_report_as_the_ruleset_says() {
     let report = fs::read_to_string(reports.join("france.txt")).unwrap();
     assert!(report.contains("FR-II              Regensburg"), "{report}");
     assert!(report.contains("line 6: move FR-II Regensburg"), "{report}");
+    assert!(
+        report.contains("power france\nplayer <your player id>\n"),
+        "{report}"
+    );
     let mail = fs::read_to_string(game.join("mail/outbox/t0001-report-france.eml")).unwrap();
     assert!(
         mail.contains("X-Pbem-To: power france turn 1\r\n"),

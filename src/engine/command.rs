@@ -213,3 +213,80 @@ pub fn command_sight(game: &Game, states: &[&State], power: &str, scope: &Scope)
         .collect();
     Visibility::new(&game.map, &positions, game.ruleset.sight(), &[])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::eia::test_fixture::Fixture;
+
+    fn check(lines: &[(usize, &str)]) -> OrdersCheck {
+        OrdersCheck {
+            power: Some("france".into()),
+            player: None,
+            entropy: None,
+            accepted: lines.iter().map(|(l, o)| (*l, o.to_string())).collect(),
+            diagnostics: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn gitm_6_the_higher_rank_wins_each_unit_and_the_power_wide_lines() {
+        let fx = Fixture::new();
+        let high = check(&[(1, "move FR-I Ulm"), (2, "standing pursue never")]);
+        let low = check(&[
+            (1, "move FR-I Munich"),
+            (2, "move FR-V Stuttgart"),
+            (3, "move FR-V with FR-I Ulm"),
+            (4, "standing pursue always"),
+        ]);
+        let high_text = "move FR-I Ulm\nstanding pursue never\n";
+        let low_text =
+            "move FR-I Munich\nmove FR-V Stuttgart\nmove FR-V with FR-I Ulm\nstanding pursue always\n";
+        let files = [
+            PlayerOrders {
+                player: "napoleon",
+                check: &high,
+                text: high_text,
+            },
+            PlayerOrders {
+                player: "ney",
+                check: &low,
+                text: low_text,
+            },
+        ];
+        let (text, notes) = merge(&fx.game, &fx.state, "france", &files);
+        // FR-I and the power-wide line are the commander's; FR-V, only the deputy's, is his; a line
+        // naming a unit the commander ordered is set aside whole.
+        assert_eq!(
+            text,
+            "move FR-I Ulm\nstanding pursue never\nmove FR-V Stuttgart\n"
+        );
+        assert_eq!(notes.len(), 3, "{notes:?}");
+        assert!(notes[0].starts_with(
+            "france.ney line 1 (move FR-I Munich) is set aside: napoleon outranks ney"
+        ));
+        assert!(notes.iter().all(|n| n.ends_with("(GITM 6).")), "{notes:?}");
+    }
+
+    #[test]
+    fn a_player_orders_the_units_of_his_scope_only() {
+        let fx = Fixture::new();
+        let scope = Scope::Units(vec!["FR-V".into()]);
+        let c = Command {
+            player: Some(("ney".into(), scope)),
+            units: unit_ids(&fx.game, &fx.state, "france"),
+        };
+        assert!(c.refuses("move FR-V Stuttgart", 0..1).is_none());
+        assert!(c.refuses("standing pursue never", 0..1).is_none());
+        let d = c.refuses("move fr-i Ulm", 3..9).unwrap();
+        assert_eq!(d.message, "FR-I is not in the command of ney");
+        assert_eq!((d.span, d.rule), (3..9, Some(SCOPE)));
+        assert_eq!(
+            d.hint.as_deref(),
+            Some("ney commands FR-V (game.toml [[power.player]] scope)")
+        );
+        // A power of one player orders every unit.
+        let all = Command::of(&fx.game, &fx.state, "france", None);
+        assert!(all.refuses("move FR-I Ulm", 0..1).is_none());
+    }
+}

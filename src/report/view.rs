@@ -385,8 +385,13 @@ fn orders_template(
     let mut t = String::new();
     t.push_str(&format!("game {}\n", game.config.game));
     t.push_str(&format!("power {power}\n"));
-    if let Some(p) = player {
-        t.push_str(&format!("player {p}\n"));
+    match player {
+        Some(p) => t.push_str(&format!("player {p}\n")),
+        // A power of several players reported as one: each writes his own id.
+        None if game.config.power(power).is_some_and(|p| p.has_commands()) => {
+            t.push_str("player <your player id>\n")
+        }
+        None => {}
     }
     t.push_str("password <your password>\n");
     t.push_str(&format!("turn {turn}\n"));
