@@ -380,3 +380,40 @@ fn without_reports_per_player_the_power_gets_one_report_as_the_ruleset_says() {
         "{mail}"
     );
 }
+
+#[test]
+fn pbem_new_gives_each_player_of_a_power_his_own_password() {
+    let (tmp, scenario) = game();
+    two_players(&scenario);
+    let dir = tmp.path().join("new");
+    let out = pbem()
+        .arg("new")
+        .arg(&dir)
+        .arg("--from")
+        .arg(&scenario)
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let password = |who: &str| -> String {
+        let line = stdout
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{who} ")))
+            .unwrap_or_else(|| panic!("no password for {who}: {stdout}"));
+        line.split_whitespace().nth(1).unwrap().to_string()
+    };
+    let (n, b) = (password("france.napoleon"), password("france.berthier"));
+    assert_ne!(n, b);
+    assert!(
+        !stdout
+            .lines()
+            .any(|l| l.trim_start().starts_with("france ")),
+        "{stdout}"
+    );
+    // The new passwords authenticate, each his own player; the scenario's no longer.
+    let o = support::write(tmp.path(), "o.txt", orders("berthier", BERTHIER_PW, ""));
+    pbem().arg("check").arg(&dir).arg(&o).assert().code(3);
+    let o = support::write(tmp.path(), "o.txt", orders("berthier", &b, ""));
+    pbem().arg("check").arg(&dir).arg(&o).assert().success();
+    let o = support::write(tmp.path(), "o.txt", orders("berthier", &n, ""));
+    pbem().arg("check").arg(&dir).arg(&o).assert().code(3);
+}
