@@ -11,7 +11,8 @@ use crate::mail::status::OrdersIn;
 
 /// Show the current turn, its deadline and dice commitment, and which powers have orders in.
 ///
-/// Per power: in and authenticated, in but rejected (and why), late, or missing.
+/// Per power (per player of a power with several, `france.ney`): in and authenticated, in but
+/// rejected (and why), late, or missing.
 #[derive(Debug, clap::Args)]
 #[command(after_help = examples!(
     "pbem status games/my-game"
