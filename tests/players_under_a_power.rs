@@ -303,7 +303,7 @@ fn reassignments_and_password_changes_take_effect_from_their_turn() {
     two_players_and(
         &game,
         &format!(
-            "\n[[power.player.change]]\nturn = 2\nscope = [\"FR-VII\", \"FR-II\", \"FR-I\"]\npassword_hash = \"{}\"",
+            "\n[[power.player.change]]\nturn = 2\nscope = [\"FR-VII\", \"FR-II\", \"FR-I\"]\npassword_hash = \"{}\"\naddress = \"berthier@elba.example\"",
             pbem::auth::hash_password(new_pw).unwrap()
         ),
     );
@@ -324,6 +324,14 @@ fn reassignments_and_password_changes_take_effect_from_their_turn() {
         ));
     fs::remove_file(&t1).unwrap();
     pbem().arg("resolve").arg(&game).assert().success();
+    // His turn-1 report went to his address of turn 1; turn 2's announcement to his new one.
+    let report =
+        fs::read_to_string(game.join("mail/outbox/t0001-report-france-berthier.eml")).unwrap();
+    assert!(report.contains("berthier@example.org"), "{report}");
+    let announced =
+        fs::read_to_string(game.join("mail/outbox/t0002-announcement-france.eml")).unwrap();
+    assert!(announced.contains("berthier@elba.example"), "{announced}");
+    assert!(!announced.contains("berthier@example.org"), "{announced}");
     // Turn 2: the old password is refused, the new one stands, and FR-I is his.
     let old = write(
         &game,

@@ -183,7 +183,7 @@ fn mails(game: &Game, file: &CloseFile) -> Result<Vec<Outgoing>> {
             turn,
             power: Some(p.id.clone()),
             key: String::new(),
-            to: p.addresses(),
+            to: p.addresses_at(turn),
             subject: format!("[{}] turn {turn}: orders closed", game.config.game),
             text: body.clone(),
             html: None,

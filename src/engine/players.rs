@@ -42,7 +42,7 @@ pub fn players_of(config: &GameConfig, state: &State, power: &str) -> Vec<String
         Some(o) => o.players.clone(),
         None => config
             .power(power)
-            .map(|p| p.addresses())
+            .map(|p| p.addresses_at(state.turn))
             .unwrap_or_default(),
     }
 }

@@ -364,12 +364,14 @@ impl PowerConfig {
             .unwrap_or(self.ranks.len())
     }
 
-    /// Every address of the power: its players', whichever form game.toml gives them in.
-    pub fn addresses(&self) -> Vec<String> {
+    /// Every address of the power at turn `turn`: its players', whichever form game.toml gives them
+    /// in (a player's dated changes applied).
+    pub fn addresses_at(&self, turn: u32) -> Vec<String> {
         let mut out = self.players.clone();
         for p in &self.commands {
-            if !out.contains(&p.address) {
-                out.push(p.address.clone());
+            let a = p.at(turn).address;
+            if !out.contains(&a) {
+                out.push(a);
             }
         }
         out
@@ -695,7 +697,8 @@ mod tests {
         assert!(messages(&c).is_empty(), "{:?}", messages(&c));
         let p = c.power("france").unwrap();
         assert!(p.has_commands());
-        assert_eq!(p.addresses(), ["ney@x.org", "n@x.org"]);
+        assert_eq!(p.addresses_at(1), ["ney@x.org", "n@x.org"]);
+        assert_eq!(p.addresses_at(5), ["ney@x.org", "n5@x.org"]);
         assert_eq!(p.rank_order("commander"), 0);
         assert_eq!(p.rank_order("deputy"), 1);
         let n = p.command("Napoleon").unwrap();
@@ -728,7 +731,7 @@ mod tests {
         assert!(messages(&c).is_empty());
         let p = c.power("france").unwrap();
         assert!(!p.has_commands());
-        assert_eq!(p.addresses(), ["f@x.org"]);
+        assert_eq!(p.addresses_at(1), ["f@x.org"]);
         // Written back as it was read: no key of the players' form appears.
         let back = toml::to_string(p).unwrap();
         assert!(

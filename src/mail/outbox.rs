@@ -303,7 +303,7 @@ pub fn announcements(
             turn,
             power: Some(p.id.clone()),
             key: String::new(),
-            to: p.addresses(),
+            to: p.addresses_at(turn),
             subject: format!(
                 "[{}] turn {turn}: dice commitment, orders due {deadline}",
                 game.config.game
