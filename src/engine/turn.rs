@@ -106,39 +106,37 @@ fn read_one(
 ) -> Result<OrdersFileStatus> {
     let path = game.player_orders_path(turn, power, player.as_deref());
     let shown = game.shown(&path);
-    {
-        if !path.is_file() {
-            return Ok(OrdersFileStatus {
-                power: power.to_string(),
-                player,
-                path: shown,
-                check: None,
-                rendered: String::new(),
-            });
-        }
-        let bytes = std::fs::read(&path).with_context(|| format!("cannot read {shown}"))?;
-        let (source, mut check) = crate::rules::check_file(game, state, &shown, &bytes);
-        if let Some(q) = &check.power {
-            let whose = crate::engine::command::file_stem(q, check.player.as_deref());
-            let stem = crate::engine::command::file_stem(power, player.as_deref());
-            if whose != stem {
-                check.diagnostics.push(crate::diag::Diagnostic::error(
-                    format!("{shown} holds orders for {whose}, not for {stem}"),
-                    0..0,
-                ));
-                check.power = None;
-                check.accepted.clear();
-            }
-        }
-        let rendered = source.render(&check.diagnostics);
-        Ok(OrdersFileStatus {
+    if !path.is_file() {
+        return Ok(OrdersFileStatus {
             power: power.to_string(),
             player,
             path: shown,
-            check: Some(check),
-            rendered,
-        })
+            check: None,
+            rendered: String::new(),
+        });
     }
+    let bytes = std::fs::read(&path).with_context(|| format!("cannot read {shown}"))?;
+    let (source, mut check) = crate::rules::check_file(game, state, &shown, &bytes);
+    if let Some(q) = &check.power {
+        let whose = crate::engine::command::file_stem(q, check.player.as_deref());
+        let stem = crate::engine::command::file_stem(power, player.as_deref());
+        if whose != stem {
+            check.diagnostics.push(crate::diag::Diagnostic::error(
+                format!("{shown} holds orders for {whose}, not for {stem}"),
+                0..0,
+            ));
+            check.power = None;
+            check.accepted.clear();
+        }
+    }
+    let rendered = source.render(&check.diagnostics);
+    Ok(OrdersFileStatus {
+        power: power.to_string(),
+        player,
+        path: shown,
+        check: Some(check),
+        rendered,
+    })
 }
 
 /// The secret `R_t`: from `secret/<t>.key`, or revealed in the turn's record when re-resolving.
