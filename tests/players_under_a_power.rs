@@ -425,3 +425,28 @@ fn pbem_new_gives_each_player_of_a_power_his_own_password() {
     let o = support::write(tmp.path(), "o.txt", orders("berthier", &n, ""));
     pbem().arg("check").arg(&dir).arg(&o).assert().code(3);
 }
+
+#[test]
+fn a_players_file_holding_another_players_orders_does_not_stand() {
+    let (_t, game) = game();
+    two_players(&game);
+    write(
+        &game,
+        "france.berthier.txt",
+        &orders("napoleon", NAPOLEON_PW, "move FR-VII Mainz\n"),
+    );
+    let out = pbem().arg("status").arg(&game).assert().success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let line = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("france.berthier"))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(line.contains("REJECTED"), "{stdout}");
+    assert!(
+        line.contains("holds orders for france.napoleon, not for france.berthier"),
+        "{stdout}"
+    );
+    pbem().arg("resolve").arg(&game).assert().success();
+    let next = fs::read_to_string(game.join("turns/2/state.toml")).unwrap();
+    assert_eq!(area_of(&next, "FR-VII"), "Frankfurt", "no order stood");
+}
