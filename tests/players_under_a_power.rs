@@ -181,6 +181,17 @@ fn gitm_6_each_player_authenticates_and_the_commanders_order_wins_over_the_deput
     assert!(html.contains("player berthier (deputy)"), "{html}");
     let json = fs::read_to_string(reports.join("france.berthier.json")).unwrap();
     assert!(json.contains("\"player\": \"berthier\""), "{json}");
+    // It follows the report's schema, his entropy listed under france.berthier.
+    let schema: serde_json::Value =
+        serde_json::from_str(include_str!("../schema/report-v1.schema.json")).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(&value)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    assert_eq!(value["dice"]["entropy"][0]["power"], "france.berthier");
     // Mailed to his own address, and to nobody else.
     let mail =
         fs::read_to_string(game.join("mail/outbox/t0001-report-france-berthier.eml")).unwrap();
