@@ -14,7 +14,7 @@ use crate::rule::Rule;
 
 /// The first words of header lines, in the order the documentation lists them: the lexer counts
 /// header lines apart from order lines, and `header.rs` reads them.
-pub const HEADER_WORDS: [&str; 5] = ["game", "power", "password", "turn", "entropy"];
+pub const HEADER_WORDS: [&str; 6] = ["game", "power", "password", "turn", "entropy", "player"];
 
 /// The pbem limits on an orders file, which keep a huge or runaway file from slowing the turn.
 pub const LIMITS: Rule = Rule::new(
@@ -27,7 +27,8 @@ pub const LIMITS: Rule = Rule::new(
 pub const MAX_LINE_CHARS: usize = 1000;
 /// The most order lines (lines that are not header lines) read from one file.
 pub const MAX_ORDER_LINES: usize = 500;
-/// The most header lines read from one file: five are needed, a few repeats get a diagnostic each.
+/// The most header lines read from one file: six at most are needed (with `player`), a few repeats
+/// get a diagnostic each.
 pub const MAX_HEADER_LINES: usize = 20;
 
 /// A word of an order line and where it stands.
