@@ -81,7 +81,7 @@ impl Roller {
         Roller::from_key(event_key(seed, label))
     }
 
-    /// The rolls of a key made otherwise (a sealed roll's, `engine::sealed::key`).
+    /// The rolls of a key made otherwise (a sealed roll's, `engine::dice_box::sealed_key`).
     pub fn from_key(key: Bytes32) -> Self {
         Roller {
             rng: ChaCha20Rng::from_seed(key),

@@ -473,7 +473,7 @@ pub fn generate(spec: &Spec) -> Result<Files> {
     for c in &corps {
         let _ = write!(
             state,
-            "\n[[corps]]\nid = \"{}\"\npower = \"{}\"\nkind = \"{}\"\nfactors = {}\nmorale = {}.{}\n\
+            "\n[[eia.corps]]\nid = \"{}\"\npower = \"{}\"\nkind = \"{}\"\nfactors = {}\nmorale = {}.{}\n\
              movement = {}\narea = \"{}\"\n",
             c.id,
             power_id(c.power),
@@ -488,7 +488,7 @@ pub fn generate(spec: &Spec) -> Result<Files> {
     for (id, p, rating, seniority, area) in &leader_lines {
         let _ = write!(
             state,
-            "\n[[leader]]\nid = \"{id}\"\npower = \"{}\"\nrating = {rating}\nseniority = {seniority}\n\
+            "\n[[eia.leader]]\nid = \"{id}\"\npower = \"{}\"\nrating = {rating}\nseniority = {seniority}\n\
              movement = 4\narea = \"{}\"\n",
             power_id(*p),
             grid.id(*area)

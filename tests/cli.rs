@@ -343,7 +343,7 @@ fn a_garrison_stays_in_its_city_through_a_resolved_turn() {
     pbem().arg("resolve").arg(&game).assert().success();
     let next = fs::read_to_string(game.join("turns/2/state.toml")).unwrap();
     let au_x = next
-        .split("[[corps]]")
+        .split("[[eia.corps]]")
         .find(|c| c.contains("id = \"AU-X\""))
         .expect("AU-X in the next state");
     assert!(

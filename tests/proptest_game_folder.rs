@@ -13,7 +13,7 @@ use pbem::diag::Source;
 use pbem::game::config::GameConfig;
 use pbem::game::load::parse_toml;
 use pbem::game::map::{Map, MapFile};
-use pbem::game::state::State;
+use pbem::rules::eia::state::EiaState;
 
 const GAME: &str = include_str!("../games/ulm-1805/game.toml");
 const MAP: &str = include_str!("../games/ulm-1805/map.toml");
@@ -47,7 +47,7 @@ fn load(game: &str, map: &str, state: &str) -> Vec<String> {
         }
     };
     let state_src = Source::new("state.toml", state);
-    match parse_toml::<State>(&state_src) {
+    match pbem::game::state::parse::<EiaState>(&state_src) {
         Ok(s) => {
             if let Some(map) = &map {
                 let mut d = pbem::game::state::check_shared(&s, &config, map);

@@ -14,6 +14,7 @@ use pbem::dice::{tuple_hash, Bytes32};
 use pbem::engine::dice_box::DiceBox;
 use pbem::game::state::State;
 use pbem::game::Game;
+use pbem::rules::eia::state::EiaState;
 use pbem::rules::PowerOrders;
 
 /// A bundled scenario, loaded once per test thread, and its state at turn 1.
@@ -63,7 +64,10 @@ fn random_orders(game: &Game, state: &State, picks: &[u16]) -> Vec<PowerOrders> 
         .map(|u| (u.id, u.owner, u.area))
         .collect();
     let pog = game.ruleset.id() == "pog";
-    for levy in &state.insurrection {
+    let waiting = state
+        .table::<EiaState>()
+        .map_or(&[][..], |t| &t.insurrection[..]);
+    for levy in waiting {
         let borders: Vec<&str> = game
             .map
             .areas

@@ -12,6 +12,7 @@ use pbem::diag::Source;
 use pbem::game::state::State;
 use pbem::game::Game;
 use pbem::rules::eia::orders::{parse_line, Context, EiaOrder};
+use pbem::rules::eia::state::EiaState;
 use pbem::rules::eia::Eia;
 
 /// The demo game, loaded once per test thread (a `Game` is not `Sync`), and its state at turn 1.
@@ -58,7 +59,7 @@ fn words() -> Vec<String> {
     .map(|s| s.to_string())
     .collect();
     w.extend(game.map.ids().map(str::to_string));
-    w.extend(state.unit_ids().map(str::to_string));
+    w.extend(EiaState::of(state).unit_ids().map(str::to_string));
     w.extend(cx.tables.chits.attack.iter().cloned());
     w.extend(cx.tables.chits.defence.iter().cloned());
     w.extend(
@@ -140,7 +141,7 @@ fn order_words() -> impl Strategy<Value = Vec<String>> {
     let (game, state) = demo();
     let cx = context();
     let areas: Vec<String> = game.map.ids().map(str::to_string).collect();
-    let units: Vec<String> = state.unit_ids().map(str::to_string).collect();
+    let units: Vec<String> = EiaState::of(state).unit_ids().map(str::to_string).collect();
     let mut chits = cx.tables.chits.attack.clone();
     chits.extend(cx.tables.chits.defence.iter().cloned());
     let keys: Vec<String> = pbem::rules::eia::standing::KEYS

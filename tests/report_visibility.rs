@@ -19,6 +19,7 @@ use pbem::game::map::{Map, MapFile};
 use pbem::game::state::State;
 use pbem::game::Game;
 use pbem::report::{self, DiceHeader, ReportInput};
+use pbem::rules::eia::state::EiaState;
 use pbem::rules::PowerOrders;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -252,7 +253,7 @@ fn state(c: &Case) -> State {
                 morale,
                 area,
             } => s.push_str(&format!(
-                "[[corps]]\nid = \"{id}\"\npower = \"{}\"\nkind = \"{}\"\nfactors = {factors}\nmorale = {}.{}\nmovement = 3\narea = \"{}\"\n",
+                "[[eia.corps]]\nid = \"{id}\"\npower = \"{}\"\nkind = \"{}\"\nfactors = {factors}\nmorale = {}.{}\nmovement = 3\narea = \"{}\"\n",
                 POWERS[*power], kinds[*kind], morale / 10, morale % 10, LAND[*area]
             )),
             Unit::Leader {
@@ -261,16 +262,16 @@ fn state(c: &Case) -> State {
                 seniority,
                 area,
             } => s.push_str(&format!(
-                "[[leader]]\nid = \"{id}\"\npower = \"{}\"\nrating = {rating}\nseniority = {seniority}\nmovement = 4\narea = \"{}\"\n",
+                "[[eia.leader]]\nid = \"{id}\"\npower = \"{}\"\nrating = {rating}\nseniority = {seniority}\nmovement = 4\narea = \"{}\"\n",
                 POWERS[*power], LAND[*area]
             )),
             Unit::Fleet { power, ships } => s.push_str(&format!(
-                "[[fleet]]\nid = \"{id}\"\npower = \"{}\"\nships = {ships}\narea = \"Lake\"\n",
+                "[[eia.fleet]]\nid = \"{id}\"\npower = \"{}\"\nships = {ships}\narea = \"Lake\"\n",
                 POWERS[*power]
             )),
         }
     }
-    toml::from_str(&s).unwrap()
+    pbem::game::state::parse::<EiaState>(&pbem::diag::Source::new("state.toml", s)).unwrap()
 }
 
 /// The orders file of each power: moves along random neighbours (so most are legal), attacks, chits,
@@ -289,13 +290,14 @@ fn orders(c: &Case, g: &Game, st: &State) -> Vec<PowerOrders> {
             Order::Move { unit, path } => {
                 let i = unit % c.units.len();
                 let id = unit_id(&c.units, i);
-                let start = st
+                let start = EiaState::of(st)
                     .corps
                     .iter()
                     .find(|x| x.id.get_ref() == &id)
                     .map(|x| x.area.get_ref().clone())
                     .or_else(|| {
-                        st.leaders
+                        EiaState::of(st)
+                            .leaders
                             .iter()
                             .find(|x| x.id.get_ref() == &id)
                             .map(|x| x.area.get_ref().clone())
@@ -421,12 +423,17 @@ fn check(c: &Case) -> Result<usize, TestCaseError> {
         for (i, u) in c.units.iter().enumerate() {
             let id = unit_id(&c.units, i);
             let o = POWERS[owner(u)];
-            let end = after
+            let end = EiaState::of(&after)
                 .corps
                 .iter()
                 .map(|x| (&x.id, &x.area))
-                .chain(after.leaders.iter().map(|x| (&x.id, &x.area)))
-                .chain(after.fleets.iter().map(|x| (&x.id, &x.area)))
+                .chain(
+                    EiaState::of(&after)
+                        .leaders
+                        .iter()
+                        .map(|x| (&x.id, &x.area)),
+                )
+                .chain(EiaState::of(&after).fleets.iter().map(|x| (&x.id, &x.area)))
                 .find(|(x, _)| x.get_ref() == &id)
                 .and_then(|(_, a)| g.map.find(a.get_ref()));
             let allowed = sight.shares_with(p, o)

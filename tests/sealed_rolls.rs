@@ -53,6 +53,9 @@ impl Ruleset for Sealing {
         );
         Ok(r)
     }
+    fn parse_state(&self, source: &pbem::diag::Source) -> Result<State, pbem::diag::FileError> {
+        self.0.parse_state(source)
+    }
     fn check_state(&self, game: &Game, state: &State) -> Vec<pbem::diag::Diagnostic> {
         self.0.check_state(game, state)
     }

@@ -128,7 +128,7 @@ pub fn resolve_floor(dir: &Path, outputs: &[(PathBuf, Vec<u8>)]) -> usize {
     for (path, bytes) in outputs {
         write_atomic(path, bytes).expect("the output is written");
     }
-    state.corps.len() + orders.len()
+    pbem::rules::eia::state::EiaState::of(&state).corps.len() + orders.len()
 }
 
 /// `pbem audit <dir> --turn 1`, which must find nothing wrong.

@@ -4,7 +4,7 @@ use std::collections::BTreeSet;
 
 use anyhow::{bail, Result};
 
-use crate::dice::{Bytes32, Roller};
+use crate::dice::{tuple_hash, Bytes32, Roller};
 use crate::engine::event::{Die, Roll};
 
 /// Hands out labelled rolls for one turn. Labels are unique by construction (each ruleset's
@@ -61,7 +61,7 @@ impl DiceBox {
             bail!("this turn has no sealing secret (secret/<turn>.seal): its dice secret was made before pbem sealed rolls; `pbem rekey` gives the turn a new secret with one");
         };
         self.open(label)?;
-        let mut r = Roller::from_key(crate::engine::sealed::key(&self.seed, &seal, label));
+        let mut r = Roller::from_key(sealed_key(&self.seed, &seal, label));
         Ok(Roll {
             label: label.to_string(),
             dice: sides
@@ -103,6 +103,12 @@ impl DiceBox {
     pub fn labels(&self) -> &BTreeSet<String> {
         &self.used
     }
+}
+
+/// The key of a sealed roll: `H("pbem-dice/sealed/event", S_t, Q_t, L)` (`engine::sealed` keeps
+/// `Q_t` and re-derives these keys for `pbem unseal`).
+pub fn sealed_key(seed: &Bytes32, seal: &Bytes32, label: &str) -> Bytes32 {
+    tuple_hash(&[b"pbem-dice/sealed/event", seed, seal, label.as_bytes()])
 }
 
 #[cfg(test)]

@@ -23,12 +23,8 @@ pub const DROPPED: Rule = Rule::new(
     "19.2.1",
     "a power whose player leaves is controlled by another until the next economic phase",
 );
-/// EiA 19.2.2: a new player takes control at the next economic phase; inherited alliances stand three turns.
-pub const REPLACED: Rule = Rule::new(
-    "EiA",
-    "19.2.2",
-    "a new player takes control at the next economic phase",
-);
+/// EiA 19.2.2 (defined with the state keys it governs, `alliance_locks` and `inherited_allies`).
+pub use crate::game::state::REPLACED;
 /// pbem: the game's missed-turn policy drops a power that sends no orders for several turns.
 pub const MISSED: Rule = Rule::new(
     "pbem",

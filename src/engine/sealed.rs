@@ -34,10 +34,9 @@ pub fn secret_of_seal(seal: &Bytes32) -> Bytes32 {
     tuple_hash(&[b"pbem-dice/sealed/secret", seal])
 }
 
-/// The key of a sealed roll: `H("pbem-dice/sealed/event", S_t, Q_t, L)`.
-pub fn key(seed: &Bytes32, seal: &Bytes32, label: &str) -> Bytes32 {
-    tuple_hash(&[b"pbem-dice/sealed/event", seed, seal, label.as_bytes()])
-}
+/// The key of a sealed roll (`H("pbem-dice/sealed/event", S_t, Q_t, L)`), made where the dice box
+/// rolls it.
+pub use super::dice_box::sealed_key as key;
 
 /// Makes the secret of turn `turn`: a fresh `Q_t` in `secret/<t>.seal`, and `R_t`, its hash, in
 /// `secret/<t>.key` (both readable by the referee only). Returns `R_t`.

@@ -97,7 +97,10 @@ pub enum DiceScheme {
 }
 
 /// The `[mail]` table of `game.toml` (its keys and checks live with the mail code).
-pub use crate::mail::config::MailConfig;
+pub use super::mail_config::MailConfig;
+
+/// The turns pbem counts: far beyond any game, and far from where `u32` turn numbers would wrap.
+pub const MAX_TURN: u32 = 1_000_000;
 
 fn one() -> u32 {
     1
@@ -500,7 +503,7 @@ impl GameConfig {
             );
         }
         // Issue 15.9: a huge count would overflow the deadline (and silently mean none) or the calendar.
-        if self.first_turn >= crate::game::state::MAX_TURN {
+        if self.first_turn >= MAX_TURN {
             out.push(
                 Diagnostic::error(
                     format!(
@@ -509,10 +512,7 @@ impl GameConfig {
                     ),
                     0..0,
                 )
-                .hint(format!(
-                    "a game has turns 0 to {}",
-                    crate::game::state::MAX_TURN - 1
-                )),
+                .hint(format!("a game has turns 0 to {}", MAX_TURN - 1)),
             );
         }
         if !(1..=366).contains(&self.deadline.every_days) {
@@ -549,7 +549,12 @@ impl GameConfig {
                 0..0,
             ));
         }
-        out.extend(crate::mail::config::validate(self));
+        out.extend(super::mail_config::validate(
+            &self.mail,
+            self.powers
+                .iter()
+                .map(|p| (p.id.as_str(), p.time_zone.as_ref())),
+        ));
         let mut seen = BTreeMap::new();
         for (i, p) in self.powers.iter().enumerate() {
             let id_span = self

@@ -25,6 +25,7 @@ pub mod config;
 pub mod create;
 pub mod fsio;
 pub mod load;
+pub mod mail_config;
 pub mod map;
 pub mod record;
 pub mod relations;
@@ -35,7 +36,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 
 use crate::diag::Source;
-use crate::rules::{self, Ruleset};
+use crate::rules::Ruleset;
 use config::GameConfig;
 use map::{AnyMap, Map, MapFile};
 use state::State;
@@ -82,9 +83,14 @@ fn refuse_links(dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// What makes the ruleset `game.toml` names, with its `tables.toml` (the registry `rules::load`,
+/// which `Game::load` hands in: the model names no ruleset).
+pub type RulesetLoader = fn(&GameConfig, &Source, &Source) -> Result<Box<dyn Ruleset>>;
+
 impl Game {
-    /// Loads and checks `game.toml`, `map.toml` and `tables.toml`.
-    pub fn load(dir: &Path) -> Result<Game> {
+    /// Loads and checks `game.toml`, `map.toml` and `tables.toml`, the ruleset made by `ruleset`.
+    /// `Game::load` (in `rules/mod.rs`) calls it with the registry of every ruleset.
+    pub fn load_with(dir: &Path, ruleset: RulesetLoader) -> Result<Game> {
         if !dir.join("game.toml").is_file() {
             bail!(
                 "{} is not a game folder (no game.toml in it)",
@@ -100,7 +106,7 @@ impl Game {
             return Err(e.into());
         }
         let tables_src = load::read_source(&dir.join("tables.toml"), &shown(dir, "tables.toml"))?;
-        let ruleset = rules::load(&config, &config_src, &tables_src)?;
+        let ruleset = ruleset(&config, &config_src, &tables_src)?;
         let map_src = load::read_source(&dir.join("map.toml"), &shown(dir, "map.toml"))?;
         let (kind, at) = map::Kind::of(&map_src)?;
         let (map, geometry) = if kind == map::Kind::Areas {
@@ -242,7 +248,7 @@ impl Game {
 
     /// Parses and checks a state against the map and the powers.
     pub fn parse_state(&self, src: &Source) -> Result<State> {
-        let state: State = load::parse_toml(src)?;
+        let state = self.ruleset.parse_state(src)?;
         if let Some(e) = load::first_error(src, &self.check_state(&state)) {
             return Err(e.into());
         }

@@ -2,73 +2,333 @@
 //! fixed order (vectors in file order, `BTreeMap`s by key), so that writing a state gives the same bytes.
 //!
 //! One file format for every ruleset: the shared keys (game, turn, control, alliances, relations,
-//! standing orders, who plays each power) are the engine's and are checked here ([`check_shared`]); the pieces of a game
-//! system belong to its ruleset, which checks them (`Ruleset::check_state`) and refuses those of
-//! another. Empires in Arms, the first ruleset, keeps its `[[corps]]`, `[[leader]]`, `[[fleet]]` and
-//! `[[insurrection]]` at the top level; later rulesets keep theirs in one table named after the ruleset
-//! (`[pog]`, typed in `rules/pog/`).
+//! standing orders, who plays each power) are the engine's and are checked here ([`check_shared`]);
+//! the pieces of a game system are one table named after its ruleset (`[eia]`, `[pog]`), typed by the
+//! ruleset (a [`RulesetTable`]) and checked by it (`Ruleset::check_state`). This module names no
+//! ruleset: [`parse`] reads a state with the table type the game's ruleset gives it, and a table of
+//! another ruleset is a located error.
 
+use std::any::Any;
 use std::collections::BTreeMap;
 use std::fmt;
 
+use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess, Visitor};
+use serde::ser::SerializeStruct;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use toml::Spanned;
+
+use crate::diag::{Diagnostic, FileError, Source};
+use crate::rule::Rule;
 
 pub use super::relations::{Relation, Relations};
 
-/// The position at the start of a turn.
-#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
+/// The position at the start of a turn. Written by its `Serialize` (the shared keys, then the
+/// ruleset's table), read by [`parse`]. A new shared key goes into [`SHARED_KEYS`] too; the
+/// compiler then shows the other places (each takes the state apart field by field).
+#[derive(Debug, Clone)]
 pub struct State {
     pub game: String,
     pub turn: u32,
     /// Which power controls each land area (areas not listed are uncontrolled), by area id.
-    #[serde(default)]
     pub control: BTreeMap<String, String>,
     /// Alliances: each a list of powers allied with one another. Allies do not fight each other, may
     /// stand together, and do not take each other's areas.
-    #[serde(default)]
     pub alliances: Vec<Vec<String>>,
     /// Pairs of powers allied, neutral or hostile (`game::relations`); a pair not listed is allied
     /// when an alliance holds both, hostile otherwise. EiA and PoG need only `alliances`.
-    #[serde(default, skip_serializing_if = "Relations::is_empty")]
     pub relations: Relations,
     /// Standing orders per power: decision name to setting; kept until the power changes them.
-    #[serde(default)]
     pub standing: BTreeMap<String, BTreeMap<String, String>>,
     /// Powers whose player left (EiA 19.2.1): who controls them, and until which turn.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub controlled: BTreeMap<String, Controlled>,
     /// New players waiting to take over a power at the next economic phase (EiA 19.2.2).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub incoming: BTreeMap<String, Player>,
     /// Players who took over a power: they replace the players and password of game.toml.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub owners: BTreeMap<String, Player>,
     /// Alliances a new player inherited may not be broken before this turn (EiA 19.2.2).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub alliance_locks: BTreeMap<String, u32>,
     /// The allies a new player inherited with his power, held to while its alliance lock stands
     /// (EiA 19.2.2).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub inherited_allies: BTreeMap<String, Vec<String>>,
-    /// Insurrection corps not yet on the map, raised when an enemy enters a border province
-    /// (EiA 10.1.4.1).
-    #[serde(
-        default,
-        rename = "insurrection",
-        skip_serializing_if = "Vec::is_empty"
-    )]
-    pub insurrection: Vec<Levy>,
-    #[serde(default, rename = "corps")]
-    pub corps: Vec<Corps>,
-    #[serde(default, rename = "leader")]
-    pub leaders: Vec<Leader>,
-    #[serde(default, rename = "fleet")]
-    pub fleets: Vec<Fleet>,
-    /// The pieces and markers of a Paths of Glory game (`rules/pog/state.rs`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pog: Option<crate::rules::pog::state::PogState>,
+    /// The ruleset's own table (`[eia]`, `[pog]`): its pieces and markers, typed by the ruleset.
+    pub table: Box<dyn Table>,
+}
+
+/// The table of one ruleset in `state.toml`, typed in the ruleset's folder (`rules/<id>/state.rs`).
+/// Adding a ruleset adds one of these there and nothing here.
+pub trait RulesetTable:
+    Serialize + DeserializeOwned + Clone + PartialEq + fmt::Debug + Send + Sync + 'static
+{
+    /// The table's key: the ruleset's id (`eia`).
+    const KEY: &'static str;
+
+    /// The table of a state that has none, or `None` when the ruleset needs one (`missing [pog]`).
+    fn when_absent() -> Option<Self> {
+        None
+    }
+}
+
+/// A ruleset's table, its type erased, as [`State`] holds it: the engine writes, clones and
+/// compares it; only its ruleset looks inside (`State::table`).
+pub trait Table: erased_serde::Serialize + fmt::Debug + Send + Sync + Any {
+    /// The table's key in `state.toml`.
+    fn key(&self) -> &'static str;
+    fn clone_box(&self) -> Box<dyn Table>;
+    fn equals(&self, other: &dyn Table) -> bool;
+    fn as_any(&self) -> &dyn Any;
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+erased_serde::serialize_trait_object!(Table);
+
+impl<T: RulesetTable> Table for T {
+    fn key(&self) -> &'static str {
+        T::KEY
+    }
+    fn clone_box(&self) -> Box<dyn Table> {
+        Box::new(self.clone())
+    }
+    fn equals(&self, other: &dyn Table) -> bool {
+        other.as_any().downcast_ref::<T>() == Some(self)
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+}
+
+impl Clone for Box<dyn Table> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+impl PartialEq for State {
+    fn eq(&self, other: &State) -> bool {
+        let State {
+            game,
+            turn,
+            control,
+            alliances,
+            relations,
+            standing,
+            controlled,
+            incoming,
+            owners,
+            alliance_locks,
+            inherited_allies,
+            table,
+        } = self;
+        *game == other.game
+            && *turn == other.turn
+            && *control == other.control
+            && *alliances == other.alliances
+            && *relations == other.relations
+            && *standing == other.standing
+            && *controlled == other.controlled
+            && *incoming == other.incoming
+            && *owners == other.owners
+            && *alliance_locks == other.alliance_locks
+            && *inherited_allies == other.inherited_allies
+            && table.equals(&*other.table)
+    }
+}
+
+/// The shared keys of `state.toml`, in the order they are written.
+const SHARED_KEYS: [&str; 11] = [
+    "game",
+    "turn",
+    "control",
+    "alliances",
+    "relations",
+    "standing",
+    "controlled",
+    "incoming",
+    "owners",
+    "alliance_locks",
+    "inherited_allies",
+];
+
+impl Serialize for State {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let State {
+            game,
+            turn,
+            control,
+            alliances,
+            relations,
+            standing,
+            controlled,
+            incoming,
+            owners,
+            alliance_locks,
+            inherited_allies,
+            table,
+        } = self;
+        let mut st = s.serialize_struct("State", SHARED_KEYS.len() + 1)?;
+        st.serialize_field("game", game)?;
+        st.serialize_field("turn", turn)?;
+        st.serialize_field("control", control)?;
+        st.serialize_field("alliances", alliances)?;
+        if !relations.is_empty() {
+            st.serialize_field("relations", relations)?;
+        }
+        st.serialize_field("standing", standing)?;
+        if !controlled.is_empty() {
+            st.serialize_field("controlled", controlled)?;
+        }
+        if !incoming.is_empty() {
+            st.serialize_field("incoming", incoming)?;
+        }
+        if !owners.is_empty() {
+            st.serialize_field("owners", owners)?;
+        }
+        if !alliance_locks.is_empty() {
+            st.serialize_field("alliance_locks", alliance_locks)?;
+        }
+        if !inherited_allies.is_empty() {
+            st.serialize_field("inherited_allies", inherited_allies)?;
+        }
+        st.serialize_field(table.key(), &**table)?;
+        st.end()
+    }
+}
+
+/// Reads `state.toml` for a ruleset whose table is `T`: the shared keys and `[<T::KEY>]`; any other
+/// key (another ruleset's table, a piece outside its table) is an error located at the key.
+pub fn parse<T: RulesetTable>(source: &Source) -> Result<State, FileError> {
+    let located = |e: toml::de::Error| {
+        let span = e.span().unwrap_or(0..0);
+        let message = e.message().to_string();
+        let hint = if message.starts_with("unknown field") {
+            Some(format!(
+                "a state has the shared keys ({}) and the ruleset's table [{}]; remove the key or fix its spelling",
+                SHARED_KEYS.join(", "),
+                T::KEY
+            ))
+        } else if message.starts_with("missing field") {
+            Some("add the key to this table".to_string())
+        } else if message.starts_with("missing table") {
+            Some(format!("add the table [{}] with the game's pieces", T::KEY))
+        } else if message.starts_with("unknown variant") {
+            Some("use one of the values listed above".to_string())
+        } else {
+            None
+        };
+        FileError::new(source, &Diagnostic::error(message, span).maybe_hint(hint))
+    };
+    let de = toml::Deserializer::parse(&source.text).map_err(located)?;
+    StateSeed::<T>(std::marker::PhantomData)
+        .deserialize(de)
+        .map_err(located)
+}
+
+/// Reads a state whose ruleset table is `T` ([`parse`]).
+struct StateSeed<T>(std::marker::PhantomData<T>);
+
+/// One key of `state.toml`: a shared key (its index in [`SHARED_KEYS`]) or the ruleset's table.
+enum Key {
+    Shared(usize),
+    Table,
+}
+
+/// Reads a key of `state.toml`, refusing one that is neither shared nor the ruleset's table (the
+/// error is raised on the key, so the TOML reader locates it there).
+struct KeySeed(&'static str);
+
+impl<'de> DeserializeSeed<'de> for KeySeed {
+    type Value = Key;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Key, D::Error> {
+        d.deserialize_identifier(self)
+    }
+}
+
+impl Visitor<'_> for KeySeed {
+    type Value = Key;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a key of state.toml")
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Key, E> {
+        if v == self.0 {
+            return Ok(Key::Table);
+        }
+        match SHARED_KEYS.iter().position(|k| *k == v) {
+            Some(i) => Ok(Key::Shared(i)),
+            None => Err(E::custom(format!(
+                "unknown field `{v}`: this game's pieces are in [{}]",
+                self.0
+            ))),
+        }
+    }
+}
+
+impl<'de, T: RulesetTable> DeserializeSeed<'de> for StateSeed<T> {
+    type Value = State;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<State, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de, T: RulesetTable> Visitor<'de> for StateSeed<T> {
+    type Value = State;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a state table")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<State, A::Error> {
+        let (mut game, mut turn, mut table) = (None, None, None);
+        let mut control = BTreeMap::new();
+        let mut alliances = Vec::new();
+        let mut relations = Relations::default();
+        let mut standing = BTreeMap::new();
+        let mut controlled = BTreeMap::new();
+        let mut incoming = BTreeMap::new();
+        let mut owners = BTreeMap::new();
+        let mut alliance_locks = BTreeMap::new();
+        let mut inherited_allies = BTreeMap::new();
+        while let Some(key) = map.next_key_seed(KeySeed(T::KEY))? {
+            match key {
+                Key::Table => table = Some(map.next_value::<T>()?),
+                Key::Shared(i) => match SHARED_KEYS[i] {
+                    "game" => game = Some(map.next_value()?),
+                    "turn" => turn = Some(map.next_value()?),
+                    "control" => control = map.next_value()?,
+                    "alliances" => alliances = map.next_value()?,
+                    "relations" => relations = map.next_value()?,
+                    "standing" => standing = map.next_value()?,
+                    "controlled" => controlled = map.next_value()?,
+                    "incoming" => incoming = map.next_value()?,
+                    "owners" => owners = map.next_value()?,
+                    "alliance_locks" => alliance_locks = map.next_value()?,
+                    _ => inherited_allies = map.next_value()?,
+                },
+            }
+        }
+        let game = game.ok_or_else(|| de::Error::missing_field("game"))?;
+        let turn = turn.ok_or_else(|| de::Error::missing_field("turn"))?;
+        let Some(table) = table.or_else(T::when_absent) else {
+            return Err(de::Error::custom(format!(
+                "missing table [{}]: this game's pieces are in it",
+                T::KEY
+            )));
+        };
+        Ok(State {
+            game,
+            turn,
+            control,
+            alliances,
+            relations,
+            standing,
+            controlled,
+            incoming,
+            owners,
+            alliance_locks,
+            inherited_allies,
+            table: Box::new(table),
+        })
+    }
 }
 
 /// Who runs a power whose player left (EiA 19.2.1).
@@ -99,190 +359,35 @@ pub struct Player {
     pub from: u32,
 }
 
-/// The kinds of corps.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum CorpsKind {
-    Infantry,
-    Cavalry,
-    Guard,
-    Cossack,
-    Freikorps,
-    /// EiA 7.5.2.11 names guerrillas among the forces in a city that reinforce; pbem models them as a
-    /// kind of corps (README, "Garrisons and guerrillas").
-    Guerrilla,
-}
-
-impl CorpsKind {
-    pub fn name(self) -> &'static str {
-        match self {
-            CorpsKind::Infantry => "infantry",
-            CorpsKind::Cavalry => "cavalry",
-            CorpsKind::Guard => "guard",
-            CorpsKind::Cossack => "cossack",
-            CorpsKind::Freikorps => "freikorps",
-            CorpsKind::Guerrilla => "guerrilla",
-        }
-    }
-
-    /// Cossacks and freikorps retreat before combat (EiA 10.1.2.2.3).
-    pub fn evades_combat(self) -> bool {
-        matches!(self, CorpsKind::Cossack | CorpsKind::Freikorps)
-    }
-
-    /// Cavalry and cossack factors count as cavalry in pursuit.
-    pub fn is_mounted(self) -> bool {
-        matches!(self, CorpsKind::Cavalry | CorpsKind::Cossack)
-    }
-}
-
-/// A corps counter.
-#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct Corps {
-    pub id: Spanned<String>,
-    pub power: Spanned<String>,
-    pub kind: CorpsKind,
-    /// Strength points.
-    pub factors: u32,
-    pub morale: Tenths,
-    /// Movement allowance in areas per turn.
-    pub movement: u32,
-    /// Artillery factors attached to the corps (EiA 7.5.2.8 fires them before each round).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub artillery: u32,
-    pub area: Spanned<String>,
-    /// In the city of its area, as its garrison (EiA 7.5.1.1, 7.5.4), kept from turn to turn.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub in_city: bool,
-}
-
-fn is_zero(n: &u32) -> bool {
-    *n == 0
-}
-
-/// An insurrection corps waiting to be raised (EiA 10.1.4.1): an infantry corps once on the map.
-#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct Levy {
-    pub id: String,
-    pub power: String,
-    pub factors: u32,
-    pub morale: Tenths,
-    pub movement: u32,
-}
-
-/// A leader counter.
-#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct Leader {
-    pub id: Spanned<String>,
-    pub power: Spanned<String>,
-    /// Tactical rating, 1 (poor) to 5 (Napoleon).
-    pub rating: u32,
-    /// Seniority: 1 is the most senior (EiA 10.6.1.1 breaks ties with it).
-    pub seniority: u32,
-    /// Movement allowance in areas per turn.
-    pub movement: u32,
-    pub area: Spanned<String>,
-}
-
-/// A fleet counter, at sea or in a port.
-#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct Fleet {
-    pub id: Spanned<String>,
-    pub power: Spanned<String>,
-    pub ships: u32,
-    pub area: Spanned<String>,
-}
-
-/// A number with one decimal, kept as an integer count of tenths (morale 3.5 is 35), so that no float
-/// reaches a computation or a file's bytes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
-pub struct Tenths(pub i64);
-
-impl fmt::Display for Tenths {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let sign = if self.0 < 0 { "-" } else { "" };
-        write!(f, "{sign}{}.{}", self.0.abs() / 10, self.0.abs() % 10)
-    }
-}
-
-impl std::str::FromStr for Tenths {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, String> {
-        let s = s.trim();
-        let (neg, digits) = match s.strip_prefix('-') {
-            Some(rest) => (true, rest),
-            None => (false, s.strip_prefix('+').unwrap_or(s)),
-        };
-        let (whole, frac) = digits.split_once('.').unwrap_or((digits, "0"));
-        let bad = || format!("'{s}' is not a number with at most one decimal");
-        if whole.is_empty()
-            || frac.len() != 1
-            || !whole
-                .bytes()
-                .chain(frac.bytes())
-                .all(|b| b.is_ascii_digit())
-        {
-            return Err(bad());
-        }
-        let v: i64 = whole
-            .parse::<i64>()
-            .map_err(|_| bad())?
-            .checked_mul(10)
-            .ok_or_else(bad)?
-            + frac.parse::<i64>().map_err(|_| bad())?;
-        Ok(Tenths(if neg { -v } else { v }))
-    }
-}
-
-impl Serialize for Tenths {
-    /// Written as a TOML float (`3.5`); Rust prints floats the same way on every platform.
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_f64(self.0 as f64 / 10.0)
-    }
-}
-
-impl<'de> Deserialize<'de> for Tenths {
-    /// Read from a float (`3.5`), an integer (`3`) or a string (`"3.5"`).
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl serde::de::Visitor<'_> for Visitor {
-            type Value = Tenths;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a number with at most one decimal, such as 3.5")
-            }
-            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Tenths, E> {
-                let t = (v * 10.0).round();
-                if !v.is_finite() || (t - v * 10.0).abs() > 1e-6 || t.abs() > 1e12 {
-                    return Err(E::custom(format!(
-                        "{v} is not a number with at most one decimal"
-                    )));
-                }
-                Ok(Tenths(t as i64))
-            }
-            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Tenths, E> {
-                v.checked_mul(10)
-                    .map(Tenths)
-                    .ok_or_else(|| E::custom("number too large"))
-            }
-            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Tenths, E> {
-                i64::try_from(v)
-                    .map_err(|_| E::custom("number too large"))
-                    .and_then(|v| self.visit_i64(v))
-            }
-            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Tenths, E> {
-                v.parse().map_err(E::custom)
-            }
-        }
-        d.deserialize_any(Visitor)
-    }
-}
-
 impl State {
+    /// A state of `game` at `turn` with the ruleset's `table` and every shared key empty.
+    pub fn new(game: String, turn: u32, table: impl RulesetTable) -> State {
+        State {
+            game,
+            turn,
+            control: BTreeMap::new(),
+            alliances: Vec::new(),
+            relations: Relations::default(),
+            standing: BTreeMap::new(),
+            controlled: BTreeMap::new(),
+            incoming: BTreeMap::new(),
+            owners: BTreeMap::new(),
+            alliance_locks: BTreeMap::new(),
+            inherited_allies: BTreeMap::new(),
+            table: Box::new(table),
+        }
+    }
+
+    /// The ruleset's table, when it is a `T` (it is for the ruleset that read the state).
+    pub fn table<T: RulesetTable>(&self) -> Option<&T> {
+        self.table.as_any().downcast_ref()
+    }
+
+    /// The ruleset's table to change, when it is a `T`.
+    pub fn table_mut<T: RulesetTable>(&mut self) -> Option<&mut T> {
+        self.table.as_any_mut().downcast_mut()
+    }
+
     /// Whether `a` and `b` are the same power or allies.
     pub fn friendly(&self, a: &str, b: &str) -> bool {
         self.relation(a, b) == Relation::Allied
@@ -292,46 +397,19 @@ impl State {
     pub fn relation(&self, a: &str, b: &str) -> Relation {
         super::relations::relation(&self.relations, &self.alliances, a, b)
     }
-
-    pub fn corps_of<'a>(&'a self, power: &'a str) -> impl Iterator<Item = &'a Corps> + 'a {
-        self.corps
-            .iter()
-            .filter(move |c| c.power.get_ref() == power)
-    }
-
-    pub fn find_corps(&self, id: &str) -> Option<&Corps> {
-        self.corps
-            .iter()
-            .find(|c| c.id.get_ref().eq_ignore_ascii_case(id))
-    }
-
-    pub fn find_leader(&self, id: &str) -> Option<&Leader> {
-        self.leaders
-            .iter()
-            .find(|c| c.id.get_ref().eq_ignore_ascii_case(id))
-    }
-
-    pub fn find_fleet(&self, id: &str) -> Option<&Fleet> {
-        self.fleets
-            .iter()
-            .find(|c| c.id.get_ref().eq_ignore_ascii_case(id))
-    }
-
-    /// Every unit id of the state (corps, leaders, fleets), for "did you mean" hints.
-    pub fn unit_ids(&self) -> impl Iterator<Item = &str> {
-        self.corps
-            .iter()
-            .map(|c| c.id.get_ref().as_str())
-            .chain(self.leaders.iter().map(|l| l.id.get_ref().as_str()))
-            .chain(self.fleets.iter().map(|f| f.id.get_ref().as_str()))
-    }
 }
+
+/// EiA 19.2.2: a new player takes control at the next economic phase; inherited alliances stand three turns.
+pub const REPLACED: Rule = Rule::new(
+    "EiA",
+    "19.2.2",
+    "a new player takes control at the next economic phase",
+);
+
+pub use super::config::MAX_TURN;
 
 /// Checks the shared keys of a state: the game, the powers named by control, alliances and standing
 /// orders, and the areas of `[control]`. The ruleset checks its own pieces (`Ruleset::check_state`).
-/// The turns pbem counts: far beyond any game, and far from where `u32` turn numbers would wrap.
-pub const MAX_TURN: u32 = 1_000_000;
-
 pub fn check_shared(
     state: &State,
     config: &super::config::GameConfig,
@@ -349,21 +427,6 @@ pub fn check_shared(
             )
             .hint(format!("a game has turns 0 to {}", MAX_TURN - 1)),
         );
-    }
-    for c in &state.corps {
-        if c.morale.0 < 0 {
-            out.push(
-                Diagnostic::error(
-                    format!(
-                        "corps {} has a negative morale ({})",
-                        c.id.get_ref(),
-                        c.morale
-                    ),
-                    c.id.span(),
-                )
-                .hint("morale is 0 or more, as in 'morale = 3.5'"),
-            );
-        }
     }
     for (a, p) in &state.control {
         if map.find(a).is_none() {
@@ -405,7 +468,7 @@ pub fn check_shared(
                         0..0,
                     )
                     .hint(format!("keep {power} and {ally} in one list of 'alliances' until turn {until}"))
-                    .rule(crate::engine::players::REPLACED),
+                    .rule(REPLACED),
                 );
             }
         }
@@ -428,20 +491,4 @@ pub fn check_shared(
         ));
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn tenths_round_trip() {
-        for s in ["3.0", "0.5", "-1.2", "12.9"] {
-            assert_eq!(s.parse::<Tenths>().unwrap().to_string(), s);
-        }
-        assert_eq!("4".parse::<Tenths>().unwrap(), Tenths(40));
-        assert!("3.25".parse::<Tenths>().is_err());
-        assert!("x".parse::<Tenths>().is_err());
-        assert!("99999999999999999999".parse::<Tenths>().is_err());
-    }
 }

@@ -15,7 +15,7 @@
 //! 4. **Then judged**, with the server's INTERNALDATE as the delivery time (the referee's own
 //!    `Received` header still comes first), and the list of messages to judge emptied.
 //!
-//! The password comes from an environment variable or a file, never game.toml (`mail::config`); the
+//! The password comes from an environment variable or a file, never game.toml (`game::mail_config`); the
 //! server's certificate is verified against the public roots and `ca_file`, never skipped.
 
 use std::io::{Read, Write};
@@ -28,10 +28,10 @@ use anyhow::{anyhow, bail, Context, Result};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::config::ImapConfig;
 use super::ingest::{self, IngestSummary};
 use super::mailbox::{Basis, RawMessage};
 use crate::game::fsio::{write_atomic, GameLock};
+use crate::game::mail_config::ImapConfig;
 use crate::game::Game;
 
 /// Where the fetch state is kept, in the game folder.

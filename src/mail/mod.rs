@@ -25,7 +25,6 @@
 //! MAIL.md is the referee's guide to all of it.
 
 pub mod ack;
-pub mod config;
 pub mod envelope;
 pub mod extract;
 pub mod html;

@@ -940,7 +940,7 @@ fn connection_refused(e: &lettre::transport::smtp::Error) -> bool {
 }
 
 /// The SMTP password, from the environment variable or the file game.toml names (never from game.toml).
-fn smtp_password(game: &Game, s: &crate::mail::config::SmtpConfig) -> Result<String> {
+fn smtp_password(game: &Game, s: &crate::game::mail_config::SmtpConfig) -> Result<String> {
     if let Some(var) = &s.password_env {
         return std::env::var(var).map_err(|_| {
             anyhow::anyhow!(

@@ -24,9 +24,6 @@ pub const PASSWORD_NOT_CHECKED: &str =
 /// the password line, so that no password is kept (issue 15.10).
 pub const SUBMISSION: &str = "submission";
 
-/// The first words of header lines, in the order the documentation lists them.
-pub const HEADER_WORDS: [&str; 6] = ["game", "power", "password", "turn", "entropy", "player"];
-
 /// The header lines of an orders file.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Header {

@@ -9,9 +9,12 @@
 
 use std::ops::Range;
 
-use super::header::HEADER_WORDS;
 use crate::diag::Diagnostic;
 use crate::rule::Rule;
+
+/// The first words of header lines, in the order the documentation lists them: the lexer counts
+/// header lines apart from order lines, and `header.rs` reads them.
+pub const HEADER_WORDS: [&str; 6] = ["game", "power", "password", "turn", "entropy", "player"];
 
 /// The pbem limits on an orders file, which keep a huge or runaway file from slowing the turn.
 pub const LIMITS: Rule = Rule::new(

@@ -16,9 +16,10 @@ use std::ops::Range;
 use crate::diag::Diagnostic;
 use crate::rule::Rule;
 
-pub use header::{check_header, check_header_with, Header, HEADER_WORDS};
+pub use header::{check_header, check_header_with, Header};
 pub use lexer::{
-    split, Line, Skipped, Token, LIMITS, MAX_HEADER_LINES, MAX_LINE_CHARS, MAX_ORDER_LINES,
+    split, Line, Skipped, Token, HEADER_WORDS, LIMITS, MAX_HEADER_LINES, MAX_LINE_CHARS,
+    MAX_ORDER_LINES,
 };
 
 /// pbem: orders are written as ORDERS.md shows, with the names of the game (every ruleset's verbs).

@@ -212,6 +212,10 @@ pub trait Ruleset {
         dice: &mut DiceBox,
     ) -> Result<Resolution>;
 
+    /// Reads `state.toml` with the ruleset's own table (`game::state::parse::<ItsTable>`): the shared
+    /// keys and `[<id>]`; any other key is a located error.
+    fn parse_state(&self, source: &Source) -> Result<State, crate::diag::FileError>;
+
     /// Checks the ruleset's own part of a state (its units and markers) against the map and the
     /// powers; the shared keys are checked by `game::state::check_shared`.
     fn check_state(&self, game: &Game, state: &State) -> Vec<Diagnostic>;
@@ -272,7 +276,16 @@ pub trait Ruleset {
     }
 }
 
-/// The ruleset named in `game.toml`, with its tables loaded and checked.
+impl Game {
+    /// Loads and checks a game folder (`Game::load_with`) with the ruleset its `game.toml` names,
+    /// from the registry [`load`]: the rulesets' layer chooses the ruleset, not the model.
+    pub fn load(dir: &std::path::Path) -> Result<Game> {
+        Game::load_with(dir, load)
+    }
+}
+
+/// The ruleset named in `game.toml`, with its tables loaded and checked: the registry, one line per
+/// ruleset.
 pub fn load(config: &GameConfig, config_src: &Source, tables: &Source) -> Result<Box<dyn Ruleset>> {
     match config.ruleset.get_ref().as_str() {
         "eia" => Ok(Box::new(eia::Eia::load(config, config_src, tables)?)),

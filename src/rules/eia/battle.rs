@@ -7,17 +7,14 @@ use anyhow::Result;
 
 use crate::decide::{decide, DecidedBy, Sources};
 use crate::engine::event::Event;
-use crate::game::state::{CorpsKind, Tenths};
-use crate::rule::Rule;
+use crate::rules::eia::state::{CorpsKind, Tenths};
 
 use super::board::Board;
 use super::decisions::{EiaPoint, ARTILLERY, COMMANDER, FURTHER_DAYS, GUARD, OUTFLANK};
 use super::labels;
-use super::phase::Phase;
+use super::phase::{Phase, COMBAT};
 use super::standing::{parse_continue, parse_guard, ContinuePolicy, GuardPolicy};
 
-/// EiA 7.5: land combat, one round on the combat table (the table is the game's own, see tables.toml).
-pub const COMBAT: Rule = Rule::new("EiA", "7.5", "land combat");
 /// One side of a combat.
 #[derive(Debug, Clone)]
 pub(super) struct Side {

@@ -9,7 +9,8 @@ use std::rc::Rc;
 use toml::Spanned;
 
 use crate::game::map::Map;
-use crate::game::state::{CorpsKind, State};
+use crate::game::state::State;
+use crate::rules::eia::state::{CorpsKind, EiaState};
 
 /// A corps during resolution.
 #[derive(Debug, Clone)]
@@ -69,8 +70,9 @@ impl Board {
             map.find(a.get_ref())
                 .expect("state references are checked at load")
         };
+        let pieces = EiaState::of(state);
         Board {
-            corps: state
+            corps: pieces
                 .corps
                 .iter()
                 .map(|c| Corps {
@@ -86,7 +88,7 @@ impl Board {
                     eliminated: c.factors == 0,
                 })
                 .collect(),
-            leaders: state
+            leaders: pieces
                 .leaders
                 .iter()
                 .map(|l| Leader {
@@ -224,7 +226,9 @@ impl Board {
     pub fn to_state(&self, map: &Map, base: &State) -> State {
         let mut next = base.clone();
         next.turn = base.turn + 1;
-        next.corps = base
+        let base = EiaState::of(base);
+        let next_pieces = EiaState::of_mut(&mut next);
+        next_pieces.corps = base
             .corps
             .iter()
             .zip(&self.corps)
@@ -237,7 +241,7 @@ impl Board {
                 c
             })
             .collect();
-        for (l, b) in next.leaders.iter_mut().zip(&self.leaders) {
+        for (l, b) in next_pieces.leaders.iter_mut().zip(&self.leaders) {
             l.area = Spanned::new(0..0, map.area(b.area).id.clone());
         }
         next
@@ -562,7 +566,7 @@ mod tests {
         };
         for i in 0..40 {
             text.push_str(&format!(
-                "[[corps]]\nid = \"C{i}\"\npower = \"{}\"\nkind = \"infantry\"\nfactors = {}\n\
+                "[[eia.corps]]\nid = \"C{i}\"\npower = \"{}\"\nkind = \"infantry\"\nfactors = {}\n\
                  morale = 3.0\nmovement = 3\narea = \"{}\"\n",
                 POWERS[r.die(4) as usize - 1],
                 r.die(4) - 1,
@@ -571,13 +575,15 @@ mod tests {
         }
         for i in 0..6 {
             text.push_str(&format!(
-                "[[leader]]\nid = \"L{i}\"\npower = \"{}\"\nrating = 3\nseniority = {i}\n\
+                "[[eia.leader]]\nid = \"L{i}\"\npower = \"{}\"\nrating = 3\nseniority = {i}\n\
                  movement = 4\narea = \"{}\"\n",
                 POWERS[r.die(4) as usize - 1],
                 area(r)
             ));
         }
-        let state: State = toml::from_str(&text).unwrap();
+        let state =
+            crate::game::state::parse::<EiaState>(&crate::diag::Source::new("state.toml", text))
+                .unwrap();
         Board::new(map, &state)
     }
 

@@ -13,6 +13,7 @@ use crate::diag::Source;
 use crate::engine::visibility::Visibility;
 use crate::game::state::State;
 use crate::game::Game;
+use crate::rules::eia::state::EiaState;
 
 use super::decisions::{always_never, EiaPoint};
 use super::orders::{self, EiaOrder};
@@ -57,7 +58,7 @@ pub fn forecast(
     };
     // The enemy corps the power sees, by area: all that the forecast may know of the enemy.
     let mut enemies: BTreeMap<usize, Vec<(String, u32)>> = BTreeMap::new();
-    for c in &state.corps {
+    for c in &EiaState::of(state).corps {
         let Some(a) = map.find(c.area.get_ref()) else {
             continue;
         };
@@ -71,7 +72,11 @@ pub fn forecast(
 
     // Movement (EiA 7), in file order; a corps stops in the first area with enemy corps it sees.
     let mut units: Vec<Mover> = Vec::new();
-    for c in state.corps.iter().filter(|c| c.power.get_ref() == power) {
+    for c in EiaState::of(state)
+        .corps
+        .iter()
+        .filter(|c| c.power.get_ref() == power)
+    {
         let Some(a) = map.find(c.area.get_ref()) else {
             continue;
         };
@@ -87,7 +92,11 @@ pub fn forecast(
             stopped_by: Vec::new(),
         });
     }
-    for l in state.leaders.iter().filter(|l| l.power.get_ref() == power) {
+    for l in EiaState::of(state)
+        .leaders
+        .iter()
+        .filter(|l| l.power.get_ref() == power)
+    {
         let Some(a) = map.find(l.area.get_ref()) else {
             continue;
         };

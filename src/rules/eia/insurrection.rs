@@ -17,7 +17,8 @@ use anyhow::Result;
 
 use crate::decide::{decide, DecidedBy, Sources};
 use crate::engine::event::Event;
-use crate::game::state::{CorpsKind, State};
+use crate::game::state::State;
+use crate::rules::eia::state::{CorpsKind, EiaState};
 
 use super::board::Corps;
 use super::decisions::{always_never, EiaPoint, INSURRECTION, INSURRECTION_PHASE};
@@ -29,8 +30,8 @@ impl Phase<'_> {
     /// id, for the next state and the special land phase).
     pub(super) fn insurrection(&mut self, state: &State) -> Result<Vec<String>> {
         let mut raised = Vec::new();
-        let mut waiting: BTreeMap<&str, Vec<&crate::game::state::Levy>> = BTreeMap::new();
-        for l in &state.insurrection {
+        let mut waiting: BTreeMap<&str, Vec<&crate::rules::eia::state::Levy>> = BTreeMap::new();
+        for l in &EiaState::of(state).insurrection {
             waiting.entry(l.power.as_str()).or_default().push(l);
         }
         for (power, levies) in waiting {

@@ -18,6 +18,7 @@ pub mod retreat;
 mod rule_tests;
 pub mod siege;
 pub mod standing;
+pub mod state;
 pub mod tables;
 #[cfg(test)]
 pub mod test_fixture;
@@ -96,6 +97,10 @@ impl Ruleset for Eia {
             &mut resolution.events,
         );
         Ok(resolution)
+    }
+
+    fn parse_state(&self, source: &crate::diag::Source) -> Result<State, crate::diag::FileError> {
+        crate::game::state::parse::<state::EiaState>(source)
     }
 
     fn check_state(&self, game: &Game, state: &State) -> Vec<crate::diag::Diagnostic> {

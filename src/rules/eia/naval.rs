@@ -13,7 +13,8 @@ use crate::decide::{decide, DecidedBy, Sources};
 use crate::engine::dice_box::DiceBox;
 use crate::engine::event::Event;
 use crate::game::map::Map;
-use crate::game::state::{State, Tenths};
+use crate::game::state::State;
+use crate::rules::eia::state::{EiaState, Tenths};
 
 use super::decisions::{
     always_never, EiaPoint, CHASE, EVADE_AT_SEA, INTERCEPT, NAVAL_COMBAT, NAVAL_RETREAT,
@@ -64,7 +65,7 @@ impl<'a> Naval<'a> {
                 _ => None,
             })
             .collect();
-        let fleets = state
+        let fleets = EiaState::of(state)
             .fleets
             .iter()
             .map(|f| Fleet {
@@ -77,12 +78,12 @@ impl<'a> Naval<'a> {
                 moving: ordered.contains(f.id.get_ref().as_str()),
             })
             .collect();
-        let land = state
+        let land = EiaState::of(state)
             .corps
             .iter()
             .map(|c| (c.power.get_ref().clone(), c.area.get_ref()))
             .chain(
-                state
+                EiaState::of(state)
                     .leaders
                     .iter()
                     .map(|l| (l.power.get_ref().clone(), l.area.get_ref())),
@@ -821,12 +822,12 @@ pub fn chart_modifier(fleets: &[(String, u32)], tactic: &str, enemy: u32) -> i32
 /// Writes the fleets back into the next state: ships, areas; sunk fleets are gone.
 pub fn write_back(map: &Map, fleets: &[Fleet], next: &mut State) {
     let by_id: BTreeMap<&str, &Fleet> = fleets.iter().map(|f| (f.id.as_str(), f)).collect();
-    next.fleets.retain(|f| {
+    EiaState::of_mut(next).fleets.retain(|f| {
         by_id
             .get(f.id.get_ref().as_str())
             .is_some_and(|w| w.ships > 0)
     });
-    for f in &mut next.fleets {
+    for f in &mut EiaState::of_mut(next).fleets {
         let w = by_id[f.id.get_ref().as_str()];
         f.ships = w.ships;
         f.area = toml::Spanned::new(0..0, map.area(w.area).id.clone());

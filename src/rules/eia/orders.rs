@@ -26,9 +26,10 @@ use std::ops::Range;
 
 use crate::diag::{did_you_mean, Diagnostic, Source};
 use crate::game::map::Map;
-use crate::game::state::{Corps, Fleet, Leader, Levy, State};
+use crate::game::state::State;
 use crate::orders::{Line, Located, Token};
 use crate::rule::Rule;
+use crate::rules::eia::state::{Corps, EiaState, Fleet, Leader, Levy};
 
 use super::decisions::CHIT;
 use super::tables::Tables;
@@ -155,7 +156,7 @@ impl<'a> Context<'a> {
     /// otherwise scan every unit (orders x units for a turn).
     fn sorted(&self) -> &[Vec<u32>; 3] {
         self.units.get_or_init(|| {
-            let s = self.state;
+            let s = EiaState::of(self.state);
             [
                 sorted_by_id(s.corps.len(), |i| s.corps[i].id.get_ref()),
                 sorted_by_id(s.leaders.len(), |i| s.leaders[i].id.get_ref()),
@@ -164,27 +165,27 @@ impl<'a> Context<'a> {
         })
     }
 
-    /// `State::find_corps` (ids compared without ASCII case, the first one found), from the index.
+    /// `EiaState::find_corps` (ids compared without ASCII case, the first one found), from the index.
     pub fn find_corps(&self, id: &str) -> Option<&'a Corps> {
-        let s: &'a State = self.state;
+        let s: &'a EiaState = EiaState::of(self.state);
         find_id(&self.sorted()[0], id, |i| s.corps[i].id.get_ref()).map(|i| &s.corps[i])
     }
 
     /// `State::find_leader`, from the index.
     pub fn find_leader(&self, id: &str) -> Option<&'a Leader> {
-        let s: &'a State = self.state;
+        let s: &'a EiaState = EiaState::of(self.state);
         find_id(&self.sorted()[1], id, |i| s.leaders[i].id.get_ref()).map(|i| &s.leaders[i])
     }
 
     /// `State::find_fleet`, from the index.
     pub fn find_fleet(&self, id: &str) -> Option<&'a Fleet> {
-        let s: &'a State = self.state;
+        let s: &'a EiaState = EiaState::of(self.state);
         find_id(&self.sorted()[2], id, |i| s.fleets[i].id.get_ref()).map(|i| &s.fleets[i])
     }
 
     /// The insurrection corps `id` still waiting to rise (EiA 10.1.4.1); there are few of them.
     pub fn find_levy(&self, id: &str) -> Option<&'a Levy> {
-        let s: &'a State = self.state;
+        let s: &'a EiaState = EiaState::of(self.state);
         s.insurrection
             .iter()
             .find(|l| l.id.eq_ignore_ascii_case(id))
@@ -390,6 +391,7 @@ fn not_one_of_yours(
     s: &crate::game::state::State,
     power: Option<&str>,
 ) -> Diagnostic {
+    let s = EiaState::of(s);
     let own: Vec<&str> = match power {
         Some(p) => s
             .corps
@@ -868,10 +870,10 @@ fn check_move(
         }
         if !cx.map.area(next).is_land() {
             // EiA 6.2.5: a corps crosses a sea area aboard one of its power's fleets there, and lands.
-            let carried =
-                cx.state.fleets.iter().any(|f| {
-                    f.power.get_ref() == power && f.area.get_ref() == &cx.map.area(next).id
-                });
+            let carried = EiaState::of(cx.state)
+                .fleets
+                .iter()
+                .any(|f| f.power.get_ref() == power && f.area.get_ref() == &cx.map.area(next).id);
             if !carried || k + 1 == path.len() {
                 let why = if carried {
                     "a move cannot end at sea"
@@ -925,30 +927,32 @@ mod tests {
     use crate::rules::eia::test_fixture::{self, france, Fixture};
     use crate::rules::OrdersCheck;
 
-    /// The context's index finds what `State::find_*` find, for every id in any case, a duplicate
+    /// The context's index finds what `EiaState::find_*` find, for every id in any case, a duplicate
     /// id (the first stands) and ids of no unit.
     #[test]
     fn the_unit_index_finds_what_the_state_finds() {
         let fx = Fixture::new();
         let mut state = fx.state.clone();
-        let mut twin = state.corps[0].clone();
-        twin.area = state.corps[1].area.clone();
-        state.corps.push(twin);
+        let pieces = EiaState::of_mut(&mut state);
+        let mut twin = pieces.corps[0].clone();
+        twin.area = pieces.corps[1].area.clone();
+        pieces.corps.push(twin);
         let cx = Context::new(&fx.game.map, &state, &fx.tables);
-        let mut ids: Vec<String> = state.unit_ids().map(String::from).collect();
+        let pieces = EiaState::of(&state);
+        let mut ids: Vec<String> = pieces.unit_ids().map(String::from).collect();
         ids.extend(["nobody", "", "FR-I ", "ÉTOILE"].map(String::from));
         for id in ids {
             for id in [id.clone(), id.to_ascii_lowercase(), id.to_ascii_uppercase()] {
                 let ptr = |c: Option<&Corps>| c.map(|c| c as *const Corps);
-                assert_eq!(ptr(cx.find_corps(&id)), ptr(state.find_corps(&id)), "{id}");
+                assert_eq!(ptr(cx.find_corps(&id)), ptr(pieces.find_corps(&id)), "{id}");
                 let ptr = |l: Option<&Leader>| l.map(|l| l as *const Leader);
                 assert_eq!(
                     ptr(cx.find_leader(&id)),
-                    ptr(state.find_leader(&id)),
+                    ptr(pieces.find_leader(&id)),
                     "{id}"
                 );
                 let ptr = |f: Option<&Fleet>| f.map(|f| f as *const Fleet);
-                assert_eq!(ptr(cx.find_fleet(&id)), ptr(state.find_fleet(&id)), "{id}");
+                assert_eq!(ptr(cx.find_fleet(&id)), ptr(pieces.find_fleet(&id)), "{id}");
             }
         }
     }

@@ -13,6 +13,7 @@ use crate::game::map::Map;
 use crate::game::state::State;
 use crate::game::Game;
 use crate::rule::Rule;
+use crate::rules::eia::state::EiaState;
 use crate::rules::Resolution;
 
 use super::board::Board;
@@ -22,6 +23,9 @@ use super::orders::EiaOrder;
 use super::visibility::watchers;
 use super::{labels, movement, Eia};
 
+/// EiA 7.5: land combat, one round on the combat table (the table is the game's own, see tables.toml);
+/// `battle.rs` fights it.
+pub const COMBAT: Rule = Rule::new("EiA", "7.5", "land combat");
 /// EiA 7.5: a declared attack needs enemy corps in the area after movement.
 pub const ATTACK: Rule = Rule::new(
     "EiA",
@@ -154,8 +158,14 @@ pub fn resolve_land_phase(
 
 /// Moves the insurrection corps raised this turn from the waiting list into the next state's corps.
 fn raise_into(board: &Board, map: &Map, state: &State, raised: &[String], next: &mut State) {
-    next.insurrection.retain(|l| !raised.contains(&l.id));
-    for levy in state.insurrection.iter().filter(|l| raised.contains(&l.id)) {
+    EiaState::of_mut(next)
+        .insurrection
+        .retain(|l| !raised.contains(&l.id));
+    for levy in EiaState::of(state)
+        .insurrection
+        .iter()
+        .filter(|l| raised.contains(&l.id))
+    {
         let Some(i) = board.find_corps(&levy.id) else {
             continue;
         };
@@ -163,17 +173,19 @@ fn raise_into(board: &Board, map: &Map, state: &State, raised: &[String], next: 
         if b.eliminated {
             continue;
         }
-        next.corps.push(crate::game::state::Corps {
-            id: toml::Spanned::new(0..0, levy.id.clone()),
-            power: toml::Spanned::new(0..0, levy.power.clone()),
-            kind: crate::game::state::CorpsKind::Infantry,
-            factors: b.factors,
-            morale: levy.morale,
-            movement: levy.movement,
-            artillery: 0,
-            area: toml::Spanned::new(0..0, map.area(b.area).id.clone()),
-            in_city: b.in_city,
-        });
+        EiaState::of_mut(next)
+            .corps
+            .push(crate::rules::eia::state::Corps {
+                id: toml::Spanned::new(0..0, levy.id.clone()),
+                power: toml::Spanned::new(0..0, levy.power.clone()),
+                kind: crate::rules::eia::state::CorpsKind::Infantry,
+                factors: b.factors,
+                morale: levy.morale,
+                movement: levy.movement,
+                artillery: 0,
+                area: toml::Spanned::new(0..0, map.area(b.area).id.clone()),
+                in_city: b.in_city,
+            });
     }
 }
 
@@ -188,7 +200,7 @@ impl Phase<'_> {
                 continue;
             }
             let (rule, how) = if c.factors == 0 {
-                (super::battle::COMBAT, "is destroyed in combat")
+                (COMBAT, "is destroyed in combat")
             } else if c.in_city {
                 (
                     super::decisions::SIEGE,

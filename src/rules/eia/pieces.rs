@@ -1,5 +1,6 @@
-//! The EiA part of `state.toml`: its corps, leaders, fleets and insurrection levies, checked against
-//! the map and the powers (the shared keys are checked by `game::state::check_shared`).
+//! The `[eia]` table of `state.toml` (typed in `state.rs`): its corps, leaders, fleets and
+//! insurrection levies, checked against the map and the powers (the shared keys are checked by
+//! `game::state::check_shared`), and seen by the engine as units.
 
 use std::collections::BTreeMap;
 
@@ -8,14 +9,16 @@ use toml::Spanned;
 use crate::diag::{did_you_mean, Diagnostic};
 use crate::game::config::GameConfig;
 use crate::game::map::Map;
-use crate::game::state::{Corps, State};
+use crate::game::state::State;
+use crate::rules::eia::state::{Corps, EiaState};
 use crate::rules::UnitView;
 
 /// Checks the EiA pieces of a state: areas and powers exist, ids are unique, corps and leaders are
-/// on land, fleets at sea or in a port, garrisons (`in_city = true`) in a city of their area within
-/// its capacity and of one side; and that the state holds no other ruleset's pieces.
+/// on land, fleets at sea or in a port, morale is not negative, garrisons (`in_city = true`) in a
+/// city of their area within its capacity and of one side.
 pub fn check_pieces(state: &State, config: &GameConfig, map: &Map) -> Vec<Diagnostic> {
     let mut out = Vec::new();
+    let eia = EiaState::of(state);
     let powers: Vec<&str> = config.power_ids().collect();
     let area = |a: &Spanned<String>, out: &mut Vec<Diagnostic>| -> Option<usize> {
         let found = map.find(a.get_ref());
@@ -64,7 +67,20 @@ pub fn check_pieces(state: &State, config: &GameConfig, map: &Map) -> Vec<Diagno
     };
     // The garrison of each city so far: area -> corps in it.
     let mut garrisons: BTreeMap<usize, Vec<&Corps>> = BTreeMap::new();
-    for c in &state.corps {
+    for c in &eia.corps {
+        if c.morale.0 < 0 {
+            out.push(
+                Diagnostic::error(
+                    format!(
+                        "corps {} has a negative morale ({})",
+                        c.id.get_ref(),
+                        c.morale
+                    ),
+                    c.id.span(),
+                )
+                .hint("morale is 0 or more, as in 'morale = 3.5'"),
+            );
+        }
         unique(&c.id, &mut out);
         power(&c.power, &mut out);
         if let Some(i) = area(&c.area, &mut out) {
@@ -87,7 +103,7 @@ pub fn check_pieces(state: &State, config: &GameConfig, map: &Map) -> Vec<Diagno
             }
         }
     }
-    for l in &state.insurrection {
+    for l in &eia.insurrection {
         unique(&Spanned::new(0..0, l.id.clone()), &mut out);
         if !powers.contains(&l.power.as_str()) {
             out.push(Diagnostic::error(
@@ -99,7 +115,7 @@ pub fn check_pieces(state: &State, config: &GameConfig, map: &Map) -> Vec<Diagno
             ));
         }
     }
-    for l in &state.leaders {
+    for l in &eia.leaders {
         unique(&l.id, &mut out);
         power(&l.power, &mut out);
         if let Some(i) = area(&l.area, &mut out) {
@@ -111,7 +127,7 @@ pub fn check_pieces(state: &State, config: &GameConfig, map: &Map) -> Vec<Diagno
             }
         }
     }
-    for f in &state.fleets {
+    for f in &eia.fleets {
         unique(&f.id, &mut out);
         power(&f.power, &mut out);
         if let Some(i) = area(&f.area, &mut out) {
@@ -130,12 +146,6 @@ pub fn check_pieces(state: &State, config: &GameConfig, map: &Map) -> Vec<Diagno
                 );
             }
         }
-    }
-    if state.pog.is_some() {
-        out.push(
-            Diagnostic::error("a [pog] table in an Empires in Arms game", 0..0)
-                .hint("this game's ruleset is eia: remove the Paths of Glory pieces, or set ruleset = \"pog\" in game.toml"),
-        );
     }
     out
 }
@@ -211,6 +221,7 @@ fn check_garrison<'s>(
 
 /// Every EiA unit as the engine sees it: corps, leaders, fleets.
 pub fn units(state: &State) -> Vec<UnitView> {
+    let state = EiaState::of(state);
     let mut all = Vec::new();
     for c in &state.corps {
         all.push(UnitView {

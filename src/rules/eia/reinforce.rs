@@ -7,7 +7,7 @@ use anyhow::Result;
 
 use crate::decide::{decide, DecidedBy, Sources};
 use crate::engine::event::Event;
-use crate::game::state::CorpsKind;
+use crate::rules::eia::state::CorpsKind;
 
 use super::decisions::{always_never, EiaPoint, REINFORCE};
 use super::labels;

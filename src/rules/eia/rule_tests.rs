@@ -12,6 +12,7 @@ use crate::dice::Roller;
 use crate::engine::dice_box::DiceBox;
 use crate::engine::event::Event;
 use crate::game::Game;
+use crate::rules::eia::state::EiaState;
 
 use super::orders::EiaOrder;
 use super::phase::resolve_land_phase;
@@ -168,7 +169,7 @@ port = true
 }
 
 fn corps(id: &str, power: &str, kind: &str, factors: u32, morale: &str, area: &str) -> String {
-    format!("[[corps]]\nid = \"{id}\"\npower = \"{power}\"\nkind = \"{kind}\"\nfactors = {factors}\nmorale = {morale}\nmovement = 3\narea = \"{area}\"\n")
+    format!("[[eia.corps]]\nid = \"{id}\"\npower = \"{power}\"\nkind = \"{kind}\"\nfactors = {factors}\nmorale = {morale}\nmovement = 3\narea = \"{area}\"\n")
 }
 
 fn corps_with_artillery(id: &str, power: &str, factors: u32, artillery: u32, area: &str) -> String {
@@ -179,7 +180,7 @@ fn corps_with_artillery(id: &str, power: &str, factors: u32, artillery: u32, are
 }
 
 fn leader(id: &str, power: &str, rating: u32, seniority: u32, area: &str) -> String {
-    format!("[[leader]]\nid = \"{id}\"\npower = \"{power}\"\nrating = {rating}\nseniority = {seniority}\nmovement = 4\narea = \"{area}\"\n")
+    format!("[[eia.leader]]\nid = \"{id}\"\npower = \"{power}\"\nrating = {rating}\nseniority = {seniority}\nmovement = 4\narea = \"{area}\"\n")
 }
 
 /// Orders from `(power, order text)` pairs.
@@ -410,7 +411,9 @@ fn eia_7_5_2_10_3_retreat_toward_the_nearest_depot() {
         "no roll when one area is nearest"
     );
     assert_eq!(
-        next.find_corps("R1").map(|c| c.area.get_ref().as_str()),
+        EiaState::of(&next)
+            .find_corps("R1")
+            .map(|c| c.area.get_ref().as_str()),
         Some("Mid")
     );
 }
@@ -426,7 +429,9 @@ fn eia_7_5_2_10_3_random_among_equally_near_areas() {
     assert_eq!(roll.dice_names(), "d3");
     let to = ["East", "Mid", "Side"][roll.dice[0].face as usize - 1];
     assert_eq!(
-        next.find_corps("R1").map(|c| c.area.get_ref().as_str()),
+        EiaState::of(&next)
+            .find_corps("R1")
+            .map(|c| c.area.get_ref().as_str()),
         Some(to)
     );
 }
@@ -448,7 +453,7 @@ fn eia_7_5_2_10_3_no_retreat_means_surrender() {
         "{}",
         retreat[0].text
     );
-    assert!(next.find_corps("R1").is_none());
+    assert!(EiaState::of(&next).find_corps("R1").is_none());
 }
 
 #[test]
@@ -552,7 +557,9 @@ fn eia_7_a_corps_entering_enemy_corps_stops() {
         .iter()
         .any(|e| e.text == "B1 stops in Field: enemy corps are there."));
     assert_eq!(
-        next.find_corps("B1").map(|c| c.area.get_ref().as_str()),
+        EiaState::of(&next)
+            .find_corps("B1")
+            .map(|c| c.area.get_ref().as_str()),
         Some("Field")
     );
 }
@@ -572,7 +579,9 @@ fn eia_7_allies_pass_through_each_other_and_keep_their_areas() {
     };
     let (events, next) = run(&g, &orders(&[("blue", mv), ("blue", attack("Field"))]));
     assert_eq!(
-        next.find_corps("B1").map(|c| c.area.get_ref().as_str()),
+        EiaState::of(&next)
+            .find_corps("B1")
+            .map(|c| c.area.get_ref().as_str()),
         Some("East")
     );
     assert_eq!(next.control.get("Field").map(String::as_str), Some("pink"));
@@ -792,7 +801,9 @@ fn eia_10_1_2_2_3_cossacks_retreat_before_combat() {
         battle.text
     );
     assert_ne!(
-        next.find_corps("RC").map(|c| c.area.get_ref().as_str()),
+        EiaState::of(&next)
+            .find_corps("RC")
+            .map(|c| c.area.get_ref().as_str()),
         Some("Field")
     );
 }
@@ -1007,7 +1018,9 @@ fn eia_19_1_the_defender_has_his_say_on_further_days() {
 }
 
 fn fleet(id: &str, power: &str, ships: u32, area: &str) -> String {
-    format!("[[fleet]]\nid = \"{id}\"\npower = \"{power}\"\nships = {ships}\narea = \"{area}\"\n")
+    format!(
+        "[[eia.fleet]]\nid = \"{id}\"\npower = \"{power}\"\nships = {ships}\narea = \"{area}\"\n"
+    )
 }
 
 fn sail(fleet: &str, to: &str) -> EiaOrder {
@@ -1056,7 +1069,9 @@ fn eia_6_2_3_a_standing_order_not_to_intercept_is_honoured() {
         "RF (red) does not intercept BF at Bay (by its standing order)."
     );
     assert_eq!(
-        next.find_fleet("BF").map(|f| f.area.get_ref().as_str()),
+        EiaState::of(&next)
+            .find_fleet("BF")
+            .map(|f| f.area.get_ref().as_str()),
         Some("Bay")
     );
 }
@@ -1333,7 +1348,7 @@ fn eia_19_1_naval_combat_on_the_tactical_chart() {
 /// `closes`: the text of round 2 and the losses the chart's `row` of the cell gives for its dice.
 fn closing_round_2(closes: bool) -> (String, String) {
     use super::tables::parse_naval_result;
-    use crate::game::state::Tenths;
+    use crate::rules::eia::state::Tenths;
     let (_d, g) = game(&sea_state("[standing.red]\ntactics = \"melee\"\n"));
     let o = orders(&[("blue", sail("BF", "Bay"))]);
     let wanted = if closes {
@@ -1466,7 +1481,7 @@ fn eia_19_1_chart_reading() {
 #[test]
 fn eia_10_1_4_1_insurrection_corps_rise_when_an_enemy_enters_a_border_province() {
     let state = [
-        "[[insurrection]]\nid = \"RI-1\"\npower = \"red\"\nfactors = 4\nmorale = 3.0\nmovement = 2\n".to_string(),
+        "[[eia.insurrection]]\nid = \"RI-1\"\npower = \"red\"\nfactors = 4\nmorale = 3.0\nmovement = 2\n".to_string(),
         corps("B1", "blue", "infantry", 3, "3.0", "Mid"),
     ]
     .concat();
@@ -1490,11 +1505,11 @@ fn eia_10_1_4_1_insurrection_corps_rise_when_an_enemy_enters_a_border_province()
         && e.area.as_deref() == Some("Side")
         && e.text.contains("red with RI-1")));
     assert!(
-        next.insurrection.is_empty(),
+        EiaState::of(&next).insurrection.is_empty(),
         "the corps left the waiting list"
     );
     assert!(
-        next.find_corps("RI-1").is_some()
+        EiaState::of(&next).find_corps("RI-1").is_some()
             || events
                 .iter()
                 .any(|e| e.text.contains("RI-1") && (e.kind == "retreat" || e.kind == "unit-lost")),
@@ -1507,7 +1522,7 @@ fn eia_10_1_4_1_insurrection_corps_rise_when_an_enemy_enters_a_border_province()
 fn eia_10_1_4_1_4_the_insurrection_corps_fight_in_a_land_phase_of_their_own_after_the_turn_s_combats(
 ) {
     let state = [
-        "[[insurrection]]\nid = \"RI-1\"\npower = \"red\"\nfactors = 4\nmorale = 3.0\nmovement = 2\n".to_string(),
+        "[[eia.insurrection]]\nid = \"RI-1\"\npower = \"red\"\nfactors = 4\nmorale = 3.0\nmovement = 2\n".to_string(),
         corps("B1", "blue", "infantry", 3, "3.0", "Mid"),
         corps("B2", "blue", "infantry", 5, "3.0", "West"),
         corps("R2", "red", "infantry", 5, "3.0", "West"),
@@ -1563,7 +1578,7 @@ fn eia_10_1_4_1_4_an_insurrection_corps_moves_in_its_special_land_phase() {
     // RI-1 rises in Side, where blue's B1 entered; red ordered it to East, where B4 stands: it
     // moves there in the special land phase, stops at the enemy and attacks him.
     let state = [
-        "[[insurrection]]\nid = \"RI-1\"\npower = \"red\"\nfactors = 4\nmorale = 3.0\nmovement = 2\n".to_string(),
+        "[[eia.insurrection]]\nid = \"RI-1\"\npower = \"red\"\nfactors = 4\nmorale = 3.0\nmovement = 2\n".to_string(),
         corps("B1", "blue", "infantry", 3, "3.0", "Mid"),
         corps("B4", "blue", "infantry", 2, "3.0", "East"),
     ]
@@ -1606,7 +1621,7 @@ fn eia_10_1_4_1_4_an_insurrection_corps_moves_in_its_special_land_phase() {
 fn eia_10_1_4_1_a_standing_order_keeps_the_insurrection_home() {
     let state = [
         "[standing.red]\ninsurrection = \"never\"\n".to_string(),
-        "[[insurrection]]\nid = \"RI-1\"\npower = \"red\"\nfactors = 4\nmorale = 3.0\nmovement = 2\n".to_string(),
+        "[[eia.insurrection]]\nid = \"RI-1\"\npower = \"red\"\nfactors = 4\nmorale = 3.0\nmovement = 2\n".to_string(),
         corps("B1", "blue", "infantry", 3, "3.0", "Mid"),
     ]
     .concat();
@@ -1620,7 +1635,7 @@ fn eia_10_1_4_1_a_standing_order_keeps_the_insurrection_home() {
         with_rule(&events, "EiA 10.1.4.1")[0].text,
         "red raises no insurrection corps in Side (by its standing order)."
     );
-    assert_eq!(next.insurrection.len(), 1);
+    assert_eq!(EiaState::of(&next).insurrection.len(), 1);
 }
 
 #[test]
@@ -1650,7 +1665,9 @@ fn eia_6_2_5_the_biggest_fleet_in_the_stack_carries_the_corps() {
         ]
     );
     assert_eq!(
-        next.find_corps("B1").map(|c| c.area.get_ref().as_str()),
+        EiaState::of(&next)
+            .find_corps("B1")
+            .map(|c| c.area.get_ref().as_str()),
         Some("Far")
     );
 }
@@ -1673,7 +1690,9 @@ fn eia_6_2_5_without_a_fleet_the_corps_stays_on_the_coast() {
         .iter()
         .any(|e| e.text == "B1 stays on the coast: no fleet of blue is left in Bay to carry it."));
     assert_eq!(
-        next.find_corps("B1").map(|c| c.area.get_ref().as_str()),
+        EiaState::of(&next)
+            .find_corps("B1")
+            .map(|c| c.area.get_ref().as_str()),
         Some("West")
     );
 }
@@ -1682,7 +1701,7 @@ fn eia_6_2_5_without_a_fleet_the_corps_stays_on_the_coast() {
 fn eia_10_1_4_1_4_insurrection_corps_attack_only_where_their_power_orders_it() {
     // RI-1 rises in Side next to blue's B1; red writes no attack: no combat in the special phase.
     let state = [
-        "[[insurrection]]\nid = \"RI-1\"\npower = \"red\"\nfactors = 4\nmorale = 3.0\nmovement = 2\n".to_string(),
+        "[[eia.insurrection]]\nid = \"RI-1\"\npower = \"red\"\nfactors = 4\nmorale = 3.0\nmovement = 2\n".to_string(),
         corps("B1", "blue", "infantry", 3, "3.0", "Mid"),
     ]
     .concat();
@@ -1700,7 +1719,10 @@ fn eia_10_1_4_1_4_insurrection_corps_attack_only_where_their_power_orders_it() {
         with_rule(&events, "EiA 10.1.4.1.4")[0].text,
         "In the special insurrection land phase, RI-1 does not attack the enemy in Side: red declared no attack there."
     );
-    assert!(next.find_corps("RI-1").is_some(), "RI-1 stands in Side");
+    assert!(
+        EiaState::of(&next).find_corps("RI-1").is_some(),
+        "RI-1 stands in Side"
+    );
 }
 
 /// The test map with a second border province of red's, Field.
@@ -1714,7 +1736,7 @@ fn two_borders_map() -> String {
 /// Two waiting insurrection corps of red's; blue's B1 and B2 enter Side and Field, raising both.
 fn two_risings(extra: &str) -> (String, Vec<(&'static str, EiaOrder)>) {
     let levy = |id: &str| {
-        format!("[[insurrection]]\nid = \"{id}\"\npower = \"red\"\nfactors = 4\nmorale = 3.0\nmovement = 2\n")
+        format!("[[eia.insurrection]]\nid = \"{id}\"\npower = \"red\"\nfactors = 4\nmorale = 3.0\nmovement = 2\n")
     };
     let state = [
         levy("RI-1"),
@@ -1805,7 +1827,7 @@ fn eia_10_1_4_1_4_an_area_fought_over_this_turn_is_fought_again_in_the_special_p
     // Red's R1 attacks blue's strong B4 in East in the turn's land phase; then RI-1, risen in Side,
     // marches to East and attacks again in the special phase, on labels of its own.
     let state = [
-        "[[insurrection]]\nid = \"RI-1\"\npower = \"red\"\nfactors = 4\nmorale = 3.0\nmovement = 2\n".to_string(),
+        "[[eia.insurrection]]\nid = \"RI-1\"\npower = \"red\"\nfactors = 4\nmorale = 3.0\nmovement = 2\n".to_string(),
         corps("B1", "blue", "infantry", 3, "3.0", "Mid"),
         corps("B4", "blue", "infantry", 9, "4.0", "East"),
         corps("R1", "red", "infantry", 1, "2.0", "East"),
@@ -1876,7 +1898,7 @@ fn eia_6_3_a_sea_that_saw_a_battle_may_see_another() {
 /// attacks the besiegers (10.1.4.1.4).
 fn garrison_and_insurrection(seed: [u8; 32]) -> (Vec<Event>, crate::game::state::State) {
     let state = [
-        "[[insurrection]]\nid = \"RI-1\"\npower = \"red\"\nfactors = 4\nmorale = 3.0\nmovement = 2\n".to_string(),
+        "[[eia.insurrection]]\nid = \"RI-1\"\npower = \"red\"\nfactors = 4\nmorale = 3.0\nmovement = 2\n".to_string(),
         corps("B1", "blue", "infantry", 3, "3.0", "Mid"),
         corps("B4", "blue", "infantry", 2, "3.0", "East"),
         corps("B5", "blue", "infantry", 2, "3.0", "East"),
@@ -2077,7 +2099,7 @@ fn eia_7_5_2_11_a_garrison_from_an_earlier_turn_marches_out_to_reinforce() {
     let battle = events.iter().find(|e| e.kind == "combat").unwrap();
     assert!(battle.text.contains("red with R1, R3 "), "{}", battle.text);
     // Out in the field, it is no longer the city's garrison.
-    if let Some(r3) = next.find_corps("R3") {
+    if let Some(r3) = EiaState::of(&next).find_corps("R3") {
         assert!(!r3.in_city);
     }
 }
@@ -2125,7 +2147,10 @@ fn eia_7_5_2_11_a_garrison_besieged_since_an_earlier_turn_stays_in_the_city() {
     assert!(tries[0].rolls.is_empty());
     let battle = events.iter().find(|e| e.kind == "combat").unwrap();
     assert!(battle.text.contains("red with R1 "), "{}", battle.text);
-    assert!(next.find_corps("R3").unwrap().in_city, "still the garrison");
+    assert!(
+        EiaState::of(&next).find_corps("R3").unwrap().in_city,
+        "still the garrison"
+    );
 }
 
 #[test]
@@ -2155,7 +2180,7 @@ fn eia_7_5_4_an_attack_on_a_garrison_from_an_earlier_turn_is_its_siege() {
         texts.iter().any(|t| t.contains("the walls are breached")),
         "{texts:#?}"
     );
-    let r3 = next.find_corps("R3").unwrap();
+    let r3 = EiaState::of(&next).find_corps("R3").unwrap();
     assert_eq!(r3.area.get_ref(), "Field");
     assert!(!r3.in_city);
 }
@@ -2189,7 +2214,7 @@ fn eia_7_5_4_a_besieged_garrison_may_not_march_out_an_unbesieged_one_may() {
     assert!(diags.is_empty(), "{diags:?}");
     assert_eq!(ok.len(), 1);
     let (_, next) = run(&g, &orders(&[("red", march("R3", "Far"))]));
-    let r3 = next.find_corps("R3").unwrap();
+    let r3 = EiaState::of(&next).find_corps("R3").unwrap();
     assert_eq!(r3.area.get_ref(), "Far");
     assert!(!r3.in_city);
 }

@@ -11,7 +11,8 @@ use anyhow::Result;
 
 use crate::decide::{decide, DecidedBy, Sources};
 use crate::engine::event::Event;
-use crate::game::state::{Corps, State};
+use crate::game::state::State;
+use crate::rules::eia::state::{Corps, EiaState};
 
 use super::battle::{factors, join};
 use super::decisions::{EiaPoint, EVADE, GARRISON, HONOURS, RETIRE, SIEGE, SORTIE, SURRENDER};
@@ -27,7 +28,7 @@ pub fn besiegers_at_start(state: &State, garrison: &Corps) -> BTreeSet<String> {
     if !garrison.in_city {
         return BTreeSet::new();
     }
-    state
+    EiaState::of(state)
         .corps
         .iter()
         .filter(|c| {
@@ -45,7 +46,7 @@ impl Phase<'_> {
     /// [`besiegers_at_start`], by area, so that the garrisons they shut in stay out of this turn's
     /// battles while one of them stands in the area (EiA 7.5.2.11).
     pub(super) fn sieges_from_earlier_turns(&mut self, state: &State) {
-        for c in state.corps.iter().filter(|c| c.in_city) {
+        for c in EiaState::of(state).corps.iter().filter(|c| c.in_city) {
             let powers = besiegers_at_start(state, c);
             if let (false, Some(area)) = (powers.is_empty(), self.map.find(c.area.get_ref())) {
                 self.besiegers.entry(area).or_default().extend(powers);

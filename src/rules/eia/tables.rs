@@ -183,7 +183,7 @@ impl NavalTable {
     pub fn chase_for(&self, morale_lost: i64) -> (u32, u32) {
         for (limit, cell) in &self.chase {
             let limit = limit
-                .parse::<crate::game::state::Tenths>()
+                .parse::<crate::rules::eia::state::Tenths>()
                 .map_or(i64::MAX, |t| t.0);
             if morale_lost <= limit {
                 if let Some((x, y)) = cell.split_once('-') {
@@ -410,7 +410,7 @@ impl Tables {
         if self
             .artillery
             .morale
-            .parse::<crate::game::state::Tenths>()
+            .parse::<crate::rules::eia::state::Tenths>()
             .is_err()
         {
             out.push(Diagnostic::error(
@@ -438,7 +438,7 @@ impl Tables {
     pub fn artillery_morale(&self) -> i64 {
         self.artillery
             .morale
-            .parse::<crate::game::state::Tenths>()
+            .parse::<crate::rules::eia::state::Tenths>()
             .map_or(0, |t| t.0)
     }
 
@@ -473,7 +473,7 @@ impl Tables {
 
 fn parse_result(cell: &str) -> Option<CombatResult> {
     let (f, m) = cell.split_once('/')?;
-    let morale: crate::game::state::Tenths = m.parse().ok()?;
+    let morale: crate::rules::eia::state::Tenths = m.parse().ok()?;
     Some(CombatResult {
         factors: f.trim().parse().ok()?,
         morale: morale.0,

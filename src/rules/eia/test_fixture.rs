@@ -109,14 +109,14 @@ Vienna = "austria"
 [standing.austria]
 defence-chit = "defend"
 
-[[insurrection]]
+[[eia.insurrection]]
 id = "AU-Ins"
 power = "austria"
 factors = 3
 morale = 2.0
 movement = 2
 
-[[corps]]
+[[eia.corps]]
 id = "FR-I"
 power = "france"
 kind = "infantry"
@@ -125,7 +125,7 @@ morale = 4.0
 movement = 3
 area = "Stuttgart"
 
-[[corps]]
+[[eia.corps]]
 id = "FR-V"
 power = "france"
 kind = "infantry"
@@ -134,7 +134,7 @@ morale = 4.0
 movement = 2
 area = "Strasbourg"
 
-[[corps]]
+[[eia.corps]]
 id = "FR-Cav"
 power = "france"
 kind = "cavalry"
@@ -143,7 +143,7 @@ morale = 4.0
 movement = 4
 area = "Black-Forest"
 
-[[corps]]
+[[eia.corps]]
 id = "AU-I"
 power = "austria"
 kind = "infantry"
@@ -152,7 +152,7 @@ morale = 3.0
 movement = 3
 area = "Ulm"
 
-[[leader]]
+[[eia.leader]]
 id = "Napoleon"
 power = "france"
 rating = 5
@@ -160,7 +160,7 @@ seniority = 1
 movement = 4
 area = "Strasbourg"
 
-[[leader]]
+[[eia.leader]]
 id = "Mack"
 power = "austria"
 rating = 1
@@ -168,7 +168,7 @@ seniority = 1
 movement = 4
 area = "Ulm"
 
-[[fleet]]
+[[eia.fleet]]
 id = "AU-Lake"
 power = "austria"
 ships = 2
@@ -256,7 +256,11 @@ pub fn map() -> Map {
 
 /// The fixture's state at the start of turn 1.
 pub fn state() -> State {
-    toml::from_str(STATE).expect("the fixture's state.toml")
+    crate::game::state::parse::<crate::rules::eia::state::EiaState>(&crate::diag::Source::new(
+        "state.toml",
+        STATE,
+    ))
+    .expect("the fixture's state.toml")
 }
 
 /// The fixture's tables.

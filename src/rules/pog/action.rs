@@ -43,13 +43,12 @@ impl<'a> Action<'a> {
         map: &'a Map,
         tables: &'a Tables,
         sop: &'a BTreeMap<String, String>,
-        mut state: State,
+        state: State,
         powers: Vec<String>,
         dice: &'a mut DiceBox,
     ) -> Result<Self> {
-        let pog = state.pog.take().ok_or_else(|| {
-            anyhow::anyhow!("the state of a Paths of Glory game has no [pog] table")
-        })?;
+        // The action works on its own copy of the table; `finish` puts it back.
+        let pog = super::state::pog_of(&state)?.clone();
         Ok(Action {
             map,
             tables,
@@ -67,7 +66,9 @@ impl<'a> Action<'a> {
 
     /// The state at the end: the shared part with the `[pog]` table put back.
     pub fn finish(mut self) -> (State, Vec<Event>) {
-        self.state.pog = Some(self.pog);
+        if let Some(table) = self.state.table_mut::<PogState>() {
+            *table = self.pog;
+        }
         (self.state, self.events)
     }
 

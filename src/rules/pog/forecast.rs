@@ -4,6 +4,7 @@
 //! attack's DRM and the table and column each side would fire on. It reads only what the player may
 //! know: the other side's cards and standing orders are left out (its SOP stands in for them).
 
+use super::state::PogState;
 use crate::diag::Source;
 use crate::engine::dice_box::DiceBox;
 use crate::game::state::State;
@@ -21,7 +22,7 @@ pub fn forecast(
     source: &Source,
     power: &str,
 ) -> Vec<String> {
-    let Some(p) = &state.pog else {
+    let Some(p) = state.table::<PogState>() else {
         return Vec::new();
     };
     if p.active() != power {
@@ -37,7 +38,7 @@ pub fn forecast(
     // What the player may not know is left out of the scratch position.
     let mut mine = state.clone();
     mine.standing.retain(|q, _| q == power);
-    if let Some(p) = &mut mine.pog {
+    if let Some(p) = mine.table_mut::<PogState>() {
         p.cards.retain(|q, _| q == power);
     }
     let powers: Vec<String> = game.config.power_ids().map(str::to_string).collect();

@@ -40,6 +40,7 @@ use crate::game::config::GameConfig;
 use crate::game::state::State;
 use crate::game::Game;
 use crate::rules::{OrdersCheck, PowerOrders, Resolution, Ruleset, UnitView};
+use state::PogState;
 
 use action::Action;
 use combat::Attack;
@@ -69,7 +70,7 @@ impl Pog {
         lines: &[crate::orders::Line],
         power: &str,
     ) -> (Vec<crate::orders::Located<PogOrder>>, Vec<Diagnostic>) {
-        let Some(pog) = &state.pog else {
+        let Some(pog) = state.table::<PogState>() else {
             return (Vec::new(), Vec::new());
         };
         let cx = Context {
@@ -182,6 +183,10 @@ impl Ruleset for Pog {
         Ok(Resolution { events, next })
     }
 
+    fn parse_state(&self, source: &Source) -> Result<State, crate::diag::FileError> {
+        crate::game::state::parse::<state::PogState>(source)
+    }
+
     fn check_state(&self, game: &Game, state: &State) -> Vec<Diagnostic> {
         state::check(state, &game.config, &game.map, &self.tables.card_ids())
     }
@@ -199,7 +204,9 @@ impl Ruleset for Pog {
     }
 
     fn expects_orders(&self, state: &State, power: &str) -> bool {
-        state.pog.as_ref().is_none_or(|p| p.active() == power)
+        state
+            .table::<PogState>()
+            .is_none_or(|p| p.active() == power)
     }
 
     fn visible_areas(&self, game: &Game, _state: &State, _power: &str) -> BTreeSet<usize> {

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::action::Action;
-use super::state::{FortStatus, Trench, UnitKind};
+use super::state::{FortStatus, PogState, Trench, UnitKind};
 use super::test_fixture::*;
 use crate::engine::dice_box::DiceBox;
 
@@ -141,7 +141,7 @@ fn pog_11_1_4_no_control_of_a_space_with_an_intact_enemy_fort() {
     let (next, events) = fx.resolve("move GE-1 Verdun", &[]);
     assert_eq!(control(&next, "Verdun"), "allies", "{}", log(&events));
     assert_eq!(
-        next.pog.as_ref().unwrap().fort.get("Verdun"),
+        next.table::<PogState>().unwrap().fort.get("Verdun"),
         Some(&FortStatus::Besieged)
     );
     let e = fx.errors("central", "move GE-1 Verdun+");
@@ -317,7 +317,7 @@ fn pog_11_2_1_other_units_of_an_entrenching_space_move_freely_but_do_not_attack(
     );
     assert_eq!(find(&next, "GE-XX").unwrap().space(), "Aachen");
     assert_eq!(
-        next.pog.as_ref().unwrap().trench["Koblenz"].level,
+        next.table::<PogState>().unwrap().trench["Koblenz"].level,
         1,
         "{}",
         log(&events)
@@ -328,7 +328,12 @@ fn pog_11_2_1_other_units_of_an_entrenching_space_move_freely_but_do_not_attack(
 fn pog_11_2_2_1_entrenching_takes_a_die_at_most_the_lf() {
     let fx = Fixture::new().with(vec![ge_army("GE-1", "Metz")]);
     let (next, events) = fx.resolve("entrench GE-1", &[("entrench/space=Metz", 3)]);
-    let t = next.pog.as_ref().unwrap().trench.get("Metz").cloned();
+    let t = next
+        .table::<PogState>()
+        .unwrap()
+        .trench
+        .get("Metz")
+        .cloned();
     assert_eq!(
         t,
         Some(Trench {
@@ -340,7 +345,7 @@ fn pog_11_2_2_1_entrenching_takes_a_die_at_most_the_lf() {
     );
     let (next, events) = fx.resolve("entrench GE-1", &[("entrench/space=Metz", 4)]);
     assert!(
-        next.pog.as_ref().unwrap().trench.is_empty(),
+        next.table::<PogState>().unwrap().trench.is_empty(),
         "{}",
         log(&events)
     );
@@ -352,16 +357,16 @@ fn pog_11_2_2_2_after_the_entrench_event_level_1_at_once_level_2_on_a_die() {
     let mut fx = Fixture::new().with(vec![ge_army("GE-1", "Metz")]);
     fx.pog_mut().entrench_played.push("central".into());
     let (next, events) = fx.resolve("entrench GE-1", &[]);
-    assert_eq!(next.pog.as_ref().unwrap().trench["Metz"].level, 1);
+    assert_eq!(next.table::<PogState>().unwrap().trench["Metz"].level, 1);
     assert!(
         events.iter().all(|e| e.rolls.is_empty()),
         "no roll for level 1"
     );
     trench(&mut fx, "Metz", 1, "central");
     let (next, _) = fx.resolve("entrench GE-1", &[("entrench/space=Metz", 3)]);
-    assert_eq!(next.pog.as_ref().unwrap().trench["Metz"].level, 2);
+    assert_eq!(next.table::<PogState>().unwrap().trench["Metz"].level, 2);
     let (next, _) = fx.resolve("entrench GE-1", &[("entrench/space=Metz", 5)]);
-    assert_eq!(next.pog.as_ref().unwrap().trench["Metz"].level, 1);
+    assert_eq!(next.table::<PogState>().unwrap().trench["Metz"].level, 1);
 }
 
 #[test]
@@ -381,7 +386,7 @@ fn pog_11_2_5_an_enemy_entering_removes_a_level_1_trench() {
     trench(&mut fx, "Sedan", 1, "allies");
     let (next, events) = fx.resolve("move GE-XX Sedan", &[]);
     assert!(
-        next.pog.as_ref().unwrap().trench.is_empty(),
+        next.table::<PogState>().unwrap().trench.is_empty(),
         "{}",
         log(&events)
     );
@@ -394,7 +399,7 @@ fn pog_11_2_6_an_enemy_entering_turns_a_level_2_trench_into_his_level_1() {
     trench(&mut fx, "Sedan", 2, "allies");
     let (next, _) = fx.resolve("move GE-XX Sedan", &[]);
     assert_eq!(
-        next.pog.as_ref().unwrap().trench["Sedan"],
+        next.table::<PogState>().unwrap().trench["Sedan"],
         Trench {
             level: 1,
             power: "central".into()
@@ -535,7 +540,7 @@ fn pog_11_2_4_a_trench_stays_without_friendly_units_until_an_enemy_enters() {
     trench(&mut fx, "Sedan", 1, "allies");
     // Nobody of the Allies stands in Reims or Sedan; a German corps enters Sedan only.
     let (next, events) = fx.resolve("move GE-XX Sedan", &[]);
-    let trenches = &next.pog.as_ref().unwrap().trench;
+    let trenches = &next.table::<PogState>().unwrap().trench;
     assert!(trenches.contains_key("Reims"), "{}", log(&events));
     assert!(!trenches.contains_key("Sedan"), "{}", log(&events));
 }
@@ -931,7 +936,7 @@ fn pog_12_2_8_modified_die_clamped() {
     assert!(l.contains("[PoG 12.2.8] allies (attacker) fires on the Army table, column 3: a 6 +1 = 6: loss number 3."), "{l}");
     assert!(find(&next, "GE-XX").is_none());
     assert_eq!(
-        next.pog.as_ref().unwrap().cards["allies"],
+        next.table::<PogState>().unwrap().cards["allies"],
         vec!["barrage".to_string()],
         "the winner keeps his card"
     );
@@ -982,7 +987,7 @@ fn pog_12_2_10_a_tie_loses_for_both_and_losers_discard() {
         l.contains("allies lost the combat and discards barrage."),
         "{l}"
     );
-    assert!(next.pog.as_ref().unwrap().cards["allies"].is_empty());
+    assert!(next.table::<PogState>().unwrap().cards["allies"].is_empty());
     assert_eq!(
         find(&next, "FR-1").unwrap().space(),
         "Chalons",
@@ -1007,7 +1012,7 @@ fn pog_12_2_10_they_shall_not_pass_stays_face_up_on_a_tie() {
         "{l}"
     );
     assert_eq!(
-        next.pog.as_ref().unwrap().cards["allies"],
+        next.table::<PogState>().unwrap().cards["allies"],
         vec!["they-shall-not-pass".to_string()]
     );
     // Beaten outright, the Allies discard it.
@@ -1017,7 +1022,7 @@ fn pog_12_2_10_they_shall_not_pass_stays_face_up_on_a_tie() {
         l.contains("allies lost the combat and discards they-shall-not-pass."),
         "{l}"
     );
-    assert!(next.pog.as_ref().unwrap().cards["allies"].is_empty());
+    assert!(next.table::<PogState>().unwrap().cards["allies"].is_empty());
 }
 
 #[test]
@@ -1197,7 +1202,7 @@ fn pog_the_other_player_becomes_active_and_the_game_turn_advances() {
     let mut fx = Fixture::new();
     fx.pog_mut().actions_played = 11;
     let (next, events) = fx.resolve("", &[]);
-    let p = next.pog.as_ref().unwrap();
+    let p = next.table::<PogState>().unwrap();
     assert_eq!(p.active(), "allies");
     assert_eq!((p.game_turn, p.actions_played), (4, 0), "{}", log(&events));
 }
@@ -1380,7 +1385,7 @@ fn pog_extreme_numbers_in_a_state_never_panic() {
         "{}",
         log(&events)
     );
-    assert_eq!(next.pog.as_ref().unwrap().game_turn, u32::MAX);
+    assert_eq!(next.table::<PogState>().unwrap().game_turn, u32::MAX);
 }
 
 #[test]

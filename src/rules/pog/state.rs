@@ -23,10 +23,10 @@ use toml::Spanned;
 use crate::diag::{did_you_mean, Diagnostic};
 use crate::game::config::GameConfig;
 use crate::game::map::Map;
-use crate::game::state::State;
+use crate::game::state::{RulesetTable, State};
 use crate::rules::UnitView;
 
-/// The `[pog]` table.
+/// The `[pog]` table, which a PoG state must have.
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct PogState {
@@ -213,29 +213,21 @@ impl PogState {
     }
 }
 
+impl RulesetTable for PogState {
+    const KEY: &'static str = "pog";
+}
+
 /// The `[pog]` table of a state, which a PoG game must have.
 pub fn pog_of(state: &State) -> anyhow::Result<&PogState> {
     state
-        .pog
-        .as_ref()
+        .table::<PogState>()
         .ok_or_else(|| anyhow::anyhow!("the state of a Paths of Glory game has no [pog] table"))
 }
 
-/// Checks the `[pog]` table against the map and the powers, and that no EiA pieces are present.
+/// Checks the `[pog]` table against the map and the powers.
 pub fn check(state: &State, config: &GameConfig, map: &Map, cards: &[&str]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    if !state.corps.is_empty()
-        || !state.leaders.is_empty()
-        || !state.fleets.is_empty()
-        || !state.insurrection.is_empty()
-    {
-        out.push(
-            Diagnostic::error("Empires in Arms pieces in a Paths of Glory game", 0..0).hint(
-                "a PoG state keeps its units in [[pog.unit]]: remove [[corps]], [[leader]], [[fleet]] and [[insurrection]]",
-            ),
-        );
-    }
-    let Some(pog) = &state.pog else {
+    let Some(pog) = state.table::<PogState>() else {
         out.push(
             Diagnostic::error("the state has no [pog] table", 0..0)
                 .hint("a Paths of Glory state needs [pog] with `active` and `game_turn`"),
@@ -350,7 +342,7 @@ pub fn check(state: &State, config: &GameConfig, map: &Map, cards: &[&str]) -> V
 
 /// Every PoG unit as the engine sees it. PoG is a game of open information: every unit is shown.
 pub fn units(state: &State) -> Vec<UnitView> {
-    let Some(pog) = &state.pog else {
+    let Some(pog) = state.table::<PogState>() else {
         return Vec::new();
     };
     pog.units

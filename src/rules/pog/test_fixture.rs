@@ -370,23 +370,10 @@ impl Fixture {
             };
             control.insert(a.id.clone(), p.to_string());
         }
-        let state = State {
-            game: GAME.into(),
-            turn: 1,
-            control,
-            alliances: Vec::new(),
-            relations: Default::default(),
-            standing: BTreeMap::new(),
-            controlled: BTreeMap::new(),
-            incoming: BTreeMap::new(),
-            owners: BTreeMap::new(),
-            alliance_locks: BTreeMap::new(),
-            inherited_allies: BTreeMap::new(),
-            insurrection: Vec::new(),
-            corps: Vec::new(),
-            leaders: Vec::new(),
-            fleets: Vec::new(),
-            pog: Some(PogState {
+        let mut state = State::new(
+            GAME.into(),
+            1,
+            PogState {
                 active: toml::Spanned::new(0..0, "central".into()),
                 game_turn: 3,
                 actions_played: 0,
@@ -398,8 +385,9 @@ impl Fixture {
                 cards: BTreeMap::new(),
                 eliminated: Vec::new(),
                 units: Vec::new(),
-            }),
-        };
+            },
+        );
+        state.control = control;
         let ruleset = Box::new(Pog {
             tables: tables(),
             sop: BTreeMap::new(),
@@ -417,11 +405,11 @@ impl Fixture {
     }
 
     pub fn pog(&self) -> &PogState {
-        self.state.pog.as_ref().expect("a pog state")
+        self.state.table::<PogState>().expect("a pog state")
     }
 
     pub fn pog_mut(&mut self) -> &mut PogState {
-        self.state.pog.as_mut().expect("a pog state")
+        self.state.table_mut::<PogState>().expect("a pog state")
     }
 
     pub fn with(mut self, units: Vec<Unit>) -> Self {
@@ -522,5 +510,5 @@ pub fn log(events: &[Event]) -> String {
 
 /// The unit `id` in `state`.
 pub fn find<'a>(state: &'a State, id: &str) -> Option<&'a Unit> {
-    state.pog.as_ref().and_then(|p| p.unit(id))
+    state.table::<PogState>().and_then(|p| p.unit(id))
 }

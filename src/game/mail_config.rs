@@ -28,7 +28,6 @@ use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
 use crate::diag::Diagnostic;
-use crate::game::config::GameConfig;
 
 /// The `[mail]` table of `game.toml`.
 #[derive(Debug, Clone, Deserialize, Serialize)]
@@ -233,10 +232,13 @@ fn default_security() -> Spanned<String> {
 /// The transports `[mail] transport` may name.
 pub const TRANSPORTS: [&str; 3] = ["smtp", "sendmail", "folder"];
 
-/// Checks what serde cannot in `[mail]` and the powers' optional `time_zone`.
-pub fn validate(config: &GameConfig) -> Vec<Diagnostic> {
+/// Checks what serde cannot in `[mail]` and the powers' optional `time_zone` (each power's id and
+/// time zone, from `GameConfig::validate`).
+pub fn validate<'a>(
+    mail: &MailConfig,
+    time_zones: impl Iterator<Item = (&'a str, Option<&'a Spanned<String>>)>,
+) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    let mail = &config.mail;
     if let Some(t) = &mail.transport {
         let name = t.get_ref().as_str();
         if !TRANSPORTS.contains(&name) {
@@ -320,12 +322,12 @@ pub fn validate(config: &GameConfig) -> Vec<Diagnostic> {
                 .hint("remove the key for the default of 1000000"),
         );
     }
-    for p in &config.powers {
-        if let Some(tz) = &p.time_zone {
+    for (power, tz) in time_zones {
+        if let Some(tz) = tz {
             if tz.get_ref().parse::<chrono_tz::Tz>().is_err() {
                 out.push(
                     Diagnostic::error(
-                        format!("unknown time zone '{}' for {}", tz.get_ref(), p.id),
+                        format!("unknown time zone '{}' for {power}", tz.get_ref()),
                         tz.span(),
                     )
                     .label("not an IANA time zone")
