@@ -410,6 +410,7 @@ impl Fixture {
                 dir: PathBuf::from(GAME),
                 config,
                 map,
+                geometry: None,
                 ruleset,
             },
             state,
