@@ -212,6 +212,18 @@ impl Ruleset for Ngg {
         }
     }
 
+    /// NGG is played on a hex map (`kind = "hex"`); pbem's minimal rules read no terrain or hexside
+    /// yet: the words are for the map picture and for a referee's published tables.
+    fn map_words(&self) -> Option<crate::game::map::Vocabulary<'static>> {
+        Some(crate::game::map::Vocabulary {
+            terrain: &["clear", "forest", "marsh", "hills", "town"],
+            hexside: &["river", "road"],
+            sub_terrain: &[],
+            max_rating: 0,
+            corner_blockers: &[],
+        })
+    }
+
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }

@@ -174,6 +174,7 @@ impl Fx {
                 dir: PathBuf::from("ngg-test"),
                 config: config(),
                 map: map(),
+                geometry: None,
                 ruleset: Box::new(Ngg {
                     tables,
                     sop: BTreeMap::new(),
