@@ -619,21 +619,31 @@ impl Phase<'_> {
             )
         };
         self.event(rules::END, "end", None, text);
-        let recovered: Vec<String> = self
-            .ngg
-            .units
-            .iter()
-            .filter(|u| u.disrupted || u.forage)
-            .map(|u| u.id().to_string())
-            .collect();
+        let ids =
+            |f: fn(&super::state::Unit) -> bool, units: &[super::state::Unit]| -> Vec<String> {
+                units
+                    .iter()
+                    .filter(|u| f(u))
+                    .map(|u| u.id().to_string())
+                    .collect()
+            };
+        let disrupted = ids(|u| u.disrupted, &self.ngg.units);
+        let foraging = ids(|u| u.forage, &self.ngg.units);
         for u in &mut self.ngg.units {
             u.disrupted = false;
             u.forage = false;
         }
-        if !recovered.is_empty() {
+        if !disrupted.is_empty() {
             let text = format!(
-                "End of turn: {} recover from disruption and lose their forage markers.",
-                recovered.join(", ")
+                "End of turn: {} recover from disruption.",
+                disrupted.join(", ")
+            );
+            self.event(rules::RECOVER, "recover", None, text);
+        }
+        if !foraging.is_empty() {
+            let text = format!(
+                "End of turn: the forage markers of {} are removed.",
+                foraging.join(", ")
             );
             self.event(rules::RECOVER, "recover", None, text);
         }
