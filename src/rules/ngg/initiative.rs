@@ -545,15 +545,24 @@ impl Phase<'_> {
         let left = self.chits[power];
         let cc = want.value.min(left.saturating_sub(reserve.value));
         *self.chits.get_mut(power).expect("both sides") = left - cc;
-        let mut text = format!(
-            "{power} calls the stacks in {} to support {} ({}) and allocates {cc} CC ({} {}",
+        let call = format!(
+            "{power} calls the stacks in {} to support {} ({}).",
             candidates
                 .iter()
                 .map(|h| self.name(h))
                 .collect::<Vec<_>>()
                 .join(", "),
             self.name(target),
-            by.describe_theirs(),
+            by.describe_theirs()
+        );
+        self.log(
+            Event::new(rules::DEFENCE_CALL, "defence", call)
+                .at(target)
+                .decided(power, by),
+        );
+        let mut text = format!(
+            "{power} allocates {cc} CC to the defence of {} ({} {}",
+            self.name(target),
             want.value,
             want.by.describe_theirs()
         );

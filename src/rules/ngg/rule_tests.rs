@@ -451,7 +451,7 @@ fn ngg_10_5_10_6_the_defender_tests_each_supporting_stack_with_his_ccs() {
         ],
     );
     let l = log(&events);
-    assert!(l.contains("russian calls the stacks in 0303, 0402 (Smolensk) to support 0302 (by the SOP) and allocates 2 CC (2 by its order); 2 left."), "{l}");
+    assert!(l.contains("[NGG 10.5] russian calls the stacks in 0303, 0402 (Smolensk) to support 0302 (by the SOP).\n[NGG 10.6] russian allocates 2 CC to the defence of 0302 (2 by its order); 2 left."), "{l}");
     assert!(l.contains("the defender's supporting stack in 0402 (Smolensk) rolls 3: 3 + 2 CC + CR 2 = 7 >= 7: it joins the defence"), "{l}");
     assert!(l.contains("the defender's supporting stack in 0303 rolls 2: 2 + 2 CC + CR 0 = 4 < 7: it fails its test"), "{l}");
     // The defending stack itself always fights: 4 + 3.
@@ -470,7 +470,7 @@ fn ngg_10_6_a_defence_never_spends_the_reserve_of_its_standing_order() {
         &[("initiative/attack=1/stack=0202", 6)],
     );
     let l = log(&events);
-    assert!(l.contains("allocates 2 CC (3 by its standing order; 4 left, the last 2 never spent by its standing order); 2 left."), "{l}");
+    assert!(l.contains("allocates 2 CC to the defence of 0302 (3 by its standing order; 4 left, the last 2 never spent by its standing order); 2 left."), "{l}");
 }
 
 #[test]
