@@ -126,6 +126,12 @@ pub fn check_pieces(state: &State, config: &GameConfig, map: &Map) -> Vec<Diagno
                 .hint("this game's ruleset is eia: remove the Paths of Glory pieces, or set ruleset = \"pog\" in game.toml"),
         );
     }
+    if state.ngg.is_some() {
+        out.push(
+            Diagnostic::error("an [ngg] table in an Empires in Arms game", 0..0)
+                .hint("this game's ruleset is eia: remove the Napoleon's Greatest Gamble pieces, or set ruleset = \"ngg\" in game.toml"),
+        );
+    }
     out
 }
 

@@ -235,6 +235,12 @@ pub fn check(state: &State, config: &GameConfig, map: &Map, cards: &[&str]) -> V
             ),
         );
     }
+    if state.ngg.is_some() {
+        out.push(
+            Diagnostic::error("an [ngg] table in a Paths of Glory game", 0..0)
+                .hint("this game's ruleset is pog: remove the Napoleon's Greatest Gamble pieces, or set ruleset = \"ngg\" in game.toml"),
+        );
+    }
     let Some(pog) = &state.pog else {
         out.push(
             Diagnostic::error("the state has no [pog] table", 0..0)
