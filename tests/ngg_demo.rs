@@ -172,3 +172,29 @@ fn ngg_check_names_the_line_of_a_bad_attack() {
     );
     assert!(out.contains(":5:"), "{out}");
 }
+
+#[test]
+fn ngg_scenario_is_a_hex_map_with_two_sides_and_twelve_stacks_with_rated_commanders() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("ngg-smolensk-1812");
+    pbem::bundled::write_scenario("ngg-smolensk-1812", &dir).unwrap();
+    let game = pbem::game::Game::load(&dir).unwrap();
+    assert!(matches!(
+        game.geometry,
+        Some(pbem::game::map::AnyMap::Hex(_))
+    ));
+    assert!(game.map.areas.len() >= 60, "{}", game.map.areas.len());
+    assert_eq!(game.config.power_ids().count(), 2);
+    let state = game.load_state(1).unwrap();
+    let ngg = state.ngg.as_ref().unwrap();
+    let stacks: std::collections::BTreeSet<(&str, &str)> =
+        ngg.units.iter().map(|u| (u.power(), u.hex())).collect();
+    assert!(stacks.len() >= 12, "{stacks:?}");
+    assert!(
+        ngg.units
+            .iter()
+            .filter(|u| u.is_commander() && u.cr > 0)
+            .count()
+            >= 8
+    );
+}

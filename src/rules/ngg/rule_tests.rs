@@ -694,3 +694,50 @@ fn orders_reject_what_they_cannot_read_and_keep_the_rest() {
     assert_eq!(d.len(), 5, "{d:?}");
     assert!(d.iter().all(|d| d.hint.is_some()));
 }
+
+#[test]
+fn ngg_state_check_refuses_opposing_units_in_one_hex_and_bad_ratings() {
+    let fx = face_to_face().with(vec![
+        inf("RU-X", "russian", 2, "0202"),
+        unit("FR-Odd", "french", UnitKind::Commander, 3, 2, "0101"),
+        unit("0505", "french", UnitKind::Infantry, 0, 0, "0101"),
+        inf("FR-Lost", "prussia", 2, "9999"),
+    ]);
+    let d: Vec<String> = super::state::check(&fx.state, &fx.game.config, &fx.game.map)
+        .into_iter()
+        .map(|d| d.message)
+        .collect();
+    for what in [
+        "units of two sides stand in hex '0202'",
+        "commander 'FR-Odd' has sp 3 and cr 2",
+        "unit id '0505' is all digits",
+        "unit '0505' has sp 0 and cr 0",
+        "unknown power 'prussia'",
+        "unknown hex '9999'",
+    ] {
+        assert!(d.iter().any(|m| m == what), "no '{what}' in {d:?}");
+    }
+    assert!(super::state::check(&face_to_face().state, &fx.game.config, &fx.game.map).is_empty());
+}
+
+#[test]
+fn ngg_tables_refuse_a_combat_table_of_the_wrong_shape() {
+    let bad = TABLES
+        .replace("\"1:2\", \"1:1\"", "\"1:1\", \"1:2\"")
+        .replace("  [\"dd\", \"dd\", \"dr\", \"dr\", \"dr\"],\n", "");
+    let t: Tables = toml::from_str(&bad).expect("it parses");
+    let d: Vec<String> = t.validate().into_iter().map(|d| d.message).collect();
+    assert!(d.iter().any(|m| m.contains("increasing odds")), "{d:?}");
+    assert!(d.iter().any(|m| m.contains("six rows")), "{d:?}");
+}
+
+#[test]
+fn pbem_combat_odds_pick_the_last_column_reached() {
+    let t: Tables = toml::from_str(TABLES).expect("tables");
+    assert_eq!(t.combat.column(3, 6), 0); // 1:2
+    assert_eq!(t.combat.column(2, 6), 0); // worse than 1:2: the first column
+    assert_eq!(t.combat.column(8, 6), 1); // 1:1
+    assert_eq!(t.combat.column(9, 6), 2); // 3:2
+    assert_eq!(t.combat.column(30, 6), 4); // 5:1: the last column
+    assert_eq!(t.combat.column(1, 0), 4); // against nothing
+}
