@@ -92,12 +92,7 @@ impl Ngg {
             dice,
         )?;
         let turn = p.ngg.game_turn;
-        p.event(
-            rules::ALTERNATE,
-            "turn",
-            None,
-            format!("NGG game turn {turn}."),
-        );
+        p.event(rules::TURN, "turn", None, format!("NGG game turn {turn}."));
         // Standing orders, kept until changed; each power's are its own to see.
         for (power, list) in parsed {
             for o in list {

@@ -83,5 +83,10 @@ pub const RECOVER: Rule = own(
     "ngg/recover",
     "disrupted units recover and forage markers go at the end of the turn",
 );
+/// pbem: a pbem turn is one NGG turn: standing orders, forage, moves, then the combat phase.
+pub const TURN: Rule = own(
+    "ngg/turn",
+    "one pbem turn is one NGG turn: forage, moves, then the combat phase",
+);
 /// pbem: standing orders are kept until changed.
 pub const STANDING: Rule = own("ngg/standing", "standing orders are kept until changed");
