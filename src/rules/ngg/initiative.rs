@@ -426,12 +426,8 @@ impl Phase<'_> {
             return Ok(joined);
         }
         let text = format!(
-            "{power} calls the stacks in {} to support attack {n} ({}).",
-            candidates
-                .iter()
-                .map(|h| self.name(h))
-                .collect::<Vec<_>>()
-                .join(", "),
+            "{power} calls {} to support attack {n} ({}).",
+            self.stacks_in(&candidates),
             by.describe_theirs()
         );
         self.log(
@@ -546,12 +542,8 @@ impl Phase<'_> {
         let cc = want.value.min(left.saturating_sub(reserve.value));
         *self.chits.get_mut(power).expect("both sides") = left - cc;
         let call = format!(
-            "{power} calls the stacks in {} to support {} ({}).",
-            candidates
-                .iter()
-                .map(|h| self.name(h))
-                .collect::<Vec<_>>()
-                .join(", "),
+            "{power} calls {} to support {} ({}).",
+            self.stacks_in(&candidates),
             self.name(target),
             by.describe_theirs()
         );

@@ -132,6 +132,13 @@ impl<'a> Phase<'a> {
         }
     }
 
+    /// "the stack in 0706" or "the stacks in 0804, 0904 (Smolensk)".
+    pub fn stacks_in(&self, hexes: &[String]) -> String {
+        let names: Vec<String> = hexes.iter().map(|h| self.name(h)).collect();
+        let s = if names.len() == 1 { "" } else { "s" };
+        format!("the stack{s} in {}", names.join(", "))
+    }
+
     pub fn adjacent(&self, a: &str, b: &str) -> bool {
         match (self.map.find(a), self.map.find(b)) {
             (Some(i), Some(j)) => self.map.adjacent(i, j),
