@@ -198,3 +198,16 @@ fn ngg_scenario_is_a_hex_map_with_two_sides_and_twelve_stacks_with_rated_command
             >= 8
     );
 }
+
+#[test]
+fn ngg_reports_of_the_second_turn_are_stable() {
+    let (_t, game) = ngg_demo(2);
+    insta::assert_snapshot!(
+        "ngg_report_french_turn_2_txt",
+        report(&game, 2, "french", "txt")
+    );
+    insta::assert_snapshot!(
+        "ngg_report_russian_turn_2_txt",
+        report(&game, 2, "russian", "txt")
+    );
+}
