@@ -3,6 +3,7 @@
 //! its order verbs, its tables, its decision points and how a turn is adjudicated.
 
 pub mod eia;
+pub mod ngg;
 pub mod pog;
 
 use std::collections::BTreeSet;
@@ -290,9 +291,10 @@ pub fn load(config: &GameConfig, config_src: &Source, tables: &Source) -> Result
     match config.ruleset.get_ref().as_str() {
         "eia" => Ok(Box::new(eia::Eia::load(config, config_src, tables)?)),
         "pog" => Ok(Box::new(pog::Pog::load(config, config_src, tables)?)),
+        "ngg" => Ok(Box::new(ngg::Ngg::load(config, config_src, tables)?)),
         other => {
             let d = Diagnostic::error(format!("unknown ruleset '{other}'"), config.ruleset.span())
-                .hint("pbem knows these rulesets: eia, pog");
+                .hint("pbem knows these rulesets: eia, pog, ngg");
             bail!(crate::diag::FileError::new(config_src, &d))
         }
     }

@@ -1,0 +1,229 @@
+//! Napoleon's Greatest Gamble (NGG), rules 10.1 to 10.9: the combat initiative loop, played by mail
+//! with no interrupt. A pbem turn is one NGG turn: each player sends, with his moves, a ranked attack
+//! plan and his defence orders; `resolve` runs the alternation of 10.7 over both plans.
+//!
+//! A turn runs: standing orders; forage markers (pbem's); the first player's moves, then the second's
+//! (pbem's movement); the combat phase, 10.1-10.8 (`initiative.rs`), each combat resolved on pbem's
+//! table (`combat.rs`); 10.9 and pbem's end of turn. The seed has no combat results, movement, forage,
+//! force march, CC allowance or commander ratings: those are pbem's own minimal rules, their numbers in
+//! `tables.toml` (`tables.rs`) and the ratings in the state, stated as pbem's in README.
+
+pub mod combat;
+pub mod decisions;
+pub mod forecast;
+pub mod initiative;
+pub mod labels;
+pub mod movement;
+pub mod orders;
+pub mod phase;
+pub mod position;
+#[cfg(test)]
+mod rule_tests;
+pub mod rules;
+pub mod state;
+pub mod tables;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use anyhow::Result;
+
+use crate::diag::{Diagnostic, Source};
+use crate::engine::dice_box::DiceBox;
+use crate::engine::event::Event;
+use crate::engine::visibility::Sight;
+use crate::game::config::GameConfig;
+use crate::game::state::State;
+use crate::game::Game;
+use crate::rules::{OrdersCheck, PowerOrders, Resolution, Ruleset, UnitView};
+
+use initiative::Plan;
+use orders::{Context, NggOrder};
+use phase::Phase;
+use tables::Tables;
+
+/// The NGG ruleset with its tables and the game's SOP settings.
+pub struct Ngg {
+    pub tables: Tables,
+    pub sop: BTreeMap<String, String>,
+}
+
+impl Ngg {
+    pub fn load(config: &GameConfig, config_src: &Source, tables_src: &Source) -> Result<Ngg> {
+        let tables: Tables = crate::rules::load_tables(tables_src, Tables::validate)?;
+        let sop = crate::rules::load_sop(config, config_src, decisions::check_sop)?;
+        Ok(Ngg { tables, sop })
+    }
+
+    /// Parses the order lines of an authenticated file.
+    pub fn parse(
+        &self,
+        game: &Game,
+        state: &State,
+        lines: &[crate::orders::Line],
+        power: &str,
+    ) -> (Vec<crate::orders::Located<NggOrder>>, Vec<Diagnostic>) {
+        let Some(ngg) = state.table::<state::NggState>() else {
+            return (Vec::new(), Vec::new());
+        };
+        let cx = Context {
+            map: &game.map,
+            state,
+            ngg,
+            tables: &self.tables,
+        };
+        orders::parse_all(lines, power, &cx)
+    }
+
+    /// Resolves a turn from each power's parsed orders (also the rule tests' way in).
+    pub fn run(
+        &self,
+        game: &Game,
+        state: &State,
+        parsed: &BTreeMap<String, Vec<NggOrder>>,
+        dice: &mut DiceBox,
+    ) -> Result<Resolution> {
+        let powers: Vec<String> = game.config.power_ids().map(str::to_string).collect();
+        let mut p = Phase::new(
+            &game.map,
+            &self.tables,
+            &self.sop,
+            state.clone(),
+            &powers,
+            dice,
+        )?;
+        let turn = p.ngg.game_turn;
+        p.event(rules::TURN, "turn", None, format!("NGG game turn {turn}."));
+        // Standing orders, kept until changed; each power's are its own to see.
+        for (power, list) in parsed {
+            for o in list {
+                if let NggOrder::Standing { key, value } = o {
+                    p.state
+                        .standing
+                        .entry(power.clone())
+                        .or_default()
+                        .insert(key.clone(), value.clone());
+                    let text = format!("{power} sets a standing order: {o}.");
+                    p.events.push(
+                        Event::new(rules::STANDING, "standing", text).seen_by([power.as_str()]),
+                    );
+                }
+            }
+        }
+        let order = p.powers.clone();
+        let none = Vec::new();
+        for power in &order {
+            for o in parsed.get(power).unwrap_or(&none) {
+                if let NggOrder::Forage { hex } = o {
+                    p.forage(power, hex);
+                }
+            }
+        }
+        for power in &order {
+            for o in parsed.get(power).unwrap_or(&none) {
+                if matches!(o, NggOrder::Move { .. }) {
+                    p.move_order(power, o);
+                }
+            }
+        }
+        let plans: BTreeMap<String, Plan> = order
+            .iter()
+            .map(|pw| (pw.clone(), Plan::of(parsed.get(pw).unwrap_or(&none))))
+            .collect();
+        p.combat_phase(&plans)?;
+        p.ngg.game_turn = p.ngg.game_turn.saturating_add(1);
+        let (next, events) = p.finish();
+        Ok(Resolution { events, next })
+    }
+}
+
+impl Ruleset for Ngg {
+    fn id(&self) -> &'static str {
+        "ngg"
+    }
+
+    fn name(&self) -> &'static str {
+        "Napoleon's Greatest Gamble"
+    }
+
+    fn check_orders(&self, game: &Game, state: &State, source: &Source) -> OrdersCheck {
+        crate::rules::check_orders_with(game, state, source, |p, lines| {
+            self.parse(game, state, lines, p)
+        })
+    }
+
+    fn resolve(
+        &self,
+        game: &Game,
+        state: &State,
+        orders: &[PowerOrders],
+        dice: &mut DiceBox,
+    ) -> Result<Resolution> {
+        let mut parsed: BTreeMap<String, Vec<NggOrder>> = BTreeMap::new();
+        for po in orders {
+            let lines = crate::rules::order_lines(&po.source);
+            let (ok, _) = self.parse(game, state, &lines, &po.power);
+            parsed.insert(po.power.clone(), ok.into_iter().map(|o| o.value).collect());
+        }
+        self.run(game, state, &parsed, dice)
+    }
+
+    fn parse_state(&self, source: &Source) -> Result<State, crate::diag::FileError> {
+        crate::game::state::parse::<state::NggState>(source)
+    }
+
+    fn check_state(&self, game: &Game, state: &State) -> Vec<Diagnostic> {
+        let mut out = state::check(state, &game.config, &game.map);
+        for (name, hex) in &self.tables.places {
+            if game.map.find(hex).is_none() {
+                out.push(
+                    Diagnostic::error(
+                        format!("tables.toml places '{name}' in unknown hex '{hex}'"),
+                        0..0,
+                    )
+                    .hint("a place of [places] names a hex of map.toml"),
+                );
+            }
+        }
+        out
+    }
+
+    fn units(&self, state: &State) -> Vec<UnitView> {
+        state::units(state)
+    }
+
+    fn forecast(&self, game: &Game, state: &State, source: &Source, power: &str) -> Vec<String> {
+        forecast::forecast(self, game, state, source, power)
+    }
+
+    fn position(&self, _game: &Game, state: &State, power: &str) -> Vec<String> {
+        position::lines(&self.tables, state, power)
+    }
+
+    fn visible_areas(&self, game: &Game, _state: &State, _power: &str) -> BTreeSet<usize> {
+        (0..game.map.areas.len()).collect()
+    }
+
+    /// pbem plays NGG with open information: each side sees the whole map.
+    fn sight(&self) -> Sight {
+        Sight {
+            range: u32::MAX,
+            exact: u32::MAX,
+        }
+    }
+
+    /// NGG is played on a hex map (`kind = "hex"`); pbem's minimal rules read no terrain or hexside
+    /// yet: the words are for the map picture and for a referee's published tables.
+    fn map_words(&self) -> Option<crate::game::map::Vocabulary<'static>> {
+        Some(crate::game::map::Vocabulary {
+            terrain: &["clear", "forest", "marsh", "hills", "town"],
+            hexside: &["river", "road"],
+            sub_terrain: &[],
+            max_rating: 0,
+            corner_blockers: &[],
+        })
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}

@@ -1,0 +1,213 @@
+//! The Napoleon's Greatest Gamble scenario end to end through the CLI: `pbem demo --game
+//! ngg-smolensk-1812 --turns 3` resolves three turns with the bundled sample orders on a hex map,
+//! writes every report for both sides, brings about every rule of NGG 10.1-10.9, and the audit
+//! re-derives every roll; `resolve --force` gives the same bytes; `check --forecast` reads an attack
+//! plan.
+
+mod support;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use support::{pbem, tree};
+
+const POWERS: [&str; 2] = ["french", "russian"];
+
+fn ngg_demo(turns: u32) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    pbem()
+        .args([
+            "demo",
+            "--game",
+            "ngg-smolensk-1812",
+            "--turns",
+            &turns.to_string(),
+            "--dir",
+        ])
+        .arg(tmp.path().join("d"))
+        .assert()
+        .success();
+    let game = tmp.path().join("d").join("ngg-smolensk-1812");
+    (tmp, game)
+}
+
+fn report(game: &Path, turn: u32, power: &str, ext: &str) -> String {
+    fs::read_to_string(game.join(format!("turns/{turn}/reports/{power}.{ext}"))).unwrap()
+}
+
+fn log(game: &Path, turn: u32) -> String {
+    fs::read_to_string(game.join(format!("turns/{turn}/log.toml"))).unwrap()
+}
+
+#[test]
+fn ngg_demo_resolves_three_turns_with_every_report_for_both_sides() {
+    let (_t, game) = ngg_demo(3);
+    let schema: serde_json::Value =
+        serde_json::from_str(include_str!("../schema/report-v1.schema.json")).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    for turn in 1..=3 {
+        assert!(game.join(format!("turns/{turn}/record.toml")).is_file());
+        for p in POWERS {
+            for ext in ["txt", "html", "json", "svg"] {
+                assert!(
+                    !report(&game, turn, p, ext).is_empty(),
+                    "turn {turn} {p}.{ext}"
+                );
+            }
+            let json: serde_json::Value =
+                serde_json::from_str(&report(&game, turn, p, "json")).unwrap();
+            let errors: Vec<String> = validator
+                .iter_errors(&json)
+                .map(|e| e.to_string())
+                .collect();
+            assert!(errors.is_empty(), "turn {turn} {p}: {errors:?}");
+            assert_eq!(json["ruleset"]["id"], "ngg");
+        }
+        // Both sides see the whole combat phase (open information).
+        let french = report(&game, turn, "french", "txt");
+        let russian = report(&game, turn, "russian", "txt");
+        assert!(french.contains("[NGG 10.9"), "{french}");
+        assert!(russian.contains("[NGG 10.9"), "{russian}");
+    }
+    let state4 = fs::read_to_string(game.join("turns/4/state.toml")).unwrap();
+    assert!(state4.contains("game_turn = 4"), "{state4}");
+}
+
+#[test]
+fn ngg_demo_brings_about_every_rule_of_the_initiative_loop() {
+    let (_t, game) = ngg_demo(3);
+    let all: String = (1..=3).map(|t| log(&game, t)).collect();
+    for rule in [
+        "NGG 10.1", "NGG 10.2", "NGG 10.3", "NGG 10.4", "NGG 10.5", "NGG 10.6", "NGG 10.7",
+        "NGG 10.8", "NGG 10.9",
+    ] {
+        assert!(
+            all.contains(&format!("rule = \"{rule}\"")),
+            "no event cites {rule}"
+        );
+    }
+    // A 1 that fails (turn 1), a 7 reached with CCs, a supporting stack failing its test, a player
+    // who fails while the other goes on, and a stack attacking twice (turn 2).
+    assert!(log(&game, 1)
+        .contains("rolls 1: a 1 fails whatever the CCs and the rating: the attack fails"));
+    let t2 = log(&game, 2);
+    for what in [
+        "3 + 2 CC + CR 2 = 7 >= 7: the attack goes ahead",
+        "the supporting stack in 0706 rolls 5: 5 + 1 CC + CR 0 = 6 < 7: it fails its test and stays out",
+        "russian failed to carry out an attack: no further opportunity this turn.",
+        "russian is done for the turn; french may go on",
+        "The stack attacks again this turn (10.8).",
+    ] {
+        assert!(t2.contains(what), "turn 2 has no '{what}'");
+    }
+    // Each decision says what settled it.
+    for by in ["order", "standing", "sop", "roll"] {
+        assert!(
+            all.contains(&format!("by = \"{by}\"")),
+            "no decision by {by}"
+        );
+    }
+}
+
+#[test]
+fn ngg_demo_audits_and_reresolves_to_the_same_bytes() {
+    let (_t, game) = ngg_demo(3);
+    pbem().arg("audit").arg(&game).assert().success();
+    let before = tree(&game.join("turns/3"));
+    pbem()
+        .args(["resolve", "--turn", "3", "--force"])
+        .arg(&game)
+        .assert()
+        .success();
+    assert_eq!(before, tree(&game.join("turns/3")));
+}
+
+#[test]
+fn ngg_check_forecast_gives_the_chances_of_an_attack_plan() {
+    let (_t, game) = ngg_demo(1);
+    let orders = game.join("french-2.txt");
+    let text = include_str!("../orders/ngg-smolensk-1812/2/french.txt");
+    fs::write(&orders, text).unwrap();
+    let out = pbem()
+        .args(["check", "--forecast"])
+        .arg(&game)
+        .arg(&orders)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    for line in [
+        "Your attack plan: 3 entries; you have 6 CCs this turn.",
+        "Entry 1: 0705 on 0805: 1 CC (1 by your order), CR 3: the test passes on 4 in 6 (a 3 or more); support 0706 passes on 1 in 6 (a 6 or more)",
+        "Entry 3: 0704 on 0803: 1 CC (1 by your order), CR 2: the test passes on 3 in 6 (a 4 or more)",
+    ] {
+        assert!(out.contains(line), "{out}");
+    }
+}
+
+#[test]
+fn ngg_check_names_the_line_of_a_bad_attack() {
+    let (_t, game) = ngg_demo(1);
+    let orders = game.join("bad.txt");
+    fs::write(
+        &orders,
+        "game ngg-smolensk-1812\npower french\npassword grande-armee-1812\nturn 2\nattack 0704 0904 cc 2\nattack 0704 0804 cc 2\n",
+    )
+    .unwrap();
+    let out = pbem()
+        .arg("check")
+        .arg(&game)
+        .arg(&orders)
+        .assert()
+        .code(3)
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(
+        out.contains("0904 (Smolensk)") || out.contains("0904 is not next to 0704"),
+        "{out}"
+    );
+    assert!(out.contains(":5:"), "{out}");
+}
+
+#[test]
+fn ngg_scenario_is_a_hex_map_with_two_sides_and_twelve_stacks_with_rated_commanders() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("ngg-smolensk-1812");
+    pbem::bundled::write_scenario("ngg-smolensk-1812", &dir).unwrap();
+    let game = pbem::game::Game::load(&dir).unwrap();
+    assert!(matches!(
+        game.geometry,
+        Some(pbem::game::map::AnyMap::Hex(_))
+    ));
+    assert!(game.map.areas.len() >= 60, "{}", game.map.areas.len());
+    assert_eq!(game.config.power_ids().count(), 2);
+    let state = game.load_state(1).unwrap();
+    let ngg = state.table::<pbem::rules::ngg::state::NggState>().unwrap();
+    let stacks: std::collections::BTreeSet<(&str, &str)> =
+        ngg.units.iter().map(|u| (u.power(), u.hex())).collect();
+    assert!(stacks.len() >= 12, "{stacks:?}");
+    assert!(
+        ngg.units
+            .iter()
+            .filter(|u| u.is_commander() && u.cr > 0)
+            .count()
+            >= 8
+    );
+}
+
+#[test]
+fn ngg_reports_of_the_second_turn_are_stable() {
+    let (_t, game) = ngg_demo(2);
+    insta::assert_snapshot!(
+        "ngg_report_french_turn_2_txt",
+        report(&game, 2, "french", "txt")
+    );
+    insta::assert_snapshot!(
+        "ngg_report_russian_turn_2_txt",
+        report(&game, 2, "russian", "txt")
+    );
+}
