@@ -6,7 +6,7 @@
 //! system belong to its ruleset, which checks them (`Ruleset::check_state`) and refuses those of
 //! another. Empires in Arms, the first ruleset, keeps its `[[corps]]`, `[[leader]]`, `[[fleet]]` and
 //! `[[insurrection]]` at the top level; later rulesets keep theirs in one table named after the ruleset
-//! (`[pog]`, typed in `rules/pog/`).
+//! (`[pog]`, typed in `rules/pog/`; `[wbts]`, in `rules/wbts/`).
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -69,6 +69,9 @@ pub struct State {
     /// The pieces and markers of a Paths of Glory game (`rules/pog/state.rs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pog: Option<crate::rules::pog::state::PogState>,
+    /// The pieces and markers of a War Between the States game (`rules/wbts/state.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wbts: Option<crate::rules::wbts::state::WbtsState>,
 }
 
 /// Who runs a power whose player left (EiA 19.2.1).

@@ -4,6 +4,7 @@
 
 pub mod eia;
 pub mod pog;
+pub mod wbts;
 
 use std::collections::BTreeSet;
 
@@ -249,9 +250,10 @@ pub fn load(config: &GameConfig, config_src: &Source, tables: &Source) -> Result
     match config.ruleset.get_ref().as_str() {
         "eia" => Ok(Box::new(eia::Eia::load(config, config_src, tables)?)),
         "pog" => Ok(Box::new(pog::Pog::load(config, config_src, tables)?)),
+        "wbts" => Ok(Box::new(wbts::Wbts::load(config, config_src, tables)?)),
         other => {
             let d = Diagnostic::error(format!("unknown ruleset '{other}'"), config.ruleset.span())
-                .hint("pbem knows these rulesets: eia, pog");
+                .hint("pbem knows these rulesets: eia, pog, wbts");
             bail!(crate::diag::FileError::new(config_src, &d))
         }
     }
