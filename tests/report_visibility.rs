@@ -228,6 +228,7 @@ fn game(c: &Case) -> Game {
         dir: PathBuf::from("no-such-folder-pbem-prop"),
         config: parsed,
         map,
+        geometry: None,
         ruleset,
     }
 }

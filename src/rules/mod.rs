@@ -234,6 +234,12 @@ pub trait Ruleset {
         Vec::new()
     }
 
+    /// The words a hex or grid `map.toml` of this ruleset may use (its terrain, hexside features,
+    /// sub-grid), or `None` when the ruleset reads only maps of areas (EiA, PoG).
+    fn map_words(&self) -> Option<crate::game::map::Vocabulary<'static>> {
+        None
+    }
+
     /// The ruleset as `Any`, for tests that reach into a ruleset's own types.
     fn as_any(&self) -> &dyn std::any::Any;
 
