@@ -259,8 +259,9 @@ impl GameConfig {
                 .hint("write [deadline] every_days = a number from 1 to 366"),
             );
         }
-        // 0 is for a ruleset whose pbem turn is not a span of the calendar (a PoG action).
-        let least = u32::from(self.ruleset.get_ref() != "pog");
+        // 0 is for a ruleset whose pbem turn is not a span of the calendar (a PoG action, a WBTS
+        // player turn).
+        let least = u32::from(!matches!(self.ruleset.get_ref().as_str(), "pog" | "wbts"));
         if !(least..=120).contains(&self.calendar.months_per_turn) {
             out.push(
                 Diagnostic::error(

@@ -399,6 +399,7 @@ impl Fixture {
                 eliminated: Vec::new(),
                 units: Vec::new(),
             }),
+            wbts: None,
         };
         let ruleset = Box::new(Pog {
             tables: tables(),

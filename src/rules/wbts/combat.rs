@@ -92,11 +92,13 @@ impl ShiftPolicy {
         match s {
             "best" => Some(ShiftPolicy::Best),
             "none" | "never" => Some(ShiftPolicy::Never),
-            n => n
-                .parse::<u32>()
-                .ok()
-                .filter(|&n| n <= MAX_CHIT)
-                .map(|n| if n == 0 { ShiftPolicy::Never } else { ShiftPolicy::AtMost(n) }),
+            n => n.parse::<u32>().ok().filter(|&n| n <= MAX_CHIT).map(|n| {
+                if n == 0 {
+                    ShiftPolicy::Never
+                } else {
+                    ShiftPolicy::AtMost(n)
+                }
+            }),
         }
     }
 
@@ -142,7 +144,13 @@ pub fn choose_row(
     let rows = policy.rows(net);
     let die = die.clamp(1, 6);
     shift_range(die, rows)
-        .map(|r| (cell_value(tables.cell(column, r), side), -(r.abs_diff(die) as i64), r))
+        .map(|r| {
+            (
+                cell_value(tables.cell(column, r), side),
+                -(r.abs_diff(die) as i64),
+                r,
+            )
+        })
         .max()
         .map_or(die, |(_, _, r)| r)
 }
@@ -261,7 +269,8 @@ pub fn fight(
             roll,
         });
     }
-    let paid = |i: usize| supply[i].as_ref().is_none_or(|s| s.paid);
+    let paid_by = [0, 1].map(|i| supply[i].as_ref().is_none_or(|s| s.paid));
+    let paid = |i: usize| paid_by[i];
     // WBTS ground/no-supply: half strength.
     let strength = [0, 1].map(|i| {
         if paid(i) {

@@ -15,7 +15,13 @@ use super::state::UnitKind;
 use super::Wbts;
 
 /// The forecast of `power`'s orders in `source`, a line each.
-pub fn forecast(wbts: &Wbts, game: &Game, state: &State, source: &Source, power: &str) -> Vec<String> {
+pub fn forecast(
+    wbts: &Wbts,
+    game: &Game,
+    state: &State,
+    source: &Source,
+    power: &str,
+) -> Vec<String> {
     let (Some(w), Some(map)) = (&state.wbts, super::hex_map(game)) else {
         return Vec::new();
     };
@@ -34,7 +40,11 @@ pub fn forecast(wbts: &Wbts, game: &Game, state: &State, source: &Source, power:
         .units
         .iter()
         .map(|u| (u.id().to_lowercase(), u.hex().to_string()))
-        .chain(w.leaders.iter().map(|l| (l.id().to_lowercase(), l.hex().to_string())))
+        .chain(
+            w.leaders
+                .iter()
+                .map(|l| (l.id().to_lowercase(), l.hex().to_string())),
+        )
         .collect();
     for o in orders.iter().map(|o| &o.value) {
         match o {
@@ -45,12 +55,24 @@ pub fn forecast(wbts: &Wbts, game: &Game, state: &State, source: &Source, power:
                 }
                 out.push(format!("{piece} would move to {end}."));
             }
-            WbtsOrder::March { leader, path, with, chit, .. } => {
+            WbtsOrder::March {
+                leader,
+                path,
+                with,
+                chit,
+                ..
+            } => {
                 let target = path.last().cloned().unwrap_or_default();
                 let s: u32 = with
                     .iter()
                     .filter_map(|u| w.unit(u))
-                    .map(|u| if u.kind == UnitKind::Cavalry { u.strength } else { halve(u.strength, false) })
+                    .map(|u| {
+                        if u.kind == UnitKind::Cavalry {
+                            u.strength
+                        } else {
+                            halve(u.strength, false)
+                        }
+                    })
                     .sum();
                 let c = cap_chit(*chit, w.leader(leader).map(|l| l.initiative), true);
                 out.push(format!(
@@ -58,12 +80,18 @@ pub fn forecast(wbts: &Wbts, game: &Game, state: &State, source: &Source, power:
                 ));
             }
             WbtsOrder::Attack(a) => {
-                let Some(l) = w.leader(&a.leader) else { continue };
+                let Some(l) = w.leader(&a.leader) else {
+                    continue;
+                };
                 let units: Vec<&super::state::Unit> = if a.units.is_empty() {
                     let lh = at.get(&l.id().to_lowercase()).cloned().unwrap_or_default();
                     w.units
                         .iter()
-                        .filter(|u| at.get(&u.id().to_lowercase()) == Some(&lh) && !u.is_train() && w.commands(l, u))
+                        .filter(|u| {
+                            at.get(&u.id().to_lowercase()) == Some(&lh)
+                                && !u.is_train()
+                                && w.commands(l, u)
+                        })
                         .collect()
                 } else {
                     a.units.iter().filter_map(|u| w.unit(u)).collect()
@@ -90,13 +118,18 @@ pub fn forecast(wbts: &Wbts, game: &Game, state: &State, source: &Source, power:
                     .all(|u| at.get(&u.id().to_lowercase()) == Some(&a.target));
                 let defenders: u32 = w
                     .units_in(&a.target)
-                    .filter(|u| !state.friendly(u.power(), power) && !u.is_train() && u.inside == storm)
+                    .filter(|u| {
+                        !state.friendly(u.power(), power) && !u.is_train() && u.inside == storm
+                    })
                     .map(|u| u.strength)
                     .sum();
                 let defence = match (storm, w.fort.get(&a.target)) {
                     (true, Some(f)) => {
                         let cap = defenders.min(f.kind.capacity());
-                        notes.push(format!("a storm: the garrison {}x, your losses doubled", f.kind.multiple()));
+                        notes.push(format!(
+                            "a storm: the garrison {}x, your losses doubled",
+                            f.kind.multiple()
+                        ));
                         cap * f.kind.multiple() + defenders - cap
                     }
                     _ => defenders,
@@ -113,7 +146,10 @@ pub fn forecast(wbts: &Wbts, game: &Game, state: &State, source: &Source, power:
                 ));
             }
             WbtsOrder::Sail { ship, path, stop } => {
-                let mut from = w.ship(ship).map(|s| s.hex().to_string()).unwrap_or_default();
+                let mut from = w
+                    .ship(ship)
+                    .map(|s| s.hex().to_string())
+                    .unwrap_or_default();
                 for h in path {
                     if board.has(&from, h, "fortification") {
                         out.push(if *stop {
@@ -128,7 +164,9 @@ pub fn forecast(wbts: &Wbts, game: &Game, state: &State, source: &Source, power:
                     from = h.clone();
                 }
             }
-            WbtsOrder::Roster { unit, leader } => out.push(format!("{unit} would join {leader}'s roster.")),
+            WbtsOrder::Roster { unit, leader } => {
+                out.push(format!("{unit} would join {leader}'s roster."))
+            }
             WbtsOrder::Garrison { unit, inside } => out.push(format!(
                 "{unit} would move {} its fort.",
                 if *inside { "inside" } else { "out of" }

@@ -130,10 +130,7 @@ impl Ruleset for Wbts {
             rules::ONE_TURN,
             "turn",
             None,
-            format!(
-                "Game turn {}, player turn of {active}.",
-                t.w.game_turn
-            ),
+            format!("Game turn {}, player turn of {active}.", t.w.game_turn),
         );
         // Standing orders, kept until changed; each power's are its own to see.
         for (power, list) in &parsed {
@@ -152,7 +149,10 @@ impl Ruleset for Wbts {
             }
         }
         let mine = parsed.remove(&active).unwrap_or_default();
-        if !mine.iter().any(|o| !matches!(o, WbtsOrder::Standing { .. })) {
+        if !mine
+            .iter()
+            .any(|o| !matches!(o, WbtsOrder::Standing { .. }))
+        {
             t.event(
                 rules::ONE_TURN,
                 "turn",
@@ -221,6 +221,11 @@ impl Ruleset for Wbts {
             range: u32::MAX,
             exact: u32::MAX,
         }
+    }
+
+    /// The words of a WBTS hex map: its terrain and hexside features (`board.rs`).
+    fn map_words(&self) -> Option<crate::game::map::Vocabulary<'static>> {
+        Some(board::VOCABULARY)
     }
 
     fn as_any(&self) -> &dyn std::any::Any {

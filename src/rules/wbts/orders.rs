@@ -198,10 +198,13 @@ enum Kind {
 impl Context<'_> {
     fn hex_of(&self, t: &Token) -> Result<String, Diagnostic> {
         self.board.hex(&t.text).ok_or_else(|| {
-            Diagnostic::error(format!("'{}' is not a hex of the map", t.text), t.span.clone())
-                .label("not on the map")
-                .hint("write a hex id as your report writes it: column then row, as 0506")
-                .rule(ORDER_SYNTAX)
+            Diagnostic::error(
+                format!("'{}' is not a hex of the map", t.text),
+                t.span.clone(),
+            )
+            .label("not on the map")
+            .hint("write a hex id as your report writes it: column then row, as 0506")
+            .rule(ORDER_SYNTAX)
         })
     }
 
@@ -320,7 +323,10 @@ pub fn parse_line(line: &Line, cx: &Context<'_>) -> Result<WbtsOrder, Diagnostic
                 leader: cx.own(l, &[Kind::Leader])?.0,
             }),
             _ => Err(syntax(
-                format!("'roster' takes a unit and a leader, found {} words", args.len()),
+                format!(
+                    "'roster' takes a unit and a leader, found {} words",
+                    args.len()
+                ),
                 line.span.clone(),
                 "write 'roster US-4-1 Keyes'",
             )),
@@ -340,7 +346,11 @@ pub fn parse_line(line: &Line, cx: &Context<'_>) -> Result<WbtsOrder, Diagnostic
             let march = verb.is("march");
             const EXAMPLE: &str = "write 'move Keyes 0405 0406 with US-4-1 US-4-2'";
             let Some((piece, rest)) = args.split_first() else {
-                return Err(syntax("'move' needs a piece and its hexes", line.span.clone(), EXAMPLE));
+                return Err(syntax(
+                    "'move' needs a piece and its hexes",
+                    line.span.clone(),
+                    EXAMPLE,
+                ));
             };
             let kinds: &[Kind] = if march {
                 &[Kind::Leader]
@@ -370,11 +380,19 @@ pub fn parse_line(line: &Line, cx: &Context<'_>) -> Result<WbtsOrder, Diagnostic
                     path.push(cx.hex_of(t)?);
                     i += 1;
                 } else {
-                    return Err(syntax(format!("unexpected '{}'", t.text), t.span.clone(), EXAMPLE));
+                    return Err(syntax(
+                        format!("unexpected '{}'", t.text),
+                        t.span.clone(),
+                        EXAMPLE,
+                    ));
                 }
             }
             if path.is_empty() {
-                return Err(syntax("the order names no hex to move to", line.span.clone(), EXAMPLE));
+                return Err(syntax(
+                    "the order names no hex to move to",
+                    line.span.clone(),
+                    EXAMPLE,
+                ));
             }
             if march {
                 if with.is_empty() {
@@ -398,7 +416,11 @@ pub fn parse_line(line: &Line, cx: &Context<'_>) -> Result<WbtsOrder, Diagnostic
         "attack" => parse_attack(line, args, cx),
         "sail" => {
             let Some((ship, rest)) = args.split_first() else {
-                return Err(syntax("'sail' needs a ship and its hexes", line.span.clone(), "write 'sail Galena 0110 0210 stop'"));
+                return Err(syntax(
+                    "'sail' needs a ship and its hexes",
+                    line.span.clone(),
+                    "write 'sail Galena 0110 0210 stop'",
+                ));
             };
             let ship = cx.own(ship, &[Kind::Ship])?.0;
             let mut path = Vec::new();
@@ -409,11 +431,19 @@ pub fn parse_line(line: &Line, cx: &Context<'_>) -> Result<WbtsOrder, Diagnostic
                 } else if !stop {
                     path.push(cx.hex_of(t)?);
                 } else {
-                    return Err(syntax(format!("unexpected '{}'", t.text), t.span.clone(), "'stop' comes last"));
+                    return Err(syntax(
+                        format!("unexpected '{}'", t.text),
+                        t.span.clone(),
+                        "'stop' comes last",
+                    ));
                 }
             }
             if path.is_empty() {
-                return Err(syntax("the order names no hex to sail to", line.span.clone(), "write 'sail Galena 0110 0210'"));
+                return Err(syntax(
+                    "the order names no hex to sail to",
+                    line.span.clone(),
+                    "write 'sail Galena 0110 0210'",
+                ));
             }
             Ok(WbtsOrder::Sail { ship, path, stop })
         }
@@ -428,10 +458,18 @@ pub fn parse_line(line: &Line, cx: &Context<'_>) -> Result<WbtsOrder, Diagnostic
 fn parse_attack(line: &Line, args: &[Token], cx: &Context<'_>) -> Result<WbtsOrder, Diagnostic> {
     const EXAMPLE: &str = "write 'attack 0506 by Sumner chit 2 with US-2-1 US-2-2 shift best'";
     let (Some(target), Some(by), Some(leader)) = (args.first(), args.get(1), args.get(2)) else {
-        return Err(syntax("'attack' needs a hex, 'by' and the leader", line.span.clone(), EXAMPLE));
+        return Err(syntax(
+            "'attack' needs a hex, 'by' and the leader",
+            line.span.clone(),
+            EXAMPLE,
+        ));
     };
     if !by.is("by") {
-        return Err(syntax("expected 'by' after the attacked hex", by.span.clone(), EXAMPLE));
+        return Err(syntax(
+            "expected 'by' after the attacked hex",
+            by.span.clone(),
+            EXAMPLE,
+        ));
     }
     let target = cx.hex_of(target)?;
     let leader = cx.own(leader, &[Kind::Leader])?.0;
@@ -460,13 +498,19 @@ fn parse_attack(line: &Line, args: &[Token], cx: &Context<'_>) -> Result<WbtsOrd
                 i += 1;
             }
         } else {
-            return Err(syntax(format!("unexpected '{}'", t.text), t.span.clone(), EXAMPLE));
+            return Err(syntax(
+                format!("unexpected '{}'", t.text),
+                t.span.clone(),
+                EXAMPLE,
+            ));
         }
     }
     let Some(chit) = chit else {
-        return Err(Diagnostic::error("the attack names no intensity chit", line.span.clone())
-            .hint("add 'chit <0-4>': at most the leader's initiative")
-            .rule(rules::INTENSITY));
+        return Err(
+            Diagnostic::error("the attack names no intensity chit", line.span.clone())
+                .hint("add 'chit <0-4>': at most the leader's initiative")
+                .rule(rules::INTENSITY),
+        );
     };
     Ok(WbtsOrder::Attack(Attack {
         target,
@@ -525,8 +569,16 @@ impl<'a> Legality<'a> {
                 .leaders
                 .iter()
                 .map(|l| (l.id().to_lowercase(), l.hex().to_string()))
-                .chain(w.units.iter().map(|u| (u.id().to_lowercase(), u.hex().to_string())))
-                .chain(w.ships.iter().map(|s| (s.id().to_lowercase(), s.hex().to_string())))
+                .chain(
+                    w.units
+                        .iter()
+                        .map(|u| (u.id().to_lowercase(), u.hex().to_string())),
+                )
+                .chain(
+                    w.ships
+                        .iter()
+                        .map(|s| (s.id().to_lowercase(), s.hex().to_string())),
+                )
                 .collect(),
             roster: w
                 .units
@@ -582,9 +634,11 @@ impl<'a> Legality<'a> {
             WbtsOrder::Standing { .. } => Ok(()),
             WbtsOrder::Roster { unit, leader } => {
                 if self.attacks_begun {
-                    return Err(Diagnostic::error("a roster changes before the attacks", span)
-                        .hint("put the roster lines before the attack lines")
-                        .rule(rules::ROSTER));
+                    return Err(
+                        Diagnostic::error("a roster changes before the attacks", span)
+                            .hint("put the roster lines before the attack lines")
+                            .rule(rules::ROSTER),
+                    );
                 }
                 if cx
                     .wbts
@@ -599,7 +653,8 @@ impl<'a> Legality<'a> {
                     .hint("it rejoins that roster from the next strategic segment (the next game turn)")
                     .rule(rules::ROSTER));
                 }
-                self.roster.insert(unit.to_lowercase(), Some(leader.clone()));
+                self.roster
+                    .insert(unit.to_lowercase(), Some(leader.clone()));
                 Ok(())
             }
             WbtsOrder::Garrison { unit, inside } => {
@@ -610,32 +665,51 @@ impl<'a> Legality<'a> {
                         .rule(rules::INSIDE));
                 };
                 if !cx.state.friendly(&fort.power, cx.power) {
-                    return Err(Diagnostic::error(format!("the fort in {hex} is the enemy's"), span)
-                        .hint("take it first")
-                        .rule(rules::INSIDE));
+                    return Err(Diagnostic::error(
+                        format!("the fort in {hex} is the enemy's"),
+                        span,
+                    )
+                    .hint("take it first")
+                    .rule(rules::INSIDE));
                 }
                 if cx.wbts.unit(unit).is_some_and(|u| u.inside) && !inside && self.enemies(&hex).0 {
-                    return Err(Diagnostic::error(format!("{unit} is besieged in {hex}"), span)
-                        .hint("a besieged garrison leaves its fort only by attacking")
-                        .rule(rules::SIEGE));
+                    return Err(
+                        Diagnostic::error(format!("{unit} is besieged in {hex}"), span)
+                            .hint("a besieged garrison leaves its fort only by attacking")
+                            .rule(rules::SIEGE),
+                    );
                 }
                 self.inside.insert(unit.to_lowercase(), *inside);
                 Ok(())
             }
-            WbtsOrder::Move { piece, path, with } => self.check_move(piece, path, with, false, &span),
+            WbtsOrder::Move { piece, path, with } => {
+                self.check_move(piece, path, with, false, &span)
+            }
             WbtsOrder::March {
                 leader, path, with, ..
             } => {
                 self.check_move(leader, path, with, true, &span)?;
-                let l = cx.wbts.leader(leader).ok_or_else(|| Diagnostic::error("no such leader", span.clone()))?;
+                let l = cx
+                    .wbts
+                    .leader(leader)
+                    .ok_or_else(|| Diagnostic::error("no such leader", span.clone()))?;
                 for u in with {
-                    if self.roster.get(&u.to_lowercase()).cloned().flatten().is_none_or(|r| {
-                        !cx.wbts.leader(&r).is_some_and(|rl| {
-                            rl.id().eq_ignore_ascii_case(l.id())
-                                || (l.rank == super::state::Rank::Army
-                                    && rl.army.as_deref().is_some_and(|a| a.eq_ignore_ascii_case(l.id())))
+                    if self
+                        .roster
+                        .get(&u.to_lowercase())
+                        .cloned()
+                        .flatten()
+                        .is_none_or(|r| {
+                            !cx.wbts.leader(&r).is_some_and(|rl| {
+                                rl.id().eq_ignore_ascii_case(l.id())
+                                    || (l.rank == super::state::Rank::Army
+                                        && rl
+                                            .army
+                                            .as_deref()
+                                            .is_some_and(|a| a.eq_ignore_ascii_case(l.id())))
+                            })
                         })
-                    }) {
+                    {
                         return Err(Diagnostic::error(format!("{u} is not under {leader}'s command"), span)
                             .hint("an attack from march is made by units under the command of the leader stacked with them")
                             .rule(rules::MARCH));
@@ -650,16 +724,24 @@ impl<'a> Legality<'a> {
                 };
                 if a.chit > l.initiative {
                     return Err(Diagnostic::error(
-                        format!("{} has initiative {}: chit {} is beyond it", l.id(), l.initiative, a.chit),
+                        format!(
+                            "{} has initiative {}: chit {} is beyond it",
+                            l.id(),
+                            l.initiative,
+                            a.chit
+                        ),
                         span,
                     )
                     .hint(format!("play a chit from 0 to {}", l.initiative))
                     .rule(rules::INTENSITY));
                 }
                 if !self.attacked.insert(a.leader.to_lowercase()) {
-                    return Err(Diagnostic::error(format!("{} already leads an attack this turn", a.leader), span)
-                        .hint("a leader makes one combat initiative roll, for one attack, a turn")
-                        .rule(rules::INITIATIVE));
+                    return Err(Diagnostic::error(
+                        format!("{} already leads an attack this turn", a.leader),
+                        span,
+                    )
+                    .hint("a leader makes one combat initiative roll, for one attack, a turn")
+                    .rule(rules::INITIATIVE));
                 }
                 let units: Vec<String> = if a.units.is_empty() {
                     let lhex = self.hex(&a.leader);
@@ -690,9 +772,12 @@ impl<'a> Legality<'a> {
                             .rule(rules::COMMAND));
                     }
                     if !self.attacked.insert(u.to_lowercase()) {
-                        return Err(Diagnostic::error(format!("{u} already attacks this turn"), span)
-                            .hint("a unit takes part in one attack a turn")
-                            .rule(rules::TWO_HEXES));
+                        return Err(Diagnostic::error(
+                            format!("{u} already attacks this turn"),
+                            span,
+                        )
+                        .hint("a unit takes part in one attack a turn")
+                        .rule(rules::TWO_HEXES));
                     }
                     hexes.insert(self.hex(u));
                 }
@@ -716,9 +801,12 @@ impl<'a> Legality<'a> {
                 }
                 let hv: Vec<&String> = hexes.iter().collect();
                 if hv.len() == 2 && !cx.board.adjacent(hv[0], hv[1]) {
-                    return Err(Diagnostic::error(format!("{} and {} are not adjacent", hv[0], hv[1]), span)
-                        .hint("a two-hex attack comes from two hexes next to each other")
-                        .rule(rules::TWO_HEXES));
+                    return Err(Diagnostic::error(
+                        format!("{} and {} are not adjacent", hv[0], hv[1]),
+                        span,
+                    )
+                    .hint("a two-hex attack comes from two hexes next to each other")
+                    .rule(rules::TWO_HEXES));
                 }
                 for h in &hexes {
                     if !cx.board.adjacent(h, &a.target) {
@@ -728,7 +816,10 @@ impl<'a> Legality<'a> {
                     }
                     if cx.board.crossing(h, &a.target) == Crossing::Closed {
                         return Err(Diagnostic::error(
-                            format!("from {h} to {} is a tidal river or estuary without ferry", a.target),
+                            format!(
+                                "from {h} to {} is a tidal river or estuary without ferry",
+                                a.target
+                            ),
                             span,
                         )
                         .hint("attack across a tidal river or an estuary only at a ferry")
@@ -741,19 +832,27 @@ impl<'a> Legality<'a> {
                         .rule(rules::STORM));
                 }
                 if !outside && !inside {
-                    return Err(Diagnostic::error(format!("{} holds no enemy unit", a.target), span)
-                        .hint("attack a hex with enemy ground units; move into an empty one")
-                        .rule(rules::TWO_HEXES));
+                    return Err(Diagnostic::error(
+                        format!("{} holds no enemy unit", a.target),
+                        span,
+                    )
+                    .hint("attack a hex with enemy ground units; move into an empty one")
+                    .rule(rules::TWO_HEXES));
                 }
                 Ok(())
             }
             WbtsOrder::Sail { ship, path, .. } => {
                 if !self.moved.insert(ship.to_lowercase()) {
-                    return Err(Diagnostic::error(format!("{ship} already moves this turn"), span)
-                        .hint("a ship sails once a turn")
-                        .rule(rules::MOVEMENT));
+                    return Err(
+                        Diagnostic::error(format!("{ship} already moves this turn"), span)
+                            .hint("a ship sails once a turn")
+                            .rule(rules::MOVEMENT),
+                    );
                 }
-                let s = cx.wbts.ship(ship).ok_or_else(|| Diagnostic::error("no such ship", span.clone()))?;
+                let s = cx
+                    .wbts
+                    .ship(ship)
+                    .ok_or_else(|| Diagnostic::error("no such ship", span.clone()))?;
                 let mut at = self.hex(ship);
                 for h in path {
                     if !cx.board.adjacent(&at, h) {
@@ -770,7 +869,11 @@ impl<'a> Legality<'a> {
                 }
                 if path.len() as u32 > s.movement {
                     return Err(Diagnostic::error(
-                        format!("{ship} sails {} hexes a turn, not {}", s.movement, path.len()),
+                        format!(
+                            "{ship} sails {} hexes a turn, not {}",
+                            s.movement,
+                            path.len()
+                        ),
                         span,
                     )
                     .hint("shorten the path")
@@ -818,9 +921,12 @@ impl<'a> Legality<'a> {
             .unwrap_or(0);
         for id in std::iter::once(piece).chain(with.iter().map(String::as_str)) {
             if !self.moved.insert(id.to_lowercase()) {
-                return Err(Diagnostic::error(format!("{id} already moves this turn"), span.clone())
-                    .hint("a piece moves once a turn")
-                    .rule(rules::MOVEMENT));
+                return Err(Diagnostic::error(
+                    format!("{id} already moves this turn"),
+                    span.clone(),
+                )
+                .hint("a piece moves once a turn")
+                .rule(rules::MOVEMENT));
             }
             if self.hex(id) != start {
                 return Err(Diagnostic::error(
@@ -830,10 +936,19 @@ impl<'a> Legality<'a> {
                 .hint("a leader takes along the units stacked with him")
                 .rule(rules::MOVEMENT));
             }
-            if self.inside.get(&id.to_lowercase()).copied().unwrap_or(false) && self.enemies(&start).0 {
-                return Err(Diagnostic::error(format!("{id} is besieged in {start}"), span.clone())
-                    .hint("a besieged garrison leaves its fort only by attacking")
-                    .rule(rules::SIEGE));
+            if self
+                .inside
+                .get(&id.to_lowercase())
+                .copied()
+                .unwrap_or(false)
+                && self.enemies(&start).0
+            {
+                return Err(Diagnostic::error(
+                    format!("{id} is besieged in {start}"),
+                    span.clone(),
+                )
+                .hint("a besieged garrison leaves its fort only by attacking")
+                .rule(rules::SIEGE));
             }
             if let Some(u) = cx.wbts.unit(id) {
                 movement = movement.min(u.movement);
@@ -844,9 +959,11 @@ impl<'a> Legality<'a> {
         for (k, h) in path.iter().enumerate() {
             let last = k + 1 == path.len();
             if !cx.board.adjacent(&at, h) {
-                return Err(Diagnostic::error(format!("{h} is not next to {at}"), span.clone())
-                    .hint("name every hex the piece enters, in order")
-                    .rule(rules::MOVEMENT));
+                return Err(
+                    Diagnostic::error(format!("{h} is not next to {at}"), span.clone())
+                        .hint("name every hex the piece enters, in order")
+                        .rule(rules::MOVEMENT),
+                );
             }
             if cx.board.terrain(h) == "water" {
                 return Err(Diagnostic::error(format!("{h} is water"), span.clone())
@@ -875,13 +992,15 @@ impl<'a> Legality<'a> {
                     at = h.clone();
                     break;
                 }
-                return Err(Diagnostic::error(format!("{h} holds enemy units"), span.clone())
-                    .hint(if march {
-                        "an attack from march ends in the hex it attacks"
-                    } else {
-                        "attack them, or march into them with a leader ('march')"
-                    })
-                    .rule(rules::NO_ENEMY));
+                return Err(
+                    Diagnostic::error(format!("{h} holds enemy units"), span.clone())
+                        .hint(if march {
+                            "an attack from march ends in the hex it attacks"
+                        } else {
+                            "attack them, or march into them with a leader ('march')"
+                        })
+                        .rule(rules::NO_ENEMY),
+                );
             }
             if march && last {
                 return Err(Diagnostic::error(
@@ -893,25 +1012,37 @@ impl<'a> Legality<'a> {
                 } else {
                     "an attack from march ends in a hex with enemy units; move there instead"
                 })
-                .rule(if inside { rules::MARCH } else { rules::NO_ENEMY }));
+                .rule(if inside {
+                    rules::MARCH
+                } else {
+                    rules::NO_ENEMY
+                }));
             }
             if inside && !last {
-                return Err(Diagnostic::error(format!("{h} holds an enemy fort's garrison"), span.clone())
-                    .hint("stop there to besiege it")
-                    .rule(rules::SIEGE));
+                return Err(Diagnostic::error(
+                    format!("{h} holds an enemy fort's garrison"),
+                    span.clone(),
+                )
+                .hint("stop there to besiege it")
+                .rule(rules::SIEGE));
             }
             // WBTS fort/siege: friendly units from outside do not enter a hex under siege.
-            let besieged_friends = cx.wbts.units.iter().any(|u| {
-                u.power() == cx.power && u.inside && self.hex(u.id()) == *h
-            }) && cx
+            let besieged_friends = cx
                 .wbts
                 .units
                 .iter()
-                .any(|u| !cx.state.friendly(u.power(), cx.power) && self.hex(u.id()) == *h);
+                .any(|u| u.power() == cx.power && u.inside && self.hex(u.id()) == *h)
+                && cx
+                    .wbts
+                    .units
+                    .iter()
+                    .any(|u| !cx.state.friendly(u.power(), cx.power) && self.hex(u.id()) == *h);
             if besieged_friends {
-                return Err(Diagnostic::error(format!("{h} is under siege"), span.clone())
-                    .hint("a besieged garrison cannot be reinforced")
-                    .rule(rules::SIEGE));
+                return Err(
+                    Diagnostic::error(format!("{h} is under siege"), span.clone())
+                        .hint("a besieged garrison cannot be reinforced")
+                        .rule(rules::SIEGE),
+                );
             }
             at = h.clone();
         }

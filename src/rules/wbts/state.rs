@@ -252,7 +252,9 @@ impl WbtsState {
     }
 
     pub fn leader(&self, id: &str) -> Option<&Leader> {
-        self.leaders.iter().find(|l| l.id().eq_ignore_ascii_case(id))
+        self.leaders
+            .iter()
+            .find(|l| l.id().eq_ignore_ascii_case(id))
     }
 
     pub fn unit(&self, id: &str) -> Option<&Unit> {
@@ -340,8 +342,13 @@ pub fn check(state: &State, config: &GameConfig, map: &Map) -> Vec<Diagnostic> {
         || state.pog.is_some()
     {
         out.push(
-            Diagnostic::error("pieces of another game in a War Between the States game", 0..0)
-                .hint("a WBTS state keeps its pieces in [[wbts.leader]], [[wbts.unit]] and [[wbts.ship]]"),
+            Diagnostic::error(
+                "pieces of another game in a War Between the States game",
+                0..0,
+            )
+            .hint(
+                "a WBTS state keeps its pieces in [[wbts.leader]], [[wbts.unit]] and [[wbts.ship]]",
+            ),
         );
     }
     let Some(w) = &state.wbts else {
@@ -396,8 +403,11 @@ pub fn check(state: &State, config: &GameConfig, map: &Map) -> Vec<Diagnostic> {
         hex(l.hex(), l.hex.span(), &mut out);
         if l.initiative > 4 || l.combat > 4 {
             out.push(
-                Diagnostic::error(format!("leader {} has a rating above 4", l.id()), l.id.span())
-                    .hint("initiative and combat ratings run from 0 to 4"),
+                Diagnostic::error(
+                    format!("leader {} has a rating above 4", l.id()),
+                    l.id.span(),
+                )
+                .hint("initiative and combat ratings run from 0 to 4"),
             );
         }
     }
@@ -409,7 +419,10 @@ pub fn check(state: &State, config: &GameConfig, map: &Map) -> Vec<Diagnostic> {
             if !w.leader(l).is_some_and(|l| l.power() == u.power()) {
                 out.push(
                     Diagnostic::error(
-                        format!("unit {} is on the roster of '{l}', no leader of its side", u.id()),
+                        format!(
+                            "unit {} is on the roster of '{l}', no leader of its side",
+                            u.id()
+                        ),
                         u.id.span(),
                     )
                     .hint("`leader` names a [[wbts.leader]] of the same power"),
@@ -418,8 +431,11 @@ pub fn check(state: &State, config: &GameConfig, map: &Map) -> Vec<Diagnostic> {
         }
         if u.inside && !w.fort.contains_key(u.hex()) {
             out.push(
-                Diagnostic::error(format!("unit {} is inside a fort its hex has not", u.id()), u.id.span())
-                    .hint("list the fort in [wbts.fort], or remove `inside`"),
+                Diagnostic::error(
+                    format!("unit {} is inside a fort its hex has not", u.id()),
+                    u.id.span(),
+                )
+                .hint("list the fort in [wbts.fort], or remove `inside`"),
             );
         }
     }
@@ -431,7 +447,10 @@ pub fn check(state: &State, config: &GameConfig, map: &Map) -> Vec<Diagnostic> {
             {
                 out.push(
                     Diagnostic::error(
-                        format!("leader {} serves under '{a}', no army leader of his side", l.id()),
+                        format!(
+                            "leader {} serves under '{a}', no army leader of his side",
+                            l.id()
+                        ),
                         l.id.span(),
                     )
                     .hint("`army` names a leader of rank \"army\" of the same power"),

@@ -163,7 +163,10 @@ impl Tables {
             bad("[leader_loss] lost_on needs one entry per row shifted, from 1".into());
         }
         if self.combat_supply.is_empty()
-            || self.combat_supply.windows(2).any(|w| w[0].least >= w[1].least)
+            || self
+                .combat_supply
+                .windows(2)
+                .any(|w| w[0].least >= w[1].least)
         {
             bad("[[combat_supply]] rows must be given by increasing `least` size".into());
         }
@@ -182,7 +185,10 @@ impl Tables {
                 .windows(2)
                 .any(|w| w[0][0] * w[1][1] >= w[1][0] * w[0][1])
         {
-            bad("[results] odds must be increasing ratios [attacker, defender] of numbers above 0".into());
+            bad(
+                "[results] odds must be increasing ratios [attacker, defender] of numbers above 0"
+                    .into(),
+            );
         }
         if self.results.rows.len() != 6 || self.results.rows.iter().any(|r| r.len() != odds.len()) {
             bad("[results] rows must be six rows (die 1 to 6) of one cell per odds column".into());
@@ -223,11 +229,7 @@ impl Tables {
     /// Whether a leader of initiative `rating` passes his combat initiative roll with `die`.
     pub fn initiative_passes(&self, rating: u32, die: u32) -> bool {
         let t = &self.initiative.pass_at_most;
-        let at_most = t
-            .get(rating as usize)
-            .or(t.last())
-            .copied()
-            .unwrap_or(0);
+        let at_most = t.get(rating as usize).or(t.last()).copied().unwrap_or(0);
         die <= at_most
     }
 
@@ -261,7 +263,9 @@ impl Tables {
             return odds.len() - 1;
         }
         odds.iter()
-            .rposition(|o| u64::from(attack) * u64::from(o[1]) >= u64::from(defence) * u64::from(o[0]))
+            .rposition(|o| {
+                u64::from(attack) * u64::from(o[1]) >= u64::from(defence) * u64::from(o[0])
+            })
             .unwrap_or(0)
     }
 

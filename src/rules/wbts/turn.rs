@@ -15,7 +15,7 @@ use crate::game::state::State;
 use crate::rule::Rule;
 
 use super::board::{Board, Crossing};
-use super::combat::{self, cap_chit, Commander, Force, Outcome, ShiftPolicy, Side};
+use super::combat::{self, cap_chit, Commander, Force, ShiftPolicy, Side};
 use super::decisions::WbtsPoint;
 use super::losses::{spread, Casualty, LossPolicy};
 use super::orders::{Attack, WbtsOrder};
@@ -90,7 +90,8 @@ impl<'a> Turn<'a> {
     /// were chosen before either was shown.
     pub fn log(&mut self, event: Event) {
         let all = self.powers.clone();
-        self.events.push(event.seen_by(all.iter().map(String::as_str)));
+        self.events
+            .push(event.seen_by(all.iter().map(String::as_str)));
     }
 
     pub fn event(&mut self, rule: Rule, kind: &str, hex: Option<&str>, text: String) {
@@ -518,7 +519,10 @@ impl<'a> Turn<'a> {
                 rules::INITIATIVE,
                 "combat-off",
                 Some(&a.target),
-                format!("The attack on {} is called off: {} is no longer on the map.", a.target, a.leader),
+                format!(
+                    "The attack on {} is called off: {} is no longer on the map.",
+                    a.target, a.leader
+                ),
             );
             return Ok(());
         };
@@ -532,7 +536,11 @@ impl<'a> Turn<'a> {
             l.id(),
             l.initiative,
             a.target,
-            if passes { "he attacks" } else { "he fails, and no attack is made" }
+            if passes {
+                "he attacks"
+            } else {
+                "he fails, and no attack is made"
+            }
         );
         self.event_rolls(rules::INITIATIVE, "initiative", &a.target, text, vec![roll]);
         if !passes {
@@ -606,19 +614,29 @@ impl<'a> Turn<'a> {
             return Ok(());
         };
         // The attackers still able to attack: next to the target, or in its hex to storm its fort.
-        let crossing_ok = |t: &Turn<'_>, h: &str| h == target || (t.board.adjacent(h, &target) && t.board.crossing(h, &target) != Crossing::Closed);
+        let crossing_ok = |t: &Turn<'_>, h: &str| {
+            h == target
+                || (t.board.adjacent(h, &target)
+                    && t.board.crossing(h, &target) != Crossing::Closed)
+        };
         let units: Vec<String> = e
             .units
             .iter()
             .filter(|id| {
                 self.w.unit(id).is_some_and(|u| {
-                    u.power() == attacker && u.strength > 0 && !u.is_train() && crossing_ok(self, u.hex())
+                    u.power() == attacker
+                        && u.strength > 0
+                        && !u.is_train()
+                        && crossing_ok(self, u.hex())
                 })
             })
             .cloned()
             .collect();
         let (outside, inside) = self.enemies_in(&target, &attacker);
-        let storm = !units.is_empty() && units.iter().all(|u| self.unit_hex(u).as_deref() == Some(target.as_str()));
+        let storm = !units.is_empty()
+            && units
+                .iter()
+                .all(|u| self.unit_hex(u).as_deref() == Some(target.as_str()));
         if units.is_empty() || (storm && inside.is_empty()) || (!storm && outside.is_empty()) {
             self.event(
                 rules::TWO_HEXES,
@@ -639,7 +657,10 @@ impl<'a> Turn<'a> {
             .unit(&defenders[0])
             .map(|u| u.power().to_string())
             .unwrap_or_else(|| self.other(&attacker));
-        let cavalry_only_defence = |t: &Turn<'_>, ids: &[String]| ids.iter().all(|d| t.w.unit(d).is_some_and(|u| u.kind == UnitKind::Cavalry));
+        let cavalry_only_defence = |t: &Turn<'_>, ids: &[String]| {
+            ids.iter()
+                .all(|d| t.w.unit(d).is_some_and(|u| u.kind == UnitKind::Cavalry))
+        };
         // WBTS march/evade: cavalry may retreat before an infantry-only attack from march.
         let infantry_only = units
             .iter()
@@ -653,7 +674,8 @@ impl<'a> Turn<'a> {
             if !cav.is_empty() {
                 let d = self.decide(WbtsPoint::Evade, &defender, None, &[&target]);
                 if d.value == "always" {
-                    let attack_hexes: Vec<String> = units.iter().filter_map(|u| self.unit_hex(u)).collect();
+                    let attack_hexes: Vec<String> =
+                        units.iter().filter_map(|u| self.unit_hex(u)).collect();
                     if let Some(to) = self.retreat_hex(&target, &defender, &attack_hexes) {
                         for c in &cav {
                             self.place_unit(c, &to, false);
@@ -663,7 +685,11 @@ impl<'a> Turn<'a> {
                             cav.join(", "),
                             d.by.describe_theirs()
                         );
-                        self.log(Event::new(d.rule, "evade", text).at(&target).decided(defender.clone(), d.by));
+                        self.log(
+                            Event::new(d.rule, "evade", text)
+                                .at(&target)
+                                .decided(defender.clone(), d.by),
+                        );
                         defenders.retain(|x| !cav.contains(x));
                         if cavalry_only_defence(self, &cav) && defenders.is_empty() {
                             self.move_leaders_with(&target, &defender, &to);
@@ -685,7 +711,13 @@ impl<'a> Turn<'a> {
         let dl = self.decide(WbtsPoint::Leader, &defender, None, &[&target]);
         let best = in_hex
             .iter()
-            .max_by_key(|l| (l.combat, l.initiative, std::cmp::Reverse(l.id().to_lowercase())))
+            .max_by_key(|l| {
+                (
+                    l.combat,
+                    l.initiative,
+                    std::cmp::Reverse(l.id().to_lowercase()),
+                )
+            })
             .cloned();
         let d_leader = match dl.value.as_str() {
             "none" => None,
@@ -712,14 +744,22 @@ impl<'a> Turn<'a> {
         let a_chit = cap_chit(e.chit, Some(leader.initiative), e.march);
         let a_shift = self.shift_policy(&attacker, e.shift, &[leader.id(), &target]);
         let leader_text = match &d_leader {
-            Some(l) => format!("{} defends (initiative {}, combat {})", l.id(), l.initiative, l.combat),
+            Some(l) => format!(
+                "{} defends (initiative {}, combat {})",
+                l.id(),
+                l.initiative,
+                l.combat
+            ),
             None => "no leader defends".to_string(),
         };
         self.log(
             Event::new(
                 rules::DEFENDING_LEADER,
                 "defence",
-                format!("Combat {n} at {target}: {leader_text}, {}.", dl.by.describe_theirs()),
+                format!(
+                    "Combat {n} at {target}: {leader_text}, {}.",
+                    dl.by.describe_theirs()
+                ),
             )
             .at(&target)
             .decided(defender.clone(), dl.by),
@@ -742,10 +782,21 @@ impl<'a> Turn<'a> {
                 .collect();
             let mut s: u32 = if e.march {
                 // WBTS march: non-cavalry halved.
-                let cav: u32 = here.iter().filter(|u| u.kind == UnitKind::Cavalry).map(|u| u.strength).sum();
-                let rest: u32 = here.iter().filter(|u| u.kind != UnitKind::Cavalry).map(|u| u.strength).sum();
+                let cav: u32 = here
+                    .iter()
+                    .filter(|u| u.kind == UnitKind::Cavalry)
+                    .map(|u| u.strength)
+                    .sum();
+                let rest: u32 = here
+                    .iter()
+                    .filter(|u| u.kind != UnitKind::Cavalry)
+                    .map(|u| u.strength)
+                    .sum();
                 if rest > 0 {
-                    notes.push(format!("non-cavalry from march halved ({rest} to {}) (WBTS march)", combat::halve(rest, false)));
+                    notes.push(format!(
+                        "non-cavalry from march halved ({rest} to {}) (WBTS march)",
+                        combat::halve(rest, false)
+                    ));
                 }
                 cav + combat::halve(rest, false)
             } else {
@@ -754,7 +805,10 @@ impl<'a> Turn<'a> {
             if !storm {
                 match self.board.crossing(h, &target) {
                     Crossing::River => {
-                        notes.push(format!("across the river from {h}: {s} halved to {} (WBTS ground/river)", combat::halve(s, false)));
+                        notes.push(format!(
+                            "across the river from {h}: {s} halved to {} (WBTS ground/river)",
+                            combat::halve(s, false)
+                        ));
                         s = combat::halve(s, false);
                     }
                     Crossing::Ferry => {
@@ -766,8 +820,17 @@ impl<'a> Turn<'a> {
             }
             a_strength += s;
         }
-        let a_size: u32 = units.iter().filter_map(|u| self.w.unit(u)).map(|u| u.strength).sum();
-        let d_size: u32 = defenders.iter().filter_map(|u| self.w.unit(u)).filter(|u| !u.is_train()).map(|u| u.strength).sum();
+        let a_size: u32 = units
+            .iter()
+            .filter_map(|u| self.w.unit(u))
+            .map(|u| u.strength)
+            .sum();
+        let d_size: u32 = defenders
+            .iter()
+            .filter_map(|u| self.w.unit(u))
+            .filter(|u| !u.is_train())
+            .map(|u| u.strength)
+            .sum();
         let mut d_strength = d_size;
         if storm {
             if let Some(f) = self.w.fort.get(&target) {
@@ -801,12 +864,23 @@ impl<'a> Turn<'a> {
                     supporting.join(", "),
                     d.by.describe_theirs()
                 );
-                self.log(Event::new(d.rule, "naval-support", text).at(&target).decided(defender.clone(), d.by));
+                self.log(
+                    Event::new(d.rule, "naval-support", text)
+                        .at(&target)
+                        .decided(defender.clone(), d.by),
+                );
             }
         }
         let a_sources = self.supply_sources(&attack_hexes, &attacker);
         let d_sources = self.supply_sources(std::slice::from_ref(&target), &defender);
-        let force = |power: &str, l: Option<&super::state::Leader>, chit, size, strength, sources: &[(String, u32)], shift, doubled| Force {
+        let force = |power: &str,
+                     l: Option<&super::state::Leader>,
+                     chit,
+                     size,
+                     strength,
+                     sources: &[(String, u32)],
+                     shift,
+                     doubled| Force {
             power: power.to_string(),
             leader: l.map(|l| Commander {
                 id: l.id().to_string(),
@@ -821,11 +895,35 @@ impl<'a> Turn<'a> {
             shift,
             losses_doubled: doubled,
         };
-        let a_force = force(&attacker, Some(&leader), a_chit, a_size, a_strength, &a_sources, a_shift.value, storm);
-        let d_force = force(&defender, d_leader.as_ref(), d_chit, d_size, d_strength, &d_sources, d_shift.value, false);
+        let a_force = force(
+            &attacker,
+            Some(&leader),
+            a_chit,
+            a_size,
+            a_strength,
+            &a_sources,
+            a_shift.value,
+            storm,
+        );
+        let d_force = force(
+            &defender,
+            d_leader.as_ref(),
+            d_chit,
+            d_size,
+            d_strength,
+            &d_sources,
+            d_shift.value,
+            false,
+        );
         let label = format!("combat/n={n}/hex={target}");
         let out = combat::fight(self.tables, &a_force, &d_force, self.dice, &label)?;
-        let kind = if e.march { "an attack from march" } else if storm { "a storm" } else { "an attack" };
+        let kind = if e.march {
+            "an attack from march"
+        } else if storm {
+            "a storm"
+        } else {
+            "an attack"
+        };
         let text = format!(
             "Combat {n} at {target}, {kind} by {} with {} from {}: strength {a_strength} against {d_strength}{}. Chits: {attacker} {a_chit}, {defender} {d_chit} ({}); total intensity {}.",
             leader.id(),
@@ -836,12 +934,23 @@ impl<'a> Turn<'a> {
             out.intensity
         );
         self.log(
-            Event::new(if e.march { rules::MARCH } else { rules::INTENSITY }, "combat", text)
-                .at(&target)
-                .decided(defender.clone(), dc.by),
+            Event::new(
+                if e.march {
+                    rules::MARCH
+                } else {
+                    rules::INTENSITY
+                },
+                "combat",
+                text,
+            )
+            .at(&target)
+            .decided(defender.clone(), dc.by),
         );
         // Combat supply.
-        for (side, power, sources) in [(Side::Attacker, &attacker, &a_sources), (Side::Defender, &defender, &d_sources)] {
+        for (side, power, sources) in [
+            (Side::Attacker, &attacker, &a_sources),
+            (Side::Defender, &defender, &d_sources),
+        ] {
             let Some(s) = &out.supply[side.index()] else {
                 continue;
             };
@@ -858,7 +967,11 @@ impl<'a> Turn<'a> {
                     side.word(), s.die, s.cost
                 )
             };
-            let rule = if s.paid { rules::SUPPLY } else { rules::NO_SUPPLY };
+            let rule = if s.paid {
+                rules::SUPPLY
+            } else {
+                rules::NO_SUPPLY
+            };
             self.event_rolls(rule, "supply", &target, text, vec![s.roll.clone()]);
             if s.paid && s.cost > 0 {
                 self.spend(sources, s.cost);
@@ -896,16 +1009,24 @@ impl<'a> Turn<'a> {
             };
             let text = if s.from == s.to {
                 format!(
-                    "{} is the better leader by {} rows and leaves the die at {} ({}, policy {}).",
-                    s.leader, s.net, s.from, d.by.describe_theirs(), d.value
+                    "{} is the better leader by {} and leaves the die at {} ({}, policy {}).",
+                    s.leader,
+                    rows(s.net),
+                    s.from,
+                    d.by.describe_theirs(),
+                    d.value
                 )
             } else {
                 format!(
-                    "{} is the better leader by {} rows and shifts the die from {} to {} ({}, policy {}).",
-                    s.leader, s.net, s.from, s.to, d.by.describe_theirs(), d.value
+                    "{} is the better leader by {} and shifts the die from {} to {} ({}, policy {}).",
+                    s.leader, rows(s.net), s.from, s.to, d.by.describe_theirs(), d.value
                 )
             };
-            self.log(Event::new(rules::SHIFT, "shift", text).at(&target).decided(power.clone(), d.by));
+            self.log(
+                Event::new(rules::SHIFT, "shift", text)
+                    .at(&target)
+                    .decided(power.clone(), d.by),
+            );
             if let Some((roll, die, lost)) = &s.loss {
                 let text = format!(
                     "{} risked himself: leader loss roll {die} (lost on {}+): {}.",
@@ -913,7 +1034,13 @@ impl<'a> Turn<'a> {
                     self.tables.leader_lost_on(s.from.abs_diff(s.to)),
                     if *lost { "he falls" } else { "he survives" }
                 );
-                self.event_rolls(rules::LEADER_LOSS, "leader-loss", &target, text, vec![roll.clone()]);
+                self.event_rolls(
+                    rules::LEADER_LOSS,
+                    "leader-loss",
+                    &target,
+                    text,
+                    vec![roll.clone()],
+                );
                 if *lost {
                     self.lose_leader(&s.leader);
                 }
@@ -945,7 +1072,13 @@ impl<'a> Turn<'a> {
                 .map(|u| u.id().to_string()),
         );
         let naval_hit = !supporting.is_empty() && (out.cell.defender > 0 || out.lost[1] > 0);
-        self.take_losses(&defender, &d_units, out.lost[1], &target, if naval_hit { &supporting } else { &[] })?;
+        self.take_losses(
+            &defender,
+            &d_units,
+            out.lost[1],
+            &target,
+            if naval_hit { &supporting } else { &[] },
+        )?;
         // Retreats.
         let a_supplied = out.supplied(Side::Attacker);
         if out.cell.defender_retreats {
@@ -953,7 +1086,11 @@ impl<'a> Turn<'a> {
         }
         if out.cell.attacker_retreats {
             for h in &attack_hexes {
-                let here: Vec<String> = units.iter().filter(|u| self.unit_hex(u).as_deref() == Some(h.as_str())).cloned().collect();
+                let here: Vec<String> = units
+                    .iter()
+                    .filter(|u| self.unit_hex(u).as_deref() == Some(h.as_str()))
+                    .cloned()
+                    .collect();
                 if here.is_empty() {
                     continue;
                 }
@@ -964,15 +1101,29 @@ impl<'a> Turn<'a> {
                             self.place_unit(u, &to, false);
                         }
                         self.move_leaders_with(h, &attacker, &to);
-                        self.event(rules::RETREAT, "retreat", Some(h), format!("{} retreat from {h} to {to}.", here.join(", ")));
+                        self.event(
+                            rules::RETREAT,
+                            "retreat",
+                            Some(h),
+                            format!("{} retreat from {h} to {to}.", here.join(", ")),
+                        );
                     }
-                    None => self.event(rules::NO_RETREAT_HEX, "retreat", Some(h), format!("{} cannot retreat from {h} and stay.", here.join(", "))),
+                    None => self.event(
+                        rules::NO_RETREAT_HEX,
+                        "retreat",
+                        Some(h),
+                        format!("{} cannot retreat from {h} and stay.", here.join(", ")),
+                    ),
                 }
             }
             return Ok(());
         }
         let (outside_now, inside_now) = self.enemies_in(&target, &attacker);
-        let cleared = if storm { inside_now.is_empty() } else { outside_now.is_empty() };
+        let cleared = if storm {
+            inside_now.is_empty()
+        } else {
+            outside_now.is_empty()
+        };
         if cleared {
             if !a_supplied {
                 self.event(
@@ -990,7 +1141,12 @@ impl<'a> Turn<'a> {
 
     /// How `power` shifts the die when its leader is the better: the order's policy, else `risk never`
     /// by standing order or SOP, else its `shift` setting.
-    fn shift_policy(&self, power: &str, explicit: Option<ShiftPolicy>, scopes: &[&str]) -> Decision<ShiftPolicy> {
+    fn shift_policy(
+        &self,
+        power: &str,
+        explicit: Option<ShiftPolicy>,
+        scopes: &[&str],
+    ) -> Decision<ShiftPolicy> {
         if let Some(p) = explicit {
             return Decision {
                 value: p,
@@ -1019,12 +1175,18 @@ impl<'a> Turn<'a> {
         self.w.leaders.retain(|l| !l.id().eq_ignore_ascii_case(id));
         self.w.eliminated.push(id.to_string());
         for u in &mut self.w.units {
-            if u.leader.as_deref().is_some_and(|l| l.eq_ignore_ascii_case(id)) {
+            if u.leader
+                .as_deref()
+                .is_some_and(|l| l.eq_ignore_ascii_case(id))
+            {
                 u.leader = None;
             }
         }
         for l in &mut self.w.leaders {
-            if l.army.as_deref().is_some_and(|a| a.eq_ignore_ascii_case(id)) {
+            if l.army
+                .as_deref()
+                .is_some_and(|a| a.eq_ignore_ascii_case(id))
+            {
                 l.army = None;
             }
         }
@@ -1033,7 +1195,14 @@ impl<'a> Turn<'a> {
 
     /// `power` loses `points` among `units`, spread evenly by its `losses` policy; supporting
     /// `ships` are eliminated and take one of the hits.
-    fn take_losses(&mut self, power: &str, units: &[String], points: u32, hex: &str, ships: &[String]) -> Result<()> {
+    fn take_losses(
+        &mut self,
+        power: &str,
+        units: &[String],
+        points: u32,
+        hex: &str,
+        ships: &[String],
+    ) -> Result<()> {
         let mut owed = points;
         if !ships.is_empty() {
             for s in ships {
@@ -1085,7 +1254,11 @@ impl<'a> Turn<'a> {
                 d.by.describe_theirs(),
                 parts.join(", ")
             );
-            self.log(Event::new(rules::EVEN_LOSSES, "losses", text).at(hex).decided(power.to_string(), d.by));
+            self.log(
+                Event::new(rules::EVEN_LOSSES, "losses", text)
+                    .at(hex)
+                    .decided(power.to_string(), d.by),
+            );
         }
         Ok(())
     }
@@ -1126,30 +1299,64 @@ impl<'a> Turn<'a> {
 
     /// The defender's retreat: a garrison inside stays (pbem), rough or city may ignore it, else one
     /// hex by his `retreat` setting; in his own fort's hex he may retreat inside it.
-    fn defender_retreat(&mut self, target: &str, defender: &str, defenders: &[String], attack_hexes: &[String], storm: bool) {
-        let left: Vec<String> = defenders.iter().filter(|d| self.w.unit(d).is_some()).cloned().collect();
+    fn defender_retreat(
+        &mut self,
+        target: &str,
+        defender: &str,
+        defenders: &[String],
+        attack_hexes: &[String],
+        storm: bool,
+    ) {
+        let left: Vec<String> = defenders
+            .iter()
+            .filter(|d| self.w.unit(d).is_some())
+            .cloned()
+            .collect();
         if left.is_empty() {
             return;
         }
         if storm {
-            self.event(rules::GARRISON_STAYS, "retreat", Some(target), format!("The garrison of {target} ignores the retreat inside its fort."));
+            self.event(
+                rules::GARRISON_STAYS,
+                "retreat",
+                Some(target),
+                format!("The garrison of {target} ignores the retreat inside its fort."),
+            );
             return;
         }
         let terrain = self.board.terrain(target).to_string();
         if terrain == "rough" || terrain == "city" {
             let d = self.decide(WbtsPoint::IgnoreRetreat, defender, None, &[target]);
             if d.value == "always" {
-                let text = format!("{} in {terrain} {target} ignore the retreat, {}.", left.join(", "), d.by.describe_theirs());
-                self.log(Event::new(d.rule, "retreat", text).at(target).decided(defender.to_string(), d.by));
+                let text = format!(
+                    "{} in {terrain} {target} ignore the retreat, {}.",
+                    left.join(", "),
+                    d.by.describe_theirs()
+                );
+                self.log(
+                    Event::new(d.rule, "retreat", text)
+                        .at(target)
+                        .decided(defender.to_string(), d.by),
+                );
                 return;
             }
         }
-        if self.w.fort.get(target).is_some_and(|f| self.friendly(&f.power, defender)) {
+        if self
+            .w
+            .fort
+            .get(target)
+            .is_some_and(|f| self.friendly(&f.power, defender))
+        {
             let d = self.decide(WbtsPoint::Fort, defender, None, &[target]);
             if d.value == "inside" && left.iter().all(|u| self.room_inside(target, u)) {
                 let mut inside_sp = 0;
                 let cap = self.w.fort.get(target).map_or(0, |f| f.kind.capacity());
-                let now: u32 = self.w.units_in(target).filter(|u| u.inside).map(|u| u.strength).sum();
+                let now: u32 = self
+                    .w
+                    .units_in(target)
+                    .filter(|u| u.inside)
+                    .map(|u| u.strength)
+                    .sum();
                 let fits = left.iter().all(|u| {
                     inside_sp += self.w.unit(u).map_or(0, |u| u.strength);
                     now + inside_sp <= cap
@@ -1158,35 +1365,59 @@ impl<'a> Turn<'a> {
                     for u in &left {
                         self.place_unit(u, target, true);
                     }
-                    let text = format!("{} retreat inside the fort in {target}, {}.", left.join(", "), d.by.describe_theirs());
-                    self.log(Event::new(d.rule, "retreat", text).at(target).decided(defender.to_string(), d.by));
+                    let text = format!(
+                        "{} retreat inside the fort in {target}, {}.",
+                        left.join(", "),
+                        d.by.describe_theirs()
+                    );
+                    self.log(
+                        Event::new(d.rule, "retreat", text)
+                            .at(target)
+                            .decided(defender.to_string(), d.by),
+                    );
                     return;
                 }
             }
         }
         let d = self.decide(WbtsPoint::Retreat, defender, None, &[target]);
-        let chosen = (d.value != "away")
-            .then(|| d.value.clone())
-            .filter(|h| self.board.adjacent(target, h) && self.retreat_ok(target, h, defender, attack_hexes));
+        let chosen = (d.value != "away").then(|| d.value.clone()).filter(|h| {
+            self.board.adjacent(target, h) && self.retreat_ok(target, h, defender, attack_hexes)
+        });
         let to = chosen.or_else(|| self.retreat_hex(target, defender, attack_hexes));
         match to {
             Some(to) => {
                 for u in &left {
                     self.place_unit(u, &to, false);
                 }
-                let trains: Vec<String> = self.w.units_in(target).filter(|u| u.power() == defender && u.is_train() && !u.inside).map(|u| u.id().to_string()).collect();
+                let trains: Vec<String> = self
+                    .w
+                    .units_in(target)
+                    .filter(|u| u.power() == defender && u.is_train() && !u.inside)
+                    .map(|u| u.id().to_string())
+                    .collect();
                 for t in &trains {
                     self.place_unit(t, &to, false);
                 }
                 self.move_leaders_with(target, defender, &to);
-                let text = format!("{} retreat from {target} to {to}, {}.", left.join(", "), d.by.describe_theirs());
-                self.log(Event::new(d.rule, "retreat", text).at(target).decided(defender.to_string(), d.by));
+                let text = format!(
+                    "{} retreat from {target} to {to}, {}.",
+                    left.join(", "),
+                    d.by.describe_theirs()
+                );
+                self.log(
+                    Event::new(d.rule, "retreat", text)
+                        .at(target)
+                        .decided(defender.to_string(), d.by),
+                );
             }
             None => self.event(
                 rules::NO_RETREAT_HEX,
                 "retreat",
                 Some(target),
-                format!("{} have no hex to retreat to from {target} and stay.", left.join(", ")),
+                format!(
+                    "{} have no hex to retreat to from {target} and stay.",
+                    left.join(", ")
+                ),
             ),
         }
     }
@@ -1201,7 +1432,13 @@ impl<'a> Turn<'a> {
 
     /// The attacker enters a hex he cleared: from march or a storm, every attacker; else those of the
     /// first attacking hex, unless the order says `no-advance`.
-    fn advance_after(&mut self, e: &Engagement, units: &[String], target: &str, all: bool) -> Result<()> {
+    fn advance_after(
+        &mut self,
+        e: &Engagement,
+        units: &[String],
+        target: &str,
+        all: bool,
+    ) -> Result<()> {
         let attacker = self.active.clone();
         if !e.advance {
             return Ok(());
@@ -1222,12 +1459,20 @@ impl<'a> Turn<'a> {
         if self.w.leader(&e.leader).is_some_and(|l| l.hex() == from) {
             self.place_leader(&e.leader, target);
         }
-        let rule = if e.march { rules::MARCH } else { rules::ADVANCE };
+        let rule = if e.march {
+            rules::MARCH
+        } else {
+            rules::ADVANCE
+        };
         self.event(
             rule,
             "advance",
             Some(target),
-            format!("{} enter {target}{}.", movers.join(", "), if e.march { " and move no further" } else { "" }),
+            format!(
+                "{} enter {target}{}.",
+                movers.join(", "),
+                if e.march { " and move no further" } else { "" }
+            ),
         );
         self.enter(target, &attacker);
         Ok(())
@@ -1243,7 +1488,13 @@ impl<'a> Turn<'a> {
         for o in orders {
             match o {
                 WbtsOrder::Move { piece, path, with } => self.move_pieces(piece, path, with),
-                WbtsOrder::March { leader, path, with, chit, shift } => self.march(leader, path, with, *chit, *shift)?,
+                WbtsOrder::March {
+                    leader,
+                    path,
+                    with,
+                    chit,
+                    shift,
+                } => self.march(leader, path, with, *chit, *shift)?,
                 WbtsOrder::Sail { ship, path, stop } => self.sail(ship, path, *stop)?,
                 _ => {}
             }
@@ -1273,9 +1524,28 @@ impl<'a> Turn<'a> {
             self.w.game_turn = self.w.game_turn.saturating_add(1);
             self.w.detached.clear();
             let t = self.w.game_turn;
-            self.event(rules::ONE_TURN, "turn", None, format!("Game turn {t} begins."));
+            self.event(
+                rules::ONE_TURN,
+                "turn",
+                None,
+                format!("Game turn {t} begins."),
+            );
         }
-        self.event(rules::ONE_TURN, "turn", None, format!("The next player turn: {next}."));
+        self.event(
+            rules::ONE_TURN,
+            "turn",
+            None,
+            format!("The next player turn: {next}."),
+        );
+    }
+}
+
+/// "1 row", "2 rows".
+fn rows(n: u32) -> String {
+    if n == 1 {
+        "1 row".to_string()
+    } else {
+        format!("{n} rows")
     }
 }
 
