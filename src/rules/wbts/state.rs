@@ -515,7 +515,8 @@ pub fn units(state: &State) -> Vec<UnitView> {
         id: u.id().to_string(),
         owner: u.power().to_string(),
         area: u.hex().to_string(),
-        kind: u.kind.name(),
+        // The report schema's words: a ground unit shows as a corps counter, its kind in the detail.
+        kind: "corps",
         detail: u.describe(),
         strength: u.strength,
         sees: true,
@@ -524,7 +525,7 @@ pub fn units(state: &State) -> Vec<UnitView> {
         id: s.id().to_string(),
         owner: s.power().to_string(),
         area: s.hex().to_string(),
-        kind: "ship",
+        kind: "fleet",
         detail: match s.kind {
             ShipKind::Gunboat => format!("gunboat, {} naval strength", s.strength),
             ShipKind::Transport => "transport".to_string(),

@@ -937,6 +937,8 @@ impl<'a> Turn<'a> {
             Event::new(
                 if e.march {
                     rules::MARCH
+                } else if storm {
+                    rules::STORM
                 } else {
                     rules::INTENSITY
                 },
