@@ -416,7 +416,7 @@ pub fn check(state: &State, config: &GameConfig, map: &Map) -> Vec<Diagnostic> {
         power(u.power(), u.power.span(), &mut out);
         hex(u.hex(), u.hex.span(), &mut out);
         if let Some(l) = &u.leader {
-            if !w.leader(l).is_some_and(|l| l.power() == u.power()) {
+            if w.leader(l).is_none_or(|l| l.power() != u.power()) {
                 out.push(
                     Diagnostic::error(
                         format!(
