@@ -142,3 +142,104 @@ proptest! {
         prop_assert!(game.check_state(&next).is_empty(), "{:?}", game.check_state(&next));
     }
 }
+
+/// Random orders for the side to play: each leader walks at random (often to and fro) with the units
+/// of his hex, then marches or attacks a neighbour; each ship sails at random (over the Yorktown
+/// batteries and back), then bombards or engages; all on legal-looking hexes of the map.
+fn random_orders(picks: &[u16]) -> String {
+    let (game, state) = scenario();
+    let map = pbem::rules::wbts::hex_map(game).unwrap();
+    let board = pbem::rules::wbts::board::Board::new(map);
+    let w = state.wbts.as_ref().unwrap();
+    let mut at = 0usize;
+    let mut pick = |n: usize| {
+        let p = picks[at % picks.len()] as usize;
+        at += 1;
+        p % n.max(1)
+    };
+    let mut text = String::new();
+    for l in w.leaders.iter().filter(|l| l.power() == "union") {
+        let with: Vec<&str> = w
+            .units_in(l.hex())
+            .filter(|u| u.power() == "union" && !u.inside)
+            .map(|u| u.id())
+            .collect();
+        let mut here = l.hex().to_string();
+        let mut path = Vec::new();
+        for _ in 0..pick(3) {
+            let next = board.neighbours(&here);
+            here = next[pick(next.len())].clone();
+            path.push(here.clone());
+        }
+        let with_text = if with.is_empty() {
+            String::new()
+        } else {
+            format!(" with {}", with.join(" "))
+        };
+        if !path.is_empty() {
+            text.push_str(&format!("move {} {}{with_text}\n", l.id(), path.join(" ")));
+        }
+        let next = board.neighbours(&here);
+        let target = next[pick(next.len())].clone();
+        match pick(3) {
+            0 if !with.is_empty() => text.push_str(&format!(
+                "march {} {target}{with_text} chit {}\n",
+                l.id(),
+                pick(2)
+            )),
+            _ => text.push_str(&format!("attack {target} by {} chit {}\n", l.id(), pick(5))),
+        }
+    }
+    for s in w.ships.iter().filter(|s| s.power() == "union") {
+        let mut here = s.hex().to_string();
+        let mut path = Vec::new();
+        for _ in 0..pick(6) {
+            let next: Vec<String> = board
+                .neighbours(&here)
+                .into_iter()
+                .filter(|h| matches!(board.terrain(h), "water" | "city"))
+                .collect();
+            if next.is_empty() {
+                break;
+            }
+            here = next[pick(next.len())].clone();
+            path.push(here.clone());
+        }
+        if !path.is_empty() {
+            let stop = if pick(2) == 0 { " stop" } else { "" };
+            text.push_str(&format!("sail {} {}{stop}\n", s.id(), path.join(" ")));
+        }
+        match pick(3) {
+            0 => text.push_str(&format!("bombard 0903 with {}\n", s.id())),
+            1 => text.push_str(&format!("engage {here}\n")),
+            _ => {}
+        }
+    }
+    text
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// Dice labels are unique by construction: a random turn resolves, and no label repeats.
+    #[test]
+    fn no_wbts_dice_label_repeats_over_random_orders(
+        picks in prop::collection::vec(any::<u16>(), 64..256),
+        seed in any::<u8>(),
+    ) {
+        let (game, state) = scenario();
+        let text = format!("{HEADER}{}", random_orders(&picks));
+        let orders = vec![PowerOrders { power: "union".into(), source: Source::new("union.txt", text) }];
+        let mut dice = DiceBox::new([seed; 32]);
+        let resolved = game.ruleset.resolve(game, state, &orders, &mut dice);
+        prop_assert!(resolved.is_ok(), "{:?}", resolved.err());
+        let resolution = resolved.unwrap();
+        let mut seen = std::collections::BTreeSet::new();
+        for e in &resolution.events {
+            for r in &e.rolls {
+                prop_assert!(seen.insert(r.label.clone()), "label {} listed twice", r.label);
+            }
+        }
+        prop_assert!(game.check_state(&resolution.next).is_empty(), "{:?}", game.check_state(&resolution.next));
+    }
+}

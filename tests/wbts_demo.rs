@@ -89,6 +89,9 @@ fn wbts_demo_brings_about_every_procedure_of_the_issue() {
         ("WBTS naval/transit", "a naval transit attack"),
         ("WBTS ground/initiative", "initiative rolls"),
         ("WBTS fort/siege", "a siege"),
+        ("WBTS naval/combat", "a naval combat"),
+        ("WBTS naval/fort", "a naval attack on a fort"),
+        ("WBTS fort/inside", "a garrison moved inside by the SOP"),
     ] {
         assert!(
             all.contains(&format!("rule = \"{rule}\"")),

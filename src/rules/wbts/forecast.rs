@@ -171,6 +171,13 @@ pub fn forecast(
                 "{unit} would move {} its fort.",
                 if *inside { "inside" } else { "out of" }
             )),
+            WbtsOrder::Bombard { target, ships } => out.push(format!(
+                "{} would attack the garrison of {target}, doubled or tripled in its fort; any loss sinks one of them.",
+                ships.join(", ")
+            )),
+            WbtsOrder::Engage { hex } => out.push(format!(
+                "Your gunboats in {hex} would attack every enemy ship there."
+            )),
             WbtsOrder::Standing { .. } => {}
         }
     }

@@ -17,6 +17,10 @@
 //!      [no-advance]                            stay put if the defender leaves
 //! sail <ship> <hex> [<hex> ...] [stop]         naval movement; `stop`: stop before an enemy
 //!                                              fortified hexside instead of running past it
+//! bombard <hex> with <ship> ...                gunboats attack an enemy fort's garrison, in
+//!                                              movement
+//! engage <hex>                                 naval combat: your gunboats there attack every
+//!                                              enemy ship there
 //! standing <key> [<hex>|<leader>] <setting>    a standing order (decisions.rs lists the keys)
 //! ```
 //!
@@ -37,12 +41,12 @@ use super::board::{Board, Crossing};
 use super::combat::{ShiftPolicy, MARCH_CHIT, MAX_CHIT};
 use super::decisions::{self, Names};
 use super::rules;
-use super::state::{ShipKind, WbtsState};
+use super::state::WbtsState;
 use super::tables::Tables;
 
 /// The order words of WBTS.
-pub const VERBS: [&str; 7] = [
-    "roster", "move", "march", "garrison", "attack", "sail", "standing",
+pub const VERBS: [&str; 9] = [
+    "roster", "move", "march", "garrison", "attack", "sail", "bombard", "engage", "standing",
 ];
 
 /// One attack as ordered.
@@ -85,6 +89,13 @@ pub enum WbtsOrder {
         ship: String,
         path: Vec<String>,
         stop: bool,
+    },
+    Bombard {
+        target: String,
+        ships: Vec<String>,
+    },
+    Engage {
+        hex: String,
     },
     Standing {
         key: String,
@@ -145,6 +156,10 @@ impl fmt::Display for WbtsOrder {
                 }
                 Ok(())
             }
+            WbtsOrder::Bombard { target, ships } => {
+                write!(f, "bombard {target} with {}", ships.join(" "))
+            }
+            WbtsOrder::Engage { hex } => write!(f, "engage {hex}"),
             WbtsOrder::Standing { key, value } => {
                 let (k, scope) = key
                     .split_once('@')
@@ -447,6 +462,37 @@ pub fn parse_line(line: &Line, cx: &Context<'_>) -> Result<WbtsOrder, Diagnostic
             }
             Ok(WbtsOrder::Sail { ship, path, stop })
         }
+        "bombard" => {
+            const EXAMPLE: &str = "write 'bombard 0903 with USS-Monitor'";
+            let (Some(target), Some(with)) = (args.first(), args.get(1)) else {
+                return Err(syntax(
+                    "'bombard' needs a hex, 'with' and ships",
+                    line.span.clone(),
+                    EXAMPLE,
+                ));
+            };
+            if !with.is("with") || args.len() < 3 {
+                return Err(syntax(
+                    "expected 'with' and the ships after the hex",
+                    with.span.clone(),
+                    EXAMPLE,
+                ));
+            }
+            let target = cx.hex_of(target)?;
+            let ships = args[2..]
+                .iter()
+                .map(|t| cx.own(t, &[Kind::Ship]).map(|s| s.0))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(WbtsOrder::Bombard { target, ships })
+        }
+        "engage" => match args {
+            [h] => Ok(WbtsOrder::Engage { hex: cx.hex_of(h)? }),
+            _ => Err(syntax(
+                "'engage' takes one hex",
+                line.span.clone(),
+                "write 'engage 0902'",
+            )),
+        },
         "standing" => {
             let (key, value) = decisions::parse_standing(line, args, cx)?;
             Ok(WbtsOrder::Standing { key, value })
@@ -841,6 +887,57 @@ impl<'a> Legality<'a> {
                 }
                 Ok(())
             }
+            WbtsOrder::Bombard { target, ships } => {
+                let fort = cx.wbts.fort.get(target);
+                if fort.is_none_or(|f| cx.state.friendly(&f.power, cx.power)) {
+                    return Err(
+                        Diagnostic::error(format!("{target} has no enemy fort"), span)
+                            .hint("ships attack the garrison of an enemy fort")
+                            .rule(rules::NAVAL_FORT),
+                    );
+                }
+                for id in ships {
+                    let Some(at) = self.gunboat_at(id) else {
+                        return Err(Diagnostic::error(format!("{id} is no gunboat"), span)
+                            .hint("transports have no combat factor")
+                            .rule(rules::TRANSPORTS));
+                    };
+                    if at != *target && !cx.board.adjacent(&at, target) {
+                        return Err(Diagnostic::error(
+                            format!("{id} in {at} is not next to {target}"),
+                            span,
+                        )
+                        .hint("sail next to the fort first, on an earlier line")
+                        .rule(rules::NAVAL_FORT));
+                    }
+                    if !self.attacked.insert(id.to_lowercase()) {
+                        return Err(Diagnostic::error(
+                            format!("{id} already attacks this turn"),
+                            span,
+                        )
+                        .hint("a ship attacks once a turn")
+                        .rule(rules::NAVAL_FORT));
+                    }
+                }
+                Ok(())
+            }
+            WbtsOrder::Engage { hex } => {
+                let mine = cx.wbts.ships.iter().any(|s| {
+                    s.power() == cx.power
+                        && self.gunboat_at(s.id()).as_deref() == Some(hex.as_str())
+                });
+                if !mine {
+                    return Err(Diagnostic::error(format!("you have no gunboat in {hex}"), span)
+                        .hint("all your combat ships in a hex attack all the enemy's there: sail one in first")
+                        .rule(rules::NAVAL_COMBAT));
+                }
+                if !self.attacked.insert(format!("engage@{hex}")) {
+                    return Err(Diagnostic::error(format!("{hex} is engaged already"), span)
+                        .hint("one naval combat per hex a turn")
+                        .rule(rules::NAVAL_COMBAT));
+                }
+                Ok(())
+            }
             WbtsOrder::Sail { ship, path, .. } => {
                 if !self.moved.insert(ship.to_lowercase()) {
                     return Err(
@@ -879,13 +976,19 @@ impl<'a> Legality<'a> {
                     .hint("shorten the path")
                     .rule(rules::MOVEMENT));
                 }
-                if s.kind == ShipKind::Transport && path.is_empty() {
-                    return Ok(());
-                }
                 self.at.insert(ship.to_lowercase(), at);
                 Ok(())
             }
         }
+    }
+
+    /// The hex a ship stands in after the lines accepted so far.
+    fn gunboat_at(&self, id: &str) -> Option<String> {
+        self.cx
+            .wbts
+            .ship(id)
+            .filter(|s| s.kind == super::state::ShipKind::Gunboat && s.strength > 0)
+            .map(|s| self.hex(s.id()))
     }
 
     fn commands(&self, l: &super::state::Leader, unit: &str) -> bool {

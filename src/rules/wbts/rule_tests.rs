@@ -633,3 +633,130 @@ fn the_defending_leader_chit_and_shift_come_from_standing_orders_scoped_by_leade
         "{all}"
     );
 }
+
+fn ship(id: &str, power: &str, kind: &str, strength: u32, hex: &str) -> String {
+    format!("[[wbts.ship]]\nid = \"{id}\"\npower = \"{power}\"\nkind = \"{kind}\"\nstrength = {strength}\nhex = \"{hex}\"\n")
+}
+
+#[test]
+fn naval_combat_all_gunboats_in_the_hex_attack_all_enemy_ships_and_an_unescorted_transport_is_lost()
+{
+    let st = state(
+        &(ship("Galena", "union", "gunboat", 3, "0305")
+            + &ship("Monitor", "union", "gunboat", 4, "0305")
+            + &ship("Teaser", "confederate", "gunboat", 1, "0305")
+            + &ship("Ferry", "confederate", "transport", 0, "0305")
+            + &ship("Barge", "confederate", "transport", 0, "0405")),
+    );
+    let (ev, next) = run(st.clone(), &[], "engage 0305\n", 4);
+    let all = ev.join("\n");
+    assert!(
+        all.contains("Galena, Monitor (7) against confederate's Teaser, Ferry (1)"),
+        "{all}"
+    );
+    let w = next.wbts.unwrap();
+    if w.ship("Teaser").is_none() {
+        assert!(
+            w.ship("Ferry").is_none(),
+            "the escort sunk, the transport goes with it: {all}"
+        );
+    }
+    let (ev, next) = run(st.clone(), &[], "sail Galena 0405\nengage 0405\n", 4);
+    assert!(next.wbts.unwrap().ship("Barge").is_none(), "{ev:?}");
+    let (_, bad) = check(&st, "union", "engage 0105\n");
+    assert!(bad[0].contains("no gunboat in 0105"), "{bad:?}");
+}
+
+#[test]
+fn naval_attack_on_a_fort_doubles_the_garrison_and_any_attacker_loss_sinks_a_ship() {
+    let st = state(
+        &("[wbts.fort]\n\"0204\" = { kind = \"fort\", power = \"confederate\" }\n".to_string()
+            + &unit("G", "confederate", "infantry", 3, "0204", "")
+            + "inside = true\n"
+            + &ship("Galena", "union", "gunboat", 3, "0405")
+            + &ship("Monitor", "union", "gunboat", 4, "0405")),
+    );
+    let (_, bad) = check(&st, "union", "bombard 0204 with Galena\n");
+    assert!(bad[0].contains("not next to 0204"), "{bad:?}");
+    let orders = "sail Galena 0305\nsail Monitor 0305\nbombard 0204 with Galena Monitor\n";
+    let mut sunk_on_loss = false;
+    for seed in 0..12u8 {
+        let (ev, next) = run(st.clone(), &[], orders, seed);
+        let all = ev.join("\n");
+        assert!(
+            all.contains("(7) attack the garrison of the fort in 0204 (3, 2x: 6)"),
+            "{all}"
+        );
+        assert!(all.contains("the fort is not damaged"), "{all}");
+        let w = next.wbts.unwrap();
+        assert_eq!(w.fort.get("0204").unwrap().power, "confederate");
+        assert!(
+            w.unit("G").is_none_or(|g| g.hex() == "0204" && g.inside),
+            "the garrison never retreats"
+        );
+        let cell = all
+            .split("result ")
+            .nth(1)
+            .and_then(|r| r.split(';').next())
+            .and_then(Cell::parse)
+            .unwrap();
+        assert_eq!(cell.attacker > 0, all.contains("sinks"), "{all}");
+        sunk_on_loss |= cell.attacker > 0;
+    }
+    assert!(
+        sunk_on_loss,
+        "some seed gives the attacker a loss, and a ship sinks"
+    );
+}
+
+#[test]
+fn naval_support_of_a_ground_defence_adds_the_gunboats_and_any_loss_eliminates_them() {
+    // A gunboat stacked with the defenders of 0204 (a port in play; the test map does not mark it).
+    let st = state(&(leader("Lee", "union", "0203", 4, 0)
+        + &unit("A", "union", "infantry", 12, "0203", "Lee")
+        + "[[wbts.unit]]\nid = \"T\"\npower = \"union\"\nkind = \"train\"\nstrength = 1\nsupply = 50\nhex = \"0203\"\n"
+        + &unit("E", "confederate", "infantry", 4, "0204", "")
+        + &ship("Teaser", "confederate", "gunboat", 2, "0204")));
+    let seed = (0..60u8)
+        .find(|&s| {
+            run(st.clone(), &[], "attack 0204 by Lee chit 3\n", s)
+                .0
+                .iter()
+                .any(|e| e.contains("Chits:"))
+        })
+        .unwrap();
+    let (ev, next) = run(st.clone(), &[], "attack 0204 by Lee chit 3\n", seed);
+    let all = ev.join("\n");
+    assert!(
+        all.contains("Teaser support the defence of 0204 with 2 strength"),
+        "{all}"
+    );
+    assert!(all.contains("strength 12 against 6"), "{all}");
+    let w = next.wbts.unwrap();
+    if all.contains("Teaser supported the defence and are eliminated") {
+        assert!(w.ship("Teaser").is_none());
+    }
+    let (ev, _) = run(
+        st,
+        &[("confederate", "ships@0204", "stay-out")],
+        "attack 0204 by Lee chit 3\n",
+        seed,
+    );
+    assert!(ev.join("\n").contains("strength 12 against 4"), "{ev:?}");
+}
+
+#[test]
+fn a_leader_left_alone_when_the_enemy_enters_falls_back() {
+    let st = state(
+        &(leader("Lee", "union", "0101", 4, 0)
+            + &unit("A", "union", "infantry", 6, "0101", "Lee")
+            + &leader("Jeb", "confederate", "0102", 2, 2)),
+    );
+    let (ev, next) = run(st, &[], "move Lee 0102 with A\n", 1);
+    let w = next.wbts.unwrap();
+    assert_ne!(w.leader("Jeb").unwrap().hex(), "0102", "{ev:?}");
+    assert!(
+        ev.iter().any(|e| e.contains("Jeb, alone in 0102")),
+        "{ev:?}"
+    );
+}

@@ -186,3 +186,23 @@ pub const ONE_TURN: Rule = own(
 );
 /// DESIGN "decision point": a standing order is kept until the power changes it.
 pub const STANDING: Rule = own("standing", "standing orders are kept until changed");
+/// pbem's reading: the seed says nothing of a leader left alone when enemy units enter his hex; he
+/// falls back one hex as a retreat would, or is captured when he has nowhere to go.
+pub const LONE_LEADER: Rule = own(
+    "wbts/lone-leader",
+    "a leader alone in a hex the enemy enters falls back, or is captured",
+);
+/// Naval combat: all the attacker's combat naval units in the hex attack all the enemy's naval
+/// units there on the Naval Combat Results Table (pbem's table); each hit sinks one ship, the weakest
+/// first (pbem's reading).
+pub const NAVAL_COMBAT: Rule = wbts(
+    "naval/combat",
+    "all combat ships in the hex attack all enemy ships",
+);
+/// Naval attacks on forts: naval strength against the garrison doubled or tripled, on the combat
+/// results table; any attacker loss sinks a whole ship; the garrison ignores retreats; a retreating
+/// ship first undergoes the naval transit attack; the fort is never damaged.
+pub const NAVAL_FORT: Rule = wbts(
+    "naval/fort",
+    "ships attack a fort's garrison: any loss sinks a ship, the fort is never damaged",
+);

@@ -173,8 +173,8 @@ pub struct Unit {
     /// Supply points a train carries.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub supply: u32,
-    /// The leader whose roster it is on (none: it attacks only with a leader stacked with it who
-    /// takes it under his direct command... which needs a roster: without one it defends only).
+    /// The leader whose roster it is on. A unit on no roster is under no command: it defends, and
+    /// attacks only once a `roster` order puts it on a leader's (WBTS ground/command).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub leader: Option<String>,
     /// Inside the fort of its hex.
@@ -372,7 +372,7 @@ pub fn check(state: &State, config: &GameConfig, map: &Map) -> Vec<Diagnostic> {
         }
     };
     let hex = |id: &str, span: std::ops::Range<usize>, out: &mut Vec<Diagnostic>| {
-        if map.find(id).is_none() || map.area(map.find(id).unwrap_or(0)).id != id {
+        if map.find(id).is_none_or(|i| map.area(i).id != id) {
             out.push(
                 Diagnostic::error(format!("unknown hex '{id}'"), span)
                     .label("not on the map")

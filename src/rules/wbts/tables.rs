@@ -22,6 +22,12 @@ pub struct Tables {
     pub loss_percent: Vec<u32>,
     pub attrition: Attrition,
     pub naval_transit: NavalTransit,
+    /// The Naval Combat Results Table: odds columns and six rows of cells `"<a>/<d>"`, the ships
+    /// each side loses.
+    pub naval_combat: Results,
+    /// The total intensity at which a naval attack on a fort reads the results table's loss levels
+    /// (the seed gives the attack no chits: pbem's reading).
+    pub naval_attack_intensity: u32,
     /// Movement points to enter a hex, by terrain word; a terrain not listed costs 1.
     #[serde(default)]
     pub move_cost: BTreeMap<String, u32>,
@@ -213,6 +219,21 @@ impl Tables {
         if a.rows.iter().any(|r| r.losses.len() != a.percents.len()) {
             bad("[[attrition.rows]] losses must give one number per percentage column".into());
         }
+        let n = &self.naval_combat;
+        if n.odds.is_empty()
+            || n.odds.iter().any(|o| o[0] == 0 || o[1] == 0)
+            || n.odds
+                .windows(2)
+                .any(|w| w[0][0] * w[1][1] >= w[1][0] * w[0][1])
+            || n.rows.len() != 6
+            || n.rows.iter().any(|r| r.len() != n.odds.len())
+            || n.rows.iter().flatten().any(|c| Cell::parse(c).is_none())
+        {
+            bad("[naval_combat] is increasing odds and six rows (die 1 to 6) of '<a>/<d>' cells, one per column".into());
+        }
+        if !(1..=8).contains(&self.naval_attack_intensity) {
+            bad("naval_attack_intensity is a total intensity from 1 to 8".into());
+        }
         for (name, t) in [
             ("fort", &self.naval_transit.fort),
             ("fortress", &self.naval_transit.fortress),
@@ -258,15 +279,7 @@ impl Tables {
     /// The odds column of `attack` against `defence`: the last whose ratio the attack reaches (the
     /// first when it reaches none; the last against no defence).
     pub fn odds_column(&self, attack: u32, defence: u32) -> usize {
-        let odds = &self.results.odds;
-        if defence == 0 {
-            return odds.len() - 1;
-        }
-        odds.iter()
-            .rposition(|o| {
-                u64::from(attack) * u64::from(o[1]) >= u64::from(defence) * u64::from(o[0])
-            })
-            .unwrap_or(0)
+        column(&self.results.odds, attack, defence)
     }
 
     /// "3:2".
@@ -321,8 +334,37 @@ impl Tables {
             .unwrap_or(Transit::Pass)
     }
 
+    /// The column of the Naval Combat Results Table of `attack` against `defence`.
+    pub fn naval_column(&self, attack: u32, defence: u32) -> usize {
+        column(&self.naval_combat.odds, attack, defence)
+    }
+
+    pub fn naval_odds_name(&self, column: usize) -> String {
+        let o = self.naval_combat.odds[column];
+        format!("{}:{}", o[0], o[1])
+    }
+
+    /// The naval cell of a column on a die: the ships each side loses.
+    pub fn naval_cell(&self, column: usize, die: u32) -> Cell {
+        self.naval_combat.rows[(die.clamp(1, 6) - 1) as usize]
+            .get(column)
+            .and_then(|c| Cell::parse(c))
+            .unwrap_or_default()
+    }
+
     /// Movement points to enter a hex of `terrain`.
     pub fn move_cost(&self, terrain: &str) -> u32 {
         self.move_cost.get(terrain).copied().unwrap_or(1)
     }
+}
+
+/// The last odds column `attack` reaches against `defence` (the first when it reaches none; the last
+/// against no defence).
+fn column(odds: &[[u32; 2]], attack: u32, defence: u32) -> usize {
+    if defence == 0 {
+        return odds.len().saturating_sub(1);
+    }
+    odds.iter()
+        .rposition(|o| u64::from(attack) * u64::from(o[1]) >= u64::from(defence) * u64::from(o[0]))
+        .unwrap_or(0)
 }

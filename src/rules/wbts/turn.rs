@@ -1,8 +1,8 @@
 //! One WBTS player turn being resolved: the position as it changes, the events, the dice. The
 //! steps run in the order of the seed's turn as pbem plays it: roster changes (before any
-//! initiative roll), movement in the order given (with attacks from march and naval movement, naval
-//! transit attacks on the way), garrisons, then the attacks in the order given, each through the
-//! procedure of `combat.rs`.
+//! initiative roll), movement in the order given (with attacks from march, naval movement with its
+//! transit attacks, and naval attacks on forts, `naval.rs`), garrisons, naval combats, then the
+//! attacks in the order given, each through the procedure of `combat.rs`.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -39,6 +39,8 @@ pub struct Turn<'a> {
     pub combats: usize,
     /// Units ordered into or out of their fort this turn (the `fort` SOP leaves them be).
     pub garrisoned: BTreeSet<String>,
+    /// The naval attacks on forts made so far (their number labels their dice).
+    pub bombards: usize,
 }
 
 /// One engagement: an attack of the combat phase or an attack from march.
@@ -77,6 +79,7 @@ impl<'a> Turn<'a> {
             dice,
             combats: 0,
             garrisoned: BTreeSet::new(),
+            bombards: 0,
         })
     }
 
@@ -268,8 +271,10 @@ impl<'a> Turn<'a> {
         self.enter(&at, &power);
     }
 
-    /// What entering a hex does: a siege of an enemy garrison, a fort taken.
+    /// What entering a hex does: enemy leaders alone there fall back, a siege of an enemy garrison,
+    /// a fort taken.
     fn enter(&mut self, hex: &str, power: &str) {
+        self.displace_leaders(hex, power);
         let (_, inside) = self.enemies_in(hex, power);
         if !inside.is_empty() {
             self.event(
@@ -300,6 +305,45 @@ impl<'a> Turn<'a> {
                 Some(hex),
                 format!("{power} takes the empty {} in {hex}.", f.kind.name()),
             );
+        }
+    }
+
+    /// Enemy leaders in `hex` whose side has no ground unit there fall back one hex, or are captured
+    /// (pbem wbts/lone-leader).
+    fn displace_leaders(&mut self, hex: &str, power: &str) {
+        let lone: Vec<(String, String)> = self
+            .w
+            .leaders_in(hex)
+            .filter(|l| !self.friendly(l.power(), power))
+            .filter(|l| {
+                !self
+                    .w
+                    .units_in(hex)
+                    .any(|u| self.friendly(u.power(), l.power()))
+            })
+            .map(|l| (l.id().to_string(), l.power().to_string()))
+            .collect();
+        for (id, owner) in lone {
+            match self.retreat_hex(hex, &owner, &[]) {
+                Some(to) => {
+                    self.place_leader(&id, &to);
+                    self.event(
+                        rules::LONE_LEADER,
+                        "retreat",
+                        Some(hex),
+                        format!("{id}, alone in {hex} as {power} enters it, falls back to {to}."),
+                    );
+                }
+                None => {
+                    self.lose_leader(&id);
+                    self.event(
+                        rules::LONE_LEADER,
+                        "captured",
+                        Some(hex),
+                        format!("{id}, alone in {hex} as {power} enters it, has nowhere to go and is captured."),
+                    );
+                }
+            }
         }
     }
 
@@ -433,7 +477,7 @@ impl<'a> Turn<'a> {
         let power = s.power().to_string();
         let mut at = s.hex().to_string();
         let mut went = Vec::new();
-        for h in path {
+        for (step, h) in path.iter().enumerate() {
             if let Some((fort_hex, fortress)) = self.fortified(&at, h, &power) {
                 if stop {
                     self.event(
@@ -446,7 +490,7 @@ impl<'a> Turn<'a> {
                 }
                 let roll = self
                     .dice
-                    .roll(&format!("transit/ship={ship}/hex={h}"), &[6])?;
+                    .roll(&format!("transit/ship={ship}/step={}", step + 1), &[6])?;
                 let die = roll.dice[0].face;
                 let result = self.tables.transit(fortress, die);
                 let what = if fortress { "fortress" } else { "fort" };
@@ -1498,6 +1542,7 @@ impl<'a> Turn<'a> {
                     shift,
                 } => self.march(leader, path, with, *chit, *shift)?,
                 WbtsOrder::Sail { ship, path, stop } => self.sail(ship, path, *stop)?,
+                WbtsOrder::Bombard { target, ships } => self.bombard(target, ships)?,
                 _ => {}
             }
         }
@@ -1507,6 +1552,11 @@ impl<'a> Turn<'a> {
             }
         }
         self.fort_sop();
+        for o in orders {
+            if let WbtsOrder::Engage { hex } = o {
+                self.engage(hex)?;
+            }
+        }
         for o in orders {
             if let WbtsOrder::Attack(a) = o {
                 self.attack(a)?;
