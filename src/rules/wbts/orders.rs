@@ -829,6 +829,18 @@ impl<'a> Legality<'a> {
                 }
                 let (outside, inside) = self.enemies(&a.target);
                 let storm = hexes.len() == 1 && hexes.contains(&a.target);
+                let from_inside = units
+                    .iter()
+                    .all(|u| self.inside.get(&u.to_lowercase()).copied().unwrap_or(false));
+                if storm && from_inside {
+                    // WBTS fort/siege: a besieged garrison attacks its besiegers in its own hex.
+                    if !outside {
+                        return Err(Diagnostic::error(format!("no enemy besieges {}", a.target), span)
+                            .hint("a garrison attacks out of its fort only against besiegers in its hex, or marches out")
+                            .rule(rules::SIEGE));
+                    }
+                    return Ok(());
+                }
                 if storm {
                     if !inside {
                         return Err(Diagnostic::error(format!("no enemy garrison inside a fort in {}", a.target), span)
@@ -1045,12 +1057,13 @@ impl<'a> Legality<'a> {
                 .copied()
                 .unwrap_or(false)
                 && self.enemies(&start).0
+                && !march
             {
                 return Err(Diagnostic::error(
                     format!("{id} is besieged in {start}"),
                     span.clone(),
                 )
-                .hint("a besieged garrison leaves its fort only by attacking")
+                .hint("a besieged garrison leaves its fort only by attacking: 'march' out of it, or 'attack' the besiegers")
                 .rule(rules::SIEGE));
             }
             if let Some(u) = cx.wbts.unit(id) {
@@ -1082,12 +1095,12 @@ impl<'a> Legality<'a> {
                 .hint("cross tidal rivers and estuaries at a ferry")
                 .rule(rules::FERRY));
             }
-            cost += cx.tables.move_cost(cx.board.terrain(h));
+            cost = cost.saturating_add(cx.tables.move_cost(cx.board.terrain(h)));
             if crossing != Crossing::Open
                 && !cx.board.has(&at, h, "bridge")
                 && !cx.board.has(&at, h, "road")
             {
-                cost += cx.tables.river_cost;
+                cost = cost.saturating_add(cx.tables.river_cost);
             }
             let (outside, inside) = self.enemies(h);
             if outside {

@@ -760,3 +760,40 @@ fn a_leader_left_alone_when_the_enemy_enters_falls_back() {
         "{ev:?}"
     );
 }
+
+#[test]
+fn a_besieged_garrison_leaves_its_fort_only_by_attacking_a_sortie_or_a_march_out() {
+    let st = state(
+        &(leader("Lee", "union", "0102", 4, 0)
+            + &unit("A", "union", "infantry", 6, "0102", "Lee")
+            + "inside = true\n"
+            + "[wbts.fort]\n\"0102\" = { kind = \"fort\", power = \"union\" }\n"
+            + &unit("B", "confederate", "infantry", 4, "0102", "")
+            + &unit("C", "confederate", "infantry", 2, "0101", "")),
+    );
+    let (_, bad) = check(&st, "union", "move Lee 0103 with A\n");
+    assert!(bad[0].contains("besieged in 0102"), "{bad:?}");
+    let (ok, bad) = check(&st, "union", "march Lee 0101 with A chit 1\n");
+    assert!(
+        bad.is_empty() && ok.len() == 1,
+        "a besieged garrison may attack from march: {bad:?}"
+    );
+    let seed = (0..60u8)
+        .find(|&s| {
+            run(st.clone(), &[], "attack 0102 by Lee chit 2\n", s)
+                .0
+                .iter()
+                .any(|e| e.contains("Chits:"))
+        })
+        .unwrap();
+    let (ev, next) = run(st, &[], "attack 0102 by Lee chit 2\n", seed);
+    let all = ev.join("\n");
+    assert!(
+        all.contains("a sortie of the garrison by Lee with A from 0102: strength 6 against 4"),
+        "{all}"
+    );
+    assert!(
+        next.wbts.unwrap().unit("A").is_none_or(|a| a.inside),
+        "the garrison stays in its fort"
+    );
+}

@@ -324,6 +324,10 @@ impl WbtsState {
     }
 }
 
+/// The most points of strength, supply or movement a piece may have: far beyond any counter, and far
+/// from where sums of them would overflow.
+pub const MAX_POINTS: u32 = 9999;
+
 /// The `[wbts]` table of a state, which a WBTS game must have.
 pub fn wbts_of(state: &State) -> anyhow::Result<&WbtsState> {
     state.wbts.as_ref().ok_or_else(|| {
@@ -401,6 +405,18 @@ pub fn check(state: &State, config: &GameConfig, map: &Map) -> Vec<Diagnostic> {
         piece(&l.id, &mut out);
         power(l.power(), l.power.span(), &mut out);
         hex(l.hex(), l.hex.span(), &mut out);
+        if l.supply > MAX_POINTS || l.movement > MAX_POINTS {
+            out.push(
+                Diagnostic::error(
+                    format!(
+                        "leader {} has more than {MAX_POINTS} supply or movement points",
+                        l.id()
+                    ),
+                    l.id.span(),
+                )
+                .hint("an army HQ carries its supply points in tens at most"),
+            );
+        }
         if l.initiative > 4 || l.combat > 4 {
             out.push(
                 Diagnostic::error(
@@ -413,6 +429,18 @@ pub fn check(state: &State, config: &GameConfig, map: &Map) -> Vec<Diagnostic> {
     }
     for u in &w.units {
         piece(&u.id, &mut out);
+        if u.strength > MAX_POINTS || u.supply > MAX_POINTS || u.movement > MAX_POINTS {
+            out.push(
+                Diagnostic::error(
+                    format!(
+                        "unit {} has more than {MAX_POINTS} points of strength, supply or movement",
+                        u.id()
+                    ),
+                    u.id.span(),
+                )
+                .hint("a WBTS unit counts its points in tens at most"),
+            );
+        }
         power(u.power(), u.power.span(), &mut out);
         hex(u.hex(), u.hex.span(), &mut out);
         if let Some(l) = &u.leader {
@@ -460,6 +488,18 @@ pub fn check(state: &State, config: &GameConfig, map: &Map) -> Vec<Diagnostic> {
     }
     for s in &w.ships {
         piece(&s.id, &mut out);
+        if s.strength > MAX_POINTS || s.movement > MAX_POINTS {
+            out.push(
+                Diagnostic::error(
+                    format!(
+                        "ship {} has more than {MAX_POINTS} points of strength or movement",
+                        s.id()
+                    ),
+                    s.id.span(),
+                )
+                .hint("a WBTS ship counts its points in tens at most"),
+            );
+        }
         power(s.power(), s.power.span(), &mut out);
         hex(s.hex(), s.hex.span(), &mut out);
     }

@@ -187,9 +187,7 @@ impl Tables {
         let odds = &self.results.odds;
         if odds.is_empty()
             || odds.iter().any(|o| o[0] == 0 || o[1] == 0)
-            || odds
-                .windows(2)
-                .any(|w| w[0][0] * w[1][1] >= w[1][0] * w[0][1])
+            || odds.windows(2).any(|w| !increasing(w[0], w[1]))
         {
             bad(
                 "[results] odds must be increasing ratios [attacker, defender] of numbers above 0"
@@ -222,9 +220,7 @@ impl Tables {
         let n = &self.naval_combat;
         if n.odds.is_empty()
             || n.odds.iter().any(|o| o[0] == 0 || o[1] == 0)
-            || n.odds
-                .windows(2)
-                .any(|w| w[0][0] * w[1][1] >= w[1][0] * w[0][1])
+            || n.odds.windows(2).any(|w| !increasing(w[0], w[1]))
             || n.rows.len() != 6
             || n.rows.iter().any(|r| r.len() != n.odds.len())
             || n.rows.iter().flatten().any(|c| Cell::parse(c).is_none())
@@ -367,4 +363,9 @@ fn column(odds: &[[u32; 2]], attack: u32, defence: u32) -> usize {
     odds.iter()
         .rposition(|o| u64::from(attack) * u64::from(o[1]) >= u64::from(defence) * u64::from(o[0]))
         .unwrap_or(0)
+}
+
+/// Whether the odds `b` are higher than `a` (products in 64 bits: no table can overflow them).
+fn increasing(a: [u32; 2], b: [u32; 2]) -> bool {
+    u64::from(a[0]) * u64::from(b[1]) < u64::from(b[0]) * u64::from(a[1])
 }

@@ -677,10 +677,17 @@ impl<'a> Turn<'a> {
             .cloned()
             .collect();
         let (outside, inside) = self.enemies_in(&target, &attacker);
-        let storm = !units.is_empty()
+        let in_hex = !units.is_empty()
             && units
                 .iter()
                 .all(|u| self.unit_hex(u).as_deref() == Some(target.as_str()));
+        // WBTS fort/siege: a besieged garrison may attack its besiegers (a sortie); units in a fort's
+        // hex but outside it storm the garrison (WBTS fort/storm).
+        let sortie = in_hex
+            && units
+                .iter()
+                .all(|u| self.w.unit(u).is_some_and(|u| u.inside));
+        let storm = in_hex && !sortie;
         if units.is_empty() || (storm && inside.is_empty()) || (!storm && outside.is_empty()) {
             self.event(
                 rules::TWO_HEXES,
@@ -963,6 +970,8 @@ impl<'a> Turn<'a> {
         let out = combat::fight(self.tables, &a_force, &d_force, self.dice, &label)?;
         let kind = if e.march {
             "an attack from march"
+        } else if sortie {
+            "a sortie of the garrison"
         } else if storm {
             "a storm"
         } else {
@@ -981,6 +990,8 @@ impl<'a> Turn<'a> {
             Event::new(
                 if e.march {
                     rules::MARCH
+                } else if sortie {
+                    rules::SIEGE
                 } else if storm {
                     rules::STORM
                 } else {
@@ -1130,6 +1141,18 @@ impl<'a> Turn<'a> {
         if out.cell.defender_retreats {
             self.defender_retreat(&target, &defender, &defenders, &attack_hexes, storm);
         }
+        if out.cell.attacker_retreats && sortie {
+            self.event(
+                rules::SIEGE,
+                "retreat",
+                Some(&target),
+                format!(
+                    "{} fall back inside the fort of {target}.",
+                    units.join(", ")
+                ),
+            );
+            return Ok(());
+        }
         if out.cell.attacker_retreats {
             for h in &attack_hexes {
                 let here: Vec<String> = units
@@ -1162,6 +1185,9 @@ impl<'a> Turn<'a> {
                     ),
                 }
             }
+            return Ok(());
+        }
+        if sortie {
             return Ok(());
         }
         let (outside_now, inside_now) = self.enemies_in(&target, &attacker);
