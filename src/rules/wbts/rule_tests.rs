@@ -797,3 +797,49 @@ fn a_besieged_garrison_leaves_its_fort_only_by_attacking_a_sortie_or_a_march_out
         "the garrison stays in its fort"
     );
 }
+
+#[test]
+fn tables_of_the_wrong_shape_are_refused_with_the_table_named() {
+    let bad = TABLES.replace(
+        "[\"3r/0\", \"2r/0\", \"2r/1\", \"2/1\", \"1/1\", \"1/1r\", \"1/2r\"],",
+        "[\"3r/0\", \"2x/0\"],",
+    );
+    let err = crate::rules::load_tables(&Source::new("tables.toml", bad), Tables::validate)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.contains("[results]"), "{err}");
+}
+
+#[test]
+fn state_check_names_unknown_hexes_rosters_and_enemies_standing_together() {
+    let st = state(
+        &(unit("A", "union", "infantry", 5, "0909", "Nobody")
+            + &unit("B", "union", "infantry", 5, "0101", "")
+            + &unit("C", "confederate", "infantry", 5, "0101", "")),
+    );
+    let m = map();
+    let areas = crate::game::map::AnyMap::Hex(m).areas_view();
+    let config: crate::game::config::GameConfig = toml::from_str(
+        "game = \"t\"\ntitle = \"t\"\nruleset = \"wbts\"\n[calendar]\nstart = \"1862-04\"\nmonths_per_turn = 0\n[deadline]\ntime_zone = \"UTC\"\nfirst = \"2026-01-01T00:00\"\nevery_days = 2\n[[power]]\nid = \"union\"\nname = \"U\"\nplayers = [\"u@example.org\"]\npassword_hash = \"x\"\n[[power]]\nid = \"confederate\"\nname = \"C\"\nplayers = [\"c@example.org\"]\npassword_hash = \"x\"\n",
+    )
+    .unwrap();
+    let diags: Vec<String> = super::state::check(&st, &config, &areas)
+        .into_iter()
+        .map(|d| d.message)
+        .collect();
+    assert!(
+        diags.iter().any(|d| d.contains("unknown hex '0909'")),
+        "{diags:?}"
+    );
+    assert!(
+        diags.iter().any(|d| d.contains("roster of 'Nobody'")),
+        "{diags:?}"
+    );
+    assert!(
+        diags
+            .iter()
+            .any(|d| d.contains("enemy units stand together in 0101")),
+        "{diags:?}"
+    );
+}

@@ -369,6 +369,12 @@ impl<'a> Turn<'a> {
             .cloned()
             .or_else(|| self.w.leader(leader).map(|l| l.hex().to_string()));
         if here != next {
+            self.event(
+                rules::MARCH,
+                "combat-off",
+                Some(target),
+                format!("{leader} did not reach the hex next to {target}: no attack from march."),
+            );
             return Ok(());
         }
         self.battle(Engagement {
@@ -1015,13 +1021,13 @@ impl<'a> Turn<'a> {
             let have: u32 = sources.iter().map(|x| x.1).sum();
             let text = if s.paid {
                 format!(
-                    "{power} ({}) rolls {} on the Combat Supply Table at chit {chit}: {} supply points owed, {have} within reach: paid.",
-                    side.word(), s.die, s.cost
+                    "{power} ({}) rolls {} on the Combat Supply Table at chit {chit}: {} owed, {have} within reach: paid.",
+                    side.word(), s.die, supply_points(s.cost)
                 )
             } else {
                 format!(
-                    "{power} ({}) rolls {} on the Combat Supply Table at chit {chit}: {} supply points owed, {have} within reach: out of combat supply, it fights at half strength, its losses doubled, and cannot advance.",
-                    side.word(), s.die, s.cost
+                    "{power} ({}) rolls {} on the Combat Supply Table at chit {chit}: {} owed, {have} within reach: out of combat supply, it fights at half strength, its losses doubled, and cannot advance.",
+                    side.word(), s.die, supply_points(s.cost)
                 )
             };
             let rule = if s.paid {
@@ -1624,6 +1630,15 @@ fn rows(n: u32) -> String {
         "1 row".to_string()
     } else {
         format!("{n} rows")
+    }
+}
+
+/// "1 supply point", "3 supply points".
+fn supply_points(n: u32) -> String {
+    if n == 1 {
+        "1 supply point".to_string()
+    } else {
+        format!("{n} supply points")
     }
 }
 
