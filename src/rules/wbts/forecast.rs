@@ -125,12 +125,12 @@ pub fn forecast(
                     .sum();
                 let defence = match (storm, w.fort.get(&a.target)) {
                     (true, Some(f)) => {
-                        let cap = defenders.min(f.kind.capacity());
+                        let cap = defenders.min(f.effective().capacity());
                         notes.push(format!(
                             "a storm: the garrison {}x, your losses doubled",
-                            f.kind.multiple()
+                            f.effective().multiple()
                         ));
-                        cap * f.kind.multiple() + defenders - cap
+                        cap * f.effective().multiple() + defenders - cap
                     }
                     _ => defenders,
                 };

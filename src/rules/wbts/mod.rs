@@ -196,7 +196,7 @@ impl Ruleset for Wbts {
                 .collect();
             out.push(format!(
                 "{} in {hex}, held by {}; inside: {}.",
-                f.kind.name(),
+                f.effective().name(),
                 f.power,
                 if garrison.is_empty() {
                     "nobody".to_string()

@@ -181,8 +181,8 @@ impl Turn<'_> {
             .filter_map(|g| self.w.unit(g))
             .map(|u| u.strength)
             .sum();
-        let cap = size.min(fort.kind.capacity());
-        let defence = cap * fort.kind.multiple() + (size - cap);
+        let cap = size.min(fort.effective().capacity());
+        let defence = cap * fort.effective().multiple() + (size - cap);
         let attack: u32 = attackers.iter().map(|a| a.1).sum();
         let col = self.tables.odds_column(attack, defence);
         self.bombards += 1;
@@ -198,8 +198,8 @@ impl Turn<'_> {
         let text = format!(
             "{} ({attack}) attack the garrison of the {} in {target} ({size}, {}x: {defence}); odds {}, die {die}: result {cell}; the garrison loses {percent}% ({lost} SP) and ignores any retreat; the fort is not damaged.",
             list(&attackers),
-            fort.kind.name(),
-            fort.kind.multiple(),
+            fort.effective().name(),
+            fort.effective().multiple(),
             self.tables.odds_name(col)
         );
         self.log(
@@ -270,7 +270,7 @@ impl Turn<'_> {
                     &[6],
                 )?;
                 let die = roll.dice[0].face;
-                let fortress = fort.kind == super::state::FortKind::Fortress;
+                let fortress = fort.effective() == super::state::FortKind::Fortress;
                 let sunk = self.tables.transit(fortress, die) == Transit::Sunk;
                 let text = format!(
                     "{id} must retreat: naval transit attack, die {die}: {}.",

@@ -843,3 +843,34 @@ fn state_check_names_unknown_hexes_rosters_and_enemies_standing_together() {
         "{diags:?}"
     );
 }
+
+#[test]
+fn a_fortress_triples_its_garrison_and_once_reduced_to_a_fort_doubles_only_10_points() {
+    let pieces = |reduced: bool| {
+        leader("Lee", "union", "0102", 4, 0)
+            + &unit("A", "union", "infantry", 40, "0102", "Lee")
+            + "[[wbts.unit]]\nid = \"T\"\npower = \"union\"\nkind = \"train\"\nstrength = 1\nsupply = 50\nhex = \"0102\"\n"
+            + &format!("[wbts.fort]\n\"0102\" = {{ kind = \"fortress\", power = \"confederate\", reduced = {reduced} }}\n")
+            + &unit("E", "confederate", "infantry", 12, "0102", "")
+            + "inside = true\n"
+    };
+    for (reduced, expected) in [
+        (false, "strength 40 against 36"),
+        (true, "strength 40 against 22"),
+    ] {
+        let st = state(&pieces(reduced));
+        let seed = (0..60u8)
+            .find(|&s| {
+                run(st.clone(), &[], "attack 0102 by Lee chit 2\n", s)
+                    .0
+                    .iter()
+                    .any(|e| e.contains("Chits:"))
+            })
+            .unwrap();
+        let (ev, _) = run(st, &[], "attack 0102 by Lee chit 2\n", seed);
+        assert!(
+            ev.join("\n").contains(expected),
+            "reduced {reduced}: {ev:?}"
+        );
+    }
+}

@@ -64,6 +64,22 @@ pub struct Fort {
     pub kind: FortKind,
     /// The side that holds it.
     pub power: String,
+    /// A fortress reduced to a fort during a siege (the referee sets it: the seed's siege combat is not
+    /// in pbem): it doubles only 10 strength points and admits no more than a fort, while the units
+    /// already inside stay besieged there (WBTS fort).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reduced: bool,
+}
+
+impl Fort {
+    /// What it counts as: a fortress reduced counts as a fort.
+    pub fn effective(&self) -> FortKind {
+        if self.reduced {
+            FortKind::Fort
+        } else {
+            self.kind
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]

@@ -297,13 +297,14 @@ impl<'a> Turn<'a> {
                 super::state::Fort {
                     kind: f.kind,
                     power: power.to_string(),
+                    reduced: f.reduced,
                 },
             );
             self.event(
                 rules::SIEGE,
                 "fort",
                 Some(hex),
-                format!("{power} takes the empty {} in {hex}.", f.kind.name()),
+                format!("{power} takes the empty {} in {hex}.", f.effective().name()),
             );
         }
     }
@@ -423,7 +424,7 @@ impl<'a> Turn<'a> {
             .map(|u| u.strength)
             .sum();
         let s = self.w.unit(unit).map_or(0, |u| u.strength);
-        now + s <= f.kind.capacity()
+        now + s <= f.effective().capacity()
     }
 
     /// WBTS fort/inside by standing order or SOP: the active side's units in its own forts' hexes
@@ -558,7 +559,7 @@ impl<'a> Turn<'a> {
                 .fort
                 .get(&h)
                 .filter(|f| !self.friendly(&f.power, power))
-                .map(|f| (h.clone(), f.kind == super::state::FortKind::Fortress))
+                .map(|f| (h.clone(), f.effective() == super::state::FortKind::Fortress))
         })
     }
 
@@ -891,13 +892,13 @@ impl<'a> Turn<'a> {
         let mut d_strength = d_size;
         if storm {
             if let Some(f) = self.w.fort.get(&target) {
-                let cap = f.kind.capacity();
+                let cap = f.effective().capacity();
                 let inside_sp = d_size.min(cap);
-                d_strength = inside_sp * f.kind.multiple() + (d_size - inside_sp);
+                d_strength = inside_sp * f.effective().multiple() + (d_size - inside_sp);
                 notes.push(format!(
                     "the garrison is {} in its {} ({} to {d_strength}); terrain ignored; the attacker's losses doubled (WBTS fort/storm)",
-                    if f.kind.multiple() == 2 { "doubled" } else { "tripled" },
-                    f.kind.name(),
+                    if f.effective().multiple() == 2 { "doubled" } else { "tripled" },
+                    f.effective().name(),
                     d_size
                 ));
             }
@@ -1428,7 +1429,11 @@ impl<'a> Turn<'a> {
             let d = self.decide(WbtsPoint::Fort, defender, None, &[target]);
             if d.value == "inside" && left.iter().all(|u| self.room_inside(target, u)) {
                 let mut inside_sp = 0;
-                let cap = self.w.fort.get(target).map_or(0, |f| f.kind.capacity());
+                let cap = self
+                    .w
+                    .fort
+                    .get(target)
+                    .map_or(0, |f| f.effective().capacity());
                 let now: u32 = self
                     .w
                     .units_in(target)
