@@ -387,6 +387,7 @@ fn check(c: &Case) -> Result<usize, TestCaseError> {
                 header: &header,
                 next_commitment: &[3; 32],
                 shared: &shared,
+                command: None,
             },
         )
         .unwrap();

@@ -11,6 +11,7 @@
 //! <game>/turns/<t>/acts.toml        the referee's acts on turn t: drop, replace, extend, rollback (acts.rs)
 //! <game>/turns/<t>/reports/<p>.txt  one report per power
 //! <game>/orders/<t>/<power>.txt     the accepted orders of each power for turn t
+//! <game>/orders/<t>/<power>.<player>.txt  ... of each player of a power with several
 //! <game>/secret/<t>.key             R_t, mode 0600, revealed in record t
 //! <game>/mail/inbox/<sha256>.eml    every raw message received (mode 0600)      (mail/ingest.rs)
 //! <game>/mail/received/<sha256>.toml  what pbem made of each message
@@ -163,6 +164,13 @@ impl Game {
 
     pub fn orders_path(&self, turn: u32, power: &str) -> PathBuf {
         self.orders_dir(turn).join(format!("{power}.txt"))
+    }
+
+    /// The orders file of one player of a power: `orders/<t>/<power>.txt` for a power of one
+    /// player, `orders/<t>/<power>.<player>.txt` for a player of a power with several.
+    pub fn player_orders_path(&self, turn: u32, power: &str, player: Option<&str>) -> PathBuf {
+        let stem = crate::engine::command::file_stem(power, player);
+        self.orders_dir(turn).join(format!("{stem}.txt"))
     }
 
     pub fn secret_path(&self, turn: u32) -> PathBuf {

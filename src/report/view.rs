@@ -28,6 +28,31 @@ pub struct ReportInput<'a> {
     pub next_commitment: &'a crate::dice::Bytes32,
     /// What every report of the turn shares, computed once: see [`TurnSight`].
     pub shared: &'a TurnSight,
+    /// For the report of one player of a power with several: what his own command sees.
+    pub command: Option<&'a CommandSight>,
+}
+
+/// What one player's command sees (`engine::command`): his units are those of his scope, his sight
+/// theirs alone; he is told the events of his power at places his command saw before or after the
+/// turn, and those at no place.
+pub struct CommandSight {
+    pub player: String,
+    pub rank: String,
+    pub scope: crate::game::config::Scope,
+    /// His command's sight at the end of the turn: the units and the map it shows.
+    pub after: Visibility,
+    /// His command's sight at the start or the end of the turn: the events he is told.
+    pub during: Visibility,
+}
+
+impl CommandSight {
+    /// Whether an event of his power is his to know.
+    fn tells(&self, game: &Game, power: &str, e: &Event) -> bool {
+        match e.area.as_deref().and_then(|a| game.map.find(a)) {
+            None => true,
+            Some(i) => self.during.precision(power, i).is_some(),
+        }
+    }
 }
 
 /// What the reports of one turn share, computed once per turn rather than once per power: who sees
@@ -124,6 +149,10 @@ pub struct PowerView {
     pub date: String,
     pub power: String,
     pub power_name: String,
+    /// The player whose own report this is, for a power with several (`engine::command`), and his
+    /// rank.
+    pub player: Option<String>,
+    pub player_rank: Option<String>,
     /// The power's map colour, `#rrggbb`, when game.toml gives one.
     pub power_colour: Option<String>,
     pub header: DiceHeader,
@@ -152,12 +181,17 @@ impl PowerView {
         let config = game.config.power(power);
         let name = config.map_or(power.to_string(), |p| p.name.clone());
         let after = input.state_after;
-        let sight = &input.shared.sight;
-        let (units, seen) = units_of(game, &input.shared.units, power, sight);
+        let command = input.command;
+        let sight = command.map_or(&input.shared.sight, |c| &c.after);
+        let mine = |u: &crate::rules::UnitView| {
+            u.owner == power && command.is_none_or(|c| c.scope.holds(&u.id))
+        };
+        let (units, seen) = units_of(game, &input.shared.units, power, &mine, sight);
         let visible: Vec<&Event> = input
             .events
             .iter()
             .filter(|e| e.visible_to.contains(power))
+            .filter(|e| command.is_none_or(|c| c.tells(game, power, e)))
             .collect();
         let events: Vec<EventLine> = visible
             .iter()
@@ -181,7 +215,8 @@ impl PowerView {
         let orders = orders_view(input.orders);
         let map = MapView::build(game, input, sight, &units, &seen, &visible);
         let next = input.turn + 1;
-        let orders_template = orders_template(game, power, next, &units, after);
+        let player = command.map(|c| c.player.as_str());
+        let orders_template = orders_template(game, power, player, next, &units, after);
         PowerView {
             game: game.config.game.clone(),
             title: game.config.title.clone(),
@@ -191,6 +226,8 @@ impl PowerView {
             date: game.config.date_of(input.turn),
             power: power.to_string(),
             power_name: name,
+            player: command.map(|c| c.player.clone()),
+            player_rank: command.map(|c| c.rank.clone()),
             power_colour: config.and_then(|p| p.colour.clone()),
             header: input.header.clone(),
             orders,
@@ -219,6 +256,7 @@ fn units_of(
     game: &Game,
     all: &[crate::rules::UnitView],
     power: &str,
+    mine: &dyn Fn(&crate::rules::UnitView) -> bool,
     sight: &Visibility,
 ) -> (Vec<UnitLine>, Vec<UnitLine>) {
     let line = |u: &crate::rules::UnitView| UnitLine {
@@ -236,7 +274,7 @@ fn units_of(
     let mut forces: BTreeMap<(String, String, &'static str), u32> = BTreeMap::new();
     let mut order = Vec::new();
     for u in all {
-        if u.owner == power {
+        if mine(u) {
             units.push(line(u));
             continue;
         }
@@ -339,6 +377,7 @@ pub(crate) fn event_line(e: &Event) -> EventLine {
 fn orders_template(
     game: &Game,
     power: &str,
+    player: Option<&str>,
     turn: u32,
     units: &[UnitLine],
     state: &State,
@@ -346,6 +385,14 @@ fn orders_template(
     let mut t = String::new();
     t.push_str(&format!("game {}\n", game.config.game));
     t.push_str(&format!("power {power}\n"));
+    match player {
+        Some(p) => t.push_str(&format!("player {p}\n")),
+        // A power of several players reported as one: each writes his own id.
+        None if game.config.power(power).is_some_and(|p| p.has_commands()) => {
+            t.push_str("player <your player id>\n")
+        }
+        None => {}
+    }
     t.push_str("password <your password>\n");
     t.push_str(&format!("turn {turn}\n"));
     t.push_str("# entropy <any words of your own, to add to the dice>\n\n");
@@ -394,7 +441,13 @@ mod tests {
             &[],
         );
         let all = fx.game.ruleset.units(&fx.state);
-        let (own, seen) = units_of(&fx.game, &all, "austria", &sight);
+        let (own, seen) = units_of(
+            &fx.game,
+            &all,
+            "austria",
+            &|u: &crate::rules::UnitView| u.owner == "austria",
+            &sight,
+        );
         assert!(own.iter().any(|u| u.id == "AU-I"));
         let near: Vec<&UnitLine> = seen.iter().filter(|u| u.area == "Stuttgart").collect();
         assert_eq!(near.len(), 1, "{seen:?}");
