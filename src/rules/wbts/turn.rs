@@ -463,7 +463,12 @@ impl<'a> Turn<'a> {
                 let text = format!(
                     "{} {} the fort in {hex}, {} (WBTS fort/inside).",
                     moved.join(", "),
-                    if inside { "move inside" } else { "move out of" },
+                    match (inside, moved.len()) {
+                        (true, 1) => "moves inside",
+                        (true, _) => "move inside",
+                        (false, 1) => "moves out of",
+                        (false, _) => "move out of",
+                    },
                     d.by.describe_theirs()
                 );
                 self.log(
