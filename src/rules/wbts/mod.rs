@@ -15,6 +15,7 @@ pub mod board;
 pub mod combat;
 pub mod decisions;
 pub mod forecast;
+pub mod ground;
 pub mod losses;
 pub mod naval;
 pub mod orders;
