@@ -130,3 +130,32 @@ fn orders_md_documents_every_ngg_verb_and_standing_key_with_its_default() {
         }
     }
 }
+
+#[test]
+fn orders_md_documents_every_wbts_verb_and_standing_key_with_its_default() {
+    use pbem::rules::wbts;
+    let part = section("## War Between the States");
+    for verb in wbts::orders::VERBS {
+        assert!(
+            part.contains(&format!("\n### {verb}\n")),
+            "ORDERS.md has no '### {verb}' for War Between the States"
+        );
+    }
+    for point in wbts::decisions::WbtsPoint::ALL {
+        let key = point.key();
+        let row = key_row(part, key)
+            .unwrap_or_else(|| panic!("ORDERS.md's WBTS standing table has no row for '{key}'"));
+        for setting in point.settings() {
+            assert!(
+                row.contains(&format!("`{setting}`")),
+                "the row of '{key}' does not list its setting '{setting}': {row}"
+            );
+        }
+        if let Some(default) = point.sop_default() {
+            assert!(
+                row.trim_end().ends_with(&format!("`{default}` |")),
+                "the row of '{key}' does not end with its default '{default}': {row}"
+            );
+        }
+    }
+}

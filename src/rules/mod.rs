@@ -5,6 +5,7 @@
 pub mod eia;
 pub mod ngg;
 pub mod pog;
+pub mod wbts;
 
 use std::collections::BTreeSet;
 
@@ -292,9 +293,10 @@ pub fn load(config: &GameConfig, config_src: &Source, tables: &Source) -> Result
         "eia" => Ok(Box::new(eia::Eia::load(config, config_src, tables)?)),
         "pog" => Ok(Box::new(pog::Pog::load(config, config_src, tables)?)),
         "ngg" => Ok(Box::new(ngg::Ngg::load(config, config_src, tables)?)),
+        "wbts" => Ok(Box::new(wbts::Wbts::load(config, config_src, tables)?)),
         other => {
             let d = Diagnostic::error(format!("unknown ruleset '{other}'"), config.ruleset.span())
-                .hint("pbem knows these rulesets: eia, pog, ngg");
+                .hint("pbem knows these rulesets: eia, pog, ngg, wbts");
             bail!(crate::diag::FileError::new(config_src, &d))
         }
     }

@@ -1,0 +1,243 @@
+//! War Between the States (WBTS), ground and naval combat, played by e-mail as an exchange of
+//! player turns: each pbem turn is one player turn of the active side (an orders file of roster
+//! changes, moves, attacks from march, ship movements, garrisons and attacks); every choice of the
+//! other side during it (which leader defends, his chit, his shift of the die, ignoring a retreat,
+//! where to retreat, how losses spread, cavalry evasion, inside or outside a fort, what the ships
+//! do) is settled by its standing orders or the SOP: zero interrupts.
+//!
+//! The map is a hex map with hexside features (`game::map::hex`): rivers halve an attack, tidal
+//! rivers and estuaries open only at a ferry, fortified hexsides make passing ships undergo the
+//! naval transit attack. The combat procedure over a plain position is `combat.rs`; the turn that
+//! applies it to the board is `turn.rs`; the seed's tables, none printed in it, are pbem's own in
+//! `tables.toml` (`tables.rs`).
+
+pub mod board;
+pub mod combat;
+pub mod decisions;
+pub mod forecast;
+pub mod ground;
+pub mod losses;
+pub mod naval;
+pub mod orders;
+#[cfg(test)]
+mod rule_tests;
+pub mod rules;
+pub mod state;
+pub mod tables;
+pub mod turn;
+
+use state::WbtsState;
+use std::collections::{BTreeMap, BTreeSet};
+
+use anyhow::Result;
+
+use crate::diag::{Diagnostic, Source};
+use crate::engine::dice_box::DiceBox;
+use crate::engine::event::Event;
+use crate::engine::visibility::Sight;
+use crate::game::config::GameConfig;
+use crate::game::map::hex::HexMap;
+use crate::game::state::State;
+use crate::game::Game;
+use crate::rules::{OrdersCheck, PowerOrders, Resolution, Ruleset, UnitView};
+
+use board::Board;
+use orders::{Context, WbtsOrder};
+use tables::Tables;
+use turn::Turn;
+
+/// The WBTS ruleset with its tables and the game's SOP settings.
+pub struct Wbts {
+    pub tables: Tables,
+    pub sop: BTreeMap<String, String>,
+}
+
+/// The hex map of a WBTS game.
+pub fn hex_map(game: &Game) -> Option<&HexMap> {
+    match &game.geometry {
+        Some(crate::game::map::AnyMap::Hex(h)) => Some(h),
+        _ => None,
+    }
+}
+
+impl Wbts {
+    pub fn load(config: &GameConfig, config_src: &Source, tables_src: &Source) -> Result<Wbts> {
+        let tables: Tables = crate::rules::load_tables(tables_src, Tables::validate)?;
+        let sop = crate::rules::load_sop(config, config_src, decisions::check_sop)?;
+        Ok(Wbts { tables, sop })
+    }
+
+    /// Parses the order lines of an authenticated file.
+    pub fn parse(
+        &self,
+        game: &Game,
+        state: &State,
+        lines: &[crate::orders::Line],
+        power: &str,
+    ) -> (Vec<crate::orders::Located<WbtsOrder>>, Vec<Diagnostic>) {
+        let (Some(w), Some(map)) = (state.table::<WbtsState>(), hex_map(game)) else {
+            return (Vec::new(), Vec::new());
+        };
+        let cx = Context {
+            board: Board::new(map),
+            state,
+            wbts: w,
+            tables: &self.tables,
+            power,
+        };
+        orders::parse_all(lines, &cx)
+    }
+}
+
+impl Ruleset for Wbts {
+    fn id(&self) -> &'static str {
+        "wbts"
+    }
+
+    fn name(&self) -> &'static str {
+        "War Between the States"
+    }
+
+    fn check_orders(&self, game: &Game, state: &State, source: &Source) -> OrdersCheck {
+        crate::rules::check_orders_with(game, state, source, |p, lines| {
+            self.parse(game, state, lines, p)
+        })
+    }
+
+    fn resolve(
+        &self,
+        game: &Game,
+        state: &State,
+        orders: &[PowerOrders],
+        dice: &mut DiceBox,
+    ) -> Result<Resolution> {
+        let map = hex_map(game)
+            .ok_or_else(|| anyhow::anyhow!("a War Between the States game needs a hex map"))?;
+        let powers: Vec<String> = game.config.power_ids().map(str::to_string).collect();
+        let mut parsed: BTreeMap<String, Vec<WbtsOrder>> = BTreeMap::new();
+        for po in orders {
+            let lines = crate::rules::order_lines(&po.source);
+            let (ok, _) = self.parse(game, state, &lines, &po.power);
+            parsed.insert(po.power.clone(), ok.into_iter().map(|o| o.value).collect());
+        }
+        let mut t = Turn::new(
+            Board::new(map),
+            &self.tables,
+            &self.sop,
+            state.clone(),
+            powers,
+            dice,
+        )?;
+        let active = t.active.clone();
+        t.event(
+            rules::ONE_TURN,
+            "turn",
+            None,
+            format!("Game turn {}, player turn of {active}.", t.w.game_turn),
+        );
+        // Standing orders, kept until changed; each power's are its own to see.
+        for (power, list) in &parsed {
+            for o in list {
+                if let WbtsOrder::Standing { key, value } = o {
+                    t.state
+                        .standing
+                        .entry(power.clone())
+                        .or_default()
+                        .insert(key.clone(), value.clone());
+                    let text = format!("{power} sets a standing order: {o}.");
+                    t.events.push(
+                        Event::new(rules::STANDING, "standing", text).seen_by([power.as_str()]),
+                    );
+                }
+            }
+        }
+        let mine = parsed.remove(&active).unwrap_or_default();
+        if !mine
+            .iter()
+            .any(|o| !matches!(o, WbtsOrder::Standing { .. }))
+        {
+            t.event(
+                rules::ONE_TURN,
+                "turn",
+                None,
+                format!("{active} orders nothing this player turn."),
+            );
+        }
+        t.run(&mine)?;
+        t.end_of_turn();
+        let (next, events) = t.finish();
+        Ok(Resolution { events, next })
+    }
+
+    fn parse_state(&self, source: &Source) -> Result<State, crate::diag::FileError> {
+        crate::game::state::parse::<state::WbtsState>(source)
+    }
+
+    fn check_state(&self, game: &Game, state: &State) -> Vec<Diagnostic> {
+        state::check(state, &game.config, &game.map)
+    }
+
+    fn units(&self, state: &State) -> Vec<UnitView> {
+        state::units(state)
+    }
+
+    fn forecast(&self, game: &Game, state: &State, source: &Source, power: &str) -> Vec<String> {
+        forecast::forecast(self, game, state, source, power)
+    }
+
+    fn position(&self, _game: &Game, state: &State, _power: &str) -> Vec<String> {
+        let Some(w) = state.table::<WbtsState>() else {
+            return Vec::new();
+        };
+        let mut out = vec![format!(
+            "Game turn {}; the player turn of {}.",
+            w.game_turn,
+            w.active()
+        )];
+        for (hex, f) in &w.fort {
+            let garrison: Vec<&str> = w
+                .units_in(hex)
+                .filter(|u| u.inside)
+                .map(|u| u.id())
+                .collect();
+            out.push(format!(
+                "{} in {hex}, held by {}; inside: {}.",
+                f.effective().name(),
+                f.power,
+                if garrison.is_empty() {
+                    "nobody".to_string()
+                } else {
+                    garrison.join(", ")
+                }
+            ));
+        }
+        out
+    }
+
+    fn expects_orders(&self, state: &State, power: &str) -> bool {
+        state
+            .table::<WbtsState>()
+            .is_none_or(|w| w.active() == power)
+    }
+
+    fn visible_areas(&self, game: &Game, _state: &State, _power: &str) -> BTreeSet<usize> {
+        (0..game.map.areas.len()).collect()
+    }
+
+    /// Counters are open in pbem's WBTS: each side sees the whole board.
+    fn sight(&self) -> Sight {
+        Sight {
+            range: u32::MAX,
+            exact: u32::MAX,
+        }
+    }
+
+    /// The words of a WBTS hex map: its terrain and hexside features (`board.rs`).
+    fn map_words(&self) -> Option<crate::game::map::Vocabulary<'static>> {
+        Some(board::VOCABULARY)
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}

@@ -1,0 +1,313 @@
+//! Naval combat and naval attacks on forts (WBTS naval): a player turn's `engage <hex>` makes all its
+//! gunboats there attack all the enemy's naval units on the Naval Combat Results Table (pbem's
+//! table); transports have no combat factor and are lost when attacked alone or when their escort is
+//! gone. `bombard <hex> with <ship> ...`, during movement, sets gunboats next to (or in) an enemy
+//! fort's hex against its garrison, doubled or tripled, on the combat results table: any attacker loss
+//! sinks one of the ships, a retreat result sends each through a naval transit attack, and the
+//! garrison ignores retreats; the fort itself is never damaged.
+
+use anyhow::Result;
+
+use crate::engine::event::Event;
+
+use super::losses::{spread, Casualty, LossPolicy};
+use super::rules;
+use super::state::ShipKind;
+use super::tables::Transit;
+use super::turn::Turn;
+
+impl Turn<'_> {
+    fn sink(&mut self, id: &str) {
+        self.w.ships.retain(|s| !s.id().eq_ignore_ascii_case(id));
+        self.w.eliminated.push(id.to_string());
+    }
+
+    /// WBTS naval/combat: the active side's gunboats in `hex` attack every enemy naval unit there.
+    pub fn engage(&mut self, hex: &str) -> Result<()> {
+        let power = self.active.clone();
+        let mine: Vec<(String, u32)> = self
+            .w
+            .ships_in(hex)
+            .filter(|s| s.power() == power && s.kind == ShipKind::Gunboat && s.strength > 0)
+            .map(|s| (s.id().to_string(), s.strength))
+            .collect();
+        let theirs: Vec<(String, ShipKind, u32)> = self
+            .w
+            .ships_in(hex)
+            .filter(|s| !self.friendly(s.power(), &power))
+            .map(|s| (s.id().to_string(), s.kind, s.strength))
+            .collect();
+        if mine.is_empty() || theirs.is_empty() {
+            self.event(
+                rules::NAVAL_COMBAT,
+                "naval-off",
+                Some(hex),
+                format!(
+                    "No naval combat at {hex}: {power} has no gunboat there, or the enemy no ship."
+                ),
+            );
+            return Ok(());
+        }
+        let enemy = self
+            .w
+            .ship(&theirs[0].0)
+            .map(|s| s.power().to_string())
+            .unwrap_or_default();
+        let escorts: Vec<&(String, ShipKind, u32)> = theirs
+            .iter()
+            .filter(|t| t.1 == ShipKind::Gunboat && t.2 > 0)
+            .collect();
+        if escorts.is_empty() {
+            // WBTS naval/transports: alone and attacked, transports are eliminated.
+            let ids: Vec<String> = theirs.iter().map(|t| t.0.clone()).collect();
+            for id in &ids {
+                self.sink(id);
+            }
+            self.event(
+                rules::TRANSPORTS,
+                "naval-combat",
+                Some(hex),
+                format!(
+                    "{} attack {enemy}'s transports at {hex}, alone: {} are eliminated.",
+                    list(&mine),
+                    ids.join(", ")
+                ),
+            );
+            return Ok(());
+        }
+        let a: u32 = mine.iter().map(|m| m.1).sum();
+        let d: u32 = escorts.iter().map(|e| e.2).sum();
+        let col = self.tables.naval_column(a, d);
+        let roll = self.dice.roll(&format!("naval/hex={hex}"), &[6])?;
+        let die = roll.dice[0].face;
+        let cell = self.tables.naval_cell(col, die);
+        let text = format!(
+            "Naval combat at {hex}: {} ({a}) against {enemy}'s {} ({d}); odds {}, die {die}: {} hit(s) on {power}, {} on {enemy}.",
+            list(&mine),
+            theirs.iter().map(|t| t.0.as_str()).collect::<Vec<_>>().join(", "),
+            self.tables.naval_odds_name(col),
+            cell.attacker,
+            cell.defender
+        );
+        self.log(
+            Event::new(rules::NAVAL_COMBAT, "naval-combat", text)
+                .at(hex)
+                .roll(roll),
+        );
+        let lost_a = weakest(&mine, cell.attacker);
+        let escort_list: Vec<(String, u32)> = escorts.iter().map(|e| (e.0.clone(), e.2)).collect();
+        let lost_d = weakest(&escort_list, cell.defender);
+        for id in lost_a.iter().chain(&lost_d) {
+            self.sink(id);
+        }
+        if !lost_a.is_empty() || !lost_d.is_empty() {
+            let gone: Vec<String> = lost_a.iter().chain(&lost_d).cloned().collect();
+            self.event(
+                rules::NAVAL_COMBAT,
+                "losses",
+                Some(hex),
+                format!("Sunk at {hex}, the weakest first: {}.", gone.join(", ")),
+            );
+        }
+        // WBTS naval/transports: the escort gone, the transports go with it.
+        if lost_d.len() == escort_list.len() {
+            let transports: Vec<String> = theirs
+                .iter()
+                .filter(|t| t.1 == ShipKind::Transport || t.2 == 0)
+                .map(|t| t.0.clone())
+                .collect();
+            if !transports.is_empty() {
+                for t in &transports {
+                    self.sink(t);
+                }
+                self.event(
+                    rules::TRANSPORTS,
+                    "losses",
+                    Some(hex),
+                    format!(
+                        "Their escort sunk, {} are eliminated.",
+                        transports.join(", ")
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// WBTS naval/fort: gunboats attack the garrison of an enemy fort from its hex or a hex next to it.
+    pub fn bombard(&mut self, target: &str, ships: &[String]) -> Result<()> {
+        let power = self.active.clone();
+        let attackers: Vec<(String, u32)> = ships
+            .iter()
+            .filter_map(|id| self.w.ship(id))
+            .filter(|s| {
+                s.kind == ShipKind::Gunboat
+                    && s.strength > 0
+                    && (s.hex() == target || self.board.adjacent(s.hex(), target))
+            })
+            .map(|s| (s.id().to_string(), s.strength))
+            .collect();
+        let Some(fort) = self
+            .w
+            .fort
+            .get(target)
+            .filter(|f| !self.friendly(&f.power, &power))
+            .cloned()
+        else {
+            return Ok(());
+        };
+        let garrison: Vec<String> = self
+            .w
+            .units_in(target)
+            .filter(|u| u.inside && !self.friendly(u.power(), &power))
+            .map(|u| u.id().to_string())
+            .collect();
+        if attackers.is_empty() || garrison.is_empty() {
+            self.event(
+                rules::NAVAL_FORT,
+                "naval-off",
+                Some(target),
+                format!("No naval attack on {target}: no gunboat within reach, or no garrison inside the fort."),
+            );
+            return Ok(());
+        }
+        let defender = self
+            .w
+            .unit(&garrison[0])
+            .map(|u| u.power().to_string())
+            .unwrap_or_default();
+        let size: u32 = garrison
+            .iter()
+            .filter_map(|g| self.w.unit(g))
+            .map(|u| u.strength)
+            .sum();
+        let cap = size.min(fort.effective().capacity());
+        let defence = cap * fort.effective().multiple() + (size - cap);
+        let attack: u32 = attackers.iter().map(|a| a.1).sum();
+        let col = self.tables.odds_column(attack, defence);
+        self.bombards += 1;
+        let n = self.bombards;
+        let roll = self
+            .dice
+            .roll(&format!("bombard/n={n}/hex={target}"), &[6])?;
+        let die = roll.dice[0].face;
+        let cell = self.tables.cell(col, die);
+        let intensity = self.tables.naval_attack_intensity;
+        let percent = self.tables.percent(cell.defender, intensity);
+        let lost = self.tables.attrition(size, percent);
+        let text = format!(
+            "{} ({attack}) attack the garrison of the {} in {target} ({size}, {}x: {defence}); odds {}, die {die}: result {cell}; the garrison loses {percent}% ({lost} SP) and ignores any retreat; the fort is not damaged.",
+            list(&attackers),
+            fort.effective().name(),
+            fort.effective().multiple(),
+            self.tables.odds_name(col)
+        );
+        self.log(
+            Event::new(rules::NAVAL_FORT, "bombard", text)
+                .at(target)
+                .roll(roll),
+        );
+        if lost > 0 {
+            let casualties: Vec<Casualty> = garrison
+                .iter()
+                .filter_map(|g| self.w.unit(g))
+                .map(|u| Casualty {
+                    id: u.id().to_string(),
+                    kind: u.kind.name(),
+                    strength: u.strength,
+                })
+                .collect();
+            let mut parts = Vec::new();
+            for (id, n) in spread(&casualties, lost, LossPolicy::LargerFirst) {
+                if n == 0 {
+                    continue;
+                }
+                let mut gone = false;
+                if let Some(u) = self.w.unit_mut(&id) {
+                    u.strength -= n.min(u.strength);
+                    gone = u.strength == 0;
+                }
+                if gone {
+                    self.w.units.retain(|u| !u.id().eq_ignore_ascii_case(&id));
+                    self.w.eliminated.push(id.clone());
+                }
+                parts.push(format!("{id} -{n}"));
+            }
+            self.event(
+                rules::EVEN_LOSSES,
+                "losses",
+                Some(target),
+                format!(
+                    "{defender} spreads the garrison's losses evenly: {}.",
+                    parts.join(", ")
+                ),
+            );
+        }
+        // Any attacker loss: one attacking ship is lost entire (the strongest, pbem's reading).
+        if cell.attacker > 0 {
+            if let Some((id, _)) = attackers
+                .iter()
+                .max_by_key(|a| (a.1, std::cmp::Reverse(a.0.clone())))
+            {
+                let id = id.clone();
+                self.sink(&id);
+                self.event(
+                    rules::NAVAL_FORT,
+                    "losses",
+                    Some(target),
+                    format!("The attacker's loss sinks {id}, entire."),
+                );
+            }
+        }
+        // A retreat result: each attacking ship still afloat runs the fort's guns before retreating.
+        if cell.attacker_retreats {
+            for (k, (id, _)) in attackers.iter().enumerate() {
+                if self.w.ship(id).is_none() {
+                    continue;
+                }
+                let roll = self.dice.roll(
+                    &format!("bombard/n={n}/hex={target}/retreat={}", k + 1),
+                    &[6],
+                )?;
+                let die = roll.dice[0].face;
+                let fortress = fort.effective() == super::state::FortKind::Fortress;
+                let sunk = self.tables.transit(fortress, die) == Transit::Sunk;
+                let text = format!(
+                    "{id} must retreat: naval transit attack, die {die}: {}.",
+                    if sunk {
+                        "it is destroyed"
+                    } else {
+                        "it withdraws"
+                    }
+                );
+                self.log(
+                    Event::new(rules::TRANSIT, "transit", text)
+                        .at(target)
+                        .roll(roll),
+                );
+                if sunk {
+                    self.sink(id);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The `n` weakest ships of a list (the state's order among equals).
+fn weakest(ships: &[(String, u32)], n: u32) -> Vec<String> {
+    let mut v: Vec<&(String, u32)> = ships.iter().collect();
+    v.sort_by_key(|s| s.1);
+    v.into_iter()
+        .take(n as usize)
+        .map(|s| s.0.clone())
+        .collect()
+}
+
+fn list(ships: &[(String, u32)]) -> String {
+    ships
+        .iter()
+        .map(|s| s.0.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}

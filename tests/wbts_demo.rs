@@ -1,0 +1,179 @@
+//! The War Between the States scenario end to end through the CLI: `pbem demo --game
+//! wbts-peninsula-1862` resolves three player turns with the bundled sample orders, writes every report
+//! for both players, brings about each procedure the issue lists, and the audit re-derives every roll;
+//! `resolve --force` gives the same bytes again; `check --forecast` tells what an attack would do.
+
+mod support;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use support::{pbem, tree};
+
+const GAME: &str = "wbts-peninsula-1862";
+const POWERS: [&str; 2] = ["union", "confederate"];
+
+fn wbts_demo(turns: u32) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    pbem()
+        .args([
+            "demo",
+            "--game",
+            GAME,
+            "--turns",
+            &turns.to_string(),
+            "--dir",
+        ])
+        .arg(tmp.path().join("d"))
+        .assert()
+        .success();
+    let game = tmp.path().join("d").join(GAME);
+    (tmp, game)
+}
+
+/// The demo before turn 1 is resolved: resolved, then its record removed.
+fn unresolved() -> (tempfile::TempDir, PathBuf) {
+    let (t, game) = wbts_demo(1);
+    fs::remove_file(game.join("turns/1/record.toml")).unwrap();
+    (t, game)
+}
+
+fn log(game: &Path, turn: u32) -> String {
+    fs::read_to_string(game.join(format!("turns/{turn}/log.toml"))).unwrap()
+}
+
+#[test]
+fn wbts_demo_resolves_three_player_turns_with_every_report_for_both_sides() {
+    let (_t, game) = wbts_demo(3);
+    let schema: serde_json::Value =
+        serde_json::from_str(include_str!("../schema/report-v1.schema.json")).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    for turn in 1..=3 {
+        assert!(game.join(format!("turns/{turn}/record.toml")).is_file());
+        for p in POWERS {
+            for ext in ["txt", "html", "json", "svg"] {
+                let r = fs::read_to_string(game.join(format!("turns/{turn}/reports/{p}.{ext}")))
+                    .unwrap();
+                assert!(!r.is_empty(), "turn {turn} {p}.{ext}");
+            }
+            let json: serde_json::Value = serde_json::from_str(
+                &fs::read_to_string(game.join(format!("turns/{turn}/reports/{p}.json"))).unwrap(),
+            )
+            .unwrap();
+            let errors: Vec<String> = validator
+                .iter_errors(&json)
+                .map(|e| e.to_string())
+                .collect();
+            assert!(errors.is_empty(), "turn {turn} {p}: {errors:?}");
+            assert_eq!(json["ruleset"]["id"], "wbts");
+        }
+    }
+    // The player turns alternate: union, confederate, union; the confederates play turn 4.
+    let state4 = fs::read_to_string(game.join("turns/4/state.toml")).unwrap();
+    assert!(state4.contains("active = \"confederate\""), "{state4}");
+}
+
+#[test]
+fn wbts_demo_brings_about_every_procedure_of_the_issue() {
+    let (_t, game) = wbts_demo(3);
+    let all: String = (1..=3).map(|t| log(&game, t)).collect();
+    for (rule, what) in [
+        ("WBTS ground/intensity", "intensity chits"),
+        ("WBTS ground/supply", "combat supply paid"),
+        ("WBTS ground/contact", "a contact"),
+        ("WBTS ground/shift", "a leader shift"),
+        ("WBTS ground/leader-loss", "a leader loss roll"),
+        ("WBTS ground/no-supply", "a side out of combat supply"),
+        ("WBTS march", "an attack from march"),
+        ("WBTS fort/storm", "a storm"),
+        ("WBTS naval/transit", "a naval transit attack"),
+        ("WBTS ground/initiative", "initiative rolls"),
+        ("WBTS fort/siege", "a siege"),
+        ("WBTS naval/combat", "a naval combat"),
+        ("WBTS naval/fort", "a naval attack on a fort"),
+        ("WBTS fort/inside", "a garrison moved inside by the SOP"),
+    ] {
+        assert!(
+            all.contains(&format!("rule = \"{rule}\"")),
+            "no event cites {rule} ({what})"
+        );
+    }
+    assert!(
+        all.contains("halved") && all.contains("(WBTS ground/river)"),
+        "a river halving"
+    );
+    assert!(all.contains("a storm by Porter"), "the storm of Yorktown");
+    assert!(
+        all.contains("naval transit attack, die"),
+        "the Galena's run"
+    );
+}
+
+#[test]
+fn wbts_demo_audits_and_reresolves_to_the_same_bytes() {
+    let (_t, game) = wbts_demo(3);
+    pbem().arg("audit").arg(&game).assert().success();
+    let before = tree(&game.join("turns/3"));
+    pbem()
+        .args(["resolve", "--turn", "3", "--force"])
+        .arg(&game)
+        .assert()
+        .success();
+    assert_eq!(before, tree(&game.join("turns/3")));
+}
+
+#[test]
+fn wbts_check_forecast_tells_what_an_attack_would_do() {
+    let (tmp, dir) = unresolved();
+    let orders = tmp.path().join("union.txt");
+    fs::write(
+        &orders,
+        "game wbts-peninsula-1862\npower union\npassword lincoln-1862\nturn 1\n\
+         attack 0905 by Heintzelman chit 2\nsail USS-Galena 1002 0902\n",
+    )
+    .unwrap();
+    let out = pbem()
+        .args(["check", "--forecast"])
+        .arg(&dir)
+        .arg(&orders)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(
+        out.contains("Heintzelman would roll for initiative (passes on 3 or less) and attack 0905 with strength 5 against 9 (odds 1:2), chit 2 (US-III-1 halved across the river; US-III-2 halved across the river)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("USS-Galena would cross the fortified hexside from 1002 to 0902"),
+        "{out}"
+    );
+}
+
+#[test]
+fn wbts_orders_for_the_side_not_playing_may_only_be_standing_orders() {
+    let (tmp, dir) = unresolved();
+    let orders = tmp.path().join("confederate.txt");
+    fs::write(
+        &orders,
+        "game wbts-peninsula-1862\npower confederate\npassword davis-1862\nturn 1\n\
+         attack 1004 by Longstreet chit 3\nstanding chit 0905 2\n",
+    )
+    .unwrap();
+    let out = pbem()
+        .arg("check")
+        .arg(&dir)
+        .arg(&orders)
+        .assert()
+        .get_output()
+        .clone();
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(
+        text.contains("it is union's player turn, not yours"),
+        "{text}"
+    );
+    assert!(text.contains("confederate.txt:5:1"), "{text}");
+}
