@@ -13,7 +13,7 @@ use crate::dice::{self, Bytes32};
 use crate::engine::dice_box::DiceBox;
 use crate::engine::event::Event;
 use crate::game::config::DiceScheme;
-use crate::game::fsio::{write_atomic, GameLock};
+use crate::game::fsio::{write_atomic, Batch, GameLock};
 use crate::game::record::{sha256_hex, TurnRecord, FORMAT};
 use crate::game::Game;
 use crate::mail::outbox;
@@ -187,11 +187,14 @@ pub fn resolve(game: &Game, opts: &ResolveOptions) -> Result<TurnOutcome> {
     }
     // The next turn's commitment, published in this turn's reports.
     let next_commitment = ensure_commitment(game, turn + 1)?;
-    // Each file is written as soon as it is made, so that the turn holds one power's reports in
-    // memory at a time, not all of them; the record, written last, still makes the turn resolved.
+    // Each file goes to a temporary file as soon as it is made, so that the turn holds one power's
+    // reports in memory at a time, not all of them; the batch then syncs them together and puts them
+    // in place (`fsio::Batch`), and the record, written last, still makes the turn resolved.
+    let mut batch = Batch::new();
     let products = compute_into(game, turn, &secret, &next_commitment, &mut |path, bytes| {
-        write_atomic(path, bytes)
+        batch.put(path, bytes)
     })?;
+    batch.commit()?;
     let record_path = game.record_path(turn);
     write_atomic(
         &record_path,

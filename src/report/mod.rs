@@ -43,7 +43,7 @@ pub struct Rendered {
 /// Renders the report of one power in every form pbem writes.
 pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
     let view = view::PowerView::build(game, input);
-    let map = svg::render(game, &view);
+    let map = svg::render(game, input.shared, &view);
     let text = templates::render(game, "report.txt", &view)?;
     // Inside HTML the SVG needs no namespace declaration (so it carries no URL), and it shrinks to
     // the width of the mail.
