@@ -77,6 +77,7 @@ pub fn read_orders(
     turn: u32,
 ) -> Result<Vec<OrdersFileStatus>> {
     let mut out = Vec::new();
+    let checker = game.ruleset.checker(game, state);
     for p in &game.config.powers {
         let path = game.orders_path(turn, &p.id);
         let shown = game.shown(&path);
@@ -90,7 +91,7 @@ pub fn read_orders(
             continue;
         }
         let bytes = std::fs::read(&path).with_context(|| format!("cannot read {shown}"))?;
-        let (source, mut check) = crate::rules::check_file(game, state, &shown, &bytes);
+        let (source, mut check) = crate::rules::check_file_with(&*checker, &shown, &bytes);
         if let Some(q) = &check.power {
             if q != &p.id {
                 check.diagnostics.push(crate::diag::Diagnostic::error(
@@ -482,7 +483,7 @@ fn produce(
                 p.name
             ),
             text: rendered.text,
-            html: rendered.html,
+            html: rendered.mail_html,
             attachments,
             in_reply_to: None,
             date: outbox::game_instant(game, turn),

@@ -1,5 +1,5 @@
-//! What the map of one power shows at the end of a turn: the areas it sees and their neighbours, the
-//! control it knows, the units it sees, the moves and the battles it saw. Built from the power's view only; `svg.rs` draws it and the
+//! What the map of one power shows at the end of a turn: every area (on a large map, the areas it sees
+//! and their neighbours), the control it knows, the units it sees, the moves and the battles it saw. Built from the power's view only; `svg.rs` draws it and the
 //! JSON report carries it.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -12,11 +12,16 @@ use crate::game::Game;
 
 use super::view::{ReportInput, TurnSight, UnitLine};
 
+/// A map of at most this many areas is drawn whole for every power, as a board is (a full map of
+/// Europe for EiA has about 250); a larger one is cut to what each power sees, so that a report's size
+/// follows what its power sees and not the size of the world.
+pub const WHOLE_MAP_AREAS: usize = 500;
+
 /// The map of one power.
 #[derive(Debug, Clone, Serialize)]
 pub struct MapView {
-    /// The areas the power sees, their neighbours, and those it knows or its units, moves and
-    /// battles name, in map order.
+    /// Every area of the map, in map order; on a map of more than [`WHOLE_MAP_AREAS`], the areas the
+    /// power sees, their neighbours, and those it knows or its units, moves and battles name.
     pub areas: Vec<AreaMark>,
     /// The units the power sees, by area (map order) and owner (own first, then game order).
     pub units: Vec<UnitMark>,
@@ -111,10 +116,13 @@ impl MapView {
             .collect();
         let moves = moves(game, input, events);
         let combats = combats(shared, events);
-        // The areas drawn: those seen and their neighbours, those whose control is known (the
-        // power's, its allies', those it saw change hands), and those its units, moves and battles
-        // name.
+        // The areas drawn: on a map of a board's size, all of them (the board is no secret); on a
+        // larger one, those seen and their neighbours, those whose control is known (the power's,
+        // its allies', those it saw change hands), and those its units, moves and battles name.
         let mut shown: BTreeSet<usize> = BTreeSet::new();
+        if game.map.areas.len() <= WHOLE_MAP_AREAS {
+            shown.extend(0..game.map.areas.len());
+        }
         for (a, _) in sight.seen_by(power) {
             shown.insert(a);
             shown.extend(game.map.area(a).adjacent.iter().copied());

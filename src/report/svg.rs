@@ -470,9 +470,17 @@ fn star(x: i64, y: i64) -> String {
         .join(" ")
 }
 
-/// The powers this map shows, in game order: the power itself, the controllers of its areas, the
-/// owners of its units and moves, the victors of its battles.
+/// A legend lists every power of a game of at most this many; in a larger game, the powers its map
+/// shows.
+const WHOLE_LEGEND_POWERS: usize = 24;
+
+/// The powers the legend lists, in game order: every power of a small game; in a larger one the
+/// powers this map shows (the power itself, the controllers of its areas, the owners of its units
+/// and moves, the victors of its battles).
 fn on_map<'g>(game: &'g Game, view: &PowerView) -> Vec<&'g crate::game::config::PowerConfig> {
+    if game.config.powers.len() <= WHOLE_LEGEND_POWERS {
+        return game.config.powers.iter().collect();
+    }
     let m = &view.map;
     let named: BTreeSet<&str> = std::iter::once(view.power.as_str())
         .chain(m.areas.iter().filter_map(|a| a.control.as_deref()))
