@@ -32,7 +32,7 @@ struct Args {
     /// Combats the orders declare; one per ten units when not given.
     #[arg(long)]
     combats: Option<usize>,
-    /// Leaders per power; 8 (as in EiA), or fewer when a power has few units.
+    /// Leaders per power; one per ten units of a power when not given, 1 to 8 (as in EiA).
     #[arg(long)]
     leaders_per_power: Option<usize>,
     /// The seed of every choice the generator makes.
@@ -51,20 +51,17 @@ fn main() -> Result<()> {
             a.dir.display()
         );
     }
-    let units = a.powers.saturating_mul(a.units_per_power);
-    let spec = Spec {
-        powers: a.powers,
-        leaders_per_power: a
-            .leaders_per_power
-            .unwrap_or((a.units_per_power / 10).clamp(1, 8)),
-        passwords: if a.real_passwords {
-            PasswordCost::Default
-        } else {
-            PasswordCost::Light
-        },
-        seed: a.seed,
-        ..Spec::new(units, a.combats.unwrap_or(units / 10))
-    };
+    let mut spec = Spec::per_power(a.powers, a.units_per_power);
+    spec.seed = a.seed;
+    if let Some(c) = a.combats {
+        spec.combats = c;
+    }
+    if let Some(l) = a.leaders_per_power {
+        spec.leaders_per_power = l;
+    }
+    if a.real_passwords {
+        spec.passwords = PasswordCost::Default;
+    }
     let files = synth::write_game(&spec, &a.dir)?;
     let s = files.summary;
     println!(
