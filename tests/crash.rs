@@ -100,6 +100,13 @@ fn run_in(dir: &Path, args: &[&str], crash_before: Option<&str>) -> bool {
         c.env("PBEM_CRASH_BEFORE", name);
     }
     let out = c.output().unwrap();
+    if crash_before.is_none() && !out.status.success() {
+        // What went wrong, for the assertion that follows.
+        eprintln!(
+            "pbem {args:?} failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
     out.status.success()
 }
 

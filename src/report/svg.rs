@@ -177,14 +177,10 @@ pub fn render(game: &Game, shared: &TurnSight, view: &PowerView) -> String {
     // Adjacency: each pair once, land roads solid, dotted connections (PoG 11.1.3) dotted, sea lanes
     // dashed.
     let _ = writeln!(s, r#"<g class="adjacency">"#);
-    let drawn: BTreeMap<usize, &str> = map.areas.iter().map(|a| (a.index, a.id.as_str())).collect();
-    for (&i, _) in &drawn {
+    let drawn: BTreeSet<usize> = map.areas.iter().map(|a| a.index).collect();
+    for &i in &drawn {
         let a = game.map.area(i);
-        for &j in a
-            .adjacent
-            .iter()
-            .filter(|&&j| j > i && drawn.contains_key(&j))
-        {
+        for &j in a.adjacent.iter().filter(|&&j| j > i && drawn.contains(&j)) {
             let b = game.map.area(j);
             let ((x1, y1), (x2, y2)) = (pos[a.id.as_str()], pos[b.id.as_str()]);
             let style = if a.dotted.contains_key(&j) {
