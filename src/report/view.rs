@@ -514,6 +514,69 @@ mod tests {
         );
     }
 
+    /// The indexes of `TurnSight` give each power what a scan of every unit and event gave.
+    #[test]
+    fn the_turn_indexes_give_each_power_what_a_scan_of_everything_gives() {
+        let fx = Fixture::new();
+        let shared = TurnSight::new(&fx.game, &fx.state);
+        const RULE: crate::rule::Rule = crate::rule::Rule::new("EiA", "7", "test");
+        let events: Vec<Event> = (0..12)
+            .map(|i| {
+                let powers = ["france", "austria", "russia", "britain"];
+                Event::new(RULE, "test", format!("event {i}"))
+                    .seen_by(powers.iter().copied().filter(|p| (i + p.len()) % 3 != 0))
+            })
+            .collect();
+        let mut foreign = 0;
+        for p in &fx.game.config.powers {
+            let power = p.id.as_str();
+            let scanned: Vec<&str> = events
+                .iter()
+                .filter(|e| e.visible_to.contains(power))
+                .map(|e| e.text.as_str())
+                .collect();
+            let indexed: Vec<&str> = shared
+                .events_for(&events, power)
+                .iter()
+                .map(|e| e.text.as_str())
+                .collect();
+            assert_eq!(indexed, scanned, "{power}");
+            let (own, seen) = units_of(&shared, power);
+            let own_ids: Vec<&str> = own.iter().map(|u| u.id.as_str()).collect();
+            let all_own: Vec<&str> = shared
+                .units
+                .iter()
+                .filter(|u| u.owner == power)
+                .map(|u| u.id.as_str())
+                .collect();
+            assert_eq!(own_ids, all_own, "{power}");
+            let exact: Vec<&str> = shared
+                .units
+                .iter()
+                .filter(|u| u.owner != power)
+                .filter(|u| {
+                    fx.game
+                        .map
+                        .find(&u.area)
+                        .and_then(|a| shared.sight.precision(power, a))
+                        == Some(Precision::Exact)
+                })
+                .map(|u| u.id.as_str())
+                .collect();
+            let seen_exact: Vec<&str> = seen
+                .iter()
+                .filter(|u| u.precision == Precision::Exact)
+                .map(|u| u.id.as_str())
+                .collect();
+            assert_eq!(seen_exact, exact, "{power}");
+            foreign += seen_exact.len();
+        }
+        assert!(
+            foreign > 0,
+            "no power sees a foreign unit: the test checks nothing"
+        );
+    }
+
     #[test]
     fn approximate_strengths_are_rounded_to_five() {
         assert_eq!(
