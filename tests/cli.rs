@@ -5,7 +5,7 @@ use std::fs;
 use predicates::prelude::*;
 
 mod support;
-use support::{demo, pbem, tree, unresolved_demo};
+use support::{demo, edit, pbem, tree, unresolved_demo};
 
 #[test]
 fn demo_resolves_turn_one_with_three_combats_and_a_report_per_power() {
@@ -306,6 +306,50 @@ fn a_unit_in_an_unknown_area_is_located() {
         .code(1)
         .stderr(predicate::str::contains("unknown area 'Atlantis'"))
         .stderr(predicate::str::contains("turns/1/state.toml:"));
+}
+
+/// EiA 7.5.1.1, 7.5.4: a corps of the state may stand in the city of its area (`in_city = true`); one
+/// in an area without a city is refused, located at its area.
+#[test]
+fn a_corps_in_the_city_of_an_area_without_one_is_located() {
+    let (_t, game) = unresolved_demo();
+    let path = game.join("turns/1/state.toml");
+    edit(
+        &path,
+        "area = \"Black-Forest\"",
+        "area = \"Black-Forest\"\nin_city = true",
+    );
+    pbem()
+        .arg("resolve")
+        .arg(&game)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "corps FR-Cav is in the city of 'Black-Forest', which has no city",
+        ))
+        .stderr(predicate::str::contains("turns/1/state.toml:184:8"))
+        .stderr(predicate::str::contains("remove `in_city = true`"));
+}
+
+/// A garrison is kept from turn to turn: Vienna's, unattacked, is still in its city after turn 1.
+#[test]
+fn a_garrison_stays_in_its_city_through_a_resolved_turn() {
+    let (_t, game) = unresolved_demo();
+    edit(
+        &game.join("turns/1/state.toml"),
+        "area = \"Vienna\"",
+        "area = \"Vienna\"\nin_city = true",
+    );
+    pbem().arg("resolve").arg(&game).assert().success();
+    let next = fs::read_to_string(game.join("turns/2/state.toml")).unwrap();
+    let au_x = next
+        .split("[[corps]]")
+        .find(|c| c.contains("id = \"AU-X\""))
+        .expect("AU-X in the next state");
+    assert!(
+        au_x.contains("area = \"Vienna\"\nin_city = true\n"),
+        "{au_x}"
+    );
 }
 
 #[test]

@@ -525,10 +525,10 @@ fn rows_in_a_basic_string_are_located_at_the_string() {
     );
 }
 
-/// A game folder reads a map of areas; a hex map in its `map.toml` is refused at its `kind`, through
-/// the binary, with the file, line and column.
+/// A game of a ruleset that reads a map of areas (EiA) refuses a hex map in its `map.toml` at its
+/// `kind`, through the binary, with the file, line and column.
 #[test]
-fn a_game_refuses_a_hex_map_toml_where_it_reads_areas() {
+fn a_ruleset_of_areas_refuses_a_hex_map_toml() {
     let (_t, game) = support::game();
     std::fs::write(game.join("map.toml"), HEX_MAP).unwrap();
     support::pbem()
@@ -538,7 +538,7 @@ fn a_game_refuses_a_hex_map_toml_where_it_reads_areas() {
         .code(1)
         .stderr(predicates::str::contains("ulm-1805/map.toml:1:8"))
         .stderr(predicates::str::contains(
-            "this is a hex map; a game reads a map of areas",
+            "this is a hex map; the ruleset eia reads a map of areas",
         ));
 }
 
@@ -597,4 +597,36 @@ proptest::proptest! {
             Err(e) => proptest::prop_assert!(e.line >= 1 && !e.rendered.is_empty()),
         }
     }
+}
+
+/// The engine sees a hex map as areas (`Map::view_of`): one area per hex, named by its id, adjacent
+/// to the hexes across its six sides, its terrain the closed word when it is one (`forest`), `clear`
+/// otherwise (`rough` is the ruleset's own, read from the hex map).
+#[test]
+fn a_hex_map_is_seen_by_the_engine_as_one_area_per_hex() {
+    let hexes = hex_map();
+    let view = AnyMap::Hex(hexes.clone()).areas_view();
+    assert_eq!(view.areas.len(), 12);
+    let at = |id: &str| view.find(id).unwrap_or_else(|| panic!("no area {id}"));
+    let centre = at("0202");
+    let mut around: Vec<&str> = view.areas[centre]
+        .adjacent
+        .iter()
+        .map(|&i| view.areas[i].id.as_str())
+        .collect();
+    around.sort_unstable();
+    let mut expected: Vec<String> = hexes
+        .neighbours(hexes.parse_place("0202").unwrap())
+        .into_iter()
+        .map(|h| hexes.place_name(h))
+        .collect();
+    expected.sort_unstable();
+    assert_eq!(around, expected);
+    assert_eq!(around.len(), 6);
+    assert_eq!(view.areas[at("0102")].terrain.name(), "forest");
+    assert_eq!(view.areas[at("0201")].terrain.name(), "clear");
+    assert!(view.areas.iter().all(|a| a.is_land()));
+    // A lower column stands half a hex down on the picture.
+    assert_eq!(view.areas[at("0101")].xy, [0, 0]);
+    assert_eq!(view.areas[at("0201")].xy, [26, 15]);
 }

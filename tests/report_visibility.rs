@@ -228,6 +228,7 @@ fn game(c: &Case) -> Game {
         dir: PathBuf::from("no-such-folder-pbem-prop"),
         config: parsed,
         map,
+        geometry: None,
         ruleset,
     }
 }
@@ -386,6 +387,7 @@ fn check(c: &Case) -> Result<usize, TestCaseError> {
                 header: &header,
                 next_commitment: &[3; 32],
                 shared: &shared,
+                command: None,
             },
         )
         .unwrap();

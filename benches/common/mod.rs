@@ -207,6 +207,7 @@ impl RenderInput {
             header: &self.header,
             next_commitment: &self.next,
             shared,
+            command: None,
         }
     }
 

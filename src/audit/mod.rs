@@ -154,9 +154,13 @@ pub fn audit_turn_with(game: &Game, turn: u32, reload: Reload) -> Result<TurnVer
     // The orders: each archived file must be the one the turn was resolved from.
     let mut on_disk = std::collections::BTreeMap::new();
     for pc in &game.config.powers {
-        let path = game.orders_path(turn, &pc.id);
-        if let Ok(bytes) = std::fs::read(&path) {
-            on_disk.insert(pc.id.clone(), (game.shown(&path), sha256_hex(&bytes)));
+        // A power with several players has a file per player (`engine::command`).
+        for player in crate::engine::command::slots(pc) {
+            let path = game.player_orders_path(turn, &pc.id, player.as_deref());
+            if let Ok(bytes) = std::fs::read(&path) {
+                let stem = crate::engine::command::file_stem(&pc.id, player.as_deref());
+                on_disk.insert(stem, (game.shown(&path), sha256_hex(&bytes)));
+            }
         }
     }
     for (power, digest) in &record.orders {

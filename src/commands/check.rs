@@ -36,7 +36,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let (source, check) = crate::rules::check_file(&game, &state, &shown, &bytes);
     match &check.power {
         Some(p) => crate::say!(
-            "{shown}: orders of {p} for turn {turn} of {}",
+            "{shown}: orders of {p}{} for turn {turn} of {}",
+            check
+                .player
+                .as_ref()
+                .map_or(String::new(), |id| format!(", player {id},")),
             game.config.game
         ),
         None => crate::say!(

@@ -65,7 +65,8 @@ pub fn print_summary(game: &Game, s: &IngestSummary) {
     }
     for e in &s.new {
         let r = &e.record;
-        let power = if r.power.is_empty() { "-" } else { &r.power };
+        let slot = r.slot();
+        let power = if r.power.is_empty() { "-" } else { &slot };
         crate::say!(
             "  {:<9} {:<10} {} ({}, {} {})",
             r.status.name(),

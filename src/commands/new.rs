@@ -5,7 +5,8 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 
-/// Create a new game from a scenario: fresh passwords for every power, a fresh dice secret for turn 1.
+/// Create a new game from a scenario: fresh passwords for every power (for each player of a power with
+/// several), a fresh dice secret for turn 1.
 ///
 /// The game gets a nonce of its own (its Message-IDs and subject tags never meet another game's) and a
 /// `.gitignore` that keeps `secret/` out of a repository.

@@ -11,7 +11,8 @@ use crate::mail::status::OrdersIn;
 
 /// Show the current turn, its deadline and dice commitment, and which powers have orders in.
 ///
-/// Per power: in and authenticated, in but rejected (and why), late, or missing.
+/// Per power (per player of a power with several, `france.ney`): in and authenticated, in but
+/// rejected (and why), late, or missing.
 #[derive(Debug, clap::Args)]
 #[command(after_help = examples!(
     "pbem status games/my-game"
@@ -61,8 +62,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
     for s in crate::mail::status::orders_status(&game, turn)? {
         let check = checks
             .iter()
-            .find(|o| o.power == s.power)
+            .find(|o| o.power == s.power && o.player == s.player)
             .and_then(|o| o.check.as_ref());
+        let filed = game.player_orders_path(turn, &s.power, s.player.as_deref());
         let verdict = match check {
             Some(ch) if ch.power.is_some() => "in, authenticated".to_string(),
             Some(ch) => format!(
@@ -84,8 +86,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     format!("<{}>", r.message_id)
                 },
                 game.shown(&crate::mail::ingest::raw_path(&game, &r.sha256)),
-                if game.orders_path(turn, &s.power).is_file() {
-                    game.shown(&game.orders_path(turn, &s.power))
+                if filed.is_file() {
+                    game.shown(&filed)
                 } else {
                     "not filed yet: run pbem ingest".to_string()
                 },
@@ -104,7 +106,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             OrdersIn::Missing => "missing".to_string(),
             OrdersIn::NotDue => "none due this turn (standing orders only)".to_string(),
         };
-        crate::say!("  {:<10} {:<14} {state}", s.power, s.name);
+        crate::say!("  {:<10} {:<14} {state}", s.stem(), s.name);
         let mut others = Vec::new();
         if s.rejected > 0 {
             others.push(format!("{} rejected", s.rejected));

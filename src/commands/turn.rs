@@ -120,7 +120,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         for e in &mail.new {
             let r = &e.record;
             if matches!(r.status, Status::Late | Status::Rejected | Status::Held) {
-                let power = if r.power.is_empty() { "-" } else { &r.power };
+                let slot = r.slot();
+                let power = if r.power.is_empty() { "-" } else { &slot };
                 crate::say!(
                     "  {:<8} {:<10} {}: {}",
                     r.status.name(),

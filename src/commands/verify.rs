@@ -97,8 +97,13 @@ fn sent_orders(p: &Path, turn: u32) -> Result<SentOrders> {
             p.display()
         );
     };
+    // A player of a power with several contributes under his file's name (`france.ney`).
+    let player = header.player.map(|p| p.value.to_ascii_lowercase());
     Ok(SentOrders {
-        power: power.value.to_ascii_lowercase(),
+        power: crate::engine::command::file_stem(
+            &power.value.to_ascii_lowercase(),
+            player.as_deref(),
+        ),
         entropy: header.entropy.map(|e| e.value),
         entropy_hash: None,
         digest,

@@ -70,10 +70,10 @@ pub fn list_now(game: &Game, turn: u32) -> Result<Vec<Closed>> {
     for o in crate::engine::turn::read_orders(game, &state, turn)? {
         let Some(check) = &o.check else { continue };
         let Some(power) = &check.power else { continue };
-        let bytes = std::fs::read(game.orders_path(turn, &o.power))
+        let bytes = std::fs::read(game.player_orders_path(turn, power, o.player.as_deref()))
             .with_context(|| format!("cannot read {}", o.path))?;
         list.push(Closed {
-            power: power.clone(),
+            power: crate::engine::command::file_stem(power, o.player.as_deref()),
             orders: crate::mail::ingest::receipt_digest(&bytes),
             entropy: check.entropy.as_deref().map(dice_v2::entropy),
         });
@@ -179,10 +179,11 @@ fn mails(game: &Game, file: &CloseFile) -> Result<Vec<Outgoing>> {
         .iter()
         .map(|p| Outgoing {
             kind: Kind::Closing,
+            player: None,
             turn,
             power: Some(p.id.clone()),
             key: String::new(),
-            to: p.players.clone(),
+            to: p.addresses_at(turn),
             subject: format!("[{}] turn {turn}: orders closed", game.config.game),
             text: body.clone(),
             html: None,

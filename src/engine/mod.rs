@@ -5,6 +5,7 @@
 //! needs is loaded here first and everything it returns is written here afterwards.
 
 pub mod close;
+pub mod command;
 pub mod deadline;
 pub mod dice_box;
 pub mod event;

@@ -42,7 +42,7 @@ pub fn players_of(config: &GameConfig, state: &State, power: &str) -> Vec<String
         Some(o) => o.players.clone(),
         None => config
             .power(power)
-            .map(|p| p.players.clone())
+            .map(|p| p.addresses_at(state.turn))
             .unwrap_or_default(),
     }
 }
@@ -369,6 +369,11 @@ pub fn replace_player(
     anyhow::ensure!(
         !emails.is_empty(),
         "give the new player's address with --email"
+    );
+    // A power with several players changes one of them by a dated entry of game.toml instead.
+    anyhow::ensure!(
+        !config.power(power).is_some_and(|p| p.has_commands()),
+        "{power} has several players ([[power.player]] in game.toml): give one a new address or password from a turn on with a [[power.player.change]] entry (README \"Players under a power\")"
     );
     let password = crate::auth::fresh_password()?;
     let from = config

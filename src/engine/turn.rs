@@ -33,6 +33,8 @@ pub struct ResolveOptions {
 #[derive(Debug, Clone)]
 pub struct OrdersFileStatus {
     pub power: String,
+    /// The player whose file it is, for a power with several (`engine::command`).
+    pub player: Option<String>,
     /// Path shown to the referee.
     pub path: String,
     /// None when the power sent no orders.
@@ -70,7 +72,16 @@ struct Log<'a> {
     events: &'a [Event],
 }
 
-/// Reads and checks the orders of every power for turn `t` (powers in game.toml order).
+impl OrdersFileStatus {
+    /// The name of its file without `.txt`: `france`, or `france.ney` for a player of a power with
+    /// several.
+    pub fn stem(&self) -> String {
+        crate::engine::command::file_stem(&self.power, self.player.as_deref())
+    }
+}
+
+/// Reads and checks the orders of every power for turn `t` (powers in game.toml order; the players of
+/// a power with several, highest rank first, each with his own file).
 pub fn read_orders(
     game: &Game,
     state: &crate::game::state::State,
@@ -79,38 +90,54 @@ pub fn read_orders(
     let mut out = Vec::new();
     let checker = game.ruleset.checker(game, state);
     for p in &game.config.powers {
-        let path = game.orders_path(turn, &p.id);
-        let shown = game.shown(&path);
-        if !path.is_file() {
-            out.push(OrdersFileStatus {
-                power: p.id.clone(),
-                path: shown,
-                check: None,
-                rendered: String::new(),
-            });
-            continue;
+        for player in crate::engine::command::slots(p) {
+            out.push(read_one(game, &*checker, turn, &p.id, player)?);
         }
-        let bytes = std::fs::read(&path).with_context(|| format!("cannot read {shown}"))?;
-        let (source, mut check) = crate::rules::check_file_with(&*checker, &shown, &bytes);
-        if let Some(q) = &check.power {
-            if q != &p.id {
-                check.diagnostics.push(crate::diag::Diagnostic::error(
-                    format!("{shown} holds orders for {q}, not for {}", p.id),
-                    0..0,
-                ));
-                check.power = None;
-                check.accepted.clear();
-            }
-        }
-        let rendered = source.render(&check.diagnostics);
-        out.push(OrdersFileStatus {
-            power: p.id.clone(),
-            path: shown,
-            check: Some(check),
-            rendered,
-        });
     }
     Ok(out)
+}
+
+/// Reads and checks the orders file of one player of a power.
+fn read_one(
+    game: &Game,
+    checker: &dyn Fn(&crate::diag::Source) -> OrdersCheck,
+    turn: u32,
+    power: &str,
+    player: Option<String>,
+) -> Result<OrdersFileStatus> {
+    let path = game.player_orders_path(turn, power, player.as_deref());
+    let shown = game.shown(&path);
+    if !path.is_file() {
+        return Ok(OrdersFileStatus {
+            power: power.to_string(),
+            player,
+            path: shown,
+            check: None,
+            rendered: String::new(),
+        });
+    }
+    let bytes = std::fs::read(&path).with_context(|| format!("cannot read {shown}"))?;
+    let (source, mut check) = crate::rules::check_file_with(checker, &shown, &bytes);
+    if let Some(q) = &check.power {
+        let whose = crate::engine::command::file_stem(q, check.player.as_deref());
+        let stem = crate::engine::command::file_stem(power, player.as_deref());
+        if whose != stem {
+            check.diagnostics.push(crate::diag::Diagnostic::error(
+                format!("{shown} holds orders for {whose}, not for {stem}"),
+                0..0,
+            ));
+            check.power = None;
+            check.accepted.clear();
+        }
+    }
+    let rendered = source.render(&check.diagnostics);
+    Ok(OrdersFileStatus {
+        power: power.to_string(),
+        player,
+        path: shown,
+        check: Some(check),
+        rendered,
+    })
 }
 
 /// The secret `R_t`: from `secret/<t>.key`, or revealed in the turn's record when re-resolving.
@@ -351,20 +378,48 @@ fn produce(
     let mut contributions = Vec::new();
     let mut accepted = Vec::new();
     let mut orders_digests = BTreeMap::new();
+    // The files of the players of a power with several, merged below (GITM 6).
+    let mut commands: BTreeMap<&str, Vec<(&OrdersFileStatus, String)>> = BTreeMap::new();
     for o in &orders {
         let Some(check) = &o.check else { continue };
-        let bytes = std::fs::read(game.orders_path(turn, &o.power))?;
-        orders_digests.insert(o.power.clone(), sha256_hex(&bytes));
+        let bytes = std::fs::read(game.player_orders_path(turn, &o.power, o.player.as_deref()))?;
+        orders_digests.insert(o.stem(), sha256_hex(&bytes));
         let Some(power) = &check.power else { continue };
         if let Some(text) = &check.entropy {
-            contributions.push((power.clone(), dice::entropy(text)));
+            contributions.push((o.stem(), dice::entropy(text)));
         }
         let text = crate::orders::decode(&bytes).unwrap_or_default();
+        if o.player.is_some() {
+            commands.entry(power.as_str()).or_default().push((o, text));
+            continue;
+        }
         accepted.push(PowerOrders {
             power: power.clone(),
             source: crate::diag::Source::new(&o.path, text),
         });
     }
+    let mut set_aside = Vec::new();
+    for (power, files) in &commands {
+        let players: Vec<crate::engine::command::PlayerOrders> = files
+            .iter()
+            .filter_map(|(o, text)| {
+                Some(crate::engine::command::PlayerOrders {
+                    player: o.player.as_deref()?,
+                    check: o.check.as_ref()?,
+                    text,
+                })
+            })
+            .collect();
+        let (text, notes) = crate::engine::command::merge(game, &state, power, &players);
+        set_aside.extend(notes.into_iter().map(|n| (power.to_string(), n)));
+        let path = game.shown(&game.orders_path(turn, power));
+        accepted.push(PowerOrders {
+            power: power.to_string(),
+            source: crate::diag::Source::new(path, text),
+        });
+    }
+    // The ruleset reads the powers' orders in game.toml order, whatever form each came in.
+    accepted.sort_by_key(|a| game.config.powers.iter().position(|p| p.id == a.power));
     // pbem-dice/v2: the public beacon's round after the deadline, when the game draws one.
     let beacon = match game.config.dice.beacon {
         None => (Vec::new(), "none".to_string()),
@@ -409,6 +464,16 @@ fn produce(
             .collect();
     }
 
+    // GITM 6: the orders a higher-ranked player of the power overrode, told to that power.
+    for (power, note) in set_aside.iter().rev() {
+        let e = Event::new(
+            crate::engine::command::PRECEDENCE,
+            "orders-set-aside",
+            note.clone(),
+        )
+        .seen_by([power.as_str()]);
+        resolution.events.insert(0, e);
+    }
     let mut next_state = resolution.next;
     next_state.turn = turn + 1;
     crate::engine::players::advance(
@@ -432,63 +497,47 @@ fn produce(
     let mut reports = BTreeMap::new();
     let shared = report::TurnSight::new(game, &next_state);
     for p in &game.config.powers {
-        let rendered = report::render(
+        let sheet = ReportSheet {
             game,
-            &report::ReportInput {
-                power: &p.id,
-                turn,
-                state_before: &state,
-                state_after: &next_state,
-                events: &resolution.events,
-                orders: orders.iter().find(|o| o.power == p.id),
-                header: &header,
-                next_commitment,
-                shared: &shared,
-            },
-        )?;
-        let path = game.reports_dir(turn).join(format!("{}.txt", p.id));
-        reports.insert(p.id.clone(), path.clone());
-        let mut attachments = Vec::new();
-        if let Some(html) = &rendered.html {
-            put_bytes(
-                put,
-                game.reports_dir(turn).join(format!("{}.html", p.id)),
-                html.clone().into_bytes(),
-            )?;
-        }
-        for f in rendered.attachments {
-            put_bytes(
-                put,
-                game.reports_dir(turn)
-                    .join(format!("{}.{}", p.id, f.extension)),
-                f.content.clone().into_bytes(),
-            )?;
-            attachments.push(outbox::Attached {
-                name: format!("{}-turn{turn}-{}.{}", game.config.game, p.id, f.extension),
-                content_type: f.content_type.to_string(),
-                bytes: f.content.into_bytes(),
-            });
-        }
-        put_bytes(put, path, rendered.text.clone().into_bytes())?;
-        let mail = outbox::Outgoing {
-            kind: outbox::Kind::Report,
             turn,
-            power: Some(p.id.clone()),
-            key: String::new(),
-            to: crate::engine::players::recipients(&game.config, &state, &p.id),
-            subject: format!(
-                "[{}] turn {turn} ({}): report for {}",
-                game.config.game,
-                game.config.date_of(turn),
-                p.name
-            ),
-            text: rendered.text,
-            html: rendered.mail_html,
-            attachments,
-            in_reply_to: None,
-            date: outbox::game_instant(game, turn),
+            state: &state,
+            next_state: &next_state,
+            events: &resolution.events,
+            header: &header,
+            next_commitment,
+            shared: &shared,
         };
-        put(outbox::path_of(game, &mail), Made::Mail(Box::new(mail)))?;
+        if !crate::engine::command::reports_per_player(game, p) {
+            let to = crate::engine::players::recipients(&game.config, &state, &p.id);
+            // A power with several players reported as one: the orders of its highest-ranked
+            // player who sent any.
+            let orders = orders
+                .iter()
+                .filter(|o| o.power == p.id)
+                .find(|o| o.check.is_some() || o.player.is_none());
+            let path = sheet.report(put, p, orders, None, to)?;
+            reports.insert(p.id.clone(), path);
+            continue;
+        }
+        // Each player of the power gets the report of his own command, at his own address.
+        for c in &p.commands {
+            let at = c.at(turn);
+            let sight = |states: &[&crate::game::state::State]| {
+                crate::engine::command::command_sight(game, states, &p.id, &at.scope)
+            };
+            let command = report::CommandSight {
+                player: c.id.clone(),
+                rank: c.rank.clone(),
+                after: sight(&[&next_state]),
+                during: sight(&[&state, &next_state]),
+                scope: at.scope,
+            };
+            let orders = orders
+                .iter()
+                .find(|o| o.power == p.id && o.player.as_deref() == Some(&c.id));
+            let path = sheet.report(put, p, orders, Some(&command), vec![at.address.clone()])?;
+            reports.insert(crate::engine::command::file_stem(&p.id, Some(&c.id)), path);
+        }
     }
     // The referee's summary: every order, decision and combat, without fog of war.
     let summary = report::summary(
@@ -552,6 +601,96 @@ fn produce(
         reports,
         record,
     })
+}
+
+/// What every report of a turn is made of, for [`ReportSheet::report`].
+struct ReportSheet<'a> {
+    game: &'a Game,
+    turn: u32,
+    state: &'a crate::game::state::State,
+    next_state: &'a crate::game::state::State,
+    events: &'a [Event],
+    header: &'a DiceHeader,
+    next_commitment: &'a Bytes32,
+    shared: &'a report::TurnSight,
+}
+
+impl ReportSheet<'_> {
+    /// Makes the report of power `p` (or of one of its players, `command`) in every form, and its
+    /// mail to `to`; returns the text report's path.
+    fn report(
+        &self,
+        put: &mut dyn FnMut(PathBuf, Made) -> Result<()>,
+        p: &crate::game::config::PowerConfig,
+        orders: Option<&OrdersFileStatus>,
+        command: Option<&report::CommandSight>,
+        to: Vec<String>,
+    ) -> Result<PathBuf> {
+        let (game, turn) = (self.game, self.turn);
+        let rendered = report::render(
+            game,
+            &report::ReportInput {
+                power: &p.id,
+                turn,
+                state_before: self.state,
+                state_after: self.next_state,
+                events: self.events,
+                orders,
+                header: self.header,
+                next_commitment: self.next_commitment,
+                shared: self.shared,
+                command,
+            },
+        )?;
+        let stem = crate::engine::command::file_stem(&p.id, command.map(|c| c.player.as_str()));
+        let path = game.reports_dir(turn).join(format!("{stem}.txt"));
+        let mut attachments = Vec::new();
+        if let Some(html) = &rendered.html {
+            put_bytes(
+                put,
+                game.reports_dir(turn).join(format!("{stem}.html")),
+                html.clone().into_bytes(),
+            )?;
+        }
+        for f in rendered.attachments {
+            put_bytes(
+                put,
+                game.reports_dir(turn)
+                    .join(format!("{stem}.{}", f.extension)),
+                f.content.clone().into_bytes(),
+            )?;
+            attachments.push(outbox::Attached {
+                name: format!("{}-turn{turn}-{stem}.{}", game.config.game, f.extension),
+                content_type: f.content_type.to_string(),
+                bytes: f.content.into_bytes(),
+            });
+        }
+        put_bytes(put, path.clone(), rendered.text.clone().into_bytes())?;
+        let whom = match command {
+            Some(c) => format!("{} ({})", p.name, c.player),
+            None => p.name.clone(),
+        };
+        let mail = outbox::Outgoing {
+            kind: outbox::Kind::Report,
+            player: command.map(|c| c.player.clone()),
+            turn,
+            power: Some(p.id.clone()),
+            key: command.map_or(String::new(), |c| c.player.clone()),
+            to,
+            subject: format!(
+                "[{}] turn {turn} ({}): report for {whom}",
+                game.config.game,
+                game.config.date_of(turn),
+            ),
+            text: rendered.text,
+            html: rendered.mail_html,
+            attachments,
+            in_reply_to: None,
+            date: outbox::game_instant(game, turn),
+        };
+        put(outbox::path_of(game, &mail), Made::Mail(Box::new(mail)))?;
+        Ok(path)
+    }
 }
 
 fn previous_record_digest(game: &Game, turn: u32) -> Result<String> {

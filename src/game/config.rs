@@ -184,13 +184,281 @@ pub struct PowerConfig {
     /// Colour for maps, `#rrggbb`.
     #[serde(default)]
     pub colour: Option<String>,
-    /// E-mail addresses that may send this power's orders.
+    /// E-mail addresses that may send this power's orders (a power of one player; empty for a power
+    /// that lists its players in `[[power.player]]`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub players: Vec<String>,
-    /// PHC string of the power's password (argon2id); never the password itself.
+    /// PHC string of the power's password (argon2id); never the password itself. Empty for a
+    /// power that lists its players in `[[power.player]]`, each with his own.
+    #[serde(default = "no_hash", skip_serializing_if = "is_no_hash")]
     pub password_hash: Spanned<String>,
+    /// The precedence of the ranks of a power's players, highest first (`["commander", "deputy"]`):
+    /// where several order one unit, the order of the higher rank stands (GITM 6).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ranks: Vec<String>,
+    /// The players of a power that has several (`[[power.player]]`, `engine::command`); empty for a
+    /// power of one player, whose `players` and `password_hash` stand for him.
+    #[serde(default, rename = "player", skip_serializing_if = "Vec::is_empty")]
+    pub commands: Vec<PlayerConfig>,
+    /// Whether each of the power's players gets a report of his own command
+    /// (`engine::command::ReportsBy`); by default the ruleset says (`Ruleset::reports_per_player`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reports: Option<ReportsBy>,
     /// The player's own IANA time zone, for the deadline in reminders (issue 4.8); default the game's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_zone: Option<Spanned<String>>,
+}
+
+fn no_hash() -> Spanned<String> {
+    Spanned::new(0..0, String::new())
+}
+
+fn is_no_hash(h: &Spanned<String>) -> bool {
+    h.get_ref().is_empty()
+}
+
+/// Who gets a report: the power as a whole, or each of its players for his own command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+pub enum ReportsBy {
+    #[serde(rename = "per-power")]
+    Power,
+    #[serde(rename = "per-player")]
+    Player,
+}
+
+/// One player of a power that has several (`[[power.player]]`): who he is, how he authenticates,
+/// where his mail goes and which units he commands, with the changes dated by turn.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerConfig {
+    /// Lower-case id, on his orders' `player` line and in his files' names: `ney`.
+    pub id: String,
+    /// His rank, one of the power's `ranks`: where two players order one unit, the higher rank's
+    /// order stands.
+    pub rank: String,
+    /// His e-mail address: his orders come from it, his report and answers go to it.
+    pub address: String,
+    /// PHC string of his password (argon2id).
+    pub password_hash: Spanned<String>,
+    /// The units he commands: `"all"` or a list of unit ids.
+    pub scope: Scope,
+    /// Reassignments and password changes, each from the turn it names on (`[[power.player.change]]`).
+    #[serde(default, rename = "change", skip_serializing_if = "Vec::is_empty")]
+    pub changes: Vec<PlayerChange>,
+}
+
+/// A dated change of a player: from turn `turn` on, his scope, password or address is the one given.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerChange {
+    /// The first turn the change holds for.
+    pub turn: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<Scope>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub password_hash: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub address: Option<String>,
+}
+
+/// The units a player commands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Scope {
+    /// Every unit of his power (written `"all"`).
+    All,
+    /// These units, by id.
+    Units(Vec<String>),
+}
+
+impl Serialize for Scope {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Scope::All => s.serialize_str("all"),
+            Scope::Units(u) => u.serialize(s),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Scope {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Word(String),
+            Units(Vec<String>),
+        }
+        match Raw::deserialize(d)? {
+            Raw::Word(w) if w == "all" => Ok(Scope::All),
+            Raw::Word(w) => Err(serde::de::Error::custom(format!(
+                "scope \"{w}\" is neither \"all\" nor a list of unit ids"
+            ))),
+            Raw::Units(u) => Ok(Scope::Units(u)),
+        }
+    }
+}
+
+impl Scope {
+    /// Whether the unit `id` is in the scope.
+    pub fn holds(&self, id: &str) -> bool {
+        match self {
+            Scope::All => true,
+            Scope::Units(u) => u.iter().any(|x| x.eq_ignore_ascii_case(id)),
+        }
+    }
+}
+
+/// A player as he stands at one turn, his dated changes applied.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayerAt {
+    pub id: String,
+    pub rank: String,
+    pub address: String,
+    pub password_hash: String,
+    pub scope: Scope,
+}
+
+impl PlayerConfig {
+    /// The player at turn `turn`: every change dated at or before it applied, in turn order.
+    pub fn at(&self, turn: u32) -> PlayerAt {
+        let mut p = PlayerAt {
+            id: self.id.clone(),
+            rank: self.rank.clone(),
+            address: self.address.clone(),
+            password_hash: self.password_hash.get_ref().clone(),
+            scope: self.scope.clone(),
+        };
+        let mut changes: Vec<&PlayerChange> =
+            self.changes.iter().filter(|c| c.turn <= turn).collect();
+        changes.sort_by_key(|c| c.turn);
+        for c in changes {
+            if let Some(s) = &c.scope {
+                p.scope = s.clone();
+            }
+            if let Some(h) = &c.password_hash {
+                p.password_hash = h.clone();
+            }
+            if let Some(a) = &c.address {
+                p.address = a.clone();
+            }
+        }
+        p
+    }
+}
+
+impl PowerConfig {
+    /// Whether the power lists several players (`[[power.player]]`).
+    pub fn has_commands(&self) -> bool {
+        !self.commands.is_empty()
+    }
+
+    /// The player `id` of the power, if it lists him.
+    pub fn command(&self, id: &str) -> Option<&PlayerConfig> {
+        self.commands.iter().find(|p| p.id.eq_ignore_ascii_case(id))
+    }
+
+    /// The precedence of a rank: 0 for the highest.
+    pub fn rank_order(&self, rank: &str) -> usize {
+        self.ranks
+            .iter()
+            .position(|r| r == rank)
+            .unwrap_or(self.ranks.len())
+    }
+
+    /// Every address of the power at turn `turn`: its players', whichever form game.toml gives them
+    /// in (a player's dated changes applied).
+    pub fn addresses_at(&self, turn: u32) -> Vec<String> {
+        let mut out = self.players.clone();
+        for p in &self.commands {
+            let a = p.at(turn).address;
+            if !out.contains(&a) {
+                out.push(a);
+            }
+        }
+        out
+    }
+}
+
+/// Checks a power's players (`[[power.player]]`): one form or the other, plain ids, known and
+/// distinct ranks, sound password hashes.
+fn validate_commands(p: &PowerConfig, at: &std::ops::Range<usize>) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let err = |m: String, h: &str| Diagnostic::error(m, at.clone()).hint(h.to_string());
+    if !p.has_commands() {
+        if p.password_hash.get_ref().is_empty() {
+            out.push(err(
+                format!("power '{}' has no password_hash", p.id),
+                "give the power a password_hash, or list its players in [[power.player]] tables",
+            ));
+        }
+        return out;
+    }
+    if !p.players.is_empty() || !p.password_hash.get_ref().is_empty() {
+        out.push(err(
+            format!("power '{}' lists its players twice", p.id),
+            "a power lists its players either in `players` with one `password_hash`, or in [[power.player]] tables: not both",
+        ));
+    }
+    let mut ranks = BTreeMap::new();
+    for r in &p.ranks {
+        if ranks.insert(r.as_str(), ()).is_some() {
+            out.push(err(
+                format!("power '{}' lists the rank '{r}' twice", p.id),
+                "list each rank once, highest first",
+            ));
+        }
+    }
+    let mut ids = BTreeMap::new();
+    let mut held = BTreeMap::new();
+    for c in &p.commands {
+        if c.id.is_empty()
+            || !c
+                .id
+                .chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || ch == '-')
+        {
+            out.push(err(
+                format!("player id '{}' of '{}' is not a plain word", c.id, p.id),
+                "player ids are ASCII letters, digits and '-': they name files",
+            ));
+        }
+        if ids.insert(c.id.to_lowercase(), ()).is_some() {
+            out.push(err(
+                format!("player '{}' of '{}' is listed twice", c.id, p.id),
+                "give each player of a power an id of his own",
+            ));
+        }
+        if !ranks.contains_key(c.rank.as_str()) {
+            out.push(err(
+                format!(
+                    "the rank '{}' of player '{}' is not one of the ranks of '{}'",
+                    c.rank, c.id, p.id
+                ),
+                "list the power's ranks, highest first, as `ranks = [\"commander\", \"deputy\"]`",
+            ));
+        } else if let Some(other) = held.insert(c.rank.as_str(), c.id.as_str()) {
+            out.push(err(
+                format!("players '{other}' and '{}' of '{}' have the same rank '{}'", c.id, p.id, c.rank),
+                "give each player of a power a rank of his own: the ranks decide whose order stands",
+            ));
+        }
+        let hashes = std::iter::once(c.password_hash.get_ref().as_str()).chain(
+            c.changes
+                .iter()
+                .filter_map(|ch| ch.password_hash.as_deref()),
+        );
+        for h in hashes {
+            if crate::auth::within_bounds(h) == Some(false) {
+                out.push(err(
+                    format!(
+                        "the password hash of player '{}' of '{}' asks too much of every check",
+                        c.id, p.id
+                    ),
+                    "pbem checks argon2id hashes within its bounds (`pbem new` makes sound ones)",
+                ));
+            }
+        }
+    }
+    out
 }
 
 impl GameConfig {
@@ -309,6 +577,7 @@ impl GameConfig {
                     )),
                 );
             }
+            out.extend(validate_commands(p, &id_span));
             if p.id.is_empty() || !p.id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
                 out.push(
                     Diagnostic::error(format!("power id '{}' is not a plain word", p.id), id_span.clone())
@@ -401,5 +670,113 @@ impl GameConfig {
             u64::from(turn.saturating_sub(self.first_turn)) * u64::from(self.deadline.every_days);
         let local = first.checked_add_days(chrono::Days::new(days))?;
         tz.from_local_datetime(&local).earliest()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A game.toml whose one power is `power` (the TOML of its table, without `[[power]]`'s id).
+    fn config(power: &str) -> GameConfig {
+        let text = format!(
+            "game = \"g\"\ntitle = \"t\"\nruleset = \"eia\"\n[calendar]\nstart = \"1805-09\"\n[deadline]\ntime_zone = \"UTC\"\nfirst = \"2026-12-06T20:00\"\nevery_days = 7\n[[power]]\nid = \"france\"\nname = \"France\"\n{power}"
+        );
+        toml::from_str(&text).expect("a game.toml")
+    }
+
+    const TWO: &str = "ranks = [\"commander\", \"deputy\"]\n[[power.player]]\nid = \"ney\"\nrank = \"deputy\"\naddress = \"ney@x.org\"\npassword_hash = \"h1\"\nscope = [\"FR-VI\"]\n[[power.player]]\nid = \"napoleon\"\nrank = \"commander\"\naddress = \"n@x.org\"\npassword_hash = \"h2\"\nscope = \"all\"\n[[power.player.change]]\nturn = 3\nscope = [\"FR-I\"]\npassword_hash = \"h3\"\n[[power.player.change]]\nturn = 5\naddress = \"n5@x.org\"\n";
+
+    fn messages(c: &GameConfig) -> Vec<String> {
+        c.validate().into_iter().map(|d| d.message).collect()
+    }
+
+    #[test]
+    fn a_power_lists_players_with_rank_address_password_and_scope() {
+        let c = config(TWO);
+        assert!(messages(&c).is_empty(), "{:?}", messages(&c));
+        let p = c.power("france").unwrap();
+        assert!(p.has_commands());
+        assert_eq!(p.addresses_at(1), ["ney@x.org", "n@x.org"]);
+        assert_eq!(p.addresses_at(5), ["ney@x.org", "n5@x.org"]);
+        assert_eq!(p.rank_order("commander"), 0);
+        assert_eq!(p.rank_order("deputy"), 1);
+        let n = p.command("Napoleon").unwrap();
+        assert_eq!(n.scope, Scope::All);
+        assert!(p.command("ney").unwrap().scope.holds("fr-vi"));
+        assert!(!p.command("ney").unwrap().scope.holds("FR-I"));
+    }
+
+    #[test]
+    fn dated_changes_take_effect_from_their_turn() {
+        let c = config(TWO);
+        let n = c.power("france").unwrap().command("napoleon").unwrap();
+        let at = |t| n.at(t);
+        assert_eq!(
+            (at(2).scope, at(2).password_hash),
+            (Scope::All, "h2".into())
+        );
+        assert_eq!(at(3).scope, Scope::Units(vec!["FR-I".into()]));
+        assert_eq!(at(4).password_hash, "h3");
+        assert_eq!(at(4).address, "n@x.org");
+        assert_eq!(
+            (at(5).address, at(5).password_hash),
+            ("n5@x.org".into(), "h3".into())
+        );
+    }
+
+    #[test]
+    fn a_power_of_one_player_keeps_its_form_and_meaning() {
+        let c = config("players = [\"f@x.org\"]\npassword_hash = \"h\"\n");
+        assert!(messages(&c).is_empty());
+        let p = c.power("france").unwrap();
+        assert!(!p.has_commands());
+        assert_eq!(p.addresses_at(1), ["f@x.org"]);
+        // Written back as it was read: no key of the players' form appears.
+        let back = toml::to_string(p).unwrap();
+        assert!(
+            !back.contains("player]") && !back.contains("ranks"),
+            "{back}"
+        );
+    }
+
+    #[test]
+    fn players_listed_wrongly_are_errors_with_hints() {
+        let both = config(&format!(
+            "players = [\"f@x.org\"]\npassword_hash = \"h\"\n{TWO}"
+        ));
+        assert_eq!(messages(&both), ["power 'france' lists its players twice"]);
+        let none = config("players = [\"f@x.org\"]\n");
+        assert_eq!(messages(&none), ["power 'france' has no password_hash"]);
+        let rank = config(&TWO.replace("rank = \"deputy\"", "rank = \"aide\""));
+        assert_eq!(
+            messages(&rank),
+            ["the rank 'aide' of player 'ney' is not one of the ranks of 'france'"]
+        );
+        let same = config(&TWO.replace("rank = \"deputy\"", "rank = \"commander\""));
+        assert_eq!(
+            messages(&same),
+            ["players 'ney' and 'napoleon' of 'france' have the same rank 'commander'"]
+        );
+        let twice = config(&TWO.replace("id = \"napoleon\"", "id = \"ney\""));
+        assert_eq!(
+            messages(&twice),
+            ["player 'ney' of 'france' is listed twice"]
+        );
+        let text = toml::to_string(&config(TWO)).unwrap();
+        assert_eq!(
+            toml::from_str::<GameConfig>(&text).unwrap().powers[0]
+                .commands
+                .len(),
+            2
+        );
+        let scope =
+            toml::from_str::<GameConfig>(&text.replace("scope = \"all\"", "scope = \"most\""));
+        let e = scope.unwrap_err().to_string();
+        assert!(
+            e.contains("scope \"most\" is neither \"all\" nor a list of unit ids"),
+            "{e}"
+        );
+        assert!(config(TWO).validate().iter().all(|d| d.hint.is_some()));
     }
 }

@@ -81,6 +81,17 @@ fn make_game(from: &Path, to: &Path) -> Result<NewGame> {
                 .and_then(|v| v.as_str())
                 .unwrap_or_default()
                 .to_string();
+            // A power with several players (`[[power.player]]`): a password for each of them.
+            if let Some(players) = p.get_mut("player").and_then(|x| x.as_array_of_tables_mut()) {
+                for pl in players.iter_mut() {
+                    let player = pl.get("id").and_then(|v| v.as_str()).unwrap_or_default();
+                    let stem = crate::engine::command::file_stem(&id, Some(player));
+                    let password = crate::auth::fresh_password()?;
+                    pl["password_hash"] = toml_edit::value(crate::auth::hash_password(&password)?);
+                    passwords.push((stem, password));
+                }
+                continue;
+            }
             let password = crate::auth::fresh_password()?;
             p["password_hash"] = toml_edit::value(crate::auth::hash_password(&password)?);
             passwords.push((id, password));

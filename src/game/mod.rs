@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! <game>/game.toml                  ruleset, powers, deadline, SOP settings      (config.rs)
-//! <game>/map.toml                   areas and adjacency                          (map.rs)
+//! <game>/map.toml                   areas and adjacency, or a hex or grid map    (map/)
 //! <game>/tables.toml                the ruleset's tables                         (rules/<ruleset>/tables.rs)
 //! <game>/turns/<t>/state.toml       the position at the start of turn t          (state.rs)
 //! <game>/turns/<t>/commitment       C_t, published before orders for t are due   (dice.rs)
@@ -11,6 +11,7 @@
 //! <game>/turns/<t>/acts.toml        the referee's acts on turn t: drop, replace, extend, rollback (acts.rs)
 //! <game>/turns/<t>/reports/<p>.txt  one report per power
 //! <game>/orders/<t>/<power>.txt     the accepted orders of each power for turn t
+//! <game>/orders/<t>/<power>.<player>.txt  ... of each player of a power with several
 //! <game>/secret/<t>.key             R_t, mode 0600, revealed in record t
 //! <game>/mail/inbox/<sha256>.eml    every raw message received (mode 0600)      (mail/ingest.rs)
 //! <game>/mail/received/<sha256>.toml  what pbem made of each message
@@ -36,14 +37,19 @@ use anyhow::{bail, Context, Result};
 use crate::diag::Source;
 use crate::rules::{self, Ruleset};
 use config::GameConfig;
-use map::{Map, MapFile};
+use map::{AnyMap, Map, MapFile};
 use state::State;
 
 /// A loaded game folder: configuration, map and ruleset (with its tables). States are loaded per turn.
 pub struct Game {
     pub dir: PathBuf,
     pub config: GameConfig,
+    /// The places as the engine sees them (fog of war, reports, the map picture): the areas of an
+    /// area map, or one area per hex or square of a hex or grid map (`Map::view_of`).
     pub map: Map,
+    /// A hex or grid map as its file gives it (terrain words, hexside features, a sub-grid), for the
+    /// ruleset that reads it; `None` for a map of areas.
+    pub geometry: Option<AnyMap>,
     pub ruleset: Box<dyn Ruleset>,
 }
 
@@ -93,26 +99,37 @@ impl Game {
         if let Some(e) = load::first_error(&config_src, &config.validate()) {
             return Err(e.into());
         }
-        let map_src = load::read_source(&dir.join("map.toml"), &shown(dir, "map.toml"))?;
-        let (kind, at) = map::Kind::of(&map_src)?;
-        if kind != map::Kind::Areas {
-            let d = crate::diag::Diagnostic::error(
-                format!("this is a {} map; a game reads a map of areas", kind.name()),
-                at,
-            )
-            .hint("EiA and PoG read a map.toml of `[[area]]` tables; hex and grid maps are for the rulesets that read them");
-            return Err(crate::diag::FileError::new(&map_src, &d).into());
-        }
-        let map_file: MapFile = load::parse_toml(&map_src)?;
-        let powers: Vec<&str> = config.power_ids().collect();
-        let map = Map::from_file(map_file, &powers)
-            .map_err(|d| load::first_error(&map_src, &d).expect("errors"))?;
         let tables_src = load::read_source(&dir.join("tables.toml"), &shown(dir, "tables.toml"))?;
         let ruleset = rules::load(&config, &config_src, &tables_src)?;
+        let map_src = load::read_source(&dir.join("map.toml"), &shown(dir, "map.toml"))?;
+        let (kind, at) = map::Kind::of(&map_src)?;
+        let (map, geometry) = if kind == map::Kind::Areas {
+            let map_file: MapFile = load::parse_toml(&map_src)?;
+            let powers: Vec<&str> = config.power_ids().collect();
+            let map = Map::from_file(map_file, &powers)
+                .map_err(|d| load::first_error(&map_src, &d).expect("errors"))?;
+            (map, None)
+        } else {
+            let Some(words) = ruleset.map_words() else {
+                let d = crate::diag::Diagnostic::error(
+                    format!(
+                        "this is a {} map; the ruleset {} reads a map of areas",
+                        kind.name(),
+                        ruleset.id()
+                    ),
+                    at,
+                )
+                .hint("EiA and PoG read a map.toml of `[[area]]` tables; hex and grid maps are for the rulesets that read them (ngg, wbts, gitm)");
+                return Err(crate::diag::FileError::new(&map_src, &d).into());
+            };
+            let geometry = AnyMap::load(&map_src, &[], &words)?;
+            (geometry.areas_view(), Some(geometry))
+        };
         Ok(Game {
             dir: dir.to_path_buf(),
             config,
             map,
+            geometry,
             ruleset,
         })
     }
@@ -147,6 +164,13 @@ impl Game {
 
     pub fn orders_path(&self, turn: u32, power: &str) -> PathBuf {
         self.orders_dir(turn).join(format!("{power}.txt"))
+    }
+
+    /// The orders file of one player of a power: `orders/<t>/<power>.txt` for a power of one
+    /// player, `orders/<t>/<power>.<player>.txt` for a player of a power with several.
+    pub fn player_orders_path(&self, turn: u32, power: &str, player: Option<&str>) -> PathBuf {
+        let stem = crate::engine::command::file_stem(power, player);
+        self.orders_dir(turn).join(format!("{stem}.txt"))
     }
 
     pub fn secret_path(&self, turn: u32) -> PathBuf {

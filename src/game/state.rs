@@ -108,6 +108,9 @@ pub enum CorpsKind {
     Guard,
     Cossack,
     Freikorps,
+    /// EiA 7.5.2.11 names guerrillas among the forces in a city that reinforce; pbem models them as a
+    /// kind of corps (README, "Garrisons and guerrillas").
+    Guerrilla,
 }
 
 impl CorpsKind {
@@ -118,6 +121,7 @@ impl CorpsKind {
             CorpsKind::Guard => "guard",
             CorpsKind::Cossack => "cossack",
             CorpsKind::Freikorps => "freikorps",
+            CorpsKind::Guerrilla => "guerrilla",
         }
     }
 
@@ -148,6 +152,9 @@ pub struct Corps {
     #[serde(default, skip_serializing_if = "is_zero")]
     pub artillery: u32,
     pub area: Spanned<String>,
+    /// In the city of its area, as its garrison (EiA 7.5.1.1, 7.5.4), kept from turn to turn.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub in_city: bool,
 }
 
 fn is_zero(n: &u32) -> bool {

@@ -163,6 +163,7 @@ pub fn acknowledgement(
     let text = crate::report::templates::render(game, "ack.txt", &context)?;
     Ok(Outgoing {
         kind: Kind::Acknowledgement,
+        player: None,
         turn,
         power: power.map(|p| p.id.clone()),
         key: record.sha256.chars().take(12).collect(),
@@ -183,6 +184,7 @@ pub fn reminder(
     game: &Game,
     turn: u32,
     power: &PowerConfig,
+    player: Option<&str>,
     to: &[String],
     n: u32,
     rejected: Option<&str>,
@@ -199,14 +201,22 @@ pub fn reminder(
     let text = crate::report::templates::render(game, "reminder.txt", &context)?;
     Ok(Outgoing {
         kind: Kind::Reminder,
+        player: player.map(str::to_string),
         turn,
         power: Some(power.id.clone()),
-        key: if n <= 1 { String::new() } else { n.to_string() },
+        // A player of a power with several has reminders of his own (`engine::command`).
+        key: match (player, n) {
+            (None, n) if n <= 1 => String::new(),
+            (None, n) => n.to_string(),
+            (Some(p), n) if n <= 1 => p.to_string(),
+            (Some(p), n) => format!("{p}-{n}"),
+        },
         to: to.to_vec(),
         subject: format!(
-            "[{}] turn {turn}: no orders from {} yet, due {}",
+            "[{}] turn {turn}: no orders from {}{} yet, due {}",
             config.game,
             power.name,
+            player.map_or(String::new(), |p| format!(" ({p})")),
             deadline_text(game, turn, Some(power))
         ),
         text,

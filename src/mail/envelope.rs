@@ -224,7 +224,7 @@ fn power_recipients(game: &Game, power: &str, turn: u32, states: &mut States) ->
         None => game
             .config
             .power(power)
-            .map(|p| p.players.clone())
+            .map(|p| p.addresses_at(turn))
             .unwrap_or_default(),
     }
 }

@@ -18,13 +18,10 @@
 //!    A power's addresses are its players' (a replacement's, else game.toml's) and, while another
 //!    power runs it (EiA 19.2, `pbem drop`), the controller's: [`registered`] asks `engine::players`.
 //!
-//!    Rights are per power today: an authenticated submission may order every unit of its power, and
-//!    the ruleset rejects orders for another power's units line by line (`pbem orders/own-units`).
-//!    Rules that give a unit to a commander and his deputy (GITM 3.4, 6.1) need rights per unit. The
-//!    design keeps room for it: authentication ends in [`registered`] (who may write for the power)
-//!    and the ruleset's own-units check (which units a line may order); per-unit rights would have
-//!    [`registered`] return the units the sender may order (from a per-unit list of players in
-//!    game.toml), and the ruleset check lines against that set in place of the whole power.
+//!    A power with several players (`[[power.player]]`, `engine::command`) takes each submission as
+//!    one player's: his `player` line, his own password, from his own address only; the last
+//!    submission of each player counts (`Received::slot`), filed as `orders/<t>/<power>.<player>.txt`,
+//!    and the ruleset's check refuses a line for a unit outside his scope.
 //! 5. **Which submission counts** (4.4): the last one received before the deadline
 //!    (`GameConfig::deadline_of`) replaces earlier ones, and every one is kept. A late one is rejected,
 //!    or with `late_orders = "hold"` kept for the next turn, where it counts like a submission
@@ -122,6 +119,10 @@ pub struct Received {
     pub status: Status,
     /// The power the submission is for (authenticated, or as its `power` line names it); may be empty.
     pub power: String,
+    /// The player of that power the submission is from, for a power with several
+    /// (`[[power.player]]`); empty otherwise.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub player: String,
     /// The turn the orders stand for (accepted and held submissions), else 0.
     pub for_turn: u32,
     #[serde(default)]
@@ -143,6 +144,13 @@ impl Received {
             .unwrap_or(DateTime::UNIX_EPOCH)
     }
 
+    /// Whose orders file the submission is for: `france`, or `france.ney` for a player of a power
+    /// with several (`engine::command::file_stem`).
+    pub fn slot(&self) -> String {
+        let player = Some(self.player.as_str()).filter(|p| !p.is_empty());
+        crate::engine::command::file_stem(&self.power, player)
+    }
+
     /// The order in which submissions were received.
     fn rank(&self) -> (DateTime<Utc>, u64, &str) {
         (self.arrival_time(), self.seq, &self.sha256)
@@ -157,9 +165,10 @@ pub struct Entry {
     pub ack: Option<PathBuf>,
 }
 
-/// The submission that counts for a power.
+/// The submission that counts for a power (for one player of a power with several).
 #[derive(Debug, Clone)]
 pub struct Standing {
+    /// `france`, or `france.ney` for a player of a power with several (`Received::slot`).
     pub power: String,
     pub record: Received,
     /// The orders file written (or found already up to date).
@@ -382,6 +391,7 @@ fn ingest_from(
                 .filter(|r| {
                     matches!(r.status, Status::Accepted | Status::Held)
                         && r.power == record.power
+                        && r.player == record.player
                         && r.for_turn == record.for_turn
                         && r.rank() <= record.rank()
                 })
@@ -439,8 +449,13 @@ fn file_orders(
     winners: &BTreeMap<String, Received>,
 ) -> Result<Vec<Standing>> {
     let mut out = Vec::new();
-    for p in &game.config.powers {
-        let Some(w) = winners.get(&p.id) else {
+    for (p, player) in game.config.powers.iter().flat_map(|p| {
+        crate::engine::command::slots(p)
+            .into_iter()
+            .map(move |s| (p, s))
+    }) {
+        let stem = crate::engine::command::file_stem(&p.id, player.as_deref());
+        let Some(w) = winners.get(&stem) else {
             continue;
         };
         let raw = std::fs::read(raw_path(game, &w.sha256)).with_context(|| {
@@ -463,10 +478,10 @@ fn file_orders(
                 )
             })?;
         let text = filed_text(&found.text, turn, &w.sha256);
-        let path = game.orders_path(turn, &p.id);
+        let path = game.player_orders_path(turn, &p.id, player.as_deref());
         let changed = write_if_changed(&path, text.as_bytes())?;
         out.push(Standing {
-            power: p.id.clone(),
+            power: stem,
             record: w.clone(),
             path,
             changed,
@@ -480,7 +495,8 @@ pub fn apply_held(game: &Game) -> Result<IngestSummary> {
     ingest(game, &[])
 }
 
-/// The submission that counts for each power for `turn`: the last received, accepted or held.
+/// The submission that counts for each power for `turn` (each player's, for a power with several,
+/// keyed by `Received::slot`): the last received, accepted or held.
 pub fn winners(records: &[Received], turn: u32) -> BTreeMap<String, Received> {
     let mut out: BTreeMap<String, Received> = BTreeMap::new();
     for r in records {
@@ -490,10 +506,11 @@ pub fn winners(records: &[Received], turn: u32) -> BTreeMap<String, Received> {
         {
             continue;
         }
-        match out.get(&r.power) {
+        let slot = r.slot();
+        match out.get(&slot) {
             Some(w) if w.rank() >= r.rank() => {}
             _ => {
-                out.insert(r.power.clone(), r.clone());
+                out.insert(slot, r.clone());
             }
         }
     }
@@ -504,8 +521,8 @@ pub fn winners(records: &[Received], turn: u32) -> BTreeMap<String, Received> {
 /// that count (accepted or held) of each power and turn, by rank, with the latest arrival from each
 /// one on, so that an ingest of n messages asks n binary searches, not n scans of every record.
 struct Later<'a> {
-    /// (ranks in order, the greatest arrival from each rank on) by power and turn.
-    groups: BTreeMap<(&'a str, u32), RankedGroup<'a>>,
+    /// (ranks in order, the greatest arrival from each rank on) by slot (`Received::slot`) and turn.
+    groups: BTreeMap<(String, u32), RankedGroup<'a>>,
 }
 
 type RankedGroup<'a> = (Vec<Rank<'a>>, Vec<&'a str>);
@@ -514,11 +531,11 @@ type Rank<'a> = (DateTime<Utc>, u64, &'a str);
 
 impl<'a> Later<'a> {
     fn new(all: &'a [Received]) -> Later<'a> {
-        let mut ranked: BTreeMap<(&str, u32), Vec<(Rank<'a>, &'a str)>> = BTreeMap::new();
+        let mut ranked: BTreeMap<(String, u32), Vec<(Rank<'a>, &'a str)>> = BTreeMap::new();
         for r in all {
             if matches!(r.status, Status::Accepted | Status::Held) {
                 ranked
-                    .entry((r.power.as_str(), r.for_turn))
+                    .entry((r.slot(), r.for_turn))
                     .or_default()
                     .push((r.rank(), r.arrival.as_str()));
             }
@@ -548,7 +565,7 @@ impl<'a> Later<'a> {
         if record.status != Status::Accepted {
             return None;
         }
-        let (ranks, latest) = self.groups.get(&(record.power.as_str(), record.for_turn))?;
+        let (ranks, latest) = self.groups.get(&(record.slot(), record.for_turn))?;
         let rank = record.rank();
         let first_later = ranks.partition_point(|r| *r <= rank);
         latest.get(first_later).map(|a| (*a).to_string())
@@ -626,8 +643,13 @@ pub fn purge_passwords(game: &Game) -> Result<Purged> {
     let all: Vec<Received> = records.values().cloned().collect();
     let winners = winners(&all, turn);
     for t in game.config.first_turn..=turn {
-        for p in &game.config.powers {
-            let path = game.orders_path(t, &p.id);
+        for (p, player) in game.config.powers.iter().flat_map(|p| {
+            crate::engine::command::slots(p)
+                .into_iter()
+                .map(move |s| (p, s))
+        }) {
+            let path = game.player_orders_path(t, &p.id, player.as_deref());
+            let stem = crate::engine::command::file_stem(&p.id, player.as_deref());
             let Ok(bytes) = std::fs::read(&path) else {
                 continue;
             };
@@ -640,7 +662,7 @@ pub fn purge_passwords(game: &Game) -> Result<Purged> {
                 out.resolved.push(path);
                 continue;
             }
-            match winners.get(&p.id) {
+            match winners.get(&stem) {
                 Some(w) if w.orders_sha256 == sha256_hex(&bytes) => {
                     let filed = filed_text(&text, t, &w.sha256);
                     let mut record = w.clone();
@@ -859,6 +881,7 @@ fn bare_record(p: &Pending, seq: u64, turn: u32, status: Status, reasons: Vec<St
         judged_at_turn: turn,
         status,
         power: String::new(),
+        player: String::new(),
         for_turn: 0,
         reasons,
         origin: String::new(),
@@ -1078,19 +1101,32 @@ fn judge(
             }
         }
         Some(pc) => {
+            // A player of a power with several sends from his own address (`[[power.player]]`).
+            let own = check
+                .player
+                .as_deref()
+                .and_then(|id| pc.command(id))
+                .map(|c| c.at(turn).address);
+            if let Some(id) = &check.player {
+                record.player = id.clone();
+            }
             let sender_ok = config.mail.any_sender
-                || msg
-                    .sender
-                    .address()
-                    .is_some_and(|a| registered(config, state, pc, a));
+                || msg.sender.address().is_some_and(|a| match &own {
+                    Some(own) => normalise(own) == a,
+                    None => registered(config, state, pc, a),
+                });
             if !sender_ok {
-                record.reasons.push(match &msg.sender {
-                    Sender::One(a) => format!(
+                record.reasons.push(match (&msg.sender, &check.player) {
+                    (Sender::One(a), Some(id)) => format!(
+                        "the sender {a} is not the address of {id} of {} (game.toml [[power.player]] address); the right password is not enough",
+                        pc.name
+                    ),
+                    (Sender::One(a), None) => format!(
                         "the sender {a} is not registered for {} (game.toml [[power]] players); the right password is not enough",
                         pc.name
                     ),
-                    Sender::Missing => "the message has no From header: nobody can be answered".into(),
-                    Sender::Ambiguous(why) => format!("the sender cannot be told ({why})"),
+                    (Sender::Missing, _) => "the message has no From header: nobody can be answered".into(),
+                    (Sender::Ambiguous(why), _) => format!("the sender cannot be told ({why})"),
                 });
             } else if held_from_previous {
                 record.status = Status::Held;

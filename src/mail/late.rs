@@ -79,6 +79,9 @@ pub fn accept_late(
     let Some(pc) = game.config.power(power) else {
         bail!("there is no power '{power}' in game.toml; nothing was changed");
     };
+    if pc.has_commands() {
+        bail!("{power} has several players ([[power.player]]): pbem accepts late orders only of a power of one player so far; place the player's file by hand (orders/<turn>/{power}.<player>.txt, with his password line). Nothing was changed.");
+    }
     if game.config.dice.scheme == DiceScheme::V2 && crate::engine::close::path(game, turn).is_file()
     {
         bail!(

@@ -61,6 +61,9 @@ pub struct Outgoing {
     pub turn: u32,
     /// The power it goes to, or none for the referee.
     pub power: Option<String>,
+    /// The player of that power it goes to alone, for a power with several (`engine::command`):
+    /// his own report or reminder.
+    pub player: Option<String>,
     /// A short key that makes the message unique among those of its kind, power and turn (the
     /// digest of the message acknowledged, for instance); empty when there is one per kind.
     pub key: String,
@@ -108,10 +111,14 @@ impl Outgoing {
     /// Who the message is for, as `pbem send` reads it from the `X-Pbem-To` header.
     pub fn audience(&self) -> Audience {
         match (&self.power, self.kind) {
-            (Some(p), Kind::Acknowledgement) => Audience::PowerOnly {
-                power: p.clone(),
-                turn: self.turn,
-            },
+            // A player's own report or reminder (a power with several players,
+            // `engine::command`) goes to him alone, as an answer does.
+            (Some(p), _) if self.kind == Kind::Acknowledgement || self.player.is_some() => {
+                Audience::PowerOnly {
+                    power: p.clone(),
+                    turn: self.turn,
+                }
+            }
             (Some(p), _) => Audience::Power {
                 power: p.clone(),
                 turn: self.turn,
@@ -292,10 +299,11 @@ pub fn announcements(
         let text = crate::report::templates::render(game, "announcement.txt", &context)?;
         out.push(Outgoing {
             kind: Kind::Announcement,
+            player: None,
             turn,
             power: Some(p.id.clone()),
             key: String::new(),
-            to: p.players.clone(),
+            to: p.addresses_at(turn),
             subject: format!(
                 "[{}] turn {turn}: dice commitment, orders due {deadline}",
                 game.config.game

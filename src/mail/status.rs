@@ -22,10 +22,12 @@ pub enum OrdersIn {
     NotDue,
 }
 
-/// One power's line of `pbem status`.
+/// One power's line of `pbem status` (one player's, for a power with several).
 #[derive(Debug, Clone)]
 pub struct PowerStatus {
     pub power: String,
+    /// The player, for a power with several (`engine::command`).
+    pub player: Option<String>,
     pub name: String,
     pub orders: OrdersIn,
     /// Submissions for this turn that do not stand (rejected or late).
@@ -35,7 +37,15 @@ pub struct PowerStatus {
     pub held_for_next: usize,
 }
 
-/// The orders of every power for `turn`, in game.toml order.
+impl PowerStatus {
+    /// `france`, or `france.ney` for a player of a power with several.
+    pub fn stem(&self) -> String {
+        crate::engine::command::file_stem(&self.power, self.player.as_deref())
+    }
+}
+
+/// The orders of every power for `turn`, in game.toml order (a power with several players: each
+/// player's, highest rank first).
 pub fn orders_status(game: &Game, turn: u32) -> Result<Vec<PowerStatus>> {
     let records: Vec<Received> = ingest::load_records(game)?.into_values().collect();
     let winners = ingest::winners(&records, turn);
@@ -46,9 +56,15 @@ pub fn orders_status(game: &Game, turn: u32) -> Result<Vec<PowerStatus>> {
             .is_none_or(|s| game.ruleset.expects_orders(s, power))
     };
     let mut out = Vec::new();
-    for p in &game.config.powers {
-        let file = game.orders_path(turn, &p.id);
-        let orders = match winners.get(&p.id) {
+    let slots = game.config.powers.iter().flat_map(|p| {
+        crate::engine::command::slots(p)
+            .into_iter()
+            .map(move |s| (p, s))
+    });
+    for (p, player) in slots {
+        let stem = crate::engine::command::file_stem(&p.id, player.as_deref());
+        let file = game.player_orders_path(turn, &p.id, player.as_deref());
+        let orders = match winners.get(&stem) {
             Some(w) => OrdersIn::Mail(Box::new(w.clone())),
             None if file.is_file() => OrdersIn::File(file),
             None if !due(&p.id) => OrdersIn::NotDue,
@@ -57,18 +73,19 @@ pub fn orders_status(game: &Game, turn: u32) -> Result<Vec<PowerStatus>> {
         let mine = |s: Status| {
             records
                 .iter()
-                .filter(|r| r.power == p.id && r.judged_at_turn == turn && r.status == s)
+                .filter(|r| r.slot() == stem && r.judged_at_turn == turn && r.status == s)
                 .count()
         };
         out.push(PowerStatus {
             power: p.id.clone(),
+            player: player.clone(),
             name: p.name.clone(),
             orders,
             rejected: mine(Status::Rejected),
             late: mine(Status::Late),
             held_for_next: records
                 .iter()
-                .filter(|r| r.power == p.id && r.status == Status::Held && r.for_turn == turn + 1)
+                .filter(|r| r.slot() == stem && r.status == Status::Held && r.for_turn == turn + 1)
                 .count(),
         });
     }
@@ -87,7 +104,8 @@ pub struct Reminded {
 }
 
 /// Why the orders file of each power whose file is in does not stand (it does not authenticate: a
-/// wrong password, a file changed by hand since it was filed), by power: such a power is still due.
+/// wrong password, a file changed by hand since it was filed), by file stem (`france`,
+/// `france.ney`): such a power (player) is still due.
 pub fn rejected_files(
     game: &Game,
     state: &crate::game::state::State,
@@ -104,10 +122,7 @@ pub fn rejected_files(
             .iter()
             .find(|d| d.is_error())
             .map_or("it does not authenticate", |d| d.message.as_str());
-        out.insert(
-            o.power.clone(),
-            format!("{} is in but rejected: {why}", o.path),
-        );
+        out.insert(o.stem(), format!("{} is in but rejected: {why}", o.path));
     }
     Ok(out)
 }
@@ -123,7 +138,7 @@ pub fn remind(game: &Game) -> Result<Vec<Reminded>> {
     let rejected = rejected_files(game, &state, turn)?;
     let mut out = Vec::new();
     for s in orders_status(game, turn)? {
-        let why = rejected.get(&s.power).cloned();
+        let why = rejected.get(&s.stem()).cloned();
         let due = match s.orders {
             OrdersIn::Missing => true,
             OrdersIn::Mail(_) | OrdersIn::File(_) => why.is_some(),
@@ -135,11 +150,16 @@ pub fn remind(game: &Game) -> Result<Vec<Reminded>> {
         let Some(p) = game.config.power(&s.power) else {
             continue;
         };
-        let to = crate::engine::players::recipients(&game.config, &state, &p.id);
+        // A player of a power with several is reminded alone, at his own address.
+        let to = match s.player.as_deref().and_then(|id| p.command(id)) {
+            Some(c) => vec![c.at(turn).address],
+            None => crate::engine::players::recipients(&game.config, &state, &p.id),
+        };
+        let player = s.player.as_deref();
         let mut n = 1;
         let mut waiting = None;
         loop {
-            let m = super::ack::reminder(game, turn, p, &to, n, why.as_deref())?;
+            let m = super::ack::reminder(game, turn, p, player, &to, n, why.as_deref())?;
             let path = outbox::path_of(game, &m);
             if !path.is_file() {
                 break;
@@ -159,19 +179,19 @@ pub fn remind(game: &Game) -> Result<Vec<Reminded>> {
         }
         if let Some(path) = waiting {
             out.push(Reminded {
-                power: p.id.clone(),
+                power: s.stem(),
                 path,
                 new: false,
                 why,
             });
             continue;
         }
-        let m = super::ack::reminder(game, turn, p, &to, n, why.as_deref())?;
+        let m = super::ack::reminder(game, turn, p, player, &to, n, why.as_deref())?;
         debug_assert_eq!(m.kind, Kind::Reminder);
         let path = outbox::path_of(game, &m);
         write_atomic(&path, &m.render(game)?)?;
         out.push(Reminded {
-            power: p.id.clone(),
+            power: s.stem(),
             path,
             new: true,
             why,

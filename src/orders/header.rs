@@ -1,5 +1,6 @@
-//! The header of an orders file: `game`, `power`, `password`, `turn`, and the optional `entropy` line
-//! (pbem-dice/v1 `E_p`). Header lines may stand anywhere in the file, each at most once.
+//! The header of an orders file: `game`, `power`, `password`, `turn`, the optional `entropy` line
+//! (pbem-dice/v1 `E_p`), and the `player` line of a power with several players (`[[power.player]]`).
+//! Header lines may stand anywhere in the file, each at most once.
 
 use super::lexer::Line;
 use super::Located;
@@ -24,13 +25,15 @@ pub const PASSWORD_NOT_CHECKED: &str =
 pub const SUBMISSION: &str = "submission";
 
 /// The first words of header lines, in the order the documentation lists them.
-pub const HEADER_WORDS: [&str; 5] = ["game", "power", "password", "turn", "entropy"];
+pub const HEADER_WORDS: [&str; 6] = ["game", "power", "password", "turn", "entropy", "player"];
 
 /// The header lines of an orders file.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Header {
     pub game: Option<Located<String>>,
     pub power: Option<Located<String>>,
+    /// The player, for a power with several (`[[power.player]]`).
+    pub player: Option<Located<String>>,
     /// The password as written; never logged, never echoed.
     pub password: Option<Located<String>>,
     pub turn: Option<Located<u32>>,
@@ -60,6 +63,7 @@ impl Header {
             let slot_taken = match word.as_str() {
                 "game" => header.game.is_some(),
                 "power" => header.power.is_some(),
+                "player" => header.player.is_some(),
                 "password" => header.password.is_some(),
                 "turn" => header.turn.is_some(),
                 "entropy" => header.entropy.is_some(),
@@ -128,6 +132,7 @@ impl Header {
             match word.as_str() {
                 "game" => header.game = Some(located),
                 "power" => header.power = Some(located),
+                "player" => header.player = Some(located),
                 "password" => header.password = Some(located),
                 SUBMISSION => header.submission = Some(located),
                 _ => match value.text.parse::<u32>() {
@@ -242,6 +247,53 @@ pub fn check_header_with(
             Some(pc) => Some(pc),
         },
     };
+    // A power with several players: the file is one player's, who authenticates with his own
+    // password (`[[power.player]]`, as he stands at this turn).
+    let mut player_hash = None;
+    if let Some(pc) = power {
+        match (&header.player, pc.has_commands()) {
+            (None, true) => diags.push(missing("player", "player <your player id>").hint(format!(
+                "{} has several players: add a line 'player <id>', one of: {}",
+                pc.name,
+                pc.commands.iter().map(|c| c.id.as_str()).collect::<Vec<_>>().join(", ")
+            ))),
+            (Some(pl), true) => match pc.command(&pl.value) {
+                Some(c) => player_hash = Some(c.at(turn).password_hash),
+                None => diags.push(
+                    Diagnostic::error(
+                        format!("{} has no player '{}'", pc.name, pl.value),
+                        pl.span.clone(),
+                    )
+                    .hint(format!(
+                        "the players of {} are: {}",
+                        pc.name,
+                        pc.commands
+                            .iter()
+                            .map(|c| c.id.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ))
+                    .rule(HEADER_RULE),
+                ),
+            },
+            (Some(pl), false) => diags.push(
+                Diagnostic::error(
+                    format!(
+                        "{} has one player: its orders have no 'player' line",
+                        pc.name
+                    ),
+                    pl.span.clone(),
+                )
+                .hint("leave the 'player' line out")
+                .rule(HEADER_RULE),
+            ),
+            (None, false) => {}
+        }
+    }
+    let hashes = |p: &str| match &player_hash {
+        Some(h) => vec![h.clone()],
+        None => hashes(p),
+    };
     let authenticated = match (&header.password, power) {
         (None, Some(pc)) if header.submission.is_some() => {
             let sub = header.submission.as_ref().expect("checked");
@@ -265,6 +317,8 @@ pub fn check_header_with(
             None
         }
         (Some(_), None) => None,
+        // A power with several players whose file names none of them: said above.
+        (Some(_), Some(pc)) if pc.has_commands() && player_hash.is_none() => None,
         (Some(_), Some(_)) if header.submission.is_some() => {
             let sub = header.submission.as_ref().expect("checked");
             diags.push(
@@ -446,6 +500,20 @@ mod tests {
         assert_eq!(diags[0].hint.as_deref(), Some("keep one 'power' line"));
         assert_eq!(h.power.unwrap().value, "france");
         assert_eq!(power.as_deref(), Some("france"));
+    }
+
+    #[test]
+    fn a_player_line_is_refused_for_a_power_of_one_player() {
+        let text = format!("{}player ney\n", header("france", FRANCE_PASSWORD));
+        let (h, power, diags) = read(&text);
+        let d = one(&diags);
+        assert_eq!(
+            d.message,
+            "France has one player: its orders have no 'player' line"
+        );
+        assert_eq!(&text[d.span.clone()], "ney");
+        assert_eq!(h.player.unwrap().value, "ney");
+        assert_eq!(power, None);
     }
 
     #[test]

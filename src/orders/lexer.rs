@@ -24,7 +24,8 @@ pub const LIMITS: Rule = Rule::new(
 pub const MAX_LINE_CHARS: usize = 1000;
 /// The most order lines (lines that are not header lines) read from one file.
 pub const MAX_ORDER_LINES: usize = 500;
-/// The most header lines read from one file: five are needed, a few repeats get a diagnostic each.
+/// The most header lines read from one file: six at most are needed (with `player`), a few repeats
+/// get a diagnostic each.
 pub const MAX_HEADER_LINES: usize = 20;
 
 /// A word of an order line and where it stands.

@@ -48,6 +48,9 @@ struct Power<'a> {
     id: &'a str,
     name: &'a str,
     colour: Option<&'a str>,
+    /// The player whose own report this is, for a power with several (`engine::command`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    player: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -213,6 +216,7 @@ pub fn render(view: &PowerView) -> serde_json::Result<String> {
             id: &view.power,
             name: &view.power_name,
             colour: view.power_colour.as_deref(),
+            player: view.player.as_deref(),
         },
         orders: Orders {
             received: view.orders.received,

@@ -14,7 +14,7 @@ pub mod view;
 
 pub use header::DiceHeader;
 pub use summary::{summary, summary_mail, SummaryInput};
-pub use view::{ReportInput, TurnSight};
+pub use view::{CommandSight, ReportInput, TurnSight};
 
 use anyhow::{Context, Result};
 use minijinja::Value;

@@ -114,18 +114,30 @@ pub fn summary(game: &Game, input: &SummaryInput<'_>) -> anyhow::Result<String> 
     let mut powers = Vec::new();
     let mut missing = Vec::new();
     let mut unauthenticated = Vec::new();
-    for p in &game.config.powers {
-        let file = input.orders.iter().find(|o| o.power == p.id);
+    // A power with several players has a line per player's file (`engine::command`), the decisions
+    // taken for the power on the first.
+    let slots = game.config.powers.iter().flat_map(|p| {
+        crate::engine::command::slots(p)
+            .into_iter()
+            .enumerate()
+            .map(move |(i, s)| (p, s, i == 0))
+    });
+    for (p, player, first) in slots {
+        let stem = crate::engine::command::file_stem(&p.id, player.as_deref());
+        let file = input
+            .orders
+            .iter()
+            .find(|o| o.power == p.id && o.player == player);
         let check = file.and_then(|o| o.check.as_ref());
         let due = game.ruleset.expects_orders(input.state_before, &p.id);
         let status = match check {
             None if !due => "not due",
             None => {
-                missing.push(p.id.clone());
+                missing.push(stem.clone());
                 "missing"
             }
             Some(c) if c.power.is_none() => {
-                unauthenticated.push(p.id.clone());
+                unauthenticated.push(stem.clone());
                 "not authenticated"
             }
             Some(_) => "received",
@@ -148,7 +160,7 @@ pub fn summary(game: &Game, input: &SummaryInput<'_>) -> anyhow::Result<String> 
             ),
         };
         powers.push(PowerOrders {
-            power: p.id.clone(),
+            power: stem,
             verdict,
             name: p.name.clone(),
             path: file.map_or(String::new(), |o| o.path.clone()),
@@ -165,6 +177,7 @@ pub fn summary(game: &Game, input: &SummaryInput<'_>) -> anyhow::Result<String> 
             decisions: input
                 .events
                 .iter()
+                .filter(|_| first)
                 .filter(|e| e.decision.as_ref().is_some_and(|d| d.power == p.id))
                 .filter_map(decision)
                 .collect(),
@@ -208,7 +221,7 @@ pub fn summary(game: &Game, input: &SummaryInput<'_>) -> anyhow::Result<String> 
         if st.late > 0 || st.held_for_next > 0 {
             late.push(format!(
                 "{}: {} late submission(s){}",
-                st.power,
+                st.stem(),
                 st.late + st.held_for_next,
                 if st.held_for_next > 0 {
                     format!(", {} held for turn {}", st.held_for_next, input.turn + 1)
@@ -246,6 +259,7 @@ pub fn summary(game: &Game, input: &SummaryInput<'_>) -> anyhow::Result<String> 
 pub fn summary_mail(game: &Game, turn: u32, text: String) -> outbox::Outgoing {
     outbox::Outgoing {
         kind: outbox::Kind::Summary,
+        player: None,
         turn,
         power: None,
         key: String::new(),

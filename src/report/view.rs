@@ -29,6 +29,31 @@ pub struct ReportInput<'a> {
     pub next_commitment: &'a crate::dice::Bytes32,
     /// What every report of the turn shares, computed once: see [`TurnSight`].
     pub shared: &'a TurnSight,
+    /// For the report of one player of a power with several: what his own command sees.
+    pub command: Option<&'a CommandSight>,
+}
+
+/// What one player's command sees (`engine::command`): his units are those of his scope, his sight
+/// theirs alone; he is told the events of his power at places his command saw before or after the
+/// turn, and those at no place.
+pub struct CommandSight {
+    pub player: String,
+    pub rank: String,
+    pub scope: crate::game::config::Scope,
+    /// His command's sight at the end of the turn: the units and the map it shows.
+    pub after: Visibility,
+    /// His command's sight at the start or the end of the turn: the events he is told.
+    pub during: Visibility,
+}
+
+impl CommandSight {
+    /// Whether an event of his power is his to know.
+    fn tells(&self, game: &Game, power: &str, e: &Event) -> bool {
+        match e.area.as_deref().and_then(|a| game.map.find(a)) {
+            None => true,
+            Some(i) => self.during.precision(power, i).is_some(),
+        }
+    }
 }
 
 /// What the reports of one turn share, computed once per turn rather than once per power, so that each
@@ -230,6 +255,10 @@ pub struct PowerView {
     pub date: String,
     pub power: String,
     pub power_name: String,
+    /// The player whose own report this is, for a power with several (`engine::command`), and his
+    /// rank.
+    pub player: Option<String>,
+    pub player_rank: Option<String>,
     /// The power's map colour, `#rrggbb`, when game.toml gives one.
     pub power_colour: Option<String>,
     pub header: DiceHeader,
@@ -258,9 +287,18 @@ impl PowerView {
         let config = game.config.power(power);
         let name = config.map_or(power.to_string(), |p| p.name.clone());
         let after = input.state_after;
-        let sight = &input.shared.sight;
-        let (units, seen) = units_of(input.shared, power);
-        let visible: Vec<&Event> = input.shared.events_for(input.events, power);
+        let command = input.command;
+        let sight = command.map_or(&input.shared.sight, |c| &c.after);
+        let mine = |u: &crate::rules::UnitView| {
+            u.owner == power && command.is_none_or(|c| c.scope.holds(&u.id))
+        };
+        let (units, seen) = units_of(input.shared, power, &mine, sight);
+        let visible: Vec<&Event> = input
+            .shared
+            .events_for(input.events, power)
+            .into_iter()
+            .filter(|e| command.is_none_or(|c| c.tells(game, power, e)))
+            .collect();
         let events: Vec<EventLine> = visible
             .iter()
             .map(|e| {
@@ -283,7 +321,8 @@ impl PowerView {
         let orders = orders_view(input.orders);
         let map = MapView::build(game, input, sight, &units, &seen, &visible);
         let next = input.turn + 1;
-        let orders_template = orders_template(game, power, next, &units, after);
+        let player = command.map(|c| c.player.as_str());
+        let orders_template = orders_template(game, power, player, next, &units, after);
         PowerView {
             game: game.config.game.clone(),
             title: game.config.title.clone(),
@@ -293,6 +332,8 @@ impl PowerView {
             date: game.config.date_of(input.turn),
             power: power.to_string(),
             power_name: name,
+            player: command.map(|c| c.player.clone()),
+            player_rank: command.map(|c| c.rank.clone()),
             power_colour: config.and_then(|p| p.colour.clone()),
             header: input.header.clone(),
             orders,
@@ -316,9 +357,15 @@ impl PowerView {
     }
 }
 
-/// The power's own units, and the foreign units it sees (exactly, or as approximate forces), from
-/// the indexes of the turn: what the power owns and the areas it sees, not every unit.
-fn units_of(shared: &TurnSight, power: &str) -> (Vec<UnitLine>, Vec<UnitLine>) {
+/// The power's own units (those `mine` holds: for one player of a power with several, those of his
+/// command), and the foreign units `sight` shows it (exactly, or as approximate forces), from the
+/// indexes of the turn: what the power owns and the areas it sees, not every unit.
+fn units_of(
+    shared: &TurnSight,
+    power: &str,
+    mine: &dyn Fn(&crate::rules::UnitView) -> bool,
+    sight: &Visibility,
+) -> (Vec<UnitLine>, Vec<UnitLine>) {
     let line = |u: &crate::rules::UnitView| UnitLine {
         id: u.id.clone(),
         owner: u.owner.clone(),
@@ -328,10 +375,13 @@ fn units_of(shared: &TurnSight, power: &str) -> (Vec<UnitLine>, Vec<UnitLine>) {
         strength: u.strength,
         precision: Precision::Exact,
     };
-    let units = shared.units_of(power).map(line).collect();
-    // The foreign units in the areas the power sees, in state order, with the precision of the area.
-    let mut there: Vec<(usize, Precision)> = shared
-        .sight
+    let units = shared
+        .units_of(power)
+        .filter(|u| mine(u))
+        .map(line)
+        .collect();
+    // The other units in the areas the power sees, in state order, with the precision of the area.
+    let mut there: Vec<(usize, Precision)> = sight
         .seen_by(power)
         .flat_map(|(a, q)| {
             shared
@@ -341,7 +391,7 @@ fn units_of(shared: &TurnSight, power: &str) -> (Vec<UnitLine>, Vec<UnitLine>) {
                 .flatten()
                 .map(move |&i| (i, q))
         })
-        .filter(|&(i, _)| shared.units[i].owner != power)
+        .filter(|&(i, _)| !mine(&shared.units[i]))
         .collect();
     there.sort_unstable();
     let mut seen = Vec::new();
@@ -445,6 +495,7 @@ pub(crate) fn event_line(e: &Event) -> EventLine {
 fn orders_template(
     game: &Game,
     power: &str,
+    player: Option<&str>,
     turn: u32,
     units: &[UnitLine],
     state: &State,
@@ -452,6 +503,14 @@ fn orders_template(
     let mut t = String::new();
     t.push_str(&format!("game {}\n", game.config.game));
     t.push_str(&format!("power {power}\n"));
+    match player {
+        Some(p) => t.push_str(&format!("player {p}\n")),
+        // A power of several players reported as one: each writes his own id.
+        None if game.config.power(power).is_some_and(|p| p.has_commands()) => {
+            t.push_str("player <your player id>\n")
+        }
+        None => {}
+    }
     t.push_str("password <your password>\n");
     t.push_str(&format!("turn {turn}\n"));
     t.push_str("# entropy <any words of your own, to add to the dice>\n\n");
@@ -500,7 +559,12 @@ mod tests {
             &[],
         );
         let shared = TurnSight::with_sight(&fx.game, &fx.state, sight);
-        let (own, seen) = units_of(&shared, "austria");
+        let (own, seen) = units_of(
+            &shared,
+            "austria",
+            &|u: &crate::rules::UnitView| u.owner == "austria",
+            &shared.sight,
+        );
         assert!(own.iter().any(|u| u.id == "AU-I"));
         let near: Vec<&UnitLine> = seen.iter().filter(|u| u.area == "Stuttgart").collect();
         assert_eq!(near.len(), 1, "{seen:?}");
@@ -541,7 +605,12 @@ mod tests {
                 .map(|e| e.text.as_str())
                 .collect();
             assert_eq!(indexed, scanned, "{power}");
-            let (own, seen) = units_of(&shared, power);
+            let (own, seen) = units_of(
+                &shared,
+                power,
+                &|u: &crate::rules::UnitView| u.owner == power,
+                &shared.sight,
+            );
             let own_ids: Vec<&str> = own.iter().map(|u| u.id.as_str()).collect();
             let all_own: Vec<&str> = shared
                 .units

@@ -21,6 +21,9 @@ use crate::game::Game;
 pub struct OrdersCheck {
     /// The power it authenticated as.
     pub power: Option<String>,
+    /// The player of that power it authenticated as, for a power with several
+    /// (`[[power.player]]`); none for a power of one player.
+    pub player: Option<String>,
     /// The entropy text, trimmed, if the file has an entropy line.
     pub entropy: Option<String>,
     /// The orders that stand: line number and the order as pbem reads it back.
@@ -58,6 +61,7 @@ pub fn check_file_with(
             Source::new(shown, crate::orders::printable(bytes)),
             OrdersCheck {
                 power: None,
+                player: None,
                 entropy: None,
                 accepted: Vec::new(),
                 diagnostics: vec![d],
@@ -89,18 +93,28 @@ pub fn check_orders_with<O: std::fmt::Display>(
         &|p, sha| crate::mail::ingest::stands_for(game, state.turn, p, sha, &source.text),
     );
     diagnostics.append(&mut more);
+    let player = power.as_deref().and_then(|p| {
+        let pc = game.config.power(p)?;
+        let id = &header.player.as_ref()?.value;
+        Some(pc.command(id)?.id.clone())
+    });
     let mut accepted = Vec::new();
     if let Some(p) = &power {
         let (ok, mut more) = parse(p, &lines);
         diagnostics.append(&mut more);
-        accepted = ok
-            .iter()
-            .map(|o| (source.line_col(o.span.start).0, o.value.to_string()))
-            .collect();
+        let command = crate::engine::command::Command::of(game, state, p, player.as_deref());
+        for o in &ok {
+            let text = o.value.to_string();
+            match command.refuses(&text, o.span.clone()) {
+                Some(d) => diagnostics.push(d),
+                None => accepted.push((source.line_col(o.span.start).0, text)),
+            }
+        }
     }
     diagnostics.sort_by_key(|d| d.span.start);
     OrdersCheck {
         power,
+        player,
         entropy: header.entropy.map(|e| e.value),
         accepted,
         diagnostics,
@@ -253,6 +267,12 @@ pub trait Ruleset {
         Vec::new()
     }
 
+    /// The words a hex or grid `map.toml` of this ruleset may use (its terrain, hexside features,
+    /// sub-grid), or `None` when the ruleset reads only maps of areas (EiA, PoG).
+    fn map_words(&self) -> Option<crate::game::map::Vocabulary<'static>> {
+        None
+    }
+
     /// The ruleset as `Any`, for tests that reach into a ruleset's own types.
     fn as_any(&self) -> &dyn std::any::Any;
 
@@ -261,6 +281,14 @@ pub trait Ruleset {
     /// `--to` is then run by its standing orders and the SOP).
     fn control_roll_modifiers(&self) -> Option<std::collections::BTreeMap<String, i32>> {
         None
+    }
+
+    /// Whether each player of a power with several (`[[power.player]]`) gets a report of what his
+    /// own command sees (`engine::command`), rather than the power's one report; a power's
+    /// `reports` key in game.toml overrides it. Per power by default (EiA and PoG): GITM 6 will
+    /// say per player.
+    fn reports_per_player(&self) -> bool {
+        false
     }
 }
 

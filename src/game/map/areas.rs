@@ -123,6 +123,50 @@ pub struct Map {
 }
 
 impl Map {
+    /// The areas view of a hex or grid map, which the engine (fog of war, the reports and their
+    /// picture) works on: one land area per place, named as the map names it, adjacent to its
+    /// neighbours, at its place on the picture. Its terrain is the closed `Terrain` of the place's word
+    /// when it has one, `clear` otherwise: a ruleset of hexes or squares reads terrain and hexsides
+    /// from the map itself (`Game::geometry`), never from this view.
+    pub fn view_of<T: Topology>(map: &T) -> Map {
+        let places = map.places();
+        let at: BTreeMap<T::Place, usize> =
+            places.iter().enumerate().map(|(i, &p)| (p, i)).collect();
+        let mut index = BTreeMap::new();
+        let areas = places
+            .iter()
+            .enumerate()
+            .map(|(i, &p)| {
+                let id = map.place_name(p);
+                index.insert(id.to_lowercase(), i);
+                let mut adjacent: Vec<usize> = map
+                    .neighbours(p)
+                    .iter()
+                    .filter_map(|n| at.get(n).copied())
+                    .collect();
+                adjacent.sort_unstable();
+                adjacent.dedup();
+                Area {
+                    id,
+                    kind: AreaKind::Land,
+                    terrain: Terrain::from_name(map.terrain(p)).unwrap_or_default(),
+                    nation: None,
+                    xy: map.picture_xy(p),
+                    adjacent,
+                    city: None,
+                    depot: false,
+                    capital: None,
+                    border: None,
+                    port: false,
+                    fort: None,
+                    supply: None,
+                    dotted: BTreeMap::new(),
+                }
+            })
+            .collect();
+        Map { areas, index }
+    }
+
     /// Builds the map from its file, checking every reference. Returns every problem found.
     pub fn from_file(file: MapFile, powers: &[&str]) -> Result<Map, Vec<Diagnostic>> {
         let mut errors = Vec::new();
@@ -388,5 +432,13 @@ impl Topology for Map {
 
     fn terrain(&self, place: usize) -> &str {
         self.areas[place].terrain.name()
+    }
+
+    fn places(&self) -> Vec<usize> {
+        (0..self.areas.len()).collect()
+    }
+
+    fn picture_xy(&self, place: usize) -> [i32; 2] {
+        self.areas[place].xy
     }
 }

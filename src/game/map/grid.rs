@@ -398,4 +398,15 @@ impl Topology for GridMap {
     fn terrain(&self, sq: Square) -> &str {
         &self.words[self.code(sq) as usize]
     }
+
+    fn places(&self) -> Vec<Square> {
+        (0..self.columns)
+            .flat_map(|col| (0..self.rows).map(move |row| Square { col, row }))
+            .collect()
+    }
+
+    /// Squares 20 apart each way.
+    fn picture_xy(&self, sq: Square) -> [i32; 2] {
+        [20 * sq.col as i32, 20 * sq.row as i32]
+    }
 }

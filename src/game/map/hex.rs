@@ -393,6 +393,18 @@ impl Topology for HexMap {
     fn terrain(&self, hex: Hex) -> &str {
         &self.words[self.terrain[self.index(hex)] as usize]
     }
+
+    fn places(&self) -> Vec<Hex> {
+        (0..self.columns)
+            .flat_map(|col| (0..self.rows).map(move |row| Hex { col, row }))
+            .collect()
+    }
+
+    /// Flat-topped hexes: columns 26 apart, rows 30 apart, a lower column half a row down.
+    fn picture_xy(&self, hex: Hex) -> [i32; 2] {
+        let low = if self.is_lower(hex.col) { 15 } else { 0 };
+        [26 * hex.col as i32, 30 * hex.row as i32 + low]
+    }
 }
 
 impl fmt::Display for Side {

@@ -44,6 +44,14 @@ pub trait Topology {
 
     /// The place's terrain word.
     fn terrain(&self, place: Self::Place) -> &str;
+
+    /// Every place of the map, in a fixed order (an area map's file order; hexes and squares
+    /// column by column).
+    fn places(&self) -> Vec<Self::Place>;
+
+    /// Where the place stands on the map's picture (x right, y down), in any unit: the reports scale
+    /// the picture to fit.
+    fn picture_xy(&self, place: Self::Place) -> [i32; 2];
 }
 
 /// Why a word names no place of the map; the hint says what would.
@@ -124,6 +132,16 @@ struct KindProbe {
 }
 
 impl AnyMap {
+    /// The map as the engine sees it: areas. A map of areas is itself; a hex or grid map gives one
+    /// area per hex or square (`Map::view_of`).
+    pub fn areas_view(&self) -> Map {
+        match self {
+            AnyMap::Areas(m) => m.clone(),
+            AnyMap::Hex(m) => Map::view_of(m),
+            AnyMap::Grid(m) => Map::view_of(m),
+        }
+    }
+
     /// Loads a map file: `kind = "hex"` or `kind = "grid"` for the compact kinds, read with the
     /// ruleset's `words`; without `kind`, the `[[area]]` tables of an area map, whose areas may name
     /// the `powers`.

@@ -24,6 +24,21 @@ pub enum Terrain {
 }
 
 impl Terrain {
+    /// The terrain a word names, if it is one of these.
+    pub fn from_name(word: &str) -> Option<Terrain> {
+        [
+            Terrain::Clear,
+            Terrain::Forest,
+            Terrain::Hills,
+            Terrain::Mountain,
+            Terrain::Marsh,
+            Terrain::Swamp,
+            Terrain::Desert,
+        ]
+        .into_iter()
+        .find(|t| t.name() == word)
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Terrain::Clear => "clear",

@@ -55,7 +55,9 @@ impl Phase<'_> {
             .partition(|p| self.board.friendly(p, attacker));
         let mut involved = attackers.clone();
         involved.extend(defenders.iter().cloned());
-        if self.retire_into_city(area, &attackers, &defenders, &involved)? {
+        if self.defenders_hold_the_city(area, &defenders, &involved)
+            || self.retire_into_city(area, &attackers, &defenders, &involved)?
+        {
             return self.siege(area, attackers, defenders, &involved);
         }
         self.evade(area, &defenders, &involved)?;

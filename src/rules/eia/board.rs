@@ -23,7 +23,8 @@ pub struct Corps {
     pub area: usize,
     /// Moved this turn (by an order).
     pub moved: bool,
-    /// Retired into the city of its area (EiA 7.5.1.1) and besieged there.
+    /// In the city of its area: its garrison from an earlier turn (`in_city` in the state), or retired
+    /// into it this turn (EiA 7.5.1.1).
     pub in_city: bool,
     /// Artillery factors (EiA 7.5.2.8).
     pub artillery: u32,
@@ -80,7 +81,7 @@ impl Board {
                     morale: c.morale.0,
                     area: area(&c.area),
                     moved: false,
-                    in_city: false,
+                    in_city: c.in_city,
                     artillery: c.artillery,
                     eliminated: c.factors == 0,
                 })
@@ -218,7 +219,8 @@ impl Board {
         leaders.clear();
     }
 
-    /// Writes the board back into a copy of `base` for the next turn.
+    /// Writes the board back into a copy of `base` for the next turn. A corps in a city stays in it:
+    /// one that marched or retreated out, or fell with the city, has left it by then.
     pub fn to_state(&self, map: &Map, base: &State) -> State {
         let mut next = base.clone();
         next.turn = base.turn + 1;
@@ -231,6 +233,7 @@ impl Board {
                 let mut c = c.clone();
                 c.factors = b.factors;
                 c.area = Spanned::new(0..0, map.area(b.area).id.clone());
+                c.in_city = b.in_city;
                 c
             })
             .collect();

@@ -68,6 +68,13 @@ pub const SORTIE: Rule = Rule::new(
 );
 /// EiA 7.5.4: the besieger tries to breach the walls (the siege table is the game's own).
 pub const SIEGE: Rule = Rule::new("EiA", "7.5.4", "siege: breaching the walls");
+/// EiA 7.5.4: a garrison holds its city from turn to turn: an attack on it alone is its siege, and
+/// while besieged it does not march out.
+pub const GARRISON: Rule = Rule::new(
+    "EiA",
+    "7.5.4",
+    "a garrison holds its city: attacked, it is besieged; besieged, it stays",
+);
 /// EiA 7.5.4.1.2.3.1: the defender, unless Turkish or Spanish, always asks for the honours of war.
 pub const HONOURS: Rule = Rule::new(
     "EiA",

@@ -67,6 +67,10 @@ pub fn move_units(
             if let Some(c) = corps {
                 board.corps[c].area = here;
                 board.corps[c].moved = true;
+                // A garrison that marches away leaves its city (checked unbesieged, EiA 7.5.4).
+                if here != start {
+                    board.corps[c].in_city = false;
+                }
             } else if let Some(l) = leader {
                 board.leaders[l].area = here;
             }

@@ -793,6 +793,22 @@ fn check_move(
     if owner != power {
         return Err(not_one_of_yours(unit, p.arg(0), cx.state, Some(power)));
     }
+    if let Some(c) = cx.find_corps(unit) {
+        let besiegers = super::siege::besiegers_at_start(cx.state, c);
+        if !besiegers.is_empty() {
+            let list: Vec<&str> = besiegers.iter().map(String::as_str).collect();
+            return Err(Diagnostic::error(
+                format!(
+                    "{unit} is besieged in the city of {start} by {}: it cannot march out",
+                    list.join(", ")
+                ),
+                span,
+            )
+            .label("besieged")
+            .hint("a garrison marches out once no enemy corps stand in its area outside the city; until then it holds the city")
+            .rule(super::decisions::GARRISON));
+        }
+    }
     if moved.contains(&unit.to_ascii_lowercase()) {
         return Err(
             Diagnostic::error(format!("{unit} is already ordered to move"), span)

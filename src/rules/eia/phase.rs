@@ -52,8 +52,9 @@ pub(super) struct Phase<'a> {
     pub(super) standing: BTreeMap<String, BTreeMap<String, String>>,
     /// Areas where a combat takes place this turn.
     pub(super) battlefields: BTreeSet<usize>,
-    /// The powers that besieged the city of an area this turn (EiA 7.5.4), by area: while one of
-    /// them stands in the area, the garrison is besieged (EiA 7.5.2.11).
+    /// The powers besieging the city of an area (EiA 7.5.4), by area: those whose corps stood in the
+    /// area outside its garrison when the turn began, and those that besieged it this turn. While one
+    /// of them stands in the area, the garrison is besieged (EiA 7.5.2.11).
     pub(super) besiegers: BTreeMap<usize, BTreeSet<String>>,
     /// Depot and capital areas of each power, from the control at the start of the turn.
     pub(super) depots: BTreeMap<String, Vec<usize>>,
@@ -128,6 +129,7 @@ pub fn resolve_land_phase(
         depots,
         stage: None,
     };
+    phase.sieges_from_earlier_turns(state);
     movement::move_units(map, &mut phase.board, orders, &fleets, &mut phase.events);
     let raised = phase.insurrection(state)?;
     // The corps raised this turn attack in their own phase (EiA 10.1.4.1.4), not in this one.
@@ -170,6 +172,7 @@ fn raise_into(board: &Board, map: &Map, state: &State, raised: &[String], next: 
             movement: levy.movement,
             artillery: 0,
             area: toml::Spanned::new(0..0, map.area(b.area).id.clone()),
+            in_city: b.in_city,
         });
     }
 }

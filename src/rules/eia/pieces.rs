@@ -8,11 +8,12 @@ use toml::Spanned;
 use crate::diag::{did_you_mean, Diagnostic};
 use crate::game::config::GameConfig;
 use crate::game::map::Map;
-use crate::game::state::State;
+use crate::game::state::{Corps, State};
 use crate::rules::UnitView;
 
 /// Checks the EiA pieces of a state: areas and powers exist, ids are unique, corps and leaders are
-/// on land, fleets at sea or in a port; and that the state holds no other ruleset's pieces.
+/// on land, fleets at sea or in a port, garrisons (`in_city = true`) in a city of their area within
+/// its capacity and of one side; and that the state holds no other ruleset's pieces.
 pub fn check_pieces(state: &State, config: &GameConfig, map: &Map) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let powers: Vec<&str> = config.power_ids().collect();
@@ -61,6 +62,8 @@ pub fn check_pieces(state: &State, config: &GameConfig, map: &Map) -> Vec<Diagno
             ));
         }
     };
+    // The garrison of each city so far: area -> corps in it.
+    let mut garrisons: BTreeMap<usize, Vec<&Corps>> = BTreeMap::new();
     for c in &state.corps {
         unique(&c.id, &mut out);
         power(&c.power, &mut out);
@@ -73,6 +76,14 @@ pub fn check_pieces(state: &State, config: &GameConfig, map: &Map) -> Vec<Diagno
                     )
                     .hint("corps stand in land areas"),
                 );
+            } else if c.in_city {
+                out.extend(check_garrison(
+                    c,
+                    i,
+                    garrisons.entry(i).or_default(),
+                    state,
+                    map,
+                ));
             }
         }
     }
@@ -129,6 +140,75 @@ pub fn check_pieces(state: &State, config: &GameConfig, map: &Map) -> Vec<Diagno
     out
 }
 
+/// A corps the state puts in the city of area `i` (EiA 7.5.1.1, 7.5.4), after the corps of `held` that
+/// the state put there before it: the area has a city, the city has room for it (its garrison
+/// capacity in map.toml), and the garrison is of one side (a power and its allies).
+fn check_garrison<'s>(
+    c: &'s Corps,
+    i: usize,
+    held: &mut Vec<&'s Corps>,
+    state: &State,
+    map: &Map,
+) -> Option<Diagnostic> {
+    let a = map.area(i);
+    let Some(city) = a.city else {
+        return Some(
+            Diagnostic::error(
+                format!(
+                    "corps {} is in the city of '{}', which has no city",
+                    c.id.get_ref(),
+                    a.id
+                ),
+                c.area.span(),
+            )
+            .label("no city in this area")
+            .hint(
+                "remove `in_city = true`, or move the corps to an area with a `city` in map.toml",
+            ),
+        );
+    };
+    if held.len() as u32 >= city.garrison {
+        return Some(
+            Diagnostic::error(
+                format!(
+                    "corps {} does not fit in the city of '{}': its garrison is {} corps",
+                    c.id.get_ref(),
+                    a.id,
+                    city.garrison
+                ),
+                c.area.span(),
+            )
+            .label("one corps too many in this city")
+            .hint(format!(
+                "at most {} corps in '{}' may have `in_city = true`",
+                city.garrison, a.id
+            )),
+        );
+    }
+    if let Some(other) = held
+        .iter()
+        .find(|o| !state.friendly(o.power.get_ref(), c.power.get_ref()))
+    {
+        return Some(
+            Diagnostic::error(
+                format!(
+                    "corps {} ({}) and {} ({}) are enemies, both in the city of '{}'",
+                    c.id.get_ref(),
+                    c.power.get_ref(),
+                    other.id.get_ref(),
+                    other.power.get_ref(),
+                    a.id
+                ),
+                c.area.span(),
+            )
+            .label("an enemy in this city")
+            .hint("a city holds the garrison of one side, a power and its allies: keep `in_city = true` for one side"),
+        );
+    }
+    held.push(c);
+    None
+}
+
 /// Every EiA unit as the engine sees it: corps, leaders, fleets.
 pub fn units(state: &State) -> Vec<UnitView> {
     let mut all = Vec::new();
@@ -139,10 +219,11 @@ pub fn units(state: &State) -> Vec<UnitView> {
             area: c.area.get_ref().clone(),
             kind: "corps",
             detail: format!(
-                "{} corps, {} factors, morale {}",
+                "{} corps, {} factors, morale {}{}",
                 c.kind.name(),
                 c.factors,
-                c.morale
+                c.morale,
+                if c.in_city { ", in the city" } else { "" }
             ),
             strength: c.factors,
             sees: c.factors > 0,

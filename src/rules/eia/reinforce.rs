@@ -7,6 +7,7 @@ use anyhow::Result;
 
 use crate::decide::{decide, DecidedBy, Sources};
 use crate::engine::event::Event;
+use crate::game::state::CorpsKind;
 
 use super::decisions::{always_never, EiaPoint, REINFORCE};
 use super::labels;
@@ -15,14 +16,15 @@ use super::visibility::watchers;
 
 impl Phase<'_> {
     /// EiA 7.5.2.11: the eligible corps of the side's powers always try to join the battle: those in
-    /// adjacent areas not on a battlefield, and those in the city of the battle's area that are not
-    /// besieged. Each rolls a d6 (label `reinforce/area=../unit=..`, with `/phase=insurrection` in the
-    /// special insurrection land phase) of at most the best rating of their power's leaders in the area
-    /// they march from (or the table's value without one). A corps in the city is there by retiring
-    /// into it (7.5.1.1) earlier this turn; it is besieged while a power that besieged it (7.5.4)
-    /// still stands in the area, and then does not try; one that arrives leaves the city for the
-    /// field. The SOP's guerrillas, cossacks and freikorps in a city: pbem has no guerrilla units, and
-    /// its cossacks and freikorps are corps, covered as such.
+    /// adjacent areas not on a battlefield, and those in the city of the battle's area (corps,
+    /// cossacks, freikorps and guerrillas alike) that are not besieged. Each rolls a d6 (label
+    /// `reinforce/area=../unit=..`, with `/phase=insurrection` in the special insurrection land phase)
+    /// of at most the best rating of their power's leaders in the area they march from (or the table's
+    /// value without one). A corps is in a city as its garrison from an earlier turn (`in_city` in the
+    /// state) or by retiring into it (7.5.1.1) earlier this turn; it is besieged while a power that
+    /// besieged it (7.5.4: at the start of the turn or this turn) still stands in the area, and then
+    /// does not try; one that arrives leaves the city for the field. A besieged garrison of an
+    /// adjacent area is not eligible either.
     pub(super) fn reinforce(
         &mut self,
         area: usize,
@@ -42,6 +44,7 @@ impl Phase<'_> {
                         && self.map.adjacent(c.area, area)
                         && !self.battlefields.contains(&c.area)
                         && !self.evaded.contains(&i)
+                        && (!c.in_city || !self.besieged(c.area, power))
                 })
                 .collect();
             let garrison: Vec<usize> = self
@@ -76,8 +79,8 @@ impl Phase<'_> {
             for &i in &garrison {
                 if besieged {
                     let text = format!(
-                        "{} ({power}) is besieged in the city of {name}: it cannot march out to the battle (EiA 7.5.2.11: only unbesieged corps in the city try).",
-                        self.board.corps[i].id
+                        "{} is besieged in the city of {name}: it cannot march out to the battle (EiA 7.5.2.11: only unbesieged corps in the city try).",
+                        self.who(i)
                     );
                     self.push(Event::new(REINFORCE, "reinforce", text), area, involved);
                 } else {
@@ -92,7 +95,8 @@ impl Phase<'_> {
     }
 
     /// Whether a corps of `power` in the city of `area` is besieged: a power that besieged that city
-    /// this turn (EiA 7.5.4), hostile to `power`, still stands in the area outside it.
+    /// (EiA 7.5.4: when the turn started, or this turn), hostile to `power`, still stands in the area
+    /// outside it.
     fn besieged(&self, area: usize, power: &str) -> bool {
         let Some(besiegers) = self.besiegers.get(&area) else {
             return false;
@@ -139,12 +143,13 @@ impl Phase<'_> {
             self.board.corps[i].in_city = false;
         }
         let whence = if in_city {
-            format!("out of the city of {name}")
+            format!("out of the city of {}", self.map.area(from).id)
         } else {
             format!("from {}", self.map.area(from).id)
         };
         let text = format!(
-                    "{id} ({power}) tries to march {whence} to the battle at {name} ({}): rolls {face}, needs {need} or less: {}.",
+                    "{} tries to march {whence} to the battle at {name} ({}): rolls {face}, needs {need} or less: {}.",
+                    self.who(i),
                     by.describe_theirs(),
                     if ok { "it arrives" } else { "it does not arrive" }
                 );
@@ -155,5 +160,15 @@ impl Phase<'_> {
         also.extend(watchers(self.map, &self.board.positions(), from));
         self.push(e, area, &also);
         Ok(())
+    }
+
+    /// A corps as the reinforcement events name it: `R3 (red)`, or `G1 (red guerrillas)` for the
+    /// guerrillas EiA 7.5.2.11 names apart.
+    fn who(&self, i: usize) -> String {
+        let c = &self.board.corps[i];
+        match c.kind {
+            CorpsKind::Guerrilla => format!("{} ({} guerrillas)", c.id, c.power),
+            _ => format!("{} ({})", c.id, c.power),
+        }
     }
 }

@@ -2025,3 +2025,269 @@ fn eia_7_5_2_11_an_unbesieged_corps_in_the_city_tries_to_march_out_to_the_battle
     let battle = events.iter().find(|e| e.kind == "combat").unwrap();
     assert!(battle.text.contains("red with RI-1 "), "{}", battle.text);
 }
+
+/// A corps of the state standing in the city of its area (`in_city = true`): a garrison kept from an
+/// earlier turn.
+fn garrison(id: &str, power: &str, kind: &str, factors: u32, area: &str) -> String {
+    corps(id, power, kind, factors, "3.0", area) + "in_city = true\n"
+}
+
+fn march(unit: &str, to: &str) -> EiaOrder {
+    EiaOrder::Move {
+        unit: unit.into(),
+        path: vec![to.into()],
+    }
+}
+
+/// Red holds East with R1 in the field and `city` in its city from an earlier turn, a red leader of
+/// rating 6 with them (any d6 arrives); blue's B1 marches in from Field and attacks. Red is not
+/// outnumbered, so it does not retire (EiA 7.5.1.1): a field battle, with no besieger at the start.
+fn blue_attacks_red_holding_east(city: &str) -> (Vec<Event>, crate::game::state::State) {
+    let state = [
+        corps("B1", "blue", "infantry", 6, "3.0", "Field"),
+        corps("R1", "red", "infantry", 4, "3.0", "East"),
+        city.to_string(),
+        leader("RedLeader", "red", 6, 1, "East"),
+    ]
+    .concat();
+    let (_d, g) = game(&state);
+    run(
+        &g,
+        &orders(&[("blue", march("B1", "East")), ("blue", attack("East"))]),
+    )
+}
+
+#[test]
+fn eia_7_5_2_11_a_garrison_from_an_earlier_turn_marches_out_to_reinforce() {
+    let (events, next) =
+        blue_attacks_red_holding_east(&garrison("R3", "red", "infantry", 2, "East"));
+    let texts: Vec<&String> = events.iter().map(|e| &e.text).collect();
+    let tries = with_rule(&events, "EiA 7.5.2.11");
+    assert_eq!(tries.len(), 1, "{texts:#?}");
+    assert_eq!(tries[0].rolls[0].label, "reinforce/area=East/unit=R3");
+    assert!(
+        tries[0].text.starts_with(
+            "R3 (red) tries to march out of the city of East to the battle at East (by the SOP): rolls "
+        ),
+        "{}",
+        tries[0].text
+    );
+    assert!(tries[0].text.ends_with("it arrives."), "{}", tries[0].text);
+    assert!(with_rule(&events, "EiA 7.5.1.1").is_empty(), "{texts:#?}");
+    let battle = events.iter().find(|e| e.kind == "combat").unwrap();
+    assert!(battle.text.contains("red with R1, R3 "), "{}", battle.text);
+    // Out in the field, it is no longer the city's garrison.
+    if let Some(r3) = next.find_corps("R3") {
+        assert!(!r3.in_city);
+    }
+}
+
+#[test]
+fn eia_7_5_2_11_guerrillas_in_the_city_attempt_to_reinforce() {
+    let (events, _) = blue_attacks_red_holding_east(&garrison("G1", "red", "guerrilla", 2, "East"));
+    let tries = with_rule(&events, "EiA 7.5.2.11");
+    assert_eq!(tries.len(), 1);
+    assert_eq!(tries[0].rolls[0].label, "reinforce/area=East/unit=G1");
+    assert!(
+        tries[0].text.starts_with(
+            "G1 (red guerrillas) tries to march out of the city of East to the battle at East (by the SOP): rolls "
+        ),
+        "{}",
+        tries[0].text
+    );
+    let battle = events.iter().find(|e| e.kind == "combat").unwrap();
+    assert!(battle.text.contains("red with R1, G1 "), "{}", battle.text);
+}
+
+#[test]
+fn eia_7_5_2_11_a_garrison_besieged_since_an_earlier_turn_stays_in_the_city() {
+    // Blue's B4 stood at East outside red's garrison R3 when the turn began: R3 is besieged (EiA 7.5.4).
+    // Red's R1 marches in and attacks B4; R3 stays in the city, without a roll.
+    let state = [
+        garrison("R3", "red", "infantry", 2, "East"),
+        corps("B4", "blue", "infantry", 2, "3.0", "East"),
+        corps("R1", "red", "infantry", 6, "3.0", "Field"),
+        leader("RedLeader", "red", 6, 1, "East"),
+    ]
+    .concat();
+    let (_d, g) = game(&state);
+    let (events, next) = run(
+        &g,
+        &orders(&[("red", march("R1", "East")), ("red", attack("East"))]),
+    );
+    let texts: Vec<&String> = events.iter().map(|e| &e.text).collect();
+    let tries = with_rule(&events, "EiA 7.5.2.11");
+    assert_eq!(tries.len(), 1, "{texts:#?}");
+    assert_eq!(
+        tries[0].text,
+        "R3 (red) is besieged in the city of East: it cannot march out to the battle (EiA 7.5.2.11: only unbesieged corps in the city try)."
+    );
+    assert!(tries[0].rolls.is_empty());
+    let battle = events.iter().find(|e| e.kind == "combat").unwrap();
+    assert!(battle.text.contains("red with R1 "), "{}", battle.text);
+    assert!(next.find_corps("R3").unwrap().in_city, "still the garrison");
+}
+
+#[test]
+fn eia_7_5_4_an_attack_on_a_garrison_from_an_earlier_turn_is_its_siege() {
+    // Red's R3 holds the city of East; blue's B1 and B2, there since an earlier turn, attack.
+    let state = [
+        garrison("R3", "red", "infantry", 3, "East"),
+        corps("B1", "blue", "infantry", 8, "3.0", "East"),
+        corps("B2", "blue", "infantry", 8, "3.0", "East"),
+    ]
+    .concat();
+    let (_d, g) = game(&state);
+    let (events, next) = run(&g, &orders(&[("blue", attack("East"))]));
+    let texts: Vec<&String> = events.iter().map(|e| &e.text).collect();
+    assert!(with_rule(&events, "EiA 7.5.1.1").is_empty(), "{texts:#?}");
+    let siege: Vec<&Event> = with_rule(&events, "EiA 7.5.4");
+    assert_eq!(
+        siege[0].text,
+        "R3 is in the city of East already: the attack on East is its siege (EiA 7.5.4)."
+    );
+    assert!(events
+        .iter()
+        .any(|e| e.rolls.iter().any(|r| r.label == "sortie/area=East")));
+    assert!(!events.iter().any(|e| e.kind == "round"), "no field battle");
+    // Breached and granted the honours of war, it marches out with its arms: in the field next turn.
+    assert!(
+        texts.iter().any(|t| t.contains("the walls are breached")),
+        "{texts:#?}"
+    );
+    let r3 = next.find_corps("R3").unwrap();
+    assert_eq!(r3.area.get_ref(), "Field");
+    assert!(!r3.in_city);
+}
+
+#[test]
+fn eia_7_5_4_a_besieged_garrison_may_not_march_out_an_unbesieged_one_may() {
+    use super::orders::{check_legality, Context};
+    use crate::orders::Located;
+    let besieged = [
+        garrison("R3", "red", "infantry", 2, "East"),
+        corps("B4", "blue", "infantry", 2, "3.0", "East"),
+    ]
+    .concat();
+    let (_d, g) = game(&besieged);
+    let state = g.load_state(1).unwrap();
+    let cx = Context::new(&g.map, &state, &eia(&g).tables);
+    let (ok, diags) = check_legality("red", vec![Located::new(march("R3", "Far"), 0..12)], &cx);
+    assert!(ok.is_empty());
+    assert_eq!(
+        diags[0].message,
+        "R3 is besieged in the city of East by blue: it cannot march out"
+    );
+    assert_eq!(diags[0].rule, Some(super::decisions::GARRISON));
+    assert!(diags[0].hint.is_some());
+
+    // With no enemy in East outside the city, R3 marches out and is in the field of Far next turn.
+    let (_d, g) = game(&garrison("R3", "red", "infantry", 2, "East"));
+    let state = g.load_state(1).unwrap();
+    let cx = Context::new(&g.map, &state, &eia(&g).tables);
+    let (ok, diags) = check_legality("red", vec![Located::new(march("R3", "Far"), 0..12)], &cx);
+    assert!(diags.is_empty(), "{diags:?}");
+    assert_eq!(ok.len(), 1);
+    let (_, next) = run(&g, &orders(&[("red", march("R3", "Far"))]));
+    let r3 = next.find_corps("R3").unwrap();
+    assert_eq!(r3.area.get_ref(), "Far");
+    assert!(!r3.in_city);
+}
+
+#[test]
+fn a_state_keeps_its_garrisons_within_the_city_and_of_one_side() {
+    let refused = |state: &str| -> String {
+        let (_d, g) = game(state);
+        format!("{:#}", g.load_state(1).unwrap_err())
+    };
+    // Field has no city: refused, located at the corps' area (line 10 of the state).
+    let e = refused(&garrison("R3", "red", "infantry", 2, "Field"));
+    assert!(
+        e.contains("corps R3 is in the city of 'Field', which has no city"),
+        "{e}"
+    );
+    assert!(e.contains("turns/1/state.toml:10:8"), "{e}");
+    // East holds two corps.
+    let e = refused(
+        &[
+            garrison("R1", "red", "infantry", 2, "East"),
+            garrison("R2", "red", "infantry", 2, "East"),
+            garrison("R3", "red", "infantry", 2, "East"),
+        ]
+        .concat(),
+    );
+    assert!(
+        e.contains("corps R3 does not fit in the city of 'East': its garrison is 2 corps"),
+        "{e}"
+    );
+    // One side only.
+    let e = refused(
+        &[
+            garrison("R1", "red", "infantry", 2, "East"),
+            garrison("B1", "blue", "infantry", 2, "East"),
+        ]
+        .concat(),
+    );
+    assert!(
+        e.contains("corps B1 (blue) and R1 (red) are enemies, both in the city of 'East'"),
+        "{e}"
+    );
+}
+
+#[test]
+fn eia_7_5_1_1_the_field_corps_retire_to_join_the_garrison_of_the_city() {
+    // Red's R3 holds the city of East; R1 stands outside it. Three blue corps attack: both fit the
+    // garrison of 2 and are fewer, so R1 retires into the city, where R3 already is.
+    let state = [
+        garrison("R3", "red", "infantry", 2, "East"),
+        corps("R1", "red", "infantry", 2, "3.0", "East"),
+        corps("B1", "blue", "infantry", 4, "3.0", "East"),
+        corps("B2", "blue", "infantry", 4, "3.0", "East"),
+        corps("B3", "blue", "infantry", 4, "3.0", "East"),
+    ]
+    .concat();
+    let (_d, g) = game(&state);
+    let (events, _) = run(&g, &orders(&[("blue", attack("East"))]));
+    let retire = with_rule(&events, "EiA 7.5.1.1");
+    assert_eq!(
+        retire[0].text,
+        "R1 retire into the city of East (2 corps fit its garrison of 2, against 3 enemy corps) (by the SOP)."
+    );
+    assert!(events
+        .iter()
+        .any(|e| e.rolls.iter().any(|r| r.label == "sortie/area=East")));
+}
+
+#[test]
+fn eia_7_5_2_11_a_garrison_next_to_the_battle_marches_to_it_unless_besieged() {
+    let run_with = |extra: &str| {
+        let (_d, g) = game(&sure_win_state(extra));
+        run(&g, &orders(&[("blue", attack("Field"))])).0
+    };
+    // Red's R3 holds the city of East, next to Field: it tries, out of its city.
+    let events = run_with(&garrison("R3", "red", "infantry", 2, "East"));
+    let tries = with_rule(&events, "EiA 7.5.2.11");
+    assert_eq!(tries.len(), 1);
+    assert!(
+        tries[0].text.starts_with(
+            "R3 (red) tries to march out of the city of East to the battle at Field (by the SOP): rolls "
+        ),
+        "{}",
+        tries[0].text
+    );
+    // Besieged by blue's B4 since before the turn, it is not eligible.
+    let events = run_with(
+        &[
+            garrison("R3", "red", "infantry", 2, "East"),
+            corps("B4", "blue", "infantry", 2, "3.0", "East"),
+        ]
+        .concat(),
+    );
+    let texts: Vec<&String> = events.iter().map(|e| &e.text).collect();
+    assert!(
+        !with_rule(&events, "EiA 7.5.2.11")
+            .iter()
+            .any(|e| e.text.contains("R3")),
+        "{texts:#?}"
+    );
+}

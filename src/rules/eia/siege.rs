@@ -2,6 +2,8 @@
 //! and freikorps slipping away (10.1.2.2.3), and the siege that follows a retirement: the sortie
 //! (7.5.4.1.2.1), the breach (7.5.4, on the game's own siege table), the honours of war
 //! (7.5.4.1.2.3.1) and the garrison's surrender by standing order (the fourth interrupt of 19.1).
+//! A garrison stays in its city from turn to turn (`in_city` in the state): while hostile corps stand
+//! in its area outside the city it is besieged, and an attack on the area goes on with the siege.
 
 use std::collections::BTreeSet;
 
@@ -9,14 +11,80 @@ use anyhow::Result;
 
 use crate::decide::{decide, DecidedBy, Sources};
 use crate::engine::event::Event;
+use crate::game::state::{Corps, State};
 
 use super::battle::{factors, join};
-use super::decisions::{EiaPoint, EVADE, HONOURS, RETIRE, SIEGE, SORTIE, SURRENDER};
+use super::decisions::{EiaPoint, EVADE, GARRISON, HONOURS, RETIRE, SIEGE, SORTIE, SURRENDER};
 use super::labels;
 use super::phase::Phase;
 use super::standing::{parse_surrender, SurrenderPolicy};
 
+/// The powers besieging the city of `garrison` at the start of a turn (EiA 7.5.4): those hostile to
+/// its power with corps standing in its area outside the city. Empty for a corps not in a city.
+/// While they stand there the garrison may not march out (its `move` is refused) nor reinforce a
+/// battle (EiA 7.5.2.11).
+pub fn besiegers_at_start(state: &State, garrison: &Corps) -> BTreeSet<String> {
+    if !garrison.in_city {
+        return BTreeSet::new();
+    }
+    state
+        .corps
+        .iter()
+        .filter(|c| {
+            !c.in_city
+                && c.factors > 0
+                && c.area.get_ref() == garrison.area.get_ref()
+                && !state.friendly(c.power.get_ref(), garrison.power.get_ref())
+        })
+        .map(|c| c.power.get_ref().clone())
+        .collect()
+}
+
 impl Phase<'_> {
+    /// EiA 7.5.4: the sieges laid in an earlier turn, as the turn starts: the powers of
+    /// [`besiegers_at_start`], by area, so that the garrisons they shut in stay out of this turn's
+    /// battles while one of them stands in the area (EiA 7.5.2.11).
+    pub(super) fn sieges_from_earlier_turns(&mut self, state: &State) {
+        for c in state.corps.iter().filter(|c| c.in_city) {
+            let powers = besiegers_at_start(state, c);
+            if let (false, Some(area)) = (powers.is_empty(), self.map.find(c.area.get_ref())) {
+                self.besiegers.entry(area).or_default().extend(powers);
+            }
+        }
+    }
+
+    /// EiA 7.5.4: an attack on an area whose defenders all stand in its city already (a garrison from
+    /// an earlier turn, or one that retired into it earlier this turn) is the siege of that city, with
+    /// no retirement to decide and no field battle. Returns whether that is so.
+    pub(super) fn defenders_hold_the_city(
+        &mut self,
+        area: usize,
+        defenders: &BTreeSet<String>,
+        involved: &BTreeSet<String>,
+    ) -> bool {
+        let def: Vec<usize> = self
+            .board
+            .corps_in(area)
+            .into_iter()
+            .filter(|&i| defenders.contains(&self.board.corps[i].power))
+            .collect();
+        if def.is_empty() || def.iter().any(|&i| !self.board.corps[i].in_city) {
+            return false;
+        }
+        let name = self.map.area(area).id.clone();
+        let ids: Vec<&str> = def
+            .iter()
+            .map(|&i| self.board.corps[i].id.as_str())
+            .collect();
+        let text = format!(
+            "{} {} in the city of {name} already: the attack on {name} is its siege (EiA 7.5.4).",
+            ids.join(", "),
+            if ids.len() == 1 { "is" } else { "are" }
+        );
+        self.push(Event::new(GARRISON, "siege", text), area, involved);
+        true
+    }
+
     /// EiA 7.5.1.1: the defenders retire into the city of the area when all their corps fit in its
     /// garrison and they have fewer corps than the attackers in the field, unless the attackers hold
     /// the city themselves (a garrison of theirs is in it, 7.5.2.11). Returns whether they did.
@@ -50,14 +118,16 @@ impl Phase<'_> {
         {
             return Ok(false);
         }
+        // Those in the city already (its garrison) stay there; the others join them.
+        let ids: Vec<String> = def
+            .iter()
+            .filter(|&&i| !self.board.corps[i].in_city)
+            .map(|&i| self.board.corps[i].id.clone())
+            .collect();
         for &i in &def {
             self.board.corps[i].in_city = true;
         }
         let name = self.map.area(area).id.clone();
-        let ids: Vec<&str> = def
-            .iter()
-            .map(|&i| self.board.corps[i].id.as_str())
-            .collect();
         let text = format!(
             "{} retire into the city of {name} ({} corps fit its garrison of {}, against {att} enemy corps) (by the SOP).",
             ids.join(", "),

@@ -309,6 +309,7 @@ impl Fixture {
                 dir: PathBuf::from(GAME),
                 config,
                 map,
+                geometry: None,
                 ruleset,
             },
             state,

@@ -409,6 +409,7 @@ impl Fixture {
                 dir: PathBuf::from(GAME),
                 config,
                 map,
+                geometry: None,
                 ruleset,
             },
             state,

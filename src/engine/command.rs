@@ -1,0 +1,292 @@
+//! Players under a power: a power may list several players (`[[power.player]]` in game.toml), each
+//! with his own password, address, rank and scope of units (his command). This module is the engine's
+//! whole knowledge of them, for any ruleset:
+//!
+//! - an orders file is one player's (`orders/<t>/<power>.<player>.txt`, [`file_stem`]), and a line
+//!   naming a unit of the power outside his scope is refused ([`Command::refuses`]);
+//! - where several players order one unit, the order of the highest rank stands (GITM 6: the
+//!   commander's last order wins over the deputy's), and within one player his last submission
+//!   stands as for any power ([`merge`]);
+//! - each player may get a report of what his own command sees ([`reports_per_player`],
+//!   [`command_sight`]).
+//!
+//! A unit is "named" by an order when a word of the order as pbem reads it back is the id of one of
+//! the power's units; an order naming none (a standing order, a chit) is the power's as a whole and
+//! is treated as one more unit in every player's scope.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::diag::{Diagnostic, Source};
+use crate::engine::visibility::Visibility;
+use crate::game::config::{PowerConfig, ReportsBy, Scope};
+use crate::game::state::State;
+use crate::game::Game;
+use crate::rule::Rule;
+use crate::rules::OrdersCheck;
+
+/// pbem: a player orders the units of his own command only.
+pub const SCOPE: Rule = Rule::new(
+    "pbem",
+    "orders/command",
+    "a player orders the units of his command only",
+);
+
+/// GITM 6: where the commander and his deputy both order a unit, the commander's order stands.
+pub const PRECEDENCE: Rule = Rule::new(
+    "GITM",
+    "6",
+    "the commander's last order wins over the deputy's",
+);
+
+/// The name of a player's files: `france` for a power of one player, `france.ney` for the player
+/// `ney` of a power with several.
+pub fn file_stem(power: &str, player: Option<&str>) -> String {
+    match player {
+        Some(p) => format!("{power}.{p}"),
+        None => power.to_string(),
+    }
+}
+
+/// The players whose files a power has, in rank order (highest first): `None` alone for a power of
+/// one player.
+pub fn slots(pc: &PowerConfig) -> Vec<Option<String>> {
+    if !pc.has_commands() {
+        return vec![None];
+    }
+    let mut players: Vec<_> = pc.commands.iter().collect();
+    players.sort_by_key(|c| pc.rank_order(&c.rank));
+    players.into_iter().map(|c| Some(c.id.clone())).collect()
+}
+
+/// Whether each player of `pc` gets a report of his own command: game.toml's `reports` key, else the
+/// ruleset's word (`Ruleset::reports_per_player`); never for a power of one player.
+pub fn reports_per_player(game: &Game, pc: &PowerConfig) -> bool {
+    pc.has_commands()
+        && match pc.reports {
+            Some(r) => r == ReportsBy::Player,
+            None => game.ruleset.reports_per_player(),
+        }
+}
+
+/// The ids of the units of `power` named by the words of `order`, as the state writes them.
+fn named(order: &str, units: &Units) -> BTreeSet<String> {
+    order
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter_map(|w| units.get(&w.to_ascii_lowercase()).cloned())
+        .collect()
+}
+
+/// The ids of the units of a power, by their lower case.
+type Units = BTreeMap<String, String>;
+
+/// The units of `power` in `state`.
+fn unit_ids(game: &Game, state: &State, power: &str) -> Units {
+    game.ruleset
+        .units(state)
+        .into_iter()
+        .filter(|u| u.owner == power)
+        .map(|u| (u.id.to_ascii_lowercase(), u.id))
+        .collect()
+}
+
+/// What one player may order at the turn of a state: his scope among the power's units.
+pub struct Command {
+    /// The player's id and scope; none for a power of one player (he orders every unit).
+    player: Option<(String, Scope)>,
+    units: Units,
+}
+
+impl Command {
+    /// The command of `player` of `power` at the turn of `state` (his dated changes applied).
+    pub fn of(game: &Game, state: &State, power: &str, player: Option<&str>) -> Command {
+        let player = player.and_then(|id| {
+            let c = game.config.power(power)?.command(id)?;
+            Some((c.id.clone(), c.at(state.turn).scope))
+        });
+        let units = match &player {
+            Some(_) => unit_ids(game, state, power),
+            None => Units::new(),
+        };
+        Command { player, units }
+    }
+
+    /// A diagnostic when `order` names a unit of the power outside the player's scope.
+    pub fn refuses(&self, order: &str, span: std::ops::Range<usize>) -> Option<Diagnostic> {
+        let (id, scope) = self.player.as_ref()?;
+        let outside: Vec<String> = named(order, &self.units)
+            .into_iter()
+            .filter(|u| !scope.holds(u))
+            .collect();
+        if outside.is_empty() {
+            return None;
+        }
+        let scope = match scope {
+            Scope::All => "every unit".to_string(),
+            Scope::Units(u) => u.join(", "),
+        };
+        Some(
+            Diagnostic::error(
+                format!("{} is not in the command of {id}", outside.join(", ")),
+                span,
+            )
+            .label("not your unit to order")
+            .hint(format!(
+                "{id} commands {scope} (game.toml [[power.player]] scope)"
+            ))
+            .rule(SCOPE),
+        )
+    }
+}
+
+/// The orders file of one player, as the turn read it.
+pub struct PlayerOrders<'a> {
+    pub player: &'a str,
+    pub check: &'a OrdersCheck,
+    pub text: &'a str,
+}
+
+/// The orders of a power with several players, as one text for the ruleset: for every unit, the
+/// lines of the highest-ranked player who ordered it (GITM 6); `files` come highest rank first.
+/// A line stands when its player is the highest to order every unit it names (the power as a whole
+/// for a line naming none). Returns the text and a note for every line set aside.
+pub fn merge(
+    game: &Game,
+    state: &State,
+    power: &str,
+    files: &[PlayerOrders],
+) -> (String, Vec<String>) {
+    let units = unit_ids(game, state, power);
+    // The highest-ranked player to name each unit ("" for the power as a whole).
+    let mut owner: BTreeMap<String, usize> = BTreeMap::new();
+    let names = |order: &str| -> BTreeSet<String> {
+        let n = named(order, &units);
+        if n.is_empty() {
+            BTreeSet::from([String::new()])
+        } else {
+            n
+        }
+    };
+    for (i, f) in files.iter().enumerate() {
+        for (_, order) in &f.check.accepted {
+            for u in names(order) {
+                owner.entry(u).or_insert(i);
+            }
+        }
+    }
+    let mut text = String::new();
+    let mut notes = Vec::new();
+    for (i, f) in files.iter().enumerate() {
+        let source = Source::new("", f.text);
+        let lines: Vec<&str> = source.text.lines().collect();
+        for (line, order) in &f.check.accepted {
+            let over: Vec<&str> = names(order)
+                .iter()
+                .filter_map(|u| owner.get(u).filter(|&&o| o != i))
+                .map(|&o| files[o].player)
+                .collect();
+            if let Some(by) = over.first() {
+                notes.push(format!(
+                    "{} line {line} ({order}) is set aside: {by} outranks {} for it ({}).",
+                    file_stem(power, Some(f.player)),
+                    f.player,
+                    PRECEDENCE.cite()
+                ));
+                continue;
+            }
+            if let Some(l) = line.checked_sub(1).and_then(|n| lines.get(n)) {
+                text.push_str(l);
+                text.push('\n');
+            }
+        }
+    }
+    (text, notes)
+}
+
+/// What a player's command sees in `states` (the start or the end of a turn): the sight of the
+/// units of `power` in his `scope` alone (`Ruleset::sight`), keyed by the power's id.
+pub fn command_sight(game: &Game, states: &[&State], power: &str, scope: &Scope) -> Visibility {
+    let positions: Vec<(String, usize)> = states
+        .iter()
+        .flat_map(|state| game.ruleset.units(state))
+        .filter(|u| u.sees && u.owner == power && scope.holds(&u.id))
+        .filter_map(|u| game.map.find(&u.area).map(|i| (u.owner, i)))
+        .collect();
+    Visibility::new(&game.map, &positions, game.ruleset.sight(), &[])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::eia::test_fixture::Fixture;
+
+    fn check(lines: &[(usize, &str)]) -> OrdersCheck {
+        OrdersCheck {
+            power: Some("france".into()),
+            player: None,
+            entropy: None,
+            accepted: lines.iter().map(|(l, o)| (*l, o.to_string())).collect(),
+            diagnostics: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn gitm_6_the_higher_rank_wins_each_unit_and_the_power_wide_lines() {
+        let fx = Fixture::new();
+        let high = check(&[(1, "move FR-I Ulm"), (2, "standing pursue never")]);
+        let low = check(&[
+            (1, "move FR-I Munich"),
+            (2, "move FR-V Stuttgart"),
+            (3, "move FR-V with FR-I Ulm"),
+            (4, "standing pursue always"),
+        ]);
+        let high_text = "move FR-I Ulm\nstanding pursue never\n";
+        let low_text =
+            "move FR-I Munich\nmove FR-V Stuttgart\nmove FR-V with FR-I Ulm\nstanding pursue always\n";
+        let files = [
+            PlayerOrders {
+                player: "napoleon",
+                check: &high,
+                text: high_text,
+            },
+            PlayerOrders {
+                player: "ney",
+                check: &low,
+                text: low_text,
+            },
+        ];
+        let (text, notes) = merge(&fx.game, &fx.state, "france", &files);
+        // FR-I and the power-wide line are the commander's; FR-V, only the deputy's, is his; a line
+        // naming a unit the commander ordered is set aside whole.
+        assert_eq!(
+            text,
+            "move FR-I Ulm\nstanding pursue never\nmove FR-V Stuttgart\n"
+        );
+        assert_eq!(notes.len(), 3, "{notes:?}");
+        assert!(notes[0].starts_with(
+            "france.ney line 1 (move FR-I Munich) is set aside: napoleon outranks ney"
+        ));
+        assert!(notes.iter().all(|n| n.ends_with("(GITM 6).")), "{notes:?}");
+    }
+
+    #[test]
+    fn a_player_orders_the_units_of_his_scope_only() {
+        let fx = Fixture::new();
+        let scope = Scope::Units(vec!["FR-V".into()]);
+        let c = Command {
+            player: Some(("ney".into(), scope)),
+            units: unit_ids(&fx.game, &fx.state, "france"),
+        };
+        assert!(c.refuses("move FR-V Stuttgart", 0..1).is_none());
+        assert!(c.refuses("standing pursue never", 0..1).is_none());
+        let d = c.refuses("move fr-i Ulm", 3..9).unwrap();
+        assert_eq!(d.message, "FR-I is not in the command of ney");
+        assert_eq!((d.span, d.rule), (3..9, Some(SCOPE)));
+        assert_eq!(
+            d.hint.as_deref(),
+            Some("ney commands FR-V (game.toml [[power.player]] scope)")
+        );
+        // A power of one player orders every unit.
+        let all = Command::of(&fx.game, &fx.state, "france", None);
+        assert!(all.refuses("move FR-I Ulm", 0..1).is_none());
+    }
+}
