@@ -88,6 +88,18 @@ impl Spec {
     pub fn sized(units: usize) -> Spec {
         Spec::new(units, units / 10)
     }
+
+    /// `powers` powers of `units_per_power` units each, one combat per ten units, and a leader per ten
+    /// units of a power (at least one, at most EiA's eight), so that small armies still have corps
+    /// to fight with: what `cargo run --example synth` writes.
+    pub fn per_power(powers: usize, units_per_power: usize) -> Spec {
+        let units = powers.saturating_mul(units_per_power);
+        Spec {
+            powers,
+            leaders_per_power: (units_per_power / 10).clamp(1, 8),
+            ..Spec::sized(units)
+        }
+    }
 }
 
 /// The files of a game, by path relative to the game folder, in the order they are written.
@@ -678,6 +690,18 @@ mod tests {
         // A defender may slip away before the battle (evasion, a city): nearly every combat is fought.
         assert!(battles * 10 >= spec.combats * 9, "{battles} battles");
         assert!(game.is_resolved(1));
+    }
+
+    /// What `cargo run --example synth -- DIR --powers N --units-per-power U` writes.
+    #[test]
+    fn per_power_gives_each_power_its_units_a_combat_per_ten_units_and_a_leader_per_ten() {
+        let spec = Spec::per_power(100, 10);
+        let f = generate(&spec).unwrap();
+        assert_eq!(f.summary.corps + f.summary.leaders, 1_000);
+        assert_eq!(f.summary.combats, 100);
+        assert_eq!(f.summary.leaders, 100);
+        assert_eq!(f.passwords.len(), 100);
+        assert_eq!(Spec::per_power(24, 400).leaders_per_power, 8);
     }
 
     #[test]

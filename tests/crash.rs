@@ -100,6 +100,13 @@ fn run_in(dir: &Path, args: &[&str], crash_before: Option<&str>) -> bool {
         c.env("PBEM_CRASH_BEFORE", name);
     }
     let out = c.output().unwrap();
+    if crash_before.is_none() && !out.status.success() {
+        // What went wrong, for the assertion that follows.
+        eprintln!(
+            "pbem {args:?} failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
     out.status.success()
 }
 
@@ -193,8 +200,14 @@ fn a_turn_killed_before_any_file_is_either_the_old_turn_or_the_new_one_and_a_rer
         );
         stray += check_crash(&tmp.path().join("ulm-1805"), name, &old, &new, rerun);
     }
-    // Each crash leaves the temporary file it was about to rename, and nothing else.
-    assert_eq!(stray, names.len());
+    // Each crash leaves at least the temporary file it was about to rename (a crash inside the batch
+    // of a turn's files, `fsio::Batch`, also those of the batch not yet put in place); the rerun's
+    // lock removes them all (checked above: the rerun ends with exactly the new turn's files).
+    assert!(
+        stray >= names.len(),
+        "{stray} temporary files for {} crashes",
+        names.len()
+    );
 }
 
 #[test]

@@ -13,7 +13,7 @@ use crate::dice::{self, Bytes32};
 use crate::engine::dice_box::DiceBox;
 use crate::engine::event::Event;
 use crate::game::config::DiceScheme;
-use crate::game::fsio::{write_atomic, GameLock};
+use crate::game::fsio::{write_atomic, Batch, GameLock};
 use crate::game::record::{sha256_hex, TurnRecord, FORMAT};
 use crate::game::Game;
 use crate::mail::outbox;
@@ -88,9 +88,10 @@ pub fn read_orders(
     turn: u32,
 ) -> Result<Vec<OrdersFileStatus>> {
     let mut out = Vec::new();
+    let checker = game.ruleset.checker(game, state);
     for p in &game.config.powers {
         for player in crate::engine::command::slots(p) {
-            out.push(read_one(game, state, turn, &p.id, player)?);
+            out.push(read_one(game, &*checker, turn, &p.id, player)?);
         }
     }
     Ok(out)
@@ -99,7 +100,7 @@ pub fn read_orders(
 /// Reads and checks the orders file of one player of a power.
 fn read_one(
     game: &Game,
-    state: &crate::game::state::State,
+    checker: &dyn Fn(&crate::diag::Source) -> OrdersCheck,
     turn: u32,
     power: &str,
     player: Option<String>,
@@ -116,7 +117,7 @@ fn read_one(
         });
     }
     let bytes = std::fs::read(&path).with_context(|| format!("cannot read {shown}"))?;
-    let (source, mut check) = crate::rules::check_file(game, state, &shown, &bytes);
+    let (source, mut check) = crate::rules::check_file_with(checker, &shown, &bytes);
     if let Some(q) = &check.power {
         let whose = crate::engine::command::file_stem(q, check.player.as_deref());
         let stem = crate::engine::command::file_stem(power, player.as_deref());
@@ -214,11 +215,14 @@ pub fn resolve(game: &Game, opts: &ResolveOptions) -> Result<TurnOutcome> {
     }
     // The next turn's commitment, published in this turn's reports.
     let next_commitment = ensure_commitment(game, turn + 1)?;
-    // Each file is written as soon as it is made, so that the turn holds one power's reports in
-    // memory at a time, not all of them; the record, written last, still makes the turn resolved.
+    // Each file goes to a temporary file as soon as it is made, so that the turn holds one power's
+    // reports in memory at a time, not all of them; the batch then syncs them together and puts them
+    // in place (`fsio::Batch`), and the record, written last, still makes the turn resolved.
+    let mut batch = Batch::new();
     let products = compute_into(game, turn, &secret, &next_commitment, &mut |path, bytes| {
-        write_atomic(path, bytes)
+        batch.put(path, bytes)
     })?;
+    batch.commit()?;
     let record_path = game.record_path(turn);
     write_atomic(
         &record_path,
@@ -679,7 +683,7 @@ impl ReportSheet<'_> {
                 game.config.date_of(turn),
             ),
             text: rendered.text,
-            html: rendered.html,
+            html: rendered.mail_html,
             attachments,
             in_reply_to: None,
             date: outbox::game_instant(game, turn),

@@ -112,6 +112,24 @@ impl Visibility {
         self.seen.get(power).cloned().unwrap_or_default()
     }
 
+    /// The places `power` sees, with their precision, in map order, without copying them.
+    pub fn seen_by(&self, power: &str) -> impl Iterator<Item = (usize, Precision)> + '_ {
+        self.seen
+            .get(power)
+            .into_iter()
+            .flatten()
+            .map(|(a, q)| (*a, *q))
+    }
+
+    /// The allies `power` shares sight with (none when sight is not shared).
+    pub fn allies(&self, power: &str) -> impl Iterator<Item = &str> + '_ {
+        self.allies
+            .get(power)
+            .into_iter()
+            .flatten()
+            .map(String::as_str)
+    }
+
     /// The places `power` sees.
     pub fn places(&self, power: &str) -> BTreeSet<usize> {
         self.seen

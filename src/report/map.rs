@@ -1,8 +1,8 @@
-//! What the map of one power shows at the end of a turn: every area, the control it knows, the units it
-//! sees, the moves and the battles it saw. Built from the power's view only; `svg.rs` draws it and the
+//! What the map of one power shows at the end of a turn: every area (on a large map, the areas it sees
+//! and their neighbours), the control it knows, the units it sees, the moves and the battles it saw. Built from the power's view only; `svg.rs` draws it and the
 //! JSON report carries it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
@@ -10,12 +10,18 @@ use crate::engine::event::Event;
 use crate::engine::visibility::{Precision, Visibility};
 use crate::game::Game;
 
-use super::view::{ReportInput, UnitLine};
+use super::view::{ReportInput, TurnSight, UnitLine};
+
+/// A map of at most this many areas is drawn whole for every power, as a board is (a full map of
+/// Europe for EiA has about 250); a larger one is cut to what each power sees, so that a report's size
+/// follows what its power sees and not the size of the world.
+pub const WHOLE_MAP_AREAS: usize = 500;
 
 /// The map of one power.
 #[derive(Debug, Clone, Serialize)]
 pub struct MapView {
-    /// Every area of the map, in map order.
+    /// Every area of the map, in map order; on a map of more than [`WHOLE_MAP_AREAS`], the areas the
+    /// power sees, their neighbours, and those it knows or its units, moves and battles name.
     pub areas: Vec<AreaMark>,
     /// The units the power sees, by area (map order) and owner (own first, then game order).
     pub units: Vec<UnitMark>,
@@ -28,6 +34,9 @@ pub struct MapView {
 /// One area as the power knows it.
 #[derive(Debug, Clone, Serialize)]
 pub struct AreaMark {
+    /// The area's index in the map (not in the reports).
+    #[serde(skip)]
+    pub index: usize,
     pub id: String,
     pub land: bool,
     /// Position on the map picture, in map units.
@@ -85,8 +94,9 @@ pub struct CombatMark {
 }
 
 impl MapView {
-    /// The map of `input.power`: its sight at the end of the turn, its units and those it sees, and
-    /// the events it may see.
+    /// The map of `input.power`: the areas it sees and their neighbours, the areas whose control it
+    /// knows, its units and those it sees, and the events it may see. The rest of the world is left
+    /// out, so that the map of a power costs what the power sees, whatever the size of the game.
     pub fn build(
         game: &Game,
         input: &ReportInput<'_>,
@@ -97,26 +107,51 @@ impl MapView {
     ) -> MapView {
         let power = input.power;
         let after = input.state_after;
-        let control_seen: Vec<&str> = events
+        let shared = input.shared;
+        let control_seen: BTreeSet<usize> = events
             .iter()
             .filter(|e| e.kind == "control")
             .filter_map(|e| e.area.as_deref())
+            .filter_map(|a| game.map.find(a))
             .collect();
-        let areas = game
-            .map
-            .areas
+        let moves = moves(game, input, events);
+        let combats = combats(shared, events);
+        // The areas drawn: on a map of a board's size, all of them (the board is no secret); on a
+        // larger one, those seen and their neighbours, those whose control is known (the power's,
+        // its allies', those it saw change hands), and those its units, moves and battles name.
+        let mut shown: BTreeSet<usize> = BTreeSet::new();
+        if game.map.areas.len() <= WHOLE_MAP_AREAS {
+            shown.extend(0..game.map.areas.len());
+        }
+        for (a, _) in sight.seen_by(power) {
+            shown.insert(a);
+            shown.extend(game.map.area(a).adjacent.iter().copied());
+        }
+        shown.extend(control_seen.iter().copied());
+        for p in std::iter::once(power).chain(sight.allies(power)) {
+            shown.extend(shared.controlled_by(p).iter().copied());
+        }
+        let named = units
             .iter()
-            .enumerate()
-            .map(|(i, a)| {
+            .chain(seen)
+            .map(|u| u.area.as_str())
+            .chain(moves.iter().flat_map(|m| [m.from.as_str(), m.to.as_str()]))
+            .chain(combats.iter().map(|c| c.area.as_str()));
+        shown.extend(named.filter_map(|a| game.map.find(a)));
+        let areas = shown
+            .into_iter()
+            .map(|i| {
+                let a = game.map.area(i);
                 let seen = sight.precision(power, i);
                 let control = after.control.get(&a.id).cloned();
                 let known = a.is_land()
                     && (seen.is_some()
-                        || control_seen.contains(&a.id.as_str())
+                        || control_seen.contains(&i)
                         || control
                             .as_deref()
                             .is_some_and(|c| sight.shares_with(power, c)));
                 AreaMark {
+                    index: i,
                     id: a.id.clone(),
                     land: a.is_land(),
                     x: a.xy[0],
@@ -134,24 +169,25 @@ impl MapView {
             .collect();
         MapView {
             areas,
-            units: unit_marks(game, power, units, seen),
-            moves: moves(game, input, events),
-            combats: combats(game, events),
+            units: unit_marks(game, shared, power, units, seen),
+            moves,
+            combats,
         }
     }
 }
 
-fn unit_marks(game: &Game, power: &str, units: &[UnitLine], seen: &[UnitLine]) -> Vec<UnitMark> {
+fn unit_marks(
+    game: &Game,
+    shared: &TurnSight,
+    power: &str,
+    units: &[UnitLine],
+    seen: &[UnitLine],
+) -> Vec<UnitMark> {
     let rank = |owner: &str| -> usize {
         if owner == power {
             0
         } else {
-            1 + game
-                .config
-                .powers
-                .iter()
-                .position(|p| p.id == owner)
-                .unwrap_or(game.config.powers.len())
+            1 + shared.rank(owner).unwrap_or(game.config.powers.len())
         }
     };
     let mut marks: BTreeMap<(usize, usize, String), UnitMark> = BTreeMap::new();
@@ -194,12 +230,8 @@ fn unit_marks(game: &Game, power: &str, units: &[UnitLine], seen: &[UnitLine]) -
 /// The moves of the move events the power saw: from where the unit stood at the start of the turn to
 /// the area the event ends in. The unit is the first word of the event's text.
 fn moves(game: &Game, input: &ReportInput<'_>, events: &[&Event]) -> Vec<MoveMark> {
-    let before = game.ruleset.units(input.state_before);
     let start = |id: &str| -> Option<(String, String)> {
-        before
-            .iter()
-            .find(|u| u.id == id && u.kind != "fleet")
-            .map(|u| (u.owner.clone(), u.area.clone()))
+        input.shared.start_of(game, input.state_before, id).cloned()
     };
     let mut out: Vec<MoveMark> = Vec::new();
     for e in events.iter().filter(|e| e.kind == "move") {
@@ -224,7 +256,7 @@ fn moves(game: &Game, input: &ReportInput<'_>, events: &[&Event]) -> Vec<MoveMar
 }
 
 /// The battles the power saw: each `combat` event, with the `result` event of the same area after it.
-fn combats(game: &Game, events: &[&Event]) -> Vec<CombatMark> {
+fn combats(shared: &TurnSight, events: &[&Event]) -> Vec<CombatMark> {
     let mut out: Vec<CombatMark> = Vec::new();
     for e in events {
         let Some(area) = &e.area else { continue };
@@ -238,13 +270,14 @@ fn combats(game: &Game, events: &[&Event]) -> Vec<CombatMark> {
                 if let Some(c) = out.iter_mut().rev().find(|c| &c.area == area) {
                     // "france and bavaria win at Ulm; ...": the powers named before the verb.
                     let head = e.text.split(" win").next().unwrap_or_default();
-                    c.winners = game
-                        .config
-                        .powers
-                        .iter()
-                        .filter(|p| head.split(' ').any(|w| w == p.id))
-                        .map(|p| p.id.clone())
+                    // In game order, each once.
+                    let mut winners: Vec<(usize, &str)> = head
+                        .split(' ')
+                        .filter_map(|w| shared.rank(w).map(|r| (r, w)))
                         .collect();
+                    winners.sort_unstable();
+                    winners.dedup();
+                    c.winners = winners.into_iter().map(|(_, w)| w.to_string()).collect();
                     c.result = e.text.clone();
                 }
             }

@@ -1,7 +1,8 @@
 //! Reports: what each power may know of a turn, rendered from `templates/`. A report is built from a
 //! [`view::PowerView`], which holds only what the power may see; templates never see the whole turn.
-//! Each power gets the same report four ways: text (the mail's body), HTML (its alternative, with the
-//! map inline), JSON (`pbem-report/1`, see `schema/`) and an SVG map. The referee gets a summary.
+//! Each power gets the same report four ways: text (the mail's body), HTML (with the map inline; the
+//! mail's alternative has it without, since the mail carries the map once, as its SVG attachment),
+//! JSON (`pbem-report/1`, see `schema/`) and an SVG map. The referee gets a summary.
 
 pub mod header;
 pub mod json;
@@ -34,8 +35,11 @@ pub struct ReportFile {
 pub struct Rendered {
     /// The text report, the mail's plain-text body.
     pub text: String,
-    /// The HTML report, the mail's HTML alternative, when there is one.
+    /// The HTML report, with the map inline, when there is one.
     pub html: Option<String>,
+    /// The mail's HTML alternative: the HTML report without the map, which the mail carries once,
+    /// as its SVG attachment.
+    pub mail_html: Option<String>,
     /// Files written beside the report and attached to its mail.
     pub attachments: Vec<ReportFile>,
 }
@@ -43,8 +47,10 @@ pub struct Rendered {
 /// Renders the report of one power in every form pbem writes.
 pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
     let view = view::PowerView::build(game, input);
-    let map = svg::render(game, &view);
-    let text = templates::render(game, "report.txt", &view)?;
+    let map = svg::render(game, input.shared, &view);
+    // The view as the templates' values, made once for the three renderings.
+    let fields = Value::from_serialize(&view);
+    let text = templates::render(game, "report.txt", &fields)?;
     // Inside HTML the SVG needs no namespace declaration (so it carries no URL), and it shrinks to
     // the width of the mail.
     let inline = map.replacen(
@@ -54,13 +60,16 @@ pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
     );
     let context = minijinja::context! {
         map_svg => Value::from_safe_string(inline),
-        ..Value::from_serialize(&view)
+        ..fields.clone()
     };
     let html = templates::render(game, "report.html", &context)?;
+    let without_map = minijinja::context! { map_svg => "", ..fields };
+    let mail_html = templates::render(game, "report.html", &without_map)?;
     let json = json::render(&view).context("cannot write the JSON report")?;
     Ok(Rendered {
         text,
         html: Some(html),
+        mail_html: Some(mail_html),
         attachments: vec![
             ReportFile {
                 extension: "json",

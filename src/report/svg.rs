@@ -6,14 +6,14 @@
 //! The bytes are deterministic: integer coordinates, elements in map and game order, and every text
 //! escaped (area ids are plain words, but names and colours come from the referee's files).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 use crate::engine::visibility::Precision;
 use crate::game::Game;
 
 use super::map::AreaMark;
-use super::view::PowerView;
+use super::view::{PowerView, TurnSight};
 
 /// Width of the map's drawing, in pixels; heights follow the map's proportions.
 const MAP_WIDTH: i64 = 1200;
@@ -46,22 +46,17 @@ pub fn esc(s: &str) -> String {
     out
 }
 
-/// The colours of the powers, by id: game.toml's `colour` when it is `#rrggbb`, else the palette's.
-pub fn colours(game: &Game) -> BTreeMap<String, String> {
-    game.config
-        .powers
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            let c = p
-                .colour
-                .as_deref()
-                .filter(|c| rgb(c).is_some())
-                .map(str::to_ascii_lowercase)
-                .unwrap_or_else(|| PALETTE[i % PALETTE.len()].to_string());
-            (p.id.clone(), c)
-        })
-        .collect()
+/// The colour of the power at `rank` in game.toml: its `colour` when it is `#rrggbb`, else the
+/// palette's.
+fn colour_of(game: &Game, rank: usize) -> Option<String> {
+    let p = game.config.powers.get(rank)?;
+    Some(
+        p.colour
+            .as_deref()
+            .filter(|c| rgb(c).is_some())
+            .map(str::to_ascii_lowercase)
+            .unwrap_or_else(|| PALETTE[rank % PALETTE.len()].to_string()),
+    )
 }
 
 fn rgb(c: &str) -> Option<[u32; 3]> {
@@ -116,15 +111,21 @@ impl Frame {
     }
 }
 
-/// Draws the map of the power of `view`.
-pub fn render(game: &Game, view: &PowerView) -> String {
+/// Draws the map of the power of `view`: the areas its view holds (`report::map`), nothing beyond.
+pub fn render(game: &Game, shared: &TurnSight, view: &PowerView) -> String {
     let map = &view.map;
-    let colours = colours(game);
-    let colour = |p: &str| colours.get(p).cloned().unwrap_or_else(|| INK.to_string());
+    let colour = |p: &str| {
+        shared
+            .rank(p)
+            .and_then(|r| colour_of(game, r))
+            .unwrap_or_else(|| INK.to_string())
+    };
     let name = |p: &str| {
-        game.config
-            .power(p)
-            .map_or(p.to_string(), |c| c.name.clone())
+        match shared.rank(p) {
+            Some(r) => game.config.powers.get(r),
+            None => game.config.power(p),
+        }
+        .map_or(p.to_string(), |c| c.name.clone())
     };
     let frame = Frame::new(&map.areas);
     let pos: BTreeMap<&str, (i64, i64)> = map
@@ -176,8 +177,10 @@ pub fn render(game: &Game, view: &PowerView) -> String {
     // Adjacency: each pair once, land roads solid, dotted connections (PoG 11.1.3) dotted, sea lanes
     // dashed.
     let _ = writeln!(s, r#"<g class="adjacency">"#);
-    for (i, a) in game.map.areas.iter().enumerate() {
-        for &j in a.adjacent.iter().filter(|&&j| j > i) {
+    let drawn: BTreeSet<usize> = map.areas.iter().map(|a| a.index).collect();
+    for &i in &drawn {
+        let a = game.map.area(i);
+        for &j in a.adjacent.iter().filter(|&&j| j > i && drawn.contains(&j)) {
             let b = game.map.area(j);
             let ((x1, y1), (x2, y2)) = (pos[a.id.as_str()], pos[b.id.as_str()]);
             let style = if a.dotted.contains_key(&j) {
@@ -463,6 +466,35 @@ fn star(x: i64, y: i64) -> String {
         .join(" ")
 }
 
+/// A legend lists every power of a game of at most this many; in a larger game, the powers its map
+/// shows.
+const WHOLE_LEGEND_POWERS: usize = 24;
+
+/// The powers the legend lists, in game order: every power of a small game; in a larger one the
+/// powers this map shows (the power itself, the controllers of its areas, the owners of its units
+/// and moves, the victors of its battles).
+fn on_map<'g>(game: &'g Game, view: &PowerView) -> Vec<&'g crate::game::config::PowerConfig> {
+    if game.config.powers.len() <= WHOLE_LEGEND_POWERS {
+        return game.config.powers.iter().collect();
+    }
+    let m = &view.map;
+    let named: BTreeSet<&str> = std::iter::once(view.power.as_str())
+        .chain(m.areas.iter().filter_map(|a| a.control.as_deref()))
+        .chain(m.units.iter().map(|u| u.owner.as_str()))
+        .chain(m.moves.iter().map(|u| u.owner.as_str()))
+        .chain(
+            m.combats
+                .iter()
+                .flat_map(|c| c.winners.iter().map(String::as_str)),
+        )
+        .collect();
+    game.config
+        .powers
+        .iter()
+        .filter(|p| named.contains(p.id.as_str()))
+        .collect()
+}
+
 /// The legend being written: its text and the baseline of its next line.
 struct Legend {
     s: String,
@@ -512,7 +544,7 @@ fn draw_legend(
         y: TOP + 30,
     };
     l.heading("Powers");
-    for p in &game.config.powers {
+    for p in on_map(game, view) {
         let c = colour(&p.id);
         let mine = if p.id == view.power { " (you)" } else { "" };
         l.line(
@@ -591,7 +623,13 @@ fn draw_legend(
         ),
         "road between areas",
     );
-    if game.map.areas.iter().any(|a| !a.dotted.is_empty()) {
+    // Line styles as this map draws them, from its own areas.
+    if view
+        .map
+        .areas
+        .iter()
+        .any(|a| !game.map.area(a.index).dotted.is_empty())
+    {
         l.line(
             format!(
                 r##"<line x1="{x}" y1="{y}" x2="{}" y2="{y}" stroke="#9e9e9e" stroke-width="2" stroke-dasharray="2 4"/>"##,
@@ -601,7 +639,7 @@ fn draw_legend(
             "dotted line: some nations only",
         );
     }
-    if game.map.areas.iter().any(|a| !a.is_land()) {
+    if view.map.areas.iter().any(|a| !a.land) {
         l.line(
             format!(
                 r##"<line x1="{x}" y1="{y}" x2="{}" y2="{y}" stroke="#90caf9" stroke-width="1.5" stroke-dasharray="5 4"/>"##,

@@ -3,6 +3,7 @@
 //! service says the power sees, and only as precisely as it sees there.
 
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 use serde::Serialize;
 
@@ -55,19 +56,124 @@ impl CommandSight {
     }
 }
 
-/// What the reports of one turn share, computed once per turn rather than once per power: who sees
-/// which place after the turn, and every unit on the map as the ruleset describes it.
+/// What the reports of one turn share, computed once per turn rather than once per power, so that each
+/// power's report costs what that power sees and not what the world holds: who sees which place after
+/// the turn, every unit on the map as the ruleset describes it, and indexes of them by owner and by
+/// area; the areas each power controls; the events each power sees and where each unit started the
+/// turn (made on the first report, from its [`ReportInput`]: every report of a turn has the same
+/// events and states).
 pub struct TurnSight {
     pub sight: Visibility,
     pub units: Vec<crate::rules::UnitView>,
+    /// Positions in `units` of each owner's units, in state order.
+    by_owner: BTreeMap<String, Vec<usize>>,
+    /// Positions in `units` of the units in each area, by area index, in state order.
+    by_area: Vec<Vec<usize>>,
+    /// The areas each power controls after the turn, by index, in map order.
+    controlled: BTreeMap<String, Vec<usize>>,
+    /// Each power's place in game.toml.
+    rank: BTreeMap<String, usize>,
+    /// Positions in the turn's events of those each power may see, in order.
+    events_of: OnceLock<BTreeMap<String, Vec<usize>>>,
+    /// Where each land unit (not a fleet) stood at the start of the turn: owner and area, by id.
+    starts: OnceLock<BTreeMap<String, (String, String)>>,
 }
 
 impl TurnSight {
     pub fn new(game: &Game, state_after: &State) -> TurnSight {
-        TurnSight {
-            sight: Visibility::of(game, state_after),
-            units: game.ruleset.units(state_after),
+        TurnSight::with_sight(game, state_after, Visibility::of(game, state_after))
+    }
+
+    /// As [`TurnSight::new`], with the sight given.
+    pub fn with_sight(game: &Game, state_after: &State, sight: Visibility) -> TurnSight {
+        let units = game.ruleset.units(state_after);
+        let mut by_owner: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        let mut by_area = vec![Vec::new(); game.map.areas.len()];
+        for (i, u) in units.iter().enumerate() {
+            by_owner.entry(u.owner.clone()).or_default().push(i);
+            if let Some(a) = game.map.find(&u.area) {
+                by_area[a].push(i);
+            }
         }
+        let mut controlled: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        for (area, power) in &state_after.control {
+            if let Some(a) = game.map.find(area) {
+                controlled.entry(power.clone()).or_default().push(a);
+            }
+        }
+        for list in controlled.values_mut() {
+            list.sort_unstable();
+        }
+        let rank = game
+            .config
+            .powers
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.id.clone(), i))
+            .collect();
+        TurnSight {
+            sight,
+            units,
+            by_owner,
+            by_area,
+            controlled,
+            rank,
+            events_of: OnceLock::new(),
+            starts: OnceLock::new(),
+        }
+    }
+
+    /// The units of `owner`, in state order.
+    pub fn units_of(&self, owner: &str) -> impl Iterator<Item = &crate::rules::UnitView> {
+        self.by_owner
+            .get(owner)
+            .into_iter()
+            .flatten()
+            .map(|&i| &self.units[i])
+    }
+
+    /// The areas `power` controls after the turn, in map order.
+    pub fn controlled_by(&self, power: &str) -> &[usize] {
+        self.controlled.get(power).map_or(&[], Vec::as_slice)
+    }
+
+    /// The place of `power` in game.toml, if it is one of the game's powers.
+    pub fn rank(&self, power: &str) -> Option<usize> {
+        self.rank.get(power).copied()
+    }
+
+    /// The events of `events` that `power` may see, in order.
+    pub fn events_for<'e>(&self, events: &'e [Event], power: &str) -> Vec<&'e Event> {
+        let index = self.events_of.get_or_init(|| {
+            let mut index: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+            for (i, e) in events.iter().enumerate() {
+                for p in &e.visible_to {
+                    index.entry(p.clone()).or_default().push(i);
+                }
+            }
+            index
+        });
+        index
+            .get(power)
+            .into_iter()
+            .flatten()
+            .filter_map(|&i| events.get(i))
+            .collect()
+    }
+
+    /// Owner and area of the land unit `id` at the start of the turn (the first of that id).
+    pub fn start_of(&self, game: &Game, before: &State, id: &str) -> Option<&(String, String)> {
+        self.starts
+            .get_or_init(|| {
+                let mut starts = BTreeMap::new();
+                for u in game.ruleset.units(before) {
+                    if u.kind != "fleet" {
+                        starts.entry(u.id).or_insert((u.owner, u.area));
+                    }
+                }
+                starts
+            })
+            .get(id)
     }
 }
 
@@ -186,11 +292,11 @@ impl PowerView {
         let mine = |u: &crate::rules::UnitView| {
             u.owner == power && command.is_none_or(|c| c.scope.holds(&u.id))
         };
-        let (units, seen) = units_of(game, &input.shared.units, power, &mine, sight);
+        let (units, seen) = units_of(input.shared, power, &mine, sight);
         let visible: Vec<&Event> = input
-            .events
-            .iter()
-            .filter(|e| e.visible_to.contains(power))
+            .shared
+            .events_for(input.events, power)
+            .into_iter()
             .filter(|e| command.is_none_or(|c| c.tells(game, power, e)))
             .collect();
         let events: Vec<EventLine> = visible
@@ -251,10 +357,11 @@ impl PowerView {
     }
 }
 
-/// The power's own units, and the foreign units it sees (exactly, or as approximate forces).
+/// The power's own units (those `mine` holds: for one player of a power with several, those of his
+/// command), and the foreign units `sight` shows it (exactly, or as approximate forces), from the
+/// indexes of the turn: what the power owns and the areas it sees, not every unit.
 fn units_of(
-    game: &Game,
-    all: &[crate::rules::UnitView],
+    shared: &TurnSight,
     power: &str,
     mine: &dyn Fn(&crate::rules::UnitView) -> bool,
     sight: &Visibility,
@@ -268,23 +375,34 @@ fn units_of(
         strength: u.strength,
         precision: Precision::Exact,
     };
-    let mut units = Vec::new();
+    let units = shared
+        .units_of(power)
+        .filter(|u| mine(u))
+        .map(line)
+        .collect();
+    // The other units in the areas the power sees, in state order, with the precision of the area.
+    let mut there: Vec<(usize, Precision)> = sight
+        .seen_by(power)
+        .flat_map(|(a, q)| {
+            shared
+                .by_area
+                .get(a)
+                .into_iter()
+                .flatten()
+                .map(move |&i| (i, q))
+        })
+        .filter(|&(i, _)| !mine(&shared.units[i]))
+        .collect();
+    there.sort_unstable();
     let mut seen = Vec::new();
     // Approximate sightings, summed by (area, owner, kind) in the order first met.
     let mut forces: BTreeMap<(String, String, &'static str), u32> = BTreeMap::new();
     let mut order = Vec::new();
-    for u in all {
-        if mine(u) {
-            units.push(line(u));
-            continue;
-        }
-        let Some(place) = game.map.find(&u.area) else {
-            continue;
-        };
-        match sight.precision(power, place) {
-            None => {}
-            Some(Precision::Exact) => seen.push(line(u)),
-            Some(Precision::Approximate) if u.kind != "leader" => {
+    for (i, q) in there {
+        let u = &shared.units[i];
+        match q {
+            Precision::Exact => seen.push(line(u)),
+            Precision::Approximate if u.kind != "leader" => {
                 let key = (u.area.clone(), u.owner.clone(), u.kind);
                 if !forces.contains_key(&key) {
                     order.push(key.clone());
@@ -292,7 +410,7 @@ fn units_of(
                 let n = forces.entry(key).or_default();
                 *n = n.saturating_add(u.strength);
             }
-            Some(Precision::Approximate) => {}
+            Precision::Approximate => {}
         }
     }
     for key in order {
@@ -440,13 +558,12 @@ mod tests {
             Sight { range: 2, exact: 0 },
             &[],
         );
-        let all = fx.game.ruleset.units(&fx.state);
+        let shared = TurnSight::with_sight(&fx.game, &fx.state, sight);
         let (own, seen) = units_of(
-            &fx.game,
-            &all,
+            &shared,
             "austria",
             &|u: &crate::rules::UnitView| u.owner == "austria",
-            &sight,
+            &shared.sight,
         );
         assert!(own.iter().any(|u| u.id == "AU-I"));
         let near: Vec<&UnitLine> = seen.iter().filter(|u| u.area == "Stuttgart").collect();
@@ -458,6 +575,74 @@ mod tests {
         assert!(
             !seen.iter().any(|u| u.kind == "leader"),
             "leaders are not seen from afar"
+        );
+    }
+
+    /// The indexes of `TurnSight` give each power what a scan of every unit and event gave.
+    #[test]
+    fn the_turn_indexes_give_each_power_what_a_scan_of_everything_gives() {
+        let fx = Fixture::new();
+        let shared = TurnSight::new(&fx.game, &fx.state);
+        const RULE: crate::rule::Rule = crate::rule::Rule::new("EiA", "7", "test");
+        let events: Vec<Event> = (0..12)
+            .map(|i| {
+                let powers = ["france", "austria", "russia", "britain"];
+                Event::new(RULE, "test", format!("event {i}"))
+                    .seen_by(powers.iter().copied().filter(|p| (i + p.len()) % 3 != 0))
+            })
+            .collect();
+        let mut foreign = 0;
+        for p in &fx.game.config.powers {
+            let power = p.id.as_str();
+            let scanned: Vec<&str> = events
+                .iter()
+                .filter(|e| e.visible_to.contains(power))
+                .map(|e| e.text.as_str())
+                .collect();
+            let indexed: Vec<&str> = shared
+                .events_for(&events, power)
+                .iter()
+                .map(|e| e.text.as_str())
+                .collect();
+            assert_eq!(indexed, scanned, "{power}");
+            let (own, seen) = units_of(
+                &shared,
+                power,
+                &|u: &crate::rules::UnitView| u.owner == power,
+                &shared.sight,
+            );
+            let own_ids: Vec<&str> = own.iter().map(|u| u.id.as_str()).collect();
+            let all_own: Vec<&str> = shared
+                .units
+                .iter()
+                .filter(|u| u.owner == power)
+                .map(|u| u.id.as_str())
+                .collect();
+            assert_eq!(own_ids, all_own, "{power}");
+            let exact: Vec<&str> = shared
+                .units
+                .iter()
+                .filter(|u| u.owner != power)
+                .filter(|u| {
+                    fx.game
+                        .map
+                        .find(&u.area)
+                        .and_then(|a| shared.sight.precision(power, a))
+                        == Some(Precision::Exact)
+                })
+                .map(|u| u.id.as_str())
+                .collect();
+            let seen_exact: Vec<&str> = seen
+                .iter()
+                .filter(|u| u.precision == Precision::Exact)
+                .map(|u| u.id.as_str())
+                .collect();
+            assert_eq!(seen_exact, exact, "{power}");
+            foreign += seen_exact.len();
+        }
+        assert!(
+            foreign > 0,
+            "no power sees a foreign unit: the test checks nothing"
         );
     }
 

@@ -44,10 +44,19 @@ impl OrdersCheck {
 /// stands. Bytes that do not decode (`orders::decode`) give its one diagnostic, shown against
 /// `orders::printable`.
 pub fn check_file(game: &Game, state: &State, shown: &str, bytes: &[u8]) -> (Source, OrdersCheck) {
+    check_file_with(&*game.ruleset.checker(game, state), shown, bytes)
+}
+
+/// As [`check_file`], with a checker of the state ([`Ruleset::checker`]) made once for many files.
+pub fn check_file_with(
+    checker: &dyn Fn(&Source) -> OrdersCheck,
+    shown: &str,
+    bytes: &[u8],
+) -> (Source, OrdersCheck) {
     match crate::orders::decode(bytes) {
         Ok(text) => {
             let source = Source::new(shown, text);
-            let check = game.ruleset.check_orders(game, state, &source);
+            let check = checker(&source);
             (source, check)
         }
         Err(d) => (
@@ -204,6 +213,17 @@ pub trait Ruleset {
 
     /// Parses and checks one orders file against the state of the turn it is for.
     fn check_orders(&self, game: &Game, state: &State, source: &Source) -> OrdersCheck;
+
+    /// Checks many orders files against the same state (a turn's, one per power): as
+    /// [`Ruleset::check_orders`], but a ruleset that indexes the state to read orders makes the index
+    /// once for every file rather than once per file.
+    fn checker<'a>(
+        &'a self,
+        game: &'a Game,
+        state: &'a State,
+    ) -> Box<dyn Fn(&Source) -> OrdersCheck + 'a> {
+        Box::new(move |source| self.check_orders(game, state, source))
+    }
 
     /// Adjudicates a turn. Pure: no I/O, no clock; all randomness from `dice`.
     fn resolve(

@@ -72,6 +72,20 @@ impl Ruleset for Eia {
         })
     }
 
+    /// One index of the state's units for every file (`orders::Context`).
+    fn checker<'a>(
+        &'a self,
+        game: &'a Game,
+        state: &'a State,
+    ) -> Box<dyn Fn(&Source) -> OrdersCheck + 'a> {
+        let cx = self.context(game, state);
+        Box::new(move |source| {
+            crate::rules::check_orders_with(game, state, source, |p, lines| {
+                orders::parse_all(source, lines, p, &cx)
+            })
+        })
+    }
+
     fn resolve(
         &self,
         game: &Game,

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""Issue 18's rows: a turn of 24 and of 1,000 powers at 10,000 and 100,000 units, as processes.
+
+For each size: `cargo run --release --example synth` writes the game, `pbem resolve` resolves turn 1
+three times (the first, then twice `--turn 1 --force`) under /usr/bin/time: the median wall time and
+peak memory. The floor is what any program must do for the same turn: read every input file (game,
+map, state, orders) and write every byte the turn wrote (the reports and mail of each power, the
+state, the log, the summary), each file created anew, then one sync of the file system. Also: the
+bytes of the largest report of a power (its four forms and its mail) and how many units it sees.
+
+    cargo build --release --bin pbem && cargo build --example synth   (or --release for both)
+    python3 benches/powers.py [--quick] [--dir /tmp/pbem-powers]
+
+--quick: the 10,000-unit sizes only; --sizes 24x417,1000x10: the sizes given (powers x units each). Needs 10 GB of free disk at 100,000 units.
+"""
+import json, os, shutil, statistics, subprocess, sys, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PBEM = os.path.join(ROOT, "target/release/pbem")
+SYNTH = next((p for p in (os.path.join(ROOT, f"target/{b}/examples/synth") for b in ("release", "debug"))
+              if os.path.exists(p)), "synth")
+SIZES = [(24, 417), (1000, 10), (24, 4167), (1000, 100)]
+
+
+def timed(cmd):
+    """Wall seconds and peak RSS (MiB) of a command, from /usr/bin/time."""
+    out = subprocess.run(["/usr/bin/time", "-f", "%e %M"] + cmd, capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit(f"{cmd} failed:\n{out.stderr}")
+    wall, kb = out.stderr.strip().splitlines()[-1].split()
+    return float(wall), int(kb) / 1024
+
+
+def files(d):
+    for base, _, names in os.walk(d):
+        for n in names:
+            yield os.path.join(base, n)
+
+
+def floor(game, written, out):
+    """Reads the inputs, writes the bytes of `written` (paths in `game`) under `out`, syncs once."""
+    start = time.monotonic()
+    inputs = ["game.toml", "map.toml", "tables.toml", "turns/1/state.toml"]
+    inputs += [os.path.join("orders/1", n) for n in os.listdir(os.path.join(game, "orders/1"))]
+    for rel in inputs:
+        with open(os.path.join(game, rel), "rb") as f:
+            f.read()
+    for rel in written:
+        with open(os.path.join(game, rel), "rb") as f:
+            data = f.read()
+        target = os.path.join(out, rel)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "wb") as f:
+            f.write(data)
+    fd = os.open(out, os.O_RDONLY)
+    os.syncfs(fd) if hasattr(os, "syncfs") else os.sync()
+    os.close(fd)
+    return time.monotonic() - start
+
+
+def largest_power(game):
+    """(power, bytes of its four reports and mail, units it sees) of the power with the most bytes."""
+    reports = os.path.join(game, "turns/1/reports")
+    best = None
+    for n in os.listdir(reports):
+        if not n.endswith(".json"):
+            continue
+        p = n[:-5]
+        size = sum(os.path.getsize(os.path.join(reports, f"{p}.{e}")) for e in ["txt", "html", "json", "svg"])
+        size += os.path.getsize(os.path.join(game, f"mail/outbox/t0001-report-{p}.eml"))
+        if best is None or size > best[1]:
+            best = (p, size)
+    with open(os.path.join(reports, f"{best[0]}.json")) as f:
+        j = json.load(f)
+    return best[0], best[1], len(j["units"]) + len(j["sees"]["units"])
+
+
+def main():
+    quick = "--quick" in sys.argv
+    base = sys.argv[sys.argv.index("--dir") + 1] if "--dir" in sys.argv else "/tmp/pbem-powers"
+    rows = []
+    sizes = SIZES[:2] if quick else SIZES
+    if "--sizes" in sys.argv:  # "24x417,1000x10": powers x units per power
+        arg = sys.argv[sys.argv.index("--sizes") + 1]
+        sizes = [tuple(int(n) for n in s.split("x")) for s in arg.split(",")]
+    for powers, per in sizes:
+        game, out = os.path.join(base, "game"), os.path.join(base, "floor")
+        shutil.rmtree(base, ignore_errors=True)
+        subprocess.run([SYNTH, game, "--powers", str(powers), "--units-per-power", str(per)],
+                       check=True, capture_output=True)
+        before = set(os.path.relpath(p, game) for p in files(game))
+        runs = [timed([PBEM, "resolve", game])]
+        runs += [timed([PBEM, "resolve", game, "--turn", "1", "--force"]) for _ in range(2)]
+        written = sorted(os.path.relpath(p, game) for p in files(game)
+                         if os.path.relpath(p, game) not in before and not p.endswith(".lock"))
+        total = sum(os.path.getsize(os.path.join(game, r)) for r in written)
+        floors = []
+        for _ in range(3):
+            shutil.rmtree(out, ignore_errors=True)
+            floors.append(floor(game, written, out))
+        wall = statistics.median(r[0] for r in runs)
+        rss = statistics.median(r[1] for r in runs)
+        fl = statistics.median(floors)
+        p, size, seen = largest_power(game)
+        rows.append((powers, powers * per, wall, rss, fl, len(written), total, p, size, seen))
+        print(f"{powers} powers, {powers * per} units: {wall:.2f} s, {rss:.0f} MiB, floor {fl:.2f} s, "
+              f"{len(written)} files, {total / 1e6:.1f} MB; largest power {p}: {size / 1e6:.2f} MB, "
+              f"sees {seen} units", flush=True)
+        shutil.rmtree(base, ignore_errors=True)
+    print()
+    print("| powers | units | turn (wall, median of 3) | floor | ratio | peak RSS | files written | bytes written | largest power's reports and mail (units it sees) |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    for powers, units, wall, rss, fl, n, total, p, size, seen in rows:
+        print(f"| {powers:,} | {units:,} | {wall:.2f} s | {fl:.2f} s | {wall / fl:.1f} | {rss:.0f} MiB | "
+              f"{n:,} | {total / 1e6:,.0f} MB | {size / 1e6:.2f} MB ({seen}) |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,126 @@
+//! Reports of a game larger than a board (issue 18): each power's report and mail hold what it sees,
+//! not the world, and the mail carries each form of the report once.
+
+mod support;
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use support::*;
+
+/// A synthetic game of 60 powers of 50 units on a 27 x 27 grid (729 areas, more than
+/// `report::map::WHOLE_MAP_AREAS`), turn 1 resolved by the binary: (tempdir, game folder).
+fn large_game() -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("synth");
+    let spec = pbem::synth::Spec::per_power(60, 50);
+    pbem::synth::write_game(&spec, &dir).unwrap();
+    pbem().arg("resolve").arg(&dir).assert().success();
+    (tmp, dir)
+}
+
+fn report(game: &Path, power: &str, ext: &str) -> String {
+    fs::read_to_string(game.join(format!("turns/1/reports/{power}.{ext}"))).unwrap()
+}
+
+/// The ids of the areas an SVG map draws.
+fn drawn(svg: &str) -> BTreeSet<String> {
+    svg.split(r#"id="area-"#)
+        .skip(1)
+        .map(|rest| rest.split('"').next().unwrap().to_string())
+        .collect()
+}
+
+/// Each power's map draws the areas it sees, their neighbours, and the areas its report names (its
+/// units' areas, those whose control it knows, the ends of the moves and the battles it saw): every
+/// area it sees is there, and nothing else of the world.
+#[test]
+fn the_map_of_a_large_game_holds_what_its_power_sees_and_the_neighbours_only() {
+    let (_t, dir) = large_game();
+    let game = load(&dir);
+    let areas = game.map.areas.len();
+    assert!(areas > pbem::report::map::WHOLE_MAP_AREAS, "{areas} areas");
+    for power in ["p00", "p17", "p42", "p59"] {
+        let json: Value = serde_json::from_str(&report(&dir, power, "json")).unwrap();
+        let seen: BTreeSet<&str> = json["sees"]["areas"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a["id"].as_str().unwrap())
+            .collect();
+        assert!(!seen.is_empty(), "{power} sees nothing");
+        let mut allowed: BTreeSet<String> = BTreeSet::new();
+        for id in &seen {
+            let i = game.map.find(id).unwrap();
+            allowed.insert(id.to_string());
+            for &j in &game.map.area(i).adjacent {
+                allowed.insert(game.map.area(j).id.clone());
+            }
+        }
+        for c in json["control"].as_array().unwrap() {
+            allowed.insert(c["area"].as_str().unwrap().to_string());
+        }
+        for list in [&json["units"], &json["sees"]["units"]] {
+            for u in list.as_array().unwrap() {
+                allowed.insert(u["area"].as_str().unwrap().to_string());
+            }
+        }
+        for m in json["sees"]["moves"].as_array().unwrap() {
+            allowed.insert(m["from"].as_str().unwrap().to_string());
+            allowed.insert(m["to"].as_str().unwrap().to_string());
+        }
+        for c in json["sees"]["combats"].as_array().unwrap() {
+            allowed.insert(c["area"].as_str().unwrap().to_string());
+        }
+        let svg = report(&dir, power, "svg");
+        let on_map = drawn(&svg);
+        for id in &seen {
+            assert!(on_map.contains(*id), "{power} sees {id}, its map lacks it");
+        }
+        let beyond: Vec<&String> = on_map.difference(&allowed).collect();
+        assert!(beyond.is_empty(), "{power}'s map draws {beyond:?}");
+        assert!(
+            on_map.len() * 4 < areas,
+            "{power}'s map draws {} of {areas} areas",
+            on_map.len()
+        );
+        // The legend names the powers of this map, not the 60 of the game.
+        let legend = svg.split(r#"<g class="legend">"#).nth(1).unwrap();
+        let names = legend.matches(">Power ").count();
+        assert!(
+            (1..60).contains(&names),
+            "{names} powers in {power}'s legend"
+        );
+    }
+}
+
+/// The mail of a report carries each form once: the text, the HTML without the map, the JSON and
+/// the map as its SVG attachment (the HTML file beside the reports has the map inline, once).
+#[test]
+fn the_report_mail_carries_the_map_once_as_its_svg_attachment() {
+    use mail_parser::{MessageParser, MimeHeaders};
+    let (_t, game) = demo();
+    for power in ["france", "austria"] {
+        let eml = fs::read(game.join(format!("mail/outbox/t0001-report-{power}.eml"))).unwrap();
+        let msg = MessageParser::default().parse(&eml).unwrap();
+        let html = msg.body_html(0).unwrap();
+        assert!(
+            !html.contains("<svg"),
+            "the mail's HTML of {power} has the map"
+        );
+        assert!(html.contains("The map of this turn is the SVG file attached"));
+        let svg = report(&game, power, "svg");
+        let maps: Vec<_> = msg
+            .attachments()
+            .filter(|a| {
+                a.content_type()
+                    .is_some_and(|c| c.subtype() == Some("svg+xml"))
+            })
+            .collect();
+        assert_eq!(maps.len(), 1, "{power}");
+        assert_eq!(maps[0].contents(), svg.as_bytes());
+        assert_eq!(report(&game, power, "html").matches("<svg").count(), 1);
+    }
+}
