@@ -79,16 +79,6 @@ const KNOWN_UPWARD: &[(&str, &str, &str)] = &[
         "check_orders_with names the player of a power with several (engine::command)",
     ),
     (
-        "rules",
-        "engine/players",
-        "check_orders_with authenticates against a power's password hashes (players who took over, from the state)",
-    ),
-    (
-        "rules",
-        "mail/ingest",
-        "check_orders_with accepts a file pbem filed from mail by its submission line, looked up in the mail store",
-    ),
-    (
         "engine/**",
         "mail/**",
         "the turn renders its mail (outbox, envelopes); close and deadline file and send it",

@@ -32,46 +32,9 @@ pub const MISSED: Rule = Rule::new(
     "a power without orders for several turns is dropped",
 );
 
-/// The players of a power: those who replaced the original ones, else game.toml's.
-pub fn players_of(config: &GameConfig, state: &State, power: &str) -> Vec<String> {
-    match state.owners.get(power) {
-        Some(o) => o.players.clone(),
-        None => config
-            .power(power)
-            .map(|p| p.addresses_at(state.turn))
-            .unwrap_or_default(),
-    }
-}
-
-/// Who receives a power's mail: its players and, while it is controlled, the controller's.
-pub fn recipients(config: &GameConfig, state: &State, power: &str) -> Vec<String> {
-    let mut to = players_of(config, state, power);
-    if let Some(by) = state.controlled.get(power).and_then(|c| c.by.as_deref()) {
-        for a in players_of(config, state, by) {
-            if !to.contains(&a) {
-                to.push(a);
-            }
-        }
-    }
-    to
-}
-
-/// The password hashes that authenticate a power's orders: its own (a replacement's, else game.toml's)
-/// and, while it is controlled, the controller's.
-pub fn password_hashes(config: &GameConfig, state: &State, power: &str) -> Vec<String> {
-    let own = |p: &str| -> Option<String> {
-        state
-            .owners
-            .get(p)
-            .map(|o| o.password_hash.clone())
-            .or_else(|| config.power(p).map(|c| c.password_hash.get_ref().clone()))
-    };
-    let mut hashes: Vec<String> = own(power).into_iter().collect();
-    if let Some(by) = state.controlled.get(power).and_then(|c| c.by.as_deref()) {
-        hashes.extend(own(by));
-    }
-    hashes
-}
+/// Who plays a power, who receives its mail, whose passwords stand for it: the model's
+/// (`game::owners`), computed from game.toml and the state.
+pub use crate::game::owners::{password_hashes, players_of, recipients};
 
 fn everyone(config: &GameConfig) -> BTreeSet<String> {
     config.power_ids().map(str::to_string).collect()

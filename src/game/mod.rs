@@ -27,9 +27,11 @@ pub mod fsio;
 pub mod load;
 pub mod mail_config;
 pub mod map;
+pub mod owners;
 pub mod record;
 pub mod relations;
 pub mod state;
+pub mod submission;
 
 use std::path::{Path, PathBuf};
 

@@ -1279,25 +1279,9 @@ pub fn receipt_digest(bytes: &[u8]) -> [u8; 32] {
     Sha256::digest(canon.as_bytes()).into()
 }
 
-/// Whether `text`, an orders file of `power` for `turn`, is the file pbem filed from the
-/// authenticated submission `message_sha`: its record says accepted or held, for this power and this
-/// turn, with this file's digest.
-pub fn stands_for(game: &Game, turn: u32, power: &str, message_sha: &str, text: &str) -> bool {
-    if message_sha.len() != 64 || !message_sha.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return false;
-    }
-    let path = record_path(game, &message_sha.to_ascii_lowercase());
-    let Ok(src) = crate::game::load::read_source(&path, &game.shown(&path)) else {
-        return false;
-    };
-    let Ok(r) = crate::game::load::parse_toml::<Received>(&src) else {
-        return false;
-    };
-    matches!(r.status, Status::Accepted | Status::Held)
-        && r.power == power
-        && r.for_turn == turn
-        && r.orders_sha256 == sha256_hex(text.as_bytes())
-}
+/// Whether a file filed from mail stands by its submission line: the model's, which reads this
+/// module's records (`game::submission`).
+pub use crate::game::submission::stands_for;
 
 /// The orders text with its `turn` line reading `turn` (a held submission counts for the turn it is
 /// held for); unchanged when it already does or has no turn line.

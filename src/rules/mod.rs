@@ -91,8 +91,8 @@ pub fn check_orders_with<O: std::fmt::Display>(
         &game.config,
         state.turn,
         source.text.len(),
-        &|p| crate::engine::players::password_hashes(&game.config, state, p),
-        &|p, sha| crate::mail::ingest::stands_for(game, state.turn, p, sha, &source.text),
+        &|p| crate::game::owners::password_hashes(&game.config, state, p),
+        &|p, sha| crate::game::submission::stands_for(game, state.turn, p, sha, &source.text),
     );
     diagnostics.append(&mut more);
     let player = power.as_deref().and_then(|p| {

@@ -1,0 +1,117 @@
+//! A file filed from mail stands by its `submission` line (issue 15.10): pbem files the orders of an
+//! authenticated message without the password, naming the message instead, and the header check
+//! (`orders::check_header_with`, through `rules::check_orders_with`) trusts the message's record in
+//! `mail/received/<sha256>.toml`. This module reads that record for the four keys that decide it; the
+//! record is written, with the rest of its keys, by the mail ingest (`mail::ingest::Received`), and
+//! the test below keeps the two readings in step.
+
+use std::path::PathBuf;
+
+use serde::Deserialize;
+
+use crate::game::record::sha256_hex;
+use crate::game::Game;
+
+/// The keys of a received-message record that say whether a filed orders file stands.
+#[derive(Deserialize)]
+struct Filed {
+    status: String,
+    power: String,
+    for_turn: u32,
+    orders_sha256: String,
+}
+
+/// `mail/received/<sha256>.toml`, the record of the message `sha` (as `mail::ingest::record_path`).
+fn record_path(game: &Game, sha: &str) -> PathBuf {
+    game.dir
+        .join("mail")
+        .join("received")
+        .join(format!("{sha}.toml"))
+}
+
+/// Whether `text`, an orders file of `power` for `turn`, is the file pbem filed from the
+/// authenticated submission `message_sha`: its record says accepted or held, for this power and this
+/// turn, with this file's digest.
+pub fn stands_for(game: &Game, turn: u32, power: &str, message_sha: &str, text: &str) -> bool {
+    if message_sha.len() != 64 || !message_sha.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return false;
+    }
+    let path = record_path(game, &message_sha.to_ascii_lowercase());
+    let Ok(src) = crate::game::load::read_source(&path, &game.shown(&path)) else {
+        return false;
+    };
+    let Ok(r) = crate::game::load::parse_toml::<Filed>(&src) else {
+        return false;
+    };
+    matches!(r.status.as_str(), "accepted" | "held")
+        && r.power == power
+        && r.for_turn == turn
+        && r.orders_sha256 == sha256_hex(text.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mail::ingest::{record_path as ingest_record_path, Received, Status};
+    use crate::rules::eia::test_fixture::Fixture;
+
+    fn received(status: Status, power: &str, for_turn: u32, orders: &str) -> Received {
+        Received {
+            format: crate::mail::ingest::RECEIVED_FORMAT.into(),
+            sha256: "ab".repeat(32),
+            size: 1,
+            message_id: String::new(),
+            body_sha256: String::new(),
+            from: String::new(),
+            subject: String::new(),
+            arrival: "2026-12-05T18:00:00Z".into(),
+            arrival_from: "received".into(),
+            source: String::new(),
+            seq: 0,
+            judged_at_turn: for_turn,
+            status,
+            power: power.into(),
+            player: String::new(),
+            for_turn,
+            reasons: Vec::new(),
+            origin: "the body".into(),
+            orders_sha256: sha256_hex(orders.as_bytes()),
+            ack: String::new(),
+            duplicate_of: String::new(),
+        }
+    }
+
+    /// Issue 15.10: a filed file stands by the record the ingest writes (its keys read here as the
+    /// ingest writes them), only when accepted or held, for its power, turn and digest.
+    #[test]
+    fn a_filed_file_stands_by_the_record_the_ingest_writes() {
+        let mut fx = Fixture::new();
+        let tmp = tempfile::tempdir().unwrap();
+        fx.game.dir = tmp.path().to_path_buf();
+        let sha = "ab".repeat(32);
+        let path = record_path(&fx.game, &sha);
+        assert_eq!(path, ingest_record_path(&fx.game, &sha));
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let orders = "game x\nturn 3\npower france\n";
+        let cases = [
+            (Status::Accepted, "france", 3, true),
+            (Status::Held, "france", 3, true),
+            (Status::Late, "france", 3, false),
+            (Status::Rejected, "france", 3, false),
+            (Status::Accepted, "austria", 3, false),
+            (Status::Accepted, "france", 4, false),
+        ];
+        for (status, power, turn, stands) in cases {
+            let r = received(status, power, turn, orders);
+            std::fs::write(&path, toml::to_string(&r).unwrap()).unwrap();
+            assert_eq!(
+                stands_for(&fx.game, 3, "france", &sha, orders),
+                stands,
+                "{status:?} {power} {turn}"
+            );
+        }
+        // Another file, or a name that is not a digest, never stands.
+        assert!(!stands_for(&fx.game, 3, "france", &sha, "game x\n"));
+        assert!(!stands_for(&fx.game, 3, "france", "../x", orders));
+    }
+}
