@@ -42,7 +42,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         dir
     };
     let existed = args.dir.exists();
-    let created = crate::game::create::new_game(&from, &args.dir)?;
+    let created = crate::game::create::new_game(&from, &args.dir, &publish_first_turn)?;
     let g = &created.game;
     let mut text = format!(
         "Created game '{}' ({}) in {}.\n",
@@ -119,4 +119,17 @@ fn show_or_keep(dir: &std::path::Path, existed: bool, text: &str) -> Result<Exit
             )
         }
     }
+}
+
+/// Publishes the first turn of a new game, in its staged folder: a fresh dice secret and its
+/// commitment (`engine::turn::ensure_commitment`), and the turn's announcements in the outbox.
+/// Returns the commitment in hex.
+fn publish_first_turn(game: &crate::game::Game, first: u32) -> Result<String> {
+    let commitment = crate::engine::turn::ensure_commitment(game, first)?;
+    let hex = crate::dice::to_hex(&commitment);
+    let state = game.load_state(first)?;
+    for m in crate::mail::outbox::announcements(game, first, &hex, &state)? {
+        crate::game::fsio::write_atomic(&crate::mail::outbox::path_of(game, &m), &m.render(game)?)?;
+    }
+    Ok(hex)
 }

@@ -1,9 +1,10 @@
 //! Players under a power: a power may list several players (`[[power.player]]` in game.toml), each
 //! with his own password, address, rank and scope of units (his command). This module is the engine's
-//! whole knowledge of them, for any ruleset:
+//! knowledge of them, for any ruleset, over the model's (`game/command.rs`):
 //!
 //! - an orders file is one player's (`orders/<t>/<power>.<player>.txt`, [`file_stem`]), and a line
-//!   naming a unit of the power outside his scope is refused ([`Command::refuses`]);
+//!   naming a unit of the power outside his scope is refused ([`Command::refuses`], the model's, which
+//!   the header check applies);
 //! - where several players order one unit, the order of the highest rank stands (GITM 6: the
 //!   commander's last order wins over the deputy's), and within one player his last submission
 //!   stands as for any power ([`merge`]);
@@ -16,20 +17,18 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::diag::{Diagnostic, Source};
+use crate::diag::Source;
 use crate::engine::visibility::Visibility;
+use crate::game::command::{named, unit_ids};
 use crate::game::config::{PowerConfig, ReportsBy, Scope};
+use crate::game::ruleset::OrdersCheck;
 use crate::game::state::State;
 use crate::game::Game;
 use crate::rule::Rule;
-use crate::rules::OrdersCheck;
 
-/// pbem: a player orders the units of his own command only.
-pub const SCOPE: Rule = Rule::new(
-    "pbem",
-    "orders/command",
-    "a player orders the units of his command only",
-);
+/// A player's files and the scope of his lines: the model's (`game/command.rs`), which the header
+/// check of every ruleset applies.
+pub use crate::game::command::{file_stem, slots, Command, SCOPE};
 
 /// GITM 6: where the commander and his deputy both order a unit, the commander's order stands.
 pub const PRECEDENCE: Rule = Rule::new(
@@ -37,26 +36,6 @@ pub const PRECEDENCE: Rule = Rule::new(
     "6",
     "the commander's last order wins over the deputy's",
 );
-
-/// The name of a player's files: `france` for a power of one player, `france.ney` for the player
-/// `ney` of a power with several.
-pub fn file_stem(power: &str, player: Option<&str>) -> String {
-    match player {
-        Some(p) => format!("{power}.{p}"),
-        None => power.to_string(),
-    }
-}
-
-/// The players whose files a power has, in rank order (highest first): `None` alone for a power of
-/// one player.
-pub fn slots(pc: &PowerConfig) -> Vec<Option<String>> {
-    if !pc.has_commands() {
-        return vec![None];
-    }
-    let mut players: Vec<_> = pc.commands.iter().collect();
-    players.sort_by_key(|c| pc.rank_order(&c.rank));
-    players.into_iter().map(|c| Some(c.id.clone())).collect()
-}
 
 /// Whether each player of `pc` gets a report of his own command: game.toml's `reports` key, else the
 /// ruleset's word (`Ruleset::reports_per_player`); never for a power of one player.
@@ -66,76 +45,6 @@ pub fn reports_per_player(game: &Game, pc: &PowerConfig) -> bool {
             Some(r) => r == ReportsBy::Player,
             None => game.ruleset.reports_per_player(),
         }
-}
-
-/// The ids of the units of `power` named by the words of `order`, as the state writes them.
-fn named(order: &str, units: &Units) -> BTreeSet<String> {
-    order
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter_map(|w| units.get(&w.to_ascii_lowercase()).cloned())
-        .collect()
-}
-
-/// The ids of the units of a power, by their lower case.
-type Units = BTreeMap<String, String>;
-
-/// The units of `power` in `state`.
-fn unit_ids(game: &Game, state: &State, power: &str) -> Units {
-    game.ruleset
-        .units(state)
-        .into_iter()
-        .filter(|u| u.owner == power)
-        .map(|u| (u.id.to_ascii_lowercase(), u.id))
-        .collect()
-}
-
-/// What one player may order at the turn of a state: his scope among the power's units.
-pub struct Command {
-    /// The player's id and scope; none for a power of one player (he orders every unit).
-    player: Option<(String, Scope)>,
-    units: Units,
-}
-
-impl Command {
-    /// The command of `player` of `power` at the turn of `state` (his dated changes applied).
-    pub fn of(game: &Game, state: &State, power: &str, player: Option<&str>) -> Command {
-        let player = player.and_then(|id| {
-            let c = game.config.power(power)?.command(id)?;
-            Some((c.id.clone(), c.at(state.turn).scope))
-        });
-        let units = match &player {
-            Some(_) => unit_ids(game, state, power),
-            None => Units::new(),
-        };
-        Command { player, units }
-    }
-
-    /// A diagnostic when `order` names a unit of the power outside the player's scope.
-    pub fn refuses(&self, order: &str, span: std::ops::Range<usize>) -> Option<Diagnostic> {
-        let (id, scope) = self.player.as_ref()?;
-        let outside: Vec<String> = named(order, &self.units)
-            .into_iter()
-            .filter(|u| !scope.holds(u))
-            .collect();
-        if outside.is_empty() {
-            return None;
-        }
-        let scope = match scope {
-            Scope::All => "every unit".to_string(),
-            Scope::Units(u) => u.join(", "),
-        };
-        Some(
-            Diagnostic::error(
-                format!("{} is not in the command of {id}", outside.join(", ")),
-                span,
-            )
-            .label("not your unit to order")
-            .hint(format!(
-                "{id} commands {scope} (game.toml [[power.player]] scope)"
-            ))
-            .rule(SCOPE),
-        )
-    }
 }
 
 /// The orders file of one player, as the turn read it.
@@ -266,27 +175,5 @@ mod tests {
             "france.ney line 1 (move FR-I Munich) is set aside: napoleon outranks ney"
         ));
         assert!(notes.iter().all(|n| n.ends_with("(GITM 6).")), "{notes:?}");
-    }
-
-    #[test]
-    fn a_player_orders_the_units_of_his_scope_only() {
-        let fx = Fixture::new();
-        let scope = Scope::Units(vec!["FR-V".into()]);
-        let c = Command {
-            player: Some(("ney".into(), scope)),
-            units: unit_ids(&fx.game, &fx.state, "france"),
-        };
-        assert!(c.refuses("move FR-V Stuttgart", 0..1).is_none());
-        assert!(c.refuses("standing pursue never", 0..1).is_none());
-        let d = c.refuses("move fr-i Ulm", 3..9).unwrap();
-        assert_eq!(d.message, "FR-I is not in the command of ney");
-        assert_eq!((d.span, d.rule), (3..9, Some(SCOPE)));
-        assert_eq!(
-            d.hint.as_deref(),
-            Some("ney commands FR-V (game.toml [[power.player]] scope)")
-        );
-        // A power of one player orders every unit.
-        let all = Command::of(&fx.game, &fx.state, "france", None);
-        assert!(all.refuses("move FR-I Ulm", 0..1).is_none());
     }
 }

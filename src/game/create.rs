@@ -1,5 +1,7 @@
 //! Creating a game folder from a scenario (`pbem new`): the scenario's configuration, map, tables and
-//! first state, with fresh passwords for every power and a fresh dice secret for the first turn.
+//! first state, with fresh passwords for every power. The first turn is published (its dice
+//! commitment, its announcements) by the step the caller gives, run in the staged folder: the
+//! engine's and the mail's, which the model does not import.
 
 use std::path::Path;
 
@@ -17,8 +19,10 @@ pub struct NewGame {
 
 /// Creates game folder `to` from the scenario folder `from`. The game is made in a temporary folder
 /// beside `to` and renamed into place once whole: a scenario pbem cannot use leaves nothing behind,
-/// and `pbem new` can be run again (issue 15.9).
-pub fn new_game(from: &Path, to: &Path) -> Result<NewGame> {
+/// and `pbem new` can be run again (issue 15.9). `publish(game, first_turn)` publishes the first turn
+/// in the staged game (a fresh dice secret and its commitment, the announcements) and returns the
+/// commitment in hex.
+pub fn new_game(from: &Path, to: &Path, publish: &Publish) -> Result<NewGame> {
     let parent = match to.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => std::path::PathBuf::from("."),
@@ -39,7 +43,7 @@ pub fn new_game(from: &Path, to: &Path) -> Result<NewGame> {
         .prefix(".pbem-new-")
         .tempdir_in(&parent)
         .with_context(|| format!("cannot create a folder in {}", parent.display()))?;
-    let made = make_game(from, stage.path())?;
+    let made = make_game(from, stage.path(), publish)?;
     // An empty `to` is replaced by the rename; the staged folder is kept by it.
     let staged = stage.keep();
     if let Err(e) = std::fs::rename(&staged, to) {
@@ -53,8 +57,11 @@ pub fn new_game(from: &Path, to: &Path) -> Result<NewGame> {
     })
 }
 
+/// The step that publishes a new game's first turn: see [`new_game`].
+pub type Publish = dyn Fn(&Game, u32) -> Result<String>;
+
 /// Makes the game of scenario `from` in the empty folder `to`.
-fn make_game(from: &Path, to: &Path) -> Result<NewGame> {
+fn make_game(from: &Path, to: &Path, publish: &Publish) -> Result<NewGame> {
     if to.exists()
         && std::fs::read_dir(to)
             .map(|mut d| d.next().is_some())
@@ -85,7 +92,7 @@ fn make_game(from: &Path, to: &Path) -> Result<NewGame> {
             if let Some(players) = p.get_mut("player").and_then(|x| x.as_array_of_tables_mut()) {
                 for pl in players.iter_mut() {
                     let player = pl.get("id").and_then(|v| v.as_str()).unwrap_or_default();
-                    let stem = crate::engine::command::file_stem(&id, Some(player));
+                    let stem = crate::game::command::file_stem(&id, Some(player));
                     let password = crate::auth::fresh_password()?;
                     pl["password_hash"] = toml_edit::value(crate::auth::hash_password(&password)?);
                     passwords.push((stem, password));
@@ -116,15 +123,10 @@ fn make_game(from: &Path, to: &Path) -> Result<NewGame> {
         std::fs::read(scenario.state_path(first)).context("the scenario has no first state")?;
     let game = Game::load(to)?;
     write_atomic(&game.state_path(first), &state)?;
-    let commitment = crate::engine::turn::ensure_commitment(&game, first)?;
-    let hex = crate::dice::to_hex(&commitment);
-    let first_state = game.load_state(first)?;
-    for m in crate::mail::outbox::announcements(&game, first, &hex, &first_state)? {
-        write_atomic(&crate::mail::outbox::path_of(&game, &m), &m.render(&game)?)?;
-    }
+    let commitment = publish(&game, first)?;
     Ok(NewGame {
         game,
         passwords,
-        commitment: crate::dice::to_hex(&commitment),
+        commitment,
     })
 }

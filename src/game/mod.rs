@@ -21,6 +21,7 @@
 //! This module owns the layout; other modules ask it for paths.
 
 pub mod acts;
+pub mod command;
 pub mod config;
 pub mod create;
 pub mod fsio;
@@ -30,6 +31,7 @@ pub mod map;
 pub mod owners;
 pub mod record;
 pub mod relations;
+pub mod ruleset;
 pub mod state;
 pub mod submission;
 
@@ -38,10 +40,19 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 
 use crate::diag::Source;
-use crate::rules::Ruleset;
 use config::GameConfig;
 use map::{AnyMap, Map, MapFile};
+use ruleset::Ruleset;
 use state::State;
+
+/// The name of a player's files: `france` for a power of one player, `france.ney` for the player
+/// `ney` of a power with several.
+pub fn file_stem(power: &str, player: Option<&str>) -> String {
+    match player {
+        Some(p) => format!("{power}.{p}"),
+        None => power.to_string(),
+    }
+}
 
 /// A loaded game folder: configuration, map and ruleset (with its tables). States are loaded per turn.
 pub struct Game {
@@ -177,7 +188,7 @@ impl Game {
     /// The orders file of one player of a power: `orders/<t>/<power>.txt` for a power of one
     /// player, `orders/<t>/<power>.<player>.txt` for a player of a power with several.
     pub fn player_orders_path(&self, turn: u32, power: &str, player: Option<&str>) -> PathBuf {
-        let stem = crate::engine::command::file_stem(power, player);
+        let stem = file_stem(power, player);
         self.orders_dir(turn).join(format!("{stem}.txt"))
     }
 

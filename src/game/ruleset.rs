@@ -1,0 +1,162 @@
+//! The [`Ruleset`] trait: the boundary between the engine and a game system, and the values it
+//! names (an orders file as checked, the orders of a power, a turn's resolution, a unit as the
+//! engine sees it). It is the model's, so that [`Game`] holds its ruleset without importing the
+//! rulesets; each ruleset implements it in its folder under `rules/`, and the registry that picks
+//! one by its id is `rules::load` (re-exported there as `rules::Ruleset` and friends).
+
+use std::collections::BTreeSet;
+
+use anyhow::Result;
+
+use crate::diag::{Diagnostic, Source};
+use crate::engine::dice_box::DiceBox;
+use crate::engine::event::Event;
+use crate::game::state::State;
+use crate::game::Game;
+
+/// An orders file as the ruleset sees it: its text and what checking it gave.
+#[derive(Debug, Clone)]
+pub struct OrdersCheck {
+    /// The power it authenticated as.
+    pub power: Option<String>,
+    /// The player of that power it authenticated as, for a power with several
+    /// (`[[power.player]]`); none for a power of one player.
+    pub player: Option<String>,
+    /// The entropy text, trimmed, if the file has an entropy line.
+    pub entropy: Option<String>,
+    /// The orders that stand: line number and the order as pbem reads it back.
+    pub accepted: Vec<(usize, String)>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl OrdersCheck {
+    pub fn rejected(&self) -> usize {
+        self.diagnostics.iter().filter(|d| d.is_error()).count()
+    }
+}
+
+/// The authenticated orders of one power for the turn being resolved.
+#[derive(Debug, Clone)]
+pub struct PowerOrders {
+    pub power: String,
+    pub source: Source,
+}
+
+/// What resolving a turn gives: every event, in order, and the state at the start of the next turn.
+pub struct Resolution {
+    pub events: Vec<Event>,
+    pub next: State,
+}
+
+/// A unit as the shared engine sees it, whatever the ruleset: where it stands, whose it is, and how
+/// a report describes it. Fog of war (`engine::visibility`) and the reports list units through this.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnitView {
+    pub id: String,
+    pub owner: String,
+    /// The area (space) it stands in.
+    pub area: String,
+    /// A word for the map and for approximate sightings: `corps`, `leader`, `fleet`, `army`.
+    pub kind: &'static str,
+    /// "infantry corps, 6 factors, morale 4.0".
+    pub detail: String,
+    /// What approximate sightings sum: factors, ships, a leader's rating.
+    pub strength: u32,
+    /// Whether the unit gives its power sight (EiA: a corps with no factors left does not).
+    pub sees: bool,
+}
+
+/// A game system.
+pub trait Ruleset {
+    /// The ruleset's id in `game.toml`: `eia`.
+    fn id(&self) -> &'static str;
+
+    /// The game system's name for reports: "Empires in Arms".
+    fn name(&self) -> &'static str;
+
+    /// Parses and checks one orders file against the state of the turn it is for.
+    fn check_orders(&self, game: &Game, state: &State, source: &Source) -> OrdersCheck;
+
+    /// Checks many orders files against the same state (a turn's, one per power): as
+    /// [`Ruleset::check_orders`], but a ruleset that indexes the state to read orders makes the index
+    /// once for every file rather than once per file.
+    fn checker<'a>(
+        &'a self,
+        game: &'a Game,
+        state: &'a State,
+    ) -> Box<dyn Fn(&Source) -> OrdersCheck + 'a> {
+        Box::new(move |source| self.check_orders(game, state, source))
+    }
+
+    /// Adjudicates a turn. Pure: no I/O, no clock; all randomness from `dice`.
+    fn resolve(
+        &self,
+        game: &Game,
+        state: &State,
+        orders: &[PowerOrders],
+        dice: &mut DiceBox,
+    ) -> Result<Resolution>;
+
+    /// Reads `state.toml` with the ruleset's own table (`game::state::parse::<ItsTable>`): the shared
+    /// keys and `[<id>]`; any other key is a located error.
+    fn parse_state(&self, source: &Source) -> Result<State, crate::diag::FileError>;
+
+    /// Checks the ruleset's own part of a state (its units and markers) against the map and the
+    /// powers; the shared keys are checked by `game::state::check_shared`.
+    fn check_state(&self, game: &Game, state: &State) -> Vec<Diagnostic>;
+
+    /// Every unit on the map, in the state's order, for fog of war and reports.
+    fn units(&self, state: &State) -> Vec<UnitView>;
+
+    /// Whether `power` is due to send orders for the turn of `state`: every power in EiA; only the
+    /// active player in a game of one action per turn (PoG). Missing orders and the missed-turn policy
+    /// count only the turns a power was due.
+    fn expects_orders(&self, _state: &State, _power: &str) -> bool {
+        true
+    }
+
+    /// What a report tells `power` of the position besides the units (markers, turn track, its own
+    /// cards), one line each; nothing by default.
+    fn position(&self, _game: &Game, _state: &State, _power: &str) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The areas `power` can see in `state` (for reports and visibility).
+    fn visible_areas(&self, game: &Game, state: &State, power: &str) -> BTreeSet<usize>;
+
+    /// How far a power's units see: the rule [`crate::engine::visibility`] applies to every unit and
+    /// event of the ruleset. By default, the areas where they stand and the adjacent ones, exactly.
+    fn sight(&self) -> crate::engine::visibility::Sight {
+        crate::engine::visibility::Sight::ADJACENT
+    }
+
+    /// What `power`'s orders in `source` would do if no enemy interfered and no die were rolled, from
+    /// the power's own view of `state` (`pbem check --forecast`), as lines of text. None by default.
+    fn forecast(&self, _game: &Game, _state: &State, _src: &Source, _power: &str) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The words a hex or grid `map.toml` of this ruleset may use (its terrain, hexside features,
+    /// sub-grid), or `None` when the ruleset reads only maps of areas (EiA, PoG).
+    fn map_words(&self) -> Option<crate::game::map::Vocabulary<'static>> {
+        None
+    }
+
+    /// The ruleset as `Any`, for tests that reach into a ruleset's own types.
+    fn as_any(&self) -> &dyn std::any::Any;
+
+    /// EiA 19.2.1, 14.3.1: the modifiers of the die rolls that decide who controls a power whose player
+    /// left (a power not listed: 0), or `None` when the ruleset has no such roll (a power dropped without
+    /// `--to` is then run by its standing orders and the SOP).
+    fn control_roll_modifiers(&self) -> Option<std::collections::BTreeMap<String, i32>> {
+        None
+    }
+
+    /// Whether each player of a power with several (`[[power.player]]`) gets a report of what his
+    /// own command sees (`engine::command`), rather than the power's one report; a power's
+    /// `reports` key in game.toml overrides it. Per power by default (EiA and PoG): GITM 6 will
+    /// say per player.
+    fn reports_per_player(&self) -> bool {
+        false
+    }
+}
