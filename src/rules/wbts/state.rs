@@ -209,6 +209,15 @@ pub enum ShipKind {
     Transport,
 }
 
+impl ShipKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ShipKind::Gunboat => "gunboat",
+            ShipKind::Transport => "transport",
+        }
+    }
+}
+
 /// A naval unit.
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -559,8 +568,8 @@ pub fn units(state: &State) -> Vec<UnitView> {
         id: u.id().to_string(),
         owner: u.power().to_string(),
         area: u.hex().to_string(),
-        // The report schema's words: a ground unit shows as a corps counter, its kind in the detail.
-        kind: "corps",
+        // What a WBTS player calls the counter: infantry, cavalry, artillery, train.
+        kind: u.kind.name(),
         detail: u.describe(),
         strength: u.strength,
         sees: true,
@@ -569,7 +578,7 @@ pub fn units(state: &State) -> Vec<UnitView> {
         id: s.id().to_string(),
         owner: s.power().to_string(),
         area: s.hex().to_string(),
-        kind: "fleet",
+        kind: s.kind.name(),
         detail: match s.kind {
             ShipKind::Gunboat => format!("gunboat, {} naval strength", s.strength),
             ShipKind::Transport => "transport".to_string(),
