@@ -256,6 +256,14 @@ piece_accessors!(Leader);
 piece_accessors!(Unit);
 piece_accessors!(Ship);
 
+impl Ship {
+    /// A combat capable naval unit: a gunboat with naval strength left (transports have no combat
+    /// factor, WBTS naval/transports).
+    pub fn is_combat_capable(&self) -> bool {
+        self.kind == ShipKind::Gunboat && self.strength > 0
+    }
+}
+
 impl Unit {
     pub fn is_train(&self) -> bool {
         self.kind == UnitKind::Train
