@@ -51,30 +51,24 @@ fn orders_md_documents_every_eia_verb_and_standing_key() {
 
 #[test]
 fn orders_md_documents_every_pog_verb_and_standing_key_with_its_default() {
-    let part = section("## Paths of Glory");
-    for verb in pog::orders::VERBS {
-        assert!(
-            part.contains(&format!("\n### {verb}\n")),
-            "ORDERS.md has no '### {verb}' for Paths of Glory"
-        );
-    }
-    for point in pog::decisions::PogPoint::ALL {
-        let key = point.key();
-        let row = key_row(part, key)
-            .unwrap_or_else(|| panic!("ORDERS.md's PoG standing table has no row for '{key}'"));
-        for setting in point.settings() {
-            assert!(
-                row.contains(&format!("`{setting}`")),
-                "the row of '{key}' does not list its setting '{setting}': {row}"
-            );
-        }
-        if let Some(default) = point.sop_default() {
-            assert!(
-                row.trim_end().ends_with(&format!("`{default}` |")),
-                "the row of '{key}' does not end with its default '{default}': {row}"
-            );
-        }
-    }
+    let points = pog::decisions::PogPoint::ALL
+        .iter()
+        .map(|p| {
+            let settings = p.settings().iter().map(|s| s.to_string()).collect();
+            (
+                p.key().to_string(),
+                settings,
+                p.sop_default().map(|d| d.to_string()),
+            )
+        })
+        .collect();
+    assert_documents(
+        "Paths of Glory",
+        "PoG",
+        section("## Paths of Glory"),
+        &pog::orders::VERBS,
+        points,
+    );
 }
 
 #[test]
@@ -105,53 +99,74 @@ fn orders_md_documents_every_word_of_a_pog_attack() {
 #[test]
 fn orders_md_documents_every_ngg_verb_and_standing_key_with_its_default() {
     use pbem::rules::ngg;
-    let part = section("## Napoleon's Greatest Gamble");
-    for verb in ngg::orders::VERBS {
-        assert!(
-            part.contains(&format!("\n### {verb}\n")),
-            "ORDERS.md has no '### {verb}' for Napoleon's Greatest Gamble"
-        );
-    }
-    for point in ngg::decisions::NggPoint::ALL {
-        let key = point.key();
-        let row = key_row(part, key)
-            .unwrap_or_else(|| panic!("ORDERS.md's NGG standing table has no row for '{key}'"));
-        for setting in point.settings() {
-            assert!(
-                row.contains(&format!("`{setting}`")),
-                "the row of '{key}' does not list its setting '{setting}': {row}"
-            );
-        }
-        if let Some(default) = point.sop_default() {
-            assert!(
-                row.trim_end().ends_with(&format!("`{default}` |")),
-                "the row of '{key}' does not end with its default '{default}': {row}"
-            );
-        }
-    }
+    let points = ngg::decisions::NggPoint::ALL
+        .iter()
+        .map(|p| {
+            let settings = p.settings().iter().map(|s| s.to_string()).collect();
+            (
+                p.key().to_string(),
+                settings,
+                p.sop_default().map(|d| d.to_string()),
+            )
+        })
+        .collect();
+    assert_documents(
+        "Napoleon's Greatest Gamble",
+        "NGG",
+        section("## Napoleon's Greatest Gamble"),
+        &ngg::orders::VERBS,
+        points,
+    );
 }
 
 #[test]
 fn orders_md_documents_every_wbts_verb_and_standing_key_with_its_default() {
     use pbem::rules::wbts;
-    let part = section("## War Between the States");
-    for verb in wbts::orders::VERBS {
+    let points = wbts::decisions::WbtsPoint::ALL
+        .iter()
+        .map(|p| {
+            let settings = p.settings().iter().map(|s| s.to_string()).collect();
+            (
+                p.key().to_string(),
+                settings,
+                p.sop_default().map(|d| d.to_string()),
+            )
+        })
+        .collect();
+    assert_documents(
+        "War Between the States",
+        "WBTS",
+        section("## War Between the States"),
+        &wbts::orders::VERBS,
+        points,
+    );
+}
+
+/// Holds one ruleset's part of ORDERS.md to its parser: a `### <verb>` per verb, and a row per
+/// standing key listing each setting and ending with the SOP default.
+fn assert_documents(
+    game: &str,
+    short: &str,
+    part: &str,
+    verbs: &[&str],
+    points: Vec<(String, Vec<String>, Option<String>)>,
+) {
+    for verb in verbs {
         assert!(
             part.contains(&format!("\n### {verb}\n")),
-            "ORDERS.md has no '### {verb}' for War Between the States"
+            "ORDERS.md has no '### {verb}' for {game}"
         );
     }
-    for point in wbts::decisions::WbtsPoint::ALL {
-        let key = point.key();
-        let row = key_row(part, key)
-            .unwrap_or_else(|| panic!("ORDERS.md's WBTS standing table has no row for '{key}'"));
-        for setting in point.settings() {
+    for (key, settings, default) in points {
+        let row = key_row(part, &key)
+            .unwrap_or_else(|| panic!("ORDERS.md's {short} standing table has no row for '{key}'"));
+        for setting in settings {
             assert!(
                 row.contains(&format!("`{setting}`")),
                 "the row of '{key}' does not list its setting '{setting}': {row}"
             );
         }
-        if let Some(default) = point.sop_default() {
+        if let Some(default) = default {
             assert!(
                 row.trim_end().ends_with(&format!("`{default}` |")),
                 "the row of '{key}' does not end with its default '{default}': {row}"

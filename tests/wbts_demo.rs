@@ -73,6 +73,37 @@ fn wbts_demo_resolves_three_player_turns_with_every_report_for_both_sides() {
     assert!(state4.contains("active = \"confederate\""), "{state4}");
 }
 
+/// The reports call each WBTS piece what a WBTS player calls it (the schema's WBTS words), never an
+/// Empires in Arms corps or fleet.
+#[test]
+fn wbts_reports_call_each_piece_by_its_own_kind() {
+    let (_t, game) = wbts_demo(1);
+    let json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(game.join("turns/1/reports/union.json")).unwrap())
+            .unwrap();
+    let mut kinds: Vec<&str> = json["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(json["sees"]["units"].as_array().unwrap())
+        .map(|u| u["kind"].as_str().unwrap())
+        .collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    assert_eq!(
+        kinds,
+        [
+            "artillery",
+            "cavalry",
+            "gunboat",
+            "infantry",
+            "leader",
+            "train",
+            "transport"
+        ]
+    );
+}
+
 #[test]
 fn wbts_demo_brings_about_every_procedure_of_the_issue() {
     let (_t, game) = wbts_demo(3);

@@ -56,7 +56,9 @@ pub struct UnitView {
     pub owner: String,
     /// The area (space) it stands in.
     pub area: String,
-    /// A word for the map and for approximate sightings: `corps`, `leader`, `fleet`, `army`.
+    /// A word for the map and for approximate sightings: `corps`, `leader`, `fleet`, `army`; WBTS
+    /// names the piece itself: `infantry`, `cavalry`, `artillery`, `train`, `gunboat`, `transport`.
+    /// The naval words are in [`NAVAL_KINDS`].
     pub kind: &'static str,
     /// "infantry corps, 6 factors, morale 4.0".
     pub detail: String,
@@ -64,6 +66,15 @@ pub struct UnitView {
     pub strength: u32,
     /// Whether the unit gives its power sight (EiA: a corps with no factors left does not).
     pub sees: bool,
+}
+
+/// The kinds of [`UnitView`] that are naval: the map counts them as ships, not factors, and moves
+/// are drawn for the others only.
+pub const NAVAL_KINDS: [&str; 3] = ["fleet", "gunboat", "transport"];
+
+/// Whether a unit kind is naval (one of [`NAVAL_KINDS`]).
+pub fn is_naval(kind: &str) -> bool {
+    NAVAL_KINDS.contains(&kind)
 }
 
 /// A game system.

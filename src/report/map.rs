@@ -211,7 +211,7 @@ fn unit_marks(
         m.precision = m.precision.min(u.precision);
         match u.kind {
             "leader" => m.leaders += 1,
-            "fleet" => {
+            k if crate::rules::is_naval(k) => {
                 m.fleets += 1;
                 m.ships += u.strength;
             }

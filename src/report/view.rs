@@ -167,7 +167,7 @@ impl TurnSight {
             .get_or_init(|| {
                 let mut starts = BTreeMap::new();
                 for u in game.ruleset.units(before) {
-                    if u.kind != "fleet" {
+                    if !crate::rules::is_naval(u.kind) {
                         starts.entry(u.id).or_insert((u.owner, u.area));
                     }
                 }
@@ -416,7 +416,7 @@ fn units_of(
     for key in order {
         let n = approximately(forces[&key]);
         let (area, owner, kind) = key;
-        let detail = if kind == "fleet" {
+        let detail = if crate::rules::is_naval(kind) {
             format!("fleets of about {n} ships")
         } else {
             format!("corps of about {n} factors")

@@ -28,7 +28,7 @@ impl Turn<'_> {
         let mine: Vec<(String, u32)> = self
             .w
             .ships_in(hex)
-            .filter(|s| s.power() == power && s.kind == ShipKind::Gunboat && s.strength > 0)
+            .filter(|s| s.power() == power && s.is_combat_capable())
             .map(|s| (s.id().to_string(), s.strength))
             .collect();
         let theirs: Vec<(String, ShipKind, u32)> = self

@@ -16,7 +16,9 @@
 //!      [shift best|none|<n>]                   how he shifts the die when he is the better
 //!      [no-advance]                            stay put if the defender leaves
 //! sail <ship> <hex> [<hex> ...] [stop]         naval movement; `stop`: stop before an enemy
-//!                                              fortified hexside instead of running past it
+//!                                              fortified hexside instead of running past it;
+//!                                              enemy combat ships stop it, enemy transports
+//!                                              alone do not
 //! bombard <hex> with <ship> ...                gunboats attack an enemy fort's garrison, in
 //!                                              movement
 //! engage <hex>                                 naval combat: your gunboats there attack every

@@ -584,6 +584,70 @@ fn naval_transit_attack_at_an_enemy_fortified_hexside_unless_the_ship_stops() {
     );
 }
 
+fn ship_hex(st: &State, id: &str) -> String {
+    st.table::<WbtsState>()
+        .unwrap()
+        .ship(id)
+        .map(|s| s.hex().to_string())
+        .unwrap_or_default()
+}
+
+#[test]
+fn wbts_naval_units_stop_where_enemy_warships_are() {
+    // A gunboat and a transport sailing past an enemy gunboat's hex both end their move there.
+    let st = state(
+        &(ship("Galena", "union", "gunboat", 3, "0105")
+            + &ship("Mary", "union", "transport", 0, "0105")
+            + &ship("Teaser", "confederate", "gunboat", 1, "0305")),
+    );
+    let (ev, next) = run(
+        st,
+        &[],
+        "sail Galena 0205 0305 0405 0505\nsail Mary 0205 0305 0405\n",
+        1,
+    );
+    assert_eq!(ship_hex(&next, "Galena"), "0305", "{ev:?}");
+    assert_eq!(ship_hex(&next, "Mary"), "0305", "{ev:?}");
+    assert!(
+        ev.iter().any(
+            |e| e.contains("Galena stops in 0305, where the enemy's combat ships are (Teaser)")
+        ),
+        "{ev:?}"
+    );
+    // A gunboat with no naval strength left is no combat ship: it stops nobody.
+    let st = state(
+        &(ship("Galena", "union", "gunboat", 3, "0105")
+            + &ship("Hulk", "confederate", "gunboat", 0, "0305")),
+    );
+    let (ev, next) = run(st, &[], "sail Galena 0205 0305 0405\n", 1);
+    assert_eq!(ship_hex(&next, "Galena"), "0405", "{ev:?}");
+}
+
+#[test]
+fn wbts_naval_units_move_through_enemy_transports_alone() {
+    let st = state(
+        &(ship("Galena", "union", "gunboat", 3, "0105")
+            + &ship("Barge", "confederate", "transport", 0, "0305")),
+    );
+    let (ev, next) = run(st, &[], "sail Galena 0205 0305 0405 0505\n", 1);
+    assert_eq!(ship_hex(&next, "Galena"), "0505", "{ev:?}");
+    assert!(
+        ev.iter().any(|e| e
+            .contains("Galena sails through 0305, where the enemy has transports alone (Barge): it ignores them.")),
+        "{ev:?}"
+    );
+    // The transports ignored are not attacked: they are still afloat.
+    assert_eq!(ship_hex(&next, "Barge"), "0305");
+    // With a gunboat beside them, the transports' hex stops the ship.
+    let st = state(
+        &(ship("Galena", "union", "gunboat", 3, "0105")
+            + &ship("Barge", "confederate", "transport", 0, "0305")
+            + &ship("Teaser", "confederate", "gunboat", 1, "0305")),
+    );
+    let (ev, next) = run(st, &[], "sail Galena 0205 0305 0405 0505\n", 1);
+    assert_eq!(ship_hex(&next, "Galena"), "0305", "{ev:?}");
+}
+
 #[test]
 fn storming_a_fort_from_its_hex_doubles_the_garrison_and_never_from_adjacent_hexes() {
     let pieces = leader("Lee", "union", "0102", 4, 0)

@@ -209,6 +209,15 @@ pub enum ShipKind {
     Transport,
 }
 
+impl ShipKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ShipKind::Gunboat => "gunboat",
+            ShipKind::Transport => "transport",
+        }
+    }
+}
+
 /// A naval unit.
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -246,6 +255,14 @@ macro_rules! piece_accessors {
 piece_accessors!(Leader);
 piece_accessors!(Unit);
 piece_accessors!(Ship);
+
+impl Ship {
+    /// A combat capable naval unit: a gunboat with naval strength left (transports have no combat
+    /// factor, WBTS naval/transports).
+    pub fn is_combat_capable(&self) -> bool {
+        self.kind == ShipKind::Gunboat && self.strength > 0
+    }
+}
 
 impl Unit {
     pub fn is_train(&self) -> bool {
@@ -559,8 +576,8 @@ pub fn units(state: &State) -> Vec<UnitView> {
         id: u.id().to_string(),
         owner: u.power().to_string(),
         area: u.hex().to_string(),
-        // The report schema's words: a ground unit shows as a corps counter, its kind in the detail.
-        kind: "corps",
+        // What a WBTS player calls the counter: infantry, cavalry, artillery, train.
+        kind: u.kind.name(),
         detail: u.describe(),
         strength: u.strength,
         sees: true,
@@ -569,7 +586,7 @@ pub fn units(state: &State) -> Vec<UnitView> {
         id: s.id().to_string(),
         owner: s.power().to_string(),
         area: s.hex().to_string(),
-        kind: "fleet",
+        kind: s.kind.name(),
         detail: match s.kind {
             ShipKind::Gunboat => format!("gunboat, {} naval strength", s.strength),
             ShipKind::Transport => "transport".to_string(),

@@ -20,7 +20,7 @@ use super::combat::ShiftPolicy;
 use super::decisions::WbtsPoint;
 use super::orders::WbtsOrder;
 use super::rules;
-use super::state::{ShipKind, WbtsState};
+use super::state::{Ship, WbtsState};
 use super::tables::{Tables, Transit};
 
 /// The position and the record of a player turn in progress.
@@ -490,7 +490,9 @@ impl<'a> Turn<'a> {
     }
 
     /// WBTS naval/transit: a ship sails hex by hex; at a hexside with an enemy fortification it
-    /// stops if its order says `stop`, else it undergoes the naval transit attack.
+    /// stops if its order says `stop`, else it undergoes the naval transit attack. WBTS naval/combat:
+    /// it stops in a hex with enemy combat capable ships (any ship does: pbem's reading, the seed
+    /// names only combat ships) and sails through one with enemy transports alone.
     pub fn sail(&mut self, ship: &str, path: &[String], stop: bool) -> Result<()> {
         let Some(s) = self.w.ship(ship) else {
             return Ok(());
@@ -531,14 +533,36 @@ impl<'a> Turn<'a> {
                     }
                 }
             }
-            let enemy_warships = self
+            // WBTS naval/combat: enemy combat capable ships stop the ship in their hex; enemy
+            // transports alone there are sailed through and ignored.
+            let (warships, transports): (Vec<&Ship>, Vec<&Ship>) = self
                 .w
                 .ships_in(h)
-                .any(|x| !self.friendly(x.power(), &power) && x.kind == ShipKind::Gunboat);
+                .filter(|x| !self.friendly(x.power(), &power))
+                .partition(|x| x.is_combat_capable());
+            let ids = |v: &[&Ship]| v.iter().map(|x| x.id()).collect::<Vec<_>>().join(", ");
+            let (warships, transports) = (ids(&warships), ids(&transports));
             at = h.clone();
             went.push(h.clone());
-            if enemy_warships {
+            let further = step + 1 < path.len();
+            if !warships.is_empty() {
+                if further {
+                    self.event(
+                        rules::NAVAL_COMBAT,
+                        "sail",
+                        Some(h),
+                        format!("{ship} stops in {h}, where the enemy's combat ships are ({warships}): its move ends there."),
+                    );
+                }
                 break;
+            }
+            if !transports.is_empty() && further {
+                self.event(
+                    rules::NAVAL_COMBAT,
+                    "sail",
+                    Some(h),
+                    format!("{ship} sails through {h}, where the enemy has transports alone ({transports}): it ignores them."),
+                );
             }
         }
         if let Some(s) = self.w.ship_mut(ship) {
