@@ -16,6 +16,7 @@ pub mod mail;
 pub mod orders;
 pub mod out;
 pub mod progress;
+pub mod referee;
 pub mod report;
 pub mod rule;
 pub mod rules;

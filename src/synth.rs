@@ -670,7 +670,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let files = write_game(&spec, tmp.path()).unwrap();
         let game = crate::game::Game::load(tmp.path()).unwrap();
-        let out = crate::engine::turn::resolve(&game, &Default::default()).unwrap();
+        let out = crate::referee::turn::resolve(&game, &Default::default()).unwrap();
         for o in &out.orders {
             let check = o.check.as_ref().expect("every power sent orders");
             assert!(check.power.is_some(), "{} not authenticated", o.power);

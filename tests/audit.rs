@@ -198,16 +198,17 @@ fn a_replaced_turn_record_breaks_the_chain() {
 /// and the digests of the record; a sink that fails stops the turn with its own error.
 #[test]
 fn compute_into_hands_every_file_once_and_stops_at_a_failing_sink() {
-    use pbem::engine::turn;
+    use pbem::engine::inputs;
+    use pbem::referee::turn;
     let (_t, dir) = demo();
     let game = pbem::game::Game::load(&dir).unwrap();
-    let record = turn::load_record(&game, 1).unwrap();
+    let record = inputs::load_record(&game, 1).unwrap();
     let secret = pbem::dice::from_hex(&record.secret).unwrap();
     let next = pbem::dice::from_hex(&record.next_commitment).unwrap();
     let mut seen = Vec::new();
     let products = turn::compute_into(&game, 1, &secret, &next, &mut |path, bytes| {
         assert_eq!(fs::read(path).unwrap(), bytes, "{}", path.display());
-        seen.push(turn::relative_to(&dir, path));
+        seen.push(inputs::relative_to(&dir, path));
         Ok(())
     })
     .unwrap();

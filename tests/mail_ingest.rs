@@ -114,7 +114,7 @@ fn late_orders_are_held_for_the_next_turn_when_the_game_says_hold() {
     assert!(!dir.join("orders/1/france.txt").exists());
     let ack = body_of(&acks(&dir)[0].1);
     assert!(ack.contains("kept for turn 2"), "{ack}");
-    locked(|| pbem::engine::turn::resolve(&load(&dir), &Default::default()));
+    locked(|| pbem::referee::turn::resolve(&load(&dir), &Default::default()));
     // The referee's summary of turn 1 lists the late submission.
     let summary = fs::read_to_string(dir.join("turns/1/summary.txt")).unwrap();
     assert!(

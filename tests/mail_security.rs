@@ -207,7 +207,7 @@ fn a_message_replayed_from_an_earlier_turn_is_rejected() {
     let original = eml("france@example.org", ON_TIME, "turn1@example.org", &body);
     let path = write(tmp.path(), "t1.eml", &original);
     locked(|| ingest(&load(&dir), std::slice::from_ref(&path)));
-    locked(|| pbem::engine::turn::resolve(&load(&dir), &Default::default()));
+    locked(|| pbem::referee::turn::resolve(&load(&dir), &Default::default()));
     let acks_before = acks(&dir).len();
 
     // The same bytes again: already stored and judged; nothing changes.

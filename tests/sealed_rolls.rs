@@ -89,7 +89,7 @@ fn fresh_game() -> (tempfile::TempDir, std::path::PathBuf) {
     for t in 1..=6 {
         let _ = fs::remove_file(dir.join(format!("secret/{t}.key")));
     }
-    pbem::engine::turn::ensure_commitment(&Game::load(&dir).unwrap(), 1).unwrap();
+    pbem::referee::turn::ensure_commitment(&Game::load(&dir).unwrap(), 1).unwrap();
     assert!(dir.join("secret/1.seal").is_file());
     (tmp, dir)
 }
@@ -100,7 +100,7 @@ fn played() -> (tempfile::TempDir, std::path::PathBuf) {
     support::add_to_config(&dir, "[dice]\nunseal_after = 1\n");
     for _ in 0..2 {
         let game = sealing(&dir).unwrap();
-        support::locked(|| pbem::engine::turn::resolve(&game, &Default::default()));
+        support::locked(|| pbem::referee::turn::resolve(&game, &Default::default()));
     }
     (tmp, dir)
 }
@@ -284,7 +284,7 @@ fn unseal_waits_for_its_turns_then_verify_checks_the_published_list() {
 fn a_turn_whose_secret_has_no_seal_cannot_roll_sealed_dice() {
     let (_tmp, dir) = support::game();
     let game = sealing(&dir).unwrap();
-    let e = pbem::engine::turn::resolve(&game, &Default::default()).unwrap_err();
+    let e = pbem::referee::turn::resolve(&game, &Default::default()).unwrap_err();
     assert!(format!("{e:#}").contains("no sealing secret"), "{e:#}");
     assert!(!dir.join("turns/1/record.toml").exists());
 }
@@ -293,7 +293,7 @@ fn a_turn_whose_secret_has_no_seal_cannot_roll_sealed_dice() {
 fn a_game_without_unseal_after_keeps_its_sealed_rolls_until_forced() {
     let (_tmp, dir) = fresh_game();
     let game = sealing(&dir).unwrap();
-    support::locked(|| pbem::engine::turn::resolve(&game, &Default::default()));
+    support::locked(|| pbem::referee::turn::resolve(&game, &Default::default()));
     pbem()
         .arg("unseal")
         .arg(&dir)

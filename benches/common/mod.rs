@@ -19,10 +19,11 @@ use std::path::{Path, PathBuf};
 
 use pbem::dice::{self, Bytes32};
 use pbem::engine::event::Event;
-use pbem::engine::turn::{self, OrdersFileStatus, ResolveOptions};
+use pbem::engine::inputs::{self, OrdersFileStatus};
 use pbem::game::fsio::write_atomic;
 use pbem::game::state::State;
 use pbem::game::Game;
+use pbem::referee::turn::{self, ResolveOptions};
 use pbem::report::{self, DiceHeader, ReportInput};
 use pbem::synth::{self, Spec};
 
@@ -67,7 +68,7 @@ pub fn resolve(dir: &Path) -> turn::TurnOutcome {
 /// Every file resolving turn 1 writes, with its bytes, the record last: what the floor writes.
 pub fn outputs(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     let game = Game::load(dir).expect("the game loads");
-    let record = turn::load_record(&game, 1).expect("turn 1 is resolved");
+    let record = inputs::load_record(&game, 1).expect("turn 1 is resolved");
     let mut out: Vec<(PathBuf, Vec<u8>)> = record
         .outputs
         .keys()
@@ -87,12 +88,12 @@ pub fn outputs(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 pub fn load_inputs(dir: &Path) -> (Game, State, Vec<OrdersFileStatus>) {
     let game = Game::load(dir).expect("the game loads");
     let state = game.load_state(1).expect("the state loads");
-    let orders = turn::read_orders(&game, &state, 1).expect("the orders are read");
+    let orders = inputs::read_orders(&game, &state, 1).expect("the orders are read");
     (game, state, orders)
 }
 
 /// The adjudication alone: read and parse the inputs, then `Ruleset::resolve` in memory, as
-/// `engine::turn::compute` calls it (no reports, no mail, nothing written); the events it made.
+/// `referee::turn::compute` calls it (no reports, no mail, nothing written); the events it made.
 pub fn adjudicate(dir: &Path) -> usize {
     let (game, state, orders) = load_inputs(dir);
     let secret = dice::from_hex(
@@ -142,7 +143,7 @@ pub fn audit(dir: &Path) -> usize {
 /// The floor of auditing: read and parse the inputs and the record, read and hash every output.
 pub fn audit_floor(dir: &Path) -> usize {
     let (game, _state, _orders) = load_inputs(dir);
-    let record = turn::load_record(&game, 1).expect("the record loads");
+    let record = inputs::load_record(&game, 1).expect("the record loads");
     let mut same = 0;
     for (rel, digest) in &record.outputs {
         let bytes = std::fs::read(dir.join(rel)).expect("an output of turn 1");
@@ -166,7 +167,7 @@ impl RenderInput {
     /// Resolves turn 1 of the game in `dir` in memory and keeps what the reports need.
     pub fn new(dir: &Path) -> RenderInput {
         let game = Game::load(dir).expect("the game loads");
-        let record = turn::load_record(&game, 1).expect("turn 1 is resolved");
+        let record = inputs::load_record(&game, 1).expect("turn 1 is resolved");
         let secret = dice::from_hex(&record.secret).expect("a secret");
         let next = dice::from_hex(&record.next_commitment).expect("a commitment");
         let products = turn::compute(&game, 1, &secret, &next).expect("the turn resolves");
@@ -218,7 +219,7 @@ impl RenderInput {
     /// Every report of the turn, in every form (`report::render` for each power); bytes rendered.
     pub fn render_all(&self) -> usize {
         let mut bytes = 0;
-        // Once per turn, as `engine::turn` does.
+        // Once per turn, as `referee::turn` does.
         let shared = report::TurnSight::new(&self.game, &self.after);
         for p in self.powers() {
             let r =

@@ -14,7 +14,7 @@ fuzz_target!(|data: &[u8]| {
     let text = match pbem::orders::decode(data) {
         Ok(text) => text,
         Err(d) => {
-            // Rendered against the printable text, as `engine::turn::read_orders` does.
+            // Rendered against the printable text, as `engine::inputs::read_orders` does.
             assert!(d.span.end <= data.len());
             let _ = Source::new("orders.txt", pbem::orders::printable(data)).render(&[d]);
             return;

@@ -9,10 +9,11 @@ pub mod verify;
 use anyhow::Result;
 
 use crate::dice;
-use crate::engine::turn::{compute_into, load_record, relative_to};
+use crate::engine::inputs::{load_record, relative_to};
 use crate::game::record::sha256_hex;
 use crate::game::Game;
 use crate::mail::envelope;
+use crate::referee::turn::compute_into;
 
 /// The verdict on one turn.
 #[derive(Debug)]

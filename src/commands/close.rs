@@ -36,7 +36,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if game.is_resolved(turn) {
         bail!("turn {turn} is already resolved");
     }
-    let file = crate::engine::close::close(&game, turn)?;
+    let file = crate::referee::close::close(&game, turn)?;
     crate::say!(
         "Turn {turn} closed: {} power(s) with orders in; closing digest {}.",
         file.powers.len(),

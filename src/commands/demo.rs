@@ -5,8 +5,8 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Result};
 
-use crate::engine::turn::{resolve, ResolveOptions};
 use crate::game::Game;
+use crate::referee::turn::{resolve, ResolveOptions};
 
 /// Resolve the first turn(s) of a bundled scenario with its sample orders and print where the reports
 /// are: `ulm-1805` (Empires in Arms, the default), `pog-1914` (Paths of Glory), `ngg-smolensk-1812`

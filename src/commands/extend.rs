@@ -5,8 +5,8 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 
-use crate::engine::deadline::{extend, Move};
 use crate::game::Game;
+use crate::referee::deadline::{extend, Move};
 
 /// Move the current turn's deadline and announce it to every player.
 ///

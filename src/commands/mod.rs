@@ -176,7 +176,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 }
 
 /// Prints a turn's summary: orders per power, combats, reports.
-pub fn print_outcome(outcome: &crate::engine::turn::TurnOutcome) {
+pub fn print_outcome(outcome: &crate::referee::turn::TurnOutcome) {
     crate::say!("Turn {} ({}) resolved.", outcome.turn, outcome.date);
     for o in &outcome.orders {
         match &o.check {

@@ -122,10 +122,10 @@ fn show_or_keep(dir: &std::path::Path, existed: bool, text: &str) -> Result<Exit
 }
 
 /// Publishes the first turn of a new game, in its staged folder: a fresh dice secret and its
-/// commitment (`engine::turn::ensure_commitment`), and the turn's announcements in the outbox.
+/// commitment (`referee::turn::ensure_commitment`), and the turn's announcements in the outbox.
 /// Returns the commitment in hex.
 fn publish_first_turn(game: &crate::game::Game, first: u32) -> Result<String> {
-    let commitment = crate::engine::turn::ensure_commitment(game, first)?;
+    let commitment = crate::referee::turn::ensure_commitment(game, first)?;
     let hex = crate::dice::to_hex(&commitment);
     let state = game.load_state(first)?;
     for m in crate::mail::outbox::announcements(game, first, &hex, &state)? {

@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::engine::turn::{resolve, ResolveOptions};
 use crate::game::Game;
+use crate::referee::turn::{resolve, ResolveOptions};
 
 /// Resolve a turn from the accepted orders: movement, combats, state, log, record and reports.
 ///
@@ -42,7 +42,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(t) => t,
         None => game.current_turn()?,
     };
-    crate::engine::deadline::check_due(&game, turn, args.early)?;
+    crate::engine::due::check_due(&game, turn, args.early)?;
     if let Some(b) = &args.beacon {
         if game.config.dice.beacon.is_none() {
             anyhow::bail!("{} draws no beacon: --beacon is for games with `[dice] beacon = \"drand-quicknet\"`", game.config.game);

@@ -39,7 +39,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         ),
         Err(e) => crate::say!("Dice commitment for turn {turn}: MISSING ({e})"),
     }
-    if crate::engine::deadline::secret_is_public(&game, turn) {
+    if crate::engine::due::secret_is_public(&game, turn) {
         crate::say!("Dice secret of turn {turn}: PUBLIC, the bundled demo's: every player can compute the dice; `pbem rekey` gives a fresh one.");
     }
     if turn > c.first_turn {
@@ -52,7 +52,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     crate::say!("Orders:");
     // Each file in is read as the turn will read it: in and authenticated, or in but rejected.
     let checks = match game.load_state(turn) {
-        Ok(st) => crate::engine::turn::read_orders(&game, &st, turn)?,
+        Ok(st) => crate::engine::inputs::read_orders(&game, &st, turn)?,
         Err(_) => Vec::new(),
     };
     let past = match c.deadline_of(turn) {

@@ -5,12 +5,12 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::engine::turn::{resolve, ResolveOptions};
 use crate::game::config::DiceScheme;
 use crate::game::fsio::GameLock;
 use crate::game::Game;
 use crate::mail::ingest::{self, Status};
 use crate::mail::send::{self, Outcome, SendOptions};
+use crate::referee::turn::{resolve, ResolveOptions};
 
 /// Run the whole turn: read the mail, resolve, write one report per power, send the outbox. In a
 /// pbem-dice/v2 game the orders are closed first and the closing list is sent before the turn is
@@ -50,7 +50,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // One lock for the whole command: no other pbem between the ingest, the turn and the sending.
     let _lock = crate::game::fsio::GameLock::acquire(&game.dir)?;
     // Never with a demo's public secret.
-    crate::engine::deadline::check_secret(&game, game.current_turn()?)?;
+    crate::engine::due::check_secret(&game, game.current_turn()?)?;
     if args.imap {
         let fetched = crate::mail::imap::fetch(&game, &mut super::ingest::progress_bar())?;
         super::fetch::print_summary(&game, &fetched);
@@ -64,14 +64,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mail =
         ingest::ingest_with_progress(&game, &args.mailboxes, &mut super::ingest::progress_bar())?;
     // Before the deadline, only with every power's orders in (or --early).
-    crate::engine::deadline::check_due(&game, game.current_turn()?, args.early)?;
+    crate::engine::due::check_due(&game, game.current_turn()?, args.early)?;
     let configured = game.config.mail.transport.is_some() || args.folder.is_some();
     // pbem-dice/v2: close the orders and mail the closing list before anything is resolved.
     if game.config.dice.scheme == DiceScheme::V2 {
         let turn = game.current_turn()?;
         if !game.is_resolved(turn) {
             let _lock = GameLock::acquire(&game.dir)?;
-            crate::engine::close::close(&game, turn)?;
+            crate::referee::close::close(&game, turn)?;
         }
         if configured && !args.no_send {
             let sent = send::send(

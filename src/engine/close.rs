@@ -1,16 +1,15 @@
-//! Closing a turn's orders (pbem-dice/v2): at the deadline, the list of powers with orders in, the
+//! The closing list of a turn's orders (pbem-dice/v2): at the deadline, the list of powers with orders in, the
 //! SHA-256 of each power's orders as filed (`D_p`) and its entropy (`E_p`), and their hash `X_t`, kept in
 //! `turns/<t>/close.toml` and mailed to every player before the turn is resolved. The turn's seed is made
-//! of exactly that list: resolving refuses orders that differ from it.
+//! of exactly that list: resolving refuses orders that differ from it. Closing a turn (writing the
+//! list and its mail) is the referee's act, `referee::close`.
 
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 
 use crate::dice::{self, Bytes32};
 use crate::dice_v2::{self, Closed};
-use crate::game::fsio::write_atomic;
 use crate::game::Game;
-use crate::mail::outbox::{self, Kind, Outgoing};
 
 /// `turns/<t>/close.toml`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -37,7 +36,7 @@ pub struct ClosedEntry {
 }
 
 impl CloseFile {
-    fn of(game: &Game, turn: u32, list: &[Closed]) -> CloseFile {
+    pub(crate) fn of(game: &Game, turn: u32, list: &[Closed]) -> CloseFile {
         let mut powers: Vec<ClosedEntry> = list
             .iter()
             .map(|c| ClosedEntry {
@@ -67,14 +66,14 @@ pub fn path(game: &Game, turn: u32) -> std::path::PathBuf {
 pub fn list_now(game: &Game, turn: u32) -> Result<Vec<Closed>> {
     let state = game.load_state(turn)?;
     let mut list = Vec::new();
-    for o in crate::engine::turn::read_orders(game, &state, turn)? {
+    for o in crate::engine::inputs::read_orders(game, &state, turn)? {
         let Some(check) = &o.check else { continue };
         let Some(power) = &check.power else { continue };
         let bytes = std::fs::read(game.player_orders_path(turn, power, o.player.as_deref()))
             .with_context(|| format!("cannot read {}", o.path))?;
         list.push(Closed {
             power: crate::engine::command::file_stem(power, o.player.as_deref()),
-            orders: crate::mail::ingest::receipt_digest(&bytes),
+            orders: crate::orders::filed::receipt_digest(&bytes),
             entropy: check.entropy.as_deref().map(dice_v2::entropy),
         });
     }
@@ -92,23 +91,6 @@ pub fn load(game: &Game, turn: u32) -> Result<Option<CloseFile>> {
     let file: CloseFile = toml::from_str(&text)
         .with_context(|| format!("{} is not a closing list", game.shown(&p)))?;
     Ok(Some(file))
-}
-
-/// Closes `turn`: writes its closing list and a closing mail to every player into the outbox. Closing
-/// a closed turn changes nothing and gives the list it has. The caller holds the game's lock.
-pub fn close(game: &Game, turn: u32) -> Result<CloseFile> {
-    if let Some(done) = load(game, turn)? {
-        return Ok(done);
-    }
-    let file = CloseFile::of(game, turn, &list_now(game, turn)?);
-    for m in mails(game, &file)? {
-        write_atomic(&outbox::path_of(game, &m), &m.render(game)?)?;
-    }
-    write_atomic(
-        &path(game, turn),
-        crate::game::load::to_toml(&file)?.as_bytes(),
-    )?;
-    Ok(file)
 }
 
 /// `X_t` of the closed turn, after checking that the orders filed now are those of the closing list:
@@ -150,48 +132,6 @@ pub fn text(file: &CloseFile) -> String {
     }
     t.push_str(&format!("close: {}\n", file.close));
     t
-}
-
-/// The closing mail of the turn, one per power.
-fn mails(game: &Game, file: &CloseFile) -> Result<Vec<Outgoing>> {
-    let turn = file.turn;
-    let listed = if file.powers.is_empty() {
-        "No power has orders in.".to_string()
-    } else {
-        format!(
-            "Powers with orders in: {}.",
-            file.powers
-                .iter()
-                .map(|p| p.id.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    };
-    let body = format!(
-        "{}\nThe orders of turn {turn} are closed. {listed}\n\nFor each, the SHA-256 of its orders as filed and its entropy (pbem-dice/v2); the turn's dice\nseed is made of exactly this list and the secret committed before the deadline. Check that your\nown line is the orders you sent last, and keep this mail: `pbem verify <report> --close <this mail>`.\n\n{}",
-        game.config.title,
-        text(file)
-    );
-    let date = outbox::game_instant(game, turn);
-    Ok(game
-        .config
-        .powers
-        .iter()
-        .map(|p| Outgoing {
-            kind: Kind::Closing,
-            player: None,
-            turn,
-            power: Some(p.id.clone()),
-            key: String::new(),
-            to: p.addresses_at(turn),
-            subject: format!("[{}] turn {turn}: orders closed", game.config.game),
-            text: body.clone(),
-            html: None,
-            attachments: Vec::new(),
-            in_reply_to: None,
-            date,
-        })
-        .collect())
 }
 
 /// Reads a closing list back from the text of a closing mail.

@@ -10,7 +10,7 @@ use anyhow::Result;
 
 use crate::engine::dice_box::DiceBox;
 use crate::engine::event::Event;
-use crate::engine::turn::{load_record, OrdersFileStatus};
+use crate::engine::inputs::{load_record, OrdersFileStatus};
 use crate::game::config::GameConfig;
 use crate::game::state::{Controlled, Player, State};
 use crate::game::Game;

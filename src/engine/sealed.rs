@@ -365,7 +365,7 @@ pub fn unseal(game: &Game, only: Option<u32>, force: bool) -> Result<Vec<Unseale
         let path = if rolls.is_empty() {
             None
         } else {
-            let record = crate::engine::turn::load_record(game, t)?;
+            let record = crate::engine::inputs::load_record(game, t)?;
             let secret = dice::from_hex(&record.secret)
                 .context("the turn record's secret is not 64 hex digits")?;
             let Some(seal) = seal_of(game, t, &secret)? else {

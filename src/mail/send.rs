@@ -488,7 +488,7 @@ fn held_back(
     };
     let record = records.entry(turn).or_insert_with(|| {
         game.is_resolved(turn)
-            .then(|| crate::engine::turn::load_record(game, turn).ok())
+            .then(|| crate::engine::inputs::load_record(game, turn).ok())
             .flatten()
     });
     let Some(record) = record else {

@@ -112,7 +112,7 @@ pub fn rejected_files(
     turn: u32,
 ) -> Result<std::collections::BTreeMap<String, String>> {
     let mut out = std::collections::BTreeMap::new();
-    for o in crate::engine::turn::read_orders(game, state, turn)? {
+    for o in crate::engine::inputs::read_orders(game, state, turn)? {
         let Some(check) = &o.check else { continue };
         if check.power.is_some() {
             continue;

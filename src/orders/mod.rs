@@ -8,6 +8,7 @@
 //! [`decode`] first; the lexer bounds line length and line count (see `lexer`), so that the time
 //! spent on a file is linear in its size and what reaches a ruleset is small.
 
+pub mod filed;
 pub mod header;
 pub mod lexer;
 

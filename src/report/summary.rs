@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::decide::DecidedBy;
 use crate::engine::event::Event;
-use crate::engine::turn::OrdersFileStatus;
+use crate::engine::inputs::OrdersFileStatus;
 use crate::game::Game;
 use crate::mail::outbox;
 

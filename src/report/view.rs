@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::decide::DecidedBy;
 use crate::engine::event::{Die, Event};
-use crate::engine::turn::OrdersFileStatus;
+use crate::engine::inputs::OrdersFileStatus;
 use crate::engine::visibility::{Precision, Visibility};
 use crate::game::state::State;
 use crate::game::Game;

@@ -9,55 +9,10 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 use chrono::{DateTime, NaiveDateTime, TimeZone, Utc};
 
+use crate::engine::due::LOCAL;
 use crate::game::acts::{self, Act};
 use crate::game::Game;
 use crate::mail::outbox;
-
-/// The format of a deadline on the command line and in `acts.toml`: local time in the game's zone.
-pub const LOCAL: &str = "%Y-%m-%dT%H:%M";
-
-/// The powers due to send orders for `turn` whose orders are not in (or do not authenticate): the
-/// ruleset's `expects_orders`, less the powers run by the SOP alone; a power run by another is due.
-pub fn missing(game: &Game, turn: u32) -> Result<Vec<String>> {
-    let state = game.load_state(turn)?;
-    let orders = crate::engine::turn::read_orders(game, &state, turn)?;
-    let mut out = Vec::new();
-    for p in &game.config.powers {
-        let left_to_sop = state.controlled.get(&p.id).is_some_and(|c| c.by.is_none());
-        if left_to_sop || !game.ruleset.expects_orders(&state, &p.id) {
-            continue;
-        }
-        let has = orders
-            .iter()
-            .any(|o| o.power == p.id && o.check.as_ref().is_some_and(|c| c.power.is_some()));
-        if !has {
-            out.push(p.id.clone());
-        }
-    }
-    Ok(out)
-}
-
-/// Refuses to resolve `turn` before its deadline while a power due has no orders in, unless `early`.
-pub fn check_due(game: &Game, turn: u32, early: bool) -> Result<()> {
-    if early || game.is_resolved(turn) {
-        return Ok(());
-    }
-    let Some(deadline) = game.config.deadline_of(turn) else {
-        return Ok(());
-    };
-    if crate::clock::now()? >= deadline.with_timezone(&Utc) {
-        return Ok(());
-    }
-    let missing = missing(game, turn)?;
-    if missing.is_empty() {
-        return Ok(());
-    }
-    bail!(
-        "turn {turn} is due {}: orders are still missing from {}. Wait for the deadline, or resolve now with --early (those powers' standing orders and the SOP then decide for them). Nothing was changed.",
-        deadline.format("%A %Y-%m-%d %H:%M %Z"),
-        missing.join(", ")
-    )
-}
 
 /// How `pbem extend` moves a deadline.
 pub enum Move {
@@ -82,27 +37,6 @@ pub fn parse_span(text: &str) -> Result<chrono::Duration> {
         "m" => chrono::Duration::minutes(n),
         _ => bail!("--by '{text}' is not a span such as 2d, 36h or 90m"),
     })
-}
-
-/// Whether the dice secret of `turn` is one a bundled scenario publishes (the demo's): every player
-/// can then compute the dice.
-pub fn secret_is_public(game: &Game, turn: u32) -> bool {
-    let Some(public) = crate::bundled::public_secret(&game.config.game, turn) else {
-        return false;
-    };
-    std::fs::read_to_string(game.secret_path(turn)).is_ok_and(|s| s.trim() == public)
-}
-
-/// Refuses to play turn `turn` of a demo game past its sample turns with the demo's public secret.
-pub fn check_secret(game: &Game, turn: u32) -> Result<()> {
-    let samples = crate::bundled::sample_turns(&game.config.game, game.config.first_turn);
-    if turn >= game.config.first_turn + samples && secret_is_public(game, turn) {
-        bail!(
-            "the dice secret of turn {turn} is the bundled demo's, which is public: every player can compute the dice. Run `pbem rekey {}` first (a fresh secret and commitment, announced to every player). Nothing was changed.",
-            game.dir.display()
-        );
-    }
-    Ok(())
 }
 
 /// What `extend` did.
@@ -206,7 +140,7 @@ fn fresh_secret(game: &Game, turn: u32, keep: &std::path::Path) -> Result<(Strin
         move_into(&seal, &keep.with_extension("seal"))?;
     }
     crate::engine::sealed::fresh_secret(game, turn)?;
-    let c = crate::engine::turn::ensure_commitment(game, turn)?;
+    let c = crate::referee::turn::ensure_commitment(game, turn)?;
     Ok((old, crate::dice::to_hex(&c)))
 }
 
@@ -261,7 +195,7 @@ pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
     }
     let rel = format!("archive/rollback-{k}");
     let archive = game.dir.join(&rel);
-    let old_record = crate::engine::turn::load_record(game, to_turn)?;
+    let old_record = crate::engine::inputs::load_record(game, to_turn)?;
     // The resolved turn N: what resolving it wrote.
     let turn_dir = game.turn_dir(to_turn);
     for name in ["record.toml", "log.toml", "summary.txt", "reports"] {

@@ -12,13 +12,14 @@ use serde::Serialize;
 use crate::dice::{self, Bytes32};
 use crate::engine::dice_box::DiceBox;
 use crate::engine::event::Event;
+use crate::engine::inputs::{load_record, read_orders, relative, OrdersFileStatus};
 use crate::game::config::DiceScheme;
 use crate::game::fsio::{write_atomic, Batch, GameLock};
 use crate::game::record::{sha256_hex, TurnRecord, FORMAT};
 use crate::game::Game;
 use crate::mail::outbox;
 use crate::report::{self, DiceHeader};
-use crate::rules::{OrdersCheck, PowerOrders};
+use crate::rules::PowerOrders;
 
 /// What the referee asked for.
 #[derive(Debug, Clone, Default)]
@@ -27,20 +28,6 @@ pub struct ResolveOptions {
     pub turn: Option<u32>,
     /// Resolve again a turn that is already resolved.
     pub force: bool,
-}
-
-/// The orders file of one power, as read for a turn.
-#[derive(Debug, Clone)]
-pub struct OrdersFileStatus {
-    pub power: String,
-    /// The player whose file it is, for a power with several (`engine::command`).
-    pub player: Option<String>,
-    /// Path shown to the referee.
-    pub path: String,
-    /// None when the power sent no orders.
-    pub check: Option<OrdersCheck>,
-    /// The diagnostics rendered against the file's text (passwords masked).
-    pub rendered: String,
 }
 
 /// What resolving a turn did.
@@ -72,74 +59,6 @@ struct Log<'a> {
     events: &'a [Event],
 }
 
-impl OrdersFileStatus {
-    /// The name of its file without `.txt`: `france`, or `france.ney` for a player of a power with
-    /// several.
-    pub fn stem(&self) -> String {
-        crate::engine::command::file_stem(&self.power, self.player.as_deref())
-    }
-}
-
-/// Reads and checks the orders of every power for turn `t` (powers in game.toml order; the players of
-/// a power with several, highest rank first, each with his own file).
-pub fn read_orders(
-    game: &Game,
-    state: &crate::game::state::State,
-    turn: u32,
-) -> Result<Vec<OrdersFileStatus>> {
-    let mut out = Vec::new();
-    let checker = game.ruleset.checker(game, state);
-    for p in &game.config.powers {
-        for player in crate::engine::command::slots(p) {
-            out.push(read_one(game, &*checker, turn, &p.id, player)?);
-        }
-    }
-    Ok(out)
-}
-
-/// Reads and checks the orders file of one player of a power.
-fn read_one(
-    game: &Game,
-    checker: &dyn Fn(&crate::diag::Source) -> OrdersCheck,
-    turn: u32,
-    power: &str,
-    player: Option<String>,
-) -> Result<OrdersFileStatus> {
-    let path = game.player_orders_path(turn, power, player.as_deref());
-    let shown = game.shown(&path);
-    if !path.is_file() {
-        return Ok(OrdersFileStatus {
-            power: power.to_string(),
-            player,
-            path: shown,
-            check: None,
-            rendered: String::new(),
-        });
-    }
-    let bytes = std::fs::read(&path).with_context(|| format!("cannot read {shown}"))?;
-    let (source, mut check) = crate::rules::check_file_with(checker, &shown, &bytes);
-    if let Some(q) = &check.power {
-        let whose = crate::engine::command::file_stem(q, check.player.as_deref());
-        let stem = crate::engine::command::file_stem(power, player.as_deref());
-        if whose != stem {
-            check.diagnostics.push(crate::diag::Diagnostic::error(
-                format!("{shown} holds orders for {whose}, not for {stem}"),
-                0..0,
-            ));
-            check.power = None;
-            check.accepted.clear();
-        }
-    }
-    let rendered = source.render(&check.diagnostics);
-    Ok(OrdersFileStatus {
-        power: power.to_string(),
-        player,
-        path: shown,
-        check: Some(check),
-        rendered,
-    })
-}
-
 /// The secret `R_t`: from `secret/<t>.key`, or revealed in the turn's record when re-resolving.
 fn secret_of(game: &Game, turn: u32) -> Result<Bytes32> {
     let path = game.secret_path(turn);
@@ -156,13 +75,6 @@ fn secret_of(game: &Game, turn: u32) -> Result<Bytes32> {
         "the secret of turn {turn} is lost ({} is missing): pbem will not resolve with a new, unpublished seed",
         game.shown(&path)
     )
-}
-
-/// Loads `turns/<t>/record.toml`.
-pub fn load_record(game: &Game, turn: u32) -> Result<TurnRecord> {
-    let path = game.record_path(turn);
-    let src = crate::game::load::read_source(&path, &game.shown(&path))?;
-    Ok(crate::game::load::parse_toml(&src)?)
 }
 
 /// Makes the secret and commitment of turn `t` if they do not exist yet; keeps them if they do, so a
@@ -211,7 +123,7 @@ pub fn resolve(game: &Game, opts: &ResolveOptions) -> Result<TurnOutcome> {
     let secret = secret_of(game, turn)?;
     // pbem-dice/v2: the orders are closed (and the closing list mailed) before anything is resolved.
     if game.config.dice.scheme == DiceScheme::V2 {
-        crate::engine::close::close(game, turn)?;
+        crate::referee::close::close(game, turn)?;
     }
     // The next turn's commitment, published in this turn's reports.
     let next_commitment = ensure_commitment(game, turn + 1)?;
@@ -701,18 +613,4 @@ fn previous_record_digest(game: &Game, turn: u32) -> Result<String> {
     let bytes = std::fs::read(&path)
         .with_context(|| format!("cannot read the previous record {}", game.shown(&path)))?;
     Ok(sha256_hex(&bytes))
-}
-
-/// A path inside the game folder with `/` separators.
-pub fn relative(game: &Game, path: &std::path::Path) -> String {
-    relative_to(&game.dir, path)
-}
-
-/// A path inside `dir` with `/` separators.
-pub fn relative_to(dir: &std::path::Path, path: &std::path::Path) -> String {
-    let rel = path.strip_prefix(dir).unwrap_or(path);
-    rel.components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect::<Vec<_>>()
-        .join("/")
 }

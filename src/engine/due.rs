@@ -1,0 +1,75 @@
+//! When a turn is due (issue 13.3): a turn is not resolved before its deadline unless every power due
+//! has its orders in (or the referee says `--early`), and a demo's public secret is never played past
+//! its sample turns. Moving a deadline is the referee's act (`referee::deadline`).
+
+use anyhow::{bail, Result};
+use chrono::Utc;
+
+use crate::game::Game;
+
+/// The format of a deadline on the command line and in `acts.toml`: local time in the game's zone.
+pub const LOCAL: &str = "%Y-%m-%dT%H:%M";
+
+/// The powers due to send orders for `turn` whose orders are not in (or do not authenticate): the
+/// ruleset's `expects_orders`, less the powers run by the SOP alone; a power run by another is due.
+pub fn missing(game: &Game, turn: u32) -> Result<Vec<String>> {
+    let state = game.load_state(turn)?;
+    let orders = crate::engine::inputs::read_orders(game, &state, turn)?;
+    let mut out = Vec::new();
+    for p in &game.config.powers {
+        let left_to_sop = state.controlled.get(&p.id).is_some_and(|c| c.by.is_none());
+        if left_to_sop || !game.ruleset.expects_orders(&state, &p.id) {
+            continue;
+        }
+        let has = orders
+            .iter()
+            .any(|o| o.power == p.id && o.check.as_ref().is_some_and(|c| c.power.is_some()));
+        if !has {
+            out.push(p.id.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// Refuses to resolve `turn` before its deadline while a power due has no orders in, unless `early`.
+pub fn check_due(game: &Game, turn: u32, early: bool) -> Result<()> {
+    if early || game.is_resolved(turn) {
+        return Ok(());
+    }
+    let Some(deadline) = game.config.deadline_of(turn) else {
+        return Ok(());
+    };
+    if crate::clock::now()? >= deadline.with_timezone(&Utc) {
+        return Ok(());
+    }
+    let missing = missing(game, turn)?;
+    if missing.is_empty() {
+        return Ok(());
+    }
+    bail!(
+        "turn {turn} is due {}: orders are still missing from {}. Wait for the deadline, or resolve now with --early (those powers' standing orders and the SOP then decide for them). Nothing was changed.",
+        deadline.format("%A %Y-%m-%d %H:%M %Z"),
+        missing.join(", ")
+    )
+}
+
+/// Whether the dice secret of `turn` is one a bundled scenario publishes (the demo's): every player
+/// can then compute the dice.
+pub fn secret_is_public(game: &Game, turn: u32) -> bool {
+    let Some(public) = crate::bundled::public_secret(&game.config.game, turn) else {
+        return false;
+    };
+    std::fs::read_to_string(game.secret_path(turn)).is_ok_and(|s| s.trim() == public)
+}
+
+/// Refuses to play turn `turn` of a demo game past its sample turns with the demo's public secret.
+pub fn check_secret(game: &Game, turn: u32) -> Result<()> {
+    let samples = crate::bundled::sample_turns(&game.config.game, game.config.first_turn);
+    if turn >= game.config.first_turn + samples && secret_is_public(game, turn) {
+        bail!(
+            "the dice secret of turn {turn} is the bundled demo's, which is public: every player can compute the dice. Run `pbem rekey {}` first (a fresh secret and commitment, announced to every player). Nothing was changed.",
+            game.dir.display()
+        );
+    }
+    Ok(())
+}
