@@ -5,7 +5,7 @@ use std::path::Path;
 
 use predicates::prelude::*;
 
-mod support;
+use crate::support;
 use support::{demo, edit, pbem};
 
 fn audit(game: &Path) -> assert_cmd::assert::Assert {

@@ -4,7 +4,7 @@ use std::fs;
 
 use predicates::prelude::*;
 
-mod support;
+use crate::support;
 use support::{demo, edit, pbem, tree, unresolved_demo};
 
 #[test]

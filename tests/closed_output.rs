@@ -2,7 +2,7 @@
 //! (`> /dev/full`) ends the command with its work done and exit 1, never a panic (exit 101); `pbem
 //! new` keeps the passwords it could not print in a 0600 file.
 
-mod support;
+use crate::support;
 
 use std::os::fd::{FromRawFd, OwnedFd};
 use std::process::Stdio;

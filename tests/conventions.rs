@@ -3,7 +3,7 @@
 //! completions and a man page; `--quiet` and `--verbose`; colour and progress only on a terminal,
 //! colour never with `NO_COLOR`.
 
-mod support;
+use crate::support;
 
 use std::fs;
 use std::io::Read;

@@ -2,7 +2,7 @@
 //! before anything is resolved, the seed is made of exactly that list, and each player proves from his
 //! own mail that the orders and entropy that stood are the last he sent.
 
-mod support;
+use crate::support;
 
 use std::fs;
 use std::path::{Path, PathBuf};

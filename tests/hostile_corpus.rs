@@ -3,10 +3,9 @@
 //! the peak stays under 200 MB, every legitimate message in it is filed, and no password of any kind
 //! (right or wrong) is in any file pbem wrote outside the raw archive, nor in what it printed.
 
-mod support;
+use crate::support;
 
-#[path = "support/peak.rs"]
-mod peak;
+use crate::support::peak;
 
 use std::ffi::OsStr;
 use std::fs;

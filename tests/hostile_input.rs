@@ -1,6 +1,6 @@
 //! Issue 15.9: the smaller findings of the hostile-input campaign, each through the binary.
 
-mod support;
+use crate::support;
 
 use std::fs;
 

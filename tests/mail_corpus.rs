@@ -5,7 +5,7 @@
 //! signature, inline attachment), an Android client (base64, CRLF), a webmail (HTML only, base64) and
 //! a Notepad file in Windows-1252.
 
-mod support;
+use crate::support;
 
 use std::fs;
 use std::path::PathBuf;

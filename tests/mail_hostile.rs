@@ -1,10 +1,9 @@
 //! Issue 15: hostile mail. Nothing a stranger mails can take the referee down: a flood of forged
 //! passwords stays within a memory bound and never stops the good mail; no password is echoed.
 
-mod support;
+use crate::support;
 
-#[path = "support/peak.rs"]
-mod peak;
+use crate::support::peak;
 
 use std::ffi::OsStr;
 use std::fs;
@@ -178,7 +177,7 @@ fn what_an_ack_says_stands_stands_a_nul_byte_is_rejected_in_both() {
     let mail = eml("france@example.org", ON_TIME, "n2@example.org", &body);
     let path = write(tmp.path(), "good.eml", &mail);
     pbem().arg("ingest").arg(&dir).arg(&path).assert().success();
-    let ack = crate::acks(&dir)
+    let ack = self::acks(&dir)
         .iter()
         .map(|(_, a)| body_of(a))
         .find(|a| !a.contains("NUL byte"))

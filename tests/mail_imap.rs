@@ -6,7 +6,7 @@
 //! The tests fail when Dovecot or openssl is missing and `CI` or `PBEM_REQUIRE_IMAP_TESTS` is set
 //! (`.ci/run` installs Dovecot and sets the latter); elsewhere they print a loud SKIPPED line.
 
-mod support;
+use crate::support;
 
 use std::fs;
 use std::io::{Read, Write};

@@ -1,7 +1,7 @@
 //! Issue 4: which submission counts and when it arrived, what the acknowledgement says, that nothing is
 //! lost or changed twice, and `pbem status` / `pbem remind`.
 
-mod support;
+use crate::support;
 
 use std::fs;
 

@@ -2,7 +2,7 @@
 //! attachment, binary junk, a subject with CR/LF, non-UTF-8 headers, an empty file: each is stored and
 //! listed with its reason; and 10,000 messages ingested twice leave exactly the same files.
 
-mod support;
+use crate::support;
 
 use std::fs;
 

@@ -4,7 +4,7 @@
 //! their reason; no answer ever goes to an unregistered address; a wrong password is never quoted
 //! back, printed or stored outside the raw archive.
 
-mod support;
+use crate::support;
 
 use std::fs;
 use std::path::Path;

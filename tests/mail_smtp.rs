@@ -7,7 +7,7 @@
 //! `PBEM_REQUIRE_SMTP_TESTS` is set; `.ci/run` installs aiosmtpd and sets the latter, so that in CI a
 //! missing server is a failure.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeMap;
 use std::fs;

@@ -5,7 +5,7 @@
 //!
 //! A missing python3, aiosmtpd or openssl fails these tests (`tests/support/smtp.rs`).
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 

@@ -2,7 +2,7 @@
 //! (WBTS, NGG) and square grids with a sub-grid (GITM): names parsed and printed back, neighbours,
 //! hexsides, and located errors for bad compact files.
 
-mod support;
+use crate::support;
 
 use pbem::diag::Source;
 use pbem::game::map::grid::Square;

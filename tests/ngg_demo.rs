@@ -4,7 +4,7 @@
 //! re-derives every roll; `resolve --force` gives the same bytes; `check --forecast` reads an attack
 //! plan.
 
-mod support;
+use crate::support;
 
 use std::fs;
 use std::path::{Path, PathBuf};

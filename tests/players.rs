@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use predicates::prelude::*;
 
-mod support;
+use crate::support;
 use support::{demo, pbem};
 
 fn orders(game: &Path, name: &str, text: &str) -> PathBuf {

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use predicates::prelude::*;
 
-mod support;
+use crate::support;
 use support::{game, pbem, tree};
 
 const NAPOLEON_PW: &str = "austerlitz-sun";

@@ -2,7 +2,7 @@
 //! actions with the bundled sample orders, writes every report for both players, and the audit
 //! re-derives every roll; the reports of the first action are kept as snapshots.
 
-mod support;
+use crate::support;
 
 use std::fs;
 use std::path::{Path, PathBuf};

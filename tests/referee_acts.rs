@@ -6,7 +6,7 @@ use std::path::Path;
 
 use predicates::prelude::*;
 
-mod support;
+use crate::support;
 use support::*;
 
 /// Before turn 1's deadline (Sunday 2026-12-06 20:00 Vienna).

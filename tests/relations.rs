@@ -1,7 +1,7 @@
 //! Relations between powers (`[relations]` in state.toml): allied, neutral, hostile, with located
 //! errors for bad entries, through the game folder and the binary.
 
-mod support;
+use crate::support;
 
 use std::fs;
 

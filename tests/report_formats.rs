@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use predicates::prelude::*;
 
-mod support;
+use crate::support;
 use support::{demo, pbem, unresolved_demo};
 
 const POWERS: [&str; 4] = ["france", "austria", "russia", "britain"];

@@ -1,7 +1,7 @@
 //! Reports of a game larger than a board (issue 18): each power's report and mail hold what it sees,
 //! not the world, and the mail carries each form of the report once.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeSet;
 use std::fs;

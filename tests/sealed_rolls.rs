@@ -3,7 +3,7 @@
 //! `pbem verify --sealed`. EiA and PoG roll no sealed dice (GITM's detection will); a test ruleset
 //! here wraps EiA and adds one sealed detection roll a turn, seen by every power.
 
-mod support;
+use crate::support;
 
 use std::fs;
 use std::path::Path;

@@ -5,7 +5,7 @@
 //! played again. Every message goes to the address current when it is sent, none twice, and the game
 //! audits clean; a changed adjudication byte does not.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeSet;
 use std::fs;

@@ -2,7 +2,7 @@
 //! the game's ruleset (`[eia]`, `[pog]`); pieces outside it, or another ruleset's table, are errors
 //! located at their key, through the game folder and the binary.
 
-mod support;
+use crate::support;
 
 use std::fs;
 use std::path::Path;

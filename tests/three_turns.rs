@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::fs;
 
-mod support;
+use crate::support;
 use support::pbem;
 
 const POWERS: [(&str, &str); 4] = [

@@ -2,7 +2,7 @@
 //! saves it, each form of the report, the anchors of the commitment, and his own orders. Every
 //! tampering case is caught by the player's own `verify` from his own mail.
 
-mod support;
+use crate::support;
 
 use std::fs;
 use std::path::{Path, PathBuf};

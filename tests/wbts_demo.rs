@@ -3,7 +3,7 @@
 //! for both players, brings about each procedure the issue lists, and the audit re-derives every roll;
 //! `resolve --force` gives the same bytes again; `check --forecast` tells what an attack would do.
 
-mod support;
+use crate::support;
 
 use std::fs;
 use std::path::{Path, PathBuf};

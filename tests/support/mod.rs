@@ -218,4 +218,5 @@ pub fn locked<T>(f: impl Fn() -> anyhow::Result<T>) -> T {
     panic!("the game lock stayed busy")
 }
 pub mod certs;
+pub mod peak;
 pub mod smtp;

@@ -1,0 +1,71 @@
+//! The integration tests: one test binary (as `just` has it, STYLE.md), a module per feature, each
+//! running the real `pbem` binary or the library's public API. One binary links once instead of once per
+//! file, and its tests run in one pool of threads. `cargo test --test integration <module>::` runs
+//! one feature's tests; `every_test_file_is_a_module` keeps a new file from going unrun.
+
+mod support;
+
+mod audit;
+mod cli;
+mod closed_output;
+mod conventions;
+mod crash;
+mod determinism;
+mod dice_statistics;
+mod dice_v2;
+mod entropy_text;
+mod hostile_corpus;
+mod hostile_input;
+mod layers;
+mod mail_corpus;
+mod mail_hostile;
+mod mail_imap;
+mod mail_ingest;
+mod mail_robustness;
+mod mail_security;
+mod mail_smtp;
+mod mail_smtp_tls;
+mod map_kinds;
+mod ngg_demo;
+mod orders_md;
+mod players;
+mod players_under_a_power;
+mod pog_demo;
+mod proptest_dice;
+mod proptest_game_folder;
+mod proptest_labels;
+mod proptest_ngg_orders;
+mod proptest_orders;
+mod proptest_pog_orders;
+mod proptest_wbts_orders;
+mod referee_acts;
+mod relations;
+mod report_forecast;
+mod report_formats;
+mod report_scale;
+mod report_visibility;
+mod sealed_rolls;
+mod season;
+mod state_tables;
+mod three_turns;
+mod verify_mail;
+mod wbts_demo;
+
+/// A file in `tests/` that is not a module of this binary would never run (`autotests = false`).
+#[test]
+fn every_test_file_is_a_module() {
+    let lib = include_str!("lib.rs");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else {
+            continue;
+        };
+        if path.extension().is_some_and(|e| e == "rs") && stem != "lib" {
+            assert!(
+                lib.contains(&format!("\nmod {stem};\n")),
+                "tests/{stem}.rs is not a module of tests/lib.rs: add `mod {stem};` or it never runs"
+            );
+        }
+    }
+}
