@@ -3,6 +3,7 @@
 //! its order verbs, its tables, its decision points and how a turn is adjudicated.
 
 pub mod eia;
+pub mod gitm;
 pub mod ngg;
 pub mod pog;
 pub mod wbts;
