@@ -901,23 +901,23 @@ impl UnitOrders {
         *self != UnitOrders::default()
     }
 
-    /// The campaign sections (2 to 6) a unit's orders leave out, by number and name.
+    /// The numbers of the campaign sections (2 to 6) a unit's orders leave out.
     pub fn missing_sections(&self) -> Vec<&'static str> {
         let mut out = Vec::new();
         if self.strategic.is_none() {
-            out.push("2 (no strategic move)");
+            out.push("2");
         }
         if self.tactical.is_none() {
-            out.push("3 (no tactical move, front line)");
+            out.push("3");
         }
         if self.support.is_none() && self.intercept.is_none() {
-            out.push("4 (support within 2 of its start)");
+            out.push("4");
         }
         if self.posture.is_none() {
-            out.push("5 (skirmish in attack and defence)");
+            out.push("5");
         }
         if self.supply.is_none() {
-            out.push("6 (draw one unit of supply)");
+            out.push("6");
         }
         out
     }

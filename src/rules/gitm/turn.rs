@@ -213,36 +213,41 @@ impl<'a> Turn<'a> {
 
     // ----- GITM 6.9: the defaults -----
 
-    /// Tells each side which of its units follow a default of GITM 6.9, in whole or in part.
+    /// Tells each side which of its units follow a default of GITM 6.9, in whole or in part: one
+    /// event for the units of a square with no orders, one for those whose orders leave sections out.
     fn defaults(&mut self) {
-        let mut lines = Vec::new();
+        // (power, square) -> (units with no orders, units with sections left out)
+        type Left = (Vec<String>, Vec<String>);
+        let mut by_square: BTreeMap<(String, String), Left> = BTreeMap::new();
         for b in &self.g.brigades {
             let o = self.orders.get(b.id()).cloned().unwrap_or_default();
-            let text = if !o.any() {
-                let sub = b.at().split('/').nth(1).unwrap_or("?");
-                format!("no orders for {}: it holds, skirmishes in attack and defence, seeks the front line, supports any battle within 2 of {sub} and draws one unit of supply", b.id())
+            let entry = by_square
+                .entry((b.power().to_string(), b.square().to_string()))
+                .or_default();
+            if !o.any() {
+                entry.0.push(b.id().to_string());
             } else {
                 let missing = o.missing_sections();
-                if missing.is_empty() {
-                    continue;
+                if !missing.is_empty() {
+                    entry.1.push(format!("{} ({})", b.id(), missing.join(", ")));
                 }
-                format!(
-                    "{}'s orders leave out section {}: the default applies",
-                    b.id(),
-                    missing.join(", section ")
-                )
-            };
-            lines.push((b.power().to_string(), b.square().to_string(), text));
+            }
         }
-        for (power, square, text) in lines {
-            let e = Event::new(
-                rules::DEFAULTS,
-                "default",
-                format!("{}: {text}.", rules::DEFAULTS.cite()),
-            )
-            .at(&square)
-            .decided(power.clone(), DecidedBy::Sop);
-            self.push(e, Audience::Side(power));
+        for ((power, square), (none, partial)) in by_square {
+            let cite = rules::DEFAULTS.cite();
+            let mut texts = Vec::new();
+            if !none.is_empty() {
+                texts.push(format!("{cite}: no orders for {} in {square}: each holds, skirmishes in attack and defence, seeks the front line, supports a battle within 2 tactical squares of where it starts and draws one unit of supply.", none.join(", ")));
+            }
+            if !partial.is_empty() {
+                texts.push(format!("{cite}: the sections these orders leave out take their defaults (2: no strategic move; 3: no tactical move, the front line; 4: support within 2 of the start; 5: skirmish; 6: draw one unit of supply): {}.", partial.join(", ")));
+            }
+            for text in texts {
+                let e = Event::new(rules::DEFAULTS, "default", text)
+                    .at(&square)
+                    .decided(power.clone(), DecidedBy::Sop);
+                self.push(e, Audience::Side(power.clone()));
+            }
         }
     }
 
@@ -422,19 +427,20 @@ impl<'a> Turn<'a> {
                 (r, pct)
             };
             let lost = b.strength * pct / 100;
-            if self.step_to(i, &id, target, 1, true)? {
+            let more = format!(
+                "it loses {lost} stragglers ({pct}%{})",
+                if near {
+                    ", an enemy in an adjacent tactical square"
+                } else {
+                    ""
+                }
+            );
+            let at = self.events.len();
+            if self.step_to(i, &id, target, 1, Mode::Withdrawal(more))? {
                 self.g.brigades[i].strength -= lost;
-                self.g.brigades[i].fatigue += 1;
-                let e = Event::new(rules::WITHDRAWAL, "withdrawal", format!("{id} withdraws from the battle in {} to {name}, for 2 fatigue, and loses {lost} stragglers ({pct}%{}) (GITM 7.5).", b.square(), if near { ", an enemy in an adjacent tactical square" } else { "" }))
-                    .at(&name)
-                    .roll(roll);
-                self.push(
-                    e,
-                    Audience::Seen(
-                        b.power().to_string(),
-                        vec![b.square().to_string(), name.clone()],
-                    ),
-                );
+                if let Some(e) = self.events.get_mut(at) {
+                    e.rolls.push(roll);
+                }
             }
         }
         Ok(())
@@ -531,22 +537,14 @@ impl<'a> Turn<'a> {
             self.stop(id);
             return Ok(None);
         }
-        let forced = !on_path || m.order.pursue;
-        let _ = forced;
-        if !self.step_to(i, id, target, phase, on_path)? {
+        let mode = if on_path { Mode::Path } else { Mode::ToBattle };
+        if !self.step_to(i, id, target, phase, mode)? {
             return Ok(None);
         }
         if !on_path {
             if let Some(m) = self.marches.get_mut(id) {
                 m.at_battle = true;
             }
-            self.event(
-                rules::MARCH_TO_BATTLE,
-                "march",
-                Some(&name),
-                format!("{id} marches to the battle in {name} (GITM 7.12)."),
-                Audience::Side(b.power().to_string()),
-            );
         }
         Ok(Some((id.to_string(), from.square, target)))
     }
@@ -570,8 +568,9 @@ impl<'a> Turn<'a> {
         id: &str,
         target: Square,
         phase: usize,
-        on_path: bool,
+        mode: Mode,
     ) -> Result<bool> {
+        let on_path = matches!(mode, Mode::Path | Mode::Withdrawal(..));
         let b = self.g.brigades[i].clone();
         let Some(from) = self.spot_of(i) else {
             return Ok(false);
@@ -605,7 +604,7 @@ impl<'a> Turn<'a> {
             2
         } else {
             1
-        };
+        } + u32::from(matches!(mode, Mode::Withdrawal(..)));
         if dir.0 != 0 && dir.1 != 0 {
             let beside = [
                 Square {
@@ -665,20 +664,31 @@ impl<'a> Turn<'a> {
         let how = if forced {
             format!(", a forced march for {cost} fatigue (GITM 7.3)")
         } else {
-            format!(" for {cost} fatigue (GITM 7.1)")
+            format!(" for {cost} fatigue")
         };
-        let rule = if forced {
-            rules::FORCED_MARCH
-        } else {
-            rules::ALLOWANCE
+        let (rule, text) = match &mode {
+            Mode::Path => (
+                if forced { rules::FORCED_MARCH } else { rules::ALLOWANCE },
+                format!("{id} marches from {from_name} to {name}{how}, entering at {entry} (GITM 7.1, 7.13)."),
+            ),
+            Mode::Withdrawal(more) => (
+                rules::WITHDRAWAL,
+                format!("{id} withdraws from the battle in {from_name} to {name}{how}, entering at {entry}; {more} (GITM 7.5, 7.13)."),
+            ),
+            Mode::Pursuit(enemy) => (
+                rules::PURSUIT,
+                format!("{id} pursues {enemy} from {from_name} into {name}{how}, entering at {entry}; its path is cancelled and it pursues for the rest of the turn (GITM 7.11, 7.13)."),
+            ),
+            Mode::ToBattle => (
+                rules::MARCH_TO_BATTLE,
+                format!("{id} marches to the battle in {name}{how}, entering at {entry} (GITM 7.12, 7.13)."),
+            ),
         };
         self.event(
             rule,
             "march",
             Some(&name),
-            format!(
-                "{id} marches from {from_name} to {name}{how}, entering at {entry} (GITM 7.13)."
-            ),
+            text,
             Audience::Seen(power.clone(), vec![from_name, name.clone()]),
         );
         // GITM 7.9: halt on detection.
@@ -743,14 +753,11 @@ impl<'a> Turn<'a> {
                 if self.g.brigades[i].fatigue > MAX_MARCH_FATIGUE {
                     continue;
                 }
-                if self.step_to(i, &p, *to, phase, false)? {
+                if self.step_to(i, &p, *to, phase, Mode::Pursuit(mover.clone()))? {
                     if let Some(m) = self.marches.get_mut(&p) {
                         m.queue.clear();
                         m.pursuing = Some(mover.clone());
                     }
-                    let name = self.map.place_name(*to);
-                    let power = self.g.brigades[i].power().to_string();
-                    self.event(rules::PURSUIT, "pursuit", Some(&name), format!("{p} pursues {mover} into {name}; its path is cancelled and it pursues for the rest of the turn (GITM 7.11)."), Audience::Seen(power, vec![name.clone()]));
                 }
             }
         }
@@ -1003,6 +1010,18 @@ impl<'a> Turn<'a> {
         }
         Ok(())
     }
+}
+
+/// Why a unit makes a strategic move: the event it writes and the fatigue it pays.
+enum Mode {
+    /// The next box of its path (GITM 7.4).
+    Path,
+    /// A strategic withdrawal (7.5): one fatigue more; the stragglers it loses.
+    Withdrawal(String),
+    /// A pursuit of the unit named (7.11).
+    Pursuit(String),
+    /// A march to battle (7.12).
+    ToBattle,
 }
 
 /// Who an event goes to.
