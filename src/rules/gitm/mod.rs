@@ -117,6 +117,7 @@ impl Ruleset for Gitm {
             all.extend(ok.into_iter().map(|o| o.value));
         }
         let mut t = Turn::new(map, state.clone(), orders::by_unit(&all), powers, dice)?;
+        t.theatre = tactical::hook::Theatre::load(&game.dir, map)?;
         t.run()?;
         let (next, events) = t.finish();
         Ok(Resolution { events, next })

@@ -289,6 +289,10 @@ pub struct Brigade {
     /// Inactive units detect nothing (GITM 4.1).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub inactive: bool,
+    /// Shattered in a tactical combat (pbem GITM-T6, 9.2): it takes no part in tactical movement or
+    /// combat (`tactical/`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub shattered: bool,
 }
 
 fn fifty() -> u32 {

@@ -63,6 +63,8 @@ pub struct Turn<'a> {
     pub events: Vec<Event>,
     pub dice: &'a mut DiceBox,
     marches: BTreeMap<String, March>,
+    /// The tactical maps and what each keeps between the tactical phases (`tactical::hook`).
+    pub theatre: super::tactical::hook::Theatre,
 }
 
 impl<'a> Turn<'a> {
@@ -84,6 +86,7 @@ impl<'a> Turn<'a> {
             events: Vec::new(),
             dice,
             marches: BTreeMap::new(),
+            theatre: Default::default(),
         })
     }
 
@@ -1063,15 +1066,15 @@ pub fn merge(b: &super::state::Brigade, into: &super::state::Brigade) -> super::
 }
 
 /// One tactical phase of a campaign turn (GITM 5.2; 8.1-8.12 movement, 9.1-9.5 combat; `combat` is
-/// false in the final phase, 9.1). For now it does the simplest documented thing: every unit keeps
-/// its tactical square and no combat is fought. pbem's tactical part (`rules/gitm/tactical/`)
-/// replaces this body: it reads each unit's [`super::orders::TacticalOrder`] and reactions from
-/// `turn.orders` and moves and fights on the tactical maps.
+/// false in the final phase, 9.1): the tactical engine (`rules/gitm/tactical/`) on every square with
+/// something to do.
 pub fn tactical_phase(turn: &mut Turn<'_>, phase: u8, combat: bool) -> Result<()> {
     let text = if combat {
-        format!("Tactical phase {phase}: units keep their tactical squares.")
+        format!(
+            "Tactical phase {phase}: tactical movement, reactions, then combat (GITM 5.2, 8, 9)."
+        )
     } else {
-        format!("Tactical phase {phase}, the last: arriving units deploy where they entered; no combat (GITM 9.1).")
+        format!("Tactical phase {phase}, the last: arriving units deploy; no combat (GITM 9.1).")
     };
     let rule = if combat {
         rules::TACTICAL_PHASE
@@ -1079,5 +1082,5 @@ pub fn tactical_phase(turn: &mut Turn<'_>, phase: u8, combat: bool) -> Result<()
         rules::NO_COMBAT
     };
     turn.event(rule, "tactical", None, text, Everyone);
-    Ok(())
+    super::tactical::hook::run_phase(turn, phase)
 }

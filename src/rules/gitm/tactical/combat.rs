@@ -77,7 +77,7 @@ impl Field<'_> {
             TacEvent::new(
                 "GITM 9.4",
                 format!(
-                    "combat at {q}: attackers ({}) came from {}: a front line of {width} spaces a side",
+                    "combat at {q}: the attackers ({}) came from {}: a front line of {width} spaces a side",
                     attack.side,
                     if dirs.is_empty() {
                         "one direction".to_string()
@@ -86,7 +86,8 @@ impl Field<'_> {
                     }
                 ),
             )
-            .at(q),
+            .at(q)
+            .kind("combat"),
         );
         // GITM 9.5: infantry attacked by a force mostly of cavalry forms squares.
         let squares = forms_squares(&self.front_of(&a));
@@ -116,6 +117,15 @@ impl Field<'_> {
         self.refill(&mut a, width);
         self.refill(&mut d, width);
         let (column, attackers_won) = self.melee(q, &a, &d, dice, &label);
+        let winner = if attackers_won { &a } else { &d };
+        let mut sides: Vec<String> = winner
+            .members
+            .iter()
+            .map(|&i| self.brigades[i].side.clone())
+            .collect();
+        sides.dedup();
+        self.events
+            .push(TacEvent::result("pbem GITM-T4", &sides.join(" and "), q));
         self.after_combat(q, &a, &d, column, attackers_won, &before, dice, &label);
     }
 
@@ -133,6 +143,44 @@ impl Field<'_> {
         let lines = assign_lines(&refs, dice, label, &mut events);
         let placed = place(&refs, &lines, width);
         self.events.extend(events);
+        if let Some(first) = refs.first() {
+            let mut text = Vec::new();
+            for line in [Line::Front, Line::Second, Line::Rear] {
+                let here: Vec<String> = placed
+                    .iter()
+                    .filter(|p| p.line == line)
+                    .map(|p| {
+                        if p.line == Line::Rear || p.rear == 0 {
+                            p.id.clone()
+                        } else {
+                            format!(
+                                "{} ({} men, {} more fighting from the rear)",
+                                p.id,
+                                p.front.max(p.second),
+                                p.rear
+                            )
+                        }
+                    })
+                    .collect();
+                if !here.is_empty() {
+                    text.push(format!("{}: {}", line.name(), here.join(", ")));
+                }
+            }
+            let q = first.pos;
+            self.events.push(
+                TacEvent::new(
+                    "GITM 9.3",
+                    format!(
+                        "the {} at {q} ({}) form their battle lines: {}",
+                        if attacking { "attackers" } else { "defenders" },
+                        first.side,
+                        text.join("; ")
+                    ),
+                )
+                .at(q)
+                .units(refs.iter().map(|b| b.id.as_str())),
+            );
+        }
         Side {
             front: placed.iter().map(|p| p.front).collect(),
             members,
@@ -210,7 +258,7 @@ impl Field<'_> {
             TacEvent::new(
                 "pbem GITM-T1",
                 format!(
-                    "firing at {q} (GITM 9.1): the attackers' fire (d6 {}) costs the defenders {took_d} men, the defenders' (d6 {}) the attackers {took_a} (rating {rating} covers the defenders)",
+                    "firing at {q} (GITM 9.1): the attackers' fire (d6 {}) hits {took_d} of the defenders, the defenders' (d6 {}) {took_a} of the attackers (the square's rating {rating} covers the defenders)",
                     faces[0], faces[1]
                 ),
             )

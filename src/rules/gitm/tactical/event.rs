@@ -8,6 +8,9 @@ use super::map::Pos;
 pub struct TacEvent {
     /// The rule applied: `GITM 8.6`, or `pbem GITM-T3` for pbem's own tables (`tables.rs`).
     pub rule: &'static str,
+    /// The turn log's kind: `tactical` for movement and reactions, `combat` once a combat (the
+    /// frontage event of 9.4), `result` for who won it, `battle` for the other steps of a combat.
+    pub kind: &'static str,
     /// The sentence of the event, starting with the rule.
     pub text: String,
     pub at: Option<Pos>,
@@ -17,13 +20,36 @@ pub struct TacEvent {
 
 impl TacEvent {
     pub fn new(rule: &'static str, text: impl AsRef<str>) -> TacEvent {
+        let kind = if rule.starts_with("pbem") || rule.starts_with("GITM 9") {
+            "battle"
+        } else {
+            "tactical"
+        };
         TacEvent {
             rule,
+            kind,
             text: format!("{rule}: {}", text.as_ref()),
             at: None,
             units: Vec::new(),
             rolls: Vec::new(),
         }
+    }
+
+    /// The event of who won a combat, worded as the reports read it: "france win at 6-5 (rule)".
+    pub fn result(rule: &'static str, winners: &str, at: Pos) -> TacEvent {
+        TacEvent {
+            rule,
+            kind: "result",
+            text: format!("{winners} win at {at} ({rule})"),
+            at: Some(at),
+            units: Vec::new(),
+            rolls: Vec::new(),
+        }
+    }
+
+    pub fn kind(mut self, kind: &'static str) -> Self {
+        self.kind = kind;
+        self
     }
 
     pub fn at(mut self, p: Pos) -> Self {
@@ -44,5 +70,33 @@ impl TacEvent {
     pub fn roll(mut self, label: &str) -> Self {
         self.rolls.push(label.to_string());
         self
+    }
+}
+
+/// A few words of what each rule the engine cites is about (the event's topic), in pbem's words.
+pub fn topic(rule: &str) -> &'static str {
+    match rule {
+        "GITM 2.2" => "river, mountain and water tactical squares are impassable",
+        "GITM 2.5" => "a tactical square holds at most 12 allied brigades",
+        "GITM 5.2" => "the final tactical phase has no combat",
+        "GITM 8.1" => "fast units move 6 tactical squares, others 4; fatigue with an enemy present",
+        "GITM 8.2" => "destination, waypoint and start phase, in straight lines",
+        "GITM 8.3" => "meeting an enemy halts both and begins a combat",
+        "GITM 8.5" => "with an enemy present, impassable terrain and cliffs block the path",
+        "GITM 8.6" => "fast units move first, each group in an order drawn each phase",
+        "GITM 8.7" => "rivers and ranges are crossed by a ford or pass waypoint",
+        "GITM 8.8" => "engage the nearest enemy combat unit",
+        "GITM 8.10" => "support a combat in the support box",
+        "GITM 8.11" => "intercept a unit moving through the intercept box",
+        "GITM 8.12" => "peace and truce: tactical movement automatic and unlimited",
+        "GITM 9.2" => "headquarters do not fight: they fall back or shatter",
+        "GITM 9.3" => "battle lines: a front line, a second before the rear",
+        "GITM 9.4" => "frontage: 6,000 spaces a direction of attack",
+        "GITM 9.5" => "infantry forms squares against cavalry",
+        "pbem GITM-T1" => "pbem's fire table",
+        "pbem GITM-T4" => "pbem's melee table",
+        "pbem GITM-T5" => "pbem's experience, fatigue and morale after a combat",
+        "pbem GITM-T6" => "pbem's morale checks and shattering",
+        _ => "tactical movement and combat",
     }
 }

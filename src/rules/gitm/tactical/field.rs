@@ -27,6 +27,14 @@ pub(super) struct Progress {
     pub intercepted: bool,
 }
 
+/// What a turn keeps of a map between its tactical phases, when the map's brigades are made anew
+/// each phase (the turn's hook): each brigade's progress by unit ID, and the combats begun.
+#[derive(Debug, Clone, Default)]
+pub struct Memory {
+    pub(super) progress: BTreeMap<String, Progress>,
+    pub battles: BTreeMap<Pos, Attack>,
+}
+
 /// Who attacked into a square and from which directions (GITM 8.3, 9.4).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Attack {
@@ -63,6 +71,29 @@ impl<'a> Field<'a> {
             battles: BTreeMap::new(),
             losses: BTreeMap::new(),
             events: Vec::new(),
+        }
+    }
+
+    /// Takes up what an earlier phase of the turn left (`memory`): progress by unit ID, combats.
+    pub fn restore(&mut self, memory: &Memory) {
+        for (b, p) in self.brigades.iter().zip(self.progress.iter_mut()) {
+            if let Some(m) = memory.progress.get(&b.id) {
+                *p = m.clone();
+            }
+        }
+        self.battles = memory.battles.clone();
+    }
+
+    /// What the next phase of the turn needs of this one ([`restore`](Self::restore)).
+    pub fn memory(&self) -> Memory {
+        Memory {
+            progress: self
+                .brigades
+                .iter()
+                .zip(&self.progress)
+                .map(|(b, p)| (b.id.clone(), p.clone()))
+                .collect(),
+            battles: self.battles.clone(),
         }
     }
 
@@ -253,13 +284,19 @@ impl<'a> Field<'a> {
 
     /// GITM 8.8, 9.2 (pbem's way): brigade `i` falls back one square: to the square around it,
     /// passable, on its side of rivers (8.7), free of brigades not its friends, farthest from its
-    /// nearest enemy; `false` when there is none.
+    /// nearest enemy, then nearest its nearest friend elsewhere; `None` when there is none.
     pub(super) fn fall_back(&mut self, i: usize) -> Option<Pos> {
         let from = self.brigades[i].pos;
         let enemies: Vec<Pos> = self
             .active()
             .filter(|&j| self.relation(i, j) == Relation::Hostile)
             .map(|j| self.brigades[j].pos)
+            .collect();
+        let friends: Vec<Pos> = self
+            .active()
+            .filter(|&j| j != i && self.relation(i, j) == Relation::Friendly)
+            .map(|j| self.brigades[j].pos)
+            .filter(|&p| p != from)
             .collect();
         let best = from
             .neighbours()
@@ -271,10 +308,11 @@ impl<'a> Field<'a> {
             })
             .map(|q| {
                 let d = enemies.iter().map(|&e| e.distance(q)).min().unwrap_or(99);
-                (std::cmp::Reverse(d), q)
+                let f = friends.iter().map(|&e| e.distance(q)).min().unwrap_or(99);
+                (std::cmp::Reverse(d), f, q)
             })
             .min()
-            .map(|(_, q)| q)?;
+            .map(|(_, _, q)| q)?;
         self.brigades[i].pos = best;
         Some(best)
     }

@@ -24,6 +24,8 @@ use std::fmt;
 use std::ops::Range;
 
 use crate::diag::{Diagnostic, Source};
+use crate::game::map::grid::Square;
+use crate::game::map::sub_grid::{Spot, SubGrid, SubSquare};
 
 /// Squares on a side of a tactical map (GITM 2.1).
 pub const SIZE: u8 = 15;
@@ -206,6 +208,11 @@ impl Terrain {
         }
     }
 
+    /// The terrain of a word of the map file's `[sub]` legend (`synth_map::GITM_TACTICAL`).
+    pub fn from_name(word: &str) -> Option<Terrain> {
+        Terrain::ALL.into_iter().find(|t| t.name() == word)
+    }
+
     pub fn from_symbol(c: char) -> Option<Terrain> {
         Terrain::ALL.into_iter().find(|t| t.symbol() == c)
     }
@@ -298,6 +305,32 @@ impl TacMap {
             rating: vec![terrain.default_rating(); n],
             towns: BTreeMap::new(),
         }
+    }
+
+    /// The tactical map of strategic square `square` (named `name`) as the game's map file draws it
+    /// in its `[sub]` grid: terrain and ratings, no towns' names.
+    pub fn from_sub_grid(sub: &SubGrid, square: Square, name: &str) -> TacMap {
+        let mut m = TacMap::plain(name, Terrain::Open);
+        for r in 0..SIZE.min(sub.size()) {
+            for c in 0..SIZE.min(sub.size()) {
+                let spot = Spot {
+                    square,
+                    sub: SubSquare { col: c, row: r },
+                };
+                let p = Pos::new(c, r);
+                m.terrain[idx(p)] = Terrain::from_name(sub.terrain(spot)).unwrap_or(Terrain::Open);
+                m.rating[idx(p)] = sub.rating(spot).min(4);
+            }
+        }
+        m
+    }
+
+    /// The squares where this map's terrain differs from `other`'s, in reading order.
+    pub fn differences(&self, other: &TacMap) -> Vec<Pos> {
+        (0..SIZE)
+            .flat_map(|r| (0..SIZE).map(move |c| Pos::new(c, r)))
+            .filter(|&p| self.terrain(p) != other.terrain(p))
+            .collect()
     }
 
     /// Sets one square's terrain and its default rating.

@@ -16,6 +16,7 @@ mod combat;
 pub mod dice;
 pub mod event;
 pub mod field;
+pub mod hook;
 pub mod lines;
 pub mod map;
 mod movement;

@@ -9,7 +9,8 @@ use super::unit::{Posture, Relation};
 impl Field<'_> {
     /// Whether brigade `j` may intercept brigade `mover` at `q` in `phase` (GITM 8.11): an active
     /// combat brigade not halted, not in a combat, not in evade posture, that has not intercepted this
-    /// phase, whose intercept box acts in the phase and holds `q`; `mover` its enemy, or a neutral
+    /// phase nor failed a morale check this turn (pbem reads 8.8's "ceases to engage" as covering
+    /// interception, which is an engagement), whose intercept box acts in the phase and holds `q`; `mover` its enemy, or a neutral
     /// while `j`'s own state controls the square.
     fn may_intercept(&self, j: usize, mover: usize, q: Pos, phase: u8) -> bool {
         let b = &self.brigades[j];
@@ -21,6 +22,7 @@ impl Field<'_> {
             && b.is_combat()
             && !self.progress[j].halted
             && !self.progress[j].intercepted
+            && !self.progress[j].engage_off
             && b.order.attack != Posture::Evade
             && bx.acts_in(phase)
             && bx.contains(q)

@@ -886,11 +886,11 @@ fn pbem_gitm_t6_a_failed_morale_check_falls_back_or_shatters() {
     big.men = 4000;
     let mut big2 = goto(unit("FR2IN", "5-8"), "5-5");
     big2.men = 4000;
-    let mut f = Field::new(&map, &r, vec![big, big2, still(unit("AU1ML", "5-5"))]);
+    let mut f = Field::new(&map, &r, vec![big, big2, still(unit("AU1MI", "5-5"))]);
     f.phase(1, &mut fixed(100));
-    let au = f.brigade("AU1ML").unwrap();
+    let au = f.brigade("AU1MI").unwrap();
     assert!(
-        has(&f.events, "pbem GITM-T6: AU1ML fails its morale check"),
+        has(&f.events, "pbem GITM-T6: AU1MI fails its morale check"),
         "{}",
         texts(&f.events)
     );

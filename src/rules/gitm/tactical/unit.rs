@@ -28,7 +28,7 @@ pub enum Kind {
     LightArtillery,
     /// SA
     SiegeArtillery,
-    /// ML
+    /// MI
     Militia,
     /// AQ: army headquarters
     ArmyHq,
@@ -73,7 +73,7 @@ impl Kind {
             Kind::MediumArtillery => "MA",
             Kind::LightArtillery => "LA",
             Kind::SiegeArtillery => "SA",
-            Kind::Militia => "ML",
+            Kind::Militia => "MI",
             Kind::ArmyHq => "AQ",
             Kind::CorpsHq => "CQ",
         }
