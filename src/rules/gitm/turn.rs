@@ -474,13 +474,12 @@ impl<'a> Turn<'a> {
             .roll(roll);
             self.push(e, Audience::Nobody);
         }
-        let mut departures: Vec<(String, Square, Square)> = Vec::new();
         for id in ids {
+            // GITM 7.11: a departure sets off the pursuits of the enemies it leaves behind, at once.
             if let Some(d) = self.try_move(&id, phase)? {
-                departures.push(d);
+                self.pursuits(phase, &[d])?;
             }
         }
-        self.pursuits(phase, &departures)?;
         Ok(())
     }
 
@@ -724,8 +723,9 @@ impl<'a> Turn<'a> {
         Ok(true)
     }
 
-    /// GITM 7.11: units with the pursuit option follow a hostile unit that left their square this
-    /// phase, force marching if they can; a successful pursuit cancels their path.
+    /// GITM 7.11: units with the pursuit option that have not moved this phase follow a hostile
+    /// unit that just left their square, force marching if they can; a successful pursuit cancels
+    /// their path, and from then on they pursue that unit alone.
     fn pursuits(&mut self, phase: usize, departures: &[(String, Square, Square)]) -> Result<()> {
         for (mover, from, to) in departures {
             let Some(mi) = self.index(mover) else {
