@@ -535,10 +535,15 @@ fn gitm_4_1_sightings_are_noisy_sealed_and_seen_by_the_observer_alone() {
     let (_, events) = resolve(&game, &state, &[]);
     let seen: Vec<&Event> = cites(&events, "GITM 4.1")
         .into_iter()
-        .filter(|e| e.visible_to.contains("france") && e.area.as_deref() == Some("G8-V5"))
+        .filter(|e| e.visible_to.contains("france") && e.text.contains("in G8-V5"))
         .collect();
     assert_eq!(seen.len(), 1);
     assert_eq!(seen[0].visible_to.len(), 1);
+    assert_eq!(
+        seen[0].area.as_deref(),
+        Some("G6-V5"),
+        "where the unit that saw stands (GITM 4.6)"
+    );
     assert!(seen[0].rolls.iter().all(|r| r.sealed));
     assert!(!seen[0].text.contains("AU1IN"), "no unit ids in a sighting");
 }
