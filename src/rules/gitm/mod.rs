@@ -37,10 +37,42 @@ use orders::{Context, GitmOrder};
 use state::GitmState;
 use turn::Turn;
 
-/// The strategic terrains (GITM 1.2).
-pub const TERRAIN: &[&str] = crate::synth_map::GITM_TERRAIN;
-/// The tactical terrains (GITM 2.2).
-pub const TACTICAL_TERRAIN: &[&str] = crate::synth_map::GITM_TACTICAL;
+/// GITM 1.2: the seven strategic terrains.
+pub const TERRAIN: &[&str] = &[
+    "open",
+    "water",
+    "hill",
+    "forest",
+    "mountain",
+    "high mountain",
+    "swamp",
+];
+
+/// GITM 2.2: the ten tactical terrains.
+pub const TACTICAL_TERRAIN: &[&str] = &[
+    "open",
+    "hills",
+    "high hills",
+    "river",
+    "ford",
+    "mountain",
+    "pass",
+    "water",
+    "forest",
+    "town",
+];
+
+/// The words a GITM map is read with: 1.2 and 2.2 terrains, 2.4 ratings 0-4, 7.4 diagonals closed
+/// between two water squares.
+pub fn vocabulary() -> crate::game::map::Vocabulary<'static> {
+    crate::game::map::Vocabulary {
+        terrain: TERRAIN,
+        hexside: &[],
+        sub_terrain: TACTICAL_TERRAIN,
+        max_rating: 4,
+        corner_blockers: &["water"],
+    }
+}
 
 /// The GITM ruleset. It has no tables of its own yet: the seed's numbers are in the code, cited.
 pub struct Gitm;
@@ -172,7 +204,7 @@ impl Ruleset for Gitm {
 
     /// The words of a GITM grid map (1.2, 2.2, 2.4, 7.4).
     fn map_words(&self) -> Option<crate::game::map::Vocabulary<'static>> {
-        Some(crate::synth_map::gitm_vocabulary())
+        Some(vocabulary())
     }
 
     fn as_any(&self) -> &dyn std::any::Any {

@@ -477,13 +477,12 @@ impl<'a> Turn<'a> {
             .roll(roll);
             self.push(e, Audience::Nobody);
         }
-        let mut departures: Vec<(String, Square, Square)> = Vec::new();
         for id in ids {
+            // GITM 7.11: a departure sets off the pursuits of the enemies it leaves behind, at once.
             if let Some(d) = self.try_move(&id, phase)? {
-                departures.push(d);
+                self.pursuits(phase, &[d])?;
             }
         }
-        self.pursuits(phase, &departures)?;
         Ok(())
     }
 
@@ -727,8 +726,9 @@ impl<'a> Turn<'a> {
         Ok(true)
     }
 
-    /// GITM 7.11: units with the pursuit option follow a hostile unit that left their square this
-    /// phase, force marching if they can; a successful pursuit cancels their path.
+    /// GITM 7.11: units with the pursuit option that have not moved this phase follow a hostile
+    /// unit that just left their square, force marching if they can; a successful pursuit cancels
+    /// their path, and from then on they pursue that unit alone.
     fn pursuits(&mut self, phase: usize, departures: &[(String, Square, Square)]) -> Result<()> {
         for (mover, from, to) in departures {
             let Some(mi) = self.index(mover) else {
@@ -918,17 +918,22 @@ impl<'a> Turn<'a> {
                 .filter(|(b, _)| b.power() == p && !b.inactive)
                 .filter_map(|(b, s)| s.map(|s| (s.square, detection::ranges(b.kind(), campaign).1)))
                 .collect();
-            let mut seen: BTreeMap<Square, Vec<usize>> = BTreeMap::new();
+            // Each square seen, with the square of the nearest unit that sees it.
+            let mut seen: BTreeMap<Square, (Square, Vec<usize>)> = BTreeMap::new();
             for (i, b) in self.g.brigades.iter().enumerate() {
                 if self.state.friendly(&p, b.power()) {
                     continue;
                 }
                 let Some(s) = spots[i] else { continue };
-                if eyes.iter().any(|&(e, r)| distance(e, s.square) <= r) {
-                    seen.entry(s.square).or_default().push(i);
+                let nearest = eyes
+                    .iter()
+                    .filter(|&&(e, r)| distance(e, s.square) <= r)
+                    .min_by_key(|&&(e, _)| (distance(e, s.square), e));
+                if let Some(&(e, _)) = nearest {
+                    seen.entry(s.square).or_insert((e, Vec::new())).1.push(i);
                 }
             }
-            for (sq, units) in seen {
+            for (sq, (eye, units)) in seen {
                 let name = self.map.place_name(sq);
                 let roll = self
                     .dice
@@ -944,7 +949,9 @@ impl<'a> Turn<'a> {
                     detection::count_word(n),
                     states.join(" and ")
                 );
-                out.push((p.clone(), name, text, roll));
+                // GITM 4.6: the event stands where the unit that saw stands, so that the player
+                // whose command holds it sees it.
+                out.push((p.clone(), self.map.place_name(eye), text, roll));
             }
         }
         for (p, name, text, roll) in out {
@@ -1005,10 +1012,9 @@ impl<'a> Turn<'a> {
                 out.push((p.clone(), said, text, roll));
             }
         }
-        for (p, said, text, roll) in out {
-            let e = Event::new(rules::LATE_REPORTS, "report", text)
-                .at(&said)
-                .roll(roll);
+        for (p, _said, text, roll) in out {
+            // At no place: the report reaches the side's ministry, every player of the power.
+            let e = Event::new(rules::LATE_REPORTS, "report", text).roll(roll);
             self.events.push(e.seen_by([p.as_str()]));
         }
         Ok(())
