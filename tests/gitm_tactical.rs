@@ -72,7 +72,10 @@ fn gitm_2_1_a_bad_tactical_map_file_is_refused_with_its_line_and_column() {
     let out = pbem().arg("resolve").arg(&game).assert().failure();
     let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
     assert!(err.contains("tactical/G7-V6.txt:20:14"), "{err}");
-    assert!(err.contains("'X' at 13-10 is not a terrain symbol"), "{err}");
+    assert!(
+        err.contains("'X' at 13-10 is not a terrain symbol"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -84,7 +87,9 @@ fn gitm_2_3_a_tactical_map_file_must_agree_with_the_map_grid() {
     let out = pbem().arg("resolve").arg(&game).assert().failure();
     let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
     assert!(
-        err.contains("tactical/G7-V6.txt: square 14-10 is forest here but open in map.toml's [sub] grid"),
+        err.contains(
+            "tactical/G7-V6.txt: square 14-10 is forest here but open in map.toml's [sub] grid"
+        ),
         "{err}"
     );
 }
