@@ -99,6 +99,7 @@ fn brigade(id: &str, strength: u32, experience: u32, morale: u32, supplies: u32)
         ammunition: 1,
         supplies,
         inactive: false,
+        shattered: false,
     }
 }
 
