@@ -45,6 +45,10 @@ fn gitm_demo_turn_2_shows_an_interception_and_a_battle_line() {
     // The French see the combat in their reports.
     let report = fs::read_to_string(game.join("turns/2/reports/france.eugene.txt")).unwrap();
     assert!(report.contains("AU1LC intercepts FR1LC"), "{report}");
+    // GITM 4.2: each side is told what its brigades see on the tactical map, and only its own.
+    assert!(log.contains("GITM 4.2: on the tactical map of G7-V6, the brigades of austria see"));
+    assert!(!report.contains("the brigades of austria see"), "{report}");
+    assert!(report.contains("the brigades of france see"), "{report}");
     // What the combat cost is in the next state.
     let state = fs::read_to_string(game.join("turns/2/state.toml")).unwrap();
     assert!(state.contains("id = \"AU1LC\""));

@@ -16,6 +16,8 @@ pub struct TacEvent {
     pub at: Option<Pos>,
     pub units: Vec<String>,
     pub rolls: Vec<String>,
+    /// Told to this side (and its allies) alone: a sighting (4.2).
+    pub side_only: Option<String>,
 }
 
 impl TacEvent {
@@ -32,6 +34,7 @@ impl TacEvent {
             at: None,
             units: Vec::new(),
             rolls: Vec::new(),
+            side_only: None,
         }
     }
 
@@ -44,7 +47,13 @@ impl TacEvent {
             at: Some(at),
             units: Vec::new(),
             rolls: Vec::new(),
+            side_only: None,
         }
+    }
+
+    pub fn side_only(mut self, side: &str) -> Self {
+        self.side_only = Some(side.to_string());
+        self
     }
 
     pub fn kind(mut self, kind: &'static str) -> Self {
@@ -78,6 +87,7 @@ pub fn topic(rule: &str) -> &'static str {
     match rule {
         "GITM 2.2" => "river, mountain and water tactical squares are impassable",
         "GITM 2.5" => "a tactical square holds at most 12 allied brigades",
+        "GITM 4.2" => "on the tactical map, the nearest enemy in each of eight directions",
         "GITM 5.2" => "the final tactical phase has no combat",
         "GITM 8.1" => "fast units move 6 tactical squares, others 4; fatigue with an enemy present",
         "GITM 8.2" => "destination, waypoint and start phase, in straight lines",

@@ -244,7 +244,7 @@ impl<'a> Field<'a> {
     }
 
     /// One tactical phase (GITM 5.2): movement in the drawn order (8.1-8.9, 8.11), then support
-    /// (8.10), then combat (9.1) except in the last phase.
+    /// (8.10), then combat (9.1); in the last phase no combat, but each side's sighting (4.2).
     pub fn phase(&mut self, phase: u8, dice: &mut dyn TacDice) {
         for p in &mut self.progress {
             p.halted = false;
@@ -258,6 +258,7 @@ impl<'a> Field<'a> {
         if phase < LAST_PHASE {
             self.combat(phase, dice);
         } else {
+            self.sighting_events();
             for p in self.combat_squares() {
                 let ids = self.ids_at(p);
                 self.events.push(

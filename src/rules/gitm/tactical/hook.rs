@@ -334,7 +334,11 @@ pub fn run_phase(turn: &mut Turn<'_>, phase: u8) -> Result<()> {
                     ev = ev.roll(r.clone());
                 }
             }
-            turn.push(ev, Audience::Seen(power, vec![name.clone()]));
+            let to = match &e.side_only {
+                Some(side) => Audience::Side(side.clone()),
+                None => Audience::Seen(power, vec![name.clone()]),
+            };
+            turn.push(ev, to);
         }
     }
     Ok(())

@@ -8,6 +8,7 @@
 //! - `field.rs`: one map through the phases of a turn (5.2, 8.6);
 //! - `movement.rs`: destination, waypoint, engage, fords and passes, peace (8.1-8.9, 8.12);
 //! - `reaction.rs`: support and intercept boxes (8.10, 8.11);
+//! - `sighting.rs`: the nearest enemy in each of eight directions (4.2);
 //! - `lines.rs`: battle lines, frontage, squares (9.3-9.5);
 //! - `combat.rs` and `tables.rs`: combat (9.1, 9.2) with pbem's own fire, melee, casualties, morale
 //!   checks and shattering, which the seed lacks.
@@ -21,6 +22,7 @@ pub mod lines;
 pub mod map;
 mod movement;
 mod reaction;
+pub mod sighting;
 pub mod tables;
 pub mod unit;
 

@@ -933,3 +933,72 @@ fn tactical_phase_is_deterministic_for_the_same_dice() {
     let (b, eb, lb) = run();
     assert_eq!((a, ea, la), (b, eb, lb));
 }
+
+// ---- GITM 4.2: sighting on the tactical map ----
+
+#[test]
+fn gitm_4_2_eight_directions_by_the_nearest_compass_angle() {
+    use super::sighting::direction;
+    assert_eq!(direction(0, 0), None);
+    assert_eq!(direction(0, -3), Some(Dir::N));
+    assert_eq!(direction(3, -1), Some(Dir::E), "18 degrees off east");
+    assert_eq!(direction(2, -1), Some(Dir::Ne), "27 degrees off east");
+    assert_eq!(direction(-5, 5), Some(Dir::Sw));
+    assert_eq!(direction(-1, 4), Some(Dir::S));
+}
+
+#[test]
+fn gitm_4_2_the_nearest_enemy_in_each_of_eight_directions() {
+    let map = TacMap::plain("G7-V6", Terrain::Open);
+    let r = rel();
+    let eye = still(unit("FR1IN", "7-7"));
+    let others = [
+        ("AU1IN", "7-4"),   // north, 3
+        ("AU8IN", "8-4"),   // north too (18 degrees), equally near: seen as well
+        ("AU2IN", "7-2"),   // north, 5: hidden
+        ("AU1CQ", "7-6"),   // north, 1: a headquarters, seen, hides nothing
+        ("AU3IN", "10-7"),  // east, 3
+        ("AU5IN", "11-7"),  // east, 4: hidden
+        ("AU2CQ", "2-2"),   // northwest: the only one there, a headquarters
+        ("AU6IN", "10-10"), // southeast, 3
+    ];
+    let mut brigades = vec![eye, still(unit("FR2CQ", "0-14"))];
+    brigades.extend(others.iter().map(|(id, at)| still(unit(id, at))));
+    let f = Field::new(&map, &r, brigades);
+    let seen = f.sightings();
+    let france: Vec<&str> = seen["FR"].iter().map(|(id, _)| id.as_str()).collect();
+    assert_eq!(
+        france,
+        ["AU1CQ", "AU1IN", "AU2CQ", "AU3IN", "AU6IN", "AU8IN"]
+    );
+    // The Austrians see FR1IN; a headquarters sights nothing, but is seen.
+    let austria: Vec<&str> = seen["AU"].iter().map(|(id, _)| id.as_str()).collect();
+    assert!(austria.contains(&"FR1IN"));
+    assert!(!seen.contains_key("XX"));
+}
+
+#[test]
+fn gitm_4_2_each_side_is_told_its_own_sighting_in_the_last_phase() {
+    let map = TacMap::plain("G7-V6", Terrain::Open);
+    let r = rel();
+    let mut f = Field::new(
+        &map,
+        &r,
+        vec![still(unit("FR1IN", "3-3")), still(unit("AU1IN", "9-9"))],
+    );
+    f.phase(LAST_PHASE, &mut fixed(1));
+    let told: Vec<(&str, &str)> = f
+        .events
+        .iter()
+        .filter(|e| e.rule == "GITM 4.2")
+        .map(|e| (e.side_only.as_deref().unwrap(), e.text.as_str()))
+        .collect();
+    assert_eq!(told.len(), 2);
+    assert!(
+        told[0].0 == "AU"
+            && told[0]
+                .1
+                .ends_with("see the nearest others in each of eight directions: FR1IN at 3-3")
+    );
+    assert!(told[1].0 == "FR" && told[1].1.contains("AU1IN at 9-9"));
+}
