@@ -34,7 +34,7 @@ pub fn straight_line(from: Pos, to: Pos) -> Vec<Pos> {
 }
 
 /// Why a brigade does not move: the event to write.
-type Blocked = TacEvent;
+type Blocked = Box<TacEvent>;
 
 impl Field<'_> {
     /// GITM 8.2, 8.8: where brigade `i` heads in `phase`: its waypoint, then its destination, from
@@ -97,23 +97,23 @@ impl Field<'_> {
         }
         let terrain = self.map.terrain(to);
         if !terrain.passable() {
-            return Err(TacEvent::new(
+            return Err(Box::new(TacEvent::new(
                 "GITM 2.2",
                 format!(
                     "{} does not move: {to} is {}, impassable",
                     b.id,
                     terrain.name()
                 ),
-            ));
+            )));
         }
         if !self.same_side(from, to) {
-            return Err(TacEvent::new(
+            return Err(Box::new(TacEvent::new(
                 "GITM 8.7",
                 format!(
                     "{} does not move: {from} and {to} lie across a river or range, and a move crosses one only by a ford or pass given as its waypoint",
                     b.id
                 ),
-            ));
+            )));
         }
         let line = straight_line(from, to);
         let wall = line.iter().find(|&&p| !self.map.terrain(p).passable());
@@ -125,23 +125,23 @@ impl Field<'_> {
             .map(|w| w[1]);
         if self.enemy_present(i) {
             if let Some(w) = wall {
-                return Err(TacEvent::new(
+                return Err(Box::new(TacEvent::new(
                     "GITM 8.5",
                     format!(
                         "{} does not move: with an enemy in the square, its straight path to {to} crosses {} at {w}",
                         b.id,
                         self.map.terrain(*w).name()
                     ),
-                ));
+                )));
             }
             if let Some(c) = cliff {
-                return Err(TacEvent::new(
+                return Err(Box::new(TacEvent::new(
                     "GITM 8.5",
                     format!(
                         "{} does not move: with an enemy in the square, its straight path to {to} climbs the cliff at {c}",
                         b.id
                     ),
-                ));
+                )));
             }
             return Ok(line);
         }
@@ -149,10 +149,10 @@ impl Field<'_> {
             return Ok(line);
         }
         self.around(from, to).ok_or_else(|| {
-            TacEvent::new(
+            Box::new(TacEvent::new(
                 "GITM 8.5",
                 format!("{} does not move: no passable way to {to}", b.id),
-            )
+            ))
         })
     }
 
@@ -225,7 +225,7 @@ impl Field<'_> {
             let path = match self.plan(i, to) {
                 Ok(p) => p,
                 Err(e) => {
-                    self.events.push(e.unit(&id).at(self.brigades[i].pos));
+                    self.events.push((*e).unit(&id).at(self.brigades[i].pos));
                     break;
                 }
             };

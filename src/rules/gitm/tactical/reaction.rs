@@ -202,7 +202,7 @@ impl Field<'_> {
             let path = match self.plan(i, q) {
                 Ok(p) => p,
                 Err(e) => {
-                    self.events.push(e.unit(&id).at(from));
+                    self.events.push((*e).unit(&id).at(from));
                     continue;
                 }
             };
