@@ -453,6 +453,37 @@ fn gitm_7_9_halt_on_detection_stops_in_the_enemys_square() {
 }
 
 #[test]
+fn gitm_7_10_halt_on_enemy_entry_stops_a_unit_whose_square_an_enemy_enters() {
+    let (_t, game, mut state) = scenario();
+    put(&mut state, "AU1IN", "G5-V6/14-14");
+    // FR1LC waits a phase in G4-V6 with a path beyond; AU1IN enters G4-V6 in phase 1.
+    let orders = [
+        ("france", "move FR1LC - G4-V5 halt-entry"),
+        ("austria", "move AU1IN G4-V6\nsupply AU1IN none"),
+    ];
+    let (next, events) = resolve(&game, &state, &orders);
+    assert_eq!(at(&next, "FR1LC"), "G4-V6/5-7");
+    assert_eq!(cites(&events, "GITM 7.10").len(), 1);
+    let (next, _) = resolve(
+        &game,
+        &state,
+        &[orders[1], ("france", "move FR1LC - G4-V5")],
+    );
+    assert!(
+        at(&next, "FR1LC").starts_with("G4-V5/"),
+        "without the option it goes on"
+    );
+}
+
+#[test]
+fn gitm_2_6_a_fort_has_a_strength_of_1_to_5() {
+    let (_t, game, mut state) = scenario();
+    assert!(Gitm.check_state(&game, &state).is_empty());
+    state.table_mut::<GitmState>().unwrap().forts[0].strength = 6;
+    assert_eq!(Gitm.check_state(&game, &state).len(), 1);
+}
+
+#[test]
 fn gitm_7_11_a_pursuer_follows_an_enemy_that_leaves_its_square() {
     let (_t, game, mut state) = scenario();
     put(&mut state, "AU1LC", "G6-V6/12-2");

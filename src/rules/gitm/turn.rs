@@ -180,20 +180,22 @@ impl<'a> Turn<'a> {
     // ----- the position -----
 
     /// A unit's place on the map; `None` for a place the state check refused.
-    fn spot_of(&self, i: usize) -> Option<Spot> {
+    pub fn spot_of(&self, i: usize) -> Option<Spot> {
         self.map.parse_spot(self.g.brigades[i].at()).ok()
     }
 
-    fn index(&self, id: &str) -> Option<usize> {
+    /// A unit's index in `g.brigades`.
+    pub fn index(&self, id: &str) -> Option<usize> {
         self.g.brigades.iter().position(|b| b.id() == id)
     }
 
-    fn hostile(&self, a: &str, b: &str) -> bool {
+    /// Whether two powers are at war (GITM 1.4: hostile, not neutral).
+    pub fn hostile(&self, a: &str, b: &str) -> bool {
         self.state.relation(a, b) == Relation::Hostile
     }
 
     /// The active units hostile to `power` at `square`, by index.
-    fn enemies_in(&self, power: &str, square: Square) -> Vec<usize> {
+    pub fn enemies_in(&self, power: &str, square: Square) -> Vec<usize> {
         (0..self.g.brigades.len())
             .filter(|&i| {
                 let b = &self.g.brigades[i];
