@@ -435,6 +435,21 @@ fn gitm_7_7_an_enemy_between_the_unit_and_the_maps_edge_blocks_it() {
 }
 
 #[test]
+fn gitm_7_7_neutrals_block_only_in_their_home_nation() {
+    let (_t, game, mut state) = scenario();
+    put(&mut state, "NA1IN", "G4-V6/9-7");
+    let (next, _) = resolve(&game, &state, &[("france", "move FR1LC G5-V6")]);
+    assert!(
+        at(&next, "FR1LC").starts_with("G5-V6/"),
+        "G4-V6 is not Naples'"
+    );
+    state.control.insert("G4-V6".into(), "naples".into());
+    let (next, events) = resolve(&game, &state, &[("france", "move FR1LC G5-V6")]);
+    assert_eq!(at(&next, "FR1LC"), "G4-V6/5-7");
+    assert!(!cites(&events, "GITM 7.7").is_empty());
+}
+
+#[test]
 fn gitm_7_9_halt_on_detection_stops_in_the_enemys_square() {
     let (_t, game, mut state) = scenario();
     put(&mut state, "AU1IN", "G5-V6/14-0");
@@ -584,10 +599,15 @@ fn gitm_4_7_late_reports_of_enemies_on_the_nations_soil_are_sealed() {
     let (_t, game, state) = scenario();
     let (_, events) = resolve(&game, &state, &[]);
     let late = cites(&events, "GITM 4.7");
-    assert!(!late.is_empty());
+    assert!(late.iter().any(|e| e.text.contains("hostile troops near")));
+    // Each side hears of the other's headquarters now and then: a sealed roll for each, whether it
+    // gave a report or not.
     assert!(late
         .iter()
-        .all(|e| e.rolls.iter().all(|r| r.sealed) && e.visible_to.len() == 1));
+        .any(|e| e.rolls.iter().any(|r| r.label.contains("/hq/france/AU1AQ"))));
+    assert!(late
+        .iter()
+        .all(|e| e.rolls.iter().all(|r| r.sealed) && e.visible_to.len() <= 1));
 }
 
 #[test]
