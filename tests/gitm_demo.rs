@@ -101,6 +101,10 @@ fn gitm_demo_brings_about_what_the_issue_lists() {
     // The armies meet in G7-V6 (Treviso) by the end of turn 2.
     let state3 = fs::read_to_string(game.join("turns/3/state.toml")).unwrap();
     assert!(state3.contains("battles = [\"G7-V6\"]"), "{state3}");
+    // GITM 6.11: Eugène's new password stands from turn 3, and Macdonald orders the Padua division.
+    let eugene3 = report(&game, 3, "france.eugene");
+    assert!(eugene3.contains("move FR1LC pursue"), "{eugene3}");
+    assert!(report(&game, 3, "france.macdonald").contains("move FR7IN G7-V7"));
     // The sightings are sealed: the log holds them, no report shows their faces.
     assert!(log(&game, 1).contains("sealed = true"));
 }

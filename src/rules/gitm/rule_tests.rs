@@ -436,6 +436,21 @@ fn gitm_7_7_an_enemy_between_the_unit_and_the_maps_edge_blocks_it() {
 }
 
 #[test]
+fn gitm_7_7_neutrals_block_only_in_their_home_nation() {
+    let (_t, game, mut state) = scenario();
+    put(&mut state, "NA1IN", "G4-V6/9-7");
+    let (next, _) = resolve(&game, &state, &[("france", "move FR1LC G5-V6")]);
+    assert!(
+        at(&next, "FR1LC").starts_with("G5-V6/"),
+        "G4-V6 is not Naples'"
+    );
+    state.control.insert("G4-V6".into(), "naples".into());
+    let (next, events) = resolve(&game, &state, &[("france", "move FR1LC G5-V6")]);
+    assert_eq!(at(&next, "FR1LC"), "G4-V6/5-7");
+    assert!(!cites(&events, "GITM 7.7").is_empty());
+}
+
+#[test]
 fn gitm_7_9_halt_on_detection_stops_in_the_enemys_square() {
     let (_t, game, mut state) = scenario();
     put(&mut state, "AU1IN", "G5-V6/14-0");
@@ -451,6 +466,37 @@ fn gitm_7_9_halt_on_detection_stops_in_the_enemys_square() {
         at(&next, "FR1LC").starts_with("G6-V6/"),
         "without the option it goes on"
     );
+}
+
+#[test]
+fn gitm_7_10_halt_on_enemy_entry_stops_a_unit_whose_square_an_enemy_enters() {
+    let (_t, game, mut state) = scenario();
+    put(&mut state, "AU1IN", "G5-V6/14-14");
+    // FR1LC waits a phase in G4-V6 with a path beyond; AU1IN enters G4-V6 in phase 1.
+    let orders = [
+        ("france", "move FR1LC - G4-V5 halt-entry"),
+        ("austria", "move AU1IN G4-V6\nsupply AU1IN none"),
+    ];
+    let (next, events) = resolve(&game, &state, &orders);
+    assert_eq!(at(&next, "FR1LC"), "G4-V6/5-7");
+    assert_eq!(cites(&events, "GITM 7.10").len(), 1);
+    let (next, _) = resolve(
+        &game,
+        &state,
+        &[orders[1], ("france", "move FR1LC - G4-V5")],
+    );
+    assert!(
+        at(&next, "FR1LC").starts_with("G4-V5/"),
+        "without the option it goes on"
+    );
+}
+
+#[test]
+fn gitm_2_6_a_fort_has_a_strength_of_1_to_5() {
+    let (_t, game, mut state) = scenario();
+    assert!(Gitm.check_state(&game, &state).is_empty());
+    state.table_mut::<GitmState>().unwrap().forts[0].strength = 6;
+    assert_eq!(Gitm.check_state(&game, &state).len(), 1);
 }
 
 #[test]
@@ -554,10 +600,15 @@ fn gitm_4_7_late_reports_of_enemies_on_the_nations_soil_are_sealed() {
     let (_t, game, state) = scenario();
     let (_, events) = resolve(&game, &state, &[]);
     let late = cites(&events, "GITM 4.7");
-    assert!(!late.is_empty());
+    assert!(late.iter().any(|e| e.text.contains("hostile troops near")));
+    // Each side hears of the other's headquarters now and then: a sealed roll for each, whether it
+    // gave a report or not.
     assert!(late
         .iter()
-        .all(|e| e.rolls.iter().all(|r| r.sealed) && e.visible_to.len() == 1));
+        .any(|e| e.rolls.iter().any(|r| r.label.contains("/hq/france/AU1AQ"))));
+    assert!(late
+        .iter()
+        .all(|e| e.rolls.iter().all(|r| r.sealed) && e.visible_to.len() <= 1));
 }
 
 #[test]

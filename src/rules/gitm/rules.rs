@@ -18,6 +18,8 @@ pub const GRID: Rule = gitm("1.1", "squares are named column-row, G7-V8");
 pub const IMPASSABLE: Rule = gitm("1.2", "water, high mountain and swamp are impassable");
 /// Tactical squares are named column-row from 0-0 to 14-14.
 pub const TACTICAL_GRID: Rule = gitm("2.1", "tactical squares are named column-row, 14-1");
+/// Forts in city tactical squares, rated for strength and capacity.
+pub const FORTS: Rule = gitm("2.6", "forts have a strength of 1 to 5 and a capacity");
 /// Ten brigade types and two headquarters; a unit id is nationality, number, type.
 pub const UNIT_TYPES: Rule = gitm("3.1", "ten brigade types and two headquarters");
 /// Quality, experience, morale, fatigue; fatigue recovered at the end of a turn.

@@ -47,8 +47,22 @@ pub struct GitmState {
     /// Units merged away (GITM 3.5), in the order they went.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub merged: Vec<String>,
+    /// Forts in city tactical squares (GITM 2.6).
+    #[serde(default, rename = "fort", skip_serializing_if = "Vec::is_empty")]
+    pub forts: Vec<Fort>,
     #[serde(default, rename = "brigade")]
     pub brigades: Vec<Brigade>,
+}
+
+/// A fort in a city's tactical square (GITM 2.6): its strength, 1 to 5, and its capacity, counted as
+/// transport capacity (1 a man of infantry or HQ, 3 of cavalry, 2 of artillery).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fort {
+    /// `G7-V8/10-10`.
+    pub at: Spanned<String>,
+    pub strength: u32,
+    pub capacity: u32,
 }
 
 fn one() -> u32 {
@@ -447,6 +461,18 @@ pub fn check(state: &State, config: &GameConfig, map: Option<&GridMap>) -> Vec<D
                 Diagnostic::error(format!("{id} has a number out of range"), b.id.span()).hint(
                     format!("morale runs 0 to 100; men, batteries and points at most {MAX_POINTS}"),
                 ),
+            );
+        }
+    }
+    for f in &g.forts {
+        if spot(map, f.at.get_ref()).is_err()
+            || !(1..=5).contains(&f.strength)
+            || f.capacity > MAX_POINTS
+        {
+            out.push(
+                Diagnostic::error(format!("fort at '{}' is not a fort of GITM 2.6", f.at.get_ref()), f.at.span())
+                    .hint(format!("a fort stands at a square and tactical square (G7-V8/10-10), with strength 1 to 5 and a capacity of at most {MAX_POINTS}"))
+                    .rule(rules::FORTS),
             );
         }
     }

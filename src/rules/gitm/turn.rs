@@ -183,20 +183,22 @@ impl<'a> Turn<'a> {
     // ----- the position -----
 
     /// A unit's place on the map; `None` for a place the state check refused.
-    fn spot_of(&self, i: usize) -> Option<Spot> {
+    pub fn spot_of(&self, i: usize) -> Option<Spot> {
         self.map.parse_spot(self.g.brigades[i].at()).ok()
     }
 
-    fn index(&self, id: &str) -> Option<usize> {
+    /// A unit's index in `g.brigades`.
+    pub fn index(&self, id: &str) -> Option<usize> {
         self.g.brigades.iter().position(|b| b.id() == id)
     }
 
-    fn hostile(&self, a: &str, b: &str) -> bool {
+    /// Whether two powers are at war (GITM 1.4: hostile, not neutral).
+    pub fn hostile(&self, a: &str, b: &str) -> bool {
         self.state.relation(a, b) == Relation::Hostile
     }
 
     /// The active units hostile to `power` at `square`, by index.
-    fn enemies_in(&self, power: &str, square: Square) -> Vec<usize> {
+    pub fn enemies_in(&self, power: &str, square: Square) -> Vec<usize> {
         (0..self.g.brigades.len())
             .filter(|&i| {
                 let b = &self.g.brigades[i];
@@ -207,9 +209,27 @@ impl<'a> Turn<'a> {
             .collect()
     }
 
-    /// Whether an active unit hostile to `power` stands on any of `subs` in `square`.
+    /// The active units that block a unit of `power` at `square` (GITM 7.7, 7.14): hostile units,
+    /// and neutral ones in their home nation (a square their own state controls, `[control]`).
+    pub fn blockers_in(&self, power: &str, square: Square) -> Vec<usize> {
+        let name = self.map.place_name(square);
+        let owner = self.state.control.get(&name);
+        (0..self.g.brigades.len())
+            .filter(|&i| {
+                let b = &self.g.brigades[i];
+                let blocks = match self.state.relation(power, b.power()) {
+                    Relation::Hostile => true,
+                    Relation::Neutral => owner.is_some_and(|o| o == b.power()),
+                    Relation::Allied => false,
+                };
+                !b.inactive && blocks && self.spot_of(i).is_some_and(|s| s.square == square)
+            })
+            .collect()
+    }
+
+    /// Whether an active unit that blocks `power` stands on any of `subs` in `square`.
     fn enemy_on(&self, power: &str, square: Square, subs: &[SubSquare]) -> bool {
-        self.enemies_in(power, square)
+        self.blockers_in(power, square)
             .into_iter()
             .any(|i| self.spot_of(i).is_some_and(|s| subs.contains(&s.sub)))
     }
@@ -620,7 +640,7 @@ impl<'a> Turn<'a> {
             ];
             if beside
                 .iter()
-                .any(|&s| !self.enemies_in(b.power(), s).is_empty())
+                .any(|&s| !self.blockers_in(b.power(), s).is_empty())
             {
                 self.g.brigades[i].fatigue += cost;
                 if let Some(m) = self.marches.get_mut(id) {
@@ -964,11 +984,13 @@ impl<'a> Turn<'a> {
     }
 
     /// GITM 4.7: each side hears, a turn late and with errors, of hostile units that stood at the
-    /// start of the turn in the squares it controls (`[control]`) out of its units' sight; the error
-    /// of each report, a square or two off, is a sealed roll.
+    /// start of the turn in the squares it controls (`[control]`) out of its units' sight, and now and
+    /// then of hostile headquarters out of its sight; the errors are sealed rolls.
     fn late_reports(&mut self) -> Result<()> {
         let turn = self.state.turn;
         let mut out = Vec::new();
+        // Rolls that gave no report: the referee's log keeps them (every roll drawn is in an event).
+        let mut hq_rolls = Vec::new();
         for p in self.powers.clone() {
             let eyes: Vec<Square> = self
                 .start
@@ -994,6 +1016,35 @@ impl<'a> Turn<'a> {
                 }
                 *found.entry(sq).or_default() += 1;
             }
+            // The occasional reports of hostile headquarters: a sealed d6 of 1 or 2 gives one, its
+            // square a square off or right by two sealed d3 (pbem's chance and error).
+            let hqs: Vec<(String, Square)> = self
+                .start
+                .brigades
+                .iter()
+                .filter(|b| b.kind().is_hq() && self.hostile(&p, b.power()))
+                .filter_map(|b| Some((b.id().to_string(), self.map.parse_place(b.square()).ok()?)))
+                .filter(|(_, sq)| !eyes.iter().any(|&e| distance(e, *sq) <= 1))
+                .collect();
+            for (id, sq) in hqs {
+                let roll = self
+                    .dice
+                    .roll_sealed(&format!("gitm/t{turn}/hq/{p}/{id}"), &[6, 3, 3])?;
+                if roll.dice[0].face > 2 {
+                    hq_rolls.push((p.clone(), roll));
+                    continue;
+                }
+                let col = (sq.col as i32 + roll.dice[1].face as i32 - 2)
+                    .clamp(0, self.map.columns() as i32 - 1);
+                let row = (sq.row as i32 + roll.dice[2].face as i32 - 2)
+                    .clamp(0, self.map.rows() as i32 - 1);
+                let said = self.map.place_name(Square {
+                    col: col as u16,
+                    row: row as u16,
+                });
+                let text = format!("Agents place a hostile headquarters near {said} a turn ago (GITM 4.7: such reports may be wrong).");
+                out.push((p.clone(), said, text, roll));
+            }
             for (sq, n) in found {
                 let name = self.map.place_name(sq);
                 let roll = self
@@ -1016,6 +1067,13 @@ impl<'a> Turn<'a> {
             // At no place: the report reaches the side's ministry, every player of the power.
             let e = Event::new(rules::LATE_REPORTS, "report", text).roll(roll);
             self.events.push(e.seen_by([p.as_str()]));
+        }
+        if !hq_rolls.is_empty() {
+            let mut e = Event::new(rules::LATE_REPORTS, "report", "The agents' reports of hostile headquarters that came to nothing this turn (GITM 4.7).");
+            for (_, roll) in hq_rolls {
+                e = e.roll(roll);
+            }
+            self.events.push(e);
         }
         Ok(())
     }
