@@ -247,7 +247,11 @@ pub fn run_phase(turn: &mut Turn<'_>, phase: u8) -> Result<()> {
                 None => continue,
             },
         };
+        // GITM 8.5, 8.11: the state whose soil this is (`[control]`): its neutrals count there.
         let mut relations = Relations::default();
+        if let Some(owner) = turn.state.control.get(&name) {
+            relations = relations.home(owner);
+        }
         for a in &powers {
             for b in &powers {
                 relations = match turn.state.relation(a, b) {
@@ -321,7 +325,9 @@ pub fn run_phase(turn: &mut Turn<'_>, phase: u8) -> Result<()> {
             b.shattered = t.shattered;
         }
         let first = powers.first().cloned().unwrap_or_default();
-        for e in events {
+        let count = events.len();
+        let mut attached = std::collections::BTreeSet::new();
+        for (k, e) in events.into_iter().enumerate() {
             let power = e
                 .units
                 .first()
@@ -331,7 +337,16 @@ pub fn run_phase(turn: &mut Turn<'_>, phase: u8) -> Result<()> {
             let mut ev = Event::new(rule_of(&e), e.kind, e.text.clone()).at(&name);
             for l in &e.rolls {
                 if let Some(r) = rolls.get(l) {
+                    attached.insert(l.clone());
                     ev = ev.roll(r.clone());
+                }
+            }
+            // Every roll drawn is in an event: any an event did not name goes with the last.
+            if k + 1 == count {
+                for (l, r) in &rolls {
+                    if !attached.contains(l) {
+                        ev = ev.roll(r.clone());
+                    }
                 }
             }
             let to = match &e.side_only {
