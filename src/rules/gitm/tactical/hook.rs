@@ -365,3 +365,71 @@ fn rule_of(e: &TacEvent) -> Rule {
     let (system, number) = e.rule.split_once(' ').unwrap_or(("GITM", e.rule));
     Rule::new(system, number, super::event::topic(e.rule))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::gitm::orders::{Attack, Defend, ReactionKind, TacticalOrder};
+
+    fn at(c: u8, r: u8) -> SubSquare {
+        SubSquare { col: c, row: r }
+    }
+
+    #[test]
+    fn gitm_6_9_a_unit_sent_nothing_takes_the_default_tactical_order() {
+        let o = order(None, Pos::new(4, 4));
+        assert_eq!(o, TacOrder::default_at(Pos::new(4, 4)));
+        // Orders without section 4 keep the default support box; with an intercept, none.
+        let mut u = UnitOrders {
+            tactical: Some(TacticalOrder {
+                destination: Some(at(9, 7)),
+                waypoint: Some(at(7, 7)),
+                start_phase: 2,
+                engage: Some((3, 4)),
+                line: BattleLine::Rear,
+                ..TacticalOrder::default()
+            }),
+            ..UnitOrders::default()
+        };
+        let o = order(Some(&u), Pos::new(4, 4));
+        assert_eq!(o.destination, Some(Pos::new(9, 7)));
+        assert_eq!(o.waypoint, Some(Pos::new(7, 7)));
+        assert_eq!(
+            (o.start_phase, o.engage, o.line),
+            (Some(2), Some((3, 4)), Line::Rear)
+        );
+        assert_eq!(
+            o.support.map(|s| (s.centre, s.radius)),
+            Some((Pos::new(4, 4), 2))
+        );
+        u.intercept = Some(orders::Reaction {
+            kind: ReactionKind::Intercept,
+            center: at(8, 4),
+            radius: 2,
+            phases: (3, 4),
+        });
+        u.posture = Some(orders::Posture {
+            attack: Attack::Assault,
+            defend: Defend::LastDitch,
+        });
+        let o = order(Some(&u), Pos::new(4, 4));
+        assert_eq!(o.support, None);
+        assert_eq!(
+            o.intercept,
+            Some(Reaction {
+                centre: Pos::new(8, 4),
+                radius: 2,
+                phases: (3, 4)
+            })
+        );
+        assert_eq!((o.attack, o.defence), (Posture::Assault, Posture::Assault));
+    }
+
+    #[test]
+    fn gitm_3_1_every_type_maps_to_the_engines() {
+        for k in state::Kind::ALL {
+            assert_eq!(kind(k).code(), k.code());
+        }
+        assert_eq!(quality(Quality::VeryGood), 4);
+    }
+}
