@@ -1146,5 +1146,22 @@ pub fn tactical_phase(turn: &mut Turn<'_>, phase: u8, combat: bool) -> Result<()
         rules::NO_COMBAT
     };
     turn.event(rule, "tactical", None, text, Everyone);
-    super::tactical::hook::run_phase(turn, phase)
+    use super::tactical::hook::{run_phase, Told, TurnParts};
+    let parts = TurnParts {
+        map: turn.map,
+        state: &turn.state,
+        start: &turn.start,
+        g: &mut turn.g,
+        orders: &turn.orders,
+        dice: &mut *turn.dice,
+        theatre: &mut turn.theatre,
+    };
+    for (e, to) in run_phase(parts, phase)? {
+        let to = match to {
+            Told::Side(p) => Audience::Side(p),
+            Told::Seen(p, square) => Audience::Seen(p, vec![square]),
+        };
+        turn.push(e, to);
+    }
+    Ok(())
 }

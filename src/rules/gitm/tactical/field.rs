@@ -257,6 +257,9 @@ impl<'a> Field<'a> {
         self.support(phase, &order);
         if phase < LAST_PHASE {
             self.combat(phase, dice);
+            // A combat that is over is forgotten: a new one there has its own attacker.
+            let live: BTreeSet<Pos> = self.combat_squares().into_iter().collect();
+            self.battles.retain(|p, _| live.contains(p));
         } else {
             self.sighting_events();
             for p in self.combat_squares() {

@@ -18,12 +18,11 @@ use crate::engine::event::{Event, Roll};
 use crate::game::map::grid::Square;
 use crate::game::map::sub_grid::{Spot, SubSquare};
 use crate::game::map::{GridMap, Topology};
-use crate::game::state::Relation as StateRelation;
+use crate::game::state::{Relation as StateRelation, State};
 use crate::rule::Rule;
 
 use super::super::orders::{self, BattleLine, UnitOrders};
-use super::super::state::{self, Brigade, Quality};
-use super::super::turn::{Audience, Turn};
+use super::super::state::{self, Brigade, GitmState, Quality};
 use super::dice::TacDice;
 use super::event::TacEvent;
 use super::field::{Field, Memory};
@@ -198,8 +197,31 @@ fn order(o: Option<&UnitOrders>, start: Pos) -> TacOrder {
     t
 }
 
-/// One tactical phase of the turn on every square with something to do (GITM 5.2, 8, 9).
-pub fn run_phase(turn: &mut Turn<'_>, phase: u8) -> Result<()> {
+/// What a tactical phase needs of the turn, lent by `turn.rs` (which this module does not know).
+pub struct TurnParts<'a> {
+    pub map: &'a GridMap,
+    pub state: &'a State,
+    /// The position at the start of the turn (6.9's support box).
+    pub start: &'a GitmState,
+    /// The position now, which the phase changes.
+    pub g: &'a mut GitmState,
+    pub orders: &'a BTreeMap<String, UnitOrders>,
+    pub dice: &'a mut DiceBox,
+    pub theatre: &'a mut Theatre,
+}
+
+/// Who an event of the tactical phase is told to.
+pub enum Told {
+    /// A side and its allies alone (4.2's sighting).
+    Side(String),
+    /// The side named, its allies, and every side with active units in the square named (4.4).
+    Seen(String, String),
+}
+
+/// One tactical phase of the turn on every square with something to do (GITM 5.2, 8, 9): the events,
+/// each with who is told of it.
+pub fn run_phase(turn: TurnParts<'_>, phase: u8) -> Result<Vec<(Event, Told)>> {
+    let mut told = Vec::new();
     let map: &GridMap = turn.map;
     // The active brigades by square, from the position now.
     let mut by_square: BTreeMap<Square, Vec<usize>> = BTreeMap::new();
@@ -350,13 +372,13 @@ pub fn run_phase(turn: &mut Turn<'_>, phase: u8) -> Result<()> {
                 }
             }
             let to = match &e.side_only {
-                Some(side) => Audience::Side(side.clone()),
-                None => Audience::Seen(power, vec![name.clone()]),
+                Some(side) => Told::Side(side.clone()),
+                None => Told::Seen(power, name.clone()),
             };
-            turn.push(ev, to);
+            told.push((ev, to));
         }
     }
-    Ok(())
+    Ok(told)
 }
 
 /// The engine's rule as the turn's [`Rule`]: `GITM 8.6` split into system and number, with the

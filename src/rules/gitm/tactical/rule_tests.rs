@@ -1002,3 +1002,36 @@ fn gitm_4_2_each_side_is_told_its_own_sighting_in_the_last_phase() {
     );
     assert!(told[1].0 == "FR" && told[1].1.contains("AU1IN at 9-9"));
 }
+
+#[test]
+fn gitm_8_3_a_combat_over_is_forgotten_and_a_new_one_has_its_own_attacker() {
+    let map = TacMap::plain("G7-V6", Terrain::Open);
+    let r = rel();
+    // FR1IN attacks AU1MI at 5-5; the militia, beaten, shatters (every die at its highest).
+    let mut f = Field::new(
+        &map,
+        &r,
+        vec![
+            goto(unit("FR1IN", "5-2"), "5-5"),
+            still(unit("AU1MI", "5-5")),
+        ],
+    );
+    f.phase(1, &mut fixed(100));
+    assert!(
+        f.brigade("AU1MI").unwrap().shattered,
+        "{}",
+        texts(&f.events)
+    );
+    assert!(f.battles.is_empty(), "{:?}", f.battles);
+    // Then AU2IN attacks FR1IN there: the attackers are Austrian.
+    f.add(goto(unit("AU2IN", "5-9"), "5-5"));
+    f.phase(2, &mut fixed(1));
+    assert!(
+        has(
+            &f.events,
+            "combat at 5-5: the attackers (AU) came from south"
+        ),
+        "{}",
+        texts(&f.events)
+    );
+}
