@@ -194,3 +194,33 @@ fn gitm_check_forecast_tells_where_a_path_would_go() {
         "{out}"
     );
 }
+
+#[test]
+fn gitm_a_bad_place_in_the_state_is_located_in_it() {
+    let (_tmp, game) = gitm_demo(1);
+    fs::remove_file(game.join("turns/1/record.toml")).unwrap();
+    let state = game.join("turns/1/state.toml");
+    let text = fs::read_to_string(&state).unwrap();
+    fs::write(
+        &state,
+        text.replacen("at = \"G4-V6/5-7\"", "at = \"G4-V6/5-77\"", 1),
+    )
+    .unwrap();
+    let orders = game.join("orders/1/austria.txt");
+    let out = pbem()
+        .arg("check")
+        .arg(&game)
+        .arg(&orders)
+        .assert()
+        .failure()
+        .get_output()
+        .clone();
+    let text =
+        String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("'G4-V6/5-77' is not a square and tactical square"),
+        "{text}"
+    );
+    assert!(text.contains("turns/1/state.toml:"), "{text}");
+    assert!(text.contains("GITM 2.1"), "{text}");
+}
