@@ -359,6 +359,22 @@ fn gitm_7_1_7_3_a_forced_march_is_one_square_more_for_three_fatigue() {
 }
 
 #[test]
+fn gitm_7_1_militia_stay_in_their_home_nation() {
+    let (_t, game, state) = scenario();
+    // AU1MI in Udine (H0-V4, Austria's): H1-V4 is Austria's too, G9-V4 France's.
+    let (next, events) = resolve(
+        &game,
+        &state,
+        &[("austria", "move AU1MI H1-V4\nmove AU2MI G9-V4")],
+    );
+    assert!(at(&next, "AU1MI").starts_with("H1-V4/"));
+    assert_eq!(at(&next, "AU2MI"), at(&state, "AU2MI"));
+    assert!(cites(&events, "GITM 7.1")
+        .iter()
+        .any(|e| e.text.contains("AU2MI is militia")));
+}
+
+#[test]
 fn gitm_7_2_a_unit_carrying_supply_moves_a_square_less() {
     let (_t, game, state) = scenario();
     let (next, _) = resolve(

@@ -608,6 +608,15 @@ impl<'a> Turn<'a> {
             self.stop(id);
             return Ok(false);
         }
+        // GITM 7.1: militia stay in their home nation (pbem: the squares their state holds in
+        // `[control]`).
+        if kind == Kind::Militia
+            && self.state.control.get(&name).map(String::as_str) != Some(b.power())
+        {
+            self.event(rules::ALLOWANCE, "halt", Some(b.square()), format!("{id} is militia and may not leave its home nation for {name}; it stays in {} (GITM 7.1).", b.square()), side);
+            self.stop(id);
+            return Ok(false);
+        }
         let size = self.map.sub().map_or(15, |s| s.size());
         if self.enemy_on(b.power(), from.square, &toward_edge(from.sub, dir, size)) {
             self.event(rules::BLOCKED, "blocked", Some(b.square()), format!("{id} cannot leave {} for {name}: enemy units stand between it and the edge of its tactical map; it tries again next phase (GITM 7.7).", b.square()), side);
