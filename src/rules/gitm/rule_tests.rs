@@ -1,8 +1,6 @@
 //! Tests named after the GITM rules, on the bundled scenario gitm-italy-1809 (its map is a window of
 //! the seed's strategic map, named as the seed names it) and on the seed's own examples.
 
-use std::collections::BTreeMap;
-
 use crate::diag::Source;
 use crate::engine::dice_box::DiceBox;
 use crate::engine::event::Event;
@@ -14,7 +12,7 @@ use crate::rules::{PowerOrders, Ruleset};
 
 use super::detection;
 use super::movement::{entry_square, follow_path};
-use super::orders::{self, BattleLine, GitmOrder, ReactionKind};
+use super::orders::{self, BattleLine, ReactionKind};
 use super::state::{Brigade, GitmState, Kind, Quality, Season};
 use super::turn::merge;
 use super::{grid_map, Gitm};
@@ -653,9 +651,4 @@ fn gitm_state_check_refuses_bad_ids_places_and_numbers() {
     }
     let d = Gitm.check_state(&game, &state);
     assert_eq!(d.len(), 4, "{d:?}");
-    let _: BTreeMap<(), ()> = BTreeMap::new();
-    let _ = GitmOrder::Merge {
-        from: String::new(),
-        into: String::new(),
-    };
 }

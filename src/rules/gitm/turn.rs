@@ -23,7 +23,7 @@ use crate::rule::Rule;
 
 use super::detection;
 use super::movement::{distance, entry_square, from_edge, step, toward_edge};
-use super::orders::{StrategicOrder, SupplyOrder, UnitOrders, STRATEGIC_PHASES};
+use super::orders::{StrategicOrder, UnitOrders, STRATEGIC_PHASES};
 use super::rules;
 use super::state::{GitmState, Kind, Season};
 
@@ -273,6 +273,7 @@ impl<'a> Turn<'a> {
 
     // ----- GITM 5.2: the supply phase -----
 
+    /// GITM 5.2, 6.7: merges first (3.5), then each unit carries the supply its orders ask for.
     fn supply_phase(&mut self) {
         self.merges();
         for i in 0..self.g.brigades.len() {
@@ -282,10 +283,8 @@ impl<'a> Turn<'a> {
                 .get(&id)
                 .and_then(|o| o.supply.clone())
                 .unwrap_or_default();
-            let b = &mut self.g.brigades[i];
-            let SupplyOrder { carry, from } = order;
-            b.supplies = carry.unwrap_or(0);
-            let _ = from;
+            // The source (`from`) changes nothing yet: pbem's sources never run dry.
+            self.g.brigades[i].supplies = order.carry.unwrap_or(0);
         }
         self.event(
             rules::PBEM_SUPPLY,
@@ -351,7 +350,7 @@ impl<'a> Turn<'a> {
         if !self.marches.is_empty() {
             return;
         }
-        for (i, b) in self.g.brigades.iter().enumerate() {
+        for b in &self.g.brigades {
             let Some(order) = self.orders.get(b.id()).and_then(|o| o.strategic.clone()) else {
                 continue;
             };
@@ -360,7 +359,6 @@ impl<'a> Turn<'a> {
                 .iter()
                 .map(|b| b.as_ref().and_then(|s| self.map.parse_place(s).ok()))
                 .collect();
-            let _ = i;
             self.marches.insert(
                 b.id().to_string(),
                 March {
