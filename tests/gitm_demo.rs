@@ -163,3 +163,64 @@ fn gitm_check_locates_a_bad_order_by_file_line_and_column() {
         "{text}"
     );
 }
+
+#[test]
+fn gitm_check_forecast_tells_where_a_path_would_go() {
+    let (tmp, game) = gitm_demo(1);
+    fs::remove_file(game.join("turns/1/record.toml")).unwrap();
+    let orders = tmp.path().join("france.txt");
+    fs::write(
+        &orders,
+        "game gitm-italy-1809\npower france\nplayer eugene\npassword eagle-1805\nturn 1\n\
+         move FR4IN G3-V6 - G4-V6 G5-V6 G6-V6\nsupply FR4IN carry 0\nmove FR1IN G5-V6 G7-V8\n",
+    )
+    .unwrap();
+    let out = pbem()
+        .args(["check", "--forecast"])
+        .arg(&game)
+        .arg(&orders)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(
+        out.contains("FR4IN (infantry, 3 squares a turn) would march: phase 1: G3-V6 for 1 fatigue; phase 2: waits; phase 3: G4-V6 for 1 fatigue; phase 4: G5-V6 for 1 fatigue; phase 5: G6-V6 for 3 fatigue, a forced march (GITM 7.3)."),
+        "{out}"
+    );
+    assert!(
+        out.contains("FR1IN (infantry, 2 squares a turn carrying supply) would march: phase 1: G5-V6 for 1 fatigue; it halts in G5-V6: G7-V8 is not adjacent (GITM 7.4)."),
+        "{out}"
+    );
+}
+
+#[test]
+fn gitm_a_bad_place_in_the_state_is_located_in_it() {
+    let (_tmp, game) = gitm_demo(1);
+    fs::remove_file(game.join("turns/1/record.toml")).unwrap();
+    let state = game.join("turns/1/state.toml");
+    let text = fs::read_to_string(&state).unwrap();
+    fs::write(
+        &state,
+        text.replacen("at = \"G4-V6/5-7\"", "at = \"G4-V6/5-77\"", 1),
+    )
+    .unwrap();
+    let orders = game.join("orders/1/austria.txt");
+    let out = pbem()
+        .arg("check")
+        .arg(&game)
+        .arg(&orders)
+        .assert()
+        .failure()
+        .get_output()
+        .clone();
+    let text =
+        String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("'G4-V6/5-77' is not a square and tactical square"),
+        "{text}"
+    );
+    assert!(text.contains("turns/1/state.toml:"), "{text}");
+    assert!(text.contains("GITM 2.1"), "{text}");
+}

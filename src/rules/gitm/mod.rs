@@ -11,6 +11,7 @@
 //! where pbem needs one it is pbem's own, said so in `rules.rs` and the README.
 
 pub mod detection;
+pub mod forecast;
 pub mod movement;
 pub mod orders;
 #[cfg(test)]
@@ -187,6 +188,10 @@ impl Ruleset for Gitm {
             ));
         }
         out
+    }
+
+    fn forecast(&self, game: &Game, state: &State, source: &Source, power: &str) -> Vec<String> {
+        forecast::forecast(self, game, state, source, power)
     }
 
     fn visible_areas(&self, game: &Game, state: &State, power: &str) -> BTreeSet<usize> {

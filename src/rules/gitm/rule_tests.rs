@@ -1,8 +1,6 @@
 //! Tests named after the GITM rules, on the bundled scenario gitm-italy-1809 (its map is a window of
 //! the seed's strategic map, named as the seed names it) and on the seed's own examples.
 
-use std::collections::BTreeMap;
-
 use crate::diag::Source;
 use crate::engine::dice_box::DiceBox;
 use crate::engine::event::Event;
@@ -14,7 +12,7 @@ use crate::rules::{PowerOrders, Ruleset};
 
 use super::detection;
 use super::movement::{entry_square, follow_path};
-use super::orders::{self, BattleLine, GitmOrder, ReactionKind};
+use super::orders::{self, BattleLine, ReactionKind};
 use super::state::{Brigade, GitmState, Kind, Quality, Season};
 use super::turn::merge;
 use super::{grid_map, Gitm};
@@ -360,6 +358,22 @@ fn gitm_7_1_7_3_a_forced_march_is_one_square_more_for_three_fatigue() {
 }
 
 #[test]
+fn gitm_7_1_militia_stay_in_their_home_nation() {
+    let (_t, game, state) = scenario();
+    // AU1MI in Udine (H0-V4, Austria's): H1-V4 is Austria's too, G9-V4 France's.
+    let (next, events) = resolve(
+        &game,
+        &state,
+        &[("austria", "move AU1MI H1-V4\nmove AU2MI G9-V4")],
+    );
+    assert!(at(&next, "AU1MI").starts_with("H1-V4/"));
+    assert_eq!(at(&next, "AU2MI"), at(&state, "AU2MI"));
+    assert!(cites(&events, "GITM 7.1")
+        .iter()
+        .any(|e| e.text.contains("AU2MI is militia")));
+}
+
+#[test]
 fn gitm_7_2_a_unit_carrying_supply_moves_a_square_less() {
     let (_t, game, state) = scenario();
     let (next, _) = resolve(
@@ -638,9 +652,4 @@ fn gitm_state_check_refuses_bad_ids_places_and_numbers() {
     }
     let d = Gitm.check_state(&game, &state);
     assert_eq!(d.len(), 4, "{d:?}");
-    let _: BTreeMap<(), ()> = BTreeMap::new();
-    let _ = GitmOrder::Merge {
-        from: String::new(),
-        into: String::new(),
-    };
 }

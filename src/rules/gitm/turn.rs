@@ -5,8 +5,8 @@
 //! 3.2, experience 3.6, morale 3.7) and the reports of what each side detected (4.1, 4.7). A turn of
 //! peace or truce places each unit where its order says (7.16).
 //!
-//! The tactical phases go through one hook, [`tactical_phase`], which pbem's tactical part
-//! (`rules/gitm/tactical/`) replaces.
+//! The tactical phases go through one hook, [`tactical_phase`], which runs pbem's tactical part
+//! (`rules/gitm/tactical/`).
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -23,7 +23,7 @@ use crate::rule::Rule;
 
 use super::detection;
 use super::movement::{distance, entry_square, from_edge, step, toward_edge};
-use super::orders::{StrategicOrder, SupplyOrder, UnitOrders, STRATEGIC_PHASES};
+use super::orders::{StrategicOrder, UnitOrders, STRATEGIC_PHASES};
 use super::rules;
 use super::state::{GitmState, Kind, Season};
 
@@ -276,6 +276,7 @@ impl<'a> Turn<'a> {
 
     // ----- GITM 5.2: the supply phase -----
 
+    /// GITM 5.2, 6.7: merges first (3.5), then each unit carries the supply its orders ask for.
     fn supply_phase(&mut self) {
         self.merges();
         for i in 0..self.g.brigades.len() {
@@ -285,10 +286,8 @@ impl<'a> Turn<'a> {
                 .get(&id)
                 .and_then(|o| o.supply.clone())
                 .unwrap_or_default();
-            let b = &mut self.g.brigades[i];
-            let SupplyOrder { carry, from } = order;
-            b.supplies = carry.unwrap_or(0);
-            let _ = from;
+            // The source (`from`) changes nothing yet: pbem's sources never run dry.
+            self.g.brigades[i].supplies = order.carry.unwrap_or(0);
         }
         self.event(
             rules::PBEM_SUPPLY,
@@ -354,7 +353,7 @@ impl<'a> Turn<'a> {
         if !self.marches.is_empty() {
             return;
         }
-        for (i, b) in self.g.brigades.iter().enumerate() {
+        for b in &self.g.brigades {
             let Some(order) = self.orders.get(b.id()).and_then(|o| o.strategic.clone()) else {
                 continue;
             };
@@ -363,7 +362,6 @@ impl<'a> Turn<'a> {
                 .iter()
                 .map(|b| b.as_ref().and_then(|s| self.map.parse_place(s).ok()))
                 .collect();
-            let _ = i;
             self.marches.insert(
                 b.id().to_string(),
                 March {
@@ -608,6 +606,15 @@ impl<'a> Turn<'a> {
         let most = allowance + u32::from(kind != Kind::Militia);
         if m.moves >= most {
             self.event(rules::FORCED_MARCH, "halt", Some(b.square()), format!("{id} has no move left this turn ({allowance} squares{}) and stays in {} (GITM 7.1-7.3).", if kind == Kind::Militia { ", militia never force march" } else { " and one forced march" }, b.square()), side);
+            self.stop(id);
+            return Ok(false);
+        }
+        // GITM 7.1: militia stay in their home nation (pbem: the squares their state holds in
+        // `[control]`).
+        if kind == Kind::Militia
+            && self.state.control.get(&name).map(String::as_str) != Some(b.power())
+        {
+            self.event(rules::ALLOWANCE, "halt", Some(b.square()), format!("{id} is militia and may not leave its home nation for {name}; it stays in {} (GITM 7.1).", b.square()), side);
             self.stop(id);
             return Ok(false);
         }
