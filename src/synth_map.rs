@@ -4,44 +4,10 @@
 
 use std::fmt::Write as _;
 
-use crate::game::map::Vocabulary;
-
-/// GITM 1.2: the seven strategic terrains.
-pub const GITM_TERRAIN: &[&str] = &[
-    "open",
-    "water",
-    "hill",
-    "forest",
-    "mountain",
-    "high mountain",
-    "swamp",
-];
-
-/// GITM 2.2: the ten tactical terrains.
-pub const GITM_TACTICAL: &[&str] = &[
-    "open",
-    "hills",
-    "high hills",
-    "river",
-    "ford",
-    "mountain",
-    "pass",
-    "water",
-    "forest",
-    "town",
-];
-
-/// The words a GITM map is read with: 1.2 and 2.2 terrains, 2.4 ratings 0-4, 7.4 diagonals closed
-/// between two water squares.
-pub fn gitm_vocabulary() -> Vocabulary<'static> {
-    Vocabulary {
-        terrain: GITM_TERRAIN,
-        hexside: &[],
-        sub_terrain: GITM_TACTICAL,
-        max_rating: 4,
-        corner_blockers: &["water"],
-    }
-}
+/// The GITM words a synthetic map is written in: the ruleset owns them (`rules::gitm`).
+pub use crate::rules::gitm::{
+    vocabulary as gitm_vocabulary, TACTICAL_TERRAIN as GITM_TACTICAL, TERRAIN as GITM_TERRAIN,
+};
 
 /// A grid map file of `columns` x `rows` squares named from A0 and S0, with a `size` x `size`
 /// sub-grid under every square (`size` 0: none). Rivers run along whole rows of the sub-grid, so

@@ -142,6 +142,31 @@ fn orders_md_documents_every_wbts_verb_and_standing_key_with_its_default() {
     );
 }
 
+#[test]
+fn orders_md_documents_every_gitm_verb_and_each_default_of_6_9() {
+    use pbem::rules::gitm;
+    assert_documents(
+        "Gathered In Their Masses",
+        "GITM",
+        section("## Gathered In Their Masses"),
+        &gitm::orders::VERBS,
+        Vec::new(),
+    );
+    let part = section("## Gathered In Their Masses");
+    for (section, verb) in [
+        ("2", "move"),
+        ("3", "tactical"),
+        ("4", "support"),
+        ("5", "posture"),
+        ("6", "supply"),
+    ] {
+        assert!(
+            part.contains(&format!("| {section}, `{verb}`")),
+            "ORDERS.md's GITM defaults table has no row for section {section}"
+        );
+    }
+}
+
 /// Holds one ruleset's part of ORDERS.md to its parser: a `### <verb>` per verb, and a row per
 /// standing key listing each setting and ending with the SOP default.
 fn assert_documents(

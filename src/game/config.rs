@@ -528,10 +528,10 @@ impl GameConfig {
             );
         }
         // 0 is for a ruleset whose pbem turn is not a span of the calendar (a PoG action, an NGG
-        // turn of days, a WBTS player turn).
+        // turn of days, a WBTS player turn, a GITM turn of days).
         let least = u32::from(!matches!(
             self.ruleset.get_ref().as_str(),
-            "pog" | "ngg" | "wbts"
+            "pog" | "ngg" | "wbts" | "gitm"
         ));
         if !(least..=120).contains(&self.calendar.months_per_turn) {
             out.push(

@@ -3,6 +3,7 @@
 //! its order verbs, its tables, its decision points and how a turn is adjudicated.
 
 pub mod eia;
+pub mod gitm;
 pub mod ngg;
 pub mod pog;
 pub mod wbts;
@@ -169,9 +170,10 @@ pub fn load(config: &GameConfig, config_src: &Source, tables: &Source) -> Result
         "pog" => Ok(Box::new(pog::Pog::load(config, config_src, tables)?)),
         "ngg" => Ok(Box::new(ngg::Ngg::load(config, config_src, tables)?)),
         "wbts" => Ok(Box::new(wbts::Wbts::load(config, config_src, tables)?)),
+        "gitm" => Ok(Box::new(gitm::Gitm::load(config, config_src, tables)?)),
         other => {
             let d = Diagnostic::error(format!("unknown ruleset '{other}'"), config.ruleset.span())
-                .hint("pbem knows these rulesets: eia, pog, ngg, wbts");
+                .hint("pbem knows these rulesets: eia, pog, ngg, wbts, gitm");
             bail!(crate::diag::FileError::new(config_src, &d))
         }
     }

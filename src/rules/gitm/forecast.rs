@@ -1,0 +1,115 @@
+//! `pbem check --forecast` for GITM: where each unit's strategic path would take it if no enemy
+//! interfered and no die were rolled, from the power's own view of the state: the squares of its
+//! boxes, the skipped phases, the forced march and its fatigue, and where a path halts (GITM 7.1-7.5).
+
+use crate::diag::Source;
+use crate::game::map::Topology;
+use crate::game::state::State;
+use crate::game::Game;
+
+use super::movement::step;
+use super::orders::{by_unit, SupplyOrder};
+use super::state::{GitmState, Kind};
+use super::turn::MAX_MARCH_FATIGUE;
+use super::Gitm;
+
+/// One line per unit with a strategic order.
+pub fn forecast(
+    gitm: &Gitm,
+    game: &Game,
+    state: &State,
+    source: &Source,
+    power: &str,
+) -> Vec<String> {
+    let (Some(g), Some(map)) = (state.table::<GitmState>(), super::grid_map(game)) else {
+        return Vec::new();
+    };
+    let lines = crate::rules::order_lines(source);
+    let (ok, _) = gitm.parse(game, state, &lines, power);
+    let orders = by_unit(&ok.into_iter().map(|o| o.value).collect::<Vec<_>>());
+    let mut out = Vec::new();
+    for (id, o) in &orders {
+        let (Some(m), Some(b)) = (&o.strategic, g.brigade(id)) else {
+            continue;
+        };
+        let Ok(mut here) = map.parse_place(b.square()) else {
+            continue;
+        };
+        // GITM 6.9: without a supply line the unit draws and carries one unit (7.2).
+        let carrying = o
+            .supply
+            .as_ref()
+            .is_none_or(|s: &SupplyOrder| s.carry.is_some_and(|n| n > 0));
+        let kind = b.kind();
+        let allowance = kind.allowance().saturating_sub(u32::from(carrying));
+        let most = allowance + u32::from(kind != Kind::Militia);
+        let mut fatigue = b.fatigue;
+        let mut moves = 0;
+        let mut steps = Vec::new();
+        let mut end = None;
+        for (phase, sq) in m.boxes.iter().enumerate() {
+            let Some(name) = sq else {
+                steps.push(format!("phase {}: waits", phase + 1));
+                continue;
+            };
+            let Ok(to) = map.parse_place(name) else { break };
+            if fatigue > MAX_MARCH_FATIGUE {
+                end = Some(format!("too tired to go on (fatigue {fatigue}, GITM 7.1)"));
+                break;
+            }
+            if step(map, here, to).is_none() {
+                end = Some(format!(
+                    "halts in {}: {name} is not adjacent (GITM 7.4)",
+                    map.place_name(here)
+                ));
+                break;
+            }
+            if moves >= most {
+                end = Some(format!("has no move left for {name} (GITM 7.1-7.3)"));
+                break;
+            }
+            let cost = if moves >= allowance {
+                kind.forced_march_fatigue()
+            } else if map.terrain(to) == "mountain" {
+                2
+            } else {
+                1
+            };
+            let forced = if moves >= allowance {
+                ", a forced march (GITM 7.3)"
+            } else {
+                ""
+            };
+            steps.push(format!(
+                "phase {}: {name} for {cost} fatigue{forced}",
+                phase + 1
+            ));
+            fatigue += cost;
+            moves += 1;
+            here = to;
+        }
+        let mut line = format!(
+            "{id} ({}, {allowance} squares a turn{}) would march: {}",
+            kind.name(),
+            if carrying { " carrying supply" } else { "" },
+            if steps.is_empty() {
+                "nowhere".to_string()
+            } else {
+                steps.join("; ")
+            }
+        );
+        if let Some(e) = end {
+            line.push_str(&format!("; it {e}"));
+        }
+        if m.pursue || m.to_battle {
+            line.push_str(if m.pursue {
+                "; then it pursues what leaves its square (GITM 7.11)"
+            } else {
+                "; then it marches to the largest battle next door (GITM 7.12)"
+            });
+        }
+        line.push('.');
+        out.push(line);
+    }
+    out
+}

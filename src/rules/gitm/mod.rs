@@ -1,0 +1,223 @@
+//! Gathered In Their Masses (GITM), the land module of Napoleonic Wars OnLine: brigades on a
+//! strategic grid of squares with a 15x15 tactical map under each (GITM 1-2), commanders and
+//! deputies of one side ordering the same units (6.1), detection with approximate and noisy counts
+//! (4), and orders in six sections (6) sent asynchronously: no interrupt, every default of 6.9 is
+//! the SOP, and each decision is cited.
+//!
+//! The strategic part is here: the `[gitm]` state (`state.rs`), the orders (`orders.rs`), detection
+//! (`detection.rs`), the geometry of strategic movement (`movement.rs`) and the turn sequence
+//! (`turn.rs`); the tactical phases go through `turn::tactical_phase`, which pbem's tactical part
+//! replaces. The seed has no fire, melee, casualty, morale-check, communications or supply tables:
+//! where pbem needs one it is pbem's own, said so in `rules.rs` and the README.
+
+pub mod detection;
+pub mod forecast;
+pub mod movement;
+pub mod orders;
+#[cfg(test)]
+mod rule_tests;
+pub mod rules;
+pub mod state;
+pub mod tactical;
+pub mod turn;
+
+use std::collections::BTreeSet;
+
+use anyhow::Result;
+
+use crate::diag::{Diagnostic, Source};
+use crate::engine::dice_box::DiceBox;
+use crate::engine::visibility::Sight;
+use crate::game::config::GameConfig;
+use crate::game::map::GridMap;
+use crate::game::state::State;
+use crate::game::Game;
+use crate::rules::{OrdersCheck, PowerOrders, Resolution, Ruleset, UnitView};
+
+use orders::{Context, GitmOrder};
+use state::GitmState;
+use turn::Turn;
+
+/// GITM 1.2: the seven strategic terrains.
+pub const TERRAIN: &[&str] = &[
+    "open",
+    "water",
+    "hill",
+    "forest",
+    "mountain",
+    "high mountain",
+    "swamp",
+];
+
+/// GITM 2.2: the ten tactical terrains.
+pub const TACTICAL_TERRAIN: &[&str] = &[
+    "open",
+    "hills",
+    "high hills",
+    "river",
+    "ford",
+    "mountain",
+    "pass",
+    "water",
+    "forest",
+    "town",
+];
+
+/// The words a GITM map is read with: 1.2 and 2.2 terrains, 2.4 ratings 0-4, 7.4 diagonals closed
+/// between two water squares.
+pub fn vocabulary() -> crate::game::map::Vocabulary<'static> {
+    crate::game::map::Vocabulary {
+        terrain: TERRAIN,
+        hexside: &[],
+        sub_terrain: TACTICAL_TERRAIN,
+        max_rating: 4,
+        corner_blockers: &["water"],
+    }
+}
+
+/// The GITM ruleset. It has no tables of its own yet: the seed's numbers are in the code, cited.
+pub struct Gitm;
+
+/// The grid map of a GITM game.
+pub fn grid_map(game: &Game) -> Option<&GridMap> {
+    match &game.geometry {
+        Some(crate::game::map::AnyMap::Grid(g)) => Some(g),
+        _ => None,
+    }
+}
+
+impl Gitm {
+    pub fn load(config: &GameConfig, config_src: &Source, _tables_src: &Source) -> Result<Gitm> {
+        crate::rules::load_sop(config, config_src, |key, _| {
+            Err(format!(
+                "GITM has no SOP setting '{key}': its defaults are those of GITM 6.9"
+            ))
+        })?;
+        Ok(Gitm)
+    }
+
+    /// Parses the order lines of an authenticated file.
+    pub fn parse(
+        &self,
+        game: &Game,
+        state: &State,
+        lines: &[crate::orders::Line],
+        power: &str,
+    ) -> (Vec<crate::orders::Located<GitmOrder>>, Vec<Diagnostic>) {
+        let (Some(g), Some(map)) = (state.table::<GitmState>(), grid_map(game)) else {
+            return (Vec::new(), Vec::new());
+        };
+        orders::parse_all(
+            lines,
+            &Context {
+                map,
+                gitm: g,
+                power,
+            },
+        )
+    }
+}
+
+impl Ruleset for Gitm {
+    fn id(&self) -> &'static str {
+        "gitm"
+    }
+
+    fn name(&self) -> &'static str {
+        "Gathered In Their Masses"
+    }
+
+    fn check_orders(&self, game: &Game, state: &State, source: &Source) -> OrdersCheck {
+        crate::rules::check_orders_with(game, state, source, |p, lines| {
+            self.parse(game, state, lines, p)
+        })
+    }
+
+    fn resolve(
+        &self,
+        game: &Game,
+        state: &State,
+        orders: &[PowerOrders],
+        dice: &mut DiceBox,
+    ) -> Result<Resolution> {
+        let map = grid_map(game)
+            .ok_or_else(|| anyhow::anyhow!("a Gathered In Their Masses game needs a grid map"))?;
+        let powers: Vec<String> = game.config.power_ids().map(str::to_string).collect();
+        let mut all = Vec::new();
+        for po in orders {
+            let lines = crate::rules::order_lines(&po.source);
+            let (ok, _) = self.parse(game, state, &lines, &po.power);
+            all.extend(ok.into_iter().map(|o| o.value));
+        }
+        let mut t = Turn::new(map, state.clone(), orders::by_unit(&all), powers, dice)?;
+        t.theatre = tactical::hook::Theatre::load(&game.dir, map)?;
+        t.run()?;
+        let (next, events) = t.finish();
+        Ok(Resolution { events, next })
+    }
+
+    fn parse_state(&self, source: &Source) -> Result<State, crate::diag::FileError> {
+        crate::game::state::parse::<GitmState>(source)
+    }
+
+    fn check_state(&self, game: &Game, state: &State) -> Vec<Diagnostic> {
+        state::check(state, &game.config, grid_map(game))
+    }
+
+    fn units(&self, state: &State) -> Vec<UnitView> {
+        state::units(state)
+    }
+
+    fn position(&self, _game: &Game, state: &State, _power: &str) -> Vec<String> {
+        let Some(g) = state.table::<GitmState>() else {
+            return Vec::new();
+        };
+        let mut out = vec![match g.season {
+            state::Season::Campaign => format!(
+                "Campaign turn {} of {}.",
+                g.campaign_turn,
+                turn::CAMPAIGN_TURNS
+            ),
+            state::Season::Peace => "Peace.".to_string(),
+            state::Season::Truce => "Truce.".to_string(),
+        }];
+        if !g.battles.is_empty() {
+            out.push(format!(
+                "Battles were fought last turn in {} (GITM 7.5: units there may withdraw).",
+                g.battles.join(", ")
+            ));
+        }
+        out
+    }
+
+    fn forecast(&self, game: &Game, state: &State, source: &Source, power: &str) -> Vec<String> {
+        forecast::forecast(self, game, state, source, power)
+    }
+
+    fn visible_areas(&self, game: &Game, state: &State, power: &str) -> BTreeSet<usize> {
+        let positions = crate::engine::visibility::positions(game, state);
+        let v =
+            crate::engine::visibility::Visibility::new(&game.map, &positions, self.sight(), &[]);
+        v.seen(power).keys().copied().collect()
+    }
+
+    /// GITM 4.1: a side's units see others one square away, and only approximately (the sightings
+    /// of light cavalry, two squares away, and the noisy counts are events of `turn.rs`).
+    fn sight(&self) -> Sight {
+        Sight { range: 1, exact: 0 }
+    }
+
+    /// The words of a GITM grid map (1.2, 2.2, 2.4, 7.4).
+    fn map_words(&self) -> Option<crate::game::map::Vocabulary<'static>> {
+        Some(vocabulary())
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    /// GITM 4.6: each player sees what his own command sees.
+    fn reports_per_player(&self) -> bool {
+        true
+    }
+}

@@ -1,0 +1,517 @@
+//! The Gathered In Their Masses part of `state.toml`: the `[gitm]` table, symmetric for every side:
+//! the season, the campaign turn, the squares where battles were fought, and the brigades.
+//!
+//! ```toml
+//! [gitm]
+//! season = "campaign"        # campaign, peace or truce (GITM 5.1, 7.16)
+//! campaign_turn = 1          # 1 to 15 (GITM 5.1)
+//! battles = ["G7-V8"]        # squares of last turn's battles (GITM 7.5)
+//! [[gitm.brigade]]
+//! id = "FR1IN"               # nationality, number, type (GITM 3.1)
+//! power = "france"
+//! at = "G8-V5/0-2"           # strategic square / tactical square (GITM 3.3)
+//! strength = 3000
+//! batteries = 0
+//! quality = "very-good"
+//! experience = 8
+//! morale = 50
+//! fatigue = 0
+//! ```
+
+use std::collections::BTreeSet;
+
+use serde::{Deserialize, Serialize};
+use toml::Spanned;
+
+use crate::diag::{did_you_mean, Diagnostic};
+use crate::game::config::GameConfig;
+use crate::game::map::grid::Square;
+use crate::game::map::sub_grid::Spot;
+use crate::game::map::{GridMap, Topology};
+use crate::game::state::{RulesetTable, State};
+use crate::rules::UnitView;
+
+use super::rules;
+
+/// The `[gitm]` table.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct GitmState {
+    pub season: Season,
+    /// The turn of the campaign, 1 to 15 (GITM 5.1); kept through peace and truce turns.
+    #[serde(default = "one")]
+    pub campaign_turn: u32,
+    /// The squares where battles were fought last turn: units there may withdraw (GITM 7.5).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub battles: Vec<String>,
+    /// Units merged away (GITM 3.5), in the order they went.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub merged: Vec<String>,
+    /// Forts in city tactical squares (GITM 2.6).
+    #[serde(default, rename = "fort", skip_serializing_if = "Vec::is_empty")]
+    pub forts: Vec<Fort>,
+    #[serde(default, rename = "brigade")]
+    pub brigades: Vec<Brigade>,
+}
+
+/// A fort in a city's tactical square (GITM 2.6): its strength, 1 to 5, and its capacity, counted as
+/// transport capacity (1 a man of infantry or HQ, 3 of cavalry, 2 of artillery).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fort {
+    /// `G7-V8/10-10`.
+    pub at: Spanned<String>,
+    pub strength: u32,
+    pub capacity: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// A campaign turn, or a turn of peace or truce (GITM 5.1, 7.16).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Season {
+    Campaign,
+    Peace,
+    Truce,
+}
+
+impl Season {
+    pub fn is_campaign(self) -> bool {
+        self == Season::Campaign
+    }
+}
+
+/// The ten brigade types and two headquarters (GITM 3.1), by the two letters ending a unit id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Kind {
+    Infantry,
+    LightInfantry,
+    HeavyCavalry,
+    MediumCavalry,
+    LightCavalry,
+    HeavyArtillery,
+    MediumArtillery,
+    LightArtillery,
+    SiegeArtillery,
+    Militia,
+    ArmyHq,
+    CorpsHq,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 12] = [
+        Kind::Infantry,
+        Kind::LightInfantry,
+        Kind::HeavyCavalry,
+        Kind::MediumCavalry,
+        Kind::LightCavalry,
+        Kind::HeavyArtillery,
+        Kind::MediumArtillery,
+        Kind::LightArtillery,
+        Kind::SiegeArtillery,
+        Kind::Militia,
+        Kind::ArmyHq,
+        Kind::CorpsHq,
+    ];
+
+    /// The two letters of the unit id (GITM 3.1: FR3LI; 3.4: FR1CQ). pbem names the army HQ `AQ`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Kind::Infantry => "IN",
+            Kind::LightInfantry => "LI",
+            Kind::HeavyCavalry => "HC",
+            Kind::MediumCavalry => "MC",
+            Kind::LightCavalry => "LC",
+            Kind::HeavyArtillery => "HA",
+            Kind::MediumArtillery => "MA",
+            Kind::LightArtillery => "LA",
+            Kind::SiegeArtillery => "SA",
+            Kind::Militia => "MI",
+            Kind::ArmyHq => "AQ",
+            Kind::CorpsHq => "CQ",
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Infantry => "infantry",
+            Kind::LightInfantry => "light infantry",
+            Kind::HeavyCavalry => "heavy cavalry",
+            Kind::MediumCavalry => "medium cavalry",
+            Kind::LightCavalry => "light cavalry",
+            Kind::HeavyArtillery => "heavy artillery",
+            Kind::MediumArtillery => "medium artillery",
+            Kind::LightArtillery => "light artillery",
+            Kind::SiegeArtillery => "siege artillery",
+            Kind::Militia => "militia",
+            Kind::ArmyHq => "army headquarters",
+            Kind::CorpsHq => "corps headquarters",
+        }
+    }
+
+    /// The type a unit id ends with.
+    pub fn of_id(id: &str) -> Option<Kind> {
+        let tail = id.get(id.len().checked_sub(2)?..)?;
+        Kind::ALL
+            .into_iter()
+            .find(|k| k.code().eq_ignore_ascii_case(tail))
+    }
+
+    pub fn is_hq(self) -> bool {
+        matches!(self, Kind::ArmyHq | Kind::CorpsHq)
+    }
+
+    pub fn is_cavalry(self) -> bool {
+        matches!(
+            self,
+            Kind::HeavyCavalry | Kind::MediumCavalry | Kind::LightCavalry
+        )
+    }
+
+    pub fn is_artillery(self) -> bool {
+        matches!(
+            self,
+            Kind::HeavyArtillery
+                | Kind::MediumArtillery
+                | Kind::LightArtillery
+                | Kind::SiegeArtillery
+        )
+    }
+
+    /// The branch letter of a sighting (GITM 4.1: I, C, A, H; militia shows as infantry).
+    pub fn branch(self) -> char {
+        if self.is_hq() {
+            'H'
+        } else if self.is_cavalry() {
+            'C'
+        } else if self.is_artillery() {
+            'A'
+        } else {
+            'I'
+        }
+    }
+
+    /// The normal strategic allowance in squares a turn (GITM 7.1).
+    pub fn allowance(self) -> u32 {
+        match self {
+            Kind::LightArtillery
+            | Kind::HeavyCavalry
+            | Kind::MediumCavalry
+            | Kind::LightCavalry
+            | Kind::ArmyHq => 4,
+            Kind::SiegeArtillery | Kind::Militia => 2,
+            _ => 3,
+        }
+    }
+
+    /// The fatigue of a forced march's extra square (GITM 7.3: 4 for cavalry and light artillery).
+    pub fn forced_march_fatigue(self) -> u32 {
+        if self.is_cavalry() || self == Kind::LightArtillery {
+            4
+        } else {
+            3
+        }
+    }
+
+    /// Fatigue regained at the end of a turn (GITM 3.2).
+    pub fn recovery(self) -> u32 {
+        if self.is_cavalry() || self == Kind::LightArtillery || self.is_hq() {
+            4
+        } else {
+            3
+        }
+    }
+
+    /// The most men of a merged unit (GITM 3.5); none for HQs.
+    pub fn max_strength(self) -> Option<u32> {
+        match self {
+            Kind::ArmyHq | Kind::CorpsHq => None,
+            Kind::Militia => Some(3000),
+            k if k.is_cavalry() => Some(2000),
+            k if k.is_artillery() => Some(400),
+            _ => Some(4000),
+        }
+    }
+
+    /// The word of the engine's reports for the piece.
+    pub fn view(self) -> &'static str {
+        if self.is_hq() {
+            "leader"
+        } else if self.is_cavalry() {
+            "cavalry"
+        } else if self.is_artillery() {
+            "artillery"
+        } else {
+            "infantry"
+        }
+    }
+}
+
+/// Quality (GITM 3.2), as the sample status report writes it ("Very Good").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Quality {
+    Poor,
+    Average,
+    Good,
+    VeryGood,
+    Elite,
+}
+
+impl Quality {
+    pub fn name(self) -> &'static str {
+        match self {
+            Quality::Poor => "poor",
+            Quality::Average => "average",
+            Quality::Good => "good",
+            Quality::VeryGood => "very good",
+            Quality::Elite => "elite",
+        }
+    }
+}
+
+/// One brigade or headquarters (GITM 3.1-3.4).
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Brigade {
+    /// Nationality, number, type: `FR3LI` (GITM 3.1).
+    pub id: Spanned<String>,
+    pub power: Spanned<String>,
+    /// `G8-V5/0-2`: the strategic square and the tactical square (GITM 3.3).
+    pub at: Spanned<String>,
+    /// Men.
+    pub strength: u32,
+    /// Attached batteries.
+    #[serde(default)]
+    pub batteries: u32,
+    pub quality: Quality,
+    #[serde(default)]
+    pub experience: u32,
+    /// 0 to 100, 50 at the start (GITM 3.7; pbem's reading of the sample's "Morale: 6", README).
+    #[serde(default = "fifty")]
+    pub morale: u32,
+    #[serde(default)]
+    pub fatigue: u32,
+    #[serde(default)]
+    pub ammunition: u32,
+    /// Units of supply carried (GITM 6.7; 7.2: a unit carrying any moves one square less).
+    #[serde(default)]
+    pub supplies: u32,
+    /// Inactive units detect nothing (GITM 4.1).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub inactive: bool,
+    /// Shattered in a tactical combat (pbem GITM-T6, 9.2): it takes no part in tactical movement or
+    /// combat (`tactical/`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub shattered: bool,
+}
+
+fn fifty() -> u32 {
+    50
+}
+
+impl Brigade {
+    pub fn id(&self) -> &str {
+        self.id.get_ref()
+    }
+
+    pub fn power(&self) -> &str {
+        self.power.get_ref()
+    }
+
+    pub fn at(&self) -> &str {
+        self.at.get_ref()
+    }
+
+    /// The strategic square's name, `G8-V5`.
+    pub fn square(&self) -> &str {
+        self.at().split('/').next().unwrap_or("")
+    }
+
+    /// The type its id ends with; infantry for an id that ends with none (refused by [`check`]).
+    pub fn kind(&self) -> Kind {
+        Kind::of_id(self.id()).unwrap_or(Kind::Infantry)
+    }
+
+    /// "infantry, 3000 men, 1 battery, very good, experience 8, morale 50, fatigue 0".
+    pub fn describe(&self) -> String {
+        format!(
+            "{}, {} men, {} batteries, {}, experience {}, morale {}, fatigue {}{}",
+            self.kind().name(),
+            self.strength,
+            self.batteries,
+            self.quality.name(),
+            self.experience,
+            self.morale,
+            self.fatigue,
+            if self.supplies > 0 {
+                format!(", carrying {} supply", self.supplies)
+            } else {
+                String::new()
+            }
+        )
+    }
+}
+
+impl RulesetTable for GitmState {
+    const KEY: &'static str = "gitm";
+}
+
+impl GitmState {
+    pub fn brigade(&self, id: &str) -> Option<&Brigade> {
+        self.brigades
+            .iter()
+            .find(|b| b.id().eq_ignore_ascii_case(id))
+    }
+
+    pub fn brigade_mut(&mut self, id: &str) -> Option<&mut Brigade> {
+        self.brigades
+            .iter_mut()
+            .find(|b| b.id().eq_ignore_ascii_case(id))
+    }
+}
+
+/// The most men, batteries or points a brigade may have: far beyond any unit, far from overflow.
+pub const MAX_POINTS: u32 = 100_000;
+
+/// The `[gitm]` table of a state, which a GITM game must have.
+pub fn gitm_of(state: &State) -> anyhow::Result<&GitmState> {
+    state
+        .table::<GitmState>()
+        .ok_or_else(|| anyhow::anyhow!("the state of a GITM game has no [gitm] table"))
+}
+
+/// Checks the `[gitm]` table against the grid map and the powers.
+pub fn check(state: &State, config: &GameConfig, map: Option<&GridMap>) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let Some(g) = state.table::<GitmState>() else {
+        out.push(
+            Diagnostic::error("the state has no [gitm] table", 0..0)
+                .hint("a GITM state needs [gitm] with `season` and its [[gitm.brigade]]"),
+        );
+        return out;
+    };
+    let Some(map) = map else {
+        out.push(
+            Diagnostic::error("a GITM game needs a grid map", 0..0)
+                .hint("map.toml says kind = \"grid\", with a [sub] grid of tactical maps"),
+        );
+        return out;
+    };
+    let powers: Vec<&str> = config.power_ids().collect();
+    let mut ids = BTreeSet::new();
+    for b in &g.brigades {
+        let id = b.id();
+        if Kind::of_id(id).is_none() || !id.chars().all(|c| c.is_ascii_alphanumeric()) {
+            out.push(
+                Diagnostic::error(format!("unit id '{id}' names no unit type"), b.id.span())
+                    .hint("an id is nationality, number and type, FR3LI; types: IN LI HC MC LC HA MA LA SA MI AQ CQ")
+                    .rule(rules::UNIT_TYPES),
+            );
+        }
+        if !ids.insert(id.to_ascii_lowercase()) {
+            out.push(Diagnostic::error(
+                format!("unit id '{id}' is used twice"),
+                b.id.span(),
+            ));
+        }
+        if !powers.contains(&b.power()) {
+            out.push(
+                Diagnostic::error(format!("unknown power '{}'", b.power()), b.power.span()).hint(
+                    did_you_mean(b.power(), powers.iter().copied()).map_or_else(
+                        || format!("powers in game.toml: {}", powers.join(", ")),
+                        |s| format!("did you mean '{s}'?"),
+                    ),
+                ),
+            );
+        }
+        match spot(map, b.at()) {
+            Ok(s) => {
+                if impassable(map, s.square) {
+                    out.push(
+                        Diagnostic::error(
+                            format!("{id} stands on {}, an impassable square", b.at()),
+                            b.at.span(),
+                        )
+                        .rule(rules::IMPASSABLE),
+                    );
+                }
+            }
+            Err(hint) => out.push(
+                Diagnostic::error(
+                    format!("'{}' is not a square and tactical square", b.at()),
+                    b.at.span(),
+                )
+                .hint(hint)
+                .rule(rules::TACTICAL_GRID),
+            ),
+        }
+        if b.strength > MAX_POINTS
+            || b.batteries > MAX_POINTS
+            || b.experience > MAX_POINTS
+            || b.morale > 100
+            || b.fatigue > MAX_POINTS
+            || b.ammunition > MAX_POINTS
+            || b.supplies > MAX_POINTS
+        {
+            out.push(
+                Diagnostic::error(format!("{id} has a number out of range"), b.id.span()).hint(
+                    format!("morale runs 0 to 100; men, batteries and points at most {MAX_POINTS}"),
+                ),
+            );
+        }
+    }
+    for f in &g.forts {
+        if spot(map, f.at.get_ref()).is_err()
+            || !(1..=5).contains(&f.strength)
+            || f.capacity > MAX_POINTS
+        {
+            out.push(
+                Diagnostic::error(format!("fort at '{}' is not a fort of GITM 2.6", f.at.get_ref()), f.at.span())
+                    .hint(format!("a fort stands at a square and tactical square (G7-V8/10-10), with strength 1 to 5 and a capacity of at most {MAX_POINTS}"))
+                    .rule(rules::FORTS),
+            );
+        }
+    }
+    for sq in &g.battles {
+        if map.parse_place(sq).is_err() {
+            out.push(
+                Diagnostic::error(format!("battle square '{sq}' is not on the map"), 0..0)
+                    .rule(rules::GRID),
+            );
+        }
+    }
+    out
+}
+
+/// A brigade's place, `G8-V5/0-2`, read on the map; the error is a hint.
+pub fn spot(map: &GridMap, text: &str) -> Result<Spot, String> {
+    map.parse_spot(text).map_err(|b| b.to_string())
+}
+
+/// Whether a strategic square is impassable (GITM 1.2: water, high mountain, swamp).
+pub fn impassable(map: &GridMap, sq: Square) -> bool {
+    matches!(map.terrain(sq), "water" | "high mountain" | "swamp")
+}
+
+/// Every brigade as the engine sees it.
+pub fn units(state: &State) -> Vec<UnitView> {
+    let Some(g) = state.table::<GitmState>() else {
+        return Vec::new();
+    };
+    g.brigades
+        .iter()
+        .map(|b| UnitView {
+            id: b.id().to_string(),
+            owner: b.power().to_string(),
+            area: b.square().to_string(),
+            kind: b.kind().view(),
+            detail: format!("{}, at {}", b.describe(), b.at()),
+            strength: b.strength,
+            sees: !b.inactive,
+        })
+        .collect()
+}

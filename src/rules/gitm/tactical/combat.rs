@@ -1,0 +1,473 @@
+//! Combat at the end of a tactical phase (GITM 9.1-9.5) with pbem's own fire, melee, casualties,
+//! morale checks and shattering (`tables.rs`, pbem's, not the seed's).
+
+use super::dice::TacDice;
+use super::event::TacEvent;
+use super::field::{Attack, Field};
+use super::lines::{artillerists, assign_lines, formation, forms_squares, frontage, place};
+use super::map::Pos;
+use super::tables as t;
+use super::unit::{Branch, Formation, Line, Relation, TacBrigade};
+
+/// One side of a combat: its brigades and the men of each in the front line.
+struct Side {
+    members: Vec<usize>,
+    lines: Vec<Line>,
+    front: Vec<u32>,
+    attacking: bool,
+}
+
+impl Field<'_> {
+    /// GITM 9.1: every square where enemies stand together at the end of the phase has a combat.
+    pub(super) fn combat(&mut self, phase: u8, dice: &mut dyn TacDice) {
+        for q in self.combat_squares() {
+            self.battle(q, phase, dice);
+        }
+    }
+
+    /// The combat at `q` (GITM 9.1-9.5, pbem GITM-T1 to T6).
+    fn battle(&mut self, q: Pos, phase: u8, dice: &mut dyn TacDice) {
+        let label = format!("{}/combat={q}", self.label(phase));
+        let here = self.at(q);
+        // Without a recorded attack (brigades placed together), the side of the first unit ID attacks.
+        let attack = self.battles.get(&q).cloned().unwrap_or_else(|| {
+            let first = here
+                .iter()
+                .min_by(|&&a, &&b| self.brigades[a].id.cmp(&self.brigades[b].id))
+                .copied()
+                .unwrap_or(0);
+            Attack {
+                side: self.brigades[first].side.clone(),
+                from: Default::default(),
+            }
+        });
+        let side_of = |f: &Field, rel: Relation| -> Vec<usize> {
+            f.at(q)
+                .into_iter()
+                .filter(|&i| f.relations.between(&attack.side, &f.brigades[i].side) == rel)
+                .collect()
+        };
+        // GITM 9.2: headquarters do not fight; they may shatter, else fall back.
+        for i in side_of(self, Relation::Friendly)
+            .into_iter()
+            .chain(side_of(self, Relation::Hostile))
+        {
+            if self.brigades[i].kind.is_hq() {
+                self.headquarters_attacked(i, q, dice, &label);
+            }
+        }
+        let combatants = |f: &Field, rel| -> Vec<usize> {
+            side_of(f, rel)
+                .into_iter()
+                .filter(|&i| f.brigades[i].is_combat())
+                .collect()
+        };
+        let (att, def) = (
+            combatants(self, Relation::Friendly),
+            combatants(self, Relation::Hostile),
+        );
+        if att.is_empty() || def.is_empty() {
+            return;
+        }
+        let width = frontage(&attack.from);
+        let dirs: Vec<&str> = attack.from.iter().map(|d| d.name()).collect();
+        let mut a = self.deploy(att, true, width, dice, &format!("{label}/lines/attacker"));
+        let mut d = self.deploy(def, false, width, dice, &format!("{label}/lines/defender"));
+        self.events.push(
+            TacEvent::new(
+                "GITM 9.4",
+                format!(
+                    "combat at {q}: the attackers ({}) came from {}: a front line of {width} spaces a side",
+                    attack.side,
+                    if dirs.is_empty() {
+                        "one direction".to_string()
+                    } else {
+                        dirs.join(", ")
+                    }
+                ),
+            )
+            .at(q)
+            .kind("combat"),
+        );
+        // GITM 9.5: infantry attacked by a force mostly of cavalry forms squares.
+        let squares = forms_squares(&self.front_of(&a));
+        for &i in &d.members {
+            self.brigades[i].formation = formation(&self.brigades[i], squares);
+        }
+        for &i in &a.members {
+            self.brigades[i].formation = Formation::Line;
+        }
+        if squares {
+            self.events.push(
+                TacEvent::new(
+                    "GITM 9.5",
+                    format!("the infantry at {q} forms squares against a mostly cavalry attack"),
+                )
+                .at(q),
+            );
+        }
+        let before: Vec<(usize, u32)> = a
+            .members
+            .iter()
+            .chain(&d.members)
+            .map(|&i| (i, self.brigades[i].men))
+            .collect();
+        self.fire(q, &a, &d, dice, &label);
+        // GITM 9.4: the rear refills the front line after the firing segment.
+        self.refill(&mut a, width);
+        self.refill(&mut d, width);
+        let (column, attackers_won) = self.melee(q, &a, &d, dice, &label);
+        let winner = if attackers_won { &a } else { &d };
+        let mut sides: Vec<String> = winner
+            .members
+            .iter()
+            .map(|&i| self.brigades[i].side.clone())
+            .collect();
+        sides.dedup();
+        self.events
+            .push(TacEvent::result("pbem GITM-T4", &sides.join(" and "), q));
+        self.after_combat(q, &a, &d, column, attackers_won, &before, dice, &label);
+    }
+
+    /// GITM 9.3, 9.4: the lines and front-line men of one side.
+    fn deploy(
+        &mut self,
+        members: Vec<usize>,
+        attacking: bool,
+        width: u32,
+        dice: &mut dyn TacDice,
+        label: &str,
+    ) -> Side {
+        let refs: Vec<&TacBrigade> = members.iter().map(|&i| &self.brigades[i]).collect();
+        let mut events = Vec::new();
+        let lines = assign_lines(&refs, dice, label, &mut events);
+        let placed = place(&refs, &lines, width);
+        self.events.extend(events);
+        if let Some(first) = refs.first() {
+            let mut text = Vec::new();
+            for line in [Line::Front, Line::Second, Line::Rear] {
+                let here: Vec<String> = placed
+                    .iter()
+                    .filter(|p| p.line == line)
+                    .map(|p| {
+                        if p.line == Line::Rear || p.rear == 0 {
+                            p.id.clone()
+                        } else {
+                            format!(
+                                "{} ({} men, {} more fighting from the rear)",
+                                p.id,
+                                p.front.max(p.second),
+                                p.rear
+                            )
+                        }
+                    })
+                    .collect();
+                if !here.is_empty() {
+                    text.push(format!("{}: {}", line.name(), here.join(", ")));
+                }
+            }
+            let q = first.pos;
+            self.events.push(
+                TacEvent::new(
+                    "GITM 9.3",
+                    format!(
+                        "the {} at {q} ({}) form their battle lines: {}",
+                        if attacking { "attackers" } else { "defenders" },
+                        first.side,
+                        text.join("; ")
+                    ),
+                )
+                .at(q)
+                .units(refs.iter().map(|b| b.id.as_str())),
+            );
+        }
+        Side {
+            front: placed.iter().map(|p| p.front).collect(),
+            members,
+            lines,
+            attacking,
+        }
+    }
+
+    fn refill(&self, s: &mut Side, width: u32) {
+        let refs: Vec<&TacBrigade> = s.members.iter().map(|&i| &self.brigades[i]).collect();
+        s.front = place(&refs, &s.lines, width)
+            .iter()
+            .map(|p| p.front)
+            .collect();
+    }
+
+    fn front_of(&self, s: &Side) -> Vec<(&TacBrigade, u32)> {
+        s.members
+            .iter()
+            .zip(&s.front)
+            .map(|(&i, &m)| (&self.brigades[i], m))
+            .collect()
+    }
+
+    /// pbem GITM-T3: a brigade's percent of strength dealt and of losses taken, by its posture.
+    fn posture(&self, i: usize, attacking: bool) -> (u32, u32) {
+        let o = &self.brigades[i].order;
+        t::posture_percent(if attacking { o.attack } else { o.defence })
+    }
+
+    fn quality(&self, i: usize) -> u64 {
+        let q = usize::from(self.brigades[i].quality.clamp(1, 5)) - 1;
+        u64::from(t::QUALITY_PERCENT[q])
+    }
+
+    /// pbem GITM-T1, T2 (GITM 9.1's firing segment): each front line fires at the other; both fire
+    /// before losses are taken.
+    fn fire(&mut self, q: Pos, a: &Side, d: &Side, dice: &mut dyn TacDice, label: &str) {
+        let rating = u64::from(self.map.rating(q));
+        let mut hits = [0u64; 2];
+        let mut faces = [0u32; 2];
+        for (k, s) in [a, d].into_iter().enumerate() {
+            let mut fire = 0u64; // men hit, in thousandths of a percent scale below
+            for (&i, &men) in s.members.iter().zip(&s.front) {
+                let b = &self.brigades[i];
+                let art = artillerists(b, men);
+                let art_rate = if b.kind.branch() == Branch::Artillery {
+                    t::fire_per_1000(b.kind)
+                } else {
+                    t::BATTERY_FIRE_PER_1000
+                };
+                let mut f = u64::from(men - art) * u64::from(t::fire_per_1000(b.kind))
+                    + u64::from(art) * u64::from(art_rate);
+                f = f * self.quality(i) / 100 * u64::from(self.posture(i, s.attacking).0) / 100;
+                if b.formation == Formation::Square {
+                    f = f * u64::from(t::SQUARE_FIRE_PERCENT) / 100;
+                }
+                fire += f;
+            }
+            let l = format!(
+                "{label}/fire/{}",
+                if s.attacking { "attacker" } else { "defender" }
+            );
+            let face = dice.die(&l, 6);
+            faces[k] = face;
+            let mut h = fire * u64::from(t::FIRE_DIE_PERCENT[face as usize - 1]) / 100 / 1000;
+            if s.attacking {
+                h = h * (100 - u64::from(t::RATING_COVER_PERCENT) * rating.min(4)) / 100;
+            }
+            hits[k] = h;
+        }
+        let took_d = self.spread(d, hits[0]);
+        let took_a = self.spread(a, hits[1]);
+        self.events.push(
+            TacEvent::new(
+                "pbem GITM-T1",
+                format!(
+                    "firing at {q} (GITM 9.1): the attackers' fire (d6 {}) hits {took_d} of the defenders, the defenders' (d6 {}) {took_a} of the attackers (the square's rating {rating} covers the defenders)",
+                    faces[0], faces[1]
+                ),
+            )
+            .at(q)
+            .roll(&format!("{label}/fire/attacker"))
+            .roll(&format!("{label}/fire/defender")),
+        );
+    }
+
+    /// Spreads `hits` over a side's front line in proportion to its men, each brigade taking them by
+    /// its posture (pbem GITM-T3); the men lost.
+    fn spread(&mut self, s: &Side, hits: u64) -> u32 {
+        let total: u64 = s.front.iter().map(|&m| u64::from(m)).sum();
+        if total == 0 {
+            return 0;
+        }
+        let mut lost = 0;
+        for (&i, &men) in s.members.iter().zip(&s.front) {
+            let share = hits * u64::from(men) / total;
+            let taken = share * u64::from(self.posture(i, s.attacking).1) / 100;
+            lost += self.lose(i, taken.min(u64::from(u32::MAX)) as u32);
+        }
+        lost
+    }
+
+    /// pbem GITM-T3, T4 (GITM 9.1's melee segment): the odds column and whether the attackers won.
+    fn melee(
+        &mut self,
+        q: Pos,
+        a: &Side,
+        d: &Side,
+        dice: &mut dyn TacDice,
+        label: &str,
+    ) -> (usize, bool) {
+        let rating = u64::from(self.map.rating(q));
+        let cavalry = |f: &Field, s: &Side| {
+            s.members
+                .iter()
+                .zip(&s.front)
+                .filter(|(&i, _)| f.brigades[i].kind.branch() == Branch::Cavalry)
+                .map(|(_, &m)| u64::from(m))
+                .sum::<u64>()
+        };
+        let strength = |f: &Field, s: &Side, enemy_cavalry: bool| -> u64 {
+            let mut total = 0u64;
+            for (&i, &men) in s.members.iter().zip(&s.front) {
+                let b = &f.brigades[i];
+                let mut m = u64::from(men) * u64::from(t::melee_tenths(b.kind)) / 10;
+                m = m * f.quality(i) / 100 * u64::from(f.posture(i, s.attacking).0) / 100;
+                if b.formation == Formation::Square && enemy_cavalry {
+                    m = m * u64::from(t::SQUARE_MELEE_PERCENT) / 100;
+                }
+                total += m;
+            }
+            total
+        };
+        let att = strength(self, a, cavalry(self, d) > 0);
+        let def = strength(self, d, cavalry(self, a) > 0)
+            * (100 + u64::from(t::RATING_MELEE_PERCENT) * rating.min(4))
+            / 100;
+        let column = t::odds_column(att, def);
+        let l = format!("{label}/melee");
+        let face = dice.die(&l, 6);
+        let (pa, pd) = t::MELEE_LOSSES[column][face as usize - 1];
+        let loss = |f: &mut Field, s: &Side, pct: u32| -> (u32, u64) {
+            let mut lost = 0;
+            let mut front = 0u64;
+            for (&i, &men) in s.members.iter().zip(&s.front) {
+                front += u64::from(men);
+                let take = u64::from(men) * u64::from(pct) / 100
+                    * u64::from(f.posture(i, s.attacking).1)
+                    / 100;
+                lost += f.lose(i, take as u32);
+            }
+            (lost, front)
+        };
+        let (lost_a, front_a) = loss(self, a, pa);
+        let (lost_d, front_d) = loss(self, d, pd);
+        // The side that lost the larger share of its front line lost; a tie, the defenders hold.
+        let attackers_won = u64::from(lost_d) * front_a.max(1) > u64::from(lost_a) * front_d.max(1);
+        self.events.push(
+            TacEvent::new(
+                "pbem GITM-T4",
+                format!(
+                    "melee at {q} (GITM 9.1): strength {att} against {def}, odds {}; the d6 {face}: attackers lose {lost_a} men, defenders {lost_d}; the {} win",
+                    t::ODDS_NAMES[column],
+                    if attackers_won { "attackers" } else { "defenders" }
+                ),
+            )
+            .at(q)
+            .roll(&l),
+        );
+        (column, attackers_won)
+    }
+
+    /// pbem GITM-T4 to T6 (GITM 3.6, 3.7, 8.8): experience, fatigue and morale after the combat; the
+    /// losers' morale checks; falling back and shattering.
+    #[allow(clippy::too_many_arguments)]
+    fn after_combat(
+        &mut self,
+        q: Pos,
+        a: &Side,
+        d: &Side,
+        column: usize,
+        attackers_won: bool,
+        before: &[(usize, u32)],
+        dice: &mut dyn TacDice,
+        label: &str,
+    ) {
+        let (winners, losers) = if attackers_won { (a, d) } else { (d, a) };
+        for &i in a.members.iter().chain(&d.members) {
+            let b = &mut self.brigades[i];
+            b.experience += t::EXPERIENCE_BY_COLUMN[column];
+            b.fatigue += t::COMBAT_FATIGUE;
+        }
+        for &i in &winners.members {
+            let b = &mut self.brigades[i];
+            b.morale = (b.morale + t::MORALE_WIN).min(100);
+        }
+        for &i in &losers.members {
+            let b = &mut self.brigades[i];
+            b.morale = b.morale.saturating_sub(t::MORALE_LOSS);
+        }
+        self.events.push(
+            TacEvent::new(
+                "pbem GITM-T5",
+                format!(
+                    "after the combat at {q} (GITM 3.6, 3.7): each brigade gains {} experience and {} fatigue; the winners' morale +{}, the losers' -{}",
+                    t::EXPERIENCE_BY_COLUMN[column],
+                    t::COMBAT_FATIGUE,
+                    t::MORALE_WIN,
+                    t::MORALE_LOSS
+                ),
+            )
+            .at(q),
+        );
+        for &i in &losers.members {
+            let id = self.brigades[i].id.clone();
+            if self.brigades[i].men == 0 {
+                self.brigades[i].shattered = true;
+                self.events.push(
+                    TacEvent::new(
+                        "pbem GITM-T6",
+                        format!("{id} has no men left: it is shattered"),
+                    )
+                    .unit(&id)
+                    .at(q),
+                );
+                continue;
+            }
+            let start = before
+                .iter()
+                .find(|(k, _)| *k == i)
+                .map(|(_, m)| *m)
+                .unwrap_or(1)
+                .max(1);
+            let b = &self.brigades[i];
+            let lost_pct = i64::from((start - b.men.min(start)) * 100 / start);
+            let target = i64::from(b.morale) + t::QUALITY_MORALE * (i64::from(b.quality) - 3)
+                - lost_pct
+                - i64::from(b.fatigue);
+            let l = format!("{label}/morale={id}");
+            let roll = i64::from(dice.die(&l, 100));
+            if roll <= target {
+                self.events.push(
+                    TacEvent::new(
+                        "pbem GITM-T6",
+                        format!("{id} passes its morale check: d100 {roll} against {target}"),
+                    )
+                    .unit(&id)
+                    .at(q)
+                    .roll(&l),
+                );
+                continue;
+            }
+            self.progress[i].engage_off = true;
+            let text = if roll - target > t::SHATTER_MARGIN {
+                self.brigades[i].shattered = true;
+                format!("{id} fails its morale check by more than {}: d100 {roll} against {target}; it is shattered", t::SHATTER_MARGIN)
+            } else if let Some(to) = self.fall_back(i) {
+                format!("{id} fails its morale check: d100 {roll} against {target}; it falls back to {to} and engages no more (8.8)")
+            } else {
+                self.brigades[i].shattered = true;
+                format!("{id} fails its morale check: d100 {roll} against {target}; it cannot fall back and is shattered")
+            };
+            self.events
+                .push(TacEvent::new("pbem GITM-T6", text).unit(&id).at(q).roll(&l));
+        }
+    }
+
+    /// GITM 9.2: an enemy has entered the square of headquarters `i`: a small chance (pbem GITM-T6)
+    /// that it shatters; else it falls back and takes no part; when it cannot, it shatters.
+    fn headquarters_attacked(&mut self, i: usize, q: Pos, dice: &mut dyn TacDice, label: &str) {
+        let id = self.brigades[i].id.clone();
+        let l = format!("{label}/hq={id}");
+        let roll = dice.die(&l, 100);
+        let text = if roll <= t::HQ_SHATTER_PERCENT {
+            self.brigades[i].shattered = true;
+            format!(
+                "an enemy enters {q}: {id} shatters (d100 {roll}, {} or less)",
+                t::HQ_SHATTER_PERCENT
+            )
+        } else if let Some(to) = self.fall_back(i) {
+            format!("an enemy enters {q}: {id} (d100 {roll}) falls back to {to} and takes no part in the combat")
+        } else {
+            self.brigades[i].shattered = true;
+            format!("an enemy enters {q}: {id} (d100 {roll}) cannot fall back and shatters")
+        };
+        self.events
+            .push(TacEvent::new("GITM 9.2", text).unit(&id).at(q).roll(&l));
+    }
+}

@@ -1,0 +1,457 @@
+//! The tactical phases of a GITM turn (GITM 5.2) on the tactical engine: the turn's brigades and
+//! parsed orders mapped to the engine's plain types, square by square, and the results mapped back
+//! (tactical squares, men, experience, morale, fatigue, shattered), with the engine's events as the
+//! turn's events and the turn's dice as the engine's.
+//!
+//! A square is resolved in a phase when it holds brigades hostile to one another or a brigade with a
+//! tactical order (8.2, 8.8); the others have nothing to do. The tactical map of a square is the game
+//! map's `[sub]` grid, or the scenario's `tactical/<square>.txt` when it has one (`Theatre::load`).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use anyhow::{anyhow, bail, Result};
+
+use crate::diag::{FileError, Source};
+use crate::engine::dice_box::DiceBox;
+use crate::engine::event::{Event, Roll};
+use crate::game::map::grid::Square;
+use crate::game::map::sub_grid::{Spot, SubSquare};
+use crate::game::map::{GridMap, Topology};
+use crate::game::state::{Relation as StateRelation, State};
+use crate::rule::Rule;
+
+use super::super::orders::{self, BattleLine, UnitOrders};
+use super::super::state::{self, Brigade, GitmState, Quality};
+use super::dice::TacDice;
+use super::event::TacEvent;
+use super::field::{Field, Memory};
+use super::map::{parse, Pos, TacMap};
+use super::unit::{Kind, Line, Posture, Reaction, Relations, TacBrigade, TacOrder};
+
+/// The tactical side of a turn: the maps the scenario draws in `tactical/`, and what each square's
+/// map keeps between the phases of the turn.
+#[derive(Debug, Clone, Default)]
+pub struct Theatre {
+    /// Tactical maps from `tactical/<square>.txt`, by square name.
+    pub maps: BTreeMap<String, TacMap>,
+    memory: BTreeMap<String, Memory>,
+}
+
+impl Theatre {
+    /// Reads the `tactical/` folder of a game, when it has one: one file per strategic square, named
+    /// after it (`tactical/G7-V6.txt`). A file must name its own square, and its terrain must be the
+    /// game map's `[sub]` grid under that square: the file adds what the grid does not hold (towns'
+    /// names, forts, sieges, ratings) and is the one a referee reads. Any problem is an error naming
+    /// the file, line and column.
+    pub fn load(dir: &Path, grid: &GridMap) -> Result<Theatre> {
+        let mut t = Theatre::default();
+        let folder = dir.join("tactical");
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            return Ok(t);
+        };
+        let mut paths: Vec<_> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+            .collect();
+        paths.sort();
+        for path in paths {
+            let shown = format!(
+                "tactical/{}",
+                path.file_name().unwrap_or_default().to_string_lossy()
+            );
+            let bytes = std::fs::read(&path)?;
+            let text = String::from_utf8(bytes)
+                .map_err(|_| anyhow!("{shown}: not UTF-8 text; save it as UTF-8"))?;
+            let source = Source::new(&shown, text);
+            let map = parse(&source).map_err(|errs| {
+                anyhow!(
+                    "{}",
+                    errs.iter()
+                        .map(|d| FileError::new(&source, d).to_string())
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                )
+            })?;
+            let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+            if map.square != stem {
+                bail!("{shown}: it names the square {}; a tactical map's file is named after its square ({}.txt)", map.square, map.square);
+            }
+            let Ok(Spot { square, .. }) = grid.parse_spot(&format!("{}/0-0", map.square)) else {
+                bail!(
+                    "{shown}: {} is not a square of the game's map (GITM 1.1)",
+                    map.square
+                );
+            };
+            if let Some(sub) = grid.sub() {
+                let drawn = TacMap::from_sub_grid(sub, square, &map.square);
+                if let Some(p) = map.differences(&drawn).first() {
+                    bail!(
+                        "{shown}: square {p} is {} here but {} in map.toml's [sub] grid; the two must agree (GITM 2.3: maps join at their edges)",
+                        map.terrain(*p).name(),
+                        drawn.terrain(*p).name()
+                    );
+                }
+            }
+            t.maps.insert(map.square.clone(), map);
+        }
+        Ok(t)
+    }
+}
+
+/// The turn's dice as the engine's: each die a labelled roll of the turn's `DiceBox`, a shuffle one
+/// shuffle; the rolls kept by label for the events that name them.
+struct TurnDice<'a> {
+    dice: &'a mut DiceBox,
+    rolls: BTreeMap<String, Roll>,
+    error: Option<anyhow::Error>,
+}
+
+impl TacDice for TurnDice<'_> {
+    fn die(&mut self, label: &str, sides: u32) -> u32 {
+        match self.dice.roll(label, &[sides]) {
+            Ok(r) => {
+                let face = r.dice[0].face;
+                self.rolls.insert(label.to_string(), r);
+                face
+            }
+            Err(e) => {
+                self.error.get_or_insert(e);
+                1
+            }
+        }
+    }
+
+    fn shuffle(&mut self, label: &str, n: usize) -> Vec<usize> {
+        let mut items: Vec<usize> = (0..n).collect();
+        match self.dice.shuffle(label, &mut items) {
+            Ok(r) => {
+                self.rolls.insert(label.to_string(), r);
+            }
+            Err(e) => {
+                self.error.get_or_insert(e);
+            }
+        }
+        items
+    }
+}
+
+fn kind(k: state::Kind) -> Kind {
+    Kind::from_code(k.code()).unwrap_or(Kind::Infantry)
+}
+
+fn quality(q: Quality) -> u8 {
+    match q {
+        Quality::Poor => 1,
+        Quality::Average => 2,
+        Quality::Good => 3,
+        Quality::VeryGood => 4,
+        Quality::Elite => 5,
+    }
+}
+
+fn sub(p: SubSquare) -> Pos {
+    Pos::new(p.col, p.row)
+}
+
+/// A brigade's tactical order from its parsed sections (GITM 6.4-6.6); a section left out takes
+/// 6.9's default: no move, the front line, skirmish, and (with no reaction sent) support within 2
+/// squares of where it began the turn.
+fn order(o: Option<&UnitOrders>, start: Pos) -> TacOrder {
+    let mut t = TacOrder::default_at(start);
+    let Some(o) = o else {
+        return t;
+    };
+    if let Some(tac) = &o.tactical {
+        t.destination = tac.destination.map(sub);
+        t.waypoint = tac.waypoint.map(sub);
+        t.start_phase = Some(tac.start_phase);
+        t.engage = tac.engage;
+        t.line = match tac.line {
+            BattleLine::Front => Line::Front,
+            BattleLine::Second => Line::Second,
+            BattleLine::Rear => Line::Rear,
+        };
+    }
+    let reaction = |r: &orders::Reaction| Reaction {
+        centre: sub(r.center),
+        radius: r.radius,
+        phases: r.phases,
+    };
+    if o.support.is_some() || o.intercept.is_some() {
+        t.support = o.support.as_ref().map(reaction);
+        t.intercept = o.intercept.as_ref().map(reaction);
+    }
+    if let Some(p) = o.posture {
+        t.attack = match p.attack {
+            orders::Attack::Assault => Posture::Assault,
+            orders::Attack::Skirmish => Posture::Skirmish,
+            orders::Attack::Evade => Posture::Evade,
+        };
+        t.defence = match p.defend {
+            orders::Defend::LastDitch => Posture::Assault,
+            orders::Defend::Skirmish => Posture::Skirmish,
+            orders::Defend::Evade => Posture::Evade,
+        };
+    }
+    t
+}
+
+/// What a tactical phase needs of the turn, lent by `turn.rs` (which this module does not know).
+pub struct TurnParts<'a> {
+    pub map: &'a GridMap,
+    pub state: &'a State,
+    /// The position at the start of the turn (6.9's support box).
+    pub start: &'a GitmState,
+    /// The position now, which the phase changes.
+    pub g: &'a mut GitmState,
+    pub orders: &'a BTreeMap<String, UnitOrders>,
+    pub dice: &'a mut DiceBox,
+    pub theatre: &'a mut Theatre,
+}
+
+/// Who an event of the tactical phase is told to.
+pub enum Told {
+    /// A side and its allies alone (4.2's sighting).
+    Side(String),
+    /// The side named, its allies, and every side with active units in the square named (4.4).
+    Seen(String, String),
+}
+
+/// One tactical phase of the turn on every square with something to do (GITM 5.2, 8, 9): the events,
+/// each with who is told of it.
+pub fn run_phase(turn: TurnParts<'_>, phase: u8) -> Result<Vec<(Event, Told)>> {
+    let mut told = Vec::new();
+    let map: &GridMap = turn.map;
+    // The active brigades by square, from the position now.
+    let mut by_square: BTreeMap<Square, Vec<usize>> = BTreeMap::new();
+    for (i, b) in turn.g.brigades.iter().enumerate() {
+        if b.inactive || b.shattered {
+            continue;
+        }
+        if let Ok(spot) = map.parse_spot(b.at()) {
+            by_square.entry(spot.square).or_default().push(i);
+        }
+    }
+    // Where each brigade began the turn (6.9's default support box), by unit ID.
+    let starts: BTreeMap<String, Spot> = turn
+        .start
+        .brigades
+        .iter()
+        .filter_map(|b| Some((b.id().to_string(), map.parse_spot(b.at()).ok()?)))
+        .collect();
+    for (square, members) in by_square {
+        let name = map.place_name(square);
+        let powers: Vec<String> = members
+            .iter()
+            .map(|&i| turn.g.brigades[i].power().to_string())
+            .collect();
+        let hostile = powers.iter().any(|a| {
+            powers
+                .iter()
+                .any(|b| turn.state.relation(a, b) == StateRelation::Hostile)
+        });
+        let ordered = members.iter().any(|&i| {
+            turn.orders
+                .get(turn.g.brigades[i].id())
+                .and_then(|o| o.tactical.as_ref())
+                .is_some_and(|t| {
+                    t.destination.is_some() || t.waypoint.is_some() || t.engage.is_some()
+                })
+        });
+        if !hostile && !ordered {
+            continue;
+        }
+        let tmap = match turn.theatre.maps.get(&name) {
+            Some(m) => m.clone(),
+            None => match map.sub() {
+                Some(s) => TacMap::from_sub_grid(s, square, &name),
+                None => continue,
+            },
+        };
+        // GITM 8.5, 8.11: the state whose soil this is (`[control]`): its neutrals count there.
+        let mut relations = Relations::default();
+        if let Some(owner) = turn.state.control.get(&name) {
+            relations = relations.home(owner);
+        }
+        for a in &powers {
+            for b in &powers {
+                relations = match turn.state.relation(a, b) {
+                    StateRelation::Hostile => relations.hostile(a, b),
+                    StateRelation::Allied => relations.allied(a, b),
+                    StateRelation::Neutral => relations,
+                };
+            }
+        }
+        let brigades: Vec<TacBrigade> = members
+            .iter()
+            .map(|&i| {
+                let b = &turn.g.brigades[i];
+                let pos = map
+                    .parse_spot(b.at())
+                    .map(|s| sub(s.sub))
+                    .unwrap_or(Pos::new(7, 7));
+                // A brigade that began the turn on another square: its box is where it stands.
+                let start = starts
+                    .get(b.id())
+                    .filter(|s| s.square == square)
+                    .map_or(pos, |s| sub(s.sub));
+                TacBrigade {
+                    id: b.id().to_string(),
+                    side: b.power().to_string(),
+                    kind: kind(b.kind()),
+                    men: b.strength,
+                    batteries: b.batteries,
+                    quality: quality(b.quality),
+                    experience: b.experience,
+                    morale: b.morale,
+                    fatigue: b.fatigue,
+                    pos,
+                    formation: Default::default(),
+                    shattered: b.shattered,
+                    order: order(turn.orders.get(b.id()), start),
+                }
+            })
+            .collect();
+        let mut field = Field::new(&tmap, &relations, brigades);
+        if let Some(m) = turn.theatre.memory.get(&name) {
+            field.restore(m);
+        }
+        let mut dice = TurnDice {
+            dice: &mut *turn.dice,
+            rolls: BTreeMap::new(),
+            error: None,
+        };
+        field.phase(phase, &mut dice);
+        if let Some(e) = dice.error.take() {
+            return Err(e);
+        }
+        let rolls = std::mem::take(&mut dice.rolls);
+        let memory = field.memory();
+        let (after, events, _) = field.finish();
+        turn.theatre.memory.insert(name.clone(), memory);
+        for (&i, t) in members.iter().zip(&after) {
+            let b: &mut Brigade = &mut turn.g.brigades[i];
+            let spot = Spot {
+                square,
+                sub: SubSquare {
+                    col: t.pos.col,
+                    row: t.pos.row,
+                },
+            };
+            b.at = toml::Spanned::new(0..0, map.spot_name(spot));
+            b.strength = t.men;
+            b.experience = t.experience;
+            b.morale = t.morale;
+            b.fatigue = t.fatigue;
+            b.shattered = t.shattered;
+        }
+        let first = powers.first().cloned().unwrap_or_default();
+        let count = events.len();
+        let mut attached = std::collections::BTreeSet::new();
+        for (k, e) in events.into_iter().enumerate() {
+            let power = e
+                .units
+                .first()
+                .and_then(|id| after.iter().find(|t| &t.id == id))
+                .map(|t| t.side.clone())
+                .unwrap_or_else(|| first.clone());
+            let mut ev = Event::new(rule_of(&e), e.kind, e.text.clone()).at(&name);
+            for l in &e.rolls {
+                if let Some(r) = rolls.get(l) {
+                    attached.insert(l.clone());
+                    ev = ev.roll(r.clone());
+                }
+            }
+            // Every roll drawn is in an event: any an event did not name goes with the last.
+            if k + 1 == count {
+                for (l, r) in &rolls {
+                    if !attached.contains(l) {
+                        ev = ev.roll(r.clone());
+                    }
+                }
+            }
+            let to = match &e.side_only {
+                Some(side) => Told::Side(side.clone()),
+                None => Told::Seen(power, name.clone()),
+            };
+            told.push((ev, to));
+        }
+    }
+    Ok(told)
+}
+
+/// The engine's rule as the turn's [`Rule`]: `GITM 8.6` split into system and number, with the
+/// topic of the rule.
+fn rule_of(e: &TacEvent) -> Rule {
+    let (system, number) = e.rule.split_once(' ').unwrap_or(("GITM", e.rule));
+    Rule::new(system, number, super::event::topic(e.rule))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::gitm::orders::{Attack, Defend, ReactionKind, TacticalOrder};
+
+    fn at(c: u8, r: u8) -> SubSquare {
+        SubSquare { col: c, row: r }
+    }
+
+    #[test]
+    fn gitm_6_9_a_unit_sent_nothing_takes_the_default_tactical_order() {
+        let o = order(None, Pos::new(4, 4));
+        assert_eq!(o, TacOrder::default_at(Pos::new(4, 4)));
+        // Orders without section 4 keep the default support box; with an intercept, none.
+        let mut u = UnitOrders {
+            tactical: Some(TacticalOrder {
+                destination: Some(at(9, 7)),
+                waypoint: Some(at(7, 7)),
+                start_phase: 2,
+                engage: Some((3, 4)),
+                line: BattleLine::Rear,
+                ..TacticalOrder::default()
+            }),
+            ..UnitOrders::default()
+        };
+        let o = order(Some(&u), Pos::new(4, 4));
+        assert_eq!(o.destination, Some(Pos::new(9, 7)));
+        assert_eq!(o.waypoint, Some(Pos::new(7, 7)));
+        assert_eq!(
+            (o.start_phase, o.engage, o.line),
+            (Some(2), Some((3, 4)), Line::Rear)
+        );
+        assert_eq!(
+            o.support.map(|s| (s.centre, s.radius)),
+            Some((Pos::new(4, 4), 2))
+        );
+        u.intercept = Some(orders::Reaction {
+            kind: ReactionKind::Intercept,
+            center: at(8, 4),
+            radius: 2,
+            phases: (3, 4),
+        });
+        u.posture = Some(orders::Posture {
+            attack: Attack::Assault,
+            defend: Defend::LastDitch,
+        });
+        let o = order(Some(&u), Pos::new(4, 4));
+        assert_eq!(o.support, None);
+        assert_eq!(
+            o.intercept,
+            Some(Reaction {
+                centre: Pos::new(8, 4),
+                radius: 2,
+                phases: (3, 4)
+            })
+        );
+        assert_eq!((o.attack, o.defence), (Posture::Assault, Posture::Assault));
+    }
+
+    #[test]
+    fn gitm_3_1_every_type_maps_to_the_engines() {
+        for k in state::Kind::ALL {
+            assert_eq!(kind(k).code(), k.code());
+        }
+        assert_eq!(quality(Quality::VeryGood), 4);
+    }
+}

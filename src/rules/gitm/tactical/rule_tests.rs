@@ -1,0 +1,1037 @@
+//! Tests of the tactical engine, named after the seed's rules (GITM 2, 8, 9) and pbem's tables.
+
+use std::collections::BTreeSet;
+
+use super::lines::{assign_lines, forms_squares, frontage, place, spaces};
+use super::*;
+use crate::diag::{FileError, Source};
+use crate::dice::Roller;
+
+fn p(s: &str) -> Pos {
+    Pos::parse(s).unwrap()
+}
+
+/// The turn's dice as pbem-dice/v1 gives them, from a fixed seed.
+fn dice() -> impl FnMut(&str, u32) -> u32 {
+    |label: &str, sides: u32| Roller::new(&[7; 32], label).die(sides)
+}
+
+/// Dice that show `face` (capped by the die) on every roll.
+fn fixed(face: u32) -> impl FnMut(&str, u32) -> u32 {
+    move |_: &str, sides: u32| face.min(sides)
+}
+
+fn rel() -> Relations {
+    Relations::default().hostile("FR", "AU").allied("FR", "IT")
+}
+
+fn unit(id: &str, pos: &str) -> TacBrigade {
+    let kind = Kind::of_id(id).unwrap();
+    let side = &id[..2];
+    let men = match kind.branch() {
+        unit::Branch::Cavalry => 1500,
+        unit::Branch::Artillery => 300,
+        _ => 3000,
+    };
+    TacBrigade::new(id, side, kind, men, p(pos))
+}
+
+fn goto(mut b: TacBrigade, dest: &str) -> TacBrigade {
+    b.order.destination = Some(p(dest));
+    b.order.support = None;
+    b
+}
+
+fn still(mut b: TacBrigade) -> TacBrigade {
+    b.order.support = None;
+    b
+}
+
+fn has(events: &[TacEvent], needle: &str) -> bool {
+    events.iter().any(|e| e.text.contains(needle))
+}
+
+fn texts(events: &[TacEvent]) -> String {
+    events
+        .iter()
+        .map(|e| e.text.as_str())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn pos_of(f: &Field, id: &str) -> Pos {
+    f.brigade(id).unwrap().pos
+}
+
+const RIVER_MAP: &str = "# a river down column 7 with a ford at 7-7
+square G7-V8
+terrain
+.......~.......
+.......~.......
+.......~.......
+.......~.......
+.......~.......
+.......~.......
+.......~.......
+.......=.......
+.......~.......
+.......~.......
+.......~.......
+.......~.......
+.......~.......
+.......~.......
+.......~.......
+town 12-12 Venice
+fort 12-12 3 6000
+besieged 12-12
+";
+
+fn river_map() -> TacMap {
+    let mut lines: Vec<String> = RIVER_MAP.lines().map(str::to_string).collect();
+    // Row 12 gets the town at column 12.
+    lines[3 + 12] = ".......~....T..".to_string();
+    parse_map(&Source::new("tactical/G7-V8.txt", lines.join("\n"))).unwrap()
+}
+
+// ---- GITM 2: the tactical map and its file ----
+
+#[test]
+fn gitm_2_1_square_14_1_is_just_below_the_upper_right_corner() {
+    let sq = p("14-1");
+    assert_eq!((sq.col, sq.row), (14, 1));
+    assert_eq!(
+        sq.offset(0, -1),
+        Some(Pos::new(14, 0)),
+        "north of it, the corner"
+    );
+    assert_eq!(sq.offset(1, 0), None, "column 14 is the eastmost");
+    assert_eq!(sq.to_string(), "14-1");
+    assert_eq!(Pos::parse("15-1"), None);
+    assert_eq!(Pos::parse("1-15"), None);
+    assert_eq!(Pos::parse("a-1"), None);
+}
+
+#[test]
+fn gitm_2_1_fifteen_columns_by_fifteen_rows_settles_the_slip() {
+    // The seed says "15 columns high"; pbem reads 15 rows, and a map of 14 rows is refused.
+    let short: String = RIVER_MAP
+        .lines()
+        .enumerate()
+        .filter(|(n, _)| *n != 5)
+        .map(|(_, l)| format!("{l}\n"))
+        .collect();
+    let source = Source::new("tactical/G7-V8.txt", short);
+    let errs = parse_map(&source).unwrap_err();
+    let e = FileError::new(&source, &errs[0]);
+    assert!(e.rendered.contains("rows, not 15"), "{}", e.rendered);
+    assert!(e.rendered.contains("GITM 2.1"), "{}", e.rendered);
+    let m = river_map();
+    assert_eq!(m.square, "G7-V8");
+    assert_eq!(m.terrain(p("7-14")), Terrain::River);
+    assert_eq!(m.terrain(p("14-14")), Terrain::Open);
+}
+
+#[test]
+fn gitm_2_1_map_file_errors_name_line_and_column() {
+    let bad = RIVER_MAP.replacen(".......=.......", ".......=...X...", 1);
+    let source = Source::new("tactical/G7-V8.txt", bad);
+    let errs = parse_map(&source).unwrap_err();
+    assert_eq!(errs.len(), 1);
+    let e = FileError::new(&source, &errs[0]);
+    assert_eq!((e.line, e.column), (11, 12), "{}", e.rendered);
+    assert!(
+        e.rendered.contains("'X' at 11-7 is not a terrain symbol"),
+        "{}",
+        e.rendered
+    );
+    assert!(
+        e.rendered.contains("tactical/G7-V8.txt:11:12"),
+        "{}",
+        e.rendered
+    );
+
+    let unknown = Source::new("t.txt", format!("{RIVER_MAP}fortress 1-1\n"));
+    let errs = parse_map(&unknown).unwrap_err();
+    assert!(errs[0].message.contains("'fortress' is not a line"));
+    let no_terrain = Source::new("t.txt", "square G7-V8\n");
+    assert!(parse_map(&no_terrain).unwrap_err()[0]
+        .message
+        .contains("no terrain block"));
+}
+
+#[test]
+fn gitm_2_2_ten_terrains_and_three_impassable() {
+    let impassable: Vec<&str> = Terrain::ALL
+        .into_iter()
+        .filter(|t| !t.passable())
+        .map(|t| t.name())
+        .collect();
+    assert_eq!(impassable, ["river", "mountain", "water"]);
+    assert_eq!(Terrain::ALL.len(), 10);
+    for t in Terrain::ALL {
+        assert_eq!(Terrain::from_symbol(t.symbol()), Some(t));
+    }
+}
+
+#[test]
+fn gitm_2_3_rivers_join_across_the_edges_of_neighbouring_maps() {
+    let mut west = TacMap::plain("G6-V8", Terrain::Open);
+    let mut east = TacMap::plain("G7-V8", Terrain::Open);
+    west.set(p("14-5"), Terrain::River);
+    east.set(p("0-5"), Terrain::River);
+    assert!(west.broken_east_edge(&east).is_empty());
+    east.set(p("0-5"), Terrain::Open);
+    assert_eq!(west.broken_east_edge(&east), vec![5]);
+    let mut south = TacMap::plain("G6-V9", Terrain::Open);
+    west.set(p("3-14"), Terrain::Mountain);
+    assert_eq!(west.broken_south_edge(&south), vec![3]);
+    south.set(p("3-0"), Terrain::Pass);
+    assert!(west.broken_south_edge(&south).is_empty());
+}
+
+#[test]
+fn gitm_2_4_defensive_ratings_from_the_file_or_the_terrain() {
+    let m = river_map();
+    assert_eq!(m.rating(p("0-0")), 0);
+    assert_eq!(m.rating(p("12-12")), Terrain::Town.default_rating());
+    let mut with = RIVER_MAP.to_string();
+    with.push_str("rating\n");
+    for r in 0..15 {
+        with.push_str(if r == 3 {
+            "000040000000000\n"
+        } else {
+            "000000000000000\n"
+        });
+    }
+    let m = parse_map(&Source::new(
+        "t.txt",
+        with.replace("town 12-12 Venice\nfort 12-12 3 6000\nbesieged 12-12\n", ""),
+    ))
+    .unwrap();
+    assert_eq!(m.rating(p("4-3")), 4);
+    let bad = Source::new(
+        "t.txt",
+        RIVER_MAP.to_string() + "rating\n" + &"000000000000005\n".repeat(15),
+    );
+    let errs = parse_map(&bad).unwrap_err();
+    assert!(errs[0].message.contains("not a defensive rating, 0 to 4"));
+}
+
+#[test]
+fn gitm_2_6_2_7_town_fort_and_siege_read_and_written_back() {
+    let m = river_map();
+    let town = &m.towns[&p("12-12")];
+    assert_eq!(town.name, "Venice");
+    assert_eq!(
+        town.fort,
+        Some(map::Fort {
+            strength: 3,
+            capacity: 6000
+        })
+    );
+    assert!(town.besieged);
+    let again = parse_map(&Source::new("t.txt", m.to_text())).unwrap();
+    assert_eq!(again, m);
+    // A town line on a square that is not a town.
+    let bad = Source::new("t.txt", RIVER_MAP.to_string());
+    let errs = parse_map(&bad).unwrap_err();
+    assert!(errs[0].message.contains("the town at 12-12 stands on open"));
+    let bad_fort = RIVER_MAP.replace("fort 12-12 3 6000", "fort 12-12 9 6000");
+    let errs = parse_map(&Source::new("t.txt", bad_fort)).unwrap_err();
+    assert!(errs[0].hint.as_deref().unwrap().contains("strength 1 to 5"));
+}
+
+// ---- GITM 8: tactical movement ----
+
+#[test]
+fn gitm_8_1_fast_units_move_six_squares_others_four() {
+    let map = TacMap::plain("G7-V8", Terrain::Open);
+    let r = rel();
+    let mut f = Field::new(
+        &map,
+        &r,
+        vec![
+            goto(unit("FR1LC", "0-0"), "14-0"),
+            goto(unit("FR2IN", "0-2"), "14-2"),
+            goto(unit("FR3AQ", "0-4"), "14-4"),
+            goto(unit("FR4CQ", "0-6"), "14-6"),
+        ],
+    );
+    f.phase(1, &mut dice());
+    assert_eq!(pos_of(&f, "FR1LC"), p("6-0"));
+    assert_eq!(pos_of(&f, "FR2IN"), p("4-2"));
+    assert_eq!(pos_of(&f, "FR3AQ"), p("6-4"), "army headquarters move six");
+    assert_eq!(
+        pos_of(&f, "FR4CQ"),
+        p("4-6"),
+        "corps headquarters move four"
+    );
+    // No enemy in the square: no fatigue.
+    assert!(f.brigades().iter().all(|b| b.fatigue == 0));
+}
+
+#[test]
+fn gitm_8_1_fatigue_a_phase_with_an_enemy_and_none_over_8() {
+    let map = TacMap::plain("G7-V8", Terrain::Open);
+    let r = rel();
+    let mut tired = goto(unit("FR2IN", "0-2"), "14-2");
+    tired.fatigue = 9;
+    let mut f = Field::new(
+        &map,
+        &r,
+        vec![
+            goto(unit("FR1IN", "0-0"), "10-0"),
+            tired,
+            still(unit("AU1IN", "14-14")),
+        ],
+    );
+    f.phase(1, &mut dice());
+    assert_eq!(pos_of(&f, "FR1IN"), p("4-0"));
+    assert_eq!(f.brigade("FR1IN").unwrap().fatigue, 1);
+    assert_eq!(pos_of(&f, "FR2IN"), p("0-2"));
+    assert!(has(
+        &f.events,
+        "GITM 8.1: FR2IN does not move: fatigue 9 is over 8"
+    ));
+}
+
+#[test]
+fn gitm_8_2_waypoint_then_destination_from_the_start_phase() {
+    let map = TacMap::plain("G7-V8", Terrain::Open);
+    let r = rel();
+    let mut b = goto(unit("FR1IN", "0-0"), "6-6");
+    b.order.waypoint = Some(p("2-0"));
+    b.order.start_phase = Some(2);
+    let mut f = Field::new(&map, &r, vec![b]);
+    f.phase(1, &mut dice());
+    assert_eq!(pos_of(&f, "FR1IN"), p("0-0"), "not before its start phase");
+    f.phase(2, &mut dice());
+    // Two squares to the waypoint 2-0, then two of the straight line to 6-6.
+    assert_eq!(pos_of(&f, "FR1IN"), p("3-2"));
+    f.phase(3, &mut dice());
+    assert_eq!(pos_of(&f, "FR1IN"), p("6-6"));
+    assert!(has(&f.events, "GITM 8.2: FR1IN moves 3-2 to 6-6"));
+}
+
+#[test]
+fn gitm_8_2_straight_line_is_king_moves_rounded() {
+    assert_eq!(
+        straight_line(p("0-0"), p("4-2")),
+        vec![p("1-1"), p("2-1"), p("3-2"), p("4-2")]
+    );
+    assert_eq!(straight_line(p("3-3"), p("3-3")), vec![]);
+    assert_eq!(
+        straight_line(p("5-5"), p("2-5")),
+        vec![p("4-5"), p("3-5"), p("2-5")]
+    );
+}
+
+#[test]
+fn gitm_8_3_meeting_an_enemy_halts_both_and_begins_a_combat() {
+    let map = TacMap::plain("G7-V8", Terrain::Open);
+    let r = rel();
+    let mut f = Field::new(
+        &map,
+        &r,
+        vec![
+            goto(unit("FR1IN", "0-5"), "8-5"),
+            goto(unit("AU1IN", "3-5"), "3-14"),
+        ],
+    );
+    f.phase(1, &mut fixed(3));
+    let (fr, au) = (pos_of(&f, "FR1IN"), pos_of(&f, "AU1IN"));
+    assert_eq!(fr, au, "{}", texts(&f.events));
+    assert!(
+        has(&f.events, "GITM 8.3: FR1IN meets AU1IN at 3-5")
+            || has(&f.events, "GITM 8.3: AU1IN meets FR1IN")
+    );
+    assert!(
+        has(&f.events, "GITM 9.4: combat at"),
+        "{}",
+        texts(&f.events)
+    );
+}
+
+#[test]
+fn gitm_8_3_evade_halts_one_square_short_and_a_neutral_stops_the_move() {
+    let map = TacMap::plain("G7-V8", Terrain::Open);
+    let r = rel();
+    let mut evader = goto(unit("FR1IN", "0-5"), "8-5");
+    evader.order.attack = Posture::Evade;
+    let mut f = Field::new(
+        &map,
+        &r,
+        vec![
+            evader,
+            still(unit("AU1IN", "3-5")),
+            goto(unit("FR2IN", "0-9"), "8-9"),
+            still(unit("SW1IN", "2-9")),
+        ],
+    );
+    f.phase(1, &mut dice());
+    assert_eq!(pos_of(&f, "FR1IN"), p("2-5"));
+    assert!(has(
+        &f.events,
+        "GITM 8.3: FR1IN (evade posture) halts one square short of AU1IN"
+    ));
+    assert_eq!(
+        pos_of(&f, "FR2IN"),
+        p("0-9"),
+        "a path meeting a neutral is not taken"
+    );
+    assert!(has(
+        &f.events,
+        "GITM 8.3: FR2IN does not move: its path meets the neutral SW1IN at 2-9"
+    ));
+}
+
+#[test]
+fn gitm_8_5_impassable_terrain_blocks_with_an_enemy_present_only() {
+    let mut map = TacMap::plain("G7-V8", Terrain::Open);
+    for r in 3..=7 {
+        map.set(Pos::new(3, r), Terrain::Water);
+    }
+    let r = rel();
+    let mut f = Field::new(&map, &r, vec![goto(unit("FR1LC", "1-5"), "5-5")]);
+    f.phase(1, &mut dice());
+    assert_eq!(
+        pos_of(&f, "FR1LC"),
+        p("5-5"),
+        "no enemy: it goes round the lake"
+    );
+    let mut f = Field::new(
+        &map,
+        &r,
+        vec![
+            goto(unit("FR1LC", "1-5"), "5-5"),
+            still(unit("AU1IN", "14-14")),
+        ],
+    );
+    f.phase(1, &mut dice());
+    assert_eq!(pos_of(&f, "FR1LC"), p("1-5"));
+    assert!(has(&f.events, "GITM 8.5: FR1LC does not move: with an enemy in the square, its straight path to 5-5 crosses water at 3-5"));
+}
+
+#[test]
+fn gitm_8_5_a_cliff_blocks_with_an_enemy_present() {
+    let mut map = TacMap::plain("G7-V8", Terrain::Open);
+    map.set(p("2-2"), Terrain::HighHills);
+    let r = rel();
+    let mut f = Field::new(
+        &map,
+        &r,
+        vec![
+            goto(unit("FR1IN", "0-2"), "4-2"),
+            still(unit("AU1IN", "14-14")),
+        ],
+    );
+    f.phase(1, &mut dice());
+    assert_eq!(pos_of(&f, "FR1IN"), p("0-2"));
+    assert!(has(&f.events, "climbs the cliff at 2-2"));
+}
+
+#[test]
+fn gitm_8_6_fast_units_move_first_in_an_order_drawn_each_phase() {
+    let map = TacMap::plain("G7-V8", Terrain::Open);
+    let r = rel();
+    let ids = [
+        "FR1IN", "FR2LC", "FR3IN", "FR4MC", "FR5LA", "FR6IN", "FR7HC",
+    ];
+    let brigades: Vec<TacBrigade> = ids
+        .iter()
+        .enumerate()
+        .map(|(k, id)| still(unit(id, &format!("{k}-0"))))
+        .collect();
+    let mut f = Field::new(&map, &r, brigades);
+    let mut d = dice();
+    let order1 = f.move_order(1, &mut d);
+    let order2 = f.move_order(2, &mut d);
+    let kinds =
+        |o: &[usize]| -> Vec<bool> { o.iter().map(|&i| f.brigades()[i].kind.is_fast()).collect() };
+    assert_eq!(
+        kinds(&order1),
+        [true, true, true, false, false, false, false]
+    );
+    assert_eq!(kinds(&order2), kinds(&order1));
+    assert_ne!(order1, order2, "the order is drawn anew each phase");
+    let e = f.events.iter().find(|e| e.rule == "GITM 8.6").unwrap();
+    assert!(e
+        .text
+        .starts_with("GITM 8.6: tactical phase 1 at G7-V8: fast units move first"));
+    assert_eq!(
+        e.rolls,
+        [
+            "gitm/tac/G7-V8/phase=1/order/fast",
+            "gitm/tac/G7-V8/phase=1/order/slow"
+        ]
+    );
+    // Same dice, same order: deterministic.
+    let mut g = Field::new(&map, &r, f.brigades().to_vec());
+    assert_eq!(g.move_order(1, &mut dice()), order1);
+}
+
+#[test]
+fn gitm_8_7_a_river_is_crossed_only_by_a_ford_given_as_waypoint() {
+    let map = river_map();
+    let r = rel();
+    let mut f = Field::new(&map, &r, vec![goto(unit("FR1IN", "5-7"), "9-7")]);
+    f.phase(1, &mut dice());
+    assert_eq!(pos_of(&f, "FR1IN"), p("5-7"));
+    assert!(has(
+        &f.events,
+        "GITM 8.7: FR1IN does not move: 5-7 and 9-7 lie across a river"
+    ));
+    let mut b = goto(unit("FR1IN", "5-7"), "9-7");
+    b.order.waypoint = Some(p("7-7"));
+    let mut f = Field::new(&map, &r, vec![b]);
+    f.phase(1, &mut dice());
+    assert_eq!(pos_of(&f, "FR1IN"), p("9-7"));
+}
+
+#[test]
+fn gitm_8_8_engage_the_nearest_enemy_fewest_diagonals_first() {
+    let map = TacMap::plain("G7-V8", Terrain::Open);
+    let r = rel();
+    let mut b = still(unit("FR1IN", "5-5"));
+    b.order.engage = Some((1, 4));
+    // Both three squares away; AU2IN straight east needs no diagonal move, AU1IN three.
+    let mut f = Field::new(
+        &map,
+        &r,
+        vec![
+            b,
+            still(unit("AU1IN", "8-8")),
+            still(unit("AU2IN", "8-5")),
+            still(unit("AU9CQ", "4-4")),
+        ],
+    );
+    assert_eq!(
+        f.brigades()[f.nearest_enemy(0).unwrap()].id,
+        "AU2IN",
+        "a headquarters only when no combat unit"
+    );
+    f.phase(1, &mut fixed(3));
+    assert_eq!(pos_of(&f, "FR1IN"), p("8-5"), "{}", texts(&f.events));
+    assert!(has(&f.events, "engaging AU2IN (8.8)"));
+}
+
+#[test]
+fn gitm_8_8_engage_begins_the_phase_after_the_destination_is_reached() {
+    let map = TacMap::plain("G7-V8", Terrain::Open);
+    let r = rel();
+    let mut b = goto(unit("FR1IN", "0-0"), "3-0");
+    b.order.engage = Some((1, 4));
+    let mut f = Field::new(&map, &r, vec![b, still(unit("AU1IN", "3-4"))]);
+    f.phase(1, &mut fixed(3));
+    assert_eq!(
+        pos_of(&f, "FR1IN"),
+        p("3-0"),
+        "the destination first, engaging not in the same phase"
+    );
+    f.phase(2, &mut fixed(3));
+    assert_eq!(pos_of(&f, "FR1IN"), p("3-4"));
+}
+
+#[test]
+fn gitm_8_10_support_box_at_10_5_radius_2() {
+    let bx = Reaction {
+        centre: p("10-5"),
+        radius: 2,
+        phases: (1, 5),
+    };
+    let inside: Vec<Pos> = (0..15u8)
+        .flat_map(|c| (0..15u8).map(move |r| Pos::new(c, r)))
+        .filter(|&q| bx.contains(q))
+        .collect();
+    assert_eq!(inside.len(), 25);
+    assert_eq!(inside.first(), Some(&p("8-3")));
+    assert_eq!(inside.last(), Some(&p("12-7")));
+    assert!(!bx.contains(p("13-5")) && !bx.contains(p("10-8")));
+
+    // A combat at 11-6 is in the box: the supporter at 9-5 joins it; one at 14-5 is not.
+    let map = TacMap::plain("G7-V8", Terrain::Open);
+    let r = rel();
+    let mut sup = still(unit("FR2IN", "9-5"));
+    sup.order.support = Some(bx);
+    let mut f = Field::new(
+        &map,
+        &r,
+        vec![
+            sup,
+            goto(unit("FR1IN", "11-9"), "11-6"),
+            still(unit("AU1IN", "11-6")),
+        ],
+    );
+    f.phase(1, &mut fixed(3));
+    assert_eq!(pos_of(&f, "FR2IN"), p("11-6"), "{}", texts(&f.events));
+    assert!(has(
+        &f.events,
+        "GITM 8.10: FR2IN moves 9-5 to 11-6 to support the combat there (box 10-5 radius 2)"
+    ));
+}
+
+#[test]
+fn gitm_8_10_support_reaches_two_squares_three_for_fast_units() {
+    let map = TacMap::plain("G7-V8", Terrain::Open);
+    let r = rel();
+    let bx = Some(Reaction {
+        centre: p("5-5"),
+        radius: 4,
+        phases: (1, 5),
+    });
+    let mut slow = still(unit("FR2IN", "5-2"));
+    slow.order.support = bx;
+    let mut fast = still(unit("FR3LC", "5-8"));
+    fast.order.support = bx;
+    let mut f = Field::new(
+        &map,
+        &r,
+        vec![
+            slow,
+            fast,
+            goto(unit("FR1IN", "1-5"), "5-5"),
+            still(unit("AU1IN", "5-5")),
+        ],
+    );
+    f.phase(1, &mut fixed(3));
+    assert_eq!(pos_of(&f, "FR2IN"), p("5-2"));
+    assert!(has(
+        &f.events,
+        "GITM 8.10: FR2IN does not support the combat at 5-5: 3 squares away, more than its 2"
+    ));
+    assert_eq!(pos_of(&f, "FR3LC"), p("5-5"));
+}
+
+#[test]
+fn gitm_6_9_the_default_order_supports_within_2_of_the_start() {
+    let o = TacOrder::default_at(p("4-4"));
+    assert_eq!(o.destination, None);
+    assert_eq!(
+        (o.attack, o.defence, o.line),
+        (Posture::Skirmish, Posture::Skirmish, Line::Front)
+    );
+    let s = o.support.unwrap();
+    assert_eq!((s.centre, s.radius, s.phases), (p("4-4"), 2, (1, 5)));
+}
+
+#[test]
+fn gitm_8_11_interception_at_the_edge_of_the_box_begins_a_combat() {
+    let map = TacMap::plain("G7-V8", Terrain::Open);
+    let r = rel();
+    let mut guard = still(unit("AU1LC", "10-9"));
+    guard.order.intercept = Some(Reaction {
+        centre: p("10-5"),
+        radius: 2,
+        phases: (1, 4),
+    });
+    let mut f = Field::new(&map, &r, vec![guard, goto(unit("FR1IN", "14-5"), "4-5")]);
+    f.phase(1, &mut fixed(3));
+    // FR1IN enters the box at 12-5, its edge; AU1LC, 4 squares off, meets it there.
+    assert!(
+        has(&f.events, "GITM 8.11: AU1LC intercepts FR1IN at 12-5"),
+        "{}",
+        texts(&f.events)
+    );
+    assert!(has(&f.events, "combat at 12-5"), "{}", texts(&f.events));
+}
+
+#[test]
+fn gitm_8_11_no_interception_of_a_one_square_move_nor_beyond_the_allowance() {
+    let map = TacMap::plain("G7-V8", Terrain::Open);
+    let r = rel();
+    let bx = Some(Reaction {
+        centre: p("10-5"),
+        radius: 2,
+        phases: (1, 4),
+    });
+    let mut guard = still(unit("AU1IN", "10-9"));
+    guard.order.intercept = bx;
+    let mut f = Field::new(
+        &map,
+        &r,
+        vec![guard.clone(), goto(unit("FR1IN", "13-5"), "12-5")],
+    );
+    f.phase(1, &mut fixed(3));
+    assert_eq!(pos_of(&f, "FR1IN"), p("12-5"));
+    assert_eq!(
+        pos_of(&f, "AU1IN"),
+        p("10-9"),
+        "a one-square move is not intercepted"
+    );
+
+    let mut far = guard;
+    far.pos = p("10-14");
+    let mut f = Field::new(&map, &r, vec![far, goto(unit("FR1IN", "14-5"), "4-5")]);
+    f.phase(1, &mut fixed(3));
+    assert!(
+        has(
+            &f.events,
+            "but it lies beyond its 4 squares: it moves 10-14 to 11-10 and does not intercept"
+        ),
+        "{}",
+        texts(&f.events)
+    );
+    assert_eq!(pos_of(&f, "FR1IN"), p("10-5"));
+}
+
+#[test]
+fn gitm_8_11_a_neutral_is_halted_at_home_without_combat() {
+    let map = TacMap::plain("G7-V8", Terrain::Open);
+    let r = rel().home("AU");
+    let mut guard = still(unit("AU1IN", "10-8"));
+    guard.order.intercept = Some(Reaction {
+        centre: p("10-5"),
+        radius: 2,
+        phases: (1, 4),
+    });
+    let mut f = Field::new(&map, &r, vec![guard, goto(unit("SW1IN", "14-5"), "4-5")]);
+    f.phase(1, &mut fixed(3));
+    assert!(
+        has(
+            &f.events,
+            "GITM 8.11: AU1IN intercepts the neutral SW1IN at 12-5"
+        ),
+        "{}",
+        texts(&f.events)
+    );
+    assert_eq!(pos_of(&f, "SW1IN"), p("12-5"));
+    assert!(f.combat_squares().is_empty());
+}
+
+#[test]
+fn gitm_8_12_peace_moves_are_automatic_and_unlimited() {
+    let map = river_map();
+    let r = rel();
+    let mut f = Field::new(
+        &map,
+        &r,
+        vec![
+            goto(unit("FR1IN", "0-0"), "14-14"),
+            goto(unit("FR2IN", "0-1"), "7-3"),
+        ],
+    );
+    f.peace();
+    assert_eq!(pos_of(&f, "FR1IN"), p("14-14"));
+    assert_eq!(pos_of(&f, "FR2IN"), p("0-1"));
+    assert!(has(
+        &f.events,
+        "GITM 8.12: peace or truce: FR2IN stays: 7-3 is river"
+    ));
+}
+
+// ---- GITM 9: combat ----
+
+#[test]
+fn gitm_9_1_combat_ends_the_phase_but_not_the_last() {
+    let map = TacMap::plain("G7-V8", Terrain::Open);
+    let r = rel();
+    let mut f = Field::new(
+        &map,
+        &r,
+        vec![still(unit("FR1IN", "5-5")), still(unit("AU1IN", "5-5"))],
+    );
+    f.phase(LAST_PHASE, &mut fixed(3));
+    assert!(has(
+        &f.events,
+        "GITM 5.2: the final tactical phase has no combat"
+    ));
+    assert!(f.losses.is_empty());
+    f.phase(4, &mut fixed(3));
+    assert!(
+        has(&f.events, "pbem GITM-T1: firing at 5-5"),
+        "{}",
+        texts(&f.events)
+    );
+    assert!(has(&f.events, "pbem GITM-T4: melee at 5-5"));
+    assert!(f.losses.values().sum::<u32>() > 0);
+}
+
+#[test]
+fn gitm_9_2_headquarters_fall_back_or_shatter() {
+    let map = TacMap::plain("G7-V8", Terrain::Open);
+    let r = rel();
+    let mut f = Field::new(
+        &map,
+        &r,
+        vec![
+            goto(unit("FR1IN", "5-2"), "5-5"),
+            still(unit("AU1CQ", "5-5")),
+        ],
+    );
+    f.phase(1, &mut fixed(50));
+    assert!(
+        has(
+            &f.events,
+            "GITM 9.2: an enemy enters 5-5: AU1CQ (d100 50) falls back to"
+        ),
+        "{}",
+        texts(&f.events)
+    );
+    assert_ne!(pos_of(&f, "AU1CQ"), p("5-5"));
+    let mut f = Field::new(
+        &map,
+        &r,
+        vec![
+            goto(unit("FR1IN", "5-2"), "5-5"),
+            still(unit("AU1CQ", "5-5")),
+        ],
+    );
+    f.phase(1, &mut fixed(10));
+    assert!(f.brigade("AU1CQ").unwrap().shattered);
+}
+
+#[test]
+fn gitm_9_3_one_brigade_at_least_in_front_and_in_second_before_the_rear() {
+    let mut a = unit("FR1IN", "0-0");
+    a.order.line = Line::Rear;
+    let mut b = unit("FR2IN", "0-0");
+    b.order.line = Line::Rear;
+    let side = [&a, &b];
+    let mut events = Vec::new();
+    let lines = assign_lines(&side, &mut fixed(2), "t", &mut events);
+    assert_eq!(lines, [Line::Second, Line::Front]);
+    assert!(events[0]
+        .text
+        .starts_with("GITM 9.3: no brigade of FR asked for the front line; FR2IN drawn"));
+    assert!(events[1].text.contains("FR1IN drawn"), "{events:?}");
+}
+
+#[test]
+fn gitm_9_4_frontage_of_3700() {
+    let mut b = unit("FR1IN", "0-0");
+    assert_eq!(spaces(&b, 3000), 3000);
+    b.batteries = 1;
+    assert_eq!(spaces(&b, 3000), 3700);
+    let c = unit("FR2HC", "0-0");
+    assert_eq!(spaces(&c, 2000), 6000);
+    let a = unit("FR3HA", "0-0");
+    assert_eq!(spaces(&a, 750), 6000);
+}
+
+#[test]
+fn gitm_9_4_attackers_from_two_directions_12000_9000_12000() {
+    let set = |d: &[Dir]| d.iter().copied().collect::<BTreeSet<Dir>>();
+    assert_eq!(frontage(&set(&[Dir::N])), 6000);
+    assert_eq!(frontage(&set(&[])), 6000);
+    assert_eq!(frontage(&set(&[Dir::N, Dir::E])), 12000);
+    assert_eq!(frontage(&set(&[Dir::N, Dir::Ne])), 9000);
+    assert_eq!(frontage(&set(&[Dir::N, Dir::Ne, Dir::E])), 12000);
+    assert_eq!(
+        frontage(&set(&[Dir::Nw, Dir::N])),
+        9000,
+        "adjacent across north"
+    );
+}
+
+#[test]
+fn gitm_9_4_an_overfull_front_line_shares_it_by_strength() {
+    let a = unit("FR1IN", "0-0"); // 3000 men
+    let mut b = unit("FR2IN", "0-0");
+    b.men = 6000;
+    let mut c = unit("FR3IN", "0-0");
+    c.order.line = Line::Rear;
+    let placed = place(&[&a, &b, &c], &[Line::Front, Line::Front, Line::Rear], 6000);
+    assert_eq!((placed[0].front, placed[0].rear), (2000, 1000));
+    assert_eq!((placed[1].front, placed[1].rear), (4000, 2000));
+    assert_eq!((placed[2].front, placed[2].rear), (0, 3000));
+}
+
+#[test]
+fn gitm_9_5_infantry_forms_squares_against_cavalry() {
+    let hc = unit("AU1HC", "0-0");
+    let lc = unit("AU2LC", "0-0");
+    let inf = unit("AU3IN", "0-0");
+    assert!(forms_squares(&[(&hc, 1500), (&lc, 1500)]));
+    assert!(
+        !forms_squares(&[(&hc, 1500), (&inf, 500)]),
+        "not against an infantry brigade"
+    );
+    assert!(!forms_squares(&[]));
+    let map = TacMap::plain("G7-V8", Terrain::Open);
+    let r = rel();
+    let mut f = Field::new(
+        &map,
+        &r,
+        vec![
+            goto(unit("AU1HC", "5-2"), "5-5"),
+            still(unit("FR1IN", "5-5")),
+        ],
+    );
+    f.phase(1, &mut fixed(3));
+    assert!(
+        has(&f.events, "GITM 9.5: the infantry at 5-5 forms squares"),
+        "{}",
+        texts(&f.events)
+    );
+    assert_eq!(f.brigade("FR1IN").unwrap().formation, Formation::Square);
+}
+
+#[test]
+fn pbem_gitm_t4_odds_columns() {
+    assert_eq!(tables::odds_column(1, 3), 0);
+    assert_eq!(tables::odds_column(1, 2), 1);
+    assert_eq!(tables::odds_column(1, 1), 2);
+    assert_eq!(tables::odds_column(3, 2), 3);
+    assert_eq!(tables::odds_column(2, 1), 4);
+    assert_eq!(tables::odds_column(5, 0), 4);
+}
+
+#[test]
+fn pbem_gitm_t6_a_failed_morale_check_falls_back_or_shatters() {
+    let map = TacMap::plain("G7-V8", Terrain::Open);
+    let r = rel();
+    // Two brigades of 4,000 against 3,000 militia: odds of 2:1 or more; every die shows its highest
+    // face, and the militia's d100 of 100 fails its check by more than 40.
+    let mut big = goto(unit("FR1IN", "5-2"), "5-5");
+    big.men = 4000;
+    let mut big2 = goto(unit("FR2IN", "5-8"), "5-5");
+    big2.men = 4000;
+    let mut f = Field::new(&map, &r, vec![big, big2, still(unit("AU1MI", "5-5"))]);
+    f.phase(1, &mut fixed(100));
+    let au = f.brigade("AU1MI").unwrap();
+    assert!(
+        has(&f.events, "pbem GITM-T6: AU1MI fails its morale check"),
+        "{}",
+        texts(&f.events)
+    );
+    assert!(au.shattered);
+    assert!(has(&f.events, "the attackers win"));
+}
+
+#[test]
+fn tactical_phase_is_deterministic_for_the_same_dice() {
+    let map = river_map();
+    let r = rel();
+    let mk = || {
+        let mut e = still(unit("AU1IN", "10-7"));
+        e.order.engage = Some((1, 4));
+        let mut g = still(unit("AU2LC", "12-3"));
+        g.order.intercept = Some(Reaction {
+            centre: p("8-7"),
+            radius: 2,
+            phases: (1, 4),
+        });
+        let mut w = goto(unit("FR1IN", "2-7"), "10-7");
+        w.order.waypoint = Some(p("7-7"));
+        vec![
+            e,
+            g,
+            w,
+            goto(unit("FR2LC", "3-3"), "6-6"),
+            still(unit("FR3CQ", "1-1")),
+        ]
+    };
+    let run = || {
+        let mut f = Field::new(&map, &r, mk());
+        let mut d = dice();
+        for ph in 1..=LAST_PHASE {
+            f.phase(ph, &mut d);
+        }
+        f.finish()
+    };
+    let (a, ea, la) = run();
+    let (b, eb, lb) = run();
+    assert_eq!((a, ea, la), (b, eb, lb));
+}
+
+// ---- GITM 4.2: sighting on the tactical map ----
+
+#[test]
+fn gitm_4_2_eight_directions_by_the_nearest_compass_angle() {
+    use super::sighting::direction;
+    assert_eq!(direction(0, 0), None);
+    assert_eq!(direction(0, -3), Some(Dir::N));
+    assert_eq!(direction(3, -1), Some(Dir::E), "18 degrees off east");
+    assert_eq!(direction(2, -1), Some(Dir::Ne), "27 degrees off east");
+    assert_eq!(direction(-5, 5), Some(Dir::Sw));
+    assert_eq!(direction(-1, 4), Some(Dir::S));
+}
+
+#[test]
+fn gitm_4_2_the_nearest_enemy_in_each_of_eight_directions() {
+    let map = TacMap::plain("G7-V6", Terrain::Open);
+    let r = rel();
+    let eye = still(unit("FR1IN", "7-7"));
+    let others = [
+        ("AU1IN", "7-4"),   // north, 3
+        ("AU8IN", "8-4"),   // north too (18 degrees), equally near: seen as well
+        ("AU2IN", "7-2"),   // north, 5: hidden
+        ("AU1CQ", "7-6"),   // north, 1: a headquarters, seen, hides nothing
+        ("AU3IN", "10-7"),  // east, 3
+        ("AU5IN", "11-7"),  // east, 4: hidden
+        ("AU2CQ", "2-2"),   // northwest: the only one there, a headquarters
+        ("AU6IN", "10-10"), // southeast, 3
+    ];
+    let mut brigades = vec![eye, still(unit("FR2CQ", "0-14"))];
+    brigades.extend(others.iter().map(|(id, at)| still(unit(id, at))));
+    let f = Field::new(&map, &r, brigades);
+    let seen = f.sightings();
+    let france: Vec<&str> = seen["FR"].iter().map(|(id, _)| id.as_str()).collect();
+    assert_eq!(
+        france,
+        ["AU1CQ", "AU1IN", "AU2CQ", "AU3IN", "AU6IN", "AU8IN"]
+    );
+    // The Austrians see FR1IN; a headquarters sights nothing, but is seen.
+    let austria: Vec<&str> = seen["AU"].iter().map(|(id, _)| id.as_str()).collect();
+    assert!(austria.contains(&"FR1IN"));
+    assert!(!seen.contains_key("XX"));
+}
+
+#[test]
+fn gitm_4_2_each_side_is_told_its_own_sighting_in_the_last_phase() {
+    let map = TacMap::plain("G7-V6", Terrain::Open);
+    let r = rel();
+    let mut f = Field::new(
+        &map,
+        &r,
+        vec![still(unit("FR1IN", "3-3")), still(unit("AU1IN", "9-9"))],
+    );
+    f.phase(LAST_PHASE, &mut fixed(1));
+    let told: Vec<(&str, &str)> = f
+        .events
+        .iter()
+        .filter(|e| e.rule == "GITM 4.2")
+        .map(|e| (e.side_only.as_deref().unwrap(), e.text.as_str()))
+        .collect();
+    assert_eq!(told.len(), 2);
+    assert!(
+        told[0].0 == "AU"
+            && told[0]
+                .1
+                .ends_with("see the nearest others in each of eight directions: FR1IN at 3-3")
+    );
+    assert!(told[1].0 == "FR" && told[1].1.contains("AU1IN at 9-9"));
+}
+
+#[test]
+fn gitm_8_3_a_combat_over_is_forgotten_and_a_new_one_has_its_own_attacker() {
+    let map = TacMap::plain("G7-V6", Terrain::Open);
+    let r = rel();
+    // FR1IN attacks AU1MI at 5-5; the militia, beaten, shatters (every die at its highest).
+    let mut f = Field::new(
+        &map,
+        &r,
+        vec![
+            goto(unit("FR1IN", "5-2"), "5-5"),
+            still(unit("AU1MI", "5-5")),
+        ],
+    );
+    f.phase(1, &mut fixed(100));
+    assert!(
+        f.brigade("AU1MI").unwrap().shattered,
+        "{}",
+        texts(&f.events)
+    );
+    assert!(f.battles.is_empty(), "{:?}", f.battles);
+    // Then AU2IN attacks FR1IN there: the attackers are Austrian.
+    f.add(goto(unit("AU2IN", "5-9"), "5-5"));
+    f.phase(2, &mut fixed(1));
+    assert!(
+        has(
+            &f.events,
+            "combat at 5-5: the attackers (AU) came from south"
+        ),
+        "{}",
+        texts(&f.events)
+    );
+}

@@ -1,0 +1,1174 @@
+//! One GITM turn being resolved: the position as it changes, the events, the dice. A campaign turn
+//! runs the sequence of GITM 5.2: the supply phase (merges 3.5, supplies drawn 6.7), the strategic
+//! withdrawal (7.5), tactical phases 1 and 2, strategic phase 1, tactical phases 3 and 4, strategic
+//! phases 2 to 6, and the final tactical phase 5 without combat; then the end of the turn (fatigue
+//! 3.2, experience 3.6, morale 3.7) and the reports of what each side detected (4.1, 4.7). A turn of
+//! peace or truce places each unit where its order says (7.16).
+//!
+//! The tactical phases go through one hook, [`tactical_phase`], which runs pbem's tactical part
+//! (`rules/gitm/tactical/`).
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use anyhow::Result;
+
+use crate::decide::DecidedBy;
+use crate::engine::dice_box::DiceBox;
+use crate::engine::event::Event;
+use crate::game::map::grid::Square;
+use crate::game::map::sub_grid::{Spot, SubSquare};
+use crate::game::map::{GridMap, Topology};
+use crate::game::state::{Relation, State};
+use crate::rule::Rule;
+
+use super::detection;
+use super::movement::{distance, entry_square, from_edge, step, toward_edge};
+use super::orders::{StrategicOrder, UnitOrders, STRATEGIC_PHASES};
+use super::rules;
+use super::state::{GitmState, Kind, Season};
+
+/// Fatigue above which a unit may not move strategically (GITM 7.1).
+pub const MAX_MARCH_FATIGUE: u32 = 18;
+/// Campaign turns in a campaign (GITM 5.1).
+pub const CAMPAIGN_TURNS: u32 = 15;
+
+/// The strategic movement of one unit as the turn carries it out.
+#[derive(Debug, Clone, Default)]
+struct March {
+    /// The boxes not yet moved, one a phase (GITM 7.4, 7.5); a blocked move stays at the front and
+    /// everything after it comes one phase later (7.7).
+    queue: VecDeque<Option<Square>>,
+    order: StrategicOrder,
+    /// Squares moved this turn (the allowance of 7.1 and the forced march of 7.3).
+    moves: u32,
+    /// The strategic phase of its last move (0: none; the withdrawal counts as phase 1, 7.5).
+    last_phase: usize,
+    /// The enemy it pursues since its first successful pursuit (7.11).
+    pursuing: Option<String>,
+    /// Whether its march to battle is done (7.12).
+    at_battle: bool,
+}
+
+/// The position and the record of a turn in progress.
+pub struct Turn<'a> {
+    pub map: &'a GridMap,
+    /// The shared part of the state; its `gitm` is taken out into [`Turn::g`] while the turn runs.
+    pub state: State,
+    pub g: GitmState,
+    /// The position at the start of the turn (7.5 and the late reports of 4.7).
+    pub start: GitmState,
+    /// Each unit's orders, section by section (6.1).
+    pub orders: BTreeMap<String, UnitOrders>,
+    pub powers: Vec<String>,
+    pub events: Vec<Event>,
+    pub dice: &'a mut DiceBox,
+    marches: BTreeMap<String, March>,
+    /// The tactical maps and what each keeps between the tactical phases (`tactical::hook`).
+    pub theatre: super::tactical::hook::Theatre,
+}
+
+impl<'a> Turn<'a> {
+    pub fn new(
+        map: &'a GridMap,
+        state: State,
+        orders: BTreeMap<String, UnitOrders>,
+        powers: Vec<String>,
+        dice: &'a mut DiceBox,
+    ) -> Result<Self> {
+        let g = super::state::gitm_of(&state)?.clone();
+        Ok(Turn {
+            map,
+            start: g.clone(),
+            state,
+            g,
+            orders,
+            powers,
+            events: Vec::new(),
+            dice,
+            marches: BTreeMap::new(),
+            theatre: Default::default(),
+        })
+    }
+
+    /// The state of the next turn and the events.
+    pub fn finish(mut self) -> (State, Vec<Event>) {
+        if let Some(table) = self.state.table_mut::<GitmState>() {
+            *table = self.g;
+        }
+        (self.state, self.events)
+    }
+
+    /// Runs the whole turn: the campaign sequence of GITM 5.2, or the placing of 7.16.
+    pub fn run(&mut self) -> Result<()> {
+        let season = self.g.season;
+        self.event(
+            rules::SEQUENCE,
+            "turn",
+            None,
+            match season {
+                Season::Campaign => format!(
+                    "Campaign turn {} of {CAMPAIGN_TURNS}.",
+                    self.g.campaign_turn
+                ),
+                Season::Peace => "A turn of peace: units are placed where their orders say.".into(),
+                Season::Truce => "A turn of truce: units are placed where their orders say.".into(),
+            },
+            Everyone,
+        );
+        if season.is_campaign() {
+            self.defaults();
+            self.supply_phase();
+            self.withdrawal()?;
+            for p in 1..=2 {
+                tactical_phase(self, p, true)?;
+            }
+            self.strategic_phase(1)?;
+            for p in 3..=4 {
+                tactical_phase(self, p, true)?;
+            }
+            for p in 2..=STRATEGIC_PHASES {
+                self.strategic_phase(p)?;
+            }
+            tactical_phase(self, 5, false)?;
+        } else {
+            self.merges();
+            self.peace_moves();
+        }
+        self.end_of_turn()?;
+        Ok(())
+    }
+
+    // ----- events -----
+
+    /// The powers an event goes to.
+    fn audience(&self, to: Audience) -> Vec<String> {
+        match to {
+            Everyone => self.powers.clone(),
+            Audience::Side(p) => self
+                .powers
+                .iter()
+                .filter(|q| self.state.friendly(&p, q))
+                .cloned()
+                .collect(),
+            Audience::Nobody => Vec::new(),
+            Audience::Seen(p, squares) => self
+                .powers
+                .iter()
+                .filter(|q| {
+                    self.state.friendly(&p, q)
+                        || self.g.brigades.iter().any(|b| {
+                            b.power() == q.as_str()
+                                && !b.inactive
+                                && squares.iter().any(|s| s == b.square())
+                        })
+                })
+                .cloned()
+                .collect(),
+        }
+    }
+
+    pub fn event(&mut self, rule: Rule, kind: &str, at: Option<&str>, text: String, to: Audience) {
+        let mut e = Event::new(rule, kind, text);
+        if let Some(a) = at {
+            e = e.at(a);
+        }
+        self.push(e, to);
+    }
+
+    pub fn push(&mut self, e: Event, to: Audience) {
+        let who = self.audience(to);
+        self.events.push(e.seen_by(who.iter().map(String::as_str)));
+    }
+
+    // ----- the position -----
+
+    /// A unit's place on the map; `None` for a place the state check refused.
+    pub fn spot_of(&self, i: usize) -> Option<Spot> {
+        self.map.parse_spot(self.g.brigades[i].at()).ok()
+    }
+
+    /// A unit's index in `g.brigades`.
+    pub fn index(&self, id: &str) -> Option<usize> {
+        self.g.brigades.iter().position(|b| b.id() == id)
+    }
+
+    /// Whether two powers are at war (GITM 1.4: hostile, not neutral).
+    pub fn hostile(&self, a: &str, b: &str) -> bool {
+        self.state.relation(a, b) == Relation::Hostile
+    }
+
+    /// The active units hostile to `power` at `square`, by index.
+    pub fn enemies_in(&self, power: &str, square: Square) -> Vec<usize> {
+        (0..self.g.brigades.len())
+            .filter(|&i| {
+                let b = &self.g.brigades[i];
+                !b.inactive
+                    && self.hostile(power, b.power())
+                    && self.spot_of(i).is_some_and(|s| s.square == square)
+            })
+            .collect()
+    }
+
+    /// The active units that block a unit of `power` at `square` (GITM 7.7, 7.14): hostile units,
+    /// and neutral ones in their home nation (a square their own state controls, `[control]`).
+    pub fn blockers_in(&self, power: &str, square: Square) -> Vec<usize> {
+        let name = self.map.place_name(square);
+        let owner = self.state.control.get(&name);
+        (0..self.g.brigades.len())
+            .filter(|&i| {
+                let b = &self.g.brigades[i];
+                let blocks = match self.state.relation(power, b.power()) {
+                    Relation::Hostile => true,
+                    Relation::Neutral => owner.is_some_and(|o| o == b.power()),
+                    Relation::Allied => false,
+                };
+                !b.inactive && blocks && self.spot_of(i).is_some_and(|s| s.square == square)
+            })
+            .collect()
+    }
+
+    /// Whether an active unit that blocks `power` stands on any of `subs` in `square`.
+    fn enemy_on(&self, power: &str, square: Square, subs: &[SubSquare]) -> bool {
+        self.blockers_in(power, square)
+            .into_iter()
+            .any(|i| self.spot_of(i).is_some_and(|s| subs.contains(&s.sub)))
+    }
+
+    // ----- GITM 6.9: the defaults -----
+
+    /// Tells each side which of its units follow a default of GITM 6.9, in whole or in part: one
+    /// event for the units of a square with no orders, one for those whose orders leave sections out.
+    fn defaults(&mut self) {
+        // (power, square) -> (units with no orders, units with sections left out)
+        type Left = (Vec<String>, Vec<String>);
+        let mut by_square: BTreeMap<(String, String), Left> = BTreeMap::new();
+        for b in &self.g.brigades {
+            let o = self.orders.get(b.id()).cloned().unwrap_or_default();
+            let entry = by_square
+                .entry((b.power().to_string(), b.square().to_string()))
+                .or_default();
+            if !o.any() {
+                entry.0.push(b.id().to_string());
+            } else {
+                let missing = o.missing_sections();
+                if !missing.is_empty() {
+                    entry.1.push(format!("{} ({})", b.id(), missing.join(", ")));
+                }
+            }
+        }
+        for ((power, square), (none, partial)) in by_square {
+            let cite = rules::DEFAULTS.cite();
+            let mut texts = Vec::new();
+            if !none.is_empty() {
+                texts.push(format!("{cite}: no orders for {} in {square}: each holds, skirmishes in attack and defence, seeks the front line, supports a battle within 2 tactical squares of where it starts and draws one unit of supply.", none.join(", ")));
+            }
+            if !partial.is_empty() {
+                texts.push(format!("{cite}: the sections these orders leave out take their defaults (2: no strategic move; 3: no tactical move, the front line; 4: support within 2 of the start; 5: skirmish; 6: draw one unit of supply): {}.", partial.join(", ")));
+            }
+            for text in texts {
+                let e = Event::new(rules::DEFAULTS, "default", text)
+                    .at(&square)
+                    .decided(power.clone(), DecidedBy::Sop);
+                self.push(e, Audience::Side(power.clone()));
+            }
+        }
+    }
+
+    // ----- GITM 5.2: the supply phase -----
+
+    /// GITM 5.2, 6.7: merges first (3.5), then each unit carries the supply its orders ask for.
+    fn supply_phase(&mut self) {
+        self.merges();
+        for i in 0..self.g.brigades.len() {
+            let id = self.g.brigades[i].id().to_string();
+            let order = self
+                .orders
+                .get(&id)
+                .and_then(|o| o.supply.clone())
+                .unwrap_or_default();
+            // The source (`from`) changes nothing yet: pbem's sources never run dry.
+            self.g.brigades[i].supplies = order.carry.unwrap_or(0);
+        }
+        self.event(
+            rules::PBEM_SUPPLY,
+            "supply",
+            None,
+            "Supply phase: each unit carries the supply its orders ask for (GITM 6.7; pbem: every unit is in communications and the sources are unlimited).".into(),
+            Everyone,
+        );
+    }
+
+    /// GITM 3.5: merges, in the order of the units merged away.
+    fn merges(&mut self) {
+        let wanted: Vec<(String, String)> = self
+            .orders
+            .iter()
+            .filter_map(|(id, o)| o.merge_into.clone().map(|into| (id.clone(), into)))
+            .collect();
+        for (from, into) in wanted {
+            let (Some(a), Some(b)) = (self.index(&from), self.index(&into)) else {
+                continue;
+            };
+            let (ua, ub) = (self.g.brigades[a].clone(), self.g.brigades[b].clone());
+            if ua.square() != ub.square() || ua.kind() != ub.kind() {
+                continue;
+            }
+            let enemy_here = self
+                .spot_of(a)
+                .is_some_and(|s| !self.enemies_in(ua.power(), s.square).is_empty());
+            if enemy_here && ua.at() != ub.at() {
+                self.event(rules::MERGE, "merge", Some(ub.square()), format!("{from} cannot merge into {into}: with an enemy in the square they must share a tactical square (GITM 3.5)."), Audience::Side(ua.power().to_string()));
+                continue;
+            }
+            let merged = merge(&ua, &ub);
+            let excess = ub
+                .kind()
+                .max_strength()
+                .map_or(0, |m| merged.strength.saturating_sub(m));
+            self.g.brigades[b] = merged;
+            if excess > 0 {
+                self.g.brigades[b].strength -= excess;
+            }
+            self.g.brigades.remove(a);
+            self.g.merged.push(from.clone());
+            let more = if excess > 0 {
+                format!(" {excess} men above the type's limit return to the manpower pool.")
+            } else {
+                String::new()
+            };
+            self.event(
+                rules::MERGE,
+                "merge",
+                Some(ub.square()),
+                format!("{from} merges into {into} (GITM 3.5).{more}"),
+                Audience::Side(ua.power().to_string()),
+            );
+        }
+    }
+
+    // ----- GITM 7: strategic movement -----
+
+    /// The march of every unit that has a strategic order.
+    fn plan(&mut self) {
+        if !self.marches.is_empty() {
+            return;
+        }
+        for b in &self.g.brigades {
+            let Some(order) = self.orders.get(b.id()).and_then(|o| o.strategic.clone()) else {
+                continue;
+            };
+            let queue = order
+                .boxes
+                .iter()
+                .map(|b| b.as_ref().and_then(|s| self.map.parse_place(s).ok()))
+                .collect();
+            self.marches.insert(
+                b.id().to_string(),
+                March {
+                    queue,
+                    order,
+                    ..March::default()
+                },
+            );
+        }
+    }
+
+    /// GITM 7.5: units in a square of last turn's battles make their first move now, into no
+    /// square that held active hostile combat units at the start of the turn; they pay 2 fatigue
+    /// and lose stragglers.
+    fn withdrawal(&mut self) -> Result<()> {
+        self.plan();
+        let battles: BTreeSet<String> = self.g.battles.iter().cloned().collect();
+        let mut ids: Vec<String> = self
+            .marches
+            .iter()
+            .filter(|(id, m)| {
+                matches!(m.queue.front(), Some(Some(_)))
+                    && self
+                        .g
+                        .brigade(id)
+                        .is_some_and(|b| battles.contains(b.square()))
+            })
+            .map(|(id, _)| id.clone())
+            .collect();
+        if ids.is_empty() {
+            return Ok(());
+        }
+        let turn = self.state.turn;
+        let roll = self
+            .dice
+            .shuffle(&format!("gitm/t{turn}/withdrawal/order"), &mut ids)?;
+        let e = Event::new(
+            rules::RANDOM_ORDER,
+            "order",
+            format!(
+                "Strategic withdrawal: units withdraw in the order {} (GITM 7.6).",
+                ids.join(", ")
+            ),
+        )
+        .roll(roll);
+        self.push(e, Audience::Nobody);
+        for id in ids {
+            let Some(i) = self.index(&id) else { continue };
+            let Some(Some(target)) = self.marches[&id].queue.front().copied() else {
+                continue;
+            };
+            let b = self.g.brigades[i].clone();
+            let held = self.start.brigades.iter().any(|o| {
+                !o.inactive
+                    && !o.kind().is_hq()
+                    && self.hostile(b.power(), o.power())
+                    && self.map.parse_place(o.square()).ok() == Some(target)
+            });
+            let name = self.map.place_name(target);
+            if held {
+                self.event(rules::WITHDRAWAL, "withdrawal", Some(b.square()), format!("{id} cannot withdraw to {name}: hostile combat units held it at the start of the turn (GITM 7.5)."), Audience::Side(b.power().to_string()));
+                continue;
+            }
+            let Some(spot) = self.spot_of(i) else {
+                continue;
+            };
+            let near = self
+                .enemies_in(b.power(), spot.square)
+                .into_iter()
+                .any(|j| {
+                    self.spot_of(j).is_some_and(|s| {
+                        (s.sub.col as i32 - spot.sub.col as i32).abs() <= 1
+                            && (s.sub.row as i32 - spot.sub.row as i32).abs() <= 1
+                    })
+                });
+            let label = format!("gitm/t{turn}/withdrawal/{id}");
+            let (roll, pct) = if near {
+                let r = self.dice.roll(&label, &[11])?;
+                let pct = 9 + r.dice[0].face;
+                (r, pct)
+            } else {
+                let r = self.dice.roll(&label, &[6])?;
+                let pct = r.dice[0].face - 1;
+                (r, pct)
+            };
+            let lost = b.strength * pct / 100;
+            let more = format!(
+                "it loses {lost} stragglers ({pct}%{})",
+                if near {
+                    ", an enemy in an adjacent tactical square"
+                } else {
+                    ""
+                }
+            );
+            let at = self.events.len();
+            if self.step_to(i, &id, target, 1, Mode::Withdrawal(more))? {
+                self.g.brigades[i].strength -= lost;
+                if let Some(e) = self.events.get_mut(at) {
+                    e.rolls.push(roll);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// One strategic phase: every unit with a move in it, in a random order new each phase (7.6),
+    /// then the pursuits of the units whose enemies left their square (7.11).
+    fn strategic_phase(&mut self, phase: usize) -> Result<()> {
+        self.plan();
+        let mut ids: Vec<String> = self
+            .marches
+            .iter()
+            .filter(|(_, m)| {
+                m.pursuing.is_none() && (!m.queue.is_empty() || (m.order.to_battle && !m.at_battle))
+            })
+            .map(|(id, _)| id.clone())
+            .collect();
+        let turn = self.state.turn;
+        if ids.len() > 1 {
+            let roll = self
+                .dice
+                .shuffle(&format!("gitm/t{turn}/strategic-{phase}/order"), &mut ids)?;
+            let e = Event::new(
+                rules::RANDOM_ORDER,
+                "order",
+                format!(
+                    "Strategic phase {phase}: units move in the order {} (GITM 7.6).",
+                    ids.join(", ")
+                ),
+            )
+            .roll(roll);
+            self.push(e, Audience::Nobody);
+        }
+        for id in ids {
+            // GITM 7.11: a departure sets off the pursuits of the enemies it leaves behind, at once.
+            if let Some(d) = self.try_move(&id, phase)? {
+                self.pursuits(phase, &[d])?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The move of one unit in a strategic phase, if it makes one: (id, from, to).
+    fn try_move(&mut self, id: &str, phase: usize) -> Result<Option<(String, Square, Square)>> {
+        let Some(i) = self.index(id) else {
+            return Ok(None);
+        };
+        let m = self.marches[id].clone();
+        if m.last_phase >= phase || (phase == 1 && m.last_phase == 1) {
+            return Ok(None);
+        }
+        let Some(from) = self.spot_of(i) else {
+            return Ok(None);
+        };
+        let b = self.g.brigades[i].clone();
+        let side = Audience::Side(b.power().to_string());
+        let (target, on_path) = match m.queue.front() {
+            Some(None) => {
+                self.marches.get_mut(id).map(|m| m.queue.pop_front());
+                return Ok(None);
+            }
+            Some(Some(sq)) => (*sq, true),
+            None => {
+                // GITM 7.12: march to battle once the path is done.
+                match self.largest_battle(b.power(), from.square) {
+                    Some(sq) if sq != from.square => (sq, false),
+                    _ => {
+                        if let Some(m) = self.marches.get_mut(id) {
+                            m.at_battle = true;
+                        }
+                        return Ok(None);
+                    }
+                }
+            }
+        };
+        let name = self.map.place_name(target);
+        if b.fatigue > MAX_MARCH_FATIGUE {
+            self.event(rules::ALLOWANCE, "halt", Some(b.square()), format!("{id} is too tired to march (fatigue {} above {MAX_MARCH_FATIGUE}) and stays in {} (GITM 7.1).", b.fatigue, b.square()), side);
+            self.stop(id);
+            return Ok(None);
+        }
+        if step(self.map, from.square, target).is_none() {
+            self.event(
+                rules::PATH,
+                "halt",
+                Some(b.square()),
+                format!(
+                    "{id} halts in {}: {name} is not adjacent to it (GITM 7.4).",
+                    b.square()
+                ),
+                side,
+            );
+            self.stop(id);
+            return Ok(None);
+        }
+        let mode = if on_path { Mode::Path } else { Mode::ToBattle };
+        if !self.step_to(i, id, target, phase, mode)? {
+            return Ok(None);
+        }
+        if !on_path {
+            if let Some(m) = self.marches.get_mut(id) {
+                m.at_battle = true;
+            }
+        }
+        Ok(Some((id.to_string(), from.square, target)))
+    }
+
+    /// Halts a unit's strategic movement for the rest of the turn.
+    fn stop(&mut self, id: &str) {
+        if let Some(m) = self.marches.get_mut(id) {
+            m.queue.clear();
+            m.order.to_battle = false;
+            m.at_battle = true;
+        }
+    }
+
+    /// Moves unit `i` one square to `target` if the rules let it: its allowance and forced march
+    /// (7.1-7.3), a path free of enemies to the map's edge (7.7), a diagonal not blocked (7.14); then
+    /// places it on the entry square (7.13) and applies the halts of 7.9 and 7.10. Returns whether it
+    /// moved. `on_path`: the move is the front box of its path (popped when made).
+    fn step_to(
+        &mut self,
+        i: usize,
+        id: &str,
+        target: Square,
+        phase: usize,
+        mode: Mode,
+    ) -> Result<bool> {
+        let on_path = matches!(mode, Mode::Path | Mode::Withdrawal(..));
+        let b = self.g.brigades[i].clone();
+        let Some(from) = self.spot_of(i) else {
+            return Ok(false);
+        };
+        let Some(dir) = step(self.map, from.square, target) else {
+            return Ok(false);
+        };
+        let side = Audience::Side(b.power().to_string());
+        let name = self.map.place_name(target);
+        let m = self.marches.entry(id.to_string()).or_default().clone();
+        let kind = b.kind();
+        let allowance = kind.allowance().saturating_sub(u32::from(b.supplies > 0));
+        let most = allowance + u32::from(kind != Kind::Militia);
+        if m.moves >= most {
+            self.event(rules::FORCED_MARCH, "halt", Some(b.square()), format!("{id} has no move left this turn ({allowance} squares{}) and stays in {} (GITM 7.1-7.3).", if kind == Kind::Militia { ", militia never force march" } else { " and one forced march" }, b.square()), side);
+            self.stop(id);
+            return Ok(false);
+        }
+        // GITM 7.1: militia stay in their home nation (pbem: the squares their state holds in
+        // `[control]`).
+        if kind == Kind::Militia
+            && self.state.control.get(&name).map(String::as_str) != Some(b.power())
+        {
+            self.event(rules::ALLOWANCE, "halt", Some(b.square()), format!("{id} is militia and may not leave its home nation for {name}; it stays in {} (GITM 7.1).", b.square()), side);
+            self.stop(id);
+            return Ok(false);
+        }
+        let size = self.map.sub().map_or(15, |s| s.size());
+        if self.enemy_on(b.power(), from.square, &toward_edge(from.sub, dir, size)) {
+            self.event(rules::BLOCKED, "blocked", Some(b.square()), format!("{id} cannot leave {} for {name}: enemy units stand between it and the edge of its tactical map; it tries again next phase (GITM 7.7).", b.square()), side);
+            if let Some(m) = self.marches.get_mut(id) {
+                m.last_phase = phase;
+            }
+            return Ok(false);
+        }
+        let forced = m.moves >= allowance;
+        let cost = if forced {
+            kind.forced_march_fatigue()
+        } else if self.map.terrain(target) == "mountain" {
+            2
+        } else {
+            1
+        } + u32::from(matches!(mode, Mode::Withdrawal(..)));
+        if dir.0 != 0 && dir.1 != 0 {
+            let beside = [
+                Square {
+                    col: (from.square.col as i32 + dir.0 as i32) as u16,
+                    row: from.square.row,
+                },
+                Square {
+                    col: from.square.col,
+                    row: (from.square.row as i32 + dir.1 as i32) as u16,
+                },
+            ];
+            if beside
+                .iter()
+                .any(|&s| !self.blockers_in(b.power(), s).is_empty())
+            {
+                self.g.brigades[i].fatigue += cost;
+                if let Some(m) = self.marches.get_mut(id) {
+                    m.moves += 1;
+                    m.last_phase = phase;
+                }
+                self.event(rules::DIAGONAL, "blocked", Some(b.square()), format!("{id}'s diagonal move to {name} is blocked by an enemy beside it: it pays the step and {cost} fatigue and tries again next phase (GITM 7.14)."), side);
+                return Ok(false);
+            }
+        }
+        // GITM 7.13: the entry square.
+        let wanted = m.order.entry.unwrap_or_else(|| {
+            self.start
+                .brigade(id)
+                .and_then(|s| self.map.parse_spot(s.at()).ok())
+                .map_or(from.sub, |s| s.sub)
+        });
+        let power = b.power().to_string();
+        let sub = self.map.sub();
+        let entry = entry_square(wanted, dir, size, |s| {
+            let passable = sub.is_none_or(|g| {
+                !matches!(
+                    g.terrain(Spot {
+                        square: target,
+                        sub: s
+                    }),
+                    "river" | "mountain" | "water"
+                )
+            });
+            passable && !self.enemy_on(&power, target, &from_edge(s, dir, size))
+        });
+        let from_name = b.square().to_string();
+        let bm = &mut self.g.brigades[i];
+        bm.at = toml::Spanned::new(0..0, format!("{name}/{entry}"));
+        bm.fatigue += cost;
+        if let Some(m) = self.marches.get_mut(id) {
+            m.moves += 1;
+            m.last_phase = phase;
+            if on_path {
+                m.queue.pop_front();
+            }
+        }
+        let how = if forced {
+            format!(", a forced march for {cost} fatigue (GITM 7.3)")
+        } else {
+            format!(" for {cost} fatigue")
+        };
+        let (rule, text) = match &mode {
+            Mode::Path => (
+                if forced { rules::FORCED_MARCH } else { rules::ALLOWANCE },
+                format!("{id} marches from {from_name} to {name}{how}, entering at {entry} (GITM 7.1, 7.13)."),
+            ),
+            Mode::Withdrawal(more) => (
+                rules::WITHDRAWAL,
+                format!("{id} withdraws from the battle in {from_name} to {name}{how}, entering at {entry}; {more} (GITM 7.5, 7.13)."),
+            ),
+            Mode::Pursuit(enemy) => (
+                rules::PURSUIT,
+                format!("{id} pursues {enemy} from {from_name} into {name}{how}, entering at {entry}; its path is cancelled and it pursues for the rest of the turn (GITM 7.11, 7.13)."),
+            ),
+            Mode::ToBattle => (
+                rules::MARCH_TO_BATTLE,
+                format!("{id} marches to the battle in {name}{how}, entering at {entry} (GITM 7.12, 7.13)."),
+            ),
+        };
+        self.event(
+            rule,
+            "march",
+            Some(&name),
+            text,
+            Audience::Seen(power.clone(), vec![from_name, name.clone()]),
+        );
+        // GITM 7.9: halt on detection.
+        let enemies = self.enemies_in(&power, target);
+        if !enemies.is_empty() && m.order.halt_on_detection {
+            self.stop(id);
+            self.event(
+                rules::HALT_DETECTION,
+                "halt",
+                Some(&name),
+                format!("{id} detects the enemy in {name} and halts there (GITM 7.9)."),
+                Audience::Side(power.clone()),
+            );
+        }
+        // GITM 7.10: units there that halt on an enemy's entry.
+        for j in enemies {
+            let other = self.g.brigades[j].id().to_string();
+            let halts = self.marches.get(&other).is_some_and(|m| {
+                m.order.halt_on_entry && (!m.queue.is_empty() || m.order.to_battle)
+            });
+            if halts {
+                self.stop(&other);
+                let p = self.g.brigades[j].power().to_string();
+                self.event(
+                    rules::HALT_ENTRY,
+                    "halt",
+                    Some(&name),
+                    format!("{other} detects an enemy entering {name} and halts (GITM 7.10)."),
+                    Audience::Side(p),
+                );
+            }
+        }
+        Ok(true)
+    }
+
+    /// GITM 7.11: units with the pursuit option that have not moved this phase follow a hostile
+    /// unit that just left their square, force marching if they can; a successful pursuit cancels
+    /// their path, and from then on they pursue that unit alone.
+    fn pursuits(&mut self, phase: usize, departures: &[(String, Square, Square)]) -> Result<()> {
+        for (mover, from, to) in departures {
+            let Some(mi) = self.index(mover) else {
+                continue;
+            };
+            let mover_power = self.g.brigades[mi].power().to_string();
+            let pursuers: Vec<String> = self
+                .marches
+                .iter()
+                .filter(|(id, m)| {
+                    m.order.pursue
+                        && m.last_phase < phase
+                        && m.pursuing.as_deref().is_none_or(|p| p == mover)
+                        && self.index(id).is_some_and(|i| {
+                            let b = &self.g.brigades[i];
+                            !b.inactive
+                                && self.hostile(b.power(), &mover_power)
+                                && self.spot_of(i).is_some_and(|s| s.square == *from)
+                        })
+                })
+                .map(|(id, _)| id.clone())
+                .collect();
+            for p in pursuers {
+                let Some(i) = self.index(&p) else { continue };
+                if self.g.brigades[i].fatigue > MAX_MARCH_FATIGUE {
+                    continue;
+                }
+                if self.step_to(i, &p, *to, phase, Mode::Pursuit(mover.clone()))? {
+                    if let Some(m) = self.marches.get_mut(&p) {
+                        m.queue.clear();
+                        m.pursuing = Some(mover.clone());
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// GITM 7.12: the square in or next to `at` with the largest battle (units of `power`'s side and
+    /// hostile units both present), counted in units; at a tie, `at` itself, then the first in the
+    /// map's order.
+    fn largest_battle(&self, power: &str, at: Square) -> Option<Square> {
+        let mut best: Option<(usize, Square)> = None;
+        let mut squares = vec![at];
+        squares.extend(self.map.neighbours(at));
+        for sq in squares {
+            let here: Vec<&str> = self
+                .g
+                .brigades
+                .iter()
+                .filter(|b| !b.inactive && self.map.parse_place(b.square()).ok() == Some(sq))
+                .map(|b| b.power())
+                .collect();
+            let friends = here.iter().any(|p| self.state.friendly(power, p));
+            let foes = here.iter().any(|p| self.hostile(power, p));
+            if friends && foes && best.is_none_or(|(n, _)| here.len() > n) {
+                best = Some((here.len(), sq));
+            }
+        }
+        best.map(|(_, s)| s)
+    }
+
+    // ----- GITM 7.16: peace and truce -----
+
+    fn peace_moves(&mut self) {
+        let wanted: Vec<(String, Option<String>, Option<SubSquare>)> = self
+            .orders
+            .iter()
+            .filter_map(|(id, o)| o.place.clone().map(|(s, t)| (id.clone(), s, t)))
+            .collect();
+        for (id, square, sub) in wanted {
+            let Some(i) = self.index(&id) else { continue };
+            let Some(spot) = self.spot_of(i) else {
+                continue;
+            };
+            let b = self.g.brigades[i].clone();
+            let target = square
+                .as_deref()
+                .and_then(|s| self.map.parse_place(s).ok())
+                .unwrap_or(spot.square);
+            let name = self.map.place_name(target);
+            let owner = self.state.control.get(&name).cloned();
+            if let Some(o) = owner.filter(|o| !self.state.friendly(b.power(), o)) {
+                self.event(rules::PEACE_MOVE, "place", Some(b.square()), format!("{id} may not go to {name}: it belongs to {o}, not to its state nor an ally (GITM 7.16)."), Audience::Side(b.power().to_string()));
+                continue;
+            }
+            let passable = |s: SubSquare| {
+                self.map.sub().is_none_or(|g| {
+                    !matches!(
+                        g.terrain(Spot {
+                            square: target,
+                            sub: s
+                        }),
+                        "river" | "mountain" | "water"
+                    )
+                })
+            };
+            let new_sub = sub.unwrap_or(spot.sub);
+            if !passable(new_sub) {
+                self.event(
+                    rules::PEACE_MOVE,
+                    "place",
+                    Some(b.square()),
+                    format!("{id} cannot stand on {name}/{new_sub}, impassable (GITM 7.16)."),
+                    Audience::Side(b.power().to_string()),
+                );
+                continue;
+            }
+            self.g.brigades[i].at = toml::Spanned::new(0..0, format!("{name}/{new_sub}"));
+            self.event(
+                rules::PEACE_MOVE,
+                "place",
+                Some(&name),
+                format!("{id} is placed in {name}/{new_sub} (GITM 7.16)."),
+                Audience::Side(b.power().to_string()),
+            );
+        }
+    }
+
+    // ----- the end of the turn -----
+
+    fn end_of_turn(&mut self) -> Result<()> {
+        let marched: BTreeSet<String> = self
+            .marches
+            .iter()
+            .filter(|(_, m)| m.moves > 0)
+            .map(|(id, _)| id.clone())
+            .collect();
+        for b in &mut self.g.brigades {
+            b.fatigue = b.fatigue.saturating_sub(b.kind().recovery());
+            if marched.contains(b.id()) && b.experience < 8 {
+                b.experience += 1;
+            }
+            b.morale = if b.morale > 50 {
+                (b.morale - 5).max(50)
+            } else {
+                (b.morale + 5).min(50)
+            };
+        }
+        self.event(rules::FATIGUE_RECOVERY, "recovery", None, "End of the turn: cavalry, light artillery and HQs regain 4 fatigue, other units 3 (GITM 3.2); units that marched gain 1 experience up to 8 (GITM 3.6); morale returns 5 points towards 50 (GITM 3.7, pbem's rate).".into(), Everyone);
+        // GITM 7.5: the squares of this turn's battles, for next turn's withdrawals.
+        let mut battles = BTreeSet::new();
+        for (i, b) in self.g.brigades.iter().enumerate() {
+            if b.inactive {
+                continue;
+            }
+            if let Some(s) = self.spot_of(i) {
+                if !self.enemies_in(b.power(), s.square).is_empty() && self.g.season.is_campaign() {
+                    battles.insert(self.map.place_name(s.square));
+                }
+            }
+        }
+        self.g.battles = battles.into_iter().collect();
+        self.detection()?;
+        if self.g.season.is_campaign() {
+            self.late_reports()?;
+            self.g.campaign_turn += 1;
+            if self.g.campaign_turn > CAMPAIGN_TURNS {
+                self.g.season = Season::Peace;
+                self.event(
+                    rules::SEQUENCE,
+                    "season",
+                    None,
+                    format!("The campaign's {CAMPAIGN_TURNS} turns are over: peace (GITM 5.1)."),
+                    Everyone,
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// GITM 4.1: each side's sightings of units not actively allied, at the end of the turn, worded
+    /// approximately with a sealed roll of noise each.
+    fn detection(&mut self) -> Result<()> {
+        let campaign = self.g.season.is_campaign();
+        let turn = self.state.turn;
+        let spots: Vec<Option<Spot>> = (0..self.g.brigades.len())
+            .map(|i| self.spot_of(i))
+            .collect();
+        let mut out = Vec::new();
+        for p in self.powers.clone() {
+            let eyes: Vec<(Square, u32)> = self
+                .g
+                .brigades
+                .iter()
+                .zip(&spots)
+                .filter(|(b, _)| b.power() == p && !b.inactive)
+                .filter_map(|(b, s)| s.map(|s| (s.square, detection::ranges(b.kind(), campaign).1)))
+                .collect();
+            // Each square seen, with the square of the nearest unit that sees it.
+            let mut seen: BTreeMap<Square, (Square, Vec<usize>)> = BTreeMap::new();
+            for (i, b) in self.g.brigades.iter().enumerate() {
+                if self.state.friendly(&p, b.power()) {
+                    continue;
+                }
+                let Some(s) = spots[i] else { continue };
+                let nearest = eyes
+                    .iter()
+                    .filter(|&&(e, r)| distance(e, s.square) <= r)
+                    .min_by_key(|&&(e, _)| (distance(e, s.square), e));
+                if let Some(&(e, _)) = nearest {
+                    seen.entry(s.square).or_insert((e, Vec::new())).1.push(i);
+                }
+            }
+            for (sq, (eye, units)) in seen {
+                let name = self.map.place_name(sq);
+                let roll = self
+                    .dice
+                    .roll_sealed(&format!("gitm/t{turn}/sight/{p}/{name}"), &[6, 6])?;
+                let us: Vec<&super::state::Brigade> =
+                    units.iter().map(|&i| &self.g.brigades[i]).collect();
+                let n = detection::noisy_count(us.len() as u32, roll.dice[0].face);
+                let letters = detection::letters(&us, roll.dice[1].face);
+                let states: BTreeSet<&str> = us.iter().map(|b| b.power()).collect();
+                let states: Vec<&str> = states.into_iter().collect();
+                let text = format!(
+                    "Scouts report {} ({letters}) of {} in {name} (GITM 4.1: an approximate count).",
+                    detection::count_word(n),
+                    states.join(" and ")
+                );
+                // GITM 4.6: the event stands where the unit that saw stands, so that the player
+                // whose command holds it sees it.
+                out.push((p.clone(), self.map.place_name(eye), text, roll));
+            }
+        }
+        for (p, name, text, roll) in out {
+            let e = Event::new(rules::DETECTION, "sighting", text)
+                .at(&name)
+                .roll(roll);
+            self.events.push(e.seen_by([p.as_str()]));
+        }
+        Ok(())
+    }
+
+    /// GITM 4.7: each side hears, a turn late and with errors, of hostile units that stood at the
+    /// start of the turn in the squares it controls (`[control]`) out of its units' sight, and now and
+    /// then of hostile headquarters out of its sight; the errors are sealed rolls.
+    fn late_reports(&mut self) -> Result<()> {
+        let turn = self.state.turn;
+        let mut out = Vec::new();
+        // Rolls that gave no report: the referee's log keeps them (every roll drawn is in an event).
+        let mut hq_rolls = Vec::new();
+        for p in self.powers.clone() {
+            let eyes: Vec<Square> = self
+                .start
+                .brigades
+                .iter()
+                .filter(|b| b.power() == p && !b.inactive)
+                .filter_map(|b| self.map.parse_place(b.square()).ok())
+                .collect();
+            let mut found: BTreeMap<Square, u32> = BTreeMap::new();
+            for b in &self.start.brigades {
+                if !self.hostile(&p, b.power()) {
+                    continue;
+                }
+                let Ok(sq) = self.map.parse_place(b.square()) else {
+                    continue;
+                };
+                let name = self.map.place_name(sq);
+                if self.state.control.get(&name) != Some(&p) {
+                    continue;
+                }
+                if eyes.iter().any(|&e| distance(e, sq) <= 1) {
+                    continue;
+                }
+                *found.entry(sq).or_default() += 1;
+            }
+            // The occasional reports of hostile headquarters: a sealed d6 of 1 or 2 gives one, its
+            // square a square off or right by two sealed d3 (pbem's chance and error).
+            let hqs: Vec<(String, Square)> = self
+                .start
+                .brigades
+                .iter()
+                .filter(|b| b.kind().is_hq() && self.hostile(&p, b.power()))
+                .filter_map(|b| Some((b.id().to_string(), self.map.parse_place(b.square()).ok()?)))
+                .filter(|(_, sq)| !eyes.iter().any(|&e| distance(e, *sq) <= 1))
+                .collect();
+            for (id, sq) in hqs {
+                let roll = self
+                    .dice
+                    .roll_sealed(&format!("gitm/t{turn}/hq/{p}/{id}"), &[6, 3, 3])?;
+                if roll.dice[0].face > 2 {
+                    hq_rolls.push((p.clone(), roll));
+                    continue;
+                }
+                let col = (sq.col as i32 + roll.dice[1].face as i32 - 2)
+                    .clamp(0, self.map.columns() as i32 - 1);
+                let row = (sq.row as i32 + roll.dice[2].face as i32 - 2)
+                    .clamp(0, self.map.rows() as i32 - 1);
+                let said = self.map.place_name(Square {
+                    col: col as u16,
+                    row: row as u16,
+                });
+                let text = format!("Agents place a hostile headquarters near {said} a turn ago (GITM 4.7: such reports may be wrong).");
+                out.push((p.clone(), said, text, roll));
+            }
+            for (sq, n) in found {
+                let name = self.map.place_name(sq);
+                let roll = self
+                    .dice
+                    .roll_sealed(&format!("gitm/t{turn}/late/{p}/{name}"), &[5, 5, 6])?;
+                let col = (sq.col as i32 + roll.dice[0].face as i32 - 3)
+                    .clamp(0, self.map.columns() as i32 - 1);
+                let row = (sq.row as i32 + roll.dice[1].face as i32 - 3)
+                    .clamp(0, self.map.rows() as i32 - 1);
+                let said = self.map.place_name(Square {
+                    col: col as u16,
+                    row: row as u16,
+                });
+                let count = detection::noisy_count(n, roll.dice[2].face);
+                let text = format!("The war ministry hears, a turn late, of {} of hostile troops near {said} (GITM 4.7: such reports may be wrong).", detection::count_word(count));
+                out.push((p.clone(), said, text, roll));
+            }
+        }
+        for (p, _said, text, roll) in out {
+            // At no place: the report reaches the side's ministry, every player of the power.
+            let e = Event::new(rules::LATE_REPORTS, "report", text).roll(roll);
+            self.events.push(e.seen_by([p.as_str()]));
+        }
+        if !hq_rolls.is_empty() {
+            let mut e = Event::new(rules::LATE_REPORTS, "report", "The agents' reports of hostile headquarters that came to nothing this turn (GITM 4.7).");
+            for (_, roll) in hq_rolls {
+                e = e.roll(roll);
+            }
+            self.events.push(e);
+        }
+        Ok(())
+    }
+}
+
+/// Why a unit makes a strategic move: the event it writes and the fatigue it pays.
+enum Mode {
+    /// The next box of its path (GITM 7.4).
+    Path,
+    /// A strategic withdrawal (7.5): one fatigue more; the stragglers it loses.
+    Withdrawal(String),
+    /// A pursuit of the unit named (7.11).
+    Pursuit(String),
+    /// A march to battle (7.12).
+    ToBattle,
+}
+
+/// Who an event goes to.
+pub enum Audience {
+    /// Every power.
+    Everyone,
+    /// A power and its active allies.
+    Side(String),
+    /// A power, its allies, and the powers with active units in the squares named (GITM 4.4, 4.5).
+    Seen(String, Vec<String>),
+    /// The referee alone (the log and the summary).
+    Nobody,
+}
+use Audience::Everyone;
+
+/// The unit `b` merged into `into` (GITM 3.5): `into`'s id, commander and place; strengths and
+/// batteries summed; quality, experience, morale, fatigue and ammunition averaged by strength;
+/// carrying a supply only if both were.
+pub fn merge(b: &super::state::Brigade, into: &super::state::Brigade) -> super::state::Brigade {
+    let (sa, sb) = (b.strength as u64, into.strength as u64);
+    let total = (sa + sb).max(1);
+    let avg = |x: u32, y: u32| ((x as u64 * sa + y as u64 * sb + total / 2) / total) as u32;
+    let quality = if sa > sb { b.quality } else { into.quality };
+    super::state::Brigade {
+        strength: b.strength + into.strength,
+        batteries: b.batteries + into.batteries,
+        quality,
+        experience: avg(b.experience, into.experience),
+        morale: avg(b.morale, into.morale),
+        fatigue: avg(b.fatigue, into.fatigue),
+        ammunition: avg(b.ammunition, into.ammunition),
+        supplies: if b.supplies > 0 && into.supplies > 0 {
+            into.supplies
+        } else {
+            0
+        },
+        ..into.clone()
+    }
+}
+
+/// One tactical phase of a campaign turn (GITM 5.2; 8.1-8.12 movement, 9.1-9.5 combat; `combat` is
+/// false in the final phase, 9.1): the tactical engine (`rules/gitm/tactical/`) on every square with
+/// something to do.
+pub fn tactical_phase(turn: &mut Turn<'_>, phase: u8, combat: bool) -> Result<()> {
+    let text = if combat {
+        format!(
+            "Tactical phase {phase}: tactical movement, reactions, then combat (GITM 5.2, 8, 9)."
+        )
+    } else {
+        format!("Tactical phase {phase}, the last: arriving units deploy; no combat (GITM 9.1).")
+    };
+    let rule = if combat {
+        rules::TACTICAL_PHASE
+    } else {
+        rules::NO_COMBAT
+    };
+    turn.event(rule, "tactical", None, text, Everyone);
+    use super::tactical::hook::{run_phase, Told, TurnParts};
+    let parts = TurnParts {
+        map: turn.map,
+        state: &turn.state,
+        start: &turn.start,
+        g: &mut turn.g,
+        orders: &turn.orders,
+        dice: &mut *turn.dice,
+        theatre: &mut turn.theatre,
+    };
+    for (e, to) in run_phase(parts, phase)? {
+        let to = match to {
+            Told::Side(p) => Audience::Side(p),
+            Told::Seen(p, square) => Audience::Seen(p, vec![square]),
+        };
+        turn.push(e, to);
+    }
+    Ok(())
+}

@@ -1,0 +1,226 @@
+//! The Gathered In Their Masses scenario end to end through the CLI: `pbem demo --game
+//! gitm-italy-1809` resolves three campaign turns with the bundled sample orders, writes every report
+//! (one per player of France, GITM 4.6), brings about what the issue lists (noisy sightings, the
+//! deputy's order overruled, defaults, a forced march, a withdrawal, a pursuit, the armies meeting in
+//! G7-V6), and the audit re-derives every roll, sealed ones included; `resolve --force` gives the
+//! same bytes again; `check` locates a bad order by file, line and column.
+
+use crate::support;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use support::{pbem, tree};
+
+const GAME: &str = "gitm-italy-1809";
+const REPORTS: [&str; 4] = ["france.eugene", "france.macdonald", "austria", "naples"];
+
+fn gitm_demo(turns: u32) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    pbem()
+        .args([
+            "demo",
+            "--game",
+            GAME,
+            "--turns",
+            &turns.to_string(),
+            "--dir",
+        ])
+        .arg(tmp.path().join("d"))
+        .assert()
+        .success();
+    let game = tmp.path().join("d").join(GAME);
+    (tmp, game)
+}
+
+fn log(game: &Path, turn: u32) -> String {
+    fs::read_to_string(game.join(format!("turns/{turn}/log.toml"))).unwrap()
+}
+
+fn report(game: &Path, turn: u32, who: &str) -> String {
+    fs::read_to_string(game.join(format!("turns/{turn}/reports/{who}.txt"))).unwrap()
+}
+
+#[test]
+fn gitm_demo_resolves_three_turns_with_a_report_for_each_player() {
+    let (_t, game) = gitm_demo(3);
+    let schema: serde_json::Value =
+        serde_json::from_str(include_str!("../schema/report-v1.schema.json")).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    for turn in 1..=3 {
+        assert!(game.join(format!("turns/{turn}/record.toml")).is_file());
+        for who in REPORTS {
+            for ext in ["txt", "html", "json", "svg"] {
+                let r = fs::read_to_string(game.join(format!("turns/{turn}/reports/{who}.{ext}")))
+                    .unwrap();
+                assert!(!r.is_empty(), "turn {turn} {who}.{ext}");
+            }
+            let json: serde_json::Value = serde_json::from_str(
+                &fs::read_to_string(game.join(format!("turns/{turn}/reports/{who}.json"))).unwrap(),
+            )
+            .unwrap();
+            let errors: Vec<String> = validator
+                .iter_errors(&json)
+                .map(|e| e.to_string())
+                .collect();
+            assert!(errors.is_empty(), "turn {turn} {who}: {errors:?}");
+            assert_eq!(json["ruleset"]["id"], "gitm");
+        }
+        // GITM 6.1: France is reported per player, never as one.
+        assert!(!game
+            .join(format!("turns/{turn}/reports/france.txt"))
+            .exists());
+    }
+    let state4 = fs::read_to_string(game.join("turns/4/state.toml")).unwrap();
+    assert!(state4.contains("campaign_turn = 4"), "{state4}");
+}
+
+#[test]
+fn gitm_demo_brings_about_what_the_issue_lists() {
+    let (_t, game) = gitm_demo(3);
+    let all: String = (1..=3).map(|t| log(&game, t)).collect();
+    for (rule, what) in [
+        ("GITM 4.1", "noisy sightings"),
+        ("GITM 4.7", "late reports"),
+        ("GITM 6", "the deputy's order overruled by the commander's"),
+        ("GITM 6.9", "a default order"),
+        ("GITM 7.3", "a forced march"),
+        ("GITM 7.5", "a strategic withdrawal"),
+        ("GITM 7.6", "a random move order"),
+        ("GITM 7.11", "a pursuit"),
+        ("GITM 3.5", "a merge"),
+    ] {
+        assert!(
+            all.contains(&format!("rule = \"{rule}\"")),
+            "no event cites {rule} ({what})"
+        );
+    }
+    assert!(all.contains("france.macdonald line 9 (move FR5IN G3-V6) is set aside"));
+    assert!(all.contains("FR4IN marches from G5-V6 to G6-V6, a forced march"));
+    assert!(all.contains("FR1LC pursues AU1LC"));
+    // The armies meet in G7-V6 (Treviso) by the end of turn 2.
+    let state3 = fs::read_to_string(game.join("turns/3/state.toml")).unwrap();
+    assert!(state3.contains("battles = [\"G7-V6\"]"), "{state3}");
+    // GITM 6.11: Eugène's new password stands from turn 3, and Macdonald orders the Padua division.
+    let eugene3 = report(&game, 3, "france.eugene");
+    assert!(eugene3.contains("move FR1LC pursue"), "{eugene3}");
+    assert!(report(&game, 3, "france.macdonald").contains("move FR7IN G7-V7"));
+    // The sightings are sealed: the log holds them, no report shows their faces.
+    assert!(log(&game, 1).contains("sealed = true"));
+}
+
+#[test]
+fn gitm_each_player_sees_what_his_own_command_sees() {
+    let (_t, game) = gitm_demo(1);
+    let eugene = report(&game, 1, "france.eugene");
+    let macdonald = report(&game, 1, "france.macdonald");
+    let austria = report(&game, 1, "austria");
+    // GITM 4.1: the French light cavalry in G6-V6 sees the Austrians two squares away; Macdonald's
+    // command, in the rear, does not.
+    assert!(eugene.contains("of austria in G8-V5"), "{eugene}");
+    assert!(!macdonald.contains("of austria in G8-V5"), "{macdonald}");
+    // A side never sees the other's sightings nor its unit ids in them.
+    assert!(!austria.contains("of austria in"), "{austria}");
+    assert!(macdonald.contains("player macdonald"));
+}
+
+#[test]
+fn gitm_demo_audits_and_reresolves_to_the_same_bytes() {
+    let (_t, game) = gitm_demo(3);
+    pbem().arg("audit").arg(&game).assert().success();
+    let before = tree(&game.join("turns/3"));
+    pbem()
+        .args(["resolve", "--turn", "3", "--force"])
+        .arg(&game)
+        .assert()
+        .success();
+    assert_eq!(before, tree(&game.join("turns/3")));
+}
+
+#[test]
+fn gitm_check_locates_a_bad_order_by_file_line_and_column() {
+    let (tmp, game) = gitm_demo(1);
+    fs::remove_file(game.join("turns/1/record.toml")).unwrap();
+    let orders = tmp.path().join("austria.txt");
+    fs::write(
+        &orders,
+        "game gitm-italy-1809\npower austria\npassword danube-1805\nturn 1\n\
+         move AU1IN G8-V5\nmove AU2IN G8-Q5\n",
+    )
+    .unwrap();
+    let out = pbem()
+        .arg("check")
+        .arg(&game)
+        .arg(&orders)
+        .assert()
+        .get_output()
+        .clone();
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(text.contains("austria.txt:6:12"), "{text}");
+    assert!(
+        text.contains("'G8-Q5' is not a square of the map"),
+        "{text}"
+    );
+}
+
+#[test]
+fn gitm_check_forecast_tells_where_a_path_would_go() {
+    let (tmp, game) = gitm_demo(1);
+    fs::remove_file(game.join("turns/1/record.toml")).unwrap();
+    let orders = tmp.path().join("france.txt");
+    fs::write(
+        &orders,
+        "game gitm-italy-1809\npower france\nplayer eugene\npassword eagle-1805\nturn 1\n\
+         move FR4IN G3-V6 - G4-V6 G5-V6 G6-V6\nsupply FR4IN carry 0\nmove FR1IN G5-V6 G7-V8\n",
+    )
+    .unwrap();
+    let out = pbem()
+        .args(["check", "--forecast"])
+        .arg(&game)
+        .arg(&orders)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(
+        out.contains("FR4IN (infantry, 3 squares a turn) would march: phase 1: G3-V6 for 1 fatigue; phase 2: waits; phase 3: G4-V6 for 1 fatigue; phase 4: G5-V6 for 1 fatigue; phase 5: G6-V6 for 3 fatigue, a forced march (GITM 7.3)."),
+        "{out}"
+    );
+    assert!(
+        out.contains("FR1IN (infantry, 2 squares a turn carrying supply) would march: phase 1: G5-V6 for 1 fatigue; it halts in G5-V6: G7-V8 is not adjacent (GITM 7.4)."),
+        "{out}"
+    );
+}
+
+#[test]
+fn gitm_a_bad_place_in_the_state_is_located_in_it() {
+    let (_tmp, game) = gitm_demo(1);
+    fs::remove_file(game.join("turns/1/record.toml")).unwrap();
+    let state = game.join("turns/1/state.toml");
+    let text = fs::read_to_string(&state).unwrap();
+    fs::write(
+        &state,
+        text.replacen("at = \"G4-V6/5-7\"", "at = \"G4-V6/5-77\"", 1),
+    )
+    .unwrap();
+    let orders = game.join("orders/1/austria.txt");
+    let out = pbem()
+        .arg("check")
+        .arg(&game)
+        .arg(&orders)
+        .assert()
+        .failure()
+        .get_output()
+        .clone();
+    let text =
+        String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("'G4-V6/5-77' is not a square and tactical square"),
+        "{text}"
+    );
+    assert!(text.contains("turns/1/state.toml:"), "{text}");
+    assert!(text.contains("GITM 2.1"), "{text}");
+}

@@ -1,0 +1,99 @@
+//! GITM's tactical phases end to end, through the binary: the bundled Italy 1809 demo's turn 2 brings
+//! an interception (GITM 8.11) and a battle line (9.3, 9.4) at Treviso; the tactical map files of
+//! `tactical/` are read and refused with their line and column.
+
+use crate::support;
+
+use std::fs;
+use std::path::PathBuf;
+
+use support::{edit, pbem};
+
+/// The Italy 1809 demo resolved for `turns` turns: (tempdir, game folder).
+fn italy(turns: u32) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    pbem()
+        .args(["demo", "--game", "gitm-italy-1809", "--turns"])
+        .arg(turns.to_string())
+        .arg("--dir")
+        .arg(tmp.path().join("d"))
+        .assert()
+        .success();
+    let game = tmp.path().join("d").join("gitm-italy-1809");
+    (tmp, game)
+}
+
+#[test]
+fn gitm_demo_turn_2_shows_an_interception_and_a_battle_line() {
+    let (_t, game) = italy(2);
+    let log = fs::read_to_string(game.join("turns/2/log.toml")).unwrap();
+    for needle in [
+        "GITM 8.6: tactical phase 3 at G7-V6: fast units move first",
+        "GITM 8.11: AU1LC intercepts FR1LC at 6-5",
+        "GITM 8.3: FR1IN meets AU1LC at 6-5",
+        "GITM 9.3: the defenders at 6-5 (france) form their battle lines: front line: FR1LC",
+        "second line: FR3IN; rear: FR1LI",
+        "GITM 9.4: combat at 6-5: the attackers (austria) came from east: a front line of 6000 spaces",
+        "france win at 6-5 (pbem GITM-T4)",
+        "pbem GITM-T6: AU1LC",
+    ] {
+        assert!(log.contains(needle), "the turn 2 log has no '{needle}'");
+    }
+    // The rolls of the tactical engine are the turn's labelled dice.
+    assert!(log.contains("gitm/tac/G7-V6/phase=3/order/fast"));
+    assert!(log.contains("gitm/tac/G7-V6/phase=3/combat=6-5/melee"));
+    // The French see the combat in their reports.
+    let report = fs::read_to_string(game.join("turns/2/reports/france.eugene.txt")).unwrap();
+    assert!(report.contains("AU1LC intercepts FR1LC"), "{report}");
+    // GITM 4.2: each side is told what its brigades see on the tactical map, and only its own.
+    assert!(log.contains("GITM 4.2: on the tactical map of G7-V6, the brigades of austria see"));
+    assert!(!report.contains("the brigades of austria see"), "{report}");
+    assert!(report.contains("the brigades of france see"), "{report}");
+    // What the combat cost is in the next state.
+    let state = fs::read_to_string(game.join("turns/2/state.toml")).unwrap();
+    assert!(state.contains("id = \"AU1LC\""));
+}
+
+#[test]
+fn gitm_tactical_phases_are_deterministic_on_a_rerun() {
+    let (_a, one) = italy(2);
+    let (_b, two) = italy(2);
+    for f in ["turns/2/log.toml", "turns/2/state.toml"] {
+        assert_eq!(
+            fs::read(one.join(f)).unwrap(),
+            fs::read(two.join(f)).unwrap(),
+            "{f} differs between two runs"
+        );
+    }
+}
+
+#[test]
+fn gitm_2_1_a_bad_tactical_map_file_is_refused_with_its_line_and_column() {
+    let (_t, game) = italy(1);
+    let path = game.join("tactical/G7-V6.txt");
+    edit(&path, "\n..f..h..h.T....\n", "\n..f..h..h.T..X.\n");
+    fs::remove_file(game.join("turns/1/record.toml")).unwrap();
+    let out = pbem().arg("resolve").arg(&game).assert().failure();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.contains("tactical/G7-V6.txt:20:14"), "{err}");
+    assert!(
+        err.contains("'X' at 13-10 is not a terrain symbol"),
+        "{err}"
+    );
+}
+
+#[test]
+fn gitm_2_3_a_tactical_map_file_must_agree_with_the_map_grid() {
+    let (_t, game) = italy(1);
+    let path = game.join("tactical/G7-V6.txt");
+    edit(&path, "\n..f..h..h.T....\n", "\n..f..h..h.T...f\n");
+    fs::remove_file(game.join("turns/1/record.toml")).unwrap();
+    let out = pbem().arg("resolve").arg(&game).assert().failure();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains(
+            "tactical/G7-V6.txt: square 14-10 is forest here but open in map.toml's [sub] grid"
+        ),
+        "{err}"
+    );
+}
