@@ -72,7 +72,11 @@ fn main() -> Result<()> {
     if a.messages > 0 {
         let mbox = a.dir.join("mail.mbox");
         std::fs::write(&mbox, synth::mbox(&spec, &files))?;
-        println!("ingest its mailbox with: pbem ingest {} {}", a.dir.display(), mbox.display());
+        println!(
+            "ingest its mailbox with: pbem ingest {} {}",
+            a.dir.display(),
+            mbox.display()
+        );
     }
     let s = files.summary;
     println!(

@@ -590,7 +590,11 @@ impl<'a> Sequences<'a> {
     /// How many accepted or held submissions of `record`'s power, player and turn were received
     /// no later than it (itself included, when it is one).
     fn of(&self, record: &Received) -> usize {
-        let key = (record.power.as_str(), record.player.as_str(), record.for_turn);
+        let key = (
+            record.power.as_str(),
+            record.player.as_str(),
+            record.for_turn,
+        );
         let rank = record.rank();
         self.groups
             .get(&key)
@@ -1463,7 +1467,12 @@ mod tests {
                 })
                 .count()
         }
-        let statuses = [Status::Accepted, Status::Held, Status::Late, Status::Ignored];
+        let statuses = [
+            Status::Accepted,
+            Status::Held,
+            Status::Late,
+            Status::Ignored,
+        ];
         let mut all = Vec::new();
         for i in 0..300u64 {
             let p = Pending {

@@ -192,7 +192,8 @@ impl Outgoing {
             for a in &self.attachments {
                 let ct = ContentType::parse(&a.content_type)
                     .with_context(|| format!("bad content type {}", a.content_type))?;
-                mixed = mixed.singlepart(Attachment::new(a.name.clone()).body(attachment(&a.bytes), ct));
+                mixed = mixed
+                    .singlepart(Attachment::new(a.name.clone()).body(attachment(&a.bytes), ct));
             }
             b.multipart(mixed)?
         };
@@ -391,7 +392,10 @@ mod tests {
         assert_eq!(b.encoding(), ContentTransferEncoding::SevenBit);
         assert_eq!(b.into_vec(), json.replace('\n', "\r\n").into_bytes());
         let wide = format!("{}\n", "x".repeat(998));
-        assert_eq!(attachment(wide.as_bytes()).encoding(), ContentTransferEncoding::SevenBit);
+        assert_eq!(
+            attachment(wide.as_bytes()).encoding(),
+            ContentTransferEncoding::SevenBit
+        );
         let too_wide = format!("{}\n", "x".repeat(999));
         assert_eq!(
             attachment(too_wide.as_bytes()).encoding(),
