@@ -112,7 +112,7 @@ impl Batch {
 /// Flushes the file systems that hold `dirs`, each once (`syncfs`: its files' data and its folders'
 /// entries); false where the system has no such call, and the caller syncs file by file.
 #[cfg(target_os = "linux")]
-pub fn sync_file_systems(dirs: &std::collections::BTreeSet<PathBuf>) -> Result<bool> {
+fn sync_file_systems(dirs: &std::collections::BTreeSet<PathBuf>) -> Result<bool> {
     use std::os::unix::fs::MetadataExt;
     let mut done = std::collections::BTreeSet::new();
     for d in dirs {
@@ -130,7 +130,7 @@ pub fn sync_file_systems(dirs: &std::collections::BTreeSet<PathBuf>) -> Result<b
 }
 
 #[cfg(not(target_os = "linux"))]
-pub fn sync_file_systems(_dirs: &std::collections::BTreeSet<PathBuf>) -> Result<bool> {
+fn sync_file_systems(_dirs: &std::collections::BTreeSet<PathBuf>) -> Result<bool> {
     Ok(false)
 }
 

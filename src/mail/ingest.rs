@@ -783,11 +783,11 @@ fn store_streaming(game: &Game, path: &Path) -> Result<String> {
 }
 
 /// Files written each in one piece and made durable together: each goes to a temporary file
-/// beside its place; [`Batch::sync`] flushes them all at once (on Linux one `syncfs` of the file
-/// system, elsewhere the files in parallel, so that the file system commits them together where a
-/// sync per file costs one journal commit each), then renames each into place and flushes the
-/// folders (again one `syncfs` on Linux). A file is in place only once its bytes are on disk, and
-/// nothing that depends on them is written before `sync` returns.
+/// beside its place; [`Batch::sync`] flushes them all at once (in parallel, so that the file system
+/// commits them together, where a sync per file costs one journal commit each; a `syncfs` would also
+/// flush whatever else the file system holds, slower on a shared disk), then renames each into
+/// place and flushes the folders. A file is in place only once its bytes are on disk, and nothing
+/// that depends on them is written before `sync` returns.
 #[derive(Default)]
 struct Batch {
     /// Temporary files (deleted if dropped before `sync`) and their places.
@@ -834,23 +834,16 @@ impl Batch {
 
     /// Flushes every file written, puts each in its place, then flushes their folders.
     fn sync(&mut self) -> Result<()> {
-        use crate::game::fsio::{sync_file_systems, sync_files};
         let files = std::mem::take(&mut self.files);
         self.places.clear();
-        let dirs = std::mem::take(&mut self.dirs);
-        if files.is_empty() {
-            return Ok(());
-        }
-        if !sync_file_systems(&dirs)? {
-            let tmps: Vec<&Path> = files.iter().map(|(t, _)| t.as_ref()).collect();
-            sync_files(&tmps)?;
-        }
+        let tmps: Vec<&Path> = files.iter().map(|(t, _)| t.as_ref()).collect();
+        crate::game::fsio::sync_files(&tmps)?;
         for (tmp, path) in files {
             tmp.persist(&path)
                 .map_err(|e| anyhow::anyhow!("cannot write {}: {}", path.display(), e.error))?;
         }
-        if !sync_file_systems(&dirs)? {
-            dirs.iter().try_for_each(|d| sync_dir(d))?;
+        for d in std::mem::take(&mut self.dirs) {
+            sync_dir(&d)?;
         }
         Ok(())
     }
