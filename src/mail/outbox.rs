@@ -225,7 +225,10 @@ fn body(text: &str) -> Body {
 fn attachment(bytes: &[u8]) -> Body {
     let text = match std::str::from_utf8(bytes) {
         Ok(text) if !text.contains('\0') && !has_lone_cr(text) => text,
-        _ => return Body::new(bytes.to_vec()),
+        _ => {
+            return Body::new_with_encoding(bytes.to_vec(), ContentTransferEncoding::Base64)
+                .expect("lettre takes base64 for any bytes")
+        }
     };
     if text.is_ascii() && text.split('\n').all(|line| line.len() <= 998) {
         Body::dangerous_pre_encoded(crlf(text).into_bytes(), ContentTransferEncoding::SevenBit)
@@ -402,7 +405,7 @@ mod tests {
             ContentTransferEncoding::QuotedPrintable
         );
         assert_eq!(
-            attachment("caf\u{e9}\n".as_bytes()).encoding(),
+            attachment("{\"name\": \"Caf\u{e9} de la Paix\"}\n".as_bytes()).encoding(),
             ContentTransferEncoding::QuotedPrintable
         );
         for bytes in [&b"a\rb\n"[..], b"a\0b\n", &[0xff, 0xfe]] {
