@@ -192,7 +192,8 @@ impl Outgoing {
             for a in &self.attachments {
                 let ct = ContentType::parse(&a.content_type)
                     .with_context(|| format!("bad content type {}", a.content_type))?;
-                mixed = mixed.singlepart(Attachment::new(a.name.clone()).body(a.bytes.clone(), ct));
+                mixed = mixed
+                    .singlepart(Attachment::new(a.name.clone()).body(attachment(&a.bytes), ct));
             }
             b.multipart(mixed)?
         };
@@ -214,6 +215,32 @@ fn body(text: &str) -> Body {
         _ => Body::new_with_encoding(text, encoding)
             .expect("lettre takes quoted-printable and base64 for any text"),
     }
+}
+
+/// An attachment's body: a text attachment (the report's JSON and SVG) as 7bit text when it may
+/// travel so (ASCII, no line over 998 bytes: RFC 5322 2.1.1, RFC 2045 2.7), which costs the bytes
+/// themselves where base64 costs a third more; other text as lettre encodes text ([`body`]:
+/// quoted-printable or base64); bytes that are not UTF-8, or hold a NUL or a lone CR, in base64. A mail reader
+/// decodes either to the same text (with CRLF line breaks, as every text part has).
+fn attachment(bytes: &[u8]) -> Body {
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) if !text.contains('\0') && !has_lone_cr(text) => text,
+        _ => {
+            return Body::new_with_encoding(bytes.to_vec(), ContentTransferEncoding::Base64)
+                .expect("lettre takes base64 for any bytes")
+        }
+    };
+    if text.is_ascii() && text.split('\n').all(|line| line.len() <= 998) {
+        Body::dangerous_pre_encoded(crlf(text).into_bytes(), ContentTransferEncoding::SevenBit)
+    } else {
+        body(text)
+    }
+}
+
+/// Whether a CR stands anywhere but right before an LF.
+fn has_lone_cr(text: &str) -> bool {
+    text.split('\n')
+        .any(|line| line.strip_suffix('\r').unwrap_or(line).contains('\r'))
 }
 
 /// The text with CRLF line breaks (a lone LF gets a CR before it).
@@ -358,6 +385,37 @@ pub fn game_instant(game: &Game, turn: u32) -> DateTime<Utc> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A text attachment travels as 7bit text when RFC 5322 lets it (ASCII, lines up to 998 bytes),
+    /// else as lettre encodes text; bytes that are not UTF-8 in base64.
+    #[test]
+    fn text_attachments_travel_as_7bit_when_their_lines_allow() {
+        let json = "{\n  \"turn\": 1,\n  \"text\": \"a line\"\n}\n";
+        let b = attachment(json.as_bytes());
+        assert_eq!(b.encoding(), ContentTransferEncoding::SevenBit);
+        assert_eq!(b.into_vec(), json.replace('\n', "\r\n").into_bytes());
+        let wide = format!("{}\n", "x".repeat(998));
+        assert_eq!(
+            attachment(wide.as_bytes()).encoding(),
+            ContentTransferEncoding::SevenBit
+        );
+        let too_wide = format!("{}\n", "x".repeat(999));
+        assert_eq!(
+            attachment(too_wide.as_bytes()).encoding(),
+            ContentTransferEncoding::QuotedPrintable
+        );
+        assert_eq!(
+            attachment("{\"name\": \"Caf\u{e9} de la Paix\"}\n".as_bytes()).encoding(),
+            ContentTransferEncoding::QuotedPrintable
+        );
+        for bytes in [&b"a\rb\n"[..], b"a\0b\n", &[0xff, 0xfe]] {
+            assert_eq!(
+                attachment(bytes).encoding(),
+                ContentTransferEncoding::Base64,
+                "{bytes:?}"
+            );
+        }
+    }
 
     /// `body` gives the bytes and the encoding of lettre's own `Body::new(String)`, at the edges of
     /// its choice: lines of 74 to 76 bytes (a CR more would reach 76), texts of many short lines (CRs
