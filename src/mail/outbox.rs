@@ -99,7 +99,14 @@ impl Outgoing {
     /// dice, other text) does not reuse the Message-ID of the report it replaces.
     pub fn message_id(&self, tag: &str) -> String {
         let stem = self.file_name();
-        let said = sha256_hex(format!("{}\n{}", self.subject, self.text).as_bytes());
+        let said = {
+            use sha2::{Digest, Sha256};
+            let mut h = Sha256::new();
+            h.update(self.subject.as_bytes());
+            h.update(b"\n");
+            h.update(self.text.as_bytes());
+            hex::encode(h.finalize())
+        };
         format!(
             "{}.{}@{}.pbem",
             stem.trim_end_matches(".eml"),
@@ -201,18 +208,22 @@ impl Outgoing {
     }
 }
 
-/// A text body as lettre 0.11 makes it from a `String`, in linear time: lettre turns LF into CRLF
-/// by inserting each `\r` into the string (quadratic in the size of a report). The encoding is the
-/// one lettre chooses for the text as given, and the bytes are the same.
+/// A text body (a report's text or HTML, an answer): 7bit, its lines ending in CRLF, when it may
+/// travel so (ASCII without NUL or lone CR, no line over 998 bytes: RFC 5322 2.1.1), which costs no
+/// encoding and no byte more; else as lettre 0.11 makes it from a `String` (quoted-printable unless
+/// more than a third of the bytes need escaping, then base64), in linear time: lettre turns LF into
+/// CRLF by inserting each `\r` into the string (quadratic in the size of a report).
 fn body(text: &str) -> Body {
-    let encoding = lettre_encoding(text);
-    let text = crlf(text);
-    match encoding {
-        ContentTransferEncoding::SevenBit => {
-            Body::dangerous_pre_encoded(text.into_bytes(), encoding)
+    let wire = crlf(text);
+    if travels_as_is(wire.as_bytes()) {
+        return Body::dangerous_pre_encoded(wire.into_bytes(), ContentTransferEncoding::SevenBit);
+    }
+    match lettre_encoding(text) {
+        encoding @ ContentTransferEncoding::SevenBit => {
+            Body::dangerous_pre_encoded(wire.into_bytes(), encoding)
         }
         // Always accepted for text; lettre's own CRLF pass then finds nothing to insert.
-        _ => Body::new_with_encoding(text, encoding)
+        encoding => Body::new_with_encoding(wire, encoding)
             .expect("lettre takes quoted-printable and base64 for any text"),
     }
 }
@@ -242,23 +253,20 @@ fn attachment(bytes: &[u8]) -> Body {
 /// every line break a CRLF already (a lone LF would reach the reader as CRLF), no line over 998
 /// bytes.
 fn travels_as_is(bytes: &[u8]) -> bool {
-    if bytes.iter().any(|&b| b == 0 || !b.is_ascii()) {
-        return false;
-    }
-    let mut lines = bytes.split(|&b| b == b'\n').peekable();
-    while let Some(line) = lines.next() {
-        let line = match (lines.peek(), line.strip_suffix(b"\r")) {
-            // What follows the last LF.
-            (None, _) => line,
-            (Some(_), Some(line)) => line,
-            // A lone LF.
-            (Some(_), None) => return false,
-        };
-        if line.len() > 998 || line.contains(&b'\r') {
-            return false;
+    // Bytes on the line so far, its CR included.
+    let mut line = 0;
+    let mut after_cr = false;
+    for &b in bytes {
+        match b {
+            0 | 0x80..=0xff => return false,
+            b'\n' if !after_cr || line > 999 => return false,
+            b'\n' => line = 0,
+            _ if after_cr => return false,
+            _ => line += 1,
         }
+        after_cr = b == b'\r';
     }
-    true
+    !after_cr && line <= 998
 }
 
 /// The text with CRLF line breaks (a lone LF gets a CR before it).
@@ -465,11 +473,13 @@ mod tests {
         );
     }
 
-    /// `body` gives the bytes and the encoding of lettre's own `Body::new(String)`, at the edges of
-    /// its choice: lines of 74 to 76 bytes (a CR more would reach 76), texts of many short lines (CRs
-    /// would count as bytes to escape), CRLF already there, lone CRs, non-ASCII, control bytes.
+    /// `body` is 7bit, with CRLF line breaks, when the text may travel so (ASCII without NUL or lone
+    /// CR, lines up to 998 bytes); else it gives the bytes and the encoding of lettre's own
+    /// `Body::new(String)`, at the edges of its choice: lines of 74 to 76 bytes (a CR more would
+    /// reach 76), texts of many short lines (CRs would count as bytes to escape), CRLF already
+    /// there, lone CRs, non-ASCII, control bytes, lines of 998 and 999 bytes.
     #[test]
-    fn bodies_are_lettres_bytes() {
+    fn bodies_are_7bit_when_they_may_travel_so_else_lettres_bytes() {
         let mut texts = vec![
             String::new(),
             "\n".into(),
@@ -495,11 +505,27 @@ mod tests {
                 texts.push(text.replacen('y', "é", 1));
             }
         }
+        for n in [998, 999] {
+            texts.push(format!("{}\nz\n", "w".repeat(n)));
+        }
         for t in texts {
             let ours = body(&t);
+            if travels_as_is(crlf(&t).as_bytes()) {
+                assert_eq!(ours.encoding(), ContentTransferEncoding::SevenBit, "{t:?}");
+                assert_eq!(ours.into_vec(), crlf(&t).into_bytes(), "{t:?}");
+                continue;
+            }
             let theirs = Body::new(t.clone());
             assert_eq!(ours.encoding(), theirs.encoding(), "{t:?}");
             assert_eq!(ours.into_vec(), theirs.into_vec(), "{t:?}");
         }
+        assert_eq!(
+            body(&format!("{}\n", "w".repeat(998))).encoding(),
+            ContentTransferEncoding::SevenBit
+        );
+        assert_eq!(
+            body(&format!("{}\n", "w".repeat(999))).encoding(),
+            ContentTransferEncoding::QuotedPrintable
+        );
     }
 }
