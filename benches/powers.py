@@ -11,7 +11,7 @@ bytes of the largest report of a power (its four forms and its mail) and how man
     cargo build --release --bin pbem && cargo build --example synth   (or --release for both)
     python3 benches/powers.py [--quick] [--dir /tmp/pbem-powers]
 
---quick: the 10,000-unit sizes only; --sizes 24x417,1000x10: the sizes given (powers x units each). Needs 10 GB of free disk at 100,000 units.
+--quick: the 10,000-unit sizes only; --runs 1: one resolution and one floor of each; --sizes 24x417,1000x10: the sizes given (powers x units each). Needs 10 GB of free disk at 100,000 units.
 """
 import json, os, shutil, statistics, subprocess, sys, time
 
@@ -20,15 +20,17 @@ PBEM = os.path.join(ROOT, "target/release/pbem")
 SYNTH = next((p for p in (os.path.join(ROOT, f"target/{b}/examples/synth") for b in ("release", "debug"))
               if os.path.exists(p)), "synth")
 SIZES = [(24, 417), (1000, 10), (24, 4167), (1000, 100)]
+# Resolutions of each turn (the first, then `--force`) and floors measured; `--runs N` to change.
+RUNS = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 3
 
 
 def timed(cmd):
-    """Wall seconds and peak RSS (MiB) of a command, from /usr/bin/time."""
-    out = subprocess.run(["/usr/bin/time", "-f", "%e %M"] + cmd, capture_output=True, text=True)
+    """Wall seconds, peak RSS (MiB) and CPU seconds (user + system) of a command, from /usr/bin/time."""
+    out = subprocess.run(["/usr/bin/time", "-f", "%e %M %U %S"] + cmd, capture_output=True, text=True)
     if out.returncode != 0:
         sys.exit(f"{cmd} failed:\n{out.stderr}")
-    wall, kb = out.stderr.strip().splitlines()[-1].split()
-    return float(wall), int(kb) / 1024
+    wall, kb, user, system = out.stderr.strip().splitlines()[-1].split()
+    return float(wall), int(kb) / 1024, float(user) + float(system)
 
 
 def files(d):
@@ -38,8 +40,10 @@ def files(d):
 
 
 def floor(game, written, out):
-    """Reads the inputs, writes the bytes of `written` (paths in `game`) under `out`, syncs once."""
+    """Reads the inputs, writes the bytes of `written` (paths in `game`) under `out`, syncs once:
+    (wall seconds, CPU seconds of this process)."""
     start = time.monotonic()
+    cpu = sum(os.times()[:2])
     inputs = ["game.toml", "map.toml", "tables.toml", "turns/1/state.toml"]
     inputs += [os.path.join("orders/1", n) for n in os.listdir(os.path.join(game, "orders/1"))]
     for rel in inputs:
@@ -55,24 +59,32 @@ def floor(game, written, out):
     fd = os.open(out, os.O_RDONLY)
     os.syncfs(fd) if hasattr(os, "syncfs") else os.sync()
     os.close(fd)
-    return time.monotonic() - start
+    return time.monotonic() - start, sum(os.times()[:2]) - cpu
 
 
-def largest_power(game):
-    """(power, bytes of its four reports and mail, units it sees) of the power with the most bytes."""
+def powers_sizes(game):
+    """(bytes of its four reports and mail, units it sees, power) of every power."""
     reports = os.path.join(game, "turns/1/reports")
-    best = None
+    out = []
     for n in os.listdir(reports):
         if not n.endswith(".json"):
             continue
         p = n[:-5]
         size = sum(os.path.getsize(os.path.join(reports, f"{p}.{e}")) for e in ["txt", "html", "json", "svg"])
         size += os.path.getsize(os.path.join(game, f"mail/outbox/t0001-report-{p}.eml"))
-        if best is None or size > best[1]:
-            best = (p, size)
-    with open(os.path.join(reports, f"{best[0]}.json")) as f:
-        j = json.load(f)
-    return best[0], best[1], len(j["units"]) + len(j["sees"]["units"])
+        with open(os.path.join(reports, n)) as f:
+            j = json.load(f)
+        out.append((size, len(j["units"]) + len(j["sees"]["units"]), p))
+    return out
+
+
+def largest_power(game):
+    """(power, bytes of its four reports and mail, units it sees) of the power with the most bytes,
+    and the most bytes of a power that sees 100 units or fewer."""
+    sizes = powers_sizes(game)
+    size, seen, p = max(sizes)
+    upto100 = max((s for s, n, _ in sizes if n <= 100), default=0)
+    return p, size, seen, upto100
 
 
 def main():
@@ -90,29 +102,34 @@ def main():
                        check=True, capture_output=True)
         before = set(os.path.relpath(p, game) for p in files(game))
         runs = [timed([PBEM, "resolve", game])]
-        runs += [timed([PBEM, "resolve", game, "--turn", "1", "--force"]) for _ in range(2)]
+        runs += [timed([PBEM, "resolve", game, "--turn", "1", "--force"]) for _ in range(RUNS - 1)]
         written = sorted(os.path.relpath(p, game) for p in files(game)
                          if os.path.relpath(p, game) not in before and not p.endswith(".lock"))
         total = sum(os.path.getsize(os.path.join(game, r)) for r in written)
         floors = []
-        for _ in range(3):
+        for _ in range(RUNS):
             shutil.rmtree(out, ignore_errors=True)
             floors.append(floor(game, written, out))
         wall = statistics.median(r[0] for r in runs)
         rss = statistics.median(r[1] for r in runs)
-        fl = statistics.median(floors)
-        p, size, seen = largest_power(game)
-        rows.append((powers, powers * per, wall, rss, fl, len(written), total, p, size, seen))
-        print(f"{powers} powers, {powers * per} units: {wall:.2f} s, {rss:.0f} MiB, floor {fl:.2f} s, "
-              f"{len(written)} files, {total / 1e6:.1f} MB; largest power {p}: {size / 1e6:.2f} MB, "
-              f"sees {seen} units", flush=True)
+        cpu = statistics.median(r[2] for r in runs)
+        fl = statistics.median(f[0] for f in floors)
+        flcpu = statistics.median(f[1] for f in floors)
+        p, size, seen, upto100 = largest_power(game)
+        rows.append((powers, powers * per, wall, cpu, rss, fl, flcpu, len(written), total, p, size, seen, upto100))
+        print(f"{powers} powers, {powers * per} units: {wall:.2f} s ({cpu:.2f} s CPU), {rss:.0f} MiB, "
+              f"floor {fl:.2f} s ({flcpu:.2f} s CPU), {len(written)} files, {total / 1e6:.1f} MB; "
+              f"largest power {p}: {size / 1e6:.2f} MB, sees {seen} units; at most 100 units seen: "
+              f"{upto100 / 1e6:.2f} MB", flush=True)
+        shutil.rmtree(out, ignore_errors=True)
         shutil.rmtree(base, ignore_errors=True)
     print()
-    print("| powers | units | turn (wall, median of 3) | floor | ratio | peak RSS | files written | bytes written | largest power's reports and mail (units it sees) |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---|")
-    for powers, units, wall, rss, fl, n, total, p, size, seen in rows:
-        print(f"| {powers:,} | {units:,} | {wall:.2f} s | {fl:.2f} s | {wall / fl:.1f} | {rss:.0f} MiB | "
-              f"{n:,} | {total / 1e6:,.0f} MB | {size / 1e6:.2f} MB ({seen}) |")
+    print(f"| powers | units | turn: wall, CPU (median of {RUNS}) | floor: wall, CPU | ratio (wall, CPU) | peak RSS | files written | bytes written | largest power's reports and mail (units it sees) | largest of a power seeing at most 100 units |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|")
+    for powers, units, wall, cpu, rss, fl, flcpu, n, total, p, size, seen, upto100 in rows:
+        print(f"| {powers:,} | {units:,} | {wall:.2f} s, {cpu:.2f} s | {fl:.2f} s, {flcpu:.2f} s | "
+              f"{wall / fl:.1f}, {cpu / max(flcpu, 0.01):.1f} | {rss:.0f} MiB | {n:,} | {total / 1e6:,.0f} MB | "
+              f"{size / 1e6:.2f} MB ({seen}) | {upto100 / 1e6:.2f} MB |")
 
 
 if __name__ == "__main__":

@@ -4,6 +4,8 @@
 //! ```sh
 //! cargo run --release --example synth -- /tmp/big --powers 1000 --units-per-power 10
 //! pbem resolve /tmp/big
+//! cargo run --release --example synth -- /tmp/mail --units-per-power 40 --messages 10000
+//! pbem ingest /tmp/mail /tmp/mail/mail.mbox
 //! ```
 //!
 //! The same arguments give the same bytes on every machine (`--seed` picks another game). The
@@ -41,6 +43,9 @@ struct Args {
     /// Hash the passwords as `pbem new` does (slow to check) instead of lightly.
     #[arg(long)]
     real_passwords: bool,
+    /// Also write `DIR/mail.mbox`: this many messages of the powers' orders, for `pbem ingest`.
+    #[arg(long, default_value_t = 0)]
+    messages: usize,
 }
 
 fn main() -> Result<()> {
@@ -62,7 +67,17 @@ fn main() -> Result<()> {
     if a.real_passwords {
         spec.passwords = PasswordCost::Default;
     }
+    spec.messages = a.messages;
     let files = synth::write_game(&spec, &a.dir)?;
+    if a.messages > 0 {
+        let mbox = a.dir.join("mail.mbox");
+        std::fs::write(&mbox, synth::mbox(&spec, &files))?;
+        println!(
+            "ingest its mailbox with: pbem ingest {} {}",
+            a.dir.display(),
+            mbox.display()
+        );
+    }
     let s = files.summary;
     println!(
         "{}: {} powers, {} areas, {} corps, {} leaders, {} combats ({} by a move), {} order lines",

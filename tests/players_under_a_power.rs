@@ -180,7 +180,7 @@ fn gitm_6_each_player_authenticates_and_the_commanders_order_wins_over_the_deput
     let html = fs::read_to_string(reports.join("france.berthier.html")).unwrap();
     assert!(html.contains("player berthier (deputy)"), "{html}");
     let json = fs::read_to_string(reports.join("france.berthier.json")).unwrap();
-    assert!(json.contains("\"player\": \"berthier\""), "{json}");
+    assert!(json.contains("\"player\":\"berthier\""), "{json}");
     // It follows the report's schema, his entropy listed under france.berthier.
     let schema: serde_json::Value =
         serde_json::from_str(include_str!("../schema/report-v1.schema.json")).unwrap();

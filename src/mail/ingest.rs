@@ -377,6 +377,7 @@ fn ingest_from(
     all.extend(judged.iter().map(|(r, _)| r.clone()));
     let winners = winners(&all, turn);
     let later = Later::new(&all);
+    let sequences = Sequences::new(&all);
 
     // 5. Answers first, then the records, then the orders files: a crash anywhere leaves a state
     //    that a rerun completes with the same bytes.
@@ -386,16 +387,7 @@ fn ingest_from(
             let replaced_by = later.of(record);
             // The receipt's sequence number: this submission's rank among the power's accepted
             // (or held) submissions for the same turn, by arrival.
-            let sequence = all
-                .iter()
-                .filter(|r| {
-                    matches!(r.status, Status::Accepted | Status::Held)
-                        && r.power == record.power
-                        && r.player == record.player
-                        && r.for_turn == record.for_turn
-                        && r.rank() <= record.rank()
-                })
-                .count();
+            let sequence = sequences.of(record);
             match super::ack::acknowledgement(
                 game,
                 turn,
@@ -569,6 +561,44 @@ impl<'a> Later<'a> {
         let rank = record.rank();
         let first_later = ranks.partition_point(|r| *r <= rank);
         latest.get(first_later).map(|a| (*a).to_string())
+    }
+}
+
+/// The receipt's sequence number of every record: its rank among the accepted (or held)
+/// submissions of its power and player for the same turn, by arrival, answered by binary search
+/// (a count over every record for each message made an ingest quadratic).
+struct Sequences<'a> {
+    /// The ranks of the accepted and held submissions, in order, by power, player and turn.
+    groups: BTreeMap<(&'a str, &'a str, u32), Vec<Rank<'a>>>,
+}
+
+impl<'a> Sequences<'a> {
+    fn new(all: &'a [Received]) -> Sequences<'a> {
+        let mut groups: BTreeMap<(&str, &str, u32), Vec<Rank<'a>>> = BTreeMap::new();
+        for r in all {
+            if matches!(r.status, Status::Accepted | Status::Held) {
+                groups
+                    .entry((&r.power, &r.player, r.for_turn))
+                    .or_default()
+                    .push(r.rank());
+            }
+        }
+        groups.values_mut().for_each(|ranks| ranks.sort());
+        Sequences { groups }
+    }
+
+    /// How many accepted or held submissions of `record`'s power, player and turn were received
+    /// no later than it (itself included, when it is one).
+    fn of(&self, record: &Received) -> usize {
+        let key = (
+            record.power.as_str(),
+            record.player.as_str(),
+            record.for_turn,
+        );
+        let rank = record.rank();
+        self.groups
+            .get(&key)
+            .map_or(0, |ranks| ranks.partition_point(|r| *r <= rank))
     }
 }
 
@@ -754,9 +784,10 @@ fn store_streaming(game: &Game, path: &Path) -> Result<String> {
 
 /// Files written each in one piece and made durable together: each goes to a temporary file
 /// beside its place; [`Batch::sync`] flushes them all at once (in parallel, so that the file system
-/// commits them together, where a sync per file costs one journal commit each), then renames each
-/// into place and flushes the folders. A file is in place only once its bytes are on disk, and
-/// nothing that depends on them is written before `sync` returns.
+/// commits them together, where a sync per file costs one journal commit each; a `syncfs` would also
+/// flush whatever else the file system holds, slower on a shared disk), then renames each into
+/// place and flushes the folders. A file is in place only once its bytes are on disk, and nothing
+/// that depends on them is written before `sync` returns.
 #[derive(Default)]
 struct Batch {
     /// Temporary files (deleted if dropped before `sync`) and their places.
@@ -782,7 +813,8 @@ impl Batch {
         #[cfg(unix)]
         if let Some(mode) = mode {
             use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(mode))?;
+            tmp.as_file()
+                .set_permissions(std::fs::Permissions::from_mode(mode))?;
         }
         #[cfg(not(unix))]
         let _ = mode;
@@ -1328,6 +1360,59 @@ mod tests {
         for r in &all {
             assert_eq!(later.of(r), scan(&all, r), "{r:?}");
         }
+    }
+
+    /// `Sequences` answers what a count over every record answers.
+    #[test]
+    fn receipt_sequences_are_those_a_count_finds() {
+        fn count(all: &[Received], record: &Received) -> usize {
+            all.iter()
+                .filter(|r| {
+                    matches!(r.status, Status::Accepted | Status::Held)
+                        && r.power == record.power
+                        && r.player == record.player
+                        && r.for_turn == record.for_turn
+                        && r.rank() <= record.rank()
+                })
+                .count()
+        }
+        let statuses = [
+            Status::Accepted,
+            Status::Held,
+            Status::Late,
+            Status::Ignored,
+        ];
+        let mut all = Vec::new();
+        for i in 0..300u64 {
+            let p = Pending {
+                sha: format!("{:064x}", i * 7919 % 301),
+                size: 0,
+                source: String::new(),
+                delivered: None,
+                oversize: None,
+                read_rank: 0,
+                arrival: (DateTime::UNIX_EPOCH, Basis::MailboxOrder),
+            };
+            let mut r = bare_record(&p, i % 11, 1, statuses[(i % 4) as usize], Vec::new());
+            r.for_turn = 1 + (i % 2) as u32;
+            r.power = ["france", "austria"][(i % 3 % 2) as usize].into();
+            r.player = ["", "ney"][(i % 7 % 2) as usize].into();
+            r.arrival = match i % 4 {
+                0 => "2026-12-06T00:00:00+00:00".into(),
+                1 => "2026-12-06T01:00:00+01:00".into(),
+                2 => format!("2026-12-06T00:{:02}:00+00:00", i % 60),
+                _ => "not a date".into(),
+            };
+            all.push(r);
+        }
+        let sequences = Sequences::new(&all);
+        let mut seen = BTreeSet::new();
+        for r in &all {
+            let n = sequences.of(r);
+            assert_eq!(n, count(&all, r), "{r:?}");
+            seen.insert(n);
+        }
+        assert!(seen.len() > 10, "the ranks vary: {seen:?}");
     }
 
     /// A batch puts each file in place only at `sync`, with the last bytes written for it, and leaves

@@ -99,7 +99,14 @@ impl Outgoing {
     /// dice, other text) does not reuse the Message-ID of the report it replaces.
     pub fn message_id(&self, tag: &str) -> String {
         let stem = self.file_name();
-        let said = sha256_hex(format!("{}\n{}", self.subject, self.text).as_bytes());
+        let said = {
+            use sha2::{Digest, Sha256};
+            let mut h = Sha256::new();
+            h.update(self.subject.as_bytes());
+            h.update(b"\n");
+            h.update(self.text.as_bytes());
+            hex::encode(h.finalize())
+        };
         format!(
             "{}.{}@{}.pbem",
             stem.trim_end_matches(".eml"),
@@ -192,7 +199,8 @@ impl Outgoing {
             for a in &self.attachments {
                 let ct = ContentType::parse(&a.content_type)
                     .with_context(|| format!("bad content type {}", a.content_type))?;
-                mixed = mixed.singlepart(Attachment::new(a.name.clone()).body(a.bytes.clone(), ct));
+                mixed = mixed
+                    .singlepart(Attachment::new(a.name.clone()).body(attachment(&a.bytes), ct));
             }
             b.multipart(mixed)?
         };
@@ -200,20 +208,65 @@ impl Outgoing {
     }
 }
 
-/// A text body as lettre 0.11 makes it from a `String`, in linear time: lettre turns LF into CRLF
-/// by inserting each `\r` into the string (quadratic in the size of a report). The encoding is the
-/// one lettre chooses for the text as given, and the bytes are the same.
+/// A text body (a report's text or HTML, an answer): 7bit, its lines ending in CRLF, when it may
+/// travel so (ASCII without NUL or lone CR, no line over 998 bytes: RFC 5322 2.1.1), which costs no
+/// encoding and no byte more; else as lettre 0.11 makes it from a `String` (quoted-printable unless
+/// more than a third of the bytes need escaping, then base64), in linear time: lettre turns LF into
+/// CRLF by inserting each `\r` into the string (quadratic in the size of a report).
 fn body(text: &str) -> Body {
-    let encoding = lettre_encoding(text);
-    let text = crlf(text);
-    match encoding {
-        ContentTransferEncoding::SevenBit => {
-            Body::dangerous_pre_encoded(text.into_bytes(), encoding)
+    let wire = crlf(text);
+    if travels_as_is(wire.as_bytes()) {
+        return Body::dangerous_pre_encoded(wire.into_bytes(), ContentTransferEncoding::SevenBit);
+    }
+    match lettre_encoding(text) {
+        encoding @ ContentTransferEncoding::SevenBit => {
+            Body::dangerous_pre_encoded(wire.into_bytes(), encoding)
         }
         // Always accepted for text; lettre's own CRLF pass then finds nothing to insert.
-        _ => Body::new_with_encoding(text, encoding)
+        encoding => Body::new_with_encoding(wire, encoding)
             .expect("lettre takes quoted-printable and base64 for any text"),
     }
+}
+
+/// An attachment's body, which a mail reader decodes to the attachment's very bytes (the player's
+/// `pbem verify` and his copy of the map are the files, byte for byte): 7bit when the bytes may
+/// travel as they are ([`travels_as_is`]); else quoted-printable of the bytes as binary (RFC 2045
+/// 6.7: each LF is the octet `=0A`, so it decodes to an LF, where the line breaks of a text body
+/// decode to CRLF), which costs a report's JSON or SVG a tenth to a fifth more, or base64 (a third
+/// more) when that is shorter, as for bytes that are mostly not printable ASCII.
+fn attachment(bytes: &[u8]) -> Body {
+    if travels_as_is(bytes) {
+        return Body::dangerous_pre_encoded(bytes.to_vec(), ContentTransferEncoding::SevenBit);
+    }
+    let quoted = quoted_printable::encode_binary(bytes);
+    // Base64 as lettre writes it: 4 bytes for 3, in lines of 76 and a CRLF.
+    let base64 = bytes.len().div_ceil(3) * 4;
+    if quoted.len() <= base64 + base64.div_ceil(76) * 2 {
+        Body::dangerous_pre_encoded(quoted, ContentTransferEncoding::QuotedPrintable)
+    } else {
+        Body::new_with_encoding(bytes.to_vec(), ContentTransferEncoding::Base64)
+            .expect("lettre takes base64 for any bytes")
+    }
+}
+
+/// Whether bytes may go into a mail as they are (RFC 5322 2.1.1, RFC 2045 2.7): ASCII without NUL,
+/// every line break a CRLF already (a lone LF would reach the reader as CRLF), no line over 998
+/// bytes.
+fn travels_as_is(bytes: &[u8]) -> bool {
+    // Bytes on the line so far, its CR included.
+    let mut line = 0;
+    let mut after_cr = false;
+    for &b in bytes {
+        match b {
+            0 | 0x80..=0xff => return false,
+            b'\n' if !after_cr || line > 999 => return false,
+            b'\n' => line = 0,
+            _ if after_cr => return false,
+            _ => line += 1,
+        }
+        after_cr = b == b'\r';
+    }
+    !after_cr && line <= 998
 }
 
 /// The text with CRLF line breaks (a lone LF gets a CR before it).
@@ -359,11 +412,74 @@ pub fn game_instant(game: &Game, turn: u32) -> DateTime<Utc> {
 mod tests {
     use super::*;
 
-    /// `body` gives the bytes and the encoding of lettre's own `Body::new(String)`, at the edges of
-    /// its choice: lines of 74 to 76 bytes (a CR more would reach 76), texts of many short lines (CRs
-    /// would count as bytes to escape), CRLF already there, lone CRs, non-ASCII, control bytes.
+    /// An attachment decodes to its very bytes: 7bit only when they may travel as they are (ASCII,
+    /// CRLF line breaks already, lines up to 998 bytes), else quoted-printable of the bytes (an LF is
+    /// `=0A`), or base64 when that is shorter.
     #[test]
-    fn bodies_are_lettres_bytes() {
+    fn attachments_decode_to_their_very_bytes() {
+        let decoded = |body: Body| {
+            let encoding = body.encoding();
+            let wire = body.into_vec();
+            match encoding {
+                ContentTransferEncoding::SevenBit => wire,
+                ContentTransferEncoding::QuotedPrintable => {
+                    quoted_printable::decode(&wire, quoted_printable::ParseMode::Strict).unwrap()
+                }
+                ContentTransferEncoding::Base64 => {
+                    use base64::Engine;
+                    let text: Vec<u8> =
+                        wire.into_iter().filter(|b| !b" \r\n".contains(b)).collect();
+                    base64::engine::general_purpose::STANDARD
+                        .decode(text)
+                        .unwrap()
+                }
+                other => panic!("{other:?}"),
+            }
+        };
+        let json = "{\n  \"turn\": 1,\n  \"text\": \"a = b\"\n}\n";
+        let wide = format!("{}\r\n", "x".repeat(998));
+        let cases: [(&[u8], ContentTransferEncoding); 9] = [
+            (json.as_bytes(), ContentTransferEncoding::QuotedPrintable),
+            (b"<svg>\r\n</svg>\r\n", ContentTransferEncoding::SevenBit),
+            (b"<svg>\r\n</svg>", ContentTransferEncoding::SevenBit),
+            (wide.as_bytes(), ContentTransferEncoding::SevenBit),
+            (
+                b"a line\rwith a lone CR\r\n",
+                ContentTransferEncoding::QuotedPrintable,
+            ),
+            (
+                b"a line\0with a NUL\r\n",
+                ContentTransferEncoding::QuotedPrintable,
+            ),
+            (
+                "{\"name\": \"Caf\u{e9}\"}\n".as_bytes(),
+                ContentTransferEncoding::QuotedPrintable,
+            ),
+            (
+                &[0xff, 0xfe, 0x00, 0x80, 0x81],
+                ContentTransferEncoding::Base64,
+            ),
+            (b"", ContentTransferEncoding::SevenBit),
+        ];
+        for (bytes, encoding) in cases {
+            let body = attachment(bytes);
+            assert_eq!(body.encoding(), encoding, "{bytes:?}");
+            assert_eq!(decoded(body), bytes, "{bytes:?}");
+        }
+        let too_wide = format!("{}\r\n", "x".repeat(999));
+        assert_eq!(
+            attachment(too_wide.as_bytes()).encoding(),
+            ContentTransferEncoding::QuotedPrintable
+        );
+    }
+
+    /// `body` is 7bit, with CRLF line breaks, when the text may travel so (ASCII without NUL or lone
+    /// CR, lines up to 998 bytes); else it gives the bytes and the encoding of lettre's own
+    /// `Body::new(String)`, at the edges of its choice: lines of 74 to 76 bytes (a CR more would
+    /// reach 76), texts of many short lines (CRs would count as bytes to escape), CRLF already
+    /// there, lone CRs, non-ASCII, control bytes, lines of 998 and 999 bytes.
+    #[test]
+    fn bodies_are_7bit_when_they_may_travel_so_else_lettres_bytes() {
         let mut texts = vec![
             String::new(),
             "\n".into(),
@@ -389,11 +505,27 @@ mod tests {
                 texts.push(text.replacen('y', "é", 1));
             }
         }
+        for n in [998, 999] {
+            texts.push(format!("{}\nz\n", "w".repeat(n)));
+        }
         for t in texts {
             let ours = body(&t);
+            if travels_as_is(crlf(&t).as_bytes()) {
+                assert_eq!(ours.encoding(), ContentTransferEncoding::SevenBit, "{t:?}");
+                assert_eq!(ours.into_vec(), crlf(&t).into_bytes(), "{t:?}");
+                continue;
+            }
             let theirs = Body::new(t.clone());
             assert_eq!(ours.encoding(), theirs.encoding(), "{t:?}");
             assert_eq!(ours.into_vec(), theirs.into_vec(), "{t:?}");
         }
+        assert_eq!(
+            body(&format!("{}\n", "w".repeat(998))).encoding(),
+            ContentTransferEncoding::SevenBit
+        );
+        assert_eq!(
+            body(&format!("{}\n", "w".repeat(999))).encoding(),
+            ContentTransferEncoding::QuotedPrintable
+        );
     }
 }

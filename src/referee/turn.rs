@@ -557,11 +557,11 @@ impl ReportSheet<'_> {
         let stem = crate::engine::command::file_stem(&p.id, command.map(|c| c.player.as_str()));
         let path = game.reports_dir(turn).join(format!("{stem}.txt"));
         let mut attachments = Vec::new();
-        if let Some(html) = &rendered.html {
+        if let Some(html) = rendered.html {
             put_bytes(
                 put,
                 game.reports_dir(turn).join(format!("{stem}.html")),
-                html.clone().into_bytes(),
+                html.into_bytes(),
             )?;
         }
         for f in rendered.attachments {

@@ -199,9 +199,8 @@ fn event(e: &EventLine) -> EventOut<'_> {
     }
 }
 
-/// The JSON report of `view`, pretty-printed, with a final line break.
-pub fn render(view: &PowerView) -> serde_json::Result<String> {
-    let h = &view.header;
+/// The JSON report of `view` with the turn's dice header `h`, compact, with a final line break.
+pub fn render(view: &PowerView, h: &super::DiceHeader) -> serde_json::Result<String> {
     let report = Report {
         format: FORMAT,
         game: &view.game,
@@ -284,7 +283,9 @@ pub fn render(view: &PowerView) -> serde_json::Result<String> {
         },
         orders_template: &view.orders_template,
     };
-    let mut text = serde_json::to_string_pretty(&report)?;
+    // Compact: the indentation of a pretty print is a fifth of a report's JSON, and the JSON is for
+    // programs (any of them prints it pretty); the text and HTML forms are the ones to read.
+    let mut text = serde_json::to_string(&report)?;
     text.push('\n');
     Ok(text)
 }

@@ -48,9 +48,16 @@ pub struct Rendered {
 pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
     let view = view::PowerView::build(game, input);
     let map = svg::render(game, input.shared, &view);
-    // The view as the templates' values, made once for the three renderings.
+    // The view as the templates' values, made once for the three renderings; the dice header,
+    // the same in every report, once per turn.
+    let header = input.shared.header_values(input.header);
     let fields = Value::from_serialize(&view);
-    let text = templates::render(game, "report.txt", &fields)?;
+    let text = templates::render(
+        game,
+        "report.txt",
+        &minijinja::context! { header => header.text.clone(), ..fields.clone() },
+    )?;
+    let fields = minijinja::context! { header => header.html.clone(), ..fields };
     // Inside HTML the SVG needs no namespace declaration (so it carries no URL), and it shrinks to
     // the width of the mail.
     let inline = map.replacen(
@@ -65,7 +72,7 @@ pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
     let html = templates::render(game, "report.html", &context)?;
     let without_map = minijinja::context! { map_svg => "", ..fields };
     let mail_html = templates::render(game, "report.html", &without_map)?;
-    let json = json::render(&view).context("cannot write the JSON report")?;
+    let json = json::render(&view, input.header).context("cannot write the JSON report")?;
     Ok(Rendered {
         text,
         html: Some(html),

@@ -77,6 +77,18 @@ pub struct TurnSight {
     events_of: OnceLock<BTreeMap<String, Vec<usize>>>,
     /// Where each land unit (not a fleet) stood at the start of the turn: owner and area, by id.
     starts: OnceLock<BTreeMap<String, (String, String)>>,
+    /// The dice header as the templates' values (made on the first report).
+    header: OnceLock<HeaderValues>,
+}
+
+/// The turn's dice header as the report templates' `header`, made once per turn: it lists every
+/// power's entropy, so that made for each report it would cost every report the size of the world.
+pub struct HeaderValues {
+    /// For the text template.
+    pub text: minijinja::Value,
+    /// For the HTML template: the same, with `text` escaped for HTML once (the bytes the template's
+    /// own escaping gives) and marked safe.
+    pub html: minijinja::Value,
 }
 
 impl TurnSight {
@@ -120,6 +132,7 @@ impl TurnSight {
             rank,
             events_of: OnceLock::new(),
             starts: OnceLock::new(),
+            header: OnceLock::new(),
         }
     }
 
@@ -159,6 +172,19 @@ impl TurnSight {
             .flatten()
             .filter_map(|&i| events.get(i))
             .collect()
+    }
+
+    /// The turn's dice header as the templates' values (every report of a turn has the same).
+    pub fn header_values(&self, header: &DiceHeader) -> &HeaderValues {
+        self.header.get_or_init(|| {
+            let text = minijinja::Value::from_serialize(header);
+            let escaped = minijinja::HtmlEscape(&header.text).to_string();
+            let html = minijinja::context! {
+                text => minijinja::Value::from_safe_string(escaped),
+                ..text.clone()
+            };
+            HeaderValues { text, html }
+        })
     }
 
     /// Owner and area of the land unit `id` at the start of the turn (the first of that id).
@@ -261,7 +287,6 @@ pub struct PowerView {
     pub player_rank: Option<String>,
     /// The power's map colour, `#rrggbb`, when game.toml gives one.
     pub power_colour: Option<String>,
-    pub header: DiceHeader,
     pub orders: OrdersView,
     /// Whether the power was due to send orders this turn (`Ruleset::expects_orders`).
     pub due: bool,
@@ -335,7 +360,6 @@ impl PowerView {
             player: command.map(|c| c.player.clone()),
             player_rank: command.map(|c| c.rank.clone()),
             power_colour: config.and_then(|p| p.colour.clone()),
-            header: input.header.clone(),
             orders,
             due: game.ruleset.expects_orders(input.state_before, power),
             units,
