@@ -93,8 +93,9 @@ impl Status {
 }
 
 /// What pbem made of one stored message: an entry of its run's `mail/received/batch-<sha256>.toml`,
-/// and for a submission filed as orders also `mail/received/<sha256>.toml` (`ingest_store`). It holds no password and
-/// nothing from the orders but their digest; the orders are read again from the stored message.
+/// and for a submission filed as orders also `mail/received/<sha256>.toml` (`ingest_store`). It
+/// holds no password and nothing from the orders but their digest; the orders are read again from
+/// the stored message.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Received {
