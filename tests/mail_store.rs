@@ -123,6 +123,17 @@ fn an_ingest_run_keeps_its_raw_messages_in_one_archive_and_its_records_in_one_fi
     filed.sort();
     assert_eq!(alone, filed);
     assert_eq!(s.standing.len(), 2);
+    // `pbem status` says where in the archive the message each power's orders came from is.
+    let out = pbem().arg("status").arg(&dir).assert().success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let austria = s.standing.iter().find(|w| w.power == "austria").unwrap();
+    assert!(
+        stdout.contains(&format!(
+            "{} (its line 'message {}', byte ",
+            inbox[0], austria.record.sha256
+        )),
+        "{stdout}"
+    );
     let out = pbem().arg("resolve").arg(&dir).assert().success();
     let printed = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(
