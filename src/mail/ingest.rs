@@ -208,13 +208,7 @@ impl IngestSummary {
 }
 
 /// Folders of the game's mail.
-pub fn inbox_dir(game: &Game) -> PathBuf {
-    game.dir.join("mail").join("inbox")
-}
-
-pub fn received_dir(game: &Game) -> PathBuf {
-    game.dir.join("mail").join("received")
-}
+pub use super::ingest_store::{inbox_dir, received_dir};
 
 /// `mail/inbox/<sha256>.eml`: a message stored alone (over the size limit, or by an older pbem).
 pub fn raw_path(game: &Game, sha: &str) -> PathBuf {
@@ -645,7 +639,7 @@ impl<'a> Sequences<'a> {
 
 /// Every record of `mail/received/`, by SHA-256 (`ingest_store::load_records`).
 pub fn load_records(game: &Game) -> Result<BTreeMap<String, Received>> {
-    super::ingest_store::load_records(game)
+    super::ingest_store::load_records(game, |r: &Received| r.sha256.clone())
 }
 
 /// Makes `mail/inbox/` (the raw archive: passwords, right or wrong, as they came) a folder only the

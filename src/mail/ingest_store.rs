@@ -24,12 +24,22 @@ use std::io::{BufRead, BufReader, Read, Seek, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::ingest::{inbox_dir, received_dir, Received};
 use crate::game::fsio::{crash_point, sync_dir};
 use crate::game::Game;
+
+/// `mail/inbox/`: the raw messages.
+pub fn inbox_dir(game: &Game) -> PathBuf {
+    game.dir.join("mail").join("inbox")
+}
+
+/// `mail/received/`: what pbem made of them.
+pub fn received_dir(game: &Game) -> PathBuf {
+    game.dir.join("mail").join("received")
+}
 
 /// The first line of a raw archive.
 pub const ARCHIVE_FORMAT: &str = "pbem-inbox-batch/v1";
@@ -331,17 +341,21 @@ impl ArchiveWriter {
     }
 }
 
-/// `mail/received/batch-<sha256>.toml`: the records of the messages one run judged.
+/// `mail/received/batch-<sha256>.toml`: the records of the messages one run judged (each an
+/// `ingest::Received`; this module stores them without reading them).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RecordsFile {
+pub struct RecordsFile<R> {
     pub format: String,
-    #[serde(default)]
-    pub message: Vec<Received>,
+    #[serde(default = "Vec::new")]
+    pub message: Vec<R>,
 }
 
 /// The path and bytes of the records file of one run (none when it judged nothing).
-pub fn records_file(game: &Game, records: &[Received]) -> Result<Option<(PathBuf, Vec<u8>)>> {
+pub fn records_file<R: Serialize>(
+    game: &Game,
+    records: &[R],
+) -> Result<Option<(PathBuf, Vec<u8>)>> {
     if records.is_empty() {
         return Ok(None);
     }
@@ -361,9 +375,12 @@ pub fn records_file(game: &Game, records: &[Received]) -> Result<Option<(PathBuf
     Ok(Some((received_dir(game).join(name), text.into_bytes())))
 }
 
-/// Every record of `mail/received/`, by SHA-256: those of the runs' files, and over them each
-/// message's own file.
-pub fn load_records(game: &Game) -> Result<BTreeMap<String, Received>> {
+/// Every record of `mail/received/`, by the key `key` gives (the message's SHA-256): those of the
+/// runs' files, and over them each message's own file.
+pub fn load_records<R: DeserializeOwned>(
+    game: &Game,
+    key: impl Fn(&R) -> String,
+) -> Result<BTreeMap<String, R>> {
     let dir = received_dir(game);
     let mut out = BTreeMap::new();
     let entries = match std::fs::read_dir(&dir) {
@@ -386,7 +403,7 @@ pub fn load_records(game: &Game) -> Result<BTreeMap<String, Received>> {
     alone.sort();
     for path in batches {
         let src = crate::game::load::read_source(&path, &game.shown(&path))?;
-        let file: RecordsFile = crate::game::load::parse_toml(&src)?;
+        let file: RecordsFile<R> = crate::game::load::parse_toml(&src)?;
         if file.format != RECORDS_FORMAT {
             bail!(
                 "{}: format {:?}, where pbem reads {RECORDS_FORMAT:?}",
@@ -395,13 +412,13 @@ pub fn load_records(game: &Game) -> Result<BTreeMap<String, Received>> {
             );
         }
         for r in file.message {
-            out.insert(r.sha256.clone(), r);
+            out.insert(key(&r), r);
         }
     }
     for path in alone {
         let src = crate::game::load::read_source(&path, &game.shown(&path))?;
-        let r: Received = crate::game::load::parse_toml(&src)?;
-        out.insert(r.sha256.clone(), r);
+        let r: R = crate::game::load::parse_toml(&src)?;
+        out.insert(key(&r), r);
     }
     Ok(out)
 }
