@@ -437,27 +437,21 @@ fn a_hostile_corpus_never_takes_the_referee_down() {
 
     // Every legitimate message is accepted, and each power's last one is filed.
     let (cases, _) = corpus(13);
-    let records: Vec<toml::Table> = fs::read_dir(dir.join("mail/received"))
-        .unwrap()
-        .map(|e| toml::from_str(&fs::read_to_string(e.unwrap().path()).unwrap()).unwrap())
-        .collect();
+    let records = pbem::mail::ingest::load_records(&load(&dir)).unwrap();
     let status_of = |id: &str| -> Vec<String> {
         records
-            .iter()
-            .filter(|r| r["message_id"].as_str() == Some(id))
-            .map(|r| r["status"].as_str().unwrap().to_string())
+            .values()
+            .filter(|r| r.message_id == id)
+            .map(|r| r.status.name().to_string())
             .collect()
     };
     // The flood from one address: 8 wrong passwords checked, the rest recorded as a flood.
     let floods = records
-        .iter()
+        .values()
         .filter(|r| {
-            r["reasons"].as_array().is_some_and(|a| {
-                a.iter().any(|x| {
-                    x.as_str()
-                        .is_some_and(|x| x.starts_with("flood: flood@evil.example"))
-                })
-            })
+            r.reasons
+                .iter()
+                .any(|x| x.starts_with("flood: flood@evil.example"))
         })
         .count();
     assert_eq!(floods, 13 - 8);

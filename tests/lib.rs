@@ -27,6 +27,7 @@ mod mail_robustness;
 mod mail_security;
 mod mail_smtp;
 mod mail_smtp_tls;
+mod mail_store;
 mod map_kinds;
 mod ngg_demo;
 mod orders_md;

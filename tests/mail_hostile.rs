@@ -89,13 +89,14 @@ fn a_flood_from_one_sender_is_recorded_as_such_and_never_stops_the_good_mail() {
     let out = pbem().arg("ingest").arg(&dir).arg(&path).assert().success();
     let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(dir.join("orders/1/austria.txt").exists(), "{stdout}");
-    let records: Vec<String> = fs::read_dir(dir.join("mail/received"))
-        .unwrap()
-        .map(|e| fs::read_to_string(e.unwrap().path()).unwrap())
-        .collect();
+    let records = pbem::mail::ingest::load_records(&load(&dir)).unwrap();
     let floods = records
-        .iter()
-        .filter(|r| r.contains("flood: france@example.org"))
+        .values()
+        .filter(|r| {
+            r.reasons
+                .iter()
+                .any(|x| x.contains("flood: france@example.org"))
+        })
         .count();
     assert_eq!(floods, 30 - 8, "{stdout}");
     // Only the checked ones are answered: eight answers to France and one to Austria.
@@ -353,14 +354,15 @@ fn purge_passwords_rewrites_orders_filed_the_old_way_and_makes_the_archive_priva
         eml("france@example.org", ON_TIME, "g1@example.org", &body),
     );
     pbem().arg("ingest").arg(&dir).arg(&path).assert().success();
-    // As pbem filed it before: the player's text, password and all, and its digest in the record.
+    // As pbem filed it before: the player's text, password and all, and its digest in the record
+    // (the message's own record, which stands over its run's).
     fs::write(dir.join("orders/1/france.txt"), &body).unwrap();
-    let received = fs::read_dir(dir.join("mail/received"))
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
+    let records = pbem::mail::ingest::load_records(&load(&dir)).unwrap();
+    assert_eq!(records.len(), 1);
+    let received = dir.join(format!(
+        "mail/received/{}.toml",
+        records.keys().next().unwrap()
+    ));
     let record = fs::read_to_string(&received).unwrap();
     let digest = pbem::game::record::sha256_hex(body.as_bytes());
     let old = record

@@ -66,7 +66,9 @@ fn the_last_submission_before_the_deadline_counts_and_every_one_is_kept() {
     let filed = fs::read_to_string(dir.join("orders/1/france.txt")).unwrap();
     assert!(filed.ends_with("attack Ingolstadt\n"), "{filed}");
     assert_eq!(
-        fs::read_dir(dir.join("mail/inbox")).unwrap().count(),
+        pbem::mail::ingest_store::RawStore::open(&load(&dir))
+            .unwrap()
+            .len(),
         3,
         "every message is kept"
     );

@@ -354,21 +354,29 @@ pub fn ingest(dir: &Path, mbox: &Path) -> usize {
     summary.new.len()
 }
 
-/// The floor of ingest: read the mailbox, parse every message, store each one atomically.
+/// The floor of ingest: read the mailbox, parse every message, store them all in one file
+/// atomically (as ingest's raw archive), then write a file per message (as ingest's answers), each
+/// atomically, synced together.
 pub fn ingest_floor(dir: &Path, mbox: &Path) -> usize {
     let file = std::fs::File::open(mbox).expect("the mailbox");
     let mut n = 0;
+    let mut archive = Vec::new();
+    let mut answers = pbem::game::fsio::Batch::new();
     for m in pbem::mail::parse::read_mbox(std::io::BufReader::new(file)) {
         let m = m.expect("a message");
         let parsed = pbem::mail::parse::parse(&m.bytes);
         let name = pbem::game::record::sha256_hex(&m.bytes);
-        write_atomic(
-            &dir.join("mail/inbox").join(format!("{name}.eml")),
-            &m.bytes,
-        )
-        .expect("stored");
+        archive.extend_from_slice(&m.bytes);
+        answers
+            .put(
+                &dir.join("mail/outbox").join(format!("{name}.eml")),
+                &m.bytes,
+            )
+            .expect("written");
         n += usize::from(parsed.is_some());
     }
+    write_atomic(&dir.join("mail/inbox/batch.raw"), &archive).expect("stored");
+    answers.commit().expect("synced");
     n
 }
 

@@ -10,8 +10,8 @@ use crate::mail::ingest::{ingest_with_progress, IngestSummary, Status};
 
 /// Read orders from mail: store, authenticate, file and acknowledge every submission.
 ///
-/// Reads .eml files, mbox files and Maildir folders; stores every message, authenticates each
-/// submission, files the last one received before the deadline, and writes an acknowledgement for
+/// Reads .eml files, mbox files and Maildir folders; stores every new message (in one archive per
+/// run, `mail/inbox/batch-<sha256>.raw`), authenticates each submission, files the last one received before the deadline, and writes an acknowledgement for
 /// every one to the outbox. The mailbox is never modified; ingesting it twice changes nothing.
 #[derive(Debug, clap::Args)]
 #[command(after_help = examples!(

@@ -10,7 +10,7 @@ use crate::game::Game;
 
 /// Remove the passwords pbem kept in clear in a game made before it filed orders without them.
 ///
-/// Makes the raw archive (`mail/inbox/`) private (the folder 0700, each message 0600) and rewrites
+/// Makes the raw archive (`mail/inbox/`) private (the folder 0700, each file in it 0600) and rewrites
 /// the current turn's orders filed from mail with a `submission` line in place of the password.
 /// Orders files of resolved turns are inputs of their turn records (`pbem audit` re-reads them):
 /// they are listed, not changed. Files put in place by hand keep their password line, which the
@@ -28,7 +28,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let game = Game::load(&args.game)?;
     let purged = crate::mail::ingest::purge_passwords(&game)?;
     crate::say!(
-        "The raw archive {} is private ({} message(s), mode 0600).",
+        "The raw archive {} is private ({} message(s), each file mode 0600).",
         game.shown(&crate::mail::ingest::inbox_dir(&game)),
         purged.archived
     );

@@ -59,6 +59,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Some(d) => crate::clock::now()? >= d.with_timezone(&chrono::Utc),
         None => false,
     };
+    let store = crate::mail::ingest_store::RawStore::open(&game)?;
     for s in crate::mail::status::orders_status(&game, turn)? {
         let check = checks
             .iter()
@@ -85,7 +86,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 } else {
                     format!("<{}>", r.message_id)
                 },
-                game.shown(&crate::mail::ingest::raw_path(&game, &r.sha256)),
+                store.shown(&game, &r.sha256),
                 if filed.is_file() {
                     game.shown(&filed)
                 } else {

@@ -164,11 +164,17 @@ pub fn create_dirs(dir: &Path) -> Result<()> {
 /// xfs share one journal commit among the syncs waiting for it), where one after the other each
 /// costs a commit of its own.
 pub fn sync_files(paths: &[&Path]) -> Result<()> {
-    const THREADS: usize = 16;
+    sync_files_on(paths, 16)
+}
+
+/// As [`sync_files`], on at most `threads` threads: the more syncs wait together, the fewer journal
+/// commits the file system makes (each thread mostly waits for the disk).
+pub fn sync_files_on(paths: &[&Path], threads: usize) -> Result<()> {
+    let threads = threads.max(1);
     if paths.len() <= 1 {
         return paths.iter().try_for_each(|p| sync_file(p));
     }
-    let chunk = paths.len().div_ceil(THREADS);
+    let chunk = paths.len().div_ceil(threads);
     std::thread::scope(|scope| {
         let handles: Vec<_> = paths
             .chunks(chunk)
@@ -201,7 +207,7 @@ pub fn sync_dir(dir: &Path) -> Result<()> {
 /// Test hook for the crash tests: with `PBEM_CRASH_BEFORE=<file name>` set, the process aborts right
 /// before that file is put in place, as a power cut would; with `<file name>#<n>`, before the n-th
 /// time it is (a ledger written more than once, for instance).
-fn crash_point(path: &Path) {
+pub fn crash_point(path: &Path) {
     static SEEN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let Some(wanted) = std::env::var_os("PBEM_CRASH_BEFORE") else {
         return;

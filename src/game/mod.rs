@@ -13,8 +13,8 @@
 //! <game>/orders/<t>/<power>.txt     the accepted orders of each power for turn t
 //! <game>/orders/<t>/<power>.<player>.txt  ... of each player of a power with several
 //! <game>/secret/<t>.key             R_t, mode 0600, revealed in record t
-//! <game>/mail/inbox/<sha256>.eml    every raw message received (mode 0600)      (mail/ingest.rs)
-//! <game>/mail/received/<sha256>.toml  what pbem made of each message
+//! <game>/mail/inbox/batch-<sha256>.raw  the raw messages of an ingest run (0600) (mail/ingest_store.rs)
+//! <game>/mail/received/batch-<sha256>.toml  what pbem made of each; <sha256>.toml: a filed one's
 //! <game>/mail/outbox/*.eml          every message pbem sends                    (mail/outbox.rs)
 //! <game>/mail/sent/<file>.toml      who got what                                (mail/send.rs)
 //! ```

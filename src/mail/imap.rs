@@ -2,7 +2,7 @@
 //! of `pbem ingest`, then judged as `pbem ingest` judges them. The steps, each a guarantee:
 //!
 //! 1. **Stored first.** Messages are fetched in batches ([`BATCH`]) with `BODY.PEEK[]` (which sets no
-//!    flag); each batch is written to `mail/inbox/<sha256>.eml` (mode 0600) and synced
+//!    flag); each batch is written to one raw archive in `mail/inbox/` (mode 0600) and synced
 //!    (`ingest::store_all`) before anything else.
 //! 2. **Never fetched twice.** Then [`STATE_FILE`] records the mailbox's UIDVALIDITY, the highest UID
 //!    stored, and the messages stored but not yet judged (atomically). A rerun asks only for UIDs above
@@ -99,10 +99,11 @@ pub fn fetch(game: &Game, progress: &mut dyn FnMut(usize, usize)) -> Result<Fetc
         summary.error = Some(e);
     }
     if !state.unjudged.is_empty() {
+        let store = super::ingest_store::RawStore::open(game)?;
         let messages = state
             .unjudged
             .iter()
-            .map(|f| raw_message(game, f))
+            .map(|f| raw_message(game, &store, f))
             .collect::<Result<Vec<_>>>()?;
         summary.ingest = Some(ingest::ingest_messages(game, messages, progress)?);
         state.unjudged.clear();
@@ -236,23 +237,23 @@ fn mark<T: Read + Write>(
 }
 
 /// A stored message, read back from the archive for the ingest.
-fn raw_message(game: &Game, f: &Fetched) -> Result<RawMessage> {
-    let path = ingest::raw_path(game, &f.sha256);
-    let size = std::fs::metadata(&path)
-        .with_context(|| {
-            format!(
-                "the fetched message {} is not in the archive",
-                path.display()
-            )
-        })?
-        .len();
-    let (bytes, oversize) = if size > game.config.mail.max_message_bytes {
-        (Vec::new(), Some((path, size)))
-    } else {
-        (
-            std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?,
-            None,
+fn raw_message(
+    game: &Game,
+    store: &super::ingest_store::RawStore,
+    f: &Fetched,
+) -> Result<RawMessage> {
+    let stored = store.get(&f.sha256).with_context(|| {
+        format!(
+            "the fetched message {} is not in the archive {}",
+            f.sha256,
+            game.shown(&ingest::inbox_dir(game))
         )
+    })?;
+    // A message over the size limit has a file of its own (`ingest::store_all`), streamed again.
+    let (bytes, oversize) = if stored.size > game.config.mail.max_message_bytes && stored.alone() {
+        (Vec::new(), Some((stored.file.clone(), stored.size)))
+    } else {
+        (store.read(&f.sha256)?, None)
     };
     let delivered = DateTime::parse_from_rfc3339(&f.internal_date)
         .ok()

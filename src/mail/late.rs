@@ -144,10 +144,11 @@ pub fn accept_late(
     let replaces = standing.filter(|w| w.sha256 != chosen.sha256);
 
     // The orders, read again from the stored message exactly as ingest files them.
-    let raw = std::fs::read(ingest::raw_path(game, &chosen.sha256)).with_context(|| {
+    let store = super::ingest_store::RawStore::open(game)?;
+    let raw = store.read(&chosen.sha256).with_context(|| {
         format!(
             "the stored message {} is missing",
-            game.shown(&ingest::raw_path(game, &chosen.sha256))
+            store.shown(game, &chosen.sha256)
         )
     })?;
     let msg = parse::parse(&raw).context("the stored message cannot be read again")?;

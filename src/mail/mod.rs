@@ -1,8 +1,9 @@
 //! Mail: orders in by e-mail (issue 4) and every message out through the outbox (issue 5).
 //!
 //! ```text
-//! mailbox (.eml, mbox, Maildir) --ingest--> mail/inbox/<sha256>.eml      the raw message, stored first
-//!                                           mail/received/<sha256>.toml  what pbem made of it
+//! mailbox (.eml, mbox, Maildir) --ingest--> mail/inbox/batch-<sha256>.raw       the raw messages of a run, stored first
+//!                                           mail/received/batch-<sha256>.toml  what pbem made of each
+//!                                           mail/received/<sha256>.toml        the record of a filed submission
 //!                                           orders/<t>/<power>.txt       the submission that counts
 //!                                           mail/outbox/*.eml            an acknowledgement per submission
 //! mail/outbox/*.eml --send--> SMTP, sendmail or a folder; mail/sent/<file>.toml records each delivery
@@ -15,6 +16,8 @@
 //! - `html`, `extract`: find the orders in what mail clients write.
 //! - `imap`: `pbem fetch`, new messages from an IMAP mailbox over TLS into the archive, then ingested.
 //! - `ingest`: stores, authenticates, orders by arrival, files the submission that counts.
+//! - `ingest_store`: the raw archive and the records of each ingest run, one file each, and the
+//!   readers that find every message and record (those of older pbem versions, one file each, too).
 //! - `late`: `pbem accept-late`, the referee's decision to let a late submission stand (an act).
 //! - `ack`: the acknowledgement of every submission and the reminders (templates/ack.txt.j2,
 //!   templates/reminder.txt.j2).
@@ -30,6 +33,7 @@ pub mod extract;
 pub mod html;
 pub mod imap;
 pub mod ingest;
+pub mod ingest_store;
 pub mod late;
 pub mod mailbox;
 pub mod mbox;
