@@ -1,13 +1,15 @@
 //! The machine-readable report of one power: `pbem-report/1`, described by the JSON Schema
 //! `schema/report-v1.schema.json`. It holds what the text report and the map hold and nothing more:
 //! the power's units, what it sees, the control it knows, the events it saw with their rolls and
-//! labels, the decisions taken for it, the public dice header and the orders template. A change that breaks readers of version 1 is a new
+//! labels, the decisions taken for it, the public dice header, the orders template and what his own
+//! check needs (`check`, see `for_check`). A change that breaks readers of version 1 is a new
 //! version with a new schema file.
 
 use serde::Serialize;
 
 use crate::engine::visibility::Precision;
 
+use super::for_check::CheckData;
 use super::map::{CombatMark, MoveMark};
 use super::view::{EventLine, PowerView, UnitLine};
 
@@ -35,6 +37,9 @@ struct Report<'a> {
     next: Next<'a>,
     dice: Dice<'a>,
     orders_template: &'a str,
+    /// What the player's own check needs (`report::for_check`); absent when the report cannot carry it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    check: Option<&'a CheckData>,
 }
 
 #[derive(Serialize)]
@@ -199,8 +204,9 @@ fn event(e: &EventLine) -> EventOut<'_> {
     }
 }
 
-/// The JSON report of `view`, pretty-printed, with a final line break.
-pub fn render(view: &PowerView) -> serde_json::Result<String> {
+/// The JSON report of `view`, with `check` for the player's own check, pretty-printed, with a final
+/// line break.
+pub fn render(view: &PowerView, check: Option<&CheckData>) -> serde_json::Result<String> {
     let h = &view.header;
     let report = Report {
         format: FORMAT,
@@ -283,6 +289,7 @@ pub fn render(view: &PowerView) -> serde_json::Result<String> {
             digest: &h.digest,
         },
         orders_template: &view.orders_template,
+        check,
     };
     let mut text = serde_json::to_string_pretty(&report)?;
     text.push('\n');

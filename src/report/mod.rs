@@ -4,6 +4,7 @@
 //! mail's alternative has it without, since the mail carries the map once, as its SVG attachment),
 //! JSON (`pbem-report/1`, see `schema/`) and an SVG map. The referee gets a summary.
 
+pub mod for_check;
 pub mod header;
 pub mod json;
 pub mod map;
@@ -65,7 +66,8 @@ pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
     let html = templates::render(game, "report.html", &context)?;
     let without_map = minijinja::context! { map_svg => "", ..fields };
     let mail_html = templates::render(game, "report.html", &without_map)?;
-    let json = json::render(&view).context("cannot write the JSON report")?;
+    let check = for_check::build(game, input, &view);
+    let json = json::render(&view, check.as_ref()).context("cannot write the JSON report")?;
     Ok(Rendered {
         text,
         html: Some(html),

@@ -77,6 +77,8 @@ pub struct TurnSight {
     events_of: OnceLock<BTreeMap<String, Vec<usize>>>,
     /// Where each land unit (not a fleet) stood at the start of the turn: owner and area, by id.
     starts: OnceLock<BTreeMap<String, (String, String)>>,
+    /// The game's files a player's own check needs (`report::for_check`), read once per turn.
+    pub check_files: OnceLock<Option<super::for_check::GameFiles>>,
 }
 
 impl TurnSight {
@@ -120,6 +122,7 @@ impl TurnSight {
             rank,
             events_of: OnceLock::new(),
             starts: OnceLock::new(),
+            check_files: OnceLock::new(),
         }
     }
 

@@ -269,6 +269,15 @@ pub trait Ruleset {
         Vec::new()
     }
 
+    /// Takes out of `state` what `power` may not know, for the state its JSON report carries to the
+    /// player's own check (`pbem check --report`): the units for which `keep(id)` is false (those he
+    /// does not see exactly) and the ruleset's secrets of other powers (PoG: their cards). The shared
+    /// keys are fogged by the report (`report::for_check`). Returns false, by default, for a ruleset
+    /// that cannot fog its state: its reports then carry nothing for a player's check.
+    fn fog(&self, _state: &mut State, _power: &str, _keep: &dyn Fn(&str) -> bool) -> bool {
+        false
+    }
+
     /// The areas `power` can see in `state` (for reports and visibility).
     fn visible_areas(&self, game: &Game, state: &State, power: &str) -> BTreeSet<usize>;
 

@@ -221,6 +221,16 @@ impl Ruleset for Pog {
         }
     }
 
+    fn fog(&self, state: &mut State, power: &str, keep: &dyn Fn(&str) -> bool) -> bool {
+        if let Some(t) = state.table_mut::<state::PogState>() {
+            t.units.retain(|u| keep(u.id()));
+            // The cards in another power's hand are its secret.
+            t.cards.retain(|p, _| p == power);
+            return true;
+        }
+        false
+    }
+
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }
