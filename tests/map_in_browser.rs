@@ -81,8 +81,14 @@ fn the_report_mail_shows_its_png_map_in_a_browser_at_phone_width() {
     let eml = fs::read(game.join("mail/outbox/t0001-report-france.eml")).unwrap();
     let message = MessageParser::default().parse(&eml).unwrap();
     let html = message.body_html(0).unwrap().into_owned();
-    assert!(html.contains("src=\"cid:map@pbem\""), "no cid: image in the HTML");
-    assert!(!html.contains("<svg"), "the mail's HTML carries an inline SVG");
+    assert!(
+        html.contains("src=\"cid:map@pbem\""),
+        "no cid: image in the HTML"
+    );
+    assert!(
+        !html.contains("<svg"),
+        "the mail's HTML carries an inline SVG"
+    );
     let png = message
         .parts
         .iter()

@@ -184,8 +184,11 @@ impl Outgoing {
                     let alternative = MultiPart::alternative()
                         .boundary(boundary("alt"))
                         .singlepart(text);
-                    let shown: Vec<&Attached> =
-                        self.attachments.iter().filter(|a| a.inline.is_some()).collect();
+                    let shown: Vec<&Attached> = self
+                        .attachments
+                        .iter()
+                        .filter(|a| a.inline.is_some())
+                        .collect();
                     if shown.is_empty() {
                         alternative.singlepart(html)
                     } else {

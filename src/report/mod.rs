@@ -8,6 +8,7 @@
 pub mod for_check;
 pub mod header;
 pub mod json;
+pub mod labels;
 pub mod map;
 pub mod png;
 pub mod summary;
@@ -72,7 +73,12 @@ pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
         ..fields.clone()
     };
     let html = templates::render(game, "report.html", &context)?;
-    let map_png = png::render(&map);
+    let map_png = png::render(&svg::render_as(
+        game,
+        input.shared,
+        &view,
+        svg::Layout::Phone,
+    ));
     let mail_map = minijinja::context! {
         map_svg => "",
         map_cid => map_png.as_ref().map(|_| format!("cid:{MAP_CID}")),

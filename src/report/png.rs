@@ -52,7 +52,11 @@ pub fn render(svg: &str) -> Option<Vec<u8>> {
     let height = (size.height() * scale).ceil() as u32;
     let mut pixmap = Pixmap::new(width, height)?;
     pixmap.fill(resvg::tiny_skia::Color::WHITE);
-    resvg::render(&tree, Transform::from_scale(scale, scale), &mut pixmap.as_mut());
+    resvg::render(
+        &tree,
+        Transform::from_scale(scale, scale),
+        &mut pixmap.as_mut(),
+    );
     pixmap.encode_png().ok()
 }
 
