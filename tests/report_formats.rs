@@ -482,3 +482,30 @@ fn the_png_map_of_france_is_stable() {
         )
     );
 }
+
+/// Each ruleset draws its own marks and legend: the PoG map shows trenches (11.2), forts and
+/// terrain, and counts combat factors; the EiA map has no trench and counts corps factors.
+#[test]
+fn the_pog_map_draws_its_trenches_forts_and_terrain_with_its_own_legend() {
+    let tmp = tempfile::tempdir().unwrap();
+    support::pbem()
+        .args(["demo", "--game", "pog-1914", "--dir"])
+        .arg(tmp.path())
+        .assert()
+        .success();
+    let svg = fs::read_to_string(tmp.path().join("pog-1914/turns/1/reports/allies.svg")).unwrap();
+    for (mark, legend) in [
+        (">T1</text>", "T1, T2: trench and its level (PoG 11.2)"),
+        (">F2</text>", "F1, F2, F3: fort and its strength"),
+        (">mtn</text>", "mountain: mtn"),
+    ] {
+        assert!(svg.contains(mark), "no {mark} on the PoG map");
+        assert!(svg.contains(legend), "no '{legend}' in the PoG legend");
+    }
+    assert!(svg.contains("combat factors of a power in an area"));
+    assert!(!svg.contains("fleets of 6 ships") && !svg.contains(">sea area<"));
+    let (_t, game) = demo();
+    let eia = report(&game, "france", "svg");
+    assert!(eia.contains("corps factors of a power in an area"));
+    assert!(!eia.contains("trench"));
+}

@@ -28,7 +28,7 @@ const WITHHELD: &str = "withheld";
 /// The largest `map.toml` a report carries (every bundled map is far smaller); a report of a game
 /// with a larger map carries no `check` object, so that a game of a thousand powers does not mail
 /// its whole map a thousand times.
-pub const MAX_MAP_BYTES: usize = 256 * 1024;
+pub const MAX_MAP_BYTES: usize = 64 * 1024;
 
 /// The game's files the `check` object carries as they are, read once per turn
 /// (`TurnSight::check_files`).

@@ -57,7 +57,41 @@ pub fn render(svg: &str) -> Option<Vec<u8>> {
         Transform::from_scale(scale, scale),
         &mut pixmap.as_mut(),
     );
-    pixmap.encode_png().ok()
+    encode(&pixmap)
+}
+
+/// The picture as a PNG of the fewest bytes that keep every pixel: indexed when it has at most 256
+/// colours, else RGB (it is opaque: the alpha channel of tiny-skia's own PNG is waste).
+fn encode(pixmap: &Pixmap) -> Option<Vec<u8>> {
+    let rgb: Vec<[u8; 3]> = pixmap
+        .pixels()
+        .iter()
+        .map(|p| {
+            let c = p.demultiply();
+            [c.red(), c.green(), c.blue()]
+        })
+        .collect();
+    let mut palette: Vec<[u8; 3]> = rgb.clone();
+    palette.sort_unstable();
+    palette.dedup();
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::Best);
+    let data: Vec<u8> = if palette.len() <= 256 {
+        encoder.set_color(png::ColorType::Indexed);
+        encoder.set_palette(palette.concat());
+        rgb.iter()
+            .map(|c| palette.binary_search(c).unwrap_or(0) as u8)
+            .collect()
+    } else {
+        encoder.set_color(png::ColorType::Rgb);
+        rgb.concat()
+    };
+    let mut writer = encoder.write_header().ok()?;
+    writer.write_image_data(&data).ok()?;
+    writer.finish().ok()?;
+    Some(out)
 }
 
 /// The width and height of a PNG, from its header.

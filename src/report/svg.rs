@@ -10,9 +10,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 use crate::engine::visibility::Precision;
+use crate::game::map::Terrain;
 use crate::game::Game;
 
-use super::labels::{text_width, Placer, Rect, Spot};
+use super::labels::{self, text_width, Placer, Rect, Spot};
 use super::map::AreaMark;
 use super::view::{PowerView, TurnSight};
 
@@ -382,6 +383,34 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
     }
     let _ = writeln!(s, "</g>");
 
+    // Marks beside each node, leftward: its terrain, its fort, the ruleset's own (PoG trenches).
+    let _ = writeln!(s, r#"<g class="marks">"#);
+    for a in &map.areas {
+        let (x, y) = pos[a.id.as_str()];
+        let mut right = x - if a.land { 15 } else { 32 };
+        for (tag, about, fill, ink) in area_marks(game, view, a) {
+            let w = labels::text_width(&tag, 10) + 4;
+            let left = right - w;
+            placer.block(Rect {
+                x0: left,
+                y0: y - 7,
+                x1: right,
+                y1: y + 7,
+            });
+            let _ = writeln!(
+                s,
+                r#"<g class="mark"><title>{}</title><rect x="{left}" y="{}" width="{w}" height="13" rx="2" fill="{fill}" stroke="{INK}" stroke-width="0.5"/><text x="{}" y="{}" font-size="10" fill="{ink}">{}</text></g>"#,
+                esc(&format!("{}: {about}", a.id)),
+                y - 7,
+                left + 2,
+                y + 3,
+                esc(&tag)
+            );
+            right = left - 2;
+        }
+    }
+    let _ = writeln!(s, "</g>");
+
     // Names last, over everything, each where it covers nothing (`report::labels`).
     let _ = writeln!(s, r#"<g class="names">"#);
     for a in &map.areas {
@@ -427,6 +456,55 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
     s.push_str(&legend);
     s.push_str("</svg>\n");
     s
+}
+
+/// The tag of a terrain other than clear, drawn beside the node.
+fn terrain_tag(t: Terrain) -> Option<&'static str> {
+    match t {
+        Terrain::Clear => None,
+        Terrain::Forest => Some("for"),
+        Terrain::Hills => Some("hil"),
+        Terrain::Mountain => Some("mtn"),
+        Terrain::Marsh => Some("mar"),
+        Terrain::Swamp => Some("swp"),
+        Terrain::Desert => Some("des"),
+    }
+}
+
+/// The marks of area `a`: tag, meaning, fill and ink. Its terrain (not clear), its fort (PoG), and
+/// the ruleset's own marks there (`Ruleset::map_marks`).
+fn area_marks(
+    game: &Game,
+    view: &PowerView,
+    a: &AreaMark,
+) -> Vec<(String, String, &'static str, &'static str)> {
+    let area = game.map.area(a.index);
+    let mut out = Vec::new();
+    if let Some(tag) = terrain_tag(area.terrain).filter(|_| a.land) {
+        out.push((
+            tag.to_string(),
+            area.terrain.name().to_string(),
+            "#f1f8e9",
+            INK,
+        ));
+    }
+    if let Some(level) = area.fort {
+        out.push((
+            format!("F{level}"),
+            format!("fort, strength {level}"),
+            "#455a64",
+            "#ffffff",
+        ));
+    }
+    for m in view.map.marks.iter().filter(|m| m.area == a.id) {
+        out.push((m.tag.clone(), m.about.clone(), "#fff3e0", INK));
+    }
+    out
+}
+
+/// Whether `tag` is a terrain's.
+fn terrain_tag_of(tag: &str) -> bool {
+    ["for", "hil", "mtn", "mar", "swp", "des"].contains(&tag)
 }
 
 /// The title over the map.
@@ -707,49 +785,59 @@ fn draw_legend(
         circle(l.y, UNSEEN, "#9e9e9e", r#" stroke-dasharray="3 2""#),
         "out of sight: control not known",
     );
-    l.line(
-        format!(
-            r##"<ellipse cx="{}" cy="{}" rx="14" ry="8" fill="#e3f2fd" stroke="#64b5f6" stroke-width="1.5"/>"##,
-            x + 11,
-            l.y
-        ),
-        "sea area",
-    );
-    l.line(
-        format!(
-            r##"<rect x="{}" y="{}" width="8" height="8" fill="#ffffff" stroke="{INK}" stroke-width="1.5"/>"##,
-            x + 7,
-            l.y - 4
-        ),
-        "open city",
-    );
-    l.line(
-        format!(
-            r#"<rect x="{}" y="{}" width="8" height="8" fill="{INK}" stroke="{INK}" stroke-width="1.5"/>"#,
-            x + 7,
-            l.y - 4
-        ),
-        "fortified city",
-    );
-    l.line(
-        format!(
-            r##"<polygon points="{}" fill="#fbc02d" stroke="{INK}" stroke-width="1"/>"##,
-            star(x + 11, l.y)
-        ),
-        "capital",
-    );
-    l.line(
-        format!(
-            r#"<polygon points="{},{} {},{} {},{}" fill="{INK}"/>"#,
-            x + 7,
-            l.y + 4,
-            x + 15,
-            l.y + 4,
-            x + 11,
-            l.y - 3
-        ),
-        "depot",
-    );
+    if view.map.areas.iter().any(|a| !a.land) {
+        l.line(
+            format!(
+                r##"<ellipse cx="{}" cy="{}" rx="14" ry="8" fill="#e3f2fd" stroke="#64b5f6" stroke-width="1.5"/>"##,
+                x + 11,
+                l.y
+            ),
+            "sea area",
+        );
+    }
+    if view.map.areas.iter().any(|a| a.city && a.fortress == 0) {
+        l.line(
+            format!(
+                r##"<rect x="{}" y="{}" width="8" height="8" fill="#ffffff" stroke="{INK}" stroke-width="1.5"/>"##,
+                x + 7,
+                l.y - 4
+            ),
+            "open city",
+        );
+    }
+    if view.map.areas.iter().any(|a| a.city && a.fortress > 0) {
+        l.line(
+            format!(
+                r#"<rect x="{}" y="{}" width="8" height="8" fill="{INK}" stroke="{INK}" stroke-width="1.5"/>"#,
+                x + 7,
+                l.y - 4
+            ),
+            "fortified city",
+        );
+    }
+    if view.map.areas.iter().any(|a| a.capital.is_some()) {
+        l.line(
+            format!(
+                r##"<polygon points="{}" fill="#fbc02d" stroke="{INK}" stroke-width="1"/>"##,
+                star(x + 11, l.y)
+            ),
+            "capital",
+        );
+    }
+    if view.map.areas.iter().any(|a| a.depot) {
+        l.line(
+            format!(
+                r#"<polygon points="{},{} {},{} {},{}" fill="{INK}"/>"#,
+                x + 7,
+                l.y + 4,
+                x + 15,
+                l.y + 4,
+                x + 11,
+                l.y - 3
+            ),
+            "depot",
+        );
+    }
     l.line(
         format!(
             r##"<line x1="{x}" y1="{y}" x2="{}" y2="{y}" stroke="#9e9e9e" stroke-width="2"/>"##,
@@ -784,6 +872,42 @@ fn draw_legend(
             "sea lane",
         );
     }
+    // The marks this map draws, each kind once.
+    let mut kinds: Vec<(&str, String)> = Vec::new();
+    for a in &view.map.areas {
+        let area = game.map.area(a.index);
+        if let Some(tag) = terrain_tag(area.terrain).filter(|_| a.land) {
+            kinds.push((tag, format!("{}: {tag}", area.terrain.name())));
+        }
+        if area.fort.is_some() {
+            kinds.push(("F1", "F1, F2, F3: fort and its strength".to_string()));
+        }
+    }
+    for m in &view.map.marks {
+        kinds.push((m.tag.as_str(), m.legend.to_string()));
+    }
+    let mut said = BTreeSet::new();
+    let mut terrain_words = Vec::new();
+    let mut other = Vec::new();
+    for (tag, text) in kinds {
+        if !said.insert(text.clone()) {
+            continue;
+        }
+        if terrain_tag_of(tag) {
+            terrain_words.push(text);
+        } else {
+            other.push(text);
+        }
+    }
+    if !terrain_words.is_empty() {
+        l.line(
+            String::new(),
+            &format!("terrain: {}", terrain_words.join(", ")),
+        );
+    }
+    for text in other {
+        l.line(String::new(), &text);
+    }
     l.heading("Units and events");
     l.line(
         format!(
@@ -793,9 +917,11 @@ fn draw_legend(
             l.y + 4,
             ink_on(&own)
         ),
-        "corps factors of a power in an area",
+        &format!("{} of a power in an area", game.ruleset.strength_words()),
     );
-    l.line(String::new(), "L2: two leaders; S6: fleets of 6 ships");
+    if view.map.units.iter().any(|u| u.leaders > 0 || u.ships > 0) {
+        l.line(String::new(), "L2: two leaders; S6: fleets of 6 ships");
+    }
     l.line(String::new(), "~: strength seen from afar, rounded");
     l.line(
         format!(

@@ -149,6 +149,10 @@ impl Ruleset for Eia {
         false
     }
 
+    fn strength_words(&self) -> &'static str {
+        "corps factors"
+    }
+
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }

@@ -231,6 +231,10 @@ impl Ruleset for Ngg {
         false
     }
 
+    fn strength_words(&self) -> &'static str {
+        "strength points"
+    }
+
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }

@@ -248,6 +248,10 @@ impl Ruleset for Wbts {
         false
     }
 
+    fn strength_words(&self) -> &'static str {
+        "strength points"
+    }
+
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }
