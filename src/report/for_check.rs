@@ -12,15 +12,15 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use crate::game::state::State;
 use crate::game::Game;
 
+use super::json::CheckData;
 use super::view::{PowerView, ReportInput};
 
-/// The version of the `check` object; a change that breaks its readers is a new one.
-pub const FORMAT: &str = "pbem-check/1";
+pub use super::json::CHECK_FORMAT as FORMAT;
 
 /// What stands in the place of every password hash and address of the rebuilt game.toml.
 const WITHHELD: &str = "withheld";
@@ -30,45 +30,21 @@ const WITHHELD: &str = "withheld";
 /// its whole map a thousand times.
 pub const MAX_MAP_BYTES: usize = 64 * 1024;
 
-/// The game's files the `check` object carries as they are, read once per turn
-/// (`TurnSight::check_files`).
-#[derive(Debug, Clone)]
-pub struct GameFiles {
-    pub map: String,
-    pub tables: String,
-}
-
-impl GameFiles {
-    /// The map and tables of `game`, or `None` when one cannot be read or the map is too large.
-    pub fn read(dir: &Path) -> Option<GameFiles> {
-        let map = std::fs::read_to_string(dir.join("map.toml")).ok()?;
-        let tables = std::fs::read_to_string(dir.join("tables.toml")).ok()?;
-        (map.len() <= MAX_MAP_BYTES).then_some(GameFiles { map, tables })
-    }
-}
-
-/// The `check` object of a JSON report.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CheckData {
-    /// [`FORMAT`].
-    pub format: String,
-    /// The turn the player's next orders are for.
-    pub turn: u32,
-    pub game_toml: String,
-    pub map_toml: String,
-    pub tables_toml: String,
-    /// The fogged state at the start of `turn`.
-    pub state_toml: String,
+/// The map and tables of the game in `dir`, which the `check` object carries as they are, or
+/// `None` when one cannot be read or the map is too large.
+fn read_files(dir: &Path) -> Option<(String, String)> {
+    let map = std::fs::read_to_string(dir.join("map.toml")).ok()?;
+    let tables = std::fs::read_to_string(dir.join("tables.toml")).ok()?;
+    (map.len() <= MAX_MAP_BYTES).then_some((map, tables))
 }
 
 /// The `check` object of `view`'s report, or `None` when the ruleset cannot fog its state or the
-/// game's files are not to be carried (see [`GameFiles::read`]).
+/// game's files are not to be carried (see [`read_files`]).
 pub fn build(game: &Game, input: &ReportInput<'_>, view: &PowerView) -> Option<CheckData> {
     let files = input
         .shared
         .check_files
-        .get_or_init(|| GameFiles::read(&game.dir))
+        .get_or_init(|| read_files(&game.dir))
         .as_ref()?;
     let power = input.power;
     let mut state = input.state_after.clone();
@@ -107,8 +83,8 @@ pub fn build(game: &Game, input: &ReportInput<'_>, view: &PowerView) -> Option<C
         format: FORMAT.to_string(),
         turn: state.turn,
         game_toml: withheld_config(game)?,
-        map_toml: files.map.clone(),
-        tables_toml: files.tables.clone(),
+        map_toml: files.0.clone(),
+        tables_toml: files.1.clone(),
         state_toml,
     })
 }

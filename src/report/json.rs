@@ -5,11 +5,10 @@
 //! check needs (`check`, see `for_check`). A change that breaks readers of version 1 is a new
 //! version with a new schema file.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::engine::visibility::Precision;
 
-use super::for_check::CheckData;
 use super::map::{CombatMark, MoveMark};
 use super::view::{EventLine, PowerView, UnitLine};
 
@@ -40,6 +39,24 @@ struct Report<'a> {
     /// What the player's own check needs (`report::for_check`); absent when the report cannot carry it.
     #[serde(skip_serializing_if = "Option::is_none")]
     check: Option<&'a CheckData>,
+}
+
+/// The version of the `check` object; a change that breaks its readers is a new one.
+pub const CHECK_FORMAT: &str = "pbem-check/1";
+
+/// The `check` object of a JSON report.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CheckData {
+    /// [`CHECK_FORMAT`].
+    pub format: String,
+    /// The turn the player's next orders are for.
+    pub turn: u32,
+    pub game_toml: String,
+    pub map_toml: String,
+    pub tables_toml: String,
+    /// The fogged state at the start of `turn`.
+    pub state_toml: String,
 }
 
 #[derive(Serialize)]

@@ -77,8 +77,9 @@ pub struct TurnSight {
     events_of: OnceLock<BTreeMap<String, Vec<usize>>>,
     /// Where each land unit (not a fleet) stood at the start of the turn: owner and area, by id.
     starts: OnceLock<BTreeMap<String, (String, String)>>,
-    /// The game's files a player's own check needs (`report::for_check`), read once per turn.
-    pub check_files: OnceLock<Option<super::for_check::GameFiles>>,
+    /// The game's map and tables, which a player's own check needs (`report::for_check`), read
+    /// once per turn; none when they are not to be carried.
+    pub check_files: OnceLock<Option<(String, String)>>,
 }
 
 impl TurnSight {
