@@ -89,13 +89,20 @@ pub fn build(game: &Game, input: &ReportInput<'_>, view: &PowerView) -> Option<C
     })
 }
 
-/// `game.toml` with no password hash, no address and no mail settings.
+/// `game.toml` with no password hash, no address and no mail settings, and a fixed deadline: what
+/// the referee may change between turns without changing the game (addresses, `[mail]`,
+/// deadlines, time zones) is left out, so that `pbem audit` finds the report it re-resolves the
+/// same. A check reads no deadline.
 fn withheld_config(game: &Game) -> Option<String> {
     let mut config = game.config.clone();
     config.nonce = None;
     config.mail = Default::default();
+    config.deadline.time_zone = toml::Spanned::new(0..0, "UTC".to_string());
+    config.deadline.first = toml::Spanned::new(0..0, "2000-01-01T00:00".to_string());
+    config.deadline.every_days = 7;
     for p in &mut config.powers {
         p.players.clear();
+        p.time_zone = None;
         if !p.password_hash.get_ref().is_empty() {
             p.password_hash = toml::Spanned::new(0..0, WITHHELD.to_string());
         }
