@@ -652,7 +652,7 @@ impl ReportSheet<'_> {
                 html.clone().into_bytes(),
             )?;
         }
-        if let Some(png) = &rendered.map_png {
+        if let Some(png) = &crate::report::png::render(&rendered.phone_map) {
             put_bytes(
                 put,
                 game.reports_dir(turn).join(format!("{stem}.png")),

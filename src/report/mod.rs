@@ -45,11 +45,12 @@ pub struct Rendered {
     /// The HTML report, with the map inline, when there is one.
     pub html: Option<String>,
     /// The mail's HTML alternative: the HTML report with the map as the PNG image [`MAP_CID`] (the
-    /// mail carries it inline, beside the HTML, and the SVG as an attachment), or without the map
-    /// when there is no PNG.
+    /// mail carries it inline, beside the HTML, and the SVG as an attachment).
     pub mail_html: Option<String>,
-    /// The map as a PNG (`png`), for the HTML mail.
-    pub map_png: Option<Vec<u8>>,
+    /// The map laid out for a phone (`svg::Layout::Phone`), which the report's mail carries drawn
+    /// as PNG (`png::render`, by the caller that writes the mail: drawing costs, and a report
+    /// rendered only to be read needs none).
+    pub phone_map: String,
     /// Files written beside the report and attached to its mail.
     pub attachments: Vec<ReportFile>,
 }
@@ -73,16 +74,11 @@ pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
         ..fields.clone()
     };
     let html = templates::render(game, "report.html", &context)?;
-    let map_png = png::render(&svg::render_as(
-        game,
-        input.shared,
-        &view,
-        svg::Layout::Phone,
-    ));
+    let phone_map = svg::render_as(game, input.shared, &view, svg::Layout::Phone);
     let mail_map = minijinja::context! {
         map_svg => "",
-        map_cid => map_png.as_ref().map(|_| format!("cid:{MAP_CID}")),
-        map_size => map_png.as_deref().and_then(png::size),
+        map_cid => format!("cid:{MAP_CID}"),
+        map_size => png::size_of_svg(&phone_map),
         ..fields
     };
     let mail_html = templates::render(game, "report.html", &mail_map)?;
@@ -92,7 +88,7 @@ pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
         text,
         html: Some(html),
         mail_html: Some(mail_html),
-        map_png,
+        phone_map,
         attachments: vec![
             ReportFile {
                 extension: "json",

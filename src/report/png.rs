@@ -95,6 +95,19 @@ fn encode(pixmap: &Pixmap) -> Option<Vec<u8>> {
     Some(out)
 }
 
+/// The width and height of the PNG [`render`] draws of `svg` (one pbem wrote: its first line gives
+/// `width` and `height`).
+pub fn size_of_svg(svg: &str) -> Option<(u32, u32)> {
+    let head = svg.lines().next()?;
+    let attr = |name: &str| -> Option<f32> {
+        let at = head.find(&format!(" {name}=\""))? + name.len() + 3;
+        head[at..].split('"').next()?.parse().ok()
+    };
+    let (w, h) = (attr("width")?, attr("height")?);
+    let scale = (MAX_WIDTH as f32 / w).min(1.0);
+    Some(((w * scale).ceil() as u32, (h * scale).ceil() as u32))
+}
+
 /// The width and height of a PNG, from its header.
 pub fn size(png: &[u8]) -> Option<(u32, u32)> {
     let be = |at: usize| Some(u32::from_be_bytes(png.get(at..at + 4)?.try_into().ok()?));
