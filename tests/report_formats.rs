@@ -398,3 +398,114 @@ fn audit_checks_the_html_json_svg_and_summary_of_a_turn() {
         .code(4)
         .stdout(predicate::str::contains("reports/france.svg"));
 }
+
+/// The boxes of an SVG's elements that match `open` (a `<rect` or `<text` of a group): x0, y0, x1, y1.
+fn boxes_after(svg: &str, group: &str) -> Vec<(String, [i64; 4])> {
+    let attr = |line: &str, name: &str| -> Option<i64> {
+        let at = line.find(&format!(" {name}=\""))? + name.len() + 3;
+        line[at..].split('"').next()?.parse().ok()
+    };
+    let mut out = Vec::new();
+    let mut inside = false;
+    for line in svg.lines() {
+        // A group of the map opens on a line of its own: `<g class="units">`.
+        if line.starts_with("<g class=") && line.ends_with("\">") && !line.contains(" id=") {
+            inside = line == format!("<g class=\"{group}\">");
+        }
+        if !inside {
+            continue;
+        }
+        if group == "names" && line.starts_with("<text") {
+            let text = line.split('>').nth(1).unwrap().trim_end_matches("</text");
+            let (x, y) = (attr(line, "x").unwrap(), attr(line, "y").unwrap());
+            // The width the map allows a name (report::labels::text_width), at 12 px.
+            let w = (text.chars().count() as i64 * 12 * 6 + 9) / 10;
+            let x0 = if line.contains("\"start\"") {
+                x
+            } else if line.contains("\"end\"") {
+                x - w
+            } else {
+                x - w / 2
+            };
+            out.push((text.to_string(), [x0, y - 12, x0 + w, y + 3]));
+        } else if group == "units" && line.contains("<rect") {
+            let rect = &line[line.find("<rect").unwrap()..];
+            let (x, y, w) = (
+                attr(rect, "x").unwrap(),
+                attr(rect, "y").unwrap(),
+                attr(rect, "width").unwrap(),
+            );
+            out.push(("chip".to_string(), [x, y, x + w, y + 15]));
+        }
+    }
+    out
+}
+
+fn overlap(a: &[i64; 4], b: &[i64; 4]) -> bool {
+    a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]
+}
+
+#[test]
+fn map_names_cover_no_unit_chip_nor_each_other_and_stay_on_the_map() {
+    let (_t, game) = demo();
+    for p in POWERS {
+        let svg = report(&game, p, "svg");
+        let names = boxes_after(&svg, "names");
+        let chips = boxes_after(&svg, "units");
+        assert!(names.len() > 40 && !chips.is_empty(), "{p}");
+        for (i, (name, b)) in names.iter().enumerate() {
+            assert!(b[0] >= 0 && b[1] >= 0, "{p}: {name} is cut off at {b:?}");
+            for (other, c) in names[i + 1..].iter().chain(&chips) {
+                assert!(!overlap(b, c), "{p}: {name} {b:?} covers {other} {c:?}");
+            }
+        }
+    }
+}
+
+/// The PNG of the report mail, as the outbox carries it: resvg with the bundled font gives the
+/// same bytes on every machine.
+#[test]
+fn the_png_map_of_france_is_stable() {
+    use sha2::Digest;
+    let (_t, game) = demo();
+    let png = fs::read(game.join("turns/1/reports/france.png")).unwrap();
+    let size = pbem::report::png::size(&png).unwrap();
+    assert!(size.0 <= pbem::report::png::MAX_WIDTH, "{size:?}");
+    let digest = hex::encode(sha2::Sha256::digest(&png));
+    insta::assert_snapshot!(
+        "report_france_turn_1_png",
+        format!(
+            "{} x {} px, {} bytes, sha256 {digest}",
+            size.0,
+            size.1,
+            png.len()
+        )
+    );
+}
+
+/// Each ruleset draws its own marks and legend: the PoG map shows trenches (11.2), forts and
+/// terrain, and counts combat factors; the EiA map has no trench and counts corps factors.
+#[test]
+fn the_pog_map_draws_its_trenches_forts_and_terrain_with_its_own_legend() {
+    let tmp = tempfile::tempdir().unwrap();
+    support::pbem()
+        .args(["demo", "--game", "pog-1914", "--dir"])
+        .arg(tmp.path())
+        .assert()
+        .success();
+    let svg = fs::read_to_string(tmp.path().join("pog-1914/turns/1/reports/allies.svg")).unwrap();
+    for (mark, legend) in [
+        (">T1</text>", "T1, T2: trench and its level (PoG 11.2)"),
+        (">F2</text>", "F1, F2, F3: fort and its strength"),
+        (">mtn</text>", "mountain: mtn"),
+    ] {
+        assert!(svg.contains(mark), "no {mark} on the PoG map");
+        assert!(svg.contains(legend), "no '{legend}' in the PoG legend");
+    }
+    assert!(svg.contains("combat factors of a power in an area"));
+    assert!(!svg.contains("fleets of 6 ships") && !svg.contains(">sea area<"));
+    let (_t, game) = demo();
+    let eia = report(&game, "france", "svg");
+    assert!(eia.contains("corps factors of a power in an area"));
+    assert!(!eia.contains("trench"));
+}

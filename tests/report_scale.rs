@@ -96,10 +96,11 @@ fn the_map_of_a_large_game_holds_what_its_power_sees_and_the_neighbours_only() {
     }
 }
 
-/// The mail of a report carries each form once: the text, the HTML without the map, the JSON and
-/// the map as its SVG attachment (the HTML file beside the reports has the map inline, once).
+/// The mail of a report carries each form once: the text, the HTML showing the map as the PNG
+/// beside it (`cid:`), the JSON and the map as its SVG attachment (the HTML file beside the reports
+/// has the map inline, once).
 #[test]
-fn the_report_mail_carries_the_map_once_as_its_svg_attachment() {
+fn the_report_mail_carries_the_svg_once_and_shows_the_png_inline() {
     use mail_parser::{MessageParser, MimeHeaders};
     let (_t, game) = demo();
     for power in ["france", "austria"] {
@@ -110,7 +111,18 @@ fn the_report_mail_carries_the_map_once_as_its_svg_attachment() {
             !html.contains("<svg"),
             "the mail's HTML of {power} has the map"
         );
-        assert!(html.contains("The map of this turn is the SVG file attached"));
+        assert!(html.contains(r#"src="cid:map@pbem""#));
+        assert!(html.contains("The SVG file attached to this mail is the same map"));
+        let pngs: Vec<_> = msg
+            .parts
+            .iter()
+            .filter(|p| p.content_id() == Some("map@pbem"))
+            .collect();
+        assert_eq!(pngs.len(), 1, "{power}");
+        assert_eq!(
+            pngs[0].contents(),
+            fs::read(game.join(format!("turns/1/reports/{power}.png"))).unwrap()
+        );
         let svg = report(&game, power, "svg");
         let maps: Vec<_> = msg
             .attachments()

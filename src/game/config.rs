@@ -50,6 +50,11 @@ pub struct GameConfig {
     /// game.toml: `Game::load` reads them from the acts of each turn (`turns/<t>/acts.toml`).
     #[serde(skip)]
     pub moved_deadlines: BTreeMap<u32, String>,
+    /// Set only for the game a player's own check rebuilds from his JSON report (`pbem check
+    /// --report`), which carries no password hash: a password line is taken as his, unchecked. Never
+    /// read from game.toml.
+    #[serde(skip)]
+    pub passwords_withheld: bool,
     /// The dice scheme (README "Auditing the dice"); pbem-dice/v1 when the table is absent.
     #[serde(default, skip_serializing_if = "DiceConfig::is_v1")]
     pub dice: DiceConfig,

@@ -68,6 +68,18 @@ pub struct UnitView {
     pub sees: bool,
 }
 
+/// A mark of a ruleset on the map picture (`Ruleset::map_marks`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MapMark {
+    pub area: String,
+    /// A tag of a few letters: `T2`.
+    pub tag: String,
+    /// What it means, for the mark's tooltip: "trench level 2 (central)".
+    pub about: String,
+    /// The legend's line for the marks of this kind: "T1, T2: trench and its level".
+    pub legend: &'static str,
+}
+
 /// The kinds of [`UnitView`] that are naval: the map counts them as ships, not factors, and moves
 /// are drawn for the others only.
 pub const NAVAL_KINDS: [&str; 3] = ["fleet", "gunboat", "transport"];
@@ -130,6 +142,27 @@ pub trait Ruleset {
     /// cards), one line each; nothing by default.
     fn position(&self, _game: &Game, _state: &State, _power: &str) -> Vec<String> {
         Vec::new()
+    }
+
+    /// Takes out of `state` what `power` may not know, for the state its JSON report carries to the
+    /// player's own check (`pbem check --report`): the units for which `keep(id)` is false (those he
+    /// does not see exactly) and the ruleset's secrets of other powers (PoG: their cards). The shared
+    /// keys are fogged by the report (`report::for_check`). Returns false, by default, for a ruleset
+    /// that cannot fog its state: its reports then carry nothing for a player's check.
+    fn fog(&self, _state: &mut State, _power: &str, _keep: &dyn Fn(&str) -> bool) -> bool {
+        false
+    }
+
+    /// The ruleset's own marks on the map picture, by area id: a short tag drawn beside the area's
+    /// node and what it means (PoG: "T2", "trench level 2 of the Central Powers"; "F-", "fort
+    /// destroyed"). The map draws them only where the power sees. None by default.
+    fn map_marks(&self, _state: &State) -> Vec<MapMark> {
+        Vec::new()
+    }
+
+    /// What the number on a unit chip of the map counts, for its legend: "corps factors" in EiA.
+    fn strength_words(&self) -> &'static str {
+        "strength"
     }
 
     /// The areas `power` can see in `state` (for reports and visibility).

@@ -52,6 +52,9 @@ pub struct Attached {
     pub name: String,
     pub content_type: String,
     pub bytes: Vec<u8>,
+    /// The Content-ID of a file the HTML shows (`cid:`): the report's map as PNG. Such a file goes
+    /// inline, beside the HTML in a `multipart/related`, not among the attachments.
+    pub inline: Option<String>,
 }
 
 /// A message waiting in the outbox.
@@ -181,14 +184,36 @@ impl Outgoing {
             b.singlepart(text)?
         } else {
             let body = match &self.html {
-                Some(html) => MultiPart::alternative()
-                    .boundary(boundary("alt"))
-                    .singlepart(text)
-                    .singlepart(
-                        SinglePart::builder()
-                            .header(ContentType::TEXT_HTML)
-                            .body(body(html)),
-                    ),
+                Some(html) => {
+                    let html = SinglePart::builder()
+                        .header(ContentType::TEXT_HTML)
+                        .body(body(html));
+                    let alternative = MultiPart::alternative()
+                        .boundary(boundary("alt"))
+                        .singlepart(text);
+                    let shown: Vec<&Attached> = self
+                        .attachments
+                        .iter()
+                        .filter(|a| a.inline.is_some())
+                        .collect();
+                    if shown.is_empty() {
+                        alternative.singlepart(html)
+                    } else {
+                        // The HTML and the images it shows (RFC 2387), as every mail client
+                        // displays them: the images inline, by Content-ID.
+                        let mut related = MultiPart::related()
+                            .boundary(boundary("related"))
+                            .singlepart(html);
+                        for a in shown {
+                            let ct = ContentType::parse(&a.content_type)
+                                .with_context(|| format!("bad content type {}", a.content_type))?;
+                            let id = a.inline.clone().unwrap_or_default();
+                            related = related
+                                .singlepart(Attachment::new_inline(id).body(a.bytes.clone(), ct));
+                        }
+                        alternative.multipart(related)
+                    }
+                }
                 None => MultiPart::mixed()
                     .boundary(boundary("text"))
                     .singlepart(text),
@@ -196,7 +221,11 @@ impl Outgoing {
             let mut mixed = MultiPart::mixed()
                 .boundary(boundary("mixed"))
                 .multipart(body);
-            for a in &self.attachments {
+            for a in self
+                .attachments
+                .iter()
+                .filter(|a| a.inline.is_none() || self.html.is_none())
+            {
                 let ct = ContentType::parse(&a.content_type)
                     .with_context(|| format!("bad content type {}", a.content_type))?;
                 mixed = mixed

@@ -328,6 +328,9 @@ pub fn check_header_with(
             );
             None
         }
+        // A player's own check from his report (`pbem check --report`): the report carries no
+        // password hash, so the password is the referee's to check.
+        (Some(_), Some(pc)) if config.passwords_withheld => Some(pc.id.clone()),
         (Some(pw), Some(pc)) => {
             use crate::auth::{check_password, Verdict};
             let mut verdict = Verdict::NoMatch;

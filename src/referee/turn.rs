@@ -564,6 +564,19 @@ impl ReportSheet<'_> {
                 html.into_bytes(),
             )?;
         }
+        if let Some(png) = &crate::report::png::render(&rendered.phone_map) {
+            put_bytes(
+                put,
+                game.reports_dir(turn).join(format!("{stem}.png")),
+                png.clone(),
+            )?;
+            attachments.push(outbox::Attached {
+                name: format!("{}-turn{turn}-{stem}.png", game.config.game),
+                content_type: "image/png".to_string(),
+                bytes: png.clone(),
+                inline: Some(crate::report::MAP_CID.to_string()),
+            });
+        }
         for f in rendered.attachments {
             put_bytes(
                 put,
@@ -575,6 +588,7 @@ impl ReportSheet<'_> {
                 name: format!("{}-turn{turn}-{stem}.{}", game.config.game, f.extension),
                 content_type: f.content_type.to_string(),
                 bytes: f.content.into_bytes(),
+                inline: None,
             });
         }
         put_bytes(put, path.clone(), rendered.text.clone().into_bytes())?;

@@ -1,10 +1,11 @@
 //! The machine-readable report of one power: `pbem-report/1`, described by the JSON Schema
 //! `schema/report-v1.schema.json`. It holds what the text report and the map hold and nothing more:
 //! the power's units, what it sees, the control it knows, the events it saw with their rolls and
-//! labels, the decisions taken for it, the public dice header and the orders template. A change that breaks readers of version 1 is a new
+//! labels, the decisions taken for it, the public dice header, the orders template and what his own
+//! check needs (`check`, see `for_check`). A change that breaks readers of version 1 is a new
 //! version with a new schema file.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::engine::visibility::Precision;
 
@@ -35,6 +36,27 @@ struct Report<'a> {
     next: Next<'a>,
     dice: Dice<'a>,
     orders_template: &'a str,
+    /// What the player's own check needs (`report::for_check`); absent when the report cannot carry it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    check: Option<&'a CheckData>,
+}
+
+/// The version of the `check` object; a change that breaks its readers is a new one.
+pub const CHECK_FORMAT: &str = "pbem-check/1";
+
+/// The `check` object of a JSON report.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CheckData {
+    /// [`CHECK_FORMAT`].
+    pub format: String,
+    /// The turn the player's next orders are for.
+    pub turn: u32,
+    pub game_toml: String,
+    pub map_toml: String,
+    pub tables_toml: String,
+    /// The fogged state at the start of `turn`.
+    pub state_toml: String,
 }
 
 #[derive(Serialize)]
@@ -199,8 +221,13 @@ fn event(e: &EventLine) -> EventOut<'_> {
     }
 }
 
-/// The JSON report of `view` with the turn's dice header `h`, compact, with a final line break.
-pub fn render(view: &PowerView, h: &super::DiceHeader) -> serde_json::Result<String> {
+/// The JSON report of `view` with the turn's dice header `h` and `check` for the player's own
+/// check, compact, with a final line break.
+pub fn render(
+    view: &PowerView,
+    h: &super::DiceHeader,
+    check: Option<&CheckData>,
+) -> serde_json::Result<String> {
     let report = Report {
         format: FORMAT,
         game: &view.game,
@@ -282,6 +309,7 @@ pub fn render(view: &PowerView, h: &super::DiceHeader) -> serde_json::Result<Str
             digest: &h.digest,
         },
         orders_template: &view.orders_template,
+        check,
     };
     // Compact: the indentation of a pretty print is a fifth of a report's JSON, and the JSON is for
     // programs (any of them prints it pretty); the text and HTML forms are the ones to read.

@@ -29,6 +29,18 @@ pub struct MapView {
     pub moves: Vec<MoveMark>,
     /// The battles it saw, in the order they were fought.
     pub combats: Vec<CombatMark>,
+    /// The ruleset's marks (`Ruleset::map_marks`: PoG trenches, forts) in the areas it sees.
+    pub marks: Vec<RulesetMark>,
+}
+
+/// A ruleset's mark in an area the power sees (`Ruleset::map_marks`).
+#[derive(Debug, Clone, Serialize)]
+pub struct RulesetMark {
+    pub area: String,
+    pub tag: String,
+    pub about: String,
+    #[serde(skip)]
+    pub legend: &'static str,
 }
 
 /// One area as the power knows it.
@@ -167,11 +179,28 @@ impl MapView {
                 }
             })
             .collect();
+        let marks = game
+            .ruleset
+            .map_marks(after)
+            .into_iter()
+            .filter(|m| {
+                game.map
+                    .find(&m.area)
+                    .is_some_and(|i| sight.precision(power, i).is_some())
+            })
+            .map(|m| RulesetMark {
+                area: m.area,
+                tag: m.tag,
+                about: m.about,
+                legend: m.legend,
+            })
+            .collect();
         MapView {
             areas,
             units: unit_marks(game, shared, power, units, seen),
             moves,
             combats,
+            marks,
         }
     }
 }

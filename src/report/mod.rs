@@ -1,12 +1,16 @@
 //! Reports: what each power may know of a turn, rendered from `templates/`. A report is built from a
 //! [`view::PowerView`], which holds only what the power may see; templates never see the whole turn.
-//! Each power gets the same report four ways: text (the mail's body), HTML (with the map inline; the
-//! mail's alternative has it without, since the mail carries the map once, as its SVG attachment),
-//! JSON (`pbem-report/1`, see `schema/`) and an SVG map. The referee gets a summary.
+//! Each power gets the same report four ways: text (the mail's body), HTML (with the map inline as
+//! SVG; the mail's alternative shows it as a PNG the mail carries inline, `cid:` [`MAP_CID`], since
+//! Gmail and Outlook show no SVG), JSON (`pbem-report/1`, see `schema/`) and an SVG map (attached,
+//! it prints at any size). The referee gets a summary.
 
+pub mod for_check;
 pub mod header;
 pub mod json;
+pub mod labels;
 pub mod map;
+pub mod png;
 pub mod summary;
 pub mod svg;
 pub mod templates;
@@ -30,6 +34,9 @@ pub struct ReportFile {
     pub content: String,
 }
 
+/// The Content-ID of the map's PNG in a report mail, which its HTML shows as `cid:` image.
+pub const MAP_CID: &str = "map@pbem";
+
 /// Everything rendered for one power.
 #[derive(Debug, Clone)]
 pub struct Rendered {
@@ -37,9 +44,13 @@ pub struct Rendered {
     pub text: String,
     /// The HTML report, with the map inline, when there is one.
     pub html: Option<String>,
-    /// The mail's HTML alternative: the HTML report without the map, which the mail carries once,
-    /// as its SVG attachment.
+    /// The mail's HTML alternative: the HTML report with the map as the PNG image [`MAP_CID`] (the
+    /// mail carries it inline, beside the HTML, and the SVG as an attachment).
     pub mail_html: Option<String>,
+    /// The map laid out for a phone (`svg::Layout::Phone`), which the report's mail carries drawn
+    /// as PNG (`png::render`, by the caller that writes the mail: drawing costs, and a report
+    /// rendered only to be read needs none).
+    pub phone_map: String,
     /// Files written beside the report and attached to its mail.
     pub attachments: Vec<ReportFile>,
 }
@@ -70,13 +81,22 @@ pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
         ..fields.clone()
     };
     let html = templates::render(game, "report.html", &context)?;
-    let without_map = minijinja::context! { map_svg => "", ..fields };
-    let mail_html = templates::render(game, "report.html", &without_map)?;
-    let json = json::render(&view, input.header).context("cannot write the JSON report")?;
+    let phone_map = svg::render_as(game, input.shared, &view, svg::Layout::Phone);
+    let mail_map = minijinja::context! {
+        map_svg => "",
+        map_cid => format!("cid:{MAP_CID}"),
+        map_size => png::size_of_svg(&phone_map),
+        ..fields
+    };
+    let mail_html = templates::render(game, "report.html", &mail_map)?;
+    let check = for_check::build(game, input, &view);
+    let json = json::render(&view, input.header, check.as_ref())
+        .context("cannot write the JSON report")?;
     Ok(Rendered {
         text,
         html: Some(html),
         mail_html: Some(mail_html),
+        phone_map,
         attachments: vec![
             ReportFile {
                 extension: "json",

@@ -10,8 +10,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 use crate::engine::visibility::Precision;
+use crate::game::map::Terrain;
 use crate::game::Game;
 
+use super::labels::{self, text_width, Placer, Rect, Spot};
 use super::map::AreaMark;
 use super::view::{PowerView, TurnSight};
 
@@ -27,6 +29,8 @@ const PALETTE: [&str; 8] = [
     "#1f4e9c", "#b8860b", "#2e7d32", "#c62828", "#6a1b9a", "#00838f", "#5d4037", "#37474f",
 ];
 const INK: &str = "#212121";
+/// The size of an area's name.
+const LABEL_SIZE: i64 = 12;
 const UNSEEN: &str = "#e0e0e0";
 
 /// Escapes text for SVG (XML) content and attribute values.
@@ -85,34 +89,54 @@ fn ink_on(c: &str) -> &'static str {
     }
 }
 
-/// Where map units land on the picture.
+/// How a map is laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// Every area of the view, the legend at the right: the SVG attachment, which prints.
+    Whole,
+    /// The areas the power sees, closer, the legend below: the PNG of the mail, on a phone.
+    Phone,
+}
+
+/// Width of the drawing of the areas a power sees, in the [`Layout::Phone`] map.
+const PHONE_MAP_WIDTH: i64 = 560;
+
+/// Where map units land on the picture: `framed` areas fill `width` pixels (or the height as much).
 struct Frame {
     min: [i64; 2],
     span: i64,
+    width: i64,
 }
 
 impl Frame {
-    fn new(areas: &[AreaMark]) -> Frame {
-        let xs = areas.iter().map(|a| i64::from(a.x));
-        let ys = areas.iter().map(|a| i64::from(a.y));
+    fn new<'a>(framed: impl Iterator<Item = &'a AreaMark> + Clone, width: i64) -> Frame {
+        let xs = framed.clone().map(|a| i64::from(a.x));
+        let ys = framed.map(|a| i64::from(a.y));
         let (x0, x1) = (xs.clone().min().unwrap_or(0), xs.max().unwrap_or(0));
         let (y0, y1) = (ys.clone().min().unwrap_or(0), ys.max().unwrap_or(0));
         Frame {
             min: [x0, y0],
             span: (x1 - x0).max(y1 - y0).max(1),
+            width,
         }
     }
 
     fn at(&self, a: &AreaMark) -> (i64, i64) {
         (
-            MARGIN + (i64::from(a.x) - self.min[0]) * MAP_WIDTH / self.span,
-            TOP + MARGIN + (i64::from(a.y) - self.min[1]) * MAP_WIDTH / self.span,
+            MARGIN + (i64::from(a.x) - self.min[0]) * self.width / self.span,
+            TOP + MARGIN + (i64::from(a.y) - self.min[1]) * self.width / self.span,
         )
     }
 }
 
 /// Draws the map of the power of `view`: the areas its view holds (`report::map`), nothing beyond.
 pub fn render(game: &Game, shared: &TurnSight, view: &PowerView) -> String {
+    render_as(game, shared, view, Layout::Whole)
+}
+
+/// As [`render`], laid out as `layout` says. [`Layout::Phone`] frames the areas the power sees
+/// (all of them when it sees none); the areas beyond are cut off at the picture's edges.
+pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layout) -> String {
     let map = &view.map;
     let colour = |p: &str| {
         shared
@@ -127,24 +151,57 @@ pub fn render(game: &Game, shared: &TurnSight, view: &PowerView) -> String {
         }
         .map_or(p.to_string(), |c| c.name.clone())
     };
-    let frame = Frame::new(&map.areas);
+    let seen = map.areas.iter().filter(|a| a.seen.is_some());
+    let frame = match layout {
+        Layout::Phone if seen.clone().next().is_some() => Frame::new(seen, PHONE_MAP_WIDTH),
+        Layout::Phone => Frame::new(map.areas.iter(), PHONE_MAP_WIDTH),
+        Layout::Whole => Frame::new(map.areas.iter(), MAP_WIDTH),
+    };
     let pos: BTreeMap<&str, (i64, i64)> = map
         .areas
         .iter()
         .map(|a| (a.id.as_str(), frame.at(a)))
         .collect();
-    let map_w = 2 * MARGIN + MAP_WIDTH;
-    let map_h = map.areas.iter().map(|a| frame.at(a).1).max().unwrap_or(0) + MARGIN;
+    let map_w = 2 * MARGIN + frame.width;
+    let sees_any = map.areas.iter().any(|a| a.seen.is_some());
+    let map_h = map
+        .areas
+        .iter()
+        .filter(|a| layout == Layout::Whole || !sees_any || a.seen.is_some())
+        .map(|a| frame.at(a).1)
+        .max()
+        .unwrap_or(0)
+        .max(TOP)
+        + MARGIN;
     let mut legend = String::new();
-    let legend_h = draw_legend(&mut legend, game, view, map_w, &colour, &name);
-    let width = map_w + LEGEND_WIDTH;
-    let height = map_h.max(legend_h) + 10;
+    let (width, height) = match layout {
+        Layout::Whole => {
+            let legend_h = draw_legend(&mut legend, game, view, map_w, TOP, &colour, &name);
+            (map_w + LEGEND_WIDTH, map_h.max(legend_h) + 10)
+        }
+        Layout::Phone => {
+            let width = map_w.max(LEGEND_WIDTH + 20);
+            let legend_h = draw_legend(&mut legend, game, view, 10, map_h, &colour, &name);
+            let height = legend_h + 10;
+            // The areas beyond the frame are cut off: a white band under the legend and the title.
+            legend.insert_str(
+                0,
+                &format!(
+                    r##"<rect x="0" y="{map_h}" width="{width}" height="{}" fill="#ffffff"/><rect x="0" y="0" width="{width}" height="{}" fill="#ffffff"/>
+<text x="10" y="22" font-size="16" font-weight="bold" fill="{INK}">{}</text><text x="10" y="42" font-size="13" fill="{INK}">{}</text>
+"##,
+                    height - map_h,
+                    TOP + 8,
+                    esc(&format!("{} - turn {} ({})", view.power_name, view.turn, view.date)),
+                    esc(&view.title)
+                ),
+            );
+            (width, height)
+        }
+    };
 
     let mut s = String::new();
-    let title = format!(
-        "{} - turn {} ({}) - the map of {}",
-        view.title, view.turn, view.date, view.power_name
-    );
+    let title = title_of(view);
     let _ = writeln!(
         s,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans, Verdana, Arial, sans-serif">"#
@@ -225,9 +282,34 @@ pub fn render(game: &Game, shared: &TurnSight, view: &PowerView) -> String {
     }
     let _ = writeln!(s, "</g>");
 
+    // What the names must not cover: the title, every node and its marks, battle marks, unit chips.
+    let mut placer = Placer::new(Rect {
+        x0: 0,
+        y0: 0,
+        x1: map_w,
+        y1: map_h,
+    });
+    placer.block(Rect {
+        x0: MARGIN,
+        y0: 10,
+        x1: MARGIN + text_width(&title, 18),
+        y1: 36,
+    });
     let _ = writeln!(s, r#"<g class="areas">"#);
     for a in &map.areas {
-        draw_area(&mut s, a, pos[a.id.as_str()], &colour, &name);
+        let (x, y) = pos[a.id.as_str()];
+        draw_area(&mut s, a, (x, y), &colour, &name);
+        if a.land {
+            placer.block(Rect::around(x, y, 13, 13));
+            if a.capital.is_some() {
+                placer.block(Rect::around(x + 11, y - 11, 7, 7));
+            }
+            if a.depot {
+                placer.block(Rect::around(x - 15, y + 5, 4, 4));
+            }
+        } else {
+            placer.block(Rect::around(x, y, 30, 14));
+        }
     }
     let _ = writeln!(s, "</g>");
 
@@ -245,6 +327,7 @@ pub fn render(game: &Game, shared: &TurnSight, view: &PowerView) -> String {
         } else {
             c.result.clone()
         };
+        placer.block(Rect::around(x - 18, y - 18, 7, 7));
         let _ = writeln!(
             s,
             r##"<g class="combat" id="combat-{}"><title>{}</title><circle cx="{x}" cy="{y}" r="16" fill="none" stroke="{ring}" stroke-width="3"/><path d="M{} {} L{} {} M{} {} L{} {}" stroke="#b71c1c" stroke-width="3" stroke-linecap="round"/></g>"##,
@@ -274,6 +357,12 @@ pub fn render(game: &Game, shared: &TurnSight, view: &PowerView) -> String {
         *k += 1;
         let label = chip_text(u.precision, u.corps, u.factors, u.leaders, u.ships);
         let w = 7 * label.len() as i64 + 8;
+        placer.block(Rect {
+            x0: cx,
+            y0: cy,
+            x1: cx + w,
+            y1: cy + 15,
+        });
         let c = colour(&u.owner);
         let what = if u.ids.is_empty() {
             format!("{}: {label} (seen from afar)", name(&u.owner))
@@ -293,9 +382,137 @@ pub fn render(game: &Game, shared: &TurnSight, view: &PowerView) -> String {
         );
     }
     let _ = writeln!(s, "</g>");
+
+    // Marks beside each node, leftward: its terrain, its fort, the ruleset's own (PoG trenches).
+    let _ = writeln!(s, r#"<g class="marks">"#);
+    for a in &map.areas {
+        let (x, y) = pos[a.id.as_str()];
+        let mut right = x - if a.land { 15 } else { 32 };
+        for (tag, about, fill, ink) in area_marks(game, view, a) {
+            let w = labels::text_width(&tag, 10) + 4;
+            let left = right - w;
+            placer.block(Rect {
+                x0: left,
+                y0: y - 7,
+                x1: right,
+                y1: y + 7,
+            });
+            let _ = writeln!(
+                s,
+                r#"<g class="mark"><title>{}</title><rect x="{left}" y="{}" width="{w}" height="13" rx="2" fill="{fill}" stroke="{INK}" stroke-width="0.5"/><text x="{}" y="{}" font-size="10" fill="{ink}">{}</text></g>"#,
+                esc(&format!("{}: {about}", a.id)),
+                y - 7,
+                left + 2,
+                y + 3,
+                esc(&tag)
+            );
+            right = left - 2;
+        }
+    }
+    let _ = writeln!(s, "</g>");
+
+    // Names last, over everything, each where it covers nothing (`report::labels`).
+    let _ = writeln!(s, r#"<g class="names">"#);
+    for a in &map.areas {
+        let (x, y) = pos[a.id.as_str()];
+        let width = text_width(&a.id, LABEL_SIZE);
+        let at = |dx: i64, dy: i64, anchor: &'static str| Spot {
+            x: x + dx,
+            y: y + dy,
+            anchor,
+        };
+        let spots = if a.land {
+            vec![
+                at(0, 26, "middle"),
+                at(0, -17, "middle"),
+                at(16, 5, "start"),
+                at(-16, 5, "end"),
+                at(0, 40, "middle"),
+                at(0, -31, "middle"),
+            ]
+        } else {
+            vec![
+                at(0, 5, "middle"),
+                at(0, 30, "middle"),
+                at(0, -19, "middle"),
+            ]
+        };
+        let spot = placer.place(&spots, width, LABEL_SIZE);
+        let style = if a.land {
+            format!(r#"fill="{INK}""#)
+        } else {
+            r##"font-style="italic" fill="#0d47a1""##.to_string()
+        };
+        let _ = writeln!(
+            s,
+            r##"<text x="{}" y="{}" text-anchor="{}" font-size="{LABEL_SIZE}" {style} stroke="#ffffff" stroke-width="3" paint-order="stroke">{}</text>"##,
+            spot.x,
+            spot.y,
+            spot.anchor,
+            esc(&a.id)
+        );
+    }
+    let _ = writeln!(s, "</g>");
     s.push_str(&legend);
     s.push_str("</svg>\n");
     s
+}
+
+/// The tag of a terrain other than clear, drawn beside the node.
+fn terrain_tag(t: Terrain) -> Option<&'static str> {
+    match t {
+        Terrain::Clear => None,
+        Terrain::Forest => Some("for"),
+        Terrain::Hills => Some("hil"),
+        Terrain::Mountain => Some("mtn"),
+        Terrain::Marsh => Some("mar"),
+        Terrain::Swamp => Some("swp"),
+        Terrain::Desert => Some("des"),
+    }
+}
+
+/// The marks of area `a`: tag, meaning, fill and ink. Its terrain (not clear), its fort (PoG), and
+/// the ruleset's own marks there (`Ruleset::map_marks`).
+fn area_marks(
+    game: &Game,
+    view: &PowerView,
+    a: &AreaMark,
+) -> Vec<(String, String, &'static str, &'static str)> {
+    let area = game.map.area(a.index);
+    let mut out = Vec::new();
+    if let Some(tag) = terrain_tag(area.terrain).filter(|_| a.land) {
+        out.push((
+            tag.to_string(),
+            area.terrain.name().to_string(),
+            "#f1f8e9",
+            INK,
+        ));
+    }
+    if let Some(level) = area.fort {
+        out.push((
+            format!("F{level}"),
+            format!("fort, strength {level}"),
+            "#455a64",
+            "#ffffff",
+        ));
+    }
+    for m in view.map.marks.iter().filter(|m| m.area == a.id) {
+        out.push((m.tag.clone(), m.about.clone(), "#fff3e0", INK));
+    }
+    out
+}
+
+/// Whether `tag` is a terrain's.
+fn terrain_tag_of(tag: &str) -> bool {
+    ["for", "hil", "mtn", "mar", "swp", "des"].contains(&tag)
+}
+
+/// The title over the map.
+fn title_of(view: &PowerView) -> String {
+    format!(
+        "{} - turn {} ({}) - the map of {}",
+        view.title, view.turn, view.date, view.power_name
+    )
 }
 
 fn find<'a>(pos: &'a BTreeMap<&str, (i64, i64)>, id: &str) -> Option<&'a (i64, i64)> {
@@ -391,8 +608,7 @@ fn draw_area(
     if !a.land {
         let _ = write!(
             s,
-            r##"<ellipse cx="{x}" cy="{y}" rx="30" ry="14" fill="#e3f2fd" stroke="#64b5f6" stroke-width="1.5"/><text x="{x}" y="{}" text-anchor="middle" font-size="11" font-style="italic" fill="#0d47a1">{id}</text></g>"##,
-            y + 4
+            r##"<ellipse cx="{x}" cy="{y}" rx="30" ry="14" fill="#e3f2fd" stroke="#64b5f6" stroke-width="1.5"/></g>"##
         );
         let _ = writeln!(s);
         return;
@@ -438,11 +654,7 @@ fn draw_area(
             y + 1
         );
     }
-    let _ = writeln!(
-        s,
-        r##"<text x="{x}" y="{}" text-anchor="middle" font-size="11" fill="{INK}" stroke="#ffffff" stroke-width="3" paint-order="stroke">{id}</text></g>"##,
-        y + 25
-    );
+    let _ = writeln!(s, "</g>");
 }
 
 /// A five-pointed star of radius 7 around (x, y), in whole pixels.
@@ -528,12 +740,13 @@ impl Legend {
     }
 }
 
-/// Draws the legend at the right of the map; returns the height it needs.
+/// Draws the legend with its top left corner at (`left`, `top`); returns where it ends below.
 fn draw_legend(
     out: &mut String,
     game: &Game,
     view: &PowerView,
     left: i64,
+    top: i64,
     colour: &impl Fn(&str) -> String,
     name: &impl Fn(&str) -> String,
 ) -> i64 {
@@ -541,7 +754,7 @@ fn draw_legend(
     let mut l = Legend {
         s: String::new(),
         x,
-        y: TOP + 30,
+        y: top + 30,
     };
     l.heading("Powers");
     for p in on_map(game, view) {
@@ -572,49 +785,59 @@ fn draw_legend(
         circle(l.y, UNSEEN, "#9e9e9e", r#" stroke-dasharray="3 2""#),
         "out of sight: control not known",
     );
-    l.line(
-        format!(
-            r##"<ellipse cx="{}" cy="{}" rx="14" ry="8" fill="#e3f2fd" stroke="#64b5f6" stroke-width="1.5"/>"##,
-            x + 11,
-            l.y
-        ),
-        "sea area",
-    );
-    l.line(
-        format!(
-            r##"<rect x="{}" y="{}" width="8" height="8" fill="#ffffff" stroke="{INK}" stroke-width="1.5"/>"##,
-            x + 7,
-            l.y - 4
-        ),
-        "open city",
-    );
-    l.line(
-        format!(
-            r#"<rect x="{}" y="{}" width="8" height="8" fill="{INK}" stroke="{INK}" stroke-width="1.5"/>"#,
-            x + 7,
-            l.y - 4
-        ),
-        "fortified city",
-    );
-    l.line(
-        format!(
-            r##"<polygon points="{}" fill="#fbc02d" stroke="{INK}" stroke-width="1"/>"##,
-            star(x + 11, l.y)
-        ),
-        "capital",
-    );
-    l.line(
-        format!(
-            r#"<polygon points="{},{} {},{} {},{}" fill="{INK}"/>"#,
-            x + 7,
-            l.y + 4,
-            x + 15,
-            l.y + 4,
-            x + 11,
-            l.y - 3
-        ),
-        "depot",
-    );
+    if view.map.areas.iter().any(|a| !a.land) {
+        l.line(
+            format!(
+                r##"<ellipse cx="{}" cy="{}" rx="14" ry="8" fill="#e3f2fd" stroke="#64b5f6" stroke-width="1.5"/>"##,
+                x + 11,
+                l.y
+            ),
+            "sea area",
+        );
+    }
+    if view.map.areas.iter().any(|a| a.city && a.fortress == 0) {
+        l.line(
+            format!(
+                r##"<rect x="{}" y="{}" width="8" height="8" fill="#ffffff" stroke="{INK}" stroke-width="1.5"/>"##,
+                x + 7,
+                l.y - 4
+            ),
+            "open city",
+        );
+    }
+    if view.map.areas.iter().any(|a| a.city && a.fortress > 0) {
+        l.line(
+            format!(
+                r#"<rect x="{}" y="{}" width="8" height="8" fill="{INK}" stroke="{INK}" stroke-width="1.5"/>"#,
+                x + 7,
+                l.y - 4
+            ),
+            "fortified city",
+        );
+    }
+    if view.map.areas.iter().any(|a| a.capital.is_some()) {
+        l.line(
+            format!(
+                r##"<polygon points="{}" fill="#fbc02d" stroke="{INK}" stroke-width="1"/>"##,
+                star(x + 11, l.y)
+            ),
+            "capital",
+        );
+    }
+    if view.map.areas.iter().any(|a| a.depot) {
+        l.line(
+            format!(
+                r#"<polygon points="{},{} {},{} {},{}" fill="{INK}"/>"#,
+                x + 7,
+                l.y + 4,
+                x + 15,
+                l.y + 4,
+                x + 11,
+                l.y - 3
+            ),
+            "depot",
+        );
+    }
     l.line(
         format!(
             r##"<line x1="{x}" y1="{y}" x2="{}" y2="{y}" stroke="#9e9e9e" stroke-width="2"/>"##,
@@ -649,6 +872,42 @@ fn draw_legend(
             "sea lane",
         );
     }
+    // The marks this map draws, each kind once.
+    let mut kinds: Vec<(&str, String)> = Vec::new();
+    for a in &view.map.areas {
+        let area = game.map.area(a.index);
+        if let Some(tag) = terrain_tag(area.terrain).filter(|_| a.land) {
+            kinds.push((tag, format!("{}: {tag}", area.terrain.name())));
+        }
+        if area.fort.is_some() {
+            kinds.push(("F1", "F1, F2, F3: fort and its strength".to_string()));
+        }
+    }
+    for m in &view.map.marks {
+        kinds.push((m.tag.as_str(), m.legend.to_string()));
+    }
+    let mut said = BTreeSet::new();
+    let mut terrain_words = Vec::new();
+    let mut other = Vec::new();
+    for (tag, text) in kinds {
+        if !said.insert(text.clone()) {
+            continue;
+        }
+        if terrain_tag_of(tag) {
+            terrain_words.push(text);
+        } else {
+            other.push(text);
+        }
+    }
+    if !terrain_words.is_empty() {
+        l.line(
+            String::new(),
+            &format!("terrain: {}", terrain_words.join(", ")),
+        );
+    }
+    for text in other {
+        l.line(String::new(), &text);
+    }
     l.heading("Units and events");
     l.line(
         format!(
@@ -658,9 +917,11 @@ fn draw_legend(
             l.y + 4,
             ink_on(&own)
         ),
-        "corps factors of a power in an area",
+        &format!("{} of a power in an area", game.ruleset.strength_words()),
     );
-    l.line(String::new(), "L2: two leaders; S6: fleets of 6 ships");
+    if view.map.units.iter().any(|u| u.leaders > 0 || u.ships > 0) {
+        l.line(String::new(), "L2: two leaders; S6: fleets of 6 ships");
+    }
     l.line(String::new(), "~: strength seen from afar, rounded");
     l.line(
         format!(
@@ -708,9 +969,9 @@ fn draw_legend(
     let _ = writeln!(
         out,
         r##"<rect x="{left}" y="{}" width="{}" height="{}" fill="#fafafa" stroke="#bdbdbd"/>"##,
-        TOP + 10,
+        top + 10,
         LEGEND_WIDTH - 10,
-        l.y - TOP
+        l.y - top
     );
     out.push_str(&l.s);
     let _ = writeln!(out, "</g>");

@@ -79,6 +79,9 @@ pub struct TurnSight {
     starts: OnceLock<BTreeMap<String, (String, String)>>,
     /// The dice header as the templates' values (made on the first report).
     header: OnceLock<HeaderValues>,
+    /// The game's map and tables, which a player's own check needs (`report::for_check`), read
+    /// once per turn; none when they are not to be carried.
+    pub check_files: OnceLock<Option<(String, String)>>,
 }
 
 /// The turn's dice header as the report templates' `header`, made once per turn: it lists every
@@ -133,6 +136,7 @@ impl TurnSight {
             events_of: OnceLock::new(),
             starts: OnceLock::new(),
             header: OnceLock::new(),
+            check_files: OnceLock::new(),
         }
     }
 

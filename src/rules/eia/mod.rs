@@ -137,6 +137,22 @@ impl Ruleset for Eia {
         forecast::forecast(self, game, state, source, power)
     }
 
+    fn fog(&self, state: &mut State, power: &str, keep: &dyn Fn(&str) -> bool) -> bool {
+        if let Some(t) = state.table_mut::<state::EiaState>() {
+            t.corps.retain(|c| keep(c.id.get_ref()));
+            t.leaders.retain(|l| keep(l.id.get_ref()));
+            t.fleets.retain(|f| keep(f.id.get_ref()));
+            // Insurrection corps wait off the map: only their own power's are its to know.
+            t.insurrection.retain(|l| l.power == power);
+            return true;
+        }
+        false
+    }
+
+    fn strength_words(&self) -> &'static str {
+        "corps factors"
+    }
+
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }

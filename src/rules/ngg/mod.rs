@@ -223,6 +223,18 @@ impl Ruleset for Ngg {
         })
     }
 
+    fn fog(&self, state: &mut State, _power: &str, keep: &dyn Fn(&str) -> bool) -> bool {
+        if let Some(t) = state.table_mut::<state::NggState>() {
+            t.units.retain(|u| keep(u.id()));
+            return true;
+        }
+        false
+    }
+
+    fn strength_words(&self) -> &'static str {
+        "strength points"
+    }
+
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }

@@ -221,6 +221,46 @@ impl Ruleset for Pog {
         }
     }
 
+    fn fog(&self, state: &mut State, power: &str, keep: &dyn Fn(&str) -> bool) -> bool {
+        if let Some(t) = state.table_mut::<state::PogState>() {
+            t.units.retain(|u| keep(u.id()));
+            // The cards in another power's hand are its secret.
+            t.cards.retain(|p, _| p == power);
+            return true;
+        }
+        false
+    }
+
+    /// PoG 11.2.3: a trench marker, its level and whose it is; a fort besieged or destroyed.
+    fn map_marks(&self, state: &State) -> Vec<crate::rules::MapMark> {
+        let Some(t) = state.table::<PogState>() else {
+            return Vec::new();
+        };
+        let trenches = t.trench.iter().map(|(space, tr)| crate::rules::MapMark {
+            area: space.clone(),
+            tag: format!("T{}", tr.level),
+            about: format!("trench level {} ({})", tr.level, tr.power),
+            legend: "T1, T2: trench and its level (PoG 11.2)",
+        });
+        let forts = t.fort.iter().map(|(space, status)| {
+            let (tag, word) = match status {
+                state::FortStatus::Besieged => ("F?", "besieged"),
+                state::FortStatus::Destroyed => ("F-", "destroyed"),
+            };
+            crate::rules::MapMark {
+                area: space.clone(),
+                tag: tag.to_string(),
+                about: format!("fort {word}"),
+                legend: "F?: fort besieged; F-: fort destroyed",
+            }
+        });
+        trenches.chain(forts).collect()
+    }
+
+    fn strength_words(&self) -> &'static str {
+        "combat factors"
+    }
+
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }

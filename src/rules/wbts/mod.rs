@@ -237,6 +237,21 @@ impl Ruleset for Wbts {
         Some(board::VOCABULARY)
     }
 
+    fn fog(&self, state: &mut State, _power: &str, keep: &dyn Fn(&str) -> bool) -> bool {
+        if let Some(t) = state.table_mut::<state::WbtsState>() {
+            t.leaders.retain(|l| keep(l.id()));
+            t.units.retain(|u| keep(u.id()));
+            t.ships.retain(|s| keep(s.id()));
+            t.detached.retain(|unit, _| keep(unit));
+            return true;
+        }
+        false
+    }
+
+    fn strength_words(&self) -> &'static str {
+        "strength points"
+    }
+
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }

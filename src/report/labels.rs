@@ -1,0 +1,186 @@
+//! Where the map writes each area's name: beside its node, at the first of a few places that covers
+//! no node, unit chip, battle mark or name placed before it and stays inside the map; where every
+//! place is taken, the least covered one. Names are placed in map order, so the same map gives the
+//! same picture.
+
+use std::collections::BTreeMap;
+
+/// A box on the picture: left, top, right, bottom, in pixels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rect {
+    pub x0: i64,
+    pub y0: i64,
+    pub x1: i64,
+    pub y1: i64,
+}
+
+impl Rect {
+    /// The box of half-width `w` and half-height `h` around (x, y).
+    pub fn around(x: i64, y: i64, w: i64, h: i64) -> Rect {
+        Rect {
+            x0: x - w,
+            y0: y - h,
+            x1: x + w,
+            y1: y + h,
+        }
+    }
+
+    /// The area both boxes cover.
+    fn overlap(&self, o: &Rect) -> i64 {
+        let w = self.x1.min(o.x1) - self.x0.max(o.x0);
+        let h = self.y1.min(o.y1) - self.y0.max(o.y0);
+        if w > 0 && h > 0 {
+            w * h
+        } else {
+            0
+        }
+    }
+}
+
+/// Where a label's text goes: its anchor point and `text-anchor`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Spot {
+    pub x: i64,
+    pub y: i64,
+    pub anchor: &'static str,
+}
+
+/// The width of `text` at `size` pixels, a little over what the bundled condensed font takes.
+pub fn text_width(text: &str, size: i64) -> i64 {
+    (text.chars().count() as i64 * size * 6 + 9) / 10
+}
+
+/// Side of the cells of the index of boxes.
+const CELL: i64 = 64;
+
+/// The boxes already on the picture, indexed by cell so that placing a name looks at its
+/// neighbourhood only.
+pub struct Placer {
+    boxes: Vec<Rect>,
+    cells: BTreeMap<(i64, i64), Vec<usize>>,
+    /// The map's own part of the picture, which no name leaves.
+    bounds: Rect,
+}
+
+impl Placer {
+    pub fn new(bounds: Rect) -> Placer {
+        Placer {
+            boxes: Vec::new(),
+            cells: BTreeMap::new(),
+            bounds,
+        }
+    }
+
+    fn cells_of(r: &Rect) -> impl Iterator<Item = (i64, i64)> {
+        let (cx0, cx1) = (r.x0.div_euclid(CELL), r.x1.div_euclid(CELL));
+        let (cy0, cy1) = (r.y0.div_euclid(CELL), r.y1.div_euclid(CELL));
+        (cx0..=cx1).flat_map(move |cx| (cy0..=cy1).map(move |cy| (cx, cy)))
+    }
+
+    /// Marks `r` as taken.
+    pub fn block(&mut self, r: Rect) {
+        let i = self.boxes.len();
+        self.boxes.push(r);
+        for c in Placer::cells_of(&r) {
+            self.cells.entry(c).or_default().push(i);
+        }
+    }
+
+    /// How much `r` covers of what is taken, and of what lies outside the map (counted heavier).
+    fn cost(&self, r: &Rect) -> i64 {
+        let mut seen = Vec::new();
+        let mut cost = 0;
+        for c in Placer::cells_of(r) {
+            for &i in self.cells.get(&c).into_iter().flatten() {
+                if !seen.contains(&i) {
+                    seen.push(i);
+                    cost += r.overlap(&self.boxes[i]);
+                }
+            }
+        }
+        let inside = r.overlap(&self.bounds);
+        let all = (r.x1 - r.x0) * (r.y1 - r.y0);
+        cost + 4 * (all - inside)
+    }
+
+    /// Places a label of `width` and `size` at the first free spot of `spots` (else the least
+    /// covered), marks it taken and returns it.
+    pub fn place(&mut self, spots: &[Spot], width: i64, size: i64) -> Spot {
+        let rect = |s: &Spot| {
+            let x0 = match s.anchor {
+                "start" => s.x,
+                "end" => s.x - width,
+                _ => s.x - width / 2,
+            };
+            Rect {
+                x0,
+                y0: s.y - size,
+                x1: x0 + width,
+                y1: s.y + size / 4,
+            }
+        };
+        let mut best: Option<(i64, Spot)> = None;
+        for s in spots {
+            let c = self.cost(&rect(s));
+            if best.is_none_or(|(b, _)| c < b) {
+                best = Some((c, *s));
+            }
+            if c == 0 {
+                break;
+            }
+        }
+        let spot = best.map_or(
+            Spot {
+                x: 0,
+                y: 0,
+                anchor: "middle",
+            },
+            |(_, s)| s,
+        );
+        self.block(rect(&spot));
+        spot
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spots(x: i64, y: i64) -> Vec<Spot> {
+        vec![
+            Spot {
+                x,
+                y: y + 25,
+                anchor: "middle",
+            },
+            Spot {
+                x,
+                y: y - 17,
+                anchor: "middle",
+            },
+        ]
+    }
+
+    #[test]
+    fn a_label_moves_off_a_box_that_covers_its_first_place() {
+        let mut p = Placer::new(Rect::around(500, 500, 500, 500));
+        p.block(Rect::around(100, 122, 40, 8));
+        let s = p.place(&spots(100, 100), 60, 11);
+        assert_eq!((s.x, s.y), (100, 83));
+    }
+
+    #[test]
+    fn a_label_stays_inside_the_map() {
+        let mut p = Placer::new(Rect::around(500, 500, 500, 500));
+        let s = p.place(&spots(100, 990), 60, 11);
+        assert_eq!(s.y, 973, "below the bottom edge it would be cut off");
+    }
+
+    #[test]
+    fn two_labels_never_share_a_place_when_another_is_free() {
+        let mut p = Placer::new(Rect::around(500, 500, 500, 500));
+        let a = p.place(&spots(100, 100), 60, 11);
+        let b = p.place(&spots(100, 100), 60, 11);
+        assert_ne!(a, b);
+    }
+}

@@ -1,0 +1,115 @@
+//! The map as a PNG picture, for the HTML mail: every mail client shows a PNG (Gmail and Outlook
+//! show no SVG). Drawn from the map's SVG by resvg with the font pbem bundles
+//! (`assets/fonts/DejaVuSansCondensed.ttf`, never the system's), so the same SVG gives the same bytes
+//! on every machine.
+
+use std::sync::{Arc, OnceLock};
+
+use resvg::tiny_skia::{Pixmap, Transform};
+use resvg::usvg::{fontdb, Options, Tree};
+
+/// The font every label is drawn in.
+static FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansCondensed.ttf");
+
+/// The widest PNG drawn, in pixels: twice the width of a phone's screen (about 360 CSS pixels), so
+/// that it is sharp there; a smaller map is drawn at its own size.
+pub const MAX_WIDTH: u32 = 800;
+
+/// The font database, made once: the bundled font stands for every family the SVG names.
+fn fonts() -> Arc<fontdb::Database> {
+    static DB: OnceLock<Arc<fontdb::Database>> = OnceLock::new();
+    DB.get_or_init(|| {
+        let mut db = fontdb::Database::new();
+        db.load_font_data(FONT.to_vec());
+        let family = db
+            .faces()
+            .next()
+            .and_then(|f| f.families.first())
+            .map(|(name, _)| name.clone())
+            .unwrap_or_default();
+        db.set_serif_family(family.clone());
+        db.set_sans_serif_family(family.clone());
+        db.set_monospace_family(family.clone());
+        db.set_cursive_family(family.clone());
+        db.set_fantasy_family(family);
+        Arc::new(db)
+    })
+    .clone()
+}
+
+/// The PNG of `svg`, at most [`MAX_WIDTH`] pixels wide, or `None` when the SVG does not parse or
+/// is empty.
+pub fn render(svg: &str) -> Option<Vec<u8>> {
+    let options = Options {
+        fontdb: fonts(),
+        font_family: "DejaVu Sans".to_string(),
+        ..Options::default()
+    };
+    let tree = Tree::from_str(svg, &options).ok()?;
+    let size = tree.size();
+    let scale = (MAX_WIDTH as f32 / size.width()).min(1.0);
+    let width = (size.width() * scale).ceil() as u32;
+    let height = (size.height() * scale).ceil() as u32;
+    let mut pixmap = Pixmap::new(width, height)?;
+    pixmap.fill(resvg::tiny_skia::Color::WHITE);
+    resvg::render(
+        &tree,
+        Transform::from_scale(scale, scale),
+        &mut pixmap.as_mut(),
+    );
+    encode(&pixmap)
+}
+
+/// The picture as a small PNG that keeps every pixel: indexed when it has at most 256
+/// colours, else RGB (it is opaque: the alpha channel of tiny-skia's own PNG is waste). The default
+/// compression: the best one took several times as long for no fewer bytes on the demo's maps.
+fn encode(pixmap: &Pixmap) -> Option<Vec<u8>> {
+    let rgb: Vec<[u8; 3]> = pixmap
+        .pixels()
+        .iter()
+        .map(|p| {
+            let c = p.demultiply();
+            [c.red(), c.green(), c.blue()]
+        })
+        .collect();
+    let mut palette: Vec<[u8; 3]> = rgb.clone();
+    palette.sort_unstable();
+    palette.dedup();
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::Default);
+    let data: Vec<u8> = if palette.len() <= 256 {
+        encoder.set_color(png::ColorType::Indexed);
+        encoder.set_palette(palette.concat());
+        rgb.iter()
+            .map(|c| palette.binary_search(c).unwrap_or(0) as u8)
+            .collect()
+    } else {
+        encoder.set_color(png::ColorType::Rgb);
+        rgb.concat()
+    };
+    let mut writer = encoder.write_header().ok()?;
+    writer.write_image_data(&data).ok()?;
+    writer.finish().ok()?;
+    Some(out)
+}
+
+/// The width and height of the PNG [`render`] draws of `svg` (one pbem wrote: its first line gives
+/// `width` and `height`).
+pub fn size_of_svg(svg: &str) -> Option<(u32, u32)> {
+    let head = svg.lines().next()?;
+    let attr = |name: &str| -> Option<f32> {
+        let at = head.find(&format!(" {name}=\""))? + name.len() + 3;
+        head[at..].split('"').next()?.parse().ok()
+    };
+    let (w, h) = (attr("width")?, attr("height")?);
+    let scale = (MAX_WIDTH as f32 / w).min(1.0);
+    Some(((w * scale).ceil() as u32, (h * scale).ceil() as u32))
+}
+
+/// The width and height of a PNG, from its header.
+pub fn size(png: &[u8]) -> Option<(u32, u32)> {
+    let be = |at: usize| Some(u32::from_be_bytes(png.get(at..at + 4)?.try_into().ok()?));
+    (png.get(12..16)? == b"IHDR").then_some((be(16)?, be(20)?))
+}
