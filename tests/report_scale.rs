@@ -99,6 +99,40 @@ fn the_map_of_a_large_game_holds_what_its_power_sees_and_the_neighbours_only() {
 /// The mail of a report carries each form once: the text, the HTML showing the map as the PNG
 /// beside it (`cid:`), the JSON and the map as its SVG attachment (the HTML file beside the reports
 /// has the map inline, once).
+/// Issue 22.2 and 18: `[mail] map_png = false` (a game of hundreds of powers) draws no PNG: the mail's
+/// HTML points to the SVG it carries, and no report names a `cid:` image it does not carry.
+#[test]
+fn a_game_with_map_png_off_mails_the_svg_alone() {
+    use mail_parser::{MessageParser, MimeHeaders};
+    let (_t, game) = unresolved_demo();
+    let toml = game.join("game.toml");
+    let text = fs::read_to_string(&toml).unwrap();
+    let text = if text.contains("\n[mail]\n") {
+        text.replacen("\n[mail]\n", "\n[mail]\nmap_png = false\n", 1)
+    } else {
+        format!("{text}\n[mail]\nmap_png = false\n")
+    };
+    fs::write(&toml, text).unwrap();
+    // The reports and mail of the first resolution go, so that what is left is this one's.
+    fs::remove_dir_all(game.join("turns/1/reports")).unwrap();
+    fs::remove_dir_all(game.join("mail/outbox")).unwrap();
+    pbem().arg("resolve").arg(&game).assert().success();
+    assert!(!game.join("turns/1/reports/france.png").exists());
+    let eml = fs::read(game.join("mail/outbox/t0001-report-france.eml")).unwrap();
+    let msg = MessageParser::default().parse(&eml).unwrap();
+    let html = msg.body_html(0).unwrap();
+    assert!(!html.contains("cid:"), "{html}");
+    assert!(html.contains("The map of this turn is the SVG file attached to this mail"));
+    assert!(msg.parts.iter().all(|p| p.content_id().is_none()));
+    let svgs = msg
+        .attachments()
+        .filter(|a| {
+            a.content_type()
+                .is_some_and(|c| c.subtype() == Some("svg+xml"))
+        })
+        .count();
+    assert_eq!(svgs, 1);
+}
 #[test]
 fn the_report_mail_carries_the_svg_once_and_shows_the_png_inline() {
     use mail_parser::{MessageParser, MimeHeaders};

@@ -75,6 +75,11 @@ pub struct MailConfig {
     /// The first pause between two tries, doubled at each retry (at most 60 s). Default 2000 ms.
     #[serde(default = "default_retry_delay_ms")]
     pub retry_delay_ms: u64,
+    /// Issue 22.2: the report mail shows the power's map as an inline PNG (every mail client shows
+    /// one). Default true; `false` for a game of hundreds of powers, where drawing a PNG for each
+    /// costs about 20 ms a power (issue 18, BENCHMARKS.md): the mail then carries the SVG alone.
+    #[serde(default = "default_map_png", skip_serializing_if = "Clone::clone")]
+    pub map_png: bool,
 }
 
 impl Default for MailConfig {
@@ -92,6 +97,7 @@ impl Default for MailConfig {
             folder: None,
             retries: default_retries(),
             retry_delay_ms: default_retry_delay_ms(),
+            map_png: default_map_png(),
         }
     }
 }
@@ -203,6 +209,10 @@ pub struct SendmailConfig {
     /// The program; default `sendmail` from the PATH.
     #[serde(default)]
     pub command: Option<String>,
+}
+
+fn default_map_png() -> bool {
+    true
 }
 
 fn default_max_text_bytes() -> u64 {

@@ -564,7 +564,13 @@ impl ReportSheet<'_> {
                 html.into_bytes(),
             )?;
         }
-        if let Some(png) = &crate::report::png::render(&rendered.phone_map) {
+        let png = game
+            .config
+            .mail
+            .map_png
+            .then(|| crate::report::png::render(&rendered.phone_map))
+            .flatten();
+        if let Some(png) = &png {
             put_bytes(
                 put,
                 game.reports_dir(turn).join(format!("{stem}.png")),

@@ -84,7 +84,7 @@ pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
     let phone_map = svg::render_as(game, input.shared, &view, svg::Layout::Phone);
     let mail_map = minijinja::context! {
         map_svg => "",
-        map_cid => format!("cid:{MAP_CID}"),
+        map_cid => game.config.mail.map_png.then(|| format!("cid:{MAP_CID}")),
         map_size => png::size_of_svg(&phone_map),
         ..fields
     };
