@@ -170,6 +170,11 @@ fn player_check_from_report_matches_the_referee_wbts() {
 }
 
 #[test]
+fn player_check_from_report_matches_the_referee_gitm() {
+    same_verdicts("gitm-italy-1809", "gitm", "austria", true);
+}
+
+#[test]
 fn player_check_takes_only_the_orders_file_with_report() {
     let (_t, game) = demo("ulm-1805");
     let report = game.join("turns/1/reports/france.json");

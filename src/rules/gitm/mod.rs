@@ -212,6 +212,22 @@ impl Ruleset for Gitm {
         Some(vocabulary())
     }
 
+    /// A player's own check (`pbem check --report`) carries the brigades his side sees exactly and
+    /// no other: the approximate sightings of GITM 4.1 name no brigade, and the merges of 3.5 only
+    /// those he knew.
+    fn fog(&self, state: &mut State, _power: &str, keep: &dyn Fn(&str) -> bool) -> bool {
+        let Some(t) = state.table_mut::<state::GitmState>() else {
+            return false;
+        };
+        t.brigades.retain(|b| keep(b.id.get_ref()));
+        t.merged.retain(|id| keep(id));
+        true
+    }
+
+    fn strength_words(&self) -> &'static str {
+        "men"
+    }
+
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }
