@@ -78,7 +78,10 @@ pub struct MailConfig {
     /// Issue 22.2: the report mail shows the power's map as an inline PNG (every mail client shows
     /// one). Default true; `false` for a game of hundreds of powers, where drawing a PNG for each
     /// costs about 20 ms a power (issue 18, BENCHMARKS.md): the mail then carries the SVG alone.
-    #[serde(default = "default_map_png", skip_serializing_if = "Clone::clone")]
+    #[serde(
+        default = "default_map_png",
+        skip_serializing_if = "is_default_map_png"
+    )]
     pub map_png: bool,
 }
 
@@ -213,6 +216,10 @@ pub struct SendmailConfig {
 
 fn default_map_png() -> bool {
     true
+}
+
+fn is_default_map_png(on: &bool) -> bool {
+    *on == default_map_png()
 }
 
 fn default_max_text_bytes() -> u64 {
