@@ -60,6 +60,47 @@ pub fn new_game(from: &Path, to: &Path, publish: &Publish) -> Result<NewGame> {
 /// The step that publishes a new game's first turn: see [`new_game`].
 pub type Publish = dyn Fn(&Game, u32) -> Result<String>;
 
+/// What `new` makes itself, or what belongs to the scenario's own play and not to a new game: the
+/// configuration (rewritten with fresh passwords), the turns, the dice secrets, the mail, and the
+/// files a referee's copy may hold beside them.
+const NOT_COPIED: [&str; 6] = [
+    "game.toml",
+    "turns",
+    "secret",
+    "mail",
+    ".gitignore",
+    "passwords.txt",
+];
+
+/// Copies the scenario's data into the new game: `map.toml` and `tables.toml`, which every game has,
+/// and whatever else its ruleset reads from the folder (`templates/`, GITM's `tactical/` maps, ...),
+/// so that a game made by `new` plays as the scenario does.
+fn copy_scenario_data(from: &Path, to: &Path) -> Result<()> {
+    for file in ["map.toml", "tables.toml"] {
+        if !from.join(file).is_file() {
+            bail!("{}: the scenario has no {file}", from.display());
+        }
+    }
+    let mut entries: Vec<_> = std::fs::read_dir(from)
+        .with_context(|| format!("cannot read {}", from.display()))?
+        .collect::<std::io::Result<_>>()?;
+    entries.sort_by_key(|e| e.file_name());
+    for e in entries {
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        if NOT_COPIED.contains(&name.as_ref()) || name.starts_with('.') {
+            continue;
+        }
+        if e.file_type()?.is_dir() {
+            super::fsio::copy_tree(&e.path(), &to.join(&*name))?;
+        } else {
+            let bytes = std::fs::read(e.path()).with_context(|| format!("cannot read {name}"))?;
+            write_atomic(&to.join(&*name), &bytes)?;
+        }
+    }
+    Ok(())
+}
+
 /// Makes the game of scenario `from` in the empty folder `to`.
 fn make_game(from: &Path, to: &Path, publish: &Publish) -> Result<NewGame> {
     if to.exists()
@@ -110,15 +151,7 @@ fn make_game(from: &Path, to: &Path, publish: &Publish) -> Result<NewGame> {
     write_atomic(&to.join("game.toml"), doc.to_string().as_bytes())?;
     // The dice secrets stay out of any repository the referee keeps the game in.
     write_atomic(&to.join(".gitignore"), b"secret/\n")?;
-    for file in ["map.toml", "tables.toml"] {
-        write_atomic(
-            &to.join(file),
-            &std::fs::read(from.join(file)).with_context(|| format!("cannot read {file}"))?,
-        )?;
-    }
-    if from.join("templates").is_dir() {
-        super::fsio::copy_tree(&from.join("templates"), &to.join("templates"))?;
-    }
+    copy_scenario_data(from, to)?;
     let state =
         std::fs::read(scenario.state_path(first)).context("the scenario has no first state")?;
     let game = Game::load(to)?;
