@@ -312,6 +312,46 @@ fn new_copies_every_data_file_of_the_scenario() {
     assert!(fs::read_dir(tactical).unwrap().count() > 0);
 }
 
+/// GITM 6.11 in a game made by `new`: the scenario's dated password change (Eugène's, from turn 3,
+/// to a password printed in the demo's sample orders) is not carried over, so a player's password
+/// stays the fresh one `new` printed until he changes it; the dated change of scope stays.
+#[test]
+fn new_keeps_no_dated_password_of_the_scenario() {
+    let tmp = tempfile::tempdir().unwrap();
+    let scenario = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/gitm-italy-1809");
+    let dated = |dir: &std::path::Path| {
+        let game = pbem::game::Game::load(dir).unwrap();
+        let france = game
+            .config
+            .powers
+            .iter()
+            .find(|p| p.id == "france")
+            .unwrap();
+        let eugene = france.commands.iter().find(|p| p.id == "eugene").unwrap();
+        let macdonald = france
+            .commands
+            .iter()
+            .find(|p| p.id == "macdonald")
+            .unwrap();
+        (eugene.at(1), eugene.at(3), macdonald.at(1), macdonald.at(3))
+    };
+    let (e1, e3, m1, m3) = dated(&scenario);
+    assert_ne!(
+        e1.password_hash, e3.password_hash,
+        "the scenario's dated change"
+    );
+    assert_ne!(m1.scope, m3.scope);
+    let dir = tmp.path().join("g");
+    pbem()
+        .args(["new", "--quiet", "--from", "gitm-italy-1809"])
+        .arg(&dir)
+        .assert()
+        .success();
+    let (e1, e3, m1, m3) = dated(&dir);
+    assert_eq!(e1.password_hash, e3.password_hash);
+    assert_ne!(m1.scope, m3.scope, "the dated change of scope stays");
+}
+
 #[test]
 fn a_lost_secret_refuses_to_resolve() {
     let (_t, game) = unresolved_demo();

@@ -101,6 +101,25 @@ fn copy_scenario_data(from: &Path, to: &Path) -> Result<()> {
     Ok(())
 }
 
+/// A scenario's dated password changes (GITM 6.11, `[[power.player.change]]`) name passwords that
+/// its players know, public in a bundled demo: a new game keeps none of them, only the dated changes
+/// of scope and address. A player of the new game changes his own password when he chooses.
+fn drop_dated_passwords(player: &mut toml_edit::Table) {
+    let Some(changes) = player
+        .get_mut("change")
+        .and_then(|c| c.as_array_of_tables_mut())
+    else {
+        return;
+    };
+    for change in changes.iter_mut() {
+        change.remove("password_hash");
+    }
+    changes.retain(|c| c.iter().any(|(key, _)| key != "turn"));
+    if changes.is_empty() {
+        player.remove("change");
+    }
+}
+
 /// Makes the game of scenario `from` in the empty folder `to`.
 fn make_game(from: &Path, to: &Path, publish: &Publish) -> Result<NewGame> {
     if to.exists()
@@ -136,6 +155,7 @@ fn make_game(from: &Path, to: &Path, publish: &Publish) -> Result<NewGame> {
                     let stem = crate::game::command::file_stem(&id, Some(player));
                     let password = crate::auth::fresh_password()?;
                     pl["password_hash"] = toml_edit::value(crate::auth::hash_password(&password)?);
+                    drop_dated_passwords(pl);
                     passwords.push((stem, password));
                 }
                 continue;
