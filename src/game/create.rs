@@ -81,11 +81,7 @@ fn copy_scenario_data(from: &Path, to: &Path) -> Result<()> {
             bail!("{}: the scenario has no {file}", from.display());
         }
     }
-    let mut entries: Vec<_> = std::fs::read_dir(from)
-        .with_context(|| format!("cannot read {}", from.display()))?
-        .collect::<std::io::Result<_>>()?;
-    entries.sort_by_key(|e| e.file_name());
-    for e in entries {
+    for e in super::fsio::sorted_entries(from)? {
         let name = e.file_name();
         let name = name.to_string_lossy();
         if NOT_COPIED.contains(&name.as_ref()) || name.starts_with('.') {
