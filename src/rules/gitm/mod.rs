@@ -12,6 +12,7 @@
 
 pub mod detection;
 pub mod forecast;
+pub mod kinds;
 pub mod movement;
 pub mod orders;
 #[cfg(test)]

@@ -602,7 +602,9 @@ impl<'a> Turn<'a> {
         let name = self.map.place_name(target);
         let m = self.marches.entry(id.to_string()).or_default().clone();
         let kind = b.kind();
-        let allowance = kind.allowance().saturating_sub(u32::from(b.supplies > 0));
+        let allowance = kind
+            .strategic_allowance()
+            .saturating_sub(u32::from(b.supplies > 0));
         let most = allowance + u32::from(kind != Kind::Militia);
         if m.moves >= most {
             self.event(rules::FORCED_MARCH, "halt", Some(b.square()), format!("{id} has no move left this turn ({allowance} squares{}) and stays in {} (GITM 7.1-7.3).", if kind == Kind::Militia { ", militia never force march" } else { " and one forced march" }, b.square()), side);

@@ -22,12 +22,12 @@ use crate::game::state::{Relation as StateRelation, State};
 use crate::rule::Rule;
 
 use super::super::orders::{self, BattleLine, UnitOrders};
-use super::super::state::{self, Brigade, GitmState, Quality};
+use super::super::state::{Brigade, GitmState, Quality};
 use super::dice::TacDice;
 use super::event::TacEvent;
 use super::field::{Field, Memory};
 use super::map::{parse, Pos, TacMap};
-use super::unit::{Kind, Line, Posture, Reaction, Relations, TacBrigade, TacOrder};
+use super::unit::{Line, Posture, Reaction, Relations, TacBrigade, TacOrder};
 
 /// The tactical side of a turn: the maps the scenario draws in `tactical/`, and what each square's
 /// map keeps between the phases of the turn.
@@ -134,10 +134,6 @@ impl TacDice for TurnDice<'_> {
         }
         items
     }
-}
-
-fn kind(k: state::Kind) -> Kind {
-    Kind::from_code(k.code()).unwrap_or(Kind::Infantry)
 }
 
 fn quality(q: Quality) -> u8 {
@@ -299,7 +295,7 @@ pub fn run_phase(turn: TurnParts<'_>, phase: u8) -> Result<Vec<(Event, Told)>> {
                 TacBrigade {
                     id: b.id().to_string(),
                     side: b.power().to_string(),
-                    kind: kind(b.kind()),
+                    kind: b.kind(),
                     men: b.strength,
                     batteries: b.batteries,
                     quality: quality(b.quality),
@@ -448,10 +444,8 @@ mod tests {
     }
 
     #[test]
-    fn gitm_3_1_every_type_maps_to_the_engines() {
-        for k in state::Kind::ALL {
-            assert_eq!(kind(k).code(), k.code());
-        }
+    fn gitm_3_2_quality_on_the_engines_scale() {
+        assert_eq!(quality(Quality::Poor), 1);
         assert_eq!(quality(Quality::VeryGood), 4);
     }
 }

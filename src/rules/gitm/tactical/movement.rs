@@ -216,7 +216,7 @@ impl Field<'_> {
             return;
         }
         let start = self.brigades[i].pos;
-        let mut budget = self.brigades[i].kind.allowance();
+        let mut budget = self.brigades[i].kind.tactical_allowance();
         loop {
             let to = match goal {
                 Goal::Waypoint(p) | Goal::Destination(p) => p,

@@ -46,7 +46,7 @@ impl Field<'_> {
         let mover_id = self.brigades[mover].id.clone();
         for j in candidates {
             let id = self.brigades[j].id.clone();
-            let allowance = self.brigades[j].kind.allowance();
+            let allowance = self.brigades[j].kind.tactical_allowance();
             let from = self.brigades[j].pos;
             let path = match self.plan(j, q) {
                 Ok(p) => p,

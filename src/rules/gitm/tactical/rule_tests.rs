@@ -241,6 +241,34 @@ fn gitm_2_6_2_7_town_fort_and_siege_read_and_written_back() {
     assert!(errs[0].hint.as_deref().unwrap().contains("strength 1 to 5"));
 }
 
+// ---- GITM 3.1: one brigade type for the strategic and the tactical part ----
+
+#[test]
+fn gitm_3_1_one_kind_for_both_maps_with_each_maps_allowance() {
+    // The tactical engine's kind is the strategic state's (`kinds.rs`): a unit id read once.
+    let k: crate::rules::gitm::state::Kind = Kind::of_id("fr3li").unwrap();
+    assert_eq!(k, Kind::LightInfantry);
+    for k in Kind::ALL {
+        assert_eq!(Kind::of_id(&format!("FR1{}", k.code())), Some(k));
+    }
+    // GITM 7.1 against 8.1: strategic squares a turn, tactical squares a phase.
+    let both = |k: Kind| (k.strategic_allowance(), k.tactical_allowance());
+    assert_eq!(both(Kind::Infantry), (3, 4));
+    assert_eq!(both(Kind::LightCavalry), (4, 6));
+    assert_eq!(
+        both(Kind::HeavyCavalry),
+        (4, 4),
+        "heavy cavalry is not fast (8.1)"
+    );
+    assert_eq!(both(Kind::ArmyHq), (4, 6));
+    assert_eq!(both(Kind::CorpsHq), (3, 4));
+    assert_eq!(both(Kind::Militia), (2, 4));
+    // GITM 4.1: a sighting shows militia as infantry; 9.4 counts it as infantry too.
+    assert_eq!(Kind::Militia.branch(), unit::Branch::Infantry);
+    assert_eq!(Kind::Militia.branch().letter(), 'I');
+    assert_eq!(Kind::CorpsHq.branch().letter(), 'H');
+}
+
 // ---- GITM 8: tactical movement ----
 
 #[test]
