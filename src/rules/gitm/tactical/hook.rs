@@ -12,7 +12,7 @@ use std::path::Path;
 
 use anyhow::{anyhow, bail, Result};
 
-use crate::diag::{FileError, Source};
+use crate::diag::{Diagnostic, FileError, Source};
 use crate::engine::dice_box::DiceBox;
 use crate::engine::event::{Event, Roll};
 use crate::game::map::grid::Square;
@@ -22,11 +22,12 @@ use crate::game::state::{Relation as StateRelation, State};
 use crate::rule::Rule;
 
 use super::super::orders::{self, BattleLine, UnitOrders};
+use super::super::rules;
 use super::super::state::{Brigade, GitmState, Quality};
 use super::dice::TacDice;
 use super::event::TacEvent;
 use super::field::{Field, Memory};
-use super::map::{parse, Pos, TacMap};
+use super::map::{parse, Fort, Pos, TacMap};
 use super::unit::{Line, Posture, Reaction, Relations, TacBrigade, TacOrder};
 
 /// The tactical side of a turn: the maps the scenario draws in `tactical/`, and what each square's
@@ -97,6 +98,60 @@ impl Theatre {
         }
         Ok(t)
     }
+}
+
+/// GITM 2.6: the forts of the `[gitm]` state under strategic square `square`, put on its tactical
+/// map: the state is the one place forts are read (a tactical map file refuses a `fort` line).
+pub fn place_forts(tmap: &mut TacMap, g: &GitmState, map: &GridMap, square: Square) {
+    for f in &g.forts {
+        if let Ok(spot) = map.parse_spot(f.at.get_ref()) {
+            if spot.square == square {
+                tmap.set_fort(
+                    sub(spot.sub),
+                    Fort {
+                        strength: f.strength.clamp(1, 5) as u8,
+                        capacity: f.capacity,
+                    },
+                );
+            }
+        }
+    }
+}
+
+/// GITM 2.6: the forts of the `[gitm]` state checked against the tactical maps (the game map's
+/// `[sub]` grid, which every `tactical/<square>.txt` must agree with): a fort stands on a town
+/// square, one a square. Each error is at the fort's `at` in `state.toml`.
+pub fn check_forts(g: &GitmState, map: &GridMap) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for f in &g.forts {
+        let Ok(spot) = map.parse_spot(f.at.get_ref()) else {
+            continue; // `state::check` names a place that is not one.
+        };
+        if !seen.insert((spot.square, spot.sub.col, spot.sub.row)) {
+            out.push(
+                Diagnostic::error(format!("two forts at '{}'", f.at.get_ref()), f.at.span())
+                    .hint(
+                        "a tactical square has one fort (GITM 2.6); keep one [[gitm.fort]] for it",
+                    )
+                    .rule(rules::FORTS),
+            );
+        }
+        if let Some(grid) = map.sub() {
+            let terrain = grid.terrain(spot);
+            if terrain != "town" {
+                out.push(
+                    Diagnostic::error(
+                        format!("the fort at '{}' stands on {terrain}, not a town", f.at.get_ref()),
+                        f.at.span(),
+                    )
+                    .hint("GITM 2.6: forts stand in city tactical squares; give the town's square (map.toml's [sub] grid, `T` in tactical/<square>.txt)")
+                    .rule(rules::FORTS),
+                );
+            }
+        }
+    }
+    out
 }
 
 /// The turn's dice as the engine's: each die a labelled roll of the turn's `DiceBox`, a shuffle one
@@ -258,13 +313,14 @@ pub fn run_phase(turn: TurnParts<'_>, phase: u8) -> Result<Vec<(Event, Told)>> {
         if !hostile && !ordered {
             continue;
         }
-        let tmap = match turn.theatre.maps.get(&name) {
+        let mut tmap = match turn.theatre.maps.get(&name) {
             Some(m) => m.clone(),
             None => match map.sub() {
                 Some(s) => TacMap::from_sub_grid(s, square, &name),
                 None => continue,
             },
         };
+        place_forts(&mut tmap, turn.g, map, square);
         // GITM 8.5, 8.11: the state whose soil this is (`[control]`): its neutrals count there.
         let mut relations = Relations::default();
         if let Some(owner) = turn.state.control.get(&name) {
@@ -441,6 +497,49 @@ mod tests {
             })
         );
         assert_eq!((o.attack, o.defence), (Posture::Assault, Posture::Assault));
+    }
+
+    #[test]
+    fn gitm_2_6_forts_are_read_once_from_the_state_and_stand_on_towns() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("gitm-italy-1809");
+        crate::bundled::write_scenario("gitm-italy-1809", &dir).unwrap();
+        let game = crate::game::Game::load(&dir).unwrap();
+        let mut state = game.load_state(1).unwrap();
+        let map = crate::rules::gitm::grid_map(&game).unwrap();
+        let g = crate::rules::gitm::state::gitm_of(&state).unwrap();
+        assert!(check_forts(g, map).is_empty());
+        // Treviso's fort is the state's; the scenario's map of G7-V6 draws the town alone.
+        let theatre = Theatre::load(&dir, map).unwrap();
+        let mut tmap = theatre.maps["G7-V6"].clone();
+        assert_eq!(tmap.towns[&Pos::new(10, 10)].name, "Treviso");
+        assert_eq!(tmap.fort(Pos::new(10, 10)), None);
+        let square = map.parse_spot("G7-V6/0-0").unwrap().square;
+        place_forts(&mut tmap, g, map, square);
+        let treviso = Fort {
+            strength: 2,
+            capacity: 4000,
+        };
+        assert_eq!(tmap.fort(Pos::new(10, 10)), Some(&treviso));
+        assert_eq!(tmap.towns.len(), 1, "Venice's fort stays on G7-V8's map");
+        // A fort off a town, and two forts on one square: errors at the fort in state.toml.
+        let gm = state.table_mut::<GitmState>().unwrap();
+        gm.forts[1].at = toml::Spanned::new(40..49, "G7-V6/0-0".to_string());
+        gm.forts.push(gm.forts[0].clone());
+        let errs = check_forts(gm, map);
+        assert_eq!(errs.len(), 2);
+        assert!(errs[0]
+            .message
+            .contains("G7-V6/0-0' stands on open, not a town"));
+        assert_eq!(errs[0].span, 40..49);
+        assert!(errs[1].message.contains("two forts at 'G7-V8/10-10'"));
+        // A tactical map file with a fort line is refused, by file, line and column.
+        let file = dir.join("tactical/G7-V6.txt");
+        let text = std::fs::read_to_string(&file).unwrap() + "fort 10-10 2 4000\n";
+        std::fs::write(&file, text).unwrap();
+        let err = Theatre::load(&dir, map).unwrap_err().to_string();
+        assert!(err.contains("tactical/G7-V6.txt:42:1"), "{err}");
+        assert!(err.contains("holds no fort"), "{err}");
     }
 
     #[test]

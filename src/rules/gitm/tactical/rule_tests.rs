@@ -82,7 +82,6 @@ terrain
 .......~.......
 .......~.......
 town 12-12 Venice
-fort 12-12 3 6000
 besieged 12-12
 ";
 
@@ -205,7 +204,7 @@ fn gitm_2_4_defensive_ratings_from_the_file_or_the_terrain() {
     }
     let m = parse_map(&Source::new(
         "t.txt",
-        with.replace("town 12-12 Venice\nfort 12-12 3 6000\nbesieged 12-12\n", ""),
+        with.replace("town 12-12 Venice\nbesieged 12-12\n", ""),
     ))
     .unwrap();
     assert_eq!(m.rating(p("4-3")), 4);
@@ -218,17 +217,11 @@ fn gitm_2_4_defensive_ratings_from_the_file_or_the_terrain() {
 }
 
 #[test]
-fn gitm_2_6_2_7_town_fort_and_siege_read_and_written_back() {
-    let m = river_map();
+fn gitm_2_6_2_7_town_and_siege_read_and_written_back_the_fort_from_the_state() {
+    let mut m = river_map();
     let town = &m.towns[&p("12-12")];
     assert_eq!(town.name, "Venice");
-    assert_eq!(
-        town.fort,
-        Some(map::Fort {
-            strength: 3,
-            capacity: 6000
-        })
-    );
+    assert_eq!(town.fort, None, "a map file holds no fort");
     assert!(town.besieged);
     let again = parse_map(&Source::new("t.txt", m.to_text())).unwrap();
     assert_eq!(again, m);
@@ -236,9 +229,29 @@ fn gitm_2_6_2_7_town_fort_and_siege_read_and_written_back() {
     let bad = Source::new("t.txt", RIVER_MAP.to_string());
     let errs = parse_map(&bad).unwrap_err();
     assert!(errs[0].message.contains("the town at 12-12 stands on open"));
-    let bad_fort = RIVER_MAP.replace("fort 12-12 3 6000", "fort 12-12 9 6000");
-    let errs = parse_map(&Source::new("t.txt", bad_fort)).unwrap_err();
-    assert!(errs[0].hint.as_deref().unwrap().contains("strength 1 to 5"));
+    // GITM 2.6: the fort is the state's, put on the map by the turn (`hook::place_forts`).
+    let fort = map::Fort {
+        strength: 3,
+        capacity: 6000,
+    };
+    m.set_fort(p("12-12"), fort.clone());
+    assert_eq!(m.fort(p("12-12")), Some(&fort));
+    assert_eq!(m.fort(p("11-12")), None);
+    // A `fort` line in the file is refused where it stands, with where it belongs.
+    let with_fort = RIVER_MAP.replace("besieged 12-12\n", "fort 12-12 3 6000\nbesieged 12-12\n");
+    let source = Source::new("tactical/G7-V8.txt", with_fort);
+    let errs = parse_map(&source).unwrap_err();
+    let fort_error = errs
+        .iter()
+        .find(|e| e.message.contains("holds no fort"))
+        .expect("the fort line is refused");
+    let located = FileError::new(&source, fort_error);
+    assert_eq!((located.line, located.column), (20, 1));
+    assert!(fort_error
+        .hint
+        .as_deref()
+        .unwrap()
+        .contains("[[gitm.fort]] at = \"G7-V8/12-12\" strength = 3 capacity = 6000"));
 }
 
 // ---- GITM 3.1: one brigade type for the strategic and the tactical part ----
