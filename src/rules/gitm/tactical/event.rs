@@ -107,6 +107,7 @@ pub fn topic(rule: &str) -> &'static str {
         "pbem GITM-T4" => "pbem's melee table",
         "pbem GITM-T5" => "pbem's experience, fatigue and morale after a combat",
         "pbem GITM-T6" => "pbem's morale checks and shattering",
+        "pbem GITM-T7" => "pbem's forts: a garrison defends with the fort's strength as its rating",
         _ => "tactical movement and combat",
     }
 }

@@ -218,6 +218,7 @@ fn order(o: Option<&UnitOrders>, start: Pos) -> TacOrder {
         t.waypoint = tac.waypoint.map(sub);
         t.start_phase = Some(tac.start_phase);
         t.engage = tac.engage;
+        t.no_fort = tac.no_fort;
         t.line = match tac.line {
             BattleLine::Front => Line::Front,
             BattleLine::Second => Line::Second,

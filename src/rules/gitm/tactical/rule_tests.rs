@@ -1,6 +1,6 @@
 //! Tests of the tactical engine, named after the seed's rules (GITM 2, 8, 9) and pbem's tables.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::lines::{assign_lines, forms_squares, frontage, place, spaces};
 use super::*;
@@ -785,6 +785,102 @@ fn gitm_9_1_combat_ends_the_phase_but_not_the_last() {
     );
     assert!(has(&f.events, "pbem GITM-T4: melee at 5-5"));
     assert!(f.losses.values().sum::<u32>() > 0);
+}
+
+/// A town at 7-7 on open ground with, when `fort` is some, a fort (strength, capacity); AU1IN and
+/// AU2IN hold it, FR1IN and FR2IN attack it from the south; one combat phase with dice showing 3:
+/// the men each lost, and the events.
+fn fort_battle(
+    fort: Option<(u8, u32)>,
+    relations: &Relations,
+    au2_no_fort: bool,
+) -> (BTreeMap<String, u32>, Vec<TacEvent>) {
+    let mut map = TacMap::plain("G7-V6", Terrain::Open);
+    map.set(p("7-7"), Terrain::Town);
+    if let Some((strength, capacity)) = fort {
+        map.set_fort(p("7-7"), map::Fort { strength, capacity });
+    }
+    let mut au2 = still(unit("AU2IN", "7-7"));
+    au2.order.no_fort = au2_no_fort;
+    let mut f = Field::new(
+        &map,
+        relations,
+        vec![
+            still(unit("AU1IN", "7-7")),
+            au2,
+            goto(unit("FR1IN", "7-9"), "7-7"),
+            goto(unit("FR2IN", "6-9"), "7-7"),
+        ],
+    );
+    f.phase(1, &mut fixed(3));
+    let (_, events, losses) = f.finish();
+    (losses, events)
+}
+
+fn lost(losses: &BTreeMap<String, u32>, id: &str) -> u32 {
+    losses.get(id).copied().unwrap_or(0)
+}
+
+#[test]
+fn pbem_gitm_t7_a_garrison_defends_with_the_forts_rating() {
+    // GITM 2.6, 8.2: Austria holds the square; its brigades in the town enter the fort.
+    let home = rel().home("AU");
+    let (open, open_events) = fort_battle(None, &home, false);
+    let (fort, events) = fort_battle(Some((5, 8000)), &home, false);
+    assert!(
+        has(&events, "pbem GITM-T7: the fort at 7-7 (strength 5, capacity 8000) holds AU1INF, AU2INF: they defend with rating 5 (the square's 3)"),
+        "{}",
+        texts(&events)
+    );
+    assert!(has(
+        &events,
+        "the garrison at the fort's rating 5 (pbem GITM-T7)"
+    ));
+    assert!(!has(&open_events, "pbem GITM-T7"));
+    // The fort's rating 5 in place of the town's 3: less fire taken, more melee strength.
+    for id in ["AU1IN", "AU2IN"] {
+        assert!(
+            lost(&fort, id) < lost(&open, id),
+            "{id}: {} against {}",
+            lost(&fort, id),
+            lost(&open, id)
+        );
+    }
+    assert!(
+        lost(&fort, "FR1IN") + lost(&fort, "FR2IN") > lost(&open, "FR1IN") + lost(&open, "FR2IN"),
+        "{}",
+        texts(&events)
+    );
+    // A fort weaker than the square's rating: the square's (the better of the two).
+    assert_eq!(tables::fort_rating(3, 2), 3);
+    assert_eq!(tables::fort_rating(0, 5), 5);
+}
+
+#[test]
+fn pbem_gitm_t7_who_enters_the_fort_capacity_no_fort_and_the_holder() {
+    let home = rel().home("AU");
+    // GITM 2.6: room for 4000 infantrymen: AU1IN (3000) enters, AU2IN (3000) does not.
+    let (_, events) = fort_battle(Some((4, 4000)), &home, false);
+    assert!(
+        has(&events, "holds AU1INF: they defend with rating 4 (the square's 3); no room for AU2IN (3000) (GITM 2.6's capacity)"),
+        "{}",
+        texts(&events)
+    );
+    // GITM 8.2: "do not enter fort" keeps AU2IN outside, with room to spare.
+    let (_, events) = fort_battle(Some((4, 8000)), &home, true);
+    assert!(
+        has(&events, "holds AU1INF: they defend"),
+        "{}",
+        texts(&events)
+    );
+    // A square Austria does not hold: its fort shelters no Austrian (8.4: the city's side holds it).
+    let (_, events) = fort_battle(Some((4, 8000)), &rel(), false);
+    assert!(!has(&events, "pbem GITM-T7"), "{}", texts(&events));
+    // GITM 2.6's transport measure: 3 a cavalryman, 2 an artillerist, 100 men a battery.
+    assert_eq!(tables::fort_space(Kind::HeavyCavalry, 1000, 0), 3000);
+    assert_eq!(tables::fort_space(Kind::LightArtillery, 300, 0), 600);
+    assert_eq!(tables::fort_space(Kind::Infantry, 3000, 1), 3100);
+    assert_eq!(tables::fort_space(Kind::CorpsHq, 100, 0), 100);
 }
 
 #[test]

@@ -132,6 +132,8 @@ pub struct TacOrder {
     pub support: Option<Reaction>,
     /// GITM 8.11: the intercept box.
     pub intercept: Option<Reaction>,
+    /// GITM 8.2: "do not enter fort": it stays outside a fort in its square (pbem GITM-T7).
+    pub no_fort: bool,
 }
 
 impl TacOrder {
