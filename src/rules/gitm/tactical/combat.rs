@@ -94,7 +94,7 @@ impl Field<'_> {
                 .map(|i| garrison.contains(i).then_some(rating))
                 .collect();
         }
-        self.events.push(
+        self.tell(
             TacEvent::new(
                 "GITM 9.4",
                 format!(
@@ -119,7 +119,7 @@ impl Field<'_> {
             self.brigades[i].formation = Formation::Line;
         }
         if squares {
-            self.events.push(
+            self.tell(
                 TacEvent::new(
                     "GITM 9.5",
                     format!("the infantry at {q} forms squares against a mostly cavalry attack"),
@@ -145,8 +145,7 @@ impl Field<'_> {
             .map(|&i| self.brigades[i].side.clone())
             .collect();
         sides.dedup();
-        self.events
-            .push(TacEvent::result("pbem GITM-T4", &sides.join(" and "), q));
+        self.tell(TacEvent::result("pbem GITM-T4", &sides.join(" and "), q));
         self.after_combat(q, &a, &d, column, attackers_won, &before, dice, &label);
     }
 
@@ -163,7 +162,6 @@ impl Field<'_> {
         let mut events = Vec::new();
         let lines = assign_lines(&refs, dice, label, &mut events);
         let placed = place(&refs, &lines, width);
-        self.events.extend(events);
         if let Some(first) = refs.first() {
             let mut text = Vec::new();
             for line in [Line::Front, Line::Second, Line::Rear] {
@@ -188,7 +186,7 @@ impl Field<'_> {
                 }
             }
             let q = first.pos;
-            self.events.push(
+            events.push(
                 TacEvent::new(
                     "GITM 9.3",
                     format!(
@@ -202,8 +200,12 @@ impl Field<'_> {
                 .units(refs.iter().map(|b| b.id.as_str())),
             );
         }
+        let front: Vec<u32> = placed.iter().map(|p| p.front).collect();
+        for e in events {
+            self.tell(e);
+        }
         Side {
-            front: placed.iter().map(|p| p.front).collect(),
+            front,
             fort: vec![None; members.len()],
             members,
             lines,
@@ -276,7 +278,7 @@ impl Field<'_> {
         }
         let took_d = self.spread(d, hits[0], rating);
         let took_a = self.spread(a, hits[1], rating);
-        self.events.push(
+        self.tell(
             TacEvent::new(
                 "pbem GITM-T1",
                 format!(
@@ -370,7 +372,7 @@ impl Field<'_> {
         let (lost_d, front_d) = loss(self, d, pd);
         // The side that lost the larger share of its front line lost; a tie, the defenders hold.
         let attackers_won = u64::from(lost_d) * front_a.max(1) > u64::from(lost_a) * front_d.max(1);
-        self.events.push(
+        self.tell(
             TacEvent::new(
                 "pbem GITM-T4",
                 format!(
@@ -414,7 +416,7 @@ impl Field<'_> {
             let b = &mut self.brigades[i];
             b.morale = b.morale.saturating_sub(t::MORALE_LOSS);
         }
-        self.events.push(
+        self.tell(
             TacEvent::new(
                 "pbem GITM-T5",
                 format!(
@@ -431,7 +433,7 @@ impl Field<'_> {
             let id = self.brigades[i].id.clone();
             if self.brigades[i].men == 0 {
                 self.brigades[i].shattered = true;
-                self.events.push(
+                self.tell(
                     TacEvent::new(
                         "pbem GITM-T6",
                         format!("{id} has no men left: it is shattered"),
@@ -455,7 +457,7 @@ impl Field<'_> {
             let l = format!("{label}/morale={id}");
             let roll = i64::from(dice.die(&l, 100));
             if roll <= target {
-                self.events.push(
+                self.tell(
                     TacEvent::new(
                         "pbem GITM-T6",
                         format!("{id} passes its morale check: d100 {roll} against {target}"),
@@ -476,8 +478,7 @@ impl Field<'_> {
                 self.brigades[i].shattered = true;
                 format!("{id} fails its morale check: d100 {roll} against {target}; it cannot fall back and is shattered")
             };
-            self.events
-                .push(TacEvent::new("pbem GITM-T6", text).unit(&id).at(q).roll(&l));
+            self.tell(TacEvent::new("pbem GITM-T6", text).unit(&id).at(q).roll(&l));
         }
     }
 
@@ -539,7 +540,7 @@ impl Field<'_> {
             .iter()
             .map(|&i| self.brigades[i].id.clone())
             .collect();
-        self.events.push(
+        self.tell(
             TacEvent::new("pbem GITM-T7", text)
                 .at(q)
                 .units(ids.iter().map(String::as_str)),
@@ -565,7 +566,6 @@ impl Field<'_> {
             self.brigades[i].shattered = true;
             format!("an enemy enters {q}: {id} (d100 {roll}) cannot fall back and shatters")
         };
-        self.events
-            .push(TacEvent::new("GITM 9.2", text).unit(&id).at(q).roll(&l));
+        self.tell(TacEvent::new("GITM 9.2", text).unit(&id).at(q).roll(&l));
     }
 }

@@ -262,13 +262,9 @@ pub struct TurnParts<'a> {
     pub theatre: &'a mut Theatre,
 }
 
-/// Who an event of the tactical phase is told to.
-pub enum Told {
-    /// A side and its allies alone (4.2's sighting).
-    Side(String),
-    /// The side named, its allies, and every side with active units in the square named (4.4).
-    Seen(String, String),
-}
+/// The sides an event of the tactical phase is told to, each with its allies (GITM 4.4, 4.6: what
+/// its own command saw, `Field::tell`); none, the referee alone.
+pub type Told = Vec<String>;
 
 /// One tactical phase of the turn on every square with something to do (GITM 5.2, 8, 9): the events,
 /// each with who is told of it.
@@ -399,16 +395,9 @@ pub fn run_phase(turn: TurnParts<'_>, phase: u8) -> Result<Vec<(Event, Told)>> {
             b.fatigue = t.fatigue;
             b.shattered = t.shattered;
         }
-        let first = powers.first().cloned().unwrap_or_default();
         let count = events.len();
         let mut attached = std::collections::BTreeSet::new();
         for (k, e) in events.into_iter().enumerate() {
-            let power = e
-                .units
-                .first()
-                .and_then(|id| after.iter().find(|t| &t.id == id))
-                .map(|t| t.side.clone())
-                .unwrap_or_else(|| first.clone());
             let mut ev = Event::new(rule_of(&e), e.kind, e.text.clone()).at(&name);
             for l in &e.rolls {
                 if let Some(r) = rolls.get(l) {
@@ -424,10 +413,7 @@ pub fn run_phase(turn: TurnParts<'_>, phase: u8) -> Result<Vec<(Event, Told)>> {
                     }
                 }
             }
-            let to = match &e.side_only {
-                Some(side) => Told::Side(side.clone()),
-                None => Told::Seen(power, name.clone()),
-            };
+            let to: Told = e.told.iter().flatten().cloned().collect();
             told.push((ev, to));
         }
     }

@@ -1128,7 +1128,11 @@ fn gitm_4_2_each_side_is_told_its_own_sighting_in_the_last_phase() {
         .events
         .iter()
         .filter(|e| e.rule == "GITM 4.2")
-        .map(|e| (e.side_only.as_deref().unwrap(), e.text.as_str()))
+        .map(|e| {
+            let sides = e.told.as_ref().unwrap();
+            assert_eq!(sides.len(), 1);
+            (sides.first().unwrap().as_str(), e.text.as_str())
+        })
         .collect();
     assert_eq!(told.len(), 2);
     assert!(
@@ -1138,6 +1142,143 @@ fn gitm_4_2_each_side_is_told_its_own_sighting_in_the_last_phase() {
                 .ends_with("see the nearest others in each of eight directions: FR1IN at 3-3")
     );
     assert!(told[1].0 == "FR" && told[1].1.contains("AU1IN at 9-9"));
+}
+
+/// The sides each event whose text holds `needle` is told to.
+fn told(events: &[TacEvent], needle: &str) -> Vec<Vec<String>> {
+    events
+        .iter()
+        .filter(|e| e.text.contains(needle))
+        .map(|e| e.told.clone().unwrap().into_iter().collect())
+        .collect()
+}
+
+#[test]
+fn gitm_4_4_a_tactical_move_is_told_by_what_was_seen_of_its_start_and_end() {
+    // France's FR1IN at 7-12 looks north; Austria's screen AU4IN at 7-3 hides what lies beyond it.
+    let map = TacMap::plain("G7-V6", Terrain::Open);
+    let r = rel();
+    let mut f = Field::new(
+        &map,
+        &r,
+        vec![
+            // Seen at both ends (north of FR1IN, no farther than the nearest Austrian there).
+            goto(unit("AU1IN", "7-5"), "7-7"),
+            // Behind the screen at the start, in the open at the end: France sees it arrive.
+            goto(unit("AU2IN", "7-1"), "3-9"),
+            // In the open at the start, behind the screen at the end: France sees it leave.
+            goto(unit("AU3LC", "1-9"), "7-0"),
+            still(unit("AU4IN", "7-3")),
+            still(unit("FR1IN", "7-12")),
+        ],
+    );
+    f.phase(1, &mut fixed(1));
+    let (au, fr) = (vec!["AU".to_string()], vec!["FR".to_string()]);
+    // The mover's side is told the whole move, and it alone.
+    assert_eq!(
+        told(&f.events, "GITM 8.2: AU1IN moves 7-5 to 7-7"),
+        [au.clone()]
+    );
+    assert_eq!(
+        told(&f.events, "GITM 8.2: AU2IN moves 7-1 to 5-5"),
+        [au.clone()]
+    );
+    assert_eq!(told(&f.events, "GITM 8.2: AU3LC moves 1-9 to 5-3"), [au]);
+    // France: AU1IN seen at both ends, AU2IN at the end alone, AU3LC at the start alone.
+    assert_eq!(
+        told(&f.events, "GITM 4.4: AU1IN is seen moving 7-5 to 7-7"),
+        [fr.clone()]
+    );
+    assert_eq!(
+        told(
+            &f.events,
+            "GITM 4.4: AU2IN is seen arriving at 5-5; where it came from was not seen"
+        ),
+        [fr.clone()],
+        "{}",
+        texts(&f.events)
+    );
+    assert_eq!(
+        told(
+            &f.events,
+            "GITM 4.4: AU3LC is seen leaving 1-9; where it went was not seen"
+        ),
+        [fr]
+    );
+    assert!(!has(&f.events, "AU2IN is seen moving") && !has(&f.events, "AU3LC is seen moving"));
+    // The drawn order of 8.6 names brigades a side may not see: the referee's alone.
+    assert_eq!(told(&f.events, "GITM 8.6"), [Vec::<String>::new()]);
+}
+
+#[test]
+fn gitm_4_4_a_move_through_a_waypoint_is_two_moves() {
+    let map = TacMap::plain("G7-V6", Terrain::Open);
+    let r = rel();
+    // AU1LC goes 0-3 to its waypoint 0-0, then to 3-3, in one phase of six squares. FR1IN at 0-6
+    // sees north only as far as AU2IN at 0-4: not 0-3 nor 0-0; 3-3, northeast, it sees.
+    let mut mover = goto(unit("AU1LC", "0-3"), "3-3");
+    mover.order.waypoint = Some(p("0-0"));
+    let mut f = Field::new(
+        &map,
+        &r,
+        vec![
+            mover,
+            still(unit("AU2IN", "0-4")),
+            still(unit("FR1IN", "0-6")),
+        ],
+    );
+    f.phase(1, &mut fixed(1));
+    assert_eq!(
+        told(&f.events, "GITM 8.2: AU1LC moves 0-3 to 3-3"),
+        [vec!["AU".to_string()]]
+    );
+    // The second leg, 0-0 to 3-3, seen at its end; the first, 0-3 to 0-0, at neither: not told.
+    assert_eq!(
+        told(
+            &f.events,
+            "GITM 4.4: AU1LC is seen arriving at 3-3; where it came from was not seen"
+        ),
+        [vec!["FR".to_string()]],
+        "{}",
+        texts(&f.events)
+    );
+    assert!(!has(&f.events, "AU1LC is seen leaving"));
+    assert!(!has(&f.events, "is seen arriving at 0-0"));
+}
+
+#[test]
+fn gitm_4_6_a_combat_is_told_to_its_sides_and_to_those_who_see_it() {
+    let map = TacMap::plain("G7-V6", Terrain::Open);
+    let r = rel();
+    let mut f = Field::new(
+        &map,
+        &r,
+        vec![
+            still(unit("AU1IN", "5-5")),
+            goto(unit("FR1IN", "5-7"), "5-5"),
+            // Naples, neutral, looks west at the combat square from 10-5.
+            still(unit("NA1IN", "10-5")),
+            // Spain, neutral, looks north from 5-14 only as far as AU9IN at 5-12.
+            still(unit("AU9IN", "5-12")),
+            still(unit("SP1IN", "5-14")),
+        ],
+    );
+    f.phase(1, &mut fixed(3));
+    let sides = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        told(&f.events, "pbem GITM-T4: melee at 5-5"),
+        [sides(&["AU", "FR", "NA"])],
+        "{}",
+        texts(&f.events)
+    );
+    assert_eq!(
+        told(&f.events, "GITM 4.4: FR1IN is seen moving 5-7 to 5-5"),
+        [sides(&["AU", "NA"])]
+    );
+    assert!(f
+        .events
+        .iter()
+        .all(|e| !e.told.as_ref().unwrap().contains("SP") || e.rule == "GITM 4.2"));
 }
 
 #[test]
