@@ -1153,6 +1153,11 @@ fn told(events: &[TacEvent], needle: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// One event told to one side.
+fn one(side: &str) -> Vec<Vec<String>> {
+    vec![vec![side.to_string()]]
+}
+
 #[test]
 fn gitm_4_4_a_tactical_move_is_told_by_what_was_seen_of_its_start_and_end() {
     // France's FR1IN at 7-12 looks north; Austria's screen AU4IN at 7-3 hides what lies beyond it.
@@ -1173,28 +1178,30 @@ fn gitm_4_4_a_tactical_move_is_told_by_what_was_seen_of_its_start_and_end() {
         ],
     );
     f.phase(1, &mut fixed(1));
-    let (au, fr) = (vec!["AU".to_string()], vec!["FR".to_string()]);
     // The mover's side is told the whole move, and it alone.
     assert_eq!(
         told(&f.events, "GITM 8.2: AU1IN moves 7-5 to 7-7"),
-        [au.clone()]
+        one("AU")
     );
     assert_eq!(
         told(&f.events, "GITM 8.2: AU2IN moves 7-1 to 5-5"),
-        [au.clone()]
+        one("AU")
     );
-    assert_eq!(told(&f.events, "GITM 8.2: AU3LC moves 1-9 to 5-3"), [au]);
+    assert_eq!(
+        told(&f.events, "GITM 8.2: AU3LC moves 1-9 to 5-3"),
+        one("AU")
+    );
     // France: AU1IN seen at both ends, AU2IN at the end alone, AU3LC at the start alone.
     assert_eq!(
         told(&f.events, "GITM 4.4: AU1IN is seen moving 7-5 to 7-7"),
-        [fr.clone()]
+        one("FR")
     );
     assert_eq!(
         told(
             &f.events,
             "GITM 4.4: AU2IN is seen arriving at 5-5; where it came from was not seen"
         ),
-        [fr.clone()],
+        one("FR"),
         "{}",
         texts(&f.events)
     );
@@ -1203,7 +1210,7 @@ fn gitm_4_4_a_tactical_move_is_told_by_what_was_seen_of_its_start_and_end() {
             &f.events,
             "GITM 4.4: AU3LC is seen leaving 1-9; where it went was not seen"
         ),
-        [fr]
+        one("FR")
     );
     assert!(!has(&f.events, "AU2IN is seen moving") && !has(&f.events, "AU3LC is seen moving"));
     // The drawn order of 8.6 names brigades a side may not see: the referee's alone.
