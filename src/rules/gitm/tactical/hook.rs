@@ -530,6 +530,47 @@ mod tests {
     }
 
     #[test]
+    fn pbem_gitm_t7_a_turn_puts_the_states_fort_in_the_tactical_combat() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("gitm-italy-1809");
+        crate::bundled::write_scenario("gitm-italy-1809", &dir).unwrap();
+        let game = crate::game::Game::load(&dir).unwrap();
+        let mut state = game.load_state(1).unwrap();
+        // France holds Treviso (G7-V6, `[control]`) with FR1IN in its fort's square; AU1IN attacks.
+        let g = state.table_mut::<GitmState>().unwrap();
+        for (id, at) in [("FR1IN", "G7-V6/10-10"), ("AU1IN", "G7-V6/10-12")] {
+            g.brigade_mut(id).unwrap().at = toml::Spanned::new(0..0, at.to_string());
+        }
+        let orders = vec![crate::rules::PowerOrders {
+            power: "austria".to_string(),
+            source: Source::new(
+                "austria.txt",
+                "game gitm-italy-1809\npower austria\npassword danube-1805\nturn 1\ntactical AU1IN to 10-10\n",
+            ),
+        }];
+        let mut dice = DiceBox::new([7; 32]).with_seal(Some([9; 32]));
+        let r = game
+            .ruleset
+            .resolve(&game, &state, &orders, &mut dice)
+            .unwrap();
+        let texts: Vec<&str> = r.events.iter().map(|e| e.text.as_str()).collect();
+        assert!(
+            texts.iter().any(|t| t.starts_with(
+                "pbem GITM-T7: the fort at 10-10 (strength 2, capacity 4000) holds FR1INF"
+            )),
+            "{}",
+            texts.join("\n")
+        );
+        // Treviso's square is rated 3 (tactical/G7-V6.txt), its fort 2: the better, 3, stands.
+        assert!(texts
+            .iter()
+            .any(|t| t.contains("holds FR1INF: they defend with rating 3 (the square's 3)")));
+        assert!(texts
+            .iter()
+            .any(|t| t.contains("the garrison at the fort's rating 3 (pbem GITM-T7)")));
+    }
+
+    #[test]
     fn gitm_3_2_quality_on_the_engines_scale() {
         assert_eq!(quality(Quality::Poor), 1);
         assert_eq!(quality(Quality::VeryGood), 4);
