@@ -5,7 +5,9 @@
 //!
 //! A square is resolved in a phase when it holds brigades hostile to one another or a brigade with a
 //! tactical order (8.2, 8.8); the others have nothing to do. The tactical map of a square is the game
-//! map's `[sub]` grid, or the scenario's `tactical/<square>.txt` when it has one (`Theatre::load`).
+//! map's `[sub]` grid, or the scenario's `tactical/<square>.txt` when it has one (`Theatre::load`),
+//! with the state's forts put on it (2.6, `place_forts`). Each event goes to the sides the engine
+//! says saw it (4.4, 4.6, `Field::tell`).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -43,8 +45,8 @@ impl Theatre {
     /// Reads the `tactical/` folder of a game, when it has one: one file per strategic square, named
     /// after it (`tactical/G7-V6.txt`). A file must name its own square, and its terrain must be the
     /// game map's `[sub]` grid under that square: the file adds what the grid does not hold (towns'
-    /// names, forts, sieges, ratings) and is the one a referee reads. Any problem is an error naming
-    /// the file, line and column.
+    /// names, sieges, ratings) and is the one a referee reads; forts are the state's
+    /// ([`place_forts`]). Any problem is an error naming the file, line and column.
     pub fn load(dir: &Path, grid: &GridMap) -> Result<Theatre> {
         let mut t = Theatre::default();
         let folder = dir.join("tactical");
