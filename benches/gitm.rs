@@ -29,6 +29,9 @@ fn setup() -> (tempfile::TempDir, Game, State, Vec<PowerOrders>) {
     pbem::bundled::write_scenario("gitm-italy-1809", &dir).expect("the scenario is written");
     std::fs::write(dir.join("map.toml"), pbem::synth_map::grid_map(120, 80, 15))
         .expect("the map is written");
+    // The scenario's tactical maps draw Italy's squares, not the synthetic map's: every square's
+    // tactical map is the synthetic `[sub]` grid.
+    std::fs::remove_dir_all(dir.join("tactical")).expect("the Italian tactical maps are removed");
     // The brigades on the open squares of the synthetic map, France west and Austria east.
     let text = {
         let game = Game::load(&dir).expect("the game loads");

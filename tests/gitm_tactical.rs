@@ -97,3 +97,39 @@ fn gitm_2_3_a_tactical_map_file_must_agree_with_the_map_grid() {
         "{err}"
     );
 }
+
+#[test]
+fn gitm_4_4_each_player_is_told_the_tactical_moves_his_command_saw() {
+    let (_t, game) = italy(2);
+    let report =
+        |who: &str| fs::read_to_string(game.join(format!("turns/2/reports/{who}.txt"))).unwrap();
+    let (eugene, austria, naples) = (report("france.eugene"), report("austria"), report("naples"));
+    // France is told its own moves whole; Austria, what its brigades at Treviso saw of them: FR1LI
+    // came from beyond its sight (4.2) and is seen arriving; FR4IN is seen at both ends.
+    assert!(
+        eugene.contains("GITM 8.2: FR1LI moves 3-7 to 6-5"),
+        "{eugene}"
+    );
+    assert!(!austria.contains("GITM 8.2: FR1LI moves"), "{austria}");
+    assert!(
+        austria
+            .contains("GITM 4.4: FR1LI is seen arriving at 6-5; where it came from was not seen"),
+        "{austria}"
+    );
+    assert!(
+        austria.contains("GITM 4.4: FR4IN is seen moving 3-7 to 5-7"),
+        "{austria}"
+    );
+    assert!(!eugene.contains("GITM 4.4: FR"), "{eugene}");
+    // Both sides of the combat are told of it; Naples, with no brigade in G7-V6, of none of it.
+    for r in [&eugene, &austria] {
+        assert!(r.contains("france win at 6-5 (pbem GITM-T4)"), "{r}");
+    }
+    assert!(!naples.contains("6-5"), "{naples}");
+    // The drawn move order names brigades a side may not see: the log's, no report's.
+    let log = fs::read_to_string(game.join("turns/2/log.toml")).unwrap();
+    assert!(log.contains("GITM 8.6: tactical phase 3 at G7-V6"));
+    for r in [&eugene, &austria, &naples] {
+        assert!(!r.contains("GITM 8.6"), "{r}");
+    }
+}

@@ -51,7 +51,7 @@ pub fn noisy_count(n: u32, die: u32) -> u32 {
 pub fn letters(units: &[&Brigade], die: u32) -> String {
     let present: BTreeSet<usize> = units
         .iter()
-        .map(|b| "ICAH".find(b.kind().branch()).unwrap_or(0))
+        .map(|b| "ICAH".find(b.kind().branch().letter()).unwrap_or(0))
         .collect();
     let mut shown: Vec<usize> = present.iter().copied().collect();
     if die == 1 && shown.len() > 1 {

@@ -41,7 +41,9 @@ pub fn forecast(
             .as_ref()
             .is_none_or(|s: &SupplyOrder| s.carry.is_some_and(|n| n > 0));
         let kind = b.kind();
-        let allowance = kind.allowance().saturating_sub(u32::from(carrying));
+        let allowance = kind
+            .strategic_allowance()
+            .saturating_sub(u32::from(carrying));
         let most = allowance + u32::from(kind != Kind::Militia);
         let mut fatigue = b.fatigue;
         let mut moves = 0;

@@ -12,6 +12,7 @@
 
 pub mod detection;
 pub mod forecast;
+pub mod kinds;
 pub mod movement;
 pub mod orders;
 #[cfg(test)]
@@ -161,7 +162,11 @@ impl Ruleset for Gitm {
     }
 
     fn check_state(&self, game: &Game, state: &State) -> Vec<Diagnostic> {
-        state::check(state, &game.config, grid_map(game))
+        let mut out = state::check(state, &game.config, grid_map(game));
+        if let (Some(g), Some(map)) = (state.table::<GitmState>(), grid_map(game)) {
+            out.extend(tactical::hook::check_forts(g, map));
+        }
+        out
     }
 
     fn units(&self, state: &State) -> Vec<UnitView> {

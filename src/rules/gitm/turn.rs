@@ -151,6 +151,12 @@ impl<'a> Turn<'a> {
                 .cloned()
                 .collect(),
             Audience::Nobody => Vec::new(),
+            Audience::Sides(sides) => self
+                .powers
+                .iter()
+                .filter(|q| sides.iter().any(|p| self.state.friendly(p, q)))
+                .cloned()
+                .collect(),
             Audience::Seen(p, squares) => self
                 .powers
                 .iter()
@@ -602,7 +608,9 @@ impl<'a> Turn<'a> {
         let name = self.map.place_name(target);
         let m = self.marches.entry(id.to_string()).or_default().clone();
         let kind = b.kind();
-        let allowance = kind.allowance().saturating_sub(u32::from(b.supplies > 0));
+        let allowance = kind
+            .strategic_allowance()
+            .saturating_sub(u32::from(b.supplies > 0));
         let most = allowance + u32::from(kind != Kind::Militia);
         if m.moves >= most {
             self.event(rules::FORCED_MARCH, "halt", Some(b.square()), format!("{id} has no move left this turn ({allowance} squares{}) and stays in {} (GITM 7.1-7.3).", if kind == Kind::Militia { ", militia never force march" } else { " and one forced march" }, b.square()), side);
@@ -1106,6 +1114,8 @@ pub enum Audience {
     Side(String),
     /// A power, its allies, and the powers with active units in the squares named (GITM 4.4, 4.5).
     Seen(String, Vec<String>),
+    /// These powers and their allies; none, the referee alone (the tactical part's 4.4, 4.6).
+    Sides(Vec<String>),
     /// The referee alone (the log and the summary).
     Nobody,
 }
@@ -1153,7 +1163,7 @@ pub fn tactical_phase(turn: &mut Turn<'_>, phase: u8, combat: bool) -> Result<()
         rules::NO_COMBAT
     };
     turn.event(rule, "tactical", None, text, Everyone);
-    use super::tactical::hook::{run_phase, Told, TurnParts};
+    use super::tactical::hook::{run_phase, TurnParts};
     let parts = TurnParts {
         map: turn.map,
         state: &turn.state,
@@ -1163,12 +1173,8 @@ pub fn tactical_phase(turn: &mut Turn<'_>, phase: u8, combat: bool) -> Result<()
         dice: &mut *turn.dice,
         theatre: &mut turn.theatre,
     };
-    for (e, to) in run_phase(parts, phase)? {
-        let to = match to {
-            Told::Side(p) => Audience::Side(p),
-            Told::Seen(p, square) => Audience::Seen(p, vec![square]),
-        };
-        turn.push(e, to);
+    for (e, sides) in run_phase(parts, phase)? {
+        turn.push(e, Audience::Sides(sides));
     }
     Ok(())
 }

@@ -1,6 +1,8 @@
 //! Combat at the end of a tactical phase (GITM 9.1-9.5) with pbem's own fire, melee, casualties,
 //! morale checks and shattering (`tables.rs`, pbem's, not the seed's).
 
+use std::collections::BTreeSet;
+
 use super::dice::TacDice;
 use super::event::TacEvent;
 use super::field::{Attack, Field};
@@ -15,6 +17,16 @@ struct Side {
     lines: Vec<Line>,
     front: Vec<u32>,
     attacking: bool,
+    /// pbem GITM-T7: the defensive rating of each member inside a fort (`None` outside one).
+    fort: Vec<Option<u64>>,
+}
+
+/// The words of a combat event for a side's brigades inside a fort (pbem GITM-T7).
+fn fort_words(s: &Side) -> String {
+    match s.fort.iter().flatten().next() {
+        Some(r) => format!(", the garrison at the fort's rating {r} (pbem GITM-T7)"),
+        None => String::new(),
+    }
 }
 
 impl Field<'_> {
@@ -71,9 +83,18 @@ impl Field<'_> {
         }
         let width = frontage(&attack.from);
         let dirs: Vec<&str> = attack.from.iter().map(|d| d.name()).collect();
+        let garrison = self.garrison(q, &def);
         let mut a = self.deploy(att, true, width, dice, &format!("{label}/lines/attacker"));
         let mut d = self.deploy(def, false, width, dice, &format!("{label}/lines/defender"));
-        self.events.push(
+        if let Some(f) = self.map.fort(q) {
+            let rating = u64::from(t::fort_rating(self.map.rating(q), f.strength));
+            d.fort = d
+                .members
+                .iter()
+                .map(|i| garrison.contains(i).then_some(rating))
+                .collect();
+        }
+        self.tell(
             TacEvent::new(
                 "GITM 9.4",
                 format!(
@@ -98,7 +119,7 @@ impl Field<'_> {
             self.brigades[i].formation = Formation::Line;
         }
         if squares {
-            self.events.push(
+            self.tell(
                 TacEvent::new(
                     "GITM 9.5",
                     format!("the infantry at {q} forms squares against a mostly cavalry attack"),
@@ -124,8 +145,7 @@ impl Field<'_> {
             .map(|&i| self.brigades[i].side.clone())
             .collect();
         sides.dedup();
-        self.events
-            .push(TacEvent::result("pbem GITM-T4", &sides.join(" and "), q));
+        self.tell(TacEvent::result("pbem GITM-T4", &sides.join(" and "), q));
         self.after_combat(q, &a, &d, column, attackers_won, &before, dice, &label);
     }
 
@@ -142,7 +162,6 @@ impl Field<'_> {
         let mut events = Vec::new();
         let lines = assign_lines(&refs, dice, label, &mut events);
         let placed = place(&refs, &lines, width);
-        self.events.extend(events);
         if let Some(first) = refs.first() {
             let mut text = Vec::new();
             for line in [Line::Front, Line::Second, Line::Rear] {
@@ -167,7 +186,7 @@ impl Field<'_> {
                 }
             }
             let q = first.pos;
-            self.events.push(
+            events.push(
                 TacEvent::new(
                     "GITM 9.3",
                     format!(
@@ -181,8 +200,13 @@ impl Field<'_> {
                 .units(refs.iter().map(|b| b.id.as_str())),
             );
         }
+        let front: Vec<u32> = placed.iter().map(|p| p.front).collect();
+        for e in events {
+            self.tell(e);
+        }
         Side {
-            front: placed.iter().map(|p| p.front).collect(),
+            front,
+            fort: vec![None; members.len()],
             members,
             lines,
             attacking,
@@ -252,14 +276,14 @@ impl Field<'_> {
             }
             hits[k] = h;
         }
-        let took_d = self.spread(d, hits[0]);
-        let took_a = self.spread(a, hits[1]);
-        self.events.push(
+        let took_d = self.spread(d, hits[0], rating);
+        let took_a = self.spread(a, hits[1], rating);
+        self.tell(
             TacEvent::new(
                 "pbem GITM-T1",
                 format!(
-                    "firing at {q} (GITM 9.1): the attackers' fire (d6 {}) hits {took_d} of the defenders, the defenders' (d6 {}) {took_a} of the attackers (the square's rating {rating} covers the defenders)",
-                    faces[0], faces[1]
+                    "firing at {q} (GITM 9.1): the attackers' fire (d6 {}) hits {took_d} of the defenders, the defenders' (d6 {}) {took_a} of the attackers (the square's rating {rating} covers the defenders{})",
+                    faces[0], faces[1], fort_words(d)
                 ),
             )
             .at(q)
@@ -269,15 +293,21 @@ impl Field<'_> {
     }
 
     /// Spreads `hits` over a side's front line in proportion to its men, each brigade taking them by
-    /// its posture (pbem GITM-T3); the men lost.
-    fn spread(&mut self, s: &Side, hits: u64) -> u32 {
+    /// its posture (pbem GITM-T3) and, inside a fort, the cover of the fort's rating in place of the
+    /// square's `rating` (pbem GITM-T7); the men lost.
+    fn spread(&mut self, s: &Side, hits: u64, rating: u64) -> u32 {
         let total: u64 = s.front.iter().map(|&m| u64::from(m)).sum();
         if total == 0 {
             return 0;
         }
         let mut lost = 0;
-        for (&i, &men) in s.members.iter().zip(&s.front) {
-            let share = hits * u64::from(men) / total;
+        let cover = |r: u64| 100 - u64::from(t::RATING_COVER_PERCENT) * r.min(5);
+        for ((&i, &men), fort) in s.members.iter().zip(&s.front).zip(&s.fort) {
+            let mut share = hits * u64::from(men) / total;
+            if let Some(r) = fort {
+                // The hits came through the square's cover: the fort's replaces it.
+                share = share * cover(*r) / cover(rating.min(4));
+            }
             let taken = share * u64::from(self.posture(i, s.attacking).1) / 100;
             lost += self.lose(i, taken.min(u64::from(u32::MAX)) as u32);
         }
@@ -302,23 +332,26 @@ impl Field<'_> {
                 .map(|(_, &m)| u64::from(m))
                 .sum::<u64>()
         };
+        let bonus = |r: u64| 100 + u64::from(t::RATING_MELEE_PERCENT) * r.min(5);
         let strength = |f: &Field, s: &Side, enemy_cavalry: bool| -> u64 {
             let mut total = 0u64;
-            for (&i, &men) in s.members.iter().zip(&s.front) {
+            for ((&i, &men), fort) in s.members.iter().zip(&s.front).zip(&s.fort) {
                 let b = &f.brigades[i];
                 let mut m = u64::from(men) * u64::from(t::melee_tenths(b.kind)) / 10;
                 m = m * f.quality(i) / 100 * u64::from(f.posture(i, s.attacking).0) / 100;
                 if b.formation == Formation::Square && enemy_cavalry {
                     m = m * u64::from(t::SQUARE_MELEE_PERCENT) / 100;
                 }
+                if let Some(r) = fort {
+                    // pbem GITM-T7: the fort's rating in place of the square's, applied below.
+                    m = m * bonus(*r) / bonus(rating.min(4));
+                }
                 total += m;
             }
             total
         };
         let att = strength(self, a, cavalry(self, d) > 0);
-        let def = strength(self, d, cavalry(self, a) > 0)
-            * (100 + u64::from(t::RATING_MELEE_PERCENT) * rating.min(4))
-            / 100;
+        let def = strength(self, d, cavalry(self, a) > 0) * bonus(rating.min(4)) / 100;
         let column = t::odds_column(att, def);
         let l = format!("{label}/melee");
         let face = dice.die(&l, 6);
@@ -339,11 +372,12 @@ impl Field<'_> {
         let (lost_d, front_d) = loss(self, d, pd);
         // The side that lost the larger share of its front line lost; a tie, the defenders hold.
         let attackers_won = u64::from(lost_d) * front_a.max(1) > u64::from(lost_a) * front_d.max(1);
-        self.events.push(
+        self.tell(
             TacEvent::new(
                 "pbem GITM-T4",
                 format!(
-                    "melee at {q} (GITM 9.1): strength {att} against {def}, odds {}; the d6 {face}: attackers lose {lost_a} men, defenders {lost_d}; the {} win",
+                    "melee at {q} (GITM 9.1): strength {att} against {def}{}, odds {}; the d6 {face}: attackers lose {lost_a} men, defenders {lost_d}; the {} win",
+                    fort_words(d),
                     t::ODDS_NAMES[column],
                     if attackers_won { "attackers" } else { "defenders" }
                 ),
@@ -382,7 +416,7 @@ impl Field<'_> {
             let b = &mut self.brigades[i];
             b.morale = b.morale.saturating_sub(t::MORALE_LOSS);
         }
-        self.events.push(
+        self.tell(
             TacEvent::new(
                 "pbem GITM-T5",
                 format!(
@@ -399,7 +433,7 @@ impl Field<'_> {
             let id = self.brigades[i].id.clone();
             if self.brigades[i].men == 0 {
                 self.brigades[i].shattered = true;
-                self.events.push(
+                self.tell(
                     TacEvent::new(
                         "pbem GITM-T6",
                         format!("{id} has no men left: it is shattered"),
@@ -423,7 +457,7 @@ impl Field<'_> {
             let l = format!("{label}/morale={id}");
             let roll = i64::from(dice.die(&l, 100));
             if roll <= target {
-                self.events.push(
+                self.tell(
                     TacEvent::new(
                         "pbem GITM-T6",
                         format!("{id} passes its morale check: d100 {roll} against {target}"),
@@ -444,9 +478,74 @@ impl Field<'_> {
                 self.brigades[i].shattered = true;
                 format!("{id} fails its morale check: d100 {roll} against {target}; it cannot fall back and is shattered")
             };
-            self.events
-                .push(TacEvent::new("pbem GITM-T6", text).unit(&id).at(q).roll(&l));
+            self.tell(TacEvent::new("pbem GITM-T6", text).unit(&id).at(q).roll(&l));
         }
+    }
+
+    /// pbem GITM-T7 (GITM 2.6, 8.2, 8.4): the defenders at `q` inside its fort: combat brigades of
+    /// the side that holds the strategic square (`Relations::at_home`) or its allies, not ordered
+    /// "do not enter fort", taken by unit ID while the fort has room (2.6's capacity); the event
+    /// names them with 2.6's F appended, and those left outside.
+    fn garrison(&mut self, q: Pos, def: &[usize]) -> BTreeSet<usize> {
+        let mut inside = BTreeSet::new();
+        let Some(fort) = self.map.fort(q).cloned() else {
+            return inside;
+        };
+        let holder = |f: &Field, i: usize| {
+            f.relations
+                .at_home
+                .iter()
+                .any(|h| f.relations.between(h, &f.brigades[i].side) == Relation::Friendly)
+        };
+        let mut candidates: Vec<usize> = def
+            .iter()
+            .copied()
+            .filter(|&i| holder(self, i) && !self.brigades[i].order.no_fort)
+            .collect();
+        if candidates.is_empty() {
+            return inside;
+        }
+        candidates.sort_by(|&x, &y| self.brigades[x].id.cmp(&self.brigades[y].id));
+        let mut room = u64::from(fort.capacity);
+        let mut outside = Vec::new();
+        for i in candidates {
+            let b = &self.brigades[i];
+            let space = t::fort_space(b.kind, b.men, b.batteries);
+            if space <= room {
+                room -= space;
+                inside.insert(i);
+            } else {
+                outside.push(format!("{} ({space})", b.id));
+            }
+        }
+        let rating = t::fort_rating(self.map.rating(q), fort.strength);
+        let names: Vec<String> = inside
+            .iter()
+            .map(|&i| format!("{}F", self.brigades[i].id))
+            .collect();
+        let mut text = format!(
+            "the fort at {q} (strength {}, capacity {}) holds {}: they defend with rating {rating} (the square's {})",
+            fort.strength,
+            fort.capacity,
+            if names.is_empty() { "no one".to_string() } else { names.join(", ") },
+            self.map.rating(q)
+        );
+        if !outside.is_empty() {
+            text.push_str(&format!(
+                "; no room for {} (GITM 2.6's capacity)",
+                outside.join(", ")
+            ));
+        }
+        let ids: Vec<String> = inside
+            .iter()
+            .map(|&i| self.brigades[i].id.clone())
+            .collect();
+        self.tell(
+            TacEvent::new("pbem GITM-T7", text)
+                .at(q)
+                .units(ids.iter().map(String::as_str)),
+        );
+        inside
     }
 
     /// GITM 9.2: an enemy has entered the square of headquarters `i`: a small chance (pbem GITM-T6)
@@ -467,7 +566,6 @@ impl Field<'_> {
             self.brigades[i].shattered = true;
             format!("an enemy enters {q}: {id} (d100 {roll}) cannot fall back and shatters")
         };
-        self.events
-            .push(TacEvent::new("GITM 9.2", text).unit(&id).at(q).roll(&l));
+        self.tell(TacEvent::new("GITM 9.2", text).unit(&id).at(q).roll(&l));
     }
 }

@@ -2,6 +2,8 @@
 //! ("GITM 8.6: fast units move first"), the square and brigades it is about, and the labels of the
 //! dice it rolled (the turn attaches the rolls by label).
 
+use std::collections::BTreeSet;
+
 use super::map::Pos;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -16,8 +18,10 @@ pub struct TacEvent {
     pub at: Option<Pos>,
     pub units: Vec<String>,
     pub rolls: Vec<String>,
-    /// Told to this side (and its allies) alone: a sighting (4.2).
-    pub side_only: Option<String>,
+    /// The sides told of it, each with its allies (GITM 4.4, 4.6); empty, the referee alone. `None`
+    /// until the field decides it when the event is written (`Field::tell`): the sides of the
+    /// brigades it names or stand where it happens, and every side that sees one of them (4.2).
+    pub told: Option<BTreeSet<String>>,
 }
 
 impl TacEvent {
@@ -34,7 +38,7 @@ impl TacEvent {
             at: None,
             units: Vec::new(),
             rolls: Vec::new(),
-            side_only: None,
+            told: None,
         }
     }
 
@@ -47,12 +51,19 @@ impl TacEvent {
             at: Some(at),
             units: Vec::new(),
             rolls: Vec::new(),
-            side_only: None,
+            told: None,
         }
     }
 
+    /// Told to this side (and its allies) alone.
     pub fn side_only(mut self, side: &str) -> Self {
-        self.side_only = Some(side.to_string());
+        self.told = Some(BTreeSet::from([side.to_string()]));
+        self
+    }
+
+    /// Told to these sides (and their allies); none, the referee alone.
+    pub fn told_to(mut self, sides: BTreeSet<String>) -> Self {
+        self.told = Some(sides);
         self
     }
 
@@ -88,6 +99,7 @@ pub fn topic(rule: &str) -> &'static str {
         "GITM 2.2" => "river, mountain and water tactical squares are impassable",
         "GITM 2.5" => "a tactical square holds at most 12 allied brigades",
         "GITM 4.2" => "on the tactical map, the nearest enemy in each of eight directions",
+        "GITM 4.4" => "a tactical move is told by what was seen of its start and its end",
         "GITM 5.2" => "the final tactical phase has no combat",
         "GITM 8.1" => "fast units move 6 tactical squares, others 4; fatigue with an enemy present",
         "GITM 8.2" => "destination, waypoint and start phase, in straight lines",
@@ -107,6 +119,7 @@ pub fn topic(rule: &str) -> &'static str {
         "pbem GITM-T4" => "pbem's melee table",
         "pbem GITM-T5" => "pbem's experience, fatigue and morale after a combat",
         "pbem GITM-T6" => "pbem's morale checks and shattering",
+        "pbem GITM-T7" => "pbem's forts: a garrison defends with the fort's strength as its rating",
         _ => "tactical movement and combat",
     }
 }

@@ -239,7 +239,8 @@ impl<'a> Field<'a> {
         for l in rolls {
             e = e.roll(&l);
         }
-        self.events.push(e);
+        // GITM 4.4, 4.6: the drawn order names brigades a side may not see: the referee's alone.
+        self.tell(e.told_to(BTreeSet::new()));
         order
     }
 
@@ -264,7 +265,7 @@ impl<'a> Field<'a> {
             self.sighting_events();
             for p in self.combat_squares() {
                 let ids = self.ids_at(p);
-                self.events.push(
+                self.tell(
                     TacEvent::new(
                         "GITM 5.2",
                         format!(
@@ -277,6 +278,30 @@ impl<'a> Field<'a> {
                 );
             }
         }
+    }
+
+    /// Writes an event, deciding who is told of it when it does not say (GITM 4.4, 4.6): the sides
+    /// of the brigades it names and of those standing where it happens, and every side whose
+    /// brigades sight one of them now (4.2). An event that names no brigade and no square is the
+    /// referee's alone.
+    pub(super) fn tell(&mut self, mut e: TacEvent) {
+        if e.told.is_none() {
+            let mut look: Vec<usize> = e
+                .units
+                .iter()
+                .filter_map(|id| self.brigades.iter().position(|b| &b.id == id))
+                .collect();
+            if let Some(q) = e.at {
+                look.extend(self.at(q));
+            }
+            let mut sides = BTreeSet::new();
+            for j in look {
+                sides.insert(self.brigades[j].side.clone());
+                sides.extend(self.seen_by(j));
+            }
+            e.told = Some(sides);
+        }
+        self.events.push(e);
     }
 
     pub(super) fn ids_at(&self, p: Pos) -> Vec<String> {

@@ -5,14 +5,16 @@
 //!
 //! A square is resolved in a phase when it holds brigades hostile to one another or a brigade with a
 //! tactical order (8.2, 8.8); the others have nothing to do. The tactical map of a square is the game
-//! map's `[sub]` grid, or the scenario's `tactical/<square>.txt` when it has one (`Theatre::load`).
+//! map's `[sub]` grid, or the scenario's `tactical/<square>.txt` when it has one (`Theatre::load`),
+//! with the state's forts put on it (2.6, `place_forts`). Each event goes to the sides the engine
+//! says saw it (4.4, 4.6, `Field::tell`).
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use anyhow::{anyhow, bail, Result};
 
-use crate::diag::{FileError, Source};
+use crate::diag::{Diagnostic, FileError, Source};
 use crate::engine::dice_box::DiceBox;
 use crate::engine::event::{Event, Roll};
 use crate::game::map::grid::Square;
@@ -22,12 +24,13 @@ use crate::game::state::{Relation as StateRelation, State};
 use crate::rule::Rule;
 
 use super::super::orders::{self, BattleLine, UnitOrders};
-use super::super::state::{self, Brigade, GitmState, Quality};
+use super::super::rules;
+use super::super::state::{Brigade, GitmState, Quality};
 use super::dice::TacDice;
 use super::event::TacEvent;
 use super::field::{Field, Memory};
-use super::map::{parse, Pos, TacMap};
-use super::unit::{Kind, Line, Posture, Reaction, Relations, TacBrigade, TacOrder};
+use super::map::{parse, Fort, Pos, TacMap};
+use super::unit::{Line, Posture, Reaction, Relations, TacBrigade, TacOrder};
 
 /// The tactical side of a turn: the maps the scenario draws in `tactical/`, and what each square's
 /// map keeps between the phases of the turn.
@@ -42,8 +45,8 @@ impl Theatre {
     /// Reads the `tactical/` folder of a game, when it has one: one file per strategic square, named
     /// after it (`tactical/G7-V6.txt`). A file must name its own square, and its terrain must be the
     /// game map's `[sub]` grid under that square: the file adds what the grid does not hold (towns'
-    /// names, forts, sieges, ratings) and is the one a referee reads. Any problem is an error naming
-    /// the file, line and column.
+    /// names, sieges, ratings) and is the one a referee reads; forts are the state's
+    /// ([`place_forts`]). Any problem is an error naming the file, line and column.
     pub fn load(dir: &Path, grid: &GridMap) -> Result<Theatre> {
         let mut t = Theatre::default();
         let folder = dir.join("tactical");
@@ -99,6 +102,60 @@ impl Theatre {
     }
 }
 
+/// GITM 2.6: the forts of the `[gitm]` state under strategic square `square`, put on its tactical
+/// map: the state is the one place forts are read (a tactical map file refuses a `fort` line).
+pub fn place_forts(tmap: &mut TacMap, g: &GitmState, map: &GridMap, square: Square) {
+    for f in &g.forts {
+        if let Ok(spot) = map.parse_spot(f.at.get_ref()) {
+            if spot.square == square {
+                tmap.set_fort(
+                    sub(spot.sub),
+                    Fort {
+                        strength: f.strength.clamp(1, 5) as u8,
+                        capacity: f.capacity,
+                    },
+                );
+            }
+        }
+    }
+}
+
+/// GITM 2.6: the forts of the `[gitm]` state checked against the tactical maps (the game map's
+/// `[sub]` grid, which every `tactical/<square>.txt` must agree with): a fort stands on a town
+/// square, one a square. Each error is at the fort's `at` in `state.toml`.
+pub fn check_forts(g: &GitmState, map: &GridMap) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for f in &g.forts {
+        let Ok(spot) = map.parse_spot(f.at.get_ref()) else {
+            continue; // `state::check` names a place that is not one.
+        };
+        if !seen.insert((spot.square, spot.sub.col, spot.sub.row)) {
+            out.push(
+                Diagnostic::error(format!("two forts at '{}'", f.at.get_ref()), f.at.span())
+                    .hint(
+                        "a tactical square has one fort (GITM 2.6); keep one [[gitm.fort]] for it",
+                    )
+                    .rule(rules::FORTS),
+            );
+        }
+        if let Some(grid) = map.sub() {
+            let terrain = grid.terrain(spot);
+            if terrain != "town" {
+                out.push(
+                    Diagnostic::error(
+                        format!("the fort at '{}' stands on {terrain}, not a town", f.at.get_ref()),
+                        f.at.span(),
+                    )
+                    .hint("GITM 2.6: forts stand in city tactical squares; give the town's square (map.toml's [sub] grid, `T` in tactical/<square>.txt)")
+                    .rule(rules::FORTS),
+                );
+            }
+        }
+    }
+    out
+}
+
 /// The turn's dice as the engine's: each die a labelled roll of the turn's `DiceBox`, a shuffle one
 /// shuffle; the rolls kept by label for the events that name them.
 struct TurnDice<'a> {
@@ -136,10 +193,6 @@ impl TacDice for TurnDice<'_> {
     }
 }
 
-fn kind(k: state::Kind) -> Kind {
-    Kind::from_code(k.code()).unwrap_or(Kind::Infantry)
-}
-
 fn quality(q: Quality) -> u8 {
     match q {
         Quality::Poor => 1,
@@ -167,6 +220,7 @@ fn order(o: Option<&UnitOrders>, start: Pos) -> TacOrder {
         t.waypoint = tac.waypoint.map(sub);
         t.start_phase = Some(tac.start_phase);
         t.engage = tac.engage;
+        t.no_fort = tac.no_fort;
         t.line = match tac.line {
             BattleLine::Front => Line::Front,
             BattleLine::Second => Line::Second,
@@ -210,13 +264,9 @@ pub struct TurnParts<'a> {
     pub theatre: &'a mut Theatre,
 }
 
-/// Who an event of the tactical phase is told to.
-pub enum Told {
-    /// A side and its allies alone (4.2's sighting).
-    Side(String),
-    /// The side named, its allies, and every side with active units in the square named (4.4).
-    Seen(String, String),
-}
+/// The sides an event of the tactical phase is told to, each with its allies (GITM 4.4, 4.6: what
+/// its own command saw, `Field::tell`); none, the referee alone.
+pub type Told = Vec<String>;
 
 /// One tactical phase of the turn on every square with something to do (GITM 5.2, 8, 9): the events,
 /// each with who is told of it.
@@ -262,13 +312,14 @@ pub fn run_phase(turn: TurnParts<'_>, phase: u8) -> Result<Vec<(Event, Told)>> {
         if !hostile && !ordered {
             continue;
         }
-        let tmap = match turn.theatre.maps.get(&name) {
+        let mut tmap = match turn.theatre.maps.get(&name) {
             Some(m) => m.clone(),
             None => match map.sub() {
                 Some(s) => TacMap::from_sub_grid(s, square, &name),
                 None => continue,
             },
         };
+        place_forts(&mut tmap, turn.g, map, square);
         // GITM 8.5, 8.11: the state whose soil this is (`[control]`): its neutrals count there.
         let mut relations = Relations::default();
         if let Some(owner) = turn.state.control.get(&name) {
@@ -299,7 +350,7 @@ pub fn run_phase(turn: TurnParts<'_>, phase: u8) -> Result<Vec<(Event, Told)>> {
                 TacBrigade {
                     id: b.id().to_string(),
                     side: b.power().to_string(),
-                    kind: kind(b.kind()),
+                    kind: b.kind(),
                     men: b.strength,
                     batteries: b.batteries,
                     quality: quality(b.quality),
@@ -346,16 +397,9 @@ pub fn run_phase(turn: TurnParts<'_>, phase: u8) -> Result<Vec<(Event, Told)>> {
             b.fatigue = t.fatigue;
             b.shattered = t.shattered;
         }
-        let first = powers.first().cloned().unwrap_or_default();
         let count = events.len();
         let mut attached = std::collections::BTreeSet::new();
         for (k, e) in events.into_iter().enumerate() {
-            let power = e
-                .units
-                .first()
-                .and_then(|id| after.iter().find(|t| &t.id == id))
-                .map(|t| t.side.clone())
-                .unwrap_or_else(|| first.clone());
             let mut ev = Event::new(rule_of(&e), e.kind, e.text.clone()).at(&name);
             for l in &e.rolls {
                 if let Some(r) = rolls.get(l) {
@@ -371,10 +415,7 @@ pub fn run_phase(turn: TurnParts<'_>, phase: u8) -> Result<Vec<(Event, Told)>> {
                     }
                 }
             }
-            let to = match &e.side_only {
-                Some(side) => Told::Side(side.clone()),
-                None => Told::Seen(power, name.clone()),
-            };
+            let to: Told = e.told.iter().flatten().cloned().collect();
             told.push((ev, to));
         }
     }
@@ -448,10 +489,92 @@ mod tests {
     }
 
     #[test]
-    fn gitm_3_1_every_type_maps_to_the_engines() {
-        for k in state::Kind::ALL {
-            assert_eq!(kind(k).code(), k.code());
+    fn gitm_2_6_forts_are_read_once_from_the_state_and_stand_on_towns() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("gitm-italy-1809");
+        crate::bundled::write_scenario("gitm-italy-1809", &dir).unwrap();
+        let game = crate::game::Game::load(&dir).unwrap();
+        let mut state = game.load_state(1).unwrap();
+        let map = crate::rules::gitm::grid_map(&game).unwrap();
+        let g = crate::rules::gitm::state::gitm_of(&state).unwrap();
+        assert!(check_forts(g, map).is_empty());
+        // Treviso's fort is the state's; the scenario's map of G7-V6 draws the town alone.
+        let theatre = Theatre::load(&dir, map).unwrap();
+        let mut tmap = theatre.maps["G7-V6"].clone();
+        assert_eq!(tmap.towns[&Pos::new(10, 10)].name, "Treviso");
+        assert_eq!(tmap.fort(Pos::new(10, 10)), None);
+        let square = map.parse_spot("G7-V6/0-0").unwrap().square;
+        place_forts(&mut tmap, g, map, square);
+        let treviso = Fort {
+            strength: 2,
+            capacity: 4000,
+        };
+        assert_eq!(tmap.fort(Pos::new(10, 10)), Some(&treviso));
+        assert_eq!(tmap.towns.len(), 1, "Venice's fort stays on G7-V8's map");
+        // A fort off a town, and two forts on one square: errors at the fort in state.toml.
+        let gm = state.table_mut::<GitmState>().unwrap();
+        gm.forts[1].at = toml::Spanned::new(40..49, "G7-V6/0-0".to_string());
+        gm.forts.push(gm.forts[0].clone());
+        let errs = check_forts(gm, map);
+        assert_eq!(errs.len(), 2);
+        assert!(errs[0]
+            .message
+            .contains("G7-V6/0-0' stands on open, not a town"));
+        assert_eq!(errs[0].span, 40..49);
+        assert!(errs[1].message.contains("two forts at 'G7-V8/10-10'"));
+        // A tactical map file with a fort line is refused, by file, line and column.
+        let file = dir.join("tactical/G7-V6.txt");
+        let text = std::fs::read_to_string(&file).unwrap() + "fort 10-10 2 4000\n";
+        std::fs::write(&file, text).unwrap();
+        let err = Theatre::load(&dir, map).unwrap_err().to_string();
+        assert!(err.contains("tactical/G7-V6.txt:42:1"), "{err}");
+        assert!(err.contains("holds no fort"), "{err}");
+    }
+
+    #[test]
+    fn pbem_gitm_t7_a_turn_puts_the_states_fort_in_the_tactical_combat() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("gitm-italy-1809");
+        crate::bundled::write_scenario("gitm-italy-1809", &dir).unwrap();
+        let game = crate::game::Game::load(&dir).unwrap();
+        let mut state = game.load_state(1).unwrap();
+        // France holds Treviso (G7-V6, `[control]`) with FR1IN in its fort's square; AU1IN attacks.
+        let g = state.table_mut::<GitmState>().unwrap();
+        for (id, at) in [("FR1IN", "G7-V6/10-10"), ("AU1IN", "G7-V6/10-12")] {
+            g.brigade_mut(id).unwrap().at = toml::Spanned::new(0..0, at.to_string());
         }
+        let orders = vec![crate::rules::PowerOrders {
+            power: "austria".to_string(),
+            source: Source::new(
+                "austria.txt",
+                "game gitm-italy-1809\npower austria\npassword danube-1805\nturn 1\ntactical AU1IN to 10-10\n",
+            ),
+        }];
+        let mut dice = DiceBox::new([7; 32]).with_seal(Some([9; 32]));
+        let r = game
+            .ruleset
+            .resolve(&game, &state, &orders, &mut dice)
+            .unwrap();
+        let texts: Vec<&str> = r.events.iter().map(|e| e.text.as_str()).collect();
+        assert!(
+            texts.iter().any(|t| t.starts_with(
+                "pbem GITM-T7: the fort at 10-10 (strength 2, capacity 4000) holds FR1INF"
+            )),
+            "{}",
+            texts.join("\n")
+        );
+        // Treviso's square is rated 3 (tactical/G7-V6.txt), its fort 2: the better, 3, stands.
+        assert!(texts
+            .iter()
+            .any(|t| t.contains("holds FR1INF: they defend with rating 3 (the square's 3)")));
+        assert!(texts
+            .iter()
+            .any(|t| t.contains("the garrison at the fort's rating 3 (pbem GITM-T7)")));
+    }
+
+    #[test]
+    fn gitm_3_2_quality_on_the_engines_scale() {
+        assert_eq!(quality(Quality::Poor), 1);
         assert_eq!(quality(Quality::VeryGood), 4);
     }
 }

@@ -12,9 +12,12 @@
 //! rating               optional: 15 lines of 15 digits 0-4 (2.4); without it each terrain's default
 //! 000000000000000
 //! town 7-7 Venice      a town square (2.2) and its name
-//! fort 7-7 3 6000      its fort: strength 1-5 and capacity (2.6)
 //! besieged 7-7         the city is besieged (2.7)
 //! ```
+//!
+//! A fort (2.6) is not written here: forts are the `[gitm]` state's `[[gitm.fort]]`, the one place
+//! pbem reads them (a siege may change them), and the turn puts them on the map ([`TacMap::set_fort`]);
+//! a `fort` line is refused with a hint saying where it belongs.
 //!
 //! Symbols (2.2): `.` open, `h` hills, `H` high hills, `~` river, `=` ford, `M` mountain, `^` pass,
 //! `w` water, `f` forest, `T` town.
@@ -325,6 +328,24 @@ impl TacMap {
         m
     }
 
+    /// GITM 2.6: puts a fort of the `[gitm]` state on its square (a town square: the state check
+    /// refuses a fort elsewhere, `hook::check_forts`).
+    pub fn set_fort(&mut self, p: Pos, fort: Fort) {
+        self.towns
+            .entry(p)
+            .or_insert(Town {
+                name: String::new(),
+                fort: None,
+                besieged: false,
+            })
+            .fort = Some(fort);
+    }
+
+    /// GITM 2.6: the fort at `p`, if any.
+    pub fn fort(&self, p: Pos) -> Option<&Fort> {
+        self.towns.get(&p).and_then(|t| t.fort.as_ref())
+    }
+
     /// The squares where this map's terrain differs from `other`'s, in reading order.
     pub fn differences(&self, other: &TacMap) -> Vec<Pos> {
         (0..SIZE)
@@ -427,9 +448,8 @@ impl TacMap {
             out.push('\n');
         }
         for (p, t) in &self.towns {
-            out.push_str(&format!("town {p} {}\n", t.name));
-            if let Some(f) = &t.fort {
-                out.push_str(&format!("fort {p} {} {}\n", f.strength, f.capacity));
+            if !t.name.is_empty() {
+                out.push_str(&format!("town {p} {}\n", t.name));
             }
             if t.besieged {
                 out.push_str(&format!("besieged {p}\n"));
@@ -500,14 +520,34 @@ pub fn parse(source: &Source) -> Result<TacMap, Vec<Diagnostic>> {
                     });
                 }
             }
-            "town" | "fort" | "besieged" => {
+            "fort" => {
+                let at = match (&square, rest.first()) {
+                    (Some(sq), Some(p)) => format!("{sq}/{p}"),
+                    (None, Some(p)) => format!("<square>/{p}"),
+                    _ => "G7-V8/10-10".to_string(),
+                };
+                let (strength, capacity) = match rest.as_slice() {
+                    [_, s, c] => (s.to_string(), c.to_string()),
+                    _ => ("3".to_string(), "6000".to_string()),
+                };
+                errors.push(
+                    Diagnostic::error(
+                        "a tactical map holds no fort: forts are the state's [[gitm.fort]] (GITM 2.6), read in one place",
+                        span,
+                    )
+                    .hint(format!(
+                        "move it to state.toml: [[gitm.fort]] at = \"{at}\" strength = {strength} capacity = {capacity}"
+                    )),
+                );
+            }
+            "town" | "besieged" => {
                 read_town_line(keyword, &rest, line, span, &mut towns, &mut errors)
             }
             _ => errors.push(
                 Diagnostic::error(format!("'{keyword}' is not a line of a tactical map"), span)
                     .hint(
-                    "a tactical map has the lines square, terrain, rating, town, fort and besieged",
-                ),
+                        "a tactical map has the lines square, terrain, rating, town and besieged",
+                    ),
             ),
         }
     }
@@ -534,7 +574,7 @@ pub fn parse(source: &Source) -> Result<TacMap, Vec<Diagnostic>> {
                     format!("the town at {p} stands on {}", terrain[idx(*p)].name()),
                     town_span(&lines, *p),
                 )
-                .hint("a town, its fort and a siege need a town square `T` (GITM 2.2, 2.6)"),
+                .hint("a town and a siege need a town square `T` (GITM 2.2, 2.7)"),
             );
         }
     }
@@ -642,7 +682,7 @@ fn read_block(
     (errors.len() == before).then_some(cells)
 }
 
-/// Reads a `town`, `fort` or `besieged` line (GITM 2.2, 2.6, 2.7).
+/// Reads a `town` or `besieged` line (GITM 2.2, 2.7).
 fn read_town_line(
     keyword: &str,
     rest: &[&str],
@@ -688,32 +728,6 @@ fn read_town_line(
                 besieged: false,
             });
             t.name = name;
-        }
-        "fort" => {
-            let strength = rest.get(1).and_then(|s| s.parse::<u8>().ok());
-            let capacity = rest.get(2).and_then(|s| s.parse::<u32>().ok());
-            match (strength, capacity, rest.len()) {
-                (Some(s @ 1..=5), Some(c), 3) => {
-                    towns
-                        .entry(p)
-                        .or_insert(Town {
-                            name: String::new(),
-                            fort: None,
-                            besieged: false,
-                        })
-                        .fort = Some(Fort {
-                        strength: s,
-                        capacity: c,
-                    })
-                }
-                _ => errors.push(
-                    Diagnostic::error(
-                        "a fort takes its square, its strength and its capacity",
-                        span,
-                    )
-                    .hint("write `fort 7-7 3 6000`: strength 1 to 5, capacity in men (GITM 2.6)"),
-                ),
-            }
         }
         _ => {
             if rest.len() != 1 {

@@ -205,18 +205,21 @@ impl Field<'_> {
         };
         let enemy = self.enemy_present(i);
         let id = self.brigades[i].id.clone();
+        let side = self.brigades[i].side.clone();
         if enemy && self.brigades[i].fatigue > MAX_MOVE_FATIGUE {
-            self.events.push(TacEvent::new(
+            self.tell(TacEvent::new(
                 "GITM 8.1",
                 format!(
                     "{id} does not move: fatigue {} is over {MAX_MOVE_FATIGUE} with an enemy in the square",
                     self.brigades[i].fatigue
                 ),
-            ).unit(&id));
+            ).unit(&id).side_only(&side));
             return;
         }
         let start = self.brigades[i].pos;
-        let mut budget = self.brigades[i].kind.allowance();
+        // GITM 4.4: where others saw it at the start, at a waypoint passed, and at the end.
+        let mut marks = vec![(start, self.seen_by(i))];
+        let mut budget = self.brigades[i].kind.tactical_allowance();
         loop {
             let to = match goal {
                 Goal::Waypoint(p) | Goal::Destination(p) => p,
@@ -225,7 +228,8 @@ impl Field<'_> {
             let path = match self.plan(i, to) {
                 Ok(p) => p,
                 Err(e) => {
-                    self.events.push((*e).unit(&id).at(self.brigades[i].pos));
+                    let at = self.brigades[i].pos;
+                    self.tell((*e).unit(&id).at(at).side_only(&side));
                     break;
                 }
             };
@@ -234,8 +238,11 @@ impl Field<'_> {
                 break;
             }
             match goal {
-                Goal::Waypoint(_) => {
+                Goal::Waypoint(w) => {
                     self.progress[i].waypoint_done = true;
+                    if w != start {
+                        marks.push((w, self.seen_by(i)));
+                    }
                     match self.goal(i, phase) {
                         Some(g) if budget > 0 => goal = g,
                         _ => break,
@@ -261,8 +268,48 @@ impl Field<'_> {
                 self.brigades[i].fatigue += 1;
                 text.push_str("; fatigue +1 with an enemy in the square (8.1)");
             }
-            self.events
-                .push(TacEvent::new("GITM 8.2", text).unit(&id).at(end));
+            self.tell(
+                TacEvent::new("GITM 8.2", text)
+                    .unit(&id)
+                    .at(end)
+                    .side_only(&side),
+            );
+            if marks.last().map(|m| m.0) != Some(end) {
+                marks.push((end, self.seen_by(i)));
+            }
+            self.tell_seen_move(&id, &marks);
+        }
+    }
+
+    /// GITM 4.4: a tactical move told to the sides not friendly to the mover by what their brigades
+    /// saw (4.2) of each leg (a move through a waypoint is two): both ends, the whole leg; the end
+    /// alone, the arrival; the start alone, the departure; neither, nothing.
+    fn tell_seen_move(&mut self, id: &str, marks: &[(Pos, BTreeSet<String>)]) {
+        for leg in marks.windows(2) {
+            let ((a, seen_a), (b, seen_b)) = (&leg[0], &leg[1]);
+            let both: BTreeSet<String> = seen_a.intersection(seen_b).cloned().collect();
+            let end: BTreeSet<String> = seen_b.difference(seen_a).cloned().collect();
+            let start: BTreeSet<String> = seen_a.difference(seen_b).cloned().collect();
+            for (sides, text) in [
+                (both, format!("{id} is seen moving {a} to {b}")),
+                (
+                    end,
+                    format!("{id} is seen arriving at {b}; where it came from was not seen"),
+                ),
+                (
+                    start,
+                    format!("{id} is seen leaving {a}; where it went was not seen"),
+                ),
+            ] {
+                if !sides.is_empty() {
+                    self.tell(
+                        TacEvent::new("GITM 4.4", text)
+                            .unit(id)
+                            .at(*b)
+                            .told_to(sides),
+                    );
+                }
+            }
         }
     }
 
@@ -285,13 +332,15 @@ impl Field<'_> {
                 .any(|&j| self.relation(i, j) == Relation::Neutral)
         }) {
             let n = self.ids_at(q).join(", ");
-            self.events.push(
+            let side = self.brigades[i].side.clone();
+            self.tell(
                 TacEvent::new(
                     "GITM 8.3",
                     format!("{id} does not move: its path meets the neutral {n} at {q}"),
                 )
                 .unit(&id)
-                .at(q),
+                .at(q)
+                .side_only(&side),
             );
             return true;
         }
@@ -314,7 +363,8 @@ impl Field<'_> {
                     } else {
                         "cannot fight"
                     };
-                    self.events.push(
+                    let (at, side) = (self.brigades[i].pos, self.brigades[i].side.clone());
+                    self.tell(
                         TacEvent::new(
                             "GITM 8.3",
                             format!(
@@ -323,7 +373,8 @@ impl Field<'_> {
                             ),
                         )
                         .unit(&id)
-                        .at(self.brigades[i].pos),
+                        .at(at)
+                        .side_only(&side),
                     );
                     self.progress[i].halted = true;
                     return true;
@@ -334,7 +385,7 @@ impl Field<'_> {
                 for &j in &hostile {
                     self.progress[j].halted = true;
                 }
-                self.events.push(
+                self.tell(
                     TacEvent::new(
                         "GITM 8.3",
                         format!(
@@ -354,7 +405,8 @@ impl Field<'_> {
                 .filter(|&&j| self.relation(i, j) == Relation::Friendly)
                 .count();
             if allied >= MAX_ALLIED_IN_SQUARE {
-                self.events.push(
+                let (at, side) = (self.brigades[i].pos, self.brigades[i].side.clone());
+                self.tell(
                     TacEvent::new(
                         "GITM 2.5",
                         format!(
@@ -362,7 +414,8 @@ impl Field<'_> {
                         ),
                     )
                     .unit(&id)
-                    .at(self.brigades[i].pos),
+                    .at(at)
+                    .side_only(&side),
                 );
                 return true;
             }
@@ -430,7 +483,9 @@ impl Field<'_> {
                     ),
                 )
             };
-            self.events.push(e.unit(&id).at(to));
+            // GITM 4.4 is for campaigns: a peace or truce move is told to its side.
+            let side = self.brigades[i].side.clone();
+            self.tell(e.unit(&id).at(to).side_only(&side));
         }
     }
 }

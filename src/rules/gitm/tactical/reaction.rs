@@ -46,19 +46,21 @@ impl Field<'_> {
         let mover_id = self.brigades[mover].id.clone();
         for j in candidates {
             let id = self.brigades[j].id.clone();
-            let allowance = self.brigades[j].kind.allowance();
+            let allowance = self.brigades[j].kind.tactical_allowance();
             let from = self.brigades[j].pos;
             let path = match self.plan(j, q) {
                 Ok(p) => p,
                 Err(e) => {
                     self.progress[j].intercepted = true;
-                    self.events.push(
+                    let side = self.brigades[j].side.clone();
+                    self.tell(
                         TacEvent::new(
                             "GITM 8.11",
                             format!("{id} cannot intercept {mover_id} at {q}: {}", e.text),
                         )
                         .unit(&id)
-                        .at(q),
+                        .at(q)
+                        .side_only(&side),
                     );
                     continue;
                 }
@@ -76,7 +78,7 @@ impl Field<'_> {
             if path.len() as u32 > allowance {
                 let limit = path[allowance as usize - 1];
                 self.brigades[j].pos = limit;
-                self.events.push(
+                self.tell(
                     TacEvent::new(
                         "GITM 8.11",
                         format!(
@@ -99,7 +101,7 @@ impl Field<'_> {
                     from
                 };
                 self.brigades[j].pos = short;
-                self.events.push(
+                self.tell(
                     TacEvent::new(
                         "GITM 8.11",
                         format!(
@@ -118,7 +120,7 @@ impl Field<'_> {
                 };
                 self.brigades[j].pos = q;
                 self.begin_combat(j, q, last);
-                self.events.push(
+                self.tell(
                     TacEvent::new(
                         "GITM 8.11",
                         format!(
@@ -187,7 +189,8 @@ impl Field<'_> {
             let id = self.brigades[i].id.clone();
             let reach = self.brigades[i].kind.support_reach();
             if d > reach {
-                self.events.push(
+                let side = self.brigades[i].side.clone();
+                self.tell(
                     TacEvent::new(
                         "GITM 8.10",
                         format!(
@@ -195,14 +198,16 @@ impl Field<'_> {
                         ),
                     )
                     .unit(&id)
-                    .at(from),
+                    .at(from)
+                    .side_only(&side),
                 );
                 continue;
             }
             let path = match self.plan(i, q) {
                 Ok(p) => p,
                 Err(e) => {
-                    self.events.push((*e).unit(&id).at(from));
+                    let side = self.brigades[i].side.clone();
+                    self.tell((*e).unit(&id).at(from).side_only(&side));
                     continue;
                 }
             };
@@ -213,7 +218,7 @@ impl Field<'_> {
             };
             self.brigades[i].pos = q;
             self.begin_combat(i, q, last);
-            self.events.push(
+            self.tell(
                 TacEvent::new(
                     "GITM 8.10",
                     format!(

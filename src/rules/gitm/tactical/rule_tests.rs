@@ -1,6 +1,6 @@
 //! Tests of the tactical engine, named after the seed's rules (GITM 2, 8, 9) and pbem's tables.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::lines::{assign_lines, forms_squares, frontage, place, spaces};
 use super::*;
@@ -82,7 +82,6 @@ terrain
 .......~.......
 .......~.......
 town 12-12 Venice
-fort 12-12 3 6000
 besieged 12-12
 ";
 
@@ -205,7 +204,7 @@ fn gitm_2_4_defensive_ratings_from_the_file_or_the_terrain() {
     }
     let m = parse_map(&Source::new(
         "t.txt",
-        with.replace("town 12-12 Venice\nfort 12-12 3 6000\nbesieged 12-12\n", ""),
+        with.replace("town 12-12 Venice\nbesieged 12-12\n", ""),
     ))
     .unwrap();
     assert_eq!(m.rating(p("4-3")), 4);
@@ -218,17 +217,11 @@ fn gitm_2_4_defensive_ratings_from_the_file_or_the_terrain() {
 }
 
 #[test]
-fn gitm_2_6_2_7_town_fort_and_siege_read_and_written_back() {
-    let m = river_map();
+fn gitm_2_6_2_7_town_and_siege_read_and_written_back_the_fort_from_the_state() {
+    let mut m = river_map();
     let town = &m.towns[&p("12-12")];
     assert_eq!(town.name, "Venice");
-    assert_eq!(
-        town.fort,
-        Some(map::Fort {
-            strength: 3,
-            capacity: 6000
-        })
-    );
+    assert_eq!(town.fort, None, "a map file holds no fort");
     assert!(town.besieged);
     let again = parse_map(&Source::new("t.txt", m.to_text())).unwrap();
     assert_eq!(again, m);
@@ -236,9 +229,57 @@ fn gitm_2_6_2_7_town_fort_and_siege_read_and_written_back() {
     let bad = Source::new("t.txt", RIVER_MAP.to_string());
     let errs = parse_map(&bad).unwrap_err();
     assert!(errs[0].message.contains("the town at 12-12 stands on open"));
-    let bad_fort = RIVER_MAP.replace("fort 12-12 3 6000", "fort 12-12 9 6000");
-    let errs = parse_map(&Source::new("t.txt", bad_fort)).unwrap_err();
-    assert!(errs[0].hint.as_deref().unwrap().contains("strength 1 to 5"));
+    // GITM 2.6: the fort is the state's, put on the map by the turn (`hook::place_forts`).
+    let fort = map::Fort {
+        strength: 3,
+        capacity: 6000,
+    };
+    m.set_fort(p("12-12"), fort.clone());
+    assert_eq!(m.fort(p("12-12")), Some(&fort));
+    assert_eq!(m.fort(p("11-12")), None);
+    // A `fort` line in the file is refused where it stands, with where it belongs.
+    let with_fort = RIVER_MAP.replace("besieged 12-12\n", "fort 12-12 3 6000\nbesieged 12-12\n");
+    let source = Source::new("tactical/G7-V8.txt", with_fort);
+    let errs = parse_map(&source).unwrap_err();
+    let fort_error = errs
+        .iter()
+        .find(|e| e.message.contains("holds no fort"))
+        .expect("the fort line is refused");
+    let located = FileError::new(&source, fort_error);
+    assert_eq!((located.line, located.column), (20, 1));
+    assert!(fort_error
+        .hint
+        .as_deref()
+        .unwrap()
+        .contains("[[gitm.fort]] at = \"G7-V8/12-12\" strength = 3 capacity = 6000"));
+}
+
+// ---- GITM 3.1: one brigade type for the strategic and the tactical part ----
+
+#[test]
+fn gitm_3_1_one_kind_for_both_maps_with_each_maps_allowance() {
+    // The tactical engine's kind is the strategic state's (`kinds.rs`): a unit id read once.
+    let k: crate::rules::gitm::state::Kind = Kind::of_id("fr3li").unwrap();
+    assert_eq!(k, Kind::LightInfantry);
+    for k in Kind::ALL {
+        assert_eq!(Kind::of_id(&format!("FR1{}", k.code())), Some(k));
+    }
+    // GITM 7.1 against 8.1: strategic squares a turn, tactical squares a phase.
+    let both = |k: Kind| (k.strategic_allowance(), k.tactical_allowance());
+    assert_eq!(both(Kind::Infantry), (3, 4));
+    assert_eq!(both(Kind::LightCavalry), (4, 6));
+    assert_eq!(
+        both(Kind::HeavyCavalry),
+        (4, 4),
+        "heavy cavalry is not fast (8.1)"
+    );
+    assert_eq!(both(Kind::ArmyHq), (4, 6));
+    assert_eq!(both(Kind::CorpsHq), (3, 4));
+    assert_eq!(both(Kind::Militia), (2, 4));
+    // GITM 4.1: a sighting shows militia as infantry; 9.4 counts it as infantry too.
+    assert_eq!(Kind::Militia.branch(), unit::Branch::Infantry);
+    assert_eq!(Kind::Militia.branch().letter(), 'I');
+    assert_eq!(Kind::CorpsHq.branch().letter(), 'H');
 }
 
 // ---- GITM 8: tactical movement ----
@@ -746,6 +787,102 @@ fn gitm_9_1_combat_ends_the_phase_but_not_the_last() {
     assert!(f.losses.values().sum::<u32>() > 0);
 }
 
+/// A town at 7-7 on open ground with, when `fort` is some, a fort (strength, capacity); AU1IN and
+/// AU2IN hold it, FR1IN and FR2IN attack it from the south; one combat phase with dice showing 3:
+/// the men each lost, and the events.
+fn fort_battle(
+    fort: Option<(u8, u32)>,
+    relations: &Relations,
+    au2_no_fort: bool,
+) -> (BTreeMap<String, u32>, Vec<TacEvent>) {
+    let mut map = TacMap::plain("G7-V6", Terrain::Open);
+    map.set(p("7-7"), Terrain::Town);
+    if let Some((strength, capacity)) = fort {
+        map.set_fort(p("7-7"), map::Fort { strength, capacity });
+    }
+    let mut au2 = still(unit("AU2IN", "7-7"));
+    au2.order.no_fort = au2_no_fort;
+    let mut f = Field::new(
+        &map,
+        relations,
+        vec![
+            still(unit("AU1IN", "7-7")),
+            au2,
+            goto(unit("FR1IN", "7-9"), "7-7"),
+            goto(unit("FR2IN", "6-9"), "7-7"),
+        ],
+    );
+    f.phase(1, &mut fixed(3));
+    let (_, events, losses) = f.finish();
+    (losses, events)
+}
+
+fn lost(losses: &BTreeMap<String, u32>, id: &str) -> u32 {
+    losses.get(id).copied().unwrap_or(0)
+}
+
+#[test]
+fn pbem_gitm_t7_a_garrison_defends_with_the_forts_rating() {
+    // GITM 2.6, 8.2: Austria holds the square; its brigades in the town enter the fort.
+    let home = rel().home("AU");
+    let (open, open_events) = fort_battle(None, &home, false);
+    let (fort, events) = fort_battle(Some((5, 8000)), &home, false);
+    assert!(
+        has(&events, "pbem GITM-T7: the fort at 7-7 (strength 5, capacity 8000) holds AU1INF, AU2INF: they defend with rating 5 (the square's 3)"),
+        "{}",
+        texts(&events)
+    );
+    assert!(has(
+        &events,
+        "the garrison at the fort's rating 5 (pbem GITM-T7)"
+    ));
+    assert!(!has(&open_events, "pbem GITM-T7"));
+    // The fort's rating 5 in place of the town's 3: less fire taken, more melee strength.
+    for id in ["AU1IN", "AU2IN"] {
+        assert!(
+            lost(&fort, id) < lost(&open, id),
+            "{id}: {} against {}",
+            lost(&fort, id),
+            lost(&open, id)
+        );
+    }
+    assert!(
+        lost(&fort, "FR1IN") + lost(&fort, "FR2IN") > lost(&open, "FR1IN") + lost(&open, "FR2IN"),
+        "{}",
+        texts(&events)
+    );
+    // A fort weaker than the square's rating: the square's (the better of the two).
+    assert_eq!(tables::fort_rating(3, 2), 3);
+    assert_eq!(tables::fort_rating(0, 5), 5);
+}
+
+#[test]
+fn pbem_gitm_t7_who_enters_the_fort_capacity_no_fort_and_the_holder() {
+    let home = rel().home("AU");
+    // GITM 2.6: room for 4000 infantrymen: AU1IN (3000) enters, AU2IN (3000) does not.
+    let (_, events) = fort_battle(Some((4, 4000)), &home, false);
+    assert!(
+        has(&events, "holds AU1INF: they defend with rating 4 (the square's 3); no room for AU2IN (3000) (GITM 2.6's capacity)"),
+        "{}",
+        texts(&events)
+    );
+    // GITM 8.2: "do not enter fort" keeps AU2IN outside, with room to spare.
+    let (_, events) = fort_battle(Some((4, 8000)), &home, true);
+    assert!(
+        has(&events, "holds AU1INF: they defend"),
+        "{}",
+        texts(&events)
+    );
+    // A square Austria does not hold: its fort shelters no Austrian (8.4: the city's side holds it).
+    let (_, events) = fort_battle(Some((4, 8000)), &rel(), false);
+    assert!(!has(&events, "pbem GITM-T7"), "{}", texts(&events));
+    // GITM 2.6's transport measure: 3 a cavalryman, 2 an artillerist, 100 men a battery.
+    assert_eq!(tables::fort_space(Kind::HeavyCavalry, 1000, 0), 3000);
+    assert_eq!(tables::fort_space(Kind::LightArtillery, 300, 0), 600);
+    assert_eq!(tables::fort_space(Kind::Infantry, 3000, 1), 3100);
+    assert_eq!(tables::fort_space(Kind::CorpsHq, 100, 0), 100);
+}
+
 #[test]
 fn gitm_9_2_headquarters_fall_back_or_shatter() {
     let map = TacMap::plain("G7-V8", Terrain::Open);
@@ -991,7 +1128,11 @@ fn gitm_4_2_each_side_is_told_its_own_sighting_in_the_last_phase() {
         .events
         .iter()
         .filter(|e| e.rule == "GITM 4.2")
-        .map(|e| (e.side_only.as_deref().unwrap(), e.text.as_str()))
+        .map(|e| {
+            let sides = e.told.as_ref().unwrap();
+            assert_eq!(sides.len(), 1);
+            (sides.first().unwrap().as_str(), e.text.as_str())
+        })
         .collect();
     assert_eq!(told.len(), 2);
     assert!(
@@ -1001,6 +1142,150 @@ fn gitm_4_2_each_side_is_told_its_own_sighting_in_the_last_phase() {
                 .ends_with("see the nearest others in each of eight directions: FR1IN at 3-3")
     );
     assert!(told[1].0 == "FR" && told[1].1.contains("AU1IN at 9-9"));
+}
+
+/// The sides each event whose text holds `needle` is told to.
+fn told(events: &[TacEvent], needle: &str) -> Vec<Vec<String>> {
+    events
+        .iter()
+        .filter(|e| e.text.contains(needle))
+        .map(|e| e.told.clone().unwrap().into_iter().collect())
+        .collect()
+}
+
+/// One event told to one side.
+fn one(side: &str) -> Vec<Vec<String>> {
+    vec![vec![side.to_string()]]
+}
+
+#[test]
+fn gitm_4_4_a_tactical_move_is_told_by_what_was_seen_of_its_start_and_end() {
+    // France's FR1IN at 7-12 looks north; Austria's screen AU4IN at 7-3 hides what lies beyond it.
+    let map = TacMap::plain("G7-V6", Terrain::Open);
+    let r = rel();
+    let mut f = Field::new(
+        &map,
+        &r,
+        vec![
+            // Seen at both ends (north of FR1IN, no farther than the nearest Austrian there).
+            goto(unit("AU1IN", "7-5"), "7-7"),
+            // Behind the screen at the start, in the open at the end: France sees it arrive.
+            goto(unit("AU2IN", "7-1"), "3-9"),
+            // In the open at the start, behind the screen at the end: France sees it leave.
+            goto(unit("AU3LC", "1-9"), "7-0"),
+            still(unit("AU4IN", "7-3")),
+            still(unit("FR1IN", "7-12")),
+        ],
+    );
+    f.phase(1, &mut fixed(1));
+    // The mover's side is told the whole move, and it alone.
+    assert_eq!(
+        told(&f.events, "GITM 8.2: AU1IN moves 7-5 to 7-7"),
+        one("AU")
+    );
+    assert_eq!(
+        told(&f.events, "GITM 8.2: AU2IN moves 7-1 to 5-5"),
+        one("AU")
+    );
+    assert_eq!(
+        told(&f.events, "GITM 8.2: AU3LC moves 1-9 to 5-3"),
+        one("AU")
+    );
+    // France: AU1IN seen at both ends, AU2IN at the end alone, AU3LC at the start alone.
+    assert_eq!(
+        told(&f.events, "GITM 4.4: AU1IN is seen moving 7-5 to 7-7"),
+        one("FR")
+    );
+    assert_eq!(
+        told(
+            &f.events,
+            "GITM 4.4: AU2IN is seen arriving at 5-5; where it came from was not seen"
+        ),
+        one("FR"),
+        "{}",
+        texts(&f.events)
+    );
+    assert_eq!(
+        told(
+            &f.events,
+            "GITM 4.4: AU3LC is seen leaving 1-9; where it went was not seen"
+        ),
+        one("FR")
+    );
+    assert!(!has(&f.events, "AU2IN is seen moving") && !has(&f.events, "AU3LC is seen moving"));
+    // The drawn order of 8.6 names brigades a side may not see: the referee's alone.
+    assert_eq!(told(&f.events, "GITM 8.6"), [Vec::<String>::new()]);
+}
+
+#[test]
+fn gitm_4_4_a_move_through_a_waypoint_is_two_moves() {
+    let map = TacMap::plain("G7-V6", Terrain::Open);
+    let r = rel();
+    // AU1LC goes 0-3 to its waypoint 0-0, then to 3-3, in one phase of six squares. FR1IN at 0-6
+    // sees north only as far as AU2IN at 0-4: not 0-3 nor 0-0; 3-3, northeast, it sees.
+    let mut mover = goto(unit("AU1LC", "0-3"), "3-3");
+    mover.order.waypoint = Some(p("0-0"));
+    let mut f = Field::new(
+        &map,
+        &r,
+        vec![
+            mover,
+            still(unit("AU2IN", "0-4")),
+            still(unit("FR1IN", "0-6")),
+        ],
+    );
+    f.phase(1, &mut fixed(1));
+    assert_eq!(
+        told(&f.events, "GITM 8.2: AU1LC moves 0-3 to 3-3"),
+        [vec!["AU".to_string()]]
+    );
+    // The second leg, 0-0 to 3-3, seen at its end; the first, 0-3 to 0-0, at neither: not told.
+    assert_eq!(
+        told(
+            &f.events,
+            "GITM 4.4: AU1LC is seen arriving at 3-3; where it came from was not seen"
+        ),
+        [vec!["FR".to_string()]],
+        "{}",
+        texts(&f.events)
+    );
+    assert!(!has(&f.events, "AU1LC is seen leaving"));
+    assert!(!has(&f.events, "is seen arriving at 0-0"));
+}
+
+#[test]
+fn gitm_4_6_a_combat_is_told_to_its_sides_and_to_those_who_see_it() {
+    let map = TacMap::plain("G7-V6", Terrain::Open);
+    let r = rel();
+    let mut f = Field::new(
+        &map,
+        &r,
+        vec![
+            still(unit("AU1IN", "5-5")),
+            goto(unit("FR1IN", "5-7"), "5-5"),
+            // Naples, neutral, looks west at the combat square from 10-5.
+            still(unit("NA1IN", "10-5")),
+            // Spain, neutral, looks north from 5-14 only as far as AU9IN at 5-12.
+            still(unit("AU9IN", "5-12")),
+            still(unit("SP1IN", "5-14")),
+        ],
+    );
+    f.phase(1, &mut fixed(3));
+    let sides = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        told(&f.events, "pbem GITM-T4: melee at 5-5"),
+        [sides(&["AU", "FR", "NA"])],
+        "{}",
+        texts(&f.events)
+    );
+    assert_eq!(
+        told(&f.events, "GITM 4.4: FR1IN is seen moving 5-7 to 5-5"),
+        [sides(&["AU", "NA"])]
+    );
+    assert!(f
+        .events
+        .iter()
+        .all(|e| !e.told.as_ref().unwrap().contains("SP") || e.rule == "GITM 4.2"));
 }
 
 #[test]

@@ -33,6 +33,58 @@ pub fn direction(dx: i32, dy: i32) -> Option<Dir> {
 }
 
 impl Field<'_> {
+    /// GITM 4.2: whether brigade `i` sights brigade `j`, not its friend: `j` stands in its square,
+    /// or no farther than the nearest brigade not its friend in `j`'s direction (headquarters count
+    /// for that only in a direction holding no combat brigade: they hide nothing). Headquarters and
+    /// shattered brigades sight nothing; a shattered one is not seen.
+    pub fn sights(&self, i: usize, j: usize) -> bool {
+        let (eye, target) = (&self.brigades[i], &self.brigades[j]);
+        if eye.kind.is_hq()
+            || eye.shattered
+            || target.shattered
+            || self.relation(i, j) == Relation::Friendly
+        {
+            return false;
+        }
+        let dir_of = |p: Pos| {
+            let (dx, dy) = eye.pos.delta(p);
+            direction(dx, dy)
+        };
+        // In the brigade's own square.
+        let Some(dir) = dir_of(target.pos) else {
+            return true;
+        };
+        let (mut combat, mut hq) = (None::<u32>, None::<u32>);
+        for k in self.active() {
+            let other = &self.brigades[k];
+            if self.relation(i, k) == Relation::Friendly || dir_of(other.pos) != Some(dir) {
+                continue;
+            }
+            let d = eye.pos.distance(other.pos);
+            let n = if other.kind.is_hq() {
+                &mut hq
+            } else {
+                &mut combat
+            };
+            *n = Some(n.map_or(d, |n| n.min(d)));
+        }
+        let d = eye.pos.distance(target.pos);
+        match (combat, target.kind.is_hq()) {
+            (Some(n), _) => d <= n,
+            (None, true) => hq.is_some_and(|n| d <= n),
+            (None, false) => false,
+        }
+    }
+
+    /// GITM 4.2, 4.6: the sides whose brigades on this map sight brigade `j` now (each side's
+    /// allies see what it sees: the turn tells them).
+    pub fn seen_by(&self, j: usize) -> BTreeSet<String> {
+        self.active()
+            .filter(|&i| self.sights(i, j))
+            .map(|i| self.brigades[i].side.clone())
+            .collect()
+    }
+
     /// GITM 4.2: the enemy brigades each side sees on this map, with where each is, by side.
     pub fn sightings(&self) -> BTreeMap<String, BTreeSet<(String, Pos)>> {
         let mut out: BTreeMap<String, BTreeSet<(String, Pos)>> = BTreeMap::new();
@@ -42,39 +94,9 @@ impl Field<'_> {
                 continue;
             }
             let seen = out.entry(eye.side.clone()).or_default();
-            // Nearest distance in each direction: of combat brigades, or of headquarters where
-            // there is none (a headquarters hides nothing behind it); then every other at it.
-            let others: Vec<usize> = self
-                .active()
-                .filter(|&j| self.relation(i, j) != Relation::Friendly)
-                .collect();
-            let dir_of = |j: usize| {
-                let (dx, dy) = eye.pos.delta(self.brigades[j].pos);
-                direction(dx, dy)
-            };
-            let mut nearest: BTreeMap<(Dir, bool), u32> = BTreeMap::new();
-            for &j in &others {
-                if let Some(dir) = dir_of(j) {
-                    let d = eye.pos.distance(self.brigades[j].pos);
-                    let n = nearest
-                        .entry((dir, self.brigades[j].kind.is_hq()))
-                        .or_insert(d);
-                    *n = (*n).min(d);
-                }
-            }
-            for &j in &others {
-                let e = &self.brigades[j];
-                let d = eye.pos.distance(e.pos);
-                let visible = match dir_of(j) {
-                    // In the brigade's own square.
-                    None => true,
-                    Some(dir) => match (nearest.get(&(dir, false)), e.kind.is_hq()) {
-                        (Some(&n), _) => d <= n,
-                        (None, true) => nearest.get(&(dir, true)).is_some_and(|&n| d <= n),
-                        (None, false) => false,
-                    },
-                };
-                if visible {
+            for j in self.active() {
+                if self.sights(i, j) {
+                    let e = &self.brigades[j];
                     seen.insert((e.id.clone(), e.pos));
                 }
             }
@@ -90,7 +112,7 @@ impl Field<'_> {
                 continue;
             }
             let list: Vec<String> = seen.iter().map(|(id, p)| format!("{id} at {p}")).collect();
-            self.events.push(
+            self.tell(
                 TacEvent::new(
                     "GITM 4.2",
                     format!(

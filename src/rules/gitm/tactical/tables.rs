@@ -9,7 +9,7 @@
 //! combat; morale moves (T5) and every brigade of the losing side takes a morale check (T6), falling
 //! back one square when it fails and shattering when it fails badly or cannot fall back.
 
-use super::unit::{Kind, Posture};
+use super::unit::{Branch, Kind, Posture};
 
 /// pbem GITM-T1: men hit by fire, per 1,000 men of the front line firing, by the firer's type;
 /// artillerists (9.4: artillery brigades and 100 men a battery) fire at the artillery rate of their
@@ -61,6 +61,30 @@ pub const SQUARE_MELEE_PERCENT: u32 = 200;
 /// defensive rating (2.4), and the fire it takes loses `RATING_COVER_PERCENT` per point.
 pub const RATING_MELEE_PERCENT: u32 = 25;
 pub const RATING_COVER_PERCENT: u32 = 10;
+
+/// pbem GITM-T7 (GITM 2.6, 8.2): a brigade in a fort defends with the fort's strength (1 to 5) as
+/// its defensive rating when it is above the square's (2.4: 0 to 4), with T2's cover and T3's melee
+/// bonus per point: a fort of 5 covers 50% of the fire and adds 125% in melee. The seed rates forts
+/// and gives no effect: this is pbem's.
+pub fn fort_rating(square: u8, fort: u8) -> u8 {
+    square.max(fort.min(5))
+}
+
+/// pbem GITM-T7 (GITM 2.6): the room a brigade takes in a fort, in 2.6's transport measure: 1 a man
+/// of infantry or headquarters, 3 of cavalry, 2 of artillery; 100 men of each attached battery count
+/// as artillerists.
+pub fn fort_space(kind: Kind, men: u32, batteries: u32) -> u64 {
+    let per = match kind.branch() {
+        Branch::Cavalry => 3,
+        Branch::Artillery => 2,
+        Branch::Infantry | Branch::Headquarters => 1,
+    };
+    if per == 2 {
+        return u64::from(men) * 2;
+    }
+    let art = u64::from(men).min(u64::from(batteries) * 100);
+    (u64::from(men) - art) * per + art * 2
+}
 
 /// pbem GITM-T3: percent of fire and melee strength by quality 1 (poor) to 5 (elite) (3.2).
 pub const QUALITY_PERCENT: [u32; 5] = [80, 90, 100, 110, 120];

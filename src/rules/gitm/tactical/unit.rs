@@ -3,103 +3,13 @@
 //! strategic state: `turn.rs` maps its brigades and parsed orders to these types and back.
 
 use std::collections::BTreeSet;
-use std::fmt;
 
 use super::map::Pos;
 
-/// The ten brigade types and the two headquarters (GITM 3.1), by their unit-ID letters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Kind {
-    /// IN
-    Infantry,
-    /// LI
-    LightInfantry,
-    /// HC
-    HeavyCavalry,
-    /// MC
-    MediumCavalry,
-    /// LC
-    LightCavalry,
-    /// HA
-    HeavyArtillery,
-    /// MA
-    MediumArtillery,
-    /// LA
-    LightArtillery,
-    /// SA
-    SiegeArtillery,
-    /// MI
-    Militia,
-    /// AQ: army headquarters
-    ArmyHq,
-    /// CQ: corps headquarters
-    CorpsHq,
-}
+pub use super::super::kinds::{Branch, Kind};
 
-/// The branch of a brigade: what it counts as in the front line (9.4) and in squares (9.5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Branch {
-    Infantry,
-    Cavalry,
-    Artillery,
-    Headquarters,
-}
-
+/// What only the tactical map asks of a brigade type (the rest is `kinds.rs`).
 impl Kind {
-    pub const ALL: [Kind; 12] = [
-        Kind::Infantry,
-        Kind::LightInfantry,
-        Kind::HeavyCavalry,
-        Kind::MediumCavalry,
-        Kind::LightCavalry,
-        Kind::HeavyArtillery,
-        Kind::MediumArtillery,
-        Kind::LightArtillery,
-        Kind::SiegeArtillery,
-        Kind::Militia,
-        Kind::ArmyHq,
-        Kind::CorpsHq,
-    ];
-
-    /// The letters that end a unit ID: `FR3LI` is a light infantry brigade (3.1).
-    pub fn code(self) -> &'static str {
-        match self {
-            Kind::Infantry => "IN",
-            Kind::LightInfantry => "LI",
-            Kind::HeavyCavalry => "HC",
-            Kind::MediumCavalry => "MC",
-            Kind::LightCavalry => "LC",
-            Kind::HeavyArtillery => "HA",
-            Kind::MediumArtillery => "MA",
-            Kind::LightArtillery => "LA",
-            Kind::SiegeArtillery => "SA",
-            Kind::Militia => "MI",
-            Kind::ArmyHq => "AQ",
-            Kind::CorpsHq => "CQ",
-        }
-    }
-
-    pub fn from_code(code: &str) -> Option<Kind> {
-        Kind::ALL.into_iter().find(|k| k.code() == code)
-    }
-
-    /// The kind of a unit ID by its last two letters: `FR3LI` (3.1).
-    pub fn of_id(id: &str) -> Option<Kind> {
-        id.get(id.len().checked_sub(2)?..).and_then(Kind::from_code)
-    }
-
-    pub fn branch(self) -> Branch {
-        match self {
-            Kind::Infantry | Kind::LightInfantry | Kind::Militia => Branch::Infantry,
-            Kind::HeavyCavalry | Kind::MediumCavalry | Kind::LightCavalry => Branch::Cavalry,
-            Kind::HeavyArtillery
-            | Kind::MediumArtillery
-            | Kind::LightArtillery
-            | Kind::SiegeArtillery => Branch::Artillery,
-            Kind::ArmyHq | Kind::CorpsHq => Branch::Headquarters,
-        }
-    }
-
     /// GITM 8.1, 8.6: light and medium cavalry and light artillery are the fast units.
     pub fn is_fast(self) -> bool {
         matches!(
@@ -108,12 +18,9 @@ impl Kind {
         )
     }
 
-    pub fn is_hq(self) -> bool {
-        self.branch() == Branch::Headquarters
-    }
-
-    /// GITM 8.1: tactical squares a phase: six for fast units and army headquarters, four for the rest.
-    pub fn allowance(self) -> u32 {
+    /// GITM 8.1: tactical squares a phase: six for fast units and army headquarters, four for the
+    /// rest (the strategic allowance of 7.1 is `Kind::strategic_allowance`).
+    pub fn tactical_allowance(self) -> u32 {
         if self.is_fast() || self == Kind::ArmyHq {
             6
         } else {
@@ -225,6 +132,8 @@ pub struct TacOrder {
     pub support: Option<Reaction>,
     /// GITM 8.11: the intercept box.
     pub intercept: Option<Reaction>,
+    /// GITM 8.2: "do not enter fort": it stays outside a fort in its square (pbem GITM-T7).
+    pub no_fort: bool,
 }
 
 impl TacOrder {
@@ -344,11 +253,5 @@ impl Relations {
         } else {
             Relation::Neutral
         }
-    }
-}
-
-impl fmt::Display for Kind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.code())
     }
 }
