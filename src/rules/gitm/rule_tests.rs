@@ -999,3 +999,29 @@ fn pbem_gitm_shattered_with_no_men_left_it_is_removed_and_it_blocks_no_one() {
         .text
         .contains("AU1IN is shattered with no men left and is removed")));
 }
+
+#[test]
+fn gitm_7_15_the_ottoman_empires_squares_are_closed() {
+    let (_t, game, mut state) = scenario();
+    state.control.insert("G5-V6".into(), "ottoman".into());
+    let (next, events) = resolve(&game, &state, &[("france", "move FR1LC G5-V6")]);
+    assert_eq!(at(&next, "FR1LC"), "G4-V6/5-7");
+    assert!(cites(&events, "GITM 7.15")[0]
+        .text
+        .contains("G5-V6, a square of the Ottoman Empire"));
+}
+
+#[test]
+fn gitm_7_17_ships_and_transports_are_refused_with_a_located_error() {
+    let (_t, game, state) = scenario();
+    let c = check(
+        &game,
+        &state,
+        "france",
+        "board FR1IN G7-V8\nmove FR1LC G5-V6",
+    );
+    assert_eq!((c.accepted.len(), c.rejected()), (1, 1), "the others stand");
+    let e = &c.diagnostics[0];
+    assert!(e.message.contains("no ships") && e.hint.is_some() && e.span.end > e.span.start);
+    assert_eq!(e.rule.map(|r| r.cite()).as_deref(), Some("GITM 7.17"));
+}

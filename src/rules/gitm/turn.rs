@@ -33,6 +33,8 @@ use super::state::{GitmState, Kind, Season};
 pub const MAX_MARCH_FATIGUE: u32 = 18;
 /// Campaign turns in a campaign (GITM 5.1).
 pub const CAMPAIGN_TURNS: u32 = 15;
+/// The owner `[control]` gives the Ottoman Empire's squares, closed to all movement (GITM 7.15).
+pub const OTTOMAN: &str = "ottoman";
 /// The most active brigades in a strategic square during a campaign (GITM 1.4).
 pub const MAX_ACTIVE: usize = 200;
 /// The most inactive brigades in a strategic square during a campaign, and in a city (GITM 1.4).
@@ -745,6 +747,17 @@ impl<'a> Turn<'a> {
             && self.state.control.get(&name).map(String::as_str) != Some(b.power())
         {
             self.event(rules::ALLOWANCE, "halt", Some(b.square()), format!("{id} is militia and may not leave its home nation for {name}; it stays in {} (GITM 7.1).", b.square()), side);
+            self.stop(id);
+            return Ok(false);
+        }
+        // GITM 7.15: the Ottoman Empire's squares (those `[control]` gives to "ottoman") are closed.
+        if self
+            .state
+            .control
+            .get(&name)
+            .is_some_and(|o| o.eq_ignore_ascii_case(OTTOMAN))
+        {
+            self.event(rules::OTTOMAN, "halt", Some(b.square()), format!("{id} may not enter {name}, a square of the Ottoman Empire; it stays in {} (GITM 7.15).", b.square()), side);
             self.stop(id);
             return Ok(false);
         }
