@@ -100,7 +100,17 @@ fn gitm_demo_brings_about_what_the_issue_lists() {
     assert!(all.contains("FR1LC pursues AU1LC"));
     // The armies meet in G7-V6 (Treviso) by the end of turn 2.
     let state3 = fs::read_to_string(game.join("turns/3/state.toml")).unwrap();
-    assert!(state3.contains("battles = [\"G7-V6\"]"), "{state3}");
+    assert!(
+        state3.contains("battles = [\"G7-V6\", \"G7-V8\"]"),
+        "{state3}"
+    );
+    // GITM 2.7: AU6IN, halted in G7-V8 by Venice's fort, lays siege to it; the garrison may not
+    // march out; each later turn a roll of pbem's siege.
+    assert!(all.contains("AU6IN halts in G7-V8: the hostile fort at G7-V8/10-10 is not besieged"));
+    assert!(all.contains("austria lays siege to the fort at G7-V8/10-10"));
+    assert!(all.contains("FR11IN is in the besieged fort at G7-V8/10-10 and may not move"));
+    assert!(all.contains("rule = \"pbem gitm/siege\""));
+    assert!(state3.contains("[[gitm.siege]]"), "{state3}");
     // GITM 6.11: Eugène's new password stands from turn 3, and Macdonald orders the Padua division.
     let eugene3 = report(&game, 3, "france.eugene");
     assert!(eugene3.contains("move FR1LC pursue"), "{eugene3}");

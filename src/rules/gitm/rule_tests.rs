@@ -753,18 +753,24 @@ fn gitm_2_5_an_entry_square_with_12_allied_brigades_is_passed_over() {
 #[test]
 fn gitm_2_6_a_forts_garrison_is_what_its_capacity_holds() {
     let (_t, _game, mut state) = scenario();
-    // Venice's fort holds 8,000 of room: 3,000 infantry with a battery take 3,100; 2,000 cavalry
-    // 6,000, too many after the first brigade.
+    // Venice's fort holds 8,000 of room. FR11IN, the scenario's garrison, takes 2,500; 3,000 infantry
+    // with a battery take 3,100; 2,000 cavalry take 6,000, too many by then; 2,000 infantry fit.
     add(&mut state, "FR300IN", "france", "G7-V8/10-10");
     add(&mut state, "FR301HC", "france", "G7-V8/10-10");
     brigade_mut(&mut state, "FR301HC").strength = 2000;
     brigade_mut(&mut state, "FR301HC").batteries = 0;
     add(&mut state, "FR302IN", "france", "G7-V8/10-10");
+    brigade_mut(&mut state, "FR302IN").strength = 2000;
+    brigade_mut(&mut state, "FR302IN").batteries = 0;
     let gs = g(&state);
     let fort = gs.fort_at("g7-v8/10-10").unwrap();
     assert_eq!(
         super::state::fort_room(gs.brigade("FR300IN").unwrap()),
         3100
+    );
+    assert_eq!(
+        super::state::fort_room(gs.brigade("FR301HC").unwrap()),
+        6000
     );
     let names: Vec<&str> = gs
         .garrison(fort)
@@ -773,14 +779,15 @@ fn gitm_2_6_a_forts_garrison_is_what_its_capacity_holds() {
         .collect();
     assert_eq!(
         names,
-        ["FR300IN", "FR302IN"],
+        ["FR11IN", "FR300IN", "FR302IN"],
         "the cavalry does not fit, the next brigade does"
     );
     let n = gs.brigades.len();
     assert!(gs.in_fort(n - 3) && !gs.in_fort(n - 2) && gs.in_fort(n - 1));
 }
 
-/// Venice's fort held by FR300IN, with Austrian infantry in the square.
+/// Venice's fort held by FR11IN (the scenario's garrison) and FR300IN, with Austrian infantry in
+/// the square.
 fn venice_besieged() -> (tempfile::TempDir, Game, State) {
     let (t, game, mut state) = scenario();
     add(&mut state, "FR300IN", "france", "G7-V8/10-10");
