@@ -990,6 +990,18 @@ fn pbem_gitm_shattered_a_shattered_brigade_does_not_march_and_rallies_away_from_
         .iter()
         .any(|e| e.text.starts_with("FR1LC rallies in G4-V6")));
     assert!(!g(&next).brigade("FR1LC").unwrap().shattered);
+    // `check --forecast` says so.
+    let src = Source::new(
+        "france.txt",
+        format!("{}move FR1LC G5-V6\n", header("france")),
+    );
+    let lines = game.ruleset.forecast(&game, &state, &src, "france");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "FR1LC would not march: it is shattered (pbem gitm/shattered)."),
+        "{lines:?}"
+    );
 }
 
 #[test]

@@ -287,22 +287,22 @@ impl<'a> Turn<'a> {
         })
     }
 
-    /// GITM 2.5: whether a brigade of `power` may stand on tactical square `spot`: fewer than 24
-    /// brigades there, and fewer than 12 of its side.
-    pub fn tactical_room(&self, power: &str, spot: Spot) -> bool {
-        let (all, allied) = self
-            .g
-            .brigades
-            .iter()
-            .enumerate()
-            .filter(|(j, _)| self.spot_of(*j) == Some(spot))
-            .fold((0, 0), |(a, f), (_, o)| {
-                (
-                    a + 1,
-                    f + usize::from(self.state.friendly(power, o.power())),
-                )
-            });
-        all < MAX_TACTICAL.0 && allied < MAX_TACTICAL.1
+    /// GITM 2.5: the tactical squares of `square` where a brigade of `power` may not stand: those
+    /// holding 24 brigades, or 12 of its side.
+    pub fn crowded(&self, power: &str, square: Square) -> BTreeSet<SubSquare> {
+        let mut count: BTreeMap<SubSquare, (usize, usize)> = BTreeMap::new();
+        for (j, o) in self.g.brigades.iter().enumerate() {
+            if let Some(s) = self.spot_of(j).filter(|s| s.square == square) {
+                let c = count.entry(s.sub).or_default();
+                c.0 += 1;
+                c.1 += usize::from(self.state.friendly(power, o.power()));
+            }
+        }
+        count
+            .into_iter()
+            .filter(|(_, (all, allied))| *all >= MAX_TACTICAL.0 || *allied >= MAX_TACTICAL.1)
+            .map(|(s, _)| s)
+            .collect()
     }
 
     /// GITM 2.7: whether unit `i` is in the garrison of a besieged fort.
@@ -850,6 +850,7 @@ impl<'a> Turn<'a> {
             .filter(|_| !self.blockers_in(&power, from.square).is_empty())
             .map(|g| side_region(g, from, &crossed))
             .filter(|r| r.iter().any(|s| s.square == target));
+        let crowded = self.crowded(&power, target);
         let entry = entry_square(wanted, dir, size, |s| {
             let spot = Spot {
                 square: target,
@@ -859,7 +860,7 @@ impl<'a> Turn<'a> {
                 sub.is_none_or(|g| !matches!(g.terrain(spot), "river" | "mountain" | "water"));
             passable
                 && bank.as_ref().is_none_or(|r| r.contains(&spot))
-                && self.tactical_room(&power, spot)
+                && !crowded.contains(&s)
                 && !self.enemy_on(&power, target, &from_edge(s, dir, size))
         });
         let kept_bank = bank.is_some();
