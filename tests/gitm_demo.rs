@@ -234,3 +234,30 @@ fn gitm_a_bad_place_in_the_state_is_located_in_it() {
     assert!(text.contains("turns/1/state.toml:"), "{text}");
     assert!(text.contains("GITM 2.1"), "{text}");
 }
+
+#[test]
+fn gitm_2_7_a_siege_of_no_fort_in_the_state_is_located_in_it() {
+    let (_tmp, game) = gitm_demo(1);
+    fs::remove_file(game.join("turns/1/record.toml")).unwrap();
+    let state = game.join("turns/1/state.toml");
+    let text = fs::read_to_string(&state).unwrap();
+    let siege = "\n[[gitm.siege]]\nat = \"G7-V8/1-1\"\nby = \"austria\"\nsince = 1\n";
+    let at = text.find("\n[[gitm.brigade]]").unwrap();
+    fs::write(&state, format!("{}{siege}{}", &text[..at], &text[at..])).unwrap();
+    let out = pbem()
+        .arg("check")
+        .arg(&game)
+        .arg(game.join("orders/1/austria.txt"))
+        .assert()
+        .failure()
+        .get_output()
+        .clone();
+    let text =
+        String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("siege at 'G7-V8/1-1' names no fort"),
+        "{text}"
+    );
+    assert!(text.contains("turns/1/state.toml:"), "{text}");
+    assert!(text.contains("GITM 2.7"), "{text}");
+}
