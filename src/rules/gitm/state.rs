@@ -625,12 +625,20 @@ pub fn units(state: &State) -> Vec<UnitView> {
     };
     g.brigades
         .iter()
-        .map(|b| UnitView {
+        .enumerate()
+        .map(|(i, b)| UnitView {
             id: b.id().to_string(),
             owner: b.power().to_string(),
             area: b.square().to_string(),
             kind: b.kind().view(),
-            detail: format!("{}, at {}", b.describe(), b.at()),
+            // GITM 2.6: the seed appends an F to the ids of units in forts; pbem says it in words.
+            detail: format!(
+                "{}, at {}{}{}",
+                b.describe(),
+                b.at(),
+                if g.in_fort(i) { ", in the fort" } else { "" },
+                if b.shattered { ", shattered" } else { "" }
+            ),
             strength: b.strength,
             sees: !b.inactive,
         })
