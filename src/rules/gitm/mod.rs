@@ -64,7 +64,8 @@ pub const TACTICAL_TERRAIN: &[&str] = &[
 ];
 
 /// The words a GITM map is read with: 1.2 and 2.2 terrains, 2.4 ratings 0-4, 7.4 diagonals closed
-/// between two water squares.
+/// between two water squares, 2.3 rivers (and their fords) joining across the tactical maps' edges,
+/// or running into water.
 pub fn vocabulary() -> crate::game::map::Vocabulary<'static> {
     crate::game::map::Vocabulary {
         terrain: TERRAIN,
@@ -72,6 +73,8 @@ pub fn vocabulary() -> crate::game::map::Vocabulary<'static> {
         sub_terrain: TACTICAL_TERRAIN,
         max_rating: 4,
         corner_blockers: &["water"],
+        sub_lines: &["river", "ford"],
+        sub_line_ends: &["water"],
     }
 }
 
