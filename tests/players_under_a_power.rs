@@ -143,7 +143,16 @@ fn gitm_6_each_player_authenticates_and_the_commanders_order_wins_over_the_deput
         .stdout(predicate::str::contains("wrong password").not());
     fs::remove_file(&none).unwrap();
 
-    pbem().arg("resolve").arg(&game).assert().success();
+    // The referee's summary gives each player's file its own line.
+    pbem()
+        .arg("resolve")
+        .arg(&game)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "  france.napoleon 1 order(s) accepted, 0 rejected",
+        ))
+        .stdout(predicate::str::contains("  france.berthier "));
     let next = fs::read_to_string(game.join("turns/2/state.toml")).unwrap();
     assert_eq!(
         area_of(&next, "FR-VII"),

@@ -182,11 +182,11 @@ pub fn print_outcome(outcome: &crate::referee::turn::TurnOutcome) {
         match &o.check {
             None => crate::say!(
                 "  {:<10} no orders (standing orders and SOP decide)",
-                o.power
+                o.stem()
             ),
             Some(c) => crate::say!(
                 "  {:<10} {} order(s) accepted, {} rejected{}",
-                o.power,
+                o.stem(),
                 c.accepted.len(),
                 c.rejected(),
                 if c.power.is_none() {

@@ -24,10 +24,11 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
+    // A bundled scenario is unpacked to a temporary folder, removed when `new` is done.
+    let mut _unpacked = None;
     let from = if args.from.join("game.toml").is_file() {
         args.from.clone()
     } else {
-        // A bundled scenario: unpack it to a temporary folder first.
         let name = args
             .from
             .file_name()
@@ -35,10 +36,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
             .unwrap_or_default();
         let tmp = tempfile::Builder::new()
             .prefix("pbem-scenario-")
-            .tempdir()?
-            .keep();
-        let dir = tmp.join(&name);
+            .tempdir()?;
+        let dir = tmp.path().join(&name);
         crate::bundled::write_scenario(&name, &dir)?;
+        _unpacked = Some(tmp);
         dir
     };
     let existed = args.dir.exists();

@@ -60,6 +60,62 @@ pub fn new_game(from: &Path, to: &Path, publish: &Publish) -> Result<NewGame> {
 /// The step that publishes a new game's first turn: see [`new_game`].
 pub type Publish = dyn Fn(&Game, u32) -> Result<String>;
 
+/// What `new` makes itself, or what belongs to the scenario's own play and not to a new game: the
+/// configuration (rewritten with fresh passwords), the turns, the dice secrets, the mail, and the
+/// files a referee's copy may hold beside them.
+const NOT_COPIED: [&str; 6] = [
+    "game.toml",
+    "turns",
+    "secret",
+    "mail",
+    ".gitignore",
+    "passwords.txt",
+];
+
+/// Copies the scenario's data into the new game: `map.toml` and `tables.toml`, which every game has,
+/// and whatever else its ruleset reads from the folder (`templates/`, GITM's `tactical/` maps, ...),
+/// so that a game made by `new` plays as the scenario does.
+fn copy_scenario_data(from: &Path, to: &Path) -> Result<()> {
+    for file in ["map.toml", "tables.toml"] {
+        if !from.join(file).is_file() {
+            bail!("{}: the scenario has no {file}", from.display());
+        }
+    }
+    for e in super::fsio::sorted_entries(from)? {
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        if NOT_COPIED.contains(&name.as_ref()) || name.starts_with('.') {
+            continue;
+        }
+        if e.file_type()?.is_dir() {
+            super::fsio::copy_tree(&e.path(), &to.join(&*name))?;
+        } else {
+            let bytes = std::fs::read(e.path()).with_context(|| format!("cannot read {name}"))?;
+            write_atomic(&to.join(&*name), &bytes)?;
+        }
+    }
+    Ok(())
+}
+
+/// A scenario's dated password changes (GITM 6.11, `[[power.player.change]]`) name passwords that
+/// its players know, public in a bundled demo: a new game keeps none of them, only the dated changes
+/// of scope and address. A player of the new game changes his own password when he chooses.
+fn drop_dated_passwords(player: &mut toml_edit::Table) {
+    let Some(changes) = player
+        .get_mut("change")
+        .and_then(|c| c.as_array_of_tables_mut())
+    else {
+        return;
+    };
+    for change in changes.iter_mut() {
+        change.remove("password_hash");
+    }
+    changes.retain(|c| c.iter().any(|(key, _)| key != "turn"));
+    if changes.is_empty() {
+        player.remove("change");
+    }
+}
+
 /// Makes the game of scenario `from` in the empty folder `to`.
 fn make_game(from: &Path, to: &Path, publish: &Publish) -> Result<NewGame> {
     if to.exists()
@@ -95,6 +151,7 @@ fn make_game(from: &Path, to: &Path, publish: &Publish) -> Result<NewGame> {
                     let stem = crate::game::command::file_stem(&id, Some(player));
                     let password = crate::auth::fresh_password()?;
                     pl["password_hash"] = toml_edit::value(crate::auth::hash_password(&password)?);
+                    drop_dated_passwords(pl);
                     passwords.push((stem, password));
                 }
                 continue;
@@ -110,15 +167,7 @@ fn make_game(from: &Path, to: &Path, publish: &Publish) -> Result<NewGame> {
     write_atomic(&to.join("game.toml"), doc.to_string().as_bytes())?;
     // The dice secrets stay out of any repository the referee keeps the game in.
     write_atomic(&to.join(".gitignore"), b"secret/\n")?;
-    for file in ["map.toml", "tables.toml"] {
-        write_atomic(
-            &to.join(file),
-            &std::fs::read(from.join(file)).with_context(|| format!("cannot read {file}"))?,
-        )?;
-    }
-    if from.join("templates").is_dir() {
-        super::fsio::copy_tree(&from.join("templates"), &to.join("templates"))?;
-    }
+    copy_scenario_data(from, to)?;
     let state =
         std::fs::read(scenario.state_path(first)).context("the scenario has no first state")?;
     let game = Game::load(to)?;

@@ -314,11 +314,7 @@ fn remove_temporaries(dir: &Path) {
 /// Copies a folder tree (used by `new` and `demo`), skipping the lock and temporary files.
 pub fn copy_tree(from: &Path, to: &Path) -> Result<()> {
     fs::create_dir_all(to).with_context(|| format!("cannot create {}", to.display()))?;
-    let mut entries: Vec<_> = fs::read_dir(from)
-        .with_context(|| format!("cannot read {}", from.display()))?
-        .collect::<std::io::Result<_>>()?;
-    entries.sort_by_key(|e| e.file_name());
-    for e in entries {
+    for e in sorted_entries(from)? {
         let name = e.file_name();
         let name_s = name.to_string_lossy();
         if name_s == ".lock" || name_s.starts_with(".tmp-") {
@@ -333,6 +329,15 @@ pub fn copy_tree(from: &Path, to: &Path) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The entries of a folder, sorted by name (the order `read_dir` gives depends on the file system).
+pub fn sorted_entries(dir: &Path) -> Result<Vec<fs::DirEntry>> {
+    let mut entries: Vec<_> = fs::read_dir(dir)
+        .with_context(|| format!("cannot read {}", dir.display()))?
+        .collect::<std::io::Result<_>>()?;
+    entries.sort_by_key(|e| e.file_name());
+    Ok(entries)
 }
 
 #[cfg(test)]
