@@ -693,6 +693,10 @@ fn gitm_1_4_a_move_into_a_square_of_200_active_brigades_is_held_back_until_one_l
     let held = cites(&events, "GITM 1.4");
     assert!(!held.is_empty());
     assert!(
+        held[0].decision.is_some(),
+        "the default, decided by the SOP"
+    );
+    assert!(
         held[0].text.contains("FR1LC is held back in G4-V6")
             && held[0].text.contains("200 active brigades")
             && held[0].text.contains("pbem gitm/stacking")

@@ -785,19 +785,21 @@ impl<'a> Turn<'a> {
                 return Ok(false);
             }
         }
-        // GITM 1.4: a square full for this unit holds it back (pbem: it tries again next phase).
+        // GITM 1.4: a square full for this unit holds it back; what then is pbem's default, the
+        // SOP's decision: it tries again next phase, as a move blocked under 7.7.
         if let Some(why) = self.over_stacking(i, target) {
             let pbem = rules::PBEM_STACKING.cite();
-            self.event(
+            let e = Event::new(
                 rules::STACKING,
                 "blocked",
-                Some(b.square()),
                 format!(
                     "{id} is held back in {}: {why}; it tries again next phase ({pbem}).",
                     b.square()
                 ),
-                side,
-            );
+            )
+            .at(b.square())
+            .decided(b.power().to_string(), DecidedBy::Sop);
+            self.push(e, side);
             if let Some(m) = self.marches.get_mut(id) {
                 m.last_phase = phase;
             }
