@@ -10,8 +10,9 @@ pub use crate::rules::gitm::{
 };
 
 /// A grid map file of `columns` x `rows` squares named from A0 and S0, with a `size` x `size`
-/// sub-grid under every square (`size` 0: none). Rivers run along whole rows of the sub-grid, so
-/// they join across the edges of the tactical maps (GITM 2.3), with a ford every 40 squares.
+/// sub-grid under every square (`size` 0: none). Rivers run along whole rows of the sub-grid (none
+/// on a tactical map's top or bottom row), so they join across the edges of the tactical maps (GITM
+/// 2.3), with a ford every 40 squares.
 pub fn grid_map(columns: usize, rows: usize, size: usize) -> String {
     let (w, h) = (columns * size, rows * size);
     let mut out = String::with_capacity(2 * (w + 1) * h + (columns + 1) * rows + 512);
@@ -31,7 +32,8 @@ pub fn grid_map(columns: usize, rows: usize, size: usize) -> String {
     }
     let _ = write!(out, "[sub]\nsize = {size}\nterrain = '''\n");
     for y in 0..h {
-        let river = y % 37 == 5;
+        // Never along a tactical map's edge: a river there would need one across it too (2.3).
+        let river = y % 37 == 5 && y % size != 0 && y % size != size - 1;
         for x in 0..w {
             let ch = if river {
                 if x % 40 == 7 {

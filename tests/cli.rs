@@ -350,6 +350,9 @@ fn new_keeps_no_dated_password_of_the_scenario() {
     let (e1, e3, m1, m3) = dated(&dir);
     assert_eq!(e1.password_hash, e3.password_hash);
     assert_ne!(m1.scope, m3.scope, "the dated change of scope stays");
+    // Eugène's change, dated by its time stamp, is gone whole: nothing is left for it to change.
+    let text = fs::read_to_string(dir.join("game.toml")).unwrap();
+    assert!(!text.contains("at = \"2026-12-12T09:30\""), "{text}");
 }
 
 #[test]

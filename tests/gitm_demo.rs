@@ -100,7 +100,17 @@ fn gitm_demo_brings_about_what_the_issue_lists() {
     assert!(all.contains("FR1LC pursues AU1LC"));
     // The armies meet in G7-V6 (Treviso) by the end of turn 2.
     let state3 = fs::read_to_string(game.join("turns/3/state.toml")).unwrap();
-    assert!(state3.contains("battles = [\"G7-V6\"]"), "{state3}");
+    assert!(
+        state3.contains("battles = [\"G7-V6\", \"G7-V8\"]"),
+        "{state3}"
+    );
+    // GITM 2.7: AU6IN, halted in G7-V8 by Venice's fort, lays siege to it; the garrison may not
+    // march out; each later turn a roll of pbem's siege.
+    assert!(all.contains("AU6IN halts in G7-V8: the hostile fort at G7-V8/10-10 is not besieged"));
+    assert!(all.contains("austria lays siege to the fort at G7-V8/10-10"));
+    assert!(all.contains("FR11IN is in the besieged fort at G7-V8/10-10 and may not move"));
+    assert!(all.contains("rule = \"pbem gitm/siege\""));
+    assert!(state3.contains("[[gitm.siege]]"), "{state3}");
     // GITM 6.11: Eugène's new password stands from turn 3, and Macdonald orders the Padua division.
     let eugene3 = report(&game, 3, "france.eugene");
     assert!(eugene3.contains("move FR1LC pursue"), "{eugene3}");
@@ -223,4 +233,31 @@ fn gitm_a_bad_place_in_the_state_is_located_in_it() {
     );
     assert!(text.contains("turns/1/state.toml:"), "{text}");
     assert!(text.contains("GITM 2.1"), "{text}");
+}
+
+#[test]
+fn gitm_2_7_a_siege_of_no_fort_in_the_state_is_located_in_it() {
+    let (_tmp, game) = gitm_demo(1);
+    fs::remove_file(game.join("turns/1/record.toml")).unwrap();
+    let state = game.join("turns/1/state.toml");
+    let text = fs::read_to_string(&state).unwrap();
+    let siege = "\n[[gitm.siege]]\nat = \"G7-V8/1-1\"\nby = \"austria\"\nsince = 1\n";
+    let at = text.find("\n[[gitm.brigade]]").unwrap();
+    fs::write(&state, format!("{}{siege}{}", &text[..at], &text[at..])).unwrap();
+    let out = pbem()
+        .arg("check")
+        .arg(&game)
+        .arg(game.join("orders/1/austria.txt"))
+        .assert()
+        .failure()
+        .get_output()
+        .clone();
+    let text =
+        String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("siege at 'G7-V8/1-1' names no fort"),
+        "{text}"
+    );
+    assert!(text.contains("turns/1/state.toml:"), "{text}");
+    assert!(text.contains("GITM 2.7"), "{text}");
 }

@@ -27,6 +27,8 @@ const WBTS: Vocabulary = Vocabulary {
     sub_terrain: &[],
     max_rating: 0,
     corner_blockers: &[],
+    sub_lines: &[],
+    sub_line_ends: &[],
 };
 
 const HEX_MAP: &str = r#"kind = "hex"
@@ -290,7 +292,7 @@ fn gitm_2_3_tactical_neighbours_cross_the_edges_of_tactical_maps() {
     assert_eq!(sub.terrain(map.parse_spot("A1-S0/0-5").unwrap()), "river");
 }
 
-/// GITM 2.3 checked: a river square at a tactical map's edge with none across is reported.
+/// GITM 2.3 checked: a river square at a tactical map's edge with none across is a located error.
 #[test]
 fn gitm_2_3_a_river_breaking_off_at_an_edge_is_found() {
     let text = r#"kind = "grid"
@@ -315,7 +317,28 @@ rating = '''
 "." = "open"
 "~" = "river"
 "#;
-    let map = GridMap::load(&Source::new("gitm/map.toml", text), &gitm_vocabulary()).unwrap();
+    // GITM's words refuse the map, at the river's square (2.3)...
+    let e = GridMap::load(&Source::new("gitm/map.toml", text), &gitm_vocabulary()).unwrap_err();
+    assert_eq!((e.line, e.column), (12, 2), "{e:?}");
+    assert!(
+        e.rendered
+            .contains("a river stops at the edge of its map, against open across it"),
+        "{}",
+        e.rendered
+    );
+    assert!(e.rendered.contains("GITM 2.3"), "{}", e.rendered);
+    // ... and a river running into water is whole.
+    let sea = text
+        .replace("'''\n.~..\n", "'''\n.~~.\n")
+        .replace("\"~\" = \"river\"", "\"~\" = \"river\"\n\"w\" = \"water\"")
+        .replace(".~~.", ".~w.");
+    assert!(GridMap::load(&Source::new("gitm/map.toml", &sea), &gitm_vocabulary()).is_ok());
+    // Without the check, the broken edge is still found.
+    let words = Vocabulary {
+        sub_lines: &[],
+        ..gitm_vocabulary()
+    };
+    let map = GridMap::load(&Source::new("gitm/map.toml", text), &words).unwrap();
     let sub = map.sub().unwrap();
     let broken: Vec<(String, String)> = sub
         .broken_edges(&["river", "ford"])

@@ -470,3 +470,22 @@ fn a_players_file_holding_another_players_orders_does_not_stand() {
     let next = fs::read_to_string(game.join("turns/2/state.toml")).unwrap();
     assert_eq!(area_of(&next, "FR-VII"), "Frankfurt", "no order stood");
 }
+
+#[test]
+fn gitm_6_11_a_change_dated_by_a_bad_time_stamp_is_a_located_error() {
+    let (_t, game) = game();
+    two_players_and(
+        &game,
+        "\n[[power.player.change]]\nat = \"next Tuesday\"\nscope = [\"FR-I\"]",
+    );
+    let out = pbem().arg("status").arg(&game).assert().failure();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains("game.toml:") && err.contains("'next Tuesday' is not a local date and time"),
+        "{err}"
+    );
+    assert!(
+        err.contains("its deadline") || err.contains("deadline comes first"),
+        "{err}"
+    );
+}

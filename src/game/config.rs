@@ -122,6 +122,9 @@ pub struct Calendar {
     pub months_per_turn: u32,
 }
 
+/// The most turns after the first a change's time stamp may map to (GITM 6.11).
+const MAX_STAMPED_TURNS: u32 = 10_000;
+
 /// When orders are due: a local time in a named time zone, then every `every_days` days.
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -256,11 +259,18 @@ pub struct PlayerConfig {
 }
 
 /// A dated change of a player: from turn `turn` on, his scope, password or address is the one given.
+/// It is dated by `turn`, or by `at`, the local time it was made (GITM 6.11's time stamp), which the
+/// game maps to a turn when it loads ([`GameConfig::apply_change_times`]).
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlayerChange {
-    /// The first turn the change holds for.
+    /// The first turn the change holds for (0 until `at` gives it).
+    #[serde(default)]
     pub turn: u32,
+    /// When the change was made, `YYYY-MM-DDTHH:MM` in the game's time zone: it holds from the turn
+    /// whose deadline is the first at or after that time. Written back as its `turn`.
+    #[serde(default, skip_serializing)]
+    pub at: Option<Spanned<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scope: Option<Scope>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -671,6 +681,66 @@ impl GameConfig {
         format!("{} {}", NAMES[date.month0() as usize], date.year())
     }
 
+    /// The turn a change made at `stamp` (`YYYY-MM-DDTHH:MM`, local time in the game's time zone)
+    /// first holds for (GITM 6.11: orders sent after it are read with it): the turn whose deadline
+    /// is the first at or after that time; the error says what is wrong.
+    pub fn turn_of_time_stamp(&self, stamp: &str) -> Result<u32, String> {
+        let tz = self.time_zone().ok_or("the game's time zone is unknown")?;
+        let local = NaiveDateTime::parse_from_str(stamp, "%Y-%m-%dT%H:%M")
+            .map_err(|_| format!("'{stamp}' is not a local date and time"))?;
+        let when = tz
+            .from_local_datetime(&local)
+            .earliest()
+            .ok_or_else(|| format!("'{stamp}' does not exist in the game's time zone"))?;
+        let last = self.first_turn.saturating_add(MAX_STAMPED_TURNS);
+        (self.first_turn..=last)
+            .find(|&t| self.deadline_of(t).is_some_and(|d| d >= when))
+            .ok_or_else(|| format!("'{stamp}' comes after the deadline of turn {last}"))
+    }
+
+    /// Gives each dated change written with `at` its turn (GITM 6.11); the errors, located at the
+    /// `at`, for those that give none, give both or give a bad time.
+    pub fn apply_change_times(&mut self) -> Vec<Diagnostic> {
+        let mut out = Vec::new();
+        let mut turns = Vec::new();
+        for (pi, p) in self.powers.iter().enumerate() {
+            for (ci, c) in p.commands.iter().enumerate() {
+                for (k, ch) in c.changes.iter().enumerate() {
+                    let Some(at) = &ch.at else {
+                        if ch.turn == 0 {
+                            out.push(
+                                Diagnostic::error(
+                                    format!("a change of player '{}' of '{}' names no turn nor time", c.id, p.id),
+                                    c.password_hash.span(),
+                                )
+                                .hint("date each [[power.player.change]] by `turn = 3` or by `at = \"2026-12-12T09:30\"`"),
+                            );
+                        }
+                        continue;
+                    };
+                    if ch.turn != 0 {
+                        out.push(
+                            Diagnostic::error("a change dated twice", at.span())
+                                .hint("a change gives `turn` or `at`, not both"),
+                        );
+                        continue;
+                    }
+                    match self.turn_of_time_stamp(at.get_ref()) {
+                        Ok(t) => turns.push((pi, ci, k, t)),
+                        Err(e) => out.push(
+                            Diagnostic::error(format!("the change's time stamp: {e}"), at.span())
+                                .hint("write the local time the change was made, in the game's time zone: \"2026-12-12T09:30\"; it holds from the turn whose deadline comes first at or after it"),
+                        ),
+                    }
+                }
+            }
+        }
+        for (pi, ci, k, t) in turns {
+            self.powers[pi].commands[ci].changes[k].turn = t;
+        }
+        out
+    }
+
     /// The deadline of turn `t`, in the game's time zone: moved by `pbem extend`, else by the schedule.
     pub fn deadline_of(&self, turn: u32) -> Option<DateTime<Tz>> {
         let tz = self.time_zone()?;
@@ -737,6 +807,50 @@ mod tests {
             (at(5).address, at(5).password_hash),
             ("n5@x.org".into(), "h3".into())
         );
+    }
+
+    #[test]
+    fn gitm_6_11_a_change_dated_by_its_time_stamp_holds_from_the_turn_whose_deadline_follows() {
+        // Deadlines: turn 1 on 2026-12-06T20:00 UTC, then every 7 days.
+        let stamped = |at: &str| {
+            let mut c = config(&TWO.replace("turn = 3\n", &format!("at = \"{at}\"\n")));
+            let errors: Vec<String> = c
+                .apply_change_times()
+                .into_iter()
+                .map(|d| d.message)
+                .collect();
+            (c, errors)
+        };
+        for (at, turn) in [
+            ("2026-12-06T20:00", 1),
+            ("2026-12-06T20:01", 2),
+            ("2026-12-18T09:30", 3),
+            ("2020-01-01T00:00", 1),
+        ] {
+            let (c, errors) = stamped(at);
+            assert!(errors.is_empty(), "{errors:?}");
+            let n = c.power("france").unwrap().command("napoleon").unwrap();
+            assert_eq!(n.changes[0].turn, turn, "{at}");
+            assert_eq!(n.at(turn).password_hash, "h3");
+            assert_eq!(n.at(turn - 1).password_hash, "h2");
+            // Written back as its turn.
+            assert!(toml::to_string(&c)
+                .unwrap()
+                .contains(&format!("turn = {turn}")));
+        }
+        let (_, errors) = stamped("12 December");
+        assert_eq!(
+            errors,
+            ["the change's time stamp: '12 December' is not a local date and time"]
+        );
+        let mut both = config(&TWO.replace("turn = 3\n", "turn = 3\nat = \"2026-12-18T09:30\"\n"));
+        let d = both.apply_change_times();
+        assert_eq!(d[0].message, "a change dated twice");
+        assert!(d[0].hint.is_some() && d[0].span.end > d[0].span.start);
+        let mut none = config(&TWO.replace("turn = 3\n", ""));
+        assert!(none.apply_change_times()[0]
+            .message
+            .contains("names no turn nor time"));
     }
 
     #[test]

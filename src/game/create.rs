@@ -110,7 +110,8 @@ fn drop_dated_passwords(player: &mut toml_edit::Table) {
     for change in changes.iter_mut() {
         change.remove("password_hash");
     }
-    changes.retain(|c| c.iter().any(|(key, _)| key != "turn"));
+    // A change left with nothing but its date (`turn`, or `at`, its time stamp) changes nothing.
+    changes.retain(|c| c.iter().any(|(key, _)| key != "turn" && key != "at"));
     if changes.is_empty() {
         player.remove("change");
     }

@@ -115,7 +115,11 @@ impl Game {
         let mut config: GameConfig = load::parse_toml(&config_src)?;
         config.moved_deadlines = acts::moved_deadlines(dir)?;
         config.locate_ids(&config_src.text);
-        if let Some(e) = load::first_error(&config_src, &config.validate()) {
+        let mut problems = config.validate();
+        if problems.is_empty() {
+            problems = config.apply_change_times();
+        }
+        if let Some(e) = load::first_error(&config_src, &problems) {
             return Err(e.into());
         }
         let tables_src = load::read_source(&dir.join("tables.toml"), &shown(dir, "tables.toml"))?;

@@ -255,6 +255,11 @@ impl GridMap {
             .map(|(_, &sq)| sq)
     }
 
+    /// Whether the file names the square (`[places]`): GITM reads a named square as a city (1.4).
+    pub fn is_named(&self, sq: Square) -> bool {
+        self.places.values().any(|&s| s == sq)
+    }
+
     fn code(&self, sq: Square) -> u8 {
         self.terrain[sq.row as usize * self.columns as usize + sq.col as usize]
     }

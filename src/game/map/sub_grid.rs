@@ -253,10 +253,71 @@ pub(super) fn read_sub(
             *c |= r << 5;
         }
     }
-    Ok(SubGrid {
+    let grid = SubGrid {
         size: size as u8,
         width,
         words: words.sub_terrain.iter().map(|w| w.to_string()).collect(),
         cells,
-    })
+    };
+    let broken = broken_lines(&grid, &Block::of(&source.text, &sub.terrain), words);
+    if broken.is_empty() {
+        Ok(grid)
+    } else {
+        Err(broken)
+    }
+}
+
+/// The most broken lines reported for one map.
+const MAX_BROKEN: usize = 12;
+
+/// GITM 2.3: the squares of a line (`sub_lines`: a river, its ford) on the edge of a sub-grid whose
+/// neighbour across that edge is neither a line nor a line's end (`sub_line_ends`: water), each
+/// located at the line's square in the terrain rows.
+fn broken_lines(grid: &SubGrid, block: &Block, words: &Vocabulary) -> Vec<Diagnostic> {
+    if words.sub_lines.is_empty() {
+        return Vec::new();
+    }
+    let word = |spot: Spot| grid.terrain(spot).to_string();
+    let mut starts = Vec::new();
+    let mut offset = 0;
+    for line in block.text.split('\n') {
+        starts.push(offset);
+        offset += line.len() + 1;
+    }
+    let mut out = Vec::new();
+    for (a, b) in grid.broken_edges(words.sub_lines) {
+        let (line, across) = if words.sub_lines.contains(&word(a).as_str()) {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        if words.sub_line_ends.contains(&word(across).as_str()) {
+            continue;
+        }
+        if out.len() == MAX_BROKEN {
+            break;
+        }
+        let (x, y) = grid.xy(line);
+        let at = starts.get(y).map_or(0, |s| s + x);
+        out.push(
+            Diagnostic::error(
+                format!(
+                    "the sub-grid's terrain: a {} stops at the edge of its map, against {} across it",
+                    word(line),
+                    word(across)
+                ),
+                block.locate(at..at + 1),
+            )
+            .hint(format!(
+                "lines of {} join across the edges of neighbouring maps (GITM 2.3): carry it on, or end it in {}",
+                words.sub_lines.join(" or "),
+                if words.sub_line_ends.is_empty() {
+                    "the map's outer edge".to_string()
+                } else {
+                    words.sub_line_ends.join(" or ")
+                }
+            )),
+        );
+    }
+    out
 }

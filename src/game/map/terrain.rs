@@ -67,6 +67,12 @@ pub struct Vocabulary<'a> {
     pub max_rating: u8,
     /// Terrain that, on both squares beside a diagonal step of a grid, closes that diagonal.
     pub corner_blockers: &'a [&'a str],
+    /// Sub-grid terrain that draws lines joining across the edges of neighbouring sub-grids (GITM
+    /// 2.3: rivers and their fords): one on an edge must meet one of these, or of `sub_line_ends`,
+    /// across it.
+    pub sub_lines: &'a [&'a str],
+    /// Sub-grid terrain a line may run into at an edge (a river into the sea).
+    pub sub_line_ends: &'a [&'a str],
 }
 
 /// The most words a terrain code may hold: five bits, so that a sub-grid square is one byte with its

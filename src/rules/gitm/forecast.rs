@@ -1,6 +1,7 @@
 //! `pbem check --forecast` for GITM: where each unit's strategic path would take it if no enemy
 //! interfered and no die were rolled, from the power's own view of the state: the squares of its
-//! boxes, the skipped phases, the forced march and its fatigue, and where a path halts (GITM 7.1-7.5).
+//! boxes, the skipped phases, the forced march and its fatigue, and where a path halts (GITM 7.1-7.5);
+//! a shattered unit, or one in a besieged fort, makes no move (pbem gitm/shattered, GITM 2.7).
 
 use crate::diag::Source;
 use crate::game::map::Topology;
@@ -35,6 +36,23 @@ pub fn forecast(
         let Ok(mut here) = map.parse_place(b.square()) else {
             continue;
         };
+        // pbem gitm/shattered; GITM 2.7: units that make no strategic move at all.
+        let in_siege = g.siege_of(b.at()).is_some()
+            && g.brigades
+                .iter()
+                .position(|x| x.id() == b.id())
+                .is_some_and(|i| g.in_fort(i));
+        if b.shattered || in_siege {
+            out.push(format!(
+                "{id} would not march: {}.",
+                if b.shattered {
+                    "it is shattered (pbem gitm/shattered)"
+                } else {
+                    "it is in a besieged fort (GITM 2.7, 7.7)"
+                }
+            ));
+            continue;
+        }
         // GITM 6.9: without a supply line the unit draws and carries one unit (7.2).
         let carrying = o
             .supply

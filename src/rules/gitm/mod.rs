@@ -65,7 +65,8 @@ pub const TACTICAL_TERRAIN: &[&str] = &[
 ];
 
 /// The words a GITM map is read with: 1.2 and 2.2 terrains, 2.4 ratings 0-4, 7.4 diagonals closed
-/// between two water squares.
+/// between two water squares, 2.3 rivers (and their fords) joining across the tactical maps' edges,
+/// or running into water.
 pub fn vocabulary() -> crate::game::map::Vocabulary<'static> {
     crate::game::map::Vocabulary {
         terrain: TERRAIN,
@@ -73,6 +74,8 @@ pub fn vocabulary() -> crate::game::map::Vocabulary<'static> {
         sub_terrain: TACTICAL_TERRAIN,
         max_rating: 4,
         corner_blockers: &["water"],
+        sub_lines: &["river", "ford"],
+        sub_line_ends: &["water"],
     }
 }
 
@@ -173,7 +176,7 @@ impl Ruleset for Gitm {
         state::units(state)
     }
 
-    fn position(&self, _game: &Game, state: &State, _power: &str) -> Vec<String> {
+    fn position(&self, _game: &Game, state: &State, power: &str) -> Vec<String> {
         let Some(g) = state.table::<GitmState>() else {
             return Vec::new();
         };
@@ -186,6 +189,24 @@ impl Ruleset for Gitm {
             state::Season::Peace => "Peace.".to_string(),
             state::Season::Truce => "Truce.".to_string(),
         }];
+        // GITM 2.7: the sieges this power's side lays or stands in.
+        for s in &g.sieges {
+            let garrison = g
+                .brigades
+                .iter()
+                .find(|b| !b.shattered && b.at().eq_ignore_ascii_case(s.at.get_ref()))
+                .map(|b| b.power());
+            let theirs = garrison.is_some_and(|p| state.friendly(power, p));
+            if state.friendly(power, &s.by) || theirs {
+                let left = g.fort_at(s.at.get_ref()).map_or(0, |f| g.fort_strength(f));
+                out.push(format!(
+                    "The fort at {} is besieged by {} since turn {}: strength {left} left (GITM 2.7).",
+                    s.at.get_ref(),
+                    s.by,
+                    s.since
+                ));
+            }
+        }
         if !g.battles.is_empty() {
             out.push(format!(
                 "Battles were fought last turn in {} (GITM 7.5: units there may withdraw).",
@@ -219,13 +240,31 @@ impl Ruleset for Gitm {
 
     /// A player's own check (`pbem check --report`) carries the brigades his side sees exactly and
     /// no other: the approximate sightings of GITM 4.1 name no brigade, and the merges of 3.5 only
-    /// those he knew.
-    fn fog(&self, state: &mut State, _power: &str, keep: &dyn Fn(&str) -> bool) -> bool {
+    /// those he knew; the sieges (2.7) his side lays, or of a fort whose brigades it sees.
+    fn fog(&self, state: &mut State, power: &str, keep: &dyn Fn(&str) -> bool) -> bool {
+        let ours: Vec<bool> = state
+            .table::<state::GitmState>()
+            .map(|t| {
+                t.sieges
+                    .iter()
+                    .map(|s| state.friendly(power, &s.by))
+                    .collect()
+            })
+            .unwrap_or_default();
         let Some(t) = state.table_mut::<state::GitmState>() else {
             return false;
         };
         t.brigades.retain(|b| keep(b.id.get_ref()));
         t.merged.retain(|id| keep(id));
+        let seen: Vec<String> = t
+            .brigades
+            .iter()
+            .map(|b| b.at().to_ascii_lowercase())
+            .collect();
+        let mut ours = ours.into_iter();
+        t.sieges.retain(|s| {
+            ours.next().unwrap_or(false) || seen.contains(&s.at.get_ref().to_ascii_lowercase())
+        });
         true
     }
 

@@ -1,9 +1,12 @@
 //! The geometry of strategic movement on the grid, apart from the turn that applies it: the step
 //! between two squares, the entry square on the new tactical map (GITM 7.13), the tactical squares
-//! between a unit and the map's edge it leaves by (7.7), and the path check of 7.4.
+//! between a unit and the map's edge it leaves by (7.7), the path check of 7.4, and the side of the
+//! rivers and ranges a unit stands on (7.8, 7.13), read from the tactical maps' terrain.
+
+use std::collections::BTreeSet;
 
 use crate::game::map::grid::Square;
-use crate::game::map::sub_grid::SubSquare;
+use crate::game::map::sub_grid::{Spot, SubGrid, SubSquare};
 use crate::game::map::{GridMap, Topology};
 
 /// The step from one square to an adjacent one: (east, south), each -1, 0 or 1; `None` when `to` is
@@ -135,4 +138,63 @@ pub fn distance(a: Square, b: Square) -> u32 {
     (a.col as i32 - b.col as i32)
         .unsigned_abs()
         .max((a.row as i32 - b.row as i32).unsigned_abs())
+}
+
+/// How a tactical terrain stands to the rivers and ranges of GITM 7.8 and 7.13: impassable (river,
+/// mountain, water: the lines themselves), a crossing (ford, pass: on both sides, 8.7), or land.
+fn side_class(terrain: &str) -> Option<bool> {
+    match terrain {
+        "river" | "mountain" | "water" => None,
+        "ford" | "pass" => Some(true),
+        _ => Some(false),
+    }
+}
+
+/// GITM 7.8, 7.13: the tactical squares on the same side of every river and range as `start`, over
+/// the tactical maps of `squares` (joined at their edges, 2.3). pbem's reading, as the tactical part
+/// reads 8.7: rivers, mountains and water divide a map into sides; fords and passes belong to the
+/// sides they touch, so from a ford or pass the region runs along the crossing and onto the land on
+/// either hand, while from land it never enters a ford or pass (crossing is a tactical move, 7.8).
+pub fn side_region(sub: &SubGrid, start: Spot, squares: &[Square]) -> BTreeSet<Spot> {
+    let mut seen = BTreeSet::new();
+    if !squares.contains(&start.square) || side_class(sub.terrain(start)).is_none() {
+        return seen;
+    }
+    let mut todo = vec![start];
+    seen.insert(start);
+    while let Some(at) = todo.pop() {
+        let from_crossing = side_class(sub.terrain(at)) == Some(true);
+        for n in sub.neighbours(at) {
+            if !squares.contains(&n.square) || seen.contains(&n) {
+                continue;
+            }
+            let ok = match side_class(sub.terrain(n)) {
+                None => false,
+                Some(crossing) => from_crossing || !crossing,
+            };
+            if ok {
+                seen.insert(n);
+                todo.push(n);
+            }
+        }
+    }
+    seen
+}
+
+/// The squares whose tactical maps a strategic move by `dir` from `from` goes over (GITM 7.8): the
+/// square left and the square entered, and for a diagonal the two squares it passes between (7.14)
+/// that are on the map.
+pub fn squares_crossed(map: &GridMap, from: Square, dir: (i8, i8)) -> Vec<Square> {
+    let at = |dc: i8, dr: i8| -> Option<Square> {
+        let col = u16::try_from(from.col as i32 + dc as i32).ok()?;
+        let row = u16::try_from(from.row as i32 + dr as i32).ok()?;
+        (col < map.columns() && row < map.rows()).then_some(Square { col, row })
+    };
+    let mut out = vec![from];
+    out.extend(at(dir.0, dir.1));
+    if dir.0 != 0 && dir.1 != 0 {
+        out.extend(at(dir.0, 0));
+        out.extend(at(0, dir.1));
+    }
+    out
 }

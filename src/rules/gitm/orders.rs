@@ -384,6 +384,14 @@ pub fn parse_line(line: &Line, cx: &Context<'_>) -> Parsed<GitmOrder> {
         return Err(Diagnostic::error("empty order", line.span.clone()));
     };
     let verb_word = verb.text.to_ascii_lowercase();
+    if matches!(verb_word.as_str(), "board" | "embark" | "disembark") {
+        return Err(Diagnostic::error(
+            format!("'{}': pbem's GITM has no ships nor transports", verb.text),
+            verb.span.clone(),
+        )
+        .hint("GITM 4.3 and 7.17 move units by sea under the PATE rules, which pbem does not hold; march by `move`")
+        .rule(rules::TRANSPORTS));
+    }
     if !VERBS.contains(&verb_word.as_str()) {
         return Err(crate::orders::unknown_verb(verb, &VERBS));
     }

@@ -471,14 +471,14 @@ fn gitm_7_9_halt_on_detection_stops_in_the_enemys_square() {
     let (next, events) = resolve(
         &game,
         &state,
-        &[("france", "move FR1LC G5-V6 G6-V6 halt-detection")],
+        &[("france", "move FR1LC G5-V6 G5-V5 halt-detection")],
     );
     assert!(at(&next, "FR1LC").starts_with("G5-V6/"));
     assert_eq!(cites(&events, "GITM 7.9").len(), 1);
-    let (next, _) = resolve(&game, &state, &[("france", "move FR1LC G5-V6 G6-V6")]);
+    let (next, _) = resolve(&game, &state, &[("france", "move FR1LC G5-V6 G5-V5")]);
     assert!(
-        at(&next, "FR1LC").starts_with("G6-V6/"),
-        "without the option it goes on"
+        at(&next, "FR1LC").starts_with("G5-V5/"),
+        "without the option it goes on (north, on its bank of the Brenta: GITM 7.8)"
     );
 }
 
@@ -652,4 +652,421 @@ fn gitm_state_check_refuses_bad_ids_places_and_numbers() {
     }
     let d = Gitm.check_state(&game, &state);
     assert_eq!(d.len(), 4, "{d:?}");
+}
+
+/// Adds a brigade of `power` at `at` before the turn.
+fn add(state: &mut State, id: &str, power: &str, at: &str) {
+    let mut b = brigade(id, 3000, 4, 50, 0);
+    b.power = toml::Spanned::new(0..0, power.into());
+    b.at = toml::Spanned::new(0..0, at.into());
+    b.fatigue = 0;
+    state.table_mut::<GitmState>().unwrap().brigades.push(b);
+}
+
+fn brigade_mut<'a>(state: &'a mut State, id: &str) -> &'a mut Brigade {
+    state
+        .table_mut::<GitmState>()
+        .unwrap()
+        .brigade_mut(id)
+        .unwrap()
+}
+
+#[test]
+fn gitm_1_4_a_move_into_a_square_of_200_active_brigades_is_held_back_until_one_leaves() {
+    let (_t, game, mut state) = scenario();
+    // 200 French brigades in G5-V6, spread over tactical squares (2.5 holds 12 allied a square).
+    for n in 0..200 {
+        let at = format!("G5-V6/{}-{}", n % 7, n / 7 % 15);
+        add(&mut state, &format!("FR{}IN", 100 + n), "france", &at);
+    }
+    // FR100IN leaves in phase 2; FR1LC tries from phase 1.
+    let (next, events) = resolve(
+        &game,
+        &state,
+        &[("france", "move FR1LC G5-V6\nmove FR100IN - G5-V5")],
+    );
+    assert!(at(&next, "FR100IN").starts_with("G5-V5/"));
+    assert!(
+        at(&next, "FR1LC").starts_with("G5-V6/"),
+        "in once room is made"
+    );
+    let held = cites(&events, "GITM 1.4");
+    assert!(!held.is_empty());
+    assert!(
+        held[0].decision.is_some(),
+        "the default, decided by the SOP"
+    );
+    assert!(
+        held[0].text.contains("FR1LC is held back in G4-V6")
+            && held[0].text.contains("200 active brigades")
+            && held[0].text.contains("pbem gitm/stacking")
+    );
+}
+
+#[test]
+fn gitm_1_4_a_third_inactive_brigade_may_not_enter_a_square_without_a_city() {
+    let (_t, game, mut state) = scenario();
+    for (id, at) in [
+        ("FR300IN", "G5-V6/1-1"),
+        ("FR301IN", "G5-V6/1-2"),
+        ("FR302IN", "G4-V6/1-1"),
+    ] {
+        add(&mut state, id, "france", at);
+        brigade_mut(&mut state, id).inactive = true;
+    }
+    let (next, events) = resolve(&game, &state, &[("france", "move FR302IN G5-V6")]);
+    assert_eq!(at(&next, "FR302IN"), "G4-V6/1-1");
+    assert!(cites(&events, "GITM 1.4")[0]
+        .text
+        .contains("2 inactive brigades"));
+    // Vicenza (G4-V6) is a city: three inactive brigades may stand there.
+    let mut state2 = state.clone();
+    put(&mut state2, "FR300IN", "G4-V6/2-2");
+    put(&mut state2, "FR301IN", "G3-V6/2-2");
+    let (next, _) = resolve(&game, &state2, &[("france", "move FR301IN G4-V6")]);
+    assert!(at(&next, "FR301IN").starts_with("G4-V6/"));
+}
+
+#[test]
+fn gitm_1_4_in_peace_a_square_without_a_city_holds_two_brigades() {
+    let (_t, game, mut state) = scenario();
+    state.table_mut::<GitmState>().unwrap().season = Season::Peace;
+    add(&mut state, "FR300IN", "france", "G5-V6/1-1");
+    add(&mut state, "FR301IN", "france", "G5-V6/1-2");
+    let (next, events) = resolve(&game, &state, &[("france", "place FR1LC G5-V6 2-2")]);
+    assert_eq!(at(&next, "FR1LC"), "G4-V6/5-7");
+    assert!(cites(&events, "GITM 1.4")[0]
+        .text
+        .contains("2 brigades in peace or truce"));
+}
+
+#[test]
+fn gitm_2_5_an_entry_square_with_12_allied_brigades_is_passed_over() {
+    let (_t, game, mut state) = scenario();
+    let (free, _) = resolve(&game, &state, &[("france", "move FR1LC G5-V6")]);
+    let entry = at(&free, "FR1LC");
+    assert_eq!(entry, "G5-V6/3-7");
+    for n in 0..12 {
+        add(&mut state, &format!("FR{}IN", 300 + n), "france", &entry);
+    }
+    let (next, _) = resolve(&game, &state, &[("france", "move FR1LC G5-V6")]);
+    let now = at(&next, "FR1LC");
+    assert!(now.starts_with("G5-V6/") && now != entry, "{now}");
+}
+
+#[test]
+fn gitm_2_6_a_forts_garrison_is_what_its_capacity_holds() {
+    let (_t, _game, mut state) = scenario();
+    // Venice's fort holds 8,000 of room. FR11IN, the scenario's garrison, takes 2,500; 3,000 infantry
+    // with a battery take 3,100; 2,000 cavalry take 6,000, too many by then; 2,000 infantry fit.
+    add(&mut state, "FR300IN", "france", "G7-V8/10-10");
+    add(&mut state, "FR301HC", "france", "G7-V8/10-10");
+    brigade_mut(&mut state, "FR301HC").strength = 2000;
+    brigade_mut(&mut state, "FR301HC").batteries = 0;
+    add(&mut state, "FR302IN", "france", "G7-V8/10-10");
+    brigade_mut(&mut state, "FR302IN").strength = 2000;
+    brigade_mut(&mut state, "FR302IN").batteries = 0;
+    let gs = g(&state);
+    let fort = gs.fort_at("g7-v8/10-10").unwrap();
+    assert_eq!(
+        super::state::fort_room(gs.brigade("FR300IN").unwrap()),
+        3100
+    );
+    assert_eq!(
+        super::state::fort_room(gs.brigade("FR301HC").unwrap()),
+        6000
+    );
+    let names: Vec<&str> = gs
+        .garrison(fort)
+        .iter()
+        .map(|&i| gs.brigades[i].id())
+        .collect();
+    assert_eq!(
+        names,
+        ["FR11IN", "FR300IN", "FR302IN"],
+        "the cavalry does not fit, the next brigade does"
+    );
+    let n = gs.brigades.len();
+    assert!(gs.in_fort(n - 3) && !gs.in_fort(n - 2) && gs.in_fort(n - 1));
+}
+
+/// Venice's fort held by FR11IN (the scenario's garrison) and FR300IN, with Austrian infantry in
+/// the square.
+fn venice_besieged() -> (tempfile::TempDir, Game, State) {
+    let (t, game, mut state) = scenario();
+    add(&mut state, "FR300IN", "france", "G7-V8/10-10");
+    add(&mut state, "AU300IN", "austria", "G7-V8/2-2");
+    (t, game, state)
+}
+
+#[test]
+fn gitm_2_7_a_siege_begins_when_hostile_combat_units_stand_by_a_garrisoned_fort() {
+    let (_t, game, state) = venice_besieged();
+    let (next, events) = resolve(&game, &state, &[]);
+    let s = &g(&next).sieges;
+    assert_eq!(s.len(), 1);
+    assert_eq!(
+        (s[0].at.get_ref().as_str(), s[0].by.as_str(), s[0].breaches),
+        ("G7-V8/10-10", "austria", 0)
+    );
+    let begun = cites(&events, "GITM 2.7");
+    assert!(begun.iter().any(|e| e
+        .text
+        .starts_with("austria lays siege to the fort at G7-V8/10-10")));
+    // A headquarters alone besieges nothing.
+    let (_t2, game2, mut state2) = scenario();
+    add(&mut state2, "FR300IN", "france", "G7-V8/10-10");
+    add(&mut state2, "AU300CQ", "austria", "G7-V8/2-2");
+    let (next, _) = resolve(&game2, &state2, &[]);
+    assert!(g(&next).sieges.is_empty());
+}
+
+#[test]
+fn gitm_2_7_a_besieged_garrison_may_not_march_out_nor_draw_supply() {
+    let (_t, game, state) = venice_besieged();
+    let (mut next, _) = resolve(&game, &state, &[]);
+    next.turn += 1;
+    brigade_mut(&mut next, "FR300IN").supplies = 0;
+    let (after, events) = resolve(
+        &game,
+        &next,
+        &[("france", "move FR300IN G6-V8\nsupply FR300IN carry 2")],
+    );
+    assert_eq!(at(&after, "FR300IN"), "G7-V8/10-10");
+    assert_eq!(g(&after).brigade("FR300IN").unwrap().supplies, 0);
+    let texts: Vec<&str> = cites(&events, "GITM 2.7")
+        .iter()
+        .map(|e| e.text.as_str())
+        .collect();
+    assert!(texts
+        .iter()
+        .any(|t| t.contains("FR300IN is in the besieged fort") && t.contains("GITM 2.7, 7.7")));
+    assert!(texts.iter().any(|t| t.contains("draws no supply")));
+}
+
+#[test]
+fn pbem_gitm_siege_a_breach_on_d6_plus_artillery_at_least_strength_plus_4() {
+    let (_t, game, mut state) = venice_besieged();
+    // Two siege-artillery brigades: d6 + 4 always reaches a strength of 1 + 4.
+    add(&mut state, "AU300SA", "austria", "G7-V8/2-3");
+    add(&mut state, "AU301SA", "austria", "G7-V8/2-4");
+    state.table_mut::<GitmState>().unwrap().forts[0].strength = 1;
+    let (mut next, _) = resolve(&game, &state, &[]);
+    assert_eq!(g(&next).sieges[0].breaches, 0, "no roll the turn it begins");
+    next.turn += 1;
+    let (after, events) = resolve(&game, &next, &[]);
+    let gs = g(&after);
+    assert_eq!(gs.sieges[0].breaches, 1);
+    assert_eq!(gs.fort_strength(&gs.forts[0]), 0);
+    assert!(
+        gs.garrison(&gs.forts[0]).is_empty(),
+        "a breached fort shelters none"
+    );
+    let e = cites(&events, "pbem gitm/siege");
+    assert_eq!(e.len(), 1);
+    assert_eq!(e[0].rolls.len(), 1);
+    assert!(e[0].text.contains("+ 4 for artillery") && e[0].text.contains("is breached"));
+}
+
+#[test]
+fn pbem_gitm_siege_is_lifted_when_the_besiegers_leave() {
+    let (_t, game, state) = venice_besieged();
+    let (mut next, _) = resolve(&game, &state, &[]);
+    next.turn += 1;
+    let (after, events) = resolve(
+        &game,
+        &next,
+        &[("austria", "move AU300IN G7-V7\nsupply AU300IN none")],
+    );
+    assert!(at(&after, "AU300IN").starts_with("G7-V7/"));
+    assert!(g(&after).sieges.is_empty());
+    assert!(cites(&events, "pbem gitm/siege")
+        .iter()
+        .any(|e| e.text.contains("is lifted: no besieger")));
+}
+
+#[test]
+fn pbem_gitm_fort_an_unbesieged_hostile_fort_ends_a_march_entering_its_square() {
+    let (_t, game, mut state) = scenario();
+    add(&mut state, "FR300IN", "france", "G7-V8/10-10");
+    add(&mut state, "AU300IN", "austria", "G7-V7/7-7");
+    let orders = [("austria", "move AU300IN G7-V8 G6-V8\nsupply AU300IN none")];
+    let (next, events) = resolve(&game, &state, &orders);
+    assert!(at(&next, "AU300IN").starts_with("G7-V8/"));
+    assert!(cites(&events, "pbem gitm/fort")[0]
+        .text
+        .contains("G7-V8/10-10 is not besieged"));
+    // Once the fort is besieged, the way on is open.
+    state
+        .table_mut::<GitmState>()
+        .unwrap()
+        .sieges
+        .push(super::state::Siege {
+            at: toml::Spanned::new(0..0, "G7-V8/10-10".into()),
+            by: "austria".into(),
+            since: 0,
+            breaches: 0,
+        });
+    let (next, _) = resolve(&game, &state, &orders);
+    assert!(at(&next, "AU300IN").starts_with("G6-V8/"));
+}
+
+#[test]
+fn gitm_7_8_no_strategic_move_across_a_river_with_enemy_combat_units_present() {
+    let (_t, game, mut state) = scenario();
+    // FR1LC enters G5-V6 on the Brenta's west bank (column 7 is the river); AU1IN stands east of it.
+    put(&mut state, "AU1IN", "G5-V6/14-0");
+    let (next, events) = resolve(&game, &state, &[("france", "move FR1LC G5-V6 G6-V6")]);
+    assert!(at(&next, "FR1LC").starts_with("G5-V6/"));
+    let e = cites(&events, "GITM 7.8");
+    assert!(!e.is_empty());
+    assert!(e[0].text.contains("FR1LC cannot march from G5-V6 to G6-V6"));
+    // Along the river, on its own bank, it goes on; and a headquarters alone does not stop it.
+    let (next, _) = resolve(&game, &state, &[("france", "move FR1LC G5-V6 G5-V5")]);
+    assert!(at(&next, "FR1LC").starts_with("G5-V5/"));
+    put(&mut state, "AU1IN", "G0-V9/0-0");
+    put(&mut state, "AU1CQ", "G5-V6/14-0");
+    let (next, _) = resolve(&game, &state, &[("france", "move FR1LC G5-V6 G6-V6")]);
+    assert!(at(&next, "FR1LC").starts_with("G6-V6/"));
+}
+
+#[test]
+fn gitm_7_8_the_side_of_a_river_is_read_from_the_tactical_maps() {
+    use super::movement::side_region;
+    let (_t, game, _) = scenario();
+    let map = grid_map(&game).unwrap();
+    let sub = map.sub().unwrap();
+    let spot = |s: &str| map.parse_spot(s).unwrap();
+    let g5v6 = spot("G5-V6/0-0").square;
+    let g5v5 = spot("G5-V5/0-0").square;
+    let west = side_region(sub, spot("G5-V6/3-3"), &[g5v6, g5v5]);
+    assert!(west.contains(&spot("G5-V6/6-14")) && west.contains(&spot("G5-V5/0-14")));
+    assert!(
+        !west.contains(&spot("G5-V6/8-3")),
+        "the Brenta runs down column 7"
+    );
+    assert!(
+        !west.contains(&spot("G5-V6/7-7")),
+        "nor is its ford on the land's side"
+    );
+    // A unit on the ford stands on both banks (GITM 8.7).
+    let ford = side_region(sub, spot("G5-V6/7-7"), &[g5v6]);
+    assert!(ford.contains(&spot("G5-V6/3-3")) && ford.contains(&spot("G5-V6/12-12")));
+}
+
+#[test]
+fn gitm_7_13_with_enemies_present_a_unit_enters_on_the_bank_it_stood_on() {
+    let (_t, game, mut state) = scenario();
+    put(&mut state, "FR1LC", "G5-V6/3-3");
+    put(&mut state, "AU1IN", "G5-V6/12-12");
+    // Asking to enter east of the Brenta, moving north along it.
+    let (next, events) = resolve(&game, &state, &[("france", "move FR1LC G5-V5 entry 12-2")]);
+    let now = map_spot(&game, &at(&next, "FR1LC"));
+    assert_eq!(
+        now.square,
+        grid_map(&game).unwrap().parse_place("G5-V5").unwrap()
+    );
+    assert!(now.sub.col < 7 && now.sub.row >= 11, "{now:?}");
+    assert!(cites(&events, "GITM 7.1").iter().any(|e| e
+        .text
+        .contains("on the side of the river or range it stood on")));
+    // With no enemy in the square, it enters where it asked.
+    put(&mut state, "AU1IN", "G0-V9/0-0");
+    let (next, _) = resolve(&game, &state, &[("france", "move FR1LC G5-V5 entry 12-2")]);
+    assert_eq!(at(&next, "FR1LC"), "G5-V5/12-11");
+}
+
+fn map_spot(game: &Game, text: &str) -> crate::game::map::sub_grid::Spot {
+    grid_map(game).unwrap().parse_spot(text).unwrap()
+}
+
+#[test]
+fn pbem_gitm_shattered_a_shattered_brigade_does_not_march_and_rallies_away_from_the_enemy() {
+    let (_t, game, mut state) = scenario();
+    brigade_mut(&mut state, "FR1LC").shattered = true;
+    let (next, events) = resolve(&game, &state, &[("france", "move FR1LC G5-V6")]);
+    assert_eq!(at(&next, "FR1LC"), "G4-V6/5-7");
+    let e = cites(&events, "pbem gitm/shattered");
+    assert!(e.iter().any(|e| e
+        .text
+        .starts_with("FR1LC is shattered and makes no strategic move")));
+    assert!(e
+        .iter()
+        .any(|e| e.text.starts_with("FR1LC rallies in G4-V6")));
+    assert!(!g(&next).brigade("FR1LC").unwrap().shattered);
+    // `check --forecast` says so.
+    let src = Source::new(
+        "france.txt",
+        format!("{}move FR1LC G5-V6\n", header("france")),
+    );
+    let lines = game.ruleset.forecast(&game, &state, &src, "france");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "FR1LC would not march: it is shattered (pbem gitm/shattered)."),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn pbem_gitm_shattered_with_no_men_left_it_is_removed_and_it_blocks_no_one() {
+    let (_t, game, mut state) = scenario();
+    // AU1IN, shattered, stands between FR1LC and the east edge: it does not block (GITM 7.7, 7.14).
+    put(&mut state, "AU1IN", "G4-V6/9-7");
+    brigade_mut(&mut state, "AU1IN").shattered = true;
+    brigade_mut(&mut state, "AU1IN").strength = 0;
+    let (next, events) = resolve(&game, &state, &[("france", "move FR1LC G5-V6")]);
+    assert!(at(&next, "FR1LC").starts_with("G5-V6/"));
+    assert!(g(&next).brigade("AU1IN").is_none());
+    assert!(cites(&events, "pbem gitm/shattered").iter().any(|e| e
+        .text
+        .contains("AU1IN is shattered with no men left and is removed")));
+}
+
+#[test]
+fn gitm_7_15_the_ottoman_empires_squares_are_closed() {
+    let (_t, game, mut state) = scenario();
+    state.control.insert("G5-V6".into(), "ottoman".into());
+    let (next, events) = resolve(&game, &state, &[("france", "move FR1LC G5-V6")]);
+    assert_eq!(at(&next, "FR1LC"), "G4-V6/5-7");
+    assert!(cites(&events, "GITM 7.15")[0]
+        .text
+        .contains("G5-V6, a square of the Ottoman Empire"));
+}
+
+#[test]
+fn gitm_7_17_ships_and_transports_are_refused_with_a_located_error() {
+    let (_t, game, state) = scenario();
+    let c = check(
+        &game,
+        &state,
+        "france",
+        "board FR1IN G7-V8\nmove FR1LC G5-V6",
+    );
+    assert_eq!((c.accepted.len(), c.rejected()), (1, 1), "the others stand");
+    let e = &c.diagnostics[0];
+    assert!(e.message.contains("no ships") && e.hint.is_some() && e.span.end > e.span.start);
+    assert_eq!(e.rule.map(|r| r.cite()).as_deref(), Some("GITM 7.17"));
+}
+
+#[test]
+fn gitm_2_7_the_sides_of_a_siege_are_told_of_it_and_its_garrison_is_in_the_fort() {
+    let (_t, game, state) = venice_besieged();
+    let (next, _) = resolve(&game, &state, &[]);
+    let said = |p: &str| Gitm.position(&game, &next, p).join("\n");
+    let line =
+        "The fort at G7-V8/10-10 is besieged by austria since turn 1: strength 4 left (GITM 2.7).";
+    assert!(said("france").contains(line) && said("austria").contains(line));
+    assert!(!said("naples").contains("besieged"));
+    let units = Gitm.units(&next);
+    let detail = |id: &str| units.iter().find(|u| u.id == id).unwrap().detail.clone();
+    assert!(detail("FR11IN").ends_with("at G7-V8/10-10, in the fort"));
+    assert!(!detail("AU300IN").contains("fort"));
+    // A player's own check keeps the sieges his side lays or sees, no other.
+    let mut fogged = next.clone();
+    assert!(Gitm.fog(&mut fogged, "naples", &|id| id.starts_with("NA")));
+    assert!(g(&fogged).sieges.is_empty());
+    let mut fogged = next.clone();
+    Gitm.fog(&mut fogged, "austria", &|id| id.starts_with("AU"));
+    assert_eq!(g(&fogged).sieges.len(), 1);
 }

@@ -12,6 +12,11 @@ const fn own(number: &'static str, topic: &'static str) -> Rule {
     Rule::new("pbem", number, topic)
 }
 
+/// Stacking limits of a strategic square.
+pub const STACKING: Rule = gitm(
+    "1.4",
+    "a square holds 200 active and 2 inactive brigades (3 in a city); in peace 3 or 2",
+);
 /// Squares are named by column and row, `G7-V8`.
 pub const GRID: Rule = gitm("1.1", "squares are named column-row, G7-V8");
 /// Water, high mountain and swamp squares are impassable.
@@ -20,6 +25,16 @@ pub const IMPASSABLE: Rule = gitm("1.2", "water, high mountain and swamp are imp
 pub const TACTICAL_GRID: Rule = gitm("2.1", "tactical squares are named column-row, 14-1");
 /// Forts in city tactical squares, rated for strength and capacity.
 pub const FORTS: Rule = gitm("2.6", "forts have a strength of 1 to 5 and a capacity");
+/// Stacking limits of a tactical square.
+pub const TACTICAL_STACKING: Rule = gitm(
+    "2.5",
+    "a tactical square holds 24 brigades, 12 allied to one another",
+);
+/// A city may be besieged: movement into and out of it is limited.
+pub const SIEGE: Rule = gitm(
+    "2.7",
+    "a city can be besieged; movement in and out is limited",
+);
 /// Ten brigade types and two headquarters; a unit id is nationality, number, type.
 pub const UNIT_TYPES: Rule = gitm("3.1", "ten brigade types and two headquarters");
 /// Quality, experience, morale, fatigue; fatigue recovered at the end of a turn.
@@ -110,6 +125,11 @@ pub const BLOCKED: Rule = gitm(
     "7.7",
     "a move needs a path free of enemies to the map's edge",
 );
+/// No strategic move across a river or range with enemy combat units present.
+pub const RIVER_CROSSING: Rule = gitm(
+    "7.8",
+    "no strategic move across a river or range with enemy combat units present",
+);
 /// Halt on detection.
 pub const HALT_DETECTION: Rule = gitm("7.9", "halt on entering an enemy-held square");
 /// Halt on enemy entry.
@@ -131,6 +151,10 @@ pub const ENTRY: Rule = gitm(
 );
 /// A diagonal move blocked by an enemy beside it.
 pub const DIAGONAL: Rule = gitm("7.14", "an enemy beside a diagonal blocks it");
+/// The Ottoman Empire's squares are closed.
+pub const OTTOMAN: Rule = gitm("7.15", "movement into the Ottoman Empire is forbidden");
+/// Ships and transports.
+pub const TRANSPORTS: Rule = gitm("7.17", "units may board transports under the PATE rules");
 /// Peace and truce moves.
 pub const PEACE_MOVE: Rule = gitm(
     "7.16",
@@ -154,3 +178,25 @@ pub const PBEM_SUPPLY: Rule = own(
 pub const PBEM_NOISE: Rule = own("gitm/noise", "a sighting's count is off by a sealed roll");
 /// pbem: morale returns 5 points towards 50 a turn.
 pub const PBEM_MORALE: Rule = own("gitm/morale", "morale returns 5 points towards 50 a turn");
+/// pbem: a move that would break a stacking limit (1.4) is held back and tried again next phase.
+pub const PBEM_STACKING: Rule = own(
+    "gitm/stacking",
+    "a move over a stacking limit is held back and tried next phase",
+);
+/// pbem: a siege begins, goes on and is lifted at the end of a campaign turn; each turn a d6 plus the
+/// besiegers' artillery against the fort's strength may make a breach.
+pub const PBEM_SIEGE: Rule = own(
+    "gitm/siege",
+    "a breach on d6 + 2 a siege-artillery brigade + 1 other artillery >= strength + 4",
+);
+/// pbem: a march entering a square with an unbesieged hostile fort ends there.
+pub const PBEM_FORT_BLOCK: Rule = own(
+    "gitm/fort",
+    "an unbesieged hostile garrisoned fort ends a march entering its square",
+);
+/// pbem: a shattered brigade makes no strategic move and blocks none; it rallies at the end of a turn
+/// with no hostile combat unit in its square, and is removed with no men left.
+pub const PBEM_SHATTERED: Rule = own(
+    "gitm/shattered",
+    "a shattered brigade does not march; it rallies away from the enemy",
+);

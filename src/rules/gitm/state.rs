@@ -6,6 +6,15 @@
 //! season = "campaign"        # campaign, peace or truce (GITM 5.1, 7.16)
 //! campaign_turn = 1          # 1 to 15 (GITM 5.1)
 //! battles = ["G7-V8"]        # squares of last turn's battles (GITM 7.5)
+//! [[gitm.fort]]              # a fort in a city's tactical square (GITM 2.6)
+//! at = "G7-V8/10-10"
+//! strength = 4               # 1 to 5
+//! capacity = 8000            # as transport capacity: see `fort_room`
+//! [[gitm.siege]]             # a fort besieged (GITM 2.7), written by the turn
+//! at = "G7-V8/10-10"
+//! by = "austria"
+//! since = 2                  # the turn it began
+//! breaches = 1               # pbem's siege: each lowers the fort's strength by one
 //! [[gitm.brigade]]
 //! id = "FR1IN"               # nationality, number, type (GITM 3.1)
 //! power = "france"
@@ -52,6 +61,9 @@ pub struct GitmState {
     /// Forts in city tactical squares (GITM 2.6).
     #[serde(default, rename = "fort", skip_serializing_if = "Vec::is_empty")]
     pub forts: Vec<Fort>,
+    /// Forts under siege (GITM 2.7; pbem's progress, `turn.rs`).
+    #[serde(default, rename = "siege", skip_serializing_if = "Vec::is_empty")]
+    pub sieges: Vec<Siege>,
     #[serde(default, rename = "brigade")]
     pub brigades: Vec<Brigade>,
 }
@@ -65,6 +77,38 @@ pub struct Fort {
     pub at: Spanned<String>,
     pub strength: u32,
     pub capacity: u32,
+}
+
+/// A fort under siege (GITM 2.7): its garrison may not march out (7.7) nor draw supply, and the
+/// besiegers' breaches lower its strength by one each (pbem's table, `turn.rs`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Siege {
+    /// The fort's place, `G7-V8/10-10`.
+    pub at: Spanned<String>,
+    /// The power whose brigades began the siege.
+    pub by: String,
+    /// The turn it began.
+    pub since: u32,
+    /// Breaches made so far: the fort's strength less these is what it has left.
+    #[serde(default)]
+    pub breaches: u32,
+}
+
+/// The room a brigade takes in a fort (GITM 2.6, counted as transport capacity): 1 a man of infantry,
+/// militia or HQ, 3 of cavalry, 2 of artillery; a brigade's attached batteries count 100 men each as
+/// artillerists.
+pub fn fort_room(b: &Brigade) -> u64 {
+    let kind = b.kind();
+    let per_man: u64 = if kind.is_cavalry() {
+        3
+    } else if kind.is_artillery() {
+        2
+    } else {
+        1
+    };
+    let gunners = (u64::from(b.batteries) * 100).min(u64::from(b.strength));
+    (u64::from(b.strength) - gunners) * per_man + gunners * 2
 }
 
 fn one() -> u32 {
@@ -208,6 +252,57 @@ impl GitmState {
             .iter_mut()
             .find(|b| b.id().eq_ignore_ascii_case(id))
     }
+
+    /// The fort standing at a place, `G7-V8/10-10` (GITM 2.6).
+    pub fn fort_at(&self, at: &str) -> Option<&Fort> {
+        self.forts
+            .iter()
+            .find(|f| f.at.get_ref().eq_ignore_ascii_case(at))
+    }
+
+    /// The siege of the fort at a place, if it is besieged (GITM 2.7).
+    pub fn siege_of(&self, at: &str) -> Option<&Siege> {
+        self.sieges
+            .iter()
+            .find(|s| s.at.get_ref().eq_ignore_ascii_case(at))
+    }
+
+    /// A fort's strength less the breaches of its siege (GITM 2.6, 2.7; pbem's siege): 0 when breached.
+    pub fn fort_strength(&self, fort: &Fort) -> u32 {
+        let breaches = self.siege_of(fort.at.get_ref()).map_or(0, |s| s.breaches);
+        fort.strength.saturating_sub(breaches)
+    }
+
+    /// The garrison of a fort, by index in `brigades` (GITM 2.6): the brigades standing on its
+    /// tactical square, not shattered, in the state's order, each while its room (`fort_room`) still
+    /// fits the capacity; one that does not fit stands outside the fort, on the same square. A
+    /// breached fort (strength 0 left) holds none.
+    pub fn garrison(&self, fort: &Fort) -> Vec<usize> {
+        let mut out = Vec::new();
+        if self.fort_strength(fort) == 0 {
+            return out;
+        }
+        let mut room = u64::from(fort.capacity);
+        for (i, b) in self.brigades.iter().enumerate() {
+            if b.shattered || !b.at().eq_ignore_ascii_case(fort.at.get_ref()) {
+                continue;
+            }
+            let need = fort_room(b);
+            if need <= room {
+                room -= need;
+                out.push(i);
+            }
+        }
+        out
+    }
+
+    /// Whether brigade `i` is in a fort's garrison (GITM 2.6: "F" after its id in the seed's reports).
+    pub fn in_fort(&self, i: usize) -> bool {
+        self.brigades.get(i).is_some_and(|b| {
+            self.fort_at(b.at())
+                .is_some_and(|f| self.garrison(f).contains(&i))
+        })
+    }
 }
 
 /// The most men, batteries or points a brigade may have: far beyond any unit, far from overflow.
@@ -312,6 +407,32 @@ pub fn check(state: &State, config: &GameConfig, map: Option<&GridMap>) -> Vec<D
             );
         }
     }
+    for s in &g.sieges {
+        let Some(f) = g.fort_at(s.at.get_ref()) else {
+            out.push(
+                Diagnostic::error(
+                    format!("siege at '{}' names no fort", s.at.get_ref()),
+                    s.at.span(),
+                )
+                .hint("a [[gitm.siege]] stands at the place of a [[gitm.fort]]")
+                .rule(rules::SIEGE),
+            );
+            continue;
+        };
+        if !powers.contains(&s.by.as_str()) || s.breaches > f.strength {
+            out.push(
+                Diagnostic::error(
+                    format!("siege at '{}' is not a siege of GITM 2.7", s.at.get_ref()),
+                    s.at.span(),
+                )
+                .hint(format!(
+                    "`by` is a power of game.toml ({}); `breaches` at most the fort's strength",
+                    powers.join(", ")
+                ))
+                .rule(rules::SIEGE),
+            );
+        }
+    }
     for sq in &g.battles {
         if map.parse_place(sq).is_err() {
             out.push(
@@ -340,12 +461,20 @@ pub fn units(state: &State) -> Vec<UnitView> {
     };
     g.brigades
         .iter()
-        .map(|b| UnitView {
+        .enumerate()
+        .map(|(i, b)| UnitView {
             id: b.id().to_string(),
             owner: b.power().to_string(),
             area: b.square().to_string(),
             kind: b.kind().view(),
-            detail: format!("{}, at {}", b.describe(), b.at()),
+            // GITM 2.6: the seed appends an F to the ids of units in forts; pbem says it in words.
+            detail: format!(
+                "{}, at {}{}{}",
+                b.describe(),
+                b.at(),
+                if g.in_fort(i) { ", in the fort" } else { "" },
+                if b.shattered { ", shattered" } else { "" }
+            ),
             strength: b.strength,
             sees: !b.inactive,
         })

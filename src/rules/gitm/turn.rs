@@ -22,7 +22,9 @@ use crate::game::state::{Relation, State};
 use crate::rule::Rule;
 
 use super::detection;
-use super::movement::{distance, entry_square, from_edge, step, toward_edge};
+use super::movement::{
+    distance, entry_square, from_edge, side_region, squares_crossed, step, toward_edge,
+};
 use super::orders::{StrategicOrder, UnitOrders, STRATEGIC_PHASES};
 use super::rules;
 use super::state::{GitmState, Kind, Season};
@@ -31,6 +33,19 @@ use super::state::{GitmState, Kind, Season};
 pub const MAX_MARCH_FATIGUE: u32 = 18;
 /// Campaign turns in a campaign (GITM 5.1).
 pub const CAMPAIGN_TURNS: u32 = 15;
+/// The owner `[control]` gives the Ottoman Empire's squares, closed to all movement (GITM 7.15).
+pub const OTTOMAN: &str = "ottoman";
+/// The most active brigades in a strategic square during a campaign (GITM 1.4).
+pub const MAX_ACTIVE: usize = 200;
+/// The most inactive brigades in a strategic square during a campaign, and in a city (GITM 1.4).
+pub const MAX_INACTIVE: (usize, usize) = (2, 3);
+/// The most brigades in a strategic square in peace or truce, and in a city (GITM 1.4).
+pub const MAX_PEACE: (usize, usize) = (2, 3);
+/// The most brigades in a tactical square, and allied to one another (GITM 2.5).
+pub const MAX_TACTICAL: (usize, usize) = (24, 12);
+/// pbem's siege (`rules::PBEM_SIEGE`): a breach on a d6 plus the artillery bonus at least the fort's
+/// strength left plus this.
+pub const BREACH_OVER_STRENGTH: u32 = 4;
 
 /// The strategic movement of one unit as the turn carries it out.
 #[derive(Debug, Clone, Default)]
@@ -216,7 +231,8 @@ impl<'a> Turn<'a> {
     }
 
     /// The active units that block a unit of `power` at `square` (GITM 7.7, 7.14): hostile units,
-    /// and neutral ones in their home nation (a square their own state controls, `[control]`).
+    /// and neutral ones in their home nation (a square their own state controls, `[control]`); never
+    /// a shattered one (7.14 says so of diagonals; pbem reads 7.7 the same, `rules::PBEM_SHATTERED`).
     pub fn blockers_in(&self, power: &str, square: Square) -> Vec<usize> {
         let name = self.map.place_name(square);
         let owner = self.state.control.get(&name);
@@ -228,9 +244,94 @@ impl<'a> Turn<'a> {
                     Relation::Neutral => owner.is_some_and(|o| o == b.power()),
                     Relation::Allied => false,
                 };
-                !b.inactive && blocks && self.spot_of(i).is_some_and(|s| s.square == square)
+                !b.inactive
+                    && !b.shattered
+                    && blocks
+                    && self.spot_of(i).is_some_and(|s| s.square == square)
             })
             .collect()
+    }
+
+    /// GITM 1.4: why unit `i` may not enter `target` now, if a stacking limit keeps it out: 200 active
+    /// brigades and 2 inactive ones (3 in a city) in a campaign, not counting units in forts nor
+    /// militia in their home city (the seed says the latter two are "not yet coded": pbem codes
+    /// them); in peace or truce 2 brigades (3 in a city). A city is a square `[places]` names.
+    pub fn over_stacking(&self, i: usize, target: Square) -> Option<String> {
+        let b = &self.g.brigades[i];
+        let name = self.map.place_name(target);
+        let city = self.map.is_named(target);
+        let pick = |(plain, in_city): (usize, usize)| if city { in_city } else { plain };
+        let here: Vec<usize> = (0..self.g.brigades.len())
+            .filter(|&j| j != i && self.spot_of(j).is_some_and(|s| s.square == target))
+            .collect();
+        let (count, most, what) = if !self.g.season.is_campaign() {
+            (here.len(), pick(MAX_PEACE), "brigades in peace or truce")
+        } else if !b.inactive {
+            let n = here
+                .iter()
+                .filter(|&&j| !self.g.brigades[j].inactive)
+                .count();
+            (n, MAX_ACTIVE, "active brigades")
+        } else {
+            let n = here
+                .iter()
+                .filter(|&&j| {
+                    let o = &self.g.brigades[j];
+                    let militia_home = o.kind() == Kind::Militia
+                        && city
+                        && self.state.control.get(&name).map(String::as_str) == Some(o.power());
+                    o.inactive && !militia_home && !self.g.in_fort(j)
+                })
+                .count();
+            (n, pick(MAX_INACTIVE), "inactive brigades")
+        };
+        (count >= most).then(|| {
+            format!(
+                "{name}{} holds {count} {what}, the most it may (GITM 1.4)",
+                if city { ", a city," } else { "" }
+            )
+        })
+    }
+
+    /// GITM 2.5: the tactical squares of `square` where a brigade of `power` may not stand: those
+    /// holding 24 brigades, or 12 of its side.
+    pub fn crowded(&self, power: &str, square: Square) -> BTreeSet<SubSquare> {
+        let mut count: BTreeMap<SubSquare, (usize, usize)> = BTreeMap::new();
+        for (j, o) in self.g.brigades.iter().enumerate() {
+            if let Some(s) = self.spot_of(j).filter(|s| s.square == square) {
+                let c = count.entry(s.sub).or_default();
+                c.0 += 1;
+                c.1 += usize::from(self.state.friendly(power, o.power()));
+            }
+        }
+        count
+            .into_iter()
+            .filter(|(_, (all, allied))| *all >= MAX_TACTICAL.0 || *allied >= MAX_TACTICAL.1)
+            .map(|(s, _)| s)
+            .collect()
+    }
+
+    /// GITM 2.7: whether unit `i` is in the garrison of a besieged fort.
+    pub fn besieged(&self, i: usize) -> bool {
+        let b = &self.g.brigades[i];
+        self.g.siege_of(b.at()).is_some() && self.g.in_fort(i)
+    }
+
+    /// pbem's reading of GITM 2.7 (`rules::PBEM_FORT_BLOCK`): the fort in `square` that a unit of
+    /// `power` entering it must stop at: one with a garrison hostile to it and no siege.
+    fn blocking_fort(&self, power: &str, square: Square) -> Option<String> {
+        let name = self.map.place_name(square);
+        self.g.forts.iter().find_map(|f| {
+            let at = f.at.get_ref();
+            let in_square = at.split('/').next() == Some(name.as_str());
+            let holder = self
+                .g
+                .garrison(f)
+                .first()
+                .map(|&j| self.g.brigades[j].power().to_string())?;
+            (in_square && self.g.siege_of(at).is_none() && self.hostile(power, &holder))
+                .then(|| at.to_string())
+        })
     }
 
     /// Whether an active unit that blocks `power` stands on any of `subs` in `square`.
@@ -285,8 +386,19 @@ impl<'a> Turn<'a> {
     /// GITM 5.2, 6.7: merges first (3.5), then each unit carries the supply its orders ask for.
     fn supply_phase(&mut self) {
         self.merges();
+        let mut cut_off: BTreeMap<String, (String, Vec<String>)> = BTreeMap::new();
         for i in 0..self.g.brigades.len() {
             let id = self.g.brigades[i].id().to_string();
+            // GITM 2.7: no supply goes into a besieged fort; its garrison keeps what it carries.
+            if self.besieged(i) {
+                let b = &self.g.brigades[i];
+                cut_off
+                    .entry(b.at().to_string())
+                    .or_insert_with(|| (b.power().to_string(), Vec::new()))
+                    .1
+                    .push(id);
+                continue;
+            }
             let order = self
                 .orders
                 .get(&id)
@@ -294,6 +406,16 @@ impl<'a> Turn<'a> {
                 .unwrap_or_default();
             // The source (`from`) changes nothing yet: pbem's sources never run dry.
             self.g.brigades[i].supplies = order.carry.unwrap_or(0);
+        }
+        for (at, (power, ids)) in cut_off {
+            let square = at.split('/').next().unwrap_or("").to_string();
+            self.event(
+                rules::SIEGE,
+                "siege",
+                Some(&square),
+                format!("The fort at {at} is besieged: its garrison ({}) draws no supply and keeps what it carries (GITM 2.7).", ids.join(", ")),
+                Audience::Side(power),
+            );
         }
         self.event(
             rules::PBEM_SUPPLY,
@@ -606,6 +728,16 @@ impl<'a> Turn<'a> {
         };
         let side = Audience::Side(b.power().to_string());
         let name = self.map.place_name(target);
+        if b.shattered {
+            self.event(rules::PBEM_SHATTERED, "halt", Some(b.square()), format!("{id} is shattered and makes no strategic move; its march is set aside (pbem: a shattered brigade does not march, GITM 7.14 counts it as no unit)."), side);
+            self.stop(id);
+            return Ok(false);
+        }
+        if self.besieged(i) {
+            self.event(rules::SIEGE, "halt", Some(b.square()), format!("{id} is in the besieged fort at {} and may not move strategically (GITM 2.7, 7.7).", b.at()), side);
+            self.stop(id);
+            return Ok(false);
+        }
         let m = self.marches.entry(id.to_string()).or_default().clone();
         let kind = b.kind();
         let allowance = kind
@@ -626,9 +758,56 @@ impl<'a> Turn<'a> {
             self.stop(id);
             return Ok(false);
         }
+        // GITM 7.15: the Ottoman Empire's squares (those `[control]` gives to "ottoman") are closed.
+        if self
+            .state
+            .control
+            .get(&name)
+            .is_some_and(|o| o.eq_ignore_ascii_case(OTTOMAN))
+        {
+            self.event(rules::OTTOMAN, "halt", Some(b.square()), format!("{id} may not enter {name}, a square of the Ottoman Empire; it stays in {} (GITM 7.15).", b.square()), side);
+            self.stop(id);
+            return Ok(false);
+        }
         let size = self.map.sub().map_or(15, |s| s.size());
         if self.enemy_on(b.power(), from.square, &toward_edge(from.sub, dir, size)) {
             self.event(rules::BLOCKED, "blocked", Some(b.square()), format!("{id} cannot leave {} for {name}: enemy units stand between it and the edge of its tactical map; it tries again next phase (GITM 7.7).", b.square()), side);
+            if let Some(m) = self.marches.get_mut(id) {
+                m.last_phase = phase;
+            }
+            return Ok(false);
+        }
+        // GITM 7.8: with enemy combat units in the square, no move across a river or range.
+        let crossed = squares_crossed(self.map, from.square, dir);
+        let fighters_here = self
+            .blockers_in(b.power(), from.square)
+            .into_iter()
+            .any(|j| !self.g.brigades[j].kind().is_hq());
+        if let Some(sub) = self.map.sub().filter(|_| fighters_here) {
+            let side_of = side_region(sub, from, &crossed);
+            if !side_of.iter().any(|s| s.square == target) {
+                self.event(rules::RIVER_CROSSING, "blocked", Some(b.square()), format!("{id} cannot march from {} to {name}: enemy combat units are in {} and the move crosses a river or range; it must cross it by tactical movement first, and tries again next phase (GITM 7.8).", b.square(), b.square()), side);
+                if let Some(m) = self.marches.get_mut(id) {
+                    m.last_phase = phase;
+                }
+                return Ok(false);
+            }
+        }
+        // GITM 1.4: a square full for this unit holds it back; what then is pbem's default, the
+        // SOP's decision: it tries again next phase, as a move blocked under 7.7.
+        if let Some(why) = self.over_stacking(i, target) {
+            let pbem = rules::PBEM_STACKING.cite();
+            let e = Event::new(
+                rules::STACKING,
+                "blocked",
+                format!(
+                    "{id} is held back in {}: {why}; it tries again next phase ({pbem}).",
+                    b.square()
+                ),
+            )
+            .at(b.square())
+            .decided(b.power().to_string(), DecidedBy::Sop);
+            self.push(e, side);
             if let Some(m) = self.marches.get_mut(id) {
                 m.last_phase = phase;
             }
@@ -675,18 +854,26 @@ impl<'a> Turn<'a> {
         });
         let power = b.power().to_string();
         let sub = self.map.sub();
+        // GITM 7.13: with enemies (or neutrals at home) in the square left, the unit enters on the
+        // side of the rivers and ranges it stood on (none to keep when the side does not reach on).
+        let bank: Option<BTreeSet<Spot>> = sub
+            .filter(|_| !self.blockers_in(&power, from.square).is_empty())
+            .map(|g| side_region(g, from, &crossed))
+            .filter(|r| r.iter().any(|s| s.square == target));
+        let crowded = self.crowded(&power, target);
         let entry = entry_square(wanted, dir, size, |s| {
-            let passable = sub.is_none_or(|g| {
-                !matches!(
-                    g.terrain(Spot {
-                        square: target,
-                        sub: s
-                    }),
-                    "river" | "mountain" | "water"
-                )
-            });
-            passable && !self.enemy_on(&power, target, &from_edge(s, dir, size))
+            let spot = Spot {
+                square: target,
+                sub: s,
+            };
+            let passable =
+                sub.is_none_or(|g| !matches!(g.terrain(spot), "river" | "mountain" | "water"));
+            passable
+                && bank.as_ref().is_none_or(|r| r.contains(&spot))
+                && !crowded.contains(&s)
+                && !self.enemy_on(&power, target, &from_edge(s, dir, size))
         });
+        let kept_bank = bank.is_some();
         let from_name = b.square().to_string();
         let bm = &mut self.g.brigades[i];
         bm.at = toml::Spanned::new(0..0, format!("{name}/{entry}"));
@@ -702,6 +889,11 @@ impl<'a> Turn<'a> {
             format!(", a forced march for {cost} fatigue (GITM 7.3)")
         } else {
             format!(" for {cost} fatigue")
+        };
+        let entry = if kept_bank {
+            format!("{entry}, on the side of the river or range it stood on")
+        } else {
+            entry.to_string()
         };
         let (rule, text) = match &mode {
             Mode::Path => (
@@ -739,6 +931,23 @@ impl<'a> Turn<'a> {
                 format!("{id} detects the enemy in {name} and halts there (GITM 7.9)."),
                 Audience::Side(power.clone()),
             );
+        }
+        // pbem's reading of GITM 2.7: an unbesieged hostile fort ends the march of a unit entering
+        // its square: the unit must besiege it (or pass it once it is besieged).
+        if let Some(fort) = self.blocking_fort(&power, target) {
+            let more = self.marches.get(id).is_some_and(|m| {
+                m.queue.iter().any(Option::is_some) || m.order.pursue || m.order.to_battle
+            });
+            if more {
+                self.stop(id);
+                self.event(
+                    rules::PBEM_FORT_BLOCK,
+                    "halt",
+                    Some(&name),
+                    format!("{id} halts in {name}: the hostile fort at {fort} is not besieged and bars the way on (GITM 2.7; pbem gitm/fort)."),
+                    Audience::Side(power.clone()),
+                );
+            }
         }
         // GITM 7.10: units there that halt on an enemy's entry.
         for j in enemies {
@@ -780,6 +989,8 @@ impl<'a> Turn<'a> {
                         && self.index(id).is_some_and(|i| {
                             let b = &self.g.brigades[i];
                             !b.inactive
+                                && !b.shattered
+                                && !self.besieged(i)
                                 && self.hostile(b.power(), &mover_power)
                                 && self.spot_of(i).is_some_and(|s| s.square == *from)
                         })
@@ -861,6 +1072,19 @@ impl<'a> Turn<'a> {
                     )
                 })
             };
+            if let Some(why) = self
+                .over_stacking(i, target)
+                .filter(|_| target != spot.square)
+            {
+                self.event(
+                    rules::STACKING,
+                    "place",
+                    Some(b.square()),
+                    format!("{id} may not go to {name}: {why}; it stays."),
+                    Audience::Side(b.power().to_string()),
+                );
+                continue;
+            }
             let new_sub = sub.unwrap_or(spot.sub);
             if !passable(new_sub) {
                 self.event(
@@ -886,6 +1110,10 @@ impl<'a> Turn<'a> {
     // ----- the end of the turn -----
 
     fn end_of_turn(&mut self) -> Result<()> {
+        if self.g.season.is_campaign() {
+            self.sieges()?;
+            self.rally_shattered();
+        }
         let marched: BTreeSet<String> = self
             .marches
             .iter()
@@ -933,6 +1161,140 @@ impl<'a> Turn<'a> {
             }
         }
         Ok(())
+    }
+
+    /// GITM 2.7 by pbem's rules (`rules::PBEM_SIEGE`), at the end of a campaign turn, fort by fort:
+    /// a fort with brigades on its square is besieged while active combat units hostile to them
+    /// stand in its strategic square; the siege begins the turn they are first there, and each later
+    /// turn a d6, plus 2 a siege-artillery brigade and 1 another artillery brigade of the besiegers,
+    /// at least the fort's strength left plus 4 makes a breach (strength one less); at 0 the fort is
+    /// breached and shelters no garrison. It is lifted, its breaches repaired, when no besieger or
+    /// no garrison is left.
+    fn sieges(&mut self) -> Result<()> {
+        let turn = self.state.turn;
+        for f in self.g.forts.clone() {
+            let at = f.at.get_ref().clone();
+            let square = at.split('/').next().unwrap_or("").to_string();
+            let holder = self
+                .g
+                .brigades
+                .iter()
+                .find(|b| !b.shattered && b.at().eq_ignore_ascii_case(&at))
+                .map(|b| b.power().to_string());
+            let besiegers: Vec<usize> = holder.as_ref().map_or_else(Vec::new, |h| {
+                (0..self.g.brigades.len())
+                    .filter(|&j| {
+                        let o = &self.g.brigades[j];
+                        !o.inactive
+                            && !o.shattered
+                            && !o.kind().is_hq()
+                            && o.square() == square
+                            && self.hostile(h, o.power())
+                    })
+                    .collect()
+            });
+            let siege = self
+                .g
+                .sieges
+                .iter()
+                .position(|s| s.at.get_ref().eq_ignore_ascii_case(&at));
+            let cite = rules::SIEGE.cite();
+            match (siege, holder, besiegers.first()) {
+                (Some(k), holder, None) | (Some(k), holder @ None, _) => {
+                    let by = self.g.sieges.remove(k).by;
+                    let why = if holder.is_none() {
+                        "no garrison is left in it"
+                    } else {
+                        "no besieger is left in the square"
+                    };
+                    self.event(rules::PBEM_SIEGE, "siege", Some(&square), format!("The siege of the fort at {at} is lifted: {why}; its breaches are repaired ({cite}; pbem gitm/siege)."), Audience::Seen(by, vec![square.clone()]));
+                }
+                (None, Some(_), Some(&first)) => {
+                    let by = self.g.brigades[first].power().to_string();
+                    self.g.sieges.push(super::state::Siege {
+                        at: toml::Spanned::new(0..0, at.clone()),
+                        by: by.clone(),
+                        since: turn,
+                        breaches: 0,
+                    });
+                    self.event(rules::SIEGE, "siege", Some(&square), format!("{by} lays siege to the fort at {at} (strength {}): its garrison may not march out nor draw supply ({cite}).", f.strength), Audience::Seen(by, vec![square.clone()]));
+                }
+                (Some(k), Some(_), Some(_)) => {
+                    let left = f.strength.saturating_sub(self.g.sieges[k].breaches);
+                    if left == 0 {
+                        continue;
+                    }
+                    let bonus: u32 = besiegers
+                        .iter()
+                        .map(|&j| match self.g.brigades[j].kind() {
+                            Kind::SiegeArtillery => 2,
+                            k if k.is_artillery() => 1,
+                            _ => 0,
+                        })
+                        .sum();
+                    let roll = self.dice.roll(&format!("gitm/t{turn}/siege/{at}"), &[6])?;
+                    let total = roll.dice[0].face + bonus;
+                    let need = left + BREACH_OVER_STRENGTH;
+                    let by = self.g.sieges[k].by.clone();
+                    let text = if total >= need {
+                        self.g.sieges[k].breaches += 1;
+                        if left == 1 {
+                            format!("The besiegers breach the fort at {at}: d6 {} + {bonus} for artillery = {total}, at least {need}; the fort is breached and shelters its garrison no more ({cite}; pbem gitm/siege).", roll.dice[0].face)
+                        } else {
+                            format!("The besiegers make a breach in the fort at {at}: d6 {} + {bonus} for artillery = {total}, at least {need}; its strength falls to {} ({cite}; pbem gitm/siege).", roll.dice[0].face, left - 1)
+                        }
+                    } else {
+                        format!("The fort at {at} holds: d6 {} + {bonus} for artillery = {total}, short of {need} (strength {left} + {BREACH_OVER_STRENGTH}) ({cite}; pbem gitm/siege).", roll.dice[0].face)
+                    };
+                    let e = Event::new(rules::PBEM_SIEGE, "siege", text)
+                        .at(&square)
+                        .roll(roll);
+                    self.push(e, Audience::Seen(by, vec![square.clone()]));
+                }
+                (None, _, _) => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// pbem's rules for shattered brigades (`rules::PBEM_SHATTERED`; the seed marks them, 1.4, and
+    /// stops before saying more): at the end of a campaign turn one with no men left is removed, and
+    /// one in a square without active hostile combat units rallies.
+    fn rally_shattered(&mut self) {
+        let mut i = 0;
+        while i < self.g.brigades.len() {
+            let b = self.g.brigades[i].clone();
+            if !b.shattered {
+                i += 1;
+                continue;
+            }
+            let side = Audience::Side(b.power().to_string());
+            if b.strength == 0 {
+                self.g.brigades.remove(i);
+                self.event(
+                    rules::PBEM_SHATTERED,
+                    "removed",
+                    Some(b.square()),
+                    format!(
+                        "{} is shattered with no men left and is removed (pbem gitm/shattered).",
+                        b.id()
+                    ),
+                    side,
+                );
+                continue;
+            }
+            let threatened = self.spot_of(i).is_some_and(|s| {
+                self.enemies_in(b.power(), s.square).into_iter().any(|j| {
+                    let o = &self.g.brigades[j];
+                    !o.shattered && !o.kind().is_hq()
+                })
+            });
+            if !threatened {
+                self.g.brigades[i].shattered = false;
+                self.event(rules::PBEM_SHATTERED, "rally", Some(b.square()), format!("{} rallies in {}: no hostile combat unit is in the square (pbem gitm/shattered).", b.id(), b.square()), side);
+            }
+            i += 1;
+        }
     }
 
     /// GITM 4.1: each side's sightings of units not actively allied, at the end of the turn, worded

@@ -220,6 +220,8 @@ impl Ruleset for Ngg {
             sub_terrain: &[],
             max_rating: 0,
             corner_blockers: &[],
+            sub_lines: &[],
+            sub_line_ends: &[],
         })
     }
 

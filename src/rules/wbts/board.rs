@@ -26,6 +26,8 @@ pub const VOCABULARY: Vocabulary<'static> = Vocabulary {
     sub_terrain: &[],
     max_rating: 0,
     corner_blockers: &[],
+    sub_lines: &[],
+    sub_line_ends: &[],
 };
 
 /// A hex map read by hex ids.
