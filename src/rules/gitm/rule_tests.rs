@@ -1070,3 +1070,23 @@ fn gitm_2_7_the_sides_of_a_siege_are_told_of_it_and_its_garrison_is_in_the_fort(
     Gitm.fog(&mut fogged, "austria", &|id| id.starts_with("AU"));
     assert_eq!(g(&fogged).sieges.len(), 1);
 }
+
+/// GITM 3.1: a brigade's line in a report counts its attached batteries as words do ("1 battery"),
+/// and says nothing of batteries it has none of.
+#[test]
+fn gitm_3_1_a_brigade_is_described_with_its_batteries_counted() {
+    let mut b = brigade("BR1IN", 3000, 8, 50, 0);
+    assert_eq!(
+        b.describe(),
+        "infantry, 3000 men, 1 battery, good, experience 8, morale 50, fatigue 2"
+    );
+    b.batteries = 0;
+    assert_eq!(
+        b.describe(),
+        "infantry, 3000 men, good, experience 8, morale 50, fatigue 2"
+    );
+    b.batteries = 6;
+    b.supplies = 1;
+    assert!(b.describe().contains(", 6 batteries, good,"));
+    assert!(b.describe().ends_with("fatigue 2, carrying 1 supply"));
+}

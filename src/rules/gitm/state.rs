@@ -216,13 +216,18 @@ impl Brigade {
         Kind::of_id(self.id()).unwrap_or(Kind::Infantry)
     }
 
-    /// "infantry, 3000 men, 1 battery, very good, experience 8, morale 50, fatigue 0".
+    /// "infantry, 3000 men, 1 battery, very good, experience 8, morale 50, fatigue 0" (no batteries
+    /// said when it has none).
     pub fn describe(&self) -> String {
         format!(
-            "{}, {} men, {} batteries, {}, experience {}, morale {}, fatigue {}{}",
+            "{}, {} men{}, {}, experience {}, morale {}, fatigue {}{}",
             self.kind().name(),
             self.strength,
-            self.batteries,
+            match self.batteries {
+                0 => String::new(),
+                1 => ", 1 battery".to_string(),
+                n => format!(", {n} batteries"),
+            },
             self.quality.name(),
             self.experience,
             self.morale,
