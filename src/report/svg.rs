@@ -232,20 +232,13 @@ impl Frame {
         let view_h = height as f64 / scale;
         // The region of interest: its own units and its battles (their median, so that a fleet
         // far away does not pull the frame off its armies), else all it sees.
-        let mut xs: Vec<f64> = Vec::new();
-        let mut ys: Vec<f64> = Vec::new();
         let by_id: BTreeMap<&str, &AreaMark> =
             map.areas.iter().map(|a| (a.id.as_str(), a)).collect();
-        let own = map.units.iter().filter(|u| u.owner == view.power);
-        for area in own
-            .map(|u| u.area.as_str())
-            .chain(map.combats.iter().map(|c| c.area.as_str()))
-        {
-            if let Some(a) = by_id.get(area) {
-                xs.push(f64::from(a.x));
-                ys.push(f64::from(a.y));
-            }
-        }
+        let (mut xs, mut ys): (Vec<f64>, Vec<f64>) = busy_areas(view)
+            .into_iter()
+            .filter_map(|id| by_id.get(id))
+            .map(|a| (f64::from(a.x), f64::from(a.y)))
+            .unzip();
         let median = |v: &mut Vec<f64>, lo: f64, hi: f64| {
             v.sort_by(f64::total_cmp);
             v.get(v.len() / 2).copied().unwrap_or((lo + hi) / 2.0)
@@ -286,6 +279,17 @@ impl Frame {
         let c = &self.clip;
         (c.x0 + 8..=c.x1 - 8).contains(&x) && (c.y0 + 8..=c.y1 - 8).contains(&y)
     }
+}
+
+/// The areas of the power's own units and of the battles it saw.
+fn busy_areas(view: &PowerView) -> BTreeSet<&str> {
+    let map = &view.map;
+    map.units
+        .iter()
+        .filter(|u| u.owner == view.power)
+        .map(|u| u.area.as_str())
+        .chain(map.combats.iter().map(|c| c.area.as_str()))
+        .collect()
 }
 
 /// The extent of `areas` in map units: left, right, top, bottom.
@@ -420,7 +424,7 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
                 r#"<text x="10" y="22" font-size="16" font-weight="bold" fill="{INK}">{}</text><text x="10" y="43" font-size="13" fill="{INK}">{}</text>"#,
                 esc(&fit(
                     &format!("{} - turn {} ({})", view.power_name, view.turn, view.date),
-                    18,
+                    17,
                 )),
                 esc(&fit(&view.title, 13))
             );
@@ -630,7 +634,7 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
         let ink = ink_on(&c);
         // A chip pushed away from its area by the crowd is tied to it by a thin line.
         let (nx, ny) = (x.clamp(at.x0, at.x1), y.clamp(at.y0, at.y1));
-        let tie = if (nx - x).pow(2) + (ny - y).pow(2) > (rx + 8).pow(2) {
+        let tie = if (nx - x).abs().max((ny - y).abs()) > rx.max(ry) + 6 {
             format!(
                 r#"<line x1="{x}" y1="{y}" x2="{nx}" y2="{ny}" stroke="{c}" stroke-width="1.5"/>"#
             )
@@ -670,14 +674,8 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
     let size = sizes.label;
     let mut named: Vec<&AreaMark> = map.areas.iter().filter(|a| shown(a)).collect();
     if layout == Layout::Phone {
-        named.sort_by_key(|a| {
-            let busy = map
-                .units
-                .iter()
-                .any(|u| u.owner == view.power && u.area == a.id)
-                || map.combats.iter().any(|c| c.area == a.id);
-            (!busy, a.seen.is_none())
-        });
+        let busy = busy_areas(view);
+        named.sort_by_key(|a| (!busy.contains(a.id.as_str()), a.seen.is_none()));
     }
     for a in named {
         let (x, y) = pos[a.id.as_str()];
@@ -803,7 +801,8 @@ fn legs_of(marks: &[MoveMark]) -> Vec<Leg<'_>> {
 /// `text` cut to the phone map's width at `size` pixels (a bold text counts a size larger), with
 /// an ellipsis where it was cut.
 fn fit(text: &str, size: i64) -> String {
-    let room = ((PHONE_WIDTH - 20) * 10 / (size * 6)) as usize;
+    // The bundled condensed font's letters average about 0.55 of the size.
+    let room = ((PHONE_WIDTH - 20) * 100 / (size * 55)) as usize;
     if text.chars().count() <= room {
         return text.to_string();
     }
