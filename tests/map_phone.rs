@@ -250,8 +250,8 @@ fn no_name_chip_mark_or_battle_mark_covers_another_on_the_bundled_games_maps() {
 /// are dashed arrows, apart from the moves, in the legend (EiA 7.5.2.10.3 at Ulm).
 #[test]
 fn the_map_names_the_units_it_sees_up_close_and_draws_the_retreats_it_saw() {
-    let maps = maps("ulm-1805");
-    let (_, whole, phone) = maps.iter().find(|(p, _, _)| p == "france").unwrap();
+    let ulm = maps("ulm-1805");
+    let (_, whole, phone) = ulm.iter().find(|(p, _, _)| p == "france").unwrap();
     for svg in [whole, phone] {
         let chips = group(svg, "units").join("\n");
         assert!(chips.contains(">FR-VIII</text>"), "no FR-VIII on a chip");
@@ -268,8 +268,19 @@ fn the_map_names_the_units_it_sees_up_close_and_draws_the_retreats_it_saw() {
         assert!(svg.contains(">a move you saw</text>"));
     }
     // Britain saw neither the battle of Ulm nor its retreat.
-    let (_, britain, _) = maps.iter().find(|(p, _, _)| p == "britain").unwrap();
+    let (_, britain, _) = ulm.iter().find(|(p, _, _)| p == "britain").unwrap();
     assert!(!britain.contains("retreats from Ulm"));
+    // PoG 12.2.11: a retreat is drawn from the space it left to the space it ended in, for both
+    // sides, which saw it.
+    for (power, whole, _) in maps("pog-1914") {
+        let retreats = group(&whole, "retreats");
+        assert!(
+            retreats
+                .iter()
+                .any(|l| l.contains(" retreat from ") && l.contains("url(#retreat-")),
+            "{power} sees no PoG retreat: {retreats:?}"
+        );
+    }
 }
 
 /// Each ruleset's terrain is a ring of its colour around the area, in the legend, and no longer a

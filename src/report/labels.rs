@@ -265,6 +265,28 @@ mod tests {
     }
 
     #[test]
+    fn a_chip_goes_beside_its_node_then_farther_out_where_the_crowd_is() {
+        let mut p = Placer::new(Rect::around(500, 500, 500, 500));
+        p.block(Rect::around(100, 100, 15, 15));
+        let first = p.place_box(&boxes_around(100, 100, 15, 15, 40, 15, false));
+        assert_eq!((first.x0, first.y0), (117, 93), "right of the node");
+        // Everything around is taken: the next chip finds the nearest free box of the grid.
+        p.block(Rect::around(100, 100, 150, 150));
+        let around = boxes_around(100, 100, 15, 15, 40, 15, false);
+        assert!(p.best(&around).is_some_and(|(cost, _)| cost > 0));
+        let near = boxes_near(100, 100, 40, 15, 160, 8);
+        let (cost, at) = p.best(&near).unwrap();
+        assert_eq!(cost, 0);
+        assert!(
+            near[..at].iter().all(|r| p.cost(r) > 0),
+            "a nearer box is free"
+        );
+        let far = p.place_box(&near);
+        assert_eq!(far, near[at]);
+        assert!(far.y0 >= 250 || far.y1 <= -50 || far.x0 >= 250 || far.x1 <= -50);
+    }
+
+    #[test]
     fn two_labels_never_share_a_place_when_another_is_free() {
         let mut p = Placer::new(Rect::around(500, 500, 500, 500));
         let a = p.place(&spots(100, 100), 60, 11);
