@@ -122,7 +122,7 @@ const WHOLE_SIZES: Sizes = Sizes {
 };
 
 /// Width of the phone map, in the SVG's pixels: a phone shows it about 360 CSS pixels wide, so a
-/// text of `n` pixels reads there as `n * 360 / 400` (an area's name, 15: 13.5; a chip, 13: 11.7).
+/// text of `n` pixels reads there as `n * 360 / 400` (an area's name, 13: 11.7; a chip, 12: 10.8).
 pub const PHONE_WIDTH: i64 = 400;
 /// The size of an area's name on the phone map.
 pub const PHONE_LABEL_SIZE: i64 = 13;
