@@ -295,11 +295,15 @@ fn each_rulesets_terrain_is_drawn_around_its_areas_with_its_legend() {
         ("gitm-italy-1809", "hill"),
     ] {
         let maps = maps(name);
-        let (power, whole, _) = &maps[0];
-        assert!(
-            whole.contains(&format!(">{word} (ring around the area)</text>")),
-            "{name} {power}: no {word} in the legend"
-        );
+        let (power, whole, phone) = &maps[0];
+        for svg in [whole, phone] {
+            let legend = group(svg, "legend").join("\n");
+            assert!(
+                legend.contains(">terrain: the ring around an area</text>")
+                    && legend.contains(&format!(">{word}</text>")),
+                "{name} {power}: no {word} in the legend"
+            );
+        }
         let areas = group(whole, "areas").join("\n");
         assert!(
             areas.contains(&format!(", {word}, ")) && areas.contains(r##" r="16" fill="#"##),

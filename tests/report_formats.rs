@@ -499,8 +499,9 @@ fn the_pog_map_draws_its_trenches_forts_and_terrain_with_its_own_legend() {
         (">F2</text>", "F1, F2, F3: fort and its strength"),
         (
             r##" r="16" fill="#6d4c41"/>"##,
-            "mountain (ring around the area)",
+            "terrain: the ring around an area",
         ),
+        (r##" r="10" fill="#6d4c41"/>"##, ">mountain</text>"),
     ] {
         assert!(svg.contains(mark), "no {mark} on the PoG map");
         assert!(svg.contains(legend), "no '{legend}' in the PoG legend");

@@ -110,6 +110,8 @@ struct Sizes {
     legend: i64,
     heading: i64,
     legend_width: i64,
+    /// Whether short legend lines go two to a row.
+    two_columns: bool,
 }
 
 const WHOLE_SIZES: Sizes = Sizes {
@@ -119,6 +121,7 @@ const WHOLE_SIZES: Sizes = Sizes {
     legend: 12,
     heading: 13,
     legend_width: LEGEND_WIDTH,
+    two_columns: false,
 };
 
 /// Width of the phone map, in the SVG's pixels: a phone shows it about 360 CSS pixels wide, so a
@@ -134,6 +137,7 @@ const PHONE_SIZES: Sizes = Sizes {
     legend: 13,
     heading: 14,
     legend_width: PHONE_WIDTH - 20,
+    two_columns: true,
 };
 /// Room at the sides of the phone map, for the names of the areas at its edges.
 const PHONE_PAD: i64 = 34;
@@ -1101,6 +1105,8 @@ struct Legend {
     x: i64,
     y: i64,
     sizes: Sizes,
+    /// Whether the row at `y` holds a cell in its first column ([`Legend::cell`]).
+    half_full: bool,
 }
 
 impl Legend {
@@ -1117,7 +1123,50 @@ impl Legend {
         self.y += self.sizes.legend + 10;
     }
 
+    /// A short line: a symbol drawn by `symbol` around (x, y) and its meaning, beside the previous
+    /// cell when the legend has two columns and the text fits in half its width. A run of cells
+    /// ends with [`Legend::flush`] (a heading flushes).
+    fn cell(&mut self, symbol: impl Fn(i64, i64) -> String, text: &str) {
+        let half = (self.sizes.legend_width - 20) / 2;
+        let fits = self.sizes.two_columns && text_width(text, self.sizes.legend) + 34 <= half - 4;
+        if !fits {
+            self.flush();
+            let line = symbol(self.x, self.y);
+            self.line(line, text);
+            return;
+        }
+        let x = if self.half_full {
+            self.x + half
+        } else {
+            self.x
+        };
+        let _ = writeln!(
+            self.s,
+            r#"{}<text x="{}" y="{}" font-size="{}" fill="{INK}">{}</text>"#,
+            symbol(x, self.y),
+            x + 34,
+            self.y + 4,
+            self.sizes.legend,
+            esc(text)
+        );
+        if self.half_full {
+            self.half_full = false;
+            self.y += self.sizes.legend + 10;
+        } else {
+            self.half_full = true;
+        }
+    }
+
+    /// Ends a run of cells: the next line starts a row of its own.
+    fn flush(&mut self) {
+        if self.half_full {
+            self.half_full = false;
+            self.y += self.sizes.legend + 10;
+        }
+    }
+
     fn heading(&mut self, text: &str) {
+        self.flush();
         self.y += 6;
         let _ = writeln!(
             self.s,
@@ -1148,16 +1197,19 @@ fn draw_legend(
         x,
         y: top + 30,
         sizes,
+        half_full: false,
     };
     l.heading("Powers");
     for p in on_map(game, view) {
         let c = colour(&p.id);
         let mine = if p.id == view.power { " (you)" } else { "" };
-        l.line(
-            format!(
-                r#"<rect x="{x}" y="{}" width="22" height="14" fill="{c}" stroke="{INK}" stroke-width="0.5"/>"#,
-                l.y - 7
-            ),
+        l.cell(
+            |x, y| {
+                format!(
+                    r#"<rect x="{x}" y="{}" width="22" height="14" fill="{c}" stroke="{INK}" stroke-width="0.5"/>"#,
+                    y - 7
+                )
+            },
             &format!("{}{mine}", p.name),
         );
     }
@@ -1179,58 +1231,68 @@ fn draw_legend(
         "out of sight: control not known",
     );
     if view.map.areas.iter().any(|a| !a.land) {
-        l.line(
-            format!(
-                r##"<ellipse cx="{}" cy="{}" rx="14" ry="8" fill="#e3f2fd" stroke="#64b5f6" stroke-width="1.5"/>"##,
-                x + 11,
-                l.y
-            ),
+        l.cell(
+            |x, y| {
+                format!(
+                    r##"<ellipse cx="{}" cy="{y}" rx="14" ry="8" fill="#e3f2fd" stroke="#64b5f6" stroke-width="1.5"/>"##,
+                    x + 11
+                )
+            },
             "sea area",
         );
     }
     if view.map.areas.iter().any(|a| a.city && a.fortress == 0) {
-        l.line(
-            format!(
-                r##"<rect x="{}" y="{}" width="8" height="8" fill="#ffffff" stroke="{INK}" stroke-width="1.5"/>"##,
-                x + 7,
-                l.y - 4
-            ),
+        l.cell(
+            |x, y| {
+                format!(
+                    r##"<rect x="{}" y="{}" width="8" height="8" fill="#ffffff" stroke="{INK}" stroke-width="1.5"/>"##,
+                    x + 7,
+                    y - 4
+                )
+            },
             "open city",
         );
     }
     if view.map.areas.iter().any(|a| a.city && a.fortress > 0) {
-        l.line(
-            format!(
-                r#"<rect x="{}" y="{}" width="8" height="8" fill="{INK}" stroke="{INK}" stroke-width="1.5"/>"#,
-                x + 7,
-                l.y - 4
-            ),
+        l.cell(
+            |x, y| {
+                format!(
+                    r#"<rect x="{}" y="{}" width="8" height="8" fill="{INK}" stroke="{INK}" stroke-width="1.5"/>"#,
+                    x + 7,
+                    y - 4
+                )
+            },
             "fortified city",
         );
     }
     if view.map.areas.iter().any(|a| a.capital.is_some()) {
-        l.line(
-            format!(
-                r##"<polygon points="{}" fill="#fbc02d" stroke="{INK}" stroke-width="1"/>"##,
-                star(x + 11, l.y)
-            ),
+        l.cell(
+            |x, y| {
+                format!(
+                    r##"<polygon points="{}" fill="#fbc02d" stroke="{INK}" stroke-width="1"/>"##,
+                    star(x + 11, y)
+                )
+            },
             "capital",
         );
     }
     if view.map.areas.iter().any(|a| a.depot) {
-        l.line(
-            format!(
-                r#"<polygon points="{},{} {},{} {},{}" fill="{INK}"/>"#,
-                x + 7,
-                l.y + 4,
-                x + 15,
-                l.y + 4,
-                x + 11,
-                l.y - 3
-            ),
+        l.cell(
+            |x, y| {
+                format!(
+                    r#"<polygon points="{},{} {},{} {},{}" fill="{INK}"/>"#,
+                    x + 7,
+                    y + 4,
+                    x + 15,
+                    y + 4,
+                    x + 11,
+                    y - 3
+                )
+            },
             "depot",
         );
     }
+    l.flush();
     l.line(
         format!(
             r##"<line x1="{x}" y1="{y}" x2="{}" y2="{y}" stroke="#9e9e9e" stroke-width="2"/>"##,
@@ -1274,18 +1336,22 @@ fn draw_legend(
         .collect();
     grounds.sort_by_key(|(_, c)| *c);
     grounds.dedup_by_key(|(_, c)| *c);
+    if !grounds.is_empty() {
+        l.line(String::new(), "terrain: the ring around an area");
+    }
     for (word, c) in grounds {
-        l.line(
-            format!(
-                r##"<circle cx="{}" cy="{}" r="10" fill="{c}"/><circle cx="{}" cy="{}" r="6" fill="#ffffff" stroke="#616161" stroke-width="2"/>"##,
-                x + 11,
-                l.y,
-                x + 11,
-                l.y
-            ),
-            &format!("{word} (ring around the area)"),
+        l.cell(
+            |x, y| {
+                format!(
+                    r##"<circle cx="{}" cy="{y}" r="10" fill="{c}"/><circle cx="{}" cy="{y}" r="6" fill="#ffffff" stroke="#616161" stroke-width="2"/>"##,
+                    x + 11,
+                    x + 11
+                )
+            },
+            word,
         );
     }
+    l.flush();
     // The marks this map draws, each kind once.
     let mut said = BTreeSet::new();
     for a in &view.map.areas {
