@@ -270,8 +270,8 @@ fn the_map_names_the_units_it_sees_up_close_and_draws_the_retreats_it_saw() {
     // Britain saw neither the battle of Ulm nor its retreat.
     let (_, britain, _) = ulm.iter().find(|(p, _, _)| p == "britain").unwrap();
     assert!(!britain.contains("retreats from Ulm"));
-    // PoG 12.2.11: a retreat is drawn from the space it left to the space it ended in, for both
-    // sides, which saw it.
+    // PoG 12.2.11: a retreat is drawn from the space it left along the spaces it went by ("(by
+    // Chateau-Thierry, Chalons)", the last where it ended), for both sides, which saw it.
     for (power, whole, _) in maps("pog-1914") {
         let retreats = group(&whole, "retreats");
         assert!(
@@ -280,6 +280,26 @@ fn the_map_names_the_units_it_sees_up_close_and_draws_the_retreats_it_saw() {
                 .any(|l| l.contains(" retreat from ") && l.contains("url(#retreat-")),
             "{power} sees no PoG retreat: {retreats:?}"
         );
+        for l in &retreats {
+            let title = l
+                .split("<title>")
+                .nth(1)
+                .unwrap()
+                .split("</title>")
+                .next()
+                .unwrap();
+            let by = title
+                .split_once("(by ")
+                .map_or(1, |(_, r)| r.split(')').next().unwrap().split(", ").count());
+            let points = l
+                .split("points=\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap();
+            assert_eq!(points.split(' ').count(), 1 + by, "{power}: {l}");
+        }
     }
 }
 

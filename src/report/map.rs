@@ -96,6 +96,9 @@ pub struct MoveMark {
     pub owner: String,
     pub from: String,
     pub to: String,
+    /// The areas between, for a retreat along a path (PoG 12.2.11); not in the JSON report.
+    #[serde(skip)]
+    pub via: Vec<String>,
 }
 
 /// A battle the power saw, with its outcome.
@@ -281,6 +284,7 @@ fn moves(game: &Game, input: &ReportInput<'_>, events: &[&Event]) -> Vec<MoveMar
                 owner,
                 from,
                 to: to.clone(),
+                via: Vec::new(),
             }),
         }
     }
@@ -290,7 +294,8 @@ fn moves(game: &Game, input: &ReportInput<'_>, events: &[&Event]) -> Vec<MoveMar
 
 /// The retreats of the `retreat` events the power saw, each from the area after "from" in its text
 /// (else the event's area) to the area after "to" (EiA 7.5.2.10.3 "austria retreats from Ulm to
-/// Vorarlberg", PoG 12.2.11 "... retreat from Sedan to Reims", NGG's and WBTS's own retreats). The owner is the power the
+/// Vorarlberg", PoG 12.2.11 "... retreat from Reims to Chalons (by Chateau-Thierry, Chalons)",
+/// NGG's and WBTS's own retreats), by the areas its text names after "by". The owner is the power the
 /// retreat was decided for, else the first word's power or the first unit's owner. An event that
 /// names no area it went to (a stack that could not retreat) draws nothing.
 fn retreats(game: &Game, input: &ReportInput<'_>, events: &[&Event]) -> Vec<MoveMark> {
@@ -328,12 +333,25 @@ fn retreats(game: &Game, input: &ReportInput<'_>, events: &[&Event]) -> Vec<Move
                     .map(|(owner, _)| owner.clone())
             });
         let Some(owner) = owner else { continue };
+        // "(by Chateau-Thierry, Chalons)": the spaces it went by, the last of them where it ended.
+        let mut via: Vec<String> = e
+            .text
+            .split_once("(by ")
+            .and_then(|(_, rest)| rest.split_once(')'))
+            .map_or(Vec::new(), |(list, _)| {
+                list.split(", ").filter_map(&area_of).collect()
+            });
+        if via.last() == Some(&to) {
+            via.pop();
+        }
+        via.retain(|a| *a != from);
         out.push(MoveMark {
             // The whole sentence, which the arrow's tooltip shows.
             unit: e.text.clone(),
             owner,
             from,
             to,
+            via,
         });
     }
     out

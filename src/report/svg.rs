@@ -493,20 +493,28 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
     let _ = writeln!(s, "</g>");
     // Retreats: dashed, with an open head, beside the moves' arrows.
     let _ = writeln!(s, r#"<g class="retreats">"#);
-    for ((owner, from, to), units) in legs_of(&map.retreats) {
-        let (Some(&a), Some(&b)) = (find(&pos, from), find(&pos, to)) else {
-            continue;
-        };
-        if !inside(&a) && !inside(&b) {
+    // Each retreat on its own, along the spaces it went by (PoG 12.2.11), else straight.
+    for r in &map.retreats {
+        let path: Option<Vec<(i64, i64)>> = std::iter::once(&r.from)
+            .chain(&r.via)
+            .chain(std::iter::once(&r.to))
+            .map(|id| find(&pos, id).copied())
+            .collect();
+        let Some(mut path) = path else { continue };
+        if !path.iter().any(&inside) {
             continue;
         }
-        let ((x1, y1), (x2, y2)) = (shorten(a, b, 14), shorten(b, a, 16));
+        let n = path.len();
+        path[0] = shorten(path[0], path[1], 14);
+        path[n - 1] = shorten(path[n - 1], path[n - 2], 16);
+        let points: Vec<String> = path.iter().map(|(x, y)| format!("{x},{y}")).collect();
         let _ = writeln!(
             s,
-            r#"<g class="retreat"><title>{}</title><line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{}" stroke-width="3" stroke-dasharray="7 4" marker-end="url(#retreat-{})"/></g>"#,
-            esc(&units.join(" ")),
-            colour(owner),
-            esc(owner)
+            r#"<g class="retreat"><title>{}</title><polyline points="{}" fill="none" stroke="{}" stroke-width="3" stroke-dasharray="7 4" marker-end="url(#retreat-{})"/></g>"#,
+            esc(&r.unit),
+            points.join(" "),
+            colour(&r.owner),
+            esc(&r.owner)
         );
     }
     let _ = writeln!(s, "</g>");
