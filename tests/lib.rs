@@ -30,6 +30,7 @@ mod mail_smtp_tls;
 mod mail_store;
 mod map_in_browser;
 mod map_kinds;
+mod map_phone;
 mod ngg_demo;
 mod orders_md;
 mod player_check;

@@ -61,6 +61,49 @@ fn screenshot(browser: &Path, html: &Path) -> Pixmap {
     Pixmap::decode_png(&fs::read(out).unwrap()).unwrap()
 }
 
+/// The width in CSS pixels at which the browser shows the map's image in `html` laid out 390 pixels
+/// wide, as a phone lays it out (a desktop window is never that narrow: the page is held to it): a
+/// script writes it into the page, which Chromium prints once loaded.
+fn shown_width(browser: &Path, html: &Path) -> f64 {
+    let page = fs::read_to_string(html).unwrap();
+    let probe = html.with_extension("probe.html");
+    let script = r#"<script>window.addEventListener("load", () => { const m = document.querySelector('img[alt^="The map"]'); document.body.setAttribute("data-map-width", m ? m.getBoundingClientRect().width : -1); });</script>"#;
+    let phone = "<style>html { width: 390px; }</style>";
+    let page = page.replacen("</head>", &format!("{phone}</head>"), 1);
+    fs::write(
+        &probe,
+        page.replacen("</body>", &format!("{script}</body>"), 1),
+    )
+    .unwrap();
+    let profile = tempfile::tempdir().unwrap();
+    let out = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+            "--virtual-time-budget=3000",
+            "--dump-dom",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg("--window-size=390,3000")
+        .arg(format!("file://{}", probe.display()))
+        .output()
+        .unwrap();
+    let dom = String::from_utf8_lossy(&out.stdout);
+    let at = dom.find("data-map-width=\"").unwrap_or_else(|| {
+        panic!(
+            "no width in the page: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    }) + 16;
+    dom[at..].split('"').next().unwrap().parse().unwrap()
+}
+
 /// Pixels of the map's own inks: the fill of a sea area and the tint of France's areas, which the
 /// rest of the report never uses.
 fn map_pixels(shot: &Pixmap) -> usize {
@@ -113,5 +156,17 @@ fn the_report_mail_shows_its_png_map_in_a_browser_at_phone_width() {
     assert!(
         with_map > without + 500,
         "the browser shows no map: {with_map} map pixels with the image, {without} without"
+    );
+
+    // The names of the areas as the phone shows them: the map's label size scaled from the SVG's
+    // width (the PNG's, halved) to the width the browser gives the image.
+    let shown = shown_width(&browser, &shown);
+    let (png_width, _) = pbem::report::png::size(&png).unwrap();
+    let svg_width = f64::from(png_width) / 2.0;
+    assert_eq!(svg_width as i64, pbem::report::svg::PHONE_WIDTH);
+    let names = pbem::report::svg::PHONE_LABEL_SIZE as f64 * shown / svg_width;
+    assert!(
+        names >= 11.0,
+        "the names show at {names:.1} CSS px on a phone (the map {shown} px wide)"
     );
 }

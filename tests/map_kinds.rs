@@ -653,3 +653,34 @@ fn a_hex_map_is_seen_by_the_engine_as_one_area_per_hex() {
     assert_eq!(view.areas[at("0101")].xy, [0, 0]);
     assert_eq!(view.areas[at("0201")].xy, [26, 15]);
 }
+
+/// The map picture colours each area by the terrain word of its place (`AnyMap::terrain_word`):
+/// the areas view lists the places column by column, and the word is the place's own, "rough" and
+/// "water" included, which the closed `Terrain` of the view lacks.
+#[test]
+fn the_terrain_word_of_each_area_of_the_view_is_its_places_own() {
+    let hex = hex_map();
+    let grid = small_grid();
+    let places: Vec<String> = hex
+        .places()
+        .iter()
+        .map(|&p| hex.terrain(p).to_string())
+        .collect();
+    let squares: Vec<String> = grid
+        .places()
+        .iter()
+        .map(|&p| grid.terrain(p).to_string())
+        .collect();
+    let (hex, grid) = (AnyMap::Hex(hex), AnyMap::Grid(grid));
+    for (map, words) in [(&hex, &places), (&grid, &squares)] {
+        let view = map.areas_view();
+        assert_eq!(view.areas.len(), words.len());
+        for (i, word) in words.iter().enumerate() {
+            assert_eq!(map.terrain_word(i), Some(word.as_str()), "area {i}");
+        }
+        assert_eq!(map.terrain_word(words.len()), None);
+    }
+    assert_eq!(hex.areas_view().areas[3].id, "0201");
+    assert_eq!(hex.terrain_word(3), Some("rough"));
+    assert!(squares.iter().any(|w| w == "water"));
+}

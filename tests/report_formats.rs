@@ -484,7 +484,7 @@ fn the_png_map_of_france_is_stable() {
 }
 
 /// Each ruleset draws its own marks and legend: the PoG map shows trenches (11.2), forts and
-/// terrain, and counts combat factors; the EiA map has no trench and counts corps factors.
+/// terrain (a ring of its colour around the area), and counts combat factors; the EiA map has no trench and counts corps factors.
 #[test]
 fn the_pog_map_draws_its_trenches_forts_and_terrain_with_its_own_legend() {
     let tmp = tempfile::tempdir().unwrap();
@@ -497,7 +497,11 @@ fn the_pog_map_draws_its_trenches_forts_and_terrain_with_its_own_legend() {
     for (mark, legend) in [
         (">T1</text>", "T1, T2: trench and its level (PoG 11.2)"),
         (">F2</text>", "F1, F2, F3: fort and its strength"),
-        (">mtn</text>", "mountain: mtn"),
+        (
+            r##" r="16" fill="#6d4c41"/>"##,
+            "terrain: the ring around an area",
+        ),
+        (r##" r="10" fill="#6d4c41"/>"##, ">mountain</text>"),
     ] {
         assert!(svg.contains(mark), "no {mark} on the PoG map");
         assert!(svg.contains(legend), "no '{legend}' in the PoG legend");

@@ -1,7 +1,7 @@
-//! Where the map writes each area's name: beside its node, at the first of a few places that covers
-//! no node, unit chip, battle mark or name placed before it and stays inside the map; where every
-//! place is taken, the least covered one. Names are placed in map order, so the same map gives the
-//! same picture.
+//! Where the map puts each area's name, unit chips and marks: beside its node, at the first of a
+//! few places that covers no node, chip, battle mark or name placed before it and stays inside the
+//! map; where every place is taken, the least covered one. Boxes are placed in map order, so the
+//! same map gives the same picture.
 
 use std::collections::BTreeMap;
 
@@ -87,7 +87,7 @@ impl Placer {
     }
 
     /// How much `r` covers of what is taken, and of what lies outside the map (counted heavier).
-    fn cost(&self, r: &Rect) -> i64 {
+    pub fn cost(&self, r: &Rect) -> i64 {
         let mut seen = Vec::new();
         let mut cost = 0;
         for c in Placer::cells_of(r) {
@@ -103,43 +103,131 @@ impl Placer {
         cost + 4 * (all - inside)
     }
 
-    /// Places a label of `width` and `size` at the first free spot of `spots` (else the least
-    /// covered), marks it taken and returns it.
-    pub fn place(&mut self, spots: &[Spot], width: i64, size: i64) -> Spot {
-        let rect = |s: &Spot| {
-            let x0 = match s.anchor {
-                "start" => s.x,
-                "end" => s.x - width,
-                _ => s.x - width / 2,
-            };
-            Rect {
-                x0,
-                y0: s.y - size,
-                x1: x0 + width,
-                y1: s.y + size / 4,
-            }
-        };
-        let mut best: Option<(i64, Spot)> = None;
-        for s in spots {
-            let c = self.cost(&rect(s));
+    /// The first of `candidates` that covers nothing, else the least covered one (the first of
+    /// those), and what it covers; none when there is no candidate.
+    pub fn best(&self, candidates: &[Rect]) -> Option<(i64, usize)> {
+        let mut best: Option<(i64, usize)> = None;
+        for (i, r) in candidates.iter().enumerate() {
+            let c = self.cost(r);
             if best.is_none_or(|(b, _)| c < b) {
-                best = Some((c, *s));
+                best = Some((c, i));
             }
             if c == 0 {
                 break;
             }
         }
-        let spot = best.map_or(
-            Spot {
-                x: 0,
-                y: 0,
-                anchor: "middle",
-            },
-            |(_, s)| s,
-        );
-        self.block(rect(&spot));
+        best
+    }
+
+    /// Places a box (a unit chip, a row of marks) at the best of `candidates` ([`Placer::best`]),
+    /// marks it taken and returns it.
+    pub fn place_box(&mut self, candidates: &[Rect]) -> Rect {
+        let at = self.best(candidates).map_or(0, |(_, i)| i);
+        let r = candidates
+            .get(at)
+            .copied()
+            .unwrap_or(Rect::around(0, 0, 0, 0));
+        self.block(r);
+        r
+    }
+
+    /// Places a label of `width` and `size` at the first free spot of `spots` (else the least
+    /// covered), marks it taken and returns it.
+    pub fn place(&mut self, spots: &[Spot], width: i64, size: i64) -> Spot {
+        let (_, spot) = self.best_spot(spots, width, size);
+        self.block(label_box(&spot, width, size));
         spot
     }
+
+    /// Where [`Placer::place`] would put a label, and what it would cover there.
+    pub fn best_spot(&self, spots: &[Spot], width: i64, size: i64) -> (i64, Spot) {
+        let boxes: Vec<Rect> = spots.iter().map(|s| label_box(s, width, size)).collect();
+        match self.best(&boxes) {
+            Some((cost, i)) => (cost, spots[i]),
+            None => (
+                0,
+                Spot {
+                    x: 0,
+                    y: 0,
+                    anchor: "middle",
+                },
+            ),
+        }
+    }
+}
+
+/// The box of a label of `width` and `size` written at `s`: from the top of its capitals to a
+/// little under its baseline.
+pub fn label_box(s: &Spot, width: i64, size: i64) -> Rect {
+    let x0 = match s.anchor {
+        "start" => s.x,
+        "end" => s.x - width,
+        _ => s.x - width / 2,
+    };
+    Rect {
+        x0,
+        y0: s.y - size,
+        x1: x0 + width,
+        y1: s.y + size / 4,
+    }
+}
+
+/// Boxes of `w` x `h` whose centres lie on a grid of `step` pixels within `radius` of (x, y),
+/// nearest first (then top to bottom, left to right): where [`boxes_around`] finds no free box.
+pub fn boxes_near(x: i64, y: i64, w: i64, h: i64, radius: i64, step: i64) -> Vec<Rect> {
+    let n = radius / step.max(1);
+    let mut out: Vec<(i64, i64, i64)> = Vec::new();
+    for i in -n..=n {
+        for j in -n..=n {
+            let (dx, dy) = (i * step, j * step);
+            if dx * dx + dy * dy <= radius * radius {
+                out.push((dx * dx + dy * dy, dy, dx));
+            }
+        }
+    }
+    out.sort_unstable();
+    out.into_iter()
+        .map(|(_, dy, dx)| Rect::around(x + dx, y + dy, w / 2, h / 2))
+        .map(|r| Rect {
+            x1: r.x0 + w,
+            y1: r.y0 + h,
+            ..r
+        })
+        .collect()
+}
+
+/// Candidate boxes of `w` x `h` around a mark of half-size `rx` x `ry` at (x, y), nearest first:
+/// beside it (right first, or left first when `left`), above and below it, then the same a step
+/// farther out, five times, so that a crowded place still finds a free box near its area.
+pub fn boxes_around(x: i64, y: i64, rx: i64, ry: i64, w: i64, h: i64, left: bool) -> Vec<Rect> {
+    let mut out = Vec::new();
+    for ring in 0..6 {
+        let (dx, dy) = (rx + 2 + ring * (h + 4), ry + 2 + ring * (h + 4));
+        let right = x + dx;
+        let leftx = x - dx - w;
+        let sides = if left { [leftx, right] } else { [right, leftx] };
+        for x0 in sides {
+            for y0 in [y - h / 2, y - h / 2 - h - 2, y + h / 2 + 2] {
+                out.push(Rect {
+                    x0,
+                    y0,
+                    x1: x0 + w,
+                    y1: y0 + h,
+                });
+            }
+        }
+        for y0 in [y + dy, y - dy - h] {
+            for x0 in [x - w / 2, x + dx - w / 2, x - dx - w / 2] {
+                out.push(Rect {
+                    x0,
+                    y0,
+                    x1: x0 + w,
+                    y1: y0 + h,
+                });
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -174,6 +262,28 @@ mod tests {
         let mut p = Placer::new(Rect::around(500, 500, 500, 500));
         let s = p.place(&spots(100, 990), 60, 11);
         assert_eq!(s.y, 973, "below the bottom edge it would be cut off");
+    }
+
+    #[test]
+    fn a_chip_goes_beside_its_node_then_farther_out_where_the_crowd_is() {
+        let mut p = Placer::new(Rect::around(500, 500, 500, 500));
+        p.block(Rect::around(100, 100, 15, 15));
+        let first = p.place_box(&boxes_around(100, 100, 15, 15, 40, 15, false));
+        assert_eq!((first.x0, first.y0), (117, 93), "right of the node");
+        // Everything around is taken: the next chip finds the nearest free box of the grid.
+        p.block(Rect::around(100, 100, 150, 150));
+        let around = boxes_around(100, 100, 15, 15, 40, 15, false);
+        assert!(p.best(&around).is_some_and(|(cost, _)| cost > 0));
+        let near = boxes_near(100, 100, 40, 15, 160, 8);
+        let (cost, at) = p.best(&near).unwrap();
+        assert_eq!(cost, 0);
+        assert!(
+            near[..at].iter().all(|r| p.cost(r) > 0),
+            "a nearer box is free"
+        );
+        let far = p.place_box(&near);
+        assert_eq!(far, near[at]);
+        assert!(far.y0 >= 250 || far.y1 <= -50 || far.x0 >= 250 || far.x1 <= -50);
     }
 
     #[test]

@@ -27,6 +27,9 @@ pub struct MapView {
     pub units: Vec<UnitMark>,
     /// The moves it saw.
     pub moves: Vec<MoveMark>,
+    /// The retreats it saw (drawn, not in the JSON report, which tells them among its events).
+    #[serde(skip)]
+    pub retreats: Vec<MoveMark>,
     /// The battles it saw, in the order they were fought.
     pub combats: Vec<CombatMark>,
     /// The ruleset's marks (`Ruleset::map_marks`: PoG trenches, forts) in the areas it sees.
@@ -93,6 +96,9 @@ pub struct MoveMark {
     pub owner: String,
     pub from: String,
     pub to: String,
+    /// The areas between, for a retreat along a path (PoG 12.2.11); not in the JSON report.
+    #[serde(skip)]
+    pub via: Vec<String>,
 }
 
 /// A battle the power saw, with its outcome.
@@ -199,6 +205,7 @@ impl MapView {
             areas,
             units: unit_marks(game, shared, power, units, seen),
             moves,
+            retreats: retreats(game, input, events),
             combats,
             marks,
         }
@@ -277,10 +284,76 @@ fn moves(game: &Game, input: &ReportInput<'_>, events: &[&Event]) -> Vec<MoveMar
                 owner,
                 from,
                 to: to.clone(),
+                via: Vec::new(),
             }),
         }
     }
     out.retain(|m| !m.from.eq_ignore_ascii_case(&m.to));
+    out
+}
+
+/// The retreats of the `retreat` events the power saw, each from the area after "from" in its text
+/// (else the event's area) to the area after "to" (EiA 7.5.2.10.3 "austria retreats from Ulm to
+/// Vorarlberg", PoG 12.2.11 "... retreat from Reims to Chalons (by Chateau-Thierry, Chalons)",
+/// NGG's and WBTS's own retreats), by the areas its text names after "by". The owner is the power the
+/// retreat was decided for, else the first word's power or the first unit's owner. An event that
+/// names no area it went to (a stack that could not retreat) draws nothing.
+fn retreats(game: &Game, input: &ReportInput<'_>, events: &[&Event]) -> Vec<MoveMark> {
+    let area_of = |w: &str| {
+        let w = w.trim_matches(|c: char| !(c.is_alphanumeric() || c == '-'));
+        game.map.find(w).map(|i| game.map.area(i).id.clone())
+    };
+    let mut out: Vec<MoveMark> = Vec::new();
+    for e in events.iter().filter(|e| e.kind == "retreat") {
+        let words: Vec<&str> = e.text.split_whitespace().collect();
+        let after = |key: &str| {
+            words
+                .windows(2)
+                .find(|w| w[0] == key && area_of(w[1]).is_some())
+                .and_then(|w| area_of(w[1]))
+        };
+        let Some(to) = after("to") else { continue };
+        let Some(from) = after("from").or_else(|| e.area.as_deref().and_then(area_of)) else {
+            continue;
+        };
+        if from == to {
+            continue;
+        }
+        let first = words.first().map_or("", |w| w.trim_end_matches("'s"));
+        let owner = e
+            .decision
+            .as_ref()
+            .map(|d| d.power.clone())
+            .or_else(|| input.shared.rank(first).map(|_| first.to_string()))
+            .or_else(|| {
+                let unit = first.trim_end_matches(',');
+                input
+                    .shared
+                    .start_of(game, input.state_before, unit)
+                    .map(|(owner, _)| owner.clone())
+            });
+        let Some(owner) = owner else { continue };
+        // "(by Chateau-Thierry, Chalons)": the spaces it went by, the last of them where it ended.
+        let mut via: Vec<String> = e
+            .text
+            .split_once("(by ")
+            .and_then(|(_, rest)| rest.split_once(')'))
+            .map_or(Vec::new(), |(list, _)| {
+                list.split(", ").filter_map(&area_of).collect()
+            });
+        if via.last() == Some(&to) {
+            via.pop();
+        }
+        via.retain(|a| *a != from);
+        out.push(MoveMark {
+            // The whole sentence, which the arrow's tooltip shows.
+            unit: e.text.clone(),
+            owner,
+            from,
+            to,
+            via,
+        });
+    }
     out
 }
 

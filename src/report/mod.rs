@@ -49,7 +49,7 @@ pub struct Rendered {
     pub mail_html: Option<String>,
     /// The map laid out for a phone (`svg::Layout::Phone`), which the report's mail carries drawn
     /// as PNG (`png::render`, by the caller that writes the mail: drawing costs, and a report
-    /// rendered only to be read needs none).
+    /// rendered only to be read needs none); empty when the game mails no PNG (`map_png = false`).
     pub phone_map: String,
     /// Files written beside the report and attached to its mail.
     pub attachments: Vec<ReportFile>,
@@ -81,7 +81,12 @@ pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
         ..fields.clone()
     };
     let html = templates::render(game, "report.html", &context)?;
-    let phone_map = svg::render_as(game, input.shared, &view, svg::Layout::Phone);
+    // Drawn only for a mail that shows it (`map_png`): a game of hundreds of powers mails none.
+    let phone_map = if game.config.mail.map_png {
+        svg::render_as(game, input.shared, &view, svg::Layout::Phone)
+    } else {
+        String::new()
+    };
     let mail_map = minijinja::context! {
         map_svg => "",
         map_cid => game.config.mail.map_png.then(|| format!("cid:{MAP_CID}")),

@@ -11,8 +11,9 @@ use resvg::usvg::{fontdb, Options, Tree};
 /// The font every label is drawn in.
 static FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansCondensed.ttf");
 
-/// The widest PNG drawn, in pixels: twice the width of a phone's screen (about 360 CSS pixels), so
-/// that it is sharp there; a smaller map is drawn at its own size.
+/// The width of the PNG drawn, in pixels: twice the width of a phone's screen (about 360 CSS
+/// pixels), so that it is sharp there; the phone map (`svg::PHONE_WIDTH`, 400) is drawn at twice its
+/// size, a wider SVG smaller.
 pub const MAX_WIDTH: u32 = 800;
 
 /// The font database, made once: the bundled font stands for every family the SVG names.
@@ -37,7 +38,7 @@ fn fonts() -> Arc<fontdb::Database> {
     .clone()
 }
 
-/// The PNG of `svg`, at most [`MAX_WIDTH`] pixels wide, or `None` when the SVG does not parse or
+/// The PNG of `svg`, [`MAX_WIDTH`] pixels wide, or `None` when the SVG does not parse or
 /// is empty.
 pub fn render(svg: &str) -> Option<Vec<u8>> {
     let options = Options {
@@ -47,7 +48,7 @@ pub fn render(svg: &str) -> Option<Vec<u8>> {
     };
     let tree = Tree::from_str(svg, &options).ok()?;
     let size = tree.size();
-    let scale = (MAX_WIDTH as f32 / size.width()).min(1.0);
+    let scale = MAX_WIDTH as f32 / size.width();
     let width = (size.width() * scale).ceil() as u32;
     let height = (size.height() * scale).ceil() as u32;
     let mut pixmap = Pixmap::new(width, height)?;
@@ -132,7 +133,7 @@ pub fn size_of_svg(svg: &str) -> Option<(u32, u32)> {
         head[at..].split('"').next()?.parse().ok()
     };
     let (w, h) = (attr("width")?, attr("height")?);
-    let scale = (MAX_WIDTH as f32 / w).min(1.0);
+    let scale = MAX_WIDTH as f32 / w;
     Some(((w * scale).ceil() as u32, (h * scale).ceil() as u32))
 }
 

@@ -10,11 +10,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 use crate::engine::visibility::Precision;
-use crate::game::map::Terrain;
 use crate::game::Game;
 
 use super::labels::{self, text_width, Placer, Rect, Spot};
-use super::map::AreaMark;
+use super::map::{AreaMark, MoveMark};
 use super::view::{PowerView, TurnSight};
 
 /// Width of the map's drawing, in pixels; heights follow the map's proportions.
@@ -94,39 +93,220 @@ fn ink_on(c: &str) -> &'static str {
 pub enum Layout {
     /// Every area of the view, the legend at the right: the SVG attachment, which prints.
     Whole,
-    /// The areas the power sees, closer, the legend below: the PNG of the mail, on a phone.
+    /// The region of the power, close enough that its names read on a phone, the legend below:
+    /// the PNG of the mail.
     Phone,
 }
 
-/// Width of the drawing of the areas a power sees, in the [`Layout::Phone`] map.
-const PHONE_MAP_WIDTH: i64 = 560;
+/// The sizes of a layout's texts, in the picture's pixels.
+#[derive(Debug, Clone, Copy)]
+struct Sizes {
+    /// An area's name.
+    label: i64,
+    /// A unit chip's strength; its ids are a pixel smaller on the whole map.
+    chip: i64,
+    ids: i64,
+    /// A legend's lines and headings.
+    legend: i64,
+    heading: i64,
+    legend_width: i64,
+    /// Whether short legend lines go two to a row.
+    two_columns: bool,
+}
 
-/// Where map units land on the picture: `framed` areas fill `width` pixels (or the height as much).
+const WHOLE_SIZES: Sizes = Sizes {
+    label: LABEL_SIZE,
+    chip: 11,
+    ids: 10,
+    legend: 12,
+    heading: 13,
+    legend_width: LEGEND_WIDTH,
+    two_columns: false,
+};
+
+/// Width of the phone map, in the SVG's pixels: a phone shows it about 360 CSS pixels wide, so a
+/// text of `n` pixels reads there as `n * 360 / 400` (an area's name, 13: 11.7; a chip, 12: 10.8).
+pub const PHONE_WIDTH: i64 = 400;
+/// The size of an area's name on the phone map.
+pub const PHONE_LABEL_SIZE: i64 = 13;
+
+const PHONE_SIZES: Sizes = Sizes {
+    label: PHONE_LABEL_SIZE,
+    chip: 12,
+    ids: 12,
+    legend: 13,
+    heading: 14,
+    legend_width: PHONE_WIDTH - 20,
+    two_columns: true,
+};
+/// Room at the sides of the phone map, for the names of the areas at its edges.
+const PHONE_PAD: i64 = 34;
+/// Height of the phone map's title band.
+const PHONE_TITLE: i64 = 52;
+/// The phone map's drawing is at most this high (it scrolls no further; the legend follows).
+const PHONE_MAX_HEIGHT: i64 = 640;
+/// The typical distance between neighbouring areas on the phone map: closer, their names would
+/// crowd; the map is cut to the power's region rather than drawn smaller.
+const PHONE_SPACING: f64 = 76.0;
+
+impl Layout {
+    fn sizes(self) -> Sizes {
+        match self {
+            Layout::Whole => WHOLE_SIZES,
+            Layout::Phone => PHONE_SIZES,
+        }
+    }
+}
+
+/// Where map units land on the picture, and the part of the picture the map may use.
 struct Frame {
-    min: [i64; 2],
-    span: i64,
-    width: i64,
+    /// The map point drawn at `offset`, in map units.
+    origin: [f64; 2],
+    /// Pixels per map unit.
+    scale: f64,
+    offset: [i64; 2],
+    /// The part of the picture the map draws in: what lies beyond is cut off (phone), and no
+    /// name or chip leaves it.
+    clip: Rect,
 }
 
 impl Frame {
-    fn new<'a>(framed: impl Iterator<Item = &'a AreaMark> + Clone, width: i64) -> Frame {
-        let xs = framed.clone().map(|a| i64::from(a.x));
-        let ys = framed.map(|a| i64::from(a.y));
-        let (x0, x1) = (xs.clone().min().unwrap_or(0), xs.max().unwrap_or(0));
-        let (y0, y1) = (ys.clone().min().unwrap_or(0), ys.max().unwrap_or(0));
+    /// The whole view, [`MAP_WIDTH`] pixels wide (or high, if higher).
+    fn whole(map: &[AreaMark]) -> Frame {
+        let (x0, x1, y0, y1) = bounds(map.iter());
+        let span = (x1 - x0).max(y1 - y0).max(1.0);
+        let mut f = Frame {
+            origin: [x0, y0],
+            scale: MAP_WIDTH as f64 / span,
+            offset: [MARGIN, TOP + MARGIN],
+            clip: Rect {
+                x0: 0,
+                y0: 0,
+                x1: 2 * MARGIN + MAP_WIDTH,
+                y1: 0,
+            },
+        };
+        let bottom = map.iter().map(|a| f.at(a).1).max().unwrap_or(0).max(TOP);
+        f.clip.y1 = bottom + MARGIN;
+        f
+    }
+
+    /// The phone map: the areas the power sees (all when it sees none), fitted to the width; when
+    /// their names would crowd at that scale, closer, cut to the region of its own units and its
+    /// battles.
+    fn phone(game: &Game, view: &PowerView) -> Frame {
+        let map = &view.map;
+        let seen: Vec<&AreaMark> = map.areas.iter().filter(|a| a.seen.is_some()).collect();
+        let focus: Vec<&AreaMark> = if seen.is_empty() {
+            map.areas.iter().collect()
+        } else {
+            seen
+        };
+        let (x0, x1, y0, y1) = bounds(focus.iter().copied());
+        let (sx, sy) = ((x1 - x0).max(1.0), (y1 - y0).max(1.0));
+        let width = (PHONE_WIDTH - 2 * PHONE_PAD) as f64;
+        let fit = (width / sx).min(PHONE_MAX_HEIGHT as f64 / sy);
+        // The typical distance from an area to its nearest neighbour: the median over the focus.
+        let xy: BTreeMap<usize, (f64, f64)> = map
+            .areas
+            .iter()
+            .map(|a| (a.index, (f64::from(a.x), f64::from(a.y))))
+            .collect();
+        let mut nearest: Vec<f64> = focus
+            .iter()
+            .filter_map(|a| {
+                let (x, y) = xy[&a.index];
+                game.map
+                    .area(a.index)
+                    .adjacent
+                    .iter()
+                    .filter_map(|j| xy.get(j))
+                    .map(|(u, v)| ((u - x).powi(2) + (v - y).powi(2)).sqrt())
+                    .filter(|d| *d > 0.0)
+                    .min_by(f64::total_cmp)
+            })
+            .collect();
+        nearest.sort_by(f64::total_cmp);
+        let scale = match nearest.get(nearest.len() / 2) {
+            Some(d) => fit.max(PHONE_SPACING / d).min(3.0 * PHONE_SPACING / d),
+            None => fit,
+        };
+        let view_w = width / scale;
+        let height = ((sy * scale) as i64).clamp(160, PHONE_MAX_HEIGHT);
+        let view_h = height as f64 / scale;
+        // The region of interest: its own units and its battles (their median, so that a fleet
+        // far away does not pull the frame off its armies), else all it sees.
+        let by_id: BTreeMap<&str, &AreaMark> =
+            map.areas.iter().map(|a| (a.id.as_str(), a)).collect();
+        let (mut xs, mut ys): (Vec<f64>, Vec<f64>) = busy_areas(view)
+            .into_iter()
+            .filter_map(|id| by_id.get(id))
+            .map(|a| (f64::from(a.x), f64::from(a.y)))
+            .unzip();
+        let median = |v: &mut Vec<f64>, lo: f64, hi: f64| {
+            v.sort_by(f64::total_cmp);
+            v.get(v.len() / 2).copied().unwrap_or((lo + hi) / 2.0)
+        };
+        let (mx, my) = (median(&mut xs, x0, x1), median(&mut ys, y0, y1));
+        let centre = |lo: f64, hi: f64, m: f64, span: f64| {
+            if span >= hi - lo {
+                (lo + hi) / 2.0
+            } else {
+                m.clamp(lo + span / 2.0, hi - span / 2.0)
+            }
+        };
+        let cx = centre(x0, x1, mx, view_w);
+        let cy = centre(y0, y1, my, view_h);
+        let top = PHONE_TITLE + PHONE_PAD * 2 / 3;
         Frame {
-            min: [x0, y0],
-            span: (x1 - x0).max(y1 - y0).max(1),
-            width,
+            origin: [cx - view_w / 2.0, cy - view_h / 2.0],
+            scale,
+            offset: [PHONE_PAD, top],
+            clip: Rect {
+                x0: 0,
+                y0: PHONE_TITLE,
+                x1: PHONE_WIDTH,
+                y1: top + height + PHONE_PAD * 2 / 3,
+            },
         }
     }
 
     fn at(&self, a: &AreaMark) -> (i64, i64) {
-        (
-            MARGIN + (i64::from(a.x) - self.min[0]) * self.width / self.span,
-            TOP + MARGIN + (i64::from(a.y) - self.min[1]) * self.width / self.span,
-        )
+        let px = |v: i32, i: usize| {
+            self.offset[i] + ((f64::from(v) - self.origin[i]) * self.scale).round() as i64
+        };
+        (px(a.x, 0), px(a.y, 1))
     }
+
+    /// Whether a node at `p` shows whole inside the frame.
+    fn shows(&self, (x, y): (i64, i64)) -> bool {
+        let c = &self.clip;
+        (c.x0 + 8..=c.x1 - 8).contains(&x) && (c.y0 + 8..=c.y1 - 8).contains(&y)
+    }
+}
+
+/// The areas of the power's own units and of the battles it saw.
+fn busy_areas(view: &PowerView) -> BTreeSet<&str> {
+    let map = &view.map;
+    map.units
+        .iter()
+        .filter(|u| u.owner == view.power)
+        .map(|u| u.area.as_str())
+        .chain(map.combats.iter().map(|c| c.area.as_str()))
+        .collect()
+}
+
+/// The extent of `areas` in map units: left, right, top, bottom.
+fn bounds<'a>(areas: impl Iterator<Item = &'a AreaMark>) -> (f64, f64, f64, f64) {
+    let mut b: Option<(i32, i32, i32, i32)> = None;
+    for a in areas {
+        b = Some(match b {
+            None => (a.x, a.x, a.y, a.y),
+            Some((x0, x1, y0, y1)) => (x0.min(a.x), x1.max(a.x), y0.min(a.y), y1.max(a.y)),
+        });
+    }
+    let (x0, x1, y0, y1) = b.unwrap_or_default();
+    (f64::from(x0), f64::from(x1), f64::from(y0), f64::from(y1))
 }
 
 /// Draws the map of the power of `view`: the areas its view holds (`report::map`), nothing beyond.
@@ -134,10 +314,12 @@ pub fn render(game: &Game, shared: &TurnSight, view: &PowerView) -> String {
     render_as(game, shared, view, Layout::Whole)
 }
 
-/// As [`render`], laid out as `layout` says. [`Layout::Phone`] frames the areas the power sees
-/// (all of them when it sees none); the areas beyond are cut off at the picture's edges.
+/// As [`render`], laid out as `layout` says. [`Layout::Phone`] frames the power's region (the areas
+/// it sees, or the part of them around its units and battles when they are many); the areas beyond
+/// are left out and the roads to them cut at the frame's edges.
 pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layout) -> String {
     let map = &view.map;
+    let sizes = layout.sizes();
     let colour = |p: &str| {
         shared
             .rank(p)
@@ -151,52 +333,29 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
         }
         .map_or(p.to_string(), |c| c.name.clone())
     };
-    let seen = map.areas.iter().filter(|a| a.seen.is_some());
     let frame = match layout {
-        Layout::Phone if seen.clone().next().is_some() => Frame::new(seen, PHONE_MAP_WIDTH),
-        Layout::Phone => Frame::new(map.areas.iter(), PHONE_MAP_WIDTH),
-        Layout::Whole => Frame::new(map.areas.iter(), MAP_WIDTH),
+        Layout::Whole => Frame::whole(&map.areas),
+        Layout::Phone => Frame::phone(game, view),
     };
     let pos: BTreeMap<&str, (i64, i64)> = map
         .areas
         .iter()
         .map(|a| (a.id.as_str(), frame.at(a)))
         .collect();
-    let map_w = 2 * MARGIN + frame.width;
-    let sees_any = map.areas.iter().any(|a| a.seen.is_some());
-    let map_h = map
-        .areas
-        .iter()
-        .filter(|a| layout == Layout::Whole || !sees_any || a.seen.is_some())
-        .map(|a| frame.at(a).1)
-        .max()
-        .unwrap_or(0)
-        .max(TOP)
-        + MARGIN;
+    // The areas drawn: all of them on the whole map; those inside the frame on the phone's.
+    let shown = |a: &AreaMark| layout == Layout::Whole || frame.shows(pos[a.id.as_str()]);
+    let map_w = frame.clip.x1;
+    let map_h = frame.clip.y1;
     let mut legend = String::new();
     let (width, height) = match layout {
         Layout::Whole => {
-            let legend_h = draw_legend(&mut legend, game, view, map_w, TOP, &colour, &name);
+            let legend_h =
+                draw_legend(&mut legend, game, view, sizes, (map_w, TOP), &colour, &name);
             (map_w + LEGEND_WIDTH, map_h.max(legend_h) + 10)
         }
         Layout::Phone => {
-            let width = map_w.max(LEGEND_WIDTH + 20);
-            let legend_h = draw_legend(&mut legend, game, view, 10, map_h, &colour, &name);
-            let height = legend_h + 10;
-            // The areas beyond the frame are cut off: a white band under the legend and the title.
-            legend.insert_str(
-                0,
-                &format!(
-                    r##"<rect x="0" y="{map_h}" width="{width}" height="{}" fill="#ffffff"/><rect x="0" y="0" width="{width}" height="{}" fill="#ffffff"/>
-<text x="10" y="22" font-size="16" font-weight="bold" fill="{INK}">{}</text><text x="10" y="42" font-size="13" fill="{INK}">{}</text>
-"##,
-                    height - map_h,
-                    TOP + 8,
-                    esc(&format!("{} - turn {} ({})", view.power_name, view.turn, view.date)),
-                    esc(&view.title)
-                ),
-            );
-            (width, height)
+            let legend_h = draw_legend(&mut legend, game, view, sizes, (10, map_h), &colour, &name);
+            (PHONE_WIDTH, legend_h + 10)
         }
     };
 
@@ -207,7 +366,7 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans, Verdana, Arial, sans-serif">"#
     );
     let _ = writeln!(s, "<title>{}</title>", esc(&title));
-    // One arrowhead per power that moved.
+    // One arrowhead per power that moved, an open one per power that retreated.
     let _ = writeln!(s, "<defs>");
     let mut movers: Vec<&str> = map.moves.iter().map(|m| m.owner.as_str()).collect();
     movers.sort();
@@ -220,24 +379,81 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
             colour(p)
         );
     }
+    let mut retreaters: Vec<&str> = map.retreats.iter().map(|m| m.owner.as_str()).collect();
+    retreaters.sort();
+    retreaters.dedup();
+    for p in retreaters {
+        let _ = writeln!(
+            s,
+            r##"<marker id="retreat-{}" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="7" markerHeight="7" orient="auto"><path d="M1,1 L9,5 L1,9" fill="none" stroke="{}" stroke-width="2"/></marker>"##,
+            esc(p),
+            colour(p)
+        );
+    }
+    if layout == Layout::Phone {
+        let c = &frame.clip;
+        let _ = writeln!(
+            s,
+            r#"<clipPath id="frame"><rect x="{}" y="{}" width="{}" height="{}"/></clipPath>"#,
+            c.x0,
+            c.y0,
+            c.x1 - c.x0,
+            c.y1 - c.y0
+        );
+    }
     let _ = writeln!(s, "</defs>");
     let _ = writeln!(
         s,
         r##"<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>"##
     );
-    let _ = writeln!(
-        s,
-        r#"<text x="{MARGIN}" y="30" font-size="18" font-weight="bold" fill="{INK}">{}</text>"#,
-        esc(&title)
-    );
+    // What the names must not cover: the title, every node and its marks, battle marks, unit chips.
+    let mut placer = Placer::new(frame.clip);
+    match layout {
+        Layout::Whole => {
+            let _ = writeln!(
+                s,
+                r#"<text x="{MARGIN}" y="30" font-size="18" font-weight="bold" fill="{INK}">{}</text>"#,
+                esc(&title)
+            );
+            placer.block(Rect {
+                x0: MARGIN,
+                y0: 10,
+                x1: MARGIN + text_width(&title, 18),
+                y1: 36,
+            });
+        }
+        Layout::Phone => {
+            let _ = writeln!(
+                s,
+                r#"<text x="10" y="22" font-size="16" font-weight="bold" fill="{INK}">{}</text><text x="10" y="43" font-size="13" fill="{INK}">{}</text>"#,
+                esc(&fit(
+                    &format!("{} - turn {} ({})", view.power_name, view.turn, view.date),
+                    17,
+                )),
+                esc(&fit(&view.title, 13))
+            );
+            let _ = writeln!(
+                s,
+                r##"<rect x="0.5" y="{}" width="{}" height="{}" fill="none" stroke="#bdbdbd"/>"##,
+                frame.clip.y0,
+                frame.clip.x1 - 1,
+                frame.clip.y1 - frame.clip.y0
+            );
+            let _ = writeln!(s, r#"<g clip-path="url(#frame)">"#);
+        }
+    }
 
     // Adjacency: each pair once, land roads solid, dotted connections (PoG 11.1.3) dotted, sea lanes
-    // dashed.
+    // dashed; on the phone map, those with an end inside the frame.
     let _ = writeln!(s, r#"<g class="adjacency">"#);
-    let drawn: BTreeSet<usize> = map.areas.iter().map(|a| a.index).collect();
-    for &i in &drawn {
+    let drawn: BTreeMap<usize, &AreaMark> = map.areas.iter().map(|a| (a.index, a)).collect();
+    for (&i, ma) in &drawn {
         let a = game.map.area(i);
-        for &j in a.adjacent.iter().filter(|&&j| j > i && drawn.contains(&j)) {
+        for &j in a.adjacent.iter().filter(|&&j| j > i) {
+            let Some(mb) = drawn.get(&j) else { continue };
+            if !shown(ma) && !shown(mb) {
+                continue;
+            }
             let b = game.map.area(j);
             let ((x1, y1), (x2, y2)) = (pos[a.id.as_str()], pos[b.id.as_str()]);
             let style = if a.dotted.contains_key(&j) {
@@ -256,21 +472,15 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
     let _ = writeln!(s, "</g>");
 
     // Moves: one arrow per owner and leg, naming every unit that took it.
-    // (owner, from, to) and the units that took the leg.
-    type Leg<'a> = ((&'a str, &'a str, &'a str), Vec<&'a str>);
-    let mut legs: Vec<Leg> = Vec::new();
-    for m in &map.moves {
-        let key = (m.owner.as_str(), m.from.as_str(), m.to.as_str());
-        match legs.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, units)) => units.push(&m.unit),
-            None => legs.push((key, vec![&m.unit])),
-        }
-    }
+    let inside = |p: &(i64, i64)| layout == Layout::Whole || frame.shows(*p);
     let _ = writeln!(s, r#"<g class="moves">"#);
-    for ((owner, from, to), units) in &legs {
+    for ((owner, from, to), units) in legs_of(&map.moves) {
         let (Some(&a), Some(&b)) = (find(&pos, from), find(&pos, to)) else {
             continue;
         };
+        if !inside(&a) && !inside(&b) {
+            continue;
+        }
         let ((x1, y1), (x2, y2)) = (shorten(a, b, 14), shorten(b, a, 16));
         let _ = writeln!(
             s,
@@ -281,26 +491,41 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
         );
     }
     let _ = writeln!(s, "</g>");
+    // Retreats: dashed, with an open head, beside the moves' arrows.
+    let _ = writeln!(s, r#"<g class="retreats">"#);
+    // Each retreat on its own, along the spaces it went by (PoG 12.2.11), else straight.
+    for r in &map.retreats {
+        let path: Option<Vec<(i64, i64)>> = std::iter::once(&r.from)
+            .chain(&r.via)
+            .chain(std::iter::once(&r.to))
+            .map(|id| find(&pos, id).copied())
+            .collect();
+        let Some(mut path) = path else { continue };
+        if !path.iter().any(&inside) {
+            continue;
+        }
+        let n = path.len();
+        path[0] = shorten(path[0], path[1], 14);
+        path[n - 1] = shorten(path[n - 1], path[n - 2], 16);
+        let points: Vec<String> = path.iter().map(|(x, y)| format!("{x},{y}")).collect();
+        let _ = writeln!(
+            s,
+            r#"<g class="retreat"><title>{}</title><polyline points="{}" fill="none" stroke="{}" stroke-width="3" stroke-dasharray="7 4" marker-end="url(#retreat-{})"/></g>"#,
+            esc(&r.unit),
+            points.join(" "),
+            colour(&r.owner),
+            esc(&r.owner)
+        );
+    }
+    let _ = writeln!(s, "</g>");
 
-    // What the names must not cover: the title, every node and its marks, battle marks, unit chips.
-    let mut placer = Placer::new(Rect {
-        x0: 0,
-        y0: 0,
-        x1: map_w,
-        y1: map_h,
-    });
-    placer.block(Rect {
-        x0: MARGIN,
-        y0: 10,
-        x1: MARGIN + text_width(&title, 18),
-        y1: 36,
-    });
     let _ = writeln!(s, r#"<g class="areas">"#);
-    for a in &map.areas {
+    for a in map.areas.iter().filter(|a| shown(a)) {
         let (x, y) = pos[a.id.as_str()];
-        draw_area(&mut s, a, (x, y), &colour, &name);
+        let ground = terrain_of(game, a);
+        draw_area(&mut s, a, (x, y), ground, &colour, &name);
         if a.land {
-            placer.block(Rect::around(x, y, 13, 13));
+            placer.block(Rect::around(x, y, 15, 15));
             if a.capital.is_some() {
                 placer.block(Rect::around(x + 11, y - 11, 7, 7));
             }
@@ -318,6 +543,9 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
         let Some(&(x, y)) = find(&pos, &c.area) else {
             continue;
         };
+        if !inside(&(x, y)) {
+            continue;
+        }
         let ring = c
             .winners
             .first()
@@ -345,99 +573,204 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
     }
     let _ = writeln!(s, "</g>");
 
-    // Units: a chip per owner beside the area, own units first.
+    // Marks beside each node, as a row, left of it where there is room: its fort, the ruleset's own
+    // (PoG trenches).
+    let _ = writeln!(s, r#"<g class="marks">"#);
+    for a in map.areas.iter().filter(|a| shown(a)) {
+        let marks = area_marks(game, view, a);
+        if marks.is_empty() {
+            continue;
+        }
+        let (x, y) = pos[a.id.as_str()];
+        let widths: Vec<i64> = marks
+            .iter()
+            .map(|m| labels::text_width(&m.0, 10) + 4)
+            .collect();
+        let row = widths.iter().sum::<i64>() + 2 * (widths.len() as i64 - 1);
+        let (rx, ry) = if a.land { (15, 15) } else { (30, 14) };
+        let mut candidates = labels::boxes_around(x, y, rx, ry, row, 13, true);
+        if placer.best(&candidates).is_some_and(|(cost, _)| cost > 0) {
+            candidates = labels::boxes_near(x, y, row, 13, 160, 8);
+        }
+        let at = placer.place_box(&candidates);
+        let mut left = at.x0;
+        for ((tag, about, fill, ink), w) in marks.iter().zip(&widths) {
+            let _ = writeln!(
+                s,
+                r#"<g class="mark"><title>{}</title><rect x="{left}" y="{}" width="{w}" height="13" rx="2" fill="{fill}" stroke="{INK}" stroke-width="0.5"/><text x="{}" y="{}" font-size="10" fill="{ink}">{}</text></g>"#,
+                esc(&format!("{}: {about}", a.id)),
+                at.y0,
+                left + 2,
+                at.y0 + 10,
+                esc(tag)
+            );
+            left += w + 2;
+        }
+    }
+    let _ = writeln!(s, "</g>");
+
+    // Units: a chip per owner beside the area, own units first; the ids of the units seen exactly
+    // under their strength.
     let _ = writeln!(s, r#"<g class="units">"#);
-    let mut stacked: BTreeMap<&str, i64> = BTreeMap::new();
+    let by_id: BTreeMap<&str, &AreaMark> = map.areas.iter().map(|a| (a.id.as_str(), a)).collect();
     for u in &map.units {
         let Some(&(x, y)) = find(&pos, &u.area) else {
             continue;
         };
-        let k = stacked.entry(u.area.as_str()).or_default();
-        let (cx, cy) = (x + 14, y - 10 + *k * 16);
-        *k += 1;
+        if !inside(&(x, y)) {
+            continue;
+        }
         let label = chip_text(u.precision, u.corps, u.factors, u.leaders, u.ships);
-        let w = 7 * label.len() as i64 + 8;
-        placer.block(Rect {
-            x0: cx,
-            y0: cy,
-            x1: cx + w,
-            y1: cy + 15,
-        });
+        let ids = ids_text(&u.ids);
+        let bold = |t: &str| (t.chars().count() as i64 * sizes.chip * 65 + 99) / 100;
+        let w = bold(&label).max(text_width(&ids, sizes.ids)) + 8;
+        let h = if ids.is_empty() {
+            sizes.chip + 4
+        } else {
+            sizes.chip + sizes.ids + 7
+        };
+        let sea = by_id.get(u.area.as_str()).is_some_and(|a| !a.land);
+        let (rx, ry) = if sea { (30, 14) } else { (15, 15) };
+        let mut candidates = labels::boxes_around(x, y, rx, ry, w, h, false);
+        if placer.best(&candidates).is_some_and(|(cost, _)| cost > 0) {
+            candidates = labels::boxes_near(x, y, w, h, 160, 8);
+        }
+        let at = placer.place_box(&candidates);
+        let (cx, cy) = (at.x0, at.y0);
         let c = colour(&u.owner);
         let what = if u.ids.is_empty() {
             format!("{}: {label} (seen from afar)", name(&u.owner))
         } else {
             format!("{}: {}", name(&u.owner), u.ids.join(", "))
         };
+        let ink = ink_on(&c);
+        // A chip pushed away from its area by the crowd is tied to it by a thin line.
+        let (nx, ny) = (x.clamp(at.x0, at.x1), y.clamp(at.y0, at.y1));
+        let tie = if (nx - x).abs().max((ny - y).abs()) > rx.max(ry) + 6 {
+            format!(
+                r#"<line x1="{x}" y1="{y}" x2="{nx}" y2="{ny}" stroke="{c}" stroke-width="1.5"/>"#
+            )
+        } else {
+            String::new()
+        };
+        let ids_line = if ids.is_empty() {
+            String::new()
+        } else {
+            format!(
+                r#"<text x="{}" y="{}" font-size="{}" fill="{ink}">{}</text>"#,
+                cx + 4,
+                cy + sizes.chip + sizes.ids + 3,
+                sizes.ids,
+                esc(&ids)
+            )
+        };
         let _ = writeln!(
             s,
-            r#"<g class="unit" id="units-{}-{}"><title>{}</title><rect x="{cx}" y="{cy}" width="{w}" height="15" rx="2" fill="{c}" stroke="{INK}" stroke-width="0.5"/><text x="{}" y="{}" font-size="11" font-weight="bold" fill="{}">{}</text></g>"#,
+            r#"<g class="unit" id="units-{}-{}"><title>{}</title>{tie}<rect x="{cx}" y="{cy}" width="{w}" height="{h}" rx="2" fill="{c}" stroke="{INK}" stroke-width="0.5"/><text x="{}" y="{}" font-size="{}" font-weight="bold" fill="{ink}">{}</text>{ids_line}</g>"#,
             esc(&u.area),
             esc(&u.owner),
             esc(&what),
             cx + 4,
-            cy + 12,
-            ink_on(&c),
+            cy + sizes.chip + 1,
+            sizes.chip,
             esc(&label)
         );
     }
     let _ = writeln!(s, "</g>");
 
-    // Marks beside each node, leftward: its terrain, its fort, the ruleset's own (PoG trenches).
-    let _ = writeln!(s, r#"<g class="marks">"#);
-    for a in &map.areas {
-        let (x, y) = pos[a.id.as_str()];
-        let mut right = x - if a.land { 15 } else { 32 };
-        for (tag, about, fill, ink) in area_marks(game, view, a) {
-            let w = labels::text_width(&tag, 10) + 4;
-            let left = right - w;
-            placer.block(Rect {
-                x0: left,
-                y0: y - 7,
-                x1: right,
-                y1: y + 7,
-            });
-            let _ = writeln!(
-                s,
-                r#"<g class="mark"><title>{}</title><rect x="{left}" y="{}" width="{w}" height="13" rx="2" fill="{fill}" stroke="{INK}" stroke-width="0.5"/><text x="{}" y="{}" font-size="10" fill="{ink}">{}</text></g>"#,
-                esc(&format!("{}: {about}", a.id)),
-                y - 7,
-                left + 2,
-                y + 3,
-                esc(&tag)
-            );
-            right = left - 2;
-        }
-    }
-    let _ = writeln!(s, "</g>");
-
-    // Names last, over everything, each where it covers nothing (`report::labels`).
+    // Names last, over everything, each where it covers nothing (`report::labels`); where its whole
+    // name finds no free place, its abbreviation may. On the phone map, the names of the areas of
+    // its own units and battles first, then those it sees; a name that finds no free place there is
+    // left out (the SVG attached names every area).
     let _ = writeln!(s, r#"<g class="names">"#);
-    for a in &map.areas {
+    let size = sizes.label;
+    let mut named: Vec<&AreaMark> = map.areas.iter().filter(|a| shown(a)).collect();
+    if layout == Layout::Phone {
+        let busy = busy_areas(view);
+        named.sort_by_key(|a| (!busy.contains(a.id.as_str()), a.seen.is_none()));
+    }
+    for a in named {
         let (x, y) = pos[a.id.as_str()];
-        let width = text_width(&a.id, LABEL_SIZE);
         let at = |dx: i64, dy: i64, anchor: &'static str| Spot {
             x: x + dx,
             y: y + dy,
             anchor,
         };
+        // Below the node (its box starts under the node's), above it, beside it, then farther.
+        let (below, above) = (16 + size, -16 - size / 4);
         let spots = if a.land {
             vec![
-                at(0, 26, "middle"),
-                at(0, -17, "middle"),
-                at(16, 5, "start"),
-                at(-16, 5, "end"),
-                at(0, 40, "middle"),
-                at(0, -31, "middle"),
+                at(0, below, "middle"),
+                at(0, above, "middle"),
+                at(18, 5, "start"),
+                at(-18, 5, "end"),
+                at(0, below + 14, "middle"),
+                at(0, above - 14, "middle"),
+                at(18, -10, "start"),
+                at(-18, -10, "end"),
+                at(18, 20, "start"),
+                at(-18, 20, "end"),
+                at(0, below + 28, "middle"),
+                at(0, above - 28, "middle"),
+                at(32, 5, "start"),
+                at(-32, 5, "end"),
             ]
         } else {
             vec![
                 at(0, 5, "middle"),
-                at(0, 30, "middle"),
-                at(0, -19, "middle"),
+                at(0, 16 + size, "middle"),
+                at(0, -16 - size / 4, "middle"),
             ]
         };
-        let spot = placer.place(&spots, width, LABEL_SIZE);
+        // Where all of these are taken, farther out, tied to the node by a line.
+        let far: Vec<Spot> = [44, 60, 76]
+            .into_iter()
+            .flat_map(|d| {
+                [
+                    at(0, d + size / 2, "middle"),
+                    at(0, -d, "middle"),
+                    at(d / 2, 5, "start"),
+                    at(-d / 2, 5, "end"),
+                    at(d / 2, d, "start"),
+                    at(-d / 2, d, "end"),
+                    at(d / 2, -d, "start"),
+                    at(-d / 2, -d, "end"),
+                ]
+            })
+            .collect();
+        let full = a.id.as_str();
+        let mut choice = None;
+        let short = abbreviation(full);
+        for (tied, candidates) in [(false, &spots), (true, &far)] {
+            for text in std::iter::once(full).chain(short.as_deref()) {
+                let (cost, spot) = placer.best_spot(candidates, text_width(text, size), size);
+                if choice.as_ref().is_none_or(|(c, _, _, _)| cost < *c) {
+                    choice = Some((cost, text.to_string(), spot, tied));
+                }
+                if cost == 0 {
+                    break;
+                }
+            }
+            if choice.as_ref().is_some_and(|(c, _, _, _)| *c == 0) {
+                break;
+            }
+        }
+        let Some((cost, text, spot, tied)) = choice else {
+            continue;
+        };
+        if cost > 0 && layout == Layout::Phone {
+            continue;
+        }
+        let b = labels::label_box(&spot, text_width(&text, size), size);
+        placer.block(b);
+        let tie = if tied {
+            let (nx, ny) = (x.clamp(b.x0, b.x1), y.clamp(b.y0, b.y1));
+            format!(
+                r##"<line x1="{x}" y1="{y}" x2="{nx}" y2="{ny}" stroke="#757575" stroke-width="1"/>"##
+            )
+        } else {
+            String::new()
+        };
         let style = if a.land {
             format!(r#"fill="{INK}""#)
         } else {
@@ -445,34 +778,107 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
         };
         let _ = writeln!(
             s,
-            r##"<text x="{}" y="{}" text-anchor="{}" font-size="{LABEL_SIZE}" {style} stroke="#ffffff" stroke-width="3" paint-order="stroke">{}</text>"##,
+            r##"<text x="{}" y="{}" text-anchor="{}" font-size="{size}" {style} stroke="#ffffff" stroke-width="3" paint-order="stroke">{}</text>{tie}"##,
             spot.x,
             spot.y,
             spot.anchor,
-            esc(&a.id)
+            esc(&text)
         );
     }
     let _ = writeln!(s, "</g>");
+    if layout == Layout::Phone {
+        let _ = writeln!(s, "</g>");
+    }
     s.push_str(&legend);
     s.push_str("</svg>\n");
     s
 }
 
-/// The tag of a terrain other than clear, drawn beside the node.
-fn terrain_tag(t: Terrain) -> Option<&'static str> {
-    match t {
-        Terrain::Clear => None,
-        Terrain::Forest => Some("for"),
-        Terrain::Hills => Some("hil"),
-        Terrain::Mountain => Some("mtn"),
-        Terrain::Marsh => Some("mar"),
-        Terrain::Swamp => Some("swp"),
-        Terrain::Desert => Some("des"),
+/// An arrow's owner, from and to, and the units that took it.
+type Leg<'a> = ((&'a str, &'a str, &'a str), Vec<&'a str>);
+
+/// The arrows of `marks`: one per owner and leg.
+fn legs_of(marks: &[MoveMark]) -> Vec<Leg<'_>> {
+    let mut legs: Vec<Leg> = Vec::new();
+    for m in marks {
+        let key = (m.owner.as_str(), m.from.as_str(), m.to.as_str());
+        match legs.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, units)) => units.push(&m.unit),
+            None => legs.push((key, vec![&m.unit])),
+        }
     }
+    legs
 }
 
-/// The marks of area `a`: tag, meaning, fill and ink. Its terrain (not clear), its fort (PoG), and
-/// the ruleset's own marks there (`Ruleset::map_marks`).
+/// `text` cut to the phone map's width at `size` pixels (a bold text counts a size larger), with
+/// an ellipsis where it was cut.
+fn fit(text: &str, size: i64) -> String {
+    // The bundled condensed font's letters average about 0.55 of the size.
+    let room = ((PHONE_WIDTH - 20) * 100 / (size * 55)) as usize;
+    if text.chars().count() <= room {
+        return text.to_string();
+    }
+    let mut cut: String = text.chars().take(room.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
+}
+
+/// A crowded name's short form: its first five letters and a dot ("Donau."), or none when the
+/// name is short already.
+fn abbreviation(name: &str) -> Option<String> {
+    (name.chars().count() > 6).then(|| format!("{}.", name.chars().take(5).collect::<String>()))
+}
+
+/// The ids of a chip's units, as many as fit in about 12 letters, then how many more: "FR-I
+/// FR-IV +2".
+fn ids_text(ids: &[String]) -> String {
+    let mut out = String::new();
+    for (i, id) in ids.iter().enumerate() {
+        let more = ids.len() - i;
+        if !out.is_empty() && out.len() + 1 + id.len() > 12 {
+            out.push_str(&format!(" +{more}"));
+            break;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(id);
+    }
+    out
+}
+
+/// How a terrain is drawn: a ring of its colour around the node, and its word in the legend.
+/// Clear and open ground have none. The word is the map's own (`AnyMap::terrain_word`), so that
+/// each ruleset's terrain shows: EiA's and PoG's forest, hills, mountain, marsh, swamp, desert;
+/// WBTS's rough and city; NGG's town; GITM's hill and water.
+fn terrain_colour(word: &str) -> Option<&'static str> {
+    Some(match word {
+        "forest" | "woods" => "#2e7d32",
+        "hills" | "hill" | "rough" => "#c8a165",
+        "mountain" | "mountains" => "#6d4c41",
+        "marsh" => "#4db6ac",
+        "swamp" => "#00796b",
+        "desert" => "#fbc02d",
+        "city" | "town" => "#757575",
+        "water" | "lake" => "#42a5f5",
+        _ => return None,
+    })
+}
+
+/// The terrain word of a land area and its colour, when it has one ([`terrain_colour`]).
+fn terrain_of<'g>(game: &'g Game, a: &AreaMark) -> Option<(&'g str, &'static str)> {
+    if !a.land {
+        return None;
+    }
+    let word = match &game.geometry {
+        Some(g) => g.terrain_word(a.index)?,
+        None => game.map.area(a.index).terrain.name(),
+    };
+    terrain_colour(word).map(|c| (word, c))
+}
+
+/// The marks of area `a`: tag, meaning, fill and ink. Its fort (PoG), and the ruleset's own marks
+/// there (`Ruleset::map_marks`); its terrain is the ring around its node ([`terrain_of`]).
 fn area_marks(
     game: &Game,
     view: &PowerView,
@@ -480,14 +886,6 @@ fn area_marks(
 ) -> Vec<(String, String, &'static str, &'static str)> {
     let area = game.map.area(a.index);
     let mut out = Vec::new();
-    if let Some(tag) = terrain_tag(area.terrain).filter(|_| a.land) {
-        out.push((
-            tag.to_string(),
-            area.terrain.name().to_string(),
-            "#f1f8e9",
-            INK,
-        ));
-    }
     if let Some(level) = area.fort {
         out.push((
             format!("F{level}"),
@@ -500,11 +898,6 @@ fn area_marks(
         out.push((m.tag.clone(), m.about.clone(), "#fff3e0", INK));
     }
     out
-}
-
-/// Whether `tag` is a terrain's.
-fn terrain_tag_of(tag: &str) -> bool {
-    ["for", "hil", "mtn", "mar", "swp", "des"].contains(&tag)
 }
 
 /// The title over the map.
@@ -558,6 +951,7 @@ fn draw_area(
     s: &mut String,
     a: &AreaMark,
     (x, y): (i64, i64),
+    ground: Option<(&str, &str)>,
     colour: &impl Fn(&str) -> String,
     name: &impl Fn(&str) -> String,
 ) {
@@ -578,6 +972,9 @@ fn draw_area(
     }
     if a.port {
         about.push("port".into());
+    }
+    if let Some((word, _)) = ground {
+        about.push(word.to_string());
     }
     about.push(match (a.land, a.control_known, &a.control) {
         (false, _, _) => String::new(),
@@ -622,6 +1019,9 @@ fn draw_area(
             r#" stroke-dasharray="3 2""#,
         ),
     };
+    if let Some((_, c)) = ground {
+        let _ = write!(s, r#"<circle cx="{x}" cy="{y}" r="16" fill="{c}"/>"#);
+    }
     let _ = write!(
         s,
         r#"<circle cx="{x}" cy="{y}" r="11" fill="{fill}" stroke="{stroke}" stroke-width="2.5"{dash}/>"#
@@ -712,6 +1112,9 @@ struct Legend {
     s: String,
     x: i64,
     y: i64,
+    sizes: Sizes,
+    /// Whether the row at `y` holds a cell in its first column ([`Legend::cell`]).
+    half_full: bool,
 }
 
 impl Legend {
@@ -719,34 +1122,80 @@ impl Legend {
     fn line(&mut self, symbol: String, text: &str) {
         let _ = writeln!(
             self.s,
-            r#"{symbol}<text x="{}" y="{}" font-size="12" fill="{INK}">{}</text>"#,
+            r#"{symbol}<text x="{}" y="{}" font-size="{}" fill="{INK}">{}</text>"#,
             self.x + 34,
             self.y + 4,
+            self.sizes.legend,
             esc(text)
         );
-        self.y += 22;
+        self.y += self.sizes.legend + 10;
+    }
+
+    /// A short line: a symbol drawn by `symbol` around (x, y) and its meaning, beside the previous
+    /// cell when the legend has two columns and the text fits in half its width. A run of cells
+    /// ends with [`Legend::flush`] (a heading flushes).
+    fn cell(&mut self, symbol: impl Fn(i64, i64) -> String, text: &str) {
+        let half = (self.sizes.legend_width - 20) / 2;
+        let fits = self.sizes.two_columns && text_width(text, self.sizes.legend) + 34 <= half - 4;
+        if !fits {
+            self.flush();
+            let line = symbol(self.x, self.y);
+            self.line(line, text);
+            return;
+        }
+        let x = if self.half_full {
+            self.x + half
+        } else {
+            self.x
+        };
+        let _ = writeln!(
+            self.s,
+            r#"{}<text x="{}" y="{}" font-size="{}" fill="{INK}">{}</text>"#,
+            symbol(x, self.y),
+            x + 34,
+            self.y + 4,
+            self.sizes.legend,
+            esc(text)
+        );
+        if self.half_full {
+            self.half_full = false;
+            self.y += self.sizes.legend + 10;
+        } else {
+            self.half_full = true;
+        }
+    }
+
+    /// Ends a run of cells: the next line starts a row of its own.
+    fn flush(&mut self) {
+        if self.half_full {
+            self.half_full = false;
+            self.y += self.sizes.legend + 10;
+        }
     }
 
     fn heading(&mut self, text: &str) {
+        self.flush();
         self.y += 6;
         let _ = writeln!(
             self.s,
-            r#"<text x="{}" y="{}" font-size="13" font-weight="bold" fill="{INK}">{}</text>"#,
+            r#"<text x="{}" y="{}" font-size="{}" font-weight="bold" fill="{INK}">{}</text>"#,
             self.x,
             self.y,
+            self.sizes.heading,
             esc(text)
         );
-        self.y += 20;
+        self.y += self.sizes.heading + 7;
     }
 }
 
-/// Draws the legend with its top left corner at (`left`, `top`); returns where it ends below.
+/// Draws the legend with its top left corner at (`left`, `top`), its texts at `sizes`; returns
+/// where it ends below.
 fn draw_legend(
     out: &mut String,
     game: &Game,
     view: &PowerView,
-    left: i64,
-    top: i64,
+    sizes: Sizes,
+    (left, top): (i64, i64),
     colour: &impl Fn(&str) -> String,
     name: &impl Fn(&str) -> String,
 ) -> i64 {
@@ -755,16 +1204,20 @@ fn draw_legend(
         s: String::new(),
         x,
         y: top + 30,
+        sizes,
+        half_full: false,
     };
     l.heading("Powers");
     for p in on_map(game, view) {
         let c = colour(&p.id);
         let mine = if p.id == view.power { " (you)" } else { "" };
-        l.line(
-            format!(
-                r#"<rect x="{x}" y="{}" width="22" height="14" fill="{c}" stroke="{INK}" stroke-width="0.5"/>"#,
-                l.y - 7
-            ),
+        l.cell(
+            |x, y| {
+                format!(
+                    r#"<rect x="{x}" y="{}" width="22" height="14" fill="{c}" stroke="{INK}" stroke-width="0.5"/>"#,
+                    y - 7
+                )
+            },
             &format!("{}{mine}", p.name),
         );
     }
@@ -786,58 +1239,68 @@ fn draw_legend(
         "out of sight: control not known",
     );
     if view.map.areas.iter().any(|a| !a.land) {
-        l.line(
-            format!(
-                r##"<ellipse cx="{}" cy="{}" rx="14" ry="8" fill="#e3f2fd" stroke="#64b5f6" stroke-width="1.5"/>"##,
-                x + 11,
-                l.y
-            ),
+        l.cell(
+            |x, y| {
+                format!(
+                    r##"<ellipse cx="{}" cy="{y}" rx="14" ry="8" fill="#e3f2fd" stroke="#64b5f6" stroke-width="1.5"/>"##,
+                    x + 11
+                )
+            },
             "sea area",
         );
     }
     if view.map.areas.iter().any(|a| a.city && a.fortress == 0) {
-        l.line(
-            format!(
-                r##"<rect x="{}" y="{}" width="8" height="8" fill="#ffffff" stroke="{INK}" stroke-width="1.5"/>"##,
-                x + 7,
-                l.y - 4
-            ),
+        l.cell(
+            |x, y| {
+                format!(
+                    r##"<rect x="{}" y="{}" width="8" height="8" fill="#ffffff" stroke="{INK}" stroke-width="1.5"/>"##,
+                    x + 7,
+                    y - 4
+                )
+            },
             "open city",
         );
     }
     if view.map.areas.iter().any(|a| a.city && a.fortress > 0) {
-        l.line(
-            format!(
-                r#"<rect x="{}" y="{}" width="8" height="8" fill="{INK}" stroke="{INK}" stroke-width="1.5"/>"#,
-                x + 7,
-                l.y - 4
-            ),
+        l.cell(
+            |x, y| {
+                format!(
+                    r#"<rect x="{}" y="{}" width="8" height="8" fill="{INK}" stroke="{INK}" stroke-width="1.5"/>"#,
+                    x + 7,
+                    y - 4
+                )
+            },
             "fortified city",
         );
     }
     if view.map.areas.iter().any(|a| a.capital.is_some()) {
-        l.line(
-            format!(
-                r##"<polygon points="{}" fill="#fbc02d" stroke="{INK}" stroke-width="1"/>"##,
-                star(x + 11, l.y)
-            ),
+        l.cell(
+            |x, y| {
+                format!(
+                    r##"<polygon points="{}" fill="#fbc02d" stroke="{INK}" stroke-width="1"/>"##,
+                    star(x + 11, y)
+                )
+            },
             "capital",
         );
     }
     if view.map.areas.iter().any(|a| a.depot) {
-        l.line(
-            format!(
-                r#"<polygon points="{},{} {},{} {},{}" fill="{INK}"/>"#,
-                x + 7,
-                l.y + 4,
-                x + 15,
-                l.y + 4,
-                x + 11,
-                l.y - 3
-            ),
+        l.cell(
+            |x, y| {
+                format!(
+                    r#"<polygon points="{},{} {},{} {},{}" fill="{INK}"/>"#,
+                    x + 7,
+                    y + 4,
+                    x + 15,
+                    y + 4,
+                    x + 11,
+                    y - 3
+                )
+            },
             "depot",
         );
     }
+    l.flush();
     l.line(
         format!(
             r##"<line x1="{x}" y1="{y}" x2="{}" y2="{y}" stroke="#9e9e9e" stroke-width="2"/>"##,
@@ -872,41 +1335,42 @@ fn draw_legend(
             "sea lane",
         );
     }
+    // The terrain this map draws, each kind once, in the order of `terrain_colour`.
+    let mut grounds: Vec<(&str, &str)> = view
+        .map
+        .areas
+        .iter()
+        .filter_map(|a| terrain_of(game, a))
+        .collect();
+    grounds.sort_by_key(|(_, c)| *c);
+    grounds.dedup_by_key(|(_, c)| *c);
+    if !grounds.is_empty() {
+        l.line(String::new(), "terrain: the ring around an area");
+    }
+    for (word, c) in grounds {
+        l.cell(
+            |x, y| {
+                format!(
+                    r##"<circle cx="{}" cy="{y}" r="10" fill="{c}"/><circle cx="{}" cy="{y}" r="6" fill="#ffffff" stroke="#616161" stroke-width="2"/>"##,
+                    x + 11,
+                    x + 11
+                )
+            },
+            word,
+        );
+    }
+    l.flush();
     // The marks this map draws, each kind once.
-    let mut kinds: Vec<(&str, String)> = Vec::new();
+    let mut said = BTreeSet::new();
     for a in &view.map.areas {
-        let area = game.map.area(a.index);
-        if let Some(tag) = terrain_tag(area.terrain).filter(|_| a.land) {
-            kinds.push((tag, format!("{}: {tag}", area.terrain.name())));
-        }
-        if area.fort.is_some() {
-            kinds.push(("F1", "F1, F2, F3: fort and its strength".to_string()));
+        if game.map.area(a.index).fort.is_some() && said.insert("F1") {
+            l.line(String::new(), "F1, F2, F3: fort and its strength");
         }
     }
     for m in &view.map.marks {
-        kinds.push((m.tag.as_str(), m.legend.to_string()));
-    }
-    let mut said = BTreeSet::new();
-    let mut terrain_words = Vec::new();
-    let mut other = Vec::new();
-    for (tag, text) in kinds {
-        if !said.insert(text.clone()) {
-            continue;
+        if said.insert(m.legend) {
+            l.line(String::new(), m.legend);
         }
-        if terrain_tag_of(tag) {
-            terrain_words.push(text);
-        } else {
-            other.push(text);
-        }
-    }
-    if !terrain_words.is_empty() {
-        l.line(
-            String::new(),
-            &format!("terrain: {}", terrain_words.join(", ")),
-        );
-    }
-    for text in other {
-        l.line(String::new(), &text);
     }
     l.heading("Units and events");
     l.line(
@@ -923,6 +1387,12 @@ fn draw_legend(
         l.line(String::new(), "L2: two leaders; S6: fleets of 6 ships");
     }
     l.line(String::new(), "~: strength seen from afar, rounded");
+    if view.map.units.iter().any(|u| !u.ids.is_empty()) {
+        l.line(
+            String::new(),
+            "under it: the ids of the units seen up close",
+        );
+    }
     l.line(
         format!(
             r#"<line x1="{x}" y1="{y}" x2="{}" y2="{y}" stroke="{own}" stroke-width="3"/><path d="M{} {} L{} {y} L{} {} z" fill="{own}"/>"#,
@@ -935,6 +1405,19 @@ fn draw_legend(
             y = l.y
         ),
         "a move you saw",
+    );
+    l.line(
+        format!(
+            r#"<line x1="{x}" y1="{y}" x2="{}" y2="{y}" stroke="{own}" stroke-width="3" stroke-dasharray="7 4"/><path d="M{} {} L{} {y} L{} {}" fill="none" stroke="{own}" stroke-width="2"/>"#,
+            x + 22,
+            x + 19,
+            l.y - 5,
+            x + 26,
+            x + 19,
+            l.y + 5,
+            y = l.y
+        ),
+        "a retreat you saw",
     );
     l.line(
         format!(
@@ -970,7 +1453,7 @@ fn draw_legend(
         out,
         r##"<rect x="{left}" y="{}" width="{}" height="{}" fill="#fafafa" stroke="#bdbdbd"/>"##,
         top + 10,
-        LEGEND_WIDTH - 10,
+        sizes.legend_width - 10,
         l.y - top
     );
     out.push_str(&l.s);

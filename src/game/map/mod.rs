@@ -142,6 +142,25 @@ impl AnyMap {
         }
     }
 
+    /// The terrain word of the area at `index` of [`AnyMap::areas_view`] (the places in their
+    /// order, column by column), as the map file names it: "rough", "town", "hill" (the closed
+    /// `Terrain` of the areas view drops the words it lacks). For a map of areas, the area's terrain.
+    pub fn terrain_word(&self, index: usize) -> Option<&str> {
+        fn at(columns: u16, rows: u16, index: usize) -> Option<(u16, u16)> {
+            let rows = usize::from(rows);
+            (rows > 0 && index < usize::from(columns) * rows)
+                .then(|| ((index / rows) as u16, (index % rows) as u16))
+        }
+        match self {
+            AnyMap::Areas(m) => m.areas.get(index).map(|a| a.terrain.name()),
+            AnyMap::Hex(m) => {
+                at(m.columns(), m.rows(), index).map(|(col, row)| m.terrain(hex::Hex { col, row }))
+            }
+            AnyMap::Grid(m) => at(m.columns(), m.rows(), index)
+                .map(|(col, row)| m.terrain(grid::Square { col, row })),
+        }
+    }
+
     /// Loads a map file: `kind = "hex"` or `kind = "grid"` for the compact kinds, read with the
     /// ruleset's `words`; without `kind`, the `[[area]]` tables of an area map, whose areas may name
     /// the `powers`.
