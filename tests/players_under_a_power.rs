@@ -206,6 +206,7 @@ fn gitm_6_each_player_authenticates_and_the_commanders_order_wins_over_the_deput
     pbem()
         .arg("verify")
         .arg(reports.join("france.berthier.txt"))
+        .arg(reports.join("france.berthier.json"))
         .arg("--orders")
         .arg(&berthier)
         .assert()
