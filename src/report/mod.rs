@@ -49,7 +49,8 @@ pub struct Rendered {
     pub mail_html: Option<String>,
     /// The map laid out for a phone (`svg::Layout::Phone`), which the report's mail carries drawn
     /// as PNG (`png::render`, by the caller that writes the mail: drawing costs, and a report
-    /// rendered only to be read needs none).
+    /// rendered only to be read needs none); empty when the game's mail carries no PNG
+    /// (`[mail] map_png = false`).
     pub phone_map: String,
     /// Files written beside the report and attached to its mail.
     pub attachments: Vec<ReportFile>,
@@ -81,11 +82,17 @@ pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
         ..fields.clone()
     };
     let html = templates::render(game, "report.html", &context)?;
-    let phone_map = svg::render_as(game, input.shared, &view, svg::Layout::Phone);
+    // The phone's map only for the PNG it is drawn into (a second SVG of the map per power).
+    let png = game.config.mail.map_png;
+    let phone_map = if png {
+        svg::render_as(game, input.shared, &view, svg::Layout::Phone)
+    } else {
+        String::new()
+    };
     let mail_map = minijinja::context! {
         map_svg => "",
-        map_cid => game.config.mail.map_png.then(|| format!("cid:{MAP_CID}")),
-        map_size => png::size_of_svg(&phone_map),
+        map_cid => png.then(|| format!("cid:{MAP_CID}")),
+        map_size => png.then(|| png::size_of_svg(&phone_map)).flatten(),
         ..fields
     };
     let mail_html = templates::render(game, "report.html", &mail_map)?;
