@@ -177,3 +177,28 @@ impl DiceHeader {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_short_header_stands_for_the_powers_lines_by_their_count_and_digest() {
+        let entropy = [("b".to_string(), [3; 32]), ("a".to_string(), [4; 32])];
+        let h = DiceHeader::new("g", 3, &[1; 32], &[2; 32], &entropy, &[5; 32]);
+        let lines: String = h
+            .text
+            .lines()
+            .filter(|l| is_power_line(l))
+            .flat_map(|l| [l, "\n"])
+            .collect();
+        assert_eq!(lines.lines().count(), 2);
+        let listed = listed_line(2, &lines);
+        assert_eq!(h.short, h.text.replacen(&lines, &listed, 1));
+        assert!(!h.short.contains("entropy "));
+        let value = listed.trim_end().strip_prefix("listed: ").unwrap();
+        assert_eq!(parse_listed(value), Some((2, sha256_hex(lines.as_bytes()))));
+        assert_eq!(parse_listed("1 power, sha256 ab"), Some((1, "ab".into())));
+        assert_eq!(parse_listed("two powers, sha256 ab"), None);
+    }
+}
