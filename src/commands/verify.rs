@@ -24,7 +24,7 @@ use crate::audit::verify::{announcement_commitment, Anchor, ClosingMail, SentOrd
     "pbem verify \"Ulm 1805 turn 3.eml\" --announcement \"Ulm 1805 turn 3 announcement.eml\"",
     "pbem verify france-turn-3.json --previous france-turn-2.txt --orders my-orders.eml",
     "pbem verify france-turn-1.txt france-turn-1.json --commitment 7fb5e5e3...c190",
-    "pbem verify france-turn-3.txt --sealed \"sealed rolls of turn 3.txt\""
+    "pbem verify \"Ulm 1805 turn 3.eml\" --sealed \"sealed rolls of turn 3.txt\""
 ))]
 pub struct Args {
     /// The report: a saved mail (.eml), or its text, HTML or JSON form, or several of them (a text or
