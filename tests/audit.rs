@@ -95,6 +95,7 @@ fn an_edited_report_roll_is_caught_by_verify_and_audit() {
     pbem()
         .arg("verify")
         .arg(&report)
+        .arg(report.with_extension("json"))
         .assert()
         .code(4)
         .stdout(predicate::str::contains("WRONG line"))
@@ -118,6 +119,7 @@ fn a_swapped_label_is_caught_by_verify() {
     pbem()
         .arg("verify")
         .arg(&report)
+        .arg(report.with_extension("json"))
         .assert()
         .code(4)
         .stdout(predicate::str::contains("WRONG"));
@@ -131,6 +133,7 @@ fn an_edited_header_is_caught_by_verify() {
     pbem()
         .arg("verify")
         .arg(&report)
+        .arg(report.with_extension("json"))
         .assert()
         .code(4)
         .stdout(predicate::str::contains(
@@ -146,6 +149,7 @@ fn verify_of_an_untouched_report_passes() {
         pbem()
             .arg("verify")
             .arg(game.join(format!("turns/1/reports/{p}.txt")))
+            .arg(game.join(format!("turns/1/reports/{p}.json")))
             .args(["--commitment", commitment.trim()])
             .assert()
             .success()
@@ -164,6 +168,7 @@ fn a_removed_turn_record_breaks_the_chain() {
     pbem()
         .arg("verify")
         .arg(game.join("turns/2/reports/france.txt"))
+        .arg(game.join("turns/2/reports/france.json"))
         .arg("--previous")
         .arg(game.join("turns/1/reports/france.txt"))
         .assert()
@@ -229,4 +234,72 @@ fn compute_into_hands_every_file_once_and_stops_at_a_failing_sink() {
     let error = format!("{:#}", failed.err().expect("the sink's error"));
     assert!(error.contains("the disk is full"), "{error}");
     assert_eq!(calls, 3);
+}
+
+/// The powers' entropy lines of the header, each with its line break, from a JSON report's
+/// `dice.text`.
+fn entropy_lines(json: &Path) -> String {
+    let json: serde_json::Value = serde_json::from_str(&fs::read_to_string(json).unwrap()).unwrap();
+    json["dice"]["text"]
+        .as_str()
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("entropy "))
+        .flat_map(|l| [l, "\n"])
+        .collect()
+}
+
+#[test]
+fn the_text_and_html_reports_give_the_powers_entropy_by_its_count_and_digest() {
+    let (_t, game) = demo();
+    let reports = game.join("turns/1/reports");
+    let lines = entropy_lines(&reports.join("france.json"));
+    let count = lines.lines().count();
+    assert!(count >= 2, "the demo's header lists entropy: {lines}");
+    let listed = format!(
+        "listed: {count} powers, sha256 {}",
+        pbem::game::record::sha256_hex(lines.as_bytes())
+    );
+    for form in ["txt", "html"] {
+        let text = fs::read_to_string(reports.join(format!("france.{form}"))).unwrap();
+        assert!(text.contains(&listed), "france.{form} has no '{listed}'");
+        for line in lines.lines() {
+            assert!(!text.contains(line), "france.{form} lists '{line}'");
+        }
+        assert!(text.contains("the JSON report (attached to the mail) lists them in full"));
+    }
+}
+
+#[test]
+fn verify_of_a_text_report_alone_asks_for_the_json_report() {
+    let (_t, game) = demo();
+    pbem()
+        .arg("verify")
+        .arg(game.join("turns/1/reports/france.txt"))
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "give the JSON report too, which lists them (pbem verify REPORT.txt REPORT.json)",
+        ));
+}
+
+#[test]
+fn a_listed_line_that_is_not_the_json_reports_list_is_caught_by_verify() {
+    let (_t, game) = demo();
+    let report = game.join("turns/1/reports/france.html");
+    let json = report.with_extension("json");
+    // The JSON report's header is made to list one entropy line less, its digest fixed: the HTML
+    // report's `listed:` line no longer stands for its lines.
+    let first = entropy_lines(&json).lines().next().unwrap().to_string();
+    let text = fs::read_to_string(&json).unwrap();
+    fs::write(&json, text.replacen(&format!("{first}\\n"), "", 1)).unwrap();
+    pbem()
+        .arg("verify")
+        .arg(&report)
+        .arg(&json)
+        .assert()
+        .code(4)
+        .stdout(predicate::str::contains(
+            "the HTML report's dice header does not stand for the powers the JSON report lists",
+        ));
 }

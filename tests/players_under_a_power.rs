@@ -200,7 +200,8 @@ fn gitm_6_each_player_authenticates_and_the_commanders_order_wins_over_the_deput
         .map(|e| e.to_string())
         .collect();
     assert!(errors.is_empty(), "{errors:#?}");
-    assert_eq!(value["dice"]["entropy"][0]["power"], "france.berthier");
+    let header = value["dice"]["text"].as_str().unwrap();
+    assert!(header.contains("\nentropy france.berthier: "), "{header}");
     // Mailed to his own address, and to nobody else.
     let mail =
         fs::read_to_string(game.join("mail/outbox/t0001-report-france-berthier.eml")).unwrap();
@@ -215,6 +216,7 @@ fn gitm_6_each_player_authenticates_and_the_commanders_order_wins_over_the_deput
     pbem()
         .arg("verify")
         .arg(reports.join("france.berthier.txt"))
+        .arg(reports.join("france.berthier.json"))
         .arg("--orders")
         .arg(&berthier)
         .assert()

@@ -191,10 +191,12 @@ fn audit_re_derives_a_sealed_roll_and_fails_when_its_faces_are_changed() {
 #[test]
 fn verify_counts_the_sealed_rolls_of_every_report_form() {
     let (_tmp, dir) = played();
+    // The text and HTML forms with the JSON report, which lists the entropy their header stands for.
     for form in ["txt", "html", "json"] {
         pbem()
             .arg("verify")
             .arg(dir.join(format!("turns/1/reports/austria.{form}")))
+            .arg(dir.join("turns/1/reports/austria.json"))
             .assert()
             .success()
             .stdout(predicates::str::contains(
@@ -234,6 +236,7 @@ fn unseal_waits_for_its_turns_then_verify_checks_the_published_list() {
     pbem()
         .arg("verify")
         .arg(&report)
+        .arg(report.with_extension("json"))
         .arg("--sealed")
         .arg(dir.join("unsealed/1.txt"))
         .assert()
@@ -249,6 +252,7 @@ fn unseal_waits_for_its_turns_then_verify_checks_the_published_list() {
     pbem()
         .arg("verify")
         .arg(&report)
+        .arg(report.with_extension("json"))
         .arg("--sealed")
         .arg(&bad)
         .assert()
@@ -267,6 +271,7 @@ fn unseal_waits_for_its_turns_then_verify_checks_the_published_list() {
     pbem()
         .arg("verify")
         .arg(&report)
+        .arg(report.with_extension("json"))
         .arg("--sealed")
         .arg(&bad)
         .assert()

@@ -27,6 +27,17 @@ fn verify(report: &Path, game: &Path) -> assert_cmd::assert::Assert {
         .assert()
 }
 
+/// `verify` of a text or HTML report with France's JSON report, which lists the powers' entropy that
+/// their header gives by its digest (`listed:`).
+fn verify_with_json(report: &Path, game: &Path) -> assert_cmd::assert::Assert {
+    pbem()
+        .arg("verify")
+        .arg(report)
+        .arg(game.join("turns/1/reports/france.json"))
+        .args(["--commitment", &commitment(game)])
+        .assert()
+}
+
 /// A mail of France's turn 1 report: text, HTML and JSON parts, each in `encoding`, lines ending
 /// with `eol`.
 fn report_mail(game: &Path, encoding: &str, eol: &str) -> String {
@@ -93,10 +104,13 @@ fn the_untouched_report_mail_verifies_in_every_transfer_encoding() {
 }
 
 #[test]
-fn each_form_of_the_report_verifies_on_its_own() {
+fn each_form_of_the_report_verifies_with_the_json_report_which_lists_the_entropy() {
     let (_t, game) = demo();
-    for ext in ["txt", "html", "json"] {
-        verify(&game.join(format!("turns/1/reports/france.{ext}")), &game)
+    verify(&game.join("turns/1/reports/france.json"), &game)
+        .success()
+        .stdout(predicate::str::contains("the report checks out"));
+    for ext in ["txt", "html"] {
+        verify_with_json(&game.join(format!("turns/1/reports/france.{ext}")), &game)
             .success()
             .stdout(predicate::str::contains("the report checks out"));
     }
@@ -174,7 +188,7 @@ fn a_deleted_roll_line_is_caught() {
         "cut.txt",
         text.replacen(&format!("{line}\n"), "", 1),
     );
-    verify(&cut, &game)
+    verify_with_json(&cut, &game)
         .code(4)
         .stdout(predicate::str::contains(
             "event gives dice but lists no roll (a roll line was removed): FR-Gd (france) tries to march",
@@ -198,7 +212,7 @@ fn a_duplicated_label_is_caught() {
         "twice.txt",
         text.replacen(&line, &format!("{line}\n{line}"), 1),
     );
-    verify(&twice, &game)
+    verify_with_json(&twice, &game)
         .code(4)
         .stdout(predicate::str::contains(
             "lists the label reinforce/area=Ulm/unit=FR-Gd twice",
@@ -216,7 +230,7 @@ fn event_text_that_contradicts_its_roll_is_caught() {
         "to the battle at Ulm (by the SOP): rolls 1, needs 2 or less: it arrives.",
         1,
     );
-    verify(&write(t.path(), "forged.txt", forged), &game)
+    verify_with_json(&write(t.path(), "forged.txt", forged), &game)
         .code(4)
         .stdout(predicate::str::contains(
             "event for reinforce/area=Ulm/unit=FR-Gd says it rolled [1], but its roll line shows [2]",

@@ -35,6 +35,51 @@ pub struct ParsedHeader {
     /// The turn's sealed rolls, `N SHA` (`engine::sealed`); empty when the header has no `sealed:`
     /// line (the turn had none).
     pub sealed: String,
+    /// The `listed: N powers, sha256 HEX` line of a short header (text and HTML reports), which
+    /// stands for the powers' lines: `(N, HEX)`; none when the header lists them (JSON report).
+    pub listed: Option<(usize, String)>,
+}
+
+impl ParsedHeader {
+    /// The powers the header lists (v2: its closing list; v1: the entropy lines).
+    fn powers(&self) -> usize {
+        if self.orders.is_empty() {
+            self.entropy.len()
+        } else {
+            self.orders.len()
+        }
+    }
+
+    /// This short header with the powers' lines of `full` (a header that lists them) in place of its
+    /// `listed:` line, when they are the lines it stands for; else why not.
+    pub fn completed(&self, full: &ParsedHeader) -> std::result::Result<ParsedHeader, String> {
+        let Some((count, digest)) = &self.listed else {
+            return Ok(self.clone());
+        };
+        let lines: String = full
+            .text
+            .lines()
+            .filter(|l| crate::report::header::is_power_line(l))
+            .flat_map(|l| [l, "\n"])
+            .collect();
+        if *count != full.powers() || !digest.eq_ignore_ascii_case(&sha256_hex(lines.as_bytes())) {
+            return Err(format!(
+                "its line 'listed: {count} powers, sha256 {digest}' is not the {} power(s) the other lists",
+                full.powers()
+            ));
+        }
+        let mut text = String::new();
+        for line in self.text.lines() {
+            if line.starts_with("listed: ") {
+                text.push_str(&lines);
+            } else {
+                text.push_str(line);
+                text.push('\n');
+            }
+        }
+        parse_header(&format!("{text}header sha256: {}\n", self.digest))
+            .map_err(|e| format!("{e:#}"))
+    }
 }
 
 /// One roll as listed in a report: its label, the dice and the faces shown, and the text of the event
@@ -129,6 +174,7 @@ pub fn parse_header(report: &str) -> Result<ParsedHeader> {
         entropy: Vec::new(),
         seed: String::new(),
         sealed: String::new(),
+        listed: None,
     };
     for line in &lines[start..] {
         if let Some(d) = line.strip_prefix("header sha256: ") {
@@ -147,6 +193,10 @@ pub fn parse_header(report: &str) -> Result<ParsedHeader> {
             "close" => h.close = value.to_string(),
             "beacon" => h.beacon = value.to_string(),
             "sealed" => h.sealed = value.to_string(),
+            crate::report::header::LISTED => {
+                h.listed = crate::report::header::parse_listed(value)
+                    .or(Some((usize::MAX, value.to_string())));
+            }
             k if k.starts_with("orders ") => h
                 .orders
                 .push((k["orders ".len()..].to_string(), value.to_string())),
@@ -328,11 +378,12 @@ pub fn verify(
     closing: Option<&ClosingMail>,
     sent: Option<&SentOrders>,
 ) -> Result<Verification> {
+    let mut problems = Vec::new();
+    let forms = &completed(forms, &mut problems)?;
     let Some(first) = forms.first() else {
         bail!("no report to verify");
     };
     let header = first.header.clone();
-    let mut problems = Vec::new();
     let mut passed = Vec::new();
     let seed = check_header(&header, &mut problems);
     if problems.is_empty() {
@@ -440,6 +491,33 @@ pub fn verify(
         passed,
         anchored: !anchors.is_empty(),
     })
+}
+
+/// The forms with each short header (text, HTML: a `listed:` line for the powers' lines) completed
+/// from a form that lists them (the JSON report); a short header that does not stand for those lines
+/// is a problem. An error when no form lists them: the seed cannot be checked without them.
+fn completed(forms: &[ReportForm], problems: &mut Vec<String>) -> Result<Vec<ReportForm>> {
+    let Some(full) = forms.iter().find(|f| f.header.listed.is_none()) else {
+        let Some(f) = forms.first() else {
+            bail!("no report to verify");
+        };
+        bail!(
+            "the {} report gives the powers' entropy as one line, 'listed:' (their count and SHA-256), and verify needs the lines themselves to check the header's digest and the seed: give the JSON report too, which lists them (pbem verify REPORT.txt REPORT.json), or the report's mail, which carries it",
+            f.form.name()
+        );
+    };
+    let mut out = forms.to_vec();
+    for f in &mut out {
+        match f.header.completed(&full.header) {
+            Ok(h) => f.header = h,
+            Err(why) => problems.push(format!(
+                "the {} report's dice header does not stand for the powers the {} report lists: {why}",
+                f.form.name(),
+                full.form.name()
+            )),
+        }
+    }
+    Ok(out)
 }
 
 /// The entropy the header lists for the player's power against the line of his own orders: the same,

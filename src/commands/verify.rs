@@ -16,17 +16,21 @@ use crate::audit::verify::{announcement_commitment, Anchor, ClosingMail, SentOrd
 /// same rolls; it says how many sealed rolls the turn had (rolls no report shows until the referee
 /// publishes them with `pbem unseal`), and with --sealed checks the published list. Anchor the commitment with --commitment, --announcement or --previous (without one,
 /// verify says so: the referee could then have chosen his secret after the orders came in), and check
-/// your own entropy with --orders.
+/// your own entropy with --orders. The text and HTML reports give the powers' entropy as one line,
+/// `listed:` (their count and SHA-256): give the JSON report too, which lists them (or the mail,
+/// which carries every form).
 #[derive(Debug, clap::Args)]
 #[command(after_help = examples!(
     "pbem verify \"Ulm 1805 turn 3.eml\" --announcement \"Ulm 1805 turn 3 announcement.eml\"",
     "pbem verify france-turn-3.json --previous france-turn-2.txt --orders my-orders.eml",
-    "pbem verify france-turn-1.txt --commitment 7fb5e5e3...c190",
-    "pbem verify france-turn-3.txt --sealed \"sealed rolls of turn 3.txt\""
+    "pbem verify france-turn-1.txt france-turn-1.json --commitment 7fb5e5e3...c190",
+    "pbem verify \"Ulm 1805 turn 3.eml\" --sealed \"sealed rolls of turn 3.txt\""
 ))]
 pub struct Args {
-    /// The report: a saved mail (.eml) or a text, HTML or JSON report.
-    pub report: PathBuf,
+    /// The report: a saved mail (.eml), or its text, HTML or JSON form, or several of them (a text or
+    /// HTML report with the JSON report, which lists the powers' entropy its header stands for).
+    #[arg(required = true, num_args = 1..)]
+    pub report: Vec<PathBuf>,
     /// The report of the turn before (any form, or its mail): this turn's commitment must be the one
     /// it announced.
     #[arg(long)]
@@ -111,8 +115,19 @@ fn sent_orders(p: &Path, turn: u32) -> Result<SentOrders> {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let report_forms = forms::report_forms(&read(&args.report)?)
-        .with_context(|| format!("cannot read a report in {}", args.report.display()))?;
+    let mut report_forms = Vec::new();
+    for p in &args.report {
+        report_forms.extend(
+            forms::report_forms(&read(p)?)
+                .with_context(|| format!("cannot read a report in {}", p.display()))?,
+        );
+    }
+    let shown = args
+        .report
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
     let turn = report_forms[0].header.turn;
     let mut anchors = Vec::new();
     if let Some(c) = &args.commitment {
@@ -248,7 +263,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let names: Vec<&str> = v.forms.iter().map(|f| f.name()).collect();
     crate::say!(
         "{}: game {} turn {}, header sha256 {} ({} form{}: {})",
-        args.report.display(),
+        shown,
         h.game,
         h.turn,
         h.digest,

@@ -1,5 +1,10 @@
 //! The public dice header of a turn (pbem-dice/v1 reveal): the same text in every report of the turn,
 //! with its SHA-256, so that players can compare headers among themselves.
+//!
+//! The header lists a line for each power (its entropy; under v2 its orders digest too), the one part
+//! of a report that grows with the world: the JSON report carries it whole, the text and HTML forms
+//! [`DiceHeader::short`], where one [`LISTED`] line stands for the powers' lines by their count and
+//! SHA-256 (`pbem verify` puts the JSON report's lines back in its place and checks both).
 
 use serde::Serialize;
 
@@ -27,6 +32,41 @@ pub struct DiceHeader {
     pub text: String,
     /// SHA-256 of `text`.
     pub digest: String,
+    /// `text` with its powers' lines replaced by one [`LISTED`] line (text and HTML reports).
+    pub short: String,
+}
+
+/// The key of the line that stands for the powers' lines in [`DiceHeader::short`]:
+/// `listed: N powers, sha256 HEX`, N the powers listed and HEX the SHA-256 of their lines (each with
+/// its line break) as the header text holds them.
+pub const LISTED: &str = "listed";
+
+/// The line that stands for the powers' lines `lines` (`powers` of them) in a short header.
+pub fn listed_line(powers: usize, lines: &str) -> String {
+    format!(
+        "{LISTED}: {powers} power{}, sha256 {}\n",
+        if powers == 1 { "" } else { "s" },
+        sha256_hex(lines.as_bytes())
+    )
+}
+
+/// Reads a [`listed_line`]'s value (after `listed: `): the count and the digest.
+pub fn parse_listed(value: &str) -> Option<(usize, String)> {
+    let (count, digest) = value.split_once(", sha256 ")?;
+    let count = count
+        .strip_suffix(" powers")
+        .or_else(|| count.strip_suffix(" power"))?;
+    Some((count.parse().ok()?, digest.trim().to_string()))
+}
+
+/// Whether a header line is one of the powers' lines (`entropy <power>: ...`, `orders <power>: ...`).
+pub fn is_power_line(line: &str) -> bool {
+    line.starts_with("entropy ") || line.starts_with("orders ")
+}
+
+/// `head`, the powers' lines `lines` (`powers` of them) as one [`listed_line`], then `tail`.
+fn short(head: &str, powers: usize, lines: &str, tail: &str) -> String {
+    format!("{head}{}{tail}", listed_line(powers, lines))
 }
 
 impl DiceHeader {
@@ -39,7 +79,7 @@ impl DiceHeader {
         beacon: &str,
         seed: &Bytes32,
     ) -> Self {
-        let mut text = format!(
+        let head = format!(
             "{}\ngame: {}\nturn: {}\ncommitment: {}\nsecret: {}\n",
             crate::dice_v2::SCHEME,
             close.game,
@@ -47,16 +87,19 @@ impl DiceHeader {
             dice::to_hex(commitment),
             dice::to_hex(secret)
         );
+        let mut lines = String::new();
         for p in &close.powers {
-            text.push_str(&format!("orders {}: {}\n", p.id, p.orders));
-            text.push_str(&format!("entropy {}: {}\n", p.id, p.entropy));
+            lines.push_str(&format!("orders {}: {}\n", p.id, p.orders));
+            lines.push_str(&format!("entropy {}: {}\n", p.id, p.entropy));
         }
-        text.push_str(&format!(
+        let tail = format!(
             "close: {}\nbeacon: {beacon}\nseed: {}\n",
             close.close,
             dice::to_hex(seed)
-        ));
+        );
+        let text = format!("{head}{lines}{tail}");
         let digest = sha256_hex(text.as_bytes());
+        let short = short(&head, close.powers.len(), &lines, &tail);
         DiceHeader {
             scheme: crate::dice_v2::SCHEME,
             game: close.game.clone(),
@@ -73,6 +116,7 @@ impl DiceHeader {
             sealed: String::new(),
             text,
             digest,
+            short,
         }
     }
 
@@ -85,6 +129,7 @@ impl DiceHeader {
     ) -> anyhow::Result<Self> {
         if let Some(value) = crate::engine::sealed::header_value(events, seal)? {
             self.text.push_str(&format!("sealed: {value}\n"));
+            self.short.push_str(&format!("sealed: {value}\n"));
             self.sealed = value;
             self.digest = sha256_hex(self.text.as_bytes());
         }
@@ -104,16 +149,19 @@ impl DiceHeader {
             .map(|(p, e)| (p.clone(), dice::to_hex(e)))
             .collect();
         entropy.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-        let mut text = format!(
+        let head = format!(
             "pbem-dice/v1\ngame: {game}\nturn: {turn}\ncommitment: {}\nsecret: {}\n",
             dice::to_hex(commitment),
             dice::to_hex(secret)
         );
+        let mut lines = String::new();
         for (p, e) in &entropy {
-            text.push_str(&format!("entropy {p}: {e}\n"));
+            lines.push_str(&format!("entropy {p}: {e}\n"));
         }
-        text.push_str(&format!("seed: {}\n", dice::to_hex(seed)));
+        let tail = format!("seed: {}\n", dice::to_hex(seed));
+        let text = format!("{head}{lines}{tail}");
         let digest = sha256_hex(text.as_bytes());
+        let short = short(&head, entropy.len(), &lines, &tail);
         DiceHeader {
             scheme: "pbem-dice/v1",
             game: game.into(),
@@ -125,6 +173,32 @@ impl DiceHeader {
             sealed: String::new(),
             text,
             digest,
+            short,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_short_header_stands_for_the_powers_lines_by_their_count_and_digest() {
+        let entropy = [("b".to_string(), [3; 32]), ("a".to_string(), [4; 32])];
+        let h = DiceHeader::new("g", 3, &[1; 32], &[2; 32], &entropy, &[5; 32]);
+        let lines: String = h
+            .text
+            .lines()
+            .filter(|l| is_power_line(l))
+            .flat_map(|l| [l, "\n"])
+            .collect();
+        assert_eq!(lines.lines().count(), 2);
+        let listed = listed_line(2, &lines);
+        assert_eq!(h.short, h.text.replacen(&lines, &listed, 1));
+        assert!(!h.short.contains("entropy "));
+        let value = listed.trim_end().strip_prefix("listed: ").unwrap();
+        assert_eq!(parse_listed(value), Some((2, sha256_hex(lines.as_bytes()))));
+        assert_eq!(parse_listed("1 power, sha256 ab"), Some((1, "ab".into())));
+        assert_eq!(parse_listed("two powers, sha256 ab"), None);
     }
 }

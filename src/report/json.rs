@@ -165,19 +165,14 @@ struct Dice<'a> {
     turn: u32,
     commitment: &'a str,
     secret: &'a str,
-    entropy: Vec<Entropy<'a>>,
+    // Every power's `E_p` is in `text` alone (`entropy <power>: <E_p>` lines): listed again here it
+    // doubled the one part of a report that grows with the number of powers.
     seed: &'a str,
     /// The turn's sealed rolls, `N SHA` (`engine::sealed`); absent when it had none.
     #[serde(skip_serializing_if = "str::is_empty")]
     sealed: &'a str,
     text: &'a str,
     digest: &'a str,
-}
-
-#[derive(Serialize)]
-struct Entropy<'a> {
-    power: &'a str,
-    entropy: &'a str,
 }
 
 fn unit(u: &UnitLine) -> Unit<'_> {
@@ -298,11 +293,6 @@ pub fn render(
             turn: h.turn,
             commitment: &h.commitment,
             secret: &h.secret,
-            entropy: h
-                .entropy
-                .iter()
-                .map(|(power, entropy)| Entropy { power, entropy })
-                .collect(),
             seed: &h.seed,
             sealed: &h.sealed,
             text: &h.text,

@@ -82,15 +82,16 @@ pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
     };
     let html = templates::render(game, "report.html", &context)?;
     // Drawn only for a mail that shows it (`map_png`): a game of hundreds of powers mails none.
-    let phone_map = if game.config.mail.map_png {
+    let png = game.config.mail.map_png;
+    let phone_map = if png {
         svg::render_as(game, input.shared, &view, svg::Layout::Phone)
     } else {
         String::new()
     };
     let mail_map = minijinja::context! {
         map_svg => "",
-        map_cid => game.config.mail.map_png.then(|| format!("cid:{MAP_CID}")),
-        map_size => png::size_of_svg(&phone_map),
+        map_cid => png.then(|| format!("cid:{MAP_CID}")),
+        map_size => png.then(|| png::size_of_svg(&phone_map)).flatten(),
         ..fields
     };
     let mail_html = templates::render(game, "report.html", &mail_map)?;

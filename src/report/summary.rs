@@ -122,12 +122,23 @@ pub fn summary(game: &Game, input: &SummaryInput<'_>) -> anyhow::Result<String> 
             .enumerate()
             .map(move |(i, s)| (p, s, i == 0))
     });
+    // The decisions taken for each power and each power's orders files, grouped once (in turn
+    // order; the first file of a power and player): a search per power was powers x events.
+    let mut decided: BTreeMap<&str, Vec<&Event>> = BTreeMap::new();
+    for e in input.events {
+        if let Some(d) = &e.decision {
+            decided.entry(d.power.as_str()).or_default().push(e);
+        }
+    }
+    let mut files: BTreeMap<(&str, Option<&str>), _> = BTreeMap::new();
+    for o in input.orders {
+        files
+            .entry((o.power.as_str(), o.player.as_deref()))
+            .or_insert(o);
+    }
     for (p, player, first) in slots {
         let stem = crate::engine::command::file_stem(&p.id, player.as_deref());
-        let file = input
-            .orders
-            .iter()
-            .find(|o| o.power == p.id && o.player == player);
+        let file = files.get(&(p.id.as_str(), player.as_deref())).copied();
         let check = file.and_then(|o| o.check.as_ref());
         let due = game.ruleset.expects_orders(input.state_before, &p.id);
         let status = match check {
@@ -174,11 +185,12 @@ pub fn summary(game: &Game, input: &SummaryInput<'_>) -> anyhow::Result<String> 
             rejected: check.map_or(0, |c| c.rejected()),
             diagnostics: file.map_or(String::new(), |o| o.rendered.clone()),
             entropy: check.is_some_and(|c| c.entropy.is_some()),
-            decisions: input
-                .events
-                .iter()
+            decisions: decided
+                .get(p.id.as_str())
+                .into_iter()
+                .flatten()
+                .copied()
                 .filter(|_| first)
-                .filter(|e| e.decision.as_ref().is_some_and(|d| d.power == p.id))
                 .filter_map(decision)
                 .collect(),
         });

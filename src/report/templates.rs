@@ -2,6 +2,10 @@
 //! same name in its own `templates/` folder; otherwise the templates built into pbem from the
 //! repository's `templates/` are used.
 
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
 use anyhow::{Context, Result};
 use minijinja::{Environment, UndefinedBehavior};
 use serde::Serialize;
@@ -30,29 +34,51 @@ const BUILT_IN: &[(&str, &str)] = &[
     ),
 ];
 
+/// The templates compiled in this process, by name and then by source: a turn renders the same
+/// few templates for every power (four per power at 1,000 powers), and compiling one cost more
+/// than rendering a small report. Keyed by the source itself, so that a game's own template edited
+/// between two renders is compiled again.
+type Compiled = BTreeMap<String, BTreeMap<String, Arc<Environment<'static>>>>;
+static COMPILED: Mutex<Compiled> = Mutex::new(BTreeMap::new());
+
 /// Renders template `name` with `context`. Templates named `*.html` escape every value for HTML,
 /// except values made with [`minijinja::Value::from_safe_string`].
 pub fn render(game: &Game, name: &str, context: &impl Serialize) -> Result<String> {
+    let own = game.dir.join("templates").join(format!("{name}.j2"));
+    let source: Cow<'static, str> = match std::fs::read_to_string(&own) {
+        Ok(s) => Cow::Owned(s),
+        Err(_) => BUILT_IN
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, s)| Cow::Borrowed(*s))
+            .with_context(|| format!("no template '{name}'"))?,
+    };
+    let env = compiled(name, source)?;
+    let t = env.get_template(name)?;
+    t.render(context)
+        .with_context(|| format!("cannot render template {name}"))
+}
+
+/// The environment holding template `name` compiled from `source`, compiled on first use.
+fn compiled(name: &str, source: Cow<'static, str>) -> Result<Arc<Environment<'static>>> {
+    let mut cache = COMPILED.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(env) = cache.get(name).and_then(|by| by.get(source.as_ref())) {
+        return Ok(env.clone());
+    }
     let mut env = Environment::new();
     env.set_undefined_behavior(UndefinedBehavior::Strict);
     env.set_trim_blocks(true);
     env.set_lstrip_blocks(true);
     env.set_keep_trailing_newline(true);
     env.add_filter("pad", pad);
-    let own = game.dir.join("templates").join(format!("{name}.j2"));
-    let source = match std::fs::read_to_string(&own) {
-        Ok(s) => s,
-        Err(_) => BUILT_IN
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, s)| s.to_string())
-            .with_context(|| format!("no template '{name}'"))?,
-    };
-    env.add_template_owned(name.to_string(), source)
+    env.add_template_owned(name.to_string(), source.to_string())
         .with_context(|| format!("template {name} does not parse"))?;
-    let t = env.get_template(name)?;
-    t.render(context)
-        .with_context(|| format!("cannot render template {name}"))
+    let env = Arc::new(env);
+    cache
+        .entry(name.to_string())
+        .or_default()
+        .insert(source.into_owned(), env.clone());
+    Ok(env)
 }
 
 /// `{{ text|pad(14) }}`: the text left-aligned in a column of that many characters.

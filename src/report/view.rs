@@ -84,13 +84,14 @@ pub struct TurnSight {
     pub check_files: OnceLock<Option<(String, String)>>,
 }
 
-/// The turn's dice header as the report templates' `header`, made once per turn: it lists every
-/// power's entropy, so that made for each report it would cost every report the size of the world.
+/// The turn's dice header as the report templates' `header`, made once per turn: its `text` lists
+/// every power's entropy, so that made for each report it would cost every report the size of the
+/// world (the bundled templates show `short`, which does not).
 pub struct HeaderValues {
     /// For the text template.
     pub text: minijinja::Value,
-    /// For the HTML template: the same, with `text` escaped for HTML once (the bytes the template's
-    /// own escaping gives) and marked safe.
+    /// For the HTML template: the same, with `text` and `short` escaped for HTML once (the bytes
+    /// the template's own escaping gives) and marked safe.
     pub html: minijinja::Value,
 }
 
@@ -182,9 +183,11 @@ impl TurnSight {
     pub fn header_values(&self, header: &DiceHeader) -> &HeaderValues {
         self.header.get_or_init(|| {
             let text = minijinja::Value::from_serialize(header);
-            let escaped = minijinja::HtmlEscape(&header.text).to_string();
+            let safe =
+                |s: &str| minijinja::Value::from_safe_string(minijinja::HtmlEscape(s).to_string());
             let html = minijinja::context! {
-                text => minijinja::Value::from_safe_string(escaped),
+                text => safe(&header.text),
+                short => safe(&header.short),
                 ..text.clone()
             };
             HeaderValues { text, html }
