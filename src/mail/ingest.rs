@@ -165,7 +165,8 @@ impl Received {
 #[derive(Debug, Clone)]
 pub struct Entry {
     pub record: Received,
-    /// The acknowledgement written, if any (path in the outbox).
+    /// The file in the outbox that holds the acknowledgement (its name is the record's `ack`): the
+    /// run's batch (`outbox_store`), or a file of its own.
     pub ack: Option<PathBuf>,
 }
 
@@ -390,7 +391,13 @@ fn ingest_from(
     let sequences = Sequences::new(&all);
 
     // 5. Answers first, then the records, then the orders files: a crash anywhere leaves a state
-    //    that a rerun completes with the same bytes.
+    //    that a rerun completes with the same bytes. The answers of the run go into one batch of
+    //    the outbox (`outbox_store`); one whose name the outbox already holds with other bytes (a
+    //    rerun after a crash, with more mail) goes into a file of its own, which stands over it.
+    let outbox_dir = super::outbox::dir(game);
+    let in_outbox = super::outbox_store::messages(&outbox_dir)?;
+    let mut answers: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut answered: Vec<usize> = Vec::new();
     for (record, ack) in &mut judged {
         let mut written = None;
         if let Some(data) = ack {
@@ -407,15 +414,26 @@ fn ingest_from(
                 sequence,
             ) {
                 Ok(out) => {
-                    let path = super::outbox::path_of(game, &out);
+                    let name = out.file_name();
                     let bytes = out.render(game);
                     match bytes {
                         Ok(bytes) => {
-                            if std::fs::read(&path).map_or(true, |old| old != bytes) {
-                                batch.write(&path, &bytes, None)?;
+                            match in_outbox.get(&name) {
+                                None => {
+                                    answered.push(summary.new.len());
+                                    answers.push((name.clone(), bytes));
+                                    written = Some(outbox_dir.join(&name));
+                                }
+                                Some(m) => {
+                                    if m.read().map_or(true, |old| old != bytes) {
+                                        batch.write(&outbox_dir.join(&name), &bytes, None)?;
+                                        written = Some(outbox_dir.join(&name));
+                                    } else {
+                                        written = Some(m.at.file.clone());
+                                    }
+                                }
                             }
-                            record.ack = out.file_name();
-                            written = Some(path);
+                            record.ack = name;
                         }
                         Err(e) => record
                             .reasons
@@ -431,6 +449,14 @@ fn ingest_from(
             record: record.clone(),
             ack: written,
         });
+    }
+    if !answers.is_empty() {
+        let (name, bytes) = super::outbox_store::batch(&answers);
+        let path = outbox_dir.join(name);
+        batch.write(&path, &bytes, None)?;
+        for i in answered {
+            summary.new[i].ack = Some(path.clone());
+        }
     }
     // The run's records in one file; each submission that counts also in a file of its own, the
     // record the turn reads for its filed orders (`stands_for`).
