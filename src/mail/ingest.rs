@@ -356,11 +356,16 @@ fn ingest_from(
     }
     let mut judged: Vec<(Received, Option<AckData>)> = Vec::new();
     let total = pending.len();
+    // The ruleset's checker of this state, made once for every message (an EiA one indexes the
+    // units).
+    let checker = game.ruleset.checker(game, &state);
     for (i, p) in pending.iter().enumerate() {
         progress(i, total);
         let seq = i as u64;
         let outcome = catch_unwind(AssertUnwindSafe(|| {
-            judge(game, &store, &state, turn, p, seq, &by_id, &verified)
+            judge(
+                game, &store, &state, &*checker, turn, p, seq, &by_id, &verified,
+            )
         }));
         let (record, ack) = match outcome {
             Ok(Ok(x)) => x,
@@ -398,6 +403,9 @@ fn ingest_from(
     let in_outbox = super::outbox_store::messages(&outbox_dir)?;
     let mut answers: Vec<(String, Vec<u8>)> = Vec::new();
     let mut answered: Vec<usize> = Vec::new();
+    // The template compiled once for the run (a template that does not parse is each answer's
+    // reason, as before).
+    let made_once = super::ack::Answers::new(game);
     for (record, ack) in &mut judged {
         let mut written = None;
         if let Some(data) = ack {
@@ -405,14 +413,21 @@ fn ingest_from(
             // The receipt's sequence number: this submission's rank among the power's accepted
             // (or held) submissions for the same turn, by arrival.
             let sequence = sequences.of(record);
-            match super::ack::acknowledgement(
-                game,
-                turn,
-                record,
-                data,
-                replaced_by.as_ref(),
-                sequence,
-            ) {
+            let made = made_once
+                .as_ref()
+                .map_err(|e| anyhow::anyhow!("{e:#}"))
+                .and_then(|answers| {
+                    super::ack::acknowledgement(
+                        game,
+                        answers,
+                        turn,
+                        record,
+                        data,
+                        replaced_by.as_ref(),
+                        sequence,
+                    )
+                });
+            match made {
                 Ok(out) => {
                     let name = out.file_name();
                     let bytes = out.render(game);
@@ -971,6 +986,7 @@ fn judge(
     game: &Game,
     store: &RawStore,
     state: &State,
+    checker: &dyn Fn(&Source) -> OrdersCheck,
     turn: u32,
     p: &Pending,
     seq: u64,
@@ -1117,7 +1133,7 @@ fn judge(
     };
     verified.set_sender(msg.sender.address().unwrap_or_default());
     // Checked as the turn will read the file (the same bytes, the same decoding).
-    let (source, check) = crate::rules::check_file(game, state, &found.file_name, text.as_bytes());
+    let (source, check) = crate::rules::check_file_with(checker, &found.file_name, text.as_bytes());
     if check
         .diagnostics
         .iter()

@@ -33,26 +33,48 @@ const BUILT_IN: &[(&str, &str)] = &[
 /// Renders template `name` with `context`. Templates named `*.html` escape every value for HTML,
 /// except values made with [`minijinja::Value::from_safe_string`].
 pub fn render(game: &Game, name: &str, context: &impl Serialize) -> Result<String> {
-    let mut env = Environment::new();
-    env.set_undefined_behavior(UndefinedBehavior::Strict);
-    env.set_trim_blocks(true);
-    env.set_lstrip_blocks(true);
-    env.set_keep_trailing_newline(true);
-    env.add_filter("pad", pad);
-    let own = game.dir.join("templates").join(format!("{name}.j2"));
-    let source = match std::fs::read_to_string(&own) {
-        Ok(s) => s,
-        Err(_) => BUILT_IN
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, s)| s.to_string())
-            .with_context(|| format!("no template '{name}'"))?,
-    };
-    env.add_template_owned(name.to_string(), source)
-        .with_context(|| format!("template {name} does not parse"))?;
-    let t = env.get_template(name)?;
-    t.render(context)
-        .with_context(|| format!("cannot render template {name}"))
+    Template::load(game, name)?.render(context)
+}
+
+/// A template read and compiled once, to render many times (an ingest's answers: one a message).
+pub struct Template {
+    env: Environment<'static>,
+    name: String,
+}
+
+impl Template {
+    /// Template `name`: the game's own `templates/<name>.j2`, else the built-in one.
+    pub fn load(game: &Game, name: &str) -> Result<Template> {
+        let mut env = Environment::new();
+        env.set_undefined_behavior(UndefinedBehavior::Strict);
+        env.set_trim_blocks(true);
+        env.set_lstrip_blocks(true);
+        env.set_keep_trailing_newline(true);
+        env.add_filter("pad", pad);
+        let own = game.dir.join("templates").join(format!("{name}.j2"));
+        let source = match std::fs::read_to_string(&own) {
+            Ok(s) => s,
+            Err(_) => BUILT_IN
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, s)| s.to_string())
+                .with_context(|| format!("no template '{name}'"))?,
+        };
+        env.add_template_owned(name.to_string(), source)
+            .with_context(|| format!("template {name} does not parse"))?;
+        Ok(Template {
+            env,
+            name: name.to_string(),
+        })
+    }
+
+    /// The template rendered with `context`.
+    pub fn render(&self, context: &impl Serialize) -> Result<String> {
+        let name = &self.name;
+        let t = self.env.get_template(name)?;
+        t.render(context)
+            .with_context(|| format!("cannot render template {name}"))
+    }
 }
 
 /// `{{ text|pad(14) }}`: the text left-aligned in a column of that many characters.
