@@ -434,17 +434,19 @@ fn ingest_from(
                     match bytes {
                         Ok(bytes) => {
                             match in_outbox.get(&name) {
-                                None => {
+                                None if super::outbox_store::is_message_name(&name) => {
                                     answered.push(summary.new.len());
                                     answers.push((name.clone(), bytes));
                                     written = Some(outbox_dir.join(&name));
                                 }
-                                Some(m) => {
-                                    if m.read().map_or(true, |old| old != bytes) {
+                                found => {
+                                    if found
+                                        .is_none_or(|m| m.read().map_or(true, |old| old != bytes))
+                                    {
                                         batch.write(&outbox_dir.join(&name), &bytes, None)?;
                                         written = Some(outbox_dir.join(&name));
                                     } else {
-                                        written = Some(m.at.file.clone());
+                                        written = found.map(|m| m.at.file.clone());
                                     }
                                 }
                             }

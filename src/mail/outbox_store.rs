@@ -79,8 +79,9 @@ pub fn is_batch_name(name: &str) -> bool {
         })
 }
 
-/// Whether `name` may name a message: a plain file name ending in `.eml`, not hidden.
-fn is_message_name(name: &str) -> bool {
+/// Whether `name` may name a message of a batch: a plain file name ending in `.eml`, not hidden
+/// (a message of another name is kept in a file of its own).
+pub fn is_message_name(name: &str) -> bool {
     name.len() > 4
         && name.ends_with(".eml")
         && !name.starts_with('.')
