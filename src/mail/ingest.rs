@@ -28,7 +28,8 @@
 //!    or with `late_orders = "hold"` kept for the next turn, where it counts like a submission
 //!    received then (its `turn` line is read as the next turn's).
 //! 6. **An answer to every submission** (4.6), in the outbox, to the power's registered addresses
-//!    only, dated with the arrival time: `mail::ack`.
+//!    only, dated with the arrival time: `mail::ack`; the answers of a run are one batch of the
+//!    outbox (`mail::outbox_store`), which `pbem send` delivers message by message.
 //! 7. **Bad mail never stops an ingest** (4.7): each message is judged on its own, inside
 //!    `catch_unwind`; whatever goes wrong is its reason in the summary.
 //! 8. **A wrong password is never quoted back, logged or stored** (4.9): reasons are diagnostic
