@@ -214,10 +214,11 @@ fn the_last_orders_mailed_are_the_ones_that_stood() {
             "MISMATCH: the orders that stood for france",
         ));
     // The acknowledgements are receipts: the last one's orders and entropy stood, the first one's not.
-    let acks: Vec<PathBuf> = fs::read_dir(game.join("mail/outbox"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.to_string_lossy().contains("-ack-france-"))
+    // Each as France received it, saved to a file.
+    let acks: Vec<PathBuf> = support::acks(&game)
+        .into_iter()
+        .filter(|(n, _)| n.contains("-ack-france-"))
+        .map(|(n, m)| write(t.path(), &n, m))
         .collect();
     assert_eq!(acks.len(), 2);
     let receipt = |ack: &Path| {

@@ -182,10 +182,7 @@ fn content_of(bytes: &[u8]) -> Vec<u8> {
 /// Every (outbox file, recipient) pair, with what the file says.
 fn expected_pairs(game: &Path) -> BTreeMap<(String, String), Vec<u8>> {
     let mut out = BTreeMap::new();
-    for e in fs::read_dir(game.join("mail/outbox")).unwrap() {
-        let p = e.unwrap().path();
-        let bytes = fs::read(&p).unwrap();
-        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+    for (name, bytes) in pbem::mail::outbox_store::read_all(&game.join("mail/outbox")).unwrap() {
         // To whom `pbem send` sends it now (game.toml as it is), not the To it was made with.
         let written = pbem::mail::parse::outgoing_headers(&bytes).recipients;
         for r in pbem::mail::envelope::address(&load(game), &bytes, &written).to {
@@ -629,6 +626,62 @@ fn a_send_killed_before_the_end_of_a_message_sends_it_once_on_the_rerun() {
         all.values().all(|n| *n == 1),
         "something came twice: {all:?}"
     );
+}
+
+/// The answers of an ingest run are one batch in the outbox (`outbox_store`): killed before the
+/// French answer's ledger is first written (its `sending` mark), after the answers before it went,
+/// the rerun sends the French answer and the rest, each once, and keeps each answer's own ledger.
+#[test]
+fn a_send_killed_among_the_answers_of_an_ingest_batch_sends_each_once_on_the_rerun() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = resolved_turn(tmp.path());
+    let Some(server) = Server::start(&tmp.path().join("r"), &[]) else {
+        return;
+    };
+    use_server(&dir, server.port);
+    let batches: Vec<String> = fs::read_dir(dir.join("mail/outbox"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("batch-"))
+        .collect();
+    assert_eq!(batches.len(), 1, "{batches:?}");
+    let acks = acks(&dir);
+    assert_eq!(acks.len(), 4);
+    assert!(!dir.join("mail/outbox").join(&acks[0].0).exists());
+    let france = acks
+        .iter()
+        .map(|(n, _)| n.clone())
+        .find(|n| n.contains("-ack-france-"))
+        .unwrap();
+    let expected = expected_pairs(&dir);
+    pbem()
+        .arg("send")
+        .arg(&dir)
+        .env(
+            "PBEM_CRASH_BEFORE",
+            format!("{}.toml#1", france.trim_end_matches(".eml")),
+        )
+        .assert()
+        .failure();
+    let first = deliveries(&expected, &server.received());
+    let france_pair = (france.clone(), "france@example.org".to_string());
+    assert!(!first.is_empty(), "{first:?}");
+    assert!(!first.contains_key(&france_pair), "{first:?}");
+    let out = pbem().arg("send").arg(&dir).assert().success();
+    let said = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(said.contains("0 possibly delivered"), "{said}");
+    let all = deliveries(&expected, &server.received());
+    assert_eq!(all.len(), expected.len(), "nothing lost");
+    assert!(
+        all.values().all(|n| *n == 1),
+        "something came twice: {all:?}"
+    );
+    for (name, _) in &acks {
+        let ledger = dir
+            .join("mail/sent")
+            .join(format!("{}.toml", name.trim_end_matches(".eml")));
+        assert!(ledger.is_file(), "no ledger for {name}");
+    }
 }
 
 /// Killed after the server took the French report, before the ledger says `delivered`: the rerun

@@ -134,6 +134,25 @@ fn an_ingest_run_keeps_its_raw_messages_in_one_archive_and_its_records_in_one_fi
         )),
         "{stdout}"
     );
+    // The answers of the run, one per submission, in one batch of the outbox.
+    let outbox = names_in(&dir.join("mail/outbox"));
+    assert_eq!(outbox.len(), 1, "{outbox:?}");
+    assert!(
+        outbox[0].starts_with("batch-") && outbox[0].ends_with(".raw"),
+        "{outbox:?}"
+    );
+    let answered: Vec<String> = s
+        .new
+        .iter()
+        .map(|e| e.record.ack.clone())
+        .filter(|a| !a.is_empty())
+        .collect();
+    assert_eq!(answered.len(), 5, "{answered:?}");
+    let mut names: Vec<String> = acks(&dir).into_iter().map(|(n, _)| n).collect();
+    let mut answered = answered;
+    answered.sort();
+    names.sort();
+    assert_eq!(names, answered);
     let out = pbem().arg("resolve").arg(&dir).assert().success();
     let printed = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(
@@ -188,8 +207,14 @@ fn a_crash_before_any_file_an_ingest_puts_in_place_is_completed_by_a_rerun_with_
         .map(|(n, _)| n.clone())
         .filter(|n| !before.contains(n))
         .collect();
-    // The archive, the answers, the run's records, the filed submissions' records, the orders.
-    assert!(made.len() >= 10, "{made:?}");
+    // The archive, the answers' batch, the run's records, the two filed submissions' records, the
+    // two orders files.
+    assert_eq!(made.len(), 7, "{made:?}");
+    assert!(
+        made.iter()
+            .any(|n| n.starts_with("mail/outbox/batch-") && n.ends_with(".raw")),
+        "{made:?}"
+    );
     for (i, file) in made.iter().enumerate() {
         let name = Path::new(file).file_name().unwrap().to_string_lossy();
         let crashed = tmp.path().join(format!("crashed-{i}"));
@@ -313,4 +338,77 @@ fn a_stored_message_that_no_longer_matches_its_digest_is_refused() {
     let (sha, _) = store.iter().next().unwrap();
     let e = store.read(sha).unwrap_err().to_string();
     assert!(e.contains("does not match its digest"), "{e}");
+}
+
+/// A run that crashed after its answers' batch was in place, before its records, leaves those
+/// messages unjudged; rerun with a later submission of France as well, it answers France's earlier
+/// one again, now replaced, in a file of its own that stands over the batch's answer (nothing a
+/// batch holds is rewritten), and the new submission in a batch of its own: each answer is in the
+/// outbox once, with the bytes of now.
+#[test]
+fn a_rerun_with_more_mail_after_a_crash_answers_again_in_a_file_that_stands_over_the_batch() {
+    let (tmp, clean) = game();
+    let messages = first_mailbox();
+    let first = write(tmp.path(), "1.mbox", mbox(&messages[..3]));
+    let mut more = messages[..3].to_vec();
+    more.push(orders(
+        "france",
+        FRANCE_PW,
+        13,
+        "f3@x",
+        "move Napoleon Stuttgart Ulm",
+    ));
+    let second = write(tmp.path(), "2.mbox", mbox(&more));
+    // The name of the run's records file, from an uninterrupted run.
+    pbem()
+        .arg("ingest")
+        .arg(&clean)
+        .arg(&first)
+        .assert()
+        .success();
+    let records = names_in(&clean.join("mail/received"))
+        .into_iter()
+        .find(|n| n.starts_with("batch-"))
+        .unwrap();
+    let (_t, dir) = game();
+    pbem()
+        .arg("ingest")
+        .arg(&dir)
+        .arg(&first)
+        .env("PBEM_CRASH_BEFORE", &records)
+        .assert()
+        .failure();
+    let answered_before = acks(&dir);
+    assert_eq!(answered_before.len(), 3);
+    assert!(load_records(&load(&dir)).unwrap().is_empty());
+
+    let s = locked(|| ingest(&load(&dir), std::slice::from_ref(&second)));
+    assert_eq!(s.new.len(), 4);
+    let f2 = s
+        .new
+        .iter()
+        .find(|e| e.record.message_id == "f2@x")
+        .unwrap();
+    let alone = dir.join("mail/outbox").join(&f2.record.ack);
+    assert!(alone.is_file(), "{}", f2.record.ack);
+    assert_eq!(f2.ack.as_deref(), Some(alone.as_path()));
+    let now = acks(&dir);
+    assert_eq!(now.len(), 4, "{now:?}");
+    let (_, said_before) = answered_before
+        .iter()
+        .find(|(n, _)| *n == f2.record.ack)
+        .unwrap();
+    let (_, said_now) = now.iter().find(|(n, _)| *n == f2.record.ack).unwrap();
+    assert_ne!(said_before, said_now);
+    assert_eq!(*said_now, fs::read_to_string(&alone).unwrap());
+    let batches = names_in(&dir.join("mail/outbox"))
+        .into_iter()
+        .filter(|n| n.starts_with("batch-"))
+        .count();
+    assert_eq!(batches, 2);
+    // Ingesting it all again changes nothing.
+    let once = tree(&dir);
+    let s = locked(|| ingest(&load(&dir), std::slice::from_ref(&second)));
+    assert_eq!(s.new.len(), 0);
+    assert_eq!(tree(&dir), once);
 }

@@ -685,3 +685,64 @@ fn accept_late_takes_a_submission_held_for_the_next_turn_into_the_current_one() 
     assert!(!game.join("orders/2/russia.txt").exists());
     audit_ok(&game);
 }
+
+/// An ingest run's answers are one batch of the outbox (`outbox_store`), of the turn it ran in:
+/// rolled back past a turn, the batch of that turn's answers goes into the archive whole (and their
+/// ledgers), the batch of the turn that stays remains, and `pbem send` finds only its answers.
+#[test]
+fn rollback_archives_the_batch_of_answers_of_an_undone_turn_and_keeps_the_others() {
+    let (tmp, game) = support::game();
+    let orders = |turn: u32, id: &str| {
+        eml(
+            "france@example.org",
+            "Sat, 5 Dec 2026 18:00:00 +0100",
+            id,
+            &header("france", FRANCE_PW, turn),
+        )
+    };
+    let batches = || -> Vec<String> {
+        let mut v: Vec<String> = fs::read_dir(game.join("mail/outbox"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("batch-"))
+            .collect();
+        v.sort();
+        v
+    };
+    let first = write(tmp.path(), "1.eml", orders(1, "t1@x"));
+    pbem()
+        .arg("ingest")
+        .arg(&game)
+        .arg(&first)
+        .assert()
+        .success();
+    let turn_1 = batches();
+    assert_eq!(turn_1.len(), 1);
+    let answers_1 = acks(&game);
+    pbem().arg("resolve").arg(&game).assert().success();
+    let second = write(tmp.path(), "2.eml", orders(2, "t2@x"));
+    pbem()
+        .arg("ingest")
+        .arg(&game)
+        .arg(&second)
+        .assert()
+        .success();
+    let turn_2: Vec<String> = batches()
+        .into_iter()
+        .filter(|b| !turn_1.contains(b))
+        .collect();
+    assert_eq!(turn_2.len(), 1);
+    assert!(acks(&game).iter().any(|(n, _)| n.starts_with("t0002-ack-")));
+    pbem().arg("resolve").arg(&game).assert().success();
+    pbem()
+        .args(["rollback", "--to-turn", "1", "--reason", "a test"])
+        .arg(&game)
+        .assert()
+        .success();
+    assert!(game
+        .join("archive/rollback-1/mail/outbox")
+        .join(&turn_2[0])
+        .is_file());
+    assert_eq!(batches(), turn_1);
+    assert_eq!(acks(&game), answers_1);
+}

@@ -513,3 +513,71 @@ fn the_pog_map_draws_its_trenches_forts_and_terrain_with_its_own_legend() {
     assert!(eia.contains("corps factors of a power in an area"));
     assert!(!eia.contains("trench"));
 }
+
+/// The summary hands its template each decision and each combat event as an object whose fields are
+/// made when read (shared by a power's list and the list of all, for memory): a game's own
+/// `templates/summary.txt.j2` still reads every field of them, as the built-in one's counts say,
+/// and prints one whole.
+#[test]
+fn a_games_own_summary_template_reads_every_field_of_decisions_and_combat_events() {
+    let (_t, game) = unresolved_demo();
+    fs::remove_file(game.join("orders/1/austria.txt")).unwrap();
+    let (_t2, built_in) = unresolved_demo();
+    fs::remove_file(built_in.join("orders/1/austria.txt")).unwrap();
+    support::write(
+        &game,
+        "templates/summary.txt.j2",
+        "{% for d in decisions %}D|{{ d.power }}|{{ d.by }}|{{ d.text }}|{{ d.citation }}|{{ d.rolls|length }}\n\
+         {% endfor %}{% for p in powers %}{% for d in p.decisions %}P|{{ p.power }}|{{ d.power }}\n\
+         {% endfor %}{% endfor %}{% for c in combats %}{% for e in c.events %}E|{{ e.rule }}|{{ e.topic }}|{{ e.kind }}|{{ e.area }}|{{ e.citation }}|{{ e.text }}|{{ e.decided_by }}|{{ e.decided_for }}|{{ e.decided }}|{% for r in e.rolls %}{{ r.label }} {{ r.dice }} {{ r.faces }} {{ r.each|length }};{% endfor %}|\n\
+         {% endfor %}{% endfor %}J|{{ decisions[0] }}\n",
+    );
+    for g in [&game, &built_in] {
+        pbem().arg("resolve").arg(g).assert().success();
+    }
+    let own = fs::read_to_string(game.join("turns/1/summary.txt")).unwrap();
+    let built = fs::read_to_string(built_in.join("turns/1/summary.txt")).unwrap();
+    let count = |what: &str| {
+        let at = built.find(what).unwrap() + what.len();
+        built[at..]
+            .split(')')
+            .next()
+            .unwrap()
+            .parse::<usize>()
+            .unwrap()
+    };
+    let lines = |tag: &str| -> Vec<&str> { own.lines().filter(|l| l.starts_with(tag)).collect() };
+    let decisions = lines("D|");
+    assert_eq!(decisions.len(), count("EVERY DECISION ("), "{own}");
+    assert!(decisions
+        .iter()
+        .all(|l| l.split('|').all(|f| !f.is_empty())));
+    // Austria sent nothing: its decisions are among all, under its name.
+    let austria = lines("P|austria|");
+    assert!(!austria.is_empty(), "{own}");
+    assert!(austria.iter().all(|l| *l == "P|austria|austria"));
+    assert_eq!(
+        decisions
+            .iter()
+            .filter(|l| l.starts_with("D|austria|"))
+            .count(),
+        austria.len()
+    );
+    let events = lines("E|");
+    assert!(!events.is_empty(), "{own}");
+    assert!(events.iter().any(|l| l.contains(" -> ") || l.contains(';')));
+    assert!(events.iter().any(|l| l.contains("|by the SOP|")
+        || l.contains("|at random|")
+        || l.contains("|by its standing order|")
+        || l.contains("|by its order|")));
+    let json = lines("J|")[0];
+    for field in [
+        "\"power\"",
+        "\"by\"",
+        "\"text\"",
+        "\"citation\"",
+        "\"rolls\"",
+    ] {
+        assert!(json.contains(field), "{json}");
+    }
+}

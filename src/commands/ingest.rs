@@ -80,7 +80,7 @@ pub fn print_summary(game: &Game, s: &IngestSummary) {
             crate::say!("            {why}");
         }
         if let Some(a) = &e.ack {
-            crate::say!("            answered: {}", game.shown(a));
+            crate::say!("            answered: {} ({})", r.ack, game.shown(a));
         }
     }
     if s.standing.is_empty() {

@@ -16,6 +16,7 @@
 //! <game>/mail/inbox/batch-<sha256>.raw  the raw messages of an ingest run (0600) (mail/ingest_store.rs)
 //! <game>/mail/received/batch-<sha256>.toml  what pbem made of each; <sha256>.toml: a filed one's
 //! <game>/mail/outbox/*.eml          every message pbem sends                    (mail/outbox.rs)
+//! <game>/mail/outbox/batch-<sha256>.raw  the answers of an ingest run           (mail/outbox_store.rs)
 //! <game>/mail/sent/<file>.toml      who got what                                (mail/send.rs)
 //! ```
 //! This module owns the layout; other modules ask it for paths.

@@ -54,6 +54,30 @@ struct AckContext {
     commitment: String,
 }
 
+/// What the answers of one run share, made once: the template `ack.txt` read and compiled, and
+/// the commitment of each turn as the answers give it.
+pub struct Answers {
+    template: crate::report::templates::Template,
+    commitments: std::cell::RefCell<std::collections::BTreeMap<u32, String>>,
+}
+
+impl Answers {
+    pub fn new(game: &Game) -> Result<Answers> {
+        Ok(Answers {
+            template: crate::report::templates::Template::load(game, "ack.txt")?,
+            commitments: Default::default(),
+        })
+    }
+
+    fn commitment(&self, game: &Game, turn: u32) -> String {
+        self.commitments
+            .borrow_mut()
+            .entry(turn)
+            .or_insert_with(|| commitment_text(game, turn))
+            .clone()
+    }
+}
+
 /// The acknowledgement of one judged submission (issue 4.6): the orders as accepted, each rejected line
 /// with its diagnostic (passwords as stars, `Source::render`), the entropy with `E_p`, the digest of
 /// the orders as filed, the deadline and the turn's commitment, and a receipt line with the submission's
@@ -61,6 +85,7 @@ struct AckContext {
 /// `in_reply_to` its Message-ID and `date` its arrival.
 pub fn acknowledgement(
     game: &Game,
+    answers: &Answers,
     turn: u32,
     record: &Received,
     data: &AckData,
@@ -158,9 +183,9 @@ pub fn acknowledgement(
             .filter(|p| p.time_zone.is_some())
             .map(|p| deadline_text(game, shown_turn, Some(p)))
             .unwrap_or_default(),
-        commitment: commitment_text(game, shown_turn),
+        commitment: answers.commitment(game, shown_turn),
     };
-    let text = crate::report::templates::render(game, "ack.txt", &context)?;
+    let text = answers.template.render(&context)?;
     Ok(Outgoing {
         kind: Kind::Acknowledgement,
         player: None,

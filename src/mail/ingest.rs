@@ -28,7 +28,8 @@
 //!    or with `late_orders = "hold"` kept for the next turn, where it counts like a submission
 //!    received then (its `turn` line is read as the next turn's).
 //! 6. **An answer to every submission** (4.6), in the outbox, to the power's registered addresses
-//!    only, dated with the arrival time: `mail::ack`.
+//!    only, dated with the arrival time: `mail::ack`; the answers of a run are one batch of the
+//!    outbox (`mail::outbox_store`), which `pbem send` delivers message by message.
 //! 7. **Bad mail never stops an ingest** (4.7): each message is judged on its own, inside
 //!    `catch_unwind`; whatever goes wrong is its reason in the summary.
 //! 8. **A wrong password is never quoted back, logged or stored** (4.9): reasons are diagnostic
@@ -165,7 +166,8 @@ impl Received {
 #[derive(Debug, Clone)]
 pub struct Entry {
     pub record: Received,
-    /// The acknowledgement written, if any (path in the outbox).
+    /// The file in the outbox that holds the acknowledgement (its name is the record's `ack`): the
+    /// run's batch (`outbox_store`), or a file of its own.
     pub ack: Option<PathBuf>,
 }
 
@@ -355,11 +357,16 @@ fn ingest_from(
     }
     let mut judged: Vec<(Received, Option<AckData>)> = Vec::new();
     let total = pending.len();
+    // The ruleset's checker of this state, made once for every message (an EiA one indexes the
+    // units).
+    let checker = game.ruleset.checker(game, &state);
     for (i, p) in pending.iter().enumerate() {
         progress(i, total);
         let seq = i as u64;
         let outcome = catch_unwind(AssertUnwindSafe(|| {
-            judge(game, &store, &state, turn, p, seq, &by_id, &verified)
+            judge(
+                game, &store, &state, &*checker, turn, p, seq, &by_id, &verified,
+            )
         }));
         let (record, ack) = match outcome {
             Ok(Ok(x)) => x,
@@ -390,7 +397,16 @@ fn ingest_from(
     let sequences = Sequences::new(&all);
 
     // 5. Answers first, then the records, then the orders files: a crash anywhere leaves a state
-    //    that a rerun completes with the same bytes.
+    //    that a rerun completes with the same bytes. The answers of the run go into one batch of
+    //    the outbox (`outbox_store`); one whose name the outbox already holds with other bytes (a
+    //    rerun after a crash, with more mail) goes into a file of its own, which stands over it.
+    let outbox_dir = super::outbox::dir(game);
+    let in_outbox = super::outbox_store::messages(&outbox_dir)?;
+    let mut answers: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut answered: Vec<usize> = Vec::new();
+    // The template compiled once for the run (a template that does not parse is each answer's
+    // reason, as before).
+    let made_once = super::ack::Answers::new(game);
     for (record, ack) in &mut judged {
         let mut written = None;
         if let Some(data) = ack {
@@ -398,24 +414,44 @@ fn ingest_from(
             // The receipt's sequence number: this submission's rank among the power's accepted
             // (or held) submissions for the same turn, by arrival.
             let sequence = sequences.of(record);
-            match super::ack::acknowledgement(
-                game,
-                turn,
-                record,
-                data,
-                replaced_by.as_ref(),
-                sequence,
-            ) {
+            let made = made_once
+                .as_ref()
+                .map_err(|e| anyhow::anyhow!("{e:#}"))
+                .and_then(|answers| {
+                    super::ack::acknowledgement(
+                        game,
+                        answers,
+                        turn,
+                        record,
+                        data,
+                        replaced_by.as_ref(),
+                        sequence,
+                    )
+                });
+            match made {
                 Ok(out) => {
-                    let path = super::outbox::path_of(game, &out);
+                    let name = out.file_name();
                     let bytes = out.render(game);
                     match bytes {
                         Ok(bytes) => {
-                            if std::fs::read(&path).map_or(true, |old| old != bytes) {
-                                batch.write(&path, &bytes, None)?;
+                            match in_outbox.get(&name) {
+                                None if super::outbox_store::is_message_name(&name) => {
+                                    answered.push(summary.new.len());
+                                    answers.push((name.clone(), bytes));
+                                    written = Some(outbox_dir.join(&name));
+                                }
+                                found => {
+                                    if found
+                                        .is_none_or(|m| m.read().map_or(true, |old| old != bytes))
+                                    {
+                                        batch.write(&outbox_dir.join(&name), &bytes, None)?;
+                                        written = Some(outbox_dir.join(&name));
+                                    } else {
+                                        written = found.map(|m| m.at.file.clone());
+                                    }
+                                }
                             }
-                            record.ack = out.file_name();
-                            written = Some(path);
+                            record.ack = name;
                         }
                         Err(e) => record
                             .reasons
@@ -431,6 +467,14 @@ fn ingest_from(
             record: record.clone(),
             ack: written,
         });
+    }
+    if !answers.is_empty() {
+        let (name, bytes) = super::outbox_store::batch(&answers);
+        let path = outbox_dir.join(name);
+        batch.write(&path, &bytes, None)?;
+        for i in answered {
+            summary.new[i].ack = Some(path.clone());
+        }
     }
     // The run's records in one file; each submission that counts also in a file of its own, the
     // record the turn reads for its filed orders (`stands_for`).
@@ -945,6 +989,7 @@ fn judge(
     game: &Game,
     store: &RawStore,
     state: &State,
+    checker: &dyn Fn(&Source) -> OrdersCheck,
     turn: u32,
     p: &Pending,
     seq: u64,
@@ -1091,7 +1136,7 @@ fn judge(
     };
     verified.set_sender(msg.sender.address().unwrap_or_default());
     // Checked as the turn will read the file (the same bytes, the same decoding).
-    let (source, check) = crate::rules::check_file(game, state, &found.file_name, text.as_bytes());
+    let (source, check) = crate::rules::check_file_with(checker, &found.file_name, text.as_bytes());
     if check
         .diagnostics
         .iter()

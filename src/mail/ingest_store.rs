@@ -196,11 +196,22 @@ fn is_archive_name(name: &str) -> bool {
 
 /// The messages of one raw archive and where each one's bytes are.
 fn read_index(path: &Path) -> Result<Vec<(String, Stored)>> {
+    read_index_of(path, ARCHIVE_FORMAT, is_digest)
+}
+
+/// The messages of a file of messages (first line `format`, then each message as a line `message
+/// <key> <size>`, its bytes and a newline), each key checked by `valid`, and where each one's bytes
+/// are: the raw archives here, the batches of answers in the outbox (`outbox_store`).
+pub(crate) fn read_index_of(
+    path: &Path,
+    format: &str,
+    valid: fn(&str) -> bool,
+) -> Result<Vec<(String, Stored)>> {
     let mut r = BufReader::new(std::fs::File::open(path)?);
     let mut line = String::new();
     r.read_line(&mut line)?;
-    if line.trim_end() != ARCHIVE_FORMAT {
-        bail!("its first line is not {ARCHIVE_FORMAT}");
+    if line.trim_end() != format {
+        bail!("its first line is not {format}");
     }
     let mut offset = line.len() as u64;
     let mut out = Vec::new();
@@ -214,9 +225,9 @@ fn read_index(path: &Path) -> Result<Vec<(String, Stored)>> {
             .strip_prefix("message ")
             .and_then(|rest| rest.split_once(' '))
             .and_then(|(sha, size)| Some((sha, size.parse::<u64>().ok()?)))
-            .filter(|(sha, _)| is_digest(sha));
+            .filter(|(sha, _)| valid(sha));
         let Some((sha, size)) = parsed else {
-            bail!("byte {offset}: not a line 'message <sha256> <size>'");
+            bail!("byte {offset}: not a line 'message <key> <size>'");
         };
         offset += line.len() as u64;
         out.push((

@@ -226,7 +226,15 @@ pub fn accept_late(
         })
         .count()
         + 1;
-    let mut out = super::ack::acknowledgement(game, turn, &record, &data, None, sequence)?;
+    let mut out = super::ack::acknowledgement(
+        game,
+        &super::ack::Answers::new(game)?,
+        turn,
+        &record,
+        &data,
+        None,
+        sequence,
+    )?;
     // Not the name of the answer that said "late": that one may be sent already.
     out.key = format!("{}-accepted", out.key);
     let ack_path = super::outbox::path_of(game, &out);

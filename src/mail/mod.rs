@@ -5,8 +5,8 @@
 //!                                           mail/received/batch-<sha256>.toml  what pbem made of each
 //!                                           mail/received/<sha256>.toml        the record of a filed submission
 //!                                           orders/<t>/<power>.txt       the submission that counts
-//!                                           mail/outbox/*.eml            an acknowledgement per submission
-//! mail/outbox/*.eml --send--> SMTP, sendmail or a folder; mail/sent/<file>.toml records each delivery
+//!                                           mail/outbox/batch-<sha256>.raw  an acknowledgement per submission
+//! mail/outbox/ --send--> SMTP, sendmail or a folder; mail/sent/<message>.toml records each delivery
 //! ```
 //!
 //! - `config`: the `[mail]` table of game.toml and its checks.
@@ -23,6 +23,7 @@
 //!   templates/reminder.txt.j2).
 //! - `status`: where each power's orders stand; `pbem remind`.
 //! - `outbox`: every outgoing message rendered as a deterministic .eml file.
+//! - `outbox_store`: the outbox's messages, each `.eml` file and each answer of an ingest run's batch.
 //! - `send`: delivers the outbox once, with a ledger, retries and per-recipient failures.
 //!
 //! MAIL.md is the referee's guide to all of it.
@@ -38,6 +39,7 @@ pub mod late;
 pub mod mailbox;
 pub mod mbox;
 pub mod outbox;
+pub mod outbox_store;
 pub mod parse;
 pub mod send;
 pub mod status;

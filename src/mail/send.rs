@@ -1,8 +1,9 @@
 //! `pbem send`: every message of the outbox delivered once (issue 5.2, 5.3).
 //!
-//! Each outbox file goes to each of its recipients (To and Cc) in an SMTP transaction of its own, so
-//! that a recipient the server refuses is reported alone and the others still get the message. After
-//! each delivery the sent ledger `mail/sent/<file>.toml` is rewritten atomically (`fsio`): a rerun
+//! Each outbox message (a file, or a message of an ingest run's batch: `outbox_store`) goes to each
+//! of its recipients (To and Cc) in an SMTP transaction of its own, so that a recipient the server
+//! refuses is reported alone and the others still get the message. After each delivery the sent
+//! ledger `mail/sent/<file>.toml` is rewritten atomically (`fsio`): a rerun
 //! after a crash, a refused connection or a dropped one sends exactly what is not in the ledger yet.
 //! Transient failures (4xx replies, time-outs, a connection dropped mid-transaction) are retried with
 //! a doubling pause, a bounded number of times, and then left for the next run; permanent ones (5xx)
@@ -185,25 +186,14 @@ pub fn load_ledger(game: &Game, file: &str) -> Result<Option<SentRecord>> {
     Ok(Some(crate::game::load::parse_toml(&src)?))
 }
 
-/// The `.eml` files of the outbox, sorted by name.
-pub fn outbox_files(game: &Game) -> Result<Vec<PathBuf>> {
+/// The messages of the outbox, sorted by name: each `.eml` file and each message of an ingest run's
+/// batch (`outbox_store`).
+pub fn outbox_messages(game: &Game) -> Result<Vec<super::outbox_store::Message>> {
     let dir = super::outbox::dir(game);
-    let mut files: Vec<PathBuf> = match std::fs::read_dir(&dir) {
-        Ok(entries) => entries
-            .filter_map(|e| e.ok())
-            .map(|e| e.path())
-            .filter(|p| {
-                p.extension().is_some_and(|x| x == "eml")
-                    && !p
-                        .file_name()
-                        .is_some_and(|n| n.to_string_lossy().starts_with('.'))
-            })
-            .collect(),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-        Err(e) => return Err(e).with_context(|| format!("cannot list {}", game.shown(&dir))),
-    };
-    files.sort();
-    Ok(files)
+    Ok(super::outbox_store::messages(&dir)
+        .with_context(|| format!("cannot list {}", game.shown(&dir)))?
+        .into_values()
+        .collect())
 }
 
 /// Delivers the outbox: see the module doc. `progress(done, total)` is called as pairs are handled.
@@ -263,12 +253,9 @@ pub fn send(
     let mut work = Vec::new();
     let mut records = BTreeMap::new();
     let mut states = envelope::States::new();
-    for path in outbox_files(game)? {
-        let file = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let bytes = match std::fs::read(&path) {
+    for message in outbox_messages(game)? {
+        let file = message.name.clone();
+        let bytes = match message.read() {
             Ok(b) => b,
             Err(e) => {
                 summary

@@ -47,12 +47,23 @@ impl PowerStatus {
 /// The orders of every power for `turn`, in game.toml order (a power with several players: each
 /// player's, highest rank first).
 pub fn orders_status(game: &Game, turn: u32) -> Result<Vec<PowerStatus>> {
+    orders_status_in(game, turn, None)
+}
+
+/// [`orders_status`], given the state of `turn` when the caller holds it (a turn being resolved:
+/// at 100,000 units, reading it again took hundreds of MB); else it is read, only if a power has
+/// no orders in.
+pub fn orders_status_in(
+    game: &Game,
+    turn: u32,
+    state: Option<&crate::game::state::State>,
+) -> Result<Vec<PowerStatus>> {
     let records: Vec<Received> = ingest::load_records(game)?.into_values().collect();
     let winners = ingest::winners(&records, turn);
-    let state = game.load_state(turn).ok();
+    let read = std::cell::OnceCell::new();
     let due = |power: &str| {
         state
-            .as_ref()
+            .or_else(|| read.get_or_init(|| game.load_state(turn).ok()).as_ref())
             .is_none_or(|s| game.ruleset.expects_orders(s, power))
     };
     let mut out = Vec::new();

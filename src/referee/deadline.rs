@@ -225,24 +225,29 @@ pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
         }
         t += 1;
     }
-    // Their mail, which the re-resolved turns write again under the same names.
+    // Their mail, which the re-resolved turns write again under the same names. A batch of
+    // answers (`outbox_store`) holding one of them goes whole into the archive, its other messages
+    // first written back as files of their own.
     let outbox_dir = outbox::dir(game);
-    for path in crate::mail::send::outbox_files(game)? {
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-        let Some(name) = name else { continue };
+    let messages = crate::mail::send::outbox_messages(game)?;
+    let made_by_undone = |name: &str| {
         let Some(n) = name
             .strip_prefix('t')
             .and_then(|r| r.split_once('-'))
             .and_then(|(n, _)| n.parse::<u32>().ok())
         else {
-            continue;
+            return false;
         };
-        let made_by_undone = n > to_turn
-            || (n == to_turn && (name.contains("-report-") || name.contains("-summary")));
-        if !made_by_undone {
-            continue;
+        n > to_turn || (n == to_turn && (name.contains("-report-") || name.contains("-summary")))
+    };
+    let mut batches = std::collections::BTreeSet::new();
+    for m in messages.iter().filter(|m| made_by_undone(&m.name)) {
+        let name = &m.name;
+        if m.alone() {
+            move_into(&m.at.file, &archive.join("mail/outbox").join(name))?;
+        } else {
+            batches.insert(m.at.file.clone());
         }
-        move_into(&path, &archive.join("mail/outbox").join(&name))?;
         let ledger = crate::mail::send::sent_dir(game)
             .join(format!("{}.toml", name.trim_end_matches(".eml")));
         if ledger.is_file() {
@@ -254,7 +259,16 @@ pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
             )?;
         }
     }
-    let _ = outbox_dir;
+    for batch in batches {
+        for m in messages
+            .iter()
+            .filter(|m| m.at.file == batch && !made_by_undone(&m.name))
+        {
+            crate::game::fsio::write_atomic(&outbox_dir.join(&m.name), &m.read()?)?;
+        }
+        let name = batch.file_name().unwrap_or_default();
+        move_into(&batch, &archive.join("mail/outbox").join(name))?;
+    }
     let (old, new) = fresh_secret(
         game,
         to_turn,

@@ -451,6 +451,8 @@ fn produce(
             reports.insert(crate::engine::command::file_stem(&p.id, Some(&c.id)), path);
         }
     }
+    // What only the reports read goes before the summary, whose objects then take its place.
+    drop(shared);
     // The referee's summary: every order, decision and combat, without fog of war.
     let summary = report::summary(
         game,

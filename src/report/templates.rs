@@ -44,19 +44,42 @@ static COMPILED: Mutex<Compiled> = Mutex::new(BTreeMap::new());
 /// Renders template `name` with `context`. Templates named `*.html` escape every value for HTML,
 /// except values made with [`minijinja::Value::from_safe_string`].
 pub fn render(game: &Game, name: &str, context: &impl Serialize) -> Result<String> {
-    let own = game.dir.join("templates").join(format!("{name}.j2"));
-    let source: Cow<'static, str> = match std::fs::read_to_string(&own) {
-        Ok(s) => Cow::Owned(s),
-        Err(_) => BUILT_IN
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, s)| Cow::Borrowed(*s))
-            .with_context(|| format!("no template '{name}'"))?,
-    };
-    let env = compiled(name, source)?;
-    let t = env.get_template(name)?;
-    t.render(context)
-        .with_context(|| format!("cannot render template {name}"))
+    Template::load(game, name)?.render(context)
+}
+
+/// A template read and compiled once, to render many times (an ingest's answers: one a message; the
+/// reports of a turn: four a power).
+pub struct Template {
+    env: Arc<Environment<'static>>,
+    name: String,
+}
+
+impl Template {
+    /// Template `name`: the game's own `templates/<name>.j2`, else the built-in one; compiled once a
+    /// process for each source.
+    pub fn load(game: &Game, name: &str) -> Result<Template> {
+        let own = game.dir.join("templates").join(format!("{name}.j2"));
+        let source: Cow<'static, str> = match std::fs::read_to_string(&own) {
+            Ok(s) => Cow::Owned(s),
+            Err(_) => BUILT_IN
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, s)| Cow::Borrowed(*s))
+                .with_context(|| format!("no template '{name}'"))?,
+        };
+        Ok(Template {
+            env: compiled(name, source)?,
+            name: name.to_string(),
+        })
+    }
+
+    /// The template rendered with `context`.
+    pub fn render(&self, context: &impl Serialize) -> Result<String> {
+        let name = &self.name;
+        let t = self.env.get_template(name)?;
+        t.render(context)
+            .with_context(|| format!("cannot render template {name}"))
+    }
 }
 
 /// The environment holding template `name` compiled from `source`, compiled on first use.

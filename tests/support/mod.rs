@@ -137,23 +137,14 @@ pub fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
     out
 }
 
-/// The files of the outbox, by name.
+/// The messages of the outbox, by name: its files and the messages of its batches (an ingest run's
+/// answers, `outbox_store`).
 pub fn outbox(game: &Path) -> Vec<(String, String)> {
-    let dir = game.join("mail/outbox");
-    let mut out: Vec<(String, String)> = match fs::read_dir(&dir) {
-        Ok(d) => d
-            .map(|e| {
-                let p = e.unwrap().path();
-                (
-                    p.file_name().unwrap().to_string_lossy().into_owned(),
-                    fs::read_to_string(&p).unwrap(),
-                )
-            })
-            .collect(),
-        Err(_) => Vec::new(),
-    };
-    out.sort();
-    out
+    pbem::mail::outbox_store::read_all(&game.join("mail/outbox"))
+        .unwrap()
+        .into_iter()
+        .map(|(n, b)| (n, String::from_utf8(b).unwrap()))
+        .collect()
 }
 
 /// The acknowledgements in the outbox.
