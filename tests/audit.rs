@@ -249,44 +249,92 @@ fn entropy_lines(json: &Path) -> String {
         .collect()
 }
 
+/// A game of one power with an entropy line more than `report::header::LISTED_ABOVE`, turn 1
+/// resolved (no PNG maps: a hundred of them would only slow the test): (tempdir, its reports).
+fn game_of_many_powers() -> (tempfile::TempDir, std::path::PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("many");
+    // The synthetic game gives every other power an entropy line.
+    let spec = pbem::synth::Spec::per_power(2 * pbem::report::header::LISTED_ABOVE + 2, 2);
+    pbem::synth::write_game(&spec, &dir).unwrap();
+    let config = fs::read_to_string(dir.join("game.toml")).unwrap();
+    fs::write(
+        dir.join("game.toml"),
+        config + "\n[mail]\nmap_png = false\n",
+    )
+    .unwrap();
+    pbem().arg("resolve").arg(&dir).assert().success();
+    (tmp, dir.join("turns/1/reports"))
+}
+
+/// A game of up to `LISTED_ABOVE` powers (every bundled one) shows every power's entropy line in
+/// every form of a report, as the dice scheme reveals them; a larger one gives them in the text and
+/// HTML reports as one line of their count and digest, the JSON report listing them once.
 #[test]
 fn the_text_and_html_reports_give_the_powers_entropy_by_its_count_and_digest() {
     let (_t, game) = demo();
     let reports = game.join("turns/1/reports");
     let lines = entropy_lines(&reports.join("france.json"));
+    assert!(
+        lines.lines().count() >= 2,
+        "the demo's header lists entropy: {lines}"
+    );
+    for form in ["txt", "html"] {
+        let text = fs::read_to_string(reports.join(format!("france.{form}"))).unwrap();
+        assert!(!text.contains("listed: "), "france.{form}");
+        for line in lines.lines() {
+            assert!(text.contains(line), "france.{form} does not list '{line}'");
+        }
+    }
+
+    let (_t, reports) = game_of_many_powers();
+    let json = reports.join("p00.json");
+    let lines = entropy_lines(&json);
     let count = lines.lines().count();
-    assert!(count >= 2, "the demo's header lists entropy: {lines}");
+    assert_eq!(count, pbem::report::header::LISTED_ABOVE + 1);
     let listed = format!(
         "listed: {count} powers, sha256 {}",
         pbem::game::record::sha256_hex(lines.as_bytes())
     );
     for form in ["txt", "html"] {
-        let text = fs::read_to_string(reports.join(format!("france.{form}"))).unwrap();
-        assert!(text.contains(&listed), "france.{form} has no '{listed}'");
+        let text = fs::read_to_string(reports.join(format!("p00.{form}"))).unwrap();
+        assert!(text.contains(&listed), "p00.{form} has no '{listed}'");
         for line in lines.lines() {
-            assert!(!text.contains(line), "france.{form} lists '{line}'");
+            assert!(!text.contains(line), "p00.{form} lists '{line}'");
         }
         assert!(text.contains("the JSON report (attached to the mail) lists them in full"));
     }
+    let value: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+    assert!(
+        value["dice"].get("entropy").is_none(),
+        "listed once, in dice.text"
+    );
 }
 
 #[test]
-fn verify_of_a_text_report_alone_asks_for_the_json_report() {
-    let (_t, game) = demo();
+fn verify_of_a_short_text_report_alone_asks_for_the_json_report() {
+    let (_t, reports) = game_of_many_powers();
     pbem()
         .arg("verify")
-        .arg(game.join("turns/1/reports/france.txt"))
+        .arg(reports.join("p00.txt"))
         .assert()
         .failure()
         .stderr(predicate::str::contains(
             "give the JSON report too, which lists them (pbem verify REPORT.txt REPORT.json)",
         ));
+    pbem()
+        .arg("verify")
+        .arg(reports.join("p00.txt"))
+        .arg(reports.join("p00.json"))
+        .assert()
+        .success();
 }
 
 #[test]
 fn a_listed_line_that_is_not_the_json_reports_list_is_caught_by_verify() {
-    let (_t, game) = demo();
-    let report = game.join("turns/1/reports/france.html");
+    let (_t, reports) = game_of_many_powers();
+    let report = reports.join("p00.html");
     let json = report.with_extension("json");
     // The JSON report's header is made to list one entropy line less, its digest fixed: the HTML
     // report's `listed:` line no longer stands for its lines.

@@ -16,9 +16,9 @@ use crate::audit::verify::{announcement_commitment, Anchor, ClosingMail, SentOrd
 /// same rolls; it says how many sealed rolls the turn had (rolls no report shows until the referee
 /// publishes them with `pbem unseal`), and with --sealed checks the published list. Anchor the commitment with --commitment, --announcement or --previous (without one,
 /// verify says so: the referee could then have chosen his secret after the orders came in), and check
-/// your own entropy with --orders. The text and HTML reports give the powers' entropy as one line,
-/// `listed:` (their count and SHA-256): give the JSON report too, which lists them (or the mail,
-/// which carries every form).
+/// your own entropy with --orders. In a game of more than 100 powers the text and HTML reports give
+/// the powers' entropy as one line, `listed:` (their count and SHA-256): give the JSON report too,
+/// which lists them (or the mail, which carries every form).
 #[derive(Debug, clap::Args)]
 #[command(after_help = examples!(
     "pbem verify \"Ulm 1805 turn 3.eml\" --announcement \"Ulm 1805 turn 3 announcement.eml\"",

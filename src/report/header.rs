@@ -2,9 +2,11 @@
 //! with its SHA-256, so that players can compare headers among themselves.
 //!
 //! The header lists a line for each power (its entropy; under v2 its orders digest too), the one part
-//! of a report that grows with the world: the JSON report carries it whole, the text and HTML forms
-//! [`DiceHeader::short`], where one [`LISTED`] line stands for the powers' lines by their count and
-//! SHA-256 (`pbem verify` puts the JSON report's lines back in its place and checks both).
+//! of a report that grows with the world. Every form of a report shows them all in a game of up to
+//! [`LISTED_ABOVE`] powers (every game a referee runs by hand); in a larger one the JSON report
+//! carries them whole and the text and HTML forms [`DiceHeader::short`], where one [`LISTED`] line
+//! stands for the powers' lines by their count and SHA-256 (`pbem verify` puts the JSON report's
+//! lines back in its place and checks both).
 
 use serde::Serialize;
 
@@ -32,9 +34,17 @@ pub struct DiceHeader {
     pub text: String,
     /// SHA-256 of `text`.
     pub digest: String,
-    /// `text` with its powers' lines replaced by one [`LISTED`] line (text and HTML reports).
+    /// What the text and HTML reports show: `text`, or in a game of more than [`LISTED_ABOVE`]
+    /// powers `text` with its powers' lines replaced by one [`LISTED`] line.
     pub short: String,
+    /// Whether `short` gives the powers' lines as one [`LISTED`] line (the templates then say where
+    /// they are).
+    pub listed: bool,
 }
+
+/// The number of powers above which the text and HTML reports give the powers' lines of the dice
+/// header as one [`LISTED`] line (issue 18: at 1,000 powers the list was a third of a report).
+pub const LISTED_ABOVE: usize = 100;
 
 /// The key of the line that stands for the powers' lines in [`DiceHeader::short`]:
 /// `listed: N powers, sha256 HEX`, N the powers listed and HEX the SHA-256 of their lines (each with
@@ -64,9 +74,14 @@ pub fn is_power_line(line: &str) -> bool {
     line.starts_with("entropy ") || line.starts_with("orders ")
 }
 
-/// `head`, the powers' lines `lines` (`powers` of them) as one [`listed_line`], then `tail`.
+/// `head`, the powers' lines `lines` (`powers` of them), then `tail`: the lines as one
+/// [`listed_line`] when there are more than [`LISTED_ABOVE`] of them.
 fn short(head: &str, powers: usize, lines: &str, tail: &str) -> String {
-    format!("{head}{}{tail}", listed_line(powers, lines))
+    if powers > LISTED_ABOVE {
+        format!("{head}{}{tail}", listed_line(powers, lines))
+    } else {
+        format!("{head}{lines}{tail}")
+    }
 }
 
 impl DiceHeader {
@@ -100,6 +115,7 @@ impl DiceHeader {
         let text = format!("{head}{lines}{tail}");
         let digest = sha256_hex(text.as_bytes());
         let short = short(&head, close.powers.len(), &lines, &tail);
+        let listed = close.powers.len() > LISTED_ABOVE;
         DiceHeader {
             scheme: crate::dice_v2::SCHEME,
             game: close.game.clone(),
@@ -117,6 +133,7 @@ impl DiceHeader {
             text,
             digest,
             short,
+            listed,
         }
     }
 
@@ -162,6 +179,7 @@ impl DiceHeader {
         let text = format!("{head}{lines}{tail}");
         let digest = sha256_hex(text.as_bytes());
         let short = short(&head, entropy.len(), &lines, &tail);
+        let listed = entropy.len() > LISTED_ABOVE;
         DiceHeader {
             scheme: "pbem-dice/v1",
             game: game.into(),
@@ -174,6 +192,7 @@ impl DiceHeader {
             text,
             digest,
             short,
+            listed,
         }
     }
 }
@@ -184,7 +203,9 @@ mod tests {
 
     #[test]
     fn the_short_header_stands_for_the_powers_lines_by_their_count_and_digest() {
-        let entropy = [("b".to_string(), [3; 32]), ("a".to_string(), [4; 32])];
+        let entropy: Vec<(String, Bytes32)> = (0..=LISTED_ABOVE)
+            .map(|i| (format!("p{i:04}"), [i as u8; 32]))
+            .collect();
         let h = DiceHeader::new("g", 3, &[1; 32], &[2; 32], &entropy, &[5; 32]);
         let lines: String = h
             .text
@@ -192,13 +213,28 @@ mod tests {
             .filter(|l| is_power_line(l))
             .flat_map(|l| [l, "\n"])
             .collect();
-        assert_eq!(lines.lines().count(), 2);
-        let listed = listed_line(2, &lines);
+        assert_eq!(lines.lines().count(), LISTED_ABOVE + 1);
+        let listed = listed_line(LISTED_ABOVE + 1, &lines);
+        assert!(h.listed);
         assert_eq!(h.short, h.text.replacen(&lines, &listed, 1));
         assert!(!h.short.contains("entropy "));
         let value = listed.trim_end().strip_prefix("listed: ").unwrap();
-        assert_eq!(parse_listed(value), Some((2, sha256_hex(lines.as_bytes()))));
+        assert_eq!(
+            parse_listed(value),
+            Some((LISTED_ABOVE + 1, sha256_hex(lines.as_bytes())))
+        );
         assert_eq!(parse_listed("1 power, sha256 ab"), Some((1, "ab".into())));
         assert_eq!(parse_listed("two powers, sha256 ab"), None);
+    }
+
+    #[test]
+    fn a_header_of_up_to_listed_above_powers_shows_every_line_in_every_form() {
+        let entropy: Vec<(String, Bytes32)> = (0..LISTED_ABOVE)
+            .map(|i| (format!("p{i:04}"), [i as u8; 32]))
+            .collect();
+        let h = DiceHeader::new("g", 3, &[1; 32], &[2; 32], &entropy, &[5; 32]);
+        assert!(!h.listed);
+        assert_eq!(h.short, h.text);
+        assert_eq!(h.text.matches("entropy p").count(), LISTED_ABOVE);
     }
 }

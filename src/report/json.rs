@@ -165,14 +165,23 @@ struct Dice<'a> {
     turn: u32,
     commitment: &'a str,
     secret: &'a str,
-    // Every power's `E_p` is in `text` alone (`entropy <power>: <E_p>` lines): listed again here it
-    // doubled the one part of a report that grows with the number of powers.
+    /// Every power's `E_p`, also in `text` (`entropy <power>: <E_p>` lines); left out in a game of
+    /// more than `header::LISTED_ABOVE` powers, where it doubled the one part of a report that grows
+    /// with the number of powers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    entropy: Option<Vec<Entropy<'a>>>,
     seed: &'a str,
     /// The turn's sealed rolls, `N SHA` (`engine::sealed`); absent when it had none.
     #[serde(skip_serializing_if = "str::is_empty")]
     sealed: &'a str,
     text: &'a str,
     digest: &'a str,
+}
+
+#[derive(Serialize)]
+struct Entropy<'a> {
+    power: &'a str,
+    entropy: &'a str,
 }
 
 fn unit(u: &UnitLine) -> Unit<'_> {
@@ -293,6 +302,12 @@ pub fn render(
             turn: h.turn,
             commitment: &h.commitment,
             secret: &h.secret,
+            entropy: (!h.listed).then(|| {
+                h.entropy
+                    .iter()
+                    .map(|(power, entropy)| Entropy { power, entropy })
+                    .collect()
+            }),
             seed: &h.seed,
             sealed: &h.sealed,
             text: &h.text,
