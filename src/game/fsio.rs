@@ -340,6 +340,23 @@ pub fn sorted_entries(dir: &Path) -> Result<Vec<fs::DirEntry>> {
     Ok(entries)
 }
 
+/// The names and paths of a folder's entries, sorted by name; none when the folder does not exist
+/// (a store not written yet).
+pub fn sorted_names(dir: &Path) -> std::io::Result<Vec<(String, std::path::PathBuf)>> {
+    let entries = match fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e),
+    };
+    let mut names = Vec::new();
+    for e in entries {
+        let e = e?;
+        names.push((e.file_name().to_string_lossy().into_owned(), e.path()));
+    }
+    names.sort();
+    Ok(names)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -78,17 +78,8 @@ impl RawStore {
     pub fn open(game: &Game) -> Result<RawStore> {
         let dir = inbox_dir(game);
         let mut store = RawStore::default();
-        let entries = match std::fs::read_dir(&dir) {
-            Ok(e) => e,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(store),
-            Err(e) => return Err(e).with_context(|| format!("cannot list {}", game.shown(&dir))),
-        };
-        let mut names: Vec<(String, PathBuf)> = Vec::new();
-        for e in entries {
-            let e = e?;
-            names.push((e.file_name().to_string_lossy().into_owned(), e.path()));
-        }
-        names.sort();
+        let names = crate::game::fsio::sorted_names(&dir)
+            .with_context(|| format!("cannot list {}", game.shown(&dir)))?;
         for (name, path) in &names {
             if let Some(sha) = name.strip_suffix(".eml").filter(|s| is_digest(s)) {
                 let size = std::fs::metadata(path)

@@ -18,7 +18,7 @@
 
 use std::collections::BTreeMap;
 use std::io::{Read, Seek};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{Context, Result};
 
@@ -94,17 +94,8 @@ pub fn is_message_name(name: &str) -> bool {
 /// message of each batch that no file of the same name stands over.
 pub fn messages(dir: &Path) -> Result<BTreeMap<String, Message>> {
     let mut out = BTreeMap::new();
-    let entries = match std::fs::read_dir(dir) {
-        Ok(e) => e,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
-        Err(e) => return Err(e).with_context(|| format!("cannot list {}", dir.display())),
-    };
-    let mut names: Vec<(String, PathBuf)> = Vec::new();
-    for e in entries {
-        let e = e?;
-        names.push((e.file_name().to_string_lossy().into_owned(), e.path()));
-    }
-    names.sort();
+    let names = crate::game::fsio::sorted_names(dir)
+        .with_context(|| format!("cannot list {}", dir.display()))?;
     for (name, path) in &names {
         if is_batch_name(name) {
             let index = read_index_of(path, BATCH_FORMAT, is_message_name)
