@@ -1090,3 +1090,39 @@ fn gitm_3_1_a_brigade_is_described_with_its_batteries_counted() {
     assert!(b.describe().contains(", 6 batteries, good,"));
     assert!(b.describe().ends_with("fatigue 2, carrying 1 supply"));
 }
+
+#[test]
+fn gitm_8_4_in_a_turn_a_besieged_garrison_keeps_to_its_city_and_relief_stops_short() {
+    // Turn 1 lays the siege of Venice; in turn 2 FR300IN tries to leave the city by a tactical move
+    // and FR301IN, a relief column, to march through it.
+    let (_t, game, state) = venice_besieged();
+    let (mut next, _) = resolve(&game, &state, &[]);
+    assert_eq!(g(&next).sieges.len(), 1);
+    next.turn += 1;
+    add(&mut next, "FR301IN", "france", "G7-V8/10-6");
+    let (after, events) = resolve(
+        &game,
+        &next,
+        &[(
+            "france",
+            "tactical FR300IN to 10-5\ntactical FR301IN to 10-13",
+        )],
+    );
+    assert_eq!(at(&after, "FR300IN"), "G7-V8/10-10");
+    assert_eq!(at(&after, "FR301IN"), "G7-V8/10-9");
+    let texts: Vec<&str> = cites(&events, "GITM 8.4")
+        .iter()
+        .map(|e| e.text.as_str())
+        .collect();
+    assert!(
+        texts.iter().any(|t| t
+            .contains("FR300IN does not move: it is inside the city at 10-10 besieged by austria")),
+        "{texts:?}"
+    );
+    assert!(
+        texts.iter().any(|t| t.contains(
+            "FR301IN halts before 10-10: the city there is besieged by austria, and only brigades hostile to france enter it"
+        )),
+        "{texts:?}"
+    );
+}

@@ -97,13 +97,14 @@ impl TacEvent {
 pub fn topic(rule: &str) -> &'static str {
     match rule {
         "GITM 2.2" => "river, mountain and water tactical squares are impassable",
-        "GITM 2.5" => "a tactical square holds at most 12 allied brigades",
+        "GITM 2.5" => "a tactical square holds at most 24 brigades, 12 allied to one another",
         "GITM 4.2" => "on the tactical map, the nearest enemy in each of eight directions",
         "GITM 4.4" => "a tactical move is told by what was seen of its start and its end",
         "GITM 5.2" => "the final tactical phase has no combat",
         "GITM 8.1" => "fast units move 6 tactical squares, others 4; fatigue with an enemy present",
         "GITM 8.2" => "destination, waypoint and start phase, in straight lines",
         "GITM 8.3" => "meeting an enemy halts both and begins a combat",
+        "GITM 8.4" => "a besieged city's garrison leaves only to attack; only its enemies enter",
         "GITM 8.5" => "with an enemy present, impassable terrain and cliffs block the path",
         "GITM 8.6" => "fast units move first, each group in an order drawn each phase",
         "GITM 8.7" => "rivers and ranges are crossed by a ford or pass waypoint",

@@ -139,11 +139,11 @@ impl<'a> Field<'a> {
     }
 
     /// GITM 8.1, 8.5: an active enemy of brigade `i` is on this map (a neutral counts for 8.5 only
-    /// when at home, `Relations::at_home`).
+    /// in its home nation or one it is actively allied with, `Relations::neutral_at_home`).
     pub(super) fn enemy_present(&self, i: usize) -> bool {
         self.active().any(|j| match self.relation(i, j) {
             Relation::Hostile => true,
-            Relation::Neutral => self.relations.at_home.contains(&self.brigades[j].side),
+            Relation::Neutral => self.relations.neutral_at_home(&self.brigades[j].side),
             Relation::Friendly => false,
         })
     }

@@ -29,7 +29,7 @@ use super::super::state::{Brigade, GitmState, Quality};
 use super::dice::TacDice;
 use super::event::TacEvent;
 use super::field::{Field, Memory};
-use super::map::{parse, Fort, Pos, TacMap};
+use super::map::{parse, Fort, Pos, Siege, TacMap};
 use super::unit::{Line, Posture, Reaction, Relations, TacBrigade, TacOrder};
 
 /// The tactical side of a turn: the maps the scenario draws in `tactical/`, and what each square's
@@ -102,8 +102,11 @@ impl Theatre {
     }
 }
 
-/// GITM 2.6: the forts of the `[gitm]` state under strategic square `square`, put on its tactical
-/// map: the state is the one place forts are read (a tactical map file refuses a `fort` line).
+/// GITM 2.6, 2.7: the forts of the `[gitm]` state under strategic square `square`, and their
+/// sieges, put on its tactical map: the state is the one place forts and sieges are read (a tactical
+/// map file refuses a `fort` or `besieged` line). A siege's city is held by its garrison's power
+/// (8.4's side controlling the city); a siege whose fort has no garrison left limits no one (the
+/// turn lifts it at its end).
 pub fn place_forts(tmap: &mut TacMap, g: &GitmState, map: &GridMap, square: Square) {
     for f in &g.forts {
         if let Ok(spot) = map.parse_spot(f.at.get_ref()) {
@@ -115,6 +118,16 @@ pub fn place_forts(tmap: &mut TacMap, g: &GitmState, map: &GridMap, square: Squa
                         capacity: f.capacity,
                     },
                 );
+                let holder = g.garrison(f).first().map(|&i| g.brigades[i].power());
+                if let (Some(s), Some(holder)) = (g.siege_of(f.at.get_ref()), holder) {
+                    tmap.set_siege(
+                        sub(spot.sub),
+                        Siege {
+                            by: s.by.clone(),
+                            holder: holder.to_string(),
+                        },
+                    );
+                }
             }
         }
     }
@@ -320,10 +333,16 @@ pub fn run_phase(turn: TurnParts<'_>, phase: u8) -> Result<Vec<(Event, Told)>> {
             },
         };
         place_forts(&mut tmap, turn.g, map, square);
-        // GITM 8.5, 8.11: the state whose soil this is (`[control]`): its neutrals count there.
+        // GITM 8.5, 8.11: the state whose soil this is (`[control]`): its neutrals, and those of
+        // the states actively allied with it, count there (8.5); its own brigades intercept (8.11).
         let mut relations = Relations::default();
         if let Some(owner) = turn.state.control.get(&name) {
             relations = relations.home(owner);
+            for p in &powers {
+                if p != owner && turn.state.relation(owner, p) == StateRelation::Allied {
+                    relations = relations.allied(owner, p);
+                }
+            }
         }
         for a in &powers {
             for b in &powers {

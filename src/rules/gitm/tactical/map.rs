@@ -12,12 +12,12 @@
 //! rating               optional: 15 lines of 15 digits 0-4 (2.4); without it each terrain's default
 //! 000000000000000
 //! town 7-7 Venice      a town square (2.2) and its name
-//! besieged 7-7         the city is besieged (2.7)
 //! ```
 //!
-//! A fort (2.6) is not written here: forts are the `[gitm]` state's `[[gitm.fort]]`, the one place
-//! pbem reads them (a siege may change them), and the turn puts them on the map ([`TacMap::set_fort`]);
-//! a `fort` line is refused with a hint saying where it belongs.
+//! A fort (2.6) and a siege (2.7) are not written here: they are the `[gitm]` state's `[[gitm.fort]]`
+//! and `[[gitm.siege]]`, the one place pbem reads them (a turn lays and lifts sieges, a breach
+//! changes a fort), and the turn puts them on the map ([`TacMap::set_fort`], [`TacMap::set_siege`]);
+//! a `fort` or `besieged` line is refused with a hint saying where it belongs.
 //!
 //! Symbols (2.2): `.` open, `h` hills, `H` high hills, `~` river, `=` ford, `M` mountain, `^` pass,
 //! `w` water, `f` forest, `T` town.
@@ -276,12 +276,21 @@ pub struct Fort {
     pub capacity: u32,
 }
 
-/// A town square (GITM 2.2) with its fort (2.6) and whether it is besieged (2.7).
+/// The siege of a city (GITM 2.7, 8.4), from the state's `[[gitm.siege]]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Siege {
+    /// The side that besieges it.
+    pub by: String,
+    /// The side controlling the city: its garrison's.
+    pub holder: String,
+}
+
+/// A town square (GITM 2.2) with its fort (2.6) and its siege (2.7).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Town {
     pub name: String,
     pub fort: Option<Fort>,
-    pub besieged: bool,
+    pub siege: Option<Siege>,
 }
 
 /// The tactical map of one strategic square.
@@ -336,9 +345,26 @@ impl TacMap {
             .or_insert(Town {
                 name: String::new(),
                 fort: None,
-                besieged: false,
+                siege: None,
             })
             .fort = Some(fort);
+    }
+
+    /// GITM 2.7, 8.4: puts a siege of the `[gitm]` state on the city at `p`.
+    pub fn set_siege(&mut self, p: Pos, siege: Siege) {
+        self.towns
+            .entry(p)
+            .or_insert(Town {
+                name: String::new(),
+                fort: None,
+                siege: None,
+            })
+            .siege = Some(siege);
+    }
+
+    /// GITM 2.7: the siege of the city at `p`, if it is besieged.
+    pub fn siege(&self, p: Pos) -> Option<&Siege> {
+        self.towns.get(&p).and_then(|t| t.siege.as_ref())
     }
 
     /// GITM 2.6: the fort at `p`, if any.
@@ -451,9 +477,6 @@ impl TacMap {
             if !t.name.is_empty() {
                 out.push_str(&format!("town {p} {}\n", t.name));
             }
-            if t.besieged {
-                out.push_str(&format!("besieged {p}\n"));
-            }
         }
         out
     }
@@ -540,14 +563,26 @@ pub fn parse(source: &Source) -> Result<TacMap, Vec<Diagnostic>> {
                     )),
                 );
             }
-            "town" | "besieged" => {
-                read_town_line(keyword, &rest, line, span, &mut towns, &mut errors)
+            "besieged" => {
+                let at = match (&square, rest.first()) {
+                    (Some(sq), Some(p)) => format!("{sq}/{p}"),
+                    (None, Some(p)) => format!("<square>/{p}"),
+                    _ => "G7-V8/10-10".to_string(),
+                };
+                errors.push(
+                    Diagnostic::error(
+                        "a tactical map holds no siege: sieges are the state's [[gitm.siege]] (GITM 2.7, 8.4), read in one place",
+                        span,
+                    )
+                    .hint(format!(
+                        "remove the line: a turn lays a siege where hostile combat units stand by a garrisoned fort; a referee may write it in state.toml: [[gitm.siege]] at = \"{at}\" by = \"<power>\" since = <turn>"
+                    )),
+                );
             }
+            "town" => read_town_line(&rest, line, span, &mut towns, &mut errors),
             _ => errors.push(
                 Diagnostic::error(format!("'{keyword}' is not a line of a tactical map"), span)
-                    .hint(
-                        "a tactical map has the lines square, terrain, rating, town and besieged",
-                    ),
+                    .hint("a tactical map has the lines square, terrain, rating and town"),
             ),
         }
     }
@@ -682,9 +717,8 @@ fn read_block(
     (errors.len() == before).then_some(cells)
 }
 
-/// Reads a `town` or `besieged` line (GITM 2.2, 2.7).
+/// Reads a `town` line (GITM 2.2).
 fn read_town_line(
-    keyword: &str,
     rest: &[&str],
     line: &str,
     span: Range<usize>,
@@ -697,7 +731,7 @@ fn read_town_line(
     };
     let Some(first) = rest.first() else {
         errors.push(
-            Diagnostic::error(format!("'{keyword}' needs a tactical square"), span)
+            Diagnostic::error("'town' needs a tactical square", span)
                 .hint("write the square as column-row, each 0 to 14: `town 7-7 Venice` (GITM 2.1)"),
         );
         return;
@@ -712,39 +746,18 @@ fn read_town_line(
         );
         return;
     };
-    match keyword {
-        "town" => {
-            let name = rest[1..].join(" ");
-            if name.is_empty() {
-                errors.push(
-                    Diagnostic::error("the town has no name", span)
-                        .hint("write `town 7-7 Venice` (GITM 1.3: every city has a name)"),
-                );
-                return;
-            }
-            let t = towns.entry(p).or_insert(Town {
-                name: String::new(),
-                fort: None,
-                besieged: false,
-            });
-            t.name = name;
-        }
-        _ => {
-            if rest.len() != 1 {
-                errors.push(
-                    Diagnostic::error("'besieged' takes only the town's square", span)
-                        .hint("write `besieged 7-7` (GITM 2.7)"),
-                );
-                return;
-            }
-            towns
-                .entry(p)
-                .or_insert(Town {
-                    name: String::new(),
-                    fort: None,
-                    besieged: false,
-                })
-                .besieged = true;
-        }
+    let name = rest[1..].join(" ");
+    if name.is_empty() {
+        errors.push(
+            Diagnostic::error("the town has no name", span)
+                .hint("write `town 7-7 Venice` (GITM 1.3: every city has a name)"),
+        );
+        return;
     }
+    let t = towns.entry(p).or_insert(Town {
+        name: String::new(),
+        fort: None,
+        siege: None,
+    });
+    t.name = name;
 }

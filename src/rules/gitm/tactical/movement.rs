@@ -1,5 +1,6 @@
 //! Tactical movement (GITM 8.1-8.9, 8.12): where a brigade goes this phase (its waypoint, its
-//! destination, or the nearest enemy it engages), the path it takes, and what stops it.
+//! destination, or the nearest enemy it engages), the path it takes, and what stops it: among
+//! these a besieged city (2.7, 8.4) and a full square (2.5).
 
 use std::collections::{BTreeSet, VecDeque};
 
@@ -12,6 +13,8 @@ use super::unit::{Posture, Relation};
 pub const MAX_MOVE_FATIGUE: u32 = 8;
 /// GITM 2.5: a tactical square holds at most 12 brigades allied to one another.
 pub const MAX_ALLIED_IN_SQUARE: usize = 12;
+/// GITM 2.5: a tactical square holds at most 24 brigades.
+pub const MAX_IN_SQUARE: usize = 24;
 
 /// Where a brigade heads this phase.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,8 +91,100 @@ impl Field<'_> {
         })
     }
 
-    /// The path of brigade `i` to `to` (GITM 8.2, 8.5, 8.7), or why it does not move.
+    /// The path of brigade `i` to `to` (GITM 8.2, 8.5, 8.7), or why it does not move: a brigade
+    /// inside a besieged city leaves it only as 8.4 allows (`leaves_besieged`).
     pub(super) fn plan(&self, i: usize, to: Pos) -> Result<Vec<Pos>, Blocked> {
+        let path = self.path_to(i, to)?;
+        match self.leaves_besieged(i, &path) {
+            Some(e) => Err(Box::new(e)),
+            None => Ok(path),
+        }
+    }
+
+    /// GITM 8.4: why brigade `i`, inside a besieged city (on its square, not hostile to the side
+    /// holding it), may not take `path`: it leaves the city's square only by a move of one square
+    /// onto a besieging brigade (one hostile to the holder), to attack it.
+    fn leaves_besieged(&self, i: usize, path: &[Pos]) -> Option<TacEvent> {
+        let b = &self.brigades[i];
+        let siege = self.map.siege(b.pos)?;
+        let first = *path.first()?;
+        if self.relations.between(&b.side, &siege.holder) == Relation::Hostile {
+            return None;
+        }
+        let onto_besieger = path.len() == 1
+            && self.at(first).iter().any(|&j| {
+                self.relations
+                    .between(&self.brigades[j].side, &siege.holder)
+                    == Relation::Hostile
+            });
+        if onto_besieger {
+            return None;
+        }
+        Some(TacEvent::new(
+            "GITM 8.4",
+            format!(
+                "{} does not move: it is inside the city at {} besieged by {}, and leaves its square only by one square onto a besieger, to attack it",
+                b.id, b.pos, siege.by
+            ),
+        ))
+    }
+
+    /// GITM 8.4: whether brigade `i` may not enter the besieged city at `q`: only brigades hostile
+    /// to the side holding it enter it (and a combat follows, 8.3); the others, relief among them,
+    /// stop short. The text says why.
+    pub(super) fn barred_from_city(&self, i: usize, q: Pos) -> Option<String> {
+        let b = &self.brigades[i];
+        let siege = self.map.siege(q)?;
+        if b.pos == q || self.relations.between(&b.side, &siege.holder) == Relation::Hostile {
+            return None;
+        }
+        Some(format!(
+            "{} halts before {q}: the city there is besieged by {}, and only brigades hostile to {} enter it",
+            b.id, siege.by, siege.holder
+        ))
+    }
+
+    /// GITM 2.5: whether tactical square `q` is full for brigade `i`: it holds 24 brigades, or 12
+    /// allied to `i`. The SOP's decision (the seed says only that a square cannot hold more): the move
+    /// stops short, on the square before. The text says why.
+    pub(super) fn square_full(&self, i: usize, q: Pos) -> Option<String> {
+        let here = self.at(q);
+        let id = &self.brigades[i].id;
+        if here.len() >= MAX_IN_SQUARE {
+            return Some(format!(
+                "{id} halts before {q}: it holds {MAX_IN_SQUARE} brigades already (SOP: the move stops short)"
+            ));
+        }
+        let allied = here
+            .iter()
+            .filter(|&&j| self.relation(i, j) == Relation::Friendly)
+            .count();
+        (allied >= MAX_ALLIED_IN_SQUARE).then(|| {
+            format!(
+                "{id} halts before {q}: it holds {MAX_ALLIED_IN_SQUARE} allied brigades already (SOP: the move stops short)"
+            )
+        })
+    }
+
+    /// GITM 8.4, 2.5: the event, told to the brigade's side, when brigade `i` may not enter `q`: a
+    /// besieged city ([`barred_from_city`](Self::barred_from_city)) or a full square
+    /// ([`square_full`](Self::square_full)); `then` is added to its text.
+    pub(super) fn entry_barred(&self, i: usize, q: Pos, then: &str) -> Option<TacEvent> {
+        let (rule, why) = self
+            .barred_from_city(i, q)
+            .map(|t| ("GITM 8.4", t))
+            .or_else(|| self.square_full(i, q).map(|t| ("GITM 2.5", t)))?;
+        let b = &self.brigades[i];
+        Some(
+            TacEvent::new(rule, format!("{why}{then}"))
+                .unit(&b.id)
+                .at(b.pos)
+                .side_only(&b.side),
+        )
+    }
+
+    /// The path of brigade `i` to `to` by terrain alone (GITM 8.2, 8.5, 8.7).
+    fn path_to(&self, i: usize, to: Pos) -> Result<Vec<Pos>, Blocked> {
         let b = &self.brigades[i];
         let from = b.pos;
         if from == to {
@@ -314,7 +409,7 @@ impl Field<'_> {
     }
 
     /// Walks brigade `i` along `path` while it has squares left this phase; `true` when something
-    /// stopped it (GITM 8.3, 8.11, 2.5).
+    /// stopped it (GITM 8.3, 8.4, 8.11, 2.5).
     fn walk(
         &mut self,
         i: usize,
@@ -345,6 +440,11 @@ impl Field<'_> {
             return true;
         }
         for &q in &path[..reach] {
+            // GITM 8.4, 2.5: a besieged city and a full square are not entered: the move stops short.
+            if let Some(e) = self.entry_barred(i, q, "") {
+                self.tell(e);
+                return true;
+            }
             let here = self.at(q);
             let hostile: Vec<usize> = here
                 .iter()
@@ -398,25 +498,6 @@ impl Field<'_> {
                     .at(q),
                 );
                 *budget -= 1;
-                return true;
-            }
-            let allied = here
-                .iter()
-                .filter(|&&j| self.relation(i, j) == Relation::Friendly)
-                .count();
-            if allied >= MAX_ALLIED_IN_SQUARE {
-                let (at, side) = (self.brigades[i].pos, self.brigades[i].side.clone());
-                self.tell(
-                    TacEvent::new(
-                        "GITM 2.5",
-                        format!(
-                            "{id} halts before {q}: it holds {MAX_ALLIED_IN_SQUARE} allied brigades already"
-                        ),
-                    )
-                    .unit(&id)
-                    .at(at)
-                    .side_only(&side),
-                );
                 return true;
             }
             *budget -= 1;

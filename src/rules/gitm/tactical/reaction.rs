@@ -75,6 +75,14 @@ impl Field<'_> {
             if !clear {
                 continue;
             }
+            // GITM 8.4, 2.5: an enemy is intercepted on its square only when the interceptor may
+            // enter it (a neutral is halted with the interceptor a square short).
+            if self.relation(j, mover) == Relation::Hostile {
+                if let Some(e) = self.entry_barred(j, q, "; it does not intercept (8.11)") {
+                    self.tell(e);
+                    continue;
+                }
+            }
             if path.len() as u32 > allowance {
                 let limit = path[allowance as usize - 1];
                 self.brigades[j].pos = limit;
@@ -140,7 +148,8 @@ impl Field<'_> {
     /// GITM 8.10: after the other moves of the phase, each brigade with a support box acting in the
     /// phase joins the nearest combat of its friends inside the box (equally near: the one where the
     /// odds against its side are worst, by men; then the first square), when within two squares
-    /// (three for LC, MC and LA).
+    /// (three for LC, MC and LA), and when it may enter the square (8.4's besieged city, 2.5's
+    /// limits).
     pub(super) fn support(&mut self, phase: u8, order: &[usize]) {
         for &i in order {
             let b = &self.brigades[i];
@@ -201,6 +210,13 @@ impl Field<'_> {
                     .at(from)
                     .side_only(&side),
                 );
+                continue;
+            }
+            // GITM 8.4, 2.5: a besieged city and a full square are not joined.
+            if let Some(e) =
+                self.entry_barred(i, q, "; it does not support the combat there (8.10)")
+            {
+                self.tell(e);
                 continue;
             }
             let path = match self.plan(i, q) {

@@ -82,7 +82,6 @@ terrain
 .......~.......
 .......~.......
 town 12-12 Venice
-besieged 12-12
 ";
 
 fn river_map() -> TacMap {
@@ -204,7 +203,7 @@ fn gitm_2_4_defensive_ratings_from_the_file_or_the_terrain() {
     }
     let m = parse_map(&Source::new(
         "t.txt",
-        with.replace("town 12-12 Venice\nbesieged 12-12\n", ""),
+        with.replace("town 12-12 Venice\n", ""),
     ))
     .unwrap();
     assert_eq!(m.rating(p("4-3")), 4);
@@ -222,7 +221,7 @@ fn gitm_2_6_2_7_town_and_siege_read_and_written_back_the_fort_from_the_state() {
     let town = &m.towns[&p("12-12")];
     assert_eq!(town.name, "Venice");
     assert_eq!(town.fort, None, "a map file holds no fort");
-    assert!(town.besieged);
+    assert_eq!(town.siege, None, "a map file holds no siege");
     let again = parse_map(&Source::new("t.txt", m.to_text())).unwrap();
     assert_eq!(again, m);
     // A town line on a square that is not a town.
@@ -238,7 +237,7 @@ fn gitm_2_6_2_7_town_and_siege_read_and_written_back_the_fort_from_the_state() {
     assert_eq!(m.fort(p("12-12")), Some(&fort));
     assert_eq!(m.fort(p("11-12")), None);
     // A `fort` line in the file is refused where it stands, with where it belongs.
-    let with_fort = RIVER_MAP.replace("besieged 12-12\n", "fort 12-12 3 6000\nbesieged 12-12\n");
+    let with_fort = RIVER_MAP.to_string() + "fort 12-12 3 6000\n";
     let source = Source::new("tactical/G7-V8.txt", with_fort);
     let errs = parse_map(&source).unwrap_err();
     let fort_error = errs
@@ -252,6 +251,64 @@ fn gitm_2_6_2_7_town_and_siege_read_and_written_back_the_fort_from_the_state() {
         .as_deref()
         .unwrap()
         .contains("[[gitm.fort]] at = \"G7-V8/12-12\" strength = 3 capacity = 6000"));
+}
+
+#[test]
+fn gitm_2_7_a_besieged_line_in_a_tactical_map_is_a_located_error() {
+    // The state's [[gitm.siege]] is the one truth; a map file's line is refused where it stands.
+    let source = Source::new(
+        "tactical/G7-V8.txt",
+        RIVER_MAP.to_string() + "besieged 12-12\n",
+    );
+    let errs = parse_map(&source).unwrap_err();
+    let e = errs
+        .iter()
+        .find(|e| e.message.contains("holds no siege"))
+        .expect("the besieged line is refused");
+    assert!(e.message.contains("GITM 2.7, 8.4"));
+    let located = FileError::new(&source, e);
+    assert_eq!((located.line, located.column), (20, 1));
+    assert!(e
+        .hint
+        .as_deref()
+        .unwrap()
+        .contains("[[gitm.siege]] at = \"G7-V8/12-12\" by = \"<power>\""));
+}
+
+#[test]
+fn gitm_2_7_the_states_siege_is_put_on_the_tactical_map_held_by_its_garrison() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("gitm-italy-1809");
+    crate::bundled::write_scenario("gitm-italy-1809", &dir).unwrap();
+    let game = crate::game::Game::load(&dir).unwrap();
+    let mut state = game.load_state(1).unwrap();
+    let map = crate::rules::gitm::grid_map(&game).unwrap();
+    let square = map.parse_spot("G7-V8/0-0").unwrap().square;
+    let g = state
+        .table_mut::<crate::rules::gitm::state::GitmState>()
+        .unwrap();
+    // Venice's fort (G7-V8/10-10), its garrison FR11IN, besieged by Austria.
+    g.sieges.push(crate::rules::gitm::state::Siege {
+        at: toml::Spanned::new(0..0, "G7-V8/10-10".to_string()),
+        by: "austria".to_string(),
+        since: 1,
+        breaches: 0,
+    });
+    let mut tmap = TacMap::plain("G7-V8", Terrain::Open);
+    hook::place_forts(&mut tmap, g, map, square);
+    assert_eq!(
+        tmap.siege(p("10-10")),
+        Some(&map::Siege {
+            by: "austria".to_string(),
+            holder: "france".to_string()
+        })
+    );
+    // Without a garrison the siege limits no one (the turn lifts it at its end).
+    g.brigade_mut("FR11IN").unwrap().at = toml::Spanned::new(0..0, "G7-V8/9-9".to_string());
+    let mut tmap = TacMap::plain("G7-V8", Terrain::Open);
+    hook::place_forts(&mut tmap, g, map, square);
+    assert_eq!(tmap.siege(p("10-10")), None);
+    assert!(tmap.fort(p("10-10")).is_some());
 }
 
 // ---- GITM 3.1: one brigade type for the strategic and the tactical part ----
@@ -451,6 +508,37 @@ fn gitm_8_5_impassable_terrain_blocks_with_an_enemy_present_only() {
     f.phase(1, &mut dice());
     assert_eq!(pos_of(&f, "FR1LC"), p("1-5"));
     assert!(has(&f.events, "GITM 8.5: FR1LC does not move: with an enemy in the square, its straight path to 5-5 crosses water at 3-5"));
+}
+
+#[test]
+fn gitm_8_5_a_neutral_counts_in_its_home_nation_or_one_it_is_allied_with() {
+    let mut map = TacMap::plain("G7-V8", Terrain::Open);
+    for r in 3..=7 {
+        map.set(Pos::new(3, r), Terrain::Water);
+    }
+    // SW is neutral to FR; the square is Austria's (`[control]`).
+    let run = |r: &Relations| {
+        let mut f = Field::new(
+            &map,
+            r,
+            vec![
+                goto(unit("FR1LC", "1-5"), "5-5"),
+                still(unit("SW1IN", "14-14")),
+            ],
+        );
+        f.phase(1, &mut dice());
+        (pos_of(&f, "FR1LC"), texts(&f.events))
+    };
+    // Away from home and from its allies: 8.5 does not apply; FR1LC goes round the lake.
+    assert_eq!(run(&rel().home("AU")).0, p("5-5"));
+    // At home: the straight path is blocked.
+    assert_eq!(run(&rel().home("SW")).0, p("1-5"));
+    // In a nation it is actively allied with: blocked too.
+    let (at, events) = run(&rel().allied("SW", "AU").home("AU"));
+    assert_eq!(at, p("1-5"), "{events}");
+    assert!(events.contains("GITM 8.5: FR1LC does not move"), "{events}");
+    // 8.11 is the interceptor's own state alone: Austria's soil is not Switzerland's.
+    assert!(!rel().allied("SW", "AU").home("AU").at_home.contains("SW"));
 }
 
 #[test]
@@ -1319,4 +1407,185 @@ fn gitm_8_3_a_combat_over_is_forgotten_and_a_new_one_has_its_own_attacker() {
         "{}",
         texts(&f.events)
     );
+}
+
+// ---- GITM 2.7, 8.4: a besieged city on the tactical map ----
+
+/// A plain map with a city at 7-7 held by FR and besieged by AU.
+fn besieged_map() -> TacMap {
+    let mut m = TacMap::plain("G7-V8", Terrain::Open);
+    m.set_siege(
+        p("7-7"),
+        map::Siege {
+            by: "AU".to_string(),
+            holder: "FR".to_string(),
+        },
+    );
+    m
+}
+
+#[test]
+fn gitm_8_4_a_besieged_garrison_leaves_its_city_only_to_attack_a_besieger_next_to_it() {
+    let map = besieged_map();
+    let r = rel();
+    let mut engage = still(unit("FR2IN", "7-7"));
+    engage.order.engage = Some((1, 5));
+    let mut f = Field::new(
+        &map,
+        &r,
+        vec![
+            goto(unit("FR1IN", "7-7"), "7-3"),
+            engage,
+            still(unit("AU1IN", "7-10")),
+        ],
+    );
+    f.phase(1, &mut dice());
+    assert_eq!(pos_of(&f, "FR1IN"), p("7-7"), "{}", texts(&f.events));
+    assert_eq!(
+        pos_of(&f, "FR2IN"),
+        p("7-7"),
+        "a besieger three squares off"
+    );
+    let refused: Vec<&TacEvent> = f.events.iter().filter(|e| e.rule == "GITM 8.4").collect();
+    assert_eq!(refused.len(), 2, "{}", texts(&f.events));
+    assert!(refused[0].text.contains(
+        "does not move: it is inside the city at 7-7 besieged by AU, and leaves its square only by one square onto a besieger"
+    ));
+    // One square onto a besieger: the sortie is made and a combat begins there.
+    let mut f = Field::new(
+        &map,
+        &r,
+        vec![
+            goto(unit("FR1IN", "7-7"), "8-8"),
+            still(unit("AU1IN", "8-8")),
+        ],
+    );
+    f.phase(1, &mut dice());
+    assert!(
+        has(
+            &f.events,
+            "FR1IN meets AU1IN at 8-8: both halt and a combat begins"
+        ),
+        "{}",
+        texts(&f.events)
+    );
+    assert!(!f.events.iter().any(|e| e.rule == "GITM 8.4"));
+}
+
+#[test]
+fn gitm_8_4_only_brigades_hostile_to_the_holder_enter_a_besieged_city() {
+    let map = besieged_map();
+    let r = rel().hostile("IT", "AU");
+    let mut f = Field::new(
+        &map,
+        &r,
+        vec![
+            still(unit("FR1IN", "7-7")),
+            // Italy, allied to the holder: a relief column stops short of the city.
+            goto(unit("IT1IN", "7-3"), "7-11"),
+            // Austria, hostile to the holder, enters and fights.
+            goto(unit("AU1IN", "3-7"), "7-7"),
+        ],
+    );
+    f.phase(1, &mut dice());
+    assert_eq!(pos_of(&f, "IT1IN"), p("7-6"), "{}", texts(&f.events));
+    let stop = f
+        .events
+        .iter()
+        .find(|e| e.rule == "GITM 8.4")
+        .expect("the relief is stopped");
+    assert_eq!(
+        stop.text,
+        "GITM 8.4: IT1IN halts before 7-7: the city there is besieged by AU, and only brigades hostile to FR enter it"
+    );
+    assert!(
+        has(
+            &f.events,
+            "AU1IN meets FR1IN at 7-7: both halt and a combat begins"
+        ),
+        "{}",
+        texts(&f.events)
+    );
+    // Without the siege the same column walks through the city.
+    let open = TacMap::plain("G7-V8", Terrain::Open);
+    let mut f = Field::new(
+        &open,
+        &r,
+        vec![
+            still(unit("FR1IN", "7-7")),
+            goto(unit("IT1IN", "7-3"), "7-11"),
+        ],
+    );
+    f.phase(1, &mut dice());
+    assert_eq!(pos_of(&f, "IT1IN"), p("7-7"));
+}
+
+// ---- GITM 2.5: 24 brigades, 12 allied, on a tactical square ----
+
+/// `fr` French and `au` Austrian brigades at 7-7, and `mover` heading there from 7-3.
+fn crowd(fr: u32, au: u32, mover: &str) -> Vec<TacBrigade> {
+    let mut v: Vec<TacBrigade> = (1..=fr)
+        .map(|k| still(unit(&format!("FR{k}IN"), "7-7")))
+        .chain((1..=au).map(|k| still(unit(&format!("AU{k}IN"), "7-7"))))
+        .collect();
+    v.push(goto(unit(mover, "7-3"), "7-7"));
+    v
+}
+
+#[test]
+fn gitm_2_5_a_move_into_a_square_of_24_brigades_stops_short() {
+    let map = TacMap::plain("G7-V8", Terrain::Open);
+    // Russia is hostile to both: 12 allied brigades of its own are not what stops it.
+    let r = Relations::default()
+        .hostile("FR", "AU")
+        .hostile("RU", "AU")
+        .hostile("RU", "FR");
+    let mut f = Field::new(&map, &r, crowd(12, 12, "RU1IN"));
+    f.phase(1, &mut dice());
+    assert_eq!(pos_of(&f, "RU1IN"), p("7-6"), "{}", texts(&f.events));
+    let full = f
+        .events
+        .iter()
+        .find(|e| e.rule == "GITM 2.5")
+        .expect("the move stops short");
+    assert_eq!(
+        full.text,
+        "GITM 2.5: RU1IN halts before 7-7: it holds 24 brigades already (SOP: the move stops short)"
+    );
+    // 23 there: it enters, and the combat takes it in.
+    let mut f = Field::new(&map, &r, crowd(12, 11, "RU1IN"));
+    f.phase(1, &mut dice());
+    assert!(has(&f.events, "RU1IN meets"), "{}", texts(&f.events));
+    assert!(!f.events.iter().any(|e| e.rule == "GITM 2.5"));
+    // 12 French in a combat of 23: a thirteenth French brigade stops short of it.
+    let mut f = Field::new(&map, &r, crowd(12, 11, "FR13IN"));
+    f.phase(1, &mut dice());
+    assert_eq!(pos_of(&f, "FR13IN"), p("7-6"));
+    assert!(has(
+        &f.events,
+        "FR13IN halts before 7-7: it holds 12 allied brigades already (SOP: the move stops short)"
+    ));
+}
+
+#[test]
+fn gitm_2_5_a_support_move_does_not_join_a_full_square() {
+    let map = TacMap::plain("G7-V8", Terrain::Open);
+    let r = rel();
+    let mut brigades = crowd(12, 11, "AU12IN");
+    // The last AU brigade stands still; FR13IN supports the combat at 7-7 from 7-9.
+    brigades.last_mut().unwrap().order.destination = None;
+    let mut helper = unit("FR13IN", "7-9");
+    helper.order.support = Some(Reaction {
+        centre: p("7-7"),
+        radius: 2,
+        phases: (1, 5),
+    });
+    brigades.push(helper);
+    let mut f = Field::new(&map, &r, brigades);
+    f.phase(1, &mut dice());
+    assert_eq!(pos_of(&f, "FR13IN"), p("7-9"), "{}", texts(&f.events));
+    assert!(has(
+        &f.events,
+        "FR13IN halts before 7-7: it holds 12 allied brigades already (SOP: the move stops short); it does not support the combat there (8.10)"
+    ));
 }

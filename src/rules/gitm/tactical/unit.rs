@@ -217,7 +217,8 @@ pub enum Relation {
 pub struct Relations {
     hostile: BTreeSet<(String, String)>,
     allied: BTreeSet<(String, String)>,
-    /// Sides whose own state controls this strategic square (8.11: neutrals are intercepted there).
+    /// The state controlling this strategic square (`[control]`): 8.11's own state, where its
+    /// brigades intercept neutrals; with its active allies, 8.5's home nation ([`Relations::neutral_at_home`]).
     pub at_home: BTreeSet<String>,
 }
 
@@ -243,6 +244,14 @@ impl Relations {
     pub fn home(mut self, side: &str) -> Self {
         self.at_home.insert(side.to_string());
         self
+    }
+
+    /// GITM 8.5: whether a neutral of `side` counts on this map: in its home nation (its own state
+    /// controls the square) or in a nation with which it is actively allied.
+    pub fn neutral_at_home(&self, side: &str) -> bool {
+        self.at_home
+            .iter()
+            .any(|h| self.between(h, side) == Relation::Friendly)
     }
 
     pub fn between(&self, a: &str, b: &str) -> Relation {
