@@ -98,6 +98,7 @@ fn brigade(id: &str, strength: u32, experience: u32, morale: u32, supplies: u32)
         supplies,
         inactive: false,
         shattered: false,
+        home: None,
     }
 }
 
@@ -1124,5 +1125,70 @@ fn gitm_8_4_in_a_turn_a_besieged_garrison_keeps_to_its_city_and_relief_stops_sho
             "FR301IN halts before 10-10: the city there is besieged by austria, and only brigades hostile to france enter it"
         )),
         "{texts:?}"
+    );
+}
+
+/// GITM 7.16: in peace, militia go only to their home city, and militia away from it are sent back
+/// there (AU1MI and AU2MI of the scenario: Udine, H0-V4); a militia brigade's home must be a city.
+#[test]
+fn gitm_7_16_militia_go_only_home_and_are_sent_back_there_in_peace() {
+    let (_t, game, mut state) = scenario();
+    state.table_mut::<GitmState>().unwrap().season = Season::Peace;
+    assert_eq!(
+        g(&state)
+            .brigade("AU1MI")
+            .unwrap()
+            .home
+            .as_ref()
+            .map(|h| h.get_ref().as_str()),
+        Some("H0-V4")
+    );
+    put(&mut state, "AU2MI", "G9-V4/6-3");
+    let (next, events) = resolve(&game, &state, &[("austria", "place AU1MI G9-V4")]);
+    assert_eq!(
+        at(&next, "AU1MI"),
+        "H0-V4/6-3",
+        "its order elsewhere is refused"
+    );
+    assert_eq!(at(&next, "AU2MI"), "H0-V4/6-3", "sent back home");
+    let said: Vec<&str> = cites(&events, "GITM 7.16")
+        .iter()
+        .map(|e| e.text.as_str())
+        .collect();
+    assert!(
+        said.iter()
+            .any(|t| t.contains("AU1MI is militia and goes only to its home city (H0-V4)")),
+        "{said:?}"
+    );
+    assert!(
+        said.iter()
+            .any(|t| t
+                .contains("AU2MI is militia away from its home city: it goes back to H0-V4/6-3")),
+        "{said:?}"
+    );
+
+    // In a campaign turn the militia stays where it stands.
+    state.table_mut::<GitmState>().unwrap().season = Season::Campaign;
+    let (next, _) = resolve(&game, &state, &[]);
+    assert_eq!(at(&next, "AU2MI"), "G9-V4/6-3");
+
+    // A home that is no city, or a home on a brigade that is no militia, is a located error.
+    let map = grid_map(&game).unwrap();
+    let gs = state.table_mut::<GitmState>().unwrap();
+    gs.brigade_mut("AU1MI").unwrap().home = Some(toml::Spanned::new(0..0, "G0-V0".into()));
+    gs.brigade_mut("FR1IN").unwrap().home = Some(toml::Spanned::new(0..0, "G7-V8".into()));
+    let errors: Vec<String> = super::state::check(&state, &game.config, Some(map))
+        .iter()
+        .map(|d| d.message.clone())
+        .collect();
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.contains("AU1MI's home 'G0-V0' is not a city of the map")),
+        "{errors:?}"
+    );
+    assert!(
+        errors.iter().any(|e| e.contains("FR1IN is not militia")),
+        "{errors:?}"
     );
 }

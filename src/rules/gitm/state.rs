@@ -25,6 +25,7 @@
 //! experience = 8
 //! morale = 50
 //! fatigue = 0
+//! # home = "H0-V4"           # a militia's home city (GITM 7.16)
 //! ```
 
 use std::collections::BTreeSet;
@@ -187,6 +188,10 @@ pub struct Brigade {
     /// combat (`tactical/`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub shattered: bool,
+    /// A militia brigade's home city, a square map.toml's `[places]` names (`H0-V4`): in peace and
+    /// truce it goes nowhere else, and is sent back there (GITM 7.16).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub home: Option<Spanned<String>>,
 }
 
 fn fifty() -> u32 {
@@ -384,6 +389,31 @@ pub fn check(state: &State, config: &GameConfig, map: Option<&GridMap>) -> Vec<D
                 .hint(hint)
                 .rule(rules::TACTICAL_GRID),
             ),
+        }
+        if let Some(home) = &b.home {
+            let city = map
+                .parse_place(home.get_ref())
+                .ok()
+                .filter(|&sq| map.is_named(sq));
+            if b.kind() != Kind::Militia {
+                out.push(
+                    Diagnostic::error(
+                        format!("{id} is not militia: only militia have a home city"),
+                        home.span(),
+                    )
+                    .hint("remove its `home`, or give the brigade the militia type MI")
+                    .rule(rules::PEACE_MOVE),
+                );
+            } else if city.is_none() {
+                out.push(
+                    Diagnostic::error(
+                        format!("{id}'s home '{}' is not a city of the map", home.get_ref()),
+                        home.span(),
+                    )
+                    .hint("a home city is a square map.toml's [places] names, as H0-V4 (Udine)")
+                    .rule(rules::PEACE_MOVE),
+                );
+            }
         }
         if b.strength > MAX_POINTS
             || b.batteries > MAX_POINTS

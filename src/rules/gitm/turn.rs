@@ -148,6 +148,7 @@ impl<'a> Turn<'a> {
         } else {
             self.merges();
             self.peace_moves();
+            self.militia_home();
         }
         self.end_of_turn()?;
         Ok(())
@@ -1056,6 +1057,13 @@ impl<'a> Turn<'a> {
                 .and_then(|s| self.map.parse_place(s).ok())
                 .unwrap_or(spot.square);
             let name = self.map.place_name(target);
+            if b.kind() == Kind::Militia && target != spot.square {
+                let home = b.home.as_ref().map(|h| h.get_ref().as_str());
+                if !home.is_some_and(|h| h.eq_ignore_ascii_case(&name)) {
+                    self.event(rules::PEACE_MOVE, "place", Some(b.square()), format!("{id} is militia and goes only to its home city ({}), not to {name} (GITM 7.16).", home.unwrap_or("none given in the state")), Audience::Side(b.power().to_string()));
+                    continue;
+                }
+            }
             let owner = self.state.control.get(&name).cloned();
             if let Some(o) = owner.filter(|o| !self.state.friendly(b.power(), o)) {
                 self.event(rules::PEACE_MOVE, "place", Some(b.square()), format!("{id} may not go to {name}: it belongs to {o}, not to its state nor an ally (GITM 7.16)."), Audience::Side(b.power().to_string()));
@@ -1102,6 +1110,49 @@ impl<'a> Turn<'a> {
                 "place",
                 Some(&name),
                 format!("{id} is placed in {name}/{new_sub} (GITM 7.16)."),
+                Audience::Side(b.power().to_string()),
+            );
+        }
+    }
+
+    /// GITM 7.16: in peace and truce, militia not in their home city are moved there, on the
+    /// tactical square they stood on when it is passable there, else on the first passable one in
+    /// row order. A militia brigade with no `home` in the state stays where it is.
+    fn militia_home(&mut self) {
+        for i in 0..self.g.brigades.len() {
+            let b = self.g.brigades[i].clone();
+            let Some(home) = b.home.as_ref().map(|h| h.get_ref().clone()) else {
+                continue;
+            };
+            if b.kind() != Kind::Militia || b.square().eq_ignore_ascii_case(&home) {
+                continue;
+            }
+            let (Ok(target), Some(spot)) = (self.map.parse_place(&home), self.spot_of(i)) else {
+                continue;
+            };
+            let passable = |sub: SubSquare| {
+                self.map.sub().is_none_or(|g| {
+                    !matches!(
+                        g.terrain(Spot {
+                            square: target,
+                            sub
+                        }),
+                        "river" | "mountain" | "water"
+                    )
+                })
+            };
+            let size = self.map.sub().map_or(1, |g| g.size());
+            let sub = std::iter::once(spot.sub)
+                .chain((0..size).flat_map(|r| (0..size).map(move |c| SubSquare { col: c, row: r })))
+                .find(|&s| passable(s));
+            let Some(sub) = sub else { continue };
+            let name = self.map.place_name(target);
+            self.g.brigades[i].at = toml::Spanned::new(0..0, format!("{name}/{sub}"));
+            self.event(
+                rules::PEACE_MOVE,
+                "place",
+                Some(&name),
+                format!("{} is militia away from its home city: it goes back to {name}/{sub} (GITM 7.16).", b.id()),
                 Audience::Side(b.power().to_string()),
             );
         }
