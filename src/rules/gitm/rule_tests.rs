@@ -1192,3 +1192,32 @@ fn gitm_7_16_militia_go_only_home_and_are_sent_back_there_in_peace() {
         "{errors:?}"
     );
 }
+
+/// GITM 3.6 with pbem's fraction (`pbem gitm/turnover`): when the campaign's 15th turn ends, every
+/// brigade loses a quarter of its experience, rounded down; a campaign turn before it takes none.
+#[test]
+fn pbem_gitm_turnover_a_campaigns_end_takes_a_quarter_of_the_experience() {
+    let (_t, game, mut state) = scenario();
+    let gs = state.table_mut::<GitmState>().unwrap();
+    gs.campaign_turn = 14;
+    gs.brigade_mut("FR6IN").unwrap().experience = 7;
+    gs.brigade_mut("FR9IN").unwrap().experience = 3;
+    let (next, events) = resolve(&game, &state, &[]);
+    assert_eq!(g(&next).brigade("FR6IN").unwrap().experience, 7);
+    assert!(cites(&events, "pbem gitm/turnover").is_empty());
+
+    state.table_mut::<GitmState>().unwrap().campaign_turn = 15;
+    let (next, events) = resolve(&game, &state, &[]);
+    assert_eq!(g(&next).season, Season::Peace);
+    assert_eq!(
+        g(&next).brigade("FR6IN").unwrap().experience,
+        6,
+        "7 less 7/4"
+    );
+    assert_eq!(
+        g(&next).brigade("FR9IN").unwrap().experience,
+        3,
+        "3 less 3/4 = 0"
+    );
+    assert_eq!(cites(&events, "pbem gitm/turnover").len(), 1);
+}

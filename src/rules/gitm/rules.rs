@@ -200,3 +200,9 @@ pub const PBEM_SHATTERED: Rule = own(
     "gitm/shattered",
     "a shattered brigade does not march; it rallies away from the enemy",
 );
+/// pbem's fraction for GITM 3.6's turnover (the seed gives none): at the end of a campaign every
+/// brigade loses a quarter of its experience, rounded down.
+pub const PBEM_TURNOVER: Rule = own(
+    "gitm/turnover",
+    "at a campaign's end each brigade loses a quarter of its experience",
+);

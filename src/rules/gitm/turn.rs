@@ -1209,9 +1209,26 @@ impl<'a> Turn<'a> {
                     format!("The campaign's {CAMPAIGN_TURNS} turns are over: peace (GITM 5.1)."),
                     Everyone,
                 );
+                self.turnover();
             }
         }
         Ok(())
+    }
+
+    /// GITM 3.6 at the end of a campaign: units lose a fraction of their experience (turnover of
+    /// men, inactivity); the seed gives no fraction, pbem's is a quarter, rounded down
+    /// (`rules::PBEM_TURNOVER`).
+    fn turnover(&mut self) {
+        for b in &mut self.g.brigades {
+            b.experience -= b.experience / 4;
+        }
+        self.event(
+            rules::PBEM_TURNOVER,
+            "experience",
+            None,
+            "The campaign is over: every brigade loses a quarter of its experience, rounded down (GITM 3.6; pbem gitm/turnover: the seed gives no fraction).".into(),
+            Everyone,
+        );
     }
 
     /// GITM 2.7 by pbem's rules (`rules::PBEM_SIEGE`), at the end of a campaign turn, fort by fort:
