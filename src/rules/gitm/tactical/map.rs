@@ -286,7 +286,7 @@ pub struct Siege {
 }
 
 /// A town square (GITM 2.2) with its fort (2.6) and its siege (2.7).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Town {
     pub name: String,
     pub fort: Option<Fort>,
@@ -340,26 +340,12 @@ impl TacMap {
     /// GITM 2.6: puts a fort of the `[gitm]` state on its square (a town square: the state check
     /// refuses a fort elsewhere, `hook::check_forts`).
     pub fn set_fort(&mut self, p: Pos, fort: Fort) {
-        self.towns
-            .entry(p)
-            .or_insert(Town {
-                name: String::new(),
-                fort: None,
-                siege: None,
-            })
-            .fort = Some(fort);
+        self.towns.entry(p).or_default().fort = Some(fort);
     }
 
     /// GITM 2.7, 8.4: puts a siege of the `[gitm]` state on the city at `p`.
     pub fn set_siege(&mut self, p: Pos, siege: Siege) {
-        self.towns
-            .entry(p)
-            .or_insert(Town {
-                name: String::new(),
-                fort: None,
-                siege: None,
-            })
-            .siege = Some(siege);
+        self.towns.entry(p).or_default().siege = Some(siege);
     }
 
     /// GITM 2.7: the siege of the city at `p`, if it is besieged.
