@@ -742,6 +742,14 @@ impl GameConfig {
     }
 
     /// The deadline of turn `t`, in the game's time zone: moved by `pbem extend`, else by the schedule.
+    /// The deadline of turn `turn` as reports, notices and mail show it ("Tuesday 2026-12-08 20:00
+    /// CET"), or "not set".
+    pub fn deadline_shown(&self, turn: u32) -> String {
+        self.deadline_of(turn).map_or("not set".into(), |d| {
+            d.format("%A %Y-%m-%d %H:%M %Z").to_string()
+        })
+    }
+
     pub fn deadline_of(&self, turn: u32) -> Option<DateTime<Tz>> {
         let tz = self.time_zone()?;
         if let Some(moved) = self.moved_deadlines.get(&turn) {

@@ -362,9 +362,7 @@ pub fn announcements(
     state: &crate::game::state::State,
 ) -> Result<Vec<Outgoing>> {
     let date = game_instant(game, turn.saturating_sub(1).max(game.config.first_turn));
-    let deadline = game.config.deadline_of(turn).map_or("not set".into(), |d| {
-        d.format("%A %Y-%m-%d %H:%M %Z").to_string()
-    });
+    let deadline = game.config.deadline_shown(turn);
     // pbem-dice/v2 with a beacon: the round the turn will draw, named before the deadline.
     let beacon_round = match game.config.dice.beacon {
         Some(_) => crate::beacon::round_of(game, turn).map_or(String::new(), |r| r.to_string()),

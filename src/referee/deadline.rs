@@ -295,12 +295,7 @@ pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
         },
     )?;
     let game = Game::load(&game.dir)?;
-    let shown = game
-        .config
-        .deadline_of(to_turn)
-        .map_or("not set".into(), |d| {
-            d.format("%A %Y-%m-%d %H:%M %Z").to_string()
-        });
+    let shown = game.config.deadline_shown(to_turn);
     let n = acts::load(&game.dir, to_turn)?.acts.len();
     let notices = announce(
         &game,
@@ -347,9 +342,7 @@ pub fn rekey(game: &Game, reason: &str) -> Result<Reopened> {
         },
     )?;
     let game = Game::load(&game.dir)?;
-    let shown = game.config.deadline_of(turn).map_or("not set".into(), |d| {
-        d.format("%A %Y-%m-%d %H:%M %Z").to_string()
-    });
+    let shown = game.config.deadline_shown(turn);
     let n = acts::load(&game.dir, turn)?.acts.len();
     let notices = announce(
         &game,

@@ -378,9 +378,7 @@ impl PowerView {
             next: NextTurn {
                 turn: next,
                 date: game.config.date_of(next),
-                deadline: game.config.deadline_of(next).map_or("not set".into(), |d| {
-                    d.format("%A %Y-%m-%d %H:%M %Z").to_string()
-                }),
+                deadline: game.config.deadline_shown(next),
                 commitment: crate::dice::to_hex(input.next_commitment),
             },
             orders_template,
