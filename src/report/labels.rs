@@ -3,8 +3,6 @@
 //! map; where every place is taken, the least covered one. Boxes are placed in map order, so the
 //! same map gives the same picture.
 
-use std::collections::BTreeMap;
-
 /// A box on the picture: left, top, right, bottom, in pixels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rect {
@@ -53,54 +51,104 @@ pub fn text_width(text: &str, size: i64) -> i64 {
 /// Side of the cells of the index of boxes.
 const CELL: i64 = 64;
 
-/// The boxes already on the picture, indexed by cell so that placing a name looks at its
-/// neighbourhood only.
+/// The boxes already on the picture, indexed by a grid of cells over the map (a box beyond the
+/// map's edge goes into the edge's cells), so that placing a name looks at its neighbourhood only.
 pub struct Placer {
     boxes: Vec<Rect>,
-    cells: BTreeMap<(i64, i64), Vec<usize>>,
+    /// The cells each box lies in, first and last column and row.
+    spans: Vec<Span>,
+    /// The boxes of each cell, row after row.
+    cells: Vec<Vec<u32>>,
+    columns: i64,
+    rows: i64,
     /// The map's own part of the picture, which no name leaves.
     bounds: Rect,
 }
 
+/// The cells a box lies in: columns `c0..=c1`, rows `r0..=r1`.
+#[derive(Clone, Copy)]
+struct Span {
+    c0: i64,
+    c1: i64,
+    r0: i64,
+    r1: i64,
+}
+
 impl Placer {
     pub fn new(bounds: Rect) -> Placer {
+        let columns = ((bounds.x1 - bounds.x0).max(0) / CELL + 1).min(4096);
+        let rows = ((bounds.y1 - bounds.y0).max(0) / CELL + 1).min(4096);
         Placer {
             boxes: Vec::new(),
-            cells: BTreeMap::new(),
+            spans: Vec::new(),
+            cells: vec![Vec::new(); (columns * rows) as usize],
+            columns,
+            rows,
             bounds,
         }
     }
 
-    fn cells_of(r: &Rect) -> impl Iterator<Item = (i64, i64)> {
-        let (cx0, cx1) = (r.x0.div_euclid(CELL), r.x1.div_euclid(CELL));
-        let (cy0, cy1) = (r.y0.div_euclid(CELL), r.y1.div_euclid(CELL));
-        (cx0..=cx1).flat_map(move |cx| (cy0..=cy1).map(move |cy| (cx, cy)))
+    fn span(&self, r: &Rect) -> Span {
+        let column = |x: i64| {
+            (x - self.bounds.x0)
+                .div_euclid(CELL)
+                .clamp(0, self.columns - 1)
+        };
+        let row = |y: i64| {
+            (y - self.bounds.y0)
+                .div_euclid(CELL)
+                .clamp(0, self.rows - 1)
+        };
+        Span {
+            c0: column(r.x0),
+            c1: column(r.x1),
+            r0: row(r.y0),
+            r1: row(r.y1),
+        }
     }
 
     /// Marks `r` as taken.
     pub fn block(&mut self, r: Rect) {
-        let i = self.boxes.len();
+        let i = self.boxes.len() as u32;
+        let span = self.span(&r);
         self.boxes.push(r);
-        for c in Placer::cells_of(&r) {
-            self.cells.entry(c).or_default().push(i);
+        self.spans.push(span);
+        for row in span.r0..=span.r1 {
+            for column in span.c0..=span.c1 {
+                self.cells[(row * self.columns + column) as usize].push(i);
+            }
         }
     }
 
     /// How much `r` covers of what is taken, and of what lies outside the map (counted heavier).
     pub fn cost(&self, r: &Rect) -> i64 {
-        let mut seen = Vec::new();
-        let mut cost = 0;
-        for c in Placer::cells_of(r) {
-            for &i in self.cells.get(&c).into_iter().flatten() {
-                if !seen.contains(&i) {
-                    seen.push(i);
-                    cost += r.overlap(&self.boxes[i]);
+        self.cost_below(r, i64::MAX).unwrap_or(i64::MAX)
+    }
+
+    /// [`Placer::cost`] when it is below `bound`; none as soon as it reaches it.
+    fn cost_below(&self, r: &Rect, bound: i64) -> Option<i64> {
+        let inside = r.overlap(&self.bounds);
+        let all = (r.x1 - r.x0) * (r.y1 - r.y0);
+        let mut cost = 4 * (all - inside);
+        if cost >= bound {
+            return None;
+        }
+        let span = self.span(r);
+        for row in span.r0..=span.r1 {
+            for column in span.c0..=span.c1 {
+                for &i in &self.cells[(row * self.columns + column) as usize] {
+                    // A box lying in several of these cells is counted in the first they share.
+                    let b = self.spans[i as usize];
+                    if column == b.c0.max(span.c0) && row == b.r0.max(span.r0) {
+                        cost += r.overlap(&self.boxes[i as usize]);
+                        if cost >= bound {
+                            return None;
+                        }
+                    }
                 }
             }
         }
-        let inside = r.overlap(&self.bounds);
-        let all = (r.x1 - r.x0) * (r.y1 - r.y0);
-        cost + 4 * (all - inside)
+        Some(cost)
     }
 
     /// The first of `candidates` that covers nothing, else the least covered one (the first of
@@ -108,12 +156,12 @@ impl Placer {
     pub fn best(&self, candidates: &[Rect]) -> Option<(i64, usize)> {
         let mut best: Option<(i64, usize)> = None;
         for (i, r) in candidates.iter().enumerate() {
-            let c = self.cost(r);
-            if best.is_none_or(|(b, _)| c < b) {
+            let bound = best.map_or(i64::MAX, |(b, _)| b);
+            if let Some(c) = self.cost_below(r, bound) {
                 best = Some((c, i));
-            }
-            if c == 0 {
-                break;
+                if c == 0 {
+                    break;
+                }
             }
         }
         best
