@@ -15,6 +15,7 @@ pub mod game;
 pub mod mail;
 pub mod orders;
 pub mod out;
+pub mod parallel;
 pub mod progress;
 pub mod referee;
 pub mod report;

@@ -240,3 +240,39 @@ fn the_name_the_game_folder_is_given_does_not_change_the_bytes() {
         .collect();
     assert_same(&first, &again, "resolved in a renamed folder");
 }
+
+/// The reports of a turn are made on several threads (`pbem::parallel`): how many changes nothing,
+/// neither the bytes nor the files, for a game of many powers and for the demo.
+#[test]
+fn the_number_of_threads_making_the_reports_does_not_change_the_bytes() {
+    let work = tempfile::tempdir().unwrap();
+    let synth = work.path().join("synth");
+    pbem::synth::write_game(&pbem::synth::Spec::per_power(40, 12), &synth).unwrap();
+    let (_, _) = demo(ENVS[0], work.path(), "x", ".");
+    let demo_game = work.path().join("x/d/ulm-1805");
+    for game in [&synth, &demo_game] {
+        let mut first: Option<Tree> = None;
+        for threads in ["1", "2", "7"] {
+            let mut args = vec!["resolve", "--turn", "1"];
+            if first.is_some() || game == &demo_game {
+                args.push("--force");
+            }
+            let out = pbem(ENVS[0], work.path())
+                .env("PBEM_THREADS", threads)
+                .args(&args)
+                .arg(game)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{threads} threads: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let now = tree(game);
+            match &first {
+                None => first = Some(now),
+                Some(f) => assert_same(f, &now, &format!("{threads} threads")),
+            }
+        }
+    }
+}

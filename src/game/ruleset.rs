@@ -89,8 +89,8 @@ pub fn is_naval(kind: &str) -> bool {
     NAVAL_KINDS.contains(&kind)
 }
 
-/// A game system.
-pub trait Ruleset {
+/// A game system. `Send + Sync`: a turn's reports are made on several threads (`parallel`).
+pub trait Ruleset: Send + Sync {
     /// The ruleset's id in `game.toml`: `eia`.
     fn id(&self) -> &'static str;
 

@@ -223,6 +223,7 @@ pub fn compute_into(
                         let d = crate::mail::envelope::content_digest(&b);
                         (b, d)
                     }
+                    Made::Ready { bytes, digest } => (bytes, digest),
                 };
                 sink(&path, &bytes)?;
                 digests.insert(rel, digest);
@@ -247,10 +248,27 @@ pub fn compute_into(
     })
 }
 
-/// A file of the turn as [`produce`] makes it: its bytes, or a message to render.
+/// A file of the turn as [`produce`] makes it: its bytes, or a message to render, or either already
+/// made with its digest for the record (by a thread making reports).
 enum Made {
     Bytes(Vec<u8>),
     Mail(Box<outbox::Outgoing>),
+    Ready { bytes: Vec<u8>, digest: String },
+}
+
+impl Made {
+    /// `bytes` with their digest.
+    fn bytes(bytes: Vec<u8>) -> Made {
+        let digest = sha256_hex(&bytes);
+        Made::Ready { bytes, digest }
+    }
+
+    /// The message rendered, with the digest of what it says (as the writer's, above).
+    fn mail(m: &outbox::Outgoing, config: &crate::game::config::GameConfig) -> Result<Made> {
+        let bytes = m.render_for(config)?;
+        let digest = crate::mail::envelope::content_digest(&bytes);
+        Ok(Made::Ready { bytes, digest })
+    }
 }
 
 fn put_bytes(
@@ -406,29 +424,32 @@ fn produce(
         events: &resolution.events,
     })?;
     put_bytes(put, game.log_path(turn), log_text.into_bytes())?;
-    let mut reports = BTreeMap::new();
     let shared = report::TurnSight::new(game, &next_state);
+    let sheet = ReportSheet {
+        game,
+        turn,
+        state: &state,
+        next_state: &next_state,
+        events: &resolution.events,
+        header: &header,
+        next_commitment,
+        shared: &shared,
+    };
+    let mut jobs = Vec::new();
     for p in &game.config.powers {
-        let sheet = ReportSheet {
-            game,
-            turn,
-            state: &state,
-            next_state: &next_state,
-            events: &resolution.events,
-            header: &header,
-            next_commitment,
-            shared: &shared,
-        };
         if !crate::engine::command::reports_per_player(game, p) {
-            let to = crate::engine::players::recipients(&game.config, &state, &p.id);
             // A power with several players reported as one: the orders of its highest-ranked
             // player who sent any.
             let orders = orders
                 .iter()
                 .filter(|o| o.power == p.id)
                 .find(|o| o.check.is_some() || o.player.is_none());
-            let path = sheet.report(put, p, orders, None, to)?;
-            reports.insert(p.id.clone(), path);
+            jobs.push(ReportJob {
+                power: p,
+                orders,
+                command: None,
+                to: crate::engine::players::recipients(&game.config, &state, &p.id),
+            });
             continue;
         }
         // Each player of the power gets the report of his own command, at his own address.
@@ -447,10 +468,29 @@ fn produce(
             let orders = orders
                 .iter()
                 .find(|o| o.power == p.id && o.player.as_deref() == Some(&c.id));
-            let path = sheet.report(put, p, orders, Some(&command), vec![at.address.clone()])?;
-            reports.insert(crate::engine::command::file_stem(&p.id, Some(&c.id)), path);
+            jobs.push(ReportJob {
+                power: p,
+                orders,
+                command: Some(command),
+                to: vec![at.address.clone()],
+            });
         }
     }
+    // The reports are made side by side and written in this order (`parallel`).
+    let mut reports = BTreeMap::new();
+    crate::parallel::map_in_order(
+        &jobs,
+        crate::parallel::threads(),
+        |job| sheet.report(job),
+        |made| {
+            for (path, file) in made.files {
+                put(path, file)?;
+            }
+            reports.insert(made.stem, made.text);
+            Ok(())
+        },
+    )?;
+    drop(jobs);
     // What only the reports read goes before the summary, whose objects then take its place.
     drop(shared);
     // The referee's summary: every order, decision and combat, without fog of war.
@@ -529,18 +569,29 @@ struct ReportSheet<'a> {
     shared: &'a report::TurnSight,
 }
 
+/// The report of one power, or of one player of a power with several ([`ReportSheet::report`]).
+struct ReportJob<'a> {
+    power: &'a crate::game::config::PowerConfig,
+    orders: Option<&'a OrdersFileStatus>,
+    command: Option<report::CommandSight>,
+    /// The addresses its mail goes to.
+    to: Vec<String>,
+}
+
+/// A report made: its files in the order they are written, the mail last, ready to write.
+struct MadeReport {
+    /// The power's id, or `power.player` for one player's report (`engine::command::file_stem`).
+    stem: String,
+    /// The text report's path.
+    text: PathBuf,
+    files: Vec<(PathBuf, Made)>,
+}
+
 impl ReportSheet<'_> {
-    /// Makes the report of power `p` (or of one of its players, `command`) in every form, and its
-    /// mail to `to`; returns the text report's path.
-    fn report(
-        &self,
-        put: &mut dyn FnMut(PathBuf, Made) -> Result<()>,
-        p: &crate::game::config::PowerConfig,
-        orders: Option<&OrdersFileStatus>,
-        command: Option<&report::CommandSight>,
-        to: Vec<String>,
-    ) -> Result<PathBuf> {
-        let (game, turn) = (self.game, self.turn);
+    /// Makes the report of `job` in every form, and its mail, rendered: the work of one power,
+    /// which may run beside another's.
+    fn report(&self, job: &ReportJob) -> Result<MadeReport> {
+        let (game, turn, p, command) = (self.game, self.turn, job.power, job.command.as_ref());
         let rendered = report::render(
             game,
             &report::ReportInput {
@@ -549,7 +600,7 @@ impl ReportSheet<'_> {
                 state_before: self.state,
                 state_after: self.next_state,
                 events: self.events,
-                orders,
+                orders: job.orders,
                 header: self.header,
                 next_commitment: self.next_commitment,
                 shared: self.shared,
@@ -558,13 +609,13 @@ impl ReportSheet<'_> {
         )?;
         let stem = crate::engine::command::file_stem(&p.id, command.map(|c| c.player.as_str()));
         let path = game.reports_dir(turn).join(format!("{stem}.txt"));
+        let mut files = Vec::new();
         let mut attachments = Vec::new();
         if let Some(html) = rendered.html {
-            put_bytes(
-                put,
+            files.push((
                 game.reports_dir(turn).join(format!("{stem}.html")),
-                html.into_bytes(),
-            )?;
+                Made::bytes(html.into_bytes()),
+            ));
         }
         let png = game
             .config
@@ -573,11 +624,10 @@ impl ReportSheet<'_> {
             .then(|| crate::report::png::render(&rendered.phone_map))
             .flatten();
         if let Some(png) = &png {
-            put_bytes(
-                put,
+            files.push((
                 game.reports_dir(turn).join(format!("{stem}.png")),
-                png.clone(),
-            )?;
+                Made::bytes(png.clone()),
+            ));
             attachments.push(outbox::Attached {
                 name: format!("{}-turn{turn}-{stem}.png", game.config.game),
                 content_type: "image/png".to_string(),
@@ -586,12 +636,11 @@ impl ReportSheet<'_> {
             });
         }
         for f in rendered.attachments {
-            put_bytes(
-                put,
+            files.push((
                 game.reports_dir(turn)
                     .join(format!("{stem}.{}", f.extension)),
-                f.content.clone().into_bytes(),
-            )?;
+                Made::bytes(f.content.clone().into_bytes()),
+            ));
             attachments.push(outbox::Attached {
                 name: format!("{}-turn{turn}-{stem}.{}", game.config.game, f.extension),
                 content_type: f.content_type.to_string(),
@@ -599,7 +648,10 @@ impl ReportSheet<'_> {
                 inline: None,
             });
         }
-        put_bytes(put, path.clone(), rendered.text.clone().into_bytes())?;
+        files.push((
+            path.clone(),
+            Made::bytes(rendered.text.clone().into_bytes()),
+        ));
         let whom = match command {
             Some(c) => format!("{} ({})", p.name, c.player),
             None => p.name.clone(),
@@ -610,7 +662,7 @@ impl ReportSheet<'_> {
             turn,
             power: Some(p.id.clone()),
             key: command.map_or(String::new(), |c| c.player.clone()),
-            to,
+            to: job.to.clone(),
             subject: format!(
                 "[{}] turn {turn} ({}): report for {whom}",
                 game.config.game,
@@ -622,8 +674,15 @@ impl ReportSheet<'_> {
             in_reply_to: None,
             date: outbox::game_instant(game, turn),
         };
-        put(outbox::path_of(game, &mail), Made::Mail(Box::new(mail)))?;
-        Ok(path)
+        files.push((
+            outbox::path_of(game, &mail),
+            Made::mail(&mail, &game.config)?,
+        ));
+        Ok(MadeReport {
+            stem,
+            text: path,
+            files,
+        })
     }
 }
 
