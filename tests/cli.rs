@@ -511,3 +511,38 @@ fn reports_show_only_what_the_power_sees() {
         "britain sees a roll it may not see"
     );
 }
+
+/// A forced rerun removes what the earlier resolution wrote and this one does not: with
+/// `map_png = false` set after turn 1 was resolved, the PNG maps go, and the report mail left in
+/// the outbox is the new one, without its PNG.
+#[test]
+fn resolve_force_removes_the_files_an_earlier_resolution_wrote_and_this_one_does_not() {
+    let (_t, game) = demo();
+    let png = game.join("turns/1/reports/france.png");
+    assert!(png.is_file(), "the demo mails its map as a PNG");
+    let text = fs::read_to_string(game.join("game.toml")).unwrap();
+    fs::write(
+        game.join("game.toml"),
+        format!("{text}\n[mail]\nmap_png = false\n"),
+    )
+    .unwrap();
+    pbem()
+        .args(["resolve", "--turn", "1", "--force"])
+        .arg(&game)
+        .assert()
+        .success();
+    assert!(!png.exists(), "the PNG of the earlier resolution is left");
+    let reports: Vec<_> = fs::read_dir(game.join("turns/1/reports"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert!(reports.iter().all(|n| !n.ends_with(".png")), "{reports:?}");
+    let record = fs::read_to_string(game.join("turns/1/record.toml")).unwrap();
+    assert!(!record.contains(".png"), "the record lists no PNG");
+    let mail = fs::read_to_string(game.join("mail/outbox/t0001-report-france.eml")).unwrap();
+    assert!(
+        !mail.contains("image/png"),
+        "the mail in the outbox is the new one"
+    );
+    pbem().arg("audit").arg(&game).assert().success();
+}

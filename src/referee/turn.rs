@@ -130,6 +130,7 @@ pub fn resolve(game: &Game, opts: &ResolveOptions) -> Result<TurnOutcome> {
     // Each file goes to a temporary file as soon as it is made, so that the turn holds one power's
     // reports in memory at a time, not all of them; the batch then syncs them together and puts them
     // in place (`fsio::Batch`), and the record, written last, still makes the turn resolved.
+    let earlier = earlier_outputs(game, turn);
     let mut batch = Batch::new();
     let products = compute_into(game, turn, &secret, &next_commitment, &mut |path, bytes| {
         batch.put(path, bytes)
@@ -140,6 +141,7 @@ pub fn resolve(game: &Game, opts: &ResolveOptions) -> Result<TurnOutcome> {
         &record_path,
         crate::game::load::to_toml(&products.record)?.as_bytes(),
     )?;
+    remove_stale(game, &earlier, &products.record);
     let Products {
         orders,
         events,
@@ -683,6 +685,31 @@ impl ReportSheet<'_> {
             text: path,
             files,
         })
+    }
+}
+
+/// The files an earlier resolution of `turn` wrote, from its record (none when it is not resolved).
+fn earlier_outputs(game: &Game, turn: u32) -> Vec<String> {
+    if !game.is_resolved(turn) {
+        return Vec::new();
+    }
+    load_record(game, turn)
+        .map(|r| r.outputs.into_keys().collect())
+        .unwrap_or_default()
+}
+
+/// Removes the files an earlier resolution of the turn wrote and this one did not (the PNG maps
+/// after `map_png = false`, the mail of a power no longer in the game): left in the outbox, such a
+/// message would be sent with the new reports. Only files of the turn's own folder and of the
+/// outbox are touched; the record is already written, so a crash here leaves a resolved turn.
+fn remove_stale(game: &Game, earlier: &[String], record: &TurnRecord) {
+    let turn_dir = relative(game, &game.turn_dir(record.turn));
+    for rel in earlier {
+        let safe = !rel.split('/').any(|c| c == ".." || c.is_empty())
+            && (rel.starts_with(&format!("{turn_dir}/")) || rel.starts_with("mail/outbox/"));
+        if safe && !record.outputs.contains_key(rel) {
+            let _ = std::fs::remove_file(game.dir.join(rel));
+        }
     }
 }
 
