@@ -506,12 +506,12 @@ fn produce(
             state_before: &state,
         },
     )?;
+    let mut mails = vec![report::summary_mail(game, turn, &summary)];
     put_bytes(
         put,
         game.turn_dir(turn).join("summary.txt"),
-        summary.clone().into_bytes(),
+        summary.into_bytes(),
     )?;
-    let mut mails = vec![report::summary_mail(game, turn, summary)];
     // The commitment of the next turn is announced with the reports of this one.
     mails.extend(outbox::announcements(
         game,

@@ -330,8 +330,14 @@ pub fn summary(game: &Game, input: &SummaryInput<'_>) -> anyhow::Result<String> 
     super::templates::render(game, "summary.txt", &view)
 }
 
-/// The summary as a message to the referee (the game's From address), kept in the outbox.
-pub fn summary_mail(game: &Game, turn: u32, text: String) -> outbox::Outgoing {
+/// The most of a summary its mail carries: larger messages are refused by most mail servers (10 to
+/// 25 MB), and a turn of 100,000 units has a summary of about 70 MB.
+pub const SUMMARY_MAIL_MAX: usize = 2_000_000;
+
+/// The summary `text` as a message to the referee (the game's From address), kept in the outbox:
+/// the whole of it, or above [`SUMMARY_MAIL_MAX`] bytes its first lines and where the whole is.
+pub fn summary_mail(game: &Game, turn: u32, text: &str) -> outbox::Outgoing {
+    let text = mailed_part(text, turn, SUMMARY_MAIL_MAX);
     outbox::Outgoing {
         kind: outbox::Kind::Summary,
         player: None,
@@ -349,5 +355,45 @@ pub fn summary_mail(game: &Game, turn: u32, text: String) -> outbox::Outgoing {
         attachments: Vec::new(),
         in_reply_to: None,
         date: outbox::game_instant(game, turn),
+    }
+}
+
+/// `text` whole when it has at most `max` bytes; else its lines within `max` bytes, and a line that
+/// says where the whole is.
+fn mailed_part(text: &str, turn: u32, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_string();
+    }
+    // A line break is always a character boundary.
+    let cut = text.as_bytes()[..=max]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let head = &text[..cut];
+    format!(
+        "{head}\n[cut here: the summary is {} bytes, {} lines; this mail holds its first {} lines. The \
+         whole summary is turns/{turn}/summary.txt in the game folder.]\n",
+        text.len(),
+        text.lines().count(),
+        head.lines().count()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_summary_too_large_to_mail_is_cut_at_a_line_and_says_where_the_whole_is() {
+        let text = "première ligne\ndeuxième ligne\ntroisième ligne\n";
+        assert_eq!(mailed_part(text, 3, text.len()), text);
+        // The limit falls inside the second line's "è" (two bytes): the mail keeps the first line.
+        assert!(!text.is_char_boundary(22));
+        let cut = mailed_part(text, 3, 22);
+        assert!(cut.starts_with("première ligne\n\n[cut here:"), "{cut}");
+        assert!(cut.contains(&format!("the summary is {} bytes, 3 lines", text.len())));
+        assert!(cut.contains("holds its first 1 lines."), "{cut}");
+        assert!(cut.contains("turns/3/summary.txt"));
+        assert!(!cut.contains("deuxième"));
     }
 }
