@@ -11,8 +11,8 @@ bytes of the largest report of a power (its four forms and its mail) and how man
     cargo build --release --bin pbem && cargo build --example synth   (or --release for both)
     python3 benches/powers.py [--quick] [--dir /tmp/pbem-powers]
 
-Each game is written with `[mail] map_png = false` (as a referee of hundreds of powers sets it: the
-PNG of each mail costs about 20 ms a power); `--map-png` keeps the PNG.
+Each game is written with `[mail] map_png = false` (synth's `--map-png false`, as a referee of
+hundreds of powers sets it: the PNG of each mail costs about 45 ms a power); `--map-png` keeps it.
 --quick: the 10,000-unit sizes only; --runs 1: one resolution and one floor of each; --sizes 24x417,1000x10: the sizes given (powers x units each). Needs 10 GB of free disk at 100,000 units.
 """
 import json, os, shutil, statistics, subprocess, sys, time
@@ -100,11 +100,9 @@ def main():
     for powers, per in sizes:
         game, out = os.path.join(base, "game"), os.path.join(base, "floor")
         shutil.rmtree(base, ignore_errors=True)
-        subprocess.run([SYNTH, game, "--powers", str(powers), "--units-per-power", str(per)],
-                       check=True, capture_output=True)
-        if "--map-png" not in sys.argv:
-            with open(os.path.join(game, "game.toml"), "a") as f:
-                f.write("\n[mail]\nmap_png = false\n")
+        png = "true" if "--map-png" in sys.argv else "false"
+        subprocess.run([SYNTH, game, "--powers", str(powers), "--units-per-power", str(per),
+                        "--map-png", png], check=True, capture_output=True)
         before = set(os.path.relpath(p, game) for p in files(game))
         runs = [timed([PBEM, "resolve", game])]
         runs += [timed([PBEM, "resolve", game, "--turn", "1", "--force"]) for _ in range(RUNS - 1)]

@@ -66,7 +66,15 @@ pub struct Spec {
     pub passwords: PasswordCost,
     /// Also write `secret/2.key`, so that resolving turn 1 gives the same bytes every time.
     pub next_secret: bool,
+    /// Mail each report's map as a PNG too (`[mail] map_png`); [`Spec::per_power`] turns it off
+    /// above [`PNG_POWERS`] powers.
+    pub map_png: bool,
 }
+
+/// The most powers a synthetic game mails PNG maps to ([`Spec::per_power`]): above, it writes
+/// `[mail] map_png = false`, as the referee of a game of hundreds of powers sets it (the PNG costs
+/// about 45 ms a power: 45 s of CPU in a 1,000-power turn, BENCHMARKS.md).
+pub const PNG_POWERS: usize = 100;
 
 impl Spec {
     /// `units` units and `combats` combats among 24 powers (enough for 10,000 combats within the
@@ -81,6 +89,7 @@ impl Spec {
             seed: 1,
             passwords: PasswordCost::Light,
             next_secret: true,
+            map_png: true,
         }
     }
 
@@ -91,12 +100,14 @@ impl Spec {
 
     /// `powers` powers of `units_per_power` units each, one combat per ten units, and a leader per ten
     /// units of a power (at least one, at most EiA's eight), so that small armies still have corps
-    /// to fight with: what `cargo run --example synth` writes.
+    /// to fight with, and no PNG maps above [`PNG_POWERS`] powers: what `cargo run --example synth`
+    /// writes.
     pub fn per_power(powers: usize, units_per_power: usize) -> Spec {
         let units = powers.saturating_mul(units_per_power);
         Spec {
             powers,
             leaders_per_power: (units_per_power / 10).clamp(1, 8),
+            map_png: powers <= PNG_POWERS,
             ..Spec::sized(units)
         }
     }
@@ -399,6 +410,9 @@ pub fn generate(spec: &Spec) -> Result<Files> {
         units = spec.units,
         combats = spec.combats,
     );
+    if !spec.map_png {
+        game.push_str("\n[mail]\nmap_png = false\n");
+    }
     let argon = match spec.passwords {
         PasswordCost::Default => Argon2::default(),
         PasswordCost::Light => Argon2::new(
@@ -649,6 +663,21 @@ mod tests {
         assert_eq!(a.files, b.files);
         let c = generate(&Spec { seed: 2, ..spec }).unwrap();
         assert_ne!(a.get("turns/1/state.toml"), c.get("turns/1/state.toml"));
+    }
+
+    #[test]
+    fn a_game_of_more_than_a_hundred_powers_mails_no_png_map() {
+        let toml = |powers| {
+            let f = generate(&Spec::per_power(powers, 2)).unwrap();
+            String::from_utf8(f.get("game.toml").unwrap().to_vec()).unwrap()
+        };
+        assert!(!toml(PNG_POWERS).contains("map_png"));
+        assert!(toml(PNG_POWERS + 1).contains("\n[mail]\nmap_png = false\n"));
+        let crate::game::config::GameConfig { mail, .. } = crate::game::load::parse_toml(
+            &crate::diag::Source::new("game.toml", toml(PNG_POWERS + 1)),
+        )
+        .unwrap();
+        assert!(!mail.map_png);
     }
 
     #[test]

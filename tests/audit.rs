@@ -256,13 +256,11 @@ fn game_of_many_powers() -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tmp.path().join("many");
     // The synthetic game gives every other power an entropy line.
     let spec = pbem::synth::Spec::per_power(2 * pbem::report::header::LISTED_ABOVE + 2, 2);
+    assert!(
+        !spec.map_png,
+        "a synthetic game of so many powers mails no PNG"
+    );
     pbem::synth::write_game(&spec, &dir).unwrap();
-    let config = fs::read_to_string(dir.join("game.toml")).unwrap();
-    fs::write(
-        dir.join("game.toml"),
-        config + "\n[mail]\nmap_png = false\n",
-    )
-    .unwrap();
     pbem().arg("resolve").arg(&dir).assert().success();
     (tmp, dir.join("turns/1/reports"))
 }
