@@ -164,6 +164,22 @@ mod tests {
     }
 
     #[test]
+    fn a_panic_in_the_work_is_an_error_not_a_hang() {
+        let items: Vec<u32> = (0..50).collect();
+        let e = map_in_order(
+            &items,
+            2,
+            |&i| {
+                assert!(i != 7, "a bug in item 7");
+                Ok(i)
+            },
+            |_| Ok(()),
+        )
+        .unwrap_err();
+        assert_eq!(e.to_string(), "a thread making the reports failed");
+    }
+
+    #[test]
     fn an_error_of_the_taker_stops_the_work() {
         let items: Vec<u32> = (0..100).collect();
         let mut taken = 0;
