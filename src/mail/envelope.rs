@@ -22,7 +22,6 @@ use lettre::message::header::{HeaderName, HeaderValue};
 use lettre::message::Mailbox;
 use lettre::Message;
 
-use crate::game::record::sha256_hex;
 use crate::game::Game;
 
 /// The header that names a message's audience.
@@ -129,20 +128,31 @@ fn field_name(field: &[u8]) -> String {
 
 /// A message without its envelope (`From`, `To`, `Cc`, `Date`): what it says.
 pub fn content(bytes: &[u8]) -> Vec<u8> {
-    let (fields, body) = fields(bytes);
     let mut out = Vec::with_capacity(bytes.len());
-    for f in fields {
-        if !ENVELOPE_FIELDS.contains(&field_name(f).as_str()) {
-            out.extend_from_slice(f);
-        }
+    for piece in content_pieces(bytes) {
+        out.extend_from_slice(piece);
     }
-    out.extend_from_slice(body);
     out
 }
 
-/// SHA-256 of what a message says: the digest the turn record lists for an outbox file.
+/// What [`content`] joins: the header fields but the envelope's, then the body.
+fn content_pieces(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let (fields, body) = fields(bytes);
+    fields
+        .into_iter()
+        .filter(|f| !ENVELOPE_FIELDS.contains(&field_name(f).as_str()))
+        .chain(std::iter::once(body))
+}
+
+/// SHA-256 of what a message says, [`content`]: the digest the turn record lists for an outbox
+/// file, hashed piece by piece rather than over a copy (a report's mail is megabytes).
 pub fn content_digest(bytes: &[u8]) -> String {
-    sha256_hex(&content(bytes))
+    use sha2::{Digest, Sha256};
+    let mut hash = Sha256::new();
+    for piece in content_pieces(bytes) {
+        hash.update(piece);
+    }
+    hex::encode(hash.finalize())
 }
 
 /// The value of one header field (unfolded), if the message has it.
@@ -276,6 +286,24 @@ mod tests {
             b"Subject: hi\r\nX-Pbem-To: power france turn 3 only\r\n\r\nbody\r\nFrom: not a header\r\n"
         );
         assert_eq!(header(MSG, "to").as_deref(), Some("b@x.org, c@x.org"));
+    }
+
+    /// The digest, hashed piece by piece, is the SHA-256 of the content: with a folded envelope
+    /// field, with no body, with no header.
+    #[test]
+    fn content_digest_is_the_sha256_of_the_content() {
+        for msg in [
+            MSG,
+            b"To: a@x.org,\r\n b@x.org\r\nSubject: s\r\n",
+            b"\r\nbody",
+            b"",
+        ] {
+            assert_eq!(
+                content_digest(msg),
+                crate::game::record::sha256_hex(&content(msg)),
+                "{msg:?}"
+            );
+        }
     }
 
     #[test]

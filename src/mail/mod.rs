@@ -24,6 +24,7 @@
 //! - `status`: where each power's orders stand; `pbem remind`.
 //! - `outbox`: every outgoing message rendered as a deterministic .eml file.
 //! - `outbox_store`: the outbox's messages, each `.eml` file and each answer of an ingest run's batch.
+//! - `quoted`: quoted-printable of an attachment's bytes, fast, as the `quoted_printable` crate writes it.
 //! - `send`: delivers the outbox once, with a ledger, retries and per-recipient failures.
 //!
 //! MAIL.md is the referee's guide to all of it.
@@ -41,5 +42,6 @@ pub mod mbox;
 pub mod outbox;
 pub mod outbox_store;
 pub mod parse;
+pub mod quoted;
 pub mod send;
 pub mod status;

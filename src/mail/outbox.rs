@@ -243,10 +243,10 @@ impl Outgoing {
 /// more than a third of the bytes need escaping, then base64), in linear time: lettre turns LF into
 /// CRLF by inserting each `\r` into the string (quadratic in the size of a report).
 fn body(text: &str) -> Body {
-    let wire = crlf(text);
-    if travels_as_is(wire.as_bytes()) {
-        return Body::dangerous_pre_encoded(wire.into_bytes(), ContentTransferEncoding::SevenBit);
+    if let Some(wire) = crlf_if_7bit(text) {
+        return Body::dangerous_pre_encoded(wire, ContentTransferEncoding::SevenBit);
     }
+    let wire = crlf(text);
     match lettre_encoding(text) {
         encoding @ ContentTransferEncoding::SevenBit => {
             Body::dangerous_pre_encoded(wire.into_bytes(), encoding)
@@ -267,7 +267,7 @@ fn attachment(bytes: &[u8]) -> Body {
     if travels_as_is(bytes) {
         return Body::dangerous_pre_encoded(bytes.to_vec(), ContentTransferEncoding::SevenBit);
     }
-    let quoted = quoted_printable::encode_binary(bytes);
+    let quoted = super::quoted::encode_binary(bytes);
     // Base64 as lettre writes it: 4 bytes for 3, in lines of 76 and a CRLF.
     let base64 = bytes.len().div_ceil(3) * 4;
     if quoted.len() <= base64 + base64.div_ceil(76) * 2 {
@@ -291,11 +291,42 @@ fn travels_as_is(bytes: &[u8]) -> bool {
             b'\n' if !after_cr || line > 999 => return false,
             b'\n' => line = 0,
             _ if after_cr => return false,
+            // A line of 999 bytes or more, without its CR, goes no further.
+            _ if line == 999 => return false,
             _ => line += 1,
         }
         after_cr = b == b'\r';
     }
     !after_cr && line <= 998
+}
+
+/// The text with CRLF line breaks ([`crlf`]) when they may travel as they are ([`travels_as_is`]),
+/// made and checked in one pass over each line.
+fn crlf_if_7bit(text: &str) -> Option<Vec<u8>> {
+    // Whether a line has only ASCII but NUL and CR, each byte judged (no early exit, so that the
+    // loop runs on vectors).
+    let plain = |line: &[u8]| {
+        line.iter().fold(true, |ok, &b| {
+            ok & (b.wrapping_sub(1) < 0x7f) & (b != b'\r')
+        })
+    };
+    let mut out = Vec::with_capacity(text.len() + text.len() / 16);
+    let mut lines = text.split('\n');
+    let last = lines.next_back().unwrap_or_default().as_bytes();
+    for line in lines {
+        // A CRLF already there is kept; a lone LF gets its CR.
+        let line = line.strip_suffix('\r').unwrap_or(line).as_bytes();
+        if line.len() > 998 || !plain(line) {
+            return None;
+        }
+        out.extend_from_slice(line);
+        out.extend_from_slice(b"\r\n");
+    }
+    if last.len() > 998 || !plain(last) {
+        return None;
+    }
+    out.extend_from_slice(last);
+    Some(out)
 }
 
 /// The text with CRLF line breaks (a lone LF gets a CR before it).
@@ -551,8 +582,48 @@ mod tests {
             ContentTransferEncoding::SevenBit
         );
         assert_eq!(
+            body(&format!("{}\r\n{}", "w".repeat(998), "v".repeat(998))).encoding(),
+            ContentTransferEncoding::SevenBit
+        );
+        assert_eq!(
             body(&format!("{}\n", "w".repeat(999))).encoding(),
             ContentTransferEncoding::QuotedPrintable
         );
+    }
+
+    proptest::proptest! {
+        /// One pass gives what two give: the text with CRLF line breaks exactly when those may
+        /// travel as they are; and an attachment's bytes go as they are exactly when the judge
+        /// of bytes, line by line to the end, says so.
+        #[test]
+        fn crlf_if_7bit_is_crlf_when_it_travels_as_is(
+            chars in proptest::collection::vec(
+                proptest::prop_oneof![
+                    8 => proptest::strategy::Just('a'),
+                    2 => proptest::strategy::Just('\n'),
+                    1 => proptest::strategy::Just('\r'),
+                    1 => proptest::strategy::Just('\0'),
+                    1 => proptest::strategy::Just('\u{e9}'),
+                ],
+                0..40,
+            ),
+            wide in 990usize..1002,
+        ) {
+            let short: String = chars.iter().collect();
+            for text in [short.clone(), format!("{short}{}", "b".repeat(wide)), format!("{}{short}", "c".repeat(wide))] {
+                let wire = crlf(&text);
+                let expected = travels_as_is(wire.as_bytes()).then(|| wire.clone().into_bytes());
+                proptest::prop_assert_eq!(crlf_if_7bit(&text), expected);
+                // Raw bytes: each line but the last ends in CR already; none has another CR.
+                let bytes = text.as_bytes();
+                let lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+                let whole = bytes.iter().all(|&b| b != 0 && b < 0x80)
+                    && lines.iter().enumerate().all(|(i, l)| {
+                        let core = if i + 1 == lines.len() { Some(*l) } else { l.strip_suffix(b"\r") };
+                        core.is_some_and(|c| c.len() <= 998 && !c.contains(&b'\r'))
+                    });
+                proptest::prop_assert_eq!(travels_as_is(bytes), whole, "{:?}", text);
+            }
+        }
     }
 }
