@@ -14,11 +14,14 @@ pub mod png;
 pub mod summary;
 pub mod svg;
 pub mod templates;
+pub mod values;
 pub mod view;
 
 pub use header::DiceHeader;
 pub use summary::{summary, summary_mail, SummaryInput};
 pub use view::{CommandSight, ReportInput, TurnSight};
+
+use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use minijinja::Value;
@@ -57,18 +60,18 @@ pub struct Rendered {
 
 /// Renders the report of one power in every form pbem writes.
 pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
-    let view = view::PowerView::build(game, input);
+    let view = Arc::new(view::PowerView::build(game, input));
     let map = svg::render(game, input.shared, &view);
-    // The view as the templates' values, made once for the three renderings; the dice header,
-    // the same in every report, once per turn.
+    // The view as the templates' values, made once for the renderings; the dice header, the same
+    // in every report, once per turn.
     let header = input.shared.header_values(input.header);
-    let fields = Value::from_serialize(&view);
+    let fields = values::ReportValues::new(view.clone());
     let text = templates::render(
         game,
         "report.txt",
-        &minijinja::context! { header => header.text.clone(), ..fields.clone() },
+        &fields.with("header", header.text.clone()).context(),
     )?;
-    let fields = minijinja::context! { header => header.html.clone(), ..fields };
+    let fields = fields.with("header", header.html.clone());
     // Inside HTML the SVG needs no namespace declaration (so it carries no URL), and it shrinks to
     // the width of the mail.
     let inline = map.replacen(
@@ -76,11 +79,9 @@ pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
         r#"<svg style="max-width:100%;height:auto;""#,
         1,
     );
-    let context = minijinja::context! {
-        map_svg => Value::from_safe_string(inline),
-        ..fields.clone()
-    };
-    let html = templates::render(game, "report.html", &context)?;
+    let file_map = fields
+        .with("map_svg", Value::from_safe_string(inline))
+        .context();
     // Drawn only for a mail that shows it (`map_png`): a game of hundreds of powers mails none.
     let png = game.config.mail.map_png;
     let phone_map = if png {
@@ -88,13 +89,19 @@ pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
     } else {
         String::new()
     };
-    let mail_map = minijinja::context! {
-        map_svg => "",
-        map_cid => png.then(|| format!("cid:{MAP_CID}")),
-        map_size => png.then(|| png::size_of_svg(&phone_map)).flatten(),
-        ..fields
-    };
-    let mail_html = templates::render(game, "report.html", &mail_map)?;
+    let mail_map = fields
+        .with(
+            "map_size",
+            Value::from_serialize(png.then(|| png::size_of_svg(&phone_map)).flatten()),
+        )
+        .with(
+            "map_cid",
+            Value::from(png.then(|| format!("cid:{MAP_CID}"))),
+        )
+        .with("map_svg", Value::from(""))
+        .context();
+    let page = templates::Template::load(game, "report.html")?;
+    let (html, mail_html) = html_pages(&page, &fields, &file_map, &mail_map)?;
     let check = for_check::build(game, input, &view);
     let json = json::render(&view, input.header, check.as_ref())
         .context("cannot write the JSON report")?;
@@ -116,4 +123,47 @@ pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
             },
         ],
     })
+}
+
+/// The values the HTML report's map shows, which only its `map` block may name for the page to be
+/// rendered once for the file and the mail (see [`html_pages`]).
+const MAP_VALUES: &[&str] = &["map_svg", "map_cid", "map_size"];
+
+/// What the page's `map` block shows in the one rendering of the page, where the file's map and
+/// the mail's go.
+const MAP_MARK: &str = "<!-- pbem: the map of this report -->";
+
+/// The HTML report of the file (`file`: the map inline) and that of the mail (`mail`: the map as
+/// PNG or attachment), which differ only in their map: the page rendered once around its `map`
+/// block, and the block rendered for each (a report costs one page, not two). A template that
+/// cannot be cut there (a game's own, without the block, or naming the map outside it; or whose
+/// block does not render alone where it stands) is rendered whole for each.
+fn html_pages(
+    page: &templates::Template,
+    fields: &values::ReportValues,
+    file: &Value,
+    mail: &Value,
+) -> Result<(String, String)> {
+    let once = page.block("map", MAP_VALUES).and_then(|block| {
+        let marked = fields
+            .with("map_svg", Value::from_safe_string(MAP_MARK.to_string()))
+            .context();
+        let whole = page.render(&marked).ok()?;
+        let mark = block.render(&marked).ok()?;
+        // The block must stand once in the page, as it renders alone: where the maps go.
+        let at = whole.find(&mark).filter(|_| !mark.is_empty())?;
+        if whole.rfind(&mark) != Some(at) {
+            return None;
+        }
+        let (before, after) = (&whole[..at], &whole[at + mark.len()..]);
+        let join = |map: String| [before, map.as_str(), after].concat();
+        Some((
+            join(block.render(file).ok()?),
+            join(block.render(mail).ok()?),
+        ))
+    });
+    match once {
+        Some(pages) => Ok(pages),
+        None => Ok((page.render(file)?, page.render(mail)?)),
+    }
 }

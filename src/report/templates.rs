@@ -48,10 +48,15 @@ pub fn render(game: &Game, name: &str, context: &impl Serialize) -> Result<Strin
 }
 
 /// A template read and compiled once, to render many times (an ingest's answers: one a message; the
-/// reports of a turn: four a power).
+/// reports of a turn: three a power).
 pub struct Template {
     env: Arc<Environment<'static>>,
     name: String,
+}
+
+/// The name under which the environment of template `name` holds its block `block` compiled alone.
+fn block_name(name: &str, block: &str) -> String {
+    format!("{name}#{block}")
 }
 
 impl Template {
@@ -80,6 +85,54 @@ impl Template {
         t.render(context)
             .with_context(|| format!("cannot render template {name}"))
     }
+
+    /// The template's `{% block NAME %}` (one of [`BLOCKS`]) as a template of its own, when the
+    /// template has exactly one such block that parses alone and names none of `outside` outside
+    /// it: what the block renders then depends on those values and the rest of the page does not,
+    /// so a page rendered once serves every value of them (`report::render`: the HTML report of
+    /// the file, with the map inline, and that of the mail, without).
+    pub fn block(&self, block: &str, outside: &[&str]) -> Option<Template> {
+        let name = block_name(&self.name, block);
+        let t = self.env.get_template(&name).ok()?;
+        let page = self.env.get_template(&self.name).ok()?;
+        let (before, _, after) = split_block(page.source(), block)?;
+        if outside
+            .iter()
+            .any(|v| before.contains(v) || after.contains(v))
+        {
+            return None;
+        }
+        Some(Template {
+            env: self.env.clone(),
+            name: t.name().to_string(),
+        })
+    }
+}
+
+/// The blocks compiled alone beside their template (see [`Template::block`]).
+const BLOCKS: &[&str] = &["map"];
+
+/// `source` cut around its one `{% block NAME %}...{% endblock %}`: the text before the block's
+/// tag, the block's body as the template renders it in place (the newline after its tag dropped,
+/// as `trim_blocks` does, and the blanks before its end tag, as `lstrip_blocks` does), the text
+/// after its end tag. None when there is no such block or more than one.
+fn split_block<'s>(source: &'s str, block: &str) -> Option<(&'s str, &'s str, &'s str)> {
+    let open = format!("{{% block {block} %}}");
+    const CLOSE: &str = "{% endblock %}";
+    let start = source.find(&open)?;
+    if source[start + open.len()..].contains(&open) {
+        return None;
+    }
+    let body_start = start + open.len();
+    let body_len = source[body_start..].find(CLOSE)?;
+    let body = &source[body_start..body_start + body_len];
+    let body = body.strip_prefix('\n').unwrap_or(body);
+    let body = body.trim_end_matches([' ', '\t']);
+    Some((
+        &source[..start],
+        body,
+        &source[body_start + body_len + CLOSE.len()..],
+    ))
 }
 
 /// The environment holding template `name` compiled from `source`, compiled on first use.
@@ -96,6 +149,13 @@ fn compiled(name: &str, source: Cow<'static, str>) -> Result<Arc<Environment<'st
     env.add_filter("pad", pad);
     env.add_template_owned(name.to_string(), source.to_string())
         .with_context(|| format!("template {name} does not parse"))?;
+    for block in BLOCKS {
+        if let Some((_, body, _)) = split_block(&source, block) {
+            // A block that does not parse alone (it closes a tag opened before it, ...) is
+            // rendered with its page, as any template without the block.
+            let _ = env.add_template_owned(block_name(name, block), body.to_string());
+        }
+    }
     let env = Arc::new(env);
     cache
         .entry(name.to_string())
