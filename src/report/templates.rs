@@ -168,3 +168,18 @@ fn compiled(name: &str, source: Cow<'static, str>) -> Result<Arc<Environment<'st
 fn pad(text: String, width: usize) -> String {
     format!("{text:<width$}")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_block_is_cut_as_the_template_renders_it_in_place() {
+        let source = "a\n{% block map %}\nmap {{ x }}\n  {% endblock %}\nb\n";
+        let (before, body, after) = split_block(source, "map").unwrap();
+        assert_eq!((before, body, after), ("a\n", "map {{ x }}\n", "\nb\n"));
+        assert_eq!(split_block("a {{ x }}", "map"), None);
+        let twice = format!("{source}{source}");
+        assert_eq!(split_block(&twice, "map"), None, "two blocks of the name");
+    }
+}
