@@ -130,8 +130,10 @@ pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
 const MAP_VALUES: &[&str] = &["map_svg", "map_cid", "map_size"];
 
 /// What the page's `map` block shows in the one rendering of the page, where the file's map and
-/// the mail's go.
-const MAP_MARK: &str = "<!-- pbem: the map of this report -->";
+/// the mail's go: framed by a byte reports hardly hold, [`MAP_MARK_BYTE`] (a page that holds it
+/// elsewhere is rendered whole for each).
+const MAP_MARK: &str = "\u{1}pbem: the map of this report\u{1}";
+const MAP_MARK_BYTE: char = '\u{1}';
 
 /// The HTML report of the file (`file`: the map inline) and that of the mail (`mail`: the map as
 /// PNG or attachment), which differ only in their map: the page rendered once around its `map`
@@ -144,26 +146,72 @@ fn html_pages(
     file: &Value,
     mail: &Value,
 ) -> Result<(String, String)> {
-    let once = page.block("map", MAP_VALUES).and_then(|block| {
-        let marked = fields
-            .with("map_svg", Value::from_safe_string(MAP_MARK.to_string()))
-            .context();
-        let whole = page.render(&marked).ok()?;
-        let mark = block.render(&marked).ok()?;
-        // The block must stand once in the page, as it renders alone: where the maps go.
-        let at = whole.find(&mark).filter(|_| !mark.is_empty())?;
-        if whole.rfind(&mark) != Some(at) {
-            return None;
-        }
-        let (before, after) = (&whole[..at], &whole[at + mark.len()..]);
-        let join = |map: String| [before, map.as_str(), after].concat();
-        Some((
-            join(block.render(file).ok()?),
-            join(block.render(mail).ok()?),
-        ))
-    });
-    match once {
+    match one_page(page, fields, file, mail) {
         Some(pages) => Ok(pages),
         None => Ok((page.render(file)?, page.render(mail)?)),
+    }
+}
+
+/// [`html_pages`] from one rendering of the page, when its template can be cut at its `map` block.
+fn one_page(
+    page: &templates::Template,
+    fields: &values::ReportValues,
+    file: &Value,
+    mail: &Value,
+) -> Option<(String, String)> {
+    let block = page.block("map", MAP_VALUES)?;
+    let marked = fields
+        .with("map_svg", Value::from_safe_string(MAP_MARK.to_string()))
+        .context();
+    let whole = page.render(&marked).ok()?;
+    let mark = block.render(&marked).ok()?;
+    // The mark stands once in the page and once in the block alone, so that the block stands
+    // once in the page, where the maps go (found by its rare first byte: a page is long).
+    let single = |text: &str| {
+        let at = text.find(MAP_MARK_BYTE)?;
+        let end = at + MAP_MARK.len();
+        (text[at..].starts_with(MAP_MARK) && !text[end..].contains(MAP_MARK_BYTE)).then_some(at)
+    };
+    let at = single(&whole)?.checked_sub(single(&mark)?)?;
+    if !whole[at..].starts_with(&mark) {
+        return None;
+    }
+    let (before, after) = (&whole[..at], &whole[at + mark.len()..]);
+    let join = |map: String| [before, map.as_str(), after].concat();
+    Some((
+        join(block.render(file).ok()?),
+        join(block.render(mail).ok()?),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::eia::test_fixture::Fixture;
+
+    /// The built-in HTML template is cut at its map block: the page is rendered once, and gives
+    /// the bytes two whole renderings give.
+    #[test]
+    fn the_built_in_html_page_is_rendered_once_for_the_file_and_the_mail() {
+        let fx = Fixture::new();
+        let page = templates::Template::load(&fx.game, "report.html").unwrap();
+        let fields = values::ReportValues::new(Arc::new(values::sample_view())).with(
+            "header",
+            Value::from_serialize(DiceHeader::new("g", 3, &[1; 32], &[2; 32], &[], &[5; 32])),
+        );
+        let file = fields
+            .with("map_svg", Value::from_safe_string("<svg>map</svg>".into()))
+            .context();
+        let mail = fields
+            .with("map_size", Value::from(()))
+            .with("map_cid", Value::from("cid:map@pbem"))
+            .with("map_svg", Value::from(""))
+            .context();
+        let (file_page, mail_page) =
+            one_page(&page, &fields, &file, &mail).expect("the built-in page is cut");
+        assert_eq!(file_page, page.render(&file).unwrap());
+        assert_eq!(mail_page, page.render(&mail).unwrap());
+        assert!(file_page.contains("<svg>map</svg>") && !mail_page.contains("<svg>"));
+        assert!(mail_page.contains("cid:map@pbem"));
     }
 }

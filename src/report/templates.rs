@@ -54,9 +54,10 @@ pub struct Template {
     name: String,
 }
 
-/// The name under which the environment of template `name` holds its block `block` compiled alone.
+/// The name under which the environment of template `name` holds its block `block` compiled alone
+/// (ending as `name` does, so that it escapes as its page does).
 fn block_name(name: &str, block: &str) -> String {
-    format!("{name}#{block}")
+    format!("{block}#{name}")
 }
 
 impl Template {

@@ -301,90 +301,90 @@ impl Object for UnitValue {
     }
 }
 
+/// A view of every kind of field, for tests.
 #[cfg(test)]
-mod tests {
-    use super::*;
+pub(crate) fn sample_view() -> PowerView {
     use crate::decide::DecidedBy;
     use crate::engine::event::Die;
     use crate::engine::visibility::Precision;
     use crate::report::map::MapView;
     use crate::report::view::{NextTurn, OrdersView};
-
-    fn unit(id: &str, precision: Precision) -> UnitLine {
-        UnitLine {
-            id: id.to_string(),
-            owner: "france".to_string(),
-            area: "Paris".to_string(),
-            kind: "corps",
-            detail: "infantry corps, 6 factors".to_string(),
-            strength: 6,
-            precision,
-        }
+    let unit = |id: &str, precision: Precision| UnitLine {
+        id: id.to_string(),
+        owner: "france".to_string(),
+        area: "Paris".to_string(),
+        kind: "corps",
+        detail: "infantry corps, 6 factors".to_string(),
+        strength: 6,
+        precision,
+    };
+    let event = |text: &str, decided: bool| EventLine {
+        rule: "EiA 7.5".to_string(),
+        topic: "land combat".to_string(),
+        citation: "EiA 7.5: land combat".to_string(),
+        kind: "combat".to_string(),
+        area: decided.then(|| "Ulm".to_string()),
+        text: text.to_string(),
+        rolls: vec![RollLine {
+            label: "combat/area=Ulm".to_string(),
+            dice: "d6 d6".to_string(),
+            faces: "5 4".to_string(),
+            each: vec![Die { sides: 6, face: 5 }, Die { sides: 6, face: 4 }],
+        }],
+        decided: decided.then(|| "by the SOP".to_string()),
+        decided_for: decided.then(|| "france".to_string()),
+        decided_by: decided.then_some(DecidedBy::Standing),
+    };
+    PowerView {
+        game: "g".to_string(),
+        title: "A <title>".to_string(),
+        ruleset: "Empires in Arms".to_string(),
+        ruleset_id: "eia".to_string(),
+        turn: 3,
+        date: "May 1805".to_string(),
+        power: "france".to_string(),
+        power_name: "France & <Co>".to_string(),
+        player: Some("ney".to_string()),
+        player_rank: None,
+        power_colour: Some("#0000ff".to_string()),
+        orders: OrdersView {
+            received: true,
+            accepted: vec!["line 3: move FR-I Ulm".to_string()],
+            lines: vec![(3, "move FR-I Ulm".to_string())],
+            rejected: 1,
+            diagnostics: "line 4: no such unit".to_string(),
+            entropy: None,
+        },
+        due: true,
+        units: vec![unit("FR-I", Precision::Exact)],
+        seen: vec![unit("", Precision::Approximate)],
+        position: vec!["Paris: French".to_string()],
+        events: vec![event("Battle of Ulm", false), event("A choice", true)],
+        decisions: vec![event("A choice", true)],
+        map: MapView {
+            areas: Vec::new(),
+            units: Vec::new(),
+            moves: Vec::new(),
+            retreats: Vec::new(),
+            combats: Vec::new(),
+            marks: Vec::new(),
+        },
+        next: NextTurn {
+            turn: 4,
+            date: "June 1805".to_string(),
+            deadline: "not set".to_string(),
+            commitment: "ab".repeat(32),
+        },
+        orders_template: "game g\n".to_string(),
     }
+}
 
-    fn event(text: &str, decided: bool) -> EventLine {
-        EventLine {
-            rule: "EiA 7.5".to_string(),
-            topic: "land combat".to_string(),
-            citation: "EiA 7.5: land combat".to_string(),
-            kind: "combat".to_string(),
-            area: decided.then(|| "Ulm".to_string()),
-            text: text.to_string(),
-            rolls: vec![RollLine {
-                label: "combat/area=Ulm".to_string(),
-                dice: "d6 d6".to_string(),
-                faces: "5 4".to_string(),
-                each: vec![Die { sides: 6, face: 5 }, Die { sides: 6, face: 4 }],
-            }],
-            decided: decided.then(|| "by the SOP".to_string()),
-            decided_for: decided.then(|| "france".to_string()),
-            decided_by: decided.then_some(DecidedBy::Standing),
-        }
-    }
+#[cfg(test)]
+mod tests {
+    use super::*;
 
     fn view() -> PowerView {
-        PowerView {
-            game: "g".to_string(),
-            title: "A <title>".to_string(),
-            ruleset: "Empires in Arms".to_string(),
-            ruleset_id: "eia".to_string(),
-            turn: 3,
-            date: "May 1805".to_string(),
-            power: "france".to_string(),
-            power_name: "France".to_string(),
-            player: Some("ney".to_string()),
-            player_rank: None,
-            power_colour: Some("#0000ff".to_string()),
-            orders: OrdersView {
-                received: true,
-                accepted: vec!["line 3: move FR-I Ulm".to_string()],
-                lines: vec![(3, "move FR-I Ulm".to_string())],
-                rejected: 1,
-                diagnostics: "line 4: no such unit".to_string(),
-                entropy: None,
-            },
-            due: true,
-            units: vec![unit("FR-I", Precision::Exact)],
-            seen: vec![unit("", Precision::Approximate)],
-            position: vec!["Paris: French".to_string()],
-            events: vec![event("Battle of Ulm", false), event("A choice", true)],
-            decisions: vec![event("A choice", true)],
-            map: MapView {
-                areas: Vec::new(),
-                units: Vec::new(),
-                moves: Vec::new(),
-                retreats: Vec::new(),
-                combats: Vec::new(),
-                marks: Vec::new(),
-            },
-            next: NextTurn {
-                turn: 4,
-                date: "June 1805".to_string(),
-                deadline: "not set".to_string(),
-                commitment: "ab".repeat(32),
-            },
-            orders_template: "game g\n".to_string(),
-        }
+        super::sample_view()
     }
 
     /// Every field of the view reads as the view serialized gives it, nested ones too, and in the
