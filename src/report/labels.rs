@@ -27,6 +27,7 @@ impl Rect {
     }
 
     /// The area both boxes cover.
+    #[inline]
     fn overlap(&self, o: &Rect) -> i64 {
         let w = self.x1.min(o.x1) - self.x0.max(o.x0);
         let h = self.y1.min(o.y1) - self.y0.max(o.y0);
@@ -96,6 +97,7 @@ impl Placer {
         }
     }
 
+    #[inline]
     fn span(&self, r: &Rect) -> Span {
         let column = |x: i64| {
             (x - self.bounds.x0)
@@ -147,9 +149,10 @@ impl Placer {
         for row in span.r0..=span.r1 {
             for column in span.c0..=span.c1 {
                 for b in &self.cells[(row * self.columns + column) as usize] {
+                    let overlap = r.overlap(&b.rect);
                     // A box lying in several of these cells is counted in the first they share.
-                    if column == b.c0.max(span.c0) && row == b.r0.max(span.r0) {
-                        cost += r.overlap(&b.rect);
+                    if overlap > 0 && column == b.c0.max(span.c0) && row == b.r0.max(span.r0) {
+                        cost += overlap;
                         if cost >= bound {
                             return None;
                         }
