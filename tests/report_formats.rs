@@ -581,3 +581,70 @@ fn a_games_own_summary_template_reads_every_field_of_decisions_and_combat_events
         assert!(json.contains(field), "{json}");
     }
 }
+
+/// The HTML of a report's mail, decoded.
+fn mail_html(game: &Path, power: &str) -> String {
+    let eml = fs::read(game.join(format!("mail/outbox/t0001-report-{power}.eml"))).unwrap();
+    let m = pbem::mail::parse::parse(&eml).expect("a message");
+    m.parts
+        .iter()
+        .find_map(|p| match &p.content {
+            pbem::mail::parse::Content::Html(h) => Some(h.replace("\r\n", "\n")),
+            _ => None,
+        })
+        .expect("an HTML part")
+}
+
+/// The HTML report is rendered once for its file (the map inline) and its mail (the map as PNG),
+/// around the template's `{% block map %}`: a game's own template without that block, or naming
+/// the map outside it, is rendered whole for each, and every one gives the pages it gave before.
+#[test]
+fn the_html_report_is_the_same_with_its_template_cut_at_the_map_block_or_whole() {
+    let built_in_source = include_str!("../templates/report.html.j2");
+    assert!(built_in_source.contains("{% block map %}"));
+    let (_t, built_in) = demo();
+    // Without the block: rendered whole, twice.
+    let (_t1, whole) = unresolved_demo();
+    support::write(
+        &whole,
+        "templates/report.html.j2",
+        built_in_source
+            .replace("{% block map %}\n", "")
+            .replace("{% endblock %}\n", ""),
+    );
+    // The map named before the block too: the page is not the same for the file and the mail.
+    let (_t2, named) = unresolved_demo();
+    support::write(
+        &named,
+        "templates/report.html.j2",
+        built_in_source.replace(
+            "<body ",
+            "{% if map_svg %}\n<p>inline map below</p>\n{% endif %}\n<body ",
+        ),
+    );
+    for g in [&whole, &named] {
+        pbem().arg("resolve").arg(g).assert().success();
+    }
+    for p in POWERS {
+        assert_eq!(
+            report(&whole, p, "html"),
+            report(&built_in, p, "html"),
+            "{p}"
+        );
+        assert_eq!(mail_html(&whole, p), mail_html(&built_in, p), "{p}");
+        let file = report(&named, p, "html");
+        let mail = mail_html(&named, p);
+        assert!(file.contains("<p>inline map below</p>"), "{p}");
+        assert!(!mail.contains("inline map below"), "{p}");
+        assert_eq!(
+            file.replacen("<p>inline map below</p>\n", "", 1),
+            report(&built_in, p, "html"),
+            "{p}"
+        );
+        assert_eq!(mail, mail_html(&built_in, p), "{p}");
+        assert!(
+            mail.contains("cid:map@pbem") && !mail.contains("<svg"),
+            "{p}"
+        );
+    }
+}

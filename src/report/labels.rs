@@ -3,6 +3,9 @@
 //! map; where every place is taken, the least covered one. Boxes are placed in map order, so the
 //! same map gives the same picture.
 
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
 /// A box on the picture: left, top, right, bottom, in pixels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rect {
@@ -24,6 +27,7 @@ impl Rect {
     }
 
     /// The area both boxes cover.
+    #[inline]
     fn overlap(&self, o: &Rect) -> i64 {
         let w = self.x1.min(o.x1) - self.x0.max(o.x0);
         let h = self.y1.min(o.y1) - self.y0.max(o.y0);
@@ -54,15 +58,22 @@ const CELL: i64 = 64;
 /// The boxes already on the picture, indexed by a grid of cells over the map (a box beyond the
 /// map's edge goes into the edge's cells), so that placing a name looks at its neighbourhood only.
 pub struct Placer {
-    boxes: Vec<Rect>,
-    /// The cells each box lies in, first and last column and row.
-    spans: Vec<Span>,
-    /// The boxes of each cell, row after row.
-    cells: Vec<Vec<u32>>,
+    /// The boxes in each cell, row after row, in the order they were placed; each box with the
+    /// first column and row of its cells, so that one lying in several is counted once.
+    cells: Vec<Vec<Placed>>,
     columns: i64,
     rows: i64,
     /// The map's own part of the picture, which no name leaves.
     bounds: Rect,
+}
+
+/// A box in a cell of the [`Placer`], with the first column and row of the cells it lies in:
+/// the box itself rather than its number, so that a cell's boxes are read in one sweep.
+#[derive(Clone, Copy)]
+struct Placed {
+    rect: Rect,
+    c0: i64,
+    r0: i64,
 }
 
 /// The cells a box lies in: columns `c0..=c1`, rows `r0..=r1`.
@@ -79,8 +90,6 @@ impl Placer {
         let columns = ((bounds.x1 - bounds.x0).max(0) / CELL + 1).min(4096);
         let rows = ((bounds.y1 - bounds.y0).max(0) / CELL + 1).min(4096);
         Placer {
-            boxes: Vec::new(),
-            spans: Vec::new(),
             cells: vec![Vec::new(); (columns * rows) as usize],
             columns,
             rows,
@@ -88,6 +97,7 @@ impl Placer {
         }
     }
 
+    #[inline]
     fn span(&self, r: &Rect) -> Span {
         let column = |x: i64| {
             (x - self.bounds.x0)
@@ -109,13 +119,15 @@ impl Placer {
 
     /// Marks `r` as taken.
     pub fn block(&mut self, r: Rect) {
-        let i = self.boxes.len() as u32;
         let span = self.span(&r);
-        self.boxes.push(r);
-        self.spans.push(span);
+        let placed = Placed {
+            rect: r,
+            c0: span.c0,
+            r0: span.r0,
+        };
         for row in span.r0..=span.r1 {
             for column in span.c0..=span.c1 {
-                self.cells[(row * self.columns + column) as usize].push(i);
+                self.cells[(row * self.columns + column) as usize].push(placed);
             }
         }
     }
@@ -136,11 +148,11 @@ impl Placer {
         let span = self.span(r);
         for row in span.r0..=span.r1 {
             for column in span.c0..=span.c1 {
-                for &i in &self.cells[(row * self.columns + column) as usize] {
+                for b in &self.cells[(row * self.columns + column) as usize] {
+                    let overlap = r.overlap(&b.rect);
                     // A box lying in several of these cells is counted in the first they share.
-                    let b = self.spans[i as usize];
-                    if column == b.c0.max(span.c0) && row == b.r0.max(span.r0) {
-                        cost += r.overlap(&self.boxes[i as usize]);
+                    if overlap > 0 && column == b.c0.max(span.c0) && row == b.r0.max(span.r0) {
+                        cost += overlap;
                         if cost >= bound {
                             return None;
                         }
@@ -223,25 +235,40 @@ pub fn label_box(s: &Spot, width: i64, size: i64) -> Rect {
 /// Boxes of `w` x `h` whose centres lie on a grid of `step` pixels within `radius` of (x, y),
 /// nearest first (then top to bottom, left to right): where [`boxes_around`] finds no free box.
 pub fn boxes_near(x: i64, y: i64, w: i64, h: i64, radius: i64, step: i64) -> Vec<Rect> {
-    let n = radius / step.max(1);
-    let mut out: Vec<(i64, i64, i64)> = Vec::new();
-    for i in -n..=n {
-        for j in -n..=n {
-            let (dx, dy) = (i * step, j * step);
-            if dx * dx + dy * dy <= radius * radius {
-                out.push((dx * dx + dy * dy, dy, dx));
-            }
-        }
-    }
-    out.sort_unstable();
-    out.into_iter()
-        .map(|(_, dy, dx)| Rect::around(x + dx, y + dy, w / 2, h / 2))
+    offsets_near(radius, step)
+        .iter()
+        .map(|&(dy, dx)| Rect::around(x + dx, y + dy, w / 2, h / 2))
         .map(|r| Rect {
             x1: r.x0 + w,
             y1: r.y0 + h,
             ..r
         })
         .collect()
+}
+
+/// The offsets (dy, dx) of the points of a grid of `step` pixels within `radius` of a point,
+/// nearest first (then top to bottom, left to right): sorted once a process for each radius and
+/// step (a crowded map asks for them thousands of times, always the same).
+fn offsets_near(radius: i64, step: i64) -> Arc<Vec<(i64, i64)>> {
+    type Offsets = BTreeMap<(i64, i64), Arc<Vec<(i64, i64)>>>;
+    static MADE: Mutex<Offsets> = Mutex::new(BTreeMap::new());
+    let mut made = MADE.lock().unwrap_or_else(PoisonError::into_inner);
+    made.entry((radius, step))
+        .or_insert_with(|| {
+            let n = radius / step.max(1);
+            let mut out: Vec<(i64, i64, i64)> = Vec::new();
+            for i in -n..=n {
+                for j in -n..=n {
+                    let (dx, dy) = (i * step, j * step);
+                    if dx * dx + dy * dy <= radius * radius {
+                        out.push((dx * dx + dy * dy, dy, dx));
+                    }
+                }
+            }
+            out.sort_unstable();
+            Arc::new(out.into_iter().map(|(_, dy, dx)| (dy, dx)).collect())
+        })
+        .clone()
 }
 
 /// Candidate boxes of `w` x `h` around a mark of half-size `rx` x `ry` at (x, y), nearest first:

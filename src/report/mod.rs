@@ -14,11 +14,14 @@ pub mod png;
 pub mod summary;
 pub mod svg;
 pub mod templates;
+pub mod values;
 pub mod view;
 
 pub use header::DiceHeader;
 pub use summary::{summary, summary_mail, SummaryInput};
 pub use view::{CommandSight, ReportInput, TurnSight};
+
+use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use minijinja::Value;
@@ -57,18 +60,18 @@ pub struct Rendered {
 
 /// Renders the report of one power in every form pbem writes.
 pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
-    let view = view::PowerView::build(game, input);
+    let view = Arc::new(view::PowerView::build(game, input));
     let map = svg::render(game, input.shared, &view);
-    // The view as the templates' values, made once for the three renderings; the dice header,
-    // the same in every report, once per turn.
+    // The view as the templates' values, made once for the renderings; the dice header, the same
+    // in every report, once per turn.
     let header = input.shared.header_values(input.header);
-    let fields = Value::from_serialize(&view);
+    let fields = values::ReportValues::new(view.clone());
     let text = templates::render(
         game,
         "report.txt",
-        &minijinja::context! { header => header.text.clone(), ..fields.clone() },
+        &fields.with("header", header.text.clone()).context(),
     )?;
-    let fields = minijinja::context! { header => header.html.clone(), ..fields };
+    let fields = fields.with("header", header.html.clone());
     // Inside HTML the SVG needs no namespace declaration (so it carries no URL), and it shrinks to
     // the width of the mail.
     let inline = map.replacen(
@@ -76,11 +79,9 @@ pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
         r#"<svg style="max-width:100%;height:auto;""#,
         1,
     );
-    let context = minijinja::context! {
-        map_svg => Value::from_safe_string(inline),
-        ..fields.clone()
-    };
-    let html = templates::render(game, "report.html", &context)?;
+    let file_map = fields
+        .with("map_svg", Value::from_safe_string(inline))
+        .context();
     // Drawn only for a mail that shows it (`map_png`): a game of hundreds of powers mails none.
     let png = game.config.mail.map_png;
     let phone_map = if png {
@@ -88,13 +89,19 @@ pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
     } else {
         String::new()
     };
-    let mail_map = minijinja::context! {
-        map_svg => "",
-        map_cid => png.then(|| format!("cid:{MAP_CID}")),
-        map_size => png.then(|| png::size_of_svg(&phone_map)).flatten(),
-        ..fields
-    };
-    let mail_html = templates::render(game, "report.html", &mail_map)?;
+    let mail_map = fields
+        .with(
+            "map_size",
+            Value::from_serialize(png.then(|| png::size_of_svg(&phone_map)).flatten()),
+        )
+        .with(
+            "map_cid",
+            Value::from(png.then(|| format!("cid:{MAP_CID}"))),
+        )
+        .with("map_svg", Value::from(""))
+        .context();
+    let page = templates::Template::load(game, "report.html")?;
+    let (html, mail_html) = html_pages(&page, &fields, &file_map, &mail_map)?;
     let check = for_check::build(game, input, &view);
     let json = json::render(&view, input.header, check.as_ref())
         .context("cannot write the JSON report")?;
@@ -116,4 +123,95 @@ pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
             },
         ],
     })
+}
+
+/// The values the HTML report's map shows, which only its `map` block may name for the page to be
+/// rendered once for the file and the mail (see [`html_pages`]).
+const MAP_VALUES: &[&str] = &["map_svg", "map_cid", "map_size"];
+
+/// What the page's `map` block shows in the one rendering of the page, where the file's map and
+/// the mail's go: framed by a byte reports hardly hold, [`MAP_MARK_BYTE`] (a page that holds it
+/// elsewhere is rendered whole for each).
+const MAP_MARK: &str = "\u{1}pbem: the map of this report\u{1}";
+const MAP_MARK_BYTE: char = '\u{1}';
+
+/// The HTML report of the file (`file`: the map inline) and that of the mail (`mail`: the map as
+/// PNG or attachment), which differ only in their map: the page rendered once around its `map`
+/// block, and the block rendered for each (a report costs one page, not two). A template that
+/// cannot be cut there (a game's own, without the block, or naming the map outside it; or whose
+/// block does not render alone where it stands) is rendered whole for each.
+fn html_pages(
+    page: &templates::Template,
+    fields: &values::ReportValues,
+    file: &Value,
+    mail: &Value,
+) -> Result<(String, String)> {
+    match one_page(page, fields, file, mail) {
+        Some(pages) => Ok(pages),
+        None => Ok((page.render(file)?, page.render(mail)?)),
+    }
+}
+
+/// [`html_pages`] from one rendering of the page, when its template can be cut at its `map` block.
+fn one_page(
+    page: &templates::Template,
+    fields: &values::ReportValues,
+    file: &Value,
+    mail: &Value,
+) -> Option<(String, String)> {
+    let block = page.block("map", MAP_VALUES)?;
+    let marked = fields
+        .with("map_svg", Value::from_safe_string(MAP_MARK.to_string()))
+        .context();
+    let whole = page.render(&marked).ok()?;
+    let mark = block.render(&marked).ok()?;
+    // The mark stands once in the page and once in the block alone, so that the block stands
+    // once in the page, where the maps go (found by its rare first byte: a page is long).
+    let single = |text: &str| {
+        let at = text.find(MAP_MARK_BYTE)?;
+        let end = at + MAP_MARK.len();
+        (text[at..].starts_with(MAP_MARK) && !text[end..].contains(MAP_MARK_BYTE)).then_some(at)
+    };
+    let at = single(&whole)?.checked_sub(single(&mark)?)?;
+    if !whole[at..].starts_with(&mark) {
+        return None;
+    }
+    let (before, after) = (&whole[..at], &whole[at + mark.len()..]);
+    let join = |map: String| [before, map.as_str(), after].concat();
+    Some((
+        join(block.render(file).ok()?),
+        join(block.render(mail).ok()?),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::eia::test_fixture::Fixture;
+
+    /// The built-in HTML template is cut at its map block: the page is rendered once, and gives
+    /// the bytes two whole renderings give.
+    #[test]
+    fn the_built_in_html_page_is_rendered_once_for_the_file_and_the_mail() {
+        let fx = Fixture::new();
+        let page = templates::Template::load(&fx.game, "report.html").unwrap();
+        let fields = values::ReportValues::new(Arc::new(values::sample_view())).with(
+            "header",
+            Value::from_serialize(DiceHeader::new("g", 3, &[1; 32], &[2; 32], &[], &[5; 32])),
+        );
+        let file = fields
+            .with("map_svg", Value::from_safe_string("<svg>map</svg>".into()))
+            .context();
+        let mail = fields
+            .with("map_size", Value::from(()))
+            .with("map_cid", Value::from("cid:map@pbem"))
+            .with("map_svg", Value::from(""))
+            .context();
+        let (file_page, mail_page) =
+            one_page(&page, &fields, &file, &mail).expect("the built-in page is cut");
+        assert_eq!(file_page, page.render(&file).unwrap());
+        assert_eq!(mail_page, page.render(&mail).unwrap());
+        assert!(file_page.contains("<svg>map</svg>") && !mail_page.contains("<svg>"));
+        assert!(mail_page.contains("cid:map@pbem"));
+    }
 }

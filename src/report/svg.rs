@@ -34,8 +34,16 @@ const UNSEEN: &str = "#e0e0e0";
 
 /// Escapes text for SVG (XML) content and attribute values.
 pub fn esc(s: &str) -> String {
+    // Most names need no escape: copied whole, up to the first character that does.
+    let plain = s
+        .bytes()
+        .position(|b| {
+            matches!(b, b'&' | b'<' | b'>' | b'"' | b'\'') || (b < 0x20 && b != b'\n' && b != b'\t')
+        })
+        .unwrap_or(s.len());
     let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
+    out.push_str(&s[..plain]);
+    for c in s[plain..].chars() {
         match c {
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
@@ -1071,11 +1079,12 @@ fn star(x: i64, y: i64) -> String {
         (-7, -2),
         (-2, -2),
     ];
-    POINTS
-        .iter()
-        .map(|(dx, dy)| format!("{},{}", x + dx, y + dy))
-        .collect::<Vec<_>>()
-        .join(" ")
+    let mut out = String::with_capacity(POINTS.len() * 10);
+    for (i, (dx, dy)) in POINTS.iter().enumerate() {
+        let space = if i == 0 { "" } else { " " };
+        let _ = write!(out, "{space}{},{}", x + dx, y + dy);
+    }
+    out
 }
 
 /// A legend lists every power of a game of at most this many; in a larger game, the powers its map
@@ -1459,4 +1468,45 @@ fn draw_legend(
     out.push_str(&l.s);
     let _ = writeln!(out, "</g>");
     l.y + 10
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `esc` escapes as it did one character at a time, whatever comes first.
+    #[test]
+    fn esc_escapes_every_special_character_wherever_it_stands() {
+        let slow = |s: &str| -> String {
+            s.chars()
+                .map(|c| match c {
+                    '&' => "&amp;".to_string(),
+                    '<' => "&lt;".to_string(),
+                    '>' => "&gt;".to_string(),
+                    '"' => "&quot;".to_string(),
+                    '\'' => "&#39;".to_string(),
+                    c if (c as u32) < 0x20 && c != '\n' && c != '\t' => " ".to_string(),
+                    c => c.to_string(),
+                })
+                .collect()
+        };
+        for s in [
+            "",
+            "Ulm",
+            "Württemberg & Baden",
+            "<b>'x'</b>",
+            "a\u{1}b\tc\nd\"",
+            "ßé&",
+        ] {
+            assert_eq!(esc(s), slow(s), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn a_star_lists_its_ten_points() {
+        assert_eq!(
+            star(10, 20),
+            "10,13 12,18 17,18 13,21 14,26 10,23 6,26 7,21 3,18 8,18"
+        );
+    }
 }

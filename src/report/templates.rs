@@ -48,10 +48,16 @@ pub fn render(game: &Game, name: &str, context: &impl Serialize) -> Result<Strin
 }
 
 /// A template read and compiled once, to render many times (an ingest's answers: one a message; the
-/// reports of a turn: four a power).
+/// reports of a turn: three a power).
 pub struct Template {
     env: Arc<Environment<'static>>,
     name: String,
+}
+
+/// The name under which the environment of template `name` holds its block `block` compiled alone
+/// (ending as `name` does, so that it escapes as its page does).
+fn block_name(name: &str, block: &str) -> String {
+    format!("{block}#{name}")
 }
 
 impl Template {
@@ -80,6 +86,54 @@ impl Template {
         t.render(context)
             .with_context(|| format!("cannot render template {name}"))
     }
+
+    /// The template's `{% block NAME %}` (one of [`BLOCKS`]) as a template of its own, when the
+    /// template has exactly one such block that parses alone and names none of `outside` outside
+    /// it: what the block renders then depends on those values and the rest of the page does not,
+    /// so a page rendered once serves every value of them (`report::render`: the HTML report of
+    /// the file, with the map inline, and that of the mail, without).
+    pub fn block(&self, block: &str, outside: &[&str]) -> Option<Template> {
+        let name = block_name(&self.name, block);
+        let t = self.env.get_template(&name).ok()?;
+        let page = self.env.get_template(&self.name).ok()?;
+        let (before, _, after) = split_block(page.source(), block)?;
+        if outside
+            .iter()
+            .any(|v| before.contains(v) || after.contains(v))
+        {
+            return None;
+        }
+        Some(Template {
+            env: self.env.clone(),
+            name: t.name().to_string(),
+        })
+    }
+}
+
+/// The blocks compiled alone beside their template (see [`Template::block`]).
+const BLOCKS: &[&str] = &["map"];
+
+/// `source` cut around its one `{% block NAME %}...{% endblock %}`: the text before the block's
+/// tag, the block's body as the template renders it in place (the newline after its tag dropped,
+/// as `trim_blocks` does, and the blanks before its end tag, as `lstrip_blocks` does), the text
+/// after its end tag. None when there is no such block or more than one.
+fn split_block<'s>(source: &'s str, block: &str) -> Option<(&'s str, &'s str, &'s str)> {
+    let open = format!("{{% block {block} %}}");
+    const CLOSE: &str = "{% endblock %}";
+    let start = source.find(&open)?;
+    if source[start + open.len()..].contains(&open) {
+        return None;
+    }
+    let body_start = start + open.len();
+    let body_len = source[body_start..].find(CLOSE)?;
+    let body = &source[body_start..body_start + body_len];
+    let body = body.strip_prefix('\n').unwrap_or(body);
+    let body = body.trim_end_matches([' ', '\t']);
+    Some((
+        &source[..start],
+        body,
+        &source[body_start + body_len + CLOSE.len()..],
+    ))
 }
 
 /// The environment holding template `name` compiled from `source`, compiled on first use.
@@ -96,6 +150,13 @@ fn compiled(name: &str, source: Cow<'static, str>) -> Result<Arc<Environment<'st
     env.add_filter("pad", pad);
     env.add_template_owned(name.to_string(), source.to_string())
         .with_context(|| format!("template {name} does not parse"))?;
+    for block in BLOCKS {
+        if let Some((_, body, _)) = split_block(&source, block) {
+            // A block that does not parse alone (it closes a tag opened before it, ...) is
+            // rendered with its page, as any template without the block.
+            let _ = env.add_template_owned(block_name(name, block), body.to_string());
+        }
+    }
     let env = Arc::new(env);
     cache
         .entry(name.to_string())
@@ -107,4 +168,19 @@ fn compiled(name: &str, source: Cow<'static, str>) -> Result<Arc<Environment<'st
 /// `{{ text|pad(14) }}`: the text left-aligned in a column of that many characters.
 fn pad(text: String, width: usize) -> String {
     format!("{text:<width$}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_block_is_cut_as_the_template_renders_it_in_place() {
+        let source = "a\n{% block map %}\nmap {{ x }}\n  {% endblock %}\nb\n";
+        let (before, body, after) = split_block(source, "map").unwrap();
+        assert_eq!((before, body, after), ("a\n", "map {{ x }}\n", "\nb\n"));
+        assert_eq!(split_block("a {{ x }}", "map"), None);
+        let twice = format!("{source}{source}");
+        assert_eq!(split_block(&twice, "map"), None, "two blocks of the name");
+    }
 }

@@ -1,0 +1,430 @@
+//! A [`PowerView`] as the report templates' values: objects over the view whose fields are made
+//! when a template reads them, rather than the whole view copied into template values for each
+//! report (its map, every die of every roll, fields no bundled template shows). The templates see
+//! the same names and values as the view serialized (`minijinja::Value::from_serialize`), in the
+//! same order.
+
+use std::sync::Arc;
+
+use minijinja::value::{Enumerator, Object, Value};
+
+use super::view::{EventLine, PowerView, RollLine, UnitLine};
+
+/// The fields of [`PowerView`], in its order.
+const VIEW_FIELDS: &[&str] = &[
+    "game",
+    "title",
+    "ruleset",
+    "ruleset_id",
+    "turn",
+    "date",
+    "power",
+    "power_name",
+    "player",
+    "player_rank",
+    "power_colour",
+    "orders",
+    "due",
+    "units",
+    "seen",
+    "position",
+    "events",
+    "decisions",
+    "map",
+    "next",
+    "orders_template",
+];
+
+/// The values of a report's templates: the view's fields, and the few a rendering adds before
+/// them (`header`, the map's `map_svg`, `map_cid`, `map_size`), each present only when given.
+#[derive(Debug, Clone)]
+pub struct ReportValues {
+    view: Arc<ViewValues>,
+    /// The values added, by name, in the order they come before the view's.
+    added: Vec<(&'static str, Value)>,
+}
+
+/// The view and the values of it that every rendering reads, made once a report.
+#[derive(Debug)]
+struct ViewValues {
+    view: Arc<PowerView>,
+    orders: Value,
+    next: Value,
+    units: Value,
+    seen: Value,
+    events: Value,
+    decisions: Value,
+}
+
+impl ReportValues {
+    pub fn new(view: Arc<PowerView>) -> ReportValues {
+        let events = |list: List| {
+            let n = match list {
+                List::Events => view.events.len(),
+                List::Decisions => view.decisions.len(),
+            };
+            Value::from(
+                (0..n)
+                    .map(|i| {
+                        Value::from_object(EventValue {
+                            view: view.clone(),
+                            list,
+                            i,
+                        })
+                    })
+                    .collect::<Vec<_>>(),
+            )
+        };
+        let units = |seen: bool| {
+            let n = if seen {
+                view.seen.len()
+            } else {
+                view.units.len()
+            };
+            Value::from(
+                (0..n)
+                    .map(|i| {
+                        Value::from_object(UnitValue {
+                            view: view.clone(),
+                            seen,
+                            i,
+                        })
+                    })
+                    .collect::<Vec<_>>(),
+            )
+        };
+        let values = ViewValues {
+            orders: Value::from_serialize(&view.orders),
+            next: Value::from_serialize(&view.next),
+            units: units(false),
+            seen: units(true),
+            events: events(List::Events),
+            decisions: events(List::Decisions),
+            view,
+        };
+        ReportValues {
+            view: Arc::new(values),
+            added: Vec::new(),
+        }
+    }
+
+    /// The same values with `value` as `name` (before the others; replacing one of that name).
+    pub fn with(&self, name: &'static str, value: Value) -> ReportValues {
+        let mut added = vec![(name, value)];
+        added.extend(self.added.iter().filter(|(n, _)| *n != name).cloned());
+        ReportValues {
+            view: self.view.clone(),
+            added,
+        }
+    }
+
+    /// These values as the context of a rendering.
+    pub fn context(&self) -> Value {
+        Value::from_object(self.clone())
+    }
+}
+
+impl Object for ReportValues {
+    fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
+        let key = key.as_str()?;
+        if let Some((_, v)) = self.added.iter().find(|(n, _)| *n == key) {
+            return Some(v.clone());
+        }
+        let values = &self.view;
+        let view = &values.view;
+        Some(match key {
+            "game" => Value::from(view.game.as_str()),
+            "title" => Value::from(view.title.as_str()),
+            "ruleset" => Value::from(view.ruleset.as_str()),
+            "ruleset_id" => Value::from(view.ruleset_id.as_str()),
+            "turn" => Value::from(view.turn),
+            "date" => Value::from(view.date.as_str()),
+            "power" => Value::from(view.power.as_str()),
+            "power_name" => Value::from(view.power_name.as_str()),
+            "player" => Value::from(view.player.as_deref()),
+            "player_rank" => Value::from(view.player_rank.as_deref()),
+            "power_colour" => Value::from(view.power_colour.as_deref()),
+            "orders" => values.orders.clone(),
+            "due" => Value::from(view.due),
+            "units" => values.units.clone(),
+            "seen" => values.seen.clone(),
+            "position" => Value::from_serialize(&view.position),
+            "events" => values.events.clone(),
+            "decisions" => values.decisions.clone(),
+            "map" => Value::from_serialize(&view.map),
+            "next" => values.next.clone(),
+            "orders_template" => Value::from(view.orders_template.as_str()),
+            _ => return None,
+        })
+    }
+
+    fn enumerate(self: &Arc<Self>) -> Enumerator {
+        let mut keys: Vec<Value> = self.added.iter().map(|(n, _)| Value::from(*n)).collect();
+        keys.extend(
+            VIEW_FIELDS
+                .iter()
+                .filter(|f| !self.added.iter().any(|(n, _)| n == *f))
+                .map(|f| Value::from(*f)),
+        );
+        Enumerator::Values(keys)
+    }
+}
+
+/// Which list of the view an event is in.
+#[derive(Debug, Clone, Copy)]
+enum List {
+    Events,
+    Decisions,
+}
+
+/// An [`EventLine`] of the view, its fields made when read.
+#[derive(Debug)]
+struct EventValue {
+    view: Arc<PowerView>,
+    list: List,
+    i: usize,
+}
+
+impl EventValue {
+    fn line(&self) -> &EventLine {
+        match self.list {
+            List::Events => &self.view.events[self.i],
+            List::Decisions => &self.view.decisions[self.i],
+        }
+    }
+}
+
+impl Object for EventValue {
+    fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
+        let e = self.line();
+        Some(match key.as_str()? {
+            "rule" => Value::from(e.rule.as_str()),
+            "topic" => Value::from(e.topic.as_str()),
+            "citation" => Value::from(e.citation.as_str()),
+            "kind" => Value::from(e.kind.as_str()),
+            "area" => Value::from(e.area.as_deref()),
+            "text" => Value::from(e.text.as_str()),
+            "rolls" => Value::from(
+                (0..e.rolls.len())
+                    .map(|roll| {
+                        Value::from_object(RollValue {
+                            event: self.clone(),
+                            roll,
+                        })
+                    })
+                    .collect::<Vec<_>>(),
+            ),
+            "decided" => Value::from(e.decided.as_deref()),
+            "decided_for" => Value::from(e.decided_for.as_deref()),
+            "decided_by" => Value::from_serialize(e.decided_by),
+            _ => return None,
+        })
+    }
+
+    fn enumerate(self: &Arc<Self>) -> Enumerator {
+        Enumerator::Str(&[
+            "rule",
+            "topic",
+            "citation",
+            "kind",
+            "area",
+            "text",
+            "rolls",
+            "decided",
+            "decided_for",
+            "decided_by",
+        ])
+    }
+}
+
+/// A [`RollLine`] of an event, its fields made when read.
+#[derive(Debug)]
+struct RollValue {
+    event: Arc<EventValue>,
+    roll: usize,
+}
+
+impl Object for RollValue {
+    fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
+        let r: &RollLine = &self.event.line().rolls[self.roll];
+        Some(match key.as_str()? {
+            "label" => Value::from(r.label.as_str()),
+            "dice" => Value::from(r.dice.as_str()),
+            "faces" => Value::from(r.faces.as_str()),
+            "each" => Value::from_serialize(&r.each),
+            _ => return None,
+        })
+    }
+
+    fn enumerate(self: &Arc<Self>) -> Enumerator {
+        Enumerator::Str(&["label", "dice", "faces", "each"])
+    }
+}
+
+/// A [`UnitLine`] of the view (its own units, or those it sees), its fields made when read.
+#[derive(Debug)]
+struct UnitValue {
+    view: Arc<PowerView>,
+    seen: bool,
+    i: usize,
+}
+
+impl Object for UnitValue {
+    fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
+        let u: &UnitLine = if self.seen {
+            &self.view.seen[self.i]
+        } else {
+            &self.view.units[self.i]
+        };
+        Some(match key.as_str()? {
+            "id" => Value::from(u.id.as_str()),
+            "owner" => Value::from(u.owner.as_str()),
+            "area" => Value::from(u.area.as_str()),
+            "kind" => Value::from(u.kind),
+            "detail" => Value::from(u.detail.as_str()),
+            "strength" => Value::from(u.strength),
+            "precision" => Value::from_serialize(u.precision),
+            _ => return None,
+        })
+    }
+
+    fn enumerate(self: &Arc<Self>) -> Enumerator {
+        Enumerator::Str(&[
+            "id",
+            "owner",
+            "area",
+            "kind",
+            "detail",
+            "strength",
+            "precision",
+        ])
+    }
+}
+
+/// A view of every kind of field, for tests.
+#[cfg(test)]
+pub(crate) fn sample_view() -> PowerView {
+    use crate::decide::DecidedBy;
+    use crate::engine::event::Die;
+    use crate::engine::visibility::Precision;
+    use crate::report::map::MapView;
+    use crate::report::view::{NextTurn, OrdersView};
+    let unit = |id: &str, precision: Precision| UnitLine {
+        id: id.to_string(),
+        owner: "france".to_string(),
+        area: "Paris".to_string(),
+        kind: "corps",
+        detail: "infantry corps, 6 factors".to_string(),
+        strength: 6,
+        precision,
+    };
+    let event = |text: &str, decided: bool| EventLine {
+        rule: "EiA 7.5".to_string(),
+        topic: "land combat".to_string(),
+        citation: "EiA 7.5: land combat".to_string(),
+        kind: "combat".to_string(),
+        area: decided.then(|| "Ulm".to_string()),
+        text: text.to_string(),
+        rolls: vec![RollLine {
+            label: "combat/area=Ulm".to_string(),
+            dice: "d6 d6".to_string(),
+            faces: "5 4".to_string(),
+            each: vec![Die { sides: 6, face: 5 }, Die { sides: 6, face: 4 }],
+        }],
+        decided: decided.then(|| "by the SOP".to_string()),
+        decided_for: decided.then(|| "france".to_string()),
+        decided_by: decided.then_some(DecidedBy::Standing),
+    };
+    PowerView {
+        game: "g".to_string(),
+        title: "A <title>".to_string(),
+        ruleset: "Empires in Arms".to_string(),
+        ruleset_id: "eia".to_string(),
+        turn: 3,
+        date: "May 1805".to_string(),
+        power: "france".to_string(),
+        power_name: "France & <Co>".to_string(),
+        player: Some("ney".to_string()),
+        player_rank: None,
+        power_colour: Some("#0000ff".to_string()),
+        orders: OrdersView {
+            received: true,
+            accepted: vec!["line 3: move FR-I Ulm".to_string()],
+            lines: vec![(3, "move FR-I Ulm".to_string())],
+            rejected: 1,
+            diagnostics: "line 4: no such unit".to_string(),
+            entropy: None,
+        },
+        due: true,
+        units: vec![unit("FR-I", Precision::Exact)],
+        seen: vec![unit("", Precision::Approximate)],
+        position: vec!["Paris: French".to_string()],
+        events: vec![event("Battle of Ulm", false), event("A choice", true)],
+        decisions: vec![event("A choice", true)],
+        map: MapView {
+            areas: Vec::new(),
+            units: Vec::new(),
+            moves: Vec::new(),
+            retreats: Vec::new(),
+            combats: Vec::new(),
+            marks: Vec::new(),
+        },
+        next: NextTurn {
+            turn: 4,
+            date: "June 1805".to_string(),
+            deadline: "not set".to_string(),
+            commitment: "ab".repeat(32),
+        },
+        orders_template: "game g\n".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view() -> PowerView {
+        super::sample_view()
+    }
+
+    /// Every field of the view reads as the view serialized gives it, nested ones too, and in the
+    /// same order: a game's own template sees what it saw when the view was serialized whole.
+    #[test]
+    fn the_view_as_objects_reads_as_the_view_serialized() {
+        let view = Arc::new(view());
+        let serialized = Value::from_serialize(&*view);
+        let objects = ReportValues::new(view).context();
+        let env = minijinja::Environment::new();
+        let show = |v: &Value| {
+            env.render_str(
+                "{{ v }}|{% for k, x in v|items %}{{ k }}={{ x }};{% endfor %}\
+                 {% for e in v.events %}{% for k, x in e|items %}{{ k }}={{ x }};{% endfor %}\
+                 {% for r in e.rolls %}{{ r.each[1].face }}{{ r|length }}{% endfor %}{% endfor %}\
+                 {% for u in v.seen %}{{ u.precision }}{{ u|length }}{% endfor %}",
+                minijinja::context! { v => v.clone() },
+            )
+            .unwrap()
+        };
+        let (objects, serialized) = (show(&objects), show(&serialized));
+        assert!(objects.contains("Battle of Ulm") && objects.contains("approximate"));
+        assert_eq!(objects, serialized);
+    }
+
+    /// A value added comes before the view's fields, and one added again replaces the first.
+    #[test]
+    fn values_added_come_first_and_replace_their_namesake() {
+        let values = ReportValues::new(Arc::new(view()))
+            .with("header", Value::from("h1"))
+            .with("map_svg", Value::from("m"))
+            .with("header", Value::from("h2"));
+        let env = minijinja::Environment::new();
+        let out = env
+            .render_str(
+                "{% for k in v|list %}{{ k }} {% endfor %}{{ v.header }} {{ v.map_svg }} {{ v.title }}",
+                minijinja::context! { v => values.context() },
+            )
+            .unwrap();
+        assert!(out.starts_with("header map_svg game title "), "{out}");
+        assert!(out.ends_with("h2 m A <title>"), "{out}");
+    }
+}
