@@ -300,29 +300,33 @@ fn travels_as_is(bytes: &[u8]) -> bool {
     !after_cr && line <= 998
 }
 
-/// The text with CRLF line breaks ([`crlf`]) when they may travel as they are ([`travels_as_is`]),
-/// made and checked in one pass over each line.
+/// The text with CRLF line breaks ([`crlf`]) when they may travel as they are ([`travels_as_is`]):
+/// judged on the whole text at once (the bytes without a branch, so that the check runs on
+/// vectors; CR and LF found by `memchr`), then copied line by line.
 fn crlf_if_7bit(text: &str) -> Option<Vec<u8>> {
-    // Whether a line has only ASCII but NUL and CR, each byte judged (no early exit, so that the
-    // loop runs on vectors).
-    let plain = |line: &[u8]| {
-        line.iter().fold(true, |ok, &b| {
-            ok & (b.wrapping_sub(1) < 0x7f) & (b != b'\r')
-        })
-    };
-    let mut out = Vec::with_capacity(text.len() + text.len() / 16);
-    let mut lines = text.split('\n');
-    let last = lines.next_back().unwrap_or_default().as_bytes();
-    for line in lines {
+    let bytes = text.as_bytes();
+    // ASCII without NUL, and every CR the first half of a CRLF.
+    let plain = bytes
+        .iter()
+        .fold(true, |ok, &b| ok & (b.wrapping_sub(1) < 0x7f));
+    if !plain || memchr::memchr_iter(b'\r', bytes).any(|i| bytes.get(i + 1) != Some(&b'\n')) {
+        return None;
+    }
+    let mut out = Vec::with_capacity(bytes.len() + bytes.len() / 16);
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', bytes) {
         // A CRLF already there is kept; a lone LF gets its CR.
-        let line = line.strip_suffix('\r').unwrap_or(line).as_bytes();
-        if line.len() > 998 || !plain(line) {
+        let line = &bytes[start..end];
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.len() > 998 {
             return None;
         }
         out.extend_from_slice(line);
         out.extend_from_slice(b"\r\n");
+        start = end + 1;
     }
-    if last.len() > 998 || !plain(last) {
+    let last = &bytes[start..];
+    if last.len() > 998 {
         return None;
     }
     out.extend_from_slice(last);
@@ -610,7 +614,12 @@ mod tests {
             wide in 990usize..1002,
         ) {
             let short: String = chars.iter().collect();
-            for text in [short.clone(), format!("{short}{}", "b".repeat(wide)), format!("{}{short}", "c".repeat(wide))] {
+            let texts = [
+                short.clone(),
+                format!("{short}{}", "b".repeat(wide)),
+                format!("{}{short}", "c".repeat(wide)),
+            ];
+            for text in texts {
                 let wire = crlf(&text);
                 let expected = travels_as_is(wire.as_bytes()).then(|| wire.clone().into_bytes());
                 proptest::prop_assert_eq!(crlf_if_7bit(&text), expected);
@@ -619,7 +628,10 @@ mod tests {
                 let lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
                 let whole = bytes.iter().all(|&b| b != 0 && b < 0x80)
                     && lines.iter().enumerate().all(|(i, l)| {
-                        let core = if i + 1 == lines.len() { Some(*l) } else { l.strip_suffix(b"\r") };
+                        let core = match i + 1 == lines.len() {
+                            true => Some(*l),
+                            false => l.strip_suffix(b"\r"),
+                        };
                         core.is_some_and(|c| c.len() <= 998 && !c.contains(&b'\r'))
                     });
                 proptest::prop_assert_eq!(travels_as_is(bytes), whole, "{:?}", text);

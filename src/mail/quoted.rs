@@ -24,102 +24,93 @@ const HEX: &[u8; 16] = b"0123456789ABCDEF";
 
 /// The bytes, quoted-printable, every CR and LF encoded (`=0D`, `=0A`), in lines of at most 76
 /// bytes joined by soft line breaks (`=` CRLF).
+///
+/// As the crate writes it: the input is a row of pieces (a literal byte, or `=XX` for a byte that
+/// must be encoded, and for a space or tab before a CRLF or at the end: RFC 2045 6.7, rule 3),
+/// and each line takes the pieces that leave room for the soft break's `=` (75 bytes), the last
+/// line up to 76. Runs of literal bytes are copied at once.
 pub fn encode_binary(input: &[u8]) -> Vec<u8> {
     let mut out = Lines {
         out: Vec::with_capacity(input.len() + input.len() / 4 + 3),
         on_line: 0,
-        last: 0,
     };
     let mut at = 0;
-    let mut after_cr = false;
     while let Some(&byte) = input.get(at) {
-        at += 1;
-        if after_cr {
-            after_cr = false;
-            if byte == b'\n' {
-                // As the crate does: a space or tab before a CRLF is encoded, though in binary
-                // the CRLF is encoded too.
-                out.encode_trailing_blank();
-                out.append(b"=0D");
-                out.append(b"=0A");
+        let room = (LIMIT - 1).saturating_sub(out.on_line);
+        if LITERAL[byte as usize] && room > 0 {
+            let end = input.len().min(at + room);
+            let mut run = at + literal_run(&input[at..end]);
+            // (A run cut short by the line is followed by a literal byte: no trailing blank.)
+            if trailing_blank(input, run - 1) {
+                run -= 1;
+            }
+            if run > at {
+                out.out.extend_from_slice(&input[at..run]);
+                out.on_line += run - at;
+                at = run;
                 continue;
             }
-            out.append(b"=0D");
         }
-        if byte == b'\r' {
-            after_cr = true;
-            continue;
+        let next = input.get(at + 1).copied();
+        let escaped = |b: u8| [b'=', HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]];
+        match byte {
+            b'\r' if next == Some(b'\n') => {
+                out.put(&escaped(b'\r'), false);
+                at += 2;
+                out.put(&escaped(b'\n'), at == input.len());
+            }
+            _ if LITERAL[byte as usize] && !trailing_blank(input, at) => {
+                at += 1;
+                out.put(&[byte], at == input.len());
+            }
+            _ => {
+                at += 1;
+                out.put(&escaped(byte), at == input.len());
+            }
         }
-        if LITERAL[byte as usize] && LIMIT - out.on_line >= 3 {
-            // A run of literal bytes, up to two bytes short of the limit, copied at once.
-            let start = at - 1;
-            let room = (LIMIT - out.on_line - 2).min(input.len() - start);
-            let run = input[start..start + room]
-                .iter()
-                .position(|&b| !LITERAL[b as usize])
-                .unwrap_or(room);
-            out.out.extend_from_slice(&input[start..start + run]);
-            out.on_line += run;
-            out.last = out.out.len();
-            at = start + run;
-            continue;
-        }
-        if LITERAL[byte as usize] {
-            out.append(&[byte]);
-        } else {
-            out.append(&[
-                b'=',
-                HEX[usize::from(byte >> 4)],
-                HEX[usize::from(byte & 15)],
-            ]);
-        }
-    }
-    if after_cr {
-        out.append(b"=0D");
-    } else {
-        out.encode_trailing_blank();
     }
     out.out
 }
 
-/// The encoded bytes so far, with where the current line stands.
+/// How many bytes at the start are literal: 16 at a time while each is printable ASCII but `=`
+/// (judged without a branch, so that the check runs on vectors), then one at a time.
+fn literal_run(bytes: &[u8]) -> usize {
+    let printable = |ok: bool, &b: &u8| ok & (b.wrapping_sub(b' ') < 95) & (b != b'=');
+    let whole = bytes
+        .chunks_exact(16)
+        .take_while(|chunk| chunk.iter().fold(true, printable))
+        .count()
+        * 16;
+    whole
+        + bytes[whole..]
+            .iter()
+            .position(|&b| !LITERAL[b as usize])
+            .unwrap_or(bytes.len() - whole)
+}
+
+/// Whether the byte at `at` is a space or tab that ends a line: before a CRLF, or last.
+fn trailing_blank(input: &[u8], at: usize) -> bool {
+    matches!(input[at], b' ' | b'\t')
+        && matches!(input.get(at + 1..), Some([]) | Some([b'\r', b'\n', ..]))
+}
+
+/// The encoded bytes so far, with the length of the current line.
 struct Lines {
     out: Vec<u8>,
-    /// Bytes on the current line.
     on_line: usize,
-    /// Where the last piece appended (a byte or an `=XX`) begins, or the end after a run.
-    last: usize,
 }
 
 impl Lines {
-    /// Appends a piece (a literal byte or an `=XX`), after a soft line break when it would not
-    /// fit; on a full line the break goes before the last piece, so that its `=` fits.
-    fn append(&mut self, piece: &[u8]) {
-        if self.on_line + piece.len() > LIMIT {
-            if self.on_line == LIMIT {
-                let moved = self.out.len() - self.last;
-                self.out.splice(self.last..self.last, *b"=\r\n");
-                self.on_line = moved;
-            } else {
-                self.out.extend_from_slice(b"=\r\n");
-                self.on_line = 0;
-            }
+    /// Puts a piece on the line, after a soft line break unless it leaves room for the break's `=`
+    /// or, being the last, fits.
+    fn put(&mut self, piece: &[u8], last: bool) {
+        let end = self.on_line + piece.len();
+        if end > LIMIT - 1 && !(last && end == LIMIT) {
+            self.out.extend_from_slice(b"=\r\n");
+            self.on_line = 0;
         }
         self.out.extend_from_slice(piece);
         self.on_line += piece.len();
-        self.last = self.out.len() - piece.len();
-    }
-
-    /// A space or tab at the end is encoded (RFC 2045 6.7, rule 3).
-    fn encode_trailing_blank(&mut self) {
-        let piece: &[u8] = match self.out.last() {
-            Some(b' ') => b"=20",
-            Some(b'\t') => b"=09",
-            _ => return,
-        };
-        self.out.pop();
-        self.on_line = self.on_line.saturating_sub(1);
-        self.append(piece);
     }
 }
 
