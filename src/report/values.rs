@@ -4,7 +4,7 @@
 //! the same names and values as the view serialized (`minijinja::Value::from_serialize`), in the
 //! same order.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use minijinja::value::{Enumerator, Object, Value};
 
@@ -70,6 +70,7 @@ impl ReportValues {
                             view: view.clone(),
                             list,
                             i,
+                            read: Default::default(),
                         })
                     })
                     .collect::<Vec<_>>(),
@@ -177,20 +178,30 @@ enum List {
     Decisions,
 }
 
+impl List {
+    /// Event `i` of this list of `view`.
+    fn line(self, view: &PowerView, i: usize) -> &EventLine {
+        match self {
+            List::Events => &view.events[i],
+            List::Decisions => &view.decisions[i],
+        }
+    }
+}
+
 /// An [`EventLine`] of the view, its fields made when read.
 #[derive(Debug)]
 struct EventValue {
     view: Arc<PowerView>,
     list: List,
     i: usize,
+    /// The fields every rendering reads (`text`, `citation`, `rolls`), made on the first: the
+    /// text report and the HTML page read each.
+    read: [OnceLock<Value>; 3],
 }
 
 impl EventValue {
     fn line(&self) -> &EventLine {
-        match self.list {
-            List::Events => &self.view.events[self.i],
-            List::Decisions => &self.view.decisions[self.i],
-        }
+        self.list.line(&self.view, self.i)
     }
 }
 
@@ -200,20 +211,30 @@ impl Object for EventValue {
         Some(match key.as_str()? {
             "rule" => Value::from(e.rule.as_str()),
             "topic" => Value::from(e.topic.as_str()),
-            "citation" => Value::from(e.citation.as_str()),
+            "citation" => self.read[0]
+                .get_or_init(|| Value::from(e.citation.as_str()))
+                .clone(),
             "kind" => Value::from(e.kind.as_str()),
             "area" => Value::from(e.area.as_deref()),
-            "text" => Value::from(e.text.as_str()),
-            "rolls" => Value::from(
-                (0..e.rolls.len())
-                    .map(|roll| {
-                        Value::from_object(RollValue {
-                            event: self.clone(),
-                            roll,
-                        })
-                    })
-                    .collect::<Vec<_>>(),
-            ),
+            "text" => self.read[1]
+                .get_or_init(|| Value::from(e.text.as_str()))
+                .clone(),
+            "rolls" => self.read[2]
+                .get_or_init(|| {
+                    Value::from(
+                        (0..e.rolls.len())
+                            .map(|roll| {
+                                Value::from_object(RollValue {
+                                    view: self.view.clone(),
+                                    list: self.list,
+                                    event: self.i,
+                                    roll,
+                                })
+                            })
+                            .collect::<Vec<_>>(),
+                    )
+                })
+                .clone(),
             "decided" => Value::from(e.decided.as_deref()),
             "decided_for" => Value::from(e.decided_for.as_deref()),
             "decided_by" => Value::from_serialize(e.decided_by),
@@ -237,16 +258,19 @@ impl Object for EventValue {
     }
 }
 
-/// A [`RollLine`] of an event, its fields made when read.
+/// A [`RollLine`] of an event, its fields made when read (holding the view, not its event, which
+/// holds it).
 #[derive(Debug)]
 struct RollValue {
-    event: Arc<EventValue>,
+    view: Arc<PowerView>,
+    list: List,
+    event: usize,
     roll: usize,
 }
 
 impl Object for RollValue {
     fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
-        let r: &RollLine = &self.event.line().rolls[self.roll];
+        let r: &RollLine = &self.list.line(&self.view, self.event).rolls[self.roll];
         Some(match key.as_str()? {
             "label" => Value::from(r.label.as_str()),
             "dice" => Value::from(r.dice.as_str()),

@@ -345,10 +345,13 @@ impl PowerView {
                 line
             })
             .collect();
+        // A decision taken for this power is among its events as it is (only those taken for
+        // another are reworded there): copied, not made again.
         let decisions = visible
             .iter()
-            .filter(|e| e.decision.as_ref().is_some_and(|d| d.power == power))
-            .map(|e| event_line(e))
+            .zip(&events)
+            .filter(|(e, _)| e.decision.as_ref().is_some_and(|d| d.power == power))
+            .map(|(_, line)| line.clone())
             .collect();
         let orders = orders_view(input.orders);
         let map = MapView::build(game, input, sight, &units, &seen, &visible);
