@@ -21,8 +21,8 @@ pub fn threads() -> usize {
 }
 
 /// Makes `make(item)` of every item on `threads` threads and hands the results to `take` in the
-/// items' order. At most twice `threads` results wait to be taken, so memory stays what a few items
-/// need. The first error, of `make` or of `take`, stops the work and is returned; the results before
+/// items' order. At most `threads + 1` items are made or wait to be taken at a time, so memory stays
+/// what a few items need (a report of a power that sees much is a hundred megabytes). The first error, of `make` or of `take`, stops the work and is returned; the results before
 /// it have been taken.
 pub fn map_in_order<T, R>(
     items: &[T],
@@ -40,7 +40,7 @@ where
         }
         return Ok(());
     }
-    let window = 2 * threads;
+    let window = threads + 1;
     let stop = AtomicBool::new(false);
     let (ask, asked) = mpsc::channel::<usize>();
     let asked = Mutex::new(asked);
@@ -157,7 +157,7 @@ mod tests {
             assert_eq!(e.to_string(), "item 10 is bad");
             assert_eq!(got, (0..10).collect::<Vec<_>>());
             assert!(
-                made.load(Ordering::Relaxed) <= 10 + 1 + 2 * threads,
+                made.load(Ordering::Relaxed) <= 10 + 1 + threads,
                 "work went on after the error"
             );
         }

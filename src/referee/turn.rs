@@ -611,8 +611,9 @@ impl ReportSheet<'_> {
         )?;
         let stem = crate::engine::command::file_stem(&p.id, command.map(|c| c.player.as_str()));
         let path = game.reports_dir(turn).join(format!("{stem}.txt"));
+        // Each form is held once: the mail is rendered from them, then they go to their files
+        // (a report of a power that sees 10,000 units is 100 MB in its forms and mail).
         let mut files = Vec::new();
-        let mut attachments = Vec::new();
         if let Some(html) = rendered.html {
             files.push((
                 game.reports_dir(turn).join(format!("{stem}.html")),
@@ -625,24 +626,22 @@ impl ReportSheet<'_> {
             .map_png
             .then(|| crate::report::png::render(&rendered.phone_map))
             .flatten();
-        if let Some(png) = &png {
-            files.push((
-                game.reports_dir(turn).join(format!("{stem}.png")),
-                Made::bytes(png.clone()),
-            ));
+        let mut attachments = Vec::new();
+        let mut attached_files = Vec::new();
+        if let Some(png) = png {
+            attached_files.push(game.reports_dir(turn).join(format!("{stem}.png")));
             attachments.push(outbox::Attached {
                 name: format!("{}-turn{turn}-{stem}.png", game.config.game),
                 content_type: "image/png".to_string(),
-                bytes: png.clone(),
+                bytes: png,
                 inline: Some(crate::report::MAP_CID.to_string()),
             });
         }
         for f in rendered.attachments {
-            files.push((
+            attached_files.push(
                 game.reports_dir(turn)
                     .join(format!("{stem}.{}", f.extension)),
-                Made::bytes(f.content.clone().into_bytes()),
-            ));
+            );
             attachments.push(outbox::Attached {
                 name: format!("{}-turn{turn}-{stem}.{}", game.config.game, f.extension),
                 content_type: f.content_type.to_string(),
@@ -650,10 +649,6 @@ impl ReportSheet<'_> {
                 inline: None,
             });
         }
-        files.push((
-            path.clone(),
-            Made::bytes(rendered.text.clone().into_bytes()),
-        ));
         let whom = match command {
             Some(c) => format!("{} ({})", p.name, c.player),
             None => p.name.clone(),
@@ -676,10 +671,18 @@ impl ReportSheet<'_> {
             in_reply_to: None,
             date: outbox::game_instant(game, turn),
         };
-        files.push((
+        let eml = (
             outbox::path_of(game, &mail),
             Made::mail(&mail, &game.config)?,
-        ));
+        );
+        let outbox::Outgoing {
+            text, attachments, ..
+        } = mail;
+        for (a, file) in attachments.into_iter().zip(attached_files) {
+            files.push((file, Made::bytes(a.bytes)));
+        }
+        files.push((path.clone(), Made::bytes(text.into_bytes())));
+        files.push(eml);
         Ok(MadeReport {
             stem,
             text: path,
