@@ -22,6 +22,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "clock",
             "out",
             "progress",
+            "parallel",
             "auth",
             "decide",
             "game",

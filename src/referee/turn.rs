@@ -702,9 +702,10 @@ fn earlier_outputs(game: &Game, turn: u32) -> Vec<String> {
 }
 
 /// Removes the files an earlier resolution of the turn wrote and this one did not (the PNG maps
-/// after `map_png = false`, the mail of a power no longer in the game): left in the outbox, such a
-/// message would be sent with the new reports. Only files of the turn's own folder and of the
-/// outbox are touched; the record is already written, so a crash here leaves a resolved turn.
+/// after `map_png = false`, the mail of a power no longer in the game): left behind, a report would
+/// not match the turn's record, and a message would wait in the outbox that `pbem send` never sends
+/// (the record does not hold it). Only files of the turn's own folder and of the outbox are
+/// touched; the record is already written, so a crash here leaves a resolved turn.
 fn remove_stale(game: &Game, earlier: &[String], record: &TurnRecord) {
     let turn_dir = relative(game, &game.turn_dir(record.turn));
     for rel in earlier {
