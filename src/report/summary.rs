@@ -100,18 +100,7 @@ impl Object for CombatLine {
     }
 
     fn enumerate(self: &Arc<Self>) -> Enumerator {
-        Enumerator::Str(&[
-            "rule",
-            "topic",
-            "citation",
-            "kind",
-            "area",
-            "text",
-            "rolls",
-            "decided",
-            "decided_for",
-            "decided_by",
-        ])
+        Enumerator::Str(super::view::EVENT_LINE_FIELDS)
     }
 }
 

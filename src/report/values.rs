@@ -243,18 +243,7 @@ impl Object for EventValue {
     }
 
     fn enumerate(self: &Arc<Self>) -> Enumerator {
-        Enumerator::Str(&[
-            "rule",
-            "topic",
-            "citation",
-            "kind",
-            "area",
-            "text",
-            "rolls",
-            "decided",
-            "decided_for",
-            "decided_by",
-        ])
+        Enumerator::Str(super::view::EVENT_LINE_FIELDS)
     }
 }
 

@@ -255,6 +255,21 @@ pub struct EventLine {
     pub decided_by: Option<DecidedBy>,
 }
 
+/// The fields of [`EventLine`] in its order: the names its template objects list
+/// (`report::values`, `report::summary`).
+pub const EVENT_LINE_FIELDS: &[&str] = &[
+    "rule",
+    "topic",
+    "citation",
+    "kind",
+    "area",
+    "text",
+    "rolls",
+    "decided",
+    "decided_for",
+    "decided_by",
+];
+
 /// The orders the power sent, as pbem read them.
 #[derive(Debug, Serialize)]
 pub struct OrdersView {
