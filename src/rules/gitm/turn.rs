@@ -1069,17 +1069,7 @@ impl<'a> Turn<'a> {
                 self.event(rules::PEACE_MOVE, "place", Some(b.square()), format!("{id} may not go to {name}: it belongs to {o}, not to its state nor an ally (GITM 7.16)."), Audience::Side(b.power().to_string()));
                 continue;
             }
-            let passable = |s: SubSquare| {
-                self.map.sub().is_none_or(|g| {
-                    !matches!(
-                        g.terrain(Spot {
-                            square: target,
-                            sub: s
-                        }),
-                        "river" | "mountain" | "water"
-                    )
-                })
-            };
+            let passable = |sub: SubSquare| self.stands_on(target, sub);
             if let Some(why) = self
                 .over_stacking(i, target)
                 .filter(|_| target != spot.square)
@@ -1115,6 +1105,20 @@ impl<'a> Turn<'a> {
         }
     }
 
+    /// GITM 7.16: whether a brigade placed in peace may stand on tactical square `sub` of `target`
+    /// (not river, mountain or water; any square where the map has no tactical squares).
+    fn stands_on(&self, target: Square, sub: SubSquare) -> bool {
+        self.map.sub().is_none_or(|g| {
+            !matches!(
+                g.terrain(Spot {
+                    square: target,
+                    sub
+                }),
+                "river" | "mountain" | "water"
+            )
+        })
+    }
+
     /// GITM 7.16: in peace and truce, militia not in their home city are moved there, on the
     /// tactical square they stood on when it is passable there, else on the first passable one in
     /// row order. A militia brigade with no `home` in the state stays where it is.
@@ -1130,17 +1134,7 @@ impl<'a> Turn<'a> {
             let (Ok(target), Some(spot)) = (self.map.parse_place(&home), self.spot_of(i)) else {
                 continue;
             };
-            let passable = |sub: SubSquare| {
-                self.map.sub().is_none_or(|g| {
-                    !matches!(
-                        g.terrain(Spot {
-                            square: target,
-                            sub
-                        }),
-                        "river" | "mountain" | "water"
-                    )
-                })
-            };
+            let passable = |sub: SubSquare| self.stands_on(target, sub);
             let size = self.map.sub().map_or(1, |g| g.size());
             let sub = std::iter::once(spot.sub)
                 .chain((0..size).flat_map(|r| (0..size).map(move |c| SubSquare { col: c, row: r })))
