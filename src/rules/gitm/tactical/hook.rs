@@ -509,11 +509,8 @@ mod tests {
 
     #[test]
     fn gitm_2_6_forts_are_read_once_from_the_state_and_stand_on_towns() {
-        let tmp = tempfile::tempdir().unwrap();
-        let dir = tmp.path().join("gitm-italy-1809");
-        crate::bundled::write_scenario("gitm-italy-1809", &dir).unwrap();
-        let game = crate::game::Game::load(&dir).unwrap();
-        let mut state = game.load_state(1).unwrap();
+        let (_tmp, game, mut state) = super::super::rule_tests::italy_1809();
+        let dir = game.dir.clone();
         let map = crate::rules::gitm::grid_map(&game).unwrap();
         let g = crate::rules::gitm::state::gitm_of(&state).unwrap();
         assert!(check_forts(g, map).is_empty());
@@ -552,11 +549,7 @@ mod tests {
 
     #[test]
     fn pbem_gitm_t7_a_turn_puts_the_states_fort_in_the_tactical_combat() {
-        let tmp = tempfile::tempdir().unwrap();
-        let dir = tmp.path().join("gitm-italy-1809");
-        crate::bundled::write_scenario("gitm-italy-1809", &dir).unwrap();
-        let game = crate::game::Game::load(&dir).unwrap();
-        let mut state = game.load_state(1).unwrap();
+        let (_tmp, game, mut state) = super::super::rule_tests::italy_1809();
         // France holds Treviso (G7-V6, `[control]`) with FR1IN in its fort's square; AU1IN attacks.
         let g = state.table_mut::<GitmState>().unwrap();
         for (id, at) in [("FR1IN", "G7-V6/10-10"), ("AU1IN", "G7-V6/10-12")] {

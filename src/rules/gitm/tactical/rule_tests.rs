@@ -275,13 +275,23 @@ fn gitm_2_7_a_besieged_line_in_a_tactical_map_is_a_located_error() {
         .contains("[[gitm.siege]] at = \"G7-V8/12-12\" by = \"<power>\""));
 }
 
-#[test]
-fn gitm_2_7_the_states_siege_is_put_on_the_tactical_map_held_by_its_garrison() {
+/// The bundled GITM scenario written to a temporary folder and loaded, with its turn 1 state.
+pub(super) fn italy_1809() -> (
+    tempfile::TempDir,
+    crate::game::Game,
+    crate::game::state::State,
+) {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("gitm-italy-1809");
     crate::bundled::write_scenario("gitm-italy-1809", &dir).unwrap();
     let game = crate::game::Game::load(&dir).unwrap();
-    let mut state = game.load_state(1).unwrap();
+    let state = game.load_state(1).unwrap();
+    (tmp, game, state)
+}
+
+#[test]
+fn gitm_2_7_the_states_siege_is_put_on_the_tactical_map_held_by_its_garrison() {
+    let (_tmp, game, mut state) = italy_1809();
     let map = crate::rules::gitm::grid_map(&game).unwrap();
     let square = map.parse_spot("G7-V8/0-0").unwrap().square;
     let g = state
