@@ -9,6 +9,7 @@ pub mod for_check;
 pub mod header;
 pub mod json;
 pub mod labels;
+pub mod lines;
 pub mod map;
 pub mod png;
 pub mod summary;

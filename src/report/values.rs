@@ -155,6 +155,9 @@ impl Object for ReportValues {
             "map" => Value::from_serialize(&view.map),
             "next" => values.next.clone(),
             "orders_template" => Value::from(view.orders_template.as_str()),
+            // The events as pbem writes them (`report::lines`), not listed among the view's fields.
+            "events_text" => Value::from(super::lines::events_text(&view.events)),
+            "events_html" => Value::from_safe_string(super::lines::events_html(&view.events)),
             _ => return None,
         })
     }
