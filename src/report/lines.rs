@@ -1,15 +1,16 @@
-//! The list of what a power saw happen, written by pbem rather than by a template loop: the bulk of
-//! a report (a power of a 1,000-power game sees a thousand events and more), which the template
-//! engine made five times slower than writing it here. The bundled templates show these lists as
-//! `{{ events_text }}` and `{{ events_html }}`; a game's own template may still loop over `events`
-//! for lines of its own. The lines are those the bundled templates' loop wrote before, byte for
+//! The long lists of a report, written by pbem rather than by a template loop: what a power saw
+//! happen, its units and those it sees (a power of a 1,000-power game sees a thousand events and
+//! hundreds of units), which the template engine made five times slower than writing them here.
+//! The bundled templates show them as `{{ events_text }}`, `{{ units_text }}`, `{{ seen_text }}`
+//! and their `_html` forms; a game's own template may still loop over `events`, `units` and `seen`
+//! for lines of its own. The lines are those the bundled templates' loops wrote before, byte for
 //! byte (`tests::the_lines_are_those_of_a_template_loop`).
 
 use std::fmt::Write;
 
 use minijinja::HtmlEscape;
 
-use super::view::EventLine;
+use super::view::{EventLine, UnitLine};
 
 /// The events of a text report: for each, `- text`, its citation (and how it was decided) and its
 /// rolls, a line each; no newline after the last line.
@@ -71,6 +72,85 @@ pub fn events_html(events: &[EventLine]) -> String {
     out
 }
 
+/// The power's own units in a text report: id, area and what it is, in columns; no newline after
+/// the last.
+pub fn units_text(units: &[UnitLine]) -> String {
+    let mut out = String::with_capacity(units.len() * 80);
+    for u in units {
+        let _ = writeln!(out, "  {:<18} {:<14} {}", u.id, u.area, u.detail);
+    }
+    out.pop();
+    out
+}
+
+/// The foreign units a power sees, in a text report: as [`units_text`] with their owner, and
+/// "(from afar)" for a force seen only approximately (it has no id).
+pub fn seen_text(seen: &[UnitLine]) -> String {
+    let mut out = String::with_capacity(seen.len() * 80);
+    for u in seen {
+        let _ = writeln!(
+            out,
+            "  {:<18} {:<14} {}: {}",
+            seen_id(u),
+            u.area,
+            u.owner,
+            u.detail
+        );
+    }
+    out.pop();
+    out
+}
+
+/// The power's own units as rows of the HTML report's table (the page holds the table and its
+/// head); no newline after the last.
+pub fn units_html(units: &[UnitLine]) -> String {
+    let mut out = String::with_capacity(units.len() * 256);
+    for u in units {
+        out.push_str(UNIT_CELL);
+        escape(&mut out, &u.id);
+        out.push_str(AREA_CELL);
+        escape(&mut out, &u.area);
+        out.push_str(LAST_CELL);
+        escape(&mut out, &u.detail);
+        out.push_str("</td></tr>\n");
+    }
+    out.pop();
+    out
+}
+
+/// The foreign units a power sees as rows of the HTML report's table, with their owner.
+pub fn seen_html(seen: &[UnitLine]) -> String {
+    let mut out = String::with_capacity(seen.len() * 300);
+    for u in seen {
+        out.push_str(UNIT_CELL);
+        escape(&mut out, seen_id(u));
+        out.push_str(AREA_CELL);
+        escape(&mut out, &u.area);
+        out.push_str(r#"</td><td style="padding:2px 12px 2px 0;">"#);
+        escape(&mut out, &u.owner);
+        out.push_str(LAST_CELL);
+        escape(&mut out, &u.detail);
+        out.push_str("</td></tr>\n");
+    }
+    out.pop();
+    out
+}
+
+/// The cells of a unit's row in the HTML report, up to its id, its area and its last column.
+const UNIT_CELL: &str =
+    r#"<tr><td style="padding:2px 12px 2px 0;font-family:'Courier New',Courier,monospace;">"#;
+const AREA_CELL: &str = r#"</td><td style="padding:2px 12px 2px 0;">"#;
+const LAST_CELL: &str = r#"</td><td style="padding:2px 0;">"#;
+
+/// A seen unit's id, or "(from afar)" for a force seen only approximately.
+fn seen_id(u: &UnitLine) -> &str {
+    if u.id.is_empty() {
+        "(from afar)"
+    } else {
+        &u.id
+    }
+}
+
 /// How the event's decision was taken, when it is one (an empty phrase is none, as in a template).
 fn decided(e: &EventLine) -> Option<&str> {
     e.decided.as_deref().filter(|d| !d.is_empty())
@@ -103,16 +183,48 @@ mod tests {
 </li>
 {% endfor %}"#;
 
+    const UNITS_TEXT_LOOP: &str = "{% for u in units %}
+  {{ u.id|pad(18) }} {{ u.area|pad(14) }} {{ u.detail }}
+{% endfor %}";
+    const SEEN_TEXT_LOOP: &str = r#"{% for u in units %}
+  {{ (u.id or "(from afar)")|pad(18) }} {{ u.area|pad(14) }} {{ u.owner }}: {{ u.detail }}
+{% endfor %}"#;
+    const UNITS_HTML_LOOP: &str = r#"{% for u in units %}
+<tr><td style="padding:2px 12px 2px 0;font-family:'Courier New',Courier,monospace;">{{ u.id }}</td><td style="padding:2px 12px 2px 0;">{{ u.area }}</td><td style="padding:2px 0;">{{ u.detail }}</td></tr>
+{% endfor %}"#;
+    const SEEN_HTML_LOOP: &str = r#"{% for u in units %}
+<tr><td style="padding:2px 12px 2px 0;font-family:'Courier New',Courier,monospace;">{{ u.id or "(from afar)" }}</td><td style="padding:2px 12px 2px 0;">{{ u.area }}</td><td style="padding:2px 12px 2px 0;">{{ u.owner }}</td><td style="padding:2px 0;">{{ u.detail }}</td></tr>
+{% endfor %}"#;
+
     fn rendered(name: &str, source: &str, events: &[EventLine]) -> String {
+        rendered_with(
+            name,
+            source,
+            "events",
+            minijinja::Value::from_serialize(events),
+        )
+    }
+
+    fn rendered_units(name: &str, source: &str, units: &[UnitLine]) -> String {
+        rendered_with(
+            name,
+            source,
+            "units",
+            minijinja::Value::from_serialize(units),
+        )
+    }
+
+    fn rendered_with(name: &str, source: &str, key: &str, value: minijinja::Value) -> String {
         let mut env = minijinja::Environment::new();
         env.set_trim_blocks(true);
         env.set_lstrip_blocks(true);
+        env.add_filter("pad", |text: String, width: usize| {
+            format!("{text:<width$}")
+        });
         env.add_template(name, source).unwrap();
-        let out = env
-            .get_template(name)
-            .unwrap()
-            .render(minijinja::context! { events => minijinja::Value::from_serialize(events) })
-            .unwrap();
+        let mut context = std::collections::BTreeMap::new();
+        context.insert(key.to_string(), value);
+        let out = env.get_template(name).unwrap().render(context).unwrap();
         out.strip_suffix('\n').unwrap_or(&out).to_string()
     }
 
@@ -145,5 +257,38 @@ mod tests {
         assert_eq!(html, rendered("loop.html", HTML_LOOP, &events));
         assert!(html.contains("&lt;b&gt;&quot;Ney&quot; &amp; &#x27;Soult&#x27;&lt;&#x2f;b&gt;"));
         assert_eq!(events_text(&[]), "");
+    }
+
+    /// Units of every shape: one seen only approximately (no id), names longer than their
+    /// column, text that HTML escapes, and a name of letters beyond ASCII (columns count them as
+    /// one each, as the template's `pad` did).
+    #[test]
+    fn the_unit_rows_are_those_of_a_template_loop() {
+        let view = crate::report::values::sample_view();
+        let mut units = view.units.clone();
+        units.extend(view.seen.clone());
+        let mut odd = units[0].clone();
+        odd.id = "A-very-long-unit-id-beyond-18".to_string();
+        odd.area = "Württemberg <b>&".to_string();
+        odd.owner = "l'Autriche/x".to_string();
+        units.push(odd);
+        assert_eq!(
+            units_text(&units),
+            rendered_units("u.txt", UNITS_TEXT_LOOP, &units)
+        );
+        assert_eq!(
+            seen_text(&units),
+            rendered_units("s.txt", SEEN_TEXT_LOOP, &units)
+        );
+        assert_eq!(
+            units_html(&units),
+            rendered_units("u.html", UNITS_HTML_LOOP, &units)
+        );
+        assert_eq!(
+            seen_html(&units),
+            rendered_units("s.html", SEEN_HTML_LOOP, &units)
+        );
+        assert!(seen_text(&units).contains("(from afar)"));
+        assert_eq!(units_text(&[]), "");
     }
 }

@@ -155,9 +155,13 @@ impl Object for ReportValues {
             "map" => Value::from_serialize(&view.map),
             "next" => values.next.clone(),
             "orders_template" => Value::from(view.orders_template.as_str()),
-            // The events as pbem writes them (`report::lines`), not listed among the view's fields.
+            // The long lists as pbem writes them (`report::lines`), not listed among the view's fields.
             "events_text" => Value::from(super::lines::events_text(&view.events)),
             "events_html" => Value::from_safe_string(super::lines::events_html(&view.events)),
+            "units_text" => Value::from(super::lines::units_text(&view.units)),
+            "units_html" => Value::from_safe_string(super::lines::units_html(&view.units)),
+            "seen_text" => Value::from(super::lines::seen_text(&view.seen)),
+            "seen_html" => Value::from_safe_string(super::lines::seen_html(&view.seen)),
             _ => return None,
         })
     }
