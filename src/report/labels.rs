@@ -179,6 +179,14 @@ impl Placer {
         best
     }
 
+    /// The first of `candidates` that covers nothing, if one does: what [`Placer::best`] chooses
+    /// when its cost is 0, found without measuring the others' cover.
+    pub fn first_free(&self, candidates: &[Rect]) -> Option<usize> {
+        candidates
+            .iter()
+            .position(|r| self.cost_below(r, 1).is_some())
+    }
+
     /// Places a box (a unit chip, a row of marks) at the best of `candidates` ([`Placer::best`]),
     /// marks it taken and returns it.
     pub fn place_box(&mut self, candidates: &[Rect]) -> Rect {
@@ -187,6 +195,96 @@ impl Placer {
             .get(at)
             .copied()
             .unwrap_or(Rect::around(0, 0, 0, 0));
+        self.block(r);
+        r
+    }
+
+    /// [`Placer::best`] of [`boxes_near`]`(x, y, w, h, radius, step)`, and that box: the same
+    /// choice, made at once for the whole grid of boxes. What the placed boxes cover of each box of
+    /// the grid is summed box by box (an overlap is its overlap across times its overlap down, and
+    /// each is non-zero for a few columns or rows of the grid only), where `best` measured each of
+    /// the grid's thousand boxes against the boxes around it: a crowded map asks this of most of
+    /// its chips.
+    pub fn best_near(
+        &self,
+        x: i64,
+        y: i64,
+        w: i64,
+        h: i64,
+        radius: i64,
+        step: i64,
+    ) -> Option<(i64, Rect)> {
+        let step = step.max(1);
+        let n = radius / step;
+        let side = (2 * n + 1) as usize;
+        // Box (i, j) of the grid lies at column x0 + i * step and row y0 + j * step.
+        let boxes = boxes_near(x, y, w, h, radius, step);
+        let first = boxes.first()?;
+        let (x0, y0) = (first.x0 - n * step, first.y0 - n * step);
+        let all = Rect {
+            x0,
+            y0,
+            x1: x0 + 2 * n * step + w,
+            y1: y0 + 2 * n * step + h,
+        };
+        let mut covered = vec![0i64; side * side];
+        // The overlaps of box `b` with the grid's columns (or rows) that it meets: the first of
+        // them and the overlaps.
+        let along = |from: i64, length: i64, b0: i64, b1: i64, out: &mut Vec<i64>| -> usize {
+            out.clear();
+            let first = ((b0 - length - from).div_euclid(step) + 1).clamp(0, side as i64);
+            let mut i = first;
+            while i < side as i64 {
+                let start = from + i * step;
+                let o = (start + length).min(b1) - start.max(b0);
+                if o <= 0 {
+                    break;
+                }
+                out.push(o);
+                i += 1;
+            }
+            first as usize
+        };
+        let (mut across, mut down) = (Vec::new(), Vec::new());
+        let span = self.span(&all);
+        for row in span.r0..=span.r1 {
+            for column in span.c0..=span.c1 {
+                for b in &self.cells[(row * self.columns + column) as usize] {
+                    // Each box once: in the first cell it shares with the grid (as `cost_below`).
+                    if column != b.c0.max(span.c0) || row != b.r0.max(span.r0) {
+                        continue;
+                    }
+                    let i0 = along(x0, w, b.rect.x0, b.rect.x1, &mut across);
+                    let j0 = along(y0, h, b.rect.y0, b.rect.y1, &mut down);
+                    for (j, dy) in down.iter().enumerate() {
+                        let line = &mut covered[(j0 + j) * side + i0..];
+                        for (c, dx) in line.iter_mut().zip(&across) {
+                            *c += dx * dy;
+                        }
+                    }
+                }
+            }
+        }
+        let mut best: Option<(i64, Rect)> = None;
+        for r in boxes {
+            let (i, j) = ((r.x0 - x0) / step, (r.y0 - y0) / step);
+            let outside = 4 * (w * h - r.overlap(&self.bounds));
+            let cost = outside + covered[j as usize * side + i as usize];
+            if best.is_none_or(|(b, _)| cost < b) {
+                best = Some((cost, r));
+                if cost == 0 {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// Places a box at [`Placer::best_near`], marks it taken and returns it.
+    pub fn place_near(&mut self, x: i64, y: i64, w: i64, h: i64, radius: i64, step: i64) -> Rect {
+        let r = self
+            .best_near(x, y, w, h, radius, step)
+            .map_or(Rect::around(0, 0, 0, 0), |(_, r)| r);
         self.block(r);
         r
     }
@@ -359,6 +457,28 @@ mod tests {
         let far = p.place_box(&near);
         assert_eq!(far, near[at]);
         assert!(far.y0 >= 250 || far.y1 <= -50 || far.x0 >= 250 || far.x1 <= -50);
+    }
+
+    proptest::proptest! {
+        /// The grid of boxes near a point, measured at once, gives the box and cost that measuring
+        /// each box of it gives, among boxes of any size and place, inside the map and beyond it;
+        /// and the first free box is the one `best` finds when one is free.
+        #[test]
+        fn best_near_chooses_as_best_of_the_boxes_near(
+            placed in proptest::collection::vec((-100i64..700, -100i64..700, 1i64..90, 1i64..40), 0..120),
+            x in -50i64..650, y in -50i64..650, w in 1i64..80, h in 1i64..30,
+            radius in 0i64..200, step in 1i64..12,
+        ) {
+            let mut p = Placer::new(Rect::around(300, 300, 300, 300));
+            for (bx, by, bw, bh) in placed {
+                p.block(Rect { x0: bx, y0: by, x1: bx + bw, y1: by + bh });
+            }
+            let boxes = boxes_near(x, y, w, h, radius, step);
+            let expected = p.best(&boxes).map(|(cost, i)| (cost, boxes[i]));
+            proptest::prop_assert_eq!(p.best_near(x, y, w, h, radius, step), expected);
+            let free = p.best(&boxes).filter(|(cost, _)| *cost == 0).map(|(_, i)| i);
+            proptest::prop_assert_eq!(p.first_free(&boxes), free);
+        }
     }
 
     #[test]

@@ -596,11 +596,12 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
             .collect();
         let row = widths.iter().sum::<i64>() + 2 * (widths.len() as i64 - 1);
         let (rx, ry) = if a.land { (15, 15) } else { (30, 14) };
-        let mut candidates = labels::boxes_around(x, y, rx, ry, row, 13, true);
-        if placer.best(&candidates).is_some_and(|(cost, _)| cost > 0) {
-            candidates = labels::boxes_near(x, y, row, 13, 160, 8);
-        }
-        let at = placer.place_box(&candidates);
+        let candidates = labels::boxes_around(x, y, rx, ry, row, 13, true);
+        // Beside the node when a place there is free, else the nearest free place around.
+        let at = match placer.first_free(&candidates) {
+            Some(i) => placer.place_box(&candidates[i..=i]),
+            None => placer.place_near(x, y, row, 13, 160, 8),
+        };
         let mut left = at.x0;
         for ((tag, about, fill, ink), w) in marks.iter().zip(&widths) {
             let _ = writeln!(
@@ -639,11 +640,11 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
         };
         let sea = by_id.get(u.area.as_str()).is_some_and(|a| !a.land);
         let (rx, ry) = if sea { (30, 14) } else { (15, 15) };
-        let mut candidates = labels::boxes_around(x, y, rx, ry, w, h, false);
-        if placer.best(&candidates).is_some_and(|(cost, _)| cost > 0) {
-            candidates = labels::boxes_near(x, y, w, h, 160, 8);
-        }
-        let at = placer.place_box(&candidates);
+        let candidates = labels::boxes_around(x, y, rx, ry, w, h, false);
+        let at = match placer.first_free(&candidates) {
+            Some(i) => placer.place_box(&candidates[i..=i]),
+            None => placer.place_near(x, y, w, h, 160, 8),
+        };
         let (cx, cy) = (at.x0, at.y0);
         let c = colour(&u.owner);
         let what = if u.ids.is_empty() {
