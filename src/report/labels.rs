@@ -166,9 +166,14 @@ impl Placer {
     /// The first of `candidates` that covers nothing, else the least covered one (the first of
     /// those), and what it covers; none when there is no candidate.
     pub fn best(&self, candidates: &[Rect]) -> Option<(i64, usize)> {
+        self.best_below(candidates, i64::MAX)
+    }
+
+    /// [`Placer::best`] among the candidates that cover less than `bound`.
+    fn best_below(&self, candidates: &[Rect], bound: i64) -> Option<(i64, usize)> {
         let mut best: Option<(i64, usize)> = None;
         for (i, r) in candidates.iter().enumerate() {
-            let bound = best.map_or(i64::MAX, |(b, _)| b);
+            let bound = best.map_or(bound, |(b, _)| b);
             if let Some(c) = self.cost_below(r, bound) {
                 best = Some((c, i));
                 if c == 0 {
@@ -299,18 +304,30 @@ impl Placer {
 
     /// Where [`Placer::place`] would put a label, and what it would cover there.
     pub fn best_spot(&self, spots: &[Spot], width: i64, size: i64) -> (i64, Spot) {
-        let boxes: Vec<Rect> = spots.iter().map(|s| label_box(s, width, size)).collect();
-        match self.best(&boxes) {
-            Some((cost, i)) => (cost, spots[i]),
-            None => (
+        self.best_spot_below(spots, width, size, i64::MAX)
+            .unwrap_or((
                 0,
                 Spot {
                     x: 0,
                     y: 0,
                     anchor: "middle",
                 },
-            ),
-        }
+            ))
+    }
+
+    /// [`Placer::best_spot`] among the spots where the label would cover less than `bound`
+    /// (none when there is no such spot): a label tried in several places and forms measures
+    /// each against the best so far.
+    pub fn best_spot_below(
+        &self,
+        spots: &[Spot],
+        width: i64,
+        size: i64,
+        bound: i64,
+    ) -> Option<(i64, Spot)> {
+        let boxes: Vec<Rect> = spots.iter().map(|s| label_box(s, width, size)).collect();
+        self.best_below(&boxes, bound)
+            .map(|(cost, i)| (cost, spots[i]))
     }
 }
 

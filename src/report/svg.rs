@@ -752,10 +752,14 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
         let short = abbreviation(full);
         for (tied, candidates) in [(false, &spots), (true, &far)] {
             for text in std::iter::once(full).chain(short.as_deref()) {
-                let (cost, spot) = placer.best_spot(candidates, text_width(text, size), size);
-                if choice.as_ref().is_none_or(|(c, _, _, _)| cost < *c) {
-                    choice = Some((cost, text.to_string(), spot, tied));
-                }
+                // Only a place that covers less than the choice so far can replace it.
+                let bound = choice.as_ref().map_or(i64::MAX, |(c, _, _, _)| *c);
+                let width = text_width(text, size);
+                let Some((cost, spot)) = placer.best_spot_below(candidates, width, size, bound)
+                else {
+                    continue;
+                };
+                choice = Some((cost, text.to_string(), spot, tied));
                 if cost == 0 {
                     break;
                 }
