@@ -176,10 +176,12 @@ impl Outgoing {
         if let Some(r) = &self.in_reply_to {
             b = b.in_reply_to(format!("<{r}>")).references(format!("<{r}>"));
         }
-        let boundary = |n: &str| format!("pbem-{}-{n}", &sha256_hex(id.as_bytes())[..24]);
+        let digest = sha256_hex(id.as_bytes());
+        let boundary = |n: &str| format!("pbem-{}-{n}", &digest[..24]);
+        let mut bodies = Bodies::new(&digest[24..48]);
         let text = SinglePart::builder()
             .header(ContentType::TEXT_PLAIN)
-            .body(body(&self.text));
+            .body(bodies.put(body(&self.text)));
         let message = if self.html.is_none() && self.attachments.is_empty() {
             b.singlepart(text)?
         } else {
@@ -187,7 +189,7 @@ impl Outgoing {
                 Some(html) => {
                     let html = SinglePart::builder()
                         .header(ContentType::TEXT_HTML)
-                        .body(body(html));
+                        .body(bodies.put(body(html)));
                     let alternative = MultiPart::alternative()
                         .boundary(boundary("alt"))
                         .singlepart(text);
@@ -228,12 +230,120 @@ impl Outgoing {
             {
                 let ct = ContentType::parse(&a.content_type)
                     .with_context(|| format!("bad content type {}", a.content_type))?;
-                mixed = mixed
-                    .singlepart(Attachment::new(a.name.clone()).body(attachment(&a.bytes), ct));
+                let body = bodies.put(attachment(&a.bytes));
+                mixed = mixed.singlepart(Attachment::new(a.name.clone()).body(body, ct));
             }
             b.multipart(mixed)?
         };
-        Ok(message.formatted())
+        bodies.assemble(&message.formatted())
+    }
+}
+
+/// A body as it goes into a message: its transfer encoding and its bytes.
+#[derive(Debug)]
+enum Wire<'a> {
+    /// A text that travels 7bit, with CRLF line breaks (the bytes it comes to, with them).
+    Crlf(&'a str, usize),
+    /// Bytes ready to travel: an attachment as it is (7bit), or its quoted-printable.
+    Ready(std::borrow::Cow<'a, [u8]>, ContentTransferEncoding),
+    /// A body lettre encodes.
+    Lettre(Body),
+}
+
+impl Wire<'_> {
+    fn encoding(&self) -> ContentTransferEncoding {
+        match self {
+            Wire::Crlf(..) => ContentTransferEncoding::SevenBit,
+            Wire::Ready(_, encoding) => *encoding,
+            Wire::Lettre(body) => body.encoding(),
+        }
+    }
+
+    /// The bytes that travel.
+    #[cfg(test)]
+    fn into_vec(self) -> Vec<u8> {
+        match self {
+            Wire::Crlf(text, len) => {
+                let mut out = Vec::with_capacity(len);
+                push_crlf(text, &mut out);
+                out
+            }
+            Wire::Ready(bytes, _) => bytes.into_owned(),
+            Wire::Lettre(body) => body.into_vec(),
+        }
+    }
+}
+
+/// The bodies of a message, written where lettre laid out the message around a marker of each:
+/// lettre writes the headers and the parts' frames (a few kilobytes), and each body is written
+/// once, into a message sized at once. Given the bodies themselves, lettre copied each into its
+/// part and the parts into a message it grew by doubling: a report's mail of 70 MB held three
+/// times that while it was made, and its copies were a tenth of a small turn's time.
+struct Bodies<'a> {
+    /// The marker of each body put, but for its number: `\0pbem-body-<tag>-`.
+    prefix: String,
+    wires: Vec<Wire<'a>>,
+}
+
+impl<'a> Bodies<'a> {
+    /// `tag`: hex digits of the message's own, which no header holds.
+    fn new(tag: &str) -> Bodies<'a> {
+        Bodies {
+            prefix: format!("\0pbem-body-{tag}-"),
+            wires: Vec::new(),
+        }
+    }
+
+    /// The body lettre lays out for `wire`: its marker, or lettre's own body.
+    fn put(&mut self, wire: Wire<'a>) -> Body {
+        if let Wire::Lettre(body) = wire {
+            return body;
+        }
+        let encoding = wire.encoding();
+        let marker = format!("{}{}\0", self.prefix, self.wires.len());
+        self.wires.push(wire);
+        Body::dangerous_pre_encoded(marker.into_bytes(), encoding)
+    }
+
+    /// The message: `layout` with each marker replaced by its body.
+    fn assemble(self, layout: &[u8]) -> Result<Vec<u8>> {
+        let size = layout.len()
+            + self
+                .wires
+                .iter()
+                .map(|w| match w {
+                    Wire::Crlf(_, len) => *len,
+                    Wire::Ready(bytes, _) => bytes.len(),
+                    Wire::Lettre(_) => 0,
+                })
+                .sum::<usize>();
+        let mut out = Vec::with_capacity(size);
+        let mut rest = layout;
+        let mut written = vec![false; self.wires.len()];
+        let prefix = self.prefix.as_bytes();
+        while let Some(at) = memchr::memmem::find(rest, prefix) {
+            out.extend_from_slice(&rest[..at]);
+            let after = &rest[at + prefix.len()..];
+            let end = memchr::memchr(0, after).context("a body's marker has no end")?;
+            let n = std::str::from_utf8(&after[..end])
+                .ok()
+                .and_then(|n| n.parse::<usize>().ok())
+                .filter(|&n| n < written.len() && !written[n])
+                .context("a body of a message was laid out twice")?;
+            match &self.wires[n] {
+                Wire::Crlf(text, _) => push_crlf(text, &mut out),
+                Wire::Ready(bytes, _) => out.extend_from_slice(bytes),
+                Wire::Lettre(_) => {}
+            }
+            written[n] = true;
+            rest = &after[end + 1..];
+        }
+        anyhow::ensure!(
+            written.iter().all(|&w| w),
+            "a body of a message was not laid out"
+        );
+        out.extend_from_slice(rest);
+        Ok(out)
     }
 }
 
@@ -242,18 +352,20 @@ impl Outgoing {
 /// encoding and no byte more; else as lettre 0.11 makes it from a `String` (quoted-printable unless
 /// more than a third of the bytes need escaping, then base64), in linear time: lettre turns LF into
 /// CRLF by inserting each `\r` into the string (quadratic in the size of a report).
-fn body(text: &str) -> Body {
-    if let Some(wire) = crlf_if_7bit(text) {
-        return Body::dangerous_pre_encoded(wire, ContentTransferEncoding::SevenBit);
+fn body(text: &str) -> Wire<'_> {
+    if let Some(len) = crlf_7bit_len(text) {
+        return Wire::Crlf(text, len);
     }
     let wire = crlf(text);
     match lettre_encoding(text) {
         encoding @ ContentTransferEncoding::SevenBit => {
-            Body::dangerous_pre_encoded(wire.into_bytes(), encoding)
+            Wire::Ready(wire.into_bytes().into(), encoding)
         }
         // Always accepted for text; lettre's own CRLF pass then finds nothing to insert.
-        encoding => Body::new_with_encoding(wire, encoding)
-            .expect("lettre takes quoted-printable and base64 for any text"),
+        encoding => Wire::Lettre(
+            Body::new_with_encoding(wire, encoding)
+                .expect("lettre takes quoted-printable and base64 for any text"),
+        ),
     }
 }
 
@@ -263,18 +375,20 @@ fn body(text: &str) -> Body {
 /// 6.7: each LF is the octet `=0A`, so it decodes to an LF, where the line breaks of a text body
 /// decode to CRLF), which costs a report's JSON or SVG a tenth to a fifth more, or base64 (a third
 /// more) when that is shorter, as for bytes that are mostly not printable ASCII.
-fn attachment(bytes: &[u8]) -> Body {
+fn attachment(bytes: &[u8]) -> Wire<'_> {
     if travels_as_is(bytes) {
-        return Body::dangerous_pre_encoded(bytes.to_vec(), ContentTransferEncoding::SevenBit);
+        return Wire::Ready(bytes.into(), ContentTransferEncoding::SevenBit);
     }
     let quoted = super::quoted::encode_binary(bytes);
     // Base64 as lettre writes it: 4 bytes for 3, in lines of 76 and a CRLF.
     let base64 = bytes.len().div_ceil(3) * 4;
     if quoted.len() <= base64 + base64.div_ceil(76) * 2 {
-        Body::dangerous_pre_encoded(quoted, ContentTransferEncoding::QuotedPrintable)
+        Wire::Ready(quoted.into(), ContentTransferEncoding::QuotedPrintable)
     } else {
-        Body::new_with_encoding(bytes.to_vec(), ContentTransferEncoding::Base64)
-            .expect("lettre takes base64 for any bytes")
+        Wire::Lettre(
+            Body::new_with_encoding(bytes.to_vec(), ContentTransferEncoding::Base64)
+                .expect("lettre takes base64 for any bytes"),
+        )
     }
 }
 
@@ -300,10 +414,10 @@ fn travels_as_is(bytes: &[u8]) -> bool {
     !after_cr && line <= 998
 }
 
-/// The text with CRLF line breaks ([`crlf`]) when they may travel as they are ([`travels_as_is`]):
-/// judged on the whole text at once (the bytes without a branch, so that the check runs on
-/// vectors; CR and LF found by `memchr`), then copied line by line.
-fn crlf_if_7bit(text: &str) -> Option<Vec<u8>> {
+/// The length of the text with CRLF line breaks ([`crlf`]) when they may travel as they are
+/// ([`travels_as_is`]): judged on the whole text at once (the bytes without a branch, so that the
+/// check runs on vectors; CR and LF found by `memchr`); [`push_crlf`] then writes them.
+fn crlf_7bit_len(text: &str) -> Option<usize> {
     let bytes = text.as_bytes();
     // ASCII without NUL, and every CR the first half of a CRLF.
     let plain = bytes
@@ -312,7 +426,7 @@ fn crlf_if_7bit(text: &str) -> Option<Vec<u8>> {
     if !plain || memchr::memchr_iter(b'\r', bytes).any(|i| bytes.get(i + 1) != Some(&b'\n')) {
         return None;
     }
-    let mut out = Vec::with_capacity(bytes.len() + bytes.len() / 16);
+    let mut len = 0;
     let mut start = 0;
     for end in memchr::memchr_iter(b'\n', bytes) {
         // A CRLF already there is kept; a lone LF gets its CR.
@@ -321,16 +435,24 @@ fn crlf_if_7bit(text: &str) -> Option<Vec<u8>> {
         if line.len() > 998 {
             return None;
         }
-        out.extend_from_slice(line);
+        len += line.len() + 2;
+        start = end + 1;
+    }
+    let last = bytes.len() - start;
+    (last <= 998).then_some(len + last)
+}
+
+/// Writes `text` with CRLF line breaks: a CRLF already there is kept, a lone LF gets its CR.
+fn push_crlf(text: &str, out: &mut Vec<u8>) {
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', bytes) {
+        let line = &bytes[start..end];
+        out.extend_from_slice(line.strip_suffix(b"\r").unwrap_or(line));
         out.extend_from_slice(b"\r\n");
         start = end + 1;
     }
-    let last = &bytes[start..];
-    if last.len() > 998 {
-        return None;
-    }
-    out.extend_from_slice(last);
-    Some(out)
+    out.extend_from_slice(&bytes[start..]);
 }
 
 /// The text with CRLF line breaks (a lone LF gets a CR before it).
@@ -474,12 +596,118 @@ pub fn game_instant(game: &Game, turn: u32) -> DateTime<Utc> {
 mod tests {
     use super::*;
 
+    /// The text with CRLF line breaks when they may travel as they are.
+    fn crlf_if_7bit(text: &str) -> Option<Vec<u8>> {
+        crlf_7bit_len(text).map(|len| Wire::Crlf(text, len).into_vec())
+    }
+
+    /// A message laid out around the markers of its bodies and put together is, byte for byte,
+    /// the message lettre makes of the bodies themselves: 7bit text, text lettre encodes, JSON in
+    /// quoted-printable, an SVG as it is, bytes in base64, inline and attached, nested multiparts.
+    #[test]
+    fn a_message_put_together_is_what_lettre_makes_of_its_bodies() {
+        let html = "<p>Caf\u{e9}</p>\n".repeat(3);
+        let json = b"{\"a\": \"b=c\"}\n".to_vec();
+        let svg = b"<svg>\r\n</svg>\r\n".to_vec();
+        let bin = vec![0x89u8, b'P', b'N', b'G', 0, 1, 2, 0xff];
+        let message = |mut body: Box<dyn FnMut(Wire) -> Body>| {
+            let part = |ct: ContentType, b: Body| SinglePart::builder().header(ct).body(b);
+            let alternative = MultiPart::alternative()
+                .boundary("alt")
+                .singlepart(part(
+                    ContentType::TEXT_PLAIN,
+                    body(super::body("Report\nline two\n")),
+                ))
+                .multipart(
+                    MultiPart::related()
+                        .boundary("rel")
+                        .singlepart(part(ContentType::TEXT_HTML, body(super::body(&html))))
+                        .singlepart(
+                            Attachment::new_inline("map@pbem".into())
+                                .body(bin.clone(), ContentType::parse("image/png").unwrap()),
+                        ),
+                );
+            let ct = |t: &str| ContentType::parse(t).unwrap();
+            let mixed = MultiPart::mixed()
+                .boundary("mixed")
+                .multipart(alternative)
+                .singlepart(
+                    Attachment::new("r.json".into())
+                        .body(body(attachment(&json)), ct("application/json")),
+                )
+                .singlepart(
+                    Attachment::new("m.svg".into())
+                        .body(body(attachment(&svg)), ct("image/svg+xml")),
+                )
+                .singlepart(
+                    Attachment::new("b.bin".into())
+                        .body(body(attachment(&bin)), ct("application/octet-stream")),
+                );
+            Message::builder()
+                .from("r@example.org".parse().unwrap())
+                .to("p@example.org".parse().unwrap())
+                .subject("s")
+                .date(std::time::SystemTime::UNIX_EPOCH)
+                .message_id(Some("<m@pbem>".into()))
+                .multipart(mixed)
+                .unwrap()
+                .formatted()
+        };
+        let whole = message(Box::new(|w: Wire| {
+            let encoding = w.encoding();
+            match w {
+                Wire::Lettre(b) => b,
+                w => Body::dangerous_pre_encoded(w.into_vec(), encoding),
+            }
+        }));
+        let bodies = std::rc::Rc::new(std::cell::RefCell::new(Bodies::new("0123abcd")));
+        let putting = bodies.clone();
+        // The wires borrow the test's bytes; `Bodies` keeps them until it puts them together.
+        let layout = message(Box::new(move |w: Wire| {
+            let w: Wire<'static> = match w {
+                Wire::Crlf(t, len) => Wire::Crlf(Box::leak(t.to_string().into_boxed_str()), len),
+                Wire::Ready(b, e) => Wire::Ready(b.into_owned().into(), e),
+                Wire::Lettre(b) => Wire::Lettre(b),
+            };
+            putting.borrow_mut().put(w)
+        }));
+        let bodies = std::rc::Rc::try_unwrap(bodies).ok().unwrap().into_inner();
+        assert_eq!(
+            bodies.wires.len(),
+            3,
+            "text, JSON, SVG; the HTML and the base64 by lettre"
+        );
+        let together = bodies.assemble(&layout).unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&together),
+            String::from_utf8_lossy(&whole)
+        );
+        assert_eq!(together, whole);
+    }
+
+    /// A layout that lost a marker, or holds one twice, is an error, not a message.
+    #[test]
+    fn a_layout_without_each_marker_once_is_an_error() {
+        let put = || {
+            let mut b = Bodies::new("t");
+            let marker = b.put(body("a\n")).into_vec();
+            (b, marker)
+        };
+        let (b, _) = put();
+        assert!(b.assemble(b"no marker").is_err());
+        let (b, marker) = put();
+        let twice = [marker.clone(), marker].concat();
+        assert!(b.assemble(&twice).is_err());
+        let (b, marker) = put();
+        assert_eq!(b.assemble(&marker).unwrap(), b"a\r\n");
+    }
+
     /// An attachment decodes to its very bytes: 7bit only when they may travel as they are (ASCII,
     /// CRLF line breaks already, lines up to 998 bytes), else quoted-printable of the bytes (an LF is
     /// `=0A`), or base64 when that is shorter.
     #[test]
     fn attachments_decode_to_their_very_bytes() {
-        let decoded = |body: Body| {
+        let decoded = |body: Wire| {
             let encoding = body.encoding();
             let wire = body.into_vec();
             match encoding {
