@@ -19,13 +19,18 @@ extern "C" {
 /// `mi_option_purge_delay` in mimalloc.h (the same number in its v2 and v3).
 const MI_OPTION_PURGE_DELAY: std::ffi::c_int = 15;
 
-/// Keeps the memory a turn frees for its next allocation instead of handing it back to the system
-/// after 10 ms: a turn of 1,000 powers frees each power's report before making the next one, and the
-/// system zeroed every page again (100,000 page faults, a fifth of the 100,000-unit turn's time).
-/// The peak stays what it was: freed memory is reused, not added to.
+/// How long freed memory is kept for the next allocations before it goes back to the system, in
+/// milliseconds (mimalloc's default is 10).
+const KEEP_FREED_MS: std::ffi::c_long = 500;
+
+/// Keeps the memory a turn frees for half a second instead of handing it back to the system after
+/// 10 ms: a turn of 1,000 powers frees each power's report before making the next one, and the
+/// system zeroed every page again (1.2 million page faults at 100,000 units, 130,000 now). Kept for
+/// ever (-1), each thread's freed memory stayed its own: a turn of 24 powers that each see 13,000
+/// units peaked at 1,240 MiB on two threads, and 875 MiB with half a second (BENCHMARKS.md).
 fn keep_freed_memory() {
-    // SAFETY: mi_option_set only stores the value; -1 is a documented value of this option.
-    unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, -1) }
+    // SAFETY: mi_option_set only stores the value, a delay in milliseconds for this option.
+    unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, KEEP_FREED_MS) }
 }
 
 fn main() -> ExitCode {

@@ -246,6 +246,9 @@ enum Wire<'a> {
     Crlf(&'a str, usize),
     /// Bytes ready to travel: an attachment as it is (7bit), or its quoted-printable.
     Ready(std::borrow::Cow<'a, [u8]>, ContentTransferEncoding),
+    /// Bytes to travel quoted-printable, encoded as the message is put together (at most so
+    /// many bytes).
+    Quoted(&'a [u8], usize),
     /// A body lettre encodes.
     Lettre(Body),
 }
@@ -255,6 +258,7 @@ impl Wire<'_> {
         match self {
             Wire::Crlf(..) => ContentTransferEncoding::SevenBit,
             Wire::Ready(_, encoding) => *encoding,
+            Wire::Quoted(..) => ContentTransferEncoding::QuotedPrintable,
             Wire::Lettre(body) => body.encoding(),
         }
     }
@@ -269,6 +273,7 @@ impl Wire<'_> {
                 out
             }
             Wire::Ready(bytes, _) => bytes.into_owned(),
+            Wire::Quoted(bytes, _) => super::quoted::encode_binary(bytes),
             Wire::Lettre(body) => body.into_vec(),
         }
     }
@@ -314,6 +319,7 @@ impl<'a> Bodies<'a> {
                 .map(|w| match w {
                     Wire::Crlf(_, len) => *len,
                     Wire::Ready(bytes, _) => bytes.len(),
+                    Wire::Quoted(_, len) => *len,
                     Wire::Lettre(_) => 0,
                 })
                 .sum::<usize>();
@@ -333,6 +339,7 @@ impl<'a> Bodies<'a> {
             match &self.wires[n] {
                 Wire::Crlf(text, _) => push_crlf(text, &mut out),
                 Wire::Ready(bytes, _) => out.extend_from_slice(bytes),
+                Wire::Quoted(bytes, _) => super::quoted::encode_binary_into(bytes, &mut out),
                 Wire::Lettre(_) => {}
             }
             written[n] = true;
@@ -379,10 +386,16 @@ fn attachment(bytes: &[u8]) -> Wire<'_> {
     if travels_as_is(bytes) {
         return Wire::Ready(bytes.into(), ContentTransferEncoding::SevenBit);
     }
-    let quoted = super::quoted::encode_binary(bytes);
     // Base64 as lettre writes it: 4 bytes for 3, in lines of 76 and a CRLF.
     let base64 = bytes.len().div_ceil(3) * 4;
-    if quoted.len() <= base64 + base64.div_ceil(76) * 2 {
+    let base64 = base64 + base64.div_ceil(76) * 2;
+    // Text (a JSON or an SVG) is surely shorter quoted: encoded as the message is put together.
+    let at_most = super::quoted::encoded_len_at_most(bytes);
+    if at_most <= base64 {
+        return Wire::Quoted(bytes, at_most);
+    }
+    let quoted = super::quoted::encode_binary(bytes);
+    if quoted.len() <= base64 {
         Wire::Ready(quoted.into(), ContentTransferEncoding::QuotedPrintable)
     } else {
         Wire::Lettre(
@@ -607,7 +620,11 @@ mod tests {
     #[test]
     fn a_message_put_together_is_what_lettre_makes_of_its_bodies() {
         let html = "<p>Caf\u{e9}</p>\n".repeat(3);
-        let json = b"{\"a\": \"b=c\"}\n".to_vec();
+        // Long enough to be surely shorter quoted than in base64: encoded as it is put in.
+        let json = "{\"a\": \"b=c\", \"text\": \"a long line of the report\"}\n"
+            .repeat(9)
+            .into_bytes();
+        assert!(matches!(attachment(&json), Wire::Quoted(..)));
         let svg = b"<svg>\r\n</svg>\r\n".to_vec();
         let bin = vec![0x89u8, b'P', b'N', b'G', 0, 1, 2, 0xff];
         let message = |mut body: Box<dyn FnMut(Wire) -> Body>| {
@@ -667,6 +684,7 @@ mod tests {
             let w: Wire<'static> = match w {
                 Wire::Crlf(t, len) => Wire::Crlf(Box::leak(t.to_string().into_boxed_str()), len),
                 Wire::Ready(b, e) => Wire::Ready(b.into_owned().into(), e),
+                Wire::Quoted(b, len) => Wire::Quoted(Box::leak(b.to_vec().into_boxed_slice()), len),
                 Wire::Lettre(b) => Wire::Lettre(b),
             };
             putting.borrow_mut().put(w)

@@ -30,10 +30,28 @@ const HEX: &[u8; 16] = b"0123456789ABCDEF";
 /// and each line takes the pieces that leave room for the soft break's `=` (75 bytes), the last
 /// line up to 76. Runs of literal bytes are copied at once.
 pub fn encode_binary(input: &[u8]) -> Vec<u8> {
-    let mut out = Lines {
-        out: Vec::with_capacity(input.len() + input.len() / 4 + 3),
-        on_line: 0,
-    };
+    let mut out = Vec::with_capacity(input.len() + input.len() / 4 + 3);
+    encode_binary_into(input, &mut out);
+    out
+}
+
+/// At least the length of [`encode_binary`] of `input`, measured without encoding it: its pieces
+/// (three bytes for each byte written `=XX`, one for the others), and a soft line break after
+/// every 73 bytes of them (a line breaks only when its next piece of at most three bytes would
+/// pass 75).
+pub fn encoded_len_at_most(input: &[u8]) -> usize {
+    let escaped = input
+        .iter()
+        .enumerate()
+        .filter(|&(at, &b)| !LITERAL[b as usize] || trailing_blank(input, at))
+        .count();
+    let pieces = input.len() + 2 * escaped;
+    pieces + 3 * (pieces / 73) + 3
+}
+
+/// [`encode_binary`] of `input`, written at the end of `out`.
+pub fn encode_binary_into(input: &[u8], out: &mut Vec<u8>) {
+    let mut out = Lines { out, on_line: 0 };
     let mut at = 0;
     while let Some(&byte) = input.get(at) {
         let room = (LIMIT - 1).saturating_sub(out.on_line);
@@ -69,7 +87,6 @@ pub fn encode_binary(input: &[u8]) -> Vec<u8> {
             }
         }
     }
-    out.out
 }
 
 /// How many bytes at the start are literal: 16 at a time while each is printable ASCII but `=`
@@ -95,12 +112,12 @@ fn trailing_blank(input: &[u8], at: usize) -> bool {
 }
 
 /// The encoded bytes so far, with the length of the current line.
-struct Lines {
-    out: Vec<u8>,
+struct Lines<'o> {
+    out: &'o mut Vec<u8>,
     on_line: usize,
 }
 
-impl Lines {
+impl Lines<'_> {
     /// Puts a piece on the line, after a soft line break unless it leaves room for the break's `=`
     /// or, being the last, fits.
     fn put(&mut self, piece: &[u8], last: bool) {
@@ -179,7 +196,9 @@ mod tests {
                 0..600,
             )
         ) {
-            prop_assert_eq!(encode_binary(&input), quoted_printable::encode_binary(&input));
+            let encoded = encode_binary(&input);
+            prop_assert_eq!(&encoded, &quoted_printable::encode_binary(&input));
+            prop_assert!(encoded.len() <= encoded_len_at_most(&input));
         }
     }
 }
