@@ -417,14 +417,20 @@ fn produce(
         &mut resolution.events,
         &mut dice_box,
     )?;
-    let state_text =
-        crate::game::load::to_toml(&next_state).context("cannot write the next state")?;
-    put_bytes(put, game.state_path(turn + 1), state_text.into_bytes())?;
-    let log_text = crate::game::load::to_toml(&Log {
+    // The next state and the log are serialized side by side (`parallel::side_by_side`), and
+    // written in this order.
+    let threads = crate::parallel::threads();
+    let log = Log {
         game: &game.config.game,
         turn,
         events: &resolution.events,
-    })?;
+    };
+    let (state_text, log_text) = crate::parallel::side_by_side(
+        threads,
+        || crate::game::load::to_toml(&next_state).context("cannot write the next state"),
+        || Ok(crate::game::load::to_toml(&log)?),
+    )?;
+    put_bytes(put, game.state_path(turn + 1), state_text.into_bytes())?;
     put_bytes(put, game.log_path(turn), log_text.into_bytes())?;
     let shared = report::TurnSight::new(game, &next_state);
     let sheet = ReportSheet {
@@ -482,7 +488,7 @@ fn produce(
     let mut reports = BTreeMap::new();
     crate::parallel::map_in_order(
         &jobs,
-        crate::parallel::threads(),
+        threads,
         |job| sheet.report(job),
         |made| {
             for (path, file) in made.files {
