@@ -59,6 +59,47 @@ struct Log<'a> {
     events: &'a [Event],
 }
 
+/// The log's first lines, before its events.
+#[derive(Serialize)]
+struct LogHead<'a> {
+    game: &'a str,
+    turn: u32,
+}
+
+/// Events of the log, as the tables `[[event]]` that follow its first lines.
+#[derive(Serialize)]
+struct LogEvents<'a> {
+    #[serde(rename = "event")]
+    events: &'a [Event],
+}
+
+impl Log<'_> {
+    /// The events, in two halves whose TOML [`Log::joined`] makes the log's: each half is
+    /// serialized on a core of its own (the log of a 100,000-unit turn is 80 MB). `None` when there
+    /// are too few events to cut (no events is the table `event = []`).
+    fn halves(&self) -> Option<(LogEvents<'_>, LogEvents<'_>)> {
+        if self.events.len() < 2 {
+            return None;
+        }
+        let (first, second) = self.events.split_at(self.events.len() / 2);
+        Some((LogEvents { events: first }, LogEvents { events: second }))
+    }
+
+    /// The log's TOML from its first lines and the TOML of its [`Log::halves`]: a blank line before
+    /// each table, as the log made whole.
+    fn joined(&self, first: &str, second: &str) -> Result<String> {
+        let head = crate::game::load::to_toml(&LogHead {
+            game: self.game,
+            turn: self.turn,
+        })?;
+        let mut text = String::with_capacity(head.len() + first.len() + second.len() + 2);
+        for part in [head.as_str(), "\n", first, "\n", second] {
+            text.push_str(part);
+        }
+        Ok(text)
+    }
+}
+
 /// The secret `R_t`: from `secret/<t>.key`, or revealed in the turn's record when re-resolving.
 fn secret_of(game: &Game, turn: u32) -> Result<Bytes32> {
     let path = game.secret_path(turn);
@@ -417,14 +458,34 @@ fn produce(
         &mut resolution.events,
         &mut dice_box,
     )?;
-    let state_text =
-        crate::game::load::to_toml(&next_state).context("cannot write the next state")?;
-    put_bytes(put, game.state_path(turn + 1), state_text.into_bytes())?;
-    let log_text = crate::game::load::to_toml(&Log {
+    // The next state and the log are serialized on two cores (`parallel::side_by_side`), and
+    // written in this order.
+    let threads = crate::parallel::threads();
+    let log = Log {
         game: &game.config.game,
         turn,
         events: &resolution.events,
-    })?;
+    };
+    let (state_text, log_text) = match log.halves() {
+        Some((first, second)) if threads > 1 => {
+            // The state and the first half of the events on one core, the other half on the other.
+            let ((state_text, first), second) = crate::parallel::side_by_side(
+                threads,
+                || {
+                    let state = crate::game::load::to_toml(&next_state)
+                        .context("cannot write the next state")?;
+                    Ok((state, crate::game::load::to_toml(&first)?))
+                },
+                || Ok(crate::game::load::to_toml(&second)?),
+            )?;
+            (state_text, log.joined(&first, &second)?)
+        }
+        _ => (
+            crate::game::load::to_toml(&next_state).context("cannot write the next state")?,
+            crate::game::load::to_toml(&log)?,
+        ),
+    };
+    put_bytes(put, game.state_path(turn + 1), state_text.into_bytes())?;
     put_bytes(put, game.log_path(turn), log_text.into_bytes())?;
     let shared = report::TurnSight::new(game, &next_state);
     let sheet = ReportSheet {
@@ -482,7 +543,7 @@ fn produce(
     let mut reports = BTreeMap::new();
     crate::parallel::map_in_order(
         &jobs,
-        crate::parallel::threads(),
+        threads,
         |job| sheet.report(job),
         |made| {
             for (path, file) in made.files {
@@ -725,4 +786,72 @@ fn previous_record_digest(game: &Game, turn: u32) -> Result<String> {
     let bytes = std::fs::read(&path)
         .with_context(|| format!("cannot read the previous record {}", game.shown(&path)))?;
     Ok(sha256_hex(&bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decide::DecidedBy;
+    use crate::engine::event::{Die, Roll};
+    use crate::rule::Rule;
+
+    const RULE: Rule = Rule::new("EiA", "7.5", "combat");
+
+    /// Events of every shape the log holds: bare, at an area, seen by powers, decided, with rolls.
+    fn events(n: usize) -> Vec<Event> {
+        (0..n)
+            .map(|i| {
+                let e = Event::new(RULE, "combat", format!("event {i} \"quoted\""));
+                match i % 4 {
+                    0 => e,
+                    1 => e.at("ulm").seen_by(["austria", "france"]),
+                    2 => e.decided("france", DecidedBy::Sop),
+                    _ => e
+                        .roll(Roll {
+                            label: format!("combat/round={i}"),
+                            dice: vec![Die { sides: 6, face: 4 }, Die { sides: 6, face: 1 }],
+                            sealed: i % 8 == 7,
+                        })
+                        .decided("austria", DecidedBy::Roll),
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_log_made_in_two_halves_has_the_bytes_of_the_log_made_whole() {
+        for n in [2, 3, 4, 5, 8, 13] {
+            let events = events(n);
+            let log = Log {
+                game: "ulm",
+                turn: 3,
+                events: &events,
+            };
+            let (first, second) = log.halves().expect("two events or more are cut");
+            let joined = log
+                .joined(
+                    &crate::game::load::to_toml(&first).unwrap(),
+                    &crate::game::load::to_toml(&second).unwrap(),
+                )
+                .unwrap();
+            assert_eq!(
+                joined,
+                crate::game::load::to_toml(&log).unwrap(),
+                "{n} events"
+            );
+        }
+    }
+
+    #[test]
+    fn a_log_of_fewer_than_two_events_is_made_whole() {
+        for n in [0, 1] {
+            let events = events(n);
+            let log = Log {
+                game: "ulm",
+                turn: 3,
+                events: &events,
+            };
+            assert!(log.halves().is_none(), "{n} events");
+        }
+    }
 }
