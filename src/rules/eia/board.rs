@@ -63,22 +63,54 @@ pub struct Board {
     /// Land distances to the sets of areas that a bounded search ([`Board::nearest`]) went through
     /// to the end, by the set: they depend on the map alone.
     distances: RefCell<BTreeMap<Vec<usize>, Distances>>,
-    /// The areas each bounded search reached, by the number of the search.
+    /// The areas each bounded search reached, by the number of the search, and the map's steps by
+    /// land that the searches take.
     marks: RefCell<Marks>,
 }
 
-/// Which search last reached each area: a mark per area, reused by every search of the board.
+/// Which search last reached each area: a mark per area, reused by every search of the board; and
+/// the steps by land from each area, packed for those searches.
 #[derive(Debug, Clone, Default)]
 struct Marks {
     search: u32,
     at: Vec<u32>,
+    steps: LandSteps,
+}
+
+/// The land areas adjacent to each area of a map (`Map::land_distances` steps into land areas only),
+/// one slice of `to` per area: `to[from[a]..from[a + 1]]`.
+#[derive(Debug, Clone, Default)]
+struct LandSteps {
+    from: Vec<u32>,
+    to: Vec<u32>,
+}
+
+impl LandSteps {
+    fn of(map: &Map) -> LandSteps {
+        let mut steps = LandSteps {
+            from: Vec::with_capacity(map.areas.len() + 1),
+            to: Vec::new(),
+        };
+        steps.from.push(0);
+        for a in &map.areas {
+            let land = a.adjacent.iter().filter(|&&n| map.area(n).is_land());
+            steps.to.extend(land.map(|&n| n as u32));
+            steps.from.push(steps.to.len() as u32);
+        }
+        steps
+    }
+
+    fn of_area(&self, a: usize) -> &[u32] {
+        &self.to[self.from[a] as usize..self.from[a + 1] as usize]
+    }
 }
 
 impl Marks {
-    /// Starts a new search over `n` areas: no area is marked by it yet.
-    fn start(&mut self, n: usize) -> u32 {
-        if self.at.len() < n {
-            self.at.resize(n, 0);
+    /// Starts a new search on `map`: no area is marked by it yet.
+    fn start(&mut self, map: &Map) -> u32 {
+        if self.at.len() < map.areas.len() {
+            self.at.resize(map.areas.len(), 0);
+            self.steps = LandSteps::of(map);
         }
         self.search = self.search.wrapping_add(1);
         if self.search == 0 {
@@ -233,11 +265,12 @@ impl Board {
             return out;
         }
         let mut marks = self.marks.borrow_mut();
-        let search = marks.start(map.areas.len());
-        let mut frontier = Vec::new();
+        let search = marks.start(map);
+        let Marks { at, steps, .. } = &mut *marks;
+        let (mut frontier, mut next) = (Vec::new(), Vec::new());
         for &t in targets {
-            if marks.at[t] != search {
-                marks.at[t] = search;
+            if at[t] != search {
+                at[t] = search;
                 frontier.push(t);
             }
         }
@@ -246,7 +279,7 @@ impl Board {
             // Every area marked is within `step`; the candidates were not within `step - 1`.
             let mut found = false;
             for (k, &c) in candidates.iter().enumerate() {
-                if marks.at[c] == search {
+                if at[c] == search {
                     out[k] = step;
                     found = true;
                 }
@@ -257,16 +290,17 @@ impl Board {
             if frontier.is_empty() {
                 break;
             }
-            let mut next = Vec::new();
-            for a in frontier {
-                for &n in &map.area(a).adjacent {
-                    if map.area(n).is_land() && marks.at[n] != search {
-                        marks.at[n] = search;
+            next.clear();
+            for &a in &frontier {
+                for &n in steps.of_area(a) {
+                    let n = n as usize;
+                    if at[n] != search {
+                        at[n] = search;
                         next.push(n);
                     }
                 }
             }
-            frontier = next;
+            std::mem::swap(&mut frontier, &mut next);
             step += 1;
         }
         // No candidate can reach the targets: the search went through all it could.
