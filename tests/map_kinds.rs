@@ -684,3 +684,49 @@ fn the_terrain_word_of_each_area_of_the_view_is_its_places_own() {
     assert_eq!(hex.terrain_word(3), Some("rough"));
     assert!(squares.iter().any(|w| w == "water"));
 }
+
+/// `Game::load` parses an area map once: `Kind::of_document` and `load::from_document` read the
+/// parsed document as `Kind::of` and `load::parse_toml` read the text, the same kind, the same map,
+/// the same located errors (a bad kind, a kind that is not a string, a syntax error, an unknown key).
+#[test]
+fn a_map_read_from_its_parsed_document_reads_as_from_its_text() {
+    use pbem::game::load;
+    use pbem::game::map::{Kind, MapFile};
+    let ulm = std::fs::read_to_string(format!(
+        "{}/games/ulm-1805/map.toml",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let texts = [
+        ulm.clone(),
+        HEX_MAP.to_string(),
+        grid_map(4, 3, 0),
+        "kind = \"hexes\"\n".to_string(),
+        "kind = 3\n".to_string(),
+        "kind = [\n".to_string(),
+        format!("{ulm}\n[[area]]\nid = \"X\"\nbogus = 1\n"),
+        ulm.replacen("adjacent", "adjacnt", 1),
+    ];
+    let error = |e: &pbem::diag::FileError| (e.line, e.column, e.rendered.clone());
+    for text in texts {
+        let source = Source::new("m.toml", text);
+        let by_text = Kind::of(&source);
+        let by_document = load::parse_document(&source)
+            .and_then(|d| Kind::of_document(&source, &d).map(|k| (k, d)));
+        match (&by_text, &by_document) {
+            (Ok(k), Ok((kd, _))) => assert_eq!(k, kd, "{}", source.text),
+            (Err(e), Err(ed)) => assert_eq!(error(e), error(ed)),
+            _ => panic!("{}: {by_text:?} and {:?}", source.text, by_document.is_ok()),
+        }
+        let Ok(((Kind::Areas, _), document)) = by_document else {
+            continue;
+        };
+        let from_text = load::parse_toml::<MapFile>(&source);
+        let from_document = load::from_document::<MapFile>(&source, document);
+        match (from_text, from_document) {
+            (Ok(a), Ok(b)) => assert_eq!(format!("{a:?}"), format!("{b:?}")),
+            (Err(e), Err(ed)) => assert_eq!(error(&e), error(&ed)),
+            (a, b) => panic!("{}: {:?} and {:?}", source.text, a.is_ok(), b.is_ok()),
+        }
+    }
+}

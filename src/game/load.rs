@@ -32,12 +32,32 @@ pub fn to_toml<T: Serialize + ?Sized>(value: &T) -> Result<String, toml::ser::Er
 
 /// Parses TOML into `T`; a syntax error, an unknown key or a missing key becomes a located error.
 pub fn parse_toml<T: DeserializeOwned>(source: &Source) -> Result<T, FileError> {
-    toml::from_str(&source.text).map_err(|e| {
-        let span = e.span().unwrap_or(0..0);
-        let message = e.message().to_string();
-        let hint = hint_for(&message);
-        FileError::new(source, &Diagnostic::error(message, span).maybe_hint(hint))
-    })
+    toml::from_str(&source.text).map_err(|e| located(source, &e))
+}
+
+/// A TOML document parsed once, to look at its keys before reading it as a type
+/// ([`from_document`]): a large file is not parsed a second time.
+pub type Document<'s> = toml::Spanned<toml::de::DeTable<'s>>;
+
+/// Parses TOML into its document; a syntax error is located as [`parse_toml`] locates it.
+pub fn parse_document(source: &Source) -> Result<Document<'_>, FileError> {
+    toml::de::DeTable::parse(&source.text).map_err(|e| located(source, &e))
+}
+
+/// Reads a document of `source` ([`parse_document`]) into `T`, with the errors of [`parse_toml`].
+pub fn from_document<T: DeserializeOwned>(
+    source: &Source,
+    document: Document<'_>,
+) -> Result<T, FileError> {
+    T::deserialize(toml::de::Deserializer::from(document)).map_err(|e| located(source, &e))
+}
+
+/// A TOML error as a located error in `source`, with a hint for the common serde messages.
+fn located(source: &Source, e: &toml::de::Error) -> FileError {
+    let span = e.span().unwrap_or(0..0);
+    let message = e.message().to_string();
+    let hint = hint_for(&message);
+    FileError::new(source, &Diagnostic::error(message, span).maybe_hint(hint))
 }
 
 /// A hint for the common serde messages.

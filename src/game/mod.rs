@@ -126,9 +126,11 @@ impl Game {
         let tables_src = load::read_source(&dir.join("tables.toml"), &shown(dir, "tables.toml"))?;
         let ruleset = ruleset(&config, &config_src, &tables_src)?;
         let map_src = load::read_source(&dir.join("map.toml"), &shown(dir, "map.toml"))?;
-        let (kind, at) = map::Kind::of(&map_src)?;
+        // One parse of the map: its document says the kind, then is read as that kind of map.
+        let document = load::parse_document(&map_src)?;
+        let (kind, at) = map::Kind::of_document(&map_src, &document)?;
         let (map, geometry) = if kind == map::Kind::Areas {
-            let map_file: MapFile = load::parse_toml(&map_src)?;
+            let map_file: MapFile = load::from_document(&map_src, document)?;
             let powers: Vec<&str> = config.power_ids().collect();
             let map = Map::from_file(map_file, &powers)
                 .map_err(|d| load::first_error(&map_src, &d).expect("errors"))?;

@@ -418,6 +418,8 @@ pub fn check_shared(
     use crate::diag::Diagnostic;
     let mut out = Vec::new();
     let powers: Vec<&str> = config.power_ids().collect();
+    // Looked up once per controlled area: a set, not a scan of the game's powers.
+    let known: std::collections::BTreeSet<&str> = powers.iter().copied().collect();
     // Issue 15.9: turn numbers must not wrap when pbem counts on.
     if state.turn >= MAX_TURN {
         out.push(
@@ -435,7 +437,7 @@ pub fn check_shared(
                     .maybe_hint(map.suggest(a)),
             );
         }
-        if !powers.contains(&p.as_str()) {
+        if !known.contains(p.as_str()) {
             out.push(Diagnostic::error(
                 format!("[control] gives '{a}' to unknown power '{p}'"),
                 0..0,
@@ -443,7 +445,7 @@ pub fn check_shared(
         }
     }
     for p in state.alliances.iter().flatten() {
-        if !powers.contains(&p.as_str()) {
+        if !known.contains(p.as_str()) {
             out.push(Diagnostic::error(
                 format!("an alliance names unknown power '{p}'"),
                 0..0,
@@ -474,7 +476,7 @@ pub fn check_shared(
         }
     }
     for p in state.standing.keys() {
-        if !powers.contains(&p.as_str()) {
+        if !known.contains(p.as_str()) {
             out.push(Diagnostic::error(
                 format!("[standing] names unknown power '{p}'"),
                 0..0,

@@ -112,12 +112,36 @@ impl Kind {
         let Some(kind) = probe.kind else {
             return Ok((Kind::Areas, 0..0));
         };
-        match kind.get_ref().as_str() {
-            "hex" => Ok((Kind::Hex, kind.span())),
-            "grid" => Ok((Kind::Grid, kind.span())),
+        Kind::named(source, kind.get_ref(), kind.span())
+    }
+
+    /// [`Kind::of`] from the file's document, already parsed ([`load::parse_document`]): the map is
+    /// then read from the same document, not parsed again.
+    pub fn of_document(
+        source: &Source,
+        document: &load::Document<'_>,
+    ) -> Result<(Kind, std::ops::Range<usize>), FileError> {
+        match document.get_ref().get("kind") {
+            None => Ok((Kind::Areas, 0..0)),
+            Some(kind) => match kind.get_ref() {
+                toml::de::DeValue::String(name) => Kind::named(source, name, kind.span()),
+                // Not a string: the reader's own message for it.
+                _ => Kind::of(source),
+            },
+        }
+    }
+
+    fn named(
+        source: &Source,
+        name: &str,
+        at: std::ops::Range<usize>,
+    ) -> Result<(Kind, std::ops::Range<usize>), FileError> {
+        match name {
+            "hex" => Ok((Kind::Hex, at)),
+            "grid" => Ok((Kind::Grid, at)),
             other => Err(FileError::new(
                 source,
-                &Diagnostic::error(format!("unknown kind of map '{other}'"), kind.span()).hint(
+                &Diagnostic::error(format!("unknown kind of map '{other}'"), at).hint(
                     "kind is \"hex\" or \"grid\"; an area map (`[[area]]` tables) has no kind",
                 ),
             )),

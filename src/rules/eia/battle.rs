@@ -659,11 +659,11 @@ impl Phase<'_> {
             .map(|(p, _)| p.clone())
             .collect();
         side.lead = eligible.iter().next().cloned().unwrap_or_default();
-        let mut leaders: Vec<usize> = (0..self.board.leaders.len())
-            .filter(|&l| {
-                self.board.leaders[l].area == area
-                    && eligible.contains(&self.board.leaders[l].power)
-            })
+        let mut leaders: Vec<usize> = self
+            .board
+            .leaders_in(area)
+            .into_iter()
+            .filter(|&l| eligible.contains(&self.board.leaders[l].power))
             .collect();
         // Within one nationality its most senior leader commands; across nationalities, seniority.
         leaders.sort_by_key(|&l| {

@@ -43,7 +43,7 @@ pub struct Leader {
 }
 
 /// Land distances from every area to the nearest of a set of areas (`Map::land_distances`).
-pub type Distances = Rc<Vec<Option<u32>>>;
+type Distances = Rc<Vec<Option<u32>>>;
 
 /// The position during resolution. Corps and leaders keep the state's order.
 ///
@@ -60,8 +60,65 @@ pub struct Board {
     pub alliances: Vec<Vec<String>>,
     /// Where the units stand, as of the last query; shared with the [`Sightings`] taken from it.
     index: RefCell<Rc<Index>>,
-    /// Land distances to sets of areas, by the set: they depend on the map alone.
+    /// Land distances to the sets of areas that a bounded search ([`Board::nearest`]) went through
+    /// to the end, by the set: they depend on the map alone.
     distances: RefCell<BTreeMap<Vec<usize>, Distances>>,
+    /// The areas each bounded search reached, by the number of the search, and the map's steps by
+    /// land that the searches take.
+    marks: RefCell<Marks>,
+}
+
+/// Which search last reached each area: a mark per area, reused by every search of the board; and
+/// the steps by land from each area, packed for those searches.
+#[derive(Debug, Clone, Default)]
+struct Marks {
+    search: u32,
+    at: Vec<u32>,
+    steps: LandSteps,
+}
+
+/// The land areas adjacent to each area of a map (`Map::land_distances` steps into land areas only),
+/// one slice of `to` per area: `to[from[a]..from[a + 1]]`.
+#[derive(Debug, Clone, Default)]
+struct LandSteps {
+    from: Vec<u32>,
+    to: Vec<u32>,
+}
+
+impl LandSteps {
+    fn of(map: &Map) -> LandSteps {
+        let mut steps = LandSteps {
+            from: Vec::with_capacity(map.areas.len() + 1),
+            to: Vec::new(),
+        };
+        steps.from.push(0);
+        for a in &map.areas {
+            let land = a.adjacent.iter().filter(|&&n| map.area(n).is_land());
+            steps.to.extend(land.map(|&n| n as u32));
+            steps.from.push(steps.to.len() as u32);
+        }
+        steps
+    }
+
+    fn of_area(&self, a: usize) -> &[u32] {
+        &self.to[self.from[a] as usize..self.from[a + 1] as usize]
+    }
+}
+
+impl Marks {
+    /// Starts a new search on `map`: no area is marked by it yet.
+    fn start(&mut self, map: &Map) -> u32 {
+        if self.at.len() < map.areas.len() {
+            self.at.resize(map.areas.len(), 0);
+            self.steps = LandSteps::of(map);
+        }
+        self.search = self.search.wrapping_add(1);
+        if self.search == 0 {
+            self.at.fill(0);
+            self.search = 1;
+        }
+        self.search
+    }
 }
 
 impl Board {
@@ -102,6 +159,7 @@ impl Board {
             alliances: state.alliances.clone(),
             index: RefCell::default(),
             distances: RefCell::default(),
+            marks: RefCell::default(),
         }
     }
 
@@ -125,6 +183,15 @@ impl Board {
     pub fn corps_in(&self, area: usize) -> Vec<usize> {
         self.index()
             .corps_by_area
+            .get(area)
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// Indices of the leaders standing in `area`, in state order.
+    pub fn leaders_in(&self, area: usize) -> Vec<usize> {
+        self.index()
+            .leaders_by_area
             .get(area)
             .cloned()
             .unwrap_or_default()
@@ -174,16 +241,73 @@ impl Board {
         self.index().leader_ids.get(id).copied()
     }
 
-    /// `map.land_distances(targets)`, computed once per set of targets for the life of the board.
-    pub fn land_distances(&self, map: &Map, targets: &[usize]) -> Distances {
-        if let Some(d) = self.distances.borrow().get(targets) {
-            return Rc::clone(d);
+    /// How far each of `candidates` is from the nearest of `targets` by land (`Map::land_distances`),
+    /// for those that are nearest: each candidate at the least distance gets it, every other one
+    /// `u32::MAX` (all of them when none can reach a target). What a retreat asks (EiA 7.5.2.10.3).
+    ///
+    /// The search goes out from the targets one step at a time and stops at the first step that
+    /// reaches a candidate, so it costs the areas within that distance of the targets, not the map.
+    /// A search that goes through the whole map keeps its distances for the next one to the same
+    /// targets.
+    pub fn nearest(&self, map: &Map, targets: &[usize], candidates: &[usize]) -> Vec<u32> {
+        let mut out = vec![u32::MAX; candidates.len()];
+        if candidates.is_empty() || targets.is_empty() {
+            return out;
         }
-        let d = Rc::new(map.land_distances(targets));
+        if let Some(dist) = self.distances.borrow().get(targets) {
+            let of = |c: usize| dist[c].unwrap_or(u32::MAX);
+            let best = candidates.iter().map(|&c| of(c)).min();
+            for (k, &c) in candidates.iter().enumerate() {
+                if Some(of(c)) == best {
+                    out[k] = of(c);
+                }
+            }
+            return out;
+        }
+        let mut marks = self.marks.borrow_mut();
+        let search = marks.start(map);
+        let Marks { at, steps, .. } = &mut *marks;
+        let (mut frontier, mut next) = (Vec::new(), Vec::new());
+        for &t in targets {
+            if at[t] != search {
+                at[t] = search;
+                frontier.push(t);
+            }
+        }
+        let mut step = 0;
+        loop {
+            // Every area marked is within `step`; the candidates were not within `step - 1`.
+            let mut found = false;
+            for (k, &c) in candidates.iter().enumerate() {
+                if at[c] == search {
+                    out[k] = step;
+                    found = true;
+                }
+            }
+            if found {
+                return out;
+            }
+            if frontier.is_empty() {
+                break;
+            }
+            next.clear();
+            for &a in &frontier {
+                for &n in steps.of_area(a) {
+                    let n = n as usize;
+                    if at[n] != search {
+                        at[n] = search;
+                        next.push(n);
+                    }
+                }
+            }
+            std::mem::swap(&mut frontier, &mut next);
+            step += 1;
+        }
+        // No candidate can reach the targets: the search went through all it could.
         self.distances
             .borrow_mut()
-            .insert(targets.to_vec(), Rc::clone(&d));
-        d
+            .insert(targets.to_vec(), Rc::new(map.land_distances(targets)));
+        out
     }
 
     /// The index, brought up to date with every unit borrowed mutably since the last query.
@@ -367,6 +491,8 @@ struct Index {
     leaders_at: Vec<Option<(usize, u32)>>,
     /// The corps that are not eliminated in each area, in state order.
     corps_by_area: Vec<Vec<usize>>,
+    /// The leaders in each area, in state order.
+    leaders_by_area: Vec<Vec<usize>>,
     /// The units (corps not eliminated, leaders) of each power in each area: (power, count).
     units_by_area: Vec<Vec<(u32, u32)>>,
 }
@@ -420,10 +546,18 @@ impl Index {
             return;
         }
         if let Some((area, power)) = was {
+            let list = &mut self.leaders_by_area[area];
+            if let Ok(k) = list.binary_search(&i) {
+                list.remove(k);
+            }
             self.count(area, power, -1);
         }
         if let Some((area, power)) = now {
             self.grow(area);
+            let list = &mut self.leaders_by_area[area];
+            if let Err(k) = list.binary_search(&i) {
+                list.insert(k, i);
+            }
             self.count(area, power, 1);
         }
     }
@@ -431,6 +565,7 @@ impl Index {
     fn grow(&mut self, area: usize) {
         if self.corps_by_area.len() <= area {
             self.corps_by_area.resize_with(area + 1, Vec::new);
+            self.leaders_by_area.resize_with(area + 1, Vec::new);
             self.units_by_area.resize_with(area + 1, Vec::new);
         }
     }
@@ -610,6 +745,10 @@ mod tests {
         for a in 0..map.areas.len() {
             let corps = naive_corps_in(b, a);
             assert_eq!(b.corps_in(a), corps, "corps in area {a}");
+            let leaders: Vec<usize> = (0..b.leaders.len())
+                .filter(|&l| b.leaders[l].area == a)
+                .collect();
+            assert_eq!(b.leaders_in(a), leaders, "leaders in area {a}");
             let powers: BTreeSet<String> =
                 corps.iter().map(|&i| b.corps[i].power.clone()).collect();
             assert_eq!(b.powers_in(a), powers);
@@ -691,19 +830,49 @@ mod tests {
         check(&map, &copy);
     }
 
+    /// A grid whose column `SIDE / 2` is sea from the second row down: land searches go round it by
+    /// the first row, or not at all once `closed`.
+    fn grid_with_sea(closed: bool) -> Map {
+        let mut map = grid();
+        for y in usize::from(!closed)..SIDE {
+            map.areas[y * SIDE + SIDE / 2].kind = crate::game::map::AreaKind::Sea;
+        }
+        map
+    }
+
+    /// What `Board::nearest` must answer, from the map's distances over the whole map.
+    fn naive_nearest(map: &Map, targets: &[usize], candidates: &[usize]) -> Vec<u32> {
+        let dist = map.land_distances(targets);
+        let of = |c: usize| dist[c].unwrap_or(u32::MAX);
+        let best = candidates.iter().map(|&c| of(c)).min();
+        candidates
+            .iter()
+            .map(|&c| if Some(of(c)) == best { of(c) } else { u32::MAX })
+            .collect()
+    }
+
+    /// EiA 7.5.2.10.3 asks which open areas are nearest a depot: the bounded search answers as the
+    /// map's distances do, on open land, round a sea, across no way at all, and again from the
+    /// distances kept by a search that went through the whole map.
     #[test]
-    fn land_distances_are_the_maps() {
-        let map = grid();
-        let b = board(&map, &mut Roller::new(&[1; 32], "x"));
-        for targets in [vec![0], vec![3, 17], vec![]] {
-            assert_eq!(
-                *b.land_distances(&map, &targets),
-                map.land_distances(&targets)
-            );
-            assert_eq!(
-                *b.land_distances(&map, &targets),
-                map.land_distances(&targets)
-            );
+    fn nearest_answers_as_the_maps_distances() {
+        let mut r = Roller::new(&[5; 32], "nearest");
+        for closed in [false, true] {
+            let map = grid_with_sea(closed);
+            let b = board(&map, &mut r);
+            let n = map.areas.len() as u32;
+            for round in 0..300 {
+                let pick = |r: &mut Roller, k: u32| -> Vec<usize> {
+                    (0..r.die(k) - 1).map(|_| r.die(n) as usize - 1).collect()
+                };
+                let targets = pick(&mut r, 4);
+                let candidates = pick(&mut r, 6);
+                assert_eq!(
+                    b.nearest(&map, &targets, &candidates),
+                    naive_nearest(&map, &targets, &candidates),
+                    "round {round}: targets {targets:?}, candidates {candidates:?}"
+                );
+            }
         }
     }
 }

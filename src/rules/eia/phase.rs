@@ -231,9 +231,10 @@ impl Phase<'_> {
 
     pub(super) fn push(&mut self, event: Event, area: usize, also: &BTreeSet<String>) {
         let seen = self.watchers_of(area, also);
-        let area_id = self.map.area(area).id.clone();
-        self.events
-            .push(event.at(&area_id).seen_by(seen.iter().map(String::as_str)));
+        let mut event = event.at(&self.map.area(area).id);
+        // `seen_by`, with the names moved rather than copied.
+        event.visible_to.extend(seen);
+        self.events.push(event);
     }
 
     /// The attacks that lead to combat: declared by a power with corps in the area (those of them for

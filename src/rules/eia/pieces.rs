@@ -2,7 +2,7 @@
 //! insurrection levies, checked against the map and the powers (the shared keys are checked by
 //! `game::state::check_shared`), and seen by the engine as units.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use toml::Spanned;
 
@@ -20,6 +20,8 @@ pub fn check_pieces(state: &State, config: &GameConfig, map: &Map) -> Vec<Diagno
     let mut out = Vec::new();
     let eia = EiaState::of(state);
     let powers: Vec<&str> = config.power_ids().collect();
+    // Looked up once per unit: a set, not a scan of the game's powers.
+    let known: BTreeSet<&str> = powers.iter().copied().collect();
     let area = |a: &Spanned<String>, out: &mut Vec<Diagnostic>| -> Option<usize> {
         let found = map.find(a.get_ref());
         if found.is_none() {
@@ -32,7 +34,7 @@ pub fn check_pieces(state: &State, config: &GameConfig, map: &Map) -> Vec<Diagno
         found
     };
     let power = |p: &Spanned<String>, out: &mut Vec<Diagnostic>| {
-        if !powers.contains(&p.get_ref().as_str()) {
+        if !known.contains(p.get_ref().as_str()) {
             out.push(
                 Diagnostic::error(format!("unknown power '{}'", p.get_ref()), p.span()).maybe_hint(
                     did_you_mean(p.get_ref(), powers.iter().copied())
@@ -105,7 +107,7 @@ pub fn check_pieces(state: &State, config: &GameConfig, map: &Map) -> Vec<Diagno
     }
     for l in &eia.insurrection {
         unique(&Spanned::new(0..0, l.id.clone()), &mut out);
-        if !powers.contains(&l.power.as_str()) {
+        if !known.contains(l.power.as_str()) {
             out.push(Diagnostic::error(
                 format!(
                     "insurrection corps {} belongs to unknown power '{}'",

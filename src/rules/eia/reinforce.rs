@@ -124,9 +124,10 @@ impl Phase<'_> {
         let from = self.board.corps[i].area;
         let need = self
             .board
-            .leaders
-            .iter()
-            .filter(|l| l.area == from && l.power == power)
+            .leaders_in(from)
+            .into_iter()
+            .map(|l| &self.board.leaders[l])
+            .filter(|l| l.power == power)
             .map(|l| l.rating)
             .max()
             .unwrap_or(self.eia.tables.reinforce.no_leader);

@@ -92,10 +92,11 @@ impl Phase<'_> {
                 .into_iter()
                 .filter(|&i| &self.board.corps[i].power == power)
                 .collect();
-            let leaders: Vec<usize> = (0..self.board.leaders.len())
-                .filter(|&l| {
-                    self.board.leaders[l].area == area && &self.board.leaders[l].power == power
-                })
+            let leaders: Vec<usize> = self
+                .board
+                .leaders_in(area)
+                .into_iter()
+                .filter(|&l| &self.board.leaders[l].power == power)
                 .collect();
             if corps.is_empty() && leaders.is_empty() {
                 continue;
@@ -129,16 +130,14 @@ impl Phase<'_> {
             .filter(|&n| self.map.area(n).is_land())
             .filter(|&n| !self.board.enemies_in(n, power))
             .collect();
-        let depots = self.depots.get(power).cloned().unwrap_or_default();
-        let dist = self.board.land_distances(self.map, &depots);
-        let best = candidates
-            .iter()
-            .map(|&n| dist[n].unwrap_or(u32::MAX))
-            .min();
+        let depots = self.depots.get(power).map_or(&[][..], Vec::as_slice);
+        let dist = self.board.nearest(self.map, depots, &candidates);
+        let best = dist.iter().copied().min();
         let mut tied: Vec<usize> = candidates
             .iter()
-            .copied()
-            .filter(|&n| Some(dist[n].unwrap_or(u32::MAX)) == best)
+            .zip(&dist)
+            .filter(|&(_, &d)| Some(d) == best)
+            .map(|(&n, _)| n)
             .collect();
         tied.sort_by(|a, b| {
             self.map
