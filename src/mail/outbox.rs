@@ -614,82 +614,93 @@ mod tests {
         crlf_7bit_len(text).map(|len| Wire::Crlf(text, len).into_vec())
     }
 
+    /// The bodies of a test message: HTML that lettre encodes (not ASCII), a JSON long enough to be
+    /// surely shorter quoted, an SVG that travels as it is, bytes that go in base64.
+    struct Sample {
+        html: String,
+        json: Vec<u8>,
+        svg: Vec<u8>,
+        bin: Vec<u8>,
+    }
+
+    /// A message of nested multiparts with a part of each kind, its bodies made by `body`.
+    fn sample_message<'d>(d: &'d Sample, mut body: impl FnMut(Wire<'d>) -> Body) -> Vec<u8> {
+        let part = |ct: ContentType, b: Body| SinglePart::builder().header(ct).body(b);
+        let ct = |t: &str| ContentType::parse(t).unwrap();
+        let text = part(
+            ContentType::TEXT_PLAIN,
+            body(super::body("Report\nline two\n")),
+        );
+        let html = part(ContentType::TEXT_HTML, body(super::body(&d.html)));
+        let png = Attachment::new_inline("map@pbem".into()).body(d.bin.clone(), ct("image/png"));
+        let alternative = MultiPart::alternative()
+            .boundary("alt")
+            .singlepart(text)
+            .multipart(
+                MultiPart::related()
+                    .boundary("rel")
+                    .singlepart(html)
+                    .singlepart(png),
+            );
+        let attached =
+            |name: &str, w: Wire<'d>, t: &str, body: &mut dyn FnMut(Wire<'d>) -> Body| {
+                Attachment::new(name.into()).body(body(w), ct(t))
+            };
+        let mixed = MultiPart::mixed()
+            .boundary("mixed")
+            .multipart(alternative)
+            .singlepart(attached(
+                "r.json",
+                attachment(&d.json),
+                "application/json",
+                &mut body,
+            ))
+            .singlepart(attached(
+                "m.svg",
+                attachment(&d.svg),
+                "image/svg+xml",
+                &mut body,
+            ))
+            .singlepart(attached(
+                "b.bin",
+                attachment(&d.bin),
+                "application/octet-stream",
+                &mut body,
+            ));
+        Message::builder()
+            .from("r@example.org".parse().unwrap())
+            .to("p@example.org".parse().unwrap())
+            .subject("s")
+            .date(std::time::SystemTime::UNIX_EPOCH)
+            .message_id(Some("<m@pbem>".into()))
+            .multipart(mixed)
+            .unwrap()
+            .formatted()
+    }
+
     /// A message laid out around the markers of its bodies and put together is, byte for byte,
     /// the message lettre makes of the bodies themselves: 7bit text, text lettre encodes, JSON in
     /// quoted-printable, an SVG as it is, bytes in base64, inline and attached, nested multiparts.
     #[test]
     fn a_message_put_together_is_what_lettre_makes_of_its_bodies() {
-        let html = "<p>Caf\u{e9}</p>\n".repeat(3);
-        // Long enough to be surely shorter quoted than in base64: encoded as it is put in.
-        let json = "{\"a\": \"b=c\", \"text\": \"a long line of the report\"}\n"
-            .repeat(9)
-            .into_bytes();
-        assert!(matches!(attachment(&json), Wire::Quoted(..)));
-        let svg = b"<svg>\r\n</svg>\r\n".to_vec();
-        let bin = vec![0x89u8, b'P', b'N', b'G', 0, 1, 2, 0xff];
-        let message = |mut body: Box<dyn FnMut(Wire) -> Body>| {
-            let part = |ct: ContentType, b: Body| SinglePart::builder().header(ct).body(b);
-            let alternative = MultiPart::alternative()
-                .boundary("alt")
-                .singlepart(part(
-                    ContentType::TEXT_PLAIN,
-                    body(super::body("Report\nline two\n")),
-                ))
-                .multipart(
-                    MultiPart::related()
-                        .boundary("rel")
-                        .singlepart(part(ContentType::TEXT_HTML, body(super::body(&html))))
-                        .singlepart(
-                            Attachment::new_inline("map@pbem".into())
-                                .body(bin.clone(), ContentType::parse("image/png").unwrap()),
-                        ),
-                );
-            let ct = |t: &str| ContentType::parse(t).unwrap();
-            let mixed = MultiPart::mixed()
-                .boundary("mixed")
-                .multipart(alternative)
-                .singlepart(
-                    Attachment::new("r.json".into())
-                        .body(body(attachment(&json)), ct("application/json")),
-                )
-                .singlepart(
-                    Attachment::new("m.svg".into())
-                        .body(body(attachment(&svg)), ct("image/svg+xml")),
-                )
-                .singlepart(
-                    Attachment::new("b.bin".into())
-                        .body(body(attachment(&bin)), ct("application/octet-stream")),
-                );
-            Message::builder()
-                .from("r@example.org".parse().unwrap())
-                .to("p@example.org".parse().unwrap())
-                .subject("s")
-                .date(std::time::SystemTime::UNIX_EPOCH)
-                .message_id(Some("<m@pbem>".into()))
-                .multipart(mixed)
-                .unwrap()
-                .formatted()
+        let d = Sample {
+            html: "<p>Caf\u{e9}</p>\n".repeat(3),
+            json: "{\"a\": \"b=c\", \"text\": \"a long line of the report\"}\n"
+                .repeat(9)
+                .into_bytes(),
+            svg: b"<svg>\r\n</svg>\r\n".to_vec(),
+            bin: vec![0x89u8, b'P', b'N', b'G', 0, 1, 2, 0xff],
         };
-        let whole = message(Box::new(|w: Wire| {
+        assert!(matches!(attachment(&d.json), Wire::Quoted(..)));
+        let whole = sample_message(&d, |w| {
             let encoding = w.encoding();
             match w {
                 Wire::Lettre(b) => b,
                 w => Body::dangerous_pre_encoded(w.into_vec(), encoding),
             }
-        }));
-        let bodies = std::rc::Rc::new(std::cell::RefCell::new(Bodies::new("0123abcd")));
-        let putting = bodies.clone();
-        // The wires borrow the test's bytes; `Bodies` keeps them until it puts them together.
-        let layout = message(Box::new(move |w: Wire| {
-            let w: Wire<'static> = match w {
-                Wire::Crlf(t, len) => Wire::Crlf(Box::leak(t.to_string().into_boxed_str()), len),
-                Wire::Ready(b, e) => Wire::Ready(b.into_owned().into(), e),
-                Wire::Quoted(b, len) => Wire::Quoted(Box::leak(b.to_vec().into_boxed_slice()), len),
-                Wire::Lettre(b) => Wire::Lettre(b),
-            };
-            putting.borrow_mut().put(w)
-        }));
-        let bodies = std::rc::Rc::try_unwrap(bodies).ok().unwrap().into_inner();
+        });
+        let mut bodies = Bodies::new("0123abcd");
+        let layout = sample_message(&d, |w| bodies.put(w));
         assert_eq!(
             bodies.wires.len(),
             3,
