@@ -129,6 +129,17 @@ fn pbem(env: Env, cwd: &Path) -> Command {
     c
 }
 
+/// Runs `cmd`, failing the test with its error output (after `what`) unless it succeeds.
+fn run_ok(cmd: &mut Command, what: &str) -> std::process::Output {
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{what}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 /// Runs `pbem demo --dir <work>/<sub>/d` from `<work>/<cwd>`, naming the folder relatively; returns
 /// the game folder's files and the summary printed, with the folder's path taken out.
 fn demo(env: Env, work: &Path, sub: &str, cwd: &str) -> (Tree, String) {
@@ -136,17 +147,7 @@ fn demo(env: Env, work: &Path, sub: &str, cwd: &str) -> (Tree, String) {
     fs::create_dir_all(&cwd).unwrap();
     fs::create_dir_all(work.join(sub)).unwrap();
     let rel = pathdiff(&work.join(sub).join("d"), &cwd);
-    let out = pbem(env, &cwd)
-        .args(["demo", "--dir"])
-        .arg(&rel)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}: {}",
-        env.name,
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = run_ok(pbem(env, &cwd).args(["demo", "--dir"]).arg(&rel), env.name);
     let stdout = String::from_utf8(out.stdout)
         .unwrap()
         .replace(rel.to_str().unwrap(), "<dir>");
@@ -198,15 +199,11 @@ fn resolving_again_under_another_environment_and_folder_gives_the_same_bytes() {
                 (far, rel)
             }
         };
-        let out = pbem(*env, &cwd)
-            .args(["resolve", "--turn", "1", "--force"])
-            .arg(&arg)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        run_ok(
+            pbem(*env, &cwd)
+                .args(["resolve", "--turn", "1", "--force"])
+                .arg(&arg),
+            env.name,
         );
         assert_same(&first, &tree(&work.path().join("x/d")), env.name);
     }
@@ -218,21 +215,20 @@ fn the_name_the_game_folder_is_given_does_not_change_the_bytes() {
     let (first, _) = demo(ENVS[0], work.path(), "x", ".");
     let game = work.path().join("x/d/ulm-1805");
     // From inside the folder, as `.`.
-    let out = pbem(ENVS[0], &game)
-        .args(["resolve", "--turn", "1", "--force", "."])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
+    run_ok(
+        pbem(ENVS[0], &game).args(["resolve", "--turn", "1", "--force", "."]),
+        "resolved as `.`",
+    );
     assert_same(&first, &tree(&work.path().join("x/d")), "resolved as `.`");
     // Renamed.
     let renamed = work.path().join("x/d/my-game");
     fs::rename(&game, &renamed).unwrap();
-    let out = pbem(ENVS[0], work.path())
-        .args(["resolve", "--turn", "1", "--force"])
-        .arg(&renamed)
-        .output()
-        .unwrap();
-    assert!(out.status.success());
+    run_ok(
+        pbem(ENVS[0], work.path())
+            .args(["resolve", "--turn", "1", "--force"])
+            .arg(&renamed),
+        "resolved in a renamed folder",
+    );
     let mut again = tree(&work.path().join("x/d"));
     again = again
         .into_iter()
@@ -257,16 +253,12 @@ fn the_number_of_threads_making_the_reports_does_not_change_the_bytes() {
             if first.is_some() || game == &demo_game {
                 args.push("--force");
             }
-            let out = pbem(ENVS[0], work.path())
-                .env("PBEM_THREADS", threads)
-                .args(&args)
-                .arg(game)
-                .output()
-                .unwrap();
-            assert!(
-                out.status.success(),
-                "{threads} threads: {}",
-                String::from_utf8_lossy(&out.stderr)
+            run_ok(
+                pbem(ENVS[0], work.path())
+                    .env("PBEM_THREADS", threads)
+                    .args(&args)
+                    .arg(game),
+                &format!("{threads} threads"),
             );
             let now = tree(game);
             match &first {
