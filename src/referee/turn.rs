@@ -254,20 +254,7 @@ pub fn compute_into(
         let writer = scope.spawn(move || -> Result<BTreeMap<String, String>> {
             let mut digests = BTreeMap::new();
             for (rel, path, made) in received {
-                // A message's digest is of what it says: its envelope is the one of the moment it is
-                // sent (`mail::envelope`).
-                let (bytes, digest) = match made {
-                    Made::Bytes(b) => {
-                        let d = sha256_hex(&b);
-                        (b, d)
-                    }
-                    Made::Mail(m) => {
-                        let b = m.render_for(config)?;
-                        let d = crate::mail::envelope::content_digest(&b);
-                        (b, d)
-                    }
-                    Made::Ready { bytes, digest } => (bytes, digest),
-                };
+                let (bytes, digest) = made.ready(config)?;
                 sink(&path, &bytes)?;
                 digests.insert(rel, digest);
             }
@@ -302,16 +289,41 @@ enum Made {
 impl Made {
     /// `bytes` with their digest.
     fn bytes(bytes: Vec<u8>) -> Made {
-        let digest = sha256_hex(&bytes);
+        let (bytes, digest) = hashed(bytes);
         Made::Ready { bytes, digest }
     }
 
-    /// The message rendered, with the digest of what it says (as the writer's, above).
+    /// The message rendered, with the digest of what it says.
     fn mail(m: &outbox::Outgoing, config: &crate::game::config::GameConfig) -> Result<Made> {
-        let bytes = m.render_for(config)?;
-        let digest = crate::mail::envelope::content_digest(&bytes);
+        let (bytes, digest) = rendered(m, config)?;
         Ok(Made::Ready { bytes, digest })
     }
+
+    /// The file's bytes and their digest for the record, made now if they are not yet.
+    fn ready(self, config: &crate::game::config::GameConfig) -> Result<(Vec<u8>, String)> {
+        match self {
+            Made::Bytes(bytes) => Ok(hashed(bytes)),
+            Made::Mail(m) => rendered(&m, config),
+            Made::Ready { bytes, digest } => Ok((bytes, digest)),
+        }
+    }
+}
+
+/// `bytes` and their SHA-256.
+fn hashed(bytes: Vec<u8>) -> (Vec<u8>, String) {
+    let digest = sha256_hex(&bytes);
+    (bytes, digest)
+}
+
+/// The message rendered, and the digest of what it says: its envelope is the one of the moment it
+/// is sent (`mail::envelope`).
+fn rendered(
+    m: &outbox::Outgoing,
+    config: &crate::game::config::GameConfig,
+) -> Result<(Vec<u8>, String)> {
+    let bytes = m.render_for(config)?;
+    let digest = crate::mail::envelope::content_digest(&bytes);
+    Ok((bytes, digest))
 }
 
 fn put_bytes(
