@@ -582,6 +582,38 @@ fn a_games_own_summary_template_reads_every_field_of_decisions_and_combat_events
     }
 }
 
+/// The summary's long lists are written by pbem (`{{ decisions_text }}`, `{{ combats_text }}`): a
+/// game's own template that loops over `decisions` and `combats`, as the bundled one did before
+/// (`tests/templates/summary-loops.txt.j2`), writes the same summary, byte for byte.
+#[test]
+fn a_summary_template_looping_over_decisions_and_combats_writes_the_bundled_summary() {
+    let (_t, game) = unresolved_demo();
+    let (_t2, built_in) = unresolved_demo();
+    for g in [&game, &built_in] {
+        // A power without orders: the defaults' decisions are listed under its name too.
+        fs::remove_file(g.join("orders/1/austria.txt")).unwrap();
+    }
+    support::write(
+        &game,
+        "templates/summary.txt.j2",
+        include_str!("templates/summary-loops.txt.j2"),
+    );
+    for g in [&game, &built_in] {
+        pbem().arg("resolve").arg(g).assert().success();
+    }
+    let own = fs::read_to_string(game.join("turns/1/summary.txt")).unwrap();
+    let built = fs::read_to_string(built_in.join("turns/1/summary.txt")).unwrap();
+    assert!(
+        built.contains("What the defaults did for Austria:"),
+        "{built}"
+    );
+    assert!(
+        built.contains("    roll ") && built.contains("      roll "),
+        "{built}"
+    );
+    assert_eq!(own, built);
+}
+
 /// The HTML of a report's mail, decoded.
 fn mail_html(game: &Path, power: &str) -> String {
     let eml = fs::read(game.join(format!("mail/outbox/t0001-report-{power}.eml"))).unwrap();

@@ -13,6 +13,7 @@ pub mod lines;
 pub mod map;
 pub mod png;
 pub mod summary;
+mod summary_lines;
 pub mod svg;
 pub mod templates;
 pub mod values;

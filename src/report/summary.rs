@@ -8,12 +8,12 @@ use std::sync::Arc;
 use minijinja::value::{Enumerator, Object, Value};
 use serde::Serialize;
 
-use crate::decide::DecidedBy;
 use crate::engine::event::Event;
 use crate::engine::inputs::OrdersFileStatus;
 use crate::game::Game;
 use crate::mail::outbox;
 
+use super::summary_lines::{by, combats_text, decisions_text, CombatEvents};
 use super::view::{event_line, EventLine};
 use super::DiceHeader;
 
@@ -125,21 +125,21 @@ struct SummaryView {
     powers: Vec<PowerOrders>,
     missing: Vec<String>,
     unauthenticated: Vec<String>,
-    decisions: Vec<Value>,
-    combats: Vec<Combat>,
+    decision_count: usize,
+    /// Every decision, written by pbem (`summary_lines`): what the bundled template shows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    decisions_text: Option<String>,
+    /// Every decision as values, made only for a template that names them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    decisions: Option<Vec<Value>>,
+    combat_count: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    combats_text: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    combats: Option<Vec<Combat>>,
     events: usize,
     rolls: usize,
     header: DiceHeader,
-}
-
-/// How a decision was settled, as the referee reads it.
-fn by(d: DecidedBy) -> &'static str {
-    match d {
-        DecidedBy::Order => "by its order",
-        DecidedBy::Standing => "by its standing order",
-        DecidedBy::Sop => "by the SOP",
-        DecidedBy::Roll => "at random",
-    }
 }
 
 fn decision(e: &Event) -> Option<Decision> {
@@ -160,6 +160,14 @@ fn decision(e: &Event) -> Option<Decision> {
 
 /// Renders the referee's summary of a turn (`templates/summary.txt.j2`).
 pub fn summary(game: &Game, input: &SummaryInput<'_>) -> anyhow::Result<String> {
+    let template = super::templates::Template::load(game, "summary.txt")?;
+    // The long lists are made in the forms the template names (`summary_lines`).
+    let names = template.names();
+    let decided: Vec<&Event> = input
+        .events
+        .iter()
+        .filter(|e| e.decision.is_some())
+        .collect();
     // Every decision once, and each power's among them, in turn order.
     let decisions: Vec<(&str, Value)> = input
         .events
@@ -254,27 +262,23 @@ pub fn summary(game: &Game, input: &SummaryInput<'_>) -> anyhow::Result<String> 
             by_area.entry(area.as_str()).or_default().push(x);
         }
     }
-    let mut combats: Vec<Combat> = Vec::new();
+    let mut combats: Vec<CombatEvents> = Vec::new();
     let mut done: BTreeSet<&str> = BTreeSet::new();
     for e in input.events.iter().filter(|e| e.kind == "combat") {
         let Some(area) = &e.area else { continue };
         if !done.insert(area.as_str()) {
             continue;
         }
-        let events: Vec<Value> = by_area
+        let events: Vec<&Event> = by_area
             .get(area.as_str())
             .into_iter()
             .flatten()
             .filter(|x| !matches!(x.kind.as_str(), "move" | "control" | "attack"))
-            .map(|x| {
-                let mut line = event_line(x);
-                line.decided = x.decision.as_ref().map(|d| by(d.by).to_string());
-                Value::from_object(CombatLine(line))
-            })
+            .copied()
             .collect();
         let seen_by: Vec<&str> = e.visible_to.iter().map(String::as_str).collect();
-        combats.push(Combat {
-            area: area.clone(),
+        combats.push(CombatEvents {
+            area,
             events,
             seen_by: seen_by.join(", "),
         });
@@ -306,8 +310,20 @@ pub fn summary(game: &Game, input: &SummaryInput<'_>) -> anyhow::Result<String> 
         powers,
         missing,
         unauthenticated,
-        decisions: decisions.into_iter().map(|(_, d)| d).collect(),
-        combats,
+        decision_count: decisions.len(),
+        decisions_text: names
+            .contains("decisions_text")
+            .then(|| decisions_text(&decided)),
+        decisions: names
+            .contains("decisions")
+            .then(|| decisions.into_iter().map(|(_, d)| d).collect()),
+        combat_count: combats.len(),
+        combats_text: names
+            .contains("combats_text")
+            .then(|| combats_text(&combats)),
+        combats: names
+            .contains("combats")
+            .then(|| combats.iter().map(combat_values).collect()),
         events: input.events.len(),
         rolls: input
             .events
@@ -316,7 +332,24 @@ pub fn summary(game: &Game, input: &SummaryInput<'_>) -> anyhow::Result<String> 
             .sum(),
         header: input.header.clone(),
     };
-    super::templates::render(game, "summary.txt", &view)
+    template.render(&view)
+}
+
+/// A combat as the values of a game's own template that loops over `combats`.
+fn combat_values(c: &CombatEvents) -> Combat {
+    Combat {
+        area: c.area.to_string(),
+        events: c
+            .events
+            .iter()
+            .map(|x| {
+                let mut line = event_line(x);
+                line.decided = x.decision.as_ref().map(|d| by(d.by).to_string());
+                Value::from_object(CombatLine(line))
+            })
+            .collect(),
+        seen_by: c.seen_by.clone(),
+    }
 }
 
 /// The most of a summary its mail carries: larger messages are refused by most mail servers (10 to
@@ -371,6 +404,130 @@ fn mailed_part(text: &str, turn: u32, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::decide::DecidedBy;
+
+    /// The loops the bundled summary template held before its lists were written by pbem.
+    const DECISIONS_LOOP: &str = "{% for d in decisions %}
+- for {{ d.power }}, {{ d.by }}: {{ d.text }}
+    [{{ d.citation }}]
+{% for r in d.rolls %}
+    roll {{ r }}
+{% endfor %}
+{% endfor %}";
+    const COMBATS_LOOP: &str = "{% for c in combats %}
+{{ c.area }} (seen by {{ c.seen_by }}):
+{% for e in c.events %}
+  - {{ e.text }}{% if e.decided_for %} [for {{ e.decided_for }}, {{ e.decided }}]{% endif %}
+
+{% for r in e.rolls %}
+      roll {{ r.label }}: {{ r.dice }} -> {{ r.faces }}
+{% endfor %}
+{% endfor %}
+{% endfor %}";
+
+    fn looped(source: &str, key: &str, value: Value) -> String {
+        let mut env = minijinja::Environment::new();
+        env.set_trim_blocks(true);
+        env.set_lstrip_blocks(true);
+        env.add_template("loop", source).unwrap();
+        let out = env
+            .get_template("loop")
+            .unwrap()
+            .render(BTreeMap::from([(key, value)]))
+            .unwrap();
+        out.strip_suffix('\n').unwrap_or(&out).to_string()
+    }
+
+    /// Events of every shape: decided by each of the four, for nobody, with no roll, several dice,
+    /// a sealed roll, text beyond ASCII and characters HTML would escape.
+    fn events() -> Vec<Event> {
+        use crate::engine::event::{Die, Roll};
+        let rule = crate::rule::Rule {
+            system: "EiA",
+            number: "7.5.2.10.2",
+            topic: "victors always pursue",
+        };
+        let roll = |label: &str, faces: &[(u32, u32)], sealed| Roll {
+            label: label.to_string(),
+            dice: faces
+                .iter()
+                .map(|&(sides, face)| Die { sides, face })
+                .collect(),
+            sealed,
+        };
+        vec![
+            Event::new(rule, "combat", "Battle of Ulm <b> & 'Würzburg'")
+                .at("ulm")
+                .seen_by(["austria", "france"])
+                .roll(roll("combat/area=ulm/round=1", &[(6, 5), (6, 2)], false)),
+            Event::new(rule, "pursuit", "France pursues.")
+                .at("ulm")
+                .decided("france", DecidedBy::Sop)
+                .roll(roll("pursuit/area=ulm", &[(6, 1)], false))
+                .roll(roll("sealed/area=ulm", &[(6, 3)], true)),
+            Event::new(rule, "move", "A move is no part of the combat.")
+                .at("ulm")
+                .decided("austria", DecidedBy::Order),
+            Event::new(rule, "decision", "Decided for nobody.")
+                .at("ulm")
+                .decided("", DecidedBy::Standing),
+            Event::new(rule, "combat", "Battle of Vienna.")
+                .at("vienna")
+                .seen_by(["austria"])
+                .decided("austria", DecidedBy::Roll),
+            Event::new(rule, "round", "Round 1 at Vienna.")
+                .at("vienna")
+                .roll(roll(
+                    "combat/area=vienna/round=1",
+                    &[(10, 10), (6, 6), (6, 1)],
+                    false,
+                )),
+            Event::new(rule, "control", "Elsewhere, with no area and no decision."),
+        ]
+    }
+
+    #[test]
+    fn the_lists_are_those_of_the_template_loops() {
+        let events = events();
+        let decided: Vec<&Event> = events.iter().filter(|e| e.decision.is_some()).collect();
+        let values: Vec<Value> = events
+            .iter()
+            .filter_map(decision)
+            .map(Value::from_object)
+            .collect();
+        assert_eq!(
+            decisions_text(&decided),
+            looped(DECISIONS_LOOP, "decisions", Value::from(values))
+        );
+        let area_events = |area: &str| -> Vec<&Event> {
+            events
+                .iter()
+                .filter(|e| e.area.as_deref() == Some(area) && e.kind != "move")
+                .collect()
+        };
+        let combats = [
+            CombatEvents {
+                area: "ulm",
+                events: area_events("ulm"),
+                seen_by: "austria, france".to_string(),
+            },
+            CombatEvents {
+                area: "vienna",
+                events: area_events("vienna"),
+                seen_by: "austria".to_string(),
+            },
+        ];
+        let text = combats_text(&combats);
+        let values: Vec<Combat> = combats.iter().map(combat_values).collect();
+        assert_eq!(
+            text,
+            looped(COMBATS_LOOP, "combats", Value::from_serialize(&values))
+        );
+        assert!(!text.contains("sealed/"), "{text}");
+        assert!(text.contains("d10 d6 d6 -> 10 6 1"), "{text}");
+        assert_eq!(decisions_text(&[]), "");
+        assert_eq!(combats_text(&[]), "");
+    }
 
     #[test]
     fn a_summary_too_large_to_mail_is_cut_at_a_line_and_says_where_the_whole_is() {

@@ -3,7 +3,7 @@
 //! repository's `templates/` are used.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use anyhow::{Context, Result};
@@ -85,6 +85,15 @@ impl Template {
         let t = self.env.get_template(name)?;
         t.render(context)
             .with_context(|| format!("cannot render template {name}"))
+    }
+
+    /// The values the template names (its variables not set inside it), so that a value it never
+    /// reads need not be made (a template here includes, imports and extends nothing).
+    pub fn names(&self) -> BTreeSet<String> {
+        self.env
+            .get_template(&self.name)
+            .map(|t| t.undeclared_variables(false).into_iter().collect())
+            .unwrap_or_default()
     }
 
     /// The template's `{% block NAME %}` (one of [`BLOCKS`]) as a template of its own, when the
