@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Issue 18's rows: a turn of 24 and of 1,000 powers at 10,000 and 100,000 units, as processes.
 
-For each size: `cargo run --release --example synth` writes the game, `pbem resolve` resolves turn 1
-three times (the first, then twice `--turn 1 --force`) under /usr/bin/time: the median wall time and
-peak memory. The floor is what any program must do for the same turn: read every input file (game,
+For each size: `cargo run --release --example synth` writes the game; `pbem resolve` resolves turn 1
+of three fresh copies of it for the first time, as the referee does, under /usr/bin/time: the median
+wall time, CPU time and peak memory; then the last copy once more with `--turn 1 --force` (which also
+removes what the first resolution wrote). The floor is what any program must do for the same turn: read every input file (game,
 map, state, orders) and write every byte the turn wrote (the reports and mail of each power, the
-state, the log, the summary), each file created anew, then one sync of the file system. Also: the
+state, the log, the summary), each file created anew in a new folder, then one sync of the file system. Also: the
 bytes of the largest report of a power (its four forms and its mail) and how many units it sees.
 
     cargo build --release --bin pbem && cargo build --example synth   (or --release for both)
@@ -13,7 +14,9 @@ bytes of the largest report of a power (its four forms and its mail) and how man
 
 Each game is written with `[mail] map_png = false` (synth's `--map-png false`, as a referee of
 hundreds of powers sets it: the PNG of each mail costs about 45 ms a power); `--map-png` keeps it.
---quick: the 10,000-unit sizes only; --runs 1: one resolution and one floor of each; --sizes 24x417,1000x10: the sizes given (powers x units each). Needs 10 GB of free disk at 100,000 units.
+--quick: the 10,000-unit sizes only; --runs 1: one resolution and one floor of each; --sizes 24x417,1000x10: the sizes given (powers x units each). Needs 25 GB of free disk at 100,000 units:
+on a disk the copies and floors are kept until the size is measured (an ext4 that has just deleted
+thousands of files creates new ones slower), on /dev/shm each goes once measured.
 """
 import json, os, shutil, statistics, subprocess, sys, time
 
@@ -97,40 +100,57 @@ def main():
     if "--sizes" in sys.argv:  # "24x417,1000x10": powers x units per power
         arg = sys.argv[sys.argv.index("--sizes") + 1]
         sizes = [tuple(int(n) for n in s.split("x")) for s in arg.split(",")]
+    keep = not base.startswith("/dev/shm")
     for powers, per in sizes:
-        game, out = os.path.join(base, "game"), os.path.join(base, "floor")
         shutil.rmtree(base, ignore_errors=True)
+        unresolved = os.path.join(base, "unresolved")
         png = "true" if "--map-png" in sys.argv else "false"
-        subprocess.run([SYNTH, game, "--powers", str(powers), "--units-per-power", str(per),
+        subprocess.run([SYNTH, unresolved, "--powers", str(powers), "--units-per-power", str(per),
                         "--map-png", png], check=True, capture_output=True)
-        before = set(os.path.relpath(p, game) for p in files(game))
-        runs = [timed([PBEM, "resolve", game])]
-        runs += [timed([PBEM, "resolve", game, "--turn", "1", "--force"]) for _ in range(RUNS - 1)]
+        before = set(os.path.relpath(p, unresolved) for p in files(unresolved))
+        # Each run resolves a fresh copy for the first time, as the referee does. On a disk the
+        # copies are kept to the end: a file system that has just deleted thousands of files (ext4)
+        # is slower to create new ones, which would count the last run's cleanup in this one.
+        runs, games = [], []
+        for i in range(RUNS):
+            game = os.path.join(base, f"game-{i}")
+            shutil.copytree(unresolved, game)
+            os.sync()
+            runs.append(timed([PBEM, "resolve", game]))
+            games.append(game)
+            if not keep and i + 1 < RUNS:
+                shutil.rmtree(game)
+        game = games[-1]
+        # Resolving again (`--force`) also removes what the first resolution wrote.
+        again = timed([PBEM, "resolve", game, "--turn", "1", "--force"])
         written = sorted(os.path.relpath(p, game) for p in files(game)
                          if os.path.relpath(p, game) not in before and not p.endswith(".lock"))
         total = sum(os.path.getsize(os.path.join(game, r)) for r in written)
         floors = []
-        for _ in range(RUNS):
-            shutil.rmtree(out, ignore_errors=True)
+        for i in range(RUNS):
+            out = os.path.join(base, f"floor-{i}")
             floors.append(floor(game, written, out))
+            if not keep:
+                shutil.rmtree(out)
         wall = statistics.median(r[0] for r in runs)
         rss = statistics.median(r[1] for r in runs)
         cpu = statistics.median(r[2] for r in runs)
         fl = statistics.median(f[0] for f in floors)
         flcpu = statistics.median(f[1] for f in floors)
         p, size, seen, upto100 = largest_power(game)
-        rows.append((powers, powers * per, wall, cpu, rss, fl, flcpu, len(written), total, p, size, seen, upto100))
+        rows.append((powers, powers * per, wall, cpu, rss, fl, flcpu, len(written), total, p, size, seen,
+                     upto100, again[0]))
         print(f"{powers} powers, {powers * per} units: {wall:.2f} s ({cpu:.2f} s CPU), {rss:.0f} MiB, "
+              f"again with --force {again[0]:.2f} s, "
               f"floor {fl:.2f} s ({flcpu:.2f} s CPU), {len(written)} files, {total / 1e6:.1f} MB; "
               f"largest power {p}: {size / 1e6:.2f} MB, sees {seen} units; at most 100 units seen: "
               f"{upto100 / 1e6:.2f} MB", flush=True)
-        shutil.rmtree(out, ignore_errors=True)
         shutil.rmtree(base, ignore_errors=True)
     print()
-    print(f"| powers | units | turn: wall, CPU (median of {RUNS}) | floor: wall, CPU | ratio (wall, CPU) | peak RSS | files written | bytes written | largest power's reports and mail (units it sees) | largest of a power seeing at most 100 units |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|")
-    for powers, units, wall, cpu, rss, fl, flcpu, n, total, p, size, seen, upto100 in rows:
-        print(f"| {powers:,} | {units:,} | {wall:.2f} s, {cpu:.2f} s | {fl:.2f} s, {flcpu:.2f} s | "
+    print(f"| powers | units | turn: wall, CPU (median of {RUNS}) | again with --force: wall | floor: wall, CPU | ratio (wall, CPU) | peak RSS | files written | bytes written | largest power's reports and mail (units it sees) | largest of a power seeing at most 100 units |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|")
+    for powers, units, wall, cpu, rss, fl, flcpu, n, total, p, size, seen, upto100, again in rows:
+        print(f"| {powers:,} | {units:,} | {wall:.2f} s, {cpu:.2f} s | {again:.2f} s | {fl:.2f} s, {flcpu:.2f} s | "
               f"{wall / fl:.1f}, {cpu / max(flcpu, 0.01):.1f} | {rss:.0f} MiB | {n:,} | {total / 1e6:,.0f} MB | "
               f"{size / 1e6:.2f} MB ({seen}) | {upto100 / 1e6:.2f} MB |")
 
