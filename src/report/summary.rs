@@ -332,7 +332,10 @@ pub fn summary(game: &Game, input: &SummaryInput<'_>) -> anyhow::Result<String> 
             .sum(),
         header: input.header.clone(),
     };
-    template.render(&view)
+    // The long lists are most of the summary; the rest, a line or two a power.
+    let lists = view.decisions_text.as_ref().map_or(0, String::len)
+        + view.combats_text.as_ref().map_or(0, String::len);
+    template.render_sized(&view, lists + 1024 * (view.powers.len() + 16))
 }
 
 /// A combat as the values of a game's own template that loops over `combats`.

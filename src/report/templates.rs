@@ -87,6 +87,19 @@ impl Template {
             .with_context(|| format!("cannot render template {name}"))
     }
 
+    /// As [`Template::render`], into a text of `capacity` bytes made at once: a text of tens of
+    /// MB (the summary of a large turn) grown as it is written is copied and its memory touched
+    /// again at each doubling.
+    pub fn render_sized(&self, context: &impl Serialize, capacity: usize) -> Result<String> {
+        let name = &self.name;
+        let t = self.env.get_template(name)?;
+        let mut out = Vec::with_capacity(capacity);
+        t.render_captured_to(context, &mut out)
+            .with_context(|| format!("cannot render template {name}"))?;
+        // The template's text and every value written into it are UTF-8.
+        String::from_utf8(out).with_context(|| format!("template {name} wrote a text not UTF-8"))
+    }
+
     /// The values the template names (its variables not set inside it), so that a value it never
     /// reads need not be made (a template here includes, imports and extends nothing).
     pub fn names(&self) -> BTreeSet<String> {
