@@ -30,7 +30,7 @@ pub fn by(d: crate::decide::DecidedBy) -> &'static str {
 }
 
 /// Every decision among `events`: for whom, how it was settled, its text, its citation and its
-/// rolls (a sealed roll is left out: `engine::sealed`), a line each; no newline after the last.
+/// rolls, a line each; no newline after the last.
 pub fn decisions_text(events: &[&Event]) -> String {
     let mut out = String::with_capacity(events.iter().map(|e| e.text.len() + 160).sum());
     for e in events {
@@ -44,11 +44,7 @@ pub fn decisions_text(events: &[&Event]) -> String {
         out.push_str("\n    [");
         push_citation(&mut out, e);
         out.push_str("]\n");
-        for r in e.rolls.iter().filter(|r| !r.sealed) {
-            out.push_str("    roll ");
-            push_roll(&mut out, r);
-            out.push('\n');
-        }
+        push_rolls(&mut out, e, "    ");
     }
     out.pop();
     out
@@ -79,11 +75,7 @@ pub fn combats_text(combats: &[CombatEvents]) -> String {
                 out.push(']');
             }
             out.push('\n');
-            for r in e.rolls.iter().filter(|r| !r.sealed) {
-                out.push_str("      roll ");
-                push_roll(&mut out, r);
-                out.push('\n');
-            }
+            push_rolls(&mut out, e, "      ");
         }
     }
     out.pop();
@@ -95,6 +87,17 @@ fn push_citation(out: &mut String, e: &Event) {
     out.push_str(&e.rule);
     out.push_str(": ");
     out.push_str(&e.topic);
+}
+
+/// The event's rolls a line each, `roll label: d6 d6 -> 3 5` after `indent`; a sealed roll is left
+/// out (`engine::sealed`).
+fn push_rolls(out: &mut String, e: &Event, indent: &str) {
+    for r in e.rolls.iter().filter(|r| !r.sealed) {
+        out.push_str(indent);
+        out.push_str("roll ");
+        push_roll(out, r);
+        out.push('\n');
+    }
 }
 
 /// `label: d6 d6 -> 3 5`, as `Roll::dice_names` and `Roll::faces` make its parts.
