@@ -68,6 +68,7 @@ impl Batch {
             .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
         tmp.write_all(bytes)
             .with_context(|| format!("cannot write {}", path.display()))?;
+        start_writing_out(tmp.as_file());
         // The file is closed here (a batch may hold thousands) and opened again to be synced.
         self.pending
             .push((tmp.into_temp_path(), path.to_path_buf()));
@@ -108,6 +109,21 @@ impl Batch {
         Ok(())
     }
 }
+
+/// Starts writing a file's bytes out to its disk now, without waiting for it: the kernel would
+/// otherwise hold them until a tenth of the memory is unwritten, or until the batch's sync, and a
+/// turn of gigabytes then waits at its sync and works its memory harder (a 1,000-power turn of
+/// 3.9 GB on ext4: 12 s, 10 s with this; BENCHMARKS.md). A hint, nothing more: tmpfs ignores it,
+/// and the batch's sync still makes every file durable.
+#[cfg(target_os = "linux")]
+fn start_writing_out(file: &File) {
+    // `POSIX_FADV_DONTNEED` starts the write-back of the file's dirty pages (it drops only pages
+    // already written, which a file just written has none of).
+    let _ = rustix::fs::fadvise(file, 0, None, rustix::fs::Advice::DontNeed);
+}
+
+#[cfg(not(target_os = "linux"))]
+fn start_writing_out(_file: &File) {}
 
 /// Flushes the file systems that hold `dirs`, each once (`syncfs`: its files' data and its folders'
 /// entries); false where the system has no such call, and the caller syncs file by file.
