@@ -14,9 +14,9 @@ bytes of the largest report of a power (its four forms and its mail) and how man
 
 Each game is written with `[mail] map_png = false` (synth's `--map-png false`, as a referee of
 hundreds of powers sets it: the PNG of each mail costs about 45 ms a power); `--map-png` keeps it.
---quick: the 10,000-unit sizes only; --runs 1: one resolution and one floor of each; --sizes 24x417,1000x10: the sizes given (powers x units each). Needs 25 GB of free disk at 100,000 units:
-on a disk the copies and floors are kept until the size is measured (an ext4 that has just deleted
-thousands of files creates new ones slower), on /dev/shm each goes once measured.
+--quick: the 10,000-unit sizes only; --runs 1: one resolution and one floor of each; --sizes 24x417,1000x10: the sizes given (powers x units each). Needs 50 GB of free disk for all four sizes:
+on a disk the copies and floors are kept until every size is measured (an ext4 that has just
+deleted thousands of files creates new ones slower), on /dev/shm each size goes once measured.
 """
 import json, os, shutil, statistics, subprocess, sys, time
 
@@ -100,20 +100,22 @@ def main():
     if "--sizes" in sys.argv:  # "24x417,1000x10": powers x units per power
         arg = sys.argv[sys.argv.index("--sizes") + 1]
         sizes = [tuple(int(n) for n in s.split("x")) for s in arg.split(",")]
+    # On a disk every folder is kept until all sizes are measured: an ext4 that has deleted
+    # thousands of files in the last minutes is slower to create new ones (it skips the inodes it
+    # freed), which would count one run's cleanup in the next. On /dev/shm each goes once measured.
     keep = not base.startswith("/dev/shm")
+    shutil.rmtree(base, ignore_errors=True)
     for powers, per in sizes:
-        shutil.rmtree(base, ignore_errors=True)
-        unresolved = os.path.join(base, "unresolved")
+        size_dir = os.path.join(base, f"{powers}x{per}")
+        unresolved = os.path.join(size_dir, "unresolved")
         png = "true" if "--map-png" in sys.argv else "false"
         subprocess.run([SYNTH, unresolved, "--powers", str(powers), "--units-per-power", str(per),
                         "--map-png", png], check=True, capture_output=True)
         before = set(os.path.relpath(p, unresolved) for p in files(unresolved))
-        # Each run resolves a fresh copy for the first time, as the referee does. On a disk the
-        # copies are kept to the end: a file system that has just deleted thousands of files (ext4)
-        # is slower to create new ones, which would count the last run's cleanup in this one.
+        # Each run resolves a fresh copy for the first time, as the referee does.
         runs, games = [], []
         for i in range(RUNS):
-            game = os.path.join(base, f"game-{i}")
+            game = os.path.join(size_dir, f"game-{i}")
             shutil.copytree(unresolved, game)
             os.sync()
             runs.append(timed([PBEM, "resolve", game]))
@@ -128,7 +130,7 @@ def main():
         total = sum(os.path.getsize(os.path.join(game, r)) for r in written)
         floors = []
         for i in range(RUNS):
-            out = os.path.join(base, f"floor-{i}")
+            out = os.path.join(size_dir, f"floor-{i}")
             floors.append(floor(game, written, out))
             if not keep:
                 shutil.rmtree(out)
@@ -145,7 +147,9 @@ def main():
               f"floor {fl:.2f} s ({flcpu:.2f} s CPU), {len(written)} files, {total / 1e6:.1f} MB; "
               f"largest power {p}: {size / 1e6:.2f} MB, sees {seen} units; at most 100 units seen: "
               f"{upto100 / 1e6:.2f} MB", flush=True)
-        shutil.rmtree(base, ignore_errors=True)
+        if not keep:
+            shutil.rmtree(size_dir)
+    shutil.rmtree(base, ignore_errors=True)
     print()
     print(f"| powers | units | turn: wall, CPU (median of {RUNS}) | again with --force: wall | floor: wall, CPU | ratio (wall, CPU) | peak RSS | files written | bytes written | largest power's reports and mail (units it sees) | largest of a power seeing at most 100 units |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|")
