@@ -49,7 +49,13 @@ pub fn write_atomic_mode(path: &Path, bytes: &[u8], mode: Option<u32>) -> Result
 pub struct Batch {
     /// (temporary file, where it goes), in the order they were put.
     pending: Vec<(tempfile::TempPath, PathBuf)>,
+    /// The last files put, still open (Linux), whose pages are let go of once written ([`let_go`]).
+    written: std::collections::VecDeque<File>,
 }
+
+/// How many files a batch holds open after writing them before it lets their pages go from the
+/// page cache: by then the disk has written them (a page not yet written stays).
+const LET_GO_AFTER: usize = 32;
 
 impl Batch {
     pub fn new() -> Batch {
@@ -68,7 +74,16 @@ impl Batch {
             .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
         tmp.write_all(bytes)
             .with_context(|| format!("cannot write {}", path.display()))?;
-        start_writing_out(tmp.as_file());
+        let_go(tmp.as_file());
+        // Linux only: elsewhere a file held open may not be renamed.
+        if cfg!(target_os = "linux") {
+            if let Ok(file) = tmp.as_file().try_clone() {
+                self.written.push_back(file);
+            }
+            if self.written.len() > LET_GO_AFTER {
+                self.written.pop_front().iter().for_each(let_go);
+            }
+        }
         // The file is closed here (a batch may hold thousands) and opened again to be synced.
         self.pending
             .push((tmp.into_temp_path(), path.to_path_buf()));
@@ -98,6 +113,9 @@ impl Batch {
             let tmps: Vec<&Path> = self.pending.iter().map(|(t, _)| t.as_ref()).collect();
             sync_files(&tmps)?;
         }
+        // Written now, every one.
+        self.written.iter().for_each(let_go);
+        drop(self.written);
         for (tmp, path) in self.pending {
             crash_point(&path);
             tmp.persist(&path)
@@ -110,20 +128,20 @@ impl Batch {
     }
 }
 
-/// Starts writing a file's bytes out to its disk now, without waiting for it: the kernel would
-/// otherwise hold them until a tenth of the memory is unwritten, or until the batch's sync, and a
-/// turn of gigabytes then waits at its sync and works its memory harder (a 1,000-power turn of
-/// 3.9 GB on ext4: 12 s, 10 s with this; BENCHMARKS.md). A hint, nothing more: tmpfs ignores it,
-/// and the batch's sync still makes every file durable.
+/// `POSIX_FADV_DONTNEED` on a file of the batch: the kernel starts writing its pages out to the
+/// disk now, and lets go of those already written. [`Batch::put`] asks it of each file as soon as
+/// it is written, and again [`LET_GO_AFTER`] files later. Without it the kernel holds a turn's files
+/// until a tenth of the memory is unwritten or the batch's sync, which then waits for all of them,
+/// and each file takes new memory, which a virtual machine's host may have to find first (a
+/// 1,000-power turn of 3.9 GB on ext4: BENCHMARKS.md). A hint, nothing more: tmpfs ignores it, and
+/// the batch's sync still makes every file durable.
 #[cfg(target_os = "linux")]
-fn start_writing_out(file: &File) {
-    // `POSIX_FADV_DONTNEED` starts the write-back of the file's dirty pages (it drops only pages
-    // already written, which a file just written has none of).
+fn let_go(file: &File) {
     let _ = rustix::fs::fadvise(file, 0, None, rustix::fs::Advice::DontNeed);
 }
 
 #[cfg(not(target_os = "linux"))]
-fn start_writing_out(_file: &File) {}
+fn let_go(_file: &File) {}
 
 /// Flushes the file systems that hold `dirs`, each once (`syncfs`: its files' data and its folders'
 /// entries); false where the system has no such call, and the caller syncs file by file.
