@@ -16,7 +16,9 @@ Each game is written with `[mail] map_png = false` (synth's `--map-png false`, a
 hundreds of powers sets it: the PNG of each mail costs about 45 ms a power); `--map-png` keeps it.
 --quick: the 10,000-unit sizes only; --runs 1: one resolution and one floor of each; --sizes 24x417,1000x10: the sizes given (powers x units each). Needs 50 GB of free disk for all four sizes:
 on a disk the copies and floors are kept until every size is measured (an ext4 that has just
-deleted thousands of files creates new ones slower), on /dev/shm each size goes once measured.
+deleted thousands of files creates new ones slower), on /dev/shm each size goes once measured. On a
+disk, measure at least 6 minutes after deleting a large folder there (an earlier run's included):
+ext4 without a journal skips the inodes freed in the last 1-6 minutes at each file it creates.
 """
 import json, os, shutil, statistics, subprocess, sys, time
 
