@@ -163,11 +163,6 @@ pub fn summary(game: &Game, input: &SummaryInput<'_>) -> anyhow::Result<String> 
     let template = super::templates::Template::load(game, "summary.txt")?;
     // The long lists are made in the forms the template names (`summary_lines`).
     let names = template.names();
-    let decided: Vec<&Event> = input
-        .events
-        .iter()
-        .filter(|e| e.decision.is_some())
-        .collect();
     // Every decision once, and each power's among them, in turn order.
     let decisions: Vec<(&str, Value)> = input
         .events
@@ -313,7 +308,7 @@ pub fn summary(game: &Game, input: &SummaryInput<'_>) -> anyhow::Result<String> 
         decision_count: decisions.len(),
         decisions_text: names
             .contains("decisions_text")
-            .then(|| decisions_text(&decided)),
+            .then(|| decisions_text(input.events)),
         decisions: names
             .contains("decisions")
             .then(|| decisions.into_iter().map(|(_, d)| d).collect()),
@@ -492,14 +487,13 @@ mod tests {
     #[test]
     fn the_lists_are_those_of_the_template_loops() {
         let events = events();
-        let decided: Vec<&Event> = events.iter().filter(|e| e.decision.is_some()).collect();
         let values: Vec<Value> = events
             .iter()
             .filter_map(decision)
             .map(Value::from_object)
             .collect();
         assert_eq!(
-            decisions_text(&decided),
+            decisions_text(&events),
             looped(DECISIONS_LOOP, "decisions", Value::from(values))
         );
         let area_events = |area: &str| -> Vec<&Event> {

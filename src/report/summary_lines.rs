@@ -29,10 +29,15 @@ pub fn by(d: crate::decide::DecidedBy) -> &'static str {
     }
 }
 
-/// Every decision among `events`: for whom, how it was settled, its text, its citation and its
-/// rolls, a line each; no newline after the last.
-pub fn decisions_text(events: &[&Event]) -> String {
-    let mut out = String::with_capacity(events.iter().map(|e| e.text.len() + 160).sum());
+/// Every decision among `events` (the others are passed over): for whom, how it was settled, its
+/// text, its citation and its rolls, a line each; no newline after the last.
+pub fn decisions_text(events: &[Event]) -> String {
+    let size = events
+        .iter()
+        .filter(|e| e.decision.is_some())
+        .map(|e| e.text.len() + 160)
+        .sum();
+    let mut out = String::with_capacity(size);
     for e in events {
         let Some(d) = &e.decision else { continue };
         out.push_str("- for ");
