@@ -299,7 +299,7 @@ fn ingest_from(
     let state = game.load_state(turn)?;
     private_inbox(game)?;
     let mut store = RawStore::open(game)?;
-    let mut records = load_records(game)?;
+    let records = load_records(game)?;
     let mut summary = IngestSummary {
         game: game.config.game.clone(),
         turn,
@@ -355,7 +355,7 @@ fn ingest_from(
                 .push((r.body_sha256.clone(), r.sha256.clone()));
         }
     }
-    let mut judged: Vec<(Received, Option<AckData>)> = Vec::new();
+    let mut judged: Vec<(Received, Option<AckData>)> = Vec::with_capacity(pending.len());
     let total = pending.len();
     // The ruleset's checker of this state, made once for every message (an EiA one indexes the
     // units).
@@ -390,8 +390,11 @@ fn ingest_from(
     progress(total, total);
 
     // 4. Which submission counts, now that every record is known.
-    let mut all: Vec<Received> = records.values().cloned().collect();
-    all.extend(judged.iter().map(|(r, _)| r.clone()));
+    // Only the submissions that stand (accepted or held) count for any of the three: a flood of
+    // other mail is not copied.
+    let stands = |r: &&Received| matches!(r.status, Status::Accepted | Status::Held);
+    let mut all: Vec<Received> = records.values().filter(stands).cloned().collect();
+    all.extend(judged.iter().map(|(r, _)| r).filter(stands).cloned());
     let winners = winners(&all, turn);
     let later = Later::new(&all);
     let sequences = Sequences::new(&all);
@@ -405,16 +408,17 @@ fn ingest_from(
     let mut answers: Vec<(String, Vec<u8>)> = Vec::new();
     let mut answered: Vec<usize> = Vec::new();
     one_answer_per_address(&mut judged);
+    summary.new.reserve_exact(judged.len());
     // The template compiled once for the run (a template that does not parse is each answer's
     // reason, as before).
     let made_once = super::ack::Answers::new(game);
-    for (record, ack) in &mut judged {
+    for (mut record, ack) in judged {
         let mut written = None;
-        if let Some(data) = ack {
-            let replaced_by = later.of(record);
+        if let Some(data) = &ack {
+            let replaced_by = later.of(&record);
             // The receipt's sequence number: this submission's rank among the power's accepted
             // (or held) submissions for the same turn, by arrival.
-            let sequence = sequences.of(record);
+            let sequence = sequences.of(&record);
             let made = made_once
                 .as_ref()
                 .map_err(|e| anyhow::anyhow!("{e:#}"))
@@ -423,7 +427,7 @@ fn ingest_from(
                         game,
                         answers,
                         turn,
-                        record,
+                        &record,
                         data,
                         replaced_by.as_ref(),
                         sequence,
@@ -465,7 +469,7 @@ fn ingest_from(
             }
         }
         summary.new.push(Entry {
-            record: record.clone(),
+            record,
             ack: written,
         });
     }
@@ -479,20 +483,29 @@ fn ingest_from(
     }
     // The run's records in one file; each submission that counts also in a file of its own, the
     // record the turn reads for its filed orders (`stands_for`).
-    let run: Vec<Received> = judged.iter().map(|(r, _)| r.clone()).collect();
+    let run: Vec<&Received> = summary.new.iter().map(|e| &e.record).collect();
     if let Some((path, bytes)) = super::ingest_store::records_file(game, &run)? {
         batch.write(&path, &bytes, None)?;
     }
-    for r in run {
-        records.insert(r.sha256.clone(), r);
-    }
+    drop(run);
+    // Each winner as recorded now (this run's record of it, with its answer's name).
+    let this_run: BTreeMap<&str, &Received> = summary
+        .new
+        .iter()
+        .map(|e| (e.record.sha256.as_str(), &e.record))
+        .collect();
     let winners: BTreeMap<String, Received> = winners
         .into_iter()
         .map(|(slot, w)| {
-            let current = records.get(&w.sha256).cloned().unwrap_or(w);
+            let current = this_run
+                .get(w.sha256.as_str())
+                .map(|r| (*r).clone())
+                .or_else(|| records.get(&w.sha256).cloned())
+                .unwrap_or(w);
             (slot, current)
         })
         .collect();
+    drop(this_run);
     for w in winners.values() {
         let text =
             crate::game::load::to_toml(w).context("cannot write a received-message record")?;
