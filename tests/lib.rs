@@ -54,6 +54,7 @@ mod report_scale;
 mod report_visibility;
 mod sealed_rolls;
 mod season;
+mod sight_fog;
 mod state_tables;
 mod three_turns;
 mod verify_mail;

@@ -239,16 +239,29 @@ impl Frame {
             Some(d) => fit.max(PHONE_SPACING / d).min(3.0 * PHONE_SPACING / d),
             None => fit,
         };
-        let view_w = width / scale;
-        let height = ((sy * scale) as i64).clamp(160, PHONE_MAX_HEIGHT);
-        let view_h = height as f64 / scale;
-        // The region of interest: its own units and its battles (their median, so that a fleet
-        // far away does not pull the frame off its armies), else all it sees.
+        // The region of interest: its own units and its battles, every one of them in the frame
+        // (closer, names would crowd less, but a unit or battle of his would be cut off).
         let by_id: BTreeMap<&str, &AreaMark> =
             map.areas.iter().map(|a| (a.id.as_str(), a)).collect();
-        let (mut xs, mut ys): (Vec<f64>, Vec<f64>) = busy_areas(view)
+        let busy: Vec<&AreaMark> = busy_areas(view)
             .into_iter()
-            .filter_map(|id| by_id.get(id))
+            .filter_map(|id| by_id.get(id).copied())
+            .collect();
+        let (bx0, bx1, by0, by1) = bounds(busy.iter().copied());
+        let scale = if busy.is_empty() {
+            scale
+        } else {
+            scale
+                .min(width / (bx1 - bx0).max(1.0))
+                .min(PHONE_MAX_HEIGHT as f64 / (by1 - by0).max(1.0))
+        };
+        let view_w = width / scale;
+        let height = ((sy.max(by1 - by0) * scale) as i64).clamp(160, PHONE_MAX_HEIGHT);
+        let view_h = height as f64 / scale;
+        // Centred on their median (so that a fleet far away does not pull the frame off its
+        // armies) as far as the frame still holds them all, else on all it sees.
+        let (mut xs, mut ys): (Vec<f64>, Vec<f64>) = busy
+            .iter()
             .map(|a| (f64::from(a.x), f64::from(a.y)))
             .unzip();
         let median = |v: &mut Vec<f64>, lo: f64, hi: f64| {
@@ -263,8 +276,15 @@ impl Frame {
                 m.clamp(lo + span / 2.0, hi - span / 2.0)
             }
         };
-        let cx = centre(x0, x1, mx, view_w);
-        let cy = centre(y0, y1, my, view_h);
+        let hold = |c: f64, lo: f64, hi: f64, span: f64| {
+            if busy.is_empty() {
+                c
+            } else {
+                c.max(hi - span / 2.0).min(lo + span / 2.0)
+            }
+        };
+        let cx = hold(centre(x0, x1, mx, view_w), bx0, bx1, view_w);
+        let cy = hold(centre(y0, y1, my, view_h), by0, by1, view_h);
         let top = PHONE_TITLE + PHONE_PAD * 2 / 3;
         Frame {
             origin: [cx - view_w / 2.0, cy - view_h / 2.0],
@@ -949,7 +969,12 @@ fn chip_text(precision: Precision, corps: u32, factors: u32, leaders: u32, ships
     };
     let mut parts = Vec::new();
     if corps > 0 {
-        parts.push(format!("{approx}{factors}"));
+        // A force counted in words (GITM 4.1) or known by identity alone has no figure to show.
+        if precision != Precision::Exact && factors == 0 {
+            parts.push("?".to_string());
+        } else {
+            parts.push(format!("{approx}{factors}"));
+        }
     }
     if leaders > 0 {
         parts.push(format!("L{leaders}"));
@@ -999,6 +1024,7 @@ fn draw_area(
         match a.seen {
             Some(Precision::Exact) => "in sight",
             Some(Precision::Approximate) => "seen from afar",
+            Some(Precision::Identity) => "its units known by identity",
             None => "out of sight",
         }
         .to_string(),
@@ -1454,11 +1480,15 @@ fn draw_legend(
         l.line(String::new(), "none");
     }
     for c in &view.map.combats {
-        let outcome = if c.winners.is_empty() {
-            "outcome not seen".to_string()
-        } else {
+        let outcome = if !c.winners.is_empty() {
             let names: Vec<String> = c.winners.iter().map(|w| name(w)).collect();
             format!("won by {}", names.join(" and "))
+        } else if !c.result.is_empty() {
+            // A result that names no victor (PoG 12.2.10's tie, "Both sides lose at Liege"; WBTS's
+            // losses): told as the turn log words it.
+            c.result.trim_end_matches('.').to_string()
+        } else {
+            "outcome not seen".to_string()
         };
         l.line(String::new(), &format!("{}: {outcome}", c.area));
     }
