@@ -239,29 +239,16 @@ impl Frame {
             Some(d) => fit.max(PHONE_SPACING / d).min(3.0 * PHONE_SPACING / d),
             None => fit,
         };
-        // The region of interest: its own units and its battles, every one of them in the frame
-        // (closer, names would crowd less, but a unit or battle of his would be cut off).
+        let view_w = width / scale;
+        let height = ((sy * scale) as i64).clamp(160, PHONE_MAX_HEIGHT);
+        let view_h = height as f64 / scale;
+        // The region of interest: its own units and its battles (their median, so that a fleet
+        // far away does not pull the frame off its armies), else all it sees.
         let by_id: BTreeMap<&str, &AreaMark> =
             map.areas.iter().map(|a| (a.id.as_str(), a)).collect();
-        let busy: Vec<&AreaMark> = busy_areas(view)
+        let (mut xs, mut ys): (Vec<f64>, Vec<f64>) = busy_areas(view)
             .into_iter()
-            .filter_map(|id| by_id.get(id).copied())
-            .collect();
-        let (bx0, bx1, by0, by1) = bounds(busy.iter().copied());
-        let scale = if busy.is_empty() {
-            scale
-        } else {
-            scale
-                .min(width / (bx1 - bx0).max(1.0))
-                .min(PHONE_MAX_HEIGHT as f64 / (by1 - by0).max(1.0))
-        };
-        let view_w = width / scale;
-        let height = ((sy.max(by1 - by0) * scale) as i64).clamp(160, PHONE_MAX_HEIGHT);
-        let view_h = height as f64 / scale;
-        // Centred on their median (so that a fleet far away does not pull the frame off its
-        // armies) as far as the frame still holds them all, else on all it sees.
-        let (mut xs, mut ys): (Vec<f64>, Vec<f64>) = busy
-            .iter()
+            .filter_map(|id| by_id.get(id))
             .map(|a| (f64::from(a.x), f64::from(a.y)))
             .unzip();
         let median = |v: &mut Vec<f64>, lo: f64, hi: f64| {
@@ -276,15 +263,8 @@ impl Frame {
                 m.clamp(lo + span / 2.0, hi - span / 2.0)
             }
         };
-        let hold = |c: f64, lo: f64, hi: f64, span: f64| {
-            if busy.is_empty() {
-                c
-            } else {
-                c.max(hi - span / 2.0).min(lo + span / 2.0)
-            }
-        };
-        let cx = hold(centre(x0, x1, mx, view_w), bx0, bx1, view_w);
-        let cy = hold(centre(y0, y1, my, view_h), by0, by1, view_h);
+        let cx = centre(x0, x1, mx, view_w);
+        let cy = centre(y0, y1, my, view_h);
         let top = PHONE_TITLE + PHONE_PAD * 2 / 3;
         Frame {
             origin: [cx - view_w / 2.0, cy - view_h / 2.0],
