@@ -334,3 +334,54 @@ fn each_rulesets_terrain_is_drawn_around_its_areas_with_its_legend() {
         }
     }
 }
+
+/// Every unit chip of every bundled game's maps (the SVG and the phone map the PNG is drawn from)
+/// stands on its own area or is joined to it: no other area's node is as near to the chip as its
+/// own, or a line ties the chip to its area (EiA: the chips of Munich, Innsbruck and Verona).
+#[test]
+fn every_chip_is_on_or_joined_to_its_own_area() {
+    let mut checked = 0;
+    let mut faults = Vec::new();
+    for name in SCENARIOS {
+        for (power, whole, phone) in maps(name) {
+            for (layout, svg) in [("whole", &whole), ("phone", &phone)] {
+                let nodes: Vec<(String, (i64, i64))> = group(svg, "areas")
+                    .iter()
+                    .filter_map(|l| {
+                        let id = l.split("id=\"area-").nth(1)?.split('"').next()?;
+                        let circle = &l[l.find("<circle")?..];
+                        Some((id.to_string(), (attr(circle, "cx")?, attr(circle, "cy")?)))
+                    })
+                    .collect();
+                for line in group(svg, "units") {
+                    let id = line.split("id=\"units-").nth(1).unwrap();
+                    let id = id.split('"').next().unwrap();
+                    let area = &id[..id.rfind('-').unwrap()];
+                    let rect = &line[line.find("<rect").unwrap()..];
+                    let (x, y) = (attr(rect, "x").unwrap(), attr(rect, "y").unwrap());
+                    let (w, h) = (attr(rect, "width").unwrap(), attr(rect, "height").unwrap());
+                    let gap = |(px, py): (i64, i64)| {
+                        let (qx, qy) = (px.clamp(x, x + w), py.clamp(y, y + h));
+                        (qx - px).pow(2) + (qy - py).pow(2)
+                    };
+                    let Some(own) = nodes.iter().find(|(a, _)| a == area) else {
+                        continue;
+                    };
+                    checked += 1;
+                    let tied = line.contains("<line ");
+                    let nearer = nodes
+                        .iter()
+                        .filter(|(a, _)| a != area)
+                        .find(|(_, p)| gap(*p) <= gap(own.1));
+                    if let (Some((other, _)), false) = (nearer, tied) {
+                        faults.push(format!(
+                            "{name} {power} {layout}: the chip of {id} is nearer {other} than {area}, with no line"
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 100, "{checked} chips");
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
+}

@@ -653,9 +653,19 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
             format!("{}: {}", name(&u.owner), u.ids.join(", "))
         };
         let ink = ink_on(&c);
-        // A chip pushed away from its area by the crowd is tied to it by a thin line.
+        // A chip pushed away from its area by the crowd, or standing nearer another area's node
+        // than its own, is tied to its own by a thin line: every chip is on or joined to its area.
         let (nx, ny) = (x.clamp(at.x0, at.x1), y.clamp(at.y0, at.y1));
-        let tie = if (nx - x).abs().max((ny - y).abs()) > rx.max(ry) + 6 {
+        let gap = |(px, py): (i64, i64)| {
+            let (qx, qy) = (px.clamp(at.x0, at.x1), py.clamp(at.y0, at.y1));
+            (qx - px).pow(2) + (qy - py).pow(2)
+        };
+        let own_gap = gap((x, y));
+        let nearer_other = pos
+            .iter()
+            .filter(|(id, p)| **id != u.area.as_str() && inside(p))
+            .any(|(_, &p)| gap(p) <= own_gap);
+        let tie = if nearer_other || (nx - x).abs().max((ny - y).abs()) > rx.max(ry) + 6 {
             format!(
                 r#"<line x1="{x}" y1="{y}" x2="{nx}" y2="{ny}" stroke="{c}" stroke-width="1.5"/>"#
             )
@@ -1464,9 +1474,12 @@ fn draw_legend(
             let names: Vec<String> = c.winners.iter().map(|w| name(w)).collect();
             format!("won by {}", names.join(" and "))
         } else if !c.result.is_empty() {
-            // A result that names no victor (PoG 12.2.10's tie, "Both sides lose at Liege"; WBTS's
-            // losses): told as the turn log words it.
-            c.result.trim_end_matches('.').to_string()
+            // A result that names no victor (PoG 12.2.10's tie, "Both sides lose at Liege: loss
+            // numbers 2 to 2"; WBTS's losses): its first words, as the turn log words them.
+            let head = c.result.split(':').next().unwrap_or_default();
+            head.trim_end_matches(&format!(" at {}", c.area))
+                .trim_end_matches('.')
+                .to_string()
         } else {
             "outcome not seen".to_string()
         };
