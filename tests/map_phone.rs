@@ -385,3 +385,39 @@ fn every_chip_is_on_or_joined_to_its_own_area() {
     assert!(checked > 100, "{checked} chips");
     assert!(faults.is_empty(), "{}", faults.join("\n"));
 }
+
+/// The phone map (the mail's PNG, the one map Gmail and Outlook show) draws every chip of the
+/// power's own units and every battle it saw that its whole map draws: those beyond its frame at
+/// the frame's edge, toward them, named ("< Lille"). PoG's Allies fight in France and in Poland.
+#[test]
+fn the_phone_map_draws_every_unit_and_battle_of_its_power() {
+    let ids = |svg: &str, prefix: &str| -> Vec<String> {
+        svg.split(&format!("id=\"{prefix}"))
+            .skip(1)
+            .map(|s| s.split('"').next().unwrap().to_string())
+            .collect()
+    };
+    let mut beyond = 0;
+    for name in SCENARIOS {
+        for (power, whole, phone) in maps(name) {
+            let own: Vec<String> = ids(&whole, "units-")
+                .into_iter()
+                .filter(|id| id.ends_with(&format!("-{power}")))
+                .collect();
+            assert!(!own.is_empty(), "{name} {power}");
+            let marks = own.iter().map(|id| format!("id=\"units-{id}\"")).chain(
+                ids(&whole, "combat-")
+                    .into_iter()
+                    .map(|id| format!("id=\"combat-{id}\"")),
+            );
+            for mark in marks {
+                assert!(phone.contains(&mark), "{name} {power}: {mark}");
+            }
+            beyond += phone.matches("&lt; ").count() + phone.matches("&gt; ").count();
+        }
+    }
+    assert!(
+        beyond > 0,
+        "no unit beyond a phone map's frame: the test checks nothing"
+    );
+}

@@ -414,6 +414,12 @@ fn check(
                 u.id,
                 u.area
             );
+            prop_assert!(
+                forms.phone.contains(&chip),
+                "{who}'s phone map (the mail's PNG) does not draw his {} at {}",
+                u.id,
+                u.area
+            );
         }
         // Every battle he was told of is drawn on his map.
         for e in events
@@ -425,6 +431,10 @@ fn check(
                 prop_assert!(
                     forms.map.contains(&mark),
                     "{who}'s map leaves out the battle of {area}"
+                );
+                prop_assert!(
+                    forms.phone.contains(&mark),
+                    "{who}'s phone map (the mail's PNG) leaves out the battle of {area}"
                 );
             }
         }
