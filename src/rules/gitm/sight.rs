@@ -53,10 +53,12 @@ pub fn sighting(game: &Game, state: &State, events: &[Event], viewer: &Viewer<'_
             .min()
     };
     let sighted = sighted_on_tactical_maps(events, viewer.power);
+    let noises = noises(events, viewer.power);
+    let at: BTreeSet<Square> = eyes.iter().map(|(e, _)| *e).collect();
     let mut out = Sighting::default();
     for (e, r) in &eyes {
         for s in around(map, *e, r.1) {
-            let q = if eyes.iter().any(|(o, _)| *o == s) {
+            let q = if at.contains(&s) {
                 Precision::Exact
             } else {
                 Precision::Approximate
@@ -87,7 +89,7 @@ pub fn sighting(game: &Game, state: &State, events: &[Event], viewer: &Viewer<'_
         }
         // GITM 2.5, 4.2: in a square of his own units, the brigades his side sighted there.
         let name = map.place_name(s);
-        if eyes.iter().any(|(e, _)| *e == s) && sighted.contains(&(name.as_str(), b.id())) {
+        if at.contains(&s) && sighted.contains(&(name.as_str(), b.id())) {
             out.units.push((i, Precision::Identity));
         }
         let key = (s, b.power().to_string());
@@ -99,7 +101,8 @@ pub fn sighting(game: &Game, state: &State, events: &[Event], viewer: &Viewer<'_
     for key in order {
         let units = &afar[&key];
         let name = map.place_name(key.0);
-        let (count, letters) = noise(events, viewer.power, &name);
+        // No noise when the turn rolled none for the square.
+        let (count, letters) = noises.get(name.as_str()).copied().unwrap_or((3, 3));
         let n = detection::noisy_count(units.len() as u32, count);
         out.forces.push(Force {
             area: name,
@@ -132,17 +135,19 @@ fn around(map: &GridMap, at: Square, range: u32) -> Vec<Square> {
     out
 }
 
-/// The faces of the sealed roll that put noise into `power`'s 4.1 sighting of the square `name`
-/// (`turn::detection`), so that the report words a force as the scouts' event does; no noise when
-/// the turn rolled none for it.
-fn noise(events: &[Event], power: &str, name: &str) -> (u32, u32) {
-    let tail = format!("/sight/{power}/{name}");
+/// The faces of the sealed rolls that put noise into `power`'s 4.1 sightings
+/// (`gitm/t<turn>/sight/<power>/<square>`, `turn::detection`), by square: the report words a force
+/// as the scouts' event does.
+fn noises<'e>(events: &'e [Event], power: &str) -> BTreeMap<&'e str, (u32, u32)> {
+    let mark = format!("/sight/{power}/");
     events
         .iter()
         .flat_map(|e| &e.rolls)
-        .find(|r| r.label.ends_with(&tail))
-        .and_then(|r| Some((r.dice.first()?.face, r.dice.get(1)?.face)))
-        .unwrap_or((3, 3))
+        .filter_map(|r| {
+            let (_, square) = r.label.split_once(&mark)?;
+            Some((square, (r.dice.first()?.face, r.dice.get(1)?.face)))
+        })
+        .collect()
 }
 
 /// GITM 4.2: the brigades (square, id) that the 4.2 events told to `power` name as sighted on the
