@@ -258,7 +258,7 @@ fn every_form(game: &Path, turn: u32, who: &str) -> String {
 /// brigades the Austrians sight in G7-V6, not FR2IN behind them, as the log's 4.2 event says.
 #[test]
 fn gitm_4_2_enemies_in_a_players_square_are_told_by_identity_alone_and_only_if_sighted() {
-    let (_t, game) = gitm_demo(2);
+    let game = resolved(&GITM);
     let seen = |turn: u32, who: &str| -> Vec<serde_json::Value> {
         json_report(&game, turn, who)["sees"]["units"]
             .as_array()
@@ -319,7 +319,7 @@ fn gitm_4_2_enemies_in_a_players_square_are_told_by_identity_alone_and_only_if_s
 /// A, H, as the scouts' own 4.1 event words it (the same noisy count), never in factors or men.
 #[test]
 fn gitm_4_1_neighbouring_stacks_are_counted_in_its_words_as_the_scouts_report_them() {
-    let (_t, game) = gitm_demo(1);
+    let game = resolved(&GITM);
     let text = report(&game, 1, "austria");
     assert!(!text.contains("factors"), "{text}");
     let scouts: Vec<&str> = text
@@ -358,7 +358,7 @@ fn gitm_4_1_neighbouring_stacks_are_counted_in_its_words_as_the_scouts_report_th
 /// square, in every form and in the state his own check reads; neutral Naples hears of none.
 #[test]
 fn gitm_7_5_the_battles_of_last_turn_are_told_only_to_those_who_see_them() {
-    let (_t, game) = gitm_demo(2);
+    let game = resolved(&GITM);
     let state_of = |who: &str| {
         json_report(&game, 2, who)["check"]["state_toml"]
             .as_str()
@@ -383,7 +383,7 @@ fn gitm_7_5_the_battles_of_last_turn_are_told_only_to_those_who_see_them() {
 /// (an army headquarters of his, 5), and no farther; his own check carries those and no other.
 #[test]
 fn gitm_4_1_a_deputy_sees_his_side_exactly_within_three_squares() {
-    let (_t, game) = gitm_demo(3);
+    let game = resolved(&GITM);
     // "G7-V8": the column and the row, each a letter and a digit.
     let xy = |s: &str| -> (i32, i32) {
         let b = s.as_bytes();

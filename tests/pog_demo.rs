@@ -121,10 +121,9 @@ fn pog_demo_of_one_action_says_how_to_play_them_all() {
 /// legend as its result says, to both sides, never as an outcome not seen.
 #[test]
 fn pog_12_2_10_the_map_legend_tells_a_tied_battle_as_its_result_says() {
-    let (_t, game) = pog_demo(1);
-    assert!(log(&game, 1).contains("Both sides lose at Antwerp"));
-    for power in POWERS {
-        let svg = report(&game, 1, power, "svg");
+    assert!(POG.log(1).contains("Both sides lose at Antwerp"));
+    for power in POG.reports {
+        let svg = report(1, power, "svg");
         let legend = svg.split("Battles you saw").nth(1).unwrap();
         assert!(
             legend.contains("Antwerp: Both sides lose<"),
