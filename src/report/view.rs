@@ -771,6 +771,52 @@ mod tests {
         );
     }
 
+    /// A ruleset's own sight gives a unit by identity alone with none of its figures, and a force
+    /// in its words with no id: the view cannot hold more than the sighting says.
+    #[test]
+    fn a_rulesets_own_sight_holds_identities_without_figures_and_forces_without_ids() {
+        let fx = Fixture::new();
+        let shared = TurnSight::new(&fx.game, &fx.state);
+        let foreign: Vec<usize> = (0..shared.units.len())
+            .filter(|&i| shared.units[i].owner != "austria")
+            .take(2)
+            .collect();
+        assert_eq!(foreign.len(), 2);
+        let sighting = Sighting {
+            places: Default::default(),
+            units: vec![
+                (foreign[0], Precision::Identity),
+                (foreign[1], Precision::Exact),
+            ],
+            forces: vec![crate::game::sight::Force {
+                area: "Ulm".into(),
+                owner: "france".into(),
+                kind: "force",
+                words: "a division (IC)".into(),
+            }],
+        };
+        let (own, seen) = units_sighted(
+            &shared,
+            "austria",
+            &|u: &crate::rules::UnitView| u.owner == "austria",
+            &sighting,
+        );
+        assert!(own.iter().all(|u| u.owner == "austria") && !own.is_empty());
+        let identity = &seen[0];
+        let unit = &shared.units[foreign[0]];
+        assert_eq!(identity.id, unit.id);
+        assert_eq!(identity.precision, Precision::Identity);
+        assert_eq!(
+            (identity.strength, identity.detail.as_str()),
+            (0, IDENTITY_ONLY)
+        );
+        assert_eq!(seen[1].detail, shared.units[foreign[1]].detail);
+        let force = &seen[2];
+        assert!(force.id.is_empty() && force.strength == 0);
+        assert_eq!(force.detail, "a division (IC)");
+        assert_eq!(seen.len(), 3);
+    }
+
     #[test]
     fn approximate_strengths_are_rounded_to_five() {
         assert_eq!(
