@@ -64,7 +64,7 @@ fn gitm_demo_resolves_three_turns_with_a_report_for_each_player() {
 #[test]
 fn gitm_demo_brings_about_what_the_issue_lists() {
     let game = resolved(&GITM);
-    let all: String = (1..=3).map(|t| log(&game, t)).collect();
+    let all: String = (1..=3).map(|t| log(game, t)).collect();
     for (rule, what) in [
         ("GITM 4.1", "noisy sightings"),
         ("GITM 4.7", "late reports"),
@@ -98,19 +98,19 @@ fn gitm_demo_brings_about_what_the_issue_lists() {
     assert!(all.contains("rule = \"pbem gitm/siege\""));
     assert!(state3.contains("[[gitm.siege]]"), "{state3}");
     // GITM 6.11: Eugène's new password stands from turn 3, and Macdonald orders the Padua division.
-    let eugene3 = report(&game, 3, "france.eugene");
+    let eugene3 = report(game, 3, "france.eugene");
     assert!(eugene3.contains("move FR1LC pursue"), "{eugene3}");
-    assert!(report(&game, 3, "france.macdonald").contains("move FR7IN G7-V7"));
+    assert!(report(game, 3, "france.macdonald").contains("move FR7IN G7-V7"));
     // The sightings are sealed: the log holds them, no report shows their faces.
-    assert!(log(&game, 1).contains("sealed = true"));
+    assert!(log(game, 1).contains("sealed = true"));
 }
 
 #[test]
 fn gitm_each_player_sees_what_his_own_command_sees() {
     let game = resolved(&GITM);
-    let eugene = report(&game, 1, "france.eugene");
-    let macdonald = report(&game, 1, "france.macdonald");
-    let austria = report(&game, 1, "austria");
+    let eugene = report(game, 1, "france.eugene");
+    let macdonald = report(game, 1, "france.macdonald");
+    let austria = report(game, 1, "austria");
     // GITM 4.1: the French light cavalry in G6-V6 sees the Austrians two squares away; Macdonald's
     // command, in the rear, does not.
     assert!(eugene.contains("of austria in G8-V5"), "{eugene}");
@@ -260,7 +260,7 @@ fn every_form(game: &Path, turn: u32, who: &str) -> String {
 fn gitm_4_2_enemies_in_a_players_square_are_told_by_identity_alone_and_only_if_sighted() {
     let game = resolved(&GITM);
     let seen = |turn: u32, who: &str| -> Vec<serde_json::Value> {
-        json_report(&game, turn, who)["sees"]["units"]
+        json_report(game, turn, who)["sees"]["units"]
             .as_array()
             .unwrap()
             .clone()
@@ -270,12 +270,12 @@ fn gitm_4_2_enemies_in_a_players_square_are_told_by_identity_alone_and_only_if_s
     assert_eq!(garrison["precision"], "identity");
     assert_eq!(garrison["strength"], 0);
     assert_eq!(garrison["detail"], "identity only");
-    let forms = every_form(&game, 1, "austria");
+    let forms = every_form(game, 1, "austria");
     assert!(
         !forms.contains("2500 men, average, experience 2"),
         "FR11IN's figures"
     );
-    let log2 = log(&game, 2);
+    let log2 = log(game, 2);
     let sighting = log2
         .lines()
         .find(|l| l.contains("GITM 4.2: on the tactical map of G7-V6, the brigades of austria"))
@@ -295,7 +295,7 @@ fn gitm_4_2_enemies_in_a_players_square_are_told_by_identity_alone_and_only_if_s
     }
     assert!(!sighting.contains("FR2IN") && !identities.contains(&"FR2IN"));
     assert!(!two.iter().any(|u| u["id"] == "FR2IN"));
-    let text = report(&game, 2, "austria");
+    let text = report(game, 2, "austria");
     let sees = text.split("WHAT YOUR UNITS SEE").nth(1).unwrap();
     assert!(!sees.split("THE POSITION").next().unwrap().contains("FR2IN"));
     // No figure of another side's brigade in any report of any player.
@@ -320,7 +320,7 @@ fn gitm_4_2_enemies_in_a_players_square_are_told_by_identity_alone_and_only_if_s
 #[test]
 fn gitm_4_1_neighbouring_stacks_are_counted_in_its_words_as_the_scouts_report_them() {
     let game = resolved(&GITM);
-    let text = report(&game, 1, "austria");
+    let text = report(game, 1, "austria");
     assert!(!text.contains("factors"), "{text}");
     let scouts: Vec<&str> = text
         .lines()
@@ -345,7 +345,7 @@ fn gitm_4_1_neighbouring_stacks_are_counted_in_its_words_as_the_scouts_report_th
         );
         assert!(text.contains(&listed), "no `{listed}` in\n{text}");
     }
-    let json = json_report(&game, 1, "austria");
+    let json = json_report(game, 1, "austria");
     for u in json["sees"]["units"].as_array().unwrap() {
         if u["precision"] == "approximate" {
             assert_eq!(u["strength"], 0, "{u}");
@@ -360,15 +360,15 @@ fn gitm_4_1_neighbouring_stacks_are_counted_in_its_words_as_the_scouts_report_th
 fn gitm_7_5_the_battles_of_last_turn_are_told_only_to_those_who_see_them() {
     let game = resolved(&GITM);
     let state_of = |who: &str| {
-        json_report(&game, 2, who)["check"]["state_toml"]
+        json_report(game, 2, who)["check"]["state_toml"]
             .as_str()
             .unwrap()
             .to_string()
     };
-    assert!(report(&game, 2, "austria").contains("Battles were fought last turn in G7-V6"));
+    assert!(report(game, 2, "austria").contains("Battles were fought last turn in G7-V6"));
     assert!(state_of("austria").contains("G7-V6"));
     for who in ["naples", "france.macdonald"] {
-        let forms = every_form(&game, 2, who);
+        let forms = every_form(game, 2, who);
         assert!(!forms.contains("Battles were fought"), "{who}");
         let state = state_of(who);
         let battles = state
@@ -392,7 +392,7 @@ fn gitm_4_1_a_deputy_sees_his_side_exactly_within_three_squares() {
     };
     let mut near = 0;
     for turn in 1..=3 {
-        let json = json_report(&game, turn, "france.macdonald");
+        let json = json_report(game, turn, "france.macdonald");
         let mine: Vec<(i32, i32)> = json["units"]
             .as_array()
             .unwrap()
