@@ -57,6 +57,7 @@ mod report_visibility;
 mod rulesets;
 mod sealed_rolls;
 mod season;
+mod sight_fog;
 mod state_tables;
 mod three_turns;
 mod verify_mail;

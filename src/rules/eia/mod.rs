@@ -129,7 +129,7 @@ impl Ruleset for Eia {
         crate::engine::visibility::Visibility::of(game, state).places(power)
     }
 
-    fn sight(&self) -> crate::engine::visibility::Sight {
+    fn sight(&self) -> crate::game::sight::Sight {
         visibility::SIGHT
     }
 
@@ -137,7 +137,13 @@ impl Ruleset for Eia {
         forecast::forecast(self, game, state, source, power)
     }
 
-    fn fog(&self, state: &mut State, power: &str, keep: &dyn Fn(&str) -> bool) -> bool {
+    fn fog(
+        &self,
+        state: &mut State,
+        power: &str,
+        keep: &dyn Fn(&str) -> bool,
+        _sees: &dyn Fn(&str) -> bool,
+    ) -> bool {
         if let Some(t) = state.table_mut::<state::EiaState>() {
             t.corps.retain(|c| keep(c.id.get_ref()));
             t.leaders.retain(|l| keep(l.id.get_ref()));
