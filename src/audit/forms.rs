@@ -224,7 +224,7 @@ fn from_json(text: &str) -> Result<ReportForm> {
     let v: serde_json::Value = serde_json::from_str(text)?;
     let dice = &v["dice"];
     let (Some(header_text), Some(digest)) = (dice["text"].as_str(), dice["digest"].as_str()) else {
-        bail!("this JSON report has no dice header (dice.text, dice.digest)");
+        bail!("this JSON report has no dice header (dice.text, dice.digest): an opening report, mailed with the welcome, has none, as no turn was resolved yet");
     };
     let header = parse_header(&format!("{header_text}header sha256: {digest}\n"))?;
     let mut rolls = Vec::new();
