@@ -286,6 +286,13 @@ fn no_password_is_left_in_the_game_folder_once_sent() {
 #[test]
 fn eia_19_2_2_replace_mails_the_new_player_his_pack_and_tells_the_others() {
     let (tmp, game) = demo();
+    // Britain's player left, Russia runs it (EiA 19.2.1): Russia's players get Britain's mail.
+    pbem()
+        .arg("drop")
+        .arg(&game)
+        .args(["britain", "--to", "russia"])
+        .assert()
+        .success();
     let out = pbem()
         .arg("replace")
         .arg(&game)
@@ -296,7 +303,7 @@ fn eia_19_2_2_replace_mails_the_new_player_his_pack_and_tells_the_others() {
     let password = stdout
         .lines()
         .find_map(|l| {
-            l.split_once("carries it): ")
+            l.split_once("keeps only its hash): ")
                 .map(|(_, p)| p.trim().to_string())
         })
         .expect(&stdout);
@@ -344,7 +351,7 @@ fn eia_19_2_2_replace_mails_the_new_player_his_pack_and_tells_the_others() {
     for l in &lines {
         assert!(l.contains("pitt@example.org"), "{l}");
         assert!(
-            !l.contains("britain@example.org") && !l.contains("france@"),
+            !l.contains("britain@example.org") && !l.contains("russia@"),
             "{l}"
         );
     }
@@ -376,7 +383,7 @@ fn eia_19_2_2_replace_mails_the_new_player_his_pack_and_tells_the_others() {
         .success()
         .stdout(predicate::str::contains("Players:"))
         .stdout(predicate::str::contains(
-            "pitt@example.org (takes it over at turn 3, EiA 19.2.2)",
+            "pitt@example.org (takes it over at turn 3, EiA 19.2.2); run by russia until turn 3",
         ))
         .stdout(predicate::str::contains("france@example.org"));
     // Once sent, his password is nowhere in the game folder.

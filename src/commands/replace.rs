@@ -80,10 +80,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
         args.power
     );
     crate::say!(
-        "game.toml names {who} as its player; in mail/outbox/: {mails} (pbem send delivers them).",
+        "game.toml names {who} as its player; in mail/outbox/: {mails}, his password in the welcome until `pbem send` delivers it.",
     );
     crate::say_always!(
-        "The new player's password, shown this once (pbem keeps only its hash; his welcome mail carries it): {password}"
+        "The new player's password, shown this once (pbem keeps only its hash): {password}"
     );
     crate::say!(
         "Alliances the power has then may not be broken before turn {}.",
