@@ -503,3 +503,46 @@ fn help_lists_one_line_a_command() {
         .success()
         .stdout(predicate::str::contains("fresh dice secret for turn 1"));
 }
+
+/// The first mail of a new game says what game.toml says when it first goes: the referee's edits
+/// after `pbem new` (the title, the deadline) reach the players, and each welcome keeps its password.
+#[test]
+fn the_first_mail_says_what_game_toml_says_when_it_is_sent() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g");
+    let passwords = new_game(&dir, "ulm-1805", None);
+    edit(
+        &dir.join("game.toml"),
+        "title = \"Ulm 1805: the Danube campaign\"",
+        "title = \"The club's Ulm\"",
+    );
+    edit(
+        &dir.join("game.toml"),
+        "first = \"2026-12-06T20:00\"",
+        "first = \"2026-12-13T20:00\"",
+    );
+    let folder = tmp.path().join("delivered");
+    pbem()
+        .arg("send")
+        .arg(&dir)
+        .arg("--folder")
+        .arg(&folder)
+        .assert()
+        .success();
+    let delivered = tree(&folder);
+    assert_eq!(
+        delivered.len(),
+        8,
+        "a welcome and an announcement to each of four powers"
+    );
+    for (name, bytes) in &delivered {
+        let text = body_of(&String::from_utf8(bytes.clone()).unwrap());
+        assert!(text.starts_with("The club's Ulm\n"), "{name}: {text}");
+        assert!(text.contains("2026-12-13 20:00"), "{name}: {text}");
+        assert!(!text.contains("2026-12-06"), "{name}: {text}");
+    }
+    for (stem, password) in &passwords {
+        assert_eq!(files_holding(&folder, password).len(), 1, "{stem}");
+        assert!(files_holding(&dir, password).is_empty(), "{stem}");
+    }
+}

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 
 use crate::game::acts::{self, Act};
 use crate::game::fsio::GameLock;
@@ -68,6 +68,18 @@ pub fn run(args: Args) -> Result<ExitCode> {
             args.power
         ),
     )?;
+    // The departed player's welcome, if it never went, is withdrawn: it is his, not the new one's.
+    let unsent = game.dir.join("mail/outbox").join(format!(
+        "t{:04}-welcome-{}.eml",
+        game.config.first_turn, args.power
+    ));
+    let name = unsent.file_name().map(|n| n.to_string_lossy().into_owned());
+    if unsent.is_file()
+        && crate::mail::send::load_ledger(&game, name.as_deref().unwrap_or_default())?.is_none()
+    {
+        std::fs::remove_file(&unsent)
+            .with_context(|| format!("cannot remove {}", game.printed(&unsent)))?;
+    }
     crate::mail::welcome::write(&game, &mail.welcome, &password)?;
     crate::mail::outbox::write_all(&game, &mail.notices)?;
     let mails = format!(

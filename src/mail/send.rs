@@ -207,6 +207,10 @@ pub fn send(
     } else {
         Some(GameLock::acquire(&game.dir)?)
     };
+    // A new game's first mail says what game.toml says when it first goes, not at `pbem new`.
+    if !opts.dry_run {
+        super::welcome::refresh_first_turn(game)?;
+    }
     let from: Mailbox = game.config.mail_from().parse().with_context(|| {
         format!(
             "the referee address '{}' (game.toml [mail] from) is not an address",

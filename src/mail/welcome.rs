@@ -166,29 +166,118 @@ fn is_password_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'-'
 }
 
+/// Where a welcome's bytes hold a password line: the byte range of each password (after
+/// `password `, before the line's CRLF), which pbem's passwords are written in whatever the transfer
+/// encoding.
+fn password_spans(bytes: &[u8]) -> Vec<std::ops::Range<usize>> {
+    let word = b"password ";
+    let mut out = Vec::new();
+    for i in memchr::memmem::find_iter(bytes, word) {
+        let start = i + word.len();
+        let n = bytes[start..]
+            .iter()
+            .take_while(|b| is_password_byte(**b))
+            .count();
+        let line_start = i == 0 || bytes[i - 1] == b'\n' || bytes[i - 1] == b' ';
+        if line_start && n > 0 && bytes[start + n..].starts_with(b"\r\n") {
+            out.push(start..start + n);
+        }
+    }
+    out
+}
+
 /// A welcome's bytes with its password line put back to [`PASSWORD_SLOT`], or `None` when it holds
 /// none.
 pub fn masked(bytes: &[u8]) -> Option<Vec<u8>> {
-    let word = b"password ";
+    let spans = password_spans(bytes);
+    if spans.is_empty() {
+        return None;
+    }
+    let stars = &PASSWORD_SLOT.as_bytes()["password ".len()..];
     let mut out = Vec::with_capacity(bytes.len());
-    let mut rest = bytes;
-    let mut changed = false;
-    while let Some(i) = memchr::memmem::find(rest, word) {
-        let after = &rest[i + word.len()..];
-        let n = after.iter().take_while(|b| is_password_byte(**b)).count();
-        let line_start = i == 0 || rest[i - 1] == b'\n' || rest[i - 1] == b' ';
-        if line_start && n > 0 && after[n..].starts_with(b"\r\n") {
-            out.extend_from_slice(&rest[..i]);
-            out.extend_from_slice(PASSWORD_SLOT.as_bytes());
-            rest = &after[n..];
-            changed = true;
-        } else {
-            out.extend_from_slice(&rest[..i + word.len()]);
-            rest = after;
+    let mut at = 0;
+    for s in spans {
+        out.extend_from_slice(&bytes[at..s.start]);
+        out.extend_from_slice(stars);
+        at = s.end;
+    }
+    out.extend_from_slice(&bytes[at..]);
+    Some(out)
+}
+
+/// The password a welcome not yet delivered holds.
+fn password_in(bytes: &[u8]) -> Option<String> {
+    let spans = password_spans(bytes);
+    let first = spans.first()?;
+    String::from_utf8(bytes[first.clone()].to_vec()).ok()
+}
+
+/// The first turn's mail of a new game, made again from game.toml as it is now when none of it has
+/// been sent: the announcements and the welcomes of its players (with the passwords they hold).
+/// So the referee's edits after `pbem new` (the title, the deadline, `[mail]`) reach the players.
+/// Nothing is made again once any turn is resolved, nor a message already delivered to anyone.
+/// Returns how many messages were made again.
+pub fn refresh_first_turn(game: &Game) -> Result<usize> {
+    let first = game.config.first_turn;
+    if game.current_turn()? != first {
+        return Ok(0);
+    }
+    let unsent = |m: &Outgoing| -> Result<bool> {
+        Ok(super::send::load_ledger(game, &m.file_name())?.is_none()
+            && outbox::path_of(game, m).is_file())
+    };
+    let state = game.load_state(first)?;
+    let commitment = crate::dice::to_hex(&game.commitment(first)?);
+    let mut made = 0;
+    for m in outbox::announcements(game, first, &commitment, &state)? {
+        if unsent(&m)? {
+            let path = outbox::path_of(game, &m);
+            let bytes = m.render(game)?;
+            if std::fs::read(&path).ok().as_deref() != Some(&bytes[..]) {
+                crate::game::fsio::write_atomic(&path, &bytes)?;
+                made += 1;
+            }
         }
     }
-    out.extend_from_slice(rest);
-    changed.then_some(out)
+    for p in &game.config.powers {
+        let players: Vec<Option<&str>> = if p.has_commands() {
+            p.commands.iter().map(|c| Some(c.id.as_str())).collect()
+        } else {
+            vec![None]
+        };
+        for player in players {
+            let to = match player {
+                Some(id) => p
+                    .command(id)
+                    .map(|c| vec![c.at(first).address])
+                    .unwrap_or_default(),
+                None => p.addresses_at(first),
+            };
+            let m = welcome(
+                game,
+                &state,
+                &p.id,
+                player,
+                Joining::NewGame,
+                player.unwrap_or_default(),
+                to,
+            )?;
+            if !unsent(&m)? {
+                continue;
+            }
+            let path = outbox::path_of(game, &m);
+            let old = std::fs::read(&path)
+                .with_context(|| format!("cannot read {}", game.shown(&path)))?;
+            let Some(password) = password_in(&old) else {
+                continue;
+            };
+            write(game, &m, &password)?;
+            if std::fs::read(&path).ok().as_deref() != Some(&old[..]) {
+                made += 1;
+            }
+        }
+    }
+    Ok(made)
 }
 
 /// Whether outbox file `file` is a welcome (`t0001-welcome-france.eml`).
