@@ -13,6 +13,7 @@ mod crash;
 mod determinism;
 mod dice_statistics;
 mod dice_v2;
+mod documents;
 mod entropy_text;
 mod gitm_demo;
 mod gitm_tactical;
