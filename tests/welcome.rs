@@ -546,3 +546,39 @@ fn the_first_mail_says_what_game_toml_says_when_it_is_sent() {
         assert!(files_holding(&dir, password).is_empty(), "{stem}");
     }
 }
+
+/// What the welcome says to check the rolls works: `pbem verify` of the report of turn 1 against the
+/// welcome mail, whose dice commitment anchors the report's.
+#[test]
+fn the_welcome_anchors_the_dice_of_turn_1() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g");
+    new_game(&dir, "ulm-1805", None);
+    pbem().arg("resolve").arg(&dir).assert().success();
+    let report = dir.join("mail/outbox/t0001-report-france.eml");
+    let welcome = dir
+        .join("mail/outbox")
+        .join(welcome_of(&dir, 1, "france").0);
+    pbem()
+        .arg("verify")
+        .arg(&report)
+        .arg("--announcement")
+        .arg(&welcome)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("commitment"));
+    // Another game's welcome anchors nothing.
+    let other = tmp.path().join("h");
+    new_game(&other, "ulm-1805", None);
+    pbem()
+        .arg("verify")
+        .arg(&report)
+        .arg("--announcement")
+        .arg(
+            other
+                .join("mail/outbox")
+                .join(welcome_of(&other, 1, "france").0),
+        )
+        .assert()
+        .code(4);
+}

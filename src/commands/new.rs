@@ -149,6 +149,7 @@ fn publish_first_turn(
     for m in crate::mail::outbox::announcements(game, first, &hex, &state)? {
         crate::game::fsio::write_atomic(&crate::mail::outbox::path_of(game, &m), &m.render(game)?)?;
     }
+    let start = welcome::Start::new(game, &state);
     for (stem, password) in passwords {
         let (power, player) = match stem.split_once('.') {
             Some((p, pl)) => (p, Some(pl)),
@@ -165,7 +166,7 @@ fn publish_first_turn(
         };
         let m = welcome::welcome(
             game,
-            &state,
+            &start,
             power,
             player,
             welcome::Joining::NewGame,

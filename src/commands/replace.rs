@@ -128,7 +128,7 @@ fn replacement_mail(
     let key = crate::game::record::sha256_hex(password.as_bytes())[..8].to_string();
     let m = welcome::welcome(
         game,
-        state,
+        &welcome::Start::new(game, state),
         power,
         None,
         welcome::Joining::Replacing { from },

@@ -209,7 +209,8 @@ pub fn send(
     };
     // A new game's first mail says what game.toml says when it first goes, not at `pbem new`.
     if !opts.dry_run {
-        super::welcome::refresh_first_turn(game)?;
+        let never_sent = |file: &str| matches!(load_ledger(game, file), Ok(None));
+        super::welcome::refresh_first_turn(game, &never_sent)?;
     }
     let from: Mailbox = game.config.mail_from().parse().with_context(|| {
         format!(

@@ -33,22 +33,44 @@ pub enum Joining {
     Replacing { from: u32 },
 }
 
+/// Where the welcomes of one turn stand: its state and what every power's opening report shares.
+pub struct Start<'a> {
+    pub state: &'a State,
+    pub shared: crate::report::TurnSight,
+}
+
+impl<'a> Start<'a> {
+    pub fn new(game: &Game, state: &'a State) -> Start<'a> {
+        Start {
+            state,
+            shared: crate::report::TurnSight::new(game, state),
+        }
+    }
+}
+
 /// The welcome of the player of `power` (of `player` of a power with several) at the start of
-/// `state`'s turn, addressed to `to`. Its file is unique by `key` among the welcomes of the power
+/// `start`'s turn, addressed to `to`. Its file is unique by `key` among the welcomes of the power
 /// and turn. Write it with [`write`], which puts the password in.
 pub fn welcome(
     game: &Game,
-    state: &State,
+    start: &Start,
     power: &str,
     player: Option<&str>,
     joining: Joining,
     key: &str,
     to: Vec<String>,
 ) -> Result<Outgoing> {
-    let turn = state.turn;
+    let turn = start.state.turn;
     let tag = &game.config.game;
     let commitment = game.commitment(turn)?;
-    let opening = crate::report::opening::opening(game, state, power, player, &commitment)?;
+    let opening = crate::report::opening::opening(
+        game,
+        start.state,
+        &start.shared,
+        power,
+        player,
+        &commitment,
+    )?;
     let stem = crate::game::command::file_stem(power, player);
     let replacing = matches!(joining, Joining::Replacing { .. });
     let from_turn = match joining {
@@ -216,18 +238,19 @@ fn password_in(bytes: &[u8]) -> Option<String> {
 /// been sent: the announcements and the welcomes of its players (with the passwords they hold).
 /// So the referee's edits after `pbem new` (the title, the deadline, `[mail]`) reach the players.
 /// Nothing is made again once any turn is resolved, nor a message already delivered to anyone.
+/// `never_sent(file)` says whether an outbox file was never delivered to anyone (`send`'s ledger).
 /// Returns how many messages were made again.
-pub fn refresh_first_turn(game: &Game) -> Result<usize> {
+pub fn refresh_first_turn(game: &Game, never_sent: &dyn Fn(&str) -> bool) -> Result<usize> {
     let first = game.config.first_turn;
     if game.current_turn()? != first {
         return Ok(0);
     }
     let unsent = |m: &Outgoing| -> Result<bool> {
-        Ok(super::send::load_ledger(game, &m.file_name())?.is_none()
-            && outbox::path_of(game, m).is_file())
+        Ok(never_sent(&m.file_name()) && outbox::path_of(game, m).is_file())
     };
     let state = game.load_state(first)?;
     let commitment = crate::dice::to_hex(&game.commitment(first)?);
+    let start = Start::new(game, &state);
     let mut made = 0;
     for m in outbox::announcements(game, first, &commitment, &state)? {
         if unsent(&m)? {
@@ -255,7 +278,7 @@ pub fn refresh_first_turn(game: &Game) -> Result<usize> {
             };
             let m = welcome(
                 game,
-                &state,
+                &start,
                 &p.id,
                 player,
                 Joining::NewGame,

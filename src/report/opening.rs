@@ -22,15 +22,16 @@ pub struct Opening {
 }
 
 /// The opening report of `power` (of his own command, for `player` of a power reported per
-/// player) at the start of `state`'s turn, whose dice commitment is `commitment`.
+/// player) at the start of `state`'s turn, whose dice commitment is `commitment`; `shared` is
+/// `TurnSight::new(game, state)`, made once for every power's.
 pub fn opening(
     game: &Game,
     state: &State,
+    shared: &TurnSight,
     power: &str,
     player: Option<&str>,
     commitment: &crate::dice::Bytes32,
 ) -> Result<Opening> {
-    let shared = TurnSight::new(game, state);
     let config = game
         .config
         .power(power)
@@ -61,13 +62,13 @@ pub fn opening(
         orders: None,
         header: &header,
         next_commitment: commitment,
-        shared: &shared,
+        shared,
         command: command.as_ref(),
     };
     let view = Arc::new(PowerView::build(game, &input));
     let check = super::for_check::build(game, &input, &view);
     let json = super::json::render(&view, None, check.as_ref())
         .context("cannot write the opening JSON report")?;
-    let svg = super::svg::render(game, &shared, &view);
+    let svg = super::svg::render(game, shared, &view);
     Ok(Opening { view, json, svg })
 }
