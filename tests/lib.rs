@@ -53,6 +53,7 @@ mod report_forecast;
 mod report_formats;
 mod report_scale;
 mod report_visibility;
+mod rulesets;
 mod sealed_rolls;
 mod season;
 mod state_tables;

@@ -209,5 +209,6 @@ pub fn locked<T>(f: impl Fn() -> anyhow::Result<T>) -> T {
     panic!("the game lock stayed busy")
 }
 pub mod certs;
+pub mod orders_property;
 pub mod peak;
 pub mod smtp;
