@@ -62,6 +62,7 @@ mod state_tables;
 mod three_turns;
 mod verify_mail;
 mod wbts_demo;
+mod welcome;
 
 /// A file in `tests/` that is not a module of this binary would never run (`autotests = false`).
 #[test]

@@ -270,7 +270,7 @@ fn from_json(text: &str) -> Result<ReportForm> {
     let v: JsonReport = serde_json::from_str(text)?;
     let (Some(header_text), Some(digest)) = (v.dice.text.as_deref(), v.dice.digest.as_deref())
     else {
-        bail!("this JSON report has no dice header (dice.text, dice.digest)");
+        bail!("this JSON report has no dice header (dice.text, dice.digest): an opening report, mailed with the welcome, has none, as no turn was resolved yet");
     };
     let header = parse_header(&format!("{header_text}header sha256: {digest}\n"))?;
     let mut rolls = Vec::new();

@@ -227,6 +227,13 @@ pub trait Ruleset: Send + Sync {
         None
     }
 
+    /// Whether the other players are told who the new player of a power is (`pbem replace`): EiA
+    /// 19.2.2 lets him take part in the talks at once, so the others must know him. By default
+    /// they are told only that the power has a new player.
+    fn new_player_named(&self) -> bool {
+        false
+    }
+
     /// Whether each player of a power with several (`[[power.player]]`) gets a report of what his
     /// own command sees (`engine::command`), rather than the power's one report; a power's
     /// `reports` key in game.toml overrides it. Per power by default (EiA and PoG): GITM 6 will

@@ -231,6 +231,7 @@ pub fn reminder(
         deadline_local => if power.time_zone.is_some() { deadline_text(game, turn, Some(power)) } else { String::new() },
         commitment => commitment_text(game, turn),
         rejected => rejected.unwrap_or_default(),
+        guide => crate::report::guide::file_name(game.ruleset.id()),
     };
     let text = crate::report::templates::render(game, "reminder.txt", &context)?;
     Ok(Outgoing {

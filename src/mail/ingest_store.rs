@@ -161,11 +161,21 @@ impl RawStore {
     /// Where a referee finds the message: `mail/inbox/<sha>.eml`, or the archive and the message's
     /// line in it.
     pub fn shown(&self, game: &Game, sha: &str) -> String {
+        self.where_is(sha, &|p| game.shown(p))
+    }
+
+    /// As [`RawStore::shown`], with the path as the referee gave the game's folder (`Game::printed`):
+    /// what a command prints.
+    pub fn printed(&self, game: &Game, sha: &str) -> String {
+        self.where_is(sha, &|p| game.printed(p))
+    }
+
+    fn where_is(&self, sha: &str, path: &dyn Fn(&Path) -> String) -> String {
         match self.at.get(sha) {
-            Some(s) if s.alone() => game.shown(&s.file),
+            Some(s) if s.alone() => path(&s.file),
             Some(s) => format!(
                 "{} (its line 'message {sha}', byte {})",
-                game.shown(&s.file),
+                path(&s.file),
                 s.offset
             ),
             None => format!("message {sha} (not in mail/inbox)"),

@@ -207,6 +207,11 @@ pub fn send(
     } else {
         Some(GameLock::acquire(&game.dir)?)
     };
+    // A new game's first mail says what game.toml says when it first goes, not at `pbem new`.
+    if !opts.dry_run {
+        let never_sent = |file: &str| matches!(load_ledger(game, file), Ok(None));
+        super::welcome::refresh_first_turn(game, &never_sent)?;
+    }
     let from: Mailbox = game.config.mail_from().parse().with_context(|| {
         format!(
             "the referee address '{}' (game.toml [mail] from) is not an address",
@@ -270,6 +275,10 @@ pub fn send(
         let headers = parse::outgoing_headers(&bytes);
         let ledger = load_ledger(game, &file)?;
         if ledger.as_ref().is_some_and(|l| l.complete) {
+            // A welcome delivered by a run that stopped before it masked its password.
+            if !opts.dry_run && super::welcome::is_welcome(&file) {
+                super::welcome::mask_delivered(game, &file)?;
+            }
             // Delivered to everyone it was for: whoever its audience is now, it is not sent again.
             for r in ledger.iter().flat_map(|l| &l.recipients) {
                 summary.deliveries.push(Delivery {
@@ -441,6 +450,10 @@ pub fn send(
         if transport.is_some() && !w.ledger.complete && w.recipients.iter().all(reached) {
             w.ledger.complete = true;
             write_ledger(game, &w.ledger)?;
+        }
+        // A welcome's password stays in the game folder no longer than it takes to deliver it.
+        if w.ledger.complete && super::welcome::is_welcome(&w.file) {
+            super::welcome::mask_delivered(game, &w.file)?;
         }
         if failed_here {
             failing_in_a_row += 1;

@@ -166,4 +166,9 @@ impl Ruleset for Eia {
     fn control_roll_modifiers(&self) -> Option<std::collections::BTreeMap<String, i32>> {
         Some(self.tables.ump_control.clone())
     }
+
+    /// EiA 19.2.2: the new player may negotiate before he takes control; the others know him.
+    fn new_player_named(&self) -> bool {
+        true
+    }
 }
