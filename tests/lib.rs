@@ -14,6 +14,7 @@ mod determinism;
 mod dice_statistics;
 mod dice_v2;
 mod entropy_text;
+mod game_life;
 mod gitm_demo;
 mod gitm_tactical;
 mod hostile_corpus;

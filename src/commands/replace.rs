@@ -63,8 +63,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         "The new player's password, shown this once (pbem keeps only its hash): {password}"
     );
     crate::say!(
-        "Alliances the power has then may not be broken before turn {}.",
-        from + 3
+        "Alliances the power has then may not be broken before turn {} (EiA 19.2.2: three turns after the economic phase it takes over at, as the engine enforces).",
+        crate::engine::players::alliance_lock(from)
     );
     Ok(ExitCode::SUCCESS)
 }
