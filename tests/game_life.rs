@@ -403,6 +403,25 @@ fn a_dropped_power_s_departed_player_no_longer_orders_it() {
         "{}",
         body_of(&answer)
     );
+    // The answer goes to him, and to him alone.
+    let sent = tmp.path().join("sent");
+    pbem()
+        .args(["send", "--folder"])
+        .arg(&sent)
+        .arg(&game)
+        .assert()
+        .success();
+    let to_him = delivered(&sent, "britain@example.org");
+    assert!(
+        to_him
+            .iter()
+            .any(|n| body_of(&fs::read_to_string(sent.join("britain@example.org").join(n)).unwrap())
+                .contains("you no longer play")),
+        "{to_him:?}"
+    );
+    assert!(!delivered(&sent, "russia@example.org")
+        .iter()
+        .any(|n| n.starts_with("t0001-ack-britain-")));
     // Status and remind speak of the power as dropped, and to whoever runs it.
     let status = stdout(&at("2026-12-05T18:41:00Z", &["status"], &game).success());
     assert!(

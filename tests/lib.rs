@@ -40,6 +40,7 @@ mod players_under_a_power;
 mod pog_demo;
 mod proptest_dice;
 mod proptest_game_folder;
+mod proptest_game_life;
 mod proptest_gitm_orders;
 mod proptest_gitm_tactical;
 mod proptest_labels;

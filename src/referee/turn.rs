@@ -28,6 +28,9 @@ pub struct ResolveOptions {
     pub turn: Option<u32>,
     /// Resolve again a turn that is already resolved.
     pub force: bool,
+    /// Announce the next turn with the schedule's deadline whatever the clock says (the demo,
+    /// whose turns no player is told of): its files are then the same at any moment.
+    pub by_schedule: bool,
 }
 
 /// What resolving a turn did.
@@ -166,7 +169,12 @@ pub fn resolve(game: &Game, opts: &ResolveOptions) -> Result<TurnOutcome> {
     // notice from now (`GameConfig::deadline_announced_at`). When that is not the schedule's slot
     // the game would project, the turn is resolved with it (its record keeps it, `audit` replays it).
     let reloaded;
-    let game = match announced_deadline(game, turn)? {
+    let announced = if opts.by_schedule {
+        None
+    } else {
+        announced_deadline(game, turn)?
+    };
+    let game = match announced {
         Some(d) => {
             let mut g = Game::load(&game.dir)?;
             g.config.announced_deadlines.insert(turn + 1, d);
