@@ -13,6 +13,7 @@ mod crash;
 mod determinism;
 mod dice_statistics;
 mod dice_v2;
+mod documents;
 mod entropy_text;
 mod game_life;
 mod gitm_demo;
