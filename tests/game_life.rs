@@ -45,7 +45,11 @@ fn status_line(out: &str, power: &str) -> String {
 
 /// A message of `power`'s player from `from`, received at `received` (RFC 5322), with `body`.
 fn mail(tmp: &Path, name: &str, from: &str, received: &str, body: &str) -> std::path::PathBuf {
-    write(tmp, name, eml(from, received, &format!("{name}@example.org"), body))
+    write(
+        tmp,
+        name,
+        eml(from, received, &format!("{name}@example.org"), body),
+    )
 }
 
 #[test]
@@ -79,7 +83,10 @@ fn a_turn_reopened_by_rollback_opens_the_next_turn_after_its_own_deadline() {
         france.contains("Void: the reports of turn 1 already mailed"),
         "{france}"
     );
-    assert!(france.contains("dice commitment of turn 1 mailed before"), "{france}");
+    assert!(
+        france.contains("dice commitment of turn 1 mailed before"),
+        "{france}"
+    );
     assert!(
         france.contains("Your orders on file for turn 1 still stand"),
         "{france}"
@@ -376,7 +383,12 @@ fn a_dropped_power_s_departed_player_no_longer_orders_it() {
         .success();
     assert!(game.join("orders/1/britain.txt").is_file());
     // Then his player left: Russia runs Britain.
-    at("2026-12-05T18:00:00Z", &["drop", "britain", "--to", "russia"], &game).success();
+    at(
+        "2026-12-05T18:00:00Z",
+        &["drop", "britain", "--to", "russia"],
+        &game,
+    )
+    .success();
     // He writes again, with his old password from his old address.
     let again = mail(
         tmp.path(),
@@ -413,10 +425,10 @@ fn a_dropped_power_s_departed_player_no_longer_orders_it() {
         .success();
     let to_him = delivered(&sent, "britain@example.org");
     assert!(
-        to_him
-            .iter()
-            .any(|n| body_of(&fs::read_to_string(sent.join("britain@example.org").join(n)).unwrap())
-                .contains("you no longer play")),
+        to_him.iter().any(|n| body_of(
+            &fs::read_to_string(sent.join("britain@example.org").join(n)).unwrap()
+        )
+        .contains("you no longer play")),
         "{to_him:?}"
     );
     assert!(!delivered(&sent, "russia@example.org")
@@ -551,7 +563,8 @@ fn a_killed_turn_is_finished_by_running_it_again() {
     let out = stdout(&a);
     assert!(out.contains("The mail left in the outbox is sent"), "{out}");
     assert!(
-        sent.join("russia@example.org/t0001-report-russia.eml").is_file(),
+        sent.join("russia@example.org/t0001-report-russia.eml")
+            .is_file(),
         "{out}"
     );
     assert!(announced.is_file(), "{out}");
@@ -563,7 +576,10 @@ fn a_killed_turn_is_finished_by_running_it_again() {
 #[test]
 fn a_turn_kept_from_sending_does_not_advise_early_while_its_mail_waits() {
     let (tmp, game) = support::game();
-    add_to_config(&game, "[mail]\ntransport = \"folder\"\nfolder = \"outgoing\"\n");
+    add_to_config(
+        &game,
+        "[mail]\ntransport = \"folder\"\nfolder = \"outgoing\"\n",
+    );
     at("2026-12-06T19:30:00Z", &["turn", "--no-send"], &game).success();
     let a = pbem()
         .args(["turn", "--no-send"])
@@ -581,7 +597,10 @@ fn a_turn_kept_from_sending_does_not_advise_early_while_its_mail_waits() {
 fn unattended_waits_in_silence_reminds_once_and_resolves_when_due() {
     let (_tmp, game) = support::game();
     add_to_config_deadline(&game, "remind_hours_before = 48");
-    add_to_config(&game, "[mail]\ntransport = \"folder\"\nfolder = \"outgoing\"\n");
+    add_to_config(
+        &game,
+        "[mail]\ntransport = \"folder\"\nfolder = \"outgoing\"\n",
+    );
     write(&game, "orders/1/france.txt", header("france", FRANCE_PW, 1));
     let run = |now: &str| {
         let a = at(now, &["turn", "--unattended"], &game).success();

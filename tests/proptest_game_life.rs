@@ -169,8 +169,7 @@ impl Model {
             prop_assert!(!err.contains("panicked"), "{err}");
             if code == 1 {
                 prop_assert!(
-                    err.contains("orders are still missing")
-                        || err.contains("still in the outbox"),
+                    err.contains("orders are still missing") || err.contains("still in the outbox"),
                     "{args:?} failed:\n{err}"
                 );
             }
@@ -208,7 +207,8 @@ impl Model {
                             &format!("m{}@example.org", self.mails),
                             &body,
                         );
-                        let path = support::write(self.tmp.path(), &format!("m{}.eml", self.mails), eml);
+                        let path =
+                            support::write(self.tmp.path(), &format!("m{}.eml", self.mails), eml);
                         self.last_mail.insert(*p, path.clone());
                         path
                     }
@@ -273,7 +273,8 @@ impl Model {
                     .insert(format!("{power}@example.org"));
             }
             Step::AcceptLate(p) => {
-                let (code, _, err) = self.run(&["accept-late", POWERS[*p].0, "--reason", "x"], None);
+                let (code, _, err) =
+                    self.run(&["accept-late", POWERS[*p].0, "--reason", "x"], None);
                 prop_assert!(code == 0 || err.contains("nothing was changed"), "{err}");
             }
             Step::Rekey => {
@@ -358,7 +359,10 @@ impl Model {
                 .trim_end_matches(".eml")
                 .trim_end_matches("-accepted")
                 .to_string();
-            for name in outbox.keys().filter(|n| n.starts_with(&stem) && **n != r.ack) {
+            for name in outbox
+                .keys()
+                .filter(|n| n.starts_with(&stem) && **n != r.ack)
+            {
                 let ledger = pbem::mail::send::load_ledger(&game, name).unwrap();
                 prop_assert!(
                     ledger.is_some_and(|l| !l.withdrawn.is_empty()
@@ -369,13 +373,20 @@ impl Model {
             }
             let body = support::body_of(&outbox[&r.ack]);
             let says = match r.status.name() {
-                "accepted" => body.contains("These orders now stand") || body.contains("replaces them"),
+                "accepted" => {
+                    body.contains("These orders now stand") || body.contains("replaces them")
+                }
                 "late" => body.contains("they do not stand"),
                 "held" => body.contains("are kept for turn"),
                 "rejected" => body.contains("These orders do not stand"),
                 _ => true,
             };
-            prop_assert!(says, "{} ({}) says otherwise:\n{body}", r.ack, r.status.name());
+            prop_assert!(
+                says,
+                "{} ({}) says otherwise:\n{body}",
+                r.ack,
+                r.status.name()
+            );
         }
         // Audit passes.
         let (code, out, _) = self.run(&["audit"], None);

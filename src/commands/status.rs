@@ -84,6 +84,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
             ),
             None => String::new(),
         };
+        let dropped = s
+            .dropped
+            .as_ref()
+            .map(|c| crate::mail::status::dropped_text(&game, c));
         let state = match &s.orders {
             OrdersIn::Mail(r) => format!(
                 "in: received {}, message {} ({}), {}; {}",
@@ -106,8 +110,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 },
             ),
             OrdersIn::File(path) => format!("{}: {} (not from mail)", verdict, game.shown(path)),
-            OrdersIn::Missing | OrdersIn::NotDue if s.dropped.is_some() => {
-                crate::mail::status::dropped_text(&game, s.dropped.as_ref().expect("some"))
+            OrdersIn::Missing | OrdersIn::NotDue if dropped.is_some() => {
+                dropped.clone().unwrap_or_default()
             }
             OrdersIn::Missing if s.late > 0 => format!(
                 "LATE: {} submission(s) after the deadline, none on time",
@@ -118,13 +122,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
             OrdersIn::NotDue => "none due this turn (standing orders only)".to_string(),
         };
         crate::say!("  {:<10} {:<14} {state}", s.stem(), s.name);
-        if let (Some(c), OrdersIn::Mail(_) | OrdersIn::File(_)) = (&s.dropped, &s.orders) {
-            crate::say!(
-                "  {:<10} {:<14} {}",
-                "",
-                "",
-                crate::mail::status::dropped_text(&game, c)
-            );
+        if let (Some(d), OrdersIn::Mail(_) | OrdersIn::File(_)) = (&dropped, &s.orders) {
+            crate::say!("  {:<10} {:<14} {d}", "", "");
         }
         let mut others = Vec::new();
         if s.rejected > 0 {

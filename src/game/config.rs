@@ -823,7 +823,9 @@ impl GameConfig {
                 d = self.slot(k)?;
             }
         }
-        while after.is_some_and(|a| d <= a) || earliest.is_some_and(|e| d.with_timezone(&chrono::Utc) < e) {
+        while after.is_some_and(|a| d <= a)
+            || earliest.is_some_and(|e| d.with_timezone(&chrono::Utc) < e)
+        {
             k += 1;
             d = self.slot(k)?;
         }
@@ -854,9 +856,8 @@ impl GameConfig {
             return self.schedule_slot(turn, None, None);
         }
         // From the last turn before this one whose deadline is fixed (or the first), step by step.
-        let fixed = |m: &BTreeMap<u32, String>| {
-            m.range(self.first_turn..turn).next_back().map(|(t, _)| *t)
-        };
+        let fixed =
+            |m: &BTreeMap<u32, String>| m.range(self.first_turn..turn).next_back().map(|(t, _)| *t);
         let from = fixed(&self.moved_deadlines)
             .max(fixed(&self.announced_deadlines))
             .unwrap_or(self.first_turn);
@@ -878,7 +879,11 @@ impl GameConfig {
         turn: u32,
         now: DateTime<chrono::Utc>,
     ) -> Option<DateTime<Tz>> {
-        if let Some(d) = self.moved_deadlines.get(&turn).and_then(|d| self.local_instant(d)) {
+        if let Some(d) = self
+            .moved_deadlines
+            .get(&turn)
+            .and_then(|d| self.local_instant(d))
+        {
             return Some(d);
         }
         let before = turn

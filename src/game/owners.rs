@@ -40,11 +40,10 @@ fn own_players(config: &GameConfig, state: &State, power: &str) -> Vec<String> {
 pub fn recipients(config: &GameConfig, state: &State, power: &str) -> Vec<String> {
     let mut to = players_of(config, state, power);
     if let Some(c) = state.controlled.get(power) {
-        for a in c
-            .by
-            .as_deref()
-            .map(|by| players_of(config, state, by))
-            .unwrap_or_default()
+        for a in
+            c.by.as_deref()
+                .map(|by| players_of(config, state, by))
+                .unwrap_or_default()
         {
             if !to.contains(&a) {
                 to.push(a);

@@ -245,7 +245,10 @@ pub fn accept_late(
         super::send::withdraw(
             game,
             &chosen.ack,
-            &format!("{} answers the same message: its orders stand", out.file_name()),
+            &format!(
+                "{} answers the same message: its orders stand",
+                out.file_name()
+            ),
         )?;
     }
     record.ack = out.file_name();

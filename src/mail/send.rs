@@ -187,8 +187,7 @@ pub fn withdraw(game: &Game, file: &str, why: &str) -> Result<bool> {
     let ledger = load_ledger(game, file)?;
     if ledger.as_ref().is_some_and(|l| {
         !l.withdrawn.is_empty()
-            || l
-                .recipients
+            || l.recipients
                 .iter()
                 .any(|r| r.status == "delivered" || r.status == SENDING)
     }) {

@@ -43,7 +43,11 @@ pub struct PowerStatus {
 
 /// What a dropped power's control means, in words: who runs it, and who sends its orders.
 pub fn dropped_text(game: &Game, c: &crate::game::state::Controlled) -> String {
-    let name = |p: &str| game.config.power(p).map_or(p.to_string(), |c| c.name.clone());
+    let name = |p: &str| {
+        game.config
+            .power(p)
+            .map_or(p.to_string(), |c| c.name.clone())
+    };
     match &c.by {
         Some(by) => format!(
             "dropped (EiA 19.2.1): run by {} until turn {}; {}'s player sends its orders with his own password",
@@ -218,7 +222,16 @@ fn remind_with(game: &Game, again: bool) -> Result<Vec<Reminded>> {
         let mut n = 1;
         let mut waiting = None;
         loop {
-            let m = super::ack::reminder(game, turn, p, player, &to, n, why.as_deref(), s.dropped.as_ref())?;
+            let m = super::ack::reminder(
+                game,
+                turn,
+                p,
+                player,
+                &to,
+                n,
+                why.as_deref(),
+                s.dropped.as_ref(),
+            )?;
             let path = outbox::path_of(game, &m);
             if !path.is_file() {
                 break;
@@ -249,7 +262,16 @@ fn remind_with(game: &Game, again: bool) -> Result<Vec<Reminded>> {
             });
             continue;
         }
-        let m = super::ack::reminder(game, turn, p, player, &to, n, why.as_deref(), s.dropped.as_ref())?;
+        let m = super::ack::reminder(
+            game,
+            turn,
+            p,
+            player,
+            &to,
+            n,
+            why.as_deref(),
+            s.dropped.as_ref(),
+        )?;
         debug_assert_eq!(m.kind, Kind::Reminder);
         let path = outbox::path_of(game, &m);
         write_atomic(&path, &m.render(game)?)?;

@@ -236,8 +236,12 @@ fn announced_deadline(game: &Game, turn: u32) -> Result<Option<String>> {
     ) else {
         return Ok(None);
     };
-    Ok((announced != projected)
-        .then(|| announced.naive_local().format(crate::engine::due::LOCAL).to_string()))
+    Ok((announced != projected).then(|| {
+        announced
+            .naive_local()
+            .format(crate::engine::due::LOCAL)
+            .to_string()
+    }))
 }
 
 /// Everything resolving a turn produces.

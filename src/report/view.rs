@@ -367,9 +367,9 @@ impl PowerView {
             .iter()
             .zip(&events)
             .filter(|(e, _)| {
-                e.decision.as_ref().is_some_and(|d| {
-                    d.power == power && d.by != crate::decide::DecidedBy::Order
-                })
+                e.decision
+                    .as_ref()
+                    .is_some_and(|d| d.power == power && d.by != crate::decide::DecidedBy::Order)
             })
             .map(|(_, line)| line.clone())
             .collect();
