@@ -56,6 +56,21 @@ fn mail(tmp: &Path, name: &str, from: &str, received: &str, body: &str) -> std::
 fn a_turn_reopened_by_rollback_opens_the_next_turn_after_its_own_deadline() {
     let (tmp, game) = support::game();
     write(&game, "orders/1/france.txt", header("france", FRANCE_PW, 1));
+    // Russia's orders came ten minutes after the deadline: late.
+    let late = mail(
+        tmp.path(),
+        "late.eml",
+        "russia@example.org",
+        "Sun, 6 Dec 2026 20:10:00 +0100",
+        &header("russia", RUSSIA_PW, 1),
+    );
+    pbem()
+        .arg("ingest")
+        .arg(&game)
+        .arg(&late)
+        .env("PBEM_NOW", "2026-12-06T19:20:00Z")
+        .assert()
+        .success();
     at("2026-12-06T19:30:00Z", &["resolve"], &game).success();
     // Rolled back the next morning: turn 1 reopens until turn 2's slot.
     let a = at(
@@ -69,6 +84,16 @@ fn a_turn_reopened_by_rollback_opens_the_next_turn_after_its_own_deadline() {
         status.contains("Deadline: Sunday 2026-12-13 20:00 CET"),
         "{status}\n{}",
         stdout(&a)
+    );
+    // The reopened deadline covers Russia's late orders: they stand now.
+    assert!(
+        stdout(&a).contains("covered by the reopened deadline: it stands now"),
+        "{}",
+        stdout(&a)
+    );
+    assert!(
+        status_line(&status, "russia").contains("authenticated"),
+        "{status}"
     );
     // The notice tells what was undone, and whether the orders on file still stand.
     let notice = |power: &str| {

@@ -163,7 +163,7 @@ impl Model {
         let (code, out, err) = self.run(args, crash);
         if crash.is_none() {
             prop_assert!(
-                [0, 1].contains(&code),
+                [0, 1].contains(&code) || (code == 5 && out.contains("is no longer an address")),
                 "{args:?} exit {code}:\n{out}\n{err}"
             );
             prop_assert!(!err.contains("panicked"), "{err}");
@@ -213,8 +213,9 @@ impl Model {
                         path
                     }
                 };
+                // 3: something in it was rejected (a wrong password, a departed player).
                 let (code, out, err) = self.run(&["ingest", path.to_str().unwrap()], None);
-                prop_assert_eq!(code, 0, "{}\n{}", out, err);
+                prop_assert!([0, 3].contains(&code), "{}\n{}", out, err);
             }
             Step::Turn => self.turn(&["turn", "--folder", &folder], None)?,
             Step::TurnEarly => self.turn(&["turn", "--early", "--folder", &folder], None)?,
@@ -275,7 +276,10 @@ impl Model {
             Step::AcceptLate(p) => {
                 let (code, _, err) =
                     self.run(&["accept-late", POWERS[*p].0, "--reason", "x"], None);
-                prop_assert!(code == 0 || err.contains("nothing was changed"), "{err}");
+                prop_assert!(
+                    code == 0 || err.to_lowercase().contains("nothing was changed"),
+                    "{err}"
+                );
             }
             Step::Rekey => {
                 let (code, out, err) = self.run(&["rekey", "--reason", "x"], None);
@@ -283,7 +287,12 @@ impl Model {
             }
             Step::Send => {
                 let (code, out, err) = self.run(&["send", "--folder", &folder], None);
-                prop_assert_eq!(code, 0, "{}\n{}", out, err);
+                prop_assert!(
+                    code == 0 || (code == 5 && out.contains("is no longer an address")),
+                    "{}\n{}",
+                    out,
+                    err
+                );
                 self.deliveries(&out)?;
             }
             Step::KillThenRerun(k) => {
@@ -342,7 +351,7 @@ impl Model {
             };
             if let Some(r) = records.get(sha) {
                 prop_assert!(
-                    !(state.controlled.contains_key(&p) && departed(&p, &r.from)),
+                    !departed(&p, &r.from),
                     "the orders of {p} filed from {}'s message stand after he left",
                     r.from
                 );
@@ -397,14 +406,14 @@ impl Model {
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(6),
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(4),
         max_shrink_iters: 20,
         failure_persistence: None,
         ..ProptestConfig::default()
     })]
 
     #[test]
-    fn the_referee_s_acts_keep_the_game_true(steps in proptest::collection::vec(step(), 4..14)) {
+    fn the_referee_s_acts_keep_the_game_true(steps in proptest::collection::vec(step(), 4..10)) {
         let mut m = Model::new();
         for s in &steps {
             m.apply(s)?;

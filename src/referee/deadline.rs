@@ -208,6 +208,8 @@ pub struct Reopened {
     pub commitment: String,
     pub deadline: String,
     pub notices: Vec<PathBuf>,
+    /// `rollback`: the late submissions the reopened turn's deadline covers, judged again.
+    pub judged_again: Vec<crate::mail::late::AcceptedLate>,
 }
 
 /// A fresh secret for the unresolved turn `turn`, with its sealing secret (`engine::sealed`): the old
@@ -393,6 +395,9 @@ pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
     let void = format!(
         "Void: the reports of {undone} already mailed, and the dice commitment of turn {to_turn} mailed before ({old}); the new commitment is below."
     );
+    // Late submissions the reopened turn's deadline covers stand now, before the notice says what
+    // is on file.
+    let judged_again = judge_late_again(&game, to_turn, &shown)?;
     let state = game.load_state(to_turn)?;
     let on_file = crate::engine::inputs::read_orders(&game, &state, to_turn)?;
     let said = |power: &str| {
@@ -422,6 +427,7 @@ pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
         commitment: new,
         deadline: shown,
         notices,
+        judged_again,
     })
 }
 
@@ -469,5 +475,6 @@ pub fn rekey(game: &Game, reason: &str) -> Result<Reopened> {
         commitment: new,
         deadline: shown,
         notices,
+        judged_again: Vec::new(),
     })
 }
