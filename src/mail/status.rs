@@ -94,7 +94,7 @@ pub fn orders_status_in(
     let due = |power: &str| {
         the_state().is_none_or(|s| {
             game.ruleset.expects_orders(s, power)
-                && !s.controlled.get(power).is_some_and(|c| c.by.is_none())
+                && s.controlled.get(power).is_none_or(|c| c.by.is_some())
         })
     };
     let mut out = Vec::new();
@@ -206,7 +206,7 @@ fn remind_with(game: &Game, again: bool) -> Result<Vec<Reminded>> {
             OrdersIn::NotDue => false,
         };
         // A dropped power nobody runs has nobody to remind (EiA 19.2.1).
-        let due = due && !s.dropped.as_ref().is_some_and(|c| c.by.is_none());
+        let due = due && s.dropped.as_ref().is_none_or(|c| c.by.is_some());
         if !due {
             continue;
         }
