@@ -71,7 +71,7 @@ fn step() -> impl Strategy<Value = Step> {
         1 => Just(Step::Rollback),
         1 => (power.clone(), proptest::option::of(0..POWERS.len())).prop_map(|(p, b)| Step::Drop(p, b)),
         1 => power.clone().prop_map(Step::Replace),
-        1 => power.clone().prop_map(Step::AcceptLate),
+        2 => power.clone().prop_map(Step::AcceptLate),
         1 => Just(Step::Rekey),
         1 => Just(Step::Send),
         1 => (0usize..4).prop_map(Step::KillThenRerun),
@@ -88,6 +88,8 @@ struct Model {
     departed: BTreeMap<String, BTreeSet<String>>,
     /// The last message file mailed for each power.
     last_mail: BTreeMap<usize, PathBuf>,
+    /// The power that mailed last: accept-late takes its orders.
+    last_power: Option<usize>,
     mails: u32,
     /// When the current turn was last announced (resolved into, or reopened).
     announced: DateTime<Utc>,
@@ -99,7 +101,7 @@ impl Model {
     fn new() -> Model {
         let (tmp, game) = support::game();
         let sent = tmp.path().join("sent");
-        let now = DateTime::parse_from_rfc3339("2026-12-01T12:00:00Z")
+        let now = DateTime::parse_from_rfc3339("2026-12-05T12:00:00Z")
             .unwrap()
             .with_timezone(&Utc);
         Model {
@@ -109,6 +111,7 @@ impl Model {
             now,
             departed: BTreeMap::new(),
             last_mail: BTreeMap::new(),
+            last_power: None,
             mails: 0,
             announced: now,
             delivered: BTreeSet::new(),
@@ -210,6 +213,7 @@ impl Model {
                         let path =
                             support::write(self.tmp.path(), &format!("m{}.eml", self.mails), eml);
                         self.last_mail.insert(*p, path.clone());
+                        self.last_power = Some(*p);
                         path
                     }
                 };
