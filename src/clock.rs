@@ -1,6 +1,8 @@
 //! The one place pbem reads the clock: to compare now with a turn's deadline (`turn`, `resolve`,
-//! `extend`, `rollback`, `status`) and to date a message as it is sent. Nothing read here reaches a
-//! file a turn writes. `PBEM_NOW` (RFC 3339, `2026-12-07T10:00:00Z`) sets the clock for tests and for
+//! `extend`, `rollback`, `status`), to date a message as it is sent, and to give the next turn a
+//! deadline with the game's least notice when a turn is resolved so late that the schedule's slot
+//! would give less (`referee::turn`); that deadline is kept in the turn's record, which `audit`
+//! replays, so nothing else read here reaches a file a turn writes. `PBEM_NOW` (RFC 3339, `2026-12-07T10:00:00Z`) sets the clock for tests and for
 //! a referee who wants to see what a command would do at another moment.
 
 use anyhow::{Context, Result};

@@ -483,6 +483,7 @@ fn status_shows_the_turn_deadline_commitment_and_orders_in() {
     pbem()
         .arg("status")
         .arg(&game)
+        .env("PBEM_NOW", "2026-12-10T12:00:00Z")
         .assert()
         .success()
         .stdout(predicate::str::contains(

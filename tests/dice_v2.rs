@@ -320,11 +320,13 @@ fn a_wrong_round_or_a_forged_signature_is_refused() {
 #[test]
 fn the_beacon_joins_the_seed_and_every_player_checks_it_offline() {
     let (_t, game) = beacon_demo();
+    // Resolved an hour after turn 1's deadline: turn 2 opens with its slot, a week later.
     pbem()
         .arg("resolve")
         .arg(&game)
         .arg("--beacon")
         .arg(format!("{ROUND}:{SIGNATURE}"))
+        .env("PBEM_NOW", "2023-09-15T12:00:00Z")
         .assert()
         .success();
     let report = fs::read_to_string(game.join("turns/1/reports/france.txt")).unwrap();

@@ -46,7 +46,11 @@ fn eia_19_2_1_a_dropped_power_is_run_by_its_controller() {
         "game ulm-1805\npower britain\npassword eagle-1805\nturn 2\n",
     );
     pbem().arg("check").arg(&game).arg(&o).assert().code(3);
-    pbem().arg("resolve").arg(&game).assert().success();
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .assert()
+        .success();
     let log = fs::read_to_string(game.join("turns/2/log.toml")).unwrap();
     assert!(
         log.contains("britain is run by russia this turn, until turn 3"),
@@ -85,7 +89,11 @@ fn eia_19_2_2_a_new_player_takes_over_at_the_economic_phase() {
         .unwrap()
         .trim()
         .to_string();
-    pbem().arg("resolve").arg(&game).assert().success();
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .assert()
+        .success();
     let log = fs::read_to_string(game.join("turns/2/log.toml")).unwrap();
     // The economic phase ends turn 2 (one a turn): the lock runs three turns after it (19.2.2).
     assert!(log.contains("A new player takes control of britain from turn 3; the alliances it inherits may not be broken before turn 5."), "{log}");
@@ -119,7 +127,11 @@ fn missed_turns_policy_drops_a_silent_power() {
     );
     fs::write(game.join("game.toml"), config).unwrap();
     // No orders at all for turn 2: every power has missed one turn.
-    pbem().arg("resolve").arg(&game).assert().success();
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .assert()
+        .success();
     let log = fs::read_to_string(game.join("turns/2/log.toml")).unwrap();
     assert!(
         log.contains(
@@ -143,7 +155,13 @@ fn eia_19_2_2_the_worked_example_britain_leaves_in_may_1806() {
         .replacen("start = \"1805-09\"", "start = \"1806-03\"", 1)
         .replacen("[sop]", "[replacement]\necon_every = 3\n\n[sop]", 1);
     fs::write(game.join("game.toml"), config).unwrap();
-    let resolve = || pbem().arg("resolve").arg(&game).assert().success();
+    let resolve = || {
+        pbem()
+            .args(["resolve", "--early"])
+            .arg(&game)
+            .assert()
+            .success()
+    };
     // The demo has resolved turn 1 (March 1806).
     resolve(); // April 1806
     pbem()
@@ -192,7 +210,7 @@ fn eia_19_2_2_the_worked_example_britain_leaves_in_may_1806() {
     )
     .unwrap();
     pbem()
-        .arg("resolve")
+        .args(["resolve", "--early"])
         .arg(&game)
         .assert()
         .failure()
@@ -217,7 +235,11 @@ fn eia_19_2_1_without_the_referee_s_choice_control_goes_by_the_roll_of_14_3_1() 
         ));
     let acts = fs::read_to_string(game.join("turns/2/acts.toml")).unwrap();
     assert!(acts.contains("by_roll = true"), "{acts}");
-    pbem().arg("resolve").arg(&game).assert().success();
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .assert()
+        .success();
     let log = fs::read_to_string(game.join("turns/2/log.toml")).unwrap();
     for p in ["austria", "france", "russia"] {
         assert!(
@@ -255,7 +277,11 @@ fn eia_14_3_1_the_control_roll_adds_the_modifiers_of_tables_toml() {
         .arg("britain")
         .assert()
         .success();
-    pbem().arg("resolve").arg(&game).assert().success();
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .assert()
+        .success();
     let log = fs::read_to_string(game.join("turns/2/log.toml")).unwrap();
     assert!(log.contains("france rolls highest"), "{log}");
     assert!(log.contains(" + 6"), "{log}");

@@ -36,7 +36,11 @@ fn set_france(game: &Path, address: &str) {
 #[test]
 fn send_takes_from_to_and_date_from_game_toml_as_it_is_when_it_sends() {
     let (tmp, game) = support::game();
-    pbem().arg("resolve").arg(&game).assert().success();
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .assert()
+        .success();
     // After the turn: the player gives a new address, the referee sets his own.
     set_france(&game, "napoleon@new.example");
     add_to_config(&game, "[mail]\nfrom = \"Ulm referee <ref@new.example>\"\n");
@@ -128,7 +132,11 @@ fn a_recipient_that_no_longer_exists_is_reported_and_not_sent() {
 #[test]
 fn audit_passes_after_routine_acts_and_fails_when_an_adjudication_byte_changes() {
     let (_tmp, game) = support::game();
-    pbem().arg("resolve").arg(&game).assert().success();
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .assert()
+        .success();
     // Routine acts between turns: addresses, title, mail settings, the schedule, a power dropped
     // and replaced, a deadline extended.
     set_france(&game, "napoleon@new.example");
@@ -155,7 +163,11 @@ fn audit_passes_after_routine_acts_and_fails_when_an_adjudication_byte_changes()
         .assert()
         .success();
     audit_ok(&game);
-    pbem().arg("resolve").arg(&game).assert().success();
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .assert()
+        .success();
     let record = fs::read_to_string(game.join("turns/2/record.toml")).unwrap();
     assert!(record.contains("acts = \""), "{record}");
     audit_ok(&game);
@@ -254,8 +266,16 @@ fn extend_moves_the_deadline_tells_every_player_and_refuses_the_past() {
 #[test]
 fn rollback_archives_the_undone_turns_and_reopens_one_with_a_fresh_commitment() {
     let (_tmp, game) = support::game();
-    pbem().arg("resolve").arg(&game).assert().success();
-    pbem().arg("resolve").arg(&game).assert().success();
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .assert()
+        .success();
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .assert()
+        .success();
     let old_commitment = fs::read_to_string(game.join("turns/2/commitment")).unwrap();
     let before = tree(&game);
     for (to, why) in [("0", "before the first turn"), ("3", "is not resolved")] {
@@ -431,7 +451,11 @@ fn eia_reports_announce_each_corps_destroyed_with_its_rule() {
 #[test]
 fn send_refuses_a_placeholder_referee_address_that_players_could_not_answer() {
     let (_tmp, game) = support::game();
-    pbem().arg("resolve").arg(&game).assert().success();
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .assert()
+        .success();
     add_to_config(
         &game,
         "[mail]\ntransport = \"sendmail\"\n\n[mail.sendmail]\ncommand = \"/bin/false\"\n",
@@ -525,7 +549,11 @@ fn accept_late_files_the_late_orders_as_an_act_that_audit_checks() {
         .success();
     assert!(tree(&game) == before, "a rerun changed the game");
     // The turn resolves with them, and audit passes.
-    pbem().arg("resolve").arg(&game).assert().success();
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .assert()
+        .success();
     let record = fs::read_to_string(game.join("turns/1/record.toml")).unwrap();
     assert!(record.contains("russia = "), "{record}");
     audit_ok(&game);
@@ -552,7 +580,11 @@ fn audit_fails_when_the_orders_differ_from_those_accepted_late() {
     // Another file put in its place before the turn (by hand, with the password): the act says
     // which orders were accepted, so audit catches it although the record lists the file.
     write(&game, "orders/1/russia.txt", header("russia", RUSSIA_PW, 1));
-    pbem().arg("resolve").arg(&game).assert().success();
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .assert()
+        .success();
     let a = pbem().arg("audit").arg(&game).assert().code(4);
     assert!(
         stdout(&a).contains("not those the referee accepted late"),
@@ -672,7 +704,11 @@ fn accept_late_takes_a_submission_held_for_the_next_turn_into_the_current_one() 
         .success();
     let filed = fs::read_to_string(game.join("orders/1/russia.txt")).unwrap();
     assert!(filed.contains("turn 1\n"), "{filed}");
-    pbem().arg("resolve").arg(&game).assert().success();
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .assert()
+        .success();
     let record = fs::read_to_string(game.join("turns/1/record.toml")).unwrap();
     assert!(record.contains("russia = "), "{record}");
     // It stood for turn 1, so it is no longer held for turn 2.
@@ -719,7 +755,11 @@ fn rollback_archives_the_batch_of_answers_of_an_undone_turn_and_keeps_the_others
     let turn_1 = batches();
     assert_eq!(turn_1.len(), 1);
     let answers_1 = acks(&game);
-    pbem().arg("resolve").arg(&game).assert().success();
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .assert()
+        .success();
     let second = write(tmp.path(), "2.eml", orders(2, "t2@x"));
     pbem()
         .arg("ingest")
@@ -733,7 +773,11 @@ fn rollback_archives_the_batch_of_answers_of_an_undone_turn_and_keeps_the_others
         .collect();
     assert_eq!(turn_2.len(), 1);
     assert!(acks(&game).iter().any(|(n, _)| n.starts_with("t0002-ack-")));
-    pbem().arg("resolve").arg(&game).assert().success();
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .assert()
+        .success();
     pbem()
         .args(["rollback", "--to-turn", "1", "--reason", "a test"])
         .arg(&game)

@@ -654,8 +654,14 @@ fn the_html_report_is_the_same_with_its_template_cut_at_the_map_block_or_whole()
             "{% if map_svg %}\n<p>inline map below</p>\n{% endif %}\n<body ",
         ),
     );
+    // Resolved on time, as the demo is: the same next deadline.
     for g in [&whole, &named] {
-        pbem().arg("resolve").arg(g).assert().success();
+        pbem()
+            .arg("resolve")
+            .arg(g)
+            .env("PBEM_NOW", "2026-12-06T19:30:00Z")
+            .assert()
+            .success();
     }
     for p in POWERS {
         assert_eq!(

@@ -60,6 +60,7 @@ pub fn resolve(dir: &Path) -> turn::TurnOutcome {
         &ResolveOptions {
             turn: Some(1),
             force: true,
+            ..ResolveOptions::default()
         },
     )
     .expect("the turn resolves")

@@ -63,7 +63,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
             crate::say!("The scenario has no sample orders for turn {turn}: the demo stops here.");
             break;
         }
-        let outcome = resolve(&game, &ResolveOptions::default())?;
+        let outcome = resolve(
+            &game,
+            &ResolveOptions {
+                by_schedule: true,
+                ..ResolveOptions::default()
+            },
+        )?;
         super::print_outcome(&outcome);
         let battles: Vec<&str> = outcome
             .events

@@ -44,6 +44,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
         done.turn,
         done.deadline
     );
+    for a in &done.judged_again {
+        crate::say!(
+            "The submission of {} received {}, late before, is covered by the new deadline: it stands now (message {}).",
+            a.power,
+            crate::mail::ack::in_zone(&game, None, a.record.arrival_time()),
+            a.record.sha256
+        );
+    }
     crate::say!(
         "{} notice(s) to the players in the outbox: send them with `pbem send {}`.",
         done.notices.len(),

@@ -105,8 +105,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         "game.toml names {who} as its player; in mail/outbox/: {mails}, his password in the welcome until `pbem send` delivers it.",
     );
     crate::say!(
-        "Alliances the power has then may not be broken before turn {}.",
-        from + 3
+        "Alliances the power has then may not be broken before turn {} (EiA 19.2.2: three turns after the economic phase it takes over at, as the engine enforces).",
+        crate::engine::players::alliance_lock(from)
     );
     Ok(match shown {
         crate::out::PasswordsShown::Printed => ExitCode::SUCCESS,

@@ -56,6 +56,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         &ResolveOptions {
             turn: args.turn,
             force: args.force,
+            ..ResolveOptions::default()
         },
     )?;
     super::print_outcome(&outcome);

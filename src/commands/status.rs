@@ -27,7 +27,18 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let turn = game.current_turn()?;
     let c = &game.config;
     crate::say!("{} ({}), ruleset {}", c.title, c.game, game.ruleset.name());
-    crate::say!("Turn {turn} ({}) waits for orders.", c.date_of(turn));
+    let past = match c.deadline_of(turn) {
+        Some(d) => crate::clock::now()? >= d.with_timezone(&chrono::Utc),
+        None => false,
+    };
+    if past {
+        crate::say!(
+            "Turn {turn} ({}): its deadline has passed; it waits to be resolved (pbem turn).",
+            c.date_of(turn)
+        );
+    } else {
+        crate::say!("Turn {turn} ({}) waits for orders.", c.date_of(turn));
+    }
     match c.deadline_of(turn) {
         Some(d) => crate::say!("Deadline: {}", d.format("%A %Y-%m-%d %H:%M %Z")),
         None => crate::say!("Deadline: not set"),
@@ -55,10 +66,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Ok(st) => crate::engine::inputs::read_orders(&game, &st, turn)?,
         Err(_) => Vec::new(),
     };
-    let past = match c.deadline_of(turn) {
-        Some(d) => crate::clock::now()? >= d.with_timezone(&chrono::Utc),
-        None => false,
-    };
     let store = crate::mail::ingest_store::RawStore::open(&game)?;
     for s in crate::mail::status::orders_status(&game, turn)? {
         let check = checks
@@ -77,6 +84,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
             ),
             None => String::new(),
         };
+        let dropped = s
+            .dropped
+            .as_ref()
+            .map(|c| crate::mail::status::dropped_text(&game, c));
         let state = match &s.orders {
             OrdersIn::Mail(r) => format!(
                 "in: received {}, message {} ({}), {}; {}",
@@ -99,6 +110,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 },
             ),
             OrdersIn::File(path) => format!("{}: {} (not from mail)", verdict, game.printed(path)),
+            OrdersIn::Missing | OrdersIn::NotDue if dropped.is_some() => {
+                dropped.clone().unwrap_or_default()
+            }
             OrdersIn::Missing if s.late > 0 => format!(
                 "LATE: {} submission(s) after the deadline, none on time",
                 s.late
@@ -108,9 +122,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
             OrdersIn::NotDue => "none due this turn (standing orders only)".to_string(),
         };
         crate::say!("  {:<10} {:<14} {state}", s.stem(), s.name);
+        if let (Some(d), OrdersIn::Mail(_) | OrdersIn::File(_)) = (&dropped, &s.orders) {
+            crate::say!("  {:<10} {:<14} {d}", "", "");
+        }
         let mut others = Vec::new();
         if s.rejected > 0 {
-            others.push(format!("{} rejected", s.rejected));
+            others.push(format!(
+                "{} rejected (the last: {})",
+                s.rejected,
+                s.rejected_why.as_deref().unwrap_or("no reason recorded")
+            ));
         }
         if s.late > 0 {
             others.push(format!("{} late", s.late));

@@ -43,17 +43,52 @@ pub struct Args {
     /// Resolve before the deadline although a power due has no orders in.
     #[arg(long)]
     pub early: bool,
+    /// Run from cron or a systemd timer: a turn not due yet (orders missing before the deadline)
+    /// is no error and prints nothing; the answers go out, and each power still due gets one
+    /// reminder `[deadline] remind_hours_before` the deadline. Another pbem at work on the game:
+    /// nothing done, exit 0.
+    #[arg(long, conflicts_with = "early")]
+    pub unattended: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let game = Game::load(&args.game)?;
     // One lock for the whole command: no other pbem between the ingest, the turn and the sending.
-    let _lock = crate::game::fsio::GameLock::acquire(&game.dir)?;
+    let _lock = match crate::game::fsio::GameLock::acquire(&game.dir) {
+        Err(_) if args.unattended => return Ok(ExitCode::SUCCESS),
+        lock => lock?,
+    };
     // Never with a demo's public secret.
     crate::engine::due::check_secret(&game, game.current_turn()?)?;
+    let configured = game.config.mail.transport.is_some() || args.folder.is_some();
+    // First what an earlier run began and did not finish: the mail already in the outbox (a run
+    // killed while sending the turn it resolved). The next turn waits for it.
+    let earlier = if configured { waiting(&game)? } else { 0 };
+    let finish = earlier > 0 && !args.no_send;
+    if finish {
+        let sent = send_outbox(&game, &args)?;
+        if !args.unattended || !sent.complete() {
+            super::send::print_summary(&sent, false);
+        }
+        if !sent.complete() {
+            crate::say!(
+                "The mail already in the outbox did not all go, so no turn is looked at: run `pbem send {}` (or this command) again.",
+                args.game.display()
+            );
+            return Ok(ExitCode::from(super::exit::UNDELIVERED));
+        }
+    }
+    // Mail kept back by --no-send: the referee sends it himself, before the next turn.
+    let unsent_before = if configured && args.no_send {
+        earlier
+    } else {
+        0
+    };
     if args.imap {
         let fetched = crate::mail::imap::fetch(&game, &mut super::ingest::progress_bar())?;
-        super::fetch::print_summary(&game, &fetched);
+        if !args.unattended || !fetched.complete() {
+            super::fetch::print_summary(&game, &fetched);
+        }
         if !fetched.complete() {
             anyhow::bail!(
                 "the IMAP mailbox could not be read to the end, so the turn is not resolved: run `pbem turn {} --imap` again",
@@ -64,8 +99,30 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mail =
         ingest::ingest_with_progress(&game, &args.mailboxes, &mut super::ingest::progress_bar())?;
     // Before the deadline, only with every power's orders in (or --early).
-    crate::engine::due::check_due(&game, game.current_turn()?, args.early)?;
-    let configured = game.config.mail.transport.is_some() || args.folder.is_some();
+    let turn = game.current_turn()?;
+    if let Some(why) = crate::engine::due::not_due(&game, turn, args.early)? {
+        if unsent_before > 0 {
+            anyhow::bail!(
+                "{unsent_before} message(s) of the turns before are still in the outbox, unsent: send them first with `pbem send {}`. Turn {turn} is not due yet ({why}). Nothing was resolved.",
+                args.game.display()
+            );
+        }
+        if args.unattended {
+            return wait_unattended(&game, &args, configured);
+        }
+        if finish {
+            // This run finished the mail an earlier one left: that was its work.
+            crate::say!(
+                "The mail left in the outbox is sent. {}",
+                crate::engine::due::not_due_advice(&why)
+            );
+            return Ok(ExitCode::SUCCESS);
+        }
+        anyhow::bail!(
+            "{} Nothing was changed.",
+            crate::engine::due::not_due_advice(&why)
+        );
+    }
     // pbem-dice/v2: close the orders and mail the closing list before anything is resolved.
     if game.config.dice.scheme == DiceScheme::V2 {
         let turn = game.current_turn()?;
@@ -176,6 +233,56 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "The turn is resolved, but not every message went: run `pbem send {}` again.",
             args.game.display()
         );
+        return Ok(ExitCode::from(super::exit::UNDELIVERED));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The messages of the outbox not yet sent to everyone they are for.
+fn waiting(game: &Game) -> anyhow::Result<usize> {
+    Ok(send::send(
+        game,
+        &SendOptions {
+            dry_run: true,
+            ..SendOptions::default()
+        },
+        &mut |_, _, _| {},
+    )?
+    .count(|o| matches!(o, Outcome::WouldSend)))
+}
+
+/// Sends the outbox through the game's transport or `--folder`.
+fn send_outbox(game: &Game, args: &Args) -> anyhow::Result<send::SendSummary> {
+    let opts = SendOptions {
+        folder: args.folder.clone(),
+        ..SendOptions::default()
+    };
+    if args.unattended {
+        send::send(game, &opts, &mut |_, _, _| {})
+    } else {
+        send::send(game, &opts, &mut super::send::progress_bar())
+    }
+}
+
+/// `--unattended` while the turn is not due: the reminders the hour calls for (one per power and
+/// turn), then the answers and reminders go out; nothing is printed unless something failed.
+fn wait_unattended(game: &Game, args: &Args, configured: bool) -> anyhow::Result<ExitCode> {
+    let turn = game.current_turn()?;
+    if let (Some(hours), Some(deadline)) = (
+        game.config.deadline.remind_hours_before,
+        game.config.deadline_of(turn),
+    ) {
+        let from = deadline.with_timezone(&chrono::Utc) - chrono::Duration::hours(i64::from(hours));
+        if crate::clock::now()? >= from {
+            crate::mail::status::remind_once(game)?;
+        }
+    }
+    if !configured || args.no_send {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let sent = send_outbox(game, args)?;
+    if !sent.complete() {
+        super::send::print_summary(&sent, false);
         return Ok(ExitCode::from(super::exit::UNDELIVERED));
     }
     Ok(ExitCode::SUCCESS)

@@ -31,26 +31,40 @@ pub fn missing(game: &Game, turn: u32) -> Result<Vec<String>> {
     Ok(out)
 }
 
-/// Refuses to resolve `turn` before its deadline while a power due has no orders in, unless `early`.
-pub fn check_due(game: &Game, turn: u32, early: bool) -> Result<()> {
+/// Why `turn` is not due yet: before its deadline, the powers due whose orders are not in (none
+/// when it is due: resolved already, `early`, no deadline, the deadline passed, or every power in).
+pub fn not_due(game: &Game, turn: u32, early: bool) -> Result<Option<String>> {
     if early || game.is_resolved(turn) {
-        return Ok(());
+        return Ok(None);
     }
     let Some(deadline) = game.config.deadline_of(turn) else {
-        return Ok(());
+        return Ok(None);
     };
     if crate::clock::now()? >= deadline.with_timezone(&Utc) {
-        return Ok(());
+        return Ok(None);
     }
     let missing = missing(game, turn)?;
     if missing.is_empty() {
-        return Ok(());
+        return Ok(None);
     }
-    bail!(
-        "turn {turn} is due {}: orders are still missing from {}. Wait for the deadline, or resolve now with --early (those powers' standing orders and the SOP then decide for them). Nothing was changed.",
+    Ok(Some(format!(
+        "turn {turn} is due {}: orders are still missing from {}",
         deadline.format("%A %Y-%m-%d %H:%M %Z"),
         missing.join(", ")
-    )
+    )))
+}
+
+/// What the referee is told when a turn is not due: [`not_due`]'s reason and his choices.
+pub fn not_due_advice(why: &str) -> String {
+    format!("{why}. Wait for the deadline, or resolve now with --early (those powers' standing orders and the SOP then decide for them).")
+}
+
+/// Refuses to resolve `turn` before its deadline while a power due has no orders in, unless `early`.
+pub fn check_due(game: &Game, turn: u32, early: bool) -> Result<()> {
+    match not_due(game, turn, early)? {
+        None => Ok(()),
+        Some(why) => bail!("{} Nothing was changed.", not_due_advice(&why)),
+    }
 }
 
 /// Whether the dice secret of `turn` is one a bundled scenario publishes (the demo's): every player

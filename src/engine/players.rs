@@ -133,7 +133,7 @@ pub fn advance(
                     next.controlled.remove(&power);
                     // 19.2.2: the new player takes control at this turn's economic phase; an
                     // inherited alliance stands until three turns after this turn.
-                    let lock = turn + 3;
+                    let lock = alliance_lock(turn + 1);
                     next.owners.insert(
                         power.clone(),
                         Player {
@@ -177,6 +177,13 @@ pub fn advance(
     roll_for_control(game, next, dice, &mut out)?;
     events.splice(0..0, out);
     Ok(())
+}
+
+/// EiA 19.2.2: the first turn in which a new player who takes over from turn `from` may break
+/// the alliances his power inherits: three turns after the turn whose economic phase he took over
+/// at (`from - 1`).
+pub fn alliance_lock(from: u32) -> u32 {
+    from.saturating_sub(1) + 3
 }
 
 /// EiA 19.2.1, 14.3.1 (pbem's reading of the outline): the control of each power dropped without the

@@ -50,6 +50,11 @@ pub struct GameConfig {
     /// game.toml: `Game::load` reads them from the acts of each turn (`turns/<t>/acts.toml`).
     #[serde(skip)]
     pub moved_deadlines: BTreeMap<u32, String>,
+    /// The deadline each turn was announced with, by turn: the `next_deadline` of its
+    /// predecessor's record (local `YYYY-MM-DDTHH:MM`). Not in game.toml: `Game::load` reads the
+    /// records. A move (`moved_deadlines`) stands over it.
+    #[serde(skip)]
+    pub announced_deadlines: BTreeMap<u32, String>,
     /// Set only for the game a player's own check rebuilds from his JSON report (`pbem check
     /// --report`), which carries no password hash: a password line is taken as his, unchecked. Never
     /// read from game.toml.
@@ -138,6 +143,15 @@ pub struct Deadline {
     /// What happens to orders that arrive late: `reject` or `hold` (for the next turn).
     #[serde(default = "reject")]
     pub late_orders: String,
+    /// The least notice a turn's deadline gives, in hours after the moment the turn is announced
+    /// (its predecessor resolved, or the turn reopened by a rollback): default 24, and never more
+    /// than half the days between deadlines ([`GameConfig::least_notice`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub least_notice_hours: Option<u32>,
+    /// How long before the deadline `pbem turn --unattended` writes each power still due its
+    /// reminder, in hours (none: it reminds nobody).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remind_hours_before: Option<u32>,
 }
 
 fn reject() -> String {
@@ -725,8 +739,10 @@ impl GameConfig {
             .earliest()
             .ok_or_else(|| format!("'{stamp}' does not exist in the game's time zone"))?;
         let last = self.first_turn.saturating_add(MAX_STAMPED_TURNS);
-        (self.first_turn..=last)
-            .find(|&t| self.deadline_of(t).is_some_and(|d| d >= when))
+        self.deadlines()
+            .take_while(|(t, _)| *t <= last)
+            .find(|(_, d)| *d >= when)
+            .map(|(t, _)| t)
             .ok_or_else(|| format!("'{stamp}' comes after the deadline of turn {last}"))
     }
 
@@ -773,7 +789,6 @@ impl GameConfig {
         out
     }
 
-    /// The deadline of turn `t`, in the game's time zone: moved by `pbem extend`, else by the schedule.
     /// The deadline of turn `turn` as reports, notices and mail show it ("Tuesday 2026-12-08 20:00
     /// CET"), or "not set".
     pub fn deadline_shown(&self, turn: u32) -> String {
@@ -782,18 +797,132 @@ impl GameConfig {
         })
     }
 
-    pub fn deadline_of(&self, turn: u32) -> Option<DateTime<Tz>> {
-        let tz = self.time_zone()?;
-        if let Some(moved) = self.moved_deadlines.get(&turn) {
-            let local = NaiveDateTime::parse_from_str(moved, "%Y-%m-%dT%H:%M").ok()?;
-            return tz.from_local_datetime(&local).earliest();
-        }
+    /// A local `YYYY-MM-DDTHH:MM` of the game's zone as an instant.
+    fn local_instant(&self, text: &str) -> Option<DateTime<Tz>> {
+        let local = NaiveDateTime::parse_from_str(text, "%Y-%m-%dT%H:%M").ok()?;
+        self.time_zone()?.from_local_datetime(&local).earliest()
+    }
+
+    /// Slot `k` of the schedule: the first deadline plus `k` times `every_days`, local time.
+    fn slot(&self, k: u64) -> Option<DateTime<Tz>> {
         let first =
             NaiveDateTime::parse_from_str(self.deadline.first.get_ref(), "%Y-%m-%dT%H:%M").ok()?;
-        let days =
-            u64::from(turn.saturating_sub(self.first_turn)) * u64::from(self.deadline.every_days);
+        let days = k.checked_mul(u64::from(self.deadline.every_days.max(1)))?;
         let local = first.checked_add_days(chrono::Days::new(days))?;
-        tz.from_local_datetime(&local).earliest()
+        self.time_zone()?.from_local_datetime(&local).earliest()
+    }
+
+    /// The least notice a turn's deadline gives after its announcement: `least_notice_hours`
+    /// (default 24), at most half the days between deadlines.
+    pub fn least_notice(&self) -> chrono::Duration {
+        let cap = self.deadline.every_days.max(1) * 12;
+        chrono::Duration::hours(i64::from(
+            self.deadline.least_notice_hours.unwrap_or(24).min(cap),
+        ))
+    }
+
+    /// The deadline a turn fixed by an act or by its announcement has: a move by `pbem extend` or
+    /// a rollback, else what its predecessor's record announced.
+    fn fixed_deadline(&self, turn: u32) -> Option<DateTime<Tz>> {
+        self.moved_deadlines
+            .get(&turn)
+            .or_else(|| self.announced_deadlines.get(&turn))
+            .and_then(|d| self.local_instant(d))
+    }
+
+    /// The schedule's deadline for `turn` (pbem's schedule of the game's acts): the first slot of
+    /// the schedule, from the turn's own slot on, that lies after `after` (the deadline of the turn
+    /// before) and not before `earliest` (the moment of its announcement plus the least notice).
+    pub fn schedule_slot(
+        &self,
+        turn: u32,
+        after: Option<DateTime<Tz>>,
+        earliest: Option<DateTime<chrono::Utc>>,
+    ) -> Option<DateTime<Tz>> {
+        let mut k = u64::from(turn.saturating_sub(self.first_turn));
+        let every = i64::from(self.deadline.every_days.max(1));
+        let mut d = self.slot(k)?;
+        // A jump near the slot wanted, then step by step (a time zone's shifts move a slot by hours).
+        let bound = match (after, earliest) {
+            (Some(a), Some(e)) => Some(a.with_timezone(&chrono::Utc).max(e)),
+            (Some(a), None) => Some(a.with_timezone(&chrono::Utc)),
+            (None, e) => e,
+        };
+        if let Some(b) = bound {
+            let behind = (b - d.with_timezone(&chrono::Utc)).num_days() / every - 1;
+            if behind > 0 {
+                k += behind as u64;
+                d = self.slot(k)?;
+            }
+        }
+        while after.is_some_and(|a| d <= a)
+            || earliest.is_some_and(|e| d.with_timezone(&chrono::Utc) < e)
+        {
+            k += 1;
+            d = self.slot(k)?;
+        }
+        Some(d)
+    }
+
+    /// The deadlines of the turns from the first on, in order: each turn's move or announced
+    /// deadline, else the schedule's slot after its predecessor's ([`Self::schedule_slot`]).
+    pub fn deadlines(&self) -> impl Iterator<Item = (u32, DateTime<Tz>)> + '_ {
+        let mut last: Option<DateTime<Tz>> = None;
+        (self.first_turn..MAX_TURN).map_while(move |t| {
+            let d = self
+                .fixed_deadline(t)
+                .or_else(|| self.schedule_slot(t, last, None))?;
+            last = Some(d);
+            Some((t, d))
+        })
+    }
+
+    /// The deadline of turn `turn`, in the game's time zone: moved by `pbem extend` or a rollback,
+    /// else as its predecessor's record announced it, else the schedule's slot after its
+    /// predecessor's deadline.
+    pub fn deadline_of(&self, turn: u32) -> Option<DateTime<Tz>> {
+        if let Some(d) = self.fixed_deadline(turn) {
+            return Some(d);
+        }
+        if turn <= self.first_turn {
+            return self.schedule_slot(turn, None, None);
+        }
+        // From the last turn before this one whose deadline is fixed (or the first), step by step.
+        let fixed =
+            |m: &BTreeMap<u32, String>| m.range(self.first_turn..turn).next_back().map(|(t, _)| *t);
+        let from = fixed(&self.moved_deadlines)
+            .max(fixed(&self.announced_deadlines))
+            .unwrap_or(self.first_turn);
+        let mut d = self
+            .fixed_deadline(from)
+            .or_else(|| self.schedule_slot(from, None, None))?;
+        for t in from + 1..=turn {
+            d = self
+                .fixed_deadline(t)
+                .or_else(|| self.schedule_slot(t, Some(d), None))?;
+        }
+        Some(d)
+    }
+
+    /// The deadline turn `turn` is announced with at `now`: fixed by an act if one moved it, else
+    /// the schedule's slot after its predecessor's deadline that gives the least notice.
+    pub fn deadline_announced_at(
+        &self,
+        turn: u32,
+        now: DateTime<chrono::Utc>,
+    ) -> Option<DateTime<Tz>> {
+        if let Some(d) = self
+            .moved_deadlines
+            .get(&turn)
+            .and_then(|d| self.local_instant(d))
+        {
+            return Some(d);
+        }
+        let before = turn
+            .checked_sub(1)
+            .filter(|t| *t >= self.first_turn)
+            .and_then(|t| self.deadline_of(t));
+        self.schedule_slot(turn, before, Some(now + self.least_notice()))
     }
 }
 

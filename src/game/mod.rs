@@ -117,6 +117,7 @@ impl Game {
         let config_src = load::read_source(&dir.join("game.toml"), &shown(dir, "game.toml"))?;
         let mut config: GameConfig = load::parse_toml(&config_src)?;
         config.moved_deadlines = acts::moved_deadlines(dir)?;
+        config.announced_deadlines = record::announced_deadlines(dir);
         config.locate_ids(&config_src.text);
         let mut problems = config.validate();
         if problems.is_empty() {

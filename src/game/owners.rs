@@ -6,8 +6,26 @@
 use crate::game::config::GameConfig;
 use crate::game::state::State;
 
-/// The players of a power: those who replaced the original ones, else game.toml's.
+/// The players of a power: those who replaced the original ones, else game.toml's; nobody while
+/// the power is dropped (EiA 19.2.1: its player left, and his authority with him, until a new
+/// player takes over).
 pub fn players_of(config: &GameConfig, state: &State, power: &str) -> Vec<String> {
+    if state.controlled.contains_key(power) {
+        return Vec::new();
+    }
+    own_players(config, state, power)
+}
+
+/// The players a power had before it was dropped: those who left it (EiA 19.2.1). Empty while it
+/// is not dropped.
+pub fn departed(config: &GameConfig, state: &State, power: &str) -> Vec<String> {
+    if !state.controlled.contains_key(power) {
+        return Vec::new();
+    }
+    own_players(config, state, power)
+}
+
+fn own_players(config: &GameConfig, state: &State, power: &str) -> Vec<String> {
     match state.owners.get(power) {
         Some(o) => o.players.clone(),
         None => config
@@ -17,22 +35,39 @@ pub fn players_of(config: &GameConfig, state: &State, power: &str) -> Vec<String
     }
 }
 
-/// Who receives a power's mail: its players and, while it is controlled (EiA 19.2.1), the
-/// controller's.
+/// Who receives a power's mail: its players, or while it is dropped (EiA 19.2.1) the players of
+/// the power that runs it; the referee himself (`[mail] from`) while nobody runs it.
 pub fn recipients(config: &GameConfig, state: &State, power: &str) -> Vec<String> {
     let mut to = players_of(config, state, power);
-    if let Some(by) = state.controlled.get(power).and_then(|c| c.by.as_deref()) {
-        for a in players_of(config, state, by) {
+    if let Some(c) = state.controlled.get(power) {
+        for a in
+            c.by.as_deref()
+                .map(|by| players_of(config, state, by))
+                .unwrap_or_default()
+        {
             if !to.contains(&a) {
                 to.push(a);
             }
+        }
+        if to.is_empty() {
+            to.push(referee_address(config));
         }
     }
     to
 }
 
+/// The referee's own address, without its display name.
+fn referee_address(config: &GameConfig) -> String {
+    let from = config.mail_from();
+    match (from.rfind('<'), from.rfind('>')) {
+        (Some(a), Some(b)) if a < b => from[a + 1..b].trim().to_string(),
+        _ => from.trim().to_string(),
+    }
+}
+
 /// The password hashes that authenticate a power's orders: its own (a replacement's, EiA 19.2.2,
-/// else game.toml's) and, while it is controlled (EiA 19.2.1), the controller's.
+/// else game.toml's) while it is not dropped; while it is (EiA 19.2.1), the controller's alone: the
+/// player who left no longer orders it.
 pub fn password_hashes(config: &GameConfig, state: &State, power: &str) -> Vec<String> {
     let own = |p: &str| -> Option<String> {
         state
@@ -41,9 +76,8 @@ pub fn password_hashes(config: &GameConfig, state: &State, power: &str) -> Vec<S
             .map(|o| o.password_hash.clone())
             .or_else(|| config.power(p).map(|c| c.password_hash.get_ref().clone()))
     };
-    let mut hashes: Vec<String> = own(power).into_iter().collect();
-    if let Some(by) = state.controlled.get(power).and_then(|c| c.by.as_deref()) {
-        hashes.extend(own(by));
+    match state.controlled.get(power) {
+        None => own(power).into_iter().collect(),
+        Some(c) => c.by.as_deref().and_then(own).into_iter().collect(),
     }
-    hashes
 }

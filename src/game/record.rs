@@ -63,6 +63,33 @@ pub struct Shown {
 
 pub const FORMAT: &str = "pbem-record/v1";
 
+/// The deadline each resolved turn announced for the next, by the next turn: the records'
+/// `shown.next_deadline` (a record that does not read is left to `audit`).
+pub fn announced_deadlines(game_dir: &std::path::Path) -> BTreeMap<u32, String> {
+    #[derive(Deserialize)]
+    struct Announced {
+        shown: Option<Shown>,
+    }
+    let mut out = BTreeMap::new();
+    let Ok(entries) = std::fs::read_dir(game_dir.join("turns")) else {
+        return out;
+    };
+    for e in entries.filter_map(|e| e.ok()) {
+        let Some(turn) = e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
+            continue;
+        };
+        let Ok(text) = std::fs::read_to_string(e.path().join("record.toml")) else {
+            continue;
+        };
+        if let Ok(Announced { shown: Some(s) }) = toml::from_str::<Announced>(&text) {
+            if !s.next_deadline.is_empty() {
+                out.insert(turn.saturating_add(1), s.next_deadline);
+            }
+        }
+    }
+    out
+}
+
 /// Lower-case hex SHA-256 of some bytes.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))

@@ -19,6 +19,9 @@ struct Filed {
     power: String,
     for_turn: u32,
     orders_sha256: String,
+    /// The sender's address, normalised.
+    #[serde(default)]
+    from: String,
 }
 
 /// `mail/received/<sha256>.toml`, the record of the message `sha` (as `mail::ingest::record_path`).
@@ -33,20 +36,38 @@ fn record_path(game: &Game, sha: &str) -> PathBuf {
 /// authenticated submission `message_sha`: its record says accepted or held, for this power and this
 /// turn, with this file's digest.
 pub fn stands_for(game: &Game, turn: u32, power: &str, message_sha: &str, text: &str) -> bool {
+    filed(game, turn, power, message_sha, text).is_some()
+}
+
+/// [`stands_for`], in the state of the turn: a submission sent by a player who has left the power
+/// since (EiA 19.2.1, `pbem drop`) no longer stands, even if it was filed before he left.
+pub fn stands_in(
+    game: &Game,
+    state: &crate::game::state::State,
+    power: &str,
+    message_sha: &str,
+    text: &str,
+) -> bool {
+    filed(game, state.turn, power, message_sha, text).is_some_and(|from| {
+        !crate::game::owners::departed(&game.config, state, power)
+            .iter()
+            .any(|a| a.trim().eq_ignore_ascii_case(&from))
+    })
+}
+
+/// The sender of the filed submission `message_sha` when it stands (see [`stands_for`]).
+fn filed(game: &Game, turn: u32, power: &str, message_sha: &str, text: &str) -> Option<String> {
     if message_sha.len() != 64 || !message_sha.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return false;
+        return None;
     }
     let path = record_path(game, &message_sha.to_ascii_lowercase());
-    let Ok(src) = crate::game::load::read_source(&path, &game.shown(&path)) else {
-        return false;
-    };
-    let Ok(r) = crate::game::load::parse_toml::<Filed>(&src) else {
-        return false;
-    };
-    matches!(r.status.as_str(), "accepted" | "held")
+    let src = crate::game::load::read_source(&path, &game.shown(&path)).ok()?;
+    let r = crate::game::load::parse_toml::<Filed>(&src).ok()?;
+    (matches!(r.status.as_str(), "accepted" | "held")
         && r.power == power
         && r.for_turn == turn
-        && r.orders_sha256 == sha256_hex(text.as_bytes())
+        && r.orders_sha256 == sha256_hex(text.as_bytes()))
+    .then_some(r.from)
 }
 
 #[cfg(test)]

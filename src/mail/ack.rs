@@ -214,6 +214,7 @@ pub fn acknowledgement(
 /// The reminder of turn `turn` to a power with no orders in (issue 4.8), numbered `n` (1 for the first),
 /// to the addresses that receive the power's mail (`engine::players::recipients`); `rejected` says
 /// why a file that is in does not stand.
+#[allow(clippy::too_many_arguments)]
 pub fn reminder(
     game: &Game,
     turn: u32,
@@ -222,9 +223,16 @@ pub fn reminder(
     to: &[String],
     n: u32,
     rejected: Option<&str>,
+    dropped: Option<&crate::game::state::Controlled>,
 ) -> Result<Outgoing> {
     let config = &game.config;
+    // A dropped power run by another (EiA 19.2.1): its controller's players are reminded.
+    let controller = dropped
+        .and_then(|c| c.by.as_deref())
+        .map(|b| config.power(b).map_or(b.to_string(), |p| p.name.clone()))
+        .unwrap_or_default();
     let context = minijinja::context! {
+        controller => controller, until => dropped.map_or(0, |c| c.until),
         game => config.game, title => config.title, turn => turn, date => config.date_of(turn),
         power => power.id, power_name => power.name,
         deadline => deadline_text(game, turn, None),

@@ -249,7 +249,12 @@ pub fn address_with(
             }
         }
         Audience::PowerOnly { power, turn } => {
-            let now = power_recipients(game, &power, turn, states);
+            let mut now = power_recipients(game, &power, turn, states);
+            // A player who left a dropped power (EiA 19.2.1) still gets the answers written to
+            // him alone: the one that tells him he no longer plays it.
+            if let Some(Some(s)) = states.get(&turn) {
+                now.extend(crate::game::owners::departed(&game.config, s, &power));
+            }
             for a in written {
                 if now.iter().any(|n| n.eq_ignore_ascii_case(a)) {
                     out.to.push(a.clone());

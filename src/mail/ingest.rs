@@ -1208,6 +1208,22 @@ fn judge(
         };
         return Ok((record, Some(ack)));
     }
+    // EiA 19.2.1: a player who left a dropped power orders it no more; he is told so, alone.
+    if let (Some(pc), Some(a)) = (claimed, msg.sender.address()) {
+        if crate::game::owners::departed(config, state, &pc.id)
+            .iter()
+            .any(|d| normalise(d) == a)
+        {
+            record.status = Status::Rejected;
+            record.power = pc.id.clone();
+            record.reasons.push(format!(
+                "you no longer play {}: the referee dropped the power (EiA 19.2.1), so your orders for it do not stand",
+                pc.name
+            ));
+            ack.to = vec![a.to_string()];
+            return Ok((record, Some(ack)));
+        }
+    }
     let named_turn = header.turn.as_ref().map(|t| t.value);
     let arrival = p.arrival.0;
     let deadline = |t: u32| config.deadline_of(t).map(|d| d.with_timezone(&Utc));

@@ -240,6 +240,18 @@ pub fn accept_late(
     out.key = format!("{}-accepted", out.key);
     let ack_path = super::outbox::path_of(game, &out);
     write_atomic(&ack_path, &out.render(game)?)?;
+    // The answer that said "late" is withdrawn while nobody has it yet: the player's last word
+    // on the message is this one.
+    if !chosen.ack.is_empty() && chosen.ack != out.file_name() {
+        super::send::withdraw(
+            game,
+            &chosen.ack,
+            &format!(
+                "{} answers the same message: its orders stand",
+                out.file_name()
+            ),
+        )?;
+    }
     record.ack = out.file_name();
     let toml =
         crate::game::load::to_toml(&record).context("cannot write a received-message record")?;

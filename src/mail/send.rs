@@ -85,6 +85,10 @@ pub struct SentRecord {
     /// an address a player gave since.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub complete: bool,
+    /// Why the message was withdrawn before it went to anyone (`complete`, no recipient): an
+    /// answer a later one of the same message stands over ([`withdraw`]).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub withdrawn: String,
     #[serde(default, rename = "recipient")]
     pub recipients: Vec<RecipientState>,
 }
@@ -174,6 +178,30 @@ pub fn sent_dir(game: &Game) -> PathBuf {
 
 fn ledger_path(game: &Game, file: &str) -> PathBuf {
     sent_dir(game).join(format!("{}.toml", file.trim_end_matches(".eml")))
+}
+
+/// Withdraws the outbox message `file` while nobody has it yet: its ledger says withdrawn (with
+/// `why`) and complete, so that no run sends it; the message stays in the outbox, as written. False
+/// (nothing changed) once any recipient has it or may have it.
+pub fn withdraw(game: &Game, file: &str, why: &str) -> Result<bool> {
+    let ledger = load_ledger(game, file)?;
+    if ledger.as_ref().is_some_and(|l| {
+        !l.withdrawn.is_empty()
+            || l.recipients
+                .iter()
+                .any(|r| r.status == "delivered" || r.status == SENDING)
+    }) {
+        return Ok(false);
+    }
+    let mut l = ledger.unwrap_or_else(|| SentRecord {
+        format: SENT_FORMAT.into(),
+        file: file.to_string(),
+        ..SentRecord::default()
+    });
+    l.complete = true;
+    l.withdrawn = why.to_string();
+    write_ledger(game, &l)?;
+    Ok(true)
 }
 
 /// Reads the ledger of an outbox file, if it has one.
@@ -330,6 +358,7 @@ pub fn send(
                 message_id: headers.message_id.clone().unwrap_or_default(),
                 sha256: sha,
                 complete: false,
+                withdrawn: String::new(),
                 recipients: Vec::new(),
             },
         };

@@ -35,6 +35,35 @@ pub struct PowerStatus {
     pub late: usize,
     /// Late submissions kept for the next turn.
     pub held_for_next: usize,
+    /// Why the power's (player's) latest rejected submission for this turn does not stand.
+    pub rejected_why: Option<String>,
+    /// The power's control while its player has left (EiA 19.2.1, `pbem drop`).
+    pub dropped: Option<crate::game::state::Controlled>,
+}
+
+/// What a dropped power's control means, in words: who runs it, and who sends its orders.
+pub fn dropped_text(game: &Game, c: &crate::game::state::Controlled) -> String {
+    let name = |p: &str| {
+        game.config
+            .power(p)
+            .map_or(p.to_string(), |c| c.name.clone())
+    };
+    match &c.by {
+        Some(by) => format!(
+            "dropped (EiA 19.2.1): run by {} until turn {}; {}'s player sends its orders with his own password",
+            name(by),
+            c.until,
+            name(by)
+        ),
+        None if c.by_roll => format!(
+            "dropped (EiA 19.2.1): its standing orders and the SOP run it this turn; who runs it until turn {} is rolled for when the turn is resolved (EiA 14.3.1)",
+            c.until
+        ),
+        None => format!(
+            "dropped (EiA 19.2.1): its standing orders and the SOP run it until turn {}; nobody sends its orders",
+            c.until
+        ),
+    }
 }
 
 impl PowerStatus {
@@ -61,10 +90,12 @@ pub fn orders_status_in(
     let records: Vec<Received> = ingest::load_records(game)?.into_values().collect();
     let winners = ingest::winners(&records, turn);
     let read = std::cell::OnceCell::new();
+    let the_state = || state.or_else(|| read.get_or_init(|| game.load_state(turn).ok()).as_ref());
     let due = |power: &str| {
-        state
-            .or_else(|| read.get_or_init(|| game.load_state(turn).ok()).as_ref())
-            .is_none_or(|s| game.ruleset.expects_orders(s, power))
+        the_state().is_none_or(|s| {
+            game.ruleset.expects_orders(s, power)
+                && s.controlled.get(power).is_none_or(|c| c.by.is_some())
+        })
     };
     let mut out = Vec::new();
     let slots = game.config.powers.iter().flat_map(|p| {
@@ -98,6 +129,14 @@ pub fn orders_status_in(
                 .iter()
                 .filter(|r| r.slot() == stem && r.status == Status::Held && r.for_turn == turn + 1)
                 .count(),
+            rejected_why: records
+                .iter()
+                .filter(|r| {
+                    r.slot() == stem && r.judged_at_turn == turn && r.status == Status::Rejected
+                })
+                .max_by_key(|r| (r.arrival_time(), r.seq))
+                .map(|r| r.reasons.join("; ")),
+            dropped: the_state().and_then(|s| s.controlled.get(&p.id).cloned()),
         });
     }
     Ok(out)
@@ -143,6 +182,17 @@ pub fn rejected_files(
 /// deadline in the player's own time zone when game.toml gives one. A reminder still unsent is not
 /// doubled; once it has gone, the next run writes the next one (`-2`, `-3`, ...).
 pub fn remind(game: &Game) -> Result<Vec<Reminded>> {
+    remind_with(game, true)
+}
+
+/// [`remind`], but one reminder per power and turn at most: a power reminded once of this turn
+/// (sent or not) is not reminded again. What `pbem turn --unattended` writes, run every few
+/// minutes.
+pub fn remind_once(game: &Game) -> Result<Vec<Reminded>> {
+    remind_with(game, false)
+}
+
+fn remind_with(game: &Game, again: bool) -> Result<Vec<Reminded>> {
     let _lock = crate::game::fsio::GameLock::acquire(&game.dir)?;
     let turn = game.current_turn()?;
     let state = game.load_state(turn)?;
@@ -155,6 +205,8 @@ pub fn remind(game: &Game) -> Result<Vec<Reminded>> {
             OrdersIn::Mail(_) | OrdersIn::File(_) => why.is_some(),
             OrdersIn::NotDue => false,
         };
+        // A dropped power nobody runs has nobody to remind (EiA 19.2.1).
+        let due = due && s.dropped.as_ref().is_none_or(|c| c.by.is_some());
         if !due {
             continue;
         }
@@ -170,9 +222,22 @@ pub fn remind(game: &Game) -> Result<Vec<Reminded>> {
         let mut n = 1;
         let mut waiting = None;
         loop {
-            let m = super::ack::reminder(game, turn, p, player, &to, n, why.as_deref())?;
+            let m = super::ack::reminder(
+                game,
+                turn,
+                p,
+                player,
+                &to,
+                n,
+                why.as_deref(),
+                s.dropped.as_ref(),
+            )?;
             let path = outbox::path_of(game, &m);
             if !path.is_file() {
+                break;
+            }
+            if !again {
+                waiting = Some(path);
                 break;
             }
             let delivered = super::send::load_ledger(game, &m.file_name())?.is_some_and(|l| {
@@ -197,7 +262,16 @@ pub fn remind(game: &Game) -> Result<Vec<Reminded>> {
             });
             continue;
         }
-        let m = super::ack::reminder(game, turn, p, player, &to, n, why.as_deref())?;
+        let m = super::ack::reminder(
+            game,
+            turn,
+            p,
+            player,
+            &to,
+            n,
+            why.as_deref(),
+            s.dropped.as_ref(),
+        )?;
         debug_assert_eq!(m.kind, Kind::Reminder);
         let path = outbox::path_of(game, &m);
         write_atomic(&path, &m.render(game)?)?;

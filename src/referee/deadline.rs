@@ -44,6 +44,8 @@ pub struct Extended {
     pub turn: u32,
     pub deadline: String,
     pub notices: Vec<PathBuf>,
+    /// The late submissions the new deadline covers, judged again: they stand now.
+    pub judged_again: Vec<crate::mail::late::AcceptedLate>,
 }
 
 /// Moves the deadline of the current turn (nothing changes on a bad date) and writes a notice to
@@ -80,6 +82,21 @@ pub fn extend(game: &Game, how: &Move, reason: &str) -> Result<Extended> {
             now.with_timezone(&tz).format("%Y-%m-%d %H:%M %Z")
         );
     }
+    // One schedule: a turn's deadline lies after the deadline of the turn before.
+    if let Some(before) = turn
+        .checked_sub(1)
+        .filter(|t| *t >= game.config.first_turn)
+        .and_then(|t| game.config.deadline_of(t))
+    {
+        if new <= before {
+            bail!(
+                "the new deadline {} is not after the deadline of turn {} ({}): nothing was changed",
+                new.format("%Y-%m-%d %H:%M %Z"),
+                turn - 1,
+                before.format("%Y-%m-%d %H:%M %Z")
+            );
+        }
+    }
     let text = new.naive_local().format(LOCAL).to_string();
     let shown = new.format("%A %Y-%m-%d %H:%M %Z").to_string();
     let n = acts::load(&game.dir, turn)?.acts.len() + 1;
@@ -102,18 +119,84 @@ pub fn extend(game: &Game, how: &Move, reason: &str) -> Result<Extended> {
         &format!("deadline-{n}"),
         &format!("the deadline is moved to {shown} ({reason})"),
     )?;
+    let judged_again = judge_late_again(&game, turn, &shown)?;
     Ok(Extended {
         turn,
         deadline: shown,
         notices,
+        judged_again,
     })
+}
+
+/// A submission judged late is judged again when the deadline moves past its arrival: each
+/// power's latest late submission (rejected, or held for the next turn) that the new deadline
+/// covers, and that no later submission of the power outranks, stands now, as `pbem accept-late`
+/// files it (an act of the turn, an answer to the player). A power of several players, or a
+/// pbem-dice/v2 turn already closed, is left to the referee.
+fn judge_late_again(
+    game: &Game,
+    turn: u32,
+    shown: &str,
+) -> Result<Vec<crate::mail::late::AcceptedLate>> {
+    use crate::mail::ingest::{self, Status};
+    let Some(deadline) = game.config.deadline_of(turn) else {
+        return Ok(Vec::new());
+    };
+    if crate::engine::close::path(game, turn).is_file() {
+        return Ok(Vec::new());
+    }
+    let records: Vec<ingest::Received> = ingest::load_records(game)?.into_values().collect();
+    let winners = ingest::winners(&records, turn);
+    let mut out = Vec::new();
+    for pc in game.config.powers.iter().filter(|p| !p.has_commands()) {
+        let rank = |r: &ingest::Received| (r.arrival_time(), r.seq);
+        let covered = records
+            .iter()
+            .filter(|r| {
+                r.power == pc.id
+                    && r.judged_at_turn == turn
+                    && (r.status == Status::Late
+                        || (r.status == Status::Held && r.for_turn == turn + 1))
+                    && r.arrival_time() <= deadline
+            })
+            .max_by_key(|r| rank(r));
+        let Some(late) = covered else { continue };
+        if winners.get(&pc.id).is_some_and(|w| rank(w) > rank(late)) {
+            continue;
+        }
+        out.push(crate::mail::late::accept_late(
+            game,
+            &pc.id,
+            Some(&late.sha256),
+            &format!("the deadline moved to {shown}, after its arrival"),
+        )?);
+    }
+    Ok(out)
 }
 
 /// Writes a notice about the current turn to every power, with its deadline and commitment of now.
 fn announce(game: &Game, turn: u32, key: &str, headline: &str) -> Result<Vec<PathBuf>> {
+    announce_with(game, turn, key, headline, &|_| String::new())
+}
+
+/// [`announce`], with a paragraph for each power after the headline (`said`, by power id; empty:
+/// none).
+fn announce_with(
+    game: &Game,
+    turn: u32,
+    key: &str,
+    headline: &str,
+    said: &dyn Fn(&str) -> String,
+) -> Result<Vec<PathBuf>> {
     let state = game.load_state(turn)?;
     let commitment = crate::dice::to_hex(&game.commitment(turn)?);
-    let msgs = outbox::notices(game, turn, &commitment, &state, key, headline)?;
+    let mut msgs = outbox::notices(game, turn, &commitment, &state, key, headline)?;
+    for m in &mut msgs {
+        let text = m.power.as_deref().map(said).unwrap_or_default();
+        if !text.is_empty() {
+            m.text = m.text.replacen("\n\n", &format!("\n\n{text}\n\n"), 1);
+        }
+    }
     outbox::write_all(game, &msgs)?;
     Ok(msgs.iter().map(|m| outbox::path_of(game, m)).collect())
 }
@@ -125,6 +208,8 @@ pub struct Reopened {
     pub commitment: String,
     pub deadline: String,
     pub notices: Vec<PathBuf>,
+    /// `rollback`: the late submissions the reopened turn's deadline covers, judged again.
+    pub judged_again: Vec<crate::mail::late::AcceptedLate>,
 }
 
 /// A fresh secret for the unresolved turn `turn`, with its sealing secret (`engine::sealed`): the old
@@ -153,19 +238,24 @@ fn move_into(from: &std::path::Path, to: &std::path::Path) -> Result<()> {
         .with_context(|| format!("cannot move {} to {}", from.display(), to.display()))
 }
 
-/// The deadline a reopened turn gets: its own if still ahead, else the schedule's step after now.
+/// The deadline a reopened turn gets: its own if it still gives the least notice from now, else the
+/// schedule's first slot after its predecessor's deadline that does (`GameConfig::schedule_slot`).
 fn reopened_deadline(game: &Game, turn: u32, now: DateTime<Utc>) -> Result<Option<String>> {
     let Some(d) = game.config.deadline_of(turn) else {
         return Ok(None);
     };
-    if d.with_timezone(&Utc) > now {
+    let earliest = now + game.config.least_notice();
+    if d.with_timezone(&Utc) >= earliest {
         return Ok(None);
     }
-    let step = chrono::Duration::days(i64::from(game.config.deadline.every_days.max(1)));
-    let mut next = d;
-    while next.with_timezone(&Utc) <= now {
-        next += step;
-    }
+    let before = turn
+        .checked_sub(1)
+        .filter(|t| *t >= game.config.first_turn)
+        .and_then(|t| game.config.deadline_of(t));
+    let next = game
+        .config
+        .schedule_slot(turn, before, Some(earliest))
+        .context("the schedule gives no deadline after now")?;
     Ok(Some(next.naive_local().format(LOCAL).to_string()))
 }
 
@@ -288,7 +378,7 @@ pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
             ),
             deadline: deadline.clone(),
             reason: Some(reason.to_string()),
-            old_commitment: Some(old),
+            old_commitment: Some(old.clone()),
             new_commitment: Some(new.clone()),
             archive: Some(rel.clone()),
             ..Act::default()
@@ -297,11 +387,39 @@ pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
     let game = Game::load(&game.dir)?;
     let shown = game.config.deadline_shown(to_turn);
     let n = acts::load(&game.dir, to_turn)?.acts.len();
-    let notices = announce(
+    let undone = if current > to_turn + 1 {
+        format!("turns {to_turn} to {}", current - 1)
+    } else {
+        format!("turn {to_turn}")
+    };
+    let void = format!(
+        "Void: the reports of {undone} already mailed, and the dice commitment of turn {to_turn} mailed before ({old}); the new commitment is below."
+    );
+    // Late submissions the reopened turn's deadline covers stand now, before the notice says what
+    // is on file.
+    let judged_again = judge_late_again(&game, to_turn, &shown)?;
+    let state = game.load_state(to_turn)?;
+    let on_file = crate::engine::inputs::read_orders(&game, &state, to_turn)?;
+    let said = |power: &str| {
+        let mine: Vec<_> = on_file.iter().filter(|o| o.power == power).collect();
+        let stands = mine
+            .iter()
+            .any(|o| o.check.as_ref().is_some_and(|c| c.power.is_some()));
+        let orders = if stands {
+            format!("Your orders on file for turn {to_turn} still stand: send new ones before the deadline to replace them.")
+        } else if mine.iter().all(|o| o.check.is_none()) {
+            format!("No orders of yours for turn {to_turn} are on file: send them before the deadline, or your standing orders and the SOP decide.")
+        } else {
+            format!("The orders on file for turn {to_turn} do not stand (they do not authenticate now): send them again before the deadline.")
+        };
+        format!("{void}\n{orders}")
+    };
+    let notices = announce_with(
         &game,
         to_turn,
         &format!("reopened-{n}"),
         &format!("turn {to_turn} is played again ({reason}), with a new dice commitment; orders are due {shown}"),
+        &said,
     )?;
     Ok(Reopened {
         turn: to_turn,
@@ -309,6 +427,7 @@ pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
         commitment: new,
         deadline: shown,
         notices,
+        judged_again,
     })
 }
 
@@ -356,5 +475,6 @@ pub fn rekey(game: &Game, reason: &str) -> Result<Reopened> {
         commitment: new,
         deadline: shown,
         notices,
+        judged_again: Vec::new(),
     })
 }

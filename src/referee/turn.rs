@@ -28,6 +28,9 @@ pub struct ResolveOptions {
     pub turn: Option<u32>,
     /// Resolve again a turn that is already resolved.
     pub force: bool,
+    /// Announce the next turn with the schedule's deadline whatever the clock says (the demo,
+    /// whose turns no player is told of): its files are then the same at any moment.
+    pub by_schedule: bool,
 }
 
 /// What resolving a turn did.
@@ -162,6 +165,24 @@ pub fn resolve(game: &Game, opts: &ResolveOptions) -> Result<TurnOutcome> {
         );
     }
     let secret = secret_of(game, turn)?;
+    // The next turn is announced now: its deadline lies after this turn's and gives the least
+    // notice from now (`GameConfig::deadline_announced_at`). When that is not the schedule's slot
+    // the game would project, the turn is resolved with it (its record keeps it, `audit` replays it).
+    let reloaded;
+    let announced = if opts.by_schedule {
+        None
+    } else {
+        announced_deadline(game, turn)?
+    };
+    let game = match announced {
+        Some(d) => {
+            let mut g = Game::load(&game.dir)?;
+            g.config.announced_deadlines.insert(turn + 1, d);
+            reloaded = g;
+            &reloaded
+        }
+        None => game,
+    };
     // pbem-dice/v2: the orders are closed (and the closing list mailed) before anything is resolved.
     if game.config.dice.scheme == DiceScheme::V2 {
         crate::referee::close::close(game, turn)?;
@@ -198,6 +219,29 @@ pub fn resolve(game: &Game, opts: &ResolveOptions) -> Result<TurnOutcome> {
         record: record_path,
         next_commitment: dice::to_hex(&next_commitment),
     })
+}
+
+/// The deadline turn `turn + 1` is announced with when `turn` is resolved now, local
+/// `YYYY-MM-DDTHH:MM`, when it is not the one the game projects already (the schedule's slot after
+/// this turn's deadline): a turn resolved so late that the slot would give less than the least
+/// notice. A turn resolved again keeps the deadline its record announced.
+fn announced_deadline(game: &Game, turn: u32) -> Result<Option<String>> {
+    if game.is_resolved(turn) {
+        return Ok(None);
+    }
+    let now = crate::clock::now()?;
+    let (Some(projected), Some(announced)) = (
+        game.config.deadline_of(turn + 1),
+        game.config.deadline_announced_at(turn + 1, now),
+    ) else {
+        return Ok(None);
+    };
+    Ok((announced != projected).then(|| {
+        announced
+            .naive_local()
+            .format(crate::engine::due::LOCAL)
+            .to_string()
+    }))
 }
 
 /// Everything resolving a turn produces.

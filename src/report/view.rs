@@ -382,11 +382,16 @@ impl PowerView {
             })
             .collect();
         // A decision taken for this power is among its events as it is (only those taken for
-        // another are reworded there): copied, not made again.
+        // another are reworded there): copied, not made again. One its own order settled was not
+        // taken for it.
         let decisions = visible
             .iter()
             .zip(&events)
-            .filter(|(e, _)| e.decision.as_ref().is_some_and(|d| d.power == power))
+            .filter(|(e, _)| {
+                e.decision
+                    .as_ref()
+                    .is_some_and(|d| d.power == power && d.by != crate::decide::DecidedBy::Order)
+            })
             .map(|(_, line)| line.clone())
             .collect();
         let orders = orders_view(input.orders);

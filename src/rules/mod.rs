@@ -74,7 +74,7 @@ pub fn check_orders_with<O: std::fmt::Display>(
         state.turn,
         source.text.len(),
         &|p| crate::game::owners::password_hashes(&game.config, state, p),
-        &|p, sha| crate::game::submission::stands_for(game, state.turn, p, sha, &source.text),
+        &|p, sha| crate::game::submission::stands_in(game, state, p, sha, &source.text),
     );
     diagnostics.append(&mut more);
     let player = power.as_deref().and_then(|p| {

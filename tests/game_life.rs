@@ -1,0 +1,672 @@
+//! A game's life where the referee's acts meet (issue 33): deadlines as one schedule of the acts
+//! (rollback, extend, a late resolution), a dropped power's departed player, accept-late's last
+//! word, a `pbem turn` killed while sending and run again, the messages that tell each of them, and
+//! `pbem turn --unattended` as cron runs it. Each scenario through the binary.
+//!
+//! Times: the bundled ulm-1805 game is in Vienna (CET, UTC+1 in December); turn 1 is due Sunday
+//! 2026-12-06 20:00 CET (19:00Z), turn 2's slot is Sunday 2026-12-13 20:00 CET.
+
+use std::fs;
+use std::path::Path;
+
+use crate::support;
+use support::*;
+
+fn stdout(a: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8_lossy(&a.get_output().stdout).into_owned()
+}
+
+fn stderr(a: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8_lossy(&a.get_output().stderr).into_owned()
+}
+
+/// `pbem <command> <game> <rest of args>` at the instant `now`.
+fn at(now: &str, args: &[&str], game: &Path) -> assert_cmd::assert::Assert {
+    pbem()
+        .arg(args[0])
+        .arg(game)
+        .args(&args[1..])
+        .env("PBEM_NOW", now)
+        .assert()
+}
+
+fn audit_ok(game: &Path) {
+    let a = pbem().arg("audit").arg(game).assert();
+    assert!(a.get_output().status.success(), "{}", stdout(&a));
+}
+
+/// The status line of a power.
+fn status_line(out: &str, power: &str) -> String {
+    out.lines()
+        .find(|l| l.trim_start().starts_with(power))
+        .unwrap_or_else(|| panic!("no line for {power}: {out}"))
+        .to_string()
+}
+
+/// A message of `power`'s player from `from`, received at `received` (RFC 5322), with `body`.
+fn mail(tmp: &Path, name: &str, from: &str, received: &str, body: &str) -> std::path::PathBuf {
+    write(
+        tmp,
+        name,
+        eml(from, received, &format!("{name}@example.org"), body),
+    )
+}
+
+#[test]
+fn a_turn_reopened_by_rollback_opens_the_next_turn_after_its_own_deadline() {
+    let (tmp, game) = support::game();
+    write(&game, "orders/1/france.txt", header("france", FRANCE_PW, 1));
+    // Russia's orders came ten minutes after the deadline: late.
+    let late = mail(
+        tmp.path(),
+        "late.eml",
+        "russia@example.org",
+        "Sun, 6 Dec 2026 20:10:00 +0100",
+        &header("russia", RUSSIA_PW, 1),
+    );
+    pbem()
+        .arg("ingest")
+        .arg(&game)
+        .arg(&late)
+        .env("PBEM_NOW", "2026-12-06T19:20:00Z")
+        .assert()
+        .success();
+    at("2026-12-06T19:30:00Z", &["resolve"], &game).success();
+    // Rolled back the next morning: turn 1 reopens until turn 2's slot.
+    let a = at(
+        "2026-12-07T10:00:00Z",
+        &["rollback", "--to-turn", "1", "--reason", "a wrong table"],
+        &game,
+    )
+    .success();
+    let status = stdout(&at("2026-12-07T10:01:00Z", &["status"], &game).success());
+    assert!(
+        status.contains("Deadline: Sunday 2026-12-13 20:00 CET"),
+        "{status}\n{}",
+        stdout(&a)
+    );
+    // The reopened deadline covers Russia's late orders: they stand now.
+    assert!(
+        stdout(&a).contains("covered by the reopened deadline: it stands now"),
+        "{}",
+        stdout(&a)
+    );
+    assert!(
+        status_line(&status, "russia").contains("authenticated"),
+        "{status}"
+    );
+    // The notice tells what was undone, and whether the orders on file still stand.
+    let notice = |power: &str| {
+        outbox(&game)
+            .into_iter()
+            .find(|(n, _)| n.starts_with(&format!("t0001-notice-{power}-reopened")))
+            .map(|(_, m)| body_of(&m))
+            .unwrap_or_else(|| panic!("no notice to {power}"))
+    };
+    let france = notice("france");
+    assert!(
+        france.contains("Void: the reports of turn 1 already mailed"),
+        "{france}"
+    );
+    assert!(
+        france.contains("dice commitment of turn 1 mailed before"),
+        "{france}"
+    );
+    assert!(
+        france.contains("Your orders on file for turn 1 still stand"),
+        "{france}"
+    );
+    assert!(
+        notice("austria").contains("No orders of yours for turn 1 are on file"),
+        "{}",
+        notice("austria")
+    );
+    // Resolved again half an hour after its new deadline: turn 2 opens a week later, never with the
+    // deadline turn 1 just had.
+    at("2026-12-13T19:30:00Z", &["resolve"], &game).success();
+    let status = stdout(&at("2026-12-13T19:31:00Z", &["status"], &game).success());
+    assert!(
+        status.contains("Deadline: Sunday 2026-12-20 20:00 CET"),
+        "{status}"
+    );
+    let report = fs::read_to_string(game.join("turns/1/reports/france.txt")).unwrap();
+    assert!(report.contains("2026-12-20 20:00"), "{report}");
+    // An order for turn 2 mailed the next day is on time.
+    let m = mail(
+        tmp.path(),
+        "t2.eml",
+        "france@example.org",
+        "Mon, 14 Dec 2026 18:00:00 +0100",
+        &header("france", FRANCE_PW, 2),
+    );
+    pbem()
+        .arg("ingest")
+        .arg(&game)
+        .arg(&m)
+        .env("PBEM_NOW", "2026-12-14T18:00:00Z")
+        .assert()
+        .success();
+    let status = stdout(&at("2026-12-14T18:01:00Z", &["status"], &game).success());
+    assert!(
+        status_line(&status, "france").contains("authenticated"),
+        "{status}"
+    );
+    audit_ok(&game);
+}
+
+#[test]
+fn a_turn_resolved_late_announces_the_next_with_the_least_notice() {
+    let (_tmp, game) = support::game();
+    // Resolved on Sunday 13 December at 18:30 CET, half an hour before turn 2's slot: turn 2
+    // opens with the slot after it, a day's notice at least.
+    at("2026-12-13T17:30:00Z", &["resolve"], &game).success();
+    let status = stdout(&at("2026-12-13T17:31:00Z", &["status"], &game).success());
+    assert!(
+        status.contains("Deadline: Sunday 2026-12-20 20:00 CET"),
+        "{status}"
+    );
+    // The record keeps it, and audit resolves again with it.
+    let record = fs::read_to_string(game.join("turns/1/record.toml")).unwrap();
+    assert!(
+        record.contains("next_deadline = \"2026-12-20T20:00\""),
+        "{record}"
+    );
+    audit_ok(&game);
+    // A game.toml asking for less notice keeps the slot.
+    let (_tmp2, game2) = support::game();
+    add_to_config_deadline(&game2, "least_notice_hours = 1");
+    at("2026-12-13T17:30:00Z", &["resolve"], &game2).success();
+    let status = stdout(&at("2026-12-13T17:31:00Z", &["status"], &game2).success());
+    assert!(
+        status.contains("Deadline: Sunday 2026-12-13 20:00 CET"),
+        "{status}"
+    );
+}
+
+/// Adds a line to game.toml's [deadline] table.
+fn add_to_config_deadline(game: &Path, line: &str) {
+    edit(
+        &game.join("game.toml"),
+        "every_days = 7\n",
+        &format!("every_days = 7\n{line}\n"),
+    );
+}
+
+#[test]
+fn an_extension_past_the_next_slot_moves_the_later_turns() {
+    let (_tmp, game) = support::game();
+    at(
+        "2026-12-05T12:00:00Z",
+        &["extend", "--to", "2026-12-15T20:00", "--reason", "holidays"],
+        &game,
+    )
+    .success();
+    at("2026-12-15T19:30:00Z", &["resolve"], &game).success();
+    let status = stdout(&at("2026-12-15T19:31:00Z", &["status"], &game).success());
+    assert!(
+        status.contains("Deadline: Sunday 2026-12-20 20:00 CET"),
+        "{status}"
+    );
+    audit_ok(&game);
+}
+
+#[test]
+fn extend_refuses_a_deadline_not_after_the_previous_turn_s() {
+    let (_tmp, game) = support::game();
+    at(
+        "2026-12-05T12:00:00Z",
+        &["extend", "--to", "2026-12-15T20:00", "--reason", "holidays"],
+        &game,
+    )
+    .success();
+    // Turn 1 resolved early, on the 10th: its deadline, the 15th, is still ahead.
+    at("2026-12-10T12:00:00Z", &["resolve", "--early"], &game).success();
+    let before = tree(&game);
+    let a = at(
+        "2026-12-10T12:05:00Z",
+        &["extend", "--to", "2026-12-14T20:00"],
+        &game,
+    )
+    .failure();
+    assert!(
+        stderr(&a).contains("is not after the deadline of turn 1"),
+        "{}",
+        stderr(&a)
+    );
+    assert_eq!(tree(&game), before, "nothing changed");
+}
+
+/// Russia's orders for turn 1, received Monday 7 December 18:00 CET: a day late.
+fn late_russia(tmp: &Path, game: &Path) {
+    let m = mail(
+        tmp,
+        "late.eml",
+        "russia@example.org",
+        "Mon, 7 Dec 2026 18:00:00 +0100",
+        &header("russia", RUSSIA_PW, 1),
+    );
+    pbem()
+        .arg("ingest")
+        .arg(game)
+        .arg(&m)
+        .env("PBEM_NOW", "2026-12-07T17:10:00Z")
+        .assert()
+        .success();
+    assert!(!game.join("orders/1/russia.txt").exists());
+}
+
+/// The answers delivered to `address` in the folder `sent`, by file name.
+fn delivered(sent: &Path, address: &str) -> Vec<String> {
+    let mut out: Vec<String> = fs::read_dir(sent.join(address))
+        .map(|d| {
+            d.filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    out.sort();
+    out
+}
+
+#[test]
+fn a_late_submission_the_new_deadline_covers_stands_after_extend() {
+    let (tmp, game) = support::game();
+    late_russia(tmp.path(), &game);
+    let status = stdout(&at("2026-12-07T17:20:00Z", &["status"], &game).success());
+    assert!(status_line(&status, "russia").contains("LATE"), "{status}");
+    let a = at(
+        "2026-12-07T17:30:00Z",
+        &["extend", "--to", "2026-12-08T20:00", "--reason", "a strike"],
+        &game,
+    )
+    .success();
+    assert!(
+        stdout(&a).contains("late before, is covered by the new deadline: it stands now"),
+        "{}",
+        stdout(&a)
+    );
+    let status = stdout(&at("2026-12-07T17:31:00Z", &["status"], &game).success());
+    let russia = status_line(&status, "russia");
+    assert!(!russia.contains("LATE"), "{status}");
+    assert!(russia.contains("authenticated"), "{status}");
+    assert!(game.join("orders/1/russia.txt").is_file());
+    // The player's last word on his message: it stands (the "late" answer is withdrawn unsent).
+    let sent = tmp.path().join("sent");
+    pbem()
+        .args(["send", "--folder"])
+        .arg(&sent)
+        .arg(&game)
+        .assert()
+        .success();
+    let to_russia: Vec<String> = delivered(&sent, "russia@example.org")
+        .into_iter()
+        .filter(|n| n.contains("-ack-"))
+        .collect();
+    assert_eq!(to_russia.len(), 1, "{to_russia:?}");
+    assert!(to_russia[0].ends_with("-accepted.eml"), "{to_russia:?}");
+    at("2026-12-08T19:30:00Z", &["resolve"], &game).success();
+    let record = fs::read_to_string(game.join("turns/1/record.toml")).unwrap();
+    assert!(record.contains("russia = "), "{record}");
+    audit_ok(&game);
+}
+
+#[test]
+fn accept_late_withdraws_the_unsent_rejection_of_the_same_message() {
+    let (tmp, game) = support::game();
+    late_russia(tmp.path(), &game);
+    let late_ack = acks(&game)
+        .into_iter()
+        .find(|(n, _)| n.starts_with("t0001-ack-russia-"))
+        .expect("the late answer")
+        .0;
+    pbem()
+        .args(["accept-late"])
+        .arg(&game)
+        .args(["russia", "--reason", "his server was down"])
+        .assert()
+        .success();
+    let ledger = fs::read_to_string(
+        game.join("mail/sent")
+            .join(late_ack.replace(".eml", ".toml")),
+    )
+    .expect("the late answer's ledger");
+    assert!(ledger.contains("withdrawn = "), "{ledger}");
+    let sent = tmp.path().join("sent");
+    pbem()
+        .args(["send", "--folder"])
+        .arg(&sent)
+        .arg(&game)
+        .assert()
+        .success();
+    let to_russia = delivered(&sent, "russia@example.org");
+    assert!(!to_russia.contains(&late_ack), "{to_russia:?}");
+    assert!(
+        to_russia.iter().any(|n| n.ends_with("-accepted.eml")),
+        "{to_russia:?}"
+    );
+    // A second send sends nothing more.
+    let a = pbem()
+        .args(["send", "--folder"])
+        .arg(&sent)
+        .arg(&game)
+        .assert()
+        .success();
+    assert!(!stdout(&a).contains("-> russia"), "{}", stdout(&a));
+}
+
+#[test]
+fn accept_late_after_the_rejection_went_answers_in_the_order_written() {
+    let (tmp, game) = support::game();
+    late_russia(tmp.path(), &game);
+    let sent = tmp.path().join("sent");
+    pbem()
+        .args(["send", "--folder"])
+        .arg(&sent)
+        .arg(&game)
+        .assert()
+        .success();
+    assert_eq!(delivered(&sent, "russia@example.org").len(), 1);
+    pbem()
+        .args(["accept-late"])
+        .arg(&game)
+        .args(["russia", "--reason", "his server was down"])
+        .assert()
+        .success();
+    let a = pbem()
+        .args(["send", "--folder"])
+        .arg(&sent)
+        .arg(&game)
+        .assert()
+        .success();
+    // Only the new answer goes now: the rejection went first, the acceptance after it.
+    let out = stdout(&a);
+    assert!(out.contains("-accepted.eml -> russia@example.org"), "{out}");
+    assert_eq!(delivered(&sent, "russia@example.org").len(), 2);
+}
+
+#[test]
+fn a_dropped_power_s_departed_player_no_longer_orders_it() {
+    let (tmp, game) = support::game();
+    // Britain's orders came in on time, with an entropy line.
+    let body = format!(
+        "{}entropy departed-player-dice\n",
+        header("britain", BRITAIN_PW, 1)
+    );
+    let on_time = mail(
+        tmp.path(),
+        "b1.eml",
+        "britain@example.org",
+        "Sat, 5 Dec 2026 18:00:00 +0100",
+        &body,
+    );
+    pbem()
+        .arg("ingest")
+        .arg(&game)
+        .arg(&on_time)
+        .env("PBEM_NOW", "2026-12-05T17:10:00Z")
+        .assert()
+        .success();
+    assert!(game.join("orders/1/britain.txt").is_file());
+    // Then his player left: Russia runs Britain.
+    at(
+        "2026-12-05T18:00:00Z",
+        &["drop", "britain", "--to", "russia"],
+        &game,
+    )
+    .success();
+    // He writes again, with his old password from his old address.
+    let again = mail(
+        tmp.path(),
+        "b2.eml",
+        "britain@example.org",
+        "Sat, 5 Dec 2026 19:30:00 +0100",
+        &body,
+    );
+    pbem()
+        .arg("ingest")
+        .arg(&game)
+        .arg(&again)
+        .env("PBEM_NOW", "2026-12-05T18:40:00Z")
+        .assert()
+        .success();
+    let answer = acks(&game)
+        .into_iter()
+        .filter(|(n, _)| n.starts_with("t0001-ack-britain-"))
+        .map(|(_, m)| m)
+        .find(|m| body_of(m).contains("no longer play"))
+        .expect("an answer saying he no longer plays Britain");
+    assert!(
+        body_of(&answer).contains("you no longer play Great Britain"),
+        "{}",
+        body_of(&answer)
+    );
+    // The answer goes to him, and to him alone.
+    let sent = tmp.path().join("sent");
+    pbem()
+        .args(["send", "--folder"])
+        .arg(&sent)
+        .arg(&game)
+        .assert()
+        .success();
+    let to_him = delivered(&sent, "britain@example.org");
+    assert!(
+        to_him.iter().any(|n| body_of(
+            &fs::read_to_string(sent.join("britain@example.org").join(n)).unwrap()
+        )
+        .contains("you no longer play")),
+        "{to_him:?}"
+    );
+    assert!(!delivered(&sent, "russia@example.org")
+        .iter()
+        .any(|n| n.starts_with("t0001-ack-britain-")));
+    // Status and remind speak of the power as dropped, and to whoever runs it.
+    let status = stdout(&at("2026-12-05T18:41:00Z", &["status"], &game).success());
+    assert!(
+        status.contains("dropped (EiA 19.2.1): run by Russia"),
+        "{status}"
+    );
+    at("2026-12-05T18:42:00Z", &["remind"], &game).success();
+    let dry = stdout(&pbem().args(["send", "--dry-run"]).arg(&game).assert());
+    let line = dry
+        .lines()
+        .find(|l| l.contains("t0001-reminder-britain.eml ->"))
+        .unwrap_or_else(|| panic!("no reminder for britain: {dry}"));
+    assert!(line.contains("russia@example.org"), "{line}");
+    assert!(!line.contains("britain@example.org"), "{line}");
+    let reminder = outbox(&game)
+        .into_iter()
+        .find(|(n, _)| n == "t0001-reminder-britain.eml")
+        .unwrap()
+        .1;
+    assert!(
+        body_of(&reminder).contains("Russia runs it"),
+        "{}",
+        body_of(&reminder)
+    );
+    // Neither of his messages stands, and his entropy does not join the seed.
+    at("2026-12-06T19:30:00Z", &["resolve"], &game).success();
+    let record: toml::Value =
+        toml::from_str(&fs::read_to_string(game.join("turns/1/record.toml")).unwrap()).unwrap();
+    assert!(record["entropy"].get("britain").is_none(), "{record}");
+    let log = fs::read_to_string(game.join("turns/1/log.toml")).unwrap();
+    assert!(!log.contains("departed-player-dice"), "entropy in the log");
+    audit_ok(&game);
+}
+
+#[test]
+fn a_power_dropped_to_the_sop_is_reminded_to_nobody() {
+    let (_tmp, game) = support::game();
+    at("2026-12-05T18:00:00Z", &["drop", "britain"], &game).success();
+    let status = stdout(&at("2026-12-05T18:01:00Z", &["status"], &game).success());
+    let britain = status_line(&status, "britain");
+    assert!(britain.contains("dropped (EiA 19.2.1)"), "{status}");
+    assert!(britain.contains("rolled for"), "{status}");
+    at("2026-12-05T18:02:00Z", &["remind"], &game).success();
+    assert!(
+        !outbox(&game)
+            .iter()
+            .any(|(n, _)| n.starts_with("t0001-reminder-britain")),
+        "a reminder for a power nobody runs"
+    );
+}
+
+#[test]
+fn eia_19_2_2_replace_announces_the_alliance_lock_the_engine_enforces() {
+    let (_tmp, game) = support::game();
+    let a = pbem()
+        .args(["replace"])
+        .arg(&game)
+        .args(["britain", "--email", "pitt@example.org"])
+        .assert()
+        .success();
+    let out = stdout(&a);
+    pbem().arg("resolve").arg(&game).assert().success();
+    let state: toml::Value =
+        toml::from_str(&fs::read_to_string(game.join("turns/2/state.toml")).unwrap()).unwrap();
+    let lock = state["alliance_locks"]["britain"].as_integer().unwrap();
+    assert!(
+        out.contains(&format!("may not be broken before turn {lock}")),
+        "engine: {lock}; replace said: {out}"
+    );
+}
+
+#[test]
+fn status_after_the_deadline_waits_to_be_resolved_and_gives_the_reason_of_a_rejection() {
+    let (tmp, game) = support::game();
+    let wrong = mail(
+        tmp.path(),
+        "w.eml",
+        "austria@example.org",
+        "Sat, 5 Dec 2026 18:00:00 +0100",
+        &header("austria", "not-the-password", 1),
+    );
+    pbem()
+        .arg("ingest")
+        .arg(&game)
+        .arg(&wrong)
+        .env("PBEM_NOW", "2026-12-05T17:10:00Z")
+        .assert()
+        .success();
+    let before = stdout(&at("2026-12-05T17:11:00Z", &["status"], &game).success());
+    assert!(before.contains("waits for orders"), "{before}");
+    let after = stdout(&at("2026-12-06T19:30:00Z", &["status"], &game).success());
+    assert!(!after.contains("waits for orders"), "{after}");
+    assert!(after.contains("waits to be resolved"), "{after}");
+    assert!(
+        after.contains("also: 1 rejected (the last: wrong password"),
+        "{after}"
+    );
+}
+
+#[test]
+fn a_killed_turn_is_finished_by_running_it_again() {
+    let (tmp, game) = support::game();
+    let sent = tmp.path().join("sent");
+    write(&game, "orders/1/france.txt", header("france", FRANCE_PW, 1));
+    // Killed while sending turn 1's mail, before russia's report went.
+    let killed = pbem()
+        .args(["turn", "--folder"])
+        .arg(&sent)
+        .arg(&game)
+        .env("PBEM_NOW", "2026-12-06T19:30:00Z")
+        .env("PBEM_CRASH_BEFORE", "t0001-report-russia.toml")
+        .output()
+        .unwrap();
+    assert!(!killed.status.success());
+    assert!(game.join("turns/1/record.toml").is_file());
+    // The next turn's announcements, sent after the reports, have not gone.
+    let announced = sent.join("france@example.org/t0002-announcement-france.eml");
+    assert!(!announced.exists());
+    // Run again before turn 2's deadline: it sends what was left, and says turn 2 waits.
+    let a = pbem()
+        .args(["turn", "--folder"])
+        .arg(&sent)
+        .arg(&game)
+        .env("PBEM_NOW", "2026-12-07T10:00:00Z")
+        .assert()
+        .success();
+    let out = stdout(&a);
+    assert!(out.contains("The mail left in the outbox is sent"), "{out}");
+    assert!(
+        sent.join("russia@example.org/t0001-report-russia.eml")
+            .is_file(),
+        "{out}"
+    );
+    assert!(announced.is_file(), "{out}");
+    let dry = stdout(&pbem().args(["send", "--dry-run"]).arg(&game).assert());
+    assert!(!dry.contains("would send"), "{dry}");
+    assert!(!game.join("turns/2/record.toml").exists());
+}
+
+#[test]
+fn a_turn_kept_from_sending_does_not_advise_early_while_its_mail_waits() {
+    let (tmp, game) = support::game();
+    add_to_config(
+        &game,
+        "[mail]\ntransport = \"folder\"\nfolder = \"outgoing\"\n",
+    );
+    at("2026-12-06T19:30:00Z", &["turn", "--no-send"], &game).success();
+    let a = pbem()
+        .args(["turn", "--no-send"])
+        .arg(&game)
+        .env("PBEM_NOW", "2026-12-07T10:00:00Z")
+        .assert()
+        .failure();
+    let err = stderr(&a);
+    assert!(!err.contains("--early"), "{err}");
+    assert!(err.contains("send them first with `pbem send"), "{err}");
+    drop(tmp);
+}
+
+#[test]
+fn unattended_waits_in_silence_reminds_once_and_resolves_when_due() {
+    let (_tmp, game) = support::game();
+    add_to_config_deadline(&game, "remind_hours_before = 48");
+    add_to_config(
+        &game,
+        "[mail]\ntransport = \"folder\"\nfolder = \"outgoing\"\n",
+    );
+    write(&game, "orders/1/france.txt", header("france", FRANCE_PW, 1));
+    let run = |now: &str| {
+        let a = at(now, &["turn", "--unattended"], &game).success();
+        stdout(&a)
+    };
+    let reminders = || {
+        outbox(&game)
+            .into_iter()
+            .filter(|(n, _)| n.contains("-reminder-"))
+            .map(|(n, _)| n)
+            .collect::<Vec<_>>()
+    };
+    // Five days before the deadline: nothing to do, nothing said.
+    assert_eq!(run("2026-12-01T12:00:00Z"), "");
+    assert!(reminders().is_empty());
+    // Within 48 hours of it: one reminder to each power still due, sent.
+    assert_eq!(run("2026-12-05T12:00:00Z"), "");
+    let first = reminders();
+    assert_eq!(
+        first,
+        [
+            "t0001-reminder-austria.eml",
+            "t0001-reminder-britain.eml",
+            "t0001-reminder-russia.eml"
+        ]
+    );
+    assert!(game
+        .join("outgoing/austria@example.org/t0001-reminder-austria.eml")
+        .is_file());
+    // Every few minutes after: no second reminder.
+    assert_eq!(run("2026-12-05T12:05:00Z"), "");
+    assert_eq!(run("2026-12-06T18:55:00Z"), "");
+    assert_eq!(reminders(), first);
+    assert!(!game.join("turns/1/record.toml").exists());
+    // The deadline has passed: the turn is resolved, once, and its mail goes.
+    let out = run("2026-12-06T19:05:00Z");
+    assert!(out.contains("Turn 1 (September 1805) resolved"), "{out}");
+    assert!(game
+        .join("outgoing/france@example.org/t0001-report-france.eml")
+        .is_file());
+    assert_eq!(run("2026-12-06T19:10:00Z"), "");
+    assert!(!game.join("turns/2/record.toml").exists());
+    audit_ok(&game);
+}
