@@ -59,6 +59,7 @@ mod season;
 mod state_tables;
 mod three_turns;
 mod verify_mail;
+mod verify_page;
 mod wbts_demo;
 
 /// A file in `tests/` that is not a module of this binary would never run (`autotests = false`).
