@@ -338,3 +338,49 @@ fn pbem_new_puts_the_page_in_the_game_folder() {
         pbem::audit::page::verify_page()
     );
 }
+
+#[test]
+fn the_page_checks_pbem_dice_v2_with_and_without_a_beacon_as_pbem_verify_does() {
+    use crate::dice_v2::{beacon_demo, closed_demo, ROUND, SIGNATURE};
+    let Some(browser) = chromium() else {
+        return;
+    };
+    let server = Server::start();
+    let (_a, closed) = closed_demo();
+    pbem().arg("resolve").arg(&closed).assert().success();
+    let (_b, beacon) = beacon_demo();
+    pbem()
+        .arg("resolve")
+        .arg(&beacon)
+        .arg("--beacon")
+        .arg(format!("{ROUND}:{SIGNATURE}"))
+        .assert()
+        .success();
+    for (name, game) in [("v2", &closed), ("v2-beacon", &beacon)] {
+        let mail = fs::read_to_string(game.join("mail/outbox/t0001-report-france.eml")).unwrap();
+        assert!(mail.contains("pbem-dice/v2"), "{name}");
+        let commitment = fs::read_to_string(game.join("turns/1/commitment")).unwrap();
+        let commitment = commitment.trim();
+        let tampered = change_a_face(&mail).expect("a roll in the text part");
+        for (kind, eml, expected) in [
+            ("untouched", &mail, "OK"),
+            ("face-changed", &tampered, "FAIL"),
+        ] {
+            let page = server.verdict(
+                &browser,
+                &format!("{name}-{kind}.eml"),
+                eml.as_bytes(),
+                commitment,
+            );
+            assert!(
+                page.starts_with(&format!("{expected}: ")),
+                "{name} {kind}: {page}"
+            );
+            assert_eq!(
+                cli_verdict(eml.as_bytes(), commitment),
+                expected,
+                "{name} {kind}: pbem verify"
+            );
+        }
+    }
+}
