@@ -32,7 +32,7 @@ impl Server {
         let dir = tempfile::tempdir().unwrap();
         fs::write(
             dir.path().join("verify.html"),
-            pbem::audit::page::verify_page(),
+            pbem::verify_page::verify_page(),
         )
         .unwrap();
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
@@ -299,7 +299,7 @@ fn the_page_and_pbem_verify_give_the_same_verdict_on_a_corpus_of_tamperings() {
 
 #[test]
 fn the_page_names_no_other_origin_and_loads_nothing_from_one() {
-    let page = pbem::audit::page::verify_page();
+    let page = pbem::verify_page::verify_page();
     for remote in [
         "http://",
         "https://",
@@ -335,7 +335,7 @@ fn pbem_new_puts_the_page_in_the_game_folder() {
         .success();
     assert_eq!(
         fs::read_to_string(game.join("verify.html")).unwrap(),
-        pbem::audit::page::verify_page()
+        pbem::verify_page::verify_page()
     );
 }
 

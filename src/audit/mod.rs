@@ -4,7 +4,6 @@
 //! the player received (`forms.rs` reads the mail, text, HTML or JSON he holds).
 
 pub mod forms;
-pub mod page;
 pub mod verify;
 
 use anyhow::Result;

@@ -170,7 +170,7 @@ fn make_game(from: &Path, to: &Path, publish: &Publish) -> Result<NewGame> {
     write_atomic(&to.join(".gitignore"), b"secret/\n")?;
     copy_scenario_data(from, to)?;
     // The players' offline check of their dice (docs/DICE.md, "Checking your dice in a browser").
-    crate::audit::page::write_into(to)?;
+    crate::verify_page::write_into(to)?;
     let state =
         std::fs::read(scenario.state_path(first)).context("the scenario has no first state")?;
     let game = Game::load(to)?;

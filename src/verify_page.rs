@@ -13,7 +13,7 @@ pub const FILE_NAME: &str = "verify.html";
 
 /// The page, as it is written into a game folder or attached to a mail.
 pub fn verify_page() -> &'static str {
-    include_str!("../../assets/verify.html")
+    include_str!("../assets/verify.html")
 }
 
 /// Writes the page into the game folder `game` (`verify.html`).
