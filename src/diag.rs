@@ -190,10 +190,11 @@ impl Source {
         // a window that starts inside a password line still shows stars.
         let line_start =
             self.line_starts[self.line_starts.partition_point(|&s| s <= window_start) - 1];
-        let masked = mask_passwords(&self.text[line_start..window_end]);
-        let shown = plain(masked.get(window_start - line_start..).unwrap_or_default());
+        let (masked, changes) = mask_passwords_mapped(&self.text[line_start..window_end]);
+        let at = |offset: usize| masked_offset(&changes, offset - line_start);
+        let shown = plain(masked.get(at(window_start)..).unwrap_or_default());
         let shown = shown.as_str();
-        let local = (span.start - window_start)..(span.end - window_start);
+        let local = (at(span.start) - at(window_start))..(at(span.end) - at(window_start));
         let origin = self.path.as_str();
         let mut footer = Vec::new();
         let hint_text = d.hint.clone();
@@ -288,18 +289,56 @@ fn opens_password(word: &str, first: bool) -> bool {
     (first && starts("pas")) || starts("passw") || starts("pasw")
 }
 
-/// The text with everything after the first three letters of a password word (see
-/// [`opens_password`]) up to the end of its line replaced by stars of the same byte length, so that
-/// spans stay valid and no password is ever shown back. Lines end at any of [`breaks_line`]; the
-/// text must begin at the start of a line.
+/// What stands for a password wherever pbem shows a password line: stars, always as many, so that
+/// neither the password nor its length is shown.
+pub const PASSWORD_STARS: &str = "********";
+
+/// The spellings of the password word kept whole in a masked line ("password", "passwd:", ...);
+/// any other word that opens a password (a password run into it) keeps only its first three letters.
+const PASSWORD_WORDS: &[&str] = &["password", "pasword", "passwd", "passw", "pass"];
+
+/// One change [`mask_passwords_mapped`] made: at byte `at` of the text, `old` bytes became `new`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Masked {
+    pub at: usize,
+    pub old: usize,
+    pub new: usize,
+}
+
+/// Where byte `offset` of the text is in the masked text: after a change, moved by it; inside
+/// one, at most at the end of what replaced it.
+pub fn masked_offset(changes: &[Masked], offset: usize) -> usize {
+    let mut out = offset;
+    for c in changes {
+        if offset >= c.at + c.old {
+            out = out + c.new - c.old;
+        } else if offset > c.at {
+            out = out - (offset - c.at) + (offset - c.at).min(c.new);
+        }
+    }
+    out
+}
+
+/// The text with what follows a password word (see [`opens_password`]) up to the end of its line
+/// replaced by [`PASSWORD_STARS`]: the word is kept whole when it is a spelling of "password" (else
+/// its first three letters), and the stars say nothing of the password's length. Lines end at any
+/// of [`breaks_line`]; the text must begin at the start of a line.
 pub fn mask_passwords(text: &str) -> String {
+    mask_passwords_mapped(text).0
+}
+
+/// As [`mask_passwords`], with the changes made, in order, to move offsets of the text into the
+/// masked text ([`masked_offset`]).
+pub fn mask_passwords_mapped(text: &str) -> (String, Vec<Masked>) {
     let mut out = String::with_capacity(text.len());
+    let mut changes = Vec::new();
     let mut rest = text;
     while !rest.is_empty() {
         let (line, brk) = match rest.char_indices().find(|&(_, c)| breaks_line(c)) {
             Some((i, c)) => (&rest[..i], &rest[i..i + c.len_utf8()]),
             None => (rest, ""),
         };
+        let line_at = text.len() - rest.len();
         rest = &rest[line.len() + brk.len()..];
         let mut words = line
             .split(separates_words)
@@ -309,17 +348,33 @@ pub fn mask_passwords(text: &str) -> String {
         match opening {
             Some((_, word)) => {
                 // `word` is a slice of `line`: its offset is the difference of the pointers.
-                let at = word.as_ptr() as usize - line.as_ptr() as usize + 3;
-                out.push_str(&line[..at]);
-                for c in line[at..].chars() {
-                    out.extend(std::iter::repeat_n('*', c.len_utf8()));
+                let start = word.as_ptr() as usize - line.as_ptr() as usize;
+                let whole = PASSWORD_WORDS
+                    .contains(&word.trim_end_matches(':').to_ascii_lowercase().as_str());
+                let keep = if whole { start + word.len() } else { start + 3 };
+                let after = &line[keep..];
+                if after.trim().is_empty() {
+                    out.push_str(line);
+                } else {
+                    let stars = if whole {
+                        format!(" {PASSWORD_STARS}")
+                    } else {
+                        PASSWORD_STARS.to_string()
+                    };
+                    out.push_str(&line[..keep]);
+                    out.push_str(&stars);
+                    changes.push(Masked {
+                        at: line_at + keep,
+                        old: after.len(),
+                        new: stars.len(),
+                    });
                 }
             }
             None => out.push_str(line),
         }
         out.push_str(brk);
     }
-    out
+    (out, changes)
 }
 
 /// 1-based line and column (in characters) of a byte offset in `text`.
@@ -415,7 +470,14 @@ mod tests {
         let src = Source::new("o.txt", "power france\npassword sécret1\n");
         let text = src.render(&[Diagnostic::error("wrong password for France", 22..30)]);
         assert!(!text.contains("sécret1"), "{text}");
-        assert!(text.contains("pas************"), "{text}");
+        assert!(text.contains("password ********\n"), "{text}");
+        // Neither a part of the word nor the password's length.
+        for pw in ["Qz", "a-much-longer-password-than-most"] {
+            let src = Source::new("o.txt", format!("power france\nPassword: {pw}\nturn 1\n"));
+            let text = src.render(&[Diagnostic::error("wrong password", 22..23)]);
+            assert!(text.contains("Password: ********\n"), "{text}");
+            assert!(!text.contains(pw), "{text}");
+        }
     }
 
     /// Issue 15.2: masked by the structure of the line, whatever cut the window or split the lines.

@@ -234,3 +234,221 @@ fn gitm_2_7_a_siege_of_no_fort_in_the_state_is_located_in_it() {
     assert!(text.contains("turns/1/state.toml:"), "{text}");
     assert!(text.contains("GITM 2.7"), "{text}");
 }
+
+/// The JSON report of `who` at `turn`.
+fn json_report(game: &Path, turn: u32, who: &str) -> serde_json::Value {
+    let text = fs::read_to_string(game.join(format!("turns/{turn}/reports/{who}.json"))).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+/// Every form of `who`'s report at `turn`: text, HTML, JSON and SVG.
+fn every_form(game: &Path, turn: u32, who: &str) -> String {
+    ["txt", "html", "json", "svg"]
+        .iter()
+        .map(|ext| {
+            fs::read_to_string(game.join(format!("turns/{turn}/reports/{who}.{ext}"))).unwrap()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// GITM 2.5, 4.2: a brigade of another side in a player's own square is told by its identity alone
+/// (no men, quality, experience, morale, fatigue or supply), and only when his side sighted it on
+/// the tactical map: the French garrison of Venice to Austria in turn 1; in turn 2 the five French
+/// brigades the Austrians sight in G7-V6, not FR2IN behind them, as the log's 4.2 event says.
+#[test]
+fn gitm_4_2_enemies_in_a_players_square_are_told_by_identity_alone_and_only_if_sighted() {
+    let game = resolved(&GITM);
+    let seen = |turn: u32, who: &str| -> Vec<serde_json::Value> {
+        json_report(game, turn, who)["sees"]["units"]
+            .as_array()
+            .unwrap()
+            .clone()
+    };
+    let one = seen(1, "austria");
+    let garrison = one.iter().find(|u| u["id"] == "FR11IN").expect("FR11IN");
+    assert_eq!(garrison["precision"], "identity");
+    assert_eq!(garrison["strength"], 0);
+    assert_eq!(garrison["detail"], "identity only");
+    let forms = every_form(game, 1, "austria");
+    assert!(
+        !forms.contains("2500 men, average, experience 2"),
+        "FR11IN's figures"
+    );
+    let log2 = log(game, 2);
+    let sighting = log2
+        .lines()
+        .find(|l| l.contains("GITM 4.2: on the tactical map of G7-V6, the brigades of austria"))
+        .expect("Austria's 4.2 event in G7-V6");
+    let two = seen(2, "austria");
+    let identities: Vec<&str> = two
+        .iter()
+        .filter(|u| u["area"] == "G7-V6" && u["precision"] == "identity")
+        .map(|u| u["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(identities.len(), 5, "{identities:?}");
+    for id in &identities {
+        assert!(
+            sighting.contains(&format!("{id} at ")),
+            "{id} is not in {sighting}"
+        );
+    }
+    assert!(!sighting.contains("FR2IN") && !identities.contains(&"FR2IN"));
+    assert!(!two.iter().any(|u| u["id"] == "FR2IN"));
+    let text = report(game, 2, "austria");
+    let sees = text.split("WHAT YOUR UNITS SEE").nth(1).unwrap();
+    assert!(!sees.split("THE POSITION").next().unwrap().contains("FR2IN"));
+    // No figure of another side's brigade in any report of any player.
+    for turn in 1..=2 {
+        for who in REPORTS {
+            let me = who.split('.').next().unwrap();
+            for u in seen(turn, who).iter().filter(|u| u["owner"] != me) {
+                assert!(
+                    u["precision"] != "exact" || me == "france" && u["owner"] == "france",
+                    "turn {turn} {who}: {u}"
+                );
+                if u["owner"] != me {
+                    assert!(!u["detail"].as_str().unwrap().contains("men"), "{u}");
+                }
+            }
+        }
+    }
+}
+
+/// GITM 4.1: a neighbouring stack of another side is counted in 4.1's words, with the letters I, C,
+/// A, H, as the scouts' own 4.1 event words it (the same noisy count), never in factors or men.
+#[test]
+fn gitm_4_1_neighbouring_stacks_are_counted_in_its_words_as_the_scouts_report_them() {
+    let game = resolved(&GITM);
+    let text = report(game, 1, "austria");
+    assert!(!text.contains("factors"), "{text}");
+    let scouts: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("- Scouts report "))
+        .collect();
+    assert!(!scouts.is_empty());
+    for line in scouts {
+        // "- Scouts report brigades (I) of france in G6-V7 (GITM 4.1: ...)".
+        let words = line["- Scouts report ".len()..]
+            .split(" of ")
+            .next()
+            .unwrap();
+        let square = line
+            .split(" in ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap();
+        let listed = format!(
+            "(from afar)        {square:<14} france: {words}, an approximate count (GITM 4.1)"
+        );
+        assert!(text.contains(&listed), "no `{listed}` in\n{text}");
+    }
+    let json = json_report(game, 1, "austria");
+    for u in json["sees"]["units"].as_array().unwrap() {
+        if u["precision"] == "approximate" {
+            assert_eq!(u["strength"], 0, "{u}");
+            assert!(u["id"].is_null() && u["kind"] == "force", "{u}");
+        }
+    }
+}
+
+/// GITM 7.5, 4.6: "battles were fought last turn" is told only to players whose command sees the
+/// square, in every form and in the state his own check reads; neutral Naples hears of none.
+#[test]
+fn gitm_7_5_the_battles_of_last_turn_are_told_only_to_those_who_see_them() {
+    let game = resolved(&GITM);
+    let state_of = |who: &str| {
+        json_report(game, 2, who)["check"]["state_toml"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert!(report(game, 2, "austria").contains("Battles were fought last turn in G7-V6"));
+    assert!(state_of("austria").contains("G7-V6"));
+    for who in ["naples", "france.macdonald"] {
+        let forms = every_form(game, 2, who);
+        assert!(!forms.contains("Battles were fought"), "{who}");
+        let state = state_of(who);
+        let battles = state
+            .lines()
+            .find(|l| l.starts_with("battles"))
+            .unwrap_or("battles = []");
+        assert_eq!(battles, "battles = []", "{who}");
+    }
+}
+
+/// GITM 1.4, 4.1, 4.6: a deputy sees the units of his side exactly up to 3 squares from his own
+/// (an army headquarters of his, 5), and no farther; his own check carries those and no other.
+#[test]
+fn gitm_4_1_a_deputy_sees_his_side_exactly_within_three_squares() {
+    let game = resolved(&GITM);
+    // "G7-V8": the column and the row, each a letter and a digit.
+    let xy = |s: &str| -> (i32, i32) {
+        let b = s.as_bytes();
+        let n = |i: usize| i32::from(b[i] - b'A') * 10 + i32::from(b[i + 1] - b'0');
+        (n(0), n(3))
+    };
+    let mut near = 0;
+    for turn in 1..=3 {
+        let json = json_report(game, turn, "france.macdonald");
+        let mine: Vec<(i32, i32)> = json["units"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|u| xy(u["area"].as_str().unwrap()))
+            .collect();
+        let shown: Vec<&serde_json::Value> = json["sees"]["units"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|u| u["owner"] == "france")
+            .collect();
+        let state: String =
+            fs::read_to_string(game.join(format!("turns/{}/state.toml", turn + 1))).unwrap();
+        let all: Vec<(String, String)> = state
+            .split("[[gitm.brigade]]")
+            .skip(1)
+            .filter(|b| b.contains("power = \"france\""))
+            .map(|b| {
+                let get = |k: &str| {
+                    b.lines()
+                        .find(|l| l.starts_with(&format!("{k} = ")))
+                        .unwrap()
+                        .split('"')
+                        .nth(1)
+                        .unwrap()
+                        .to_string()
+                };
+                (get("id"), get("at").split('/').next().unwrap().to_string())
+            })
+            .collect();
+        let own: Vec<&str> = json["units"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|u| u["id"].as_str().unwrap())
+            .collect();
+        for (id, square) in all.iter().filter(|(id, _)| !own.contains(&id.as_str())) {
+            let (x, y) = xy(square);
+            let d = mine
+                .iter()
+                .map(|(a, b)| (a - x).abs().max((b - y).abs()))
+                .min()
+                .unwrap();
+            let listed = shown.iter().find(|u| u["id"] == id.as_str());
+            if d <= 3 {
+                near += usize::from(d >= 2);
+                let u = listed.unwrap_or_else(|| panic!("turn {turn}: {id} at {square}, {d} off"));
+                assert_eq!(u["precision"], "exact", "{u}");
+            } else {
+                assert!(listed.is_none(), "turn {turn}: {id} at {square}, {d} off");
+            }
+        }
+    }
+    assert!(
+        near > 0,
+        "no unit of his side 2-3 squares off: the test checks nothing"
+    );
+}

@@ -20,6 +20,7 @@ mod gitm_tactical;
 mod hostile_corpus;
 mod hostile_input;
 mod layers;
+mod mail_clients;
 mod mail_corpus;
 mod mail_hostile;
 mod mail_imap;
@@ -56,11 +57,13 @@ mod report_visibility;
 mod rulesets;
 mod sealed_rolls;
 mod season;
+mod sight_fog;
 mod state_tables;
 mod three_turns;
 mod verify_mail;
 mod verify_page;
 mod wbts_demo;
+mod welcome;
 
 /// A file in `tests/` that is not a module of this binary would never run (`autotests = false`).
 #[test]

@@ -334,3 +334,90 @@ fn each_rulesets_terrain_is_drawn_around_its_areas_with_its_legend() {
         }
     }
 }
+
+/// Every unit chip of every bundled game's maps (the SVG and the phone map the PNG is drawn from)
+/// stands on its own area or is joined to it: no other area's node is as near to the chip as its
+/// own, or a line ties the chip to its area (EiA: the chips of Munich, Innsbruck and Verona).
+#[test]
+fn every_chip_is_on_or_joined_to_its_own_area() {
+    let mut checked = 0;
+    let mut faults = Vec::new();
+    for name in SCENARIOS {
+        for (power, whole, phone) in maps(name) {
+            for (layout, svg) in [("whole", &whole), ("phone", &phone)] {
+                let nodes: Vec<(String, (i64, i64))> = group(svg, "areas")
+                    .iter()
+                    .filter_map(|l| {
+                        let id = l.split("id=\"area-").nth(1)?.split('"').next()?;
+                        let circle = &l[l.find("<circle")?..];
+                        Some((id.to_string(), (attr(circle, "cx")?, attr(circle, "cy")?)))
+                    })
+                    .collect();
+                for line in group(svg, "units") {
+                    let id = line.split("id=\"units-").nth(1).unwrap();
+                    let id = id.split('"').next().unwrap();
+                    let area = &id[..id.rfind('-').unwrap()];
+                    let rect = &line[line.find("<rect").unwrap()..];
+                    let (x, y) = (attr(rect, "x").unwrap(), attr(rect, "y").unwrap());
+                    let (w, h) = (attr(rect, "width").unwrap(), attr(rect, "height").unwrap());
+                    let gap = |(px, py): (i64, i64)| {
+                        let (qx, qy) = (px.clamp(x, x + w), py.clamp(y, y + h));
+                        (qx - px).pow(2) + (qy - py).pow(2)
+                    };
+                    let Some(own) = nodes.iter().find(|(a, _)| a == area) else {
+                        continue;
+                    };
+                    checked += 1;
+                    let tied = line.contains("<line ");
+                    let nearer = nodes
+                        .iter()
+                        .filter(|(a, _)| a != area)
+                        .find(|(_, p)| gap(*p) <= gap(own.1));
+                    if let (Some((other, _)), false) = (nearer, tied) {
+                        faults.push(format!(
+                            "{name} {power} {layout}: the chip of {id} is nearer {other} than {area}, with no line"
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 100, "{checked} chips");
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
+}
+
+/// The phone map (the mail's PNG, the one map Gmail and Outlook show) draws every chip of the
+/// power's own units and every battle it saw that its whole map draws: those beyond its frame at
+/// the frame's edge, toward them, named ("< Lille"). PoG's Allies fight in France and in Poland.
+#[test]
+fn the_phone_map_draws_every_unit_and_battle_of_its_power() {
+    let ids = |svg: &str, prefix: &str| -> Vec<String> {
+        svg.split(&format!("id=\"{prefix}"))
+            .skip(1)
+            .map(|s| s.split('"').next().unwrap().to_string())
+            .collect()
+    };
+    let mut beyond = 0;
+    for name in SCENARIOS {
+        for (power, whole, phone) in maps(name) {
+            let own: Vec<String> = ids(&whole, "units-")
+                .into_iter()
+                .filter(|id| id.ends_with(&format!("-{power}")))
+                .collect();
+            assert!(!own.is_empty(), "{name} {power}");
+            let marks = own.iter().map(|id| format!("id=\"units-{id}\"")).chain(
+                ids(&whole, "combat-")
+                    .into_iter()
+                    .map(|id| format!("id=\"combat-{id}\"")),
+            );
+            for mark in marks {
+                assert!(phone.contains(&mark), "{name} {power}: {mark}");
+            }
+            beyond += phone.matches("&lt; ").count() + phone.matches("&gt; ").count();
+        }
+    }
+    assert!(
+        beyond > 0,
+        "no unit beyond a phone map's frame: the test checks nothing"
+    );
+}

@@ -116,3 +116,19 @@ fn pog_demo_of_one_action_says_how_to_play_them_all() {
     );
     assert!(out.contains("Battles: Lille, Antwerp, Reims"), "{out}");
 }
+
+/// PoG 12.2.10: a tied combat (both sides lose, Antwerp in the first action) is told on the map's
+/// legend as its result says, to both sides, never as an outcome not seen.
+#[test]
+fn pog_12_2_10_the_map_legend_tells_a_tied_battle_as_its_result_says() {
+    assert!(POG.log(1).contains("Both sides lose at Antwerp"));
+    for power in POG.reports {
+        let svg = report(1, power, "svg");
+        let legend = svg.split("Battles you saw").nth(1).unwrap();
+        assert!(
+            legend.contains("Antwerp: Both sides lose<"),
+            "{power}: {legend}"
+        );
+        assert!(!legend.contains("outcome not seen"), "{power}: {legend}");
+    }
+}

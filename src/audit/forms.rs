@@ -220,32 +220,70 @@ pub fn announced_commitment(report: &str, turn: u32) -> Option<String> {
         .find_map(|l| l.trim().strip_prefix(&prefix).map(|c| c.trim().to_string()))
 }
 
+/// The few fields of a JSON report that `verify` reads: serde skips the rest (the units, the map,
+/// the check object) without building them, so that a report of 84 MB is not held as a JSON tree of
+/// ten times its size (issue 34).
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct JsonReport {
+    dice: JsonDice,
+    events: Vec<JsonEvent>,
+    next: JsonNext,
+}
+
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct JsonDice {
+    text: Option<String>,
+    digest: Option<String>,
+}
+
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct JsonEvent {
+    text: Option<String>,
+    rolls: Vec<JsonRoll>,
+}
+
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct JsonRoll {
+    label: Option<String>,
+    dice: Vec<JsonDie>,
+}
+
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct JsonDie {
+    sides: Option<u64>,
+    face: Option<u64>,
+}
+
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct JsonNext {
+    turn: Option<u64>,
+    commitment: Option<String>,
+}
+
 fn from_json(text: &str) -> Result<ReportForm> {
-    let v: serde_json::Value = serde_json::from_str(text)?;
-    let dice = &v["dice"];
-    let (Some(header_text), Some(digest)) = (dice["text"].as_str(), dice["digest"].as_str()) else {
-        bail!("this JSON report has no dice header (dice.text, dice.digest)");
+    let v: JsonReport = serde_json::from_str(text)?;
+    let (Some(header_text), Some(digest)) = (v.dice.text.as_deref(), v.dice.digest.as_deref())
+    else {
+        bail!("this JSON report has no dice header (dice.text, dice.digest): an opening report, mailed with the welcome, has none, as no turn was resolved yet");
     };
     let header = parse_header(&format!("{header_text}header sha256: {digest}\n"))?;
     let mut rolls = Vec::new();
     let mut unrolled = Vec::new();
     // `decisions` repeats events of `events`: the rolls are read from `events` only.
-    for (i, e) in v["events"].as_array().into_iter().flatten().enumerate() {
-        let event = e["text"].as_str().unwrap_or("").to_string();
-        let listed = e["rolls"].as_array().map_or(0, Vec::len);
-        if listed == 0 && !numbers_in_text(&event).is_empty() {
+    for (i, e) in v.events.iter().enumerate() {
+        let event = e.text.clone().unwrap_or_default();
+        if e.rolls.is_empty() && !numbers_in_text(&event).is_empty() {
             unrolled.push(event.clone());
         }
-        for r in e["rolls"].as_array().into_iter().flatten() {
-            let dice: Vec<(u32, u32)> = r["dice"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(|d| {
-                    let n = |k: &str| d[k].as_u64().and_then(|x| u32::try_from(x).ok());
-                    (n("sides").unwrap_or(0), n("face").unwrap_or(0))
-                })
-                .collect();
+        for r in &e.rolls {
+            let n = |x: Option<u64>| x.and_then(|x| u32::try_from(x).ok()).unwrap_or(0);
+            let dice: Vec<(u32, u32)> = r.dice.iter().map(|d| (n(d.sides), n(d.face))).collect();
             if dice.iter().any(|&(s, _)| s == 0) {
                 bail!(
                     "event {} of this JSON report has a die with no sides",
@@ -254,16 +292,15 @@ fn from_json(text: &str) -> Result<ReportForm> {
             }
             rolls.push(ListedRoll {
                 line: i + 1,
-                label: r["label"].as_str().unwrap_or("").to_string(),
+                label: r.label.clone().unwrap_or_default(),
                 sides: dice.iter().map(|d| d.0).collect(),
                 faces: dice.iter().map(|d| d.1).collect(),
                 event: event.clone(),
             });
         }
     }
-    let next = &v["next"];
-    let announces = match (next["turn"].as_u64(), next["commitment"].as_str()) {
-        (Some(t), Some(c)) if !c.is_empty() => u32::try_from(t).ok().map(|t| (t, c.to_string())),
+    let announces = match (v.next.turn, v.next.commitment) {
+        (Some(t), Some(c)) if !c.is_empty() => u32::try_from(t).ok().map(|t| (t, c)),
         _ => None,
     };
     Ok(ReportForm {

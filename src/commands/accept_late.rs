@@ -54,14 +54,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     crate::say!(
         "Filed: {}; the decision is an act of turn {} ({}).",
-        game.shown(&done.orders),
+        game.printed(&done.orders),
         done.turn,
-        game.shown(&crate::game::acts::path(&game.dir, done.turn))
+        game.printed(&crate::game::acts::path(&game.dir, done.turn))
     );
     if let Some(a) = &done.ack {
         crate::say!(
             "The answer to the player is in the outbox ({}): send it with `pbem send {}`.",
-            game.shown(a),
+            game.printed(a),
             args.game.display()
         );
     }

@@ -80,7 +80,7 @@ pub fn print_summary(game: &Game, s: &IngestSummary) {
             crate::say!("            {why}");
         }
         if let Some(a) = &e.ack {
-            crate::say!("            answered: {} ({})", r.ack, game.shown(a));
+            crate::say!("            answered: {} ({})", r.ack, game.printed(a));
         }
     }
     if s.standing.is_empty() {
@@ -91,7 +91,7 @@ pub fn print_summary(game: &Game, s: &IngestSummary) {
             crate::say!(
                 "  {:<10} {} (message {}, received {}){}",
                 w.power,
-                game.shown(&w.path),
+                game.printed(&w.path),
                 &w.record.sha256[..12],
                 w.record.arrival,
                 if w.changed { ", updated" } else { "" }

@@ -129,14 +129,140 @@ pub enum Command {
 /// `main` parses, and what `completions` and `man` describe.
 pub fn command() -> clap::Command {
     use clap::CommandFactory;
-    Cli::command().after_help(format!("Start with:  pbem demo\n\n{}", exit::help()))
+    let mut cli = Cli::command().after_help(format!(
+        "Start with:  pbem demo\nEach command's options and examples:  pbem <command> --help\n\n{}",
+        exit::help()
+    ));
+    // `pbem --help` lists each command on one line; its whole description is `pbem <command> --help`.
+    for (name, line) in ONE_LINE {
+        cli = cli.mut_subcommand(*name, |sub| {
+            let long = sub
+                .get_long_about()
+                .or(sub.get_about())
+                .cloned()
+                .unwrap_or_default();
+            sub.about(*line).long_about(long)
+        });
+    }
+    cli
 }
+
+/// Each command as `pbem --help` lists it: one line (the conventions of cargo, git, rustup); its
+/// doc comment is what `pbem <command> --help` says.
+pub const ONE_LINE: &[(&str, &str)] = &[
+    (
+        "demo",
+        "Play the first turns of a bundled scenario and show the reports",
+    ),
+    (
+        "new",
+        "Create a game from a scenario, with fresh passwords and welcome mails",
+    ),
+    (
+        "check",
+        "Check an orders file against the game, or against your own report",
+    ),
+    (
+        "close",
+        "Close a turn's orders and mail the closing list (pbem-dice/v2)",
+    ),
+    (
+        "resolve",
+        "Resolve the current turn: state, log, reports and their mail",
+    ),
+    (
+        "turn",
+        "Read the mail, resolve the turn and send everything, in one command",
+    ),
+    (
+        "ingest",
+        "File the orders found in a mailbox and answer each sender",
+    ),
+    (
+        "fetch",
+        "Read new messages from the IMAP mailbox and ingest them",
+    ),
+    (
+        "send",
+        "Deliver the outbox, each message once to each recipient",
+    ),
+    (
+        "remind",
+        "Write a reminder to each power due with no orders in",
+    ),
+    (
+        "status",
+        "Show the turn, its deadline, who plays each power and whose orders are in",
+    ),
+    (
+        "audit",
+        "Re-resolve past turns and compare every byte, dice and record",
+    ),
+    (
+        "drop",
+        "A player left: another power (or the SOP) runs his power",
+    ),
+    (
+        "replace",
+        "Hand a power to a new player, with a fresh password and his welcome",
+    ),
+    (
+        "extend",
+        "Move the deadline of the current turn and tell every player",
+    ),
+    (
+        "rollback",
+        "Undo the resolved turns from N on and reopen turn N",
+    ),
+    (
+        "accept-late",
+        "Let a late submission stand for the current turn",
+    ),
+    (
+        "rekey",
+        "Give the current turn a fresh dice secret and commitment",
+    ),
+    ("verify", "Check the dice of a report you received"),
+    (
+        "unseal",
+        "Publish the sealed rolls of the turns whose time has come",
+    ),
+    (
+        "purge-passwords",
+        "Star out the passwords of filed orders and make the archive private",
+    ),
+    ("completions", "Print the completion script for a shell"),
+    (
+        "man",
+        "Print the man page, or one page per command into a folder",
+    ),
+];
 
 /// Parses the process's command line (exits with a usage error as clap does).
 pub fn parse() -> Cli {
     use clap::FromArgMatches;
-    let matches = command().get_matches();
-    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+    let matches = command().try_get_matches().unwrap_or_else(|e| exit_clap(e));
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| exit_clap(e))
+}
+
+/// Ends the process as clap would after `--help`, `--version` or a usage error, except that a help
+/// or version text stdout could not take (`pbem --help >/dev/full`) ends in exit 1, as any output
+/// pbem could not write does (issue 34), not 0.
+fn exit_clap(e: clap::Error) -> ! {
+    use std::io::Write;
+    if e.use_stderr() {
+        e.exit();
+    }
+    let written = e.print().and_then(|()| std::io::stdout().flush());
+    match written {
+        Ok(()) => std::process::exit(0),
+        Err(w) => {
+            if w.kind() != std::io::ErrorKind::BrokenPipe {
+                crate::say_err!("error: pbem's output could not be written (is the disk full?)");
+            }
+            std::process::exit(i32::from(exit::ERROR))
+        }
+    }
 }
 
 /// Runs a parsed command line.

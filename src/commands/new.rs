@@ -13,7 +13,8 @@ use anyhow::Result;
 #[derive(Debug, clap::Args)]
 #[command(after_help = examples!(
     "pbem new ~/games/ulm-2026 --from games/ulm-1805",
-    "pbem new ~/games/ulm-2026 --from ulm-1805   (the scenario built into pbem)"
+    "pbem new ~/games/ulm-2026 --from ulm-1805   (the scenario built into pbem)",
+    "pbem new ~/games/ulm --from ulm-1805 --title \"Ulm 1805, the club's autumn game\""
 ))]
 pub struct Args {
     /// The folder to create (must not exist, or be empty).
@@ -21,6 +22,10 @@ pub struct Args {
     /// The scenario: a game folder, or the name of a scenario built into pbem.
     #[arg(long)]
     pub from: PathBuf,
+    /// The game's title, which every mail and report shows (default: the scenario's, without its
+    /// demo mark).
+    #[arg(long)]
+    pub title: Option<String>,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -43,7 +48,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         dir
     };
     let existed = args.dir.exists();
-    let created = crate::game::create::new_game(&from, &args.dir, &publish_first_turn)?;
+    let created = crate::game::create::new_game(
+        &from,
+        &args.dir,
+        args.title.as_deref(),
+        &publish_first_turn,
+    )?;
     let g = &created.game;
     let mut text = format!(
         "Created game '{}' ({}) in {}.\n",
@@ -65,32 +75,20 @@ pub fn run(args: Args) -> Result<ExitCode> {
         g.config.tag()
     );
     text += "secret/ holds the dice secrets: .gitignore keeps it out of a git repository.\n";
-    text += "Edit the players' addresses in game.toml, then mail each player his password and the commitment.\n";
+    text += "Each player's welcome (his password, the opening report, the order guide, his orders form) and\n\
+             the commitment wait in mail/outbox/: edit the players' addresses (and [mail]) in game.toml,\n\
+             then `pbem send` delivers them, and the welcomes keep no password once delivered.\n";
     show_or_keep(&args.dir, existed, &text)
 }
 
-/// Prints what `new` made, passwords included; when stdout cannot take it (closed, full), the
-/// passwords are not lost: they go to `passwords.txt` (mode 0600) in the game folder, or, if even that
-/// fails, the game is removed again, so that `pbem new` can be run once more.
+/// Prints what `new` made, passwords included; when stdout cannot take it (closed, full,
+/// `/dev/null`), the passwords are not lost: they go to `passwords.txt` (mode 0600) in the game folder
+/// (`out::show_passwords`), or, if even that fails, the game is removed again, so that `pbem new` can
+/// be run once more.
 fn show_or_keep(dir: &std::path::Path, existed: bool, text: &str) -> Result<ExitCode> {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    if out
-        .write_all(text.as_bytes())
-        .and_then(|()| out.flush())
-        .is_ok()
-    {
-        return Ok(ExitCode::SUCCESS);
-    }
-    let file = dir.join("passwords.txt");
-    match crate::game::fsio::write_atomic_mode(&file, text.as_bytes(), Some(0o600)) {
-        Ok(()) => {
-            crate::say_err!(
-                "error: the passwords could not be printed; they are in {} (mode 0600): hand them out, then delete it",
-                file.display()
-            );
-            Ok(ExitCode::from(super::exit::ERROR))
-        }
+    match crate::out::show_passwords(dir, text) {
+        Ok(crate::out::PasswordsShown::Printed) => Ok(ExitCode::SUCCESS),
+        Ok(crate::out::PasswordsShown::Kept(_)) => Ok(ExitCode::from(super::exit::ERROR)),
         Err(e) => {
             let removed = if existed {
                 std::fs::read_dir(dir).and_then(|entries| {
@@ -106,7 +104,7 @@ fn show_or_keep(dir: &std::path::Path, existed: bool, text: &str) -> Result<Exit
                 std::fs::remove_dir_all(dir)
             };
             anyhow::bail!(
-                "the passwords could neither be printed nor kept ({e:#}); {}",
+                "the passwords could neither be printed nor kept ({e}); {}",
                 match removed {
                     Ok(()) => format!(
                         "the game in {} is removed again: run `pbem new` once more",
@@ -123,14 +121,45 @@ fn show_or_keep(dir: &std::path::Path, existed: bool, text: &str) -> Result<Exit
 }
 
 /// Publishes the first turn of a new game, in its staged folder: a fresh dice secret and its
-/// commitment (`referee::turn::ensure_commitment`), and the turn's announcements in the outbox.
-/// Returns the commitment in hex.
-fn publish_first_turn(game: &crate::game::Game, first: u32) -> Result<String> {
+/// commitment (`referee::turn::ensure_commitment`), the turn's announcements and each player's
+/// welcome with his password (`mail::welcome`) in the outbox. Returns the commitment in hex.
+fn publish_first_turn(
+    game: &crate::game::Game,
+    first: u32,
+    passwords: &[(String, String)],
+) -> Result<String> {
+    use crate::mail::welcome;
     let commitment = crate::referee::turn::ensure_commitment(game, first)?;
     let hex = crate::dice::to_hex(&commitment);
     let state = game.load_state(first)?;
     for m in crate::mail::outbox::announcements(game, first, &hex, &state)? {
         crate::game::fsio::write_atomic(&crate::mail::outbox::path_of(game, &m), &m.render(game)?)?;
+    }
+    let start = welcome::Start::new(game, &state);
+    for (stem, password) in passwords {
+        let (power, player) = match stem.split_once('.') {
+            Some((p, pl)) => (p, Some(pl)),
+            None => (stem.as_str(), None),
+        };
+        let config = game.config.power(power);
+        let to = match (config, player) {
+            (Some(c), Some(pl)) => c
+                .command(pl)
+                .map(|x| vec![x.at(first).address])
+                .unwrap_or_default(),
+            (Some(c), None) => c.addresses_at(first),
+            (None, _) => Vec::new(),
+        };
+        let m = welcome::welcome(
+            game,
+            &start,
+            power,
+            player,
+            welcome::Joining::NewGame,
+            player.unwrap_or_default(),
+            to,
+        )?;
+        welcome::write(game, &m, password)?;
     }
     Ok(hex)
 }

@@ -33,7 +33,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         crate::say!(
             "  {:<10} {}{}",
             r.power,
-            game.shown(&r.path),
+            game.printed(&r.path),
             if r.new {
                 ""
             } else {

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 
 use crate::game::acts::{self, Act};
 use crate::game::fsio::GameLock;
@@ -36,6 +36,22 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut state = game.load_state(turn)?;
     let (password, from) =
         crate::engine::players::replace_player(&game, &mut state, &args.power, &args.email)?;
+    // Made before anything is written: a mail pbem cannot make changes nothing.
+    let mail = replacement_mail(&game, &state, &args.power, &args.email, &password, from)?;
+    // The password next, on stdout or else in passwords.txt (`out::show_passwords`): when it can be
+    // neither, nothing is changed.
+    crate::say!(
+        "{} passes to {} at turn {from}, after the next economic phase (EiA 19.2.2).",
+        args.power,
+        args.email.join(", ")
+    );
+    let text = format!(
+        "{} from turn {from}: the new player's password, shown this once (pbem keeps only its hash): {password}\n",
+        args.power
+    );
+    let shown = crate::out::show_passwords(&game.dir, &text).map_err(|e| {
+        anyhow::anyhow!("the new password could neither be printed nor kept ({e}): nothing was changed, run `pbem replace` again")
+    })?;
     // An act on the turn, not an edit of its state (which the last turn's record lists).
     acts::append(
         &game,
@@ -54,17 +70,104 @@ pub fn run(args: Args) -> Result<ExitCode> {
             ..Act::default()
         },
     )?;
-    crate::say!(
-        "{} passes to {} at turn {from}, after the next economic phase (EiA 19.2.2).",
-        args.power,
-        args.email.join(", ")
+    let who = args.email.join(", ");
+    // game.toml names who plays the power now: the departed player is sent nothing more.
+    crate::game::config_edit::set_players(
+        &game,
+        &args.power,
+        &args.email,
+        &format!(
+            "pbem replace, turn {turn}: {who} took {} over; he plays it from turn {from} (EiA 19.2.2),\n\
+             with the password his welcome mail gave him (its hash is in turns/{turn}/acts.toml).",
+            args.power
+        ),
+    )?;
+    // The departed player's welcome, if it never went, is withdrawn: it is his, not the new one's.
+    let unsent = game.dir.join("mail/outbox").join(format!(
+        "t{:04}-welcome-{}.eml",
+        game.config.first_turn, args.power
+    ));
+    let name = unsent.file_name().map(|n| n.to_string_lossy().into_owned());
+    if unsent.is_file()
+        && crate::mail::send::load_ledger(&game, name.as_deref().unwrap_or_default())?.is_none()
+    {
+        std::fs::remove_file(&unsent)
+            .with_context(|| format!("cannot remove {}", game.printed(&unsent)))?;
+    }
+    crate::mail::welcome::write(&game, &mail.welcome, &password)?;
+    crate::mail::outbox::write_all(&game, &mail.notices)?;
+    let mails = format!(
+        "the welcome of the new player ({}) and a notice to each of the {} other powers",
+        mail.welcome.file_name(),
+        mail.notices.len()
     );
-    crate::say_always!(
-        "The new player's password, shown this once (pbem keeps only its hash): {password}"
+    crate::say!(
+        "game.toml names {who} as its player; in mail/outbox/: {mails}, his password in the welcome until `pbem send` delivers it.",
     );
     crate::say!(
         "Alliances the power has then may not be broken before turn {}.",
         from + 3
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(match shown {
+        crate::out::PasswordsShown::Printed => ExitCode::SUCCESS,
+        crate::out::PasswordsShown::Kept(_) => ExitCode::from(super::exit::ERROR),
+    })
+}
+
+/// The mail of a replacement: the new player's welcome, and a notice to every other power.
+struct ReplacementMail {
+    welcome: crate::mail::outbox::Outgoing,
+    notices: Vec<crate::mail::outbox::Outgoing>,
+}
+
+/// Makes the new player's welcome (his password goes in when it is written, `welcome::write`: the
+/// power's last report and its JSON, the order guide, where the power stands) and a notice to every
+/// other power that the power has a new player, naming him where the ruleset lets the others know
+/// him (EiA 19.2.2: he may negotiate at once).
+fn replacement_mail(
+    game: &Game,
+    state: &crate::game::state::State,
+    power: &str,
+    emails: &[String],
+    password: &str,
+    from: u32,
+) -> Result<ReplacementMail> {
+    use crate::mail::{outbox, welcome};
+    let turn = state.turn;
+    // Unique among the power's welcomes of the turn: a power replaced twice gets two.
+    let key = crate::game::record::sha256_hex(password.as_bytes())[..8].to_string();
+    let m = welcome::welcome(
+        game,
+        &welcome::Start::new(game, state),
+        power,
+        None,
+        welcome::Joining::Replacing { from },
+        &key,
+        emails.to_vec(),
+    )?;
+    let name = game.config.power(power).map_or(power, |p| p.name.as_str());
+    let headline = if game.ruleset.new_player_named() {
+        format!(
+            "{name} has a new player, {}: he takes control at turn {from} and may take part in the talks now (EiA 19.2.2)",
+            emails.join(", ")
+        )
+    } else {
+        format!("{name} has a new player from turn {from}")
+    };
+    let commitment = crate::dice::to_hex(&game.commitment(turn)?);
+    let notices: Vec<outbox::Outgoing> = outbox::notices(
+        game,
+        turn,
+        &commitment,
+        state,
+        &format!("player-{key}"),
+        &headline,
+    )?
+    .into_iter()
+    .filter(|n| n.power.as_deref() != Some(power))
+    .collect();
+    Ok(ReplacementMail {
+        welcome: m,
+        notices,
+    })
 }

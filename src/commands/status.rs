@@ -46,7 +46,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         crate::say!(
             "Last resolved: turn {} (record {})",
             turn - 1,
-            game.shown(&game.record_path(turn - 1))
+            game.printed(&game.record_path(turn - 1))
         );
     }
     crate::say!("Orders:");
@@ -86,9 +86,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 } else {
                     format!("<{}>", r.message_id)
                 },
-                store.shown(&game, &r.sha256),
+                store.printed(&game, &r.sha256),
                 if filed.is_file() {
-                    game.shown(&filed)
+                    game.printed(&filed)
                 } else {
                     "not filed yet: run pbem ingest".to_string()
                 },
@@ -98,7 +98,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     &verdict
                 },
             ),
-            OrdersIn::File(path) => format!("{}: {} (not from mail)", verdict, game.shown(path)),
+            OrdersIn::File(path) => format!("{}: {} (not from mail)", verdict, game.printed(path)),
             OrdersIn::Missing if s.late > 0 => format!(
                 "LATE: {} submission(s) after the deadline, none on time",
                 s.late
@@ -122,5 +122,37 @@ pub fn run(args: Args) -> Result<ExitCode> {
             crate::say!("  {:<10} {:<14} also: {}", "", "", others.join(", "));
         }
     }
+    if let Ok(st) = game.load_state(turn) {
+        say_players(&game, &st);
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Who plays each power now (EiA 19.2): its players, or the replacement who took it over; a new
+/// player waiting to take it over, from which turn; and who runs it meanwhile.
+fn say_players(game: &Game, state: &crate::game::state::State) {
+    crate::say!("Players:");
+    for p in &game.config.powers {
+        let mut who = if p.has_commands() {
+            p.commands
+                .iter()
+                .map(|c| format!("{} {}", c.id, c.at(state.turn).address))
+                .collect::<Vec<_>>()
+                .join(", ")
+        } else {
+            crate::engine::players::players_of(&game.config, state, &p.id).join(", ")
+        };
+        if let Some(incoming) = state.incoming.get(&p.id) {
+            who = format!(
+                "{} (takes it over at turn {}, EiA 19.2.2)",
+                incoming.players.join(", "),
+                incoming.from
+            );
+        }
+        if let Some(c) = state.controlled.get(&p.id) {
+            let by = c.by.as_deref().unwrap_or("its standing orders and the SOP");
+            who = format!("{who}; run by {by} until turn {}", c.until);
+        }
+        crate::say!("  {:<10} {:<14} {who}", p.id, p.name);
+    }
 }

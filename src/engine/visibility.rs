@@ -1,13 +1,13 @@
 //! Fog of war, one service for every ruleset: which powers may see each place, unit and event.
 //!
-//! A ruleset declares its [`Sight`] (how far a power's units see, and how far they see exactly); this
-//! module turns the positions of the units into the places each power sees, and shares sight among
-//! allies when the game says so (`allies_share_sight` in game.toml). Rulesets fill each event's
-//! `visible_to` with [`watchers`] while they resolve; reports list units through [`Visibility`].
+//! A ruleset declares its [`Sight`] (how far a power's units see, and how far they see exactly; the
+//! model's value, `game/sight.rs`); this module turns the positions of the units into the places each
+//! power sees, and shares sight among allies when the game says so (`allies_share_sight` in
+//! game.toml). Rulesets fill each event's `visible_to` with [`watchers`] while they resolve; reports
+//! list units through [`Visibility`], unless the ruleset words its sight itself
+//! (`Ruleset::sighting`, GITM).
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
-
-use serde::Serialize;
 
 use crate::engine::event::Event;
 use crate::game::config::GameConfig;
@@ -15,39 +15,7 @@ use crate::game::map::Map;
 use crate::game::state::State;
 use crate::game::Game;
 
-/// How precisely a power sees a place.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Precision {
-    /// Foreign units there are reported only approximately: no ids, strength rounded.
-    Approximate,
-    /// Foreign units there are reported as they are.
-    Exact,
-}
-
-/// The sight rules of a ruleset, in steps of adjacency on the map.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Sight {
-    /// A power sees every place within this many steps of one of its units (0: where they stand).
-    pub range: u32,
-    /// Within this many steps it sees exactly; beyond, up to `range`, only approximately.
-    pub exact: u32,
-}
-
-impl Sight {
-    /// The places where a power's units stand and the places adjacent to them, exactly.
-    pub const ADJACENT: Sight = Sight { range: 1, exact: 1 };
-
-    fn precision(self, steps: u32) -> Option<Precision> {
-        if steps <= self.exact.min(self.range) {
-            Some(Precision::Exact)
-        } else if steps <= self.range {
-            Some(Precision::Approximate)
-        } else {
-            None
-        }
-    }
-}
+pub use crate::game::sight::{Precision, Sight};
 
 /// The places one power sees, by area index, with the precision of each.
 pub type Seen = BTreeMap<usize, Precision>;
@@ -105,6 +73,14 @@ impl Visibility {
             game.ruleset.sight(),
             shared(&game.config, &state.alliances),
         )
+    }
+
+    /// The sight of one power alone, given place by place (a ruleset's own, `Ruleset::sighting`).
+    pub fn single(power: &str, seen: Seen) -> Visibility {
+        Visibility {
+            seen: BTreeMap::from([(power.to_string(), seen)]),
+            allies: BTreeMap::new(),
+        }
     }
 
     /// The places `power` sees, with their precision.

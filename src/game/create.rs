@@ -22,7 +22,7 @@ pub struct NewGame {
 /// and `pbem new` can be run again (issue 15.9). `publish(game, first_turn)` publishes the first turn
 /// in the staged game (a fresh dice secret and its commitment, the announcements) and returns the
 /// commitment in hex.
-pub fn new_game(from: &Path, to: &Path, publish: &Publish) -> Result<NewGame> {
+pub fn new_game(from: &Path, to: &Path, title: Option<&str>, publish: &Publish) -> Result<NewGame> {
     let parent = match to.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => std::path::PathBuf::from("."),
@@ -43,7 +43,7 @@ pub fn new_game(from: &Path, to: &Path, publish: &Publish) -> Result<NewGame> {
         .prefix(".pbem-new-")
         .tempdir_in(&parent)
         .with_context(|| format!("cannot create a folder in {}", parent.display()))?;
-    let made = make_game(from, stage.path(), publish)?;
+    let made = make_game(from, stage.path(), title, publish)?;
     // An empty `to` is replaced by the rename; the staged folder is kept by it.
     let staged = stage.keep();
     if let Err(e) = std::fs::rename(&staged, to) {
@@ -57,8 +57,9 @@ pub fn new_game(from: &Path, to: &Path, publish: &Publish) -> Result<NewGame> {
     })
 }
 
-/// The step that publishes a new game's first turn: see [`new_game`].
-pub type Publish = dyn Fn(&Game, u32) -> Result<String>;
+/// The step that publishes a new game's first turn: see [`new_game`]. It gets the game, its first
+/// turn and the passwords made, `(power or power.player, password)`.
+pub type Publish = dyn Fn(&Game, u32, &[(String, String)]) -> Result<String>;
 
 /// What `new` makes itself, or what belongs to the scenario's own play and not to a new game: the
 /// configuration (rewritten with fresh passwords), the turns, the dice secrets, the mail, and the
@@ -117,8 +118,73 @@ fn drop_dated_passwords(player: &mut toml_edit::Table) {
     }
 }
 
+/// Refuses a scenario with a symbolic link anywhere in its folder (issue 34): `new` copies the
+/// scenario's files into the game, and a link would bring whatever it points to (a system file,
+/// another game's secrets) into a folder players' mail is written from. The folder `--from` names may
+/// itself be a link: the referee chose it.
+fn refuse_links(scenario: &Path, dir: &Path) -> Result<()> {
+    for e in super::fsio::sorted_entries(dir)? {
+        let kind = e.file_type()?;
+        if kind.is_symlink() {
+            let target = std::fs::read_link(e.path())
+                .map(|t| format!(" (to {})", t.display()))
+                .unwrap_or_default();
+            bail!(
+                "{}: a symbolic link{target} in the scenario {}: pbem new copies no link into a game; put the file or folder itself in its place",
+                e.path().display(),
+                scenario.display()
+            );
+        }
+        if kind.is_dir() {
+            refuse_links(scenario, &e.path())?;
+        }
+    }
+    Ok(())
+}
+
+/// The title of a game made from a scenario whose title is `scenario`: the referee's, else the
+/// scenario's without its demo mark (`Ulm 1805: the Danube campaign (Empires in Arms demo)` gives
+/// `Ulm 1805: the Danube campaign`).
+fn title_of(scenario: &str, given: Option<&str>) -> String {
+    if let Some(t) = given {
+        return t.trim().to_string();
+    }
+    match scenario.rsplit_once(" (") {
+        Some((head, mark)) if mark.ends_with(" demo)") => head.to_string(),
+        _ => scenario.to_string(),
+    }
+}
+
+/// The comment at the head of a scenario's game.toml, for the game made from it: its paragraphs
+/// that speak of the bundled demo (its public passwords, "the bundled ... demo of pbem") left out,
+/// a line naming the game and its scenario first.
+fn head_comment(prefix: &str, title: &str, scenario: &str) -> String {
+    let mut kept = vec![format!(
+        "# {title}: a game made by `pbem new` from the scenario {scenario}.\n\
+         # Its passwords are fresh, hashed here: each player gets his own in his welcome mail.\n"
+    )];
+    let mut paragraph = String::new();
+    let mut flush = |p: &mut String| {
+        if !p.is_empty() && !p.to_ascii_lowercase().contains("demo") {
+            kept.push(std::mem::take(p));
+        }
+        p.clear();
+    };
+    for line in prefix.lines() {
+        let body = line.trim();
+        if body == "#" || body.is_empty() {
+            flush(&mut paragraph);
+        } else if body.starts_with('#') {
+            paragraph.push_str(body);
+            paragraph.push('\n');
+        }
+    }
+    flush(&mut paragraph);
+    kept.join("#\n") + "\n"
+}
+
 /// Makes the game of scenario `from` in the empty folder `to`.
-fn make_game(from: &Path, to: &Path, publish: &Publish) -> Result<NewGame> {
+fn make_game(from: &Path, to: &Path, title: Option<&str>, publish: &Publish) -> Result<NewGame> {
     if to.exists()
         && std::fs::read_dir(to)
             .map(|mut d| d.next().is_some())
@@ -129,6 +195,7 @@ fn make_game(from: &Path, to: &Path, publish: &Publish) -> Result<NewGame> {
             to.display()
         );
     }
+    refuse_links(from, from)?;
     let scenario =
         Game::load(from).with_context(|| format!("{} is not a usable scenario", from.display()))?;
     let first = scenario.config.first_turn;
@@ -162,6 +229,19 @@ fn make_game(from: &Path, to: &Path, publish: &Publish) -> Result<NewGame> {
             passwords.push((id, password));
         }
     }
+    // The game is the referee's: its title, and no word of the demo it may be made from.
+    let title = title_of(&scenario.config.title, title);
+    doc["title"] = toml_edit::value(title.clone());
+    if let Some(mut first_key) = doc.as_table_mut().iter_mut().next().map(|(k, _)| k) {
+        let prefix = first_key
+            .leaf_decor()
+            .prefix()
+            .and_then(|p| p.as_str())
+            .unwrap_or_default()
+            .to_string();
+        let head = head_comment(&prefix, &title, &scenario.config.game);
+        first_key.leaf_decor_mut().set_prefix(head);
+    }
     // One game, one identity: a nonce of its own in every Message-ID and subject tag.
     let nonce = crate::dice::fresh_secret().context("the operating system gave no random bytes")?;
     doc["nonce"] = toml_edit::value(hex::encode(&nonce[..4]));
@@ -175,7 +255,7 @@ fn make_game(from: &Path, to: &Path, publish: &Publish) -> Result<NewGame> {
         std::fs::read(scenario.state_path(first)).context("the scenario has no first state")?;
     let game = Game::load(to)?;
     write_atomic(&game.state_path(first), &state)?;
-    let commitment = publish(&game, first)?;
+    let commitment = publish(&game, first, &passwords)?;
     Ok(NewGame {
         game,
         passwords,

@@ -24,6 +24,7 @@
 pub mod acts;
 pub mod command;
 pub mod config;
+pub mod config_edit;
 pub mod create;
 pub mod fsio;
 pub mod load;
@@ -33,6 +34,7 @@ pub mod owners;
 pub mod record;
 pub mod relations;
 pub mod ruleset;
+pub mod sight;
 pub mod state;
 pub mod submission;
 
@@ -219,6 +221,14 @@ impl Game {
             .collect::<Vec<_>>()
             .join("/");
         format!("{}/{rel}", self.config.game)
+    }
+
+    /// A path inside the game folder as the referee gave the folder (`ulm/orders/1/france.txt` for a
+    /// game loaded from `ulm`, whatever its id): what a command prints for him to open. What pbem
+    /// writes into files names paths by [`Game::shown`], the same in any folder.
+    pub fn printed(&self, path: &Path) -> String {
+        let rel = path.strip_prefix(&self.dir).unwrap_or(path);
+        self.dir.join(rel).display().to_string()
     }
 
     /// Whether turn `t` has been resolved (its record, written last, exists).

@@ -11,6 +11,7 @@ use anyhow::Result;
 use crate::diag::{Diagnostic, Source};
 use crate::engine::dice_box::DiceBox;
 use crate::engine::event::Event;
+use crate::game::sight::{Sight, Sighting, Viewer};
 use crate::game::state::State;
 use crate::game::Game;
 
@@ -139,17 +140,32 @@ pub trait Ruleset: Send + Sync {
     }
 
     /// What a report tells `power` of the position besides the units (markers, turn track, its own
-    /// cards), one line each; nothing by default.
-    fn position(&self, _game: &Game, _state: &State, _power: &str) -> Vec<String> {
+    /// cards), one line each; nothing by default. `sees(area)` says whether the viewer sees an
+    /// area: a line about a place must not reach a viewer who does not (GITM 7.5's battles).
+    fn position(
+        &self,
+        _game: &Game,
+        _state: &State,
+        _power: &str,
+        _sees: &dyn Fn(&str) -> bool,
+    ) -> Vec<String> {
         Vec::new()
     }
 
     /// Takes out of `state` what `power` may not know, for the state its JSON report carries to the
     /// player's own check (`pbem check --report`): the units for which `keep(id)` is false (those he
     /// does not see exactly) and the ruleset's secrets of other powers (PoG: their cards). The shared
-    /// keys are fogged by the report (`report::for_check`). Returns false, by default, for a ruleset
-    /// that cannot fog its state: its reports then carry nothing for a player's check.
-    fn fog(&self, _state: &mut State, _power: &str, _keep: &dyn Fn(&str) -> bool) -> bool {
+    /// keys are fogged by the report (`report::for_check`); `sees(area)` says whether he sees an
+    /// area, for what the ruleset keeps of places (GITM's battles of last turn). Returns false, by
+    /// default, for a ruleset that cannot fog its state: its reports then carry nothing for a
+    /// player's check.
+    fn fog(
+        &self,
+        _state: &mut State,
+        _power: &str,
+        _keep: &dyn Fn(&str) -> bool,
+        _sees: &dyn Fn(&str) -> bool,
+    ) -> bool {
         false
     }
 
@@ -170,8 +186,23 @@ pub trait Ruleset: Send + Sync {
 
     /// How far a power's units see: the rule [`crate::engine::visibility`] applies to every unit and
     /// event of the ruleset. By default, the areas where they stand and the adjacent ones, exactly.
-    fn sight(&self) -> crate::engine::visibility::Sight {
-        crate::engine::visibility::Sight::ADJACENT
+    fn sight(&self) -> Sight {
+        Sight::ADJACENT
+    }
+
+    /// What `viewer` sees of the position `state` at the end of a turn whose events are `events`,
+    /// when the ruleset words its sight itself (GITM 4.1, 4.2, 4.6: ranges by unit type and side,
+    /// counts in its own words, identities sighted on a tactical map). `None`, by default: the
+    /// engine's sight by places (`Ruleset::sight`, `engine::visibility`) applies, a unit seen as
+    /// precisely as the place it stands in.
+    fn sighting(
+        &self,
+        _game: &Game,
+        _state: &State,
+        _events: &[Event],
+        _viewer: &Viewer<'_>,
+    ) -> Option<Sighting> {
+        None
     }
 
     /// What `power`'s orders in `source` would do if no enemy interfered and no die were rolled, from
@@ -194,6 +225,13 @@ pub trait Ruleset: Send + Sync {
     /// `--to` is then run by its standing orders and the SOP).
     fn control_roll_modifiers(&self) -> Option<std::collections::BTreeMap<String, i32>> {
         None
+    }
+
+    /// Whether the other players are told who the new player of a power is (`pbem replace`): EiA
+    /// 19.2.2 lets him take part in the talks at once, so the others must know him. By default
+    /// they are told only that the power has a new player.
+    fn new_player_named(&self) -> bool {
+        false
     }
 
     /// Whether each player of a power with several (`[[power.player]]`) gets a report of what his

@@ -151,7 +151,16 @@ pub fn acknowledgement(
             .unwrap_or_default(),
         late_turn: data.late_turn.unwrap_or(0),
         held_for: record.for_turn,
-        reasons: record.reasons.clone(),
+        reasons: record
+            .reasons
+            .iter()
+            .cloned()
+            .chain(
+                data.others
+                    .iter()
+                    .map(|o| format!("also rejected in this run: {o}")),
+            )
+            .collect(),
         accepted: match check {
             Some(c) if stands => c
                 .accepted
@@ -222,6 +231,7 @@ pub fn reminder(
         deadline_local => if power.time_zone.is_some() { deadline_text(game, turn, Some(power)) } else { String::new() },
         commitment => commitment_text(game, turn),
         rejected => rejected.unwrap_or_default(),
+        guide => crate::report::guide::file_name(game.ruleset.id()),
     };
     let text = crate::report::templates::render(game, "reminder.txt", &context)?;
     Ok(Outgoing {

@@ -43,6 +43,13 @@ pub enum Audience {
         power: String,
         turn: u32,
     },
+    /// The player of a power (of one player of a power with several) alone, never its controller:
+    /// the one who takes it over when a new player is waiting (EiA 19.2.2), else its players.
+    Player {
+        power: String,
+        player: Option<String>,
+        turn: u32,
+    },
     Referee,
     /// `To` as written.
     AsWritten,
@@ -54,6 +61,14 @@ impl Audience {
         match self {
             Audience::Power { power, turn } => Some(format!("power {power} turn {turn}")),
             Audience::PowerOnly { power, turn } => Some(format!("power {power} turn {turn} only")),
+            Audience::Player {
+                power,
+                player,
+                turn,
+            } => Some(format!(
+                "player {} turn {turn}",
+                crate::game::command::file_stem(power, player.as_deref())
+            )),
             Audience::Referee => Some("referee".into()),
             Audience::AsWritten => None,
         }
@@ -67,6 +82,20 @@ impl Audience {
         let words: Vec<&str> = v.split_whitespace().collect();
         match words.as_slice() {
             ["referee"] => Audience::Referee,
+            ["player", stem, "turn", t] => match t.parse() {
+                Ok(turn) => {
+                    let (power, player) = match stem.split_once('.') {
+                        Some((p, pl)) => (p.to_string(), Some(pl.to_string())),
+                        None => (stem.to_string(), None),
+                    };
+                    Audience::Player {
+                        power,
+                        player,
+                        turn,
+                    }
+                }
+                Err(_) => Audience::AsWritten,
+            },
             ["power", p, "turn", t] | ["power", p, "turn", t, "only"] => match t.parse() {
                 Ok(turn) if words.len() == 4 => Audience::Power {
                     power: p.to_string(),
@@ -196,15 +225,29 @@ pub fn address_with(
     match audience {
         Audience::AsWritten => out.to = written.to_vec(),
         Audience::Referee => out.to = vec![referee_address(game)],
-        Audience::Power { power, turn } | Audience::PowerOnly { power, turn }
+        Audience::Power { power, .. }
+        | Audience::PowerOnly { power, .. }
+        | Audience::Player { power, .. }
             if game.config.power(&power).is_none() =>
         {
-            let _ = turn;
             out.gone.push(format!(
                 "the power '{power}' is no longer in game.toml: nobody to send it to"
             ));
         }
         Audience::Power { power, turn } => out.to = power_recipients(game, &power, turn, states),
+        Audience::Player {
+            power,
+            player,
+            turn,
+        } => {
+            out.to = player_recipients(game, &power, player.as_deref(), turn, states);
+            if out.to.is_empty() {
+                out.gone.push(format!(
+                    "{} has no such player in game.toml: nobody to send it to",
+                    crate::game::command::file_stem(&power, player.as_deref())
+                ));
+            }
+        }
         Audience::PowerOnly { power, turn } => {
             let now = power_recipients(game, &power, turn, states);
             for a in written {
@@ -236,6 +279,38 @@ fn power_recipients(game: &Game, power: &str, turn: u32, states: &mut States) ->
             .power(power)
             .map(|p| p.addresses_at(turn))
             .unwrap_or_default(),
+    }
+}
+
+/// The player of a power now, never its controller: one player of a power with several at his own
+/// address; else the new player waiting to take it over (EiA 19.2.2), else its players.
+fn player_recipients(
+    game: &Game,
+    power: &str,
+    player: Option<&str>,
+    turn: u32,
+    states: &mut States,
+) -> Vec<String> {
+    let Some(config) = game.config.power(power) else {
+        return Vec::new();
+    };
+    if let Some(id) = player {
+        return config
+            .command(id)
+            .map(|c| vec![c.at(turn).address])
+            .unwrap_or_default();
+    }
+    let state = states.entry(turn).or_insert_with(|| {
+        game.load_state(turn)
+            .or_else(|_| game.current_turn().and_then(|t| game.load_state(t)))
+            .ok()
+    });
+    match state {
+        Some(s) => match s.incoming.get(power) {
+            Some(incoming) => incoming.players.clone(),
+            None => crate::engine::players::players_of(&game.config, s, power),
+        },
+        None => config.addresses_at(turn),
     }
 }
 

@@ -86,7 +86,7 @@ pub fn accept_late(
     {
         bail!(
             "turn {turn} is closed ({} was mailed to every player): orders accepted now would change the closing list the players hold. Nothing was changed.",
-            game.shown(&crate::engine::close::path(game, turn))
+            game.printed(&crate::engine::close::path(game, turn))
         );
     }
     let records: Vec<Received> = ingest::load_records(game)?.into_values().collect();
@@ -148,7 +148,7 @@ pub fn accept_late(
     let raw = store.read(&chosen.sha256).with_context(|| {
         format!(
             "the stored message {} is missing",
-            store.shown(game, &chosen.sha256)
+            store.printed(game, &chosen.sha256)
         )
     })?;
     let msg = parse::parse(&raw).context("the stored message cannot be read again")?;
@@ -214,6 +214,7 @@ pub fn accept_late(
         check: Some(check),
         late_turn: None,
         receipt: hex::encode(ingest::receipt_digest(filed.as_bytes())),
+        others: Vec::new(),
     };
     let sequence = records
         .iter()

@@ -30,6 +30,8 @@ pub enum Kind {
     Closing,
     /// A notice to every player: a deadline moved, a turn reopened, a new dice commitment.
     Notice,
+    /// A player's welcome, with his password (`mail::welcome`): to him alone.
+    Welcome,
 }
 
 impl Kind {
@@ -42,6 +44,7 @@ impl Kind {
             Kind::Summary => "summary",
             Kind::Closing => "closing",
             Kind::Notice => "notice",
+            Kind::Welcome => "welcome",
         }
     }
 }
@@ -121,6 +124,12 @@ impl Outgoing {
     /// Who the message is for, as `pbem send` reads it from the `X-Pbem-To` header.
     pub fn audience(&self) -> Audience {
         match (&self.power, self.kind) {
+            // A welcome goes to its player alone, never to a controller (it holds his password).
+            (Some(p), Kind::Welcome) => Audience::Player {
+                power: p.clone(),
+                player: self.player.clone(),
+                turn: self.turn,
+            },
             // A player's own report or reminder (a power with several players,
             // `engine::command`) goes to him alone, as an answer does.
             (Some(p), _) if self.kind == Kind::Acknowledgement || self.player.is_some() => {

@@ -207,6 +207,11 @@ pub fn send(
     } else {
         Some(GameLock::acquire(&game.dir)?)
     };
+    // A new game's first mail says what game.toml says when it first goes, not at `pbem new`.
+    if !opts.dry_run {
+        let never_sent = |file: &str| matches!(load_ledger(game, file), Ok(None));
+        super::welcome::refresh_first_turn(game, &never_sent)?;
+    }
     let from: Mailbox = game.config.mail_from().parse().with_context(|| {
         format!(
             "the referee address '{}' (game.toml [mail] from) is not an address",
@@ -218,6 +223,9 @@ pub fn send(
     } else {
         Some(Transport::from_config(game, opts.folder.as_deref())?)
     };
+    if let Some(Transport::Folder { dir }) = &transport {
+        remove_killed_deliveries(dir);
+    }
     // Players answer the From of what they get: a placeholder address would take their orders nowhere.
     if matches!(
         transport,
@@ -267,6 +275,10 @@ pub fn send(
         let headers = parse::outgoing_headers(&bytes);
         let ledger = load_ledger(game, &file)?;
         if ledger.as_ref().is_some_and(|l| l.complete) {
+            // A welcome delivered by a run that stopped before it masked its password.
+            if !opts.dry_run && super::welcome::is_welcome(&file) {
+                super::welcome::mask_delivered(game, &file)?;
+            }
             // Delivered to everyone it was for: whoever its audience is now, it is not sent again.
             for r in ledger.iter().flat_map(|l| &l.recipients) {
                 summary.deliveries.push(Delivery {
@@ -438,6 +450,10 @@ pub fn send(
         if transport.is_some() && !w.ledger.complete && w.recipients.iter().all(reached) {
             w.ledger.complete = true;
             write_ledger(game, &w.ledger)?;
+        }
+        // A welcome's password stays in the game folder no longer than it takes to deliver it.
+        if w.ledger.complete && super::welcome::is_welcome(&w.file) {
+            super::welcome::mask_delivered(game, &w.file)?;
         }
         if failed_here {
             failing_in_a_row += 1;
@@ -713,6 +729,31 @@ impl Transport {
                     .map(|_| format!("written to {}", path.display()))
                     .map_err(|e| Failure::Fatal(format!("{e:#}")))
             }
+        }
+    }
+}
+
+/// Removes the temporary files (`.tmp-*`) a killed delivery into a folder left in its recipients'
+/// folders (`<folder>/<recipient>/`, issue 34): a delivery is an atomic write, so such a file is never
+/// a message, and under the game lock no delivery of this game is under way. Best effort, and only
+/// those two levels: the folder may be anywhere the referee says.
+fn remove_killed_deliveries(dir: &Path) {
+    let temporary = |e: &std::fs::DirEntry| {
+        e.file_type().is_ok_and(|k| k.is_file())
+            && e.file_name().to_string_lossy().starts_with(".tmp-")
+    };
+    let Ok(recipients) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for r in recipients.flatten() {
+        if r.file_type().is_ok_and(|k| k.is_dir()) {
+            for e in std::fs::read_dir(r.path()).into_iter().flatten().flatten() {
+                if temporary(&e) {
+                    let _ = std::fs::remove_file(e.path());
+                }
+            }
+        } else if temporary(&r) {
+            let _ = std::fs::remove_file(r.path());
         }
     }
 }

@@ -25,7 +25,7 @@ pub fn filed_text(text: &str, turn: u32, message_sha: &str) -> String {
     );
     // Too short a password would star out words of the orders; pbem's own have 19 characters.
     if pw.value.len() >= 6 {
-        out = out.replace(&pw.value, &"*".repeat(pw.value.len()));
+        out = out.replace(&pw.value, crate::diag::PASSWORD_STARS);
     }
     out
 }

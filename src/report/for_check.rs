@@ -14,6 +14,7 @@ use std::path::Path;
 use anyhow::{bail, Context, Result};
 use serde::Deserialize;
 
+use crate::engine::visibility::Precision;
 use crate::game::state::State;
 use crate::game::Game;
 
@@ -48,19 +49,28 @@ pub fn build(game: &Game, input: &ReportInput<'_>, view: &PowerView) -> Option<C
         .as_ref()?;
     let power = input.power;
     let mut state = input.state_after.clone();
-    // The units he may know by id: all his power's, and the foreign ones he sees exactly.
-    let keep: BTreeSet<&str> = input
-        .shared
-        .units_of(power)
+    // The units he may know as they are: his own (for one player of a power with several, those
+    // of his command) and the foreign ones his report shows exactly; none known by identity alone
+    // or from afar.
+    let keep: BTreeSet<&str> = view
+        .units
+        .iter()
+        .chain(view.seen.iter().filter(|u| u.precision == Precision::Exact))
         .map(|u| u.id.as_str())
-        .chain(
-            view.seen
-                .iter()
-                .filter(|u| !u.id.is_empty())
-                .map(|u| u.id.as_str()),
-        )
         .collect();
-    if !game.ruleset.fog(&mut state, power, &|id| keep.contains(id)) {
+    let sees: BTreeSet<&str> = view
+        .map
+        .areas
+        .iter()
+        .filter(|a| a.seen.is_some())
+        .map(|a| a.id.as_str())
+        .collect();
+    if !game
+        .ruleset
+        .fog(&mut state, power, &|id| keep.contains(id), &|area| {
+            sees.contains(area)
+        })
+    {
         return None;
     }
     let known: BTreeSet<&str> = view

@@ -34,7 +34,9 @@ struct Report<'a> {
     events: Vec<EventOut<'a>>,
     decisions: Vec<EventOut<'a>>,
     next: Next<'a>,
-    dice: Dice<'a>,
+    /// The turn's dice; absent from an opening report (`report::opening`: no turn resolved yet).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dice: Option<Dice<'a>>,
     orders_template: &'a str,
     /// What the player's own check needs (`report::for_check`); absent when the report cannot carry it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -225,11 +227,11 @@ fn event(e: &EventLine) -> EventOut<'_> {
     }
 }
 
-/// The JSON report of `view` with the turn's dice header `h` and `check` for the player's own
-/// check, compact, with a final line break.
+/// The JSON report of `view` with the turn's dice header `h` (none in an opening report) and
+/// `check` for the player's own check, compact, with a final line break.
 pub fn render(
     view: &PowerView,
-    h: &super::DiceHeader,
+    h: Option<&super::DiceHeader>,
     check: Option<&CheckData>,
 ) -> serde_json::Result<String> {
     let report = Report {
@@ -297,7 +299,7 @@ pub fn render(
             deadline: &view.next.deadline,
             commitment: &view.next.commitment,
         },
-        dice: Dice {
+        dice: h.map(|h| Dice {
             game: &h.game,
             turn: h.turn,
             commitment: &h.commitment,
@@ -312,7 +314,7 @@ pub fn render(
             sealed: &h.sealed,
             text: &h.text,
             digest: &h.digest,
-        },
+        }),
         orders_template: &view.orders_template,
         check,
     };

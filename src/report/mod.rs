@@ -6,11 +6,13 @@
 //! it prints at any size). The referee gets a summary.
 
 pub mod for_check;
+pub mod guide;
 pub mod header;
 pub mod json;
 pub mod labels;
 pub mod lines;
 pub mod map;
+pub mod opening;
 pub mod png;
 pub mod summary;
 mod summary_lines;
@@ -105,7 +107,7 @@ pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
     let page = templates::Template::load(game, "report.html")?;
     let (html, mail_html) = html_pages(&page, &fields, &file_map, &mail_map)?;
     let check = for_check::build(game, input, &view);
-    let json = json::render(&view, input.header, check.as_ref())
+    let json = json::render(&view, Some(input.header), check.as_ref())
         .context("cannot write the JSON report")?;
     Ok(Rendered {
         text,

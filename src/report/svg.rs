@@ -293,6 +293,28 @@ impl Frame {
     }
 }
 
+/// The point of `clip`'s inner edge nearest `p`, a place beyond the frame.
+fn edge(clip: &Rect, (x, y): (i64, i64)) -> (i64, i64) {
+    (
+        x.clamp(clip.x0 + 20, clip.x1 - 20),
+        y.clamp(clip.y0 + 20, clip.y1 - 20),
+    )
+}
+
+/// "< Lille": the way to `area`, at `p` beyond the frame `clip`, and its name.
+fn beyond(clip: &Rect, (x, y): (i64, i64), area: &str) -> String {
+    let way = if x < clip.x0 + 8 {
+        "<"
+    } else if x > clip.x1 - 8 {
+        ">"
+    } else if y < clip.y0 + 8 {
+        "^"
+    } else {
+        "v"
+    };
+    format!("{way} {area}")
+}
+
 /// The areas of the power's own units and of the battles it saw.
 fn busy_areas(view: &PowerView) -> BTreeSet<&str> {
     let map = &view.map;
@@ -551,9 +573,28 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
         let Some(&(x, y)) = find(&pos, &c.area) else {
             continue;
         };
-        if !inside(&(x, y)) {
-            continue;
-        }
+        // A battle beyond the phone map's frame is drawn at its edge, toward it, with its area's
+        // name: the mail's picture shows every battle the power saw.
+        let (x, y, pointer) = if inside(&(x, y)) {
+            (x, y, String::new())
+        } else {
+            let pointer = beyond(&frame.clip, (x, y), &c.area);
+            let text_w = text_width(&pointer, sizes.ids);
+            let (ex, ey) = edge(&frame.clip, (x, y));
+            let r = placer.place_near(ex, ey, 48 + text_w, 40, 160, 8);
+            (r.x0 + 28, r.y0 + 22, pointer)
+        };
+        let label = if pointer.is_empty() {
+            String::new()
+        } else {
+            format!(
+                r##"<text x="{}" y="{}" font-size="{}" fill="#b71c1c">{}</text>"##,
+                x + 20,
+                y + sizes.ids / 3,
+                sizes.ids,
+                esc(&pointer)
+            )
+        };
         let ring = c
             .winners
             .first()
@@ -566,7 +607,7 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
         placer.block(Rect::around(x - 18, y - 18, 7, 7));
         let _ = writeln!(
             s,
-            r##"<g class="combat" id="combat-{}"><title>{}</title><circle cx="{x}" cy="{y}" r="16" fill="none" stroke="{ring}" stroke-width="3"/><path d="M{} {} L{} {} M{} {} L{} {}" stroke="#b71c1c" stroke-width="3" stroke-linecap="round"/></g>"##,
+            r##"<g class="combat" id="combat-{}"><title>{}</title><circle cx="{x}" cy="{y}" r="16" fill="none" stroke="{ring}" stroke-width="3"/><path d="M{} {} L{} {} M{} {} L{} {}" stroke="#b71c1c" stroke-width="3" stroke-linecap="round"/>{label}</g>"##,
             esc(&c.area),
             esc(&about),
             x - 24,
@@ -626,11 +667,17 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
         let Some(&(x, y)) = find(&pos, &u.area) else {
             continue;
         };
-        if !inside(&(x, y)) {
+        // The power's own units beyond the phone map's frame: a chip at its edge, toward them,
+        // named by their area (the mail's picture shows all of them).
+        let pointer = if inside(&(x, y)) {
+            None
+        } else if u.owner == view.power {
+            Some(beyond(&frame.clip, (x, y), &u.area))
+        } else {
             continue;
-        }
+        };
         let label = chip_text(u.precision, u.corps, u.factors, u.leaders, u.ships);
-        let ids = ids_text(&u.ids);
+        let ids = pointer.clone().unwrap_or_else(|| ids_text(&u.ids));
         let bold = |t: &str| (t.chars().count() as i64 * sizes.chip * 65 + 99) / 100;
         let w = bold(&label).max(text_width(&ids, sizes.ids)) + 8;
         let h = if ids.is_empty() {
@@ -640,10 +687,15 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
         };
         let sea = by_id.get(u.area.as_str()).is_some_and(|a| !a.land);
         let (rx, ry) = if sea { (30, 14) } else { (15, 15) };
-        let candidates = labels::boxes_around(x, y, rx, ry, w, h, false);
-        let at = match placer.first_free(&candidates) {
-            Some(i) => placer.place_box(&candidates[i..=i]),
-            None => placer.place_near(x, y, w, h, 160, 8),
+        let at = if pointer.is_some() {
+            let (ex, ey) = edge(&frame.clip, (x, y));
+            placer.place_near(ex, ey, w, h, 160, 8)
+        } else {
+            let candidates = labels::boxes_around(x, y, rx, ry, w, h, false);
+            match placer.first_free(&candidates) {
+                Some(i) => placer.place_box(&candidates[i..=i]),
+                None => placer.place_near(x, y, w, h, 160, 8),
+            }
         };
         let (cx, cy) = (at.x0, at.y0);
         let c = colour(&u.owner);
@@ -653,9 +705,21 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
             format!("{}: {}", name(&u.owner), u.ids.join(", "))
         };
         let ink = ink_on(&c);
-        // A chip pushed away from its area by the crowd is tied to it by a thin line.
+        // A chip pushed away from its area by the crowd, or standing nearer another area's node
+        // than its own, is tied to its own by a thin line: every chip is on or joined to its area.
         let (nx, ny) = (x.clamp(at.x0, at.x1), y.clamp(at.y0, at.y1));
-        let tie = if (nx - x).abs().max((ny - y).abs()) > rx.max(ry) + 6 {
+        let gap = |(px, py): (i64, i64)| {
+            let (qx, qy) = (px.clamp(at.x0, at.x1), py.clamp(at.y0, at.y1));
+            (qx - px).pow(2) + (qy - py).pow(2)
+        };
+        let own_gap = gap((x, y));
+        let nearer_other = pos
+            .iter()
+            .filter(|(id, p)| **id != u.area.as_str() && inside(p))
+            .any(|(_, &p)| gap(p) <= own_gap);
+        let tie = if pointer.is_none()
+            && (nearer_other || (nx - x).abs().max((ny - y).abs()) > rx.max(ry) + 6)
+        {
             format!(
                 r#"<line x1="{x}" y1="{y}" x2="{nx}" y2="{ny}" stroke="{c}" stroke-width="1.5"/>"#
             )
@@ -949,7 +1013,12 @@ fn chip_text(precision: Precision, corps: u32, factors: u32, leaders: u32, ships
     };
     let mut parts = Vec::new();
     if corps > 0 {
-        parts.push(format!("{approx}{factors}"));
+        // A force counted in words (GITM 4.1) or known by identity alone has no figure to show.
+        if precision != Precision::Exact && factors == 0 {
+            parts.push("?".to_string());
+        } else {
+            parts.push(format!("{approx}{factors}"));
+        }
     }
     if leaders > 0 {
         parts.push(format!("L{leaders}"));
@@ -999,6 +1068,7 @@ fn draw_area(
         match a.seen {
             Some(Precision::Exact) => "in sight",
             Some(Precision::Approximate) => "seen from afar",
+            Some(Precision::Identity) => "its units known by identity",
             None => "out of sight",
         }
         .to_string(),
@@ -1454,11 +1524,18 @@ fn draw_legend(
         l.line(String::new(), "none");
     }
     for c in &view.map.combats {
-        let outcome = if c.winners.is_empty() {
-            "outcome not seen".to_string()
-        } else {
+        let outcome = if !c.winners.is_empty() {
             let names: Vec<String> = c.winners.iter().map(|w| name(w)).collect();
             format!("won by {}", names.join(" and "))
+        } else if !c.result.is_empty() {
+            // A result that names no victor (PoG 12.2.10's tie, "Both sides lose at Liege: loss
+            // numbers 2 to 2"; WBTS's losses): its first words, as the turn log words them.
+            let head = c.result.split(':').next().unwrap_or_default();
+            head.trim_end_matches(&format!(" at {}", c.area))
+                .trim_end_matches('.')
+                .to_string()
+        } else {
+            "outcome not seen".to_string()
         };
         l.line(String::new(), &format!("{}: {outcome}", c.area));
     }

@@ -32,6 +32,10 @@ const BUILT_IN: &[(&str, &str)] = &[
         "reminder.txt",
         include_str!("../../templates/reminder.txt.j2"),
     ),
+    (
+        "welcome.txt",
+        include_str!("../../templates/welcome.txt.j2"),
+    ),
 ];
 
 /// The templates compiled in this process, by name and then by source: a turn renders the same

@@ -11,6 +11,7 @@ use crate::decide::DecidedBy;
 use crate::engine::event::{Die, Event};
 use crate::engine::inputs::OrdersFileStatus;
 use crate::engine::visibility::{Precision, Visibility};
+use crate::game::sight::{Sighting, Viewer};
 use crate::game::state::State;
 use crate::game::Game;
 
@@ -335,11 +336,31 @@ impl PowerView {
         let name = config.map_or(power.to_string(), |p| p.name.clone());
         let after = input.state_after;
         let command = input.command;
-        let sight = command.map_or(&input.shared.sight, |c| &c.after);
         let mine = |u: &crate::rules::UnitView| {
             u.owner == power && command.is_none_or(|c| c.scope.holds(&u.id))
         };
-        let (units, seen) = units_of(input.shared, power, &mine, sight);
+        // The one sight every form of the report is made from: the ruleset's own, when it words
+        // its sight itself (GITM), else the engine's by places.
+        let own = |id: &str| command.is_none_or(|c| c.scope.holds(id));
+        let viewer = Viewer { power, own: &own };
+        let ruled = game
+            .ruleset
+            .sighting(game, after, input.events, &viewer)
+            .map(|s| {
+                let places = Visibility::single(power, s.places.clone());
+                (units_sighted(input.shared, power, &mine, &s), places)
+            });
+        let ((units, seen), sight) = match ruled {
+            Some((lines, places)) => (lines, std::borrow::Cow::Owned(places)),
+            None => {
+                let sight = command.map_or(&input.shared.sight, |c| &c.after);
+                (
+                    units_of(input.shared, power, &mine, sight),
+                    std::borrow::Cow::Borrowed(sight),
+                )
+            }
+        };
+        let sight: &Visibility = &sight;
         let visible: Vec<&Event> = input
             .shared
             .events_for(input.events, power)
@@ -389,7 +410,11 @@ impl PowerView {
             due: game.ruleset.expects_orders(input.state_before, power),
             units,
             seen,
-            position: game.ruleset.position(game, after, power),
+            position: game.ruleset.position(game, after, power, &|area| {
+                game.map
+                    .find(area)
+                    .is_some_and(|i| sight.precision(power, i).is_some())
+            }),
             events,
             decisions,
             map,
@@ -413,15 +438,7 @@ fn units_of(
     mine: &dyn Fn(&crate::rules::UnitView) -> bool,
     sight: &Visibility,
 ) -> (Vec<UnitLine>, Vec<UnitLine>) {
-    let line = |u: &crate::rules::UnitView| UnitLine {
-        id: u.id.clone(),
-        owner: u.owner.clone(),
-        area: u.area.clone(),
-        kind: u.kind,
-        detail: u.detail.clone(),
-        strength: u.strength,
-        precision: Precision::Exact,
-    };
+    let line = exact_line;
     let units = shared
         .units_of(power)
         .filter(|u| mine(u))
@@ -457,7 +474,7 @@ fn units_of(
                 let n = forces.entry(key).or_default();
                 *n = n.saturating_add(u.strength);
             }
-            Precision::Approximate => {}
+            Precision::Approximate | Precision::Identity => {}
         }
     }
     for key in order {
@@ -479,6 +496,67 @@ fn units_of(
         });
     }
     (units, seen)
+}
+
+/// The power's own units (those `mine` holds) and the foreign units a ruleset's own sight gives
+/// it (`Ruleset::sighting`): exactly, by identity alone (id, owner, kind and place, no figure), or
+/// as forces in the ruleset's words (no id, no figure).
+fn units_sighted(
+    shared: &TurnSight,
+    power: &str,
+    mine: &dyn Fn(&crate::rules::UnitView) -> bool,
+    sighting: &Sighting,
+) -> (Vec<UnitLine>, Vec<UnitLine>) {
+    let units = shared
+        .units_of(power)
+        .filter(|u| mine(u))
+        .map(exact_line)
+        .collect();
+    let mut seen: Vec<UnitLine> = sighting
+        .units
+        .iter()
+        .filter_map(|&(i, q)| Some((shared.units.get(i)?, q)))
+        .filter(|(u, _)| !mine(u))
+        .filter_map(|(u, q)| match q {
+            Precision::Exact => Some(exact_line(u)),
+            Precision::Identity => Some(UnitLine {
+                id: u.id.clone(),
+                owner: u.owner.clone(),
+                area: u.area.clone(),
+                kind: u.kind,
+                detail: IDENTITY_ONLY.to_string(),
+                strength: 0,
+                precision: Precision::Identity,
+            }),
+            Precision::Approximate => None,
+        })
+        .collect();
+    seen.extend(sighting.forces.iter().map(|f| UnitLine {
+        id: String::new(),
+        owner: f.owner.clone(),
+        area: f.area.clone(),
+        kind: f.kind,
+        detail: f.words.clone(),
+        strength: 0,
+        precision: Precision::Approximate,
+    }));
+    (units, seen)
+}
+
+/// What a report says of a unit known by its identity alone.
+pub const IDENTITY_ONLY: &str = "identity only";
+
+/// A unit as it is.
+fn exact_line(u: &crate::rules::UnitView) -> UnitLine {
+    UnitLine {
+        id: u.id.clone(),
+        owner: u.owner.clone(),
+        area: u.area.clone(),
+        kind: u.kind,
+        detail: u.detail.clone(),
+        strength: u.strength,
+        precision: Precision::Exact,
+    }
 }
 
 /// A strength as a distant observer reports it: to the nearest 5, and at least 5.
@@ -691,6 +769,52 @@ mod tests {
             foreign > 0,
             "no power sees a foreign unit: the test checks nothing"
         );
+    }
+
+    /// A ruleset's own sight gives a unit by identity alone with none of its figures, and a force
+    /// in its words with no id: the view cannot hold more than the sighting says.
+    #[test]
+    fn a_rulesets_own_sight_holds_identities_without_figures_and_forces_without_ids() {
+        let fx = Fixture::new();
+        let shared = TurnSight::new(&fx.game, &fx.state);
+        let foreign: Vec<usize> = (0..shared.units.len())
+            .filter(|&i| shared.units[i].owner != "austria")
+            .take(2)
+            .collect();
+        assert_eq!(foreign.len(), 2);
+        let sighting = Sighting {
+            places: Default::default(),
+            units: vec![
+                (foreign[0], Precision::Identity),
+                (foreign[1], Precision::Exact),
+            ],
+            forces: vec![crate::game::sight::Force {
+                area: "Ulm".into(),
+                owner: "france".into(),
+                kind: "force",
+                words: "a division (IC)".into(),
+            }],
+        };
+        let (own, seen) = units_sighted(
+            &shared,
+            "austria",
+            &|u: &crate::rules::UnitView| u.owner == "austria",
+            &sighting,
+        );
+        assert!(own.iter().all(|u| u.owner == "austria") && !own.is_empty());
+        let identity = &seen[0];
+        let unit = &shared.units[foreign[0]];
+        assert_eq!(identity.id, unit.id);
+        assert_eq!(identity.precision, Precision::Identity);
+        assert_eq!(
+            (identity.strength, identity.detail.as_str()),
+            (0, IDENTITY_ONLY)
+        );
+        assert_eq!(seen[1].detail, shared.units[foreign[1]].detail);
+        let force = &seen[2];
+        assert!(force.id.is_empty() && force.strength == 0);
+        assert_eq!(force.detail, "a division (IC)");
+        assert_eq!(seen.len(), 3);
     }
 
     #[test]

@@ -129,7 +129,7 @@ impl Ruleset for Eia {
         crate::engine::visibility::Visibility::of(game, state).places(power)
     }
 
-    fn sight(&self) -> crate::engine::visibility::Sight {
+    fn sight(&self) -> crate::game::sight::Sight {
         visibility::SIGHT
     }
 
@@ -137,7 +137,13 @@ impl Ruleset for Eia {
         forecast::forecast(self, game, state, source, power)
     }
 
-    fn fog(&self, state: &mut State, power: &str, keep: &dyn Fn(&str) -> bool) -> bool {
+    fn fog(
+        &self,
+        state: &mut State,
+        power: &str,
+        keep: &dyn Fn(&str) -> bool,
+        _sees: &dyn Fn(&str) -> bool,
+    ) -> bool {
         if let Some(t) = state.table_mut::<state::EiaState>() {
             t.corps.retain(|c| keep(c.id.get_ref()));
             t.leaders.retain(|l| keep(l.id.get_ref()));
@@ -159,5 +165,10 @@ impl Ruleset for Eia {
 
     fn control_roll_modifiers(&self) -> Option<std::collections::BTreeMap<String, i32>> {
         Some(self.tables.ump_control.clone())
+    }
+
+    /// EiA 19.2.2: the new player may negotiate before he takes control; the others know him.
+    fn new_player_named(&self) -> bool {
+        true
     }
 }

@@ -18,6 +18,7 @@ pub mod orders;
 #[cfg(test)]
 mod rule_tests;
 pub mod rules;
+pub mod sight;
 pub mod state;
 pub mod tactical;
 pub mod turn;
@@ -28,9 +29,9 @@ use anyhow::Result;
 
 use crate::diag::{Diagnostic, Source};
 use crate::engine::dice_box::DiceBox;
-use crate::engine::visibility::Sight;
 use crate::game::config::GameConfig;
 use crate::game::map::GridMap;
+use crate::game::sight::Sight;
 use crate::game::state::State;
 use crate::game::Game;
 use crate::rules::{OrdersCheck, PowerOrders, Resolution, Ruleset, UnitView};
@@ -176,7 +177,13 @@ impl Ruleset for Gitm {
         state::units(state)
     }
 
-    fn position(&self, _game: &Game, state: &State, power: &str) -> Vec<String> {
+    fn position(
+        &self,
+        _game: &Game,
+        state: &State,
+        power: &str,
+        sees: &dyn Fn(&str) -> bool,
+    ) -> Vec<String> {
         let Some(g) = state.table::<GitmState>() else {
             return Vec::new();
         };
@@ -207,10 +214,17 @@ impl Ruleset for Gitm {
                 ));
             }
         }
-        if !g.battles.is_empty() {
+        // GITM 7.5, 4.6: the battles of the turn, told to those who see their squares.
+        let battles: Vec<&str> = g
+            .battles
+            .iter()
+            .map(String::as_str)
+            .filter(|b| sees(b))
+            .collect();
+        if !battles.is_empty() {
             out.push(format!(
                 "Battles were fought last turn in {} (GITM 7.5: units there may withdraw).",
-                g.battles.join(", ")
+                battles.join(", ")
             ));
         }
         out
@@ -228,9 +242,21 @@ impl Ruleset for Gitm {
     }
 
     /// GITM 4.1: a side's units see others one square away, and only approximately (the sightings
-    /// of light cavalry, two squares away, and the noisy counts are events of `turn.rs`).
+    /// of light cavalry, two squares away, and the noisy counts are events of `turn.rs`): who is
+    /// told of an event. What a report shows is [`Ruleset::sighting`].
     fn sight(&self) -> Sight {
         Sight { range: 1, exact: 0 }
+    }
+
+    /// GITM 1.4, 2.5, 4.1, 4.2, 4.6: what one player's command sees (`sight.rs`).
+    fn sighting(
+        &self,
+        game: &Game,
+        state: &State,
+        events: &[crate::engine::event::Event],
+        viewer: &crate::game::sight::Viewer<'_>,
+    ) -> Option<crate::game::sight::Sighting> {
+        Some(sight::sighting(game, state, events, viewer))
     }
 
     /// The words of a GITM grid map (1.2, 2.2, 2.4, 7.4).
@@ -240,8 +266,15 @@ impl Ruleset for Gitm {
 
     /// A player's own check (`pbem check --report`) carries the brigades his side sees exactly and
     /// no other: the approximate sightings of GITM 4.1 name no brigade, and the merges of 3.5 only
-    /// those he knew; the sieges (2.7) his side lays, or of a fort whose brigades it sees.
-    fn fog(&self, state: &mut State, power: &str, keep: &dyn Fn(&str) -> bool) -> bool {
+    /// those he knew; the sieges (2.7) his side lays, or of a fort whose brigades it sees; the
+    /// battles of last turn (7.5) in the squares he sees.
+    fn fog(
+        &self,
+        state: &mut State,
+        power: &str,
+        keep: &dyn Fn(&str) -> bool,
+        sees: &dyn Fn(&str) -> bool,
+    ) -> bool {
         let ours: Vec<bool> = state
             .table::<state::GitmState>()
             .map(|t| {
@@ -254,6 +287,7 @@ impl Ruleset for Gitm {
         let Some(t) = state.table_mut::<state::GitmState>() else {
             return false;
         };
+        t.battles.retain(|b| sees(b));
         t.brigades.retain(|b| keep(b.id.get_ref()));
         t.merged.retain(|id| keep(id));
         let seen: Vec<String> = t

@@ -1054,7 +1054,7 @@ fn gitm_7_17_ships_and_transports_are_refused_with_a_located_error() {
 fn gitm_2_7_the_sides_of_a_siege_are_told_of_it_and_its_garrison_is_in_the_fort() {
     let (_t, game, state) = venice_besieged();
     let (next, _) = resolve(&game, &state, &[]);
-    let said = |p: &str| Gitm.position(&game, &next, p).join("\n");
+    let said = |p: &str| Gitm.position(&game, &next, p, &|_| true).join("\n");
     let line =
         "The fort at G7-V8/10-10 is besieged by austria since turn 1: strength 4 left (GITM 2.7).";
     assert!(said("france").contains(line) && said("austria").contains(line));
@@ -1065,10 +1065,12 @@ fn gitm_2_7_the_sides_of_a_siege_are_told_of_it_and_its_garrison_is_in_the_fort(
     assert!(!detail("AU300IN").contains("fort"));
     // A player's own check keeps the sieges his side lays or sees, no other.
     let mut fogged = next.clone();
-    assert!(Gitm.fog(&mut fogged, "naples", &|id| id.starts_with("NA")));
+    assert!(Gitm.fog(&mut fogged, "naples", &|id| id.starts_with("NA"), &|_| true));
     assert!(g(&fogged).sieges.is_empty());
     let mut fogged = next.clone();
-    Gitm.fog(&mut fogged, "austria", &|id| id.starts_with("AU"));
+    Gitm.fog(&mut fogged, "austria", &|id| id.starts_with("AU"), &|_| {
+        true
+    });
     assert_eq!(g(&fogged).sieges.len(), 1);
 }
 

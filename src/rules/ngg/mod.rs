@@ -30,8 +30,8 @@ use anyhow::Result;
 use crate::diag::{Diagnostic, Source};
 use crate::engine::dice_box::DiceBox;
 use crate::engine::event::Event;
-use crate::engine::visibility::Sight;
 use crate::game::config::GameConfig;
+use crate::game::sight::Sight;
 use crate::game::state::State;
 use crate::game::Game;
 use crate::rules::{OrdersCheck, PowerOrders, Resolution, Ruleset, UnitView};
@@ -195,7 +195,13 @@ impl Ruleset for Ngg {
         forecast::forecast(self, game, state, source, power)
     }
 
-    fn position(&self, _game: &Game, state: &State, power: &str) -> Vec<String> {
+    fn position(
+        &self,
+        _game: &Game,
+        state: &State,
+        power: &str,
+        _sees: &dyn Fn(&str) -> bool,
+    ) -> Vec<String> {
         position::lines(&self.tables, state, power)
     }
 
@@ -205,10 +211,7 @@ impl Ruleset for Ngg {
 
     /// pbem plays NGG with open information: each side sees the whole map.
     fn sight(&self) -> Sight {
-        Sight {
-            range: u32::MAX,
-            exact: u32::MAX,
-        }
+        Sight::EVERYTHING
     }
 
     /// NGG is played on a hex map (`kind = "hex"`); pbem's minimal rules read no terrain or hexside
@@ -225,7 +228,13 @@ impl Ruleset for Ngg {
         })
     }
 
-    fn fog(&self, state: &mut State, _power: &str, keep: &dyn Fn(&str) -> bool) -> bool {
+    fn fog(
+        &self,
+        state: &mut State,
+        _power: &str,
+        keep: &dyn Fn(&str) -> bool,
+        _sees: &dyn Fn(&str) -> bool,
+    ) -> bool {
         if let Some(t) = state.table_mut::<state::NggState>() {
             t.units.retain(|u| keep(u.id()));
             return true;

@@ -35,8 +35,8 @@ use anyhow::Result;
 use crate::diag::{Diagnostic, Source};
 use crate::engine::dice_box::DiceBox;
 use crate::engine::event::Event;
-use crate::engine::visibility::Sight;
 use crate::game::config::GameConfig;
+use crate::game::sight::Sight;
 use crate::game::state::State;
 use crate::game::Game;
 use crate::rules::{OrdersCheck, PowerOrders, Resolution, Ruleset, UnitView};
@@ -199,7 +199,13 @@ impl Ruleset for Pog {
         forecast::forecast(self, game, state, source, power)
     }
 
-    fn position(&self, _game: &Game, state: &State, power: &str) -> Vec<String> {
+    fn position(
+        &self,
+        _game: &Game,
+        state: &State,
+        power: &str,
+        _sees: &dyn Fn(&str) -> bool,
+    ) -> Vec<String> {
         position::lines(&self.tables, state, power)
     }
 
@@ -215,13 +221,16 @@ impl Ruleset for Pog {
 
     /// PoG is a game of open information: each side sees the whole board.
     fn sight(&self) -> Sight {
-        Sight {
-            range: u32::MAX,
-            exact: u32::MAX,
-        }
+        Sight::EVERYTHING
     }
 
-    fn fog(&self, state: &mut State, power: &str, keep: &dyn Fn(&str) -> bool) -> bool {
+    fn fog(
+        &self,
+        state: &mut State,
+        power: &str,
+        keep: &dyn Fn(&str) -> bool,
+        _sees: &dyn Fn(&str) -> bool,
+    ) -> bool {
         if let Some(t) = state.table_mut::<state::PogState>() {
             t.units.retain(|u| keep(u.id()));
             // The cards in another power's hand are its secret.

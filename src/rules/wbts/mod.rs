@@ -34,9 +34,9 @@ use anyhow::Result;
 use crate::diag::{Diagnostic, Source};
 use crate::engine::dice_box::DiceBox;
 use crate::engine::event::Event;
-use crate::engine::visibility::Sight;
 use crate::game::config::GameConfig;
 use crate::game::map::hex::HexMap;
+use crate::game::sight::Sight;
 use crate::game::state::State;
 use crate::game::Game;
 use crate::rules::{OrdersCheck, PowerOrders, Resolution, Ruleset, UnitView};
@@ -185,7 +185,13 @@ impl Ruleset for Wbts {
         forecast::forecast(self, game, state, source, power)
     }
 
-    fn position(&self, _game: &Game, state: &State, _power: &str) -> Vec<String> {
+    fn position(
+        &self,
+        _game: &Game,
+        state: &State,
+        _power: &str,
+        _sees: &dyn Fn(&str) -> bool,
+    ) -> Vec<String> {
         let Some(w) = state.table::<WbtsState>() else {
             return Vec::new();
         };
@@ -226,10 +232,7 @@ impl Ruleset for Wbts {
 
     /// Counters are open in pbem's WBTS: each side sees the whole board.
     fn sight(&self) -> Sight {
-        Sight {
-            range: u32::MAX,
-            exact: u32::MAX,
-        }
+        Sight::EVERYTHING
     }
 
     /// The words of a WBTS hex map: its terrain and hexside features (`board.rs`).
@@ -237,7 +240,13 @@ impl Ruleset for Wbts {
         Some(board::VOCABULARY)
     }
 
-    fn fog(&self, state: &mut State, _power: &str, keep: &dyn Fn(&str) -> bool) -> bool {
+    fn fog(
+        &self,
+        state: &mut State,
+        _power: &str,
+        keep: &dyn Fn(&str) -> bool,
+        _sees: &dyn Fn(&str) -> bool,
+    ) -> bool {
         if let Some(t) = state.table_mut::<state::WbtsState>() {
             t.leaders.retain(|l| keep(l.id()));
             t.units.retain(|u| keep(u.id()));

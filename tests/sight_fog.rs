@@ -1,0 +1,561 @@
+//! Fog of war over all five rulesets, as a property: each bundled scenario (eia, pog, ngg, wbts,
+//! gitm) with canary units of every power added at random places (unique ids, odd strengths no
+//! other unit has) and the turn resolved with or without the sample orders. In every form of every
+//! player's report (text, HTML, JSON, the SVG map, and the phone map the mail's PNG is drawn from),
+//! nothing of a canary appears beyond that player's sight, and every unit of his own and every
+//! battle he was told of is drawn where it stands.
+//!
+//! "His sight" here is the ruleset's rule, written again plainly rather than read from pbem's own
+//! sight: PoG, NGG and WBTS are played with open information; in EiA a power sees exactly the areas
+//! of its units and their neighbours (`allies_share_sight` widening it to its allies'); in GITM no
+//! figure of a unit of another side is ever shown (GITM 2.5, 4.1, 4.2) and its id only to a player
+//! whose own command stands in its square (4.2's tactical sighting) or whose events name it. An
+//! event he is told may name anything it names, whole.
+
+use std::path::PathBuf;
+
+use pbem::diag::Source;
+use pbem::engine::dice_box::DiceBox;
+use pbem::engine::event::Event;
+use pbem::game::state::State;
+use pbem::game::Game;
+use pbem::report::{self, DiceHeader, ReportInput};
+use pbem::rules::PowerOrders;
+use proptest::prelude::*;
+
+/// A bundled scenario and where its units are written: the table, the key of the place, the key of
+/// the strength.
+struct Scenario {
+    game: &'static str,
+    table: &'static str,
+    place: &'static str,
+    strength: &'static str,
+}
+
+const SCENARIOS: [Scenario; 5] = [
+    Scenario {
+        game: "ulm-1805",
+        table: "eia.corps",
+        place: "area",
+        strength: "factors",
+    },
+    Scenario {
+        game: "pog-1914",
+        table: "pog.unit",
+        place: "space",
+        strength: "",
+    },
+    Scenario {
+        game: "ngg-smolensk-1812",
+        table: "ngg.unit",
+        place: "hex",
+        strength: "sp",
+    },
+    Scenario {
+        game: "wbts-peninsula-1862",
+        table: "wbts.unit",
+        place: "hex",
+        strength: "strength",
+    },
+    Scenario {
+        game: "gitm-italy-1809",
+        table: "gitm.brigade",
+        place: "at",
+        strength: "strength",
+    },
+];
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The blocks of `table` in a state's text, each as its lines.
+fn blocks<'a>(text: &'a str, table: &str) -> Vec<Vec<&'a str>> {
+    let head = format!("[[{table}]]");
+    let mut out: Vec<Vec<&str>> = Vec::new();
+    let mut inside = false;
+    for line in text.lines() {
+        let t = line.trim();
+        if t.starts_with('[') {
+            inside = t == head;
+            if inside {
+                out.push(Vec::new());
+            }
+            continue;
+        }
+        if inside && !t.is_empty() && !t.starts_with('#') {
+            if let Some(b) = out.last_mut() {
+                b.push(line);
+            }
+        }
+    }
+    out
+}
+
+fn value<'a>(block: &[&'a str], key: &str) -> Option<&'a str> {
+    block.iter().find_map(|l| {
+        let (k, v) = l.split_once('=')?;
+        (k.trim() == key).then(|| v.split('#').next().unwrap_or("").trim().trim_matches('"'))
+    })
+}
+
+/// A canary: a copy of a unit of `power` with a new id, place and strength.
+#[derive(Debug, Clone)]
+struct Canary {
+    id: String,
+    power: String,
+    place: String,
+    strength: u32,
+}
+
+/// The canary's id from its template's (GITM's ids end with the brigade's type; the others keep
+/// their prefix): unique, and a word no report holds otherwise.
+fn canary_id(scenario: &Scenario, template: &str, n: usize) -> String {
+    if scenario.game.starts_with("gitm") {
+        let prefix: String = template
+            .chars()
+            .take_while(|c| c.is_ascii_alphabetic())
+            .collect();
+        let suffix: String = template
+            .chars()
+            .rev()
+            .take_while(|c| c.is_ascii_alphabetic())
+            .collect::<String>()
+            .chars()
+            .rev()
+            .collect();
+        format!("{prefix}97{n}{suffix}")
+    } else {
+        let prefix: String = template.chars().take(2).collect();
+        format!("{prefix}Q97{n}")
+    }
+}
+
+/// The state's text with the canaries' blocks added.
+fn with_canaries(scenario: &Scenario, text: &str, canaries: &[Canary]) -> String {
+    let mut out = text.to_string();
+    let all = blocks(text, scenario.table);
+    for c in canaries {
+        let template = all
+            .iter()
+            .find(|b| {
+                value(b, "power") == Some(c.power.as_str())
+                    && (scenario.strength.is_empty() || value(b, scenario.strength).is_some())
+            })
+            .expect("a unit of the power to copy");
+        out.push_str(&format!("\n[[{}]]\n", scenario.table));
+        for line in template {
+            let key = line.split_once('=').map_or("", |(k, _)| k.trim());
+            // WBTS: a canary serves under no leader; GITM: nor in a fort's garrison.
+            if key == "leader" {
+                continue;
+            }
+            if key == "id" {
+                out.push_str(&format!("id = \"{}\"\n", c.id));
+            } else if key == scenario.place {
+                out.push_str(&format!("{key} = \"{}\"\n", c.place));
+            } else if !scenario.strength.is_empty() && key == scenario.strength {
+                out.push_str(&format!("{key} = {}\n", c.strength));
+            } else {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
+/// A place of the map for a canary: an area's id, or for GITM a tactical square's spot.
+fn place_of(game: &Game, scenario: &Scenario, area: usize, sub: u32) -> Option<String> {
+    let a = game.map.areas.get(area % game.map.areas.len())?;
+    if !a.is_land() {
+        return None;
+    }
+    Some(if scenario.game.starts_with("gitm") {
+        format!("{}/{}-{}", a.id, 3 + sub % 9, 3 + (sub / 9) % 9)
+    } else {
+        a.id.clone()
+    })
+}
+
+/// The sample orders of turn 1 of the scenario, one per file, as the turn reads them.
+fn sample_orders(game: &str) -> Vec<PowerOrders> {
+    let dir = root().join("orders").join(game).join("1");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map(|d| d.filter_map(|e| Some(e.ok()?.path())).collect())
+        .unwrap_or_default();
+    files.sort();
+    files
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .map(|p| {
+            let stem = p.file_stem().unwrap().to_string_lossy().to_string();
+            let power = stem.split('.').next().unwrap().to_string();
+            PowerOrders {
+                power,
+                source: Source::new(
+                    p.display().to_string(),
+                    std::fs::read_to_string(&p).unwrap(),
+                ),
+            }
+        })
+        .collect()
+}
+
+/// Whether `word` stands in `text` as a whole word.
+fn has_word(text: &str, word: &str) -> bool {
+    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '-';
+    text.match_indices(word).any(|(i, _)| {
+        !text[..i].chars().next_back().is_some_and(is_word)
+            && !text[i + word.len()..].chars().next().is_some_and(is_word)
+    })
+}
+
+fn unescape(html: &str) -> String {
+    html.replace("&#x2f;", "/")
+        .replace("&#x27;", "'")
+        .replace("&quot;", "\"")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
+
+/// One viewer's report in every form, and the drawings of its maps.
+struct Forms {
+    who: String,
+    all: String,
+    /// The SVG map as drawn (what its chips and battle marks are).
+    map: String,
+    /// The phone map the mail's PNG is drawn from.
+    phone: String,
+}
+
+/// Every report of the turn: one per power, or one per player of a power with several.
+fn reports(
+    game: &Game,
+    before: &State,
+    after: &State,
+    events: &[Event],
+    shared: &report::TurnSight,
+) -> Vec<(String, Option<pbem::game::config::Scope>, Forms)> {
+    let header = DiceHeader::new("prop", 1, &[1; 32], &[2; 32], &[], &[5; 32]);
+    let mut out = Vec::new();
+    for p in &game.config.powers {
+        let mut viewers: Vec<Option<report::CommandSight>> = Vec::new();
+        if pbem::engine::command::reports_per_player(game, p) {
+            for c in &p.commands {
+                let at = c.at(1);
+                let sight = |states: &[&State]| {
+                    pbem::engine::command::command_sight(game, states, &p.id, &at.scope)
+                };
+                viewers.push(Some(report::CommandSight {
+                    player: c.id.clone(),
+                    rank: c.rank.clone(),
+                    after: sight(&[after]),
+                    during: sight(&[before, after]),
+                    scope: at.scope.clone(),
+                }));
+            }
+        } else {
+            viewers.push(None);
+        }
+        for command in viewers {
+            let r = report::render(
+                game,
+                &ReportInput {
+                    power: &p.id,
+                    turn: 1,
+                    state_before: before,
+                    state_after: after,
+                    events,
+                    orders: None,
+                    header: &header,
+                    next_commitment: &[3; 32],
+                    shared,
+                    command: command.as_ref(),
+                },
+            )
+            .unwrap();
+            let file = |ext: &str| {
+                r.attachments
+                    .iter()
+                    .find(|f| f.extension == ext)
+                    .map(|f| f.content.clone())
+                    .unwrap()
+            };
+            let who = match &command {
+                Some(c) => format!("{}.{}", p.id, c.player),
+                None => p.id.clone(),
+            };
+            let all = format!(
+                "{}\n{}\n{}\n{}\n{}",
+                r.text,
+                unescape(r.html.as_deref().unwrap()),
+                unescape(r.mail_html.as_deref().unwrap()),
+                file("json"),
+                unescape(&file("svg"))
+            );
+            out.push((
+                p.id.clone(),
+                command.map(|c| c.scope),
+                Forms {
+                    who,
+                    all,
+                    map: unescape(&file("svg")),
+                    phone: unescape(&r.phone_map),
+                },
+            ));
+        }
+    }
+    out
+}
+
+/// Resolves one case of `scenario` and checks every report; returns how many (viewer, hidden
+/// canary) pairs it checked, so that the test can tell it is not vacuous.
+fn check(
+    scenario: &Scenario,
+    picks: &[(usize, u32, u32)],
+    with_orders: bool,
+    seed: [u8; 32],
+) -> Result<usize, TestCaseError> {
+    let dir = root().join("games").join(scenario.game);
+    let mut game = Game::load(&dir).unwrap();
+    game.config.mail.map_png = true;
+    let text = std::fs::read_to_string(dir.join("turns/1/state.toml")).unwrap();
+    let powers: Vec<String> = game.config.power_ids().map(str::to_string).collect();
+    let existing = blocks(&text, scenario.table);
+    // One canary per pick, of every power in turn, each where its state checks.
+    let mut canaries: Vec<Canary> = Vec::new();
+    for (n, &(area, sub, strength)) in picks.iter().enumerate() {
+        let power = powers[n % powers.len()].clone();
+        let Some(template) = existing.iter().find(|b| {
+            value(b, "power") == Some(power.as_str())
+                && (scenario.strength.is_empty() || value(b, scenario.strength).is_some())
+        }) else {
+            continue;
+        };
+        let Some(id) = value(template, "id") else {
+            continue;
+        };
+        // An odd strength of a size the ruleset allows, no other unit's.
+        let strength = if scenario.game.starts_with("gitm") {
+            4001 + 2 * (strength % 400) + 1000 * (n as u32 % 3)
+        } else {
+            11 + 2 * (strength % 4)
+        };
+        for k in 0..game.map.areas.len() {
+            let Some(place) = place_of(&game, scenario, area + k * 7, sub) else {
+                continue;
+            };
+            let c = Canary {
+                id: canary_id(scenario, id, n),
+                power: power.clone(),
+                place,
+                strength,
+            };
+            let mut trial = canaries.clone();
+            trial.push(c);
+            let src = Source::new("state.toml", with_canaries(scenario, &text, &trial));
+            let Ok(state) = game.parse_state(&src) else {
+                continue;
+            };
+            if game.check_state(&state).iter().all(|d| !d.is_error()) {
+                canaries = trial;
+                break;
+            }
+        }
+    }
+    prop_assume!(!canaries.is_empty());
+    let before = game
+        .parse_state(&Source::new(
+            "state.toml",
+            with_canaries(scenario, &text, &canaries),
+        ))
+        .unwrap();
+    let orders = if with_orders {
+        sample_orders(scenario.game)
+    } else {
+        Vec::new()
+    };
+    let mut dice = DiceBox::new(seed).with_seal(Some(seed));
+    let resolution = game
+        .ruleset
+        .resolve(&game, &before, &orders, &mut dice)
+        .unwrap();
+    let events = &resolution.events;
+    let mut after = resolution.next;
+    after.turn = 2;
+    let shared = report::TurnSight::new(&game, &after);
+    let units = game.ruleset.units(&after);
+    let open = !matches!(scenario.game, "ulm-1805" | "gitm-italy-1809");
+    let mut checked = 0;
+    for (power, scope, forms) in reports(&game, &before, &after, events, &shared) {
+        let who = &forms.who;
+        let own = |u: &pbem::rules::UnitView| {
+            u.owner == power && scope.as_ref().is_none_or(|s| s.holds(&u.id))
+        };
+        let told: String = events
+            .iter()
+            .filter(|e| e.visible_to.contains(&power))
+            .map(|e| e.text.as_str())
+            .collect::<Vec<_>>()
+            .join("\n");
+        // Every unit of his own is in every form, and drawn on the map where it stands.
+        for u in units.iter().filter(|u| own(u)) {
+            prop_assert!(
+                has_word(&forms.all, &u.id),
+                "{who} is not told of his {}",
+                u.id
+            );
+            let chip = format!("id=\"units-{}-{}\"", u.area, power);
+            prop_assert!(
+                forms.map.contains(&chip),
+                "{who}'s map does not draw his {} at {}",
+                u.id,
+                u.area
+            );
+            prop_assert!(
+                forms.phone.contains(&chip),
+                "{who}'s phone map (the mail's PNG) does not draw his {} at {}",
+                u.id,
+                u.area
+            );
+        }
+        // Every battle he was told of is drawn on his map.
+        for e in events
+            .iter()
+            .filter(|e| e.kind == "combat" && e.visible_to.contains(&power))
+        {
+            if let Some(area) = &e.area {
+                let mark = format!("id=\"combat-{area}\"");
+                prop_assert!(
+                    forms.map.contains(&mark),
+                    "{who}'s map leaves out the battle of {area}"
+                );
+                prop_assert!(
+                    forms.phone.contains(&mark),
+                    "{who}'s phone map (the mail's PNG) leaves out the battle of {area}"
+                );
+            }
+        }
+        if open {
+            continue;
+        }
+        // Nothing of a canary beyond his sight.
+        for c in &canaries {
+            let Some(u) = units.iter().find(|u| u.id == c.id) else {
+                continue;
+            };
+            if own(u) {
+                continue;
+            }
+            let named = has_word(&told, &c.id);
+            let shown = format!("{}\n{}", forms.all, forms.phone);
+            if scenario.game == "ulm-1805" {
+                let Some(at) = game.map.find(&u.area) else {
+                    continue;
+                };
+                let near = |v: &pbem::rules::UnitView| {
+                    game.map
+                        .find(&v.area)
+                        .is_some_and(|i| i == at || game.map.area(i).adjacent.contains(&at))
+                };
+                let shares = game.config.allies_share_sight;
+                let sees = units.iter().any(|v| {
+                    v.sees
+                        && (v.owner == power || (shares && after.friendly(&power, &v.owner)))
+                        && near(v)
+                });
+                if !(sees || named || shares && after.friendly(&power, &u.owner)) {
+                    checked += 1;
+                    prop_assert!(
+                        !has_word(&shown, &c.id),
+                        "{who} is told of {} at {}, out of his sight",
+                        c.id,
+                        u.area
+                    );
+                }
+            } else {
+                // GITM: another side's unit.
+                if after.friendly(&power, &u.owner) {
+                    continue;
+                }
+                checked += 1;
+                let figure = u.strength.to_string();
+                if !has_word(&told, &figure) {
+                    prop_assert!(
+                        !has_word(&shown, &figure),
+                        "{who}'s report shows the {figure} men of {} at {}",
+                        c.id,
+                        u.area
+                    );
+                }
+                let there = units
+                    .iter()
+                    .any(|v| own(v) && v.area.eq_ignore_ascii_case(&u.area));
+                if !there && !named {
+                    prop_assert!(
+                        !has_word(&shown, &c.id),
+                        "{who} is told the identity of {} at {}, not in a square of his",
+                        c.id,
+                        u.area
+                    );
+                }
+            }
+        }
+    }
+    Ok(checked)
+}
+
+fn picks() -> impl Strategy<Value = Vec<(usize, u32, u32)>> {
+    proptest::collection::vec((0..10_000usize, 0..81u32, 0..10_000u32), 3..7)
+}
+
+fn run(scenario: &Scenario, cases: u32) {
+    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
+        cases,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    });
+    let checked = std::cell::Cell::new(0);
+    runner
+        .run(
+            &(picks(), any::<bool>(), any::<[u8; 32]>()),
+            |(picks, with_orders, seed)| {
+                checked.set(checked.get() + check(scenario, &picks, with_orders, seed)?);
+                Ok(())
+            },
+        )
+        .unwrap();
+    let open = !matches!(scenario.game, "ulm-1805" | "gitm-italy-1809");
+    assert!(
+        open || checked.get() > 0,
+        "{}: no canary was ever out of sight: the test checks nothing",
+        scenario.game
+    );
+}
+
+#[test]
+fn sight_eia_no_report_shows_a_canary_beyond_its_players_sight() {
+    run(&SCENARIOS[0], 8);
+}
+
+#[test]
+fn sight_pog_every_report_draws_its_own_units_and_battles() {
+    run(&SCENARIOS[1], 6);
+}
+
+#[test]
+fn sight_ngg_every_report_draws_its_own_units_and_battles() {
+    run(&SCENARIOS[2], 6);
+}
+
+#[test]
+fn sight_wbts_every_report_draws_its_own_units_and_battles() {
+    run(&SCENARIOS[3], 6);
+}
+
+#[test]
+fn sight_gitm_no_report_shows_a_canary_beyond_its_players_sight() {
+    run(&SCENARIOS[4], 6);
+}
