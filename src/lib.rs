@@ -23,3 +23,4 @@ pub mod rule;
 pub mod rules;
 pub mod synth;
 pub mod synth_map;
+pub mod verify_page;

@@ -230,7 +230,8 @@ fn new_makes_fresh_passwords_and_secret() {
         .stderr(predicate::str::contains("not empty"));
 }
 
-/// Every file of a scenario but its play (turns, secrets, mail) and the configuration `new` rewrites.
+/// Every file of a scenario but its play (turns, secrets, mail), the configuration `new` rewrites and
+/// the page `new` adds (`verify.html`, tests/verify_page.rs).
 fn scenario_data(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
     fn walk(base: &std::path::Path, dir: &std::path::Path, out: &mut Vec<(String, Vec<u8>)>) {
         for e in fs::read_dir(dir).unwrap() {
@@ -241,7 +242,16 @@ fn scenario_data(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
                 .to_string_lossy()
                 .into_owned();
             let top = rel.split('/').next().unwrap().to_string();
-            if ["game.toml", "turns", "secret", "mail", ".gitignore"].contains(&top.as_str()) {
+            if [
+                "game.toml",
+                "turns",
+                "secret",
+                "mail",
+                ".gitignore",
+                "verify.html",
+            ]
+            .contains(&top.as_str())
+            {
                 continue;
             }
             if path.is_dir() {

@@ -11,7 +11,7 @@ use predicates::prelude::*;
 use support::*;
 
 /// The demo game at turn 1, its orders filed, playing pbem-dice/v2, closed.
-fn closed_demo() -> (tempfile::TempDir, PathBuf) {
+pub(crate) fn closed_demo() -> (tempfile::TempDir, PathBuf) {
     let (t, game) = unresolved_demo();
     add_to_config(&game, "\n[dice]\nscheme = \"pbem-dice/v2\"\n");
     pbem()
@@ -265,12 +265,12 @@ fn the_last_orders_mailed_are_the_ones_that_stood() {
 }
 
 /// Round 657413 of drand quicknet, published at 2023-09-15 11:00:03 UTC (a real round).
-const ROUND: &str = "657413";
-const SIGNATURE: &str = "b713718a38ae728dfd477991af2822e08d2f305e47718cef9f7848ce4050e7be41076862b98fad56e91a6b85b89cd97b";
+pub(crate) const ROUND: &str = "657413";
+pub(crate) const SIGNATURE: &str = "b713718a38ae728dfd477991af2822e08d2f305e47718cef9f7848ce4050e7be41076862b98fad56e91a6b85b89cd97b";
 
 /// The demo at turn 1 playing pbem-dice/v2 with the drand quicknet beacon, its deadline 2023-09-15
 /// 11:00 UTC, so that its round is 657413.
-fn beacon_demo() -> (tempfile::TempDir, PathBuf) {
+pub(crate) fn beacon_demo() -> (tempfile::TempDir, PathBuf) {
     let (t, game) = unresolved_demo();
     set_deadline_key(&game, "time_zone", "\"UTC\"");
     set_deadline_key(&game, "first", "\"2023-09-15T11:00\"");

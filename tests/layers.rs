@@ -29,6 +29,8 @@ const LAYERS: &[(&str, &[&str])] = &[
             "orders",
             // The scenarios built into the binary: data, written with game/fsio.
             "bundled",
+            // verify.html, the players' offline check: data, written with game/fsio.
+            "verify_page",
             // The vocabulary a ruleset speaks, in the engine's folder but of the model's layer
             // (they import only the model): events, labelled rolls, sight.
             "engine/event",

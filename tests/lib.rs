@@ -63,6 +63,7 @@ mod sight_fog;
 mod state_tables;
 mod three_turns;
 mod verify_mail;
+mod verify_page;
 mod wbts_demo;
 mod welcome;
 

@@ -15,7 +15,7 @@ use mail_parser::{MessageParser, MimeHeaders, PartType};
 use resvg::tiny_skia::Pixmap;
 
 /// The Chromium binary, or `None` (after saying so) when the test is to be skipped.
-fn chromium() -> Option<PathBuf> {
+pub(crate) fn chromium() -> Option<PathBuf> {
     for name in ["chromium", "chromium-browser", "google-chrome"] {
         if let Ok(out) = Command::new("which").arg(name).output() {
             if out.status.success() {
