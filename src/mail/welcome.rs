@@ -20,9 +20,9 @@ use crate::game::Game;
 /// whole in stars, neither the word nor the password's length shown.
 pub const PASSWORD_SLOT: &str = "password ********";
 
-/// The page a player opens to check his rolls, once pbem publishes one (a later issue adds
-/// `verify.html`); until then the welcome tells him to run `pbem verify`.
-pub const VERIFY_PAGE: Option<&str> = None;
+/// The page a player opens in his browser to check his rolls (`verify_page`), attached to every
+/// welcome; the welcome also names `pbem verify` for a player who has pbem.
+pub const VERIFY_PAGE: Option<&str> = Some(crate::verify_page::FILE_NAME);
 
 /// How the player joins the game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,6 +128,14 @@ pub fn welcome(
         bytes: opening.svg.into_bytes(),
         inline: None,
     });
+    if let Some(page) = VERIFY_PAGE {
+        attachments.push(Attached {
+            name: page.to_string(),
+            content_type: "text/html".into(),
+            bytes: crate::verify_page::verify_page().as_bytes().to_vec(),
+            inline: None,
+        });
+    }
     use minijinja::Value;
     let values = crate::report::values::ReportValues::new(opening.view.clone())
         .with("password_line", Value::from(PASSWORD_SLOT))
