@@ -133,7 +133,10 @@ fn resolve_ok(files: Vec<PowerOrders>) -> Result<(), TestCaseError> {
     let mut dice = DiceBox::new([9; 32]).with_seal(Some([3; 32]));
     let resolved = game.ruleset.resolve(game, state, &files, &mut dice);
     prop_assert!(resolved.is_ok(), "{:?}", resolved.err());
-    let next = resolved.unwrap().next;
+    let resolution = resolved.unwrap();
+    let held = crate::support::labels_hold(game, state, &resolution.events);
+    prop_assert!(held.is_ok(), "{}", held.unwrap_err());
+    let next = resolution.next;
     prop_assert!(
         game.check_state(&next).is_empty(),
         "{:?}",

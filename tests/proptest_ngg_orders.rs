@@ -142,5 +142,7 @@ proptest! {
         prop_assert!(r.is_ok(), "{:?}", r.err());
         let r = r.unwrap();
         prop_assert!(r.events.iter().any(|e| e.rule == "NGG 10.9"));
+        let held = crate::support::labels_hold(game, state, &r.events);
+        prop_assert!(held.is_ok(), "{}", held.unwrap_err());
     }
 }

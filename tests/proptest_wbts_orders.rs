@@ -241,6 +241,8 @@ proptest! {
                 prop_assert!(seen.insert(r.label.clone()), "label {} listed twice", r.label);
             }
         }
+        let held = crate::support::labels_hold(game, state, &resolution.events);
+        prop_assert!(held.is_ok(), "{}", held.unwrap_err());
         prop_assert!(game.check_state(&resolution.next).is_empty(), "{:?}", game.check_state(&resolution.next));
     }
 }

@@ -3,9 +3,12 @@
 //! form gives the public dice header and the rolls it lists, each roll with the text of its event, so
 //! that `verify` checks every form and compares them.
 
+use std::collections::BTreeSet;
+
 use anyhow::{bail, Result};
 
-use super::verify::{numbers_in_text, parse_header, parse_rolls, ListedRoll, ParsedHeader};
+use super::verify::{parse_header, parse_rolls, ListedRoll, ParsedHeader};
+use crate::dice_labels::Grammar;
 use crate::mail::parse::{parse, Content};
 
 /// The form a report came in.
@@ -38,6 +41,15 @@ pub struct ReportForm {
     /// The events of "What happened" whose text gives dice ("rolls 5") but that list no roll: a roll
     /// line was deleted.
     pub unrolled: Vec<String>,
+    /// The ruleset the report names: the JSON report's `ruleset.id`, or the ruleset whose name opens
+    /// the second line of a text report ("Paths of Glory - game pog-1914 - turn 1").
+    pub ruleset: Option<String>,
+    /// The places of the map the report carries (the JSON report's `check` object), else the places
+    /// it shows (what the power sees, its units, the events); none for a text report.
+    pub places: Option<BTreeSet<String>>,
+    /// The powers of the game the JSON report carries (its `check` object), else the owners of the
+    /// units it shows; none for a text report.
+    pub powers: Option<BTreeSet<String>>,
 }
 
 /// Whether `bytes` look like a saved mail: a header block (name: value lines) naming a mail header
@@ -155,13 +167,73 @@ fn from_text(form: Form, text: &str) -> Result<ReportForm> {
         .turn
         .checked_add(1)
         .and_then(|next| announced_commitment(text, next).map(|c| (next, c)));
+    let ruleset = named_ruleset(text);
+    let grammar = ruleset.as_deref().and_then(crate::rules::label_grammar);
     Ok(ReportForm {
         form,
         header,
         rolls: parse_rolls(text),
         announces,
-        unrolled: unrolled_events(text),
+        unrolled: unrolled_events(text, grammar),
+        ruleset,
+        places: None,
+        powers: None,
     })
+}
+
+/// The ruleset whose name opens the report's line `<ruleset> - game <id> - turn <t>`.
+fn named_ruleset(text: &str) -> Option<String> {
+    let line = text.lines().take(8).find(|l| l.contains(" - game "))?;
+    let name = line.trim().split(" - game ").next()?;
+    crate::rules::LABEL_GRAMMARS
+        .iter()
+        .find(|g| g.name == name)
+        .map(|g| g.ruleset.to_string())
+}
+
+/// The places and powers of the JSON report `v`: the map and game its `check` object carries,
+/// rebuilt as `pbem check --report` rebuilds them; without one (a map too large to mail), every place
+/// the report shows and the owners of the units it shows.
+fn board_of(text: &str, v: &serde_json::Value) -> (BTreeSet<String>, BTreeSet<String>) {
+    if v["check"].is_object() {
+        let path = std::path::Path::new("the JSON report");
+        if let Ok(rebuilt) = crate::report::for_check::load(path, text.as_bytes()) {
+            let game = &rebuilt.game;
+            return (
+                game.map.areas.iter().map(|a| a.id.clone()).collect(),
+                game.config.power_ids().map(str::to_string).collect(),
+            );
+        }
+    }
+    let mut powers = BTreeSet::new();
+    let mut out = BTreeSet::new();
+    let mut add = |x: &serde_json::Value| {
+        if let Some(s) = x.as_str() {
+            out.insert(s.to_string());
+        }
+    };
+    for a in v["sees"]["areas"].as_array().into_iter().flatten() {
+        add(&a["id"]);
+    }
+    for u in v["units"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .chain(v["sees"]["units"].as_array().into_iter().flatten())
+    {
+        add(&u["area"]);
+        if let Some(o) = u["owner"].as_str() {
+            powers.insert(o.to_string());
+        }
+    }
+    for m in v["sees"]["moves"].as_array().into_iter().flatten() {
+        add(&m["from"]);
+        add(&m["to"]);
+    }
+    for e in v["events"].as_array().into_iter().flatten() {
+        add(&e["area"]);
+    }
+    (out, powers)
 }
 
 /// The headings that close "What happened" (text and HTML reports).
@@ -175,13 +247,13 @@ const AFTER_EVENTS: [&str; 5] = [
 
 /// The events of the "What happened" section whose text gives dice but that are followed by no roll
 /// line.
-fn unrolled_events(text: &str) -> Vec<String> {
+fn unrolled_events(text: &str, grammar: Option<&Grammar>) -> Vec<String> {
     let mut out = Vec::new();
     let mut inside = false;
     let mut open: Option<(String, bool)> = None;
     let mut close = |open: &mut Option<(String, bool)>| {
         if let Some((event, rolled)) = open.take() {
-            if !rolled && !numbers_in_text(&event).is_empty() {
+            if !rolled && grammar.is_some_and(|g| !g.numbers_in_text(&event).is_empty()) {
                 out.push(event);
             }
         }
@@ -227,13 +299,23 @@ fn from_json(text: &str) -> Result<ReportForm> {
         bail!("this JSON report has no dice header (dice.text, dice.digest)");
     };
     let header = parse_header(&format!("{header_text}header sha256: {digest}\n"))?;
+    let ruleset = v["ruleset"]["id"].as_str().map(str::to_string);
+    let grammar = ruleset.as_deref().and_then(crate::rules::label_grammar);
     let mut rolls = Vec::new();
     let mut unrolled = Vec::new();
     // `decisions` repeats events of `events`: the rolls are read from `events` only.
     for (i, e) in v["events"].as_array().into_iter().flatten().enumerate() {
         let event = e["text"].as_str().unwrap_or("").to_string();
+        let event_kind = e["kind"].as_str().map(str::to_string);
+        let event_area = e["area"].as_str().map(str::to_string);
         let listed = e["rolls"].as_array().map_or(0, Vec::len);
-        if listed == 0 && !numbers_in_text(&event).is_empty() {
+        let always = grammar.is_some_and(|g| {
+            event_kind
+                .as_deref()
+                .is_some_and(|k| g.rolled.contains(&k))
+                || !g.numbers_in_text(&event).is_empty()
+        });
+        if listed == 0 && always {
             unrolled.push(event.clone());
         }
         for r in e["rolls"].as_array().into_iter().flatten() {
@@ -258,9 +340,13 @@ fn from_json(text: &str) -> Result<ReportForm> {
                 sides: dice.iter().map(|d| d.0).collect(),
                 faces: dice.iter().map(|d| d.1).collect(),
                 event: event.clone(),
+                event_at: i + 1,
+                event_kind: event_kind.clone(),
+                event_area: event_area.clone(),
             });
         }
     }
+    let (places, powers) = board_of(text, &v);
     let next = &v["next"];
     let announces = match (next["turn"].as_u64(), next["commitment"].as_str()) {
         (Some(t), Some(c)) if !c.is_empty() => u32::try_from(t).ok().map(|t| (t, c.to_string())),
@@ -272,5 +358,8 @@ fn from_json(text: &str) -> Result<ReportForm> {
         rolls,
         announces,
         unrolled,
+        ruleset,
+        places: Some(places),
+        powers: Some(powers),
     })
 }
