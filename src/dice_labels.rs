@@ -13,6 +13,7 @@
 //! |-----------------|-------------------------------------------------------------------|
 //! | `{place}`       | a place on the map the report shows                               |
 //! | `{place@area}`  | a place on the map, and the place of the event the roll stands under |
+//! | `{x@text}`      | a value of `x` that the event's text names as a word of its own   |
 //! | `{power}`       | a power the report's dice header lists                            |
 //! | `{n}`           | a whole number from 1, written without leading zeros              |
 //! | `{turn}`        | the report's turn                                                 |
@@ -150,20 +151,25 @@ impl Kind {
     }
 }
 
-/// Whether `label` is one `grammar` produces for a roll under an event of `event_kind` at
-/// `event_area` (the event's place, when it has one; both unknown in a text report), given what the
+/// The event a roll stands under, as far as a form of the report gives it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Under<'a> {
+    /// Its kind (`round`): the JSON report's; none in a text report.
+    pub kind: Option<&'a str>,
+    /// Its place, when it has one: the JSON report's; none in a text report.
+    pub area: Option<&'a str>,
+    /// Its text, which every form gives.
+    pub text: Option<&'a str>,
+}
+
+/// Whether `label` is one `grammar` produces for a roll under the event `under`, given what the
 /// report shows; else a sentence saying why not.
-pub fn check(
-    grammar: &Grammar,
-    label: &str,
-    event_kind: Option<&str>,
-    event_area: Option<&str>,
-    shown: &Shown,
-) -> Result<(), String> {
+pub fn check(grammar: &Grammar, label: &str, under: &Under<'_>, shown: &Shown) -> Result<(), String> {
+    let event_kind = under.kind;
     let parts: Vec<&str> = label.split('/').collect();
     let mut best: Option<(Miss, &Kind)> = None;
     for kind in grammar.kinds {
-        match matches(kind, &parts, event_area, shown) {
+        match matches(kind, &parts, under, shown) {
             Ok(()) => {
                 let Some(event_kind) = event_kind.filter(|k| !kind.events.contains(k)) else {
                     return Ok(());
@@ -206,9 +212,9 @@ fn kinds_list(grammar: &Grammar) -> String {
 
 /// Matches `parts` against `kind`'s pattern: segment by segment, an optional one tried left out
 /// when it does not match.
-fn matches(kind: &Kind, parts: &[&str], area: Option<&str>, shown: &Shown) -> Result<(), Miss> {
+fn matches(kind: &Kind, parts: &[&str], under: &Under<'_>, shown: &Shown) -> Result<(), Miss> {
     let segs = segments(kind.pattern);
-    walk(kind, &segs, parts, 0, area, shown)
+    walk(kind, &segs, parts, 0, under, shown)
 }
 
 fn walk(
@@ -216,7 +222,7 @@ fn walk(
     segs: &[Segment<'_>],
     parts: &[&str],
     depth: usize,
-    area: Option<&str>,
+    under: &Under<'_>,
     shown: &Shown,
 ) -> Result<(), Miss> {
     let Some((seg, rest)) = segs.split_first() else {
@@ -244,15 +250,24 @@ fn walk(
                     .map_or_else(|| format!("part '{}'", seg.literal), |k| format!("key {k}"))
             ),
         }),
-        Some(part) => segment(kind, seg, part, area, shown).map_err(|why| Miss { depth, why }),
+        Some(part) => segment(kind, seg, part, under, shown).map_err(|why| Miss { depth, why }),
     };
-    let taken = here.and_then(|()| walk(kind, rest, &parts[1..], depth + 1, area, shown));
+    let taken = here.and_then(|()| walk(kind, rest, &parts[1..], depth + 1, under, shown));
     match taken {
         Ok(()) => Ok(()),
-        Err(miss) if seg.optional => match walk(kind, rest, parts, depth, area, shown) {
+        // Left out, the segment may still fit; when both fail, the reason is the taken one's if
+        // the label's part is this segment's (`unit=FR-I`, a wrong value), else the other's.
+        Err(miss) if seg.optional => match walk(kind, rest, parts, depth, under, shown) {
             Ok(()) => Ok(()),
-            Err(other) if other.depth > miss.depth => Err(other),
-            Err(_) => Err(miss),
+            Err(other) => {
+                let ours = !seg.literal.is_empty()
+                    && parts.first().is_some_and(|p| p.starts_with(seg.literal));
+                if other.depth > miss.depth || (other.depth == miss.depth && !ours) {
+                    Err(other)
+                } else {
+                    Err(miss)
+                }
+            }
         },
         Err(miss) => Err(miss),
     }
@@ -272,7 +287,7 @@ fn segment(
     kind: &Kind,
     seg: &Segment<'_>,
     part: &str,
-    area: Option<&str>,
+    under: &Under<'_>,
     shown: &Shown,
 ) -> Result<(), String> {
     let Some(value) = part.strip_prefix(seg.literal) else {
@@ -313,7 +328,37 @@ fn segment(
         };
     };
     let key = seg.literal.strip_suffix('=').unwrap_or(seg.literal);
-    value_fits(placeholder, key, value, area, shown)
+    let (placeholder, bound) = match placeholder.split_once('@') {
+        Some((p, b)) => (p, Some(b)),
+        None => (placeholder, None),
+    };
+    value_fits(placeholder, key, value, shown)?;
+    match bound {
+        Some("area") => match under.area {
+            Some(at) if at != value => Err(format!(
+                "{key}={value} is not the place of its event, {at}: the roll was moved or renamed"
+            )),
+            _ => Ok(()),
+        },
+        Some("text") => match under.text {
+            Some(text) if !names(text, value) => Err(format!(
+                "{key}={value} is not named by its event's text: the roll was moved or renamed"
+            )),
+            _ => Ok(()),
+        },
+        _ => Ok(()),
+    }
+}
+
+/// Whether `text` names `value` as a word of its own: not inside a longer name ("FR-I" is not in
+/// "FR-II").
+fn names(text: &str, value: &str) -> bool {
+    let word = |c: char| c.is_alphanumeric() || c == '-' || c == '_';
+    text.match_indices(value).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + value.len()..].chars().next();
+        !before.is_some_and(word) && !after.is_some_and(word)
+    })
 }
 
 /// Whether `value` is a value of `placeholder`.
@@ -321,29 +366,15 @@ fn value_fits(
     placeholder: &str,
     key: &str,
     value: &str,
-    area: Option<&str>,
     shown: &Shown,
 ) -> Result<(), String> {
     match placeholder {
-        "place" | "place@area" => {
-            if let Some(places) = &shown.places {
-                if !places.contains(value) {
-                    return Err(format!(
-                        "{key}={value} names a place that is not on the map the report shows"
-                    ));
-                }
-            }
-            if placeholder == "place@area" {
-                if let Some(at) = area {
-                    if at != value {
-                        return Err(format!(
-                            "{key}={value} is not the place of its event, {at}: the roll was moved or renamed"
-                        ));
-                    }
-                }
-            }
-            Ok(())
-        }
+        "place" => match &shown.places {
+            Some(places) if !places.contains(value) => Err(format!(
+                "{key}={value} names a place that is not on the map the report shows"
+            )),
+            _ => Ok(()),
+        },
         "power" => match &shown.powers {
             Some(powers) if !powers.contains(value) => Err(format!(
                 "{key}={value} names no power of the game (its powers: {})",
@@ -407,7 +438,12 @@ pub fn check_events(
     let mut out = Vec::new();
     for e in events {
         for r in &e.rolls {
-            if let Err(why) = check(grammar, &r.label, Some(&e.kind), e.area.as_deref(), shown) {
+            let under = Under {
+                kind: Some(&e.kind),
+                area: e.area.as_deref(),
+                text: Some(&e.text),
+            };
+            if let Err(why) = check(grammar, &r.label, &under, shown) {
                 out.push(format!("{}: {why} (event: {})", r.label, e.text));
             }
         }
@@ -434,9 +470,37 @@ pub fn check_events(
     out
 }
 
-/// Every ruleset's grammar, as `schema/dice-labels.json` publishes them.
+/// The placeholders of a pattern and what each value must be, as `schema/dice-labels.json` gives
+/// them (the module's table).
+pub const PLACEHOLDERS: [(&str, &str); 9] = [
+    ("place", "a place on the map the report shows (its check object's map.toml)"),
+    ("x@area", "a value of x that is the area of the event the roll stands under"),
+    ("x@text", "a value of x that the event's text names as a word of its own (not inside a longer word of letters, digits, '-' or '_')"),
+    ("power", "a power of the game"),
+    ("n", "a whole number from 1, without leading zeros"),
+    ("turn", "the report's turn"),
+    ("id", "an id of a unit, leader, fleet or ship: no '/', '=' or space"),
+    ("spot", "a square of a tactical map, column-row: 14-1"),
+    ("a|b", "one of the words listed"),
+];
+
+/// The format `schema/dice-labels.json` names.
+pub const FORMAT: &str = "pbem-dice-labels/1";
+
+/// Every ruleset's grammar, as `schema/dice-labels.json` publishes them: the format, the
+/// placeholders and each ruleset's kinds, `says` and `rolled`.
 pub fn to_json(grammars: &[&Grammar]) -> String {
-    let mut s = serde_json::to_string_pretty(grammars).unwrap_or_default();
+    let placeholders: serde_json::Map<String, serde_json::Value> = PLACEHOLDERS
+        .iter()
+        .map(|(k, v)| (k.to_string(), serde_json::Value::from(*v)))
+        .collect();
+    let doc = serde_json::json!({
+        "format": FORMAT,
+        "about": "The dice labels of each ruleset of pbem: a label is kind/key=value/..., matched segment by segment against one pattern of its ruleset; a segment ending in ? may be left out. README, Auditing the dice.",
+        "placeholders": placeholders,
+        "rulesets": grammars,
+    });
+    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
     s.push('\n');
     s
 }
@@ -464,7 +528,7 @@ mod tests {
                 rule: "EiA 7.5",
             },
             Kind {
-                pattern: "fire/side={attacker|defender}/power={power}",
+                pattern: "fire/side={attacker|defender}/power={power@text}/unit={id@text}?",
                 events: &["fire"],
                 dice: "d6",
                 rule: "x",
@@ -487,7 +551,12 @@ mod tests {
     }
 
     fn ck(label: &str, event: &str, area: Option<&str>) -> Result<(), String> {
-        check(&G, label, Some(event), area, &shown())
+        let under = Under {
+            kind: Some(event),
+            area,
+            text: Some("france sends FR-II"),
+        };
+        check(&G, label, &under, &shown())
     }
 
     #[test]
@@ -539,6 +608,15 @@ mod tests {
         assert!(e.contains("not the report's turn"), "{e}");
         let e = ck("combat/area=Ulm/round=1/phase=other", "round", Some("Ulm")).unwrap_err();
         assert!(e.contains("phase"), "{e}");
+    }
+
+    #[test]
+    fn a_value_bound_to_the_text_must_be_named_there() {
+        assert_eq!(ck("fire/side=attacker/power=france/unit=FR-II", "fire", None), Ok(()));
+        let e = ck("fire/side=attacker/power=austria", "fire", None).unwrap_err();
+        assert!(e.contains("not named by its event's text"), "{e}");
+        let e = ck("fire/side=attacker/power=france/unit=FR-I", "fire", None).unwrap_err();
+        assert!(e.contains("not named by its event's text"), "{e}");
     }
 
     #[test]

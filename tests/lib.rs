@@ -12,6 +12,7 @@ mod conventions;
 mod crash;
 mod determinism;
 mod dice_statistics;
+mod dice_labels_schema;
 mod dice_v2;
 mod entropy_text;
 mod gitm_demo;
@@ -57,6 +58,7 @@ mod season;
 mod state_tables;
 mod three_turns;
 mod verify_mail;
+mod verify_tamper;
 mod wbts_demo;
 
 /// A file in `tests/` that is not a module of this binary would never run (`autotests = false`).

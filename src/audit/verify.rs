@@ -550,13 +550,12 @@ fn check_labels(
     };
     let before = problems.len();
     for r in &form.rolls {
-        if let Err(why) = crate::dice_labels::check(
-            grammar,
-            &r.label,
-            r.event_kind.as_deref(),
-            r.event_area.as_deref(),
-            &shown,
-        ) {
+        let under = crate::dice_labels::Under {
+            kind: r.event_kind.as_deref(),
+            area: r.event_area.as_deref(),
+            text: Some(&r.event),
+        };
+        if let Err(why) = crate::dice_labels::check(grammar, &r.label, &under, &shown) {
             problems.push(format!(
                 "the roll {} is not a label the rules of {} give for its event: {why} (the event: {})",
                 r.label, grammar.name, r.event

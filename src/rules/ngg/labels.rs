@@ -34,19 +34,19 @@ pub const GRAMMAR: crate::dice_labels::Grammar = crate::dice_labels::Grammar {
     name: "Napoleon's Greatest Gamble",
     kinds: &[
         crate::dice_labels::Kind {
-            pattern: "initiative/attack={n}/stack={place}",
+            pattern: "initiative/attack={n}/stack={place@text}",
             events: &["initiative"],
             dice: "d6",
             rule: "NGG 10.2",
         },
         crate::dice_labels::Kind {
-            pattern: "support/attack={n}/stack={place}",
+            pattern: "support/attack={n}/stack={place@text}",
             events: &["support"],
             dice: "d6",
             rule: "NGG 10.4",
         },
         crate::dice_labels::Kind {
-            pattern: "defence/attack={n}/stack={place}",
+            pattern: "defence/attack={n}/stack={place@text}",
             events: &["defence"],
             dice: "d6",
             rule: "NGG 10.6",

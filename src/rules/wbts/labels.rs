@@ -11,7 +11,7 @@ pub const GRAMMAR: Grammar = Grammar {
     name: "War Between the States",
     kinds: &[
         Kind {
-            pattern: "initiative/leader={id}",
+            pattern: "initiative/leader={id@text}",
             events: &["initiative"],
             dice: "d6",
             rule: "WBTS ground/initiative",
@@ -53,7 +53,7 @@ pub const GRAMMAR: Grammar = Grammar {
             rule: "WBTS naval/transit",
         },
         Kind {
-            pattern: "transit/ship={id}/step={n}",
+            pattern: "transit/ship={id@text}/step={n}",
             events: &["transit"],
             dice: "d6",
             rule: "WBTS naval/transit",
