@@ -49,6 +49,17 @@ fn report(game: &str, turns: u32, turn: u32, power: &str) -> Report {
 }
 
 impl Report {
+    /// A copy of the report's forms, to tamper with, written to a folder of its own.
+    fn copy(&self) -> Report {
+        let dir = tempfile::tempdir().unwrap();
+        Report {
+            scratch: dir.path().to_path_buf(),
+            _dir: dir,
+            text: self.text.clone(),
+            json: self.json.clone(),
+        }
+    }
+
     fn seed(&self) -> pbem::dice::Bytes32 {
         let header = self.json["dice"]["text"].as_str().unwrap();
         let hex = header
@@ -183,7 +194,8 @@ impl Report {
 /// The tamperings of one ruleset's report, each on a fresh copy: every one fails verify with its
 /// reason, and the untouched report passes.
 fn tampering_fails(game: &str, turns: u32, turn: u32, power: &str) {
-    let fresh = || report(game, turns, turn, power);
+    let base = report(game, turns, turn, power);
+    let fresh = || base.copy();
     let r = fresh();
     r.verify().success();
     let rolls = r.rolls();
@@ -256,6 +268,25 @@ fn tampering_fails(game: &str, turns: u32, turn: u32, power: &str) {
         out.contains("moved") || out.contains("removed"),
         "{game}: a moved roll line passed:\n{out}"
     );
+
+    // A forged decision in the JSON report: its roll's face, or its outcome.
+    let mut r = fresh();
+    let d = &mut r.json["decisions"][0];
+    assert!(d.is_object(), "{game}: the report has no decision");
+    match d["rolls"][0]["dice"][0]["face"].as_u64() {
+        Some(face) => d["rolls"][0]["dice"][0]["face"] = Value::from(face % 6 + 1),
+        None => {
+            let forged = format!("{} (forged)", d["text"].as_str().unwrap());
+            d["text"] = Value::from(forged);
+        }
+    }
+    fails_with(&r, "the JSON report's decision is no event of what happened");
+
+    // A forged decision in the text report's "Decisions taken for you".
+    let mut r = fresh();
+    let at = r.text.find("DECISIONS TAKEN FOR YOU\n- ").unwrap() + "DECISIONS TAKEN FOR YOU\n- ".len();
+    r.text.insert_str(at, "by order of the referee, ");
+    fails_with(&r, "the text report's decision is no event of what happened");
 }
 
 #[test]
@@ -315,4 +346,41 @@ fn a_combat_order_given_rounds_fails_verify() {
         out.contains("the roll combat-order/area=Passau/round=2 is not a label the rules of Empires in Arms give for its event: the kind combat-order has no key or part 'round=2'"),
         "{out}"
     );
+}
+
+/// Every report mail of every ruleset's demo, untouched, verifies: the grammar gives every label the
+/// rulesets roll, and each event's text agrees with its rolls.
+#[test]
+fn the_untouched_report_mails_of_every_ruleset_verify() {
+    for (game, turns) in [
+        ("ulm-1805", 2),
+        ("pog-1914", 4),
+        ("ngg-smolensk-1812", 3),
+        ("wbts-peninsula-1862", 3),
+        ("gitm-italy-1809", 3),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        pbem()
+            .args(["demo", "--game", game, "--turns", &turns.to_string(), "--dir"])
+            .arg(dir.path().join("d"))
+            .assert()
+            .success();
+        let outbox = dir.path().join("d").join(game).join("mail/outbox");
+        let mut mails: Vec<PathBuf> = fs::read_dir(&outbox)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.to_string_lossy().contains("-report-"))
+            .collect();
+        mails.sort();
+        assert!(mails.len() >= 2 * turns as usize, "{game}: {mails:?}");
+        for mail in mails {
+            let out = pbem().arg("verify").arg(&mail).output().unwrap();
+            assert!(
+                out.status.success(),
+                "{}: {}",
+                mail.display(),
+                String::from_utf8_lossy(&out.stdout)
+            );
+        }
+    }
 }

@@ -41,6 +41,9 @@ pub struct ReportForm {
     /// The events of "What happened" whose text gives dice ("rolls 5") but that list no roll: a roll
     /// line was deleted.
     pub unrolled: Vec<String>,
+    /// The entries of "Decisions taken for you" that are no event of "What happened" (text, HTML)
+    /// or of `events` (JSON): a decision's roll or outcome written there alone.
+    pub forged_decisions: Vec<String>,
     /// The ruleset the report names: the JSON report's `ruleset.id`, or the ruleset whose name opens
     /// the second line of a text report ("Paths of Glory - game pog-1914 - turn 1").
     pub ruleset: Option<String>,
@@ -175,6 +178,7 @@ fn from_text(form: Form, text: &str) -> Result<ReportForm> {
         rolls: parse_rolls(text),
         announces,
         unrolled: unrolled_events(text, grammar),
+        forged_decisions: decisions_not_in_events(text),
         ruleset,
         places: None,
         powers: None,
@@ -284,6 +288,51 @@ fn unrolled_events(text: &str, grammar: Option<&Grammar>) -> Vec<String> {
     out
 }
 
+/// The entries of the "Decisions taken for you" section (each `- text [citation]`) whose text is
+/// the text of no event of "What happened".
+fn decisions_not_in_events(text: &str) -> Vec<String> {
+    let squash = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut events = BTreeSet::new();
+    let mut decisions = Vec::new();
+    let mut section = "";
+    for line in text.lines() {
+        let t = line.trim();
+        let lower = t.to_ascii_lowercase();
+        if lower == "what happened" || lower == "decisions taken for you" {
+            section = if lower == "what happened" {
+                "events"
+            } else {
+                "decisions"
+            };
+            continue;
+        }
+        if AFTER_EVENTS.contains(&lower.as_str()) {
+            section = "";
+            continue;
+        }
+        if t.is_empty() || t.starts_with('[') || t.starts_with("roll ") {
+            continue;
+        }
+        let item = t.strip_prefix("- ").unwrap_or(t);
+        match section {
+            "events" => {
+                events.insert(squash(item));
+            }
+            "decisions" => {
+                // The citation in brackets ends the line: what is before it is the event's text.
+                let said = match item.rfind(" [") {
+                    Some(i) if item.ends_with(']') => &item[..i],
+                    _ => item,
+                };
+                decisions.push(squash(said));
+            }
+            _ => {}
+        }
+    }
+    decisions.retain(|d| !events.contains(d));
+    decisions
+}
+
 /// The commitment for `turn` that a report announces ("Dice commitment for turn N: ...").
 pub fn announced_commitment(report: &str, turn: u32) -> Option<String> {
     let prefix = format!("Dice commitment for turn {turn}: ");
@@ -347,6 +396,14 @@ fn from_json(text: &str) -> Result<ReportForm> {
         }
     }
     let (places, powers) = board_of(text, &v);
+    let events: Vec<&serde_json::Value> = v["events"].as_array().into_iter().flatten().collect();
+    let forged_decisions = v["decisions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|d| !events.contains(d))
+        .map(|d| d["text"].as_str().unwrap_or("").to_string())
+        .collect();
     let next = &v["next"];
     let announces = match (next["turn"].as_u64(), next["commitment"].as_str()) {
         (Some(t), Some(c)) if !c.is_empty() => u32::try_from(t).ok().map(|t| (t, c.to_string())),
@@ -358,6 +415,7 @@ fn from_json(text: &str) -> Result<ReportForm> {
         rolls,
         announces,
         unrolled,
+        forged_decisions,
         ruleset,
         places: Some(places),
         powers: Some(powers),

@@ -423,6 +423,12 @@ pub fn verify(
                 f.form.name()
             ));
         }
+        for d in &f.forged_decisions {
+            problems.push(format!(
+                "the {} report's decision is no event of what happened (a decision's roll or outcome was written there alone): {d}",
+                f.form.name()
+            ));
+        }
         let mut seen = std::collections::BTreeSet::new();
         for r in &f.rolls {
             if !seen.insert(r.label.as_str()) {
