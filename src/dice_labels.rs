@@ -164,7 +164,12 @@ pub struct Under<'a> {
 
 /// Whether `label` is one `grammar` produces for a roll under the event `under`, given what the
 /// report shows; else a sentence saying why not.
-pub fn check(grammar: &Grammar, label: &str, under: &Under<'_>, shown: &Shown) -> Result<(), String> {
+pub fn check(
+    grammar: &Grammar,
+    label: &str,
+    under: &Under<'_>,
+    shown: &Shown,
+) -> Result<(), String> {
     let event_kind = under.kind;
     let parts: Vec<&str> = label.split('/').collect();
     let mut best: Option<(Miss, &Kind)> = None;
@@ -362,12 +367,7 @@ fn names(text: &str, value: &str) -> bool {
 }
 
 /// Whether `value` is a value of `placeholder`.
-fn value_fits(
-    placeholder: &str,
-    key: &str,
-    value: &str,
-    shown: &Shown,
-) -> Result<(), String> {
+fn value_fits(placeholder: &str, key: &str, value: &str, shown: &Shown) -> Result<(), String> {
     match placeholder {
         "place" => match &shown.places {
             Some(places) if !places.contains(value) => Err(format!(
@@ -570,10 +570,17 @@ mod tests {
 
     #[test]
     fn labels_the_grammar_gives_pass() {
-        assert_eq!(ck("combat-order/area=Passau", "combat-order", Some("Passau")), Ok(()));
+        assert_eq!(
+            ck("combat-order/area=Passau", "combat-order", Some("Passau")),
+            Ok(())
+        );
         assert_eq!(ck("combat/area=Ulm/round=3", "round", Some("Ulm")), Ok(()));
         assert_eq!(
-            ck("combat/area=Ulm/round=3/phase=insurrection", "round", Some("Ulm")),
+            ck(
+                "combat/area=Ulm/round=3/phase=insurrection",
+                "round",
+                Some("Ulm")
+            ),
             Ok(())
         );
         assert_eq!(ck("fire/side=attacker/power=france", "fire", None), Ok(()));
@@ -582,7 +589,12 @@ mod tests {
 
     #[test]
     fn a_key_the_kind_lacks_is_named() {
-        let e = ck("combat-order/area=Passau/round=2", "combat-order", Some("Passau")).unwrap_err();
+        let e = ck(
+            "combat-order/area=Passau/round=2",
+            "combat-order",
+            Some("Passau"),
+        )
+        .unwrap_err();
         assert!(e.contains("has no key or part 'round=2'"), "{e}");
     }
 
@@ -612,7 +624,10 @@ mod tests {
 
     #[test]
     fn a_value_bound_to_the_text_must_be_named_there() {
-        assert_eq!(ck("fire/side=attacker/power=france/unit=FR-II", "fire", None), Ok(()));
+        assert_eq!(
+            ck("fire/side=attacker/power=france/unit=FR-II", "fire", None),
+            Ok(())
+        );
         let e = ck("fire/side=attacker/power=austria", "fire", None).unwrap_err();
         assert!(e.contains("not named by its event's text"), "{e}");
         let e = ck("fire/side=attacker/power=france/unit=FR-I", "fire", None).unwrap_err();

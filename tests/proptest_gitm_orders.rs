@@ -136,6 +136,8 @@ fn resolve_ok(files: Vec<PowerOrders>) -> Result<(), TestCaseError> {
     let resolution = resolved.unwrap();
     let held = crate::support::labels_hold(game, state, &resolution.events);
     prop_assert!(held.is_ok(), "{}", held.unwrap_err());
+    let shown = crate::support::rolls_shown_or_sealed(&resolution.events);
+    prop_assert!(shown.is_ok(), "{}", shown.unwrap_err());
     let next = resolution.next;
     prop_assert!(
         game.check_state(&next).is_empty(),

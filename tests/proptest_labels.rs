@@ -164,6 +164,8 @@ fn labels_are_unique(name: &'static str, picks: &[u16], seed: u64) -> Result<(),
     }
     let held = crate::support::labels_hold(game, state, &resolution.events);
     prop_assert!(held.is_ok(), "{}", held.unwrap_err());
+    let shown = crate::support::rolls_shown_or_sealed(&resolution.events);
+    prop_assert!(shown.is_ok(), "{}", shown.unwrap_err());
     Ok(())
 }
 

@@ -144,5 +144,7 @@ proptest! {
         prop_assert!(r.events.iter().any(|e| e.rule == "NGG 10.9"));
         let held = crate::support::labels_hold(game, state, &r.events);
         prop_assert!(held.is_ok(), "{}", held.unwrap_err());
+        let shown = crate::support::rolls_shown_or_sealed(&r.events);
+        prop_assert!(shown.is_ok(), "{}", shown.unwrap_err());
     }
 }

@@ -243,6 +243,8 @@ proptest! {
         }
         let held = crate::support::labels_hold(game, state, &resolution.events);
         prop_assert!(held.is_ok(), "{}", held.unwrap_err());
+        let shown = crate::support::rolls_shown_or_sealed(&resolution.events);
+        prop_assert!(shown.is_ok(), "{}", shown.unwrap_err());
         prop_assert!(game.check_state(&resolution.next).is_empty(), "{:?}", game.check_state(&resolution.next));
     }
 }

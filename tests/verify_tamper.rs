@@ -24,7 +24,14 @@ struct Report {
 fn report(game: &str, turns: u32, turn: u32, power: &str) -> Report {
     let dir = tempfile::tempdir().unwrap();
     pbem()
-        .args(["demo", "--game", game, "--turns", &turns.to_string(), "--dir"])
+        .args([
+            "demo",
+            "--game",
+            game,
+            "--turns",
+            &turns.to_string(),
+            "--dir",
+        ])
         .arg(dir.path().join("d"))
         .assert()
         .success();
@@ -34,10 +41,9 @@ fn report(game: &str, turns: u32, turn: u32, power: &str) -> Report {
         .join(game)
         .join(format!("turns/{turn}/reports"));
     let text = fs::read_to_string(reports.join(format!("{power}.txt"))).unwrap();
-    let json = serde_json::from_str(
-        &fs::read_to_string(reports.join(format!("{power}.json"))).unwrap(),
-    )
-    .unwrap();
+    let json =
+        serde_json::from_str(&fs::read_to_string(reports.join(format!("{power}.json"))).unwrap())
+            .unwrap();
     let scratch = dir.path().join("scratch");
     fs::create_dir_all(&scratch).unwrap();
     Report {
@@ -280,13 +286,20 @@ fn tampering_fails(game: &str, turns: u32, turn: u32, power: &str) {
             d["text"] = Value::from(forged);
         }
     }
-    fails_with(&r, "the JSON report's decision is no event of what happened");
+    fails_with(
+        &r,
+        "the JSON report's decision is no event of what happened",
+    );
 
     // A forged decision in the text report's "Decisions taken for you".
     let mut r = fresh();
-    let at = r.text.find("DECISIONS TAKEN FOR YOU\n- ").unwrap() + "DECISIONS TAKEN FOR YOU\n- ".len();
+    let at =
+        r.text.find("DECISIONS TAKEN FOR YOU\n- ").unwrap() + "DECISIONS TAKEN FOR YOU\n- ".len();
     r.text.insert_str(at, "by order of the referee, ");
-    fails_with(&r, "the text report's decision is no event of what happened");
+    fails_with(
+        &r,
+        "the text report's decision is no event of what happened",
+    );
 }
 
 #[test]
@@ -336,9 +349,14 @@ fn a_combat_order_given_rounds_fails_verify() {
         .find(|e| e["rolls"][0]["label"] == new)
         .unwrap()["rolls"][0]["dice"][0]["face"]
         .to_string();
-    r.text = r.text.replace(&format!("key {before}"), &format!("key {after}"));
+    r.text = r
+        .text
+        .replace(&format!("key {before}"), &format!("key {after}"));
     for e in r.json["events"].as_array_mut().unwrap() {
-        let t = e["text"].as_str().unwrap().replace(&format!("key {before}"), &format!("key {after}"));
+        let t = e["text"]
+            .as_str()
+            .unwrap()
+            .replace(&format!("key {before}"), &format!("key {after}"));
         e["text"] = Value::from(t);
     }
     let out = String::from_utf8(r.verify().code(4).get_output().stdout.clone()).unwrap();
@@ -361,7 +379,14 @@ fn the_untouched_report_mails_of_every_ruleset_verify() {
     ] {
         let dir = tempfile::tempdir().unwrap();
         pbem()
-            .args(["demo", "--game", game, "--turns", &turns.to_string(), "--dir"])
+            .args([
+                "demo",
+                "--game",
+                game,
+                "--turns",
+                &turns.to_string(),
+                "--dir",
+            ])
             .arg(dir.path().join("d"))
             .assert()
             .success();

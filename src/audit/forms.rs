@@ -318,6 +318,8 @@ fn decisions_not_in_events(text: &str) -> Vec<String> {
             "events" => {
                 events.insert(squash(item));
             }
+            // The bundled templates' line for a report without decisions.
+            "decisions" if item == "None." => {}
             "decisions" => {
                 // The citation in brackets ends the line: what is before it is the event's text.
                 let said = match item.rfind(" [") {
@@ -359,9 +361,7 @@ fn from_json(text: &str) -> Result<ReportForm> {
         let event_area = e["area"].as_str().map(str::to_string);
         let listed = e["rolls"].as_array().map_or(0, Vec::len);
         let always = grammar.is_some_and(|g| {
-            event_kind
-                .as_deref()
-                .is_some_and(|k| g.rolled.contains(&k))
+            event_kind.as_deref().is_some_and(|k| g.rolled.contains(&k))
                 || !g.numbers_in_text(&event).is_empty()
         });
         if listed == 0 && always {

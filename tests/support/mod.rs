@@ -220,7 +220,8 @@ pub fn labels_hold(
     state: &pbem::game::state::State,
     events: &[pbem::engine::event::Event],
 ) -> Result<(), String> {
-    let grammar = pbem::rules::label_grammar(game.ruleset.id()).expect("every ruleset has a grammar");
+    let grammar =
+        pbem::rules::label_grammar(game.ruleset.id()).expect("every ruleset has a grammar");
     let shown = pbem::dice_labels::Shown {
         places: Some(game.map.areas.iter().map(|a| a.id.clone()).collect()),
         powers: Some(game.config.power_ids().map(str::to_string).collect()),
@@ -231,5 +232,24 @@ pub fn labels_hold(
         Ok(())
     } else {
         Err(problems.join("\n"))
+    }
+}
+
+/// Every roll of a resolution's `events` reaches a player: its event is shown to some power, or the
+/// roll is sealed (counted and committed in the header, published by `pbem unseal`).
+pub fn rolls_shown_or_sealed(events: &[pbem::engine::event::Event]) -> Result<(), String> {
+    let hidden: Vec<String> = events
+        .iter()
+        .filter(|e| e.visible_to.is_empty())
+        .flat_map(|e| e.rolls.iter().filter(|r| !r.sealed))
+        .map(|r| r.label.clone())
+        .collect();
+    if hidden.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "rolls in no report and not sealed: {}",
+            hidden.join(", ")
+        ))
     }
 }
