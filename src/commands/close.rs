@@ -39,6 +39,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     let _lock = GameLock::acquire(&game.dir)?;
     let turn = game.current_turn()?;
+    crate::game::scheme::check(&game, turn)?;
     if game.is_resolved(turn) {
         bail!("turn {turn} is already resolved");
     }

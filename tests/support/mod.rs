@@ -69,6 +69,27 @@ pub fn add_to_config(game: &Path, toml: &str) {
     fs::write(path, text).unwrap();
 }
 
+/// Appends a `[dice]` table to game.toml as if the game had been made with it: the scheme fixed
+/// with each unresolved turn's commitment (`turns/<t>/scheme.toml`) is fixed anew under it.
+pub fn set_dice(game: &Path, toml: &str) {
+    add_to_config(game, toml);
+    let loaded = load(game);
+    for entry in fs::read_dir(game.join("turns")).unwrap() {
+        let dir = entry.unwrap().path();
+        let Some(turn) = dir
+            .file_name()
+            .and_then(|n| n.to_str()?.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if dir.join("commitment").is_file() && !dir.join("record.toml").is_file() {
+            let c = fs::read_to_string(dir.join("commitment")).unwrap();
+            let _ = fs::remove_file(dir.join("scheme.toml"));
+            pbem::game::scheme::fix(&loaded, turn, c.trim()).unwrap();
+        }
+    }
+}
+
 /// Sets a key of the [deadline] table (late_orders = "hold", for instance).
 pub fn set_deadline_key(game: &Path, key: &str, value: &str) {
     let path = game.join("game.toml");
