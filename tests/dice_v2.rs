@@ -462,3 +462,38 @@ fn closing_before_the_deadline_needs_early() {
         .success();
     assert!(game.join("turns/1/close.toml").exists());
 }
+
+/// A submission ingested after the close is answered "the turn is closed" and never filed for the
+/// turn: the orders that stand are the closing list's.
+#[test]
+fn a_submission_after_the_close_is_answered_the_turn_is_closed() {
+    let (t, game) = game();
+    set_dice(&game, "\n[dice]\nscheme = \"pbem-dice/v2\"\n");
+    pbem().arg("close").arg(&game).assert().success();
+    let close = fs::read(game.join("turns/1/close.toml")).unwrap();
+    let after = write(
+        t.path(),
+        "after.eml",
+        eml(
+            "france@example.org",
+            "Sat, 5 Dec 2026 18:00:00 +0100",
+            "fr-after@example.org",
+            &format!("{}entropy too late\n", header("france", FRANCE_PW, 1)),
+        ),
+    );
+    pbem()
+        .arg("ingest")
+        .arg(&game)
+        .arg(&after)
+        .assert()
+        .success();
+    assert!(!game.join("orders/1/france.txt").exists());
+    let acks = support::acks(&game);
+    let (_, ack) = acks
+        .iter()
+        .find(|(n, _)| n.contains("-ack-france-"))
+        .expect("France is answered");
+    assert!(ack.contains("the turn is closed"), "{ack}");
+    assert!(!ack.contains("These orders now stand"), "{ack}");
+    assert_eq!(fs::read(game.join("turns/1/close.toml")).unwrap(), close);
+}
