@@ -1,6 +1,6 @@
 //! pbem-dice/v1: auditable dice. Every roll of a turn comes from its own ChaCha20 stream, seeded from
 //! the turn seed and the roll's label, so that a player can re-derive the rolls he saw with nothing but
-//! the revealed secret, the players' entropy and the labels. See README "Auditing the dice".
+//! the revealed secret, the players' entropy and the labels. See docs/DICE.md.
 //!
 //! This module is the only source of randomness of a resolution. It must never use `rand`'s samplers
 //! (`gen_range` and friends change between versions): only `from_seed` and `next_u32`.
@@ -34,7 +34,7 @@ pub fn commitment(game: &str, turn: u32, secret: &Bytes32) -> Bytes32 {
 }
 
 /// `E_p = H("pbem-dice/v1/entropy", text)`. `text` is the entropy text as the orders header reads it
-/// (README "The entropy text": separators at either end already dropped); the trim here changes nothing
+/// (docs/DICE.md, "The entropy text": separators at either end already dropped); the trim here changes nothing
 /// for such a text.
 pub fn entropy(text: &str) -> Bytes32 {
     tuple_hash(&[b"pbem-dice/v1/entropy", text.trim().as_bytes()])
@@ -129,7 +129,7 @@ pub fn fresh_secret() -> std::io::Result<Bytes32> {
 
 #[cfg(test)]
 mod tests {
-    //! The test vectors of DESIGN.md and README "Auditing the dice".
+    //! The test vectors of DESIGN.md and docs/DICE.md.
     use super::*;
 
     fn r3() -> Bytes32 {

@@ -1,4 +1,4 @@
-//! pbem-dice/v2: a closed entropy set (README "Auditing the dice"). v2 keeps v1's tuple hash,
+//! pbem-dice/v2: a closed entropy set (docs/DICE.md). v2 keeps v1's tuple hash,
 //! commitment, event keys, rolls and shuffles (`dice.rs`), and changes how the turn seed is made: at
 //! the deadline the referee mails every player the closing list (each power with orders in, the digest
 //! of its orders as filed and its entropy), and the seed is made of that list's hash `X_t`, so that
@@ -18,7 +18,7 @@ pub struct Closed {
     pub entropy: Option<Bytes32>,
 }
 
-/// `E_p = H("pbem-dice/v2/entropy", text)`, text as README "The entropy text" defines it.
+/// `E_p = H("pbem-dice/v2/entropy", text)`, text as docs/DICE.md, "The entropy text" defines it.
 pub fn entropy(text: &str) -> Bytes32 {
     tuple_hash(&[b"pbem-dice/v2/entropy", text.as_bytes()])
 }
@@ -60,7 +60,7 @@ pub fn turn_seed(
 
 #[cfg(test)]
 mod tests {
-    //! The v2 vectors of README "Auditing the dice".
+    //! The v2 vectors of docs/DICE.md.
     use super::*;
     use crate::dice::{to_hex, Roller};
     use sha2::{Digest, Sha256};

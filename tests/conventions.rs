@@ -1,5 +1,5 @@
 //! Issue 22.4: the conventions of a command-line tool. Every `--help` shows its examples one per
-//! line; the exit codes are README's table, which the program and `--help` agree with; shell
+//! line; the exit codes are the referee's guide's table, which the program and `--help` agree with; shell
 //! completions and a man page; `--quiet` and `--verbose`; colour and progress only on a terminal,
 //! colour never with `NO_COLOR`.
 
@@ -67,13 +67,13 @@ fn every_help_shows_its_examples_one_per_line() {
     }
 }
 
-/// The rows of README's "Exit codes" table: (code, meaning).
-fn readme_exit_codes() -> Vec<(u8, String)> {
-    let readme = fs::read_to_string("README.md").unwrap();
-    let section = readme
+/// The rows of the referee's guide's "Exit codes" table: (code, meaning).
+fn guide_exit_codes() -> Vec<(u8, String)> {
+    let guide = fs::read_to_string("docs/REFEREE.md").unwrap();
+    let section = guide
         .split("\n## Exit codes\n")
         .nth(1)
-        .expect("README.md has a section ## Exit codes");
+        .expect("docs/REFEREE.md has a section ## Exit codes");
     section
         .lines()
         .skip_while(|l| !l.starts_with('|'))
@@ -86,12 +86,12 @@ fn readme_exit_codes() -> Vec<(u8, String)> {
 }
 
 #[test]
-fn the_exit_codes_are_the_readme_table_and_help_and_mail_md_agree() {
+fn the_exit_codes_are_the_guide_s_table_and_help_and_mail_md_agree() {
     let table: Vec<(u8, String)> = exit::TABLE
         .iter()
         .map(|(c, m)| (*c, m.to_string()))
         .collect();
-    assert_eq!(readme_exit_codes(), table);
+    assert_eq!(guide_exit_codes(), table);
     let help = stdout_of(&["--help"]);
     for (code, meaning) in exit::TABLE {
         assert!(help.contains(&format!("  {code}  {meaning}")), "{help}");

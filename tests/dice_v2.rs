@@ -1,4 +1,4 @@
-//! pbem-dice/v2 through the binary (README "Auditing the dice"): `pbem close` mails the closing list
+//! pbem-dice/v2 through the binary (docs/DICE.md): `pbem close` mails the closing list
 //! before anything is resolved, the seed is made of exactly that list, and each player proves from his
 //! own mail that the orders and entropy that stood are the last he sent.
 

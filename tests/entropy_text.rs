@@ -1,5 +1,5 @@
-//! The entropy text of an orders file, exactly (README "Auditing the dice", "The entropy text"): the
-//! vectors of the README, each read from an orders file the way `pbem` reads it and hashed into `E_p`.
+//! The entropy text of an orders file, exactly (docs/DICE.md, "The entropy text"): the
+//! vectors of docs/DICE.md, each read from an orders file the way `pbem` reads it and hashed into `E_p`.
 
 /// `(the entropy line as written, the entropy text, E_p under pbem-dice/v1)`.
 const VECTORS: [(&str, &str, &str); 8] = [

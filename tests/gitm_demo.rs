@@ -2,35 +2,21 @@
 //! gitm-italy-1809` resolves three campaign turns with the bundled sample orders, writes every report
 //! (one per player of France, GITM 4.6), brings about what the issue lists (noisy sightings, the
 //! deputy's order overruled, defaults, a forced march, a withdrawal, a pursuit, the armies meeting in
-//! G7-V6), and the audit re-derives every roll, sealed ones included; `resolve --force` gives the
-//! same bytes again; `check` locates a bad order by file, line and column.
+//! G7-V6); `check` locates a bad order by file, line and column. The audit and a forced rerun, as
+//! for every ruleset: `rulesets.rs`.
 
 use crate::support;
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use support::{pbem, tree};
+use crate::rulesets::{demo, resolved, GITM};
+use support::pbem;
 
-const GAME: &str = "gitm-italy-1809";
 const REPORTS: [&str; 4] = ["france.eugene", "france.macdonald", "austria", "naples"];
 
 fn gitm_demo(turns: u32) -> (tempfile::TempDir, PathBuf) {
-    let tmp = tempfile::tempdir().unwrap();
-    pbem()
-        .args([
-            "demo",
-            "--game",
-            GAME,
-            "--turns",
-            &turns.to_string(),
-            "--dir",
-        ])
-        .arg(tmp.path().join("d"))
-        .assert()
-        .success();
-    let game = tmp.path().join("d").join(GAME);
-    (tmp, game)
+    demo(&GITM, turns)
 }
 
 fn log(game: &Path, turn: u32) -> String {
@@ -43,7 +29,7 @@ fn report(game: &Path, turn: u32, who: &str) -> String {
 
 #[test]
 fn gitm_demo_resolves_three_turns_with_a_report_for_each_player() {
-    let (_t, game) = gitm_demo(3);
+    let game = resolved(&GITM);
     let schema: serde_json::Value =
         serde_json::from_str(include_str!("../schema/report-v1.schema.json")).unwrap();
     let validator = jsonschema::validator_for(&schema).unwrap();
@@ -77,7 +63,7 @@ fn gitm_demo_resolves_three_turns_with_a_report_for_each_player() {
 
 #[test]
 fn gitm_demo_brings_about_what_the_issue_lists() {
-    let (_t, game) = gitm_demo(3);
+    let game = resolved(&GITM);
     let all: String = (1..=3).map(|t| log(&game, t)).collect();
     for (rule, what) in [
         ("GITM 4.1", "noisy sightings"),
@@ -121,7 +107,7 @@ fn gitm_demo_brings_about_what_the_issue_lists() {
 
 #[test]
 fn gitm_each_player_sees_what_his_own_command_sees() {
-    let (_t, game) = gitm_demo(1);
+    let game = resolved(&GITM);
     let eugene = report(&game, 1, "france.eugene");
     let macdonald = report(&game, 1, "france.macdonald");
     let austria = report(&game, 1, "austria");
@@ -132,19 +118,6 @@ fn gitm_each_player_sees_what_his_own_command_sees() {
     // A side never sees the other's sightings nor its unit ids in them.
     assert!(!austria.contains("of austria in"), "{austria}");
     assert!(macdonald.contains("player macdonald"));
-}
-
-#[test]
-fn gitm_demo_audits_and_reresolves_to_the_same_bytes() {
-    let (_t, game) = gitm_demo(3);
-    pbem().arg("audit").arg(&game).assert().success();
-    let before = tree(&game.join("turns/3"));
-    pbem()
-        .args(["resolve", "--turn", "3", "--force"])
-        .arg(&game)
-        .assert()
-        .success();
-    assert_eq!(before, tree(&game.join("turns/3")));
 }
 
 #[test]

@@ -1,77 +1,34 @@
-//! The Paths of Glory scenario end to end through the CLI: `pbem demo --game pog-1914` resolves four
-//! actions with the bundled sample orders, writes every report for both players, and the audit
-//! re-derives every roll; the reports of the first action are kept as snapshots.
+//! The Paths of Glory scenario end to end through the CLI, beyond what every ruleset's scenario shows
+//! (`rulesets.rs`): its four sample actions alternate and bring about the combat rules, `status`
+//! names the side not due, and the reports of the first action are kept as snapshots.
 
 use crate::support;
 
 use std::fs;
-use std::path::{Path, PathBuf};
 
-use support::{pbem, tree};
+use crate::rulesets::{demo, POG};
+use support::pbem;
 
-const POWERS: [&str; 2] = ["central", "allies"];
-
-fn pog_demo(turns: u32) -> (tempfile::TempDir, PathBuf) {
-    let tmp = tempfile::tempdir().unwrap();
-    pbem()
-        .args([
-            "demo",
-            "--game",
-            "pog-1914",
-            "--turns",
-            &turns.to_string(),
-            "--dir",
-        ])
-        .arg(tmp.path().join("d"))
-        .assert()
-        .success();
-    let game = tmp.path().join("d").join("pog-1914");
-    (tmp, game)
-}
-
-fn report(game: &Path, turn: u32, power: &str, ext: &str) -> String {
-    fs::read_to_string(game.join(format!("turns/{turn}/reports/{power}.{ext}"))).unwrap()
-}
-
-fn log(game: &Path, turn: u32) -> String {
-    fs::read_to_string(game.join(format!("turns/{turn}/log.toml"))).unwrap()
+fn report(turn: u32, power: &str, ext: &str) -> String {
+    POG.report(turn, power, ext)
 }
 
 #[test]
-fn pog_demo_resolves_four_actions_with_every_report_for_both_players() {
-    let (_t, game) = pog_demo(4);
-    let schema: serde_json::Value =
-        serde_json::from_str(include_str!("../schema/report-v1.schema.json")).unwrap();
-    let validator = jsonschema::validator_for(&schema).unwrap();
-    for turn in 1..=4 {
-        assert!(game.join(format!("turns/{turn}/record.toml")).is_file());
-        for p in POWERS {
-            for ext in ["txt", "html", "json", "svg"] {
-                assert!(
-                    !report(&game, turn, p, ext).is_empty(),
-                    "turn {turn} {p}.{ext}"
-                );
-            }
-            let json: serde_json::Value =
-                serde_json::from_str(&report(&game, turn, p, "json")).unwrap();
-            let errors: Vec<String> = validator
-                .iter_errors(&json)
-                .map(|e| e.to_string())
-                .collect();
-            assert!(errors.is_empty(), "turn {turn} {p}: {errors:?}");
-            assert_eq!(json["ruleset"]["id"], "pog");
+fn pog_demo_alternates_the_actions_and_every_report_holds_a_position() {
+    for turn in 1..=POG.turns {
+        for p in POG.reports {
+            let json: serde_json::Value = serde_json::from_str(&report(turn, p, "json")).unwrap();
             assert!(json["position"].as_array().is_some_and(|a| !a.is_empty()));
         }
     }
     // The actions alternate: central, allies, central, allies; central is to act in turn 5.
-    let state5 = fs::read_to_string(game.join("turns/5/state.toml")).unwrap();
+    let state5 = POG.read("turns/5/state.toml");
     assert!(state5.contains("active = \"central\""), "{state5}");
 }
 
 #[test]
 fn pog_demo_actions_bring_about_the_combat_rules() {
-    let (_t, game) = pog_demo(4);
-    let all: String = (1..=4).map(|t| log(&game, t)).collect();
+    let all = POG.logs();
     for rule in [
         "PoG 11.1.4",   // control on the way and at the end
         "PoG 11.2.2.1", // an entrenching roll
@@ -93,21 +50,8 @@ fn pog_demo_actions_bring_about_the_combat_rules() {
 }
 
 #[test]
-fn pog_demo_audits_and_reresolves_to_the_same_bytes() {
-    let (_t, game) = pog_demo(2);
-    pbem().arg("audit").arg(&game).assert().success();
-    let before = tree(&game.join("turns/2"));
-    pbem()
-        .args(["resolve", "--turn", "2", "--force"])
-        .arg(&game)
-        .assert()
-        .success();
-    assert_eq!(before, tree(&game.join("turns/2")));
-}
-
-#[test]
 fn pog_status_names_the_side_not_due() {
-    let (_t, game) = pog_demo(1);
+    let (_t, game) = demo(&POG, 1);
     let out = pbem()
         .arg("status")
         .arg(&game)
@@ -150,15 +94,8 @@ fn pog_status_names_the_side_not_due() {
 
 #[test]
 fn pog_reports_of_the_first_action_are_stable() {
-    let (_t, game) = pog_demo(1);
-    insta::assert_snapshot!(
-        "pog_report_central_turn_1_txt",
-        report(&game, 1, "central", "txt")
-    );
-    insta::assert_snapshot!(
-        "pog_report_allies_turn_1_txt",
-        report(&game, 1, "allies", "txt")
-    );
+    insta::assert_snapshot!("pog_report_central_turn_1_txt", report(1, "central", "txt"));
+    insta::assert_snapshot!("pog_report_allies_turn_1_txt", report(1, "allies", "txt"));
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! Dice labels are unique by construction (README "Auditing the dice"): over random orders of both
+//! Dice labels are unique by construction (docs/DICE.md): over random orders of both
 //! rulesets' demo games (moves along random walks of the map, fleets that re-enter seas, attacks,
 //! naval attacks by `engage`, moves and attacks of insurrection corps for their special land phase,
 //! entrenching) and random seeds, a turn resolves, and no label is listed twice among its rolls.

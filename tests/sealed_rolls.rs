@@ -1,4 +1,4 @@
-//! Sealed rolls (README "Sealed rolls"): a ruleset's roll that no report shows, checked by audit,
+//! Sealed rolls (docs/DICE.md, "Sealed rolls"): a ruleset's roll that no report shows, checked by audit,
 //! counted and committed to in every report's header, published by `pbem unseal` and checked by
 //! `pbem verify --sealed`. EiA and PoG roll no sealed dice (GITM's detection will); a test ruleset
 //! here wraps EiA and adds one sealed detection roll a turn, seen by every power.

@@ -1,4 +1,4 @@
-//! `pbem verify` on what a player holds (README "Auditing the dice"): the report mail as any client
+//! `pbem verify` on what a player holds (docs/DICE.md): the report mail as any client
 //! saves it, each form of the report, the anchors of the commitment, and his own orders. Every
 //! tampering case is caught by the player's own `verify` from his own mail.
 

@@ -37,7 +37,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// Exit codes of pbem. [`exit::TABLE`] is what README.md's table and `pbem --help` say (a test
+/// Exit codes of pbem. [`exit::TABLE`] is what docs/REFEREE.md's table and `pbem --help` say (a test
 /// holds them equal).
 pub mod exit {
     pub const OK: u8 = 0;
@@ -52,7 +52,7 @@ pub mod exit {
     /// `send` (or `turn`, which sends) left messages undelivered; a rerun sends the rest.
     pub const UNDELIVERED: u8 = 5;
 
-    /// Every exit code with its meaning, as README.md lists them.
+    /// Every exit code with its meaning, as docs/REFEREE.md lists them.
     pub const TABLE: [(u8, &str); 6] = [
         (OK, "success"),
         (ERROR, "error: the message on stderr says what went wrong"),

@@ -332,7 +332,7 @@ pub fn replace_player(
     // A power with several players changes one of them by a dated entry of game.toml instead.
     anyhow::ensure!(
         !config.power(power).is_some_and(|p| p.has_commands()),
-        "{power} has several players ([[power.player]] in game.toml): give one a new address or password from a turn on with a [[power.player.change]] entry (README \"Players under a power\")"
+        "{power} has several players ([[power.player]] in game.toml): give one a new address or password from a turn on with a [[power.player.change]] entry (docs/REFEREE.md, \"Players under a power\")"
     );
     let password = crate::auth::fresh_password()?;
     let from = config

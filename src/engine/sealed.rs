@@ -4,7 +4,7 @@
 //! counts them and commits to them (`sealed: N SHA`); `pbem unseal` writes the sealed list, which a
 //! player checks with `pbem verify --sealed`.
 //!
-//! The scheme (README "Sealed rolls"), `H` as pbem-dice/v1's:
+//! The scheme (docs/DICE.md, "Sealed rolls"), `H` as pbem-dice/v1's:
 //! - the referee's secret of a turn is made from a sealing secret `Q_t` (32 random bytes,
 //!   `secret/<t>.seal`): `R_t = H("pbem-dice/sealed/secret", Q_t)`, so the commitment `C_t` to `R_t`
 //!   published before the orders fixes `Q_t` too, while revealing `R_t` reveals nothing of `Q_t`;

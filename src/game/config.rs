@@ -55,7 +55,7 @@ pub struct GameConfig {
     /// read from game.toml.
     #[serde(skip)]
     pub passwords_withheld: bool,
-    /// The dice scheme (README "Auditing the dice"); pbem-dice/v1 when the table is absent.
+    /// The dice scheme (docs/DICE.md); pbem-dice/v1 when the table is absent.
     #[serde(default, skip_serializing_if = "DiceConfig::is_v1")]
     pub dice: DiceConfig,
 }

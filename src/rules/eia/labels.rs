@@ -1,6 +1,6 @@
 //! The dice labels of an EiA turn (pbem-dice/v1). Labels are fixed by the rules, unique within a turn,
 //! and name only what a power who sees the event knows: the area, the round, the side, the unit that
-//! marches. README "Auditing the dice" lists them as a table.
+//! marches. docs/DICE.md lists them as a table.
 //!
 //! | kind        | keys in order (land labels of the special insurrection phase end in `phase`) | dice                                   | rule        |
 //! |-------------|---------------------|----------------------------------------|-------------|

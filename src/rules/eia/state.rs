@@ -105,7 +105,7 @@ pub enum CorpsKind {
     Cossack,
     Freikorps,
     /// EiA 7.5.2.11 names guerrillas among the forces in a city that reinforce; pbem models them as a
-    /// kind of corps (README, "Garrisons and guerrillas").
+    /// kind of corps (docs/rules/eia.md, "Garrisons and guerrillas").
     Guerrilla,
 }
 

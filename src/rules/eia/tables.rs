@@ -34,7 +34,7 @@ pub struct Tables {
 
 /// The naval phase (EiA 6): movement, interception and evasion on our own tables, and the Tactical
 /// Naval Combat Chart, the Closing to Melee table and the General Chase chart of EiA 19.1 as pbem reads
-/// them (README "Naval combat: our reading of the chart").
+/// them (docs/rules/eia.md, "Naval combat: our reading of the chart").
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NavalTable {

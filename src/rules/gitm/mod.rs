@@ -8,7 +8,7 @@
 //! (`detection.rs`), the geometry of strategic movement (`movement.rs`) and the turn sequence
 //! (`turn.rs`); the tactical phases go through `turn::tactical_phase`, which pbem's tactical part
 //! replaces. The seed has no fire, melee, casualty, morale-check, communications or supply tables:
-//! where pbem needs one it is pbem's own, said so in `rules.rs` and the README.
+//! where pbem needs one it is pbem's own, said so in `rules.rs` and docs/rules/gitm.md.
 
 pub mod detection;
 pub mod forecast;

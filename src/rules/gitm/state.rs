@@ -171,7 +171,7 @@ pub struct Brigade {
     pub quality: Quality,
     #[serde(default)]
     pub experience: u32,
-    /// 0 to 100, 50 at the start (GITM 3.7; pbem's reading of the sample's "Morale: 6", README).
+    /// 0 to 100, 50 at the start (GITM 3.7; pbem's reading of the sample's "Morale: 6", docs/rules/gitm.md).
     #[serde(default = "fifty")]
     pub morale: u32,
     #[serde(default)]

@@ -1,6 +1,6 @@
 //! The dice labels of an NGG turn (pbem-dice/v1). Labels are fixed by the rules, unique within a
-//! turn, and name only what both players see (pbem plays NGG with open information). README
-//! "Auditing the dice" lists them.
+//! turn, and name only what both players see (pbem plays NGG with open information).
+//! docs/DICE.md lists them.
 //!
 //! | kind       | keys in order  | dice   | rule          |
 //! |------------|----------------|--------|---------------|

@@ -6,7 +6,7 @@
 //! (pbem's movement); the combat phase, 10.1-10.8 (`initiative.rs`), each combat resolved on pbem's
 //! table (`combat.rs`); 10.9 and pbem's end of turn. The seed has no combat results, movement, forage,
 //! force march, CC allowance or commander ratings: those are pbem's own minimal rules, their numbers in
-//! `tables.toml` (`tables.rs`) and the ratings in the state, stated as pbem's in README.
+//! `tables.toml` (`tables.rs`) and the ratings in the state, stated as pbem's in docs/rules/ngg.md.
 
 pub mod combat;
 pub mod decisions;

@@ -1,7 +1,7 @@
 //! The Napoleon's Greatest Gamble rules pbem applies, cited by number (rules 10.1 to 10.9 of the seed
 //! we hold). The seed has no combat results (11), movement, forage, force march, command chit allowance
 //! or commander ratings: those steps cite `pbem ngg/...`, pbem's own minimal rules, whose numbers are
-//! data in `tables.toml` (README "Napoleon's Greatest Gamble" states them).
+//! data in `tables.toml` (docs/rules/ngg.md states them).
 
 use crate::rule::Rule;
 

@@ -1,6 +1,6 @@
 //! The dice labels of a PoG action (pbem-dice/v1). Labels are fixed by the rules, unique within a
 //! turn (one action), and name only what both players see (PoG is a game of open information).
-//! README "Auditing the dice" lists them.
+//! docs/DICE.md lists them.
 //!
 //! | kind     | keys in order        | dice                                     | rule          |
 //! |----------|----------------------|------------------------------------------|---------------|

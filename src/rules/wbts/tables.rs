@@ -1,6 +1,6 @@
 //! `tables.toml` of a War Between the States game. The seed names the tables of its procedures
 //! (combat initiative, results, Combat Supply, Combat Attrition, leader loss, naval transit) and
-//! prints none: the bundled ones are pbem's own, plausible tables, stated as such in the README and
+//! prints none: the bundled ones are pbem's own, plausible tables, stated as such in docs/rules/wbts.md and
 //! in the scenario's file, so that a referee who owns the game types the publisher's in.
 
 use std::collections::BTreeMap;

@@ -1,0 +1,245 @@
+//! One harness for the rulesets' end-to-end tests (issue 40.2): each bundled scenario in, the same
+//! checks out, through the binary. A ruleset's own file (`tests/<id>_demo.rs`) keeps only what is its
+//! own (its rules brought about, its forecast, its snapshots) and reads the scenario resolved here.
+//! A new ruleset's end-to-end tests are one more row of [`SCENARIOS`].
+//!
+//! Each scenario's demo is resolved once per test run ([`resolved`]) and shared read-only; a test
+//! that changes a game works on its own copy ([`copy`]).
+
+use crate::support;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use support::{pbem, tree};
+
+/// A bundled scenario and what its demo plays.
+pub struct Scenario {
+    /// The scenario's id: `games/<id>/`, `orders/<id>/`.
+    pub id: &'static str,
+    /// The ruleset it runs under, as the JSON report names it.
+    pub ruleset: &'static str,
+    /// The sample turns `pbem demo --turns N` plays: all of them.
+    pub turns: u32,
+    /// The file stem of every report of a turn: a power, or `power.player` where each player of a
+    /// power gets his own.
+    pub reports: &'static [&'static str],
+}
+
+pub const ULM: Scenario = Scenario {
+    id: "ulm-1805",
+    ruleset: "eia",
+    turns: 2,
+    reports: &["austria", "britain", "france", "russia"],
+};
+pub const POG: Scenario = Scenario {
+    id: "pog-1914",
+    ruleset: "pog",
+    turns: 4,
+    reports: &["allies", "central"],
+};
+pub const NGG: Scenario = Scenario {
+    id: "ngg-smolensk-1812",
+    ruleset: "ngg",
+    turns: 3,
+    reports: &["french", "russian"],
+};
+pub const WBTS: Scenario = Scenario {
+    id: "wbts-peninsula-1862",
+    ruleset: "wbts",
+    turns: 3,
+    reports: &["confederate", "union"],
+};
+pub const GITM: Scenario = Scenario {
+    id: "gitm-italy-1809",
+    ruleset: "gitm",
+    turns: 3,
+    reports: &["austria", "france.eugene", "france.macdonald", "naples"],
+};
+
+/// Every bundled scenario, one per ruleset.
+pub const SCENARIOS: [&Scenario; 5] = [&ULM, &POG, &NGG, &WBTS, &GITM];
+
+/// The forms every report is written in.
+const FORMS: [&str; 5] = ["txt", "html", "json", "svg", "png"];
+
+impl Scenario {
+    /// A file of the shared resolved demo.
+    pub fn read(&self, relative: &str) -> String {
+        let path = resolved(self).join(relative);
+        fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    }
+
+    /// The report of `stem` for `turn` in the form `ext`, from the shared resolved demo.
+    pub fn report(&self, turn: u32, stem: &str, ext: &str) -> String {
+        self.read(&format!("turns/{turn}/reports/{stem}.{ext}"))
+    }
+
+    /// The turn log of `turn`, from the shared resolved demo.
+    pub fn log(&self, turn: u32) -> String {
+        self.read(&format!("turns/{turn}/log.toml"))
+    }
+
+    /// Every turn log of the demo, one after the other.
+    pub fn logs(&self) -> String {
+        (1..=self.turns).map(|t| self.log(t)).collect()
+    }
+}
+
+/// The demo of `s` resolved over all its sample turns, once per test run: its game folder, to read.
+pub fn resolved(s: &Scenario) -> &'static Path {
+    static DEMOS: [OnceLock<(tempfile::TempDir, PathBuf)>; 5] = [
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+    ];
+    let at = SCENARIOS.iter().position(|x| x.id == s.id).unwrap();
+    &DEMOS[at].get_or_init(|| demo(s, s.turns)).1
+}
+
+/// A copy of the resolved demo of `s` to change: (tempdir, game folder).
+pub fn copy(s: &Scenario) -> (tempfile::TempDir, PathBuf) {
+    let from = resolved(s);
+    let tmp = tempfile::tempdir().unwrap();
+    let game = tmp.path().join(s.id);
+    copy_tree(from, &game);
+    (tmp, game)
+}
+
+/// The demo of `s` resolved over its first `turns` turns in a new folder: (tempdir, game folder).
+pub fn demo(s: &Scenario, turns: u32) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    pbem()
+        .args([
+            "demo",
+            "--game",
+            s.id,
+            "--turns",
+            &turns.to_string(),
+            "--dir",
+        ])
+        .arg(tmp.path().join("d"))
+        .assert()
+        .success();
+    let game = tmp.path().join("d").join(s.id);
+    (tmp, game)
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn every_ruleset_writes_every_report_of_every_turn_in_every_form_valid_against_the_schema() {
+    let schema: serde_json::Value =
+        serde_json::from_str(include_str!("../schema/report-v1.schema.json")).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    for s in SCENARIOS {
+        let game = resolved(s);
+        for turn in 1..=s.turns {
+            assert!(
+                game.join(format!("turns/{turn}/record.toml")).is_file(),
+                "{} turn {turn}",
+                s.id
+            );
+            let mut written: Vec<String> = fs::read_dir(game.join(format!("turns/{turn}/reports")))
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            written.sort();
+            let mut expected: Vec<String> = s
+                .reports
+                .iter()
+                .flat_map(|stem| FORMS.iter().map(move |ext| format!("{stem}.{ext}")))
+                .collect();
+            expected.sort();
+            assert_eq!(written, expected, "{} turn {turn}", s.id);
+            for stem in s.reports {
+                for ext in FORMS {
+                    let path = game.join(format!("turns/{turn}/reports/{stem}.{ext}"));
+                    assert!(fs::metadata(&path).unwrap().len() > 0, "{}", path.display());
+                }
+                let json: serde_json::Value =
+                    serde_json::from_str(&s.report(turn, stem, "json")).unwrap();
+                let errors: Vec<String> = validator
+                    .iter_errors(&json)
+                    .map(|e| e.to_string())
+                    .collect();
+                assert!(errors.is_empty(), "{} turn {turn} {stem}: {errors:?}", s.id);
+                assert_eq!(json["ruleset"]["id"], s.ruleset, "{} {stem}", s.id);
+            }
+        }
+        let next = fs::read_to_string(game.join(format!("turns/{}/state.toml", s.turns + 1)));
+        assert!(next.is_ok(), "{}: the next turn's state is written", s.id);
+    }
+}
+
+#[test]
+fn every_ruleset_audits_and_a_forced_rerun_of_its_last_turn_gives_the_same_bytes() {
+    for s in SCENARIOS {
+        let (_t, game) = copy(s);
+        pbem().arg("audit").arg(&game).assert().success();
+        let last = format!("turns/{}", s.turns);
+        let before = tree(&game.join(&last));
+        pbem()
+            .args(["resolve", "--turn", &s.turns.to_string(), "--force"])
+            .arg(&game)
+            .assert()
+            .success();
+        assert_eq!(before, tree(&game.join(&last)), "{}", s.id);
+    }
+}
+
+#[test]
+fn every_ruleset_locates_an_unknown_order_by_file_line_and_column_and_the_others_stand() {
+    for s in SCENARIOS {
+        let tmp = tempfile::tempdir().unwrap();
+        let game = tmp.path().join(s.id);
+        pbem::bundled::write_scenario(s.id, &game).unwrap();
+        let samples = PathBuf::from(format!("orders/{}/1", s.id));
+        let mut names: Vec<PathBuf> = fs::read_dir(&samples)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        names.sort();
+        let sample = fs::read_to_string(&names[0]).unwrap();
+        let orders = tmp.path().join("orders.txt");
+        fs::write(&orders, format!("{sample}fly away home\n")).unwrap();
+        let line = sample.lines().count() + 1;
+        let out = pbem()
+            .arg("check")
+            .arg(&game)
+            .arg(&orders)
+            .assert()
+            .code(3)
+            .get_output()
+            .clone();
+        let out = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.contains(&format!("orders.txt:{line}:1")),
+            "{}: {out}",
+            s.id
+        );
+        assert!(out.contains("unknown order 'fly'"), "{}: {out}", s.id);
+        assert!(out.contains("help: the orders are: "), "{}: {out}", s.id);
+        assert!(out.contains("the other orders stand"), "{}: {out}", s.id);
+        assert_eq!(
+            out.matches("-->").count(),
+            1,
+            "{}: only the bad line: {out}",
+            s.id
+        );
+    }
+}
