@@ -38,6 +38,23 @@ pub struct Kind {
     pub rule: &'static str,
 }
 
+/// The engine's own kinds, which every ruleset's labels may use: the control of a power whose player
+/// left (EiA 19.2.1, 14.3.1; `engine::players`).
+pub const ENGINE: &[Kind] = &[
+    Kind {
+        pattern: "ump-control/ump={power@text}/power={power@text}",
+        events: &["control-of-power"],
+        dice: "d6, plus the power's [ump-control] modifier",
+        rule: "EiA 19.2.1, 14.3.1",
+    },
+    Kind {
+        pattern: "ump-control-tie/ump={power@text}",
+        events: &["control-of-power"],
+        dice: "one die of n, n tied powers",
+        rule: "EiA 19.2.1, 14.3.1",
+    },
+];
+
 /// A ruleset's grammar: its id and its kinds.
 #[derive(Debug, Clone, Copy, Serialize)]
 pub struct Grammar {
@@ -173,7 +190,7 @@ pub fn check(
     let event_kind = under.kind;
     let parts: Vec<&str> = label.split('/').collect();
     let mut best: Option<(Miss, &Kind)> = None;
-    for kind in grammar.kinds {
+    for kind in grammar.kinds.iter().chain(ENGINE) {
         match matches(kind, &parts, under, shown) {
             Ok(()) => {
                 let Some(event_kind) = event_kind.filter(|k| !kind.events.contains(k)) else {
@@ -210,7 +227,7 @@ pub fn check(
 }
 
 fn kinds_list(grammar: &Grammar) -> String {
-    let mut names: Vec<String> = grammar.kinds.iter().map(Kind::name).collect();
+    let mut names: Vec<String> = grammar.kinds.iter().chain(ENGINE).map(Kind::name).collect();
     names.dedup();
     names.join(", ")
 }
@@ -498,6 +515,7 @@ pub fn to_json(grammars: &[&Grammar]) -> String {
         "format": FORMAT,
         "about": "The dice labels of each ruleset of pbem: a label is kind/key=value/..., matched segment by segment against one pattern of its ruleset; a segment ending in ? may be left out. README, Auditing the dice.",
         "placeholders": placeholders,
+        "every_ruleset": ENGINE,
         "rulesets": grammars,
     });
     let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
@@ -585,6 +603,19 @@ mod tests {
         );
         assert_eq!(ck("fire/side=attacker/power=france", "fire", None), Ok(()));
         assert_eq!(ck("gitm/t2/siege/Ulm", "siege", None), Ok(()));
+    }
+
+    #[test]
+    fn the_engines_kinds_are_every_rulesets() {
+        let under = Under {
+            kind: Some("control-of-power"),
+            area: None,
+            text: Some("Control of austria: france 5+0; france rolls highest"),
+        };
+        assert_eq!(
+            check(&G, "ump-control/ump=austria/power=france", &under, &shown()),
+            Ok(())
+        );
     }
 
     #[test]
