@@ -234,7 +234,9 @@ fn eia_19_2_1_without_the_referee_s_choice_control_goes_by_the_roll_of_14_3_1() 
         .arg(reports.join("france.json"))
         .assert()
         .success()
-        .stdout(predicate::str::contains("ump-control/ump=britain/power=france"));
+        .stdout(predicate::str::contains(
+            "ump-control/ump=britain/power=france",
+        ));
     let state = fs::read_to_string(game.join("turns/3/state.toml")).unwrap();
     let by = state
         .lines()

@@ -57,15 +57,16 @@ pub fn load(game: &Game, turn: u32) -> Result<Option<Fixed>> {
 }
 
 /// Fixes game.toml's scheme and beacon for `turn`, committed as `commitment` (hex): kept when it is
-/// already fixed with that commitment (a rerun), written anew with a new commitment (a rekey).
+/// already fixed with that commitment (a rerun writes the same bytes again, as it does the
+/// commitment), written anew with a new commitment (a rekey).
 pub fn fix(game: &Game, turn: u32, commitment: &str) -> Result<()> {
-    if load(game, turn)?.is_some_and(|f| f.commitment == commitment) {
-        return Ok(());
-    }
-    let fixed = Fixed {
-        commitment: commitment.to_string(),
-        scheme: game.config.dice.scheme,
-        beacon: game.config.dice.beacon,
+    let fixed = match load(game, turn)? {
+        Some(f) if f.commitment == commitment => f,
+        _ => Fixed {
+            commitment: commitment.to_string(),
+            scheme: game.config.dice.scheme,
+            beacon: game.config.dice.beacon,
+        },
     };
     super::fsio::write_atomic(&path(game, turn), toml::to_string(&fixed)?.as_bytes())
 }
