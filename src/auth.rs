@@ -82,6 +82,9 @@ pub fn check_password(hash: &str, password: &str) -> Verdict {
             } else {
                 s.failed.insert(k);
                 *s.failures.entry(s.sender.clone()).or_default() += 1;
+                if let Some(shared) = s.shared.clone() {
+                    *s.failures.entry(shared).or_default() += 1;
+                }
             }
         }
     });
@@ -170,11 +173,14 @@ struct CacheState {
     failures: BTreeMap<String, u32>,
     /// The sender whose checks run now ([`VerifyCache::set_sender`]).
     sender: String,
+    /// A budget the current sender shares with others ([`VerifyCache::share_budget`]).
+    shared: Option<String>,
 }
 
 impl CacheState {
     fn current_failures(&self) -> u32 {
-        self.failures.get(&self.sender).copied().unwrap_or(0)
+        let of = |k: &String| self.failures.get(k).copied().unwrap_or(0);
+        of(&self.sender).max(self.shared.as_ref().map_or(0, of))
     }
 }
 
@@ -201,6 +207,19 @@ impl VerifyCache {
         STATE.with_borrow_mut(|v| {
             if let Some(s) = v.as_mut() {
                 sender.clone_into(&mut s.sender);
+                s.shared = None;
+            }
+        });
+    }
+
+    /// The checks from now on also count against `budget`, which other senders share (issue 34:
+    /// every sender not registered for a power shares one budget for it), until the next
+    /// [`set_sender`](Self::set_sender): a check is refused once either has
+    /// [`MAX_FAILED_PER_SENDER`] failures.
+    pub fn share_budget(&self, budget: &str) {
+        STATE.with_borrow_mut(|v| {
+            if let Some(s) = v.as_mut() {
+                s.shared = Some(budget.to_string());
             }
         });
     }

@@ -145,6 +145,90 @@ pub fn stdout_lost() -> u8 {
     STDOUT_LOST.load(Ordering::Relaxed)
 }
 
+/// The file beside a game's files where passwords that could not be shown are kept.
+pub const PASSWORDS_FILE: &str = "passwords.txt";
+
+/// Where passwords shown once went ([`show_passwords`]).
+#[derive(Debug, PartialEq, Eq)]
+pub enum PasswordsShown {
+    /// On stdout, read by whoever ran the command.
+    Printed,
+    /// stdout could not take them: appended to this file (mode 0600), and said on stderr.
+    Kept(std::path::PathBuf),
+}
+
+/// Shows `text`, which holds passwords pbem shows this once (`new`, `replace`), on stdout, even with
+/// `--quiet`; when stdout cannot take it (closed, full, or `/dev/null`, where the system sends the
+/// output of a command run with stdout closed: `pbem new ... >&-`), appends it to
+/// `<dir>/passwords.txt` (mode 0600, synced) and says so on stderr, so that no password is lost. An
+/// error only when neither could be done: the caller then undoes what the passwords were for.
+pub fn show_passwords(dir: &std::path::Path, text: &str) -> std::io::Result<PasswordsShown> {
+    let mut out = std::io::stdout().lock();
+    if !stdout_is_null()
+        && out
+            .write_all(text.as_bytes())
+            .and_then(|()| out.flush())
+            .is_ok()
+    {
+        return Ok(PasswordsShown::Printed);
+    }
+    let file = dir.join(PASSWORDS_FILE);
+    keep_passwords(&file, text)?;
+    crate::say_err!(
+        "error: the passwords could not be printed (stdout is closed, full or /dev/null); they are in {} (mode 0600): hand them out, then delete it",
+        file.display()
+    );
+    Ok(PasswordsShown::Kept(file))
+}
+
+/// Appends `text` to `file`, made or kept mode 0600, and syncs it and its folder: a password kept
+/// there by an earlier run stays.
+fn keep_passwords(file: &std::path::Path, text: &str) -> std::io::Result<()> {
+    let mut options = std::fs::OpenOptions::new();
+    options.append(true).create(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        options.mode(0o600);
+        let f = options.open(file)?;
+        f.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+        write_synced(f, text)?;
+    }
+    #[cfg(not(unix))]
+    write_synced(options.open(file)?, text)?;
+    if let Some(dir) = file.parent() {
+        let dir = if dir.as_os_str().is_empty() {
+            std::path::Path::new(".")
+        } else {
+            dir
+        };
+        std::fs::File::open(dir)?.sync_all()?;
+    }
+    Ok(())
+}
+
+fn write_synced(mut f: std::fs::File, text: &str) -> std::io::Result<()> {
+    f.write_all(text.as_bytes())?;
+    f.sync_all()
+}
+
+/// Whether stdout is `/dev/null`: what it is when the command was run with stdout closed (Rust's
+/// runtime opens `/dev/null` in place of a closed standard descriptor), or sent there.
+fn stdout_is_null() -> bool {
+    #[cfg(unix)]
+    {
+        let Ok(out) = rustix::fs::fstat(std::io::stdout()) else {
+            return true;
+        };
+        let Ok(null) = rustix::fs::stat("/dev/null") else {
+            return false;
+        };
+        out.st_dev == null.st_dev && out.st_ino == null.st_ino
+    }
+    #[cfg(not(unix))]
+    false
+}
+
 /// `println!` that never panics: see the module doc.
 #[macro_export]
 macro_rules! say {

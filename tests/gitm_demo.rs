@@ -64,7 +64,7 @@ fn gitm_demo_resolves_three_turns_with_a_report_for_each_player() {
 #[test]
 fn gitm_demo_brings_about_what_the_issue_lists() {
     let game = resolved(&GITM);
-    let all: String = (1..=3).map(|t| log(&game, t)).collect();
+    let all: String = (1..=3).map(|t| log(game, t)).collect();
     for (rule, what) in [
         ("GITM 4.1", "noisy sightings"),
         ("GITM 4.7", "late reports"),
@@ -98,19 +98,19 @@ fn gitm_demo_brings_about_what_the_issue_lists() {
     assert!(all.contains("rule = \"pbem gitm/siege\""));
     assert!(state3.contains("[[gitm.siege]]"), "{state3}");
     // GITM 6.11: Eugène's new password stands from turn 3, and Macdonald orders the Padua division.
-    let eugene3 = report(&game, 3, "france.eugene");
+    let eugene3 = report(game, 3, "france.eugene");
     assert!(eugene3.contains("move FR1LC pursue"), "{eugene3}");
-    assert!(report(&game, 3, "france.macdonald").contains("move FR7IN G7-V7"));
+    assert!(report(game, 3, "france.macdonald").contains("move FR7IN G7-V7"));
     // The sightings are sealed: the log holds them, no report shows their faces.
-    assert!(log(&game, 1).contains("sealed = true"));
+    assert!(log(game, 1).contains("sealed = true"));
 }
 
 #[test]
 fn gitm_each_player_sees_what_his_own_command_sees() {
     let game = resolved(&GITM);
-    let eugene = report(&game, 1, "france.eugene");
-    let macdonald = report(&game, 1, "france.macdonald");
-    let austria = report(&game, 1, "austria");
+    let eugene = report(game, 1, "france.eugene");
+    let macdonald = report(game, 1, "france.macdonald");
+    let austria = report(game, 1, "austria");
     // GITM 4.1: the French light cavalry in G6-V6 sees the Austrians two squares away; Macdonald's
     // command, in the rear, does not.
     assert!(eugene.contains("of austria in G8-V5"), "{eugene}");

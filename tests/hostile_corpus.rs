@@ -445,16 +445,19 @@ fn a_hostile_corpus_never_takes_the_referee_down() {
             .map(|r| r.status.name().to_string())
             .collect()
     };
-    // The flood from one address: 8 wrong passwords checked, the rest recorded as a flood.
+    // The flood from one address: at most 8 wrong passwords checked, the rest recorded as a
+    // flood (issue 34: every sender not registered for a power also shares one budget of 8 for
+    // it, so the other forgeries of the corpus may take some of them).
     let floods = records
         .values()
         .filter(|r| {
-            r.reasons
-                .iter()
-                .any(|x| x.starts_with("flood: flood@evil.example"))
+            r.reasons.iter().any(|x| {
+                x.starts_with("flood: flood@evil.example")
+                    || (x.starts_with("flood: ") && x.contains("from flood@evil.example"))
+            })
         })
         .count();
-    assert_eq!(floods, 13 - 8);
+    assert!((13 - 8..13).contains(&floods), "{floods} floods");
     for c in cases.iter().filter(|c| c.legit) {
         let statuses = status_of(&c.id);
         assert!(

@@ -165,3 +165,119 @@ fn a_bad_power_id_is_shown_on_its_own_line() {
     );
     assert!(stderr.contains(&format!("game.toml:{line}:")), "{stderr}");
 }
+
+#[test]
+fn new_refuses_a_scenario_with_a_symbolic_link_and_names_it() {
+    use std::os::unix::fs::symlink;
+    let tmp = tempfile::tempdir().unwrap();
+    let secret = write(tmp.path(), "system-file", "root:x:0:0\n");
+    for place in ["notes.txt", "templates/report.txt.j2", "map.toml"] {
+        let scenario = tmp
+            .path()
+            .join(format!("scenario-{}", place.replace('/', "-")));
+        pbem::bundled::write_scenario("ulm-1805", &scenario).unwrap();
+        let link = scenario.join(place);
+        fs::create_dir_all(link.parent().unwrap()).unwrap();
+        let _ = fs::remove_file(&link);
+        symlink(&secret, &link).unwrap();
+        let dir = tmp.path().join(format!("game-{}", place.replace('/', "-")));
+        let out = pbem()
+            .arg("new")
+            .arg(&dir)
+            .arg("--from")
+            .arg(&scenario)
+            .assert()
+            .failure()
+            .code(1);
+        let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert!(err.contains(&link.display().to_string()), "{place}: {err}");
+        assert!(err.contains("a symbolic link"), "{place}: {err}");
+        // Nothing made, nothing copied.
+        assert!(!dir.exists(), "{place}");
+    }
+    // The folder --from names may itself be a link: the referee chose it.
+    let scenario = tmp.path().join("real");
+    pbem::bundled::write_scenario("ulm-1805", &scenario).unwrap();
+    symlink(&scenario, tmp.path().join("alias")).unwrap();
+    pbem()
+        .arg("new")
+        .arg(tmp.path().join("g"))
+        .arg("--from")
+        .arg(tmp.path().join("alias"))
+        .assert()
+        .success();
+}
+
+#[test]
+fn a_player_id_too_long_to_name_a_file_is_refused_at_the_check() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = tmp.path().join("gitm-italy-1809");
+    pbem::bundled::write_scenario("gitm-italy-1809", &game).unwrap();
+    let long = "e".repeat(300);
+    edit(
+        &game.join("game.toml"),
+        "id = \"eugene\"",
+        &format!("id = \"{long}\""),
+    );
+    let orders = write(tmp.path(), "orders.txt", "game gitm-italy-1809\n");
+    let out = pbem()
+        .arg("check")
+        .arg(&game)
+        .arg(&orders)
+        .assert()
+        .failure();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(err.contains("is 300 characters long"), "{err}");
+    assert!(err.contains("game.toml"), "{err}");
+    // Where: the line of its power in game.toml.
+    assert!(err.contains("-->"), "{err}");
+}
+
+#[test]
+fn a_delivery_into_a_folder_killed_midway_leaves_no_temporary_file_after_the_next_run() {
+    let (_t, game) = demo();
+    let folder = game.parent().unwrap().join("delivered");
+    // Killed right before the first message is put in place: its temporary file stays.
+    let first = fs::read_dir(game.join("mail/outbox"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".eml"))
+        .min()
+        .unwrap();
+    pbem()
+        .arg("send")
+        .arg(&game)
+        .arg("--folder")
+        .arg(&folder)
+        .env("PBEM_CRASH_BEFORE", &first)
+        .assert()
+        .failure();
+    let temporaries = || {
+        let mut n = 0;
+        for r in fs::read_dir(&folder).unwrap() {
+            let r = r.unwrap().path();
+            if r.is_dir() {
+                n += fs::read_dir(&r)
+                    .unwrap()
+                    .filter(|e| {
+                        e.as_ref()
+                            .unwrap()
+                            .file_name()
+                            .to_string_lossy()
+                            .starts_with(".tmp-")
+                    })
+                    .count();
+            }
+        }
+        n
+    };
+    assert!(temporaries() > 0, "the kill left no temporary file");
+    pbem()
+        .arg("send")
+        .arg(&game)
+        .arg("--folder")
+        .arg(&folder)
+        .assert()
+        .success();
+    assert_eq!(temporaries(), 0);
+}

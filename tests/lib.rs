@@ -21,6 +21,7 @@ mod gitm_tactical;
 mod hostile_corpus;
 mod hostile_input;
 mod layers;
+mod mail_clients;
 mod mail_corpus;
 mod mail_hostile;
 mod mail_imap;

@@ -302,7 +302,7 @@ fn a_rerun_fetches_nothing_twice_and_then_only_what_is_new() {
     fetch(&game).success();
     let state = fs::read_to_string(game.join("mail/imap-state.toml")).unwrap();
     assert!(state.contains("stored_uid = 3"), "{state}");
-    assert!(state.contains("marked_uid = 3"), "{state}");
+    assert!(state.contains("unmarked = []"), "{state}");
     let before = tree(&game);
     // Nothing new: nothing fetched, not a byte of the game changed.
     let out = fetch(&game).success();
@@ -409,7 +409,7 @@ fn a_connection_dropped_mid_fetch_loses_nothing_and_a_rerun_duplicates_nothing()
     assert_eq!(received(&game), first);
     assert_eq!(server.seen(), 0);
     let state = fs::read_to_string(game.join("mail/imap-state.toml")).unwrap();
-    assert!(state.contains("marked_uid = 0"), "{state}");
+    assert!(!state.contains("unmarked = []"), "{state}");
     // The rerun (the network is back): the rest, once.
     let out = fetch(&game).success();
     let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
@@ -524,4 +524,218 @@ fn a_crash_after_the_store_and_before_the_state_is_written_loses_nothing_and_sto
     assert_eq!(inbox(&game).len(), 5, "{text}");
     assert_eq!(received(&game), 5, "{text}");
     assert_eq!(server.seen(), 5);
+}
+
+/// A scripted IMAP server over TLS on 127.0.0.1 (issue 34): it holds messages by UID, leaves the
+/// UIDs of `dropped` out of its FETCH answers on the first `drop_for` connections (as a server
+/// with a damaged message file does), and records every UID STORE and UID MOVE set it is sent.
+struct FakeImap {
+    port: u16,
+    dir: tempfile::TempDir,
+    log: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+}
+
+impl FakeImap {
+    fn start(messages: Vec<(u32, String)>, dropped: Vec<u32>, drop_for: usize) -> Option<FakeImap> {
+        use std::sync::{Arc, Mutex};
+        let dir = tempfile::tempdir().unwrap();
+        if !support::certs::make(dir.path()) {
+            if std::env::var_os("CI").is_some()
+                || std::env::var_os("PBEM_REQUIRE_IMAP_TESTS").is_some()
+            {
+                panic!("the fake IMAP server needs the openssl CLI for its certificate");
+            }
+            eprintln!("SKIPPED: the fake IMAP server needs the openssl CLI for its certificate");
+            return None;
+        }
+        use rustls_pki_types::pem::PemObject;
+        let certs = rustls_pki_types::CertificateDer::pem_file_iter(dir.path().join("cert.pem"))
+            .unwrap()
+            .collect::<Result<Vec<_>, _>>()
+            .unwrap();
+        let key =
+            rustls_pki_types::PrivateKeyDer::from_pem_file(dir.path().join("key.pem")).unwrap();
+        let config = Arc::new(
+            rustls::ServerConfig::builder_with_provider(Arc::new(
+                rustls::crypto::ring::default_provider(),
+            ))
+            .with_safe_default_protocol_versions()
+            .unwrap()
+            .with_no_client_auth()
+            .with_single_cert(certs, key)
+            .unwrap(),
+        );
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let seen = log.clone();
+        std::thread::spawn(move || {
+            for (n, tcp) in listener.incoming().enumerate() {
+                let Ok(tcp) = tcp else { return };
+                let conn = rustls::ServerConnection::new(config.clone()).unwrap();
+                let mut tls = rustls::StreamOwned::new(conn, tcp);
+                let dropped: &[u32] = if n < drop_for { &dropped } else { &[] };
+                let _ = serve(&mut tls, &messages, dropped, &seen);
+            }
+        });
+        Some(FakeImap { port, dir, log })
+    }
+
+    fn table(&self) -> String {
+        format!(
+            "[mail.imap]\nhost = \"127.0.0.1\"\nport = {}\nuser = \"{USER}\"\n\
+             password_env = \"PBEM_TEST_IMAP_PASSWORD\"\nafter = \"seen\"\nca_file = \"{}\"\n",
+            self.port,
+            self.dir.path().join("ca.pem").display()
+        )
+    }
+
+    fn log(&self) -> Vec<String> {
+        self.log.lock().unwrap().clone()
+    }
+}
+
+/// The UIDs of `uids` an IMAP sequence set names (`1:3,7`, `4:*`).
+fn in_set(set: &str, uids: &[u32]) -> Vec<u32> {
+    let max = uids.iter().copied().max().unwrap_or(0);
+    let num = |t: &str| if t == "*" { max } else { t.parse().unwrap() };
+    uids.iter()
+        .copied()
+        .filter(|u| {
+            set.split(',').any(|part| match part.split_once(':') {
+                Some((a, b)) => {
+                    let (a, b) = (num(a), num(b));
+                    (a.min(b)..=a.max(b)).contains(u)
+                }
+                None => num(part) == *u,
+            })
+        })
+        .collect()
+}
+
+/// Answers one IMAP conversation until LOGOUT or the end of the connection.
+fn serve(
+    tls: &mut (impl Read + Write),
+    messages: &[(u32, String)],
+    dropped: &[u32],
+    log: &std::sync::Mutex<Vec<String>>,
+) -> std::io::Result<()> {
+    let uids: Vec<u32> = messages.iter().map(|m| m.0).collect();
+    tls.write_all(b"* OK [CAPABILITY IMAP4rev1 MOVE] fake ready\r\n")?;
+    loop {
+        let mut line = Vec::new();
+        let mut byte = [0u8];
+        while !line.ends_with(b"\r\n") {
+            if tls.read(&mut byte)? == 0 {
+                return Ok(());
+            }
+            line.push(byte[0]);
+        }
+        let line = String::from_utf8_lossy(&line).trim_end().to_string();
+        let (tag, rest) = line.split_once(' ').unwrap_or((&line, ""));
+        let words: Vec<&str> = rest.split(' ').collect();
+        let verb = words[0].to_ascii_uppercase();
+        let mut out = String::new();
+        match verb.as_str() {
+            "CAPABILITY" => out += "* CAPABILITY IMAP4rev1 MOVE\r\n",
+            "SELECT" | "EXAMINE" => {
+                out += &format!(
+                    "* {} EXISTS\r\n* OK [UIDVALIDITY 7] ok\r\n* OK [UIDNEXT {}] ok\r\n",
+                    uids.len(),
+                    uids.iter().max().unwrap_or(&0) + 1
+                )
+            }
+            "UID" => {
+                let sub = words[1].to_ascii_uppercase();
+                match sub.as_str() {
+                    "SEARCH" => {
+                        let found = in_set(words[3], &uids);
+                        out += "* SEARCH";
+                        for u in found {
+                            out += &format!(" {u}");
+                        }
+                        out += "\r\n";
+                    }
+                    "FETCH" => {
+                        for u in in_set(words[2], &uids) {
+                            if dropped.contains(&u) {
+                                continue;
+                            }
+                            let seq = uids.iter().position(|x| *x == u).unwrap() + 1;
+                            let body = &messages[seq - 1].1;
+                            out += &format!(
+                                "* {seq} FETCH (UID {u} INTERNALDATE \"05-Dec-2026 10:00:00 +0000\" BODY[] {{{}}}\r\n{body})\r\n",
+                                body.len()
+                            );
+                        }
+                    }
+                    "STORE" | "MOVE" => {
+                        log.lock().unwrap().push(format!("{sub} {}", words[2]));
+                    }
+                    _ => {}
+                }
+            }
+            "LOGOUT" => {
+                tls.write_all(format!("* BYE\r\n{tag} OK bye\r\n").as_bytes())?;
+                return tls.flush();
+            }
+            _ => {}
+        }
+        out += &format!("{tag} OK done\r\n");
+        tls.write_all(out.as_bytes())?;
+        tls.flush()?;
+    }
+}
+
+#[test]
+fn a_message_the_server_lists_but_does_not_send_is_neither_marked_nor_lost() {
+    let messages: Vec<(u32, String)> = (1..=3).map(|n| (n, orders(n))).collect();
+    // The first run's FETCH answers leave UID 3 out; the second run's hold it.
+    let Some(server) = FakeImap::start(messages, vec![3], 1) else {
+        return;
+    };
+    let (_t, game) = game();
+    add_to_config(&game, &server.table());
+    let out = fetch(&game).failure().code(1);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(err.contains("did not send (UID 3)"), "{err}");
+    assert_eq!(inbox(&game).len(), 2);
+    assert_eq!(received(&game), 2);
+    // Exactly the UIDs kept are flagged: never 3.
+    assert_eq!(server.log(), vec!["STORE 1:2".to_string()]);
+    let state = fs::read_to_string(game.join("mail/imap-state.toml")).unwrap();
+    assert!(state.contains("missing = [3]"), "{state}");
+    // The next run asks for UID 3 again, keeps it, judges it and only then flags it.
+    let out = fetch(&game).success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(text.contains("Fetched 1 new message(s)"), "{text}");
+    assert_eq!(inbox(&game).len(), 3);
+    assert_eq!(received(&game), 3);
+    assert_eq!(
+        server.log(),
+        vec!["STORE 1:2".to_string(), "STORE 3".to_string()]
+    );
+    let state = fs::read_to_string(game.join("mail/imap-state.toml")).unwrap();
+    assert!(state.contains("missing = []"), "{state}");
+}
+
+#[test]
+fn turn_imap_does_not_resolve_while_a_listed_message_was_not_sent() {
+    let messages: Vec<(u32, String)> = (1..=2).map(|n| (n, orders(n))).collect();
+    let Some(server) = FakeImap::start(messages, vec![2], usize::MAX) else {
+        return;
+    };
+    let (_t, game) = game();
+    add_to_config(&game, &server.table());
+    let out = pbem()
+        .args(["turn", "--no-send", "--early", "--imap"])
+        .arg(&game)
+        .env("PBEM_TEST_IMAP_PASSWORD", PASSWORD)
+        .assert()
+        .failure();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(err.contains("did not send (UID 2)"), "{err}");
+    assert!(err.contains("the turn is not resolved"), "{err}");
+    assert!(!game.join("turns/1/record.toml").exists());
+    assert_eq!(server.log(), vec!["STORE 1".to_string()]);
 }

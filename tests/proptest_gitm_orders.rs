@@ -7,27 +7,13 @@
 
 use proptest::prelude::*;
 
+use crate::support::orders_property::{checks_and_prints_back, resolves, scenario, Side};
 use pbem::diag::Source;
-use pbem::engine::dice_box::DiceBox;
 use pbem::game::map::Topology;
-use pbem::game::state::State;
-use pbem::game::Game;
 use pbem::rules::gitm::state::GitmState;
 use pbem::rules::PowerOrders;
 
-fn scenario() -> &'static (Game, State) {
-    thread_local! {
-        static GITM: &'static (Game, State) = {
-            let tmp = tempfile::tempdir().unwrap();
-            let dir = tmp.path().join("gitm-italy-1809");
-            pbem::bundled::write_scenario("gitm-italy-1809", &dir).unwrap();
-            let game = Game::load(&dir).unwrap();
-            let state = game.load_state(1).unwrap();
-            Box::leak(Box::new((game, state)))
-        };
-    }
-    GITM.with(|d| *d)
-}
+const GAME: &str = "gitm-italy-1809";
 
 const FRANCE: &str =
     "game gitm-italy-1809\npower france\nplayer eugene\npassword eagle-1805\nturn 1\n";
@@ -128,25 +114,6 @@ fn line() -> impl Strategy<Value = String> {
     ]
 }
 
-fn resolve_ok(files: Vec<PowerOrders>) -> Result<(), TestCaseError> {
-    let (game, state) = scenario();
-    let mut dice = DiceBox::new([9; 32]).with_seal(Some([3; 32]));
-    let resolved = game.ruleset.resolve(game, state, &files, &mut dice);
-    prop_assert!(resolved.is_ok(), "{:?}", resolved.err());
-    let resolution = resolved.unwrap();
-    let held = crate::support::labels_hold(game, state, &resolution.events);
-    prop_assert!(held.is_ok(), "{}", held.unwrap_err());
-    let shown = crate::support::rolls_shown_or_sealed(&resolution.events);
-    prop_assert!(shown.is_ok(), "{}", shown.unwrap_err());
-    let next = resolution.next;
-    prop_assert!(
-        game.check_state(&next).is_empty(),
-        "{:?}",
-        game.check_state(&next)
-    );
-    Ok(())
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(150))]
 
@@ -155,26 +122,18 @@ proptest! {
         french in prop::collection::vec(line(), 0..12),
         austrian in prop::collection::vec(prop::collection::vec(word(), 0..9).prop_map(|w| w.join(" ")), 0..6),
     ) {
-        let (game, state) = scenario();
-        let text = format!("{FRANCE}{}\n", french.join("\n"));
-        let src = Source::new("gitm-italy-1809/orders/1/france.eugene.txt", text);
-        let c = game.ruleset.check_orders(game, state, &src);
-        let _ = src.render(&c.diagnostics);
-        let printed: Vec<String> = c.accepted.iter().map(|(_, o)| o.clone()).collect();
-        let again = Source::new("again.txt", format!("{FRANCE}{}\n", printed.join("\n")));
-        let c2 = game.ruleset.check_orders(game, state, &again);
-        let reprinted: Vec<String> = c2.accepted.iter().map(|(_, o)| o.clone()).collect();
-        prop_assert_eq!(&printed, &reprinted, "{:?}", c2.diagnostics);
-        let au = Source::new("austria.txt", format!("{AUSTRIA}{}\n", austrian.join("\n")));
-        resolve_ok(vec![
-            PowerOrders { power: "france".into(), source: src },
-            PowerOrders { power: "austria".into(), source: au },
-        ])?;
+        let (game, state) = scenario(GAME);
+        let sides = [
+            Side { power: "france", file: "france.eugene", header: FRANCE, lines: &french },
+            Side { power: "austria", file: "austria", header: AUSTRIA, lines: &austrian },
+        ];
+        let files = checks_and_prints_back(game, state, &sides)?;
+        resolves(game, state, &files, [9; 32])?;
     }
 
     #[test]
     fn random_walks_of_every_brigade_resolve(picks in prop::collection::vec(any::<u16>(), 1..64)) {
-        let (game, state) = scenario();
+        let (game, state) = scenario(GAME);
         let map = pbem::rules::gitm::grid_map(game).unwrap();
         let g = state.table::<GitmState>().unwrap();
         let mut at = 0usize;
@@ -208,6 +167,6 @@ proptest! {
             }
             files.push(PowerOrders { power: power.into(), source: Source::new(format!("{power}.txt"), text) });
         }
-        resolve_ok(files)?;
+        resolves(game, state, &files, [9; 32])?;
     }
 }

@@ -7,25 +7,7 @@
 
 use proptest::prelude::*;
 
-use pbem::diag::Source;
-use pbem::engine::dice_box::DiceBox;
-use pbem::game::state::State;
-use pbem::game::Game;
-use pbem::rules::PowerOrders;
-
-fn scenario() -> &'static (Game, State) {
-    thread_local! {
-        static NGG: &'static (Game, State) = {
-            let tmp = tempfile::tempdir().unwrap();
-            let dir = tmp.path().join("ngg-smolensk-1812");
-            pbem::bundled::write_scenario("ngg-smolensk-1812", &dir).unwrap();
-            let game = Game::load(&dir).unwrap();
-            let state = game.load_state(1).unwrap();
-            Box::leak(Box::new((game, state)))
-        };
-    }
-    NGG.with(|d| *d)
-}
+use crate::support::orders_property::{checks_and_prints_back, resolves, scenario, Side};
 
 const FRENCH: &str = "game ngg-smolensk-1812\npower french\npassword grande-armee-1812\nturn 1\n";
 const RUSSIAN: &str = "game ngg-smolensk-1812\npower russian\npassword barclay-1812\nturn 1\n";
@@ -122,29 +104,16 @@ proptest! {
         russian in prop::collection::vec(line(), 0..10),
         seed in any::<[u8; 32]>(),
     ) {
-        let (game, state) = scenario();
-        let mut orders = Vec::new();
-        for (power, header, lines) in [("french", FRENCH, &french), ("russian", RUSSIAN, &russian)] {
-            let text = format!("{header}{}\n", lines.join("\n"));
-            let src = Source::new(format!("ngg-smolensk-1812/orders/1/{power}.txt"), text);
-            let c = game.ruleset.check_orders(game, state, &src);
-            let _ = src.render(&c.diagnostics);
-            let printed: Vec<String> = c.accepted.iter().map(|(_, o)| o.clone()).collect();
-            let again = Source::new("again.txt", format!("{header}{}\n", printed.join("\n")));
-            let c2 = game.ruleset.check_orders(game, state, &again);
-            let reprinted: Vec<String> = c2.accepted.iter().map(|(_, o)| o.clone()).collect();
-            prop_assert_eq!(&printed, &reprinted, "{:?}", c2.diagnostics);
-            let _ = game.ruleset.forecast(game, state, &src, power);
-            orders.push(PowerOrders { power: power.into(), source: src });
+        let (game, state) = scenario("ngg-smolensk-1812");
+        let sides = [
+            Side { power: "french", file: "french", header: FRENCH, lines: &french },
+            Side { power: "russian", file: "russian", header: RUSSIAN, lines: &russian },
+        ];
+        let files = checks_and_prints_back(game, state, &sides)?;
+        for f in &files {
+            let _ = game.ruleset.forecast(game, state, &f.source, &f.power);
         }
-        let mut dice = DiceBox::new(seed);
-        let r = game.ruleset.resolve(game, state, &orders, &mut dice);
-        prop_assert!(r.is_ok(), "{:?}", r.err());
-        let r = r.unwrap();
+        let r = resolves(game, state, &files, seed)?;
         prop_assert!(r.events.iter().any(|e| e.rule == "NGG 10.9"));
-        let held = crate::support::labels_hold(game, state, &r.events);
-        prop_assert!(held.is_ok(), "{}", held.unwrap_err());
-        let shown = crate::support::rolls_shown_or_sealed(&r.events);
-        prop_assert!(shown.is_ok(), "{}", shown.unwrap_err());
     }
 }

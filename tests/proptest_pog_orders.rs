@@ -6,25 +6,7 @@
 
 use proptest::prelude::*;
 
-use pbem::diag::Source;
-use pbem::engine::dice_box::DiceBox;
-use pbem::game::state::State;
-use pbem::game::Game;
-use pbem::rules::PowerOrders;
-
-fn scenario() -> &'static (Game, State) {
-    thread_local! {
-        static POG: &'static (Game, State) = {
-            let tmp = tempfile::tempdir().unwrap();
-            let dir = tmp.path().join("pog-1914");
-            pbem::bundled::write_scenario("pog-1914", &dir).unwrap();
-            let game = Game::load(&dir).unwrap();
-            let state = game.load_state(1).unwrap();
-            Box::leak(Box::new((game, state)))
-        };
-    }
-    POG.with(|d| *d)
-}
+use crate::support::orders_property::{checks_and_prints_back, resolves, scenario, Side};
 
 const HEADER: &str = "game pog-1914\npower central\npassword kaiser-1914\nturn 1\n";
 
@@ -99,18 +81,9 @@ proptest! {
 
     #[test]
     fn any_orders_file_checks_prints_back_and_resolves(lines in prop::collection::vec(line(), 0..12)) {
-        let (game, state) = scenario();
-        let text = format!("{HEADER}{}\n", lines.join("\n"));
-        let src = Source::new("pog-1914/orders/1/central.txt", text);
-        let c = game.ruleset.check_orders(game, state, &src);
-        let _ = src.render(&c.diagnostics);
-        let printed: Vec<String> = c.accepted.iter().map(|(_, o)| o.clone()).collect();
-        let again = Source::new("again.txt", format!("{HEADER}{}\n", printed.join("\n")));
-        let c2 = game.ruleset.check_orders(game, state, &again);
-        let reprinted: Vec<String> = c2.accepted.iter().map(|(_, o)| o.clone()).collect();
-        prop_assert_eq!(&printed, &reprinted, "{:?}", c2.diagnostics);
-        let orders = vec![PowerOrders { power: "central".into(), source: src }];
-        let mut dice = DiceBox::new([9; 32]);
-        prop_assert!(game.ruleset.resolve(game, state, &orders, &mut dice).is_ok());
+        let (game, state) = scenario("pog-1914");
+        let side = Side { power: "central", file: "central", header: HEADER, lines: &lines };
+        let files = checks_and_prints_back(game, state, &[side])?;
+        resolves(game, state, &files, [9; 32])?;
     }
 }

@@ -7,26 +7,11 @@
 use pbem::rules::wbts::state::WbtsState;
 use proptest::prelude::*;
 
+use crate::support::orders_property::{checks_and_prints_back, resolves, scenario, Side};
 use pbem::diag::Source;
-use pbem::engine::dice_box::DiceBox;
-use pbem::game::state::State;
-use pbem::game::Game;
 use pbem::rules::PowerOrders;
 
-fn scenario() -> &'static (Game, State) {
-    thread_local! {
-        static WBTS: &'static (Game, State) = {
-            let tmp = tempfile::tempdir().unwrap();
-            let dir = tmp.path().join("wbts-peninsula-1862");
-            pbem::bundled::write_scenario("wbts-peninsula-1862", &dir).unwrap();
-            let game = Game::load(&dir).unwrap();
-            let state = game.load_state(1).unwrap();
-            Box::leak(Box::new((game, state)))
-        };
-    }
-    WBTS.with(|d| *d)
-}
-
+const GAME: &str = "wbts-peninsula-1862";
 const HEADER: &str = "game wbts-peninsula-1862\npower union\npassword lincoln-1862\nturn 1\n";
 
 /// Words of the language and of the scenario, and some that are neither.
@@ -125,22 +110,10 @@ proptest! {
 
     #[test]
     fn any_wbts_orders_file_checks_prints_back_and_resolves(lines in prop::collection::vec(line(), 0..12)) {
-        let (game, state) = scenario();
-        let text = format!("{HEADER}{}\n", lines.join("\n"));
-        let src = Source::new("wbts-peninsula-1862/orders/1/union.txt", text);
-        let c = game.ruleset.check_orders(game, state, &src);
-        let _ = src.render(&c.diagnostics);
-        let printed: Vec<String> = c.accepted.iter().map(|(_, o)| o.clone()).collect();
-        let again = Source::new("again.txt", format!("{HEADER}{}\n", printed.join("\n")));
-        let c2 = game.ruleset.check_orders(game, state, &again);
-        let reprinted: Vec<String> = c2.accepted.iter().map(|(_, o)| o.clone()).collect();
-        prop_assert_eq!(&printed, &reprinted, "{:?}", c2.diagnostics);
-        let orders = vec![PowerOrders { power: "union".into(), source: src }];
-        let mut dice = DiceBox::new([9; 32]);
-        let resolved = game.ruleset.resolve(game, state, &orders, &mut dice);
-        prop_assert!(resolved.is_ok(), "{:?}", resolved.err());
-        let next = resolved.unwrap().next;
-        prop_assert!(game.check_state(&next).is_empty(), "{:?}", game.check_state(&next));
+        let (game, state) = scenario(GAME);
+        let side = Side { power: "union", file: "union", header: HEADER, lines: &lines };
+        let files = checks_and_prints_back(game, state, &[side])?;
+        resolves(game, state, &files, [9; 32])?;
     }
 }
 
@@ -148,7 +121,7 @@ proptest! {
 /// of his hex, then marches or attacks a neighbour; each ship sails at random (over the Yorktown
 /// batteries and back), then bombards or engages; all on legal-looking hexes of the map.
 fn random_orders(picks: &[u16]) -> String {
-    let (game, state) = scenario();
+    let (game, state) = scenario(GAME);
     let map = pbem::rules::wbts::hex_map(game).unwrap();
     let board = pbem::rules::wbts::board::Board::new(map);
     let w = state.table::<WbtsState>().unwrap();
@@ -228,23 +201,15 @@ proptest! {
         picks in prop::collection::vec(any::<u16>(), 64..256),
         seed in any::<u8>(),
     ) {
-        let (game, state) = scenario();
+        let (game, state) = scenario(GAME);
         let text = format!("{HEADER}{}", random_orders(&picks));
         let orders = vec![PowerOrders { power: "union".into(), source: Source::new("union.txt", text) }];
-        let mut dice = DiceBox::new([seed; 32]);
-        let resolved = game.ruleset.resolve(game, state, &orders, &mut dice);
-        prop_assert!(resolved.is_ok(), "{:?}", resolved.err());
-        let resolution = resolved.unwrap();
+        let resolution = resolves(game, state, &orders, [seed; 32])?;
         let mut seen = std::collections::BTreeSet::new();
         for e in &resolution.events {
             for r in &e.rolls {
                 prop_assert!(seen.insert(r.label.clone()), "label {} listed twice", r.label);
             }
         }
-        let held = crate::support::labels_hold(game, state, &resolution.events);
-        prop_assert!(held.is_ok(), "{}", held.unwrap_err());
-        let shown = crate::support::rolls_shown_or_sealed(&resolution.events);
-        prop_assert!(shown.is_ok(), "{}", shown.unwrap_err());
-        prop_assert!(game.check_state(&resolution.next).is_empty(), "{:?}", game.check_state(&resolution.next));
     }
 }

@@ -195,51 +195,6 @@ fn named_ruleset(text: &str) -> Option<String> {
         .map(|g| g.ruleset.to_string())
 }
 
-/// The places and powers of the JSON report `v`: the map and game its `check` object carries,
-/// rebuilt as `pbem check --report` rebuilds them; without one (a map too large to mail), every place
-/// the report shows and the owners of the units it shows.
-fn board_of(text: &str, v: &serde_json::Value) -> (BTreeSet<String>, BTreeSet<String>) {
-    if v["check"].is_object() {
-        let path = std::path::Path::new("the JSON report");
-        if let Ok(rebuilt) = crate::report::for_check::load(path, text.as_bytes()) {
-            let game = &rebuilt.game;
-            return (
-                game.map.areas.iter().map(|a| a.id.clone()).collect(),
-                game.config.power_ids().map(str::to_string).collect(),
-            );
-        }
-    }
-    let mut powers = BTreeSet::new();
-    let mut out = BTreeSet::new();
-    let mut add = |x: &serde_json::Value| {
-        if let Some(s) = x.as_str() {
-            out.insert(s.to_string());
-        }
-    };
-    for a in v["sees"]["areas"].as_array().into_iter().flatten() {
-        add(&a["id"]);
-    }
-    for u in v["units"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .chain(v["sees"]["units"].as_array().into_iter().flatten())
-    {
-        add(&u["area"]);
-        if let Some(o) = u["owner"].as_str() {
-            powers.insert(o.to_string());
-        }
-    }
-    for m in v["sees"]["moves"].as_array().into_iter().flatten() {
-        add(&m["from"]);
-        add(&m["to"]);
-    }
-    for e in v["events"].as_array().into_iter().flatten() {
-        add(&e["area"]);
-    }
-    (out, powers)
-}
-
 /// The headings that close "What happened" (text and HTML reports).
 const AFTER_EVENTS: [&str; 5] = [
     "decisions taken for you",
@@ -343,40 +298,157 @@ pub fn announced_commitment(report: &str, turn: u32) -> Option<String> {
         .find_map(|l| l.trim().strip_prefix(&prefix).map(|c| c.trim().to_string()))
 }
 
+/// The few fields of a JSON report that `verify` reads: serde skips the rest (the units' details,
+/// the map, the check object) without building them, so that a report of 84 MB is not held as a
+/// JSON tree of ten times its size (issue 34).
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct JsonReport {
+    ruleset: JsonRuleset,
+    dice: JsonDice,
+    events: Vec<JsonEvent>,
+    decisions: Vec<JsonEvent>,
+    next: JsonNext,
+    units: Vec<JsonUnit>,
+    sees: JsonSees,
+    /// Whether the report carries a `check` object (the game's map, rebuilt by `board_of`).
+    check: Option<serde::de::IgnoredAny>,
+}
+
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct JsonRuleset {
+    id: Option<String>,
+}
+
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct JsonDice {
+    text: Option<String>,
+    digest: Option<String>,
+}
+
+/// An event as the JSON report gives it: a decision of `decisions` must be one of `events`, field
+/// for field.
+#[derive(serde::Deserialize, Default, PartialEq)]
+#[serde(default)]
+struct JsonEvent {
+    rule: Option<String>,
+    topic: Option<String>,
+    kind: Option<String>,
+    area: Option<String>,
+    text: Option<String>,
+    decision: Option<serde_json::Value>,
+    rolls: Vec<JsonRoll>,
+}
+
+#[derive(serde::Deserialize, Default, PartialEq)]
+#[serde(default)]
+struct JsonRoll {
+    label: Option<String>,
+    dice: Vec<JsonDie>,
+}
+
+#[derive(serde::Deserialize, Default, PartialEq)]
+#[serde(default)]
+struct JsonDie {
+    sides: Option<u64>,
+    face: Option<u64>,
+}
+
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct JsonNext {
+    turn: Option<u64>,
+    commitment: Option<String>,
+}
+
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct JsonUnit {
+    owner: Option<String>,
+    area: Option<String>,
+}
+
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct JsonSees {
+    areas: Vec<JsonArea>,
+    units: Vec<JsonUnit>,
+    moves: Vec<JsonMove>,
+}
+
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct JsonArea {
+    id: Option<String>,
+}
+
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct JsonMove {
+    from: Option<String>,
+    to: Option<String>,
+}
+
+/// The places and powers of the JSON report `v`: the map and game its `check` object carries,
+/// rebuilt as `pbem check --report` rebuilds them; without one (a map too large to mail), every place
+/// the report shows and the owners of the units it shows.
+fn board_of(text: &str, v: &JsonReport) -> (BTreeSet<String>, BTreeSet<String>) {
+    if v.check.is_some() {
+        let path = std::path::Path::new("the JSON report");
+        if let Ok(rebuilt) = crate::report::for_check::load(path, text.as_bytes()) {
+            let game = &rebuilt.game;
+            return (
+                game.map.areas.iter().map(|a| a.id.clone()).collect(),
+                game.config.power_ids().map(str::to_string).collect(),
+            );
+        }
+    }
+    let mut places = BTreeSet::new();
+    let mut powers = BTreeSet::new();
+    let shown = v
+        .sees
+        .areas
+        .iter()
+        .map(|a| &a.id)
+        .chain(v.units.iter().chain(&v.sees.units).map(|u| &u.area))
+        .chain(v.sees.moves.iter().flat_map(|m| [&m.from, &m.to]))
+        .chain(v.events.iter().map(|e| &e.area));
+    places.extend(shown.flatten().cloned());
+    powers.extend(
+        v.units
+            .iter()
+            .chain(&v.sees.units)
+            .filter_map(|u| u.owner.clone()),
+    );
+    (places, powers)
+}
+
 fn from_json(text: &str) -> Result<ReportForm> {
-    let v: serde_json::Value = serde_json::from_str(text)?;
-    let dice = &v["dice"];
-    let (Some(header_text), Some(digest)) = (dice["text"].as_str(), dice["digest"].as_str()) else {
+    let v: JsonReport = serde_json::from_str(text)?;
+    let (Some(header_text), Some(digest)) = (v.dice.text.as_deref(), v.dice.digest.as_deref())
+    else {
         bail!("this JSON report has no dice header (dice.text, dice.digest)");
     };
     let header = parse_header(&format!("{header_text}header sha256: {digest}\n"))?;
-    let ruleset = v["ruleset"]["id"].as_str().map(str::to_string);
+    let ruleset = v.ruleset.id.clone();
     let grammar = ruleset.as_deref().and_then(crate::rules::label_grammar);
     let mut rolls = Vec::new();
     let mut unrolled = Vec::new();
     // `decisions` repeats events of `events`: the rolls are read from `events` only.
-    for (i, e) in v["events"].as_array().into_iter().flatten().enumerate() {
-        let event = e["text"].as_str().unwrap_or("").to_string();
-        let event_kind = e["kind"].as_str().map(str::to_string);
-        let event_area = e["area"].as_str().map(str::to_string);
-        let listed = e["rolls"].as_array().map_or(0, Vec::len);
+    for (i, e) in v.events.iter().enumerate() {
+        let event = e.text.clone().unwrap_or_default();
         let always = grammar.is_some_and(|g| {
-            event_kind.as_deref().is_some_and(|k| g.rolled.contains(&k))
+            e.kind.as_deref().is_some_and(|k| g.rolled.contains(&k))
                 || !g.numbers_in_text(&event).is_empty()
         });
-        if listed == 0 && always {
+        if e.rolls.is_empty() && always {
             unrolled.push(event.clone());
         }
-        for r in e["rolls"].as_array().into_iter().flatten() {
-            let dice: Vec<(u32, u32)> = r["dice"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(|d| {
-                    let n = |k: &str| d[k].as_u64().and_then(|x| u32::try_from(x).ok());
-                    (n("sides").unwrap_or(0), n("face").unwrap_or(0))
-                })
-                .collect();
+        for r in &e.rolls {
+            let n = |x: Option<u64>| x.and_then(|x| u32::try_from(x).ok()).unwrap_or(0);
+            let dice: Vec<(u32, u32)> = r.dice.iter().map(|d| (n(d.sides), n(d.face))).collect();
             if dice.iter().any(|&(s, _)| s == 0) {
                 bail!(
                     "event {} of this JSON report has a die with no sides",
@@ -385,28 +457,25 @@ fn from_json(text: &str) -> Result<ReportForm> {
             }
             rolls.push(ListedRoll {
                 line: i + 1,
-                label: r["label"].as_str().unwrap_or("").to_string(),
+                label: r.label.clone().unwrap_or_default(),
                 sides: dice.iter().map(|d| d.0).collect(),
                 faces: dice.iter().map(|d| d.1).collect(),
                 event: event.clone(),
                 event_at: i + 1,
-                event_kind: event_kind.clone(),
-                event_area: event_area.clone(),
+                event_kind: e.kind.clone(),
+                event_area: e.area.clone(),
             });
         }
     }
     let (places, powers) = board_of(text, &v);
-    let events: Vec<&serde_json::Value> = v["events"].as_array().into_iter().flatten().collect();
-    let forged_decisions = v["decisions"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|d| !events.contains(d))
-        .map(|d| d["text"].as_str().unwrap_or("").to_string())
+    let forged_decisions = v
+        .decisions
+        .iter()
+        .filter(|d| !v.events.contains(d))
+        .map(|d| d.text.clone().unwrap_or_default())
         .collect();
-    let next = &v["next"];
-    let announces = match (next["turn"].as_u64(), next["commitment"].as_str()) {
-        (Some(t), Some(c)) if !c.is_empty() => u32::try_from(t).ok().map(|t| (t, c.to_string())),
+    let announces = match (v.next.turn, v.next.commitment) {
+        (Some(t), Some(c)) if !c.is_empty() => u32::try_from(t).ok().map(|t| (t, c)),
         _ => None,
     };
     Ok(ReportForm {

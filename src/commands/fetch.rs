@@ -14,7 +14,8 @@ use crate::mail::imap::{self, FetchSummary};
 /// (`after` in `[mail.imap]`); `mail/imap-state.toml` keeps how far the mailbox was read, so a rerun
 /// (after a dropped connection too) fetches nothing twice and loses nothing. The messages are then
 /// judged as `pbem ingest` does. The password comes from `password_env` or `password_file`. Exits
-/// with 1 when the server could not be read to the end (what was stored is judged all the same).
+/// with 1 when the server could not be read to the end, or left out a message it listed (what was
+/// stored is judged all the same; the rest is asked for again on the next run).
 #[derive(Debug, clap::Args)]
 #[command(after_help = examples!(
     "PBEM_IMAP_PASSWORD=... pbem fetch games/my-game",
@@ -29,9 +30,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let game = Game::load(&args.game)?;
     let summary = imap::fetch(&game, &mut super::ingest::progress_bar())?;
     print_summary(&game, &summary);
-    Ok(match summary.error {
-        Some(_) => ExitCode::from(super::exit::ERROR),
-        None => ExitCode::SUCCESS,
+    Ok(if summary.complete() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(super::exit::ERROR)
     })
 }
 
@@ -50,6 +52,16 @@ pub fn print_summary(game: &Game, s: &FetchSummary) {
     );
     if let Some(i) = &s.ingest {
         super::ingest::print_summary(game, i);
+    }
+    if !s.missing.is_empty() {
+        crate::say_err!(
+            "error: the server listed {} message(s) it then did not send (UID {}): none of them is marked seen or moved",
+            s.missing.len(),
+            crate::mail::imap::uid_set(&s.missing)
+        );
+        crate::say_err!(
+            "  hint: `pbem fetch` asks for them again on every run until the server sends them (or no longer lists them)"
+        );
     }
     if let Some(e) = &s.error {
         crate::say_err!("error: {e:#}");

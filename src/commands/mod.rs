@@ -135,8 +135,28 @@ pub fn command() -> clap::Command {
 /// Parses the process's command line (exits with a usage error as clap does).
 pub fn parse() -> Cli {
     use clap::FromArgMatches;
-    let matches = command().get_matches();
-    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+    let matches = command().try_get_matches().unwrap_or_else(|e| exit_clap(e));
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| exit_clap(e))
+}
+
+/// Ends the process as clap would after `--help`, `--version` or a usage error, except that a help
+/// or version text stdout could not take (`pbem --help >/dev/full`) ends in exit 1, as any output
+/// pbem could not write does (issue 34), not 0.
+fn exit_clap(e: clap::Error) -> ! {
+    use std::io::Write;
+    if e.use_stderr() {
+        e.exit();
+    }
+    let written = e.print().and_then(|()| std::io::stdout().flush());
+    match written {
+        Ok(()) => std::process::exit(0),
+        Err(w) => {
+            if w.kind() != std::io::ErrorKind::BrokenPipe {
+                crate::say_err!("error: pbem's output could not be written (is the disk full?)");
+            }
+            std::process::exit(i32::from(exit::ERROR))
+        }
+    }
 }
 
 /// Runs a parsed command line.

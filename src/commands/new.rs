@@ -69,28 +69,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
     show_or_keep(&args.dir, existed, &text)
 }
 
-/// Prints what `new` made, passwords included; when stdout cannot take it (closed, full), the
-/// passwords are not lost: they go to `passwords.txt` (mode 0600) in the game folder, or, if even that
-/// fails, the game is removed again, so that `pbem new` can be run once more.
+/// Prints what `new` made, passwords included; when stdout cannot take it (closed, full,
+/// `/dev/null`), the passwords are not lost: they go to `passwords.txt` (mode 0600) in the game folder
+/// (`out::show_passwords`), or, if even that fails, the game is removed again, so that `pbem new` can
+/// be run once more.
 fn show_or_keep(dir: &std::path::Path, existed: bool, text: &str) -> Result<ExitCode> {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    if out
-        .write_all(text.as_bytes())
-        .and_then(|()| out.flush())
-        .is_ok()
-    {
-        return Ok(ExitCode::SUCCESS);
-    }
-    let file = dir.join("passwords.txt");
-    match crate::game::fsio::write_atomic_mode(&file, text.as_bytes(), Some(0o600)) {
-        Ok(()) => {
-            crate::say_err!(
-                "error: the passwords could not be printed; they are in {} (mode 0600): hand them out, then delete it",
-                file.display()
-            );
-            Ok(ExitCode::from(super::exit::ERROR))
-        }
+    match crate::out::show_passwords(dir, text) {
+        Ok(crate::out::PasswordsShown::Printed) => Ok(ExitCode::SUCCESS),
+        Ok(crate::out::PasswordsShown::Kept(_)) => Ok(ExitCode::from(super::exit::ERROR)),
         Err(e) => {
             let removed = if existed {
                 std::fs::read_dir(dir).and_then(|entries| {
@@ -106,7 +92,7 @@ fn show_or_keep(dir: &std::path::Path, existed: bool, text: &str) -> Result<Exit
                 std::fs::remove_dir_all(dir)
             };
             anyhow::bail!(
-                "the passwords could neither be printed nor kept ({e:#}); {}",
+                "the passwords could neither be printed nor kept ({e}); {}",
                 match removed {
                     Ok(()) => format!(
                         "the game in {} is removed again: run `pbem new` once more",

@@ -36,6 +36,20 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut state = game.load_state(turn)?;
     let (password, from) =
         crate::engine::players::replace_player(&game, &mut state, &args.power, &args.email)?;
+    // The password first, on stdout or else in passwords.txt (`out::show_passwords`): when it can be
+    // neither, nothing is changed.
+    crate::say!(
+        "{} passes to {} at turn {from}, after the next economic phase (EiA 19.2.2).",
+        args.power,
+        args.email.join(", ")
+    );
+    let text = format!(
+        "{} from turn {from}: the new player's password, shown this once (pbem keeps only its hash): {password}\n",
+        args.power
+    );
+    let shown = crate::out::show_passwords(&game.dir, &text).map_err(|e| {
+        anyhow::anyhow!("the new password could neither be printed nor kept ({e}): nothing was changed, run `pbem replace` again")
+    })?;
     // An act on the turn, not an edit of its state (which the last turn's record lists).
     acts::append(
         &game,
@@ -55,16 +69,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         },
     )?;
     crate::say!(
-        "{} passes to {} at turn {from}, after the next economic phase (EiA 19.2.2).",
-        args.power,
-        args.email.join(", ")
-    );
-    crate::say_always!(
-        "The new player's password, shown this once (pbem keeps only its hash): {password}"
-    );
-    crate::say!(
         "Alliances the power has then may not be broken before turn {}.",
         from + 3
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(match shown {
+        crate::out::PasswordsShown::Printed => ExitCode::SUCCESS,
+        crate::out::PasswordsShown::Kept(_) => ExitCode::from(super::exit::ERROR),
+    })
 }

@@ -54,7 +54,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.imap {
         let fetched = crate::mail::imap::fetch(&game, &mut super::ingest::progress_bar())?;
         super::fetch::print_summary(&game, &fetched);
-        if fetched.error.is_some() {
+        if !fetched.complete() {
             anyhow::bail!(
                 "the IMAP mailbox could not be read to the end, so the turn is not resolved: run `pbem turn {} --imap` again",
                 args.game.display()

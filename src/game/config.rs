@@ -396,6 +396,11 @@ impl PowerConfig {
     }
 }
 
+/// The longest power or player id: they name files (`orders/<t>/<power>.<player>.txt`), which a
+/// file system takes up to 255 bytes long (issue 34: a 300-character id passed the check and failed
+/// when its file was written).
+pub const MAX_ID_LEN: usize = 64;
+
 /// Checks a power's players (`[[power.player]]`): one form or the other, plain ids, known and
 /// distinct ranks, sound password hashes.
 fn validate_commands(p: &PowerConfig, at: &std::ops::Range<usize>) -> Vec<Diagnostic> {
@@ -437,6 +442,19 @@ fn validate_commands(p: &PowerConfig, at: &std::ops::Range<usize>) -> Vec<Diagno
             out.push(err(
                 format!("player id '{}' of '{}' is not a plain word", c.id, p.id),
                 "player ids are ASCII letters, digits and '-': they name files",
+            ));
+        }
+        if c.id.len() > MAX_ID_LEN {
+            out.push(err(
+                format!(
+                    "player id '{}...' of '{}' is {} characters long",
+                    c.id.chars().take(24).collect::<String>(),
+                    p.id,
+                    c.id.chars().count()
+                ),
+                &format!(
+                    "a player id names his orders file: keep it to {MAX_ID_LEN} characters at most"
+                ),
             ));
         }
         if ids.insert(c.id.to_lowercase(), ()).is_some() {
@@ -606,6 +624,20 @@ impl GameConfig {
                 out.push(
                     Diagnostic::error(format!("power id '{}' is not a plain word", p.id), id_span.clone())
                         .hint("power ids are ASCII letters, digits and '-': they name files and dice labels"),
+                );
+            } else if p.id.len() > MAX_ID_LEN {
+                out.push(
+                    Diagnostic::error(
+                        format!(
+                            "power id '{}...' is {} characters long",
+                            &p.id[..24],
+                            p.id.len()
+                        ),
+                        id_span.clone(),
+                    )
+                    .hint(format!(
+                        "a power id names files: keep it to {MAX_ID_LEN} characters at most"
+                    )),
                 );
             }
         }

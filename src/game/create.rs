@@ -117,6 +117,30 @@ fn drop_dated_passwords(player: &mut toml_edit::Table) {
     }
 }
 
+/// Refuses a scenario with a symbolic link anywhere in its folder (issue 34): `new` copies the
+/// scenario's files into the game, and a link would bring whatever it points to (a system file,
+/// another game's secrets) into a folder players' mail is written from. The folder `--from` names may
+/// itself be a link: the referee chose it.
+fn refuse_links(scenario: &Path, dir: &Path) -> Result<()> {
+    for e in super::fsio::sorted_entries(dir)? {
+        let kind = e.file_type()?;
+        if kind.is_symlink() {
+            let target = std::fs::read_link(e.path())
+                .map(|t| format!(" (to {})", t.display()))
+                .unwrap_or_default();
+            bail!(
+                "{}: a symbolic link{target} in the scenario {}: pbem new copies no link into a game; put the file or folder itself in its place",
+                e.path().display(),
+                scenario.display()
+            );
+        }
+        if kind.is_dir() {
+            refuse_links(scenario, &e.path())?;
+        }
+    }
+    Ok(())
+}
+
 /// Makes the game of scenario `from` in the empty folder `to`.
 fn make_game(from: &Path, to: &Path, publish: &Publish) -> Result<NewGame> {
     if to.exists()
@@ -129,6 +153,7 @@ fn make_game(from: &Path, to: &Path, publish: &Publish) -> Result<NewGame> {
             to.display()
         );
     }
+    refuse_links(from, from)?;
     let scenario =
         Game::load(from).with_context(|| format!("{} is not a usable scenario", from.display()))?;
     let first = scenario.config.first_turn;

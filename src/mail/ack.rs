@@ -151,7 +151,16 @@ pub fn acknowledgement(
             .unwrap_or_default(),
         late_turn: data.late_turn.unwrap_or(0),
         held_for: record.for_turn,
-        reasons: record.reasons.clone(),
+        reasons: record
+            .reasons
+            .iter()
+            .cloned()
+            .chain(
+                data.others
+                    .iter()
+                    .map(|o| format!("also rejected in this run: {o}")),
+            )
+            .collect(),
         accepted: match check {
             Some(c) if stands => c
                 .accepted

@@ -44,6 +44,8 @@ pub fn extract(message: &Incoming, max_text: u64) -> Extracted {
     }
     let mut candidates: Vec<Found> = Vec::new();
     let mut too_big: Option<String> = None;
+    // A part that may hold orders and is not text pbem can read (NULs and no byte-order mark).
+    let mut unreadable: Option<String> = None;
     let mut body = String::new();
     for p in message.parts.iter().filter(|p| p.is_body) {
         if p.size() as u64 > max_text {
@@ -58,7 +60,10 @@ pub fn extract(message: &Incoming, max_text: u64) -> Extracted {
             Content::Html(h) => clean(&html::to_text(h), false, false),
             Content::Bytes(b) => match decode_bytes(b) {
                 Some(t) => clean(&t, p.flowed, p.delsp),
-                None => continue,
+                None => {
+                    unreadable.get_or_insert_with(|| "the body".into());
+                    continue;
+                }
             },
             Content::Message => continue,
         };
@@ -92,7 +97,12 @@ pub fn extract(message: &Incoming, max_text: u64) -> Extracted {
             Content::Bytes(b) => decode_bytes(b),
             Content::Html(_) | Content::Message => None,
         };
-        let Some(text) = text else { continue };
+        let Some(text) = text else {
+            if matches!(p.content, Content::Bytes(_)) {
+                unreadable.get_or_insert_with(|| format!("the attachment '{}'", shown_name(name)));
+            }
+            continue;
+        };
         let text = clean(&text, p.flowed, p.delsp);
         if has_header(&text) {
             candidates.push(Found {
@@ -103,9 +113,12 @@ pub fn extract(message: &Incoming, max_text: u64) -> Extracted {
         }
     }
     let Some(first) = candidates.first() else {
-        return match too_big {
-            Some(reason) => Extracted::Refused(reason),
-            None => Extracted::NoOrders,
+        return match (too_big, unreadable) {
+            (Some(reason), _) => Extracted::Refused(reason),
+            (None, Some(part)) => Extracted::Refused(format!(
+                "{part} is not text pbem can read (it holds NUL bytes and no byte-order mark): save it as UTF-8 and send it again"
+            )),
+            (None, None) => Extracted::NoOrders,
         };
     };
     if let Some(other) = candidates

@@ -9,10 +9,13 @@
 //!    it; a dropped connection loses at most the batch in flight, which the rerun fetches again. When
 //!    the server's UIDVALIDITY changes (a mailbox rebuilt), every message is fetched again, and the
 //!    content-addressed archive keeps each once.
-//! 3. **Then marked.** Only UIDs already recorded are flagged `\Seen` or moved (`after`), so a crash
-//!    between never moves a message pbem has not kept; the UIDs not yet marked are marked first on
-//!    the next run.
-//! 4. **Then judged**, with the server's INTERNALDATE as the delivery time (the referee's own
+//! 3. **Then marked.** Exactly the UIDs stored are flagged `\Seen` or moved (`after`), named one by
+//!    one (never a range that could hold one not kept), so a crash between never moves a message pbem
+//!    has not kept; the UIDs not yet marked are marked first on the next run.
+//! 4. **Nothing listed is skipped** (issue 34): a UID the server listed but left out of its FETCH
+//!    answer is neither marked nor taken as done: it is kept in [`FetchState::missing`], reported, and
+//!    asked for again on the next run (until the server no longer lists it).
+//! 5. **Then judged**, with the server's INTERNALDATE as the delivery time (the referee's own
 //!    `Received` header still comes first), and the list of messages to judge emptied.
 //!
 //! The password comes from an environment variable or a file, never game.toml (`game::mail_config`); the
@@ -52,10 +55,19 @@ pub struct FetchState {
     pub mailbox: String,
     /// The mailbox's UIDVALIDITY when its UIDs below were read.
     pub uidvalidity: u32,
-    /// The highest UID stored in `mail/inbox/`.
+    /// The highest UID asked for: every UID up to it is stored in `mail/inbox/`, or in `missing`, or
+    /// was not in the mailbox.
     pub stored_uid: u32,
-    /// The highest UID flagged or moved (`after`); at most `stored_uid`.
-    pub marked_uid: u32,
+    /// Before issue 34: the highest UID flagged or moved; read from an older state file (the UIDs
+    /// above it up to `stored_uid` are then marked as that version did), never written.
+    #[serde(default, skip_serializing)]
+    pub marked_uid: Option<u32>,
+    /// UIDs stored and not yet flagged or moved (`after`).
+    #[serde(default)]
+    pub unmarked: Vec<u32>,
+    /// UIDs the server listed but did not return when asked for them: fetched again on the next run.
+    #[serde(default)]
+    pub missing: Vec<u32>,
     /// Messages stored and not yet judged.
     #[serde(default)]
     pub unjudged: Vec<Fetched>,
@@ -80,11 +92,20 @@ pub struct FetchSummary {
     pub fetched: usize,
     /// Messages flagged or moved in this run.
     pub marked: usize,
+    /// UIDs the server listed but left out of its answer (kept for the next run), ascending.
+    pub missing: Vec<u32>,
     /// What was judged (none when nothing was stored).
     pub ingest: Option<IngestSummary>,
     /// The error that stopped the fetch (a dropped connection): what was stored before it was judged
     /// all the same, and a rerun fetches the rest.
     pub error: Option<anyhow::Error>,
+}
+
+impl FetchSummary {
+    /// Whether the mailbox was read to the end: no error, and every UID listed was returned.
+    pub fn complete(&self) -> bool {
+        self.error.is_none() && self.missing.is_empty()
+    }
 }
 
 /// Fetches the new messages of `[mail.imap]` and judges them. Takes the game lock.
@@ -98,6 +119,7 @@ pub fn fetch(game: &Game, progress: &mut dyn FnMut(usize, usize)) -> Result<Fetc
     if let Err(e) = fetch_new(game, cfg, &mut state, &mut summary) {
         summary.error = Some(e);
     }
+    summary.missing = state.missing.clone();
     if !state.unjudged.is_empty() {
         let store = super::ingest_store::RawStore::open(game)?;
         let messages = state
@@ -139,25 +161,33 @@ fn fetch_new(
         // A new mailbox (or one rebuilt): its UIDs start over.
         state.uidvalidity = validity;
         state.stored_uid = 0;
-        state.marked_uid = 0;
+        state.unmarked.clear();
+        state.missing.clear();
     }
     // Messages stored by an earlier run and not yet marked (it stopped between).
     summary.marked += mark(&mut session, cfg, game, state)?;
-    let mut uids: Vec<u32> = session
-        .uid_search(format!("UID {}:*", state.stored_uid + 1))
-        .with_context(|| format!("{}: cannot list the new messages", server(cfg)))?
-        .into_iter()
-        .filter(|&u| u > state.stored_uid)
-        .collect();
+    // The UIDs an earlier run was not given, as far as the server still has them, then the new ones.
+    let mut uids: Vec<u32> = Vec::new();
+    if !state.missing.is_empty() {
+        let listed = session
+            .uid_search(format!("UID {}", uid_set(&state.missing)))
+            .with_context(|| format!("{}: cannot list the messages missed", server(cfg)))?;
+        uids.extend(state.missing.iter().filter(|u| listed.contains(u)));
+    }
+    uids.extend(
+        session
+            .uid_search(format!("UID {}:*", state.stored_uid + 1))
+            .with_context(|| format!("{}: cannot list the new messages", server(cfg)))?
+            .into_iter()
+            .filter(|&u| u > state.stored_uid),
+    );
     uids.sort_unstable();
+    uids.dedup();
+    // A missed UID no longer listed is gone from the mailbox (expunged): nothing is left to fetch.
+    state.missing.retain(|u| uids.binary_search(u).is_ok());
     for chunk in uids.chunks(BATCH) {
-        let set = chunk
-            .iter()
-            .map(u32::to_string)
-            .collect::<Vec<_>>()
-            .join(",");
         let fetches = session
-            .uid_fetch(&set, "(UID INTERNALDATE BODY.PEEK[])")
+            .uid_fetch(uid_set(chunk), "(UID INTERNALDATE BODY.PEEK[])")
             .with_context(|| {
                 format!(
                     "{}: the connection failed while fetching; {} message(s) of this run are stored, a rerun fetches the rest",
@@ -170,7 +200,7 @@ fn fetch_new(
             let (Some(uid), Some(body)) = (f.uid, f.body()) else {
                 continue;
             };
-            if !chunk.contains(&uid) {
+            if !chunk.contains(&uid) || got.iter().any(|g| g.0 == uid) {
                 continue;
             }
             let date = f
@@ -179,6 +209,7 @@ fn fetch_new(
                 .unwrap_or_default();
             got.push((uid, body.to_vec(), date));
         }
+        drop(fetches);
         got.sort_by_key(|g| g.0);
         let bodies: Vec<Vec<u8>> = got.iter().map(|g| g.1.clone()).collect();
         let shas = ingest::store_all(game, &bodies)?;
@@ -192,9 +223,15 @@ fn fetch_new(
                     cfg.user, cfg.host, cfg.mailbox, validity, uid
                 ),
             });
+            state.unmarked.push(*uid);
         }
-        // Every UID asked for is done: one the server no longer has is gone for good.
-        state.stored_uid = *chunk.last().unwrap_or(&state.stored_uid);
+        // A UID asked for and not returned stays to be fetched: never taken as done, never marked.
+        let returned = |u: &u32| got.iter().any(|g| g.0 == *u);
+        state.missing.retain(|u| !returned(u));
+        state.missing.extend(chunk.iter().filter(|u| !returned(u)));
+        state.missing.sort_unstable();
+        state.missing.dedup();
+        state.stored_uid = state.stored_uid.max(*chunk.last().unwrap_or(&0));
         save_state(game, state)?;
         summary.fetched += got.len();
     }
@@ -203,37 +240,63 @@ fn fetch_new(
     Ok(())
 }
 
-/// Flags or moves the UIDs stored and not yet marked; how many.
+/// An IMAP sequence set naming exactly `uids` (ascending), runs of consecutive UIDs as `a:b`:
+/// `[1, 2, 3, 7]` is `1:3,7`.
+pub fn uid_set(uids: &[u32]) -> String {
+    let mut set = String::new();
+    let mut i = 0;
+    while i < uids.len() {
+        let mut j = i;
+        while j + 1 < uids.len() && uids[j + 1] == uids[j] + 1 {
+            j += 1;
+        }
+        if !set.is_empty() {
+            set.push(',');
+        }
+        set.push_str(&uids[i].to_string());
+        if j > i {
+            set.push(':');
+            set.push_str(&uids[j].to_string());
+        }
+        i = j + 1;
+    }
+    set
+}
+
+/// UIDs marked per command: a set string of a few kilobytes at most, which every server takes.
+const MARK_BATCH: usize = 500;
+
+/// Flags or moves exactly the UIDs stored and not yet marked; how many.
 fn mark<T: Read + Write>(
     session: &mut imap::Session<T>,
     cfg: &ImapConfig,
     game: &Game,
     state: &mut FetchState,
 ) -> Result<usize> {
-    if state.marked_uid >= state.stored_uid {
-        return Ok(0);
-    }
-    let set = format!("{}:{}", state.marked_uid + 1, state.stored_uid);
-    let n = session
-        .uid_search(format!("UID {set}"))
-        .with_context(|| format!("{}: cannot list the messages to mark", server(cfg)))?
-        .len();
-    match cfg.move_to() {
-        Some(folder) => session.uid_mv(&set, folder).with_context(|| {
-            format!(
-                "{}: cannot move messages to {folder} (does the folder exist?)",
-                server(cfg)
-            )
-        })?,
-        None => {
-            session
-                .uid_store(&set, "+FLAGS.SILENT (\\Seen)")
-                .with_context(|| format!("{}: cannot flag messages seen", server(cfg)))?;
+    let mut marked = 0;
+    state.unmarked.sort_unstable();
+    state.unmarked.dedup();
+    while !state.unmarked.is_empty() {
+        let n = state.unmarked.len().min(MARK_BATCH);
+        let set = uid_set(&state.unmarked[..n]);
+        match cfg.move_to() {
+            Some(folder) => session.uid_mv(&set, folder).with_context(|| {
+                format!(
+                    "{}: cannot move messages to {folder} (does the folder exist?)",
+                    server(cfg)
+                )
+            })?,
+            None => {
+                session
+                    .uid_store(&set, "+FLAGS.SILENT (\\Seen)")
+                    .with_context(|| format!("{}: cannot flag messages seen", server(cfg)))?;
+            }
         }
+        state.unmarked.drain(..n);
+        save_state(game, state)?;
+        marked += n;
     }
-    state.marked_uid = state.stored_uid;
-    save_state(game, state)?;
-    Ok(n)
+    Ok(marked)
 }
 
 /// A stored message, read back from the archive for the ingest.
@@ -294,6 +357,12 @@ fn load_state(game: &Game, cfg: &ImapConfig) -> Result<FetchState> {
         )
     })?;
     if old.mailbox == mailbox_key(cfg) {
+        let mut old = old;
+        // A state file of before issue 34 marked a range: what it left unmarked is its range still.
+        if let Some(marked) = old.marked_uid.take() {
+            old.unmarked
+                .extend(marked.saturating_add(1)..=old.stored_uid);
+        }
         Ok(old)
     } else {
         Ok(FetchState {
@@ -388,4 +457,27 @@ fn imap_password(game: &Game, cfg: &ImapConfig) -> Result<String> {
         return Ok(text.lines().next().unwrap_or_default().to_string());
     }
     bail!("[mail.imap] has no password: set password_env = \"PBEM_IMAP_PASSWORD\" (and export it) or password_file")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_uid_set_names_exactly_the_uids_given() {
+        assert_eq!(uid_set(&[1, 2, 3, 7]), "1:3,7");
+        assert_eq!(uid_set(&[5]), "5");
+        assert_eq!(uid_set(&[1, 3, 4, 9, 10, 11]), "1,3:4,9:11");
+        assert_eq!(uid_set(&[]), "");
+    }
+
+    #[test]
+    fn a_state_of_before_issue_34_keeps_its_unmarked_range_to_mark() {
+        let text = "format = \"pbem-imap/v1\"\nmailbox = \"m\"\nuidvalidity = 7\nstored_uid = 5\nmarked_uid = 3\n";
+        let old: FetchState = toml::from_str(text).unwrap();
+        assert_eq!(old.marked_uid, Some(3));
+        assert!(old.unmarked.is_empty() && old.missing.is_empty());
+        // Written again, it has no marked_uid.
+        assert!(!toml::to_string(&old).unwrap().contains("marked_uid"));
+    }
 }

@@ -299,7 +299,7 @@ fn ingest_from(
     let state = game.load_state(turn)?;
     private_inbox(game)?;
     let mut store = RawStore::open(game)?;
-    let mut records = load_records(game)?;
+    let records = load_records(game)?;
     let mut summary = IngestSummary {
         game: game.config.game.clone(),
         turn,
@@ -355,7 +355,7 @@ fn ingest_from(
                 .push((r.body_sha256.clone(), r.sha256.clone()));
         }
     }
-    let mut judged: Vec<(Received, Option<AckData>)> = Vec::new();
+    let mut judged: Vec<(Received, Option<AckData>)> = Vec::with_capacity(pending.len());
     let total = pending.len();
     // The ruleset's checker of this state, made once for every message (an EiA one indexes the
     // units).
@@ -390,8 +390,11 @@ fn ingest_from(
     progress(total, total);
 
     // 4. Which submission counts, now that every record is known.
-    let mut all: Vec<Received> = records.values().cloned().collect();
-    all.extend(judged.iter().map(|(r, _)| r.clone()));
+    // Only the submissions that stand (accepted or held) count for any of the three: a flood of
+    // other mail is not copied.
+    let stands = |r: &&Received| matches!(r.status, Status::Accepted | Status::Held);
+    let mut all: Vec<Received> = records.values().filter(stands).cloned().collect();
+    all.extend(judged.iter().map(|(r, _)| r).filter(stands).cloned());
     let winners = winners(&all, turn);
     let later = Later::new(&all);
     let sequences = Sequences::new(&all);
@@ -404,16 +407,18 @@ fn ingest_from(
     let in_outbox = super::outbox_store::messages(&outbox_dir)?;
     let mut answers: Vec<(String, Vec<u8>)> = Vec::new();
     let mut answered: Vec<usize> = Vec::new();
+    one_answer_per_address(&mut judged);
+    summary.new.reserve_exact(judged.len());
     // The template compiled once for the run (a template that does not parse is each answer's
     // reason, as before).
     let made_once = super::ack::Answers::new(game);
-    for (record, ack) in &mut judged {
+    for (mut record, ack) in judged {
         let mut written = None;
-        if let Some(data) = ack {
-            let replaced_by = later.of(record);
+        if let Some(data) = &ack {
+            let replaced_by = later.of(&record);
             // The receipt's sequence number: this submission's rank among the power's accepted
             // (or held) submissions for the same turn, by arrival.
-            let sequence = sequences.of(record);
+            let sequence = sequences.of(&record);
             let made = made_once
                 .as_ref()
                 .map_err(|e| anyhow::anyhow!("{e:#}"))
@@ -422,7 +427,7 @@ fn ingest_from(
                         game,
                         answers,
                         turn,
-                        record,
+                        &record,
                         data,
                         replaced_by.as_ref(),
                         sequence,
@@ -464,7 +469,7 @@ fn ingest_from(
             }
         }
         summary.new.push(Entry {
-            record: record.clone(),
+            record,
             ack: written,
         });
     }
@@ -478,20 +483,29 @@ fn ingest_from(
     }
     // The run's records in one file; each submission that counts also in a file of its own, the
     // record the turn reads for its filed orders (`stands_for`).
-    let run: Vec<Received> = judged.iter().map(|(r, _)| r.clone()).collect();
+    let run: Vec<&Received> = summary.new.iter().map(|e| &e.record).collect();
     if let Some((path, bytes)) = super::ingest_store::records_file(game, &run)? {
         batch.write(&path, &bytes, None)?;
     }
-    for r in run {
-        records.insert(r.sha256.clone(), r);
-    }
+    drop(run);
+    // Each winner as recorded now (this run's record of it, with its answer's name).
+    let this_run: BTreeMap<&str, &Received> = summary
+        .new
+        .iter()
+        .map(|e| (e.record.sha256.as_str(), &e.record))
+        .collect();
     let winners: BTreeMap<String, Received> = winners
         .into_iter()
         .map(|(slot, w)| {
-            let current = records.get(&w.sha256).cloned().unwrap_or(w);
+            let current = this_run
+                .get(w.sha256.as_str())
+                .map(|r| (*r).clone())
+                .or_else(|| records.get(&w.sha256).cloned())
+                .unwrap_or(w);
             (slot, current)
         })
         .collect();
+    drop(this_run);
     for w in winners.values() {
         let text =
             crate::game::load::to_toml(w).context("cannot write a received-message record")?;
@@ -940,6 +954,71 @@ pub fn arrival(
     delivered.unwrap_or((DateTime::UNIX_EPOCH, Basis::MailboxOrder))
 }
 
+/// At most one answer per address and run for what was rejected (issue 34: a mailbox of 300 forged
+/// messages sent France 300 answers, and a responder answering each answer makes a loop): of the
+/// run's rejected messages whose answers go to the same addresses, the first (by arrival) is
+/// answered, with a line for each of the others, which are recorded as answered by it. Orders that
+/// stand, held or late are each answered on their own: their answer is their receipt.
+fn one_answer_per_address(judged: &mut [(Received, Option<AckData>)]) {
+    let mut first: BTreeMap<Vec<String>, usize> = BTreeMap::new();
+    let mut summed: Vec<(usize, usize)> = Vec::new();
+    for (i, (record, ack)) in judged.iter().enumerate() {
+        let Some(data) = ack else { continue };
+        if record.status != Status::Rejected {
+            continue;
+        }
+        let mut to: Vec<String> = data.to.iter().map(|a| normalise(a)).collect();
+        to.sort();
+        to.dedup();
+        match first.get(&to) {
+            Some(&lead) => summed.push((lead, i)),
+            None => {
+                first.insert(to, i);
+            }
+        }
+    }
+    for (lead, i) in summed {
+        let (lead_id, line) = {
+            let (lead_record, _) = &judged[lead];
+            let (record, _) = &judged[i];
+            let id = if record.message_id.is_empty() {
+                format!("message {}", &record.sha256[..record.sha256.len().min(12)])
+            } else {
+                format!("<{}>", record.message_id)
+            };
+            let why = record.reasons.first().cloned().unwrap_or_default();
+            let lead_id = if lead_record.message_id.is_empty() {
+                format!(
+                    "message {}",
+                    &lead_record.sha256[..lead_record.sha256.len().min(12)]
+                )
+            } else {
+                format!("<{}>", lead_record.message_id)
+            };
+            (
+                lead_id,
+                format!("{id}, from {}: {why}", shown_from(&record.from)),
+            )
+        };
+        if let Some(data) = judged[lead].1.as_mut() {
+            data.others.push(line);
+        }
+        let (record, ack) = &mut judged[i];
+        *ack = None;
+        record.reasons.push(format!(
+            "not answered on its own: the answer to {lead_id} sums up every message of this run rejected for the same addresses"
+        ));
+    }
+}
+
+fn shown_from(from: &str) -> &str {
+    if from.is_empty() {
+        "no one who can be told"
+    } else {
+        from
+    }
+}
+
 /// What an acknowledgement says, besides the record.
 #[derive(Debug, Clone)]
 pub struct AckData {
@@ -954,6 +1033,9 @@ pub struct AckData {
     /// The receipt digest of the orders as filed ([`crate::mail::ingest::receipt_digest`]), for accepted
     /// and held submissions.
     pub receipt: String,
+    /// The other messages of the run rejected for the same addresses, one line each, that this
+    /// answer sums up ([`one_answer_per_address`]).
+    pub others: Vec<String>,
 }
 
 fn bare_record(p: &Pending, seq: u64, turn: u32, status: Status, reasons: Vec<String>) -> Received {
@@ -1038,13 +1120,18 @@ fn judge(
             record.message_id
         ));
     }
-    if let Some(why) = &msg.automatic {
+    let referee = normalise(&config.mail_from());
+    let looped = msg
+        .loops
+        .iter()
+        .find(|l| l.contains(&referee))
+        .map(|l| format!("X-Loop: {l}"));
+    if let Some(why) = msg.automatic.as_ref().or(looped.as_ref()) {
         record.reasons.push(format!(
             "an automatic message ({why}): pbem never answers those"
         ));
         return Ok((record, None));
     }
-    let referee = normalise(&config.mail_from());
     if msg.sender.address().is_some_and(|a| a == referee) {
         record
             .reasons
@@ -1066,6 +1153,7 @@ fn judge(
         check: None,
         late_turn: None,
         receipt: String::new(),
+        others: Vec::new(),
     };
     let found: Found = match extract::extract(&msg, config.mail.max_text_bytes) {
         Extracted::Orders(f) => f,
@@ -1134,7 +1222,23 @@ fn judge(
     } else {
         found.text.clone()
     };
-    verified.set_sender(msg.sender.address().unwrap_or_default());
+    // A sender who is not the claimed power's is refused whatever his password, which is checked
+    // only to warn the power's players: besides his own budget of wrong passwords, all such
+    // senders of a power share one per run (issue 34: 300 forged From addresses cost 300 checks,
+    // now 8).
+    let forged_for = claimed.filter(|pc| {
+        !config.mail.any_sender
+            && msg
+                .sender
+                .address()
+                .is_none_or(|a| !registered(config, state, pc, a))
+    });
+    let sender_key = msg.sender.address().unwrap_or_default();
+    verified.set_sender(sender_key);
+    let shared = forged_for.map(|pc| format!("\0not a sender of {}", pc.id));
+    if let Some(budget) = &shared {
+        verified.share_budget(budget);
+    }
     // Checked as the turn will read the file (the same bytes, the same decoding).
     let (source, check) = crate::rules::check_file_with(checker, &found.file_name, text.as_bytes());
     if check
@@ -1145,11 +1249,20 @@ fn judge(
         // A flood: recorded, never answered (its answers would flood the power's players).
         record.status = Status::Rejected;
         record.power = claimed.map(|pc| pc.id.clone()).unwrap_or_default();
-        record.reasons.push(format!(
-            "flood: {} already sent {} wrong passwords in this run; this one was not checked nor answered",
-            sender_shown(&msg.sender),
-            crate::auth::MAX_FAILED_PER_SENDER
-        ));
+        let own_spent = verified.failures(sender_key) >= crate::auth::MAX_FAILED_PER_SENDER;
+        record.reasons.push(match forged_for.filter(|_| !own_spent) {
+            Some(pc) => format!(
+                "flood: {} wrong passwords for {} from addresses not registered for it were already checked in this run; this one, from {}, was not checked nor answered",
+                crate::auth::MAX_FAILED_PER_SENDER,
+                pc.name,
+                sender_shown(&msg.sender)
+            ),
+            None => format!(
+                "flood: {} already sent {} wrong passwords in this run; this one was not checked nor answered",
+                sender_shown(&msg.sender),
+                crate::auth::MAX_FAILED_PER_SENDER
+            ),
+        });
         return Ok((record, None));
     }
 

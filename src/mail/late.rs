@@ -214,6 +214,7 @@ pub fn accept_late(
         check: Some(check),
         late_turn: None,
         receipt: hex::encode(ingest::receipt_digest(filed.as_bytes())),
+        others: Vec::new(),
     };
     let sequence = records
         .iter()

@@ -89,6 +89,9 @@ pub struct Incoming {
     /// Why the message is automatic (a bounce, an auto-reply, a list), if it is (RFC 3834): pbem
     /// never answers those, so that two robots cannot answer each other forever.
     pub automatic: Option<String>,
+    /// The values of its `X-Loop` headers, lower-cased (`ingest` takes one naming the referee's
+    /// address as the mark of an automatic message).
+    pub loops: Vec<String>,
     /// The leaf parts, in the order of the message.
     pub parts: Vec<Part>,
     /// Byte offset of the body in the raw message (after the blank line closing the headers).
@@ -106,14 +109,18 @@ pub fn parse(raw: &[u8]) -> Option<Incoming> {
         .filter(|id| !id.is_empty());
     let subject = one_line(message.subject().unwrap_or(""), 200);
     let received = received_of(&message);
-    let automatic = automatic(&message);
+    let automatic = automatic(&message, &subject);
+    let loops = loops_of(&message);
     let mut parts = Vec::new();
     let body_ids: Vec<u32> = message.text_body.clone();
     for (id, part) in message.parts.iter().enumerate() {
         let id = id as u32;
         let content = match &part.body {
             PartType::Multipart(_) => continue,
-            PartType::Text(t) => Content::Text(t.to_string()),
+            PartType::Text(t) => match misread(raw, part, t) {
+                Some(bytes) => Content::Bytes(bytes),
+                None => Content::Text(t.to_string()),
+            },
             PartType::Html(h) => Content::Html(h.to_string()),
             PartType::Binary(b) | PartType::InlineBinary(b) => Content::Bytes(b.to_vec()),
             PartType::Message(_) => Content::Message,
@@ -149,9 +156,36 @@ pub fn parse(raw: &[u8]) -> Option<Incoming> {
         subject,
         received,
         automatic,
+        loops,
         parts,
         body_offset,
     })
+}
+
+/// The bytes of a text part that mail-parser could not read as it is labelled, for
+/// `extract::decode_bytes` to read (issue 34): a text with NULs or replacement characters whose bytes
+/// start with a UTF-16 byte-order mark (Notepad's "Unicode", `FF FE`, sent with no charset or a
+/// wrong one), or that names no charset (read as Windows-1252, or refused as not text when it holds
+/// NULs). None: the text as mail-parser decoded it by its charset stands (a NUL in declared UTF-8 is
+/// the orders check's to name, on its line).
+fn misread(raw: &[u8], part: &mail_parser::MessagePart<'_>, text: &str) -> Option<Vec<u8>> {
+    if !text.contains(['\0', '\u{FFFD}']) {
+        return None;
+    }
+    let body = raw.get(part.offset_body as usize..part.offset_end as usize)?;
+    let bytes = match part.encoding {
+        mail_parser::Encoding::Base64 => mail_parser::decoders::base64::base64_decode(body)?,
+        mail_parser::Encoding::QuotedPrintable => {
+            mail_parser::decoders::quoted_printable::quoted_printable_decode(body)?
+        }
+        mail_parser::Encoding::None => body.to_vec(),
+    };
+    let bom = bytes.starts_with(b"\xFF\xFE") || bytes.starts_with(b"\xFE\xFF");
+    let labelled = part
+        .content_type()
+        .and_then(|c| c.attribute("charset"))
+        .is_some();
+    (bom || !labelled).then_some(bytes)
 }
 
 /// The `Received` headers of a message, topmost first, read from its headers only (to order the
@@ -236,8 +270,11 @@ fn to_utc(d: &mail_parser::DateTime) -> Option<DateTime<Utc>> {
     DateTime::from_timestamp(d.to_timestamp(), 0)
 }
 
-/// Why a message is automatic (RFC 3834 `Auto-Submitted`, `Precedence`, a null Return-Path).
-fn automatic(m: &mail_parser::Message<'_>) -> Option<String> {
+/// Why a message is automatic, if it is: RFC 3834's `Auto-Submitted`, and the marks the common
+/// responders, lists and bulk senders put instead or besides (issue 34: a vacation responder marked
+/// only by one of them was answered, and answered back). `X-Loop` is the caller's: it counts only
+/// when it names the referee ([`Incoming::loops`]).
+fn automatic(m: &mail_parser::Message<'_>, subject: &str) -> Option<String> {
     let raw = |name: &str| {
         m.headers()
             .iter()
@@ -253,12 +290,14 @@ fn automatic(m: &mail_parser::Message<'_>) -> Option<String> {
             return Some(format!("Auto-Submitted: {}", one_line(&v, 40)));
         }
     }
-    if let Some(v) = raw("Precedence") {
-        if ["bulk", "junk", "list", "auto_reply"]
-            .iter()
-            .any(|p| v.starts_with(p))
-        {
-            return Some(format!("Precedence: {}", one_line(&v, 40)));
+    for header in ["Precedence", "X-Precedence"] {
+        if let Some(v) = raw(header) {
+            if ["bulk", "junk", "list", "auto_reply", "auto-reply"]
+                .iter()
+                .any(|p| v.starts_with(p))
+            {
+                return Some(format!("{header}: {}", one_line(&v, 40)));
+            }
         }
     }
     if let Some(v) = raw("Return-Path") {
@@ -266,7 +305,56 @@ fn automatic(m: &mail_parser::Message<'_>) -> Option<String> {
             return Some("a null Return-Path (a bounce)".into());
         }
     }
+    // Set by responders (X-Autoreply, X-Autorespond: Exim, cPanel, Zimbra; X-Autogenerated), by
+    // Exchange on its automatic messages (X-Auto-Response-Suppress), by mailing lists (RFC 2369,
+    // 2919) and by bulk senders (Feedback-ID): a player's own message carries none of them.
+    for header in [
+        "X-Autoreply",
+        "X-Autorespond",
+        "X-Autoresponder",
+        "X-Autogenerated",
+        "X-Auto-Response-Suppress",
+        "List-Id",
+        "List-Post",
+        "List-Unsubscribe",
+        "Feedback-ID",
+    ] {
+        if let Some(v) = raw(header) {
+            return Some(format!("{header}: {}", one_line(&v, 40)));
+        }
+    }
+    let subject = subject.trim_start().to_lowercase();
+    const SUBJECTS: [&str; 10] = [
+        "automatic reply",
+        "auto:",
+        "auto reply",
+        "auto-reply",
+        "autoreply",
+        "out of office",
+        "out-of-office",
+        "abwesenheitsnotiz",
+        "réponse automatique",
+        "respuesta automática",
+    ];
+    if let Some(p) = SUBJECTS.iter().find(|p| subject.starts_with(*p)) {
+        return Some(format!("a subject that starts \"{p}\""));
+    }
     None
+}
+
+/// The values of a message's `X-Loop` headers, lower-cased: a responder or a list that writes one
+/// names the address it answers for, so one naming the referee's address is pbem's own mail coming
+/// back.
+fn loops_of(m: &mail_parser::Message<'_>) -> Vec<String> {
+    m.headers()
+        .iter()
+        .filter(|h| h.name().eq_ignore_ascii_case("X-Loop"))
+        .filter_map(|h| {
+            m.raw_message
+                .get(h.offset_start() as usize..h.offset_end() as usize)
+                .map(|b| one_line(&String::from_utf8_lossy(b).trim().to_ascii_lowercase(), 200))
+        })
+        .collect()
 }
 
 /// The end of the header block (the offset of the blank line) and the offset of the body.

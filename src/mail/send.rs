@@ -218,6 +218,9 @@ pub fn send(
     } else {
         Some(Transport::from_config(game, opts.folder.as_deref())?)
     };
+    if let Some(Transport::Folder { dir }) = &transport {
+        remove_killed_deliveries(dir);
+    }
     // Players answer the From of what they get: a placeholder address would take their orders nowhere.
     if matches!(
         transport,
@@ -713,6 +716,31 @@ impl Transport {
                     .map(|_| format!("written to {}", path.display()))
                     .map_err(|e| Failure::Fatal(format!("{e:#}")))
             }
+        }
+    }
+}
+
+/// Removes the temporary files (`.tmp-*`) a killed delivery into a folder left in its recipients'
+/// folders (`<folder>/<recipient>/`, issue 34): a delivery is an atomic write, so such a file is never
+/// a message, and under the game lock no delivery of this game is under way. Best effort, and only
+/// those two levels: the folder may be anywhere the referee says.
+fn remove_killed_deliveries(dir: &Path) {
+    let temporary = |e: &std::fs::DirEntry| {
+        e.file_type().is_ok_and(|k| k.is_file())
+            && e.file_name().to_string_lossy().starts_with(".tmp-")
+    };
+    let Ok(recipients) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for r in recipients.flatten() {
+        if r.file_type().is_ok_and(|k| k.is_dir()) {
+            for e in std::fs::read_dir(r.path()).into_iter().flatten().flatten() {
+                if temporary(&e) {
+                    let _ = std::fs::remove_file(e.path());
+                }
+            }
+        } else if temporary(&r) {
+            let _ = std::fs::remove_file(r.path());
         }
     }
 }

@@ -230,6 +230,7 @@ pub fn locked<T>(f: impl Fn() -> anyhow::Result<T>) -> T {
     panic!("the game lock stayed busy")
 }
 pub mod certs;
+pub mod orders_property;
 pub mod peak;
 pub mod smtp;
 
