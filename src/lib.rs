@@ -9,6 +9,7 @@ pub mod commands;
 pub mod decide;
 pub mod diag;
 pub mod dice;
+pub mod dice_labels;
 pub mod dice_v2;
 pub mod engine;
 pub mod game;

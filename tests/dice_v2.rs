@@ -13,7 +13,7 @@ use support::*;
 /// The demo game at turn 1, its orders filed, playing pbem-dice/v2, closed.
 pub(crate) fn closed_demo() -> (tempfile::TempDir, PathBuf) {
     let (t, game) = unresolved_demo();
-    add_to_config(&game, "\n[dice]\nscheme = \"pbem-dice/v2\"\n");
+    set_dice(&game, "\n[dice]\nscheme = \"pbem-dice/v2\"\n");
     pbem()
         .arg("close")
         .arg(&game)
@@ -168,7 +168,7 @@ fn closing_a_v1_game_is_refused() {
 #[test]
 fn the_last_orders_mailed_are_the_ones_that_stood() {
     let (t, game) = game();
-    add_to_config(&game, "\n[dice]\nscheme = \"pbem-dice/v2\"\n");
+    set_dice(&game, "\n[dice]\nscheme = \"pbem-dice/v2\"\n");
     let first = write(
         t.path(),
         "first.eml",
@@ -274,7 +274,7 @@ pub(crate) fn beacon_demo() -> (tempfile::TempDir, PathBuf) {
     let (t, game) = unresolved_demo();
     set_deadline_key(&game, "time_zone", "\"UTC\"");
     set_deadline_key(&game, "first", "\"2023-09-15T11:00\"");
-    add_to_config(
+    set_dice(
         &game,
         "\n[dice]\nscheme = \"pbem-dice/v2\"\nbeacon = \"drand-quicknet\"\n",
     );
@@ -380,4 +380,122 @@ fn pbem_turn_delivers_the_closing_list_before_it_resolves() {
         .filter(|m| m.contains("closing list of game ulm-1805 turn 1"))
         .count();
     assert_eq!(closing, 4, "{} mails delivered", mails.len());
+}
+
+/// The scheme is fixed with the commitment: after the close, game.toml set back to pbem-dice/v1, or
+/// given a beacon, is refused by `resolve`; the turn resolves under the scheme it was committed under.
+#[test]
+fn the_scheme_cannot_change_after_the_commitment() {
+    let (_t, game) = closed_demo();
+    let toml = fs::read_to_string(game.join("game.toml")).unwrap();
+    for changed in [
+        toml.replace("scheme = \"pbem-dice/v2\"", "scheme = \"pbem-dice/v1\""),
+        toml.replace(
+            "scheme = \"pbem-dice/v2\"",
+            "scheme = \"pbem-dice/v2\"\nbeacon = \"drand-quicknet\"",
+        ),
+    ] {
+        assert_ne!(changed, toml);
+        fs::write(game.join("game.toml"), &changed).unwrap();
+        pbem()
+            .arg("resolve")
+            .arg(&game)
+            .assert()
+            .failure()
+            .stderr(predicate::str::contains(
+                "was made under pbem-dice/v2 without a beacon",
+            ))
+            .stderr(predicate::str::contains(
+                "the dice scheme was changed after the commitment",
+            ));
+        assert!(!game.join("turns/1/record.toml").exists());
+    }
+    fs::write(game.join("game.toml"), &toml).unwrap();
+    pbem().arg("resolve").arg(&game).assert().success();
+}
+
+/// `audit` names a scheme changed after the commitment of a resolved turn.
+#[test]
+fn audit_names_a_scheme_changed_after_the_commitment() {
+    let (_t, game) = closed_demo();
+    pbem().arg("resolve").arg(&game).assert().success();
+    pbem().arg("audit").arg(&game).assert().success();
+    edit(
+        &game.join("game.toml"),
+        "scheme = \"pbem-dice/v2\"",
+        "scheme = \"pbem-dice/v1\"",
+    );
+    pbem()
+        .arg("audit")
+        .arg(&game)
+        .assert()
+        .failure()
+        .stdout(predicate::str::contains(
+            "turn 1's commitment",
+        ))
+        .stdout(predicate::str::contains(
+            "was made under pbem-dice/v2 without a beacon (ulm-1805/turns/1/scheme.toml), but game.toml's [dice] now says pbem-dice/v1 without a beacon",
+        ));
+}
+
+/// `pbem close` before the deadline refuses unless `--early`: closing takes no more orders.
+#[test]
+fn closing_before_the_deadline_needs_early() {
+    let (_t, game) = unresolved_demo();
+    set_deadline_key(&game, "time_zone", "\"UTC\"");
+    set_deadline_key(&game, "first", "\"2023-09-15T11:00\"");
+    set_dice(&game, "\n[dice]\nscheme = \"pbem-dice/v2\"\n");
+    pbem()
+        .env("PBEM_NOW", "2023-09-06T11:00:00Z")
+        .arg("close")
+        .arg(&game)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "turn 1 is due Friday 2023-09-15 11:00 UTC",
+        ))
+        .stderr(predicate::str::contains("close now with --early"));
+    assert!(!game.join("turns/1/close.toml").exists());
+    pbem()
+        .env("PBEM_NOW", "2023-09-06T11:00:00Z")
+        .args(["close", "--early"])
+        .arg(&game)
+        .assert()
+        .success();
+    assert!(game.join("turns/1/close.toml").exists());
+}
+
+/// A submission ingested after the close is answered "the turn is closed" and never filed for the
+/// turn: the orders that stand are the closing list's.
+#[test]
+fn a_submission_after_the_close_is_answered_the_turn_is_closed() {
+    let (t, game) = game();
+    set_dice(&game, "\n[dice]\nscheme = \"pbem-dice/v2\"\n");
+    pbem().arg("close").arg(&game).assert().success();
+    let close = fs::read(game.join("turns/1/close.toml")).unwrap();
+    let after = write(
+        t.path(),
+        "after.eml",
+        eml(
+            "france@example.org",
+            "Sat, 5 Dec 2026 18:00:00 +0100",
+            "fr-after@example.org",
+            &format!("{}entropy too late\n", header("france", FRANCE_PW, 1)),
+        ),
+    );
+    pbem()
+        .arg("ingest")
+        .arg(&game)
+        .arg(&after)
+        .assert()
+        .success();
+    assert!(!game.join("orders/1/france.txt").exists());
+    let acks = support::acks(&game);
+    let (_, ack) = acks
+        .iter()
+        .find(|(n, _)| n.contains("-ack-france-"))
+        .expect("France is answered");
+    assert!(ack.contains("the turn is closed"), "{ack}");
+    assert!(!ack.contains("These orders now stand"), "{ack}");
+    assert_eq!(fs::read(game.join("turns/1/close.toml")).unwrap(), close);
 }

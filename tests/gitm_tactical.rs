@@ -104,16 +104,22 @@ fn gitm_4_4_each_player_is_told_the_tactical_moves_his_command_saw() {
     let report =
         |who: &str| fs::read_to_string(game.join(format!("turns/2/reports/{who}.txt"))).unwrap();
     let (eugene, austria, naples) = (report("france.eugene"), report("austria"), report("naples"));
-    // France is told its own moves whole; Austria, what its brigades at Treviso saw of them: FR1LI
-    // came from beyond its sight (4.2) and is seen arriving; FR4IN is seen at both ends.
+    // France is told its own moves whole; Austria, what its brigades at Treviso saw of them: a
+    // brigade that came from beyond its sight (4.2) is seen arriving; FR4IN is seen at both ends.
+    // (Which brigade arrives unseen follows the drawn order of play, a sealed roll.)
+    let arriving = "is seen arriving at 6-5; where it came from was not seen";
+    let unseen = austria
+        .lines()
+        .find_map(|l| l.strip_prefix("- GITM 4.4: ")?.strip_suffix(arriving))
+        .unwrap_or_else(|| panic!("no brigade arrives unseen: {austria}"))
+        .trim()
+        .to_string();
     assert!(
-        eugene.contains("GITM 8.2: FR1LI moves 3-7 to 6-5"),
+        eugene.contains(&format!("GITM 8.2: {unseen} moves 3-7 to 6-5")),
         "{eugene}"
     );
-    assert!(!austria.contains("GITM 8.2: FR1LI moves"), "{austria}");
     assert!(
-        austria
-            .contains("GITM 4.4: FR1LI is seen arriving at 6-5; where it came from was not seen"),
+        !austria.contains(&format!("GITM 8.2: {unseen} moves")),
         "{austria}"
     );
     assert!(
@@ -132,4 +138,37 @@ fn gitm_4_4_each_player_is_told_the_tactical_moves_his_command_saw() {
     for r in [&eugene, &austria, &naples] {
         assert!(!r.contains("GITM 8.6"), "{r}");
     }
+}
+
+/// GITM 7.6, 8.6: the rolls that draw the order of play (strategic phases, the withdrawal, each
+/// tactical phase's fast and slow units) name brigades a side may not see: they are sealed, so
+/// the header counts and commits to them and `pbem unseal` publishes them; no roll of the log is
+/// in no report and unsealed.
+#[test]
+fn gitm_7_6_the_order_of_play_is_drawn_by_sealed_rolls() {
+    let (_t, game) = italy(2);
+    let log: toml::Value =
+        toml::from_str(&fs::read_to_string(game.join("turns/2/log.toml")).unwrap()).unwrap();
+    let mut orders = 0;
+    for e in log["event"].as_array().unwrap() {
+        let shown = e
+            .get("visible_to")
+            .and_then(|v| v.as_array())
+            .is_some_and(|v| !v.is_empty());
+        for r in e
+            .get("rolls")
+            .and_then(|r| r.as_array())
+            .into_iter()
+            .flatten()
+        {
+            let label = r["label"].as_str().unwrap();
+            let sealed = r.get("sealed").and_then(|s| s.as_bool()) == Some(true);
+            if label.ends_with("/order") || label.contains("/order/") {
+                orders += 1;
+                assert!(sealed, "{label} is not sealed");
+            }
+            assert!(shown || sealed, "{label} is in no report and not sealed");
+        }
+    }
+    assert!(orders > 0, "no order of play was drawn");
 }

@@ -16,6 +16,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         &[
             "dice",
             "dice_v2",
+            "dice_labels",
             "beacon",
             "diag",
             "rule",

@@ -11,6 +11,7 @@ mod closed_output;
 mod conventions;
 mod crash;
 mod determinism;
+mod dice_labels_schema;
 mod dice_statistics;
 mod dice_v2;
 mod documents;
@@ -64,6 +65,7 @@ mod state_tables;
 mod three_turns;
 mod verify_mail;
 mod verify_page;
+mod verify_tamper;
 mod wbts_demo;
 mod welcome;
 

@@ -2,6 +2,8 @@
 //! rulesets' demo games (moves along random walks of the map, fleets that re-enter seas, attacks,
 //! naval attacks by `engage`, moves and attacks of insurrection corps for their special land phase,
 //! entrenching) and random seeds, a turn resolves, and no label is listed twice among its rolls.
+//! Every label is one its ruleset's grammar gives for its event (`dice_labels`, what `pbem verify`
+//! checks; NGG, WBTS and GITM hold it in their own property tests over random orders).
 //! The run-time check in `DiceBox` stays as an internal assertion: a resolution that reached it would
 //! fail here.
 
@@ -160,6 +162,10 @@ fn labels_are_unique(name: &'static str, picks: &[u16], seed: u64) -> Result<(),
             );
         }
     }
+    let held = crate::support::labels_hold(game, state, &resolution.events);
+    prop_assert!(held.is_ok(), "{}", held.unwrap_err());
+    let shown = crate::support::rolls_shown_or_sealed(&resolution.events);
+    prop_assert!(shown.is_ok(), "{}", shown.unwrap_err());
     Ok(())
 }
 

@@ -191,7 +191,7 @@ fn a_deleted_roll_line_is_caught() {
     verify_with_json(&cut, &game)
         .code(4)
         .stdout(predicate::str::contains(
-            "event gives dice but lists no roll (a roll line was removed): FR-Gd (france) tries to march",
+            "event lists no roll, though its text gives a die or an event of its kind always rolls (a roll line was removed): FR-Gd (france) tries to march",
         ));
     // In the mail: the text part no longer lists what the HTML and JSON parts list.
     let mail = report_mail(&game, "8bit", "\n").replacen(&format!("{line}\n"), "", 1);
@@ -233,7 +233,7 @@ fn event_text_that_contradicts_its_roll_is_caught() {
     verify_with_json(&write(t.path(), "forged.txt", forged), &game)
         .code(4)
         .stdout(predicate::str::contains(
-            "event for reinforce/area=Ulm/unit=FR-Gd says it rolled [1], but its roll line shows [2]",
+            "event says its dice gave [1], but the roll(s) listed under it (reinforce/area=Ulm/unit=FR-Gd) show [2]",
         ));
 }
 

@@ -157,7 +157,10 @@ fn new_mails_every_player_a_welcome_with_all_he_needs() {
             // The page that checks his rolls in a browser (issue 36), as `pbem new` wrote it.
             let (_, page) = attachment(&eml, "verify.html");
             assert_eq!(page, pbem::verify_page::verify_page().as_bytes(), "{name}");
-            assert!(body.contains("Open verify.html (attached) in your browser"), "{body}");
+            assert!(
+                body.contains("Open verify.html (attached) in your browser"),
+                "{body}"
+            );
             // His opening JSON: his own check accepts his turn-1 orders with it.
             let (json_name, json) = attachment(&eml, "-opening.json");
             let report = tmp.path().join(&json_name);

@@ -3,9 +3,12 @@
 //! form gives the public dice header and the rolls it lists, each roll with the text of its event, so
 //! that `verify` checks every form and compares them.
 
+use std::collections::BTreeSet;
+
 use anyhow::{bail, Result};
 
-use super::verify::{numbers_in_text, parse_header, parse_rolls, ListedRoll, ParsedHeader};
+use super::verify::{parse_header, parse_rolls, ListedRoll, ParsedHeader};
+use crate::dice_labels::Grammar;
 use crate::mail::parse::{parse, Content};
 
 /// The form a report came in.
@@ -38,6 +41,18 @@ pub struct ReportForm {
     /// The events of "What happened" whose text gives dice ("rolls 5") but that list no roll: a roll
     /// line was deleted.
     pub unrolled: Vec<String>,
+    /// The entries of "Decisions taken for you" that are no event of "What happened" (text, HTML)
+    /// or of `events` (JSON): a decision's roll or outcome written there alone.
+    pub forged_decisions: Vec<String>,
+    /// The ruleset the report names: the JSON report's `ruleset.id`, or the ruleset whose name opens
+    /// the second line of a text report ("Paths of Glory - game pog-1914 - turn 1").
+    pub ruleset: Option<String>,
+    /// The places of the map the report carries (the JSON report's `check` object), else the places
+    /// it shows (what the power sees, its units, the events); none for a text report.
+    pub places: Option<BTreeSet<String>>,
+    /// The powers of the game the JSON report carries (its `check` object), else the owners of the
+    /// units it shows; none for a text report.
+    pub powers: Option<BTreeSet<String>>,
 }
 
 /// Whether `bytes` look like a saved mail: a header block (name: value lines) naming a mail header
@@ -155,13 +170,29 @@ fn from_text(form: Form, text: &str) -> Result<ReportForm> {
         .turn
         .checked_add(1)
         .and_then(|next| announced_commitment(text, next).map(|c| (next, c)));
+    let ruleset = named_ruleset(text);
+    let grammar = ruleset.as_deref().and_then(crate::rules::label_grammar);
     Ok(ReportForm {
         form,
         header,
         rolls: parse_rolls(text),
         announces,
-        unrolled: unrolled_events(text),
+        unrolled: unrolled_events(text, grammar),
+        forged_decisions: decisions_not_in_events(text),
+        ruleset,
+        places: None,
+        powers: None,
     })
+}
+
+/// The ruleset whose name opens the report's line `<ruleset> - game <id> - turn <t>`.
+fn named_ruleset(text: &str) -> Option<String> {
+    let line = text.lines().take(8).find(|l| l.contains(" - game "))?;
+    let name = line.trim().split(" - game ").next()?;
+    crate::rules::LABEL_GRAMMARS
+        .iter()
+        .find(|g| g.name == name)
+        .map(|g| g.ruleset.to_string())
 }
 
 /// The headings that close "What happened" (text and HTML reports).
@@ -175,13 +206,13 @@ const AFTER_EVENTS: [&str; 5] = [
 
 /// The events of the "What happened" section whose text gives dice but that are followed by no roll
 /// line.
-fn unrolled_events(text: &str) -> Vec<String> {
+fn unrolled_events(text: &str, grammar: Option<&Grammar>) -> Vec<String> {
     let mut out = Vec::new();
     let mut inside = false;
     let mut open: Option<(String, bool)> = None;
     let mut close = |open: &mut Option<(String, bool)>| {
         if let Some((event, rolled)) = open.take() {
-            if !rolled && !numbers_in_text(&event).is_empty() {
+            if !rolled && grammar.is_some_and(|g| !g.numbers_in_text(&event).is_empty()) {
                 out.push(event);
             }
         }
@@ -212,6 +243,53 @@ fn unrolled_events(text: &str) -> Vec<String> {
     out
 }
 
+/// The entries of the "Decisions taken for you" section (each `- text [citation]`) whose text is
+/// the text of no event of "What happened".
+fn decisions_not_in_events(text: &str) -> Vec<String> {
+    let squash = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut events = BTreeSet::new();
+    let mut decisions = Vec::new();
+    let mut section = "";
+    for line in text.lines() {
+        let t = line.trim();
+        let lower = t.to_ascii_lowercase();
+        if lower == "what happened" || lower == "decisions taken for you" {
+            section = if lower == "what happened" {
+                "events"
+            } else {
+                "decisions"
+            };
+            continue;
+        }
+        if AFTER_EVENTS.contains(&lower.as_str()) {
+            section = "";
+            continue;
+        }
+        if t.is_empty() || t.starts_with('[') || t.starts_with("roll ") {
+            continue;
+        }
+        let item = t.strip_prefix("- ").unwrap_or(t);
+        match section {
+            "events" => {
+                events.insert(squash(item));
+            }
+            // The bundled templates' line for a report without decisions.
+            "decisions" if item == "None." => {}
+            "decisions" => {
+                // The citation in brackets ends the line: what is before it is the event's text.
+                let said = match item.rfind(" [") {
+                    Some(i) if item.ends_with(']') => &item[..i],
+                    _ => item,
+                };
+                decisions.push(squash(said));
+            }
+            _ => {}
+        }
+    }
+    decisions.retain(|d| !events.contains(d));
+    decisions
+}
+
 /// The commitment for `turn` that a report announces ("Dice commitment for turn N: ...").
 pub fn announced_commitment(report: &str, turn: u32) -> Option<String> {
     let prefix = format!("Dice commitment for turn {turn}: ");
@@ -220,15 +298,27 @@ pub fn announced_commitment(report: &str, turn: u32) -> Option<String> {
         .find_map(|l| l.trim().strip_prefix(&prefix).map(|c| c.trim().to_string()))
 }
 
-/// The few fields of a JSON report that `verify` reads: serde skips the rest (the units, the map,
-/// the check object) without building them, so that a report of 84 MB is not held as a JSON tree of
-/// ten times its size (issue 34).
+/// The few fields of a JSON report that `verify` reads: serde skips the rest (the units' details,
+/// the map, the check object) without building them, so that a report of 84 MB is not held as a
+/// JSON tree of ten times its size (issue 34).
 #[derive(serde::Deserialize, Default)]
 #[serde(default)]
 struct JsonReport {
+    ruleset: JsonRuleset,
     dice: JsonDice,
     events: Vec<JsonEvent>,
+    decisions: Vec<JsonEvent>,
     next: JsonNext,
+    units: Vec<JsonUnit>,
+    sees: JsonSees,
+    /// Whether the report carries a `check` object (the game's map, rebuilt by `board_of`).
+    check: Option<serde::de::IgnoredAny>,
+}
+
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct JsonRuleset {
+    id: Option<String>,
 }
 
 #[derive(serde::Deserialize, Default)]
@@ -238,21 +328,28 @@ struct JsonDice {
     digest: Option<String>,
 }
 
-#[derive(serde::Deserialize, Default)]
+/// An event as the JSON report gives it: a decision of `decisions` must be one of `events`, field
+/// for field.
+#[derive(serde::Deserialize, Default, PartialEq)]
 #[serde(default)]
 struct JsonEvent {
+    rule: Option<String>,
+    topic: Option<String>,
+    kind: Option<String>,
+    area: Option<String>,
     text: Option<String>,
+    decision: Option<serde_json::Value>,
     rolls: Vec<JsonRoll>,
 }
 
-#[derive(serde::Deserialize, Default)]
+#[derive(serde::Deserialize, Default, PartialEq)]
 #[serde(default)]
 struct JsonRoll {
     label: Option<String>,
     dice: Vec<JsonDie>,
 }
 
-#[derive(serde::Deserialize, Default)]
+#[derive(serde::Deserialize, Default, PartialEq)]
 #[serde(default)]
 struct JsonDie {
     sides: Option<u64>,
@@ -266,6 +363,68 @@ struct JsonNext {
     commitment: Option<String>,
 }
 
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct JsonUnit {
+    owner: Option<String>,
+    area: Option<String>,
+}
+
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct JsonSees {
+    areas: Vec<JsonArea>,
+    units: Vec<JsonUnit>,
+    moves: Vec<JsonMove>,
+}
+
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct JsonArea {
+    id: Option<String>,
+}
+
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct JsonMove {
+    from: Option<String>,
+    to: Option<String>,
+}
+
+/// The places and powers of the JSON report `v`: the map and game its `check` object carries,
+/// rebuilt as `pbem check --report` rebuilds them; without one (a map too large to mail), every place
+/// the report shows and the owners of the units it shows.
+fn board_of(text: &str, v: &JsonReport) -> (BTreeSet<String>, BTreeSet<String>) {
+    if v.check.is_some() {
+        let path = std::path::Path::new("the JSON report");
+        if let Ok(rebuilt) = crate::report::for_check::load(path, text.as_bytes()) {
+            let game = &rebuilt.game;
+            return (
+                game.map.areas.iter().map(|a| a.id.clone()).collect(),
+                game.config.power_ids().map(str::to_string).collect(),
+            );
+        }
+    }
+    let mut places = BTreeSet::new();
+    let mut powers = BTreeSet::new();
+    let shown = v
+        .sees
+        .areas
+        .iter()
+        .map(|a| &a.id)
+        .chain(v.units.iter().chain(&v.sees.units).map(|u| &u.area))
+        .chain(v.sees.moves.iter().flat_map(|m| [&m.from, &m.to]))
+        .chain(v.events.iter().map(|e| &e.area));
+    places.extend(shown.flatten().cloned());
+    powers.extend(
+        v.units
+            .iter()
+            .chain(&v.sees.units)
+            .filter_map(|u| u.owner.clone()),
+    );
+    (places, powers)
+}
+
 fn from_json(text: &str) -> Result<ReportForm> {
     let v: JsonReport = serde_json::from_str(text)?;
     let (Some(header_text), Some(digest)) = (v.dice.text.as_deref(), v.dice.digest.as_deref())
@@ -273,12 +432,18 @@ fn from_json(text: &str) -> Result<ReportForm> {
         bail!("this JSON report has no dice header (dice.text, dice.digest): an opening report, mailed with the welcome, has none, as no turn was resolved yet");
     };
     let header = parse_header(&format!("{header_text}header sha256: {digest}\n"))?;
+    let ruleset = v.ruleset.id.clone();
+    let grammar = ruleset.as_deref().and_then(crate::rules::label_grammar);
     let mut rolls = Vec::new();
     let mut unrolled = Vec::new();
     // `decisions` repeats events of `events`: the rolls are read from `events` only.
     for (i, e) in v.events.iter().enumerate() {
         let event = e.text.clone().unwrap_or_default();
-        if e.rolls.is_empty() && !numbers_in_text(&event).is_empty() {
+        let always = grammar.is_some_and(|g| {
+            e.kind.as_deref().is_some_and(|k| g.rolled.contains(&k))
+                || !g.numbers_in_text(&event).is_empty()
+        });
+        if e.rolls.is_empty() && always {
             unrolled.push(event.clone());
         }
         for r in &e.rolls {
@@ -296,9 +461,19 @@ fn from_json(text: &str) -> Result<ReportForm> {
                 sides: dice.iter().map(|d| d.0).collect(),
                 faces: dice.iter().map(|d| d.1).collect(),
                 event: event.clone(),
+                event_at: i + 1,
+                event_kind: e.kind.clone(),
+                event_area: e.area.clone(),
             });
         }
     }
+    let (places, powers) = board_of(text, &v);
+    let forged_decisions = v
+        .decisions
+        .iter()
+        .filter(|d| !v.events.contains(d))
+        .map(|d| d.text.clone().unwrap_or_default())
+        .collect();
     let announces = match (v.next.turn, v.next.commitment) {
         (Some(t), Some(c)) if !c.is_empty() => u32::try_from(t).ok().map(|t| (t, c)),
         _ => None,
@@ -309,5 +484,9 @@ fn from_json(text: &str) -> Result<ReportForm> {
         rolls,
         announces,
         unrolled,
+        forged_decisions,
+        ruleset,
+        places: Some(places),
+        powers: Some(powers),
     })
 }

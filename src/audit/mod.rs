@@ -129,6 +129,12 @@ pub fn audit_turn_with(game: &Game, turn: u32, reload: Reload) -> Result<TurnVer
             }
         }
     }
+    // The scheme: the one the turn was committed under (`game::scheme`) is game.toml's.
+    match crate::game::scheme::changed(game, turn) {
+        Ok(Some(why)) => p.push(why),
+        Ok(None) => {}
+        Err(e) => p.push(format!("{e:#}")),
+    }
     // The dice: the revealed secret must match the commitment.
     let (Some(secret), Some(commitment), Some(next)) = (
         dice::from_hex(&record.secret),

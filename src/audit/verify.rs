@@ -92,6 +92,13 @@ pub struct ListedRoll {
     pub sides: Vec<u32>,
     pub faces: Vec<u32>,
     pub event: String,
+    /// Where its event is: the line of a text report, the event's number in a JSON report. The rolls
+    /// of one event share it.
+    pub event_at: usize,
+    /// The kind of its event (`round`, `siege`): the JSON report's, none in a text report.
+    pub event_kind: Option<String>,
+    /// The place of its event, when it has one: the JSON report's, none in a text report.
+    pub event_area: Option<String>,
 }
 
 /// Where the commitment a report must match comes from.
@@ -217,11 +224,13 @@ pub fn parse_header(report: &str) -> Result<ParsedHeader> {
 pub fn parse_rolls(report: &str) -> Vec<ListedRoll> {
     let mut out = Vec::new();
     let mut event = String::new();
+    let mut event_at = 0;
     for (i, line) in report.lines().enumerate() {
         let trimmed = line.trim();
         let Some(rest) = trimmed.strip_prefix("roll ") else {
             if !trimmed.is_empty() && !trimmed.starts_with('[') {
                 event = trimmed.strip_prefix("- ").unwrap_or(trimmed).to_string();
+                event_at = i + 1;
             }
             continue;
         };
@@ -244,25 +253,14 @@ pub fn parse_rolls(report: &str) -> Vec<ListedRoll> {
                     sides,
                     faces,
                     event: event.clone(),
+                    event_at,
+                    event_kind: None,
+                    event_area: None,
                 });
             }
         }
     }
     out
-}
-
-/// The numbers an event's text gives as dice: each number right after the word `roll`, `rolls` or
-/// `key` ("rolls 5", "the besiegers roll 6", "draws the order key 377241").
-pub fn numbers_in_text(text: &str) -> Vec<u32> {
-    let words: Vec<&str> = text.split_whitespace().collect();
-    words
-        .windows(2)
-        .filter(|w| matches!(w[0], "roll" | "rolls" | "key"))
-        .filter_map(|w| {
-            let digits: String = w[1].chars().take_while(char::is_ascii_digit).collect();
-            digits.parse().ok()
-        })
-        .collect()
 }
 
 /// Whether `small` is a subsequence of `big` (in order, gaps allowed).
@@ -421,7 +419,13 @@ pub fn verify(
         }
         for e in &f.unrolled {
             problems.push(format!(
-                "the {} report's event gives dice but lists no roll (a roll line was removed): {e}",
+                "the {} report's event lists no roll, though its text gives a die or an event of its kind always rolls (a roll line was removed): {e}",
+                f.form.name()
+            ));
+        }
+        for d in &f.forged_decisions {
+            problems.push(format!(
+                "the {} report's decision is no event of what happened (a decision's roll or outcome was written there alone): {d}",
                 f.form.name()
             ));
         }
@@ -435,19 +439,11 @@ pub fn verify(
                     r.line
                 ));
             }
-            let said = numbers_in_text(&r.event);
-            if !is_subsequence(&said, &r.faces) {
-                problems.push(format!(
-                    "the {} report's event for {} says it rolled {:?}, but its roll line shows {:?}: {}",
-                    f.form.name(),
-                    r.label,
-                    said,
-                    r.faces,
-                    r.event
-                ));
-            }
         }
+        check_said(f, &mut problems);
     }
+    check_labels(forms, &header, &mut problems, &mut passed);
+    check_events_across_forms(forms, &mut problems);
     if forms.len() > 1 && problems.is_empty() {
         let names: Vec<&str> = forms.iter().map(|f| f.form.name()).collect();
         passed.push(format!(
@@ -491,6 +487,120 @@ pub fn verify(
         passed,
         anchored: !anchors.is_empty(),
     })
+}
+
+/// The numbers each event's text gives as dice (its ruleset's `says` phrases, `dice_labels`) against
+/// the faces of the rolls listed under it, in order: a number no roll of the event shows means a
+/// roll line was moved to it, removed from it, or its text edited.
+fn check_said(f: &ReportForm, problems: &mut Vec<String>) {
+    let Some(grammar) = f.ruleset.as_deref().and_then(crate::rules::label_grammar) else {
+        return;
+    };
+    let mut i = 0;
+    while i < f.rolls.len() {
+        let at = f.rolls[i].event_at;
+        let group: Vec<&ListedRoll> = f.rolls[i..]
+            .iter()
+            .take_while(|r| r.event_at == at)
+            .collect();
+        i += group.len();
+        let faces: Vec<u32> = group.iter().flat_map(|r| r.faces.iter().copied()).collect();
+        let said = grammar.numbers_in_text(&group[0].event);
+        if !is_subsequence(&said, &faces) {
+            let labels: Vec<&str> = group.iter().map(|r| r.label.as_str()).collect();
+            problems.push(format!(
+                "the {} report's event says its dice gave {:?}, but the roll(s) listed under it ({}) show {:?}: a roll line was moved or removed, or the text edited: {}",
+                f.form.name(),
+                said,
+                labels.join(", "),
+                faces,
+                group[0].event
+            ));
+        }
+    }
+}
+
+/// Every roll's label against the grammar of the report's ruleset (`dice_labels`, the rulesets'
+/// `labels.rs`): its kind, its keys in order, each value of its kind (a place on the map, the place
+/// of its event, a power of the game, a number, the turn), under an event of the kind that rolls it.
+/// The JSON report's rolls are checked, which give their event's kind and place; a text report alone
+/// gives neither, and its labels are checked for the rest.
+fn check_labels(
+    forms: &[ReportForm],
+    header: &ParsedHeader,
+    problems: &mut Vec<String>,
+    passed: &mut Vec<String>,
+) {
+    let Some(form) = forms
+        .iter()
+        .find(|f| f.form == Form::Json)
+        .or(forms.first())
+    else {
+        return;
+    };
+    let id = form
+        .ruleset
+        .clone()
+        .or_else(|| forms.iter().find_map(|f| f.ruleset.clone()));
+    let Some(grammar) = id.as_deref().and_then(crate::rules::label_grammar) else {
+        problems.push(format!(
+            "the report names no ruleset pbem knows ({}): its dice labels cannot be checked against the rules",
+            id.as_deref().unwrap_or("none")
+        ));
+        return;
+    };
+    let shown = crate::dice_labels::Shown {
+        places: form.places.clone(),
+        powers: form.powers.clone(),
+        turn: header.turn,
+    };
+    let before = problems.len();
+    for r in &form.rolls {
+        let under = crate::dice_labels::Under {
+            kind: r.event_kind.as_deref(),
+            area: r.event_area.as_deref(),
+            text: Some(&r.event),
+        };
+        if let Err(why) = crate::dice_labels::check(grammar, &r.label, &under, &shown) {
+            problems.push(format!(
+                "the roll {} is not a label the rules of {} give for its event: {why} (the event: {})",
+                r.label, grammar.name, r.event
+            ));
+        }
+    }
+    if problems.len() == before && !form.rolls.is_empty() {
+        passed.push(format!(
+            "each of the {} labels is the one the rules of {} give for its event (schema/dice-labels.json): no roll was renamed to try another die",
+            form.rolls.len(),
+            grammar.name
+        ));
+    }
+}
+
+/// Each roll of a text or HTML report stands under the same event as in the JSON report: a roll line
+/// moved to another event, in one form, fails.
+fn check_events_across_forms(forms: &[ReportForm], problems: &mut Vec<String>) {
+    let Some(json) = forms.iter().find(|f| f.form == Form::Json) else {
+        return;
+    };
+    for f in forms.iter().filter(|f| f.form != Form::Json) {
+        for (r, j) in f.rolls.iter().zip(&json.rolls) {
+            if r.label == j.label && squash(&r.event) != squash(&j.event) {
+                problems.push(format!(
+                    "the {} report lists the roll {} under another event than the JSON report (line {}: {}): a roll line was moved",
+                    f.form.name(),
+                    r.label,
+                    r.line,
+                    r.event
+                ));
+            }
+        }
+    }
+}
+
+/// A text with its runs of white space made one space.
+fn squash(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The forms with each short header (text, HTML: a `listed:` line for the powers' lines) completed
@@ -669,18 +779,6 @@ pub fn announcement_commitment(text: &str, turn: u32) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn numbers_after_roll_and_key_are_read() {
-        assert_eq!(
-            numbers_in_text("The garrison sorties: it rolls 4, the besiegers roll 6; x rolls"),
-            [4, 6]
-        );
-        assert_eq!(
-            numbers_in_text("draws the order key 377241: fought"),
-            [377241]
-        );
-    }
 
     #[test]
     fn a_subsequence_may_skip_faces() {

@@ -13,14 +13,20 @@ use crate::game::Game;
 /// with orders in, the SHA-256 of its orders as filed and its entropy) to `turns/<t>/close.toml` and a
 /// closing mail for every player to the outbox, before anything is resolved. The turn's seed is made of
 /// exactly that list; `pbem resolve` and `pbem turn` close the turn themselves when it is not closed.
-/// Send the closing mail with `pbem send` before you resolve.
+/// Send the closing mail with `pbem send` before you resolve. Before the deadline it refuses unless
+/// `--early` is given: a closed turn takes no more orders, so closing early takes from every player
+/// the time the deadline promised him.
 #[derive(Debug, clap::Args)]
 #[command(after_help = examples!(
-    "pbem close games/my-game && pbem send games/my-game"
+    "pbem close games/my-game && pbem send games/my-game",
+    "pbem close games/my-game --early"
 ))]
 pub struct Args {
     /// The game folder.
     pub game: PathBuf,
+    /// Close before the deadline: no orders are taken after the close, whatever the deadline said.
+    #[arg(long)]
+    pub early: bool,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -33,8 +39,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     let _lock = GameLock::acquire(&game.dir)?;
     let turn = game.current_turn()?;
+    crate::game::scheme::check(&game, turn)?;
     if game.is_resolved(turn) {
         bail!("turn {turn} is already resolved");
+    }
+    if !args.early && crate::engine::close::load(&game, turn)?.is_none() {
+        before_deadline(&game, turn)?;
     }
     let file = crate::referee::close::close(&game, turn)?;
     crate::say!(
@@ -49,4 +59,18 @@ pub fn run(args: Args) -> Result<ExitCode> {
         "The closing mail of every player is in the outbox: send it (`pbem send`) before you resolve."
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// Refuses to close `turn` before its deadline (the referee says `--early` to close anyway).
+fn before_deadline(game: &Game, turn: u32) -> Result<()> {
+    let Some(deadline) = game.config.deadline_of(turn) else {
+        return Ok(());
+    };
+    if crate::clock::now()? >= deadline.with_timezone(&chrono::Utc) {
+        return Ok(());
+    }
+    bail!(
+        "turn {turn} is due {}: closing now takes no more orders from any player before the deadline. Wait for the deadline, or close now with --early. Nothing was changed.",
+        deadline.format("%A %Y-%m-%d %H:%M %Z")
+    )
 }

@@ -77,19 +77,20 @@ impl DiceBox {
 
     /// Shuffles `items` under `label` (pbem-dice/v1 shuffle); returns the roll with the dice it drew.
     pub fn shuffle<T>(&mut self, label: &str, items: &mut [T]) -> Result<Roll> {
-        let mut r = self.open(label)?;
-        let mut dice = Vec::new();
-        for i in (1..items.len()).rev() {
-            let sides = i as u32 + 1;
-            let face = r.die(sides);
-            dice.push(Die { sides, face });
-            items.swap(i, face as usize - 1);
-        }
-        Ok(Roll {
-            label: label.to_string(),
-            dice,
-            sealed: false,
-        })
+        let r = self.open(label)?;
+        Ok(shuffled(r, label, items, false))
+    }
+
+    /// Shuffles `items` under `label`, sealed (`roll_sealed`): for an order whose dice would tell a
+    /// power of units it does not see (GITM's order of play, 7.6 and 8.6); its effect is told, its
+    /// dice are published by `pbem unseal`.
+    pub fn shuffle_sealed<T>(&mut self, label: &str, items: &mut [T]) -> Result<Roll> {
+        let Some(seal) = self.seal else {
+            bail!("this turn has no sealing secret (secret/<turn>.seal): its dice secret was made before pbem sealed rolls; `pbem rekey` gives the turn a new secret with one");
+        };
+        self.open(label)?;
+        let r = Roller::from_key(sealed_key(&self.seed, &seal, label));
+        Ok(shuffled(r, label, items, true))
     }
 
     fn open(&mut self, label: &str) -> Result<Roller> {
@@ -102,6 +103,23 @@ impl DiceBox {
     /// Every label used so far, sorted.
     pub fn labels(&self) -> &BTreeSet<String> {
         &self.used
+    }
+}
+
+/// Fisher-Yates as pbem-dice/v1 fixes it (for i from n-1 down to 1, j = die(i+1) - 1, swap), with
+/// the dice it drew.
+fn shuffled<T>(mut r: Roller, label: &str, items: &mut [T], sealed: bool) -> Roll {
+    let mut dice = Vec::new();
+    for i in (1..items.len()).rev() {
+        let sides = i as u32 + 1;
+        let face = r.die(sides);
+        dice.push(Die { sides, face });
+        items.swap(i, face as usize - 1);
+    }
+    Roll {
+        label: label.to_string(),
+        dice,
+        sealed,
     }
 }
 

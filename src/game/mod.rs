@@ -34,6 +34,7 @@ pub mod owners;
 pub mod record;
 pub mod relations;
 pub mod ruleset;
+pub mod scheme;
 pub mod sight;
 pub mod state;
 pub mod submission;

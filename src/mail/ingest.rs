@@ -1360,6 +1360,23 @@ fn judge(
                     "arrived after the deadline of turn {}: held for turn {turn}, read as orders for turn {turn}",
                     turn - 1
                 ));
+            } else if crate::engine::close::path(game, turn).is_file() {
+                // pbem-dice/v2: the closing list is mailed and the seed made of it; nothing is
+                // filed for the turn after it, whatever the deadline says.
+                if hold {
+                    record.status = Status::Held;
+                    record.for_turn = turn + 1;
+                    ack.late_turn = Some(turn);
+                    record.reasons.push(format!(
+                        "the turn is closed: turn {turn}'s orders were closed (its closing list mailed) before this arrived; held for turn {}",
+                        turn + 1
+                    ));
+                } else {
+                    record.status = Status::Late;
+                    record.reasons.push(format!(
+                        "the turn is closed: turn {turn}'s orders were closed (its closing list mailed) before this arrived; it is not filed"
+                    ));
+                }
             } else if deadline(turn).is_some_and(|d| arrival > d) {
                 let due = config
                     .deadline_of(turn)

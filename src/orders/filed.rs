@@ -72,3 +72,25 @@ pub fn set_turn(text: &str, turn: u32) -> String {
         _ => text.to_string(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The vector of docs/DICE.md: `D_p` of orders mailed with a password is the SHA-256 of the
+    /// orders with the password line made `submission ` (the word and one space, the message's
+    /// digest left out), which `printf ... | sha256sum` gives.
+    #[test]
+    fn d_p_is_the_documented_bytes() {
+        let sent = "game ulm-1805\npower france\npassword eagle-1805\nturn 1\nentropy the eagle flies at dawn\nmove FR-I Ulm\n";
+        assert_eq!(
+            hex::encode(receipt_digest(sent.as_bytes())),
+            "800d98564447cb6cdca42d70a08fd920b3a3fa8f91d2a8cc099a0bd34c3ed619"
+        );
+        let filed = filed_text(sent, 1, "");
+        assert_eq!(
+            filed,
+            "game ulm-1805\npower france\nsubmission \nturn 1\nentropy the eagle flies at dawn\nmove FR-I Ulm\n"
+        );
+    }
+}

@@ -122,7 +122,8 @@ fn secret_of(game: &Game, turn: u32) -> Result<Bytes32> {
 }
 
 /// Makes the secret and commitment of turn `t` if they do not exist yet; keeps them if they do, so a
-/// rerun publishes the same commitment.
+/// rerun publishes the same commitment. The dice scheme and beacon are fixed with the commitment
+/// (`game::scheme`).
 pub fn ensure_commitment(game: &Game, turn: u32) -> Result<Bytes32> {
     let path = game.secret_path(turn);
     let secret = match std::fs::read_to_string(&path) {
@@ -135,6 +136,7 @@ pub fn ensure_commitment(game: &Game, turn: u32) -> Result<Bytes32> {
         &game.commitment_path(turn),
         format!("{}\n", dice::to_hex(&c)).as_bytes(),
     )?;
+    crate::game::scheme::fix(game, turn, &dice::to_hex(&c))?;
     Ok(c)
 }
 
@@ -155,6 +157,7 @@ pub fn resolve(game: &Game, opts: &ResolveOptions) -> Result<TurnOutcome> {
     if game.is_resolved(turn) && !opts.force {
         bail!("turn {turn} is already resolved; add --force to resolve it again (it gives the same files)");
     }
+    crate::game::scheme::check(game, turn)?;
     // Turn t+1's record holds the digest of turn t's: resolving t again under it would break the chain
     // of records whenever anything of turn t changed. Only the last resolved turn is resolved again.
     if game.is_resolved(turn) && game.is_resolved(turn + 1) {

@@ -162,6 +162,20 @@ impl Game {
     }
 }
 
+/// Every ruleset's grammar of dice labels (`dice_labels`), in the registry's order.
+pub const LABEL_GRAMMARS: [&crate::dice_labels::Grammar; 5] = [
+    &eia::labels::GRAMMAR,
+    &pog::labels::GRAMMAR,
+    &ngg::labels::GRAMMAR,
+    &wbts::labels::GRAMMAR,
+    &gitm::labels::GRAMMAR,
+];
+
+/// The grammar of dice labels of the ruleset `id`, if pbem knows it.
+pub fn label_grammar(id: &str) -> Option<&'static crate::dice_labels::Grammar> {
+    LABEL_GRAMMARS.into_iter().find(|g| g.ruleset == id)
+}
+
 /// The ruleset named in `game.toml`, with its tables loaded and checked: the registry, one line per
 /// ruleset.
 pub fn load(config: &GameConfig, config_src: &Source, tables: &Source) -> Result<Box<dyn Ruleset>> {

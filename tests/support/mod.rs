@@ -69,6 +69,27 @@ pub fn add_to_config(game: &Path, toml: &str) {
     fs::write(path, text).unwrap();
 }
 
+/// Appends a `[dice]` table to game.toml as if the game had been made with it: the scheme fixed
+/// with each unresolved turn's commitment (`turns/<t>/scheme.toml`) is fixed anew under it.
+pub fn set_dice(game: &Path, toml: &str) {
+    add_to_config(game, toml);
+    let loaded = load(game);
+    for entry in fs::read_dir(game.join("turns")).unwrap() {
+        let dir = entry.unwrap().path();
+        let Some(turn) = dir
+            .file_name()
+            .and_then(|n| n.to_str()?.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if dir.join("commitment").is_file() && !dir.join("record.toml").is_file() {
+            let c = fs::read_to_string(dir.join("commitment")).unwrap();
+            let _ = fs::remove_file(dir.join("scheme.toml"));
+            pbem::game::scheme::fix(&loaded, turn, c.trim()).unwrap();
+        }
+    }
+}
+
 /// Sets a key of the [deadline] table (late_orders = "hold", for instance).
 pub fn set_deadline_key(game: &Path, key: &str, value: &str) {
     let path = game.join("game.toml");
@@ -212,3 +233,45 @@ pub mod certs;
 pub mod orders_property;
 pub mod peak;
 pub mod smtp;
+
+/// Every roll of a resolution's `events` holds to its ruleset's grammar of labels, every event of a
+/// kind that always rolls lists a roll, and every number its text gives as a die is one of its faces
+/// (`pbem::dice_labels::check_events`, what `pbem verify` checks of a report).
+pub fn labels_hold(
+    game: &pbem::game::Game,
+    state: &pbem::game::state::State,
+    events: &[pbem::engine::event::Event],
+) -> Result<(), String> {
+    let grammar =
+        pbem::rules::label_grammar(game.ruleset.id()).expect("every ruleset has a grammar");
+    let shown = pbem::dice_labels::Shown {
+        places: Some(game.map.areas.iter().map(|a| a.id.clone()).collect()),
+        powers: Some(game.config.power_ids().map(str::to_string).collect()),
+        turn: state.turn,
+    };
+    let problems = pbem::dice_labels::check_events(grammar, events, &shown);
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("\n"))
+    }
+}
+
+/// Every roll of a resolution's `events` reaches a player: its event is shown to some power, or the
+/// roll is sealed (counted and committed in the header, published by `pbem unseal`).
+pub fn rolls_shown_or_sealed(events: &[pbem::engine::event::Event]) -> Result<(), String> {
+    let hidden: Vec<String> = events
+        .iter()
+        .filter(|e| e.visible_to.is_empty())
+        .flat_map(|e| e.rolls.iter().filter(|r| !r.sealed))
+        .map(|r| r.label.clone())
+        .collect();
+    if hidden.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "rolls in no report and not sealed: {}",
+            hidden.join(", ")
+        ))
+    }
+}

@@ -87,5 +87,10 @@ pub fn resolves(
     let resolved = resolved.unwrap();
     let problems = game.check_state(&resolved.next);
     prop_assert!(problems.is_empty(), "{problems:?}");
+    // Every roll holds to its ruleset's grammar of labels and is shown to a power or sealed (issue 31).
+    let held = super::labels_hold(game, state, &resolved.events);
+    prop_assert!(held.is_ok(), "{}", held.unwrap_err());
+    let shown = super::rolls_shown_or_sealed(&resolved.events);
+    prop_assert!(shown.is_ok(), "{}", shown.unwrap_err());
     Ok(resolved)
 }

@@ -140,3 +140,148 @@ pub fn staged(stage: Option<&str>, label: String) -> String {
 pub fn engaged(fleet: &str, attacker: &str) -> String {
     format!("{fleet}/attacker={attacker}")
 }
+
+/// The table above as data (`dice_labels`): every label of an EiA turn matches one of these
+/// patterns, and `pbem verify` rejects one that matches none. A land label may end in
+/// `/phase=insurrection` (`staged`); a naval label's `fleet` may be followed by `attacker` (`engaged`).
+pub const GRAMMAR: crate::dice_labels::Grammar = {
+    use crate::dice_labels::{Grammar, Kind};
+    const fn k(
+        pattern: &'static str,
+        events: &'static [&'static str],
+        dice: &'static str,
+        rule: &'static str,
+    ) -> Kind {
+        Kind {
+            pattern,
+            events,
+            dice,
+            rule,
+        }
+    }
+    Grammar {
+        ruleset: "eia",
+        name: "Empires in Arms",
+        kinds: &[
+            k(
+                "combat-order/area={place@area}",
+                &["combat-order"],
+                "d1000000",
+                "EiA 7.5.1.3",
+            ),
+            k(
+                "insurrection-order/area={place@area}",
+                &["combat-order"],
+                "d1000000",
+                "EiA 10.1.4.1.4, 7.5.1.3",
+            ),
+            k(
+                "commander/area={place@area}/side={attacker|defender}/phase=insurrection?",
+                &["decision"],
+                "one die of n, n tied leaders",
+                "EiA 10.6.1.1",
+            ),
+            k(
+                "reinforce/area={place@area}/unit={id@text}/phase=insurrection?",
+                &["reinforce"],
+                "d6",
+                "EiA 7.5.2.11",
+            ),
+            k(
+                "combat/area={place@area}/round={n}/phase=insurrection?",
+                &["round"],
+                "d6 d6: attacker, defender",
+                "EiA 7.5",
+            ),
+            k(
+                "pursuit/area={place@area}/phase=insurrection?",
+                &["pursuit"],
+                "d6",
+                "EiA 7.5.2.10.2",
+            ),
+            k(
+                "retreat/area={place@area}/power={power@text}/phase=insurrection?",
+                &["retreat"],
+                "one die of n, n tied areas",
+                "EiA 7.5.2.10.3",
+            ),
+            k(
+                "evade/area={place@area}/power={power@text}/phase=insurrection?",
+                &["retreat"],
+                "one die of n, n tied areas",
+                "EiA 10.1.2.2.3",
+            ),
+            k(
+                "outflank/area={place@area}/side={attacker|defender}/phase=insurrection?",
+                &["decision"],
+                "dice of n, n-1, ...",
+                "EiA 7.5.2.3",
+            ),
+            k(
+                "artillery/area={place@area}/round={n}/phase=insurrection?",
+                &["artillery"],
+                "d6 d6: attacker, defender",
+                "EiA 7.5.2.8",
+            ),
+            k(
+                "sortie/area={place@area}/phase=insurrection?",
+                &["siege"],
+                "d6 d6: garrison, besiegers",
+                "EiA 7.5.4.1.2.1",
+            ),
+            k(
+                "siege/area={place@area}/phase=insurrection?",
+                &["siege"],
+                "d6",
+                "EiA 7.5.4",
+            ),
+            k(
+                "intercept/sea={place@area}/fleet={id@text}/power={power@text}/entry={n}?",
+                &["intercept"],
+                "d6",
+                "EiA 6.2.3",
+            ),
+            k(
+                "naval-evade/sea={place@area}/fleet={id}/attacker={power}?/entry={n}?",
+                &["evade"],
+                "d6",
+                "EiA 6.3.2",
+            ),
+            k(
+                "naval/sea={place@area}/fleet={id}/attacker={power}?/round={n}",
+                &["naval-round"],
+                "d6 d6: attacker, defender",
+                "EiA 19.1 chart",
+            ),
+            k(
+                "closing/sea={place@area}/fleet={id}/attacker={power}?/round={n}",
+                &["closing"],
+                "d6",
+                "EiA 19.1 chart",
+            ),
+            k(
+                "chase/sea={place@area}/fleet={id}/attacker={power}?",
+                &["chase"],
+                "d6",
+                "EiA 6.3.5",
+            ),
+            k(
+                "naval-retreat/sea={place@area}/fleet={id}/attacker={power}?/power={power}",
+                &["naval-retreat"],
+                "one die of n, n tied ports",
+                "EiA 6.3.5",
+            ),
+        ],
+        says: &["rolls", "roll", "key"],
+        rolled: &[
+            "combat-order",
+            "round",
+            "artillery",
+            "intercept",
+            "evade",
+            "naval-round",
+            "closing",
+            "chase",
+        ],
+    }
+};

@@ -13,6 +13,7 @@
 pub mod detection;
 pub mod forecast;
 pub mod kinds;
+pub mod labels;
 pub mod movement;
 pub mod orders;
 #[cfg(test)]

@@ -526,7 +526,7 @@ impl<'a> Turn<'a> {
         let turn = self.state.turn;
         let roll = self
             .dice
-            .shuffle(&format!("gitm/t{turn}/withdrawal/order"), &mut ids)?;
+            .shuffle_sealed(&format!("gitm/t{turn}/withdrawal/order"), &mut ids)?;
         let e = Event::new(
             rules::RANDOM_ORDER,
             "order",
@@ -612,7 +612,7 @@ impl<'a> Turn<'a> {
         if ids.len() > 1 {
             let roll = self
                 .dice
-                .shuffle(&format!("gitm/t{turn}/strategic-{phase}/order"), &mut ids)?;
+                .shuffle_sealed(&format!("gitm/t{turn}/strategic-{phase}/order"), &mut ids)?;
             let e = Event::new(
                 rules::RANDOM_ORDER,
                 "order",

@@ -27,3 +27,37 @@ pub fn defence(attack: u32, stack: &str) -> String {
 pub fn combat(attack: u32, hex: &str) -> String {
     format!("combat/attack={attack}/hex={hex}")
 }
+
+/// The table above as data (`dice_labels`): `pbem verify` rejects a label no pattern gives.
+pub const GRAMMAR: crate::dice_labels::Grammar = crate::dice_labels::Grammar {
+    ruleset: "ngg",
+    name: "Napoleon's Greatest Gamble",
+    kinds: &[
+        crate::dice_labels::Kind {
+            pattern: "initiative/attack={n}/stack={place@text}",
+            events: &["initiative"],
+            dice: "d6",
+            rule: "NGG 10.2",
+        },
+        crate::dice_labels::Kind {
+            pattern: "support/attack={n}/stack={place@text}",
+            events: &["support"],
+            dice: "d6",
+            rule: "NGG 10.4",
+        },
+        crate::dice_labels::Kind {
+            pattern: "defence/attack={n}/stack={place@text}",
+            events: &["defence"],
+            dice: "d6",
+            rule: "NGG 10.6",
+        },
+        crate::dice_labels::Kind {
+            pattern: "combat/attack={n}/hex={place@area}",
+            events: &["combat"],
+            dice: "d6",
+            rule: "pbem's NGG combat table",
+        },
+    ],
+    says: &["rolls", "the die"],
+    rolled: &["initiative", "combat"],
+};

@@ -16,6 +16,7 @@ pub mod combat;
 pub mod decisions;
 pub mod forecast;
 pub mod ground;
+pub mod labels;
 pub mod losses;
 pub mod naval;
 pub mod orders;

@@ -170,7 +170,7 @@ pub fn check_forts(g: &GitmState, map: &GridMap) -> Vec<Diagnostic> {
 }
 
 /// The turn's dice as the engine's: each die a labelled roll of the turn's `DiceBox`, a shuffle one
-/// shuffle; the rolls kept by label for the events that name them.
+/// sealed shuffle (the order of play, 8.6); the rolls kept by label for the events that name them.
 struct TurnDice<'a> {
     dice: &'a mut DiceBox,
     rolls: BTreeMap<String, Roll>,
@@ -194,7 +194,8 @@ impl TacDice for TurnDice<'_> {
 
     fn shuffle(&mut self, label: &str, n: usize) -> Vec<usize> {
         let mut items: Vec<usize> = (0..n).collect();
-        match self.dice.shuffle(label, &mut items) {
+        // Sealed: the order tells the units of every side on the map, which a power may not see.
+        match self.dice.shuffle_sealed(label, &mut items) {
             Ok(r) => {
                 self.rolls.insert(label.to_string(), r);
             }

@@ -1,0 +1,411 @@
+//! `pbem verify` against a referee who tampers with the dice of a report, in every ruleset (issue 31;
+//! README "Auditing the dice"). Each tampering is made in every form the player holds (the text and
+//! the JSON report), with the faces the new label gives taken from the turn's seed, as a referee
+//! who knows the secret would: only the label grammar (`dice_labels`) and the binding of rolls to
+//! their events can catch it. The untouched reports of every ruleset pass.
+
+use crate::support;
+
+use std::fs;
+use std::path::PathBuf;
+
+use serde_json::Value;
+use support::*;
+
+/// A report of one power: its text and JSON forms, read from a demo resolved in a new folder.
+struct Report {
+    _dir: tempfile::TempDir,
+    scratch: PathBuf,
+    text: String,
+    json: Value,
+}
+
+/// The demo `game` resolved for `turns` turns, and the reports of `power` at `turn`.
+fn report(game: &str, turns: u32, turn: u32, power: &str) -> Report {
+    let dir = tempfile::tempdir().unwrap();
+    pbem()
+        .args([
+            "demo",
+            "--game",
+            game,
+            "--turns",
+            &turns.to_string(),
+            "--dir",
+        ])
+        .arg(dir.path().join("d"))
+        .assert()
+        .success();
+    let reports = dir
+        .path()
+        .join("d")
+        .join(game)
+        .join(format!("turns/{turn}/reports"));
+    let text = fs::read_to_string(reports.join(format!("{power}.txt"))).unwrap();
+    let json =
+        serde_json::from_str(&fs::read_to_string(reports.join(format!("{power}.json"))).unwrap())
+            .unwrap();
+    let scratch = dir.path().join("scratch");
+    fs::create_dir_all(&scratch).unwrap();
+    Report {
+        _dir: dir,
+        scratch,
+        text,
+        json,
+    }
+}
+
+impl Report {
+    /// A copy of the report's forms, to tamper with, written to a folder of its own.
+    fn copy(&self) -> Report {
+        let dir = tempfile::tempdir().unwrap();
+        Report {
+            scratch: dir.path().to_path_buf(),
+            _dir: dir,
+            text: self.text.clone(),
+            json: self.json.clone(),
+        }
+    }
+
+    fn seed(&self) -> pbem::dice::Bytes32 {
+        let header = self.json["dice"]["text"].as_str().unwrap();
+        let hex = header
+            .lines()
+            .find_map(|l| l.strip_prefix("seed: "))
+            .unwrap();
+        pbem::dice::from_hex(hex).unwrap()
+    }
+
+    /// Every roll of the JSON report: (event index, label, event's area).
+    fn rolls(&self) -> Vec<(usize, String, Option<String>)> {
+        let mut out = Vec::new();
+        for (i, e) in self.json["events"].as_array().unwrap().iter().enumerate() {
+            for r in e["rolls"].as_array().into_iter().flatten() {
+                out.push((
+                    i,
+                    r["label"].as_str().unwrap().to_string(),
+                    e["area"].as_str().map(str::to_string),
+                ));
+            }
+        }
+        out
+    }
+
+    /// `pbem verify` of the two forms as they stand now.
+    fn verify(&self) -> assert_cmd::assert::Assert {
+        let txt = self.scratch.join("report.txt");
+        let json = self.scratch.join("report.json");
+        fs::write(&txt, &self.text).unwrap();
+        fs::write(&json, serde_json::to_string(&self.json).unwrap()).unwrap();
+        pbem().arg("verify").arg(&txt).arg(&json).assert()
+    }
+
+    /// The roll `old` renamed `new` in every form, with the faces `new` draws from the seed.
+    fn relabel(&mut self, old: &str, new: &str) {
+        let seed = self.seed();
+        for list in ["events", "decisions"] {
+            for e in self.json[list].as_array_mut().into_iter().flatten() {
+                for r in e["rolls"].as_array_mut().into_iter().flatten() {
+                    if r["label"] != old {
+                        continue;
+                    }
+                    r["label"] = Value::from(new);
+                    let mut roller = pbem::dice::Roller::new(&seed, new);
+                    for d in r["dice"].as_array_mut().unwrap() {
+                        let sides = d["sides"].as_u64().unwrap() as u32;
+                        d["face"] = Value::from(roller.die(sides));
+                    }
+                }
+            }
+        }
+        let mut roller = pbem::dice::Roller::new(&seed, new);
+        let mut out = String::new();
+        for line in self.text.lines() {
+            let t = line.trim_start();
+            match t
+                .strip_prefix("roll ")
+                .and_then(|r| r.strip_prefix(old))
+                .and_then(|r| r.strip_prefix(": "))
+            {
+                Some(rest) => {
+                    let dice = rest.split(" -> ").next().unwrap();
+                    let faces: Vec<String> = dice
+                        .split_whitespace()
+                        .map(|d| roller.die(d[1..].parse().unwrap()).to_string())
+                        .collect();
+                    let indent = &line[..line.len() - t.len()];
+                    out.push_str(&format!(
+                        "{indent}roll {new}: {dice} -> {}\n",
+                        faces.join(" ")
+                    ));
+                }
+                None => {
+                    out.push_str(line);
+                    out.push('\n');
+                }
+            }
+        }
+        self.text = out;
+    }
+
+    /// The roll `label` taken out of every form.
+    fn delete(&mut self, label: &str) -> Value {
+        let mut taken = Value::Null;
+        for list in ["events", "decisions"] {
+            for e in self.json[list].as_array_mut().into_iter().flatten() {
+                if let Some(rolls) = e["rolls"].as_array_mut() {
+                    if let Some(i) = rolls.iter().position(|r| r["label"] == label) {
+                        taken = rolls.remove(i);
+                    }
+                }
+            }
+        }
+        self.text = self
+            .text
+            .lines()
+            .filter(|l| !l.trim_start().starts_with(&format!("roll {label}: ")))
+            .flat_map(|l| [l, "\n"])
+            .collect();
+        taken
+    }
+
+    /// The roll `label` moved in every form to stand after the roll `after`, under its event.
+    fn move_roll(&mut self, label: &str, after: &str) {
+        let line = self
+            .text
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("roll {label}: ")))
+            .unwrap()
+            .to_string();
+        let taken = self.delete(label);
+        for e in self.json["events"].as_array_mut().unwrap() {
+            if let Some(rolls) = e["rolls"].as_array_mut() {
+                if rolls.iter().any(|r| r["label"] == after) {
+                    rolls.push(taken.clone());
+                }
+            }
+        }
+        let mut out = String::new();
+        for l in self.text.lines() {
+            out.push_str(l);
+            out.push('\n');
+            if l.trim_start().starts_with(&format!("roll {after}: ")) {
+                out.push_str(&line);
+                out.push('\n');
+            }
+        }
+        self.text = out;
+    }
+}
+
+/// The tamperings of one ruleset's report, each on a fresh copy: every one fails verify with its
+/// reason, and the untouched report passes.
+fn tampering_fails(game: &str, turns: u32, turn: u32, power: &str) {
+    let base = report(game, turns, turn, power);
+    let fresh = || base.copy();
+    let r = fresh();
+    r.verify().success();
+    let rolls = r.rolls();
+    assert!(rolls.len() >= 2, "{game}: the report has too few rolls");
+    // The first roll whose label names its event's place.
+    let (_, placed, area) = rolls
+        .iter()
+        .find(|(_, l, a)| {
+            a.as_ref()
+                .is_some_and(|a| l.contains(&format!("={a}")) || l.contains(&format!("/{a}/")))
+        })
+        .cloned()
+        .unwrap_or_else(|| panic!("{game}: no roll names its event's place"));
+    let area = area.unwrap();
+    let fails_with = |r: &Report, why: &str| {
+        let out = r.verify().code(4).get_output().stdout.clone();
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.contains(why), "{game}: expected '{why}' in:\n{out}");
+    };
+
+    // An invented kind.
+    let mut r = fresh();
+    r.relabel(&placed, &format!("luck-{placed}"));
+    fails_with(&r, "no kind of roll of the rules of");
+
+    // A key the kind lacks: a second try at one event.
+    let mut r = fresh();
+    r.relabel(&placed, &format!("{placed}/round=2"));
+    fails_with(&r, "has no key or part 'round=2'");
+
+    // A place not on the map.
+    let mut r = fresh();
+    let off = placed
+        .replacen(&format!("={area}"), &format!("={area}x"), 1)
+        .replacen(&format!("/{area}/"), &format!("/{area}x/"), 1);
+    r.relabel(&placed, &off);
+    fails_with(&r, "not on the map");
+
+    // A roll line deleted from every form: the first whose event says its die or always rolls.
+    let grammar = pbem::rules::label_grammar(r.json["ruleset"]["id"].as_str().unwrap()).unwrap();
+    let said = |i: usize| {
+        let e = &r.json["events"][i];
+        !grammar
+            .numbers_in_text(e["text"].as_str().unwrap())
+            .is_empty()
+            || grammar.rolled.contains(&e["kind"].as_str().unwrap())
+    };
+    let alone = |i: usize| rolls.iter().filter(|(j, _, _)| *j == i).count() == 1;
+    let (_, deleted, _) = rolls
+        .iter()
+        .find(|(i, _, _)| said(*i) && alone(*i))
+        .cloned()
+        .unwrap_or_else(|| panic!("{game}: no event says its die"));
+    let mut r = fresh();
+    r.delete(&deleted);
+    fails_with(&r, "a roll line was removed");
+
+    // A roll line moved to another event in every form.
+    let (first_at, first, _) = rolls[0].clone();
+    let (_, last, _) = rolls
+        .iter()
+        .rev()
+        .find(|(i, _, _)| *i != first_at)
+        .cloned()
+        .unwrap();
+    let mut r = fresh();
+    r.move_roll(&first, &last);
+    let out = String::from_utf8(r.verify().code(4).get_output().stdout.clone()).unwrap();
+    assert!(
+        out.contains("moved") || out.contains("removed"),
+        "{game}: a moved roll line passed:\n{out}"
+    );
+
+    // A forged decision in the JSON report: its roll's face, or its outcome.
+    let mut r = fresh();
+    let d = &mut r.json["decisions"][0];
+    assert!(d.is_object(), "{game}: the report has no decision");
+    match d["rolls"][0]["dice"][0]["face"].as_u64() {
+        Some(face) => d["rolls"][0]["dice"][0]["face"] = Value::from(face % 6 + 1),
+        None => {
+            let forged = format!("{} (forged)", d["text"].as_str().unwrap());
+            d["text"] = Value::from(forged);
+        }
+    }
+    fails_with(
+        &r,
+        "the JSON report's decision is no event of what happened",
+    );
+
+    // A forged decision in the text report's "Decisions taken for you".
+    let mut r = fresh();
+    let at =
+        r.text.find("DECISIONS TAKEN FOR YOU\n- ").unwrap() + "DECISIONS TAKEN FOR YOU\n- ".len();
+    r.text.insert_str(at, "by order of the referee, ");
+    fails_with(
+        &r,
+        "the text report's decision is no event of what happened",
+    );
+}
+
+#[test]
+fn eia_tampered_dice_fail_verify() {
+    tampering_fails("ulm-1805", 1, 1, "france");
+}
+
+#[test]
+fn pog_tampered_dice_fail_verify() {
+    tampering_fails("pog-1914", 1, 1, "allies");
+}
+
+#[test]
+fn ngg_tampered_dice_fail_verify() {
+    tampering_fails("ngg-smolensk-1812", 2, 2, "french");
+}
+
+#[test]
+fn wbts_tampered_dice_fail_verify() {
+    tampering_fails("wbts-peninsula-1862", 1, 1, "union");
+}
+
+#[test]
+fn gitm_tampered_dice_fail_verify() {
+    tampering_fails("gitm-italy-1809", 2, 2, "austria");
+}
+
+/// The issue's own case: ulm-1805, turn 2, France: `combat-order/area=Passau` renamed
+/// `combat-order/area=Passau/round=2`, its faces and its event's number taken from the new label.
+#[test]
+fn a_combat_order_given_rounds_fails_verify() {
+    let mut r = report("ulm-1805", 2, 2, "france");
+    let old = "combat-order/area=Passau";
+    let new = "combat-order/area=Passau/round=2";
+    let before = r.json["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["rolls"][0]["label"] == old)
+        .unwrap()["rolls"][0]["dice"][0]["face"]
+        .to_string();
+    r.relabel(old, new);
+    let after = r.json["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["rolls"][0]["label"] == new)
+        .unwrap()["rolls"][0]["dice"][0]["face"]
+        .to_string();
+    r.text = r
+        .text
+        .replace(&format!("key {before}"), &format!("key {after}"));
+    for e in r.json["events"].as_array_mut().unwrap() {
+        let t = e["text"]
+            .as_str()
+            .unwrap()
+            .replace(&format!("key {before}"), &format!("key {after}"));
+        e["text"] = Value::from(t);
+    }
+    let out = String::from_utf8(r.verify().code(4).get_output().stdout.clone()).unwrap();
+    assert!(
+        out.contains("the roll combat-order/area=Passau/round=2 is not a label the rules of Empires in Arms give for its event: the kind combat-order has no key or part 'round=2'"),
+        "{out}"
+    );
+}
+
+/// Every report mail of every ruleset's demo, untouched, verifies: the grammar gives every label the
+/// rulesets roll, and each event's text agrees with its rolls.
+#[test]
+fn the_untouched_report_mails_of_every_ruleset_verify() {
+    for (game, turns) in [
+        ("ulm-1805", 2),
+        ("pog-1914", 4),
+        ("ngg-smolensk-1812", 3),
+        ("wbts-peninsula-1862", 3),
+        ("gitm-italy-1809", 3),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        pbem()
+            .args([
+                "demo",
+                "--game",
+                game,
+                "--turns",
+                &turns.to_string(),
+                "--dir",
+            ])
+            .arg(dir.path().join("d"))
+            .assert()
+            .success();
+        let outbox = dir.path().join("d").join(game).join("mail/outbox");
+        let mut mails: Vec<PathBuf> = fs::read_dir(&outbox)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.to_string_lossy().contains("-report-"))
+            .collect();
+        mails.sort();
+        assert!(mails.len() >= 2 * turns as usize, "{game}: {mails:?}");
+        for mail in mails {
+            let out = pbem().arg("verify").arg(&mail).output().unwrap();
+            assert!(
+                out.status.success(),
+                "{}: {}",
+                mail.display(),
+                String::from_utf8_lossy(&out.stdout)
+            );
+        }
+    }
+}
