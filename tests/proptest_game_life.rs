@@ -100,6 +100,11 @@ struct Model {
 impl Model {
     fn new() -> Model {
         let (tmp, game) = support::game();
+        // A real game's later secrets are its own: the scenario's public ones (turns 2 on) are
+        // removed, so that pbem draws fresh ones and plays past the demo's sample turns.
+        for turn in 2..=6 {
+            let _ = std::fs::remove_file(game.join(format!("secret/{turn}.key")));
+        }
         let sent = tmp.path().join("sent");
         let now = DateTime::parse_from_rfc3339("2026-12-05T12:00:00Z")
             .unwrap()
