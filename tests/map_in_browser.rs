@@ -31,22 +31,26 @@ pub(crate) fn chromium() -> Option<PathBuf> {
     panic!("the browser test needs Chromium: apt-get install chromium (or set PBEM_SKIP_BROWSER_TESTS=1 to skip it, loudly)");
 }
 
+/// Chromium headless as root on a closed network: no sandbox, no GPU, and none of the background
+/// connections it would try (refused here, many at a time).
+pub(crate) const HEADLESS: &[&str] = &[
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+];
+
 /// A screenshot of `html` 390 CSS pixels wide.
 fn screenshot(browser: &Path, html: &Path) -> Pixmap {
     let out = html.with_extension("shot.png");
     let profile = tempfile::tempdir().unwrap();
     let status = Command::new(browser)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--hide-scrollbars",
-        ])
+        .args(HEADLESS)
+        .arg("--hide-scrollbars")
         .arg(format!("--user-data-dir={}", profile.path().display()))
         .arg(format!("--screenshot={}", out.display()))
         .arg("--window-size=390,3000")

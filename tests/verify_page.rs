@@ -94,18 +94,8 @@ impl Server {
         self.log.lock().unwrap().clear();
         let profile = tempfile::tempdir().unwrap();
         let out = Command::new(browser)
-            .args([
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--virtual-time-budget=20000",
-                "--dump-dom",
-            ])
+            .args(crate::map_in_browser::HEADLESS)
+            .args(["--virtual-time-budget=20000", "--dump-dom"])
             .arg(format!("--user-data-dir={}", profile.path().display()))
             .arg(format!(
                 "http://127.0.0.1:{}/verify.html?{query}",
