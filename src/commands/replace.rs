@@ -67,6 +67,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             power: Some(args.power.clone()),
             controlled: state.controlled.get(&args.power).cloned(),
             incoming: state.incoming.get(&args.power).cloned(),
+            departing: departing(&game, &state, &args.power),
             ..Act::default()
         },
     )?;
@@ -111,6 +112,24 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(match shown {
         crate::out::PasswordsShown::Printed => ExitCode::SUCCESS,
         crate::out::PasswordsShown::Kept(_) => ExitCode::from(super::exit::ERROR),
+    })
+}
+
+/// The player who leaves the power, as game.toml names him now, when the state does not already:
+/// kept in the act, since `replace` writes the new player into game.toml (EiA 19.2.1).
+fn departing(
+    game: &Game,
+    state: &crate::game::state::State,
+    power: &str,
+) -> Option<crate::game::state::Player> {
+    if state.owners.contains_key(power) {
+        return None;
+    }
+    let p = game.config.power(power)?;
+    Some(crate::game::state::Player {
+        players: p.addresses_at(state.turn),
+        password_hash: p.password_hash.get_ref().clone(),
+        from: game.config.first_turn,
     })
 }
 

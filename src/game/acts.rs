@@ -43,6 +43,10 @@ pub struct Act {
     /// `replace`: the new player, waiting for the economic phase.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub incoming: Option<Player>,
+    /// `replace`: the player who leaves, as game.toml named him before `replace` wrote the new one
+    /// there, so that he stays known as the one who left (EiA 19.2.1: his orders stand no more).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub departing: Option<Player>,
     /// `extend`, `rollback`: the turn's deadline from now on, local `YYYY-MM-DDTHH:MM`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deadline: Option<String>,
@@ -108,6 +112,12 @@ pub fn apply(state: &mut State, acts: &Acts) {
         }
         if let Some(p) = &a.incoming {
             state.incoming.insert(power.clone(), p.clone());
+        }
+        if let Some(p) = &a.departing {
+            state
+                .owners
+                .entry(power.clone())
+                .or_insert_with(|| p.clone());
         }
     }
 }
