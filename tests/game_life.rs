@@ -7,7 +7,7 @@
 //! 2026-12-06 20:00 CET (19:00Z), turn 2's slot is Sunday 2026-12-13 20:00 CET.
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::support;
 use support::*;
@@ -192,15 +192,21 @@ fn add_to_config_deadline(game: &Path, line: &str) {
     );
 }
 
-#[test]
-fn an_extension_past_the_next_slot_moves_the_later_turns() {
-    let (_tmp, game) = support::game();
+/// A new game whose turn 1 (due on the 6th) was extended on the 5th to the 15th, past turn 2's slot.
+fn extended_to_the_15th() -> (tempfile::TempDir, PathBuf) {
+    let (tmp, game) = support::game();
     at(
         "2026-12-05T12:00:00Z",
         &["extend", "--to", "2026-12-15T20:00", "--reason", "holidays"],
         &game,
     )
     .success();
+    (tmp, game)
+}
+
+#[test]
+fn an_extension_past_the_next_slot_moves_the_later_turns() {
+    let (_tmp, game) = extended_to_the_15th();
     at("2026-12-15T19:30:00Z", &["resolve"], &game).success();
     let status = stdout(&at("2026-12-15T19:31:00Z", &["status"], &game).success());
     assert!(
@@ -212,13 +218,7 @@ fn an_extension_past_the_next_slot_moves_the_later_turns() {
 
 #[test]
 fn extend_refuses_a_deadline_not_after_the_previous_turn_s() {
-    let (_tmp, game) = support::game();
-    at(
-        "2026-12-05T12:00:00Z",
-        &["extend", "--to", "2026-12-15T20:00", "--reason", "holidays"],
-        &game,
-    )
-    .success();
+    let (_tmp, game) = extended_to_the_15th();
     // Turn 1 resolved early, on the 10th: its deadline, the 15th, is still ahead.
     at("2026-12-10T12:00:00Z", &["resolve", "--early"], &game).success();
     let before = tree(&game);
@@ -668,5 +668,56 @@ fn unattended_waits_in_silence_reminds_once_and_resolves_when_due() {
         .is_file());
     assert_eq!(run("2026-12-06T19:10:00Z"), "");
     assert!(!game.join("turns/2/record.toml").exists());
+    audit_ok(&game);
+}
+
+/// `replace` writes the new player into game.toml; the player who left stays known as the one who
+/// left (EiA 19.2.1), so his mail from his old address is answered that he no longer plays the power.
+#[test]
+fn eia_19_2_1_a_replaced_power_s_departed_player_no_longer_orders_it() {
+    let (tmp, game) = support::game();
+    let body = header("britain", BRITAIN_PW, 1);
+    let on_time = mail(
+        tmp.path(),
+        "b1.eml",
+        "britain@example.org",
+        "Sat, 5 Dec 2026 18:00:00 +0100",
+        &body,
+    );
+    pbem()
+        .arg("ingest")
+        .arg(&game)
+        .arg(&on_time)
+        .env("PBEM_NOW", "2026-12-05T17:10:00Z")
+        .assert()
+        .success();
+    at(
+        "2026-12-05T18:00:00Z",
+        &["replace", "britain", "--email", "pitt@example.org"],
+        &game,
+    )
+    .success();
+    let again = mail(
+        tmp.path(),
+        "b2.eml",
+        "britain@example.org",
+        "Sat, 5 Dec 2026 19:30:00 +0100",
+        &body,
+    );
+    pbem()
+        .arg("ingest")
+        .arg(&game)
+        .arg(&again)
+        .env("PBEM_NOW", "2026-12-05T18:40:00Z")
+        .assert()
+        .success();
+    assert!(
+        acks(&game)
+            .iter()
+            .any(|(n, m)| n.starts_with("t0001-ack-britain-")
+                && body_of(m).contains("you no longer play Great Britain")),
+        "{:?}",
+        acks(&game).iter().map(|(n, _)| n).collect::<Vec<_>>()
+    );
     audit_ok(&game);
 }
