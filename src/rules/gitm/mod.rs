@@ -174,6 +174,12 @@ impl Ruleset for Gitm {
         out
     }
 
+    /// GITM 7.15: `[control]` gives the Ottoman Empire's squares to `ottoman`, a state that never
+    /// plays (no power in game.toml, no turn, no report); its squares are closed to all movement.
+    fn stateless_owners(&self) -> &'static [&'static str] {
+        &[turn::OTTOMAN]
+    }
+
     fn units(&self, state: &State) -> Vec<UnitView> {
         state::units(state)
     }

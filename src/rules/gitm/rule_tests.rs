@@ -1223,3 +1223,164 @@ fn pbem_gitm_turnover_a_campaigns_end_takes_a_quarter_of_the_experience() {
     );
     assert_eq!(cites(&events, "pbem gitm/turnover").len(), 1);
 }
+
+#[test]
+fn gitm_7_5_no_battle_where_hostile_units_merely_stood_together() {
+    let (_t, game, mut state) = scenario();
+    // Hostile brigades in G5-V6 far apart on its tactical map: no combat, so no battle of 7.5.
+    put(&mut state, "AU1IN", "G5-V6/12-12");
+    put(&mut state, "FR1IN", "G5-V6/1-1");
+    let (next, events) = resolve(&game, &state, &[]);
+    assert!(
+        !events.iter().any(|e| e.kind == "combat"),
+        "no combat was fought"
+    );
+    assert!(g(&next).battles.is_empty(), "{:?}", g(&next).battles);
+    // On one tactical square they fight: G5-V6 is a battle, and next turn a brigade may withdraw.
+    put(&mut state, "FR1IN", "G5-V6/12-12");
+    let (next, events) = resolve(&game, &state, &[]);
+    assert!(events.iter().any(|e| e.kind == "combat"));
+    assert_eq!(g(&next).battles, ["G5-V6"]);
+}
+
+#[test]
+fn gitm_7_5_a_brigade_leaving_a_square_of_no_battle_pays_no_withdrawal() {
+    let (_t, game, mut state) = scenario();
+    put(&mut state, "AU1IN", "G5-V6/12-12");
+    put(&mut state, "FR1IN", "G5-V6/1-1");
+    let (next, _) = resolve(&game, &state, &[]);
+    // Next turn AU1IN marches off: an ordinary strategic move, no 2 fatigue, no stragglers.
+    let men = g(&next).brigade("AU1IN").unwrap().strength;
+    let orders = vec![PowerOrders {
+        power: "austria".into(),
+        source: Source::new(
+            "austria.txt",
+            "game gitm-italy-1809\npower austria\npassword danube-1805\nturn 2\nmove AU1IN G6-V6\n",
+        ),
+    }];
+    let mut dice = DiceBox::new([7; 32]).with_seal(Some([9; 32]));
+    let r = game
+        .ruleset
+        .resolve(&game, &next, &orders, &mut dice)
+        .unwrap();
+    assert!(cites(&r.events, "GITM 7.5").is_empty());
+    assert!(r.events.iter().any(|e| e
+        .text
+        .starts_with("AU1IN marches from G5-V6 to G6-V6 for 1 fatigue")));
+    assert_eq!(g(&r.next).brigade("AU1IN").unwrap().strength, men);
+}
+
+#[test]
+fn gitm_7_7_no_diagonal_march_between_two_non_allied_units_beside_it() {
+    let (_t, game, mut state) = scenario();
+    // The case: FR1LC at G6-V6/7-7, Austrians at 8-7 and 7-8, a march south-east to G7-V7.
+    put(&mut state, "FR1LC", "G6-V6/7-7");
+    put(&mut state, "AU1IN", "G6-V6/8-7");
+    put(&mut state, "AU2IN", "G6-V6/7-8");
+    let (next, events) = resolve(
+        &game,
+        &state,
+        &[("france", "move FR1LC G7-V7\nsupply FR1LC none")],
+    );
+    assert_eq!(at(&next, "FR1LC"), "G6-V6/7-7");
+    let blocked: Vec<&Event> = cites(&events, "GITM 7.7")
+        .into_iter()
+        .filter(|e| {
+            e.text
+                .contains("diagonally between AU1IN at 8-7 and AU2IN at 7-8")
+        })
+        .collect();
+    assert!(!blocked.is_empty(), "{events:#?}");
+    // One of them alone, or a friend on the other square, lets it pass.
+    put(&mut state, "AU2IN", "G9-V5/6-3");
+    put(&mut state, "FR2IN", "G6-V6/7-8");
+    let (next, _) = resolve(
+        &game,
+        &state,
+        &[("france", "move FR1LC G7-V7\nsupply FR1LC none")],
+    );
+    assert!(at(&next, "FR1LC").starts_with("G7-V7/"));
+}
+
+#[test]
+fn gitm_3_5_quality_is_the_strength_weighted_average() {
+    // The case: poor 2,000 merged into elite 2,100 is good, not elite.
+    let mut a = brigade("BR1IN", 2000, 0, 50, 0);
+    a.quality = Quality::Poor;
+    let mut b = brigade("BR2IN", 2100, 0, 50, 0);
+    b.quality = Quality::Elite;
+    assert_eq!(
+        merge(&a, &b).quality,
+        Quality::Good,
+        "(0*2000 + 4*2100) / 4100 = 2.05"
+    );
+    // Fatigue and ammunition are weighed too.
+    a.fatigue = 10;
+    a.ammunition = 4;
+    b.fatigue = 0;
+    b.ammunition = 0;
+    let m = merge(&a, &b);
+    assert_eq!(
+        (m.fatigue, m.ammunition),
+        (5, 2),
+        "10*2000/4100, 4*2000/4100"
+    );
+}
+
+#[test]
+fn gitm_3_5_the_excess_on_foreign_soil_loses_40_percent() {
+    use super::turn::merge_excess;
+    assert_eq!(merge_excess(1000, false), (1000, 0));
+    assert_eq!(merge_excess(1000, true), (600, 400));
+    let (_t, game, mut state) = scenario();
+    for (id, men) in [("IT1IN", 2500), ("IT2IN", 2500)] {
+        brigade_mut(&mut state, id).strength = men;
+    }
+    // G5-V7 is France's: the 1,000 men above 4,000 all return to the pool.
+    let (next, events) = resolve(&game, &state, &[("france", "merge IT1IN into IT2IN")]);
+    assert_eq!(g(&next).brigade("IT2IN").unwrap().strength, 4000);
+    let e = cites(&events, "GITM 3.5");
+    assert!(
+        e[0].text
+            .contains("1000 men above the type's limit leave it and return"),
+        "{}",
+        e[0].text
+    );
+    // In an Austrian square, 40% of them are lost.
+    state.control.insert("G5-V7".into(), "austria".into());
+    let (next, events) = resolve(&game, &state, &[("france", "merge IT1IN into IT2IN")]);
+    assert_eq!(g(&next).brigade("IT2IN").unwrap().strength, 4000);
+    let e = cites(&events, "GITM 3.5");
+    assert!(
+        e[0].text
+            .contains("on foreign soil 40% of them, 400, are lost")
+            && e[0].text.contains("600 return"),
+        "{}",
+        e[0].text
+    );
+}
+
+#[test]
+fn gitm_7_15_control_names_the_ottoman_empire_without_a_power_of_its_own() {
+    let (_t, game, mut state) = scenario();
+    assert!(game.config.power_ids().all(|p| p != "ottoman"));
+    state.control.insert("G5-V6".into(), "ottoman".into());
+    assert!(
+        game.check_state(&state).is_empty(),
+        "{:?}",
+        game.check_state(&state)
+    );
+    let (next, events) = resolve(&game, &state, &[("france", "move FR1LC G5-V6")]);
+    assert_eq!(at(&next, "FR1LC"), "G4-V6/5-7");
+    assert!(!cites(&events, "GITM 7.15").is_empty());
+    // The Ottoman Empire gets no orders, no turn: no event is told to it.
+    assert!(events
+        .iter()
+        .all(|e| !e.visible_to.iter().any(|p| p == "ottoman")));
+    // Another owner that is no power is still an error, with the owners allowed as its hint.
+    state.control.insert("G5-V6".into(), "ottomans".into());
+    let errs = game.check_state(&state);
+    assert_eq!(errs.len(), 1);
+    assert!(errs[0].message.contains("unknown power 'ottomans'"));
+    assert!(errs[0].hint.as_deref().unwrap_or("").contains("ottoman"));
+}
