@@ -235,14 +235,27 @@ impl Turn<'_> {
                 )
             })
             .cloned();
+        // WBTS ground/intensity: the defender may pick any leader who could command the units
+        // attacked (his roster, or his corps leaders' for an army leader), wherever he stands, or
+        // one in the hex (pbem's reading); a leader named who is neither: the best in the hex.
+        let mut refused = None;
         let d_leader = match dl.value.as_str() {
             "none" => None,
-            "best" => best,
-            id => in_hex
-                .iter()
-                .find(|l| l.id().eq_ignore_ascii_case(id))
-                .cloned()
-                .or(best),
+            "best" => best.clone(),
+            id => {
+                let named = self.w.leader(id).filter(|l| l.power() == defender).cloned();
+                let eligible = named.filter(|l| {
+                    in_hex.iter().any(|h| h.id() == l.id())
+                        || (!defenders.is_empty()
+                            && defenders
+                                .iter()
+                                .all(|u| self.w.unit(u).is_some_and(|u| self.w.commands(l, u))))
+                });
+                if eligible.is_none() {
+                    refused = Some(id.to_string());
+                }
+                eligible.or(best.clone())
+            }
         };
         let d_scopes: Vec<&str> = d_leader
             .as_ref()
@@ -259,7 +272,7 @@ impl Turn<'_> {
         let d_shift = self.shift_policy(&defender, None, &d_scopes);
         let a_chit = cap_chit(e.chit, Some(leader.initiative), e.march);
         let a_shift = self.shift_policy(&attacker, e.shift, &[leader.id(), &target]);
-        let leader_text = match &d_leader {
+        let mut leader_text = match &d_leader {
             Some(l) => format!(
                 "{} defends (initiative {}, combat {})",
                 l.id(),
@@ -268,17 +281,27 @@ impl Turn<'_> {
             ),
             None => "no leader defends".to_string(),
         };
+        let mut d_by = dl.by;
+        if let Some(id) = &refused {
+            leader_text = format!("the standing order names {id}, who is not in {target} and could not command every unit attacked there; {leader_text}");
+            d_by = crate::decide::DecidedBy::Sop;
+        }
         self.log(
             Event::new(
                 rules::DEFENDING_LEADER,
                 "defence",
                 format!(
-                    "Combat {n} at {target}: {leader_text}, {}.",
-                    dl.by.describe_theirs()
+                    "Combat {n} at {target}: {leader_text}, {}{}.",
+                    d_by.describe_theirs(),
+                    if refused.is_some() {
+                        " (the best in the hex)"
+                    } else {
+                        ""
+                    }
                 ),
             )
             .at(&target)
-            .decided(defender.clone(), dl.by),
+            .decided(defender.clone(), d_by),
         );
         // Strengths.
         let attack_hexes: Vec<String> = {
