@@ -10,7 +10,6 @@ use anyhow::Result;
 
 use crate::engine::event::Event;
 
-use super::losses::{spread, Casualty, LossPolicy};
 use super::rules;
 use super::state::ShipKind;
 use super::tables::Transit;
@@ -207,41 +206,10 @@ impl Turn<'_> {
                 .at(target)
                 .roll(roll),
         );
+        // WBTS ground/losses: the garrison spreads its losses evenly by its `standing losses`, as in
+        // every combat.
         if lost > 0 {
-            let casualties: Vec<Casualty> = garrison
-                .iter()
-                .filter_map(|g| self.w.unit(g))
-                .map(|u| Casualty {
-                    id: u.id().to_string(),
-                    kind: u.kind.name(),
-                    strength: u.strength,
-                })
-                .collect();
-            let mut parts = Vec::new();
-            for (id, n) in spread(&casualties, lost, LossPolicy::LargerFirst) {
-                if n == 0 {
-                    continue;
-                }
-                let mut gone = false;
-                if let Some(u) = self.w.unit_mut(&id) {
-                    u.strength -= n.min(u.strength);
-                    gone = u.strength == 0;
-                }
-                if gone {
-                    self.w.units.retain(|u| !u.id().eq_ignore_ascii_case(&id));
-                    self.w.eliminated.push(id.clone());
-                }
-                parts.push(format!("{id} -{n}"));
-            }
-            self.event(
-                rules::EVEN_LOSSES,
-                "losses",
-                Some(target),
-                format!(
-                    "{defender} spreads the garrison's losses evenly: {}.",
-                    parts.join(", ")
-                ),
-            );
+            self.take_losses(&defender, &garrison, lost, target, &[])?;
         }
         // Any attacker loss: one attacking ship is lost entire (the strongest, pbem's reading).
         if cell.attacker > 0 {

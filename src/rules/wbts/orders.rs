@@ -797,8 +797,8 @@ impl<'a> Legality<'a> {
                         format!("{} already leads an attack this turn", a.leader),
                         span,
                     )
-                    .hint("a leader makes one combat initiative roll, for one attack, a turn")
-                    .rule(rules::INITIATIVE));
+                    .hint("a leader makes one combat initiative roll, for one attack, a turn (pbem's reading)")
+                    .rule(rules::ONE_ATTACK));
                 }
                 let units: Vec<String> = if a.units.is_empty() {
                     let lhex = self.hex(&a.leader);
@@ -833,8 +833,8 @@ impl<'a> Legality<'a> {
                             format!("{u} already attacks this turn"),
                             span,
                         )
-                        .hint("a unit takes part in one attack a turn")
-                        .rule(rules::TWO_HEXES));
+                        .hint("a unit takes part in one attack a turn (pbem's reading)")
+                        .rule(rules::ONE_ATTACK));
                     }
                     hexes.insert(self.hex(u));
                 }

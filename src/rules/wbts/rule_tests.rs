@@ -1084,3 +1084,91 @@ fn wbts_naval_a_ship_with_a_retreat_result_runs_the_forts_guns_and_then_retreats
     }
     assert!(withdrew, "some seed gives a retreat the ship survives");
 }
+
+#[test]
+fn wbts_combat_numbers_count_combats_fought_none_for_an_attack_the_cavalry_evaded() {
+    // Lee marches on C, which evades; then Jeb attacks E: that is combat 1, its dice labelled n=1.
+    let st = state(
+        &(leader("Lee", "union", "0101", 4, 0)
+            + &unit("A", "union", "infantry", 6, "0101", "Lee")
+            + &unit("C", "confederate", "cavalry", 3, "0102", "")
+            + &leader("Jeb", "union", "0401", 4, 0)
+            + &unit("B", "union", "infantry", 6, "0401", "Jeb")
+            + &unit("E", "confederate", "infantry", 2, "0402", "")),
+    );
+    let orders = "march Lee 0102 with A chit 1\nattack 0402 by Jeb chit 1\n";
+    let seed = (0..60u8)
+        .find(|&s| {
+            run(st.clone(), &[], orders, s)
+                .0
+                .iter()
+                .any(|e| e.contains("attack by Jeb"))
+        })
+        .unwrap();
+    let (events, _) = run(st, &[], orders, seed);
+    let all = events.join("\n");
+    assert!(
+        all.contains("C evade the infantry attack from march"),
+        "{all}"
+    );
+    assert!(all.contains("Combat 1 at 0402, an attack by Jeb"), "{all}");
+    assert!(!all.contains("Combat 2"), "{all}");
+}
+
+#[test]
+fn wbts_naval_a_garrisons_losses_to_a_naval_attack_follow_its_standing_losses() {
+    let st = state(
+        &("[wbts.fort]\n\"0204\" = { kind = \"fort\", power = \"confederate\" }\n".to_string()
+            + &unit("G", "confederate", "infantry", 3, "0204", "")
+            + "inside = true\n"
+            + &unit("H", "confederate", "cavalry", 4, "0204", "")
+            + "inside = true\n"
+            + &ship("Galena", "union", "gunboat", 9, "0305")
+            + &ship("Monitor", "union", "gunboat", 9, "0305")),
+    );
+    let standing = [("confederate", "losses", "cavalry-last")];
+    let orders = "bombard 0204 with Galena Monitor\n";
+    let seed = (0..60u8)
+        .find(|&s| {
+            run(st.clone(), &standing, orders, s)
+                .0
+                .iter()
+                .any(|e| e.contains("spreads its 1 SP of losses"))
+        })
+        .expect("some seed costs the garrison 1 SP");
+    let (events, _) = run(st.clone(), &standing, orders, seed);
+    let all = events.join("\n");
+    assert!(
+        all.contains("confederate spreads its 1 SP of losses evenly (cavalry-last, by its standing order): G -1."),
+        "{all}"
+    );
+    // By the SOP (larger first) the larger unit, the cavalry, takes it.
+    let (events, _) = run(st, &[], orders, seed);
+    assert!(events
+        .join("\n")
+        .contains("(larger-first, by the SOP): H -1."));
+}
+
+#[test]
+fn pbem_wbts_supply_order_trains_pay_first_then_army_hqs() {
+    let st = state(&(leader("Lee", "union", "0101", 4, 0)
+        + "rank = \"army\"\nsupply = 20\n"
+        + &unit("A", "union", "infantry", 6, "0101", "Lee")
+        + "[[wbts.unit]]\nid = \"T\"\npower = \"union\"\nkind = \"train\"\nstrength = 1\nsupply = 1\nhex = \"0101\"\n"
+        + &unit("E", "confederate", "infantry", 6, "0102", "")));
+    let (events, next) = (0..60u8)
+        .map(|s| run(st.clone(), &[], "attack 0102 by Lee chit 4\n", s))
+        .find(|(ev, _)| {
+            ev.iter()
+                .any(|e| e.contains("union (attacker) rolls") && e.contains("paid, from T 1, Lee "))
+        })
+        .expect("some seed costs the union more than the train holds");
+    let all = events.join("\n");
+    assert!(
+        all.contains("(trains first, then army HQs: pbem wbts/supply-order)"),
+        "{all}"
+    );
+    let w = next.table::<WbtsState>().unwrap();
+    assert_eq!(w.unit("T").unwrap().supply, 0, "the train is emptied first");
+    assert!(w.leader("Lee").unwrap().supply < 20);
+}
