@@ -10,6 +10,7 @@
 //! replaces. The seed has no fire, melee, casualty, morale-check, communications or supply tables:
 //! where pbem needs one it is pbem's own, said so in `rules.rs` and docs/rules/gitm.md.
 
+pub mod capture;
 pub mod detection;
 pub mod forecast;
 pub mod kinds;

@@ -1384,3 +1384,86 @@ fn gitm_7_15_control_names_the_ottoman_empire_without_a_power_of_its_own() {
     assert!(errs[0].message.contains("unknown power 'ottomans'"));
     assert!(errs[0].hint.as_deref().unwrap_or("").contains("ottoman"));
 }
+
+#[test]
+fn gitm_3_7_a_city_without_its_holders_units_is_captured_and_morale_moves() {
+    let (_t, game, mut state) = scenario();
+    // Bassano (G5-V5) is France's; AU1IN stands in it, AU2IN next to it, the French at Vicenza
+    // (G4-V6) next to it, FR4IN at Verona (G2-V6) far from it.
+    put(&mut state, "AU1IN", "G5-V5/7-7");
+    put(&mut state, "AU2IN", "G6-V5/7-7");
+    for id in ["AU1IN", "AU2IN", "FR1IN", "FR4IN"] {
+        brigade_mut(&mut state, id).morale = 50;
+    }
+    let (next, events) = resolve(&game, &state, &[]);
+    assert_eq!(next.control["G5-V5"], "austria");
+    // (Sacile, G9-V5, France's where the Austrians begin, is captured too.)
+    let e: Vec<&Event> = cites(&events, "pbem gitm/capture")
+        .into_iter()
+        .filter(|e| e.area.as_deref() == Some("G5-V5"))
+        .collect();
+    assert_eq!(e.len(), 1);
+    assert!(
+        e[0].text.starts_with("austria captures G5-V5 from france"),
+        "{}",
+        e[0].text
+    );
+    let morale = |id: &str| g(&next).brigade(id).unwrap().morale;
+    assert_eq!(
+        morale("AU1IN"),
+        55,
+        "the capturer gains, and keeps it this turn"
+    );
+    assert_eq!(morale("AU2IN"), 52, "its side near the city gains");
+    assert_eq!(morale("FR1IN"), 45, "the holder's side near the city loses");
+    assert_eq!(morale("FR4IN"), 50, "far from it: nothing");
+    // A French brigade standing in the city holds it.
+    put(&mut state, "FR2IN", "G5-V5/0-0");
+    let (next, events) = resolve(&game, &state, &[]);
+    assert_eq!(next.control["G5-V5"], "france");
+    assert!(!cites(&events, "pbem gitm/capture")
+        .iter()
+        .any(|e| e.area.as_deref() == Some("G5-V5")));
+}
+
+#[test]
+fn gitm_3_7_morale_moved_in_battle_does_not_return_towards_50() {
+    let (_t, game, mut state) = scenario();
+    put(&mut state, "AU1IN", "G5-V6/12-12");
+    put(&mut state, "FR1IN", "G5-V6/12-12");
+    for id in ["AU1IN", "FR1IN", "FR4IN"] {
+        brigade_mut(&mut state, id).morale = 60;
+    }
+    let (next, events) = resolve(&game, &state, &[]);
+    // The morale the combats give (pbem GITM-T5: winners +3, losers -5), read from their events.
+    let (mut au, mut attacker) = (60i64, String::new());
+    let mut fr = 60i64;
+    for e in &events {
+        if e.text.contains("combat at 12-12: the attackers (") {
+            attacker = e.text.split("the attackers (").nth(1).unwrap()[..7].to_string();
+        }
+        if e.text.contains("melee at 12-12") {
+            let attackers_won = e.text.ends_with("the attackers win");
+            let au_won = attackers_won == attacker.starts_with("austria");
+            let (w, l) = if au_won {
+                (&mut au, &mut fr)
+            } else {
+                (&mut fr, &mut au)
+            };
+            *w = (*w + 3).min(100);
+            *l = (*l - 5).max(0);
+        }
+    }
+    assert!(au != 60 || fr != 60, "a combat was fought");
+    let morale = |id: &str| g(&next).brigade(id).unwrap().morale as i64;
+    assert_eq!(
+        (morale("AU1IN"), morale("FR1IN")),
+        (au, fr),
+        "no return towards 50"
+    );
+    assert_eq!(
+        morale("FR4IN"),
+        55,
+        "a unit out of battle returns 5 towards 50"
+    );
+}

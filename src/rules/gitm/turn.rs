@@ -80,6 +80,9 @@ pub struct Turn<'a> {
     marches: BTreeMap<String, March>,
     /// The tactical maps and what each keeps between the tactical phases (`tactical::hook`).
     pub theatre: super::tactical::hook::Theatre,
+    /// Each unit's morale once the merges of the supply phase are done: a unit whose morale differs
+    /// at the end of the turn gained or lost it in battle (GITM 3.7).
+    morale_before_battles: BTreeMap<String, u32>,
 }
 
 impl<'a> Turn<'a> {
@@ -102,6 +105,7 @@ impl<'a> Turn<'a> {
             dice,
             marches: BTreeMap::new(),
             theatre: Default::default(),
+            morale_before_battles: BTreeMap::new(),
         })
     }
 
@@ -133,6 +137,12 @@ impl<'a> Turn<'a> {
         if season.is_campaign() {
             self.defaults();
             self.supply_phase();
+            self.morale_before_battles = self
+                .g
+                .brigades
+                .iter()
+                .map(|b| (b.id().to_string(), b.morale))
+                .collect();
             self.withdrawal()?;
             for p in 1..=2 {
                 tactical_phase(self, p, true)?;
@@ -1200,9 +1210,23 @@ impl<'a> Turn<'a> {
     // ----- the end of the turn -----
 
     fn end_of_turn(&mut self) -> Result<()> {
+        // GITM 3.7: units whose morale a battle moved this turn, then those a city capture moved:
+        // their morale does not return towards 50 this turn.
+        let mut stirred: BTreeSet<String> = self
+            .g
+            .brigades
+            .iter()
+            .filter(|b| {
+                self.morale_before_battles
+                    .get(b.id())
+                    .is_some_and(|&m| m != b.morale)
+            })
+            .map(|b| b.id().to_string())
+            .collect();
         if self.g.season.is_campaign() {
             self.sieges()?;
             self.rally_shattered();
+            stirred.extend(self.captures());
         }
         let marched: BTreeSet<String> = self
             .marches
@@ -1215,13 +1239,16 @@ impl<'a> Turn<'a> {
             if marched.contains(b.id()) && b.experience < 8 {
                 b.experience += 1;
             }
+            if stirred.contains(b.id()) {
+                continue;
+            }
             b.morale = if b.morale > 50 {
                 (b.morale - 5).max(50)
             } else {
                 (b.morale + 5).min(50)
             };
         }
-        self.event(rules::FATIGUE_RECOVERY, "recovery", None, "End of the turn: cavalry, light artillery and HQs regain 4 fatigue, other units 3 (GITM 3.2); units that marched gain 1 experience up to 8 (GITM 3.6); morale returns 5 points towards 50 (GITM 3.7, pbem's rate).".into(), Everyone);
+        self.event(rules::FATIGUE_RECOVERY, "recovery", None, "End of the turn: cavalry, light artillery and HQs regain 4 fatigue, other units 3 (GITM 3.2); units that marched gain 1 experience up to 8 (GITM 3.6); morale returns 5 points towards 50 (GITM 3.7, pbem's rate), but not that of units whose morale a battle or a city capture moved this turn.".into(), Everyone);
         // GITM 7.5: the squares where a battle was fought this turn (a tactical combat, 9.1), for
         // next turn's withdrawals; hostile units merely standing together fought none.
         let battles: BTreeSet<String> = if self.g.season.is_campaign() {
