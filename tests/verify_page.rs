@@ -88,14 +88,13 @@ impl Server {
         fs::write(self.dir.path().join(name), bytes).unwrap();
     }
 
-    /// The page's verdict (the text of `#verdict`) and self-test line on `query`, and the requests
-    /// the browser made for it.
-    fn open(&self, browser: &Path, query: &str) -> (String, String, Vec<String>) {
+    /// The page's DOM after it ran on `query`, and the requests the browser made for it.
+    fn open_dom(&self, browser: &Path, query: &str) -> (String, Vec<String>) {
         self.log.lock().unwrap().clear();
         let profile = tempfile::tempdir().unwrap();
         let out = Command::new(browser)
             .args(crate::map_in_browser::HEADLESS)
-            .args(["--virtual-time-budget=20000", "--dump-dom"])
+            .args(["--virtual-time-budget=60000", "--dump-dom"])
             .arg(format!("--user-data-dir={}", profile.path().display()))
             .arg(format!(
                 "http://127.0.0.1:{}/verify.html?{query}",
@@ -104,22 +103,24 @@ impl Server {
             .output()
             .unwrap();
         let dom = String::from_utf8_lossy(&out.stdout).into_owned();
-        let text_of = |id: &str| -> String {
-            let Some(at) = dom.find(&format!("id=\"{id}\"")) else {
-                panic!(
-                    "no #{id} in the page: {}",
-                    String::from_utf8_lossy(&out.stderr)
-                )
-            };
-            let after = &dom[at..];
-            let start = after.find('>').unwrap() + 1;
-            let end = after.find("</").unwrap();
-            after[start..end].to_string()
-        };
-        let verdict = text_of("verdict");
-        let selftest = text_of("selftest");
+        assert!(
+            dom.contains("id=\"verdict\""),
+            "no page: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let requests = self.log.lock().unwrap().clone();
-        (verdict, selftest, requests)
+        (dom, requests)
+    }
+
+    /// The page's verdict (the text of `#verdict`) and self-test line on `query`, and the requests
+    /// the browser made for it.
+    fn open(&self, browser: &Path, query: &str) -> (String, String, Vec<String>) {
+        let (dom, requests) = self.open_dom(browser, query);
+        (
+            text_of(&dom, "verdict"),
+            text_of(&dom, "selftest"),
+            requests,
+        )
     }
 
     /// The page's verdict on `eml` (put beside it) with the commitment `anchor`, after checking that
@@ -142,6 +143,18 @@ impl Server {
         );
         verdict
     }
+}
+
+/// The text of the element of id `id` in a dumped DOM (its text up to its first child or end, entities
+/// as the DOM writes them).
+fn text_of(dom: &str, id: &str) -> String {
+    let Some(at) = dom.find(&format!("id=\"{id}\"")) else {
+        panic!("no #{id} in the page")
+    };
+    let after = &dom[at..];
+    let start = after.find('>').unwrap() + 1;
+    let end = after.find("</").unwrap();
+    after[start..end].to_string()
 }
 
 /// The last turn's report mail of `s` that lists a roll in its 7bit text part, the turn's commitment,
@@ -232,12 +245,101 @@ fn cli_verdict(eml: &[u8], anchor: &str) -> &'static str {
     }
 }
 
-#[test]
-fn the_page_and_pbem_verify_give_the_same_verdict_on_a_corpus_of_tamperings() {
-    let Some(browser) = chromium() else {
-        return;
-    };
-    let server = Server::start();
+/// One case of the differential corpus: the report's files, what else the player gives (each as
+/// `pbem verify`'s option and the page's parameter), and the verdict both must give.
+struct Case {
+    name: String,
+    /// The report's files: (name beside the page, bytes).
+    reports: Vec<(String, Vec<u8>)>,
+    /// `("commitment", hex)`, or `("ack" | "close" | "sealed", file name)` with the file in `files`.
+    given: Vec<(&'static str, String)>,
+    files: Vec<(String, Vec<u8>)>,
+    expected: &'static str,
+    /// Words the page's reasons must hold (one of them), as `pbem verify`'s do.
+    why: &'static [&'static str],
+}
+
+impl Case {
+    fn new(
+        name: impl Into<String>,
+        reports: Vec<(String, Vec<u8>)>,
+        expected: &'static str,
+    ) -> Case {
+        Case {
+            name: name.into(),
+            reports,
+            given: Vec::new(),
+            files: Vec::new(),
+            expected,
+            why: &[],
+        }
+    }
+
+    fn commitment(mut self, hex: &str) -> Case {
+        self.given.push(("commitment", hex.to_string()));
+        self
+    }
+
+    /// `what` ("ack", "close", "sealed") given as the file `name`.
+    fn with(mut self, what: &'static str, name: &str, bytes: impl Into<Vec<u8>>) -> Case {
+        self.given.push((what, name.to_string()));
+        self.files.push((name.to_string(), bytes.into()));
+        self
+    }
+
+    /// The page's query for the case.
+    fn query(&self) -> String {
+        let mut q: Vec<String> = self
+            .reports
+            .iter()
+            .map(|(n, _)| format!("eml={n}"))
+            .collect();
+        q.extend(self.given.iter().map(|(k, v)| format!("{k}={v}")));
+        q.join("&")
+    }
+
+    /// `pbem verify`'s verdict on the files as the server holds them: OK when it exits 0.
+    fn cli_verdict(&self, dir: &Path) -> String {
+        let mut cmd = pbem();
+        cmd.arg("verify");
+        for (n, _) in &self.reports {
+            cmd.arg(dir.join(n));
+        }
+        for (k, v) in &self.given {
+            cmd.arg(format!("--{k}"));
+            if *k == "commitment" {
+                cmd.arg(v);
+            } else {
+                cmd.arg(dir.join(v));
+            }
+        }
+        let out = cmd.output().unwrap();
+        let verdict = if out.status.success() { "OK" } else { "FAIL" };
+        format!(
+            "{verdict} ({}{})",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    }
+}
+
+/// The text and JSON forms of a tampering report, as files named after the case.
+fn forms_of(name: &str, r: &crate::verify_tamper::Report) -> Vec<(String, Vec<u8>)> {
+    vec![
+        (format!("{name}.txt"), r.text.clone().into_bytes()),
+        (format!("{name}.json"), serde_json::to_vec(&r.json).unwrap()),
+    ]
+}
+
+/// The corpus: ulm-1805's report mail and its plain tamperings (a line end, a die, the header, a
+/// roll line, the anchor); every ruleset's report with each tampering of the dice issue (an invented
+/// label, a key the kind lacks, a place off the map, a roll line deleted or moved, a forged decision
+/// in the JSON and in the text); a GITM report with the sealed list published and one with a face
+/// changed; a pbem-dice/v2 report with the closing mail and the acknowledgement of the orders that
+/// stood, of orders that were replaced, and a closing list changed.
+fn corpus() -> (Vec<Case>, Vec<tempfile::TempDir>) {
+    let mut cases = Vec::new();
+    let mut keep = Vec::new();
     let s = SCENARIOS[0];
     let (mail, commitment, face_changed) = report_and_tampered(s);
     let text = String::from_utf8(mail.clone()).unwrap();
@@ -248,42 +350,241 @@ fn the_page_and_pbem_verify_give_the_same_verdict_on_a_corpus_of_tamperings() {
         .to_string();
     let seed_line = text.lines().find(|l| l.starts_with("seed: ")).unwrap();
     let other_seed = format!("seed: {}", "0".repeat(64));
-    let wrong_anchor = "ab".repeat(32);
-    let corpus: Vec<(&str, Vec<u8>, &str, &str)> = vec![
-        ("untouched", mail.clone(), commitment.as_str(), "OK"),
+    let eml = |name: &str, bytes: Vec<u8>| vec![(format!("{name}.eml"), bytes)];
+    for (name, bytes, anchor, expected) in [
+        ("untouched", mail.clone(), commitment.clone(), "OK"),
         (
             "crlf-to-lf",
             text.replace("\r\n", "\n").into_bytes(),
-            commitment.as_str(),
+            commitment.clone(),
             "OK",
         ),
-        ("face-changed", face_changed, commitment.as_str(), "FAIL"),
+        ("face-changed", face_changed, commitment.clone(), "FAIL"),
         (
             "header-edited",
             text.replacen(seed_line, &other_seed, 1).into_bytes(),
-            commitment.as_str(),
+            commitment.clone(),
             "FAIL",
         ),
         (
             "roll-line-deleted",
             text.replacen(&format!("{roll_line}\r\n"), "", 1)
                 .into_bytes(),
-            commitment.as_str(),
+            commitment.clone(),
             "FAIL",
         ),
-        (
-            "another-commitment",
-            mail.clone(),
-            wrong_anchor.as_str(),
-            "FAIL",
-        ),
-    ];
-    for (name, eml, anchor, expected) in corpus {
-        let cli = cli_verdict(&eml, anchor);
-        let page = server.verdict(&browser, &format!("{name}.eml"), &eml, anchor);
-        let page = page.split([':', ',']).next().unwrap().to_string();
-        assert_eq!(cli, expected, "{name}: pbem verify");
-        assert_eq!(page, expected, "{name}: the page");
+        ("another-commitment", mail.clone(), "ab".repeat(32), "FAIL"),
+    ] {
+        cases.push(
+            Case::new(format!("mail-{name}"), eml(name, bytes), expected).commitment(&anchor),
+        );
+    }
+
+    // Every ruleset's tamperings of the dice issue, in the text and the JSON report.
+    for (game, turns, turn, power) in [
+        ("ulm-1805", 1, 1, "france"),
+        ("pog-1914", 1, 1, "allies"),
+        ("ngg-smolensk-1812", 2, 2, "french"),
+        ("wbts-peninsula-1862", 1, 1, "union"),
+        ("gitm-italy-1809", 2, 2, "austria"),
+    ] {
+        let (base, tampered) = crate::verify_tamper::tamperings(game, turns, turn, power);
+        let name = format!("{game}-untouched");
+        cases.push(Case::new(&name, forms_of(&name, &base), "OK"));
+        for t in tampered {
+            let name = format!("{game}-{}", t.name);
+            let mut case = Case::new(&name, forms_of(&name, &t.report), "FAIL");
+            case.why = t.why;
+            cases.push(case);
+        }
+    }
+
+    // GITM's sealed rolls, published by `pbem unseal`.
+    let (sealed_dir, sealed_game) = resolved_in_temp(SCENARIOS[4]);
+    pbem()
+        .args(["unseal", "--turn", "1", "--force"])
+        .arg(&sealed_game)
+        .assert()
+        .success();
+    let list = fs::read_to_string(sealed_game.join("unsealed/1.txt")).unwrap();
+    let report = first_report_mail(&sealed_game, 1);
+    let forged = change_a_face(&list).expect("a sealed roll in the list");
+    for (name, list, expected) in [
+        ("sealed", list.clone(), "OK"),
+        ("sealed-forged", forged, "FAIL"),
+    ] {
+        cases.push(
+            Case::new(
+                name,
+                eml(&format!("{name}-report"), report.clone()),
+                expected,
+            )
+            .with("sealed", &format!("{name}.txt"), list),
+        );
+    }
+    keep.push(sealed_dir);
+
+    // pbem-dice/v2: the closing mail and the acknowledgements of two submissions of France, the
+    // second standing.
+    let (v2_dir, v2) = v2_game_with_two_submissions();
+    let report = fs::read(v2.join("mail/outbox/t0001-report-france.eml")).unwrap();
+    let closing = fs::read_to_string(v2.join("mail/outbox/t0001-closing-france.eml")).unwrap();
+    let acks: Vec<String> = crate::support::acks(&v2)
+        .into_iter()
+        .filter(|(n, _)| n.contains("-ack-france-"))
+        .map(|(_, m)| m)
+        .collect();
+    let (stood, replaced): (Vec<&String>, Vec<&String>) = acks
+        .iter()
+        .partition(|m| m.contains("These orders now stand"));
+    let (stood, replaced) = (stood[0].clone(), replaced[0].clone());
+    let powers = closing
+        .lines()
+        .find(|l| l.contains("power france: orders "))
+        .unwrap();
+    let changed_closing = closing.replacen(powers, &powers.replacen("orders ", "orders 0", 1), 1);
+    for (name, ack, close, expected) in [
+        ("v2-ack-stood", stood.clone(), closing.clone(), "OK"),
+        ("v2-ack-replaced", replaced, closing.clone(), "FAIL"),
+        ("v2-closing-changed", stood, changed_closing, "FAIL"),
+    ] {
+        cases.push(
+            Case::new(
+                name,
+                eml(&format!("{name}-report"), report.clone()),
+                expected,
+            )
+            .with("ack", &format!("{name}-ack.eml"), ack)
+            .with("close", &format!("{name}-close.eml"), close),
+        );
+    }
+    keep.push(v2_dir);
+    (cases, keep)
+}
+
+/// `s`'s demo resolved in a new temporary folder of its own (the rulesets' shared one is not to be
+/// changed): (tempdir, game folder).
+fn resolved_in_temp(s: &Scenario) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    pbem()
+        .args([
+            "demo",
+            "--game",
+            s.id,
+            "--turns",
+            &s.turns.to_string(),
+            "--dir",
+        ])
+        .arg(dir.path().join("d"))
+        .assert()
+        .success();
+    let game = dir.path().join("d").join(s.id);
+    (dir, game)
+}
+
+/// The first report mail of turn `turn` in the outbox, by name.
+fn first_report_mail(game: &Path, turn: u32) -> Vec<u8> {
+    let mut mails: Vec<PathBuf> = fs::read_dir(game.join("mail/outbox"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with(&format!("t{turn:04}-report-"))
+        })
+        .collect();
+    mails.sort();
+    fs::read(&mails[0]).unwrap()
+}
+
+/// ulm-1805 under pbem-dice/v2, France's orders sent twice (each with its entropy line), resolved.
+fn v2_game_with_two_submissions() -> (tempfile::TempDir, PathBuf) {
+    use crate::support::{eml, game, header, set_dice, write, FRANCE_PW};
+    let (t, game) = game();
+    set_dice(&game, "\n[dice]\nscheme = \"pbem-dice/v2\"\n");
+    let sent = |name: &str, at: &str, id: &str, entropy: &str| {
+        write(
+            t.path(),
+            name,
+            eml(
+                "france@example.org",
+                at,
+                id,
+                &format!("{}entropy {entropy}\n", header("france", FRANCE_PW, 1)),
+            ),
+        )
+    };
+    let first = sent(
+        "first.eml",
+        "Sat, 5 Dec 2026 18:00:00 +0100",
+        "fr-1@example.org",
+        "first",
+    );
+    let last = sent(
+        "last.eml",
+        "Sat, 5 Dec 2026 19:00:00 +0100",
+        "fr-2@example.org",
+        "second",
+    );
+    pbem()
+        .arg("ingest")
+        .arg(&game)
+        .arg(&first)
+        .arg(&last)
+        .assert()
+        .success();
+    pbem().arg("resolve").arg(&game).assert().success();
+    (t, game)
+}
+
+#[test]
+fn the_page_and_pbem_verify_give_the_same_verdict_on_a_corpus_of_tamperings() {
+    let Some(browser) = chromium() else {
+        return;
+    };
+    let server = Server::start();
+    let (cases, _keep) = corpus();
+    let mut list = String::new();
+    let mut names = vec!["/cases.txt".to_string()];
+    for c in &cases {
+        for (n, bytes) in c.reports.iter().chain(&c.files) {
+            server.put(n, bytes);
+            names.push(format!("/{n}"));
+        }
+        list.push_str(&c.query());
+        list.push('\n');
+    }
+    server.put("cases.txt", list.as_bytes());
+    let (dom, requests) = server.open_dom(&browser, "list=cases.txt");
+    assert!(
+        text_of(&dom, "selftest").starts_with("self-test passed"),
+        "{}",
+        text_of(&dom, "selftest")
+    );
+    // The page asked for itself, the list and the files the cases name, nothing else.
+    for r in &requests[1..] {
+        assert!(names.contains(r), "the page asked for {r}");
+    }
+    for (i, c) in cases.iter().enumerate() {
+        let page = text_of(&dom, &format!("case-{}", i + 1));
+        let cli = c.cli_verdict(server.dir.path());
+        assert!(
+            cli.starts_with(&format!("{} ", c.expected)),
+            "{}: pbem verify says {cli}",
+            c.name
+        );
+        assert!(
+            page.starts_with(c.expected) && page[c.expected.len()..].starts_with([':', ',']),
+            "{}: the page says {page}\npbem verify says {cli}",
+            c.name
+        );
+        assert!(
+            c.why.is_empty() || c.why.iter().any(|w| page.contains(w) && cli.contains(w)),
+            "{}: expected one of {:?} from both:\nthe page: {page}\npbem verify: {cli}",
+            c.name,
+            c.why
+        );
     }
 }
 
