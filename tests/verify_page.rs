@@ -123,6 +123,36 @@ impl Server {
         )
     }
 
+    /// The page's verdicts on a list of cases, each a query and the files it names (put beside the
+    /// page), checked in one session (`?list=`), after checking that its self-test passed and that it
+    /// asked for nothing but itself, the list and the files named, each once.
+    fn run_list(&self, browser: &Path, cases: &[(String, Vec<(String, Vec<u8>)>)]) -> Vec<String> {
+        let mut list = String::new();
+        let mut expected = vec![
+            "/verify.html?list=cases.txt".to_string(),
+            "/cases.txt".into(),
+        ];
+        for (query, files) in cases {
+            for (n, bytes) in files {
+                self.put(n, bytes);
+                expected.push(format!("/{n}"));
+            }
+            list.push_str(query);
+            list.push('\n');
+        }
+        self.put("cases.txt", list.as_bytes());
+        let (dom, requests) = self.open_dom(browser, "list=cases.txt");
+        let selftest = text_of(&dom, "selftest");
+        assert!(selftest.starts_with("self-test passed"), "{selftest}");
+        assert_eq!(
+            requests, expected,
+            "the page asked for other things than itself, the list and the files named"
+        );
+        (1..=cases.len())
+            .map(|i| text_of(&dom, &format!("case-{i}")))
+            .collect()
+    }
+
     /// The page's verdict on `eml` (put beside it) with the commitment `anchor`, after checking that
     /// its self-test passed and that it asked for nothing but itself and `eml`.
     fn verdict(&self, browser: &Path, name: &str, eml: &[u8], anchor: &str) -> String {
@@ -213,16 +243,23 @@ fn the_page_says_ok_to_every_rulesets_untouched_report_and_fail_to_a_changed_die
         return;
     };
     let server = Server::start();
+    let mut cases = Vec::new();
     for s in SCENARIOS {
         let (mail, commitment, tampered) = report_and_tampered(s);
-        let ok = server.verdict(&browser, &format!("{}.eml", s.id), &mail, &commitment);
+        for (name, bytes) in [
+            (s.id.to_string(), mail),
+            (format!("{}-tampered", s.id), tampered),
+        ] {
+            cases.push((
+                format!("eml={name}.eml&commitment={commitment}"),
+                vec![(format!("{name}.eml"), bytes)],
+            ));
+        }
+    }
+    let verdicts = server.run_list(&browser, &cases);
+    for (i, s) in SCENARIOS.iter().enumerate() {
+        let (ok, bad) = (&verdicts[2 * i], &verdicts[2 * i + 1]);
         assert!(ok.starts_with("OK: "), "{}: {ok}", s.id);
-        let bad = server.verdict(
-            &browser,
-            &format!("{}-tampered.eml", s.id),
-            &tampered,
-            &commitment,
-        );
         assert!(bad.starts_with("FAIL: "), "{}: {bad}", s.id);
     }
 }
@@ -545,29 +582,17 @@ fn the_page_and_pbem_verify_give_the_same_verdict_on_a_corpus_of_tamperings() {
     };
     let server = Server::start();
     let (cases, _keep) = corpus();
-    let mut list = String::new();
-    let mut names = vec!["/cases.txt".to_string()];
-    for c in &cases {
-        for (n, bytes) in c.reports.iter().chain(&c.files) {
-            server.put(n, bytes);
-            names.push(format!("/{n}"));
-        }
-        list.push_str(&c.query());
-        list.push('\n');
-    }
-    server.put("cases.txt", list.as_bytes());
-    let (dom, requests) = server.open_dom(&browser, "list=cases.txt");
-    assert!(
-        text_of(&dom, "selftest").starts_with("self-test passed"),
-        "{}",
-        text_of(&dom, "selftest")
-    );
-    // The page asked for itself, the list and the files the cases name, nothing else.
-    for r in &requests[1..] {
-        assert!(names.contains(r), "the page asked for {r}");
-    }
-    for (i, c) in cases.iter().enumerate() {
-        let page = text_of(&dom, &format!("case-{}", i + 1));
+    let list: Vec<(String, Vec<(String, Vec<u8>)>)> = cases
+        .iter()
+        .map(|c| {
+            (
+                c.query(),
+                c.reports.iter().chain(&c.files).cloned().collect(),
+            )
+        })
+        .collect();
+    let verdicts = server.run_list(&browser, &list);
+    for (c, page) in cases.iter().zip(&verdicts) {
         let cli = c.cli_verdict(server.dir.path());
         assert!(
             cli.starts_with(&format!("{} ", c.expected)),
