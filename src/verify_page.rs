@@ -7,7 +7,9 @@
 //!
 //! The grammar of dice labels is the one `schema/dice-labels.json` publishes (held equal to the
 //! rulesets' `labels.rs` by a test): the page is written with it in its `dice-labels` block, so that
-//! the page and `pbem verify` read one grammar and the page still works from one file, offline.
+//! the page and `pbem verify` read one grammar and the page still works from one file, offline. It
+//! checks a drand beacon's BLS signature with noble-curves (assets/vendor/, MIT licence), written in
+//! the same way.
 
 use std::path::Path;
 use std::sync::OnceLock;
@@ -20,15 +22,22 @@ pub const FILE_NAME: &str = "verify.html";
 /// Where assets/verify.html takes the grammar: the content of its `dice-labels` JSON block.
 const GRAMMAR_SLOT: &str = "\"pbem:dice-labels\"";
 
+/// Where it takes the BLS12-381 check of drand's signatures (assets/vendor/noble-bls.js, noble-curves
+/// bundled, MIT licence): the content of a script block.
+const BLS_SLOT: &str = "/* pbem:noble-bls */";
+
 /// The page, as it is written into a game folder or attached to a mail: assets/verify.html with
-/// `schema/dice-labels.json` in its grammar block.
+/// `schema/dice-labels.json` in its grammar block and noble-curves' BLS check in its script.
 pub fn verify_page() -> &'static str {
     static PAGE: OnceLock<String> = OnceLock::new();
     PAGE.get_or_init(|| {
         let asset = include_str!("../assets/verify.html");
         // `<\/` is JSON for `</`, which would end the script block in HTML.
         let grammar = include_str!("../schema/dice-labels.json").replace("</", "<\\/");
-        asset.replacen(GRAMMAR_SLOT, grammar.trim_end(), 1)
+        let bls = include_str!("../assets/vendor/noble-bls.js");
+        asset
+            .replacen(GRAMMAR_SLOT, grammar.trim_end(), 1)
+            .replacen(BLS_SLOT, bls.trim_end(), 1)
     })
 }
 
