@@ -21,6 +21,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Arc, Mutex};
 
+/// Files put beside the page: (name, bytes).
+type Files = Vec<(String, Vec<u8>)>;
+
 /// A folder served on 127.0.0.1 (GET only, one request a connection) with the page in it; every
 /// request's target is logged.
 struct Server {
@@ -117,7 +120,7 @@ impl Server {
     /// The page's verdicts on a list of cases, each a query and the files it names (put beside the
     /// page), checked in one session (`?list=`), after checking that its self-test passed and that it
     /// asked for nothing but itself, the list and the files named, each once.
-    fn run_list(&self, browser: &Path, cases: &[(String, Vec<(String, Vec<u8>)>)]) -> Vec<String> {
+    fn run_list(&self, browser: &Path, cases: &[(String, Files)]) -> Vec<String> {
         let mut list = String::new();
         let mut expected = vec![
             "/verify.html?list=cases.txt".to_string(),
@@ -257,21 +260,17 @@ fn cli_verdict(eml: &[u8], anchor: &str) -> &'static str {
 struct Case {
     name: String,
     /// The report's files: (name beside the page, bytes).
-    reports: Vec<(String, Vec<u8>)>,
+    reports: Files,
     /// `("commitment", hex)`, or `("ack" | "close" | "sealed", file name)` with the file in `files`.
     given: Vec<(&'static str, String)>,
-    files: Vec<(String, Vec<u8>)>,
+    files: Files,
     expected: &'static str,
     /// Words the page's reasons must hold (one of them), as `pbem verify`'s do.
     why: &'static [&'static str],
 }
 
 impl Case {
-    fn new(
-        name: impl Into<String>,
-        reports: Vec<(String, Vec<u8>)>,
-        expected: &'static str,
-    ) -> Case {
+    fn new(name: impl Into<String>, reports: Files, expected: &'static str) -> Case {
         Case {
             name: name.into(),
             reports,
@@ -330,8 +329,23 @@ impl Case {
     }
 }
 
+/// The mail with the face of the first roll of its HTML part changed to the next face of the die
+/// (`roll ...: d6 -&gt; 4`).
+fn change_a_face_in_html(mail: &str) -> String {
+    let line = mail
+        .lines()
+        .find(|l| l.contains("roll ") && l.contains(" -&gt; "))
+        .expect("a roll in the HTML part");
+    let (dice, rest) = line.split_once(" -&gt; ").unwrap();
+    let sides: u32 = dice.rsplit_once('d').unwrap().1.parse().unwrap();
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    let other = digits.parse::<u32>().unwrap() % sides.max(2) + 1;
+    let changed = format!("{dice} -&gt; {other}{}", &rest[digits.len()..]);
+    mail.replacen(line, &changed, 1)
+}
+
 /// The text and JSON forms of a tampering report, as files named after the case.
-fn forms_of(name: &str, r: &crate::verify_tamper::Report) -> Vec<(String, Vec<u8>)> {
+fn forms_of(name: &str, r: &crate::verify_tamper::Report) -> Files {
     vec![
         (format!("{name}.txt"), r.text.clone().into_bytes()),
         (format!("{name}.json"), serde_json::to_vec(&r.json).unwrap()),
@@ -386,6 +400,18 @@ fn corpus() -> (Vec<Case>, Vec<tempfile::TempDir>) {
             Case::new(format!("mail-{name}"), eml(name, bytes), expected).commitment(&anchor),
         );
     }
+    // A die changed in the HTML form alone.
+    let mut case = Case::new(
+        "mail-html-face-changed",
+        eml(
+            "html-face-changed",
+            change_a_face_in_html(&text).into_bytes(),
+        ),
+        "FAIL",
+    )
+    .commitment(&commitment);
+    case.why = &["the HTML report lists other rolls than the text report"];
+    cases.push(case);
 
     // Every ruleset's tamperings of the dice issue, in the text and the JSON report.
     for (game, turns, turn, power) in [
@@ -552,7 +578,7 @@ fn the_page_and_pbem_verify_give_the_same_verdict_on_a_corpus_of_tamperings() {
     };
     let server = Server::start();
     let (cases, _keep) = corpus();
-    let list: Vec<(String, Vec<(String, Vec<u8>)>)> = cases
+    let list: Vec<(String, Files)> = cases
         .iter()
         .map(|c| {
             (
