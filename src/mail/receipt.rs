@@ -66,9 +66,10 @@ pub fn renewed(
         };
         let text = format!(
             "{title}\nTurn {turn}: the orders of {whose} still stand under a new dice commitment.\n\n\
-             {why}. The orders of {whose} on file for turn {turn} still stand; this is their receipt\n\
-             under the new commitment, in place of the acknowledgement you had (which named the old one).\n\
-             Send new orders before the deadline to replace them.\n\n\
+             {why}.\n\
+             The orders of {whose} on file for turn {turn} still stand; this is their receipt under the\n\
+             new commitment, in place of the acknowledgement you had (which named the old one). Send\n\
+             new orders before the deadline to replace them.\n\n\
              {entropy_lines}\
              D_p, the SHA-256 of these orders as filed (README \"Auditing the dice\"): {digest}\n\n\
              receipt {scheme} game {game} turn {turn} power {stem} seq 0 orders {digest} entropy {e}\n\n\
