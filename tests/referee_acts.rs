@@ -788,5 +788,11 @@ fn rollback_archives_the_batch_of_answers_of_an_undone_turn_and_keeps_the_others
         .join(&turn_2[0])
         .is_file());
     assert_eq!(batches(), turn_1);
-    assert_eq!(acks(&game), answers_1);
+    // Turn 1's answers stay; the rollback adds the receipt of the orders that still stand under the
+    // new commitment (issue 31).
+    let (renewed, kept): (Vec<_>, Vec<_>) = acks(&game)
+        .into_iter()
+        .partition(|(n, _)| n.contains("-reopened-"));
+    assert_eq!(kept, answers_1);
+    assert_eq!(renewed.len(), 1, "{renewed:?}");
 }

@@ -547,13 +547,15 @@ pub fn announcements(
         Some(_) => crate::beacon::round_of(game, turn).map_or(String::new(), |r| r.to_string()),
         None => String::new(),
     };
+    // The scheme fixed with the commitment (issue 31): the turn is resolved under it alone.
+    let scheme = crate::game::scheme::of_commitment(game, turn, commitment)?;
     let mut out = Vec::new();
     for p in &game.config.powers {
         let context = minijinja::context! {
             game => game.config.game, title => game.config.title, turn => turn, date => game.config.date_of(turn),
             power => p.name, deadline => deadline, commitment => commitment,
             due => game.ruleset.expects_orders(state, &p.id),
-            beacon => beacon_round,
+            beacon => beacon_round, scheme => scheme,
         };
         let text = crate::report::templates::render(game, "announcement.txt", &context)?;
         out.push(Outgoing {
