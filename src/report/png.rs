@@ -16,6 +16,27 @@ static FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansCondensed.ttf"
 /// size, a wider SVG smaller.
 pub const MAX_WIDTH: u32 = 800;
 
+/// The most pixels a PNG holds (800 x 5,000): a taller picture is drawn smaller. The phone map
+/// stays within it whatever its power sees (`svg::PHONE_LISTED`, `report::overview`); this bound is
+/// the last guard, so that no picture costs more to draw, mail and show than a phone can use.
+pub const MAX_PIXELS: u64 = 4_000_000;
+
+/// The scale a picture of `w` x `h` (in the SVG's pixels) is drawn at, and the PNG's width and
+/// height: [`MAX_WIDTH`] wide, unless that makes more than [`MAX_PIXELS`].
+fn drawn_size(w: f32, h: f32) -> (f32, u32, u32) {
+    let scale = MAX_WIDTH as f32 / w;
+    let (width, height) = ((w * scale).ceil() as u32, (h * scale).ceil() as u32);
+    if u64::from(width) * u64::from(height) <= MAX_PIXELS {
+        return (scale, width, height);
+    }
+    let scale = (MAX_PIXELS as f32 / (w * h)).sqrt();
+    (
+        scale,
+        ((w * scale).floor() as u32).max(1),
+        ((h * scale).floor() as u32).max(1),
+    )
+}
+
 /// The font database, made once: the bundled font stands for every family the SVG names.
 fn fonts() -> Arc<fontdb::Database> {
     static DB: OnceLock<Arc<fontdb::Database>> = OnceLock::new();
@@ -38,8 +59,8 @@ fn fonts() -> Arc<fontdb::Database> {
     .clone()
 }
 
-/// The PNG of `svg`, [`MAX_WIDTH`] pixels wide, or `None` when the SVG does not parse or
-/// is empty.
+/// The PNG of `svg`, [`MAX_WIDTH`] pixels wide (narrower if it would hold more than
+/// [`MAX_PIXELS`]), or `None` when the SVG does not parse or is empty.
 pub fn render(svg: &str) -> Option<Vec<u8>> {
     let options = Options {
         fontdb: fonts(),
@@ -48,9 +69,7 @@ pub fn render(svg: &str) -> Option<Vec<u8>> {
     };
     let tree = Tree::from_str(svg, &options).ok()?;
     let size = tree.size();
-    let scale = MAX_WIDTH as f32 / size.width();
-    let width = (size.width() * scale).ceil() as u32;
-    let height = (size.height() * scale).ceil() as u32;
+    let (scale, width, height) = drawn_size(size.width(), size.height());
     let mut pixmap = Pixmap::new(width, height)?;
     pixmap.fill(resvg::tiny_skia::Color::WHITE);
     resvg::render(
@@ -62,9 +81,9 @@ pub fn render(svg: &str) -> Option<Vec<u8>> {
 }
 
 /// The picture as a small PNG that keeps every pixel: indexed when it has at most 256 colours, else
-/// RGB (it is opaque: the alpha channel of tiny-skia's own PNG is waste). Fast compression: a report
-/// mail is drawn for every power of a turn, and the default one was a quarter of a 1,000-power turn
-/// (issue 18) for PNGs a tenth smaller.
+/// RGB (it is opaque: the alpha channel of tiny-skia's own PNG is waste). Fast compression
+/// (fdeflate), the indexed rows unfiltered: a report mail is drawn for every power of a turn, and
+/// zlib's default compression was two fifths of a turn of 24 powers of 417 units (issue 39).
 fn encode(pixmap: &Pixmap) -> Option<Vec<u8>> {
     let rgb: Vec<[u8; 3]> = pixmap
         .pixels()
@@ -78,10 +97,13 @@ fn encode(pixmap: &Pixmap) -> Option<Vec<u8>> {
     let mut out = Vec::new();
     let mut encoder = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
     encoder.set_depth(png::BitDepth::Eight);
-    encoder.set_compression(png::Compression::Default);
+    encoder.set_compression(png::Compression::Fast);
     let data: Vec<u8> = match &palette {
         Some(palette) => {
             encoder.set_color(png::ColorType::Indexed);
+            // Filters predict a pixel from its neighbours' values; a palette's indices are no
+            // such values.
+            encoder.set_filter(png::FilterType::NoFilter);
             encoder.set_palette(palette.concat());
             let mut last = (rgb.first().copied().unwrap_or_default(), 0u8);
             rgb.iter()
@@ -133,8 +155,10 @@ pub fn size_of_svg(svg: &str) -> Option<(u32, u32)> {
         head[at..].split('"').next()?.parse().ok()
     };
     let (w, h) = (attr("width")?, attr("height")?);
-    let scale = MAX_WIDTH as f32 / w;
-    Some(((w * scale).ceil() as u32, (h * scale).ceil() as u32))
+    (w > 0.0 && h > 0.0).then(|| {
+        let (_, width, height) = drawn_size(w, h);
+        (width, height)
+    })
 }
 
 /// The width and height of a PNG, from its header.
