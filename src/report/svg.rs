@@ -59,7 +59,7 @@ pub fn esc(s: &str) -> String {
 
 /// The colour of the power at `rank` in game.toml: its `colour` when it is `#rrggbb`, else the
 /// palette's.
-pub(super) fn colour_of(game: &Game, rank: usize) -> Option<String> {
+pub fn colour_of(game: &Game, rank: usize) -> Option<String> {
     let p = game.config.powers.get(rank)?;
     Some(
         p.colour
