@@ -330,7 +330,12 @@ fn dd_fsync(scratch: &Path, bytes: u64) -> f64 {
     let status = Command::new("dd")
         .arg("if=/dev/zero")
         .arg(format!("of={}", path.display()))
-        .args(["bs=1M", &format!("count={mib}"), "conv=fsync", "status=none"])
+        .args([
+            "bs=1M",
+            &format!("count={mib}"),
+            "conv=fsync",
+            "status=none",
+        ])
         .status()
         .expect("dd runs");
     let secs = t.elapsed().as_secs_f64();

@@ -449,7 +449,11 @@ fn the_phone_map_of_units_all_over_a_large_map_is_an_overview_that_sums_every_on
     for (power, r) in reports(&dir, "synth") {
         let phone = &r.phone_map;
         assert!(phone.contains(r#"<g class="overview">"#), "{power}");
-        let json = r.attachments.iter().find(|f| f.extension == "json").unwrap();
+        let json = r
+            .attachments
+            .iter()
+            .find(|f| f.extension == "json")
+            .unwrap();
         let json: serde_json::Value = serde_json::from_str(&json.content).unwrap();
         let units = json["units"].as_array().unwrap();
         // The power's own units: its leaders, or the others.
@@ -462,7 +466,10 @@ fn the_phone_map_of_units_all_over_a_large_map_is_an_overview_that_sums_every_on
         let corps: Vec<_> = own(false).collect();
         let factors: u64 = corps.iter().map(|u| u["strength"].as_u64().unwrap()).sum();
         let battles = json["sees"]["combats"].as_array().unwrap().len() as u64;
-        assert!(battles > 100 && corps.len() > 100, "{power}: the test checks little");
+        assert!(
+            battles > 100 && corps.len() > 100,
+            "{power}: the test checks little"
+        );
         let cells: Vec<&str> = phone.split(r#"<g class="cell""#).skip(1).collect();
         let sum = |name: &str| cells.iter().map(|c| attr(c, name)).sum::<u64>();
         assert_eq!(sum("corps"), corps.len() as u64, "{power}");
@@ -470,10 +477,16 @@ fn the_phone_map_of_units_all_over_a_large_map_is_an_overview_that_sums_every_on
         assert_eq!(sum("leaders"), own(true).count() as u64, "{power}");
         assert_eq!(sum("battles"), battles, "{power}");
         let areas = json["sees"]["areas"].as_array().unwrap().len() as u64;
-        assert!(sum("areas") >= areas, "{power}: every area it sees is in a box");
+        assert!(
+            sum("areas") >= areas,
+            "{power}: every area it sees is in a box"
+        );
         // The whole picture: at most 4 rows of 7 boxes and a legend of at most 24 battles.
         let (w, h) = pbem::report::png::size_of_svg(phone).unwrap();
-        assert!(u64::from(w) * u64::from(h) <= 4_000_000, "{power}: {w} x {h}");
+        assert!(
+            u64::from(w) * u64::from(h) <= 4_000_000,
+            "{power}: {w} x {h}"
+        );
         assert!(attr_height(phone) <= 2_500, "{power}");
     }
 }

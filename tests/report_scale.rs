@@ -209,7 +209,12 @@ fn the_phone_maps_png_of_a_large_game_stays_within_four_million_pixels_and_shows
         );
         let (w, _, rgb) = pixels(&png);
         let game = load(&dir);
-        let rank = game.config.powers.iter().position(|p| p.id == power).unwrap();
+        let rank = game
+            .config
+            .powers
+            .iter()
+            .position(|p| p.id == power)
+            .unwrap();
         let colour = pbem::report::svg::colour_of(&game, rank).unwrap();
         let own = hex::decode(&colour[1..]).unwrap();
         // The map band: below the title (52 pixels of the SVG, drawn at twice the size), above the
@@ -220,7 +225,13 @@ fn the_phone_maps_png_of_a_large_game_stays_within_four_million_pixels_and_shows
             .unwrap();
         let band = &rgb[104 * w * 3..legend * w * 3];
         let count = |c: &[u8]| band.chunks(3).filter(|p| *p == c).count();
-        assert!(count(&own) > 100, "{power}: no chip of its colour on the map");
-        assert!(count(&[0xb7, 0x1c, 0x1c]) > 100, "{power}: no battle mark on the map");
+        assert!(
+            count(&own) > 100,
+            "{power}: no chip of its colour on the map"
+        );
+        assert!(
+            count(&[0xb7, 0x1c, 0x1c]) > 100,
+            "{power}: no battle mark on the map"
+        );
     }
 }

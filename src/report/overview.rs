@@ -84,7 +84,8 @@ pub fn render(game: &Game, shared: &TurnSight, view: &PowerView) -> String {
     let mut cells: Vec<Cell> = (0..COLUMNS * rows).map(|_| Cell::default()).collect();
     let mut cell_of: BTreeMap<&str, usize> = BTreeMap::new();
     for a in &map.areas {
-        let c = slot(f64::from(a.y), y0, sy, rows) * COLUMNS + slot(f64::from(a.x), x0, sx, COLUMNS);
+        let c =
+            slot(f64::from(a.y), y0, sy, rows) * COLUMNS + slot(f64::from(a.x), x0, sx, COLUMNS);
         cell_of.insert(a.id.as_str(), c);
         let cell = &mut cells[c];
         cell.areas.push(&a.id);
@@ -165,7 +166,15 @@ pub fn render(game: &Game, shared: &TurnSight, view: &PowerView) -> String {
             SIDE + (i % COLUMNS) as i64 * BOX_W,
             top + 4 + (i / COLUMNS) as i64 * BOX_H,
         );
-        draw_cell(&mut s, cell, area, (bx, by), (i % COLUMNS, i / COLUMNS), &own, &colour);
+        draw_cell(
+            &mut s,
+            cell,
+            area,
+            (bx, by),
+            (i % COLUMNS, i / COLUMNS),
+            &own,
+            &colour,
+        );
     }
     let _ = writeln!(s, "</g>");
     s.push_str(&legend);

@@ -1028,7 +1028,13 @@ fn shorten(a: (i64, i64), b: (i64, i64), by: i64) -> (i64, i64) {
 }
 
 /// "17 L2 S6": corps factors, leaders, ships; "~15" when seen from afar.
-pub(super) fn chip_text(precision: Precision, corps: u32, factors: u32, leaders: u32, ships: u32) -> String {
+pub(super) fn chip_text(
+    precision: Precision,
+    corps: u32,
+    factors: u32,
+    leaders: u32,
+    ships: u32,
+) -> String {
     let approx = if precision == Precision::Approximate {
         "~"
     } else {
@@ -1584,7 +1590,10 @@ pub(super) fn legend_powers(
         l.flush();
         l.line(
             String::new(),
-            &format!("and {} more (the SVG attached lists them)", powers.len() - l.sizes.listed),
+            &format!(
+                "and {} more (the SVG attached lists them)",
+                powers.len() - l.sizes.listed
+            ),
         );
     }
 }
