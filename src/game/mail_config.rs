@@ -77,7 +77,7 @@ pub struct MailConfig {
     pub retry_delay_ms: u64,
     /// Issue 22.2: the report mail shows the power's map as an inline PNG (every mail client shows
     /// one). Default true; `false` for a game of hundreds of powers, where drawing a PNG for each
-    /// costs about 20 ms a power (issue 18, BENCHMARKS.md): the mail then carries the SVG alone.
+    /// costs about 45 ms a power (issue 39, BENCHMARKS.md): the mail then carries the SVG alone.
     #[serde(
         default = "default_map_png",
         skip_serializing_if = "is_default_map_png"

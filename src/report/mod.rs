@@ -13,6 +13,7 @@ pub mod labels;
 pub mod lines;
 pub mod map;
 pub mod opening;
+pub mod overview;
 pub mod png;
 pub mod summary;
 mod summary_lines;
