@@ -287,6 +287,9 @@ fn replay_game(
     if let Some(shown) = &record.shown {
         g.config.title = shown.title.clone();
         g.config.deadline.time_zone = toml::Spanned::new(0..0, shown.time_zone.clone());
+        g.config.mail.max_outgoing_bytes = shown
+            .max_outgoing_bytes
+            .unwrap_or(crate::game::mail_config::DEFAULT_OUTGOING_BYTES);
         if shown.next_deadline.is_empty() {
             g.config.moved_deadlines.remove(&(turn + 1));
         } else {
