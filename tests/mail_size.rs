@@ -219,3 +219,75 @@ fn a_cap_too_small_for_any_report_mail_is_refused_where_it_is_written() {
     assert!(stderr.contains("max_outgoing_bytes is 9999"), "{stderr}");
     assert!(stderr.contains("game.toml"), "{stderr}");
 }
+
+/// Issue 39.3: a turn writes each byte of a report once. The report's mail in the outbox holds none
+/// of the bodies its report files hold (text, HTML but for its map, JSON, SVG); `pbem send` makes
+/// the message whole from them, the very message the turn record lists (`audit`), which `verify`
+/// passes; a report file changed since is refused, not sent.
+#[test]
+fn a_report_mail_is_kept_without_the_bodies_of_its_files_and_made_whole_when_sent() {
+    let (tmp, game) = demo();
+    let outbox = game.join("mail/outbox/t0001-report-france.eml");
+    let kept = fs::read(&outbox).unwrap();
+    let whole = read_outbox(&outbox);
+    assert!(kept.starts_with(b"pbem-outbox-parts/v1\n"));
+    let reports = game.join("turns/1/reports");
+    let size = |ext: &str| {
+        fs::metadata(reports.join(format!("france.{ext}")))
+            .unwrap()
+            .len() as usize
+    };
+    assert!(
+        whole.len() - kept.len() >= size("txt") + size("json") + size("svg"),
+        "kept {} of {}",
+        kept.len(),
+        whole.len()
+    );
+    for ext in ["txt", "html", "json", "svg"] {
+        let text = fs::read_to_string(reports.join(format!("france.{ext}"))).unwrap();
+        let line = text.lines().find(|l| l.len() > 60).unwrap();
+        assert!(!mail_text(&kept).contains(line), "{ext}: {line}");
+    }
+    pbem().arg("audit").arg(&game).assert().success();
+    // What the player receives is the message made whole.
+    for (name, mail) in delivered_reports(tmp.path(), &game) {
+        verify_passes(&name, &mail, &game, tmp.path());
+        if name == "t0001-report-france.eml" {
+            let body = |m: &[u8]| {
+                let t = mail_text(m);
+                t[t.find("\r\n\r\n").unwrap()..].to_string()
+            };
+            assert_eq!(body(&mail), body(&whole));
+        }
+    }
+    // A report file changed after the turn: its mail is not sent as something the record does not
+    // list.
+    let (_t2, game2) = demo();
+    let txt = game2.join("turns/1/reports/russia.txt");
+    let changed = fs::read_to_string(&txt)
+        .unwrap()
+        .replacen("Russia", "Prussia", 1);
+    fs::write(&txt, changed).unwrap();
+    let out = pbem()
+        .arg("send")
+        .arg(&game2)
+        .arg("--folder")
+        .arg(tmp.path().join("second"))
+        .output()
+        .unwrap();
+    let said =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{said}");
+    assert!(
+        said.contains("turns/1/reports/russia.txt was changed after its message was made"),
+        "{said}"
+    );
+    assert!(!tmp
+        .path()
+        .join("second/russia@example.org/t0001-report-russia.eml")
+        .exists());
+    assert!(tmp
+        .path()
+        .join("second/france@example.org/t0001-report-france.eml")
+        .exists());
+}

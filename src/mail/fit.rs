@@ -189,9 +189,8 @@ impl Cutting {
         text: &str,
         names: &Names,
     ) -> Result<bool> {
-        let find = |mail: &Outgoing, f: &dyn Fn(&Attached) -> bool| {
-            mail.attachments.iter().position(|a| f(a))
-        };
+        let find =
+            |mail: &Outgoing, f: &dyn Fn(&Attached) -> bool| mail.attachments.iter().position(f);
         match step {
             LeftOut::MapPicture => {
                 let Some(i) = find(mail, &|a| a.inline.is_some()) else {
@@ -432,7 +431,7 @@ pub fn grouped(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

@@ -212,15 +212,16 @@ impl Outgoing {
         let digest = sha256_hex(id.as_bytes());
         let boundary = |n: &str| format!("pbem-{}-{n}", &digest[..24]);
         let mut bodies = Bodies::new(&digest[24..48]);
-        let text = SinglePart::builder().header(ContentType::TEXT_PLAIN).body(
-            bodies.put_from(
+        let text = SinglePart::builder()
+            .header(ContentType::TEXT_PLAIN)
+            .body(bodies.put_from(
                 body(&self.text),
-                sources
-                    .text
-                    .as_deref()
-                    .map(|f| (PartKind::Text, f, self.text.as_bytes())),
-            ),
-        );
+                sources.text.as_deref().map(|file| Part::Whole {
+                    text: true,
+                    file,
+                    bytes: self.text.as_bytes(),
+                }),
+            ));
         let message = if self.html.is_none() && self.attachments.is_empty() {
             b.singlepart(text)?
         } else {
@@ -228,7 +229,7 @@ impl Outgoing {
                 Some(html) => {
                     let html = SinglePart::builder()
                         .header(ContentType::TEXT_HTML)
-                        .body(bodies.put_from(body(html), None));
+                        .body(bodies.put_from(body(html), html_part(html, sources)));
                     let alternative = MultiPart::alternative()
                         .boundary(boundary("alt"))
                         .singlepart(text);
@@ -269,10 +270,11 @@ impl Outgoing {
             {
                 let ct = ContentType::parse(&a.content_type)
                     .with_context(|| format!("bad content type {}", a.content_type))?;
-                let source = sources
-                    .attachments
-                    .get(&a.name)
-                    .map(|f| (PartKind::Bytes, f.as_str(), a.bytes.as_slice()));
+                let source = sources.attachments.get(&a.name).map(|file| Part::Whole {
+                    text: false,
+                    file,
+                    bytes: &a.bytes,
+                });
                 let body = bodies.put_from(attachment(&a.bytes), source);
                 mixed = mixed.singlepart(Attachment::new(a.name.clone()).body(body, ct));
             }
@@ -283,40 +285,104 @@ impl Outgoing {
 }
 
 /// Where bodies of a message are in the game folder, byte for byte: its text, and its attachments
-/// by name (the report's files, issue 39.3).
+/// by name, and its HTML but for its map (the report's files, issue 39.3).
 #[derive(Debug, Clone, Default)]
 pub struct Sources {
     /// The file (relative to the game folder) that holds the text body.
     pub text: Option<String>,
+    /// The file that holds the HTML body but for its map.
+    pub html: Option<HtmlSource>,
     /// By attachment name, the file that holds its bytes.
     pub attachments: std::collections::BTreeMap<String, String>,
 }
 
-/// How a body named in a file is made again: as a text body ([`body`]) or an attachment's
-/// ([`attachment`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum PartKind {
-    Text,
-    Bytes,
+/// The HTML report's file, which the mail's HTML is but for its map block (`report::Rendered`).
+#[derive(Debug, Clone)]
+pub struct HtmlSource {
+    pub file: String,
+    /// The file's size and SHA-256.
+    pub size: usize,
+    pub sha256: String,
+    /// Where the map block stands in the file, and in the mail's HTML.
+    pub file_map: std::ops::Range<usize>,
+    pub mail_map: std::ops::Range<usize>,
 }
 
-impl PartKind {
-    fn name(self) -> &'static str {
+/// A body a file of the game folder holds.
+#[derive(Debug, Clone)]
+enum Part<'a> {
+    /// The file's bytes are the body: a text (made as [`body`]) or an attachment's (as
+    /// [`attachment`]).
+    Whole {
+        text: bool,
+        file: &'a str,
+        bytes: &'a [u8],
+    },
+    /// The body is the file's text with `range` replaced by `literal` (the mail's HTML, whose map
+    /// differs from the file's).
+    Splice {
+        source: &'a HtmlSource,
+        literal: &'a str,
+    },
+}
+
+impl Part<'_> {
+    /// Its line in the outbox file.
+    fn line(&self) -> String {
         match self {
-            PartKind::Text => "text",
-            PartKind::Bytes => "bytes",
+            Part::Whole { text, file, bytes } => format!(
+                "part {} {} {} {file}\n",
+                if *text { "text" } else { "bytes" },
+                bytes.len(),
+                sha256_hex(bytes)
+            ),
+            Part::Splice { source: h, literal } => format!(
+                "part splice {} {} {} {} {} {}\n",
+                h.size,
+                h.sha256,
+                h.file_map.start,
+                h.file_map.end,
+                hex::encode(literal.as_bytes()),
+                h.file
+            ),
         }
     }
 }
 
+/// The mail's HTML `html` as its file with the mail's map in the place of the file's, when
+/// `sources` names that file and the mail's map block stands where it says.
+fn html_part<'a>(html: &'a str, sources: &'a Sources) -> Option<Part<'a>> {
+    let h = sources.html.as_ref()?;
+    let map = h.mail_map.clone();
+    let literal = html.get(map)?;
+    let rest = html.len() - literal.len();
+    (rest + h.file_map.len() == h.size).then_some(Part::Splice { source: h, literal })
+}
+
 /// The first line of an outbox file that holds a message without the bodies it names in the game
-/// folder: then a line `part <text|bytes> <size> <sha256> <file>` for each, a line `layout <size>`
-/// and the message with a marker `\0pbem-part-<n>\0` where each goes.
+/// folder: then a line for each (`part text|bytes <size> <sha256> <file>`, or `part splice <size>
+/// <sha256> <start> <end> <hex> <file>`: the file's text with bytes start..end replaced), a line
+/// `layout <size>` and the message with a marker `\0pbem-part-<n>\0` where each goes.
 pub const PARTS_FORMAT: &str = "pbem-outbox-parts/v1";
 
 /// Whether an outbox file holds a message without its bodies ([`PARTS_FORMAT`]).
 pub fn is_parts(bytes: &[u8]) -> bool {
     bytes.starts_with(PARTS_FORMAT.as_bytes()) && bytes.get(PARTS_FORMAT.len()) == Some(&b'\n')
+}
+
+/// The bytes of `name` under `root`, which must still be `size` bytes of SHA-256 `sha`.
+fn read_part(root: &std::path::Path, name: &str, size: &str, sha: &str) -> Result<Vec<u8>> {
+    anyhow::ensure!(
+        !name.starts_with('/') && !name.split('/').any(|c| c == ".." || c.is_empty()),
+        "an outbox file names a file outside the game folder: {name}"
+    );
+    let bytes = std::fs::read(root.join(name))
+        .with_context(|| format!("cannot read {name}, a part of a message of the outbox"))?;
+    anyhow::ensure!(
+        bytes.len().to_string() == size && sha256_hex(&bytes) == sha,
+        "{name} was changed after its message was made: the message of the outbox that holds it cannot be sent as it was made"
+    );
+    Ok(bytes)
 }
 
 /// The message an outbox file in [`PARTS_FORMAT`] holds, whole: each body read from its file under
@@ -327,60 +393,55 @@ pub fn assemble(root: &std::path::Path, file: &[u8]) -> Result<Vec<u8>> {
         .strip_prefix(PARTS_FORMAT.as_bytes())
         .and_then(|r| r.strip_prefix(b"\n"))
         .context("not an outbox file of parts")?;
-    let mut parts = Vec::new();
+    // Each part: its bytes, and whether they are a text.
+    let mut parts: Vec<(Vec<u8>, bool)> = Vec::new();
     let layout = loop {
         let end = memchr::memchr(b'\n', rest).context("an outbox file of parts is cut short")?;
         let line = std::str::from_utf8(&rest[..end]).context("a bad line in an outbox file")?;
         rest = &rest[end + 1..];
-        let words: Vec<&str> = line.splitn(5, ' ').collect();
+        let words: Vec<&str> = line.split(' ').collect();
         match words[..] {
             ["layout", size] => {
                 let size: usize = size.parse().context("a bad layout size")?;
                 anyhow::ensure!(rest.len() == size, "an outbox file of parts is cut short");
                 break rest;
             }
-            ["part", kind, size, sha, name] => {
-                let kind = match kind {
-                    "text" => PartKind::Text,
-                    "bytes" => PartKind::Bytes,
-                    _ => anyhow::bail!("an unknown part '{kind}' in an outbox file"),
-                };
+            ["part", kind @ ("text" | "bytes"), size, sha, name] => {
+                parts.push((read_part(root, name, size, sha)?, kind == "text"));
+            }
+            ["part", "splice", size, sha, start, end, literal, name] => {
+                let bytes = read_part(root, name, size, sha)?;
+                let (start, end) = (start.parse::<usize>()?, end.parse::<usize>()?);
+                let literal = hex::decode(literal).context("a bad splice in an outbox file")?;
                 anyhow::ensure!(
-                    !name.starts_with('/') && !name.split('/').any(|c| c == ".." || c.is_empty()),
-                    "an outbox file names a file outside the game folder: {name}"
+                    start <= end && end <= bytes.len(),
+                    "a bad splice in an outbox file"
                 );
-                let path = root.join(name);
-                let bytes = std::fs::read(&path).with_context(|| {
-                    format!("cannot read {name}, a part of a message of the outbox")
-                })?;
-                anyhow::ensure!(
-                    bytes.len().to_string() == size && sha256_hex(&bytes) == sha,
-                    "{name} was changed after its message was made: the message of the outbox that holds it cannot be sent as it was made"
-                );
-                parts.push((kind, bytes));
+                let spliced = [&bytes[..start], &literal, &bytes[end..]].concat();
+                parts.push((spliced, true));
             }
             _ => anyhow::bail!("a bad line in an outbox file: {line}"),
         }
     };
     let mut texts = Vec::with_capacity(parts.len());
-    for (kind, bytes) in &parts {
-        texts.push(match kind {
-            PartKind::Text => {
+    for (bytes, text) in &parts {
+        texts.push(match text {
+            true => {
                 Some(std::str::from_utf8(bytes).context("a text part of a message is not UTF-8")?)
             }
-            PartKind::Bytes => None,
+            false => None,
         });
     }
     let wires: Vec<Wire> = parts
         .iter()
         .zip(&texts)
-        .map(|((kind, bytes), text)| match (kind, text) {
-            (PartKind::Text, Some(t)) => body(t),
-            _ => attachment(bytes),
+        .map(|((bytes, _), text)| match text {
+            Some(t) => body(t),
+            None => attachment(bytes),
         })
         .collect();
     let mut out =
-        Vec::with_capacity(layout.len() + parts.iter().map(|p| p.1.len() * 11 / 10).sum::<usize>());
+        Vec::with_capacity(layout.len() + parts.iter().map(|p| p.0.len() * 11 / 10).sum::<usize>());
     let mut rest = layout;
     let prefix = b"\0pbem-part-";
     let mut written = vec![false; wires.len()];
@@ -467,7 +528,7 @@ struct Bodies<'a> {
     wires: Vec<Wire<'a>>,
     /// For each body, the file of the game folder that holds it, when one does: its kind, the
     /// file and the bytes it holds.
-    sources: Vec<Option<(PartKind, &'a str, &'a [u8])>>,
+    sources: Vec<Option<Part<'a>>>,
 }
 
 impl<'a> Bodies<'a> {
@@ -487,7 +548,7 @@ impl<'a> Bodies<'a> {
     }
 
     /// As [`Bodies::put`], for a body that `source` holds in the game folder.
-    fn put_from(&mut self, wire: Wire<'a>, source: Option<(PartKind, &'a str, &'a [u8])>) -> Body {
+    fn put_from(&mut self, wire: Wire<'a>, source: Option<Part<'a>>) -> Body {
         if let Wire::Lettre(body) = wire {
             return body;
         }
@@ -508,13 +569,8 @@ impl<'a> Bodies<'a> {
         let mut numbers = vec![None; self.wires.len()];
         let mut named = 0;
         for (i, source) in self.sources.iter().enumerate() {
-            if let Some((kind, file, bytes)) = source {
-                head.push_str(&format!(
-                    "part {} {} {} {file}\n",
-                    kind.name(),
-                    bytes.len(),
-                    sha256_hex(bytes)
-                ));
+            if let Some(part) = source {
+                head.push_str(&part.line());
                 numbers[i] = Some(named);
                 named += 1;
             }

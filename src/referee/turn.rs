@@ -751,11 +751,22 @@ impl ReportSheet<'_> {
         // Each form is held once: the mail is rendered from them, then they go to their files
         // (a report of a power that sees 10,000 units is 100 MB in its forms and mail).
         let mut files = Vec::new();
+        let mut html_source = None;
         if let Some(html) = rendered.html {
-            files.push((
-                game.reports_dir(turn).join(format!("{stem}.html")),
-                Made::bytes(html.into_bytes()),
-            ));
+            let html_path = game.reports_dir(turn).join(format!("{stem}.html"));
+            let (bytes, digest) = hashed(html.into_bytes());
+            if let (Some(file_map), Some(mail_map)) =
+                (rendered.html_map.clone(), rendered.mail_map.clone())
+            {
+                html_source = Some(outbox::HtmlSource {
+                    file: relative(game, &html_path),
+                    size: bytes.len(),
+                    sha256: digest.clone(),
+                    file_map,
+                    mail_map,
+                });
+            }
+            files.push((html_path, Made::Ready { bytes, digest }));
         }
         let png = game
             .config
@@ -817,13 +828,46 @@ impl ReportSheet<'_> {
             attached: &attached,
             files: &files_stem,
         };
+        // Issue 39.3: the outbox keeps the message without the bodies the report's files hold
+        // (`outbox::PARTS_FORMAT`), made whole when it is sent: each byte written once. The text
+        // is its file's while no note of a cut opens it.
+        let sources = outbox::Sources {
+            text: Some(relative(game, &path)),
+            html: html_source,
+            attachments: mail
+                .attachments
+                .iter()
+                .zip(&attached_files)
+                .map(|(a, f)| (a.name.clone(), relative(game, f)))
+                .collect(),
+        };
+        let mut parts = None;
         let (bytes, cut) = crate::mail::fit::fit(&mut mail, mail_map, cap, &names, &mut |m| {
-            m.render_for(&game.config)
+            let whole_text = !m.text.starts_with(crate::mail::fit::NOTE_TITLE);
+            let (bytes, p) = if whole_text {
+                m.render_with_sources(&game.config, &sources)?
+            } else {
+                // A cut mail's text and HTML carry its note.
+                let text = outbox::Sources {
+                    text: None,
+                    html: None,
+                    ..sources.clone()
+                };
+                m.render_with_sources(&game.config, &text)?
+            };
+            parts = p;
+            Ok(bytes)
         })?;
         let digest = crate::mail::envelope::content_digest(&bytes);
         let eml_path = outbox::path_of(game, &mail);
         let cut = cut.map(|c| (mail.file_name(), c));
-        let eml = (eml_path, Made::Ready { bytes, digest });
+        let eml = (
+            eml_path,
+            Made::Ready {
+                bytes: parts.unwrap_or(bytes),
+                digest,
+            },
+        );
         let outbox::Outgoing {
             text, attachments, ..
         } = mail;

@@ -58,6 +58,10 @@ pub struct Rendered {
     /// note of what it left out in place of (`mail::fit`); none for a game's own template that
     /// cannot be cut there.
     pub mail_map: Option<std::ops::Range<usize>>,
+    /// Where the map stands in `html` (its `map` block), when `mail_map` is known: the mail's HTML
+    /// is the file's with its map in the place of the file's (its outbox file names the file,
+    /// `mail::outbox::Sources`).
+    pub html_map: Option<std::ops::Range<usize>>,
     /// The map laid out for a phone (`svg::Layout::Phone`), which the report's mail carries drawn
     /// as PNG (`png::render`, by the caller that writes the mail: drawing costs, and a report
     /// rendered only to be read needs none); empty when the game mails no PNG (`map_png = false`).
@@ -109,7 +113,8 @@ pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
         .with("map_svg", Value::from(""))
         .context();
     let page = templates::Template::load(game, "report.html")?;
-    let (html, mail_html, mail_map) = html_pages(&page, &fields, &file_map, &mail_map)?;
+    let (html, mail_html, maps) = html_pages(&page, &fields, &file_map, &mail_map)?;
+    let (html_map, mail_map) = maps.unzip();
     let check = for_check::build(game, input, &view);
     let json = json::render(&view, Some(input.header), check.as_ref())
         .context("cannot write the JSON report")?;
@@ -118,6 +123,7 @@ pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
         html: Some(html),
         mail_html: Some(mail_html),
         mail_map,
+        html_map,
         phone_map,
         attachments: vec![
             ReportFile {
@@ -149,21 +155,26 @@ const MAP_MARK_BYTE: char = '\u{1}';
 /// block, and the block rendered for each (a report costs one page, not two). A template that
 /// cannot be cut there (a game's own, without the block, or naming the map outside it; or whose
 /// block does not render alone where it stands) is rendered whole for each. With the pages, where
-/// the map stands in the mail's, when the page was cut.
+/// the map stands in the file's and in the mail's, when the page was cut.
 fn html_pages(
     page: &templates::Template,
     fields: &values::ReportValues,
     file: &Value,
     mail: &Value,
-) -> Result<(String, String, Option<std::ops::Range<usize>>)> {
+) -> Result<(String, String, Option<Maps>)> {
     match one_page(page, fields, file, mail) {
-        Some((file, (mail, map))) => Ok((file, mail, Some(map))),
+        Some(((file, file_map), (mail, mail_map))) => Ok((file, mail, Some((file_map, mail_map)))),
         None => Ok((page.render(file)?, page.render(mail)?, None)),
     }
 }
 
-/// The mail's HTML page, with where its map block stands in it.
-type MailPage = (String, std::ops::Range<usize>);
+type Range = std::ops::Range<usize>;
+
+/// Where the map block stands in the file's page and in the mail's.
+type Maps = (Range, Range);
+
+/// An HTML page, with where its map block stands in it.
+type Page = (String, Range);
 
 /// [`html_pages`] from one rendering of the page, when its template can be cut at its `map` block:
 /// the file's page, and the mail's.
@@ -172,7 +183,7 @@ fn one_page(
     fields: &values::ReportValues,
     file: &Value,
     mail: &Value,
-) -> Option<(String, MailPage)> {
+) -> Option<(Page, Page)> {
     let block = page.block("map", MAP_VALUES)?;
     let marked = fields
         .with("map_svg", Value::from_safe_string(MAP_MARK.to_string()))
@@ -192,9 +203,12 @@ fn one_page(
     }
     let (before, after) = (&whole[..at], &whole[at + mark.len()..]);
     let join = |map: String| [before, map.as_str(), after].concat();
-    let mail_map = block.render(mail).ok()?;
-    let map = before.len()..before.len() + mail_map.len();
-    Some((join(block.render(file).ok()?), (join(mail_map), map)))
+    let at = |block: &str| before.len()..before.len() + block.len();
+    let (file_map, mail_map) = (block.render(file).ok()?, block.render(mail).ok()?);
+    Some((
+        (join(file_map.clone()), at(&file_map)),
+        (join(mail_map.clone()), at(&mail_map)),
+    ))
 }
 
 #[cfg(test)]
@@ -220,9 +234,10 @@ mod tests {
             .with("map_cid", Value::from("cid:map@pbem"))
             .with("map_svg", Value::from(""))
             .context();
-        let (file_page, (mail_page, map)) =
+        let ((file_page, file_map), (mail_page, map)) =
             one_page(&page, &fields, &file, &mail).expect("the built-in page is cut");
         assert!(mail_page[map].contains("cid:map@pbem"));
+        assert!(file_page[file_map].contains("<svg>map</svg>"));
         assert_eq!(file_page, page.render(&file).unwrap());
         assert_eq!(mail_page, page.render(&mail).unwrap());
         assert!(file_page.contains("<svg>map</svg>") && !mail_page.contains("<svg>"));
