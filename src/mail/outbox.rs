@@ -403,7 +403,10 @@ pub fn assemble(root: &std::path::Path, file: &[u8]) -> Result<Vec<u8>> {
         match words[..] {
             ["layout", size] => {
                 let size: usize = size.parse().context("a bad layout size")?;
-                anyhow::ensure!(rest.len() == size, "an outbox file of parts is cut short");
+                anyhow::ensure!(
+                    rest.len() == size,
+                    "the file does not hold the {size} bytes of layout it announces: it was changed or cut short"
+                );
                 break rest;
             }
             ["part", kind @ ("text" | "bytes"), size, sha, name] => {
