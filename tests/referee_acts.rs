@@ -85,7 +85,7 @@ fn send_takes_from_to_and_date_from_game_toml_as_it_is_when_it_sends() {
     // The referee's summary goes to the referee's address of now.
     assert!(folder.join("ref@new.example/t0001-summary.eml").is_file());
     // What the report says is what the outbox holds, and audit still passes.
-    let made = fs::read(game.join("mail/outbox/t0001-report-france.eml")).unwrap();
+    let made = read_outbox(game.join("mail/outbox/t0001-report-france.eml"));
     assert_eq!(
         pbem::mail::envelope::content(sent.as_bytes()),
         pbem::mail::envelope::content(&made)

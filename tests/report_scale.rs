@@ -118,7 +118,7 @@ fn a_game_with_map_png_off_mails_the_svg_alone() {
     fs::remove_dir_all(game.join("mail/outbox")).unwrap();
     pbem().arg("resolve").arg(&game).assert().success();
     assert!(!game.join("turns/1/reports/france.png").exists());
-    let eml = fs::read(game.join("mail/outbox/t0001-report-france.eml")).unwrap();
+    let eml = read_outbox(game.join("mail/outbox/t0001-report-france.eml"));
     let msg = MessageParser::default().parse(&eml).unwrap();
     let html = msg.body_html(0).unwrap();
     assert!(!html.contains("cid:"), "{html}");
@@ -138,7 +138,7 @@ fn the_report_mail_carries_the_svg_once_and_shows_the_png_inline() {
     use mail_parser::{MessageParser, MimeHeaders};
     let (_t, game) = demo();
     for power in ["france", "austria"] {
-        let eml = fs::read(game.join(format!("mail/outbox/t0001-report-{power}.eml"))).unwrap();
+        let eml = read_outbox(game.join(format!("mail/outbox/t0001-report-{power}.eml")));
         let msg = MessageParser::default().parse(&eml).unwrap();
         let html = msg.body_html(0).unwrap();
         assert!(

@@ -12,7 +12,7 @@
 
 use crate::map_in_browser::chromium;
 use crate::rulesets::{resolved, Scenario, SCENARIOS};
-use crate::support::pbem;
+use crate::support::{pbem, read_outbox_string};
 
 use std::fs;
 use std::io::{BufRead, BufReader, Write};
@@ -178,7 +178,7 @@ fn report_and_tampered(s: &Scenario) -> (Vec<u8>, String, Vec<u8>) {
         .trim()
         .to_string();
     for path in mails {
-        let mail = fs::read_to_string(&path).unwrap();
+        let mail = read_outbox_string(&path);
         if let Some(tampered) = change_a_face(&mail) {
             return (mail.into_bytes(), commitment, tampered.into_bytes());
         }
@@ -673,7 +673,7 @@ fn the_page_checks_pbem_dice_v2_with_and_without_a_beacon_as_pbem_verify_does() 
     let mut cases = Vec::new();
     let mut expected = Vec::new();
     for (name, game) in [("v2", &closed), ("v2-beacon", &beacon)] {
-        let mail = fs::read_to_string(game.join("mail/outbox/t0001-report-france.eml")).unwrap();
+        let mail = read_outbox_string(game.join("mail/outbox/t0001-report-france.eml"));
         assert!(mail.contains("pbem-dice/v2"), "{name}");
         let commitment = fs::read_to_string(game.join("turns/1/commitment")).unwrap();
         let commitment = commitment.trim().to_string();

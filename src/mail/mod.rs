@@ -22,6 +22,7 @@
 //! - `ack`: the acknowledgement of every submission and the reminders (templates/ack.txt.j2,
 //!   templates/reminder.txt.j2).
 //! - `status`: where each power's orders stand; `pbem remind`.
+//! - `fit`: a report mail over `[mail] max_outgoing_bytes` cut to size, with a note of what it left out.
 //! - `outbox`: every outgoing message rendered as a deterministic .eml file.
 //! - `outbox_store`: the outbox's messages, each `.eml` file and each answer of an ingest run's batch.
 //! - `quoted`: quoted-printable of an attachment's bytes, fast, as the `quoted_printable` crate writes it.
@@ -36,6 +37,7 @@
 pub mod ack;
 pub mod envelope;
 pub mod extract;
+pub mod fit;
 pub mod html;
 pub mod imap;
 pub mod ingest;
