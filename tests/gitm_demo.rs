@@ -450,3 +450,40 @@ fn gitm_4_1_a_deputy_sees_his_side_exactly_within_three_squares() {
         "no unit of his side 2-3 squares off: the test checks nothing"
     );
 }
+
+/// GITM 1.3: whose each square and city is, every player knows, seen or not: every report's JSON
+/// gives the control of every land square of the map as the state holds it (the SVG draws the
+/// same), neutral Naples' far from its units too.
+#[test]
+fn gitm_1_3_every_player_knows_whose_each_square_is() {
+    let game = resolved(&GITM);
+    for turn in 1..=2 {
+        let state: toml::Value = toml::from_str(
+            &fs::read_to_string(game.join(format!("turns/{}/state.toml", turn + 1))).unwrap(),
+        )
+        .unwrap();
+        let held = state["control"].as_table().unwrap();
+        assert!(!held.is_empty());
+        for who in REPORTS {
+            let json = json_report(game, turn, who);
+            let known: std::collections::BTreeMap<&str, Option<&str>> = json["control"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| (c["area"].as_str().unwrap(), c["power"].as_str()))
+                .collect();
+            for (square, power) in held {
+                assert_eq!(
+                    known.get(square.as_str()),
+                    Some(&power.as_str()),
+                    "turn {turn} {who}: {square}"
+                );
+            }
+            let seen = json["sees"]["areas"].as_array().unwrap().len();
+            assert!(
+                known.len() > seen,
+                "turn {turn} {who}: control known only where seen"
+            );
+        }
+    }
+}

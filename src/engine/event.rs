@@ -99,8 +99,18 @@ pub struct Event {
     pub decision: Option<DecisionNote>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub rolls: Vec<Roll>,
-    /// The powers that may see this event, sorted.
+    /// The powers that may see this event, sorted: each is told it whole (a power that may see
+    /// only part of what happened is told another event, in the words his sight allows).
     pub visible_to: BTreeSet<String>,
+    /// The units it tells of, by id, where a reader needs them as data and not as words (GITM 4.2:
+    /// the brigades sighted on a tactical map).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub units: Vec<String>,
+    /// The places of a move it tells, in order, as far as its audience saw them: the start seen to
+    /// the end seen (GITM 4.5: an arrival seen alone is its end alone). A map draws a move's arrow
+    /// from these alone, never from where the unit stood unseen.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub route: Vec<String>,
 }
 
 impl Event {
@@ -114,6 +124,8 @@ impl Event {
             decision: None,
             rolls: Vec::new(),
             visible_to: BTreeSet::new(),
+            units: Vec::new(),
+            route: Vec::new(),
         }
     }
 
@@ -145,6 +157,18 @@ impl Event {
     pub fn seen_by<'a>(mut self, powers: impl IntoIterator<Item = &'a str>) -> Self {
         self.visible_to
             .extend(powers.into_iter().map(str::to_string));
+        self
+    }
+
+    /// Names the units it tells of ([`Event::units`]).
+    pub fn naming<'a>(mut self, ids: impl IntoIterator<Item = &'a str>) -> Self {
+        self.units.extend(ids.into_iter().map(str::to_string));
+        self
+    }
+
+    /// The places of the move it tells, as its audience saw them ([`Event::route`]).
+    pub fn route<'a>(mut self, places: impl IntoIterator<Item = &'a str>) -> Self {
+        self.route.extend(places.into_iter().map(str::to_string));
         self
     }
 

@@ -83,6 +83,10 @@ pub struct Sighting {
     pub units: Vec<(usize, Precision)>,
     /// The forces he sees only approximately, in the order the report lists them.
     pub forces: Vec<Force>,
+    /// Whether the control of every area is public, seen or not (GITM 1.3: every square's nation
+    /// and every city's state are shown to all); else he knows it where he sees, as the engine's
+    /// sight gives it (`report::view`).
+    pub public_control: bool,
 }
 
 #[cfg(test)]

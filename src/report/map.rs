@@ -10,7 +10,7 @@ use crate::engine::event::Event;
 use crate::engine::visibility::{Precision, Visibility};
 use crate::game::Game;
 
-use super::view::{ReportInput, TurnSight, UnitLine};
+use super::view::{Known, ReportInput, TurnSight, UnitLine};
 
 /// A map of at most this many areas is drawn whole for every power, as a board is (a full map of
 /// Europe for EiA has about 250); a larger one is cut to what each power sees, so that a report's size
@@ -119,24 +119,19 @@ impl MapView {
         game: &Game,
         input: &ReportInput<'_>,
         sight: &Visibility,
+        known: &Known,
         units: &[UnitLine],
         seen: &[UnitLine],
         events: &[&Event],
     ) -> MapView {
         let power = input.power;
-        let after = input.state_after;
         let shared = input.shared;
-        let control_seen: BTreeSet<usize> = events
-            .iter()
-            .filter(|e| e.kind == "control")
-            .filter_map(|e| e.area.as_deref())
-            .filter_map(|a| game.map.find(a))
-            .collect();
         let moves = moves(game, input, events);
         let combats = combats(shared, events);
         // The areas drawn: on a map of a board's size, all of them (the board is no secret); on a
-        // larger one, those seen and their neighbours, those whose control is known (the power's,
-        // its allies', those it saw change hands), and those its units, moves and battles name.
+        // larger one, those seen and their neighbours, those whose control the view knows (the
+        // power's, its allies', those it saw change hands, every controlled one where control is
+        // public), and those its units, moves and battles name.
         let mut shown: BTreeSet<usize> = BTreeSet::new();
         if game.map.areas.len() <= WHOLE_MAP_AREAS {
             shown.extend(0..game.map.areas.len());
@@ -145,10 +140,7 @@ impl MapView {
             shown.insert(a);
             shown.extend(game.map.area(a).adjacent.iter().copied());
         }
-        shown.extend(control_seen.iter().copied());
-        for p in std::iter::once(power).chain(sight.allies(power)) {
-            shown.extend(shared.controlled_by(p).iter().copied());
-        }
+        shown.extend(known.listed());
         let named = units
             .iter()
             .chain(seen)
@@ -161,13 +153,7 @@ impl MapView {
             .map(|i| {
                 let a = game.map.area(i);
                 let seen = sight.precision(power, i);
-                let control = after.control.get(&a.id).cloned();
-                let known = a.is_land()
-                    && (seen.is_some()
-                        || control_seen.contains(&i)
-                        || control
-                            .as_deref()
-                            .is_some_and(|c| sight.shares_with(power, c)));
+                let control = known.control(game, i);
                 AreaMark {
                     index: i,
                     id: a.id.clone(),
@@ -180,27 +166,12 @@ impl MapView {
                     capital: a.capital.clone(),
                     port: a.port,
                     seen,
-                    control_known: known,
-                    control: if known { control } else { None },
+                    control_known: control.is_some(),
+                    control: control.flatten().map(str::to_string),
                 }
             })
             .collect();
-        let marks = game
-            .ruleset
-            .map_marks(after)
-            .into_iter()
-            .filter(|m| {
-                game.map
-                    .find(&m.area)
-                    .is_some_and(|i| sight.precision(power, i).is_some())
-            })
-            .map(|m| RulesetMark {
-                area: m.area,
-                tag: m.tag,
-                about: m.about,
-                legend: m.legend,
-            })
-            .collect();
+        let marks = known.marks.clone();
         MapView {
             areas,
             units: unit_marks(game, shared, power, units, seen),
@@ -263,29 +234,45 @@ fn unit_marks(
     marks.into_values().collect()
 }
 
-/// The moves of the move events the power saw: from where the unit stood at the start of the turn to
-/// the area the event ends in. The unit is the first word of the event's text.
+/// The moves the power saw: each `move` or `march` event's route ([`Event::route`]), from the first
+/// place its audience saw to the last; a unit told in several is drawn from the first place it was
+/// seen to the last. An event with no route, or a route of one place (an arrival seen alone, GITM
+/// 4.5), draws no arrow: an arrow starts only where its start was seen. The unit is the first the
+/// event names (else the first word of its text), its owner the one it had at the start of the
+/// turn, else the power the move was decided for.
 fn moves(game: &Game, input: &ReportInput<'_>, events: &[&Event]) -> Vec<MoveMark> {
-    let start = |id: &str| -> Option<(String, String)> {
-        input.shared.start_of(game, input.state_before, id).cloned()
-    };
     let mut out: Vec<MoveMark> = Vec::new();
-    for e in events.iter().filter(|e| e.kind == "move") {
-        let (Some(to), Some(unit)) = (e.area.as_ref(), e.text.split_whitespace().next()) else {
+    for e in events
+        .iter()
+        .filter(|e| matches!(e.kind.as_str(), "move" | "march"))
+    {
+        let (Some(first), Some(last)) = (e.route.first(), e.route.last()) else {
             continue;
         };
-        let Some((owner, from)) = start(unit) else {
+        let Some(unit) = e
+            .units
+            .first()
+            .map(String::as_str)
+            .or_else(|| e.text.split_whitespace().next())
+        else {
             continue;
         };
+        let owner = input
+            .shared
+            .start_of(game, input.state_before, unit)
+            .map(|(owner, _)| owner.clone())
+            .or_else(|| e.decision.as_ref().map(|d| d.power.clone()));
+        let Some(owner) = owner else { continue };
         match out.iter_mut().find(|m| m.unit == unit) {
-            Some(m) => m.to = to.clone(),
-            None => out.push(MoveMark {
+            Some(m) => m.to = last.clone(),
+            None if e.route.len() > 1 => out.push(MoveMark {
                 unit: unit.to_string(),
                 owner,
-                from,
-                to: to.clone(),
+                from: first.clone(),
+                to: last.clone(),
                 via: Vec::new(),
             }),
+            None => {}
         }
     }
     out.retain(|m| !m.from.eq_ignore_ascii_case(&m.to));

@@ -348,15 +348,20 @@ impl PowerView {
             .sighting(game, after, input.events, &viewer)
             .map(|s| {
                 let places = Visibility::single(power, s.places.clone());
-                (units_sighted(input.shared, power, &mine, &s), places)
+                (
+                    units_sighted(input.shared, power, &mine, &s),
+                    places,
+                    s.public_control,
+                )
             });
-        let ((units, seen), sight) = match ruled {
-            Some((lines, places)) => (lines, std::borrow::Cow::Owned(places)),
+        let ((units, seen), sight, public_control) = match ruled {
+            Some((lines, places, public)) => (lines, std::borrow::Cow::Owned(places), public),
             None => {
                 let sight = command.map_or(&input.shared.sight, |c| &c.after);
                 (
                     units_of(input.shared, power, &mine, sight),
                     std::borrow::Cow::Borrowed(sight),
+                    false,
                 )
             }
         };
@@ -395,7 +400,8 @@ impl PowerView {
             .map(|(_, line)| line.clone())
             .collect();
         let orders = orders_view(input.orders);
-        let map = MapView::build(game, input, sight, &units, &seen, &visible);
+        let known = Known::of(game, input, sight, public_control, &visible);
+        let map = MapView::build(game, input, sight, &known, &units, &seen, &visible);
         let next = input.turn + 1;
         let player = command.map(|c| c.player.as_str());
         let orders_template = orders_template(game, power, player, next, &units, after);
@@ -431,6 +437,103 @@ impl PowerView {
             },
             orders_template,
         }
+    }
+}
+
+/// What the view knows of the places besides their units, which the map draws and the player's own
+/// check carries: the control it knows and the ruleset's marks it sees. Made from the view's sight
+/// and events, never from the state as a whole: the map reads it, not the state.
+pub struct Known {
+    /// The land areas whose control the power knows after the turn, by index, each with its
+    /// controller (none: uncontrolled): those it sees, those it saw change hands, those of powers it
+    /// shares sight with; when the ruleset makes control public (GITM 1.3), the controlled ones,
+    /// every other being known uncontrolled (see [`Known::control`]).
+    control: BTreeMap<usize, Option<String>>,
+    /// Whether the control of every area is known (`Sighting::public_control`).
+    public: bool,
+    /// The ruleset's marks (`Ruleset::map_marks`) in the areas it sees.
+    pub marks: Vec<super::map::RulesetMark>,
+}
+
+impl Known {
+    fn of(
+        game: &Game,
+        input: &ReportInput<'_>,
+        sight: &Visibility,
+        public_control: bool,
+        events: &[&Event],
+    ) -> Known {
+        let power = input.power;
+        let after = input.state_after;
+        let sees = |i: usize| sight.precision(power, i).is_some();
+        let changed: std::collections::BTreeSet<usize> = events
+            .iter()
+            .filter(|e| e.kind == "control")
+            .filter_map(|e| game.map.find(e.area.as_deref()?))
+            .collect();
+        let mut control = BTreeMap::new();
+        let mut know = |i: usize| {
+            if game.map.area(i).is_land() {
+                let c = after.control.get(&game.map.area(i).id).cloned();
+                control.insert(i, c);
+            }
+        };
+        if public_control {
+            // Only the controlled areas are listed: a report costs what the power sees.
+            for (area, owner) in &after.control {
+                if let Some(i) = game.map.find(area) {
+                    control.insert(i, Some(owner.clone()));
+                }
+            }
+        } else {
+            for (i, _) in sight.seen_by(power) {
+                know(i);
+            }
+            changed.iter().copied().for_each(&mut know);
+            // Its own and its allies' areas, from the turn's index (not every area of the world).
+            for p in std::iter::once(power).chain(sight.allies(power)) {
+                input
+                    .shared
+                    .controlled_by(p)
+                    .iter()
+                    .copied()
+                    .for_each(&mut know);
+            }
+        }
+        let marks = game
+            .ruleset
+            .map_marks(after)
+            .into_iter()
+            .filter(|m| game.map.find(&m.area).is_some_and(sees))
+            .map(|m| super::map::RulesetMark {
+                area: m.area,
+                tag: m.tag,
+                about: m.about,
+                legend: m.legend,
+            })
+            .collect();
+        Known {
+            control,
+            public: public_control,
+            marks,
+        }
+    }
+
+    /// Whether the power knows who controls land area `i`, and if so who does (none: nobody).
+    pub fn control(&self, game: &Game, i: usize) -> Option<Option<&str>> {
+        if !game.map.areas.get(i).is_some_and(|a| a.is_land()) {
+            return None;
+        }
+        match self.control.get(&i) {
+            Some(c) => Some(c.as_deref()),
+            None if self.public => Some(None),
+            None => None,
+        }
+    }
+
+    /// The areas whose control the power knows besides those it sees: the ones it must be shown.
+    pub fn listed(&self) -> impl Iterator<Item = usize> + '_ {
+        self.control.keys().copied()
     }
 }
 
@@ -799,6 +902,7 @@ mod tests {
                 kind: "force",
                 words: "a division (IC)".into(),
             }],
+            public_control: false,
         };
         let (own, seen) = units_sighted(
             &shared,

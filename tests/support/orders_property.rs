@@ -94,3 +94,82 @@ pub fn resolves(
     prop_assert!(shown.is_ok(), "{}", shown.unwrap_err());
     Ok(resolved)
 }
+
+/// The header lines (game, power, player, password, turn, entropy) of each sample orders file of
+/// turn 1 of the bundled scenario `id`, by the file's stem (`france.eugene`): what an orders file
+/// of that power (or player) starts with.
+pub fn sample_headers(id: &str) -> Vec<(String, String)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("orders")
+        .join(id)
+        .join("1");
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
+        .map(|d| d.filter_map(|e| Some(e.ok()?.path())).collect())
+        .unwrap_or_default();
+    files.sort();
+    files
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .map(|p| {
+            let stem = p.file_stem().unwrap().to_string_lossy().to_string();
+            let text = std::fs::read_to_string(&p).unwrap();
+            let header: String = text
+                .lines()
+                .filter(|l| {
+                    let word = l.split_whitespace().next().unwrap_or("");
+                    ["game", "power", "player", "password", "turn", "entropy"].contains(&word)
+                })
+                .map(|l| format!("{l}\n"))
+                .collect();
+            (stem, header)
+        })
+        .collect()
+}
+
+/// Random orders for every power of any ruleset (issue 32): under each sample file's header, a
+/// `move` of some of the power's units (canaries too) along a walk of random neighbours on the
+/// map, the order every ruleset writes alike (`move <unit> <place> <place> ...`). `picks` choose
+/// which units move and where: walks into enemies bring battles about; a line a ruleset refuses
+/// is only a rejected order.
+pub fn random_walks(
+    game: &Game,
+    state: &State,
+    headers: &[(String, String)],
+    picks: &[u16],
+) -> Vec<PowerOrders> {
+    let mut at = 0usize;
+    let mut pick = |n: usize| {
+        let p = picks.get(at % picks.len().max(1)).copied().unwrap_or(0) as usize;
+        at += 1;
+        p % n.max(1)
+    };
+    let units = game.ruleset.units(state);
+    let mut files = Vec::new();
+    for (stem, header) in headers {
+        let power = stem.split('.').next().unwrap_or(stem);
+        let mut text = header.clone();
+        for u in units.iter().filter(|u| u.owner == power) {
+            if pick(3) == 0 {
+                continue;
+            }
+            let Some(mut here) = game.map.find(&u.area) else {
+                continue;
+            };
+            let mut walk = Vec::new();
+            for _ in 0..1 + pick(3) {
+                let next = &game.map.area(here).adjacent;
+                if next.is_empty() {
+                    break;
+                }
+                here = next[pick(next.len())];
+                walk.push(game.map.area(here).id.clone());
+            }
+            text.push_str(&format!("move {} {}\n", u.id, walk.join(" ")));
+        }
+        files.push(PowerOrders {
+            power: power.to_string(),
+            source: Source::new(format!("orders/1/{stem}.txt"), text),
+        });
+    }
+    files
+}

@@ -81,6 +81,8 @@ pub fn move_units(
             events.push(
                 Event::new(LAND_MOVEMENT, "move", text)
                     .at(&map.area(here).id)
+                    .naming([unit.as_str()])
+                    .route(walked.iter().map(String::as_str))
                     .seen_by(own.iter().map(String::as_str)),
             );
             for pair in walked.windows(2) {
@@ -98,6 +100,8 @@ pub fn move_units(
                 events.push(
                     Event::new(LAND_MOVEMENT, "move", text)
                         .at(&pair[1])
+                        .naming([unit.as_str()])
+                        .route([pair[0].as_str(), pair[1].as_str()])
                         .seen_by(seen.iter().map(String::as_str)),
                 );
             }

@@ -1467,3 +1467,179 @@ fn gitm_3_7_morale_moved_in_battle_does_not_return_towards_50() {
         "a unit out of battle returns 5 towards 50"
     );
 }
+
+/// Keeps only these brigades in the state (the others leave the map), so that a test's sight is
+/// its own.
+fn only(state: &mut State, ids: &[&str]) {
+    state
+        .table_mut::<GitmState>()
+        .unwrap()
+        .brigades
+        .retain(|b| ids.contains(&b.id()));
+}
+
+/// GITM 4.5: a strategic march is told whole to the marcher's side and to another side whose
+/// brigades see both its departure and its arrival (4.2 on the tactical map); to a side that sees
+/// only one, that one alone ("seen leaving", "seen arriving"), its route the place seen; to a side
+/// that sees neither, nothing.
+#[test]
+fn gitm_4_5_a_march_is_told_to_another_side_as_far_as_it_saw_it_leave_and_arrive() {
+    let (_t, game, state) = scenario();
+    let told = |austrians: &[(&str, &str)]| -> Vec<Event> {
+        let mut state = state.clone();
+        let mut ids = vec!["FR1IN"];
+        ids.extend(austrians.iter().map(|(id, _)| *id));
+        only(&mut state, &ids);
+        put(&mut state, "FR1IN", "G3-V4/7-7");
+        for (id, spot) in austrians {
+            put(&mut state, id, spot);
+        }
+        let (next, events) = resolve(&game, &state, &[("france", "move FR1IN G4-V4")]);
+        assert!(at(&next, "FR1IN").starts_with("G4-V4/"), "it marched");
+        events
+            .into_iter()
+            .filter(|e| e.kind == "march" && e.units == ["FR1IN"])
+            .collect()
+    };
+    let to_austria = |events: &[Event]| -> Vec<Event> {
+        events
+            .iter()
+            .filter(|e| e.visible_to.contains("austria"))
+            .cloned()
+            .collect()
+    };
+    // Neither end seen: France alone is told, whole.
+    let none = told(&[]);
+    assert_eq!(none.len(), 1, "{none:?}");
+    assert!(none[0].text.contains("marches from G3-V4 to G4-V4"));
+    assert_eq!(none[0].route, ["G3-V4", "G4-V4"]);
+    assert!(to_austria(&none).is_empty());
+    // Its departure seen alone: Austria hears it leave, and no more.
+    let leave = to_austria(&told(&[("AU1IN", "G3-V4/7-5")]));
+    assert_eq!(leave.len(), 1, "{leave:?}");
+    assert_eq!(leave[0].rule, "GITM 4.5");
+    assert!(leave[0].text.starts_with("FR1IN is seen leaving G3-V4"));
+    assert!(!leave[0].text.contains("G4-V4"), "{}", leave[0].text);
+    assert_eq!(leave[0].route, ["G3-V4"]);
+    // Its arrival seen alone: Austria hears it arrive, not where from.
+    let arrive = to_austria(&told(&[("AU1IN", "G4-V4/7-7")]));
+    assert_eq!(arrive.len(), 1, "{arrive:?}");
+    assert!(arrive[0]
+        .text
+        .starts_with("FR1IN is seen arriving in G4-V4 at "));
+    assert!(!arrive[0].text.contains("G3-V4"), "{}", arrive[0].text);
+    assert_eq!(arrive[0].route, ["G4-V4"]);
+    // Both seen: the march whole.
+    let both = to_austria(&told(&[("AU1IN", "G3-V4/7-5"), ("AU2IN", "G4-V4/7-7")]));
+    assert_eq!(both.len(), 1, "{both:?}");
+    assert!(both[0].text.contains("marches from G3-V4 to G4-V4"));
+    assert!(both[0].visible_to.contains("france"));
+    // A headquarters sights nothing (4.2): one alone in the square left sees no departure.
+    let hq = to_austria(&told(&[("AU1AQ", "G3-V4/7-5")]));
+    assert!(hq.is_empty(), "{hq:?}");
+}
+
+/// GITM 4.2: each 4.2 event carries the brigades it sighted as its units, the ids its text lists.
+#[test]
+fn gitm_4_2_a_sighting_carries_the_brigades_it_sighted_as_its_units() {
+    let (_t, game, mut state) = scenario();
+    only(&mut state, &["FR1IN", "FR2IN", "AU1IN"]);
+    put(&mut state, "FR1IN", "G3-V4/7-7");
+    put(&mut state, "FR2IN", "G3-V4/9-7");
+    put(&mut state, "AU1IN", "G3-V4/3-7");
+    let (_, events) = resolve(&game, &state, &[]);
+    let austrian: Vec<&Event> = cites(&events, "GITM 4.2")
+        .into_iter()
+        .filter(|e| e.visible_to.contains("austria"))
+        .collect();
+    assert_eq!(austrian.len(), 1, "{austrian:?}");
+    // FR2IN stands behind FR1IN, due east of AU1IN: hidden.
+    assert_eq!(austrian[0].units, ["FR1IN"]);
+    assert!(austrian[0].text.contains("FR1IN at 7-7"));
+    assert!(!austrian[0].text.contains("FR2IN"));
+    let french: Vec<&Event> = cites(&events, "GITM 4.2")
+        .into_iter()
+        .filter(|e| e.visible_to.contains("france"))
+        .collect();
+    assert_eq!(french.len(), 1);
+    assert_eq!(french[0].units, ["AU1IN"]);
+}
+
+/// What `viewer` (a player of France whose command is `own`) sees of `state` at the end of a turn
+/// with no events.
+fn sighting_of(game: &Game, state: &State, own: &[&str]) -> crate::game::sight::Sighting {
+    let mine = |id: &str| own.contains(&id);
+    let viewer = crate::game::sight::Viewer {
+        power: "france",
+        own: &mine,
+    };
+    super::sight::sighting(game, state, &[], &viewer)
+}
+
+/// The ids of the units `sighting` shows exactly.
+fn exactly(state: &State, s: &crate::game::sight::Sighting) -> Vec<String> {
+    let units = Gitm.units(state);
+    s.units
+        .iter()
+        .filter(|(_, q)| *q == crate::game::sight::Precision::Exact)
+        .map(|&(i, _)| units[i].id.clone())
+        .collect()
+}
+
+/// GITM 1.4, 4.1: in a campaign a player sees his side's units exactly up to 3 squares from one of
+/// his own command's units, and up to 5 from an army headquarters of his; no farther.
+#[test]
+fn gitm_4_1_an_army_headquarters_sees_its_side_within_five_squares_others_three() {
+    let (_t, game, mut state) = scenario();
+    only(&mut state, &["FR1IN", "FR1AQ", "FR2IN", "FR3IN", "FR4IN"]);
+    put(&mut state, "FR1IN", "G0-V4/7-7");
+    put(&mut state, "FR2IN", "G3-V4/7-7");
+    put(&mut state, "FR3IN", "G4-V4/7-7");
+    put(&mut state, "FR1AQ", "G0-V6/7-7");
+    put(&mut state, "FR4IN", "G5-V6/7-7");
+    // His command is FR1IN alone: FR2IN 3 squares off is seen, FR3IN 4 off is not.
+    let infantry = exactly(&state, &sighting_of(&game, &state, &["FR1IN"]));
+    assert!(infantry.contains(&"FR2IN".to_string()), "{infantry:?}");
+    assert!(!infantry.contains(&"FR3IN".to_string()), "{infantry:?}");
+    assert!(!infantry.contains(&"FR4IN".to_string()), "{infantry:?}");
+    // With the army headquarters in his command, FR4IN 5 squares from it is seen; 6 would not be.
+    let hq = exactly(&state, &sighting_of(&game, &state, &["FR1IN", "FR1AQ"]));
+    assert!(hq.contains(&"FR4IN".to_string()), "{hq:?}");
+    put(&mut state, "FR4IN", "G6-V6/7-7");
+    let far = exactly(&state, &sighting_of(&game, &state, &["FR1IN", "FR1AQ"]));
+    assert!(!far.contains(&"FR4IN".to_string()), "{far:?}");
+}
+
+/// GITM 4.1: in peace or truce a player sees his side's units up to 5 squares away (an army
+/// headquarters 10), and other units up to 3.
+#[test]
+fn gitm_4_1_in_peace_or_truce_a_side_is_seen_within_five_squares_an_army_hq_ten_others_three() {
+    let (_t, game, mut state) = scenario();
+    only(
+        &mut state,
+        &[
+            "FR1IN", "FR1AQ", "FR2IN", "FR3IN", "FR4IN", "AU1IN", "AU2IN",
+        ],
+    );
+    put(&mut state, "FR1IN", "G0-V4/7-7");
+    put(&mut state, "FR2IN", "G5-V4/7-7");
+    put(&mut state, "FR3IN", "G6-V4/7-7");
+    put(&mut state, "FR1AQ", "G0-V9/7-7");
+    put(&mut state, "FR4IN", "G9-V9/7-7");
+    put(&mut state, "AU1IN", "G3-V4/7-7");
+    put(&mut state, "AU2IN", "G4-V4/7-7");
+    for season in [Season::Campaign, Season::Peace, Season::Truce] {
+        state.table_mut::<GitmState>().unwrap().season = season;
+        let s = sighting_of(&game, &state, &["FR1IN"]);
+        let seen = exactly(&state, &s);
+        let peace = season != Season::Campaign;
+        assert_eq!(seen.contains(&"FR2IN".to_string()), peace, "{season:?}");
+        assert!(!seen.contains(&"FR3IN".to_string()), "{season:?}");
+        // Other sides: 3 squares in peace or truce, 1 in a campaign; only approximately.
+        let afar: Vec<&str> = s.forces.iter().map(|f| f.area.as_str()).collect();
+        assert_eq!(afar.contains(&"G3-V4"), peace, "{season:?} {afar:?}");
+        assert!(!afar.contains(&"G4-V4"), "{season:?} {afar:?}");
+        let hq = exactly(&state, &sighting_of(&game, &state, &["FR1IN", "FR1AQ"]));
+        assert_eq!(hq.contains(&"FR4IN".to_string()), peace, "{season:?}");
+    }
+}

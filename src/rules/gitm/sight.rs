@@ -55,7 +55,11 @@ pub fn sighting(game: &Game, state: &State, events: &[Event], viewer: &Viewer<'_
     let sighted = sighted_on_tactical_maps(events, viewer.power);
     let noises = noises(events, viewer.power);
     let at: BTreeSet<Square> = eyes.iter().map(|(e, _)| *e).collect();
-    let mut out = Sighting::default();
+    // GITM 1.3: whose each square and city is, every player knows.
+    let mut out = Sighting {
+        public_control: true,
+        ..Sighting::default()
+    };
     for (e, r) in &eyes {
         for s in around(map, *e, r.1) {
             let q = if at.contains(&s) {
@@ -150,19 +154,15 @@ fn noises<'e>(events: &'e [Event], power: &str) -> BTreeMap<&'e str, (u32, u32)>
         .collect()
 }
 
-/// GITM 4.2: the brigades (square, id) that the 4.2 events told to `power` name as sighted on the
-/// tactical map of that square.
+/// GITM 4.2: the brigades (square, id) that the 4.2 events told to `power` sighted on the tactical
+/// map of that square, as each event names them (`Event::units`).
 fn sighted_on_tactical_maps<'e>(events: &'e [Event], power: &str) -> BTreeSet<(&'e str, &'e str)> {
     events
         .iter()
         .filter(|e| e.rule == "GITM 4.2" && e.visible_to.contains(power))
         .filter_map(|e| {
             let area = e.area.as_deref()?;
-            let (_, list) = e.text.rsplit_once(": ")?;
-            Some(list.split(", ").filter_map(move |seen| {
-                let id = seen.split(" at ").next()?;
-                Some((area, id))
-            }))
+            Some(e.units.iter().map(move |id| (area, id.as_str())))
         })
         .flatten()
         .collect()

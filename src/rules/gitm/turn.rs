@@ -212,6 +212,96 @@ impl<'a> Turn<'a> {
         self.events.push(e.seen_by(who.iter().map(String::as_str)));
     }
 
+    /// GITM 4.5: a strategic march told whole to the marcher's side and to the other sides that
+    /// see both its departure and its arrival (their brigades in the square sight it there, 4.2);
+    /// to a side that sees one of them, only what it saw, "seen leaving" or "seen arriving"; to
+    /// the others, nothing. Each event's route is what its audience saw: the map draws an arrow
+    /// only from a departure seen.
+    fn tell_march(&mut self, m: MarchTold<'_>) {
+        let saw_arrive = self
+            .index(m.id)
+            .map(|i| self.sighted_by_others(i))
+            .unwrap_or_default();
+        let both: Vec<String> = m.saw_leave.intersection(&saw_arrive).cloned().collect();
+        let mut whole = both.clone();
+        whole.push(m.power.to_string());
+        let e = Event::new(m.rule, "march", m.text)
+            .at(m.to)
+            .naming([m.id])
+            .route([m.from, m.to]);
+        self.push(e, Audience::Sides(whole));
+        let cite = rules::MOVE_REPORTS.cite();
+        let leave: Vec<String> = m.saw_leave.difference(&saw_arrive).cloned().collect();
+        if !leave.is_empty() {
+            let e = Event::new(
+                rules::MOVE_REPORTS,
+                "march",
+                format!(
+                    "{} is seen leaving {} ({cite}: where it went was not seen).",
+                    m.id, m.from
+                ),
+            )
+            .at(m.from)
+            .naming([m.id])
+            .route([m.from]);
+            self.push(e, Audience::Sides(leave));
+        }
+        let arrive: Vec<String> = saw_arrive.difference(&m.saw_leave).cloned().collect();
+        if !arrive.is_empty() {
+            let e = Event::new(
+                rules::MOVE_REPORTS,
+                "march",
+                format!(
+                    "{} is seen arriving in {} at {} ({cite}: where it came from was not seen).",
+                    m.id, m.to, m.entry
+                ),
+            )
+            .at(m.to)
+            .naming([m.id])
+            .route([m.to]);
+            self.push(e, Audience::Sides(arrive));
+        }
+    }
+
+    /// GITM 4.2, 4.5: the powers not of the side of brigade `i` whose active brigades in its
+    /// square sight it where it stands now (headquarters sight nothing; a shattered brigade is not
+    /// seen).
+    fn sighted_by_others(&self, i: usize) -> BTreeSet<String> {
+        use super::tactical::map::Pos;
+        use super::tactical::sighting::sees;
+        let mut out = BTreeSet::new();
+        let (b, Some(at)) = (&self.g.brigades[i], self.spot_of(i)) else {
+            return out;
+        };
+        if b.shattered {
+            return out;
+        }
+        let pos = |s: Spot| Pos::new(s.sub.col, s.sub.row);
+        let here: Vec<(usize, Spot)> = (0..self.g.brigades.len())
+            .filter(|&k| !self.g.brigades[k].inactive && !self.g.brigades[k].shattered)
+            .filter_map(|k| Some((k, self.spot_of(k)?)))
+            .filter(|(_, s)| s.square == at.square)
+            .collect();
+        for &(k, s) in &here {
+            let eye = &self.g.brigades[k];
+            if eye.kind().is_hq() || self.state.friendly(b.power(), eye.power()) {
+                continue;
+            }
+            let others = here
+                .iter()
+                .filter(|(o, _)| {
+                    !self
+                        .state
+                        .friendly(eye.power(), self.g.brigades[*o].power())
+                })
+                .map(|&(o, os)| (pos(os), self.g.brigades[o].kind().is_hq()));
+            if sees(pos(s), pos(at), b.kind().is_hq(), others) {
+                out.insert(eye.power().to_string());
+            }
+        }
+        out
+    }
+
     // ----- the position -----
 
     /// A unit's place on the map; `None` for a place the state check refused.
@@ -931,6 +1021,8 @@ impl<'a> Turn<'a> {
         });
         let kept_bank = bank.is_some();
         let from_name = b.square().to_string();
+        // GITM 4.5: the other sides that see it leave, before it goes.
+        let saw_leave = self.sighted_by_others(i);
         let bm = &mut self.g.brigades[i];
         bm.at = toml::Spanned::new(0..0, format!("{name}/{entry}"));
         bm.fatigue += cost;
@@ -946,6 +1038,7 @@ impl<'a> Turn<'a> {
         } else {
             format!(" for {cost} fatigue")
         };
+        let entry_at = entry.to_string();
         let entry = if kept_bank {
             format!("{entry}, on the side of the river or range it stood on")
         } else {
@@ -969,13 +1062,16 @@ impl<'a> Turn<'a> {
                 format!("{id} marches to the battle in {name}{how}, entering at {entry} (GITM 7.12, 7.13)."),
             ),
         };
-        self.event(
+        self.tell_march(MarchTold {
+            id,
+            power: &power,
             rule,
-            "march",
-            Some(&name),
             text,
-            Audience::Seen(power.clone(), vec![from_name, name.clone()]),
-        );
+            from: &from_name,
+            to: &name,
+            entry: &entry_at,
+            saw_leave,
+        });
         // GITM 7.9: halt on detection.
         let enemies = self.enemies_in(&power, target);
         if !enemies.is_empty() && m.order.halt_on_detection {
@@ -1598,6 +1694,21 @@ enum Mode {
 }
 
 /// Who an event goes to.
+/// A strategic march as [`Turn::tell_march`] tells it (GITM 4.5).
+struct MarchTold<'a> {
+    id: &'a str,
+    power: &'a str,
+    rule: Rule,
+    /// The whole march, as its own side is told it.
+    text: String,
+    from: &'a str,
+    to: &'a str,
+    /// The tactical square it entered at, with what kept it on its bank.
+    entry: &'a str,
+    /// The other sides that saw it leave.
+    saw_leave: BTreeSet<String>,
+}
+
 pub enum Audience {
     /// Every power.
     Everyone,

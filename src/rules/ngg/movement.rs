@@ -107,6 +107,8 @@ impl Phase<'_> {
         self.log(
             Event::new(rules::MOVEMENT, "move", text)
                 .at(&end)
+                .naming(ids.iter().map(String::as_str))
+                .route([start.as_str(), end.as_str()])
                 .decided(power, DecidedBy::Order),
         );
     }

@@ -10,6 +10,7 @@ use super::action::Action;
 use super::orders::{can_besiege, Step};
 use super::rules;
 use super::state::FortStatus;
+use crate::engine::event::Event;
 
 impl Action<'_> {
     /// Moves `unit` along `path` (PoG 11.1.1 to 11.1.8; a unit out of supply only once a supply path
@@ -92,7 +93,15 @@ impl Action<'_> {
         } else {
             format!("{id} moves {start} -> {}.", entered.join(" -> "))
         };
-        self.event(rules::ONE_MP, "move", Some(&end), route);
+        let places: Vec<&str> = std::iter::once(start.as_str())
+            .chain(entered.iter().map(String::as_str))
+            .collect();
+        self.log(
+            Event::new(rules::ONE_MP, "move", route)
+                .at(&end)
+                .naming([id.as_str()])
+                .route(places),
+        );
         if let Some(why) = stop {
             let rule = if why.contains("isolated") {
                 rules::MF_LIMIT

@@ -247,6 +247,7 @@ impl<'a> Turn<'a> {
             .map(|l| l.hex().to_string())
             .or_else(|| self.unit_hex(piece))
             .unwrap_or_default();
+        let from = at.clone();
         let mut went = Vec::new();
         for h in path {
             let (outside, inside) = self.enemies_in(h, &power);
@@ -283,11 +284,15 @@ impl<'a> Turn<'a> {
         } else {
             format!(" with {}", with.join(", "))
         };
-        self.event(
-            rules::MOVEMENT,
-            "move",
-            Some(&at),
-            format!("{piece}{with_text} moves {}.", went.join(" ")),
+        self.log(
+            Event::new(
+                rules::MOVEMENT,
+                "move",
+                format!("{piece}{with_text} moves {}.", went.join(" ")),
+            )
+            .at(&at)
+            .naming(movers.iter().map(String::as_str))
+            .route(std::iter::once(from.as_str()).chain(went.iter().map(String::as_str))),
         );
         self.enter(&at, &power);
     }

@@ -427,7 +427,9 @@ pub fn run_phase(turn: TurnParts<'_>, phase: u8) -> Result<Vec<(Event, Told)>> {
         let count = events.len();
         let mut attached = std::collections::BTreeSet::new();
         for (k, e) in events.into_iter().enumerate() {
-            let mut ev = Event::new(rule_of(&e), e.kind, e.text.clone()).at(&name);
+            let mut ev = Event::new(rule_of(&e), e.kind, e.text.clone())
+                .at(&name)
+                .naming(e.units.iter().map(String::as_str));
             for l in &e.rolls {
                 if let Some(r) = rolls.get(l) {
                     attached.insert(l.clone());

@@ -32,6 +32,42 @@ pub fn direction(dx: i32, dy: i32) -> Option<Dir> {
     }
 }
 
+/// GITM 4.2 over plain positions: whether a brigade at `eye` (not a headquarters) sights a brigade
+/// not its friend at `target`: in its own square, or no farther than the nearest brigade not its
+/// friend in the target's direction, `others` being every such brigade on the map (where each is,
+/// and whether a headquarters, which hides nothing where a combat brigade stands in that direction).
+/// The tactical map's sight (`Field::sights`) and the strategic map's arrivals and departures (4.5,
+/// `turn.rs`) both ask it.
+pub fn sees(
+    eye: Pos,
+    target: Pos,
+    target_hq: bool,
+    others: impl IntoIterator<Item = (Pos, bool)>,
+) -> bool {
+    let dir_of = |p: Pos| {
+        let (dx, dy) = eye.delta(p);
+        direction(dx, dy)
+    };
+    let Some(dir) = dir_of(target) else {
+        return true;
+    };
+    let (mut combat, mut hq) = (None::<u32>, None::<u32>);
+    for (pos, is_hq) in others {
+        if dir_of(pos) != Some(dir) {
+            continue;
+        }
+        let d = eye.distance(pos);
+        let n = if is_hq { &mut hq } else { &mut combat };
+        *n = Some(n.map_or(d, |n| n.min(d)));
+    }
+    let d = eye.distance(target);
+    match (combat, target_hq) {
+        (Some(n), _) => d <= n,
+        (None, true) => hq.is_some_and(|n| d <= n),
+        (None, false) => false,
+    }
+}
+
 impl Field<'_> {
     /// GITM 4.2: whether brigade `i` sights brigade `j`, not its friend: `j` stands in its square,
     /// or no farther than the nearest brigade not its friend in `j`'s direction (headquarters count
@@ -46,34 +82,11 @@ impl Field<'_> {
         {
             return false;
         }
-        let dir_of = |p: Pos| {
-            let (dx, dy) = eye.pos.delta(p);
-            direction(dx, dy)
-        };
-        // In the brigade's own square.
-        let Some(dir) = dir_of(target.pos) else {
-            return true;
-        };
-        let (mut combat, mut hq) = (None::<u32>, None::<u32>);
-        for k in self.active() {
-            let other = &self.brigades[k];
-            if self.relation(i, k) == Relation::Friendly || dir_of(other.pos) != Some(dir) {
-                continue;
-            }
-            let d = eye.pos.distance(other.pos);
-            let n = if other.kind.is_hq() {
-                &mut hq
-            } else {
-                &mut combat
-            };
-            *n = Some(n.map_or(d, |n| n.min(d)));
-        }
-        let d = eye.pos.distance(target.pos);
-        match (combat, target.kind.is_hq()) {
-            (Some(n), _) => d <= n,
-            (None, true) => hq.is_some_and(|n| d <= n),
-            (None, false) => false,
-        }
+        let others = self
+            .active()
+            .filter(|&k| self.relation(i, k) != Relation::Friendly)
+            .map(|k| (self.brigades[k].pos, self.brigades[k].kind.is_hq()));
+        sees(eye.pos, target.pos, target.kind.is_hq(), others)
     }
 
     /// GITM 4.2, 4.6: the sides whose brigades on this map sight brigade `j` now (each side's
@@ -112,6 +125,7 @@ impl Field<'_> {
                 continue;
             }
             let list: Vec<String> = seen.iter().map(|(id, p)| format!("{id} at {p}")).collect();
+            let ids: Vec<&str> = seen.iter().map(|(id, _)| id.as_str()).collect();
             self.tell(
                 TacEvent::new(
                     "GITM 4.2",
@@ -121,6 +135,7 @@ impl Field<'_> {
                         list.join(", ")
                     ),
                 )
+                .units(ids)
                 .side_only(&side),
             );
         }
