@@ -113,7 +113,7 @@ pub fn forecast(
         });
     }
     for o in &accepted {
-        let EiaOrder::Move { unit, path } = o else {
+        let EiaOrder::Move { unit, path, .. } = o else {
             continue;
         };
         let Some(u) = units.iter_mut().find(|u| u.id.eq_ignore_ascii_case(unit)) else {

@@ -1,7 +1,8 @@
 //! The order verbs of Empires in Arms, their parsing and their legality.
 //!
 //! ```text
-//! move <unit> <area> [<area> ...]     land movement along a path (EiA 7)
+//! move <unit> <area> [<area> ...]     movement along a path (EiA 7, fleets 6.2)
+//! move <fleet> with <fleet>... <area>... fleets that sail as one stack (EiA 6.2, 6.2.3)
 //! attack <area>                       declare an attack on the enemy corps there (EiA 7.5)
 //! chit <area> <chit> [with <corps>...] the tactical chit for the combat there (EiA 19.1 interrupt 1;
 //!                                     `with` names an outflanking force, 7.5.2.3)
@@ -68,8 +69,13 @@ pub const VERBS: [&str; 5] = ["move", "attack", "chit", "engage", "standing"];
 /// One EiA order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EiaOrder {
-    /// Move a corps or a leader along `path` (the areas entered, in order).
-    Move { unit: String, path: Vec<String> },
+    /// Move a corps, a leader or a fleet along `path` (the areas entered, in order); `with` names
+    /// the other fleets that sail with the fleet `unit` as one stack (EiA 6.2, 6.2.3), none otherwise.
+    Move {
+        unit: String,
+        with: Vec<String>,
+        path: Vec<String>,
+    },
     /// Attack the enemy corps in `area` after movement.
     Attack { area: String },
     /// The tactical chit for the combat in `area`, attacking or defending; with `outflank`, the corps
@@ -89,8 +95,11 @@ impl fmt::Display for EiaOrder {
     /// The canonical text of the order: parsing it gives the same order back.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            EiaOrder::Move { unit, path } => {
+            EiaOrder::Move { unit, with, path } => {
                 write!(f, "move {unit}")?;
+                if !with.is_empty() {
+                    write!(f, " with {}", with.join(" "))?;
+                }
                 for area in path {
                     write!(f, " {area}")?;
                 }
@@ -207,6 +216,15 @@ impl Parsed {
             .cloned()
             .unwrap_or_else(|| self.order.span.clone())
     }
+
+    /// The span of step `k` of a move's path: after the unit, and after `with` and its fleets.
+    fn path_arg(&self, k: usize) -> Range<usize> {
+        let stack = match &self.order.value {
+            EiaOrder::Move { with, .. } if !with.is_empty() => with.len() + 1,
+            _ => 0,
+        };
+        self.arg(k + 1 + stack)
+    }
 }
 
 /// Parses one order line: the verb, its arguments, and the names they use.
@@ -231,11 +249,36 @@ fn parse_line_for(
                 return Err(missing_move(line));
             };
             let unit = unit_name(unit, cx, power)?;
+            // `move <fleet> with <fleet> ... <area> ...`: the fleets after `with`, up to the first
+            // word that names no fleet, sail with the first as one stack (EiA 6.2.3).
+            let (with, path) = match path.split_first() {
+                Some((w, rest)) if w.is("with") => {
+                    let n = rest
+                        .iter()
+                        .take_while(|t| cx.find_fleet(&t.text).is_some())
+                        .count();
+                    if n == 0 {
+                        return Err(Diagnostic::error("'with' names no fleet", w.span.clone())
+                            .label("a fleet's id should follow")
+                            .hint("list the fleets of the stack, then its path: 'move FR-A with FR-B North-Sea'")
+                            .rule(ORDER_SYNTAX));
+                    }
+                    let with = rest[..n]
+                        .iter()
+                        .map(|t| unit_name(t, cx, power))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    (with, &rest[n..])
+                }
+                _ => (Vec::new(), path),
+            };
+            if path.is_empty() {
+                return Err(missing_move(line));
+            }
             let path = path
                 .iter()
                 .map(|t| area_name(t, cx))
                 .collect::<Result<Vec<_>, _>>()?;
-            Ok(EiaOrder::Move { unit, path })
+            Ok(EiaOrder::Move { unit, with, path })
         }
         "attack" => {
             let [area] = exact_args::<1>(line, "attack", "attack Ulm")?;
@@ -482,13 +525,18 @@ fn check_parsed(
     let mut engaged = BTreeSet::new();
     for (i, p) in orders.into_iter().enumerate() {
         let verdict = match &p.order.value {
-            EiaOrder::Move { unit, path } => match check_move(power, unit, path, &p, cx, &moved) {
-                Ok(()) => {
-                    moved.insert(unit.to_ascii_lowercase());
-                    Verdict::Stands
+            EiaOrder::Move { unit, with, path } => {
+                match check_stack(power, unit, with, &p, cx, &moved)
+                    .and_then(|()| check_move(power, unit, path, &p, cx, &moved))
+                {
+                    Ok(()) => {
+                        moved.insert(unit.to_ascii_lowercase());
+                        moved.extend(with.iter().map(|f| f.to_ascii_lowercase()));
+                        Verdict::Stands
+                    }
+                    Err(d) => Verdict::Rejected(d),
                 }
-                Err(d) => Verdict::Rejected(d),
-            },
+            }
             EiaOrder::Attack { area } => match land_combat_area(area, &p, cx) {
                 Err(d) => Verdict::Rejected(d),
                 Ok(()) if !attacks.insert(area.clone()) => Verdict::Dropped(
@@ -605,6 +653,67 @@ fn sea_area(sea: &str, p: &Parsed, cx: &Context<'_>) -> Result<(), Diagnostic> {
     }
 }
 
+/// EiA 6.2, 6.2.3: the fleets `with` a fleet's move sail with it as one stack: each is a fleet of the
+/// power, in the lead fleet's area, named once, with no other move.
+fn check_stack(
+    power: &str,
+    unit: &str,
+    with: &[String],
+    p: &Parsed,
+    cx: &Context<'_>,
+    moved: &BTreeSet<String>,
+) -> Result<(), Diagnostic> {
+    if with.is_empty() {
+        return Ok(());
+    }
+    let Some(lead) = cx.find_fleet(unit).filter(|f| f.power.get_ref() == power) else {
+        return Err(Diagnostic::error(
+            format!("only fleets sail as a stack: {unit} is not one of your fleets"),
+            p.arg(0),
+        )
+        .label("not a fleet")
+        .hint("corps and leaders move on their own lines; 'with' joins fleets: 'move FR-A with FR-B North-Sea'")
+        .rule(NAVAL_MOVEMENT));
+    };
+    let mut seen = BTreeSet::from([unit.to_ascii_lowercase()]);
+    for (k, id) in with.iter().enumerate() {
+        let at = p.arg(k + 2);
+        let Some(f) = cx.find_fleet(id).filter(|f| f.power.get_ref() == power) else {
+            return Err(not_one_of_yours(id, at, cx.state, Some(power)));
+        };
+        if !seen.insert(id.to_ascii_lowercase()) {
+            return Err(
+                Diagnostic::error(format!("{id} is named twice in this stack"), at)
+                    .label("named again")
+                    .hint("name each fleet of the stack once")
+                    .rule(NAVAL_MOVEMENT),
+            );
+        }
+        if moved.contains(&id.to_ascii_lowercase()) {
+            return Err(
+                Diagnostic::error(format!("{id} is already ordered to move"), at)
+                    .label("second move of this fleet")
+                    .hint("give each fleet one move: in a stack or on its own line, not both")
+                    .rule(NAVAL_MOVEMENT),
+            );
+        }
+        if f.area.get_ref() != lead.area.get_ref() {
+            return Err(Diagnostic::error(
+                format!(
+                    "{id} is in {}, not in {} with {unit}: a stack sails from one area",
+                    f.area.get_ref(),
+                    lead.area.get_ref()
+                ),
+                at,
+            )
+            .label("elsewhere")
+            .hint("join fleets that stand in the same area; move the others on their own lines")
+            .rule(NAVAL_MOVEMENT));
+        }
+    }
+    Ok(())
+}
+
 /// EiA 6.2: a fleet moves through adjacent sea areas, within the naval movement allowance, and may end
 /// its move in a friendly port next to the last sea area.
 fn check_fleet_move(
@@ -647,7 +756,7 @@ fn check_fleet_move(
         .rule(NAVAL_MOVEMENT));
     };
     for (k, step) in path.iter().enumerate() {
-        let at = p.arg(k + 1);
+        let at = p.path_arg(k);
         let Some(next) = cx.map.find(step) else {
             return Err(Diagnostic::error(format!("unknown area '{step}'"), at)
                 .hint(cx.map.suggest(step).unwrap_or_default())
@@ -736,7 +845,7 @@ fn check_levy_move(
     }
     let mut before: Option<usize> = None;
     for (k, step) in path.iter().enumerate() {
-        let at = p.arg(k + 1);
+        let at = p.path_arg(k);
         let Some(next) = cx.map.find(step) else {
             return Err(Diagnostic::error(format!("unknown area '{step}'"), at)
                 .hint(cx.map.suggest(step).unwrap_or_default())
@@ -840,7 +949,7 @@ fn check_move(
         .rule(LAND_MOVEMENT));
     };
     for (k, step) in path.iter().enumerate() {
-        let at = p.arg(k + 1);
+        let at = p.path_arg(k);
         let Some(next) = cx.map.find(step) else {
             return Err(Diagnostic::error(format!("unknown area '{step}'"), at)
                 .label("not on the map")
@@ -1378,10 +1487,12 @@ mod tests {
         let orders = [
             EiaOrder::Move {
                 unit: "FR-I".into(),
+                with: Vec::new(),
                 path: vec!["Ulm".into(), "Augsburg".into()],
             },
             EiaOrder::Move {
                 unit: "Napoleon".into(),
+                with: Vec::new(),
                 path: vec!["Black-Forest".into()],
             },
             EiaOrder::Attack { area: "Ulm".into() },
@@ -1567,6 +1678,7 @@ mod tests {
             Located::new(
                 EiaOrder::Move {
                     unit: "FR-I".into(),
+                    with: Vec::new(),
                     path: vec!["Munich".into()],
                 },
                 0..10,
@@ -1574,6 +1686,7 @@ mod tests {
             Located::new(
                 EiaOrder::Move {
                     unit: "Nobody".into(),
+                    with: Vec::new(),
                     path: vec!["Ulm".into()],
                 },
                 11..20,

@@ -550,6 +550,7 @@ fn eia_7_a_corps_entering_enemy_corps_stops() {
     let (_d, g) = game(&state);
     let mv = EiaOrder::Move {
         unit: "B1".into(),
+        with: Vec::new(),
         path: vec!["Field".into(), "East".into()],
     };
     let (events, next) = run(&g, &orders(&[("blue", mv)]));
@@ -575,6 +576,7 @@ fn eia_7_allies_pass_through_each_other_and_keep_their_areas() {
     let (_d, g) = game(&state);
     let mv = EiaOrder::Move {
         unit: "B1".into(),
+        with: Vec::new(),
         path: vec!["Field".into(), "East".into()],
     };
     let (events, next) = run(&g, &orders(&[("blue", mv), ("blue", attack("Field"))]));
@@ -1026,6 +1028,7 @@ fn fleet(id: &str, power: &str, ships: u32, area: &str) -> String {
 fn sail(fleet: &str, to: &str) -> EiaOrder {
     EiaOrder::Move {
         unit: fleet.into(),
+        with: Vec::new(),
         path: vec![to.into()],
     }
 }
@@ -1096,6 +1099,7 @@ fn eia_6_2_3_a_route_that_re_enters_a_sea_resolves_under_every_seed() {
     let (_d, g) = game(&sea_state(""));
     let route = EiaOrder::Move {
         unit: "BF".into(),
+        with: Vec::new(),
         path: vec!["Bay".into(), "Ocean".into(), "Bay".into()],
     };
     let o = orders(&[("blue", route)]);
@@ -1411,8 +1415,8 @@ fn eia_19_1_closing_to_melee_failing_to_close_fights_the_1st_row_again() {
 fn eia_6_3_5_victors_never_pursue_and_the_defeated_retreat_to_port() {
     let (_d, g) = game(&sea_state(""));
     let o = orders(&[("blue", sail("BF", "Bay"))]);
-    // Blue, the weaker, beaten: red's only port, West, lies next to the Bay that blue holds
-    // blockaded while it stays there, so a beaten red would have nowhere to go.
+    // Blue, the weaker, is beaten; were red beaten, its port West, next to the Bay, would take it in:
+    // the victors alone do not blockade a port against the stack they beat.
     let events = first_seed_where(&g, &o, |e| {
         e.iter()
             .any(|e| e.kind == "naval-retreat" && e.text.starts_with("blue "))
@@ -1436,6 +1440,125 @@ fn eia_6_3_5_victors_never_pursue_and_the_defeated_retreat_to_port() {
         "{}",
         retreat.text
     );
+}
+
+/// EiA 6.3.5: blue, beaten in the Bay by red's stack, goes home to West next to the Bay: the victors
+/// alone watch it, and they do not make it blockaded against the stack they beat.
+#[test]
+fn eia_6_3_5_a_port_the_victors_alone_watch_is_open_to_the_beaten_fleet() {
+    let state = format!(
+        "[control]\nWest = \"blue\"\nFar = \"red\"\n{}{}",
+        fleet("BF", "blue", 5, "Bay"),
+        fleet("RF", "red", 12, "Ocean")
+    );
+    let (_d, g) = game(&state);
+    let o = orders(&[("red", sail("RF", "Bay")), ("red", engage("Bay"))]);
+    let events = first_seed_where(&g, &o, |e| {
+        e.iter()
+            .any(|e| e.kind == "naval-retreat" && e.text.starts_with("blue "))
+    });
+    let retreat = events.iter().find(|e| e.kind == "naval-retreat").unwrap();
+    assert_eq!(
+        retreat.text,
+        "blue retreats from Bay to West (the nearest unblockaded friendly port): BF."
+    );
+    assert_eq!(retreat.rule, "EiA 6.3.5");
+}
+
+/// EiA 6.3.5: a port watched by an enemy fleet that did not fight is blockaded; when every friendly
+/// port is, the beaten stack still retreats, one sea area toward the nearest (the seed has no case
+/// where it stays).
+#[test]
+fn eia_6_3_5_every_port_blockaded_the_beaten_fleet_retreats_one_sea_toward_one() {
+    let state = format!(
+        "[control]\nWest = \"blue\"\nFar = \"red\"\n{}{}{}",
+        fleet("BF", "blue", 5, "Ocean"),
+        fleet("RF", "red", 12, "Ocean"),
+        fleet("RW", "red", 2, "Bay")
+    );
+    let (_d, g) = game(&state);
+    let o = orders(&[("red", engage("Ocean"))]);
+    let seed = (0..200u8)
+        .find(|&s| {
+            run_seed(&g, &o, [s; 32])
+                .0
+                .iter()
+                .any(|e| e.kind == "naval-retreat" && e.text.starts_with("blue "))
+        })
+        .expect("some seed sees blue beaten");
+    let (events, next) = run_seed(&g, &o, [seed; 32]);
+    let retreat = events.iter().find(|e| e.kind == "naval-retreat").unwrap();
+    assert_eq!(
+        retreat.text,
+        "blue retreats from Ocean to Bay (every friendly port is blockaded: one sea area toward the nearest, West): BF."
+    );
+    assert_eq!(
+        EiaState::of(&next)
+            .find_fleet("BF")
+            .map(|f| f.area.get_ref().as_str()),
+        Some("Bay")
+    );
+}
+
+/// EiA 6.2.3: the non-moving fleets of allies in the sea entered count together against the moving
+/// fleet: red's 4 and pink's 4 intercept blue's 6, though neither alone outnumbers it.
+#[test]
+fn eia_6_2_3_non_moving_fleets_of_allies_intercept_together() {
+    let state = format!(
+        "alliances = [[\"red\", \"pink\"]]\n[control]\nWest = \"red\"\nFar = \"blue\"\n{}{}{}",
+        fleet("BF", "blue", 6, "Ocean"),
+        fleet("RF", "red", 4, "Bay"),
+        fleet("PF", "pink", 4, "Bay")
+    );
+    let (_d, g) = game(&state);
+    let (events, _) = run(&g, &orders(&[("blue", sail("BF", "Bay"))]));
+    let tries = with_rule(&events, "EiA 6.2.3");
+    assert_eq!(tries.len(), 1, "{tries:?}");
+    assert_eq!(
+        tries[0].rolls[0].label,
+        "intercept/sea=Bay/fleet=BF/power=pink"
+    );
+    assert!(
+        tries[0].text.starts_with(
+            "PF, RF (pink, red, 8 ships) try to intercept BF (6 ships) at Bay (by the SOP)"
+        ),
+        "{}",
+        tries[0].text
+    );
+}
+
+/// EiA 6.2.3: two fleets moving as one stack (`move BF with BG`) are weighed together: red's 8 do
+/// not intercept blue's 10, though each of blue's fleets alone has fewer ships.
+#[test]
+fn eia_6_2_3_a_stack_of_fleets_is_intercepted_as_one() {
+    let state = format!(
+        "[control]\nWest = \"red\"\nFar = \"blue\"\n{}{}{}",
+        fleet("BF", "blue", 5, "Ocean"),
+        fleet("BG", "blue", 5, "Ocean"),
+        fleet("RF", "red", 8, "Bay")
+    );
+    let (_d, g) = game(&state);
+    let stack = EiaOrder::Move {
+        unit: "BF".into(),
+        with: vec!["BG".into()],
+        path: vec!["Bay".into()],
+    };
+    let (events, next) = run(&g, &orders(&[("blue", stack)]));
+    assert!(with_rule(&events, "EiA 6.2.3").is_empty(), "{events:?}");
+    for id in ["BF", "BG"] {
+        assert_eq!(
+            EiaState::of(&next)
+                .find_fleet(id)
+                .map(|f| f.area.get_ref().as_str()),
+            Some("Bay")
+        );
+    }
+    // Apart, each is tried.
+    let (events, _) = run(
+        &g,
+        &orders(&[("blue", sail("BF", "Bay")), ("blue", sail("BG", "Bay"))]),
+    );
+    assert!(!with_rule(&events, "EiA 6.2.3").is_empty());
 }
 
 #[test]
@@ -1488,6 +1611,7 @@ fn eia_10_1_4_1_insurrection_corps_rise_when_an_enemy_enters_a_border_province()
     let (_d, g) = game(&state);
     let mv = EiaOrder::Move {
         unit: "B1".into(),
+        with: Vec::new(),
         path: vec!["Side".into()],
     };
     let (events, next) = run(&g, &orders(&[("blue", mv), ("red", attack("Side"))]));
@@ -1533,6 +1657,7 @@ fn eia_10_1_4_1_4_the_insurrection_corps_fight_in_a_land_phase_of_their_own_afte
     let (_d, g) = game(&state);
     let mv = EiaOrder::Move {
         unit: "B1".into(),
+        with: Vec::new(),
         path: vec!["Side".into()],
     };
     let o = orders(&[
@@ -1589,6 +1714,7 @@ fn eia_10_1_4_1_4_an_insurrection_corps_moves_in_its_special_land_phase() {
             "blue",
             EiaOrder::Move {
                 unit: "B1".into(),
+                with: Vec::new(),
                 path: vec!["Side".into()],
             },
         ),
@@ -1596,6 +1722,7 @@ fn eia_10_1_4_1_4_an_insurrection_corps_moves_in_its_special_land_phase() {
             "red",
             EiaOrder::Move {
                 unit: "RI-1".into(),
+                with: Vec::new(),
                 path: vec!["East".into()],
             },
         ),
@@ -1628,6 +1755,7 @@ fn eia_10_1_4_1_a_standing_order_keeps_the_insurrection_home() {
     let (_d, g) = game(&state);
     let mv = EiaOrder::Move {
         unit: "B1".into(),
+        with: Vec::new(),
         path: vec!["Side".into()],
     };
     let (events, next) = run(&g, &orders(&[("blue", mv)]));
@@ -1650,6 +1778,7 @@ fn eia_6_2_5_the_biggest_fleet_in_the_stack_carries_the_corps() {
     let (_d, g) = game(&state);
     let mv = EiaOrder::Move {
         unit: "B1".into(),
+        with: Vec::new(),
         path: vec!["Bay".into(), "Ocean".into(), "Far".into()],
     };
     let (events, next) = run(&g, &orders(&[("blue", mv)]));
@@ -1683,6 +1812,7 @@ fn eia_6_2_5_without_a_fleet_the_corps_stays_on_the_coast() {
     let (_d, g) = game(&state);
     let mv = EiaOrder::Move {
         unit: "B1".into(),
+        with: Vec::new(),
         path: vec!["Bay".into(), "Ocean".into(), "Far".into()],
     };
     let (events, next) = run(&g, &orders(&[("blue", sail("BF1", "Ocean")), ("blue", mv)]));
@@ -1708,6 +1838,7 @@ fn eia_10_1_4_1_4_insurrection_corps_attack_only_where_their_power_orders_it() {
     let (_d, g) = game(&state);
     let mv = EiaOrder::Move {
         unit: "B1".into(),
+        with: Vec::new(),
         path: vec!["Side".into()],
     };
     let (events, next) = run(&g, &orders(&[("blue", mv)]));
@@ -1748,6 +1879,7 @@ fn two_risings(extra: &str) -> (String, Vec<(&'static str, EiaOrder)>) {
     .concat();
     let mv = |unit: &str, to: &str| EiaOrder::Move {
         unit: unit.into(),
+        with: Vec::new(),
         path: vec![to.into()],
     };
     (
@@ -1764,6 +1896,7 @@ fn eia_10_1_4_1_4_insurrection_corps_besiege_a_city_as_other_corps_do() {
     let (_d, g) = game_on(&two_borders_map(), &state);
     let mv = |unit: &str| EiaOrder::Move {
         unit: unit.into(),
+        with: Vec::new(),
         path: vec!["East".into()],
     };
     o.extend([
@@ -1839,6 +1972,7 @@ fn eia_10_1_4_1_4_an_area_fought_over_this_turn_is_fought_again_in_the_special_p
             "blue",
             EiaOrder::Move {
                 unit: "B1".into(),
+                with: Vec::new(),
                 path: vec!["Side".into()],
             },
         ),
@@ -1846,6 +1980,7 @@ fn eia_10_1_4_1_4_an_area_fought_over_this_turn_is_fought_again_in_the_special_p
             "red",
             EiaOrder::Move {
                 unit: "RI-1".into(),
+                with: Vec::new(),
                 path: vec!["East".into()],
             },
         ),
@@ -1911,6 +2046,7 @@ fn garrison_and_insurrection(seed: [u8; 32]) -> (Vec<Event>, crate::game::state:
             "blue",
             EiaOrder::Move {
                 unit: "B1".into(),
+                with: Vec::new(),
                 path: vec!["Side".into()],
             },
         ),
@@ -1919,6 +2055,7 @@ fn garrison_and_insurrection(seed: [u8; 32]) -> (Vec<Event>, crate::game::state:
             "red",
             EiaOrder::Move {
                 unit: "RI-1".into(),
+                with: Vec::new(),
                 path: vec!["East".into()],
             },
         ),
@@ -2057,6 +2194,7 @@ fn garrison(id: &str, power: &str, kind: &str, factors: u32, area: &str) -> Stri
 fn march(unit: &str, to: &str) -> EiaOrder {
     EiaOrder::Move {
         unit: unit.into(),
+        with: Vec::new(),
         path: vec![to.into()],
     }
 }
