@@ -58,6 +58,7 @@ mod report_forecast;
 mod report_formats;
 mod report_scale;
 mod report_visibility;
+mod ruleset_options;
 mod rulesets;
 mod sealed_rolls;
 mod season;

@@ -707,8 +707,8 @@ impl<'a> Naval<'a> {
         sunk
     }
 
-    /// EiA 6.3.5 (SOP): victorious stacks never pursue; a standing order `chase always` rolls on the
-    /// General Chase chart: on a d6 of at most X the loser loses Y more ships, by the victor's morale loss.
+    /// EiA 6.3.5 (SOP): victorious stacks never pursue; in a game that names the option
+    /// `chase-by-order`, a standing order `chase always` rolls on the General Chase chart: on a d6 of at most X the loser loses Y more ships, by the victor's morale loss.
     fn chase(
         &mut self,
         sea: usize,
@@ -719,12 +719,13 @@ impl<'a> Naval<'a> {
         involved: &BTreeSet<String>,
     ) -> Result<()> {
         let sea_id = self.map.area(sea).id.clone();
-        let d = decide(
-            &EiaPoint::Chase,
-            &self.sources(w_lead, None),
-            always_never,
-            || Ok(false),
-        )?;
+        let sources = Sources {
+            standing: self
+                .eia
+                .standing_for(&EiaPoint::Chase, self.standing.get(w_lead)),
+            ..self.sources(w_lead, None)
+        };
+        let d = decide(&EiaPoint::Chase, &sources, always_never, || Ok(false))?;
         if !d.value {
             let text = format!(
                 "{w_lead} does not pursue at {sea_id} ({}).",

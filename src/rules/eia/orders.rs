@@ -124,6 +124,9 @@ pub struct Context<'a> {
     pub map: &'a Map,
     pub state: &'a State,
     pub tables: &'a Tables,
+    /// The options the game names (`decisions::OPTIONS`): which of the SOP's absolutes a standing
+    /// order may set aside.
+    pub options: &'a BTreeSet<String>,
     /// The state's corps, leaders and fleets sorted by id, made at the first lookup: see
     /// [`Context::find_corps`].
     units: OnceCell<[Vec<u32>; 3]>,
@@ -151,14 +154,23 @@ fn find_id<'s>(sorted: &[u32], key: &str, id: impl Fn(usize) -> &'s str) -> Opti
     cmp_id(id(j), key).is_eq().then_some(j)
 }
 
+/// The options of a game that names none.
+static NO_OPTIONS: BTreeSet<String> = BTreeSet::new();
+
 impl<'a> Context<'a> {
     pub fn new(map: &'a Map, state: &'a State, tables: &'a Tables) -> Self {
         Context {
             map,
             state,
             tables,
+            options: &NO_OPTIONS,
             units: OnceCell::new(),
         }
+    }
+
+    /// The context of a game that names `options`.
+    pub fn with_options(self, options: &'a BTreeSet<String>) -> Self {
+        Context { options, ..self }
     }
 
     /// The corps, leaders and fleets sorted by id, made once per context: a lookup per order would
@@ -1033,6 +1045,7 @@ mod tests {
     use super::*;
     use crate::diag::Severity;
     use crate::orders::{split, Header, MAX_ORDER_LINES};
+    use crate::rules::eia::decisions::{CHASE, PURSUIT, REINFORCE};
     use crate::rules::eia::test_fixture::{self, france, Fixture};
     use crate::rules::OrdersCheck;
 
@@ -1443,10 +1456,59 @@ mod tests {
         assert_eq!(accepted(&c), ["attack Ulm"]);
     }
 
+    /// EiA 7.5.2.10.2, 7.5.2.11, 6.3.5: the SOP's absolutes admit no standing order against them in a
+    /// game that does not name the option: each line is refused where its setting stands, citing
+    /// the rule, with the option in the hint; the settings that agree with the rule stand.
+    #[test]
+    fn eia_7_5_2_10_2_and_7_5_2_11_and_6_3_5_the_sop_s_absolutes_admit_no_standing_order() {
+        let (text, c) = check(
+            "standing pursue never\nstanding reinforce never\nstanding chase always\nstanding pursue always\nstanding chase never\n",
+        );
+        let errors: Vec<&Diagnostic> = c
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .collect();
+        assert_eq!(errors.len(), 3, "{:?}", c.diagnostics);
+        for (d, (line, rule, option)) in errors.iter().zip([
+            ("standing pursue never", PURSUIT, "pursue-by-order"),
+            ("standing reinforce never", REINFORCE, "reinforce-by-order"),
+            ("standing chase always", CHASE, "chase-by-order"),
+        ]) {
+            assert_eq!(
+                d.message,
+                format!("'{line}' is not open to a player: {rule}")
+            );
+            assert_eq!(d.rule, Some(rule));
+            assert!(d.hint.as_deref().unwrap().contains(option), "{d:?}");
+            let setting = line.rsplit(' ').next().unwrap();
+            assert_eq!(&text[d.span.clone()], setting);
+        }
+        assert_eq!(
+            accepted(&c),
+            ["standing pursue always", "standing chase never"]
+        );
+    }
+
+    /// A game that names an option (`decisions::OPTIONS`) takes the standing order it allows.
+    #[test]
+    fn eia_7_5_2_10_2_a_game_with_the_option_takes_standing_pursue_never() {
+        let fx = Fixture::new();
+        let options = std::collections::BTreeSet::from(["pursue-by-order".to_string()]);
+        let cx = fx.context().with_options(&options);
+        let text = "standing pursue never\nstanding reinforce never\n";
+        let lines = crate::orders::split(text);
+        let (ok, diags) = parse_all(&test_fixture::source(text), &lines, "france", &cx);
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        assert_eq!(diags[0].rule, Some(REINFORCE));
+        assert_eq!(ok.len(), 1);
+        assert_eq!(ok[0].value.to_string(), "standing pursue never");
+    }
+
     #[test]
     fn a_later_standing_order_replaces_an_earlier_one_with_a_warning() {
         let (text, c) =
-            check("standing pursue never\nstanding reinforce never\nstanding PURSUE always\n");
+            check("standing pursue always\nstanding honours deny\nstanding PURSUE always\n");
         assert_eq!(c.diagnostics.len(), 1, "{:?}", c.diagnostics);
         let d = &c.diagnostics[0];
         assert_eq!(d.severity, Severity::Warning);
@@ -1455,11 +1517,11 @@ mod tests {
             "standing order 'pursue' is given again below: the later one stands"
         );
         assert_eq!(d.hint.as_deref(), Some("keep one 'standing pursue' line"));
-        assert_eq!(&text[d.span.clone()], "standing pursue never");
+        assert_eq!(&text[d.span.clone()], "standing pursue always");
         assert_eq!(c.rejected(), 0);
         assert_eq!(
             accepted(&c),
-            ["standing reinforce never", "standing pursue always"]
+            ["standing honours deny", "standing pursue always"]
         );
     }
 
@@ -1512,7 +1574,12 @@ mod tests {
             },
             EiaOrder::Standing {
                 key: "reinforce".into(),
-                value: "never".into(),
+                value: "always".into(),
+            },
+            EiaOrder::Move {
+                unit: "AU-Lake".into(),
+                with: vec!["AU-Lake".into()],
+                path: vec!["Lake-Constance".into()],
             },
         ];
         for o in orders {
@@ -1523,7 +1590,8 @@ mod tests {
         for written in [
             "move  napoleon black-forest\t STUTTGART",
             "CHIT ulm Probe",
-            "standing Pursue NEVER",
+            "standing Pursue ALWAYS",
+            "move au-lake WITH au-lake lake-constance",
         ] {
             let once = parse(&fx, written).unwrap();
             assert_eq!(parse(&fx, &once.to_string()).unwrap(), once, "{written}");

@@ -117,6 +117,19 @@ fn game(state: &str) -> (tempfile::TempDir, Game) {
     game_on(MAP, state)
 }
 
+/// A game folder as [`game`]'s whose game.toml names `options` (`decisions::OPTIONS`).
+fn game_with_options(state: &str, options: &[&str]) -> (tempfile::TempDir, Game) {
+    let (dir, _) = game(state);
+    let listed: Vec<String> = options.iter().map(|o| format!("\"{o}\"")).collect();
+    let config = GAME.replace(
+        "ruleset = \"eia\"\n",
+        &format!("ruleset = \"eia\"\noptions = [{}]\n", listed.join(", ")),
+    );
+    std::fs::write(dir.path().join("game.toml"), config).unwrap();
+    let g = Game::load(dir.path()).unwrap();
+    (dir, g)
+}
+
 /// A game folder with `map`, the demo's tables and `state` as turn 1.
 fn game_on(map: &str, state: &str) -> (tempfile::TempDir, Game) {
     let dir = tempfile::tempdir().unwrap();
@@ -375,12 +388,35 @@ fn eia_7_5_2_10_2_victors_always_pursue() {
     );
 }
 
+/// EiA 7.5.2.10.2 admits no choice: a `pursue = "never"` kept in the state (from a game that had the
+/// option, or written by hand) is passed over, and the victor pursues.
 #[test]
-fn eia_7_5_2_10_2_a_standing_order_can_forbid_pursuit() {
+fn eia_7_5_2_10_2_victors_pursue_whatever_a_standing_order_says() {
     let (_d, g) = game(&format!(
         "[standing.blue]\npursue = \"never\"\n{}",
         sure_win_state("")
     ));
+    let (events, _) = run(&g, &orders(&[("blue", attack("Field"))]));
+    let pursuit = with_rule(&events, "EiA 7.5.2.10.2");
+    assert!(
+        pursuit[0]
+            .text
+            .starts_with("blue pursues at Field (by the SOP)"),
+        "{}",
+        pursuit[0].text
+    );
+}
+
+/// A game that names the option `pursue-by-order` lets a standing order forbid pursuit.
+#[test]
+fn eia_7_5_2_10_2_the_option_pursue_by_order_lets_a_standing_order_forbid_pursuit() {
+    let (_d, g) = game_with_options(
+        &format!(
+            "[standing.blue]\npursue = \"never\"\n{}",
+            sure_win_state("")
+        ),
+        &["pursue-by-order"],
+    );
     let (events, _) = run(&g, &orders(&[("blue", attack("Field"))]));
     let pursuit = with_rule(&events, "EiA 7.5.2.10.2");
     assert_eq!(
@@ -485,14 +521,30 @@ fn eia_7_5_2_11_eligible_corps_always_try_to_reinforce() {
     let _ = next;
 }
 
+/// EiA 7.5.2.11 admits no choice: a `reinforce = "never"` kept in the state is passed over.
 #[test]
-fn eia_7_5_2_11_a_standing_order_can_forbid_reinforcing() {
+fn eia_7_5_2_11_forces_try_to_reinforce_whatever_a_standing_order_says() {
     let extra = [
         corps("R2", "red", "infantry", 4, "3.0", "Side"),
         "[standing.red]\nreinforce = \"never\"\n".to_string(),
     ]
     .concat();
     let (_d, g) = game(&sure_win_state(&extra));
+    let (events, _) = run(&g, &orders(&[("blue", attack("Field"))]));
+    let tries = with_rule(&events, "EiA 7.5.2.11");
+    assert!(!tries[0].rolls.is_empty(), "{}", tries[0].text);
+    assert!(!tries[0].text.contains("does not try"), "{}", tries[0].text);
+}
+
+/// A game that names the option `reinforce-by-order` lets a standing order forbid reinforcing.
+#[test]
+fn eia_7_5_2_11_the_option_reinforce_by_order_lets_a_standing_order_forbid_reinforcing() {
+    let extra = [
+        corps("R2", "red", "infantry", 4, "3.0", "Side"),
+        "[standing.red]\nreinforce = \"never\"\n".to_string(),
+    ]
+    .concat();
+    let (_d, g) = game_with_options(&sure_win_state(&extra), &["reinforce-by-order"]);
     let (events, _) = run(&g, &orders(&[("blue", attack("Field"))]));
     let tries = with_rule(&events, "EiA 7.5.2.11");
     assert_eq!(
@@ -1559,6 +1611,36 @@ fn eia_6_2_3_a_stack_of_fleets_is_intercepted_as_one() {
         &orders(&[("blue", sail("BF", "Bay")), ("blue", sail("BG", "Bay"))]),
     );
     assert!(!with_rule(&events, "EiA 6.2.3").is_empty());
+}
+
+/// EiA 6.3.5: victorious fleets never pursue, a `chase = "always"` kept in the state passed over; a
+/// game that names the option `chase-by-order` lets it send them after the beaten on the General
+/// Chase chart.
+#[test]
+fn eia_6_3_5_victorious_fleets_never_pursue_unless_the_game_names_chase_by_order() {
+    let state = sea_state("[standing.red]\nchase = \"always\"\n");
+    let o = orders(&[("blue", sail("BF", "Bay"))]);
+    let red_wins = |e: &[Event]| {
+        e.iter()
+            .any(|e| e.kind == "naval-result" && e.text.starts_with("red wins"))
+    };
+    let (_d, g) = game(&state);
+    let events = first_seed_where(&g, &o, red_wins);
+    assert!(
+        with_rule(&events, "EiA 6.3.5")
+            .iter()
+            .any(|e| e.text == "red does not pursue at Bay (by the SOP)."),
+        "{events:?}"
+    );
+    assert!(!events.iter().any(|e| e.kind == "chase"));
+    let (_d, g) = game_with_options(&state, &["chase-by-order"]);
+    let events = first_seed_where(&g, &o, red_wins);
+    assert!(
+        events.iter().any(|e| e.kind == "chase"
+            && e.text
+                .starts_with("red gives chase at Bay (by its standing order)")),
+        "{events:?}"
+    );
 }
 
 #[test]
