@@ -33,6 +33,8 @@ pub struct Fleet {
     pub area: usize,
     /// Ordered to move this turn: such fleets do not intercept.
     pub moving: bool,
+    /// The admiral on the fleet and his Closing to Melee modifier (EiA 19.1), if any.
+    pub admiral: Option<(String, i32)>,
 }
 
 /// The naval phase's working state.
@@ -79,6 +81,10 @@ impl<'a> Naval<'a> {
                     .find(f.area.get_ref())
                     .expect("state references are checked at load"),
                 moving: ordered.contains(f.id.get_ref().as_str()),
+                admiral: f
+                    .admiral
+                    .as_ref()
+                    .map(|a| (a.name.clone(), *a.closing.get_ref())),
             })
             .collect();
         let land = EiaState::of(state)
@@ -600,13 +606,29 @@ impl<'a> Naval<'a> {
                     &a_tactic
                 };
                 let need = table.closing.get(linear.as_str()).copied().unwrap_or(0);
+                let melee_side = if a_tactic == "melee" {
+                    attackers
+                } else {
+                    defenders
+                };
+                let admiral = closing_modifier(
+                    melee_side
+                        .iter()
+                        .filter(|&&i| self.fleets[i].ships > 0)
+                        .filter_map(|&i| self.fleets[i].admiral.as_ref()),
+                );
                 let roll = self
                     .dice
                     .roll(&labels::closing(&sea_id, mover, round), &[6])?;
-                closed = roll.dice[0].face <= need;
+                let face = roll.dice[0].face as i32;
+                let modified = face + admiral.as_ref().map_or(0, |(_, m)| *m);
+                closed = modified <= need as i32;
+                let rolled = match &admiral {
+                    Some((name, m)) => format!("rolls {face}, {name} {m:+}: {modified}"),
+                    None => format!("rolls {face}"),
+                };
                 let text = format!(
-                    "The melee fleet at {sea_id} tries to close: rolls {}, needs {need} or less: {}.",
-                    roll.dice[0].face,
+                    "The melee fleet at {sea_id} tries to close: {rolled}, needs {need} or less: {}.",
                     if closed { "it closes to melee" } else { "the line holds it off" }
                 );
                 self.push(
@@ -918,6 +940,18 @@ pub fn chart_modifier(fleets: &[(String, u32)], tactic: &str, enemy: u32) -> i32
         d -= 1;
     }
     d - (fleets.len() as i32 - 2).max(0)
+}
+
+/// EiA 19.1, the Closing to Melee table: Nelson's -1/-2 on the roll to close. The melee side's
+/// admirals (`admirals`: name and modifier, from the fleets of the side still afloat) give it the
+/// strongest of their modifiers, applied always (pbem's reading of "may": the side chose melee to
+/// close). An admiral on the linear side does nothing to the roll; none, `None`.
+pub fn closing_modifier<'f>(
+    admirals: impl Iterator<Item = &'f (String, i32)>,
+) -> Option<(String, i32)> {
+    admirals
+        .min_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)))
+        .cloned()
 }
 
 /// Writes the fleets back into the next state: ships, areas; sunk fleets are gone.

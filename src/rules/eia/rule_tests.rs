@@ -1643,6 +1643,79 @@ fn eia_6_3_5_victorious_fleets_never_pursue_unless_the_game_names_chase_by_order
     );
 }
 
+/// EiA 19.1, the Closing to Melee table: Nelson (an admiral on a fleet of the melee side) adds his
+/// -2 to its roll to close; on the linear side he does nothing to it.
+#[test]
+fn eia_19_1_nelson_s_modifier_on_the_closing_to_melee_roll() {
+    let nelson = "admiral = { name = \"Nelson\", closing = -2 }\n";
+    let closing = |e: &[Event]| e.iter().any(|e| e.kind == "closing");
+    let o = orders(&[("blue", sail("BF", "Bay"))]);
+    // Red's 10 ships, in melee, with Nelson.
+    let state = format!(
+        "[standing.red]\ntactics = \"melee\"\n[control]\nWest = \"red\"\nFar = \"blue\"\n{}{}{nelson}",
+        fleet("BF", "blue", 5, "Ocean"),
+        fleet("RF", "red", 10, "Bay"),
+    );
+    let (_d, g) = game(&state);
+    let mut tried = 0;
+    for s in 0..60u8 {
+        let (events, _) = run_seed(&g, &o, [s; 32]);
+        let Some(e) = events.iter().find(|e| e.kind == "closing") else {
+            continue;
+        };
+        tried += 1;
+        let face = e.rolls[0].dice[0].face as i32;
+        let closes = face - 2 <= 4;
+        assert_eq!(
+            e.text,
+            format!(
+                "The melee fleet at Bay tries to close: rolls {face}, Nelson -2: {}, needs 4 or less: {}.",
+                face - 2,
+                if closes { "it closes to melee" } else { "the line holds it off" }
+            )
+        );
+    }
+    assert!(tried > 0, "no seed of 60 saw red try to close");
+    // Nelson with blue's line: red's roll to close is its die alone.
+    let state = format!(
+        "[standing.red]\ntactics = \"melee\"\n[control]\nWest = \"red\"\nFar = \"blue\"\n{}{nelson}{}",
+        fleet("BF", "blue", 5, "Ocean"),
+        fleet("RF", "red", 10, "Bay"),
+    );
+    let (_d, g) = game(&state);
+    let events = first_seed_where(&g, &o, closing);
+    let e = events.iter().find(|e| e.kind == "closing").unwrap();
+    assert!(!e.text.contains("Nelson"), "{}", e.text);
+}
+
+#[test]
+fn eia_19_1_the_strongest_admiral_of_the_melee_side_counts() {
+    use super::naval::closing_modifier;
+    let admirals = [("Collingwood".to_string(), -1), ("Nelson".to_string(), -2)];
+    assert_eq!(
+        closing_modifier(admirals.iter()),
+        Some(("Nelson".to_string(), -2))
+    );
+    assert_eq!(closing_modifier([].iter()), None);
+}
+
+/// A closing modifier other than -1 or -2 is refused where the state gives it.
+#[test]
+fn eia_19_1_an_admiral_s_modifier_is_minus_one_or_minus_two() {
+    let state = format!(
+        "game = \"test\"\nturn = 1\n{}admiral = {{ name = \"Nelson\", closing = -3 }}\n",
+        fleet("RF", "red", 10, "Bay")
+    );
+    let (_d, g) = game("");
+    let parsed = g
+        .ruleset
+        .parse_state(&crate::diag::Source::new("state.toml", state))
+        .unwrap();
+    let problems = g.ruleset.check_state(&g, &parsed);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0].message.contains("-1 or -2"), "{problems:?}");
+}
+
 #[test]
 fn eia_19_1_majority_of_ships_british_means_more_than_half() {
     use super::naval::chart_modifier;
