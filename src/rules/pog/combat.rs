@@ -255,6 +255,7 @@ impl Action<'_> {
         };
         self.event(rules::WINNER, "result", Some(&target), result);
         self.discard(&c, a_loss, d_loss);
+        self.note_kept_cards(&c);
         // Steps 11 and 12.
         let was_empty = c.defenders.is_empty();
         if attacker_won {
@@ -440,6 +441,9 @@ impl Action<'_> {
             if let Some(hand) = self.pog.cards.get_mut(power) {
                 hand.retain(|h| !gone.iter().any(|p| p.eq_ignore_ascii_case(h)));
             }
+            self.pog
+                .played_in_turn
+                .retain(|id, _| !gone.iter().any(|g| g.eq_ignore_ascii_case(id)));
             if !gone.is_empty() {
                 let text = format!("{power} lost the combat and discards {}.", gone.join(", "));
                 self.event(rules::WINNER, "card", Some(&c.attack.target), text);
@@ -450,6 +454,26 @@ impl Action<'_> {
                     kept.join(", ")
                 );
                 self.event(rules::WINNER, "card", Some(&c.attack.target), text);
+            }
+        }
+    }
+
+    /// 12.2.10's exception: a card that stays face up only until the end of the next game turn
+    /// (`until_next_turn`) and that its player still holds after the combat is noted with the game
+    /// turn it was first played in; `end_of_action` discards it when the turn after that one ends.
+    fn note_kept_cards(&mut self, c: &Combat) {
+        let turn = self.pog.game_turn;
+        for (side, power) in [(0, &c.attacker), (1, &c.defender)] {
+            for id in &c.cards[side] {
+                let lasts = self.tables.card(id).is_some_and(|k| k.until_next_turn);
+                let held = self
+                    .pog
+                    .cards
+                    .get(power)
+                    .is_some_and(|h| h.iter().any(|k| k.eq_ignore_ascii_case(id)));
+                if lasts && held {
+                    self.pog.played_in_turn.entry(id.clone()).or_insert(turn);
+                }
             }
         }
     }

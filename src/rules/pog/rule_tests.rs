@@ -1197,6 +1197,56 @@ fn pog_orders_print_back_as_they_parse() {
     assert_eq!(printed, reprinted);
 }
 
+/// PoG 12.2.10 (exception): They Shall Not Pass, kept face up after a tie in game turn 3, stays
+/// through the end of turn 3 and is discarded at the end of turn 4, the turn after it was played.
+#[test]
+fn pog_12_2_10_they_shall_not_pass_is_discarded_at_the_end_of_the_following_turn() {
+    let mut fx = Fixture::new().with(vec![ge_corps("GE-XX", "Namur"), fr_corps("FR-C1", "Reims")]);
+    fx.pog_mut()
+        .cards
+        .insert("allies".into(), vec!["they-shall-not-pass".into()]);
+    const A: &str = "fire/combat=1/space=Reims/side=attacker";
+    const D: &str = "fire/combat=1/space=Reims/side=defender";
+    let (next, _) = fx.resolve("attack Reims with GE-XX", &[(A, 3), (D, 2)]);
+    let kept = next.table::<PogState>().unwrap().clone();
+    assert_eq!(kept.played_in_turn["they-shall-not-pass"], 3);
+    // The last action of turn 3: the card stays, played this very turn.
+    *fx.pog_mut() = kept;
+    fx.pog_mut().actions_played = 11;
+    let (next, events) = fx.resolve("", &[]);
+    let p = next.table::<PogState>().unwrap().clone();
+    assert_eq!(p.game_turn, 4);
+    assert_eq!(p.cards["allies"], vec!["they-shall-not-pass".to_string()]);
+    assert!(!log(&events).contains("discards"), "{}", log(&events));
+    // The last action of turn 4: discarded, citing the rule.
+    *fx.pog_mut() = p;
+    fx.pog_mut().actions_played = 11;
+    let (next, events) = fx.resolve("", &[]);
+    let p = next.table::<PogState>().unwrap();
+    assert_eq!(p.game_turn, 5);
+    assert!(p.cards["allies"].is_empty(), "{:?}", p.cards);
+    assert!(p.played_in_turn.is_empty());
+    let l = log(&events);
+    assert!(
+        l.contains("[PoG 12.2.10] allies discards They Shall Not Pass at the end of game turn 4, the turn after the one it was played in."),
+        "{l}"
+    );
+}
+
+/// PoG 12.2.7, pbem's reading of "any additional shifts are ignored": the shifts of a fire (terrain,
+/// trenches, cards: cumulative) are summed first and the sum is held at the table's edge, so shifts
+/// of both signs cancel before the edge is met. At the Army table's rightmost column, +1 and -1 leave
+/// the fire there (taken one at a time, the +1 would be ignored at the edge and the -1 move it left).
+#[test]
+fn pog_12_2_7_shifts_of_both_signs_are_summed_before_the_edge_is_met() {
+    let t = tables();
+    let last = t.fire.army.column_of(40);
+    assert_eq!(t.fire.army.shifted(last, 1 - 1), last);
+    assert_eq!(t.fire.army.shifted(last, 2 - 1), last);
+    assert_eq!(t.fire.army.shifted(last, 1 - 2), last - 1);
+    assert_eq!(t.fire.corps.shifted(0, -1 + 1), 0);
+}
+
 #[test]
 fn pog_the_other_player_becomes_active_and_the_game_turn_advances() {
     let mut fx = Fixture::new();

@@ -157,6 +157,12 @@ pub const RESULTS: Rule = pog("12.2.8", "modified die clamped to 1..6");
 pub const LOSSES: Rule = pog("12.2.9", "take losses, the defender first");
 /// PoG 12.2.10: the higher loss number wins; losers discard their combat cards, a tie loses for both.
 pub const WINNER: Rule = pog("12.2.10", "the higher loss number wins; losers discard");
+/// PoG 12.2.10 (exception): They Shall Not Pass, kept face up, is discarded at the end of the game
+/// turn after the one in which it was played.
+pub const KEPT_CARD_ENDS: Rule = pog(
+    "12.2.10",
+    "They Shall Not Pass is discarded at the end of the turn after it was played",
+);
 /// PoG 12.2.11: the defender retreats when the attacker wins with a full-strength unit left.
 pub const RETREAT: Rule = pog(
     "12.2.11",

@@ -55,6 +55,10 @@ pub struct PogState {
     /// The combat cards each power holds, by id of tables.toml.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub cards: BTreeMap<String, Vec<String>>,
+    /// Cards kept face up only until the end of the game turn after the one they were played in
+    /// (12.2.10: They Shall Not Pass, `until_next_turn` in tables.toml), by card id: that turn.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub played_in_turn: BTreeMap<String, u32>,
     /// Units eliminated, by id, in the order they fell (there is no replacement phase in pbem yet).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub eliminated: Vec<String>,

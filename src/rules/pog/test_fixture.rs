@@ -220,6 +220,7 @@ side = "defender"
 drm = 1
 nations = ["fr"]
 kept_on_tie = true
+until_next_turn = true
 "#;
 
 fn hashes() -> &'static (String, String) {
@@ -383,6 +384,7 @@ impl Fixture {
                 trench: BTreeMap::new(),
                 fort: BTreeMap::new(),
                 cards: BTreeMap::new(),
+                played_in_turn: BTreeMap::new(),
                 eliminated: Vec::new(),
                 units: Vec::new(),
             },
