@@ -3,6 +3,13 @@
 
 use anyhow::Result;
 
+/// The space of 12.2.6's -3 DRM, by its name on the map.
+const SINAI_SPACE: &str = "Sinai";
+/// The space of 12.1.10, by its name on the map.
+const LONDON_SPACE: &str = "London";
+/// The nations (the map's `nation` of a space) whose spaces let units in London attack (12.1.10).
+const LONDON_PARTNERS: [&str; 4] = ["france", "holland", "netherlands", "belgium"];
+
 use crate::engine::event::{Event, Roll};
 
 use super::action::{list, Action};
@@ -186,6 +193,15 @@ impl Action<'_> {
         };
         let target = c.attack.target.clone();
         let defender = c.defender.clone();
+        if let Some(why) = self.london_refuses(&c.attack.units) {
+            self.event(
+                rules::LONDON,
+                "combat-off",
+                Some(&target),
+                format!("The attack on {target} is called off: {why}."),
+            );
+            return Ok(());
+        }
         // Step 2, combat strengths (12.2.2).
         let (a_cs, d_cs) = (
             self.strength(&c.attack.units, 0),
@@ -213,6 +229,16 @@ impl Action<'_> {
         }
         // Steps 3 and 5, combat cards (12.2.3, 12.2.5); step 6, their DRM (12.2.6).
         self.play_cards(&mut c)?;
+        // 12.2.6: -3 when every attacking unit is in Sinai (not when Sinai joins another space).
+        if spaces.len() == 1 && spaces[0].eq_ignore_ascii_case(SINAI_SPACE) {
+            c.drm[0] -= 3;
+            self.event(
+                rules::SINAI,
+                "combat",
+                Some(&target),
+                format!("Every attacking unit is in {SINAI_SPACE}: {attacker} fires with -3 DRM."),
+            );
+        }
         // Step 4, the flank attack (12.3).
         let flank = self.flank_attempt(&c)?;
         // Steps 7 to 9.
@@ -295,6 +321,27 @@ impl Action<'_> {
     }
 
     /// The spaces the attackers stand in, sorted.
+    /// PoG 12.1.10: why an attack with `units` may not be fought, when some stand in London and none
+    /// in a space of France, Holland or Belgium (by the map's `nation`). The exception of the North
+    /// Sea Invasion event is not modelled (pbem has no event cards beyond combat cards).
+    fn london_refuses(&self, units: &[String]) -> Option<String> {
+        let spaces = self.attacking_spaces(units);
+        if !spaces.iter().any(|s| s.eq_ignore_ascii_case(LONDON_SPACE)) {
+            return None;
+        }
+        let continental = spaces.iter().any(|s| {
+            !s.eq_ignore_ascii_case(LONDON_SPACE)
+                && self
+                    .map
+                    .find(s)
+                    .and_then(|i| self.map.area(i).nation.as_deref())
+                    .is_some_and(|n| LONDON_PARTNERS.iter().any(|p| p.eq_ignore_ascii_case(n)))
+        });
+        (!continental).then(|| {
+            format!("units in {LONDON_SPACE} attack only together with friendly units in France, Holland or Belgium (PoG 12.1.10)")
+        })
+    }
+
     pub fn attacking_spaces(&self, units: &[String]) -> Vec<String> {
         let mut s: Vec<String> = units
             .iter()

@@ -1247,6 +1247,59 @@ fn pog_12_2_7_shifts_of_both_signs_are_summed_before_the_edge_is_met() {
     assert_eq!(t.fire.corps.shifted(0, -1 + 1), 0);
 }
 
+/// PoG 12.2.6: every attacking unit in Sinai: -3 DRM on the attacker's fire (the fixture's Namur
+/// renamed Sinai); attacking with another space too, none.
+#[test]
+fn pog_12_2_6_minus_3_when_every_attacker_is_in_sinai() {
+    let fx = Fixture::renamed(&[("Namur", "Sinai")]).with(vec![
+        ge_corps("GE-XX", "Sinai"),
+        ge_corps("GE-YY", "Liege"),
+        fr_corps("FR-C1", "Reims"),
+    ]);
+    const A: &str = "fire/combat=1/space=Reims/side=attacker";
+    const D: &str = "fire/combat=1/space=Reims/side=defender";
+    let (_, events) = fx.resolve("attack Reims with GE-XX", &[(A, 5), (D, 1)]);
+    let l = log(&events);
+    assert!(
+        l.contains("[PoG 12.2.6] Every attacking unit is in Sinai: central fires with -3 DRM."),
+        "{l}"
+    );
+    assert!(
+        l.contains("central (attacker) fires on the Corps/Fort table, column 2: a 5 -3 = 2"),
+        "{l}"
+    );
+    let fx = Fixture::renamed(&[("Namur", "Sinai")]).with(vec![
+        ge_corps("GE-XX", "Sinai"),
+        ge_corps("GE-YY", "Sedan"),
+        fr_corps("FR-C1", "Reims"),
+    ]);
+    let (_, events) = fx.resolve("attack Reims with GE-XX GE-YY", &[(A, 5), (D, 1)]);
+    assert!(!log(&events).contains("PoG 12.2.6"), "{}", log(&events));
+}
+
+/// PoG 12.1.10: units in London (the fixture's Lille renamed) attack only in a combat with friendly
+/// units in France, Holland or Belgium.
+#[test]
+fn pog_12_1_10_units_in_london_attack_only_with_units_on_the_continent() {
+    let fx = Fixture::renamed(&[("Lille", "London")])
+        .with(vec![
+            fr_corps("FR-C1", "London"),
+            fr_corps("FR-C2", "Reims"),
+            ge_corps("GE-XX", "Namur"),
+        ])
+        .allies_act();
+    let (_, events) = fx.resolve("attack Namur with FR-C1", &[]);
+    let l = log(&events);
+    assert!(
+        l.contains("[PoG 12.1.10] The attack on Namur is called off: units in London attack only together with friendly units in France, Holland or Belgium (PoG 12.1.10)."),
+        "{l}"
+    );
+    let (_, events) = fx.resolve("attack Namur with FR-C1 FR-C2", &[]);
+    let l = log(&events);
+    assert!(!l.contains("called off"), "{l}");
+    assert!(l.contains("Combat 1: FR-C1, FR-C2"), "{l}");
+}
+
 #[test]
 fn pog_the_other_player_becomes_active_and_the_game_turn_advances() {
     let mut fx = Fixture::new();

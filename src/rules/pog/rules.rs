@@ -157,6 +157,14 @@ pub const RESULTS: Rule = pog("12.2.8", "modified die clamped to 1..6");
 pub const LOSSES: Rule = pog("12.2.9", "take losses, the defender first");
 /// PoG 12.2.10: the higher loss number wins; losers discard their combat cards, a tie loses for both.
 pub const WINNER: Rule = pog("12.2.10", "the higher loss number wins; losers discard");
+/// PoG 12.2.6: a -3 DRM when every attacking unit is in the Sinai space.
+pub const SINAI: Rule = pog("12.2.6", "-3 DRM when every attacking unit is in Sinai");
+/// PoG 12.1.10: units in London fight only in a combat with friendly units in France, Holland or
+/// Belgium.
+pub const LONDON: Rule = pog(
+    "12.1.10",
+    "units in London attack only with friendly units in France, Holland or Belgium",
+);
 /// PoG 12.2.10 (exception): They Shall Not Pass, kept face up, is discarded at the end of the game
 /// turn after the one in which it was played.
 pub const KEPT_CARD_ENDS: Rule = pog(
