@@ -1300,6 +1300,60 @@ fn pog_12_1_10_units_in_london_attack_only_with_units_on_the_continent() {
     assert!(l.contains("Combat 1: FR-C1, FR-C2"), "{l}");
 }
 
+/// PoG 11.1.11: with Belgium neutral, no unit moves into a Belgian space nor attacks one; once it is
+/// off the list (in the war), units enter it freely.
+#[test]
+fn pog_11_1_11_no_unit_enters_a_neutral_nation() {
+    let mut fx = Fixture::new().with(vec![ge_army("GE-1", "Aachen")]);
+    fx.pog_mut().neutral = vec!["belgium".into()];
+    let c = fx.check("central", "move GE-1 Liege");
+    assert_eq!(c.accepted.len(), 0, "{:?}", c.diagnostics);
+    let d = &c.diagnostics[0];
+    assert_eq!(d.message, "Liege is in belgium, which is neutral");
+    assert_eq!(d.rule.map(|r| r.cite()), Some("PoG 11.1.11".to_string()));
+    let c = fx.check("central", "attack Liege with GE-1");
+    assert_eq!(c.accepted.len(), 0, "{:?}", c.diagnostics);
+    assert_eq!(
+        c.diagnostics[0].rule.map(|r| r.cite()),
+        Some("PoG 11.1.11".to_string())
+    );
+    fx.pog_mut().neutral.clear();
+    let c = fx.check("central", "move GE-1 Liege");
+    assert_eq!(c.accepted.len(), 1, "{:?}", c.diagnostics);
+}
+
+/// PoG 11.1.11 in a retreat: FR-1, beaten at Sedan with Reims and Verdun held by the enemy, has only
+/// Belgium behind it; with Belgium neutral it has no retreat and is eliminated.
+#[test]
+fn pog_11_1_11_no_retreat_into_a_neutral_nation() {
+    let units = || {
+        vec![
+            ge_army("GE-1", "Koblenz"),
+            ge_corps("GE-XX", "Reims"),
+            ge_corps("GE-YY", "Verdun"),
+            fr_army("FR-1", "Sedan"),
+        ]
+    };
+    let fx = Fixture::new().with(units());
+    let (next, events) = fx.resolve("attack Sedan with GE-1", &[(A1, 6), (D1, 1)]);
+    let fr = find(&next, "FR-1").unwrap();
+    assert!(["Liege", "Namur"].contains(&fr.space()), "{}", log(&events));
+    let mut fx = Fixture::new().with(units());
+    fx.pog_mut().neutral = vec!["belgium".into()];
+    let (next, events) = fx.resolve("attack Sedan with GE-1", &[(A1, 6), (D1, 1)]);
+    assert!(find(&next, "FR-1").is_none(), "{}", log(&events));
+}
+
+/// PoG 11.1.12: Albania is never closed as neutral: a state that lists it changes nothing.
+#[test]
+fn pog_11_1_12_units_may_always_enter_albania() {
+    let mut fx = Fixture::new();
+    fx.pog_mut().neutral = vec!["albania".into(), "belgium".into()];
+    assert!(!fx.pog().is_neutral(Some("Albania")));
+    assert!(fx.pog().is_neutral(Some("Belgium")));
+    assert!(!fx.pog().is_neutral(None));
+}
+
 #[test]
 fn pog_the_other_player_becomes_active_and_the_game_turn_advances() {
     let mut fx = Fixture::new();

@@ -46,6 +46,8 @@ pub const RACE: Rule = pog(
     "11.1.9",
     "no Central Powers move ends on the Channel ports before the Race to the Sea",
 );
+/// PoG 11.1.11: no unit enters a space of a neutral nation (11.1.12: Albania always open).
+pub const NEUTRAL: Rule = pog("11.1.11", "no unit enters a neutral nation");
 /// PoG 11.1.16: the BEF moves and attacks only in Britain, France, Belgium, Holland and Germany.
 pub const BEF: Rule = pog(
     "11.1.16",

@@ -394,6 +394,7 @@ impl Fixture {
                 trench: BTreeMap::new(),
                 fort: BTreeMap::new(),
                 cards: BTreeMap::new(),
+                neutral: Vec::new(),
                 played_in_turn: BTreeMap::new(),
                 eliminated: Vec::new(),
                 units: Vec::new(),
