@@ -46,7 +46,7 @@ use anyhow::{bail, Context, Result};
 use crate::diag::Source;
 use config::GameConfig;
 use map::{AnyMap, Map, MapFile};
-use ruleset::Ruleset;
+use ruleset::{GameOption, Ruleset};
 use state::State;
 
 /// The name of a player's files: `france` for a power of one player, `france.ney` for the player
@@ -328,7 +328,7 @@ fn shown(dir: &Path, file: &str) -> String {
 fn check_options(
     config: &GameConfig,
     src: &crate::diag::Source,
-    known: &[crate::game::ruleset::GameOption],
+    known: &[GameOption],
 ) -> Result<()> {
     let list = || {
         if known.is_empty() {

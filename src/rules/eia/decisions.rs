@@ -3,8 +3,8 @@
 //! one variant here and its policy (rule, key, default) in the `Point` impl.
 
 use crate::decide::Point;
+use crate::game::ruleset::GameOption;
 use crate::rule::Rule;
-use crate::rules::GameOption;
 
 use super::tables::Tables;
 

@@ -876,11 +876,16 @@ impl<'a> Naval<'a> {
                 } else {
                     "one sea area toward "
                 };
-                (
-                    step.unwrap_or(sea),
-                    None,
-                    format!("{toward}{}", self.map.area(target).id),
-                )
+                let target_id = &self.map.area(target).id;
+                match step {
+                    Some(step) => (step, None, format!("{toward}{target_id}")),
+                    // Next to the port already: no sea lies nearer to it.
+                    None => (
+                        sea,
+                        None,
+                        format!("every friendly port is blockaded and no sea area lies nearer to {target_id}: it stays"),
+                    ),
+                }
             }
             None => (
                 sea,

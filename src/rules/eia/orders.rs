@@ -354,6 +354,25 @@ fn parse_line_for(
                 .rule(ORDER_SYNTAX));
             };
             let (key, value) = super::standing::parse(key, rest, cx)?;
+            // EiA 7.5.2.10.2, 7.5.2.11, 6.3.5: the SOP's absolutes admit no standing order against
+            // them, unless the game names the option that allows it.
+            if let Some((option, rule)) = super::decisions::against_the_rule(&key, &value) {
+                if !cx.options.contains(option) {
+                    let span = match (rest.first(), rest.last()) {
+                        (Some(a), Some(b)) => a.span.start..b.span.end,
+                        _ => line.span.clone(),
+                    };
+                    return Err(Diagnostic::error(
+                        format!("'standing {key} {value}' is not open to a player: {rule}"),
+                        span,
+                    )
+                    .label("the rule admits no choice")
+                    .hint(format!(
+                        "leave the line out (the SOP applies the rule); a game that wants this standing order names \"{option}\" in game.toml's options"
+                    ))
+                    .rule(rule));
+                }
+            }
             Ok(EiaOrder::Standing { key, value })
         }
         "react" => Err(Diagnostic::error(

@@ -194,21 +194,6 @@ pub fn parse(
             .unwrap_or_else(|| format!("write one of: {}", allowed.join(", ")));
         return Err(Diagnostic::error(what, span).hint(hint).rule(ORDER_SYNTAX));
     }
-    // EiA 7.5.2.10.2, 7.5.2.11, 6.3.5: the SOP's absolutes admit no standing order against them,
-    // unless the game names the option that allows it.
-    if let Some((option, rule)) = super::decisions::against_the_rule(key_name, &setting) {
-        if !cx.options.contains(option) {
-            return Err(Diagnostic::error(
-                format!("'standing {key_name} {setting}' is not open to a player: {rule}"),
-                span,
-            )
-            .label("the rule admits no choice")
-            .hint(format!(
-                "leave the line out (the SOP applies the rule); a game that wants this standing order names \"{option}\" in game.toml's options"
-            ))
-            .rule(rule));
-        }
-    }
     // Chit names keep the spelling of tables.toml.
     let setting = allowed
         .iter()
