@@ -3,261 +3,174 @@
 //! ```sh
 //! cargo bench --bench table              # prints the table
 //! cargo bench --bench table -- --write   # and puts it into BENCHMARKS.md
+//! cargo bench --bench table -- --quick   # without the two largest turns
 //! ```
 //!
-//! For each size (1,000, 10,000 and 100,000 units; one combat per ten units) it generates the
-//! synthetic game (`pbem::synth`), resolves it once, then measures in this process the median of
-//! several runs of each piece of work and of its floor (see `common/mod.rs`), and runs the release
-//! `pbem resolve --turn 1 --force` binary (and this program doing the floor) under `/usr/bin/time -v`
-//! for their wall time and peak resident memory. `--quick` stops at 10,000 units. Ingest is measured
-//! on mailboxes of 10 to 10,000 messages, and the largest are also read by pbem's parser alone and by
-//! Python's `mailbox` + `email` (`benches/python_mailbox.py`, run as `python3`), side by side.
+//! Each case is a synthetic game (`pbem::synth`, as `cargo run --example synth` writes it, with its
+//! defaults) run by the release binary as a referee runs it, under `/usr/bin/time -v`: its wall
+//! time, CPU time and peak resident memory. Each run works on a fresh copy of the game folder; what
+//! the run wrote is found by comparing the folder before and after (files new or changed: their
+//! number, their bytes, the largest mail of the outbox). The floor is `dd conv=fsync` writing as
+//! many bytes to the same disk, timed right after the run. The phone map's row times
+//! `svg::render_as` (its phone layout) and `png::render` for each power of the smallest turn, in
+//! this process. The table says the machine (CPU, cores, memory), its load average during the runs,
+//! the commit and the date.
 
 mod common;
 
-use std::path::Path;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Instant;
+use std::time::{Instant, SystemTime};
 
-use common::*;
+use pbem::synth::{self, Spec};
 
-/// One line of the table.
-struct Row {
-    work: String,
-    size: String,
-    median: f64,
-    floor: f64,
-    /// The median of the same work at the size ten times smaller.
-    smaller: Option<f64>,
-    /// Wall time and peak RSS (KiB) of the work and of its floor as processes, when measured.
-    process: Option<(f64, u64, f64, u64)>,
+/// A game run as a process.
+struct Case {
+    powers: usize,
+    units_per_power: usize,
+    /// Messages in the mailbox `pbem ingest` reads; 0: the case resolves turn 1.
+    messages: usize,
+    /// Whether `--quick` leaves it out.
+    large: bool,
+}
+
+const CASES: [Case; 5] = [
+    Case {
+        powers: 24,
+        units_per_power: 417,
+        messages: 0,
+        large: false,
+    },
+    Case {
+        powers: 24,
+        units_per_power: 4_167,
+        messages: 0,
+        large: true,
+    },
+    Case {
+        powers: 1_000,
+        units_per_power: 10,
+        messages: 0,
+        large: false,
+    },
+    Case {
+        powers: 1_000,
+        units_per_power: 100,
+        messages: 0,
+        large: true,
+    },
+    Case {
+        powers: 24,
+        units_per_power: 40,
+        messages: 10_000,
+        large: false,
+    },
+];
+
+/// One run of a case.
+#[derive(Clone, Copy, Default)]
+struct Run {
+    wall: f64,
+    cpu: f64,
+    rss_kib: u64,
+    files: usize,
+    bytes: u64,
+    largest_mail: u64,
+    /// `dd conv=fsync` of `bytes`, in seconds.
+    dd: f64,
 }
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if let Some(i) = args.iter().position(|a| a == "--child") {
-        child(&args[i + 1..]);
-        return;
-    }
     let quick = args.iter().any(|a| a == "--quick");
     let write = args.iter().any(|a| a == "--write");
-    let sizes: Vec<usize> = SIZES
+    let runs: usize = args
         .iter()
-        .copied()
-        .filter(|&n| !quick || n <= 10_000)
-        .collect();
-
-    let mut rows: Vec<Row> = Vec::new();
-    let mut notes = Vec::new();
-    let mut last: [Option<f64>; 4] = [None; 4];
-    for &units in &sizes {
-        let runs = runs(units);
-        let spec = spec(units);
-        let started = Instant::now();
-        let dir = fresh_game(units);
-        eprintln!(
-            "{units} units: generated and resolved once in {:.1} s",
-            started.elapsed().as_secs_f64()
-        );
-        let outs = outputs(&dir);
-        let size = format!(
-            "{} units, {} combats",
-            thousands(units),
-            thousands(spec.combats)
-        );
-        let total: usize = outs.iter().map(|(_, b)| b.len()).sum();
-        notes.push(format!(
-            "{size}: the turn writes {} files, {:.1} MB ({})",
-            outs.len(),
-            total as f64 / 1e6,
-            output_sizes(&outs)
+        .position(|a| a == "--runs")
+        .and_then(|i| args.get(i + 1))
+        .map_or(3, |n| n.parse().expect("--runs N"));
+    let scratch = Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-scale");
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(&scratch).expect("the scratch folder");
+    let started = chrono::Utc::now();
+    let mut load = vec![load_average()];
+    let mut rows = Vec::new();
+    for case in CASES.iter().filter(|c| !quick || !c.large) {
+        let t = Instant::now();
+        let (source, mbox) = generate(case, &scratch);
+        // The largest turns run once: each is minutes of a shared machine.
+        let n = if case.large { 1 } else { runs };
+        let mut done: Vec<Run> = Vec::new();
+        for _ in 0..n {
+            let dir = scratch.join("run");
+            let _ = std::fs::remove_dir_all(&dir);
+            copy_dir(&source, &dir);
+            let before = tree(&dir);
+            let dir_s = dir.to_str().expect("a UTF-8 path");
+            let (wall, cpu, rss_kib) = match &mbox {
+                Some(m) => time_v(&["ingest", dir_s, m.to_str().expect("a UTF-8 path")]),
+                None => time_v(&["resolve", dir_s]),
+            };
+            load.push(load_average());
+            let written = written(&before, &tree(&dir));
+            let bytes: u64 = written.iter().map(|(_, b)| b).sum();
+            let largest_mail = written
                 .iter()
-                .map(|(k, (n, b))| format!("{n} {k} {:.1} MB", *b as f64 / 1e6))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
-
-        let adjudicate_t = time(runs, || {
-            adjudicate(&dir);
-        });
-        let inputs_t = time(runs, || {
-            load_inputs(&dir);
-        });
-        rows.push(Row {
-            work: "adjudicate: the rules alone, in memory".into(),
-            size: size.clone(),
-            median: adjudicate_t,
-            floor: inputs_t,
-            smaller: last[3],
-            process: None,
-        });
-        last[3] = Some(adjudicate_t);
-
-        let resolve_t = time(runs, || {
-            resolve(&dir);
-        });
-        let resolve_f = time(runs, || {
-            resolve_floor(&dir, &outs);
-        });
-        let process = process_row(&dir, if units >= 100_000 { 1 } else { 3 });
-        rows.push(Row {
-            work: "resolve a turn, reports included".into(),
-            size: size.clone(),
-            median: resolve_t,
-            floor: resolve_f,
-            smaller: last[0],
-            process: Some(process),
-        });
-        last[0] = Some(resolve_t);
-
-        let audit_t = time(runs, || {
-            audit(&dir);
-        });
-        let audit_f = time(runs, || {
-            audit_floor(&dir);
-        });
-        rows.push(Row {
-            work: format!("audit a turn ({:.2}x resolve)", audit_t / resolve_t),
-            size: size.clone(),
-            median: audit_t,
-            floor: audit_f,
-            smaller: last[1],
-            process: None,
-        });
-        last[1] = Some(audit_t);
-
-        let input = RenderInput::new(&dir);
-        let render_t = time(runs, || {
-            input.render_all();
-        });
-        let render_f = time(runs, || {
-            input.render_floor();
-        });
-        rows.push(Row {
-            work: format!("render all {} reports", spec.powers),
-            size,
-            median: render_t,
-            floor: render_f,
-            smaller: last[2],
-            process: None,
-        });
-        last[2] = Some(render_t);
-    }
-
-    let mut smaller = None;
-    let mut python_rows = Vec::new();
-    for messages in [10, 100, 1_000, 10_000] {
-        let (files, mbox) = mail_game(messages);
-        let runs = if messages >= 1_000 { 3 } else { 7 };
-        // Each run ingests into a fresh copy of the game (written outside the time measured).
-        let timed = |f: &dyn Fn(&Path, &Path) -> usize| -> f64 {
-            let mut secs = Vec::new();
-            for _ in 0..=runs {
-                let dir = fresh_copy(&files, "ingest");
-                let t = Instant::now();
-                f(&dir, &mbox);
-                secs.push(t.elapsed().as_secs_f64());
-            }
-            secs.remove(0);
-            median(secs)
-        };
-        let t = timed(&ingest);
-        let f = timed(&ingest_floor);
-        rows.push(Row {
-            work: format!(
-                "ingest a mailbox ({:.0} messages per second)",
-                messages as f64 / t
-            ),
-            size: format!("{} messages, 24 powers", thousands(messages)),
-            median: t,
-            floor: f,
-            smaller,
-            process: None,
-        });
-        smaller = Some(t);
-        if messages >= 1_000 {
-            // Side by side with Python's standard library reading the same mailbox.
-            let parse_t = time(5, || {
-                std::hint::black_box(parse_mailbox(&mbox));
+                .filter(|(p, _)| p.components().any(|c| c.as_os_str() == "outbox"))
+                .map(|(_, b)| *b)
+                .max()
+                .unwrap_or(0);
+            std::fs::remove_dir_all(&dir).expect("the run's folder is removed");
+            let dd = dd_fsync(&scratch, bytes);
+            done.push(Run {
+                wall,
+                cpu,
+                rss_kib,
+                files: written.len(),
+                bytes,
+                largest_mail,
+                dd,
             });
-            let split_t = time(5, || {
-                std::hint::black_box(split_mailbox(&mbox));
-            });
-            python_rows.push(Row {
-                work: format!(
-                    "parse a mailbox: sender, subject, text ({:.0} messages per second)",
-                    messages as f64 / parse_t
-                ),
-                size: format!("{} messages", thousands(messages)),
-                median: parse_t,
-                floor: split_t,
-                smaller: None,
-                process: None,
-            });
-            if let Some((py, version)) =
-                python_mailbox(&mbox, if messages >= 10_000 { 3 } else { 5 })
-            {
-                python_rows.push(Row {
-                    work: format!(
-                        "the same, Python {version} mailbox + email ({:.0} messages per second; pbem ingest {:.2}x, its parse {:.1}x as fast; floor: pbem's parse)",
-                        messages as f64 / py,
-                        py / t,
-                        py / parse_t
-                    ),
-                    size: format!("{} messages", thousands(messages)),
-                    median: py,
-                    floor: parse_t,
-                    smaller: None,
-                    process: None,
-                });
-            } else {
-                eprintln!("python3 benches/python_mailbox.py did not run: no Python row");
-            }
         }
-    }
-    rows.extend(python_rows);
-
-    let mut dice_rows = Vec::new();
-    let mut smaller = [None, None];
-    for n in [10_000, 100_000, 1_000_000] {
-        let d = time(9, || {
-            std::hint::black_box(d6(n));
-        });
-        let f = time(9, || {
-            std::hint::black_box(d6_floor(n));
-        });
-        dice_rows.push(Row {
-            work: format!("d6 ({:.1} M per second)", n as f64 / d / 1e6),
-            size: format!("{} dice", thousands(n)),
-            median: d,
-            floor: f,
-            smaller: smaller[0],
-            process: None,
-        });
-        smaller[0] = Some(d);
-        let list = labels(n / 10);
-        let l = time(9, || {
-            std::hint::black_box(labelled(&list));
-        });
-        let f = time(9, || {
-            std::hint::black_box(labelled_floor(&list));
-        });
-        dice_rows.push(Row {
-            work: format!(
-                "labelled streams, one d6 each ({:.2} M labels per second)",
-                list.len() as f64 / l / 1e6
+        let name = match case.messages {
+            0 => format!(
+                "resolve: {} powers x {} units",
+                thousands(case.powers),
+                thousands(case.units_per_power)
             ),
-            size: format!("{} labels", thousands(list.len())),
-            median: l,
-            floor: f,
-            smaller: smaller[1],
-            process: None,
-        });
-        smaller[1] = Some(l);
+            m => format!(
+                "ingest: {} messages, {} powers",
+                thousands(m),
+                thousands(case.powers)
+            ),
+        };
+        eprintln!("{name}: {:.0} s in all", t.elapsed().as_secs_f64());
+        rows.push(row(&name, &done));
+        let _ = std::fs::remove_dir_all(&source);
     }
-    rows.extend(dice_rows);
-
-    let table = render_table(&rows, &notes);
+    // The phone maps of the first case's turn, resolved without PNGs (`turn::compute`, which
+    // `RenderInput` makes the turn again with, reads every output as text).
+    let dir = scratch.join("phone");
+    let mut spec = Spec::per_power(CASES[0].powers, CASES[0].units_per_power);
+    spec.map_png = false;
+    synth::write_game(&spec, &dir).expect("the synthetic game is written");
+    time_v(&["resolve", dir.to_str().expect("a UTF-8 path")]);
+    {
+        let maps = common::RenderInput::new(&dir).phone_maps();
+        let secs: Vec<f64> = maps.iter().map(|m| m.0).collect();
+        let worst = secs.iter().copied().fold(0.0, f64::max);
+        let (_, (w, h), b) = maps.iter().max_by_key(|m| m.2).copied().unwrap_or_default();
+        rows.push(format!(
+            "| phone map of one power (SVG and PNG), 24 powers x 417 units | {} powers | {} (slowest {}) | | | largest PNG {w} x {h} px, {} | | | |",
+            maps.len(),
+            secs_text(common::median(secs)),
+            secs_text(worst),
+            size_text(b as u64)
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    let table = render(&rows, started, &load);
     println!("{table}");
     if write {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("BENCHMARKS.md");
@@ -272,65 +185,122 @@ fn main() {
     }
 }
 
-/// How many runs each measurement takes at a size.
-fn runs(units: usize) -> usize {
-    match units {
-        n if n <= 1_000 => 15,
-        n if n <= 10_000 => 9,
-        _ => 3,
-    }
+/// Writes the case's game (and its mailbox) under `scratch`: the folder, and the mailbox's path.
+fn generate(case: &Case, scratch: &Path) -> (PathBuf, Option<PathBuf>) {
+    let dir = scratch.join("game");
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut spec = Spec::per_power(case.powers, case.units_per_power);
+    spec.messages = case.messages;
+    let files = synth::write_game(&spec, &dir).expect("the synthetic game is written");
+    let mbox = (case.messages > 0).then(|| {
+        let path = scratch.join("mail.mbox");
+        std::fs::write(&path, synth::mbox(&spec, &files)).expect("the mailbox is written");
+        path
+    });
+    (dir, mbox)
 }
 
-/// The median wall time of `runs` runs of `f`, in seconds, after one run to warm up (when there are
-/// more than three: the largest size is warm from the runs before it).
-fn time(runs: usize, mut f: impl FnMut()) -> f64 {
-    if runs > 3 {
-        f();
-    }
-    median(
-        (0..runs)
-            .map(|_| {
-                let t = Instant::now();
-                f();
-                t.elapsed().as_secs_f64()
-            })
-            .collect(),
+/// A table row: medians of the runs (the largest mail and the peak, their largest).
+fn row(name: &str, runs: &[Run]) -> String {
+    let med = |f: fn(&Run) -> f64| common::median(runs.iter().map(f).collect());
+    let wall = med(|r| r.wall);
+    let dd = med(|r| r.dd);
+    let bytes = med(|r| r.bytes as f64) as u64;
+    let files = med(|r| r.files as f64) as usize;
+    let mail = runs.iter().map(|r| r.largest_mail).max().unwrap_or(0);
+    let rss = runs.iter().map(|r| r.rss_kib).max().unwrap_or(0);
+    format!(
+        "| {name} | {} | {} | {} | {:.0} MiB | {} files, {} | {} | {} | {:.1} |",
+        runs.len(),
+        secs_text(wall),
+        secs_text(med(|r| r.cpu)),
+        rss as f64 / 1024.0,
+        thousands(files),
+        size_text(bytes),
+        if mail > 0 {
+            size_text(mail)
+        } else {
+            String::new()
+        },
+        secs_text(dd),
+        wall / dd.max(1e-6)
     )
 }
 
-/// Wall time and peak RSS of `pbem resolve` and of the floor as processes: the median of `runs` runs.
-fn process_row(dir: &Path, runs: usize) -> (f64, u64, f64, u64) {
-    let pbem = env!("CARGO_BIN_EXE_pbem");
-    let me = std::env::current_exe().expect("this program");
-    let dir = dir.to_str().expect("a UTF-8 path");
-    let run = |cmd: &[&str]| -> (f64, u64) {
-        let mut walls = Vec::new();
-        let mut peak = 0;
-        for _ in 0..runs {
-            let (w, p) = time_v(cmd);
-            walls.push(w);
-            peak = peak.max(p);
-        }
-        (median(walls), peak)
+/// The table, with the machine, its load, the commit and the date.
+fn render(rows: &[String], started: chrono::DateTime<chrono::Utc>, load: &[f64]) -> String {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find_map(|l| l.strip_prefix("model name"))
+                .map(|l| l.trim_start_matches([' ', '\t', ':']).to_string())
+        })
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string());
+    let memory = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find_map(|l| l.strip_prefix("MemTotal:"))
+                .and_then(|l| l.trim().trim_end_matches(" kB").parse::<f64>().ok())
+        })
+        .map_or(String::new(), |kib| {
+            format!(", {:.0} GiB of memory", kib / 1024.0 / 1024.0)
+        });
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .ok()
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+            .unwrap_or_default()
     };
-    let (w, p) = run(&[pbem, "resolve", dir, "--turn", "1", "--force"]);
-    let (fw, fp) = run(&[me.to_str().expect("a UTF-8 path"), "--child", "floor", dir]);
-    (w, p, fw, fp)
+    let commit = git(&["rev-parse", "--short", "HEAD"]);
+    let dirty = if git(&["status", "--porcelain", "--untracked-files=no"]).is_empty() {
+        ""
+    } else {
+        " (with uncommitted changes)"
+    };
+    let peak_load = load.iter().copied().fold(0.0, f64::max);
+    let loaded = if peak_load > cores as f64 * 0.75 {
+        format!(
+            " **The machine was loaded** (load average up to {peak_load:.1} on {cores} cores, other work running): \
+             the times are longer than on a quiet machine; the ratios to the floor, taken in the same minutes, \
+             say more."
+        )
+    } else {
+        format!(" The load average stayed under {peak_load:.1}.")
+    };
+    let mut out = format!(
+        "Measured {} at commit `{commit}`{dirty} on {cpu}, {cores} cores{memory}, with \
+         `cargo bench --bench table -- --write`.{loaded}\n\n",
+        started.format("%Y-%m-%d %H:%M UTC"),
+    );
+    out.push_str(
+        "| case | runs | wall (median) | CPU, user + system | peak RSS | written | largest mail | `dd conv=fsync` of as many bytes | wall / dd |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    for r in rows {
+        out.push_str(r);
+        out.push('\n');
+    }
+    out
 }
 
-/// Runs a command under `/usr/bin/time -v`: its wall time in seconds and its peak RSS in KiB.
-fn time_v(cmd: &[&str]) -> (f64, u64) {
+/// Runs the release `pbem` with `args` under `/usr/bin/time -v`: wall seconds, CPU seconds (user
+/// and system), peak RSS in KiB.
+fn time_v(args: &[&str]) -> (f64, f64, u64) {
     let out = Command::new("/usr/bin/time")
         .arg("-v")
-        .args(cmd)
+        .arg(env!("CARGO_BIN_EXE_pbem"))
+        .arg("--quiet")
+        .args(args)
         .output()
         .expect("/usr/bin/time runs (apt-get install time)");
-    assert!(
-        out.status.success(),
-        "{cmd:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let report = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "pbem {args:?} failed: {report}");
     let field = |name: &str| -> &str {
         report
             .lines()
@@ -338,102 +308,106 @@ fn time_v(cmd: &[&str]) -> (f64, u64) {
             .unwrap_or_else(|| panic!("no '{name}' in {report}"))
             .trim()
     };
-    let rss = field("Maximum resident set size (kbytes):")
-        .parse()
-        .expect("a number of KiB");
+    let number = |name: &str| field(name).parse::<f64>().unwrap_or(0.0);
     // "h:mm:ss" or "m:ss.ss".
     let wall = field("Elapsed (wall clock) time (h:mm:ss or m:ss):")
         .split(':')
         .fold(0.0, |acc, part| {
             acc * 60.0 + part.parse::<f64>().unwrap_or(0.0)
         });
-    (wall, rss)
+    let cpu = number("User time (seconds):") + number("System time (seconds):");
+    let rss = field("Maximum resident set size (kbytes):")
+        .parse()
+        .expect("a number of KiB");
+    (wall, cpu, rss)
 }
 
-/// The work this program does when it is measured as a process: `--child floor <dir>`; and
-/// `--child adjudicate <dir>`, which times the adjudication alone; `--child generate <units> <dir>
-/// [<messages>]`, which writes the synthetic game of that size (and `<dir>.mbox`, its mailbox).
-fn child(args: &[String]) {
-    match args {
-        [what, dir] if what == "floor" => {
-            let dir = Path::new(dir);
-            let outs = outputs(dir);
-            resolve_floor(dir, &outs);
-        }
-        [what, dir] if what == "adjudicate" => {
-            let t = Instant::now();
-            let n = adjudicate(Path::new(dir));
-            eprintln!("{n} events in {:.3} s", t.elapsed().as_secs_f64());
-        }
-        [what, units, dir, rest @ ..] if what == "generate" => {
-            let units: usize = units.parse().expect("a number of units");
-            let mut spec = spec(units);
-            spec.messages = rest
-                .first()
-                .map_or(0, |m| m.parse().expect("a number of messages"));
-            let files = pbem::synth::write_game(&spec, Path::new(dir)).expect("written");
-            if spec.messages > 0 {
-                std::fs::write(format!("{dir}.mbox"), pbem::synth::mbox(&spec, &files))
-                    .expect("the mailbox is written");
+/// The floor: `dd` writing `bytes` zeros in blocks of a MiB to a file in `scratch`, synced
+/// (`conv=fsync`); its wall time.
+fn dd_fsync(scratch: &Path, bytes: u64) -> f64 {
+    let path = scratch.join("dd.floor");
+    let mib = bytes.div_ceil(1 << 20).max(1);
+    let t = Instant::now();
+    let status = Command::new("dd")
+        .arg("if=/dev/zero")
+        .arg(format!("of={}", path.display()))
+        .args([
+            "bs=1M",
+            &format!("count={mib}"),
+            "conv=fsync",
+            "status=none",
+        ])
+        .status()
+        .expect("dd runs");
+    let secs = t.elapsed().as_secs_f64();
+    assert!(status.success(), "dd failed");
+    let _ = std::fs::remove_file(&path);
+    secs
+}
+
+/// Every file under `dir`: its size and time of change.
+fn tree(dir: &Path) -> BTreeMap<PathBuf, (u64, SystemTime)> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("a folder").flatten() {
+            let meta = e.metadata().expect("its metadata");
+            if meta.is_dir() {
+                stack.push(e.path());
+            } else {
+                let changed = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
+                out.insert(e.path(), (meta.len(), changed));
             }
-            eprintln!("{:?}", files.summary);
         }
-        _ => panic!(
-            "usage: table --child floor <game folder> | --child adjudicate <game folder> \
-             | --child generate <units> <folder> [<messages>]"
-        ),
     }
-}
-
-fn render_table(rows: &[Row], notes: &[String]) -> String {
-    let mut out = String::from(
-        "| work | size | median | floor | ratio to floor | growth for 10x | process wall (floor) | peak RSS (floor) |\n\
-         |---|---|---:|---:|---:|---:|---:|---:|\n",
-    );
-    for r in rows {
-        let growth = r
-            .smaller
-            .map_or("".to_string(), |s| format!("{:.1}x", r.median / s));
-        let (wall, rss) = match r.process {
-            Some((w, p, fw, fp)) => (
-                format!("{} ({})", secs(w), secs(fw)),
-                format!("{} ({})", mib(p), mib(fp)),
-            ),
-            None => (String::new(), String::new()),
-        };
-        out.push_str(&format!(
-            "| {} | {} | {} | {} | {:.2} | {growth} | {wall} | {rss} |\n",
-            r.work,
-            r.size,
-            secs(r.median),
-            secs(r.floor),
-            r.median / r.floor,
-        ));
-    }
-    out.push('\n');
-    for n in notes {
-        out.push_str(&format!("- {n}\n"));
-    }
-    out.push_str(&format!(
-        "- measured on {} with {} cores\n",
-        std::env::consts::ARCH,
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    ));
     out
 }
 
-fn secs(s: f64) -> String {
+/// The files of `after` new or changed since `before`, with their sizes.
+fn written(
+    before: &BTreeMap<PathBuf, (u64, SystemTime)>,
+    after: &BTreeMap<PathBuf, (u64, SystemTime)>,
+) -> Vec<(PathBuf, u64)> {
+    after
+        .iter()
+        .filter(|(p, m)| before.get(*p) != Some(m))
+        .map(|(p, (len, _))| (p.clone(), *len))
+        .collect()
+}
+
+/// Copies the folder `from` to `to`, as `cp -a`.
+fn copy_dir(from: &Path, to: &Path) {
+    let status = Command::new("cp")
+        .arg("-a")
+        .arg(from)
+        .arg(to)
+        .status()
+        .expect("cp runs");
+    assert!(status.success(), "cp -a failed");
+}
+
+/// The load average of the last minute.
+fn load_average() -> f64 {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|t| t.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0.0)
+}
+
+fn secs_text(s: f64) -> String {
     if s >= 1.0 {
         format!("{s:.2} s")
-    } else if s >= 1e-3 {
-        format!("{:.1} ms", s * 1e3)
     } else {
-        format!("{:.0} µs", s * 1e6)
+        format!("{:.1} ms", s * 1e3)
     }
 }
 
-fn mib(kib: u64) -> String {
-    format!("{:.0} MiB", kib as f64 / 1024.0)
+fn size_text(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1 << 30 => format!("{:.2} GiB", b as f64 / (1u64 << 30) as f64),
+        b if b >= 1 << 20 => format!("{:.1} MiB", b as f64 / (1u64 << 20) as f64),
+        b => format!("{:.0} KiB", b as f64 / 1024.0),
+    }
 }
 
 fn thousands(n: usize) -> String {

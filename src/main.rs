@@ -27,7 +27,7 @@ const KEEP_FREED_MS: std::ffi::c_long = 500;
 /// 10 ms: a turn of 1,000 powers frees each power's report before making the next one, and the
 /// system zeroed every page again (1.2 million page faults at 100,000 units, 130,000 now). Kept for
 /// ever (-1), each thread's freed memory stayed its own: a turn of 24 powers that each see 13,000
-/// units peaked at 1,240 MiB on two threads, and 875 MiB with half a second (BENCHMARKS.md).
+/// units peaked at 1,240 MiB on two threads, and 875 MiB with half a second (issue 18).
 fn keep_freed_memory() {
     // SAFETY: mi_option_set only stores the value, a delay in milliseconds for this option.
     unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, KEEP_FREED_MS) }

@@ -499,3 +499,110 @@ fn a_submission_after_the_close_is_answered_the_turn_is_closed() {
     assert!(!ack.contains("These orders now stand"), "{ack}");
     assert_eq!(fs::read(game.join("turns/1/close.toml")).unwrap(), close);
 }
+
+/// After a rekey or a rollback, a player whose orders still stand gets their receipt under the new
+/// commitment (issue 31): his acknowledgement names the old commitment, so `verify --ack` on it says
+/// the secret changed after it was announced; the renewed receipt anchors the report resolved under
+/// the new one, with the orders and entropy that stood.
+#[test]
+fn a_rekey_or_a_rollback_renews_the_receipt_of_the_orders_that_stand() {
+    for act in ["rekey", "rollback"] {
+        let (t, game) = game();
+        set_dice(&game, "\n[dice]\nscheme = \"pbem-dice/v2\"\n");
+        let sent = write(
+            t.path(),
+            "sent.eml",
+            eml(
+                "france@example.org",
+                "Sat, 5 Dec 2026 18:00:00 +0100",
+                "fr-1@example.org",
+                &format!("{}entropy my own\n", header("france", FRANCE_PW, 1)),
+            ),
+        );
+        pbem()
+            .arg("ingest")
+            .arg(&game)
+            .arg(&sent)
+            .assert()
+            .success();
+        let first_acks = support::acks(&game);
+        if act == "rekey" {
+            pbem()
+                .args(["rekey", "--reason", "the secret leaked"])
+                .arg(&game)
+                .assert()
+                .success();
+        } else {
+            pbem().arg("resolve").arg(&game).assert().success();
+            pbem()
+                .args(["rollback", "--to-turn", "1", "--reason", "a wrong table"])
+                .arg(&game)
+                .assert()
+                .success();
+        }
+        pbem()
+            .arg("resolve")
+            .arg(&game)
+            .arg("--early")
+            .assert()
+            .success();
+        let acks = support::acks(&game);
+        let renewed: Vec<&(String, String)> = acks
+            .iter()
+            .filter(|a| !first_acks.contains(a) && a.0.contains("-ack-france-"))
+            .collect();
+        assert_eq!(
+            renewed.len(),
+            1,
+            "{act}: {:?}",
+            acks.iter().map(|a| &a.0).collect::<Vec<_>>()
+        );
+        assert!(
+            renewed[0]
+                .1
+                .contains("still stand under a new dice commitment"),
+            "{}",
+            renewed[0].1
+        );
+        let old = first_acks
+            .iter()
+            .find(|(n, _)| n.contains("-ack-france-"))
+            .unwrap();
+        let verify_with = |name: &str, ack: &str| {
+            pbem()
+                .arg("verify")
+                .arg(mail(&game, "t0001-report-france.eml"))
+                .arg("--ack")
+                .arg(write(t.path(), name, ack))
+                .assert()
+        };
+        verify_with("old.eml", &old.1)
+            .code(4)
+            .stdout(predicate::str::contains(
+                "the dice secret was changed after it was announced",
+            ));
+        verify_with("renewed.eml", &renewed[0].1)
+            .success()
+            .stdout(predicate::str::contains(
+                "ok: the commitment is the one the acknowledgement",
+            ))
+            .stdout(predicate::str::contains(
+                "ok: the orders that stood for france are the ones you give",
+            ))
+            .stdout(predicate::str::contains(
+                "ok: the entropy listed for france is the one of your orders",
+            ));
+    }
+}
+
+/// The announcement names the dice scheme fixed with the commitment (issue 31).
+#[test]
+fn the_announcement_names_the_scheme_fixed_with_the_commitment() {
+    let (_t, game) = closed_demo();
+    pbem().arg("resolve").arg(&game).assert().success();
+    let text = fs::read_to_string(mail(&game, "t0002-announcement-france.eml")).unwrap();
+    assert!(
+        text.contains("are drawn under pbem-dice/v2 without a beacon, fixed with this commitment"),
+        "{text}"
+    );
+}

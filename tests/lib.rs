@@ -30,6 +30,7 @@ mod mail_imap;
 mod mail_ingest;
 mod mail_robustness;
 mod mail_security;
+mod mail_size;
 mod mail_smtp;
 mod mail_smtp_tls;
 mod mail_store;

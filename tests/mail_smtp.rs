@@ -835,7 +835,13 @@ fn the_reports_of_a_turn_without_its_record_are_not_sent() {
         .unwrap();
     let said =
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    assert!(said.contains("t0001-report-france.eml: not sent"), "{said}");
+    // A report's mail is kept without its bodies (`outbox::PARTS_FORMAT`): edited, it no longer
+    // reads; either way it is not sent.
+    assert!(
+        said.contains("t0001-report-france.eml: not sent")
+            || said.contains("t0001-report-france.eml: cannot be read"),
+        "{said}"
+    );
     for ((file, rcpt), bytes) in &expected {
         let sent = fs::read(folder.join(rcpt).join(file))
             .ok()

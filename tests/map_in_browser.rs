@@ -6,6 +6,7 @@
 //! `apt-get install chromium`), unless PBEM_SKIP_BROWSER_TESTS is set, which it says loudly.
 
 use crate::support;
+use crate::support::read_outbox;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -125,7 +126,7 @@ fn the_report_mail_shows_its_png_map_in_a_browser_at_phone_width() {
         return;
     };
     let (_t, game) = support::demo();
-    let eml = fs::read(game.join("mail/outbox/t0001-report-france.eml")).unwrap();
+    let eml = read_outbox(game.join("mail/outbox/t0001-report-france.eml"));
     let message = MessageParser::default().parse(&eml).unwrap();
     let html = message.body_html(0).unwrap().into_owned();
     assert!(

@@ -32,9 +32,21 @@ fn maps(name: &str) -> Maps {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join(name);
     pbem::bundled::write_scenario(name, &dir).unwrap();
-    let game = Game::load(&dir).unwrap();
-    let before = game.load_state(1).unwrap();
     pbem::bundled::write_sample_orders(name, &dir, 1).unwrap();
+    reports(&dir, name)
+        .into_iter()
+        .map(|(p, r)| {
+            let svg = r.attachments.iter().find(|f| f.extension == "svg").unwrap();
+            (p, svg.content.clone(), r.phone_map)
+        })
+        .collect()
+}
+
+/// Every power's report of the first turn of the game in `dir` (named `name`), resolved with the
+/// orders of `orders/1/`.
+fn reports(dir: &std::path::Path, name: &str) -> Vec<(String, report::Rendered)> {
+    let game = Game::load(dir).unwrap();
+    let before = game.load_state(1).unwrap();
     let mut orders = Vec::new();
     if let Ok(entries) = fs::read_dir(dir.join("orders/1")) {
         let mut files: Vec<_> = entries.flatten().map(|e| e.path()).collect();
@@ -81,8 +93,7 @@ fn maps(name: &str) -> Maps {
                 },
             )
             .unwrap();
-            let svg = r.attachments.iter().find(|f| f.extension == "svg").unwrap();
-            (p.to_string(), svg.content.clone(), r.phone_map)
+            (p.to_string(), r)
         })
         .collect()
 }
@@ -420,4 +431,67 @@ fn the_phone_map_draws_every_unit_and_battle_of_its_power() {
         beyond > 0,
         "no unit beyond a phone map's frame: the test checks nothing"
     );
+}
+
+/// Issue 39: a power with its units and battles all over a large map (4 powers of 1,000 units, in
+/// hundreds of battles) gets the phone map as an overview (`report::overview`): boxes that sum
+/// their areas, each box's own units and battles, and every own unit and every battle it saw is
+/// counted in one box (the sums are its report's), in a picture of bounded size.
+#[test]
+fn the_phone_map_of_units_all_over_a_large_map_is_an_overview_that_sums_every_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("synth");
+    pbem::synth::write_game(&pbem::synth::Spec::per_power(4, 1000), &dir).unwrap();
+    let attr = |cell: &str, name: &str| -> u64 {
+        let at = cell.find(&format!(" data-{name}=\"")).unwrap() + name.len() + 8;
+        cell[at..].split('"').next().unwrap().parse().unwrap()
+    };
+    for (power, r) in reports(&dir, "synth") {
+        let phone = &r.phone_map;
+        assert!(phone.contains(r#"<g class="overview">"#), "{power}");
+        let json = r
+            .attachments
+            .iter()
+            .find(|f| f.extension == "json")
+            .unwrap();
+        let json: serde_json::Value = serde_json::from_str(&json.content).unwrap();
+        let units = json["units"].as_array().unwrap();
+        // The power's own units: its leaders, or the others.
+        let own = |leaders: bool| {
+            units
+                .iter()
+                .filter(|u| u["owner"] == power.as_str())
+                .filter(move |u| (u["kind"] == "leader") == leaders)
+        };
+        let corps: Vec<_> = own(false).collect();
+        let factors: u64 = corps.iter().map(|u| u["strength"].as_u64().unwrap()).sum();
+        let battles = json["sees"]["combats"].as_array().unwrap().len() as u64;
+        assert!(
+            battles > 100 && corps.len() > 100,
+            "{power}: the test checks little"
+        );
+        let cells: Vec<&str> = phone.split(r#"<g class="cell""#).skip(1).collect();
+        let sum = |name: &str| cells.iter().map(|c| attr(c, name)).sum::<u64>();
+        assert_eq!(sum("corps"), corps.len() as u64, "{power}");
+        assert_eq!(sum("factors"), factors, "{power}");
+        assert_eq!(sum("leaders"), own(true).count() as u64, "{power}");
+        assert_eq!(sum("battles"), battles, "{power}");
+        let areas = json["sees"]["areas"].as_array().unwrap().len() as u64;
+        assert!(
+            sum("areas") >= areas,
+            "{power}: every area it sees is in a box"
+        );
+        // The whole picture: at most 4 rows of 7 boxes and a legend of at most 24 battles.
+        let (w, h) = pbem::report::png::size_of_svg(phone).unwrap();
+        assert!(
+            u64::from(w) * u64::from(h) <= 4_000_000,
+            "{power}: {w} x {h}"
+        );
+        assert!(attr_height(phone) <= 2_500, "{power}");
+    }
+}
+
+/// The height of an SVG pbem wrote (its first line).
+fn attr_height(svg: &str) -> i64 {
+    attr(svg.lines().next().unwrap(), "height").unwrap()
 }

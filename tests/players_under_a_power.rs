@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use predicates::prelude::*;
 
 use crate::support;
+use crate::support::read_outbox_string;
 use support::{game, pbem, tree};
 
 const NAPOLEON_PW: &str = "austerlitz-sun";
@@ -203,8 +204,7 @@ fn gitm_6_each_player_authenticates_and_the_commanders_order_wins_over_the_deput
     let header = value["dice"]["text"].as_str().unwrap();
     assert!(header.contains("\nentropy france.berthier: "), "{header}");
     // Mailed to his own address, and to nobody else.
-    let mail =
-        fs::read_to_string(game.join("mail/outbox/t0001-report-france-berthier.eml")).unwrap();
+    let mail = read_outbox_string(game.join("mail/outbox/t0001-report-france-berthier.eml"));
     assert!(
         mail.contains("X-Pbem-To: power france turn 1 only"),
         "{mail}"
@@ -302,8 +302,7 @@ fn by_mail_each_player_sends_from_his_own_address_and_status_and_remind_go_per_p
 
     // The commander, who sent nothing, is reminded alone.
     pbem().arg("remind").arg(&game).assert().success();
-    let reminder =
-        fs::read_to_string(game.join("mail/outbox/t0001-reminder-france-napoleon.eml")).unwrap();
+    let reminder = read_outbox_string(game.join("mail/outbox/t0001-reminder-france-napoleon.eml"));
     assert!(reminder.contains("napoleon@example.org"), "{reminder}");
     assert!(!reminder.contains("berthier@example.org"), "{reminder}");
     assert!(!game
@@ -347,11 +346,9 @@ fn reassignments_and_password_changes_take_effect_from_their_turn() {
     fs::remove_file(&t1).unwrap();
     pbem().arg("resolve").arg(&game).assert().success();
     // His turn-1 report went to his address of turn 1; turn 2's announcement to his new one.
-    let report =
-        fs::read_to_string(game.join("mail/outbox/t0001-report-france-berthier.eml")).unwrap();
+    let report = read_outbox_string(game.join("mail/outbox/t0001-report-france-berthier.eml"));
     assert!(report.contains("berthier@example.org"), "{report}");
-    let announced =
-        fs::read_to_string(game.join("mail/outbox/t0002-announcement-france.eml")).unwrap();
+    let announced = read_outbox_string(game.join("mail/outbox/t0002-announcement-france.eml"));
     assert!(announced.contains("berthier@elba.example"), "{announced}");
     assert!(!announced.contains("berthier@example.org"), "{announced}");
     // Turn 2: the old password is refused, the new one stands, and FR-I is his.
@@ -404,7 +401,7 @@ fn without_reports_per_player_the_power_gets_one_report_as_the_ruleset_says() {
         report.contains("power france\nplayer <your player id>\n"),
         "{report}"
     );
-    let mail = fs::read_to_string(game.join("mail/outbox/t0001-report-france.eml")).unwrap();
+    let mail = read_outbox_string(game.join("mail/outbox/t0001-report-france.eml"));
     assert!(
         mail.contains("X-Pbem-To: power france turn 1\r\n"),
         "{mail}"

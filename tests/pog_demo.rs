@@ -3,6 +3,7 @@
 //! names the side not due, and the reports of the first action are kept as snapshots.
 
 use crate::support;
+use crate::support::read_outbox_string;
 
 use std::fs;
 
@@ -81,11 +82,9 @@ fn pog_status_names_the_side_not_due() {
         .collect();
     assert_eq!(reminders, ["t0002-reminder-allies.eml"]);
     // The announcement of turn 2 tells central the turn is not its to play.
-    let central =
-        fs::read_to_string(game.join("mail/outbox/t0002-announcement-central.eml")).unwrap();
+    let central = read_outbox_string(game.join("mail/outbox/t0002-announcement-central.eml"));
     assert!(central.contains("is the other side's to play"), "{central}");
-    let allies =
-        fs::read_to_string(game.join("mail/outbox/t0002-announcement-allies.eml")).unwrap();
+    let allies = read_outbox_string(game.join("mail/outbox/t0002-announcement-allies.eml"));
     assert!(
         allies.contains("orders for Allied Powers are due"),
         "{allies}"

@@ -85,7 +85,7 @@ fn send_takes_from_to_and_date_from_game_toml_as_it_is_when_it_sends() {
     // The referee's summary goes to the referee's address of now.
     assert!(folder.join("ref@new.example/t0001-summary.eml").is_file());
     // What the report says is what the outbox holds, and audit still passes.
-    let made = fs::read(game.join("mail/outbox/t0001-report-france.eml")).unwrap();
+    let made = read_outbox(game.join("mail/outbox/t0001-report-france.eml"));
     assert_eq!(
         pbem::mail::envelope::content(sent.as_bytes()),
         pbem::mail::envelope::content(&made)
@@ -788,5 +788,11 @@ fn rollback_archives_the_batch_of_answers_of_an_undone_turn_and_keeps_the_others
         .join(&turn_2[0])
         .is_file());
     assert_eq!(batches(), turn_1);
-    assert_eq!(acks(&game), answers_1);
+    // Turn 1's answers stay; the rollback adds the receipt of the orders that still stand under the
+    // new commitment (issue 31).
+    let (renewed, kept): (Vec<_>, Vec<_>) = acks(&game)
+        .into_iter()
+        .partition(|(n, _)| n.contains("-reopened-"));
+    assert_eq!(kept, answers_1);
+    assert_eq!(renewed.len(), 1, "{renewed:?}");
 }

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use predicates::prelude::*;
 
 use crate::support;
+use crate::support::{read_outbox, read_outbox_string};
 use support::{demo, pbem, unresolved_demo};
 
 const POWERS: [&str; 4] = ["france", "austria", "russia", "britain"];
@@ -45,8 +46,7 @@ fn demo_writes_text_html_json_and_svg_for_every_power_and_mails_them() {
             let text = report(&game, p, ext);
             assert!(text.len() > 500, "{p}.{ext} is nearly empty");
         }
-        let mail =
-            fs::read_to_string(game.join(format!("mail/outbox/t0001-report-{p}.eml"))).unwrap();
+        let mail = read_outbox_string(game.join(format!("mail/outbox/t0001-report-{p}.eml")));
         for part in [
             "text/plain",
             "text/html",
@@ -376,7 +376,7 @@ fn the_referee_summary_names_missing_powers_and_what_the_defaults_did() {
     ));
     assert!(summary.contains(&format!("EVERY COMBAT ({})", combats(&game, None).len())));
     assert!(summary.contains("roll combat/area=Ulm/round=1"));
-    let mail = fs::read_to_string(game.join("mail/outbox/t0001-summary.eml")).unwrap();
+    let mail = read_outbox_string(game.join("mail/outbox/t0001-summary.eml"));
     assert!(
         mail.contains("To: \"pbem referee\" <referee@ulm-1805.invalid>"),
         "{mail}"
@@ -616,7 +616,7 @@ fn a_summary_template_looping_over_decisions_and_combats_writes_the_bundled_summ
 
 /// The HTML of a report's mail, decoded.
 fn mail_html(game: &Path, power: &str) -> String {
-    let eml = fs::read(game.join(format!("mail/outbox/t0001-report-{power}.eml"))).unwrap();
+    let eml = read_outbox(game.join(format!("mail/outbox/t0001-report-{power}.eml")));
     let m = pbem::mail::parse::parse(&eml).expect("a message");
     m.parts
         .iter()

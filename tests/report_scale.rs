@@ -118,7 +118,7 @@ fn a_game_with_map_png_off_mails_the_svg_alone() {
     fs::remove_dir_all(game.join("mail/outbox")).unwrap();
     pbem().arg("resolve").arg(&game).assert().success();
     assert!(!game.join("turns/1/reports/france.png").exists());
-    let eml = fs::read(game.join("mail/outbox/t0001-report-france.eml")).unwrap();
+    let eml = read_outbox(game.join("mail/outbox/t0001-report-france.eml"));
     let msg = MessageParser::default().parse(&eml).unwrap();
     let html = msg.body_html(0).unwrap();
     assert!(!html.contains("cid:"), "{html}");
@@ -138,7 +138,7 @@ fn the_report_mail_carries_the_svg_once_and_shows_the_png_inline() {
     use mail_parser::{MessageParser, MimeHeaders};
     let (_t, game) = demo();
     for power in ["france", "austria"] {
-        let eml = fs::read(game.join(format!("mail/outbox/t0001-report-{power}.eml"))).unwrap();
+        let eml = read_outbox(game.join(format!("mail/outbox/t0001-report-{power}.eml")));
         let msg = MessageParser::default().parse(&eml).unwrap();
         let html = msg.body_html(0).unwrap();
         assert!(
@@ -168,5 +168,70 @@ fn the_report_mail_carries_the_svg_once_and_shows_the_png_inline() {
         assert_eq!(maps.len(), 1, "{power}");
         assert_eq!(maps[0].contents(), svg.as_bytes());
         assert_eq!(report(&game, power, "html").matches("<svg").count(), 1);
+    }
+}
+
+/// The RGB pixels of a PNG, row after row: (width, height, 3 bytes a pixel).
+fn pixels(png: &[u8]) -> (usize, usize, Vec<u8>) {
+    let mut decoder = png::Decoder::new(png);
+    decoder.set_transformations(png::Transformations::EXPAND);
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!(info.color_type, png::ColorType::Rgb);
+    buf.truncate(info.buffer_size());
+    (info.width as usize, info.height as usize, buf)
+}
+
+/// Issue 39: a power of a thousand units in a hundred battles (4 powers of 1,000 units) once had a
+/// phone map 800 x 12,000 pixels high, its legend listing every battle. Its PNG now holds at most
+/// `png::MAX_PIXELS`, 800 wide, and on its map (above the legend) the power's own units (chips of
+/// its colour) and its battles (their red mark) are drawn: it is the overview, every unit and
+/// battle summed in its part of the map (`map_phone`'s test checks the sums).
+#[test]
+fn the_phone_maps_png_of_a_large_game_stays_within_four_million_pixels_and_shows_its_units_and_battles(
+) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("synth");
+    pbem::synth::write_game(&pbem::synth::Spec::per_power(4, 1000), &dir).unwrap();
+    pbem().arg("resolve").arg(&dir).assert().success();
+    for power in ["p00", "p01", "p02", "p03"] {
+        let json: Value = serde_json::from_str(&report(&dir, power, "json")).unwrap();
+        let battles = json["sees"]["combats"].as_array().unwrap().len();
+        // Listed one by one, its battles alone would be over 4 million pixels: the test can fail.
+        assert!(battles > 100, "{power}: {battles} battles");
+        let png = fs::read(dir.join(format!("turns/1/reports/{power}.png"))).unwrap();
+        let (w, h) = pbem::report::png::size(&png).unwrap();
+        assert_eq!(w, pbem::report::png::MAX_WIDTH, "{power}");
+        assert!(
+            u64::from(w) * u64::from(h) <= pbem::report::png::MAX_PIXELS,
+            "{power}: {w} x {h}"
+        );
+        let (w, _, rgb) = pixels(&png);
+        let game = load(&dir);
+        let rank = game
+            .config
+            .powers
+            .iter()
+            .position(|p| p.id == power)
+            .unwrap();
+        let colour = pbem::report::svg::colour_of(&game, rank).unwrap();
+        let own = hex::decode(&colour[1..]).unwrap();
+        // The map band: below the title (52 pixels of the SVG, drawn at twice the size), above the
+        // legend, whose box (#fafafa) begins at the left with the heading "Powers" and its colours.
+        let at = |x: usize, y: usize| &rgb[(y * w + x) * 3..(y * w + x) * 3 + 3];
+        let legend = (104..rgb.len() / 3 / w)
+            .find(|&y| at(30, y) == [0xfa, 0xfa, 0xfa])
+            .unwrap();
+        let band = &rgb[104 * w * 3..legend * w * 3];
+        let count = |c: &[u8]| band.chunks(3).filter(|p| *p == c).count();
+        assert!(
+            count(&own) > 100,
+            "{power}: no chip of its colour on the map"
+        );
+        assert!(
+            count(&[0xb7, 0x1c, 0x1c]) > 100,
+            "{power}: no battle mark on the map"
+        );
     }
 }

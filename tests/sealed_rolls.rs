@@ -13,7 +13,7 @@ use pbem::engine::event::Event;
 use pbem::game::state::State;
 use pbem::game::Game;
 use pbem::rules::{PowerOrders, Resolution, Ruleset};
-use support::pbem;
+use support::{pbem, read_outbox};
 
 const LABEL: &str = "detect/patrol=ulm";
 const TEXT: &str = "a patrol reports riders near Ulm";
@@ -136,7 +136,7 @@ fn a_sealed_roll_is_in_the_log_and_the_record_and_no_report_shows_it() {
     assert!(files.len() > 3 * POWERS.len(), "{files:?}");
     for f in &files {
         // The PNG map is bytes: read what text it could hold.
-        let text = String::from_utf8_lossy(&fs::read(f).unwrap()).into_owned();
+        let text = String::from_utf8_lossy(&read_outbox(f)).into_owned();
         assert!(
             !text.contains("detect/"),
             "{} shows the sealed roll",

@@ -73,7 +73,7 @@ fn the_untouched_report_mail_verifies_in_every_transfer_encoding() {
     let (t, game) = demo();
     // As pbem sent it (quoted-printable, CRLF), and as clients save it: LF line ends, an mbox From
     // line.
-    let sent = fs::read_to_string(game.join("mail/outbox/t0001-report-france.eml")).unwrap();
+    let sent = read_outbox_string(game.join("mail/outbox/t0001-report-france.eml"));
     let mut mails = vec![
         ("sent.eml", sent.clone()),
         ("lf.eml", sent.replace("\r\n", "\n")),

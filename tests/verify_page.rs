@@ -1,16 +1,18 @@
 //! `verify.html` (issue 36): `pbem verify` as one offline page, checked in a real browser. Headless
 //! Chromium opens the page served from a localhost server that logs every request, with
-//! `?eml=<report mail>`; the verdict it writes in `#verdict` is read from the DOM. For each ruleset
-//! an untouched report mail is OK and one with a die changed is FAIL; on a small corpus of tamperings
-//! the page and `pbem verify` give the same verdict; the page asks for nothing but itself and the
-//! mail named, and names no other origin.
+//! `?list=<file>`: each line of the file a query (`eml=<report>&commitment=...&ack=...`) whose
+//! verdict the page writes in `#case-N`, read from the DOM, so that a whole corpus takes one launch.
+//! For each ruleset an untouched report mail is OK and one with a die changed is FAIL; on a corpus of
+//! tamperings (every tampering of the dice issue in every ruleset, sealed lists, closing mails,
+//! acknowledgements, a forged beacon signature) the page and `pbem verify` give the same verdict and
+//! reason; the page asks for nothing but itself and the files named, and names no other origin.
 //!
 //! Chromium is required: the test fails when it is missing, unless PBEM_SKIP_BROWSER_TESTS is set
 //! (`map_in_browser::chromium`).
 
 use crate::map_in_browser::chromium;
 use crate::rulesets::{resolved, Scenario, SCENARIOS};
-use crate::support::pbem;
+use crate::support::{pbem, read_outbox_string};
 
 use std::fs;
 use std::io::{BufRead, BufReader, Write};
@@ -18,6 +20,9 @@ use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Arc, Mutex};
+
+/// Files put beside the page: (name, bytes).
+type Files = Vec<(String, Vec<u8>)>;
 
 /// A folder served on 127.0.0.1 (GET only, one request a connection) with the page in it; every
 /// request's target is logged.
@@ -88,14 +93,13 @@ impl Server {
         fs::write(self.dir.path().join(name), bytes).unwrap();
     }
 
-    /// The page's verdict (the text of `#verdict`) and self-test line on `query`, and the requests
-    /// the browser made for it.
-    fn open(&self, browser: &Path, query: &str) -> (String, String, Vec<String>) {
+    /// The page's DOM after it ran on `query`, and the requests the browser made for it.
+    fn open_dom(&self, browser: &Path, query: &str) -> (String, Vec<String>) {
         self.log.lock().unwrap().clear();
         let profile = tempfile::tempdir().unwrap();
         let out = Command::new(browser)
             .args(crate::map_in_browser::HEADLESS)
-            .args(["--virtual-time-budget=20000", "--dump-dom"])
+            .args(["--virtual-time-budget=60000", "--dump-dom"])
             .arg(format!("--user-data-dir={}", profile.path().display()))
             .arg(format!(
                 "http://127.0.0.1:{}/verify.html?{query}",
@@ -104,44 +108,56 @@ impl Server {
             .output()
             .unwrap();
         let dom = String::from_utf8_lossy(&out.stdout).into_owned();
-        let text_of = |id: &str| -> String {
-            let Some(at) = dom.find(&format!("id=\"{id}\"")) else {
-                panic!(
-                    "no #{id} in the page: {}",
-                    String::from_utf8_lossy(&out.stderr)
-                )
-            };
-            let after = &dom[at..];
-            let start = after.find('>').unwrap() + 1;
-            let end = after.find("</").unwrap();
-            after[start..end].to_string()
-        };
-        let verdict = text_of("verdict");
-        let selftest = text_of("selftest");
+        assert!(
+            dom.contains("id=\"verdict\""),
+            "no page: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let requests = self.log.lock().unwrap().clone();
-        (verdict, selftest, requests)
+        (dom, requests)
     }
 
-    /// The page's verdict on `eml` (put beside it) with the commitment `anchor`, after checking that
-    /// its self-test passed and that it asked for nothing but itself and `eml`.
-    fn verdict(&self, browser: &Path, name: &str, eml: &[u8], anchor: &str) -> String {
-        self.put(name, eml);
-        let (verdict, selftest, requests) =
-            self.open(browser, &format!("eml={name}&commitment={anchor}"));
-        assert!(
-            selftest.starts_with("self-test passed"),
-            "the page's test vectors: {selftest}"
-        );
+    /// The page's verdicts on a list of cases, each a query and the files it names (put beside the
+    /// page), checked in one session (`?list=`), after checking that its self-test passed and that it
+    /// asked for nothing but itself, the list and the files named, each once.
+    fn run_list(&self, browser: &Path, cases: &[(String, Files)]) -> Vec<String> {
+        let mut list = String::new();
+        let mut expected = vec![
+            "/verify.html?list=cases.txt".to_string(),
+            "/cases.txt".into(),
+        ];
+        for (query, files) in cases {
+            for (n, bytes) in files {
+                self.put(n, bytes);
+                expected.push(format!("/{n}"));
+            }
+            list.push_str(query);
+            list.push('\n');
+        }
+        self.put("cases.txt", list.as_bytes());
+        let (dom, requests) = self.open_dom(browser, "list=cases.txt");
+        let selftest = text_of(&dom, "selftest");
+        assert!(selftest.starts_with("self-test passed"), "{selftest}");
         assert_eq!(
-            requests,
-            [
-                format!("/verify.html?eml={name}&commitment={anchor}"),
-                format!("/{name}")
-            ],
-            "the page asked for other things than itself and the mail"
+            requests, expected,
+            "the page asked for other things than itself, the list and the files named"
         );
-        verdict
+        (1..=cases.len())
+            .map(|i| text_of(&dom, &format!("case-{i}")))
+            .collect()
     }
+}
+
+/// The text of the element of id `id` in a dumped DOM (its text up to its first child or end, entities
+/// as the DOM writes them).
+fn text_of(dom: &str, id: &str) -> String {
+    let Some(at) = dom.find(&format!("id=\"{id}\"")) else {
+        panic!("no #{id} in the page")
+    };
+    let after = &dom[at..];
+    let start = after.find('>').unwrap() + 1;
+    let end = after.find("</").unwrap();
+    after[start..end].to_string()
 }
 
 /// The last turn's report mail of `s` that lists a roll in its 7bit text part, the turn's commitment,
@@ -162,7 +178,7 @@ fn report_and_tampered(s: &Scenario) -> (Vec<u8>, String, Vec<u8>) {
         .trim()
         .to_string();
     for path in mails {
-        let mail = fs::read_to_string(&path).unwrap();
+        let mail = read_outbox_string(&path);
         if let Some(tampered) = change_a_face(&mail) {
             return (mail.into_bytes(), commitment, tampered.into_bytes());
         }
@@ -200,16 +216,23 @@ fn the_page_says_ok_to_every_rulesets_untouched_report_and_fail_to_a_changed_die
         return;
     };
     let server = Server::start();
+    let mut cases = Vec::new();
     for s in SCENARIOS {
         let (mail, commitment, tampered) = report_and_tampered(s);
-        let ok = server.verdict(&browser, &format!("{}.eml", s.id), &mail, &commitment);
+        for (name, bytes) in [
+            (s.id.to_string(), mail),
+            (format!("{}-tampered", s.id), tampered),
+        ] {
+            cases.push((
+                format!("eml={name}.eml&commitment={commitment}"),
+                vec![(format!("{name}.eml"), bytes)],
+            ));
+        }
+    }
+    let verdicts = server.run_list(&browser, &cases);
+    for (i, s) in SCENARIOS.iter().enumerate() {
+        let (ok, bad) = (&verdicts[2 * i], &verdicts[2 * i + 1]);
         assert!(ok.starts_with("OK: "), "{}: {ok}", s.id);
-        let bad = server.verdict(
-            &browser,
-            &format!("{}-tampered.eml", s.id),
-            &tampered,
-            &commitment,
-        );
         assert!(bad.starts_with("FAIL: "), "{}: {bad}", s.id);
     }
 }
@@ -232,12 +255,112 @@ fn cli_verdict(eml: &[u8], anchor: &str) -> &'static str {
     }
 }
 
-#[test]
-fn the_page_and_pbem_verify_give_the_same_verdict_on_a_corpus_of_tamperings() {
-    let Some(browser) = chromium() else {
-        return;
-    };
-    let server = Server::start();
+/// One case of the differential corpus: the report's files, what else the player gives (each as
+/// `pbem verify`'s option and the page's parameter), and the verdict both must give.
+struct Case {
+    name: String,
+    /// The report's files: (name beside the page, bytes).
+    reports: Files,
+    /// `("commitment", hex)`, or `("ack" | "close" | "sealed", file name)` with the file in `files`.
+    given: Vec<(&'static str, String)>,
+    files: Files,
+    expected: &'static str,
+    /// Words the page's reasons must hold (one of them), as `pbem verify`'s do.
+    why: &'static [&'static str],
+}
+
+impl Case {
+    fn new(name: impl Into<String>, reports: Files, expected: &'static str) -> Case {
+        Case {
+            name: name.into(),
+            reports,
+            given: Vec::new(),
+            files: Vec::new(),
+            expected,
+            why: &[],
+        }
+    }
+
+    fn commitment(mut self, hex: &str) -> Case {
+        self.given.push(("commitment", hex.to_string()));
+        self
+    }
+
+    /// `what` ("ack", "close", "sealed") given as the file `name`.
+    fn with(mut self, what: &'static str, name: &str, bytes: impl Into<Vec<u8>>) -> Case {
+        self.given.push((what, name.to_string()));
+        self.files.push((name.to_string(), bytes.into()));
+        self
+    }
+
+    /// The page's query for the case.
+    fn query(&self) -> String {
+        let mut q: Vec<String> = self
+            .reports
+            .iter()
+            .map(|(n, _)| format!("eml={n}"))
+            .collect();
+        q.extend(self.given.iter().map(|(k, v)| format!("{k}={v}")));
+        q.join("&")
+    }
+
+    /// `pbem verify`'s verdict on the files as the server holds them: OK when it exits 0.
+    fn cli_verdict(&self, dir: &Path) -> String {
+        let mut cmd = pbem();
+        cmd.arg("verify");
+        for (n, _) in &self.reports {
+            cmd.arg(dir.join(n));
+        }
+        for (k, v) in &self.given {
+            cmd.arg(format!("--{k}"));
+            if *k == "commitment" {
+                cmd.arg(v);
+            } else {
+                cmd.arg(dir.join(v));
+            }
+        }
+        let out = cmd.output().unwrap();
+        let verdict = if out.status.success() { "OK" } else { "FAIL" };
+        format!(
+            "{verdict} ({}{})",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    }
+}
+
+/// The mail with the face of the first roll of its HTML part changed to the next face of the die
+/// (`roll ...: d6 -&gt; 4`).
+fn change_a_face_in_html(mail: &str) -> String {
+    let line = mail
+        .lines()
+        .find(|l| l.contains("roll ") && l.contains(" -&gt; "))
+        .expect("a roll in the HTML part");
+    let (dice, rest) = line.split_once(" -&gt; ").unwrap();
+    let sides: u32 = dice.rsplit_once('d').unwrap().1.parse().unwrap();
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    let other = digits.parse::<u32>().unwrap() % sides.max(2) + 1;
+    let changed = format!("{dice} -&gt; {other}{}", &rest[digits.len()..]);
+    mail.replacen(line, &changed, 1)
+}
+
+/// The text and JSON forms of a tampering report, as files named after the case.
+fn forms_of(name: &str, r: &crate::verify_tamper::Report) -> Files {
+    vec![
+        (format!("{name}.txt"), r.text.clone().into_bytes()),
+        (format!("{name}.json"), serde_json::to_vec(&r.json).unwrap()),
+    ]
+}
+
+/// The corpus: ulm-1805's report mail and its plain tamperings (a line end, a die, the header, a
+/// roll line, the anchor); every ruleset's report with each tampering of the dice issue (an invented
+/// label, a key the kind lacks, a place off the map, a roll line deleted or moved, a forged decision
+/// in the JSON and in the text); a GITM report with the sealed list published and one with a face
+/// changed; a pbem-dice/v2 report with the closing mail and the acknowledgement of the orders that
+/// stood, of orders that were replaced, and a closing list changed.
+fn corpus() -> (Vec<Case>, Vec<tempfile::TempDir>) {
+    let mut cases = Vec::new();
+    let mut keep = Vec::new();
     let s = SCENARIOS[0];
     let (mail, commitment, face_changed) = report_and_tampered(s);
     let text = String::from_utf8(mail.clone()).unwrap();
@@ -248,48 +371,249 @@ fn the_page_and_pbem_verify_give_the_same_verdict_on_a_corpus_of_tamperings() {
         .to_string();
     let seed_line = text.lines().find(|l| l.starts_with("seed: ")).unwrap();
     let other_seed = format!("seed: {}", "0".repeat(64));
-    let wrong_anchor = "ab".repeat(32);
-    let corpus: Vec<(&str, Vec<u8>, &str, &str)> = vec![
-        ("untouched", mail.clone(), commitment.as_str(), "OK"),
+    let eml = |name: &str, bytes: Vec<u8>| vec![(format!("{name}.eml"), bytes)];
+    for (name, bytes, anchor, expected) in [
+        ("untouched", mail.clone(), commitment.clone(), "OK"),
         (
             "crlf-to-lf",
             text.replace("\r\n", "\n").into_bytes(),
-            commitment.as_str(),
+            commitment.clone(),
             "OK",
         ),
-        ("face-changed", face_changed, commitment.as_str(), "FAIL"),
+        ("face-changed", face_changed, commitment.clone(), "FAIL"),
         (
             "header-edited",
             text.replacen(seed_line, &other_seed, 1).into_bytes(),
-            commitment.as_str(),
+            commitment.clone(),
             "FAIL",
         ),
         (
             "roll-line-deleted",
             text.replacen(&format!("{roll_line}\r\n"), "", 1)
                 .into_bytes(),
-            commitment.as_str(),
+            commitment.clone(),
             "FAIL",
         ),
-        (
-            "another-commitment",
-            mail.clone(),
-            wrong_anchor.as_str(),
-            "FAIL",
+        ("another-commitment", mail.clone(), "ab".repeat(32), "FAIL"),
+    ] {
+        cases.push(
+            Case::new(format!("mail-{name}"), eml(name, bytes), expected).commitment(&anchor),
+        );
+    }
+    // A die changed in the HTML form alone.
+    let mut case = Case::new(
+        "mail-html-face-changed",
+        eml(
+            "html-face-changed",
+            change_a_face_in_html(&text).into_bytes(),
         ),
-    ];
-    for (name, eml, anchor, expected) in corpus {
-        let cli = cli_verdict(&eml, anchor);
-        let page = server.verdict(&browser, &format!("{name}.eml"), &eml, anchor);
-        let page = page.split([':', ',']).next().unwrap().to_string();
-        assert_eq!(cli, expected, "{name}: pbem verify");
-        assert_eq!(page, expected, "{name}: the page");
+        "FAIL",
+    )
+    .commitment(&commitment);
+    case.why = &["the HTML report lists other rolls than the text report"];
+    cases.push(case);
+
+    // Every ruleset's tamperings of the dice issue, in the text and the JSON report.
+    for (game, turns, turn, power) in [
+        ("ulm-1805", 1, 1, "france"),
+        ("pog-1914", 1, 1, "allies"),
+        ("ngg-smolensk-1812", 2, 2, "french"),
+        ("wbts-peninsula-1862", 1, 1, "union"),
+        ("gitm-italy-1809", 2, 2, "austria"),
+    ] {
+        let (base, tampered) = crate::verify_tamper::tamperings(game, turns, turn, power);
+        let name = format!("{game}-untouched");
+        cases.push(Case::new(&name, forms_of(&name, &base), "OK"));
+        for t in tampered {
+            let name = format!("{game}-{}", t.name);
+            let mut case = Case::new(&name, forms_of(&name, &t.report), "FAIL");
+            case.why = t.why;
+            cases.push(case);
+        }
+    }
+
+    // GITM's sealed rolls, published by `pbem unseal`.
+    let (sealed_dir, sealed_game) = resolved_in_temp(SCENARIOS[4]);
+    pbem()
+        .args(["unseal", "--turn", "1", "--force"])
+        .arg(&sealed_game)
+        .assert()
+        .success();
+    let list = fs::read_to_string(sealed_game.join("unsealed/1.txt")).unwrap();
+    let report = first_report_mail(&sealed_game, 1);
+    let forged = change_a_face(&list).expect("a sealed roll in the list");
+    for (name, list, expected) in [
+        ("sealed", list.clone(), "OK"),
+        ("sealed-forged", forged, "FAIL"),
+    ] {
+        cases.push(
+            Case::new(
+                name,
+                eml(&format!("{name}-report"), report.clone()),
+                expected,
+            )
+            .with("sealed", &format!("{name}.txt"), list),
+        );
+    }
+    keep.push(sealed_dir);
+
+    // pbem-dice/v2: the closing mail and the acknowledgements of two submissions of France, the
+    // second standing.
+    let (v2_dir, v2) = v2_game_with_two_submissions();
+    let report = fs::read(v2.join("mail/outbox/t0001-report-france.eml")).unwrap();
+    let closing = fs::read_to_string(v2.join("mail/outbox/t0001-closing-france.eml")).unwrap();
+    let acks: Vec<String> = crate::support::acks(&v2)
+        .into_iter()
+        .filter(|(n, _)| n.contains("-ack-france-"))
+        .map(|(_, m)| m)
+        .collect();
+    let (stood, replaced): (Vec<&String>, Vec<&String>) = acks
+        .iter()
+        .partition(|m| m.contains("These orders now stand"));
+    let (stood, replaced) = (stood[0].clone(), replaced[0].clone());
+    let powers = closing
+        .lines()
+        .find(|l| l.contains("power france: orders "))
+        .unwrap();
+    let changed_closing = closing.replacen(powers, &powers.replacen("orders ", "orders 0", 1), 1);
+    for (name, ack, close, expected) in [
+        ("v2-ack-stood", stood.clone(), closing.clone(), "OK"),
+        ("v2-ack-replaced", replaced, closing.clone(), "FAIL"),
+        ("v2-closing-changed", stood, changed_closing, "FAIL"),
+    ] {
+        cases.push(
+            Case::new(
+                name,
+                eml(&format!("{name}-report"), report.clone()),
+                expected,
+            )
+            .with("ack", &format!("{name}-ack.eml"), ack)
+            .with("close", &format!("{name}-close.eml"), close),
+        );
+    }
+    keep.push(v2_dir);
+    (cases, keep)
+}
+
+/// `s`'s demo resolved in a new temporary folder of its own (the rulesets' shared one is not to be
+/// changed): (tempdir, game folder).
+fn resolved_in_temp(s: &Scenario) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    pbem()
+        .args([
+            "demo",
+            "--game",
+            s.id,
+            "--turns",
+            &s.turns.to_string(),
+            "--dir",
+        ])
+        .arg(dir.path().join("d"))
+        .assert()
+        .success();
+    let game = dir.path().join("d").join(s.id);
+    (dir, game)
+}
+
+/// The first report mail of turn `turn` in the outbox, by name.
+fn first_report_mail(game: &Path, turn: u32) -> Vec<u8> {
+    let mut mails: Vec<PathBuf> = fs::read_dir(game.join("mail/outbox"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with(&format!("t{turn:04}-report-"))
+        })
+        .collect();
+    mails.sort();
+    fs::read(&mails[0]).unwrap()
+}
+
+/// ulm-1805 under pbem-dice/v2, France's orders sent twice (each with its entropy line), resolved.
+fn v2_game_with_two_submissions() -> (tempfile::TempDir, PathBuf) {
+    use crate::support::{eml, game, header, set_dice, write, FRANCE_PW};
+    let (t, game) = game();
+    set_dice(&game, "\n[dice]\nscheme = \"pbem-dice/v2\"\n");
+    let sent = |name: &str, at: &str, id: &str, entropy: &str| {
+        write(
+            t.path(),
+            name,
+            eml(
+                "france@example.org",
+                at,
+                id,
+                &format!("{}entropy {entropy}\n", header("france", FRANCE_PW, 1)),
+            ),
+        )
+    };
+    let first = sent(
+        "first.eml",
+        "Sat, 5 Dec 2026 18:00:00 +0100",
+        "fr-1@example.org",
+        "first",
+    );
+    let last = sent(
+        "last.eml",
+        "Sat, 5 Dec 2026 19:00:00 +0100",
+        "fr-2@example.org",
+        "second",
+    );
+    pbem()
+        .arg("ingest")
+        .arg(&game)
+        .arg(&first)
+        .arg(&last)
+        .assert()
+        .success();
+    pbem().arg("resolve").arg(&game).assert().success();
+    (t, game)
+}
+
+#[test]
+fn the_page_and_pbem_verify_give_the_same_verdict_on_a_corpus_of_tamperings() {
+    let Some(browser) = chromium() else {
+        return;
+    };
+    let server = Server::start();
+    let (cases, _keep) = corpus();
+    let list: Vec<(String, Files)> = cases
+        .iter()
+        .map(|c| {
+            (
+                c.query(),
+                c.reports.iter().chain(&c.files).cloned().collect(),
+            )
+        })
+        .collect();
+    let verdicts = server.run_list(&browser, &list);
+    for (c, page) in cases.iter().zip(&verdicts) {
+        let cli = c.cli_verdict(server.dir.path());
+        assert!(
+            cli.starts_with(&format!("{} ", c.expected)),
+            "{}: pbem verify says {cli}",
+            c.name
+        );
+        assert!(
+            page.starts_with(c.expected) && page[c.expected.len()..].starts_with([':', ',']),
+            "{}: the page says {page}\npbem verify says {cli}",
+            c.name
+        );
+        assert!(
+            c.why.is_empty() || c.why.iter().any(|w| page.contains(w) && cli.contains(w)),
+            "{}: expected one of {:?} from both:\nthe page: {page}\npbem verify: {cli}",
+            c.name,
+            c.why
+        );
     }
 }
 
 #[test]
 fn the_page_names_no_other_origin_and_loads_nothing_from_one() {
-    let page = pbem::verify_page::verify_page();
+    // The vendored noble-curves' licence names its author's site, in a comment.
+    let page = pbem::verify_page::verify_page()
+        .replace("Copyright (c) 2022 Paul Miller (https://paulmillr.com)", "");
     for remote in [
         "http://",
         "https://",
@@ -346,31 +670,99 @@ fn the_page_checks_pbem_dice_v2_with_and_without_a_beacon_as_pbem_verify_does() 
         .arg(format!("{ROUND}:{SIGNATURE}"))
         .assert()
         .success();
+    let mut cases = Vec::new();
+    let mut expected = Vec::new();
     for (name, game) in [("v2", &closed), ("v2-beacon", &beacon)] {
-        let mail = fs::read_to_string(game.join("mail/outbox/t0001-report-france.eml")).unwrap();
+        let mail = read_outbox_string(game.join("mail/outbox/t0001-report-france.eml"));
         assert!(mail.contains("pbem-dice/v2"), "{name}");
         let commitment = fs::read_to_string(game.join("turns/1/commitment")).unwrap();
-        let commitment = commitment.trim();
+        let commitment = commitment.trim().to_string();
         let tampered = change_a_face(&mail).expect("a roll in the text part");
-        for (kind, eml, expected) in [
-            ("untouched", &mail, "OK"),
-            ("face-changed", &tampered, "FAIL"),
+        for (kind, eml, verdict) in [
+            ("untouched", mail, "OK"),
+            ("face-changed", tampered, "FAIL"),
         ] {
-            let page = server.verdict(
-                &browser,
-                &format!("{name}-{kind}.eml"),
-                eml.as_bytes(),
-                commitment,
-            );
-            assert!(
-                page.starts_with(&format!("{expected}: ")),
-                "{name} {kind}: {page}"
-            );
+            let file = format!("{name}-{kind}.eml");
             assert_eq!(
-                cli_verdict(eml.as_bytes(), commitment),
-                expected,
+                cli_verdict(eml.as_bytes(), &commitment),
+                verdict,
                 "{name} {kind}: pbem verify"
             );
+            cases.push((
+                format!("eml={file}&commitment={commitment}"),
+                vec![(file, eml.into_bytes())],
+            ));
+            expected.push((format!("{name} {kind}"), verdict, ""));
         }
     }
+    // The beacon's signature: a referee who gives another signature (here quicknet's own, of another
+    // round) and makes the header, its digest and the seed agree with it. The report's events are
+    // left out, so that only the signature can fail.
+    let json = fs::read_to_string(beacon.join("turns/1/reports/france.json")).unwrap();
+    for (kind, signature, verdict, why) in [
+        ("beacon-genuine", SIGNATURE, "OK", ""),
+        (
+            "beacon-forged",
+            ROUND_123_SIGNATURE,
+            "FAIL",
+            "the beacon does not check out: the signature is not drand quicknet's for round",
+        ),
+    ] {
+        let report = with_beacon_signature(&json, signature);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("report.json");
+        fs::write(&path, &report).unwrap();
+        let out = pbem().arg("verify").arg(&path).output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.success(), verdict == "OK", "{kind}: {stdout}");
+        assert!(stdout.contains(why), "{kind}: {stdout}");
+        let file = format!("{kind}.json");
+        cases.push((format!("eml={file}"), vec![(file, report.into_bytes())]));
+        expected.push((kind.to_string(), verdict, why));
+    }
+    let verdicts = server.run_list(&browser, &cases);
+    for ((name, verdict, why), page) in expected.iter().zip(&verdicts) {
+        assert!(page.starts_with(verdict), "{name}: {page}");
+        assert!(page.contains(why), "{name}: {page}");
+    }
+}
+
+/// drand quicknet's signature of round 123: a true signature, of another round than the game's.
+const ROUND_123_SIGNATURE: &str = "b75c69d0b72a5d906e854e808ba7e2accb1542ac355ae486d591aa9d43765482e26cd02df835d3546d23c4b13e0dfc92";
+
+/// A JSON report of a game with a beacon, its events left out, whose header gives `signature` for
+/// its round: the seed made again from it (`B_t = u64be(round) || SHA-256(signature)`) and the
+/// header's digest made again, as a referee who forged the beacon would.
+fn with_beacon_signature(json: &str, signature: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let mut v: serde_json::Value = serde_json::from_str(json).unwrap();
+    let text = v["dice"]["text"].as_str().unwrap().to_string();
+    let field = |key: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(&format!("{key}: ")))
+            .unwrap()
+            .to_string()
+    };
+    let (game, turn) = (field("game"), field("turn").parse::<u32>().unwrap());
+    let secret = pbem::dice::from_hex(&field("secret")).unwrap();
+    let close = pbem::dice::from_hex(&field("close")).unwrap();
+    let beacon = field("beacon");
+    let round: u64 = beacon.split_whitespace().nth(2).unwrap().parse().unwrap();
+    let mut b = round.to_be_bytes().to_vec();
+    b.extend_from_slice(&Sha256::digest(hex::decode(signature).unwrap()));
+    let seed = pbem::dice_v2::turn_seed(&game, turn, &secret, &close, &b);
+    let text = text
+        .replace(
+            &format!("beacon: {beacon}"),
+            &format!("beacon: drand-quicknet round {round} signature {signature}"),
+        )
+        .replace(
+            &format!("seed: {}", field("seed")),
+            &format!("seed: {}", pbem::dice::to_hex(&seed)),
+        );
+    v["dice"]["digest"] = serde_json::Value::from(hex::encode(Sha256::digest(text.as_bytes())));
+    v["dice"]["text"] = serde_json::Value::from(text);
+    v["events"] = serde_json::json!([]);
+    v["decisions"] = serde_json::json!([]);
+    serde_json::to_string(&v).unwrap()
 }

@@ -109,7 +109,7 @@ fn wbts_check_forecast_tells_what_an_attack_would_do() {
         .clone();
     let out = String::from_utf8(out).unwrap();
     assert!(
-        out.contains("Heintzelman would roll for initiative (passes on 3 or less) and attack 0905 with strength 5 against 9 (odds 1:2), chit 2 (US-III-1 halved across the river; US-III-2 halved across the river)"),
+        out.contains("Heintzelman would roll for initiative (passes on 3 or less) and attack 0905 with strength 5 against 9 (odds 1:2), chit 2 (across the river from 1005: 11 halved to 5 (WBTS ground/river))"),
         "{out}"
     );
     assert!(
@@ -142,4 +142,53 @@ fn wbts_orders_for_the_side_not_playing_may_only_be_standing_orders() {
         "{text}"
     );
     assert!(text.contains("confederate.txt:5:1"), "{text}");
+}
+
+/// The ORDERS.md Union example, forecast by `check --forecast`, gives the strengths the resolver
+/// gives the same orders in the demo's turn 1: one arithmetic for both (per hex halving across
+/// rivers, march halving, storms).
+#[test]
+fn wbts_forecast_of_the_orders_md_union_example_agrees_with_the_demo() {
+    let doc = fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/ORDERS.md")).unwrap();
+    let part = doc
+        .split("### An example: the Union, turn 1 of `wbts-peninsula-1862`")
+        .nth(1)
+        .unwrap();
+    let example = part
+        .split("```text\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .unwrap();
+    let (tmp, dir) = unresolved();
+    let orders = tmp.path().join("union.txt");
+    fs::write(&orders, example).unwrap();
+    let out = pbem()
+        .args(["check", "--forecast"])
+        .arg(&dir)
+        .arg(&orders)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    let log = WBTS.read("turns/1/log.toml");
+    // (the forecast's words, the resolver's) for each attack of the example.
+    for (forecast, resolved) in [
+        (
+            "Stoneman would attack 0906 from march from 1006 with strength 2,",
+            "Combat 1 at 0906, an attack from march by Stoneman with US-Cav-1, US-Cav-2 from 1006: strength 2 against 3",
+        ),
+        (
+            "attack 0905 with strength 5 against 9",
+            "Combat 2 at 0905, an attack by Heintzelman with US-III-1, US-III-2 from 1005: strength 5 against 9",
+        ),
+        (
+            "attack 0903 with strength 9 against 3",
+            "Combat 3 at 0903, an attack by Porter with US-V-1, US-V-2 from 1003: strength 9 against 3",
+        ),
+    ] {
+        assert!(out.contains(forecast), "{forecast}\n{out}");
+        assert!(log.contains(resolved), "{resolved}\n{log}");
+    }
 }

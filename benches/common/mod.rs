@@ -232,6 +232,24 @@ impl RenderInput {
         bytes
     }
 
+    /// The phone map of each power (`svg::render_as` its phone layout, `png::render` its picture),
+    /// the power's view built beforehand: the seconds of each and its PNG's width, height and bytes.
+    pub fn phone_maps(&self) -> Vec<(f64, (u32, u32), usize)> {
+        let shared = report::TurnSight::new(&self.game, &self.after);
+        self.powers()
+            .iter()
+            .map(|p| {
+                let view = report::view::PowerView::build(&self.game, &self.input(p, &shared));
+                let t = std::time::Instant::now();
+                let svg =
+                    report::svg::render_as(&self.game, &shared, &view, report::svg::Layout::Phone);
+                let png = report::png::render(&svg).expect("the phone map draws");
+                let secs = t.elapsed().as_secs_f64();
+                (secs, report::png::size(&png).unwrap_or_default(), png.len())
+            })
+            .collect()
+    }
+
     /// The floor of rendering: for each power, the texts of the events it sees, joined.
     pub fn render_floor(&self) -> usize {
         let mut bytes = 0;

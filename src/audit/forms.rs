@@ -101,8 +101,17 @@ pub fn texts(bytes: &[u8]) -> Vec<(Form, String)> {
         return Vec::new();
     };
     let mut out = Vec::new();
+    let mut whole_text = false;
     for part in message.parts {
         let name = part.name.as_deref().unwrap_or("").to_ascii_lowercase();
+        // A mail cut to size (`mail::fit`) carries its JSON, or its whole text, compressed.
+        if let (Some(form), Content::Bytes(b)) = (compressed_form(&name), &part.content) {
+            if let Some(bytes) = crate::mail::fit::gunzip(b) {
+                whole_text |= form == Form::Text;
+                out.push((form, String::from_utf8_lossy(&bytes).into_owned()));
+            }
+            continue;
+        }
         let form = if part.content_type == "application/json" || name.ends_with(".json") {
             Form::Json
         } else if part.content_type == "text/html" || name.ends_with(".html") {
@@ -119,7 +128,25 @@ pub fn texts(bytes: &[u8]) -> Vec<(Form, String)> {
         };
         out.push((form, text));
     }
+    if whole_text {
+        // The body of a mail whose whole text is attached holds its first lines alone.
+        out.retain(|(form, text)| {
+            *form != Form::Text || !text.contains(crate::mail::fit::EXCERPT_MARK)
+        });
+    }
     out
+}
+
+/// The form a compressed attachment holds, by its name: `<report>.json.gz`, `<report>.txt.gz`.
+fn compressed_form(name: &str) -> Option<Form> {
+    let inner = name.strip_suffix(".gz")?;
+    if inner.ends_with(".json") {
+        Some(Form::Json)
+    } else if inner.ends_with(".txt") {
+        Some(Form::Text)
+    } else {
+        None
+    }
 }
 
 /// A file on its own: JSON if it opens with `{`, HTML if it opens with `<`, text otherwise.
@@ -187,7 +214,15 @@ fn from_text(form: Form, text: &str) -> Result<ReportForm> {
 
 /// The ruleset whose name opens the report's line `<ruleset> - game <id> - turn <t>`.
 fn named_ruleset(text: &str) -> Option<String> {
-    let line = text.lines().take(8).find(|l| l.contains(" - game "))?;
+    // A mail cut to size opens with its note (`mail::fit`), before the report's own lines.
+    let mut lines = text.lines().peekable();
+    if lines
+        .peek()
+        .is_some_and(|l| l.trim_end() == crate::mail::fit::NOTE_TITLE)
+    {
+        lines.find(|l| l.trim().is_empty());
+    }
+    let line = lines.take(8).find(|l| l.contains(" - game "))?;
     let name = line.trim().split(" - game ").next()?;
     crate::rules::LABEL_GRAMMARS
         .iter()

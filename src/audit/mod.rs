@@ -219,8 +219,23 @@ pub fn audit_turn_with(game: &Game, turn: u32, reload: Reload) -> Result<TurnVer
         let rel = relative_to(&dir, path);
         // `Game::shown`, from what the writing thread may hold.
         let shown = format!("{id}/{rel}");
-        // A message in the outbox is compared by what it says, not by its envelope.
+        // A message in the outbox is compared by what it says, not by its envelope; a report's
+        // mail, kept without the bodies its files hold, made whole from them.
         let mail = rel.starts_with("mail/outbox/");
+        let whole;
+        let bytes = match mail && crate::mail::outbox::is_parts(bytes) {
+            true => match crate::mail::outbox::assemble(&dir, bytes) {
+                Ok(b) => {
+                    whole = b;
+                    &whole[..]
+                }
+                Err(e) => {
+                    differ.push(format!("{shown} cannot be made again: {e:#}"));
+                    return Ok(());
+                }
+            },
+            false => bytes,
+        };
         let same = |found: &[u8]| {
             if mail {
                 envelope::content(found) == envelope::content(bytes)
@@ -233,7 +248,12 @@ pub fn audit_turn_with(game: &Game, turn: u32, reload: Reload) -> Result<TurnVer
         } else {
             sha256_hex(bytes)
         };
-        match std::fs::read(path) {
+        let found = match mail {
+            // A report's mail is made whole from the report's files (`outbox::PARTS_FORMAT`).
+            true => crate::mail::outbox_store::read_file(path),
+            false => std::fs::read(path).map_err(anyhow::Error::from),
+        };
+        match found {
             Err(_) => differ.push(format!("{shown} is missing")),
             Ok(found) if same(&found) => {}
             Ok(found) => differ.push(format!(
@@ -287,6 +307,9 @@ fn replay_game(
     if let Some(shown) = &record.shown {
         g.config.title = shown.title.clone();
         g.config.deadline.time_zone = toml::Spanned::new(0..0, shown.time_zone.clone());
+        g.config.mail.max_outgoing_bytes = shown
+            .max_outgoing_bytes
+            .unwrap_or(crate::game::mail_config::DEFAULT_OUTGOING_BYTES);
         if shown.next_deadline.is_empty() {
             g.config.moved_deadlines.remove(&(turn + 1));
         } else {

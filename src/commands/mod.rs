@@ -333,4 +333,8 @@ pub fn print_outcome(outcome: &crate::referee::turn::TurnOutcome) {
     for (p, path) in &outcome.reports {
         crate::say!("  {p:<10} {}", path.display());
     }
+    // Issue 34.7: every report mail cut to size, also in the turn log.
+    for e in outcome.events.iter().filter(|e| e.kind == "mail-cut") {
+        crate::say_err!("warning: {} ({})", e.text, e.rule);
+    }
 }

@@ -59,8 +59,10 @@ pub struct Args {
     pub sealed: Option<PathBuf>,
 }
 
+/// A file's bytes; a report mail in a game's outbox (kept without the bodies its report files hold)
+/// made whole, as the player gets it.
 fn read(p: &Path) -> Result<Vec<u8>> {
-    std::fs::read(p).with_context(|| format!("cannot read {}", p.display()))
+    crate::mail::outbox_store::read_file(p)
 }
 
 /// The text of every part of a file (a mail's decoded parts, or the file), joined.

@@ -133,7 +133,7 @@ impl Batch {
 /// it is written, and again [`LET_GO_AFTER`] files later. Without it the kernel holds a turn's files
 /// until a tenth of the memory is unwritten or the batch's sync, which then waits for all of them,
 /// and each file takes new memory, which a virtual machine's host may have to find first (a
-/// 1,000-power turn of 3.9 GB on ext4: BENCHMARKS.md). A hint, nothing more: tmpfs ignores it, and
+/// 1,000-power turn of 3.9 GB on ext4: issue 18). A hint, nothing more: tmpfs ignores it, and
 /// the batch's sync still makes every file durable.
 #[cfg(target_os = "linux")]
 fn let_go(file: &File) {

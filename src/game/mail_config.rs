@@ -47,6 +47,14 @@ pub struct MailConfig {
     /// The longest message parsed at all, in bytes; a longer one is archived and not read. Default 32 MiB.
     #[serde(default = "default_max_message_bytes")]
     pub max_message_bytes: u64,
+    /// Issue 34.7: the largest message pbem sends, in bytes (most mail servers refuse 10 to 25 MB).
+    /// A report mail that would be larger leaves out what it may, in order (`mail::fit`). Default
+    /// 10 MB.
+    #[serde(
+        default = "default_max_outgoing_bytes",
+        skip_serializing_if = "is_default_max_outgoing_bytes"
+    )]
+    pub max_outgoing_bytes: u64,
     /// Issue 4.1: the host names of the referee's own mail server as it writes them after `by` in the
     /// `Received` headers it adds. The arrival time of a message is the date of the topmost
     /// `Received` header by one of these hosts (the topmost one of all when the list is empty): a
@@ -77,7 +85,7 @@ pub struct MailConfig {
     pub retry_delay_ms: u64,
     /// Issue 22.2: the report mail shows the power's map as an inline PNG (every mail client shows
     /// one). Default true; `false` for a game of hundreds of powers, where drawing a PNG for each
-    /// costs about 20 ms a power (issue 18, BENCHMARKS.md): the mail then carries the SVG alone.
+    /// costs about 45 ms a power (issue 39, BENCHMARKS.md): the mail then carries the SVG alone.
     #[serde(
         default = "default_map_png",
         skip_serializing_if = "is_default_map_png"
@@ -92,6 +100,7 @@ impl Default for MailConfig {
             any_sender: false,
             max_text_bytes: default_max_text_bytes(),
             max_message_bytes: default_max_message_bytes(),
+            max_outgoing_bytes: default_max_outgoing_bytes(),
             received_by: Vec::new(),
             transport: None,
             smtp: None,
@@ -230,6 +239,21 @@ fn default_max_message_bytes() -> u64 {
     32 * 1024 * 1024
 }
 
+/// The default `max_outgoing_bytes`: 10 MB, which most mail servers take.
+pub const DEFAULT_OUTGOING_BYTES: u64 = 10_000_000;
+
+fn default_max_outgoing_bytes() -> u64 {
+    DEFAULT_OUTGOING_BYTES
+}
+
+fn is_default_max_outgoing_bytes(cap: &u64) -> bool {
+    *cap == DEFAULT_OUTGOING_BYTES
+}
+
+/// The least `max_outgoing_bytes`: a report mail's headers, its note of what it left out and its
+/// dice header alone take a few kilobytes.
+pub const MIN_OUTGOING_BYTES: u64 = 10_000;
+
 fn default_retries() -> u32 {
     3
 }
@@ -337,6 +361,18 @@ pub fn validate<'a>(
         out.push(
             Diagnostic::error("max_text_bytes is 0: no orders could be read", 0..0)
                 .hint("remove the key for the default of 1000000"),
+        );
+    }
+    if mail.max_outgoing_bytes < MIN_OUTGOING_BYTES {
+        out.push(
+            Diagnostic::error(
+                format!(
+                    "max_outgoing_bytes is {}: no report mail fits in under {MIN_OUTGOING_BYTES} bytes",
+                    mail.max_outgoing_bytes
+                ),
+                0..0,
+            )
+            .hint("remove the key for the default of 10000000 (10 MB), which most mail servers take"),
         );
     }
     for (power, tz) in time_zones {

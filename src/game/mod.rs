@@ -301,7 +301,12 @@ impl Game {
 
     /// Every problem of a state: its shared keys, then the ruleset's pieces.
     pub fn check_state(&self, state: &State) -> Vec<crate::diag::Diagnostic> {
-        let mut d = state::check_shared(state, &self.config, &self.map);
+        let mut d = state::check_shared_with(
+            state,
+            &self.config,
+            &self.map,
+            self.ruleset.stateless_owners(),
+        );
         d.extend(self.ruleset.check_state(self, state));
         d
     }

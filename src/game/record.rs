@@ -59,6 +59,10 @@ pub struct Shown {
     pub time_zone: String,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub next_deadline: String,
+    /// `[mail] max_outgoing_bytes` as the report mails were cut to it (issue 34.7), when not the
+    /// default: `audit` replays it whatever game.toml says now.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_outgoing_bytes: Option<u64>,
 }
 
 pub const FORMAT: &str = "pbem-record/v1";

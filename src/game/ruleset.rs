@@ -141,6 +141,13 @@ pub trait Ruleset: Send + Sync {
     /// powers; the shared keys are checked by `game::state::check_shared`.
     fn check_state(&self, game: &Game, state: &State) -> Vec<Diagnostic>;
 
+    /// Owners `[control]` may name besides the game's powers: states of the rules that never play,
+    /// have no player, get no turn and no report (GITM 7.15: the Ottoman Empire, whose squares are
+    /// closed). None by default.
+    fn stateless_owners(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// Every unit on the map, in the state's order, for fog of war and reports.
     fn units(&self, state: &State) -> Vec<UnitView>;
 

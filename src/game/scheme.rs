@@ -30,7 +30,8 @@ impl Fixed {
     }
 }
 
-fn describe(scheme: DiceScheme, beacon: Option<Beacon>) -> String {
+/// The scheme in words, as `audit` and the announcement name it.
+pub fn describe(scheme: DiceScheme, beacon: Option<Beacon>) -> String {
     let scheme = match scheme {
         DiceScheme::V1 => "pbem-dice/v1",
         DiceScheme::V2 => "pbem-dice/v2",
@@ -69,6 +70,16 @@ pub fn fix(game: &Game, turn: u32, commitment: &str) -> Result<()> {
         },
     };
     super::fsio::write_atomic(&path(game, turn), toml::to_string(&fixed)?.as_bytes())
+}
+
+/// The scheme `turn` was committed under as `commitment` (hex), in words: the one `scheme.toml`
+/// fixed with that commitment, else game.toml's `[dice]` (a turn committed before pbem fixed
+/// schemes).
+pub fn of_commitment(game: &Game, turn: u32, commitment: &str) -> Result<String> {
+    Ok(match load(game, turn)? {
+        Some(f) if f.commitment == commitment => f.describe(),
+        _ => describe(game.config.dice.scheme, game.config.dice.beacon),
+    })
 }
 
 /// Why game.toml's `[dice]` is not the scheme `turn` was committed under, if it is not.

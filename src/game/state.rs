@@ -415,6 +415,17 @@ pub fn check_shared(
     config: &super::config::GameConfig,
     map: &super::map::Map,
 ) -> Vec<crate::diag::Diagnostic> {
+    check_shared_with(state, config, map, &[])
+}
+
+/// [`check_shared`], where `[control]` may also name the ruleset's states that never play
+/// (`Ruleset::stateless_owners`: GITM 7.15's `ottoman`).
+pub fn check_shared_with(
+    state: &State,
+    config: &super::config::GameConfig,
+    map: &super::map::Map,
+    stateless: &[&str],
+) -> Vec<crate::diag::Diagnostic> {
     use crate::diag::Diagnostic;
     let mut out = Vec::new();
     let powers: Vec<&str> = config.power_ids().collect();
@@ -437,11 +448,18 @@ pub fn check_shared(
                     .maybe_hint(map.suggest(a)),
             );
         }
-        if !known.contains(p.as_str()) {
-            out.push(Diagnostic::error(
+        if !known.contains(p.as_str()) && !stateless.contains(&p.as_str()) {
+            let mut d = Diagnostic::error(
                 format!("[control] gives '{a}' to unknown power '{p}'"),
                 0..0,
-            ));
+            );
+            if !stateless.is_empty() {
+                d = d.hint(format!(
+                    "an owner is a power of game.toml or a state that never plays: {}",
+                    stateless.join(", ")
+                ));
+            }
+            out.push(d);
         }
     }
     for p in state.alliances.iter().flatten() {

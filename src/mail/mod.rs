@@ -22,10 +22,13 @@
 //! - `ack`: the acknowledgement of every submission and the reminders (templates/ack.txt.j2,
 //!   templates/reminder.txt.j2).
 //! - `status`: where each power's orders stand; `pbem remind`.
+//! - `fit`: a report mail over `[mail] max_outgoing_bytes` cut to size, with a note of what it left out.
 //! - `outbox`: every outgoing message rendered as a deterministic .eml file.
 //! - `outbox_store`: the outbox's messages, each `.eml` file and each answer of an ingest run's batch.
 //! - `quoted`: quoted-printable of an attachment's bytes, fast, as the `quoted_printable` crate writes it.
 //! - `send`: delivers the outbox once, with a ledger, retries and per-recipient failures.
+//! - `receipt`: after `pbem rollback` or `pbem rekey`, a fresh receipt to every player whose orders
+//!   still stand, naming the turn's new dice commitment.
 //! - `welcome`: a player's welcome (`pbem new`, `pbem replace`): his password, once, where his power
 //!   stands in text and JSON, the order guide, the orders form; its password masked once delivered.
 //!
@@ -34,6 +37,7 @@
 pub mod ack;
 pub mod envelope;
 pub mod extract;
+pub mod fit;
 pub mod html;
 pub mod imap;
 pub mod ingest;
@@ -45,6 +49,7 @@ pub mod outbox;
 pub mod outbox_store;
 pub mod parse;
 pub mod quoted;
+pub mod receipt;
 pub mod send;
 pub mod status;
 pub mod welcome;

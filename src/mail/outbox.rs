@@ -154,6 +154,30 @@ impl Outgoing {
 
     /// As [`Outgoing::render`], from the game's configuration alone (which another thread may hold).
     pub fn render_for(&self, config: &GameConfig) -> Result<Vec<u8>> {
+        let sources = Sources::default();
+        let (layout, bodies) = self.laid_out(config, &sources)?;
+        bodies.assemble(&layout)
+    }
+
+    /// The message whole, and the outbox file that holds it without the bodies `sources` names in
+    /// the game folder (issue 39.3: each byte of a report written once; [`assemble`] makes the
+    /// message whole again at send time); no such file when no body is named.
+    pub fn render_with_sources(
+        &self,
+        config: &GameConfig,
+        sources: &Sources,
+    ) -> Result<(Vec<u8>, Option<Vec<u8>>)> {
+        let (layout, bodies) = self.laid_out(config, sources)?;
+        let parts = bodies.parts(&layout)?;
+        Ok((bodies.assemble(&layout)?, parts))
+    }
+
+    /// The message laid out around a marker of each body, and its bodies.
+    fn laid_out<'a>(
+        &'a self,
+        config: &GameConfig,
+        sources: &'a Sources,
+    ) -> Result<(Vec<u8>, Bodies<'a>)> {
         let from: Mailbox = config.mail_from().parse().with_context(|| {
             format!(
                 "the referee address '{}' is not an address",
@@ -190,7 +214,14 @@ impl Outgoing {
         let mut bodies = Bodies::new(&digest[24..48]);
         let text = SinglePart::builder()
             .header(ContentType::TEXT_PLAIN)
-            .body(bodies.put(body(&self.text)));
+            .body(bodies.put_from(
+                body(&self.text),
+                sources.text.as_deref().map(|file| Part::Whole {
+                    text: true,
+                    file,
+                    bytes: self.text.as_bytes(),
+                }),
+            ));
         let message = if self.html.is_none() && self.attachments.is_empty() {
             b.singlepart(text)?
         } else {
@@ -198,7 +229,7 @@ impl Outgoing {
                 Some(html) => {
                     let html = SinglePart::builder()
                         .header(ContentType::TEXT_HTML)
-                        .body(bodies.put(body(html)));
+                        .body(bodies.put_from(body(html), html_part(html, sources)));
                     let alternative = MultiPart::alternative()
                         .boundary(boundary("alt"))
                         .singlepart(text);
@@ -239,13 +270,203 @@ impl Outgoing {
             {
                 let ct = ContentType::parse(&a.content_type)
                     .with_context(|| format!("bad content type {}", a.content_type))?;
-                let body = bodies.put(attachment(&a.bytes));
+                let source = sources.attachments.get(&a.name).map(|file| Part::Whole {
+                    text: false,
+                    file,
+                    bytes: &a.bytes,
+                });
+                let body = bodies.put_from(attachment(&a.bytes), source);
                 mixed = mixed.singlepart(Attachment::new(a.name.clone()).body(body, ct));
             }
             b.multipart(mixed)?
         };
-        bodies.assemble(&message.formatted())
+        Ok((message.formatted(), bodies))
     }
+}
+
+/// Where bodies of a message are in the game folder, byte for byte: its text, and its attachments
+/// by name, and its HTML but for its map (the report's files, issue 39.3).
+#[derive(Debug, Clone, Default)]
+pub struct Sources {
+    /// The file (relative to the game folder) that holds the text body.
+    pub text: Option<String>,
+    /// The file that holds the HTML body but for its map.
+    pub html: Option<HtmlSource>,
+    /// By attachment name, the file that holds its bytes.
+    pub attachments: std::collections::BTreeMap<String, String>,
+}
+
+/// The HTML report's file, which the mail's HTML is but for its map block (`report::Rendered`).
+#[derive(Debug, Clone)]
+pub struct HtmlSource {
+    pub file: String,
+    /// The file's size and SHA-256.
+    pub size: usize,
+    pub sha256: String,
+    /// Where the map block stands in the file, and in the mail's HTML.
+    pub file_map: std::ops::Range<usize>,
+    pub mail_map: std::ops::Range<usize>,
+}
+
+/// A body a file of the game folder holds.
+#[derive(Debug, Clone)]
+enum Part<'a> {
+    /// The file's bytes are the body: a text (made as [`body`]) or an attachment's (as
+    /// [`attachment`]).
+    Whole {
+        text: bool,
+        file: &'a str,
+        bytes: &'a [u8],
+    },
+    /// The body is the file's text with `range` replaced by `literal` (the mail's HTML, whose map
+    /// differs from the file's).
+    Splice {
+        source: &'a HtmlSource,
+        literal: &'a str,
+    },
+}
+
+impl Part<'_> {
+    /// Its line in the outbox file.
+    fn line(&self) -> String {
+        match self {
+            Part::Whole { text, file, bytes } => format!(
+                "part {} {} {} {file}\n",
+                if *text { "text" } else { "bytes" },
+                bytes.len(),
+                sha256_hex(bytes)
+            ),
+            Part::Splice { source: h, literal } => format!(
+                "part splice {} {} {} {} {} {}\n",
+                h.size,
+                h.sha256,
+                h.file_map.start,
+                h.file_map.end,
+                hex::encode(literal.as_bytes()),
+                h.file
+            ),
+        }
+    }
+}
+
+/// The mail's HTML `html` as its file with the mail's map in the place of the file's, when
+/// `sources` names that file and the mail's map block stands where it says.
+fn html_part<'a>(html: &'a str, sources: &'a Sources) -> Option<Part<'a>> {
+    let h = sources.html.as_ref()?;
+    let map = h.mail_map.clone();
+    let literal = html.get(map)?;
+    let rest = html.len() - literal.len();
+    (rest + h.file_map.len() == h.size).then_some(Part::Splice { source: h, literal })
+}
+
+/// The first line of an outbox file that holds a message without the bodies it names in the game
+/// folder: then a line for each (`part text|bytes <size> <sha256> <file>`, or `part splice <size>
+/// <sha256> <start> <end> <hex> <file>`: the file's text with bytes start..end replaced), a line
+/// `layout <size>` and the message with a marker `\0pbem-part-<n>\0` where each goes.
+pub const PARTS_FORMAT: &str = "pbem-outbox-parts/v1";
+
+/// Whether an outbox file holds a message without its bodies ([`PARTS_FORMAT`]).
+pub fn is_parts(bytes: &[u8]) -> bool {
+    bytes.starts_with(PARTS_FORMAT.as_bytes()) && bytes.get(PARTS_FORMAT.len()) == Some(&b'\n')
+}
+
+/// The bytes of `name` under `root`, which must still be `size` bytes of SHA-256 `sha`.
+fn read_part(root: &std::path::Path, name: &str, size: &str, sha: &str) -> Result<Vec<u8>> {
+    anyhow::ensure!(
+        !name.starts_with('/') && !name.split('/').any(|c| c == ".." || c.is_empty()),
+        "an outbox file names a file outside the game folder: {name}"
+    );
+    let bytes = std::fs::read(root.join(name))
+        .with_context(|| format!("cannot read {name}, a part of a message of the outbox"))?;
+    anyhow::ensure!(
+        bytes.len().to_string() == size && sha256_hex(&bytes) == sha,
+        "{name} was changed after its message was made: the message of the outbox that holds it cannot be sent as it was made"
+    );
+    Ok(bytes)
+}
+
+/// The message an outbox file in [`PARTS_FORMAT`] holds, whole: each body read from its file under
+/// `root` (the game folder), which must still hold the very bytes (size and SHA-256), and encoded
+/// as when the message was made.
+pub fn assemble(root: &std::path::Path, file: &[u8]) -> Result<Vec<u8>> {
+    let mut rest = file
+        .strip_prefix(PARTS_FORMAT.as_bytes())
+        .and_then(|r| r.strip_prefix(b"\n"))
+        .context("not an outbox file of parts")?;
+    // Each part: its bytes, and whether they are a text.
+    let mut parts: Vec<(Vec<u8>, bool)> = Vec::new();
+    let layout = loop {
+        let end = memchr::memchr(b'\n', rest).context("an outbox file of parts is cut short")?;
+        let line = std::str::from_utf8(&rest[..end]).context("a bad line in an outbox file")?;
+        rest = &rest[end + 1..];
+        let words: Vec<&str> = line.split(' ').collect();
+        match words[..] {
+            ["layout", size] => {
+                let size: usize = size.parse().context("a bad layout size")?;
+                anyhow::ensure!(
+                    rest.len() == size,
+                    "the file does not hold the {size} bytes of layout it announces: it was changed or cut short"
+                );
+                break rest;
+            }
+            ["part", kind @ ("text" | "bytes"), size, sha, name] => {
+                parts.push((read_part(root, name, size, sha)?, kind == "text"));
+            }
+            ["part", "splice", size, sha, start, end, literal, name] => {
+                let bytes = read_part(root, name, size, sha)?;
+                let (start, end) = (start.parse::<usize>()?, end.parse::<usize>()?);
+                let literal = hex::decode(literal).context("a bad splice in an outbox file")?;
+                anyhow::ensure!(
+                    start <= end && end <= bytes.len(),
+                    "a bad splice in an outbox file"
+                );
+                let spliced = [&bytes[..start], &literal, &bytes[end..]].concat();
+                parts.push((spliced, true));
+            }
+            _ => anyhow::bail!("a bad line in an outbox file: {line}"),
+        }
+    };
+    let mut texts = Vec::with_capacity(parts.len());
+    for (bytes, text) in &parts {
+        texts.push(match text {
+            true => {
+                Some(std::str::from_utf8(bytes).context("a text part of a message is not UTF-8")?)
+            }
+            false => None,
+        });
+    }
+    let wires: Vec<Wire> = parts
+        .iter()
+        .zip(&texts)
+        .map(|((bytes, _), text)| match text {
+            Some(t) => body(t),
+            None => attachment(bytes),
+        })
+        .collect();
+    let mut out =
+        Vec::with_capacity(layout.len() + parts.iter().map(|p| p.0.len() * 11 / 10).sum::<usize>());
+    let mut rest = layout;
+    let prefix = b"\0pbem-part-";
+    let mut written = vec![false; wires.len()];
+    while let Some(at) = memchr::memmem::find(rest, prefix) {
+        out.extend_from_slice(&rest[..at]);
+        let after = &rest[at + prefix.len()..];
+        let end = memchr::memchr(0, after).context("a part's marker has no end")?;
+        let n = std::str::from_utf8(&after[..end])
+            .ok()
+            .and_then(|n| n.parse::<usize>().ok())
+            .filter(|&n| n < wires.len() && !written[n])
+            .context("a part of a message was laid out twice")?;
+        wires[n].write_into(&mut out)?;
+        written[n] = true;
+        rest = &after[end + 1..];
+    }
+    anyhow::ensure!(
+        written.iter().all(|&w| w),
+        "a part of a message was not laid out"
+    );
+    out.extend_from_slice(rest);
+    Ok(out)
 }
 
 /// A body as it goes into a message: its transfer encoding and its bytes.
@@ -263,6 +484,17 @@ enum Wire<'a> {
 }
 
 impl Wire<'_> {
+    /// Writes the bytes that travel (a body lettre encodes is in lettre's layout, never here).
+    fn write_into(&self, out: &mut Vec<u8>) -> Result<()> {
+        match self {
+            Wire::Crlf(text, _) => push_crlf(text, out),
+            Wire::Ready(bytes, _) => out.extend_from_slice(bytes),
+            Wire::Quoted(bytes, _) => super::quoted::encode_binary_into(bytes, out),
+            Wire::Lettre(_) => anyhow::bail!("a body lettre encodes has no marker"),
+        }
+        Ok(())
+    }
+
     fn encoding(&self) -> ContentTransferEncoding {
         match self {
             Wire::Crlf(..) => ContentTransferEncoding::SevenBit,
@@ -297,6 +529,9 @@ struct Bodies<'a> {
     /// The marker of each body put, but for its number: `\0pbem-body-<tag>-`.
     prefix: String,
     wires: Vec<Wire<'a>>,
+    /// For each body, the file of the game folder that holds it, when one does: its kind, the
+    /// file and the bytes it holds.
+    sources: Vec<Option<Part<'a>>>,
 }
 
 impl<'a> Bodies<'a> {
@@ -305,18 +540,67 @@ impl<'a> Bodies<'a> {
         Bodies {
             prefix: format!("\0pbem-body-{tag}-"),
             wires: Vec::new(),
+            sources: Vec::new(),
         }
     }
 
     /// The body lettre lays out for `wire`: its marker, or lettre's own body.
+    #[cfg(test)]
     fn put(&mut self, wire: Wire<'a>) -> Body {
+        self.put_from(wire, None)
+    }
+
+    /// As [`Bodies::put`], for a body that `source` holds in the game folder.
+    fn put_from(&mut self, wire: Wire<'a>, source: Option<Part<'a>>) -> Body {
         if let Wire::Lettre(body) = wire {
             return body;
         }
         let encoding = wire.encoding();
         let marker = format!("{}{}\0", self.prefix, self.wires.len());
         self.wires.push(wire);
+        self.sources.push(source);
         Body::dangerous_pre_encoded(marker.into_bytes(), encoding)
+    }
+
+    /// The outbox file of [`PARTS_FORMAT`] for `layout`: the bodies with a source named, the others
+    /// written in; none when no body has a source.
+    fn parts(&self, layout: &[u8]) -> Result<Option<Vec<u8>>> {
+        if self.sources.iter().all(Option::is_none) {
+            return Ok(None);
+        }
+        let mut head = format!("{PARTS_FORMAT}\n");
+        let mut numbers = vec![None; self.wires.len()];
+        let mut named = 0;
+        for (i, source) in self.sources.iter().enumerate() {
+            if let Some(part) = source {
+                head.push_str(&part.line());
+                numbers[i] = Some(named);
+                named += 1;
+            }
+        }
+        let mut body = Vec::with_capacity(layout.len());
+        let mut rest = layout;
+        let prefix = self.prefix.as_bytes();
+        while let Some(at) = memchr::memmem::find(rest, prefix) {
+            body.extend_from_slice(&rest[..at]);
+            let after = &rest[at + prefix.len()..];
+            let end = memchr::memchr(0, after).context("a body's marker has no end")?;
+            let n = std::str::from_utf8(&after[..end])
+                .ok()
+                .and_then(|n| n.parse::<usize>().ok())
+                .filter(|&n| n < self.wires.len())
+                .context("a body of a message was laid out twice")?;
+            match numbers[n] {
+                Some(k) => body.extend_from_slice(format!("\0pbem-part-{k}\0").as_bytes()),
+                None => self.wires[n].write_into(&mut body)?,
+            }
+            rest = &after[end + 1..];
+        }
+        body.extend_from_slice(rest);
+        let mut out = head.into_bytes();
+        out.extend_from_slice(format!("layout {}\n", body.len()).as_bytes());
+        out.extend_from_slice(&body);
+        Ok(Some(out))
     }
 
     /// The message: `layout` with each marker replaced by its body.
@@ -345,12 +629,7 @@ impl<'a> Bodies<'a> {
                 .and_then(|n| n.parse::<usize>().ok())
                 .filter(|&n| n < written.len() && !written[n])
                 .context("a body of a message was laid out twice")?;
-            match &self.wires[n] {
-                Wire::Crlf(text, _) => push_crlf(text, &mut out),
-                Wire::Ready(bytes, _) => out.extend_from_slice(bytes),
-                Wire::Quoted(bytes, _) => super::quoted::encode_binary_into(bytes, &mut out),
-                Wire::Lettre(_) => {}
-            }
+            self.wires[n].write_into(&mut out)?;
             written[n] = true;
             rest = &after[end + 1..];
         }
@@ -547,13 +826,15 @@ pub fn announcements(
         Some(_) => crate::beacon::round_of(game, turn).map_or(String::new(), |r| r.to_string()),
         None => String::new(),
     };
+    // The scheme fixed with the commitment (issue 31): the turn is resolved under it alone.
+    let scheme = crate::game::scheme::of_commitment(game, turn, commitment)?;
     let mut out = Vec::new();
     for p in &game.config.powers {
         let context = minijinja::context! {
             game => game.config.game, title => game.config.title, turn => turn, date => game.config.date_of(turn),
             power => p.name, deadline => deadline, commitment => commitment,
             due => game.ruleset.expects_orders(state, &p.id),
-            beacon => beacon_round,
+            beacon => beacon_round, scheme => scheme,
         };
         let text = crate::report::templates::render(game, "announcement.txt", &context)?;
         out.push(Outgoing {

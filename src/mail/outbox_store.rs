@@ -50,7 +50,7 @@ impl Message {
             let mut bytes = Vec::new();
             file.read_to_end(&mut bytes)
                 .with_context(|| format!("cannot read {}", self.at.file.display()))?;
-            return Ok(bytes);
+            return whole(&self.at.file, bytes);
         }
         file.seek(std::io::SeekFrom::Start(self.at.offset))?;
         let mut bytes = Vec::with_capacity(self.at.size as usize);
@@ -66,6 +66,27 @@ impl Message {
         }
         Ok(bytes)
     }
+}
+
+/// The message an outbox file at `path` holds, whole: `bytes` themselves, or the message made
+/// from the files of the game folder its parts name (`outbox::PARTS_FORMAT`, a report's mail).
+pub fn whole(path: &Path, bytes: Vec<u8>) -> Result<Vec<u8>> {
+    if !super::outbox::is_parts(&bytes) {
+        return Ok(bytes);
+    }
+    // `<game>/mail/outbox/<file>`: the parts are named from the game folder.
+    let root = path
+        .parent()
+        .and_then(Path::parent)
+        .and_then(Path::parent)
+        .context("an outbox file outside a game folder")?;
+    super::outbox::assemble(root, &bytes).with_context(|| format!("{}", path.display()))
+}
+
+/// The message of the outbox file at `path`, whole ([`whole`]).
+pub fn read_file(path: &Path) -> Result<Vec<u8>> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    whole(path, bytes)
 }
 
 /// Whether `name` is the name of a batch (`batch-<sha256>.raw`).

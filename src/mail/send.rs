@@ -296,7 +296,7 @@ pub fn send(
             Err(e) => {
                 summary
                     .problems
-                    .push(format!("{file}: cannot be read ({e})"));
+                    .push(format!("{file}: cannot be read ({e:#})"));
                 continue;
             }
         };

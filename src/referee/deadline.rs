@@ -118,6 +118,7 @@ pub fn extend(game: &Game, how: &Move, reason: &str) -> Result<Extended> {
         turn,
         &format!("deadline-{n}"),
         &format!("the deadline is moved to {shown} ({reason})"),
+        None,
     )?;
     let judged_again = judge_late_again(&game, turn, &shown)?;
     Ok(Extended {
@@ -174,19 +175,28 @@ fn judge_late_again(
     Ok(out)
 }
 
-/// Writes a notice about the current turn to every power, with its deadline and commitment of now.
-fn announce(game: &Game, turn: u32, key: &str, headline: &str) -> Result<Vec<PathBuf>> {
-    announce_with(game, turn, key, headline, &|_| String::new())
+/// Writes a notice about the current turn to every power, with its deadline and commitment of now;
+/// after a new commitment (`renewed`: why it is new), a fresh receipt too (`announce_with`).
+fn announce(
+    game: &Game,
+    turn: u32,
+    key: &str,
+    headline: &str,
+    renewed: Option<&str>,
+) -> Result<Vec<PathBuf>> {
+    announce_with(game, turn, key, headline, &|_| String::new(), renewed)
 }
 
 /// [`announce`], with a paragraph for each power after the headline (`said`, by power id; empty:
-/// none).
+/// none). After a new commitment (`renewed`: why it is new), every player whose orders still stand
+/// gets their receipt under it (`mail::receipt`; issue 31), to the notice's addresses.
 fn announce_with(
     game: &Game,
     turn: u32,
     key: &str,
     headline: &str,
     said: &dyn Fn(&str) -> String,
+    renewed: Option<&str>,
 ) -> Result<Vec<PathBuf>> {
     let state = game.load_state(turn)?;
     let commitment = crate::dice::to_hex(&game.commitment(turn)?);
@@ -196,6 +206,23 @@ fn announce_with(
         if !text.is_empty() {
             m.text = m.text.replacen("\n\n", &format!("\n\n{text}\n\n"), 1);
         }
+    }
+    if let Some(why) = renewed {
+        let on_file = crate::engine::inputs::read_orders(game, &state, turn)?;
+        let to = |power: &str| {
+            msgs.iter()
+                .find(|m| m.power.as_deref() == Some(power))
+                .map(|m| m.to.clone())
+                .unwrap_or_default()
+        };
+        let renewal = crate::mail::receipt::Renewal {
+            key,
+            why,
+            commitment: &commitment,
+            date: outbox::game_instant(game, turn.saturating_sub(1).max(game.config.first_turn)),
+        };
+        let receipts = crate::mail::receipt::renewed(game, turn, &on_file, &to, &renewal)?;
+        msgs.extend(receipts);
     }
     outbox::write_all(game, &msgs)?;
     Ok(msgs.iter().map(|m| outbox::path_of(game, m)).collect())
@@ -420,6 +447,7 @@ pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
         &format!("reopened-{n}"),
         &format!("turn {to_turn} is played again ({reason}), with a new dice commitment; orders are due {shown}"),
         &said,
+        Some(&format!("Turn {to_turn} was rolled back and is played again ({reason}), with a new dice commitment")),
     )?;
     Ok(Reopened {
         turn: to_turn,
@@ -468,6 +496,9 @@ pub fn rekey(game: &Game, reason: &str) -> Result<Reopened> {
         turn,
         &format!("rekey-{n}"),
         &format!("a new dice commitment for turn {turn} ({reason})"),
+        Some(&format!(
+            "Turn {turn} has a new dice secret and commitment ({reason})"
+        )),
     )?;
     Ok(Reopened {
         turn,

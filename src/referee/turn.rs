@@ -19,7 +19,15 @@ use crate::game::record::{sha256_hex, TurnRecord, FORMAT};
 use crate::game::Game;
 use crate::mail::outbox;
 use crate::report::{self, DiceHeader};
+use crate::rule::Rule;
 use crate::rules::PowerOrders;
+
+/// Issue 34.7: a report mail over `[mail] max_outgoing_bytes` leaves out what it may (`mail::fit`).
+const MAIL_SIZE: Rule = Rule::new(
+    "pbem",
+    "mail/size",
+    "a mail is at most [mail] max_outgoing_bytes",
+);
 
 /// What the referee asked for.
 #[derive(Debug, Clone, Default)]
@@ -285,8 +293,8 @@ pub type Sink<'s> = dyn FnMut(&std::path::Path, &[u8]) -> Result<()> + Send + 's
 /// its digest to the record): `resolve` writes it, `audit` compares it. The sink runs on a thread of
 /// its own, which also renders the mail and hashes, while this one makes the next file (at most two
 /// wait between them).
-/// The files come in a fixed order: the next state, the log, for each power its reports and their
-/// mail, the summary and its mail, the announcements. If making a file fails, the files made before
+/// The files come in a fixed order: for each power its reports and their mail, the next state, the
+/// log (which names the mails cut to size), the summary and its mail, the announcements. If making a file fails, the files made before
 /// it have gone to the sink: `resolve` then leaves what a crash would leave.
 pub fn compute_into(
     game: &Game,
@@ -338,12 +346,6 @@ impl Made {
     fn bytes(bytes: Vec<u8>) -> Made {
         let (bytes, digest) = hashed(bytes);
         Made::Ready { bytes, digest }
-    }
-
-    /// The message rendered, with the digest of what it says.
-    fn mail(m: &outbox::Outgoing, config: &crate::game::config::GameConfig) -> Result<Made> {
-        let (bytes, digest) = rendered(m, config)?;
-        Ok(Made::Ready { bytes, digest })
     }
 
     /// The file's bytes and their digest for the record, made now if they are not yet.
@@ -517,35 +519,7 @@ fn produce(
         &mut resolution.events,
         &mut dice_box,
     )?;
-    // The next state and the log are serialized on two cores (`parallel::side_by_side`), and
-    // written in this order.
     let threads = crate::parallel::threads();
-    let log = Log {
-        game: &game.config.game,
-        turn,
-        events: &resolution.events,
-    };
-    let (state_text, log_text) = match log.halves() {
-        Some((first, second)) if threads > 1 => {
-            // The state and the first half of the events on one core, the other half on the other.
-            let ((state_text, first), second) = crate::parallel::side_by_side(
-                threads,
-                || {
-                    let state = crate::game::load::to_toml(&next_state)
-                        .context("cannot write the next state")?;
-                    Ok((state, crate::game::load::to_toml(&first)?))
-                },
-                || Ok(crate::game::load::to_toml(&second)?),
-            )?;
-            (state_text, log.joined(&first, &second)?)
-        }
-        _ => (
-            crate::game::load::to_toml(&next_state).context("cannot write the next state")?,
-            crate::game::load::to_toml(&log)?,
-        ),
-    };
-    put_bytes(put, game.state_path(turn + 1), state_text.into_bytes())?;
-    put_bytes(put, game.log_path(turn), log_text.into_bytes())?;
     let shared = report::TurnSight::new(game, &next_state);
     let sheet = ReportSheet {
         game,
@@ -600,6 +574,7 @@ fn produce(
     }
     // The reports are made side by side and written in this order (`parallel`).
     let mut reports = BTreeMap::new();
+    let mut cuts = Vec::new();
     crate::parallel::map_in_order(
         &jobs,
         threads,
@@ -609,12 +584,50 @@ fn produce(
                 put(path, file)?;
             }
             reports.insert(made.stem, made.text);
+            cuts.extend(made.cut);
             Ok(())
         },
     )?;
     drop(jobs);
     // What only the reports read goes before the summary, whose objects then take its place.
     drop(shared);
+    // Issue 34.7: each report mail cut to size is an event of the log (and of the summary), for the
+    // referee; no power sees it.
+    resolution.events.extend(cuts.iter().map(|(file, cut)| {
+        Event::new(
+            MAIL_SIZE,
+            "mail-cut",
+            format!("{file} cut to size: {}", cut.describe()),
+        )
+    }));
+    // The next state and the log are serialized on two cores (`parallel::side_by_side`), and
+    // written in this order.
+    let log = Log {
+        game: &game.config.game,
+        turn,
+        events: &resolution.events,
+    };
+    let (state_text, log_text) = match log.halves() {
+        Some((first, second)) if threads > 1 => {
+            // The state and the first half of the events on one core, the other half on the other.
+            let ((state_text, first), second) = crate::parallel::side_by_side(
+                threads,
+                || {
+                    let state = crate::game::load::to_toml(&next_state)
+                        .context("cannot write the next state")?;
+                    Ok((state, crate::game::load::to_toml(&first)?))
+                },
+                || Ok(crate::game::load::to_toml(&second)?),
+            )?;
+            (state_text, log.joined(&first, &second)?)
+        }
+        _ => (
+            crate::game::load::to_toml(&next_state).context("cannot write the next state")?,
+            crate::game::load::to_toml(&log)?,
+        ),
+    };
+    put_bytes(put, game.state_path(turn + 1), state_text.into_bytes())?;
+    put_bytes(put, game.log_path(turn), log_text.into_bytes())?;
     // The referee's summary: every order, decision and combat, without fog of war.
     let summary = report::summary(
         game,
@@ -668,6 +681,8 @@ fn produce(
                 .deadline_of(turn + 1)
                 .map(|d| d.naive_local().format("%Y-%m-%dT%H:%M").to_string())
                 .unwrap_or_default(),
+            max_outgoing_bytes: Some(game.config.mail.max_outgoing_bytes)
+                .filter(|&cap| cap != crate::game::mail_config::DEFAULT_OUTGOING_BYTES),
         }),
     };
     Ok(Products {
@@ -707,6 +722,8 @@ struct MadeReport {
     /// The text report's path.
     text: PathBuf,
     files: Vec<(PathBuf, Made)>,
+    /// Its mail's file name and how it was cut to size, when it was.
+    cut: Option<(String, crate::mail::fit::Cut)>,
 }
 
 impl ReportSheet<'_> {
@@ -734,11 +751,22 @@ impl ReportSheet<'_> {
         // Each form is held once: the mail is rendered from them, then they go to their files
         // (a report of a power that sees 10,000 units is 100 MB in its forms and mail).
         let mut files = Vec::new();
+        let mut html_source = None;
         if let Some(html) = rendered.html {
-            files.push((
-                game.reports_dir(turn).join(format!("{stem}.html")),
-                Made::bytes(html.into_bytes()),
-            ));
+            let html_path = game.reports_dir(turn).join(format!("{stem}.html"));
+            let (bytes, digest) = hashed(html.into_bytes());
+            if let (Some(file_map), Some(mail_map)) =
+                (rendered.html_map.clone(), rendered.mail_map.clone())
+            {
+                html_source = Some(outbox::HtmlSource {
+                    file: relative(game, &html_path),
+                    size: bytes.len(),
+                    sha256: digest.clone(),
+                    file_map,
+                    mail_map,
+                });
+            }
+            files.push((html_path, Made::Ready { bytes, digest }));
         }
         let png = game
             .config
@@ -769,11 +797,12 @@ impl ReportSheet<'_> {
                 inline: None,
             });
         }
+        let mail_map = rendered.mail_map.clone();
         let whom = match command {
             Some(c) => format!("{} ({})", p.name, c.player),
             None => p.name.clone(),
         };
-        let mail = outbox::Outgoing {
+        let mut mail = outbox::Outgoing {
             kind: outbox::Kind::Report,
             player: command.map(|c| c.player.clone()),
             turn,
@@ -791,9 +820,53 @@ impl ReportSheet<'_> {
             in_reply_to: None,
             date: outbox::game_instant(game, turn),
         };
+        // Issue 34.7: a mail over `[mail] max_outgoing_bytes` goes cut to size (`mail::fit`).
+        let cap = usize::try_from(game.config.mail.max_outgoing_bytes).unwrap_or(usize::MAX);
+        let attached = format!("{}-turn{turn}-{stem}", game.config.game);
+        let files_stem = relative(game, &game.reports_dir(turn).join(&stem));
+        let names = crate::mail::fit::Names {
+            attached: &attached,
+            files: &files_stem,
+        };
+        // Issue 39.3: the outbox keeps the message without the bodies the report's files hold
+        // (`outbox::PARTS_FORMAT`), made whole when it is sent: each byte written once. The text
+        // is its file's while no note of a cut opens it.
+        let sources = outbox::Sources {
+            text: Some(relative(game, &path)),
+            html: html_source,
+            attachments: mail
+                .attachments
+                .iter()
+                .zip(&attached_files)
+                .map(|(a, f)| (a.name.clone(), relative(game, f)))
+                .collect(),
+        };
+        let mut parts = None;
+        let (bytes, cut) = crate::mail::fit::fit(&mut mail, mail_map, cap, &names, &mut |m| {
+            let whole_text = !m.text.starts_with(crate::mail::fit::NOTE_TITLE);
+            let (bytes, p) = if whole_text {
+                m.render_with_sources(&game.config, &sources)?
+            } else {
+                // A cut mail's text and HTML carry its note.
+                let text = outbox::Sources {
+                    text: None,
+                    html: None,
+                    ..sources.clone()
+                };
+                m.render_with_sources(&game.config, &text)?
+            };
+            parts = p;
+            Ok(bytes)
+        })?;
+        let digest = crate::mail::envelope::content_digest(&bytes);
+        let eml_path = outbox::path_of(game, &mail);
+        let cut = cut.map(|c| (mail.file_name(), c));
         let eml = (
-            outbox::path_of(game, &mail),
-            Made::mail(&mail, &game.config)?,
+            eml_path,
+            Made::Ready {
+                bytes: parts.unwrap_or(bytes),
+                digest,
+            },
         );
         let outbox::Outgoing {
             text, attachments, ..
@@ -807,6 +880,7 @@ impl ReportSheet<'_> {
             stem,
             text: path,
             files,
+            cut,
         })
     }
 }

@@ -13,6 +13,7 @@ pub mod labels;
 pub mod lines;
 pub mod map;
 pub mod opening;
+pub mod overview;
 pub mod png;
 pub mod summary;
 mod summary_lines;
@@ -54,6 +55,14 @@ pub struct Rendered {
     /// The mail's HTML alternative: the HTML report with the map as the PNG image [`MAP_CID`] (the
     /// mail carries it inline, beside the HTML, and the SVG as an attachment).
     pub mail_html: Option<String>,
+    /// Where the map stands in `mail_html` (its `map` block), which a mail cut to size puts its
+    /// note of what it left out in place of (`mail::fit`); none for a game's own template that
+    /// cannot be cut there.
+    pub mail_map: Option<std::ops::Range<usize>>,
+    /// Where the map stands in `html` (its `map` block), when `mail_map` is known: the mail's HTML
+    /// is the file's with its map in the place of the file's (its outbox file names the file,
+    /// `mail::outbox::Sources`).
+    pub html_map: Option<std::ops::Range<usize>>,
     /// The map laid out for a phone (`svg::Layout::Phone`), which the report's mail carries drawn
     /// as PNG (`png::render`, by the caller that writes the mail: drawing costs, and a report
     /// rendered only to be read needs none); empty when the game mails no PNG (`map_png = false`).
@@ -105,7 +114,8 @@ pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
         .with("map_svg", Value::from(""))
         .context();
     let page = templates::Template::load(game, "report.html")?;
-    let (html, mail_html) = html_pages(&page, &fields, &file_map, &mail_map)?;
+    let (html, mail_html, maps) = html_pages(&page, &fields, &file_map, &mail_map)?;
+    let (html_map, mail_map) = maps.unzip();
     let check = for_check::build(game, input, &view);
     let json = json::render(&view, Some(input.header), check.as_ref())
         .context("cannot write the JSON report")?;
@@ -113,6 +123,8 @@ pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
         text,
         html: Some(html),
         mail_html: Some(mail_html),
+        mail_map,
+        html_map,
         phone_map,
         attachments: vec![
             ReportFile {
@@ -143,26 +155,36 @@ const MAP_MARK_BYTE: char = '\u{1}';
 /// PNG or attachment), which differ only in their map: the page rendered once around its `map`
 /// block, and the block rendered for each (a report costs one page, not two). A template that
 /// cannot be cut there (a game's own, without the block, or naming the map outside it; or whose
-/// block does not render alone where it stands) is rendered whole for each.
+/// block does not render alone where it stands) is rendered whole for each. With the pages, where
+/// the map stands in the file's and in the mail's, when the page was cut.
 fn html_pages(
     page: &templates::Template,
     fields: &values::ReportValues,
     file: &Value,
     mail: &Value,
-) -> Result<(String, String)> {
+) -> Result<(String, String, Option<Maps>)> {
     match one_page(page, fields, file, mail) {
-        Some(pages) => Ok(pages),
-        None => Ok((page.render(file)?, page.render(mail)?)),
+        Some(((file, file_map), (mail, mail_map))) => Ok((file, mail, Some((file_map, mail_map)))),
+        None => Ok((page.render(file)?, page.render(mail)?, None)),
     }
 }
 
-/// [`html_pages`] from one rendering of the page, when its template can be cut at its `map` block.
+type Range = std::ops::Range<usize>;
+
+/// Where the map block stands in the file's page and in the mail's.
+type Maps = (Range, Range);
+
+/// An HTML page, with where its map block stands in it.
+type Page = (String, Range);
+
+/// [`html_pages`] from one rendering of the page, when its template can be cut at its `map` block:
+/// the file's page, and the mail's.
 fn one_page(
     page: &templates::Template,
     fields: &values::ReportValues,
     file: &Value,
     mail: &Value,
-) -> Option<(String, String)> {
+) -> Option<(Page, Page)> {
     let block = page.block("map", MAP_VALUES)?;
     let marked = fields
         .with("map_svg", Value::from_safe_string(MAP_MARK.to_string()))
@@ -182,9 +204,11 @@ fn one_page(
     }
     let (before, after) = (&whole[..at], &whole[at + mark.len()..]);
     let join = |map: String| [before, map.as_str(), after].concat();
+    let at = |block: &str| before.len()..before.len() + block.len();
+    let (file_map, mail_map) = (block.render(file).ok()?, block.render(mail).ok()?);
     Some((
-        join(block.render(file).ok()?),
-        join(block.render(mail).ok()?),
+        (join(file_map.clone()), at(&file_map)),
+        (join(mail_map.clone()), at(&mail_map)),
     ))
 }
 
@@ -211,8 +235,10 @@ mod tests {
             .with("map_cid", Value::from("cid:map@pbem"))
             .with("map_svg", Value::from(""))
             .context();
-        let (file_page, mail_page) =
+        let ((file_page, file_map), (mail_page, map)) =
             one_page(&page, &fields, &file, &mail).expect("the built-in page is cut");
+        assert!(mail_page[map].contains("cid:map@pbem"));
+        assert!(file_page[file_map].contains("<svg>map</svg>"));
         assert_eq!(file_page, page.render(&file).unwrap());
         assert_eq!(mail_page, page.render(&mail).unwrap());
         assert!(file_page.contains("<svg>map</svg>") && !mail_page.contains("<svg>"));

@@ -27,10 +27,10 @@ const LEGEND_WIDTH: i64 = 330;
 const PALETTE: [&str; 8] = [
     "#1f4e9c", "#b8860b", "#2e7d32", "#c62828", "#6a1b9a", "#00838f", "#5d4037", "#37474f",
 ];
-const INK: &str = "#212121";
+pub(super) const INK: &str = "#212121";
 /// The size of an area's name.
 const LABEL_SIZE: i64 = 12;
-const UNSEEN: &str = "#e0e0e0";
+pub(super) const UNSEEN: &str = "#e0e0e0";
 
 /// Escapes text for SVG (XML) content and attribute values.
 pub fn esc(s: &str) -> String {
@@ -59,7 +59,7 @@ pub fn esc(s: &str) -> String {
 
 /// The colour of the power at `rank` in game.toml: its `colour` when it is `#rrggbb`, else the
 /// palette's.
-fn colour_of(game: &Game, rank: usize) -> Option<String> {
+pub fn colour_of(game: &Game, rank: usize) -> Option<String> {
     let p = game.config.powers.get(rank)?;
     Some(
         p.colour
@@ -80,14 +80,14 @@ fn rgb(c: &str) -> Option<[u32; 3]> {
 }
 
 /// The colour mixed with three parts of white: the fill of a controlled area.
-fn tint(c: &str) -> String {
+pub(super) fn tint(c: &str) -> String {
     let [r, g, b] = rgb(c).unwrap_or([158, 158, 158]);
     let t = |x: u32| x + (255 - x) * 3 / 4;
     format!("#{:02x}{:02x}{:02x}", t(r), t(g), t(b))
 }
 
 /// White or black, whichever reads on the colour.
-fn ink_on(c: &str) -> &'static str {
+pub(super) fn ink_on(c: &str) -> &'static str {
     let [r, g, b] = rgb(c).unwrap_or([0, 0, 0]);
     if (299 * r + 587 * g + 114 * b) / 1000 > 150 {
         "#000000"
@@ -108,7 +108,7 @@ pub enum Layout {
 
 /// The sizes of a layout's texts, in the picture's pixels.
 #[derive(Debug, Clone, Copy)]
-struct Sizes {
+pub(super) struct Sizes {
     /// An area's name.
     label: i64,
     /// A unit chip's strength; its ids are a pixel smaller on the whole map.
@@ -120,6 +120,9 @@ struct Sizes {
     legend_width: i64,
     /// Whether short legend lines go two to a row.
     two_columns: bool,
+    /// The most powers and battles the legend lists one by one; the rest are counted on one line.
+    /// The phone map's picture has a bounded height (`png::MAX_PIXELS`); the SVG attached lists all.
+    listed: usize,
 }
 
 const WHOLE_SIZES: Sizes = Sizes {
@@ -130,6 +133,7 @@ const WHOLE_SIZES: Sizes = Sizes {
     heading: 13,
     legend_width: LEGEND_WIDTH,
     two_columns: false,
+    listed: usize::MAX,
 };
 
 /// Width of the phone map, in the SVG's pixels: a phone shows it about 360 CSS pixels wide, so a
@@ -138,7 +142,7 @@ pub const PHONE_WIDTH: i64 = 400;
 /// The size of an area's name on the phone map.
 pub const PHONE_LABEL_SIZE: i64 = 13;
 
-const PHONE_SIZES: Sizes = Sizes {
+pub(super) const PHONE_SIZES: Sizes = Sizes {
     label: PHONE_LABEL_SIZE,
     chip: 12,
     ids: 12,
@@ -146,13 +150,21 @@ const PHONE_SIZES: Sizes = Sizes {
     heading: 14,
     legend_width: PHONE_WIDTH - 20,
     two_columns: true,
+    listed: PHONE_LISTED,
 };
+/// The phone map's legend lists at most this many powers and this many battles (the report lists
+/// every battle): with them the picture stays within `png::MAX_PIXELS` whatever the power sees.
+pub const PHONE_LISTED: usize = 24;
+/// Own units and battles beyond the phone map's frame that are each drawn at its edge, toward them;
+/// past this many, the edge could not hold them legibly and the phone map is an overview
+/// (`report::overview`: the map in boxes, each summing its areas, its units and battles).
+pub const PHONE_POINTERS: usize = 12;
 /// Room at the sides of the phone map, for the names of the areas at its edges.
-const PHONE_PAD: i64 = 34;
+pub(super) const PHONE_PAD: i64 = 34;
 /// Height of the phone map's title band.
-const PHONE_TITLE: i64 = 52;
+pub(super) const PHONE_TITLE: i64 = 52;
 /// The phone map's drawing is at most this high (it scrolls no further; the legend follows).
-const PHONE_MAX_HEIGHT: i64 = 640;
+pub(super) const PHONE_MAX_HEIGHT: i64 = 640;
 /// The typical distance between neighbouring areas on the phone map: closer, their names would
 /// crowd; the map is cut to the power's region rather than drawn smaller.
 const PHONE_SPACING: f64 = 76.0;
@@ -316,7 +328,7 @@ fn beyond(clip: &Rect, (x, y): (i64, i64), area: &str) -> String {
 }
 
 /// The areas of the power's own units and of the battles it saw.
-fn busy_areas(view: &PowerView) -> BTreeSet<&str> {
+pub(super) fn busy_areas(view: &PowerView) -> BTreeSet<&str> {
     let map = &view.map;
     map.units
         .iter()
@@ -327,7 +339,7 @@ fn busy_areas(view: &PowerView) -> BTreeSet<&str> {
 }
 
 /// The extent of `areas` in map units: left, right, top, bottom.
-fn bounds<'a>(areas: impl Iterator<Item = &'a AreaMark>) -> (f64, f64, f64, f64) {
+pub(super) fn bounds<'a>(areas: impl Iterator<Item = &'a AreaMark>) -> (f64, f64, f64, f64) {
     let mut b: Option<(i32, i32, i32, i32)> = None;
     for a in areas {
         b = Some(match b {
@@ -372,6 +384,17 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
         .iter()
         .map(|a| (a.id.as_str(), frame.at(a)))
         .collect();
+    // A phone map whose power has more units and battles beyond its frame than its edge can hold
+    // legibly is drawn as an overview instead, every one of them summed in its part of the map.
+    if layout == Layout::Phone {
+        let beyond = busy_areas(view)
+            .into_iter()
+            .filter(|id| find(&pos, id).is_some_and(|p| !frame.shows(*p)))
+            .count();
+        if beyond > PHONE_POINTERS {
+            return super::overview::render(game, shared, view);
+        }
+    }
     // The areas drawn: all of them on the whole map; those inside the frame on the phone's.
     let shown = |a: &AreaMark| layout == Layout::Whole || frame.shows(pos[a.id.as_str()]);
     let map_w = frame.clip.x1;
@@ -889,7 +912,7 @@ fn legs_of(marks: &[MoveMark]) -> Vec<Leg<'_>> {
 
 /// `text` cut to the phone map's width at `size` pixels (a bold text counts a size larger), with
 /// an ellipsis where it was cut.
-fn fit(text: &str, size: i64) -> String {
+pub(super) fn fit(text: &str, size: i64) -> String {
     // The bundled condensed font's letters average about 0.55 of the size.
     let room = ((PHONE_WIDTH - 20) * 100 / (size * 55)) as usize;
     if text.chars().count() <= room {
@@ -1005,7 +1028,13 @@ fn shorten(a: (i64, i64), b: (i64, i64), by: i64) -> (i64, i64) {
 }
 
 /// "17 L2 S6": corps factors, leaders, ships; "~15" when seen from afar.
-fn chip_text(precision: Precision, corps: u32, factors: u32, leaders: u32, ships: u32) -> String {
+pub(super) fn chip_text(
+    precision: Precision,
+    corps: u32,
+    factors: u32,
+    leaders: u32,
+    ships: u32,
+) -> String {
     let approx = if precision == Precision::Approximate {
         "~"
     } else {
@@ -1192,18 +1221,44 @@ fn on_map<'g>(game: &'g Game, view: &PowerView) -> Vec<&'g crate::game::config::
 }
 
 /// The legend being written: its text and the baseline of its next line.
-struct Legend {
-    s: String,
-    x: i64,
-    y: i64,
-    sizes: Sizes,
+pub(super) struct Legend {
+    pub(super) s: String,
+    pub(super) x: i64,
+    pub(super) y: i64,
+    pub(super) sizes: Sizes,
     /// Whether the row at `y` holds a cell in its first column ([`Legend::cell`]).
-    half_full: bool,
+    pub(super) half_full: bool,
 }
 
 impl Legend {
+    /// A legend with its box's top at `top`, its lines starting at `x`.
+    pub(super) fn new(x: i64, top: i64, sizes: Sizes) -> Legend {
+        Legend {
+            s: String::new(),
+            x,
+            y: top + 30,
+            sizes,
+            half_full: false,
+        }
+    }
+
+    /// Writes the legend, in its box from (`left`, `top`), into `out`; returns where it ends below.
+    pub(super) fn close(self, out: &mut String, left: i64, top: i64) -> i64 {
+        let _ = writeln!(out, r#"<g class="legend">"#);
+        let _ = writeln!(
+            out,
+            r##"<rect x="{left}" y="{}" width="{}" height="{}" fill="#fafafa" stroke="#bdbdbd"/>"##,
+            top + 10,
+            self.sizes.legend_width - 10,
+            self.y - top
+        );
+        out.push_str(&self.s);
+        let _ = writeln!(out, "</g>");
+        self.y + 10
+    }
+
     /// A line: a symbol (drawn around `self.y`) and its meaning.
-    fn line(&mut self, symbol: String, text: &str) {
+    pub(super) fn line(&mut self, symbol: String, text: &str) {
         let _ = writeln!(
             self.s,
             r#"{symbol}<text x="{}" y="{}" font-size="{}" fill="{INK}">{}</text>"#,
@@ -1218,7 +1273,7 @@ impl Legend {
     /// A short line: a symbol drawn by `symbol` around (x, y) and its meaning, beside the previous
     /// cell when the legend has two columns and the text fits in half its width. A run of cells
     /// ends with [`Legend::flush`] (a heading flushes).
-    fn cell(&mut self, symbol: impl Fn(i64, i64) -> String, text: &str) {
+    pub(super) fn cell(&mut self, symbol: impl Fn(i64, i64) -> String, text: &str) {
         let half = (self.sizes.legend_width - 20) / 2;
         let fits = self.sizes.two_columns && text_width(text, self.sizes.legend) + 34 <= half - 4;
         if !fits {
@@ -1250,14 +1305,14 @@ impl Legend {
     }
 
     /// Ends a run of cells: the next line starts a row of its own.
-    fn flush(&mut self) {
+    pub(super) fn flush(&mut self) {
         if self.half_full {
             self.half_full = false;
             self.y += self.sizes.legend + 10;
         }
     }
 
-    fn heading(&mut self, text: &str) {
+    pub(super) fn heading(&mut self, text: &str) {
         self.flush();
         self.y += 6;
         let _ = writeln!(
@@ -1284,27 +1339,8 @@ fn draw_legend(
     name: &impl Fn(&str) -> String,
 ) -> i64 {
     let x = left + 10;
-    let mut l = Legend {
-        s: String::new(),
-        x,
-        y: top + 30,
-        sizes,
-        half_full: false,
-    };
-    l.heading("Powers");
-    for p in on_map(game, view) {
-        let c = colour(&p.id);
-        let mine = if p.id == view.power { " (you)" } else { "" };
-        l.cell(
-            |x, y| {
-                format!(
-                    r#"<rect x="{x}" y="{}" width="22" height="14" fill="{c}" stroke="{INK}" stroke-width="0.5"/>"#,
-                    y - 7
-                )
-            },
-            &format!("{}{mine}", p.name),
-        );
-    }
+    let mut l = Legend::new(x, top, sizes);
+    legend_powers(&mut l, game, view, colour);
     l.heading("Areas");
     let circle = |y: i64, fill: &str, stroke: &str, dash: &str| {
         format!(
@@ -1519,11 +1555,57 @@ fn draw_legend(
         ),
         "a battle you saw; ring: the victor",
     );
+    legend_battles(&mut l, view, name);
+    l.close(out, left, top)
+}
+
+/// The legend's "Powers": a box of each one's colour and its name, the power's own first, at most
+/// `sizes.listed` of them (then how many more).
+pub(super) fn legend_powers(
+    l: &mut Legend,
+    game: &Game,
+    view: &PowerView,
+    colour: &impl Fn(&str) -> String,
+) {
+    l.heading("Powers");
+    let mut powers = on_map(game, view);
+    // The power itself first when they are too many to list.
+    if powers.len() > l.sizes.listed {
+        powers.sort_by_key(|p| p.id != view.power);
+    }
+    for p in powers.iter().take(l.sizes.listed) {
+        let c = colour(&p.id);
+        let mine = if p.id == view.power { " (you)" } else { "" };
+        l.cell(
+            |x, y| {
+                format!(
+                    r#"<rect x="{x}" y="{}" width="22" height="14" fill="{c}" stroke="{INK}" stroke-width="0.5"/>"#,
+                    y - 7
+                )
+            },
+            &format!("{}{mine}", p.name),
+        );
+    }
+    if powers.len() > l.sizes.listed {
+        l.flush();
+        l.line(
+            String::new(),
+            &format!(
+                "and {} more (the SVG attached lists them)",
+                powers.len() - l.sizes.listed
+            ),
+        );
+    }
+}
+
+/// The legend's "Battles you saw": each battle and its outcome, at most `sizes.listed` of them
+/// (then how many more: the report lists them all).
+pub(super) fn legend_battles(l: &mut Legend, view: &PowerView, name: &impl Fn(&str) -> String) {
     l.heading("Battles you saw");
     if view.map.combats.is_empty() {
         l.line(String::new(), "none");
     }
-    for c in &view.map.combats {
+    for c in view.map.combats.iter().take(l.sizes.listed) {
         let outcome = if !c.winners.is_empty() {
             let names: Vec<String> = c.winners.iter().map(|w| name(w)).collect();
             format!("won by {}", names.join(" and "))
@@ -1539,17 +1621,15 @@ fn draw_legend(
         };
         l.line(String::new(), &format!("{}: {outcome}", c.area));
     }
-    let _ = writeln!(out, r#"<g class="legend">"#);
-    let _ = writeln!(
-        out,
-        r##"<rect x="{left}" y="{}" width="{}" height="{}" fill="#fafafa" stroke="#bdbdbd"/>"##,
-        top + 10,
-        sizes.legend_width - 10,
-        l.y - top
-    );
-    out.push_str(&l.s);
-    let _ = writeln!(out, "</g>");
-    l.y + 10
+    if view.map.combats.len() > l.sizes.listed {
+        l.line(
+            String::new(),
+            &format!(
+                "and {} more (the report lists them all)",
+                view.map.combats.len() - l.sizes.listed
+            ),
+        );
+    }
 }
 
 #[cfg(test)]

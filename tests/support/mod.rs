@@ -275,3 +275,14 @@ pub fn rolls_shown_or_sealed(events: &[pbem::engine::event::Event]) -> Result<()
         ))
     }
 }
+
+/// The message of an outbox file, whole: a report's mail is kept in the outbox without the bodies
+/// its report files hold, and made whole from them (`pbem::mail::outbox::PARTS_FORMAT`).
+pub fn read_outbox(path: impl AsRef<Path>) -> Vec<u8> {
+    pbem::mail::outbox_store::read_file(path.as_ref()).unwrap()
+}
+
+/// [`read_outbox`] as text.
+pub fn read_outbox_string(path: impl AsRef<Path>) -> String {
+    String::from_utf8(read_outbox(path)).unwrap()
+}

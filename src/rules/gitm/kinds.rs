@@ -183,6 +183,15 @@ impl Kind {
         }
     }
 
+    /// The most batteries a unit of the type may have (GITM 3.5): 4 for artillery, 1 for the rest.
+    pub fn max_batteries(self) -> u32 {
+        if self.is_artillery() {
+            4
+        } else {
+            1
+        }
+    }
+
     /// The word of the engine's reports for the piece.
     pub fn view(self) -> &'static str {
         match self.branch() {

@@ -10,6 +10,7 @@
 //! replaces. The seed has no fire, melee, casualty, morale-check, communications or supply tables:
 //! where pbem needs one it is pbem's own, said so in `rules.rs` and docs/rules/gitm.md.
 
+pub mod capture;
 pub mod detection;
 pub mod forecast;
 pub mod kinds;
@@ -175,6 +176,12 @@ impl Ruleset for Gitm {
             out.extend(tactical::hook::check_forts(g, map));
         }
         out
+    }
+
+    /// GITM 7.15: `[control]` gives the Ottoman Empire's squares to `ottoman`, a state that never
+    /// plays (no power in game.toml, no turn, no report); its squares are closed to all movement.
+    fn stateless_owners(&self) -> &'static [&'static str] {
+        &[turn::OTTOMAN]
     }
 
     fn units(&self, state: &State) -> Vec<UnitView> {

@@ -1223,3 +1223,247 @@ fn pbem_gitm_turnover_a_campaigns_end_takes_a_quarter_of_the_experience() {
     );
     assert_eq!(cites(&events, "pbem gitm/turnover").len(), 1);
 }
+
+#[test]
+fn gitm_7_5_no_battle_where_hostile_units_merely_stood_together() {
+    let (_t, game, mut state) = scenario();
+    // Hostile brigades in G5-V6 far apart on its tactical map: no combat, so no battle of 7.5.
+    put(&mut state, "AU1IN", "G5-V6/12-12");
+    put(&mut state, "FR1IN", "G5-V6/1-1");
+    let (next, events) = resolve(&game, &state, &[]);
+    assert!(
+        !events.iter().any(|e| e.kind == "combat"),
+        "no combat was fought"
+    );
+    assert!(g(&next).battles.is_empty(), "{:?}", g(&next).battles);
+    // On one tactical square they fight: G5-V6 is a battle, and next turn a brigade may withdraw.
+    put(&mut state, "FR1IN", "G5-V6/12-12");
+    let (next, events) = resolve(&game, &state, &[]);
+    assert!(events.iter().any(|e| e.kind == "combat"));
+    assert_eq!(g(&next).battles, ["G5-V6"]);
+}
+
+#[test]
+fn gitm_7_5_a_brigade_leaving_a_square_of_no_battle_pays_no_withdrawal() {
+    let (_t, game, mut state) = scenario();
+    put(&mut state, "AU1IN", "G5-V6/12-12");
+    put(&mut state, "FR1IN", "G5-V6/1-1");
+    let (next, _) = resolve(&game, &state, &[]);
+    // Next turn AU1IN marches off: an ordinary strategic move, no 2 fatigue, no stragglers.
+    let men = g(&next).brigade("AU1IN").unwrap().strength;
+    let orders = vec![PowerOrders {
+        power: "austria".into(),
+        source: Source::new(
+            "austria.txt",
+            "game gitm-italy-1809\npower austria\npassword danube-1805\nturn 2\nmove AU1IN G6-V6\n",
+        ),
+    }];
+    let mut dice = DiceBox::new([7; 32]).with_seal(Some([9; 32]));
+    let r = game
+        .ruleset
+        .resolve(&game, &next, &orders, &mut dice)
+        .unwrap();
+    assert!(cites(&r.events, "GITM 7.5").is_empty());
+    assert!(r.events.iter().any(|e| e
+        .text
+        .starts_with("AU1IN marches from G5-V6 to G6-V6 for 1 fatigue")));
+    assert_eq!(g(&r.next).brigade("AU1IN").unwrap().strength, men);
+}
+
+#[test]
+fn gitm_7_7_no_diagonal_march_between_two_non_allied_units_beside_it() {
+    let (_t, game, mut state) = scenario();
+    // The case: FR1LC at G6-V6/7-7, Austrians at 8-7 and 7-8, a march south-east to G7-V7.
+    put(&mut state, "FR1LC", "G6-V6/7-7");
+    put(&mut state, "AU1IN", "G6-V6/8-7");
+    put(&mut state, "AU2IN", "G6-V6/7-8");
+    let (next, events) = resolve(
+        &game,
+        &state,
+        &[("france", "move FR1LC G7-V7\nsupply FR1LC none")],
+    );
+    assert_eq!(at(&next, "FR1LC"), "G6-V6/7-7");
+    let blocked: Vec<&Event> = cites(&events, "GITM 7.7")
+        .into_iter()
+        .filter(|e| {
+            e.text
+                .contains("diagonally between AU1IN at 8-7 and AU2IN at 7-8")
+        })
+        .collect();
+    assert!(!blocked.is_empty(), "{events:#?}");
+    // One of them alone, or a friend on the other square, lets it pass.
+    put(&mut state, "AU2IN", "G9-V5/6-3");
+    put(&mut state, "FR2IN", "G6-V6/7-8");
+    let (next, _) = resolve(
+        &game,
+        &state,
+        &[("france", "move FR1LC G7-V7\nsupply FR1LC none")],
+    );
+    assert!(at(&next, "FR1LC").starts_with("G7-V7/"));
+}
+
+#[test]
+fn gitm_3_5_quality_is_the_strength_weighted_average() {
+    // The case: poor 2,000 merged into elite 2,100 is good, not elite.
+    let mut a = brigade("BR1IN", 2000, 0, 50, 0);
+    a.quality = Quality::Poor;
+    let mut b = brigade("BR2IN", 2100, 0, 50, 0);
+    b.quality = Quality::Elite;
+    assert_eq!(
+        merge(&a, &b).quality,
+        Quality::Good,
+        "(0*2000 + 4*2100) / 4100 = 2.05"
+    );
+    // Fatigue and ammunition are weighed too.
+    a.fatigue = 10;
+    a.ammunition = 4;
+    b.fatigue = 0;
+    b.ammunition = 0;
+    let m = merge(&a, &b);
+    assert_eq!(
+        (m.fatigue, m.ammunition),
+        (5, 2),
+        "10*2000/4100, 4*2000/4100"
+    );
+}
+
+#[test]
+fn gitm_3_5_the_excess_on_foreign_soil_loses_40_percent() {
+    use super::turn::merge_excess;
+    assert_eq!(merge_excess(1000, false), (1000, 0));
+    assert_eq!(merge_excess(1000, true), (600, 400));
+    let (_t, game, mut state) = scenario();
+    for (id, men) in [("IT1IN", 2500), ("IT2IN", 2500)] {
+        brigade_mut(&mut state, id).strength = men;
+    }
+    // G5-V7 is France's: the 1,000 men above 4,000 all return to the pool.
+    let (next, events) = resolve(&game, &state, &[("france", "merge IT1IN into IT2IN")]);
+    assert_eq!(g(&next).brigade("IT2IN").unwrap().strength, 4000);
+    let e = cites(&events, "GITM 3.5");
+    assert!(
+        e[0].text
+            .contains("1000 men above the type's limit leave it and return"),
+        "{}",
+        e[0].text
+    );
+    // In an Austrian square, 40% of them are lost.
+    state.control.insert("G5-V7".into(), "austria".into());
+    let (next, events) = resolve(&game, &state, &[("france", "merge IT1IN into IT2IN")]);
+    assert_eq!(g(&next).brigade("IT2IN").unwrap().strength, 4000);
+    let e = cites(&events, "GITM 3.5");
+    assert!(
+        e[0].text
+            .contains("on foreign soil 40% of them, 400, are lost")
+            && e[0].text.contains("600 return"),
+        "{}",
+        e[0].text
+    );
+}
+
+#[test]
+fn gitm_7_15_control_names_the_ottoman_empire_without_a_power_of_its_own() {
+    let (_t, game, mut state) = scenario();
+    assert!(game.config.power_ids().all(|p| p != "ottoman"));
+    state.control.insert("G5-V6".into(), "ottoman".into());
+    assert!(
+        game.check_state(&state).is_empty(),
+        "{:?}",
+        game.check_state(&state)
+    );
+    let (next, events) = resolve(&game, &state, &[("france", "move FR1LC G5-V6")]);
+    assert_eq!(at(&next, "FR1LC"), "G4-V6/5-7");
+    assert!(!cites(&events, "GITM 7.15").is_empty());
+    // The Ottoman Empire gets no orders, no turn: no event is told to it.
+    assert!(events
+        .iter()
+        .all(|e| !e.visible_to.iter().any(|p| p == "ottoman")));
+    // Another owner that is no power is still an error, with the owners allowed as its hint.
+    state.control.insert("G5-V6".into(), "ottomans".into());
+    let errs = game.check_state(&state);
+    assert_eq!(errs.len(), 1);
+    assert!(errs[0].message.contains("unknown power 'ottomans'"));
+    assert!(errs[0].hint.as_deref().unwrap_or("").contains("ottoman"));
+}
+
+#[test]
+fn gitm_3_7_a_city_without_its_holders_units_is_captured_and_morale_moves() {
+    let (_t, game, mut state) = scenario();
+    // Bassano (G5-V5) is France's; AU1IN stands in it, AU2IN next to it, the French at Vicenza
+    // (G4-V6) next to it, FR4IN at Verona (G2-V6) far from it.
+    put(&mut state, "AU1IN", "G5-V5/7-7");
+    put(&mut state, "AU2IN", "G6-V5/7-7");
+    for id in ["AU1IN", "AU2IN", "FR1IN", "FR4IN"] {
+        brigade_mut(&mut state, id).morale = 50;
+    }
+    let (next, events) = resolve(&game, &state, &[]);
+    assert_eq!(next.control["G5-V5"], "austria");
+    // (Sacile, G9-V5, France's where the Austrians begin, is captured too.)
+    let e: Vec<&Event> = cites(&events, "pbem gitm/capture")
+        .into_iter()
+        .filter(|e| e.area.as_deref() == Some("G5-V5"))
+        .collect();
+    assert_eq!(e.len(), 1);
+    assert!(
+        e[0].text.starts_with("austria captures G5-V5 from france"),
+        "{}",
+        e[0].text
+    );
+    let morale = |id: &str| g(&next).brigade(id).unwrap().morale;
+    assert_eq!(
+        morale("AU1IN"),
+        55,
+        "the capturer gains, and keeps it this turn"
+    );
+    assert_eq!(morale("AU2IN"), 52, "its side near the city gains");
+    assert_eq!(morale("FR1IN"), 45, "the holder's side near the city loses");
+    assert_eq!(morale("FR4IN"), 50, "far from it: nothing");
+    // A French brigade standing in the city holds it.
+    put(&mut state, "FR2IN", "G5-V5/0-0");
+    let (next, events) = resolve(&game, &state, &[]);
+    assert_eq!(next.control["G5-V5"], "france");
+    assert!(!cites(&events, "pbem gitm/capture")
+        .iter()
+        .any(|e| e.area.as_deref() == Some("G5-V5")));
+}
+
+#[test]
+fn gitm_3_7_morale_moved_in_battle_does_not_return_towards_50() {
+    let (_t, game, mut state) = scenario();
+    put(&mut state, "AU1IN", "G5-V6/12-12");
+    put(&mut state, "FR1IN", "G5-V6/12-12");
+    for id in ["AU1IN", "FR1IN", "FR4IN"] {
+        brigade_mut(&mut state, id).morale = 60;
+    }
+    let (next, events) = resolve(&game, &state, &[]);
+    // The morale the combats give (pbem GITM-T5: winners +3, losers -5), read from their events.
+    let (mut au, mut attacker) = (60i64, String::new());
+    let mut fr = 60i64;
+    for e in &events {
+        if e.text.contains("combat at 12-12: the attackers (") {
+            attacker = e.text.split("the attackers (").nth(1).unwrap()[..7].to_string();
+        }
+        if e.text.contains("melee at 12-12") {
+            let attackers_won = e.text.ends_with("the attackers win");
+            let au_won = attackers_won == attacker.starts_with("austria");
+            let (w, l) = if au_won {
+                (&mut au, &mut fr)
+            } else {
+                (&mut fr, &mut au)
+            };
+            *w = (*w + 3).min(100);
+            *l = (*l - 5).max(0);
+        }
+    }
+    assert!(au != 60 || fr != 60, "a combat was fought");
+    let morale = |id: &str| g(&next).brigade(id).unwrap().morale as i64;
+    assert_eq!(
+        (morale("AU1IN"), morale("FR1IN")),
+        (au, fr),
+        "no return towards 50"
+    );
+    assert_eq!(
+        morale("FR4IN"),
+        55,
+        "a unit out of battle returns 5 towards 50"
+    );
+}

@@ -200,6 +200,14 @@ pub const PBEM_SHATTERED: Rule = own(
     "gitm/shattered",
     "a shattered brigade does not march; it rallies away from the enemy",
 );
+/// pbem's reading of GITM 3.7's city capture (the seed gives no figures nor what a capture is): a
+/// city with no combat unit of its holder's side passes to the state at war with it whose combat
+/// units stand there; the capturers +5 morale, their side next to it +2, the holder's side in or next
+/// to it -5; a unit whose morale a battle or a capture moved this turn does not return towards 50.
+pub const PBEM_CAPTURE: Rule = own(
+    "gitm/capture",
+    "a city without its holder's units passes to the enemy there; morale +5/+2 and -5",
+);
 /// pbem's fraction for GITM 3.6's turnover (the seed gives none): at the end of a campaign every
 /// brigade loses a quarter of its experience, rounded down.
 pub const PBEM_TURNOVER: Rule = own(

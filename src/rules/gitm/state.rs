@@ -143,6 +143,25 @@ pub enum Quality {
 }
 
 impl Quality {
+    /// The five grades in order, poor first: a grade's place is its rank (GITM 3.5's average).
+    pub const ALL: [Quality; 5] = [
+        Quality::Poor,
+        Quality::Average,
+        Quality::Good,
+        Quality::VeryGood,
+        Quality::Elite,
+    ];
+
+    /// 0 (poor) to 4 (elite).
+    pub fn rank(self) -> u32 {
+        Quality::ALL.iter().position(|&q| q == self).unwrap_or(0) as u32
+    }
+
+    /// The grade of a rank, elite beyond 4.
+    pub fn of_rank(rank: u32) -> Quality {
+        Quality::ALL[(rank as usize).min(4)]
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Quality::Poor => "poor",

@@ -80,6 +80,9 @@ pub struct Turn<'a> {
     marches: BTreeMap<String, March>,
     /// The tactical maps and what each keeps between the tactical phases (`tactical::hook`).
     pub theatre: super::tactical::hook::Theatre,
+    /// Each unit's morale once the merges of the supply phase are done: a unit whose morale differs
+    /// at the end of the turn gained or lost it in battle (GITM 3.7).
+    morale_before_battles: BTreeMap<String, u32>,
 }
 
 impl<'a> Turn<'a> {
@@ -102,6 +105,7 @@ impl<'a> Turn<'a> {
             dice,
             marches: BTreeMap::new(),
             theatre: Default::default(),
+            morale_before_battles: BTreeMap::new(),
         })
     }
 
@@ -133,6 +137,12 @@ impl<'a> Turn<'a> {
         if season.is_campaign() {
             self.defaults();
             self.supply_phase();
+            self.morale_before_battles = self
+                .g
+                .brigades
+                .iter()
+                .map(|b| (b.id().to_string(), b.morale))
+                .collect();
             self.withdrawal()?;
             for p in 1..=2 {
                 tactical_phase(self, p, true)?;
@@ -335,6 +345,35 @@ impl<'a> Turn<'a> {
         })
     }
 
+    /// GITM 7.7's second sentence: for a diagonal march (`dir`) from `from`, the two units (named
+    /// "A at 8-7 and B at 7-8") on the tactical squares beside the unit that its first diagonal step
+    /// passes between, when both squares hold a unit not actively allied to `power`; `None` when
+    /// the march is not diagonal or either square is free or off the map. pbem reads "units" as 7.14
+    /// does: active and not shattered (`rules::PBEM_SHATTERED`).
+    fn diagonal_pinch(&self, power: &str, from: Spot, dir: (i8, i8), size: u8) -> Option<String> {
+        if dir.0 == 0 || dir.1 == 0 {
+            return None;
+        }
+        let beside = |dc: i8, dr: i8| -> Option<SubSquare> {
+            let col = u8::try_from(from.sub.col as i32 + dc as i32).ok()?;
+            let row = u8::try_from(from.sub.row as i32 + dr as i32).ok()?;
+            (col < size && row < size).then_some(SubSquare { col, row })
+        };
+        let unit_on = |sub: SubSquare| -> Option<String> {
+            (0..self.g.brigades.len()).find_map(|j| {
+                let o = &self.g.brigades[j];
+                let here = self
+                    .spot_of(j)
+                    .is_some_and(|s| s.square == from.square && s.sub == sub);
+                (here && !o.inactive && !o.shattered && !self.state.friendly(power, o.power()))
+                    .then(|| format!("{} at {sub}", o.id()))
+            })
+        };
+        let a = unit_on(beside(dir.0, 0)?)?;
+        let b = unit_on(beside(0, dir.1)?)?;
+        Some(format!("{a} and {b}"))
+    }
+
     /// Whether an active unit that blocks `power` stands on any of `subs` in `square`.
     fn enemy_on(&self, power: &str, square: Square, subs: &[SubSquare]) -> bool {
         self.blockers_in(power, square)
@@ -454,22 +493,29 @@ impl<'a> Turn<'a> {
                 .kind()
                 .max_strength()
                 .map_or(0, |m| merged.strength.saturating_sub(m));
+            let foreign =
+                self.state.control.get(ub.square()).map(String::as_str) != Some(ub.power());
+            let (back, lost) = merge_excess(excess, foreign);
+            let guns = merged.batteries.saturating_sub(ub.kind().max_batteries());
+            let quality = merged.quality;
             self.g.brigades[b] = merged;
-            if excess > 0 {
-                self.g.brigades[b].strength -= excess;
-            }
+            self.g.brigades[b].strength -= excess;
+            self.g.brigades[b].batteries -= guns;
             self.g.brigades.remove(a);
             self.g.merged.push(from.clone());
-            let more = if excess > 0 {
-                format!(" {excess} men above the type's limit return to the manpower pool.")
-            } else {
-                String::new()
+            let more = match (excess, lost) {
+                (0, _) => String::new(),
+                (_, 0) => format!(" {excess} men above the type's limit leave it and return to the manpower pool at the end of the following season."),
+                _ => format!(" {excess} men above the type's limit leave it: on foreign soil 40% of them, {lost}, are lost (casualty VPs: pbem keeps none), and {back} return to the manpower pool at the end of the following season."),
+            } + &match guns {
+                0 => String::new(),
+                n => format!(" {n} batteries above the type's limit of {} leave it for the pool.", ub.kind().max_batteries()),
             };
             self.event(
                 rules::MERGE,
                 "merge",
                 Some(ub.square()),
-                format!("{from} merges into {into} (GITM 3.5).{more}"),
+                format!("{from} merges into {into}: quality, experience, morale, fatigue and ammunition averaged by strength (now {}) (GITM 3.5).{more}", quality.name()),
                 Audience::Side(ua.power().to_string()),
             );
         }
@@ -773,6 +819,15 @@ impl<'a> Turn<'a> {
         let size = self.map.sub().map_or(15, |s| s.size());
         if self.enemy_on(b.power(), from.square, &toward_edge(from.sub, dir, size)) {
             self.event(rules::BLOCKED, "blocked", Some(b.square()), format!("{id} cannot leave {} for {name}: enemy units stand between it and the edge of its tactical map; it tries again next phase (GITM 7.7).", b.square()), side);
+            if let Some(m) = self.marches.get_mut(id) {
+                m.last_phase = phase;
+            }
+            return Ok(false);
+        }
+        // GITM 7.7's second sentence: no diagonal march out between two units not actively allied
+        // standing on the two tactical squares beside the unit that the diagonal passes between.
+        if let Some(pair) = self.diagonal_pinch(b.power(), from, dir, size) {
+            self.event(rules::BLOCKED, "blocked", Some(b.square()), format!("{id} cannot leave {} for {name}: its march would pass diagonally between {pair}, not actively allied to it, on the tactical squares beside it; it tries again next phase (GITM 7.7).", b.square()), side);
             if let Some(m) = self.marches.get_mut(id) {
                 m.last_phase = phase;
             }
@@ -1155,9 +1210,23 @@ impl<'a> Turn<'a> {
     // ----- the end of the turn -----
 
     fn end_of_turn(&mut self) -> Result<()> {
+        // GITM 3.7: units whose morale a battle moved this turn, then those a city capture moved:
+        // their morale does not return towards 50 this turn.
+        let mut stirred: BTreeSet<String> = self
+            .g
+            .brigades
+            .iter()
+            .filter(|b| {
+                self.morale_before_battles
+                    .get(b.id())
+                    .is_some_and(|&m| m != b.morale)
+            })
+            .map(|b| b.id().to_string())
+            .collect();
         if self.g.season.is_campaign() {
             self.sieges()?;
             self.rally_shattered();
+            stirred.extend(self.captures());
         }
         let marched: BTreeSet<String> = self
             .marches
@@ -1170,25 +1239,23 @@ impl<'a> Turn<'a> {
             if marched.contains(b.id()) && b.experience < 8 {
                 b.experience += 1;
             }
+            if stirred.contains(b.id()) {
+                continue;
+            }
             b.morale = if b.morale > 50 {
                 (b.morale - 5).max(50)
             } else {
                 (b.morale + 5).min(50)
             };
         }
-        self.event(rules::FATIGUE_RECOVERY, "recovery", None, "End of the turn: cavalry, light artillery and HQs regain 4 fatigue, other units 3 (GITM 3.2); units that marched gain 1 experience up to 8 (GITM 3.6); morale returns 5 points towards 50 (GITM 3.7, pbem's rate).".into(), Everyone);
-        // GITM 7.5: the squares of this turn's battles, for next turn's withdrawals.
-        let mut battles = BTreeSet::new();
-        for (i, b) in self.g.brigades.iter().enumerate() {
-            if b.inactive {
-                continue;
-            }
-            if let Some(s) = self.spot_of(i) {
-                if !self.enemies_in(b.power(), s.square).is_empty() && self.g.season.is_campaign() {
-                    battles.insert(self.map.place_name(s.square));
-                }
-            }
-        }
+        self.event(rules::FATIGUE_RECOVERY, "recovery", None, "End of the turn: cavalry, light artillery and HQs regain 4 fatigue, other units 3 (GITM 3.2); units that marched gain 1 experience up to 8 (GITM 3.6); morale returns 5 points towards 50 (GITM 3.7, pbem's rate), but not that of units whose morale a battle or a city capture moved this turn.".into(), Everyone);
+        // GITM 7.5: the squares where a battle was fought this turn (a tactical combat, 9.1), for
+        // next turn's withdrawals; hostile units merely standing together fought none.
+        let battles: BTreeSet<String> = if self.g.season.is_campaign() {
+            self.theatre.fought.clone()
+        } else {
+            BTreeSet::new()
+        };
         self.g.battles = battles.into_iter().collect();
         self.detection()?;
         if self.g.season.is_campaign() {
@@ -1546,17 +1613,18 @@ pub enum Audience {
 use Audience::Everyone;
 
 /// The unit `b` merged into `into` (GITM 3.5): `into`'s id, commander and place; strengths and
-/// batteries summed; quality, experience, morale, fatigue and ammunition averaged by strength;
-/// carrying a supply only if both were.
+/// batteries summed; quality (on its five grades, poor 0 to elite 4), experience, morale, fatigue and
+/// ammunition the average of the two weighted by their strengths, rounded to the nearest (a half up);
+/// carrying a supply only if both were. The men above the type's limit are not taken off here
+/// ([`merge_excess`]).
 pub fn merge(b: &super::state::Brigade, into: &super::state::Brigade) -> super::state::Brigade {
     let (sa, sb) = (b.strength as u64, into.strength as u64);
     let total = (sa + sb).max(1);
     let avg = |x: u32, y: u32| ((x as u64 * sa + y as u64 * sb + total / 2) / total) as u32;
-    let quality = if sa > sb { b.quality } else { into.quality };
     super::state::Brigade {
         strength: b.strength + into.strength,
         batteries: b.batteries + into.batteries,
-        quality,
+        quality: super::state::Quality::of_rank(avg(b.quality.rank(), into.quality.rank())),
         experience: avg(b.experience, into.experience),
         morale: avg(b.morale, into.morale),
         fatigue: avg(b.fatigue, into.fatigue),
@@ -1568,6 +1636,15 @@ pub fn merge(b: &super::state::Brigade, into: &super::state::Brigade) -> super::
         },
         ..into.clone()
     }
+}
+
+/// GITM 3.5: the men of a merged unit above its type's limit, as (returning to the manpower pool at
+/// the end of the following season, lost): on foreign soil 40% of them are lost (rounded down),
+/// the rest return; at home all return. Foreign soil is pbem's reading: a square `[control]` does
+/// not give to the unit's own state (its home nation, as 7.1 reads it for militia).
+pub fn merge_excess(excess: u32, foreign: bool) -> (u32, u32) {
+    let lost = if foreign { excess * 40 / 100 } else { 0 };
+    (excess - lost, lost)
 }
 
 /// One tactical phase of a campaign turn (GITM 5.2; 8.1-8.12 movement, 9.1-9.5 combat; `combat` is

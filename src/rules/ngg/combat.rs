@@ -62,8 +62,13 @@ impl Phase<'_> {
             Outcome::Ad => self.disrupt(&attackers, &a.target),
             Outcome::Dd => self.disrupt(&target_stack, &a.target),
             Outcome::Ex => {
-                self.lose_one(units, &a.target);
-                self.lose_one(&target_stack, &a.target);
+                // pbem ngg/combat: each side loses 1 SP; a side with no SP to lose in the combat
+                // (a lone commander) loses its commander instead: he is taken.
+                for (ids, side) in [(units, power.to_string()), (&target_stack, enemy.clone())] {
+                    if !self.lose_one(ids, &a.target) {
+                        self.take_commanders(ids, &side, &a.target);
+                    }
+                }
             }
             Outcome::Dr => {
                 self.lose_one(&target_stack, &a.target);
@@ -96,9 +101,36 @@ impl Phase<'_> {
         }
     }
 
+    /// pbem ngg/combat: the commanders of `ids`, a side with no SP to lose in an EX, are taken
+    /// (eliminated), so that each side loses as the result says.
+    fn take_commanders(&mut self, ids: &[String], side: &str, at: &str) {
+        let taken: Vec<String> = ids
+            .iter()
+            .filter(|id| self.ngg.unit(id).is_some_and(|u| u.is_commander()))
+            .cloned()
+            .collect();
+        if taken.is_empty() {
+            return;
+        }
+        self.ngg
+            .units
+            .retain(|u| !taken.iter().any(|t| t == u.id()));
+        self.ngg.eliminated.extend(taken.iter().cloned());
+        self.event(
+            rules::RESULTS,
+            "loss",
+            Some(at),
+            format!(
+                "{side} has no SP to lose in the exchange: {}, alone, {} taken and eliminated (pbem ngg/combat).",
+                taken.join(", "),
+                if taken.len() == 1 { "is" } else { "are" }
+            ),
+        );
+    }
+
     /// The strongest unit of `ids` (the first in state order on a tie) loses 1 SP; at 0 it is
-    /// eliminated.
-    fn lose_one(&mut self, ids: &[String], at: &str) {
+    /// eliminated. Whether one lost it (none has an SP to lose: false).
+    fn lose_one(&mut self, ids: &[String], at: &str) -> bool {
         let Some(id) = ids
             .iter()
             .filter_map(|id| self.ngg.unit(id))
@@ -109,10 +141,10 @@ impl Phase<'_> {
             })
             .map(|(id, _)| id)
         else {
-            return;
+            return false;
         };
         let Some(u) = self.unit_mut(&id) else {
-            return;
+            return false;
         };
         u.sp -= 1;
         if u.sp == 0 {
@@ -133,6 +165,7 @@ impl Phase<'_> {
                 format!("{id} loses 1 SP ({sp} left)."),
             );
         }
+        true
     }
 
     /// pbem's retreat: `power`'s stack in `from` goes to the adjacent hex free of enemy units that

@@ -541,8 +541,24 @@ impl Phase<'_> {
         let left = self.chits[power];
         let cc = want.value.min(left.saturating_sub(reserve.value));
         *self.chits.get_mut(power).expect("both sides") = left - cc;
+        // pbem's reading of NGG 10.1: it forbids a stack under a forage marker (and, for the
+        // attacking stack, a disrupted one) to attack or support an attack, and says nothing of the
+        // defence: such a stack may support a defence, and the event says so.
+        let marked: Vec<String> = candidates
+            .iter()
+            .filter(|h| self.ngg.stack(h, power).any(|u| u.forage || u.disrupted))
+            .map(|h| self.name(h))
+            .collect();
+        let note = if marked.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; {} foraging or disrupted, may support a defence (NGG 10.1 forbids it only in an attack: pbem's reading)",
+                marked.join(", ")
+            )
+        };
         let call = format!(
-            "{power} calls {} to support {} ({}).",
+            "{power} calls {} to support {} ({}{note}).",
             self.stacks_in(&candidates),
             self.name(target),
             by.describe_theirs()

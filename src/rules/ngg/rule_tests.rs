@@ -731,3 +731,90 @@ fn pbem_combat_odds_pick_the_last_column_reached() {
     assert_eq!(t.combat.column(30, 6), 4); // 5:1: the last column
     assert_eq!(t.combat.column(1, 0), 4); // against nothing
 }
+
+impl Fx {
+    /// The fixture with every cell of the combat table `result` ("ex", "dr", ...).
+    fn every_result(mut self, result: &str) -> Self {
+        let mut text = TABLES.to_string();
+        for r in ["\"ad\"", "\"nr\"", "\"dd\"", "\"dr\""] {
+            text = text.replace(r, &format!("\"{result}\""));
+        }
+        let tables: Tables = toml::from_str(&text).expect("the fixture's tables");
+        self.game.ruleset = Box::new(Ngg {
+            tables,
+            sop: BTreeMap::new(),
+        });
+        self
+    }
+}
+
+#[test]
+fn ngg_ex_against_a_lone_commander_both_sides_lose() {
+    // Kutuzov stands alone in 0302: an EX costs the French 1 SP, and takes him.
+    let fx = Fx::new()
+        .with(vec![
+            cmd("FR-Ney", "french", 2, "0202"),
+            inf("FR-III", "french", 6, "0202"),
+            cmd("RU-Kutuzov", "russian", 2, "0302"),
+        ])
+        .every_result("ex");
+    let (next, events) = fx.resolve(
+        "attack 0202 0302 cc 2",
+        "",
+        &[("initiative/attack=1/stack=0202", 3)],
+    );
+    let l = log(&events);
+    assert!(l.contains("EX, each side loses 1 SP"), "{l}");
+    assert!(l.contains("FR-III loses 1 SP (5 left)"), "{l}");
+    assert!(
+        l.contains("russian has no SP to lose in the exchange: RU-Kutuzov, alone, is taken and eliminated (pbem ngg/combat)"),
+        "{l}"
+    );
+    assert_eq!(find(&next, "FR-III").map(|u| u.sp), Some(5));
+    assert!(find(&next, "RU-Kutuzov").is_none());
+    // Against a stack with SP, the strongest unit loses one and the commander stays.
+    let fx = face_to_face()
+        .with(vec![cmd("RU-Bagration", "russian", 2, "0302")])
+        .every_result("ex");
+    let (next, _) = fx.resolve(
+        "attack 0202 0302 cc 2",
+        "",
+        &[("initiative/attack=1/stack=0202", 3)],
+    );
+    assert_eq!(find(&next, "RU-II").map(|u| u.sp), Some(3));
+    assert!(find(&next, "RU-Bagration").is_some());
+}
+
+#[test]
+fn ngg_10_1_a_foraging_or_disrupted_stack_may_support_the_defence() {
+    // 0303 (foraging) and 0402 (disrupted) touch 0302; NGG 10.1 keeps them only out of attacks.
+    let mut disrupted = inf("RU-VI", "russian", 3, "0402");
+    disrupted.disrupted = true;
+    let fx = face_to_face().with(vec![inf("RU-IV", "russian", 3, "0303"), disrupted]);
+    let (_, events) = fx.resolve(
+        "attack 0202 0302 cc 2",
+        "forage 0303",
+        &[
+            ("initiative/attack=1/stack=0202", 3),
+            ("defence/attack=1/stack=0303", 6),
+            ("defence/attack=1/stack=0402", 6),
+        ],
+    );
+    let l = log(&events);
+    assert!(
+        l.contains("russian calls the stacks in 0303, 0402 (Smolensk) to support 0302 (by the SOP; 0303, 0402 (Smolensk) foraging or disrupted, may support a defence (NGG 10.1 forbids it only in an attack: pbem's reading))"),
+        "{l}"
+    );
+    assert!(
+        l.contains("the defender's supporting stack in 0303 rolls 6"),
+        "{l}"
+    );
+    assert!(
+        l.contains("the defender's supporting stack in 0402 (Smolensk) rolls 6"),
+        "{l}"
+    );
+    assert!(
+        l.contains("6 SP against 10 SP"),
+        "both join the defence: {l}"
+    );
+}

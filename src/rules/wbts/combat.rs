@@ -16,6 +16,7 @@ use anyhow::Result;
 use crate::engine::dice_box::DiceBox;
 use crate::engine::event::Roll;
 
+use super::board::{Board, Crossing};
 use super::tables::{Cell, Tables};
 
 /// The highest chit of all (WBTS ground/intensity).
@@ -162,6 +163,63 @@ pub fn halve(strength: u32, round_up: bool) -> u32 {
     } else {
         strength / 2
     }
+}
+
+/// The attack strength against `target` of units attacking from each of their hexes (`hexes`: a
+/// hex, and each of its attackers as (cavalry, strength points)), with a note for each halving: the
+/// one arithmetic of the resolver and of `check --forecast`. From march the non-cavalry of a hex
+/// are halved, rounded down (WBTS march); then, unless it is a storm from the fort's own hex, a
+/// hex's strength across a river is halved rounded down (WBTS ground/river), across a tidal river
+/// at a ferry rounded up (ground/ferry): halving is per hex, not per unit.
+pub fn attack_strength(
+    board: &Board,
+    hexes: &[(String, Vec<(bool, u32)>)],
+    target: &str,
+    march: bool,
+    storm: bool,
+) -> (u32, Vec<String>) {
+    let mut total = 0;
+    let mut notes = Vec::new();
+    for (h, units) in hexes {
+        let mut s: u32 = if march {
+            let cav: u32 = units.iter().filter(|u| u.0).map(|u| u.1).sum();
+            let rest: u32 = units.iter().filter(|u| !u.0).map(|u| u.1).sum();
+            if rest > 0 {
+                notes.push(format!(
+                    "non-cavalry from march halved ({rest} to {}) (WBTS march)",
+                    halve(rest, false)
+                ));
+            }
+            cav + halve(rest, false)
+        } else {
+            units.iter().map(|u| u.1).sum()
+        };
+        if !storm {
+            match board.crossing(h, target) {
+                Crossing::River => {
+                    notes.push(format!(
+                        "across the river from {h}: {s} halved to {} (WBTS ground/river)",
+                        halve(s, false)
+                    ));
+                    s = halve(s, false);
+                }
+                Crossing::Ferry => {
+                    notes.push(format!("across the tidal river at the ferry from {h}: {s} halved to {} (WBTS ground/ferry)", halve(s, true)));
+                    s = halve(s, true);
+                }
+                _ => {}
+            }
+        }
+        total += s;
+    }
+    (total, notes)
+}
+
+/// WBTS fort/storm: a garrison of `size` strength points in a fort that doubles (or triples) up to
+/// `capacity` of them: its defence strength.
+pub fn storm_defence(size: u32, capacity: u32, multiple: u32) -> u32 {
+    let inside = size.min(capacity);
+    inside * multiple + (size - inside)
 }
 
 /// A commanding leader's ratings.

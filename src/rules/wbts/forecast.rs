@@ -9,10 +9,10 @@ use crate::diag::Source;
 use crate::game::state::State;
 use crate::game::Game;
 
-use super::board::{Board, Crossing};
-use super::combat::{cap_chit, halve};
+use super::board::Board;
+use super::combat::{attack_strength, cap_chit, storm_defence};
 use super::orders::WbtsOrder;
-use super::state::UnitKind;
+use super::state::{Unit, UnitKind};
 use super::Wbts;
 
 /// The forecast of `power`'s orders in `source`, a line each.
@@ -63,21 +63,24 @@ pub fn forecast(
                 chit,
                 ..
             } => {
-                let target = path.last().cloned().unwrap_or_default();
-                let s: u32 = with
-                    .iter()
-                    .filter_map(|u| w.unit(u))
-                    .map(|u| {
-                        if u.kind == UnitKind::Cavalry {
-                            u.strength
-                        } else {
-                            halve(u.strength, false)
-                        }
-                    })
-                    .sum();
+                let Some((target, before)) = path.split_last() else {
+                    continue;
+                };
+                let from = before
+                    .last()
+                    .cloned()
+                    .or_else(|| at.get(&leader.to_lowercase()).cloned())
+                    .unwrap_or_default();
+                for p in std::iter::once(leader).chain(with) {
+                    at.insert(p.to_lowercase(), from.clone());
+                }
+                let units: Vec<&super::state::Unit> =
+                    with.iter().filter_map(|u| w.unit(u)).collect();
+                let (s, notes) = strength(&board, &at, &units, target, true, false);
                 let c = cap_chit(*chit, w.leader(leader).map(|l| l.initiative), true);
                 out.push(format!(
-                    "{leader} would attack {target} from march with strength {s} (non-cavalry halved), chit {c}, no initiative roll and no combat supply."
+                    "{leader} would attack {target} from march from {from} with strength {s}, chit {c}, no initiative roll and no combat supply{}.",
+                    if notes.is_empty() { String::new() } else { format!(" ({})", notes.join("; ")) }
                 ));
             }
             WbtsOrder::Attack(a) => {
@@ -97,26 +100,10 @@ pub fn forecast(
                 } else {
                     a.units.iter().filter_map(|u| w.unit(u)).collect()
                 };
-                let mut strength = 0;
-                let mut notes = Vec::new();
-                for u in &units {
-                    let h = at.get(&u.id().to_lowercase()).cloned().unwrap_or_default();
-                    let s = match board.crossing(&h, &a.target) {
-                        Crossing::River => {
-                            notes.push(format!("{} halved across the river", u.id()));
-                            halve(u.strength, false)
-                        }
-                        Crossing::Ferry => {
-                            notes.push(format!("{} halved at the ferry", u.id()));
-                            halve(u.strength, true)
-                        }
-                        _ => u.strength,
-                    };
-                    strength += s;
-                }
                 let storm = units
                     .iter()
                     .all(|u| at.get(&u.id().to_lowercase()) == Some(&a.target));
+                let (strength, mut notes) = strength(&board, &at, &units, &a.target, false, storm);
                 let defenders: u32 = w
                     .units_in(&a.target)
                     .filter(|u| {
@@ -126,12 +113,11 @@ pub fn forecast(
                     .sum();
                 let defence = match (storm, w.fort.get(&a.target)) {
                     (true, Some(f)) => {
-                        let cap = defenders.min(f.effective().capacity());
                         notes.push(format!(
                             "a storm: the garrison {}x, your losses doubled",
                             f.effective().multiple()
                         ));
-                        cap * f.effective().multiple() + defenders - cap
+                        storm_defence(defenders, f.effective().capacity(), f.effective().multiple())
                     }
                     _ => defenders,
                 };
@@ -183,4 +169,27 @@ pub fn forecast(
         }
     }
     out
+}
+
+/// The attack strength of `units` against `target` by the resolver's own arithmetic
+/// ([`attack_strength`]): the units grouped by the hex each stands in (`at`, after the lines before),
+/// in the order they are named.
+fn strength(
+    board: &Board,
+    at: &std::collections::BTreeMap<String, String>,
+    units: &[&Unit],
+    target: &str,
+    march: bool,
+    storm: bool,
+) -> (u32, Vec<String>) {
+    let mut by_hex: Vec<(String, Vec<(bool, u32)>)> = Vec::new();
+    for u in units {
+        let h = at.get(&u.id().to_lowercase()).cloned().unwrap_or_default();
+        let unit = (u.kind == UnitKind::Cavalry, u.strength);
+        match by_hex.iter_mut().find(|(x, _)| *x == h) {
+            Some((_, v)) => v.push(unit),
+            None => by_hex.push((h, vec![unit])),
+        }
+    }
+    attack_strength(board, &by_hex, target, march, storm)
 }

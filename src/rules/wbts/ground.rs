@@ -78,7 +78,9 @@ impl Turn<'_> {
     }
 
     /// Supply points within reach of `hexes` for `power`: its trains in or next to them, and its army
-    /// HQs in or next to them (WBTS ground/supply); the sources in the order they are drawn on.
+    /// HQs in or next to them (WBTS ground/supply); the sources in the order they are drawn on:
+    /// trains first, then army HQs, each in the state's order (`rules::SUPPLY_ORDER`, pbem's). Loose
+    /// supply points on the map and depots are not modelled (docs/rules/wbts.md).
     pub(super) fn supply_sources(&self, hexes: &[String], power: &str) -> Vec<(String, u32)> {
         let near = |h: &str| hexes.iter().any(|x| x == h || self.board.adjacent(x, h));
         let trains = self
@@ -96,23 +98,32 @@ impl Turn<'_> {
         trains.chain(hqs).collect()
     }
 
-    /// Spends `cost` supply points from the sources, in order.
-    pub(super) fn spend(&mut self, sources: &[(String, u32)], cost: u32) {
+    /// Spends `cost` supply points from the sources, in order (`rules::SUPPLY_ORDER`): what each
+    /// paid, "T1 2, McClellan 1".
+    pub(super) fn spend(&mut self, sources: &[(String, u32)], cost: u32) -> String {
         let mut owed = cost;
+        let mut paid = Vec::new();
         for (id, _) in sources {
             if owed == 0 {
                 break;
             }
-            if let Some(u) = self.w.unit_mut(id) {
+            let take = if let Some(u) = self.w.unit_mut(id) {
                 let take = u.supply.min(owed);
                 u.supply -= take;
-                owed -= take;
+                take
             } else if let Some(l) = self.w.leader_mut(id) {
                 let take = l.supply.min(owed);
                 l.supply -= take;
-                owed -= take;
+                take
+            } else {
+                0
+            };
+            owed -= take;
+            if take > 0 {
+                paid.push(format!("{id} {take}"));
             }
         }
+        paid.join(", ")
     }
 
     /// One combat, from the defender's choices to the advance.
@@ -165,8 +176,6 @@ impl Turn<'_> {
         if e.march && storm {
             return Ok(());
         }
-        self.combats += 1;
-        let n = self.combats;
         let mut defenders = if storm { inside } else { outside };
         let defender = self
             .w
@@ -217,6 +226,10 @@ impl Turn<'_> {
         if defenders.is_empty() {
             return self.advance_after(&e, &units, &target, true);
         }
+        // The combat is numbered once it is fought: an attack whose defenders all evaded takes no
+        // number (the dice labels' `n` counts combats fought).
+        self.combats += 1;
+        let n = self.combats;
         // The defender's leader, chit and shift (WBTS ground/defender-leader, intensity, shift).
         let in_hex: Vec<super::state::Leader> = self
             .w
@@ -235,14 +248,27 @@ impl Turn<'_> {
                 )
             })
             .cloned();
+        // WBTS ground/intensity: the defender may pick any leader who could command the units
+        // attacked (his roster, or his corps leaders' for an army leader), wherever he stands, or
+        // one in the hex (pbem's reading); a leader named who is neither: the best in the hex.
+        let mut refused = None;
         let d_leader = match dl.value.as_str() {
             "none" => None,
-            "best" => best,
-            id => in_hex
-                .iter()
-                .find(|l| l.id().eq_ignore_ascii_case(id))
-                .cloned()
-                .or(best),
+            "best" => best.clone(),
+            id => {
+                let named = self.w.leader(id).filter(|l| l.power() == defender).cloned();
+                let eligible = named.filter(|l| {
+                    in_hex.iter().any(|h| h.id() == l.id())
+                        || (!defenders.is_empty()
+                            && defenders
+                                .iter()
+                                .all(|u| self.w.unit(u).is_some_and(|u| self.w.commands(l, u))))
+                });
+                if eligible.is_none() {
+                    refused = Some(id.to_string());
+                }
+                eligible.or(best.clone())
+            }
         };
         let d_scopes: Vec<&str> = d_leader
             .as_ref()
@@ -259,7 +285,7 @@ impl Turn<'_> {
         let d_shift = self.shift_policy(&defender, None, &d_scopes);
         let a_chit = cap_chit(e.chit, Some(leader.initiative), e.march);
         let a_shift = self.shift_policy(&attacker, e.shift, &[leader.id(), &target]);
-        let leader_text = match &d_leader {
+        let mut leader_text = match &d_leader {
             Some(l) => format!(
                 "{} defends (initiative {}, combat {})",
                 l.id(),
@@ -268,17 +294,27 @@ impl Turn<'_> {
             ),
             None => "no leader defends".to_string(),
         };
+        let mut d_by = dl.by;
+        if let Some(id) = &refused {
+            leader_text = format!("the standing order names {id}, who is not in {target} and could not command every unit attacked there; {leader_text}");
+            d_by = crate::decide::DecidedBy::Sop;
+        }
         self.log(
             Event::new(
                 rules::DEFENDING_LEADER,
                 "defence",
                 format!(
-                    "Combat {n} at {target}: {leader_text}, {}.",
-                    dl.by.describe_theirs()
+                    "Combat {n} at {target}: {leader_text}, {}{}.",
+                    d_by.describe_theirs(),
+                    if refused.is_some() {
+                        " (the best in the hex)"
+                    } else {
+                        ""
+                    }
                 ),
             )
             .at(&target)
-            .decided(defender.clone(), dl.by),
+            .decided(defender.clone(), d_by),
         );
         // Strengths.
         let attack_hexes: Vec<String> = {
@@ -288,54 +324,20 @@ impl Turn<'_> {
             v.retain(|h| seen.insert(h.clone()));
             v
         };
-        let mut a_strength = 0;
-        let mut notes = Vec::new();
-        for h in &attack_hexes {
-            let here: Vec<&super::state::Unit> = units
-                .iter()
-                .filter_map(|u| self.w.unit(u))
-                .filter(|u| u.hex() == h)
-                .collect();
-            let mut s: u32 = if e.march {
-                // WBTS march: non-cavalry halved.
-                let cav: u32 = here
+        let by_hex: Vec<(String, Vec<(bool, u32)>)> = attack_hexes
+            .iter()
+            .map(|h| {
+                let here = units
                     .iter()
-                    .filter(|u| u.kind == UnitKind::Cavalry)
-                    .map(|u| u.strength)
-                    .sum();
-                let rest: u32 = here
-                    .iter()
-                    .filter(|u| u.kind != UnitKind::Cavalry)
-                    .map(|u| u.strength)
-                    .sum();
-                if rest > 0 {
-                    notes.push(format!(
-                        "non-cavalry from march halved ({rest} to {}) (WBTS march)",
-                        combat::halve(rest, false)
-                    ));
-                }
-                cav + combat::halve(rest, false)
-            } else {
-                here.iter().map(|u| u.strength).sum()
-            };
-            if !storm {
-                match self.board.crossing(h, &target) {
-                    Crossing::River => {
-                        notes.push(format!(
-                            "across the river from {h}: {s} halved to {} (WBTS ground/river)",
-                            combat::halve(s, false)
-                        ));
-                        s = combat::halve(s, false);
-                    }
-                    Crossing::Ferry => {
-                        notes.push(format!("across the tidal river at the ferry from {h}: {s} halved to {} (WBTS ground/ferry)", combat::halve(s, true)));
-                        s = combat::halve(s, true);
-                    }
-                    _ => {}
-                }
-            }
-            a_strength += s;
-        }
+                    .filter_map(|u| self.w.unit(u))
+                    .filter(|u| u.hex() == h)
+                    .map(|u| (u.kind == UnitKind::Cavalry, u.strength))
+                    .collect();
+                (h.clone(), here)
+            })
+            .collect();
+        let (a_strength, mut notes) =
+            combat::attack_strength(&self.board, &by_hex, &target, e.march, storm);
         let a_size: u32 = units
             .iter()
             .filter_map(|u| self.w.unit(u))
@@ -350,9 +352,11 @@ impl Turn<'_> {
         let mut d_strength = d_size;
         if storm {
             if let Some(f) = self.w.fort.get(&target) {
-                let cap = f.effective().capacity();
-                let inside_sp = d_size.min(cap);
-                d_strength = inside_sp * f.effective().multiple() + (d_size - inside_sp);
+                d_strength = combat::storm_defence(
+                    d_size,
+                    f.effective().capacity(),
+                    f.effective().multiple(),
+                );
                 notes.push(format!(
                     "the garrison is {} in its {} ({} to {d_strength}); terrain ignored; the attacker's losses doubled (WBTS fort/storm)",
                     if f.effective().multiple() == 2 { "doubled" } else { "tripled" },
@@ -478,9 +482,17 @@ impl Turn<'_> {
             };
             let chit = [a_chit, d_chit][side.index()];
             let have: u32 = sources.iter().map(|x| x.1).sum();
+            let from = if s.paid && s.cost > 0 {
+                format!(
+                    ", from {} (trains first, then army HQs: pbem wbts/supply-order)",
+                    self.spend(sources, s.cost)
+                )
+            } else {
+                String::new()
+            };
             let text = if s.paid {
                 format!(
-                    "{power} ({}) rolls {} on the Combat Supply Table at chit {chit}: {} owed, {have} within reach: paid.",
+                    "{power} ({}) rolls {} on the Combat Supply Table at chit {chit}: {} owed, {have} within reach: paid{from}.",
                     side.word(), s.die, supply_points(s.cost)
                 )
             } else {
@@ -495,9 +507,6 @@ impl Turn<'_> {
                 rules::NO_SUPPLY
             };
             self.event_rolls(rule, "supply", &target, text, vec![s.roll.clone()]);
-            if s.paid && s.cost > 0 {
-                self.spend(sources, s.cost);
-            }
         }
         if out.contact {
             self.event(
@@ -636,10 +645,10 @@ impl Turn<'_> {
                         }
                         self.move_leaders_with(h, &attacker, &to);
                         self.event(
-                            rules::RETREAT,
+                            rules::ATTACKER_RETREAT,
                             "retreat",
                             Some(h),
-                            format!("{} retreat from {h} to {to}.", here.join(", ")),
+                            format!("{} retreat from {h} to {to}, away from {target} (pbem wbts/attacker-retreat).", here.join(", ")),
                         );
                     }
                     None => self.event(

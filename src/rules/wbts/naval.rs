@@ -10,7 +10,6 @@ use anyhow::Result;
 
 use crate::engine::event::Event;
 
-use super::losses::{spread, Casualty, LossPolicy};
 use super::rules;
 use super::state::ShipKind;
 use super::tables::Transit;
@@ -207,41 +206,10 @@ impl Turn<'_> {
                 .at(target)
                 .roll(roll),
         );
+        // WBTS ground/losses: the garrison spreads its losses evenly by its `standing losses`, as in
+        // every combat.
         if lost > 0 {
-            let casualties: Vec<Casualty> = garrison
-                .iter()
-                .filter_map(|g| self.w.unit(g))
-                .map(|u| Casualty {
-                    id: u.id().to_string(),
-                    kind: u.kind.name(),
-                    strength: u.strength,
-                })
-                .collect();
-            let mut parts = Vec::new();
-            for (id, n) in spread(&casualties, lost, LossPolicy::LargerFirst) {
-                if n == 0 {
-                    continue;
-                }
-                let mut gone = false;
-                if let Some(u) = self.w.unit_mut(&id) {
-                    u.strength -= n.min(u.strength);
-                    gone = u.strength == 0;
-                }
-                if gone {
-                    self.w.units.retain(|u| !u.id().eq_ignore_ascii_case(&id));
-                    self.w.eliminated.push(id.clone());
-                }
-                parts.push(format!("{id} -{n}"));
-            }
-            self.event(
-                rules::EVEN_LOSSES,
-                "losses",
-                Some(target),
-                format!(
-                    "{defender} spreads the garrison's losses evenly: {}.",
-                    parts.join(", ")
-                ),
-            );
+            self.take_losses(&defender, &garrison, lost, target, &[])?;
         }
         // Any attacker loss: one attacking ship is lost entire (the strongest, pbem's reading).
         if cell.attacker > 0 {
@@ -272,12 +240,17 @@ impl Turn<'_> {
                 let die = roll.dice[0].face;
                 let fortress = fort.effective() == super::state::FortKind::Fortress;
                 let sunk = self.tables.transit(fortress, die) == Transit::Sunk;
+                let to = if sunk {
+                    None
+                } else {
+                    self.ship_retreat(id, target, &power)
+                };
                 let text = format!(
                     "{id} must retreat: naval transit attack, die {die}: {}.",
-                    if sunk {
-                        "it is destroyed"
-                    } else {
-                        "it withdraws"
+                    match (sunk, &to) {
+                        (true, _) => "it is destroyed".to_string(),
+                        (false, Some(h)) => format!("it withdraws to {h}"),
+                        (false, None) => "it survives, with no hex to withdraw to, and stays where it is (pbem's reading)".to_string(),
                     }
                 );
                 self.log(
@@ -287,10 +260,39 @@ impl Turn<'_> {
                 );
                 if sunk {
                     self.sink(id);
+                } else if let Some(h) = to {
+                    if let Some(s) = self.w.ship_mut(id) {
+                        s.hex = toml::Spanned::new(0..0, h);
+                    }
                 }
             }
         }
         Ok(())
+    }
+}
+
+impl Turn<'_> {
+    /// WBTS naval/fort: where a ship that survived the naval transit attack of a retreat result
+    /// goes (pbem's reading: the seed says it retreats, not where): one hex from where it stands
+    /// into a water or city hex, never the fort's, preferring one not next to the fort, then one
+    /// without enemy combat ships, then the first in the map's order; none, when no hex will do.
+    fn ship_retreat(&self, ship: &str, fort_hex: &str, power: &str) -> Option<String> {
+        let at = self.w.ship(ship)?.hex().to_string();
+        let mut hexes: Vec<String> = self
+            .board
+            .neighbours(&at)
+            .into_iter()
+            .filter(|h| h != fort_hex && matches!(self.board.terrain(h), "water" | "city"))
+            .collect();
+        hexes.sort();
+        hexes.into_iter().min_by_key(|h| {
+            let near_fort = self.board.adjacent(h, fort_hex);
+            let warships = self
+                .w
+                .ships_in(h)
+                .any(|x| !self.friendly(x.power(), power) && x.is_combat_capable());
+            (near_fort, warships)
+        })
     }
 }
 

@@ -601,6 +601,9 @@ struct Legality<'a> {
     at: BTreeMap<String, String>,
     /// Rosters after the roster lines accepted so far.
     roster: BTreeMap<String, Option<String>>,
+    /// (unit, leader), lower-case: the rosters each unit left this game turn, in the state's
+    /// `detached` and by the roster lines accepted so far (WBTS ground/roster: no return to them).
+    left: BTreeSet<(String, String)>,
     inside: BTreeMap<String, bool>,
     moved: BTreeSet<String>,
     attacked: BTreeSet<String>,
@@ -632,6 +635,11 @@ impl<'a> Legality<'a> {
                 .units
                 .iter()
                 .map(|u| (u.id().to_lowercase(), u.leader.clone()))
+                .collect(),
+            left: w
+                .detached
+                .iter()
+                .map(|(u, l)| (u.to_lowercase(), l.to_lowercase()))
                 .collect(),
             inside: w
                 .units
@@ -688,18 +696,19 @@ impl<'a> Legality<'a> {
                             .rule(rules::ROSTER),
                     );
                 }
-                if cx
-                    .wbts
-                    .detached
-                    .get(unit)
-                    .is_some_and(|l| l.eq_ignore_ascii_case(leader))
-                {
+                let key = unit.to_lowercase();
+                if self.left.contains(&(key.clone(), leader.to_lowercase())) {
                     return Err(Diagnostic::error(
                         format!("{unit} left {leader}'s roster this game turn"),
                         span,
                     )
                     .hint("it rejoins that roster from the next strategic segment (the next game turn)")
                     .rule(rules::ROSTER));
+                }
+                if let Some(Some(from)) = self.roster.get(&key) {
+                    if !from.eq_ignore_ascii_case(leader) {
+                        self.left.insert((key, from.to_lowercase()));
+                    }
                 }
                 self.roster
                     .insert(unit.to_lowercase(), Some(leader.clone()));
@@ -788,8 +797,8 @@ impl<'a> Legality<'a> {
                         format!("{} already leads an attack this turn", a.leader),
                         span,
                     )
-                    .hint("a leader makes one combat initiative roll, for one attack, a turn")
-                    .rule(rules::INITIATIVE));
+                    .hint("a leader makes one combat initiative roll, for one attack, a turn (pbem's reading)")
+                    .rule(rules::ONE_ATTACK));
                 }
                 let units: Vec<String> = if a.units.is_empty() {
                     let lhex = self.hex(&a.leader);
@@ -824,8 +833,8 @@ impl<'a> Legality<'a> {
                             format!("{u} already attacks this turn"),
                             span,
                         )
-                        .hint("a unit takes part in one attack a turn")
-                        .rule(rules::TWO_HEXES));
+                        .hint("a unit takes part in one attack a turn (pbem's reading)")
+                        .rule(rules::ONE_ATTACK));
                     }
                     hexes.insert(self.hex(u));
                 }

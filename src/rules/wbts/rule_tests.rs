@@ -959,3 +959,216 @@ fn a_fortress_triples_its_garrison_and_once_reduced_to_a_fort_doubles_only_10_po
         );
     }
 }
+
+#[test]
+fn wbts_roster_a_unit_may_not_return_to_the_roster_it_left_in_the_same_turn() {
+    let st = state(
+        &(leader("Keyes", "union", "0101", 2, 1)
+            + &leader("Porter", "union", "0101", 3, 3)
+            + &unit("K1", "union", "infantry", 5, "0101", "Keyes")),
+    );
+    // K1 leaves Keyes for Porter, then tries to go back to Keyes in the same file: refused.
+    let (ok, bad) = check(&st, "union", "roster K1 Porter\nroster K1 Keyes\n");
+    assert_eq!(ok.len(), 1, "the first line stands");
+    assert!(
+        bad[0].contains("K1 left Keyes's roster this game turn"),
+        "{bad:?}"
+    );
+    let (events, next) = run(st, &[], "roster K1 Porter\n", 1);
+    assert_eq!(
+        next.table::<WbtsState>()
+            .unwrap()
+            .unit("K1")
+            .unwrap()
+            .leader
+            .as_deref(),
+        Some("Porter")
+    );
+    assert!(events
+        .iter()
+        .any(|e| e.contains("K1 leaves Keyes for Porter's roster")));
+    // The resolver holds it too, whatever reaches it.
+    let mut st = next;
+    st.table_mut::<WbtsState>()
+        .unwrap()
+        .detached
+        .insert("K1".into(), "Keyes".into());
+    let (m, t) = (map(), tables());
+    let sop = BTreeMap::new();
+    let mut dice = DiceBox::new([1; 32]);
+    let mut turn = Turn::new(Board::new(&m), &t, &sop, st, powers(), &mut dice).unwrap();
+    turn.run(&[WbtsOrder::Roster {
+        unit: "K1".into(),
+        leader: "Keyes".into(),
+    }])
+    .unwrap();
+    let (next, events) = turn.finish();
+    assert_eq!(
+        next.table::<WbtsState>()
+            .unwrap()
+            .unit("K1")
+            .unwrap()
+            .leader
+            .as_deref(),
+        Some("Porter")
+    );
+    assert!(events.iter().any(|e| e
+        .text
+        .contains("may not rejoin it before the next strategic segment")));
+}
+
+#[test]
+fn wbts_defender_leader_the_standing_order_may_name_a_leader_who_commands_the_units_elsewhere() {
+    // Jeb commands E from 0104, out of the attacked hex; Bob stands in it with E and commands no
+    // one; Ned neither stands there nor commands E.
+    let st = state(
+        &(leader("Lee", "union", "0101", 4, 0)
+            + &unit("A", "union", "infantry", 6, "0101", "Lee")
+            + &leader("Jeb", "confederate", "0104", 3, 3)
+            + &leader("Bob", "confederate", "0102", 2, 1)
+            + &leader("Ned", "confederate", "0104", 4, 4)
+            + &unit("E", "confederate", "infantry", 6, "0102", "Jeb")),
+    );
+    let attack = "attack 0102 by Lee chit 2\n";
+    let (ev, _) = run(
+        st.clone(),
+        &[("confederate", "leader@0102", "Jeb")],
+        attack,
+        3,
+    );
+    let all = ev.join("\n");
+    assert!(
+        all.contains("Jeb defends (initiative 3, combat 3), by its standing order."),
+        "{all}"
+    );
+    // Ned could command none of the units attacked: the best in the hex, Bob, by the SOP.
+    let (ev, _) = run(st, &[("confederate", "leader@0102", "Ned")], attack, 3);
+    let all = ev.join("\n");
+    assert!(
+        all.contains("the standing order names Ned, who is not in 0102 and could not command every unit attacked there; Bob defends (initiative 2, combat 1), by the SOP (the best in the hex)."),
+        "{all}"
+    );
+}
+
+#[test]
+fn wbts_naval_a_ship_with_a_retreat_result_runs_the_forts_guns_and_then_retreats() {
+    let st = state(
+        &("[wbts.fort]\n\"0204\" = { kind = \"fort\", power = \"confederate\" }\n".to_string()
+            + &unit("G", "confederate", "infantry", 9, "0204", "")
+            + "inside = true\n"
+            + &ship("Galena", "union", "gunboat", 1, "0305")
+            + &ship("Monitor", "union", "gunboat", 2, "0305")),
+    );
+    // Every retreat result of the table carries an attacker loss: it sinks Monitor, the stronger,
+    // and Galena retreats.
+    let orders = "bombard 0204 with Galena Monitor\n";
+    let mut withdrew = false;
+    for seed in 0..80u8 {
+        let (ev, next) = run(st.clone(), &[], orders, seed);
+        let all = ev.join("\n");
+        if !all.contains("Galena must retreat") {
+            continue;
+        }
+        let w = next.table::<WbtsState>().cloned().unwrap();
+        match w.ship("Galena") {
+            // Destroyed by the transit attack, or sunk by an attacker's loss.
+            None => assert!(all.contains("it is destroyed"), "{all}"),
+            Some(s) => {
+                // It survived the naval transit attack: it retreats a hex, out of the fort's reach.
+                assert!(all.contains("it withdraws to"), "{all}");
+                assert_ne!(s.hex(), "0305", "{all}");
+                assert!(!Board::new(&map()).adjacent(s.hex(), "0204"), "{all}");
+                withdrew = true;
+            }
+        }
+    }
+    assert!(withdrew, "some seed gives a retreat the ship survives");
+}
+
+#[test]
+fn wbts_combat_numbers_count_combats_fought_none_for_an_attack_the_cavalry_evaded() {
+    // Lee marches on C, which evades; then Jeb attacks E: that is combat 1, its dice labelled n=1.
+    let st = state(
+        &(leader("Lee", "union", "0101", 4, 0)
+            + &unit("A", "union", "infantry", 6, "0101", "Lee")
+            + &unit("C", "confederate", "cavalry", 3, "0102", "")
+            + &leader("Jeb", "union", "0401", 4, 0)
+            + &unit("B", "union", "infantry", 6, "0401", "Jeb")
+            + &unit("E", "confederate", "infantry", 2, "0402", "")),
+    );
+    let orders = "march Lee 0102 with A chit 1\nattack 0402 by Jeb chit 1\n";
+    let seed = (0..60u8)
+        .find(|&s| {
+            run(st.clone(), &[], orders, s)
+                .0
+                .iter()
+                .any(|e| e.contains("attack by Jeb"))
+        })
+        .unwrap();
+    let (events, _) = run(st, &[], orders, seed);
+    let all = events.join("\n");
+    assert!(
+        all.contains("C evade the infantry attack from march"),
+        "{all}"
+    );
+    assert!(all.contains("Combat 1 at 0402, an attack by Jeb"), "{all}");
+    assert!(!all.contains("Combat 2"), "{all}");
+}
+
+#[test]
+fn wbts_naval_a_garrisons_losses_to_a_naval_attack_follow_its_standing_losses() {
+    let st = state(
+        &("[wbts.fort]\n\"0204\" = { kind = \"fort\", power = \"confederate\" }\n".to_string()
+            + &unit("G", "confederate", "infantry", 3, "0204", "")
+            + "inside = true\n"
+            + &unit("H", "confederate", "cavalry", 4, "0204", "")
+            + "inside = true\n"
+            + &ship("Galena", "union", "gunboat", 9, "0305")
+            + &ship("Monitor", "union", "gunboat", 9, "0305")),
+    );
+    let standing = [("confederate", "losses", "cavalry-last")];
+    let orders = "bombard 0204 with Galena Monitor\n";
+    let seed = (0..60u8)
+        .find(|&s| {
+            run(st.clone(), &standing, orders, s)
+                .0
+                .iter()
+                .any(|e| e.contains("spreads its 1 SP of losses"))
+        })
+        .expect("some seed costs the garrison 1 SP");
+    let (events, _) = run(st.clone(), &standing, orders, seed);
+    let all = events.join("\n");
+    assert!(
+        all.contains("confederate spreads its 1 SP of losses evenly (cavalry-last, by its standing order): G -1."),
+        "{all}"
+    );
+    // By the SOP (larger first) the larger unit, the cavalry, takes it.
+    let (events, _) = run(st, &[], orders, seed);
+    assert!(events
+        .join("\n")
+        .contains("(larger-first, by the SOP): H -1."));
+}
+
+#[test]
+fn pbem_wbts_supply_order_trains_pay_first_then_army_hqs() {
+    let st = state(&(leader("Lee", "union", "0101", 4, 0)
+        + "rank = \"army\"\nsupply = 20\n"
+        + &unit("A", "union", "infantry", 6, "0101", "Lee")
+        + "[[wbts.unit]]\nid = \"T\"\npower = \"union\"\nkind = \"train\"\nstrength = 1\nsupply = 1\nhex = \"0101\"\n"
+        + &unit("E", "confederate", "infantry", 6, "0102", "")));
+    let (events, next) = (0..60u8)
+        .map(|s| run(st.clone(), &[], "attack 0102 by Lee chit 4\n", s))
+        .find(|(ev, _)| {
+            ev.iter()
+                .any(|e| e.contains("union (attacker) rolls") && e.contains("paid, from T 1, Lee "))
+        })
+        .expect("some seed costs the union more than the train holds");
+    let all = events.join("\n");
+    assert!(
+        all.contains("(trains first, then army HQs: pbem wbts/supply-order)"),
+        "{all}"
+    );
+    let w = next.table::<WbtsState>().unwrap();
+    assert_eq!(w.unit("T").unwrap().supply, 0, "the train is emptied first");
+    assert!(w.leader("Lee").unwrap().supply < 20);
+}

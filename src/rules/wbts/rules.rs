@@ -112,6 +112,25 @@ pub const NO_RETREAT_HEX: Rule = own(
     "wbts/blocked-retreat",
     "a retreat with no hex to go to: the units stay",
 );
+/// pbem's reading: the seed says where a beaten defender goes (ground/retreat) and nothing of a
+/// beaten attacker; each of his attacking hexes falls back one hex, into a hex the units could move
+/// into, next to no enemy hex if it can (the attacked hex counted as enemy).
+pub const ATTACKER_RETREAT: Rule = own(
+    "wbts/attacker-retreat",
+    "a beaten attacker falls back one hex from each attacking hex, away from the target",
+);
+/// pbem's reading: the seed makes an attack need a leader's combat initiative roll and says no more
+/// of how often; pbem lets a leader lead one attack a player turn, and a unit take part in one.
+pub const ONE_ATTACK: Rule = own(
+    "wbts/one-attack",
+    "a leader leads one attack a player turn, and a unit attacks once",
+);
+/// pbem's reading: the seed names the combat supply sources and not which pays first; the trains
+/// in or next to the force's hexes pay first, in the state's order, then its army leaders there.
+pub const SUPPLY_ORDER: Rule = own(
+    "wbts/supply-order",
+    "combat supply is drawn from trains first, then army HQs, in the state's order",
+);
 /// pbem's reading: the seed gives no advance rule but that the unsupplied cannot advance; a
 /// supplied attacker that dislodges the defender enters the hex with the units of his first hex.
 pub const ADVANCE: Rule = own(

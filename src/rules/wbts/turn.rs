@@ -208,8 +208,20 @@ impl<'a> Turn<'a> {
         }
     }
 
-    /// WBTS ground/roster: the unit leaves its roster for the leader's.
+    /// WBTS ground/roster: the unit leaves its roster for the leader's; never back to a roster it
+    /// left this game turn (the orders check refuses such a line; a state that says otherwise is
+    /// told, not followed).
     pub fn roster(&mut self, unit: &str, leader: &str) {
+        if self
+            .w
+            .detached
+            .get(unit)
+            .is_some_and(|l| l.eq_ignore_ascii_case(leader))
+        {
+            let text = format!("{unit} left {leader}'s roster this game turn and may not rejoin it before the next strategic segment: it stays where it is.");
+            self.event(rules::ROSTER, "roster", None, text);
+            return;
+        }
         let Some(u) = self.w.unit_mut(unit) else {
             return;
         };

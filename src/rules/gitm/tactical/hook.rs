@@ -39,6 +39,8 @@ pub struct Theatre {
     /// Tactical maps from `tactical/<square>.txt`, by square name.
     pub maps: BTreeMap<String, TacMap>,
     memory: BTreeMap<String, Memory>,
+    /// The strategic squares where a combat was fought this turn (9.1): the battles of GITM 7.5.
+    pub fought: std::collections::BTreeSet<String>,
 }
 
 impl Theatre {
@@ -416,6 +418,11 @@ pub fn run_phase(turn: TurnParts<'_>, phase: u8) -> Result<Vec<(Event, Told)>> {
             b.morale = t.morale;
             b.fatigue = t.fatigue;
             b.shattered = t.shattered;
+        }
+        // GITM 7.5: a combat fought here (9.4's deployment, not brigades merely standing together)
+        // makes this square one of the turn's battles.
+        if events.iter().any(|e| e.kind == "combat") {
+            turn.theatre.fought.insert(name.clone());
         }
         let count = events.len();
         let mut attached = std::collections::BTreeSet::new();

@@ -1599,3 +1599,57 @@ fn gitm_2_5_a_support_move_does_not_join_a_full_square() {
         "FR13IN halts before 7-7: it holds 12 allied brigades already (SOP: the move stops short); it does not support the combat there (8.10)"
     ));
 }
+
+/// The combat event of a turn's phase 1 at 5-5, where AU brigades come from `starts` onto FR1IN.
+fn front_from(starts: &[&str]) -> String {
+    let map = TacMap::plain("G7-V8", Terrain::Open);
+    let r = rel();
+    let mut brigades = vec![still(unit("FR1IN", "5-5"))];
+    for (k, s) in starts.iter().enumerate() {
+        brigades.push(goto(unit(&format!("AU{}IN", k + 1), s), "5-5"));
+    }
+    let mut f = Field::new(&map, &r, brigades);
+    f.phase(1, &mut fixed(3));
+    texts(&f.events)
+}
+
+#[test]
+fn gitm_9_4_the_seeds_examples_in_a_combat_12000_9000_12000() {
+    // One direction: 6000 spaces a side.
+    let t = front_from(&["5-2"]);
+    assert!(
+        t.contains("came from north: a front line of 6000 spaces a side"),
+        "{t}"
+    );
+    // North and east: 12,000; north and north-east: 9,000; north, north-east and east: 12,000.
+    let t = front_from(&["5-2", "8-5"]);
+    assert!(t.contains("a front line of 12000 spaces a side"), "{t}");
+    let t = front_from(&["5-2", "8-2"]);
+    assert!(t.contains("a front line of 9000 spaces a side"), "{t}");
+    let t = front_from(&["5-2", "8-2", "8-5"]);
+    assert!(t.contains("a front line of 12000 spaces a side"), "{t}");
+}
+
+#[test]
+fn gitm_9_4_a_brigade_of_3000_with_a_battery_takes_3700_spaces_of_the_front() {
+    // FR1IN, 3000 men and a battery (3700 spaces), and FR2IN beside it in the front of 6000: with
+    // 2300 men they fill it exactly; with 2400 (6100 spaces) the front is overfull and shared.
+    let deploy = |men: u32| {
+        let map = TacMap::plain("G7-V8", Terrain::Open);
+        let r = rel();
+        let mut a = still(unit("FR1IN", "5-5"));
+        a.batteries = 1;
+        let mut b = still(unit("FR2IN", "5-5"));
+        b.men = men;
+        let mut f = Field::new(&map, &r, vec![a, b, goto(unit("AU1IN", "5-2"), "5-5")]);
+        f.phase(1, &mut fixed(3));
+        texts(&f.events)
+    };
+    let t = deploy(2300);
+    assert!(
+        t.contains("the defenders at 5-5 (FR) form their battle lines: front line: FR1IN, FR2IN"),
+        "{t}"
+    );
+    let t = deploy(2400);
+    assert!(t.contains("more fighting from the rear"), "{t}");
+}

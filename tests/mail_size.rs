@@ -1,0 +1,293 @@
+//! Issue 34.7: a report mail over `[mail] max_outgoing_bytes` is cut to size, through the binary:
+//! the map picture first, then the JSON compressed, the HTML, the SVG map, the JSON, last the text
+//! compressed with its first lines and dice header in the body. `resolve` names each cut mail on
+//! stderr and in the turn log; the player's mail says what it left out and where it is; `pbem verify`
+//! passes on every mail as the player receives it, and the report files are those of an uncut turn.
+
+use crate::support;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use support::*;
+
+/// The demo's turn 1 resolved again with `[mail] max_outgoing_bytes = cap`: (tempdir, game, stderr).
+fn resolved_with_cap(cap: u64) -> (tempfile::TempDir, PathBuf, String) {
+    let (t, game) = unresolved_demo();
+    add_to_config(&game, &format!("[mail]\nmax_outgoing_bytes = {cap}\n"));
+    let out = pbem()
+        .arg("resolve")
+        .arg(&game)
+        .args(["--turn", "1"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (t, game, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+/// The report mails as the players receive them: `pbem send` into a folder, each file delivered.
+fn delivered_reports(tmp: &Path, game: &Path) -> Vec<(String, Vec<u8>)> {
+    let folder = tmp.join("delivered");
+    pbem()
+        .arg("send")
+        .arg(game)
+        .arg("--folder")
+        .arg(&folder)
+        .assert()
+        .success();
+    let mut out = Vec::new();
+    for who in fs::read_dir(&folder).unwrap() {
+        for f in fs::read_dir(who.unwrap().path()).unwrap() {
+            let path = f.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if name.contains("-report-") {
+                out.push((name, fs::read(&path).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    assert!(!out.is_empty(), "no report was delivered");
+    out
+}
+
+fn verify_passes(name: &str, mail: &[u8], game: &Path, tmp: &Path) {
+    let path = tmp.join(format!("received-{name}"));
+    fs::write(&path, mail).unwrap();
+    let commitment = fs::read_to_string(game.join("turns/1/commitment")).unwrap();
+    let out = pbem()
+        .arg("verify")
+        .arg(&path)
+        .args(["--commitment", commitment.trim()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "verify of {name}: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The report files of the demo's turn 1 whatever the mails' size: every file of `reports/`.
+fn report_files(game: &Path) -> Vec<(String, Vec<u8>)> {
+    tree(&game.join("turns/1/reports"))
+}
+
+/// The mail-cut events of the turn log: (text).
+fn cut_events(game: &Path) -> Vec<String> {
+    let log: toml::Value =
+        toml::from_str(&fs::read_to_string(game.join("turns/1/log.toml")).unwrap()).unwrap();
+    log["event"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"].as_str() == Some("mail-cut"))
+        .map(|e| {
+            assert_eq!(e["rule"].as_str(), Some("pbem mail/size"));
+            e["text"].as_str().unwrap().to_string()
+        })
+        .collect()
+}
+
+fn mail_text(mail: &[u8]) -> String {
+    String::from_utf8_lossy(mail).into_owned()
+}
+
+#[test]
+fn a_report_mail_over_the_cap_leaves_out_the_map_picture_first_and_says_so() {
+    let (whole_tmp, whole, _) = resolved_with_cap(10_000_000);
+    let (tmp, game, stderr) = resolved_with_cap(400_000);
+    // France (557 KB whole) and Austria (533 KB) lose their PNG; Britain and Russia fit.
+    let events = cut_events(&game);
+    assert_eq!(events.len(), 2, "{events:?}");
+    for power in ["austria", "france"] {
+        let file = format!("t0001-report-{power}.eml");
+        assert!(
+            stderr.contains(&format!(
+                "warning: {file} cut to size: left out the map picture (PNG): "
+            )),
+            "{stderr}"
+        );
+        assert!(events
+            .iter()
+            .any(|e| e.starts_with(&file) && e.contains("(PNG)")));
+    }
+    assert!(
+        !stderr.contains("russia") && !stderr.contains("britain"),
+        "{stderr}"
+    );
+    // Every report file is written whole, the PNG too: only the mails are cut.
+    assert_eq!(report_files(&game), report_files(&whole));
+    for (name, mail) in delivered_reports(tmp.path(), &game) {
+        let text = mail_text(&mail);
+        assert!(mail.len() <= 400_000, "{name}: {} bytes", mail.len());
+        let cut = name.contains("france") || name.contains("austria");
+        assert_eq!(text.contains("image/png"), !cut, "{name}");
+        assert_eq!(text.contains("THIS MAIL WAS CUT TO SIZE"), cut, "{name}");
+        assert!(text.contains("image/svg+xml") && text.contains("application/json"));
+        if cut {
+            // The HTML says it where the map stood, and the text names where the rest is.
+            assert!(text.contains("This mail was cut to size."), "{name}");
+            assert!(!text.contains("cid:map@pbem"), "{name}");
+            assert!(text.contains("turns/1/reports/"), "{name}");
+        }
+        verify_passes(&name, &mail, &game, tmp.path());
+    }
+    pbem().arg("audit").arg(&game).assert().success();
+    // The record keeps the cap the mails were cut to: audit passes after game.toml's changes.
+    edit(
+        &game.join("game.toml"),
+        "max_outgoing_bytes = 400000",
+        "max_outgoing_bytes = 20000",
+    );
+    pbem().arg("audit").arg(&game).assert().success();
+    drop(whole_tmp);
+}
+
+#[test]
+fn a_smaller_cap_sends_the_json_compressed_and_leaves_out_the_html_and_the_svg() {
+    let (tmp, game, stderr) = resolved_with_cap(60_000);
+    assert!(
+        stderr.contains("the JSON report whole (sent compressed)"),
+        "{stderr}"
+    );
+    for (name, mail) in delivered_reports(tmp.path(), &game) {
+        let text = mail_text(&mail);
+        assert!(mail.len() <= 60_000, "{name}: {} bytes", mail.len());
+        if name.contains("britain") || name.contains("russia") {
+            continue;
+        }
+        assert!(text.contains(".json.gz"), "{name}");
+        assert!(
+            !text.contains("text/html") && !text.contains("image/svg+xml"),
+            "{name}"
+        );
+        assert!(text.contains("the JSON report as it is: it is attached compressed"));
+        // verify reads the compressed JSON too: a JSON whose rolls disagree with the text fails.
+        verify_passes(&name, &mail, &game, tmp.path());
+    }
+    pbem().arg("audit").arg(&game).assert().success();
+}
+
+#[test]
+fn at_last_the_text_goes_compressed_with_its_first_lines_and_its_dice_header_in_the_body() {
+    let (tmp, game, stderr) = resolved_with_cap(20_000);
+    assert!(
+        stderr.contains("the text in the body (sent whole, compressed)"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("still over"), "{stderr}");
+    let mut compressed = 0;
+    for (name, mail) in delivered_reports(tmp.path(), &game) {
+        let text = mail_text(&mail);
+        assert!(mail.len() <= 20_000, "{name}: {} bytes", mail.len());
+        // The dice header is always in the body.
+        assert!(
+            text.contains("pbem-dice/v1") && text.contains("header sha256: "),
+            "{name}"
+        );
+        if text.contains(".txt.gz") {
+            compressed += 1;
+            assert!(text.contains("[... the report goes on in the attached file "));
+        }
+        verify_passes(&name, &mail, &game, tmp.path());
+    }
+    assert!(compressed >= 1);
+    // The turn's files are the same on a rerun: the cut is part of the turn.
+    let before = tree(&game.join("turns/1"));
+    pbem()
+        .arg("resolve")
+        .arg(&game)
+        .args(["--turn", "1", "--force"])
+        .assert()
+        .success();
+    assert_eq!(tree(&game.join("turns/1")), before);
+    pbem().arg("audit").arg(&game).assert().success();
+}
+
+#[test]
+fn a_cap_too_small_for_any_report_mail_is_refused_where_it_is_written() {
+    let (_t, game) = unresolved_demo();
+    add_to_config(&game, "[mail]\nmax_outgoing_bytes = 9999\n");
+    let out = pbem().arg("resolve").arg(&game).output().unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("max_outgoing_bytes is 9999"), "{stderr}");
+    assert!(stderr.contains("game.toml"), "{stderr}");
+}
+
+/// Issue 39.3: a turn writes each byte of a report once. The report's mail in the outbox holds none
+/// of the bodies its report files hold (text, HTML but for its map, JSON, SVG); `pbem send` makes
+/// the message whole from them, the very message the turn record lists (`audit`), which `verify`
+/// passes; a report file changed since is refused, not sent.
+#[test]
+fn a_report_mail_is_kept_without_the_bodies_of_its_files_and_made_whole_when_sent() {
+    let (tmp, game) = demo();
+    let outbox = game.join("mail/outbox/t0001-report-france.eml");
+    let kept = fs::read(&outbox).unwrap();
+    let whole = read_outbox(&outbox);
+    assert!(kept.starts_with(b"pbem-outbox-parts/v1\n"));
+    let reports = game.join("turns/1/reports");
+    let size = |ext: &str| {
+        fs::metadata(reports.join(format!("france.{ext}")))
+            .unwrap()
+            .len() as usize
+    };
+    assert!(
+        whole.len() - kept.len() >= size("txt") + size("json") + size("svg"),
+        "kept {} of {}",
+        kept.len(),
+        whole.len()
+    );
+    for ext in ["txt", "html", "json", "svg"] {
+        let text = fs::read_to_string(reports.join(format!("france.{ext}"))).unwrap();
+        let line = text.lines().find(|l| l.len() > 60).unwrap();
+        assert!(!mail_text(&kept).contains(line), "{ext}: {line}");
+    }
+    pbem().arg("audit").arg(&game).assert().success();
+    // What the player receives is the message made whole.
+    for (name, mail) in delivered_reports(tmp.path(), &game) {
+        verify_passes(&name, &mail, &game, tmp.path());
+        if name == "t0001-report-france.eml" {
+            let body = |m: &[u8]| {
+                let t = mail_text(m);
+                t[t.find("\r\n\r\n").unwrap()..].to_string()
+            };
+            assert_eq!(body(&mail), body(&whole));
+        }
+    }
+    // A report file changed after the turn: its mail is not sent as something the record does not
+    // list.
+    let (_t2, game2) = demo();
+    let txt = game2.join("turns/1/reports/russia.txt");
+    let changed = fs::read_to_string(&txt)
+        .unwrap()
+        .replacen("Russia", "Prussia", 1);
+    fs::write(&txt, changed).unwrap();
+    let out = pbem()
+        .arg("send")
+        .arg(&game2)
+        .arg("--folder")
+        .arg(tmp.path().join("second"))
+        .output()
+        .unwrap();
+    let said =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{said}");
+    assert!(
+        said.contains("turns/1/reports/russia.txt was changed after its message was made"),
+        "{said}"
+    );
+    assert!(!tmp
+        .path()
+        .join("second/russia@example.org/t0001-report-russia.eml")
+        .exists());
+    assert!(tmp
+        .path()
+        .join("second/france@example.org/t0001-report-france.eml")
+        .exists());
+}
