@@ -174,7 +174,8 @@ fn replace_keeps_the_new_password_when_stdout_cannot_take_it_and_each_run_adds_i
             "{name}: {text}"
         );
     }
-    // The last password kept is the one that stands: it opens Britain's orders of turn 3.
+    // The last password kept is the one that stands: it opens Britain's orders of turn 5, January
+    // 1806, the first after the December economic phase (EiA 19.2.2; ulm-1805's are quarterly).
     let text = std::fs::read_to_string(&file).unwrap();
     let password = text
         .lines()
@@ -183,11 +184,17 @@ fn replace_keeps_the_new_password_when_stdout_cannot_take_it_and_each_run_adds_i
         .unwrap()
         .trim()
         .to_string();
-    pbem().arg("resolve").arg(&game).assert().success();
+    for _ in 2..=4 {
+        pbem()
+            .args(["resolve", "--early"])
+            .arg(&game)
+            .assert()
+            .success();
+    }
     let orders = write(
         &game,
         "o.txt",
-        format!("game ulm-1805\npower britain\npassword {password}\nturn 3\n"),
+        format!("game ulm-1805\npower britain\npassword {password}\nturn 5\n"),
     );
     pbem()
         .arg("check")

@@ -25,7 +25,7 @@ fn eia_19_2_1_a_dropped_power_is_run_by_its_controller() {
         .assert()
         .success()
         .stdout(predicate::str::contains(
-            "britain is run by russia from turn 2 until turn 3",
+            "britain is run by russia from turn 2 until turn 5",
         ));
     // Russia's player sends Britain's orders with his own password.
     let o = orders(
@@ -54,7 +54,7 @@ fn eia_19_2_1_a_dropped_power_is_run_by_its_controller() {
         .success();
     let log = fs::read_to_string(game.join("turns/2/log.toml")).unwrap();
     assert!(
-        log.contains("britain is run by russia this turn, until turn 3"),
+        log.contains("britain is run by russia this turn, until turn 5"),
         "{log}"
     );
     assert!(log.contains("rule = \"EiA 19.2.1\""));
@@ -65,8 +65,11 @@ fn eia_19_2_1_a_dropped_power_is_run_by_its_controller() {
     assert!(report.contains("britain is run by russia this turn"));
 }
 
+/// EiA 19.2.2 in the bundled game, whose economic phases are quarterly (`econ_every = 3`: September,
+/// December, March, June): a player replaced in October 1805 (turn 2) takes over at the December
+/// economic phase and plays from January 1806 (turn 5); Russia runs Britain until then.
 #[test]
-fn eia_19_2_2_a_new_player_takes_over_at_the_economic_phase() {
+fn eia_19_2_2_a_player_replaced_in_october_1805_takes_over_in_january_1806() {
     let (_t, game) = demo();
     pbem()
         .arg("drop")
@@ -81,7 +84,7 @@ fn eia_19_2_2_a_new_player_takes_over_at_the_economic_phase() {
         .assert()
         .success()
         .stdout(predicate::str::contains(
-            "passes to pitt@example.org at turn 3",
+            "passes to pitt@example.org at turn 5",
         ));
     let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     let password = stdout
@@ -90,31 +93,37 @@ fn eia_19_2_2_a_new_player_takes_over_at_the_economic_phase() {
         .unwrap()
         .trim()
         .to_string();
-    pbem()
-        .args(["resolve", "--early"])
-        .arg(&game)
-        .assert()
-        .success();
-    let log = fs::read_to_string(game.join("turns/2/log.toml")).unwrap();
-    // The economic phase ends turn 2 (one a turn): the lock runs three turns after it (19.2.2).
-    assert!(log.contains("A new player takes control of britain from turn 3; the alliances it inherits may not be broken before turn 5."), "{log}");
+    for _ in 2..=4 {
+        pbem()
+            .args(["resolve", "--early"])
+            .arg(&game)
+            .assert()
+            .success();
+    }
+    let log = fs::read_to_string(game.join("turns/4/log.toml")).unwrap();
+    // The economic phase ends turn 4 (December 1805): the lock runs three turns after it (19.2.2).
+    assert!(log.contains("A new player takes control of britain from turn 5; the alliances it inherits may not be broken before turn 7."), "{log}");
     assert!(log.contains("rule = \"EiA 19.2.2\""));
-    let state = fs::read_to_string(game.join("turns/3/state.toml")).unwrap();
+    let state = fs::read_to_string(game.join("turns/5/state.toml")).unwrap();
     assert!(state.contains("pitt@example.org"));
     assert!(!state.contains(&password), "only the hash is kept");
-    // The new player's password now authenticates Britain; Russia's no longer does.
+    // From January 1806 the new player's password authenticates Britain; Russia's no longer does.
     let o = orders(
         &game,
         "o.txt",
-        &format!("game ulm-1805\npower britain\npassword {password}\nturn 3\n"),
+        &format!("game ulm-1805\npower britain\npassword {password}\nturn 5\n"),
     );
     pbem().arg("check").arg(&game).arg(&o).assert().success();
     let o = orders(
         &game,
         "o2.txt",
-        "game ulm-1805\npower britain\npassword bear-1805\nturn 3\n",
+        "game ulm-1805\npower britain\npassword bear-1805\nturn 5\n",
     );
     pbem().arg("check").arg(&game).arg(&o).assert().code(3);
+    assert_eq!(
+        pbem::game::Game::load(&game).unwrap().config.date_of(5),
+        "January 1806"
+    );
 }
 
 #[test]
@@ -122,8 +131,8 @@ fn missed_turns_policy_drops_a_silent_power() {
     let (_t, game) = demo();
     let config = fs::read_to_string(game.join("game.toml")).unwrap();
     let config = config.replacen(
-        "[sop]",
-        "[replacement]\nmissed_turns = 1\nmissed_turns_to = \"france\"\n\n[sop]",
+        "econ_every = 3\n",
+        "econ_every = 3\nmissed_turns = 1\nmissed_turns_to = \"france\"\n",
         1,
     );
     fs::write(game.join("game.toml"), config).unwrap();
@@ -136,7 +145,7 @@ fn missed_turns_policy_drops_a_silent_power() {
     let log = fs::read_to_string(game.join("turns/2/log.toml")).unwrap();
     assert!(
         log.contains(
-            "austria sent no orders for 1 turns: from turn 3 it is run by france until turn 4."
+            "austria sent no orders for 1 turns: from turn 3 it is run by france until turn 5."
         ),
         "{log}"
     );
@@ -152,9 +161,9 @@ fn eia_19_2_2_the_worked_example_britain_leaves_in_may_1806() {
     // phase and may not break an inherited alliance until September 1806.
     let (_t, game) = demo();
     let config = fs::read_to_string(game.join("game.toml")).unwrap();
-    let config = config
-        .replacen("start = \"1805-09\"", "start = \"1806-03\"", 1)
-        .replacen("[sop]", "[replacement]\necon_every = 3\n\n[sop]", 1);
+    // The bundled game's economic phases are quarterly already (`econ_every = 3`).
+    assert!(config.contains("econ_every = 3\n"));
+    let config = config.replacen("start = \"1805-09\"", "start = \"1806-03\"", 1);
     fs::write(game.join("game.toml"), config).unwrap();
     let resolve = || {
         pbem()
@@ -232,7 +241,7 @@ fn eia_19_2_1_without_the_referee_s_choice_control_goes_by_the_roll_of_14_3_1() 
         .assert()
         .success()
         .stdout(predicate::str::contains(
-            "its controller until turn 3 is rolled for when turn 2 is resolved (EiA 19.2.1, 14.3.1)",
+            "its controller until turn 5 is rolled for when turn 2 is resolved (EiA 19.2.1, 14.3.1)",
         ));
     let acts = fs::read_to_string(game.join("turns/2/acts.toml")).unwrap();
     assert!(acts.contains("by_roll = true"), "{acts}");

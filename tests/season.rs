@@ -171,12 +171,13 @@ fn a_season_by_mail_keeps_every_message_at_the_address_of_its_day_and_audits_cle
                     .unwrap()
                     .trim()
                     .to_string();
-                // This turn Russia's player sends Britain's orders with his own password; from
-                // turn 7, the economic phase, the new player does.
+                // This turn and the next Russia's player sends Britain's orders with his own
+                // password; from turn 8, after the March economic phase of turn 7 (ulm-1805's are
+                // quarterly), the new player does.
                 britain = ("russia@players.example".into(), pw("russia"));
                 pitt = new_pw;
             }
-            7 => {
+            8 => {
                 britain = ("pitt@players.example".into(), pitt.clone());
                 pitt_plays = server.received().len();
             }

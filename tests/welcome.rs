@@ -323,7 +323,7 @@ fn eia_19_2_2_replace_mails_the_new_player_his_pack_and_tells_the_others() {
     );
     assert!(body.contains("you play Great Britain"), "{body}");
     assert!(
-        body.contains("at turn 3, after the next economic phase"),
+        body.contains("at turn 5, after the next economic phase"),
         "{body}"
     );
     let (_, last) = attachment(&eml, "-turn1-britain.txt");
@@ -390,7 +390,7 @@ fn eia_19_2_2_replace_mails_the_new_player_his_pack_and_tells_the_others() {
         .success()
         .stdout(predicate::str::contains("Players:"))
         .stdout(predicate::str::contains(
-            "pitt@example.org (takes it over at turn 3, EiA 19.2.2); run by russia until turn 3",
+            "pitt@example.org (takes it over at turn 5, EiA 19.2.2); run by russia until turn 5",
         ))
         .stdout(predicate::str::contains("france@example.org"));
     // Once sent, his password is nowhere in the game folder.

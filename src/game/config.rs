@@ -31,6 +31,10 @@ pub struct GameConfig {
     /// SOP settings: decision name to setting, read by the ruleset (EiA 19.1).
     #[serde(default)]
     pub sop: BTreeMap<String, Spanned<String>>,
+    /// The ruleset's options the game plays with (`Ruleset::options`): readings beyond the rules,
+    /// each off unless named here, and named in the header of every report.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<Spanned<String>>,
     #[serde(rename = "power")]
     pub powers: Vec<PowerConfig>,
     /// Where each power's `id` stands in game.toml, in `powers` order ([`GameConfig::locate_ids`]),
@@ -182,6 +186,13 @@ impl Default for ReplacementConfig {
             missed_turns: 0,
             missed_turns_to: None,
         }
+    }
+}
+
+impl GameConfig {
+    /// Whether the game names the ruleset's option `name` in its `options`.
+    pub fn has_option(&self, name: &str) -> bool {
+        self.options.iter().any(|o| o.get_ref() == name)
     }
 }
 

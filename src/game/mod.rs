@@ -46,7 +46,7 @@ use anyhow::{bail, Context, Result};
 use crate::diag::Source;
 use config::GameConfig;
 use map::{AnyMap, Map, MapFile};
-use ruleset::Ruleset;
+use ruleset::{GameOption, Ruleset};
 use state::State;
 
 /// The name of a player's files: `france` for a power of one player, `france.ney` for the player
@@ -129,6 +129,7 @@ impl Game {
         }
         let tables_src = load::read_source(&dir.join("tables.toml"), &shown(dir, "tables.toml"))?;
         let ruleset = ruleset(&config, &config_src, &tables_src)?;
+        check_options(&config, &config_src, ruleset.options())?;
         let map_src = load::read_source(&dir.join("map.toml"), &shown(dir, "map.toml"))?;
         // One parse of the map: its document says the kind, then is read as that kind of map.
         let document = load::parse_document(&map_src)?;
@@ -162,6 +163,17 @@ impl Game {
             geometry,
             ruleset,
         })
+    }
+
+    /// The options the game names, as the reports' header lists them: `name (rule: what)`.
+    pub fn options_named(&self) -> Vec<String> {
+        let known = self.ruleset.options();
+        self.config
+            .options
+            .iter()
+            .filter_map(|o| known.iter().find(|k| k.name == o.get_ref()))
+            .map(|k| format!("{} ({}: {})", k.name, k.rule, k.what))
+            .collect()
     }
 
     pub fn turn_dir(&self, turn: u32) -> PathBuf {
@@ -313,5 +325,42 @@ fn shown(dir: &Path, file: &str) -> String {
     match dir.file_name() {
         Some(n) => format!("{}/{file}", n.to_string_lossy()),
         None => file.to_string(),
+    }
+}
+
+/// Every name in game.toml's `options` must be one of the ruleset's options (`Ruleset::options`),
+/// named once; the first that is not is an error located at it.
+fn check_options(
+    config: &GameConfig,
+    src: &crate::diag::Source,
+    known: &[GameOption],
+) -> Result<()> {
+    let list = || {
+        if known.is_empty() {
+            "this ruleset has no options: leave `options` out".to_string()
+        } else {
+            let names: Vec<&str> = known.iter().map(|k| k.name).collect();
+            format!("the options of this ruleset are: {}", names.join(", "))
+        }
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    let mut problems = Vec::new();
+    for o in &config.options {
+        let name = o.get_ref();
+        if !known.iter().any(|k| k.name == name) {
+            problems.push(
+                crate::diag::Diagnostic::error(format!("unknown option '{name}'"), o.span())
+                    .hint(list()),
+            );
+        } else if !seen.insert(name.as_str()) {
+            problems.push(
+                crate::diag::Diagnostic::error(format!("option '{name}' is named twice"), o.span())
+                    .hint("name each option once"),
+            );
+        }
+    }
+    match load::first_error(src, &problems) {
+        Some(e) => Err(e.into()),
+        None => Ok(()),
     }
 }

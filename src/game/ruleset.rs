@@ -90,6 +90,18 @@ pub fn is_naval(kind: &str) -> bool {
     NAVAL_KINDS.contains(&kind)
 }
 
+/// An option of a ruleset that a game may name in game.toml's `options`: a reading beyond the rules
+/// as written (an extension the rules give no player), off unless the game names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GameOption {
+    /// Its name in `options`.
+    pub name: &'static str,
+    /// The rule it sets aside: `EiA 7.5.2.10.2`.
+    pub rule: &'static str,
+    /// What it allows, in a few words for the reports' header.
+    pub what: &'static str,
+}
+
 /// A game system. `Send + Sync`: a turn's reports are made on several threads (`parallel`).
 pub trait Ruleset: Send + Sync {
     /// The ruleset's id in `game.toml`: `eia`.
@@ -239,6 +251,11 @@ pub trait Ruleset: Send + Sync {
     /// they are told only that the power has a new player.
     fn new_player_named(&self) -> bool {
         false
+    }
+
+    /// The options a game of this ruleset may name in game.toml's `options` (none by default).
+    fn options(&self) -> &'static [GameOption] {
+        &[]
     }
 
     /// Whether each player of a power with several (`[[power.player]]`) gets a report of what his

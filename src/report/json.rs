@@ -65,6 +65,9 @@ pub struct CheckData {
 struct Ruleset<'a> {
     id: &'a str,
     name: &'a str,
+    /// The ruleset's options the game names (`Game::options_named`); absent when none.
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    options: &'a [String],
 }
 
 #[derive(Serialize)]
@@ -241,6 +244,7 @@ pub fn render(
         ruleset: Ruleset {
             id: &view.ruleset_id,
             name: &view.ruleset,
+            options: &view.options,
         },
         turn: view.turn,
         date: &view.date,

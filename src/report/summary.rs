@@ -117,6 +117,8 @@ struct SummaryView {
     game: String,
     title: String,
     ruleset: String,
+    /// The ruleset's options the game names (`Game::options_named`).
+    options: Vec<String>,
     turn: u32,
     date: String,
     late_orders: String,
@@ -298,6 +300,7 @@ pub fn summary(game: &Game, input: &SummaryInput<'_>) -> anyhow::Result<String> 
         game: game.config.game.clone(),
         title: game.config.title.clone(),
         ruleset: game.ruleset.name().to_string(),
+        options: game.options_named(),
         turn: input.turn,
         date: game.config.date_of(input.turn),
         late_orders: game.config.deadline.late_orders.clone(),

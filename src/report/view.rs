@@ -300,6 +300,9 @@ pub struct PowerView {
     pub title: String,
     pub ruleset: String,
     pub ruleset_id: String,
+    /// The ruleset's options the game names (`Game::options_named`): `name (rule: what)`, for the
+    /// header of every report; empty for a game that plays the rules as written.
+    pub options: Vec<String>,
     pub turn: u32,
     pub date: String,
     pub power: String,
@@ -410,6 +413,7 @@ impl PowerView {
             title: game.config.title.clone(),
             ruleset: game.ruleset.name().to_string(),
             ruleset_id: game.ruleset.id().to_string(),
+            options: game.options_named(),
             turn: input.turn,
             date: game.config.date_of(input.turn),
             power: power.to_string(),

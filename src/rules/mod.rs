@@ -19,7 +19,8 @@ use crate::game::Game;
 /// The boundary between the engine and a ruleset, with the values it names: the model's
 /// (`game/ruleset.rs`), so that `Game` holds its ruleset without importing the rulesets.
 pub use crate::game::ruleset::{
-    is_naval, MapMark, OrdersCheck, PowerOrders, Resolution, Ruleset, UnitView, NAVAL_KINDS,
+    is_naval, GameOption, MapMark, OrdersCheck, PowerOrders, Resolution, Ruleset, UnitView,
+    NAVAL_KINDS,
 };
 
 /// Reads and checks the bytes of an orders file: the one path from bytes to orders that `check`, the

@@ -3,6 +3,7 @@
 //! one variant here and its policy (rule, key, default) in the `Point` impl.
 
 use crate::decide::Point;
+use crate::game::ruleset::GameOption;
 use crate::rule::Rule;
 
 use super::tables::Tables;
@@ -211,6 +212,49 @@ impl Point for EiaPoint {
     }
 }
 
+/// The options of EiA (`Ruleset::options`): the SOP's absolutes a game may open to standing orders.
+/// EiA 7.5.2.10.2 (victors always pursue), 7.5.2.11 (eligible forces always try to reinforce) and
+/// 6.3.5 (victorious fleets never pursue) give a player no choice; the seed's one opt-out is
+/// interception (6.2.3). A game that wants the old extensions names them in game.toml's `options`.
+pub const OPTIONS: [GameOption; 3] = [
+    GameOption {
+        name: "pursue-by-order",
+        rule: "EiA 7.5.2.10.2",
+        what: "'standing pursue never' keeps victors from pursuing",
+    },
+    GameOption {
+        name: "reinforce-by-order",
+        rule: "EiA 7.5.2.11",
+        what: "'standing reinforce never' keeps forces from reinforcing",
+    },
+    GameOption {
+        name: "chase-by-order",
+        rule: "EiA 6.3.5",
+        what: "'standing chase always' sends victorious fleets after the beaten",
+    },
+];
+
+/// The option that opens decision `point` to standing orders, when it is one of the SOP's absolutes.
+pub fn option_of(point: &EiaPoint) -> Option<&'static str> {
+    match point {
+        EiaPoint::Pursue => Some(OPTIONS[0].name),
+        EiaPoint::Reinforce => Some(OPTIONS[1].name),
+        EiaPoint::Chase => Some(OPTIONS[2].name),
+        _ => None,
+    }
+}
+
+/// A setting that sets one of the SOP's absolutes aside (`pursue never`, `reinforce never`, `chase
+/// always`): the option a game must name to allow it, and the rule it sets aside.
+pub fn against_the_rule(key: &str, setting: &str) -> Option<(&'static str, Rule)> {
+    match (key, setting) {
+        ("pursue", "never") => Some((OPTIONS[0].name, PURSUIT)),
+        ("reinforce", "never") => Some((OPTIONS[1].name, REINFORCE)),
+        ("chase", "always") => Some((OPTIONS[2].name, CHASE)),
+        _ => None,
+    }
+}
+
 /// `always` / `never` as a yes or no.
 pub fn always_never(s: &str) -> Option<bool> {
     match s {
@@ -220,8 +264,21 @@ pub fn always_never(s: &str) -> Option<bool> {
     }
 }
 
-/// Checks a `[sop]` setting of game.toml; the error is a hint listing what is allowed.
-pub fn check_sop(key: &str, value: &str, tables: &Tables) -> Result<(), String> {
+/// Checks a `[sop]` setting of game.toml; the error is a hint listing what is allowed. A setting
+/// against one of the SOP's absolutes stands only in a game that names its option (`options`).
+pub fn check_sop(
+    key: &str,
+    value: &str,
+    tables: &Tables,
+    options: &std::collections::BTreeSet<String>,
+) -> Result<(), String> {
+    if let Some((option, rule)) = against_the_rule(key, value) {
+        if !options.contains(option) {
+            return Err(format!(
+                "{rule}: the rule admits no other setting; a game that wants this one names \"{option}\" in its `options`"
+            ));
+        }
+    }
     use super::standing::{parse_continue, parse_guard, parse_surrender};
     let list = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
     let (ok, allowed) = match key {

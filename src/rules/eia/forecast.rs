@@ -42,7 +42,7 @@ pub fn forecast(
     power: &str,
 ) -> Vec<String> {
     let map = &game.map;
-    let cx = orders::Context::new(map, state, &eia.tables);
+    let cx = orders::Context::new(map, state, &eia.tables).with_options(&eia.options);
     let lines = crate::orders::split(&source.text);
     let (_, lines, _) = crate::orders::Header::take(&source.text, lines);
     let (accepted, _) = orders::parse_all(source, &lines, power, &cx);
@@ -113,7 +113,7 @@ pub fn forecast(
         });
     }
     for o in &accepted {
-        let EiaOrder::Move { unit, path } = o else {
+        let EiaOrder::Move { unit, path, .. } = o else {
             continue;
         };
         let Some(u) = units.iter_mut().find(|u| u.id.eq_ignore_ascii_case(unit)) else {
@@ -221,7 +221,10 @@ pub fn forecast(
         }
     };
     let yes_no = |point: EiaPoint| -> (bool, &'static str) {
-        decide(&point, &sources(None), always_never, || Ok(true))
+        // The SOP's absolutes read no standing order unless the game names their option.
+        let mut s = sources(None);
+        s.standing = eia.standing_for(&point, s.standing);
+        decide(&point, &s, always_never, || Ok(true))
             .map(|d| (d.value, by(d.by)))
             .unwrap_or((true, "by the SOP"))
     };
@@ -388,17 +391,14 @@ mod tests {
     fn standing_orders_of_the_file_settle_the_decisions_they_name() {
         let f = forecast(
             "france",
-            "move FR-I Ulm\nattack Ulm\nstanding attack-chit echelon\nstanding pursue never\n",
+            "move FR-I Ulm\nattack Ulm\nstanding attack-chit echelon\nstanding honours deny\n",
         );
         assert!(
             f.contains("attack chit 'echelon' (by your standing order)"),
             "{f}"
         );
-        assert!(
-            f.contains("if you win, you do not pursue (by your standing order)"),
-            "{f}"
-        );
-        assert!(f.contains("standing pursue never (new)"), "{f}");
+        assert!(f.contains("if you win, you pursue (by the SOP)"), "{f}");
+        assert!(f.contains("standing honours deny (new)"), "{f}");
     }
 
     #[test]

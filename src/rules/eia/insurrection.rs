@@ -123,7 +123,7 @@ impl Phase<'_> {
             }
             let Some(path) = orders.get(&power).and_then(|list| {
                 list.iter().find_map(|o| match o {
-                    EiaOrder::Move { unit, path } if unit == id => Some(path.clone()),
+                    EiaOrder::Move { unit, path, .. } if unit == id => Some(path.clone()),
                     _ => None,
                 })
             }) else {
@@ -133,6 +133,7 @@ impl Phase<'_> {
             if first.is_some_and(|f| self.map.adjacent(area, f)) {
                 moves.entry(power).or_default().push(EiaOrder::Move {
                     unit: id.clone(),
+                    with: Vec::new(),
                     path,
                 });
             } else {

@@ -37,23 +37,45 @@ use crate::rules::{OrdersCheck, PowerOrders, Resolution, Ruleset};
 
 use tables::Tables;
 
-/// The EiA ruleset with its tables and the game's SOP settings.
+/// The EiA ruleset with its tables, the game's SOP settings and the options it names
+/// (`decisions::OPTIONS`).
 pub struct Eia {
     pub tables: Tables,
     pub sop: BTreeMap<String, String>,
+    pub options: BTreeSet<String>,
 }
 
 impl Eia {
     pub fn load(config: &GameConfig, config_src: &Source, tables_src: &Source) -> Result<Eia> {
         let tables: Tables = crate::rules::load_tables(tables_src, Tables::validate)?;
+        let options: BTreeSet<String> =
+            config.options.iter().map(|o| o.get_ref().clone()).collect();
         let sop = crate::rules::load_sop(config, config_src, |key, value| {
-            decisions::check_sop(key, value, &tables)
+            decisions::check_sop(key, value, &tables, &options)
         })?;
-        Ok(Eia { tables, sop })
+        Ok(Eia {
+            tables,
+            sop,
+            options,
+        })
     }
 
     fn context<'a>(&'a self, game: &'a Game, state: &'a State) -> orders::Context<'a> {
-        orders::Context::new(&game.map, state, &self.tables)
+        orders::Context::new(&game.map, state, &self.tables).with_options(&self.options)
+    }
+
+    /// The standing orders of a power (`standing`) as decision `point` may read them: none for one
+    /// of the SOP's absolutes (EiA 7.5.2.10.2, 7.5.2.11, 6.3.5) in a game that does not name its
+    /// option, so that a standing order kept from an earlier turn or game cannot set the rule aside.
+    pub fn standing_for<'s>(
+        &self,
+        point: &decisions::EiaPoint,
+        standing: Option<&'s BTreeMap<String, String>>,
+    ) -> Option<&'s BTreeMap<String, String>> {
+        match decisions::option_of(point) {
+            Some(option) if !self.options.contains(option) => None,
+            _ => standing,
+        }
     }
 }
 
@@ -164,5 +186,10 @@ impl Ruleset for Eia {
     /// EiA 19.2.2: the new player may negotiate before he takes control; the others know him.
     fn new_player_named(&self) -> bool {
         true
+    }
+
+    /// The SOP's absolutes a game may open to standing orders (`decisions::OPTIONS`).
+    fn options(&self) -> &'static [crate::rules::GameOption] {
+        &decisions::OPTIONS
     }
 }

@@ -26,7 +26,7 @@ pub fn move_units(
     let before = board.positions();
     for (power, list) in orders {
         for order in list {
-            let EiaOrder::Move { unit, path } = order else {
+            let EiaOrder::Move { unit, path, .. } = order else {
                 continue;
             };
             let corps = board.find_corps(unit);

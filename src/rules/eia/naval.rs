@@ -33,6 +33,8 @@ pub struct Fleet {
     pub area: usize,
     /// Ordered to move this turn: such fleets do not intercept.
     pub moving: bool,
+    /// The admiral on the fleet and his Closing to Melee modifier (EiA 19.1), if any.
+    pub admiral: Option<(String, i32)>,
 }
 
 /// The naval phase's working state.
@@ -60,9 +62,12 @@ impl<'a> Naval<'a> {
         let ordered: BTreeSet<&str> = orders
             .values()
             .flatten()
-            .filter_map(|o| match o {
-                EiaOrder::Move { unit, .. } => Some(unit.as_str()),
-                _ => None,
+            .flat_map(|o| match o {
+                EiaOrder::Move { unit, with, .. } => std::iter::once(unit)
+                    .chain(with)
+                    .map(String::as_str)
+                    .collect(),
+                _ => Vec::new(),
             })
             .collect();
         let fleets = EiaState::of(state)
@@ -76,6 +81,10 @@ impl<'a> Naval<'a> {
                     .find(f.area.get_ref())
                     .expect("state references are checked at load"),
                 moving: ordered.contains(f.id.get_ref().as_str()),
+                admiral: f
+                    .admiral
+                    .as_ref()
+                    .map(|a| (a.name.clone(), *a.closing.get_ref())),
             })
             .collect();
         let land = EiaState::of(state)
@@ -130,17 +139,24 @@ impl<'a> Naval<'a> {
         }
     }
 
-    /// Moves every fleet with a move order, powers in id order, orders in file order.
+    /// Moves every fleet with a move order, powers in id order, orders in file order; the fleets
+    /// named `with` a fleet sail with it as one stack (EiA 6.2.3).
     pub fn run(&mut self, orders: &BTreeMap<String, Vec<EiaOrder>>) -> Result<()> {
         for (power, list) in orders {
             for order in list {
-                let EiaOrder::Move { unit, path } = order else {
+                let EiaOrder::Move { unit, with, path } = order else {
                     continue;
                 };
-                let Some(f) = self.fleets.iter().position(|f| &f.id == unit) else {
+                let Some(lead) = self.fleets.iter().position(|f| &f.id == unit) else {
                     continue;
                 };
-                self.sail(f, power, path)?;
+                let stack: Vec<usize> = std::iter::once(lead)
+                    .chain(
+                        with.iter()
+                            .filter_map(|id| self.fleets.iter().position(|f| &f.id == id)),
+                    )
+                    .collect();
+                self.sail(&stack, power, path)?;
             }
         }
         Ok(())
@@ -271,82 +287,141 @@ impl<'a> Naval<'a> {
         self.battle(sea, &named, &attackers, &group)
     }
 
-    /// One fleet's move, step by step, until it ends or is intercepted. The move's event comes before
-    /// what happened on the way.
-    fn sail(&mut self, f: usize, power: &str, path: &[String]) -> Result<()> {
-        let start = self.fleets[f].area;
+    /// One move of a fleet or a stack of fleets (`stack`, the ordered fleet first), step by step,
+    /// until it ends or is intercepted. The move's event comes before what happened on the way.
+    fn sail(&mut self, stack: &[usize], power: &str, path: &[String]) -> Result<()> {
+        let start = self.fleets[stack[0]].area;
         let first_event = self.events.len();
         let mut walked = vec![self.map.area(start).id.clone()];
         // How many times the path has entered each area: a key of the dice labels (EiA 6.2.3).
         let mut entries: BTreeMap<usize, u32> = BTreeMap::new();
         for step in path {
             let next = self.map.find(step).expect("checked order");
-            let here = self.fleets[f].area;
-            self.fleets[f].area = next;
+            let here = self.fleets[stack[0]].area;
+            for &f in stack {
+                self.fleets[f].area = next;
+            }
             walked.push(self.map.area(next).id.clone());
             let entry = entries.entry(next).or_default();
             *entry += 1;
             let entry = *entry;
-            if !self.map.area(next).is_land() && self.intercepted(f, here, next, entry)? {
+            if !self.map.area(next).is_land() && self.intercepted(stack, here, next, entry)? {
                 break;
             }
         }
-        let unit = self.fleets[f].id.clone();
-        let text = format!("{unit} ({power}) sails {}.", walked.join(" - "));
+        let text = if stack.len() == 1 {
+            format!(
+                "{} ({power}) sails {}.",
+                self.fleets[stack[0]].id,
+                walked.join(" - ")
+            )
+        } else {
+            format!(
+                "{} ({power}, one stack of {} ships) sail {}.",
+                self.names(stack),
+                self.ships(stack),
+                walked.join(" - ")
+            )
+        };
         let also = BTreeSet::from([power.to_string()]);
-        let end = self.fleets[f].area;
+        let end = self.fleets[stack[0]].area;
         self.push(Event::new(NAVAL_MOVEMENT, "move", text), end, &also);
         let e = self.events.pop().expect("just pushed");
         self.events.insert(first_event, e);
         Ok(())
     }
 
+    /// The ids of `fleets`, joined: `FR-A, FR-B`.
+    fn names(&self, fleets: &[usize]) -> String {
+        fleets
+            .iter()
+            .map(|&i| self.fleets[i].id.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// The ships of `fleets`, together.
+    fn ships(&self, fleets: &[usize]) -> u32 {
+        fleets.iter().map(|&i| self.fleets[i].ships).sum()
+    }
+
     /// EiA 6.2.3 (SOP): non-moving enemy fleets in the sea area entered, or in ports next to it, try
-    /// to intercept when the moving fleet has fewer ships than they have, unless a standing order says
-    /// `intercept never`. `entry` counts the times the path has entered `sea` (labels stay unique when
-    /// a route re-enters a sea). Returns whether the moving fleet's move ends here.
-    fn intercepted(&mut self, f: usize, from: usize, sea: usize, entry: u32) -> Result<bool> {
-        let mover = self.fleets[f].clone();
+    /// to intercept when the moving stack (`stack`: one fleet, or the fleets of one `move ... with`)
+    /// has fewer ships than they have together, unless a standing order says `intercept never`. The
+    /// seed weighs "non-moving fleets" against "the enemy fleets": pbem's reading adds together the
+    /// non-moving fleets of a power and its allies (one side, named by its first power in id order),
+    /// and counts the whole moving stack, not one fleet of it. `entry` counts the times the path has
+    /// entered `sea` (labels stay unique when a route re-enters a sea). Returns whether the stack's
+    /// move ends here.
+    fn intercepted(
+        &mut self,
+        stack: &[usize],
+        from: usize,
+        sea: usize,
+        entry: u32,
+    ) -> Result<bool> {
+        let lead = self.fleets[stack[0]].clone();
+        let moving: Vec<usize> = stack
+            .iter()
+            .copied()
+            .filter(|&i| self.fleets[i].ships > 0)
+            .collect();
+        if moving.is_empty() {
+            return Ok(false);
+        }
+        let mover_ships = self.ships(&moving);
+        let mover_names = self.names(&moving);
         let sea_id = self.map.area(sea).id.clone();
         let mut by_power: BTreeMap<String, Vec<usize>> = BTreeMap::new();
         for (i, g) in self.fleets.iter().enumerate() {
             let near =
                 g.area == sea || (self.map.area(g.area).port && self.map.adjacent(g.area, sea));
-            if near && !g.moving && g.ships > 0 && !self.state.friendly(&g.power, &mover.power) {
+            if near && !g.moving && g.ships > 0 && !self.state.friendly(&g.power, &lead.power) {
                 by_power.entry(g.power.clone()).or_default().push(i);
             }
         }
-        for (power, candidates) in by_power {
-            // Each fleet's standing order (`intercept <fleet> never`) comes before the power's.
+        // One side per power and its allies, led by its first power in id order.
+        let mut sides: Vec<(String, Vec<String>)> = Vec::new();
+        for p in by_power.keys() {
+            match sides.iter_mut().find(|(l, _)| self.state.friendly(l, p)) {
+                Some((_, members)) => members.push(p.clone()),
+                None => sides.push((p.clone(), vec![p.clone()])),
+            }
+        }
+        for (side, members) in sides {
+            // Each fleet's standing order (`intercept <fleet> never`) comes before its power's.
             let mut fleets = Vec::new();
             let mut by = DecidedBy::Sop;
-            for &i in &candidates {
-                let id = self.fleets[i].id.clone();
-                let d = decide(
-                    &EiaPoint::Intercept,
-                    &self.sources(&power, Some(&id)),
-                    always_never,
-                    || Ok(true),
-                )?;
-                if d.value {
-                    fleets.push(i);
-                    by = by.min(d.by);
-                } else {
-                    let text = format!(
-                        "{id} ({power}) does not intercept {} at {sea_id} ({}).",
-                        mover.id,
-                        d.by.describe_theirs()
-                    );
-                    let e = Event::new(INTERCEPT, "decision", text).decided(power.clone(), d.by);
-                    let involved = BTreeSet::from([power.clone(), mover.power.clone()]);
-                    self.push(e, sea, &involved);
+            for power in &members {
+                for &i in &by_power[power] {
+                    let id = self.fleets[i].id.clone();
+                    let d = decide(
+                        &EiaPoint::Intercept,
+                        &self.sources(power, Some(&id)),
+                        always_never,
+                        || Ok(true),
+                    )?;
+                    if d.value {
+                        fleets.push(i);
+                        by = by.min(d.by);
+                    } else {
+                        let text = format!(
+                            "{id} ({power}) does not intercept {mover_names} at {sea_id} ({}).",
+                            d.by.describe_theirs()
+                        );
+                        let e =
+                            Event::new(INTERCEPT, "decision", text).decided(power.clone(), d.by);
+                        let involved = BTreeSet::from([power.clone(), lead.power.clone()]);
+                        self.push(e, sea, &involved);
+                    }
                 }
             }
-            let ships: u32 = fleets.iter().map(|&i| self.fleets[i].ships).sum();
-            if fleets.is_empty() || ships <= mover.ships {
+            let ships = self.ships(&fleets);
+            if fleets.is_empty() || ships <= mover_ships {
                 continue;
             }
-            let involved = BTreeSet::from([power.clone(), mover.power.clone()]);
+            let mut involved: BTreeSet<String> = members.iter().cloned().collect();
+            involved.insert(lead.power.clone());
             let d = crate::decide::Decision {
                 value: true,
                 by,
@@ -354,23 +429,21 @@ impl<'a> Naval<'a> {
             };
             let roll = self
                 .dice
-                .roll(&labels::intercept(&sea_id, &mover.id, &power, entry), &[6])?;
+                .roll(&labels::intercept(&sea_id, &lead.id, &side, entry), &[6])?;
             let face = roll.dice[0].face;
             let need = self.eia.tables.naval.intercept;
             let ok = face <= need;
-            let ids: Vec<&str> = fleets.iter().map(|&i| self.fleets[i].id.as_str()).collect();
             let text = format!(
-                "{} ({power}, {ships} ships) {} to intercept {} ({} ships) at {sea_id} ({}): rolls {face}, needs {need} or less: {}.",
-                ids.join(", "),
-                if ids.len() == 1 { "tries" } else { "try" },
-                mover.id,
-                mover.ships,
+                "{} ({}, {ships} ships) {} to intercept {mover_names} ({mover_ships} ships) at {sea_id} ({}): rolls {face}, needs {need} or less: {}.",
+                self.names(&fleets),
+                members.join(", "),
+                if fleets.len() == 1 { "tries" } else { "try" },
                 d.by.describe_theirs(),
                 if ok { "intercepted" } else { "missed" }
             );
             let e = Event::new(INTERCEPT, "intercept", text)
                 .roll(roll)
-                .decided(power.clone(), d.by);
+                .decided(side.clone(), d.by);
             self.push(e, sea, &involved);
             if !ok {
                 continue;
@@ -383,32 +456,38 @@ impl<'a> Naval<'a> {
                 .filter(|&i| {
                     self.fleets[i].area == sea
                         && self.fleets[i].ships > 0
-                        && self.state.friendly(&self.fleets[i].power, &mover.power)
+                        && self.state.friendly(&self.fleets[i].power, &lead.power)
                 })
                 .collect();
-            let friendly_ships: u32 = friends.iter().map(|&i| self.fleets[i].ships).sum();
+            let friendly_ships = self.ships(&friends);
             if friendly_ships <= ships {
                 let roll = self
                     .dice
-                    .roll(&labels::naval_evade(&sea_id, &mover.id, entry), &[6])?;
+                    .roll(&labels::naval_evade(&sea_id, &lead.id, entry), &[6])?;
                 let face = roll.dice[0].face;
                 let need = self.eia.tables.naval.evade;
                 let evaded = face <= need;
+                let (tries, slips) = if moving.len() == 1 {
+                    ("tries", "it slips")
+                } else {
+                    ("try", "they slip")
+                };
                 let text = format!(
-                    "{} tries to evade at {sea_id} ({friendly_ships} ships against {ships}) (by the SOP): rolls {face}, needs {need} or less: {}.",
-                    mover.id,
-                    if evaded { format!("it slips back to {}", self.map.area(from).id) } else { "caught".to_string() }
+                    "{mover_names} {tries} to evade at {sea_id} ({friendly_ships} ships against {ships}) (by the SOP): rolls {face}, needs {need} or less: {}.",
+                    if evaded { format!("{slips} back to {}", self.map.area(from).id) } else { "caught".to_string() }
                 );
                 let e = Event::new(EVADE_AT_SEA, "evade", text)
                     .roll(roll)
-                    .decided(mover.power.clone(), DecidedBy::Sop);
+                    .decided(lead.power.clone(), DecidedBy::Sop);
                 self.push(e, sea, &involved);
                 if evaded {
-                    self.fleets[f].area = from;
+                    for &f in stack {
+                        self.fleets[f].area = from;
+                    }
                     return Ok(true);
                 }
             }
-            self.battle(sea, &mover.id, &fleets, &friends)?;
+            self.battle(sea, &lead.id, &fleets, &friends)?;
             return Ok(true);
         }
         Ok(false)
@@ -527,13 +606,29 @@ impl<'a> Naval<'a> {
                     &a_tactic
                 };
                 let need = table.closing.get(linear.as_str()).copied().unwrap_or(0);
+                let melee_side = if a_tactic == "melee" {
+                    attackers
+                } else {
+                    defenders
+                };
+                let admiral = closing_modifier(
+                    melee_side
+                        .iter()
+                        .filter(|&&i| self.fleets[i].ships > 0)
+                        .filter_map(|&i| self.fleets[i].admiral.as_ref()),
+                );
                 let roll = self
                     .dice
                     .roll(&labels::closing(&sea_id, mover, round), &[6])?;
-                closed = roll.dice[0].face <= need;
+                let face = roll.dice[0].face as i32;
+                let modified = face + admiral.as_ref().map_or(0, |(_, m)| *m);
+                closed = modified <= need as i32;
+                let rolled = match &admiral {
+                    Some((name, m)) => format!("rolls {face}, {name} {m:+}: {modified}"),
+                    None => format!("rolls {face}"),
+                };
                 let text = format!(
-                    "The melee fleet at {sea_id} tries to close: rolls {}, needs {need} or less: {}.",
-                    roll.dice[0].face,
+                    "The melee fleet at {sea_id} tries to close: {rolled}, needs {need} or less: {}.",
                     if closed { "it closes to melee" } else { "the line holds it off" }
                 );
                 self.push(
@@ -551,7 +646,7 @@ impl<'a> Naval<'a> {
             (false, true) => std::cmp::Ordering::Greater,
             _ => (a_morale, a_sunk).cmp(&(d_morale, d_sunk)),
         };
-        let (_winner, loser, w_lead, w_morale) = match outcome {
+        let (winner, loser, w_lead, w_morale) = match outcome {
             std::cmp::Ordering::Less => (attackers, defenders, a_lead.clone(), a_morale),
             std::cmp::Ordering::Greater => (defenders, attackers, d_lead.clone(), d_morale),
             std::cmp::Ordering::Equal => {
@@ -587,7 +682,7 @@ impl<'a> Naval<'a> {
                 .copied()
                 .filter(|&i| self.fleets[i].power == p && self.fleets[i].ships > 0)
                 .collect();
-            self.retreat(sea, mover, &p, &group, &involved)?;
+            self.retreat(sea, mover, &p, &group, winner, &involved)?;
         }
         let _ = l_lead;
         Ok(())
@@ -634,8 +729,8 @@ impl<'a> Naval<'a> {
         sunk
     }
 
-    /// EiA 6.3.5 (SOP): victorious stacks never pursue; a standing order `chase always` rolls on the
-    /// General Chase chart: on a d6 of at most X the loser loses Y more ships, by the victor's morale loss.
+    /// EiA 6.3.5 (SOP): victorious stacks never pursue; in a game that names the option
+    /// `chase-by-order`, a standing order `chase always` rolls on the General Chase chart: on a d6 of at most X the loser loses Y more ships, by the victor's morale loss.
     fn chase(
         &mut self,
         sea: usize,
@@ -646,12 +741,13 @@ impl<'a> Naval<'a> {
         involved: &BTreeSet<String>,
     ) -> Result<()> {
         let sea_id = self.map.area(sea).id.clone();
-        let d = decide(
-            &EiaPoint::Chase,
-            &self.sources(w_lead, None),
-            always_never,
-            || Ok(false),
-        )?;
+        let sources = Sources {
+            standing: self
+                .eia
+                .standing_for(&EiaPoint::Chase, self.standing.get(w_lead)),
+            ..self.sources(w_lead, None)
+        };
+        let d = decide(&EiaPoint::Chase, &sources, always_never, || Ok(false))?;
         if !d.value {
             let text = format!(
                 "{w_lead} does not pursue at {sea_id} ({}).",
@@ -674,24 +770,33 @@ impl<'a> Naval<'a> {
     }
 
     /// EiA 6.3.5 (SOP): the defeated fleets retreat to the nearest unblockaded friendly port (random
-    /// among equals); with no such port in reach, one sea area toward the nearest one.
+    /// among equals); with no such port in reach, one sea area toward the nearest one. pbem's reading
+    /// of "unblockaded": a port is blockaded while an enemy fleet lies in a sea next to it, the
+    /// victors of this battle (`victors`) excepted, for it is from them that the beaten stack flees;
+    /// a port the victors alone watch is open to it. With no unblockaded friendly port anywhere by
+    /// sea, the stack still retreats one sea area, toward the nearest friendly port (6.3.5 has no
+    /// case where a beaten stack stays); only a power with no friendly port by sea at all stays.
     fn retreat(
         &mut self,
         sea: usize,
         mover: &str,
         power: &str,
         group: &[usize],
+        victors: &[usize],
         involved: &BTreeSet<String>,
     ) -> Result<()> {
         let sea_id = self.map.area(sea).id.clone();
         let blockaded = |me: &Self, port: usize| -> bool {
             me.map.area(port).adjacent.iter().any(|&s| {
-                me.fleets
-                    .iter()
-                    .any(|f| f.area == s && f.ships > 0 && !me.state.friendly(&f.power, power))
+                me.fleets.iter().enumerate().any(|(i, f)| {
+                    f.area == s
+                        && f.ships > 0
+                        && !victors.contains(&i)
+                        && !me.state.friendly(&f.power, power)
+                })
             })
         };
-        let ports: Vec<usize> = (0..self.map.areas.len())
+        let friendly_ports: Vec<usize> = (0..self.map.areas.len())
             .filter(|&i| {
                 let a = self.map.area(i);
                 a.port
@@ -700,9 +805,18 @@ impl<'a> Naval<'a> {
                         .control
                         .get(&a.id)
                         .is_some_and(|o| self.state.friendly(o, power))
-                    && !blockaded(self, i)
             })
             .collect();
+        let open: Vec<usize> = friendly_ports
+            .iter()
+            .copied()
+            .filter(|&i| !blockaded(self, i))
+            .collect();
+        let dist = sea_distances(self.map, sea);
+        let reachable = |v: &[usize]| v.iter().any(|&p| dist[p].is_some());
+        // Every friendly port is blockaded: toward the nearest of them all.
+        let all_blockaded = !reachable(&open) && reachable(&friendly_ports);
+        let ports = if all_blockaded { friendly_ports } else { open };
         let dist = sea_distances(self.map, sea);
         let best = ports.iter().filter_map(|&p| dist[p]).min();
         let mut tied: Vec<usize> = ports
@@ -719,7 +833,7 @@ impl<'a> Naval<'a> {
         });
         let reach = self.eia.tables.naval.movement;
         let (to, roll, why) = match best {
-            Some(d) if d <= reach && !tied.is_empty() => {
+            Some(d) if d <= reach && !tied.is_empty() && !all_blockaded => {
                 if tied.len() == 1 {
                     (
                         tied[0],
@@ -742,7 +856,8 @@ impl<'a> Naval<'a> {
                 }
             }
             Some(_) => {
-                // Out of reach: one sea area toward the nearest port.
+                // Out of reach (or all blockaded): one sea area toward the nearest port, into a
+                // sea nearer to it than this one.
                 let target = tied[0];
                 let back = sea_distances(self.map, target);
                 let step = self
@@ -751,18 +866,31 @@ impl<'a> Naval<'a> {
                     .adjacent
                     .iter()
                     .copied()
-                    .filter(|&n| !self.map.area(n).is_land())
+                    .filter(|&n| {
+                        !self.map.area(n).is_land()
+                            && back[n].zip(back[sea]).is_some_and(|(b, s)| b < s)
+                    })
                     .min_by_key(|&n| (back[n].unwrap_or(u32::MAX), n));
-                (
-                    step.unwrap_or(sea),
-                    None,
-                    format!("one sea area toward {}", self.map.area(target).id),
-                )
+                let toward = if all_blockaded {
+                    "every friendly port is blockaded: one sea area toward the nearest, "
+                } else {
+                    "one sea area toward "
+                };
+                let target_id = &self.map.area(target).id;
+                match step {
+                    Some(step) => (step, None, format!("{toward}{target_id}")),
+                    // Next to the port already: no sea lies nearer to it.
+                    None => (
+                        sea,
+                        None,
+                        format!("every friendly port is blockaded and no sea area lies nearer to {target_id}: it stays"),
+                    ),
+                }
             }
             None => (
                 sea,
                 None,
-                "no friendly port is open to it: it stays".to_string(),
+                "it has no friendly port by sea: it stays".to_string(),
             ),
         };
         for &i in group {
@@ -817,6 +945,18 @@ pub fn chart_modifier(fleets: &[(String, u32)], tactic: &str, enemy: u32) -> i32
         d -= 1;
     }
     d - (fleets.len() as i32 - 2).max(0)
+}
+
+/// EiA 19.1, the Closing to Melee table: Nelson's -1/-2 on the roll to close. The melee side's
+/// admirals (`admirals`: name and modifier, from the fleets of the side still afloat) give it the
+/// strongest of their modifiers, applied always (pbem's reading of "may": the side chose melee to
+/// close). An admiral on the linear side does nothing to the roll; none, `None`.
+pub fn closing_modifier<'f>(
+    admirals: impl Iterator<Item = &'f (String, i32)>,
+) -> Option<(String, i32)> {
+    admirals
+        .min_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)))
+        .cloned()
 }
 
 /// Writes the fleets back into the next state: ships, areas; sunk fleets are gone.

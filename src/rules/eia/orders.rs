@@ -1,7 +1,8 @@
 //! The order verbs of Empires in Arms, their parsing and their legality.
 //!
 //! ```text
-//! move <unit> <area> [<area> ...]     land movement along a path (EiA 7)
+//! move <unit> <area> [<area> ...]     movement along a path (EiA 7, fleets 6.2)
+//! move <fleet> with <fleet>... <area>... fleets that sail as one stack (EiA 6.2, 6.2.3)
 //! attack <area>                       declare an attack on the enemy corps there (EiA 7.5)
 //! chit <area> <chit> [with <corps>...] the tactical chit for the combat there (EiA 19.1 interrupt 1;
 //!                                     `with` names an outflanking force, 7.5.2.3)
@@ -68,8 +69,13 @@ pub const VERBS: [&str; 5] = ["move", "attack", "chit", "engage", "standing"];
 /// One EiA order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EiaOrder {
-    /// Move a corps or a leader along `path` (the areas entered, in order).
-    Move { unit: String, path: Vec<String> },
+    /// Move a corps, a leader or a fleet along `path` (the areas entered, in order); `with` names
+    /// the other fleets that sail with the fleet `unit` as one stack (EiA 6.2, 6.2.3), none otherwise.
+    Move {
+        unit: String,
+        with: Vec<String>,
+        path: Vec<String>,
+    },
     /// Attack the enemy corps in `area` after movement.
     Attack { area: String },
     /// The tactical chit for the combat in `area`, attacking or defending; with `outflank`, the corps
@@ -89,8 +95,11 @@ impl fmt::Display for EiaOrder {
     /// The canonical text of the order: parsing it gives the same order back.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            EiaOrder::Move { unit, path } => {
+            EiaOrder::Move { unit, with, path } => {
                 write!(f, "move {unit}")?;
+                if !with.is_empty() {
+                    write!(f, " with {}", with.join(" "))?;
+                }
                 for area in path {
                     write!(f, " {area}")?;
                 }
@@ -115,6 +124,9 @@ pub struct Context<'a> {
     pub map: &'a Map,
     pub state: &'a State,
     pub tables: &'a Tables,
+    /// The options the game names (`decisions::OPTIONS`): which of the SOP's absolutes a standing
+    /// order may set aside.
+    pub options: &'a BTreeSet<String>,
     /// The state's corps, leaders and fleets sorted by id, made at the first lookup: see
     /// [`Context::find_corps`].
     units: OnceCell<[Vec<u32>; 3]>,
@@ -142,14 +154,23 @@ fn find_id<'s>(sorted: &[u32], key: &str, id: impl Fn(usize) -> &'s str) -> Opti
     cmp_id(id(j), key).is_eq().then_some(j)
 }
 
+/// The options of a game that names none.
+static NO_OPTIONS: BTreeSet<String> = BTreeSet::new();
+
 impl<'a> Context<'a> {
     pub fn new(map: &'a Map, state: &'a State, tables: &'a Tables) -> Self {
         Context {
             map,
             state,
             tables,
+            options: &NO_OPTIONS,
             units: OnceCell::new(),
         }
+    }
+
+    /// The context of a game that names `options`.
+    pub fn with_options(self, options: &'a BTreeSet<String>) -> Self {
+        Context { options, ..self }
     }
 
     /// The corps, leaders and fleets sorted by id, made once per context: a lookup per order would
@@ -207,6 +228,15 @@ impl Parsed {
             .cloned()
             .unwrap_or_else(|| self.order.span.clone())
     }
+
+    /// The span of step `k` of a move's path: after the unit, and after `with` and its fleets.
+    fn path_arg(&self, k: usize) -> Range<usize> {
+        let stack = match &self.order.value {
+            EiaOrder::Move { with, .. } if !with.is_empty() => with.len() + 1,
+            _ => 0,
+        };
+        self.arg(k + 1 + stack)
+    }
 }
 
 /// Parses one order line: the verb, its arguments, and the names they use.
@@ -231,11 +261,36 @@ fn parse_line_for(
                 return Err(missing_move(line));
             };
             let unit = unit_name(unit, cx, power)?;
+            // `move <fleet> with <fleet> ... <area> ...`: the fleets after `with`, up to the first
+            // word that names no fleet, sail with the first as one stack (EiA 6.2.3).
+            let (with, path) = match path.split_first() {
+                Some((w, rest)) if w.is("with") => {
+                    let n = rest
+                        .iter()
+                        .take_while(|t| cx.find_fleet(&t.text).is_some())
+                        .count();
+                    if n == 0 {
+                        return Err(Diagnostic::error("'with' names no fleet", w.span.clone())
+                            .label("a fleet's id should follow")
+                            .hint("list the fleets of the stack, then its path: 'move FR-A with FR-B North-Sea'")
+                            .rule(ORDER_SYNTAX));
+                    }
+                    let with = rest[..n]
+                        .iter()
+                        .map(|t| unit_name(t, cx, power))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    (with, &rest[n..])
+                }
+                _ => (Vec::new(), path),
+            };
+            if path.is_empty() {
+                return Err(missing_move(line));
+            }
             let path = path
                 .iter()
                 .map(|t| area_name(t, cx))
                 .collect::<Result<Vec<_>, _>>()?;
-            Ok(EiaOrder::Move { unit, path })
+            Ok(EiaOrder::Move { unit, with, path })
         }
         "attack" => {
             let [area] = exact_args::<1>(line, "attack", "attack Ulm")?;
@@ -299,6 +354,25 @@ fn parse_line_for(
                 .rule(ORDER_SYNTAX));
             };
             let (key, value) = super::standing::parse(key, rest, cx)?;
+            // EiA 7.5.2.10.2, 7.5.2.11, 6.3.5: the SOP's absolutes admit no standing order against
+            // them, unless the game names the option that allows it.
+            if let Some((option, rule)) = super::decisions::against_the_rule(&key, &value) {
+                if !cx.options.contains(option) {
+                    let span = match (rest.first(), rest.last()) {
+                        (Some(a), Some(b)) => a.span.start..b.span.end,
+                        _ => line.span.clone(),
+                    };
+                    return Err(Diagnostic::error(
+                        format!("'standing {key} {value}' is not open to a player: {rule}"),
+                        span,
+                    )
+                    .label("the rule admits no choice")
+                    .hint(format!(
+                        "leave the line out (the SOP applies the rule); a game that wants this standing order names \"{option}\" in game.toml's options"
+                    ))
+                    .rule(rule));
+                }
+            }
             Ok(EiaOrder::Standing { key, value })
         }
         "react" => Err(Diagnostic::error(
@@ -482,13 +556,18 @@ fn check_parsed(
     let mut engaged = BTreeSet::new();
     for (i, p) in orders.into_iter().enumerate() {
         let verdict = match &p.order.value {
-            EiaOrder::Move { unit, path } => match check_move(power, unit, path, &p, cx, &moved) {
-                Ok(()) => {
-                    moved.insert(unit.to_ascii_lowercase());
-                    Verdict::Stands
+            EiaOrder::Move { unit, with, path } => {
+                match check_stack(power, unit, with, &p, cx, &moved)
+                    .and_then(|()| check_move(power, unit, path, &p, cx, &moved))
+                {
+                    Ok(()) => {
+                        moved.insert(unit.to_ascii_lowercase());
+                        moved.extend(with.iter().map(|f| f.to_ascii_lowercase()));
+                        Verdict::Stands
+                    }
+                    Err(d) => Verdict::Rejected(d),
                 }
-                Err(d) => Verdict::Rejected(d),
-            },
+            }
             EiaOrder::Attack { area } => match land_combat_area(area, &p, cx) {
                 Err(d) => Verdict::Rejected(d),
                 Ok(()) if !attacks.insert(area.clone()) => Verdict::Dropped(
@@ -605,6 +684,67 @@ fn sea_area(sea: &str, p: &Parsed, cx: &Context<'_>) -> Result<(), Diagnostic> {
     }
 }
 
+/// EiA 6.2, 6.2.3: the fleets `with` a fleet's move sail with it as one stack: each is a fleet of the
+/// power, in the lead fleet's area, named once, with no other move.
+fn check_stack(
+    power: &str,
+    unit: &str,
+    with: &[String],
+    p: &Parsed,
+    cx: &Context<'_>,
+    moved: &BTreeSet<String>,
+) -> Result<(), Diagnostic> {
+    if with.is_empty() {
+        return Ok(());
+    }
+    let Some(lead) = cx.find_fleet(unit).filter(|f| f.power.get_ref() == power) else {
+        return Err(Diagnostic::error(
+            format!("only fleets sail as a stack: {unit} is not one of your fleets"),
+            p.arg(0),
+        )
+        .label("not a fleet")
+        .hint("corps and leaders move on their own lines; 'with' joins fleets: 'move FR-A with FR-B North-Sea'")
+        .rule(NAVAL_MOVEMENT));
+    };
+    let mut seen = BTreeSet::from([unit.to_ascii_lowercase()]);
+    for (k, id) in with.iter().enumerate() {
+        let at = p.arg(k + 2);
+        let Some(f) = cx.find_fleet(id).filter(|f| f.power.get_ref() == power) else {
+            return Err(not_one_of_yours(id, at, cx.state, Some(power)));
+        };
+        if !seen.insert(id.to_ascii_lowercase()) {
+            return Err(
+                Diagnostic::error(format!("{id} is named twice in this stack"), at)
+                    .label("named again")
+                    .hint("name each fleet of the stack once")
+                    .rule(NAVAL_MOVEMENT),
+            );
+        }
+        if moved.contains(&id.to_ascii_lowercase()) {
+            return Err(
+                Diagnostic::error(format!("{id} is already ordered to move"), at)
+                    .label("second move of this fleet")
+                    .hint("give each fleet one move: in a stack or on its own line, not both")
+                    .rule(NAVAL_MOVEMENT),
+            );
+        }
+        if f.area.get_ref() != lead.area.get_ref() {
+            return Err(Diagnostic::error(
+                format!(
+                    "{id} is in {}, not in {} with {unit}: a stack sails from one area",
+                    f.area.get_ref(),
+                    lead.area.get_ref()
+                ),
+                at,
+            )
+            .label("elsewhere")
+            .hint("join fleets that stand in the same area; move the others on their own lines")
+            .rule(NAVAL_MOVEMENT));
+        }
+    }
+    Ok(())
+}
+
 /// EiA 6.2: a fleet moves through adjacent sea areas, within the naval movement allowance, and may end
 /// its move in a friendly port next to the last sea area.
 fn check_fleet_move(
@@ -647,7 +787,7 @@ fn check_fleet_move(
         .rule(NAVAL_MOVEMENT));
     };
     for (k, step) in path.iter().enumerate() {
-        let at = p.arg(k + 1);
+        let at = p.path_arg(k);
         let Some(next) = cx.map.find(step) else {
             return Err(Diagnostic::error(format!("unknown area '{step}'"), at)
                 .hint(cx.map.suggest(step).unwrap_or_default())
@@ -736,7 +876,7 @@ fn check_levy_move(
     }
     let mut before: Option<usize> = None;
     for (k, step) in path.iter().enumerate() {
-        let at = p.arg(k + 1);
+        let at = p.path_arg(k);
         let Some(next) = cx.map.find(step) else {
             return Err(Diagnostic::error(format!("unknown area '{step}'"), at)
                 .hint(cx.map.suggest(step).unwrap_or_default())
@@ -840,7 +980,7 @@ fn check_move(
         .rule(LAND_MOVEMENT));
     };
     for (k, step) in path.iter().enumerate() {
-        let at = p.arg(k + 1);
+        let at = p.path_arg(k);
         let Some(next) = cx.map.find(step) else {
             return Err(Diagnostic::error(format!("unknown area '{step}'"), at)
                 .label("not on the map")
@@ -924,6 +1064,7 @@ mod tests {
     use super::*;
     use crate::diag::Severity;
     use crate::orders::{split, Header, MAX_ORDER_LINES};
+    use crate::rules::eia::decisions::{CHASE, PURSUIT, REINFORCE};
     use crate::rules::eia::test_fixture::{self, france, Fixture};
     use crate::rules::OrdersCheck;
 
@@ -1334,10 +1475,59 @@ mod tests {
         assert_eq!(accepted(&c), ["attack Ulm"]);
     }
 
+    /// EiA 7.5.2.10.2, 7.5.2.11, 6.3.5: the SOP's absolutes admit no standing order against them in a
+    /// game that does not name the option: each line is refused where its setting stands, citing
+    /// the rule, with the option in the hint; the settings that agree with the rule stand.
+    #[test]
+    fn eia_7_5_2_10_2_and_7_5_2_11_and_6_3_5_the_sop_s_absolutes_admit_no_standing_order() {
+        let (text, c) = check(
+            "standing pursue never\nstanding reinforce never\nstanding chase always\nstanding pursue always\nstanding chase never\n",
+        );
+        let errors: Vec<&Diagnostic> = c
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .collect();
+        assert_eq!(errors.len(), 3, "{:?}", c.diagnostics);
+        for (d, (line, rule, option)) in errors.iter().zip([
+            ("standing pursue never", PURSUIT, "pursue-by-order"),
+            ("standing reinforce never", REINFORCE, "reinforce-by-order"),
+            ("standing chase always", CHASE, "chase-by-order"),
+        ]) {
+            assert_eq!(
+                d.message,
+                format!("'{line}' is not open to a player: {rule}")
+            );
+            assert_eq!(d.rule, Some(rule));
+            assert!(d.hint.as_deref().unwrap().contains(option), "{d:?}");
+            let setting = line.rsplit(' ').next().unwrap();
+            assert_eq!(&text[d.span.clone()], setting);
+        }
+        assert_eq!(
+            accepted(&c),
+            ["standing pursue always", "standing chase never"]
+        );
+    }
+
+    /// A game that names an option (`decisions::OPTIONS`) takes the standing order it allows.
+    #[test]
+    fn eia_7_5_2_10_2_a_game_with_the_option_takes_standing_pursue_never() {
+        let fx = Fixture::new();
+        let options = std::collections::BTreeSet::from(["pursue-by-order".to_string()]);
+        let cx = fx.context().with_options(&options);
+        let text = "standing pursue never\nstanding reinforce never\n";
+        let lines = crate::orders::split(text);
+        let (ok, diags) = parse_all(&test_fixture::source(text), &lines, "france", &cx);
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        assert_eq!(diags[0].rule, Some(REINFORCE));
+        assert_eq!(ok.len(), 1);
+        assert_eq!(ok[0].value.to_string(), "standing pursue never");
+    }
+
     #[test]
     fn a_later_standing_order_replaces_an_earlier_one_with_a_warning() {
         let (text, c) =
-            check("standing pursue never\nstanding reinforce never\nstanding PURSUE always\n");
+            check("standing pursue always\nstanding honours deny\nstanding PURSUE always\n");
         assert_eq!(c.diagnostics.len(), 1, "{:?}", c.diagnostics);
         let d = &c.diagnostics[0];
         assert_eq!(d.severity, Severity::Warning);
@@ -1346,11 +1536,11 @@ mod tests {
             "standing order 'pursue' is given again below: the later one stands"
         );
         assert_eq!(d.hint.as_deref(), Some("keep one 'standing pursue' line"));
-        assert_eq!(&text[d.span.clone()], "standing pursue never");
+        assert_eq!(&text[d.span.clone()], "standing pursue always");
         assert_eq!(c.rejected(), 0);
         assert_eq!(
             accepted(&c),
-            ["standing reinforce never", "standing pursue always"]
+            ["standing honours deny", "standing pursue always"]
         );
     }
 
@@ -1378,10 +1568,12 @@ mod tests {
         let orders = [
             EiaOrder::Move {
                 unit: "FR-I".into(),
+                with: Vec::new(),
                 path: vec!["Ulm".into(), "Augsburg".into()],
             },
             EiaOrder::Move {
                 unit: "Napoleon".into(),
+                with: Vec::new(),
                 path: vec!["Black-Forest".into()],
             },
             EiaOrder::Attack { area: "Ulm".into() },
@@ -1401,7 +1593,12 @@ mod tests {
             },
             EiaOrder::Standing {
                 key: "reinforce".into(),
-                value: "never".into(),
+                value: "always".into(),
+            },
+            EiaOrder::Move {
+                unit: "AU-Lake".into(),
+                with: vec!["AU-Lake".into()],
+                path: vec!["Lake-Constance".into()],
             },
         ];
         for o in orders {
@@ -1412,7 +1609,8 @@ mod tests {
         for written in [
             "move  napoleon black-forest\t STUTTGART",
             "CHIT ulm Probe",
-            "standing Pursue NEVER",
+            "standing Pursue ALWAYS",
+            "move au-lake WITH au-lake lake-constance",
         ] {
             let once = parse(&fx, written).unwrap();
             assert_eq!(parse(&fx, &once.to_string()).unwrap(), once, "{written}");
@@ -1567,6 +1765,7 @@ mod tests {
             Located::new(
                 EiaOrder::Move {
                     unit: "FR-I".into(),
+                    with: Vec::new(),
                     path: vec!["Munich".into()],
                 },
                 0..10,
@@ -1574,6 +1773,7 @@ mod tests {
             Located::new(
                 EiaOrder::Move {
                     unit: "Nobody".into(),
+                    with: Vec::new(),
                     path: vec!["Ulm".into()],
                 },
                 11..20,

@@ -132,6 +132,22 @@ pub fn check_pieces(state: &State, config: &GameConfig, map: &Map) -> Vec<Diagno
     for f in &eia.fleets {
         unique(&f.id, &mut out);
         power(&f.power, &mut out);
+        // EiA 19.1 (Closing to Melee): Nelson's modifier is -1 or -2.
+        if let Some(a) = &f.admiral {
+            if !matches!(*a.closing.get_ref(), -1 | -2) {
+                out.push(
+                    Diagnostic::error(
+                        format!(
+                            "admiral {}'s closing modifier is {}: EiA 19.1 gives -1 or -2",
+                            a.name,
+                            a.closing.get_ref()
+                        ),
+                        a.closing.span(),
+                    )
+                    .hint("write closing = -1 or closing = -2"),
+                );
+            }
+        }
         if let Some(i) = area(&f.area, &mut out) {
             let a = map.area(i);
             if a.is_land() && !a.port {
@@ -259,7 +275,10 @@ pub fn units(state: &State) -> Vec<UnitView> {
             owner: f.power.get_ref().clone(),
             area: f.area.get_ref().clone(),
             kind: "fleet",
-            detail: format!("fleet, {} ships", f.ships),
+            detail: match &f.admiral {
+                Some(a) => format!("fleet, {} ships, admiral {}", f.ships, a.name),
+                None => format!("fleet, {} ships", f.ships),
+            },
             strength: f.ships,
             sees: true,
         });

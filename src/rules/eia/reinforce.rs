@@ -61,7 +61,9 @@ impl Phase<'_> {
             }
             let sources = Sources {
                 explicit: None,
-                standing: self.standing.get(power),
+                standing: self
+                    .eia
+                    .standing_for(&EiaPoint::Reinforce, self.standing.get(power)),
                 sop: &self.eia.sop,
                 scope: None,
             };

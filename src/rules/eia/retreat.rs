@@ -29,7 +29,9 @@ impl Phase<'_> {
         }
         let sources = Sources {
             explicit: None,
-            standing: self.standing.get(&winner.lead),
+            standing: self
+                .eia
+                .standing_for(&EiaPoint::Pursue, self.standing.get(&winner.lead)),
             sop: &self.eia.sop,
             scope: None,
         };

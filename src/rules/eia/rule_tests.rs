@@ -117,6 +117,19 @@ fn game(state: &str) -> (tempfile::TempDir, Game) {
     game_on(MAP, state)
 }
 
+/// A game folder as [`game`]'s whose game.toml names `options` (`decisions::OPTIONS`).
+fn game_with_options(state: &str, options: &[&str]) -> (tempfile::TempDir, Game) {
+    let (dir, _) = game(state);
+    let listed: Vec<String> = options.iter().map(|o| format!("\"{o}\"")).collect();
+    let config = GAME.replace(
+        "ruleset = \"eia\"\n",
+        &format!("ruleset = \"eia\"\noptions = [{}]\n", listed.join(", ")),
+    );
+    std::fs::write(dir.path().join("game.toml"), config).unwrap();
+    let g = Game::load(dir.path()).unwrap();
+    (dir, g)
+}
+
 /// A game folder with `map`, the demo's tables and `state` as turn 1.
 fn game_on(map: &str, state: &str) -> (tempfile::TempDir, Game) {
     let dir = tempfile::tempdir().unwrap();
@@ -375,12 +388,35 @@ fn eia_7_5_2_10_2_victors_always_pursue() {
     );
 }
 
+/// EiA 7.5.2.10.2 admits no choice: a `pursue = "never"` kept in the state (from a game that had the
+/// option, or written by hand) is passed over, and the victor pursues.
 #[test]
-fn eia_7_5_2_10_2_a_standing_order_can_forbid_pursuit() {
+fn eia_7_5_2_10_2_victors_pursue_whatever_a_standing_order_says() {
     let (_d, g) = game(&format!(
         "[standing.blue]\npursue = \"never\"\n{}",
         sure_win_state("")
     ));
+    let (events, _) = run(&g, &orders(&[("blue", attack("Field"))]));
+    let pursuit = with_rule(&events, "EiA 7.5.2.10.2");
+    assert!(
+        pursuit[0]
+            .text
+            .starts_with("blue pursues at Field (by the SOP)"),
+        "{}",
+        pursuit[0].text
+    );
+}
+
+/// A game that names the option `pursue-by-order` lets a standing order forbid pursuit.
+#[test]
+fn eia_7_5_2_10_2_the_option_pursue_by_order_lets_a_standing_order_forbid_pursuit() {
+    let (_d, g) = game_with_options(
+        &format!(
+            "[standing.blue]\npursue = \"never\"\n{}",
+            sure_win_state("")
+        ),
+        &["pursue-by-order"],
+    );
     let (events, _) = run(&g, &orders(&[("blue", attack("Field"))]));
     let pursuit = with_rule(&events, "EiA 7.5.2.10.2");
     assert_eq!(
@@ -485,14 +521,30 @@ fn eia_7_5_2_11_eligible_corps_always_try_to_reinforce() {
     let _ = next;
 }
 
+/// EiA 7.5.2.11 admits no choice: a `reinforce = "never"` kept in the state is passed over.
 #[test]
-fn eia_7_5_2_11_a_standing_order_can_forbid_reinforcing() {
+fn eia_7_5_2_11_forces_try_to_reinforce_whatever_a_standing_order_says() {
     let extra = [
         corps("R2", "red", "infantry", 4, "3.0", "Side"),
         "[standing.red]\nreinforce = \"never\"\n".to_string(),
     ]
     .concat();
     let (_d, g) = game(&sure_win_state(&extra));
+    let (events, _) = run(&g, &orders(&[("blue", attack("Field"))]));
+    let tries = with_rule(&events, "EiA 7.5.2.11");
+    assert!(!tries[0].rolls.is_empty(), "{}", tries[0].text);
+    assert!(!tries[0].text.contains("does not try"), "{}", tries[0].text);
+}
+
+/// A game that names the option `reinforce-by-order` lets a standing order forbid reinforcing.
+#[test]
+fn eia_7_5_2_11_the_option_reinforce_by_order_lets_a_standing_order_forbid_reinforcing() {
+    let extra = [
+        corps("R2", "red", "infantry", 4, "3.0", "Side"),
+        "[standing.red]\nreinforce = \"never\"\n".to_string(),
+    ]
+    .concat();
+    let (_d, g) = game_with_options(&sure_win_state(&extra), &["reinforce-by-order"]);
     let (events, _) = run(&g, &orders(&[("blue", attack("Field"))]));
     let tries = with_rule(&events, "EiA 7.5.2.11");
     assert_eq!(
@@ -550,6 +602,7 @@ fn eia_7_a_corps_entering_enemy_corps_stops() {
     let (_d, g) = game(&state);
     let mv = EiaOrder::Move {
         unit: "B1".into(),
+        with: Vec::new(),
         path: vec!["Field".into(), "East".into()],
     };
     let (events, next) = run(&g, &orders(&[("blue", mv)]));
@@ -575,6 +628,7 @@ fn eia_7_allies_pass_through_each_other_and_keep_their_areas() {
     let (_d, g) = game(&state);
     let mv = EiaOrder::Move {
         unit: "B1".into(),
+        with: Vec::new(),
         path: vec!["Field".into(), "East".into()],
     };
     let (events, next) = run(&g, &orders(&[("blue", mv), ("blue", attack("Field"))]));
@@ -1026,6 +1080,7 @@ fn fleet(id: &str, power: &str, ships: u32, area: &str) -> String {
 fn sail(fleet: &str, to: &str) -> EiaOrder {
     EiaOrder::Move {
         unit: fleet.into(),
+        with: Vec::new(),
         path: vec![to.into()],
     }
 }
@@ -1096,6 +1151,7 @@ fn eia_6_2_3_a_route_that_re_enters_a_sea_resolves_under_every_seed() {
     let (_d, g) = game(&sea_state(""));
     let route = EiaOrder::Move {
         unit: "BF".into(),
+        with: Vec::new(),
         path: vec!["Bay".into(), "Ocean".into(), "Bay".into()],
     };
     let o = orders(&[("blue", route)]);
@@ -1411,8 +1467,8 @@ fn eia_19_1_closing_to_melee_failing_to_close_fights_the_1st_row_again() {
 fn eia_6_3_5_victors_never_pursue_and_the_defeated_retreat_to_port() {
     let (_d, g) = game(&sea_state(""));
     let o = orders(&[("blue", sail("BF", "Bay"))]);
-    // Blue, the weaker, beaten: red's only port, West, lies next to the Bay that blue holds
-    // blockaded while it stays there, so a beaten red would have nowhere to go.
+    // Blue, the weaker, is beaten; were red beaten, its port West, next to the Bay, would take it in:
+    // the victors alone do not blockade a port against the stack they beat.
     let events = first_seed_where(&g, &o, |e| {
         e.iter()
             .any(|e| e.kind == "naval-retreat" && e.text.starts_with("blue "))
@@ -1436,6 +1492,228 @@ fn eia_6_3_5_victors_never_pursue_and_the_defeated_retreat_to_port() {
         "{}",
         retreat.text
     );
+}
+
+/// EiA 6.3.5: blue, beaten in the Bay by red's stack, goes home to West next to the Bay: the victors
+/// alone watch it, and they do not make it blockaded against the stack they beat.
+#[test]
+fn eia_6_3_5_a_port_the_victors_alone_watch_is_open_to_the_beaten_fleet() {
+    let state = format!(
+        "[control]\nWest = \"blue\"\nFar = \"red\"\n{}{}",
+        fleet("BF", "blue", 5, "Bay"),
+        fleet("RF", "red", 12, "Ocean")
+    );
+    let (_d, g) = game(&state);
+    let o = orders(&[("red", sail("RF", "Bay")), ("red", engage("Bay"))]);
+    let events = first_seed_where(&g, &o, |e| {
+        e.iter()
+            .any(|e| e.kind == "naval-retreat" && e.text.starts_with("blue "))
+    });
+    let retreat = events.iter().find(|e| e.kind == "naval-retreat").unwrap();
+    assert_eq!(
+        retreat.text,
+        "blue retreats from Bay to West (the nearest unblockaded friendly port): BF."
+    );
+    assert_eq!(retreat.rule, "EiA 6.3.5");
+}
+
+/// EiA 6.3.5: a port watched by an enemy fleet that did not fight is blockaded; when every friendly
+/// port is, the beaten stack still retreats, one sea area toward the nearest (the seed has no case
+/// where it stays).
+#[test]
+fn eia_6_3_5_every_port_blockaded_the_beaten_fleet_retreats_one_sea_toward_one() {
+    let state = format!(
+        "[control]\nWest = \"blue\"\nFar = \"red\"\n{}{}{}",
+        fleet("BF", "blue", 5, "Ocean"),
+        fleet("RF", "red", 12, "Ocean"),
+        fleet("RW", "red", 2, "Bay")
+    );
+    let (_d, g) = game(&state);
+    let o = orders(&[("red", engage("Ocean"))]);
+    let seed = (0..200u8)
+        .find(|&s| {
+            run_seed(&g, &o, [s; 32])
+                .0
+                .iter()
+                .any(|e| e.kind == "naval-retreat" && e.text.starts_with("blue "))
+        })
+        .expect("some seed sees blue beaten");
+    let (events, next) = run_seed(&g, &o, [seed; 32]);
+    let retreat = events.iter().find(|e| e.kind == "naval-retreat").unwrap();
+    assert_eq!(
+        retreat.text,
+        "blue retreats from Ocean to Bay (every friendly port is blockaded: one sea area toward the nearest, West): BF."
+    );
+    assert_eq!(
+        EiaState::of(&next)
+            .find_fleet("BF")
+            .map(|f| f.area.get_ref().as_str()),
+        Some("Bay")
+    );
+}
+
+/// EiA 6.2.3: the non-moving fleets of allies in the sea entered count together against the moving
+/// fleet: red's 4 and pink's 4 intercept blue's 6, though neither alone outnumbers it.
+#[test]
+fn eia_6_2_3_non_moving_fleets_of_allies_intercept_together() {
+    let state = format!(
+        "alliances = [[\"red\", \"pink\"]]\n[control]\nWest = \"red\"\nFar = \"blue\"\n{}{}{}",
+        fleet("BF", "blue", 6, "Ocean"),
+        fleet("RF", "red", 4, "Bay"),
+        fleet("PF", "pink", 4, "Bay")
+    );
+    let (_d, g) = game(&state);
+    let (events, _) = run(&g, &orders(&[("blue", sail("BF", "Bay"))]));
+    let tries = with_rule(&events, "EiA 6.2.3");
+    assert_eq!(tries.len(), 1, "{tries:?}");
+    assert_eq!(
+        tries[0].rolls[0].label,
+        "intercept/sea=Bay/fleet=BF/power=pink"
+    );
+    assert!(
+        tries[0].text.starts_with(
+            "PF, RF (pink, red, 8 ships) try to intercept BF (6 ships) at Bay (by the SOP)"
+        ),
+        "{}",
+        tries[0].text
+    );
+}
+
+/// EiA 6.2.3: two fleets moving as one stack (`move BF with BG`) are weighed together: red's 8 do
+/// not intercept blue's 10, though each of blue's fleets alone has fewer ships.
+#[test]
+fn eia_6_2_3_a_stack_of_fleets_is_intercepted_as_one() {
+    let state = format!(
+        "[control]\nWest = \"red\"\nFar = \"blue\"\n{}{}{}",
+        fleet("BF", "blue", 5, "Ocean"),
+        fleet("BG", "blue", 5, "Ocean"),
+        fleet("RF", "red", 8, "Bay")
+    );
+    let (_d, g) = game(&state);
+    let stack = EiaOrder::Move {
+        unit: "BF".into(),
+        with: vec!["BG".into()],
+        path: vec!["Bay".into()],
+    };
+    let (events, next) = run(&g, &orders(&[("blue", stack)]));
+    assert!(with_rule(&events, "EiA 6.2.3").is_empty(), "{events:?}");
+    for id in ["BF", "BG"] {
+        assert_eq!(
+            EiaState::of(&next)
+                .find_fleet(id)
+                .map(|f| f.area.get_ref().as_str()),
+            Some("Bay")
+        );
+    }
+    // Apart, each is tried.
+    let (events, _) = run(
+        &g,
+        &orders(&[("blue", sail("BF", "Bay")), ("blue", sail("BG", "Bay"))]),
+    );
+    assert!(!with_rule(&events, "EiA 6.2.3").is_empty());
+}
+
+/// EiA 6.3.5: victorious fleets never pursue, a `chase = "always"` kept in the state passed over; a
+/// game that names the option `chase-by-order` lets it send them after the beaten on the General
+/// Chase chart.
+#[test]
+fn eia_6_3_5_victorious_fleets_never_pursue_unless_the_game_names_chase_by_order() {
+    let state = sea_state("[standing.red]\nchase = \"always\"\n");
+    let o = orders(&[("blue", sail("BF", "Bay"))]);
+    let red_wins = |e: &[Event]| {
+        e.iter()
+            .any(|e| e.kind == "naval-result" && e.text.starts_with("red wins"))
+    };
+    let (_d, g) = game(&state);
+    let events = first_seed_where(&g, &o, red_wins);
+    assert!(
+        with_rule(&events, "EiA 6.3.5")
+            .iter()
+            .any(|e| e.text == "red does not pursue at Bay (by the SOP)."),
+        "{events:?}"
+    );
+    assert!(!events.iter().any(|e| e.kind == "chase"));
+    let (_d, g) = game_with_options(&state, &["chase-by-order"]);
+    let events = first_seed_where(&g, &o, red_wins);
+    assert!(
+        events.iter().any(|e| e.kind == "chase"
+            && e.text
+                .starts_with("red gives chase at Bay (by its standing order)")),
+        "{events:?}"
+    );
+}
+
+/// EiA 19.1, the Closing to Melee table: Nelson (an admiral on a fleet of the melee side) adds his
+/// -2 to its roll to close; on the linear side he does nothing to it.
+#[test]
+fn eia_19_1_nelson_s_modifier_on_the_closing_to_melee_roll() {
+    let nelson = "admiral = { name = \"Nelson\", closing = -2 }\n";
+    let closing = |e: &[Event]| e.iter().any(|e| e.kind == "closing");
+    let o = orders(&[("blue", sail("BF", "Bay"))]);
+    // Red's 10 ships, in melee, with Nelson.
+    let state = format!(
+        "[standing.red]\ntactics = \"melee\"\n[control]\nWest = \"red\"\nFar = \"blue\"\n{}{}{nelson}",
+        fleet("BF", "blue", 5, "Ocean"),
+        fleet("RF", "red", 10, "Bay"),
+    );
+    let (_d, g) = game(&state);
+    let mut tried = 0;
+    for s in 0..60u8 {
+        let (events, _) = run_seed(&g, &o, [s; 32]);
+        let Some(e) = events.iter().find(|e| e.kind == "closing") else {
+            continue;
+        };
+        tried += 1;
+        let face = e.rolls[0].dice[0].face as i32;
+        let closes = face - 2 <= 4;
+        assert_eq!(
+            e.text,
+            format!(
+                "The melee fleet at Bay tries to close: rolls {face}, Nelson -2: {}, needs 4 or less: {}.",
+                face - 2,
+                if closes { "it closes to melee" } else { "the line holds it off" }
+            )
+        );
+    }
+    assert!(tried > 0, "no seed of 60 saw red try to close");
+    // Nelson with blue's line: red's roll to close is its die alone.
+    let state = format!(
+        "[standing.red]\ntactics = \"melee\"\n[control]\nWest = \"red\"\nFar = \"blue\"\n{}{nelson}{}",
+        fleet("BF", "blue", 5, "Ocean"),
+        fleet("RF", "red", 10, "Bay"),
+    );
+    let (_d, g) = game(&state);
+    let events = first_seed_where(&g, &o, closing);
+    let e = events.iter().find(|e| e.kind == "closing").unwrap();
+    assert!(!e.text.contains("Nelson"), "{}", e.text);
+}
+
+#[test]
+fn eia_19_1_the_strongest_admiral_of_the_melee_side_counts() {
+    use super::naval::closing_modifier;
+    let admirals = [("Collingwood".to_string(), -1), ("Nelson".to_string(), -2)];
+    assert_eq!(
+        closing_modifier(admirals.iter()),
+        Some(("Nelson".to_string(), -2))
+    );
+    assert_eq!(closing_modifier([].iter()), None);
+}
+
+/// A closing modifier other than -1 or -2 is refused where the state gives it.
+#[test]
+fn eia_19_1_an_admiral_s_modifier_is_minus_one_or_minus_two() {
+    let state = format!(
+        "game = \"test\"\nturn = 1\n{}admiral = {{ name = \"Nelson\", closing = -3 }}\n",
+        fleet("RF", "red", 10, "Bay")
+    );
+    let (_d, g) = game("");
+    let parsed = g
+        .ruleset
+        .parse_state(&crate::diag::Source::new("state.toml", state))
+        .unwrap();
+    let problems = g.ruleset.check_state(&g, &parsed);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0].message.contains("-1 or -2"), "{problems:?}");
 }
 
 #[test]
@@ -1488,6 +1766,7 @@ fn eia_10_1_4_1_insurrection_corps_rise_when_an_enemy_enters_a_border_province()
     let (_d, g) = game(&state);
     let mv = EiaOrder::Move {
         unit: "B1".into(),
+        with: Vec::new(),
         path: vec!["Side".into()],
     };
     let (events, next) = run(&g, &orders(&[("blue", mv), ("red", attack("Side"))]));
@@ -1533,6 +1812,7 @@ fn eia_10_1_4_1_4_the_insurrection_corps_fight_in_a_land_phase_of_their_own_afte
     let (_d, g) = game(&state);
     let mv = EiaOrder::Move {
         unit: "B1".into(),
+        with: Vec::new(),
         path: vec!["Side".into()],
     };
     let o = orders(&[
@@ -1589,6 +1869,7 @@ fn eia_10_1_4_1_4_an_insurrection_corps_moves_in_its_special_land_phase() {
             "blue",
             EiaOrder::Move {
                 unit: "B1".into(),
+                with: Vec::new(),
                 path: vec!["Side".into()],
             },
         ),
@@ -1596,6 +1877,7 @@ fn eia_10_1_4_1_4_an_insurrection_corps_moves_in_its_special_land_phase() {
             "red",
             EiaOrder::Move {
                 unit: "RI-1".into(),
+                with: Vec::new(),
                 path: vec!["East".into()],
             },
         ),
@@ -1628,6 +1910,7 @@ fn eia_10_1_4_1_a_standing_order_keeps_the_insurrection_home() {
     let (_d, g) = game(&state);
     let mv = EiaOrder::Move {
         unit: "B1".into(),
+        with: Vec::new(),
         path: vec!["Side".into()],
     };
     let (events, next) = run(&g, &orders(&[("blue", mv)]));
@@ -1650,6 +1933,7 @@ fn eia_6_2_5_the_biggest_fleet_in_the_stack_carries_the_corps() {
     let (_d, g) = game(&state);
     let mv = EiaOrder::Move {
         unit: "B1".into(),
+        with: Vec::new(),
         path: vec!["Bay".into(), "Ocean".into(), "Far".into()],
     };
     let (events, next) = run(&g, &orders(&[("blue", mv)]));
@@ -1683,6 +1967,7 @@ fn eia_6_2_5_without_a_fleet_the_corps_stays_on_the_coast() {
     let (_d, g) = game(&state);
     let mv = EiaOrder::Move {
         unit: "B1".into(),
+        with: Vec::new(),
         path: vec!["Bay".into(), "Ocean".into(), "Far".into()],
     };
     let (events, next) = run(&g, &orders(&[("blue", sail("BF1", "Ocean")), ("blue", mv)]));
@@ -1708,6 +1993,7 @@ fn eia_10_1_4_1_4_insurrection_corps_attack_only_where_their_power_orders_it() {
     let (_d, g) = game(&state);
     let mv = EiaOrder::Move {
         unit: "B1".into(),
+        with: Vec::new(),
         path: vec!["Side".into()],
     };
     let (events, next) = run(&g, &orders(&[("blue", mv)]));
@@ -1748,6 +2034,7 @@ fn two_risings(extra: &str) -> (String, Vec<(&'static str, EiaOrder)>) {
     .concat();
     let mv = |unit: &str, to: &str| EiaOrder::Move {
         unit: unit.into(),
+        with: Vec::new(),
         path: vec![to.into()],
     };
     (
@@ -1764,6 +2051,7 @@ fn eia_10_1_4_1_4_insurrection_corps_besiege_a_city_as_other_corps_do() {
     let (_d, g) = game_on(&two_borders_map(), &state);
     let mv = |unit: &str| EiaOrder::Move {
         unit: unit.into(),
+        with: Vec::new(),
         path: vec!["East".into()],
     };
     o.extend([
@@ -1839,6 +2127,7 @@ fn eia_10_1_4_1_4_an_area_fought_over_this_turn_is_fought_again_in_the_special_p
             "blue",
             EiaOrder::Move {
                 unit: "B1".into(),
+                with: Vec::new(),
                 path: vec!["Side".into()],
             },
         ),
@@ -1846,6 +2135,7 @@ fn eia_10_1_4_1_4_an_area_fought_over_this_turn_is_fought_again_in_the_special_p
             "red",
             EiaOrder::Move {
                 unit: "RI-1".into(),
+                with: Vec::new(),
                 path: vec!["East".into()],
             },
         ),
@@ -1911,6 +2201,7 @@ fn garrison_and_insurrection(seed: [u8; 32]) -> (Vec<Event>, crate::game::state:
             "blue",
             EiaOrder::Move {
                 unit: "B1".into(),
+                with: Vec::new(),
                 path: vec!["Side".into()],
             },
         ),
@@ -1919,6 +2210,7 @@ fn garrison_and_insurrection(seed: [u8; 32]) -> (Vec<Event>, crate::game::state:
             "red",
             EiaOrder::Move {
                 unit: "RI-1".into(),
+                with: Vec::new(),
                 path: vec!["East".into()],
             },
         ),
@@ -2057,6 +2349,7 @@ fn garrison(id: &str, power: &str, kind: &str, factors: u32, area: &str) -> Stri
 fn march(unit: &str, to: &str) -> EiaOrder {
     EiaOrder::Move {
         unit: unit.into(),
+        with: Vec::new(),
         path: vec![to.into()],
     }
 }

@@ -8,6 +8,9 @@
 //! id = "Napoleon"; power = "france"; rating = 5; seniority = 1; movement = 4; area = "Ulm"
 //! [[eia.fleet]]
 //! id = "FR-F1"; power = "france"; ships = 10; area = "Brest"
+//! [[eia.fleet]]
+//! id = "GB-Channel"; power = "britain"; ships = 14; area = "English-Channel"
+//! admiral = { name = "Nelson", closing = -2 }
 //! ```
 
 use std::fmt;
@@ -191,6 +194,21 @@ pub struct Fleet {
     pub power: Spanned<String>,
     pub ships: u32,
     pub area: Spanned<String>,
+    /// The admiral with this fleet, who goes where it goes and is lost with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub admiral: Option<Admiral>,
+}
+
+/// An admiral on a fleet: `admiral = { name = "Nelson", closing = -2 }`. EiA 19.1's Closing to Melee
+/// table allows Nelson's -1/-2 on the roll; the seed does not say when each applies, so the state
+/// gives the admiral's own modifier (-1 or -2), and a melee side with him on one of its fleets adds
+/// it to its roll to close (`naval::closing_modifier`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Admiral {
+    pub name: String,
+    /// The modifier to his side's Closing to Melee roll: -1 or -2.
+    pub closing: Spanned<i32>,
 }
 
 /// A number with one decimal, kept as an integer count of tenths (morale 3.5 is 35), so that no float

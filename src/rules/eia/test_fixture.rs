@@ -307,6 +307,7 @@ impl Fixture {
         let ruleset = Box::new(Eia {
             tables: tables(),
             sop: BTreeMap::new(),
+            options: Default::default(),
         });
         Fixture {
             game: Game {

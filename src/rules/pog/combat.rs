@@ -3,6 +3,13 @@
 
 use anyhow::Result;
 
+/// The space of 12.2.6's -3 DRM, by its name on the map.
+const SINAI_SPACE: &str = "Sinai";
+/// The space of 12.1.10, by its name on the map.
+const LONDON_SPACE: &str = "London";
+/// The nations (the map's `nation` of a space) whose spaces let units in London attack (12.1.10).
+const LONDON_PARTNERS: [&str; 4] = ["france", "holland", "netherlands", "belgium"];
+
 use crate::engine::event::{Event, Roll};
 
 use super::action::{list, Action};
@@ -186,6 +193,15 @@ impl Action<'_> {
         };
         let target = c.attack.target.clone();
         let defender = c.defender.clone();
+        if let Some(why) = self.london_refuses(&c.attack.units) {
+            self.event(
+                rules::LONDON,
+                "combat-off",
+                Some(&target),
+                format!("The attack on {target} is called off: {why}."),
+            );
+            return Ok(());
+        }
         // Step 2, combat strengths (12.2.2).
         let (a_cs, d_cs) = (
             self.strength(&c.attack.units, 0),
@@ -213,6 +229,16 @@ impl Action<'_> {
         }
         // Steps 3 and 5, combat cards (12.2.3, 12.2.5); step 6, their DRM (12.2.6).
         self.play_cards(&mut c)?;
+        // 12.2.6: -3 when every attacking unit is in Sinai (not when Sinai joins another space).
+        if spaces.len() == 1 && spaces[0].eq_ignore_ascii_case(SINAI_SPACE) {
+            c.drm[0] -= 3;
+            self.event(
+                rules::SINAI,
+                "combat",
+                Some(&target),
+                format!("Every attacking unit is in {SINAI_SPACE}: {attacker} fires with -3 DRM."),
+            );
+        }
         // Step 4, the flank attack (12.3).
         let flank = self.flank_attempt(&c)?;
         // Steps 7 to 9.
@@ -255,6 +281,7 @@ impl Action<'_> {
         };
         self.event(rules::WINNER, "result", Some(&target), result);
         self.discard(&c, a_loss, d_loss);
+        self.note_kept_cards(&c);
         // Steps 11 and 12.
         let was_empty = c.defenders.is_empty();
         if attacker_won {
@@ -294,6 +321,27 @@ impl Action<'_> {
     }
 
     /// The spaces the attackers stand in, sorted.
+    /// PoG 12.1.10: why an attack with `units` may not be fought, when some stand in London and none
+    /// in a space of France, Holland or Belgium (by the map's `nation`). The exception of the North
+    /// Sea Invasion event is not modelled (pbem has no event cards beyond combat cards).
+    fn london_refuses(&self, units: &[String]) -> Option<String> {
+        let spaces = self.attacking_spaces(units);
+        if !spaces.iter().any(|s| s.eq_ignore_ascii_case(LONDON_SPACE)) {
+            return None;
+        }
+        let continental = spaces.iter().any(|s| {
+            !s.eq_ignore_ascii_case(LONDON_SPACE)
+                && self
+                    .map
+                    .find(s)
+                    .and_then(|i| self.map.area(i).nation.as_deref())
+                    .is_some_and(|n| LONDON_PARTNERS.iter().any(|p| p.eq_ignore_ascii_case(n)))
+        });
+        (!continental).then(|| {
+            format!("units in {LONDON_SPACE} attack only together with friendly units in France, Holland or Belgium (PoG 12.1.10)")
+        })
+    }
+
     pub fn attacking_spaces(&self, units: &[String]) -> Vec<String> {
         let mut s: Vec<String> = units
             .iter()
@@ -440,6 +488,9 @@ impl Action<'_> {
             if let Some(hand) = self.pog.cards.get_mut(power) {
                 hand.retain(|h| !gone.iter().any(|p| p.eq_ignore_ascii_case(h)));
             }
+            self.pog
+                .played_in_turn
+                .retain(|id, _| !gone.iter().any(|g| g.eq_ignore_ascii_case(id)));
             if !gone.is_empty() {
                 let text = format!("{power} lost the combat and discards {}.", gone.join(", "));
                 self.event(rules::WINNER, "card", Some(&c.attack.target), text);
@@ -450,6 +501,26 @@ impl Action<'_> {
                     kept.join(", ")
                 );
                 self.event(rules::WINNER, "card", Some(&c.attack.target), text);
+            }
+        }
+    }
+
+    /// 12.2.10's exception: a card that stays face up only until the end of the next game turn
+    /// (`until_next_turn`) and that its player still holds after the combat is noted with the game
+    /// turn it was first played in; `end_of_action` discards it when the turn after that one ends.
+    fn note_kept_cards(&mut self, c: &Combat) {
+        let turn = self.pog.game_turn;
+        for (side, power) in [(0, &c.attacker), (1, &c.defender)] {
+            for id in &c.cards[side] {
+                let lasts = self.tables.card(id).is_some_and(|k| k.until_next_turn);
+                let held = self
+                    .pog
+                    .cards
+                    .get(power)
+                    .is_some_and(|h| h.iter().any(|k| k.eq_ignore_ascii_case(id)));
+                if lasts && held {
+                    self.pog.played_in_turn.entry(id.clone()).or_insert(turn);
+                }
             }
         }
     }

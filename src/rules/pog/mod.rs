@@ -283,6 +283,38 @@ impl Pog {
 }
 
 impl Action<'_> {
+    /// PoG 12.2.10 (exception): at the end of game turn `ending`, the cards kept face up that were
+    /// played in the turn before it (or earlier) are discarded.
+    fn discard_kept_cards(&mut self, ending: u32) {
+        let due: Vec<String> = self
+            .pog
+            .played_in_turn
+            .iter()
+            .filter(|(_, &played)| played < ending)
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in due {
+            self.pog.played_in_turn.remove(&id);
+            let holders: Vec<String> = self
+                .pog
+                .cards
+                .iter()
+                .filter(|(_, hand)| hand.iter().any(|k| k.eq_ignore_ascii_case(&id)))
+                .map(|(p, _)| p.clone())
+                .collect();
+            for power in holders {
+                if let Some(hand) = self.pog.cards.get_mut(&power) {
+                    hand.retain(|k| !k.eq_ignore_ascii_case(&id));
+                }
+                let name = self.tables.card(&id).map_or(id.clone(), |k| k.name.clone());
+                let text = format!(
+                    "{power} discards {name} at the end of game turn {ending}, the turn after the one it was played in."
+                );
+                self.event(rules::KEPT_CARD_ENDS, "card", None, text);
+            }
+        }
+    }
+
     /// The other player becomes active; after the last action of a game turn, the turn advances and
     /// isolated trenches suffer attrition (11.2.7).
     fn end_of_action(&mut self) {
@@ -291,6 +323,7 @@ impl Action<'_> {
         self.pog.actions_played = self.pog.actions_played.saturating_add(1);
         if self.pog.actions_played >= self.tables.actions_per_turn {
             self.pog.actions_played = 0;
+            self.discard_kept_cards(self.pog.game_turn);
             self.pog.game_turn = self.pog.game_turn.saturating_add(1);
             let trenches: Vec<(String, String)> = self
                 .pog

@@ -603,6 +603,9 @@ impl<'a> Legality<'a> {
                     if u.bef && !bef_allowed(cx.map, cx.tables, target) {
                         return Err(bef_error(target, span));
                     }
+                    if let Some(n) = neutral_nation(cx, target) {
+                        return Err(neutral_error(target, &n, span));
+                    }
                     spaces.insert(u.space().to_string());
                     nations_by_space
                         .entry(u.space().to_string())
@@ -757,6 +760,9 @@ impl<'a> Legality<'a> {
             if u.bef && !bef_allowed(cx.map, cx.tables, &step.space) {
                 return Err(bef_error(&step.space, span.clone()));
             }
+            if let Some(n) = neutral_nation(cx, &step.space) {
+                return Err(neutral_error(&step.space, &n, span.clone()));
+            }
             if step.control && cx.intact_enemy_fort(&step.space, self.power) {
                 return Err(Diagnostic::error(
                     format!("no control of {} while its fort stands", step.space),
@@ -815,6 +821,24 @@ impl<'a> Legality<'a> {
 /// Whether the Race to the Sea limit holds for `power` (11.1.9).
 pub fn race_holds(pog: &PogState, tables: &Tables, power: &str) -> bool {
     tables.race.power == power && !pog.race_to_the_sea && pog.cp_war_status < tables.race.war_status
+}
+
+/// The nation of `space` when it is neutral (11.1.11): no unit enters it, nor attacks into it (pbem's
+/// reading: an attack there would end in an advance into it).
+fn neutral_nation(cx: &Context<'_>, space: &str) -> Option<String> {
+    let nation = cx
+        .map
+        .find(space)
+        .and_then(|i| cx.map.area(i).nation.clone());
+    cx.pog
+        .is_neutral(nation.as_deref())
+        .then(|| nation.unwrap_or_default())
+}
+
+fn neutral_error(space: &str, nation: &str, span: std::ops::Range<usize>) -> Diagnostic {
+    Diagnostic::error(format!("{space} is in {nation}, which is neutral"), span)
+        .hint(format!("no unit enters {nation} until it enters the war"))
+        .rule(rules::NEUTRAL)
 }
 
 /// Whether the BEF may enter or attack `space` (11.1.16): a space of one of `bef_nations`.

@@ -159,6 +159,7 @@ impl Action<'_> {
             nations.iter().all(|n| self.map.connected_for(a, b, n))
                 && self.enemies_in(&id, power).is_empty()
                 && !self.intact_enemy_fort(&id, power)
+                && !self.pog.is_neutral(self.map.area(b).nation.as_deref())
         };
         let mut out = Vec::new();
         for &a in &self.map.area(start).adjacent {

@@ -1197,6 +1197,163 @@ fn pog_orders_print_back_as_they_parse() {
     assert_eq!(printed, reprinted);
 }
 
+/// PoG 12.2.10 (exception): They Shall Not Pass, kept face up after a tie in game turn 3, stays
+/// through the end of turn 3 and is discarded at the end of turn 4, the turn after it was played.
+#[test]
+fn pog_12_2_10_they_shall_not_pass_is_discarded_at_the_end_of_the_following_turn() {
+    let mut fx = Fixture::new().with(vec![ge_corps("GE-XX", "Namur"), fr_corps("FR-C1", "Reims")]);
+    fx.pog_mut()
+        .cards
+        .insert("allies".into(), vec!["they-shall-not-pass".into()]);
+    const A: &str = "fire/combat=1/space=Reims/side=attacker";
+    const D: &str = "fire/combat=1/space=Reims/side=defender";
+    let (next, _) = fx.resolve("attack Reims with GE-XX", &[(A, 3), (D, 2)]);
+    let kept = next.table::<PogState>().unwrap().clone();
+    assert_eq!(kept.played_in_turn["they-shall-not-pass"], 3);
+    // The last action of turn 3: the card stays, played this very turn.
+    *fx.pog_mut() = kept;
+    fx.pog_mut().actions_played = 11;
+    let (next, events) = fx.resolve("", &[]);
+    let p = next.table::<PogState>().unwrap().clone();
+    assert_eq!(p.game_turn, 4);
+    assert_eq!(p.cards["allies"], vec!["they-shall-not-pass".to_string()]);
+    assert!(!log(&events).contains("discards"), "{}", log(&events));
+    // The last action of turn 4: discarded, citing the rule.
+    *fx.pog_mut() = p;
+    fx.pog_mut().actions_played = 11;
+    let (next, events) = fx.resolve("", &[]);
+    let p = next.table::<PogState>().unwrap();
+    assert_eq!(p.game_turn, 5);
+    assert!(p.cards["allies"].is_empty(), "{:?}", p.cards);
+    assert!(p.played_in_turn.is_empty());
+    let l = log(&events);
+    assert!(
+        l.contains("[PoG 12.2.10] allies discards They Shall Not Pass at the end of game turn 4, the turn after the one it was played in."),
+        "{l}"
+    );
+}
+
+/// PoG 12.2.7, pbem's reading of "any additional shifts are ignored": the shifts of a fire (terrain,
+/// trenches, cards: cumulative) are summed first and the sum is held at the table's edge, so shifts
+/// of both signs cancel before the edge is met. At the Army table's rightmost column, +1 and -1 leave
+/// the fire there (taken one at a time, the +1 would be ignored at the edge and the -1 move it left).
+#[test]
+fn pog_12_2_7_shifts_of_both_signs_are_summed_before_the_edge_is_met() {
+    let t = tables();
+    let last = t.fire.army.column_of(40);
+    assert_eq!(t.fire.army.shifted(last, 1 - 1), last);
+    assert_eq!(t.fire.army.shifted(last, 2 - 1), last);
+    assert_eq!(t.fire.army.shifted(last, 1 - 2), last - 1);
+    assert_eq!(t.fire.corps.shifted(0, -1 + 1), 0);
+}
+
+/// PoG 12.2.6: every attacking unit in Sinai: -3 DRM on the attacker's fire (the fixture's Namur
+/// renamed Sinai); attacking with another space too, none.
+#[test]
+fn pog_12_2_6_minus_3_when_every_attacker_is_in_sinai() {
+    let fx = Fixture::renamed(&[("Namur", "Sinai")]).with(vec![
+        ge_corps("GE-XX", "Sinai"),
+        ge_corps("GE-YY", "Liege"),
+        fr_corps("FR-C1", "Reims"),
+    ]);
+    const A: &str = "fire/combat=1/space=Reims/side=attacker";
+    const D: &str = "fire/combat=1/space=Reims/side=defender";
+    let (_, events) = fx.resolve("attack Reims with GE-XX", &[(A, 5), (D, 1)]);
+    let l = log(&events);
+    assert!(
+        l.contains("[PoG 12.2.6] Every attacking unit is in Sinai: central fires with -3 DRM."),
+        "{l}"
+    );
+    assert!(
+        l.contains("central (attacker) fires on the Corps/Fort table, column 2: a 5 -3 = 2"),
+        "{l}"
+    );
+    let fx = Fixture::renamed(&[("Namur", "Sinai")]).with(vec![
+        ge_corps("GE-XX", "Sinai"),
+        ge_corps("GE-YY", "Sedan"),
+        fr_corps("FR-C1", "Reims"),
+    ]);
+    let (_, events) = fx.resolve("attack Reims with GE-XX GE-YY", &[(A, 5), (D, 1)]);
+    assert!(!log(&events).contains("PoG 12.2.6"), "{}", log(&events));
+}
+
+/// PoG 12.1.10: units in London (the fixture's Lille renamed) attack only in a combat with friendly
+/// units in France, Holland or Belgium.
+#[test]
+fn pog_12_1_10_units_in_london_attack_only_with_units_on_the_continent() {
+    let fx = Fixture::renamed(&[("Lille", "London")])
+        .with(vec![
+            fr_corps("FR-C1", "London"),
+            fr_corps("FR-C2", "Reims"),
+            ge_corps("GE-XX", "Namur"),
+        ])
+        .allies_act();
+    let (_, events) = fx.resolve("attack Namur with FR-C1", &[]);
+    let l = log(&events);
+    assert!(
+        l.contains("[PoG 12.1.10] The attack on Namur is called off: units in London attack only together with friendly units in France, Holland or Belgium (PoG 12.1.10)."),
+        "{l}"
+    );
+    let (_, events) = fx.resolve("attack Namur with FR-C1 FR-C2", &[]);
+    let l = log(&events);
+    assert!(!l.contains("called off"), "{l}");
+    assert!(l.contains("Combat 1: FR-C1, FR-C2"), "{l}");
+}
+
+/// PoG 11.1.11: with Belgium neutral, no unit moves into a Belgian space nor attacks one; once it is
+/// off the list (in the war), units enter it freely.
+#[test]
+fn pog_11_1_11_no_unit_enters_a_neutral_nation() {
+    let mut fx = Fixture::new().with(vec![ge_army("GE-1", "Aachen")]);
+    fx.pog_mut().neutral = vec!["belgium".into()];
+    let c = fx.check("central", "move GE-1 Liege");
+    assert_eq!(c.accepted.len(), 0, "{:?}", c.diagnostics);
+    let d = &c.diagnostics[0];
+    assert_eq!(d.message, "Liege is in belgium, which is neutral");
+    assert_eq!(d.rule.map(|r| r.cite()), Some("PoG 11.1.11".to_string()));
+    let c = fx.check("central", "attack Liege with GE-1");
+    assert_eq!(c.accepted.len(), 0, "{:?}", c.diagnostics);
+    assert_eq!(
+        c.diagnostics[0].rule.map(|r| r.cite()),
+        Some("PoG 11.1.11".to_string())
+    );
+    fx.pog_mut().neutral.clear();
+    let c = fx.check("central", "move GE-1 Liege");
+    assert_eq!(c.accepted.len(), 1, "{:?}", c.diagnostics);
+}
+
+/// PoG 11.1.11 in a retreat: FR-1, beaten at Sedan with Reims and Verdun held by the enemy, has only
+/// Belgium behind it; with Belgium neutral it has no retreat and is eliminated.
+#[test]
+fn pog_11_1_11_no_retreat_into_a_neutral_nation() {
+    let units = || {
+        vec![
+            ge_army("GE-1", "Koblenz"),
+            ge_corps("GE-XX", "Reims"),
+            ge_corps("GE-YY", "Verdun"),
+            fr_army("FR-1", "Sedan"),
+        ]
+    };
+    let fx = Fixture::new().with(units());
+    let (next, events) = fx.resolve("attack Sedan with GE-1", &[(A1, 6), (D1, 1)]);
+    let fr = find(&next, "FR-1").unwrap();
+    assert!(["Liege", "Namur"].contains(&fr.space()), "{}", log(&events));
+    let mut fx = Fixture::new().with(units());
+    fx.pog_mut().neutral = vec!["belgium".into()];
+    let (next, events) = fx.resolve("attack Sedan with GE-1", &[(A1, 6), (D1, 1)]);
+    assert!(find(&next, "FR-1").is_none(), "{}", log(&events));
+}
+
+/// PoG 11.1.12: Albania is never closed as neutral: a state that lists it changes nothing.
+#[test]
+fn pog_11_1_12_units_may_always_enter_albania() {
+    let mut fx = Fixture::new();
+    fx.pog_mut().neutral = vec!["albania".into(), "belgium".into()];
+    assert!(!fx.pog().is_neutral(Some("Albania")));
+    assert!(fx.pog().is_neutral(Some("Belgium")));
+    assert!(!fx.pog().is_neutral(None));
+}
+
 #[test]
 fn pog_the_other_player_becomes_active_and_the_game_turn_advances() {
     let mut fx = Fixture::new();

@@ -46,6 +46,8 @@ pub const RACE: Rule = pog(
     "11.1.9",
     "no Central Powers move ends on the Channel ports before the Race to the Sea",
 );
+/// PoG 11.1.11: no unit enters a space of a neutral nation (11.1.12: Albania always open).
+pub const NEUTRAL: Rule = pog("11.1.11", "no unit enters a neutral nation");
 /// PoG 11.1.16: the BEF moves and attacks only in Britain, France, Belgium, Holland and Germany.
 pub const BEF: Rule = pog(
     "11.1.16",
@@ -157,6 +159,20 @@ pub const RESULTS: Rule = pog("12.2.8", "modified die clamped to 1..6");
 pub const LOSSES: Rule = pog("12.2.9", "take losses, the defender first");
 /// PoG 12.2.10: the higher loss number wins; losers discard their combat cards, a tie loses for both.
 pub const WINNER: Rule = pog("12.2.10", "the higher loss number wins; losers discard");
+/// PoG 12.2.6: a -3 DRM when every attacking unit is in the Sinai space.
+pub const SINAI: Rule = pog("12.2.6", "-3 DRM when every attacking unit is in Sinai");
+/// PoG 12.1.10: units in London fight only in a combat with friendly units in France, Holland or
+/// Belgium.
+pub const LONDON: Rule = pog(
+    "12.1.10",
+    "units in London attack only with friendly units in France, Holland or Belgium",
+);
+/// PoG 12.2.10 (exception): They Shall Not Pass, kept face up, is discarded at the end of the game
+/// turn after the one in which it was played.
+pub const KEPT_CARD_ENDS: Rule = pog(
+    "12.2.10",
+    "They Shall Not Pass is discarded at the end of the turn after it was played",
+);
 /// PoG 12.2.11: the defender retreats when the attacker wins with a full-strength unit left.
 pub const RETREAT: Rule = pog(
     "12.2.11",

@@ -55,6 +55,15 @@ pub struct PogState {
     /// The combat cards each power holds, by id of tables.toml.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub cards: BTreeMap<String, Vec<String>>,
+    /// The nations not yet in the war, by the map's `nation` of their spaces: no unit enters their
+    /// spaces (11.1.11); the referee takes a nation off the list when it enters the war. Albania is
+    /// always open (11.1.12).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub neutral: Vec<String>,
+    /// Cards kept face up only until the end of the game turn after the one they were played in
+    /// (12.2.10: They Shall Not Pass, `until_next_turn` in tables.toml), by card id: that turn.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub played_in_turn: BTreeMap<String, u32>,
     /// Units eliminated, by id, in the order they fell (there is no replacement phase in pbem yet).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub eliminated: Vec<String>,
@@ -183,6 +192,15 @@ impl Unit {
 }
 
 impl PogState {
+    /// Whether `nation` (a space's `nation` in map.toml) is neutral, so that no unit may enter its
+    /// spaces (PoG 11.1.11); Albania never is (11.1.12: units may always enter it).
+    pub fn is_neutral(&self, nation: Option<&str>) -> bool {
+        nation.is_some_and(|n| {
+            !n.eq_ignore_ascii_case("albania")
+                && self.neutral.iter().any(|x| x.eq_ignore_ascii_case(n))
+        })
+    }
+
     pub fn active(&self) -> &str {
         self.active.get_ref()
     }

@@ -66,7 +66,10 @@ impl FireTable {
             .unwrap_or(0)
     }
 
-    /// The column after `shift` columns (right is positive), clamped to the table (12.2.7).
+    /// The column after `shift` columns (right is positive), clamped to the table (12.2.7). `shift` is
+    /// the sum of every shift of the fire (terrain and trench effects are cumulative): pbem's reading
+    /// of "any additional shifts are ignored" holds the sum at the edge, so shifts of both signs
+    /// cancel before the edge is met rather than being taken one at a time.
     pub fn shifted(&self, column: usize, shift: i32) -> usize {
         let last = self.columns.len() as i64 - 1;
         (column as i64 + shift as i64).clamp(0, last) as usize
@@ -152,6 +155,10 @@ pub struct Card {
     /// combat; on a tie it stays face up in front of him.
     #[serde(default)]
     pub kept_on_tie: bool,
+    /// The rest of 12.2.10's exception: kept face up, it is discarded at the end of the game turn
+    /// after the one in which it was played.
+    #[serde(default)]
+    pub until_next_turn: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]

@@ -220,6 +220,7 @@ side = "defender"
 drm = 1
 nations = ["fr"]
 kept_on_tie = true
+until_next_turn = true
 "#;
 
 fn hashes() -> &'static (String, String) {
@@ -358,8 +359,18 @@ impl Default for Fixture {
 
 impl Fixture {
     pub fn new() -> Fixture {
+        Fixture::renamed(&[])
+    }
+
+    /// The fixture with spaces of its map renamed, `(from, to)`: a space the rules name (Sinai,
+    /// London) in its place.
+    pub fn renamed(names: &[(&str, &str)]) -> Fixture {
         let config = config();
-        let file: MapFile = toml::from_str(MAP).expect("the fixture's map.toml");
+        let mut text = MAP.to_string();
+        for (from, to) in names {
+            text = text.replace(&format!("\"{from}\""), &format!("\"{to}\""));
+        }
+        let file: MapFile = toml::from_str(&text).expect("the fixture's map.toml");
         let map = Map::from_file(file, &["central", "allies"]).expect("the fixture's map checks");
         let mut control = BTreeMap::new();
         for a in &map.areas {
@@ -383,6 +394,8 @@ impl Fixture {
                 trench: BTreeMap::new(),
                 fort: BTreeMap::new(),
                 cards: BTreeMap::new(),
+                neutral: Vec::new(),
+                played_in_turn: BTreeMap::new(),
                 eliminated: Vec::new(),
                 units: Vec::new(),
             },
