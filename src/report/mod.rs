@@ -97,10 +97,12 @@ pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
         .context();
     // Drawn only for a mail that shows it (`map_png`): a game of hundreds of powers mails none.
     let png = game.config.mail.map_png;
-    let phone_map = if png {
-        svg::render_as(game, input.shared, &view, svg::Layout::Phone)
-    } else {
+    let phone_map = if !png {
         String::new()
+    } else if svg::phone_overflows(game, &view) {
+        overview::render(game, input.shared, &view)
+    } else {
+        svg::render_as(game, input.shared, &view, svg::Layout::Phone)
     };
     let mail_map = fields
         .with(

@@ -356,6 +356,24 @@ pub fn render(game: &Game, shared: &TurnSight, view: &PowerView) -> String {
     render_as(game, shared, view, Layout::Whole)
 }
 
+/// Whether the power has more units and battles beyond the phone map's frame than its edge can hold
+/// legibly ([`PHONE_POINTERS`]): its phone map is then the overview (`report::overview`), every
+/// one of them summed in its part of the map.
+pub fn phone_overflows(game: &Game, view: &PowerView) -> bool {
+    let frame = Frame::phone(game, view);
+    let pos: BTreeMap<&str, (i64, i64)> = view
+        .map
+        .areas
+        .iter()
+        .map(|a| (a.id.as_str(), frame.at(a)))
+        .collect();
+    let beyond = busy_areas(view)
+        .into_iter()
+        .filter(|id| find(&pos, id).is_some_and(|p| !frame.shows(*p)))
+        .count();
+    beyond > PHONE_POINTERS
+}
+
 /// As [`render`], laid out as `layout` says. [`Layout::Phone`] frames the power's region (the areas
 /// it sees, or the part of them around its units and battles when they are many); the areas beyond
 /// are left out and the roads to them cut at the frame's edges.
@@ -384,17 +402,6 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
         .iter()
         .map(|a| (a.id.as_str(), frame.at(a)))
         .collect();
-    // A phone map whose power has more units and battles beyond its frame than its edge can hold
-    // legibly is drawn as an overview instead, every one of them summed in its part of the map.
-    if layout == Layout::Phone {
-        let beyond = busy_areas(view)
-            .into_iter()
-            .filter(|id| find(&pos, id).is_some_and(|p| !frame.shows(*p)))
-            .count();
-        if beyond > PHONE_POINTERS {
-            return super::overview::render(game, shared, view);
-        }
-    }
     // The areas drawn: all of them on the whole map; those inside the frame on the phone's.
     let shown = |a: &AreaMark| layout == Layout::Whole || frame.shows(pos[a.id.as_str()]);
     let map_w = frame.clip.x1;
