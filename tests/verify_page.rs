@@ -460,7 +460,7 @@ fn corpus() -> (Vec<Case>, Vec<tempfile::TempDir>) {
     // pbem-dice/v2: the closing mail and the acknowledgements of two submissions of France, the
     // second standing.
     let (v2_dir, v2) = v2_game_with_two_submissions();
-    let report = fs::read(v2.join("mail/outbox/t0001-report-france.eml")).unwrap();
+    let report = crate::support::read_outbox(v2.join("mail/outbox/t0001-report-france.eml"));
     let closing = fs::read_to_string(v2.join("mail/outbox/t0001-closing-france.eml")).unwrap();
     let acks: Vec<String> = crate::support::acks(&v2)
         .into_iter()
@@ -528,7 +528,7 @@ fn first_report_mail(game: &Path, turn: u32) -> Vec<u8> {
         })
         .collect();
     mails.sort();
-    fs::read(&mails[0]).unwrap()
+    crate::support::read_outbox(&mails[0])
 }
 
 /// ulm-1805 under pbem-dice/v2, France's orders sent twice (each with its entropy line), resolved.

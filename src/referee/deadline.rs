@@ -209,12 +209,9 @@ fn announce_with(
     }
     if let Some(why) = renewed {
         let on_file = crate::engine::inputs::read_orders(game, &state, turn)?;
-        let to = |power: &str| {
-            msgs.iter()
-                .find(|m| m.power.as_deref() == Some(power))
-                .map(|m| m.to.clone())
-                .unwrap_or_default()
-        };
+        // Whoever runs the power in the reopened turn, as `send` will address it then (a controller
+        // who sent a dropped power's orders gets their receipt, not the player who takes over later).
+        let to = |power: &str| crate::engine::players::recipients(&game.config, &state, power);
         let renewal = crate::mail::receipt::Renewal {
             key,
             why,
