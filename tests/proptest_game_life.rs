@@ -405,6 +405,9 @@ impl Model {
 
     /// Mails a message from seat `who` and ingests it.
     fn mail(&mut self, who: Who, kind: &Mail) -> Result<(), TestCaseError> {
+        // Mail takes its time: no two messages arrive in the same second (their order would be
+        // the digests').
+        self.now += Duration::minutes(1);
         let seat = self.seat(who);
         let turn = self.current_turn();
         let path = match (kind, self.last_mail.get(&who)) {
@@ -732,7 +735,14 @@ impl Model {
         for t in game.config.first_turn..turn {
             let stood = pbem::mail::ingest::winners(&all, t);
             for (slot, r) in &stood {
-                if r.ack.is_empty() || self.stale.contains(&r.ack) || !outbox.contains_key(&r.ack)
+                let withdrawn = pbem::mail::send::load_ledger(&game, &r.ack)
+                    .unwrap()
+                    .is_some_and(|l| !l.withdrawn.is_empty());
+                if r.ack.is_empty()
+                    || self.stale.contains(&r.ack)
+                    || !outbox.contains_key(&r.ack)
+                    || withdrawn
+                    || self.is_departed(&r.power, &r.from)
                 {
                     continue;
                 }

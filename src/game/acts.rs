@@ -141,8 +141,9 @@ pub fn moved_deadlines(game_dir: &Path) -> Result<std::collections::BTreeMap<u32
     Ok(out)
 }
 
-/// The orders digest the last `accept-late` act of each power on a turn filed, by power: what its
-/// orders file must still hold (`audit` checks it against the record).
+/// The orders digest the last `accept-late` act of each power on a turn filed, by power (or
+/// `power.player`, a player of a power with several): what its orders file must still hold (`audit`
+/// checks it against the record, keyed so).
 pub fn accepted_late(acts: &Acts) -> std::collections::BTreeMap<String, String> {
     let mut out = std::collections::BTreeMap::new();
     for a in &acts.acts {

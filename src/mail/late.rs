@@ -184,7 +184,9 @@ pub fn accept_late(
                     "the late submission {} of {} (received {}) stands for turn {turn}: {reason}",
                     chosen.sha256, pc.id, chosen.arrival
                 ),
-                power: Some(pc.id.clone()),
+                // Whose orders file: `france.eugene` for a player of a power with several, as
+                // the turn's record keys it (`audit` checks it there).
+                power: Some(slot.clone()),
                 reason: Some(reason.to_string()),
                 message: Some(chosen.sha256.clone()),
                 orders: Some(digest.clone()),

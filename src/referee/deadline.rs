@@ -154,7 +154,9 @@ fn judge_late_again(
             .map(|player| crate::engine::command::file_stem(&pc.id, player.as_deref()))
     });
     for slot in slots {
-        let rank = |r: &ingest::Received| (r.arrival_time(), r.seq);
+        // The rank `accept-late` and the winners use: arrival, then the ingest's order, then the
+        // digest (two messages of one second).
+        let rank = |r: &ingest::Received| (r.arrival_time(), r.seq, r.sha256.clone());
         let covered = records
             .iter()
             .filter(|r| {
