@@ -37,13 +37,12 @@ use proptest::prelude::*;
 use crate::support::{self, pbem};
 
 /// One player's seat at a game: the power, his player id under it (a power of several players),
-/// his address and his password (and the one he changes to from a turn on, GITM 6.11).
+/// his address and his password.
 struct Seat {
     power: &'static str,
     player: Option<&'static str>,
     address: &'static str,
     password: &'static str,
-    from_turn: Option<(u32, &'static str)>,
 }
 
 impl Seat {
@@ -53,14 +52,6 @@ impl Seat {
             player: None,
             address,
             password,
-            from_turn: None,
-        }
-    }
-
-    fn password_at(&self, turn: u32) -> &'static str {
-        match self.from_turn {
-            Some((t, pw)) if turn >= t => pw,
-            _ => self.password,
         }
     }
 
@@ -124,14 +115,12 @@ const GITM: Life = Life {
             player: Some("eugene"),
             address: "eugene@example.org",
             password: "eagle-1805",
-            from_turn: None,
         },
         Seat {
             power: "france",
             player: Some("macdonald"),
             address: "macdonald@example.org",
             password: "trident-1805",
-            from_turn: None,
         },
         Seat::one("austria", "johann@example.org", "danube-1805"),
         Seat::one("naples", "naples@example.org", "bear-1805"),
@@ -157,7 +146,8 @@ enum Step {
     Turn,
     TurnEarly,
     Extend(u32),
-    Rollback,
+    /// Back this many turns (at most to the first).
+    Rollback(u32),
     Drop(Who, Option<Who>),
     Replace(Who),
     AcceptLate(Who),
@@ -181,7 +171,7 @@ fn steps() -> impl Strategy<Value = Vec<Step>> {
         3 => Just(Step::Turn),
         2 => Just(Step::TurnEarly),
         1 => (1u32..5).prop_map(Step::Extend),
-        1 => Just(Step::Rollback),
+        1 => (1u32..3).prop_map(Step::Rollback),
         1 => (who.clone(), proptest::option::of(who.clone())).prop_map(|(p, b)| Step::Drop(p, b)),
         1 => who.clone().prop_map(Step::Replace),
         1 => who.clone().prop_map(Step::AcceptLate),
@@ -207,7 +197,7 @@ fn steps() -> impl Strategy<Value = Vec<Step>> {
         ]),
         // A rollback past a replace.
         1 => who.clone().prop_map(move |p| vec![
-            Step::Replace(p), Step::TurnEarly, Step::Rollback, mail(p),
+            Step::TurnEarly, Step::Replace(p), Step::TurnEarly, Step::Rollback(2), mail(p),
         ]),
         // Two submissions of one player, answered together.
         1 => who.clone().prop_map(move |p| vec![mail(p), mail(p), Step::Send]),
@@ -360,12 +350,7 @@ impl Model {
             for f in fs::read_dir(r.path()).into_iter().flatten().flatten() {
                 let ino = f.metadata().unwrap().ino();
                 if let Some(before) = self.files.insert(f.path(), ino) {
-                    prop_assert_eq!(
-                        before,
-                        ino,
-                        "{} was delivered again",
-                        f.path().display()
-                    );
+                    prop_assert_eq!(before, ino, "{} was delivered again", f.path().display());
                 }
             }
         }
@@ -416,7 +401,7 @@ impl Model {
                 self.mails += 1;
                 let pw = match kind {
                     Mail::WrongPassword => "not-the-password",
-                    _ => seat.password_at(turn),
+                    _ => seat.password,
                 };
                 let received = self.now.format("%a, %-d %b %Y %H:%M:%S +0000").to_string();
                 let player = seat
@@ -463,10 +448,11 @@ impl Model {
                 prop_assert!(code == 0 || err.contains("nothing was changed"), "{err}");
                 self.changed = true;
             }
-            Step::Rollback => {
+            Step::Rollback(k) => {
                 let t = self.current_turn();
                 if t > 1 {
-                    let to = (t - 1).to_string();
+                    let back = t - (*k).min(t - 1);
+                    let to = back.to_string();
                     self.mark_stale();
                     let (code, out, err) =
                         self.run(&["rollback", "--to-turn", &to, "--reason", "x"], None);
@@ -485,7 +471,7 @@ impl Model {
                     fs::create_dir_all(&self.sent).unwrap();
                     // Who left at an undone turn plays again.
                     for left in self.departed.values_mut() {
-                        left.retain(|_, (turn, _)| *turn <= t - 1);
+                        left.retain(|_, (turn, _)| *turn <= back);
                         for (_, at) in left.values_mut() {
                             *at = 0;
                         }
@@ -512,7 +498,8 @@ impl Model {
                     self.changed = true;
                 } else {
                     prop_assert!(
-                        err.contains("cannot control itself") || err.contains("nothing was changed"),
+                        err.contains("cannot control itself")
+                            || err.contains("nothing was changed"),
                         "drop {power} exit {code}:\n{out}\n{err}"
                     );
                 }
@@ -563,6 +550,7 @@ impl Model {
                     err
                 );
                 self.deliveries(&out)?;
+                self.last_answers_true()?;
             }
             Step::KillThenRerun(k) => {
                 let t = self.current_turn();
@@ -575,6 +563,13 @@ impl Model {
                 ];
                 self.turn(&["turn", "--folder", &folder], Some(&at[*k]))?;
                 self.turn(&["turn", "--folder", &folder], None)?;
+                // The rerun finished what the killed run began: nothing of it is left to send.
+                let (_, dry, _) = self.run(&["send", "--dry-run"], None);
+                let left: Vec<&str> = dry
+                    .lines()
+                    .filter(|l| l.contains("would send") && l.contains(&format!("t{t:04}-")))
+                    .collect();
+                prop_assert!(left.is_empty(), "the rerun left {left:?} unsent:\n{dry}");
             }
         }
         Ok(())
@@ -631,8 +626,8 @@ impl Model {
         // the same player stands, or the turn is closed).
         let closed = game.dir.join(format!("turns/{turn}/close.toml")).is_file();
         for r in records.values() {
-            let late = r.status.name() == "late"
-                || (r.status.name() == "held" && r.for_turn == turn + 1);
+            let late =
+                r.status.name() == "late" || (r.status.name() == "held" && r.for_turn == turn + 1);
             if !late || r.judged_at_turn != turn || closed || r.arrival_time() > deadline {
                 continue;
             }
@@ -649,6 +644,20 @@ impl Model {
                 r.slot(),
                 r.arrival,
                 r.status.name()
+            );
+        }
+        // game.toml names as a power's players those the acts say play it: a player who never
+        // left (or whose replace a rollback undid) is still named there.
+        for seat in self.life.seats.iter().filter(|s| s.player.is_none()) {
+            if self.is_departed(seat.power, seat.address) {
+                continue;
+            }
+            let named = game.config.power(seat.power).unwrap().addresses_at(turn);
+            prop_assert!(
+                named.iter().any(|a| a.eq_ignore_ascii_case(seat.address)),
+                "game.toml names {named:?} as {}'s players, not {}, who never left it",
+                seat.power,
+                seat.address
             );
         }
         // A departed player's mail never stands.
@@ -674,7 +683,14 @@ impl Model {
                 );
             }
         }
-        // No answer saying his orders stand reaches a departed player after he left.
+        self.departed_told_nothing_false()?;
+        self.rest_of_check(&game, turn, &records, &all)
+    }
+
+    /// No answer saying his orders stand reaches a departed player after he left.
+    fn departed_told_nothing_false(&self) -> Result<(), TestCaseError> {
+        let game = support::load(&self.game);
+        let records = pbem::mail::ingest::load_records(&game).unwrap();
         for (power, left) in &self.departed {
             for (address, (_, at)) in left {
                 for (file, to) in self.in_order.iter().skip(*at) {
@@ -692,6 +708,17 @@ impl Model {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// The rest of [`Model::check`]: answers, receipts, audit.
+    fn rest_of_check(
+        &mut self,
+        game: &pbem::game::Game,
+        turn: u32,
+        records: &BTreeMap<String, pbem::mail::ingest::Received>,
+        all: &[pbem::mail::ingest::Received],
+    ) -> Result<(), TestCaseError> {
         // Each message's last answer tells the truth; none other waits to go.
         let outbox: BTreeMap<String, String> = support::outbox(&self.game).into_iter().collect();
         for r in records.values() {
@@ -785,6 +812,13 @@ impl Model {
         self.deliveries(&out)?;
         let (_, dry, _) = self.run(&["send", "--dry-run"], None);
         prop_assert!(!dry.contains("would send"), "{}", dry);
+        self.departed_told_nothing_false()?;
+        self.last_answers_true()
+    }
+
+    /// Each player's last answer about the current turn, of those delivered, is the one to the
+    /// submission that stands.
+    fn last_answers_true(&self) -> Result<(), TestCaseError> {
         let game = support::load(&self.game);
         let turn = game.current_turn().unwrap();
         let records = pbem::mail::ingest::load_records(&game).unwrap();
@@ -804,11 +838,9 @@ impl Model {
                 })
                 .map(|r| r.ack.as_str())
                 .collect();
-            let last = self
-                .in_order
-                .iter()
-                .rev()
-                .find(|(f, to)| about_turn.contains(f.as_str()) && to.eq_ignore_ascii_case(&w.from));
+            let last = self.in_order.iter().rev().find(|(f, to)| {
+                about_turn.contains(f.as_str()) && to.eq_ignore_ascii_case(&w.from)
+            });
             if let Some((file, _)) = last {
                 prop_assert_eq!(
                     file,

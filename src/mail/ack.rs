@@ -178,10 +178,12 @@ pub fn acknowledgement(
         // The receipt names whose orders they are as the report's header does: `france.eugene`
         // for a player of a power with several (GITM 6.1), so that `verify --ack` finds them.
         power: power
-            .map(|p| match record.power == p.id && !record.player.is_empty() {
-                true => record.slot(),
-                false => p.id.clone(),
-            })
+            .map(
+                |p| match record.power == p.id && !record.player.is_empty() {
+                    true => record.slot(),
+                    false => p.id.clone(),
+                },
+            )
             .unwrap_or_default(),
         sequence,
         scheme: match config.dice.scheme {

@@ -36,9 +36,8 @@ pub fn withdraw_answers(
         if r.power != power || !stood || r.ack.is_empty() || !theirs(&r.from) {
             continue;
         }
-        let why = format!(
-            "its sender left {power} ({act}) before it went: his orders no longer stand"
-        );
+        let why =
+            format!("its sender left {power} ({act}) before it went: his orders no longer stand");
         if super::send::withdraw(game, &r.ack, &why)? {
             withdrawn.push(r.ack.clone());
         }
@@ -81,7 +80,10 @@ pub fn farewell(game: &Game, state: &State, turn: u32, power: &str) -> Result<Op
         player: None,
         key: String::new(),
         to: departed,
-        subject: format!("[{}] turn {turn}: you no longer play {name}", game.config.game),
+        subject: format!(
+            "[{}] turn {turn}: you no longer play {name}",
+            game.config.game
+        ),
         text,
         html: None,
         attachments: Vec::new(),

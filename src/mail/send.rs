@@ -390,9 +390,11 @@ pub fn send(
             // A folder tells what a killed run did: the message is there (written atomically)
             // or not, so a `sending` pair of a folder is settled, never sent twice nor lost.
             if let Some(Transport::Folder { dir }) = &transport {
-                let marked = w.ledger.recipients.iter().find(|r| {
-                    r.address.eq_ignore_ascii_case(&rcpt) && r.status == SENDING
-                });
+                let marked = w
+                    .ledger
+                    .recipients
+                    .iter()
+                    .find(|r| r.address.eq_ignore_ascii_case(&rcpt) && r.status == SENDING);
                 if let Some(r) = marked.cloned() {
                     if dir.join(folder_name(&rcpt)).join(&w.file).is_file() {
                         let reply = "written to the folder by a run killed before it recorded so";

@@ -293,6 +293,8 @@ pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
     let rel = format!("archive/rollback-{k}");
     let archive = game.dir.join(&rel);
     let old_record = crate::engine::inputs::load_record(game, to_turn)?;
+    // A replace of an undone turn is undone in game.toml too: the acts are the record.
+    crate::game::config_edit::undo_replacements(game, to_turn + 1)?;
     // The resolved turn N: what resolving it wrote.
     let turn_dir = game.turn_dir(to_turn);
     for name in ["record.toml", "log.toml", "summary.txt", "reports"] {
