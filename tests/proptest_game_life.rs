@@ -734,7 +734,7 @@ impl Model {
                 .keys()
                 .filter(|n| n.starts_with(&stem) && **n != r.ack)
             {
-                let ledger = pbem::mail::send::load_ledger(&game, name).unwrap();
+                let ledger = pbem::mail::send::load_ledger(game, name).unwrap();
                 prop_assert!(
                     ledger.is_some_and(|l| !l.withdrawn.is_empty()
                         || l.recipients.iter().any(|x| x.status == "delivered")),
@@ -761,9 +761,9 @@ impl Model {
         }
         // Every receipt of orders that stood verifies against the report.
         for t in game.config.first_turn..turn {
-            let stood = pbem::mail::ingest::winners(&all, t);
+            let stood = pbem::mail::ingest::winners(all, t);
             for (slot, r) in &stood {
-                let withdrawn = pbem::mail::send::load_ledger(&game, &r.ack)
+                let withdrawn = pbem::mail::send::load_ledger(game, &r.ack)
                     .unwrap()
                     .is_some_and(|l| !l.withdrawn.is_empty());
                 if r.ack.is_empty()

@@ -449,7 +449,10 @@ fn ingest_from(
                                     if found
                                         .is_none_or(|m| m.read().map_or(true, |old| old != bytes))
                                     {
-                                        super::outbox::note_written(game, &[name.clone()])?;
+                                        super::outbox::note_written(
+                                            game,
+                                            std::slice::from_ref(&name),
+                                        )?;
                                         batch.write(&outbox_dir.join(&name), &bytes, None)?;
                                         written = Some(outbox_dir.join(&name));
                                     } else {
