@@ -75,19 +75,25 @@ fn materialize(t: &Tree, dir: &Path) {
     }
 }
 
-/// The demo game, unresolved, with its sample orders.
-fn demo_game() -> Tree {
+/// A bundled scenario's game, unresolved, with its sample orders of turn 1. The turn pipeline and its
+/// files are the engine's, the same for every ruleset: each test takes another ruleset's game, so
+/// that three rulesets' turns are killed and not one's three times (the cheaper ones for the tests
+/// that kill at every file).
+fn demo_game(scenario: &str) -> Tree {
     let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("ulm-1805");
-    pbem::bundled::write_scenario("ulm-1805", &dir).unwrap();
-    pbem::bundled::write_sample_orders("ulm-1805", &dir, 1).unwrap();
+    let dir = tmp.path().join(GAME);
+    pbem::bundled::write_scenario(scenario, &dir).unwrap();
+    pbem::bundled::write_sample_orders(scenario, &dir, 1).unwrap();
     tree(&dir)
 }
+
+/// The game's folder name in every test, whatever its scenario.
+const GAME: &str = "game";
 
 /// Runs `args` on a copy of `start` in a new folder and returns the folder.
 fn run(start: &Tree, args: &[&str], crash_before: Option<&str>) -> (tempfile::TempDir, bool) {
     let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("ulm-1805");
+    let dir = tmp.path().join(GAME);
     materialize(start, &dir);
     let ok = run_in(&dir, args, crash_before);
     (tmp, ok)
@@ -172,13 +178,13 @@ fn check_crash(dir: &Path, name: &str, old: &Tree, new: &Tree, rerun: &[&str]) -
 
 #[test]
 fn a_turn_killed_before_any_file_is_either_the_old_turn_or_the_new_one_and_a_rerun_finishes_it() {
-    let old = demo_game();
+    let old = demo_game("ngg-smolensk-1812");
     let (done, ok) = run(&old, &["turn"], None);
     assert!(ok, "the uninterrupted turn failed");
-    let new = without_tmp(&tree(&done.path().join("ulm-1805")));
+    let new = without_tmp(&tree(&done.path().join(GAME)));
     let names = written(&old, &new);
-    // The state and commitment of turn 2, the log, the summary, 4 reports in 4 forms, 9 messages and
-    // the record, at least.
+    // The state and commitment of turn 2, the log, the summary, each power's report in every form,
+    // its mail and the record, at least.
     assert!(
         names.len() >= 20,
         "only {} files written: {names:?}",
@@ -198,7 +204,7 @@ fn a_turn_killed_before_any_file_is_either_the_old_turn_or_the_new_one_and_a_rer
             !ok,
             "PBEM_CRASH_BEFORE={name}: pbem was not killed (is the file still written?)"
         );
-        stray += check_crash(&tmp.path().join("ulm-1805"), name, &old, &new, rerun);
+        stray += check_crash(&tmp.path().join(GAME), name, &old, &new, rerun);
     }
     // Each crash leaves at least the temporary file it was about to rename (a crash inside the batch
     // of a turn's files, `fsio::Batch`, also those of the batch not yet put in place); the rerun's
@@ -212,15 +218,15 @@ fn a_turn_killed_before_any_file_is_either_the_old_turn_or_the_new_one_and_a_rer
 
 #[test]
 fn a_forced_rerun_killed_anywhere_leaves_the_resolved_turn_as_it_was() {
-    let old = demo_game();
+    let old = demo_game("wbts-peninsula-1862");
     let (done, ok) = run(&old, &["turn"], None);
     assert!(ok);
-    let new = without_tmp(&tree(&done.path().join("ulm-1805")));
+    let new = without_tmp(&tree(&done.path().join(GAME)));
     let names = written(&old, &new);
     for name in &names {
         let (tmp, ok) = run(&new, &["resolve", "--turn", "1", "--force"], Some(name));
         assert!(!ok, "PBEM_CRASH_BEFORE={name}: pbem was not killed");
-        let dir = tmp.path().join("ulm-1805");
+        let dir = tmp.path().join(GAME);
         assert!(
             without_tmp(&tree(&dir)) == new,
             "a forced rerun killed before {name} changed the resolved turn"
@@ -234,12 +240,12 @@ fn a_turn_killed_before_its_next_secret_is_kept_reruns_with_a_fresh_one_consiste
     // Without secret/2.key the turn draws the next secret itself: killed before it is in place, the
     // game is at the old turn without it; the rerun draws another (it was never published), and the
     // result is what an uninterrupted run with that secret gives.
-    let mut old = demo_game();
+    let mut old = demo_game("ulm-1805");
     old.remove("secret/2.key").unwrap();
     for name in ["2.key", "commitment", "record.toml"] {
         let (tmp, ok) = run(&old, &["turn"], Some(name));
         assert!(!ok, "PBEM_CRASH_BEFORE={name}: pbem was not killed");
-        let dir = tmp.path().join("ulm-1805");
+        let dir = tmp.path().join(GAME);
         let after = without_tmp(&tree(&dir));
         assert_eq!(current_turn(&dir), 1);
         if name == "2.key" {
@@ -272,7 +278,7 @@ fn a_turn_killed_before_its_next_secret_is_kept_reruns_with_a_fresh_one_consiste
         let (reference, ok) = run(&with_secret, &["turn"], None);
         assert!(ok);
         assert!(
-            without_tmp(&tree(&reference.path().join("ulm-1805"))) == rerun,
+            without_tmp(&tree(&reference.path().join(GAME))) == rerun,
             "killed before {name}: the rerun differs from an uninterrupted run with the same secret"
         );
         assert!(pbem()

@@ -2,6 +2,7 @@
 //! be documented there, in the part for its ruleset. The lists come from the parsers' own tables.
 
 use pbem::decide::Point;
+use pbem::rules::standing::Standing;
 use pbem::rules::{eia, pog};
 
 const ORDERS_MD: &str = include_str!("../ORDERS.md");

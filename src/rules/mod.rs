@@ -6,6 +6,7 @@ pub mod eia;
 pub mod gitm;
 pub mod ngg;
 pub mod pog;
+pub mod standing;
 pub mod wbts;
 
 use anyhow::{bail, Result};
@@ -152,6 +153,37 @@ pub fn load_sop(
 pub fn order_lines(source: &Source) -> Vec<crate::orders::Line> {
     let lines = crate::orders::split(&source.text);
     crate::orders::Header::take(&source.text, lines).1
+}
+
+/// What a ruleset's parser makes of a power's order lines: the orders that stand, and the diagnostics.
+pub type Parsed<O> = (Vec<crate::orders::Located<O>>, Vec<Diagnostic>);
+
+/// The orders that stand in a checked file, read again by `parse` (the file, its order lines, the
+/// power): what `Ruleset::resolve` and `check --forecast` act on. The rejected ones were answered when
+/// the file was checked.
+pub fn standing_orders<O>(
+    source: &Source,
+    power: &str,
+    parse: impl FnOnce(&Source, &[crate::orders::Line], &str) -> Parsed<O>,
+) -> Vec<O> {
+    let lines = order_lines(source);
+    let (ok, _) = parse(source, &lines, power);
+    ok.into_iter().map(|o| o.value).collect()
+}
+
+/// [`standing_orders`] of every power's file, by power (one file a power: the turn merges a power's
+/// players' files before it resolves).
+pub fn standing_orders_by_power<O>(
+    orders: &[PowerOrders],
+    parse: impl Fn(&Source, &[crate::orders::Line], &str) -> Parsed<O>,
+) -> std::collections::BTreeMap<String, Vec<O>> {
+    orders
+        .iter()
+        .map(|po| {
+            let mine = standing_orders(&po.source, &po.power, &parse);
+            (po.power.clone(), mine)
+        })
+        .collect()
 }
 
 impl Game {

@@ -94,15 +94,9 @@ impl Ruleset for Eia {
         dice: &mut DiceBox,
     ) -> Result<Resolution> {
         let cx = self.context(game, state);
-        let mut parsed = BTreeMap::new();
-        for po in orders {
-            let lines = crate::rules::order_lines(&po.source);
-            let (ok, _) = orders::parse_all(&po.source, &lines, &po.power, &cx);
-            parsed.insert(
-                po.power.clone(),
-                ok.into_iter().map(|o| o.value).collect::<Vec<_>>(),
-            );
-        }
+        let parsed = crate::rules::standing_orders_by_power(orders, |source, lines, power| {
+            orders::parse_all(source, lines, power, &cx)
+        });
         let mut resolution = phase::resolve_land_phase(self, game, state, &parsed, dice)?;
         // Allies see what each other sees, when the game says so.
         crate::engine::visibility::share_events(

@@ -25,9 +25,11 @@ pub fn forecast(
     let (Some(g), Some(map)) = (state.table::<GitmState>(), super::grid_map(game)) else {
         return Vec::new();
     };
-    let lines = crate::rules::order_lines(source);
-    let (ok, _) = gitm.parse(game, state, &lines, power);
-    let orders = by_unit(&ok.into_iter().map(|o| o.value).collect::<Vec<_>>());
+    let orders = by_unit(&crate::rules::standing_orders(
+        source,
+        power,
+        |_, lines, power| gitm.parse(game, state, lines, power),
+    ));
     let mut out = Vec::new();
     for (id, o) in &orders {
         let (Some(m), Some(b)) = (&o.strategic, g.brigade(id)) else {

@@ -149,12 +149,15 @@ impl Ruleset for Gitm {
         let map = grid_map(game)
             .ok_or_else(|| anyhow::anyhow!("a Gathered In Their Masses game needs a grid map"))?;
         let powers: Vec<String> = game.config.power_ids().map(str::to_string).collect();
-        let mut all = Vec::new();
-        for po in orders {
-            let lines = crate::rules::order_lines(&po.source);
-            let (ok, _) = self.parse(game, state, &lines, &po.power);
-            all.extend(ok.into_iter().map(|o| o.value));
-        }
+        // In game.toml order: the powers' orders as the turn gives them.
+        let all: Vec<_> = orders
+            .iter()
+            .flat_map(|po| {
+                crate::rules::standing_orders(&po.source, &po.power, |_, lines, power| {
+                    self.parse(game, state, lines, power)
+                })
+            })
+            .collect();
         let mut t = Turn::new(map, state.clone(), orders::by_unit(&all), powers, dice)?;
         t.theatre = tactical::hook::Theatre::load(&game.dir, map)?;
         t.run()?;

@@ -18,9 +18,10 @@
 #![allow(clippy::result_large_err)]
 
 use crate::decide::Point;
-use crate::diag::{did_you_mean, Diagnostic};
-use crate::orders::{Line, Token, ORDER_SYNTAX};
+use crate::diag::Diagnostic;
+use crate::orders::{Line, Token};
 use crate::rule::Rule;
+use crate::rules::standing::{self, Standing};
 
 use super::rules;
 
@@ -42,7 +43,13 @@ pub enum NggPoint {
 }
 
 impl NggPoint {
-    pub const ALL: [NggPoint; 6] = [
+    pub fn numeric(self) -> bool {
+        self.settings().is_empty()
+    }
+}
+
+impl Standing for NggPoint {
+    const ALL: &'static [NggPoint] = &[
         NggPoint::AttackCc,
         NggPoint::AttackSupport,
         NggPoint::AttackReserve,
@@ -50,30 +57,26 @@ impl NggPoint {
         NggPoint::DefenceSupport,
         NggPoint::DefenceReserve,
     ];
+    const GAME: &'static str = "NGG";
+    const EXAMPLE: &'static str = "standing defence-cc 2";
+
+    /// A hex before the setting, but for the reserves.
+    fn scope_form(self) -> &'static str {
+        match self {
+            NggPoint::AttackReserve | NggPoint::DefenceReserve => "",
+            _ => " [<hex>]",
+        }
+    }
 
     /// The word settings; the others take a number.
-    pub fn settings(self) -> &'static [&'static str] {
+    fn settings(self) -> &'static [&'static str] {
         match self {
             NggPoint::AttackSupport | NggPoint::DefenceSupport => &["all", "none"],
             _ => &[],
         }
     }
 
-    pub fn numeric(self) -> bool {
-        self.settings().is_empty()
-    }
-
-    /// Whether a standing order may name a hex before its setting.
-    pub fn scoped(self) -> bool {
-        !matches!(self, NggPoint::AttackReserve | NggPoint::DefenceReserve)
-    }
-
-    pub fn from_key(key: &str) -> Option<NggPoint> {
-        NggPoint::ALL.into_iter().find(|p| p.key() == key)
-    }
-
-    /// Whether `value` is a setting of this point.
-    pub fn accepts(self, value: &str) -> bool {
+    fn accepts(self, value: &str) -> bool {
         if self.numeric() {
             number(value).is_some()
         } else {
@@ -82,12 +85,16 @@ impl NggPoint {
     }
 
     /// "a number from 0 to 99" or "all, none".
-    pub fn settings_hint(self) -> String {
+    fn settings_hint(self) -> String {
         if self.numeric() {
             "a number of CCs from 0 to 99".to_string()
         } else {
             self.settings().join(", ")
         }
+    }
+
+    fn sop_hint(self) -> String {
+        self.settings_hint()
     }
 }
 
@@ -126,82 +133,23 @@ impl Point for NggPoint {
     }
 }
 
-/// Checks a `[sop]` setting of game.toml; the hint on failure.
-pub fn check_sop(key: &str, value: &str) -> Result<(), String> {
-    let Some(p) = NggPoint::from_key(key) else {
-        let keys: Vec<&str> = NggPoint::ALL.iter().map(|p| p.key()).collect();
-        return Err(did_you_mean(key, keys.iter().copied()).map_or_else(
-            || format!("the SOP keys of NGG are: {}", keys.join(", ")),
-            |k| format!("did you mean '{k}'?"),
-        ));
-    };
-    if p.accepts(value) {
-        Ok(())
-    } else {
-        Err(format!("{key} is {}", p.settings_hint()))
-    }
-}
-
 /// Parses `standing <key> [<hex>] <setting>` into the key (with `@<hex>` when scoped) and the
-/// setting; `hex` reads a hex or place name.
+/// setting (`rules::standing`); `hex` reads a hex or place name.
 pub fn parse_standing(
     line: &Line,
     args: &[Token],
     hex: impl Fn(&Token) -> Result<String, Diagnostic>,
 ) -> Result<(String, String), Diagnostic> {
-    let keys: Vec<&str> = NggPoint::ALL.iter().map(|p| p.key()).collect();
-    let Some((key, rest)) = args.split_first() else {
-        return Err(
-            Diagnostic::error("'standing' needs a key and a setting", line.span.clone())
-                .hint(format!(
-                    "write it as 'standing defence-cc 2'; the keys: {}",
-                    keys.join(", ")
-                ))
-                .rule(ORDER_SYNTAX),
-        );
-    };
-    let Some(point) = NggPoint::from_key(&key.text.to_ascii_lowercase()) else {
-        return Err(Diagnostic::error(
-            format!("unknown standing order '{}'", key.text),
-            key.span.clone(),
-        )
-        .hint(did_you_mean(&key.text, keys.iter().copied()).map_or_else(
-            || format!("the keys are: {}", keys.join(", ")),
-            |k| format!("did you mean '{k}'?"),
-        ))
-        .rule(ORDER_SYNTAX));
-    };
-    let (scope, setting) = match rest {
-        [s] => (None, s),
-        [sc, s] if point.scoped() => (Some(sc), s),
-        _ => {
-            let form = if point.scoped() { " [<hex>]" } else { "" };
-            return Err(Diagnostic::error(
-                format!("'standing {}' takes{form} <setting>", point.key()),
-                line.span.clone(),
-            )
-            .hint(format!("settings: {}", point.settings_hint()))
-            .rule(ORDER_SYNTAX));
-        }
-    };
+    let (point, scope, setting) = standing::split::<NggPoint>(line, args)?;
     let scope = scope.map(hex).transpose()?;
     let value = setting.text.to_ascii_lowercase();
     if !point.accepts(&value) {
-        return Err(Diagnostic::error(
-            format!("'{}' is not a setting of {}", setting.text, point.key()),
-            setting.span.clone(),
-        )
-        .hint(format!("settings: {}", point.settings_hint()))
-        .rule(point.rule()));
+        return Err(standing::not_a_setting(point, setting, ""));
     }
     let value = if point.numeric() {
         number(&value).unwrap_or(0).to_string()
     } else {
         value
     };
-    let key = match scope {
-        Some(s) => format!("{}@{s}", point.key()),
-        None => point.key().to_string(),
-    };
-    Ok((key, value))
+    Ok((standing::filed_key(point, scope), value))
 }

@@ -36,9 +36,9 @@ pub fn forecast(
     if state.table::<super::state::NggState>().is_none() {
         return Vec::new();
     }
-    let lines = crate::rules::order_lines(source);
-    let (orders, _) = ngg.parse(game, state, &lines, power);
-    let orders: Vec<NggOrder> = orders.into_iter().map(|o| o.value).collect();
+    let orders: Vec<NggOrder> = crate::rules::standing_orders(source, power, |_, lines, power| {
+        ngg.parse(game, state, lines, power)
+    });
     let mut mine = state.clone();
     mine.standing.retain(|q, _| q == power);
     for o in &orders {

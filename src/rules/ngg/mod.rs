@@ -50,7 +50,11 @@ pub struct Ngg {
 impl Ngg {
     pub fn load(config: &GameConfig, config_src: &Source, tables_src: &Source) -> Result<Ngg> {
         let tables: Tables = crate::rules::load_tables(tables_src, Tables::validate)?;
-        let sop = crate::rules::load_sop(config, config_src, decisions::check_sop)?;
+        let sop = crate::rules::load_sop(
+            config,
+            config_src,
+            crate::rules::standing::check_sop::<decisions::NggPoint>,
+        )?;
         Ok(Ngg { tables, sop })
     }
 
@@ -158,12 +162,9 @@ impl Ruleset for Ngg {
         orders: &[PowerOrders],
         dice: &mut DiceBox,
     ) -> Result<Resolution> {
-        let mut parsed: BTreeMap<String, Vec<NggOrder>> = BTreeMap::new();
-        for po in orders {
-            let lines = crate::rules::order_lines(&po.source);
-            let (ok, _) = self.parse(game, state, &lines, &po.power);
-            parsed.insert(po.power.clone(), ok.into_iter().map(|o| o.value).collect());
-        }
+        let parsed = crate::rules::standing_orders_by_power(orders, |_, lines, power| {
+            self.parse(game, state, lines, power)
+        });
         self.run(game, state, &parsed, dice)
     }
 

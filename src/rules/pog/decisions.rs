@@ -15,12 +15,13 @@
 #![allow(clippy::result_large_err)]
 
 use crate::decide::Point;
-use crate::diag::{did_you_mean, Diagnostic};
+use crate::diag::Diagnostic;
 use crate::orders::{Line, Token};
 use crate::rule::Rule;
 
 use super::orders::{Context, ORDER_SYNTAX};
 use super::rules;
+use crate::rules::standing::{self, Standing};
 
 /// A decision point of PoG.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,8 +42,8 @@ pub enum PogPoint {
     Advance,
 }
 
-impl PogPoint {
-    pub const ALL: [PogPoint; 7] = [
+impl Standing for PogPoint {
+    const ALL: &'static [PogPoint] = &[
         PogPoint::Losses,
         PogPoint::CancelRetreat,
         PogPoint::Retreat,
@@ -51,9 +52,19 @@ impl PogPoint {
         PogPoint::DefenceCards,
         PogPoint::Advance,
     ];
+    const GAME: &'static str = "PoG";
+    const EXAMPLE: &'static str = "standing losses cheapest";
 
-    /// The settings a standing order may give (a space for `retreat`).
-    pub fn settings(self) -> &'static [&'static str] {
+    /// A space before the setting for `cancel-retreat` and `retreat`.
+    fn scope_form(self) -> &'static str {
+        match self {
+            PogPoint::CancelRetreat | PogPoint::Retreat => " [<space>]",
+            _ => "",
+        }
+    }
+
+    /// The settings a standing order may give (a space for `retreat` besides).
+    fn settings(self) -> &'static [&'static str] {
         match self {
             PogPoint::Losses => &["cheapest", "armies-first", "corps-first"],
             PogPoint::CancelRetreat => &["never", "always"],
@@ -63,15 +74,6 @@ impl PogPoint {
             PogPoint::DefenceCards => &["all", "none"],
             PogPoint::Advance => &["always", "never"],
         }
-    }
-
-    /// Whether a standing order may name a space before its setting.
-    pub fn scoped(self) -> bool {
-        matches!(self, PogPoint::CancelRetreat | PogPoint::Retreat)
-    }
-
-    pub fn from_key(key: &str) -> Option<PogPoint> {
-        PogPoint::ALL.into_iter().find(|p| p.key() == key)
     }
 }
 
@@ -105,83 +107,24 @@ impl Point for PogPoint {
     }
 }
 
-/// Checks a `[sop]` setting of game.toml; the hint on failure.
-pub fn check_sop(key: &str, value: &str) -> Result<(), String> {
-    let Some(p) = PogPoint::from_key(key) else {
-        let keys: Vec<&str> = PogPoint::ALL.iter().map(|p| p.key()).collect();
-        return Err(did_you_mean(key, keys.iter().copied()).map_or_else(
-            || format!("the SOP keys of PoG are: {}", keys.join(", ")),
-            |k| format!("did you mean '{k}'?"),
-        ));
-    };
-    if p.settings().contains(&value) {
-        Ok(())
-    } else {
-        Err(format!("{key} is one of: {}", p.settings().join(", ")))
-    }
-}
-
 /// Parses `standing <key> [<space>] <setting>` into the key (with `@<space>` when scoped) and the
-/// setting.
+/// setting (`rules::standing`).
 pub fn parse_standing(
     line: &Line,
     args: &[Token],
     cx: &Context<'_>,
 ) -> Result<(String, String), Diagnostic> {
-    let keys: Vec<&str> = PogPoint::ALL.iter().map(|p| p.key()).collect();
-    let Some((key, rest)) = args.split_first() else {
-        return Err(
-            Diagnostic::error("'standing' needs a key and a setting", line.span.clone())
-                .hint(format!(
-                    "write it as 'standing losses cheapest'; the keys: {}",
-                    keys.join(", ")
-                ))
-                .rule(ORDER_SYNTAX),
-        );
-    };
-    let Some(point) = PogPoint::from_key(&key.text.to_ascii_lowercase()) else {
-        return Err(Diagnostic::error(
-            format!("unknown standing order '{}'", key.text),
-            key.span.clone(),
-        )
-        .hint(did_you_mean(&key.text, keys.iter().copied()).map_or_else(
-            || format!("the keys are: {}", keys.join(", ")),
-            |k| format!("did you mean '{k}'?"),
-        ))
-        .rule(ORDER_SYNTAX));
-    };
-    let (scope, setting) = match rest {
-        [s] => (None, s),
-        [sc, s] if point.scoped() => (Some(sc), s),
-        _ => {
-            let form = if point.scoped() { " [<space>]" } else { "" };
-            return Err(Diagnostic::error(
-                format!("'standing {}' takes{form} <setting>", point.key()),
-                line.span.clone(),
-            )
-            .hint(format!("settings: {}", point.settings().join(", ")))
-            .rule(ORDER_SYNTAX));
-        }
-    };
+    let (point, scope, setting) = standing::split::<PogPoint>(line, args)?;
     let scope = scope.map(|t| space_name(t, cx)).transpose()?;
     let value = setting.text.to_ascii_lowercase();
-    let value = if point.settings().contains(&value.as_str()) {
+    let value = if point.accepts(&value) {
         value
     } else if point == PogPoint::Retreat {
         space_name(setting, cx)?
     } else {
-        return Err(Diagnostic::error(
-            format!("'{}' is not a setting of {}", setting.text, point.key()),
-            setting.span.clone(),
-        )
-        .hint(format!("settings: {}", point.settings().join(", ")))
-        .rule(point.rule()));
+        return Err(standing::not_a_setting(point, setting, ""));
     };
-    let key = match scope {
-        Some(s) => format!("{}@{s}", point.key()),
-        None => point.key().to_string(),
-    };
-    Ok((key, value))
+    Ok((standing::filed_key(point, scope), value))
 }
 
 fn space_name(t: &Token, cx: &Context<'_>) -> Result<String, Diagnostic> {

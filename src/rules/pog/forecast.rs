@@ -32,9 +32,9 @@ pub fn forecast(
             p.active()
         )];
     }
-    let lines = crate::rules::order_lines(source);
-    let (orders, _) = pog.parse(game, state, &lines, power);
-    let orders: Vec<PogOrder> = orders.into_iter().map(|o| o.value).collect();
+    let orders: Vec<PogOrder> = crate::rules::standing_orders(source, power, |_, lines, power| {
+        pog.parse(game, state, lines, power)
+    });
     // What the player may not know is left out of the scratch position.
     let mut mine = state.clone();
     mine.standing.retain(|q, _| q == power);

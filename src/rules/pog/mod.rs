@@ -56,9 +56,11 @@ pub struct Pog {
 impl Pog {
     pub fn load(config: &GameConfig, config_src: &Source, tables_src: &Source) -> Result<Pog> {
         let tables: Tables = crate::rules::load_tables(tables_src, Tables::validate)?;
-        let sop = crate::rules::load_sop(config, config_src, |key, value| {
-            decisions::check_sop(key, value)
-        })?;
+        let sop = crate::rules::load_sop(
+            config,
+            config_src,
+            crate::rules::standing::check_sop::<decisions::PogPoint>,
+        )?;
         Ok(Pog { tables, sop })
     }
 
@@ -106,12 +108,9 @@ impl Ruleset for Pog {
         dice: &mut DiceBox,
     ) -> Result<Resolution> {
         let powers: Vec<String> = game.config.power_ids().map(str::to_string).collect();
-        let mut parsed: BTreeMap<String, Vec<PogOrder>> = BTreeMap::new();
-        for po in orders {
-            let lines = crate::rules::order_lines(&po.source);
-            let (ok, _) = self.parse(game, state, &lines, &po.power);
-            parsed.insert(po.power.clone(), ok.into_iter().map(|o| o.value).collect());
-        }
+        let mut parsed = crate::rules::standing_orders_by_power(orders, |_, lines, power| {
+            self.parse(game, state, lines, power)
+        });
         let mut a = Action::new(
             &game.map,
             &self.tables,

@@ -19,9 +19,10 @@
 #![allow(clippy::result_large_err)]
 
 use crate::decide::Point;
-use crate::diag::{did_you_mean, Diagnostic};
+use crate::diag::Diagnostic;
 use crate::orders::{Line, Token, ORDER_SYNTAX};
 use crate::rule::Rule;
+use crate::rules::standing::{self, Standing};
 
 use super::rules;
 
@@ -41,7 +42,18 @@ pub enum WbtsPoint {
 }
 
 impl WbtsPoint {
-    pub const ALL: [WbtsPoint; 10] = [
+    /// What a standing order of this point may be scoped to.
+    pub fn scope(self) -> Scope {
+        match self {
+            WbtsPoint::Losses => Scope::None,
+            WbtsPoint::Chit | WbtsPoint::Shift | WbtsPoint::Risk => Scope::HexOrLeader,
+            _ => Scope::Hex,
+        }
+    }
+}
+
+impl Standing for WbtsPoint {
+    const ALL: &'static [WbtsPoint] = &[
         WbtsPoint::Leader,
         WbtsPoint::Chit,
         WbtsPoint::Shift,
@@ -53,10 +65,19 @@ impl WbtsPoint {
         WbtsPoint::Fort,
         WbtsPoint::Ships,
     ];
+    const GAME: &'static str = "WBTS";
+    const EXAMPLE: &'static str = "standing chit 0506 2";
 
-    /// The fixed settings (a leader for `leader`, a hex for `retreat`, a number for `chit` and
-    /// `shift` besides).
-    pub fn settings(self) -> &'static [&'static str] {
+    fn scope_form(self) -> &'static str {
+        match self.scope() {
+            Scope::None => "",
+            Scope::Hex => " [<hex>]",
+            Scope::HexOrLeader => " [<hex> or <leader>]",
+        }
+    }
+
+    /// The fixed settings (a leader for `leader`, a hex for `retreat` besides).
+    fn settings(self) -> &'static [&'static str] {
         match self {
             WbtsPoint::Leader => &["best", "none"],
             WbtsPoint::Chit => &["max", "0", "1", "2", "3", "4"],
@@ -69,19 +90,6 @@ impl WbtsPoint {
             WbtsPoint::Fort => &["inside", "outside"],
             WbtsPoint::Ships => &["support", "stay-out"],
         }
-    }
-
-    /// What a standing order may be scoped to.
-    pub fn scope(self) -> Scope {
-        match self {
-            WbtsPoint::Losses => Scope::None,
-            WbtsPoint::Chit | WbtsPoint::Shift | WbtsPoint::Risk => Scope::HexOrLeader,
-            _ => Scope::Hex,
-        }
-    }
-
-    pub fn from_key(key: &str) -> Option<WbtsPoint> {
-        WbtsPoint::ALL.into_iter().find(|p| p.key() == key)
     }
 }
 
@@ -129,22 +137,6 @@ impl Point for WbtsPoint {
     }
 }
 
-/// Checks a `[sop]` setting of game.toml; the hint on failure.
-pub fn check_sop(key: &str, value: &str) -> Result<(), String> {
-    let Some(p) = WbtsPoint::from_key(key) else {
-        let keys: Vec<&str> = WbtsPoint::ALL.iter().map(|p| p.key()).collect();
-        return Err(did_you_mean(key, keys.iter().copied()).map_or_else(
-            || format!("the SOP keys of WBTS are: {}", keys.join(", ")),
-            |k| format!("did you mean '{k}'?"),
-        ));
-    };
-    if p.settings().contains(&value) {
-        Ok(())
-    } else {
-        Err(format!("{key} is one of: {}", p.settings().join(", ")))
-    }
-}
-
 /// What parsing a standing order needs: the names of hexes and of the power's leaders.
 pub trait Names {
     /// The canonical hex id a word names.
@@ -160,45 +152,7 @@ pub fn parse_standing(
     args: &[Token],
     names: &dyn Names,
 ) -> Result<(String, String), Diagnostic> {
-    let keys: Vec<&str> = WbtsPoint::ALL.iter().map(|p| p.key()).collect();
-    let Some((key, rest)) = args.split_first() else {
-        return Err(
-            Diagnostic::error("'standing' needs a key and a setting", line.span.clone())
-                .hint(format!(
-                    "write it as 'standing chit 0506 2'; the keys: {}",
-                    keys.join(", ")
-                ))
-                .rule(ORDER_SYNTAX),
-        );
-    };
-    let Some(point) = WbtsPoint::from_key(&key.text.to_ascii_lowercase()) else {
-        return Err(Diagnostic::error(
-            format!("unknown standing order '{}'", key.text),
-            key.span.clone(),
-        )
-        .hint(did_you_mean(&key.text, keys.iter().copied()).map_or_else(
-            || format!("the keys are: {}", keys.join(", ")),
-            |k| format!("did you mean '{k}'?"),
-        ))
-        .rule(ORDER_SYNTAX));
-    };
-    let (scope, setting) = match rest {
-        [s] => (None, s),
-        [sc, s] if point.scope() != Scope::None => (Some(sc), s),
-        _ => {
-            let form = match point.scope() {
-                Scope::None => "",
-                Scope::Hex => " [<hex>]",
-                Scope::HexOrLeader => " [<hex> or <leader>]",
-            };
-            return Err(Diagnostic::error(
-                format!("'standing {}' takes{form} <setting>", point.key()),
-                line.span.clone(),
-            )
-            .hint(format!("settings: {}", point.settings().join(", ")))
-            .rule(ORDER_SYNTAX));
-        }
-    };
+    let (point, scope, setting) = standing::split::<WbtsPoint>(line, args)?;
     let scope = match scope {
         None => None,
         Some(t) => Some(match names.hex(&t.text) {
@@ -224,24 +178,12 @@ pub fn parse_standing(
     } else if point == WbtsPoint::Leader && names.own_leader(&setting.text).is_some() {
         names.own_leader(&setting.text).unwrap_or(value)
     } else {
-        return Err(Diagnostic::error(
-            format!("'{}' is not a setting of {}", setting.text, point.key()),
-            setting.span.clone(),
-        )
-        .hint(format!(
-            "settings: {}{}",
-            point.settings().join(", "),
-            match point {
-                WbtsPoint::Retreat => ", or a hex",
-                WbtsPoint::Leader => ", or one of your leaders",
-                _ => "",
-            }
-        ))
-        .rule(point.rule()));
+        let more = match point {
+            WbtsPoint::Retreat => ", or a hex",
+            WbtsPoint::Leader => ", or one of your leaders",
+            _ => "",
+        };
+        return Err(standing::not_a_setting(point, setting, more));
     };
-    let key = match scope {
-        Some(s) => format!("{}@{s}", point.key()),
-        None => point.key().to_string(),
-    };
-    Ok((key, value))
+    Ok((standing::filed_key(point, scope), value))
 }

@@ -64,7 +64,11 @@ pub fn hex_map(game: &Game) -> Option<&HexMap> {
 impl Wbts {
     pub fn load(config: &GameConfig, config_src: &Source, tables_src: &Source) -> Result<Wbts> {
         let tables: Tables = crate::rules::load_tables(tables_src, Tables::validate)?;
-        let sop = crate::rules::load_sop(config, config_src, decisions::check_sop)?;
+        let sop = crate::rules::load_sop(
+            config,
+            config_src,
+            crate::rules::standing::check_sop::<decisions::WbtsPoint>,
+        )?;
         Ok(Wbts { tables, sop })
     }
 
@@ -115,12 +119,9 @@ impl Ruleset for Wbts {
         let map = hex_map(game)
             .ok_or_else(|| anyhow::anyhow!("a War Between the States game needs a hex map"))?;
         let powers: Vec<String> = game.config.power_ids().map(str::to_string).collect();
-        let mut parsed: BTreeMap<String, Vec<WbtsOrder>> = BTreeMap::new();
-        for po in orders {
-            let lines = crate::rules::order_lines(&po.source);
-            let (ok, _) = self.parse(game, state, &lines, &po.power);
-            parsed.insert(po.power.clone(), ok.into_iter().map(|o| o.value).collect());
-        }
+        let mut parsed = crate::rules::standing_orders_by_power(orders, |_, lines, power| {
+            self.parse(game, state, lines, power)
+        });
         let mut t = Turn::new(
             Board::new(map),
             &self.tables,
