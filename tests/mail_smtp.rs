@@ -652,8 +652,7 @@ fn a_send_killed_among_the_answers_of_an_ingest_batch_sends_each_once_on_the_rer
     let order = fs::read_to_string(dir.join("mail/outbox/order.txt")).unwrap();
     let france = order
         .lines()
-        .filter(|n| n.contains("-ack-"))
-        .next_back()
+        .rfind(|n| n.contains("-ack-"))
         .unwrap()
         .to_string();
     let power = france
