@@ -834,7 +834,8 @@ impl Model {
                     r.slot() == *slot
                         && !r.ack.is_empty()
                         && (r.for_turn == turn || r.judged_at_turn == turn)
-                        && ["accepted", "late", "held"].contains(&r.status.name())
+                        // The answers that say orders stand: a later "late" answer is true too.
+                        && ["accepted", "held"].contains(&r.status.name())
                 })
                 .map(|r| r.ack.as_str())
                 .collect();
