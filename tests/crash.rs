@@ -222,7 +222,11 @@ fn a_forced_rerun_killed_anywhere_leaves_the_resolved_turn_as_it_was() {
     let (done, ok) = run(&old, &["turn"], None);
     assert!(ok);
     let new = without_tmp(&tree(&done.path().join(GAME)));
-    let names = written(&old, &new);
+    // The outbox's order a forced rerun leaves as it is: its messages keep their places.
+    let names: Vec<String> = written(&old, &new)
+        .into_iter()
+        .filter(|n| n != "order.txt")
+        .collect();
     for name in &names {
         let (tmp, ok) = run(&new, &["resolve", "--turn", "1", "--force"], Some(name));
         assert!(!ok, "PBEM_CRASH_BEFORE={name}: pbem was not killed");

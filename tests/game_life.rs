@@ -721,3 +721,258 @@ fn eia_19_2_1_a_replaced_power_s_departed_player_no_longer_orders_it() {
     );
     audit_ok(&game);
 }
+
+/// The answers `pbem send` reported sent to `address`, in the order sent.
+fn sent_to(out: &str, address: &str) -> Vec<String> {
+    out.lines()
+        .filter_map(|l| l.trim_start().strip_prefix("sent "))
+        .filter_map(|l| l.split_once(" -> "))
+        .filter(|(_, to)| to.trim() == address)
+        .map(|(f, _)| f.trim().to_string())
+        .collect()
+}
+
+#[test]
+fn answers_go_out_in_the_order_written_not_by_name() {
+    let (tmp, game) = support::game();
+    // Three submissions of France, each ingested on its own: their answers' names sort by the
+    // digest of each message, not by when they were written.
+    let mut written = Vec::new();
+    for (i, minute) in [10, 20, 30].iter().enumerate() {
+        let m = mail(
+            tmp.path(),
+            &format!("f{i}.eml"),
+            "france@example.org",
+            &format!("Sat, 5 Dec 2026 12:{minute}:00 +0100"),
+            &format!("{}entropy f{i}\n", header("france", FRANCE_PW, 1)),
+        );
+        at(
+            "2026-12-05T12:00:00Z",
+            &["ingest", m.to_str().unwrap()],
+            &game,
+        )
+        .success();
+        let records = pbem::mail::ingest::load_records(&support::load(&game)).unwrap();
+        let newest = records
+            .values()
+            .max_by_key(|r| r.arrival_time())
+            .unwrap()
+            .ack
+            .clone();
+        written.push(newest);
+    }
+    let mut by_name = written.clone();
+    by_name.sort();
+    assert_ne!(
+        by_name, written,
+        "the answers' names must not sort as written"
+    );
+    let order = fs::read_to_string(game.join("mail/outbox/order.txt")).unwrap();
+    assert!(order.starts_with("pbem-outbox-order/v1\n"), "{order}");
+    let sent = tmp.path().join("sent");
+    let a = at(
+        "2026-12-05T12:00:00Z",
+        &["send", "--folder", sent.to_str().unwrap()],
+        &game,
+    )
+    .success();
+    let to_france = sent_to(&stdout(&a), "france@example.org");
+    assert_eq!(to_france, written, "name order would be {by_name:?}");
+}
+
+#[test]
+fn eia_19_2_1_a_drop_tells_the_departed_player_and_withdraws_his_unsent_accepted_answer() {
+    let (tmp, game) = support::game();
+    let m = mail(
+        tmp.path(),
+        "b.eml",
+        "britain@example.org",
+        "Sat, 5 Dec 2026 12:10:00 +0100",
+        &header("britain", BRITAIN_PW, 1),
+    );
+    at(
+        "2026-12-05T12:00:00Z",
+        &["ingest", m.to_str().unwrap()],
+        &game,
+    )
+    .success();
+    let accepted = acks(&game)
+        .into_iter()
+        .find(|(n, _)| n.starts_with("t0001-ack-britain-"))
+        .expect("the answer")
+        .0;
+    let a = at(
+        "2026-12-05T13:00:00Z",
+        &["drop", "britain", "--to", "russia"],
+        &game,
+    )
+    .success();
+    assert!(stdout(&a).contains("withdrawn"), "{}", stdout(&a));
+    let sent = tmp.path().join("sent");
+    let a = at(
+        "2026-12-05T13:00:00Z",
+        &["send", "--folder", sent.to_str().unwrap()],
+        &game,
+    )
+    .success();
+    let to_him = sent_to(&stdout(&a), "britain@example.org");
+    assert_eq!(to_him, vec!["t0001-farewell-britain.eml".to_string()]);
+    let notice =
+        fs::read_to_string(sent.join("britain@example.org/t0001-farewell-britain.eml")).unwrap();
+    let body = body_of(&notice);
+    assert!(body.contains("You no longer play Great Britain"), "{body}");
+    assert!(body.contains("was not sent"), "{body}");
+    assert!(!sent.join("britain@example.org").join(&accepted).exists());
+    // Russia, who runs Britain now, does not get the departed player's notice.
+    assert!(!sent_to(&stdout(&a), "russia@example.org")
+        .iter()
+        .any(|f| f.contains("farewell")));
+}
+
+#[test]
+fn gitm_6_1_a_player_of_a_power_with_several_is_judged_again_after_an_extension() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = tmp.path().join("gitm-italy-1809");
+    pbem::bundled::write_scenario("gitm-italy-1809", &game).unwrap();
+    // Turn 1 is due Tuesday 2026-12-08 20:00 Paris (19:00Z); Macdonald's orders come at 21:00.
+    let m = mail(
+        tmp.path(),
+        "mac.eml",
+        "macdonald@example.org",
+        "Tue, 8 Dec 2026 21:00:00 +0100",
+        "game gitm-italy-1809\npower france\nplayer macdonald\npassword trident-1805\nturn 1\nentropy late\n",
+    );
+    pbem()
+        .arg("ingest")
+        .arg(&game)
+        .arg(&m)
+        .env("PBEM_NOW", "2026-12-08T20:05:00Z")
+        .output()
+        .unwrap();
+    assert!(!game.join("orders/1/france.macdonald.txt").exists());
+    let a = at(
+        "2026-12-08T20:10:00Z",
+        &["extend", "--by", "1d", "--reason", "a storm"],
+        &game,
+    )
+    .success();
+    assert!(
+        game.join("orders/1/france.macdonald.txt").is_file(),
+        "{}",
+        stdout(&a)
+    );
+    let acts = fs::read_to_string(game.join("turns/1/acts.toml")).unwrap();
+    assert!(acts.contains("power = \"france.macdonald\""), "{acts}");
+    // The one player named: his own late orders stand by accept-late as well.
+    let status = stdout(&at("2026-12-08T20:11:00Z", &["status"], &game).success());
+    assert!(
+        !status_line(&status, "france.macdonald").contains("LATE"),
+        "{status}"
+    );
+}
+
+#[test]
+fn a_rollback_past_a_replace_names_the_player_who_left_in_game_toml_again() {
+    let (_tmp, game) = support::game();
+    at(
+        "2026-12-06T19:30:00Z",
+        &["turn", "--early", "--no-send"],
+        &game,
+    )
+    .success();
+    at(
+        "2026-12-07T10:00:00Z",
+        &["replace", "britain", "--email", "new@example.org"],
+        &game,
+    )
+    .success();
+    let config = support::load(&game).config;
+    assert_eq!(
+        config.power("britain").unwrap().addresses_at(2),
+        ["new@example.org"]
+    );
+    at(
+        "2026-12-13T19:30:00Z",
+        &["turn", "--early", "--no-send"],
+        &game,
+    )
+    .success();
+    at(
+        "2026-12-14T10:00:00Z",
+        &["rollback", "--to-turn", "1", "--reason", "a wrong table"],
+        &game,
+    )
+    .success();
+    let config = support::load(&game).config;
+    assert_eq!(
+        config.power("britain").unwrap().addresses_at(1),
+        ["britain@example.org"]
+    );
+    let text = fs::read_to_string(game.join("game.toml")).unwrap();
+    assert!(text.contains("the replace of turn 2 is undone"), "{text}");
+    audit_ok(&game);
+}
+
+#[test]
+fn a_send_into_a_folder_killed_around_its_file_delivers_each_message_once() {
+    for (crash, rewritten) in [("t0001-summary.eml", true), ("t0001-summary.toml#2", false)] {
+        let (tmp, game) = support::demo();
+        let sent = tmp.path().join("sent");
+        let killed = pbem()
+            .args(["send", "--folder"])
+            .arg(&sent)
+            .arg(&game)
+            .env("PBEM_CRASH_BEFORE", crash)
+            .output()
+            .unwrap();
+        assert!(!killed.status.success(), "{crash}: not killed");
+        let file = sent.join("referee@ulm-1805.invalid/t0001-summary.eml");
+        let before = fs::metadata(&file).ok().map(|m| {
+            use std::os::unix::fs::MetadataExt;
+            m.ino()
+        });
+        assert_eq!(before.is_none(), rewritten, "{crash}");
+        let a = pbem()
+            .args(["send", "--folder"])
+            .arg(&sent)
+            .arg(&game)
+            .assert()
+            .success();
+        let out = stdout(&a);
+        let sent_now = out
+            .lines()
+            .any(|l| l.trim_start().starts_with("sent ") && l.contains("t0001-summary.eml"));
+        assert_eq!(sent_now, rewritten, "{crash}:\n{out}");
+        use std::os::unix::fs::MetadataExt;
+        let after = fs::metadata(&file).unwrap().ino();
+        if let Some(b) = before {
+            assert_eq!(b, after, "{crash}: written twice");
+        }
+        let ledger = fs::read_to_string(game.join("mail/sent/t0001-summary.toml")).unwrap();
+        assert!(ledger.contains("status = \"delivered\""), "{ledger}");
+    }
+}
+
+#[test]
+fn pbem_new_warns_when_the_first_deadline_is_already_past() {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = pbem()
+        .args(["new"])
+        .arg(tmp.path().join("g"))
+        .args(["--from", "ulm-1805"])
+        .env("PBEM_NOW", "2027-01-01T00:00:00Z")
+        .assert()
+        .success();
+    let err = stderr(&a);
+    assert!(err.contains("warning: the first deadline"), "{err}");
+    assert!(err.contains("is already past"), "{err}");
+    assert!(err.contains("[deadline] first"), "{err}");
+    let a = pbem()
+        .args(["new"])
+        .arg(tmp.path().join("h"))
+        .args(["--from", "ulm-1805"])
+        .env("PBEM_NOW", "2026-11-01T00:00:00Z")
+        .assert()
+        .success();
+    assert!(!stderr(&a).contains("warning"), "{}", stderr(&a));
+}

@@ -134,9 +134,11 @@ fn an_ingest_run_keeps_its_raw_messages_in_one_archive_and_its_records_in_one_fi
         )),
         "{stdout}"
     );
-    // The answers of the run, one per submission, in one batch of the outbox.
+    // The answers of the run, one per submission, in one batch of the outbox (and the outbox's
+    // order, which names them).
     let outbox = names_in(&dir.join("mail/outbox"));
-    assert_eq!(outbox.len(), 1, "{outbox:?}");
+    assert_eq!(outbox.len(), 2, "{outbox:?}");
+    assert!(outbox.contains(&"order.txt".to_string()), "{outbox:?}");
     assert!(
         outbox[0].starts_with("batch-") && outbox[0].ends_with(".raw"),
         "{outbox:?}"
@@ -207,9 +209,9 @@ fn a_crash_before_any_file_an_ingest_puts_in_place_is_completed_by_a_rerun_with_
         .map(|(n, _)| n.clone())
         .filter(|n| !before.contains(n))
         .collect();
-    // The archive, the answers' batch, the run's records, the two filed submissions' records, the
-    // two orders files.
-    assert_eq!(made.len(), 7, "{made:?}");
+    // The archive, the answers' batch and the outbox's order, the run's records, the two filed
+    // submissions' records, the two orders files.
+    assert_eq!(made.len(), 8, "{made:?}");
     assert!(
         made.iter()
             .any(|n| n.starts_with("mail/outbox/batch-") && n.ends_with(".raw")),

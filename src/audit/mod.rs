@@ -189,10 +189,13 @@ pub fn audit_turn_with(game: &Game, turn: u32, reload: Reload) -> Result<TurnVer
             game.shown(&crate::game::acts::path(&game.dir, turn))
         ));
     }
-    // A late submission the referee accepted stands as he accepted it (`pbem accept-late`).
+    // A late submission the referee accepted stands as he accepted it (`pbem accept-late`), unless
+    // the player sent orders again after it, which stand over it as any later submission does.
     if let Ok(acts) = crate::game::acts::load(&game.dir, turn) {
-        for (power, digest) in crate::game::acts::accepted_late(&acts) {
-            if record.orders.get(&power) != Some(&digest) {
+        for (power, (digest, message)) in crate::game::acts::accepted_late(&acts) {
+            if record.orders.get(&power) != Some(&digest)
+                && !sent_again_after(game, turn, &power, &message)
+            {
                 p.push(format!(
                     "the orders of {power} for turn {turn} are not those the referee accepted late ({} names orders with SHA-256 {digest})",
                     game.shown(&crate::game::acts::path(&game.dir, turn))
@@ -366,5 +369,28 @@ fn cut(s: &str) -> String {
         format!("{}...", s.chars().take(100).collect::<String>())
     } else {
         s.to_string()
+    }
+}
+
+/// Whether the orders file of `slot` for `turn` was filed from a submission that arrived after the
+/// message `accepted` (an accept-late act's): the player's later orders stand over those accepted
+/// late.
+fn sent_again_after(game: &Game, turn: u32, slot: &str, accepted: &str) -> bool {
+    let path = game.orders_dir(turn).join(format!("{slot}.txt"));
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return false;
+    };
+    let Some(sha) = text.lines().find_map(|l| l.strip_prefix("submission ")) else {
+        return false;
+    };
+    let Ok(records) = crate::mail::ingest::load_records(game) else {
+        return false;
+    };
+    match (records.get(sha.trim()), records.get(accepted)) {
+        (Some(now), Some(then)) => {
+            (now.arrival_time(), now.seq, &now.sha256)
+                > (then.arrival_time(), then.seq, &then.sha256)
+        }
+        _ => false,
     }
 }

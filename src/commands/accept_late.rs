@@ -17,12 +17,14 @@ use crate::game::Game;
 #[derive(Debug, clap::Args)]
 #[command(after_help = examples!(
     "pbem accept-late games/my-game france --reason \"his mail server was down\"",
-    "pbem accept-late games/my-game france --message 3f2a9c1e --reason \"...\""
+    "pbem accept-late games/my-game france --message 3f2a9c1e --reason \"...\"",
+    "pbem accept-late games/my-game france.eugene --reason \"...\"   (one player of a power with several)"
 ))]
 pub struct Args {
     /// The game folder.
     pub game: PathBuf,
-    /// The power whose late orders stand.
+    /// The power whose late orders stand; `<power>.<player>` (france.eugene) for one player of a
+    /// power with several ([[power.player]]): each player's orders are his own file.
     pub power: String,
     /// Which late message: its SHA-256 (8 digits or more, as `pbem status` and mail/received name it)
     /// or its Message-ID. Default: the power's latest late submission.

@@ -53,6 +53,20 @@ pub fn run(args: Args) -> Result<ExitCode> {
             ..Act::default()
         },
     )?;
+    // The player who left hears it at once; an answer that told him his orders stand, unsent,
+    // is withdrawn (they no longer do).
+    let game = Game::load(&game.dir)?;
+    let after = game.load_state(turn)?;
+    if let Some(f) = crate::mail::farewell::farewell(&game, &after, turn, &args.power)? {
+        crate::say!(
+            "A notice to the player who left is in the outbox ({}){}.",
+            game.shown(&f.notice),
+            match f.withdrawn.len() {
+                0 => String::new(),
+                n => format!("; {n} unsent answer(s) saying his orders stand are withdrawn"),
+            }
+        );
+    }
     match &args.to {
         Some(by) => crate::say!("{} is run by {by} from turn {turn} until turn {until} (EiA 19.2.1): {by}'s player sends its orders with his own password and receives its report.", args.power),
         None if state.controlled.get(&args.power).is_some_and(|c| c.by_roll) => crate::say!("{} is run by its standing orders and the SOP this turn; its controller until turn {until} is rolled for when turn {turn} is resolved (EiA 19.2.1, 14.3.1).", args.power),

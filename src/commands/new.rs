@@ -55,6 +55,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         &publish_first_turn,
     )?;
     let g = &created.game;
+    if let Some(warning) = first_deadline_passed(g)? {
+        crate::say_err!("warning: {warning}");
+    }
     let mut text = format!(
         "Created game '{}' ({}) in {}.\n",
         g.config.game,
@@ -79,6 +82,35 @@ pub fn run(args: Args) -> Result<ExitCode> {
              the commitment wait in mail/outbox/: edit the players' addresses (and [mail]) in game.toml,\n\
              then `pbem send` delivers them, and the welcomes keep no password once delivered.\n";
     show_or_keep(&args.dir, existed, &text)
+}
+
+/// Why the new game's first deadline cannot stand as it is, if it cannot: it lies at or before now
+/// (a scenario's date, long gone), or gives less than the game's least notice. Not an error: the
+/// referee sets `[deadline] first` in game.toml before `pbem send`, which makes the first mail again
+/// from game.toml as it then is.
+fn first_deadline_passed(game: &crate::game::Game) -> Result<Option<String>> {
+    let first = game.config.first_turn;
+    let Some(deadline) = game.config.deadline_of(first) else {
+        return Ok(None);
+    };
+    let now = crate::clock::now()?;
+    let due = deadline.with_timezone(&chrono::Utc);
+    if due >= now + game.config.least_notice() {
+        return Ok(None);
+    }
+    let shown = game.config.deadline_shown(first);
+    let tz = deadline.timezone();
+    let now_shown = now.with_timezone(&tz).format("%Y-%m-%d %H:%M %Z");
+    Ok(Some(if due <= now {
+        format!(
+            "the first deadline, turn {first}'s ({shown}), is already past (now is {now_shown}): set [deadline] first in game.toml to a date ahead before `pbem send`, or every order will be late"
+        )
+    } else {
+        format!(
+            "the first deadline, turn {first}'s ({shown}), is less than the game's least notice ({} hours) away (now is {now_shown}): set [deadline] first in game.toml later before `pbem send`",
+            game.config.least_notice().num_hours()
+        )
+    }))
 }
 
 /// Prints what `new` made, passwords included; when stdout cannot take it (closed, full,
@@ -132,9 +164,10 @@ fn publish_first_turn(
     let commitment = crate::referee::turn::ensure_commitment(game, first)?;
     let hex = crate::dice::to_hex(&commitment);
     let state = game.load_state(first)?;
-    for m in crate::mail::outbox::announcements(game, first, &hex, &state)? {
-        crate::game::fsio::write_atomic(&crate::mail::outbox::path_of(game, &m), &m.render(game)?)?;
-    }
+    crate::mail::outbox::write_all(
+        game,
+        &crate::mail::outbox::announcements(game, first, &hex, &state)?,
+    )?;
     let start = welcome::Start::new(game, &state);
     for (stem, password) in passwords {
         let (power, player) = match stem.split_once('.') {

@@ -71,6 +71,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
             ..Act::default()
         },
     )?;
+    // An unsent answer that told the player who leaves that his orders stand is withdrawn: they
+    // no longer do (EiA 19.2.1).
+    if let Some(d) = departing(&game, &state, &args.power) {
+        crate::mail::farewell::withdraw_answers(
+            &game,
+            &args.power,
+            &d.players,
+            turn,
+            "pbem replace, EiA 19.2.2",
+        )?;
+    }
     let who = args.email.join(", ");
     // game.toml names who plays the power now: the departed player is sent nothing more.
     crate::game::config_edit::set_players(

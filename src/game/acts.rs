@@ -141,14 +141,17 @@ pub fn moved_deadlines(game_dir: &Path) -> Result<std::collections::BTreeMap<u32
     Ok(out)
 }
 
-/// The orders digest the last `accept-late` act of each power on a turn filed, by power: what its
-/// orders file must still hold (`audit` checks it against the record).
-pub fn accepted_late(acts: &Acts) -> std::collections::BTreeMap<String, String> {
+/// The orders digest the last `accept-late` act of each power on a turn filed, and the message it
+/// accepted, by power (or `power.player`, a player of a power with several): what its orders file
+/// must still hold unless a later submission stands over it (`audit` checks it against the record,
+/// keyed so).
+pub fn accepted_late(acts: &Acts) -> std::collections::BTreeMap<String, (String, String)> {
     let mut out = std::collections::BTreeMap::new();
     for a in &acts.acts {
         if let (Some(p), Some(d)) = (&a.power, &a.orders) {
             if a.kind == ACCEPT_LATE {
-                out.insert(p.clone(), d.clone());
+                let message = a.message.clone().unwrap_or_default();
+                out.insert(p.clone(), (d.clone(), message));
             }
         }
     }

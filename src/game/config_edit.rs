@@ -1,6 +1,8 @@
 //! The edits of `game.toml` pbem makes itself, through toml_edit, so that the referee's comments,
 //! order and layout stay as he wrote them: after `pbem replace`, the power's `players` name the new
-//! player, so that game.toml names who plays each power now (EiA 19.2.2).
+//! player, so that game.toml names who plays each power now (EiA 19.2.2); after `pbem rollback`
+//! past a replace, they name again whom its act names as the player who left (the acts are the
+//! record: game.toml follows them).
 
 use anyhow::{Context, Result};
 
@@ -34,4 +36,53 @@ pub fn set_players(game: &Game, power: &str, players: &[String], note: &str) -> 
         key.leaf_decor_mut().set_prefix(comment);
     }
     super::fsio::write_atomic(&path, doc.to_string().as_bytes())
+}
+
+/// Before `pbem rollback` undoes the turns from `from` on: each `replace` act of those turns is
+/// undone in game.toml too, the latest first, its power's `players` set back to the player who
+/// left as the act keeps him (`departing`), or, when he was himself a replacement, to the new
+/// player of the replace before it. Returns the powers set back, with their players.
+pub fn undo_replacements(game: &Game, from: u32) -> Result<Vec<(String, Vec<String>)>> {
+    use super::acts::Act;
+    let mut replaces: Vec<(u32, Act)> = Vec::new();
+    let mut turn = game.config.first_turn;
+    while game.turn_dir(turn).exists() {
+        for a in super::acts::load(&game.dir, turn)?.acts {
+            if a.kind == "replace" && a.power.is_some() {
+                replaces.push((turn, a));
+            }
+        }
+        turn += 1;
+    }
+    let mut out = Vec::new();
+    for i in (0..replaces.len()).rev() {
+        let (turn, act) = &replaces[i];
+        if *turn < from {
+            break;
+        }
+        let power = act.power.clone().unwrap_or_default();
+        let before = act
+            .departing
+            .as_ref()
+            .map(|d| d.players.clone())
+            .or_else(|| {
+                replaces[..i]
+                    .iter()
+                    .rev()
+                    .find(|(_, a)| a.power.as_deref() == Some(power.as_str()))
+                    .and_then(|(_, a)| a.incoming.as_ref().map(|p| p.players.clone()))
+            });
+        let Some(players) = before else { continue };
+        set_players(
+            game,
+            &power,
+            &players,
+            &format!(
+                "pbem rollback: the replace of turn {turn} is undone; {} plays {power} again.",
+                players.join(", ")
+            ),
+        )?;
+        out.push((power, players));
+    }
+    Ok(out)
 }

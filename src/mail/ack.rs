@@ -44,7 +44,8 @@ struct AckContext {
     entropy: String,
     entropy_hash: String,
     digest: String,
-    /// The power's id and the game's dice scheme, for the receipt line `verify --ack` reads.
+    /// Whose orders (the power, or `power.player` of a power with several) and the game's dice scheme,
+    /// for the receipt line `verify --ack` reads.
     power: String,
     scheme: &'static str,
     /// The rank of this submission among the power's accepted ones for the turn (1, 2, ...).
@@ -174,7 +175,16 @@ pub fn acknowledgement(
         },
         problems,
         diagnostics,
-        power: power.map(|p| p.id.clone()).unwrap_or_default(),
+        // The receipt names whose orders they are as the report's header does: `france.eugene`
+        // for a player of a power with several (GITM 6.1), so that `verify --ack` finds them.
+        power: power
+            .map(
+                |p| match record.power == p.id && !record.player.is_empty() {
+                    true => record.slot(),
+                    false => p.id.clone(),
+                },
+            )
+            .unwrap_or_default(),
         sequence,
         scheme: match config.dice.scheme {
             DiceScheme::V1 => "pbem-dice/v1",

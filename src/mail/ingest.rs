@@ -449,6 +449,10 @@ fn ingest_from(
                                     if found
                                         .is_none_or(|m| m.read().map_or(true, |old| old != bytes))
                                     {
+                                        super::outbox::note_written(
+                                            game,
+                                            std::slice::from_ref(&name),
+                                        )?;
                                         batch.write(&outbox_dir.join(&name), &bytes, None)?;
                                         written = Some(outbox_dir.join(&name));
                                     } else {
@@ -474,6 +478,8 @@ fn ingest_from(
         });
     }
     if !answers.is_empty() {
+        let names: Vec<String> = answers.iter().map(|(n, _)| n.clone()).collect();
+        super::outbox::note_written(game, &names)?;
         let (name, bytes) = super::outbox_store::batch(&answers);
         let path = outbox_dir.join(name);
         batch.write(&path, &bytes, None)?;

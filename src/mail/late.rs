@@ -76,12 +76,20 @@ pub fn accept_late(
         bail!("give the reason with --reason: it is written into the chain of records and told to the player; nothing was changed");
     }
     let turn = game.current_turn()?;
+    // `france.eugene`: one player of a power with several (GITM 6.1).
+    let (power, player) = match power.split_once('.') {
+        Some((p, pl)) => (p, Some(pl)),
+        None => (power, None),
+    };
     let Some(pc) = game.config.power(power) else {
         bail!("there is no power '{power}' in game.toml; nothing was changed");
     };
-    if pc.has_commands() {
-        bail!("{power} has several players ([[power.player]]): pbem accepts late orders only of a power of one player so far; place the player's file by hand (orders/<turn>/{power}.<player>.txt, with his password line). Nothing was changed.");
+    if let Some(pl) = player {
+        if pc.command(pl).is_none() {
+            bail!("{power} has no player '{pl}' in game.toml; nothing was changed");
+        }
     }
+    let of_player = |r: &Received| player.is_none_or(|pl| r.player == pl);
     if game.config.dice.scheme == DiceScheme::V2 && crate::engine::close::path(game, turn).is_file()
     {
         bail!(
@@ -105,7 +113,7 @@ pub fn accept_late(
                 [r] => *r,
                 _ => bail!("{m} names {} messages: give more digits of the SHA-256; nothing was changed", found.len()),
             };
-            if !is_late_for(r, &pc.id, turn, &done_before) {
+            if !is_late_for(r, &pc.id, turn, &done_before) || !of_player(r) {
                 bail!(
                     "message {} is not a late submission of {} for turn {turn} (it is {}{}{}): only orders of {} that arrived after the deadline of turn {turn} can be accepted late; nothing was changed",
                     r.sha256,
@@ -120,7 +128,7 @@ pub fn accept_late(
         }
         None => records
             .iter()
-            .filter(|r| is_late_for(r, &pc.id, turn, &done_before))
+            .filter(|r| is_late_for(r, &pc.id, turn, &done_before) && of_player(r))
             .max_by_key(|r| rank(r))
             .cloned()
             .with_context(|| {
@@ -131,7 +139,9 @@ pub fn accept_late(
             })?,
     };
     // A later submission that stands would still win over this one.
-    let standing = ingest::winners(&records, turn).remove(&pc.id);
+    // Each player of a power with several has his own orders file (his slot, `france.eugene`).
+    let slot = chosen.slot();
+    let standing = ingest::winners(&records, turn).remove(&slot);
     if let Some(w) = &standing {
         if w.sha256 != chosen.sha256 && rank(w) > rank(&chosen) {
             bail!(
@@ -174,7 +184,9 @@ pub fn accept_late(
                     "the late submission {} of {} (received {}) stands for turn {turn}: {reason}",
                     chosen.sha256, pc.id, chosen.arrival
                 ),
-                power: Some(pc.id.clone()),
+                // Whose orders file: `france.eugene` for a player of a power with several, as
+                // the turn's record keys it (`audit` checks it there).
+                power: Some(slot.clone()),
                 reason: Some(reason.to_string()),
                 message: Some(chosen.sha256.clone()),
                 orders: Some(digest.clone()),
@@ -220,7 +232,7 @@ pub fn accept_late(
         .iter()
         .filter(|r| {
             matches!(r.status, Status::Accepted | Status::Held)
-                && r.power == pc.id
+                && r.slot() == slot
                 && r.for_turn == turn
                 && r.sha256 != record.sha256
                 && rank(r) <= rank(&record)
@@ -239,6 +251,7 @@ pub fn accept_late(
     // Not the name of the answer that said "late": that one may be sent already.
     out.key = format!("{}-accepted", out.key);
     let ack_path = super::outbox::path_of(game, &out);
+    super::outbox::note_written(game, &[out.file_name()])?;
     write_atomic(&ack_path, &out.render(game)?)?;
     // The answer that said "late" is withdrawn while nobody has it yet: the player's last word
     // on the message is this one.
@@ -256,7 +269,11 @@ pub fn accept_late(
     let toml =
         crate::game::load::to_toml(&record).context("cannot write a received-message record")?;
     write_atomic(&ingest::record_path(game, &record.sha256), toml.as_bytes())?;
-    let orders = game.orders_path(turn, &pc.id);
+    let orders = game.player_orders_path(
+        turn,
+        &pc.id,
+        Some(record.player.as_str()).filter(|p| !p.is_empty()),
+    );
     write_atomic(&orders, filed.as_bytes())?;
     Ok(AcceptedLate {
         turn,

@@ -18,6 +18,8 @@
 //! - `ingest`: stores, authenticates, orders by arrival, files the submission that counts.
 //! - `ingest_store`: the raw archive and the records of each ingest run, one file each, and the
 //!   readers that find every message and record (those of older pbem versions, one file each, too).
+//! - `farewell`: the mail of a drop: a notice to the player who left, his unsent "accepted" answers
+//!   withdrawn.
 //! - `late`: `pbem accept-late`, the referee's decision to let a late submission stand (an act).
 //! - `ack`: the acknowledgement of every submission and the reminders (templates/ack.txt.j2,
 //!   templates/reminder.txt.j2).
@@ -37,6 +39,7 @@
 pub mod ack;
 pub mod envelope;
 pub mod extract;
+pub mod farewell;
 pub mod fit;
 pub mod html;
 pub mod imap;

@@ -32,6 +32,8 @@ pub enum Kind {
     Notice,
     /// A player's welcome, with his password (`mail::welcome`): to him alone.
     Welcome,
+    /// The notice to a player who left a dropped power (EiA 19.2.1, `mail::farewell`): to him alone.
+    Farewell,
 }
 
 impl Kind {
@@ -45,6 +47,7 @@ impl Kind {
             Kind::Closing => "closing",
             Kind::Notice => "notice",
             Kind::Welcome => "welcome",
+            Kind::Farewell => "farewell",
         }
     }
 }
@@ -132,7 +135,10 @@ impl Outgoing {
             },
             // A player's own report or reminder (a power with several players,
             // `engine::command`) goes to him alone, as an answer does.
-            (Some(p), _) if self.kind == Kind::Acknowledgement || self.player.is_some() => {
+            (Some(p), _)
+                if matches!(self.kind, Kind::Acknowledgement | Kind::Farewell)
+                    || self.player.is_some() =>
+            {
                 Audience::PowerOnly {
                     power: p.clone(),
                     turn: self.turn,
@@ -879,8 +885,16 @@ pub fn notices(
     Ok(out)
 }
 
-/// Writes messages into the outbox.
+/// Notes that messages of these names are about to be written into the outbox, in this order: the
+/// order they go in (`outbox_store::note`).
+pub fn note_written(game: &Game, names: &[String]) -> Result<()> {
+    super::outbox_store::note(&dir(game), names)
+}
+
+/// Writes messages into the outbox, in order.
 pub fn write_all(game: &Game, messages: &[Outgoing]) -> Result<()> {
+    let names: Vec<String> = messages.iter().map(Outgoing::file_name).collect();
+    note_written(game, &names)?;
     for m in messages {
         crate::game::fsio::write_atomic(&path_of(game, m), &m.render(game)?)?;
     }

@@ -15,6 +15,15 @@
 //! makes other bytes for an answer a batch already holds). A batch is written whole to a temporary
 //! file, synced and renamed into place with the rest of its run (`ingest::Batch`), so a crash leaves
 //! it complete or absent.
+//!
+//! `mail/outbox/order.txt` is the order the messages were written in, which is the order `pbem send`
+//! sends them in ([`in_order`]): an answer that accept-late writes over a "late" one goes after it,
+//! whatever their names. A first line `pbem-outbox-order/v1`, then one name a line. Every writer of
+//! the outbox notes its names first ([`note`]); a name noted again keeps its place while its message
+//! is in the outbox (a rerun writes the same message again) and goes to the end once it is gone (a
+//! turn resolved again after a rollback). A crash between the note and the message leaves a name
+//! without a message, which is passed over. Messages no note names (written by an older pbem) go
+//! first, by name.
 
 use std::collections::BTreeMap;
 use std::io::{Read, Seek};
@@ -136,6 +145,80 @@ pub fn messages(dir: &Path) -> Result<BTreeMap<String, Message>> {
             out.insert(name.clone(), Message { name, at });
         }
     }
+    Ok(out)
+}
+
+/// The file of the order the outbox's messages were written in.
+pub const ORDER: &str = "order.txt";
+
+/// The first line of [`ORDER`].
+pub const ORDER_FORMAT: &str = "pbem-outbox-order/v1";
+
+/// The names [`ORDER`] lists, in order (none when it does not exist).
+fn order(dir: &Path) -> Result<Vec<String>> {
+    let path = dir.join(ORDER);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    Ok(text
+        .lines()
+        .skip(1)
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect())
+}
+
+/// Notes that the messages `names` are about to be written into the outbox folder `dir`, in this
+/// order: each goes to the end of [`ORDER`] unless it is listed there and its message is still in
+/// the outbox. Call it under the game lock, before writing the messages.
+pub fn note(dir: &Path, names: &[String]) -> Result<()> {
+    if names.is_empty() {
+        return Ok(());
+    }
+    let present = messages(dir)?;
+    let mut listed = order(dir)?;
+    let before = listed.clone();
+    for name in names {
+        let at = listed.iter().position(|n| n == name);
+        match at {
+            Some(_) if present.contains_key(name) => {}
+            Some(i) => {
+                let n = listed.remove(i);
+                listed.push(n);
+            }
+            None => listed.push(name.clone()),
+        }
+    }
+    if listed == before {
+        return Ok(());
+    }
+    // Names whose message is gone and that no writer notes again are left out.
+    listed.retain(|n| present.contains_key(n) || names.contains(n));
+    let mut text = format!("{ORDER_FORMAT}\n");
+    for n in &listed {
+        text.push_str(n);
+        text.push('\n');
+    }
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    crate::game::fsio::write_atomic(&dir.join(ORDER), text.as_bytes())
+}
+
+/// Every message of the outbox folder `dir` in the order it was written ([`ORDER`]): those no note
+/// names first, by name, then the noted ones in their order.
+pub fn in_order(dir: &Path) -> Result<Vec<Message>> {
+    let mut all = messages(dir)?;
+    let listed = order(dir)?;
+    let mut out: Vec<Message> = Vec::with_capacity(all.len());
+    let mut noted = Vec::new();
+    for name in &listed {
+        if let Some(m) = all.remove(name) {
+            noted.push(m);
+        }
+    }
+    out.extend(all.into_values());
+    out.extend(noted);
     Ok(out)
 }
 

@@ -21,6 +21,9 @@
 //! the pair `sending`: it may have gone, so the rerun reports it "possibly delivered" and does not send
 //! it again unless told (`resend_uncertain`, which may give the player a second copy with the same
 //! Message-ID, or `confirm_uncertain`, which records it delivered). Nothing is ever lost silently.
+//! A folder leaves no doubt: the mark goes before the file's atomic write, and the rerun settles a
+//! `sending` pair by looking for the file (there: delivered; absent: sent now), so that a run
+//! killed between the two neither writes it twice nor loses it.
 //!
 //! A turn's messages (its reports and summary, the next turn's announcements) go only once the turn's
 //! record lists them with their bytes: a crash before the record leaves them in the outbox of a turn
@@ -214,14 +217,11 @@ pub fn load_ledger(game: &Game, file: &str) -> Result<Option<SentRecord>> {
     Ok(Some(crate::game::load::parse_toml(&src)?))
 }
 
-/// The messages of the outbox, sorted by name: each `.eml` file and each message of an ingest run's
-/// batch (`outbox_store`).
+/// The messages of the outbox in the order they were written (`outbox_store::in_order`), which is
+/// the order they go in: each `.eml` file and each message of an ingest run's batch.
 pub fn outbox_messages(game: &Game) -> Result<Vec<super::outbox_store::Message>> {
     let dir = super::outbox::dir(game);
-    Ok(super::outbox_store::messages(&dir)
-        .with_context(|| format!("cannot list {}", game.shown(&dir)))?
-        .into_values()
-        .collect())
+    super::outbox_store::in_order(&dir).with_context(|| format!("cannot list {}", game.shown(&dir)))
 }
 
 /// Delivers the outbox: see the module doc. `progress(done, total)` is called as pairs are handled.
@@ -387,12 +387,31 @@ pub fn send(
         for rcpt in w.recipients.clone() {
             progress(done, total, &w.file);
             done += 1;
+            // A folder tells what a killed run did: the message is there (written atomically)
+            // or not, so a `sending` pair of a folder is settled, never sent twice nor lost.
+            if let Some(Transport::Folder { dir }) = &transport {
+                let marked = w
+                    .ledger
+                    .recipients
+                    .iter()
+                    .find(|r| r.address.eq_ignore_ascii_case(&rcpt) && r.status == SENDING);
+                if let Some(r) = marked.cloned() {
+                    if dir.join(folder_name(&rcpt)).join(&w.file).is_file() {
+                        let reply = "written to the folder by a run killed before it recorded so";
+                        record(&mut w.ledger, &rcpt, "delivered", reply, &r.via);
+                        write_ledger(game, &w.ledger)?;
+                    }
+                }
+            }
             let earlier = w
                 .ledger
                 .recipients
                 .iter()
                 .find(|r| r.address.eq_ignore_ascii_case(&rcpt))
-                .cloned();
+                .cloned()
+                .filter(|r| {
+                    r.status != SENDING || !matches!(transport, Some(Transport::Folder { .. }))
+                });
             let outcome = match (&earlier, &transport) {
                 (Some(r), _) if r.status == "delivered" => Outcome::AlreadyDelivered,
                 (Some(r), Some(_)) if r.status == SENDING && opts.confirm_uncertain => {
@@ -724,8 +743,7 @@ impl Transport {
     }
 
     /// Delivers `bytes` to `rcpt`, calling `mark` right before the message can no longer be taken
-    /// back (SMTP: the end of the DATA; sendmail: the program's run); not for a folder, where a
-    /// second delivery writes the same file again.
+    /// back (SMTP: the end of the DATA; sendmail: the program's run; a folder: the file's write).
     fn deliver(
         &self,
         from: &Mailbox,
@@ -753,6 +771,9 @@ impl Transport {
                     .map_err(|e| Failure::Transient(format!("sendmail failed: {e}")))
             }
             Transport::Folder { dir } => {
+                // Marked first: a run killed between the two leaves the pair `sending`, which the
+                // rerun settles by looking in the folder (`send`).
+                mark().map_err(|e| Failure::Fatal(format!("{e:#}")))?;
                 let path = dir.join(folder_name(rcpt)).join(file);
                 write_atomic(&path, bytes)
                     .map(|_| format!("written to {}", path.display()))

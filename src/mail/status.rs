@@ -274,6 +274,7 @@ fn remind_with(game: &Game, again: bool) -> Result<Vec<Reminded>> {
         )?;
         debug_assert_eq!(m.kind, Kind::Reminder);
         let path = outbox::path_of(game, &m);
+        outbox::note_written(game, &[m.file_name()])?;
         write_atomic(&path, &m.render(game)?)?;
         out.push(Reminded {
             power: s.stem(),

@@ -187,6 +187,7 @@ pub fn write(game: &Game, m: &Outgoing, password: &str) -> Result<()> {
     out.extend_from_slice(&bytes[..at[0]]);
     out.extend_from_slice(format!("password {password}").as_bytes());
     out.extend_from_slice(&bytes[at[0] + slot.len()..]);
+    outbox::note_written(game, &[m.file_name()])?;
     crate::game::fsio::write_atomic_mode(&outbox::path_of(game, m), &out, Some(0o600))
 }
 

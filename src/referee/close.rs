@@ -16,7 +16,10 @@ pub fn close(game: &Game, turn: u32) -> Result<CloseFile> {
         return Ok(done);
     }
     let file = CloseFile::of(game, turn, &list_now(game, turn)?);
-    for m in mails(game, &file)? {
+    let mails = mails(game, &file)?;
+    let names: Vec<String> = mails.iter().map(Outgoing::file_name).collect();
+    outbox::note_written(game, &names)?;
+    for m in mails {
         write_atomic(&outbox::path_of(game, &m), &m.render(game)?)?;
     }
     write_atomic(

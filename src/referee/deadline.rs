@@ -132,8 +132,8 @@ pub fn extend(game: &Game, how: &Move, reason: &str) -> Result<Extended> {
 /// A submission judged late is judged again when the deadline moves past its arrival: each
 /// power's latest late submission (rejected, or held for the next turn) that the new deadline
 /// covers, and that no later submission of the power outranks, stands now, as `pbem accept-late`
-/// files it (an act of the turn, an answer to the player). A power of several players, or a
-/// pbem-dice/v2 turn already closed, is left to the referee.
+/// files it (an act of the turn, an answer to the player); each player of a power with several
+/// (GITM 6.1) on his own. A pbem-dice/v2 turn already closed is left to the referee.
 fn judge_late_again(
     game: &Game,
     turn: u32,
@@ -149,12 +149,19 @@ fn judge_late_again(
     let records: Vec<ingest::Received> = ingest::load_records(game)?.into_values().collect();
     let winners = ingest::winners(&records, turn);
     let mut out = Vec::new();
-    for pc in game.config.powers.iter().filter(|p| !p.has_commands()) {
-        let rank = |r: &ingest::Received| (r.arrival_time(), r.seq);
+    let slots = game.config.powers.iter().flat_map(|pc| {
+        crate::engine::command::slots(pc)
+            .into_iter()
+            .map(|player| crate::engine::command::file_stem(&pc.id, player.as_deref()))
+    });
+    for slot in slots {
+        // The rank `accept-late` and the winners use: arrival, then the ingest's order, then the
+        // digest (two messages of one second).
+        let rank = |r: &ingest::Received| (r.arrival_time(), r.seq, r.sha256.clone());
         let covered = records
             .iter()
             .filter(|r| {
-                r.power == pc.id
+                r.slot() == slot
                     && r.judged_at_turn == turn
                     && (r.status == Status::Late
                         || (r.status == Status::Held && r.for_turn == turn + 1))
@@ -162,12 +169,12 @@ fn judge_late_again(
             })
             .max_by_key(|r| rank(r));
         let Some(late) = covered else { continue };
-        if winners.get(&pc.id).is_some_and(|w| rank(w) > rank(late)) {
+        if winners.get(&slot).is_some_and(|w| rank(w) > rank(late)) {
             continue;
         }
         out.push(crate::mail::late::accept_late(
             game,
-            &pc.id,
+            &slot,
             Some(&late.sha256),
             &format!("the deadline moved to {shown}, after its arrival"),
         )?);
@@ -310,6 +317,8 @@ pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
     let rel = format!("archive/rollback-{k}");
     let archive = game.dir.join(&rel);
     let old_record = crate::engine::inputs::load_record(game, to_turn)?;
+    // A replace of an undone turn is undone in game.toml too: the acts are the record.
+    crate::game::config_edit::undo_replacements(game, to_turn + 1)?;
     // The resolved turn N: what resolving it wrote.
     let turn_dir = game.turn_dir(to_turn);
     for name in ["record.toml", "log.toml", "summary.txt", "reports"] {

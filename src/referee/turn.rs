@@ -205,9 +205,16 @@ pub fn resolve(game: &Game, opts: &ResolveOptions) -> Result<TurnOutcome> {
     // in place (`fsio::Batch`), and the record, written last, still makes the turn resolved.
     let earlier = earlier_outputs(game, turn);
     let mut batch = Batch::new();
+    let mut mail = Vec::new();
+    let outbox_dir = outbox::dir(game);
     let products = compute_into(game, turn, &secret, &next_commitment, &mut |path, bytes| {
+        if path.parent() == Some(outbox_dir.as_path()) {
+            mail.extend(path.file_name().map(|n| n.to_string_lossy().into_owned()));
+        }
         batch.put(path, bytes)
     })?;
+    // The turn's mail goes after what was written before it (`outbox_store::note`).
+    outbox::note_written(game, &mail)?;
     batch.commit()?;
     let record_path = game.record_path(turn);
     write_atomic(
