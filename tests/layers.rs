@@ -70,6 +70,10 @@ const KNOWN_CIRCLES: &[(&[&str], &str)] = &[
         "the mbox reader reads a postmark with the parser, which re-exports the mbox reader",
     ),
     (
+        &["mail/outbox", "mail/outbox_store"],
+        "the store reads a report's mail kept in parts (outbox::assemble, with the message's encoders); every writer of the outbox notes the order of its messages in the store (outbox_store::note)",
+    ),
+    (
         &["report/map", "report/view"],
         "the view holds the map's MapView; the map draws the view's unit lines",
     ),
