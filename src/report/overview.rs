@@ -14,8 +14,8 @@ use crate::game::Game;
 
 use super::labels::text_width;
 use super::svg::{
-    bounds, chip_text, colour_of, esc, fit, ink_on, legend_battles, legend_powers, tint, Legend,
-    INK, PHONE_SIZES, PHONE_TITLE, PHONE_WIDTH, UNSEEN,
+    bounds, chip_text, esc, fit, ink_on, legend_battles, legend_powers, power_colour, power_name,
+    tint, Legend, INK, PHONE_SIZES, PHONE_TITLE, PHONE_WIDTH, UNSEEN,
 };
 use super::view::{PowerView, TurnSight};
 
@@ -59,19 +59,8 @@ struct Cell<'a> {
 /// Draws the overview of the map of the power of `view`, with its legend below, as the phone map.
 pub fn render(game: &Game, shared: &TurnSight, view: &PowerView) -> String {
     let map = &view.map;
-    let colour = |p: &str| {
-        shared
-            .rank(p)
-            .and_then(|r| colour_of(game, r))
-            .unwrap_or_else(|| INK.to_string())
-    };
-    let name = |p: &str| {
-        match shared.rank(p) {
-            Some(r) => game.config.powers.get(r),
-            None => game.config.power(p),
-        }
-        .map_or(p.to_string(), |c| c.name.clone())
-    };
+    let colour = |p: &str| power_colour(game, shared, p);
+    let name = |p: &str| power_name(game, shared, p);
 
     // The grid: the extent of the areas of the view, in boxes about as wide as high on the picture.
     let (x0, x1, y0, y1) = bounds(map.areas.iter());

@@ -374,25 +374,31 @@ pub fn phone_overflows(game: &Game, view: &PowerView) -> bool {
     beyond > PHONE_POINTERS
 }
 
+/// A power's colour on the maps: by its rank in the turn's sight, ink for one the game no longer has.
+pub(super) fn power_colour(game: &Game, shared: &TurnSight, power: &str) -> String {
+    shared
+        .rank(power)
+        .and_then(|r| colour_of(game, r))
+        .unwrap_or_else(|| INK.to_string())
+}
+
+/// A power's name on the maps: game.toml's name of its rank, else of its id, else the id itself.
+pub(super) fn power_name(game: &Game, shared: &TurnSight, power: &str) -> String {
+    match shared.rank(power) {
+        Some(r) => game.config.powers.get(r),
+        None => game.config.power(power),
+    }
+    .map_or(power.to_string(), |c| c.name.clone())
+}
+
 /// As [`render`], laid out as `layout` says. [`Layout::Phone`] frames the power's region (the areas
 /// it sees, or the part of them around its units and battles when they are many); the areas beyond
 /// are left out and the roads to them cut at the frame's edges.
 pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layout) -> String {
     let map = &view.map;
     let sizes = layout.sizes();
-    let colour = |p: &str| {
-        shared
-            .rank(p)
-            .and_then(|r| colour_of(game, r))
-            .unwrap_or_else(|| INK.to_string())
-    };
-    let name = |p: &str| {
-        match shared.rank(p) {
-            Some(r) => game.config.powers.get(r),
-            None => game.config.power(p),
-        }
-        .map_or(p.to_string(), |c| c.name.clone())
-    };
+    let colour = |p: &str| power_colour(game, shared, p);
+    let name = |p: &str| power_name(game, shared, p);
     let frame = match layout {
         Layout::Whole => Frame::whole(&map.areas),
         Layout::Phone => Frame::phone(game, view),
