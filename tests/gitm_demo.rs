@@ -156,16 +156,7 @@ fn gitm_check_forecast_tells_where_a_path_would_go() {
          move FR4IN G3-V6 - G4-V6 G5-V6 G6-V6\nsupply FR4IN carry 0\nmove FR1IN G5-V6 G7-V8\n",
     )
     .unwrap();
-    let out = pbem()
-        .args(["check", "--forecast"])
-        .arg(&game)
-        .arg(&orders)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let out = String::from_utf8(out).unwrap();
+    let out = crate::support::forecast(&game, &orders);
     assert!(
         out.contains("FR4IN (infantry, 3 squares a turn) would march: phase 1: G3-V6 for 1 fatigue; phase 2: waits; phase 3: G4-V6 for 1 fatigue; phase 4: G5-V6 for 1 fatigue; phase 5: G6-V6 for 3 fatigue, a forced march (GITM 7.3)."),
         "{out}"

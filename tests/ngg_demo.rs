@@ -64,16 +64,7 @@ fn ngg_check_forecast_gives_the_chances_of_an_attack_plan() {
     let orders = game.join("french-2.txt");
     let text = include_str!("../orders/ngg-smolensk-1812/2/french.txt");
     fs::write(&orders, text).unwrap();
-    let out = pbem()
-        .args(["check", "--forecast"])
-        .arg(&game)
-        .arg(&orders)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let out = String::from_utf8(out).unwrap();
+    let out = crate::support::forecast(&game, &orders);
     for line in [
         "Your attack plan: 3 entries; you have 6 CCs this turn.",
         "Entry 1: 0705 on 0805: 1 CC (1 by your order), CR 3: the test passes on 4 in 6 (a 3 or more); support 0706 passes on 1 in 6 (a 6 or more)",

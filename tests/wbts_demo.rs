@@ -98,16 +98,7 @@ fn wbts_check_forecast_tells_what_an_attack_would_do() {
          attack 0905 by Heintzelman chit 2\nsail USS-Galena 1002 0902\n",
     )
     .unwrap();
-    let out = pbem()
-        .args(["check", "--forecast"])
-        .arg(&dir)
-        .arg(&orders)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let out = String::from_utf8(out).unwrap();
+    let out = crate::support::forecast(&dir, &orders);
     assert!(
         out.contains("Heintzelman would roll for initiative (passes on 3 or less) and attack 0905 with strength 5 against 9 (odds 1:2), chit 2 (across the river from 1005: 11 halved to 5 (WBTS ground/river))"),
         "{out}"
@@ -162,16 +153,7 @@ fn wbts_forecast_of_the_orders_md_union_example_agrees_with_the_demo() {
     let (tmp, dir) = unresolved();
     let orders = tmp.path().join("union.txt");
     fs::write(&orders, example).unwrap();
-    let out = pbem()
-        .args(["check", "--forecast"])
-        .arg(&dir)
-        .arg(&orders)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let out = String::from_utf8(out).unwrap();
+    let out = crate::support::forecast(&dir, &orders);
     let log = WBTS.read("turns/1/log.toml");
     // (the forecast's words, the resolver's) for each attack of the example.
     for (forecast, resolved) in [

@@ -60,6 +60,20 @@ pub fn game() -> (tempfile::TempDir, PathBuf) {
     (tmp, dir)
 }
 
+/// What `pbem check --forecast <game> <orders>` prints; the check must pass.
+pub fn forecast(game: &Path, orders: &Path) -> String {
+    let out = pbem()
+        .args(["check", "--forecast"])
+        .arg(game)
+        .arg(orders)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).unwrap()
+}
+
 /// Appends TOML to the game's game.toml (a `[mail]` table, for instance).
 pub fn add_to_config(game: &Path, toml: &str) {
     let path = game.join("game.toml");
