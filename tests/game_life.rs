@@ -30,6 +30,16 @@ fn at(now: &str, args: &[&str], game: &Path) -> assert_cmd::assert::Assert {
         .assert()
 }
 
+/// `pbem ingest <game> <mail>` at the instant `now`.
+fn ingest_at(now: &str, game: &Path, mail: &Path) -> assert_cmd::assert::Assert {
+    pbem()
+        .arg("ingest")
+        .arg(game)
+        .arg(mail)
+        .env("PBEM_NOW", now)
+        .assert()
+}
+
 fn audit_ok(game: &Path) {
     let a = pbem().arg("audit").arg(game).assert();
     assert!(a.get_output().status.success(), "{}", stdout(&a));
@@ -64,13 +74,7 @@ fn a_turn_reopened_by_rollback_opens_the_next_turn_after_its_own_deadline() {
         "Sun, 6 Dec 2026 20:10:00 +0100",
         &header("russia", RUSSIA_PW, 1),
     );
-    pbem()
-        .arg("ingest")
-        .arg(&game)
-        .arg(&late)
-        .env("PBEM_NOW", "2026-12-06T19:20:00Z")
-        .assert()
-        .success();
+    ingest_at("2026-12-06T19:20:00Z", &game, &late).success();
     at("2026-12-06T19:30:00Z", &["resolve"], &game).success();
     // Rolled back the next morning: turn 1 reopens until turn 2's slot.
     let a = at(
@@ -139,13 +143,7 @@ fn a_turn_reopened_by_rollback_opens_the_next_turn_after_its_own_deadline() {
         "Mon, 14 Dec 2026 18:00:00 +0100",
         &header("france", FRANCE_PW, 2),
     );
-    pbem()
-        .arg("ingest")
-        .arg(&game)
-        .arg(&m)
-        .env("PBEM_NOW", "2026-12-14T18:00:00Z")
-        .assert()
-        .success();
+    ingest_at("2026-12-14T18:00:00Z", &game, &m).success();
     let status = stdout(&at("2026-12-14T18:01:00Z", &["status"], &game).success());
     assert!(
         status_line(&status, "france").contains("authenticated"),
@@ -245,13 +243,7 @@ fn late_russia(tmp: &Path, game: &Path) {
         "Mon, 7 Dec 2026 18:00:00 +0100",
         &header("russia", RUSSIA_PW, 1),
     );
-    pbem()
-        .arg("ingest")
-        .arg(game)
-        .arg(&m)
-        .env("PBEM_NOW", "2026-12-07T17:10:00Z")
-        .assert()
-        .success();
+    ingest_at("2026-12-07T17:10:00Z", game, &m).success();
     assert!(!game.join("orders/1/russia.txt").exists());
 }
 
@@ -399,13 +391,7 @@ fn a_dropped_power_s_departed_player_no_longer_orders_it() {
         "Sat, 5 Dec 2026 18:00:00 +0100",
         &body,
     );
-    pbem()
-        .arg("ingest")
-        .arg(&game)
-        .arg(&on_time)
-        .env("PBEM_NOW", "2026-12-05T17:10:00Z")
-        .assert()
-        .success();
+    ingest_at("2026-12-05T17:10:00Z", &game, &on_time).success();
     assert!(game.join("orders/1/britain.txt").is_file());
     // Then his player left: Russia runs Britain.
     at(
@@ -422,13 +408,7 @@ fn a_dropped_power_s_departed_player_no_longer_orders_it() {
         "Sat, 5 Dec 2026 19:30:00 +0100",
         &body,
     );
-    pbem()
-        .arg("ingest")
-        .arg(&game)
-        .arg(&again)
-        .env("PBEM_NOW", "2026-12-05T18:40:00Z")
-        .assert()
-        .success();
+    ingest_at("2026-12-05T18:40:00Z", &game, &again).success();
     let answer = acks(&game)
         .into_iter()
         .filter(|(n, _)| n.starts_with("t0001-ack-britain-"))
@@ -540,13 +520,7 @@ fn status_after_the_deadline_waits_to_be_resolved_and_gives_the_reason_of_a_reje
         "Sat, 5 Dec 2026 18:00:00 +0100",
         &header("austria", "not-the-password", 1),
     );
-    pbem()
-        .arg("ingest")
-        .arg(&game)
-        .arg(&wrong)
-        .env("PBEM_NOW", "2026-12-05T17:10:00Z")
-        .assert()
-        .success();
+    ingest_at("2026-12-05T17:10:00Z", &game, &wrong).success();
     let before = stdout(&at("2026-12-05T17:11:00Z", &["status"], &game).success());
     assert!(before.contains("waits for orders"), "{before}");
     let after = stdout(&at("2026-12-06T19:30:00Z", &["status"], &game).success());
@@ -684,13 +658,7 @@ fn eia_19_2_1_a_replaced_power_s_departed_player_no_longer_orders_it() {
         "Sat, 5 Dec 2026 18:00:00 +0100",
         &body,
     );
-    pbem()
-        .arg("ingest")
-        .arg(&game)
-        .arg(&on_time)
-        .env("PBEM_NOW", "2026-12-05T17:10:00Z")
-        .assert()
-        .success();
+    ingest_at("2026-12-05T17:10:00Z", &game, &on_time).success();
     at(
         "2026-12-05T18:00:00Z",
         &["replace", "britain", "--email", "pitt@example.org"],
@@ -704,13 +672,7 @@ fn eia_19_2_1_a_replaced_power_s_departed_player_no_longer_orders_it() {
         "Sat, 5 Dec 2026 19:30:00 +0100",
         &body,
     );
-    pbem()
-        .arg("ingest")
-        .arg(&game)
-        .arg(&again)
-        .env("PBEM_NOW", "2026-12-05T18:40:00Z")
-        .assert()
-        .success();
+    ingest_at("2026-12-05T18:40:00Z", &game, &again).success();
     assert!(
         acks(&game)
             .iter()
