@@ -204,12 +204,22 @@ impl Unit {
         self.kind == UnitKind::Army
     }
 
-    /// "army, 5-3-3" or "corps, reduced 1-1-3".
+    /// "GE army, 5-3-3" or "FR corps, reduced 1-1-3"; with what the theatre rules read of it
+    /// ("BR army, 3-2-3, Near East": 11.3.1; "ANA": 11.1.14; "SN Corps": 11.1.15).
     pub fn describe(&self) -> String {
         let f = self.factors();
         let side = if self.is_reduced { "reduced " } else { "" };
+        let marks: String = [
+            (self.near_east, ", Near East"),
+            (self.ana, ", ANA"),
+            (self.sn, ", SN Corps"),
+        ]
+        .iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, m)| *m)
+        .collect();
         format!(
-            "{} {}, {side}{}-{}-{}",
+            "{} {}, {side}{}-{}-{}{marks}",
             self.nation.to_uppercase(),
             self.kind.name(),
             f.cf,
