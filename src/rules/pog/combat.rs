@@ -256,7 +256,7 @@ impl Action<'_> {
             c.drm[0] -= 3;
             self.event(
                 rules::SINAI,
-                "combat",
+                "fire",
                 Some(&target),
                 format!("Every attacking unit is in {SINAI_SPACE}: {attacker} fires with -3 DRM."),
             );
