@@ -200,6 +200,24 @@ impl Ruleset for Pog {
         let mut out = state::check(state, &game.config, &game.map, &self.tables.card_ids());
         let powers: Vec<&str> = game.config.power_ids().collect();
         out.extend(self.tables.theatres.check(&game.map, &powers));
+        // 11.1.10: the beach-head marker stands in one of the scenario's MEF spaces.
+        let beachhead = state
+            .table::<PogState>()
+            .and_then(|p| p.mef_beachhead.as_deref());
+        if let Some(b) = beachhead {
+            let mef = &self.tables.theatres.mef;
+            if !mef.iter().any(|m| m.eq_ignore_ascii_case(b)) {
+                out.push(
+                    Diagnostic::error(format!("mef_beachhead '{b}' is not an MEF space"), 0..0)
+                        .hint(if mef.is_empty() {
+                            "tables.toml's [theatres] lists no `mef` space".to_string()
+                        } else {
+                            format!("the MEF spaces of tables.toml: {}", mef.join(", "))
+                        })
+                        .rule(rules::MEF),
+                );
+            }
+        }
         out
     }
 

@@ -8,6 +8,7 @@ use super::state::{PogState, Unit, UnitKind};
 use super::test_fixture::*;
 use crate::engine::dice_box::DiceBox;
 use crate::game::state::State;
+use crate::rules::Ruleset;
 
 fn control(state: &State, space: &str) -> String {
     state.control.get(space).cloned().unwrap_or_default()
@@ -63,7 +64,14 @@ fn pog_11_1_10_no_unit_enters_an_mef_space_without_the_beach_head_marker() {
     assert!(cites(&c, "PoG 11.1.10"));
     let c = fx.check("allies", "attack Reims with FR-1");
     assert!(cites(&c, "PoG 11.1.10"), "{:?}", c.diagnostics);
+    fx.pog_mut().mef_beachhead = Some("Chalons".into());
+    let errors = fx.ruleset().check_state(&fx.game, &fx.state);
+    assert_eq!(
+        errors[0].message,
+        "mef_beachhead 'Chalons' is not an MEF space"
+    );
     fx.pog_mut().mef_beachhead = Some("Reims".into());
+    assert!(fx.ruleset().check_state(&fx.game, &fx.state).is_empty());
     let c = fx.check("allies", "move FR-1 Reims");
     assert_eq!(c.accepted.len(), 1, "{:?}", c.diagnostics);
     let (next, _) = fx.resolve("move FR-1 Reims", &[]);
