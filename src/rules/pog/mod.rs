@@ -27,6 +27,7 @@ pub mod state;
 pub mod tables;
 #[cfg(test)]
 pub mod test_fixture;
+pub mod theatre_actions;
 #[cfg(test)]
 mod theatre_tests;
 pub mod theatres;
