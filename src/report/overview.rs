@@ -224,7 +224,8 @@ fn draw_cell(
     }
     let _ = write!(
         s,
-        r#"<g class="cell" id="cell-{column}-{row}" data-areas="{n}" data-corps="{}" data-factors="{}" data-leaders="{}" data-fleets="{}" data-ships="{}" data-battles="{}"><title>{}</title><rect x="{}" y="{}" width="{}" height="{}" rx="3" fill="{fill}" {stroke}/>"#,
+        r#"<g class="cell" id="cell-{column}-{row}" data-areas="{n}" data-ids="{}" data-corps="{}" data-factors="{}" data-leaders="{}" data-fleets="{}" data-ships="{}" data-battles="{}"><title>{}</title><rect x="{}" y="{}" width="{}" height="{}" rx="3" fill="{fill}" {stroke}/>"#,
+        esc(&cell.areas.join(" ")),
         cell.corps,
         cell.factors,
         cell.leaders,
