@@ -63,8 +63,9 @@ pub struct Grammar {
     pub name: &'static str,
     pub kinds: &'static [Kind],
     /// The words that give a die's face in an event's text, each right before the number ("rolls 5",
-    /// "the die 2", "(d6 2"): every number so given must be a face of the event's rolls, in order,
-    /// and an event that gives one must list its roll.
+    /// "the die 2", "(d6 2"): every number so given must be a die the event's template binds to a
+    /// roll listed under it (`check_told`, `engine::binding`); in a text report alone, which
+    /// carries no template, a face of the event's rolls, in order.
     pub says: &'static [&'static str],
     /// The kinds of event that always carry a roll: one that lists none lost its roll line.
     pub rolled: &'static [&'static str],
@@ -443,9 +444,41 @@ fn value_fits(placeholder: &str, key: &str, value: &str, shown: &Shown) -> Resul
     }
 }
 
+/// The binding of an event's text to its dice (`engine::binding`): the text is its template
+/// rendered with the faces `face` gives (of the rolls listed under the event), and no number of it
+/// stands where `grammar`'s `says` phrases tell a die unless the template binds it. The reason, in
+/// words, when it is not.
+pub fn check_told(
+    grammar: &Grammar,
+    text: &str,
+    template: Option<&str>,
+    face: impl Fn(&str, usize) -> Option<u32>,
+) -> Result<(), String> {
+    use crate::engine::binding;
+    let words = match template {
+        None => text.to_string(),
+        Some(t) => {
+            let parts = binding::parse(t).map_err(|why| format!("its template is none: {why}"))?;
+            if let Some(d) = binding::departure(&parts, text, face) {
+                return Err(d.to_string());
+            }
+            binding::words(&parts)
+        }
+    };
+    let unbound = grammar.numbers_in_text(&words);
+    if unbound.is_empty() {
+        return Ok(());
+    }
+    let list: Vec<String> = unbound.iter().map(u32::to_string).collect();
+    Err(format!(
+        "its text gives {} as a die's face, bound to no roll (its template does not tell it): a roll line was removed or the number written in",
+        list.join(", ")
+    ))
+}
+
 /// Every roll of a turn's `events` against `grammar` (its label, under its event), every event of a
-/// kind that always rolls (it lists a roll), and the numbers each event's text gives as dice (each a
-/// face of its rolls, in order): the problems, each a sentence. The property tests hold every
+/// kind that always rolls (it lists a roll), and each event's text against its dice (`check_told`):
+/// the problems, each a sentence. The property tests hold every
 /// resolution of every ruleset to it, sealed rolls included.
 pub fn check_events(
     grammar: &Grammar,
@@ -470,18 +503,10 @@ pub fn check_events(
                 e.kind, e.text
             ));
         }
-        let faces: Vec<u32> = e
-            .rolls
-            .iter()
-            .flat_map(|r| r.dice.iter().map(|d| d.face))
-            .collect();
-        let said = grammar.numbers_in_text(&e.text);
-        let mut it = faces.iter();
-        if !said.iter().all(|n| it.any(|f| f == n)) {
-            out.push(format!(
-                "the event says its dice gave {said:?}, its rolls show {faces:?}: {}",
-                e.text
-            ));
+        if let Err(why) = check_told(grammar, &e.text, e.template.as_deref(), |l, d| {
+            e.face(l, d)
+        }) {
+            out.push(format!("{why}: {}", e.text));
         }
     }
     out

@@ -613,7 +613,8 @@ impl Action<'_> {
         let total = die as i32 + drm;
         let success = total >= 4;
         let text = format!(
-            "Flank attack on {target}, pinned from {pin}: a {die}{} = {total}: {}.",
+            "Flank attack on {target}, pinned from {pin}: a {}{} = {total}: {}.",
+            roll.told(0),
             if drm > 0 {
                 format!(" +{drm} ({})", counted.join(", "))
             } else {
@@ -810,7 +811,7 @@ impl Action<'_> {
             } else {
                 format!(" ({})", f.note)
             },
-            f.die,
+            f.roll.told(0),
             if drm != 0 {
                 format!(" {drm:+}")
             } else {
