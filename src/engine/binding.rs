@@ -125,11 +125,15 @@ pub fn parse(template: &str) -> Result<Vec<Part>, String> {
             '{' => {
                 let inner = &template[i + 1..];
                 let Some(end) = inner.find('}') else {
-                    return Err(format!("a '{{' at byte {i} is not closed"));
+                    return Err("a '{' is not closed".to_string());
+                };
+                let number = |n: &str| {
+                    let digits = !n.is_empty() && n.len() <= 9 && n.bytes().all(|b| b.is_ascii_digit());
+                    digits.then(|| n.parse::<usize>().ok()).flatten()
                 };
                 let die = inner[..end]
                     .rsplit_once(" die ")
-                    .and_then(|(label, n)| Some((label, n.parse::<usize>().ok()?)))
+                    .and_then(|(label, n)| Some((label, number(n)?)))
                     .filter(|&(label, n)| !label.is_empty() && n >= 1);
                 let Some((label, die)) = die else {
                     return Err(format!(
@@ -148,7 +152,7 @@ pub fn parse(template: &str) -> Result<Vec<Part>, String> {
                     chars.next();
                 }
             }
-            '}' => return Err(format!("a '}}' at byte {i} opens nothing")),
+            '}' => return Err("a '}' opens nothing".to_string()),
             c => words.push(c),
         }
     }
