@@ -538,7 +538,7 @@ pub fn to_json(grammars: &[&Grammar]) -> String {
         .collect();
     let doc = serde_json::json!({
         "format": FORMAT,
-        "about": "The dice labels of each ruleset of pbem: a label is kind/key=value/..., matched segment by segment against one pattern of its ruleset; a segment ending in ? may be left out. README, Auditing the dice.",
+        "about": "The dice labels of each ruleset of pbem: a label is kind/key=value/..., matched segment by segment against one pattern of its ruleset; a segment ending in ? may be left out. A ruleset's says are the words that stand right before a die's face in an event's text: a number so placed must be a die the event's template binds ({LABEL die N}, docs/DICE.md); in a text report, which carries no template, a face of the event's rolls, in order. README, Auditing the dice.",
         "placeholders": placeholders,
         "every_ruleset": ENGINE,
         "rulesets": grammars,
