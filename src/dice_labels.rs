@@ -503,9 +503,7 @@ pub fn check_events(
                 e.kind, e.text
             ));
         }
-        if let Err(why) = check_told(grammar, &e.text, e.template.as_deref(), |l, d| {
-            e.face(l, d)
-        }) {
+        if let Err(why) = check_told(grammar, &e.text, e.template.as_deref(), |l, d| e.face(l, d)) {
             out.push(format!("{why}: {}", e.text));
         }
     }
@@ -600,6 +598,48 @@ mod tests {
             text: Some("france sends FR-II"),
         };
         check(&G, label, &under, &shown())
+    }
+
+    /// The binding check of `verify` and the property tests: an event made by the engine passes; its
+    /// die edited, its roll gone, or its number written in unbound, fails with the reason.
+    #[test]
+    fn an_events_text_is_checked_against_its_dice_by_its_template() {
+        use crate::engine::event::{Die, Event, Roll};
+        let roll = Roll {
+            label: "combat/area=Ulm/round=1".into(),
+            dice: vec![Die { sides: 6, face: 4 }, Die { sides: 6, face: 2 }],
+            sealed: false,
+        };
+        let text = format!(
+            "france rolls {}, austria rolls {}.",
+            roll.told(0),
+            roll.told(1)
+        );
+        let e = Event::new(
+            crate::rule::Rule::new("EiA", "7.5", "combat"),
+            "round",
+            text,
+        )
+        .roll(roll.clone());
+        assert_eq!(e.text, "france rolls 4, austria rolls 2.");
+        let t = e.template.as_deref();
+        let face = |l: &str, d: usize| e.face(l, d);
+        assert_eq!(check_told(&G, &e.text, t, face), Ok(()));
+        let edited = check_told(&G, "france rolls 5, austria rolls 2.", t, face).unwrap_err();
+        assert!(
+            edited.contains("gives 5 where die 1 of the roll combat/area=Ulm/round=1 shows 4"),
+            "{edited}"
+        );
+        let gone = check_told(&G, &e.text, t, |_, _| None).unwrap_err();
+        assert!(
+            gone.contains("which is not listed under it: a roll line was moved or removed"),
+            "{gone}"
+        );
+        let unbound = check_told(&G, &e.text, None, face).unwrap_err();
+        assert!(
+            unbound.contains("gives 4, 2 as a die's face, bound to no roll"),
+            "{unbound}"
+        );
     }
 
     #[test]

@@ -311,7 +311,13 @@ pub(crate) fn tamperings(
         .unwrap()
         .iter()
         .enumerate()
-        .filter_map(|(i, e)| Some((i, e["text"].as_str()?.into(), e["template"].as_str()?.into())))
+        .filter_map(|(i, e)| {
+            Some((
+                i,
+                e["text"].as_str()?.into(),
+                e["template"].as_str()?.into(),
+            ))
+        })
         .collect();
     let (at, text, template) = told
         .first()

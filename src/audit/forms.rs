@@ -493,8 +493,7 @@ fn from_json(text: &str) -> Result<ReportForm> {
                 let d = r.dice.get(die.checked_sub(1)?)?;
                 d.face.and_then(|f| u32::try_from(f).ok())
             };
-            if let Err(why) =
-                crate::dice_labels::check_told(g, &event, e.template.as_deref(), face)
+            if let Err(why) = crate::dice_labels::check_told(g, &event, e.template.as_deref(), face)
             {
                 untold.push((why, event.clone()));
             }

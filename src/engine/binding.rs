@@ -128,7 +128,8 @@ pub fn parse(template: &str) -> Result<Vec<Part>, String> {
                     return Err("a '{' is not closed".to_string());
                 };
                 let number = |n: &str| {
-                    let digits = !n.is_empty() && n.len() <= 9 && n.bytes().all(|b| b.is_ascii_digit());
+                    let digits =
+                        !n.is_empty() && n.len() <= 9 && n.bytes().all(|b| b.is_ascii_digit());
                     digits.then(|| n.parse::<usize>().ok()).flatten()
                 };
                 let die = inner[..end]
@@ -188,9 +189,8 @@ pub fn render_marked(parts: &[Part], face: impl Fn(&str, usize) -> Option<u32>) 
         .iter()
         .map(|p| match p {
             Part::Text(t) => t.clone(),
-            Part::Die { label, die } => {
-                face(label, *die).map_or_else(|| format!("{{{label} die {die}}}"), |f| f.to_string())
-            }
+            Part::Die { label, die } => face(label, *die)
+                .map_or_else(|| format!("{{{label} die {die}}}"), |f| f.to_string()),
         })
         .collect()
 }

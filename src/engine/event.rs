@@ -219,3 +219,35 @@ impl Event {
         format!("{}: {}", self.rule, self.topic)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn roll(label: &str, face: u32, sealed: bool) -> Roll {
+        Roll {
+            label: label.to_string(),
+            dice: vec![Die { sides: 6, face }],
+            sealed,
+        }
+    }
+
+    /// The text is rendered from the rolls as they are added: a die of a roll not added yet, or of
+    /// a sealed roll (whose faces no report tells), stays `{LABEL die N}` for the property tests.
+    #[test]
+    fn a_told_die_is_rendered_from_the_roll_its_event_carries() {
+        let rule = Rule::new("PoG", "11.2.2", "entrench");
+        let (a, b) = (roll("entrench/space=Metz", 3, false), roll("x", 5, true));
+        let e = Event::new(rule, "entrench", format!("a {} {{ok}}", a.told(0)));
+        assert_eq!(e.text, "a {entrench/space=Metz die 1} {ok}");
+        let e = e.roll(a.clone());
+        assert_eq!(e.text, "a 3 {ok}");
+        assert_eq!(
+            e.template.as_deref(),
+            Some("a {entrench/space=Metz die 1} {{ok}}")
+        );
+        let sealed = Event::new(rule, "detect", format!("{}", b.told(0))).roll(b);
+        assert_eq!(sealed.text, "{x die 1}");
+        assert!(Event::new(rule, "move", "no dice").template.is_none());
+    }
+}

@@ -4,13 +4,13 @@
 use std::collections::BTreeSet;
 
 use super::dice::TacDice;
-use crate::engine::binding::told_face;
 use super::event::TacEvent;
 use super::field::{Attack, Field};
 use super::lines::{artillerists, assign_lines, formation, forms_squares, frontage, place};
 use super::map::Pos;
 use super::tables as t;
 use super::unit::{Branch, Formation, Line, Relation, TacBrigade};
+use crate::engine::binding::told_face;
 
 /// One side of a combat: its brigades and the men of each in the front line.
 struct Side {
