@@ -192,6 +192,16 @@ impl Report {
         self.text = self.text.replace(was, text);
     }
 
+    /// Every template taken out of the JSON report, as pbem wrote them before it bound an event's
+    /// text to its rolls.
+    fn strip_templates(&mut self) {
+        for list in ["events", "decisions"] {
+            for e in self.json[list].as_array_mut().into_iter().flatten() {
+                e.as_object_mut().unwrap().remove("template");
+            }
+        }
+    }
+
     /// The roll `label` moved in every form to stand after the roll `after`, under its event.
     fn move_roll(&mut self, label: &str, after: &str) {
         let line = self
@@ -354,6 +364,17 @@ pub(crate) fn tamperings(
     r.retell(at, &text, None);
     add("roll-deleted-and-unbound", r, &["bound to no roll"]);
 
+    // A roll line deleted, and every template taken out of the JSON report, so that it reads as a
+    // report written before pbem bound its texts to its rolls: its phrases still find the die.
+    let mut r = fresh();
+    r.delete(&deleted);
+    r.strip_templates();
+    add(
+        "roll-deleted-templates-stripped",
+        r,
+        &["a roll line was removed"],
+    );
+
     // A forged decision in the JSON report: its roll's face, or its outcome.
     let mut r = fresh();
     let d = &mut r.json["decisions"][0];
@@ -389,6 +410,10 @@ pub(crate) fn tamperings(
 fn tampering_fails(game: &str, turns: u32, turn: u32, power: &str) {
     let (base, tampered) = tamperings(game, turns, turn, power);
     base.verify().success();
+    // A report written before pbem bound its texts to its rolls (no template) verifies as it did.
+    let mut old = base.copy();
+    old.strip_templates();
+    old.verify().success();
     for t in tampered {
         let out = t.report.verify().code(4).get_output().stdout.clone();
         let out = String::from_utf8(out).unwrap();

@@ -42,6 +42,10 @@ pub struct ReportForm {
     /// line was deleted. In a JSON report, the events of a kind that always rolls that list none (its
     /// texts are checked by their binding, `untold`).
     pub unrolled: Vec<String>,
+    /// Whether the form binds its texts' numbers to its rolls: a JSON report some event of which
+    /// carries a template. A text or HTML report, or a JSON report written before pbem bound them,
+    /// is read by its ruleset's `says` phrases instead (`verify::check_said`).
+    pub templates: bool,
     /// The JSON report's events whose text is not their template rendered from the rolls listed
     /// under them, or gives a die no roll binds (`dice_labels::check_told`): each the reason and the
     /// event's text. A text or HTML report carries no template: none.
@@ -211,6 +215,7 @@ fn from_text(form: Form, text: &str) -> Result<ReportForm> {
         announces,
         unrolled: unrolled_events(text, grammar),
         untold: Vec::new(),
+        templates: false,
         forged_decisions: decisions_not_in_events(text),
         ruleset,
         places: None,
@@ -479,15 +484,18 @@ fn from_json(text: &str) -> Result<ReportForm> {
     let mut rolls = Vec::new();
     let mut unrolled = Vec::new();
     let mut untold = Vec::new();
+    let templates = v.events.iter().any(|e| e.template.is_some());
     // `decisions` repeats events of `events`: the rolls are read from `events` only.
     for (i, e) in v.events.iter().enumerate() {
         let event = e.text.clone().unwrap_or_default();
-        let always =
-            grammar.is_some_and(|g| e.kind.as_deref().is_some_and(|k| g.rolled.contains(&k)));
+        let always = grammar.is_some_and(|g| {
+            e.kind.as_deref().is_some_and(|k| g.rolled.contains(&k))
+                || (!templates && !g.numbers_in_text(&event).is_empty())
+        });
         if e.rolls.is_empty() && always {
             unrolled.push(event.clone());
         }
-        if let Some(g) = grammar {
+        if let Some(g) = grammar.filter(|_| templates) {
             let face = |label: &str, die: usize| {
                 let r = e.rolls.iter().find(|r| r.label.as_deref() == Some(label))?;
                 let d = r.dice.get(die.checked_sub(1)?)?;
@@ -537,6 +545,7 @@ fn from_json(text: &str) -> Result<ReportForm> {
         announces,
         unrolled,
         untold,
+        templates,
         forged_decisions,
         ruleset,
         places: Some(places),

@@ -495,12 +495,13 @@ pub fn verify(
     })
 }
 
-/// A text or HTML report, which carries no template: the numbers each event's text gives as dice
-/// (its ruleset's `says` phrases, `dice_labels`) against the faces of the rolls listed under it, in
-/// order: a number no roll of the event shows means a roll line was moved to it, removed from it, or
-/// its text edited. A JSON report's events are checked by their binding (`ReportForm::untold`).
+/// A text or HTML report, which carries no template (or a JSON report written before pbem bound its
+/// texts to its rolls): the numbers each event's text gives as dice (its ruleset's `says` phrases,
+/// `dice_labels`) against the faces of the rolls listed under it, in order: a number no roll of the
+/// event shows means a roll line was moved to it, removed from it, or its text edited. A JSON
+/// report's events are checked by their binding (`ReportForm::untold`).
 fn check_said(f: &ReportForm, problems: &mut Vec<String>) {
-    if f.form == Form::Json {
+    if f.templates {
         return;
     }
     let Some(grammar) = f.ruleset.as_deref().and_then(crate::rules::label_grammar) else {

@@ -163,28 +163,10 @@ pub fn parse(template: &str) -> Result<Vec<Part>, String> {
     Ok(parts)
 }
 
-/// The text of `parts`, each die its face as `face(label, die)` gives it; the first die it does
-/// not give, as the error.
-pub fn render(
-    parts: &[Part],
-    face: impl Fn(&str, usize) -> Option<u32>,
-) -> Result<String, (String, usize)> {
-    let mut out = String::new();
-    for p in parts {
-        match p {
-            Part::Text(t) => out.push_str(t),
-            Part::Die { label, die } => match face(label, *die) {
-                Some(f) => out.push_str(&f.to_string()),
-                None => return Err((label.clone(), *die)),
-            },
-        }
-    }
-    Ok(out)
-}
-
-/// The text of `parts` as the engine writes it: a die `face` does not give (a roll the event does
-/// not carry, or a sealed one) stays `{LABEL die N}`, for the property tests to find.
-pub fn render_marked(parts: &[Part], face: impl Fn(&str, usize) -> Option<u32>) -> String {
+/// The text of `parts`, each die its face as `face(label, die)` gives it: the one renderer, which
+/// every event's text comes from (`Event::new`, `Event::roll`). A die `face` does not give (a roll
+/// the event does not carry, or a sealed one) stays `{LABEL die N}`, for the property tests to find.
+pub fn render(parts: &[Part], face: impl Fn(&str, usize) -> Option<u32>) -> String {
     parts
         .iter()
         .map(|p| match p {
@@ -303,7 +285,7 @@ mod tests {
             format!("a {{{label} die 1}} then {{{label} die 2}} {{{{sic}}}}")
         );
         let parts = parse(&t).unwrap();
-        assert_eq!(render(&parts, faces).unwrap(), "a 5 then 6 {sic}");
+        assert_eq!(render(&parts, faces), "a 5 then 6 {sic}");
         assert_eq!(words(&parts), "a # then # {sic}");
         assert_eq!(departure(&parts, "a 5 then 6 {sic}", faces), None);
         assert!(template_of("no dice here").is_none());

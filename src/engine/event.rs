@@ -154,7 +154,7 @@ impl Event {
         let Ok(parts) = crate::engine::binding::parse(t) else {
             return;
         };
-        self.text = crate::engine::binding::render_marked(&parts, |l, d| self.face(l, d));
+        self.text = crate::engine::binding::render(&parts, |l, d| self.face(l, d));
     }
 
     /// The face of die `die` (from 1) of the roll `label` it carries, shown in reports (not sealed).
