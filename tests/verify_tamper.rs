@@ -56,7 +56,7 @@ fn report(game: &str, turns: u32, turn: u32, power: &str) -> Report {
 
 impl Report {
     /// A copy of the report's forms, to tamper with, written to a folder of its own.
-    fn copy(&self) -> Report {
+    pub(crate) fn copy(&self) -> Report {
         let dir = tempfile::tempdir().unwrap();
         Report {
             scratch: dir.path().to_path_buf(),
@@ -194,7 +194,7 @@ impl Report {
 
     /// Every template taken out of the JSON report, as pbem wrote them before it bound an event's
     /// text to its rolls.
-    fn strip_templates(&mut self) {
+    pub(crate) fn strip_templates(&mut self) {
         for list in ["events", "decisions"] {
             for e in self.json[list].as_array_mut().into_iter().flatten() {
                 e.as_object_mut().unwrap().remove("template");
