@@ -63,8 +63,9 @@ pub struct Grammar {
     pub name: &'static str,
     pub kinds: &'static [Kind],
     /// The words that give a die's face in an event's text, each right before the number ("rolls 5",
-    /// "the die 2", "(d6 2"): every number so given must be a face of the event's rolls, in order,
-    /// and an event that gives one must list its roll.
+    /// "the die 2", "(d6 2"): every number so given must be a die the event's template binds to a
+    /// roll listed under it (`check_told`, `engine::binding`); in a text report alone, which
+    /// carries no template, a face of the event's rolls, in order.
     pub says: &'static [&'static str],
     /// The kinds of event that always carry a roll: one that lists none lost its roll line.
     pub rolled: &'static [&'static str],
@@ -443,9 +444,41 @@ fn value_fits(placeholder: &str, key: &str, value: &str, shown: &Shown) -> Resul
     }
 }
 
+/// The binding of an event's text to its dice (`engine::binding`): the text is its template
+/// rendered with the faces `face` gives (of the rolls listed under the event), and no number of it
+/// stands where `grammar`'s `says` phrases tell a die unless the template binds it. The reason, in
+/// words, when it is not.
+pub fn check_told(
+    grammar: &Grammar,
+    text: &str,
+    template: Option<&str>,
+    face: impl Fn(&str, usize) -> Option<u32>,
+) -> Result<(), String> {
+    use crate::engine::binding;
+    let words = match template {
+        None => text.to_string(),
+        Some(t) => {
+            let parts = binding::parse(t).map_err(|why| format!("its template is none: {why}"))?;
+            if let Some(d) = binding::departure(&parts, text, face) {
+                return Err(d.to_string());
+            }
+            binding::words(&parts)
+        }
+    };
+    let unbound = grammar.numbers_in_text(&words);
+    if unbound.is_empty() {
+        return Ok(());
+    }
+    let list: Vec<String> = unbound.iter().map(u32::to_string).collect();
+    Err(format!(
+        "its text gives {} as a die's face, bound to no roll (its template does not tell it): a roll line was removed or the number written in",
+        list.join(", ")
+    ))
+}
+
 /// Every roll of a turn's `events` against `grammar` (its label, under its event), every event of a
-/// kind that always rolls (it lists a roll), and the numbers each event's text gives as dice (each a
-/// face of its rolls, in order): the problems, each a sentence. The property tests hold every
+/// kind that always rolls (it lists a roll), and each event's text against its dice (`check_told`):
+/// the problems, each a sentence. The property tests hold every
 /// resolution of every ruleset to it, sealed rolls included.
 pub fn check_events(
     grammar: &Grammar,
@@ -470,18 +503,8 @@ pub fn check_events(
                 e.kind, e.text
             ));
         }
-        let faces: Vec<u32> = e
-            .rolls
-            .iter()
-            .flat_map(|r| r.dice.iter().map(|d| d.face))
-            .collect();
-        let said = grammar.numbers_in_text(&e.text);
-        let mut it = faces.iter();
-        if !said.iter().all(|n| it.any(|f| f == n)) {
-            out.push(format!(
-                "the event says its dice gave {said:?}, its rolls show {faces:?}: {}",
-                e.text
-            ));
+        if let Err(why) = check_told(grammar, &e.text, e.template.as_deref(), |l, d| e.face(l, d)) {
+            out.push(format!("{why}: {}", e.text));
         }
     }
     out
@@ -513,7 +536,7 @@ pub fn to_json(grammars: &[&Grammar]) -> String {
         .collect();
     let doc = serde_json::json!({
         "format": FORMAT,
-        "about": "The dice labels of each ruleset of pbem: a label is kind/key=value/..., matched segment by segment against one pattern of its ruleset; a segment ending in ? may be left out. README, Auditing the dice.",
+        "about": "The dice labels of each ruleset of pbem: a label is kind/key=value/..., matched segment by segment against one pattern of its ruleset; a segment ending in ? may be left out. A ruleset's says are the words that stand right before a die's face in an event's text: a number so placed must be a die the event's template binds ({LABEL die N}, docs/DICE.md); in a text report, which carries no template, a face of the event's rolls, in order. README, Auditing the dice.",
         "placeholders": placeholders,
         "every_ruleset": ENGINE,
         "rulesets": grammars,
@@ -575,6 +598,48 @@ mod tests {
             text: Some("france sends FR-II"),
         };
         check(&G, label, &under, &shown())
+    }
+
+    /// The binding check of `verify` and the property tests: an event made by the engine passes; its
+    /// die edited, its roll gone, or its number written in unbound, fails with the reason.
+    #[test]
+    fn an_events_text_is_checked_against_its_dice_by_its_template() {
+        use crate::engine::event::{Die, Event, Roll};
+        let roll = Roll {
+            label: "combat/area=Ulm/round=1".into(),
+            dice: vec![Die { sides: 6, face: 4 }, Die { sides: 6, face: 2 }],
+            sealed: false,
+        };
+        let text = format!(
+            "france rolls {}, austria rolls {}.",
+            roll.told(0),
+            roll.told(1)
+        );
+        let e = Event::new(
+            crate::rule::Rule::new("EiA", "7.5", "combat"),
+            "round",
+            text,
+        )
+        .roll(roll.clone());
+        assert_eq!(e.text, "france rolls 4, austria rolls 2.");
+        let t = e.template.as_deref();
+        let face = |l: &str, d: usize| e.face(l, d);
+        assert_eq!(check_told(&G, &e.text, t, face), Ok(()));
+        let edited = check_told(&G, "france rolls 5, austria rolls 2.", t, face).unwrap_err();
+        assert!(
+            edited.contains("gives 5 where die 1 of the roll combat/area=Ulm/round=1 shows 4"),
+            "{edited}"
+        );
+        let gone = check_told(&G, &e.text, t, |_, _| None).unwrap_err();
+        assert!(
+            gone.contains("which is not listed under it: a roll line was moved or removed"),
+            "{gone}"
+        );
+        let unbound = check_told(&G, &e.text, None, face).unwrap_err();
+        assert!(
+            unbound.contains("gives 4, 2 as a die's face, bound to no roll"),
+            "{unbound}"
+        );
     }
 
     #[test]

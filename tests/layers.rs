@@ -33,8 +33,10 @@ const LAYERS: &[(&str, &[&str])] = &[
             // verify.html, the players' offline check: data, written with game/fsio.
             "verify_page",
             // The vocabulary a ruleset speaks, in the engine's folder but of the model's layer
-            // (they import only the model): events, labelled rolls, sight.
+            // (they import only the model): events, the binding of their texts to their dice,
+            // labelled rolls, sight.
             "engine/event",
+            "engine/binding",
             "engine/dice_box",
             "engine/visibility",
         ],

@@ -56,7 +56,7 @@ fn report(game: &str, turns: u32, turn: u32, power: &str) -> Report {
 
 impl Report {
     /// A copy of the report's forms, to tamper with, written to a folder of its own.
-    fn copy(&self) -> Report {
+    pub(crate) fn copy(&self) -> Report {
         let dir = tempfile::tempdir().unwrap();
         Report {
             scratch: dir.path().to_path_buf(),
@@ -168,6 +168,40 @@ impl Report {
         taken
     }
 
+    /// The event `i` of the JSON report and its text in the text report given `text` and `template`
+    /// (none: the field taken out), in `events` and in `decisions` where it stands there too.
+    fn retell(&mut self, i: usize, text: &str, template: Option<&str>) {
+        let old = self.json["events"][i].clone();
+        let mut new = old.clone();
+        new["text"] = Value::from(text);
+        match template {
+            Some(t) => new["template"] = Value::from(t),
+            None => {
+                new.as_object_mut().unwrap().remove("template");
+            }
+        }
+        for list in ["events", "decisions"] {
+            for e in self.json[list].as_array_mut().into_iter().flatten() {
+                if *e == old {
+                    *e = new.clone();
+                }
+            }
+        }
+        let was = old["text"].as_str().unwrap();
+        assert!(self.text.contains(was), "the text report tells: {was}");
+        self.text = self.text.replace(was, text);
+    }
+
+    /// Every template taken out of the JSON report, as pbem wrote them before it bound an event's
+    /// text to its rolls.
+    pub(crate) fn strip_templates(&mut self) {
+        for list in ["events", "decisions"] {
+            for e in self.json[list].as_array_mut().into_iter().flatten() {
+                e.as_object_mut().unwrap().remove("template");
+            }
+        }
+    }
+
     /// The roll `label` moved in every form to stand after the roll `after`, under its event.
     fn move_roll(&mut self, label: &str, after: &str) {
         let line = self
@@ -207,7 +241,8 @@ pub(crate) struct Tampered {
 
 /// The report of `power` at `turn` of the demo `game` and its tamperings, each on a fresh copy: an
 /// invented kind, a key the kind lacks, a place off the map, a roll line deleted, a roll line moved
-/// to another event, a forged decision in the JSON and in the text report.
+/// to another event, a die's number edited in its event's text, a roll line deleted with its
+/// template (its die written in as a number), a forged decision in the JSON and in the text report.
 pub(crate) fn tamperings(
     game: &str,
     turns: u32,
@@ -280,6 +315,66 @@ pub(crate) fn tamperings(
     r.move_roll(&first, &last);
     add("roll-line-moved", r, &["moved", "removed"]);
 
+    // A die's number edited in the text of its event, in every form.
+    let told: Vec<(usize, String, String)> = base.json["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| {
+            Some((
+                i,
+                e["text"].as_str()?.into(),
+                e["template"].as_str()?.into(),
+            ))
+        })
+        .collect();
+    let (at, text, template) = told
+        .first()
+        .cloned()
+        .unwrap_or_else(|| panic!("{game}: no event tells a die"));
+    let parts = pbem::engine::binding::parse(&template).unwrap();
+    let before = pbem::engine::binding::words(&parts[..1]);
+    let before = if before == "#" { String::new() } else { before };
+    let face: String = text[before.len()..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    let other = if face == "1" { "2" } else { "1" };
+    let edited = format!("{before}{other}{}", &text[before.len() + face.len()..]);
+    let mut r = fresh();
+    r.retell(at, &edited, Some(&template));
+    add("die-edited", r, &["the text was edited"]);
+
+    // A roll line deleted from every form, and the die its event told written into its template as
+    // a number: the text stands as it was, its die bound to no roll.
+    let unbound = told.iter().find_map(|(i, text, _)| {
+        let labels: Vec<&String> = rolls
+            .iter()
+            .filter(|(j, _, _)| j == i)
+            .map(|r| &r.1)
+            .collect();
+        (labels.len() == 1 && !grammar.numbers_in_text(text).is_empty())
+            .then(|| (*i, text.clone(), labels[0].clone()))
+    });
+    let (at, text, label) =
+        unbound.unwrap_or_else(|| panic!("{game}: no event tells the die of its one roll"));
+    let mut r = fresh();
+    r.delete(&label);
+    r.retell(at, &text, None);
+    add("roll-deleted-and-unbound", r, &["bound to no roll"]);
+
+    // A roll line deleted, and every template taken out of the JSON report, so that it reads as a
+    // report written before pbem bound its texts to its rolls: its phrases still find the die.
+    let mut r = fresh();
+    r.delete(&deleted);
+    r.strip_templates();
+    add(
+        "roll-deleted-templates-stripped",
+        r,
+        &["a roll line was removed"],
+    );
+
     // A forged decision in the JSON report: its roll's face, or its outcome.
     let mut r = fresh();
     let d = &mut r.json["decisions"][0];
@@ -315,6 +410,10 @@ pub(crate) fn tamperings(
 fn tampering_fails(game: &str, turns: u32, turn: u32, power: &str) {
     let (base, tampered) = tamperings(game, turns, turn, power);
     base.verify().success();
+    // A report written before pbem bound its texts to its rolls (no template) verifies as it did.
+    let mut old = base.copy();
+    old.strip_templates();
+    old.verify().success();
     for t in tampered {
         let out = t.report.verify().code(4).get_output().stdout.clone();
         let out = String::from_utf8(out).unwrap();

@@ -39,8 +39,17 @@ pub struct ReportForm {
     /// `(turn, commitment)` of "Dice commitment for turn N" (text) or `next` (JSON).
     pub announces: Option<(u32, String)>,
     /// The events of "What happened" whose text gives dice ("rolls 5") but that list no roll: a roll
-    /// line was deleted.
+    /// line was deleted. In a JSON report, the events of a kind that always rolls that list none (its
+    /// texts are checked by their binding, `untold`).
     pub unrolled: Vec<String>,
+    /// Whether the form binds its texts' numbers to its rolls: a JSON report some event of which
+    /// carries a template. A text or HTML report, or a JSON report written before pbem bound them,
+    /// is read by its ruleset's `says` phrases instead (`verify::check_said`).
+    pub templates: bool,
+    /// The JSON report's events whose text is not their template rendered from the rolls listed
+    /// under them, or gives a die no roll binds (`dice_labels::check_told`): each the reason and the
+    /// event's text. A text or HTML report carries no template: none.
+    pub untold: Vec<(String, String)>,
     /// The entries of "Decisions taken for you" that are no event of "What happened" (text, HTML)
     /// or of `events` (JSON): a decision's roll or outcome written there alone.
     pub forged_decisions: Vec<String>,
@@ -205,6 +214,8 @@ fn from_text(form: Form, text: &str) -> Result<ReportForm> {
         rolls: parse_rolls(text),
         announces,
         unrolled: unrolled_events(text, grammar),
+        untold: Vec::new(),
+        templates: false,
         forged_decisions: decisions_not_in_events(text),
         ruleset,
         places: None,
@@ -373,6 +384,7 @@ struct JsonEvent {
     kind: Option<String>,
     area: Option<String>,
     text: Option<String>,
+    template: Option<String>,
     decision: Option<serde_json::Value>,
     rolls: Vec<JsonRoll>,
 }
@@ -471,15 +483,28 @@ fn from_json(text: &str) -> Result<ReportForm> {
     let grammar = ruleset.as_deref().and_then(crate::rules::label_grammar);
     let mut rolls = Vec::new();
     let mut unrolled = Vec::new();
+    let mut untold = Vec::new();
+    let templates = v.events.iter().any(|e| e.template.is_some());
     // `decisions` repeats events of `events`: the rolls are read from `events` only.
     for (i, e) in v.events.iter().enumerate() {
         let event = e.text.clone().unwrap_or_default();
         let always = grammar.is_some_and(|g| {
             e.kind.as_deref().is_some_and(|k| g.rolled.contains(&k))
-                || !g.numbers_in_text(&event).is_empty()
+                || (!templates && !g.numbers_in_text(&event).is_empty())
         });
         if e.rolls.is_empty() && always {
             unrolled.push(event.clone());
+        }
+        if let Some(g) = grammar.filter(|_| templates) {
+            let face = |label: &str, die: usize| {
+                let r = e.rolls.iter().find(|r| r.label.as_deref() == Some(label))?;
+                let d = r.dice.get(die.checked_sub(1)?)?;
+                d.face.and_then(|f| u32::try_from(f).ok())
+            };
+            if let Err(why) = crate::dice_labels::check_told(g, &event, e.template.as_deref(), face)
+            {
+                untold.push((why, event.clone()));
+            }
         }
         for r in &e.rolls {
             let n = |x: Option<u64>| x.and_then(|x| u32::try_from(x).ok()).unwrap_or(0);
@@ -519,6 +544,8 @@ fn from_json(text: &str) -> Result<ReportForm> {
         rolls,
         announces,
         unrolled,
+        untold,
+        templates,
         forged_decisions,
         ruleset,
         places: Some(places),

@@ -64,6 +64,12 @@ impl Roll {
         )
     }
 
+    /// Die `die` (from 0) as an event's text tells it: `format!("a {}", roll.told(0))`, rendered
+    /// as its face by the event that carries the roll (`engine::binding`).
+    pub fn told(&self, die: usize) -> crate::engine::binding::Told<'_> {
+        crate::engine::binding::told(&self.label, die)
+    }
+
     pub fn dice_names(&self) -> String {
         self.dice
             .iter()
@@ -93,8 +99,12 @@ pub struct Event {
     /// The area the event happened in, if one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub area: Option<String>,
-    /// One or two sentences for the reports.
+    /// One or two sentences for the reports, rendered from `template` when it tells dice.
     pub text: String,
+    /// The text with each die it tells as `{LABEL die N}` (`engine::binding`): the binding of its
+    /// numbers to its rolls, which `pbem verify` renders again. None when the text tells no die.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub template: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub decision: Option<DecisionNote>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -114,19 +124,49 @@ pub struct Event {
 }
 
 impl Event {
+    /// The event; a `text` that tells dice (written with `Roll::told`) is kept as the template and
+    /// rendered from the rolls as they are added.
     pub fn new(rule: Rule, kind: &str, text: impl Into<String>) -> Self {
-        Event {
+        let text = text.into();
+        let template = crate::engine::binding::template_of(&text);
+        let mut e = Event {
             rule: rule.cite(),
             topic: rule.topic.to_string(),
             kind: kind.to_string(),
             area: None,
-            text: text.into(),
+            text,
+            template,
             decision: None,
             rolls: Vec::new(),
             visible_to: BTreeSet::new(),
             units: Vec::new(),
             route: Vec::new(),
-        }
+        };
+        e.render();
+        e
+    }
+
+    /// The text rendered from the template with the faces of the rolls it carries; a die of a roll
+    /// it does not carry (or a sealed one, whose faces no report may tell) stays `{LABEL die N}`,
+    /// which the property tests refuse (`dice_labels::check_events`).
+    fn render(&mut self) {
+        let Some(t) = &self.template else { return };
+        let Ok(parts) = crate::engine::binding::parse(t) else {
+            return;
+        };
+        self.text = crate::engine::binding::render(&parts, |l, d| self.face(l, d));
+    }
+
+    /// The face of die `die` (from 1) of the roll `label` it carries, shown in reports (not sealed).
+    pub fn face(&self, label: &str, die: usize) -> Option<u32> {
+        let r = self.rolls.iter().find(|r| r.label == label && !r.sealed)?;
+        r.dice.get(die.checked_sub(1)?).map(|d| d.face)
+    }
+
+    /// Adds a roll, after the event was made (`roll` in a chain).
+    pub fn push_roll(&mut self, roll: Roll) {
+        self.rolls.push(roll);
+        self.render();
     }
 
     pub fn at(mut self, area: &str) -> Self {
@@ -135,7 +175,7 @@ impl Event {
     }
 
     pub fn roll(mut self, roll: Roll) -> Self {
-        self.rolls.push(roll);
+        self.push_roll(roll);
         self
     }
 
@@ -150,7 +190,9 @@ impl Event {
 
     /// Adds a roll, if there is one.
     pub fn maybe_roll(mut self, roll: Option<Roll>) -> Self {
-        self.rolls.extend(roll);
+        if let Some(r) = roll {
+            self.push_roll(r);
+        }
         self
     }
 
@@ -175,5 +217,37 @@ impl Event {
     /// "EiA 7.5.2.10.2: victors always pursue".
     pub fn citation(&self) -> String {
         format!("{}: {}", self.rule, self.topic)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn roll(label: &str, face: u32, sealed: bool) -> Roll {
+        Roll {
+            label: label.to_string(),
+            dice: vec![Die { sides: 6, face }],
+            sealed,
+        }
+    }
+
+    /// The text is rendered from the rolls as they are added: a die of a roll not added yet, or of
+    /// a sealed roll (whose faces no report tells), stays `{LABEL die N}` for the property tests.
+    #[test]
+    fn a_told_die_is_rendered_from_the_roll_its_event_carries() {
+        let rule = Rule::new("PoG", "11.2.2", "entrench");
+        let (a, b) = (roll("entrench/space=Metz", 3, false), roll("x", 5, true));
+        let e = Event::new(rule, "entrench", format!("a {} {{ok}}", a.told(0)));
+        assert_eq!(e.text, "a {entrench/space=Metz die 1} {ok}");
+        let e = e.roll(a.clone());
+        assert_eq!(e.text, "a 3 {ok}");
+        assert_eq!(
+            e.template.as_deref(),
+            Some("a {entrench/space=Metz die 1} {{ok}}")
+        );
+        let sealed = Event::new(rule, "detect", format!("{}", b.told(0))).roll(b);
+        assert_eq!(sealed.text, "{x die 1}");
+        assert!(Event::new(rule, "move", "no dice").template.is_none());
     }
 }

@@ -6,6 +6,7 @@
 //! Architecture invariant: the ruleset's `resolve` does no I/O and reads no clock; everything it
 //! needs is loaded first and everything it returns is written afterwards, by `referee::turn`.
 
+pub mod binding;
 pub mod close;
 pub mod command;
 pub mod dice_box;

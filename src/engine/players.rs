@@ -217,7 +217,7 @@ fn roll_for_control(
             let roll = dice.roll(&format!("ump-control/ump={ump}/power={p}"), &[6])?;
             let m = modifiers.get(*p).copied().unwrap_or(0);
             let total = roll.dice[0].face as i32 + m;
-            scores.push(format!("{p} {}{}", roll.dice[0].face, signed(m)));
+            scores.push(format!("{p} {}{}", roll.told(0), signed(m)));
             rolls.push((p.to_string(), total, roll));
         }
         let Some(best) = rolls.iter().map(|r| r.1).max() else {

@@ -134,6 +134,9 @@ struct EventOut<'a> {
     kind: &'a str,
     area: Option<&'a str>,
     text: &'a str,
+    /// The binding of the text's numbers to the rolls (`engine::binding`), when it tells a die.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    template: Option<&'a str>,
     decision: Option<Decision<'a>>,
     rolls: Vec<RollOut<'a>>,
 }
@@ -208,6 +211,7 @@ fn event(e: &EventLine) -> EventOut<'_> {
         kind: &e.kind,
         area: e.area.as_deref(),
         text: &e.text,
+        template: e.template.as_deref(),
         decision: match (&e.decided_for, e.decided_by) {
             (Some(power), Some(by)) => Some(Decision { power, by }),
             _ => None,

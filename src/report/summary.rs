@@ -91,6 +91,7 @@ impl Object for CombatLine {
             "kind" => Value::from(e.kind.as_str()),
             "area" => Value::from_serialize(&e.area),
             "text" => Value::from(e.text.as_str()),
+            "template" => Value::from_serialize(&e.template),
             "rolls" => Value::from_serialize(&e.rolls),
             "decided" => Value::from_serialize(&e.decided),
             "decided_for" => Value::from_serialize(&e.decided_for),

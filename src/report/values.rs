@@ -244,6 +244,7 @@ impl Object for EventValue {
                     )
                 })
                 .clone(),
+            "template" => Value::from(e.template.as_deref()),
             "decided" => Value::from(e.decided.as_deref()),
             "decided_for" => Value::from(e.decided_for.as_deref()),
             "decided_by" => Value::from_serialize(e.decided_by),
@@ -347,6 +348,7 @@ pub(crate) fn sample_view() -> PowerView {
         kind: "combat".to_string(),
         area: decided.then(|| "Ulm".to_string()),
         text: text.to_string(),
+        template: None,
         rolls: vec![RollLine {
             label: "combat/area=Ulm".to_string(),
             dice: "d6 d6".to_string(),

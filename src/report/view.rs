@@ -248,6 +248,8 @@ pub struct EventLine {
     pub kind: String,
     pub area: Option<String>,
     pub text: String,
+    /// The text with each die it tells as `{LABEL die N}` (`engine::binding`), when it tells one.
+    pub template: Option<String>,
     pub rolls: Vec<RollLine>,
     /// "by the SOP", "at random", ... when the event is a decision.
     pub decided: Option<String>,
@@ -265,6 +267,7 @@ pub const EVENT_LINE_FIELDS: &[&str] = &[
     "kind",
     "area",
     "text",
+    "template",
     "rolls",
     "decided",
     "decided_for",
@@ -709,6 +712,7 @@ pub(crate) fn event_line(e: &Event) -> EventLine {
         kind: e.kind.clone(),
         area: e.area.clone(),
         text: e.text.clone(),
+        template: e.template.clone(),
         // A sealed roll is in no report (`engine::sealed`): neither its label nor its faces.
         rolls: e
             .rolls

@@ -192,8 +192,10 @@ impl Phase<'_> {
         def.morale -= on_def.morale;
         att.morale -= on_att.morale;
         let text = format!(
-            "Round {round} at {name}: attacker rolls {a_die} (modified {a_mod}), defender rolls {d_die} (modified {d_mod}). \
+            "Round {round} at {name}: attacker rolls {} (modified {a_mod}), defender rolls {} (modified {d_mod}). \
              Attacker loses {} and {} morale (now {}); defender loses {} and {} morale (now {}).",
+            roll.told(0),
+            roll.told(1),
             factors(lost_att),
             Tenths(on_att.morale),
             Tenths(att.morale),
@@ -240,6 +242,7 @@ impl Phase<'_> {
             .enumerate()
         {
             let face = roll.dice[i].face;
+            let told = roll.told(i);
             if guns == 0 {
                 said.push(format!("the {side} has no artillery"));
                 continue;
@@ -249,10 +252,10 @@ impl Phase<'_> {
                 let target = if i == 0 { &mut *def } else { &mut *att };
                 let lost = self.take_losses(target, area, hit_factors);
                 target.morale -= hit_morale;
-                said.push(format!("the {side}'s {guns} artillery rolls {face} (needs {need} or less): a hit, {} and {} morale lost", factors(lost), Tenths(hit_morale)));
+                said.push(format!("the {side}'s {guns} artillery rolls {told} (needs {need} or less): a hit, {} and {} morale lost", factors(lost), Tenths(hit_morale)));
             } else {
                 said.push(format!(
-                    "the {side}'s {guns} artillery rolls {face} (needs {need} or less): no hit"
+                    "the {side}'s {guns} artillery rolls {told} (needs {need} or less): no hit"
                 ));
             }
         }

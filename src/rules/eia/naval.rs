@@ -259,6 +259,7 @@ impl<'a> Naval<'a> {
                 .dice
                 .roll(&labels::naval_evade(&sea_id, &id, 1), &[6])?;
             let face = roll.dice[0].face;
+            let told = roll.told(0);
             let need = self.eia.tables.naval.evade;
             let evaded = face <= need;
             let who = group
@@ -267,7 +268,7 @@ impl<'a> Naval<'a> {
                 .collect::<Vec<_>>()
                 .join(", ");
             let text = format!(
-                "{who} tries to evade at {sea_id} ({theirs} ships against {ours}) (by the SOP): rolls {face}, needs {need} or less: {}.",
+                "{who} tries to evade at {sea_id} ({theirs} ships against {ours}) (by the SOP): rolls {told}, needs {need} or less: {}.",
                 if evaded { "it evades the attack" } else { "caught" }
             );
             let e = Event::new(EVADE_AT_SEA, "evade", text)
@@ -431,10 +432,11 @@ impl<'a> Naval<'a> {
                 .dice
                 .roll(&labels::intercept(&sea_id, &lead.id, &side, entry), &[6])?;
             let face = roll.dice[0].face;
+            let told = roll.told(0);
             let need = self.eia.tables.naval.intercept;
             let ok = face <= need;
             let text = format!(
-                "{} ({}, {ships} ships) {} to intercept {mover_names} ({mover_ships} ships) at {sea_id} ({}): rolls {face}, needs {need} or less: {}.",
+                "{} ({}, {ships} ships) {} to intercept {mover_names} ({mover_ships} ships) at {sea_id} ({}): rolls {told}, needs {need} or less: {}.",
                 self.names(&fleets),
                 members.join(", "),
                 if fleets.len() == 1 { "tries" } else { "try" },
@@ -465,6 +467,7 @@ impl<'a> Naval<'a> {
                     .dice
                     .roll(&labels::naval_evade(&sea_id, &lead.id, entry), &[6])?;
                 let face = roll.dice[0].face;
+                let told = roll.told(0);
                 let need = self.eia.tables.naval.evade;
                 let evaded = face <= need;
                 let (tries, slips) = if moving.len() == 1 {
@@ -473,7 +476,7 @@ impl<'a> Naval<'a> {
                     ("try", "they slip")
                 };
                 let text = format!(
-                    "{mover_names} {tries} to evade at {sea_id} ({friendly_ships} ships against {ships}) (by the SOP): rolls {face}, needs {need} or less: {}.",
+                    "{mover_names} {tries} to evade at {sea_id} ({friendly_ships} ships against {ships}) (by the SOP): rolls {told}, needs {need} or less: {}.",
                     if evaded { format!("{slips} back to {}", self.map.area(from).id) } else { "caught".to_string() }
                 );
                 let e = Event::new(EVADE_AT_SEA, "evade", text)
@@ -585,8 +588,8 @@ impl<'a> Naval<'a> {
             a_sunk += lost_a;
             let text = format!(
                 "Round {round} at {sea_id}{on_row}: {a_lead} rolls {}, {d_lead} rolls {}: {a_lead} loses {lost_a} ships and {} morale, {d_lead} loses {lost_d} ships and {} morale.",
-                roll.dice[0].face,
-                roll.dice[1].face,
+                roll.told(0),
+                roll.told(1),
                 Tenths(on_a.morale),
                 Tenths(on_d.morale)
             );
@@ -621,11 +624,12 @@ impl<'a> Naval<'a> {
                     .dice
                     .roll(&labels::closing(&sea_id, mover, round), &[6])?;
                 let face = roll.dice[0].face as i32;
+                let told = roll.told(0);
                 let modified = face + admiral.as_ref().map_or(0, |(_, m)| *m);
                 closed = modified <= need as i32;
                 let rolled = match &admiral {
-                    Some((name, m)) => format!("rolls {face}, {name} {m:+}: {modified}"),
-                    None => format!("rolls {face}"),
+                    Some((name, m)) => format!("rolls {told}, {name} {m:+}: {modified}"),
+                    None => format!("rolls {told}"),
                 };
                 let text = format!(
                     "The melee fleet at {sea_id} tries to close: {rolled}, needs {need} or less: {}.",
@@ -760,8 +764,9 @@ impl<'a> Naval<'a> {
         let (x, y) = self.eia.tables.naval.chase_for(w_morale);
         let roll = self.dice.roll(&labels::chase(&sea_id, mover), &[6])?;
         let face = roll.dice[0].face;
+        let told = roll.told(0);
         let lost = if face <= x { self.sink(loser, y) } else { 0 };
-        let text = format!("{w_lead} gives chase at {sea_id} ({}): rolls {face}, needs {x} or less: the enemy loses {lost} more ships.", d.by.describe_theirs());
+        let text = format!("{w_lead} gives chase at {sea_id} ({}): rolls {told}, needs {x} or less: the enemy loses {lost} more ships.", d.by.describe_theirs());
         let e = Event::new(CHASE, "chase", text)
             .roll(roll)
             .decided(w_lead.to_string(), d.by);

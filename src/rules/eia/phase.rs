@@ -326,9 +326,10 @@ impl Phase<'_> {
         keyed.sort_by(|a, b| (a.0, a.1.as_bytes()).cmp(&(b.0, b.1.as_bytes())));
         let positions = self.board.positions();
         let mut order = Vec::new();
-        for (key, id, c, roll) in keyed {
+        for (_, id, c, roll) in keyed {
             let text = format!(
-                "The combat at {id} draws the order key {key}: the combats are fought lowest key first."
+                "The combat at {id} draws the order key {}: the combats are fought lowest key first.",
+                roll.told(0)
             );
             let e = Event::new(rule, "combat-order", text)
                 .at(&id)

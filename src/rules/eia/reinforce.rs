@@ -139,6 +139,7 @@ impl Phase<'_> {
             &[6],
         )?;
         let face = roll.dice[0].face;
+        let told = roll.told(0);
         let ok = face <= need;
         let in_city = self.board.corps[i].in_city;
         if ok {
@@ -151,7 +152,7 @@ impl Phase<'_> {
             format!("from {}", self.map.area(from).id)
         };
         let text = format!(
-                    "{} tries to march {whence} to the battle at {name} ({}): rolls {face}, needs {need} or less: {}.",
+                    "{} tries to march {whence} to the battle at {name} ({}): rolls {told}, needs {need} or less: {}.",
                     self.who(i),
                     by.describe_theirs(),
                     if ok { "it arrives" } else { "it does not arrive" }

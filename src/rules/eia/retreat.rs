@@ -61,11 +61,12 @@ impl Phase<'_> {
             .dice
             .roll(&labels::staged(self.stage, labels::pursuit(&name)), &[6])?;
         let face = roll.dice[0].face as i32;
+        let told = roll.told(0);
         let row = (face + drm).clamp(1, t.losses.len() as i32) as usize - 1;
         let extra = t.losses[row];
         let lost = self.take_losses(loser, area, extra);
         let text = format!(
-            "{} pursues at {name} ({}): rolls {face}, cavalry modifier {drm:+}: {} loses {} more.",
+            "{} pursues at {name} ({}): rolls {told}, cavalry modifier {drm:+}: {} loses {} more.",
             winner.lead,
             d.by.describe_theirs(),
             join(&loser.powers),

@@ -207,8 +207,8 @@ impl Phase<'_> {
             let lost_g = self.take_losses(&garrison, area, on_garrison.factors);
             let text = format!(
                 "The garrison of {name} sorties (by the SOP): it rolls {}, the besiegers roll {}; the besiegers lose {}, the garrison {}.",
-                roll.dice[0].face,
-                roll.dice[1].face,
+                roll.told(0),
+                roll.told(1),
                 factors(lost_b),
                 factors(lost_g)
             );
@@ -240,7 +240,7 @@ impl Phase<'_> {
         let text = format!(
             "The besiegers of {name} ({}) roll {} (+{bonus} for twice the garrison's strength), need {need} (fortress {fortress}): {}.",
             join(&besiegers.powers),
-            roll.dice[0].face,
+            roll.told(0),
             if breached { "the walls are breached" } else { "the walls hold" }
         );
         self.push(Event::new(SIEGE, "siege", text).roll(roll), area, involved);

@@ -725,7 +725,7 @@ impl<'a> Turn<'a> {
             if self.step_to(i, &id, target, 1, Mode::Withdrawal(more))? {
                 self.g.brigades[i].strength -= lost;
                 if let Some(e) = self.events.get_mut(at) {
-                    e.rolls.push(roll);
+                    e.push_roll(roll);
                 }
             }
         }
@@ -1464,12 +1464,12 @@ impl<'a> Turn<'a> {
                     let text = if total >= need {
                         self.g.sieges[k].breaches += 1;
                         if left == 1 {
-                            format!("The besiegers breach the fort at {at}: d6 {} + {bonus} for artillery = {total}, at least {need}; the fort is breached and shelters its garrison no more ({cite}; pbem gitm/siege).", roll.dice[0].face)
+                            format!("The besiegers breach the fort at {at}: d6 {} + {bonus} for artillery = {total}, at least {need}; the fort is breached and shelters its garrison no more ({cite}; pbem gitm/siege).", roll.told(0))
                         } else {
-                            format!("The besiegers make a breach in the fort at {at}: d6 {} + {bonus} for artillery = {total}, at least {need}; its strength falls to {} ({cite}; pbem gitm/siege).", roll.dice[0].face, left - 1)
+                            format!("The besiegers make a breach in the fort at {at}: d6 {} + {bonus} for artillery = {total}, at least {need}; its strength falls to {} ({cite}; pbem gitm/siege).", roll.told(0), left - 1)
                         }
                     } else {
-                        format!("The fort at {at} holds: d6 {} + {bonus} for artillery = {total}, short of {need} (strength {left} + {BREACH_OVER_STRENGTH}) ({cite}; pbem gitm/siege).", roll.dice[0].face)
+                        format!("The fort at {at} holds: d6 {} + {bonus} for artillery = {total}, short of {need} (strength {left} + {BREACH_OVER_STRENGTH}) ({cite}; pbem gitm/siege).", roll.told(0))
                     };
                     let e = Event::new(rules::PBEM_SIEGE, "siege", text)
                         .at(&square)

@@ -46,9 +46,10 @@ impl Phase<'_> {
         let die = roll.dice[0].face;
         let outcome = table.result(column, die);
         let text = format!(
-            "Combat of attack {n} at {}: {att} SP against {def} SP, column {}; the die {die}: {}.",
+            "Combat of attack {n} at {}: {att} SP against {def} SP, column {}; the die {}: {}.",
             self.name(&a.target),
             table.columns[column],
+            roll.told(0),
             outcome.describe()
         );
         self.log(

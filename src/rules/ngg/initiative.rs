@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use anyhow::Result;
 
 use crate::decide::DecidedBy;
-use crate::engine::event::Event;
+use crate::engine::event::{Event, Roll};
 
 use super::decisions::{number, NggPoint};
 use super::labels;
@@ -76,13 +76,14 @@ pub(crate) fn passes(die: u32, cc: u32, cr: u32) -> bool {
 }
 
 /// "a 1 fails whatever the CCs" or "4 + 2 CCs + CR 1 = 7 >= 7".
-fn sum_text(die: u32, cc: u32, cr: u32) -> String {
+fn sum_text(roll: &Roll, cc: u32, cr: u32) -> String {
+    let die = roll.dice[0].face;
     if die == 1 {
-        "a 1 fails whatever the CCs and the rating".to_string()
+        format!("a {} fails whatever the CCs and the rating", roll.told(0))
     } else {
         let total = die + cc + cr;
         let cmp = if total >= 7 { ">=" } else { "<" };
-        format!("{die} + {cc} CC + CR {cr} = {total} {cmp} 7")
+        format!("{} + {cc} CC + CR {cr} = {total} {cmp} 7", roll.told(0))
     }
 }
 
@@ -368,9 +369,10 @@ impl Phase<'_> {
         let die = roll.dice[0].face;
         let ahead = passes(die, cc, cr);
         let text = format!(
-            "Attack {n}: {} rolls {die}: {}: the attack {}.",
+            "Attack {n}: {} rolls {}: {}: the attack {}.",
             self.name(&a.from),
-            sum_text(die, cc, cr),
+            roll.told(0),
+            sum_text(&roll, cc, cr),
             if ahead { "goes ahead" } else { "fails" }
         );
         self.log(
@@ -441,9 +443,10 @@ impl Phase<'_> {
             let die = roll.dice[0].face;
             let ok = passes(die, cc, cr);
             let text = format!(
-                "Attack {n}: the supporting stack in {} rolls {die}: {}: it {}.",
+                "Attack {n}: the supporting stack in {} rolls {}: {}: it {}.",
                 self.name(&h),
-                sum_text(die, cc, cr),
+                roll.told(0),
+                sum_text(&roll, cc, cr),
                 if ok {
                     "joins the attack"
                 } else {
@@ -593,9 +596,10 @@ impl Phase<'_> {
             let die = roll.dice[0].face;
             let ok = passes(die, cc, cr);
             let text = format!(
-                "Attack {n}: the defender's supporting stack in {} rolls {die}: {}: it {}.",
+                "Attack {n}: the defender's supporting stack in {} rolls {}: {}: it {}.",
                 self.name(&h),
-                sum_text(die, cc, cr),
+                roll.told(0),
+                sum_text(&roll, cc, cr),
                 if ok {
                     "joins the defence"
                 } else {

@@ -254,9 +254,11 @@ impl Action<'_> {
         // 12.2.6: -3 when every attacking unit is in Sinai (not when Sinai joins another space).
         if spaces.len() == 1 && spaces[0].eq_ignore_ascii_case(SINAI_SPACE) {
             c.drm[0] -= 3;
+            // A modifier of the fire to come, not a fire: an event of the kind `fire` always rolls
+            // (its grammar's `rolled`), and one of the kind `combat` is a second battle on the map.
             self.event(
                 rules::SINAI,
-                "fire",
+                "drm",
                 Some(&target),
                 format!("Every attacking unit is in {SINAI_SPACE}: {attacker} fires with -3 DRM."),
             );
@@ -635,7 +637,8 @@ impl Action<'_> {
         let total = die as i32 + drm;
         let success = total >= 4;
         let text = format!(
-            "Flank attack on {target}, pinned from {pin}: a {die}{} = {total}: {}.",
+            "Flank attack on {target}, pinned from {pin}: a {}{} = {total}: {}.",
+            roll.told(0),
             if drm > 0 {
                 format!(" +{drm} ({})", counted.join(", "))
             } else {
@@ -832,7 +835,7 @@ impl Action<'_> {
             } else {
                 format!(" ({})", f.note)
             },
-            f.die,
+            f.roll.told(0),
             if drm != 0 {
                 format!(" {drm:+}")
             } else {

@@ -62,9 +62,15 @@ impl Action<'_> {
         let die = roll.dice[0].face;
         let text = if die <= lf {
             set(self, to);
-            format!("{id} entrenches {space}: a {die}, at most its LF {lf}: level {to} trench.")
+            format!(
+                "{id} entrenches {space}: a {}, at most its LF {lf}: level {to} trench.",
+                roll.told(0)
+            )
         } else {
-            format!("{id} fails to entrench {space}: a {die}, above its LF {lf}.")
+            format!(
+                "{id} fails to entrench {space}: a {}, above its LF {lf}.",
+                roll.told(0)
+            )
         };
         let mut e = crate::engine::event::Event::new(rule, "entrench", text).at(&space);
         e = e.roll(roll);

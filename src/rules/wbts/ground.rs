@@ -41,9 +41,10 @@ impl Turn<'_> {
         let die = roll.dice[0].face;
         let passes = self.tables.initiative_passes(l.initiative, die);
         let text = format!(
-            "{} (initiative {}) rolls {die} for combat initiative against {}: {}.",
+            "{} (initiative {}) rolls {} for combat initiative against {}: {}.",
             l.id(),
             l.initiative,
+            roll.told(0),
             a.target,
             if passes {
                 "he attacks"
@@ -493,12 +494,12 @@ impl Turn<'_> {
             let text = if s.paid {
                 format!(
                     "{power} ({}) rolls {} on the Combat Supply Table at chit {chit}: {} owed, {have} within reach: paid{from}.",
-                    side.word(), s.die, supply_points(s.cost)
+                    side.word(), s.roll.told(0), supply_points(s.cost)
                 )
             } else {
                 format!(
                     "{power} ({}) rolls {} on the Combat Supply Table at chit {chit}: {} owed, {have} within reach: out of combat supply, it fights at half strength, its losses doubled, and cannot advance.",
-                    side.word(), s.die, supply_points(s.cost)
+                    side.word(), s.roll.told(0), supply_points(s.cost)
                 )
             };
             let rule = if s.paid {
@@ -525,7 +526,9 @@ impl Turn<'_> {
                 self.tables.odds_name(out.column),
                 out.strength[0],
                 out.strength[1],
-                out.die.as_ref().map_or(0, |r| r.dice[0].face)
+                out.die
+                    .as_ref()
+                    .map_or_else(|| "0".to_string(), |r| r.told(0).to_string())
             ),
         )
         .at(&target);
@@ -558,10 +561,11 @@ impl Turn<'_> {
                     .at(&target)
                     .decided(power.clone(), d.by),
             );
-            if let Some((roll, die, lost)) = &s.loss {
+            if let Some((roll, _, lost)) = &s.loss {
                 let text = format!(
-                    "{} risked himself: leader loss roll {die} (lost on {}+): {}.",
+                    "{} risked himself: leader loss roll {} (lost on {}+): {}.",
                     s.leader,
+                    roll.told(0),
                     self.tables.leader_lost_on(s.from.abs_diff(s.to)),
                     if *lost { "he falls" } else { "he survives" }
                 );

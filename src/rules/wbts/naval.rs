@@ -79,9 +79,10 @@ impl Turn<'_> {
         let col = self.tables.naval_column(a, d);
         let roll = self.dice.roll(&format!("naval/hex={hex}"), &[6])?;
         let die = roll.dice[0].face;
+        let told = roll.told(0);
         let cell = self.tables.naval_cell(col, die);
         let text = format!(
-            "Naval combat at {hex}: {} ({a}) against {enemy}'s {} ({d}); odds {}, die {die}: {} hit(s) on {power}, {} on {enemy}.",
+            "Naval combat at {hex}: {} ({a}) against {enemy}'s {} ({d}); odds {}, die {told}: {} hit(s) on {power}, {} on {enemy}.",
             list(&mine),
             theirs.iter().map(|t| t.0.as_str()).collect::<Vec<_>>().join(", "),
             self.tables.naval_odds_name(col),
@@ -190,12 +191,13 @@ impl Turn<'_> {
             .dice
             .roll(&format!("bombard/n={n}/hex={target}"), &[6])?;
         let die = roll.dice[0].face;
+        let told = roll.told(0);
         let cell = self.tables.cell(col, die);
         let intensity = self.tables.naval_attack_intensity;
         let percent = self.tables.percent(cell.defender, intensity);
         let lost = self.tables.attrition(size, percent);
         let text = format!(
-            "{} ({attack}) attack the garrison of the {} in {target} ({size}, {}x: {defence}); odds {}, die {die}: result {cell}; the garrison loses {percent}% ({lost} SP) and ignores any retreat; the fort is not damaged.",
+            "{} ({attack}) attack the garrison of the {} in {target} ({size}, {}x: {defence}); odds {}, die {told}: result {cell}; the garrison loses {percent}% ({lost} SP) and ignores any retreat; the fort is not damaged.",
             list(&attackers),
             fort.effective().name(),
             fort.effective().multiple(),
@@ -238,6 +240,7 @@ impl Turn<'_> {
                     &[6],
                 )?;
                 let die = roll.dice[0].face;
+                let told = roll.told(0);
                 let fortress = fort.effective() == super::state::FortKind::Fortress;
                 let sunk = self.tables.transit(fortress, die) == Transit::Sunk;
                 let to = if sunk {
@@ -246,7 +249,7 @@ impl Turn<'_> {
                     self.ship_retreat(id, target, &power)
                 };
                 let text = format!(
-                    "{id} must retreat: naval transit attack, die {die}: {}.",
+                    "{id} must retreat: naval transit attack, die {told}: {}.",
                     match (sunk, &to) {
                         (true, _) => "it is destroyed".to_string(),
                         (false, Some(h)) => format!("it withdraws to {h}"),

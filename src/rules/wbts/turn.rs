@@ -532,12 +532,13 @@ impl<'a> Turn<'a> {
                     .dice
                     .roll(&format!("transit/ship={ship}/step={}", step + 1), &[6])?;
                 let die = roll.dice[0].face;
+                let told = roll.told(0);
                 let result = self.tables.transit(fortress, die);
                 let what = if fortress { "fortress" } else { "fort" };
                 let text = match result {
-                    Transit::Pass => format!("{ship} runs past the {what} in {fort_hex} from {at} to {h}: naval transit attack, die {die}: it passes."),
-                    Transit::Back => format!("{ship} runs at the {what} in {fort_hex} from {at} to {h}: naval transit attack, die {die}: it is turned back and stops in {at}."),
-                    Transit::Sunk => format!("{ship} runs past the {what} in {fort_hex} from {at} to {h}: naval transit attack, die {die}: it is sunk."),
+                    Transit::Pass => format!("{ship} runs past the {what} in {fort_hex} from {at} to {h}: naval transit attack, die {told}: it passes."),
+                    Transit::Back => format!("{ship} runs at the {what} in {fort_hex} from {at} to {h}: naval transit attack, die {told}: it is turned back and stops in {at}."),
+                    Transit::Sunk => format!("{ship} runs past the {what} in {fort_hex} from {at} to {h}: naval transit attack, die {told}: it is sunk."),
                 };
                 self.event_rolls(rules::TRANSIT, "transit", h, text, vec![roll]);
                 match result {

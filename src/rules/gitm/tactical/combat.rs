@@ -10,6 +10,7 @@ use super::lines::{artillerists, assign_lines, formation, forms_squares, frontag
 use super::map::Pos;
 use super::tables as t;
 use super::unit::{Branch, Formation, Line, Relation, TacBrigade};
+use crate::engine::binding::told_face;
 
 /// One side of a combat: its brigades and the men of each in the front line.
 struct Side {
@@ -283,7 +284,9 @@ impl Field<'_> {
                 "pbem GITM-T1",
                 format!(
                     "firing at {q} (GITM 9.1): the attackers' fire (d6 {}) hits {took_d} of the defenders, the defenders' (d6 {}) {took_a} of the attackers (the square's rating {rating} covers the defenders{})",
-                    faces[0], faces[1], fort_words(d)
+                    told_face(&format!("{label}/fire/attacker"), faces[0]),
+                    told_face(&format!("{label}/fire/defender"), faces[1]),
+                    fort_words(d)
                 ),
             )
             .at(q)
@@ -376,9 +379,10 @@ impl Field<'_> {
             TacEvent::new(
                 "pbem GITM-T4",
                 format!(
-                    "melee at {q} (GITM 9.1): strength {att} against {def}{}, odds {}; the d6 {face}: attackers lose {lost_a} men, defenders {lost_d}; the {} win",
+                    "melee at {q} (GITM 9.1): strength {att} against {def}{}, odds {}; the d6 {}: attackers lose {lost_a} men, defenders {lost_d}; the {} win",
                     fort_words(d),
                     t::ODDS_NAMES[column],
+                    told_face(&l, face),
                     if attackers_won { "attackers" } else { "defenders" }
                 ),
             )
@@ -456,11 +460,12 @@ impl Field<'_> {
                 - i64::from(b.fatigue);
             let l = format!("{label}/morale={id}");
             let roll = i64::from(dice.die(&l, 100));
+            let told = told_face(&l, roll as u32);
             if roll <= target {
                 self.tell(
                     TacEvent::new(
                         "pbem GITM-T6",
-                        format!("{id} passes its morale check: d100 {roll} against {target}"),
+                        format!("{id} passes its morale check: d100 {told} against {target}"),
                     )
                     .unit(&id)
                     .at(q)
@@ -471,12 +476,12 @@ impl Field<'_> {
             self.progress[i].engage_off = true;
             let text = if roll - target > t::SHATTER_MARGIN {
                 self.brigades[i].shattered = true;
-                format!("{id} fails its morale check by more than {}: d100 {roll} against {target}; it is shattered", t::SHATTER_MARGIN)
+                format!("{id} fails its morale check by more than {}: d100 {told} against {target}; it is shattered", t::SHATTER_MARGIN)
             } else if let Some(to) = self.fall_back(i) {
-                format!("{id} fails its morale check: d100 {roll} against {target}; it falls back to {to} and engages no more (8.8)")
+                format!("{id} fails its morale check: d100 {told} against {target}; it falls back to {to} and engages no more (8.8)")
             } else {
                 self.brigades[i].shattered = true;
-                format!("{id} fails its morale check: d100 {roll} against {target}; it cannot fall back and is shattered")
+                format!("{id} fails its morale check: d100 {told} against {target}; it cannot fall back and is shattered")
             };
             self.tell(TacEvent::new("pbem GITM-T6", text).unit(&id).at(q).roll(&l));
         }
@@ -554,17 +559,18 @@ impl Field<'_> {
         let id = self.brigades[i].id.clone();
         let l = format!("{label}/hq={id}");
         let roll = dice.die(&l, 100);
+        let told = told_face(&l, roll);
         let text = if roll <= t::HQ_SHATTER_PERCENT {
             self.brigades[i].shattered = true;
             format!(
-                "an enemy enters {q}: {id} shatters (d100 {roll}, {} or less)",
+                "an enemy enters {q}: {id} shatters (d100 {told}, {} or less)",
                 t::HQ_SHATTER_PERCENT
             )
         } else if let Some(to) = self.fall_back(i) {
-            format!("an enemy enters {q}: {id} (d100 {roll}) falls back to {to} and takes no part in the combat")
+            format!("an enemy enters {q}: {id} (d100 {told}) falls back to {to} and takes no part in the combat")
         } else {
             self.brigades[i].shattered = true;
-            format!("an enemy enters {q}: {id} (d100 {roll}) cannot fall back and shatters")
+            format!("an enemy enters {q}: {id} (d100 {told}) cannot fall back and shatters")
         };
         self.tell(TacEvent::new("GITM 9.2", text).unit(&id).at(q).roll(&l));
     }

@@ -47,14 +47,17 @@ fn still(mut b: TacBrigade) -> TacBrigade {
     b
 }
 
+/// Whether an event's text, its dice rendered as its turn will (`binding::preview`), holds `needle`.
 fn has(events: &[TacEvent], needle: &str) -> bool {
-    events.iter().any(|e| e.text.contains(needle))
+    events
+        .iter()
+        .any(|e| crate::engine::binding::preview(&e.text).contains(needle))
 }
 
 fn texts(events: &[TacEvent]) -> String {
     events
         .iter()
-        .map(|e| e.text.as_str())
+        .map(|e| crate::engine::binding::preview(&e.text))
         .collect::<Vec<_>>()
         .join("\n")
 }
