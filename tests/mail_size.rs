@@ -329,11 +329,15 @@ fn a_welcome_over_the_cap_leaves_out_its_attachments_and_keeps_its_text_and_pass
         assert!(mail.contains("THIS MAIL WAS CUT TO SIZE"), "{name}");
         assert!(mail.contains("* the attachment "), "{name}");
         assert!(
-            stderr.contains(&format!("warning: {name} cut to size: left out the attachment ")),
+            stderr.contains(&format!(
+                "warning: {name} cut to size: left out the attachment "
+            )),
             "{stderr}"
         );
         // The password the referee was shown is in the welcome.
-        let power = name.trim_start_matches("t0001-welcome-").trim_end_matches(".eml");
+        let power = name
+            .trim_start_matches("t0001-welcome-")
+            .trim_end_matches(".eml");
         let password = stdout
             .lines()
             .find_map(|l| l.trim_start().strip_prefix(&format!("{power} ")))

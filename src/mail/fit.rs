@@ -486,7 +486,9 @@ pub fn fit_attachments(
                     inline: None,
                 },
             );
-            left_out.push(format!("the attachment {name} (sent compressed, {name}.gz)"));
+            left_out.push(format!(
+                "the attachment {name} (sent compressed, {name}.gz)"
+            ));
         } else {
             cut.attachments.remove(i);
             left_out.retain(|l| !l.starts_with(&format!("the attachment {name} ")));

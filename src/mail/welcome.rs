@@ -176,16 +176,16 @@ pub fn write(game: &Game, m: &Outgoing, password: &str) -> Result<Option<super::
         bail!("a password pbem made has characters it never makes");
     }
     // The password takes more room than its slot.
-    let longer = format!("password {password}").len().saturating_sub(PASSWORD_SLOT.len());
+    let longer = format!("password {password}")
+        .len()
+        .saturating_sub(PASSWORD_SLOT.len());
     let cap = usize::try_from(game.config.mail.max_outgoing_bytes)
         .unwrap_or(usize::MAX)
         .saturating_sub(longer);
-    let (bytes, trimmed) = super::fit::fit_attachments(
-        m,
-        cap,
-        "Ask the referee for what you miss.",
-        &mut |m| m.render(game),
-    )?;
+    let (bytes, trimmed) =
+        super::fit::fit_attachments(m, cap, "Ask the referee for what you miss.", &mut |m| {
+            m.render(game)
+        })?;
     let slot = PASSWORD_SLOT.as_bytes();
     let at: Vec<usize> = memchr::memmem::find_iter(&bytes, slot).collect();
     if at.len() != 1 {
