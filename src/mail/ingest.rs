@@ -30,9 +30,14 @@
 //! 6. **An answer to every submission** (4.6), in the outbox, to the power's registered addresses
 //!    only, dated with the arrival time: `mail::ack`; the answers of a run are one batch of the
 //!    outbox (`mail::outbox_store`), which `pbem send` delivers message by message.
-//! 7. **Bad mail never stops an ingest** (4.7): each message is judged on its own, inside
+//! 7. **In bounded memory** (issue 34.6): one message is held at a time. What each gave goes to a
+//!    temporary spill file as it is judged ([`Spill`]); once all are judged, the answers, the run's
+//!    records and the summary's entries ([`Judged`]) are written and read back one by one. Of the
+//!    earlier runs' records a rerun keeps only their digests, Message-IDs and the orders that stand
+//!    ([`Earlier`]).
+//! 8. **Bad mail never stops an ingest** (4.7): each message is judged on its own, inside
 //!    `catch_unwind`; whatever goes wrong is its reason in the summary.
-//! 8. **A wrong password is never quoted back, logged or stored** (4.9): reasons are diagnostic
+//! 9. **A wrong password is never quoted back, logged or stored** (4.9): reasons are diagnostic
 //!    messages, which never quote a password, and the ack renders lines with passwords as stars. The
 //!    orders are filed without the password ([`filed_text`]: a `submission` line names the message,
 //!    and the turn trusts its record, [`stands_for`]). (The raw archive is the message as received,
@@ -1765,6 +1770,78 @@ pub use crate::orders::filed::{filed_text, receipt_digest, set_turn};
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 34.5: of the rejected messages of a run answered to the same addresses, the first keeps
+    /// its answer and lists the others, at most `Summed::MAX_LINES` one by one, then their count;
+    /// each other one loses its own answer and says which answer sums it up. Other addresses, and
+    /// orders that stand, keep their own.
+    #[test]
+    fn one_answer_per_address_sums_up_the_rest_and_counts_what_it_does_not_list() {
+        let record = |seq: u64, status: Status| Received {
+            format: RECEIVED_FORMAT.into(),
+            sha256: format!("{seq:064x}"),
+            size: 0,
+            message_id: format!("m{seq}@x"),
+            body_sha256: String::new(),
+            from: "france@example.org".into(),
+            subject: String::new(),
+            arrival: String::new(),
+            arrival_from: String::new(),
+            source: String::new(),
+            seq,
+            judged_at_turn: 1,
+            status,
+            power: "france".into(),
+            player: String::new(),
+            for_turn: 0,
+            reasons: vec![format!("reason {seq}")],
+            origin: String::new(),
+            orders_sha256: String::new(),
+            ack: String::new(),
+            duplicate_of: String::new(),
+        };
+        let ack = |to: &str| AckData {
+            to: vec![to.into()],
+            message_id: String::new(),
+            arrival: DateTime::UNIX_EPOCH,
+            checked: None,
+            late_turn: None,
+            receipt: String::new(),
+            others: Vec::new(),
+        };
+        let mut summed = Summed::default();
+        let mut kept = Vec::new();
+        let extra = 5;
+        for seq in 0..(Summed::MAX_LINES + 1 + extra) as u64 {
+            let mut r = record(seq, Status::Rejected);
+            let mut a = Some(ack("France@Example.org"));
+            summed.add(&mut r, &mut a);
+            if a.is_some() {
+                kept.push(seq);
+            } else {
+                assert!(
+                    r.reasons[1].contains("the answer to <m0@x> sums up"),
+                    "{:?}",
+                    r.reasons
+                );
+            }
+        }
+        for (seq, status, to) in [
+            (900, Status::Rejected, "austria@example.org"),
+            (901, Status::Accepted, "france@example.org"),
+        ] {
+            let mut r = record(seq, status);
+            let mut a = Some(ack(to));
+            summed.add(&mut r, &mut a);
+            assert!(a.is_some());
+        }
+        assert_eq!(kept, [0]);
+        let lines = summed.take(0);
+        assert_eq!(lines.len(), Summed::MAX_LINES + 1);
+        assert_eq!(lines[0], "<m1@x>, from france@example.org: reason 1");
+        assert!(lines[Summed::MAX_LINES].starts_with(&format!("{extra} more messages")));
+        assert!(summed.take(900).is_empty());
+    }
 
     fn stamp(by: &str, date: &str) -> parse::Stamp {
         parse::Stamp {

@@ -15,8 +15,8 @@
 //!
 //! A raw archive is a header line, then each message as a line `message <sha256> <size>`, its bytes
 //! and a newline: [`RawStore`] finds every message of every archive (and of every `.eml` file) by
-//! its digest, and reads each one back checked against it. Both batch files are written whole to a
-//! temporary file, synced, and renamed into place, so a crash leaves a run's file complete or
+//! its digest, and reads each one back checked against it. Both batch files are written to a
+//! temporary file as they are made (issue 34: never whole in memory), synced, and renamed into place, so a crash leaves a run's file complete or
 //! absent; a rerun stores and judges again what is missing, with the same bytes.
 
 use std::collections::BTreeMap;
@@ -624,8 +624,8 @@ fn record_by_record<R: DeserializeOwned>(
 mod tests {
     use super::*;
 
-    /// A records file is read record by record as it is written, and whole (the same records) when a
-    /// string in it holds a line `[[message]]`.
+    /// A records file is read record by record as it is written, and whole (the same records, each
+    /// handed over once) when a string in it holds a line `[[message]]`.
     #[test]
     fn a_records_file_reads_back_the_same_records_piece_by_piece_or_whole() {
         #[derive(Debug, PartialEq, Serialize, Deserialize)]
@@ -637,10 +637,14 @@ mod tests {
             let records = vec![
                 R {
                     id: "1".into(),
-                    reasons: vec![tricky.into()],
+                    reasons: vec![],
                 },
                 R {
                     id: "2".into(),
+                    reasons: vec![tricky.into()],
+                },
+                R {
+                    id: "3".into(),
                     reasons: vec![],
                 },
             ];
@@ -667,6 +671,13 @@ mod tests {
                 }
                 _ => assert_ne!(tricky, "plain"),
             }
+            let mut handed = Vec::new();
+            each_record_of::<R>(&path, "batch.toml", &mut |r| {
+                handed.push(r);
+                Ok(())
+            })
+            .unwrap();
+            assert_eq!(handed, records, "{tricky:?}");
         }
     }
 
