@@ -557,4 +557,15 @@ mod tests {
         assert!(cut.contains("turns/3/summary.txt"));
         assert!(!cut.contains("deuxième"));
     }
+
+    /// Issue 34: the summary's mail is at most 2 MB, and under a smaller `max_outgoing_bytes` a third
+    /// of it less the headers' room, so that even quoted-printable at its worst fits.
+    #[test]
+    fn the_summary_mailed_fits_under_the_outgoing_cap_however_encoded() {
+        assert_eq!(summary_budget(10_000_000), SUMMARY_MAIL_MAX);
+        for cap in [10_000u64, 20_000, 1_000_000] {
+            let budget = summary_budget(cap);
+            assert!(budget > 0 && budget as u64 * 3 + 2048 <= cap, "{cap}: {budget}");
+        }
+    }
 }
