@@ -565,7 +565,10 @@ mod tests {
         assert_eq!(summary_budget(10_000_000), SUMMARY_MAIL_MAX);
         for cap in [10_000u64, 20_000, 1_000_000] {
             let budget = summary_budget(cap);
-            assert!(budget > 0 && budget as u64 * 3 + 2048 <= cap, "{cap}: {budget}");
+            assert!(
+                budget > 0 && budget as u64 * 3 + 2048 <= cap,
+                "{cap}: {budget}"
+            );
         }
     }
 }
