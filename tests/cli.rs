@@ -526,7 +526,8 @@ fn reports_show_only_what_the_power_sees() {
 
 /// A forced rerun removes what the earlier resolution wrote and this one does not: with
 /// `map_png = false` set after turn 1 was resolved, the PNG maps go, and the report mail left in
-/// the outbox is the new one, without its PNG.
+/// the outbox is the new one, without its PNG. `audit` replays the setting each turn record keeps
+/// (issue 34), whatever game.toml says now.
 #[test]
 fn resolve_force_removes_the_files_an_earlier_resolution_wrote_and_this_one_does_not() {
     let (_t, game) = demo();
@@ -538,6 +539,8 @@ fn resolve_force_removes_the_files_an_earlier_resolution_wrote_and_this_one_does
         format!("{text}\n[mail]\nmap_png = false\n"),
     )
     .unwrap();
+    // Made with the PNG: audited with it.
+    pbem().arg("audit").arg(&game).assert().success();
     pbem()
         .args(["resolve", "--turn", "1", "--force"])
         .arg(&game)
@@ -556,5 +559,9 @@ fn resolve_force_removes_the_files_an_earlier_resolution_wrote_and_this_one_does
         !mail.contains("image/png"),
         "the mail in the outbox is the new one"
     );
+    assert!(record.contains("map_png = false"), "{record}");
+    pbem().arg("audit").arg(&game).assert().success();
+    // Made without the PNG: audited without it, though game.toml mails it again.
+    fs::write(game.join("game.toml"), &text).unwrap();
     pbem().arg("audit").arg(&game).assert().success();
 }

@@ -52,7 +52,7 @@ fn every_client_shape_in_the_corpus_is_ingested_to_the_orders_the_player_typed()
         let game = load(&dir);
         let summary = ingest(&game, &[corpus(&format!("{case}.eml"))]).unwrap();
         let expected = fs::read_to_string(corpus(&format!("{case}.expected"))).unwrap();
-        let entry = &summary.new[0].record;
+        let entry = summary.new.all().unwrap()[0].record.clone();
         if entry.status != Status::Accepted || entry.power != *power {
             failures.push(format!(
                 "{case}: {} for '{}' ({:?})",

@@ -50,8 +50,8 @@ fn the_last_submission_before_the_deadline_counts_and_every_one_is_kept() {
     .concat();
     let path = write(tmp.path(), "inbox.mbox", &mbox);
     let s = locked(|| ingest(&load(&dir), std::slice::from_ref(&path)));
-    let statuses: Vec<(&str, Status)> = s
-        .new
+    let new = s.new.all().unwrap();
+    let statuses: Vec<(&str, Status)> = new
         .iter()
         .map(|e| (e.record.message_id.as_str(), e.record.status))
         .collect();
@@ -72,7 +72,7 @@ fn the_last_submission_before_the_deadline_counts_and_every_one_is_kept() {
         3,
         "every message is kept"
     );
-    let late_reason = &s.new[2].record.reasons[0];
+    let late_reason = s.new.all().unwrap()[2].record.reasons[0].clone();
     assert!(
         late_reason.contains("after the deadline of turn 1 (2026-12-06 20:00 CET)"),
         "{late_reason}"
@@ -111,7 +111,7 @@ fn late_orders_are_held_for_the_next_turn_when_the_game_says_hold() {
     );
     let path = write(tmp.path(), "late.eml", &late);
     let s = locked(|| ingest(&load(&dir), std::slice::from_ref(&path)));
-    let r = &s.new[0].record;
+    let r = s.new.all().unwrap()[0].record.clone();
     assert_eq!((r.status, r.for_turn), (Status::Held, 2));
     assert!(!dir.join("orders/1/france.txt").exists());
     let ack = body_of(&acks(&dir)[0].1);
@@ -214,9 +214,15 @@ fn without_a_received_header_a_maildir_delivery_time_orders_the_messages_never_t
         .map(|f| fs::metadata(md.join(f)).unwrap().modified().unwrap())
         .collect();
     let s = locked(|| ingest(&load(&dir), std::slice::from_ref(&md)));
-    let order: Vec<&str> = s.new.iter().map(|e| e.record.message_id.as_str()).collect();
+    let new = s.new.all().unwrap();
+    let order: Vec<&str> = new.iter().map(|e| e.record.message_id.as_str()).collect();
     assert_eq!(order, ["a@x", "b@x"]);
-    assert!(s.new.iter().all(|e| e.record.arrival_from == "delivery"));
+    assert!(s
+        .new
+        .all()
+        .unwrap()
+        .iter()
+        .all(|e| e.record.arrival_from == "delivery"));
     let filed = fs::read_to_string(dir.join("orders/1/france.txt")).unwrap();
     assert!(filed.ends_with("attack Ulm\n"), "{filed}");
     // The mailbox is never modified: the new message stays in new/, bytes and times unchanged.

@@ -66,7 +66,9 @@ fn bad_mail_is_stored_and_listed_with_its_reason_and_the_rest_still_counts() {
         );
         let e = s
             .new
-            .iter()
+            .all()
+            .unwrap()
+            .into_iter()
             .find(|e| e.record.sha256 == sha)
             .unwrap_or_else(|| panic!("{name} is not listed"));
         let listed = format!("{} {}", e.record.status.name(), e.record.reasons.join(" "));
@@ -101,7 +103,7 @@ fn a_message_over_the_size_limit_is_stored_by_streaming_and_not_read() {
     );
     let p = write(tmp.path(), "big.eml", &m);
     let s = ingest(&load(&dir), &[p]).unwrap();
-    let r = &s.new[0].record;
+    let r = s.new.all().unwrap()[0].record.clone();
     assert_eq!(r.status, Status::Ignored);
     assert!(
         r.reasons[0].contains("over the limit of 1000"),

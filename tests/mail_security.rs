@@ -50,7 +50,7 @@ fn a_forged_from_with_a_wrong_password_is_rejected_and_answered_to_the_real_play
         "forged.eml",
         &eml("france@example.org", ON_TIME, "f1@evil.example", &body),
     );
-    let r = &s.new[0].record;
+    let r = s.new.all().unwrap()[0].record.clone();
     assert_eq!(r.status, Status::Rejected);
     assert!(
         r.reasons.iter().any(|x| x == "wrong password for France"),
@@ -123,7 +123,7 @@ fn the_right_password_from_an_unregistered_address_is_rejected_and_not_answered_
         "spy.eml",
         &eml("Spy <spy@evil.example>", ON_TIME, "s1@evil.example", &body),
     );
-    let r = &s.new[0].record;
+    let r = s.new.all().unwrap()[0].record.clone();
     assert_eq!(r.status, Status::Rejected);
     assert!(
         r.reasons[0].contains("spy@evil.example is not registered for France"),
@@ -149,7 +149,7 @@ fn any_sender_accepts_the_right_password_from_elsewhere_but_answers_the_register
         "away.eml",
         &eml("nap@hotel.example", ON_TIME, "h1@hotel", &body),
     );
-    assert_eq!(s.new[0].record.status, Status::Accepted);
+    assert_eq!(s.new.all().unwrap()[0].record.status, Status::Accepted);
     assert!(dir.join("orders/1/france.txt").is_file());
     assert_eq!(
         header_of(&acks(&dir)[0].1, "To").as_deref(),
@@ -167,7 +167,7 @@ fn two_from_headers_make_a_sender_nobody_even_with_the_right_password() {
         1,
     );
     let s = ingest_one(&dir, "two.eml", &m);
-    let r = &s.new[0].record;
+    let r = s.new.all().unwrap()[0].record.clone();
     assert_eq!(r.status, Status::Rejected);
     assert!(r.reasons[0].contains("2 From headers"), "{:?}", r.reasons);
     assert_answers_only_registered(&dir);
@@ -185,7 +185,7 @@ fn orders_for_another_powers_units_are_rejected_line_by_line() {
         "mix.eml",
         &eml("france@example.org", ON_TIME, "m1@x", &body),
     );
-    assert_eq!(s.new[0].record.status, Status::Accepted);
+    assert_eq!(s.new.all().unwrap()[0].record.status, Status::Accepted);
     let ack = body_of(&acks(&dir)[0].1);
     assert!(
         ack.contains("line 5: move FR-I Nuremberg Regensburg Munich"),
@@ -220,7 +220,7 @@ fn a_message_replayed_from_an_earlier_turn_is_rejected() {
     let relayed =
         format!("Received: by mx.referee.example; Sat, 12 Dec 2026 10:00:00 +0100\r\n{original}");
     let s = ingest_one(&dir, "relayed.eml", &relayed);
-    assert_eq!(s.new[0].record.status, Status::Duplicate);
+    assert_eq!(s.new.all().unwrap()[0].record.status, Status::Duplicate);
 
     // The turn-1 orders in a new message during turn 2: rejected, turn 1 is resolved.
     let resent = eml(
@@ -230,7 +230,7 @@ fn a_message_replayed_from_an_earlier_turn_is_rejected() {
         &body,
     );
     let s = ingest_one(&dir, "resent.eml", &resent);
-    let r = &s.new[0].record;
+    let r = s.new.all().unwrap()[0].record.clone();
     assert_eq!(r.status, Status::Rejected);
     assert!(
         r.reasons[0].contains("turn 1 is already resolved"),
@@ -264,7 +264,7 @@ fn an_attachment_named_like_a_path_is_rejected_and_nothing_is_written_there() {
     let p1 = write(tmp.path(), "a.eml", m("france@example.org", "p1@x"));
     let p2 = write(tmp.path(), "b.eml", m("stranger@evil.example", "p2@x"));
     let s = locked(|| ingest(&load(&dir), &[p1.clone(), p2.clone()]));
-    for e in &s.new {
+    for e in &s.new.all().unwrap() {
         assert_eq!(e.record.status, Status::Rejected);
         assert!(
             e.record.reasons[0].contains("'../../game.toml', which is a path"),
@@ -293,14 +293,15 @@ fn orders_for_another_game_or_an_unknown_power_are_rejected_with_their_reason() 
         "g.eml",
         &eml("france@example.org", ON_TIME, "g1@x", other),
     );
-    assert!(s.new[0].record.reasons[0].contains("for game 'austerlitz-1805', not 'ulm-1805'"));
+    assert!(s.new.all().unwrap()[0].record.reasons[0]
+        .contains("for game 'austerlitz-1805', not 'ulm-1805'"));
     let unknown = header("prussia", "x", 1);
     let s = ingest_one(
         &dir,
         "p.eml",
         &eml("britain@example.org", ON_TIME, "p1@x", &unknown),
     );
-    let r = &s.new[0].record;
+    let r = s.new.all().unwrap()[0].record.clone();
     assert_eq!(r.status, Status::Rejected);
     assert!(
         r.reasons.iter().any(|x| x.contains("no power 'prussia'")),
@@ -330,7 +331,7 @@ fn a_dropped_powers_controller_sends_its_orders_with_his_own_password_and_addres
         "ctl.eml",
         &eml("austria@example.org", ON_TIME, "ctl@x", &body),
     );
-    let r = &s.new[0].record;
+    let r = s.new.all().unwrap()[0].record.clone();
     assert_eq!((r.status, r.power.as_str()), (Status::Accepted, "france"));
     let ack = acks(&dir).pop().unwrap().1;
     assert_eq!(
@@ -343,7 +344,7 @@ fn a_dropped_powers_controller_sends_its_orders_with_his_own_password_and_addres
         "ru.eml",
         &eml("russia@example.org", ON_TIME, "ru@x", &body),
     );
-    assert_eq!(s.new[0].record.status, Status::Rejected);
-    assert!(s.new[0].record.reasons[0].contains("not registered for France"));
+    assert_eq!(s.new.all().unwrap()[0].record.status, Status::Rejected);
+    assert!(s.new.all().unwrap()[0].record.reasons[0].contains("not registered for France"));
     assert_answers_only_registered(&dir);
 }

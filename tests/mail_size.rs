@@ -197,6 +197,10 @@ fn at_last_the_text_goes_compressed_with_its_first_lines_and_its_dice_header_in_
         verify_passes(&name, &mail, &game, tmp.path());
     }
     assert!(compressed >= 1);
+    // The referee's summary fits too: its first lines, and where the whole is.
+    let summary = read_outbox_string(game.join("mail/outbox/t0001-summary.eml"));
+    assert!(summary.len() <= 20_000, "summary: {} bytes", summary.len());
+    assert!(summary.contains("[cut here: the summary is "), "{summary}");
     // The turn's files are the same on a rerun: the cut is part of the turn.
     let before = tree(&game.join("turns/1"));
     pbem()
@@ -290,4 +294,56 @@ fn a_report_mail_is_kept_without_the_bodies_of_its_files_and_made_whole_when_sen
         .path()
         .join("second/france@example.org/t0001-report-france.eml")
         .exists());
+}
+
+/// Issue 34: a player's welcome goes under the cap as a report mail does: its JSON compressed, then
+/// its attachments left out, the largest first, each named in a note that opens its text; the text
+/// and the password always go. `pbem new` says which welcome it cut.
+#[test]
+fn a_welcome_over_the_cap_leaves_out_its_attachments_and_keeps_its_text_and_password() {
+    let tmp = tempfile::tempdir().unwrap();
+    let scenario = tmp.path().join("scenario");
+    pbem::bundled::write_scenario("ulm-1805", &scenario).unwrap();
+    add_to_config(&scenario, "[mail]\nmax_outgoing_bytes = 10000\n");
+    let game = tmp.path().join("g");
+    let out = pbem()
+        .arg("new")
+        .arg(&game)
+        .arg("--from")
+        .arg(&scenario)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let mut welcomes = 0;
+    for f in fs::read_dir(game.join("mail/outbox")).unwrap() {
+        let path = f.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if !name.contains("-welcome-") {
+            continue;
+        }
+        welcomes += 1;
+        let mail = read_outbox_string(&path);
+        assert!(mail.len() <= 10_000, "{name}: {} bytes", mail.len());
+        assert!(mail.contains("THIS MAIL WAS CUT TO SIZE"), "{name}");
+        assert!(mail.contains("* the attachment "), "{name}");
+        assert!(
+            stderr.contains(&format!(
+                "warning: {name} cut to size: left out the attachment "
+            )),
+            "{stderr}"
+        );
+        // The password the referee was shown is in the welcome.
+        let power = name
+            .trim_start_matches("t0001-welcome-")
+            .trim_end_matches(".eml");
+        let password = stdout
+            .lines()
+            .find_map(|l| l.trim_start().strip_prefix(&format!("{power} ")))
+            .map(|rest| rest.split_whitespace().next().unwrap().to_string())
+            .unwrap_or_else(|| panic!("no password of {power} in {stdout}"));
+        assert!(mail.contains(&format!("password {password}")), "{name}");
+    }
+    assert_eq!(welcomes, 4);
 }

@@ -93,7 +93,7 @@ fn an_ingest_run_keeps_its_raw_messages_in_one_archive_and_its_records_in_one_fi
     );
     let store = RawStore::open(&load(&dir)).unwrap();
     assert_eq!(store.len(), messages.len());
-    for e in &s.new {
+    for e in &s.new.all().unwrap() {
         let bytes = store.read(&e.record.sha256).unwrap();
         assert_eq!(pbem::game::record::sha256_hex(&bytes), e.record.sha256);
         let text = String::from_utf8(bytes).unwrap();
@@ -145,6 +145,8 @@ fn an_ingest_run_keeps_its_raw_messages_in_one_archive_and_its_records_in_one_fi
     );
     let answered: Vec<String> = s
         .new
+        .all()
+        .unwrap()
         .iter()
         .map(|e| e.record.ack.clone())
         .filter(|a| !a.is_empty())
@@ -308,7 +310,13 @@ fn a_game_folder_of_the_per_message_layout_is_read_and_continued() {
     let newer = orders("austria", AUSTRIA_PW, 15, "a2@x", "# second thoughts");
     let path2 = write(tmp.path(), "in2.mbox", mbox(&[copy, newer]));
     let s = locked(|| ingest(&load(&dir), std::slice::from_ref(&path2)));
-    let statuses: Vec<Status> = s.new.iter().map(|e| e.record.status).collect();
+    let statuses: Vec<Status> = s
+        .new
+        .all()
+        .unwrap()
+        .iter()
+        .map(|e| e.record.status)
+        .collect();
     assert_eq!(statuses, [Status::Duplicate, Status::Accepted]);
     let filed = fs::read_to_string(dir.join("orders/1/austria.txt")).unwrap();
     assert!(filed.contains("# second thoughts"), "{filed}");
@@ -388,7 +396,9 @@ fn a_rerun_with_more_mail_after_a_crash_answers_again_in_a_file_that_stands_over
     assert_eq!(s.new.len(), 4);
     let f2 = s
         .new
-        .iter()
+        .all()
+        .unwrap()
+        .into_iter()
         .find(|e| e.record.message_id == "f2@x")
         .unwrap();
     let alone = dir.join("mail/outbox").join(&f2.record.ack);

@@ -298,8 +298,8 @@ pub fn audit_turn_with(game: &Game, turn: u32, reload: Reload) -> Result<TurnVer
     Ok(v)
 }
 
-/// The game as turn `turn` was resolved: game.toml of now, with the title, time zone and next
-/// deadline the record keeps.
+/// The game as turn `turn` was resolved: game.toml of now, with the title, time zone, next
+/// deadline, mail size cap and map picture setting the record keeps.
 fn replay_game(
     game: &Game,
     turn: u32,
@@ -313,6 +313,8 @@ fn replay_game(
         g.config.mail.max_outgoing_bytes = shown
             .max_outgoing_bytes
             .unwrap_or(crate::game::mail_config::DEFAULT_OUTGOING_BYTES);
+        // The map picture of the mails as they were made (a record without the key: mailed).
+        g.config.mail.map_png = shown.map_png.unwrap_or(true);
         if shown.next_deadline.is_empty() {
             g.config.moved_deadlines.remove(&(turn + 1));
         } else {

@@ -29,7 +29,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<ExitCode> {
     let game = Game::load(&args.game)?;
     let summary = imap::fetch(&game, &mut super::ingest::progress_bar())?;
-    print_summary(&game, &summary);
+    print_summary(&game, &summary)?;
     Ok(if summary.complete() {
         ExitCode::SUCCESS
     } else {
@@ -38,7 +38,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
 }
 
 /// Prints what a fetch did, then the ingest's summary.
-pub fn print_summary(game: &Game, s: &FetchSummary) {
+pub fn print_summary(game: &Game, s: &FetchSummary) -> Result<()> {
     crate::say!(
         "Fetched {} new message(s) from {} ({} marked as `after` says).",
         s.fetched,
@@ -51,7 +51,7 @@ pub fn print_summary(game: &Game, s: &FetchSummary) {
         s.marked
     );
     if let Some(i) = &s.ingest {
-        super::ingest::print_summary(game, i);
+        super::ingest::print_summary(game, i)?;
     }
     if !s.missing.is_empty() {
         crate::say_err!(
@@ -69,4 +69,5 @@ pub fn print_summary(game: &Game, s: &FetchSummary) {
             "  hint: what was stored is kept and judged; run `pbem fetch` again for the rest"
         );
     }
+    Ok(())
 }

@@ -29,7 +29,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<ExitCode> {
     let game = Game::load(&args.game)?;
     let summary = ingest_with_progress(&game, &args.paths, &mut progress_bar())?;
-    print_summary(&game, &summary);
+    print_summary(&game, &summary)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -40,7 +40,7 @@ pub fn progress_bar() -> impl FnMut(usize, usize) {
 }
 
 /// Prints what an ingest did: counts, then one line per message judged, then the orders that count.
-pub fn print_summary(game: &Game, s: &IngestSummary) {
+pub fn print_summary(game: &Game, s: &IngestSummary) -> Result<()> {
     crate::say!(
         "Ingest for {} turn {}: {} message(s) read, {} new, {} already stored.",
         s.game,
@@ -63,7 +63,11 @@ pub fn print_summary(game: &Game, s: &IngestSummary) {
             s.count(Status::Ignored)
         );
     }
-    for e in &s.new {
+    if crate::out::quiet() {
+        return Ok(());
+    }
+    // Read back one at a time (issue 34: an ingest's summary is kept on disk).
+    s.new.each(&mut |e| {
         let r = &e.record;
         let slot = r.slot();
         let power = if r.power.is_empty() { "-" } else { &slot };
@@ -82,7 +86,8 @@ pub fn print_summary(game: &Game, s: &IngestSummary) {
         if let Some(a) = &e.ack {
             crate::say!("            answered: {} ({})", r.ack, game.printed(a));
         }
-    }
+        Ok(())
+    })?;
     if s.standing.is_empty() {
         crate::say!("No orders filed from mail for turn {}.", s.turn);
     } else {
@@ -98,4 +103,5 @@ pub fn print_summary(game: &Game, s: &IngestSummary) {
             );
         }
     }
+    Ok(())
 }

@@ -87,7 +87,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.imap {
         let fetched = crate::mail::imap::fetch(&game, &mut super::ingest::progress_bar())?;
         if !args.unattended || !fetched.complete() {
-            super::fetch::print_summary(&game, &fetched);
+            super::fetch::print_summary(&game, &fetched)?;
         }
         if !fetched.complete() {
             anyhow::bail!(
@@ -174,7 +174,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         for p in &mail.problems {
             crate::say!("  problem: {p}");
         }
-        for e in &mail.new {
+        mail.new.each(&mut |e| {
             let r = &e.record;
             if matches!(r.status, Status::Late | Status::Rejected | Status::Held) {
                 let slot = r.slot();
@@ -187,7 +187,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     r.reasons.join("; ")
                 );
             }
-        }
+            Ok(())
+        })?;
     }
     for w in &held.standing {
         crate::say!(

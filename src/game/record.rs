@@ -63,6 +63,10 @@ pub struct Shown {
     /// default: `audit` replays it whatever game.toml says now.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_outgoing_bytes: Option<u64>,
+    /// `[mail] map_png` as the report mails were made with it (issue 34), when not the default
+    /// (`false`): a mail with the PNG and one without are different bytes, which `audit` compares.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub map_png: Option<bool>,
 }
 
 pub const FORMAT: &str = "pbem-record/v1";

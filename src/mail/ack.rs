@@ -101,8 +101,8 @@ pub fn acknowledgement(
     } else {
         turn
     };
-    let check = data.check.as_ref();
-    let problems = check.map_or(0, |c| c.rejected());
+    let checked = data.checked.as_ref();
+    let problems = checked.map_or(0, |c| c.rejected);
     let headline = match record.status {
         Status::Accepted if problems > 0 => {
             format!("orders of {power_name} accepted, {problems} line(s) rejected")
@@ -114,7 +114,7 @@ pub fn acknowledgement(
         _ => format!("orders of {power_name} rejected"),
     };
     let stands = matches!(record.status, Status::Accepted | Status::Held);
-    let (entropy, entropy_hash) = match check.and_then(|c| c.entropy.clone()) {
+    let (entropy, entropy_hash) = match checked.and_then(|c| c.entropy.clone()) {
         Some(e) if stands => {
             let h = match config.dice.scheme {
                 DiceScheme::V1 => crate::dice::entropy(&e),
@@ -124,10 +124,7 @@ pub fn acknowledgement(
         }
         _ => (String::new(), String::new()),
     };
-    let diagnostics = match (data.source.as_ref(), check) {
-        (Some(s), Some(c)) if !c.diagnostics.is_empty() => s.render(&c.diagnostics),
-        _ => String::new(),
-    };
+    let diagnostics = checked.map(|c| c.diagnostics.clone()).unwrap_or_default();
     let context = AckContext {
         game: config.game.clone(),
         title: config.title.clone(),
@@ -162,7 +159,7 @@ pub fn acknowledgement(
                     .map(|o| format!("also rejected in this run: {o}")),
             )
             .collect(),
-        accepted: match check {
+        accepted: match checked {
             Some(c) if stands => c
                 .accepted
                 .iter()

@@ -439,6 +439,130 @@ impl Note<'_> {
     }
 }
 
+/// A mail of a text and its attachments (a player's welcome) cut to size: what it left out, one
+/// line each for the referee.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Trimmed {
+    /// Its size whole, in bytes.
+    pub full: usize,
+    /// Its size as it goes: over `cap` when its text alone is.
+    pub sent: usize,
+    pub cap: usize,
+    /// What it left out: "the attachment x.json (sent compressed)", "the attachment x.svg".
+    pub left_out: Vec<String>,
+}
+
+impl Trimmed {
+    /// As [`Cut::describe`].
+    pub fn describe(&self) -> String {
+        let over = if self.sent > self.cap {
+            " (still over: the text always goes)"
+        } else {
+            ""
+        };
+        format!(
+            "left out {}: {} bytes whole, {} sent, at most {} ([mail] max_outgoing_bytes){over}",
+            self.left_out.join(", "),
+            grouped(self.full),
+            grouped(self.sent),
+            grouped(self.cap),
+        )
+    }
+}
+
+/// The mail `mail`, a text and attachments, as it goes, `render` making its bytes: whole when it is
+/// at most `cap` bytes, else without what does not fit, one thing after the other until it does
+/// (issue 34: the welcome goes to the players as the reports do): each JSON attachment compressed
+/// (`.json.gz`), then the attachments left out, the largest first. Its text, which holds what the
+/// player must read (a welcome's password), always goes, opening with a note of what was left out
+/// and whom to ask for it (`ask`).
+pub fn fit_attachments(
+    mail: &Outgoing,
+    cap: usize,
+    ask: &str,
+    render: &mut dyn FnMut(&Outgoing) -> Result<Vec<u8>>,
+) -> Result<(Vec<u8>, Option<Trimmed>)> {
+    let bytes = render(mail)?;
+    if bytes.len() <= cap {
+        return Ok((bytes, None));
+    }
+    let full = bytes.len();
+    drop(bytes);
+    let mut cut = mail.clone();
+    let mut left_out = Vec::new();
+    // The steps: each JSON compressed, in the order attached; then each attachment left out, the
+    // largest first (the first attached among equals).
+    let mut steps: Vec<(bool, String)> = mail
+        .attachments
+        .iter()
+        .filter(|a| a.content_type == "application/json")
+        .map(|a| (true, a.name.clone()))
+        .collect();
+    let mut by_size: Vec<(usize, usize, String)> = mail
+        .attachments
+        .iter()
+        .enumerate()
+        .map(|(i, a)| (a.bytes.len(), i, a.name.clone()))
+        .collect();
+    by_size.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    steps.extend(by_size.into_iter().map(|(_, _, name)| (false, name)));
+    let mut last = None;
+    for (compress, name) in steps {
+        // A JSON compressed above goes under its name with `.gz`.
+        let gz = format!("{name}.gz");
+        let Some(i) = cut
+            .attachments
+            .iter()
+            .position(|a| a.name == name || (!compress && a.name == gz))
+        else {
+            continue;
+        };
+        if compress {
+            let json = cut.attachments.remove(i);
+            cut.attachments.insert(
+                i,
+                Attached {
+                    name: format!("{}.gz", json.name),
+                    content_type: "application/gzip".to_string(),
+                    bytes: gzip(&json.bytes)?,
+                    inline: None,
+                },
+            );
+            left_out.push(format!(
+                "the attachment {name} (sent compressed, {name}.gz)"
+            ));
+        } else {
+            cut.attachments.remove(i);
+            left_out.retain(|l| !l.starts_with(&format!("the attachment {name} ")));
+            left_out.push(format!("the attachment {name}"));
+        }
+        let mut note = format!(
+            "{NOTE_TITLE}\nWhole, this mail would have been {} bytes; the referee's mail sends at most {}. Left out of it:\n",
+            grouped(full),
+            grouped(cap)
+        );
+        for l in &left_out {
+            note.push_str(&format!("* {l}\n"));
+        }
+        note.push_str(&format!("{ask}\n\n"));
+        cut.text = format!("{note}{}", mail.text);
+        let bytes = render(&cut)?;
+        let fits = bytes.len() <= cap;
+        last = Some(bytes);
+        if fits {
+            break;
+        }
+    }
+    let bytes = last.context("a mail over its size had nothing to leave out")?;
+    let trimmed = Trimmed {
+        full,
+        sent: bytes.len(),
+        cap,
+        left_out,
+    };
+    Ok((bytes, Some(trimmed)))
+}
+
 fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")

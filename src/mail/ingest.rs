@@ -30,9 +30,14 @@
 //! 6. **An answer to every submission** (4.6), in the outbox, to the power's registered addresses
 //!    only, dated with the arrival time: `mail::ack`; the answers of a run are one batch of the
 //!    outbox (`mail::outbox_store`), which `pbem send` delivers message by message.
-//! 7. **Bad mail never stops an ingest** (4.7): each message is judged on its own, inside
+//! 7. **In bounded memory** (issue 34.6): one message is held at a time. What each gave goes to a
+//!    temporary spill file as it is judged ([`Spill`]); once all are judged, the answers, the run's
+//!    records and the summary's entries ([`Judged`]) are written and read back one by one. Of the
+//!    earlier runs' records a rerun keeps only their digests, Message-IDs and the orders that stand
+//!    ([`Earlier`]).
+//! 8. **Bad mail never stops an ingest** (4.7): each message is judged on its own, inside
 //!    `catch_unwind`; whatever goes wrong is its reason in the summary.
-//! 8. **A wrong password is never quoted back, logged or stored** (4.9): reasons are diagnostic
+//! 9. **A wrong password is never quoted back, logged or stored** (4.9): reasons are diagnostic
 //!    messages, which never quote a password, and the ack renders lines with passwords as stars. The
 //!    orders are filed without the password ([`filed_text`]: a `submission` line names the message,
 //!    and the turn trusts its record, [`stands_for`]). (The raw archive is the message as received,
@@ -184,7 +189,7 @@ pub struct Standing {
 }
 
 /// What an ingest did.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 pub struct IngestSummary {
     pub game: String,
     pub turn: u32,
@@ -192,8 +197,8 @@ pub struct IngestSummary {
     pub read: usize,
     /// Messages read that were stored and judged before (same bytes): skipped.
     pub already: usize,
-    /// The messages judged now, in order of arrival.
-    pub new: Vec<Entry>,
+    /// The messages judged now, in order of arrival (on disk: [`Judged`]).
+    pub new: Judged,
     /// Mailbox files that could not be read, and why.
     pub problems: Vec<String>,
     /// The submission that counts for each power with one, for the current turn (game.toml order).
@@ -202,10 +207,7 @@ pub struct IngestSummary {
 
 impl IngestSummary {
     pub fn count(&self, status: Status) -> usize {
-        self.new
-            .iter()
-            .filter(|e| e.record.status == status)
-            .count()
+        self.new.count(status)
     }
 }
 
@@ -299,7 +301,12 @@ fn ingest_from(
     let state = game.load_state(turn)?;
     private_inbox(game)?;
     let mut store = RawStore::open(game)?;
-    let records = load_records(game)?;
+    // What earlier runs judged, read record by record: of each, only what this run asks.
+    let Earlier {
+        judged: judged_before,
+        mut ids,
+        standing,
+    } = Earlier::load(game)?;
     let mut summary = IngestSummary {
         game: game.config.game.clone(),
         turn,
@@ -308,7 +315,7 @@ fn ingest_from(
 
     // 1. Store every message first.
     let mut pending: Vec<Pending> = Vec::new();
-    let mut this_run = BTreeSet::new();
+    let mut this_run: BTreeSet<Digest> = BTreeSet::new();
     let mut problems = Vec::new();
     let mut batch = Batch::default();
     let mut archive = ArchiveWriter::new(game);
@@ -316,7 +323,8 @@ fn ingest_from(
         &mut |raw| {
             summary.read += 1;
             let p = store_message(game, raw, &store, &mut archive)?;
-            if records.contains_key(&p.sha) || !this_run.insert(p.sha.clone()) {
+            let key = digest(&p.sha);
+            if judged_before.contains(&key) || !this_run.insert(key) {
                 summary.already += 1;
             } else {
                 pending.push(p);
@@ -325,6 +333,7 @@ fn ingest_from(
         },
         &mut |p| problems.push(p),
     )?;
+    drop((this_run, judged_before));
     summary.problems = problems;
     // Stored for good before anything parses them.
     archive.finish(&mut store)?;
@@ -345,17 +354,13 @@ fn ingest_from(
     }
     pending.sort_by_key(|p| (p.arrival.0, p.read_rank));
 
-    // 3. Judge each message on its own.
-    let mut by_id: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
-    for r in records.values() {
-        if !r.message_id.is_empty() {
-            by_id
-                .entry(r.message_id.clone())
-                .or_default()
-                .push((r.body_sha256.clone(), r.sha256.clone()));
-        }
-    }
-    let mut judged: Vec<(Received, Option<AckData>)> = Vec::with_capacity(pending.len());
+    // 3. Judge each message on its own, in order of arrival. What each gave goes to the run's spill
+    //    file as it is made (issue 34: memory bounded by the largest message, not their count);
+    //    only the submissions that stand, and the lines of the answers that sum others up, stay.
+    let stands = |r: &Received| matches!(r.status, Status::Accepted | Status::Held);
+    let mut all: Vec<Received> = standing.into_values().collect();
+    let mut spill: Spill<(Received, Option<AckData>)> = Spill::new(game)?;
+    let mut summed = Summed::default();
     let total = pending.len();
     // The ruleset's checker of this state, made once for every message (an EiA one indexes the
     // units).
@@ -365,10 +370,10 @@ fn ingest_from(
         let seq = i as u64;
         let outcome = catch_unwind(AssertUnwindSafe(|| {
             judge(
-                game, &store, &state, &*checker, turn, p, seq, &by_id, &verified,
+                game, &store, &state, &*checker, turn, p, seq, &ids, &verified,
             )
         }));
-        let (record, ack) = match outcome {
+        let (mut record, mut ack) = match outcome {
             Ok(Ok(x)) => x,
             Ok(Err(e)) => (
                 bare_record(p, seq, turn, Status::Ignored, vec![format!("pbem could not judge it: {e:#}")]),
@@ -379,42 +384,46 @@ fn ingest_from(
                 None,
             ),
         };
-        if !record.message_id.is_empty() {
-            by_id
-                .entry(record.message_id.clone())
-                .or_default()
-                .push((record.body_sha256.clone(), record.sha256.clone()));
+        ids.add(&record);
+        summed.add(&mut record, &mut ack);
+        if stands(&record) {
+            all.push(record.clone());
         }
-        judged.push((record, ack));
+        spill.push(&(record, ack))?;
     }
     progress(total, total);
+    drop((pending, ids));
 
     // 4. Which submission counts, now that every record is known.
     // Only the submissions that stand (accepted or held) count for any of the three: a flood of
     // other mail is not copied.
-    let stands = |r: &&Received| matches!(r.status, Status::Accepted | Status::Held);
-    let mut all: Vec<Received> = records.values().filter(stands).cloned().collect();
-    all.extend(judged.iter().map(|(r, _)| r).filter(stands).cloned());
     let winners = winners(&all, turn);
     let later = Later::new(&all);
     let sequences = Sequences::new(&all);
+    let winning: BTreeSet<String> = winners.values().map(|w| w.sha256.clone()).collect();
 
     // 5. Answers first, then the records, then the orders files: a crash anywhere leaves a state
     //    that a rerun completes with the same bytes. The answers of the run go into one batch of
     //    the outbox (`outbox_store`); one whose name the outbox already holds with other bytes (a
     //    rerun after a crash, with more mail) goes into a file of its own, which stands over it.
+    //    The batch, the run's records and the summary's entries are written as each message's
+    //    answer is made, never held whole.
     let outbox_dir = super::outbox::dir(game);
     let in_outbox = super::outbox_store::messages(&outbox_dir)?;
-    let mut answers: Vec<(String, Vec<u8>)> = Vec::new();
-    let mut answered: Vec<usize> = Vec::new();
-    one_answer_per_address(&mut judged);
-    summary.new.reserve_exact(judged.len());
+    let mut answers = super::outbox_store::BatchWriter::new(&outbox_dir);
+    let mut answer_names: Vec<String> = Vec::new();
+    let mut records = super::ingest_store::RecordsWriter::new(game);
+    let mut judged = Judged::default();
+    // This run's record of each winner as written (with its answer's name).
+    let mut winners_now: BTreeMap<String, Received> = BTreeMap::new();
     // The template compiled once for the run (a template that does not parse is each answer's
     // reason, as before).
     let made_once = super::ack::Answers::new(game);
-    for (mut record, ack) in judged {
-        let mut written = None;
-        if let Some(data) = &ack {
+    for item in spill.read()? {
+        let (mut record, ack) = item?;
+        let mut written = AckAt::None;
+        if let Some(mut data) = ack {
+            data.others = summed.take(record.seq);
             let replaced_by = later.of(&record);
             // The receipt's sequence number: this submission's rank among the power's accepted
             // (or held) submissions for the same turn, by arrival.
@@ -428,7 +437,7 @@ fn ingest_from(
                         answers,
                         turn,
                         &record,
-                        data,
+                        &data,
                         replaced_by.as_ref(),
                         sequence,
                     )
@@ -441,9 +450,9 @@ fn ingest_from(
                         Ok(bytes) => {
                             match in_outbox.get(&name) {
                                 None if super::outbox_store::is_message_name(&name) => {
-                                    answered.push(summary.new.len());
-                                    answers.push((name.clone(), bytes));
-                                    written = Some(outbox_dir.join(&name));
+                                    answers.add(&name, &bytes)?;
+                                    answer_names.push(name.clone());
+                                    written = AckAt::Batch;
                                 }
                                 found => {
                                     if found
@@ -454,9 +463,9 @@ fn ingest_from(
                                             std::slice::from_ref(&name),
                                         )?;
                                         batch.write(&outbox_dir.join(&name), &bytes, None)?;
-                                        written = Some(outbox_dir.join(&name));
-                                    } else {
-                                        written = found.map(|m| m.at.file.clone());
+                                        written = AckAt::File(outbox_dir.join(&name));
+                                    } else if let Some(m) = found {
+                                        written = AckAt::File(m.at.file.clone());
                                     }
                                 }
                             }
@@ -472,46 +481,33 @@ fn ingest_from(
                     .push(format!("no acknowledgement could be written: {e:#}")),
             }
         }
-        summary.new.push(Entry {
-            record,
-            ack: written,
-        });
-    }
-    if !answers.is_empty() {
-        let names: Vec<String> = answers.iter().map(|(n, _)| n.clone()).collect();
-        super::outbox::note_written(game, &names)?;
-        let (name, bytes) = super::outbox_store::batch(&answers);
-        let path = outbox_dir.join(name);
-        batch.write(&path, &bytes, None)?;
-        for i in answered {
-            summary.new[i].ack = Some(path.clone());
+        // The run's records in one file; each submission that counts also in a file of its own,
+        // the record the turn reads for its filed orders (`stands_for`).
+        records.add(&record)?;
+        if winning.contains(&record.sha256) {
+            winners_now.insert(record.sha256.clone(), record.clone());
         }
+        judged.push(&record, written);
     }
-    // The run's records in one file; each submission that counts also in a file of its own, the
-    // record the turn reads for its filed orders (`stands_for`).
-    let run: Vec<&Received> = summary.new.iter().map(|e| &e.record).collect();
-    if let Some((path, bytes)) = super::ingest_store::records_file(game, &run)? {
-        batch.write(&path, &bytes, None)?;
+    if let Some((tmp, name)) = answers.finish()? {
+        super::outbox::note_written(game, &answer_names)?;
+        let path = outbox_dir.join(name);
+        batch.adopt(tmp, &path)?;
+        judged.batch = Some(path);
     }
-    drop(run);
+    drop(answer_names);
+    if let Some((tmp, path)) = records.finish()? {
+        batch.adopt(tmp, &path)?;
+        judged.records = Some(path);
+    }
     // Each winner as recorded now (this run's record of it, with its answer's name).
-    let this_run: BTreeMap<&str, &Received> = summary
-        .new
-        .iter()
-        .map(|e| (e.record.sha256.as_str(), &e.record))
-        .collect();
     let winners: BTreeMap<String, Received> = winners
         .into_iter()
         .map(|(slot, w)| {
-            let current = this_run
-                .get(w.sha256.as_str())
-                .map(|r| (*r).clone())
-                .or_else(|| records.get(&w.sha256).cloned())
-                .unwrap_or(w);
+            let current = winners_now.remove(&w.sha256).unwrap_or(w);
             (slot, current)
         })
         .collect();
-    drop(this_run);
     for w in winners.values() {
         let text =
             crate::game::load::to_toml(w).context("cannot write a received-message record")?;
@@ -522,7 +518,295 @@ fn ingest_from(
     }
     batch.sync()?;
     summary.standing = file_orders(game, &store, turn, &winners)?;
+    summary.new = judged;
     Ok(summary)
+}
+
+/// A message's digest (its SHA-256 in hex, or any other text hashed) as 32 bytes: what an ingest
+/// keeps of each message it has seen.
+type Digest = [u8; 32];
+
+fn digest(hex_or_text: &str) -> Digest {
+    let mut out = [0u8; 32];
+    if hex::decode_to_slice(hex_or_text, &mut out).is_err() {
+        use sha2::Digest as _;
+        out = sha2::Sha256::digest(hex_or_text.as_bytes()).into();
+    }
+    out
+}
+
+/// What an ingest asks of the messages earlier runs judged, read record by record
+/// (`ingest_store::each_record`): which were judged, their Message-IDs, and the submissions that
+/// stand (issue 34: every record was held whole, 1 KB each).
+struct Earlier {
+    judged: BTreeSet<Digest>,
+    ids: MessageIds,
+    /// The accepted and held submissions, by SHA-256.
+    standing: BTreeMap<String, Received>,
+}
+
+impl Earlier {
+    fn load(game: &Game) -> Result<Earlier> {
+        let mut out = Earlier {
+            judged: BTreeSet::new(),
+            ids: MessageIds::default(),
+            standing: BTreeMap::new(),
+        };
+        // A record handed later stands over an earlier one of the same message.
+        super::ingest_store::each_record(game, &mut |r: Received| {
+            out.judged.insert(digest(&r.sha256));
+            out.ids.add(&r);
+            if matches!(r.status, Status::Accepted | Status::Held) {
+                out.standing.insert(r.sha256.clone(), r);
+            } else {
+                out.standing.remove(&r.sha256);
+            }
+            Ok(())
+        })?;
+        Ok(out)
+    }
+}
+
+/// The Message-IDs of the messages judged, each with the digests of the body and of each message
+/// judged under it: a copy (same Message-ID, same body) is a duplicate.
+#[derive(Default)]
+struct MessageIds(BTreeMap<String, Vec<(Digest, Digest)>>);
+
+impl MessageIds {
+    fn add(&mut self, r: &Received) {
+        if r.message_id.is_empty() {
+            return;
+        }
+        let pair = (digest(&r.body_sha256), digest(&r.sha256));
+        let under = self.0.entry(r.message_id.clone()).or_default();
+        if !under.contains(&pair) {
+            under.push(pair);
+        }
+    }
+
+    /// The messages judged under `message_id`: none when there is none; the one `body_sha256`
+    /// copies, if one does.
+    fn copy_of(&self, message_id: &str, body_sha256: &str) -> Option<Option<String>> {
+        let under = self.0.get(message_id)?;
+        let body = digest(body_sha256);
+        Some(
+            under
+                .iter()
+                .find(|(b, _)| *b == body)
+                .map(|(_, sha)| hex::encode(sha)),
+        )
+    }
+}
+
+/// At most one answer per address and run for what was rejected (issue 34: a mailbox of 300 forged
+/// messages sent France 300 answers, and a responder answering each answer makes a loop): of the
+/// run's rejected messages whose answers go to the same addresses, the first (by arrival) is
+/// answered, with a line for each of the others (at most [`Summed::MAX_LINES`], then their
+/// count), which are recorded as answered by it. Orders that stand, held or late are each answered
+/// on their own: their answer is their receipt.
+#[derive(Default)]
+struct Summed {
+    /// The first rejected message answered for each set of addresses: its `seq` and its name.
+    leads: BTreeMap<Vec<String>, (u64, String)>,
+    /// The lines of the others, and how many more there were, by the `seq` of their lead.
+    lines: BTreeMap<u64, (Vec<String>, usize)>,
+}
+
+impl Summed {
+    /// The most messages an answer lists one by one.
+    const MAX_LINES: usize = 100;
+
+    /// Takes the message judged next, in order of arrival: the first rejected one for its addresses
+    /// keeps its answer; a later one loses its own, and is a line of the first's.
+    fn add(&mut self, record: &mut Received, ack: &mut Option<AckData>) {
+        let Some(data) = ack.as_ref() else { return };
+        if record.status != Status::Rejected {
+            return;
+        }
+        let mut to: Vec<String> = data.to.iter().map(|a| normalise(a)).collect();
+        to.sort();
+        to.dedup();
+        let Some((lead, lead_id)) = self.leads.get(&to) else {
+            self.leads.insert(to, (record.seq, named(record)));
+            return;
+        };
+        let (lines, more) = self.lines.entry(*lead).or_default();
+        if lines.len() < Self::MAX_LINES {
+            let why = record.reasons.first().cloned().unwrap_or_default();
+            lines.push(format!(
+                "{}, from {}: {why}",
+                named(record),
+                shown_from(&record.from)
+            ));
+        } else {
+            *more += 1;
+        }
+        *ack = None;
+        record.reasons.push(format!(
+            "not answered on its own: the answer to {lead_id} sums up every message of this run rejected for the same addresses"
+        ));
+    }
+
+    /// The lines of the answer of the message `seq`.
+    fn take(&mut self, seq: u64) -> Vec<String> {
+        let Some((mut lines, more)) = self.lines.remove(&seq) else {
+            return Vec::new();
+        };
+        if more > 0 {
+            lines.push(format!(
+                "{more} more messages for the same addresses, not listed one by one (the referee's ingest lists each)"
+            ));
+        }
+        lines
+    }
+}
+
+/// How an answer names a message: its Message-ID, else the start of its digest.
+fn named(record: &Received) -> String {
+    if record.message_id.is_empty() {
+        format!("message {}", &record.sha256[..record.sha256.len().min(12)])
+    } else {
+        format!("<{}>", record.message_id)
+    }
+}
+
+/// Values of one ingest run kept on disk, a JSON line each, in an anonymous temporary file of the
+/// game's `mail/` folder (gone when the run ends, even killed; mode 0600): a run holds one
+/// message's at a time (issue 34).
+struct Spill<T> {
+    file: std::io::BufWriter<std::fs::File>,
+    _of: std::marker::PhantomData<T>,
+}
+
+impl<T: Serialize + serde::de::DeserializeOwned> Spill<T> {
+    fn new(game: &Game) -> Result<Spill<T>> {
+        let dir = game.dir.join("mail");
+        let file = tempfile::tempfile_in(&dir)
+            .with_context(|| format!("cannot create a temporary file in {}", game.shown(&dir)))?;
+        Ok(Spill {
+            file: std::io::BufWriter::new(file),
+            _of: std::marker::PhantomData,
+        })
+    }
+
+    fn push(&mut self, value: &T) -> Result<()> {
+        serde_json::to_writer(&mut self.file, value)?;
+        self.file.write_all(b"\n")?;
+        Ok(())
+    }
+
+    /// Every value pushed, in order.
+    fn read(self) -> Result<impl Iterator<Item = Result<T>>> {
+        let file = self.file.into_inner().map_err(|e| e.into_error())?;
+        read_lines(file)
+    }
+}
+
+/// The values of a spill file, from its start.
+fn read_lines<T: serde::de::DeserializeOwned>(
+    mut file: std::fs::File,
+) -> Result<impl Iterator<Item = Result<T>>> {
+    use std::io::{BufRead, Seek};
+    file.seek(std::io::SeekFrom::Start(0))?;
+    Ok(std::io::BufReader::new(file).lines().map(|line| {
+        let line = line?;
+        serde_json::from_str(&line).context("a spilled value of this run does not read back")
+    }))
+}
+
+/// Where a message's answer is: nowhere, in the run's batch of the outbox, or in a file.
+#[derive(Debug, Clone)]
+enum AckAt {
+    None,
+    Batch,
+    File(PathBuf),
+}
+
+/// The messages an ingest judged, in order of arrival: read back from the run's records file
+/// (`mail/received/batch-<sha256>.toml`) rather than held in memory (issue 34), with where each
+/// one's answer is. Read them with [`Judged::each`], or [`Judged::all`] for a few.
+#[derive(Default)]
+pub struct Judged {
+    /// The run's records file.
+    records: Option<PathBuf>,
+    len: usize,
+    counts: BTreeMap<Status, usize>,
+    /// The messages answered in the run's batch of the outbox, by rank.
+    in_batch: BTreeSet<usize>,
+    /// The messages answered in a file of their own, by rank.
+    in_file: BTreeMap<usize, PathBuf>,
+    /// The run's batch of answers in the outbox.
+    batch: Option<PathBuf>,
+}
+
+impl std::fmt::Debug for Judged {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Judged")
+            .field("len", &self.len)
+            .field("counts", &self.counts)
+            .finish()
+    }
+}
+
+impl Judged {
+    fn push(&mut self, record: &Received, ack: AckAt) {
+        *self.counts.entry(record.status).or_default() += 1;
+        match ack {
+            AckAt::None => {}
+            AckAt::Batch => {
+                self.in_batch.insert(self.len);
+            }
+            AckAt::File(path) => {
+                self.in_file.insert(self.len, path);
+            }
+        }
+        self.len += 1;
+    }
+
+    /// How many messages were judged.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// How many were judged `status`.
+    pub fn count(&self, status: Status) -> usize {
+        self.counts.get(&status).copied().unwrap_or(0)
+    }
+
+    /// Hands each message judged to `each`, in order of arrival.
+    pub fn each(&self, each: &mut dyn FnMut(Entry) -> Result<()>) -> Result<()> {
+        let Some(path) = &self.records else {
+            return Ok(());
+        };
+        let mut rank = 0;
+        super::ingest_store::each_record_of(
+            path,
+            &path.display().to_string(),
+            &mut |record: Received| {
+                let ack = if self.in_batch.contains(&rank) {
+                    self.batch.clone()
+                } else {
+                    self.in_file.get(&rank).cloned()
+                };
+                rank += 1;
+                each(Entry { record, ack })
+            },
+        )
+    }
+
+    /// Every message judged, in memory: for a few.
+    pub fn all(&self) -> Result<Vec<Entry>> {
+        let mut out = Vec::with_capacity(self.len);
+        self.each(&mut |e| {
+            out.push(e);
+            Ok(())
+        })?;
+        Ok(out)
+    }
 }
 
 /// Writes `orders/<turn>/<power>.txt` for every power whose submission counts, from the stored
@@ -917,6 +1201,24 @@ impl Batch {
         Ok(())
     }
 
+    /// Takes a temporary file already written beside its place (`path`), as [`Batch::write`] makes
+    /// one.
+    fn adopt(&mut self, tmp: tempfile::TempPath, path: &Path) -> Result<()> {
+        let dir = path
+            .parent()
+            .with_context(|| format!("{} has no folder", path.display()))?;
+        self.dirs.insert(dir.to_path_buf());
+        let entry = (tmp, path.to_path_buf());
+        match self.places.get(path) {
+            Some(&i) => self.files[i] = entry,
+            None => {
+                self.places.insert(path.to_path_buf(), self.files.len());
+                self.files.push(entry);
+            }
+        }
+        Ok(())
+    }
+
     /// Flushes every file written, puts each in its place, then flushes their folders.
     fn sync(&mut self) -> Result<()> {
         let files = std::mem::take(&mut self.files);
@@ -960,63 +1262,6 @@ pub fn arrival(
     delivered.unwrap_or((DateTime::UNIX_EPOCH, Basis::MailboxOrder))
 }
 
-/// At most one answer per address and run for what was rejected (issue 34: a mailbox of 300 forged
-/// messages sent France 300 answers, and a responder answering each answer makes a loop): of the
-/// run's rejected messages whose answers go to the same addresses, the first (by arrival) is
-/// answered, with a line for each of the others, which are recorded as answered by it. Orders that
-/// stand, held or late are each answered on their own: their answer is their receipt.
-fn one_answer_per_address(judged: &mut [(Received, Option<AckData>)]) {
-    let mut first: BTreeMap<Vec<String>, usize> = BTreeMap::new();
-    let mut summed: Vec<(usize, usize)> = Vec::new();
-    for (i, (record, ack)) in judged.iter().enumerate() {
-        let Some(data) = ack else { continue };
-        if record.status != Status::Rejected {
-            continue;
-        }
-        let mut to: Vec<String> = data.to.iter().map(|a| normalise(a)).collect();
-        to.sort();
-        to.dedup();
-        match first.get(&to) {
-            Some(&lead) => summed.push((lead, i)),
-            None => {
-                first.insert(to, i);
-            }
-        }
-    }
-    for (lead, i) in summed {
-        let (lead_id, line) = {
-            let (lead_record, _) = &judged[lead];
-            let (record, _) = &judged[i];
-            let id = if record.message_id.is_empty() {
-                format!("message {}", &record.sha256[..record.sha256.len().min(12)])
-            } else {
-                format!("<{}>", record.message_id)
-            };
-            let why = record.reasons.first().cloned().unwrap_or_default();
-            let lead_id = if lead_record.message_id.is_empty() {
-                format!(
-                    "message {}",
-                    &lead_record.sha256[..lead_record.sha256.len().min(12)]
-                )
-            } else {
-                format!("<{}>", lead_record.message_id)
-            };
-            (
-                lead_id,
-                format!("{id}, from {}: {why}", shown_from(&record.from)),
-            )
-        };
-        if let Some(data) = judged[lead].1.as_mut() {
-            data.others.push(line);
-        }
-        let (record, ack) = &mut judged[i];
-        *ack = None;
-        record.reasons.push(format!(
-            "not answered on its own: the answer to {lead_id} sums up every message of this run rejected for the same addresses"
-        ));
-    }
-}
-
 fn shown_from(from: &str) -> &str {
     if from.is_empty() {
         "no one who can be told"
@@ -1025,23 +1270,69 @@ fn shown_from(from: &str) -> &str {
     }
 }
 
-/// What an acknowledgement says, besides the record.
-#[derive(Debug, Clone)]
+/// What an acknowledgement says, besides the record: plain data, kept in the run's spill file
+/// until every message is judged ([`Spill`]).
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct AckData {
     pub to: Vec<String>,
     pub message_id: String,
+    #[serde(with = "rfc3339")]
     pub arrival: DateTime<Utc>,
-    /// The orders as read, and what checking them gave (none when no orders were read).
-    pub source: Option<Source>,
-    pub check: Option<OrdersCheck>,
+    /// What checking the orders gave (none when no orders were read).
+    pub checked: Option<Checked>,
     /// The turn whose deadline a held submission missed.
     pub late_turn: Option<u32>,
     /// The receipt digest of the orders as filed ([`crate::mail::ingest::receipt_digest`]), for accepted
     /// and held submissions.
     pub receipt: String,
     /// The other messages of the run rejected for the same addresses, one line each, that this
-    /// answer sums up ([`one_answer_per_address`]).
+    /// answer sums up ([`Summed`]).
     pub others: Vec<String>,
+}
+
+/// What checking a submission's orders gave, as its answer shows it.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Checked {
+    /// How many lines were rejected.
+    pub rejected: usize,
+    /// The entropy text, if the orders have an entropy line.
+    pub entropy: Option<String>,
+    /// The orders that stand: line number and the order as pbem reads it back.
+    pub accepted: Vec<(usize, String)>,
+    /// Every diagnostic with its line (`Source::render`: passwords as stars); empty when none.
+    pub diagnostics: String,
+}
+
+impl Checked {
+    pub fn new(source: &Source, check: &OrdersCheck) -> Checked {
+        Checked {
+            rejected: check.rejected(),
+            entropy: check.entropy.clone(),
+            accepted: check.accepted.clone(),
+            diagnostics: if check.diagnostics.is_empty() {
+                String::new()
+            } else {
+                source.render(&check.diagnostics)
+            },
+        }
+    }
+}
+
+/// An instant as RFC 3339 text, every digit kept.
+mod rfc3339 {
+    use chrono::{DateTime, SecondsFormat, Utc};
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(t: &DateTime<Utc>, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&t.to_rfc3339_opts(SecondsFormat::AutoSi, true))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<DateTime<Utc>, D::Error> {
+        let text = String::deserialize(d)?;
+        DateTime::parse_from_rfc3339(&text)
+            .map(|t| t.with_timezone(&Utc))
+            .map_err(serde::de::Error::custom)
+    }
 }
 
 fn bare_record(p: &Pending, seq: u64, turn: u32, status: Status, reasons: Vec<String>) -> Received {
@@ -1081,7 +1372,7 @@ fn judge(
     turn: u32,
     p: &Pending,
     seq: u64,
-    by_id: &BTreeMap<String, Vec<(String, String)>>,
+    ids: &MessageIds,
     verified: &crate::auth::VerifyCache,
 ) -> Result<(Received, Option<AckData>)> {
     let config = &game.config;
@@ -1112,8 +1403,8 @@ fn judge(
     record.subject = crate::diag::mask_passwords(&msg.subject);
 
     // A copy of a message already judged: same Message-ID and same body.
-    if let Some(copies) = by_id.get(&record.message_id) {
-        if let Some((_, original)) = copies.iter().find(|(body, _)| *body == record.body_sha256) {
+    if let Some(copy_of) = ids.copy_of(&record.message_id, &record.body_sha256) {
+        if let Some(original) = copy_of {
             record.status = Status::Duplicate;
             record.duplicate_of = original.clone();
             record
@@ -1155,8 +1446,7 @@ fn judge(
         to: Vec::new(),
         message_id: record.message_id.clone(),
         arrival: p.arrival.0,
-        source: None,
-        check: None,
+        checked: None,
         late_turn: None,
         receipt: String::new(),
         others: Vec::new(),
@@ -1420,8 +1710,7 @@ fn judge(
         let (h, _, _) = crate::orders::Header::take(&filed, crate::orders::split(&filed));
         check.entropy = h.entropy.map(|e| e.value);
     }
-    ack.source = Some(source);
-    ack.check = Some(check);
+    ack.checked = Some(Checked::new(&source, &check));
     Ok((record, Some(ack)))
 }
 
@@ -1481,6 +1770,78 @@ pub use crate::orders::filed::{filed_text, receipt_digest, set_turn};
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 34.5: of the rejected messages of a run answered to the same addresses, the first keeps
+    /// its answer and lists the others, at most `Summed::MAX_LINES` one by one, then their count;
+    /// each other one loses its own answer and says which answer sums it up. Other addresses, and
+    /// orders that stand, keep their own.
+    #[test]
+    fn one_answer_per_address_sums_up_the_rest_and_counts_what_it_does_not_list() {
+        let record = |seq: u64, status: Status| Received {
+            format: RECEIVED_FORMAT.into(),
+            sha256: format!("{seq:064x}"),
+            size: 0,
+            message_id: format!("m{seq}@x"),
+            body_sha256: String::new(),
+            from: "france@example.org".into(),
+            subject: String::new(),
+            arrival: String::new(),
+            arrival_from: String::new(),
+            source: String::new(),
+            seq,
+            judged_at_turn: 1,
+            status,
+            power: "france".into(),
+            player: String::new(),
+            for_turn: 0,
+            reasons: vec![format!("reason {seq}")],
+            origin: String::new(),
+            orders_sha256: String::new(),
+            ack: String::new(),
+            duplicate_of: String::new(),
+        };
+        let ack = |to: &str| AckData {
+            to: vec![to.into()],
+            message_id: String::new(),
+            arrival: DateTime::UNIX_EPOCH,
+            checked: None,
+            late_turn: None,
+            receipt: String::new(),
+            others: Vec::new(),
+        };
+        let mut summed = Summed::default();
+        let mut kept = Vec::new();
+        let extra = 5;
+        for seq in 0..(Summed::MAX_LINES + 1 + extra) as u64 {
+            let mut r = record(seq, Status::Rejected);
+            let mut a = Some(ack("France@Example.org"));
+            summed.add(&mut r, &mut a);
+            if a.is_some() {
+                kept.push(seq);
+            } else {
+                assert!(
+                    r.reasons[1].contains("the answer to <m0@x> sums up"),
+                    "{:?}",
+                    r.reasons
+                );
+            }
+        }
+        for (seq, status, to) in [
+            (900, Status::Rejected, "austria@example.org"),
+            (901, Status::Accepted, "france@example.org"),
+        ] {
+            let mut r = record(seq, status);
+            let mut a = Some(ack(to));
+            summed.add(&mut r, &mut a);
+            assert!(a.is_some());
+        }
+        assert_eq!(kept, [0]);
+        let lines = summed.take(0);
+        assert_eq!(lines.len(), Summed::MAX_LINES + 1);
+        assert_eq!(lines[0], "<m1@x>, from france@example.org: reason 1");
+        assert!(lines[Summed::MAX_LINES].starts_with(&format!("{extra} more messages")));
+        assert!(summed.take(900).is_empty());
+    }
 
     fn stamp(by: &str, date: &str) -> parse::Stamp {
         parse::Stamp {

@@ -15,8 +15,8 @@
 //!
 //! A raw archive is a header line, then each message as a line `message <sha256> <size>`, its bytes
 //! and a newline: [`RawStore`] finds every message of every archive (and of every `.eml` file) by
-//! its digest, and reads each one back checked against it. Both batch files are written whole to a
-//! temporary file, synced, and renamed into place, so a crash leaves a run's file complete or
+//! its digest, and reads each one back checked against it. Both batch files are written to a
+//! temporary file as they are made (issue 34: never whole in memory), synced, and renamed into place, so a crash leaves a run's file complete or
 //! absent; a rerun stores and judges again what is missing, with the same bytes.
 
 use std::collections::BTreeMap;
@@ -387,17 +387,125 @@ pub fn records_file<R: Serialize>(
     Ok(Some((received_dir(game).join(name), text.into_bytes())))
 }
 
+/// A file written to a temporary file beside its place as it is made, hashed on the way (issue 34:
+/// a run's records and answers are not held whole in memory): its name is its digest.
+pub struct Hashed {
+    dir: PathBuf,
+    tmp: Option<std::io::BufWriter<tempfile::NamedTempFile>>,
+    hasher: Sha256,
+}
+
+impl Hashed {
+    pub fn in_dir(dir: PathBuf) -> Hashed {
+        Hashed {
+            dir,
+            tmp: None,
+            hasher: Sha256::new(),
+        }
+    }
+
+    /// Whether nothing was written.
+    pub fn is_empty(&self) -> bool {
+        self.tmp.is_none()
+    }
+
+    pub fn write(&mut self, bytes: &[u8]) -> Result<()> {
+        if self.tmp.is_none() {
+            crate::game::fsio::create_dirs(&self.dir)?;
+            let tmp = tempfile::Builder::new()
+                .prefix(".tmp-")
+                .tempfile_in(&self.dir)
+                .with_context(|| {
+                    format!("cannot create a temporary file in {}", self.dir.display())
+                })?;
+            self.tmp = Some(std::io::BufWriter::with_capacity(1 << 16, tmp));
+        }
+        let tmp = self.tmp.as_mut().expect("opened above");
+        tmp.write_all(bytes)
+            .with_context(|| format!("cannot write to {}", self.dir.display()))?;
+        self.hasher.update(bytes);
+        Ok(())
+    }
+
+    /// The temporary file, flushed (not synced), and the hex digest of its bytes; none when nothing
+    /// was written.
+    pub fn finish(self) -> Result<Option<(tempfile::TempPath, String)>> {
+        let Some(tmp) = self.tmp else {
+            return Ok(None);
+        };
+        let tmp = tmp
+            .into_inner()
+            .map_err(|e| e.into_error())
+            .with_context(|| format!("cannot write to {}", self.dir.display()))?;
+        Ok(Some((
+            tmp.into_temp_path(),
+            hex::encode(self.hasher.finalize()),
+        )))
+    }
+}
+
+/// A run's records file being written, record by record, as [`records_file`] writes it whole.
+pub struct RecordsWriter {
+    file: Hashed,
+}
+
+impl RecordsWriter {
+    pub fn new(game: &Game) -> RecordsWriter {
+        RecordsWriter {
+            file: Hashed::in_dir(received_dir(game)),
+        }
+    }
+
+    pub fn add<R: Serialize>(&mut self, record: &R) -> Result<()> {
+        if self.file.is_empty() {
+            self.file
+                .write(format!("format = \"{RECORDS_FORMAT}\"\n").as_bytes())?;
+        }
+        self.file.write(b"\n[[message]]\n")?;
+        self.file.write(
+            crate::game::load::to_toml(record)
+                .context("cannot write a received-message record")?
+                .as_bytes(),
+        )
+    }
+
+    /// The temporary file and the place it goes (`batch-<sha256>.toml`); none when no record was
+    /// added.
+    pub fn finish(self) -> Result<Option<(tempfile::TempPath, PathBuf)>> {
+        let dir = self.file.dir.clone();
+        Ok(self
+            .file
+            .finish()?
+            .map(|(tmp, sha)| (tmp, dir.join(format!("batch-{sha}.toml")))))
+    }
+}
+
 /// Every record of `mail/received/`, by the key `key` gives (the message's SHA-256): those of the
 /// runs' files, and over them each message's own file.
 pub fn load_records<R: DeserializeOwned>(
     game: &Game,
     key: impl Fn(&R) -> String,
 ) -> Result<BTreeMap<String, R>> {
-    let dir = received_dir(game);
     let mut out = BTreeMap::new();
+    each_record(game, &mut |r: R| {
+        out.insert(key(&r), r);
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// Hands every record of `mail/received/` to `each`, one at a time (issue 34: an ingest keeps of
+/// them only what it asks): those of the runs' files, by file name ([`each_record_of`]), then each
+/// message's own file, which stands over its run's: a record handed later stands over one handed
+/// earlier with the same message.
+pub fn each_record<R: DeserializeOwned>(
+    game: &Game,
+    each: &mut dyn FnMut(R) -> Result<()>,
+) -> Result<()> {
+    let dir = received_dir(game);
     let entries = match std::fs::read_dir(&dir) {
         Ok(e) => e,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
         Err(e) => return Err(e).with_context(|| format!("cannot list {}", game.shown(&dir))),
     };
     let mut batches = Vec::new();
@@ -414,57 +522,110 @@ pub fn load_records<R: DeserializeOwned>(
     batches.sort();
     alone.sort();
     for path in batches {
-        let src = crate::game::load::read_source(&path, &game.shown(&path))?;
-        let file: RecordsFile<R> = match record_by_record(&src.text) {
-            Some(file) => file,
-            None => crate::game::load::parse_toml(&src)?,
-        };
-        if file.format != RECORDS_FORMAT {
-            bail!(
-                "{}: format {:?}, where pbem reads {RECORDS_FORMAT:?}",
-                game.shown(&path),
-                file.format
-            );
-        }
-        for r in file.message {
-            out.insert(key(&r), r);
-        }
+        each_record_of(&path, &game.shown(&path), each)?;
     }
     for path in alone {
         let src = crate::game::load::read_source(&path, &game.shown(&path))?;
         let r: R = crate::game::load::parse_toml(&src)?;
-        out.insert(key(&r), r);
+        each(r)?;
     }
-    Ok(out)
+    Ok(())
 }
 
-/// A run's records file as [`records_file`] writes it, parsed one `[[message]]` at a time (issue 34:
-/// parsed whole, a file of 50,000 records, 30 MB, took a document of 550 MiB). None when the file
-/// is not laid out so (a line `[[message]]` inside a string leaves a piece that does not parse):
-/// it is then parsed whole, and an error located there.
-fn record_by_record<R: DeserializeOwned>(text: &str) -> Option<RecordsFile<R>> {
+/// Hands every record of one run's records file to `each`, in the order written: record by record,
+/// or, when the file is not laid out so (a line `[[message]]` inside a string), the rest of them
+/// from the file parsed whole, its errors located there.
+pub fn each_record_of<R: DeserializeOwned>(
+    path: &Path,
+    shown: &str,
+    each: &mut dyn FnMut(R) -> Result<()>,
+) -> Result<()> {
+    let mut handed = 0;
+    let layout = record_by_record(path, &mut |r| {
+        handed += 1;
+        each(r)
+    })
+    .with_context(|| format!("cannot read {shown}"))?;
+    let format_error = |format: &str| {
+        anyhow::anyhow!("{shown}: format {format:?}, where pbem reads {RECORDS_FORMAT:?}")
+    };
+    match layout {
+        Layout::Read => Ok(()),
+        Layout::Format(format) => Err(format_error(&format)),
+        Layout::Whole => {
+            let src = crate::game::load::read_source(path, shown)?;
+            let file: RecordsFile<R> = crate::game::load::parse_toml(&src)?;
+            if file.format != RECORDS_FORMAT {
+                return Err(format_error(&file.format));
+            }
+            file.message.into_iter().skip(handed).try_for_each(each)
+        }
+    }
+}
+
+/// How a run's records file was read record by record.
+#[derive(Debug, PartialEq, Eq)]
+enum Layout {
+    /// Every record handed over.
+    Read,
+    /// Its format line names another format.
+    Format(String),
+    /// A piece did not parse: the file is to be parsed whole (for the records not handed over yet).
+    Whole,
+}
+
+/// A run's records file as [`records_file`] writes it, read and parsed one `[[message]]` at a time
+/// (issue 34: parsed whole, a file of 50,000 records, 30 MB, took a document of 550 MiB), each
+/// record handed to `each`. [`Layout::Whole`] when the file is not laid out so (a line
+/// `[[message]]` inside a string leaves a piece that does not parse): it is then parsed whole, and
+/// an error located there.
+fn record_by_record<R: DeserializeOwned>(
+    path: &Path,
+    each: &mut dyn FnMut(R) -> Result<()>,
+) -> Result<Layout> {
     #[derive(Deserialize)]
     #[serde(deny_unknown_fields)]
     struct Head {
         format: String,
     }
-    let mut pieces = text.split("\n[[message]]\n");
-    let head: Head = toml::from_str(pieces.next()?).ok()?;
-    let message = pieces
-        .map(|piece| toml::from_str(piece).ok())
-        .collect::<Option<Vec<R>>>()?;
-    Some(RecordsFile {
-        format: head.format,
-        message,
-    })
+    let mut r = BufReader::new(std::fs::File::open(path)?);
+    let mut piece = String::new();
+    let mut line = String::new();
+    let mut head = true;
+    loop {
+        line.clear();
+        let end = r.read_line(&mut line)? == 0;
+        if end || line == "[[message]]\n" {
+            if head {
+                let Ok(h) = toml::from_str::<Head>(&piece) else {
+                    return Ok(Layout::Whole);
+                };
+                if h.format != RECORDS_FORMAT {
+                    return Ok(Layout::Format(h.format));
+                }
+                head = false;
+            } else {
+                let Ok(record) = toml::from_str(&piece) else {
+                    return Ok(Layout::Whole);
+                };
+                each(record)?;
+            }
+            piece.clear();
+            if end {
+                return Ok(Layout::Read);
+            }
+        } else {
+            piece.push_str(&line);
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// A records file is read record by record as it is written, and whole (the same records) when a
-    /// string in it holds a line `[[message]]`.
+    /// A records file is read record by record as it is written, and whole (the same records, each
+    /// handed over once) when a string in it holds a line `[[message]]`.
     #[test]
     fn a_records_file_reads_back_the_same_records_piece_by_piece_or_whole() {
         #[derive(Debug, PartialEq, Serialize, Deserialize)]
@@ -476,10 +637,14 @@ mod tests {
             let records = vec![
                 R {
                     id: "1".into(),
-                    reasons: vec![tricky.into()],
+                    reasons: vec![],
                 },
                 R {
                     id: "2".into(),
+                    reasons: vec![tricky.into()],
+                },
+                R {
+                    id: "3".into(),
                     reasons: vec![],
                 },
             ];
@@ -490,14 +655,29 @@ mod tests {
             }
             let whole: RecordsFile<R> = toml::from_str(&text).unwrap();
             assert_eq!(whole.message, records);
-            match record_by_record::<R>(&text) {
-                Some(file) => {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("batch.toml");
+            std::fs::write(&path, &text).unwrap();
+            let mut read = Vec::new();
+            let layout = record_by_record::<R>(&path, &mut |r| {
+                read.push(r);
+                Ok(())
+            })
+            .unwrap();
+            match layout {
+                Layout::Read => {
                     assert_eq!(tricky, "plain");
-                    assert_eq!(file.message, records);
-                    assert_eq!(file.format, RECORDS_FORMAT);
+                    assert_eq!(read, records);
                 }
-                None => assert_ne!(tricky, "plain"),
+                _ => assert_ne!(tricky, "plain"),
             }
+            let mut handed = Vec::new();
+            each_record_of::<R>(&path, "batch.toml", &mut |r| {
+                handed.push(r);
+                Ok(())
+            })
+            .unwrap();
+            assert_eq!(handed, records, "{tricky:?}");
         }
     }
 

@@ -230,6 +230,41 @@ pub fn read_all(dir: &Path) -> Result<Vec<(String, Vec<u8>)>> {
         .collect()
 }
 
+/// A batch of the outbox being written message by message to a temporary file in the outbox
+/// (issue 34: an ingest's answers are not held in memory), the bytes [`batch`] makes.
+pub struct BatchWriter {
+    file: super::ingest_store::Hashed,
+}
+
+impl BatchWriter {
+    pub fn new(dir: &Path) -> BatchWriter {
+        BatchWriter {
+            file: super::ingest_store::Hashed::in_dir(dir.to_path_buf()),
+        }
+    }
+
+    /// Appends the message `name` (a plain `.eml` file name).
+    pub fn add(&mut self, name: &str, message: &[u8]) -> Result<()> {
+        debug_assert!(is_message_name(name), "{name}");
+        if self.file.is_empty() {
+            self.file.write(format!("{BATCH_FORMAT}\n").as_bytes())?;
+        }
+        self.file
+            .write(format!("message {name} {}\n", message.len()).as_bytes())?;
+        self.file.write(message)?;
+        self.file.write(b"\n")
+    }
+
+    /// The temporary file (flushed, not synced) and the batch's file name; none when no message was
+    /// added.
+    pub fn finish(self) -> Result<Option<(tempfile::TempPath, String)>> {
+        Ok(self
+            .file
+            .finish()?
+            .map(|(tmp, sha)| (tmp, format!("batch-{sha}.raw"))))
+    }
+}
+
 /// A batch of `messages` (name, bytes; each name a plain `.eml` file name): its file name, which is
 /// its digest, and its bytes.
 pub fn batch(messages: &[(String, Vec<u8>)]) -> (String, Vec<u8>) {

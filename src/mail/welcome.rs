@@ -168,12 +168,24 @@ pub fn welcome(
 }
 
 /// Writes the welcome `m` into the outbox with `password` in the place of [`PASSWORD_SLOT`], only
-/// the owner may read it (0600) until `pbem send` masks it again.
-pub fn write(game: &Game, m: &Outgoing, password: &str) -> Result<()> {
+/// the owner may read it (0600) until `pbem send` masks it again. A welcome over `[mail]
+/// max_outgoing_bytes` goes without what does not fit (`fit::fit_attachments`), its text and
+/// password always; how it was cut is returned, for the referee.
+pub fn write(game: &Game, m: &Outgoing, password: &str) -> Result<Option<super::fit::Trimmed>> {
     if password.is_empty() || !password.bytes().all(is_password_byte) {
         bail!("a password pbem made has characters it never makes");
     }
-    let bytes = m.render(game)?;
+    // The password takes more room than its slot.
+    let longer = format!("password {password}")
+        .len()
+        .saturating_sub(PASSWORD_SLOT.len());
+    let cap = usize::try_from(game.config.mail.max_outgoing_bytes)
+        .unwrap_or(usize::MAX)
+        .saturating_sub(longer);
+    let (bytes, trimmed) =
+        super::fit::fit_attachments(m, cap, "Ask the referee for what you miss.", &mut |m| {
+            m.render(game)
+        })?;
     let slot = PASSWORD_SLOT.as_bytes();
     let at: Vec<usize> = memchr::memmem::find_iter(&bytes, slot).collect();
     if at.len() != 1 {
@@ -188,7 +200,21 @@ pub fn write(game: &Game, m: &Outgoing, password: &str) -> Result<()> {
     out.extend_from_slice(format!("password {password}").as_bytes());
     out.extend_from_slice(&bytes[at[0] + slot.len()..]);
     outbox::note_written(game, &[m.file_name()])?;
-    crate::game::fsio::write_atomic_mode(&outbox::path_of(game, m), &out, Some(0o600))
+    crate::game::fsio::write_atomic_mode(&outbox::path_of(game, m), &out, Some(0o600))?;
+    let trimmed = trimmed.map(|mut t| {
+        t.full += longer;
+        t.sent += longer;
+        t.cap += longer;
+        t
+    });
+    if let Some(t) = &trimmed {
+        crate::say_err!(
+            "warning: {} cut to size: {} (pbem mail/size)",
+            m.file_name(),
+            t.describe()
+        );
+    }
+    Ok(trimmed)
 }
 
 /// The bytes a password pbem makes is written with (`auth::fresh_password`), which mail carries as

@@ -690,6 +690,7 @@ fn produce(
                 .unwrap_or_default(),
             max_outgoing_bytes: Some(game.config.mail.max_outgoing_bytes)
                 .filter(|&cap| cap != crate::game::mail_config::DEFAULT_OUTGOING_BYTES),
+            map_png: Some(game.config.mail.map_png).filter(|&png| !png),
         }),
     };
     Ok(Products {

@@ -359,9 +359,13 @@ fn combat_values(c: &CombatEvents) -> Combat {
 pub const SUMMARY_MAIL_MAX: usize = 2_000_000;
 
 /// The summary `text` as a message to the referee (the game's From address), kept in the outbox:
-/// the whole of it, or above [`SUMMARY_MAIL_MAX`] bytes its first lines and where the whole is.
+/// the whole of it, or above [`summary_budget`] bytes its first lines and where the whole is.
 pub fn summary_mail(game: &Game, turn: u32, text: &str) -> outbox::Outgoing {
-    let text = mailed_part(text, turn, SUMMARY_MAIL_MAX);
+    let text = mailed_part(
+        text,
+        turn,
+        summary_budget(game.config.mail.max_outgoing_bytes),
+    );
     outbox::Outgoing {
         kind: outbox::Kind::Summary,
         player: None,
@@ -380,6 +384,17 @@ pub fn summary_mail(game: &Game, turn: u32, text: &str) -> outbox::Outgoing {
         in_reply_to: None,
         date: outbox::game_instant(game, turn),
     }
+}
+
+/// The most of a summary its mail carries under `[mail] max_outgoing_bytes = cap` (issue 34): at
+/// most [`SUMMARY_MAIL_MAX`], and so little that the message fits in `cap` however its text is
+/// encoded (quoted-printable at worst triples it), with its headers and the line that says where the
+/// whole is.
+pub fn summary_budget(cap: u64) -> usize {
+    /// Room for the headers and the closing line of a cut summary.
+    const HEADERS: u64 = 2048;
+    let encoded = cap.saturating_sub(HEADERS) / 3;
+    usize::try_from(encoded).map_or(SUMMARY_MAIL_MAX, |b| b.min(SUMMARY_MAIL_MAX))
 }
 
 /// `text` whole when it has at most `max` bytes; else its lines within `max` bytes, and a line that
@@ -542,5 +557,19 @@ mod tests {
         assert!(cut.contains("holds its first 1 lines."), "{cut}");
         assert!(cut.contains("turns/3/summary.txt"));
         assert!(!cut.contains("deuxième"));
+    }
+
+    /// Issue 34: the summary's mail is at most 2 MB, and under a smaller `max_outgoing_bytes` a third
+    /// of it less the headers' room, so that even quoted-printable at its worst fits.
+    #[test]
+    fn the_summary_mailed_fits_under_the_outgoing_cap_however_encoded() {
+        assert_eq!(summary_budget(10_000_000), SUMMARY_MAIL_MAX);
+        for cap in [10_000u64, 20_000, 1_000_000] {
+            let budget = summary_budget(cap);
+            assert!(
+                budget > 0 && budget as u64 * 3 + 2048 <= cap,
+                "{cap}: {budget}"
+            );
+        }
     }
 }
