@@ -99,7 +99,7 @@ impl Server {
         let profile = tempfile::tempdir().unwrap();
         let out = Command::new(browser)
             .args(crate::map_in_browser::HEADLESS)
-            .args(["--virtual-time-budget=60000", "--dump-dom"])
+            .args(["--virtual-time-budget=180000", "--dump-dom"])
             .arg(format!("--user-data-dir={}", profile.path().display()))
             .arg(format!(
                 "http://127.0.0.1:{}/verify.html?{query}",
@@ -424,6 +424,17 @@ fn corpus() -> (Vec<Case>, Vec<tempfile::TempDir>) {
         let (base, tampered) = crate::verify_tamper::tamperings(game, turns, turn, power);
         let name = format!("{game}-untouched");
         cases.push(Case::new(&name, forms_of(&name, &base), "OK"));
+        // The orders the power sent (the demo's), as a file: the entropy listed is their line's.
+        let orders = demo_orders(game, turn, power);
+        let name = format!("{game}-orders");
+        cases.push(Case::new(&name, forms_of(&name, &base), "OK").with(
+            "orders",
+            &format!("{name}-sent.txt"),
+            orders.clone(),
+        ));
+        if game == "ulm-1805" {
+            cases.extend(ulm_orders_cases(&base, &orders));
+        }
         for t in tampered {
             let name = format!("{game}-{}", t.name);
             let mut case = Case::new(&name, forms_of(&name, &t.report), "FAIL");
@@ -492,7 +503,214 @@ fn corpus() -> (Vec<Case>, Vec<tempfile::TempDir>) {
         );
     }
     keep.push(v2_dir);
+    let (corpus_dir, corpus_cases) = v2_orders_cases();
+    cases.extend(corpus_cases);
+    keep.push(corpus_dir);
     (cases, keep)
+}
+
+/// The demo's orders of `power` for `turn` of `game` (orders/ in the repository), as sent.
+fn demo_orders(game: &str, turn: u32, power: &str) -> String {
+    fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("orders/{game}/{turn}/{power}.txt")),
+    )
+    .unwrap()
+}
+
+const NO_REASON: &[&str] = &[];
+const ENTROPY_CHANGED: &[&str] = &["is not the one of your orders' entropy line"];
+const NO_ORDERS: &[&str] = &["no orders found in this mail"];
+
+/// ulm-1805's turn-1 report of France (pbem-dice/v1: the entropy of the orders is checked) with
+/// France's orders mailed as sent, changed by one byte, of turn 2, and Austria's (listed too).
+fn ulm_orders_cases(base: &crate::verify_tamper::Report, orders: &str) -> Vec<Case> {
+    let mailed = plain_mail(orders);
+    let one_byte = orders.replacen("entropy Boulogne", "entropy boulogne", 1);
+    assert_ne!(one_byte, orders);
+    let mut out = Vec::new();
+    for (name, file, bytes, expected, why) in [
+        ("ulm-orders-mail", "eml", mailed, "OK", NO_REASON),
+        (
+            "ulm-orders-one-byte",
+            "txt",
+            one_byte.into_bytes(),
+            "FAIL",
+            ENTROPY_CHANGED,
+        ),
+        (
+            "ulm-orders-of-turn-2",
+            "txt",
+            demo_orders("ulm-1805", 2, "france").into_bytes(),
+            "FAIL",
+            ENTROPY_CHANGED,
+        ),
+        (
+            "ulm-orders-of-austria",
+            "txt",
+            demo_orders("ulm-1805", 1, "austria").into_bytes(),
+            "OK",
+            NO_REASON,
+        ),
+        (
+            "ulm-orders-mail-without-orders",
+            "eml",
+            plain_mail("Dear referee, my orders follow tomorrow.\n"),
+            "FAIL",
+            NO_ORDERS,
+        ),
+    ] {
+        let mut case = Case::new(name, forms_of(name, base), expected).with(
+            "orders",
+            &format!("{name}-orders.{file}"),
+            bytes,
+        );
+        case.why = why;
+        out.push(case);
+    }
+    out
+}
+
+/// `text` as a player's client mails it: text/plain, UTF-8, 8bit, CRLF.
+fn plain_mail(text: &str) -> Vec<u8> {
+    crate::support::eml(
+        "france@example.org",
+        "Sat, 5 Dec 2026 18:00:00 +0100",
+        "sent@example.org",
+        text,
+    )
+    .into_bytes()
+}
+
+/// `text` mailed in ISO-8859-1, quoted-printable (every byte but printable ASCII as `=XX`, lines of
+/// at most 76 characters with soft breaks).
+fn latin1_quoted_printable_mail(text: &str) -> Vec<u8> {
+    let mut body = String::new();
+    for line in text.lines() {
+        let mut out = String::new();
+        for c in line.chars() {
+            let b = u8::try_from(u32::from(c)).expect("a Latin-1 character");
+            let piece = if (b' '..=b'~').contains(&b) && b != b'=' {
+                char::from(b).to_string()
+            } else {
+                format!("={b:02X}")
+            };
+            if out.len() + piece.len() > 75 {
+                body.push_str(&out);
+                body.push_str("=\r\n");
+                out.clear();
+            }
+            out.push_str(&piece);
+        }
+        body.push_str(&out);
+        body.push_str("\r\n");
+    }
+    format!(
+        "From: austria@example.org\r\nTo: referee@referee.example\r\nSubject: orders\r\n\
+         MIME-Version: 1.0\r\nContent-Type: text/plain; charset=ISO-8859-1\r\n\
+         Content-Transfer-Encoding: quoted-printable\r\n\r\n{body}"
+    )
+    .into_bytes()
+}
+
+/// `text` mailed as a base64 UTF-8 attachment `orders.txt` below a body that holds no orders.
+fn base64_attachment_mail(text: &str) -> Vec<u8> {
+    use base64::Engine;
+    let encoded = base64::engine::general_purpose::STANDARD.encode(text);
+    let lines: String = encoded
+        .as_bytes()
+        .chunks(76)
+        .map(|c| format!("{}\r\n", std::str::from_utf8(c).unwrap()))
+        .collect();
+    format!(
+        "From: austria@example.org\r\nTo: referee@referee.example\r\nSubject: orders\r\n\
+         MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"b1\"\r\n\r\n\
+         --b1\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nMy orders are attached.\r\n\
+         --b1\r\nContent-Type: text/plain; charset=utf-8; name=\"orders.txt\"\r\n\
+         Content-Disposition: attachment; filename=\"orders.txt\"\r\n\
+         Content-Transfer-Encoding: base64\r\n\r\n{lines}--b1--\r\n"
+    )
+    .into_bytes()
+}
+
+/// ulm-1805 under pbem-dice/v2 with the thirteen mails of tests/corpus/ (every client's shape:
+/// format=flowed, quoted-printable, base64, Latin-1 8bit, Windows-1252 HTML, attachments, a reply
+/// below a quote) ingested and the turn resolved: each power's last mail stands. Every one of them
+/// as the orders a player gives, against France's report (whose closing list holds every power's
+/// D_p): OK when its orders are those that stood, else FAIL with the digests both tools compute.
+/// Austria's standing orders mailed again in ISO-8859-1 quoted-printable, as a base64 attachment and
+/// as a file are OK; the file changed by one byte is not.
+fn v2_orders_cases() -> (tempfile::TempDir, Vec<Case>) {
+    use crate::support::{game, set_dice};
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    let (t, game) = game();
+    set_dice(&game, "\n[dice]\nscheme = \"pbem-dice/v2\"\n");
+    let mut names: Vec<String> = fs::read_dir(&corpus)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".eml"))
+        .collect();
+    names.sort();
+    let mut ingest = pbem();
+    ingest.arg("ingest").arg(&game);
+    for n in &names {
+        ingest.arg(corpus.join(n));
+    }
+    ingest.assert().success();
+    pbem().arg("resolve").arg(&game).assert().success();
+    let report = crate::support::read_outbox(game.join("mail/outbox/t0001-report-france.eml"));
+    // The mails that stand, by their Received headers (mail_corpus.rs).
+    let expected_text =
+        |case: &str| fs::read_to_string(corpus.join(format!("{case}.expected"))).unwrap();
+    let stood: Vec<String> = [
+        "webmail-html-only-base64",
+        "outlook-alternative-latin1",
+        "notepad-ansi-attachment",
+        "android-base64-crlf",
+    ]
+    .iter()
+    .map(|c| expected_text(c))
+    .collect();
+    let mut cases = Vec::new();
+    let report_files = |name: &str| vec![(format!("{name}-report.eml"), report.clone())];
+    for n in &names {
+        let case = n.trim_end_matches(".eml");
+        let verdict = if stood.contains(&expected_text(case)) {
+            "OK"
+        } else {
+            "FAIL"
+        };
+        let name = format!("v2-orders-{case}");
+        cases.push(Case::new(&name, report_files(&name), verdict).with(
+            "orders",
+            &format!("{name}.eml"),
+            fs::read(corpus.join(n)).unwrap(),
+        ));
+    }
+    let austria = expected_text("outlook-alternative-latin1");
+    let one_byte = austria.replacen("Ulm", "Ulm!", 1);
+    for (name, file, bytes, verdict) in [
+        (
+            "v2-orders-latin1-qp",
+            "eml",
+            latin1_quoted_printable_mail(&austria),
+            "OK",
+        ),
+        (
+            "v2-orders-base64-attachment",
+            "eml",
+            base64_attachment_mail(&austria),
+            "OK",
+        ),
+        ("v2-orders-file", "txt", austria.clone().into_bytes(), "OK"),
+        ("v2-orders-one-byte", "txt", one_byte.into_bytes(), "FAIL"),
+    ] {
+        cases.push(Case::new(name, report_files(name), verdict).with(
+            "orders",
+            &format!("{name}-orders.{file}"),
+            bytes,
+        ));
+    }
+    (t, cases)
 }
 
 /// `s`'s demo resolved in a new temporary folder of its own (the rulesets' shared one is not to be
@@ -600,6 +818,16 @@ fn the_page_and_pbem_verify_give_the_same_verdict_on_a_corpus_of_tamperings() {
             "{}: the page says {page}\npbem verify says {cli}",
             c.name
         );
+        // With the player's orders, both give the same problems word for word (D_p, E_p and all).
+        if c.given.iter().any(|(k, _)| *k == "orders") {
+            for problem in cli.lines().filter_map(|l| l.strip_prefix("MISMATCH: ")) {
+                assert!(
+                    page.contains(problem),
+                    "{}: pbem verify says {problem:?}, the page does not:\n{page}",
+                    c.name
+                );
+            }
+        }
         assert!(
             c.why.is_empty() || c.why.iter().any(|w| page.contains(w) && cli.contains(w)),
             "{}: expected one of {:?} from both:\nthe page: {page}\npbem verify: {cli}",
