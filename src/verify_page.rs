@@ -68,4 +68,14 @@ mod tests {
         assert!(page.contains("\"format\": \"pbem-dice-labels/1\""));
         assert!(page.contains("\"pattern\": \"combat-order/area={place@area}\""));
     }
+
+    #[test]
+    fn the_page_carries_its_vendored_scripts() {
+        let page = verify_page();
+        for slot in [BLS_SLOT, MIME_SLOT] {
+            assert!(!page.contains(slot), "{slot} was not filled");
+        }
+        assert!(page.contains("var PBEM_MIME="));
+        assert!(page.contains("MIT No Attribution"));
+    }
 }
