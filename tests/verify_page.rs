@@ -432,8 +432,31 @@ fn corpus() -> (Vec<Case>, Vec<tempfile::TempDir>) {
             &format!("{name}-sent.txt"),
             orders.clone(),
         ));
+        // And as a mail: 8bit, quoted-printable in ISO-8859-1, or a base64 attachment.
+        let name = format!("{game}-orders-mail");
+        let latin1 = orders.chars().all(|c| u32::from(c) < 256);
+        let mail = match game {
+            "pog-1914" | "gitm-italy-1809" if latin1 => latin1_quoted_printable_mail(&orders),
+            "ngg-smolensk-1812" | "wbts-peninsula-1862" => base64_attachment_mail(&orders),
+            _ => plain_mail(&orders),
+        };
+        cases.push(Case::new(&name, forms_of(&name, &base), "OK").with(
+            "orders",
+            &format!("{name}-sent.eml"),
+            mail,
+        ));
         if game == "ulm-1805" {
             cases.extend(ulm_orders_cases(&base, &orders));
+        }
+        if game == "gitm-italy-1809" {
+            // A player of a power with several (`player eugene`): his entropy is listed as
+            // `france.eugene`'s.
+            let name = "gitm-orders-of-a-player";
+            cases.push(Case::new(name, forms_of(name, &base), "OK").with(
+                "orders",
+                &format!("{name}-sent.txt"),
+                demo_orders(game, turn, "france.eugene"),
+            ));
         }
         for t in tampered {
             let name = format!("{game}-{}", t.name);
@@ -522,14 +545,12 @@ const ENTROPY_CHANGED: &[&str] = &["is not the one of your orders' entropy line"
 const NO_ORDERS: &[&str] = &["no orders found in this mail"];
 
 /// ulm-1805's turn-1 report of France (pbem-dice/v1: the entropy of the orders is checked) with
-/// France's orders mailed as sent, changed by one byte, of turn 2, and Austria's (listed too).
+/// France's orders changed by one byte, of turn 2, Austria's (listed too), and a mail without orders.
 fn ulm_orders_cases(base: &crate::verify_tamper::Report, orders: &str) -> Vec<Case> {
-    let mailed = plain_mail(orders);
     let one_byte = orders.replacen("entropy Boulogne", "entropy boulogne", 1);
     assert_ne!(one_byte, orders);
     let mut out = Vec::new();
     for (name, file, bytes, expected, why) in [
-        ("ulm-orders-mail", "eml", mailed, "OK", NO_REASON),
         (
             "ulm-orders-one-byte",
             "txt",
@@ -605,7 +626,7 @@ fn latin1_quoted_printable_mail(text: &str) -> Vec<u8> {
         body.push_str("\r\n");
     }
     format!(
-        "From: austria@example.org\r\nTo: referee@referee.example\r\nSubject: orders\r\n\
+        "From: player@example.org\r\nTo: referee@referee.example\r\nSubject: orders\r\n\
          MIME-Version: 1.0\r\nContent-Type: text/plain; charset=ISO-8859-1\r\n\
          Content-Transfer-Encoding: quoted-printable\r\n\r\n{body}"
     )
@@ -622,7 +643,7 @@ fn base64_attachment_mail(text: &str) -> Vec<u8> {
         .map(|c| format!("{}\r\n", std::str::from_utf8(c).unwrap()))
         .collect();
     format!(
-        "From: austria@example.org\r\nTo: referee@referee.example\r\nSubject: orders\r\n\
+        "From: player@example.org\r\nTo: referee@referee.example\r\nSubject: orders\r\n\
          MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"b1\"\r\n\r\n\
          --b1\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nMy orders are attached.\r\n\
          --b1\r\nContent-Type: text/plain; charset=utf-8; name=\"orders.txt\"\r\n\
