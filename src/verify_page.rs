@@ -9,8 +9,8 @@
 //! rulesets' `labels.rs` by a test): the page is written with it in its `dice-labels` block, so that
 //! the page and `pbem verify` read one grammar and the page still works from one file, offline. It
 //! checks a drand beacon's BLS signature with noble-curves (assets/vendor/, MIT licence), and reads
-//! the MIME structure of the orders mail a player gives (`pbem verify --orders`) with postal-mime
-//! (assets/vendor/, MIT-0 licence), both written in the same way.
+//! the MIME structure of every mail a player gives it (the report, his orders for `--orders`, the
+//! others) with postal-mime (assets/vendor/, MIT-0 licence), both written in the same way.
 
 use std::path::Path;
 use std::sync::OnceLock;
