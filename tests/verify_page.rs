@@ -352,6 +352,12 @@ fn forms_of(name: &str, r: &crate::verify_tamper::Report) -> Files {
     ]
 }
 
+/// The JSON form of a report alone (it lists every power's entropy): the orders cases check the
+/// orders, which one form of the report shows as well as three.
+fn json_of(name: &str, r: &crate::verify_tamper::Report) -> Files {
+    vec![(format!("{name}.json"), serde_json::to_vec(&r.json).unwrap())]
+}
+
 /// The corpus: ulm-1805's report mail and its plain tamperings (a line end, a die, the header, a
 /// roll line, the anchor); every ruleset's report with each tampering of the dice issue (an invented
 /// label, a key the kind lacks, a place off the map, a roll line deleted or moved, a forged decision
@@ -427,7 +433,7 @@ fn corpus() -> (Vec<Case>, Vec<tempfile::TempDir>) {
         // The orders the power sent (the demo's), as a file: the entropy listed is their line's.
         let orders = demo_orders(game, turn, power);
         let name = format!("{game}-orders");
-        cases.push(Case::new(&name, forms_of(&name, &base), "OK").with(
+        cases.push(Case::new(&name, json_of(&name, &base), "OK").with(
             "orders",
             &format!("{name}-sent.txt"),
             orders.clone(),
@@ -440,7 +446,7 @@ fn corpus() -> (Vec<Case>, Vec<tempfile::TempDir>) {
             "ngg-smolensk-1812" | "wbts-peninsula-1862" => base64_attachment_mail(&orders),
             _ => plain_mail(&orders),
         };
-        cases.push(Case::new(&name, forms_of(&name, &base), "OK").with(
+        cases.push(Case::new(&name, json_of(&name, &base), "OK").with(
             "orders",
             &format!("{name}-sent.eml"),
             mail,
@@ -452,7 +458,7 @@ fn corpus() -> (Vec<Case>, Vec<tempfile::TempDir>) {
             // A player of a power with several (`player eugene`): his entropy is listed as
             // `france.eugene`'s.
             let name = "gitm-orders-of-a-player";
-            cases.push(Case::new(name, forms_of(name, &base), "OK").with(
+            cases.push(Case::new(name, json_of(name, &base), "OK").with(
                 "orders",
                 &format!("{name}-sent.txt"),
                 demo_orders(game, turn, "france.eugene"),
@@ -580,7 +586,7 @@ fn ulm_orders_cases(base: &crate::verify_tamper::Report, orders: &str) -> Vec<Ca
             NO_ORDERS,
         ),
     ] {
-        let mut case = Case::new(name, forms_of(name, base), expected).with(
+        let mut case = Case::new(name, json_of(name, base), expected).with(
             "orders",
             &format!("{name}-orders.{file}"),
             bytes,
@@ -656,7 +662,7 @@ fn base64_attachment_mail(text: &str) -> Vec<u8> {
 /// ulm-1805 under pbem-dice/v2 with the thirteen mails of tests/corpus/ (every client's shape:
 /// format=flowed, quoted-printable, base64, Latin-1 8bit, Windows-1252 HTML, attachments, a reply
 /// below a quote) ingested and the turn resolved: each power's last mail stands. Every one of them
-/// as the orders a player gives, against France's report (whose closing list holds every power's
+/// as the orders a player gives, against France's JSON report (whose closing list holds every power's
 /// D_p): OK when its orders are those that stood, else FAIL with the digests both tools compute.
 /// Austria's standing orders mailed again in ISO-8859-1 quoted-printable, as a base64 attachment and
 /// as a file are OK; the file changed by one byte is not.
@@ -678,7 +684,8 @@ fn v2_orders_cases() -> (tempfile::TempDir, Vec<Case>) {
     }
     ingest.assert().success();
     pbem().arg("resolve").arg(&game).assert().success();
-    let report = crate::support::read_outbox(game.join("mail/outbox/t0001-report-france.eml"));
+    // France's JSON report: its closing list holds every power's D_p.
+    let report = fs::read(game.join("turns/1/reports/france.json")).unwrap();
     // The mails that stand, by their Received headers (mail_corpus.rs).
     let expected_text =
         |case: &str| fs::read_to_string(corpus.join(format!("{case}.expected"))).unwrap();
@@ -692,7 +699,7 @@ fn v2_orders_cases() -> (tempfile::TempDir, Vec<Case>) {
     .map(|c| expected_text(c))
     .collect();
     let mut cases = Vec::new();
-    let report_files = |name: &str| vec![(format!("{name}-report.eml"), report.clone())];
+    let report_files = |name: &str| vec![(format!("{name}-report.json"), report.clone())];
     for n in &names {
         let case = n.trim_end_matches(".eml");
         let verdict = if stood.contains(&expected_text(case)) {
