@@ -608,14 +608,22 @@ fn plain_mail(text: &str) -> Vec<u8> {
     .into_bytes()
 }
 
-/// `text` mailed in ISO-8859-1, quoted-printable (every byte but printable ASCII as `=XX`, lines of
-/// at most 76 characters with soft breaks).
+/// `text` mailed in ISO-8859-1, quoted-printable.
 fn latin1_quoted_printable_mail(text: &str) -> Vec<u8> {
+    let bytes: Vec<u8> = text
+        .chars()
+        .map(|c| u8::try_from(u32::from(c)).expect("a Latin-1 character"))
+        .collect();
+    quoted_printable_mail(&bytes, "ISO-8859-1")
+}
+
+/// `bytes` (text in `charset`, LF line ends) mailed quoted-printable: every byte but printable ASCII
+/// as `=XX`, lines of at most 76 characters with soft breaks.
+fn quoted_printable_mail(bytes: &[u8], charset: &str) -> Vec<u8> {
     let mut body = String::new();
-    for line in text.lines() {
+    for line in bytes.split(|b| *b == b'\n') {
         let mut out = String::new();
-        for c in line.chars() {
-            let b = u8::try_from(u32::from(c)).expect("a Latin-1 character");
+        for &b in line {
             let piece = if (b' '..=b'~').contains(&b) && b != b'=' {
                 char::from(b).to_string()
             } else {
@@ -633,8 +641,106 @@ fn latin1_quoted_printable_mail(text: &str) -> Vec<u8> {
     }
     format!(
         "From: player@example.org\r\nTo: referee@referee.example\r\nSubject: orders\r\n\
-         MIME-Version: 1.0\r\nContent-Type: text/plain; charset=ISO-8859-1\r\n\
+         MIME-Version: 1.0\r\nContent-Type: text/plain; charset={charset}\r\n\
          Content-Transfer-Encoding: quoted-printable\r\n\r\n{body}"
+    )
+    .into_bytes()
+}
+
+/// The charsets pbem's mail reader decodes, one label of each (mail-parser's single-byte tables and
+/// UTF-16; a multi-byte one, which pbem's build reads as UTF-8): France's orders with a comment of
+/// every byte from 0x80 to 0xFF in each, quoted-printable (UTF-16: a text in it, with and without a
+/// byte-order mark, in base64). Not the orders that stood: both tools must say so with the same digest of what
+/// they read.
+fn charset_cases(report_files: &dyn Fn(&str) -> Files) -> Vec<Case> {
+    let head = "game ulm-1805\npower france\npassword eagle-1805\nturn 1\n# ";
+    let tail = "\nmove FR-I Ulm\n";
+    let mut cases = Vec::new();
+    for charset in [
+        "windows-1250",
+        "windows-1251",
+        "windows-1252",
+        "windows-1253",
+        "windows-1254",
+        "windows-1255",
+        "windows-1256",
+        "windows-1257",
+        "windows-1258",
+        "iso-8859-2",
+        "iso-8859-3",
+        "iso-8859-4",
+        "iso-8859-5",
+        "iso-8859-6",
+        "iso-8859-7",
+        "iso-8859-8",
+        "iso-8859-9",
+        "iso-8859-10",
+        "iso-8859-13",
+        "iso-8859-14",
+        "iso-8859-15",
+        "iso-8859-16",
+        "koi8-r",
+        "koi8-u",
+        "macintosh",
+        "tis-620",
+        "us-ascii",
+        "shift_jis",
+    ] {
+        let mut bytes = head.as_bytes().to_vec();
+        bytes.extend(0x80..=0xFFu8);
+        bytes.extend(tail.as_bytes());
+        let name = format!("v2-orders-charset-{charset}");
+        cases.push(Case::new(&name, report_files(&name), "FAIL").with(
+            "orders",
+            &format!("{name}.eml"),
+            quoted_printable_mail(&bytes, charset),
+        ));
+    }
+    let text = format!("{head}Grüße, привет, ελλάδα{tail}");
+    for (charset, bom, little) in [
+        ("utf-16", true, false),
+        ("utf-16", false, true),
+        ("utf-16le", false, true),
+        ("utf-16be", false, false),
+    ] {
+        let mut bytes = Vec::new();
+        if bom {
+            bytes.extend(if little { [0xFF, 0xFE] } else { [0xFE, 0xFF] });
+        }
+        for unit in text.encode_utf16() {
+            bytes.extend(if little {
+                unit.to_le_bytes()
+            } else {
+                unit.to_be_bytes()
+            });
+        }
+        let name = format!(
+            "v2-orders-charset-{charset}{}",
+            if bom { "-bom" } else { "" }
+        );
+        cases.push(Case::new(&name, report_files(&name), "FAIL").with(
+            "orders",
+            &format!("{name}.eml"),
+            base64_mail(&bytes, charset),
+        ));
+    }
+    cases
+}
+
+/// `bytes` (text in `charset`) mailed in base64, as clients send UTF-16 (a quoted-printable line end
+/// would be bytes of the text, which mail-parser and postal-mime end differently).
+fn base64_mail(bytes: &[u8], charset: &str) -> Vec<u8> {
+    use base64::Engine;
+    let encoded = base64::engine::general_purpose::STANDARD.encode(bytes);
+    let lines: String = encoded
+        .as_bytes()
+        .chunks(76)
+        .map(|c| format!("{}\r\n", std::str::from_utf8(c).unwrap()))
+        .collect();
+    format!(
+        "From: player@example.org\r\nTo: referee@referee.example\r\nSubject: orders\r\n\
+         MIME-Version: 1.0\r\nContent-Type: text/plain; charset={charset}\r\n\
+         Content-Transfer-Encoding: base64\r\n\r\n{lines}"
     )
     .into_bytes()
 }
@@ -738,6 +844,7 @@ fn v2_orders_cases() -> (tempfile::TempDir, Vec<Case>) {
             bytes,
         ));
     }
+    cases.extend(charset_cases(&report_files));
     (t, cases)
 }
 
