@@ -99,7 +99,7 @@ impl Server {
         let profile = tempfile::tempdir().unwrap();
         let out = Command::new(browser)
             .args(crate::map_in_browser::HEADLESS)
-            .args(["--virtual-time-budget=60000", "--dump-dom"])
+            .args(["--virtual-time-budget=180000", "--dump-dom"])
             .arg(format!("--user-data-dir={}", profile.path().display()))
             .arg(format!(
                 "http://127.0.0.1:{}/verify.html?{query}",
@@ -352,6 +352,12 @@ fn forms_of(name: &str, r: &crate::verify_tamper::Report) -> Files {
     ]
 }
 
+/// The JSON form of a report alone (it lists every power's entropy): the orders cases check the
+/// orders, which one form of the report shows as well as three.
+fn json_of(name: &str, r: &crate::verify_tamper::Report) -> Files {
+    vec![(format!("{name}.json"), serde_json::to_vec(&r.json).unwrap())]
+}
+
 /// The corpus: ulm-1805's report mail and its plain tamperings (a line end, a die, the header, a
 /// roll line, the anchor); every ruleset's report with each tampering of the dice issue (an invented
 /// label, a key the kind lacks, a place off the map, a roll line deleted or moved, a forged decision
@@ -429,6 +435,40 @@ fn corpus() -> (Vec<Case>, Vec<tempfile::TempDir>) {
         old.strip_templates();
         let name = format!("{game}-without-templates");
         cases.push(Case::new(&name, forms_of(&name, &old), "OK"));
+        // The orders the power sent (the demo's), as a file: the entropy listed is their line's.
+        let orders = demo_orders(game, turn, power);
+        let name = format!("{game}-orders");
+        cases.push(Case::new(&name, json_of(&name, &base), "OK").with(
+            "orders",
+            &format!("{name}-sent.txt"),
+            orders.clone(),
+        ));
+        // And as a mail: 8bit, quoted-printable in ISO-8859-1, or a base64 attachment.
+        let name = format!("{game}-orders-mail");
+        let latin1 = orders.chars().all(|c| u32::from(c) < 256);
+        let mail = match game {
+            "pog-1914" | "gitm-italy-1809" if latin1 => latin1_quoted_printable_mail(&orders),
+            "ngg-smolensk-1812" | "wbts-peninsula-1862" => base64_attachment_mail(&orders),
+            _ => plain_mail(&orders),
+        };
+        cases.push(Case::new(&name, json_of(&name, &base), "OK").with(
+            "orders",
+            &format!("{name}-sent.eml"),
+            mail,
+        ));
+        if game == "ulm-1805" {
+            cases.extend(ulm_orders_cases(&base, &orders));
+        }
+        if game == "gitm-italy-1809" {
+            // A player of a power with several (`player eugene`): his entropy is listed as
+            // `france.eugene`'s.
+            let name = "gitm-orders-of-a-player";
+            cases.push(Case::new(name, json_of(name, &base), "OK").with(
+                "orders",
+                &format!("{name}-sent.txt"),
+                demo_orders(game, turn, "france.eugene"),
+            ));
+        }
         for t in tampered {
             let name = format!("{game}-{}", t.name);
             let mut case = Case::new(&name, forms_of(&name, &t.report), "FAIL");
@@ -497,7 +537,320 @@ fn corpus() -> (Vec<Case>, Vec<tempfile::TempDir>) {
         );
     }
     keep.push(v2_dir);
+    let (corpus_dir, corpus_cases) = v2_orders_cases();
+    cases.extend(corpus_cases);
+    keep.push(corpus_dir);
     (cases, keep)
+}
+
+/// The demo's orders of `power` for `turn` of `game` (orders/ in the repository), as sent.
+fn demo_orders(game: &str, turn: u32, power: &str) -> String {
+    fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("orders/{game}/{turn}/{power}.txt")),
+    )
+    .unwrap()
+}
+
+const NO_REASON: &[&str] = &[];
+const ENTROPY_CHANGED: &[&str] = &["is not the one of your orders' entropy line"];
+const NO_ORDERS: &[&str] = &["no orders found in this mail"];
+
+/// ulm-1805's turn-1 report of France (pbem-dice/v1: the entropy of the orders is checked) with
+/// France's orders changed by one byte, of turn 2, Austria's (listed too), and a mail without orders.
+fn ulm_orders_cases(base: &crate::verify_tamper::Report, orders: &str) -> Vec<Case> {
+    let one_byte = orders.replacen("entropy Boulogne", "entropy boulogne", 1);
+    assert_ne!(one_byte, orders);
+    let mut out = Vec::new();
+    for (name, file, bytes, expected, why) in [
+        (
+            "ulm-orders-one-byte",
+            "txt",
+            one_byte.into_bytes(),
+            "FAIL",
+            ENTROPY_CHANGED,
+        ),
+        (
+            "ulm-orders-of-turn-2",
+            "txt",
+            demo_orders("ulm-1805", 2, "france").into_bytes(),
+            "FAIL",
+            ENTROPY_CHANGED,
+        ),
+        (
+            "ulm-orders-of-austria",
+            "txt",
+            demo_orders("ulm-1805", 1, "austria").into_bytes(),
+            "OK",
+            NO_REASON,
+        ),
+        (
+            "ulm-orders-mail-without-orders",
+            "eml",
+            plain_mail("Dear referee, my orders follow tomorrow.\n"),
+            "FAIL",
+            NO_ORDERS,
+        ),
+    ] {
+        let mut case = Case::new(name, json_of(name, base), expected).with(
+            "orders",
+            &format!("{name}-orders.{file}"),
+            bytes,
+        );
+        case.why = why;
+        out.push(case);
+    }
+    out
+}
+
+/// `text` as a player's client mails it: text/plain, UTF-8, 8bit, CRLF.
+fn plain_mail(text: &str) -> Vec<u8> {
+    crate::support::eml(
+        "france@example.org",
+        "Sat, 5 Dec 2026 18:00:00 +0100",
+        "sent@example.org",
+        text,
+    )
+    .into_bytes()
+}
+
+/// `text` mailed in ISO-8859-1, quoted-printable.
+fn latin1_quoted_printable_mail(text: &str) -> Vec<u8> {
+    let bytes: Vec<u8> = text
+        .chars()
+        .map(|c| u8::try_from(u32::from(c)).expect("a Latin-1 character"))
+        .collect();
+    quoted_printable_mail(&bytes, "ISO-8859-1")
+}
+
+/// `bytes` (text in `charset`, LF line ends) mailed quoted-printable: every byte but printable ASCII
+/// as `=XX`, lines of at most 76 characters with soft breaks.
+fn quoted_printable_mail(bytes: &[u8], charset: &str) -> Vec<u8> {
+    let mut body = String::new();
+    for line in bytes.split(|b| *b == b'\n') {
+        let mut out = String::new();
+        for &b in line {
+            let piece = if (b' '..=b'~').contains(&b) && b != b'=' {
+                char::from(b).to_string()
+            } else {
+                format!("={b:02X}")
+            };
+            if out.len() + piece.len() > 75 {
+                body.push_str(&out);
+                body.push_str("=\r\n");
+                out.clear();
+            }
+            out.push_str(&piece);
+        }
+        body.push_str(&out);
+        body.push_str("\r\n");
+    }
+    format!(
+        "From: player@example.org\r\nTo: referee@referee.example\r\nSubject: orders\r\n\
+         MIME-Version: 1.0\r\nContent-Type: text/plain; charset={charset}\r\n\
+         Content-Transfer-Encoding: quoted-printable\r\n\r\n{body}"
+    )
+    .into_bytes()
+}
+
+/// The charsets pbem's mail reader decodes, one label of each (mail-parser's single-byte tables and
+/// UTF-16; a multi-byte one, which pbem's build reads as UTF-8): France's orders with a comment of
+/// every byte from 0x80 to 0xFF in each, quoted-printable (UTF-16: a text in it, with and without a
+/// byte-order mark, in base64). Not the orders that stood: both tools must say so with the same digest of what
+/// they read.
+fn charset_cases(report_files: &dyn Fn(&str) -> Files) -> Vec<Case> {
+    let head = "game ulm-1805\npower france\npassword eagle-1805\nturn 1\n# ";
+    let tail = "\nmove FR-I Ulm\n";
+    let mut cases = Vec::new();
+    for charset in [
+        "windows-1250",
+        "windows-1251",
+        "windows-1252",
+        "windows-1253",
+        "windows-1254",
+        "windows-1255",
+        "windows-1256",
+        "windows-1257",
+        "windows-1258",
+        "iso-8859-2",
+        "iso-8859-3",
+        "iso-8859-4",
+        "iso-8859-5",
+        "iso-8859-6",
+        "iso-8859-7",
+        "iso-8859-8",
+        "iso-8859-9",
+        "iso-8859-10",
+        "iso-8859-13",
+        "iso-8859-14",
+        "iso-8859-15",
+        "iso-8859-16",
+        "koi8-r",
+        "koi8-u",
+        "macintosh",
+        "tis-620",
+        "us-ascii",
+        "shift_jis",
+    ] {
+        let mut bytes = head.as_bytes().to_vec();
+        bytes.extend(0x80..=0xFFu8);
+        bytes.extend(tail.as_bytes());
+        let name = format!("v2-orders-charset-{charset}");
+        cases.push(Case::new(&name, report_files(&name), "FAIL").with(
+            "orders",
+            &format!("{name}.eml"),
+            quoted_printable_mail(&bytes, charset),
+        ));
+    }
+    let text = format!("{head}Grüße, привет, ελλάδα{tail}");
+    for (charset, bom, little) in [
+        ("utf-16", true, false),
+        ("utf-16", false, true),
+        ("utf-16le", false, true),
+        ("utf-16be", false, false),
+    ] {
+        let mut bytes = Vec::new();
+        if bom {
+            bytes.extend(if little { [0xFF, 0xFE] } else { [0xFE, 0xFF] });
+        }
+        for unit in text.encode_utf16() {
+            bytes.extend(if little {
+                unit.to_le_bytes()
+            } else {
+                unit.to_be_bytes()
+            });
+        }
+        let name = format!(
+            "v2-orders-charset-{charset}{}",
+            if bom { "-bom" } else { "" }
+        );
+        cases.push(Case::new(&name, report_files(&name), "FAIL").with(
+            "orders",
+            &format!("{name}.eml"),
+            base64_mail(&bytes, charset),
+        ));
+    }
+    cases
+}
+
+/// `bytes` (text in `charset`) mailed in base64, as clients send UTF-16 (a quoted-printable line end
+/// would be bytes of the text, which mail-parser and postal-mime end differently).
+fn base64_mail(bytes: &[u8], charset: &str) -> Vec<u8> {
+    use base64::Engine;
+    let encoded = base64::engine::general_purpose::STANDARD.encode(bytes);
+    let lines: String = encoded
+        .as_bytes()
+        .chunks(76)
+        .map(|c| format!("{}\r\n", std::str::from_utf8(c).unwrap()))
+        .collect();
+    format!(
+        "From: player@example.org\r\nTo: referee@referee.example\r\nSubject: orders\r\n\
+         MIME-Version: 1.0\r\nContent-Type: text/plain; charset={charset}\r\n\
+         Content-Transfer-Encoding: base64\r\n\r\n{lines}"
+    )
+    .into_bytes()
+}
+
+/// `text` mailed as a base64 UTF-8 attachment `orders.txt` below a body that holds no orders.
+fn base64_attachment_mail(text: &str) -> Vec<u8> {
+    use base64::Engine;
+    let encoded = base64::engine::general_purpose::STANDARD.encode(text);
+    let lines: String = encoded
+        .as_bytes()
+        .chunks(76)
+        .map(|c| format!("{}\r\n", std::str::from_utf8(c).unwrap()))
+        .collect();
+    format!(
+        "From: player@example.org\r\nTo: referee@referee.example\r\nSubject: orders\r\n\
+         MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"b1\"\r\n\r\n\
+         --b1\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nMy orders are attached.\r\n\
+         --b1\r\nContent-Type: text/plain; charset=utf-8; name=\"orders.txt\"\r\n\
+         Content-Disposition: attachment; filename=\"orders.txt\"\r\n\
+         Content-Transfer-Encoding: base64\r\n\r\n{lines}--b1--\r\n"
+    )
+    .into_bytes()
+}
+
+/// ulm-1805 under pbem-dice/v2 with the thirteen mails of tests/corpus/ (every client's shape:
+/// format=flowed, quoted-printable, base64, Latin-1 8bit, Windows-1252 HTML, attachments, a reply
+/// below a quote) ingested and the turn resolved: each power's last mail stands. Every one of them
+/// as the orders a player gives, against France's JSON report (whose closing list holds every power's
+/// D_p): OK when its orders are those that stood, else FAIL with the digests both tools compute.
+/// Austria's standing orders mailed again in ISO-8859-1 quoted-printable, as a base64 attachment and
+/// as a file are OK; the file changed by one byte is not.
+fn v2_orders_cases() -> (tempfile::TempDir, Vec<Case>) {
+    use crate::support::{game, set_dice};
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    let (t, game) = game();
+    set_dice(&game, "\n[dice]\nscheme = \"pbem-dice/v2\"\n");
+    let mut names: Vec<String> = fs::read_dir(&corpus)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".eml"))
+        .collect();
+    names.sort();
+    let mut ingest = pbem();
+    ingest.arg("ingest").arg(&game);
+    for n in &names {
+        ingest.arg(corpus.join(n));
+    }
+    ingest.assert().success();
+    pbem().arg("resolve").arg(&game).assert().success();
+    // France's JSON report: its closing list holds every power's D_p.
+    let report = fs::read(game.join("turns/1/reports/france.json")).unwrap();
+    // The mails that stand, by their Received headers (mail_corpus.rs).
+    let expected_text =
+        |case: &str| fs::read_to_string(corpus.join(format!("{case}.expected"))).unwrap();
+    let stood: Vec<String> = [
+        "webmail-html-only-base64",
+        "outlook-alternative-latin1",
+        "notepad-ansi-attachment",
+        "android-base64-crlf",
+    ]
+    .iter()
+    .map(|c| expected_text(c))
+    .collect();
+    let mut cases = Vec::new();
+    let report_files = |name: &str| vec![(format!("{name}-report.json"), report.clone())];
+    for n in &names {
+        let case = n.trim_end_matches(".eml");
+        let verdict = if stood.contains(&expected_text(case)) {
+            "OK"
+        } else {
+            "FAIL"
+        };
+        let name = format!("v2-orders-{case}");
+        cases.push(Case::new(&name, report_files(&name), verdict).with(
+            "orders",
+            &format!("{name}.eml"),
+            fs::read(corpus.join(n)).unwrap(),
+        ));
+    }
+    let austria = expected_text("outlook-alternative-latin1");
+    let one_byte = austria.replacen("Ulm", "Ulm!", 1);
+    for (name, file, bytes, verdict) in [
+        (
+            "v2-orders-latin1-qp",
+            "eml",
+            latin1_quoted_printable_mail(&austria),
+            "OK",
+        ),
+        (
+            "v2-orders-base64-attachment",
+            "eml",
+            base64_attachment_mail(&austria),
+            "OK",
+        ),
+        ("v2-orders-file", "txt", austria.clone().into_bytes(), "OK"),
+        ("v2-orders-one-byte", "txt", one_byte.into_bytes(), "FAIL"),
+    ] {
+        cases.push(Case::new(name, report_files(name), verdict).with(
+            "orders",
+            &format!("{name}-orders.{file}"),
+            bytes,
+        ));
+    }
+    cases.extend(charset_cases(&report_files));
+    (t, cases)
 }
 
 /// `s`'s demo resolved in a new temporary folder of its own (the rulesets' shared one is not to be
@@ -605,6 +958,16 @@ fn the_page_and_pbem_verify_give_the_same_verdict_on_a_corpus_of_tamperings() {
             "{}: the page says {page}\npbem verify says {cli}",
             c.name
         );
+        // With the player's orders, both give the same problems word for word (D_p, E_p and all).
+        if c.given.iter().any(|(k, _)| *k == "orders") {
+            for problem in cli.lines().filter_map(|l| l.strip_prefix("MISMATCH: ")) {
+                assert!(
+                    page.contains(problem),
+                    "{}: pbem verify says {problem:?}, the page does not:\n{page}",
+                    c.name
+                );
+            }
+        }
         assert!(
             c.why.is_empty() || c.why.iter().any(|w| page.contains(w) && cli.contains(w)),
             "{}: expected one of {:?} from both:\nthe page: {page}\npbem verify: {cli}",
