@@ -11,6 +11,8 @@
 //! where pbem needs one it is pbem's own, said so in `rules.rs` and docs/rules/gitm.md.
 
 pub mod capture;
+pub mod city_siege;
+pub mod communications;
 pub mod detection;
 pub mod forecast;
 pub mod kinds;
@@ -216,13 +218,21 @@ impl Ruleset for Gitm {
                 .map(|b| b.power());
             let theirs = garrison.is_some_and(|p| state.friendly(power, p));
             if state.friendly(power, &s.by) || theirs {
-                let left = g.fort_at(s.at.get_ref()).map_or(0, |f| g.fort_strength(f));
-                out.push(format!(
-                    "The fort at {} is besieged by {} since turn {}: strength {left} left (GITM 2.7).",
-                    s.at.get_ref(),
-                    s.by,
-                    s.since
-                ));
+                out.push(match g.fort_at(s.at.get_ref()) {
+                    Some(f) => format!(
+                        "The fort at {} is besieged by {} since turn {}: strength {} left (GITM 2.7).",
+                        s.at.get_ref(),
+                        s.by,
+                        s.since,
+                        g.fort_strength(f)
+                    ),
+                    None => format!(
+                        "The city at {} (no fort) is besieged by {} since turn {} (GITM 2.7).",
+                        s.at.get_ref(),
+                        s.by,
+                        s.since
+                    ),
+                });
             }
         }
         // GITM 7.5, 4.6: the battles of the turn, told to those who see their squares.

@@ -1643,3 +1643,129 @@ fn gitm_4_1_in_peace_or_truce_a_side_is_seen_within_five_squares_an_army_hq_ten_
         assert_eq!(hq.contains(&"FR4IN".to_string()), peace, "{season:?}");
     }
 }
+
+/// GITM 7.2 by pbem's reading (`pbem gitm/communications`): a unit far from its side's soil moves a
+/// square less: FR4IN, drawing no supply, marches 3 squares and a forced march on French soil, 2 and
+/// a forced march when every square within 5 of it is Austria's.
+#[test]
+fn gitm_7_2_a_unit_out_of_communications_moves_a_square_less() {
+    let (_t, game, state) = scenario();
+    let order = [("france", "move FR4IN G3-V6 G4-V6 G5-V6 G6-V6\nsupply FR4IN none")];
+    let (next, events) = resolve(&game, &state, &order);
+    assert!(at(&next, "FR4IN").starts_with("G6-V6/"), "in communications");
+    assert!(cites(&events, "GITM 7.2")
+        .iter()
+        .all(|e| !e.text.contains("FR4IN")));
+    let mut cut = state.clone();
+    for owner in cut.control.values_mut() {
+        *owner = "austria".into();
+    }
+    cut.control.insert("G0-V0".into(), "france".into());
+    let (next, events) = resolve(&game, &cut, &order);
+    assert!(at(&next, "FR4IN").starts_with("G5-V6/"), "a square less");
+    let said = cites(&events, "GITM 7.2");
+    let e = said
+        .iter()
+        .find(|e| e.text.contains("FR4IN"))
+        .expect("FR4IN is told it is out of communications");
+    assert!(e.text.contains("out of communications") && e.text.contains("pbem gitm/communications"));
+    assert!(e.visible_to.iter().all(|p| p == "france"), "told to its side alone");
+}
+
+/// GITM 7.2 (`communications.rs`): a line runs to the side's soil within 5 squares; a square held by
+/// a hostile combat unit cuts it, a headquarters does not.
+#[test]
+fn gitm_7_2_communications_run_to_the_sides_soil_and_hostile_combat_units_cut_them() {
+    use super::communications::in_communications;
+    let (_t, game, mut state) = scenario();
+    let map = grid_map(&game).unwrap().clone();
+    only(&mut state, &["FR4IN", "AU4IN", "AU1CQ"]);
+    for owner in state.control.values_mut() {
+        *owner = "austria".into();
+    }
+    put(&mut state, "FR4IN", "G5-V6/7-7");
+    put(&mut state, "AU4IN", "H1-V9/7-7");
+    put(&mut state, "AU1CQ", "H1-V9/7-7");
+    let fr = |s: &State| {
+        let g = g(s);
+        let i = g.brigades.iter().position(|b| b.id() == "FR4IN").unwrap();
+        in_communications(&map, s, g, i)
+    };
+    assert!(!fr(&state), "no French square within 5");
+    state.control.insert("G5-V7".into(), "france".into());
+    assert!(fr(&state), "Padua, next to it, is French");
+    put(&mut state, "AU1CQ", "G5-V7/2-2");
+    assert!(fr(&state), "a headquarters cuts no line");
+    put(&mut state, "AU4IN", "G5-V7/2-2");
+    assert!(!fr(&state), "a hostile brigade on the one French square cuts it");
+    state.control.insert("G5-V6".into(), "france".into());
+    assert!(fr(&state), "on its side's own soil a unit is in communications");
+}
+
+/// GITM 2.7, 8.4: a city without a fort (Padua, G5-V7, its town square 10-10) is besieged when
+/// hostile combat units stand in its square by a garrison on its town square; the garrison may not
+/// march out, draws no supply, and on the tactical map leaves only to attack a besieger next to it.
+#[test]
+fn gitm_2_7_a_city_without_a_fort_is_besieged_and_its_garrison_kept_in() {
+    let (_t, game, mut state) = scenario();
+    only(&mut state, &["FR7IN", "AU4IN"]);
+    put(&mut state, "FR7IN", "G5-V7/10-10");
+    put(&mut state, "AU4IN", "G5-V7/2-2");
+    assert!(g(&state).forts.iter().all(|f| !f.at.get_ref().starts_with("G5-V7")));
+    let (mut next, events) = resolve(&game, &state, &[]);
+    let s = &g(&next).sieges;
+    assert_eq!(s.len(), 1);
+    assert_eq!(
+        (s[0].at.get_ref().as_str(), s[0].by.as_str()),
+        ("G5-V7/10-10", "austria")
+    );
+    assert!(cites(&events, "GITM 2.7").iter().any(|e| e
+        .text
+        .starts_with("austria lays siege to the city at G5-V7/10-10, which has no fort")));
+    assert!(game.check_state(&next).is_empty(), "{:?}", game.check_state(&next));
+    let said = Gitm.position(&game, &next, "france", &|_| true).join("\n");
+    assert!(said.contains("The city at G5-V7/10-10 (no fort) is besieged by austria since turn 1"));
+    next.turn += 1;
+    brigade_mut(&mut next, "FR7IN").supplies = 0;
+    let (after, events) = resolve(
+        &game,
+        &next,
+        &[("france", "move FR7IN G6-V7\ntactical FR7IN to 10-6\nsupply FR7IN carry 2")],
+    );
+    assert_eq!(at(&after, "FR7IN"), "G5-V7/10-10");
+    assert_eq!(g(&after).brigade("FR7IN").unwrap().supplies, 0);
+    let texts: Vec<&str> = events.iter().map(|e| e.text.as_str()).collect();
+    assert!(texts.iter().any(|t| t.contains(
+        "FR7IN is in the besieged city at G5-V7/10-10 (no fort) and may not move strategically"
+    )), "{texts:?}");
+    assert!(texts.iter().any(|t| t.starts_with("The city at G5-V7/10-10 (no fort) is besieged: its garrison (FR7IN) draws no supply")), "{texts:?}");
+    assert!(texts.iter().any(|t| t.contains("FR7IN does not move: it is inside the city at 10-10 besieged by austria")), "{texts:?}");
+    // The besiegers gone, the siege is lifted.
+    let mut gone = after.clone();
+    gone.turn += 1;
+    only(&mut gone, &["FR7IN"]);
+    let (lifted, events) = resolve(&game, &gone, &[]);
+    assert!(g(&lifted).sieges.is_empty());
+    assert!(cites(&events, "pbem gitm/siege")
+        .iter()
+        .any(|e| e.text.contains("The siege of the city at G5-V7/10-10 (no fort) is lifted: no besieger")));
+}
+
+/// GITM 2.7: a siege in the state stands at a fort or at a city's town square; elsewhere it is an
+/// error at its place.
+#[test]
+fn gitm_2_7_a_siege_stands_at_a_fort_or_a_citys_town_square() {
+    let (_t, game, mut state) = scenario();
+    let siege = |at: &str| super::state::Siege {
+        at: toml::Spanned::new(0..0, at.into()),
+        by: "austria".into(),
+        since: 1,
+        breaches: 0,
+    };
+    state.table_mut::<GitmState>().unwrap().sieges = vec![siege("G5-V7/10-10")];
+    assert!(game.check_state(&state).is_empty(), "Padua's town square");
+    state.table_mut::<GitmState>().unwrap().sieges = vec![siege("G5-V7/2-2"), siege("G5-V6/10-10")];
+    let errs = game.check_state(&state);
+    assert_eq!(errs.len(), 2, "{errs:?}");
+    assert!(errs[0].message.contains("names no fort nor a city's town square"));
+}

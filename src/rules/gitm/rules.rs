@@ -109,6 +109,11 @@ pub const ALLOWANCE: Rule = gitm(
 );
 /// Carrying supplies costs a square of allowance.
 pub const SUPPLY_DRAG: Rule = gitm("7.2", "a unit carrying supplies moves one square less");
+/// Being out of communications costs a square of allowance.
+pub const COMMUNICATIONS: Rule = gitm(
+    "7.2",
+    "a unit not in communications moves one square less",
+);
 /// A forced march: one square more for 3 fatigue (4 for cavalry and light artillery).
 pub const FORCED_MARCH: Rule = gitm("7.3", "one square beyond the allowance for 3 or 4 fatigue");
 /// A path square not adjacent halts the move.
@@ -168,11 +173,14 @@ pub const NO_COMBAT: Rule = gitm(
     "no combat in the final tactical phase nor in peace or truce",
 );
 
-/// pbem: the seed lacks communications and supply (10): every unit is in communications, supply
-/// sources are unlimited, and a unit carries what it orders.
-pub const PBEM_SUPPLY: Rule = own(
-    "gitm/supply",
-    "units are in communications and draw what they order",
+/// pbem: the seed lacks supply (10): supply sources are unlimited, and a unit carries what it orders.
+pub const PBEM_SUPPLY: Rule = own("gitm/supply", "units draw what they order, without limit");
+/// pbem: the seed lacks communications (10): a unit is in communications on its side's soil
+/// (`[control]`) or within 5 squares of it by a way free of hostile combat units
+/// (`communications.rs`).
+pub const PBEM_COMMUNICATIONS: Rule = own(
+    "gitm/communications",
+    "in communications on the side's soil or 5 squares from it by a way free of enemies",
 );
 /// pbem: the noisy count of a sighting, from a sealed roll.
 pub const PBEM_NOISE: Rule = own("gitm/noise", "a sighting's count is off by a sealed roll");
