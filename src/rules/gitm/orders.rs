@@ -16,6 +16,8 @@
 //! supply <unit> none                         draw no supply (6.7)
 //! place <unit> [<square>] [<c-r>]            peace and truce turns only (6.10, 7.16)
 //! merge <unit> into <unit>                   GITM 3.5, done in the supply phase
+//! board <unit> <ship>                        GITM 7.17: section 2 by sea, in strategic phase 1
+//! sail <ship> to <square>                    GITM 7.17: the transport's voyage to another port
 //! ```
 //!
 //! A section a file leaves out falls back to its default (6.9, the SOP); a later line for the same
@@ -37,7 +39,7 @@ use super::rules;
 use super::state::{impassable, GitmState, Kind};
 
 /// The order words of GITM.
-pub const VERBS: [&str; 8] = [
+pub const VERBS: [&str; 10] = [
     "move",
     "tactical",
     "support",
@@ -46,6 +48,8 @@ pub const VERBS: [&str; 8] = [
     "supply",
     "place",
     "merge",
+    "board",
+    "sail",
 ];
 
 /// Strategic phases a turn (GITM 5.2): the boxes of a path.
@@ -233,6 +237,16 @@ pub enum GitmOrder {
         from: String,
         into: String,
     },
+    /// GITM 7.17: the unit boards a transport of its state lying in its square's port.
+    Board {
+        unit: String,
+        ship: String,
+    },
+    /// GITM 7.17: a transport sails to another port of the map, with the units that boarded it.
+    Sail {
+        ship: String,
+        to: String,
+    },
 }
 
 impl GitmOrder {
@@ -244,8 +258,10 @@ impl GitmOrder {
             | GitmOrder::React { unit, .. }
             | GitmOrder::Posture { unit, .. }
             | GitmOrder::Supply { unit, .. }
-            | GitmOrder::Place { unit, .. } => unit,
+            | GitmOrder::Place { unit, .. }
+            | GitmOrder::Board { unit, .. } => unit,
             GitmOrder::Merge { from, .. } => from,
+            GitmOrder::Sail { ship, .. } => ship,
         }
     }
 }
@@ -330,6 +346,8 @@ impl fmt::Display for GitmOrder {
                 Ok(())
             }
             GitmOrder::Merge { from, into } => write!(f, "merge {from} into {into}"),
+            GitmOrder::Board { unit, ship } => write!(f, "board {unit} {ship}"),
+            GitmOrder::Sail { ship, to } => write!(f, "sail {ship} to {to}"),
         }
     }
 }
@@ -369,9 +387,9 @@ pub fn parse_all(lines: &[Line], cx: &Context<'_>) -> (Vec<Located<GitmOrder>>, 
     (ok, diags)
 }
 
-type Parsed<T> = Result<T, Diagnostic>;
+pub(super) type Parsed<T> = Result<T, Diagnostic>;
 
-fn syntax(token: &Token, message: impl Into<String>, hint: impl Into<String>) -> Diagnostic {
+pub(super) fn syntax(token: &Token, message: impl Into<String>, hint: impl Into<String>) -> Diagnostic {
     Diagnostic::error(message, token.span.clone())
         .hint(hint)
         .rule(ORDER_SYNTAX)
@@ -384,12 +402,12 @@ pub fn parse_line(line: &Line, cx: &Context<'_>) -> Parsed<GitmOrder> {
         return Err(Diagnostic::error("empty order", line.span.clone()));
     };
     let verb_word = verb.text.to_ascii_lowercase();
-    if matches!(verb_word.as_str(), "board" | "embark" | "disembark") {
+    if matches!(verb_word.as_str(), "embark" | "disembark") {
         return Err(Diagnostic::error(
-            format!("'{}': pbem's GITM has no ships nor transports", verb.text),
+            format!("'{}' is not a GITM order", verb.text),
             verb.span.clone(),
         )
-        .hint("GITM 4.3 and 7.17 move units by sea under the PATE rules, which pbem does not hold; march by `move`")
+        .hint("units go by sea with `board <unit> <ship>`, and land where the ship's `sail <ship> to <square>` takes it (GITM 7.17)")
         .rule(rules::TRANSPORTS));
     }
     if !VERBS.contains(&verb_word.as_str()) {
@@ -402,6 +420,9 @@ pub fn parse_line(line: &Line, cx: &Context<'_>) -> Parsed<GitmOrder> {
             format!("write the unit's id after it: {} FR1IN ...", verb_word),
         ));
     };
+    if verb_word == "sail" {
+        return super::ships::parse_sail(unit_tok, &t[2..], cx, line);
+    }
     let unit = own_unit(unit_tok, cx)?;
     let rest = &t[2..];
     let campaign = cx.gitm.season.is_campaign();
@@ -425,6 +446,7 @@ pub fn parse_line(line: &Line, cx: &Context<'_>) -> Parsed<GitmOrder> {
         "posture" => parse_posture(unit, rest, line),
         "supply" => parse_supply(unit, rest, cx, line),
         "place" => parse_place(unit, rest, cx),
+        "board" => super::ships::parse_board(unit, unit_tok, rest, cx),
         _ => parse_merge(unit, rest, cx, line),
     }
 }
@@ -498,7 +520,7 @@ fn phase(tok: Option<&Token>, after: &Token, rule: Rule) -> Parsed<u8> {
     number(tok, after, 1, TACTICAL_PHASES as u32, rule).map(|n| n as u8)
 }
 
-fn unknown_word(tok: &Token, words: &[&str], rule: Rule) -> Diagnostic {
+pub(super) fn unknown_word(tok: &Token, words: &[&str], rule: Rule) -> Diagnostic {
     Diagnostic::error(format!("unknown word '{}'", tok.text), tok.span.clone())
         .label("not a word of this order")
         .hint(did_you_mean(&tok.text, words.iter().copied()).map_or_else(
@@ -901,6 +923,10 @@ pub struct UnitOrders {
     pub supply: Option<SupplyOrder>,
     pub place: Option<(Option<String>, Option<SubSquare>)>,
     pub merge_into: Option<String>,
+    /// GITM 7.17: the transport the unit boards (section 2 by sea).
+    pub board: Option<String>,
+    /// GITM 7.17: for a transport, the square of the port it sails to.
+    pub sail: Option<String>,
 }
 
 impl UnitOrders {
@@ -912,7 +938,7 @@ impl UnitOrders {
     /// The numbers of the campaign sections (2 to 6) a unit's orders leave out.
     pub fn missing_sections(&self) -> Vec<&'static str> {
         let mut out = Vec::new();
-        if self.strategic.is_none() {
+        if self.strategic.is_none() && self.board.is_none() {
             out.push("2");
         }
         if self.tactical.is_none() {
@@ -948,6 +974,8 @@ pub fn by_unit(orders: &[GitmOrder]) -> BTreeMap<String, UnitOrders> {
             GitmOrder::Supply { order, .. } => u.supply = Some(order.clone()),
             GitmOrder::Place { square, sub, .. } => u.place = Some((square.clone(), *sub)),
             GitmOrder::Merge { into, .. } => u.merge_into = Some(into.clone()),
+            GitmOrder::Board { ship, .. } => u.board = Some(ship.clone()),
+            GitmOrder::Sail { to, .. } => u.sail = Some(to.clone()),
         }
     }
     out

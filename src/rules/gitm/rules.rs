@@ -159,7 +159,12 @@ pub const DIAGONAL: Rule = gitm("7.14", "an enemy beside a diagonal blocks it");
 /// The Ottoman Empire's squares are closed.
 pub const OTTOMAN: Rule = gitm("7.15", "movement into the Ottoman Empire is forbidden");
 /// Ships and transports.
-pub const TRANSPORTS: Rule = gitm("7.17", "units may board transports under the PATE rules");
+pub const TRANSPORTS: Rule = gitm("7.17", "units but militia board transports and land at ports");
+/// Reports of the ships in a port, and the ships' reports of the units there.
+pub const PORTS: Rule = gitm(
+    "4.3",
+    "units in a port's square hear of its ships; ships report the units there",
+);
 /// Peace and truce moves.
 pub const PEACE_MOVE: Rule = gitm(
     "7.16",
@@ -181,6 +186,13 @@ pub const PBEM_SUPPLY: Rule = own("gitm/supply", "units draw what they order, wi
 pub const PBEM_COMMUNICATIONS: Rule = own(
     "gitm/communications",
     "in communications on the side's soil or 5 squares from it by a way free of enemies",
+);
+/// pbem: the seed sends ships to the PATE rules, which it does not hold: a transport sails from a
+/// port of the map to another in strategic phase 1, with the units that boarded it and fit
+/// (`ships.rs`).
+pub const PBEM_SHIPS: Rule = own(
+    "gitm/ships",
+    "a transport sails port to port in strategic phase 1 with the units that fit",
 );
 /// pbem: the noisy count of a sighting, from a sealed roll.
 pub const PBEM_NOISE: Rule = own("gitm/noise", "a sighting's count is off by a sealed roll");

@@ -15,6 +15,13 @@
 //! by = "austria"
 //! since = 2                  # the turn it began
 //! breaches = 1               # pbem's siege: each lowers the fort's strength by one
+//! [[gitm.port]]              # a port city's quay (GITM 4.3, 7.17): where units board and land
+//! at = "G7-V8/10-10"
+//! [[gitm.ship]]              # a transport (GITM 7.17), lying in a port
+//! id = "FRT1"
+//! power = "france"
+//! port = "G7-V8"             # the square of the port it lies in
+//! capacity = 6000            # transport capacity: see `fort_room`
 //! [[gitm.brigade]]
 //! id = "FR1IN"               # nationality, number, type (GITM 3.1)
 //! power = "france"
@@ -66,8 +73,56 @@ pub struct GitmState {
     /// `city_siege.rs`).
     #[serde(default, rename = "siege", skip_serializing_if = "Vec::is_empty")]
     pub sieges: Vec<Siege>,
+    /// Ports: where units board transports and land (GITM 4.3, 7.17; `ships.rs`).
+    #[serde(default, rename = "port", skip_serializing_if = "Vec::is_empty")]
+    pub ports: Vec<Port>,
+    /// Transports, each lying in a port (GITM 7.17; `ships.rs`).
+    #[serde(default, rename = "ship", skip_serializing_if = "Vec::is_empty")]
+    pub ships: Vec<Ship>,
     #[serde(default, rename = "brigade")]
     pub brigades: Vec<Brigade>,
+}
+
+/// A port (GITM 4.3, 7.17): the tactical square of a city (a square `[places]` names) where units
+/// board the transports lying there and where those landing stand.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Port {
+    /// `G7-V8/10-10`.
+    pub at: Spanned<String>,
+}
+
+impl Port {
+    /// The port's strategic square, `G7-V8`.
+    pub fn square(&self) -> &str {
+        self.at.get_ref().split('/').next().unwrap_or("")
+    }
+}
+
+/// A transport (GITM 7.17) of a power, lying in a port; its capacity is counted as a fort's (2.6:
+/// the seed measures both alike, `fort_room`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ship {
+    pub id: Spanned<String>,
+    pub power: Spanned<String>,
+    /// The square of the port it lies in, `G7-V8`.
+    pub port: Spanned<String>,
+    pub capacity: u32,
+}
+
+impl Ship {
+    pub fn id(&self) -> &str {
+        self.id.get_ref()
+    }
+
+    pub fn power(&self) -> &str {
+        self.power.get_ref()
+    }
+
+    pub fn port(&self) -> &str {
+        self.port.get_ref()
+    }
 }
 
 /// A fort in a city's tactical square (GITM 2.6): its strength, 1 to 5, and its capacity, counted as
@@ -282,6 +337,18 @@ impl GitmState {
         self.brigades
             .iter_mut()
             .find(|b| b.id().eq_ignore_ascii_case(id))
+    }
+
+    /// A transport by its id (GITM 7.17).
+    pub fn ship(&self, id: &str) -> Option<&Ship> {
+        self.ships.iter().find(|s| s.id().eq_ignore_ascii_case(id))
+    }
+
+    /// The port of a strategic square, `G7-V8` (GITM 4.3, 7.17).
+    pub fn port_of(&self, square: &str) -> Option<&Port> {
+        self.ports
+            .iter()
+            .find(|p| p.square().eq_ignore_ascii_case(square))
     }
 
     /// The fort standing at a place, `G7-V8/10-10` (GITM 2.6).
@@ -512,6 +579,7 @@ pub fn check(state: &State, config: &GameConfig, map: Option<&GridMap>) -> Vec<D
             );
         }
     }
+    out.extend(super::ships::check(g, map, &powers, &ids));
     for sq in &g.battles {
         if map.parse_place(sq).is_err() {
             out.push(

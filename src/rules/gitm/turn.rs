@@ -765,6 +765,10 @@ impl<'a> Turn<'a> {
     /// then the pursuits of the units whose enemies left their square (7.11).
     fn strategic_phase(&mut self, phase: usize) -> Result<()> {
         self.plan();
+        if phase == 1 {
+            // GITM 7.17 (`ships.rs`): the voyages, a boarder's section 2 of the turn.
+            self.voyages()?;
+        }
         let mut ids: Vec<String> = self
             .marches
             .iter()
@@ -864,7 +868,7 @@ impl<'a> Turn<'a> {
     }
 
     /// Halts a unit's strategic movement for the rest of the turn.
-    fn stop(&mut self, id: &str) {
+    pub(super) fn stop(&mut self, id: &str) {
         if let Some(m) = self.marches.get_mut(id) {
             m.queue.clear();
             m.order.to_battle = false;
@@ -1389,6 +1393,7 @@ impl<'a> Turn<'a> {
         self.g.battles = battles.into_iter().collect();
         self.detection()?;
         if self.g.season.is_campaign() {
+            self.port_reports()?;
             self.late_reports()?;
             self.g.campaign_turn += 1;
             if self.g.campaign_turn > CAMPAIGN_TURNS {
