@@ -389,7 +389,11 @@ pub fn parse_all(lines: &[Line], cx: &Context<'_>) -> (Vec<Located<GitmOrder>>, 
 
 pub(super) type Parsed<T> = Result<T, Diagnostic>;
 
-pub(super) fn syntax(token: &Token, message: impl Into<String>, hint: impl Into<String>) -> Diagnostic {
+pub(super) fn syntax(
+    token: &Token,
+    message: impl Into<String>,
+    hint: impl Into<String>,
+) -> Diagnostic {
     Diagnostic::error(message, token.span.clone())
         .hint(hint)
         .rule(ORDER_SYNTAX)

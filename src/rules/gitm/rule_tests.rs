@@ -1635,9 +1635,15 @@ fn gitm_4_1_in_peace_or_truce_a_side_is_seen_within_five_squares_an_army_hq_ten_
 #[test]
 fn gitm_7_2_a_unit_out_of_communications_moves_a_square_less() {
     let (_t, game, state) = scenario();
-    let order = [("france", "move FR4IN G3-V6 G4-V6 G5-V6 G6-V6\nsupply FR4IN none")];
+    let order = [(
+        "france",
+        "move FR4IN G3-V6 G4-V6 G5-V6 G6-V6\nsupply FR4IN none",
+    )];
     let (next, events) = resolve(&game, &state, &order);
-    assert!(at(&next, "FR4IN").starts_with("G6-V6/"), "in communications");
+    assert!(
+        at(&next, "FR4IN").starts_with("G6-V6/"),
+        "in communications"
+    );
     assert!(cites(&events, "GITM 7.2")
         .iter()
         .all(|e| !e.text.contains("FR4IN")));
@@ -1653,8 +1659,13 @@ fn gitm_7_2_a_unit_out_of_communications_moves_a_square_less() {
         .iter()
         .find(|e| e.text.contains("FR4IN"))
         .expect("FR4IN is told it is out of communications");
-    assert!(e.text.contains("out of communications") && e.text.contains("pbem gitm/communications"));
-    assert!(e.visible_to.iter().all(|p| p == "france"), "told to its side alone");
+    assert!(
+        e.text.contains("out of communications") && e.text.contains("pbem gitm/communications")
+    );
+    assert!(
+        e.visible_to.iter().all(|p| p == "france"),
+        "told to its side alone"
+    );
 }
 
 /// GITM 7.2 (`communications.rs`): a line runs to the side's soil within 5 squares; a square held by
@@ -1682,9 +1693,15 @@ fn gitm_7_2_communications_run_to_the_sides_soil_and_hostile_combat_units_cut_th
     put(&mut state, "AU1CQ", "G5-V7/2-2");
     assert!(fr(&state), "a headquarters cuts no line");
     put(&mut state, "AU4IN", "G5-V7/2-2");
-    assert!(!fr(&state), "a hostile brigade on the one French square cuts it");
+    assert!(
+        !fr(&state),
+        "a hostile brigade on the one French square cuts it"
+    );
     state.control.insert("G5-V6".into(), "france".into());
-    assert!(fr(&state), "on its side's own soil a unit is in communications");
+    assert!(
+        fr(&state),
+        "on its side's own soil a unit is in communications"
+    );
 }
 
 /// GITM 2.7, 8.4: a city without a fort (Padua, G5-V7, its town square 10-10) is besieged when
@@ -1696,7 +1713,10 @@ fn gitm_2_7_a_city_without_a_fort_is_besieged_and_its_garrison_kept_in() {
     only(&mut state, &["FR7IN", "AU4IN"]);
     put(&mut state, "FR7IN", "G5-V7/10-10");
     put(&mut state, "AU4IN", "G5-V7/2-2");
-    assert!(g(&state).forts.iter().all(|f| !f.at.get_ref().starts_with("G5-V7")));
+    assert!(g(&state)
+        .forts
+        .iter()
+        .all(|f| !f.at.get_ref().starts_with("G5-V7")));
     let (mut next, events) = resolve(&game, &state, &[]);
     let s = &g(&next).sieges;
     assert_eq!(s.len(), 1);
@@ -1707,7 +1727,11 @@ fn gitm_2_7_a_city_without_a_fort_is_besieged_and_its_garrison_kept_in() {
     assert!(cites(&events, "GITM 2.7").iter().any(|e| e
         .text
         .starts_with("austria lays siege to the city at G5-V7/10-10, which has no fort")));
-    assert!(game.check_state(&next).is_empty(), "{:?}", game.check_state(&next));
+    assert!(
+        game.check_state(&next).is_empty(),
+        "{:?}",
+        game.check_state(&next)
+    );
     let said = Gitm.position(&game, &next, "france", &|_| true).join("\n");
     assert!(said.contains("The city at G5-V7/10-10 (no fort) is besieged by austria since turn 1"));
     next.turn += 1;
@@ -1715,25 +1739,40 @@ fn gitm_2_7_a_city_without_a_fort_is_besieged_and_its_garrison_kept_in() {
     let (after, events) = resolve(
         &game,
         &next,
-        &[("france", "move FR7IN G6-V7\ntactical FR7IN to 10-6\nsupply FR7IN carry 2")],
+        &[(
+            "france",
+            "move FR7IN G6-V7\ntactical FR7IN to 10-6\nsupply FR7IN carry 2",
+        )],
     );
     assert_eq!(at(&after, "FR7IN"), "G5-V7/10-10");
     assert_eq!(g(&after).brigade("FR7IN").unwrap().supplies, 0);
     let texts: Vec<&str> = events.iter().map(|e| e.text.as_str()).collect();
-    assert!(texts.iter().any(|t| t.contains(
-        "FR7IN is in the besieged city at G5-V7/10-10 (no fort) and may not move strategically"
-    )), "{texts:?}");
-    assert!(texts.iter().any(|t| t.starts_with("The city at G5-V7/10-10 (no fort) is besieged: its garrison (FR7IN) draws no supply")), "{texts:?}");
-    assert!(texts.iter().any(|t| t.contains("FR7IN does not move: it is inside the city at 10-10 besieged by austria")), "{texts:?}");
+    assert!(
+        texts.iter().any(|t| t.contains(
+            "FR7IN is in the besieged city at G5-V7/10-10 (no fort) and may not move strategically"
+        )),
+        "{texts:?}"
+    );
+    assert!(
+        texts.iter().any(|t| t.starts_with(
+            "The city at G5-V7/10-10 (no fort) is besieged: its garrison (FR7IN) draws no supply"
+        )),
+        "{texts:?}"
+    );
+    assert!(
+        texts.iter().any(|t| t
+            .contains("FR7IN does not move: it is inside the city at 10-10 besieged by austria")),
+        "{texts:?}"
+    );
     // The besiegers gone, the siege is lifted.
     let mut gone = after.clone();
     gone.turn += 1;
     only(&mut gone, &["FR7IN"]);
     let (lifted, events) = resolve(&game, &gone, &[]);
     assert!(g(&lifted).sieges.is_empty());
-    assert!(cites(&events, "pbem gitm/siege")
-        .iter()
-        .any(|e| e.text.contains("The siege of the city at G5-V7/10-10 (no fort) is lifted: no besieger")));
+    assert!(cites(&events, "pbem gitm/siege").iter().any(|e| e
+        .text
+        .contains("The siege of the city at G5-V7/10-10 (no fort) is lifted: no besieger")));
 }
 
 /// GITM 2.7: a siege in the state stands at a fort or at a city's town square; elsewhere it is an
@@ -1752,7 +1791,9 @@ fn gitm_2_7_a_siege_stands_at_a_fort_or_a_citys_town_square() {
     state.table_mut::<GitmState>().unwrap().sieges = vec![siege("G5-V7/2-2"), siege("G5-V6/10-10")];
     let errs = game.check_state(&state);
     assert_eq!(errs.len(), 2, "{errs:?}");
-    assert!(errs[0].message.contains("names no fort nor a city's town square"));
+    assert!(errs[0]
+        .message
+        .contains("names no fort nor a city's town square"));
 }
 
 /// The scenario with two ports, Venice's quay and (for the test: the window has one city on the
@@ -1761,7 +1802,11 @@ fn gitm_2_7_a_siege_stands_at_a_fort_or_a_citys_town_square() {
 fn with_ships() -> (tempfile::TempDir, Game, State) {
     let (t, game, mut state) = scenario();
     only(&mut state, &[]);
-    for (id, spot) in [("FR300IN", "G7-V8/3-3"), ("FR301IN", "G7-V8/3-4"), ("FR302IN", "G7-V8/3-5")] {
+    for (id, spot) in [
+        ("FR300IN", "G7-V8/3-3"),
+        ("FR301IN", "G7-V8/3-4"),
+        ("FR302IN", "G7-V8/3-5"),
+    ] {
         add(&mut state, id, "france", spot);
     }
     let g = state.table_mut::<GitmState>().unwrap();
@@ -1793,7 +1838,11 @@ capacity = 6200
 #[test]
 fn gitm_7_17_a_transport_carries_the_units_that_board_it_to_another_port() {
     let (_t, game, mut state) = with_ships();
-    assert!(game.check_state(&state).is_empty(), "{:?}", game.check_state(&state));
+    assert!(
+        game.check_state(&state).is_empty(),
+        "{:?}",
+        game.check_state(&state)
+    );
     add(&mut state, "FR300MI", "france", "G7-V8/3-6");
     let c = check(
         &game,
@@ -1801,32 +1850,66 @@ fn gitm_7_17_a_transport_carries_the_units_that_board_it_to_another_port() {
         "france",
         "board FR300IN FRT1\nsail FRT1 to G5-V7\nboard FR300MI FRT1\nsail FRT1 to G4-V6\nembark FR301IN\nboard FR301IN FRT9",
     );
-    assert_eq!((c.accepted.len(), c.rejected()), (2, 4), "{:?}", c.diagnostics);
+    assert_eq!(
+        (c.accepted.len(), c.rejected()),
+        (2, 4),
+        "{:?}",
+        c.diagnostics
+    );
     let said: Vec<String> = c.diagnostics.iter().map(|d| d.message.clone()).collect();
-    assert!(said.iter().any(|m| m.contains("FR300MI is militia")), "{said:?}");
-    assert!(said.iter().any(|m| m.contains("G4-V6 is not another port for FRT1")), "{said:?}");
-    assert!(said.iter().any(|m| m.contains("'embark' is not a GITM order")), "{said:?}");
-    assert!(said.iter().any(|m| m.contains("no ship 'FRT9'")), "{said:?}");
+    assert!(
+        said.iter().any(|m| m.contains("FR300MI is militia")),
+        "{said:?}"
+    );
+    assert!(
+        said.iter()
+            .any(|m| m.contains("G4-V6 is not another port for FRT1")),
+        "{said:?}"
+    );
+    assert!(
+        said.iter()
+            .any(|m| m.contains("'embark' is not a GITM order")),
+        "{said:?}"
+    );
+    assert!(
+        said.iter().any(|m| m.contains("no ship 'FRT9'")),
+        "{said:?}"
+    );
     assert!(c.diagnostics.iter().all(|d| d.span.end > d.span.start));
     let orders = [(
         "france",
         "board FR300IN FRT1\nboard FR301IN FRT1\nboard FR302IN FRT1\nsail FRT1 to G5-V7\nmove FR300IN G6-V8",
     )];
     let (next, events) = resolve(&game, &state, &orders);
-    assert_eq!(at(&next, "FR300IN"), "G5-V7/10-10", "landed, and its march set aside");
+    assert_eq!(
+        at(&next, "FR300IN"),
+        "G5-V7/10-10",
+        "landed, and its march set aside"
+    );
     assert_eq!(at(&next, "FR301IN"), "G5-V7/10-10");
     assert_eq!(at(&next, "FR302IN"), "G7-V8/3-5", "no room left");
     assert_eq!(g(&next).ship("FRT1").unwrap().port(), "G5-V7");
-    let texts: Vec<&str> = cites(&events, "GITM 7.17").iter().map(|e| e.text.as_str()).collect();
+    let texts: Vec<&str> = cites(&events, "GITM 7.17")
+        .iter()
+        .map(|e| e.text.as_str())
+        .collect();
     assert!(texts.iter().any(|t| t.starts_with(
         "FRT1 sails from the port of G7-V8 to that of G5-V7, with FR300IN, FR301IN, who land on its quay at G5-V7/10-10"
     )), "{texts:?}");
-    assert!(texts.iter().any(|t| t.starts_with("FR302IN does not board FRT1: FRT1 has no room left")), "{texts:?}");
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.starts_with("FR302IN does not board FRT1: FRT1 has no room left")),
+        "{texts:?}"
+    );
     assert!(game.check_state(&next).is_empty());
     // A quay held by a hostile combat unit takes no landing: the ship stays, its units ashore.
     add(&mut state, "AU300IN", "austria", "G5-V7/10-10");
     let (next, events) = resolve(&game, &state, &orders);
-    assert!(at(&next, "FR300IN").starts_with("G6-V8/"), "ashore, it marches as its move says");
+    assert!(
+        at(&next, "FR300IN").starts_with("G6-V8/"),
+        "ashore, it marches as its move says"
+    );
     assert_eq!(at(&next, "FR301IN"), "G7-V8/3-4");
     assert_eq!(g(&next).ship("FRT1").unwrap().port(), "G7-V8");
     assert!(cites(&events, "GITM 7.17").iter().any(|e| e
@@ -1835,7 +1918,10 @@ fn gitm_7_17_a_transport_carries_the_units_that_board_it_to_another_port() {
     // A ship in no port is refused by the state check, at its place.
     let mut bad = state.clone();
     bad.table_mut::<GitmState>().unwrap().ships[0].port = toml::Spanned::new(0..0, "G4-V6".into());
-    assert!(game.check_state(&bad).iter().any(|d| d.message.contains("ship FRT1 lies in no port")));
+    assert!(game
+        .check_state(&bad)
+        .iter()
+        .any(|d| d.message.contains("ship FRT1 lies in no port")));
 }
 
 /// GITM 4.3: the powers with units in a port's square hear of the ships lying there; a ship tells
@@ -1856,11 +1942,20 @@ fn gitm_4_3_ships_in_port_are_reported_and_report_the_units_there() {
     assert!(ships.visible_to.contains("austria"));
     let report = heard
         .iter()
-        .find(|e| e.text.starts_with("FRT1, in the port of G7-V8, reports AU300IN on its quay (10-10); on a d6 of "))
+        .find(|e| {
+            e.text.starts_with(
+                "FRT1, in the port of G7-V8, reports AU300IN on its quay (10-10); on a d6 of ",
+            )
+        })
         .expect("FRT1 reports the Austrian on its quay");
     assert!(report.visible_to.contains("france") && !report.visible_to.contains("austria"));
     let face = report.rolls[0].dice[0].face;
     assert_eq!(report.rolls[0].label, "gitm/t1/port/FRT1");
-    assert_eq!(report.text.contains("also AU301IN elsewhere in the square"), face >= 4, "{}", report.text);
+    assert_eq!(
+        report.text.contains("also AU301IN elsewhere in the square"),
+        face >= 4,
+        "{}",
+        report.text
+    );
     assert_eq!(report.units.contains(&"AU301IN".to_string()), face >= 4);
 }

@@ -110,10 +110,7 @@ pub const ALLOWANCE: Rule = gitm(
 /// Carrying supplies costs a square of allowance.
 pub const SUPPLY_DRAG: Rule = gitm("7.2", "a unit carrying supplies moves one square less");
 /// Being out of communications costs a square of allowance.
-pub const COMMUNICATIONS: Rule = gitm(
-    "7.2",
-    "a unit not in communications moves one square less",
-);
+pub const COMMUNICATIONS: Rule = gitm("7.2", "a unit not in communications moves one square less");
 /// A forced march: one square more for 3 fatigue (4 for cavalry and light artillery).
 pub const FORCED_MARCH: Rule = gitm("7.3", "one square beyond the allowance for 3 or 4 fatigue");
 /// A path square not adjacent halts the move.
@@ -159,7 +156,10 @@ pub const DIAGONAL: Rule = gitm("7.14", "an enemy beside a diagonal blocks it");
 /// The Ottoman Empire's squares are closed.
 pub const OTTOMAN: Rule = gitm("7.15", "movement into the Ottoman Empire is forbidden");
 /// Ships and transports.
-pub const TRANSPORTS: Rule = gitm("7.17", "units but militia board transports and land at ports");
+pub const TRANSPORTS: Rule = gitm(
+    "7.17",
+    "units but militia board transports and land at ports",
+);
 /// Reports of the ships in a port, and the ships' reports of the units there.
 pub const PORTS: Rule = gitm(
     "4.3",

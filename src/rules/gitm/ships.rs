@@ -16,6 +16,8 @@
 //!   d6 of 4 or more (pbem's "chance") those elsewhere in the square;
 //! - off-map ports, the Naval Minister's delayed reports and warships are not modelled.
 
+#![allow(clippy::result_large_err)]
+
 use std::collections::BTreeSet;
 
 use anyhow::Result;
@@ -64,13 +66,16 @@ pub fn check(
     let mut ids = BTreeSet::new();
     for s in &g.ships {
         let id = s.id();
-        let fresh = ids.insert(id.to_ascii_lowercase())
-            && !brigade_ids.contains(&id.to_ascii_lowercase());
+        let fresh =
+            ids.insert(id.to_ascii_lowercase()) && !brigade_ids.contains(&id.to_ascii_lowercase());
         if !fresh || id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric()) {
             out.push(
-                Diagnostic::error(format!("ship id '{id}' is not an id of its own"), s.id.span())
-                    .hint("a ship's id is letters and digits, used by no other ship nor brigade: FRT1")
-                    .rule(rules::TRANSPORTS),
+                Diagnostic::error(
+                    format!("ship id '{id}' is not an id of its own"),
+                    s.id.span(),
+                )
+                .hint("a ship's id is letters and digits, used by no other ship nor brigade: FRT1")
+                .rule(rules::TRANSPORTS),
             );
         }
         if !powers.contains(&s.power()) {
@@ -179,9 +184,11 @@ pub fn parse_sail(
     let ship = own_ship(ship_tok, cx)?;
     let hint = "sail FRT1 to G5-V9: the square of another port (GITM 7.17)";
     let Some(to_word) = rest.first().filter(|t| t.is("to")) else {
-        return Err(Diagnostic::error("a sail order needs `to` and a square", line.span.clone())
-            .hint(hint)
-            .rule(rules::TRANSPORTS));
+        return Err(
+            Diagnostic::error("a sail order needs `to` and a square", line.span.clone())
+                .hint(hint)
+                .rule(rules::TRANSPORTS),
+        );
     };
     let Some(sq_tok) = rest.get(1) else {
         return Err(syntax(to_word, "'to' needs a square", hint));
@@ -241,7 +248,16 @@ impl Turn<'_> {
                 to.as_deref().and_then(|t| self.g.port_of(t)).cloned(),
             ) else {
                 if !boarders.is_empty() {
-                    self.event(rules::TRANSPORTS, "ship", Some(ship.port()), format!("{} stay ashore: {id} has no `sail` order this turn (GITM 7.17).", boarders.join(", ")), side());
+                    self.event(
+                        rules::TRANSPORTS,
+                        "ship",
+                        Some(ship.port()),
+                        format!(
+                            "{} stay ashore: {id} has no `sail` order this turn (GITM 7.17).",
+                            boarders.join(", ")
+                        ),
+                        side(),
+                    );
                 }
                 continue;
             };
@@ -276,18 +292,36 @@ impl Turn<'_> {
                 } else if self.besieged(i) {
                     Some("it is besieged (GITM 2.7)".to_string())
                 } else if origin_held {
-                    Some(format!("hostile units hold the quay at {}", origin.as_deref().unwrap_or("")))
+                    Some(format!(
+                        "hostile units hold the quay at {}",
+                        origin.as_deref().unwrap_or("")
+                    ))
                 } else if fort_room(&u) > room {
-                    Some(format!("{id} has no room left for it ({room} of {} left, it needs {})", ship.capacity, fort_room(&u)))
+                    Some(format!(
+                        "{id} has no room left for it ({room} of {} left, it needs {})",
+                        ship.capacity,
+                        fort_room(&u)
+                    ))
                 } else if let Some(full) = self.over_stacking(i, landing.square) {
                     Some(full)
                 } else if self.crowded(&power, landing.square).contains(&landing.sub) {
-                    Some(format!("the quay at {} is full (GITM 2.5)", dest.at.get_ref()))
+                    Some(format!(
+                        "the quay at {} is full (GITM 2.5)",
+                        dest.at.get_ref()
+                    ))
                 } else {
                     None
                 };
                 if let Some(why) = why {
-                    self.event(rules::TRANSPORTS, "ship", Some(&from), format!("{b} does not board {id}: {why}; it stays ashore (GITM 7.17; {cite})."), Audience::Side(u.power().to_string()));
+                    self.event(
+                        rules::TRANSPORTS,
+                        "ship",
+                        Some(&from),
+                        format!(
+                            "{b} does not board {id}: {why}; it stays ashore (GITM 7.17; {cite})."
+                        ),
+                        Audience::Side(u.power().to_string()),
+                    );
                     continue;
                 }
                 room -= fort_room(&u);
@@ -299,7 +333,11 @@ impl Turn<'_> {
             let carrying = if aboard.is_empty() {
                 "empty".to_string()
             } else {
-                format!("with {}, who land on its quay at {}", aboard.join(", "), dest.at.get_ref())
+                format!(
+                    "with {}, who land on its quay at {}",
+                    aboard.join(", "),
+                    dest.at.get_ref()
+                )
             };
             let e = Event::new(
                 rules::TRANSPORTS,
@@ -329,7 +367,9 @@ impl Turn<'_> {
                 let e = Event::new(
                     rules::PORTS,
                     "ship",
-                    format!("{id} ({power}) sails from the port of {from} to that of {to} (GITM 4.3)."),
+                    format!(
+                        "{id} ({power}) sails from the port of {from} to that of {to} (GITM 4.3)."
+                    ),
                 )
                 .at(&to);
                 self.push(e, Audience::Sides(onlookers));
@@ -371,8 +411,17 @@ impl Turn<'_> {
                     .iter()
                     .map(|s| format!("{} ({})", s.id(), s.power()))
                     .collect();
-                let text = format!("Ships in the port of {square}: {} (GITM 4.3).", list.join(", "));
-                self.event(rules::PORTS, "ship", Some(&square), text, Audience::Sides(present));
+                let text = format!(
+                    "Ships in the port of {square}: {} (GITM 4.3).",
+                    list.join(", ")
+                );
+                self.event(
+                    rules::PORTS,
+                    "ship",
+                    Some(&square),
+                    text,
+                    Audience::Sides(present),
+                );
             }
             for ship in ships {
                 let power = ship.power().to_string();
@@ -386,14 +435,26 @@ impl Turn<'_> {
                 if others.is_empty() {
                     continue;
                 }
-                let on_quay: Vec<&str> = others.iter().filter(|o| o.1).map(|o| o.0.as_str()).collect();
-                let off: Vec<&str> = others.iter().filter(|o| !o.1).map(|o| o.0.as_str()).collect();
+                let on_quay: Vec<&str> = others
+                    .iter()
+                    .filter(|o| o.1)
+                    .map(|o| o.0.as_str())
+                    .collect();
+                let off: Vec<&str> = others
+                    .iter()
+                    .filter(|o| !o.1)
+                    .map(|o| o.0.as_str())
+                    .collect();
                 let mut named: Vec<&str> = on_quay.clone();
                 let mut text = format!("{}, in the port of {square}, reports ", ship.id());
                 text += &if on_quay.is_empty() {
                     "no one on its quay".to_string()
                 } else {
-                    format!("{} on its quay ({})", on_quay.join(", "), quay.split('/').nth(1).unwrap_or(""))
+                    format!(
+                        "{} on its quay ({})",
+                        on_quay.join(", "),
+                        quay.split('/').nth(1).unwrap_or("")
+                    )
                 };
                 let mut e_roll = None;
                 if !off.is_empty() {

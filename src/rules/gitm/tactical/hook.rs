@@ -111,7 +111,11 @@ impl Theatre {
 /// turn lifts it at its end). A city without a fort besieged (`city_siege.rs`) is put on its town
 /// square the same way, held by the brigades on it.
 pub fn place_forts(tmap: &mut TacMap, g: &GitmState, map: &GridMap, square: Square) {
-    for s in g.sieges.iter().filter(|s| g.fort_at(s.at.get_ref()).is_none()) {
+    for s in g
+        .sieges
+        .iter()
+        .filter(|s| g.fort_at(s.at.get_ref()).is_none())
+    {
         let Ok(spot) = map.parse_spot(s.at.get_ref()) else {
             continue;
         };
