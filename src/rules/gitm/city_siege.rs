@@ -3,8 +3,9 @@
 //! `[places]` names (`state::city_square`). pbem's reading, as for a fort (`rules::PBEM_SIEGE`): at
 //! the end of a campaign turn such a square with no fort, with brigades on it, is besieged while
 //! active combat units hostile to them stand in its strategic square; its garrison (the brigades on
-//! it, not shattered) may not march out (7.7) nor draw supply, and on the tactical map leaves and is
-//! entered only as 8.4 allows (the tactical part reads the siege as it reads a fort's). With no
+//! it, not shattered nor of the besieging power) may not march out (7.7) nor draw supply, and on
+//! the tactical map leaves and is entered only as 8.4 allows (the tactical part reads the siege as
+//! it reads a fort's). With no
 //! walls there is nothing to breach: the siege lasts until no besieger or no garrison is left, and
 //! the city falls by 3.7's capture (`capture.rs`) once its garrison is gone.
 

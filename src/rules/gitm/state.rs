@@ -395,14 +395,14 @@ impl GitmState {
     }
 
     /// GITM 2.7: whether brigade `i` is shut in a besieged place: in the garrison of a besieged fort,
-    /// or, in a besieged city without a fort, on its town square and not shattered.
+    /// or, in a besieged city without a fort, on its town square, not shattered and not of the
+    /// besieging power.
     pub fn besieged(&self, i: usize) -> bool {
         self.brigades.get(i).is_some_and(|b| {
-            self.siege_of(b.at()).is_some()
-                && match self.fort_at(b.at()) {
-                    Some(_) => self.in_fort(i),
-                    None => !b.shattered,
-                }
+            self.siege_of(b.at()).is_some_and(|s| match self.fort_at(b.at()) {
+                Some(_) => self.in_fort(i),
+                None => !b.shattered && b.power() != s.by,
+            })
         })
     }
 
