@@ -33,6 +33,14 @@ pub fn forecast(
     ));
     let mut out = Vec::new();
     for (id, o) in &orders {
+        // GITM 7.17 (pbem gitm/ships): a boarder goes where its ship's `sail` line takes it.
+        if let Some(ship) = &o.board {
+            let to = orders.get(ship).and_then(|s| s.sail.as_deref());
+            out.push(match to {
+                Some(to) => format!("{id} would board {ship} and land in the port of {to} in strategic phase 1, if there is room (GITM 7.17; pbem gitm/ships)."),
+                None => format!("{id} would board {ship}, which has no `sail` order: it would stay ashore (GITM 7.17)."),
+            });
+        }
         let (Some(m), Some(b)) = (&o.strategic, g.brigade(id)) else {
             continue;
         };

@@ -1876,6 +1876,19 @@ fn gitm_7_17_a_transport_carries_the_units_that_board_it_to_another_port() {
         "{said:?}"
     );
     assert!(c.diagnostics.iter().all(|d| d.span.end > d.span.start));
+    let src = Source::new(
+        "france.txt",
+        format!(
+            "{}board FR300IN FRT1\nsail FRT1 to G5-V7\n",
+            header("france")
+        ),
+    );
+    let f = Gitm.forecast(&game, &state, &src, "france");
+    assert!(
+        f.iter()
+            .any(|l| l.starts_with("FR300IN would board FRT1 and land in the port of G5-V7")),
+        "{f:?}"
+    );
     let orders = [(
         "france",
         "board FR300IN FRT1\nboard FR301IN FRT1\nboard FR302IN FRT1\nsail FRT1 to G5-V7\nmove FR300IN G6-V8",

@@ -399,10 +399,11 @@ impl GitmState {
     /// besieging power.
     pub fn besieged(&self, i: usize) -> bool {
         self.brigades.get(i).is_some_and(|b| {
-            self.siege_of(b.at()).is_some_and(|s| match self.fort_at(b.at()) {
-                Some(_) => self.in_fort(i),
-                None => !b.shattered && b.power() != s.by,
-            })
+            self.siege_of(b.at())
+                .is_some_and(|s| match self.fort_at(b.at()) {
+                    Some(_) => self.in_fort(i),
+                    None => !b.shattered && b.power() != s.by,
+                })
         })
     }
 
