@@ -14,8 +14,7 @@ use crate::game::map::grid::Square;
 use crate::game::map::{GridMap, Topology};
 use crate::game::state::{Relation, State};
 
-use super::state::{impassable, GitmState};
-use super::turn::OTTOMAN;
+use super::state::{impassable, GitmState, OTTOMAN};
 
 /// pbem's reach of a line of communications, in strategic squares (the seed's 10 is missing).
 pub const COMMUNICATIONS_REACH: usize = 5;

@@ -177,6 +177,8 @@ impl Ruleset for Gitm {
         let mut out = state::check(state, &game.config, grid_map(game));
         if let (Some(g), Some(map)) = (state.table::<GitmState>(), grid_map(game)) {
             out.extend(tactical::hook::check_forts(g, map));
+            let powers: Vec<&str> = game.config.power_ids().collect();
+            out.extend(ships::check(g, map, &powers));
         }
         out
     }

@@ -387,7 +387,7 @@ pub fn parse_all(lines: &[Line], cx: &Context<'_>) -> (Vec<Located<GitmOrder>>, 
     (ok, diags)
 }
 
-pub(super) type Parsed<T> = Result<T, Diagnostic>;
+type Parsed<T> = Result<T, Diagnostic>;
 
 pub(super) fn syntax(
     token: &Token,
@@ -425,7 +425,7 @@ pub fn parse_line(line: &Line, cx: &Context<'_>) -> Parsed<GitmOrder> {
         ));
     };
     if verb_word == "sail" {
-        return super::ships::parse_sail(unit_tok, &t[2..], cx, line);
+        return parse_sail(unit_tok, &t[2..], cx, line);
     }
     let unit = own_unit(unit_tok, cx)?;
     let rest = &t[2..];
@@ -450,7 +450,7 @@ pub fn parse_line(line: &Line, cx: &Context<'_>) -> Parsed<GitmOrder> {
         "posture" => parse_posture(unit, rest, line),
         "supply" => parse_supply(unit, rest, cx, line),
         "place" => parse_place(unit, rest, cx),
-        "board" => super::ships::parse_board(unit, unit_tok, rest, cx),
+        "board" => parse_board(unit, unit_tok, rest, cx),
         _ => parse_merge(unit, rest, cx, line),
     }
 }
@@ -524,7 +524,7 @@ fn phase(tok: Option<&Token>, after: &Token, rule: Rule) -> Parsed<u8> {
     number(tok, after, 1, TACTICAL_PHASES as u32, rule).map(|n| n as u8)
 }
 
-pub(super) fn unknown_word(tok: &Token, words: &[&str], rule: Rule) -> Diagnostic {
+fn unknown_word(tok: &Token, words: &[&str], rule: Rule) -> Diagnostic {
     Diagnostic::error(format!("unknown word '{}'", tok.text), tok.span.clone())
         .label("not a word of this order")
         .hint(did_you_mean(&tok.text, words.iter().copied()).map_or_else(
@@ -859,6 +859,124 @@ fn parse_place(unit: String, rest: &[Token], cx: &Context<'_>) -> Parsed<GitmOrd
         }
     }
     Ok(GitmOrder::Place { unit, square, sub })
+}
+
+/// A transport of the ordering power, as the state writes its id (GITM 7.17, `ships.rs`).
+fn own_ship(tok: &Token, cx: &Context<'_>) -> Parsed<String> {
+    match cx.gitm.ship(&tok.text) {
+        Some(s) if s.power() == cx.power => Ok(s.id().to_string()),
+        Some(s) => Err(Diagnostic::error(
+            format!("{} is not a ship of {}", s.id(), cx.power),
+            tok.span.clone(),
+        )
+        .hint("units board, and players sail, their own state's transports (pbem gitm/ships)")
+        .rule(rules::TRANSPORTS)),
+        None => {
+            let mine = cx
+                .gitm
+                .ships
+                .iter()
+                .filter(|s| s.power() == cx.power)
+                .map(|s| s.id());
+            Err(
+                Diagnostic::error(format!("no ship '{}'", tok.text), tok.span.clone())
+                    .hint(did_you_mean(&tok.text, mine).map_or_else(
+                        || "the state's [[gitm.ship]] names the transports".to_string(),
+                        |s| format!("did you mean '{s}'?"),
+                    ))
+                    .rule(rules::TRANSPORTS),
+            )
+        }
+    }
+}
+
+/// `board <unit> <ship>` (GITM 7.17): not militia; the unit in the square of the port the ship lies
+/// in, at the start of the turn.
+fn parse_board(
+    unit: String,
+    unit_tok: &Token,
+    rest: &[Token],
+    cx: &Context<'_>,
+) -> Parsed<GitmOrder> {
+    let Some(ship_tok) = rest.first() else {
+        return Err(syntax(
+            unit_tok,
+            "'board' needs a ship after the unit",
+            "board FR1IN FRT1 (GITM 7.17)",
+        ));
+    };
+    let ship = own_ship(ship_tok, cx)?;
+    if let Some(extra) = rest.get(1) {
+        return Err(unknown_word(extra, &[], rules::TRANSPORTS));
+    }
+    let (Some(b), Some(s)) = (cx.gitm.brigade(&unit), cx.gitm.ship(&ship)) else {
+        return Err(Diagnostic::error("no such unit", unit_tok.span.clone()));
+    };
+    if b.kind() == Kind::Militia {
+        return Err(Diagnostic::error(
+            format!("{unit} is militia, and militia board no transport"),
+            unit_tok.span.clone(),
+        )
+        .hint("GITM 7.17 lets every unit but militia board")
+        .rule(rules::TRANSPORTS));
+    }
+    if !b.square().eq_ignore_ascii_case(s.port()) {
+        return Err(Diagnostic::error(
+            format!(
+                "{unit} is in {}, not in the port of {} where {ship} lies",
+                b.square(),
+                s.port()
+            ),
+            ship_tok.span.clone(),
+        )
+        .hint("a unit boards in the square of its ship's port: march there first")
+        .rule(rules::TRANSPORTS));
+    }
+    Ok(GitmOrder::Board { unit, ship })
+}
+
+/// `sail <ship> to <square>` (GITM 7.17): to the port of another square of the map.
+fn parse_sail(
+    ship_tok: &Token,
+    rest: &[Token],
+    cx: &Context<'_>,
+    line: &Line,
+) -> Parsed<GitmOrder> {
+    let ship = own_ship(ship_tok, cx)?;
+    let hint = "sail FRT1 to G5-V9: the square of another port (GITM 7.17)";
+    let Some(to_word) = rest.first().filter(|t| t.is("to")) else {
+        return Err(
+            Diagnostic::error("a sail order needs `to` and a square", line.span.clone())
+                .hint(hint)
+                .rule(rules::TRANSPORTS),
+        );
+    };
+    let Some(sq_tok) = rest.get(1) else {
+        return Err(syntax(to_word, "'to' needs a square", hint));
+    };
+    if let Some(extra) = rest.get(2) {
+        return Err(unknown_word(extra, &[], rules::TRANSPORTS));
+    }
+    let to = cx
+        .map
+        .parse_place(&sq_tok.text)
+        .map(|sq| cx.map.place_name(sq))
+        .map_err(|b| {
+            Diagnostic::error(b.message, sq_tok.span.clone())
+                .maybe_hint(b.hint)
+                .rule(rules::GRID)
+        })?;
+    let here = cx.gitm.ship(&ship).map(|s| s.port().to_string());
+    if cx.gitm.port_of(&to).is_none() || here.is_some_and(|h| h.eq_ignore_ascii_case(&to)) {
+        let ports: Vec<&str> = cx.gitm.ports.iter().map(|p| p.square()).collect();
+        return Err(Diagnostic::error(
+            format!("{to} is not another port for {ship}"),
+            sq_tok.span.clone(),
+        )
+        .hint(format!("the ports of the map: {}", ports.join(", ")))
+        .rule(rules::TRANSPORTS));
+    }
+    Ok(GitmOrder::Sail { ship, to })
 }
 
 fn parse_merge(from: String, rest: &[Token], cx: &Context<'_>, line: &Line) -> Parsed<GitmOrder> {

@@ -5,7 +5,7 @@
 //! - a port is the quay of a city (`[[gitm.port]]`, a tactical square of a square `[places]` names);
 //!   a transport (`[[gitm.ship]]`) of a power lies in a port, with a capacity counted as a fort's
 //!   (2.6 measures both alike, `state::fort_room`);
-//! - `board <unit> <ship>` (7.17: not militia) is a unit's section 2 by sea: a unit in the port's
+//! - `board <unit> <ship>` (7.17: not militia; read by `orders.rs`) is a unit's section 2 by sea: a unit in the port's
 //!   square boards a transport of its own state lying there; `sail <ship> to <square>` takes the
 //!   transport to another port of the map. The voyage is made in strategic phase 1: the units that
 //!   fit, in the state's order, land on the quay of the port sailed to and move no more that turn;
@@ -16,20 +16,16 @@
 //!   d6 of 4 or more (pbem's "chance") those elsewhere in the square;
 //! - off-map ports, the Naval Minister's delayed reports and warships are not modelled.
 
-#![allow(clippy::result_large_err)]
-
 use std::collections::BTreeSet;
 
 use anyhow::Result;
 
-use crate::diag::{did_you_mean, Diagnostic};
+use crate::diag::Diagnostic;
 use crate::engine::event::Event;
-use crate::game::map::{GridMap, Topology};
-use crate::orders::{Line, Token};
+use crate::game::map::GridMap;
 
-use super::orders::{syntax, unknown_word, Context, GitmOrder, Parsed};
 use super::rules;
-use super::state::{fort_room, GitmState, Kind, MAX_POINTS};
+use super::state::{fort_room, GitmState, MAX_POINTS};
 use super::turn::{Audience, Turn};
 
 /// pbem's chance that a ship in port reports the units of its port's square off the quay (GITM
@@ -40,13 +36,13 @@ pub const PORT_REPORT_CHANCE: u32 = 4;
 
 /// Checks the ports and ships of the `[gitm]` table: a port on a city's tactical square, one a
 /// square; a ship with an id of its own, a power of game.toml, in a port, of a capacity in range.
-pub fn check(
-    g: &GitmState,
-    map: &GridMap,
-    powers: &[&str],
-    brigade_ids: &BTreeSet<String>,
-) -> Vec<Diagnostic> {
+pub fn check(g: &GitmState, map: &GridMap, powers: &[&str]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
+    let brigade_ids: BTreeSet<String> = g
+        .brigades
+        .iter()
+        .map(|b| b.id().to_ascii_lowercase())
+        .collect();
     let mut squares = BTreeSet::new();
     for p in &g.ports {
         let ok = map
@@ -96,126 +92,6 @@ pub fn check(
         }
     }
     out
-}
-
-// ----- the orders -----
-
-/// A transport of the ordering power, as the state writes its id.
-fn own_ship(tok: &Token, cx: &Context<'_>) -> Parsed<String> {
-    match cx.gitm.ship(&tok.text) {
-        Some(s) if s.power() == cx.power => Ok(s.id().to_string()),
-        Some(s) => Err(Diagnostic::error(
-            format!("{} is not a ship of {}", s.id(), cx.power),
-            tok.span.clone(),
-        )
-        .hint("units board, and players sail, their own state's transports (pbem gitm/ships)")
-        .rule(rules::TRANSPORTS)),
-        None => {
-            let mine = cx
-                .gitm
-                .ships
-                .iter()
-                .filter(|s| s.power() == cx.power)
-                .map(|s| s.id());
-            Err(
-                Diagnostic::error(format!("no ship '{}'", tok.text), tok.span.clone())
-                    .hint(did_you_mean(&tok.text, mine).map_or_else(
-                        || "the state's [[gitm.ship]] names the transports".to_string(),
-                        |s| format!("did you mean '{s}'?"),
-                    ))
-                    .rule(rules::TRANSPORTS),
-            )
-        }
-    }
-}
-
-/// `board <unit> <ship>` (GITM 7.17): not militia; the unit in the square of the port the ship lies
-/// in, at the start of the turn.
-pub fn parse_board(
-    unit: String,
-    unit_tok: &Token,
-    rest: &[Token],
-    cx: &Context<'_>,
-) -> Parsed<GitmOrder> {
-    let Some(ship_tok) = rest.first() else {
-        return Err(syntax(
-            unit_tok,
-            "'board' needs a ship after the unit",
-            "board FR1IN FRT1 (GITM 7.17)",
-        ));
-    };
-    let ship = own_ship(ship_tok, cx)?;
-    if let Some(extra) = rest.get(1) {
-        return Err(unknown_word(extra, &[], rules::TRANSPORTS));
-    }
-    let (Some(b), Some(s)) = (cx.gitm.brigade(&unit), cx.gitm.ship(&ship)) else {
-        return Err(Diagnostic::error("no such unit", unit_tok.span.clone()));
-    };
-    if b.kind() == Kind::Militia {
-        return Err(Diagnostic::error(
-            format!("{unit} is militia, and militia board no transport"),
-            unit_tok.span.clone(),
-        )
-        .hint("GITM 7.17 lets every unit but militia board")
-        .rule(rules::TRANSPORTS));
-    }
-    if !b.square().eq_ignore_ascii_case(s.port()) {
-        return Err(Diagnostic::error(
-            format!(
-                "{unit} is in {}, not in the port of {} where {ship} lies",
-                b.square(),
-                s.port()
-            ),
-            ship_tok.span.clone(),
-        )
-        .hint("a unit boards in the square of its ship's port: march there first")
-        .rule(rules::TRANSPORTS));
-    }
-    Ok(GitmOrder::Board { unit, ship })
-}
-
-/// `sail <ship> to <square>` (GITM 7.17): to the port of another square of the map.
-pub fn parse_sail(
-    ship_tok: &Token,
-    rest: &[Token],
-    cx: &Context<'_>,
-    line: &Line,
-) -> Parsed<GitmOrder> {
-    let ship = own_ship(ship_tok, cx)?;
-    let hint = "sail FRT1 to G5-V9: the square of another port (GITM 7.17)";
-    let Some(to_word) = rest.first().filter(|t| t.is("to")) else {
-        return Err(
-            Diagnostic::error("a sail order needs `to` and a square", line.span.clone())
-                .hint(hint)
-                .rule(rules::TRANSPORTS),
-        );
-    };
-    let Some(sq_tok) = rest.get(1) else {
-        return Err(syntax(to_word, "'to' needs a square", hint));
-    };
-    if let Some(extra) = rest.get(2) {
-        return Err(unknown_word(extra, &[], rules::TRANSPORTS));
-    }
-    let to = cx
-        .map
-        .parse_place(&sq_tok.text)
-        .map(|sq| cx.map.place_name(sq))
-        .map_err(|b| {
-            Diagnostic::error(b.message, sq_tok.span.clone())
-                .maybe_hint(b.hint)
-                .rule(rules::GRID)
-        })?;
-    let here = cx.gitm.ship(&ship).map(|s| s.port().to_string());
-    if cx.gitm.port_of(&to).is_none() || here.is_some_and(|h| h.eq_ignore_ascii_case(&to)) {
-        let ports: Vec<&str> = cx.gitm.ports.iter().map(|p| p.square()).collect();
-        return Err(Diagnostic::error(
-            format!("{to} is not another port for {ship}"),
-            sq_tok.span.clone(),
-        )
-        .hint(format!("the ports of the map: {}", ports.join(", ")))
-        .rule(rules::TRANSPORTS));
-    }
-    Ok(GitmOrder::Sail { ship, to })
 }
 
 // ----- the turn -----

@@ -426,6 +426,9 @@ impl GitmState {
     }
 }
 
+/// The owner `[control]` gives the Ottoman Empire's squares, closed to all movement (GITM 7.15).
+pub const OTTOMAN: &str = "ottoman";
+
 /// The most men, batteries or points a brigade may have: far beyond any unit, far from overflow.
 pub const MAX_POINTS: u32 = 100_000;
 
@@ -580,7 +583,6 @@ pub fn check(state: &State, config: &GameConfig, map: Option<&GridMap>) -> Vec<D
             );
         }
     }
-    out.extend(super::ships::check(g, map, &powers, &ids));
     for sq in &g.battles {
         if map.parse_place(sq).is_err() {
             out.push(

@@ -33,8 +33,7 @@ use super::state::{GitmState, Kind, Season};
 pub const MAX_MARCH_FATIGUE: u32 = 18;
 /// Campaign turns in a campaign (GITM 5.1).
 pub const CAMPAIGN_TURNS: u32 = 15;
-/// The owner `[control]` gives the Ottoman Empire's squares, closed to all movement (GITM 7.15).
-pub const OTTOMAN: &str = "ottoman";
+pub use super::state::OTTOMAN;
 /// The most active brigades in a strategic square during a campaign (GITM 1.4).
 pub const MAX_ACTIVE: usize = 200;
 /// The most inactive brigades in a strategic square during a campaign, and in a city (GITM 1.4).
