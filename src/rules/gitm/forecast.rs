@@ -1,7 +1,8 @@
 //! `pbem check --forecast` for GITM: where each unit's strategic path would take it if no enemy
 //! interfered and no die were rolled, from the power's own view of the state: the squares of its
-//! boxes, the skipped phases, the forced march and its fatigue, and where a path halts (GITM 7.1-7.5);
-//! a shattered unit, or one in a besieged fort, makes no move (pbem gitm/shattered, GITM 2.7).
+//! boxes, the skipped phases, the forced march and its fatigue, and where a path halts (GITM 7.1-7.5;
+//! 7.2's square less carrying supply or out of communications, `communications.rs`);
+//! a shattered unit, or one in a besieged fort or city, makes no move (pbem gitm/shattered, GITM 2.7).
 
 use crate::diag::Source;
 use crate::game::map::Topology;
@@ -32,6 +33,14 @@ pub fn forecast(
     ));
     let mut out = Vec::new();
     for (id, o) in &orders {
+        // GITM 7.17 (pbem gitm/ships): a boarder goes where its ship's `sail` line takes it.
+        if let Some(ship) = &o.board {
+            let to = orders.get(ship).and_then(|s| s.sail.as_deref());
+            out.push(match to {
+                Some(to) => format!("{id} would board {ship} and land in the port of {to} in strategic phase 1, if there is room (GITM 7.17; pbem gitm/ships)."),
+                None => format!("{id} would board {ship}, which has no `sail` order: it would stay ashore (GITM 7.17)."),
+            });
+        }
         let (Some(m), Some(b)) = (&o.strategic, g.brigade(id)) else {
             continue;
         };
@@ -39,18 +48,18 @@ pub fn forecast(
             continue;
         };
         // pbem gitm/shattered; GITM 2.7: units that make no strategic move at all.
-        let in_siege = g.siege_of(b.at()).is_some()
-            && g.brigades
-                .iter()
-                .position(|x| x.id() == b.id())
-                .is_some_and(|i| g.in_fort(i));
+        let in_siege = g
+            .brigades
+            .iter()
+            .position(|x| x.id() == b.id())
+            .is_some_and(|i| g.besieged(i));
         if b.shattered || in_siege {
             out.push(format!(
                 "{id} would not march: {}.",
                 if b.shattered {
                     "it is shattered (pbem gitm/shattered)"
                 } else {
-                    "it is in a besieged fort (GITM 2.7, 7.7)"
+                    "it is in a besieged fort or city (GITM 2.7, 7.7)"
                 }
             ));
             continue;
@@ -60,10 +69,18 @@ pub fn forecast(
             .supply
             .as_ref()
             .is_none_or(|s: &SupplyOrder| s.carry.is_some_and(|n| n > 0));
+        // GITM 7.2, pbem gitm/communications: a square less out of communications, as the power
+        // sees the position.
+        let cut_off = g
+            .brigades
+            .iter()
+            .position(|x| x.id() == b.id())
+            .is_some_and(|i| !super::communications::in_communications(map, state, g, i));
         let kind = b.kind();
         let allowance = kind
             .strategic_allowance()
-            .saturating_sub(u32::from(carrying));
+            .saturating_sub(u32::from(carrying))
+            .saturating_sub(u32::from(cut_off));
         let most = allowance + u32::from(kind != Kind::Militia);
         let mut fatigue = b.fatigue;
         let mut moves = 0;
@@ -113,7 +130,12 @@ pub fn forecast(
         let mut line = format!(
             "{id} ({}, {allowance} squares a turn{}) would march: {}",
             kind.name(),
-            if carrying { " carrying supply" } else { "" },
+            match (carrying, cut_off) {
+                (true, true) => " carrying supply, out of communications",
+                (true, false) => " carrying supply",
+                (false, true) => " out of communications",
+                (false, false) => "",
+            },
             if steps.is_empty() {
                 "nowhere".to_string()
             } else {

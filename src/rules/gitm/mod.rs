@@ -11,6 +11,8 @@
 //! where pbem needs one it is pbem's own, said so in `rules.rs` and docs/rules/gitm.md.
 
 pub mod capture;
+pub mod city_siege;
+pub mod communications;
 pub mod detection;
 pub mod forecast;
 pub mod kinds;
@@ -20,6 +22,7 @@ pub mod orders;
 #[cfg(test)]
 mod rule_tests;
 pub mod rules;
+pub mod ships;
 pub mod sight;
 pub mod state;
 pub mod tactical;
@@ -174,6 +177,8 @@ impl Ruleset for Gitm {
         let mut out = state::check(state, &game.config, grid_map(game));
         if let (Some(g), Some(map)) = (state.table::<GitmState>(), grid_map(game)) {
             out.extend(tactical::hook::check_forts(g, map));
+            let powers: Vec<&str> = game.config.power_ids().collect();
+            out.extend(ships::check(g, map, &powers));
         }
         out
     }
@@ -216,14 +221,32 @@ impl Ruleset for Gitm {
                 .map(|b| b.power());
             let theirs = garrison.is_some_and(|p| state.friendly(power, p));
             if state.friendly(power, &s.by) || theirs {
-                let left = g.fort_at(s.at.get_ref()).map_or(0, |f| g.fort_strength(f));
-                out.push(format!(
-                    "The fort at {} is besieged by {} since turn {}: strength {left} left (GITM 2.7).",
-                    s.at.get_ref(),
-                    s.by,
-                    s.since
-                ));
+                out.push(match g.fort_at(s.at.get_ref()) {
+                    Some(f) => format!(
+                        "The fort at {} is besieged by {} since turn {}: strength {} left (GITM 2.7).",
+                        s.at.get_ref(),
+                        s.by,
+                        s.since,
+                        g.fort_strength(f)
+                    ),
+                    None => format!(
+                        "The city at {} (no fort) is besieged by {} since turn {} (GITM 2.7).",
+                        s.at.get_ref(),
+                        s.by,
+                        s.since
+                    ),
+                });
             }
+        }
+        // GITM 7.17: the transports of this power's side and the ports they lie in.
+        for s in g.ships.iter().filter(|s| state.friendly(power, s.power())) {
+            out.push(format!(
+                "{}, a transport of {} (capacity {}), lies in the port of {} (GITM 7.17).",
+                s.id(),
+                s.power(),
+                s.capacity,
+                s.port()
+            ));
         }
         // GITM 7.5, 4.6: the battles of the turn, told to those who see their squares.
         let battles: Vec<&str> = g
@@ -278,7 +301,8 @@ impl Ruleset for Gitm {
     /// A player's own check (`pbem check --report`) carries the brigades his side sees exactly and
     /// no other: the approximate sightings of GITM 4.1 name no brigade, and the merges of 3.5 only
     /// those he knew; the sieges (2.7) his side lays, or of a fort whose brigades it sees; the
-    /// battles of last turn (7.5) in the squares he sees.
+    /// battles of last turn (7.5) in the squares he sees; his side's ships, and the others lying in
+    /// ports of squares he sees (4.3).
     fn fog(
         &self,
         state: &mut State,
@@ -295,9 +319,21 @@ impl Ruleset for Gitm {
                     .collect()
             })
             .unwrap_or_default();
+        let friendly_ships: Vec<bool> = state
+            .table::<state::GitmState>()
+            .map(|t| {
+                t.ships
+                    .iter()
+                    .map(|s| state.friendly(power, s.power()))
+                    .collect()
+            })
+            .unwrap_or_default();
         let Some(t) = state.table_mut::<state::GitmState>() else {
             return false;
         };
+        let mut friendly_ships = friendly_ships.into_iter();
+        t.ships
+            .retain(|s| friendly_ships.next().unwrap_or(false) || sees(s.port()));
         t.battles.retain(|b| sees(b));
         t.brigades.retain(|b| keep(b.id.get_ref()));
         t.merged.retain(|id| keep(id));

@@ -16,6 +16,8 @@
 //! supply <unit> none                         draw no supply (6.7)
 //! place <unit> [<square>] [<c-r>]            peace and truce turns only (6.10, 7.16)
 //! merge <unit> into <unit>                   GITM 3.5, done in the supply phase
+//! board <unit> <ship>                        GITM 7.17: section 2 by sea, in strategic phase 1
+//! sail <ship> to <square>                    GITM 7.17: the transport's voyage to another port
 //! ```
 //!
 //! A section a file leaves out falls back to its default (6.9, the SOP); a later line for the same
@@ -37,7 +39,7 @@ use super::rules;
 use super::state::{impassable, GitmState, Kind};
 
 /// The order words of GITM.
-pub const VERBS: [&str; 8] = [
+pub const VERBS: [&str; 10] = [
     "move",
     "tactical",
     "support",
@@ -46,6 +48,8 @@ pub const VERBS: [&str; 8] = [
     "supply",
     "place",
     "merge",
+    "board",
+    "sail",
 ];
 
 /// Strategic phases a turn (GITM 5.2): the boxes of a path.
@@ -233,6 +237,16 @@ pub enum GitmOrder {
         from: String,
         into: String,
     },
+    /// GITM 7.17: the unit boards a transport of its state lying in its square's port.
+    Board {
+        unit: String,
+        ship: String,
+    },
+    /// GITM 7.17: a transport sails to another port of the map, with the units that boarded it.
+    Sail {
+        ship: String,
+        to: String,
+    },
 }
 
 impl GitmOrder {
@@ -244,8 +258,10 @@ impl GitmOrder {
             | GitmOrder::React { unit, .. }
             | GitmOrder::Posture { unit, .. }
             | GitmOrder::Supply { unit, .. }
-            | GitmOrder::Place { unit, .. } => unit,
+            | GitmOrder::Place { unit, .. }
+            | GitmOrder::Board { unit, .. } => unit,
             GitmOrder::Merge { from, .. } => from,
+            GitmOrder::Sail { ship, .. } => ship,
         }
     }
 }
@@ -330,6 +346,8 @@ impl fmt::Display for GitmOrder {
                 Ok(())
             }
             GitmOrder::Merge { from, into } => write!(f, "merge {from} into {into}"),
+            GitmOrder::Board { unit, ship } => write!(f, "board {unit} {ship}"),
+            GitmOrder::Sail { ship, to } => write!(f, "sail {ship} to {to}"),
         }
     }
 }
@@ -371,7 +389,11 @@ pub fn parse_all(lines: &[Line], cx: &Context<'_>) -> (Vec<Located<GitmOrder>>, 
 
 type Parsed<T> = Result<T, Diagnostic>;
 
-fn syntax(token: &Token, message: impl Into<String>, hint: impl Into<String>) -> Diagnostic {
+pub(super) fn syntax(
+    token: &Token,
+    message: impl Into<String>,
+    hint: impl Into<String>,
+) -> Diagnostic {
     Diagnostic::error(message, token.span.clone())
         .hint(hint)
         .rule(ORDER_SYNTAX)
@@ -384,12 +406,12 @@ pub fn parse_line(line: &Line, cx: &Context<'_>) -> Parsed<GitmOrder> {
         return Err(Diagnostic::error("empty order", line.span.clone()));
     };
     let verb_word = verb.text.to_ascii_lowercase();
-    if matches!(verb_word.as_str(), "board" | "embark" | "disembark") {
+    if matches!(verb_word.as_str(), "embark" | "disembark") {
         return Err(Diagnostic::error(
-            format!("'{}': pbem's GITM has no ships nor transports", verb.text),
+            format!("'{}' is not a GITM order", verb.text),
             verb.span.clone(),
         )
-        .hint("GITM 4.3 and 7.17 move units by sea under the PATE rules, which pbem does not hold; march by `move`")
+        .hint("units go by sea with `board <unit> <ship>`, and land where the ship's `sail <ship> to <square>` takes it (GITM 7.17)")
         .rule(rules::TRANSPORTS));
     }
     if !VERBS.contains(&verb_word.as_str()) {
@@ -402,6 +424,9 @@ pub fn parse_line(line: &Line, cx: &Context<'_>) -> Parsed<GitmOrder> {
             format!("write the unit's id after it: {} FR1IN ...", verb_word),
         ));
     };
+    if verb_word == "sail" {
+        return parse_sail(unit_tok, &t[2..], cx, line);
+    }
     let unit = own_unit(unit_tok, cx)?;
     let rest = &t[2..];
     let campaign = cx.gitm.season.is_campaign();
@@ -425,6 +450,7 @@ pub fn parse_line(line: &Line, cx: &Context<'_>) -> Parsed<GitmOrder> {
         "posture" => parse_posture(unit, rest, line),
         "supply" => parse_supply(unit, rest, cx, line),
         "place" => parse_place(unit, rest, cx),
+        "board" => parse_board(unit, unit_tok, rest, cx),
         _ => parse_merge(unit, rest, cx, line),
     }
 }
@@ -835,6 +861,124 @@ fn parse_place(unit: String, rest: &[Token], cx: &Context<'_>) -> Parsed<GitmOrd
     Ok(GitmOrder::Place { unit, square, sub })
 }
 
+/// A transport of the ordering power, as the state writes its id (GITM 7.17, `ships.rs`).
+fn own_ship(tok: &Token, cx: &Context<'_>) -> Parsed<String> {
+    match cx.gitm.ship(&tok.text) {
+        Some(s) if s.power() == cx.power => Ok(s.id().to_string()),
+        Some(s) => Err(Diagnostic::error(
+            format!("{} is not a ship of {}", s.id(), cx.power),
+            tok.span.clone(),
+        )
+        .hint("units board, and players sail, their own state's transports (pbem gitm/ships)")
+        .rule(rules::TRANSPORTS)),
+        None => {
+            let mine = cx
+                .gitm
+                .ships
+                .iter()
+                .filter(|s| s.power() == cx.power)
+                .map(|s| s.id());
+            Err(
+                Diagnostic::error(format!("no ship '{}'", tok.text), tok.span.clone())
+                    .hint(did_you_mean(&tok.text, mine).map_or_else(
+                        || "the state's [[gitm.ship]] names the transports".to_string(),
+                        |s| format!("did you mean '{s}'?"),
+                    ))
+                    .rule(rules::TRANSPORTS),
+            )
+        }
+    }
+}
+
+/// `board <unit> <ship>` (GITM 7.17): not militia; the unit in the square of the port the ship lies
+/// in, at the start of the turn.
+fn parse_board(
+    unit: String,
+    unit_tok: &Token,
+    rest: &[Token],
+    cx: &Context<'_>,
+) -> Parsed<GitmOrder> {
+    let Some(ship_tok) = rest.first() else {
+        return Err(syntax(
+            unit_tok,
+            "'board' needs a ship after the unit",
+            "board FR1IN FRT1 (GITM 7.17)",
+        ));
+    };
+    let ship = own_ship(ship_tok, cx)?;
+    if let Some(extra) = rest.get(1) {
+        return Err(unknown_word(extra, &[], rules::TRANSPORTS));
+    }
+    let (Some(b), Some(s)) = (cx.gitm.brigade(&unit), cx.gitm.ship(&ship)) else {
+        return Err(Diagnostic::error("no such unit", unit_tok.span.clone()));
+    };
+    if b.kind() == Kind::Militia {
+        return Err(Diagnostic::error(
+            format!("{unit} is militia, and militia board no transport"),
+            unit_tok.span.clone(),
+        )
+        .hint("GITM 7.17 lets every unit but militia board")
+        .rule(rules::TRANSPORTS));
+    }
+    if !b.square().eq_ignore_ascii_case(s.port()) {
+        return Err(Diagnostic::error(
+            format!(
+                "{unit} is in {}, not in the port of {} where {ship} lies",
+                b.square(),
+                s.port()
+            ),
+            ship_tok.span.clone(),
+        )
+        .hint("a unit boards in the square of its ship's port: march there first")
+        .rule(rules::TRANSPORTS));
+    }
+    Ok(GitmOrder::Board { unit, ship })
+}
+
+/// `sail <ship> to <square>` (GITM 7.17): to the port of another square of the map.
+fn parse_sail(
+    ship_tok: &Token,
+    rest: &[Token],
+    cx: &Context<'_>,
+    line: &Line,
+) -> Parsed<GitmOrder> {
+    let ship = own_ship(ship_tok, cx)?;
+    let hint = "sail FRT1 to G5-V9: the square of another port (GITM 7.17)";
+    let Some(to_word) = rest.first().filter(|t| t.is("to")) else {
+        return Err(
+            Diagnostic::error("a sail order needs `to` and a square", line.span.clone())
+                .hint(hint)
+                .rule(rules::TRANSPORTS),
+        );
+    };
+    let Some(sq_tok) = rest.get(1) else {
+        return Err(syntax(to_word, "'to' needs a square", hint));
+    };
+    if let Some(extra) = rest.get(2) {
+        return Err(unknown_word(extra, &[], rules::TRANSPORTS));
+    }
+    let to = cx
+        .map
+        .parse_place(&sq_tok.text)
+        .map(|sq| cx.map.place_name(sq))
+        .map_err(|b| {
+            Diagnostic::error(b.message, sq_tok.span.clone())
+                .maybe_hint(b.hint)
+                .rule(rules::GRID)
+        })?;
+    let here = cx.gitm.ship(&ship).map(|s| s.port().to_string());
+    if cx.gitm.port_of(&to).is_none() || here.is_some_and(|h| h.eq_ignore_ascii_case(&to)) {
+        let ports: Vec<&str> = cx.gitm.ports.iter().map(|p| p.square()).collect();
+        return Err(Diagnostic::error(
+            format!("{to} is not another port for {ship}"),
+            sq_tok.span.clone(),
+        )
+        .hint(format!("the ports of the map: {}", ports.join(", ")))
+        .rule(rules::TRANSPORTS));
+    }
+    Ok(GitmOrder::Sail { ship, to })
+}
+
 fn parse_merge(from: String, rest: &[Token], cx: &Context<'_>, line: &Line) -> Parsed<GitmOrder> {
     let Some(into_word) = rest.first().filter(|t| t.is("into")) else {
         return Err(
@@ -901,6 +1045,10 @@ pub struct UnitOrders {
     pub supply: Option<SupplyOrder>,
     pub place: Option<(Option<String>, Option<SubSquare>)>,
     pub merge_into: Option<String>,
+    /// GITM 7.17: the transport the unit boards (section 2 by sea).
+    pub board: Option<String>,
+    /// GITM 7.17: for a transport, the square of the port it sails to.
+    pub sail: Option<String>,
 }
 
 impl UnitOrders {
@@ -912,7 +1060,7 @@ impl UnitOrders {
     /// The numbers of the campaign sections (2 to 6) a unit's orders leave out.
     pub fn missing_sections(&self) -> Vec<&'static str> {
         let mut out = Vec::new();
-        if self.strategic.is_none() {
+        if self.strategic.is_none() && self.board.is_none() {
             out.push("2");
         }
         if self.tactical.is_none() {
@@ -948,6 +1096,8 @@ pub fn by_unit(orders: &[GitmOrder]) -> BTreeMap<String, UnitOrders> {
             GitmOrder::Supply { order, .. } => u.supply = Some(order.clone()),
             GitmOrder::Place { square, sub, .. } => u.place = Some((square.clone(), *sub)),
             GitmOrder::Merge { into, .. } => u.merge_into = Some(into.clone()),
+            GitmOrder::Board { ship, .. } => u.board = Some(ship.clone()),
+            GitmOrder::Sail { to, .. } => u.sail = Some(to.clone()),
         }
     }
     out

@@ -1036,21 +1036,6 @@ fn gitm_7_15_the_ottoman_empires_squares_are_closed() {
 }
 
 #[test]
-fn gitm_7_17_ships_and_transports_are_refused_with_a_located_error() {
-    let (_t, game, state) = scenario();
-    let c = check(
-        &game,
-        &state,
-        "france",
-        "board FR1IN G7-V8\nmove FR1LC G5-V6",
-    );
-    assert_eq!((c.accepted.len(), c.rejected()), (1, 1), "the others stand");
-    let e = &c.diagnostics[0];
-    assert!(e.message.contains("no ships") && e.hint.is_some() && e.span.end > e.span.start);
-    assert_eq!(e.rule.map(|r| r.cite()).as_deref(), Some("GITM 7.17"));
-}
-
-#[test]
 fn gitm_2_7_the_sides_of_a_siege_are_told_of_it_and_its_garrison_is_in_the_fort() {
     let (_t, game, state) = venice_besieged();
     let (next, _) = resolve(&game, &state, &[]);
@@ -1642,4 +1627,348 @@ fn gitm_4_1_in_peace_or_truce_a_side_is_seen_within_five_squares_an_army_hq_ten_
         let hq = exactly(&state, &sighting_of(&game, &state, &["FR1IN", "FR1AQ"]));
         assert_eq!(hq.contains(&"FR4IN".to_string()), peace, "{season:?}");
     }
+}
+
+/// GITM 7.2 by pbem's reading (`pbem gitm/communications`): a unit far from its side's soil moves a
+/// square less: FR4IN, drawing no supply, marches 3 squares and a forced march on French soil, 2 and
+/// a forced march when every square within 5 of it is Austria's.
+#[test]
+fn gitm_7_2_a_unit_out_of_communications_moves_a_square_less() {
+    let (_t, game, state) = scenario();
+    let order = [(
+        "france",
+        "move FR4IN G3-V6 G4-V6 G5-V6 G6-V6\nsupply FR4IN none",
+    )];
+    let (next, events) = resolve(&game, &state, &order);
+    assert!(
+        at(&next, "FR4IN").starts_with("G6-V6/"),
+        "in communications"
+    );
+    assert!(cites(&events, "GITM 7.2")
+        .iter()
+        .all(|e| !e.text.contains("FR4IN")));
+    let mut cut = state.clone();
+    for owner in cut.control.values_mut() {
+        *owner = "austria".into();
+    }
+    cut.control.insert("G0-V0".into(), "france".into());
+    let (next, events) = resolve(&game, &cut, &order);
+    assert!(at(&next, "FR4IN").starts_with("G5-V6/"), "a square less");
+    let said = cites(&events, "GITM 7.2");
+    let e = said
+        .iter()
+        .find(|e| e.text.contains("FR4IN"))
+        .expect("FR4IN is told it is out of communications");
+    assert!(
+        e.text.contains("out of communications") && e.text.contains("pbem gitm/communications")
+    );
+    assert!(
+        e.visible_to.iter().all(|p| p == "france"),
+        "told to its side alone"
+    );
+}
+
+/// GITM 7.2 (`communications.rs`): a line runs to the side's soil within 5 squares; a square held by
+/// a hostile combat unit cuts it, a headquarters does not.
+#[test]
+fn gitm_7_2_communications_run_to_the_sides_soil_and_hostile_combat_units_cut_them() {
+    use super::communications::in_communications;
+    let (_t, game, mut state) = scenario();
+    let map = grid_map(&game).unwrap().clone();
+    only(&mut state, &["FR4IN", "AU4IN", "AU1CQ"]);
+    for owner in state.control.values_mut() {
+        *owner = "austria".into();
+    }
+    put(&mut state, "FR4IN", "G5-V6/7-7");
+    put(&mut state, "AU4IN", "H1-V9/7-7");
+    put(&mut state, "AU1CQ", "H1-V9/7-7");
+    let fr = |s: &State| {
+        let g = g(s);
+        let i = g.brigades.iter().position(|b| b.id() == "FR4IN").unwrap();
+        in_communications(&map, s, g, i)
+    };
+    assert!(!fr(&state), "no French square within 5");
+    state.control.insert("G5-V7".into(), "france".into());
+    assert!(fr(&state), "Padua, next to it, is French");
+    put(&mut state, "AU1CQ", "G5-V7/2-2");
+    assert!(fr(&state), "a headquarters cuts no line");
+    put(&mut state, "AU4IN", "G5-V7/2-2");
+    assert!(
+        !fr(&state),
+        "a hostile brigade on the one French square cuts it"
+    );
+    state.control.insert("G5-V6".into(), "france".into());
+    assert!(
+        fr(&state),
+        "on its side's own soil a unit is in communications"
+    );
+}
+
+/// GITM 2.7, 8.4: a city without a fort (Padua, G5-V7, its town square 10-10) is besieged when
+/// hostile combat units stand in its square by a garrison on its town square; the garrison may not
+/// march out, draws no supply, and on the tactical map leaves only to attack a besieger next to it.
+#[test]
+fn gitm_2_7_a_city_without_a_fort_is_besieged_and_its_garrison_kept_in() {
+    let (_t, game, mut state) = scenario();
+    only(&mut state, &["FR7IN", "AU4IN"]);
+    put(&mut state, "FR7IN", "G5-V7/10-10");
+    put(&mut state, "AU4IN", "G5-V7/2-2");
+    assert!(g(&state)
+        .forts
+        .iter()
+        .all(|f| !f.at.get_ref().starts_with("G5-V7")));
+    let (mut next, events) = resolve(&game, &state, &[]);
+    let s = &g(&next).sieges;
+    assert_eq!(s.len(), 1);
+    assert_eq!(
+        (s[0].at.get_ref().as_str(), s[0].by.as_str()),
+        ("G5-V7/10-10", "austria")
+    );
+    assert!(cites(&events, "GITM 2.7").iter().any(|e| e
+        .text
+        .starts_with("austria lays siege to the city at G5-V7/10-10, which has no fort")));
+    assert!(
+        game.check_state(&next).is_empty(),
+        "{:?}",
+        game.check_state(&next)
+    );
+    let said = Gitm.position(&game, &next, "france", &|_| true).join("\n");
+    assert!(said.contains("The city at G5-V7/10-10 (no fort) is besieged by austria since turn 1"));
+    next.turn += 1;
+    brigade_mut(&mut next, "FR7IN").supplies = 0;
+    let (after, events) = resolve(
+        &game,
+        &next,
+        &[(
+            "france",
+            "move FR7IN G6-V7\ntactical FR7IN to 10-6\nsupply FR7IN carry 2",
+        )],
+    );
+    assert_eq!(at(&after, "FR7IN"), "G5-V7/10-10");
+    assert_eq!(g(&after).brigade("FR7IN").unwrap().supplies, 0);
+    let texts: Vec<&str> = events.iter().map(|e| e.text.as_str()).collect();
+    assert!(
+        texts.iter().any(|t| t.contains(
+            "FR7IN is in the besieged city at G5-V7/10-10 (no fort) and may not move strategically"
+        )),
+        "{texts:?}"
+    );
+    assert!(
+        texts.iter().any(|t| t.starts_with(
+            "The city at G5-V7/10-10 (no fort) is besieged: its garrison (FR7IN) draws no supply"
+        )),
+        "{texts:?}"
+    );
+    assert!(
+        texts.iter().any(|t| t
+            .contains("FR7IN does not move: it is inside the city at 10-10 besieged by austria")),
+        "{texts:?}"
+    );
+    // The besiegers gone, the siege is lifted.
+    let mut gone = after.clone();
+    gone.turn += 1;
+    only(&mut gone, &["FR7IN"]);
+    let (lifted, events) = resolve(&game, &gone, &[]);
+    assert!(g(&lifted).sieges.is_empty());
+    assert!(cites(&events, "pbem gitm/siege").iter().any(|e| e
+        .text
+        .contains("The siege of the city at G5-V7/10-10 (no fort) is lifted: no besieger")));
+}
+
+/// GITM 2.7: a siege in the state stands at a fort or at a city's town square; elsewhere it is an
+/// error at its place.
+#[test]
+fn gitm_2_7_a_siege_stands_at_a_fort_or_a_citys_town_square() {
+    let (_t, game, mut state) = scenario();
+    let siege = |at: &str| super::state::Siege {
+        at: toml::Spanned::new(0..0, at.into()),
+        by: "austria".into(),
+        since: 1,
+        breaches: 0,
+    };
+    state.table_mut::<GitmState>().unwrap().sieges = vec![siege("G5-V7/10-10")];
+    assert!(game.check_state(&state).is_empty(), "Padua's town square");
+    state.table_mut::<GitmState>().unwrap().sieges = vec![siege("G5-V7/2-2"), siege("G5-V6/10-10")];
+    let errs = game.check_state(&state);
+    assert_eq!(errs.len(), 2, "{errs:?}");
+    assert!(errs[0]
+        .message
+        .contains("names no fort nor a city's town square"));
+}
+
+/// The scenario with two ports, Venice's quay and (for the test: the window has one city on the
+/// sea) Padua's, and FRT1, a French transport of 6,200 (two brigades of 3,000 men with a battery
+/// each, 2.6's measure) lying at Venice; FR300IN to FR302IN in Venice, no one else.
+fn with_ships() -> (tempfile::TempDir, Game, State) {
+    let (t, game, mut state) = scenario();
+    only(&mut state, &[]);
+    for (id, spot) in [
+        ("FR300IN", "G7-V8/3-3"),
+        ("FR301IN", "G7-V8/3-4"),
+        ("FR302IN", "G7-V8/3-5"),
+    ] {
+        add(&mut state, id, "france", spot);
+    }
+    let g = state.table_mut::<GitmState>().unwrap();
+    let text = r#"
+[[port]]
+at = "G7-V8/10-10"
+[[port]]
+at = "G5-V7/10-10"
+[[ship]]
+id = "FRT1"
+power = "france"
+port = "G7-V8"
+capacity = 6200
+"#;
+    #[derive(serde::Deserialize)]
+    struct Sea {
+        port: Vec<super::state::Port>,
+        ship: Vec<super::state::Ship>,
+    }
+    let sea: Sea = toml::from_str(text).unwrap();
+    g.ports = sea.port;
+    g.ships = sea.ship;
+    (t, game, state)
+}
+
+/// GITM 7.17 (pbem gitm/ships): units but militia board a transport of their state in its port's
+/// square; it sails to another port of the map in strategic phase 1 with those that fit, who land
+/// on its quay and move no more; one that does not fit stays ashore; orders are checked line by line.
+#[test]
+fn gitm_7_17_a_transport_carries_the_units_that_board_it_to_another_port() {
+    let (_t, game, mut state) = with_ships();
+    assert!(
+        game.check_state(&state).is_empty(),
+        "{:?}",
+        game.check_state(&state)
+    );
+    add(&mut state, "FR300MI", "france", "G7-V8/3-6");
+    let c = check(
+        &game,
+        &state,
+        "france",
+        "board FR300IN FRT1\nsail FRT1 to G5-V7\nboard FR300MI FRT1\nsail FRT1 to G4-V6\nembark FR301IN\nboard FR301IN FRT9",
+    );
+    assert_eq!(
+        (c.accepted.len(), c.rejected()),
+        (2, 4),
+        "{:?}",
+        c.diagnostics
+    );
+    let said: Vec<String> = c.diagnostics.iter().map(|d| d.message.clone()).collect();
+    assert!(
+        said.iter().any(|m| m.contains("FR300MI is militia")),
+        "{said:?}"
+    );
+    assert!(
+        said.iter()
+            .any(|m| m.contains("G4-V6 is not another port for FRT1")),
+        "{said:?}"
+    );
+    assert!(
+        said.iter()
+            .any(|m| m.contains("'embark' is not a GITM order")),
+        "{said:?}"
+    );
+    assert!(
+        said.iter().any(|m| m.contains("no ship 'FRT9'")),
+        "{said:?}"
+    );
+    assert!(c.diagnostics.iter().all(|d| d.span.end > d.span.start));
+    let src = Source::new(
+        "france.txt",
+        format!(
+            "{}board FR300IN FRT1\nsail FRT1 to G5-V7\n",
+            header("france")
+        ),
+    );
+    let f = Gitm.forecast(&game, &state, &src, "france");
+    assert!(
+        f.iter()
+            .any(|l| l.starts_with("FR300IN would board FRT1 and land in the port of G5-V7")),
+        "{f:?}"
+    );
+    let orders = [(
+        "france",
+        "board FR300IN FRT1\nboard FR301IN FRT1\nboard FR302IN FRT1\nsail FRT1 to G5-V7\nmove FR300IN G6-V8",
+    )];
+    let (next, events) = resolve(&game, &state, &orders);
+    assert_eq!(
+        at(&next, "FR300IN"),
+        "G5-V7/10-10",
+        "landed, and its march set aside"
+    );
+    assert_eq!(at(&next, "FR301IN"), "G5-V7/10-10");
+    assert_eq!(at(&next, "FR302IN"), "G7-V8/3-5", "no room left");
+    assert_eq!(g(&next).ship("FRT1").unwrap().port(), "G5-V7");
+    let texts: Vec<&str> = cites(&events, "GITM 7.17")
+        .iter()
+        .map(|e| e.text.as_str())
+        .collect();
+    assert!(texts.iter().any(|t| t.starts_with(
+        "FRT1 sails from the port of G7-V8 to that of G5-V7, with FR300IN, FR301IN, who land on its quay at G5-V7/10-10"
+    )), "{texts:?}");
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.starts_with("FR302IN does not board FRT1: FRT1 has no room left")),
+        "{texts:?}"
+    );
+    assert!(game.check_state(&next).is_empty());
+    // A quay held by a hostile combat unit takes no landing: the ship stays, its units ashore.
+    add(&mut state, "AU300IN", "austria", "G5-V7/10-10");
+    let (next, events) = resolve(&game, &state, &orders);
+    assert!(
+        at(&next, "FR300IN").starts_with("G6-V8/"),
+        "ashore, it marches as its move says"
+    );
+    assert_eq!(at(&next, "FR301IN"), "G7-V8/3-4");
+    assert_eq!(g(&next).ship("FRT1").unwrap().port(), "G7-V8");
+    assert!(cites(&events, "GITM 7.17").iter().any(|e| e
+        .text
+        .starts_with("FRT1 does not sail for G5-V7: hostile units hold its quay at G5-V7/10-10")));
+    // A ship in no port is refused by the state check, at its place.
+    let mut bad = state.clone();
+    bad.table_mut::<GitmState>().unwrap().ships[0].port = toml::Spanned::new(0..0, "G4-V6".into());
+    assert!(game
+        .check_state(&bad)
+        .iter()
+        .any(|d| d.message.contains("ship FRT1 lies in no port")));
+}
+
+/// GITM 4.3: the powers with units in a port's square hear of the ships lying there; a ship tells
+/// its side the units of other sides on its quay, and on a d6 of 4 or more (pbem's chance) those
+/// elsewhere in the square.
+#[test]
+fn gitm_4_3_ships_in_port_are_reported_and_report_the_units_there() {
+    let (_t, game, mut state) = with_ships();
+    only(&mut state, &[]);
+    add(&mut state, "AU300IN", "austria", "G7-V8/10-10");
+    add(&mut state, "AU301IN", "austria", "G7-V8/2-2");
+    let (_, events) = resolve(&game, &state, &[]);
+    let heard: Vec<&Event> = cites(&events, "GITM 4.3");
+    let ships = heard
+        .iter()
+        .find(|e| e.text == "Ships in the port of G7-V8: FRT1 (france) (GITM 4.3).")
+        .expect("the Austrians in Venice hear of FRT1");
+    assert!(ships.visible_to.contains("austria"));
+    let report = heard
+        .iter()
+        .find(|e| {
+            e.text.starts_with(
+                "FRT1, in the port of G7-V8, reports AU300IN on its quay (10-10); on a d6 of ",
+            )
+        })
+        .expect("FRT1 reports the Austrian on its quay");
+    assert!(report.visible_to.contains("france") && !report.visible_to.contains("austria"));
+    let face = report.rolls[0].dice[0].face;
+    assert_eq!(report.rolls[0].label, "gitm/t1/port/FRT1");
+    assert_eq!(
+        report.text.contains("also AU301IN elsewhere in the square"),
+        face >= 4,
+        "{}",
+        report.text
+    );
+    assert_eq!(report.units.contains(&"AU301IN".to_string()), face >= 4);
 }

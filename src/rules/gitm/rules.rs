@@ -109,6 +109,8 @@ pub const ALLOWANCE: Rule = gitm(
 );
 /// Carrying supplies costs a square of allowance.
 pub const SUPPLY_DRAG: Rule = gitm("7.2", "a unit carrying supplies moves one square less");
+/// Being out of communications costs a square of allowance.
+pub const COMMUNICATIONS: Rule = gitm("7.2", "a unit not in communications moves one square less");
 /// A forced march: one square more for 3 fatigue (4 for cavalry and light artillery).
 pub const FORCED_MARCH: Rule = gitm("7.3", "one square beyond the allowance for 3 or 4 fatigue");
 /// A path square not adjacent halts the move.
@@ -154,7 +156,15 @@ pub const DIAGONAL: Rule = gitm("7.14", "an enemy beside a diagonal blocks it");
 /// The Ottoman Empire's squares are closed.
 pub const OTTOMAN: Rule = gitm("7.15", "movement into the Ottoman Empire is forbidden");
 /// Ships and transports.
-pub const TRANSPORTS: Rule = gitm("7.17", "units may board transports under the PATE rules");
+pub const TRANSPORTS: Rule = gitm(
+    "7.17",
+    "units but militia board transports and land at ports",
+);
+/// Reports of the ships in a port, and the ships' reports of the units there.
+pub const PORTS: Rule = gitm(
+    "4.3",
+    "units in a port's square hear of its ships; ships report the units there",
+);
 /// Peace and truce moves.
 pub const PEACE_MOVE: Rule = gitm(
     "7.16",
@@ -168,11 +178,21 @@ pub const NO_COMBAT: Rule = gitm(
     "no combat in the final tactical phase nor in peace or truce",
 );
 
-/// pbem: the seed lacks communications and supply (10): every unit is in communications, supply
-/// sources are unlimited, and a unit carries what it orders.
-pub const PBEM_SUPPLY: Rule = own(
-    "gitm/supply",
-    "units are in communications and draw what they order",
+/// pbem: the seed lacks supply (10): supply sources are unlimited, and a unit carries what it orders.
+pub const PBEM_SUPPLY: Rule = own("gitm/supply", "units draw what they order, without limit");
+/// pbem: the seed lacks communications (10): a unit is in communications on its side's soil
+/// (`[control]`) or within 5 squares of it by a way free of hostile combat units
+/// (`communications.rs`).
+pub const PBEM_COMMUNICATIONS: Rule = own(
+    "gitm/communications",
+    "in communications on the side's soil or 5 squares from it by a way free of enemies",
+);
+/// pbem: the seed sends ships to the PATE rules, which it does not hold: a transport sails from a
+/// port of the map to another in strategic phase 1, with the units that boarded it and fit
+/// (`ships.rs`).
+pub const PBEM_SHIPS: Rule = own(
+    "gitm/ships",
+    "a transport sails port to port in strategic phase 1 with the units that fit",
 );
 /// pbem: the noisy count of a sighting, from a sealed roll.
 pub const PBEM_NOISE: Rule = own("gitm/noise", "a sighting's count is off by a sealed roll");

@@ -10,11 +10,18 @@
 //! at = "G7-V8/10-10"
 //! strength = 4               # 1 to 5
 //! capacity = 8000            # as transport capacity: see `fort_room`
-//! [[gitm.siege]]             # a fort besieged (GITM 2.7), written by the turn
+//! [[gitm.siege]]             # a fort, or a city's town square without one, besieged (GITM 2.7)
 //! at = "G7-V8/10-10"
 //! by = "austria"
 //! since = 2                  # the turn it began
 //! breaches = 1               # pbem's siege: each lowers the fort's strength by one
+//! [[gitm.port]]              # a port city's quay (GITM 4.3, 7.17): where units board and land
+//! at = "G7-V8/10-10"
+//! [[gitm.ship]]              # a transport (GITM 7.17), lying in a port
+//! id = "FRT1"
+//! power = "france"
+//! port = "G7-V8"             # the square of the port it lies in
+//! capacity = 6000            # transport capacity: see `fort_room`
 //! [[gitm.brigade]]
 //! id = "FR1IN"               # nationality, number, type (GITM 3.1)
 //! power = "france"
@@ -62,11 +69,60 @@ pub struct GitmState {
     /// Forts in city tactical squares (GITM 2.6).
     #[serde(default, rename = "fort", skip_serializing_if = "Vec::is_empty")]
     pub forts: Vec<Fort>,
-    /// Forts under siege (GITM 2.7; pbem's progress, `turn.rs`).
+    /// Forts, and cities without a fort, under siege (GITM 2.7; pbem's progress, `turn.rs` and
+    /// `city_siege.rs`).
     #[serde(default, rename = "siege", skip_serializing_if = "Vec::is_empty")]
     pub sieges: Vec<Siege>,
+    /// Ports: where units board transports and land (GITM 4.3, 7.17; `ships.rs`).
+    #[serde(default, rename = "port", skip_serializing_if = "Vec::is_empty")]
+    pub ports: Vec<Port>,
+    /// Transports, each lying in a port (GITM 7.17; `ships.rs`).
+    #[serde(default, rename = "ship", skip_serializing_if = "Vec::is_empty")]
+    pub ships: Vec<Ship>,
     #[serde(default, rename = "brigade")]
     pub brigades: Vec<Brigade>,
+}
+
+/// A port (GITM 4.3, 7.17): the tactical square of a city (a square `[places]` names) where units
+/// board the transports lying there and where those landing stand.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Port {
+    /// `G7-V8/10-10`.
+    pub at: Spanned<String>,
+}
+
+impl Port {
+    /// The port's strategic square, `G7-V8`.
+    pub fn square(&self) -> &str {
+        self.at.get_ref().split('/').next().unwrap_or("")
+    }
+}
+
+/// A transport (GITM 7.17) of a power, lying in a port; its capacity is counted as a fort's (2.6:
+/// the seed measures both alike, `fort_room`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ship {
+    pub id: Spanned<String>,
+    pub power: Spanned<String>,
+    /// The square of the port it lies in, `G7-V8`.
+    pub port: Spanned<String>,
+    pub capacity: u32,
+}
+
+impl Ship {
+    pub fn id(&self) -> &str {
+        self.id.get_ref()
+    }
+
+    pub fn power(&self) -> &str {
+        self.power.get_ref()
+    }
+
+    pub fn port(&self) -> &str {
+        self.port.get_ref()
+    }
 }
 
 /// A fort in a city's tactical square (GITM 2.6): its strength, 1 to 5, and its capacity, counted as
@@ -81,11 +137,12 @@ pub struct Fort {
 }
 
 /// A fort under siege (GITM 2.7): its garrison may not march out (7.7) nor draw supply, and the
-/// besiegers' breaches lower its strength by one each (pbem's table, `turn.rs`).
+/// besiegers' breaches lower its strength by one each (pbem's table, `turn.rs`). A city without a
+/// fort is besieged the same way at its town square (`city_siege.rs`), with no breaches to make.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Siege {
-    /// The fort's place, `G7-V8/10-10`.
+    /// The fort's place, `G7-V8/10-10`, or the town square of a city without a fort.
     pub at: Spanned<String>,
     /// The power whose brigades began the siege.
     pub by: String,
@@ -282,6 +339,18 @@ impl GitmState {
             .find(|b| b.id().eq_ignore_ascii_case(id))
     }
 
+    /// A transport by its id (GITM 7.17).
+    pub fn ship(&self, id: &str) -> Option<&Ship> {
+        self.ships.iter().find(|s| s.id().eq_ignore_ascii_case(id))
+    }
+
+    /// The port of a strategic square, `G7-V8` (GITM 4.3, 7.17).
+    pub fn port_of(&self, square: &str) -> Option<&Port> {
+        self.ports
+            .iter()
+            .find(|p| p.square().eq_ignore_ascii_case(square))
+    }
+
     /// The fort standing at a place, `G7-V8/10-10` (GITM 2.6).
     pub fn fort_at(&self, at: &str) -> Option<&Fort> {
         self.forts
@@ -325,6 +394,29 @@ impl GitmState {
         out
     }
 
+    /// GITM 2.7: whether brigade `i` is shut in a besieged place: in the garrison of a besieged fort,
+    /// or, in a besieged city without a fort, on its town square, not shattered and not of the
+    /// besieging power.
+    pub fn besieged(&self, i: usize) -> bool {
+        self.brigades.get(i).is_some_and(|b| {
+            self.siege_of(b.at())
+                .is_some_and(|s| match self.fort_at(b.at()) {
+                    Some(_) => self.in_fort(i),
+                    None => !b.shattered && b.power() != s.by,
+                })
+        })
+    }
+
+    /// What a siege at `at` besieges, in a report's words: "the fort at G7-V8/10-10", or "the city
+    /// at G9-V5/7-7 (no fort)" (GITM 2.7).
+    pub fn besieged_place(&self, at: &str) -> String {
+        if self.fort_at(at).is_some() {
+            format!("the fort at {at}")
+        } else {
+            format!("the city at {at} (no fort)")
+        }
+    }
+
     /// Whether brigade `i` is in a fort's garrison (GITM 2.6: "F" after its id in the seed's reports).
     pub fn in_fort(&self, i: usize) -> bool {
         self.brigades.get(i).is_some_and(|b| {
@@ -333,6 +425,9 @@ impl GitmState {
         })
     }
 }
+
+/// The owner `[control]` gives the Ottoman Empire's squares, closed to all movement (GITM 7.15).
+pub const OTTOMAN: &str = "ottoman";
 
 /// The most men, batteries or points a brigade may have: far beyond any unit, far from overflow.
 pub const MAX_POINTS: u32 = 100_000;
@@ -462,18 +557,19 @@ pub fn check(state: &State, config: &GameConfig, map: Option<&GridMap>) -> Vec<D
         }
     }
     for s in &g.sieges {
-        let Some(f) = g.fort_at(s.at.get_ref()) else {
+        let fort = g.fort_at(s.at.get_ref());
+        if fort.is_none() && !city_square(map, s.at.get_ref()) {
             out.push(
                 Diagnostic::error(
-                    format!("siege at '{}' names no fort", s.at.get_ref()),
+                    format!("siege at '{}' names no fort nor a city's town square", s.at.get_ref()),
                     s.at.span(),
                 )
-                .hint("a [[gitm.siege]] stands at the place of a [[gitm.fort]]")
+                .hint("a [[gitm.siege]] stands at the place of a [[gitm.fort]], or on a town square of a city ([places]) without one")
                 .rule(rules::SIEGE),
             );
             continue;
-        };
-        if !powers.contains(&s.by.as_str()) || s.breaches > f.strength {
+        }
+        if !powers.contains(&s.by.as_str()) || s.breaches > fort.map_or(0, |f| f.strength) {
             out.push(
                 Diagnostic::error(
                     format!("siege at '{}' is not a siege of GITM 2.7", s.at.get_ref()),
@@ -496,6 +592,16 @@ pub fn check(state: &State, config: &GameConfig, map: Option<&GridMap>) -> Vec<D
         }
     }
     out
+}
+
+/// GITM 2.7: whether a place (`G9-V5/7-7`) is a city's tactical square: a town square (2.2) of the
+/// tactical map under a square map.toml's `[places]` names (a city, as 1.4 reads it). A city
+/// without a fort is besieged there (`city_siege.rs`).
+pub fn city_square(map: &GridMap, at: &str) -> bool {
+    match (map.parse_spot(at), map.sub()) {
+        (Ok(spot), Some(sub)) => map.is_named(spot.square) && sub.terrain(spot) == "town",
+        _ => false,
+    }
 }
 
 /// A brigade's place, `G8-V5/0-2`, read on the map; the error is a hint.

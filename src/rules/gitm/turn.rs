@@ -33,8 +33,7 @@ use super::state::{GitmState, Kind, Season};
 pub const MAX_MARCH_FATIGUE: u32 = 18;
 /// Campaign turns in a campaign (GITM 5.1).
 pub const CAMPAIGN_TURNS: u32 = 15;
-/// The owner `[control]` gives the Ottoman Empire's squares, closed to all movement (GITM 7.15).
-pub const OTTOMAN: &str = "ottoman";
+pub use super::state::OTTOMAN;
 /// The most active brigades in a strategic square during a campaign (GITM 1.4).
 pub const MAX_ACTIVE: usize = 200;
 /// The most inactive brigades in a strategic square during a campaign, and in a city (GITM 1.4).
@@ -83,6 +82,9 @@ pub struct Turn<'a> {
     /// Each unit's morale once the merges of the supply phase are done: a unit whose morale differs
     /// at the end of the turn gained or lost it in battle (GITM 3.7).
     morale_before_battles: BTreeMap<String, u32>,
+    /// The units out of communications this turn, read in the supply phase (GITM 7.2,
+    /// `communications.rs`): each moves a square less.
+    out_of_communications: BTreeSet<String>,
 }
 
 impl<'a> Turn<'a> {
@@ -106,6 +108,7 @@ impl<'a> Turn<'a> {
             marches: BTreeMap::new(),
             theatre: Default::default(),
             morale_before_battles: BTreeMap::new(),
+            out_of_communications: BTreeSet::new(),
         })
     }
 
@@ -412,10 +415,9 @@ impl<'a> Turn<'a> {
             .collect()
     }
 
-    /// GITM 2.7: whether unit `i` is in the garrison of a besieged fort.
+    /// GITM 2.7: whether unit `i` is shut in a besieged fort or city (`GitmState::besieged`).
     pub fn besieged(&self, i: usize) -> bool {
-        let b = &self.g.brigades[i];
-        self.g.siege_of(b.at()).is_some() && self.g.in_fort(i)
+        self.g.besieged(i)
     }
 
     /// pbem's reading of GITM 2.7 (`rules::PBEM_FORT_BLOCK`): the fort in `square` that a unit of
@@ -539,11 +541,12 @@ impl<'a> Turn<'a> {
         }
         for (at, (power, ids)) in cut_off {
             let square = at.split('/').next().unwrap_or("").to_string();
+            let place = upper_first(&self.g.besieged_place(&at));
             self.event(
                 rules::SIEGE,
                 "siege",
                 Some(&square),
-                format!("The fort at {at} is besieged: its garrison ({}) draws no supply and keeps what it carries (GITM 2.7).", ids.join(", ")),
+                format!("{place} is besieged: its garrison ({}) draws no supply and keeps what it carries (GITM 2.7).", ids.join(", ")),
                 Audience::Side(power),
             );
         }
@@ -551,9 +554,34 @@ impl<'a> Turn<'a> {
             rules::PBEM_SUPPLY,
             "supply",
             None,
-            "Supply phase: each unit carries the supply its orders ask for (GITM 6.7; pbem: every unit is in communications and the sources are unlimited).".into(),
+            "Supply phase: each unit carries the supply its orders ask for (GITM 6.7; pbem: the sources are unlimited).".into(),
             Everyone,
         );
+        self.communications();
+    }
+
+    /// GITM 7.2 by pbem's reading (`communications.rs`): the units out of communications, read once
+    /// in the supply phase, told to their side, square by square; each moves a square less.
+    fn communications(&mut self) {
+        let mut cut: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
+        for i in 0..self.g.brigades.len() {
+            if super::communications::in_communications(self.map, &self.state, &self.g, i) {
+                continue;
+            }
+            let b = &self.g.brigades[i];
+            self.out_of_communications.insert(b.id().to_string());
+            cut.entry((b.power().to_string(), b.square().to_string()))
+                .or_default()
+                .push(b.id().to_string());
+        }
+        let reach = super::communications::COMMUNICATIONS_REACH;
+        for ((power, square), ids) in cut {
+            let text = format!("{} in {square} {} out of communications: no way of at most {reach} squares free of hostile combat units leads to a square of {power}'s side; each moves a square less this turn (GITM 7.2; pbem gitm/communications).", ids.join(", "), if ids.len() == 1 { "is" } else { "are" });
+            let e = Event::new(rules::COMMUNICATIONS, "communications", text)
+                .at(&square)
+                .naming(ids.iter().map(String::as_str));
+            self.push(e, Audience::Side(power));
+        }
     }
 
     /// GITM 3.5: merges, in the order of the units merged away.
@@ -736,6 +764,10 @@ impl<'a> Turn<'a> {
     /// then the pursuits of the units whose enemies left their square (7.11).
     fn strategic_phase(&mut self, phase: usize) -> Result<()> {
         self.plan();
+        if phase == 1 {
+            // GITM 7.17 (`ships.rs`): the voyages, a boarder's section 2 of the turn.
+            self.voyages()?;
+        }
         let mut ids: Vec<String> = self
             .marches
             .iter()
@@ -835,7 +867,7 @@ impl<'a> Turn<'a> {
     }
 
     /// Halts a unit's strategic movement for the rest of the turn.
-    fn stop(&mut self, id: &str) {
+    pub(super) fn stop(&mut self, id: &str) {
         if let Some(m) = self.marches.get_mut(id) {
             m.queue.clear();
             m.order.to_battle = false;
@@ -871,15 +903,19 @@ impl<'a> Turn<'a> {
             return Ok(false);
         }
         if self.besieged(i) {
-            self.event(rules::SIEGE, "halt", Some(b.square()), format!("{id} is in the besieged fort at {} and may not move strategically (GITM 2.7, 7.7).", b.at()), side);
+            let place = self.g.besieged_place(b.at());
+            let place = place.strip_prefix("the ").unwrap_or(&place);
+            self.event(rules::SIEGE, "halt", Some(b.square()), format!("{id} is in the besieged {place} and may not move strategically (GITM 2.7, 7.7)."), side);
             self.stop(id);
             return Ok(false);
         }
         let m = self.marches.entry(id.to_string()).or_default().clone();
         let kind = b.kind();
+        // GITM 7.2: a square less carrying supply, and a square less out of communications.
         let allowance = kind
             .strategic_allowance()
-            .saturating_sub(u32::from(b.supplies > 0));
+            .saturating_sub(u32::from(b.supplies > 0))
+            .saturating_sub(u32::from(self.out_of_communications.contains(id)));
         let most = allowance + u32::from(kind != Kind::Militia);
         if m.moves >= most {
             self.event(rules::FORCED_MARCH, "halt", Some(b.square()), format!("{id} has no move left this turn ({allowance} squares{}) and stays in {} (GITM 7.1-7.3).", if kind == Kind::Militia { ", militia never force march" } else { " and one forced march" }, b.square()), side);
@@ -1321,6 +1357,7 @@ impl<'a> Turn<'a> {
             .collect();
         if self.g.season.is_campaign() {
             self.sieges()?;
+            self.city_sieges();
             self.rally_shattered();
             stirred.extend(self.captures());
         }
@@ -1355,6 +1392,7 @@ impl<'a> Turn<'a> {
         self.g.battles = battles.into_iter().collect();
         self.detection()?;
         if self.g.season.is_campaign() {
+            self.port_reports()?;
             self.late_reports()?;
             self.g.campaign_turn += 1;
             if self.g.campaign_turn > CAMPAIGN_TURNS {
@@ -1789,4 +1827,11 @@ pub fn tactical_phase(turn: &mut Turn<'_>, phase: u8, combat: bool) -> Result<()
         turn.push(e, Audience::Sides(sides));
     }
     Ok(())
+}
+
+/// A sentence's words with their first letter upper case: "the fort at ..." as "The fort at ...".
+pub fn upper_first(text: &str) -> String {
+    let mut c = text.chars();
+    c.next()
+        .map_or_else(String::new, |f| f.to_uppercase().chain(c).collect())
 }

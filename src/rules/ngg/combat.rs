@@ -67,12 +67,16 @@ impl Phase<'_> {
                 // (a lone commander) loses its commander instead: he is taken.
                 for (ids, side) in [(units, power.to_string()), (&target_stack, enemy.clone())] {
                     if !self.lose_one(ids, &a.target) {
-                        self.take_commanders(ids, &side, &a.target);
+                        self.take_commanders(ids, &side, &a.target, "the exchange");
                     }
                 }
             }
             Outcome::Dr => {
-                self.lose_one(&target_stack, &a.target);
+                // pbem ngg/combat: as in an EX, a defender with no SP to lose (a lone commander)
+                // loses its commander instead: he is taken, and no one is left to retreat.
+                if !self.lose_one(&target_stack, &a.target) {
+                    self.take_commanders(&target_stack, &enemy, &a.target, "the retreat");
+                }
                 let left = self.stack_ids(&a.target, &enemy);
                 self.disrupt(&left, &a.target);
                 self.retreat(&enemy, &a.target);
@@ -102,9 +106,10 @@ impl Phase<'_> {
         }
     }
 
-    /// pbem ngg/combat: the commanders of `ids`, a side with no SP to lose in an EX, are taken
-    /// (eliminated), so that each side loses as the result says.
-    fn take_commanders(&mut self, ids: &[String], side: &str, at: &str) {
+    /// pbem ngg/combat: the commanders of `ids`, a side with no SP to lose in an EX or a DR
+    /// (`result` names which: "the exchange", "the retreat"), are taken (eliminated), so that the
+    /// side loses as the result says.
+    fn take_commanders(&mut self, ids: &[String], side: &str, at: &str, result: &str) {
         let taken: Vec<String> = ids
             .iter()
             .filter(|id| self.ngg.unit(id).is_some_and(|u| u.is_commander()))
@@ -122,7 +127,7 @@ impl Phase<'_> {
             "loss",
             Some(at),
             format!(
-                "{side} has no SP to lose in the exchange: {}, alone, {} taken and eliminated (pbem ngg/combat).",
+                "{side} has no SP to lose in {result}: {}, alone, {} taken and eliminated (pbem ngg/combat).",
                 taken.join(", "),
                 if taken.len() == 1 { "is" } else { "are" }
             ),

@@ -786,6 +786,42 @@ fn ngg_ex_against_a_lone_commander_both_sides_lose() {
 }
 
 #[test]
+fn ngg_dr_against_a_lone_commander_takes_him() {
+    // Kutuzov stands alone in 0302: a DR's loss of 1 SP finds none, and takes him instead.
+    let fx = Fx::new()
+        .with(vec![
+            cmd("FR-Ney", "french", 2, "0202"),
+            inf("FR-III", "french", 6, "0202"),
+            cmd("RU-Kutuzov", "russian", 2, "0302"),
+        ])
+        .every_result("dr");
+    let (next, events) = fx.resolve(
+        "attack 0202 0302 cc 2",
+        "",
+        &[("initiative/attack=1/stack=0202", 3)],
+    );
+    let l = log(&events);
+    assert!(l.contains("DR, the defenders lose 1 SP"), "{l}");
+    assert!(
+        l.contains("russian has no SP to lose in the retreat: RU-Kutuzov, alone, is taken and eliminated (pbem ngg/combat)"),
+        "{l}"
+    );
+    assert!(find(&next, "RU-Kutuzov").is_none());
+    assert_eq!(find(&next, "FR-III").map(|u| u.sp), Some(6));
+    // With SP in the stack, the strongest unit loses one, and the commander retreats with it.
+    let fx = face_to_face()
+        .with(vec![cmd("RU-Bagration", "russian", 2, "0302")])
+        .every_result("dr");
+    let (next, _) = fx.resolve(
+        "attack 0202 0302 cc 2",
+        "",
+        &[("initiative/attack=1/stack=0202", 3)],
+    );
+    assert_eq!(find(&next, "RU-II").map(|u| u.sp), Some(3));
+    assert!(find(&next, "RU-Bagration").is_some_and(|u| u.hex.get_ref() != "0302"));
+}
+
+#[test]
 fn ngg_10_1_a_foraging_or_disrupted_stack_may_support_the_defence() {
     // 0303 (foraging) and 0402 (disrupted) touch 0302; NGG 10.1 keeps them only out of attacks.
     let mut disrupted = inf("RU-VI", "russian", 3, "0402");

@@ -108,8 +108,32 @@ impl Theatre {
 /// sieges, put on its tactical map: the state is the one place forts and sieges are read (a tactical
 /// map file refuses a `fort` or `besieged` line). A siege's city is held by its garrison's power
 /// (8.4's side controlling the city); a siege whose fort has no garrison left limits no one (the
-/// turn lifts it at its end).
+/// turn lifts it at its end). A city without a fort besieged (`city_siege.rs`) is put on its town
+/// square the same way, held by the brigades on it.
 pub fn place_forts(tmap: &mut TacMap, g: &GitmState, map: &GridMap, square: Square) {
+    for s in g
+        .sieges
+        .iter()
+        .filter(|s| g.fort_at(s.at.get_ref()).is_none())
+    {
+        let Ok(spot) = map.parse_spot(s.at.get_ref()) else {
+            continue;
+        };
+        let holder = g
+            .brigades
+            .iter()
+            .find(|b| !b.shattered && b.at().eq_ignore_ascii_case(s.at.get_ref()))
+            .map(|b| b.power());
+        if let (true, Some(holder)) = (spot.square == square, holder) {
+            tmap.set_siege(
+                sub(spot.sub),
+                Siege {
+                    by: s.by.clone(),
+                    holder: holder.to_string(),
+                },
+            );
+        }
+    }
     for f in &g.forts {
         if let Ok(spot) = map.parse_spot(f.at.get_ref()) {
             if spot.square == square {
