@@ -938,3 +938,64 @@ fn pbem_new_warns_when_the_first_deadline_is_already_past() {
         .success();
     assert!(!stderr(&a).contains("warning"), "{}", stderr(&a));
 }
+
+/// Eugène's orders for turn `turn` with `password`, checked against the game: whether they stand.
+fn eugene_checks(game: &Path, turn: u32, password: &str) -> bool {
+    let orders = write(
+        game.parent().unwrap(),
+        &format!("eugene-{turn}-{password}.txt"),
+        format!("game gitm-italy-1809\npower france\nplayer eugene\npassword {password}\nturn {turn}\n"),
+    );
+    let out = pbem().arg("check").arg(game).arg(&orders).output().unwrap();
+    out.status.success()
+}
+
+#[test]
+fn gitm_6_11_a_change_dated_by_its_time_stamp_keeps_the_turn_its_first_record_bound() {
+    // The demo's Eugène changes his password on 12 December 09:30 (Paris); the schedule's deadlines
+    // are the 8th, 11th and 14th at 20:00, so the change holds from turn 3.
+    let tmp = tempfile::tempdir().unwrap();
+    let game = tmp.path().join("gitm-italy-1809");
+    pbem::bundled::write_scenario("gitm-italy-1809", &game).unwrap();
+    // Turn 1 is extended by two days and resolved late, by a run killed before its state and run
+    // again: turn 2 is announced for the 14th, after the time stamp, so the change holds from turn
+    // 2, and turn 1's record binds it there.
+    at(
+        "2026-12-07T18:00:00Z",
+        &["extend", "--by", "2d", "--reason", "a storm"],
+        &game,
+    )
+    .success();
+    let killed = pbem()
+        .args(["turn", "--no-send"])
+        .arg(&game)
+        .env("PBEM_NOW", "2026-12-11T10:00:00Z")
+        .env("PBEM_CRASH_BEFORE", "state.toml")
+        .output()
+        .unwrap();
+    assert!(!killed.status.success(), "not killed");
+    at("2026-12-11T10:00:00Z", &["turn", "--no-send"], &game).success();
+    let record = fs::read_to_string(game.join("turns/1/record.toml")).unwrap();
+    assert!(
+        record.contains("[dated_changes]\n\"france.eugene 2026-12-12T09:30\" = 2"),
+        "{record}"
+    );
+    audit_ok(&game);
+    assert!(eugene_checks(&game, 2, "grande-armee-1812"));
+    assert!(!eugene_checks(&game, 2, "eagle-1805"));
+    // The same game resolved on time binds it to turn 3; turn 2 then extended past the time stamp
+    // leaves it there: turn 1's report showed it so, and audit re-resolves it the same.
+    let game = tmp.path().join("on-time");
+    pbem::bundled::write_scenario("gitm-italy-1809", &game).unwrap();
+    at("2026-12-08T19:30:00Z", &["turn", "--no-send"], &game).success();
+    at(
+        "2026-12-09T10:00:00Z",
+        &["extend", "--by", "2d", "--reason", "a storm"],
+        &game,
+    )
+    .success();
+    let config = support::load(&game).config;
+    assert!(config.deadline_of(2).unwrap().to_rfc3339() > "2026-12-12T09:30".to_string());
+    audit_ok(&game);
+    assert!(eugene_checks(&game, 2, "eagle-1805"));
+}

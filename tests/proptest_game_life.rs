@@ -37,12 +37,13 @@ use proptest::prelude::*;
 use crate::support::{self, pbem};
 
 /// One player's seat at a game: the power, his player id under it (a power of several players),
-/// his address and his password.
+/// his address and his password, and the one a dated change of game.toml gives him.
 struct Seat {
     power: &'static str,
     player: Option<&'static str>,
     address: &'static str,
     password: &'static str,
+    changed: Option<&'static str>,
 }
 
 impl Seat {
@@ -52,6 +53,7 @@ impl Seat {
             player: None,
             address,
             password,
+            changed: None,
         }
     }
 
@@ -115,12 +117,15 @@ const GITM: Life = Life {
             player: Some("eugene"),
             address: "eugene@example.org",
             password: "eagle-1805",
+            // GITM 6.11: the demo's Eugène changes his password on 12 December, 09:30 Paris.
+            changed: Some("grande-armee-1812"),
         },
         Seat {
             power: "france",
             player: Some("macdonald"),
             address: "macdonald@example.org",
             password: "trident-1805",
+            changed: None,
         },
         Seat::one("austria", "johann@example.org", "danube-1805"),
         Seat::one("naples", "naples@example.org", "bear-1805"),
@@ -252,16 +257,8 @@ impl Model {
             let _ = fs::remove_file(game.join(format!("secret/{turn}.key")));
             let _ = fs::remove_file(game.join(format!("secret/{turn}.seal")));
         }
-        // As `pbem new` makes a game: none of the demo's dated password changes (GITM 6.11). A
-        // change dated by a time stamp takes the turn the schedule gives it when the game is read,
-        // and an extension moves that turn after a report showed it (seen, issue 33's report).
-        let config = game.join("game.toml");
-        let text = fs::read_to_string(&config).unwrap();
-        let kept: Vec<&str> = text
-            .split("\n\n")
-            .filter(|block| !(block.contains("[[power.player.change]]\nat = ")))
-            .collect();
-        fs::write(&config, kept.join("\n\n")).unwrap();
+        // The demo's dated password change (GITM 6.11, Eugène's, by a time stamp) is kept: the
+        // first record binds it to a turn, whatever the acts do to the deadlines after.
         let sent = tmp.path().join("sent");
         let now = DateTime::parse_from_rfc3339(life.start)
             .unwrap()
@@ -290,6 +287,19 @@ impl Model {
 
     fn power(&self, who: Who) -> &'static str {
         self.seat(who).power
+    }
+
+    /// The password `seat` orders turn `turn` with: his new one once his dated change holds.
+    fn password(&self, seat: &Seat, turn: u32) -> &'static str {
+        let (Some(player), Some(new)) = (seat.player, seat.changed) else {
+            return seat.password;
+        };
+        let config = support::load(&self.game).config;
+        let c = config.power(seat.power).unwrap().command(player).unwrap();
+        match c.at(turn).password_hash == *c.password_hash.get_ref() {
+            true => seat.password,
+            false => new,
+        }
     }
 
     fn clock(&self) -> String {
@@ -401,7 +411,7 @@ impl Model {
                 self.mails += 1;
                 let pw = match kind {
                     Mail::WrongPassword => "not-the-password",
-                    _ => seat.password,
+                    _ => self.password(seat, turn),
                 };
                 let received = self.now.format("%a, %-d %b %Y %H:%M:%S +0000").to_string();
                 let player = seat

@@ -189,6 +189,9 @@ pub fn resolve(game: &Game, opts: &ResolveOptions) -> Result<TurnOutcome> {
         Some(d) => {
             let mut g = Game::load(&game.dir)?;
             g.config.announced_deadlines.insert(turn + 1, d);
+            // A change dated by a time stamp that no record bound yet takes its turn from the
+            // deadlines as this turn's record leaves them (GITM 6.11); the record binds it.
+            g.config.map_change_times();
             reloaded = g;
             &reloaded
         }
@@ -691,6 +694,7 @@ fn produce(
             max_outgoing_bytes: Some(game.config.mail.max_outgoing_bytes)
                 .filter(|&cap| cap != crate::game::mail_config::DEFAULT_OUTGOING_BYTES),
         }),
+        dated_changes: game.config.dated_change_turns(),
     };
     Ok(Products {
         orders,
