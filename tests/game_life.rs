@@ -999,3 +999,42 @@ fn gitm_6_11_a_change_dated_by_its_time_stamp_keeps_the_turn_its_first_record_bo
     audit_ok(&game);
     assert!(eugene_checks(&game, 2, "eagle-1805"));
 }
+
+#[test]
+fn send_refuses_the_game_s_first_mail_once_its_deadline_is_past_until_extend_moves_it() {
+    // A game made and left unsent past its first deadline (Sunday 2026-12-06 20:00 Vienna).
+    let tmp = tempfile::tempdir().unwrap();
+    let game = tmp.path().join("g");
+    let now = "2026-12-07T10:00:00Z";
+    pbem()
+        .args(["new"])
+        .arg(&game)
+        .args(["--from", "ulm-1805"])
+        .env("PBEM_NOW", now)
+        .assert()
+        .success();
+    let sent = tmp.path().join("sent");
+    let folder = sent.to_str().unwrap();
+    let a = at(now, &["send", "--folder", folder], &game).code(1);
+    let err = stderr(&a);
+    assert!(err.contains("turn 1's deadline"), "{err}");
+    assert!(err.contains("is already past"), "{err}");
+    assert!(err.contains("first mail has not gone"), "{err}");
+    assert!(err.contains("pbem extend"), "{err}");
+    assert!(err.contains("Nothing was sent"), "{err}");
+    assert!(!sent.exists(), "something was sent");
+    // A dry run says so too, and lists what would go.
+    let a = at(now, &["send", "--dry-run"], &game).code(5);
+    assert!(stdout(&a).contains("problem: the game's first mail"), "{}", stdout(&a));
+    // Once the deadline is moved ahead, the first mail goes, and says the new deadline.
+    at(
+        now,
+        &["extend", "--to", "2026-12-09T20:00", "--reason", "late start"],
+        &game,
+    )
+    .success();
+    at(now, &["send", "--folder", folder], &game).success();
+    let welcome = fs::read_to_string(sent.join("france@example.org/t0001-welcome-france.eml"))
+        .unwrap();
+    assert!(welcome.contains("2026-12-09 20:00"), "{welcome}");
+}

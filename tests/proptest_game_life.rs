@@ -868,6 +868,9 @@ impl Model {
 
 fn play(life: &'static Life, steps: &[Step]) -> Result<(), TestCaseError> {
     let mut m = Model::new(life);
+    // The referee sends the new game's first mail before its first deadline (`pbem send` refuses
+    // it after).
+    m.apply(&Step::Send)?;
     for s in steps {
         m.apply(s)?;
         m.check()?;
