@@ -944,7 +944,9 @@ fn eugene_checks(game: &Path, turn: u32, password: &str) -> bool {
     let orders = write(
         game.parent().unwrap(),
         &format!("eugene-{turn}-{password}.txt"),
-        format!("game gitm-italy-1809\npower france\nplayer eugene\npassword {password}\nturn {turn}\n"),
+        format!(
+            "game gitm-italy-1809\npower france\nplayer eugene\npassword {password}\nturn {turn}\n"
+        ),
     );
     let out = pbem().arg("check").arg(game).arg(&orders).output().unwrap();
     out.status.success()
@@ -995,7 +997,7 @@ fn gitm_6_11_a_change_dated_by_its_time_stamp_keeps_the_turn_its_first_record_bo
     )
     .success();
     let config = support::load(&game).config;
-    assert!(config.deadline_of(2).unwrap().to_rfc3339() > "2026-12-12T09:30".to_string());
+    assert!(config.deadline_of(2).unwrap().to_rfc3339().as_str() > "2026-12-12T09:30");
     audit_ok(&game);
     assert!(eugene_checks(&game, 2, "eagle-1805"));
 }
@@ -1025,16 +1027,26 @@ fn send_refuses_the_game_s_first_mail_once_its_deadline_is_past_until_extend_mov
     assert!(!sent.exists(), "something was sent");
     // A dry run says so too, and lists what would go.
     let a = at(now, &["send", "--dry-run"], &game).code(5);
-    assert!(stdout(&a).contains("problem: the game's first mail"), "{}", stdout(&a));
+    assert!(
+        stdout(&a).contains("problem: the game's first mail"),
+        "{}",
+        stdout(&a)
+    );
     // Once the deadline is moved ahead, the first mail goes, and says the new deadline.
     at(
         now,
-        &["extend", "--to", "2026-12-09T20:00", "--reason", "late start"],
+        &[
+            "extend",
+            "--to",
+            "2026-12-09T20:00",
+            "--reason",
+            "late start",
+        ],
         &game,
     )
     .success();
     at(now, &["send", "--folder", folder], &game).success();
-    let welcome = fs::read_to_string(sent.join("france@example.org/t0001-welcome-france.eml"))
-        .unwrap();
+    let welcome =
+        fs::read_to_string(sent.join("france@example.org/t0001-welcome-france.eml")).unwrap();
     assert!(welcome.contains("2026-12-09 20:00"), "{welcome}");
 }

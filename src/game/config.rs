@@ -820,7 +820,9 @@ impl GameConfig {
             for (ci, c) in p.commands.iter().enumerate() {
                 for (k, ch) in c.changes.iter().enumerate() {
                     let Some(at) = &ch.at else { continue };
-                    let bound = self.bound_changes.get(&change_key(&p.id, &c.id, at.get_ref()));
+                    let bound = self
+                        .bound_changes
+                        .get(&change_key(&p.id, &c.id, at.get_ref()));
                     if let Some(t) = bound
                         .copied()
                         .or_else(|| self.turn_of_time_stamp(at.get_ref()).ok())
