@@ -938,3 +938,115 @@ fn pbem_new_warns_when_the_first_deadline_is_already_past() {
         .success();
     assert!(!stderr(&a).contains("warning"), "{}", stderr(&a));
 }
+
+/// Eugène's orders for turn `turn` with `password`, checked against the game: whether they stand.
+fn eugene_checks(game: &Path, turn: u32, password: &str) -> bool {
+    let orders = write(
+        game.parent().unwrap(),
+        &format!("eugene-{turn}-{password}.txt"),
+        format!(
+            "game gitm-italy-1809\npower france\nplayer eugene\npassword {password}\nturn {turn}\n"
+        ),
+    );
+    let out = pbem().arg("check").arg(game).arg(&orders).output().unwrap();
+    out.status.success()
+}
+
+#[test]
+fn gitm_6_11_a_change_dated_by_its_time_stamp_keeps_the_turn_its_first_record_bound() {
+    // The demo's Eugène changes his password on 12 December 09:30 (Paris); the schedule's deadlines
+    // are the 8th, 11th and 14th at 20:00, so the change holds from turn 3.
+    let tmp = tempfile::tempdir().unwrap();
+    let game = tmp.path().join("gitm-italy-1809");
+    pbem::bundled::write_scenario("gitm-italy-1809", &game).unwrap();
+    // Turn 1 is extended by two days and resolved late, by a run killed before its state and run
+    // again: turn 2 is announced for the 14th, after the time stamp, so the change holds from turn
+    // 2, and turn 1's record binds it there.
+    at(
+        "2026-12-07T18:00:00Z",
+        &["extend", "--by", "2d", "--reason", "a storm"],
+        &game,
+    )
+    .success();
+    let killed = pbem()
+        .args(["turn", "--no-send"])
+        .arg(&game)
+        .env("PBEM_NOW", "2026-12-11T10:00:00Z")
+        .env("PBEM_CRASH_BEFORE", "state.toml")
+        .output()
+        .unwrap();
+    assert!(!killed.status.success(), "not killed");
+    at("2026-12-11T10:00:00Z", &["turn", "--no-send"], &game).success();
+    let record = fs::read_to_string(game.join("turns/1/record.toml")).unwrap();
+    assert!(
+        record.contains("[dated_changes]\n\"france.eugene 2026-12-12T09:30\" = 2"),
+        "{record}"
+    );
+    audit_ok(&game);
+    assert!(eugene_checks(&game, 2, "grande-armee-1812"));
+    assert!(!eugene_checks(&game, 2, "eagle-1805"));
+    // The same game resolved on time binds it to turn 3; turn 2 then extended past the time stamp
+    // leaves it there: turn 1's report showed it so, and audit re-resolves it the same.
+    let game = tmp.path().join("on-time");
+    pbem::bundled::write_scenario("gitm-italy-1809", &game).unwrap();
+    at("2026-12-08T19:30:00Z", &["turn", "--no-send"], &game).success();
+    at(
+        "2026-12-09T10:00:00Z",
+        &["extend", "--by", "2d", "--reason", "a storm"],
+        &game,
+    )
+    .success();
+    let config = support::load(&game).config;
+    assert!(config.deadline_of(2).unwrap().to_rfc3339().as_str() > "2026-12-12T09:30");
+    audit_ok(&game);
+    assert!(eugene_checks(&game, 2, "eagle-1805"));
+}
+
+#[test]
+fn send_refuses_the_game_s_first_mail_once_its_deadline_is_past_until_extend_moves_it() {
+    // A game made and left unsent past its first deadline (Sunday 2026-12-06 20:00 Vienna).
+    let tmp = tempfile::tempdir().unwrap();
+    let game = tmp.path().join("g");
+    let now = "2026-12-07T10:00:00Z";
+    pbem()
+        .args(["new"])
+        .arg(&game)
+        .args(["--from", "ulm-1805"])
+        .env("PBEM_NOW", now)
+        .assert()
+        .success();
+    let sent = tmp.path().join("sent");
+    let folder = sent.to_str().unwrap();
+    let a = at(now, &["send", "--folder", folder], &game).code(1);
+    let err = stderr(&a);
+    assert!(err.contains("turn 1's deadline"), "{err}");
+    assert!(err.contains("is already past"), "{err}");
+    assert!(err.contains("first mail has not gone"), "{err}");
+    assert!(err.contains("pbem extend"), "{err}");
+    assert!(err.contains("Nothing was sent"), "{err}");
+    assert!(!sent.exists(), "something was sent");
+    // A dry run says so too, and lists what would go.
+    let a = at(now, &["send", "--dry-run"], &game).code(5);
+    assert!(
+        stdout(&a).contains("problem: the game's first mail"),
+        "{}",
+        stdout(&a)
+    );
+    // Once the deadline is moved ahead, the first mail goes, and says the new deadline.
+    at(
+        now,
+        &[
+            "extend",
+            "--to",
+            "2026-12-09T20:00",
+            "--reason",
+            "late start",
+        ],
+        &game,
+    )
+    .success();
+    at(now, &["send", "--folder", folder], &game).success();
+    let welcome =
+        fs::read_to_string(sent.join("france@example.org/t0001-welcome-france.eml")).unwrap();
+    assert!(welcome.contains("2026-12-09 20:00"), "{welcome}");
+}

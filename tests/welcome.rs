@@ -253,11 +253,13 @@ fn no_password_is_left_in_the_game_folder_once_sent() {
         }
     }
     let folder = tmp.path().join("delivered");
+    // Before the first deadline: `pbem send` refuses the first mail after it.
     pbem()
         .arg("send")
         .arg(&dir)
         .arg("--folder")
         .arg(&folder)
+        .env("PBEM_NOW", "2026-12-01T00:00:00Z")
         .assert()
         .success();
     for (stem, password) in &passwords {
@@ -529,11 +531,13 @@ fn the_first_mail_says_what_game_toml_says_when_it_is_sent() {
         "first = \"2026-12-13T20:00\"",
     );
     let folder = tmp.path().join("delivered");
+    // Before the first deadline: `pbem send` refuses the first mail after it.
     pbem()
         .arg("send")
         .arg(&dir)
         .arg("--folder")
         .arg(&folder)
+        .env("PBEM_NOW", "2026-12-01T00:00:00Z")
         .assert()
         .success();
     let delivered = tree(&folder);

@@ -59,6 +59,11 @@ pub struct GameConfig {
     /// records. A move (`moved_deadlines`) stands over it.
     #[serde(skip)]
     pub announced_deadlines: BTreeMap<u32, String>,
+    /// The turn each change dated by `at` was bound to by the first record that applied it, by
+    /// [`change_key`]. Not in game.toml: `Game::load` reads the records. A bound change keeps its
+    /// turn whatever later moves of the deadlines would map its time stamp to.
+    #[serde(skip)]
+    pub bound_changes: BTreeMap<String, u32>,
     /// Set only for the game a player's own check rebuilds from his JSON report (`pbem check
     /// --report`), which carries no password hash: a password line is taken as his, unchecked. Never
     /// read from game.toml.
@@ -285,7 +290,8 @@ pub struct PlayerConfig {
 
 /// A dated change of a player: from turn `turn` on, his scope, password or address is the one given.
 /// It is dated by `turn`, or by `at`, the local time it was made (GITM 6.11's time stamp), which the
-/// game maps to a turn when it loads ([`GameConfig::apply_change_times`]).
+/// game maps to a turn when it loads ([`GameConfig::apply_change_times`]) until the first turn
+/// resolved with it binds it there (its record's `dated_changes`).
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlayerChange {
@@ -302,6 +308,11 @@ pub struct PlayerChange {
     pub password_hash: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub address: Option<String>,
+}
+
+/// How a record names a change dated by a time stamp: `france.eugene 2026-12-12T09:30`.
+pub fn change_key(power: &str, player: &str, at: &str) -> String {
+    format!("{power}.{player} {at}")
 }
 
 /// The units a player commands.
@@ -757,14 +768,14 @@ impl GameConfig {
             .ok_or_else(|| format!("'{stamp}' comes after the deadline of turn {last}"))
     }
 
-    /// Gives each dated change written with `at` its turn (GITM 6.11); the errors, located at the
-    /// `at`, for those that give none, give both or give a bad time.
+    /// Gives each dated change written with `at` its turn (GITM 6.11): the one a record bound it
+    /// to, else the schedule's ([`Self::map_change_times`]); the errors, located at the `at`, for
+    /// those that give none, give both or give a bad time.
     pub fn apply_change_times(&mut self) -> Vec<Diagnostic> {
         let mut out = Vec::new();
-        let mut turns = Vec::new();
-        for (pi, p) in self.powers.iter().enumerate() {
-            for (ci, c) in p.commands.iter().enumerate() {
-                for (k, ch) in c.changes.iter().enumerate() {
+        for p in &self.powers {
+            for c in &p.commands {
+                for ch in &c.changes {
                     let Some(at) = &ch.at else {
                         if ch.turn == 0 {
                             out.push(
@@ -784,18 +795,59 @@ impl GameConfig {
                         );
                         continue;
                     }
-                    match self.turn_of_time_stamp(at.get_ref()) {
-                        Ok(t) => turns.push((pi, ci, k, t)),
-                        Err(e) => out.push(
+                    if let Err(e) = self.turn_of_time_stamp(at.get_ref()) {
+                        out.push(
                             Diagnostic::error(format!("the change's time stamp: {e}"), at.span())
                                 .hint("write the local time the change was made, in the game's time zone: \"2026-12-12T09:30\"; it holds from the turn whose deadline comes first at or after it"),
-                        ),
+                        );
+                    }
+                }
+            }
+        }
+        if out.is_empty() {
+            self.map_change_times();
+        }
+        out
+    }
+
+    /// Maps each change dated by `at` to its turn: the turn a record bound it to
+    /// (`bound_changes`), else the turn whose deadline, as the schedule now stands, is the first at
+    /// or after its time stamp. Run again when a turn being resolved announces the next deadline,
+    /// so that the record binds what the deadlines will be (`referee::turn::resolve`).
+    pub fn map_change_times(&mut self) {
+        let mut turns = Vec::new();
+        for (pi, p) in self.powers.iter().enumerate() {
+            for (ci, c) in p.commands.iter().enumerate() {
+                for (k, ch) in c.changes.iter().enumerate() {
+                    let Some(at) = &ch.at else { continue };
+                    let bound = self
+                        .bound_changes
+                        .get(&change_key(&p.id, &c.id, at.get_ref()));
+                    if let Some(t) = bound
+                        .copied()
+                        .or_else(|| self.turn_of_time_stamp(at.get_ref()).ok())
+                    {
+                        turns.push((pi, ci, k, t));
                     }
                 }
             }
         }
         for (pi, ci, k, t) in turns {
             self.powers[pi].commands[ci].changes[k].turn = t;
+        }
+    }
+
+    /// The turn of every change dated by `at`, by [`change_key`]: what a turn's record binds.
+    pub fn dated_change_turns(&self) -> BTreeMap<String, u32> {
+        let mut out = BTreeMap::new();
+        for p in &self.powers {
+            for c in &p.commands {
+                for ch in &c.changes {
+                    if let Some(at) = &ch.at {
+                        out.insert(change_key(&p.id, &c.id, at.get_ref()), ch.turn);
+                    }
+                }
+            }
         }
         out
     }

@@ -119,6 +119,7 @@ impl Game {
         let mut config: GameConfig = load::parse_toml(&config_src)?;
         config.moved_deadlines = acts::moved_deadlines(dir)?;
         config.announced_deadlines = record::announced_deadlines(dir);
+        config.bound_changes = record::bound_changes(dir);
         config.locate_ids(&config_src.text);
         let mut problems = config.validate();
         if problems.is_empty() {

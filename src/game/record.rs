@@ -49,6 +49,11 @@ pub struct TurnRecord {
     /// with them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shown: Option<Shown>,
+    /// The turn each change of game.toml dated by a time stamp (`at`, GITM 6.11) held from when
+    /// this turn was resolved, by `config::change_key`: the first record that names a change binds
+    /// it, so that a deadline moved later never moves it past a report that showed it.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub dated_changes: BTreeMap<String, u32>,
 }
 
 /// The presentation a turn was resolved with (see `TurnRecord::shown`).
@@ -93,6 +98,38 @@ pub fn announced_deadlines(game_dir: &std::path::Path) -> BTreeMap<u32, String> 
             if !s.next_deadline.is_empty() {
                 out.insert(turn.saturating_add(1), s.next_deadline);
             }
+        }
+    }
+    out
+}
+
+/// The turn each dated change is bound to: the `dated_changes` of the first record that names it
+/// (records that do not read are left to `audit`).
+pub fn bound_changes(game_dir: &std::path::Path) -> BTreeMap<String, u32> {
+    #[derive(Deserialize)]
+    struct Bound {
+        #[serde(default)]
+        dated_changes: BTreeMap<String, u32>,
+    }
+    let mut by_turn = BTreeMap::new();
+    let Ok(entries) = std::fs::read_dir(game_dir.join("turns")) else {
+        return BTreeMap::new();
+    };
+    for e in entries.filter_map(|e| e.ok()) {
+        let Some(turn) = e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
+            continue;
+        };
+        let Ok(text) = std::fs::read_to_string(e.path().join("record.toml")) else {
+            continue;
+        };
+        if let Ok(b) = toml::from_str::<Bound>(&text) {
+            by_turn.insert(turn, b.dated_changes);
+        }
+    }
+    let mut out = BTreeMap::new();
+    for changes in by_turn.into_values() {
+        for (key, turn) in changes {
+            out.entry(key).or_insert(turn);
         }
     }
     out

@@ -224,6 +224,51 @@ pub fn outbox_messages(game: &Game) -> Result<Vec<super::outbox_store::Message>>
     super::outbox_store::in_order(&dir).with_context(|| format!("cannot list {}", game.shown(&dir)))
 }
 
+/// Why the game's first mail may not go, if it may not (issue 33): the game is at its first turn,
+/// none of the turn's announcements (`t<turn>-announcement-*`, which go with the welcomes) has
+/// reached anyone yet, and the turn's deadline is already past at `now`, so that the mail would
+/// ask for orders no one can send in time. The referee moves the deadline first (`pbem extend`,
+/// or `[deadline] first`, which the first mail is made again from). A later turn is announced by
+/// the resolution of the one before, with the game's least notice from that moment.
+pub fn first_mail_too_late(
+    game: &Game,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Result<Option<String>> {
+    let turn = game.config.first_turn;
+    if game.current_turn()? != turn || game.is_resolved(turn) {
+        return Ok(None);
+    }
+    let Some(deadline) = game.config.deadline_of(turn) else {
+        return Ok(None);
+    };
+    if deadline.with_timezone(&chrono::Utc) > now {
+        return Ok(None);
+    }
+    let prefix = format!("t{turn:04}-announcement-");
+    let mut announcements = 0;
+    for m in outbox_messages(game)? {
+        if !m.name.starts_with(&prefix) {
+            continue;
+        }
+        announcements += 1;
+        let ledger = load_ledger(game, &m.name)?;
+        if ledger.is_some_and(|l| l.recipients.iter().any(|r| r.status != "refused")) {
+            return Ok(None);
+        }
+    }
+    if announcements == 0 {
+        return Ok(None);
+    }
+    let shown = game.config.deadline_shown(turn);
+    let now_shown = now
+        .with_timezone(&deadline.timezone())
+        .format("%Y-%m-%d %H:%M %Z");
+    Ok(Some(format!(
+        "the game's first mail has not gone yet and turn {turn}'s deadline ({shown}) is already past (now is {now_shown}): it would ask for orders no one can send in time. Move the deadline ahead first: `pbem extend {} --to <YYYY-MM-DDTHH:MM>`, or set [deadline] first in game.toml (the first mail is made again from it when it goes).",
+        game.dir.display()
+    )))
+}
+
 /// Delivers the outbox: see the module doc. `progress(done, total)` is called as pairs are handled.
 pub fn send(
     game: &Game,
@@ -239,6 +284,12 @@ pub fn send(
     if !opts.dry_run {
         let never_sent = |file: &str| matches!(load_ledger(game, file), Ok(None));
         super::welcome::refresh_first_turn(game, &never_sent)?;
+    }
+    // No game opens with its first deadline already past (issue 33). A dry run says so and lists
+    // what would go once it is moved.
+    let too_late = first_mail_too_late(game, crate::clock::now()?)?;
+    if let (Some(why), false) = (&too_late, opts.dry_run) {
+        bail!("{why} Nothing was sent.");
     }
     let from: Mailbox = game.config.mail_from().parse().with_context(|| {
         format!(
@@ -272,6 +323,7 @@ pub fn send(
         },
         ..SendSummary::default()
     };
+    summary.problems.extend(too_late);
     let retries = game.config.mail.retries;
     // The moment of sending: the `Date` of every message of this run.
     let now = crate::clock::now()?;

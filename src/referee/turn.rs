@@ -189,6 +189,9 @@ pub fn resolve(game: &Game, opts: &ResolveOptions) -> Result<TurnOutcome> {
         Some(d) => {
             let mut g = Game::load(&game.dir)?;
             g.config.announced_deadlines.insert(turn + 1, d);
+            // A change dated by a time stamp that no record bound yet takes its turn from the
+            // deadlines as this turn's record leaves them (GITM 6.11); the record binds it.
+            g.config.map_change_times();
             reloaded = g;
             &reloaded
         }
@@ -692,6 +695,7 @@ fn produce(
                 .filter(|&cap| cap != crate::game::mail_config::DEFAULT_OUTGOING_BYTES),
             map_png: Some(game.config.mail.map_png).filter(|&png| !png),
         }),
+        dated_changes: game.config.dated_change_turns(),
     };
     Ok(Products {
         orders,
