@@ -1442,7 +1442,8 @@ fn gitm_3_7_morale_moved_in_battle_does_not_return_towards_50() {
         if e.text.contains("combat at 12-12: the attackers (") {
             attacker = e.text.split("the attackers (").nth(1).unwrap()[..7].to_string();
         }
-        if e.text.contains("melee at 12-12") {
+        // The melee told whole, to the referee: each side is told it in its own words as well.
+        if e.text.contains("melee at 12-12") && e.visible_to.is_empty() {
             let attackers_won = e.text.ends_with("the attackers win");
             let au_won = attackers_won == attacker.starts_with("austria");
             let (w, l) = if au_won {
