@@ -1481,7 +1481,7 @@ fn only(state: &mut State, ids: &[&str]) {
 
 /// GITM 4.5: a strategic march is told whole to the marcher's side and to another side whose
 /// brigades see both its departure and its arrival (4.2 on the tactical map); to a side that sees
-/// only one, that one alone ("seen leaving", "seen arriving"), its route the place seen; to a side
+/// only one, that one alone ("seen leaving", "seen arriving"), its route the place seen and an empty place for the end not seen; to a side
 /// that sees neither, nothing.
 #[test]
 fn gitm_4_5_a_march_is_told_to_another_side_as_far_as_it_saw_it_leave_and_arrive() {
@@ -1521,7 +1521,7 @@ fn gitm_4_5_a_march_is_told_to_another_side_as_far_as_it_saw_it_leave_and_arrive
     assert_eq!(leave[0].rule, "GITM 4.5");
     assert!(leave[0].text.starts_with("FR1IN is seen leaving G3-V4"));
     assert!(!leave[0].text.contains("G4-V4"), "{}", leave[0].text);
-    assert_eq!(leave[0].route, ["G3-V4"]);
+    assert_eq!(leave[0].route, ["G3-V4", ""]);
     // Its arrival seen alone: Austria hears it arrive, not where from.
     let arrive = to_austria(&told(&[("AU1IN", "G4-V4/7-7")]));
     assert_eq!(arrive.len(), 1, "{arrive:?}");
@@ -1529,7 +1529,7 @@ fn gitm_4_5_a_march_is_told_to_another_side_as_far_as_it_saw_it_leave_and_arrive
         .text
         .starts_with("FR1IN is seen arriving in G4-V4 at "));
     assert!(!arrive[0].text.contains("G3-V4"), "{}", arrive[0].text);
-    assert_eq!(arrive[0].route, ["G4-V4"]);
+    assert_eq!(arrive[0].route, ["", "G4-V4"]);
     // Both seen: the march whole.
     let both = to_austria(&told(&[("AU1IN", "G3-V4/7-5"), ("AU2IN", "G4-V4/7-7")]));
     assert_eq!(both.len(), 1, "{both:?}");

@@ -564,10 +564,7 @@ impl Field<'_> {
                     format!("{id} fails its morale check; it cannot fall back and is shattered"),
                 )
             };
-            let whole = TacEvent::new("pbem GITM-T6", text)
-                .unit(&id)
-                .at(q)
-                .roll(&l);
+            let whole = TacEvent::new("pbem GITM-T6", text).unit(&id).at(q).roll(&l);
             self.tell_parts(whole, &own, vec![(None, seen(part))]);
         }
     }
@@ -651,10 +648,8 @@ impl Field<'_> {
                     .collect::<Vec<_>>()
                     .join(", ")
             ));
-            let own: BTreeSet<String> = def
-                .iter()
-                .map(|&i| self.brigades[i].side.clone())
-                .collect();
+            let own: BTreeSet<String> =
+                def.iter().map(|&i| self.brigades[i].side.clone()).collect();
             self.tell_parts(whole, &own, vec![(None, part)]);
         }
         inside

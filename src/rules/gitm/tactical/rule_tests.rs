@@ -1732,21 +1732,39 @@ fn gitm_4_2_a_side_in_battle_is_told_the_enemys_brigades_never_their_figures() {
             .collect();
         for e in &told {
             let leak: Vec<u32> = numbers(&e.text).intersection(&foreign).copied().collect();
-            assert!(leak.is_empty(), "{side} is told {leak:?} of {enemy}: {}", e.text);
+            assert!(
+                leak.is_empty(),
+                "{side} is told {leak:?} of {enemy}: {}",
+                e.text
+            );
         }
         // Told its own losses and strength, the other's lines by identity, and its own die.
-        let told_text = told.iter().map(|e| e.text.as_str()).collect::<Vec<_>>().join("\n");
+        let told_text = told
+            .iter()
+            .map(|e| e.text.as_str())
+            .collect::<Vec<_>>()
+            .join("\n");
         assert!(told_text.contains(&format!("{enemy}1IN")), "{told_text}");
-        assert!(told_text.contains("their brigades are seen, not their men"), "{told_text}");
+        assert!(
+            told_text.contains("their brigades are seen, not their men"),
+            "{told_text}"
+        );
         let fire_part = told.iter().find(|e| e.rule == "pbem GITM-T1").unwrap();
         assert_eq!(fire_part.rolls.len(), 1, "{}", fire_part.text);
         let melee_part = told.iter().find(|e| e.rule == "pbem GITM-T4").unwrap();
         assert_eq!(melee_part.rolls.len(), 1, "{}", melee_part.text);
-        assert!(!numbers(&melee_part.text).is_disjoint(theirs), "{}", melee_part.text);
+        assert!(
+            !numbers(&melee_part.text).is_disjoint(theirs),
+            "{}",
+            melee_part.text
+        );
     }
     // Its own lines with the men of each brigade, whole.
     assert_eq!(
-        told(&f.events, "the attackers at 5-5 (FR) form their battle lines: front line: FR1IN ("),
+        told(
+            &f.events,
+            "the attackers at 5-5 (FR) form their battle lines: front line: FR1IN ("
+        ),
         one("FR"),
         "{all}"
     );
