@@ -225,6 +225,9 @@ fn unescape(html: &str) -> String {
 struct Forms {
     who: String,
     all: String,
+    /// The text and JSON forms, whose events are checked against the turn log.
+    text: String,
+    json: String,
     /// The SVG map as drawn (what its chips and battle marks are).
     map: String,
     /// The phone map the mail's PNG is drawn from.
@@ -302,6 +305,8 @@ fn reports(
                 Forms {
                     who,
                     all,
+                    text: r.text.clone(),
+                    json: file("json"),
                     map: unescape(&file("svg")),
                     phone: unescape(&r.phone_map),
                 },
@@ -392,6 +397,16 @@ fn check(
     let shared = report::TurnSight::new(&game, &after);
     let units = game.ruleset.units(&after);
     let open = !matches!(scenario.game, "ulm-1805" | "gitm-italy-1809");
+    let before_units = game.ruleset.units(&before);
+    // The squares the units of `power`'s side stood in during the turn (GITM).
+    let side_squares = |power: &str| -> std::collections::BTreeSet<String> {
+        units
+            .iter()
+            .chain(&before_units)
+            .filter(|v| after.friendly(power, &v.owner))
+            .flat_map(|v| squares_of(&before_units, &units, events, &v.id))
+            .collect()
+    };
     let mut checked = 0;
     for (power, scope, forms) in reports(&game, &before, &after, events, &shared) {
         let who = &forms.who;
@@ -404,6 +419,7 @@ fn check(
             .map(|e| e.text.as_str())
             .collect::<Vec<_>>()
             .join("\n");
+        whole_or_in_part(who, &forms, events, &power, scope.is_some())?;
         // Every unit of his own is in every form, and drawn on the map where it stands.
         for u in units.iter().filter(|u| own(u)) {
             prop_assert!(
@@ -505,14 +521,30 @@ fn check(
                     continue;
                 }
                 checked += 1;
-                let figure = u.strength.to_string();
-                if !has_word(&told, &figure) {
+                // No figure of it anywhere, its events included (the battle lines, its losses).
+                for men in [c.strength, u.strength] {
+                    let figure = format!("{men} men");
                     prop_assert!(
-                        !has_word(&shown, &figure),
-                        "{who}'s report shows the {figure} men of {} at {}",
+                        !shown.contains(&figure),
+                        "{who}'s report shows the {figure} of {} at {}",
                         c.id,
                         u.area
                     );
+                }
+                // An event told to him names it only where his side and it stood in one square
+                // (at the start, the end, or on a march), or in a report of 4.7's.
+                let met = !squares_of(&before_units, &units, events, &c.id)
+                    .is_disjoint(&side_squares(&power));
+                for e in events.iter().filter(|e| e.visible_to.contains(&power)) {
+                    if e.rule != "GITM 4.7" && (e.units.contains(&c.id) || has_word(&e.text, &c.id))
+                    {
+                        prop_assert!(
+                            met,
+                            "{who} is told of {}, which his side never stood beside: {}",
+                            c.id,
+                            e.text
+                        );
+                    }
                 }
                 let there = units
                     .iter()
@@ -529,6 +561,86 @@ fn check(
         }
     }
     Ok(checked)
+}
+
+/// The places unit `id` stood in during the turn: where it began and ended, and every place of the
+/// routes of the events that name it (a march's squares, as far as each audience saw them).
+fn squares_of(
+    before: &[pbem::rules::UnitView],
+    after: &[pbem::rules::UnitView],
+    events: &[Event],
+    id: &str,
+) -> std::collections::BTreeSet<String> {
+    before
+        .iter()
+        .chain(after)
+        .filter(|v| v.id == id)
+        .map(|v| v.area.to_ascii_uppercase())
+        .chain(
+            events
+                .iter()
+                .filter(|e| e.units.iter().any(|u| u == id))
+                .flat_map(|e| e.route.iter().filter(|p| !p.is_empty()))
+                .map(|p| p.to_ascii_uppercase()),
+        )
+        .collect()
+}
+
+/// Whole or not at all: every event of the report is an event of the turn's log told to his power
+/// (the whole event, or the words the ruleset gives those who saw part of it: each an event of the
+/// log, whose `visible_to` holds the powers told it), with the same rule, text and rolls (the
+/// unsealed ones), in the log's order, in the text form too; the report of a power tells every
+/// event told to it (a player's own report of a power with several: those his command saw). No
+/// event's text is ever cut or added to.
+fn whole_or_in_part(
+    who: &str,
+    forms: &Forms,
+    events: &[Event],
+    power: &str,
+    per_player: bool,
+) -> Result<(), TestCaseError> {
+    let json: serde_json::Value = serde_json::from_str(&forms.json).unwrap();
+    let listed = json["events"].as_array().unwrap();
+    let mut log = events.iter().filter(|e| e.visible_to.contains(power));
+    for j in listed {
+        let text = j["text"].as_str().unwrap();
+        let labels: Vec<&str> = j["rolls"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["label"].as_str().unwrap())
+            .collect();
+        let found = log.any(|e| {
+            e.text == text
+                && e.rule == j["rule"].as_str().unwrap()
+                && e.rolls
+                    .iter()
+                    .filter(|r| !r.sealed)
+                    .map(|r| r.label.as_str())
+                    .eq(labels.iter().copied())
+        });
+        prop_assert!(
+            found,
+            "{who} is told an event that is not one the log tells his power, whole or in part (or not in the log's order): {text}"
+        );
+        prop_assert!(
+            forms.text.contains(text),
+            "{who}'s text report does not tell, as it is, {text}"
+        );
+    }
+    if !per_player {
+        let all = events
+            .iter()
+            .filter(|e| e.visible_to.contains(power))
+            .count();
+        prop_assert_eq!(
+            listed.len(),
+            all,
+            "{} is not told every event told to it",
+            who
+        );
+    }
+    Ok(())
 }
 
 /// The orders a case resolves: none, the scenario's sample orders of turn 1, or random walks of

@@ -1402,12 +1402,18 @@ fn gitm_3_7_a_city_without_its_holders_units_is_captured_and_morale_moves() {
         .into_iter()
         .filter(|e| e.area.as_deref() == Some("G5-V5"))
         .collect();
-    assert_eq!(e.len(), 1);
+    // Whole to the referee; each side told its own brigades' morale alone (GITM 4.1, 4.2).
+    assert_eq!(e.len(), 3);
     assert!(
-        e[0].text.starts_with("austria captures G5-V5 from france"),
-        "{}",
-        e[0].text
+        e.iter()
+            .all(|e| e.text.starts_with("austria captures G5-V5 from france")),
+        "{e:?}"
     );
+    assert!(e[0].visible_to.is_empty() && e[0].text.contains("FR1IN -5"));
+    assert!(e[1].visible_to.contains("austria") && !e[1].visible_to.contains("france"));
+    assert!(e[1].text.contains("AU1IN +5") && !e[1].text.contains("FR1IN"));
+    assert!(e[2].visible_to.contains("france") && !e[2].visible_to.contains("austria"));
+    assert!(e[2].text.contains("FR1IN -5") && !e[2].text.contains("AU1IN"));
     let morale = |id: &str| g(&next).brigade(id).unwrap().morale;
     assert_eq!(
         morale("AU1IN"),
