@@ -132,18 +132,27 @@ fn canary_id(scenario: &Scenario, template: &str, n: usize) -> String {
     }
 }
 
+/// The unit of `power` a canary copies: its first with a strength (GITM: its first combat brigade,
+/// not a headquarters, which fights no battle: 9.2).
+fn template_of<'a, 'b>(
+    scenario: &Scenario,
+    blocks: &'b [Vec<&'a str>],
+    power: &str,
+) -> Option<&'b Vec<&'a str>> {
+    blocks.iter().find(|b| {
+        value(b, "power") == Some(power)
+            && (scenario.strength.is_empty() || value(b, scenario.strength).is_some())
+            && !(scenario.game.starts_with("gitm")
+                && value(b, "id").is_some_and(|id| id.ends_with('Q')))
+    })
+}
+
 /// The state's text with the canaries' blocks added.
 fn with_canaries(scenario: &Scenario, text: &str, canaries: &[Canary]) -> String {
     let mut out = text.to_string();
     let all = blocks(text, scenario.table);
     for c in canaries {
-        let template = all
-            .iter()
-            .find(|b| {
-                value(b, "power") == Some(c.power.as_str())
-                    && (scenario.strength.is_empty() || value(b, scenario.strength).is_some())
-            })
-            .expect("a unit of the power to copy");
+        let template = template_of(scenario, &all, &c.power).expect("a unit of the power to copy");
         out.push_str(&format!("\n[[{}]]\n", scenario.table));
         for line in template {
             let key = line.split_once('=').map_or("", |(k, _)| k.trim());
@@ -330,14 +339,14 @@ fn check(
     let text = std::fs::read_to_string(dir.join("turns/1/state.toml")).unwrap();
     let powers: Vec<String> = game.config.power_ids().map(str::to_string).collect();
     let existing = blocks(&text, scenario.table);
+    let start = game
+        .parse_state(&Source::new("state.toml", text.clone()))
+        .unwrap();
     // One canary per pick, of every power in turn, each where its state checks.
     let mut canaries: Vec<Canary> = Vec::new();
     for (n, &(area, sub, strength)) in picks.iter().enumerate() {
         let power = powers[n % powers.len()].clone();
-        let Some(template) = existing.iter().find(|b| {
-            value(b, "power") == Some(power.as_str())
-                && (scenario.strength.is_empty() || value(b, scenario.strength).is_some())
-        }) else {
+        let Some(template) = template_of(scenario, &existing, &power) else {
             continue;
         };
         let Some(id) = value(template, "id") else {
@@ -349,8 +358,25 @@ fn check(
         } else {
             11 + 2 * (strength % 4)
         };
+        // GITM: every other canary on the tactical square of a brigade of another power, so that
+        // most cases fight a battle (9.1) whose events must tell each side its own figures alone.
+        let battle = scenario.game.starts_with("gitm") && n % 2 == 1;
+        let enemies: Vec<&str> = existing
+            .iter()
+            .filter(|b| {
+                value(b, "power").is_some_and(|p| {
+                    start.relation(&power, p) == pbem::game::state::Relation::Hostile
+                })
+            })
+            .filter_map(|b| value(b, scenario.place))
+            .collect();
         for k in 0..game.map.areas.len() {
-            let Some(place) = place_of(&game, scenario, area + k * 7, sub) else {
+            let place = if battle && k == 0 && !enemies.is_empty() {
+                Some(enemies[area % enemies.len()].to_string())
+            } else {
+                place_of(&game, scenario, area + k * 7, sub)
+            };
+            let Some(place) = place else {
                 continue;
             };
             let c = Canary {
@@ -420,6 +446,9 @@ fn check(
             .collect::<Vec<_>>()
             .join("\n");
         whole_or_in_part(who, &forms, events, &power, scope.is_some())?;
+        if scenario.game.starts_with("gitm") {
+            no_figure_of_another_side(who, events, &power, &after, &units)?;
+        }
         // Every unit of his own is in every form, and drawn on the map where it stands.
         for u in units.iter().filter(|u| own(u)) {
             prop_assert!(
@@ -441,12 +470,16 @@ fn check(
                 u.area
             );
         }
-        // Every battle he was told of is drawn on his map.
-        for e in events
+        // Every battle he was told of (his report's events: a player of a power with several is
+        // told those his command saw) is drawn on his map.
+        let report: serde_json::Value = serde_json::from_str(&forms.json).unwrap();
+        for e in report["events"]
+            .as_array()
+            .unwrap()
             .iter()
-            .filter(|e| e.kind == "combat" && e.visible_to.contains(&power))
+            .filter(|e| e["kind"] == "combat")
         {
-            if let Some(area) = &e.area {
+            if let Some(area) = e["area"].as_str() {
                 let mark = format!("id=\"combat-{area}\"");
                 prop_assert!(
                     forms.map.contains(&mark),
@@ -639,6 +672,51 @@ fn whole_or_in_part(
             "{} is not told every event told to it",
             who
         );
+    }
+    Ok(())
+}
+
+/// GITM 2.5, 4.1, 4.2: no event told to `power` gives a figure of a brigade of another side: no
+/// brigade of another side with its men ("FR1LC (986 men, ..."), no morale check of one with its
+/// roll and target, no firing or melee with both sides' losses or strengths (the battle told whole,
+/// which is the referee's).
+fn no_figure_of_another_side(
+    who: &str,
+    events: &[Event],
+    power: &str,
+    after: &State,
+    units: &[pbem::rules::UnitView],
+) -> Result<(), TestCaseError> {
+    let others: Vec<&str> = units
+        .iter()
+        .filter(|u| !after.friendly(power, &u.owner))
+        .map(|u| u.id.as_str())
+        .collect();
+    for e in events.iter().filter(|e| e.visible_to.contains(power)) {
+        let t = &e.text;
+        prop_assert!(
+            !(t.contains("attackers lose") && t.contains(", defenders ")
+                || t.contains("hits") && t.contains("the defenders' (d6")
+                || t.contains("strength") && t.contains(" against ")),
+            "{who} is told both sides' figures: {t}"
+        );
+        for id in &others {
+            for figure in [
+                format!("{id} ("),
+                format!("{id} passes its morale check:"),
+                format!("{id} fails its morale check:"),
+                format!("{id} fails its morale check by"),
+                format!("{id} has no men"),
+            ] {
+                let leak = t.match_indices(&figure).any(|(i, _)| {
+                    figure.ends_with(':')
+                        || figure.ends_with("by")
+                        || figure.ends_with("men")
+                        || t[i + figure.len()..].starts_with(|c: char| c.is_ascii_digit())
+                });
+                prop_assert!(!leak, "{who} is told a figure of {id}: {t}");
+            }
+        }
     }
     Ok(())
 }
