@@ -10,8 +10,11 @@
 //! sight: PoG, NGG and WBTS are played with open information; in EiA a power sees exactly the areas
 //! of its units and their neighbours (`allies_share_sight` widening it to its allies'); in GITM no
 //! figure of a unit of another side is ever shown (GITM 2.5, 4.1, 4.2) and its id only to a player
-//! whose own command stands in its square (4.2's tactical sighting) or whose events name it. An
-//! event he is told may name anything it names, whole.
+//! whose own command stands in its square (4.2's tactical sighting) or whose events name it, and
+//! then only where his side stood beside it; no event he is told gives its figures (battle lines,
+//! morale checks, both sides' losses: GITM canaries are combat brigades, every other one on a
+//! hostile brigade's tactical square, so that most cases fight a battle). Every event of his report
+//! is one the turn log tells his power, whole or in the ruleset's words for part of it, never cut.
 
 use std::path::PathBuf;
 

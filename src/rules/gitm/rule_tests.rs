@@ -1487,8 +1487,8 @@ fn only(state: &mut State, ids: &[&str]) {
 
 /// GITM 4.5: a strategic march is told whole to the marcher's side and to another side whose
 /// brigades see both its departure and its arrival (4.2 on the tactical map); to a side that sees
-/// only one, that one alone ("seen leaving", "seen arriving"), its route the place seen and an empty place for the end not seen; to a side
-/// that sees neither, nothing.
+/// only one, that one alone ("seen leaving", "seen arriving"), its route the place seen and an
+/// empty place for the end not seen; to a side that sees neither, nothing.
 #[test]
 fn gitm_4_5_a_march_is_told_to_another_side_as_far_as_it_saw_it_leave_and_arrive() {
     let (_t, game, state) = scenario();
