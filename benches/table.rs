@@ -4,6 +4,7 @@
 //! cargo bench --bench table              # prints the table
 //! cargo bench --bench table -- --write   # and puts it into BENCHMARKS.md
 //! cargo bench --bench table -- --quick   # without the two largest turns
+//! cargo bench --bench table -- --only 4,167   # the cases whose name holds "4,167", printed
 //! ```
 //!
 //! Each case is a synthetic game (`pbem::synth`, as `cargo run --example synth` writes it, with its
@@ -11,9 +12,9 @@
 //! time, CPU time and peak resident memory. Each run works on a fresh copy of the game folder; what
 //! the run wrote is found by comparing the folder before and after (files new or changed: their
 //! number, their bytes, the largest mail of the outbox). The floor is `dd conv=fsync` writing as
-//! many bytes to the same disk, timed right after the run. The phone map's row times
-//! `svg::render_as` (its phone layout) and `png::render` for each power of the smallest turn, in
-//! this process. The table says the machine (CPU, cores, memory), its load average during the runs,
+//! many bytes to the same disk, timed right after the run. The phone map's row takes the CPU time of
+//! `report::phone_map` (the framed map or the overview, as the report mail chooses) and
+//! `png::render` for each power of the smallest turn, in this process. The table says the machine (CPU, cores, memory), its load average during the runs,
 //! the commit and the date.
 
 mod common;
@@ -84,7 +85,13 @@ struct Run {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let quick = args.iter().any(|a| a == "--quick");
-    let write = args.iter().any(|a| a == "--write");
+    let only = args
+        .iter()
+        .position(|a| a == "--only")
+        .and_then(|i| args.get(i + 1))
+        .cloned();
+    // A table of some cases only is printed, never written into BENCHMARKS.md.
+    let write = only.is_none() && args.iter().any(|a| a == "--write");
     let runs: usize = args
         .iter()
         .position(|a| a == "--runs")
@@ -96,7 +103,11 @@ fn main() {
     let started = chrono::Utc::now();
     let mut load = vec![load_average()];
     let mut rows = Vec::new();
-    for case in CASES.iter().filter(|c| !quick || !c.large) {
+    for case in CASES
+        .iter()
+        .filter(|c| !quick || !c.large)
+        .filter(|c| only.as_ref().is_none_or(|o| name(c).contains(o.as_str())))
+    {
         let t = Instant::now();
         let (source, mbox) = generate(case, &scratch);
         // The largest turns run once: each is minutes of a shared machine.
@@ -133,42 +144,14 @@ fn main() {
                 dd,
             });
         }
-        let name = match case.messages {
-            0 => format!(
-                "resolve: {} powers x {} units",
-                thousands(case.powers),
-                thousands(case.units_per_power)
-            ),
-            m => format!(
-                "ingest: {} messages, {} powers",
-                thousands(m),
-                thousands(case.powers)
-            ),
-        };
+        let name = name(case);
         eprintln!("{name}: {:.0} s in all", t.elapsed().as_secs_f64());
         rows.push(row(&name, &done));
         let _ = std::fs::remove_dir_all(&source);
     }
-    // The phone maps of the first case's turn, resolved without PNGs (`turn::compute`, which
-    // `RenderInput` makes the turn again with, reads every output as text).
-    let dir = scratch.join("phone");
-    let mut spec = Spec::per_power(CASES[0].powers, CASES[0].units_per_power);
-    spec.map_png = false;
-    synth::write_game(&spec, &dir).expect("the synthetic game is written");
-    time_v(&["resolve", dir.to_str().expect("a UTF-8 path")]);
-    {
-        let maps = common::RenderInput::new(&dir).phone_maps();
-        let secs: Vec<f64> = maps.iter().map(|m| m.0).collect();
-        let worst = secs.iter().copied().fold(0.0, f64::max);
-        let (_, (w, h), b) = maps.iter().max_by_key(|m| m.2).copied().unwrap_or_default();
-        rows.push(format!(
-            "| phone map of one power (SVG and PNG), 24 powers x 417 units | {} powers | {} (slowest {}) | | | largest PNG {w} x {h} px, {} | | | |",
-            maps.len(),
-            secs_text(common::median(secs)),
-            secs_text(worst),
-            size_text(b as u64)
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
+    let phone = "phone map of one power (SVG and PNG), 24 powers x 417 units";
+    if only.as_ref().is_none_or(|o| phone.contains(o.as_str())) {
+        rows.push(phone_row(phone, &scratch));
     }
     let table = render(&rows, started, &load);
     println!("{table}");
@@ -182,6 +165,45 @@ fn main() {
         let new = format!("{}{begin}\n{table}{}", &text[..a], &text[b..]);
         std::fs::write(&path, new).expect("BENCHMARKS.md is written");
         eprintln!("wrote {}", path.display());
+    }
+}
+
+/// The phone maps' row: each power's phone map of the first case's turn, resolved without PNGs
+/// (`turn::compute`, which `RenderInput` makes the turn again with, reads every output as text),
+/// in CPU seconds of this thread.
+fn phone_row(name: &str, scratch: &Path) -> String {
+    let dir = scratch.join("phone");
+    let mut spec = Spec::per_power(CASES[0].powers, CASES[0].units_per_power);
+    spec.map_png = false;
+    synth::write_game(&spec, &dir).expect("the synthetic game is written");
+    time_v(&["resolve", dir.to_str().expect("a UTF-8 path")]);
+    let maps = common::RenderInput::new(&dir).phone_maps();
+    let secs: Vec<f64> = maps.iter().map(|m| m.0).collect();
+    let worst = secs.iter().copied().fold(0.0, f64::max);
+    let (_, (w, h), b) = maps.iter().max_by_key(|m| m.2).copied().unwrap_or_default();
+    let _ = std::fs::remove_dir_all(&dir);
+    format!(
+        "| {name} | {} powers | | {} CPU a power (slowest {}) | | largest PNG {w} x {h} px, {} | | | |",
+        maps.len(),
+        secs_text(common::median(secs)),
+        secs_text(worst),
+        size_text(b as u64)
+    )
+}
+
+/// A case's name in the table.
+fn name(case: &Case) -> String {
+    match case.messages {
+        0 => format!(
+            "resolve: {} powers x {} units",
+            thousands(case.powers),
+            thousands(case.units_per_power)
+        ),
+        m => format!(
+            "ingest: {} messages, {} powers",
+            thousands(m),
+            thousands(case.powers)
+        ),
     }
 }
 

@@ -131,3 +131,38 @@ fn pog_12_2_10_the_map_legend_tells_a_tied_battle_as_its_result_says() {
         assert!(!legend.contains("outcome not seen"), "{power}: {legend}");
     }
 }
+
+/// The second Paths of Glory scenario, of the other theatres: its four sample actions bring about the
+/// rules of the Near East, the MEF, the neutrals, the ANA and the SN Corps (one demo run).
+#[test]
+fn pog_1915_demo_brings_about_the_theatre_rules() {
+    const POG_1915: crate::rulesets::Scenario = crate::rulesets::Scenario {
+        id: "pog-1915",
+        ruleset: "pog",
+        turns: 4,
+        reports: &["allies", "central"],
+    };
+    let (_t, game) = demo(&POG_1915, POG_1915.turns);
+    let logs: String = (1..=POG_1915.turns)
+        .map(|t| fs::read_to_string(game.join(format!("turns/{t}/log.toml"))).unwrap())
+        .collect();
+    for rule in [
+        "PoG 11.1.11", // Bulgaria enters the war by the Central Powers' `war` order
+        "PoG 11.1.14", // the ANA gives Medina back as it moves on
+        "PoG 11.1.15", // Sollum, converted by the Senussi and cut off, returns to the Allies
+        "PoG 11.3.2",  // one Russian corps a game turn down from the To Caucasus box
+        "PoG 12.2.6",  // -3 from Sinai
+    ] {
+        assert!(
+            logs.contains(&format!("rule = \"{rule}\"")),
+            "no event cites {rule}"
+        );
+    }
+    // One corps in game turn 5, the other in game turn 6: the passage is the game turn's.
+    assert_eq!(logs.matches("rule = \"PoG 11.3.2\"").count(), 2);
+    let state = fs::read_to_string(game.join("turns/5/state.toml")).unwrap();
+    assert!(
+        state.contains("neutral = [\"greece\", \"italy\"]"),
+        "{state}"
+    );
+}

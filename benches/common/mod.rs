@@ -232,19 +232,18 @@ impl RenderInput {
         bytes
     }
 
-    /// The phone map of each power (`svg::render_as` its phone layout, `png::render` its picture),
-    /// the power's view built beforehand: the seconds of each and its PNG's width, height and bytes.
+    /// The phone map of each power as its report mail shows it (`report::phone_map`, `png::render`),
+    /// the power's view built beforehand: the CPU seconds of each and its PNG's width, height and bytes.
     pub fn phone_maps(&self) -> Vec<(f64, (u32, u32), usize)> {
         let shared = report::TurnSight::new(&self.game, &self.after);
         self.powers()
             .iter()
             .map(|p| {
                 let view = report::view::PowerView::build(&self.game, &self.input(p, &shared));
-                let t = std::time::Instant::now();
-                let svg =
-                    report::svg::render_as(&self.game, &shared, &view, report::svg::Layout::Phone);
+                let t = thread_cpu_seconds();
+                let svg = report::phone_map(&self.game, &shared, &view);
                 let png = report::png::render(&svg).expect("the phone map draws");
-                let secs = t.elapsed().as_secs_f64();
+                let secs = thread_cpu_seconds() - t;
                 (secs, report::png::size(&png).unwrap_or_default(), png.len())
             })
             .collect()
@@ -263,6 +262,19 @@ impl RenderInput {
         }
         bytes
     }
+}
+
+/// The CPU time this thread has used, in seconds: what a piece of work costs whatever else the
+/// machine runs (its wall time grows with the load).
+pub fn thread_cpu_seconds() -> f64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `clock_gettime` writes one `timespec` through a pointer to a live one.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID)");
+    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
 }
 
 /// Labels as the combats write them, `n` of them.

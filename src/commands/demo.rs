@@ -9,7 +9,8 @@ use crate::game::Game;
 use crate::referee::turn::{resolve, ResolveOptions};
 
 /// Resolve the first turn(s) of a bundled scenario with its sample orders and print where the reports
-/// are: `ulm-1805` (Empires in Arms, the default), `pog-1914` (Paths of Glory), `ngg-smolensk-1812`
+/// are: `ulm-1805` (Empires in Arms, the default), `pog-1914` and `pog-1915` (Paths of Glory: the two
+/// fronts of 1914, and the other theatres of 1915), `ngg-smolensk-1812`
 /// (Napoleon's Greatest Gamble), `wbts-peninsula-1862` (War Between the States) or `gitm-italy-1809`
 /// (Gathered In Their Masses).
 #[derive(Debug, clap::Args)]
@@ -17,6 +18,7 @@ use crate::referee::turn::{resolve, ResolveOptions};
     "pbem demo",
     "pbem demo --dir /tmp/ulm --turns 2",
     "pbem demo --game pog-1914 --turns 4",
+    "pbem demo --game pog-1915 --turns 4",
     "pbem demo --game ngg-smolensk-1812 --turns 3",
     "pbem demo --game wbts-peninsula-1862 --turns 3",
     "pbem demo --game gitm-italy-1809 --turns 3"
@@ -29,7 +31,7 @@ pub struct Args {
     #[arg(long, default_value = "ulm-1805")]
     pub game: String,
     /// How many turns to resolve with the scenario's sample orders (ulm-1805 has orders for 2,
-    /// pog-1914 for 4 actions, ngg-smolensk-1812 for 3, wbts-peninsula-1862 for 3 player turns,
+    /// pog-1914 and pog-1915 for 4 actions each, ngg-smolensk-1812 for 3, wbts-peninsula-1862 for 3 player turns,
     /// gitm-italy-1809 for 3).
     #[arg(long, default_value_t = 1)]
     pub turns: u32,

@@ -32,6 +32,7 @@ use anyhow::{Context, Result};
 use minijinja::Value;
 
 use crate::game::Game;
+use view::PowerView;
 
 /// A file that goes with a report: written beside it and attached to its mail.
 #[derive(Debug, Clone)]
@@ -97,12 +98,10 @@ pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
         .context();
     // Drawn only for a mail that shows it (`map_png`): a game of hundreds of powers mails none.
     let png = game.config.mail.map_png;
-    let phone_map = if !png {
-        String::new()
-    } else if svg::phone_overflows(game, &view) {
-        overview::render(game, input.shared, &view)
+    let phone_map = if png {
+        phone_map(game, input.shared, &view)
     } else {
-        svg::render_as(game, input.shared, &view, svg::Layout::Phone)
+        String::new()
     };
     let mail_map = fields
         .with(
@@ -212,6 +211,16 @@ fn one_page(
         (join(file_map.clone()), at(&file_map)),
         (join(mail_map.clone()), at(&mail_map)),
     ))
+}
+
+/// The phone map a report mail shows (as PNG) for `view`, as SVG: the map framed on the power's
+/// units, or the overview when too many of them fall outside the frame (`svg::phone_overflows`).
+pub fn phone_map(game: &Game, shared: &TurnSight, view: &PowerView) -> String {
+    if svg::phone_overflows(game, view) {
+        overview::render(game, shared, view)
+    } else {
+        svg::render_as(game, shared, view, svg::Layout::Phone)
+    }
 }
 
 #[cfg(test)]

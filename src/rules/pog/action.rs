@@ -257,8 +257,22 @@ impl<'a> Action<'a> {
 
     /// Whether `space` traces supply for `power` (pbem's reading; the supply rules of 13 are not in
     /// the seed): a path from it through spaces the power's side controls, free of enemy units and
-    /// intact enemy forts, to one of the side's supply sources.
+    /// intact enemy forts, to one of the side's supply sources. 11.1.12: from a space of Albania the
+    /// Allies also trace to Taranto, even while Italy is neutral.
     pub fn supplied(&self, space: usize, power: &str) -> bool {
+        let theatres = &self.tables.theatres;
+        let albanian = self
+            .map
+            .area(space)
+            .nation
+            .as_deref()
+            .is_some_and(|n| n.eq_ignore_ascii_case("albania"));
+        let taranto = |i: usize| {
+            albanian
+                && self.friendly(&theatres.allies, power)
+                && self.map.area(i).id.eq_ignore_ascii_case(&theatres.taranto)
+                && self.enemies_in(&self.map.area(i).id, power).is_empty()
+        };
         let ok = |i: usize| {
             let id = &self.map.area(i).id;
             self.controller(id).is_some_and(|c| self.friendly(c, power))
@@ -280,6 +294,9 @@ impl<'a> Action<'a> {
         let mut queue = VecDeque::from([space]);
         while let Some(a) = queue.pop_front() {
             for &n in &self.map.area(a).adjacent {
+                if taranto(n) {
+                    return true;
+                }
                 if ok(n) && seen.insert(n) {
                     if source(n) {
                         return true;
@@ -324,6 +341,9 @@ impl<'a> Action<'a> {
 
     /// Takes a unit off the map.
     pub fn eliminate(&mut self, id: &str) {
+        if let Some(space) = self.unit(id).map(|u| u.space().to_string()) {
+            self.ana_leaves(id, &space);
+        }
         if let Some(i) = self
             .pog
             .units
@@ -335,10 +355,15 @@ impl<'a> Action<'a> {
         }
     }
 
-    /// Puts a unit in `space`.
+    /// Puts a unit in `space`; the ANA leaving a space it held gives it back (11.1.14).
     pub fn place(&mut self, id: &str, space: &str) {
-        if let Some(u) = self.pog.unit_mut(id) {
-            u.space = toml::Spanned::new(0..0, space.to_string());
+        let Some(u) = self.pog.unit_mut(id) else {
+            return;
+        };
+        let left = u.space().to_string();
+        u.space = toml::Spanned::new(0..0, space.to_string());
+        if !left.eq_ignore_ascii_case(space) {
+            self.ana_leaves(id, &left);
         }
     }
 }

@@ -202,6 +202,28 @@ impl Action<'_> {
             );
             return Ok(());
         }
+        if let Some(why) = super::theatres::taranto_refuses(
+            self.map,
+            &self.tables.theatres,
+            &self.pog,
+            &c.attack.units,
+            &target,
+        ) {
+            self.event(
+                rules::TARANTO,
+                "combat-off",
+                Some(&target),
+                format!("The attack on {target} is called off: {why}."),
+            );
+            return Ok(());
+        }
+        // 12.1.9: a Russian corps attacking from the To Caucasus box into the Near East (or back)
+        // uses the turn's one passage.
+        for id in c.attack.units.clone() {
+            if let Some(from) = self.unit(&id).map(|u| u.space().to_string()) {
+                self.note_caucasus(&id, &from, &target, rules::CAUCASUS_COMBAT, "attacks");
+            }
+        }
         // Step 2, combat strengths (12.2.2).
         let (a_cs, d_cs) = (
             self.strength(&c.attack.units, 0),
@@ -234,7 +256,7 @@ impl Action<'_> {
             c.drm[0] -= 3;
             self.event(
                 rules::SINAI,
-                "combat",
+                "fire",
                 Some(&target),
                 format!("Every attacking unit is in {SINAI_SPACE}: {attacker} fires with -3 DRM."),
             );

@@ -54,6 +54,12 @@ pub fn forecast(
         *since = a.events.len();
     };
     for o in &orders {
+        if let PogOrder::War { nation } = o {
+            a.enter_war(nation);
+            take(&a, &mut out, &mut since);
+        }
+    }
+    for o in &orders {
         if let PogOrder::Move { unit, path } = o {
             if a.move_unit(unit, path).is_err() {
                 return out;

@@ -7,7 +7,8 @@
 //! (11.2.2); combats, empty spaces first (12.2.1), each in the twelve steps of 12.2 with flank attacks
 //! (12.3); overstacking (10.1.3); then the other player becomes active, and after `actions_per_turn`
 //! actions the game turn advances. What PoG shares with EiA (orders files, decisions, dice, events,
-//! visibility, reports, mail) is the engine's; what differs is here, behind the `Ruleset` trait.
+//! visibility, reports, mail) is the engine's; what differs is here, behind the `Ruleset` trait. The
+//! theatres beyond the two fronts (the Near East, the MEF, neutral nations) are theatres.rs.
 
 pub mod action;
 pub mod combat;
@@ -26,6 +27,10 @@ pub mod state;
 pub mod tables;
 #[cfg(test)]
 pub mod test_fixture;
+pub mod theatre_actions;
+#[cfg(test)]
+mod theatre_tests;
+pub mod theatres;
 pub mod trenches;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -156,6 +161,12 @@ impl Ruleset for Pog {
                 format!("{active} orders nothing this action."),
             );
         }
+        // 11.1.11: a nation's entry into the war, an action of its own.
+        for o in &mine {
+            if let PogOrder::War { nation } = o {
+                a.enter_war(nation);
+            }
+        }
         for o in &mine {
             if let PogOrder::Move { unit, path } = o {
                 a.move_unit(unit, path)?;
@@ -187,7 +198,28 @@ impl Ruleset for Pog {
     }
 
     fn check_state(&self, game: &Game, state: &State) -> Vec<Diagnostic> {
-        state::check(state, &game.config, &game.map, &self.tables.card_ids())
+        let mut out = state::check(state, &game.config, &game.map, &self.tables.card_ids());
+        let powers: Vec<&str> = game.config.power_ids().collect();
+        out.extend(self.tables.theatres.check(&game.map, &powers));
+        // 11.1.10: the beach-head marker stands in one of the scenario's MEF spaces.
+        let beachhead = state
+            .table::<PogState>()
+            .and_then(|p| p.mef_beachhead.as_deref());
+        if let Some(b) = beachhead {
+            let mef = &self.tables.theatres.mef;
+            if !mef.iter().any(|m| m.eq_ignore_ascii_case(b)) {
+                out.push(
+                    Diagnostic::error(format!("mef_beachhead '{b}' is not an MEF space"), 0..0)
+                        .hint(if mef.is_empty() {
+                            "tables.toml's [theatres] lists no `mef` space".to_string()
+                        } else {
+                            format!("the MEF spaces of tables.toml: {}", mef.join(", "))
+                        })
+                        .rule(rules::MEF),
+                );
+            }
+        }
+        out
     }
 
     fn units(&self, state: &State) -> Vec<UnitView> {
@@ -338,6 +370,7 @@ impl Action<'_> {
                     self.trench_attrition(&s);
                 }
             }
+            self.sn_attrition();
             let turn = self.pog.game_turn;
             self.event(
                 rules::ONE_ACTION,

@@ -46,28 +46,54 @@ impl Action<'_> {
             if !self.map.connected_for(at, next, &nation)
                 || !self.enemies_in(&step.space, &power).is_empty()
             {
-                stop = Some(format!(
-                    "{id} stops in {}: {} is closed to it (PoG 11.1.7).",
-                    self.space_id(at),
-                    step.space
+                stop = Some((
+                    rules::CONNECTIONS,
+                    format!(
+                        "{id} stops in {}: {} is closed to it (PoG 11.1.7).",
+                        self.space_id(at),
+                        step.space
+                    ),
+                ));
+                break;
+            }
+            // 11.1.10, 11.1.11, 11.1.13, 11.3.1, 11.3.2: checked with the orders against the
+            // position before the action; checked again as the position changes.
+            let from = self.space_id(at);
+            let closed = self.unit(&id).and_then(|u| {
+                let t = &self.tables.theatres;
+                super::theatres::closed_to(self.map, t, &self.pog, u, &step.space)
+                    .map(|c| (c.rule, c.why))
+                    .or_else(|| {
+                        super::theatres::caucasus_refuses(t, &self.pog, u, &from, &step.space, 0)
+                            .map(|why| (rules::CAUCASUS, why))
+                    })
+            });
+            if let Some((rule, why)) = closed {
+                stop = Some((
+                    rule,
+                    format!("{id} stops in {from}: {why} (PoG {}).", rule.number),
                 ));
                 break;
             }
             if self.unbesieged_enemy_fort(&step.space, &power) && !last {
-                stop = Some(format!(
-                    "{id} stops in {}: the fort of {} stands (PoG 11.1.8).",
-                    self.space_id(at),
-                    step.space
+                stop = Some((
+                    rules::CONNECTIONS,
+                    format!(
+                        "{id} stops in {}: the fort of {} stands (PoG 11.1.8).",
+                        self.space_id(at),
+                        step.space
+                    ),
                 ));
                 break;
             }
             self.place(&id, &step.space);
+            self.note_caucasus(&id, &from, &step.space, rules::CAUCASUS, "moves");
             self.enter_trench(&step.space, &power);
             entered.push(step.space.clone());
             at = next;
             if step.control
                 && !self.intact_enemy_fort(&step.space, &power)
-                && self.set_control(&step.space, &power)
+                && self.take_control(&step.space, &power, std::slice::from_ref(&id))
             {
                 self.event(
                     rules::CONTROL,
@@ -80,9 +106,12 @@ impl Action<'_> {
                 );
             }
             if !last && !self.supplied(next, &power) {
-                stop = Some(format!(
-                    "{id} enters {}, which is isolated, and stops there.",
-                    step.space
+                stop = Some((
+                    rules::MF_LIMIT,
+                    format!(
+                        "{id} enters {}, which is isolated, and stops there.",
+                        step.space
+                    ),
                 ));
                 break;
             }
@@ -102,17 +131,12 @@ impl Action<'_> {
                 .naming([id.as_str()])
                 .route(places),
         );
-        if let Some(why) = stop {
-            let rule = if why.contains("isolated") {
-                rules::MF_LIMIT
-            } else {
-                rules::CONNECTIONS
-            };
+        if let Some((rule, why)) = stop {
             self.event(rule, "stop", Some(&end), why);
         }
         if !entered.is_empty()
             && !self.intact_enemy_fort(&end, &power)
-            && self.set_control(&end, &power)
+            && self.take_control(&end, &power, std::slice::from_ref(&id))
         {
             self.event(
                 rules::CONTROL,

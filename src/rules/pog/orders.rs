@@ -14,6 +14,8 @@
 //!        [after]                            resolve it after the other attacks: to attack units
 //!                                           that retreat into the space this action (12.1.2);
 //!                                           a space empty at the start still comes first (12.2.1)
+//! war <nation>                              the nation enters the war (11.1.11): the event is
+//!                                           the whole action
 //! standing <key> [<space>] <setting>        a standing order (decisions.rs lists the keys)
 //! ```
 //!
@@ -41,7 +43,7 @@ use super::tables::{CardSide, Tables};
 pub use crate::orders::{ORDER_SYNTAX, OWN_UNITS};
 
 /// The order words of PoG.
-pub const VERBS: [&str; 4] = ["move", "entrench", "attack", "standing"];
+pub const VERBS: [&str; 5] = ["move", "entrench", "attack", "war", "standing"];
 
 /// One space of a move's path.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,10 +56,22 @@ pub struct Step {
 /// One PoG order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PogOrder {
-    Move { unit: String, path: Vec<Step> },
-    Entrench { unit: String },
+    Move {
+        unit: String,
+        path: Vec<Step>,
+    },
+    Entrench {
+        unit: String,
+    },
     Attack(Attack),
-    Standing { key: String, value: String },
+    /// A nation enters the war (11.1.11), by the event of the side tables.toml names.
+    War {
+        nation: String,
+    },
+    Standing {
+        key: String,
+        value: String,
+    },
 }
 
 /// One attack as ordered (12.2.1 designates it).
@@ -88,6 +102,7 @@ impl fmt::Display for PogOrder {
                 Ok(())
             }
             PogOrder::Entrench { unit } => write!(f, "entrench {unit}"),
+            PogOrder::War { nation } => write!(f, "war {nation}"),
             PogOrder::Attack(Attack {
                 target,
                 units,
@@ -281,6 +296,36 @@ pub fn parse_line(line: &Line, cx: &Context<'_>, power: &str) -> Result<PogOrder
             )),
         },
         "attack" => parse_attack(line, args, cx, power),
+        "war" => {
+            let entry = &cx.tables.theatres.entry;
+            let names = || entry.keys().cloned().collect::<Vec<_>>().join(", ");
+            match args {
+                [n] => match entry.keys().find(|k| k.eq_ignore_ascii_case(&n.text)) {
+                    Some(k) => Ok(PogOrder::War { nation: k.clone() }),
+                    None => Err(Diagnostic::error(
+                        format!(
+                            "'{}' is not a nation that enters the war in this game",
+                            n.text
+                        ),
+                        n.span.clone(),
+                    )
+                    .hint(if entry.is_empty() {
+                        "this game's tables.toml names no nation entering the war".to_string()
+                    } else {
+                        did_you_mean(&n.text, entry.keys().map(String::as_str)).map_or_else(
+                            || format!("the nations: {}", names()),
+                            |s| format!("did you mean '{s}'?"),
+                        )
+                    })
+                    .rule(rules::NEUTRAL)),
+                },
+                _ => Err(syntax(
+                    format!("'war' takes one nation, found {}", args.len()),
+                    line.span.clone(),
+                    "write 'war turkey'",
+                )),
+            }
+        }
         "standing" => {
             let (key, value) = decisions::parse_standing(line, args, cx)?;
             Ok(PogOrder::Standing { key, value })
@@ -461,6 +506,10 @@ struct Legality<'a> {
     entrenching: BTreeSet<String>,
     /// Enemy-fort spaces where moves end, with the units ending there.
     fort_ends: BTreeMap<String, Vec<String>>,
+    /// The line of a `war` order: the event is the whole action (11.1.11).
+    war: Option<usize>,
+    /// Russian corps passing between the To Caucasus box and the Near East (11.3.2, 12.1.9).
+    caucasus: usize,
 }
 
 /// What the accepted lines of an action have used so far (see [`Legality`]).
@@ -469,6 +518,8 @@ type Marks = (
     BTreeSet<String>,
     BTreeSet<String>,
     BTreeMap<String, Vec<String>>,
+    Option<usize>,
+    usize,
 );
 
 impl<'a> Legality<'a> {
@@ -478,14 +529,18 @@ impl<'a> Legality<'a> {
             self.used.clone(),
             self.entrenching.clone(),
             self.fort_ends.clone(),
+            self.war,
+            self.caucasus,
         )
     }
 
-    fn restore(&mut self, (activated, used, entrenching, fort_ends): Marks) {
+    fn restore(&mut self, (activated, used, entrenching, fort_ends, war, caucasus): Marks) {
         self.activated = activated;
         self.used = used;
         self.entrenching = entrenching;
         self.fort_ends = fort_ends;
+        self.war = war;
+        self.caucasus = caucasus;
     }
 
     fn new(cx: &'a Context<'a>, power: &'a str) -> Self {
@@ -497,6 +552,8 @@ impl<'a> Legality<'a> {
             used: BTreeSet::new(),
             entrenching: BTreeSet::new(),
             fort_ends: BTreeMap::new(),
+            war: None,
+            caucasus: 0,
         }
     }
 
@@ -512,7 +569,57 @@ impl<'a> Legality<'a> {
             .rule(rules::ONE_ACTION));
         }
         let cx = self.cx;
+        // 11.1.11: a nation's entry is an event, and an event is the whole action (pbem's reading;
+        // the action rules are not in the seed).
+        let operation = !matches!(order, PogOrder::Standing { .. } | PogOrder::War { .. });
+        if let (true, Some(n)) = (operation, self.war) {
+            return Err(Diagnostic::error(
+                format!("line {n} plays a nation's entry into the war, which is the whole action"),
+                span,
+            )
+            .hint("send this order in another action")
+            .rule(rules::NEUTRAL));
+        }
         match order {
+            PogOrder::War { nation } => {
+                if let Some((_, n)) = self.activated.values().next() {
+                    return Err(Diagnostic::error(
+                        format!("line {n} already makes this an operations action"),
+                        span,
+                    )
+                    .hint("a nation's entry into the war is the whole action: send it alone")
+                    .rule(rules::NEUTRAL));
+                }
+                if self.war.is_some() {
+                    return Err(
+                        Diagnostic::error("one nation enters the war per action", span)
+                            .hint("send the other in a later action")
+                            .rule(rules::NEUTRAL),
+                    );
+                }
+                if !cx
+                    .pog
+                    .neutral
+                    .iter()
+                    .any(|n| n.eq_ignore_ascii_case(nation))
+                {
+                    return Err(
+                        Diagnostic::error(format!("{nation} is already in the war"), span)
+                            .hint("only a nation the state lists as neutral enters the war")
+                            .rule(rules::NEUTRAL),
+                    );
+                }
+                let by = &cx.tables.theatres.entry[nation];
+                if by != self.power {
+                    return Err(Diagnostic::error(
+                        format!("{nation} enters the war by an event of {by}"),
+                        span,
+                    )
+                    .hint("only that side's order brings it in")
+                    .rule(rules::NEUTRAL));
+                }
+                self.war = Some(line.number);
+            }
             PogOrder::Move { unit, path } => {
                 let u = cx.pog.unit(unit).expect("parsed units exist");
                 self.use_unit(u, &span)?;
@@ -603,8 +710,29 @@ impl<'a> Legality<'a> {
                     if u.bef && !bef_allowed(cx.map, cx.tables, target) {
                         return Err(bef_error(target, span));
                     }
-                    if let Some(n) = neutral_nation(cx, target) {
-                        return Err(neutral_error(target, &n, span));
+                    if let Some(c) =
+                        super::theatres::closed_to(cx.map, &cx.tables.theatres, cx.pog, u, target)
+                    {
+                        return Err(closed_error(c, span));
+                    }
+                    // 12.1.9: no Russian army attacks from the To Caucasus box into the Near East;
+                    // one Russian corps a turn attacks between them.
+                    if let Some(why) = super::theatres::caucasus_refuses(
+                        &cx.tables.theatres,
+                        cx.pog,
+                        u,
+                        u.space(),
+                        target,
+                        self.caucasus,
+                    ) {
+                        return Err(Diagnostic::error(why, span)
+                            .hint("one Russian corps attacks between them each turn; armies never")
+                            .rule(rules::CAUCASUS_COMBAT));
+                    }
+                    if u.nation.eq_ignore_ascii_case(super::theatres::RUSSIAN)
+                        && cx.tables.theatres.crosses_caucasus(u.space(), target)
+                    {
+                        self.caucasus += 1;
                     }
                     spaces.insert(u.space().to_string());
                     nations_by_space
@@ -760,8 +888,28 @@ impl<'a> Legality<'a> {
             if u.bef && !bef_allowed(cx.map, cx.tables, &step.space) {
                 return Err(bef_error(&step.space, span.clone()));
             }
-            if let Some(n) = neutral_nation(cx, &step.space) {
-                return Err(neutral_error(&step.space, &n, span.clone()));
+            if let Some(c) =
+                super::theatres::closed_to(cx.map, &cx.tables.theatres, cx.pog, u, &step.space)
+            {
+                return Err(closed_error(c, span.clone()));
+            }
+            let from = cx.map.area(at).id.clone();
+            if let Some(why) = super::theatres::caucasus_refuses(
+                &cx.tables.theatres,
+                cx.pog,
+                u,
+                &from,
+                &step.space,
+                self.caucasus,
+            ) {
+                return Err(Diagnostic::error(why, span.clone())
+                    .hint("one Russian corps moves between them each turn; armies never")
+                    .rule(rules::CAUCASUS));
+            }
+            if u.nation.eq_ignore_ascii_case(super::theatres::RUSSIAN)
+                && cx.tables.theatres.crosses_caucasus(&from, &step.space)
+            {
+                self.caucasus += 1;
             }
             if step.control && cx.intact_enemy_fort(&step.space, self.power) {
                 return Err(Diagnostic::error(
@@ -823,22 +971,11 @@ pub fn race_holds(pog: &PogState, tables: &Tables, power: &str) -> bool {
     tables.race.power == power && !pog.race_to_the_sea && pog.cp_war_status < tables.race.war_status
 }
 
-/// The nation of `space` when it is neutral (11.1.11): no unit enters it, nor attacks into it (pbem's
-/// reading: an attack there would end in an advance into it).
-fn neutral_nation(cx: &Context<'_>, space: &str) -> Option<String> {
-    let nation = cx
-        .map
-        .find(space)
-        .and_then(|i| cx.map.area(i).nation.clone());
-    cx.pog
-        .is_neutral(nation.as_deref())
-        .then(|| nation.unwrap_or_default())
-}
-
-fn neutral_error(space: &str, nation: &str, span: std::ops::Range<usize>) -> Diagnostic {
-    Diagnostic::error(format!("{space} is in {nation}, which is neutral"), span)
-        .hint(format!("no unit enters {nation} until it enters the war"))
-        .rule(rules::NEUTRAL)
+/// A space closed to a unit (a neutral nation, 11.1.11; Persia, 11.1.13; an MEF space, 11.1.10; the
+/// Near East for most armies, 11.3.1): no unit moves into it, nor attacks into it (pbem's reading: an
+/// attack there would end in an advance into it).
+fn closed_error(c: super::theatres::Closed, span: std::ops::Range<usize>) -> Diagnostic {
+    Diagnostic::error(c.why, span).hint(c.hint).rule(c.rule)
 }
 
 /// Whether the BEF may enter or attack `space` (11.1.16): a space of one of `bef_nations`.

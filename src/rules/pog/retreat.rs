@@ -119,6 +119,13 @@ impl Action<'_> {
         let path = paths[chosen].clone();
         let names: Vec<String> = path.0.iter().map(|&i| self.space_id(i)).collect();
         let end = names.last().cloned().unwrap_or_default();
+        let mut at = target.clone();
+        for s in &names {
+            for id in left {
+                self.note_caucasus(id, &at, s, rules::CAUCASUS_COMBAT, "retreats");
+            }
+            at = s.clone();
+        }
         for id in left {
             self.place(id, &end);
             self.retreated.insert(id.to_lowercase());
@@ -154,12 +161,33 @@ impl Action<'_> {
             .map(|u| u.nation.clone())
             .collect();
         let start = self.space_index(from);
+        let stack: Vec<&super::state::Unit> = units.iter().filter_map(|id| self.unit(id)).collect();
+        let t = &self.tables.theatres;
+        // 11.1.10, 11.1.11, 11.1.13, 11.3.1: closed to every unit of the stack that may not enter;
+        // 12.1.9: between the To Caucasus box and the Near East only a lone Russian corps, once a
+        // turn.
+        let russians = stack
+            .iter()
+            .filter(|u| u.nation.eq_ignore_ascii_case(super::theatres::RUSSIAN))
+            .count();
         let open = |a: usize, b: usize| {
             let id = self.space_id(b);
+            let from = self.space_id(a);
             nations.iter().all(|n| self.map.connected_for(a, b, n))
                 && self.enemies_in(&id, power).is_empty()
                 && !self.intact_enemy_fort(&id, power)
-                && !self.pog.is_neutral(self.map.area(b).nation.as_deref())
+                && stack.iter().all(|u| {
+                    super::theatres::closed_to(self.map, t, &self.pog, u, &id).is_none()
+                        && super::theatres::caucasus_refuses(
+                            t,
+                            &self.pog,
+                            u,
+                            &from,
+                            &id,
+                            russians.saturating_sub(1),
+                        )
+                        .is_none()
+                })
         };
         let mut out = Vec::new();
         for &a in &self.map.area(start).adjacent {
@@ -250,6 +278,14 @@ impl Action<'_> {
                             .map
                             .connected_for(self.space_index(u.space()), t, &u.nation)
                         && (!u.bef || super::orders::bef_allowed(self.map, self.tables, &target))
+                        && super::theatres::closed_to(
+                            self.map,
+                            &self.tables.theatres,
+                            &self.pog,
+                            u,
+                            &target,
+                        )
+                        .is_none()
                 })
             })
             .cloned()
@@ -312,7 +348,7 @@ impl Action<'_> {
                 Some(&target),
                 format!("{power} besieges the fort of {target}."),
             );
-        } else if self.set_control(&target, &power) {
+        } else if self.take_control(&target, &power, &movers) {
             self.event(
                 rules::CONTROL,
                 "control",

@@ -48,6 +48,56 @@ pub const RACE: Rule = pog(
 );
 /// PoG 11.1.11: no unit enters a space of a neutral nation (11.1.12: Albania always open).
 pub const NEUTRAL: Rule = pog("11.1.11", "no unit enters a neutral nation");
+/// PoG 11.1.10: no unit enters an MEF space unless the MEF Beach Head marker is in it.
+pub const MEF: Rule = pog(
+    "11.1.10",
+    "no unit enters an MEF space without the MEF Beach Head marker",
+);
+/// PoG 11.1.12: Albanian spaces trace supply to Taranto even while Italy is neutral.
+pub const ALBANIA: Rule = pog(
+    "11.1.12",
+    "Albania is always open and traces supply to Taranto",
+);
+/// PoG 11.1.13: Persia opens to both sides when Turkey enters the war; Ahwaz is then Allied.
+pub const PERSIA: Rule = pog(
+    "11.1.13",
+    "Persia opens when Turkey enters the war; Ahwaz becomes Allied",
+);
+/// PoG 11.1.14: a CP space the Arab Northern Army converts is Allied only while the ANA stays.
+pub const ANA: Rule = pog(
+    "11.1.14",
+    "the ANA holds a CP space only while it stays in it",
+);
+/// PoG 11.1.15: spaces the Turk SN Corps converts, other than its own, suffer attrition when they
+/// trace no supply (pbem's attrition: the end of a game turn, as 11.2.7's).
+pub const SN_CORPS: Rule = pog(
+    "11.1.15",
+    "spaces the Turk SN Corps converts suffer attrition without supply",
+);
+/// PoG 11.3.1: of the armies only RU CAU, BR MEF and NE, FR OR, TU YLD and AoI enter or attack the
+/// Near East map.
+pub const NEAR_EAST_ARMIES: Rule = pog(
+    "11.3.1",
+    "only the armies named enter or attack the Near East map",
+);
+/// PoG 11.3.2: one Russian corps a turn moves between the To Caucasus box and the Near East; never
+/// an army; none after the Fall of the Tsar.
+pub const CAUCASUS: Rule = pog(
+    "11.3.2",
+    "one Russian corps a turn between To Caucasus and the Near East",
+);
+/// PoG 12.1.9 (second half): no Russian army attacks from the To Caucasus box into the Near East;
+/// one Russian corps a turn attacks or retreats between them, the move of 11.3.2.
+pub const CAUCASUS_COMBAT: Rule = pog(
+    "12.1.9",
+    "one Russian corps a turn attacks or retreats between To Caucasus and the Near East",
+);
+/// PoG 12.1.10 (Taranto): across the Taranto-Valona line, units other than Italian attack only
+/// together with friendly units in Albania or Greece.
+pub const TARANTO: Rule = pog(
+    "12.1.10",
+    "across Taranto-Valona only Italians attack without units in Albania or Greece",
+);
 /// PoG 11.1.16: the BEF moves and attacks only in Britain, France, Belgium, Holland and Germany.
 pub const BEF: Rule = pog(
     "11.1.16",

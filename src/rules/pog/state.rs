@@ -64,6 +64,25 @@ pub struct PogState {
     /// (12.2.10: They Shall Not Pass, `until_next_turn` in tables.toml), by card id: that turn.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub played_in_turn: BTreeMap<String, u32>,
+    /// 11.1.10: the MEF space holding the MEF Beach Head marker (placed by the referee: the MEF
+    /// event is not in the seed); the other MEF spaces of tables.toml stay closed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mef_beachhead: Option<String>,
+    /// 11.3.2, 12.1.9: the game turn in which a Russian corps last passed between the To Caucasus
+    /// box and the Near East (one a turn).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub caucasus_crossed: Option<u32>,
+    /// 11.3.2: the Fall of the Tsar event has been played: no Russian unit passes between the To
+    /// Caucasus box and the Near East.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fall_of_the_tsar: bool,
+    /// 11.1.14: CP spaces the Arab Northern Army holds, each with the power it reverts to when the
+    /// ANA leaves.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub ana_held: BTreeMap<String, String>,
+    /// 11.1.15: spaces the Turk SN Corps converted, each with the power attrition returns it to.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub sn_converted: BTreeMap<String, String>,
     /// Units eliminated, by id, in the order they fell (there is no replacement phase in pbem yet).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub eliminated: Vec<String>,
@@ -135,6 +154,15 @@ pub struct Unit {
     /// A unit of the British Expeditionary Force (11.1.16).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub bef: bool,
+    /// An army allowed on the Near East map (11.3.1: RU CAU, BR MEF and NE, FR OR, TU YLD, AoI).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub near_east: bool,
+    /// The Arab Northern Army, whose control of CP spaces lasts only while it stays (11.1.14).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ana: bool,
+    /// The Turk SN Corps, whose converted spaces suffer attrition without supply (11.1.15).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sn: bool,
     pub space: Spanned<String>,
 }
 
@@ -176,12 +204,22 @@ impl Unit {
         self.kind == UnitKind::Army
     }
 
-    /// "army, 5-3-3" or "corps, reduced 1-1-3".
+    /// "GE army, 5-3-3" or "FR corps, reduced 1-1-3"; with what the theatre rules read of it
+    /// ("BR army, 3-2-3, Near East": 11.3.1; "ANA": 11.1.14; "SN Corps": 11.1.15).
     pub fn describe(&self) -> String {
         let f = self.factors();
         let side = if self.is_reduced { "reduced " } else { "" };
+        let marks: String = [
+            (self.near_east, ", Near East"),
+            (self.ana, ", ANA"),
+            (self.sn, ", SN Corps"),
+        ]
+        .iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, m)| *m)
+        .collect();
         format!(
-            "{} {}, {side}{}-{}-{}",
+            "{} {}, {side}{}-{}-{}{marks}",
             self.nation.to_uppercase(),
             self.kind.name(),
             f.cf,
@@ -338,6 +376,19 @@ pub fn check(state: &State, config: &GameConfig, map: &Map, cards: &[&str]) -> V
                     .hint("give the space `fort = <factor>` in map.toml"),
             );
         }
+    }
+    let held = pog.ana_held.iter().chain(&pog.sn_converted);
+    for (s, p) in held {
+        space(s, 0..0, &mut out);
+        if !power_ok(p) {
+            out.push(Diagnostic::error(
+                format!("[pog] names unknown power '{p}' for '{s}'"),
+                0..0,
+            ));
+        }
+    }
+    if let Some(s) = &pog.mef_beachhead {
+        space(s, 0..0, &mut out);
     }
     for p in pog.entrench_played.iter().chain(pog.cards.keys()) {
         if !power_ok(p) {

@@ -36,6 +36,9 @@ pub struct Tables {
     pub level_zero: BTreeMap<String, LevelZero>,
     #[serde(default, rename = "card")]
     pub cards: Vec<Card>,
+    /// The other theatres' spaces (11.1.10 to 11.1.15, 11.3, 12.1.9, 12.1.10): theatres.rs.
+    #[serde(default)]
+    pub theatres: super::theatres::Theatres,
 }
 
 /// The Army and the Corps/Fort fire tables.

@@ -289,6 +289,9 @@ pub fn unit(
         reduced: f(reduced),
         is_reduced: false,
         bef: false,
+        near_east: false,
+        ana: false,
+        sn: false,
         space: toml::Spanned::new(0..0, space.to_string()),
     }
 }
@@ -396,6 +399,11 @@ impl Fixture {
                 cards: BTreeMap::new(),
                 neutral: Vec::new(),
                 played_in_turn: BTreeMap::new(),
+                mef_beachhead: None,
+                caucasus_crossed: None,
+                fall_of_the_tsar: false,
+                ana_held: BTreeMap::new(),
+                sn_converted: BTreeMap::new(),
                 eliminated: Vec::new(),
                 units: Vec::new(),
             },
@@ -415,6 +423,17 @@ impl Fixture {
             },
             state,
         }
+    }
+
+    /// The fixture with its tables' `[theatres]` changed by `f`.
+    pub fn theatres(mut self, f: impl FnOnce(&mut super::theatres::Theatres)) -> Self {
+        let mut tables = self.ruleset().tables.clone();
+        f(&mut tables.theatres);
+        self.game.ruleset = Box::new(Pog {
+            tables,
+            sop: BTreeMap::new(),
+        });
+        self
     }
 
     pub fn pog(&self) -> &PogState {
