@@ -478,3 +478,34 @@ fn gitm_1_3_every_player_knows_whose_each_square_is() {
         }
     }
 }
+
+/// GITM 4.5: a march seen arriving, not whence, is marked on the map where it arrived (a dashed
+/// arrow from a "?", in the legend), never drawn from where it began: FR2IN's arrival in G7-V6 on
+/// Austria's turn 2; France, whose march it is, sees its arrow.
+#[test]
+fn gitm_4_5_an_arrival_seen_alone_is_marked_on_the_map_where_it_arrived() {
+    let game = resolved(&GITM);
+    let log2 = log(game, 2);
+    assert!(
+        log2.contains("FR2IN is seen arriving in G7-V6"),
+        "the demo's turn 2 has no arrival seen alone"
+    );
+    let svg =
+        |who: &str| fs::read_to_string(game.join(format!("turns/2/reports/{who}.svg"))).unwrap();
+    let austria = svg("austria");
+    let mark = austria
+        .split(r#"<g class="arrival" id="arrival-G7-V6-france"><title>"#)
+        .nth(1)
+        .and_then(|m| m.split("</title>").next())
+        .unwrap_or_else(|| panic!("no arrival mark in G7-V6: {austria}"));
+    assert!(
+        mark.contains("FR2IN") && mark.ends_with(": arrived in G7-V6, from where not seen"),
+        "{mark}"
+    );
+    assert!(austria.contains("an arrival you saw, from where not seen"));
+    assert!(!austria.contains("G6-V6 to G7-V6"), "{austria}");
+    // France, whose march it is, sees it whole: an arrow, no mark of an arrival of its own.
+    let france = svg("france.eugene");
+    assert!(france.contains("FR2IN, FR1LC: G6-V6 to G7-V6"), "{france}");
+    assert!(!france.contains("arrival-G7-V6-france"));
+}

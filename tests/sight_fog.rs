@@ -10,8 +10,11 @@
 //! sight: PoG, NGG and WBTS are played with open information; in EiA a power sees exactly the areas
 //! of its units and their neighbours (`allies_share_sight` widening it to its allies'); in GITM no
 //! figure of a unit of another side is ever shown (GITM 2.5, 4.1, 4.2) and its id only to a player
-//! whose own command stands in its square (4.2's tactical sighting) or whose events name it. An
-//! event he is told may name anything it names, whole.
+//! whose own command stands in its square (4.2's tactical sighting) or whose events name it, and
+//! then only where his side stood beside it; no event he is told gives its figures (battle lines,
+//! morale checks, both sides' losses: GITM canaries are combat brigades, every other one on a
+//! hostile brigade's tactical square, so that most cases fight a battle). Every event of his report
+//! is one the turn log tells his power, whole or in the ruleset's words for part of it, never cut.
 
 use std::path::PathBuf;
 
@@ -132,18 +135,27 @@ fn canary_id(scenario: &Scenario, template: &str, n: usize) -> String {
     }
 }
 
+/// The unit of `power` a canary copies: its first with a strength (GITM: its first combat brigade,
+/// not a headquarters, which fights no battle: 9.2).
+fn template_of<'a, 'b>(
+    scenario: &Scenario,
+    blocks: &'b [Vec<&'a str>],
+    power: &str,
+) -> Option<&'b Vec<&'a str>> {
+    blocks.iter().find(|b| {
+        value(b, "power") == Some(power)
+            && (scenario.strength.is_empty() || value(b, scenario.strength).is_some())
+            && !(scenario.game.starts_with("gitm")
+                && value(b, "id").is_some_and(|id| id.ends_with('Q')))
+    })
+}
+
 /// The state's text with the canaries' blocks added.
 fn with_canaries(scenario: &Scenario, text: &str, canaries: &[Canary]) -> String {
     let mut out = text.to_string();
     let all = blocks(text, scenario.table);
     for c in canaries {
-        let template = all
-            .iter()
-            .find(|b| {
-                value(b, "power") == Some(c.power.as_str())
-                    && (scenario.strength.is_empty() || value(b, scenario.strength).is_some())
-            })
-            .expect("a unit of the power to copy");
+        let template = template_of(scenario, &all, &c.power).expect("a unit of the power to copy");
         out.push_str(&format!("\n[[{}]]\n", scenario.table));
         for line in template {
             let key = line.split_once('=').map_or("", |(k, _)| k.trim());
@@ -225,6 +237,9 @@ fn unescape(html: &str) -> String {
 struct Forms {
     who: String,
     all: String,
+    /// The text and JSON forms, whose events are checked against the turn log.
+    text: String,
+    json: String,
     /// The SVG map as drawn (what its chips and battle marks are).
     map: String,
     /// The phone map the mail's PNG is drawn from.
@@ -302,6 +317,8 @@ fn reports(
                 Forms {
                     who,
                     all,
+                    text: r.text.clone(),
+                    json: file("json"),
                     map: unescape(&file("svg")),
                     phone: unescape(&r.phone_map),
                 },
@@ -325,14 +342,14 @@ fn check(
     let text = std::fs::read_to_string(dir.join("turns/1/state.toml")).unwrap();
     let powers: Vec<String> = game.config.power_ids().map(str::to_string).collect();
     let existing = blocks(&text, scenario.table);
+    let start = game
+        .parse_state(&Source::new("state.toml", text.clone()))
+        .unwrap();
     // One canary per pick, of every power in turn, each where its state checks.
     let mut canaries: Vec<Canary> = Vec::new();
     for (n, &(area, sub, strength)) in picks.iter().enumerate() {
         let power = powers[n % powers.len()].clone();
-        let Some(template) = existing.iter().find(|b| {
-            value(b, "power") == Some(power.as_str())
-                && (scenario.strength.is_empty() || value(b, scenario.strength).is_some())
-        }) else {
+        let Some(template) = template_of(scenario, &existing, &power) else {
             continue;
         };
         let Some(id) = value(template, "id") else {
@@ -344,8 +361,25 @@ fn check(
         } else {
             11 + 2 * (strength % 4)
         };
+        // GITM: every other canary on the tactical square of a brigade of another power, so that
+        // most cases fight a battle (9.1) whose events must tell each side its own figures alone.
+        let battle = scenario.game.starts_with("gitm") && n % 2 == 1;
+        let enemies: Vec<&str> = existing
+            .iter()
+            .filter(|b| {
+                value(b, "power").is_some_and(|p| {
+                    start.relation(&power, p) == pbem::game::state::Relation::Hostile
+                })
+            })
+            .filter_map(|b| value(b, scenario.place))
+            .collect();
         for k in 0..game.map.areas.len() {
-            let Some(place) = place_of(&game, scenario, area + k * 7, sub) else {
+            let place = if battle && k == 0 && !enemies.is_empty() {
+                Some(enemies[area % enemies.len()].to_string())
+            } else {
+                place_of(&game, scenario, area + k * 7, sub)
+            };
+            let Some(place) = place else {
                 continue;
             };
             let c = Canary {
@@ -392,6 +426,16 @@ fn check(
     let shared = report::TurnSight::new(&game, &after);
     let units = game.ruleset.units(&after);
     let open = !matches!(scenario.game, "ulm-1805" | "gitm-italy-1809");
+    let before_units = game.ruleset.units(&before);
+    // The squares the units of `power`'s side stood in during the turn (GITM).
+    let side_squares = |power: &str| -> std::collections::BTreeSet<String> {
+        units
+            .iter()
+            .chain(&before_units)
+            .filter(|v| after.friendly(power, &v.owner))
+            .flat_map(|v| squares_of(&before_units, &units, events, &v.id))
+            .collect()
+    };
     let mut checked = 0;
     for (power, scope, forms) in reports(&game, &before, &after, events, &shared) {
         let who = &forms.who;
@@ -404,6 +448,10 @@ fn check(
             .map(|e| e.text.as_str())
             .collect::<Vec<_>>()
             .join("\n");
+        whole_or_in_part(who, &forms, events, &power, scope.is_some())?;
+        if scenario.game.starts_with("gitm") {
+            no_figure_of_another_side(who, events, &power, &after, &units)?;
+        }
         // Every unit of his own is in every form, and drawn on the map where it stands.
         for u in units.iter().filter(|u| own(u)) {
             prop_assert!(
@@ -425,12 +473,16 @@ fn check(
                 u.area
             );
         }
-        // Every battle he was told of is drawn on his map.
-        for e in events
+        // Every battle he was told of (his report's events: a player of a power with several is
+        // told those his command saw) is drawn on his map.
+        let report: serde_json::Value = serde_json::from_str(&forms.json).unwrap();
+        for e in report["events"]
+            .as_array()
+            .unwrap()
             .iter()
-            .filter(|e| e.kind == "combat" && e.visible_to.contains(&power))
+            .filter(|e| e["kind"] == "combat")
         {
-            if let Some(area) = &e.area {
+            if let Some(area) = e["area"].as_str() {
                 let mark = format!("id=\"combat-{area}\"");
                 prop_assert!(
                     forms.map.contains(&mark),
@@ -505,14 +557,30 @@ fn check(
                     continue;
                 }
                 checked += 1;
-                let figure = u.strength.to_string();
-                if !has_word(&told, &figure) {
+                // No figure of it anywhere, its events included (the battle lines, its losses).
+                for men in [c.strength, u.strength] {
+                    let figure = format!("{men} men");
                     prop_assert!(
-                        !has_word(&shown, &figure),
-                        "{who}'s report shows the {figure} men of {} at {}",
+                        !shown.contains(&figure),
+                        "{who}'s report shows the {figure} of {} at {}",
                         c.id,
                         u.area
                     );
+                }
+                // An event told to him names it only where his side and it stood in one square
+                // (at the start, the end, or on a march), or in a report of 4.7's.
+                let met = !squares_of(&before_units, &units, events, &c.id)
+                    .is_disjoint(&side_squares(&power));
+                for e in events.iter().filter(|e| e.visible_to.contains(&power)) {
+                    if e.rule != "GITM 4.7" && (e.units.contains(&c.id) || has_word(&e.text, &c.id))
+                    {
+                        prop_assert!(
+                            met,
+                            "{who} is told of {}, which his side never stood beside: {}",
+                            c.id,
+                            e.text
+                        );
+                    }
                 }
                 let there = units
                     .iter()
@@ -529,6 +597,131 @@ fn check(
         }
     }
     Ok(checked)
+}
+
+/// The places unit `id` stood in during the turn: where it began and ended, and every place of the
+/// routes of the events that name it (a march's squares, as far as each audience saw them).
+fn squares_of(
+    before: &[pbem::rules::UnitView],
+    after: &[pbem::rules::UnitView],
+    events: &[Event],
+    id: &str,
+) -> std::collections::BTreeSet<String> {
+    before
+        .iter()
+        .chain(after)
+        .filter(|v| v.id == id)
+        .map(|v| v.area.to_ascii_uppercase())
+        .chain(
+            events
+                .iter()
+                .filter(|e| e.units.iter().any(|u| u == id))
+                .flat_map(|e| e.route.iter().filter(|p| !p.is_empty()))
+                .map(|p| p.to_ascii_uppercase()),
+        )
+        .collect()
+}
+
+/// Whole or not at all: every event of the report is an event of the turn's log told to his power
+/// (the whole event, or the words the ruleset gives those who saw part of it: each an event of the
+/// log, whose `visible_to` holds the powers told it), with the same rule, text and rolls (the
+/// unsealed ones), in the log's order, in the text form too; the report of a power tells every
+/// event told to it (a player's own report of a power with several: those his command saw). No
+/// event's text is ever cut or added to.
+fn whole_or_in_part(
+    who: &str,
+    forms: &Forms,
+    events: &[Event],
+    power: &str,
+    per_player: bool,
+) -> Result<(), TestCaseError> {
+    let json: serde_json::Value = serde_json::from_str(&forms.json).unwrap();
+    let listed = json["events"].as_array().unwrap();
+    let mut log = events.iter().filter(|e| e.visible_to.contains(power));
+    for j in listed {
+        let text = j["text"].as_str().unwrap();
+        let labels: Vec<&str> = j["rolls"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["label"].as_str().unwrap())
+            .collect();
+        let found = log.any(|e| {
+            e.text == text
+                && e.rule == j["rule"].as_str().unwrap()
+                && e.rolls
+                    .iter()
+                    .filter(|r| !r.sealed)
+                    .map(|r| r.label.as_str())
+                    .eq(labels.iter().copied())
+        });
+        prop_assert!(
+            found,
+            "{who} is told an event that is not one the log tells his power, whole or in part (or not in the log's order): {text}"
+        );
+        prop_assert!(
+            forms.text.contains(text),
+            "{who}'s text report does not tell, as it is, {text}"
+        );
+    }
+    if !per_player {
+        let all = events
+            .iter()
+            .filter(|e| e.visible_to.contains(power))
+            .count();
+        prop_assert_eq!(
+            listed.len(),
+            all,
+            "{} is not told every event told to it",
+            who
+        );
+    }
+    Ok(())
+}
+
+/// GITM 2.5, 4.1, 4.2: no event told to `power` gives a figure of a brigade of another side: no
+/// brigade of another side with its men ("FR1LC (986 men, ..."), no morale check of one with its
+/// roll and target, no firing or melee with both sides' losses or strengths (the battle told whole,
+/// which is the referee's).
+fn no_figure_of_another_side(
+    who: &str,
+    events: &[Event],
+    power: &str,
+    after: &State,
+    units: &[pbem::rules::UnitView],
+) -> Result<(), TestCaseError> {
+    let others: Vec<&str> = units
+        .iter()
+        .filter(|u| !after.friendly(power, &u.owner))
+        .map(|u| u.id.as_str())
+        .collect();
+    for e in events.iter().filter(|e| e.visible_to.contains(power)) {
+        let t = &e.text;
+        prop_assert!(
+            !(t.contains("attackers lose") && t.contains(", defenders ")
+                || t.contains("hits") && t.contains("the defenders' (d6")
+                || t.contains("strength") && t.contains(" against ")),
+            "{who} is told both sides' figures: {t}"
+        );
+        for id in &others {
+            for figure in [
+                format!("{id} ("),
+                format!("{id} passes its morale check:"),
+                format!("{id} fails its morale check:"),
+                format!("{id} fails its morale check by"),
+                format!("{id} has no men"),
+            ] {
+                let leak = t.match_indices(&figure).any(|(i, _)| {
+                    figure.ends_with(':')
+                        || figure.ends_with("by")
+                        || figure.ends_with("men")
+                        || t[i + figure.len()..].starts_with(|c: char| c.is_ascii_digit())
+                });
+                prop_assert!(!leak, "{who} is told a figure of {id}: {t}");
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The orders a case resolves: none, the scenario's sample orders of turn 1, or random walks of

@@ -117,8 +117,10 @@ pub struct Event {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub units: Vec<String>,
     /// The places of a move it tells, in order, as far as its audience saw them: the start seen to
-    /// the end seen (GITM 4.5: an arrival seen alone is its end alone). A map draws a move's arrow
-    /// from these alone, never from where the unit stood unseen.
+    /// the end seen. An end not seen is an empty place (GITM 4.5: an arrival seen alone is
+    /// `["", to]`, a departure seen alone `[from, ""]`). A map draws a move's arrow from these
+    /// alone, never from where the unit stood unseen, and an arrival seen alone as a mark where it
+    /// came.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub route: Vec<String>,
 }

@@ -30,6 +30,10 @@ pub struct MapView {
     /// The retreats it saw (drawn, not in the JSON report, which tells them among its events).
     #[serde(skip)]
     pub retreats: Vec<MoveMark>,
+    /// The units it saw arrive without seeing where from (GITM 4.5), each drawn as an arrival
+    /// where it came (not in the JSON report, which tells them among its events).
+    #[serde(skip)]
+    pub arrivals: Vec<Arrival>,
     /// The battles it saw, in the order they were fought.
     pub combats: Vec<CombatMark>,
     /// The ruleset's marks (`Ruleset::map_marks`: PoG trenches, forts) in the areas it sees.
@@ -101,6 +105,15 @@ pub struct MoveMark {
     pub via: Vec<String>,
 }
 
+/// A unit the power saw arrive in an area, where it came from not seen (GITM 4.5: the arrival
+/// alone is told).
+#[derive(Debug, Clone, Serialize)]
+pub struct Arrival {
+    pub unit: String,
+    pub owner: String,
+    pub area: String,
+}
+
 /// A battle the power saw, with its outcome.
 #[derive(Debug, Clone, Serialize)]
 pub struct CombatMark {
@@ -126,7 +139,7 @@ impl MapView {
     ) -> MapView {
         let power = input.power;
         let shared = input.shared;
-        let moves = moves(game, input, events);
+        let (moves, arrivals) = moves(game, input, events);
         let combats = combats(shared, events);
         // The areas drawn: on a map of a board's size, all of them (the board is no secret); on a
         // larger one, those seen and their neighbours, those whose control the view knows (the
@@ -146,6 +159,7 @@ impl MapView {
             .chain(seen)
             .map(|u| u.area.as_str())
             .chain(moves.iter().flat_map(|m| [m.from.as_str(), m.to.as_str()]))
+            .chain(arrivals.iter().map(|a| a.area.as_str()))
             .chain(combats.iter().map(|c| c.area.as_str()));
         shown.extend(named.filter_map(|a| game.map.find(a)));
         let areas = shown
@@ -177,6 +191,7 @@ impl MapView {
             units: unit_marks(game, shared, power, units, seen),
             moves,
             retreats: retreats(game, input, events),
+            arrivals,
             combats,
             marks,
         }
@@ -236,12 +251,14 @@ fn unit_marks(
 
 /// The moves the power saw: each `move` or `march` event's route ([`Event::route`]), from the first
 /// place its audience saw to the last; a unit told in several is drawn from the first place it was
-/// seen to the last. An event with no route, or a route of one place (an arrival seen alone, GITM
-/// 4.5), draws no arrow: an arrow starts only where its start was seen. The unit is the first the
-/// event names (else the first word of its text), its owner the one it had at the start of the
-/// turn, else the power the move was decided for.
-fn moves(game: &Game, input: &ReportInput<'_>, events: &[&Event]) -> Vec<MoveMark> {
+/// seen to the last. An arrow starts only where its start was seen: a route whose start was not seen
+/// (an arrival seen alone, GITM 4.5: `["", to]`) is an [`Arrival`] instead, unless an arrow of the
+/// same unit was drawn; one whose end was not seen (a departure seen alone) draws nothing. The unit
+/// is the first the event names (else the first word of its text), its owner the one it had at the
+/// start of the turn, else the power the move was decided for.
+fn moves(game: &Game, input: &ReportInput<'_>, events: &[&Event]) -> (Vec<MoveMark>, Vec<Arrival>) {
     let mut out: Vec<MoveMark> = Vec::new();
+    let mut arrivals: Vec<Arrival> = Vec::new();
     for e in events
         .iter()
         .filter(|e| matches!(e.kind.as_str(), "move" | "march"))
@@ -263,8 +280,19 @@ fn moves(game: &Game, input: &ReportInput<'_>, events: &[&Event]) -> Vec<MoveMar
             .map(|(owner, _)| owner.clone())
             .or_else(|| e.decision.as_ref().map(|d| d.power.clone()));
         let Some(owner) = owner else { continue };
+        if last.is_empty() {
+            continue;
+        }
         match out.iter_mut().find(|m| m.unit == unit) {
             Some(m) => m.to = last.clone(),
+            None if first.is_empty() => {
+                arrivals.retain(|a| a.unit != unit);
+                arrivals.push(Arrival {
+                    unit: unit.to_string(),
+                    owner,
+                    area: last.clone(),
+                });
+            }
             None if e.route.len() > 1 => out.push(MoveMark {
                 unit: unit.to_string(),
                 owner,
@@ -276,7 +304,8 @@ fn moves(game: &Game, input: &ReportInput<'_>, events: &[&Event]) -> Vec<MoveMar
         }
     }
     out.retain(|m| !m.from.eq_ignore_ascii_case(&m.to));
-    out
+    arrivals.retain(|a| !out.iter().any(|m| m.unit == a.unit));
+    (out, arrivals)
 }
 
 /// The retreats of the `retreat` events the power saw, each from the area after "from" in its text

@@ -434,7 +434,12 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
     let _ = writeln!(s, "<title>{}</title>", esc(&title));
     // One arrowhead per power that moved, an open one per power that retreated.
     let _ = writeln!(s, "<defs>");
-    let mut movers: Vec<&str> = map.moves.iter().map(|m| m.owner.as_str()).collect();
+    let mut movers: Vec<&str> = map
+        .moves
+        .iter()
+        .map(|m| m.owner.as_str())
+        .chain(map.arrivals.iter().map(|a| a.owner.as_str()))
+        .collect();
     movers.sort();
     movers.dedup();
     for p in movers {
@@ -554,6 +559,40 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
             esc(&format!("{}: {from} to {to}", units.join(", "))),
             colour(owner),
             esc(owner)
+        );
+    }
+    // Arrivals seen alone (GITM 4.5): a short dashed arrow into the area from a "?", where the
+    // units came from not seen; one an owner and area, naming every unit.
+    let mut arrivals: BTreeMap<(&str, &str), Vec<&str>> = BTreeMap::new();
+    for a in &map.arrivals {
+        arrivals
+            .entry((a.area.as_str(), a.owner.as_str()))
+            .or_default()
+            .push(a.unit.as_str());
+    }
+    for ((area, owner), units) in arrivals {
+        let Some(&(x, y)) = find(&pos, area) else {
+            continue;
+        };
+        if !inside(&(x, y)) {
+            continue;
+        }
+        let (x1, y1) = (x - 30, y - 30);
+        let (x2, y2) = shorten((x, y), (x1, y1), 16);
+        let _ = writeln!(
+            s,
+            r#"<g class="arrival" id="arrival-{}-{}"><title>{}</title><line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{}" stroke-width="3" stroke-dasharray="4 3" marker-end="url(#arrow-{})"/><text x="{}" y="{}" font-size="13" font-weight="bold" fill="{}">?</text></g>"#,
+            esc(area),
+            esc(owner),
+            esc(&format!(
+                "{}: arrived in {area}, from where not seen",
+                units.join(", ")
+            )),
+            colour(owner),
+            esc(owner),
+            x1 - 9,
+            y1 - 2,
+            colour(owner)
         );
     }
     let _ = writeln!(s, "</g>");
@@ -1552,6 +1591,23 @@ fn draw_legend(
         ),
         "a retreat you saw",
     );
+    if !view.map.arrivals.is_empty() {
+        l.line(
+            format!(
+                r#"<text x="{x}" y="{}" font-size="13" font-weight="bold" fill="{own}">?</text><line x1="{}" y1="{y}" x2="{}" y2="{y}" stroke="{own}" stroke-width="3" stroke-dasharray="4 3"/><path d="M{} {} L{} {y} L{} {} z" fill="{own}"/>"#,
+                l.y + 5,
+                x + 9,
+                x + 18,
+                x + 18,
+                l.y - 5,
+                x + 26,
+                x + 18,
+                l.y + 5,
+                y = l.y
+            ),
+            "an arrival you saw, from where not seen",
+        );
+    }
     l.line(
         format!(
             r##"<circle cx="{}" cy="{y}" r="9" fill="none" stroke="{own}" stroke-width="3"/><path d="M{} {} L{} {} M{} {} L{} {}" stroke="#b71c1c" stroke-width="3" stroke-linecap="round"/>"##,

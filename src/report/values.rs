@@ -391,6 +391,7 @@ pub(crate) fn sample_view() -> PowerView {
             units: Vec::new(),
             moves: Vec::new(),
             retreats: Vec::new(),
+            arrivals: Vec::new(),
             combats: Vec::new(),
             marks: Vec::new(),
         },

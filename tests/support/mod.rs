@@ -271,13 +271,21 @@ pub fn labels_hold(
     }
 }
 
-/// Every roll of a resolution's `events` reaches a player: its event is shown to some power, or the
-/// roll is sealed (counted and committed in the header, published by `pbem unseal`).
+/// Every roll of a resolution's `events` reaches a player: an event that carries it is shown to some
+/// power, or the roll is sealed (counted and committed in the header, published by `pbem unseal`).
+/// A roll may stand under an event the referee alone reads (GITM's battle told whole, with both
+/// sides' figures) when the words a side is told carry it too.
 pub fn rolls_shown_or_sealed(events: &[pbem::engine::event::Event]) -> Result<(), String> {
+    let shown: std::collections::BTreeSet<&str> = events
+        .iter()
+        .filter(|e| !e.visible_to.is_empty())
+        .flat_map(|e| e.rolls.iter().map(|r| r.label.as_str()))
+        .collect();
     let hidden: Vec<String> = events
         .iter()
         .filter(|e| e.visible_to.is_empty())
         .flat_map(|e| e.rolls.iter().filter(|r| !r.sealed))
+        .filter(|r| !shown.contains(r.label.as_str()))
         .map(|r| r.label.clone())
         .collect();
     if hidden.is_empty() {

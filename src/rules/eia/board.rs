@@ -608,7 +608,12 @@ impl Sightings {
         if range != 1 {
             let mut seen = BTreeSet::from([area]);
             let mut frontier = vec![area];
+            // A frontier that ran dry has reached every area: a range of `u32::MAX` (a sight of
+            // everything) stops there rather than counting on.
             for _ in 0..range {
+                if frontier.is_empty() {
+                    break;
+                }
                 let mut next = Vec::new();
                 for a in frontier {
                     for &n in &map.area(a).adjacent {

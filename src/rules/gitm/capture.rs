@@ -100,23 +100,47 @@ impl Turn<'_> {
             let from = holder
                 .as_deref()
                 .map_or(String::new(), |h| format!(" from {h}"));
-            let mut text = format!(
-                "{taker} captures {name}{from}: no unit of its holder's side stands there (GITM 3.7; pbem gitm/capture). Morale: {}",
-                gained.join(", ")
+            let head = format!(
+                "{taker} captures {name}{from}: no unit of its holder's side stands there (GITM 3.7; pbem gitm/capture)."
             );
+            let lost_words = format!("near the city lost, {}", lost.join(", "));
+            // Whole, every brigade's morale: the referee's. Each side is told the morale of its
+            // own brigades, never the other's (GITM 4.1, 4.2: no figure of another side).
+            let mut whole = format!("{head} Morale: {}", gained.join(", "));
             if !lost.is_empty() {
-                text.push_str(&format!("; near the city lost, {}", lost.join(", ")));
+                whole.push_str(&format!("; {lost_words}"));
             }
-            text.push('.');
-            let mut sides = vec![taker.clone()];
-            sides.extend(holder);
+            whole.push('.');
+            let unseen = "(the other side's is not seen)";
+            let takers = format!("{head} Morale: {} {unseen}.", gained.join(", "));
+            let holders = if lost.is_empty() {
+                format!("{head} {unseen}")
+            } else {
+                format!("{head} Morale: {lost_words} {unseen}.")
+            };
             self.event(
                 rules::PBEM_CAPTURE,
                 "capture",
                 Some(&name),
-                text,
-                Audience::Sides(sides),
+                whole,
+                Audience::Nobody,
             );
+            self.event(
+                rules::PBEM_CAPTURE,
+                "capture",
+                Some(&name),
+                takers,
+                Audience::Side(taker.clone()),
+            );
+            if let Some(h) = holder {
+                self.event(
+                    rules::PBEM_CAPTURE,
+                    "capture",
+                    Some(&name),
+                    holders,
+                    Audience::Side(h),
+                );
+            }
         }
         moved
     }

@@ -1387,12 +1387,18 @@ fn gitm_3_7_a_city_without_its_holders_units_is_captured_and_morale_moves() {
         .into_iter()
         .filter(|e| e.area.as_deref() == Some("G5-V5"))
         .collect();
-    assert_eq!(e.len(), 1);
+    // Whole to the referee; each side told its own brigades' morale alone (GITM 4.1, 4.2).
+    assert_eq!(e.len(), 3);
     assert!(
-        e[0].text.starts_with("austria captures G5-V5 from france"),
-        "{}",
-        e[0].text
+        e.iter()
+            .all(|e| e.text.starts_with("austria captures G5-V5 from france")),
+        "{e:?}"
     );
+    assert!(e[0].visible_to.is_empty() && e[0].text.contains("FR1IN -5"));
+    assert!(e[1].visible_to.contains("austria") && !e[1].visible_to.contains("france"));
+    assert!(e[1].text.contains("AU1IN +5") && !e[1].text.contains("FR1IN"));
+    assert!(e[2].visible_to.contains("france") && !e[2].visible_to.contains("austria"));
+    assert!(e[2].text.contains("FR1IN -5") && !e[2].text.contains("AU1IN"));
     let morale = |id: &str| g(&next).brigade(id).unwrap().morale;
     assert_eq!(
         morale("AU1IN"),
@@ -1427,7 +1433,8 @@ fn gitm_3_7_morale_moved_in_battle_does_not_return_towards_50() {
         if e.text.contains("combat at 12-12: the attackers (") {
             attacker = e.text.split("the attackers (").nth(1).unwrap()[..7].to_string();
         }
-        if e.text.contains("melee at 12-12") {
+        // The melee told whole, to the referee: each side is told it in its own words as well.
+        if e.text.contains("melee at 12-12") && e.visible_to.is_empty() {
             let attackers_won = e.text.ends_with("the attackers win");
             let au_won = attackers_won == attacker.starts_with("austria");
             let (w, l) = if au_won {
@@ -1465,8 +1472,8 @@ fn only(state: &mut State, ids: &[&str]) {
 
 /// GITM 4.5: a strategic march is told whole to the marcher's side and to another side whose
 /// brigades see both its departure and its arrival (4.2 on the tactical map); to a side that sees
-/// only one, that one alone ("seen leaving", "seen arriving"), its route the place seen; to a side
-/// that sees neither, nothing.
+/// only one, that one alone ("seen leaving", "seen arriving"), its route the place seen and an
+/// empty place for the end not seen; to a side that sees neither, nothing.
 #[test]
 fn gitm_4_5_a_march_is_told_to_another_side_as_far_as_it_saw_it_leave_and_arrive() {
     let (_t, game, state) = scenario();
@@ -1505,7 +1512,7 @@ fn gitm_4_5_a_march_is_told_to_another_side_as_far_as_it_saw_it_leave_and_arrive
     assert_eq!(leave[0].rule, "GITM 4.5");
     assert!(leave[0].text.starts_with("FR1IN is seen leaving G3-V4"));
     assert!(!leave[0].text.contains("G4-V4"), "{}", leave[0].text);
-    assert_eq!(leave[0].route, ["G3-V4"]);
+    assert_eq!(leave[0].route, ["G3-V4", ""]);
     // Its arrival seen alone: Austria hears it arrive, not where from.
     let arrive = to_austria(&told(&[("AU1IN", "G4-V4/7-7")]));
     assert_eq!(arrive.len(), 1, "{arrive:?}");
@@ -1513,7 +1520,7 @@ fn gitm_4_5_a_march_is_told_to_another_side_as_far_as_it_saw_it_leave_and_arrive
         .text
         .starts_with("FR1IN is seen arriving in G4-V4 at "));
     assert!(!arrive[0].text.contains("G3-V4"), "{}", arrive[0].text);
-    assert_eq!(arrive[0].route, ["G4-V4"]);
+    assert_eq!(arrive[0].route, ["", "G4-V4"]);
     // Both seen: the march whole.
     let both = to_austria(&told(&[("AU1IN", "G3-V4/7-5"), ("AU2IN", "G4-V4/7-7")]));
     assert_eq!(both.len(), 1, "{both:?}");

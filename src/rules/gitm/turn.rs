@@ -246,7 +246,7 @@ impl<'a> Turn<'a> {
             )
             .at(m.from)
             .naming([m.id])
-            .route([m.from]);
+            .route([m.from, ""]);
             self.push(e, Audience::Sides(leave));
         }
         let arrive: Vec<String> = saw_arrive.difference(&m.saw_leave).cloned().collect();
@@ -261,7 +261,7 @@ impl<'a> Turn<'a> {
             )
             .at(m.to)
             .naming([m.id])
-            .route([m.to]);
+            .route(["", m.to]);
             self.push(e, Audience::Sides(arrive));
         }
     }

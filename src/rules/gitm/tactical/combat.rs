@@ -163,47 +163,60 @@ impl Field<'_> {
         let mut events = Vec::new();
         let lines = assign_lines(&refs, dice, label, &mut events);
         let placed = place(&refs, &lines, width);
-        if let Some(first) = refs.first() {
-            let mut text = Vec::new();
-            for line in [Line::Front, Line::Second, Line::Rear] {
-                let here: Vec<String> = placed
-                    .iter()
-                    .filter(|p| p.line == line)
-                    .map(|p| {
-                        if p.line == Line::Rear || p.rear == 0 {
-                            p.id.clone()
-                        } else {
-                            format!(
-                                "{} ({} men, {} more fighting from the rear)",
-                                p.id,
-                                p.front.max(p.second),
-                                p.rear
-                            )
-                        }
-                    })
-                    .collect();
-                if !here.is_empty() {
-                    text.push(format!("{}: {}", line.name(), here.join(", ")));
-                }
-            }
-            let q = first.pos;
-            events.push(
-                TacEvent::new(
-                    "GITM 9.3",
-                    format!(
-                        "the {} at {q} ({}) form their battle lines: {}",
-                        if attacking { "attackers" } else { "defenders" },
-                        first.side,
-                        text.join("; ")
-                    ),
-                )
-                .at(q)
-                .units(refs.iter().map(|b| b.id.as_str())),
-            );
-        }
         let front: Vec<u32> = placed.iter().map(|p| p.front).collect();
+        let ids: Vec<String> = refs.iter().map(|b| b.id.clone()).collect();
+        let own: BTreeSet<String> = refs.iter().map(|b| b.side.clone()).collect();
+        let first = refs.first().map(|b| (b.side.clone(), b.pos));
         for e in events {
             self.tell(e);
+        }
+        if let Some((side, q)) = first {
+            // The lines as the side's own see them (with the men of a brigade that does not fit
+            // in its line), and as the others see them (GITM 2.5, 4.2: the brigades, no figure).
+            let lines = |figures: bool| {
+                let mut text = Vec::new();
+                for line in [Line::Front, Line::Second, Line::Rear] {
+                    let here: Vec<String> = placed
+                        .iter()
+                        .filter(|p| p.line == line)
+                        .map(|p| {
+                            if !figures || p.line == Line::Rear || p.rear == 0 {
+                                p.id.clone()
+                            } else {
+                                format!(
+                                    "{} ({} men, {} more fighting from the rear)",
+                                    p.id,
+                                    p.front.max(p.second),
+                                    p.rear
+                                )
+                            }
+                        })
+                        .collect();
+                    if !here.is_empty() {
+                        text.push(format!("{}: {}", line.name(), here.join(", ")));
+                    }
+                }
+                text.join("; ")
+            };
+            let who = if attacking { "attackers" } else { "defenders" };
+            let event = |text: String| {
+                TacEvent::new(
+                    "GITM 9.3",
+                    format!("the {who} at {q} ({side}) form their battle lines: {text}"),
+                )
+                .at(q)
+                .units(ids.iter().map(String::as_str))
+            };
+            let whole = event(lines(true));
+            let seen = event(format!(
+                "{} (GITM 4.2: their brigades are seen, not their men)",
+                lines(false)
+            ));
+            if lines(true) == lines(false) {
+                self.tell(whole);
+            } else {
+                self.tell_parts(whole, &own, vec![(None, seen)]);
+            }
         }
         Side {
             front,
@@ -279,20 +292,50 @@ impl Field<'_> {
         }
         let took_d = self.spread(d, hits[0], rating);
         let took_a = self.spread(a, hits[1], rating);
-        self.tell(
-            TacEvent::new(
-                "pbem GITM-T1",
-                format!(
-                    "firing at {q} (GITM 9.1): the attackers' fire (d6 {}) hits {took_d} of the defenders, the defenders' (d6 {}) {took_a} of the attackers (the square's rating {rating} covers the defenders{})",
-                    told_face(&format!("{label}/fire/attacker"), faces[0]),
-                    told_face(&format!("{label}/fire/defender"), faces[1]),
-                    fort_words(d)
-                ),
-            )
-            .at(q)
-            .roll(&format!("{label}/fire/attacker"))
-            .roll(&format!("{label}/fire/defender")),
+        let (l_a, l_d) = (
+            format!("{label}/fire/attacker"),
+            format!("{label}/fire/defender"),
         );
+        let cover = format!(
+            "the square's rating {rating} covers the defenders{}",
+            fort_words(d)
+        );
+        let event = |text: String| {
+            TacEvent::new("pbem GITM-T1", format!("firing at {q} (GITM 9.1): {text}")).at(q)
+        };
+        // Whole, both sides' losses: the referee's. Each side is told its own die and its own
+        // losses (GITM 2.5, 4.1, 4.2: never the other side's figures); others, that they fired.
+        let (told_a, told_d) = (told_face(&l_a, faces[0]), told_face(&l_d, faces[1]));
+        let whole = event(format!(
+            "the attackers' fire (d6 {told_a}) hits {took_d} of the defenders, the defenders' (d6 {told_d}) {took_a} of the attackers ({cover})"
+        ))
+        .roll(&l_a)
+        .roll(&l_d);
+        let attackers = event(format!(
+            "the attackers fire (d6 {told_a}); the defenders' fire hits {took_a} of the attackers ({cover}; what the defenders lost is not seen)"
+        ))
+        .roll(&l_a);
+        let defenders = event(format!(
+            "the defenders fire (d6 {told_d}); the attackers' fire hits {took_d} of the defenders ({cover}; what the attackers lost is not seen)"
+        ))
+        .roll(&l_d);
+        let others = event(
+            "attackers and defenders fire (what each lost is not seen: GITM 4.1, 4.2)".to_string(),
+        );
+        let parts = vec![
+            (Some(self.powers_of(a)), attackers),
+            (Some(self.powers_of(d)), defenders),
+            (None, others),
+        ];
+        self.tell_parts(whole, &BTreeSet::new(), parts);
+    }
+
+    /// The sides of the brigades of `s`.
+    fn powers_of(&self, s: &Side) -> BTreeSet<String> {
+        s.members
+            .iter()
+            .map(|&i| self.brigades[i].side.clone())
+            .collect()
     }
 
     /// Spreads `hits` over a side's front line in proportion to its men, each brigade taking them by
@@ -375,20 +418,42 @@ impl Field<'_> {
         let (lost_d, front_d) = loss(self, d, pd);
         // The side that lost the larger share of its front line lost; a tie, the defenders hold.
         let attackers_won = u64::from(lost_d) * front_a.max(1) > u64::from(lost_a) * front_d.max(1);
-        self.tell(
-            TacEvent::new(
-                "pbem GITM-T4",
-                format!(
-                    "melee at {q} (GITM 9.1): strength {att} against {def}{}, odds {}; the d6 {}: attackers lose {lost_a} men, defenders {lost_d}; the {} win",
-                    fort_words(d),
-                    t::ODDS_NAMES[column],
-                    told_face(&l, face),
-                    if attackers_won { "attackers" } else { "defenders" }
-                ),
-            )
-            .at(q)
-            .roll(&l),
-        );
+        let won = if attackers_won {
+            "attackers"
+        } else {
+            "defenders"
+        };
+        let told = told_face(&l, face);
+        let event = |text: String| {
+            TacEvent::new("pbem GITM-T4", format!("melee at {q} (GITM 9.1): {text}"))
+                .at(q)
+                .roll(&l)
+        };
+        // Whole, both sides' strengths and losses and the odds they make: the referee's. Each
+        // side is told its own strength and losses, and the die both fought by (the odds, whose
+        // column would give the other's strength, are not told: GITM 4.1, 4.2); others, the die
+        // and who won.
+        let whole = event(format!(
+            "strength {att} against {def}{}, odds {}; the d6 {told}: attackers lose {lost_a} men, defenders {lost_d}; the {won} win",
+            fort_words(d),
+            t::ODDS_NAMES[column],
+        ));
+        let attackers = event(format!(
+            "the attackers' strength {att}; the d6 {told}: the attackers lose {lost_a} men; the {won} win (the defenders' strength and losses are not seen)"
+        ));
+        let defenders = event(format!(
+            "the defenders' strength {def}{}; the d6 {told}: the defenders lose {lost_d} men; the {won} win (the attackers' strength and losses are not seen)",
+            fort_words(d)
+        ));
+        let others = event(format!(
+            "the d6 {told}: the {won} win (their strengths and losses are not seen)"
+        ));
+        let parts = vec![
+            (Some(self.powers_of(a)), attackers),
+            (Some(self.powers_of(d)), defenders),
+            (None, others),
+        ];
+        self.tell_parts(whole, &BTreeSet::new(), parts);
         (column, attackers_won)
     }
 
@@ -435,16 +500,24 @@ impl Field<'_> {
         );
         for &i in &losers.members {
             let id = self.brigades[i].id.clone();
+            // Its own side is told its figures (men, the morale check's target and roll); the
+            // others what they see: it stands, falls back or is shattered (GITM 4.2).
+            let own = BTreeSet::from([self.brigades[i].side.clone()]);
+            let seen = |text: String| {
+                TacEvent::new("pbem GITM-T6", format!("{text} (its figures are not seen)"))
+                    .unit(&id)
+                    .at(q)
+            };
             if self.brigades[i].men == 0 {
                 self.brigades[i].shattered = true;
-                self.tell(
-                    TacEvent::new(
-                        "pbem GITM-T6",
-                        format!("{id} has no men left: it is shattered"),
-                    )
-                    .unit(&id)
-                    .at(q),
-                );
+                let whole = TacEvent::new(
+                    "pbem GITM-T6",
+                    format!("{id} has no men left: it is shattered"),
+                )
+                .unit(&id)
+                .at(q);
+                let part = seen(format!("{id} is shattered"));
+                self.tell_parts(whole, &own, vec![(None, part)]);
                 continue;
             }
             let start = before
@@ -462,28 +535,38 @@ impl Field<'_> {
             let roll = i64::from(dice.die(&l, 100));
             let told = told_face(&l, roll as u32);
             if roll <= target {
-                self.tell(
-                    TacEvent::new(
-                        "pbem GITM-T6",
-                        format!("{id} passes its morale check: d100 {told} against {target}"),
-                    )
-                    .unit(&id)
-                    .at(q)
-                    .roll(&l),
-                );
+                let whole = TacEvent::new(
+                    "pbem GITM-T6",
+                    format!("{id} passes its morale check: d100 {told} against {target}"),
+                )
+                .unit(&id)
+                .at(q)
+                .roll(&l);
+                let part = seen(format!("{id} passes its morale check"));
+                self.tell_parts(whole, &own, vec![(None, part)]);
                 continue;
             }
             self.progress[i].engage_off = true;
-            let text = if roll - target > t::SHATTER_MARGIN {
+            let (text, part) = if roll - target > t::SHATTER_MARGIN {
                 self.brigades[i].shattered = true;
-                format!("{id} fails its morale check by more than {}: d100 {told} against {target}; it is shattered", t::SHATTER_MARGIN)
+                (
+                    format!("{id} fails its morale check by more than {}: d100 {told} against {target}; it is shattered", t::SHATTER_MARGIN),
+                    format!("{id} fails its morale check; it is shattered"),
+                )
             } else if let Some(to) = self.fall_back(i) {
-                format!("{id} fails its morale check: d100 {told} against {target}; it falls back to {to} and engages no more (8.8)")
+                (
+                    format!("{id} fails its morale check: d100 {told} against {target}; it falls back to {to} and engages no more (8.8)"),
+                    format!("{id} fails its morale check; it falls back to {to} and engages no more (8.8)"),
+                )
             } else {
                 self.brigades[i].shattered = true;
-                format!("{id} fails its morale check: d100 {told} against {target}; it cannot fall back and is shattered")
+                (
+                    format!("{id} fails its morale check: d100 {told} against {target}; it cannot fall back and is shattered"),
+                    format!("{id} fails its morale check; it cannot fall back and is shattered"),
+                )
             };
-            self.tell(TacEvent::new("pbem GITM-T6", text).unit(&id).at(q).roll(&l));
+            let whole = TacEvent::new("pbem GITM-T6", text).unit(&id).at(q).roll(&l);
+            self.tell_parts(whole, &own, vec![(None, seen(part))]);
         }
     }
 
@@ -520,7 +603,7 @@ impl Field<'_> {
                 room -= space;
                 inside.insert(i);
             } else {
-                outside.push(format!("{} ({space})", b.id));
+                outside.push((b.id.clone(), space));
             }
         }
         let rating = t::fort_rating(self.map.rating(q), fort.strength);
@@ -528,28 +611,48 @@ impl Field<'_> {
             .iter()
             .map(|&i| format!("{}F", self.brigades[i].id))
             .collect();
-        let mut text = format!(
+        let text = format!(
             "the fort at {q} (strength {}, capacity {}) holds {}: they defend with rating {rating} (the square's {})",
             fort.strength,
             fort.capacity,
             if names.is_empty() { "no one".to_string() } else { names.join(", ") },
             self.map.rating(q)
         );
-        if !outside.is_empty() {
-            text.push_str(&format!(
-                "; no room for {} (GITM 2.6's capacity)",
-                outside.join(", ")
-            ));
-        }
         let ids: Vec<String> = inside
             .iter()
             .map(|&i| self.brigades[i].id.clone())
             .collect();
-        self.tell(
+        let event = |text: String| {
             TacEvent::new("pbem GITM-T7", text)
                 .at(q)
-                .units(ids.iter().map(String::as_str)),
-        );
+                .units(ids.iter().map(String::as_str))
+        };
+        if outside.is_empty() {
+            self.tell(event(text));
+        } else {
+            // The room each brigade left outside would take is a figure of its side (its men):
+            // the others see who is left outside (GITM 2.6: a fort's strength and capacity are
+            // shown to all; 4.2).
+            let whole = event(format!(
+                "{text}; no room for {} (GITM 2.6's capacity)",
+                outside
+                    .iter()
+                    .map(|(id, space)| format!("{id} ({space})"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+            let part = event(format!(
+                "{text}; no room for {} (GITM 2.6's capacity; their men are not seen)",
+                outside
+                    .iter()
+                    .map(|(id, _)| id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+            let own: BTreeSet<String> =
+                def.iter().map(|&i| self.brigades[i].side.clone()).collect();
+            self.tell_parts(whole, &own, vec![(None, part)]);
+        }
         inside
     }
 

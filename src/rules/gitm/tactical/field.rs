@@ -286,22 +286,73 @@ impl<'a> Field<'a> {
     /// referee's alone.
     pub(super) fn tell(&mut self, mut e: TacEvent) {
         if e.told.is_none() {
-            let mut look: Vec<usize> = e
-                .units
-                .iter()
-                .filter_map(|id| self.brigades.iter().position(|b| &b.id == id))
-                .collect();
-            if let Some(q) = e.at {
-                look.extend(self.at(q));
-            }
-            let mut sides = BTreeSet::new();
-            for j in look {
-                sides.insert(self.brigades[j].side.clone());
-                sides.extend(self.seen_by(j));
-            }
-            e.told = Some(sides);
+            e.told = Some(self.audience(&e));
         }
         self.events.push(e);
+    }
+
+    /// The sides an event is told to when it does not say ([`Field::tell`]).
+    fn audience(&self, e: &TacEvent) -> BTreeSet<String> {
+        let mut look: Vec<usize> = e
+            .units
+            .iter()
+            .filter_map(|id| self.brigades.iter().position(|b| &b.id == id))
+            .collect();
+        if let Some(q) = e.at {
+            look.extend(self.at(q));
+        }
+        let mut sides = BTreeSet::new();
+        for j in look {
+            sides.insert(self.brigades[j].side.clone());
+            sides.extend(self.seen_by(j));
+        }
+        sides
+    }
+
+    /// GITM 2.5, 4.1, 4.2, 4.6: an event that gives the figures of brigades (their men, losses,
+    /// strengths, morale) told whole only to the sides `whole_to` (and the sides friendly to them:
+    /// the brigades' own side sees its figures, 1.4), and to every other side it would be told to
+    /// ([`Field::tell`]) in the words of the first of `parts` meant for it (a part's sides and
+    /// those friendly to them; `None`, every side left): a side sees the other sides' brigades on
+    /// the tactical map, their identity, never their figures. Each side is told one of them, never
+    /// two, and never a text cut from another; a part that is the whole's own text is not needed,
+    /// and whole is then told to all. `whole_to` empty: the whole is the referee's alone.
+    pub(super) fn tell_parts(
+        &mut self,
+        mut whole: TacEvent,
+        whole_to: &BTreeSet<String>,
+        parts: Vec<(Option<BTreeSet<String>>, TacEvent)>,
+    ) {
+        let mut left = self.audience(&whole);
+        if parts.iter().all(|(_, p)| p.text == whole.text) {
+            whole.told = Some(left);
+            self.events.push(whole);
+            return;
+        }
+        let take = |left: &mut BTreeSet<String>, sides: Option<&BTreeSet<String>>| {
+            let taken: BTreeSet<String> = left
+                .iter()
+                .filter(|a| {
+                    sides.is_none_or(|s| {
+                        s.iter()
+                            .any(|b| self.relations.between(a, b) == Relation::Friendly)
+                    })
+                })
+                .cloned()
+                .collect();
+            left.retain(|a| !taken.contains(a));
+            taken
+        };
+        whole.told = Some(take(&mut left, Some(whole_to)));
+        let mut told = vec![whole];
+        for (sides, mut part) in parts {
+            let to = take(&mut left, sides.as_ref());
+            if !to.is_empty() {
+                part.told = Some(to);
+                told.push(part);
+            }
+        }
+        self.events.extend(told);
     }
 
     pub(super) fn ids_at(&self, p: Pos) -> Vec<String> {

@@ -1373,9 +1373,11 @@ fn gitm_4_6_a_combat_is_told_to_its_sides_and_to_those_who_see_it() {
     );
     f.phase(1, &mut fixed(3));
     let sides = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    // The melee told whole (both sides' strengths and losses) to the referee alone; to each side
+    // in the words of its own figures; to Naples, which sees it, the die and who won.
     assert_eq!(
         told(&f.events, "pbem GITM-T4: melee at 5-5"),
-        [sides(&["AU", "FR", "NA"])],
+        [sides(&[]), sides(&["FR"]), sides(&["AU"]), sides(&["NA"])],
         "{}",
         texts(&f.events)
     );
@@ -1655,4 +1657,118 @@ fn gitm_9_4_a_brigade_of_3000_with_a_battery_takes_3700_spaces_of_the_front() {
     );
     let t = deploy(2400);
     assert!(t.contains("more fighting from the rear"), "{t}");
+}
+
+/// The numbers of `text` that stand as words of their own (not inside a square's `5-5`).
+fn numbers(text: &str) -> BTreeSet<u32> {
+    text.split(|c: char| !c.is_ascii_digit() && c != '-')
+        .filter(|w| !w.contains('-'))
+        .filter_map(|w| w.parse().ok())
+        .collect()
+}
+
+#[test]
+fn gitm_4_2_a_side_in_battle_is_told_the_enemys_brigades_never_their_figures() {
+    // France (5000 and 4000 men, more than a front line of 6000 holds) attacks Austria (4500 and
+    // 3500) at 5-5: every die at 4.
+    let map = TacMap::plain("G7-V6", Terrain::Open);
+    let r = rel();
+    let men = |mut b: TacBrigade, m: u32| {
+        b.men = m;
+        b
+    };
+    let mut f = Field::new(
+        &map,
+        &r,
+        vec![
+            men(goto(unit("FR1IN", "5-7"), "5-5"), 5000),
+            men(goto(unit("FR2IN", "5-7"), "5-5"), 4000),
+            men(still(unit("AU1IN", "5-5")), 4500),
+            men(still(unit("AU2IN", "5-5")), 3500),
+        ],
+    );
+    f.phase(1, &mut fixed(4));
+    let all = texts(&f.events);
+    // The whole firing and melee (both sides' figures) are the referee's alone.
+    let whole = |needle: &str| {
+        let e = f
+            .events
+            .iter()
+            .find(|e| e.text.contains(needle))
+            .unwrap_or_else(|| panic!("no {needle}: {all}"));
+        assert_eq!(e.told, Some(BTreeSet::new()), "{}", e.text);
+        numbers(&e.text)
+    };
+    let fire = whole("hits");
+    let melee = whole("strength");
+    let after = |id: &str| f.brigade(id).unwrap().men;
+    // Each side's figures: its men before and after, and the figures of the whole events the
+    // other side's words leave out (found by what the side's own words tell it).
+    let figures = |side: &str, before: [u32; 2], ids: [&str; 2]| {
+        let mut out: BTreeSet<u32> = before.into_iter().collect();
+        out.extend(ids.iter().map(|id| after(id)));
+        out.extend(ids.iter().map(|id| {
+            let b = before[ids.iter().position(|x| x == id).unwrap()];
+            b - after(id)
+        }));
+        let own: BTreeSet<u32> = f
+            .events
+            .iter()
+            .filter(|e| e.told.as_ref().unwrap().len() == 1)
+            .filter(|e| e.told.as_ref().unwrap().contains(side))
+            .flat_map(|e| numbers(&e.text))
+            .collect();
+        out.extend(fire.union(&melee).filter(|n| own.contains(n) && **n > 6));
+        out
+    };
+    let french = figures("FR", [5000, 4000], ["FR1IN", "FR2IN"]);
+    let austrian = figures("AU", [4500, 3500], ["AU1IN", "AU2IN"]);
+    for (side, theirs, enemy) in [("FR", &french, "AU"), ("AU", &austrian, "FR")] {
+        let foreign: BTreeSet<u32> = if side == "FR" { &austrian } else { &french }
+            .difference(theirs)
+            .copied()
+            .collect();
+        let told: Vec<&TacEvent> = f
+            .events
+            .iter()
+            .filter(|e| e.told.as_ref().unwrap().contains(side))
+            .collect();
+        for e in &told {
+            let leak: Vec<u32> = numbers(&e.text).intersection(&foreign).copied().collect();
+            assert!(
+                leak.is_empty(),
+                "{side} is told {leak:?} of {enemy}: {}",
+                e.text
+            );
+        }
+        // Told its own losses and strength, the other's lines by identity, and its own die.
+        let told_text = told
+            .iter()
+            .map(|e| e.text.as_str())
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(told_text.contains(&format!("{enemy}1IN")), "{told_text}");
+        assert!(
+            told_text.contains("their brigades are seen, not their men"),
+            "{told_text}"
+        );
+        let fire_part = told.iter().find(|e| e.rule == "pbem GITM-T1").unwrap();
+        assert_eq!(fire_part.rolls.len(), 1, "{}", fire_part.text);
+        let melee_part = told.iter().find(|e| e.rule == "pbem GITM-T4").unwrap();
+        assert_eq!(melee_part.rolls.len(), 1, "{}", melee_part.text);
+        assert!(
+            !numbers(&melee_part.text).is_disjoint(theirs),
+            "{}",
+            melee_part.text
+        );
+    }
+    // Its own lines with the men of each brigade, whole.
+    assert_eq!(
+        told(
+            &f.events,
+            "the attackers at 5-5 (FR) form their battle lines: front line: FR1IN ("
+        ),
+        one("FR"),
+        "{all}"
+    );
 }
