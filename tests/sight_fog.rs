@@ -246,6 +246,25 @@ struct Forms {
     phone: String,
 }
 
+/// Whether `phone` is the overview (drawn when too much of a power's own lies beyond the phone
+/// map's frame) and the box that covers `area` counts something by one of `fields` (its own units
+/// there, or the battles it saw there).
+fn overview_counts(phone: &str, area: &str, fields: &[&str]) -> bool {
+    phone.contains(r#"<g class="overview">"#)
+        && phone.split(r#"<g class="cell" "#).skip(1).any(|cell| {
+            let tag = cell.split('>').next().unwrap_or("");
+            let value = |name: &str| {
+                tag.split(&format!("{name}=\""))
+                    .nth(1)
+                    .and_then(|v| v.split('"').next())
+                    .unwrap_or("")
+                    .to_string()
+            };
+            let counts = |name: &str| value(name).parse::<u64>().unwrap_or(0) > 0;
+            value("data-ids").split(' ').any(|id| id == area) && fields.iter().any(|f| counts(f))
+        })
+}
+
 /// Every report of the turn: one per power, or one per player of a power with several.
 fn reports(
     game: &Game,
@@ -467,7 +486,12 @@ fn check(
                 u.area
             );
             prop_assert!(
-                forms.phone.contains(&chip),
+                forms.phone.contains(&chip)
+                    || overview_counts(
+                        &forms.phone,
+                        &u.area,
+                        &["data-corps", "data-leaders", "data-fleets"]
+                    ),
                 "{who}'s phone map (the mail's PNG) does not draw his {} at {}",
                 u.id,
                 u.area
@@ -489,7 +513,8 @@ fn check(
                     "{who}'s map leaves out the battle of {area}"
                 );
                 prop_assert!(
-                    forms.phone.contains(&mark),
+                    forms.phone.contains(&mark)
+                        || overview_counts(&forms.phone, area, &["data-battles"]),
                     "{who}'s phone map (the mail's PNG) leaves out the battle of {area}"
                 );
             }
