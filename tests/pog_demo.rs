@@ -165,4 +165,16 @@ fn pog_1915_demo_brings_about_the_theatre_rules() {
         state.contains("neutral = [\"greece\", \"italy\"]"),
         "{state}"
     );
+    // Every report of the theatres' rules checks out as its player checks it.
+    for turn in 1..=POG_1915.turns {
+        for power in POG_1915.reports {
+            let text = game.join(format!("turns/{turn}/reports/{power}.txt"));
+            pbem()
+                .arg("verify")
+                .arg(&text)
+                .arg(text.with_extension("json"))
+                .assert()
+                .success();
+        }
+    }
 }
