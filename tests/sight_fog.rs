@@ -193,14 +193,8 @@ fn place_of(game: &Game, scenario: &Scenario, area: usize, sub: u32) -> Option<S
 
 /// The sample orders of turn 1 of the scenario, one per file, as the turn reads them.
 fn sample_orders(game: &str) -> Vec<PowerOrders> {
-    let dir = root().join("orders").join(game).join("1");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .map(|d| d.filter_map(|e| Some(e.ok()?.path())).collect())
-        .unwrap_or_default();
-    files.sort();
-    files
+    crate::support::orders_property::sample_order_files(game)
         .into_iter()
-        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
         .map(|p| {
             let stem = p.file_stem().unwrap().to_string_lossy().to_string();
             let power = stem.split('.').next().unwrap().to_string();

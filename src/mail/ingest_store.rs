@@ -285,13 +285,7 @@ impl ArchiveWriter {
     /// Appends a message (its digest `sha`).
     pub fn add(&mut self, sha: &str, bytes: &[u8]) -> Result<()> {
         if self.tmp.is_none() {
-            crate::game::fsio::create_dirs(&self.dir)?;
-            let tmp = tempfile::Builder::new()
-                .prefix(".tmp-")
-                .tempfile_in(&self.dir)
-                .with_context(|| {
-                    format!("cannot create a temporary file in {}", self.dir.display())
-                })?;
+            let tmp = temp_file_in(&self.dir)?;
             #[cfg(unix)]
             {
                 use std::os::unix::fs::PermissionsExt;
@@ -411,13 +405,7 @@ impl Hashed {
 
     pub fn write(&mut self, bytes: &[u8]) -> Result<()> {
         if self.tmp.is_none() {
-            crate::game::fsio::create_dirs(&self.dir)?;
-            let tmp = tempfile::Builder::new()
-                .prefix(".tmp-")
-                .tempfile_in(&self.dir)
-                .with_context(|| {
-                    format!("cannot create a temporary file in {}", self.dir.display())
-                })?;
+            let tmp = temp_file_in(&self.dir)?;
             self.tmp = Some(std::io::BufWriter::with_capacity(1 << 16, tmp));
         }
         let tmp = self.tmp.as_mut().expect("opened above");
@@ -618,6 +606,16 @@ fn record_by_record<R: DeserializeOwned>(
             piece.push_str(&line);
         }
     }
+}
+
+/// A temporary file (`.tmp-*`) in `dir`, made with the folder if need be: a file of this run
+/// written whole before it takes its name.
+fn temp_file_in(dir: &Path) -> Result<tempfile::NamedTempFile> {
+    crate::game::fsio::create_dirs(dir)?;
+    tempfile::Builder::new()
+        .prefix(".tmp-")
+        .tempfile_in(dir)
+        .with_context(|| format!("cannot create a temporary file in {}", dir.display()))
 }
 
 #[cfg(test)]

@@ -99,17 +99,8 @@ pub fn resolves(
 /// turn 1 of the bundled scenario `id`, by the file's stem (`france.eugene`): what an orders file
 /// of that power (or player) starts with.
 pub fn sample_headers(id: &str) -> Vec<(String, String)> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("orders")
-        .join(id)
-        .join("1");
-    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
-        .map(|d| d.filter_map(|e| Some(e.ok()?.path())).collect())
-        .unwrap_or_default();
-    files.sort();
-    files
+    sample_order_files(id)
         .into_iter()
-        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
         .map(|p| {
             let stem = p.file_stem().unwrap().to_string_lossy().to_string();
             let text = std::fs::read_to_string(&p).unwrap();
@@ -171,5 +162,20 @@ pub fn random_walks(
             source: Source::new(format!("orders/1/{stem}.txt"), text),
         });
     }
+    files
+}
+
+/// The files of the bundled sample orders of turn 1 of scenario `id` (`orders/<id>/1/*.txt`), in
+/// name order.
+pub fn sample_order_files(id: &str) -> Vec<std::path::PathBuf> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("orders")
+        .join(id)
+        .join("1");
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
+        .map(|d| d.filter_map(|e| Some(e.ok()?.path())).collect())
+        .unwrap_or_default();
+    files.sort();
+    files.retain(|p| p.extension().is_some_and(|e| e == "txt"));
     files
 }
