@@ -907,3 +907,24 @@ lives! {
     the_referee_s_acts_keep_a_wbts_game_true: WBTS;
     the_referee_s_acts_keep_a_gitm_game_true: GITM;
 }
+
+/// Found by the property (WBTS): union's player mails his orders, is dropped, mails again; the
+/// turn is resolved early and a new player replaces him, which rewrites game.toml's players. The
+/// turn resolved again by `audit` must judge his mail as it was judged at the turn (EiA 19.2.1:
+/// it did not stand), from who left as the drop fixed it, not from game.toml of now.
+#[test]
+fn eia_19_2_1_a_replace_after_the_turn_does_not_change_who_had_left_at_it() {
+    let union = 0;
+    let mail = |who| Step::Mail(who, Mail::Proper);
+    play(
+        &WBTS,
+        &[
+            mail(union),
+            Step::Drop(union, None),
+            mail(union),
+            Step::TurnEarly,
+            Step::Replace(union),
+        ],
+    )
+    .unwrap();
+}

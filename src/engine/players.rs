@@ -116,6 +116,7 @@ pub fn advance(
                         by_roll: false,
                         until,
                         reason,
+                        left: crate::game::owners::own_players(config, state, &p.id),
                     },
                 );
             }
@@ -308,6 +309,11 @@ pub fn drop_power(game: &Game, state: &mut State, power: &str, by: Option<&str>)
         }
         None => "its player left".to_string(),
     };
+    // Who left, fixed now: game.toml's players may change later (`replace`) (EiA 19.2.1).
+    let left = match state.controlled.get(power) {
+        Some(c) if !c.left.is_empty() => c.left.clone(),
+        _ => crate::game::owners::own_players(config, state, power),
+    };
     state.controlled.insert(
         power.to_string(),
         Controlled {
@@ -315,6 +321,7 @@ pub fn drop_power(game: &Game, state: &mut State, power: &str, by: Option<&str>)
             by_roll,
             until,
             reason,
+            left,
         },
     );
     Ok(until)
@@ -361,6 +368,7 @@ pub fn replace_player(
                 by_roll: false,
                 until: from,
                 reason: "its player is being replaced".into(),
+                left: crate::game::owners::own_players(config, state, power),
             },
         );
     }

@@ -16,16 +16,21 @@ pub fn players_of(config: &GameConfig, state: &State, power: &str) -> Vec<String
     own_players(config, state, power)
 }
 
-/// The players a power had before it was dropped: those who left it (EiA 19.2.1). Empty while it
-/// is not dropped.
+/// The players a power had before it was dropped: those who left it (EiA 19.2.1), as the drop
+/// fixed them (`Controlled::left`), never game.toml's players of now, which a later `replace`
+/// rewrites (else a turn resolved again would judge the departed player's mail anew). Empty
+/// while it is not dropped.
 pub fn departed(config: &GameConfig, state: &State, power: &str) -> Vec<String> {
-    if !state.controlled.contains_key(power) {
-        return Vec::new();
+    match state.controlled.get(power) {
+        None => Vec::new(),
+        Some(c) if !c.left.is_empty() => c.left.clone(),
+        Some(_) => own_players(config, state, power),
     }
-    own_players(config, state, power)
 }
 
-fn own_players(config: &GameConfig, state: &State, power: &str) -> Vec<String> {
+/// A power's own players, dropped or not: those who replaced the original ones (the state's
+/// `owners`), else game.toml's at the state's turn.
+pub fn own_players(config: &GameConfig, state: &State, power: &str) -> Vec<String> {
     match state.owners.get(power) {
         Some(o) => o.players.clone(),
         None => config

@@ -346,6 +346,12 @@ pub struct Controlled {
     pub until: u32,
     /// Why, for the reports.
     pub reason: String,
+    /// The players who left the power (EiA 19.2.1), as game.toml or the state named them when it
+    /// was dropped: fixed then, in the act and the states after it, so that a turn resolved again
+    /// judges their mail as it was judged, whatever a later `pbem replace` wrote into game.toml.
+    /// Empty in a game dropped before pbem kept them (then game.toml's players of now stand in).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left: Vec<String>,
 }
 
 /// A player of a power, as recorded when one replaces another (EiA 19.2.2).

@@ -88,6 +88,9 @@ pub fn build(game: &Game, input: &ReportInput<'_>, view: &PowerView) -> Option<C
         player.players.clear();
         player.password_hash = WITHHELD.to_string();
     }
+    for c in state.controlled.values_mut() {
+        c.left.clear();
+    }
     let state_toml = crate::game::load::to_toml(&state).ok()?;
     Some(CheckData {
         format: FORMAT.to_string(),
