@@ -1050,3 +1050,59 @@ fn send_refuses_the_game_s_first_mail_once_its_deadline_is_past_until_extend_mov
         fs::read_to_string(sent.join("france@example.org/t0001-welcome-france.eml")).unwrap();
     assert!(welcome.contains("2026-12-09 20:00"), "{welcome}");
 }
+
+/// The `game_toml` a JSON report carries for its player's own check.
+fn report_game_toml(game: &Path, turn: u32, file: &str) -> String {
+    let json = fs::read(game.join(format!("turns/{turn}/reports/{file}.json"))).unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    v["check"]["game_toml"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn gitm_6_1_player_changes_added_after_a_turn_leave_its_reports_true_and_audit_green() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = tmp.path().join("gitm-italy-1809");
+    pbem::bundled::write_scenario("gitm-italy-1809", &game).unwrap();
+    at("2026-12-08T19:30:00Z", &["turn", "--no-send"], &game).success();
+    // Turn 1's reports carry each player as he stands at turn 2: the demo's change of Macdonald's
+    // command at turn 3 is not in them, nor Eugène's password change, nor any address.
+    let shown = report_game_toml(&game, 1, "france.macdonald");
+    assert!(!shown.contains("change"), "{shown}");
+    assert!(!shown.contains("FR7IN"), "{shown}");
+    assert!(!shown.contains("example.org"), "{shown}");
+    // Now at turn 2, the referee adds changes as docs/REFEREE.md says he may: an address for the
+    // current turn, a command from turn 4, a password and address from turn 5, a password by a
+    // time stamp days ahead.
+    let hash = support::load(&game).config.powers[0].commands[1]
+        .password_hash
+        .get_ref()
+        .clone();
+    let added = format!(
+        "[[power.player.change]]\nturn = 2\naddress = \"macdonald@milan.example\"\n\n\
+         [[power.player.change]]\nturn = 4\nscope = [\"FR5IN\", \"FR6IN\"]\n\n\
+         [[power.player.change]]\nturn = 5\npassword_hash = \"{hash}\"\naddress = \"m@naples.example\"\n\n\
+         [[power.player.change]]\nat = \"2026-12-20T09:30\"\npassword_hash = \"{hash}\"\n\n\
+         [[power]]\nid = \"austria\""
+    );
+    support::edit(&game.join("game.toml"), "[[power]]\nid = \"austria\"", &added);
+    audit_ok(&game);
+    // Turn 2 resolved with them binds the dated one; turn 2's reports carry Macdonald's command at
+    // turn 3 (the demo's), and still no change.
+    at("2026-12-11T19:30:00Z", &["turn", "--no-send"], &game).success();
+    let record = fs::read_to_string(game.join("turns/2/record.toml")).unwrap();
+    assert!(record.contains("\"france.macdonald 2026-12-20T09:30\""), "{record}");
+    let shown = report_game_toml(&game, 2, "france.macdonald");
+    assert!(shown.contains("FR7IN") && !shown.contains("change"), "{shown}");
+    audit_ok(&game);
+    // A change of command for the current turn (3) would change what turn 2's reports told: audit
+    // names it.
+    support::edit(
+        &game.join("game.toml"),
+        "[[power.player.change]]\nturn = 4",
+        "[[power.player.change]]\nturn = 3\nscope = [\"FR5IN\"]\n\n[[power.player.change]]\nturn = 4",
+    );
+    let a = pbem().arg("audit").arg(&game).assert().failure();
+    let out = stdout(&a);
+    assert!(out.contains("turn 2: MISMATCH"), "{out}");
+    assert!(!out.contains("turn 1: MISMATCH"), "{out}");
+}

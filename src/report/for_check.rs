@@ -95,7 +95,7 @@ pub fn build(game: &Game, input: &ReportInput<'_>, view: &PowerView) -> Option<C
     Some(CheckData {
         format: FORMAT.to_string(),
         turn: state.turn,
-        game_toml: withheld_config(game)?,
+        game_toml: withheld_config(game, state.turn)?,
         map_toml: files.0.clone(),
         tables_toml: files.1.clone(),
         state_toml,
@@ -105,8 +105,10 @@ pub fn build(game: &Game, input: &ReportInput<'_>, view: &PowerView) -> Option<C
 /// `game.toml` with no password hash, no address and no mail settings, and a fixed deadline: what
 /// the referee may change between turns without changing the game (addresses, `[mail]`,
 /// deadlines, time zones) is left out, so that `pbem audit` finds the report it re-resolves the
-/// same. A check reads no deadline.
-fn withheld_config(game: &Game) -> Option<String> {
+/// same. A check reads no deadline. Each player of a power with several stands as he is at `turn`,
+/// the turn the check is for: his dated changes in force by then folded in, none listed, so that a
+/// change the referee adds later for a turn after it (docs/REFEREE.md) leaves the report as it was.
+fn withheld_config(game: &Game, turn: u32) -> Option<String> {
     let mut config = game.config.clone();
     config.nonce = None;
     config.mail = Default::default();
@@ -120,12 +122,10 @@ fn withheld_config(game: &Game) -> Option<String> {
             p.password_hash = toml::Spanned::new(0..0, WITHHELD.to_string());
         }
         for c in &mut p.commands {
+            c.scope = c.at(turn).scope;
+            c.changes.clear();
             c.address = WITHHELD.to_string();
             c.password_hash = toml::Spanned::new(0..0, WITHHELD.to_string());
-            for change in &mut c.changes {
-                change.password_hash = None;
-                change.address = None;
-            }
         }
     }
     crate::game::load::to_toml(&config).ok()
