@@ -1106,3 +1106,58 @@ fn gitm_6_1_player_changes_added_after_a_turn_leave_its_reports_true_and_audit_g
     assert!(out.contains("turn 2: MISMATCH"), "{out}");
     assert!(!out.contains("turn 1: MISMATCH"), "{out}");
 }
+
+#[test]
+fn send_refuses_a_later_turn_s_announcement_once_its_deadline_is_past_until_extend_moves_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = tmp.path().join("g");
+    pbem()
+        .args(["new"])
+        .arg(&game)
+        .args(["--from", "ulm-1805"])
+        .env("PBEM_NOW", "2026-12-05T10:00:00Z")
+        .assert()
+        .success();
+    let sent = tmp.path().join("sent");
+    let folder = sent.to_str().unwrap();
+    at("2026-12-05T10:00:00Z", &["send", "--folder", folder], &game).success();
+    // Turn 1 resolved at its deadline, its reports kept from going; turn 2 is due Sunday the 13th,
+    // 20:00 Vienna, and the reports would go the next morning.
+    at("2026-12-06T19:30:00Z", &["turn", "--no-send"], &game).success();
+    let now = "2026-12-14T08:00:00Z";
+    let a = at(now, &["send", "--folder", folder], &game).code(1);
+    let err = stderr(&a);
+    assert!(
+        err.contains("turn 2's announcement (the reports of turn 1) has not gone yet"),
+        "{err}"
+    );
+    assert!(err.contains("is already past"), "{err}");
+    assert!(err.contains("pbem extend"), "{err}");
+    assert!(err.contains("Nothing was sent"), "{err}");
+    assert!(delivered(&sent, "france@example.org")
+        .iter()
+        .all(|f| !f.starts_with("t0001-report")));
+    // `turn` sends first, and refuses the same; a dry run shows it as a problem.
+    let a = at(now, &["turn", "--folder", folder], &game).code(1);
+    assert!(stderr(&a).contains("turn 2's announcement"), "{}", stderr(&a));
+    let a = at(now, &["send", "--dry-run"], &game).code(5);
+    assert!(
+        stdout(&a).contains("problem: turn 2's announcement"),
+        "{}",
+        stdout(&a)
+    );
+    // Moved ahead, the reports go, and the notice with the new deadline.
+    at(
+        now,
+        &["extend", "--to", "2026-12-16T20:00", "--reason", "mail held"],
+        &game,
+    )
+    .success();
+    at(now, &["send", "--folder", folder], &game).success();
+    let got = delivered(&sent, "france@example.org");
+    assert!(got.iter().any(|f| f.starts_with("t0001-report")), "{got:?}");
+    let notice = got.iter().find(|f| f.starts_with("t0002-notice")).unwrap();
+    let notice = fs::read_to_string(sent.join("france@example.org").join(notice)).unwrap();
+    assert!(notice.contains("2026-12-16 20:00"), "{notice}");
+    audit_ok(&game);
+}

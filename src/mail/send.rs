@@ -224,18 +224,21 @@ pub fn outbox_messages(game: &Game) -> Result<Vec<super::outbox_store::Message>>
     super::outbox_store::in_order(&dir).with_context(|| format!("cannot list {}", game.shown(&dir)))
 }
 
-/// Why the game's first mail may not go, if it may not (issue 33): the game is at its first turn,
-/// none of the turn's announcements (`t<turn>-announcement-*`, which go with the welcomes) has
-/// reached anyone yet, and the turn's deadline is already past at `now`, so that the mail would
-/// ask for orders no one can send in time. The referee moves the deadline first (`pbem extend`,
-/// or `[deadline] first`, which the first mail is made again from). A later turn is announced by
-/// the resolution of the one before, with the game's least notice from that moment.
-pub fn first_mail_too_late(
+/// Why the mail that announces the current turn may not go, if it may not (issue 33): none of it
+/// has reached anyone yet and the turn's deadline is already past at `now`, so that it would ask
+/// for orders no one can send in time. The first turn is announced by the game's first mail
+/// (`t<turn>-announcement-*`, which go with the welcomes); a later one by the reports of the turn
+/// before (`t<turn-1>-report-*`), in a game that has a first mail (made by `pbem new`: not the
+/// demo, whose turns no player is told of). The referee moves the deadline first (`pbem extend`,
+/// whose notice gives the new deadline; for the first turn `[deadline] first` too, which the
+/// first mail is made again from).
+pub fn announcement_too_late(
     game: &Game,
     now: chrono::DateTime<chrono::Utc>,
 ) -> Result<Option<String>> {
-    let turn = game.config.first_turn;
-    if game.current_turn()? != turn || game.is_resolved(turn) {
+    let first = game.config.first_turn;
+    let turn = game.current_turn()?;
+    if game.is_resolved(turn) {
         return Ok(None);
     }
     let Some(deadline) = game.config.deadline_of(turn) else {
@@ -244,12 +247,17 @@ pub fn first_mail_too_late(
     if deadline.with_timezone(&chrono::Utc) > now {
         return Ok(None);
     }
-    let prefix = format!("t{turn:04}-announcement-");
+    let first_mail = format!("t{first:04}-announcement-");
+    let prefix = match turn > first {
+        true => format!("t{:04}-report-", turn - 1),
+        false => first_mail.clone(),
+    };
+    let messages = outbox_messages(game)?;
+    if !messages.iter().any(|m| m.name.starts_with(&first_mail)) {
+        return Ok(None);
+    }
     let mut announcements = 0;
-    for m in outbox_messages(game)? {
-        if !m.name.starts_with(&prefix) {
-            continue;
-        }
+    for m in messages.iter().filter(|m| m.name.starts_with(&prefix)) {
         announcements += 1;
         let ledger = load_ledger(game, &m.name)?;
         if ledger.is_some_and(|l| l.recipients.iter().any(|r| r.status != "refused")) {
@@ -263,8 +271,18 @@ pub fn first_mail_too_late(
     let now_shown = now
         .with_timezone(&deadline.timezone())
         .format("%Y-%m-%d %H:%M %Z");
+    let (what, remedy) = match turn > first {
+        true => (
+            format!("turn {turn}'s announcement (the reports of turn {}) has", turn - 1),
+            "; its notice gives the players the new deadline".to_string(),
+        ),
+        false => (
+            "the game's first mail has".to_string(),
+            ", or set [deadline] first in game.toml (the first mail is made again from it when it goes)".to_string(),
+        ),
+    };
     Ok(Some(format!(
-        "the game's first mail has not gone yet and turn {turn}'s deadline ({shown}) is already past (now is {now_shown}): it would ask for orders no one can send in time. Move the deadline ahead first: `pbem extend {} --to <YYYY-MM-DDTHH:MM>`, or set [deadline] first in game.toml (the first mail is made again from it when it goes).",
+        "{what} not gone yet and turn {turn}'s deadline ({shown}) is already past (now is {now_shown}): it would ask for orders no one can send in time. Move the deadline ahead first: `pbem extend {} --to <YYYY-MM-DDTHH:MM>`{remedy}.",
         game.dir.display()
     )))
 }
@@ -285,9 +303,9 @@ pub fn send(
         let never_sent = |file: &str| matches!(load_ledger(game, file), Ok(None));
         super::welcome::refresh_first_turn(game, &never_sent)?;
     }
-    // No game opens with its first deadline already past (issue 33). A dry run says so and lists
+    // No turn is announced with its deadline already past (issue 33). A dry run says so and lists
     // what would go once it is moved.
-    let too_late = first_mail_too_late(game, crate::clock::now()?)?;
+    let too_late = announcement_too_late(game, crate::clock::now()?)?;
     if let (Some(why), false) = (&too_late, opts.dry_run) {
         bail!("{why} Nothing was sent.");
     }
