@@ -21,7 +21,13 @@
 //!   and no delivered file written again, even by a run killed while sending);
 //! - every receipt of orders that stood verifies against the report (`pbem verify --ack`), once the
 //!   turn is resolved; an answer a rekey or rollback made stale is left out (issue 31 gives fresh
-//!   receipts).
+//!   receipts);
+//! - a turn's announcement (the first mail, the reports of the turn before, which `turn --no-send`
+//!   may hold) first reaches a player before the turn's deadline: held past it, `send` and `turn`
+//!   refuse it, and only then.
+//!
+//! The referee may also add to game.toml a change of a player of a power with several (GITM 6.1)
+//! for a later turn, as docs/REFEREE.md says he may; `audit` must stay green.
 //!
 //! At the end, once the outbox is sent, nothing is left to send, and each player's last answer
 //! about the current turn is the one to the submission that stands.
@@ -152,6 +158,8 @@ enum Step {
     Mail(Who, Mail),
     Turn,
     TurnEarly,
+    /// `pbem turn --no-send`: the referee holds the mail (it goes with a later send or turn).
+    TurnNoSend,
     Extend(u32),
     /// Back this many turns (at most to the first).
     Rollback(u32),
@@ -163,6 +171,10 @@ enum Step {
     /// `pbem turn` killed at a file (its record, its state, the ledger of a message it sends), then
     /// run again.
     KillThenRerun(usize),
+    /// The referee adds to game.toml a change of a player of a power with several (GITM 6.1), as
+    /// docs/REFEREE.md says he may: his command and password as they will be anyway (it changes
+    /// nothing of the game), this many turns ahead, dated by its turn or by a time stamp.
+    PlanChange(Who, u32, bool),
 }
 
 /// One step, or a few where two acts meet.
@@ -177,6 +189,7 @@ fn steps() -> impl Strategy<Value = Vec<Step>> {
         ]).prop_map(|(p, m)| Step::Mail(p, m)),
         3 => Just(Step::Turn),
         2 => Just(Step::TurnEarly),
+        1 => Just(Step::TurnNoSend),
         1 => (1u32..5).prop_map(Step::Extend),
         1 => (1u32..3).prop_map(Step::Rollback),
         1 => (who.clone(), proptest::option::of(who.clone())).prop_map(|(p, b)| Step::Drop(p, b)),
@@ -185,6 +198,7 @@ fn steps() -> impl Strategy<Value = Vec<Step>> {
         1 => Just(Step::Rekey),
         1 => Just(Step::Send),
         1 => (0usize..4).prop_map(Step::KillThenRerun),
+        1 => (who.clone(), 1u32..4, any::<bool>()).prop_map(|(p, k, d)| Step::PlanChange(p, k, d)),
     ]
     .prop_map(|s| vec![s]);
     let mail = |p| Step::Mail(p, Mail::Proper);
@@ -201,6 +215,11 @@ fn steps() -> impl Strategy<Value = Vec<Step>> {
         // A drop, then mail from the player who left.
         2 => (who.clone(), proptest::option::of(who.clone())).prop_map(move |(p, b)| vec![
             mail(p), Step::Drop(p, b), mail(p),
+        ]),
+        // A drop, mail from the player who left, the turn resolved, then a replace: the turn
+        // audited again judges his mail as it was judged.
+        1 => who.clone().prop_map(move |p| vec![
+            mail(p), Step::Drop(p, None), mail(p), Step::TurnEarly, Step::Replace(p),
         ]),
         // A rollback past a replace.
         1 => who.clone().prop_map(move |p| vec![
@@ -247,6 +266,9 @@ struct Model {
     stale: BTreeSet<String>,
     /// Whether the game's files changed since the last audit.
     changed: bool,
+    /// The turns whose announcement (the first mail, the reports of the turn before) reached
+    /// someone.
+    told: BTreeSet<u32>,
 }
 
 impl Model {
@@ -281,6 +303,7 @@ impl Model {
             files: BTreeMap::new(),
             stale: BTreeSet::new(),
             changed: true,
+            told: BTreeSet::new(),
         }
     }
 
@@ -343,6 +366,7 @@ impl Model {
                 continue;
             };
             let pair = (file.trim().to_string(), to.trim().to_string());
+            self.announcement_in_time(&pair.0)?;
             prop_assert!(
                 self.delivered.insert(pair.clone()),
                 "{pair:?} delivered twice:\n{stdout}"
@@ -350,6 +374,48 @@ impl Model {
             self.in_order.push(pair);
         }
         self.files_written_once()
+    }
+
+    /// The first delivery of a turn's announcement (the game's first mail, the reports of the
+    /// turn before) comes before that turn's deadline.
+    fn announcement_in_time(&mut self, file: &str) -> Result<(), TestCaseError> {
+        let game = support::load(&self.game);
+        let turn = game.current_turn().unwrap();
+        let Some(n) = file
+            .strip_prefix('t')
+            .and_then(|f| f.get(..4))
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            return Ok(());
+        };
+        let announces = match &file[5..] {
+            f if f.starts_with("-report-") => n + 1,
+            f if f.starts_with("-announcement-") => n,
+            _ => return Ok(()),
+        };
+        if announces != turn || !self.told.insert(turn) {
+            return Ok(());
+        }
+        let deadline = game.config.deadline_of(turn).unwrap().with_timezone(&Utc);
+        prop_assert!(
+            deadline > self.now,
+            "{file} announced turn {turn} at {}, after its deadline {deadline}",
+            self.now
+        );
+        Ok(())
+    }
+
+    /// Whether `err` is the refusal to announce the current turn after its deadline, which it
+    /// then is.
+    fn refused_too_late(&self, err: &str) -> Result<bool, TestCaseError> {
+        if !err.contains("has not gone yet") {
+            return Ok(false);
+        }
+        let game = support::load(&self.game);
+        let turn = game.current_turn().unwrap();
+        let deadline = game.config.deadline_of(turn).unwrap().with_timezone(&Utc);
+        prop_assert!(deadline <= self.now, "refused before the deadline:\n{err}");
+        Ok(true)
     }
 
     /// No file of the sent folder is written again once delivered (a run killed while sending
@@ -370,17 +436,20 @@ impl Model {
         Ok(())
     }
 
-    /// A turn command, with what it resolved noted.
-    fn turn(&mut self, args: &[&str], crash: Option<&str>) -> Result<(), TestCaseError> {
+    /// A turn command, with what it resolved noted: whether it was refused for mail held past the
+    /// deadline of the turn it announces.
+    fn turn(&mut self, args: &[&str], crash: Option<&str>) -> Result<bool, TestCaseError> {
         let before = self.current_turn();
         let (code, out, err) = self.run(args, crash);
+        let mut refused = false;
         if crash.is_none() {
+            refused = code == 1 && self.refused_too_late(&err)?;
             prop_assert!(
                 [0, 1].contains(&code) || (code == 5 && out.contains("is no longer an address")),
                 "{args:?} exit {code}:\n{out}\n{err}"
             );
             prop_assert!(!err.contains("panicked"), "{err}");
-            if code == 1 {
+            if code == 1 && !refused {
                 prop_assert!(
                     err.contains("orders are still missing") || err.contains("still in the outbox"),
                     "{args:?} failed:\n{err}"
@@ -398,7 +467,7 @@ impl Model {
             self.announced = self.now;
         }
         self.changed = true;
-        Ok(())
+        Ok(refused)
     }
 
     /// Mails a message from seat `who` and ingests it.
@@ -453,8 +522,10 @@ impl Model {
                 self.now = self.now.max(d.with_timezone(&Utc) + Duration::hours(*h));
             }
             Step::Mail(p, kind) => self.mail(*p, kind)?,
-            Step::Turn => self.turn(&["turn", "--folder", &folder], None)?,
-            Step::TurnEarly => self.turn(&["turn", "--early", "--folder", &folder], None)?,
+            Step::Turn => _ = self.turn(&["turn", "--folder", &folder], None)?,
+            Step::TurnEarly => _ = self.turn(&["turn", "--early", "--folder", &folder], None)?,
+            Step::TurnNoSend => _ = self.turn(&["turn", "--no-send"], None)?,
+            Step::PlanChange(p, ahead, dated) => self.plan_change(*p, *ahead, *dated)?,
             Step::Extend(d) => {
                 let by = format!("{d}d");
                 let (code, _, err) = self.run(&["extend", "--by", &by, "--reason", "x"], None);
@@ -482,6 +553,8 @@ impl Model {
                     }
                     self.sent = self.tmp.path().join(format!("sent-{k}"));
                     fs::create_dir_all(&self.sent).unwrap();
+                    // The undone turns are announced again.
+                    self.told.retain(|t| *t < back);
                     // Who left at an undone turn plays again.
                     for left in self.departed.values_mut() {
                         left.retain(|_, (turn, _)| *turn <= back);
@@ -557,7 +630,9 @@ impl Model {
             Step::Send => {
                 let (code, out, err) = self.run(&["send", "--folder", &folder], None);
                 prop_assert!(
-                    code == 0 || (code == 5 && out.contains("is no longer an address")),
+                    code == 0
+                        || (code == 5 && out.contains("is no longer an address"))
+                        || (code == 1 && self.refused_too_late(&err)?),
                     "{}\n{}",
                     out,
                     err
@@ -575,7 +650,10 @@ impl Model {
                     format!("t{t:04}-summary.toml"),
                 ];
                 self.turn(&["turn", "--folder", &folder], Some(&at[*k]))?;
-                self.turn(&["turn", "--folder", &folder], None)?;
+                if self.turn(&["turn", "--folder", &folder], None)? {
+                    // Mail held past its turn's deadline: nothing went, rightly.
+                    return Ok(());
+                }
                 // The rerun finished what the killed run began: nothing of it is left to send.
                 let (_, dry, _) = self.run(&["send", "--dry-run"], None);
                 let left: Vec<&str> = dry
@@ -585,6 +663,51 @@ impl Model {
                 prop_assert!(left.is_empty(), "the rerun left {left:?} unsent:\n{dry}");
             }
         }
+        Ok(())
+    }
+
+    /// [`Step::PlanChange`]: a change of the player of seat `who`, when he is one of several and the
+    /// model gives him no change of his own (`Seat::changed`), `ahead` turns on (at least the next:
+    /// the last reports showed each command at the current turn), as he will be anyway. By its
+    /// turn, his command and password; by a time stamp an hour before that turn's deadline, which
+    /// a later extension may move to an earlier turn, his password alone.
+    fn plan_change(&mut self, who: Who, ahead: u32, dated: bool) -> Result<(), TestCaseError> {
+        use toml_edit::{value, Array, ArrayOfTables, DocumentMut, Item, Table};
+        let seat = self.seat(who);
+        let (Some(player), None) = (seat.player, seat.changed) else {
+            return Ok(());
+        };
+        let game = support::load(&self.game);
+        let turn = self.current_turn() + ahead;
+        let powers = &game.config.powers;
+        let pi = powers.iter().position(|p| p.id == seat.power).unwrap();
+        let ci = powers[pi].commands.iter().position(|c| c.id == player).unwrap();
+        let then = powers[pi].commands[ci].at(turn);
+        let mut change = Table::new();
+        if dated {
+            let deadline = game.config.deadline_of(turn).unwrap() - Duration::hours(1);
+            change["at"] = value(deadline.format("%Y-%m-%dT%H:%M").to_string());
+        } else {
+            change["turn"] = value(i64::from(turn));
+            change["scope"] = match &then.scope {
+                pbem::game::config::Scope::All => value("all"),
+                pbem::game::config::Scope::Units(u) => value(u.iter().collect::<Array>()),
+            };
+        }
+        change["password_hash"] = value(then.password_hash);
+        let path = self.game.join("game.toml");
+        let mut doc: DocumentMut = fs::read_to_string(&path).unwrap().parse().unwrap();
+        let power = doc["power"].as_array_of_tables_mut().unwrap();
+        let players = power.get_mut(pi).unwrap()["player"]
+            .as_array_of_tables_mut()
+            .unwrap();
+        let p = players.get_mut(ci).unwrap();
+        if p.get("change").is_none() {
+            p.insert("change", Item::ArrayOfTables(ArrayOfTables::new()));
+        }
+        p["change"].as_array_of_tables_mut().unwrap().push(change);
+        fs::write(&path, doc.to_string()).unwrap();
+        self.changed = true;
         Ok(())
     }
 
@@ -821,8 +944,21 @@ impl Model {
     /// the current turn is the one to the submission that stands.
     fn finish(&mut self) -> Result<(), TestCaseError> {
         let folder = self.folder();
-        let (_, out, _) = self.run(&["send", "--folder", &folder], None);
+        let (_, out, err) = self.run(&["send", "--folder", &folder], None);
         self.deliveries(&out)?;
+        // Mail held past the deadline of the turn it announces: the referee moves the deadline.
+        if self.refused_too_late(&err)? {
+            let game = support::load(&self.game);
+            let tz = game.config.deadline_of(self.current_turn()).unwrap().timezone();
+            let to = (self.now + Duration::days(3))
+                .with_timezone(&tz)
+                .format("%Y-%m-%dT%H:%M")
+                .to_string();
+            let (code, _, err) = self.run(&["extend", "--to", &to, "--reason", "x"], None);
+            prop_assert_eq!(code, 0, "{}", err);
+            let (_, out, _) = self.run(&["send", "--folder", &folder], None);
+            self.deliveries(&out)?;
+        }
         let (_, dry, _) = self.run(&["send", "--dry-run"], None);
         prop_assert!(!dry.contains("would send"), "{}", dry);
         self.departed_told_nothing_false()?;
