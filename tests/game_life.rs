@@ -1128,7 +1128,7 @@ fn send_refuses_a_later_turn_s_announcement_once_its_deadline_is_past_until_exte
     let a = at(now, &["send", "--folder", folder], &game).code(1);
     let err = stderr(&a);
     assert!(
-        err.contains("turn 2's announcement (the reports of turn 1) has not gone yet"),
+        err.contains("turn 2's announcement (with the reports of turn 1) has not gone yet"),
         "{err}"
     );
     assert!(err.contains("is already past"), "{err}");

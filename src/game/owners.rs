@@ -86,3 +86,41 @@ pub fn password_hashes(config: &GameConfig, state: &State, power: &str) -> Vec<S
         Some(c) => c.by.as_deref().and_then(own).into_iter().collect(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::state::Controlled;
+    use crate::rules::eia::test_fixture::Fixture;
+
+    /// EiA 19.2.1: who left a dropped power is who the drop fixed (`Controlled::left`), whatever
+    /// game.toml names since (a later `pbem replace` rewrites its players); a drop pbem made before
+    /// it kept them falls back on game.toml.
+    #[test]
+    fn eia_19_2_1_who_left_is_fixed_by_the_drop_not_by_game_toml_of_now() {
+        let mut fx = Fixture::new();
+        let game = &mut fx.game;
+        let mut dropped = Controlled {
+            by: None,
+            by_roll: false,
+            until: 3,
+            reason: "its player left".into(),
+            left: Vec::new(),
+        };
+        assert!(departed(&game.config, &fx.state, "austria").is_empty());
+        fx.state.controlled.insert("austria".into(), dropped.clone());
+        assert_eq!(
+            departed(&game.config, &fx.state, "austria"),
+            ["austria@example.org"]
+        );
+        dropped.left = vec!["austria@example.org".into()];
+        fx.state.controlled.insert("austria".into(), dropped);
+        let austria = game.config.powers.iter_mut().find(|p| p.id == "austria");
+        austria.unwrap().players = vec!["new@example.org".into()];
+        assert_eq!(
+            departed(&game.config, &fx.state, "austria"),
+            ["austria@example.org"]
+        );
+        assert!(players_of(&game.config, &fx.state, "austria").is_empty());
+    }
+}

@@ -226,10 +226,10 @@ pub fn outbox_messages(game: &Game) -> Result<Vec<super::outbox_store::Message>>
 
 /// Why the mail that announces the current turn may not go, if it may not (issue 33): none of it
 /// has reached anyone yet and the turn's deadline is already past at `now`, so that it would ask
-/// for orders no one can send in time. The first turn is announced by the game's first mail
-/// (`t<turn>-announcement-*`, which go with the welcomes); a later one by the reports of the turn
-/// before (`t<turn-1>-report-*`), in a game that has a first mail (made by `pbem new`: not the
-/// demo, whose turns no player is told of). The referee moves the deadline first (`pbem extend`,
+/// for orders no one can send in time. A turn is announced by its announcements
+/// (`t<turn>-announcement-*`: the game's first mail, with the welcomes; for a later turn, with the
+/// reports of the turn before), in a game that has a first mail (made by `pbem new`: not the demo,
+/// whose turns no player is told of). The referee moves the deadline first (`pbem extend`,
 /// whose notice gives the new deadline; for the first turn `[deadline] first` too, which the
 /// first mail is made again from).
 pub fn announcement_too_late(
@@ -248,10 +248,7 @@ pub fn announcement_too_late(
         return Ok(None);
     }
     let first_mail = format!("t{first:04}-announcement-");
-    let prefix = match turn > first {
-        true => format!("t{:04}-report-", turn - 1),
-        false => first_mail.clone(),
-    };
+    let prefix = format!("t{turn:04}-announcement-");
     let messages = outbox_messages(game)?;
     if !messages.iter().any(|m| m.name.starts_with(&first_mail)) {
         return Ok(None);
@@ -273,7 +270,7 @@ pub fn announcement_too_late(
         .format("%Y-%m-%d %H:%M %Z");
     let (what, remedy) = match turn > first {
         true => (
-            format!("turn {turn}'s announcement (the reports of turn {}) has", turn - 1),
+            format!("turn {turn}'s announcement (with the reports of turn {}) has", turn - 1),
             "; its notice gives the players the new deadline".to_string(),
         ),
         false => (
