@@ -22,9 +22,9 @@
 //! - every receipt of orders that stood verifies against the report (`pbem verify --ack`), once the
 //!   turn is resolved; an answer a rekey or rollback made stale is left out (issue 31 gives fresh
 //!   receipts);
-//! - a turn's announcement (the first mail, the reports of the turn before, which `turn --no-send`
-//!   may hold) first reaches a player before the turn's deadline: held past it, `send` and `turn`
-//!   refuse it, and only then.
+//! - a turn's announcement (with the reports of the turn before, which `turn --no-send` may hold)
+//!   first reaches a player before the turn's deadline, but in the demo (its public secrets): held
+//!   past it, `send` and `turn` refuse it, and only then.
 //!
 //! The referee may also add to game.toml a change of a player of a power with several (GITM 6.1)
 //! for a later turn, as docs/REFEREE.md says he may; `audit` must stay green.
@@ -174,7 +174,7 @@ enum Step {
     /// The referee adds to game.toml a change of a player of a power with several (GITM 6.1), as
     /// docs/REFEREE.md says he may: his command and password as they will be anyway (it changes
     /// nothing of the game), this many turns ahead, dated by its turn or by a time stamp.
-    PlanChange(Who, u32, bool),
+    PlanChange(u32, bool),
 }
 
 /// One step, or a few where two acts meet.
@@ -198,7 +198,7 @@ fn steps() -> impl Strategy<Value = Vec<Step>> {
         1 => Just(Step::Rekey),
         1 => Just(Step::Send),
         1 => (0usize..4).prop_map(Step::KillThenRerun),
-        1 => (who.clone(), 1u32..4, any::<bool>()).prop_map(|(p, k, d)| Step::PlanChange(p, k, d)),
+        1 => (1u32..4, any::<bool>()).prop_map(|(k, d)| Step::PlanChange(k, d)),
     ]
     .prop_map(|s| vec![s]);
     let mail = |p| Step::Mail(p, Mail::Proper);
@@ -220,6 +220,14 @@ fn steps() -> impl Strategy<Value = Vec<Step>> {
         // audited again judges his mail as it was judged.
         1 => who.clone().prop_map(move |p| vec![
             mail(p), Step::Drop(p, None), mail(p), Step::TurnEarly, Step::Replace(p),
+        ]),
+        // A change of a player planned in game.toml, then the turn resolved.
+        1 => (1u32..4, any::<bool>()).prop_map(|(k, d)| vec![
+            Step::PlanChange(k, d), Step::TurnEarly,
+        ]),
+        // A turn resolved late and its mail held past the next deadline, then sent.
+        1 => (1i64..48).prop_map(|h| vec![
+            Step::PastDeadline(1), Step::TurnNoSend, Step::PastDeadline(h), Step::Send,
         ]),
         // A rollback past a replace.
         1 => who.clone().prop_map(move |p| vec![
@@ -377,7 +385,8 @@ impl Model {
     }
 
     /// The first delivery of a turn's announcement (the game's first mail, the reports of the
-    /// turn before) comes before that turn's deadline.
+    /// turn before) comes before that turn's deadline, but in the demo (the turn's secret is its
+    /// public one: the scenario's first turn here, until a rollback gives it a fresh one).
     fn announcement_in_time(&mut self, file: &str) -> Result<(), TestCaseError> {
         let game = support::load(&self.game);
         let turn = game.current_turn().unwrap();
@@ -393,7 +402,10 @@ impl Model {
             f if f.starts_with("-announcement-") => n,
             _ => return Ok(()),
         };
-        if announces != turn || !self.told.insert(turn) {
+        if announces != turn
+            || pbem::engine::due::secret_is_public(&game, turn)
+            || !self.told.insert(turn)
+        {
             return Ok(());
         }
         let deadline = game.config.deadline_of(turn).unwrap().with_timezone(&Utc);
@@ -525,7 +537,7 @@ impl Model {
             Step::Turn => _ = self.turn(&["turn", "--folder", &folder], None)?,
             Step::TurnEarly => _ = self.turn(&["turn", "--early", "--folder", &folder], None)?,
             Step::TurnNoSend => _ = self.turn(&["turn", "--no-send"], None)?,
-            Step::PlanChange(p, ahead, dated) => self.plan_change(*p, *ahead, *dated)?,
+            Step::PlanChange(ahead, dated) => self.plan_change(*ahead, *dated)?,
             Step::Extend(d) => {
                 let by = format!("{d}d");
                 let (code, _, err) = self.run(&["extend", "--by", &by, "--reason", "x"], None);
@@ -666,17 +678,18 @@ impl Model {
         Ok(())
     }
 
-    /// [`Step::PlanChange`]: a change of the player of seat `who`, when he is one of several and the
-    /// model gives him no change of his own (`Seat::changed`), `ahead` turns on (at least the next:
-    /// the last reports showed each command at the current turn), as he will be anyway. By its
-    /// turn, his command and password; by a time stamp an hour before that turn's deadline, which
-    /// a later extension may move to an earlier turn, his password alone.
-    fn plan_change(&mut self, who: Who, ahead: u32, dated: bool) -> Result<(), TestCaseError> {
+    /// [`Step::PlanChange`]: a change of the first player of a power with several whom the model
+    /// gives no change of his own (`Seat::changed`), `ahead` turns on (at least the next: the last
+    /// reports showed each command at the current turn), as he will be anyway. By its turn, his
+    /// command and password; by a time stamp an hour before that turn's deadline, which a later
+    /// extension may move to an earlier turn, his password alone.
+    fn plan_change(&mut self, ahead: u32, dated: bool) -> Result<(), TestCaseError> {
         use toml_edit::{value, Array, ArrayOfTables, DocumentMut, Item, Table};
-        let seat = self.seat(who);
-        let (Some(player), None) = (seat.player, seat.changed) else {
+        let mut seats = self.life.seats.iter();
+        let Some(seat) = seats.find(|s| s.player.is_some() && s.changed.is_none()) else {
             return Ok(());
         };
+        let player = seat.player.unwrap_or_default();
         let game = support::load(&self.game);
         let turn = self.current_turn() + ahead;
         let powers = &game.config.powers;

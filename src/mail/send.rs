@@ -228,8 +228,8 @@ pub fn outbox_messages(game: &Game) -> Result<Vec<super::outbox_store::Message>>
 /// has reached anyone yet and the turn's deadline is already past at `now`, so that it would ask
 /// for orders no one can send in time. A turn is announced by its announcements
 /// (`t<turn>-announcement-*`: the game's first mail, with the welcomes; for a later turn, with the
-/// reports of the turn before), in a game that has a first mail (made by `pbem new`: not the demo,
-/// whose turns no player is told of). The referee moves the deadline first (`pbem extend`,
+/// reports of the turn before); not in the bundled demo, whose turns no player is told of (the
+/// turn's dice secret is its public one, `due::secret_is_public`). The referee moves the deadline first (`pbem extend`,
 /// whose notice gives the new deadline; for the first turn `[deadline] first` too, which the
 /// first mail is made again from).
 pub fn announcement_too_late(
@@ -247,14 +247,15 @@ pub fn announcement_too_late(
     if deadline.with_timezone(&chrono::Utc) > now {
         return Ok(None);
     }
-    let first_mail = format!("t{first:04}-announcement-");
-    let prefix = format!("t{turn:04}-announcement-");
-    let messages = outbox_messages(game)?;
-    if !messages.iter().any(|m| m.name.starts_with(&first_mail)) {
+    if crate::engine::due::secret_is_public(game, turn) {
         return Ok(None);
     }
+    let prefix = format!("t{turn:04}-announcement-");
     let mut announcements = 0;
-    for m in messages.iter().filter(|m| m.name.starts_with(&prefix)) {
+    for m in outbox_messages(game)?
+        .iter()
+        .filter(|m| m.name.starts_with(&prefix))
+    {
         announcements += 1;
         let ledger = load_ledger(game, &m.name)?;
         if ledger.is_some_and(|l| l.recipients.iter().any(|r| r.status != "refused")) {
