@@ -1084,15 +1084,25 @@ fn gitm_6_1_player_changes_added_after_a_turn_leave_its_reports_true_and_audit_g
          [[power.player.change]]\nat = \"2026-12-20T09:30\"\npassword_hash = \"{hash}\"\n\n\
          [[power]]\nid = \"austria\""
     );
-    support::edit(&game.join("game.toml"), "[[power]]\nid = \"austria\"", &added);
+    support::edit(
+        &game.join("game.toml"),
+        "[[power]]\nid = \"austria\"",
+        &added,
+    );
     audit_ok(&game);
     // Turn 2 resolved with them binds the dated one; turn 2's reports carry Macdonald's command at
     // turn 3 (the demo's), and still no change.
     at("2026-12-11T19:30:00Z", &["turn", "--no-send"], &game).success();
     let record = fs::read_to_string(game.join("turns/2/record.toml")).unwrap();
-    assert!(record.contains("\"france.macdonald 2026-12-20T09:30\""), "{record}");
+    assert!(
+        record.contains("\"france.macdonald 2026-12-20T09:30\""),
+        "{record}"
+    );
     let shown = report_game_toml(&game, 2, "france.macdonald");
-    assert!(shown.contains("FR7IN") && !shown.contains("change"), "{shown}");
+    assert!(
+        shown.contains("FR7IN") && !shown.contains("change"),
+        "{shown}"
+    );
     audit_ok(&game);
     // A change of command for the current turn (3) would change what turn 2's reports told: audit
     // names it.
@@ -1139,7 +1149,11 @@ fn send_refuses_a_later_turn_s_announcement_once_its_deadline_is_past_until_exte
         .all(|f| !f.starts_with("t0001-report")));
     // `turn` sends first, and refuses the same; a dry run shows it as a problem.
     let a = at(now, &["turn", "--folder", folder], &game).code(1);
-    assert!(stderr(&a).contains("turn 2's announcement"), "{}", stderr(&a));
+    assert!(
+        stderr(&a).contains("turn 2's announcement"),
+        "{}",
+        stderr(&a)
+    );
     let a = at(now, &["send", "--dry-run"], &game).code(5);
     assert!(
         stdout(&a).contains("problem: turn 2's announcement"),
@@ -1149,7 +1163,13 @@ fn send_refuses_a_later_turn_s_announcement_once_its_deadline_is_past_until_exte
     // Moved ahead, the reports go, and the notice with the new deadline.
     at(
         now,
-        &["extend", "--to", "2026-12-16T20:00", "--reason", "mail held"],
+        &[
+            "extend",
+            "--to",
+            "2026-12-16T20:00",
+            "--reason",
+            "mail held",
+        ],
         &game,
     )
     .success();

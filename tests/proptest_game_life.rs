@@ -694,7 +694,11 @@ impl Model {
         let turn = self.current_turn() + ahead;
         let powers = &game.config.powers;
         let pi = powers.iter().position(|p| p.id == seat.power).unwrap();
-        let ci = powers[pi].commands.iter().position(|c| c.id == player).unwrap();
+        let ci = powers[pi]
+            .commands
+            .iter()
+            .position(|c| c.id == player)
+            .unwrap();
         let then = powers[pi].commands[ci].at(turn);
         let mut change = Table::new();
         if dated {
@@ -962,7 +966,11 @@ impl Model {
         // Mail held past the deadline of the turn it announces: the referee moves the deadline.
         if self.refused_too_late(&err)? {
             let game = support::load(&self.game);
-            let tz = game.config.deadline_of(self.current_turn()).unwrap().timezone();
+            let tz = game
+                .config
+                .deadline_of(self.current_turn())
+                .unwrap()
+                .timezone();
             let to = (self.now + Duration::days(3))
                 .with_timezone(&tz)
                 .format("%Y-%m-%dT%H:%M")

@@ -108,7 +108,9 @@ mod tests {
             left: Vec::new(),
         };
         assert!(departed(&game.config, &fx.state, "austria").is_empty());
-        fx.state.controlled.insert("austria".into(), dropped.clone());
+        fx.state
+            .controlled
+            .insert("austria".into(), dropped.clone());
         assert_eq!(
             departed(&game.config, &fx.state, "austria"),
             ["austria@example.org"]
