@@ -312,7 +312,8 @@ impl Case {
             cmd.arg(dir.join(n));
         }
         for (k, v) in &self.given {
-            cmd.arg(format!("--{k}"));
+            // The page's `anchor` is the previous report here (or the announcement mail).
+            cmd.arg(format!("--{}", if *k == "anchor" { "previous" } else { k }));
             if *k == "commitment" {
                 cmd.arg(v);
             } else {
@@ -432,7 +433,7 @@ fn corpus() -> (Vec<Case>, Vec<tempfile::TempDir>) {
         cases.push(Case::new(&name, forms_of(&name, &base), "OK"));
         // Written before pbem bound its texts to its rolls: no template, read by the phrases.
         let mut old = base.copy();
-        old.strip_templates();
+        old.unbind();
         let name = format!("{game}-without-templates");
         cases.push(Case::new(&name, forms_of(&name, &old), "OK"));
         // The orders the power sent (the demo's), as a file: the entropy listed is their line's.
@@ -472,6 +473,9 @@ fn corpus() -> (Vec<Case>, Vec<tempfile::TempDir>) {
         for t in tampered {
             let name = format!("{game}-{}", t.name);
             let mut case = Case::new(&name, forms_of(&name, &t.report), "FAIL");
+            if let Some(previous) = t.report.previous.as_ref().filter(|_| t.report.anchored) {
+                case = case.with("anchor", &format!("{name}-previous.txt"), previous.clone());
+            }
             case.why = t.why;
             cases.push(case);
         }

@@ -18,6 +18,10 @@ pub(crate) struct Report {
     scratch: PathBuf,
     pub(crate) text: String,
     pub(crate) json: Value,
+    /// The text report of the turn before, when the demo resolved one.
+    pub(crate) previous: Option<String>,
+    /// Whether `verify` is given `previous` as the anchor (`--previous`).
+    pub(crate) anchored: bool,
 }
 
 /// The demo `game` resolved for `turns` turns, and the reports of `power` at `turn`.
@@ -44,6 +48,14 @@ fn report(game: &str, turns: u32, turn: u32, power: &str) -> Report {
     let json =
         serde_json::from_str(&fs::read_to_string(reports.join(format!("{power}.json"))).unwrap())
             .unwrap();
+    let previous = (turn > 1).then(|| {
+        let at = dir
+            .path()
+            .join("d")
+            .join(game)
+            .join(format!("turns/{}/reports/{power}.txt", turn - 1));
+        fs::read_to_string(at).unwrap()
+    });
     let scratch = dir.path().join("scratch");
     fs::create_dir_all(&scratch).unwrap();
     Report {
@@ -51,6 +63,8 @@ fn report(game: &str, turns: u32, turn: u32, power: &str) -> Report {
         scratch,
         text,
         json,
+        previous,
+        anchored: false,
     }
 }
 
@@ -63,6 +77,8 @@ impl Report {
             _dir: dir,
             text: self.text.clone(),
             json: self.json.clone(),
+            previous: self.previous.clone(),
+            anchored: self.anchored,
         }
     }
 
@@ -96,7 +112,14 @@ impl Report {
         let json = self.scratch.join("report.json");
         fs::write(&txt, &self.text).unwrap();
         fs::write(&json, serde_json::to_string(&self.json).unwrap()).unwrap();
-        pbem().arg("verify").arg(&txt).arg(&json).assert()
+        let mut cmd = pbem();
+        cmd.arg("verify").arg(&txt).arg(&json);
+        if let Some(previous) = self.previous.as_ref().filter(|_| self.anchored) {
+            let at = self.scratch.join("previous.txt");
+            fs::write(&at, previous).unwrap();
+            cmd.arg("--previous").arg(at);
+        }
+        cmd.assert()
     }
 
     /// The roll `old` renamed `new` in every form, with the faces `new` draws from the seed.
@@ -200,6 +223,27 @@ impl Report {
                 e.as_object_mut().unwrap().remove("template");
             }
         }
+    }
+
+    /// The report as pbem wrote it before it bound an event's text to its rolls: every template
+    /// taken out, and the header's `texts:` line with them (its digest made again, in every form).
+    pub(crate) fn unbind(&mut self) {
+        self.strip_templates();
+        let line = format!(
+            "{}: {}\n",
+            pbem::report::header::TEXTS_KEY,
+            pbem::report::header::TEXTS
+        );
+        let header = self.json["dice"]["text"].as_str().unwrap().to_string();
+        assert!(header.contains(&line), "the header binds the texts: {header}");
+        let header = header.replacen(&line, "", 1);
+        let old = self.json["dice"]["digest"].as_str().unwrap().to_string();
+        let new = pbem::game::record::sha256_hex(header.as_bytes());
+        self.json["dice"]["text"] = Value::from(header);
+        self.json["dice"]["digest"] = Value::from(new.clone());
+        self.json["dice"].as_object_mut().unwrap().remove("texts");
+        assert!(self.text.contains(&line) && self.text.contains(&old));
+        self.text = self.text.replacen(&line, "", 1).replace(&old, &new);
     }
 
     /// The roll `label` moved in every form to stand after the roll `after`, under its event.
@@ -345,6 +389,7 @@ pub(crate) fn tamperings(
     let mut r = fresh();
     r.retell(at, &edited, Some(&template));
     add("die-edited", r, &["the text was edited"]);
+    let at_edited = at;
 
     // A roll line deleted from every form, and the die its event told written into its template as
     // a number: the text stands as it was, its die bound to no roll.
@@ -364,16 +409,29 @@ pub(crate) fn tamperings(
     r.retell(at, &text, None);
     add("roll-deleted-and-unbound", r, &["bound to no roll"]);
 
-    // A roll line deleted, and every template taken out of the JSON report, so that it reads as a
-    // report written before pbem bound its texts to its rolls: its phrases still find the die.
+    // A roll line deleted from a report as pbem wrote it before it bound its texts to its rolls (no
+    // template, no `texts:` line in the header): its phrases still find the die.
     let mut r = fresh();
     r.delete(&deleted);
+    r.unbind();
+    add("roll-deleted-unbound-report", r, &["a roll line was removed"]);
+
+    // Every template stripped from the JSON report and a die's number edited in every form, the
+    // header still saying that the texts are bound: the report is refused for the stripping.
+    let mut r = fresh();
     r.strip_templates();
-    add(
-        "roll-deleted-templates-stripped",
-        r,
-        &["a roll line was removed"],
-    );
+    r.retell(at_edited, &edited, None);
+    add("templates-stripped", r, &["the templates were stripped"]);
+
+    // The same, with the header's `texts:` line dropped (its digest made again), against the report
+    // of the turn before, whose header names the binding: the line was dropped.
+    if base.previous.is_some() {
+        let mut r = fresh();
+        r.unbind();
+        r.retell(at_edited, &edited, None);
+        r.anchored = true;
+        add("texts-line-dropped", r, &["the line was dropped"]);
+    }
 
     // A forged decision in the JSON report: its roll's face, or its outcome.
     let mut r = fresh();
@@ -410,10 +468,17 @@ pub(crate) fn tamperings(
 fn tampering_fails(game: &str, turns: u32, turn: u32, power: &str) {
     let (base, tampered) = tamperings(game, turns, turn, power);
     base.verify().success();
-    // A report written before pbem bound its texts to its rolls (no template) verifies as it did.
+    // A report written before pbem bound its texts to its rolls (no template, no `texts:` line in
+    // its header) verifies as it did.
     let mut old = base.copy();
-    old.strip_templates();
+    old.unbind();
     old.verify().success();
+    // The previous report anchors it; its `texts:` line says nothing of a report that has none.
+    if base.previous.is_some() {
+        let mut anchored = base.copy();
+        anchored.anchored = true;
+        anchored.verify().success();
+    }
     for t in tampered {
         let out = t.report.verify().code(4).get_output().stdout.clone();
         let out = String::from_utf8(out).unwrap();

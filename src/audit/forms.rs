@@ -46,6 +46,9 @@ pub struct ReportForm {
     /// carries a template. A text or HTML report, or a JSON report written before pbem bound them,
     /// is read by its ruleset's `says` phrases instead (`verify::check_said`).
     pub templates: bool,
+    /// The events whose text tells a die: a number after one of its ruleset's `says` phrases, or
+    /// a template.
+    pub telling: usize,
     /// The JSON report's events whose text is not their template rendered from the rolls listed
     /// under them, or gives a die no roll binds (`dice_labels::check_told`): each the reason and the
     /// event's text. A text or HTML report carries no template: none.
@@ -216,6 +219,7 @@ fn from_text(form: Form, text: &str) -> Result<ReportForm> {
         unrolled: unrolled_events(text, grammar),
         untold: Vec::new(),
         templates: false,
+        telling: 0,
         forged_decisions: decisions_not_in_events(text),
         ruleset,
         places: None,
@@ -484,7 +488,21 @@ fn from_json(text: &str) -> Result<ReportForm> {
     let mut rolls = Vec::new();
     let mut unrolled = Vec::new();
     let mut untold = Vec::new();
-    let templates = v.events.iter().any(|e| e.template.is_some());
+    // A header that says the texts are bound (`texts:`) binds them: a form stripped of its templates
+    // is checked by them all the same, each number it gives as a die then bound to no roll.
+    let templates =
+        v.events.iter().any(|e| e.template.is_some()) || !header.texts.is_empty();
+    let telling = v
+        .events
+        .iter()
+        .filter(|e| {
+            e.template.is_some()
+                || grammar.is_some_and(|g| {
+                    !g.numbers_in_text(e.text.as_deref().unwrap_or("")).is_empty()
+                })
+        })
+        .count();
+    let carries = v.events.iter().any(|e| e.template.is_some());
     // `decisions` repeats events of `events`: the rolls are read from `events` only.
     for (i, e) in v.events.iter().enumerate() {
         let event = e.text.clone().unwrap_or_default();
@@ -545,7 +563,8 @@ fn from_json(text: &str) -> Result<ReportForm> {
         announces,
         unrolled,
         untold,
-        templates,
+        templates: carries || telling == 0,
+        telling,
         forged_decisions,
         ruleset,
         places: Some(places),

@@ -35,6 +35,9 @@ pub struct ParsedHeader {
     /// The turn's sealed rolls, `N SHA` (`engine::sealed`); empty when the header has no `sealed:`
     /// line (the turn had none).
     pub sealed: String,
+    /// The binding of the events' texts to their dice its `texts:` line names (`pbem-texts/v1`,
+    /// `report::header::TEXTS`); empty in a header written before pbem bound them.
+    pub texts: String,
     /// The `listed: N powers, sha256 HEX` line of a short header (text and HTML reports), which
     /// stands for the powers' lines: `(N, HEX)`; none when the header lists them (JSON report).
     pub listed: Option<(usize, String)>,
@@ -108,6 +111,10 @@ pub struct Anchor {
     pub source: String,
     /// The commitment, hex.
     pub commitment: String,
+    /// Whether the anchor (the previous report) names the binding of its events' texts to their
+    /// dice in its header: a game that bound them binds them every turn after, so a report whose
+    /// header no longer says so had the line dropped.
+    pub texts: bool,
 }
 
 /// What the player's own orders say he sent: his power and the text of his entropy line.
@@ -146,6 +153,9 @@ pub struct Verification {
     pub passed: Vec<String>,
     /// Whether an anchor was given: without one, nothing ties the commitment to the deadline.
     pub anchored: bool,
+    /// What could not be checked with the forms given, each a sentence (a text or HTML report
+    /// alone, whose texts carry no template).
+    pub unchecked: Vec<String>,
 }
 
 impl Verification {
@@ -181,6 +191,7 @@ pub fn parse_header(report: &str) -> Result<ParsedHeader> {
         entropy: Vec::new(),
         seed: String::new(),
         sealed: String::new(),
+        texts: String::new(),
         listed: None,
     };
     for line in &lines[start..] {
@@ -200,6 +211,7 @@ pub fn parse_header(report: &str) -> Result<ParsedHeader> {
             "close" => h.close = value.to_string(),
             "beacon" => h.beacon = value.to_string(),
             "sealed" => h.sealed = value.to_string(),
+            crate::report::header::TEXTS_KEY => h.texts = value.to_string(),
             crate::report::header::LISTED => {
                 h.listed = crate::report::header::parse_listed(value)
                     .or(Some((usize::MAX, value.to_string())));
@@ -390,6 +402,7 @@ pub fn verify(
             header.entropy.len()
         ));
     }
+    let unchecked = check_texts_bound(forms, &header, anchors, &mut problems, &mut passed);
     // Every form: the same header, the same rolls, no label twice, text that agrees with its dice.
     for f in forms {
         if f.header != header {
@@ -492,7 +505,59 @@ pub fn verify(
         rolls,
         passed,
         anchored: !anchors.is_empty(),
+        unchecked,
     })
+}
+
+/// The binding of the events' texts to their dice that the header names (`texts: pbem-texts/v1`,
+/// `report::header::TEXTS`): one pbem knows; every JSON form carries its events' templates (a form
+/// stripped of them would be read by its phrases alone, which a number written elsewhere in a text
+/// escapes); an anchor that named it (the previous report) means this header must too. What a text
+/// or HTML form alone could not check, when the header binds the texts: the sentences returned.
+fn check_texts_bound(
+    forms: &[ReportForm],
+    header: &ParsedHeader,
+    anchors: &[Anchor],
+    problems: &mut Vec<String>,
+    passed: &mut Vec<String>,
+) -> Vec<String> {
+    use crate::report::header::{TEXTS, TEXTS_KEY};
+    if header.texts.is_empty() {
+        if let Some(a) = anchors.iter().find(|a| a.texts) {
+            problems.push(format!(
+                "{} names the binding of its events' texts to their dice in its header ({TEXTS_KEY}: {TEXTS}) and this report's header does not: the line was dropped, so that its texts would be read the old way",
+                a.source
+            ));
+        }
+        return Vec::new();
+    }
+    if header.texts != TEXTS {
+        problems.push(format!(
+            "the header names a binding of the events' texts to their dice that this pbem does not know ({TEXTS_KEY}: {}; it knows {TEXTS}): use a newer pbem",
+            header.texts
+        ));
+        return Vec::new();
+    }
+    let before = problems.len();
+    for f in forms.iter().filter(|f| f.form == Form::Json && !f.templates) {
+        problems.push(format!(
+            "the header says the events' texts are bound to their dice ({TEXTS_KEY}: {TEXTS}), but no event of the {} report carries its template, though {} of them tell a die: the templates were stripped",
+            f.form.name(),
+            f.telling
+        ));
+    }
+    if forms.iter().any(|f| f.form == Form::Json) {
+        if problems.len() == before {
+            passed.push(format!(
+                "the header binds the events' texts to their dice ({TEXTS_KEY}: {TEXTS}) and the JSON report carries their templates: each number a text gives as a die is the face of a roll of its event"
+            ));
+        }
+        return Vec::new();
+    }
+    vec![format!(
+        "the {} report carries no templates: each number its events give after their ruleset's phrases was checked against the rolls listed under them, but a number told otherwise (repeated from another event's die, or worked out from one) could not be. The JSON report, attached to every report mail, binds them: verify the mail, or the JSON report with it",
+        forms.first().map_or("text", |f| f.form.name())
+    )]
 }
 
 /// A text or HTML report, which carries no template (or a JSON report written before pbem bound its

@@ -136,6 +136,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         anchors.push(Anchor {
             source: "--commitment".into(),
             commitment: c.trim().to_string(),
+            texts: false,
         });
     }
     if let Some(p) = &args.announcement {
@@ -148,6 +149,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         anchors.push(Anchor {
             source: format!("the announcement {}", p.display()),
             commitment: c,
+            texts: false,
         });
     }
     if let Some(p) = &args.previous {
@@ -167,6 +169,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         anchors.push(Anchor {
             source: format!("the previous report {}", p.display()),
             commitment: c,
+            texts: prev.iter().any(|f| !f.header.texts.is_empty()),
         });
     }
     let sent = args
@@ -199,6 +202,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             anchors.push(Anchor {
                 source: format!("the acknowledgement {}", p.display()),
                 commitment: c.trim().to_string(),
+                texts: false,
             });
         }
         sent = Some(receipt);
@@ -292,6 +296,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     for p in &v.problems {
         crate::say!("MISMATCH: {p}");
+    }
+    for u in &v.unchecked {
+        crate::say!("not checked: {u}");
     }
     let bad = v.mismatched_rolls();
     crate::say!("{} of {} rolls match", v.rolls.len() - bad, v.rolls.len());

@@ -498,6 +498,7 @@ fn produce(
         ),
         Some((file, _)) => DiceHeader::v2(&published, secret, file, &beacon.1, &seed),
     }
+    .with_bound_texts()
     .with_sealed(&resolution.events, seal.as_ref())?;
     if let Some((file, _)) = &closed {
         // The record keeps the entropy that made the seed: v2's, from the closing list.
