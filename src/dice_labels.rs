@@ -452,7 +452,7 @@ pub fn check_told(
     grammar: &Grammar,
     text: &str,
     template: Option<&str>,
-    face: impl Fn(&str, usize) -> Option<u32>,
+    face: impl Fn(&str, usize, bool) -> Option<u32>,
 ) -> Result<(), String> {
     use crate::engine::binding;
     let words = match template {
@@ -486,7 +486,7 @@ pub fn check_events(
     shown: &Shown,
 ) -> Vec<String> {
     let mut out = Vec::new();
-    for e in events {
+    for (i, e) in events.iter().enumerate() {
         for r in &e.rolls {
             let under = Under {
                 kind: Some(&e.kind),
@@ -503,7 +503,16 @@ pub fn check_events(
                 e.kind, e.text
             ));
         }
-        if let Err(why) = check_told(grammar, &e.text, e.template.as_deref(), |l, d| e.face(l, d)) {
+        // A die repeated from a roll of an event above: one that every power told this event is
+        // told too, so that his report lists it above.
+        let above = |l: &str, d: usize| {
+            events[..i]
+                .iter()
+                .filter(|o| o.visible_to.is_superset(&e.visible_to))
+                .find_map(|o| o.face(l, d))
+        };
+        let face = |l: &str, d: usize, up: bool| if up { above(l, d) } else { e.face(l, d) };
+        if let Err(why) = check_told(grammar, &e.text, e.template.as_deref(), face) {
             out.push(format!("{why}: {}", e.text));
         }
     }
@@ -623,14 +632,14 @@ mod tests {
         .roll(roll.clone());
         assert_eq!(e.text, "france rolls 4, austria rolls 2.");
         let t = e.template.as_deref();
-        let face = |l: &str, d: usize| e.face(l, d);
+        let face = |l: &str, d: usize, _: bool| e.face(l, d);
         assert_eq!(check_told(&G, &e.text, t, face), Ok(()));
         let edited = check_told(&G, "france rolls 5, austria rolls 2.", t, face).unwrap_err();
         assert!(
             edited.contains("gives 5 where die 1 of the roll combat/area=Ulm/round=1 shows 4"),
             "{edited}"
         );
-        let gone = check_told(&G, &e.text, t, |_, _| None).unwrap_err();
+        let gone = check_told(&G, &e.text, t, |_, _, _| None).unwrap_err();
         assert!(
             gone.contains("which is not listed under it: a roll line was moved or removed"),
             "{gone}"

@@ -275,6 +275,27 @@ impl Report {
     }
 }
 
+/// Where in `text`, rendered from `parts`, the first die stands that its template works a number
+/// out of (`+ K`, `within`) or repeats from an event above (`above`).
+fn worked_out_at(parts: &[pbem::engine::binding::Part], text: &str) -> Option<usize> {
+    use pbem::engine::binding::Part;
+    let mut at = 0;
+    for p in parts {
+        match p {
+            Part::Text(t) => at += t.len(),
+            Part::Die { func, above, .. } => {
+                if !func.is_face() || *above {
+                    return Some(at);
+                }
+                let rest = &text[at..];
+                let sign = usize::from(rest.starts_with('-'));
+                at += sign + rest[sign..].bytes().take_while(u8::is_ascii_digit).count();
+            }
+        }
+    }
+    None
+}
+
 /// One tampered copy of a report: what was done to it, and the words `verify`'s reason gives (one
 /// of them).
 pub(crate) struct Tampered {
@@ -390,6 +411,25 @@ pub(crate) fn tamperings(
     r.retell(at, &edited, Some(&template));
     add("die-edited", r, &["the text was edited"]);
     let at_edited = at;
+
+    // A number worked out from a die (a total, a modified die, a percentage) or repeating the die
+    // of an event above (WBTS's shifted die), edited in every form: bound as a face is.
+    if let Some((at, text, template, offset)) = told.iter().find_map(|(i, text, template)| {
+        let parts = pbem::engine::binding::parse(template).unwrap();
+        worked_out_at(&parts, text).map(|o| (*i, text.clone(), template.clone(), o))
+    }) {
+        let number: String = text[offset..]
+            .chars()
+            .enumerate()
+            .take_while(|(k, c)| c.is_ascii_digit() || (*k == 0 && *c == '-'))
+            .map(|(_, c)| c)
+            .collect();
+        let other = if number == "1" { "2" } else { "1" };
+        let edited = format!("{}{other}{}", &text[..offset], &text[offset + number.len()..]);
+        let mut r = fresh();
+        r.retell(at, &edited, Some(&template));
+        add("worked-out-number-edited", r, &["the text was edited"]);
+    }
 
     // A roll line deleted from every form, and the die its event told written into its template as
     // a number: the text stands as it was, its die bound to no roll.

@@ -514,8 +514,14 @@ fn from_json(text: &str) -> Result<ReportForm> {
             unrolled.push(event.clone());
         }
         if let Some(g) = grammar.filter(|_| templates) {
-            let face = |label: &str, die: usize| {
-                let r = e.rolls.iter().find(|r| r.label.as_deref() == Some(label))?;
+            // A die repeated from another event's roll (`above`): one listed under an event
+            // above this one.
+            let face = |label: &str, die: usize, above: bool| {
+                let under = if above { &v.events[..i] } else { std::slice::from_ref(e) };
+                let r = under
+                    .iter()
+                    .flat_map(|e| &e.rolls)
+                    .find(|r| r.label.as_deref() == Some(label))?;
                 let d = r.dice.get(die.checked_sub(1)?)?;
                 d.face.and_then(|f| u32::try_from(f).ok())
             };
