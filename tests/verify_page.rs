@@ -436,6 +436,15 @@ fn corpus() -> (Vec<Case>, Vec<tempfile::TempDir>) {
         old.unbind();
         let name = format!("{game}-without-templates");
         cases.push(Case::new(&name, forms_of(&name, &old), "OK"));
+        // The text report alone: checked by its phrases, and both say what they could not check.
+        let name = format!("{game}-text-alone");
+        let mut case = Case::new(
+            &name,
+            vec![(format!("{name}.txt"), base.text.clone().into_bytes())],
+            "OK",
+        );
+        case.why = &["not checked: the text report carries no templates"];
+        cases.push(case);
         // The orders the power sent (the demo's), as a file: the entropy listed is their line's.
         let orders = demo_orders(game, turn, power);
         let name = format!("{game}-orders");

@@ -122,6 +122,13 @@ impl Report {
         cmd.assert()
     }
 
+    /// `pbem verify` of the text report alone.
+    pub(crate) fn verify_text_alone(&self) -> assert_cmd::assert::Assert {
+        let txt = self.scratch.join("alone.txt");
+        fs::write(&txt, &self.text).unwrap();
+        pbem().arg("verify").arg(&txt).assert()
+    }
+
     /// The roll `old` renamed `new` in every form, with the faces `new` draws from the seed.
     fn relabel(&mut self, old: &str, new: &str) {
         let seed = self.seed();
@@ -513,6 +520,16 @@ fn tampering_fails(game: &str, turns: u32, turn: u32, power: &str) {
     let mut old = base.copy();
     old.unbind();
     old.verify().success();
+    // The text report alone, which carries no template, checks out by its phrases, and says what it
+    // could not check; the old report's says nothing of the kind.
+    let out = base.verify_text_alone().success().get_output().stdout.clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(
+        out.contains("not checked: the text report carries no templates"),
+        "{game}: {out}"
+    );
+    let out = old.verify_text_alone().success().get_output().stdout.clone();
+    assert!(!String::from_utf8(out).unwrap().contains("not checked"));
     // The previous report anchors it; its `texts:` line says nothing of a report that has none.
     if base.previous.is_some() {
         let mut anchored = base.copy();

@@ -554,10 +554,15 @@ fn check_texts_bound(
         }
         return Vec::new();
     }
-    vec![format!(
-        "the {} report carries no templates: each number its events give after their ruleset's phrases was checked against the rolls listed under them, but a number told otherwise (repeated from another event's die, or worked out from one) could not be. The JSON report, attached to every report mail, binds them: verify the mail, or the JSON report with it",
-        forms.first().map_or("text", |f| f.form.name())
-    )]
+    vec![unchecked_text(forms.first().map_or("text", |f| f.form.name()))]
+}
+
+/// What a text or HTML form alone could not check, when the header binds the texts (the page says
+/// the same, `uncheckedText`).
+fn unchecked_text(form: &str) -> String {
+    format!(
+        "the {form} report carries no templates: each number its events give after their ruleset's phrases was checked against the rolls listed under them, but a number told otherwise (repeated from another event's die, or worked out from one) could not be. The JSON report binds them: it is attached to the report mail (compressed, .json.gz, in a mail cut to size; a mail cut below even that says in its opening note where the referee keeps it): verify the mail, or the JSON report with this one"
+    )
 }
 
 /// A text or HTML report, which carries no template (or a JSON report written before pbem bound its
