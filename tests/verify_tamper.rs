@@ -242,7 +242,10 @@ impl Report {
             pbem::report::header::TEXTS
         );
         let header = self.json["dice"]["text"].as_str().unwrap().to_string();
-        assert!(header.contains(&line), "the header binds the texts: {header}");
+        assert!(
+            header.contains(&line),
+            "the header binds the texts: {header}"
+        );
         let header = header.replacen(&line, "", 1);
         let old = self.json["dice"]["digest"].as_str().unwrap().to_string();
         let new = pbem::game::record::sha256_hex(header.as_bytes());
@@ -432,7 +435,11 @@ pub(crate) fn tamperings(
             .map(|(_, c)| c)
             .collect();
         let other = if number == "1" { "2" } else { "1" };
-        let edited = format!("{}{other}{}", &text[..offset], &text[offset + number.len()..]);
+        let edited = format!(
+            "{}{other}{}",
+            &text[..offset],
+            &text[offset + number.len()..]
+        );
         let mut r = fresh();
         r.retell(at, &edited, Some(&template));
         add("worked-out-number-edited", r, &["the text was edited"]);
@@ -461,7 +468,11 @@ pub(crate) fn tamperings(
     let mut r = fresh();
     r.delete(&deleted);
     r.unbind();
-    add("roll-deleted-unbound-report", r, &["a roll line was removed"]);
+    add(
+        "roll-deleted-unbound-report",
+        r,
+        &["a roll line was removed"],
+    );
 
     // Every template stripped from the JSON report and a die's number edited in every form, the
     // header still saying that the texts are bound: the report is refused for the stripping.
@@ -522,13 +533,23 @@ fn tampering_fails(game: &str, turns: u32, turn: u32, power: &str) {
     old.verify().success();
     // The text report alone, which carries no template, checks out by its phrases, and says what it
     // could not check; the old report's says nothing of the kind.
-    let out = base.verify_text_alone().success().get_output().stdout.clone();
+    let out = base
+        .verify_text_alone()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
     let out = String::from_utf8(out).unwrap();
     assert!(
         out.contains("not checked: the text report carries no templates"),
         "{game}: {out}"
     );
-    let out = old.verify_text_alone().success().get_output().stdout.clone();
+    let out = old
+        .verify_text_alone()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
     assert!(!String::from_utf8(out).unwrap().contains("not checked"));
     // The previous report anchors it; its `texts:` line says nothing of a report that has none.
     if base.previous.is_some() {

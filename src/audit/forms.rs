@@ -490,15 +490,15 @@ fn from_json(text: &str) -> Result<ReportForm> {
     let mut untold = Vec::new();
     // A header that says the texts are bound (`texts:`) binds them: a form stripped of its templates
     // is checked by them all the same, each number it gives as a die then bound to no roll.
-    let templates =
-        v.events.iter().any(|e| e.template.is_some()) || !header.texts.is_empty();
+    let templates = v.events.iter().any(|e| e.template.is_some()) || !header.texts.is_empty();
     let telling = v
         .events
         .iter()
         .filter(|e| {
             e.template.is_some()
                 || grammar.is_some_and(|g| {
-                    !g.numbers_in_text(e.text.as_deref().unwrap_or("")).is_empty()
+                    !g.numbers_in_text(e.text.as_deref().unwrap_or(""))
+                        .is_empty()
                 })
         })
         .count();
@@ -517,7 +517,11 @@ fn from_json(text: &str) -> Result<ReportForm> {
             // A die repeated from another event's roll (`above`): one listed under an event
             // above this one.
             let face = |label: &str, die: usize, above: bool| {
-                let under = if above { &v.events[..i] } else { std::slice::from_ref(e) };
+                let under = if above {
+                    &v.events[..i]
+                } else {
+                    std::slice::from_ref(e)
+                };
                 let r = under
                     .iter()
                     .flat_map(|e| &e.rolls)

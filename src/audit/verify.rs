@@ -539,7 +539,10 @@ fn check_texts_bound(
         return Vec::new();
     }
     let before = problems.len();
-    for f in forms.iter().filter(|f| f.form == Form::Json && !f.templates) {
+    for f in forms
+        .iter()
+        .filter(|f| f.form == Form::Json && !f.templates)
+    {
         problems.push(format!(
             "the header says the events' texts are bound to their dice ({TEXTS_KEY}: {TEXTS}), but no event of the {} report carries its template, though {} of them tell a die: the templates were stripped",
             f.form.name(),
@@ -554,7 +557,9 @@ fn check_texts_bound(
         }
         return Vec::new();
     }
-    vec![unchecked_text(forms.first().map_or("text", |f| f.form.name()))]
+    vec![unchecked_text(
+        forms.first().map_or("text", |f| f.form.name()),
+    )]
 }
 
 /// What a text or HTML form alone could not check, when the header binds the texts (the page says

@@ -253,7 +253,9 @@ fn die_part(inner: &str) -> Option<Part> {
         return None;
     }
     let mut words = rest.split(' ').peekable();
-    let die = usize::try_from(number(words.next()?)?).ok().filter(|&n| n >= 1)?;
+    let die = usize::try_from(number(words.next()?)?)
+        .ok()
+        .filter(|&n| n >= 1)?;
     let mut func = Func::default();
     if let Some(&sign) = words.peek().filter(|w| matches!(**w, "+" | "-")) {
         words.next();
@@ -384,7 +386,11 @@ pub fn departure(
             } => {
                 let sign = usize::from(rest.starts_with('-'));
                 let digits = rest[sign..].bytes().take_while(u8::is_ascii_digit).count();
-                let number = if digits == 0 { "" } else { &rest[..sign + digits] };
+                let number = if digits == 0 {
+                    ""
+                } else {
+                    &rest[..sign + digits]
+                };
                 let Some(f) = face(label, *die, *above) else {
                     return Some(Departure::Unlisted {
                         label: label.clone(),
@@ -529,14 +535,24 @@ mod tests {
         let text = "a 5 +2 = 7, held 6; 4% lost; shifts the die from 4";
         assert_eq!(render(&parts, faces), text);
         assert_eq!(departure(&parts, text, faces), None);
-        let edited = departure(&parts, "a 5 +2 = 8, held 6; 4% lost; shifts the die from 4", faces);
+        let edited = departure(
+            &parts,
+            "a 5 +2 = 8, held 6; 4% lost; shifts the die from 4",
+            faces,
+        );
         assert_eq!(
             edited.unwrap().to_string(),
             format!("its text gives 8 where die 1 of the roll {FIRE} shows 5, which makes 7 by its template: the text was edited")
         );
-        let repeated_edited =
-            departure(&parts, "a 5 +2 = 7, held 6; 4% lost; shifts the die from 5", faces);
-        assert!(matches!(repeated_edited, Some(Departure::Face { face: 4, .. })));
+        let repeated_edited = departure(
+            &parts,
+            "a 5 +2 = 7, held 6; 4% lost; shifts the die from 5",
+            faces,
+        );
+        assert!(matches!(
+            repeated_edited,
+            Some(Departure::Face { face: 4, .. })
+        ));
         // The repeated die found only under this event: not the one it repeats.
         let own = |l: &str, d: usize, above: bool| faces(l, d, false).or((!above).then_some(4));
         assert!(matches!(
