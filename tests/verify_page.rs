@@ -300,7 +300,11 @@ impl Case {
             .iter()
             .map(|(n, _)| format!("eml={n}"))
             .collect();
-        q.extend(self.given.iter().map(|(k, v)| format!("{k}={v}")));
+        // The page takes the previous report and the announcement mail alike as its `anchor`.
+        q.extend(self.given.iter().map(|(k, v)| match *k {
+            "previous" | "announcement" => format!("anchor={v}"),
+            _ => format!("{k}={v}"),
+        }));
         q.join("&")
     }
 
@@ -312,8 +316,7 @@ impl Case {
             cmd.arg(dir.join(n));
         }
         for (k, v) in &self.given {
-            // The page's `anchor` is the previous report here (or the announcement mail).
-            cmd.arg(format!("--{}", if *k == "anchor" { "previous" } else { k }));
+            cmd.arg(format!("--{k}"));
             if *k == "commitment" {
                 cmd.arg(v);
             } else {
@@ -482,8 +485,8 @@ fn corpus() -> (Vec<Case>, Vec<tempfile::TempDir>) {
         for t in tampered {
             let name = format!("{game}-{}", t.name);
             let mut case = Case::new(&name, forms_of(&name, &t.report), "FAIL");
-            if let Some(previous) = t.report.previous.as_ref().filter(|_| t.report.anchored) {
-                case = case.with("anchor", &format!("{name}-previous.txt"), previous.clone());
+            if let Some((option, anchor)) = t.report.anchor() {
+                case = case.with(option, &format!("{name}-{option}.eml"), anchor);
             }
             case.why = t.why;
             cases.push(case);

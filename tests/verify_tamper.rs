@@ -20,8 +20,10 @@ pub(crate) struct Report {
     pub(crate) json: Value,
     /// The text report of the turn before, when the demo resolved one.
     pub(crate) previous: Option<String>,
-    /// Whether `verify` is given `previous` as the anchor (`--previous`).
-    pub(crate) anchored: bool,
+    /// The announcement mail of the turn, when the demo mailed one (from turn 2).
+    pub(crate) announcement: Option<String>,
+    /// The anchor `verify` is given: `previous` (`--previous`) or `announcement` (`--announcement`).
+    pub(crate) anchored: Option<&'static str>,
 }
 
 /// The demo `game` resolved for `turns` turns, and the reports of `power` at `turn`.
@@ -56,6 +58,14 @@ fn report(game: &str, turns: u32, turn: u32, power: &str) -> Report {
             .join(format!("turns/{}/reports/{power}.txt", turn - 1));
         fs::read_to_string(at).unwrap()
     });
+    let announcement = (turn > 1).then(|| {
+        let at = dir
+            .path()
+            .join("d")
+            .join(game)
+            .join(format!("mail/outbox/t{turn:04}-announcement-{power}.eml"));
+        fs::read_to_string(at).unwrap()
+    });
     let scratch = dir.path().join("scratch");
     fs::create_dir_all(&scratch).unwrap();
     Report {
@@ -64,7 +74,8 @@ fn report(game: &str, turns: u32, turn: u32, power: &str) -> Report {
         text,
         json,
         previous,
-        anchored: false,
+        announcement,
+        anchored: None,
     }
 }
 
@@ -78,6 +89,7 @@ impl Report {
             text: self.text.clone(),
             json: self.json.clone(),
             previous: self.previous.clone(),
+            announcement: self.announcement.clone(),
             anchored: self.anchored,
         }
     }
@@ -114,12 +126,20 @@ impl Report {
         fs::write(&json, serde_json::to_string(&self.json).unwrap()).unwrap();
         let mut cmd = pbem();
         cmd.arg("verify").arg(&txt).arg(&json);
-        if let Some(previous) = self.previous.as_ref().filter(|_| self.anchored) {
-            let at = self.scratch.join("previous.txt");
-            fs::write(&at, previous).unwrap();
-            cmd.arg("--previous").arg(at);
+        if let Some((option, anchor)) = self.anchor() {
+            let at = self.scratch.join(format!("{option}.eml"));
+            fs::write(&at, anchor).unwrap();
+            cmd.arg(format!("--{option}")).arg(at);
         }
         cmd.assert()
+    }
+
+    /// The anchor `verify` is given, when one is: its option (`previous`, `announcement`) and text.
+    pub(crate) fn anchor(&self) -> Option<(&'static str, &str)> {
+        match self.anchored? {
+            "previous" => Some(("previous", self.previous.as_deref()?)),
+            option => Some((option, self.announcement.as_deref()?)),
+        }
     }
 
     /// `pbem verify` of the text report alone.
@@ -483,12 +503,22 @@ pub(crate) fn tamperings(
 
     // The same, with the header's `texts:` line dropped (its digest made again), against the report
     // of the turn before, whose header names the binding: the line was dropped.
-    if base.previous.is_some() {
-        let mut r = fresh();
-        r.unbind();
-        r.retell(at_edited, &edited, None);
-        r.anchored = true;
-        add("texts-line-dropped", r, &["the line was dropped"]);
+    // And against the turn's announcement, which promised the line.
+    for (name, anchor, held) in [
+        ("texts-line-dropped", "previous", base.previous.is_some()),
+        (
+            "texts-line-dropped-announced",
+            "announcement",
+            base.announcement.is_some(),
+        ),
+    ] {
+        if held {
+            let mut r = fresh();
+            r.unbind();
+            r.retell(at_edited, &edited, None);
+            r.anchored = Some(anchor);
+            add(name, r, &["the line was dropped"]);
+        }
     }
 
     // A forged decision in the JSON report: its roll's face, or its outcome.
@@ -552,10 +582,12 @@ fn tampering_fails(game: &str, turns: u32, turn: u32, power: &str) {
         .clone();
     assert!(!String::from_utf8(out).unwrap().contains("not checked"));
     // The previous report anchors it; its `texts:` line says nothing of a report that has none.
-    if base.previous.is_some() {
+    for anchor in ["previous", "announcement"] {
         let mut anchored = base.copy();
-        anchored.anchored = true;
-        anchored.verify().success();
+        anchored.anchored = Some(anchor);
+        if anchored.anchor().is_some() {
+            anchored.verify().success();
+        }
     }
     for t in tampered {
         let out = t.report.verify().code(4).get_output().stdout.clone();

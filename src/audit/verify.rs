@@ -111,9 +111,10 @@ pub struct Anchor {
     pub source: String,
     /// The commitment, hex.
     pub commitment: String,
-    /// Whether the anchor (the previous report) names the binding of its events' texts to their
-    /// dice in its header: a game that bound them binds them every turn after, so a report whose
-    /// header no longer says so had the line dropped.
+    /// Whether the anchor says the reports' headers bind the events' texts to their dice: the
+    /// previous report's header names the binding (a game that bound them binds them every turn
+    /// after), or the announcement promises it; a report whose header does not had the line
+    /// dropped.
     pub texts: bool,
 }
 
@@ -525,7 +526,7 @@ fn check_texts_bound(
     if header.texts.is_empty() {
         if let Some(a) = anchors.iter().find(|a| a.texts) {
             problems.push(format!(
-                "{} names the binding of its events' texts to their dice in its header ({TEXTS_KEY}: {TEXTS}) and this report's header does not: the line was dropped, so that its texts would be read the old way",
+                "{} says the reports' headers bind the events' texts to their dice ({TEXTS_KEY}: {TEXTS}) and this report's header does not: the line was dropped, so that its texts would be read the old way",
                 a.source
             ));
         }
@@ -849,6 +850,16 @@ pub fn parse_receipt(text: &str) -> Option<(String, String, u32, SentOrders)> {
     })
 }
 
+/// Whether an announcement mail or text promises that the reports' headers bind the events' texts
+/// to their dice (its line `texts: pbem-texts/v1`).
+pub fn announcement_binds_texts(text: &str) -> bool {
+    text.contains(&format!(
+        "`{}: {}`",
+        crate::report::header::TEXTS_KEY,
+        crate::report::header::TEXTS
+    ))
+}
+
 /// The commitment for turn `turn` published in an announcement mail or text ("The dice commitment of
 /// turn N is" and the hex on a following line).
 pub fn announcement_commitment(text: &str, turn: u32) -> Option<String> {
@@ -879,5 +890,9 @@ mod tests {
         let text = format!("x\nThe dice commitment of turn 2 is\n\n    {hex}\n\nIt is");
         assert_eq!(announcement_commitment(&text, 2), Some(hex));
         assert_eq!(announcement_commitment(&text, 3), None);
+        assert!(!announcement_binds_texts(&text));
+        assert!(announcement_binds_texts(
+            "says so in the line `texts: pbem-texts/v1`: a report"
+        ));
     }
 }

@@ -140,7 +140,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         });
     }
     if let Some(p) = &args.announcement {
-        let Some(c) = announcement_commitment(&all_text(p)?, turn) else {
+        let text = all_text(p)?;
+        let Some(c) = announcement_commitment(&text, turn) else {
             bail!(
                 "{}: no dice commitment for turn {turn} found in this announcement",
                 p.display()
@@ -149,7 +150,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         anchors.push(Anchor {
             source: format!("the announcement {}", p.display()),
             commitment: c,
-            texts: false,
+            texts: crate::audit::verify::announcement_binds_texts(&text),
         });
     }
     if let Some(p) = &args.previous {

@@ -841,6 +841,7 @@ pub fn announcements(
             power => p.name, deadline => deadline, commitment => commitment,
             due => game.ruleset.expects_orders(state, &p.id),
             beacon => beacon_round, scheme => scheme,
+            texts => crate::report::header::TEXTS,
         };
         let text = crate::report::templates::render(game, "announcement.txt", &context)?;
         out.push(Outgoing {
