@@ -326,6 +326,23 @@ fn worked_out_at(parts: &[pbem::engine::binding::Part], text: &str) -> Option<us
     None
 }
 
+/// A die as a template writes it: `{LABEL die N + K within A..B above}` (`engine::binding`).
+fn written(label: &str, die: usize, func: &pbem::engine::binding::Func, above: bool) -> String {
+    let mut out = format!("{{{label} die {die}");
+    if func.offset != 0 {
+        let sign = if func.offset > 0 { '+' } else { '-' };
+        out.push_str(&format!(" {sign} {}", func.offset.unsigned_abs()));
+    }
+    if let Some((lo, hi)) = func.within {
+        out.push_str(&format!(" within {lo}..{hi}"));
+    }
+    if above {
+        out.push_str(" above");
+    }
+    out.push('}');
+    out
+}
+
 /// One tampered copy of a report: what was done to it, and the words `verify`'s reason gives (one
 /// of them).
 pub(crate) struct Tampered {
@@ -463,6 +480,26 @@ pub(crate) fn tamperings(
         let mut r = fresh();
         r.retell(at, &edited, Some(&template));
         add("worked-out-number-edited", r, &["the text was edited"]);
+        // The same number written into the template as words, its die no longer named there: the
+        // ruleset's `works` phrase before it finds it bound to no roll.
+        let parts = pbem::engine::binding::parse(&template).unwrap();
+        let bound = parts.iter().find_map(|p| match p {
+            pbem::engine::binding::Part::Die {
+                label,
+                die,
+                func,
+                above,
+            } if !func.is_face() || *above => Some(written(label, *die, func, *above)),
+            _ => None,
+        });
+        let written_in = template.replacen(&bound.unwrap(), other, 1);
+        let mut r = fresh();
+        r.retell(at, &edited, Some(&written_in));
+        add(
+            "worked-out-number-written-in",
+            r,
+            &["as a number worked out from a die or repeating one, bound to no roll"],
+        );
     }
 
     // A roll line deleted from every form, and the die its event told written into its template as
