@@ -67,11 +67,11 @@ pub struct Grammar {
     /// roll listed under it (`check_told`, `engine::binding`); in a text report alone, which
     /// carries no template, a face of the event's rolls, in order.
     pub says: &'static [&'static str],
-    /// The words that stand right before a number worked out from a die or repeating one ("(modified
-    /// 8)", "= 4", "shifts the die from 5"): in a report whose texts are bound (a JSON report with
-    /// its templates), every number so given must be one the event's template binds (`{LABEL die N
-    /// + K}`, `{LABEL die N above}`). A text report alone cannot check them (it carries no
-    /// template), and does not read them.
+    /// The words that stand right before a number worked out from a die or repeating one
+    /// ("(modified 8)", "= 4", "shifts the die from 5"): in a report whose texts are bound (a JSON
+    /// report with its templates), every number so given must be one the event's template binds,
+    /// as `{LABEL die N + K}` or `{LABEL die N above}`. A text report alone cannot check them (it
+    /// carries no template), and does not read them.
     pub works: &'static [&'static str],
     /// The kinds of event that always carry a roll: one that lists none lost its roll line.
     pub rolled: &'static [&'static str],

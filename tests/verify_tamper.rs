@@ -502,6 +502,33 @@ pub(crate) fn tamperings(
         );
     }
 
+    // An event that lists no roll, a number of its text edited in the text report alone: the text
+    // report tells every event of the JSON report in its words.
+    let plain = base.json["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["rolls"].as_array().is_none_or(Vec::is_empty))
+        .filter_map(|e| e["text"].as_str())
+        .find(|t| t.contains(|c: char| c.is_ascii_digit()) && base.text.contains(&format!("- {t}")))
+        .unwrap_or_else(|| panic!("{game}: no event without a roll gives a number"));
+    let digit = plain.find(|c: char| c.is_ascii_digit()).unwrap();
+    let other = if &plain[digit..=digit] == "1" {
+        "2"
+    } else {
+        "1"
+    };
+    let edited_plain = format!("{}{other}{}", &plain[..digit], &plain[digit + 1..]);
+    let mut r = fresh();
+    r.text = r
+        .text
+        .replacen(&format!("- {plain}"), &format!("- {edited_plain}"), 1);
+    add(
+        "event-edited-in-the-text-alone",
+        r,
+        &["the text was edited in one form"],
+    );
+
     // A roll line deleted from every form, and the die its event told written into its template as
     // a number: the text stands as it was, its die bound to no roll.
     let unbound = told.iter().find_map(|(i, text, _)| {

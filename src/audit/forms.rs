@@ -53,6 +53,10 @@ pub struct ReportForm {
     /// under them, or gives a die no roll binds (`dice_labels::check_told`): each the reason and the
     /// event's text. A text or HTML report carries no template: none.
     pub untold: Vec<(String, String)>,
+    /// The texts of "What happened", in order, each with its runs of white space made one space:
+    /// the text and HTML forms must tell the events of the JSON form in its words (an event edited
+    /// in one form, a roll or not, fails).
+    pub events: Vec<String>,
     /// The entries of "Decisions taken for you" that are no event of "What happened" (text, HTML)
     /// or of `events` (JSON): a decision's roll or outcome written there alone.
     pub forged_decisions: Vec<String>,
@@ -217,6 +221,7 @@ fn from_text(form: Form, text: &str) -> Result<ReportForm> {
         rolls: parse_rolls(text),
         announces,
         unrolled: unrolled_events(text, grammar),
+        events: told_events(text),
         untold: Vec::new(),
         templates: false,
         telling: 0,
@@ -293,10 +298,42 @@ fn unrolled_events(text: &str, grammar: Option<&Grammar>) -> Vec<String> {
     out
 }
 
+/// The bundled templates' line in "What happened" when the power saw nothing happen.
+const NO_EVENTS: &str = "Nothing you could see happened.";
+
+/// The texts of the "What happened" section, in order, white space squashed.
+fn told_events(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut inside = false;
+    for line in text.lines() {
+        let t = line.trim();
+        let lower = t.to_ascii_lowercase();
+        if lower == "what happened" {
+            inside = true;
+            continue;
+        }
+        if !inside {
+            continue;
+        }
+        if AFTER_EVENTS.contains(&lower.as_str()) {
+            break;
+        }
+        // The bundled templates' line for a report without events is none.
+        if !t.is_empty() && !t.starts_with('[') && !t.starts_with("roll ") && t != NO_EVENTS {
+            out.push(squash(t.strip_prefix("- ").unwrap_or(t)));
+        }
+    }
+    out
+}
+
+/// A text with its runs of white space made one space.
+pub fn squash(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// The entries of the "Decisions taken for you" section (each `- text [citation]`) whose text is
 /// the text of no event of "What happened".
 fn decisions_not_in_events(text: &str) -> Vec<String> {
-    let squash = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
     let mut events = BTreeSet::new();
     let mut decisions = Vec::new();
     let mut section = "";
@@ -572,6 +609,11 @@ fn from_json(text: &str) -> Result<ReportForm> {
         rolls,
         announces,
         unrolled,
+        events: v
+            .events
+            .iter()
+            .map(|e| squash(e.text.as_deref().unwrap_or("")))
+            .collect(),
         untold,
         templates: carries || telling == 0,
         telling,

@@ -8,7 +8,7 @@
 
 use anyhow::{bail, Result};
 
-use super::forms::{Form, ReportForm};
+use super::forms::{squash, Form, ReportForm};
 use crate::dice::{self, Roller};
 use crate::game::record::sha256_hex;
 
@@ -665,12 +665,39 @@ fn check_labels(
 }
 
 /// Each roll of a text or HTML report stands under the same event as in the JSON report: a roll line
-/// moved to another event, in one form, fails.
+/// moved to another event, in one form, fails; and each event of the text or HTML report is told in
+/// the words of the JSON report's, in its order (a number the JSON report binds, edited in the text
+/// alone, fails, whether its event lists a roll or repeats one from above).
 fn check_events_across_forms(forms: &[ReportForm], problems: &mut Vec<String>) {
     let Some(json) = forms.iter().find(|f| f.form == Form::Json) else {
         return;
     };
     for f in forms.iter().filter(|f| f.form != Form::Json) {
+        // A report without events: its form's line for that is a template's own (any words).
+        let told = if json.events.is_empty() {
+            None
+        } else if f.events.len() != json.events.len() {
+            Some(format!(
+                "the {} report tells {} event(s) in what happened, the JSON report {}: an event was added to one form or removed from it",
+                f.form.name(),
+                f.events.len(),
+                json.events.len()
+            ))
+        } else {
+            f.events
+                .iter()
+                .zip(&json.events)
+                .position(|(a, b)| a != b)
+                .map(|n| {
+                    format!(
+                        "the {} report tells event {} otherwise than the JSON report ({}): the text was edited in one form",
+                        f.form.name(),
+                        n + 1,
+                        f.events[n]
+                    )
+                })
+        };
+        problems.extend(told);
         for (r, j) in f.rolls.iter().zip(&json.rolls) {
             if r.label == j.label && squash(&r.event) != squash(&j.event) {
                 problems.push(format!(
@@ -683,11 +710,6 @@ fn check_events_across_forms(forms: &[ReportForm], problems: &mut Vec<String>) {
             }
         }
     }
-}
-
-/// A text with its runs of white space made one space.
-fn squash(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The forms with each short header (text, HTML: a `listed:` line for the powers' lines) completed
