@@ -104,23 +104,40 @@ pub struct Names<'a> {
     pub files: &'a str,
 }
 
+/// A mail rendered, as [`fit`] measures it: the size of the message as it is sent.
+pub trait Sent {
+    fn size(&self) -> usize;
+}
+
+impl Sent for Vec<u8> {
+    fn size(&self) -> usize {
+        self.len()
+    }
+}
+
+impl Sent for crate::mail::outbox::Kept {
+    fn size(&self) -> usize {
+        self.size
+    }
+}
+
 /// The report mail `mail` as it goes, `render` making its bytes: whole when it is at most `cap`
 /// bytes, else cut ([`ORDER`]) until it fits, with the cut. `map` is where the map block stands in
 /// its HTML (`report::Rendered::mail_map`); without it the HTML goes with the map picture. On return
 /// `mail` holds the text and attachments it came with (the report's files are written from them);
 /// its HTML may have changed.
-pub fn fit(
+pub fn fit<R: Sent>(
     mail: &mut Outgoing,
     map: Option<Range<usize>>,
     cap: usize,
     names: &Names,
-    render: &mut dyn FnMut(&Outgoing) -> Result<Vec<u8>>,
-) -> Result<(Vec<u8>, Option<Cut>)> {
+    render: &mut dyn FnMut(&Outgoing) -> Result<R>,
+) -> Result<(R, Option<Cut>)> {
     let bytes = render(mail)?;
-    if bytes.len() <= cap {
+    if bytes.size() <= cap {
         return Ok((bytes, None));
     }
-    let full = bytes.len();
+    let full = bytes.size();
     drop(bytes);
     let order: Vec<String> = mail.attachments.iter().map(|a| a.name.clone()).collect();
     let text = std::mem::take(&mut mail.text);
@@ -153,7 +170,7 @@ pub fn fit(
             }
             cutting.compress_pending(mail)?;
             let bytes = render(mail)?;
-            let fits = bytes.len() <= cap;
+            let fits = bytes.size() <= cap;
             last = Some(bytes);
             if fits {
                 break;
@@ -172,7 +189,7 @@ pub fn fit(
     let bytes = last.context("a report mail over its size had nothing to leave out")?;
     let cut = Cut {
         full,
-        sent: bytes.len(),
+        sent: bytes.size(),
         cap,
         left_out: cutting.left_out,
     };
@@ -305,13 +322,13 @@ fn note_in_html(at: &mut Option<Range<usize>>, mail: &mut Outgoing, note: &Note)
 
 /// The mail whose body is the note, the text's first lines and its dice header, with as many
 /// first lines as fit (halved until they do, none at last).
-fn excerpt_that_fits(
+fn excerpt_that_fits<R: Sent>(
     mail: &mut Outgoing,
     text: &str,
     note: &Note,
     cap: usize,
-    render: &mut dyn FnMut(&Outgoing) -> Result<Vec<u8>>,
-) -> Result<Vec<u8>> {
+    render: &mut dyn FnMut(&Outgoing) -> Result<R>,
+) -> Result<R> {
     let dice = dice_header(text);
     let mut budget = cap;
     loop {
@@ -321,7 +338,7 @@ fn excerpt_that_fits(
             continue;
         }
         let bytes = render(mail)?;
-        if bytes.len() <= cap || budget == 0 {
+        if bytes.size() <= cap || budget == 0 {
             return Ok(bytes);
         }
         budget = if budget < 1024 { 0 } else { budget / 2 };
