@@ -122,7 +122,9 @@ impl Sent for crate::mail::outbox::Kept {
 }
 
 /// The report mail `mail` as it goes, `render` making its bytes: whole when it is at most `cap`
-/// bytes, else cut ([`ORDER`]) until it fits, with the cut. `map` is where the map block stands in
+/// bytes, else cut ([`ORDER`]) until it fits, with the cut. `render(mail, up_to)` need make the
+/// mail whole only when it is at most `up_to` bytes, else measure it ([`Sent::size`]): a mail
+/// over its size is never made whole but to go so, cut as far as it goes. `map` is where the map block stands in
 /// its HTML (`report::Rendered::mail_map`); without it the HTML goes with the map picture. On return
 /// `mail` holds the text and attachments it came with (the report's files are written from them);
 /// its HTML may have changed.
@@ -131,9 +133,9 @@ pub fn fit<R: Sent>(
     map: Option<Range<usize>>,
     cap: usize,
     names: &Names,
-    render: &mut dyn FnMut(&Outgoing) -> Result<R>,
+    render: &mut dyn FnMut(&Outgoing, usize) -> Result<R>,
 ) -> Result<(R, Option<Cut>)> {
-    let bytes = render(mail)?;
+    let bytes = render(mail, cap)?;
     if bytes.size() <= cap {
         return Ok((bytes, None));
     }
@@ -169,13 +171,17 @@ pub fn fit<R: Sent>(
                 continue;
             }
             cutting.compress_pending(mail)?;
-            let bytes = render(mail)?;
+            let bytes = render(mail, cap)?;
             let fits = bytes.size() <= cap;
             last = Some(bytes);
             if fits {
                 break;
             }
         }
+    }
+    // Cut as far as it goes and still over its size: it goes so, made whole.
+    if last.as_ref().is_some_and(|l| l.size() > cap) {
+        last = Some(render(mail, usize::MAX)?);
     }
     // The text and attachments the mail came with, in their order.
     mail.text = text;
@@ -327,7 +333,7 @@ fn excerpt_that_fits<R: Sent>(
     text: &str,
     note: &Note,
     cap: usize,
-    render: &mut dyn FnMut(&Outgoing) -> Result<R>,
+    render: &mut dyn FnMut(&Outgoing, usize) -> Result<R>,
 ) -> Result<R> {
     let dice = dice_header(text);
     let mut budget = cap;
@@ -337,9 +343,12 @@ fn excerpt_that_fits<R: Sent>(
             budget = if budget < 1024 { 0 } else { budget / 2 };
             continue;
         }
-        let bytes = render(mail)?;
-        if bytes.size() <= cap || budget == 0 {
+        let bytes = render(mail, cap)?;
+        if bytes.size() <= cap {
             return Ok(bytes);
+        }
+        if budget == 0 {
+            return render(mail, usize::MAX);
         }
         budget = if budget < 1024 { 0 } else { budget / 2 };
     }

@@ -170,8 +170,24 @@ impl Outgoing {
     /// [`assemble`] makes the message whole again at send time), or the message whole when no body
     /// is named; with the whole message's size and the digest of what it says, worked out as its
     /// bodies are encoded, without making it whole.
-    pub fn kept_with_sources(&self, config: &GameConfig, sources: &Sources) -> Result<Kept> {
+    ///
+    /// A message over `whole_up_to` bytes is only measured: its [`Kept`] holds its size alone
+    /// (`mail::fit` cuts it, the bodies never encoded whole for it).
+    pub fn kept_with_sources(
+        &self,
+        config: &GameConfig,
+        sources: &Sources,
+        whole_up_to: usize,
+    ) -> Result<Kept> {
         let (layout, bodies) = self.laid_out(config, sources)?;
+        let size = bodies.size(&layout)?;
+        if size > whole_up_to {
+            return Ok(Kept {
+                size,
+                digest: String::new(),
+                file: Vec::new(),
+            });
+        }
         match bodies.parts(&layout)? {
             Some(parts) => {
                 let (size, digest) = bodies.measure(&layout)?;
@@ -306,7 +322,7 @@ impl Outgoing {
     }
 }
 
-/// A message as the outbox keeps it ([`Outgoing::kept_with_sources`]).
+/// A message as the outbox keeps it ([`Outgoing::kept_with_sources`]), or its size alone.
 #[derive(Debug)]
 pub struct Kept {
     /// The size of the message whole, as it is sent.
@@ -658,6 +674,31 @@ impl<'a> Bodies<'a> {
         out.extend_from_slice(format!("layout {}\n", body.len()).as_bytes());
         out.extend_from_slice(&body);
         Ok(Some(out))
+    }
+
+    /// The size of what [`Bodies::assemble`] would make of `layout`, counted without making it.
+    fn size(&self, layout: &[u8]) -> Result<usize> {
+        let prefix = self.prefix.as_bytes();
+        let mut size = layout.len();
+        let mut written = vec![false; self.wires.len()];
+        for at in memchr::memmem::find_iter(layout, prefix) {
+            let after = &layout[at + prefix.len()..];
+            let end = memchr::memchr(0, after).context("a body's marker has no end")?;
+            let n = marked(after, &written)?;
+            written[n] = true;
+            size -= prefix.len() + end + 1;
+            size += match &self.wires[n] {
+                Wire::Crlf(_, len) => *len,
+                Wire::Ready(bytes, _) => bytes.len(),
+                Wire::Quoted(bytes, _) => super::quoted::encoded_len(bytes),
+                Wire::Lettre(_) => anyhow::bail!("a body lettre encodes has no marker"),
+            };
+        }
+        anyhow::ensure!(
+            written.iter().all(|&w| w),
+            "a body of a message was not laid out"
+        );
+        Ok(size)
     }
 
     /// What [`Bodies::assemble`] would make of `layout`: its size, and the digest of what it says
@@ -1098,6 +1139,7 @@ mod tests {
         );
         // Measured without putting it together: its size and the digest of what it says.
         let (size, digest) = bodies.measure(&layout).unwrap();
+        assert_eq!(bodies.size(&layout).unwrap(), whole.len());
         let together = bodies.assemble(&layout).unwrap();
         assert_eq!(
             String::from_utf8_lossy(&together),
@@ -1118,10 +1160,12 @@ mod tests {
         };
         let (b, _) = put();
         assert!(b.measure(b"no marker").is_err());
+        assert!(b.size(b"no marker").is_err());
         assert!(b.assemble(b"no marker").is_err());
         let (b, marker) = put();
         let twice = [marker.clone(), marker].concat();
         assert!(b.measure(&twice).is_err());
+        assert!(b.size(&twice).is_err());
         assert!(b.assemble(&twice).is_err());
         let (b, marker) = put();
         assert_eq!(b.assemble(&marker).unwrap(), b"a\r\n");

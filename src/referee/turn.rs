@@ -862,20 +862,21 @@ impl ReportSheet<'_> {
                 .collect(),
             digests,
         };
-        let (kept, cut) = crate::mail::fit::fit(&mut mail, mail_map, cap, &names, &mut |m| {
-            let whole_text = !m.text.starts_with(crate::mail::fit::NOTE_TITLE);
-            if whole_text {
-                m.kept_with_sources(&game.config, &sources)
-            } else {
-                // A cut mail's text and HTML carry its note.
-                let text = outbox::Sources {
-                    text: None,
-                    html: None,
-                    ..sources.clone()
-                };
-                m.kept_with_sources(&game.config, &text)
-            }
-        })?;
+        let (kept, cut) =
+            crate::mail::fit::fit(&mut mail, mail_map, cap, &names, &mut |m, up_to| {
+                let whole_text = !m.text.starts_with(crate::mail::fit::NOTE_TITLE);
+                if whole_text {
+                    m.kept_with_sources(&game.config, &sources, up_to)
+                } else {
+                    // A cut mail's text and HTML carry its note.
+                    let text = outbox::Sources {
+                        text: None,
+                        html: None,
+                        ..sources.clone()
+                    };
+                    m.kept_with_sources(&game.config, &text, up_to)
+                }
+            })?;
         let eml_path = outbox::path_of(game, &mail);
         let cut = cut.map(|c| (mail.file_name(), c));
         let eml = (
@@ -889,7 +890,8 @@ impl ReportSheet<'_> {
             text, attachments, ..
         } = mail;
         let mut digests = sources.digests;
-        let mut ready = |file: &PathBuf, bytes: Vec<u8>| match digests.remove(&relative(game, file)) {
+        let mut ready = |file: &PathBuf, bytes: Vec<u8>| match digests.remove(&relative(game, file))
+        {
             Some(digest) => Made::Ready { bytes, digest },
             None => Made::bytes(bytes),
         };

@@ -65,7 +65,17 @@ pub struct Placer {
     rows: i64,
     /// The map's own part of the picture, which no name leaves.
     bounds: Rect,
+    /// How many searches far afield ([`Placer::place_beside`]) found no free place, in a row.
+    far_misses: u32,
 }
+
+/// After this many searches far afield in a row found no free place, the map is taken as full
+/// ([`Placer::place_beside`]).
+const FULL_AFTER: u32 = 64;
+
+/// On a full map, one box in this many still searches far afield, so that the map is found no
+/// longer full where it is not.
+const FULL_RETRY: u32 = 32;
 
 /// A box in a cell of the [`Placer`], with the first column and row of the cells it lies in:
 /// the box itself rather than its number, so that a cell's boxes are read in one sweep.
@@ -94,6 +104,7 @@ impl Placer {
             columns,
             rows,
             bounds,
+            far_misses: 0,
         }
     }
 
@@ -148,7 +159,12 @@ impl Placer {
         let span = self.span(r);
         for row in span.r0..=span.r1 {
             for column in span.c0..=span.c1 {
-                for b in &self.cells[(row * self.columns + column) as usize] {
+                // The latest first: on a crowded map the boxes placed last are the nearest, and
+                // the first overlap found ends a search for a free place.
+                for b in self.cells[(row * self.columns + column) as usize]
+                    .iter()
+                    .rev()
+                {
                     let overlap = r.overlap(&b.rect);
                     // A box lying in several of these cells is counted in the first they share.
                     if overlap > 0 && column == b.c0.max(span.c0) && row == b.r0.max(span.r0) {
@@ -283,6 +299,42 @@ impl Placer {
             }
         }
         best
+    }
+
+    /// Places a box beside its mark at (x, y): at the first free box of `candidates`, else at
+    /// [`Placer::best_near`] (the nearest free box within `radius`, else the least covered there),
+    /// and marks it taken. On a map so full that the last [`FULL_AFTER`] searches far afield found
+    /// no free box, a box goes to the least covered of its `candidates` instead (but one in
+    /// [`FULL_RETRY`], which still searches): each search measures every box placed within
+    /// `radius`, so that a full map of thousands of chips cost seconds to find no better place
+    /// (issue 39: a third of a 24 x 4,167 turn's time).
+    #[allow(clippy::too_many_arguments)]
+    pub fn place_beside(
+        &mut self,
+        candidates: &[Rect],
+        x: i64,
+        y: i64,
+        w: i64,
+        h: i64,
+        radius: i64,
+        step: i64,
+    ) -> Rect {
+        if let Some(i) = self.first_free(candidates) {
+            return self.place_box(&candidates[i..=i]);
+        }
+        let full = self.far_misses >= FULL_AFTER;
+        if full && self.far_misses % FULL_RETRY != 0 {
+            self.far_misses += 1;
+            return self.place_box(candidates);
+        }
+        match self.best_near(x, y, w, h, radius, step) {
+            Some((cost, r)) => {
+                self.far_misses = if cost == 0 { 0 } else { self.far_misses + 1 };
+                self.block(r);
+                r
+            }
+            None => self.place_box(candidates),
+        }
     }
 
     /// Places a box at [`Placer::best_near`], marks it taken and returns it.
