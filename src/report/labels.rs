@@ -476,6 +476,46 @@ pub fn boxes_around(x: i64, y: i64, rx: i64, ry: i64, w: i64, h: i64, left: bool
 mod tests {
     use super::*;
 
+    /// A box whose own places are all taken searches far afield until the map is full: after
+    /// `FULL_AFTER` searches in a row found no free place, it takes the least covered of its own
+    /// places, but one in `FULL_RETRY`, which searches again and finds the map no longer full where
+    /// a free place is near.
+    #[test]
+    fn on_a_full_map_a_box_takes_the_least_covered_of_its_own_places_but_now_and_then_searches() {
+        let mut p = Placer::new(Rect {
+            x0: 0,
+            y0: 0,
+            x1: 2000,
+            y1: 2000,
+        });
+        // The left half is full: a search from (500, 500) finds nothing free within 160 pixels.
+        p.block(Rect {
+            x0: 0,
+            y0: 0,
+            x1: 1000,
+            y1: 2000,
+        });
+        let full = |x| boxes_around(x, 500, 15, 15, 20, 10, false);
+        let (inside, near_edge) = (full(500), full(900));
+        let miss = |p: &mut Placer| {
+            for _ in 0..FULL_AFTER {
+                p.place_beside(&inside, 500, 500, 20, 10, 160, 8);
+            }
+        };
+        miss(&mut p);
+        assert_eq!(p.far_misses, FULL_AFTER);
+        // The next one searches (one in FULL_RETRY), finds the free half and the map not full.
+        let r = p.place_beside(&near_edge, 900, 500, 20, 10, 160, 8);
+        assert!(r.x0 >= 1000 && !near_edge.contains(&r), "{r:?}");
+        assert_eq!(p.far_misses, 0);
+        // Full again: one search misses, the next box takes one of its own places.
+        miss(&mut p);
+        p.place_beside(&inside, 500, 500, 20, 10, 160, 8);
+        let r = p.place_beside(&near_edge, 900, 500, 20, 10, 160, 8);
+        assert!(near_edge.contains(&r), "{r:?}");
+        assert_eq!(p.far_misses, FULL_AFTER + 2);
+    }
+
     fn spots(x: i64, y: i64) -> Vec<Spot> {
         vec![
             Spot {
