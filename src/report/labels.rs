@@ -304,7 +304,7 @@ impl Placer {
     /// Places a box beside its mark at (x, y): at the first free box of `candidates`, else at
     /// [`Placer::best_near`] (the nearest free box within `radius`, else the least covered there),
     /// and marks it taken. On a map so full that the last [`FULL_AFTER`] searches far afield found
-    /// no free box, a box goes to the least covered of its `candidates` instead (but one in
+    /// no free box, a box goes to the least covered of its nearest [`RING`] candidates instead (but one in
     /// [`FULL_RETRY`], which still searches): each search measures every box placed within
     /// `radius`, so that a full map of thousands of chips cost seconds to find no better place
     /// (issue 39: a third of a 24 x 4,167 turn's time).
@@ -323,9 +323,9 @@ impl Placer {
             return self.place_box(&candidates[i..=i]);
         }
         let full = self.far_misses >= FULL_AFTER;
-        if full && self.far_misses % FULL_RETRY != 0 {
+        if full && !self.far_misses.is_multiple_of(FULL_RETRY) {
             self.far_misses += 1;
-            return self.place_box(candidates);
+            return self.place_box(&candidates[..candidates.len().min(RING)]);
         }
         match self.best_near(x, y, w, h, radius, step) {
             Some((cost, r)) => {
@@ -438,6 +438,9 @@ fn offsets_near(radius: i64, step: i64) -> Arc<Vec<(i64, i64)>> {
         .clone()
 }
 
+/// How many boxes each ring of [`boxes_around`] holds.
+pub const RING: usize = 12;
+
 /// Candidate boxes of `w` x `h` around a mark of half-size `rx` x `ry` at (x, y), nearest first:
 /// beside it (right first, or left first when `left`), above and below it, then the same a step
 /// farther out, five times, so that a crowded place still finds a free box near its area.
@@ -497,6 +500,7 @@ mod tests {
         });
         let full = |x| boxes_around(x, 500, 15, 15, 20, 10, false);
         let (inside, near_edge) = (full(500), full(900));
+        assert_eq!(inside.len(), 6 * RING, "six rings of RING boxes");
         let miss = |p: &mut Placer| {
             for _ in 0..FULL_AFTER {
                 p.place_beside(&inside, 500, 500, 20, 10, 160, 8);
@@ -508,11 +512,11 @@ mod tests {
         let r = p.place_beside(&near_edge, 900, 500, 20, 10, 160, 8);
         assert!(r.x0 >= 1000 && !near_edge.contains(&r), "{r:?}");
         assert_eq!(p.far_misses, 0);
-        // Full again: one search misses, the next box takes one of its own places.
+        // Full again: one search misses, the next box takes one of its own nearest places.
         miss(&mut p);
         p.place_beside(&inside, 500, 500, 20, 10, 160, 8);
         let r = p.place_beside(&near_edge, 900, 500, 20, 10, 160, 8);
-        assert!(near_edge.contains(&r), "{r:?}");
+        assert!(near_edge[..RING].contains(&r), "{r:?}");
         assert_eq!(p.far_misses, FULL_AFTER + 2);
     }
 
