@@ -67,6 +67,12 @@ pub struct Grammar {
     /// roll listed under it (`check_told`, `engine::binding`); in a text report alone, which
     /// carries no template, a face of the event's rolls, in order.
     pub says: &'static [&'static str],
+    /// The words that stand right before a number worked out from a die or repeating one
+    /// ("(modified 8)", "= 4", "shifts the die from 5"): in a report whose texts are bound (a JSON
+    /// report with its templates), every number so given must be one the event's template binds,
+    /// as `{LABEL die N + K}` or `{LABEL die N above}`. A text report alone cannot check them (it
+    /// carries no template), and does not read them.
+    pub works: &'static [&'static str],
     /// The kinds of event that always carry a roll: one that lists none lost its roll line.
     pub rolled: &'static [&'static str],
 }
@@ -75,21 +81,32 @@ impl Grammar {
     /// The numbers `text` gives as dice: each number right after one of the grammar's `says`
     /// phrases (its digits, so "5," and "5:" give 5).
     pub fn numbers_in_text(&self, text: &str) -> Vec<u32> {
-        let words: Vec<&str> = text.split_whitespace().collect();
-        let mut out = Vec::new();
-        for (i, w) in words.iter().enumerate() {
-            let digits: String = w.chars().take_while(char::is_ascii_digit).collect();
-            let Ok(n) = digits.parse() else { continue };
-            let said = self.says.iter().any(|p| {
-                let p: Vec<&str> = p.split_whitespace().collect();
-                i >= p.len() && words[i - p.len()..i] == p[..]
-            });
-            if said {
-                out.push(n);
-            }
-        }
-        out
+        numbers_after(self.says, text)
     }
+
+    /// The numbers `text` gives as worked out from a die or repeating one: each number right after
+    /// one of the grammar's `works` phrases.
+    pub fn numbers_worked_out(&self, text: &str) -> Vec<u32> {
+        numbers_after(self.works, text)
+    }
+}
+
+/// Each number of `text` right after one of `phrases` (its digits, so "5," and "5:" give 5).
+fn numbers_after(phrases: &[&str], text: &str) -> Vec<u32> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let mut out = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        let digits: String = w.chars().take_while(char::is_ascii_digit).collect();
+        let Ok(n) = digits.parse() else { continue };
+        let said = phrases.iter().any(|p| {
+            let p: Vec<&str> = p.split_whitespace().collect();
+            i >= p.len() && words[i - p.len()..i] == p[..]
+        });
+        if said {
+            out.push(n);
+        }
+    }
+    out
 }
 
 /// What a report shows that a label's values are checked against.
@@ -452,7 +469,7 @@ pub fn check_told(
     grammar: &Grammar,
     text: &str,
     template: Option<&str>,
-    face: impl Fn(&str, usize) -> Option<u32>,
+    face: impl Fn(&str, usize, bool) -> Option<u32>,
 ) -> Result<(), String> {
     use crate::engine::binding;
     let words = match template {
@@ -465,15 +482,22 @@ pub fn check_told(
             binding::words(&parts)
         }
     };
+    let list = |n: Vec<u32>| n.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
     let unbound = grammar.numbers_in_text(&words);
-    if unbound.is_empty() {
-        return Ok(());
+    if !unbound.is_empty() {
+        return Err(format!(
+            "its text gives {} as a die's face, bound to no roll (its template does not tell it): a roll line was removed or the number written in",
+            list(unbound)
+        ));
     }
-    let list: Vec<String> = unbound.iter().map(u32::to_string).collect();
-    Err(format!(
-        "its text gives {} as a die's face, bound to no roll (its template does not tell it): a roll line was removed or the number written in",
-        list.join(", ")
-    ))
+    let worked = grammar.numbers_worked_out(&words);
+    if !worked.is_empty() {
+        return Err(format!(
+            "its text gives {} as a number worked out from a die or repeating one, bound to no roll (its template does not tell it): the number was written in",
+            list(worked)
+        ));
+    }
+    Ok(())
 }
 
 /// Every roll of a turn's `events` against `grammar` (its label, under its event), every event of a
@@ -486,7 +510,7 @@ pub fn check_events(
     shown: &Shown,
 ) -> Vec<String> {
     let mut out = Vec::new();
-    for e in events {
+    for (i, e) in events.iter().enumerate() {
         for r in &e.rolls {
             let under = Under {
                 kind: Some(&e.kind),
@@ -503,7 +527,16 @@ pub fn check_events(
                 e.kind, e.text
             ));
         }
-        if let Err(why) = check_told(grammar, &e.text, e.template.as_deref(), |l, d| e.face(l, d)) {
+        // A die repeated from a roll of an event above: one that every power told this event is
+        // told too, so that his report lists it above.
+        let above = |l: &str, d: usize| {
+            events[..i]
+                .iter()
+                .filter(|o| o.visible_to.is_superset(&e.visible_to))
+                .find_map(|o| o.face(l, d))
+        };
+        let face = |l: &str, d: usize, up: bool| if up { above(l, d) } else { e.face(l, d) };
+        if let Err(why) = check_told(grammar, &e.text, e.template.as_deref(), face) {
             out.push(format!("{why}: {}", e.text));
         }
     }
@@ -536,7 +569,7 @@ pub fn to_json(grammars: &[&Grammar]) -> String {
         .collect();
     let doc = serde_json::json!({
         "format": FORMAT,
-        "about": "The dice labels of each ruleset of pbem: a label is kind/key=value/..., matched segment by segment against one pattern of its ruleset; a segment ending in ? may be left out. A ruleset's says are the words that stand right before a die's face in an event's text: a number so placed must be a die the event's template binds ({LABEL die N}, docs/DICE.md); in a text report, which carries no template, a face of the event's rolls, in order. README, Auditing the dice.",
+        "about": "The dice labels of each ruleset of pbem: a label is kind/key=value/..., matched segment by segment against one pattern of its ruleset; a segment ending in ? may be left out. A ruleset's says are the words that stand right before a die's face in an event's text: a number so placed must be a die the event's template binds ({LABEL die N}, docs/DICE.md); in a text report, which carries no template, a face of the event's rolls, in order. Its works are the words that stand right before a number worked out from a die or repeating one: in a report whose texts are bound, a number so placed must be one the template binds ({LABEL die N + K}, {LABEL die N above}); a text report does not read them. docs/DICE.md, The numbers of an event's text.",
         "placeholders": placeholders,
         "every_ruleset": ENGINE,
         "rulesets": grammars,
@@ -554,6 +587,7 @@ mod tests {
         ruleset: "test",
         name: "Test",
         says: &["rolls", "the die is"],
+        works: &["(modified"],
         rolled: &["round"],
         kinds: &[
             Kind {
@@ -623,14 +657,14 @@ mod tests {
         .roll(roll.clone());
         assert_eq!(e.text, "france rolls 4, austria rolls 2.");
         let t = e.template.as_deref();
-        let face = |l: &str, d: usize| e.face(l, d);
+        let face = |l: &str, d: usize, _: bool| e.face(l, d);
         assert_eq!(check_told(&G, &e.text, t, face), Ok(()));
         let edited = check_told(&G, "france rolls 5, austria rolls 2.", t, face).unwrap_err();
         assert!(
             edited.contains("gives 5 where die 1 of the roll combat/area=Ulm/round=1 shows 4"),
             "{edited}"
         );
-        let gone = check_told(&G, &e.text, t, |_, _| None).unwrap_err();
+        let gone = check_told(&G, &e.text, t, |_, _, _| None).unwrap_err();
         assert!(
             gone.contains("which is not listed under it: a roll line was moved or removed"),
             "{gone}"
@@ -639,6 +673,30 @@ mod tests {
         assert!(
             unbound.contains("gives 4, 2 as a die's face, bound to no roll"),
             "{unbound}"
+        );
+        // A number worked out from the die is bound by the template's function; written into the
+        // template as a number after one of the grammar's `works` phrases, it is refused.
+        let modified = format!(
+            "france rolls {} (modified {}).",
+            roll.told(0),
+            roll.told(0).plus(2)
+        );
+        let e = Event::new(
+            crate::rule::Rule::new("EiA", "7.5", "combat"),
+            "round",
+            modified,
+        )
+        .roll(roll.clone());
+        assert_eq!(e.text, "france rolls 4 (modified 6).");
+        let face = |l: &str, d: usize, _: bool| e.face(l, d);
+        assert_eq!(check_told(&G, &e.text, e.template.as_deref(), face), Ok(()));
+        let written = "france rolls {combat/area=Ulm/round=1 die 1} (modified 6).";
+        let why = check_told(&G, &e.text, Some(written), face).unwrap_err();
+        assert!(
+            why.contains(
+                "gives 6 as a number worked out from a die or repeating one, bound to no roll"
+            ),
+            "{why}"
         );
     }
 

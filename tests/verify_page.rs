@@ -300,7 +300,11 @@ impl Case {
             .iter()
             .map(|(n, _)| format!("eml={n}"))
             .collect();
-        q.extend(self.given.iter().map(|(k, v)| format!("{k}={v}")));
+        // The page takes the previous report and the announcement mail alike as its `anchor`.
+        q.extend(self.given.iter().map(|(k, v)| match *k {
+            "previous" | "announcement" => format!("anchor={v}"),
+            _ => format!("{k}={v}"),
+        }));
         q.join("&")
     }
 
@@ -432,9 +436,18 @@ fn corpus() -> (Vec<Case>, Vec<tempfile::TempDir>) {
         cases.push(Case::new(&name, forms_of(&name, &base), "OK"));
         // Written before pbem bound its texts to its rolls: no template, read by the phrases.
         let mut old = base.copy();
-        old.strip_templates();
+        old.unbind();
         let name = format!("{game}-without-templates");
         cases.push(Case::new(&name, forms_of(&name, &old), "OK"));
+        // The text report alone: checked by its phrases, and both say what they could not check.
+        let name = format!("{game}-text-alone");
+        let mut case = Case::new(
+            &name,
+            vec![(format!("{name}.txt"), base.text.clone().into_bytes())],
+            "OK",
+        );
+        case.why = &["not checked: the text report carries no templates"];
+        cases.push(case);
         // The orders the power sent (the demo's), as a file: the entropy listed is their line's.
         let orders = demo_orders(game, turn, power);
         let name = format!("{game}-orders");
@@ -472,6 +485,9 @@ fn corpus() -> (Vec<Case>, Vec<tempfile::TempDir>) {
         for t in tampered {
             let name = format!("{game}-{}", t.name);
             let mut case = Case::new(&name, forms_of(&name, &t.report), "FAIL");
+            if let Some((option, anchor)) = t.report.anchor() {
+                case = case.with(option, &format!("{name}-{option}.eml"), anchor);
+            }
             case.why = t.why;
             cases.push(case);
         }

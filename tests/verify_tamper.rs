@@ -18,6 +18,12 @@ pub(crate) struct Report {
     scratch: PathBuf,
     pub(crate) text: String,
     pub(crate) json: Value,
+    /// The text report of the turn before, when the demo resolved one.
+    pub(crate) previous: Option<String>,
+    /// The announcement mail of the turn, when the demo mailed one (from turn 2).
+    pub(crate) announcement: Option<String>,
+    /// The anchor `verify` is given: `previous` (`--previous`) or `announcement` (`--announcement`).
+    pub(crate) anchored: Option<&'static str>,
 }
 
 /// The demo `game` resolved for `turns` turns, and the reports of `power` at `turn`.
@@ -44,6 +50,22 @@ fn report(game: &str, turns: u32, turn: u32, power: &str) -> Report {
     let json =
         serde_json::from_str(&fs::read_to_string(reports.join(format!("{power}.json"))).unwrap())
             .unwrap();
+    let previous = (turn > 1).then(|| {
+        let at = dir
+            .path()
+            .join("d")
+            .join(game)
+            .join(format!("turns/{}/reports/{power}.txt", turn - 1));
+        fs::read_to_string(at).unwrap()
+    });
+    let announcement = (turn > 1).then(|| {
+        let at = dir
+            .path()
+            .join("d")
+            .join(game)
+            .join(format!("mail/outbox/t{turn:04}-announcement-{power}.eml"));
+        fs::read_to_string(at).unwrap()
+    });
     let scratch = dir.path().join("scratch");
     fs::create_dir_all(&scratch).unwrap();
     Report {
@@ -51,6 +73,9 @@ fn report(game: &str, turns: u32, turn: u32, power: &str) -> Report {
         scratch,
         text,
         json,
+        previous,
+        announcement,
+        anchored: None,
     }
 }
 
@@ -63,6 +88,9 @@ impl Report {
             _dir: dir,
             text: self.text.clone(),
             json: self.json.clone(),
+            previous: self.previous.clone(),
+            announcement: self.announcement.clone(),
+            anchored: self.anchored,
         }
     }
 
@@ -96,7 +124,29 @@ impl Report {
         let json = self.scratch.join("report.json");
         fs::write(&txt, &self.text).unwrap();
         fs::write(&json, serde_json::to_string(&self.json).unwrap()).unwrap();
-        pbem().arg("verify").arg(&txt).arg(&json).assert()
+        let mut cmd = pbem();
+        cmd.arg("verify").arg(&txt).arg(&json);
+        if let Some((option, anchor)) = self.anchor() {
+            let at = self.scratch.join(format!("{option}.eml"));
+            fs::write(&at, anchor).unwrap();
+            cmd.arg(format!("--{option}")).arg(at);
+        }
+        cmd.assert()
+    }
+
+    /// The anchor `verify` is given, when one is: its option (`previous`, `announcement`) and text.
+    pub(crate) fn anchor(&self) -> Option<(&'static str, &str)> {
+        match self.anchored? {
+            "previous" => Some(("previous", self.previous.as_deref()?)),
+            option => Some((option, self.announcement.as_deref()?)),
+        }
+    }
+
+    /// `pbem verify` of the text report alone.
+    pub(crate) fn verify_text_alone(&self) -> assert_cmd::assert::Assert {
+        let txt = self.scratch.join("alone.txt");
+        fs::write(&txt, &self.text).unwrap();
+        pbem().arg("verify").arg(&txt).assert()
     }
 
     /// The roll `old` renamed `new` in every form, with the faces `new` draws from the seed.
@@ -202,6 +252,30 @@ impl Report {
         }
     }
 
+    /// The report as pbem wrote it before it bound an event's text to its rolls: every template
+    /// taken out, and the header's `texts:` line with them (its digest made again, in every form).
+    pub(crate) fn unbind(&mut self) {
+        self.strip_templates();
+        let line = format!(
+            "{}: {}\n",
+            pbem::report::header::TEXTS_KEY,
+            pbem::report::header::TEXTS
+        );
+        let header = self.json["dice"]["text"].as_str().unwrap().to_string();
+        assert!(
+            header.contains(&line),
+            "the header binds the texts: {header}"
+        );
+        let header = header.replacen(&line, "", 1);
+        let old = self.json["dice"]["digest"].as_str().unwrap().to_string();
+        let new = pbem::game::record::sha256_hex(header.as_bytes());
+        self.json["dice"]["text"] = Value::from(header);
+        self.json["dice"]["digest"] = Value::from(new.clone());
+        self.json["dice"].as_object_mut().unwrap().remove("texts");
+        assert!(self.text.contains(&line) && self.text.contains(&old));
+        self.text = self.text.replacen(&line, "", 1).replace(&old, &new);
+    }
+
     /// The roll `label` moved in every form to stand after the roll `after`, under its event.
     fn move_roll(&mut self, label: &str, after: &str) {
         let line = self
@@ -229,6 +303,44 @@ impl Report {
         }
         self.text = out;
     }
+}
+
+/// Where in `text`, rendered from `parts`, the first die stands that its template works a number
+/// out of (`+ K`, `within`) or repeats from an event above (`above`).
+fn worked_out_at(parts: &[pbem::engine::binding::Part], text: &str) -> Option<usize> {
+    use pbem::engine::binding::Part;
+    let mut at = 0;
+    for p in parts {
+        match p {
+            Part::Text(t) => at += t.len(),
+            Part::Die { func, above, .. } => {
+                if !func.is_face() || *above {
+                    return Some(at);
+                }
+                let rest = &text[at..];
+                let sign = usize::from(rest.starts_with('-'));
+                at += sign + rest[sign..].bytes().take_while(u8::is_ascii_digit).count();
+            }
+        }
+    }
+    None
+}
+
+/// A die as a template writes it: `{LABEL die N + K within A..B above}` (`engine::binding`).
+fn written(label: &str, die: usize, func: &pbem::engine::binding::Func, above: bool) -> String {
+    let mut out = format!("{{{label} die {die}");
+    if func.offset != 0 {
+        let sign = if func.offset > 0 { '+' } else { '-' };
+        out.push_str(&format!(" {sign} {}", func.offset.unsigned_abs()));
+    }
+    if let Some((lo, hi)) = func.within {
+        out.push_str(&format!(" within {lo}..{hi}"));
+    }
+    if above {
+        out.push_str(" above");
+    }
+    out.push('}');
+    out
 }
 
 /// One tampered copy of a report: what was done to it, and the words `verify`'s reason gives (one
@@ -345,6 +457,77 @@ pub(crate) fn tamperings(
     let mut r = fresh();
     r.retell(at, &edited, Some(&template));
     add("die-edited", r, &["the text was edited"]);
+    let at_edited = at;
+
+    // A number worked out from a die (a total, a modified die, a percentage) or repeating the die
+    // of an event above (WBTS's shifted die), edited in every form: bound as a face is.
+    if let Some((at, text, template, offset)) = told.iter().find_map(|(i, text, template)| {
+        let parts = pbem::engine::binding::parse(template).unwrap();
+        worked_out_at(&parts, text).map(|o| (*i, text.clone(), template.clone(), o))
+    }) {
+        let number: String = text[offset..]
+            .chars()
+            .enumerate()
+            .take_while(|(k, c)| c.is_ascii_digit() || (*k == 0 && *c == '-'))
+            .map(|(_, c)| c)
+            .collect();
+        let other = if number == "1" { "2" } else { "1" };
+        let edited = format!(
+            "{}{other}{}",
+            &text[..offset],
+            &text[offset + number.len()..]
+        );
+        let mut r = fresh();
+        r.retell(at, &edited, Some(&template));
+        add("worked-out-number-edited", r, &["the text was edited"]);
+        // The same number written into the template as words, its die no longer named there: the
+        // ruleset's `works` phrase before it finds it bound to no roll.
+        let parts = pbem::engine::binding::parse(&template).unwrap();
+        let bound = parts.iter().find_map(|p| match p {
+            pbem::engine::binding::Part::Die {
+                label,
+                die,
+                func,
+                above,
+            } if !func.is_face() || *above => Some(written(label, *die, func, *above)),
+            _ => None,
+        });
+        let written_in = template.replacen(&bound.unwrap(), other, 1);
+        let mut r = fresh();
+        r.retell(at, &edited, Some(&written_in));
+        add(
+            "worked-out-number-written-in",
+            r,
+            &["as a number worked out from a die or repeating one, bound to no roll"],
+        );
+    }
+
+    // An event that lists no roll, a number of its text edited in the text report alone: the text
+    // report tells every event of the JSON report in its words.
+    let plain = base.json["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["rolls"].as_array().is_none_or(Vec::is_empty))
+        .filter_map(|e| e["text"].as_str())
+        .find(|t| t.contains(|c: char| c.is_ascii_digit()) && base.text.contains(&format!("- {t}")))
+        .unwrap_or_else(|| panic!("{game}: no event without a roll gives a number"));
+    let digit = plain.find(|c: char| c.is_ascii_digit()).unwrap();
+    let other = if &plain[digit..=digit] == "1" {
+        "2"
+    } else {
+        "1"
+    };
+    let edited_plain = format!("{}{other}{}", &plain[..digit], &plain[digit + 1..]);
+    let mut r = fresh();
+    r.text = r
+        .text
+        .replacen(&format!("- {plain}"), &format!("- {edited_plain}"), 1);
+    add(
+        "event-edited-in-the-text-alone",
+        r,
+        &["the text was edited in one form"],
+    );
 
     // A roll line deleted from every form, and the die its event told written into its template as
     // a number: the text stands as it was, its die bound to no roll.
@@ -364,16 +547,43 @@ pub(crate) fn tamperings(
     r.retell(at, &text, None);
     add("roll-deleted-and-unbound", r, &["bound to no roll"]);
 
-    // A roll line deleted, and every template taken out of the JSON report, so that it reads as a
-    // report written before pbem bound its texts to its rolls: its phrases still find the die.
+    // A roll line deleted from a report as pbem wrote it before it bound its texts to its rolls (no
+    // template, no `texts:` line in the header): its phrases still find the die.
     let mut r = fresh();
     r.delete(&deleted);
-    r.strip_templates();
+    r.unbind();
     add(
-        "roll-deleted-templates-stripped",
+        "roll-deleted-unbound-report",
         r,
         &["a roll line was removed"],
     );
+
+    // Every template stripped from the JSON report and a die's number edited in every form, the
+    // header still saying that the texts are bound: the report is refused for the stripping.
+    let mut r = fresh();
+    r.strip_templates();
+    r.retell(at_edited, &edited, None);
+    add("templates-stripped", r, &["the templates were stripped"]);
+
+    // The same, with the header's `texts:` line dropped (its digest made again), against the report
+    // of the turn before, whose header names the binding: the line was dropped.
+    // And against the turn's announcement, which promised the line.
+    for (name, anchor, held) in [
+        ("texts-line-dropped", "previous", base.previous.is_some()),
+        (
+            "texts-line-dropped-announced",
+            "announcement",
+            base.announcement.is_some(),
+        ),
+    ] {
+        if held {
+            let mut r = fresh();
+            r.unbind();
+            r.retell(at_edited, &edited, None);
+            r.anchored = Some(anchor);
+            add(name, r, &["the line was dropped"]);
+        }
+    }
 
     // A forged decision in the JSON report: its roll's face, or its outcome.
     let mut r = fresh();
@@ -410,10 +620,39 @@ pub(crate) fn tamperings(
 fn tampering_fails(game: &str, turns: u32, turn: u32, power: &str) {
     let (base, tampered) = tamperings(game, turns, turn, power);
     base.verify().success();
-    // A report written before pbem bound its texts to its rolls (no template) verifies as it did.
+    // A report written before pbem bound its texts to its rolls (no template, no `texts:` line in
+    // its header) verifies as it did.
     let mut old = base.copy();
-    old.strip_templates();
+    old.unbind();
     old.verify().success();
+    // The text report alone, which carries no template, checks out by its phrases, and says what it
+    // could not check; the old report's says nothing of the kind.
+    let out = base
+        .verify_text_alone()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(
+        out.contains("not checked: the text report carries no templates"),
+        "{game}: {out}"
+    );
+    let out = old
+        .verify_text_alone()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert!(!String::from_utf8(out).unwrap().contains("not checked"));
+    // The previous report anchors it; its `texts:` line says nothing of a report that has none.
+    for anchor in ["previous", "announcement"] {
+        let mut anchored = base.copy();
+        anchored.anchored = Some(anchor);
+        if anchored.anchor().is_some() {
+            anchored.verify().success();
+        }
+    }
     for t in tampered {
         let out = t.report.verify().code(4).get_output().stdout.clone();
         let out = String::from_utf8(out).unwrap();

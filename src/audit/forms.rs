@@ -46,10 +46,17 @@ pub struct ReportForm {
     /// carries a template. A text or HTML report, or a JSON report written before pbem bound them,
     /// is read by its ruleset's `says` phrases instead (`verify::check_said`).
     pub templates: bool,
+    /// The events whose text tells a die: a number after one of its ruleset's `says` phrases, or
+    /// a template.
+    pub telling: usize,
     /// The JSON report's events whose text is not their template rendered from the rolls listed
     /// under them, or gives a die no roll binds (`dice_labels::check_told`): each the reason and the
     /// event's text. A text or HTML report carries no template: none.
     pub untold: Vec<(String, String)>,
+    /// The texts of "What happened", in order, each with its runs of white space made one space:
+    /// the text and HTML forms must tell the events of the JSON form in its words (an event edited
+    /// in one form, a roll or not, fails).
+    pub events: Vec<String>,
     /// The entries of "Decisions taken for you" that are no event of "What happened" (text, HTML)
     /// or of `events` (JSON): a decision's roll or outcome written there alone.
     pub forged_decisions: Vec<String>,
@@ -214,8 +221,10 @@ fn from_text(form: Form, text: &str) -> Result<ReportForm> {
         rolls: parse_rolls(text),
         announces,
         unrolled: unrolled_events(text, grammar),
+        events: told_events(text),
         untold: Vec::new(),
         templates: false,
+        telling: 0,
         forged_decisions: decisions_not_in_events(text),
         ruleset,
         places: None,
@@ -289,10 +298,42 @@ fn unrolled_events(text: &str, grammar: Option<&Grammar>) -> Vec<String> {
     out
 }
 
+/// The bundled templates' line in "What happened" when the power saw nothing happen.
+const NO_EVENTS: &str = "Nothing you could see happened.";
+
+/// The texts of the "What happened" section, in order, white space squashed.
+fn told_events(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut inside = false;
+    for line in text.lines() {
+        let t = line.trim();
+        let lower = t.to_ascii_lowercase();
+        if lower == "what happened" {
+            inside = true;
+            continue;
+        }
+        if !inside {
+            continue;
+        }
+        if AFTER_EVENTS.contains(&lower.as_str()) {
+            break;
+        }
+        // The bundled templates' line for a report without events is none.
+        if !t.is_empty() && !t.starts_with('[') && !t.starts_with("roll ") && t != NO_EVENTS {
+            out.push(squash(t.strip_prefix("- ").unwrap_or(t)));
+        }
+    }
+    out
+}
+
+/// A text with its runs of white space made one space.
+pub fn squash(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// The entries of the "Decisions taken for you" section (each `- text [citation]`) whose text is
 /// the text of no event of "What happened".
 fn decisions_not_in_events(text: &str) -> Vec<String> {
-    let squash = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
     let mut events = BTreeSet::new();
     let mut decisions = Vec::new();
     let mut section = "";
@@ -484,7 +525,21 @@ fn from_json(text: &str) -> Result<ReportForm> {
     let mut rolls = Vec::new();
     let mut unrolled = Vec::new();
     let mut untold = Vec::new();
-    let templates = v.events.iter().any(|e| e.template.is_some());
+    // A header that says the texts are bound (`texts:`) binds them: a form stripped of its templates
+    // is checked by them all the same, each number it gives as a die then bound to no roll.
+    let templates = v.events.iter().any(|e| e.template.is_some()) || !header.texts.is_empty();
+    let telling = v
+        .events
+        .iter()
+        .filter(|e| {
+            e.template.is_some()
+                || grammar.is_some_and(|g| {
+                    !g.numbers_in_text(e.text.as_deref().unwrap_or(""))
+                        .is_empty()
+                })
+        })
+        .count();
+    let carries = v.events.iter().any(|e| e.template.is_some());
     // `decisions` repeats events of `events`: the rolls are read from `events` only.
     for (i, e) in v.events.iter().enumerate() {
         let event = e.text.clone().unwrap_or_default();
@@ -496,8 +551,18 @@ fn from_json(text: &str) -> Result<ReportForm> {
             unrolled.push(event.clone());
         }
         if let Some(g) = grammar.filter(|_| templates) {
-            let face = |label: &str, die: usize| {
-                let r = e.rolls.iter().find(|r| r.label.as_deref() == Some(label))?;
+            // A die repeated from another event's roll (`above`): one listed under an event
+            // above this one.
+            let face = |label: &str, die: usize, above: bool| {
+                let under = if above {
+                    &v.events[..i]
+                } else {
+                    std::slice::from_ref(e)
+                };
+                let r = under
+                    .iter()
+                    .flat_map(|e| &e.rolls)
+                    .find(|r| r.label.as_deref() == Some(label))?;
                 let d = r.dice.get(die.checked_sub(1)?)?;
                 d.face.and_then(|f| u32::try_from(f).ok())
             };
@@ -544,8 +609,14 @@ fn from_json(text: &str) -> Result<ReportForm> {
         rolls,
         announces,
         unrolled,
+        events: v
+            .events
+            .iter()
+            .map(|e| squash(e.text.as_deref().unwrap_or("")))
+            .collect(),
         untold,
-        templates,
+        templates: carries || telling == 0,
+        telling,
         forged_decisions,
         ruleset,
         places: Some(places),

@@ -8,7 +8,7 @@
 
 use anyhow::{bail, Result};
 
-use super::forms::{Form, ReportForm};
+use super::forms::{squash, Form, ReportForm};
 use crate::dice::{self, Roller};
 use crate::game::record::sha256_hex;
 
@@ -35,6 +35,9 @@ pub struct ParsedHeader {
     /// The turn's sealed rolls, `N SHA` (`engine::sealed`); empty when the header has no `sealed:`
     /// line (the turn had none).
     pub sealed: String,
+    /// The binding of the events' texts to their dice its `texts:` line names (`pbem-texts/v1`,
+    /// `report::header::TEXTS`); empty in a header written before pbem bound them.
+    pub texts: String,
     /// The `listed: N powers, sha256 HEX` line of a short header (text and HTML reports), which
     /// stands for the powers' lines: `(N, HEX)`; none when the header lists them (JSON report).
     pub listed: Option<(usize, String)>,
@@ -108,6 +111,11 @@ pub struct Anchor {
     pub source: String,
     /// The commitment, hex.
     pub commitment: String,
+    /// Whether the anchor says the reports' headers bind the events' texts to their dice: the
+    /// previous report's header names the binding (a game that bound them binds them every turn
+    /// after), or the announcement promises it; a report whose header does not had the line
+    /// dropped.
+    pub texts: bool,
 }
 
 /// What the player's own orders say he sent: his power and the text of his entropy line.
@@ -146,6 +154,9 @@ pub struct Verification {
     pub passed: Vec<String>,
     /// Whether an anchor was given: without one, nothing ties the commitment to the deadline.
     pub anchored: bool,
+    /// What could not be checked with the forms given, each a sentence (a text or HTML report
+    /// alone, whose texts carry no template).
+    pub unchecked: Vec<String>,
 }
 
 impl Verification {
@@ -181,6 +192,7 @@ pub fn parse_header(report: &str) -> Result<ParsedHeader> {
         entropy: Vec::new(),
         seed: String::new(),
         sealed: String::new(),
+        texts: String::new(),
         listed: None,
     };
     for line in &lines[start..] {
@@ -200,6 +212,7 @@ pub fn parse_header(report: &str) -> Result<ParsedHeader> {
             "close" => h.close = value.to_string(),
             "beacon" => h.beacon = value.to_string(),
             "sealed" => h.sealed = value.to_string(),
+            crate::report::header::TEXTS_KEY => h.texts = value.to_string(),
             crate::report::header::LISTED => {
                 h.listed = crate::report::header::parse_listed(value)
                     .or(Some((usize::MAX, value.to_string())));
@@ -390,6 +403,7 @@ pub fn verify(
             header.entropy.len()
         ));
     }
+    let unchecked = check_texts_bound(forms, &header, anchors, &mut problems, &mut passed);
     // Every form: the same header, the same rolls, no label twice, text that agrees with its dice.
     for f in forms {
         if f.header != header {
@@ -492,7 +506,69 @@ pub fn verify(
         rolls,
         passed,
         anchored: !anchors.is_empty(),
+        unchecked,
     })
+}
+
+/// The binding of the events' texts to their dice that the header names (`texts: pbem-texts/v1`,
+/// `report::header::TEXTS`): one pbem knows; every JSON form carries its events' templates (a form
+/// stripped of them would be read by its phrases alone, which a number written elsewhere in a text
+/// escapes); an anchor that named it (the previous report) means this header must too. What a text
+/// or HTML form alone could not check, when the header binds the texts: the sentences returned.
+fn check_texts_bound(
+    forms: &[ReportForm],
+    header: &ParsedHeader,
+    anchors: &[Anchor],
+    problems: &mut Vec<String>,
+    passed: &mut Vec<String>,
+) -> Vec<String> {
+    use crate::report::header::{TEXTS, TEXTS_KEY};
+    if header.texts.is_empty() {
+        if let Some(a) = anchors.iter().find(|a| a.texts) {
+            problems.push(format!(
+                "{} says the reports' headers bind the events' texts to their dice ({TEXTS_KEY}: {TEXTS}) and this report's header does not: the line was dropped, so that its texts would be read the old way",
+                a.source
+            ));
+        }
+        return Vec::new();
+    }
+    if header.texts != TEXTS {
+        problems.push(format!(
+            "the header names a binding of the events' texts to their dice that this pbem does not know ({TEXTS_KEY}: {}; it knows {TEXTS}): use a newer pbem",
+            header.texts
+        ));
+        return Vec::new();
+    }
+    let before = problems.len();
+    for f in forms
+        .iter()
+        .filter(|f| f.form == Form::Json && !f.templates)
+    {
+        problems.push(format!(
+            "the header says the events' texts are bound to their dice ({TEXTS_KEY}: {TEXTS}), but no event of the {} report carries its template, though {} of them tell a die: the templates were stripped",
+            f.form.name(),
+            f.telling
+        ));
+    }
+    if forms.iter().any(|f| f.form == Form::Json) {
+        if problems.len() == before {
+            passed.push(format!(
+                "the header binds the events' texts to their dice ({TEXTS_KEY}: {TEXTS}) and the JSON report carries their templates: each number a text gives as a die is the face of a roll of its event"
+            ));
+        }
+        return Vec::new();
+    }
+    vec![unchecked_text(
+        forms.first().map_or("text", |f| f.form.name()),
+    )]
+}
+
+/// What a text or HTML form alone could not check, when the header binds the texts (the page says
+/// the same, `uncheckedText`).
+fn unchecked_text(form: &str) -> String {
+    format!(
+        "the {form} report carries no templates: each number its events give after their ruleset's phrases was checked against the rolls listed under them, but a number told otherwise (repeated from another event's die, or worked out from one) could not be. The JSON report binds them: it is attached to the report mail (compressed, .json.gz, in a mail cut to size; a mail cut below even that says in its opening note where the referee keeps it): verify the mail, or the JSON report with this one"
+    )
 }
 
 /// A text or HTML report, which carries no template (or a JSON report written before pbem bound its
@@ -589,12 +665,39 @@ fn check_labels(
 }
 
 /// Each roll of a text or HTML report stands under the same event as in the JSON report: a roll line
-/// moved to another event, in one form, fails.
+/// moved to another event, in one form, fails; and each event of the text or HTML report is told in
+/// the words of the JSON report's, in its order (a number the JSON report binds, edited in the text
+/// alone, fails, whether its event lists a roll or repeats one from above).
 fn check_events_across_forms(forms: &[ReportForm], problems: &mut Vec<String>) {
     let Some(json) = forms.iter().find(|f| f.form == Form::Json) else {
         return;
     };
     for f in forms.iter().filter(|f| f.form != Form::Json) {
+        // A report without events: its form's line for that is a template's own (any words).
+        let told = if json.events.is_empty() {
+            None
+        } else if f.events.len() != json.events.len() {
+            Some(format!(
+                "the {} report tells {} event(s) in what happened, the JSON report {}: an event was added to one form or removed from it",
+                f.form.name(),
+                f.events.len(),
+                json.events.len()
+            ))
+        } else {
+            f.events
+                .iter()
+                .zip(&json.events)
+                .position(|(a, b)| a != b)
+                .map(|n| {
+                    format!(
+                        "the {} report tells event {} otherwise than the JSON report ({}): the text was edited in one form",
+                        f.form.name(),
+                        n + 1,
+                        f.events[n]
+                    )
+                })
+        };
+        problems.extend(told);
         for (r, j) in f.rolls.iter().zip(&json.rolls) {
             if r.label == j.label && squash(&r.event) != squash(&j.event) {
                 problems.push(format!(
@@ -607,11 +710,6 @@ fn check_events_across_forms(forms: &[ReportForm], problems: &mut Vec<String>) {
             }
         }
     }
-}
-
-/// A text with its runs of white space made one space.
-fn squash(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The forms with each short header (text, HTML: a `listed:` line for the powers' lines) completed
@@ -774,6 +872,16 @@ pub fn parse_receipt(text: &str) -> Option<(String, String, u32, SentOrders)> {
     })
 }
 
+/// Whether an announcement mail or text promises that the reports' headers bind the events' texts
+/// to their dice (its line `texts: pbem-texts/v1`).
+pub fn announcement_binds_texts(text: &str) -> bool {
+    text.contains(&format!(
+        "`{}: {}`",
+        crate::report::header::TEXTS_KEY,
+        crate::report::header::TEXTS
+    ))
+}
+
 /// The commitment for turn `turn` published in an announcement mail or text ("The dice commitment of
 /// turn N is" and the hex on a following line).
 pub fn announcement_commitment(text: &str, turn: u32) -> Option<String> {
@@ -804,5 +912,9 @@ mod tests {
         let text = format!("x\nThe dice commitment of turn 2 is\n\n    {hex}\n\nIt is");
         assert_eq!(announcement_commitment(&text, 2), Some(hex));
         assert_eq!(announcement_commitment(&text, 3), None);
+        assert!(!announcement_binds_texts(&text));
+        assert!(announcement_binds_texts(
+            "says so in the line `texts: pbem-texts/v1`: a report"
+        ));
     }
 }

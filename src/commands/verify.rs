@@ -136,10 +136,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         anchors.push(Anchor {
             source: "--commitment".into(),
             commitment: c.trim().to_string(),
+            texts: false,
         });
     }
     if let Some(p) = &args.announcement {
-        let Some(c) = announcement_commitment(&all_text(p)?, turn) else {
+        let text = all_text(p)?;
+        let Some(c) = announcement_commitment(&text, turn) else {
             bail!(
                 "{}: no dice commitment for turn {turn} found in this announcement",
                 p.display()
@@ -148,6 +150,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         anchors.push(Anchor {
             source: format!("the announcement {}", p.display()),
             commitment: c,
+            texts: crate::audit::verify::announcement_binds_texts(&text),
         });
     }
     if let Some(p) = &args.previous {
@@ -167,6 +170,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         anchors.push(Anchor {
             source: format!("the previous report {}", p.display()),
             commitment: c,
+            texts: prev.iter().any(|f| !f.header.texts.is_empty()),
         });
     }
     let sent = args
@@ -199,6 +203,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             anchors.push(Anchor {
                 source: format!("the acknowledgement {}", p.display()),
                 commitment: c.trim().to_string(),
+                texts: false,
             });
         }
         sent = Some(receipt);
@@ -292,6 +297,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     for p in &v.problems {
         crate::say!("MISMATCH: {p}");
+    }
+    for u in &v.unchecked {
+        crate::say!("not checked: {u}");
     }
     let bad = v.mismatched_rolls();
     crate::say!("{} of {} rolls match", v.rolls.len() - bad, v.rolls.len());

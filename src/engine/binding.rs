@@ -4,6 +4,12 @@
 //! are literal braces), and [`render`] writes the faces in. It is the one renderer: the engine
 //! renders each event's text with it, and `pbem verify` (and the offline page) render the report's
 //! template again from the rolls listed under the event and compare, in every ruleset alike.
+//!
+//! A number worked out from a face alone is bound the same way, by a function the template names
+//! after the die: `{LABEL die N + K}` (or `- K`), the face plus K (a total, a modified die, GITM's
+//! stragglers' percentage), then `within A..B`, held between A and B (PoG's modified die, 12.2.8).
+//! A number that repeats the die of another event (WBTS's leader shifts "the die from 5") names it
+//! with `above`: `{LABEL die N above}`, a roll listed under an event above this one in the report.
 
 use std::fmt;
 
@@ -11,6 +17,43 @@ use std::fmt;
 const OPEN: char = '\u{2}';
 const SEP: char = '\u{1f}';
 const CLOSE: char = '\u{3}';
+
+/// What a text gives of a die: its face, or a number worked out from the face alone (the face plus
+/// `offset`, then held within `within`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Func {
+    pub offset: i64,
+    pub within: Option<(i64, i64)>,
+}
+
+impl Func {
+    /// The number the text gives for `face`.
+    pub fn apply(&self, face: u32) -> i64 {
+        let v = i64::from(face).saturating_add(self.offset);
+        match self.within {
+            Some((lo, hi)) => v.clamp(lo, hi.max(lo)),
+            None => v,
+        }
+    }
+
+    /// Whether it gives the face itself.
+    pub fn is_face(&self) -> bool {
+        *self == Func::default()
+    }
+
+    /// The function as a template writes it after `die N`: ` + 2`, ` - 1 within 1..6`.
+    fn written(&self) -> String {
+        let mut out = String::new();
+        if self.offset != 0 {
+            let sign = if self.offset > 0 { '+' } else { '-' };
+            out.push_str(&format!(" {sign} {}", self.offset.unsigned_abs()));
+        }
+        if let Some((lo, hi)) = self.within {
+            out.push_str(&format!(" within {lo}..{hi}"));
+        }
+        out
+    }
+}
 
 /// A die as a text tells it: `format!("a {}", roll.told(0))` writes a mark that the event carrying
 /// the roll renders as the die's face (`Event::new`, `Event::roll`).
@@ -20,8 +63,12 @@ pub struct Told<'a> {
     /// From 0, as `Roll::dice` counts.
     die: usize,
     /// The face, when the text is written before the roll reaches its event (GITM's tactical
-    /// engine): only [`preview`] reads it; the event renders the roll's own face.
+    /// engine: only [`preview`] reads it; the event renders the roll's own face), or when the roll
+    /// stands under another event ([`Told::above`]: the event renders this face).
     face: Option<u32>,
+    func: Func,
+    /// The roll is listed under an event above this one (the text repeats its die).
+    above: bool,
 }
 
 /// The die `die` (from 0) of the roll labelled `label`, as a text tells it.
@@ -30,6 +77,8 @@ pub fn told(label: &str, die: usize) -> Told<'_> {
         label,
         die,
         face: None,
+        func: Func::default(),
+        above: false,
     }
 }
 
@@ -37,47 +86,131 @@ pub fn told(label: &str, die: usize) -> Told<'_> {
 /// it (GITM's tactical engine, whose dice give faces, its turn the rolls).
 pub fn told_face(label: &str, face: u32) -> Told<'_> {
     Told {
-        label,
-        die: 0,
         face: Some(face),
+        ..told(label, 0)
+    }
+}
+
+/// The die `die` (from 0) of a roll listed under an event above the one whose text repeats it (WBTS:
+/// the leader "shifts the die from 5", the combat's die), which showed `face`.
+pub fn repeated(label: &str, die: usize, face: u32) -> Told<'_> {
+    Told {
+        face: Some(face),
+        above: true,
+        ..told(label, die)
+    }
+}
+
+impl Told<'_> {
+    /// The face plus `k`: a total or a modified die, worked out from the face alone.
+    pub fn plus(mut self, k: i64) -> Self {
+        self.func.offset = self.func.offset.saturating_add(k);
+        self
+    }
+
+    /// Then held between `lo` and `hi` (a modified die read on a table of `lo..hi`).
+    pub fn within(mut self, lo: i64, hi: i64) -> Self {
+        self.func.within = Some((lo, hi));
+        self
     }
 }
 
 impl fmt::Display for Told<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{OPEN}{}{SEP}{}", self.label, self.die + 1)?;
-        if let Some(face) = self.face {
-            write!(f, "{SEP}{face}")?;
-        }
-        write!(f, "{CLOSE}")
+        let face = self.face.map(|x| x.to_string()).unwrap_or_default();
+        let (lo, hi) = self
+            .func
+            .within
+            .map_or((String::new(), String::new()), |(l, h)| {
+                (l.to_string(), h.to_string())
+            });
+        write!(
+            f,
+            "{OPEN}{}{SEP}{}{SEP}{face}{SEP}{}{SEP}{lo}{SEP}{hi}{SEP}{}{CLOSE}",
+            self.label,
+            self.die + 1,
+            self.func.offset,
+            if self.above { "above" } else { "" }
+        )
     }
 }
 
-/// A marked text with each die the face written with it ([`told_face`]; `?` for one written
-/// without): the text as its event will render it, for what reads it before (the tactical tests).
-pub fn preview(marked: &str) -> String {
-    let mut out = String::with_capacity(marked.len());
+/// One mark read back: label, die (from 1), face written with it, function, above.
+struct Mark<'a> {
+    label: &'a str,
+    die: usize,
+    face: Option<u32>,
+    func: Func,
+    above: bool,
+}
+
+/// Splits a marked text into its words and marks.
+fn marks(marked: &str) -> Vec<Result<&str, Mark<'_>>> {
+    let mut out = Vec::new();
     let mut rest = marked;
     while let Some(at) = rest.find(OPEN) {
-        out.push_str(&rest[..at]);
+        out.push(Ok(&rest[..at]));
         let after = &rest[at + OPEN.len_utf8()..];
         let end = after.find(CLOSE).unwrap_or(after.len());
-        let face = after[..end].split(SEP).nth(2).unwrap_or("?");
-        out.push_str(face);
+        let f: Vec<&str> = after[..end].split(SEP).collect();
+        let field = |i: usize| f.get(i).copied().unwrap_or("");
+        let within = match (field(4).parse(), field(5).parse()) {
+            (Ok(lo), Ok(hi)) => Some((lo, hi)),
+            _ => None,
+        };
+        out.push(Err(Mark {
+            label: field(0),
+            die: field(1).parse().unwrap_or(1),
+            face: field(2).parse().ok(),
+            func: Func {
+                offset: field(3).parse().unwrap_or(0),
+                within,
+            },
+            above: field(6) == "above",
+        }));
         rest = after.get(end + CLOSE.len_utf8()..).unwrap_or("");
     }
-    out.push_str(rest);
+    out.push(Ok(rest));
     out
+}
+
+/// A marked text with each die the number its face makes ([`told_face`]; `?` for one written
+/// without): the text as its event will render it, for what reads it before (the tactical tests).
+pub fn preview(marked: &str) -> String {
+    marks(marked)
+        .into_iter()
+        .map(|m| match m {
+            Ok(words) => words.to_string(),
+            Err(m) => m
+                .face
+                .map_or_else(|| "?".to_string(), |f| m.func.apply(f).to_string()),
+        })
+        .collect()
+}
+
+/// The dice of a marked text that repeat a roll of another event ([`repeated`]): label, die (from
+/// 1) and face, which the event renders them with.
+pub fn repeats(marked: &str) -> Vec<(String, usize, u32)> {
+    marks(marked)
+        .into_iter()
+        .filter_map(|m| match m {
+            Err(m) if m.above => Some((m.label.to_string(), m.die, m.face?)),
+            _ => None,
+        })
+        .collect()
 }
 
 /// One part of a template: words, or a die it tells.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Part {
     Text(String),
-    /// The die `die` (from 1) of the roll `label`.
+    /// The die `die` (from 1) of the roll `label`, as `func` makes it; `above`: the roll is listed
+    /// under an event above this one.
     Die {
         label: String,
         die: usize,
+        func: Func,
+        above: bool,
     },
 }
 
@@ -87,24 +220,63 @@ pub fn template_of(marked: &str) -> Option<String> {
         return None;
     }
     let mut out = String::with_capacity(marked.len() + 32);
-    let mut rest = marked;
-    while let Some(at) = rest.find(OPEN) {
-        out.push_str(&escape(&rest[..at]));
-        let after = &rest[at + OPEN.len_utf8()..];
-        let end = after.find(CLOSE).unwrap_or(after.len());
-        let mut fields = after[..end].split(SEP);
-        let label = fields.next().unwrap_or("");
-        let die = fields.next().unwrap_or("1");
-        out.push_str(&format!("{{{label} die {die}}}"));
-        rest = after.get(end + CLOSE.len_utf8()..).unwrap_or("");
+    for m in marks(marked) {
+        match m {
+            Ok(words) => out.push_str(&escape(words)),
+            Err(m) => out.push_str(&format!(
+                "{{{} die {}{}{}}}",
+                m.label,
+                m.die,
+                m.func.written(),
+                if m.above { " above" } else { "" }
+            )),
+        }
     }
-    out.push_str(&escape(rest));
     Some(out)
 }
 
 /// Words as a template writes them: braces doubled.
 pub fn escape(text: &str) -> String {
     text.replace('{', "{{").replace('}', "}}")
+}
+
+/// A whole number of at most nine digits.
+fn number(n: &str) -> Option<i64> {
+    let digits = !n.is_empty() && n.len() <= 9 && n.bytes().all(|b| b.is_ascii_digit());
+    digits.then(|| n.parse().ok()).flatten()
+}
+
+/// The inside of a die's braces, `LABEL die N[ + K| - K][ within A..B][ above]`.
+fn die_part(inner: &str) -> Option<Part> {
+    let (label, rest) = inner.rsplit_once(" die ")?;
+    if label.is_empty() {
+        return None;
+    }
+    let mut words = rest.split(' ').peekable();
+    let die = usize::try_from(number(words.next()?)?)
+        .ok()
+        .filter(|&n| n >= 1)?;
+    let mut func = Func::default();
+    if let Some(&sign) = words.peek().filter(|w| matches!(**w, "+" | "-")) {
+        words.next();
+        let k = number(words.next()?)?;
+        func.offset = if sign == "+" { k } else { -k };
+    }
+    if words.peek() == Some(&"within") {
+        words.next();
+        let (lo, hi) = words.next()?.split_once("..")?;
+        func.within = Some((number(lo)?, number(hi)?));
+    }
+    let above = words.peek() == Some(&"above");
+    if above {
+        words.next();
+    }
+    words.next().is_none().then(|| Part::Die {
+        label: label.to_string(),
+        die,
+        func,
+        above,
+    })
 }
 
 /// The parts of a template; an error, in words, when it is no template.
@@ -127,28 +299,16 @@ pub fn parse(template: &str) -> Result<Vec<Part>, String> {
                 let Some(end) = inner.find('}') else {
                     return Err("a '{' is not closed".to_string());
                 };
-                let number = |n: &str| {
-                    let digits =
-                        !n.is_empty() && n.len() <= 9 && n.bytes().all(|b| b.is_ascii_digit());
-                    digits.then(|| n.parse::<usize>().ok()).flatten()
-                };
-                let die = inner[..end]
-                    .rsplit_once(" die ")
-                    .and_then(|(label, n)| Some((label, number(n)?)))
-                    .filter(|&(label, n)| !label.is_empty() && n >= 1);
-                let Some((label, die)) = die else {
+                let Some(die) = die_part(&inner[..end]) else {
                     return Err(format!(
-                        "'{{{}}}' is no die (a die is {{LABEL die N}}, N from 1)",
+                        "'{{{}}}' is no die (a die is {{LABEL die N}}, N from 1, then '+ K' or '- K', 'within A..B', 'above')",
                         &inner[..end]
                     ));
                 };
                 if !words.is_empty() {
                     parts.push(Part::Text(std::mem::take(&mut words)));
                 }
-                parts.push(Part::Die {
-                    label: label.to_string(),
-                    die,
-                });
+                parts.push(die);
                 while chars.peek().is_some_and(|&(j, _)| j <= i + end + 1) {
                     chars.next();
                 }
@@ -163,16 +323,30 @@ pub fn parse(template: &str) -> Result<Vec<Part>, String> {
     Ok(parts)
 }
 
-/// The text of `parts`, each die its face as `face(label, die)` gives it: the one renderer, which
-/// every event's text comes from (`Event::new`, `Event::roll`). A die `face` does not give (a roll
-/// the event does not carry, or a sealed one) stays `{LABEL die N}`, for the property tests to find.
-pub fn render(parts: &[Part], face: impl Fn(&str, usize) -> Option<u32>) -> String {
+/// The text of `parts`, each die the number its function makes of its face as `face(label, die,
+/// above)` gives it: the one renderer, which every event's text comes from (`Event::new`,
+/// `Event::roll`). A die `face` does not give (a roll the event does not carry, or a sealed one)
+/// stays as its template writes it, for the property tests to find.
+pub fn render(parts: &[Part], face: impl Fn(&str, usize, bool) -> Option<u32>) -> String {
     parts
         .iter()
         .map(|p| match p {
             Part::Text(t) => t.clone(),
-            Part::Die { label, die } => face(label, *die)
-                .map_or_else(|| format!("{{{label} die {die}}}"), |f| f.to_string()),
+            Part::Die {
+                label,
+                die,
+                func,
+                above,
+            } => face(label, *die, *above).map_or_else(
+                || {
+                    format!(
+                        "{{{label} die {die}{}{}}}",
+                        func.written(),
+                        if *above { " above" } else { "" }
+                    )
+                },
+                |f| func.apply(f).to_string(),
+            ),
         })
         .collect()
 }
@@ -189,13 +363,13 @@ pub fn words(parts: &[Part]) -> String {
         .collect()
 }
 
-/// Where `text` departs from `parts` rendered with `face`: the first die whose face the text does
+/// Where `text` departs from `parts` rendered with `face`: the first die whose number the text does
 /// not give (what it gives there instead), or the first words it changed. `None` when it is the
 /// rendering.
 pub fn departure(
     parts: &[Part],
     text: &str,
-    face: impl Fn(&str, usize) -> Option<u32>,
+    face: impl Fn(&str, usize, bool) -> Option<u32>,
 ) -> Option<Departure> {
     let mut rest = text;
     for p in parts {
@@ -204,20 +378,36 @@ pub fn departure(
                 Some(r) => rest = r,
                 None => return Some(Departure::Words(t.clone())),
             },
-            Part::Die { label, die } => {
-                let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-                let Some(f) = face(label, *die) else {
-                    return Some(Departure::Unlisted(label.clone(), *die));
+            Part::Die {
+                label,
+                die,
+                func,
+                above,
+            } => {
+                let sign = usize::from(rest.starts_with('-'));
+                let digits = rest[sign..].bytes().take_while(u8::is_ascii_digit).count();
+                let number = if digits == 0 {
+                    ""
+                } else {
+                    &rest[..sign + digits]
                 };
-                if digits != f.to_string() {
+                let Some(f) = face(label, *die, *above) else {
+                    return Some(Departure::Unlisted {
+                        label: label.clone(),
+                        die: *die,
+                        above: *above,
+                    });
+                };
+                if number != func.apply(f).to_string() {
                     return Some(Departure::Face {
                         label: label.clone(),
                         die: *die,
                         face: f,
-                        says: digits,
+                        makes: (!func.is_face()).then(|| func.apply(f)),
+                        says: number.to_string(),
                     });
                 }
-                rest = &rest[digits.len()..];
+                rest = &rest[number.len()..];
             }
         }
     }
@@ -227,13 +417,19 @@ pub fn departure(
 /// How a text departs from its template.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Departure {
-    /// It tells die N of a roll not listed under the event (or that has fewer dice).
-    Unlisted(String, usize),
-    /// It gives `says` where the die shows `face`.
+    /// It tells die `die` of a roll not listed under the event (or that has fewer dice); `above`:
+    /// of a roll listed under no event above it.
+    Unlisted {
+        label: String,
+        die: usize,
+        above: bool,
+    },
+    /// It gives `says` where the die shows `face` (which makes `makes`, by the template's function).
     Face {
         label: String,
         die: usize,
         face: u32,
+        makes: Option<i64>,
         says: String,
     },
     /// Its words differ from the template's (these are the template's).
@@ -243,20 +439,36 @@ pub enum Departure {
 impl fmt::Display for Departure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Departure::Unlisted(label, die) => write!(
+            Departure::Unlisted {
+                label,
+                die,
+                above: false,
+            } => write!(
                 f,
                 "its text tells die {die} of the roll {label}, which is not listed under it: a roll line was moved or removed"
+            ),
+            Departure::Unlisted {
+                label,
+                die,
+                above: true,
+            } => write!(
+                f,
+                "its text repeats die {die} of the roll {label}, which is listed under no event above it: a roll line was moved or removed"
             ),
             Departure::Face {
                 label,
                 die,
                 face,
+                makes,
                 says,
             } => {
                 let says = if says.is_empty() { "no number" } else { says };
+                let makes = makes.map_or_else(String::new, |m| {
+                    format!(", which makes {m} by its template")
+                });
                 write!(
                     f,
-                    "its text gives {says} where die {die} of the roll {label} shows {face}: the text was edited"
+                    "its text gives {says} where die {die} of the roll {label} shows {face}{makes}: the text was edited"
                 )
             }
             Departure::Words(t) => write!(
@@ -271,18 +483,24 @@ impl fmt::Display for Departure {
 mod tests {
     use super::*;
 
-    fn faces(label: &str, die: usize) -> Option<u32> {
-        (label == "fire/combat=1/space=Liege/side=attacker" && die <= 2).then_some(4 + die as u32)
+    const FIRE: &str = "fire/combat=1/space=Liege/side=attacker";
+
+    /// The rolls of one event: FIRE under it (5, 6), `combat/1/0705/die` (4) under an event above.
+    fn faces(label: &str, die: usize, above: bool) -> Option<u32> {
+        match (label, above) {
+            (FIRE, false) if die <= 2 => Some(4 + die as u32),
+            ("combat/1/0705/die", true) if die == 1 => Some(4),
+            _ => None,
+        }
     }
 
     #[test]
     fn a_marked_text_gives_its_template_and_renders_from_the_dice() {
-        let label = "fire/combat=1/space=Liege/side=attacker";
-        let marked = format!("a {} then {} {{sic}}", told(label, 0), told(label, 1));
+        let marked = format!("a {} then {} {{sic}}", told(FIRE, 0), told(FIRE, 1));
         let t = template_of(&marked).unwrap();
         assert_eq!(
             t,
-            format!("a {{{label} die 1}} then {{{label} die 2}} {{{{sic}}}}")
+            format!("a {{{FIRE} die 1}} then {{{FIRE} die 2}} {{{{sic}}}}")
         );
         let parts = parse(&t).unwrap();
         assert_eq!(render(&parts, faces), "a 5 then 6 {sic}");
@@ -291,10 +509,66 @@ mod tests {
         assert!(template_of("no dice here").is_none());
     }
 
+    /// A number worked out from a face (a total, a modified die held on its table) and a die
+    /// repeated from an event above are bound as the face is: written, rendered, and checked.
+    #[test]
+    fn a_number_worked_out_from_a_face_or_repeated_from_an_event_above_is_bound() {
+        let marked = format!(
+            "a {} +2 = {}, held {}; {}% lost; shifts the die from {}",
+            told(FIRE, 0),
+            told(FIRE, 0).plus(2),
+            told(FIRE, 1).plus(3).within(1, 6),
+            told(FIRE, 0).plus(-1),
+            repeated("combat/1/0705/die", 0, 4)
+        );
+        assert_eq!(
+            preview(&marked),
+            "a ? +2 = ?, held ?; ?% lost; shifts the die from 4"
+        );
+        assert_eq!(repeats(&marked), vec![("combat/1/0705/die".into(), 1, 4)]);
+        let t = template_of(&marked).unwrap();
+        assert_eq!(
+            t,
+            format!("a {{{FIRE} die 1}} +2 = {{{FIRE} die 1 + 2}}, held {{{FIRE} die 2 + 3 within 1..6}}; {{{FIRE} die 1 - 1}}% lost; shifts the die from {{combat/1/0705/die die 1 above}}")
+        );
+        let parts = parse(&t).unwrap();
+        let text = "a 5 +2 = 7, held 6; 4% lost; shifts the die from 4";
+        assert_eq!(render(&parts, faces), text);
+        assert_eq!(departure(&parts, text, faces), None);
+        let edited = departure(
+            &parts,
+            "a 5 +2 = 8, held 6; 4% lost; shifts the die from 4",
+            faces,
+        );
+        assert_eq!(
+            edited.unwrap().to_string(),
+            format!("its text gives 8 where die 1 of the roll {FIRE} shows 5, which makes 7 by its template: the text was edited")
+        );
+        let repeated_edited = departure(
+            &parts,
+            "a 5 +2 = 7, held 6; 4% lost; shifts the die from 5",
+            faces,
+        );
+        assert!(matches!(
+            repeated_edited,
+            Some(Departure::Face { face: 4, .. })
+        ));
+        // The repeated die found only under this event: not the one it repeats.
+        let own = |l: &str, d: usize, above: bool| faces(l, d, false).or((!above).then_some(4));
+        assert!(matches!(
+            departure(&parts, text, own),
+            Some(Departure::Unlisted { above: true, .. })
+        ));
+        // Below zero.
+        let low = parse(&format!("{{{FIRE} die 1 - 9}}")).unwrap();
+        assert_eq!(render(&low, faces), "-4");
+        assert_eq!(departure(&low, "-4", faces), None);
+        assert!(departure(&low, "4", faces).is_some());
+    }
+
     #[test]
     fn a_text_that_departs_from_its_dice_says_where() {
-        let label = "fire/combat=1/space=Liege/side=attacker";
-        let parts = parse(&format!("a {{{label} die 1}}.")).unwrap();
+        let parts = parse(&format!("a {{{FIRE} die 1}}.")).unwrap();
         assert!(matches!(
             departure(&parts, "a 6.", faces),
             Some(Departure::Face { face: 5, .. })
@@ -306,7 +580,7 @@ mod tests {
         let other = parse("a {flank/combat=1/space=Liege die 1}.").unwrap();
         assert!(matches!(
             departure(&other, "a 5.", faces),
-            Some(Departure::Unlisted(..))
+            Some(Departure::Unlisted { above: false, .. })
         ));
     }
 
@@ -316,5 +590,11 @@ mod tests {
         assert!(parse("a {x}").is_err());
         assert!(parse("a {x die 1").is_err());
         assert!(parse("a } b").is_err());
+        assert!(parse("a {x die 1 + }").is_err());
+        assert!(parse("a {x die 1 * 2}").is_err());
+        assert!(parse("a {x die 1 within 1}").is_err());
+        assert!(parse("a {x die 1 above below}").is_err());
+        assert!(parse("a {x die 1 above + 2}").is_err());
+        assert!(parse("a {x die 1 - 2 within 0..6 above}").is_ok());
     }
 }

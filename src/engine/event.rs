@@ -70,6 +70,14 @@ impl Roll {
         crate::engine::binding::told(&self.label, die)
     }
 
+    /// Die `die` (from 0) as the text of a later event repeats it (WBTS's leader shifts "the die
+    /// from 5"): rendered as its face, and bound in the template to this roll, listed under an
+    /// event above (`{LABEL die N above}`).
+    pub fn repeated(&self, die: usize) -> crate::engine::binding::Told<'_> {
+        let face = self.dice.get(die).map_or(0, |d| d.face);
+        crate::engine::binding::repeated(&self.label, die, face)
+    }
+
     pub fn dice_names(&self) -> String {
         self.dice
             .iter()
@@ -123,6 +131,11 @@ pub struct Event {
     /// came.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub route: Vec<String>,
+    /// The dice its text repeats from rolls of events above it (label, die from 1, face), which
+    /// it renders them with: the template names them (`{LABEL die N above}`), the reports list
+    /// them under their own events.
+    #[serde(skip)]
+    pub repeats: Vec<(String, usize, u32)>,
 }
 
 impl Event {
@@ -131,6 +144,7 @@ impl Event {
     pub fn new(rule: Rule, kind: &str, text: impl Into<String>) -> Self {
         let text = text.into();
         let template = crate::engine::binding::template_of(&text);
+        let repeats = crate::engine::binding::repeats(&text);
         let mut e = Event {
             rule: rule.cite(),
             topic: rule.topic.to_string(),
@@ -143,6 +157,7 @@ impl Event {
             visible_to: BTreeSet::new(),
             units: Vec::new(),
             route: Vec::new(),
+            repeats,
         };
         e.render();
         e
@@ -156,7 +171,16 @@ impl Event {
         let Ok(parts) = crate::engine::binding::parse(t) else {
             return;
         };
-        self.text = crate::engine::binding::render(&parts, |l, d| self.face(l, d));
+        self.text = crate::engine::binding::render(&parts, |l, d, above| {
+            if above {
+                self.repeats
+                    .iter()
+                    .find(|(label, die, _)| label == l && *die == d)
+                    .map(|r| r.2)
+            } else {
+                self.face(l, d)
+            }
+        });
     }
 
     /// The face of die `die` (from 1) of the roll `label` it carries, shown in reports (not sealed).

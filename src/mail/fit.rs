@@ -104,23 +104,42 @@ pub struct Names<'a> {
     pub files: &'a str,
 }
 
+/// A mail rendered, as [`fit`] measures it: the size of the message as it is sent.
+pub trait Sent {
+    fn size(&self) -> usize;
+}
+
+impl Sent for Vec<u8> {
+    fn size(&self) -> usize {
+        self.len()
+    }
+}
+
+impl Sent for crate::mail::outbox::Kept {
+    fn size(&self) -> usize {
+        self.size
+    }
+}
+
 /// The report mail `mail` as it goes, `render` making its bytes: whole when it is at most `cap`
-/// bytes, else cut ([`ORDER`]) until it fits, with the cut. `map` is where the map block stands in
+/// bytes, else cut ([`ORDER`]) until it fits, with the cut. `render(mail, up_to)` need make the
+/// mail whole only when it is at most `up_to` bytes, else measure it ([`Sent::size`]): a mail
+/// over its size is never made whole but to go so, cut as far as it goes. `map` is where the map block stands in
 /// its HTML (`report::Rendered::mail_map`); without it the HTML goes with the map picture. On return
 /// `mail` holds the text and attachments it came with (the report's files are written from them);
 /// its HTML may have changed.
-pub fn fit(
+pub fn fit<R: Sent>(
     mail: &mut Outgoing,
     map: Option<Range<usize>>,
     cap: usize,
     names: &Names,
-    render: &mut dyn FnMut(&Outgoing) -> Result<Vec<u8>>,
-) -> Result<(Vec<u8>, Option<Cut>)> {
-    let bytes = render(mail)?;
-    if bytes.len() <= cap {
+    render: &mut dyn FnMut(&Outgoing, usize) -> Result<R>,
+) -> Result<(R, Option<Cut>)> {
+    let bytes = render(mail, cap)?;
+    if bytes.size() <= cap {
         return Ok((bytes, None));
     }
-    let full = bytes.len();
+    let full = bytes.size();
     drop(bytes);
     let order: Vec<String> = mail.attachments.iter().map(|a| a.name.clone()).collect();
     let text = std::mem::take(&mut mail.text);
@@ -152,13 +171,17 @@ pub fn fit(
                 continue;
             }
             cutting.compress_pending(mail)?;
-            let bytes = render(mail)?;
-            let fits = bytes.len() <= cap;
+            let bytes = render(mail, cap)?;
+            let fits = bytes.size() <= cap;
             last = Some(bytes);
             if fits {
                 break;
             }
         }
+    }
+    // Cut as far as it goes and still over its size: it goes so, made whole.
+    if last.as_ref().is_some_and(|l| l.size() > cap) {
+        last = Some(render(mail, usize::MAX)?);
     }
     // The text and attachments the mail came with, in their order.
     mail.text = text;
@@ -172,7 +195,7 @@ pub fn fit(
     let bytes = last.context("a report mail over its size had nothing to leave out")?;
     let cut = Cut {
         full,
-        sent: bytes.len(),
+        sent: bytes.size(),
         cap,
         left_out: cutting.left_out,
     };
@@ -305,13 +328,13 @@ fn note_in_html(at: &mut Option<Range<usize>>, mail: &mut Outgoing, note: &Note)
 
 /// The mail whose body is the note, the text's first lines and its dice header, with as many
 /// first lines as fit (halved until they do, none at last).
-fn excerpt_that_fits(
+fn excerpt_that_fits<R: Sent>(
     mail: &mut Outgoing,
     text: &str,
     note: &Note,
     cap: usize,
-    render: &mut dyn FnMut(&Outgoing) -> Result<Vec<u8>>,
-) -> Result<Vec<u8>> {
+    render: &mut dyn FnMut(&Outgoing, usize) -> Result<R>,
+) -> Result<R> {
     let dice = dice_header(text);
     let mut budget = cap;
     loop {
@@ -320,9 +343,12 @@ fn excerpt_that_fits(
             budget = if budget < 1024 { 0 } else { budget / 2 };
             continue;
         }
-        let bytes = render(mail)?;
-        if bytes.len() <= cap || budget == 0 {
+        let bytes = render(mail, cap)?;
+        if bytes.size() <= cap {
             return Ok(bytes);
+        }
+        if budget == 0 {
+            return render(mail, usize::MAX);
         }
         budget = if budget < 1024 { 0 } else { budget / 2 };
     }

@@ -165,17 +165,47 @@ impl Outgoing {
         bodies.assemble(&layout)
     }
 
-    /// The message whole, and the outbox file that holds it without the bodies `sources` names in
-    /// the game folder (issue 39.3: each byte of a report written once; [`assemble`] makes the
-    /// message whole again at send time); no such file when no body is named.
-    pub fn render_with_sources(
+    /// The message as the outbox keeps it: the outbox file that holds it without the bodies
+    /// `sources` names in the game folder (issue 39.3: each byte of a report written once;
+    /// [`assemble`] makes the message whole again at send time), or the message whole when no body
+    /// is named; with the whole message's size and the digest of what it says, worked out as its
+    /// bodies are encoded, without making it whole.
+    ///
+    /// A message over `whole_up_to` bytes is only measured: its [`Kept`] holds its size alone
+    /// (`mail::fit` cuts it, the bodies never encoded whole for it).
+    pub fn kept_with_sources(
         &self,
         config: &GameConfig,
         sources: &Sources,
-    ) -> Result<(Vec<u8>, Option<Vec<u8>>)> {
+        whole_up_to: usize,
+    ) -> Result<Kept> {
         let (layout, bodies) = self.laid_out(config, sources)?;
-        let parts = bodies.parts(&layout)?;
-        Ok((bodies.assemble(&layout)?, parts))
+        let size = bodies.size(&layout)?;
+        if size > whole_up_to {
+            return Ok(Kept {
+                size,
+                digest: String::new(),
+                file: Vec::new(),
+            });
+        }
+        match bodies.parts(&layout)? {
+            Some(parts) => {
+                let (size, digest) = bodies.measure(&layout)?;
+                Ok(Kept {
+                    size,
+                    digest,
+                    file: parts,
+                })
+            }
+            None => {
+                let whole = bodies.assemble(&layout)?;
+                Ok(Kept {
+                    size: whole.len(),
+                    digest: super::envelope::content_digest(&whole),
+                    file: whole,
+                })
+            }
+        }
     }
 
     /// The message laid out around a marker of each body, and its bodies.
@@ -226,6 +256,7 @@ impl Outgoing {
                     text: true,
                     file,
                     bytes: self.text.as_bytes(),
+                    digest: sources.digests.get(file).map(String::as_str),
                 }),
             ));
         let message = if self.html.is_none() && self.attachments.is_empty() {
@@ -280,6 +311,7 @@ impl Outgoing {
                     text: false,
                     file,
                     bytes: &a.bytes,
+                    digest: sources.digests.get(file).map(String::as_str),
                 });
                 let body = bodies.put_from(attachment(&a.bytes), source);
                 mixed = mixed.singlepart(Attachment::new(a.name.clone()).body(body, ct));
@@ -288,6 +320,17 @@ impl Outgoing {
         };
         Ok((message.formatted(), bodies))
     }
+}
+
+/// A message as the outbox keeps it ([`Outgoing::kept_with_sources`]), or its size alone.
+#[derive(Debug)]
+pub struct Kept {
+    /// The size of the message whole, as it is sent.
+    pub size: usize,
+    /// The digest of what it says (`envelope::content_digest`), which the turn's record lists.
+    pub digest: String,
+    /// The outbox file: the message without the bodies the game folder holds, or the message.
+    pub file: Vec<u8>,
 }
 
 /// Where bodies of a message are in the game folder, byte for byte: its text, and its attachments
@@ -300,6 +343,9 @@ pub struct Sources {
     pub html: Option<HtmlSource>,
     /// By attachment name, the file that holds its bytes.
     pub attachments: std::collections::BTreeMap<String, String>,
+    /// The SHA-256 of files above, by file, where the caller has it already (it lists them in the
+    /// turn's record): each report byte hashed once for both.
+    pub digests: std::collections::BTreeMap<String, String>,
 }
 
 /// The HTML report's file, which the mail's HTML is but for its map block (`report::Rendered`).
@@ -323,6 +369,8 @@ enum Part<'a> {
         text: bool,
         file: &'a str,
         bytes: &'a [u8],
+        /// The bytes' SHA-256, when [`Sources::digests`] has it.
+        digest: Option<&'a str>,
     },
     /// The body is the file's text with `range` replaced by `literal` (the mail's HTML, whose map
     /// differs from the file's).
@@ -336,12 +384,20 @@ impl Part<'_> {
     /// Its line in the outbox file.
     fn line(&self) -> String {
         match self {
-            Part::Whole { text, file, bytes } => format!(
-                "part {} {} {} {file}\n",
-                if *text { "text" } else { "bytes" },
-                bytes.len(),
-                sha256_hex(bytes)
-            ),
+            Part::Whole {
+                text,
+                file,
+                bytes,
+                digest,
+            } => {
+                debug_assert!(digest.is_none_or(|d| d == sha256_hex(bytes)));
+                format!(
+                    "part {} {} {} {file}\n",
+                    if *text { "text" } else { "bytes" },
+                    bytes.len(),
+                    digest.map_or_else(|| sha256_hex(bytes), str::to_string)
+                )
+            }
             Part::Splice { source: h, literal } => format!(
                 "part splice {} {} {} {} {} {}\n",
                 h.size,
@@ -473,6 +529,17 @@ pub fn assemble(root: &std::path::Path, file: &[u8]) -> Result<Vec<u8>> {
     );
     out.extend_from_slice(rest);
     Ok(out)
+}
+
+/// The number of the body whose marker `after` continues (what follows a marker's prefix, up to
+/// its NUL), when it is one of `written` not yet laid out.
+fn marked(after: &[u8], written: &[bool]) -> Result<usize> {
+    let end = memchr::memchr(0, after).context("a body's marker has no end")?;
+    std::str::from_utf8(&after[..end])
+        .ok()
+        .and_then(|n| n.parse::<usize>().ok())
+        .filter(|&n| n < written.len() && !written[n])
+        .context("a body of a message was laid out twice")
 }
 
 /// A body as it goes into a message: its transfer encoding and its bytes.
@@ -609,6 +676,70 @@ impl<'a> Bodies<'a> {
         Ok(Some(out))
     }
 
+    /// The size of what [`Bodies::assemble`] would make of `layout`, counted without making it.
+    fn size(&self, layout: &[u8]) -> Result<usize> {
+        let prefix = self.prefix.as_bytes();
+        let mut size = layout.len();
+        let mut written = vec![false; self.wires.len()];
+        for at in memchr::memmem::find_iter(layout, prefix) {
+            let after = &layout[at + prefix.len()..];
+            let end = memchr::memchr(0, after).context("a body's marker has no end")?;
+            let n = marked(after, &written)?;
+            written[n] = true;
+            size -= prefix.len() + end + 1;
+            size += match &self.wires[n] {
+                Wire::Crlf(_, len) => *len,
+                Wire::Ready(bytes, _) => bytes.len(),
+                Wire::Quoted(bytes, _) => super::quoted::encoded_len(bytes),
+                Wire::Lettre(_) => anyhow::bail!("a body lettre encodes has no marker"),
+            };
+        }
+        anyhow::ensure!(
+            written.iter().all(|&w| w),
+            "a body of a message was not laid out"
+        );
+        Ok(size)
+    }
+
+    /// What [`Bodies::assemble`] would make of `layout`: its size, and the digest of what it says
+    /// (`envelope::content_digest`), each body hashed as it is encoded rather than copied into a
+    /// message as large as the report.
+    fn measure(&self, layout: &[u8]) -> Result<(usize, String)> {
+        use sha2::Digest;
+        let (mut hash, body) = super::envelope::content_hasher(layout);
+        let mut size = layout.len() - body.len();
+        let mut scratch = Vec::new();
+        let mut written = vec![false; self.wires.len()];
+        let prefix = self.prefix.as_bytes();
+        let mut rest = body;
+        while let Some(at) = memchr::memmem::find(rest, prefix) {
+            hash.update(&rest[..at]);
+            size += at;
+            let after = &rest[at + prefix.len()..];
+            let end = memchr::memchr(0, after).context("a body's marker has no end")?;
+            let n = marked(after, &written)?;
+            let bytes = match &self.wires[n] {
+                Wire::Ready(bytes, _) => &bytes[..],
+                wire => {
+                    scratch.clear();
+                    wire.write_into(&mut scratch)?;
+                    &scratch[..]
+                }
+            };
+            hash.update(bytes);
+            size += bytes.len();
+            written[n] = true;
+            rest = &after[end + 1..];
+        }
+        anyhow::ensure!(
+            written.iter().all(|&w| w),
+            "a body of a message was not laid out"
+        );
+        hash.update(rest);
+        size += rest.len();
+        Ok((size, hex::encode(hash.finalize())))
+    }
+
     /// The message: `layout` with each marker replaced by its body.
     fn assemble(self, layout: &[u8]) -> Result<Vec<u8>> {
         let size = layout.len()
@@ -630,11 +761,7 @@ impl<'a> Bodies<'a> {
             out.extend_from_slice(&rest[..at]);
             let after = &rest[at + prefix.len()..];
             let end = memchr::memchr(0, after).context("a body's marker has no end")?;
-            let n = std::str::from_utf8(&after[..end])
-                .ok()
-                .and_then(|n| n.parse::<usize>().ok())
-                .filter(|&n| n < written.len() && !written[n])
-                .context("a body of a message was laid out twice")?;
+            let n = marked(after, &written)?;
             self.wires[n].write_into(&mut out)?;
             written[n] = true;
             rest = &after[end + 1..];
@@ -841,6 +968,7 @@ pub fn announcements(
             power => p.name, deadline => deadline, commitment => commitment,
             due => game.ruleset.expects_orders(state, &p.id),
             beacon => beacon_round, scheme => scheme,
+            texts => crate::report::header::TEXTS,
         };
         let text = crate::report::templates::render(game, "announcement.txt", &context)?;
         out.push(Outgoing {
@@ -1010,12 +1138,17 @@ mod tests {
             3,
             "text, JSON, SVG; the HTML and the base64 by lettre"
         );
+        // Measured without putting it together: its size and the digest of what it says.
+        let (size, digest) = bodies.measure(&layout).unwrap();
+        assert_eq!(bodies.size(&layout).unwrap(), whole.len());
         let together = bodies.assemble(&layout).unwrap();
         assert_eq!(
             String::from_utf8_lossy(&together),
             String::from_utf8_lossy(&whole)
         );
         assert_eq!(together, whole);
+        assert_eq!(size, whole.len());
+        assert_eq!(digest, super::super::envelope::content_digest(&whole));
     }
 
     /// A layout that lost a marker, or holds one twice, is an error, not a message.
@@ -1027,9 +1160,13 @@ mod tests {
             (b, marker)
         };
         let (b, _) = put();
+        assert!(b.measure(b"no marker").is_err());
+        assert!(b.size(b"no marker").is_err());
         assert!(b.assemble(b"no marker").is_err());
         let (b, marker) = put();
         let twice = [marker.clone(), marker].concat();
+        assert!(b.measure(&twice).is_err());
+        assert!(b.size(&twice).is_err());
         assert!(b.assemble(&twice).is_err());
         let (b, marker) = put();
         assert_eq!(b.assemble(&marker).unwrap(), b"a\r\n");

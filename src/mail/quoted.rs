@@ -49,8 +49,42 @@ pub fn encoded_len_at_most(input: &[u8]) -> usize {
     pieces + 3 * (pieces / 73) + 3
 }
 
+/// The length of [`encode_binary`] of `input`, counted without writing it (a report mail over its
+/// size is measured, then cut, never encoded whole).
+pub fn encoded_len(input: &[u8]) -> usize {
+    let mut count = Count(0);
+    encode_into(input, &mut count);
+    count.0
+}
+
 /// [`encode_binary`] of `input`, written at the end of `out`.
 pub fn encode_binary_into(input: &[u8], out: &mut Vec<u8>) {
+    encode_into(input, out);
+}
+
+/// Where encoded bytes go: a buffer, or a count of them.
+trait Sink {
+    fn extend_from_slice(&mut self, bytes: &[u8]);
+}
+
+impl Sink for Vec<u8> {
+    #[inline]
+    fn extend_from_slice(&mut self, bytes: &[u8]) {
+        Vec::extend_from_slice(self, bytes);
+    }
+}
+
+/// A [`Sink`] that counts the bytes.
+struct Count(usize);
+
+impl Sink for Count {
+    #[inline]
+    fn extend_from_slice(&mut self, bytes: &[u8]) {
+        self.0 += bytes.len();
+    }
+}
+
+fn encode_into<S: Sink>(input: &[u8], out: &mut S) {
     let mut out = Lines { out, on_line: 0 };
     let mut at = 0;
     while let Some(&byte) = input.get(at) {
@@ -112,12 +146,12 @@ fn trailing_blank(input: &[u8], at: usize) -> bool {
 }
 
 /// The encoded bytes so far, with the length of the current line.
-struct Lines<'o> {
-    out: &'o mut Vec<u8>,
+struct Lines<'o, S: Sink> {
+    out: &'o mut S,
     on_line: usize,
 }
 
-impl Lines<'_> {
+impl<S: Sink> Lines<'_, S> {
     /// Puts a piece on the line, after a soft line break unless it leaves room for the break's `=`
     /// or, being the last, fits.
     fn put(&mut self, piece: &[u8], last: bool) {
@@ -171,11 +205,13 @@ mod tests {
             }
         }
         for input in inputs {
+            let encoded = encode_binary(&input);
             assert_eq!(
-                encode_binary(&input),
+                encoded,
                 quoted_printable::encode_binary(&input),
                 "{input:?}"
             );
+            assert_eq!(encoded.len(), encoded_len(&input), "{input:?}");
         }
     }
 
@@ -199,6 +235,7 @@ mod tests {
             let encoded = encode_binary(&input);
             prop_assert_eq!(&encoded, &quoted_printable::encode_binary(&input));
             prop_assert!(encoded.len() <= encoded_len_at_most(&input));
+            prop_assert_eq!(encoded.len(), encoded_len(&input));
         }
     }
 }

@@ -145,7 +145,8 @@ pub fn welcome(
         .with("json", Value::from(json_name))
         .with("map", Value::from(map_name))
         .with("last_text", Value::from(last_text))
-        .with("verify_page", Value::from(VERIFY_PAGE));
+        .with("verify_page", Value::from(VERIFY_PAGE))
+        .with("texts", Value::from(crate::report::header::TEXTS));
     let text = crate::report::templates::render(game, "welcome.txt", &values.context())?;
     let whom = match player {
         Some(p) => format!("{} ({p})", opening.view.power_name),

@@ -498,6 +498,7 @@ fn produce(
         ),
         Some((file, _)) => DiceHeader::v2(&published, secret, file, &beacon.1, &seed),
     }
+    .with_bound_texts()
     .with_sealed(&resolution.events, seal.as_ref())?;
     if let Some((file, _)) = &closed {
         // The record keeps the entropy that made the seed: v2's, from the closing list.
@@ -843,6 +844,14 @@ impl ReportSheet<'_> {
         // Issue 39.3: the outbox keeps the message without the bodies the report's files hold
         // (`outbox::PARTS_FORMAT`), made whole when it is sent: each byte written once. The text
         // is its file's while no note of a cut opens it.
+        // Each file hashed once, for its line in the outbox file and for the record.
+        let digests = mail
+            .attachments
+            .iter()
+            .zip(&attached_files)
+            .map(|(a, f)| (relative(game, f), sha256_hex(&a.bytes)))
+            .chain([(relative(game, &path), sha256_hex(mail.text.as_bytes()))])
+            .collect();
         let sources = outbox::Sources {
             text: Some(relative(game, &path)),
             html: html_source,
@@ -852,41 +861,47 @@ impl ReportSheet<'_> {
                 .zip(&attached_files)
                 .map(|(a, f)| (a.name.clone(), relative(game, f)))
                 .collect(),
+            digests,
         };
-        let mut parts = None;
-        let (bytes, cut) = crate::mail::fit::fit(&mut mail, mail_map, cap, &names, &mut |m| {
-            let whole_text = !m.text.starts_with(crate::mail::fit::NOTE_TITLE);
-            let (bytes, p) = if whole_text {
-                m.render_with_sources(&game.config, &sources)?
-            } else {
-                // A cut mail's text and HTML carry its note.
-                let text = outbox::Sources {
-                    text: None,
-                    html: None,
-                    ..sources.clone()
-                };
-                m.render_with_sources(&game.config, &text)?
-            };
-            parts = p;
-            Ok(bytes)
-        })?;
-        let digest = crate::mail::envelope::content_digest(&bytes);
+        let (kept, cut) =
+            crate::mail::fit::fit(&mut mail, mail_map, cap, &names, &mut |m, up_to| {
+                let whole_text = !m.text.starts_with(crate::mail::fit::NOTE_TITLE);
+                if whole_text {
+                    m.kept_with_sources(&game.config, &sources, up_to)
+                } else {
+                    // A cut mail's text and HTML carry its note.
+                    let text = outbox::Sources {
+                        text: None,
+                        html: None,
+                        ..sources.clone()
+                    };
+                    m.kept_with_sources(&game.config, &text, up_to)
+                }
+            })?;
         let eml_path = outbox::path_of(game, &mail);
         let cut = cut.map(|c| (mail.file_name(), c));
         let eml = (
             eml_path,
             Made::Ready {
-                bytes: parts.unwrap_or(bytes),
-                digest,
+                bytes: kept.file,
+                digest: kept.digest,
             },
         );
         let outbox::Outgoing {
             text, attachments, ..
         } = mail;
+        let mut digests = sources.digests;
+        let mut ready = |file: &PathBuf, bytes: Vec<u8>| match digests.remove(&relative(game, file))
+        {
+            Some(digest) => Made::Ready { bytes, digest },
+            None => Made::bytes(bytes),
+        };
         for (a, file) in attachments.into_iter().zip(attached_files) {
-            files.push((file, Made::bytes(a.bytes)));
+            let made = ready(&file, a.bytes);
+            files.push((file, made));
         }
-        files.push((path.clone(), Made::bytes(text.into_bytes())));
+        let made = ready(&path, text.into_bytes());
+        files.push((path.clone(), made));
         files.push(eml);
         Ok(MadeReport {
             stem,

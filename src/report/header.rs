@@ -30,6 +30,9 @@ pub struct DiceHeader {
     pub seed: String,
     /// The turn's sealed rolls, `N SHA` (`engine::sealed`); empty when it had none.
     pub sealed: String,
+    /// The binding of the events' texts to their dice ([`TEXTS`], `engine::binding`): empty in a
+    /// header made before pbem bound them (and in the unit tests' headers).
+    pub texts: String,
     /// The header as text, exactly as hashed.
     pub text: String,
     /// SHA-256 of `text`.
@@ -41,6 +44,14 @@ pub struct DiceHeader {
     /// they are).
     pub listed: bool,
 }
+
+/// The header's key for the binding of the events' texts to their dice ([`TEXTS`]).
+pub const TEXTS_KEY: &str = "texts";
+
+/// The version of the binding of the events' texts to their dice that a header names
+/// (`texts: pbem-texts/v1`): each die an event's text tells is a `{LABEL die N}` of its JSON
+/// template, as `engine::binding` writes and reads it.
+pub const TEXTS: &str = "pbem-texts/v1";
 
 /// The number of powers above which the text and HTML reports give the powers' lines of the dice
 /// header as one [`LISTED`] line (issue 18: at 1,000 powers the list was a third of a report).
@@ -130,11 +141,25 @@ impl DiceHeader {
                 .collect(),
             seed: dice::to_hex(seed),
             sealed: String::new(),
+            texts: String::new(),
             text,
             digest,
             short,
             listed,
         }
+    }
+
+    /// The header saying that the events' texts are bound to their dice (`texts: pbem-texts/v1`,
+    /// after the seed): every JSON report of the turn then carries each event's template, and
+    /// `pbem verify` refuses one whose templates were stripped. Its line is in the header every
+    /// player holds and compares by its digest, so the referee cannot drop it from one copy alone.
+    pub fn with_bound_texts(mut self) -> Self {
+        let line = format!("{TEXTS_KEY}: {TEXTS}\n");
+        self.text.push_str(&line);
+        self.short.push_str(&line);
+        self.texts = TEXTS.to_string();
+        self.digest = sha256_hex(self.text.as_bytes());
+        self
     }
 
     /// The header with the turn's sealed rolls counted and committed to (`sealed: N SHA`, after the
@@ -189,6 +214,7 @@ impl DiceHeader {
             entropy,
             seed: dice::to_hex(seed),
             sealed: String::new(),
+            texts: String::new(),
             text,
             digest,
             short,

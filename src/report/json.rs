@@ -182,6 +182,10 @@ struct Dice<'a> {
     /// The turn's sealed rolls, `N SHA` (`engine::sealed`); absent when it had none.
     #[serde(skip_serializing_if = "str::is_empty")]
     sealed: &'a str,
+    /// The binding of the events' texts to their dice, `pbem-texts/v1` (`header::TEXTS`): the
+    /// header's `texts:` line; absent in a report written before pbem bound them.
+    #[serde(skip_serializing_if = "str::is_empty")]
+    texts: &'a str,
     text: &'a str,
     digest: &'a str,
 }
@@ -320,6 +324,7 @@ pub fn render(
             }),
             seed: &h.seed,
             sealed: &h.sealed,
+            texts: &h.texts,
             text: &h.text,
             digest: &h.digest,
         }),

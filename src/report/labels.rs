@@ -65,7 +65,17 @@ pub struct Placer {
     rows: i64,
     /// The map's own part of the picture, which no name leaves.
     bounds: Rect,
+    /// How many searches far afield ([`Placer::place_beside`]) found no free place, in a row.
+    far_misses: u32,
 }
+
+/// After this many searches far afield in a row found no free place, the map is taken as full
+/// ([`Placer::place_beside`]).
+const FULL_AFTER: u32 = 64;
+
+/// On a full map, one box in this many still searches far afield, so that the map is found no
+/// longer full where it is not.
+const FULL_RETRY: u32 = 32;
 
 /// A box in a cell of the [`Placer`], with the first column and row of the cells it lies in:
 /// the box itself rather than its number, so that a cell's boxes are read in one sweep.
@@ -94,6 +104,7 @@ impl Placer {
             columns,
             rows,
             bounds,
+            far_misses: 0,
         }
     }
 
@@ -148,7 +159,12 @@ impl Placer {
         let span = self.span(r);
         for row in span.r0..=span.r1 {
             for column in span.c0..=span.c1 {
-                for b in &self.cells[(row * self.columns + column) as usize] {
+                // The latest first: on a crowded map the boxes placed last are the nearest, and
+                // the first overlap found ends a search for a free place.
+                for b in self.cells[(row * self.columns + column) as usize]
+                    .iter()
+                    .rev()
+                {
                     let overlap = r.overlap(&b.rect);
                     // A box lying in several of these cells is counted in the first they share.
                     if overlap > 0 && column == b.c0.max(span.c0) && row == b.r0.max(span.r0) {
@@ -285,6 +301,42 @@ impl Placer {
         best
     }
 
+    /// Places a box beside its mark at (x, y): at the first free box of `candidates`, else at
+    /// [`Placer::best_near`] (the nearest free box within `radius`, else the least covered there),
+    /// and marks it taken. On a map so full that the last [`FULL_AFTER`] searches far afield found
+    /// no free box, a box goes to the least covered of its nearest [`RING`] candidates instead (but one in
+    /// [`FULL_RETRY`], which still searches): each search measures every box placed within
+    /// `radius`, so that a full map of thousands of chips cost seconds to find no better place
+    /// (issue 39: a third of a 24 x 4,167 turn's time).
+    #[allow(clippy::too_many_arguments)]
+    pub fn place_beside(
+        &mut self,
+        candidates: &[Rect],
+        x: i64,
+        y: i64,
+        w: i64,
+        h: i64,
+        radius: i64,
+        step: i64,
+    ) -> Rect {
+        if let Some(i) = self.first_free(candidates) {
+            return self.place_box(&candidates[i..=i]);
+        }
+        let full = self.far_misses >= FULL_AFTER;
+        if full && !self.far_misses.is_multiple_of(FULL_RETRY) {
+            self.far_misses += 1;
+            return self.place_box(&candidates[..candidates.len().min(RING)]);
+        }
+        match self.best_near(x, y, w, h, radius, step) {
+            Some((cost, r)) => {
+                self.far_misses = if cost == 0 { 0 } else { self.far_misses + 1 };
+                self.block(r);
+                r
+            }
+            None => self.place_box(candidates),
+        }
+    }
+
     /// Places a box at [`Placer::best_near`], marks it taken and returns it.
     pub fn place_near(&mut self, x: i64, y: i64, w: i64, h: i64, radius: i64, step: i64) -> Rect {
         let r = self
@@ -386,6 +438,9 @@ fn offsets_near(radius: i64, step: i64) -> Arc<Vec<(i64, i64)>> {
         .clone()
 }
 
+/// How many boxes each ring of [`boxes_around`] holds.
+pub const RING: usize = 12;
+
 /// Candidate boxes of `w` x `h` around a mark of half-size `rx` x `ry` at (x, y), nearest first:
 /// beside it (right first, or left first when `left`), above and below it, then the same a step
 /// farther out, five times, so that a crowded place still finds a free box near its area.
@@ -423,6 +478,47 @@ pub fn boxes_around(x: i64, y: i64, rx: i64, ry: i64, w: i64, h: i64, left: bool
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A box whose own places are all taken searches far afield until the map is full: after
+    /// `FULL_AFTER` searches in a row found no free place, it takes the least covered of its own
+    /// places, but one in `FULL_RETRY`, which searches again and finds the map no longer full where
+    /// a free place is near.
+    #[test]
+    fn on_a_full_map_a_box_takes_the_least_covered_of_its_own_places_but_now_and_then_searches() {
+        let mut p = Placer::new(Rect {
+            x0: 0,
+            y0: 0,
+            x1: 2000,
+            y1: 2000,
+        });
+        // The left half is full: a search from (500, 500) finds nothing free within 160 pixels.
+        p.block(Rect {
+            x0: 0,
+            y0: 0,
+            x1: 1000,
+            y1: 2000,
+        });
+        let full = |x| boxes_around(x, 500, 15, 15, 20, 10, false);
+        let (inside, near_edge) = (full(500), full(900));
+        assert_eq!(inside.len(), 6 * RING, "six rings of RING boxes");
+        let miss = |p: &mut Placer| {
+            for _ in 0..FULL_AFTER {
+                p.place_beside(&inside, 500, 500, 20, 10, 160, 8);
+            }
+        };
+        miss(&mut p);
+        assert_eq!(p.far_misses, FULL_AFTER);
+        // The next one searches (one in FULL_RETRY), finds the free half and the map not full.
+        let r = p.place_beside(&near_edge, 900, 500, 20, 10, 160, 8);
+        assert!(r.x0 >= 1000 && !near_edge.contains(&r), "{r:?}");
+        assert_eq!(p.far_misses, 0);
+        // Full again: one search misses, the next box takes one of its own nearest places.
+        miss(&mut p);
+        p.place_beside(&inside, 500, 500, 20, 10, 160, 8);
+        let r = p.place_beside(&near_edge, 900, 500, 20, 10, 160, 8);
+        assert!(near_edge[..RING].contains(&r), "{r:?}");
+        assert_eq!(p.far_misses, FULL_AFTER + 2);
+    }
 
     fn spots(x: i64, y: i64) -> Vec<Spot> {
         vec![

@@ -714,10 +714,7 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
         let (rx, ry) = if a.land { (15, 15) } else { (30, 14) };
         let candidates = labels::boxes_around(x, y, rx, ry, row, 13, true);
         // Beside the node when a place there is free, else the nearest free place around.
-        let at = match placer.first_free(&candidates) {
-            Some(i) => placer.place_box(&candidates[i..=i]),
-            None => placer.place_near(x, y, row, 13, 160, 8),
-        };
+        let at = placer.place_beside(&candidates, x, y, row, 13, 160, 8);
         let mut left = at.x0;
         for ((tag, about, fill, ink), w) in marks.iter().zip(&widths) {
             let _ = writeln!(
@@ -767,10 +764,7 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
             placer.place_near(ex, ey, w, h, 160, 8)
         } else {
             let candidates = labels::boxes_around(x, y, rx, ry, w, h, false);
-            match placer.first_free(&candidates) {
-                Some(i) => placer.place_box(&candidates[i..=i]),
-                None => placer.place_near(x, y, w, h, 160, 8),
-            }
+            placer.place_beside(&candidates, x, y, w, h, 160, 8)
         };
         let (cx, cy) = (at.x0, at.y0);
         let c = colour(&u.owner);

@@ -192,10 +192,12 @@ impl Phase<'_> {
         def.morale -= on_def.morale;
         att.morale -= on_att.morale;
         let text = format!(
-            "Round {round} at {name}: attacker rolls {} (modified {a_mod}), defender rolls {} (modified {d_mod}). \
+            "Round {round} at {name}: attacker rolls {} (modified {}), defender rolls {} (modified {}). \
              Attacker loses {} and {} morale (now {}); defender loses {} and {} morale (now {}).",
             roll.told(0),
+            roll.told(0).plus((a_mod - a_die).into()),
             roll.told(1),
+            roll.told(1).plus((d_mod - d_die).into()),
             factors(lost_att),
             Tenths(on_att.morale),
             Tenths(att.morale),

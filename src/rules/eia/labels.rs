@@ -273,6 +273,7 @@ pub const GRAMMAR: crate::dice_labels::Grammar = {
             ),
         ],
         says: &["rolls", "roll", "key"],
+        works: &["(modified"],
         rolled: &[
             "combat-order",
             "round",

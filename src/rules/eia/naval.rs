@@ -628,7 +628,9 @@ impl<'a> Naval<'a> {
                 let modified = face + admiral.as_ref().map_or(0, |(_, m)| *m);
                 closed = modified <= need as i32;
                 let rolled = match &admiral {
-                    Some((name, m)) => format!("rolls {told}, {name} {m:+}: {modified}"),
+                    Some((name, m)) => {
+                        format!("rolls {told}, {name} {m:+}: {}", told.plus((*m).into()))
+                    }
                     None => format!("rolls {told}"),
                 };
                 let text = format!(

@@ -43,5 +43,6 @@ pub const GRAMMAR: Grammar = Grammar {
         k("gitm/tac/{place@area}/phase={n}/combat={spot}/lines/{attacker|defender}/{front|second}", TACTICAL, "one die of n, n brigades", "GITM 9.3"),
     ],
     says: &["(d6", "d6", "d100"],
+    works: &["artillery ="],
     rolled: &["order"],
 };

@@ -420,6 +420,17 @@ fn gitm_7_5_withdrawal_from_a_battle_square_costs_two_fatigue_and_stragglers() {
     assert!(w[0].text.contains("for 2 fatigue") && w[0].text.contains("stragglers"));
     assert_eq!(w[0].rolls.len(), 1);
     assert!(g(&next).brigade("AU1IN").unwrap().strength <= 3500);
+    // The stragglers' percentage is worked out from the die alone, and bound to it (issue 31): the
+    // d6's face less 1, or with an enemy adjacent the d11's plus 9.
+    let (roll, template) = (&w[0].rolls[0], w[0].template.as_deref().unwrap());
+    let face = roll.dice[0].face;
+    let (bound, pct) = if roll.dice[0].sides == 6 {
+        (format!("{{{} die 1 - 1}}%", roll.label), face - 1)
+    } else {
+        (format!("{{{} die 1 + 9}}%", roll.label), face + 9)
+    };
+    assert!(template.contains(&bound), "{template}");
+    assert!(w[0].text.contains(&format!("({pct}%")), "{}", w[0].text);
 }
 
 #[test]

@@ -338,11 +338,12 @@ impl Turn<'_> {
                         .dice
                         .roll(&format!("gitm/t{turn}/port/{}", ship.id()), &[6])?;
                     let face = roll.dice[0].face;
+                    let face_told = roll.told(0);
                     if face >= PORT_REPORT_CHANCE {
-                        text += &format!("; on a d6 of {face} ({PORT_REPORT_CHANCE} or more, pbem's chance) also {} elsewhere in the square", off.join(", "));
+                        text += &format!("; on a d6 of {face_told} ({PORT_REPORT_CHANCE} or more, pbem's chance) also {} elsewhere in the square", off.join(", "));
                         named.extend(off.iter().copied());
                     } else {
-                        text += &format!("; on a d6 of {face} (under {PORT_REPORT_CHANCE}, pbem's chance) nothing of the rest of the square");
+                        text += &format!("; on a d6 of {face_told} (under {PORT_REPORT_CHANCE}, pbem's chance) nothing of the rest of the square");
                     }
                     e_roll = Some(roll);
                 }

@@ -731,18 +731,20 @@ impl<'a> Turn<'a> {
                     })
                 });
             let label = format!("gitm/t{turn}/withdrawal/{id}");
-            let (roll, pct) = if near {
+            // The percentage is worked out from the die alone: bound to it (issue 31).
+            let (roll, pct, offset) = if near {
                 let r = self.dice.roll(&label, &[11])?;
                 let pct = 9 + r.dice[0].face;
-                (r, pct)
+                (r, pct, 9)
             } else {
                 let r = self.dice.roll(&label, &[6])?;
                 let pct = r.dice[0].face - 1;
-                (r, pct)
+                (r, pct, -1)
             };
             let lost = b.strength * pct / 100;
             let more = format!(
-                "it loses {lost} stragglers ({pct}%{})",
+                "it loses {lost} stragglers ({}%{})",
+                roll.told(0).plus(offset),
                 if near {
                     ", an enemy in an adjacent tactical square"
                 } else {
@@ -1502,12 +1504,12 @@ impl<'a> Turn<'a> {
                     let text = if total >= need {
                         self.g.sieges[k].breaches += 1;
                         if left == 1 {
-                            format!("The besiegers breach the fort at {at}: d6 {} + {bonus} for artillery = {total}, at least {need}; the fort is breached and shelters its garrison no more ({cite}; pbem gitm/siege).", roll.told(0))
+                            format!("The besiegers breach the fort at {at}: d6 {} + {bonus} for artillery = {}, at least {need}; the fort is breached and shelters its garrison no more ({cite}; pbem gitm/siege).", roll.told(0), roll.told(0).plus(bonus.into()))
                         } else {
-                            format!("The besiegers make a breach in the fort at {at}: d6 {} + {bonus} for artillery = {total}, at least {need}; its strength falls to {} ({cite}; pbem gitm/siege).", roll.told(0), left - 1)
+                            format!("The besiegers make a breach in the fort at {at}: d6 {} + {bonus} for artillery = {}, at least {need}; its strength falls to {} ({cite}; pbem gitm/siege).", roll.told(0), roll.told(0).plus(bonus.into()), left - 1)
                         }
                     } else {
-                        format!("The fort at {at} holds: d6 {} + {bonus} for artillery = {total}, short of {need} (strength {left} + {BREACH_OVER_STRENGTH}) ({cite}; pbem gitm/siege).", roll.told(0))
+                        format!("The fort at {at} holds: d6 {} + {bonus} for artillery = {}, short of {need} (strength {left} + {BREACH_OVER_STRENGTH}) ({cite}; pbem gitm/siege).", roll.told(0), roll.told(0).plus(bonus.into()))
                     };
                     let e = Event::new(rules::PBEM_SIEGE, "siege", text)
                         .at(&square)

@@ -83,7 +83,11 @@ fn sum_text(roll: &Roll, cc: u32, cr: u32) -> String {
     } else {
         let total = die + cc + cr;
         let cmp = if total >= 7 { ">=" } else { "<" };
-        format!("{} + {cc} CC + CR {cr} = {total} {cmp} 7", roll.told(0))
+        format!(
+            "{} + {cc} CC + CR {cr} = {} {cmp} 7",
+            roll.told(0),
+            roll.told(0).plus((cc + cr).into())
+        )
     }
 }
 

@@ -41,6 +41,9 @@ pub struct Fire {
     pub table: &'static str,
     pub column: u32,
     pub die: u32,
+    /// The DRM the die was modified by (12.2.8: a defender that only retreated takes none above 0).
+    pub drm: i32,
+    /// The die modified, held on the table's 1 to 6.
     pub modified: u32,
     pub loss: u32,
     pub roll: Roll,
@@ -637,13 +640,14 @@ impl Action<'_> {
         let total = die as i32 + drm;
         let success = total >= 4;
         let text = format!(
-            "Flank attack on {target}, pinned from {pin}: a {}{} = {total}: {}.",
+            "Flank attack on {target}, pinned from {pin}: a {}{} = {}: {}.",
             roll.told(0),
             if drm > 0 {
                 format!(" +{drm} ({})", counted.join(", "))
             } else {
                 String::new()
             },
+            roll.told(0).plus(drm.into()),
             if success {
                 "it succeeds, the attacker fires first"
             } else {
@@ -691,6 +695,7 @@ impl Action<'_> {
                 table: "Corps/Fort",
                 column: corps.heading(0),
                 die,
+                drm,
                 modified,
                 loss,
                 roll,
@@ -738,6 +743,7 @@ impl Action<'_> {
                 table: name,
                 column: t.heading(0),
                 die,
+                drm,
                 modified,
                 loss,
                 roll,
@@ -789,6 +795,7 @@ impl Action<'_> {
             table: name,
             column: table.heading(column),
             die,
+            drm,
             modified,
             loss,
             roll,
@@ -836,12 +843,14 @@ impl Action<'_> {
                 format!(" ({})", f.note)
             },
             f.roll.told(0),
-            if drm != 0 {
-                format!(" {drm:+}")
+            if f.drm != 0 {
+                format!(" {:+}", f.drm)
             } else {
                 String::new()
             },
-            f.modified,
+            // 12.2.8: the die modified, held on the table's 1 to 6 (the DRM the fire used: a
+            // retreated defender's is at most 0).
+            f.roll.told(0).plus(f.drm.into()).within(1, 6),
             f.loss
         );
         let rule = if f.die as i32 + drm != f.modified as i32 {

@@ -59,5 +59,6 @@ pub const GRAMMAR: crate::dice_labels::Grammar = crate::dice_labels::Grammar {
         },
     ],
     says: &["a"],
+    works: &["="],
     rolled: &["fire"],
 };

@@ -541,19 +541,23 @@ impl Turn<'_> {
                 Side::Attacker => (&attacker, &a_shift),
                 Side::Defender => (&defender, &d_shift),
             };
+            // The die he shifts is the combat's, listed under the `die` event above (issue 31).
+            let from = out
+                .die
+                .as_ref()
+                .map_or_else(|| s.from.to_string(), |r| r.repeated(0).to_string());
             let text = if s.from == s.to {
                 format!(
-                    "{} is the better leader by {} and leaves the die at {} ({}, policy {}).",
+                    "{} is the better leader by {} and leaves the die at {from} ({}, policy {}).",
                     s.leader,
                     rows(s.net),
-                    s.from,
                     d.by.describe_theirs(),
                     d.value
                 )
             } else {
                 format!(
-                    "{} is the better leader by {} and shifts the die from {} to {} ({}, policy {}).",
-                    s.leader, rows(s.net), s.from, s.to, d.by.describe_theirs(), d.value
+                    "{} is the better leader by {} and shifts the die from {from} to {} ({}, policy {}).",
+                    s.leader, rows(s.net), s.to, d.by.describe_theirs(), d.value
                 )
             };
             self.log(

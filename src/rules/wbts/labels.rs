@@ -60,5 +60,6 @@ pub const GRAMMAR: Grammar = Grammar {
         },
     ],
     says: &["rolls", "roll", "die", "the die is"],
+    works: &["die from", "die at"],
     rolled: &["initiative", "supply", "leader-loss", "bombard"],
 };
