@@ -259,11 +259,20 @@ const AFTER_EVENTS: [&str; 5] = [
     "next turn",
 ];
 
+/// The lines of the "What happened" section, trimmed: after its heading, up to the heading that
+/// closes it ([`AFTER_EVENTS`]).
+fn what_happened(text: &str) -> impl Iterator<Item = &str> {
+    text.lines()
+        .map(str::trim)
+        .skip_while(|t| !t.eq_ignore_ascii_case("what happened"))
+        .filter(|t| !t.eq_ignore_ascii_case("what happened"))
+        .take_while(|t| !AFTER_EVENTS.contains(&t.to_ascii_lowercase().as_str()))
+}
+
 /// The events of the "What happened" section whose text gives dice but that are followed by no roll
 /// line.
 fn unrolled_events(text: &str, grammar: Option<&Grammar>) -> Vec<String> {
     let mut out = Vec::new();
-    let mut inside = false;
     let mut open: Option<(String, bool)> = None;
     let mut close = |open: &mut Option<(String, bool)>| {
         if let Some((event, rolled)) = open.take() {
@@ -272,19 +281,7 @@ fn unrolled_events(text: &str, grammar: Option<&Grammar>) -> Vec<String> {
             }
         }
     };
-    for line in text.lines() {
-        let t = line.trim();
-        let lower = t.to_ascii_lowercase();
-        if lower == "what happened" {
-            inside = true;
-            continue;
-        }
-        if !inside {
-            continue;
-        }
-        if AFTER_EVENTS.contains(&lower.as_str()) {
-            break;
-        }
+    for t in what_happened(text) {
         if t.starts_with("roll ") {
             if let Some((_, rolled)) = open.as_mut() {
                 *rolled = true;
@@ -304,20 +301,7 @@ const NO_EVENTS: &str = "Nothing you could see happened.";
 /// The texts of the "What happened" section, in order, white space squashed.
 fn told_events(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    let mut inside = false;
-    for line in text.lines() {
-        let t = line.trim();
-        let lower = t.to_ascii_lowercase();
-        if lower == "what happened" {
-            inside = true;
-            continue;
-        }
-        if !inside {
-            continue;
-        }
-        if AFTER_EVENTS.contains(&lower.as_str()) {
-            break;
-        }
+    for t in what_happened(text) {
         // The bundled templates' line for a report without events is none.
         if !t.is_empty() && !t.starts_with('[') && !t.starts_with("roll ") && t != NO_EVENTS {
             out.push(squash(t.strip_prefix("- ").unwrap_or(t)));

@@ -514,11 +514,7 @@ pub fn assemble(root: &std::path::Path, file: &[u8]) -> Result<Vec<u8>> {
         out.extend_from_slice(&rest[..at]);
         let after = &rest[at + prefix.len()..];
         let end = memchr::memchr(0, after).context("a part's marker has no end")?;
-        let n = std::str::from_utf8(&after[..end])
-            .ok()
-            .and_then(|n| n.parse::<usize>().ok())
-            .filter(|&n| n < wires.len() && !written[n])
-            .context("a part of a message was laid out twice")?;
+        let n = marked(after, &written)?;
         wires[n].write_into(&mut out)?;
         written[n] = true;
         rest = &after[end + 1..];
@@ -531,8 +527,8 @@ pub fn assemble(root: &std::path::Path, file: &[u8]) -> Result<Vec<u8>> {
     Ok(out)
 }
 
-/// The number of the body whose marker `after` continues (what follows a marker's prefix, up to
-/// its NUL), when it is one of `written` not yet laid out.
+/// The number of the body (or part) whose marker `after` continues (what follows a marker's
+/// prefix, up to its NUL), when it is one of `written` not yet laid out.
 fn marked(after: &[u8], written: &[bool]) -> Result<usize> {
     let end = memchr::memchr(0, after).context("a body's marker has no end")?;
     std::str::from_utf8(&after[..end])
