@@ -1189,16 +1189,21 @@ impl Batch {
         let _ = mode;
         tmp.write_all(bytes)
             .with_context(|| format!("cannot write {}", path.display()))?;
-        let entry = (tmp.into_temp_path(), path.to_path_buf());
+        self.place(tmp.into_temp_path(), path);
+        Ok(())
+    }
+
+    /// Keeps `tmp` to go to `path`, in the place of a file written for `path` before (whose
+    /// temporary file is deleted as it is dropped).
+    fn place(&mut self, tmp: tempfile::TempPath, path: &Path) {
+        let entry = (tmp, path.to_path_buf());
         match self.places.get(path) {
-            // The earlier temporary file is deleted as it is dropped.
             Some(&i) => self.files[i] = entry,
             None => {
                 self.places.insert(path.to_path_buf(), self.files.len());
                 self.files.push(entry);
             }
         }
-        Ok(())
     }
 
     /// Takes a temporary file already written beside its place (`path`), as [`Batch::write`] makes
@@ -1208,14 +1213,7 @@ impl Batch {
             .parent()
             .with_context(|| format!("{} has no folder", path.display()))?;
         self.dirs.insert(dir.to_path_buf());
-        let entry = (tmp, path.to_path_buf());
-        match self.places.get(path) {
-            Some(&i) => self.files[i] = entry,
-            None => {
-                self.places.insert(path.to_path_buf(), self.files.len());
-                self.files.push(entry);
-            }
-        }
+        self.place(tmp, path);
         Ok(())
     }
 
