@@ -313,8 +313,8 @@ pub fn render_sized(
                 power: a.control.as_deref(),
             })
             .collect(),
-        events: view.events.iter().map(|e| event(e)).collect(),
-        decisions: view.decisions.iter().map(|e| event(e)).collect(),
+        events: view.events.iter().map(event).collect(),
+        decisions: view.decisions.iter().map(event).collect(),
         next: Next {
             turn: view.next.turn,
             date: &view.next.date,

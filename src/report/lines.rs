@@ -7,7 +7,6 @@
 //! byte (`tests::the_lines_are_those_of_a_template_loop`).
 
 use std::fmt::Write;
-use std::sync::Arc;
 
 use minijinja::HtmlEscape;
 
@@ -15,7 +14,7 @@ use super::view::{EventLine, UnitLine};
 
 /// The events of a text report: for each, `- text`, its citation (and how it was decided) and its
 /// rolls, a line each; no newline after the last line.
-pub fn events_text(events: &[Arc<EventLine>]) -> String {
+pub fn events_text(events: &[EventLine]) -> String {
     let mut out = String::with_capacity(events.len() * 256);
     for e in events {
         out.push_str("- ");
@@ -43,7 +42,7 @@ pub fn events_text(events: &[Arc<EventLine>]) -> String {
 
 /// The events of the HTML report, escaped: an `<li>` each (the page holds the `<ol>`); no newline
 /// after the last.
-pub fn events_html(events: &[Arc<EventLine>]) -> String {
+pub fn events_html(events: &[EventLine]) -> String {
     let mut out = String::with_capacity(events.len() * 512);
     for e in events {
         out.push_str(r#"<li style="margin:0 0 8px 0;">"#);
@@ -206,7 +205,7 @@ mod tests {
 <tr><td style="padding:2px 12px 2px 0;font-family:'Courier New',Courier,monospace;">{{ u.id or "(from afar)" }}</td><td style="padding:2px 12px 2px 0;">{{ u.area }}</td><td style="padding:2px 12px 2px 0;">{{ u.owner }}</td><td style="padding:2px 0;">{{ u.detail }}</td></tr>
 {% endfor %}"#;
 
-    fn rendered(name: &str, source: &str, events: &[Arc<EventLine>]) -> String {
+    fn rendered(name: &str, source: &str, events: &[EventLine]) -> String {
         rendered_with(
             name,
             source,
@@ -240,19 +239,19 @@ mod tests {
 
     /// Events of every shape: with and without rolls and decisions, an empty decision, and text
     /// that HTML escapes (`<`, `&`, quotes, `/`).
-    fn events() -> Vec<Arc<EventLine>> {
+    fn events() -> Vec<EventLine> {
         let view = crate::report::values::sample_view();
         let mut events = view.events.clone();
-        let mut odd = EventLine::clone(&events[1]);
+        let mut odd = events[1].clone();
         odd.text = r#"<b>"Ney" & 'Soult'</b> a/b"#.to_string();
         odd.citation = "EiA 7.5 <x>".to_string();
         odd.decided = Some(String::new());
         odd.rolls.push(odd.rolls[0].clone());
         odd.rolls[1].label = "pursuit/area=<Ulm>&x".to_string();
-        events.push(Arc::new(odd));
-        let mut bare = EventLine::clone(&events[0]);
+        events.push(odd);
+        let mut bare = events[0].clone();
         bare.rolls.clear();
-        events.push(Arc::new(bare));
+        events.push(bare);
         events
     }
 

@@ -406,11 +406,8 @@ pub(crate) fn sample_view() -> PowerView {
         units: vec![unit("FR-I", Precision::Exact)],
         seen: vec![unit("", Precision::Approximate)],
         position: vec!["Paris: French".to_string()],
-        events: vec![
-            Arc::new(event("Battle of Ulm", false)),
-            Arc::new(event("A choice", true)),
-        ],
-        decisions: vec![Arc::new(event("A choice", true))],
+        events: vec![event("Battle of Ulm", false), event("A choice", true)],
+        decisions: vec![event("A choice", true)],
         map: MapView {
             areas: Vec::new(),
             units: Vec::new(),

@@ -3,7 +3,7 @@
 //! service says the power sees, and only as precisely as it sees there.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 use serde::Serialize;
 
@@ -76,10 +76,6 @@ pub struct TurnSight {
     rank: BTreeMap<String, usize>,
     /// Positions in the turn's events of those each power may see, in order.
     events_of: OnceLock<BTreeMap<String, Vec<usize>>>,
-    /// Each event of the turn as a report lists it, by its position, made by the first report
-    /// that lists it and shared by the others: an event is told to several powers (six on average
-    /// in a game of 1,000 powers), and its line is the same for each.
-    lines: OnceLock<Vec<OnceLock<Arc<EventLine>>>>,
     /// Where each land unit (not a fleet) stood at the start of the turn: owner and area, by id.
     starts: OnceLock<BTreeMap<String, (String, String)>>,
     /// The dice header as the templates' values (made on the first report).
@@ -140,7 +136,6 @@ impl TurnSight {
             controlled,
             rank,
             events_of: OnceLock::new(),
-            lines: OnceLock::new(),
             starts: OnceLock::new(),
             header: OnceLock::new(),
             check_files: OnceLock::new(),
@@ -166,8 +161,8 @@ impl TurnSight {
         self.rank.get(power).copied()
     }
 
-    /// The events of `events` that `power` may see, in order, each with its position in `events`.
-    pub fn events_for<'e>(&self, events: &'e [Event], power: &str) -> Vec<(usize, &'e Event)> {
+    /// The events of `events` that `power` may see, in order.
+    pub fn events_for<'e>(&self, events: &'e [Event], power: &str) -> Vec<&'e Event> {
         let index = self.events_of.get_or_init(|| {
             let mut index: BTreeMap<String, Vec<usize>> = BTreeMap::new();
             for (i, e) in events.iter().enumerate() {
@@ -181,20 +176,8 @@ impl TurnSight {
             .get(power)
             .into_iter()
             .flatten()
-            .filter_map(|&i| Some((i, events.get(i)?)))
+            .filter_map(|&i| events.get(i))
             .collect()
-    }
-
-    /// Event `i` of `events` as a report lists it ([`event_line`]), made once a turn.
-    pub fn line_of(&self, events: &[Event], i: usize) -> Arc<EventLine> {
-        let lines = self
-            .lines
-            .get_or_init(|| (0..events.len()).map(|_| OnceLock::new()).collect());
-        match (lines.get(i), events.get(i)) {
-            (Some(line), Some(e)) => line.get_or_init(|| Arc::new(event_line(e))).clone(),
-            (None, Some(e)) => Arc::new(event_line(e)),
-            (_, None) => panic!("event {i} is not one of the turn's {}", events.len()),
-        }
     }
 
     /// The turn's dice header as the templates' values (every report of a turn has the same).
@@ -342,9 +325,9 @@ pub struct PowerView {
     pub seen: Vec<UnitLine>,
     /// What the ruleset says of the position besides the units (`Ruleset::position`).
     pub position: Vec<String>,
-    pub events: Vec<Arc<EventLine>>,
+    pub events: Vec<EventLine>,
     /// The events that settled a decision for this power.
-    pub decisions: Vec<Arc<EventLine>>,
+    pub decisions: Vec<EventLine>,
     /// What the map of this power shows.
     pub map: MapView,
     pub next: NextTurn,
@@ -389,30 +372,26 @@ impl PowerView {
             }
         };
         let sight: &Visibility = &sight;
-        let visible: Vec<(usize, &Event)> = input
+        let visible: Vec<&Event> = input
             .shared
             .events_for(input.events, power)
             .into_iter()
-            .filter(|(_, e)| command.is_none_or(|c| c.tells(game, power, e)))
+            .filter(|e| command.is_none_or(|c| c.tells(game, power, e)))
             .collect();
-        let events: Vec<Arc<EventLine>> = visible
+        let events: Vec<EventLine> = visible
             .iter()
-            .map(|&(i, _)| {
-                let line = input.shared.line_of(input.events, i);
+            .map(|e| {
+                let mut line = event_line(e);
                 // A decision taken for another power is named as such, not as "yours"; one taken
                 // for every power ("all": the order of combats) is told as it is.
-                match (&line.decided_for, line.decided_by) {
-                    (Some(other), Some(by)) if other != power && other != "all" => {
-                        Arc::new(EventLine {
-                            decided: Some(format!("for {other} {}", by.describe_theirs())),
-                            ..EventLine::clone(&line)
-                        })
+                if let (Some(other), Some(by)) = (&line.decided_for, line.decided_by) {
+                    if other != power && other != "all" {
+                        line.decided = Some(format!("for {other} {}", by.describe_theirs()));
                     }
-                    _ => line,
                 }
+                line
             })
             .collect();
-        let visible: Vec<&Event> = visible.into_iter().map(|(_, e)| e).collect();
         // A decision taken for this power is among its events as it is (only those taken for
         // another are reworded there): copied, not made again. One its own order settled was not
         // taken for it.
@@ -864,7 +843,7 @@ mod tests {
             let indexed: Vec<&str> = shared
                 .events_for(&events, power)
                 .iter()
-                .map(|(_, e)| e.text.as_str())
+                .map(|e| e.text.as_str())
                 .collect();
             assert_eq!(indexed, scanned, "{power}");
             let (own, seen) = units_of(
