@@ -985,21 +985,69 @@ fn gitm_6_11_a_change_dated_by_its_time_stamp_keeps_the_turn_its_first_record_bo
     audit_ok(&game);
     assert!(eugene_checks(&game, 2, "grande-armee-1812"));
     assert!(!eugene_checks(&game, 2, "eagle-1805"));
-    // The same game resolved on time binds it to turn 3; turn 2 then extended past the time stamp
-    // leaves it there: turn 1's report showed it so, and audit re-resolves it the same.
-    let game = tmp.path().join("on-time");
+}
+
+/// The text of the notice `key` (`deadline-1`, `reopened-1`) of turn `turn` to `power`.
+fn notice_of(game: &Path, turn: u32, power: &str, key: &str) -> String {
+    let name = format!("t{turn:04}-notice-{power}-{key}");
+    outbox(game)
+        .into_iter()
+        .find(|(n, _)| n.starts_with(&name))
+        .map(|(_, m)| body_of(&m))
+        .unwrap_or_else(|| panic!("no notice {name}"))
+}
+
+#[test]
+fn gitm_6_11_an_extension_past_a_change_s_time_stamp_moves_it_and_leaves_earlier_turns_true() {
+    // The demo resolved on time: turn 1's record names Eugène's password change of 12 December
+    // 09:30 (Paris) at turn 3, whose deadline (the 14th, 20:00) is the first after it.
+    let tmp = tempfile::tempdir().unwrap();
+    let game = tmp.path().join("gitm-italy-1809");
     pbem::bundled::write_scenario("gitm-italy-1809", &game).unwrap();
     at("2026-12-08T19:30:00Z", &["turn", "--no-send"], &game).success();
+    // At turn 2, the referee enters a change of Macdonald's command made on the 12th at 10:00,
+    // after turn 2's deadline (the 11th): it holds from turn 3, and turn 1's reports (Macdonald's
+    // command at turn 2) stay true.
+    support::edit(
+        &game.join("game.toml"),
+        "# GITM 6.11: from turn 3 Eugène gives Macdonald",
+        "[[power.player.change]]\nat = \"2026-12-12T10:00\"\nscope = [\"FR5IN\", \"FR6IN\"]\n\n\
+         # GITM 6.11: from turn 3 Eugène gives Macdonald",
+    );
+    audit_ok(&game);
+    // Turn 2 extended to the 13th: both time stamps now come before turn 2's deadline, so both
+    // changes hold from turn 2, and France's notice says so (Austria's says nothing of them).
     at(
-        "2026-12-09T10:00:00Z",
+        "2026-12-10T10:00:00Z",
         &["extend", "--by", "2d", "--reason", "a storm"],
         &game,
     )
     .success();
-    let config = support::load(&game).config;
-    assert!(config.deadline_of(2).unwrap().to_rfc3339().as_str() > "2026-12-12T09:30");
+    let france = notice_of(&game, 2, "france", "deadline-1");
+    for said in [
+        "GITM 6.11: the change of macdonald's command made 2026-12-12 10:00 now holds from turn 2 (it held from turn 3)",
+        "GITM 6.11: the change of eugene's password made 2026-12-12 09:30 now holds from turn 2 (it held from turn 3)",
+    ] {
+        assert!(france.contains(said), "{france}");
+    }
+    assert!(
+        !notice_of(&game, 2, "austria", "deadline-1").contains("GITM 6.11"),
+        "Austria told of France's players"
+    );
+    assert!(eugene_checks(&game, 2, "grande-armee-1812"));
+    assert!(!eugene_checks(&game, 2, "eagle-1805"));
+    // Turn 1 is audited with the changes as its record knew them: green.
     audit_ok(&game);
-    assert!(eugene_checks(&game, 2, "eagle-1805"));
+    // Turn 2 resolved with them: its record names both at turn 2, and audit stays green.
+    at("2026-12-13T19:30:00Z", &["turn", "--no-send"], &game).success();
+    let record = fs::read_to_string(game.join("turns/2/record.toml")).unwrap();
+    for key in [
+        "\"france.eugene 2026-12-12T09:30\" = 2",
+        "\"france.macdonald 2026-12-12T10:00\" = 2",
+    ] {
+        assert!(record.contains(key), "{record}");
+    }
+    audit_ok(&game);
 }
 
 #[test]

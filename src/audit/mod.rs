@@ -307,7 +307,7 @@ fn replay_game(
     reload: Reload,
 ) -> Result<Game> {
     let mut g = reload(&game.dir)?;
-    added_after(&mut g.config, turn, record);
+    dated_as_recorded(&mut g.config, record);
     if let Some(shown) = &record.shown {
         g.config.title = shown.title.clone();
         g.config.deadline.time_zone = toml::Spanned::new(0..0, shown.time_zone.clone());
@@ -327,26 +327,28 @@ fn replay_game(
     Ok(g)
 }
 
-/// Leaves out of the replay the changes dated by a time stamp (GITM 6.11) that the turn's record
-/// does not name, and that could not have reached the turn's files: those game.toml gained after
-/// the turn was resolved, for a later turn (after the next, or the next one when they change only a
-/// password or an address, which no report shows). Resolving the turn with them would name them in
-/// the record it makes again. One that would have reached them stays, and the re-resolved files
-/// show the difference.
-fn added_after(
+/// The changes dated by a time stamp (GITM 6.11) as the turn knew them: each one its record names
+/// holds from the turn the record gives it, whatever today's deadlines would map its time stamp to
+/// (an extension since may have moved it); one it does not name was not in game.toml when the
+/// turn was resolved, and is left out (the turn's reports told what was known then).
+fn dated_as_recorded(
     config: &mut crate::game::config::GameConfig,
-    turn: u32,
     record: &crate::game::record::TurnRecord,
 ) {
     for p in &mut config.powers {
         let power = p.id.clone();
         for c in &mut p.commands {
             let player = c.id.clone();
-            c.changes.retain(|ch| {
+            c.changes.retain_mut(|ch| {
                 let Some(at) = &ch.at else { return true };
                 let key = crate::game::config::change_key(&power, &player, at.get_ref());
-                let later = ch.turn > turn + 1 || (ch.turn == turn + 1 && ch.scope.is_none());
-                record.dated_changes.contains_key(&key) || !later
+                match record.dated_changes.get(&key) {
+                    Some(&turn) => {
+                        ch.turn = turn;
+                        true
+                    }
+                    None => false,
+                }
             });
         }
     }

@@ -64,6 +64,11 @@ pub struct GameConfig {
     /// turn whatever later moves of the deadlines would map its time stamp to.
     #[serde(skip)]
     pub bound_changes: BTreeMap<String, u32>,
+    /// The first turn not yet resolved (no record): a change dated by `at` that no record bound
+    /// holds from it at the earliest, never from a turn already resolved without it. Not in
+    /// game.toml: `Game::load` reads the records (0: no turn resolved is known).
+    #[serde(skip)]
+    pub first_open_turn: u32,
     /// Set only for the game a player's own check rebuilds from his JSON report (`pbem check
     /// --report`), which carries no password hash: a password line is taken as his, unchecked. Never
     /// read from game.toml.
@@ -810,10 +815,12 @@ impl GameConfig {
         out
     }
 
-    /// Maps each change dated by `at` to its turn: the turn a record bound it to
-    /// (`bound_changes`), else the turn whose deadline, as the schedule now stands, is the first at
-    /// or after its time stamp. Run again when a turn being resolved announces the next deadline,
-    /// so that the record binds what the deadlines will be (`referee::turn::resolve`).
+    /// Maps each change dated by `at` to its turn (GITM 6.11, pbem's reading): the turn a record
+    /// bound it to (`bound_changes`), else the turn whose deadline, as the schedule now stands, is
+    /// the first at or after its time stamp, and at the earliest the first turn not yet resolved
+    /// (`first_open_turn`: a change entered after its turn was resolved holds from the next turn
+    /// still open). Run again when a turn being resolved announces the next deadline, so that the
+    /// record names what the deadlines will be (`referee::turn::resolve`).
     pub fn map_change_times(&mut self) {
         let mut turns = Vec::new();
         for (pi, p) in self.powers.iter().enumerate() {
@@ -823,10 +830,10 @@ impl GameConfig {
                     let bound = self
                         .bound_changes
                         .get(&change_key(&p.id, &c.id, at.get_ref()));
-                    if let Some(t) = bound
-                        .copied()
-                        .or_else(|| self.turn_of_time_stamp(at.get_ref()).ok())
-                    {
+                    if let Some(t) = bound.copied().or_else(|| {
+                        let t = self.turn_of_time_stamp(at.get_ref()).ok()?;
+                        Some(t.max(self.first_open_turn))
+                    }) {
                         turns.push((pi, ci, k, t));
                     }
                 }
@@ -846,6 +853,43 @@ impl GameConfig {
                     if let Some(at) = &ch.at {
                         out.insert(change_key(&p.id, &c.id, at.get_ref()), ch.turn);
                     }
+                }
+            }
+        }
+        out
+    }
+
+    /// What a notice says of the changes dated by `at` whose turn a move of the deadlines changed
+    /// (GITM 6.11: a change holds from the turn whose deadline comes first at or after its time
+    /// stamp; an extension or a rollback that moves a deadline past it moves it to that turn):
+    /// the lines for each power, by power id, from the turns `before` gave them
+    /// ([`Self::dated_change_turns`] before the move).
+    pub fn moved_changes(&self, before: &BTreeMap<String, u32>) -> BTreeMap<String, Vec<String>> {
+        let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for p in &self.powers {
+            for c in &p.commands {
+                for ch in &c.changes {
+                    let Some(at) = &ch.at else { continue };
+                    let key = change_key(&p.id, &c.id, at.get_ref());
+                    let Some(was) = before.get(&key).filter(|&&was| was != ch.turn) else {
+                        continue;
+                    };
+                    let what: Vec<&str> = [
+                        ch.scope.as_ref().map(|_| "command"),
+                        ch.password_hash.as_ref().map(|_| "password"),
+                        ch.address.as_ref().map(|_| "address"),
+                    ]
+                    .into_iter()
+                    .flatten()
+                    .collect();
+                    out.entry(p.id.clone()).or_default().push(format!(
+                        "GITM 6.11: the change of {}'s {} made {} now holds from turn {} (it held from turn {was}): the deadline of turn {} now comes at or after its time.",
+                        c.id,
+                        what.join(" and "),
+                        at.get_ref().replace('T', " "),
+                        ch.turn,
+                        ch.turn,
+                    ));
                 }
             }
         }

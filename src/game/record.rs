@@ -49,9 +49,12 @@ pub struct TurnRecord {
     /// with them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shown: Option<Shown>,
-    /// The turn each change of game.toml dated by a time stamp (`at`, GITM 6.11) held from when
-    /// this turn was resolved, by `config::change_key`: the first record that names a change binds
-    /// it, so that a deadline moved later never moves it past a report that showed it.
+    /// Every change of game.toml dated by a time stamp (`at`, GITM 6.11) that game.toml held when
+    /// this turn was resolved, with the turn it held from then, by `config::change_key`. `audit`
+    /// re-resolves the turn with exactly these (a change game.toml gained later was not known to
+    /// it). The first record that names a change at a turn up to the one after its own (one its
+    /// files show, its reports carrying the next turn's commands) binds it there
+    /// ([`bound_changes`]).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub dated_changes: BTreeMap<String, u32>,
 }
@@ -104,7 +107,8 @@ pub fn announced_deadlines(game_dir: &std::path::Path) -> BTreeMap<u32, String> 
 }
 
 /// The turn each dated change is bound to: the `dated_changes` of the first record that names it
-/// (records that do not read are left to `audit`).
+/// at a turn up to the one after its own (a change it named further ahead may still move with the
+/// deadlines before it, GITM 6.11); records that do not read are left to `audit`.
 pub fn bound_changes(game_dir: &std::path::Path) -> BTreeMap<String, u32> {
     #[derive(Deserialize)]
     struct Bound {
@@ -127,12 +131,29 @@ pub fn bound_changes(game_dir: &std::path::Path) -> BTreeMap<String, u32> {
         }
     }
     let mut out = BTreeMap::new();
-    for changes in by_turn.into_values() {
+    for (record, changes) in by_turn {
         for (key, turn) in changes {
-            out.entry(key).or_insert(turn);
+            if turn <= record.saturating_add(1) {
+                out.entry(key).or_insert(turn);
+            }
         }
     }
     out
+}
+
+/// The first turn from `first` on that has no record: the game's current turn, read from the
+/// folder alone.
+pub fn first_open_turn(game_dir: &std::path::Path, first: u32) -> u32 {
+    let mut t = first;
+    while game_dir
+        .join("turns")
+        .join(t.to_string())
+        .join("record.toml")
+        .is_file()
+    {
+        t += 1;
+    }
+    t
 }
 
 /// Lower-case hex SHA-256 of some bytes.
