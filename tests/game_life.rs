@@ -1229,3 +1229,54 @@ fn send_refuses_a_later_turn_s_announcement_once_its_deadline_is_past_until_exte
     assert!(notice.contains("2026-12-16 20:00"), "{notice}");
     audit_ok(&game);
 }
+
+#[test]
+fn a_password_changed_after_a_turn_leaves_the_orders_file_placed_by_hand_authenticated_for_audit() {
+    // France's orders for turn 1 placed by hand, with her password line, and the turn resolved.
+    let (_tmp, game) = support::game();
+    write(&game, "orders/1/france.txt", header("france", FRANCE_PW, 1));
+    at("2026-12-06T19:30:00Z", &["turn", "--no-send"], &game).success();
+    let old_hash = support::load(&game).config.powers[0]
+        .password_hash
+        .get_ref()
+        .clone();
+    let record = fs::read_to_string(game.join("turns/1/record.toml")).unwrap();
+    assert!(
+        record.contains(&format!("[password_hashes]\nfrance = \"{old_hash}\"")),
+        "{record}"
+    );
+    // The referee gives France a new password (grande-armee-1812): turn 1 is audited with the hash
+    // that checked its file.
+    let new_hash = "$argon2id$v=19$m=19456,t=2,p=1$g8HIpR80plF7i2HdkBpGxA$bOHwo33umYcGqKGNEZXiHr3t5xJ+0awLTKTSqAiOBFg";
+    support::edit(&game.join("game.toml"), &old_hash, new_hash);
+    audit_ok(&game);
+    // Turn 2 reads the new one.
+    let orders = write(
+        game.parent().unwrap(),
+        "france-2.txt",
+        header("france", FRANCE_PW, 2),
+    );
+    let a = pbem().arg("check").arg(&game).arg(&orders).assert().failure();
+    assert!(stdout(&a).contains("wrong password") || stderr(&a).contains("wrong password"));
+}
+
+#[test]
+fn a_power_renamed_and_recoloured_after_a_turn_is_so_from_the_next_turn_and_audit_stays_green() {
+    let (_tmp, game) = support::game();
+    at("2026-12-06T19:30:00Z", &["turn", "--no-send"], &game).success();
+    support::edit(
+        &game.join("game.toml"),
+        "name = \"France\"\ncolour = \"#1f4e9c\"",
+        "name = \"French Empire\"\ncolour = \"#123456\"",
+    );
+    audit_ok(&game);
+    at("2026-12-13T19:30:00Z", &["turn", "--no-send"], &game).success();
+    let report = |turn: u32, ext: &str| {
+        fs::read_to_string(game.join(format!("turns/{turn}/reports/france.{ext}"))).unwrap()
+    };
+    assert!(report(2, "txt").contains("French Empire"));
+    assert!(!report(1, "txt").contains("French Empire"));
+    assert!(report(2, "svg").contains("#123456"));
+    assert!(!report(1, "svg").contains("#123456"));
+    audit_ok(&game);
+}

@@ -680,9 +680,9 @@ impl Model {
 
     /// [`Step::PlanChange`]: a change of the first player of a power with several whom the model
     /// gives no change of his own (`Seat::changed`), `ahead` turns on (at least the next: the last
-    /// reports showed each command at the current turn), as he will be anyway. By its turn, his
-    /// command and password; by a time stamp an hour before that turn's deadline, which a later
-    /// extension may move to an earlier turn, his password alone.
+    /// reports showed each command at the current turn), as he will be anyway: his command and
+    /// password, dated by its turn or by a time stamp an hour before that turn's deadline, which a
+    /// later extension may move to an earlier turn (GITM 6.11).
     fn plan_change(&mut self, ahead: u32, dated: bool) -> Result<(), TestCaseError> {
         use toml_edit::{value, Array, ArrayOfTables, DocumentMut, Item, Table};
         let mut seats = self.life.seats.iter();
@@ -706,11 +706,11 @@ impl Model {
             change["at"] = value(deadline.format("%Y-%m-%dT%H:%M").to_string());
         } else {
             change["turn"] = value(i64::from(turn));
-            change["scope"] = match &then.scope {
-                pbem::game::config::Scope::All => value("all"),
-                pbem::game::config::Scope::Units(u) => value(u.iter().collect::<Array>()),
-            };
         }
+        change["scope"] = match &then.scope {
+            pbem::game::config::Scope::All => value("all"),
+            pbem::game::config::Scope::Units(u) => value(u.iter().collect::<Array>()),
+        };
         change["password_hash"] = value(then.password_hash);
         let path = self.game.join("game.toml");
         let mut doc: DocumentMut = fs::read_to_string(&path).unwrap().parse().unwrap();

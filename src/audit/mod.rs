@@ -299,7 +299,8 @@ pub fn audit_turn_with(game: &Game, turn: u32, reload: Reload) -> Result<TurnVer
 }
 
 /// The game as turn `turn` was resolved: game.toml of now, with the title, time zone, next
-/// deadline, mail size cap and map picture setting the record keeps.
+/// deadline, mail size cap, map picture setting, powers' names and colours and changes dated by a
+/// time stamp the record keeps.
 fn replay_game(
     game: &Game,
     turn: u32,
@@ -308,6 +309,7 @@ fn replay_game(
 ) -> Result<Game> {
     let mut g = reload(&game.dir)?;
     dated_as_recorded(&mut g.config, record);
+    g.config.checked_hashes = record.password_hashes.clone();
     if let Some(shown) = &record.shown {
         g.config.title = shown.title.clone();
         g.config.deadline.time_zone = toml::Spanned::new(0..0, shown.time_zone.clone());
@@ -316,6 +318,16 @@ fn replay_game(
             .unwrap_or(crate::game::mail_config::DEFAULT_OUTGOING_BYTES);
         // The map picture of the mails as they were made (a record without the key: mailed).
         g.config.mail.map_png = shown.map_png.unwrap_or(true);
+        // The powers' names and colours as the reports printed them (a record without the names
+        // is older than them: game.toml's stand).
+        if !shown.names.is_empty() {
+            for p in &mut g.config.powers {
+                if let Some(name) = shown.names.get(&p.id) {
+                    p.name = name.clone();
+                }
+                p.colour = shown.colours.get(&p.id).cloned();
+            }
+        }
         if shown.next_deadline.is_empty() {
             g.config.moved_deadlines.remove(&(turn + 1));
         } else {

@@ -74,6 +74,12 @@ pub struct GameConfig {
     /// read from game.toml.
     #[serde(skip)]
     pub passwords_withheld: bool,
+    /// Set only for a turn `audit` re-resolves: the password hash each orders file's `password`
+    /// line was checked against when the turn was resolved (its record's `password_hashes`), by the
+    /// file's stem; it stands over game.toml's, whose password may have changed since. Never read
+    /// from game.toml.
+    #[serde(skip)]
+    pub checked_hashes: BTreeMap<String, String>,
     /// The dice scheme (docs/DICE.md); pbem-dice/v1 when the table is absent.
     #[serde(default, skip_serializing_if = "DiceConfig::is_v1")]
     pub dice: DiceConfig,

@@ -45,8 +45,8 @@ pub struct TurnRecord {
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub sealed: String,
     /// What the turn's reports printed that game.toml may change later without changing the game: the
-    /// title, the time zone and the next turn's deadline (local `YYYY-MM-DDTHH:MM`). `audit` re-resolves
-    /// with them.
+    /// title, the time zone, the next turn's deadline (local `YYYY-MM-DDTHH:MM`), the powers' names
+    /// and colours. `audit` re-resolves with them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shown: Option<Shown>,
     /// Every change of game.toml dated by a time stamp (`at`, GITM 6.11) that game.toml held when
@@ -57,6 +57,12 @@ pub struct TurnRecord {
     /// ([`bound_changes`]).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub dated_changes: BTreeMap<String, u32>,
+    /// The password hash (argon2id, never a password) each orders file with a `password` line was
+    /// checked against, by the file's stem (`france`, `france.ney`): a file the referee placed by
+    /// hand. `audit` checks it against this one, so that a password changed in game.toml since
+    /// leaves the turn as it was. (A file pbem filed from mail names its message instead.)
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub password_hashes: BTreeMap<String, String>,
 }
 
 /// The presentation a turn was resolved with (see `TurnRecord::shown`).
@@ -75,6 +81,13 @@ pub struct Shown {
     /// (`false`): a mail with the PNG and one without are different bytes, which `audit` compares.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub map_png: Option<bool>,
+    /// Each power's `name` as the reports printed it, by power id: a rename in game.toml holds
+    /// from the next turn resolved, and `audit` replays the turn with these.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub names: BTreeMap<String, String>,
+    /// Each power's `colour` as the maps drew it, by power id (a power without one is not named).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub colours: BTreeMap<String, String>,
 }
 
 pub const FORMAT: &str = "pbem-record/v1";
