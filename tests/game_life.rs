@@ -1269,6 +1269,14 @@ fn a_power_renamed_and_recoloured_after_a_turn_is_so_from_the_next_turn_and_audi
         "name = \"France\"\ncolour = \"#1f4e9c\"",
         "name = \"French Empire\"\ncolour = \"#123456\"",
     );
+    // And the referee's settings no turn's reports may depend on: late orders now held for the
+    // next turn, reminders, the least notice, when sealed rolls are unsealed.
+    support::edit(
+        &game.join("game.toml"),
+        "late_orders = \"reject\"",
+        "late_orders = \"hold\"\nleast_notice_hours = 12\nremind_hours_before = 6",
+    );
+    support::add_to_config(&game, "[dice]\nunseal_after = 2\n");
     audit_ok(&game);
     at("2026-12-13T19:30:00Z", &["turn", "--no-send"], &game).success();
     let report = |turn: u32, ext: &str| {

@@ -299,8 +299,8 @@ pub fn audit_turn_with(game: &Game, turn: u32, reload: Reload) -> Result<TurnVer
 }
 
 /// The game as turn `turn` was resolved: game.toml of now, with the title, time zone, next
-/// deadline, mail size cap, map picture setting, powers' names and colours and changes dated by a
-/// time stamp the record keeps.
+/// deadline, mail size cap, map picture setting, `late_orders`, powers' names and colours, changes
+/// dated by a time stamp and password hashes the record keeps.
 fn replay_game(
     game: &Game,
     turn: u32,
@@ -318,6 +318,7 @@ fn replay_game(
             .unwrap_or(crate::game::mail_config::DEFAULT_OUTGOING_BYTES);
         // The map picture of the mails as they were made (a record without the key: mailed).
         g.config.mail.map_png = shown.map_png.unwrap_or(true);
+        g.config.deadline.late_orders = shown.late_orders.clone().unwrap_or("reject".into());
         // The powers' names and colours as the reports printed them (a record without the names
         // is older than them: game.toml's stand).
         if !shown.names.is_empty() {

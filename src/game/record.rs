@@ -45,8 +45,8 @@ pub struct TurnRecord {
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub sealed: String,
     /// What the turn's reports printed that game.toml may change later without changing the game: the
-    /// title, the time zone, the next turn's deadline (local `YYYY-MM-DDTHH:MM`), the powers' names
-    /// and colours. `audit` re-resolves with them.
+    /// title, the time zone, the next turn's deadline (local `YYYY-MM-DDTHH:MM`), the mail's size cap
+    /// and map picture, `late_orders`, the powers' names and colours. `audit` re-resolves with them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shown: Option<Shown>,
     /// Every change of game.toml dated by a time stamp (`at`, GITM 6.11) that game.toml held when
@@ -81,6 +81,10 @@ pub struct Shown {
     /// (`false`): a mail with the PNG and one without are different bytes, which `audit` compares.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub map_png: Option<bool>,
+    /// `[deadline] late_orders` as the referee's summary printed it, when not the default
+    /// (`reject`): `audit` replays it, whatever game.toml says now.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub late_orders: Option<String>,
     /// Each power's `name` as the reports printed it, by power id: a rename in game.toml holds
     /// from the next turn resolved, and `audit` replays the turn with these.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
