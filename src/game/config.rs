@@ -889,11 +889,10 @@ impl GameConfig {
                     .flatten()
                     .collect();
                     out.entry(p.id.clone()).or_default().push(format!(
-                        "GITM 6.11: the change of {}'s {} made {} now holds from turn {} (it held from turn {was}): the deadline of turn {} now comes at or after its time.",
+                        "GITM 6.11: the change of {}'s {} made {} now holds from turn {} (it held from turn {was}), as the deadlines now stand.",
                         c.id,
                         what.join(" and "),
                         at.get_ref().replace('T', " "),
-                        ch.turn,
                         ch.turn,
                     ));
                 }
@@ -1133,6 +1132,29 @@ mod tests {
         assert!(none.apply_change_times()[0]
             .message
             .contains("names no turn nor time"));
+    }
+
+    #[test]
+    fn gitm_6_11_a_change_holds_from_no_turn_resolved_without_it_and_a_move_is_told() {
+        // Deadlines: turn 1 on 2026-12-06T20:00 UTC, then every 7 days; the time stamp falls in
+        // turn 2's time.
+        let mut c = config(&TWO.replace("turn = 3\n", "at = \"2026-12-06T20:01\"\n"));
+        assert!(c.apply_change_times().is_empty());
+        let before = c.dated_change_turns();
+        assert_eq!(before["france.napoleon 2026-12-06T20:01"], 2);
+        // Entered once turn 2 was resolved, it holds from turn 3, the first turn still open.
+        c.first_open_turn = 3;
+        c.map_change_times();
+        assert_eq!(c.dated_change_turns()["france.napoleon 2026-12-06T20:01"], 3);
+        assert_eq!(
+            c.moved_changes(&before)["france"],
+            ["GITM 6.11: the change of napoleon's command and password made 2026-12-06 20:01 now holds from turn 3 (it held from turn 2), as the deadlines now stand."]
+        );
+        // A change bound by a record keeps its turn; nothing moved, nothing is told.
+        c.bound_changes
+            .insert("france.napoleon 2026-12-06T20:01".into(), 2);
+        c.map_change_times();
+        assert!(c.moved_changes(&before).is_empty());
     }
 
     #[test]
