@@ -1016,13 +1016,19 @@ fn gitm_6_11_an_extension_past_a_change_s_time_stamp_moves_it_and_leaves_earlier
     );
     audit_ok(&game);
     // Turn 2 extended to the 13th: both time stamps now come before turn 2's deadline, so both
-    // changes hold from turn 2, and France's notice says so (Austria's says nothing of them).
-    at(
+    // changes hold from turn 2, and France's notice says so (Austria's says nothing of them), as
+    // `extend` tells the referee.
+    let a = at(
         "2026-12-10T10:00:00Z",
         &["extend", "--by", "2d", "--reason", "a storm"],
         &game,
     )
     .success();
+    assert!(
+        stdout(&a).contains("france: GITM 6.11: the change of macdonald's command made"),
+        "{}",
+        stdout(&a)
+    );
     let france = notice_of(&game, 2, "france", "deadline-1");
     for said in [
         "GITM 6.11: the change of macdonald's command made 2026-12-12 10:00 now holds from turn 2 (it held from turn 3)",

@@ -46,6 +46,9 @@ pub struct Extended {
     pub notices: Vec<PathBuf>,
     /// The late submissions the new deadline covers, judged again: they stand now.
     pub judged_again: Vec<crate::mail::late::AcceptedLate>,
+    /// What the notices say of the players' changes dated by a time stamp that the new deadline
+    /// moved to another turn (GITM 6.11), by power.
+    pub moved_changes: std::collections::BTreeMap<String, Vec<String>>,
 }
 
 /// Moves the deadline of the current turn (nothing changes on a bad date) and writes a notice to
@@ -130,6 +133,7 @@ pub fn extend(game: &Game, how: &Move, reason: &str) -> Result<Extended> {
         deadline: shown,
         notices,
         judged_again,
+        moved_changes: moved,
     })
 }
 
