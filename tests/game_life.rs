@@ -1262,7 +1262,12 @@ fn a_password_changed_after_a_turn_leaves_the_orders_file_placed_by_hand_authent
         "france-2.txt",
         header("france", FRANCE_PW, 2),
     );
-    let a = pbem().arg("check").arg(&game).arg(&orders).assert().failure();
+    let a = pbem()
+        .arg("check")
+        .arg(&game)
+        .arg(&orders)
+        .assert()
+        .failure();
     assert!(stdout(&a).contains("wrong password") || stderr(&a).contains("wrong password"));
 }
 

@@ -115,7 +115,13 @@ fn checked_hash(
         return Some(h.clone());
     }
     match player {
-        Some(id) => Some(game.config.power(power)?.command(id)?.at(turn).password_hash),
+        Some(id) => Some(
+            game.config
+                .power(power)?
+                .command(id)?
+                .at(turn)
+                .password_hash,
+        ),
         None => crate::game::owners::password_hashes(&game.config, state, power)
             .into_iter()
             .next(),

@@ -1145,7 +1145,10 @@ mod tests {
         // Entered once turn 2 was resolved, it holds from turn 3, the first turn still open.
         c.first_open_turn = 3;
         c.map_change_times();
-        assert_eq!(c.dated_change_turns()["france.napoleon 2026-12-06T20:01"], 3);
+        assert_eq!(
+            c.dated_change_turns()["france.napoleon 2026-12-06T20:01"],
+            3
+        );
         assert_eq!(
             c.moved_changes(&before)["france"],
             ["GITM 6.11: the change of napoleon's command and password made 2026-12-06 20:01 now holds from turn 3 (it held from turn 2), as the deadlines now stand."]

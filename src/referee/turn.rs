@@ -695,8 +695,7 @@ fn produce(
             max_outgoing_bytes: Some(game.config.mail.max_outgoing_bytes)
                 .filter(|&cap| cap != crate::game::mail_config::DEFAULT_OUTGOING_BYTES),
             map_png: Some(game.config.mail.map_png).filter(|&png| !png),
-            late_orders: Some(game.config.deadline.late_orders.clone())
-                .filter(|l| l != "reject"),
+            late_orders: Some(game.config.deadline.late_orders.clone()).filter(|l| l != "reject"),
             names: game
                 .config
                 .powers
