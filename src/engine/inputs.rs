@@ -86,7 +86,7 @@ fn read_one(
         }
     }
     let rendered = source.render(&check.diagnostics);
-    let checked_hash = checked_hash(game, state, &source.text, turn, power, player.as_deref());
+    let checked_hash = checked_hash(game, state, &check, turn, power, player.as_deref());
     Ok(OrdersFileStatus {
         power: power.to_string(),
         player,
@@ -103,13 +103,14 @@ fn read_one(
 fn checked_hash(
     game: &Game,
     state: &crate::game::state::State,
-    text: &str,
+    check: &OrdersCheck,
     turn: u32,
     power: &str,
     player: Option<&str>,
 ) -> Option<String> {
-    let (header, _, _) = crate::orders::Header::take(text, crate::orders::split(text));
-    header.password.as_ref()?;
+    if !check.password_line {
+        return None;
+    }
     let stem = crate::engine::command::file_stem(power, player);
     if let Some(h) = game.config.checked_hashes.get(&stem) {
         return Some(h.clone());
