@@ -1173,3 +1173,11 @@ fn eia_19_2_1_a_replace_after_the_turn_does_not_change_who_had_left_at_it() {
     )
     .unwrap();
 }
+
+/// Issue 33, item 1: a turn extended past the next turn's slot, then resolved early (the clock
+/// still before both): the next turn opens after the extended deadline, not at its own slot, which
+/// the extension has passed. Random sequences seldom extend that far before an early turn.
+#[test]
+fn a_turn_extended_past_the_next_slot_and_resolved_early_opens_the_next_after_it() {
+    play(&ULM, &[Step::Extend(9), Step::TurnEarly]).unwrap();
+}
