@@ -555,7 +555,10 @@ impl Model {
             Step::Mail(p, kind) => self.mail(*p, kind)?,
             Step::Turn => _ = self.turn(&["turn", "--folder", &folder], None)?,
             Step::TurnEarly => _ = self.turn(&["turn", "--early", "--folder", &folder], None)?,
-            Step::TurnNoSend => _ = self.turn(&["turn", "--no-send"], None)?,
+            // With the folder a referee's transport would be: the mail it holds is his to send.
+            Step::TurnNoSend => {
+                _ = self.turn(&["turn", "--no-send", "--folder", &folder], None)?;
+            }
             Step::PlanChange(ahead, dated) => self.plan_change(*ahead, *dated)?,
             Step::Extend(d) => {
                 let by = format!("{d}d");
