@@ -265,6 +265,9 @@ fn life_of(n: usize) -> impl Strategy<Value = Vec<Step>> {
     (skip, life()).prop_map(|(_, steps)| steps)
 }
 
+/// When a player left a power: the turn, how many deliveries had been made then, the moment.
+type Left = (u32, usize, DateTime<Utc>);
+
 /// What the test knows of the game besides its folder.
 struct Model {
     life: &'static Life,
@@ -274,7 +277,7 @@ struct Model {
     now: DateTime<Utc>,
     /// Addresses that left a power, by power, with the turn they left at, how many deliveries
     /// had been made then, and the moment.
-    departed: BTreeMap<String, BTreeMap<String, (u32, usize, DateTime<Utc>)>>,
+    departed: BTreeMap<String, BTreeMap<String, Left>>,
     /// The last message file mailed by each seat.
     last_mail: BTreeMap<usize, PathBuf>,
     mails: u32,
