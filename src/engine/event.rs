@@ -142,8 +142,13 @@ impl Event {
     /// The event; a `text` that tells dice (written with `Roll::told`) is kept as the template and
     /// rendered from the rolls as they are added.
     pub fn new(rule: Rule, kind: &str, text: impl Into<String>) -> Self {
-        let text = text.into();
+        let mut text = text.into();
         let template = crate::engine::binding::template_of(&text);
+        if template.is_none() {
+            // A turn keeps every event while its reports are made: each text without the room
+            // left by `format!` (issue 39); one with a template is rendered anew below.
+            text.shrink_to_fit();
+        }
         let repeats = crate::engine::binding::repeats(&text);
         let mut e = Event {
             rule: rule.cite(),
@@ -181,6 +186,7 @@ impl Event {
                 self.face(l, d)
             }
         });
+        self.text.shrink_to_fit();
     }
 
     /// The face of die `die` (from 1) of the roll `label` it carries, shown in reports (not sealed).
@@ -275,5 +281,26 @@ mod tests {
         let sealed = Event::new(rule, "detect", format!("{}", b.told(0))).roll(b);
         assert_eq!(sealed.text, "{x die 1}");
         assert!(Event::new(rule, "move", "no dice").template.is_none());
+    }
+
+    /// A turn keeps all its events while the reports are made (issue 39): an event holds its
+    /// texts and lists without spare room, and no buffer of the marks its text was read by.
+    #[test]
+    fn an_event_keeps_no_spare_room() {
+        let rule = Rule::new("PoG", "11.2.2", "entrench");
+        let a = roll("entrench/space=Metz", 3, false);
+        let mut text = String::with_capacity(200);
+        text.push_str(&format!("a {} and a {}", a.told(0), a.repeated(0)));
+        let e = Event::new(rule, "entrench", text).roll(a);
+        assert_eq!(e.text, "a 3 and a 3");
+        assert_eq!(e.text.capacity(), e.text.len());
+        let template = e.template.as_ref().expect("the text tells a die");
+        assert_eq!(template.capacity(), template.len());
+        assert_eq!(e.repeats.len(), 1);
+        assert_eq!(e.repeats.capacity(), 1);
+        for text in ["no dice", "{braces} but no die"] {
+            let e = Event::new(rule, "move", String::with_capacity(100) + text);
+            assert_eq!((e.repeats.capacity(), e.text.capacity()), (0, text.len()));
+        }
     }
 }

@@ -530,6 +530,8 @@ fn produce(
         &mut resolution.events,
         &mut dice_box,
     )?;
+    // The turn's dice are all drawn: the box's index of labels goes before the reports begin.
+    drop(dice_box);
     let threads = crate::parallel::threads();
     let shared = report::TurnSight::new(game, &next_state);
     let sheet = ReportSheet {
