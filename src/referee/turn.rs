@@ -534,6 +534,8 @@ fn produce(
     drop(dice_box);
     let threads = crate::parallel::threads();
     let shared = report::TurnSight::new(game, &next_state);
+    // What the adjudication freed goes back to the system now, not beside the first reports.
+    crate::memory::release_freed();
     let sheet = ReportSheet {
         game,
         turn,
