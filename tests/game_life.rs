@@ -985,21 +985,75 @@ fn gitm_6_11_a_change_dated_by_its_time_stamp_keeps_the_turn_its_first_record_bo
     audit_ok(&game);
     assert!(eugene_checks(&game, 2, "grande-armee-1812"));
     assert!(!eugene_checks(&game, 2, "eagle-1805"));
-    // The same game resolved on time binds it to turn 3; turn 2 then extended past the time stamp
-    // leaves it there: turn 1's report showed it so, and audit re-resolves it the same.
-    let game = tmp.path().join("on-time");
+}
+
+/// The text of the notice `key` (`deadline-1`, `reopened-1`) of turn `turn` to `power`.
+fn notice_of(game: &Path, turn: u32, power: &str, key: &str) -> String {
+    let name = format!("t{turn:04}-notice-{power}-{key}");
+    outbox(game)
+        .into_iter()
+        .find(|(n, _)| n.starts_with(&name))
+        .map(|(_, m)| body_of(&m))
+        .unwrap_or_else(|| panic!("no notice {name}"))
+}
+
+#[test]
+fn gitm_6_11_an_extension_past_a_change_s_time_stamp_moves_it_and_leaves_earlier_turns_true() {
+    // The demo resolved on time: turn 1's record names Eugène's password change of 12 December
+    // 09:30 (Paris) at turn 3, whose deadline (the 14th, 20:00) is the first after it.
+    let tmp = tempfile::tempdir().unwrap();
+    let game = tmp.path().join("gitm-italy-1809");
     pbem::bundled::write_scenario("gitm-italy-1809", &game).unwrap();
     at("2026-12-08T19:30:00Z", &["turn", "--no-send"], &game).success();
-    at(
-        "2026-12-09T10:00:00Z",
+    // At turn 2, the referee enters a change of Macdonald's command made on the 12th at 10:00,
+    // after turn 2's deadline (the 11th): it holds from turn 3, and turn 1's reports (Macdonald's
+    // command at turn 2) stay true.
+    support::edit(
+        &game.join("game.toml"),
+        "# GITM 6.11: from turn 3 Eugène gives Macdonald",
+        "[[power.player.change]]\nat = \"2026-12-12T10:00\"\nscope = [\"FR5IN\", \"FR6IN\"]\n\n\
+         # GITM 6.11: from turn 3 Eugène gives Macdonald",
+    );
+    audit_ok(&game);
+    // Turn 2 extended to the 13th: both time stamps now come before turn 2's deadline, so both
+    // changes hold from turn 2, and France's notice says so (Austria's says nothing of them), as
+    // `extend` tells the referee.
+    let a = at(
+        "2026-12-10T10:00:00Z",
         &["extend", "--by", "2d", "--reason", "a storm"],
         &game,
     )
     .success();
-    let config = support::load(&game).config;
-    assert!(config.deadline_of(2).unwrap().to_rfc3339().as_str() > "2026-12-12T09:30");
+    assert!(
+        stdout(&a).contains("france: GITM 6.11: the change of macdonald's command made"),
+        "{}",
+        stdout(&a)
+    );
+    let france = notice_of(&game, 2, "france", "deadline-1");
+    for said in [
+        "GITM 6.11: the change of macdonald's command made 2026-12-12 10:00 now holds from turn 2 (it held from turn 3)",
+        "GITM 6.11: the change of eugene's password made 2026-12-12 09:30 now holds from turn 2 (it held from turn 3)",
+    ] {
+        assert!(france.contains(said), "{france}");
+    }
+    assert!(
+        !notice_of(&game, 2, "austria", "deadline-1").contains("GITM 6.11"),
+        "Austria told of France's players"
+    );
+    assert!(eugene_checks(&game, 2, "grande-armee-1812"));
+    assert!(!eugene_checks(&game, 2, "eagle-1805"));
+    // Turn 1 is audited with the changes as its record knew them: green.
     audit_ok(&game);
-    assert!(eugene_checks(&game, 2, "eagle-1805"));
+    // Turn 2 resolved with them: its record names both at turn 2, and audit stays green.
+    at("2026-12-13T19:30:00Z", &["turn", "--no-send"], &game).success();
+    let record = fs::read_to_string(game.join("turns/2/record.toml")).unwrap();
+    for key in [
+        "\"france.eugene 2026-12-12T09:30\" = 2",
+        "\"france.macdonald 2026-12-12T10:00\" = 2",
+    ] {
+        assert!(record.contains(key), "{record}");
+    }
+    audit_ok(&game);
 }
 
 #[test]
@@ -1179,5 +1233,69 @@ fn send_refuses_a_later_turn_s_announcement_once_its_deadline_is_past_until_exte
     let notice = got.iter().find(|f| f.starts_with("t0002-notice")).unwrap();
     let notice = fs::read_to_string(sent.join("france@example.org").join(notice)).unwrap();
     assert!(notice.contains("2026-12-16 20:00"), "{notice}");
+    audit_ok(&game);
+}
+
+#[test]
+fn a_password_changed_after_a_turn_leaves_the_orders_file_placed_by_hand_authenticated_for_audit() {
+    // France's orders for turn 1 placed by hand, with her password line, and the turn resolved.
+    let (_tmp, game) = support::game();
+    write(&game, "orders/1/france.txt", header("france", FRANCE_PW, 1));
+    at("2026-12-06T19:30:00Z", &["turn", "--no-send"], &game).success();
+    let old_hash = support::load(&game).config.powers[0]
+        .password_hash
+        .get_ref()
+        .clone();
+    let record = fs::read_to_string(game.join("turns/1/record.toml")).unwrap();
+    assert!(
+        record.contains(&format!("[password_hashes]\nfrance = \"{old_hash}\"")),
+        "{record}"
+    );
+    // The referee gives France a new password (grande-armee-1812): turn 1 is audited with the hash
+    // that checked its file.
+    let new_hash = "$argon2id$v=19$m=19456,t=2,p=1$g8HIpR80plF7i2HdkBpGxA$bOHwo33umYcGqKGNEZXiHr3t5xJ+0awLTKTSqAiOBFg";
+    support::edit(&game.join("game.toml"), &old_hash, new_hash);
+    audit_ok(&game);
+    // Turn 2 reads the new one.
+    let orders = write(
+        game.parent().unwrap(),
+        "france-2.txt",
+        header("france", FRANCE_PW, 2),
+    );
+    let a = pbem()
+        .arg("check")
+        .arg(&game)
+        .arg(&orders)
+        .assert()
+        .failure();
+    assert!(stdout(&a).contains("wrong password") || stderr(&a).contains("wrong password"));
+}
+
+#[test]
+fn a_power_renamed_and_recoloured_after_a_turn_is_so_from_the_next_turn_and_audit_stays_green() {
+    let (_tmp, game) = support::game();
+    at("2026-12-06T19:30:00Z", &["turn", "--no-send"], &game).success();
+    support::edit(
+        &game.join("game.toml"),
+        "name = \"France\"\ncolour = \"#1f4e9c\"",
+        "name = \"French Empire\"\ncolour = \"#123456\"",
+    );
+    // And the referee's settings no turn's reports may depend on: late orders now held for the
+    // next turn, reminders, the least notice, when sealed rolls are unsealed.
+    support::edit(
+        &game.join("game.toml"),
+        "late_orders = \"reject\"",
+        "late_orders = \"hold\"\nleast_notice_hours = 12\nremind_hours_before = 6",
+    );
+    support::add_to_config(&game, "[dice]\nunseal_after = 2\n");
+    audit_ok(&game);
+    at("2026-12-13T19:30:00Z", &["turn", "--no-send"], &game).success();
+    let report = |turn: u32, ext: &str| {
+        fs::read_to_string(game.join(format!("turns/{turn}/reports/france.{ext}"))).unwrap()
+    };
+    assert!(report(2, "txt").contains("French Empire"));
+    assert!(!report(1, "txt").contains("French Empire"));
+    assert!(report(2, "svg").contains("#123456"));
+    assert!(!report(1, "svg").contains("#123456"));
     audit_ok(&game);
 }

@@ -175,6 +175,8 @@ enum Step {
     /// docs/REFEREE.md says he may: his command and password as they will be anyway (it changes
     /// nothing of the game), this many turns ahead, dated by its turn or by a time stamp.
     PlanChange(u32, bool),
+    /// The referee renames and recolours a power in game.toml (from the next turn resolved on).
+    Rename(Who),
 }
 
 /// One step, or a few where two acts meet.
@@ -199,6 +201,7 @@ fn steps() -> impl Strategy<Value = Vec<Step>> {
         1 => Just(Step::Send),
         1 => (0usize..4).prop_map(Step::KillThenRerun),
         1 => (1u32..4, any::<bool>()).prop_map(|(k, d)| Step::PlanChange(k, d)),
+        1 => who.clone().prop_map(Step::Rename),
     ]
     .prop_map(|s| vec![s]);
     let mail = |p| Step::Mail(p, Mail::Proper);
@@ -538,6 +541,20 @@ impl Model {
             Step::TurnEarly => _ = self.turn(&["turn", "--early", "--folder", &folder], None)?,
             Step::TurnNoSend => _ = self.turn(&["turn", "--no-send"], None)?,
             Step::PlanChange(ahead, dated) => self.plan_change(*ahead, *dated)?,
+            Step::Rename(p) => {
+                let power = self.power(*p);
+                let path = self.game.join("game.toml");
+                let mut doc: toml_edit::DocumentMut =
+                    fs::read_to_string(&path).unwrap().parse().unwrap();
+                let powers = doc["power"].as_array_of_tables_mut().unwrap();
+                let table = powers.iter_mut().find(|t| t["id"].as_str() == Some(power));
+                let table = table.unwrap();
+                let name = format!("{} renamed", table["name"].as_str().unwrap());
+                table["name"] = toml_edit::value(name);
+                table["colour"] = toml_edit::value("#5a5a5a");
+                fs::write(&path, doc.to_string()).unwrap();
+                self.changed = true;
+            }
             Step::Extend(d) => {
                 let by = format!("{d}d");
                 let (code, _, err) = self.run(&["extend", "--by", &by, "--reason", "x"], None);
@@ -625,7 +642,7 @@ impl Model {
                 }
             }
             Step::AcceptLate(p) => {
-                let power = self.seat(*p).power;
+                let power = self.power(*p);
                 let (code, _, err) = self.run(&["accept-late", power, "--reason", "x"], None);
                 prop_assert!(
                     code == 0 || err.to_lowercase().contains("nothing was changed"),
@@ -680,9 +697,9 @@ impl Model {
 
     /// [`Step::PlanChange`]: a change of the first player of a power with several whom the model
     /// gives no change of his own (`Seat::changed`), `ahead` turns on (at least the next: the last
-    /// reports showed each command at the current turn), as he will be anyway. By its turn, his
-    /// command and password; by a time stamp an hour before that turn's deadline, which a later
-    /// extension may move to an earlier turn, his password alone.
+    /// reports showed each command at the current turn), as he will be anyway: his command and
+    /// password, dated by its turn or by a time stamp an hour before that turn's deadline, which a
+    /// later extension may move to an earlier turn (GITM 6.11).
     fn plan_change(&mut self, ahead: u32, dated: bool) -> Result<(), TestCaseError> {
         use toml_edit::{value, Array, ArrayOfTables, DocumentMut, Item, Table};
         let mut seats = self.life.seats.iter();
@@ -706,11 +723,11 @@ impl Model {
             change["at"] = value(deadline.format("%Y-%m-%dT%H:%M").to_string());
         } else {
             change["turn"] = value(i64::from(turn));
-            change["scope"] = match &then.scope {
-                pbem::game::config::Scope::All => value("all"),
-                pbem::game::config::Scope::Units(u) => value(u.iter().collect::<Array>()),
-            };
         }
+        change["scope"] = match &then.scope {
+            pbem::game::config::Scope::All => value("all"),
+            pbem::game::config::Scope::Units(u) => value(u.iter().collect::<Array>()),
+        };
         change["password_hash"] = value(then.password_hash);
         let path = self.game.join("game.toml");
         let mut doc: DocumentMut = fs::read_to_string(&path).unwrap().parse().unwrap();

@@ -299,7 +299,8 @@ pub fn audit_turn_with(game: &Game, turn: u32, reload: Reload) -> Result<TurnVer
 }
 
 /// The game as turn `turn` was resolved: game.toml of now, with the title, time zone, next
-/// deadline, mail size cap and map picture setting the record keeps.
+/// deadline, mail size cap, map picture setting, `late_orders`, powers' names and colours, changes
+/// dated by a time stamp and password hashes the record keeps.
 fn replay_game(
     game: &Game,
     turn: u32,
@@ -307,7 +308,8 @@ fn replay_game(
     reload: Reload,
 ) -> Result<Game> {
     let mut g = reload(&game.dir)?;
-    added_after(&mut g.config, turn, record);
+    dated_as_recorded(&mut g.config, record);
+    g.config.checked_hashes = record.password_hashes.clone();
     if let Some(shown) = &record.shown {
         g.config.title = shown.title.clone();
         g.config.deadline.time_zone = toml::Spanned::new(0..0, shown.time_zone.clone());
@@ -316,6 +318,17 @@ fn replay_game(
             .unwrap_or(crate::game::mail_config::DEFAULT_OUTGOING_BYTES);
         // The map picture of the mails as they were made (a record without the key: mailed).
         g.config.mail.map_png = shown.map_png.unwrap_or(true);
+        g.config.deadline.late_orders = shown.late_orders.clone().unwrap_or("reject".into());
+        // The powers' names and colours as the reports printed them (a record without the names
+        // is older than them: game.toml's stand).
+        if !shown.names.is_empty() {
+            for p in &mut g.config.powers {
+                if let Some(name) = shown.names.get(&p.id) {
+                    p.name = name.clone();
+                }
+                p.colour = shown.colours.get(&p.id).cloned();
+            }
+        }
         if shown.next_deadline.is_empty() {
             g.config.moved_deadlines.remove(&(turn + 1));
         } else {
@@ -327,26 +340,28 @@ fn replay_game(
     Ok(g)
 }
 
-/// Leaves out of the replay the changes dated by a time stamp (GITM 6.11) that the turn's record
-/// does not name, and that could not have reached the turn's files: those game.toml gained after
-/// the turn was resolved, for a later turn (after the next, or the next one when they change only a
-/// password or an address, which no report shows). Resolving the turn with them would name them in
-/// the record it makes again. One that would have reached them stays, and the re-resolved files
-/// show the difference.
-fn added_after(
+/// The changes dated by a time stamp (GITM 6.11) as the turn knew them: each one its record names
+/// holds from the turn the record gives it, whatever today's deadlines would map its time stamp to
+/// (an extension since may have moved it); one it does not name was not in game.toml when the
+/// turn was resolved, and is left out (the turn's reports told what was known then).
+fn dated_as_recorded(
     config: &mut crate::game::config::GameConfig,
-    turn: u32,
     record: &crate::game::record::TurnRecord,
 ) {
     for p in &mut config.powers {
         let power = p.id.clone();
         for c in &mut p.commands {
             let player = c.id.clone();
-            c.changes.retain(|ch| {
+            c.changes.retain_mut(|ch| {
                 let Some(at) = &ch.at else { return true };
                 let key = crate::game::config::change_key(&power, &player, at.get_ref());
-                let later = ch.turn > turn + 1 || (ch.turn == turn + 1 && ch.scope.is_none());
-                record.dated_changes.contains_key(&key) || !later
+                match record.dated_changes.get(&key) {
+                    Some(&turn) => {
+                        ch.turn = turn;
+                        true
+                    }
+                    None => false,
+                }
             });
         }
     }

@@ -52,6 +52,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
             a.record.sha256
         );
     }
+    for (power, lines) in &done.moved_changes {
+        for line in lines {
+            crate::say!("{power}: {line}");
+        }
+    }
     crate::say!(
         "{} notice(s) to the players in the outbox: send them with `pbem send {}`.",
         done.notices.len(),

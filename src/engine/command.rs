@@ -133,6 +133,7 @@ mod tests {
             power: Some("france".into()),
             player: None,
             entropy: None,
+            password_line: false,
             accepted: lines.iter().map(|(l, o)| (*l, o.to_string())).collect(),
             diagnostics: Vec::new(),
         }

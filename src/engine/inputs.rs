@@ -20,6 +20,9 @@ pub struct OrdersFileStatus {
     pub check: Option<OrdersCheck>,
     /// The diagnostics rendered against the file's text (passwords masked).
     pub rendered: String,
+    /// The password hash the file's `password` line was checked against (none without that line),
+    /// which the turn's record keeps (`TurnRecord::password_hashes`).
+    pub checked_hash: Option<String>,
 }
 
 impl OrdersFileStatus {
@@ -41,7 +44,7 @@ pub fn read_orders(
     let checker = game.ruleset.checker(game, state);
     for p in &game.config.powers {
         for player in crate::engine::command::slots(p) {
-            out.push(read_one(game, &*checker, turn, &p.id, player)?);
+            out.push(read_one(game, state, &*checker, turn, &p.id, player)?);
         }
     }
     Ok(out)
@@ -50,6 +53,7 @@ pub fn read_orders(
 /// Reads and checks the orders file of one player of a power.
 fn read_one(
     game: &Game,
+    state: &crate::game::state::State,
     checker: &dyn Fn(&crate::diag::Source) -> OrdersCheck,
     turn: u32,
     power: &str,
@@ -64,6 +68,7 @@ fn read_one(
             path: shown,
             check: None,
             rendered: String::new(),
+            checked_hash: None,
         });
     }
     let bytes = std::fs::read(&path).with_context(|| format!("cannot read {shown}"))?;
@@ -81,13 +86,47 @@ fn read_one(
         }
     }
     let rendered = source.render(&check.diagnostics);
+    let checked_hash = checked_hash(game, state, &check, turn, power, player.as_deref());
     Ok(OrdersFileStatus {
         power: power.to_string(),
         player,
         path: shown,
         check: Some(check),
         rendered,
+        checked_hash,
     })
+}
+
+/// The password hash a file's `password` line is checked against (`orders::check_header_with`):
+/// the one a re-resolution fixes (`GameConfig::checked_hashes`), else the player's as he stands at
+/// the turn, else the power's (`game::owners::password_hashes`); none without a password line.
+fn checked_hash(
+    game: &Game,
+    state: &crate::game::state::State,
+    check: &OrdersCheck,
+    turn: u32,
+    power: &str,
+    player: Option<&str>,
+) -> Option<String> {
+    if !check.password_line {
+        return None;
+    }
+    let stem = crate::engine::command::file_stem(power, player);
+    if let Some(h) = game.config.checked_hashes.get(&stem) {
+        return Some(h.clone());
+    }
+    match player {
+        Some(id) => Some(
+            game.config
+                .power(power)?
+                .command(id)?
+                .at(turn)
+                .password_hash,
+        ),
+        None => crate::game::owners::password_hashes(&game.config, state, power)
+            .into_iter()
+            .next(),
+    }
 }
 
 /// Loads `turns/<t>/record.toml`.

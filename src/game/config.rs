@@ -64,11 +64,22 @@ pub struct GameConfig {
     /// turn whatever later moves of the deadlines would map its time stamp to.
     #[serde(skip)]
     pub bound_changes: BTreeMap<String, u32>,
+    /// The first turn not yet resolved (no record): a change dated by `at` that no record bound
+    /// holds from it at the earliest, never from a turn already resolved without it. Not in
+    /// game.toml: `Game::load` reads the records (0: no turn resolved is known).
+    #[serde(skip)]
+    pub first_open_turn: u32,
     /// Set only for the game a player's own check rebuilds from his JSON report (`pbem check
     /// --report`), which carries no password hash: a password line is taken as his, unchecked. Never
     /// read from game.toml.
     #[serde(skip)]
     pub passwords_withheld: bool,
+    /// Set only for a turn `audit` re-resolves: the password hash each orders file's `password`
+    /// line was checked against when the turn was resolved (its record's `password_hashes`), by the
+    /// file's stem; it stands over game.toml's, whose password may have changed since. Never read
+    /// from game.toml.
+    #[serde(skip)]
+    pub checked_hashes: BTreeMap<String, String>,
     /// The dice scheme (docs/DICE.md); pbem-dice/v1 when the table is absent.
     #[serde(default, skip_serializing_if = "DiceConfig::is_v1")]
     pub dice: DiceConfig,
@@ -810,10 +821,12 @@ impl GameConfig {
         out
     }
 
-    /// Maps each change dated by `at` to its turn: the turn a record bound it to
-    /// (`bound_changes`), else the turn whose deadline, as the schedule now stands, is the first at
-    /// or after its time stamp. Run again when a turn being resolved announces the next deadline,
-    /// so that the record binds what the deadlines will be (`referee::turn::resolve`).
+    /// Maps each change dated by `at` to its turn (GITM 6.11, pbem's reading): the turn a record
+    /// bound it to (`bound_changes`), else the turn whose deadline, as the schedule now stands, is
+    /// the first at or after its time stamp, and at the earliest the first turn not yet resolved
+    /// (`first_open_turn`: a change entered after its turn was resolved holds from the next turn
+    /// still open). Run again when a turn being resolved announces the next deadline, so that the
+    /// record names what the deadlines will be (`referee::turn::resolve`).
     pub fn map_change_times(&mut self) {
         let mut turns = Vec::new();
         for (pi, p) in self.powers.iter().enumerate() {
@@ -823,10 +836,10 @@ impl GameConfig {
                     let bound = self
                         .bound_changes
                         .get(&change_key(&p.id, &c.id, at.get_ref()));
-                    if let Some(t) = bound
-                        .copied()
-                        .or_else(|| self.turn_of_time_stamp(at.get_ref()).ok())
-                    {
+                    if let Some(t) = bound.copied().or_else(|| {
+                        let t = self.turn_of_time_stamp(at.get_ref()).ok()?;
+                        Some(t.max(self.first_open_turn))
+                    }) {
                         turns.push((pi, ci, k, t));
                     }
                 }
@@ -846,6 +859,42 @@ impl GameConfig {
                     if let Some(at) = &ch.at {
                         out.insert(change_key(&p.id, &c.id, at.get_ref()), ch.turn);
                     }
+                }
+            }
+        }
+        out
+    }
+
+    /// What a notice says of the changes dated by `at` whose turn a move of the deadlines changed
+    /// (GITM 6.11: a change holds from the turn whose deadline comes first at or after its time
+    /// stamp; an extension or a rollback that moves a deadline past it moves it to that turn):
+    /// the lines for each power, by power id, from the turns `before` gave them
+    /// ([`Self::dated_change_turns`] before the move).
+    pub fn moved_changes(&self, before: &BTreeMap<String, u32>) -> BTreeMap<String, Vec<String>> {
+        let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for p in &self.powers {
+            for c in &p.commands {
+                for ch in &c.changes {
+                    let Some(at) = &ch.at else { continue };
+                    let key = change_key(&p.id, &c.id, at.get_ref());
+                    let Some(was) = before.get(&key).filter(|&&was| was != ch.turn) else {
+                        continue;
+                    };
+                    let what: Vec<&str> = [
+                        ch.scope.as_ref().map(|_| "command"),
+                        ch.password_hash.as_ref().map(|_| "password"),
+                        ch.address.as_ref().map(|_| "address"),
+                    ]
+                    .into_iter()
+                    .flatten()
+                    .collect();
+                    out.entry(p.id.clone()).or_default().push(format!(
+                        "GITM 6.11: the change of {}'s {} made {} now holds from turn {} (it held from turn {was}), as the deadlines now stand.",
+                        c.id,
+                        what.join(" and "),
+                        at.get_ref().replace('T', " "),
+                        ch.turn,
+                    ));
                 }
             }
         }
@@ -1083,6 +1132,32 @@ mod tests {
         assert!(none.apply_change_times()[0]
             .message
             .contains("names no turn nor time"));
+    }
+
+    #[test]
+    fn gitm_6_11_a_change_holds_from_no_turn_resolved_without_it_and_a_move_is_told() {
+        // Deadlines: turn 1 on 2026-12-06T20:00 UTC, then every 7 days; the time stamp falls in
+        // turn 2's time.
+        let mut c = config(&TWO.replace("turn = 3\n", "at = \"2026-12-06T20:01\"\n"));
+        assert!(c.apply_change_times().is_empty());
+        let before = c.dated_change_turns();
+        assert_eq!(before["france.napoleon 2026-12-06T20:01"], 2);
+        // Entered once turn 2 was resolved, it holds from turn 3, the first turn still open.
+        c.first_open_turn = 3;
+        c.map_change_times();
+        assert_eq!(
+            c.dated_change_turns()["france.napoleon 2026-12-06T20:01"],
+            3
+        );
+        assert_eq!(
+            c.moved_changes(&before)["france"],
+            ["GITM 6.11: the change of napoleon's command and password made 2026-12-06 20:01 now holds from turn 3 (it held from turn 2), as the deadlines now stand."]
+        );
+        // A change bound by a record keeps its turn; nothing moved, nothing is told.
+        c.bound_changes
+            .insert("france.napoleon 2026-12-06T20:01".into(), 2);
+        c.map_change_times();
+        assert!(c.moved_changes(&before).is_empty());
     }
 
     #[test]

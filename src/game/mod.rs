@@ -120,6 +120,7 @@ impl Game {
         config.moved_deadlines = acts::moved_deadlines(dir)?;
         config.announced_deadlines = record::announced_deadlines(dir);
         config.bound_changes = record::bound_changes(dir);
+        config.first_open_turn = record::first_open_turn(dir, config.first_turn);
         config.locate_ids(&config_src.text);
         let mut problems = config.validate();
         if problems.is_empty() {

@@ -45,15 +45,24 @@ pub struct TurnRecord {
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub sealed: String,
     /// What the turn's reports printed that game.toml may change later without changing the game: the
-    /// title, the time zone and the next turn's deadline (local `YYYY-MM-DDTHH:MM`). `audit` re-resolves
-    /// with them.
+    /// title, the time zone, the next turn's deadline (local `YYYY-MM-DDTHH:MM`), the mail's size cap
+    /// and map picture, `late_orders`, the powers' names and colours. `audit` re-resolves with them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shown: Option<Shown>,
-    /// The turn each change of game.toml dated by a time stamp (`at`, GITM 6.11) held from when
-    /// this turn was resolved, by `config::change_key`: the first record that names a change binds
-    /// it, so that a deadline moved later never moves it past a report that showed it.
+    /// Every change of game.toml dated by a time stamp (`at`, GITM 6.11) that game.toml held when
+    /// this turn was resolved, with the turn it held from then, by `config::change_key`. `audit`
+    /// re-resolves the turn with exactly these (a change game.toml gained later was not known to
+    /// it). The first record that names a change at a turn up to the one after its own (one its
+    /// files show, its reports carrying the next turn's commands) binds it there
+    /// ([`bound_changes`]).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub dated_changes: BTreeMap<String, u32>,
+    /// The password hash (argon2id, never a password) each orders file with a `password` line was
+    /// checked against, by the file's stem (`france`, `france.ney`): a file the referee placed by
+    /// hand. `audit` checks it against this one, so that a password changed in game.toml since
+    /// leaves the turn as it was. (A file pbem filed from mail names its message instead.)
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub password_hashes: BTreeMap<String, String>,
 }
 
 /// The presentation a turn was resolved with (see `TurnRecord::shown`).
@@ -72,6 +81,17 @@ pub struct Shown {
     /// (`false`): a mail with the PNG and one without are different bytes, which `audit` compares.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub map_png: Option<bool>,
+    /// `[deadline] late_orders` as the referee's summary printed it, when not the default
+    /// (`reject`): `audit` replays it, whatever game.toml says now.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub late_orders: Option<String>,
+    /// Each power's `name` as the reports printed it, by power id: a rename in game.toml holds
+    /// from the next turn resolved, and `audit` replays the turn with these.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub names: BTreeMap<String, String>,
+    /// Each power's `colour` as the maps drew it, by power id (a power without one is not named).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub colours: BTreeMap<String, String>,
 }
 
 pub const FORMAT: &str = "pbem-record/v1";
@@ -104,7 +124,8 @@ pub fn announced_deadlines(game_dir: &std::path::Path) -> BTreeMap<u32, String> 
 }
 
 /// The turn each dated change is bound to: the `dated_changes` of the first record that names it
-/// (records that do not read are left to `audit`).
+/// at a turn up to the one after its own (a change it named further ahead may still move with the
+/// deadlines before it, GITM 6.11); records that do not read are left to `audit`.
 pub fn bound_changes(game_dir: &std::path::Path) -> BTreeMap<String, u32> {
     #[derive(Deserialize)]
     struct Bound {
@@ -127,12 +148,29 @@ pub fn bound_changes(game_dir: &std::path::Path) -> BTreeMap<String, u32> {
         }
     }
     let mut out = BTreeMap::new();
-    for changes in by_turn.into_values() {
+    for (record, changes) in by_turn {
         for (key, turn) in changes {
-            out.entry(key).or_insert(turn);
+            if turn <= record.saturating_add(1) {
+                out.entry(key).or_insert(turn);
+            }
         }
     }
     out
+}
+
+/// The first turn from `first` on that has no record: the game's current turn, read from the
+/// folder alone.
+pub fn first_open_turn(game_dir: &std::path::Path, first: u32) -> u32 {
+    let mut t = first;
+    while game_dir
+        .join("turns")
+        .join(t.to_string())
+        .join("record.toml")
+        .is_file()
+    {
+        t += 1;
+    }
+    t
 }
 
 /// Lower-case hex SHA-256 of some bytes.

@@ -25,6 +25,9 @@ pub struct OrdersCheck {
     pub player: Option<String>,
     /// The entropy text, trimmed, if the file has an entropy line.
     pub entropy: Option<String>,
+    /// Whether its header has a `password` line (a file placed by hand; a file filed from mail
+    /// names its message instead).
+    pub password_line: bool,
     /// The orders that stand: line number and the order as pbem reads it back.
     pub accepted: Vec<(usize, String)>,
     pub diagnostics: Vec<Diagnostic>,

@@ -247,6 +247,7 @@ pub fn check_header_with(
     // A power with several players: the file is one player's, who authenticates with his own
     // password (`[[power.player]]`, as he stands at this turn).
     let mut player_hash = None;
+    let mut player_id = None;
     if let Some(pc) = power {
         match (&header.player, pc.has_commands()) {
             (None, true) => diags.push(missing("player", "player <your player id>").hint(format!(
@@ -255,7 +256,10 @@ pub fn check_header_with(
                 pc.commands.iter().map(|c| c.id.as_str()).collect::<Vec<_>>().join(", ")
             ))),
             (Some(pl), true) => match pc.command(&pl.value) {
-                Some(c) => player_hash = Some(c.at(turn).password_hash),
+                Some(c) => {
+                    player_hash = Some(c.at(turn).password_hash);
+                    player_id = Some(c.id.clone());
+                }
                 None => diags.push(
                     Diagnostic::error(
                         format!("{} has no player '{}'", pc.name, pl.value),
@@ -287,9 +291,14 @@ pub fn check_header_with(
             (None, false) => {}
         }
     }
-    let hashes = |p: &str| match &player_hash {
-        Some(h) => vec![h.clone()],
-        None => hashes(p),
+    // A turn `audit` re-resolves checks a password line against the hash its record names for the
+    // file (`GameConfig::checked_hashes`), whatever game.toml says since.
+    let hashes = |p: &str| {
+        let stem = crate::game::file_stem(p, player_id.as_deref());
+        match (config.checked_hashes.get(&stem), &player_hash) {
+            (Some(h), _) | (None, Some(h)) => vec![h.clone()],
+            (None, None) => hashes(p),
+        }
     };
     let authenticated = match (&header.password, power) {
         (None, Some(pc)) if header.submission.is_some() => {

@@ -46,10 +46,14 @@ pub struct Extended {
     pub notices: Vec<PathBuf>,
     /// The late submissions the new deadline covers, judged again: they stand now.
     pub judged_again: Vec<crate::mail::late::AcceptedLate>,
+    /// What the notices say of the players' changes dated by a time stamp that the new deadline
+    /// moved to another turn (GITM 6.11), by power.
+    pub moved_changes: std::collections::BTreeMap<String, Vec<String>>,
 }
 
 /// Moves the deadline of the current turn (nothing changes on a bad date) and writes a notice to
-/// every player into the outbox.
+/// every player into the outbox; a power's notice names each change of its players dated by `at`
+/// that the new deadline moves to another turn (GITM 6.11, `GameConfig::moved_changes`).
 pub fn extend(game: &Game, how: &Move, reason: &str) -> Result<Extended> {
     let _lock = crate::game::fsio::GameLock::acquire(&game.dir)?;
     let turn = game.current_turn()?;
@@ -100,6 +104,7 @@ pub fn extend(game: &Game, how: &Move, reason: &str) -> Result<Extended> {
     let text = new.naive_local().format(LOCAL).to_string();
     let shown = new.format("%A %Y-%m-%d %H:%M %Z").to_string();
     let n = acts::load(&game.dir, turn)?.acts.len() + 1;
+    let dated_before = game.config.dated_change_turns();
     acts::append(
         game,
         turn,
@@ -113,11 +118,13 @@ pub fn extend(game: &Game, how: &Move, reason: &str) -> Result<Extended> {
         },
     )?;
     let game = Game::load(&game.dir)?;
-    let notices = announce(
+    let moved = game.config.moved_changes(&dated_before);
+    let notices = announce_with(
         &game,
         turn,
         &format!("deadline-{n}"),
         &format!("the deadline is moved to {shown} ({reason})"),
+        &|power| moved.get(power).map(|l| l.join("\n")).unwrap_or_default(),
         None,
     )?;
     let judged_again = judge_late_again(&game, turn, &shown)?;
@@ -126,6 +133,7 @@ pub fn extend(game: &Game, how: &Move, reason: &str) -> Result<Extended> {
         deadline: shown,
         notices,
         judged_again,
+        moved_changes: moved,
     })
 }
 
@@ -317,6 +325,7 @@ pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
     let rel = format!("archive/rollback-{k}");
     let archive = game.dir.join(&rel);
     let old_record = crate::engine::inputs::load_record(game, to_turn)?;
+    let dated_before = game.config.dated_change_turns();
     // A replace of an undone turn is undone in game.toml too: the acts are the record.
     crate::game::config_edit::undo_replacements(game, to_turn + 1)?;
     // The resolved turn N: what resolving it wrote.
@@ -431,6 +440,7 @@ pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
     // Late submissions the reopened turn's deadline covers stand now, before the notice says what
     // is on file.
     let judged_again = judge_late_again(&game, to_turn, &shown)?;
+    let moved = game.config.moved_changes(&dated_before);
     let state = game.load_state(to_turn)?;
     let on_file = crate::engine::inputs::read_orders(&game, &state, to_turn)?;
     let said = |power: &str| {
@@ -445,7 +455,10 @@ pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
         } else {
             format!("The orders on file for turn {to_turn} do not stand (they do not authenticate now): send them again before the deadline.")
         };
-        format!("{void}\n{orders}")
+        match moved.get(power) {
+            Some(lines) => format!("{void}\n{orders}\n{}", lines.join("\n")),
+            None => format!("{void}\n{orders}"),
+        }
     };
     let notices = announce_with(
         &game,

@@ -699,8 +699,25 @@ fn produce(
             max_outgoing_bytes: Some(game.config.mail.max_outgoing_bytes)
                 .filter(|&cap| cap != crate::game::mail_config::DEFAULT_OUTGOING_BYTES),
             map_png: Some(game.config.mail.map_png).filter(|&png| !png),
+            late_orders: Some(game.config.deadline.late_orders.clone()).filter(|l| l != "reject"),
+            names: game
+                .config
+                .powers
+                .iter()
+                .map(|p| (p.id.clone(), p.name.clone()))
+                .collect(),
+            colours: game
+                .config
+                .powers
+                .iter()
+                .filter_map(|p| Some((p.id.clone(), p.colour.clone()?)))
+                .collect(),
         }),
         dated_changes: game.config.dated_change_turns(),
+        password_hashes: orders
+            .iter()
+            .filter_map(|o| Some((o.stem(), o.checked_hash.clone()?)))
+            .collect(),
     };
     Ok(Products {
         orders,

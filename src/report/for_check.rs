@@ -104,7 +104,8 @@ pub fn build(game: &Game, input: &ReportInput<'_>, view: &PowerView) -> Option<C
 
 /// `game.toml` with no password hash, no address and no mail settings, and a fixed deadline: what
 /// the referee may change between turns without changing the game (addresses, `[mail]`,
-/// deadlines, time zones) is left out, so that `pbem audit` finds the report it re-resolves the
+/// deadlines, time zones, what comes of late orders, the least notice, reminders, when sealed
+/// rolls may be unsealed) is left out, so that `pbem audit` finds the report it re-resolves the
 /// same. A check reads no deadline. Each player of a power with several stands as he is at `turn`,
 /// the turn the check is for: his dated changes in force by then folded in, none listed, so that a
 /// change the referee adds later for a turn after it (docs/REFEREE.md) leaves the report as it was.
@@ -115,6 +116,10 @@ fn withheld_config(game: &Game, turn: u32) -> Option<String> {
     config.deadline.time_zone = toml::Spanned::new(0..0, "UTC".to_string());
     config.deadline.first = toml::Spanned::new(0..0, "2000-01-01T00:00".to_string());
     config.deadline.every_days = 7;
+    config.deadline.late_orders = "reject".to_string();
+    config.deadline.least_notice_hours = None;
+    config.deadline.remind_hours_before = None;
+    config.dice.unseal_after = None;
     for p in &mut config.powers {
         p.players.clear();
         p.time_zone = None;

@@ -49,6 +49,7 @@ pub fn check_file_with(
                 power: None,
                 player: None,
                 entropy: None,
+                password_line: false,
                 accepted: Vec::new(),
                 diagnostics: vec![d],
             },
@@ -102,6 +103,7 @@ pub fn check_orders_with<O: std::fmt::Display>(
         power,
         player,
         entropy: header.entropy.map(|e| e.value),
+        password_line: header.password.is_some(),
         accepted,
         diagnostics,
     }
