@@ -188,10 +188,11 @@ pub fn preview(marked: &str) -> String {
         .collect()
 }
 
-/// The dice of a marked text that repeat a roll of another event ([`repeated`]): label, die (from
-/// 1) and face, which the event renders them with. A list of its own, not collected in place from
-/// the text's marks: every event keeps it, and one collected in place would keep the marks' buffer
-/// (some 300 bytes an event, a fifth of a 240,000-event turn's memory, issue 39).
+/// The dice of a marked text that repeat a roll of another event ([`repeated`]): label, die
+/// (from 1) and face, which the event renders them with.
+///
+/// A list of its own, not collected in place from the text's marks: every event keeps it, and one
+/// collected in place kept the marks' buffer, some 300 bytes an event (issue 39).
 pub fn repeats(marked: &str) -> Vec<(String, usize, u32)> {
     let mut found = Vec::new();
     if !marked.contains(OPEN) {
