@@ -1299,3 +1299,98 @@ fn a_power_renamed_and_recoloured_after_a_turn_is_so_from_the_next_turn_and_audi
     assert!(!report(1, "svg").contains("#123456"));
     audit_ok(&game);
 }
+
+/// EiA 19.2.1, 19.2.2: a drop and a replace undone by a rollback. The player who left hears that he
+/// plays the power again, the new player whose welcome went hears that he does not take it over, the
+/// others that the new player's notice is void; what `drop` prints names the folder the referee gave,
+/// and the report of the turn the power was dropped in says the roll for its controller follows.
+#[test]
+fn eia_19_2_1_a_rollback_past_a_drop_and_a_replace_tells_each_player_who_plays_the_power() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = tmp.path().join("referee-folder");
+    pbem::bundled::write_scenario("ulm-1805", &game).unwrap();
+    let sent = tmp.path().join("sent");
+    let send = |now: &str| {
+        pbem()
+            .args(["send", "--folder"])
+            .arg(&sent)
+            .arg(&game)
+            .env("PBEM_NOW", now)
+            .assert()
+            .success();
+    };
+    at(
+        "2026-12-06T19:30:00Z",
+        &["turn", "--early", "--no-send"],
+        &game,
+    )
+    .success();
+    let drop = stdout(&at("2026-12-07T10:00:00Z", &["drop", "britain"], &game).success());
+    assert!(
+        drop.contains("referee-folder/mail/outbox/t0002-farewell-britain.eml"),
+        "{drop}"
+    );
+    at(
+        "2026-12-07T10:01:00Z",
+        &["replace", "britain", "--email", "pitt@example.org"],
+        &game,
+    )
+    .success();
+    let status = stdout(&at("2026-12-07T10:02:00Z", &["status"], &game).success());
+    assert!(
+        status_line(&status, "britain").contains("dropped"),
+        "{status}"
+    );
+    assert!(
+        status.contains("this turn, then until turn 5 by the power the roll"),
+        "{status}"
+    );
+    send("2026-12-07T10:03:00Z");
+    at(
+        "2026-12-13T19:30:00Z",
+        &["turn", "--early", "--no-send"],
+        &game,
+    )
+    .success();
+    let report = fs::read_to_string(game.join("turns/2/reports/france.txt")).unwrap();
+    assert!(
+        report.contains("its controller until turn 5 is rolled for below (EiA 14.3.1)"),
+        "{report}"
+    );
+    assert!(
+        !report.contains("the SOP this turn, until turn 5"),
+        "{report}"
+    );
+    at(
+        "2026-12-14T10:00:00Z",
+        &["rollback", "--to-turn", "1", "--reason", "a wrong table"],
+        &game,
+    )
+    .success();
+    send("2026-12-14T10:01:00Z");
+    let last = |address: &str, name: &str| {
+        let n = delivered(&sent, address)
+            .into_iter()
+            .find(|n| n.starts_with(name))
+            .unwrap_or_else(|| panic!("no {name} to {address}"));
+        body_of(&fs::read_to_string(sent.join(address).join(n)).unwrap())
+    };
+    let his = last("britain@example.org", "t0001-notice-britain-reopened");
+    assert!(
+        his.contains(
+            "You play Great Britain again: the drop of turn 2 and the replace of turn 2 are undone"
+        ),
+        "{his}"
+    );
+    let france = last("france@example.org", "t0001-notice-france-reopened");
+    assert!(
+        france.contains("and the notice of a new player for Great Britain"),
+        "{france}"
+    );
+    assert!(!france.contains("You play"), "{france}");
+    let pitt = last("pitt@example.org", "t0001-farewell-britain-undone");
+    assert!(
+        pitt.contains("You do not take Great Britain over: the welcome you had is void"),
+        "{pitt}"
+    );
+}

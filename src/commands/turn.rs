@@ -195,7 +195,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "  held orders of {} filed for turn {}: {}",
             w.power,
             held.turn,
-            game.shown(&w.path)
+            game.printed(&w.path)
         );
     }
 
