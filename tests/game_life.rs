@@ -1394,3 +1394,48 @@ fn eia_19_2_1_a_rollback_past_a_drop_and_a_replace_tells_each_player_who_plays_t
         "{pitt}"
     );
 }
+
+/// A `pbem turn` killed after it marked the last message of the turn as going, before it recorded it
+/// delivered: the rerun finishes it (the folder transport looks whether it arrived) before it looks
+/// at the next turn, rather than calling turn 2 "not due" with that mail possibly undelivered.
+#[test]
+fn a_turn_killed_while_its_last_message_went_is_finished_by_running_it_again() {
+    let (tmp, game) = support::game();
+    let sent = tmp.path().join("sent");
+    let turn = |now: &str, crash: Option<&str>| {
+        let mut c = pbem();
+        c.args(["turn", "--folder"])
+            .arg(&sent)
+            .arg(&game)
+            .env("PBEM_NOW", now);
+        if let Some(file) = crash {
+            c.env("PBEM_CRASH_BEFORE", file);
+        }
+        c.output().unwrap()
+    };
+    let killed = turn(
+        "2026-12-06T19:30:00Z",
+        Some("t0002-announcement-britain.toml#2"),
+    );
+    assert!(!killed.status.success());
+    let ledger = game.join("mail/sent/t0002-announcement-britain.toml");
+    assert!(fs::read_to_string(&ledger).unwrap().contains("\"sending\""));
+    let again = turn("2026-12-07T10:00:00Z", None);
+    let out = String::from_utf8_lossy(&again.stdout);
+    assert!(
+        again.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    assert!(out.contains("The mail left in the outbox is sent"), "{out}");
+    assert!(fs::read_to_string(&ledger)
+        .unwrap()
+        .contains("\"delivered\""));
+    assert_eq!(
+        delivered(&sent, "britain@example.org")
+            .iter()
+            .filter(|n| n.starts_with("t0002-announcement"))
+            .count(),
+        1
+    );
+}

@@ -71,10 +71,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             super::send::print_summary(&sent, false);
         }
         if !sent.complete() {
-            crate::say!(
-                "The mail already in the outbox did not all go, so no turn is looked at: run `pbem send {}` (or this command) again.",
-                args.game.display()
-            );
+            let uncertain = sent
+                .deliveries
+                .iter()
+                .any(|d| matches!(d.outcome, Outcome::Uncertain(_)));
+            match uncertain {
+                // Only the referee can tell whether it arrived (MAIL.md "Sending").
+                true => crate::say!(
+                    "The mail already in the outbox did not all go, so no turn is looked at: a message is possibly delivered (above); check it, then run `pbem send {} --confirm-uncertain` (it arrived) or `--resend-uncertain`.",
+                    args.game.display()
+                ),
+                false => crate::say!(
+                    "The mail already in the outbox did not all go, so no turn is looked at: run `pbem send {}` (or this command) again.",
+                    args.game.display()
+                ),
+            }
             return Ok(ExitCode::from(super::exit::UNDELIVERED));
         }
     }
@@ -239,7 +250,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The messages of the outbox not yet sent to everyone they are for.
+/// The messages of the outbox not yet sent to everyone they are for, or possibly delivered (a run
+/// killed while one went: the folder transport looks whether it arrived; SMTP asks the referee).
 fn waiting(game: &Game) -> anyhow::Result<usize> {
     Ok(send::send(
         game,
@@ -249,7 +261,7 @@ fn waiting(game: &Game) -> anyhow::Result<usize> {
         },
         &mut |_, _, _| {},
     )?
-    .count(|o| matches!(o, Outcome::WouldSend)))
+    .count(|o| matches!(o, Outcome::WouldSend | Outcome::Uncertain(_))))
 }
 
 /// Sends the outbox through the game's transport or `--folder`.
