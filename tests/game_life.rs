@@ -1439,3 +1439,44 @@ fn a_turn_killed_while_its_last_message_went_is_finished_by_running_it_again() {
         1
     );
 }
+
+/// `pbem turn --mailbox` before the deadline with orders still missing: the mail it read is filed,
+/// printed and answered, and it says the turn waits, rather than "Nothing was changed" (exit 1) with
+/// the answers left in the outbox.
+#[test]
+fn a_turn_run_before_the_deadline_files_and_answers_the_mail_it_read() {
+    let (tmp, game) = support::game();
+    add_to_config(
+        &game,
+        "[mail]\ntransport = \"folder\"\nfolder = \"outgoing\"\n",
+    );
+    let orders = mail(
+        tmp.path(),
+        "f1.eml",
+        "france@example.org",
+        "Sat, 5 Dec 2026 18:00:00 +0100",
+        &header("france", FRANCE_PW, 1),
+    );
+    let a = pbem()
+        .arg("turn")
+        .arg(&game)
+        .arg("--mailbox")
+        .arg(&orders)
+        .env("PBEM_NOW", "2026-12-05T17:10:00Z")
+        .assert()
+        .success();
+    let out = stdout(&a);
+    assert!(out.contains("1 new: 1 accepted"), "{out}");
+    assert!(out.contains("The new mail is filed and answered."), "{out}");
+    assert!(
+        out.contains("orders are still missing from austria"),
+        "{out}"
+    );
+    assert!(
+        delivered(&game.join("outgoing"), "france@example.org")
+            .iter()
+            .any(|n| n.starts_with("t0001-ack-france-")),
+        "{out}"
+    );
+    assert!(!game.join("turns/1/record.toml").exists());
+}
