@@ -1480,3 +1480,54 @@ fn a_turn_run_before_the_deadline_files_and_answers_the_mail_it_read() {
     );
     assert!(!game.join("turns/1/record.toml").exists());
 }
+
+/// EiA 19.2.1: a late submission of the player who then left cannot be made to stand, neither by
+/// `accept-late` (refused, nothing changed) nor by an extension that covers its arrival.
+#[test]
+fn eia_19_2_1_a_departed_player_s_late_orders_stand_neither_by_accept_late_nor_by_extend() {
+    let (tmp, game) = support::game();
+    let late = mail(
+        tmp.path(),
+        "late.eml",
+        "britain@example.org",
+        "Sun, 6 Dec 2026 20:10:00 +0100",
+        &header("britain", BRITAIN_PW, 1),
+    );
+    ingest_at("2026-12-06T19:12:00Z", &game, &late).success();
+    at(
+        "2026-12-06T19:13:00Z",
+        &["drop", "britain", "--to", "russia"],
+        &game,
+    )
+    .success();
+    let a = at(
+        "2026-12-06T19:14:00Z",
+        &["accept-late", "britain", "--reason", "a train strike"],
+        &game,
+    )
+    .failure();
+    assert!(
+        stderr(&a).contains("came from the player who left it"),
+        "{}",
+        stderr(&a)
+    );
+    let a = at(
+        "2026-12-06T19:14:00Z",
+        &[
+            "accept-late",
+            "britain",
+            "--reason",
+            "a train strike",
+            "--message",
+            "late.eml@example.org",
+        ],
+        &game,
+    )
+    .failure();
+    assert!(stderr(&a).contains("who left britain"), "{}", stderr(&a));
+    at("2026-12-06T19:15:00Z", &["extend", "--by", "1d"], &game).success();
+    assert!(!game.join("orders/1/britain.txt").exists());
+    assert!(!outbox(&game)
+        .iter()
+        .any(|(n, _)| n.starts_with("t0001-ack-britain-") && n.ends_with("-accepted.eml")));
+}

@@ -171,15 +171,20 @@ fn say_players(game: &Game, state: &crate::game::state::State) {
             );
         }
         if let Some(c) = state.controlled.get(&p.id) {
+            // Nobody plays it while its departed player is gone (EiA 19.2.1): the line says who runs it.
+            let before = match who.is_empty() {
+                true => String::new(),
+                false => format!("{who}; "),
+            };
             who = match c.by.as_deref() {
-                Some(by) => format!("{who}; run by {by} until turn {}", c.until),
+                Some(by) => format!("{before}run by {by} until turn {}", c.until),
                 // EiA 14.3.1: the roll at this turn's resolution names who runs it from the next.
                 None if c.by_roll => format!(
-                    "{who}; run by its standing orders and the SOP this turn, then until turn {} by the power the roll at its resolution names (EiA 14.3.1)",
+                    "{before}run by its standing orders and the SOP this turn, then until turn {} by the power the roll at its resolution names (EiA 14.3.1)",
                     c.until
                 ),
                 None => format!(
-                    "{who}; run by its standing orders and the SOP until turn {}",
+                    "{before}run by its standing orders and the SOP until turn {}",
                     c.until
                 ),
             };

@@ -156,6 +156,13 @@ fn judge_late_again(
     }
     let records: Vec<ingest::Received> = ingest::load_records(game)?.into_values().collect();
     let winners = ingest::winners(&records, turn);
+    // EiA 19.2.1: a departed player's late mail is not judged again; it never stands.
+    let state = game.load_state(turn)?;
+    let left = |r: &ingest::Received| {
+        crate::game::owners::departed(&game.config, &state, &r.power)
+            .iter()
+            .any(|a| ingest::normalise(a) == r.from)
+    };
     let mut out = Vec::new();
     let slots = game.config.powers.iter().flat_map(|pc| {
         crate::engine::command::slots(pc)
@@ -174,6 +181,7 @@ fn judge_late_again(
                     && (r.status == Status::Late
                         || (r.status == Status::Held && r.for_turn == turn + 1))
                     && r.arrival_time() <= deadline
+                    && !left(r)
             })
             .max_by_key(|r| rank(r));
         let Some(late) = covered else { continue };
