@@ -559,7 +559,7 @@ fn replacements_undone(
             continue;
         };
         let welcome = format!("t{t:04}-welcome-{power}-");
-        let welcomed = std::fs::read_dir(sent).map_or(false, |d| {
+        let welcomed = std::fs::read_dir(sent).is_ok_and(|d| {
             d.flatten()
                 .any(|e| e.file_name().to_string_lossy().starts_with(&welcome))
         });
