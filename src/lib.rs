@@ -14,6 +14,7 @@ pub mod dice_v2;
 pub mod engine;
 pub mod game;
 pub mod mail;
+pub mod memory;
 pub mod orders;
 pub mod out;
 pub mod parallel;

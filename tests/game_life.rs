@@ -1299,3 +1299,235 @@ fn a_power_renamed_and_recoloured_after_a_turn_is_so_from_the_next_turn_and_audi
     assert!(!report(1, "svg").contains("#123456"));
     audit_ok(&game);
 }
+
+/// EiA 19.2.1, 19.2.2: a drop and a replace undone by a rollback. The player who left hears that he
+/// plays the power again, the new player whose welcome went hears that he does not take it over, the
+/// others that the new player's notice is void; what `drop` prints names the folder the referee gave,
+/// and the report of the turn the power was dropped in says the roll for its controller follows.
+#[test]
+fn eia_19_2_1_a_rollback_past_a_drop_and_a_replace_tells_each_player_who_plays_the_power() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = tmp.path().join("referee-folder");
+    pbem::bundled::write_scenario("ulm-1805", &game).unwrap();
+    let sent = tmp.path().join("sent");
+    let send = |now: &str| {
+        pbem()
+            .args(["send", "--folder"])
+            .arg(&sent)
+            .arg(&game)
+            .env("PBEM_NOW", now)
+            .assert()
+            .success();
+    };
+    at(
+        "2026-12-06T19:30:00Z",
+        &["turn", "--early", "--no-send"],
+        &game,
+    )
+    .success();
+    let drop = stdout(&at("2026-12-07T10:00:00Z", &["drop", "britain"], &game).success());
+    assert!(
+        drop.contains("referee-folder/mail/outbox/t0002-farewell-britain.eml"),
+        "{drop}"
+    );
+    at(
+        "2026-12-07T10:01:00Z",
+        &["replace", "britain", "--email", "pitt@example.org"],
+        &game,
+    )
+    .success();
+    let status = stdout(&at("2026-12-07T10:02:00Z", &["status"], &game).success());
+    assert!(
+        status_line(&status, "britain").contains("dropped"),
+        "{status}"
+    );
+    assert!(
+        status.contains("this turn, then until turn 5 by the power the roll"),
+        "{status}"
+    );
+    send("2026-12-07T10:03:00Z");
+    at(
+        "2026-12-13T19:30:00Z",
+        &["turn", "--early", "--no-send"],
+        &game,
+    )
+    .success();
+    let report = fs::read_to_string(game.join("turns/2/reports/france.txt")).unwrap();
+    assert!(
+        report.contains("its controller until turn 5 is rolled for below (EiA 14.3.1)"),
+        "{report}"
+    );
+    assert!(
+        !report.contains("the SOP this turn, until turn 5"),
+        "{report}"
+    );
+    at(
+        "2026-12-14T10:00:00Z",
+        &["rollback", "--to-turn", "1", "--reason", "a wrong table"],
+        &game,
+    )
+    .success();
+    send("2026-12-14T10:01:00Z");
+    let last = |address: &str, name: &str| {
+        let n = delivered(&sent, address)
+            .into_iter()
+            .find(|n| n.starts_with(name))
+            .unwrap_or_else(|| panic!("no {name} to {address}"));
+        body_of(&fs::read_to_string(sent.join(address).join(n)).unwrap())
+    };
+    let his = last("britain@example.org", "t0001-notice-britain-reopened");
+    assert!(
+        his.contains(
+            "You play Great Britain again: the drop of turn 2 and the replace of turn 2 are undone"
+        ),
+        "{his}"
+    );
+    let france = last("france@example.org", "t0001-notice-france-reopened");
+    assert!(
+        france.contains("and the notice of a new player for Great Britain"),
+        "{france}"
+    );
+    assert!(!france.contains("You play"), "{france}");
+    let pitt = last("pitt@example.org", "t0001-farewell-britain-undone");
+    assert!(
+        pitt.contains("You do not take Great Britain over: the welcome you had is void"),
+        "{pitt}"
+    );
+}
+
+/// A `pbem turn` killed after it marked the last message of the turn as going, before it recorded it
+/// delivered: the rerun finishes it (the folder transport looks whether it arrived) before it looks
+/// at the next turn, rather than calling turn 2 "not due" with that mail possibly undelivered.
+#[test]
+fn a_turn_killed_while_its_last_message_went_is_finished_by_running_it_again() {
+    let (tmp, game) = support::game();
+    let sent = tmp.path().join("sent");
+    let turn = |now: &str, crash: Option<&str>| {
+        let mut c = pbem();
+        c.args(["turn", "--folder"])
+            .arg(&sent)
+            .arg(&game)
+            .env("PBEM_NOW", now);
+        if let Some(file) = crash {
+            c.env("PBEM_CRASH_BEFORE", file);
+        }
+        c.output().unwrap()
+    };
+    let killed = turn(
+        "2026-12-06T19:30:00Z",
+        Some("t0002-announcement-britain.toml#2"),
+    );
+    assert!(!killed.status.success());
+    let ledger = game.join("mail/sent/t0002-announcement-britain.toml");
+    assert!(fs::read_to_string(&ledger).unwrap().contains("\"sending\""));
+    let again = turn("2026-12-07T10:00:00Z", None);
+    let out = String::from_utf8_lossy(&again.stdout);
+    assert!(
+        again.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    assert!(out.contains("The mail left in the outbox is sent"), "{out}");
+    assert!(fs::read_to_string(&ledger)
+        .unwrap()
+        .contains("\"delivered\""));
+    assert_eq!(
+        delivered(&sent, "britain@example.org")
+            .iter()
+            .filter(|n| n.starts_with("t0002-announcement"))
+            .count(),
+        1
+    );
+}
+
+/// `pbem turn --mailbox` before the deadline with orders still missing: the mail it read is filed,
+/// printed and answered, and it says the turn waits, rather than "Nothing was changed" (exit 1) with
+/// the answers left in the outbox.
+#[test]
+fn a_turn_run_before_the_deadline_files_and_answers_the_mail_it_read() {
+    let (tmp, game) = support::game();
+    add_to_config(
+        &game,
+        "[mail]\ntransport = \"folder\"\nfolder = \"outgoing\"\n",
+    );
+    let orders = mail(
+        tmp.path(),
+        "f1.eml",
+        "france@example.org",
+        "Sat, 5 Dec 2026 18:00:00 +0100",
+        &header("france", FRANCE_PW, 1),
+    );
+    let a = pbem()
+        .arg("turn")
+        .arg(&game)
+        .arg("--mailbox")
+        .arg(&orders)
+        .env("PBEM_NOW", "2026-12-05T17:10:00Z")
+        .assert()
+        .success();
+    let out = stdout(&a);
+    assert!(out.contains("1 new: 1 accepted"), "{out}");
+    assert!(out.contains("The new mail is filed and answered."), "{out}");
+    assert!(
+        out.contains("orders are still missing from austria"),
+        "{out}"
+    );
+    assert!(
+        delivered(&game.join("outgoing"), "france@example.org")
+            .iter()
+            .any(|n| n.starts_with("t0001-ack-france-")),
+        "{out}"
+    );
+    assert!(!game.join("turns/1/record.toml").exists());
+}
+
+/// EiA 19.2.1: a late submission of the player who then left cannot be made to stand, neither by
+/// `accept-late` (refused, nothing changed) nor by an extension that covers its arrival.
+#[test]
+fn eia_19_2_1_a_departed_player_s_late_orders_stand_neither_by_accept_late_nor_by_extend() {
+    let (tmp, game) = support::game();
+    let late = mail(
+        tmp.path(),
+        "late.eml",
+        "britain@example.org",
+        "Sun, 6 Dec 2026 20:10:00 +0100",
+        &header("britain", BRITAIN_PW, 1),
+    );
+    ingest_at("2026-12-06T19:12:00Z", &game, &late).success();
+    at(
+        "2026-12-06T19:13:00Z",
+        &["drop", "britain", "--to", "russia"],
+        &game,
+    )
+    .success();
+    let a = at(
+        "2026-12-06T19:14:00Z",
+        &["accept-late", "britain", "--reason", "a train strike"],
+        &game,
+    )
+    .failure();
+    assert!(
+        stderr(&a).contains("came from the player who left it"),
+        "{}",
+        stderr(&a)
+    );
+    let a = at(
+        "2026-12-06T19:14:00Z",
+        &[
+            "accept-late",
+            "britain",
+            "--reason",
+            "a train strike",
+            "--message",
+            "late.eml@example.org",
+        ],
+        &game,
+    )
+    .failure();
+    assert!(stderr(&a).contains("who left britain"), "{}", stderr(&a));
+    at("2026-12-06T19:15:00Z", &["extend", "--by", "1d"], &game).success();
+    assert!(!game.join("orders/1/britain.txt").exists());
+    assert!(!outbox(&game)
+        .iter()
+        .any(|(n, _)| n.starts_with("t0001-ack-britain-") && n.ends_with("-accepted.eml")));
+}

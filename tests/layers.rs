@@ -24,6 +24,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "out",
             "progress",
             "parallel",
+            "memory",
             "auth",
             "decide",
             "game",

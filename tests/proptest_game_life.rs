@@ -10,9 +10,10 @@
 //! - every deadline lies after the one before it, and the current turn's gives the game's least
 //!   notice from the moment it was last announced (resolved, reopened);
 //! - no submission is judged late that the current deadline covers (it was judged again);
-//! - a departed player's mail never stands (its record is not accepted, and no orders file that
-//!   authenticates was filed from it), and no answer saying his orders stand reaches him after he
-//!   left;
+//! - a departed player's mail never stands (no record of his mail since he left is accepted or
+//!   held, no orders file that authenticates was filed from it, and no turn resolved since he left
+//!   counted his orders: their entropy is not in its record), and no answer saying his orders
+//!   stand reaches him after he left;
 //! - each player's last word on each of his messages tells the truth: the answer the record names
 //!   says what the record says, and any other answer to the same message that has not gone is
 //!   withdrawn;
@@ -20,8 +21,9 @@
 //! - no message is delivered twice (no pair of outbox file and recipient reported sent by two runs,
 //!   and no delivered file written again, even by a run killed while sending);
 //! - every receipt of orders that stood verifies against the report (`pbem verify --ack`), once the
-//!   turn is resolved; an answer a rekey or rollback made stale is left out (issue 31 gives fresh
-//!   receipts);
+//!   turn is resolved, and names the digest of the orders file the turn resolved (which a
+//!   pbem-dice/v1 report does not name); an answer a rekey or rollback made stale is left out
+//!   (issue 31 gives fresh receipts);
 //! - a turn's announcement (with the reports of the turn before, which `turn --no-send` may hold)
 //!   first reaches a player before the turn's deadline, but in the demo (its public secrets): held
 //!   past it, `send` and `turn` refuse it, and only then.
@@ -32,8 +34,12 @@
 //! At the end, once the outbox is sent, nothing is left to send, and each player's last answer
 //! about the current turn is the one to the submission that stands.
 //!
-//! Each ruleset is its own test; PROPTEST_CASES sets the count of each (default 2: the whole
-//! property 25 to 40 s of CPU, by the cases drawn).
+//! The games mail their reports without the phone map (`[mail] map_png = false`): drawing it was
+//! four fifths of the property's time, and no act here changes it but as the SVG map shows.
+//!
+//! Each ruleset is its own test, and draws its own sequences from CI's one seed (`life_of`);
+//! PROPTEST_CASES sets the count of each (default 2: the whole property about 13 s of CPU at
+//! `PROPTEST_RNG_SEED=1`). Each check was seen to fail on a bug planted for it (issue 33's note).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -251,6 +257,17 @@ fn life() -> impl Strategy<Value = Vec<Step>> {
     proptest::collection::vec(steps(), 3..7).prop_map(|v| v.concat())
 }
 
+/// A sequence for the `n`th ruleset: its test first draws (and drops) `n` numbers, so that the five
+/// tests, which start from one seed (CI's `PROPTEST_RNG_SEED=1`), do not all play the same
+/// sequences.
+fn life_of(n: usize) -> impl Strategy<Value = Vec<Step>> {
+    let skip = proptest::collection::vec(any::<u8>(), n).no_shrink();
+    (skip, life()).prop_map(|(_, steps)| steps)
+}
+
+/// When a player left a power: the turn, how many deliveries had been made then, the moment.
+type Left = (u32, usize, DateTime<Utc>);
+
 /// What the test knows of the game besides its folder.
 struct Model {
     life: &'static Life,
@@ -258,9 +275,9 @@ struct Model {
     game: PathBuf,
     sent: PathBuf,
     now: DateTime<Utc>,
-    /// Addresses that left a power, by power, with the turn they left at and how many deliveries
-    /// had been made then.
-    departed: BTreeMap<String, BTreeMap<String, (u32, usize)>>,
+    /// Addresses that left a power, by power, with the turn they left at, how many deliveries
+    /// had been made then, and the moment.
+    departed: BTreeMap<String, BTreeMap<String, Left>>,
     /// The last message file mailed by each seat.
     last_mail: BTreeMap<usize, PathBuf>,
     mails: u32,
@@ -295,6 +312,11 @@ impl Model {
         }
         // The demo's dated password change (GITM 6.11, Eugène's, by a time stamp) is kept: the
         // first record binds it to a turn, whatever the acts do to the deadlines after.
+        // No phone map (see the module's doc): the record keeps the setting, `audit` replays it.
+        let path = game.join("game.toml");
+        let mut doc: toml_edit::DocumentMut = fs::read_to_string(&path).unwrap().parse().unwrap();
+        doc["mail"]["map_png"] = toml_edit::value(false);
+        fs::write(&path, doc.to_string()).unwrap();
         let sent = tmp.path().join("sent");
         let now = DateTime::parse_from_rfc3339(life.start)
             .unwrap()
@@ -539,7 +561,10 @@ impl Model {
             Step::Mail(p, kind) => self.mail(*p, kind)?,
             Step::Turn => _ = self.turn(&["turn", "--folder", &folder], None)?,
             Step::TurnEarly => _ = self.turn(&["turn", "--early", "--folder", &folder], None)?,
-            Step::TurnNoSend => _ = self.turn(&["turn", "--no-send"], None)?,
+            // With the folder a referee's transport would be: the mail it holds is his to send.
+            Step::TurnNoSend => {
+                _ = self.turn(&["turn", "--no-send", "--folder", &folder], None)?;
+            }
             Step::PlanChange(ahead, dated) => self.plan_change(*ahead, *dated)?,
             Step::Rename(p) => {
                 let power = self.power(*p);
@@ -586,8 +611,8 @@ impl Model {
                     self.told.retain(|t| *t < back);
                     // Who left at an undone turn plays again.
                     for left in self.departed.values_mut() {
-                        left.retain(|_, (turn, _)| *turn <= back);
-                        for (_, at) in left.values_mut() {
+                        left.retain(|_, (turn, _, _)| *turn <= back);
+                        for (_, at, _) in left.values_mut() {
                             *at = 0;
                         }
                     }
@@ -754,7 +779,7 @@ impl Model {
 
     /// The players of `power` left it now.
     fn left(&mut self, power: &str) {
-        let at = (self.current_turn(), self.in_order.len());
+        let at = (self.current_turn(), self.in_order.len(), self.now);
         for s in self.life.seats.iter().filter(|s| s.power == power) {
             self.departed
                 .entry(power.to_string())
@@ -765,9 +790,64 @@ impl Model {
     }
 
     fn is_departed(&self, power: &str, from: &str) -> bool {
-        self.departed
-            .get(power)
-            .is_some_and(|a| a.keys().any(|a| a.eq_ignore_ascii_case(from)))
+        self.left_at(power, from).is_some()
+    }
+
+    /// The turn and moment `from` left `power`, if he did.
+    fn left_at(&self, power: &str, from: &str) -> Option<(u32, DateTime<Utc>)> {
+        let left = self.departed.get(power)?;
+        let (_, (turn, _, at)) = left.iter().find(|(a, _)| a.eq_ignore_ascii_case(from))?;
+        Some((*turn, *at))
+    }
+
+    /// A departed player's mail never stood: no message of his that came after he left is
+    /// accepted or held, and no turn resolved since counted his orders (their entropy in its
+    /// record, which the binary wrote: not as this crate's `stands_in` judges them now).
+    fn departed_never_stood(
+        &self,
+        game: &pbem::game::Game,
+        turn: u32,
+        records: &BTreeMap<String, pbem::mail::ingest::Received>,
+    ) -> Result<(), TestCaseError> {
+        for r in records.values() {
+            let Some((_, since)) = self.left_at(&r.power, &r.from) else {
+                continue;
+            };
+            prop_assert!(
+                r.arrival_time() <= since || !["accepted", "held"].contains(&r.status.name()),
+                "{} from {}, who left {} at {since}, arrived {} and is {}",
+                r.sha256,
+                r.from,
+                r.power,
+                r.arrival,
+                r.status.name()
+            );
+        }
+        for t in game.config.first_turn..turn {
+            let record = pbem::engine::inputs::load_record(game, t).unwrap();
+            for slot in record.entropy.keys() {
+                let (power, player) = match slot.split_once('.') {
+                    Some((p, pl)) => (p, Some(pl)),
+                    None => (slot.as_str(), None),
+                };
+                let path = game.player_orders_path(t, power, player);
+                let text = fs::read_to_string(path).unwrap_or_default();
+                let from = text
+                    .lines()
+                    .find_map(|l| l.strip_prefix("submission "))
+                    .and_then(|sha| records.get(sha.trim()))
+                    .map(|r| r.from.clone());
+                let Some(from) = from else { continue };
+                let Some((left, _)) = self.left_at(power, &from) else {
+                    continue;
+                };
+                prop_assert!(
+                    left > t,
+                    "turn {t} counted the orders of {slot} from {from}, who left it at turn {left}"
+                );
+            }
+        }
+        Ok(())
     }
 
     /// The invariants, after every step.
@@ -853,6 +933,7 @@ impl Model {
                 );
             }
         }
+        self.departed_never_stood(&game, turn, &records)?;
         self.departed_told_nothing_false()?;
         self.rest_of_check(&game, turn, &records, &all)
     }
@@ -862,7 +943,7 @@ impl Model {
         let game = support::load(&self.game);
         let records = pbem::mail::ingest::load_records(&game).unwrap();
         for (power, left) in &self.departed {
-            for (address, (_, at)) in left {
+            for (address, (_, at, _)) in left {
                 for (file, to) in self.in_order.iter().skip(*at) {
                     if !to.eq_ignore_ascii_case(address) || !file.contains(&format!("-ack-{power}"))
                     {
@@ -950,6 +1031,19 @@ impl Model {
                 }
                 let ack = self.tmp.path().join(format!("ack-{t}-{slot}.eml"));
                 fs::write(&ack, &outbox[&r.ack]).unwrap();
+                // `verify --ack` compares the orders only under pbem-dice/v2 (a v1 report names
+                // no orders digest): the receipt's is the one of the file the turn resolved.
+                let (power, player) = (&r.power, Some(r.player.as_str()).filter(|p| !p.is_empty()));
+                let filed = fs::read(game.player_orders_path(t, power, player)).unwrap_or_default();
+                let digest = hex::encode(pbem::mail::ingest::receipt_digest(&filed));
+                let receipt =
+                    pbem::audit::verify::parse_receipt(&support::body_of(&outbox[&r.ack]));
+                prop_assert!(
+                    receipt.as_ref().is_some_and(|(_, _, _, s)| s.digest == digest),
+                    "the receipt {} of {slot} names orders {:?}, but turn {t} resolved orders {digest}",
+                    r.ack,
+                    receipt.map(|(_, _, _, s)| s.digest)
+                );
                 let out = pbem()
                     .arg("verify")
                     .arg(&report)
@@ -968,8 +1062,8 @@ impl Model {
         }
         // Audit passes.
         if std::mem::take(&mut self.changed) {
-            let (code, out, _) = self.run(&["audit"], None);
-            prop_assert_eq!(code, 0, "audit:\n{}", out);
+            let (code, out, err) = self.run(&["audit"], None);
+            prop_assert!(code == 0, "audit failed (exit {code}):\n{out}{err}");
         }
         Ok(())
     }
@@ -1056,7 +1150,7 @@ fn play(life: &'static Life, steps: &[Step]) -> Result<(), TestCaseError> {
 }
 
 macro_rules! lives {
-    ($($name:ident: $life:expr;)*) => {
+    ($($name:ident: $life:expr, $n:expr;)*) => {
         proptest! {
             #![proptest_config(ProptestConfig {
                 cases: std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(2),
@@ -1066,7 +1160,7 @@ macro_rules! lives {
             })]
             $(
                 #[test]
-                fn $name(steps in life()) {
+                fn $name(steps in life_of($n)) {
                     play(&$life, &steps)?;
                 }
             )*
@@ -1075,11 +1169,11 @@ macro_rules! lives {
 }
 
 lives! {
-    the_referee_s_acts_keep_an_eia_game_true: ULM;
-    the_referee_s_acts_keep_a_pog_game_true: POG;
-    the_referee_s_acts_keep_an_ngg_game_true: NGG;
-    the_referee_s_acts_keep_a_wbts_game_true: WBTS;
-    the_referee_s_acts_keep_a_gitm_game_true: GITM;
+    the_referee_s_acts_keep_an_eia_game_true: ULM, 0;
+    the_referee_s_acts_keep_a_pog_game_true: POG, 1;
+    the_referee_s_acts_keep_an_ngg_game_true: NGG, 2;
+    the_referee_s_acts_keep_a_wbts_game_true: WBTS, 3;
+    the_referee_s_acts_keep_a_gitm_game_true: GITM, 4;
 }
 
 /// Found by the property (WBTS): union's player mails his orders, is dropped, mails again; the
@@ -1101,4 +1195,12 @@ fn eia_19_2_1_a_replace_after_the_turn_does_not_change_who_had_left_at_it() {
         ],
     )
     .unwrap();
+}
+
+/// Issue 33, item 1: a turn extended past the next turn's slot, then resolved early (the clock
+/// still before both): the next turn opens after the extended deadline, not at its own slot, which
+/// the extension has passed. Random sequences seldom extend that far before an early turn.
+#[test]
+fn a_turn_extended_past_the_next_slot_and_resolved_early_opens_the_next_after_it() {
+    play(&ULM, &[Step::Extend(9), Step::TurnEarly]).unwrap();
 }

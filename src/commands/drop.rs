@@ -60,7 +60,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if let Some(f) = crate::mail::farewell::farewell(&game, &after, turn, &args.power)? {
         crate::say!(
             "A notice to the player who left is in the outbox ({}){}.",
-            game.shown(&f.notice),
+            game.printed(&f.notice),
             match f.withdrawn.len() {
                 0 => String::new(),
                 n => format!("; {n} unsent answer(s) saying his orders stand are withdrawn"),

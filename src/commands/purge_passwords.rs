@@ -29,22 +29,22 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let purged = crate::mail::ingest::purge_passwords(&game)?;
     crate::say!(
         "The raw archive {} is private ({} message(s), each file mode 0600).",
-        game.shown(&crate::mail::ingest::inbox_dir(&game)),
+        game.printed(&crate::mail::ingest::inbox_dir(&game)),
         purged.archived
     );
     for p in &purged.rewritten {
-        crate::say!("  rewritten without its password: {}", game.shown(p));
+        crate::say!("  rewritten without its password: {}", game.printed(p));
     }
     for p in &purged.by_hand {
         crate::say!(
             "  kept (put there by hand; the turn needs its password line): {}",
-            game.shown(p)
+            game.printed(p)
         );
     }
     for p in &purged.resolved {
         crate::say!(
             "  kept (an input of a resolved turn's record): {}",
-            game.shown(p)
+            game.printed(p)
         );
     }
     Ok(ExitCode::SUCCESS)

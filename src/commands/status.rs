@@ -171,8 +171,23 @@ fn say_players(game: &Game, state: &crate::game::state::State) {
             );
         }
         if let Some(c) = state.controlled.get(&p.id) {
-            let by = c.by.as_deref().unwrap_or("its standing orders and the SOP");
-            who = format!("{who}; run by {by} until turn {}", c.until);
+            // Nobody plays it while its departed player is gone (EiA 19.2.1): the line says who runs it.
+            let before = match who.is_empty() {
+                true => String::new(),
+                false => format!("{who}; "),
+            };
+            who = match c.by.as_deref() {
+                Some(by) => format!("{before}run by {by} until turn {}", c.until),
+                // EiA 14.3.1: the roll at this turn's resolution names who runs it from the next.
+                None if c.by_roll => format!(
+                    "{before}run by its standing orders and the SOP this turn, then until turn {} by the power the roll at its resolution names (EiA 14.3.1)",
+                    c.until
+                ),
+                None => format!(
+                    "{before}run by its standing orders and the SOP until turn {}",
+                    c.until
+                ),
+            };
         }
         crate::say!("  {:<10} {:<14} {who}", p.id, p.name);
     }

@@ -71,10 +71,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             super::send::print_summary(&sent, false);
         }
         if !sent.complete() {
-            crate::say!(
-                "The mail already in the outbox did not all go, so no turn is looked at: run `pbem send {}` (or this command) again.",
-                args.game.display()
-            );
+            let uncertain = sent
+                .deliveries
+                .iter()
+                .any(|d| matches!(d.outcome, Outcome::Uncertain(_)));
+            match uncertain {
+                // Only the referee can tell whether it arrived (MAIL.md "Sending").
+                true => crate::say!(
+                    "The mail already in the outbox did not all go, so no turn is looked at: a message is possibly delivered (above); check it, then run `pbem send {} --confirm-uncertain` (it arrived) or `--resend-uncertain`.",
+                    args.game.display()
+                ),
+                false => crate::say!(
+                    "The mail already in the outbox did not all go, so no turn is looked at: run `pbem send {}` (or this command) again.",
+                    args.game.display()
+                ),
+            }
             return Ok(ExitCode::from(super::exit::UNDELIVERED));
         }
     }
@@ -84,6 +95,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         0
     };
+    let mut fetched_new = false;
     if args.imap {
         let fetched = crate::mail::imap::fetch(&game, &mut super::ingest::progress_bar())?;
         if !args.unattended || !fetched.complete() {
@@ -95,6 +107,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 args.game.display()
             );
         }
+        fetched_new = fetched.ingest.as_ref().is_some_and(|i| !i.new.is_empty());
     }
     let mail =
         ingest::ingest_with_progress(&game, &args.mailboxes, &mut super::ingest::progress_bar())?;
@@ -109,6 +122,30 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         if args.unattended {
             return wait_unattended(&game, &args, configured);
+        }
+        if !mail.new.is_empty() || fetched_new {
+            // This run filed new mail: it says so (`fetch` printed its own), and sends the answers.
+            if !mail.new.is_empty() {
+                print_mail(&mail)?;
+            }
+            let mut code = ExitCode::SUCCESS;
+            let answered = configured && !args.no_send;
+            if answered {
+                let sent = send_outbox(&game, &args)?;
+                super::send::print_summary(&sent, false);
+                if !sent.complete() {
+                    code = ExitCode::from(super::exit::UNDELIVERED);
+                }
+            }
+            crate::say!(
+                "The new mail is filed{}. {}",
+                match answered {
+                    true => " and answered",
+                    false => ", its answers in the outbox (`pbem send`)",
+                },
+                crate::engine::due::not_due_advice(&why)
+            );
+            return Ok(code);
         }
         if finish {
             // This run finished the mail an earlier one left: that was its work.
@@ -161,41 +198,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     super::print_outcome(&outcome);
 
     if !args.mailboxes.is_empty() {
-        crate::say!(
-            "Mail: {} message(s) read, {} new: {} accepted, {} late, {} held, {} rejected, {} ignored.",
-            mail.read,
-            mail.new.len(),
-            mail.count(Status::Accepted),
-            mail.count(Status::Late),
-            mail.count(Status::Held),
-            mail.count(Status::Rejected),
-            mail.count(Status::Ignored) + mail.count(Status::Duplicate),
-        );
-        for p in &mail.problems {
-            crate::say!("  problem: {p}");
-        }
-        mail.new.each(&mut |e| {
-            let r = &e.record;
-            if matches!(r.status, Status::Late | Status::Rejected | Status::Held) {
-                let slot = r.slot();
-                let power = if r.power.is_empty() { "-" } else { &slot };
-                crate::say!(
-                    "  {:<8} {:<10} {}: {}",
-                    r.status.name(),
-                    power,
-                    r.source,
-                    r.reasons.join("; ")
-                );
-            }
-            Ok(())
-        })?;
+        print_mail(&mail)?;
     }
     for w in &held.standing {
         crate::say!(
             "  held orders of {} filed for turn {}: {}",
             w.power,
             held.turn,
-            game.shown(&w.path)
+            game.printed(&w.path)
         );
     }
 
@@ -239,7 +249,41 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The messages of the outbox not yet sent to everyone they are for.
+/// What the mail ingested by this run came to: the counts, then each message that does not stand.
+fn print_mail(mail: &ingest::IngestSummary) -> anyhow::Result<()> {
+    crate::say!(
+        "Mail: {} message(s) read, {} new: {} accepted, {} late, {} held, {} rejected, {} ignored.",
+        mail.read,
+        mail.new.len(),
+        mail.count(Status::Accepted),
+        mail.count(Status::Late),
+        mail.count(Status::Held),
+        mail.count(Status::Rejected),
+        mail.count(Status::Ignored) + mail.count(Status::Duplicate),
+    );
+    for p in &mail.problems {
+        crate::say!("  problem: {p}");
+    }
+    mail.new.each(&mut |e| {
+        let r = &e.record;
+        if matches!(r.status, Status::Late | Status::Rejected | Status::Held) {
+            let slot = r.slot();
+            let power = if r.power.is_empty() { "-" } else { &slot };
+            crate::say!(
+                "  {:<8} {:<10} {}: {}",
+                r.status.name(),
+                power,
+                r.source,
+                r.reasons.join("; ")
+            );
+        }
+        Ok(())
+    })?;
+    Ok(())
+}
+
+/// The messages of the outbox not yet sent to everyone they are for, or possibly delivered (a run
+/// killed while one went: the folder transport looks whether it arrived; SMTP asks the referee).
 fn waiting(game: &Game) -> anyhow::Result<usize> {
     Ok(send::send(
         game,
@@ -249,7 +293,7 @@ fn waiting(game: &Game) -> anyhow::Result<usize> {
         },
         &mut |_, _, _| {},
     )?
-    .count(|o| matches!(o, Outcome::WouldSend)))
+    .count(|o| matches!(o, Outcome::WouldSend | Outcome::Uncertain(_))))
 }
 
 /// Sends the outbox through the game's transport or `--folder`.

@@ -40,7 +40,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 "turn {}: {} sealed roll(s) written to {}",
                 u.turn,
                 u.count,
-                game.shown(p)
+                game.printed(p)
             ),
             None => crate::say!("turn {}: no sealed rolls", u.turn),
         }

@@ -1,8 +1,6 @@
 //! Events: one thing that happened in a turn, with the rule it applied, the dice it rolled and the
 //! powers that may see it. The turn log is the list of events; reports are filtered views of it.
 
-use std::collections::BTreeSet;
-
 use serde::Serialize;
 
 use crate::decide::DecidedBy;
@@ -95,6 +93,78 @@ pub struct DecisionNote {
     pub by: DecidedBy,
 }
 
+/// The powers an event is told to, sorted, each once: what a `BTreeSet` of them gives, in a list
+/// of their own size. A turn keeps every event while its reports are made, and an event is told
+/// to a few powers: a set took a node of room for eleven names for each (issue 39).
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Audience(Vec<String>);
+
+impl Audience {
+    pub fn contains(&self, power: &str) -> bool {
+        self.0.binary_search_by(|p| p.as_str().cmp(power)).is_ok()
+    }
+
+    pub fn iter(&self) -> std::slice::Iter<'_, String> {
+        self.0.iter()
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Whether every power `other` is told to is told this too.
+    pub fn is_superset(&self, other: &Audience) -> bool {
+        other.iter().all(|p| self.contains(p))
+    }
+}
+
+impl Extend<String> for Audience {
+    /// Adds the powers, keeping the list sorted, each once, and without spare room.
+    fn extend<I: IntoIterator<Item = String>>(&mut self, powers: I) {
+        let before = self.0.len();
+        self.0.extend(powers);
+        if self.0.len() != before {
+            self.0.sort_unstable();
+            self.0.dedup();
+            self.0.shrink_to_fit();
+        }
+    }
+}
+
+impl FromIterator<String> for Audience {
+    fn from_iter<I: IntoIterator<Item = String>>(powers: I) -> Self {
+        let mut audience = Audience::default();
+        audience.extend(powers);
+        audience
+    }
+}
+
+impl<'a> IntoIterator for &'a Audience {
+    type Item = &'a String;
+    type IntoIter = std::slice::Iter<'a, String>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl std::fmt::Debug for Audience {
+    /// As the set it stands for: `{"austria", "france"}`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_set().entries(&self.0).finish()
+    }
+}
+
+impl Serialize for Audience {
+    /// A list of the powers, in order: as the set it stands for was written.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(&self.0)
+    }
+}
+
 /// One thing that happened.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Event {
@@ -119,7 +189,7 @@ pub struct Event {
     pub rolls: Vec<Roll>,
     /// The powers that may see this event, sorted: each is told it whole (a power that may see
     /// only part of what happened is told another event, in the words his sight allows).
-    pub visible_to: BTreeSet<String>,
+    pub visible_to: Audience,
     /// The units it tells of, by id, where a reader needs them as data and not as words (GITM 4.2:
     /// the brigades sighted on a tactical map).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -142,8 +212,13 @@ impl Event {
     /// The event; a `text` that tells dice (written with `Roll::told`) is kept as the template and
     /// rendered from the rolls as they are added.
     pub fn new(rule: Rule, kind: &str, text: impl Into<String>) -> Self {
-        let text = text.into();
+        let mut text = text.into();
         let template = crate::engine::binding::template_of(&text);
+        if template.is_none() {
+            // A turn keeps every event while its reports are made: each text without the room
+            // left by `format!` (issue 39); one with a template is rendered anew below.
+            text.shrink_to_fit();
+        }
         let repeats = crate::engine::binding::repeats(&text);
         let mut e = Event {
             rule: rule.cite(),
@@ -154,7 +229,7 @@ impl Event {
             template,
             decision: None,
             rolls: Vec::new(),
-            visible_to: BTreeSet::new(),
+            visible_to: Audience::default(),
             units: Vec::new(),
             route: Vec::new(),
             repeats,
@@ -181,6 +256,7 @@ impl Event {
                 self.face(l, d)
             }
         });
+        self.text.shrink_to_fit();
     }
 
     /// The face of die `die` (from 1) of the roll `label` it carries, shown in reports (not sealed).
@@ -275,5 +351,39 @@ mod tests {
         let sealed = Event::new(rule, "detect", format!("{}", b.told(0))).roll(b);
         assert_eq!(sealed.text, "{x die 1}");
         assert!(Event::new(rule, "move", "no dice").template.is_none());
+    }
+
+    /// A turn keeps all its events while the reports are made (issue 39): an event holds its
+    /// texts and lists without spare room, and no buffer of the marks its text was read by.
+    #[test]
+    fn an_event_keeps_no_spare_room() {
+        let rule = Rule::new("PoG", "11.2.2", "entrench");
+        let a = roll("entrench/space=Metz", 3, false);
+        let mut text = String::with_capacity(200);
+        text.push_str(&format!("a {} and a {}", a.told(0), a.repeated(0)));
+        let e = Event::new(rule, "entrench", text).roll(a);
+        assert_eq!(e.text, "a 3 and a 3");
+        assert_eq!(e.text.capacity(), e.text.len());
+        let template = e.template.as_ref().expect("the text tells a die");
+        assert_eq!(template.capacity(), template.len());
+        assert_eq!(e.repeats.len(), 1);
+        assert_eq!(e.repeats.capacity(), 1);
+        let seen = Event::new(rule, "move", "seen")
+            .seen_by(["russia", "austria", "russia"])
+            .seen_by(["france", "austria"]);
+        assert_eq!(
+            seen.visible_to.iter().collect::<Vec<_>>(),
+            ["austria", "france", "russia"]
+        );
+        assert_eq!(seen.visible_to.len(), seen.visible_to.0.capacity());
+        assert!(seen.visible_to.contains("france") && !seen.visible_to.contains("prussia"));
+        assert_eq!(
+            format!("{:?}", seen.visible_to),
+            r#"{"austria", "france", "russia"}"#
+        );
+        for text in ["no dice", "{braces} but no die"] {
+            let e = Event::new(rule, "move", String::with_capacity(100) + text);
+            assert_eq!((e.repeats.capacity(), e.text.capacity()), (0, text.len()));
+        }
     }
 }

@@ -55,15 +55,19 @@ pub fn advance(
     let all = everyone(config);
     let mut out = Vec::new();
     for (power, c) in &state.controlled {
-        let who =
-            c.by.as_deref()
-                .map_or("its standing orders and the SOP".to_string(), |b| {
-                    b.to_string()
-                });
-        let text = format!(
-            "{power} is run by {who} this turn, until turn {} ({}).",
-            c.until, c.reason
-        );
+        // A controller rolled for at this resolution (EiA 14.3.1) runs the power from the next turn:
+        // this turn its standing orders and the SOP do, and the roll follows in the log.
+        let text = match c.by.as_deref() {
+            Some(b) => format!("{power} is run by {b} this turn, until turn {} ({}).", c.until, c.reason),
+            None if c.by_roll => format!(
+                "{power} is run by its standing orders and the SOP this turn (its player left); its controller until turn {} is rolled for below (EiA 14.3.1).",
+                c.until
+            ),
+            None => format!(
+                "{power} is run by its standing orders and the SOP this turn, until turn {} ({}).",
+                c.until, c.reason
+            ),
+        };
         out.push(
             Event::new(DROPPED, "control-of-power", text).seen_by(all.iter().map(String::as_str)),
         );

@@ -105,6 +105,10 @@ pub fn accept_late(
         .filter_map(|a| a.message)
         .collect();
     let rank = |r: &Received| (r.arrival_time(), r.seq, r.sha256.clone());
+    // EiA 19.2.1: a player who left a dropped power orders it no more, late or not.
+    let state = game.load_state(turn)?;
+    let departed = crate::game::owners::departed(&game.config, &state, &pc.id);
+    let left = |r: &Received| departed.iter().any(|a| ingest::normalise(a) == r.from);
     let chosen = match message {
         Some(m) => {
             let found: Vec<&Received> = records.iter().filter(|r| names(r, m)).collect();
@@ -124,18 +128,35 @@ pub fn accept_late(
                     pc.id
                 );
             }
+            if left(r) {
+                bail!(
+                    "message {} came from {}, who left {} (pbem drop, EiA 19.2.1): a departed player's orders never stand; nothing was changed",
+                    r.sha256,
+                    r.from,
+                    pc.id
+                );
+            }
             r.clone()
         }
         None => records
             .iter()
-            .filter(|r| is_late_for(r, &pc.id, turn, &done_before) && of_player(r))
+            .filter(|r| is_late_for(r, &pc.id, turn, &done_before) && of_player(r) && !left(r))
             .max_by_key(|r| rank(r))
             .cloned()
             .with_context(|| {
-                format!(
-                    "no late submission of {} for turn {turn} is on record in mail/received: run pbem ingest with the mailbox first; nothing was changed",
-                    pc.id
-                )
+                let theirs = records
+                    .iter()
+                    .any(|r| is_late_for(r, &pc.id, turn, &done_before) && of_player(r));
+                match theirs {
+                    true => format!(
+                        "the late submissions of {} for turn {turn} came from the player who left it (pbem drop, EiA 19.2.1): a departed player's orders never stand; nothing was changed",
+                        pc.id
+                    ),
+                    false => format!(
+                        "no late submission of {} for turn {turn} is on record in mail/received: run pbem ingest with the mailbox first; nothing was changed",
+                        pc.id
+                    ),
+                }
             })?,
     };
     // A later submission that stands would still win over this one.
@@ -206,7 +227,6 @@ pub fn accept_late(
     if !record.reasons.contains(&note) {
         record.reasons.push(note);
     }
-    let state = game.load_state(turn)?;
     let to = match crate::engine::players::recipients(&game.config, &state, &pc.id) {
         all if all.iter().any(|a| ingest::normalise(a) == record.from) => vec![record.from.clone()],
         all => all,

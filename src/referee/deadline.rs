@@ -156,6 +156,13 @@ fn judge_late_again(
     }
     let records: Vec<ingest::Received> = ingest::load_records(game)?.into_values().collect();
     let winners = ingest::winners(&records, turn);
+    // EiA 19.2.1: a departed player's late mail is not judged again; it never stands.
+    let state = game.load_state(turn)?;
+    let left = |r: &ingest::Received| {
+        crate::game::owners::departed(&game.config, &state, &r.power)
+            .iter()
+            .any(|a| ingest::normalise(a) == r.from)
+    };
     let mut out = Vec::new();
     let slots = game.config.powers.iter().flat_map(|pc| {
         crate::engine::command::slots(pc)
@@ -174,6 +181,7 @@ fn judge_late_again(
                     && (r.status == Status::Late
                         || (r.status == Status::Held && r.for_turn == turn + 1))
                     && r.arrival_time() <= deadline
+                    && !left(r)
             })
             .max_by_key(|r| rank(r));
         let Some(late) = covered else { continue };
@@ -326,6 +334,8 @@ pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
     let archive = game.dir.join(&rel);
     let old_record = crate::engine::inputs::load_record(game, to_turn)?;
     let dated_before = game.config.dated_change_turns();
+    // The drops and replaces of the undone turns (EiA 19.2.1, 19.2.2): their players are told.
+    let undone_acts = players_acts_after(game, to_turn)?;
     // A replace of an undone turn is undone in game.toml too: the acts are the record.
     crate::game::config_edit::undo_replacements(game, to_turn + 1)?;
     // The resolved turn N: what resolving it wrote.
@@ -434,8 +444,22 @@ pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
     } else {
         format!("turn {to_turn}")
     };
+    let name_of = |power: &str| {
+        game.config
+            .power(power)
+            .map_or(power.to_string(), |p| p.name.clone())
+    };
+    let replaced: Vec<String> = undone_acts
+        .iter()
+        .filter(|(_, a)| a.kind == "replace")
+        .filter_map(|(_, a)| a.power.as_deref().map(name_of))
+        .collect();
     let void = format!(
-        "Void: the reports of {undone} already mailed, and the dice commitment of turn {to_turn} mailed before ({old}); the new commitment is below."
+        "Void: the reports of {undone} already mailed, and the dice commitment of turn {to_turn} mailed before ({old}){}; the new commitment is below.",
+        match replaced.is_empty() {
+            true => String::new(),
+            false => format!(", and the notice of a new player for {}", replaced.join(", ")),
+        }
     );
     // Late submissions the reopened turn's deadline covers stand now, before the notice says what
     // is on file.
@@ -455,6 +479,21 @@ pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
         } else {
             format!("The orders on file for turn {to_turn} do not stand (they do not authenticate now): send them again before the deadline.")
         };
+        // A drop or replace undone gives the power back to its player (EiA 19.2.1, 19.2.2).
+        let back = undone_acts
+            .iter()
+            .filter(|(_, a)| a.power.as_deref() == Some(power))
+            .map(|(t, a)| format!("the {} of turn {t}", a.kind))
+            .collect::<Vec<_>>();
+        let are = if back.len() > 1 { "are" } else { "is" };
+        let orders = match back.is_empty() {
+            true => orders,
+            false => format!(
+                "You play {} again: {} {are} undone with the turns rolled back.\n{orders}",
+                name_of(power),
+                back.join(" and ")
+            ),
+        };
         match moved.get(power) {
             Some(lines) => format!("{void}\n{orders}\n{}", lines.join("\n")),
             None => format!("{void}\n{orders}"),
@@ -468,6 +507,14 @@ pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
         &said,
         Some(&format!("Turn {to_turn} was rolled back and is played again ({reason}), with a new dice commitment")),
     )?;
+    let mut notices = notices;
+    notices.extend(replacements_undone(
+        &game,
+        to_turn,
+        (n, reason),
+        &archive.join("mail/sent"),
+        &undone_acts,
+    )?);
     Ok(Reopened {
         turn: to_turn,
         archive: Some(rel),
@@ -476,6 +523,87 @@ pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
         notices,
         judged_again,
     })
+}
+
+/// The `drop` and `replace` acts of the turns after `to_turn`, with their turns, in order: what a
+/// rollback to `to_turn` undoes of the game's players (EiA 19.2.1, 19.2.2).
+fn players_acts_after(game: &Game, to_turn: u32) -> Result<Vec<(u32, acts::Act)>> {
+    let mut out = Vec::new();
+    let mut t = to_turn + 1;
+    while game.turn_dir(t).exists() {
+        for a in acts::load(&game.dir, t)?.acts {
+            if matches!(a.kind.as_str(), "drop" | "replace") && a.power.is_some() {
+                out.push((t, a));
+            }
+        }
+        t += 1;
+    }
+    Ok(out)
+}
+
+/// A notice to each new player whose `replace` a rollback undid (EiA 19.2.2): he does not take the
+/// power over, and the password of his welcome is void. Only a welcome delivered (its ledger among
+/// the undone mail in `sent`) is answered so; a player the rollback gives the power back to is not
+/// one of them (he hears it in the turn's notice). `act`: the rollback's number and reason.
+fn replacements_undone(
+    game: &Game,
+    to_turn: u32,
+    (n, reason): (usize, &str),
+    sent: &std::path::Path,
+    undone: &[(u32, acts::Act)],
+) -> Result<Vec<PathBuf>> {
+    let state = game.load_state(to_turn)?;
+    let mut msgs = Vec::new();
+    for (t, a) in undone.iter().filter(|(_, a)| a.kind == "replace") {
+        let (Some(power), Some(incoming)) = (a.power.as_deref(), a.incoming.as_ref()) else {
+            continue;
+        };
+        let welcome = format!("t{t:04}-welcome-{power}-");
+        let welcomed = std::fs::read_dir(sent).is_ok_and(|d| {
+            d.flatten()
+                .any(|e| e.file_name().to_string_lossy().starts_with(&welcome))
+        });
+        if !welcomed {
+            continue;
+        }
+        let now = crate::engine::players::recipients(&game.config, &state, power);
+        let to: Vec<String> = incoming
+            .players
+            .iter()
+            .filter(|p| !now.iter().any(|q| q.eq_ignore_ascii_case(p)))
+            .cloned()
+            .collect();
+        if to.is_empty() {
+            continue;
+        }
+        let name = game
+            .config
+            .power(power)
+            .map_or(power.to_string(), |p| p.name.clone());
+        msgs.push(outbox::Outgoing {
+            // To him as written: game.toml no longer names him for the power.
+            kind: outbox::Kind::Farewell,
+            turn: to_turn,
+            power: None,
+            player: None,
+            key: format!("{power}-undone-{n}"),
+            to,
+            subject: format!(
+                "[{}] turn {to_turn}: you do not take over {name}",
+                game.config.game
+            ),
+            text: format!(
+                "The referee rolled the game back to turn {to_turn} ({reason}), undoing turn {t}, in which you were named {name}'s new player (EiA 19.2.2).\n\n\
+                 You do not take {name} over: the welcome you had is void, and so is its password. The referee will write to you if he hands you a power again.\n"
+            ),
+            html: None,
+            attachments: Vec::new(),
+            in_reply_to: None,
+            date: outbox::game_instant(game, to_turn),
+        });
+    }
+    outbox::write_all(game, &msgs)?;
+    Ok(msgs.iter().map(|m| outbox::path_of(game, m)).collect())
 }
 
 /// `pbem rekey`: the current turn gets a fresh secret and commitment, announced to every player (a

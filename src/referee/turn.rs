@@ -530,8 +530,12 @@ fn produce(
         &mut resolution.events,
         &mut dice_box,
     )?;
+    // The turn's dice are all drawn: the box's index of labels goes before the reports begin.
+    drop(dice_box);
     let threads = crate::parallel::threads();
     let shared = report::TurnSight::new(game, &next_state);
+    // What the adjudication freed goes back to the system now, not beside the first reports.
+    crate::memory::release_freed();
     let sheet = ReportSheet {
         game,
         turn,
