@@ -180,13 +180,16 @@ impl Outgoing {
         whole_up_to: usize,
     ) -> Result<Kept> {
         let (layout, bodies) = self.laid_out(config, sources)?;
-        let size = bodies.size(&layout)?;
-        if size > whole_up_to {
-            return Ok(Kept {
-                size,
-                digest: String::new(),
-                file: Vec::new(),
-            });
+        // Counted exactly only when its bound passes `whole_up_to`: else measured as it is hashed.
+        if bodies.size_at_most(&layout) > whole_up_to {
+            let size = bodies.size(&layout)?;
+            if size > whole_up_to {
+                return Ok(Kept {
+                    size,
+                    digest: String::new(),
+                    file: Vec::new(),
+                });
+            }
         }
         match bodies.parts(&layout)? {
             Some(parts) => {
@@ -555,10 +558,15 @@ enum Wire<'a> {
 impl Wire<'_> {
     /// Writes the bytes that travel (a body lettre encodes is in lettre's layout, never here).
     fn write_into(&self, out: &mut Vec<u8>) -> Result<()> {
+        self.write_to(out)
+    }
+
+    /// Hands the bytes that travel to `out`, piece by piece.
+    fn write_to(&self, out: &mut impl super::quoted::Sink) -> Result<()> {
         match self {
             Wire::Crlf(text, _) => push_crlf(text, out),
             Wire::Ready(bytes, _) => out.extend_from_slice(bytes),
-            Wire::Quoted(bytes, _) => super::quoted::encode_binary_into(bytes, out),
+            Wire::Quoted(bytes, _) => super::quoted::encode_binary_to(bytes, out),
             Wire::Lettre(_) => anyhow::bail!("a body lettre encodes has no marker"),
         }
         Ok(())
@@ -701,29 +709,19 @@ impl<'a> Bodies<'a> {
     /// (`envelope::content_digest`), each body hashed as it is encoded rather than copied into a
     /// message as large as the report.
     fn measure(&self, layout: &[u8]) -> Result<(usize, String)> {
+        use super::quoted::Sink;
         use sha2::Digest;
-        let (mut hash, body) = super::envelope::content_hasher(layout);
-        let mut size = layout.len() - body.len();
-        let mut scratch = Vec::new();
+        let (hash, body) = super::envelope::content_hasher(layout);
+        let mut out = Hashed::new(hash, layout.len() - body.len());
         let mut written = vec![false; self.wires.len()];
         let prefix = self.prefix.as_bytes();
         let mut rest = body;
         while let Some(at) = memchr::memmem::find(rest, prefix) {
-            hash.update(&rest[..at]);
-            size += at;
+            out.extend_from_slice(&rest[..at]);
             let after = &rest[at + prefix.len()..];
             let end = memchr::memchr(0, after).context("a body's marker has no end")?;
             let n = marked(after, &written)?;
-            let bytes = match &self.wires[n] {
-                Wire::Ready(bytes, _) => &bytes[..],
-                wire => {
-                    scratch.clear();
-                    wire.write_into(&mut scratch)?;
-                    &scratch[..]
-                }
-            };
-            hash.update(bytes);
-            size += bytes.len();
+            self.wires[n].write_to(&mut out)?;
             written[n] = true;
             rest = &after[end + 1..];
         }
@@ -731,9 +729,24 @@ impl<'a> Bodies<'a> {
             written.iter().all(|&w| w),
             "a body of a message was not laid out"
         );
-        hash.update(rest);
-        size += rest.len();
+        out.extend_from_slice(rest);
+        let (size, hash) = out.finish();
         Ok((size, hex::encode(hash.finalize())))
+    }
+
+    /// At least the size of what [`Bodies::assemble`] would make of `layout`, from what each body
+    /// knows of its size without a pass over it (a quoted-printable body its bound).
+    fn size_at_most(&self, layout: &[u8]) -> usize {
+        layout.len()
+            + self
+                .wires
+                .iter()
+                .map(|w| match w {
+                    Wire::Crlf(_, len) | Wire::Quoted(_, len) => *len,
+                    Wire::Ready(bytes, _) => bytes.len(),
+                    Wire::Lettre(_) => 0,
+                })
+                .sum::<usize>()
     }
 
     /// The message: `layout` with each marker replaced by its body.
@@ -768,6 +781,55 @@ impl<'a> Bodies<'a> {
         );
         out.extend_from_slice(rest);
         Ok(out)
+    }
+}
+
+/// What a message's bytes come to as they are handed over, without holding them: their count and
+/// their SHA-256, taken a buffer at a time (a body's pieces are lines and escapes of a few bytes).
+struct Hashed {
+    hash: sha2::Sha256,
+    size: usize,
+    buffer: Vec<u8>,
+}
+
+impl Hashed {
+    /// The buffer's size: small enough to stay in the processor's cache.
+    const BUFFER: usize = 32 * 1024;
+
+    /// `hash` has taken `size` bytes already.
+    fn new(hash: sha2::Sha256, size: usize) -> Hashed {
+        Hashed {
+            hash,
+            size,
+            buffer: Vec::with_capacity(Hashed::BUFFER),
+        }
+    }
+
+    fn flush(&mut self) {
+        use sha2::Digest;
+        self.hash.update(&self.buffer);
+        self.buffer.clear();
+    }
+
+    /// The bytes' count and hash.
+    fn finish(mut self) -> (usize, sha2::Sha256) {
+        self.flush();
+        (self.size, self.hash)
+    }
+}
+
+impl super::quoted::Sink for Hashed {
+    fn extend_from_slice(&mut self, bytes: &[u8]) {
+        self.size += bytes.len();
+        if self.buffer.len() + bytes.len() > Hashed::BUFFER {
+            self.flush();
+            if bytes.len() >= Hashed::BUFFER / 2 {
+                use sha2::Digest;
+                self.hash.update(bytes);
+                return;
+            }
+        }
+        self.buffer.extend_from_slice(bytes);
     }
 }
 
@@ -873,7 +935,7 @@ fn crlf_7bit_len(text: &str) -> Option<usize> {
 }
 
 /// Writes `text` with CRLF line breaks: a CRLF already there is kept, a lone LF gets its CR.
-fn push_crlf(text: &str, out: &mut Vec<u8>) {
+fn push_crlf(text: &str, out: &mut impl super::quoted::Sink) {
     let bytes = text.as_bytes();
     let mut start = 0;
     for end in memchr::memchr_iter(b'\n', bytes) {

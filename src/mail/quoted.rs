@@ -40,13 +40,26 @@ pub fn encode_binary(input: &[u8]) -> Vec<u8> {
 /// every 73 bytes of them (a line breaks only when its next piece of at most three bytes would
 /// pass 75).
 pub fn encoded_len_at_most(input: &[u8]) -> usize {
-    let escaped = input
-        .iter()
-        .enumerate()
-        .filter(|&(at, &b)| !LITERAL[b as usize] || trailing_blank(input, at))
-        .count();
-    let pieces = input.len() + 2 * escaped;
+    let pieces = input.len() + 2 * escaped(input);
     pieces + 3 * (pieces / 73) + 3
+}
+
+/// How many bytes of `input` are written `=XX`: those not [`LITERAL`] (counted without a branch,
+/// so that the count runs on vectors), and the blanks that end a line (a space or tab before a
+/// CRLF, found by `memchr`, or last).
+fn escaped(input: &[u8]) -> usize {
+    let encoded = |b: u8| u8::from(!(((b.wrapping_sub(b' ') < 95) & (b != b'=')) | (b == b'\t')));
+    // At most 255 a chunk, so that a byte counts them.
+    let not_literal: usize = input
+        .chunks(255)
+        .map(|chunk| usize::from(chunk.iter().fold(0u8, |n, &b| n + encoded(b))))
+        .sum();
+    let blank = |at: usize| matches!(input.get(at), Some(b' ' | b'\t'));
+    let before_crlf = memchr::memchr_iter(b'\r', input)
+        .filter(|&at| at > 0 && input.get(at + 1) == Some(&b'\n') && blank(at - 1))
+        .count();
+    let last = input.len().checked_sub(1).is_some_and(blank);
+    not_literal + before_crlf + usize::from(last)
 }
 
 /// The length of [`encode_binary`] of `input`, counted without writing it (a report mail over its
@@ -62,8 +75,14 @@ pub fn encode_binary_into(input: &[u8], out: &mut Vec<u8>) {
     encode_into(input, out);
 }
 
-/// Where encoded bytes go: a buffer, or a count of them.
-trait Sink {
+/// [`encode_binary`] of `input`, handed to `out` piece by piece (`outbox`: a mail's digest is
+/// taken as its bodies are encoded, none of them held whole).
+pub fn encode_binary_to(input: &[u8], out: &mut impl Sink) {
+    encode_into(input, out);
+}
+
+/// Where encoded bytes go: a buffer, a count of them, or a hash.
+pub trait Sink {
     fn extend_from_slice(&mut self, bytes: &[u8]);
 }
 
@@ -235,6 +254,10 @@ mod tests {
             let encoded = encode_binary(&input);
             prop_assert_eq!(&encoded, &quoted_printable::encode_binary(&input));
             prop_assert!(encoded.len() <= encoded_len_at_most(&input));
+            let escaped_one_by_one = (0..input.len())
+                .filter(|&at| !LITERAL[input[at] as usize] || trailing_blank(&input, at))
+                .count();
+            prop_assert_eq!(escaped(&input), escaped_one_by_one);
             prop_assert_eq!(encoded.len(), encoded_len(&input));
         }
     }

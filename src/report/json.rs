@@ -245,6 +245,16 @@ pub fn render(
     h: Option<&super::DiceHeader>,
     check: Option<&CheckData>,
 ) -> serde_json::Result<String> {
+    render_sized(view, h, check, 0)
+}
+
+/// As [`render`], written into a buffer of `capacity` bytes made at once.
+pub fn render_sized(
+    view: &PowerView,
+    h: Option<&super::DiceHeader>,
+    check: Option<&CheckData>,
+    capacity: usize,
+) -> serde_json::Result<String> {
     let report = Report {
         format: FORMAT,
         game: &view.game,
@@ -333,7 +343,10 @@ pub fn render(
     };
     // Compact: the indentation of a pretty print is a fifth of a report's JSON, and the JSON is for
     // programs (any of them prints it pretty); the text and HTML forms are the ones to read.
-    let mut text = serde_json::to_string(&report)?;
-    text.push('\n');
-    Ok(text)
+    let mut text = Vec::with_capacity(capacity);
+    serde_json::to_writer(&mut text, &report)?;
+    text.push(b'\n');
+    // serde_json writes UTF-8 only.
+    Ok(String::from_utf8(text)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
 }

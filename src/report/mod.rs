@@ -80,10 +80,9 @@ pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
     // in every report, once per turn.
     let header = input.shared.header_values(input.header);
     let fields = values::ReportValues::new(view.clone());
-    let text = templates::render(
-        game,
-        "report.txt",
+    let text = templates::Template::load(game, "report.txt")?.render_sized(
         &fields.with("header", header.text.clone()).context(),
+        Sizes::TEXT.of(&view),
     )?;
     let fields = fields.with("header", header.html.clone());
     // Inside HTML the SVG needs no namespace declaration (so it carries no URL), and it shrinks to
@@ -115,11 +114,17 @@ pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
         .with("map_svg", Value::from(""))
         .context();
     let page = templates::Template::load(game, "report.html")?;
-    let (html, mail_html, maps) = html_pages(&page, &fields, &file_map, &mail_map)?;
+    let size = Sizes::HTML.of(&view);
+    let (html, mail_html, maps) = html_pages(&page, size, &fields, &file_map, &mail_map)?;
     let (html_map, mail_map) = maps.unzip();
     let check = for_check::build(game, input, &view);
-    let json = json::render(&view, Some(input.header), check.as_ref())
-        .context("cannot write the JSON report")?;
+    let json = json::render_sized(
+        &view,
+        Some(input.header),
+        check.as_ref(),
+        Sizes::JSON.of(&view),
+    )
+    .context("cannot write the JSON report")?;
     Ok(Rendered {
         text,
         html: Some(html),
@@ -142,6 +147,42 @@ pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
     })
 }
 
+/// About how many bytes a form of a report takes, by what its view lists: each form is written
+/// into a buffer of that size made at once, rather than grown by doubling (each doubling a copy,
+/// and new memory the system must clear: a report of a 1,000-power game is megabytes). A guess
+/// only: a form longer than it grows as before.
+struct Sizes {
+    /// Bytes of each event the view lists, of each unit, and of the rest.
+    event: usize,
+    unit: usize,
+    rest: usize,
+}
+
+impl Sizes {
+    const TEXT: Sizes = Sizes {
+        event: 300,
+        unit: 100,
+        rest: 8 * 1024,
+    };
+    /// The page without its map.
+    const HTML: Sizes = Sizes {
+        event: 520,
+        unit: 250,
+        rest: 16 * 1024,
+    };
+    const JSON: Sizes = Sizes {
+        event: 500,
+        unit: 200,
+        rest: 16 * 1024,
+    };
+
+    fn of(&self, view: &PowerView) -> usize {
+        let events = view.events.len() + view.decisions.len();
+        let units = view.units.len() + view.seen.len() + view.map.areas.len();
+        self.rest + self.event * events + self.unit * units
+    }
+}
+
 /// The values the HTML report's map shows, which only its `map` block may name for the page to be
 /// rendered once for the file and the mail (see [`html_pages`]).
 const MAP_VALUES: &[&str] = &["map_svg", "map_cid", "map_size"];
@@ -160,11 +201,12 @@ const MAP_MARK_BYTE: char = '\u{1}';
 /// the map stands in the file's and in the mail's, when the page was cut.
 fn html_pages(
     page: &templates::Template,
+    size: usize,
     fields: &values::ReportValues,
     file: &Value,
     mail: &Value,
 ) -> Result<(String, String, Option<Maps>)> {
-    match one_page(page, fields, file, mail) {
+    match one_page(page, size, fields, file, mail) {
         Some(((file, file_map), (mail, mail_map))) => Ok((file, mail, Some((file_map, mail_map)))),
         None => Ok((page.render(file)?, page.render(mail)?, None)),
     }
@@ -182,6 +224,7 @@ type Page = (String, Range);
 /// the file's page, and the mail's.
 fn one_page(
     page: &templates::Template,
+    size: usize,
     fields: &values::ReportValues,
     file: &Value,
     mail: &Value,
@@ -190,7 +233,7 @@ fn one_page(
     let marked = fields
         .with("map_svg", Value::from_safe_string(MAP_MARK.to_string()))
         .context();
-    let whole = page.render(&marked).ok()?;
+    let whole = page.render_sized(&marked, size).ok()?;
     let mark = block.render(&marked).ok()?;
     // The mark stands once in the page and once in the block alone, so that the block stands
     // once in the page, where the maps go (found by its rare first byte: a page is long).
@@ -247,7 +290,7 @@ mod tests {
             .with("map_svg", Value::from(""))
             .context();
         let ((file_page, file_map), (mail_page, map)) =
-            one_page(&page, &fields, &file, &mail).expect("the built-in page is cut");
+            one_page(&page, 0, &fields, &file, &mail).expect("the built-in page is cut");
         assert!(mail_page[map].contains("cid:map@pbem"));
         assert!(file_page[file_map].contains("<svg>map</svg>"));
         assert_eq!(file_page, page.render(&file).unwrap());

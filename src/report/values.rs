@@ -45,64 +45,74 @@ pub struct ReportValues {
     added: Vec<(&'static str, Value)>,
 }
 
-/// The view and the values of it that every rendering reads, made once a report.
+/// The view and the values of it that every rendering reads, made once a report, each when first
+/// read: the bundled templates read the long lists as pbem writes them (`events_text`, ...), never
+/// the objects of each event and unit.
 #[derive(Debug)]
 struct ViewValues {
     view: Arc<PowerView>,
-    orders: Value,
-    next: Value,
-    units: Value,
-    seen: Value,
-    events: Value,
-    decisions: Value,
+    orders: OnceLock<Value>,
+    next: OnceLock<Value>,
+    units: OnceLock<Value>,
+    seen: OnceLock<Value>,
+    events: OnceLock<Value>,
+    decisions: OnceLock<Value>,
+}
+
+impl ViewValues {
+    /// The objects of `list`'s events.
+    fn events(&self, list: List) -> Value {
+        let view = &self.view;
+        let n = match list {
+            List::Events => view.events.len(),
+            List::Decisions => view.decisions.len(),
+        };
+        Value::from(
+            (0..n)
+                .map(|i| {
+                    Value::from_object(EventValue {
+                        view: view.clone(),
+                        list,
+                        i,
+                        read: Default::default(),
+                    })
+                })
+                .collect::<Vec<_>>(),
+        )
+    }
+
+    /// The objects of the power's own units, or of those it sees.
+    fn units(&self, seen: bool) -> Value {
+        let view = &self.view;
+        let n = if seen {
+            view.seen.len()
+        } else {
+            view.units.len()
+        };
+        Value::from(
+            (0..n)
+                .map(|i| {
+                    Value::from_object(UnitValue {
+                        view: view.clone(),
+                        seen,
+                        i,
+                    })
+                })
+                .collect::<Vec<_>>(),
+        )
+    }
 }
 
 impl ReportValues {
     pub fn new(view: Arc<PowerView>) -> ReportValues {
-        let events = |list: List| {
-            let n = match list {
-                List::Events => view.events.len(),
-                List::Decisions => view.decisions.len(),
-            };
-            Value::from(
-                (0..n)
-                    .map(|i| {
-                        Value::from_object(EventValue {
-                            view: view.clone(),
-                            list,
-                            i,
-                            read: Default::default(),
-                        })
-                    })
-                    .collect::<Vec<_>>(),
-            )
-        };
-        let units = |seen: bool| {
-            let n = if seen {
-                view.seen.len()
-            } else {
-                view.units.len()
-            };
-            Value::from(
-                (0..n)
-                    .map(|i| {
-                        Value::from_object(UnitValue {
-                            view: view.clone(),
-                            seen,
-                            i,
-                        })
-                    })
-                    .collect::<Vec<_>>(),
-            )
-        };
         let values = ViewValues {
-            orders: Value::from_serialize(&view.orders),
-            next: Value::from_serialize(&view.next),
-            units: units(false),
-            seen: units(true),
-            events: events(List::Events),
-            decisions: events(List::Decisions),
             view,
+            orders: OnceLock::new(),
+            next: OnceLock::new(),
+            units: OnceLock::new(),
+            seen: OnceLock::new(),
+            events: OnceLock::new(),
+            decisions: OnceLock::new(),
         };
         ReportValues {
             view: Arc::new(values),
@@ -147,15 +157,27 @@ impl Object for ReportValues {
             "player" => Value::from(view.player.as_deref()),
             "player_rank" => Value::from(view.player_rank.as_deref()),
             "power_colour" => Value::from(view.power_colour.as_deref()),
-            "orders" => values.orders.clone(),
+            "orders" => values
+                .orders
+                .get_or_init(|| Value::from_serialize(&view.orders))
+                .clone(),
             "due" => Value::from(view.due),
-            "units" => values.units.clone(),
-            "seen" => values.seen.clone(),
+            "units" => values.units.get_or_init(|| values.units(false)).clone(),
+            "seen" => values.seen.get_or_init(|| values.units(true)).clone(),
             "position" => Value::from_serialize(&view.position),
-            "events" => values.events.clone(),
-            "decisions" => values.decisions.clone(),
+            "events" => values
+                .events
+                .get_or_init(|| values.events(List::Events))
+                .clone(),
+            "decisions" => values
+                .decisions
+                .get_or_init(|| values.events(List::Decisions))
+                .clone(),
             "map" => Value::from_serialize(&view.map),
-            "next" => values.next.clone(),
+            "next" => values
+                .next
+                .get_or_init(|| Value::from_serialize(&view.next))
+                .clone(),
             "orders_template" => Value::from(view.orders_template.as_str()),
             // The long lists as pbem writes them (`report::lines`), not listed among the view's fields.
             "events_text" => Value::from(super::lines::events_text(&view.events)),
