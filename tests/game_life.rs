@@ -266,6 +266,8 @@ fn a_late_submission_the_new_deadline_covers_stands_after_extend() {
     late_russia(tmp.path(), &game);
     let status = stdout(&at("2026-12-07T17:20:00Z", &["status"], &game).success());
     assert!(status_line(&status, "russia").contains("LATE"), "{status}");
+    // The LATE line counts the late submission; no "also: 1 late" repeats it.
+    assert!(!status.contains("also: 1 late"), "{status}");
     let a = at(
         "2026-12-07T17:30:00Z",
         &["extend", "--to", "2026-12-08T20:00", "--reason", "a strike"],
