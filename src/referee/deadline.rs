@@ -127,7 +127,11 @@ pub fn extend(game: &Game, how: &Move, reason: &str) -> Result<Extended> {
         &|power| moved.get(power).map(|l| l.join("\n")).unwrap_or_default(),
         None,
     )?;
-    let judged_again = judge_late_again(&game, turn, &shown)?;
+    let judged_again = judge_late_again(
+        &game,
+        turn,
+        &format!("extended the deadline of turn {turn} to {shown}"),
+    )?;
     Ok(Extended {
         turn,
         deadline: shown,
@@ -141,11 +145,14 @@ pub fn extend(game: &Game, how: &Move, reason: &str) -> Result<Extended> {
 /// power's latest late submission (rejected, or held for the next turn) that the new deadline
 /// covers, and that no later submission of the power outranks, stands now, as `pbem accept-late`
 /// files it (an act of the turn, an answer to the player); each player of a power with several
-/// (GITM 6.1) on his own. A pbem-dice/v2 turn already closed is left to the referee.
+/// (GITM 6.1) on his own. A pbem-dice/v2 turn already closed is left to the referee. `how`: what
+/// the referee did, as the player reads it after "the referee" ([`Standing::Covered`]).
+///
+/// [`Standing::Covered`]: crate::mail::late::Standing::Covered
 fn judge_late_again(
     game: &Game,
     turn: u32,
-    shown: &str,
+    how: &str,
 ) -> Result<Vec<crate::mail::late::AcceptedLate>> {
     use crate::mail::ingest::{self, Status};
     let Some(deadline) = game.config.deadline_of(turn) else {
@@ -192,7 +199,7 @@ fn judge_late_again(
             game,
             &slot,
             Some(&late.sha256),
-            &format!("the deadline moved to {shown}, after its arrival"),
+            crate::mail::late::Standing::Covered(how),
         )?);
     }
     Ok(out)
@@ -463,7 +470,11 @@ pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
     );
     // Late submissions the reopened turn's deadline covers stand now, before the notice says what
     // is on file.
-    let judged_again = judge_late_again(&game, to_turn, &shown)?;
+    let judged_again = judge_late_again(
+        &game,
+        to_turn,
+        &format!("reopened turn {to_turn} (pbem rollback) with the deadline {shown}"),
+    )?;
     let moved = game.config.moved_changes(&dated_before);
     let state = game.load_state(to_turn)?;
     let on_file = crate::engine::inputs::read_orders(&game, &state, to_turn)?;
