@@ -99,6 +99,36 @@ fn a_turn_reopened_by_rollback_opens_the_next_turn_after_its_own_deadline() {
         status_line(&status, "russia").contains("authenticated"),
         "{status}"
     );
+    // Russia's answer says the reopened deadline covered his orders, and is their receipt under
+    // the new commitment: no renewed receipt claims to replace an acknowledgement he never had.
+    // France, whose orders stood before, gets hers.
+    let acks = acks(&game);
+    let russia: Vec<&(String, String)> = acks
+        .iter()
+        .filter(|(n, _)| n.starts_with("t0001-ack-russia-"))
+        .collect();
+    let accepted = russia
+        .iter()
+        .find(|(n, _)| n.ends_with("-accepted.eml"))
+        .map(|(_, m)| body_of(m))
+        .expect("russia's accepted answer");
+    assert!(
+        accepted.contains("- the referee reopened turn 1 (pbem rollback) with the deadline Sunday 2026-12-13 20:00 CET: your orders arrived before it and stand"),
+        "{accepted}"
+    );
+    assert!(!accepted.contains("late orders are rejected"), "{accepted}");
+    assert!(
+        !russia.iter().any(|(n, _)| n.contains("-reopened-")),
+        "{:?}",
+        russia.iter().map(|(n, _)| n).collect::<Vec<_>>()
+    );
+    assert!(
+        acks.iter()
+            .any(|(n, m)| n.starts_with("t0001-ack-france-reopened-")
+                && body_of(m).contains("which named the old one")),
+        "{:?}",
+        acks.iter().map(|(n, _)| n).collect::<Vec<_>>()
+    );
     // The notice tells what was undone, and whether the orders on file still stand.
     let notice = |power: &str| {
         outbox(&game)

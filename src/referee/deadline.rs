@@ -126,6 +126,7 @@ pub fn extend(game: &Game, how: &Move, reason: &str) -> Result<Extended> {
         &format!("the deadline is moved to {shown} ({reason})"),
         &|power| moved.get(power).map(|l| l.join("\n")).unwrap_or_default(),
         None,
+        &[],
     )?;
     let judged_again = judge_late_again(
         &game,
@@ -214,12 +215,14 @@ fn announce(
     headline: &str,
     renewed: Option<&str>,
 ) -> Result<Vec<PathBuf>> {
-    announce_with(game, turn, key, headline, &|_| String::new(), renewed)
+    announce_with(game, turn, key, headline, &|_| String::new(), renewed, &[])
 }
 
 /// [`announce`], with a paragraph for each power after the headline (`said`, by power id; empty:
 /// none). After a new commitment (`renewed`: why it is new), every player whose orders still stand
-/// gets their receipt under it (`mail::receipt`; issue 31), to the notice's addresses.
+/// gets their receipt under it (`mail::receipt`; issue 31), to the notice's addresses; but not for
+/// the orders files of `answered` (by file stem): late orders the act judged again, whose answer,
+/// written under the new commitment, is their receipt (the player had none to replace).
 fn announce_with(
     game: &Game,
     turn: u32,
@@ -227,6 +230,7 @@ fn announce_with(
     headline: &str,
     said: &dyn Fn(&str) -> String,
     renewed: Option<&str>,
+    answered: &[String],
 ) -> Result<Vec<PathBuf>> {
     let state = game.load_state(turn)?;
     let commitment = crate::dice::to_hex(&game.commitment(turn)?);
@@ -238,7 +242,8 @@ fn announce_with(
         }
     }
     if let Some(why) = renewed {
-        let on_file = crate::engine::inputs::read_orders(game, &state, turn)?;
+        let mut on_file = crate::engine::inputs::read_orders(game, &state, turn)?;
+        on_file.retain(|o| !answered.contains(&o.stem()));
         // Whoever runs the power in the reopened turn, as `send` will address it then (a controller
         // who sent a dropped power's orders gets their receipt, not the player who takes over later).
         let to = |power: &str| crate::engine::players::recipients(&game.config, &state, power);
@@ -517,6 +522,7 @@ pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
         &format!("turn {to_turn} is played again ({reason}), with a new dice commitment; orders are due {shown}"),
         &said,
         Some(&format!("Turn {to_turn} was rolled back and is played again ({reason}), with a new dice commitment")),
+        &judged_again.iter().map(|a| a.record.slot()).collect::<Vec<_>>(),
     )?;
     let mut notices = notices;
     notices.extend(replacements_undone(
