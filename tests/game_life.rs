@@ -329,9 +329,8 @@ fn a_late_submission_the_new_deadline_covers_stands_after_extend() {
     assert_eq!(to_russia.len(), 1, "{to_russia:?}");
     assert!(to_russia[0].ends_with("-accepted.eml"), "{to_russia:?}");
     // It says that the extension covered them, not accept-late, nor that they were rejected.
-    let answer = body_of(
-        &fs::read_to_string(sent.join("russia@example.org").join(&to_russia[0])).unwrap(),
-    );
+    let answer =
+        body_of(&fs::read_to_string(sent.join("russia@example.org").join(&to_russia[0])).unwrap());
     assert!(
         answer.contains("- the referee extended the deadline of turn 1 to Tuesday 2026-12-08 20:00 CET: your orders arrived before it and stand"),
         "{answer}"

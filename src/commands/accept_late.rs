@@ -37,8 +37,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let game = Game::load(&args.game)?;
-    let done =
-        crate::mail::late::accept_late(
+    let done = crate::mail::late::accept_late(
         &game,
         &args.power,
         args.message.as_deref(),

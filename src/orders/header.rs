@@ -262,7 +262,11 @@ pub fn check_header_with(
                 d.hint(format!(
                     "{} has several players: add a line 'player <id>', one of: {}",
                     pc.name,
-                    pc.commands.iter().map(|c| c.id.as_str()).collect::<Vec<_>>().join(", ")
+                    pc.commands
+                        .iter()
+                        .map(|c| c.id.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ))
             })),
             (Some(pl), true) => match pc.command(&pl.value) {
