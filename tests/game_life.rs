@@ -99,6 +99,36 @@ fn a_turn_reopened_by_rollback_opens_the_next_turn_after_its_own_deadline() {
         status_line(&status, "russia").contains("authenticated"),
         "{status}"
     );
+    // Russia's answer says the reopened deadline covered his orders, and is their receipt under
+    // the new commitment: no renewed receipt claims to replace an acknowledgement he never had.
+    // France, whose orders stood before, gets hers.
+    let acks = acks(&game);
+    let russia: Vec<&(String, String)> = acks
+        .iter()
+        .filter(|(n, _)| n.starts_with("t0001-ack-russia-"))
+        .collect();
+    let accepted = russia
+        .iter()
+        .find(|(n, _)| n.ends_with("-accepted.eml"))
+        .map(|(_, m)| body_of(m))
+        .expect("russia's accepted answer");
+    assert!(
+        accepted.contains("- the referee reopened turn 1 (pbem rollback) with the deadline Sunday 2026-12-13 20:00 CET: your orders arrived before it and stand"),
+        "{accepted}"
+    );
+    assert!(!accepted.contains("late orders are rejected"), "{accepted}");
+    assert!(
+        !russia.iter().any(|(n, _)| n.contains("-reopened-")),
+        "{:?}",
+        russia.iter().map(|(n, _)| n).collect::<Vec<_>>()
+    );
+    assert!(
+        acks.iter()
+            .any(|(n, m)| n.starts_with("t0001-ack-france-reopened-")
+                && body_of(m).contains("which named the old one")),
+        "{:?}",
+        acks.iter().map(|(n, _)| n).collect::<Vec<_>>()
+    );
     // The notice tells what was undone, and whether the orders on file still stand.
     let notice = |power: &str| {
         outbox(&game)
@@ -266,6 +296,8 @@ fn a_late_submission_the_new_deadline_covers_stands_after_extend() {
     late_russia(tmp.path(), &game);
     let status = stdout(&at("2026-12-07T17:20:00Z", &["status"], &game).success());
     assert!(status_line(&status, "russia").contains("LATE"), "{status}");
+    // The LATE line counts the late submission; no "also: 1 late" repeats it.
+    assert!(!status.contains("also: 1 late"), "{status}");
     let a = at(
         "2026-12-07T17:30:00Z",
         &["extend", "--to", "2026-12-08T20:00", "--reason", "a strike"],
@@ -296,6 +328,15 @@ fn a_late_submission_the_new_deadline_covers_stands_after_extend() {
         .collect();
     assert_eq!(to_russia.len(), 1, "{to_russia:?}");
     assert!(to_russia[0].ends_with("-accepted.eml"), "{to_russia:?}");
+    // It says that the extension covered them, not accept-late, nor that they were rejected.
+    let answer =
+        body_of(&fs::read_to_string(sent.join("russia@example.org").join(&to_russia[0])).unwrap());
+    assert!(
+        answer.contains("- the referee extended the deadline of turn 1 to Tuesday 2026-12-08 20:00 CET: your orders arrived before it and stand"),
+        "{answer}"
+    );
+    assert!(!answer.contains("accept-late"), "{answer}");
+    assert!(!answer.contains("late orders are rejected"), "{answer}");
     at("2026-12-08T19:30:00Z", &["resolve"], &game).success();
     let record = fs::read_to_string(game.join("turns/1/record.toml")).unwrap();
     assert!(record.contains("russia = "), "{record}");

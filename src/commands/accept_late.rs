@@ -37,8 +37,12 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let game = Game::load(&args.game)?;
-    let done =
-        crate::mail::late::accept_late(&game, &args.power, args.message.as_deref(), &args.reason)?;
+    let done = crate::mail::late::accept_late(
+        &game,
+        &args.power,
+        args.message.as_deref(),
+        crate::mail::late::Standing::AcceptedLate(&args.reason),
+    )?;
     crate::say!(
         "The late orders of {} (message {}, received {}) stand for turn {}{}.",
         done.power,

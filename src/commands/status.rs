@@ -133,7 +133,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 s.rejected_why.as_deref().unwrap_or("no reason recorded")
             ));
         }
-        if s.late > 0 {
+        // Said once: the LATE line above already counts them.
+        let said_late = matches!(s.orders, OrdersIn::Missing) && dropped.is_none();
+        if s.late > 0 && !said_late {
             others.push(format!("{} late", s.late));
         }
         if s.held_for_next > 0 {

@@ -1682,13 +1682,15 @@ fn judge(
                     record.for_turn = turn + 1;
                     ack.late_turn = Some(turn);
                     record.reasons.push(format!(
-                        "arrived after the deadline of turn {turn} ({due}): held for turn {}",
+                        "{} ({due}): held for turn {}",
+                        late_reason(turn),
                         turn + 1
                     ));
                 } else {
                     record.status = Status::Late;
                     record.reasons.push(format!(
-                        "arrived after the deadline of turn {turn} ({due}): late orders are rejected (game.toml late_orders = \"{}\")",
+                        "{} ({due}): late orders are rejected (game.toml late_orders = \"{}\")",
+                        late_reason(turn),
                         config.deadline.late_orders
                     ));
                 }
@@ -1738,6 +1740,19 @@ pub fn registered(
     crate::engine::players::recipients(config, state, &pc.id)
         .iter()
         .any(|p| normalise(p) == address)
+}
+
+/// How the reason a submission was judged late for `turn` begins (rejected or held for the next).
+fn late_reason(turn: u32) -> String {
+    format!("arrived after the deadline of turn {turn}")
+}
+
+/// Whether `reason` is the one that judged a submission late for `turn`: untrue once a moved
+/// deadline covers it (`mail::late::Standing::Covered`).
+pub fn is_late_reason(reason: &str, turn: u32) -> bool {
+    reason
+        .strip_prefix(&late_reason(turn))
+        .is_some_and(|rest| rest.starts_with(" ("))
 }
 
 /// The address of `Name <addr>` or `addr`, lower case.

@@ -38,6 +38,40 @@ pub struct AcceptedLate {
     pub again: bool,
 }
 
+/// Who lets a late submission stand, as the act records it and its player is told.
+#[derive(Debug, Clone, Copy)]
+pub enum Standing<'a> {
+    /// `pbem accept-late`, for the referee's reason.
+    AcceptedLate(&'a str),
+    /// The turn's deadline moved past the submission's arrival (`pbem extend`, `pbem rollback`):
+    /// what the referee did, as the player reads it after "the referee" ("extended the deadline of
+    /// turn 1 to Tuesday 2026-12-08 20:00 CET"). The orders were not late for the new deadline,
+    /// so the answer keeps no reason that said they were.
+    Covered(&'a str),
+}
+
+impl Standing<'_> {
+    /// The act's reason, written into the chain of records.
+    fn reason(&self) -> String {
+        match self {
+            Standing::AcceptedLate(reason) => reason.to_string(),
+            Standing::Covered(how) => format!("the referee {how}, after its arrival"),
+        }
+    }
+
+    /// What the answer tells the player of `turn`.
+    fn told(&self, turn: u32) -> String {
+        match self {
+            Standing::AcceptedLate(reason) => format!(
+                "accepted late by the referee for turn {turn} (pbem accept-late, turns/{turn}/acts.toml): {reason}"
+            ),
+            Standing::Covered(how) => {
+                format!("the referee {how}: your orders arrived before it and stand")
+            }
+        }
+    }
+}
+
 /// Whether `r` is a late submission of `power` for `turn`: late and rejected, or held for the next
 /// turn, judged while `turn` was open; or one an earlier run accepted late (`accepted`).
 fn is_late_for(r: &Received, power: &str, turn: u32, accepted: &[String]) -> bool {
@@ -62,16 +96,18 @@ fn names(r: &Received, wanted: &str) -> bool {
         || (!id.is_empty() && r.message_id == id)
 }
 
-/// `pbem accept-late <game> <power> [--message ...] --reason ...`: see the module doc. Refused, with
-/// nothing changed, when the turn is closed (pbem-dice/v2: the closing list was mailed), when no late
-/// submission of the power is on record, or when a later one already stands.
+/// `pbem accept-late <game> <power> [--message ...] --reason ...`, or a late submission covered by a
+/// moved deadline (`why`): see the module doc. Refused, with nothing changed, when the turn is closed
+/// (pbem-dice/v2: the closing list was mailed), when no late submission of the power is on record,
+/// or when a later one already stands.
 pub fn accept_late(
     game: &Game,
     power: &str,
     message: Option<&str>,
-    reason: &str,
+    why: Standing<'_>,
 ) -> Result<AcceptedLate> {
     let _lock = GameLock::acquire(&game.dir)?;
+    let reason = why.reason();
     if reason.trim().is_empty() {
         bail!("give the reason with --reason: it is written into the chain of records and told to the player; nothing was changed");
     }
@@ -208,7 +244,7 @@ pub fn accept_late(
                 // Whose orders file: `france.eugene` for a player of a power with several, as
                 // the turn's record keys it (`audit` checks it there).
                 power: Some(slot.clone()),
-                reason: Some(reason.to_string()),
+                reason: Some(reason.clone()),
                 message: Some(chosen.sha256.clone()),
                 orders: Some(digest.clone()),
                 ..Act::default()
@@ -221,9 +257,10 @@ pub fn accept_late(
     record.status = Status::Accepted;
     record.for_turn = turn;
     record.orders_sha256 = digest;
-    let note = format!(
-        "accepted late by the referee for turn {turn} (pbem accept-late, turns/{turn}/acts.toml): {reason}"
-    );
+    if let Standing::Covered(_) = why {
+        record.reasons.retain(|r| !ingest::is_late_reason(r, turn));
+    }
+    let note = why.told(turn);
     if !record.reasons.contains(&note) {
         record.reasons.push(note);
     }

@@ -39,6 +39,9 @@ pub struct Header {
     /// In a file pbem filed from mail, in place of the password: the SHA-256 of the message whose
     /// authentication the file stands on (`mail/received/<sha256>.toml`).
     pub submission: Option<Located<String>>,
+    /// The header words whose line was written without one value (none after the word, or more than
+    /// one): diagnosed where they stand, so never said missing as well.
+    pub unread: Vec<String>,
 }
 
 impl Header {
@@ -107,6 +110,7 @@ impl Header {
                         ))
                         .rule(HEADER_RULE),
                     );
+                    header.unread.push(word);
                     continue;
                 }
                 [_, _, extra, ..] => {
@@ -121,6 +125,7 @@ impl Header {
                         ))
                         .rule(HEADER_RULE),
                     );
+                    header.unread.push(word);
                     continue;
                 }
                 [] => continue,
@@ -180,14 +185,17 @@ pub fn check_header_with(
     submitted: &dyn Fn(&str, &str) -> bool,
 ) -> (Option<String>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
+    // None for a line written without its one value: that is its one reason, said where it stands.
     let missing = |what: &str, example: &str| {
-        Diagnostic::error(format!("the orders have no '{what}' line"), end..end)
-            .label("header incomplete")
-            .hint(format!("add a line '{example}'"))
-            .rule(HEADER_RULE)
+        (!header.unread.iter().any(|w| w == what)).then(|| {
+            Diagnostic::error(format!("the orders have no '{what}' line"), end..end)
+                .label("header incomplete")
+                .hint(format!("add a line '{example}'"))
+                .rule(HEADER_RULE)
+        })
     };
     match &header.game {
-        None => diags.push(missing("game", &format!("game {}", config.game))),
+        None => diags.extend(missing("game", &format!("game {}", config.game))),
         Some(g) if !g.value.eq_ignore_ascii_case(&config.game) => diags.push(
             Diagnostic::error(
                 format!(
@@ -202,7 +210,7 @@ pub fn check_header_with(
         Some(_) => {}
     }
     match &header.turn {
-        None => diags.push(missing("turn", &format!("turn {turn}"))),
+        None => diags.extend(missing("turn", &format!("turn {turn}"))),
         Some(t) if t.value != turn => diags.push(
             Diagnostic::error(
                 format!(
@@ -218,7 +226,7 @@ pub fn check_header_with(
     }
     let power = match &header.power {
         None => {
-            diags.push(missing("power", "power <your power>"));
+            diags.extend(missing("power", "power <your power>"));
             None
         }
         Some(p) => match config.power(&p.value) {
@@ -250,11 +258,17 @@ pub fn check_header_with(
     let mut player_id = None;
     if let Some(pc) = power {
         match (&header.player, pc.has_commands()) {
-            (None, true) => diags.push(missing("player", "player <your player id>").hint(format!(
-                "{} has several players: add a line 'player <id>', one of: {}",
-                pc.name,
-                pc.commands.iter().map(|c| c.id.as_str()).collect::<Vec<_>>().join(", ")
-            ))),
+            (None, true) => diags.extend(missing("player", "player <your player id>").map(|d| {
+                d.hint(format!(
+                    "{} has several players: add a line 'player <id>', one of: {}",
+                    pc.name,
+                    pc.commands
+                        .iter()
+                        .map(|c| c.id.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+            })),
             (Some(pl), true) => match pc.command(&pl.value) {
                 Some(c) => {
                     player_hash = Some(c.at(turn).password_hash);
@@ -319,7 +333,7 @@ pub fn check_header_with(
             }
         }
         (None, _) => {
-            diags.push(missing("password", "password <your password>"));
+            diags.extend(missing("password", "password <your password>"));
             None
         }
         (Some(_), None) => None,
@@ -525,6 +539,19 @@ mod tests {
         assert_eq!(power, None);
     }
 
+    /// A password line with no value gets that one reason, where it stands (line 3, column 1),
+    /// with a hint; not "no 'password' line" as well.
+    #[test]
+    fn a_password_line_without_a_value_gets_one_reason_where_it_stands() {
+        let text = "game ulm-1805\npower france\npassword\nturn 1\n";
+        let (_, power, diags) = read(text);
+        let d = one(&diags);
+        assert_eq!(d.message, "the 'password' line has no value");
+        assert_eq!(&text[d.span.clone()], "password");
+        assert_eq!(d.span.start, text.find("password").unwrap());
+        assert_eq!(power, None);
+    }
+
     #[test]
     fn header_lines_without_a_value_are_rejected() {
         let (_, power, diags) = read("game\npower france\npassword\nturn 1\nentropy\n");
@@ -535,8 +562,6 @@ mod tests {
                 "the 'game' line has no value",
                 "the 'password' line has no value",
                 "the entropy line is empty",
-                "the orders have no 'game' line",
-                "the orders have no 'password' line",
             ]
         );
         assert!(diags.iter().all(|d| d.hint.is_some()));

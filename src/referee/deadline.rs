@@ -126,8 +126,13 @@ pub fn extend(game: &Game, how: &Move, reason: &str) -> Result<Extended> {
         &format!("the deadline is moved to {shown} ({reason})"),
         &|power| moved.get(power).map(|l| l.join("\n")).unwrap_or_default(),
         None,
+        &[],
     )?;
-    let judged_again = judge_late_again(&game, turn, &shown)?;
+    let judged_again = judge_late_again(
+        &game,
+        turn,
+        &format!("extended the deadline of turn {turn} to {shown}"),
+    )?;
     Ok(Extended {
         turn,
         deadline: shown,
@@ -141,11 +146,14 @@ pub fn extend(game: &Game, how: &Move, reason: &str) -> Result<Extended> {
 /// power's latest late submission (rejected, or held for the next turn) that the new deadline
 /// covers, and that no later submission of the power outranks, stands now, as `pbem accept-late`
 /// files it (an act of the turn, an answer to the player); each player of a power with several
-/// (GITM 6.1) on his own. A pbem-dice/v2 turn already closed is left to the referee.
+/// (GITM 6.1) on his own. A pbem-dice/v2 turn already closed is left to the referee. `how`: what
+/// the referee did, as the player reads it after "the referee" ([`Standing::Covered`]).
+///
+/// [`Standing::Covered`]: crate::mail::late::Standing::Covered
 fn judge_late_again(
     game: &Game,
     turn: u32,
-    shown: &str,
+    how: &str,
 ) -> Result<Vec<crate::mail::late::AcceptedLate>> {
     use crate::mail::ingest::{self, Status};
     let Some(deadline) = game.config.deadline_of(turn) else {
@@ -192,7 +200,7 @@ fn judge_late_again(
             game,
             &slot,
             Some(&late.sha256),
-            &format!("the deadline moved to {shown}, after its arrival"),
+            crate::mail::late::Standing::Covered(how),
         )?);
     }
     Ok(out)
@@ -207,12 +215,14 @@ fn announce(
     headline: &str,
     renewed: Option<&str>,
 ) -> Result<Vec<PathBuf>> {
-    announce_with(game, turn, key, headline, &|_| String::new(), renewed)
+    announce_with(game, turn, key, headline, &|_| String::new(), renewed, &[])
 }
 
 /// [`announce`], with a paragraph for each power after the headline (`said`, by power id; empty:
 /// none). After a new commitment (`renewed`: why it is new), every player whose orders still stand
-/// gets their receipt under it (`mail::receipt`; issue 31), to the notice's addresses.
+/// gets their receipt under it (`mail::receipt`; issue 31), to the notice's addresses; but not for
+/// the orders files of `answered` (by file stem): late orders the act judged again, whose answer,
+/// written under the new commitment, is their receipt (the player had none to replace).
 fn announce_with(
     game: &Game,
     turn: u32,
@@ -220,6 +230,7 @@ fn announce_with(
     headline: &str,
     said: &dyn Fn(&str) -> String,
     renewed: Option<&str>,
+    answered: &[String],
 ) -> Result<Vec<PathBuf>> {
     let state = game.load_state(turn)?;
     let commitment = crate::dice::to_hex(&game.commitment(turn)?);
@@ -231,7 +242,8 @@ fn announce_with(
         }
     }
     if let Some(why) = renewed {
-        let on_file = crate::engine::inputs::read_orders(game, &state, turn)?;
+        let mut on_file = crate::engine::inputs::read_orders(game, &state, turn)?;
+        on_file.retain(|o| !answered.contains(&o.stem()));
         // Whoever runs the power in the reopened turn, as `send` will address it then (a controller
         // who sent a dropped power's orders gets their receipt, not the player who takes over later).
         let to = |power: &str| crate::engine::players::recipients(&game.config, &state, power);
@@ -463,7 +475,11 @@ pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
     );
     // Late submissions the reopened turn's deadline covers stand now, before the notice says what
     // is on file.
-    let judged_again = judge_late_again(&game, to_turn, &shown)?;
+    let judged_again = judge_late_again(
+        &game,
+        to_turn,
+        &format!("reopened turn {to_turn} (pbem rollback) with the deadline {shown}"),
+    )?;
     let moved = game.config.moved_changes(&dated_before);
     let state = game.load_state(to_turn)?;
     let on_file = crate::engine::inputs::read_orders(&game, &state, to_turn)?;
@@ -506,6 +522,7 @@ pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
         &format!("turn {to_turn} is played again ({reason}), with a new dice commitment; orders are due {shown}"),
         &said,
         Some(&format!("Turn {to_turn} was rolled back and is played again ({reason}), with a new dice commitment")),
+        &judged_again.iter().map(|a| a.record.slot()).collect::<Vec<_>>(),
     )?;
     let mut notices = notices;
     notices.extend(replacements_undone(
