@@ -416,6 +416,12 @@ impl PowerConfig {
         !self.commands.is_empty()
     }
 
+    /// The ids of the power's players, as a hint lists them: `ney, soult`.
+    pub fn player_ids(&self) -> String {
+        let ids: Vec<&str> = self.commands.iter().map(|c| c.id.as_str()).collect();
+        ids.join(", ")
+    }
+
     /// The player `id` of the power, if it lists him.
     pub fn command(&self, id: &str) -> Option<&PlayerConfig> {
         self.commands.iter().find(|p| p.id.eq_ignore_ascii_case(id))

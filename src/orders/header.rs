@@ -262,11 +262,7 @@ pub fn check_header_with(
                 d.hint(format!(
                     "{} has several players: add a line 'player <id>', one of: {}",
                     pc.name,
-                    pc.commands
-                        .iter()
-                        .map(|c| c.id.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    pc.player_ids()
                 ))
             })),
             (Some(pl), true) => match pc.command(&pl.value) {
@@ -282,11 +278,7 @@ pub fn check_header_with(
                     .hint(format!(
                         "the players of {} are: {}",
                         pc.name,
-                        pc.commands
-                            .iter()
-                            .map(|c| c.id.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
+                        pc.player_ids()
                     ))
                     .rule(HEADER_RULE),
                 ),
