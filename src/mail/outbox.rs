@@ -709,27 +709,10 @@ impl<'a> Bodies<'a> {
     /// (`envelope::content_digest`), each body hashed as it is encoded rather than copied into a
     /// message as large as the report.
     fn measure(&self, layout: &[u8]) -> Result<(usize, String)> {
-        use super::quoted::Sink;
         use sha2::Digest;
         let (hash, body) = super::envelope::content_hasher(layout);
         let mut out = Hashed::new(hash, layout.len() - body.len());
-        let mut written = vec![false; self.wires.len()];
-        let prefix = self.prefix.as_bytes();
-        let mut rest = body;
-        while let Some(at) = memchr::memmem::find(rest, prefix) {
-            out.extend_from_slice(&rest[..at]);
-            let after = &rest[at + prefix.len()..];
-            let end = memchr::memchr(0, after).context("a body's marker has no end")?;
-            let n = marked(after, &written)?;
-            self.wires[n].write_to(&mut out)?;
-            written[n] = true;
-            rest = &after[end + 1..];
-        }
-        anyhow::ensure!(
-            written.iter().all(|&w| w),
-            "a body of a message was not laid out"
-        );
-        out.extend_from_slice(rest);
+        self.lay_out(body, &mut out)?;
         let (size, hash) = out.finish();
         Ok((size, hex::encode(hash.finalize())))
     }
@@ -751,18 +734,13 @@ impl<'a> Bodies<'a> {
 
     /// The message: `layout` with each marker replaced by its body.
     fn assemble(self, layout: &[u8]) -> Result<Vec<u8>> {
-        let size = layout.len()
-            + self
-                .wires
-                .iter()
-                .map(|w| match w {
-                    Wire::Crlf(_, len) => *len,
-                    Wire::Ready(bytes, _) => bytes.len(),
-                    Wire::Quoted(_, len) => *len,
-                    Wire::Lettre(_) => 0,
-                })
-                .sum::<usize>();
-        let mut out = Vec::with_capacity(size);
+        let mut out = Vec::with_capacity(self.size_at_most(layout));
+        self.lay_out(layout, &mut out)?;
+        Ok(out)
+    }
+
+    /// Hands `layout` to `out` with each marker replaced by its body: each body laid out once.
+    fn lay_out(&self, layout: &[u8], out: &mut impl super::quoted::Sink) -> Result<()> {
         let mut rest = layout;
         let mut written = vec![false; self.wires.len()];
         let prefix = self.prefix.as_bytes();
@@ -771,7 +749,7 @@ impl<'a> Bodies<'a> {
             let after = &rest[at + prefix.len()..];
             let end = memchr::memchr(0, after).context("a body's marker has no end")?;
             let n = marked(after, &written)?;
-            self.wires[n].write_into(&mut out)?;
+            self.wires[n].write_to(out)?;
             written[n] = true;
             rest = &after[end + 1..];
         }
@@ -780,7 +758,7 @@ impl<'a> Bodies<'a> {
             "a body of a message was not laid out"
         );
         out.extend_from_slice(rest);
-        Ok(out)
+        Ok(())
     }
 }
 
