@@ -573,20 +573,37 @@ fn status_after_the_deadline_waits_to_be_resolved_and_gives_the_reason_of_a_reje
     );
 }
 
+/// `pbem turn` at `now`, its mail delivered into the folder `sent`, killed before it writes the file
+/// `crash` names (`PBEM_CRASH_BEFORE`) if one is given.
+fn turn_into(
+    sent: &std::path::Path,
+    game: &std::path::Path,
+    now: &str,
+    crash: Option<&str>,
+) -> std::process::Output {
+    let mut c = pbem();
+    c.args(["turn", "--folder"])
+        .arg(sent)
+        .arg(game)
+        .env("PBEM_NOW", now);
+    if let Some(file) = crash {
+        c.env("PBEM_CRASH_BEFORE", file);
+    }
+    c.output().unwrap()
+}
+
 #[test]
 fn a_killed_turn_is_finished_by_running_it_again() {
     let (tmp, game) = support::game();
     let sent = tmp.path().join("sent");
     write(&game, "orders/1/france.txt", header("france", FRANCE_PW, 1));
     // Killed while sending turn 1's mail, before russia's report went.
-    let killed = pbem()
-        .args(["turn", "--folder"])
-        .arg(&sent)
-        .arg(&game)
-        .env("PBEM_NOW", "2026-12-06T19:30:00Z")
-        .env("PBEM_CRASH_BEFORE", "t0001-report-russia.toml")
-        .output()
-        .unwrap();
+    let killed = turn_into(
+        &sent,
+        &game,
+        "2026-12-06T19:30:00Z",
+        Some("t0001-report-russia.toml"),
+    );
     assert!(!killed.status.success());
     assert!(game.join("turns/1/record.toml").is_file());
     // The next turn's announcements, sent after the reports, have not gone.
@@ -1443,17 +1460,7 @@ fn eia_19_2_1_a_rollback_past_a_drop_and_a_replace_tells_each_player_who_plays_t
 fn a_turn_killed_while_its_last_message_went_is_finished_by_running_it_again() {
     let (tmp, game) = support::game();
     let sent = tmp.path().join("sent");
-    let turn = |now: &str, crash: Option<&str>| {
-        let mut c = pbem();
-        c.args(["turn", "--folder"])
-            .arg(&sent)
-            .arg(&game)
-            .env("PBEM_NOW", now);
-        if let Some(file) = crash {
-            c.env("PBEM_CRASH_BEFORE", file);
-        }
-        c.output().unwrap()
-    };
+    let turn = |now: &str, crash: Option<&str>| turn_into(&sent, &game, now, crash);
     let killed = turn(
         "2026-12-06T19:30:00Z",
         Some("t0002-announcement-britain.toml#2"),
