@@ -344,8 +344,18 @@ impl Map {
         }
     }
 
-    /// The index of an area by id, case-insensitively.
+    /// The index of an area by id, case-insensitively. An ASCII id of a usual length is lowered
+    /// on the stack rather than into a new string: the reports look up thousands of ids a power
+    /// (issue 39).
     pub fn find(&self, id: &str) -> Option<usize> {
+        let mut buf = [0u8; 64];
+        if let Some(lower) = buf.get_mut(..id.len()).filter(|_| id.is_ascii()) {
+            lower.copy_from_slice(id.as_bytes());
+            lower.make_ascii_lowercase();
+            if let Ok(lower) = std::str::from_utf8(lower) {
+                return self.index.get(lower).copied();
+            }
+        }
         self.index.get(&id.to_lowercase()).copied()
     }
 
@@ -440,5 +450,24 @@ impl Topology for Map {
 
     fn picture_xy(&self, place: usize) -> [i32; 2] {
         self.areas[place].xy
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// An area is found by its id in any case, an ASCII id lowered on the stack and any other as
+    /// Unicode lowers it; an id of no area, however long, finds none.
+    #[test]
+    fn an_area_is_found_by_its_id_in_any_case() {
+        let fx = crate::rules::eia::test_fixture::Fixture::new();
+        let map = &fx.game.map;
+        let ulm = map.find("Ulm").expect("Ulm is on the fixture's map");
+        for id in ["ulm", "ULM", "uLm"] {
+            assert_eq!(map.find(id), Some(ulm), "{id}");
+        }
+        let long = format!("Ulm{}", "x".repeat(100));
+        assert_eq!(map.find(&long), None);
+        assert_eq!(map.find("Ulmé"), None);
+        assert_eq!(map.find(""), None);
     }
 }
