@@ -1,7 +1,9 @@
 //! The envelope of an outgoing message, taken at send time (issue 13.1).
 //!
 //! What a message says (its subject, Message-ID, threading and body) is fixed when it is made, and that
-//! is what the turn record lists and `audit` checks: [`content`] is a message without its envelope.
+//! is what the turn record lists and `audit` checks: [`content`] is a message without its envelope
+//! (a report's mail kept in parts is listed by its outbox file, its layout's envelope left out
+//! likewise: `outbox::kept_digest`).
 //! Who it goes to, who it is from and its `Date:` are taken from the current `game.toml` (and the
 //! state of the message's turn) when `pbem send` delivers it: [`address`] decides them from the
 //! message's `X-Pbem-To` header, which names an audience rather than addresses:
