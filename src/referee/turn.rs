@@ -318,8 +318,8 @@ pub type Sink<'s> = dyn FnMut(&std::path::Path, &[u8]) -> Result<()> + Send + 's
 
 /// As [`compute`], handing each file to `sink` as soon as it is made rather than keeping it (and
 /// its digest to the record): `resolve` writes it, `audit` compares it. The sink runs on a thread of
-/// its own, which also renders the mail and hashes, while this one makes the next file (at most two
-/// wait between them).
+/// its own, which also hashes the files not yet hashed, while this one makes the next file (at most
+/// two wait between them).
 /// The files come in a fixed order: for each power its reports and their mail, the next state, the
 /// log (which names the mails cut to size), the summary and its mail, the announcements. If making a file fails, the files made before
 /// it have gone to the sink: `resolve` then leaves what a crash would leave.
@@ -332,11 +332,10 @@ pub fn compute_into(
 ) -> Result<Products> {
     std::thread::scope(|scope| {
         let (files, received) = std::sync::mpsc::sync_channel::<(String, PathBuf, Made)>(1);
-        let config = &game.config;
         let writer = scope.spawn(move || -> Result<BTreeMap<String, String>> {
             let mut digests = BTreeMap::new();
             for (rel, path, made) in received {
-                let (bytes, digest) = made.ready(config)?;
+                let (bytes, digest) = made.ready();
                 sink(&path, &bytes)?;
                 digests.insert(rel, digest);
             }
@@ -360,11 +359,10 @@ pub fn compute_into(
     })
 }
 
-/// A file of the turn as [`produce`] makes it: its bytes, or a message to render, or either already
-/// made with its digest for the record (by a thread making reports).
+/// A file of the turn as [`produce`] makes it: its bytes, hashed for the record by the thread that
+/// writes them, or already with their digest (made by a thread of the reports or of the mail).
 enum Made {
     Bytes(Vec<u8>),
-    Mail(Box<outbox::Outgoing>),
     Ready { bytes: Vec<u8>, digest: String },
 }
 
@@ -375,12 +373,11 @@ impl Made {
         Made::Ready { bytes, digest }
     }
 
-    /// The file's bytes and their digest for the record, made now if they are not yet.
-    fn ready(self, config: &crate::game::config::GameConfig) -> Result<(Vec<u8>, String)> {
+    /// The file's bytes and their digest for the record, hashed now if they are not yet.
+    fn ready(self) -> (Vec<u8>, String) {
         match self {
-            Made::Bytes(bytes) => Ok(hashed(bytes)),
-            Made::Mail(m) => rendered(&m, config),
-            Made::Ready { bytes, digest } => Ok((bytes, digest)),
+            Made::Bytes(bytes) => hashed(bytes),
+            Made::Ready { bytes, digest } => (bytes, digest),
         }
     }
 }
@@ -698,9 +695,16 @@ fn produce(
         &dice::to_hex(next_commitment),
         &next_state,
     )?);
-    for m in mails {
-        put(outbox::path_of(game, &m), Made::Mail(Box::new(m)))?;
-    }
+    // Rendered side by side (a turn of 1,000 powers announces the next to each).
+    crate::parallel::map_in_order(
+        &mails,
+        threads,
+        |m| {
+            let (bytes, digest) = rendered(m, &game.config)?;
+            Ok((outbox::path_of(game, m), Made::Ready { bytes, digest }))
+        },
+        |(path, made)| put(path, made),
+    )?;
     let record = TurnRecord {
         format: FORMAT.into(),
         game: game.config.game.clone(),
