@@ -346,7 +346,18 @@ impl Map {
 
     /// The index of an area by id, case-insensitively.
     pub fn find(&self, id: &str) -> Option<usize> {
-        self.index.get(&id.to_lowercase()).copied()
+        // An ASCII id of a usual length is lowered on the stack: a turn looks up ids by the
+        // hundred thousand (issue 39).
+        let mut buf = [0u8; 64];
+        match buf.get_mut(..id.len()) {
+            Some(lowered) if id.is_ascii() => {
+                lowered.copy_from_slice(id.as_bytes());
+                lowered.make_ascii_lowercase();
+                let lowered = std::str::from_utf8(lowered).ok()?;
+                self.index.get(lowered).copied()
+            }
+            _ => self.index.get(&id.to_lowercase()).copied(),
+        }
     }
 
     pub fn area(&self, i: usize) -> &Area {
@@ -440,5 +451,22 @@ impl Topology for Map {
 
     fn picture_xy(&self, place: usize) -> [i32; 2] {
         self.areas[place].xy
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// An area is found whatever the case of its id, on the stack or not (an id past 64 bytes, or
+    /// not ASCII, is lowered into a new string).
+    #[test]
+    fn an_area_is_found_by_its_id_in_any_case() {
+        let map = crate::rules::eia::test_fixture::map();
+        let first = map.areas[0].id.clone();
+        for id in [first.clone(), first.to_uppercase(), first.to_lowercase()] {
+            assert_eq!(map.find(&id), Some(0), "{id}");
+        }
+        assert_eq!(map.find(&"x".repeat(65)), None);
+        assert_eq!(map.find("é"), None);
+        assert_eq!(map.find(""), None);
     }
 }
