@@ -388,14 +388,14 @@ fn hashed(bytes: Vec<u8>) -> (Vec<u8>, String) {
     (bytes, digest)
 }
 
-/// The message rendered, and the digest of what it says: its envelope is the one of the moment it
-/// is sent (`mail::envelope`).
+/// The message rendered, and the digest the record lists of it (`outbox::kept_digest`: of what it
+/// says, its envelope being the one of the moment it is sent, `mail::envelope`).
 fn rendered(
     m: &outbox::Outgoing,
     config: &crate::game::config::GameConfig,
 ) -> Result<(Vec<u8>, String)> {
     let bytes = m.render_for(config)?;
-    let digest = crate::mail::envelope::content_digest(&bytes);
+    let digest = outbox::kept_digest(&bytes);
     Ok((bytes, digest))
 }
 
