@@ -78,7 +78,7 @@ struct LogHead<'a> {
 }
 
 /// Events of the log, as the tables `[[event]]` that follow its first lines.
-#[derive(Serialize)]
+#[derive(Serialize, Clone, Copy)]
 struct LogEvents<'a> {
     #[serde(rename = "event")]
     events: &'a [Event],
@@ -122,6 +122,7 @@ impl Log<'_> {
 
 /// A piece of the turn's last files, made side by side with the others once the reports are made
 /// (`parallel::map_in_order`): the referee's summary, the next state, a part of the log.
+#[derive(Clone, Copy)]
 enum Closing<'a> {
     Summary,
     State,
@@ -320,8 +321,9 @@ pub type Sink<'s> = dyn FnMut(&std::path::Path, &[u8]) -> Result<()> + Send + 's
 /// its digest to the record): `resolve` writes it, `audit` compares it. The sink runs on a thread of
 /// its own, which also hashes the files not yet hashed, while this one makes the next file (at most
 /// two wait between them).
-/// The files come in a fixed order: for each power its reports and their mail, the next state, the
-/// log (which names the mails cut to size), the summary and its mail, the announcements. If making a file fails, the files made before
+/// The files come in a fixed order: for each power its reports and their mail, the summary, the
+/// next state, the log (the log and the summary name the mails cut to size), the summary's mail and
+/// the announcements. If making a file fails, the files made before
 /// it have gone to the sink: `resolve` then leaves what a crash would leave.
 pub fn compute_into(
     game: &Game,
@@ -653,41 +655,45 @@ fn produce(
         header: &header,
         state_before: &state,
     };
-    let mut made: Vec<String> = Vec::with_capacity(closing.len());
+    // Each written as soon as it comes (the summary first, its mail made from it), the log once
+    // its parts are all in.
+    let mut mails = Vec::new();
+    let mut log_parts: Vec<String> = Vec::new();
     crate::parallel::map_in_order(
         &closing,
         threads,
-        |piece| match piece {
-            // The referee's summary: every order, decision and combat, without fog of war.
-            Closing::Summary => report::summary(game, &summary_input),
-            Closing::State => {
-                Ok(crate::game::load::to_toml(&next_state)
-                    .context("cannot write the next state")?)
-            }
-            Closing::Log(events) => Ok(crate::game::load::to_toml(events)?),
+        |piece| {
+            let text = match piece {
+                // The referee's summary: every order, decision and combat, without fog of war.
+                Closing::Summary => report::summary(game, &summary_input)?,
+                Closing::State => crate::game::load::to_toml(&next_state)
+                    .context("cannot write the next state")?,
+                Closing::Log(events) => crate::game::load::to_toml(events)?,
+            };
+            Ok((*piece, text))
         },
-        |text| {
-            made.push(text);
-            Ok(())
+        |(piece, text)| match piece {
+            Closing::Summary => {
+                mails.push(report::summary_mail(game, turn, &text));
+                put_bytes(
+                    put,
+                    game.turn_dir(turn).join("summary.txt"),
+                    text.into_bytes(),
+                )
+            }
+            Closing::State => put_bytes(put, game.state_path(turn + 1), text.into_bytes()),
+            Closing::Log(_) => {
+                log_parts.push(text);
+                Ok(())
+            }
         },
     )?;
-    let mut made = made.into_iter();
-    let (Some(summary), Some(state_text)) = (made.next(), made.next()) else {
-        bail!("the turn's last files were not all made");
-    };
-    let log_parts: Vec<String> = made.collect();
     let log_text = match log_parts.is_empty() {
         true => crate::game::load::to_toml(&log)?,
         false => log.joined(&log_parts)?,
     };
-    put_bytes(put, game.state_path(turn + 1), state_text.into_bytes())?;
+    drop(log_parts);
     put_bytes(put, game.log_path(turn), log_text.into_bytes())?;
-    let mut mails = vec![report::summary_mail(game, turn, &summary)];
-    put_bytes(
-        put,
-        game.turn_dir(turn).join("summary.txt"),
-        summary.into_bytes(),
-    )?;
     // The commitment of the next turn is announced with the reports of this one.
     mails.extend(outbox::announcements(
         game,
