@@ -9,7 +9,8 @@
 //!
 //! Each case is a synthetic game (`pbem::synth`, as `cargo run --example synth` writes it, with its
 //! defaults) run by the release binary as a referee runs it, under `/usr/bin/time -v`: its wall
-//! time, CPU time and peak resident memory. Each run works on a fresh copy of the game folder; what
+//! time, CPU time and peak resident memory. Each run works on a fresh copy of the game folder (kept
+//! until the table is made: no run follows the deletion of another's thousands of files); what
 //! the run wrote is found by comparing the folder before and after (files new or changed: their
 //! number, their bytes, the largest mail of the outbox). The floor is `dd conv=fsync` writing as
 //! many bytes to the same disk, timed right after the run. The phone map's row takes the CPU time of
@@ -109,13 +110,15 @@ fn main() {
         .filter(|c| only.as_ref().is_none_or(|o| name(c).contains(o.as_str())))
     {
         let t = Instant::now();
-        let (source, mbox) = generate(case, &scratch);
+        let (source, mbox) = generate(case, &scratch.join(format!("game-{}", rows.len())));
         // The largest turns run once: each is minutes of a shared machine.
         let n = if case.large { 1 } else { runs };
         let mut done: Vec<Run> = Vec::new();
-        for _ in 0..n {
-            let dir = scratch.join("run");
-            let _ = std::fs::remove_dir_all(&dir);
+        for i in 0..n {
+            // Each run has a folder of its own, all removed when the table is made: a file system
+            // that has just deleted thousands of files creates the next ones slower (ext4 looks
+            // for inodes not recently freed), which no referee's turn meets.
+            let dir = scratch.join(format!("run-{}-{i}", rows.len()));
             copy_dir(&source, &dir);
             let before = tree(&dir);
             let dir_s = dir.to_str().expect("a UTF-8 path");
@@ -132,7 +135,6 @@ fn main() {
                 .map(|(_, b)| *b)
                 .max()
                 .unwrap_or(0);
-            std::fs::remove_dir_all(&dir).expect("the run's folder is removed");
             let dd = dd_fsync(&scratch, bytes);
             done.push(Run {
                 wall,
@@ -147,7 +149,6 @@ fn main() {
         let name = name(case);
         eprintln!("{name}: {:.0} s in all", t.elapsed().as_secs_f64());
         rows.push(row(&name, &done));
-        let _ = std::fs::remove_dir_all(&source);
     }
     let phone = "phone map of one power (SVG and PNG), 24 powers x 417 units";
     if only.as_ref().is_none_or(|o| phone.contains(o.as_str())) {
@@ -155,6 +156,7 @@ fn main() {
     }
     let table = render(&rows, started, &load);
     println!("{table}");
+    let _ = std::fs::remove_dir_all(&scratch);
     if write {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("BENCHMARKS.md");
         let text = std::fs::read_to_string(&path).expect("BENCHMARKS.md");
@@ -207,15 +209,14 @@ fn name(case: &Case) -> String {
     }
 }
 
-/// Writes the case's game (and its mailbox) under `scratch`: the folder, and the mailbox's path.
-fn generate(case: &Case, scratch: &Path) -> (PathBuf, Option<PathBuf>) {
-    let dir = scratch.join("game");
-    let _ = std::fs::remove_dir_all(&dir);
+/// Writes the case's game into `dir` (and its mailbox beside it): the folder, and the mailbox's path.
+fn generate(case: &Case, dir: &Path) -> (PathBuf, Option<PathBuf>) {
+    let dir = dir.to_path_buf();
     let mut spec = Spec::per_power(case.powers, case.units_per_power);
     spec.messages = case.messages;
     let files = synth::write_game(&spec, &dir).expect("the synthetic game is written");
     let mbox = (case.messages > 0).then(|| {
-        let path = scratch.join("mail.mbox");
+        let path = dir.with_extension("mbox");
         std::fs::write(&path, synth::mbox(&spec, &files)).expect("the mailbox is written");
         path
     });

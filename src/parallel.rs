@@ -1,7 +1,7 @@
 //! Work spread over the machine's cores with its results taken in order: the reports of a turn's
 //! powers are made side by side, and written one after the other as if made one by one, so that
-//! the bytes and the order of the files never depend on how many cores there are. Two pieces of
-//! work of a turn (the next state's and the log's TOML) run side by side the same way.
+//! the bytes and the order of the files never depend on how many cores there are. The turn's last
+//! files (the summary, the next state, the log in parts) are made the same way.
 
 use std::collections::BTreeMap;
 use std::panic::AssertUnwindSafe;
@@ -105,34 +105,6 @@ where
     })
 }
 
-/// Runs `first` on a thread of its own while `then` runs on this one, and returns both results, as
-/// if they had run one after the other: work that only has to be done before a later step (the
-/// referee's summary, made while the reports are) leaves the critical path. With one thread
-/// (`threads <= 1`) they do run one after the other, and `then` does not if `first` failed. The
-/// error of `first` comes before the error of `then`; the thread is always waited for, never left
-/// running; a panic in `first` is an error.
-pub fn side_by_side<A, B>(
-    threads: usize,
-    first: impl FnOnce() -> Result<A> + Send,
-    then: impl FnOnce() -> Result<B>,
-) -> Result<(A, B)>
-where
-    A: Send,
-{
-    if threads <= 1 {
-        let a = first()?;
-        return Ok((a, then()?));
-    }
-    std::thread::scope(|scope| {
-        let first = scope.spawn(first);
-        let b = then();
-        let a = first
-            .join()
-            .unwrap_or_else(|_| Err(anyhow!("a thread making the turn's files failed")))?;
-        Ok((a, b?))
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -228,89 +200,5 @@ mod tests {
         .unwrap_err();
         assert_eq!(e.to_string(), "disk full");
         assert_eq!(taken, 6);
-    }
-
-    #[test]
-    fn side_by_side_gives_both_results_whatever_the_threads() {
-        for threads in [1, 2, 4] {
-            let (a, b) = side_by_side(threads, || Ok(vec![1, 2]), || Ok("then")).unwrap();
-            assert_eq!((a, b), (vec![1, 2], "then"));
-        }
-    }
-
-    #[test]
-    fn side_by_side_runs_both_at_once_with_two_threads() {
-        // Each waits for the other: run one after the other, they would never meet.
-        let met = std::sync::Barrier::new(2);
-        let (a, b) = side_by_side(
-            2,
-            || {
-                met.wait();
-                Ok(1)
-            },
-            || {
-                met.wait();
-                Ok(2)
-            },
-        )
-        .unwrap();
-        assert_eq!((a, b), (1, 2));
-    }
-
-    #[test]
-    fn side_by_side_with_one_thread_runs_first_then_the_other() {
-        let order = Mutex::new(Vec::new());
-        side_by_side(
-            1,
-            || {
-                order.lock().unwrap().push("first");
-                Ok(())
-            },
-            || {
-                order.lock().unwrap().push("then");
-                Ok(())
-            },
-        )
-        .unwrap();
-        assert_eq!(*order.lock().unwrap(), ["first", "then"]);
-        // After an error of the first, the other does not run.
-        let ran = AtomicBool::new(false);
-        let e = side_by_side(
-            1,
-            || Err::<(), _>(anyhow!("first failed")),
-            || {
-                ran.store(true, Ordering::Relaxed);
-                Ok(())
-            },
-        )
-        .unwrap_err();
-        assert_eq!(e.to_string(), "first failed");
-        assert!(!ran.load(Ordering::Relaxed));
-    }
-
-    #[test]
-    fn side_by_side_gives_the_error_of_the_first_before_the_other() {
-        for threads in [1, 2] {
-            let e = side_by_side(
-                threads,
-                || Err::<(), _>(anyhow!("first failed")),
-                || Err::<(), _>(anyhow!("then failed")),
-            )
-            .unwrap_err();
-            assert_eq!(e.to_string(), "first failed");
-        }
-        let e = side_by_side(2, || Ok(()), || Err::<(), _>(anyhow!("then failed"))).unwrap_err();
-        assert_eq!(e.to_string(), "then failed");
-    }
-
-    #[test]
-    fn a_panic_beside_is_an_error_not_a_hang() {
-        let e = side_by_side(
-            2,
-            || -> Result<()> { panic!("a bug in the side work") },
-            || Ok(()),
-        )
-        .unwrap_err();
-        assert_eq!(e.to_string(), "a thread making the turn's files failed");
     }
 }

@@ -252,9 +252,18 @@ fn a_report_mail_is_kept_without_the_bodies_of_its_files_and_made_whole_when_sen
         let line = text.lines().find(|l| l.len() > 60).unwrap();
         assert!(!mail_text(&kept).contains(line), "{ext}: {line}");
     }
+    // The record lists the digest of the file as kept (`outbox::kept_digest`); one written before
+    // issue 39.3 lists that of the message whole, which `audit` and `send` take too.
+    let record = game.join("turns/1/record.toml");
+    let old = pbem::mail::envelope::content_digest(&whole);
+    edit(&record, &pbem::mail::outbox::kept_digest(&kept), &old);
     pbem().arg("audit").arg(&game).assert().success();
     // What the player receives is the message made whole.
-    for (name, mail) in delivered_reports(tmp.path(), &game) {
+    let delivered = delivered_reports(tmp.path(), &game);
+    assert!(delivered
+        .iter()
+        .any(|(n, _)| n == "t0001-report-france.eml"));
+    for (name, mail) in delivered {
         verify_passes(&name, &mail, &game, tmp.path());
         if name == "t0001-report-france.eml" {
             let body = |m: &[u8]| {
@@ -264,14 +273,19 @@ fn a_report_mail_is_kept_without_the_bodies_of_its_files_and_made_whole_when_sen
             assert_eq!(body(&mail), body(&whole));
         }
     }
-    // A report file changed after the turn: its mail is not sent as something the record does not
-    // list.
+    // A report file changed after the turn, or a report mail's layout (its subject): its mail is
+    // not sent as something the record does not list.
     let (_t2, game2) = demo();
     let txt = game2.join("turns/1/reports/russia.txt");
     let changed = fs::read_to_string(&txt)
         .unwrap()
         .replacen("Russia", "Prussia", 1);
     fs::write(&txt, changed).unwrap();
+    let parts = game2.join("mail/outbox/t0001-report-austria.eml");
+    let kept = fs::read(&parts).unwrap();
+    let at = kept.windows(11).position(|w| w == b"report for ").unwrap();
+    let edited = [&kept[..at], b"REPORT", &kept[at + 6..]].concat();
+    fs::write(&parts, edited).unwrap();
     let out = pbem()
         .arg("send")
         .arg(&game2)
@@ -286,6 +300,14 @@ fn a_report_mail_is_kept_without_the_bodies_of_its_files_and_made_whole_when_sen
         said.contains("turns/1/reports/russia.txt was changed after its message was made"),
         "{said}"
     );
+    assert!(
+        said.contains("t0001-report-austria.eml: not sent: its bytes are not those the record of turn 1 lists"),
+        "{said}"
+    );
+    assert!(!tmp
+        .path()
+        .join("second/austria@example.org/t0001-report-austria.eml")
+        .exists());
     assert!(!tmp
         .path()
         .join("second/russia@example.org/t0001-report-russia.eml")

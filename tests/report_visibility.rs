@@ -231,6 +231,7 @@ fn game(c: &Case) -> Game {
         map,
         geometry: None,
         ruleset,
+        kept_state: Default::default(),
     }
 }
 

@@ -13,22 +13,24 @@ pub const LOCAL: &str = "%Y-%m-%dT%H:%M";
 /// The powers due to send orders for `turn` whose orders are not in (or do not authenticate): the
 /// ruleset's `expects_orders`, less the powers run by the SOP alone; a power run by another is due.
 pub fn missing(game: &Game, turn: u32) -> Result<Vec<String>> {
-    let state = game.load_state(turn)?;
-    let orders = crate::engine::inputs::read_orders(game, &state, turn)?;
-    let mut out = Vec::new();
-    for p in &game.config.powers {
-        let left_to_sop = state.controlled.get(&p.id).is_some_and(|c| c.by.is_none());
-        if left_to_sop || !game.ruleset.expects_orders(&state, &p.id) {
-            continue;
+    // The state is kept for the turn that follows the check (`Game::with_state`).
+    game.with_state(turn, |state| {
+        let orders = crate::engine::inputs::read_orders(game, state, turn)?;
+        let mut out = Vec::new();
+        for p in &game.config.powers {
+            let left_to_sop = state.controlled.get(&p.id).is_some_and(|c| c.by.is_none());
+            if left_to_sop || !game.ruleset.expects_orders(state, &p.id) {
+                continue;
+            }
+            let has = orders
+                .iter()
+                .any(|o| o.power == p.id && o.check.as_ref().is_some_and(|c| c.power.is_some()));
+            if !has {
+                out.push(p.id.clone());
+            }
         }
-        let has = orders
-            .iter()
-            .any(|o| o.power == p.id && o.check.as_ref().is_some_and(|c| c.power.is_some()));
-        if !has {
-            out.push(p.id.clone());
-        }
-    }
-    Ok(out)
+        Ok(out)
+    })?
 }
 
 /// Why `turn` is not due yet: before its deadline, the powers due whose orders are not in (none

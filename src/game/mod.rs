@@ -69,7 +69,17 @@ pub struct Game {
     /// ruleset that reads it; `None` for a map of areas.
     pub geometry: Option<AnyMap>,
     pub ruleset: Box<dyn Ruleset>,
+    /// A state read for a check before a turn ([`Game::with_state`]), kept for the turn's own
+    /// [`Game::load_state`] while its files stay the same: a 100,000-unit state is parsed once a
+    /// run, not twice (issue 39).
+    pub kept_state: KeptState,
 }
+
+/// One turn's state as [`Game::with_state`] read it: the text of its file, the digest of its acts
+/// file and the state made of them, taken by the next [`Game::load_state`] of that turn when both
+/// files still read the same.
+#[derive(Default)]
+pub struct KeptState(std::sync::Mutex<Option<(u32, String, String, State)>>);
 
 /// The folders of a game that hold player data, which pbem reads and writes.
 const DATA_FOLDERS: [&str; 4] = ["orders", "turns", "mail", "secret"];
@@ -164,6 +174,7 @@ impl Game {
             map,
             geometry,
             ruleset,
+            kept_state: KeptState::default(),
         })
     }
 
@@ -285,11 +296,45 @@ impl Game {
     /// Loads and checks the state at the start of turn `t`, with the referee's acts on the turn
     /// (`acts.toml`: drops, replacements) applied.
     pub fn load_state(&self, turn: u32) -> Result<State> {
+        Ok(self.read_state(turn)?.0)
+    }
+
+    /// Runs `look` on the state of turn `t` (as [`Game::load_state`] gives it), then keeps the
+    /// state for the next `load_state` of that turn, which takes it instead of parsing the same
+    /// files again (a check before a turn: `engine::due`).
+    pub fn with_state<R>(&self, turn: u32, look: impl FnOnce(&State) -> R) -> Result<R> {
+        let (state, text, acts) = self.read_state(turn)?;
+        let seen = look(&state);
+        let mut kept = self.kept_state.0.lock().unwrap_or_else(|e| e.into_inner());
+        *kept = Some((turn, text, acts, state));
+        Ok(seen)
+    }
+
+    /// The state of turn `t` with its acts applied, the text of its file and the digest of its acts
+    /// file: the kept state when both files read as they did for it.
+    fn read_state(&self, turn: u32) -> Result<(State, String, String)> {
         let path = self.state_path(turn);
         let src = load::read_source(&path, &self.shown(&path))?;
-        let mut state = self.parse_state(&src)?;
-        acts::apply(&mut state, &acts::load(&self.dir, turn)?);
-        Ok(state)
+        let acts_digest = acts::digest(&self.dir, turn);
+        let kept = self
+            .kept_state
+            .0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        let state = match kept {
+            Some((t, text, acts, state))
+                if t == turn && text == src.text && acts == acts_digest =>
+            {
+                state
+            }
+            _ => {
+                let mut state = self.parse_state(&src)?;
+                acts::apply(&mut state, &acts::load(&self.dir, turn)?);
+                state
+            }
+        };
+        Ok((state, src.text, acts_digest))
     }
 
     /// Parses and checks a state against the map and the powers.
@@ -364,5 +409,55 @@ fn check_options(
     match load::first_error(src, &problems) {
         Some(e) => Err(e.into()),
         None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 39: the state a check read is the one the turn then loads, unless its file or its acts
+    /// file changed in between (a kept state marked as turn 99 shows which one a load gave).
+    #[test]
+    fn a_kept_state_is_taken_only_while_its_files_read_the_same() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("ulm-1805");
+        crate::bundled::write_scenario("ulm-1805", &dir).unwrap();
+        let game = Game::load(&dir).unwrap();
+        let mark = |game: &Game| {
+            game.with_state(1, |s| s.turn).unwrap();
+            let mut kept = game.kept_state.0.lock().unwrap();
+            kept.as_mut().unwrap().3.turn = 99;
+        };
+        mark(&game);
+        assert_eq!(game.load_state(1).unwrap().turn, 99, "the kept state");
+        assert_eq!(game.load_state(1).unwrap().turn, 1, "taken once");
+
+        mark(&game);
+        let path = game.state_path(1);
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, format!("{text}\n# edited\n")).unwrap();
+        assert_eq!(
+            game.load_state(1).unwrap().turn,
+            1,
+            "the state file changed"
+        );
+
+        mark(&game);
+        let acts = acts::path(&dir, 1);
+        std::fs::write(&acts, "act = []\n").unwrap();
+        assert_eq!(game.load_state(1).unwrap().turn, 1, "the acts file changed");
+
+        mark(&game);
+        assert_eq!(
+            game.load_state(2).ok().map(|s| s.turn),
+            None,
+            "another turn"
+        );
+        assert_eq!(
+            game.load_state(1).unwrap().turn,
+            99,
+            "kept for its own turn"
+        );
     }
 }

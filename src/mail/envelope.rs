@@ -1,7 +1,9 @@
 //! The envelope of an outgoing message, taken at send time (issue 13.1).
 //!
 //! What a message says (its subject, Message-ID, threading and body) is fixed when it is made, and that
-//! is what the turn record lists and `audit` checks: [`content`] is a message without its envelope.
+//! is what the turn record lists and `audit` checks: [`content`] is a message without its envelope
+//! (a report's mail kept in parts is listed by its outbox file, its layout's envelope left out
+//! likewise: `outbox::kept_digest`).
 //! Who it goes to, who it is from and its `Date:` are taken from the current `game.toml` (and the
 //! state of the message's turn) when `pbem send` delivers it: [`address`] decides them from the
 //! message's `X-Pbem-To` header, which names an audience rather than addresses:
@@ -164,8 +166,10 @@ pub fn content(bytes: &[u8]) -> Vec<u8> {
     out
 }
 
-/// What [`content`] joins: the header fields but the envelope's, then the body.
-fn content_pieces(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
+/// What [`content`] joins: the header fields but the envelope's, then the body (hashed piece by
+/// piece by [`content_digest`] and `outbox::kept_digest`, rather than over a copy: a report's mail
+/// is megabytes).
+pub fn content_pieces(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
     let (fields, body) = fields(bytes);
     fields
         .into_iter()
@@ -174,29 +178,14 @@ fn content_pieces(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
 }
 
 /// SHA-256 of what a message says, [`content`]: the digest the turn record lists for an outbox
-/// file, hashed piece by piece rather than over a copy (a report's mail is megabytes).
+/// file that holds a message whole (`outbox::kept_digest`).
 pub fn content_digest(bytes: &[u8]) -> String {
     use sha2::Digest;
-    let (mut hash, body) = content_hasher(bytes);
-    hash.update(body);
-    hex::encode(hash.finalize())
-}
-
-/// A hasher of what a message says ([`content_digest`]) that has taken the header fields of
-/// `message` (all of it, or its start up to and past the end of its header), and the rest, from
-/// the blank line that ends the header: what the caller hashes next, as it puts the body together
-/// (`outbox`: a report's mail is hashed as it is encoded, never made whole for it).
-pub fn content_hasher(message: &[u8]) -> (sha2::Sha256, &[u8]) {
-    use sha2::Digest;
     let mut hash = sha2::Sha256::new();
-    let (fields, body) = fields(message);
-    for f in fields
-        .into_iter()
-        .filter(|f| !ENVELOPE_FIELDS.contains(&field_name(f).as_str()))
-    {
-        hash.update(f);
+    for piece in content_pieces(bytes) {
+        hash.update(piece);
     }
-    (hash, body)
+    hex::encode(hash.finalize())
 }
 
 /// The value of one header field (unfolded), if the message has it.

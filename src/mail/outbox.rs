@@ -168,11 +168,12 @@ impl Outgoing {
     /// The message as the outbox keeps it: the outbox file that holds it without the bodies
     /// `sources` names in the game folder (issue 39.3: each byte of a report written once;
     /// [`assemble`] makes the message whole again at send time), or the message whole when no body
-    /// is named; with the whole message's size and the digest of what it says, worked out as its
-    /// bodies are encoded, without making it whole.
+    /// is named; with the whole message's size, counted without encoding a body, and the digest
+    /// the turn's record lists ([`kept_digest`]), taken of the outbox file: a report's bodies are
+    /// never encoded nor hashed at turn time.
     ///
     /// A message over `whole_up_to` bytes is only measured: its [`Kept`] holds its size alone
-    /// (`mail::fit` cuts it, the bodies never encoded whole for it).
+    /// (`mail::fit` cuts it, the bodies never encoded for it).
     pub fn kept_with_sources(
         &self,
         config: &GameConfig,
@@ -180,8 +181,10 @@ impl Outgoing {
         whole_up_to: usize,
     ) -> Result<Kept> {
         let (layout, bodies) = self.laid_out(config, sources)?;
-        // Counted exactly only when its bound passes `whole_up_to`: else measured as it is hashed.
-        if bodies.size_at_most(&layout) > whole_up_to {
+        let named = bodies.sources.iter().any(Option::is_some);
+        // Counted exactly when its parts are kept or its bound passes `whole_up_to`; else its
+        // size is the message's own, made whole.
+        if named || bodies.size_at_most(&layout) > whole_up_to {
             let size = bodies.size(&layout)?;
             if size > whole_up_to {
                 return Ok(Kept {
@@ -190,25 +193,20 @@ impl Outgoing {
                     file: Vec::new(),
                 });
             }
-        }
-        match bodies.parts(&layout)? {
-            Some(parts) => {
-                let (size, digest) = bodies.measure(&layout)?;
-                Ok(Kept {
+            if let Some(parts) = bodies.parts(&layout)? {
+                return Ok(Kept {
                     size,
-                    digest,
+                    digest: kept_digest(&parts),
                     file: parts,
-                })
-            }
-            None => {
-                let whole = bodies.assemble(&layout)?;
-                Ok(Kept {
-                    size: whole.len(),
-                    digest: super::envelope::content_digest(&whole),
-                    file: whole,
-                })
+                });
             }
         }
+        let whole = bodies.assemble(&layout)?;
+        Ok(Kept {
+            size: whole.len(),
+            digest: kept_digest(&whole),
+            file: whole,
+        })
     }
 
     /// The message laid out around a marker of each body, and its bodies.
@@ -330,7 +328,7 @@ impl Outgoing {
 pub struct Kept {
     /// The size of the message whole, as it is sent.
     pub size: usize,
-    /// The digest of what it says (`envelope::content_digest`), which the turn's record lists.
+    /// The digest the turn's record lists of the outbox file ([`kept_digest`]).
     pub digest: String,
     /// The outbox file: the message without the bodies the game folder holds, or the message.
     pub file: Vec<u8>,
@@ -433,6 +431,50 @@ pub const PARTS_FORMAT: &str = "pbem-outbox-parts/v1";
 /// Whether an outbox file holds a message without its bodies ([`PARTS_FORMAT`]).
 pub fn is_parts(bytes: &[u8]) -> bool {
     bytes.starts_with(PARTS_FORMAT.as_bytes()) && bytes.get(PARTS_FORMAT.len()) == Some(&b'\n')
+}
+
+/// The digest the turn's record lists of an outbox file, the one definition `resolve`, `send` and
+/// `audit` share. For a message kept whole (a welcome, an answer, an announcement, a cut mail
+/// without parts): the digest of what it says, its envelope left out (`envelope::content_digest`).
+/// For a message kept in parts ([`PARTS_FORMAT`], a report's mail), the digest of the file as the
+/// outbox keeps it (issue 39.3): its part lines, each naming the SHA-256 of the file that holds a
+/// body (so it binds every byte of the message), then its layout as `content_digest` takes a
+/// message, the envelope left out (the `layout` line's size too, which `To:` changes): a
+/// message re-addressed keeps its digest, and the turn never encodes nor hashes a report's bodies
+/// a second time to list it. A record written before issue 39.3 lists `content_digest` of the
+/// message made whole: `send` and `audit` accept that too, when this one does not match.
+pub fn kept_digest(file: &[u8]) -> String {
+    use sha2::Digest;
+    let Some((lines, layout)) = split_parts(file) else {
+        return super::envelope::content_digest(file);
+    };
+    let mut digest = sha2::Sha256::new();
+    digest.update(lines);
+    digest.update(b"layout\n");
+    for piece in super::envelope::content_pieces(layout) {
+        digest.update(piece);
+    }
+    hex::encode(digest.finalize())
+}
+
+/// An outbox file of [`PARTS_FORMAT`] split into its lines before the layout (the format's and
+/// each part's, up to the `layout` line) and its layout; none for a message kept whole, or a file
+/// cut short.
+fn split_parts(file: &[u8]) -> Option<(&[u8], &[u8])> {
+    if !is_parts(file) {
+        return None;
+    }
+    let mut at = 0;
+    loop {
+        let end = at + memchr::memchr(b'\n', &file[at..])?;
+        let line = &file[at..end];
+        if let Some(size) = line.strip_prefix(b"layout ") {
+            let layout = &file[end + 1..];
+            let size: usize = std::str::from_utf8(size).ok()?.parse().ok()?;
+            return (layout.len() == size).then_some((&file[..at], layout));
+        }
+        at = end + 1;
+    }
 }
 
 /// The bytes of `name` under `root`, which must still be `size` bytes of SHA-256 `sha`.
@@ -705,18 +747,6 @@ impl<'a> Bodies<'a> {
         Ok(size)
     }
 
-    /// What [`Bodies::assemble`] would make of `layout`: its size, and the digest of what it says
-    /// (`envelope::content_digest`), each body hashed as it is encoded rather than copied into a
-    /// message as large as the report.
-    fn measure(&self, layout: &[u8]) -> Result<(usize, String)> {
-        use sha2::Digest;
-        let (hash, body) = super::envelope::content_hasher(layout);
-        let mut out = Hashed::new(hash, layout.len() - body.len());
-        self.lay_out(body, &mut out)?;
-        let (size, hash) = out.finish();
-        Ok((size, hex::encode(hash.finalize())))
-    }
-
     /// At least the size of what [`Bodies::assemble`] would make of `layout`, from what each body
     /// knows of its size without a pass over it (a quoted-printable body its bound).
     fn size_at_most(&self, layout: &[u8]) -> usize {
@@ -759,55 +789,6 @@ impl<'a> Bodies<'a> {
         );
         out.extend_from_slice(rest);
         Ok(())
-    }
-}
-
-/// What a message's bytes come to as they are handed over, without holding them: their count and
-/// their SHA-256, taken a buffer at a time (a body's pieces are lines and escapes of a few bytes).
-struct Hashed {
-    hash: sha2::Sha256,
-    size: usize,
-    buffer: Vec<u8>,
-}
-
-impl Hashed {
-    /// The buffer's size: small enough to stay in the processor's cache.
-    const BUFFER: usize = 32 * 1024;
-
-    /// `hash` has taken `size` bytes already.
-    fn new(hash: sha2::Sha256, size: usize) -> Hashed {
-        Hashed {
-            hash,
-            size,
-            buffer: Vec::with_capacity(Hashed::BUFFER),
-        }
-    }
-
-    fn flush(&mut self) {
-        use sha2::Digest;
-        self.hash.update(&self.buffer);
-        self.buffer.clear();
-    }
-
-    /// The bytes' count and hash.
-    fn finish(mut self) -> (usize, sha2::Sha256) {
-        self.flush();
-        (self.size, self.hash)
-    }
-}
-
-impl super::quoted::Sink for Hashed {
-    fn extend_from_slice(&mut self, bytes: &[u8]) {
-        self.size += bytes.len();
-        if self.buffer.len() + bytes.len() > Hashed::BUFFER {
-            self.flush();
-            if bytes.len() >= Hashed::BUFFER / 2 {
-                use sha2::Digest;
-                self.hash.update(bytes);
-                return;
-            }
-        }
-        self.buffer.extend_from_slice(bytes);
     }
 }
 
@@ -1174,8 +1155,7 @@ mod tests {
             3,
             "text, JSON, SVG; the HTML and the base64 by lettre"
         );
-        // Measured without putting it together: its size and the digest of what it says.
-        let (size, digest) = bodies.measure(&layout).unwrap();
+        // Counted without putting it together: its size.
         assert_eq!(bodies.size(&layout).unwrap(), whole.len());
         let together = bodies.assemble(&layout).unwrap();
         assert_eq!(
@@ -1183,8 +1163,89 @@ mod tests {
             String::from_utf8_lossy(&whole)
         );
         assert_eq!(together, whole);
-        assert_eq!(size, whole.len());
-        assert_eq!(digest, super::super::envelope::content_digest(&whole));
+    }
+
+    /// A report's mail as the outbox keeps it (`PARTS_FORMAT`), by hand: a text and a JSON that
+    /// files hold, an HTML written in; `envelope` its `From`, `To` and `Date` fields.
+    fn parts_file(
+        text_sha: &str,
+        json_sha: &str,
+        envelope: &str,
+        subject: &str,
+        html: &str,
+    ) -> Vec<u8> {
+        let layout = format!(
+            "{envelope}Subject: {subject}\r\nX-Pbem-To: power france turn 1\r\n\
+             Content-Type: multipart/mixed; boundary=\"b\"\r\n\r\n--b\r\n\
+             Content-Type: text/plain\r\n\r\n\0pbem-part-0\0\r\n--b\r\n\
+             Content-Type: text/html\r\n\r\n{html}\r\n--b\r\n\
+             Content-Type: application/json\r\n\r\n\0pbem-part-1\0\r\n--b--\r\n"
+        );
+        format!(
+            "{PARTS_FORMAT}\npart text 12 {text_sha} turns/1/reports/france.txt\n\
+             part bytes 9 {json_sha} turns/1/reports/france.json\nlayout {}\n{layout}",
+            layout.len()
+        )
+        .into_bytes()
+    }
+
+    /// Issue 39.3: the record's digest of a report's mail is of its outbox file: changing a part's
+    /// SHA-256 (which binds that body's every byte), the layout, or a header field that is not the
+    /// envelope's changes it; re-addressing it (`To:`, `From:`, `Date:`, and so the layout's size)
+    /// does not. A message kept whole keeps the digest of what it says.
+    #[test]
+    fn the_digest_of_a_kept_mail_binds_its_parts_and_layout_not_its_envelope() {
+        let (a, b, c) = (&"a".repeat(64), &"b".repeat(64), &"c".repeat(64));
+        let sent = "From: referee@example.org\r\nTo: p@example.org\r\n\
+                    Date: Sat, 01 Jan 2028 12:00:00 +0000\r\n";
+        let digest = |file: Vec<u8>| {
+            assert!(split_parts(&file).is_some());
+            kept_digest(&file)
+        };
+        let file = parts_file(a, b, sent, "report", "<p>x</p>");
+        let kept = digest(file.clone());
+        let changed = [
+            (
+                "the text's digest",
+                parts_file(c, b, sent, "report", "<p>x</p>"),
+            ),
+            (
+                "the JSON's digest",
+                parts_file(a, c, sent, "report", "<p>x</p>"),
+            ),
+            ("the subject", parts_file(a, b, sent, "Report", "<p>x</p>")),
+            (
+                "a body written in",
+                parts_file(a, b, sent, "report", "<p>y</p>"),
+            ),
+        ];
+        for (what, file) in changed {
+            assert_ne!(digest(file), kept, "{what}");
+        }
+        let readdressed = "From: umpire@example.org\r\nTo: someone.else@example.org,\r\n \
+                           p@example.org\r\nDate: Sun, 02 Jan 2028 13:30:00 +0000\r\n";
+        assert_eq!(
+            digest(parts_file(a, b, readdressed, "report", "<p>x</p>")),
+            kept
+        );
+        // A part line moved into the layout is not the same file.
+        let text = String::from_utf8(file).unwrap();
+        let (lines, layout) = text.split_once("layout ").unwrap();
+        let (_, layout) = layout.split_once('\n').unwrap();
+        let (first, second) = lines.trim_end().rsplit_once('\n').unwrap();
+        let size = layout.len() + second.len() + 1;
+        let moved = format!("{first}\nlayout {size}\n{second}\n{layout}");
+        assert!(split_parts(moved.as_bytes()).is_some());
+        assert_ne!(kept_digest(moved.as_bytes()), kept);
+        // A message kept whole, or a file of parts cut short: the digest of what it says.
+        let whole = b"To: p@example.org\r\nSubject: s\r\n\r\nbody\r\n";
+        assert_eq!(
+            kept_digest(whole),
+            crate::mail::envelope::content_digest(whole)
+        );
+        let cut = &text.as_bytes()[..text.len() - 3];
+        assert!(split_parts(cut).is_none());
+        assert_ne!(kept_digest(cut), kept);
     }
 
     /// A layout that lost a marker, or holds one twice, is an error, not a message.
@@ -1196,12 +1257,10 @@ mod tests {
             (b, marker)
         };
         let (b, _) = put();
-        assert!(b.measure(b"no marker").is_err());
         assert!(b.size(b"no marker").is_err());
         assert!(b.assemble(b"no marker").is_err());
         let (b, marker) = put();
         let twice = [marker.clone(), marker].concat();
-        assert!(b.measure(&twice).is_err());
         assert!(b.size(&twice).is_err());
         assert!(b.assemble(&twice).is_err());
         let (b, marker) = put();

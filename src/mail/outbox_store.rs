@@ -51,15 +51,30 @@ impl Message {
         self.at.alone()
     }
 
-    /// Its bytes.
+    /// Its bytes: the message whole (a report's mail made whole from its parts, [`whole`]).
     pub fn read(&self) -> Result<Vec<u8>> {
+        let kept = self.read_kept()?;
+        self.whole(kept)
+    }
+
+    /// The message whole, from its bytes as kept ([`Message::read_kept`]).
+    pub fn whole(&self, kept: Vec<u8>) -> Result<Vec<u8>> {
+        match self.alone() {
+            true => whole(&self.at.file, kept),
+            false => Ok(kept),
+        }
+    }
+
+    /// Its bytes as the outbox keeps them: a report's mail in parts (`outbox::PARTS_FORMAT`),
+    /// whose digest the turn's record lists (`outbox::kept_digest`).
+    pub fn read_kept(&self) -> Result<Vec<u8>> {
         let mut file = std::fs::File::open(&self.at.file)
             .with_context(|| format!("cannot read {}", self.at.file.display()))?;
         if self.alone() {
             let mut bytes = Vec::new();
             file.read_to_end(&mut bytes)
                 .with_context(|| format!("cannot read {}", self.at.file.display()))?;
-            return whole(&self.at.file, bytes);
+            return Ok(bytes);
         }
         file.seek(std::io::SeekFrom::Start(self.at.offset))?;
         let mut bytes = Vec::with_capacity(self.at.size as usize);

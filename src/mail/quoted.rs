@@ -75,13 +75,13 @@ pub fn encode_binary_into(input: &[u8], out: &mut Vec<u8>) {
     encode_into(input, out);
 }
 
-/// [`encode_binary`] of `input`, handed to `out` piece by piece (`outbox`: a mail's digest is
-/// taken as its bodies are encoded, none of them held whole).
+/// [`encode_binary`] of `input`, handed to `out` piece by piece (`outbox`: each body written
+/// where the message's layout marks it).
 pub fn encode_binary_to(input: &[u8], out: &mut impl Sink) {
     encode_into(input, out);
 }
 
-/// Where encoded bytes go: a buffer, a count of them, or a hash.
+/// Where encoded bytes go: a buffer, or a count of them.
 pub trait Sink {
     fn extend_from_slice(&mut self, bytes: &[u8]);
 }

@@ -359,8 +359,13 @@ pub fn send(
     let mut states = envelope::States::new();
     for message in outbox_messages(game)? {
         let file = message.name.clone();
-        let bytes = match message.read() {
-            Ok(b) => b,
+        // The digest the record lists is of the file as kept (`outbox::kept_digest`).
+        let read = message.read_kept().and_then(|kept| {
+            let digest = super::outbox::kept_digest(&kept);
+            Ok((digest, message.whole(kept)?))
+        });
+        let (digest, bytes) = match read {
+            Ok(read) => read,
             Err(e) => {
                 summary
                     .problems
@@ -407,7 +412,9 @@ pub fn send(
             continue;
         }
         let sha = sha256_hex(&bytes);
-        if let Some(why) = held_back(game, &file, &envelope::content_digest(&bytes), &mut records) {
+        // A record written before issue 39.3 lists the digest of what the message says, whole.
+        let before = || envelope::content_digest(&bytes);
+        if let Some(why) = held_back(game, &file, &digest, before, &mut records) {
             summary.problems.push(format!("{file}: not sent: {why}"));
             continue;
         }
@@ -588,12 +595,15 @@ pub fn send(
 
 /// Why an outbox file a turn wrote must wait, if it must: the reports and summary of turn t (and
 /// the announcement of turn t+1) go only once turn t is resolved, that is once its record exists and
-/// lists the file with what it says (`sha`: the digest of its content, without its envelope). A crash before the record leaves them in the outbox; the rerun
-/// may write other bytes under the same names (a late order came in), which must be the ones sent.
+/// lists the file with its digest (`sha`: `outbox::kept_digest` of the file as kept; or, for a
+/// record written before issue 39.3, `before()`: the digest of what the message says, made whole).
+/// A crash before the record leaves them in the outbox; the rerun may write other bytes under the
+/// same names (a late order came in), which must be the ones sent.
 fn held_back(
     game: &Game,
     file: &str,
     sha: &str,
+    before: impl Fn() -> String,
     records: &mut BTreeMap<u32, Option<crate::game::record::TurnRecord>>,
 ) -> Option<String> {
     let (number, kind) = file.strip_prefix('t')?.split_once('-')?;
@@ -617,7 +627,7 @@ fn held_back(
         ));
     };
     match record.outputs.get(&format!("mail/outbox/{file}")) {
-        Some(d) if d == sha => None,
+        Some(d) if d == sha || *d == before() => None,
         Some(_) => Some(format!(
             "its bytes are not those the record of turn {turn} lists: resolve the turn again (pbem resolve --force)"
         )),

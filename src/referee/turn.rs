@@ -78,37 +78,55 @@ struct LogHead<'a> {
 }
 
 /// Events of the log, as the tables `[[event]]` that follow its first lines.
-#[derive(Serialize)]
+#[derive(Serialize, Clone, Copy)]
 struct LogEvents<'a> {
     #[serde(rename = "event")]
     events: &'a [Event],
 }
 
 impl Log<'_> {
-    /// The events, in two halves whose TOML [`Log::joined`] makes the log's: each half is
-    /// serialized on a core of its own (the log of a 100,000-unit turn is 80 MB). `None` when there
-    /// are too few events to cut (no events is the table `event = []`).
-    fn halves(&self) -> Option<(LogEvents<'_>, LogEvents<'_>)> {
-        if self.events.len() < 2 {
+    /// The events in `n` parts (fewer when there are fewer events) whose TOML [`Log::joined`]
+    /// makes the log's: each part is serialized on whichever core is free (the log of a
+    /// 100,000-unit turn is 100 MB). `None` when there are too few events to cut (no events is the
+    /// table `event = []`).
+    fn parts(&self, n: usize) -> Option<Vec<LogEvents<'_>>> {
+        if self.events.len() < 2 || n < 2 {
             return None;
         }
-        let (first, second) = self.events.split_at(self.events.len() / 2);
-        Some((LogEvents { events: first }, LogEvents { events: second }))
+        let size = self.events.len().div_ceil(n);
+        Some(
+            self.events
+                .chunks(size)
+                .map(|events| LogEvents { events })
+                .collect(),
+        )
     }
 
-    /// The log's TOML from its first lines and the TOML of its [`Log::halves`]: a blank line before
+    /// The log's TOML from its first lines and the TOML of its [`Log::parts`]: a blank line before
     /// each table, as the log made whole.
-    fn joined(&self, first: &str, second: &str) -> Result<String> {
+    fn joined(&self, parts: &[String]) -> Result<String> {
         let head = crate::game::load::to_toml(&LogHead {
             game: self.game,
             turn: self.turn,
         })?;
-        let mut text = String::with_capacity(head.len() + first.len() + second.len() + 2);
-        for part in [head.as_str(), "\n", first, "\n", second] {
+        let size = head.len() + parts.iter().map(|p| p.len() + 1).sum::<usize>();
+        let mut text = String::with_capacity(size);
+        text.push_str(&head);
+        for part in parts {
+            text.push('\n');
             text.push_str(part);
         }
         Ok(text)
     }
+}
+
+/// A piece of the turn's last files, made side by side with the others once the reports are made
+/// (`parallel::map_in_order`): the referee's summary, the next state, a part of the log.
+#[derive(Clone, Copy)]
+enum Closing<'a> {
+    Summary,
+    State,
+    Log(LogEvents<'a>),
 }
 
 /// The secret `R_t`: from `secret/<t>.key`, or revealed in the turn's record when re-resolving.
@@ -301,10 +319,11 @@ pub type Sink<'s> = dyn FnMut(&std::path::Path, &[u8]) -> Result<()> + Send + 's
 
 /// As [`compute`], handing each file to `sink` as soon as it is made rather than keeping it (and
 /// its digest to the record): `resolve` writes it, `audit` compares it. The sink runs on a thread of
-/// its own, which also renders the mail and hashes, while this one makes the next file (at most two
-/// wait between them).
-/// The files come in a fixed order: for each power its reports and their mail, the next state, the
-/// log (which names the mails cut to size), the summary and its mail, the announcements. If making a file fails, the files made before
+/// its own, which also hashes the files not yet hashed, while this one makes the next file (at most
+/// two wait between them).
+/// The files come in a fixed order: for each power its reports and their mail, the summary, the
+/// next state, the log (the log and the summary name the mails cut to size), the summary's mail and
+/// the announcements. If making a file fails, the files made before
 /// it have gone to the sink: `resolve` then leaves what a crash would leave.
 pub fn compute_into(
     game: &Game,
@@ -315,11 +334,10 @@ pub fn compute_into(
 ) -> Result<Products> {
     std::thread::scope(|scope| {
         let (files, received) = std::sync::mpsc::sync_channel::<(String, PathBuf, Made)>(1);
-        let config = &game.config;
         let writer = scope.spawn(move || -> Result<BTreeMap<String, String>> {
             let mut digests = BTreeMap::new();
             for (rel, path, made) in received {
-                let (bytes, digest) = made.ready(config)?;
+                let (bytes, digest) = made.ready();
                 sink(&path, &bytes)?;
                 digests.insert(rel, digest);
             }
@@ -343,11 +361,10 @@ pub fn compute_into(
     })
 }
 
-/// A file of the turn as [`produce`] makes it: its bytes, or a message to render, or either already
-/// made with its digest for the record (by a thread making reports).
+/// A file of the turn as [`produce`] makes it: its bytes, hashed for the record by the thread that
+/// writes them, or already with their digest (made by a thread of the reports or of the mail).
 enum Made {
     Bytes(Vec<u8>),
-    Mail(Box<outbox::Outgoing>),
     Ready { bytes: Vec<u8>, digest: String },
 }
 
@@ -358,12 +375,11 @@ impl Made {
         Made::Ready { bytes, digest }
     }
 
-    /// The file's bytes and their digest for the record, made now if they are not yet.
-    fn ready(self, config: &crate::game::config::GameConfig) -> Result<(Vec<u8>, String)> {
+    /// The file's bytes and their digest for the record, hashed now if they are not yet.
+    fn ready(self) -> (Vec<u8>, String) {
         match self {
-            Made::Bytes(bytes) => Ok(hashed(bytes)),
-            Made::Mail(m) => rendered(&m, config),
-            Made::Ready { bytes, digest } => Ok((bytes, digest)),
+            Made::Bytes(bytes) => hashed(bytes),
+            Made::Ready { bytes, digest } => (bytes, digest),
         }
     }
 }
@@ -374,14 +390,14 @@ fn hashed(bytes: Vec<u8>) -> (Vec<u8>, String) {
     (bytes, digest)
 }
 
-/// The message rendered, and the digest of what it says: its envelope is the one of the moment it
-/// is sent (`mail::envelope`).
+/// The message rendered, and the digest the record lists of it (`outbox::kept_digest`: of what it
+/// says, its envelope being the one of the moment it is sent, `mail::envelope`).
 fn rendered(
     m: &outbox::Outgoing,
     config: &crate::game::config::GameConfig,
 ) -> Result<(Vec<u8>, String)> {
     let bytes = m.render_for(config)?;
-    let digest = crate::mail::envelope::content_digest(&bytes);
+    let digest = outbox::kept_digest(&bytes);
     Ok((bytes, digest))
 }
 
@@ -615,51 +631,69 @@ fn produce(
             format!("{file} cut to size: {}", cut.describe()),
         )
     }));
-    // The next state and the log are serialized on two cores (`parallel::side_by_side`), and
+    // The next state, the log and the summary are made side by side, the largest first, and
     // written in this order.
     let log = Log {
         game: &game.config.game,
         turn,
         events: &resolution.events,
     };
-    let (state_text, log_text) = match log.halves() {
-        Some((first, second)) if threads > 1 => {
-            // The state and the first half of the events on one core, the other half on the other.
-            let ((state_text, first), second) = crate::parallel::side_by_side(
-                threads,
-                || {
-                    let state = crate::game::load::to_toml(&next_state)
-                        .context("cannot write the next state")?;
-                    Ok((state, crate::game::load::to_toml(&first)?))
-                },
-                || Ok(crate::game::load::to_toml(&second)?),
-            )?;
-            (state_text, log.joined(&first, &second)?)
-        }
-        _ => (
-            crate::game::load::to_toml(&next_state).context("cannot write the next state")?,
-            crate::game::load::to_toml(&log)?,
-        ),
+    // The log in parts when there are cores to share it (else whole, below).
+    let mut closing = vec![Closing::Summary, Closing::State];
+    if threads > 1 {
+        closing.extend(
+            log.parts(2 * threads)
+                .into_iter()
+                .flatten()
+                .map(Closing::Log),
+        );
+    }
+    let summary_input = report::SummaryInput {
+        turn,
+        orders: &orders,
+        events: &resolution.events,
+        header: &header,
+        state_before: &state,
     };
-    put_bytes(put, game.state_path(turn + 1), state_text.into_bytes())?;
-    put_bytes(put, game.log_path(turn), log_text.into_bytes())?;
-    // The referee's summary: every order, decision and combat, without fog of war.
-    let summary = report::summary(
-        game,
-        &report::SummaryInput {
-            turn,
-            orders: &orders,
-            events: &resolution.events,
-            header: &header,
-            state_before: &state,
+    // Each written as soon as it comes (the summary first, its mail made from it), the log once
+    // its parts are all in.
+    let mut mails = Vec::new();
+    let mut log_parts: Vec<String> = Vec::new();
+    crate::parallel::map_in_order(
+        &closing,
+        threads,
+        |piece| {
+            let text = match piece {
+                // The referee's summary: every order, decision and combat, without fog of war.
+                Closing::Summary => report::summary(game, &summary_input)?,
+                Closing::State => crate::game::load::to_toml(&next_state)
+                    .context("cannot write the next state")?,
+                Closing::Log(events) => crate::game::load::to_toml(events)?,
+            };
+            Ok((*piece, text))
+        },
+        |(piece, text)| match piece {
+            Closing::Summary => {
+                mails.push(report::summary_mail(game, turn, &text));
+                put_bytes(
+                    put,
+                    game.turn_dir(turn).join("summary.txt"),
+                    text.into_bytes(),
+                )
+            }
+            Closing::State => put_bytes(put, game.state_path(turn + 1), text.into_bytes()),
+            Closing::Log(_) => {
+                log_parts.push(text);
+                Ok(())
+            }
         },
     )?;
-    let mut mails = vec![report::summary_mail(game, turn, &summary)];
-    put_bytes(
-        put,
-        game.turn_dir(turn).join("summary.txt"),
-        summary.into_bytes(),
-    )?;
+    let log_text = match log_parts.is_empty() {
+        true => crate::game::load::to_toml(&log)?,
+        false => log.joined(&log_parts)?,
+    };
+    drop(log_parts);
+    put_bytes(put, game.log_path(turn), log_text.into_bytes())?;
     // The commitment of the next turn is announced with the reports of this one.
     mails.extend(outbox::announcements(
         game,
@@ -667,9 +701,16 @@ fn produce(
         &dice::to_hex(next_commitment),
         &next_state,
     )?);
-    for m in mails {
-        put(outbox::path_of(game, &m), Made::Mail(Box::new(m)))?;
-    }
+    // Rendered side by side (a turn of 1,000 powers announces the next to each).
+    crate::parallel::map_in_order(
+        &mails,
+        threads,
+        |m| {
+            let (bytes, digest) = rendered(m, &game.config)?;
+            Ok((outbox::path_of(game, m), Made::Ready { bytes, digest }))
+        },
+        |(path, made)| put(path, made),
+    )?;
     let record = TurnRecord {
         format: FORMAT.into(),
         game: game.config.game.clone(),
@@ -1000,26 +1041,28 @@ mod tests {
     }
 
     #[test]
-    fn the_log_made_in_two_halves_has_the_bytes_of_the_log_made_whole() {
+    fn the_log_made_in_parts_has_the_bytes_of_the_log_made_whole() {
         for n in [2, 3, 4, 5, 8, 13] {
-            let events = events(n);
-            let log = Log {
-                game: "ulm",
-                turn: 3,
-                events: &events,
-            };
-            let (first, second) = log.halves().expect("two events or more are cut");
-            let joined = log
-                .joined(
-                    &crate::game::load::to_toml(&first).unwrap(),
-                    &crate::game::load::to_toml(&second).unwrap(),
-                )
-                .unwrap();
-            assert_eq!(
-                joined,
-                crate::game::load::to_toml(&log).unwrap(),
-                "{n} events"
-            );
+            for cut in [2, 3, 4, 16] {
+                let events = events(n);
+                let log = Log {
+                    game: "ulm",
+                    turn: 3,
+                    events: &events,
+                };
+                let parts: Vec<String> = log
+                    .parts(cut)
+                    .expect("two events or more are cut")
+                    .iter()
+                    .map(|p| crate::game::load::to_toml(p).unwrap())
+                    .collect();
+                assert!(parts.len() > 1 && parts.len() <= cut, "{n} events");
+                assert_eq!(
+                    log.joined(&parts).unwrap(),
+                    crate::game::load::to_toml(&log).unwrap(),
+                    "{n} events in {cut} parts"
+                );
+            }
         }
     }
 
@@ -1032,7 +1075,7 @@ mod tests {
                 turn: 3,
                 events: &events,
             };
-            assert!(log.halves().is_none(), "{n} events");
+            assert!(log.parts(4).is_none(), "{n} events");
         }
     }
 }

@@ -316,6 +316,7 @@ impl Fixture {
                 map,
                 geometry: None,
                 ruleset,
+                kept_state: Default::default(),
             },
             state,
             tables: tables(),

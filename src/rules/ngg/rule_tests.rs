@@ -161,6 +161,7 @@ impl Fx {
                 config: config(),
                 map: map(),
                 geometry: None,
+                kept_state: Default::default(),
                 ruleset: Box::new(Ngg {
                     tables,
                     sop: BTreeMap::new(),

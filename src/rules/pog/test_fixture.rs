@@ -420,6 +420,7 @@ impl Fixture {
                 map,
                 geometry: None,
                 ruleset,
+                kept_state: Default::default(),
             },
             state,
         }
