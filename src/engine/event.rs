@@ -45,11 +45,22 @@ impl Serialize for Roll {
 impl Roll {
     /// "5 4 (d6 d6)"-like text: faces, then the dice.
     pub fn faces(&self) -> String {
-        self.dice
-            .iter()
-            .map(|d| d.face.to_string())
-            .collect::<Vec<_>>()
-            .join(" ")
+        self.spaced(|d| d.face, "")
+    }
+
+    /// `number` of each die after `prefix`, spaced: written into one string (every report copies
+    /// the rolls it lists: issue 39).
+    fn spaced(&self, number: impl Fn(&Die) -> u32, prefix: &str) -> String {
+        use std::fmt::Write;
+        let mut out = String::with_capacity(self.dice.len() * (prefix.len() + 3));
+        for (i, d) in self.dice.iter().enumerate() {
+            if i > 0 {
+                out.push(' ');
+            }
+            out.push_str(prefix);
+            let _ = write!(out, "{}", number(d));
+        }
+        out
     }
 
     /// The roll as a report (or the unsealed list) writes it: `roll <label>: d6 d6 -> 5 4`.
@@ -77,11 +88,7 @@ impl Roll {
     }
 
     pub fn dice_names(&self) -> String {
-        self.dice
-            .iter()
-            .map(|d| format!("d{}", d.sides))
-            .collect::<Vec<_>>()
-            .join(" ")
+        self.spaced(|d| d.sides, "d")
     }
 }
 
@@ -318,7 +325,7 @@ impl Event {
 
     /// "EiA 7.5.2.10.2: victors always pursue".
     pub fn citation(&self) -> String {
-        format!("{}: {}", self.rule, self.topic)
+        [self.rule.as_str(), ": ", self.topic.as_str()].concat()
     }
 }
 
@@ -351,6 +358,31 @@ mod tests {
         let sealed = Event::new(rule, "detect", format!("{}", b.told(0))).roll(b);
         assert_eq!(sealed.text, "{x die 1}");
         assert!(Event::new(rule, "move", "no dice").template.is_none());
+    }
+
+    /// A roll and an event as the reports cite them: the dice and faces spaced, none for a roll
+    /// without dice; the rule, then its topic.
+    #[test]
+    fn a_roll_lists_its_dice_and_faces_and_an_event_cites_its_rule() {
+        let mut r = roll("combat/area=Ulm/round=1", 5, false);
+        r.dice.push(Die {
+            sides: 10,
+            face: 10,
+        });
+        r.dice.push(Die { sides: 6, face: 1 });
+        assert_eq!(
+            (r.dice_names(), r.faces()),
+            ("d6 d10 d6".into(), "5 10 1".into())
+        );
+        assert_eq!(
+            r.line(),
+            "roll combat/area=Ulm/round=1: d6 d10 d6 -> 5 10 1"
+        );
+        r.dice.clear();
+        assert_eq!((r.dice_names(), r.faces()), (String::new(), String::new()));
+        let e = Event::new(Rule::new("PoG", "11.2.2", "entrench"), "entrench", "dug in");
+        assert_eq!(e.citation(), format!("{}: {}", e.rule, e.topic));
+        assert_eq!(e.citation(), "PoG 11.2.2: entrench");
     }
 
     /// A turn keeps all its events while the reports are made (issue 39): an event holds its
