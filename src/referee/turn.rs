@@ -319,8 +319,7 @@ pub type Sink<'s> = dyn FnMut(&std::path::Path, &[u8]) -> Result<()> + Send + 's
 
 /// As [`compute`], handing each file to `sink` as soon as it is made rather than keeping it (and
 /// its digest to the record): `resolve` writes it, `audit` compares it. The sink runs on a thread of
-/// its own, which also hashes the files not yet hashed, while this one makes the next file (at most
-/// two wait between them).
+/// its own while this one makes the next file (at most two wait between them).
 /// The files come in a fixed order: for each power its reports and their mail, the summary, the
 /// next state, the log (the log and the summary name the mails cut to size), the summary's mail and
 /// the announcements. If making a file fails, the files made before
@@ -336,8 +335,7 @@ pub fn compute_into(
         let (files, received) = std::sync::mpsc::sync_channel::<(String, PathBuf, Made)>(1);
         let writer = scope.spawn(move || -> Result<BTreeMap<String, String>> {
             let mut digests = BTreeMap::new();
-            for (rel, path, made) in received {
-                let (bytes, digest) = made.ready();
+            for (rel, path, Made { bytes, digest }) in received {
                 sink(&path, &bytes)?;
                 digests.insert(rel, digest);
             }
@@ -361,26 +359,19 @@ pub fn compute_into(
     })
 }
 
-/// A file of the turn as [`produce`] makes it: its bytes, hashed for the record by the thread that
-/// writes them, or already with their digest (made by a thread of the reports or of the mail).
-enum Made {
-    Bytes(Vec<u8>),
-    Ready { bytes: Vec<u8>, digest: String },
+/// A file of the turn as [`produce`] makes it: its bytes and their digest for the record, taken by
+/// the thread that made it (a thread of the reports, of the turn's last files or of the mail), so
+/// that the thread that writes the files only writes them.
+struct Made {
+    bytes: Vec<u8>,
+    digest: String,
 }
 
 impl Made {
     /// `bytes` with their digest.
     fn bytes(bytes: Vec<u8>) -> Made {
         let (bytes, digest) = hashed(bytes);
-        Made::Ready { bytes, digest }
-    }
-
-    /// The file's bytes and their digest for the record, hashed now if they are not yet.
-    fn ready(self) -> (Vec<u8>, String) {
-        match self {
-            Made::Bytes(bytes) => hashed(bytes),
-            Made::Ready { bytes, digest } => (bytes, digest),
-        }
+        Made { bytes, digest }
     }
 }
 
@@ -399,14 +390,6 @@ fn rendered(
     let bytes = m.render_for(config)?;
     let digest = outbox::kept_digest(&bytes);
     Ok((bytes, digest))
-}
-
-fn put_bytes(
-    put: &mut dyn FnMut(PathBuf, Made) -> Result<()>,
-    path: PathBuf,
-    bytes: Vec<u8>,
-) -> Result<()> {
-    put(path, Made::Bytes(bytes))
 }
 
 /// Makes the turn's files one by one for `put`; the record comes back without their digests.
@@ -670,21 +653,28 @@ fn produce(
                     .context("cannot write the next state")?,
                 Closing::Log(events) => crate::game::load::to_toml(events)?,
             };
-            Ok((*piece, text))
+            // A whole file is hashed here, on a core of its own, not by the thread that writes.
+            let digest = match piece {
+                Closing::Log(_) => String::new(),
+                _ => sha256_hex(text.as_bytes()),
+            };
+            Ok((*piece, text, digest))
         },
-        |(piece, text)| match piece {
-            Closing::Summary => {
-                mails.push(report::summary_mail(game, turn, &text));
-                put_bytes(
-                    put,
-                    game.turn_dir(turn).join("summary.txt"),
-                    text.into_bytes(),
-                )
-            }
-            Closing::State => put_bytes(put, game.state_path(turn + 1), text.into_bytes()),
-            Closing::Log(_) => {
-                log_parts.push(text);
-                Ok(())
+        |(piece, text, digest)| {
+            let ready = |text: String| Made {
+                bytes: text.into_bytes(),
+                digest,
+            };
+            match piece {
+                Closing::Summary => {
+                    mails.push(report::summary_mail(game, turn, &text));
+                    put(game.turn_dir(turn).join("summary.txt"), ready(text))
+                }
+                Closing::State => put(game.state_path(turn + 1), ready(text)),
+                Closing::Log(_) => {
+                    log_parts.push(text);
+                    Ok(())
+                }
             }
         },
     )?;
@@ -693,7 +683,8 @@ fn produce(
         false => log.joined(&log_parts)?,
     };
     drop(log_parts);
-    put_bytes(put, game.log_path(turn), log_text.into_bytes())?;
+    // Hashed on this thread while the writer writes what came before.
+    put(game.log_path(turn), Made::bytes(log_text.into_bytes()))?;
     // The commitment of the next turn is announced with the reports of this one.
     mails.extend(outbox::announcements(
         game,
@@ -707,7 +698,7 @@ fn produce(
         threads,
         |m| {
             let (bytes, digest) = rendered(m, &game.config)?;
-            Ok((outbox::path_of(game, m), Made::Ready { bytes, digest }))
+            Ok((outbox::path_of(game, m), Made { bytes, digest }))
         },
         |(path, made)| put(path, made),
     )?;
@@ -841,7 +832,7 @@ impl ReportSheet<'_> {
                     mail_map,
                 });
             }
-            files.push((html_path, Made::Ready { bytes, digest }));
+            files.push((html_path, Made { bytes, digest }));
         }
         let png = game
             .config
@@ -944,7 +935,7 @@ impl ReportSheet<'_> {
         let cut = cut.map(|c| (mail.file_name(), c));
         let eml = (
             eml_path,
-            Made::Ready {
+            Made {
                 bytes: kept.file,
                 digest: kept.digest,
             },
@@ -955,7 +946,7 @@ impl ReportSheet<'_> {
         let mut digests = sources.digests;
         let mut ready = |file: &PathBuf, bytes: Vec<u8>| match digests.remove(&relative(game, file))
         {
-            Some(digest) => Made::Ready { bytes, digest },
+            Some(digest) => Made { bytes, digest },
             None => Made::bytes(bytes),
         };
         for (a, file) in attachments.into_iter().zip(attached_files) {
