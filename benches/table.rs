@@ -139,6 +139,9 @@ fn main() {
             // The floor is what the disk can do: the faster of two writes, as the first one after
             // a turn's gigabytes often waits for the disk to take in what came before.
             let dd = dd_fsync(&scratch, bytes).min(dd_fsync(&scratch, bytes));
+            // The disk takes in those writes after `dd` has its answer: the next run waits a little
+            // rather than write behind them.
+            std::thread::sleep(std::time::Duration::from_secs(10));
             done.push(Run {
                 wall,
                 cpu,
