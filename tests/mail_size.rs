@@ -316,6 +316,18 @@ fn a_report_mail_is_kept_without_the_bodies_of_its_files_and_made_whole_when_sen
         .path()
         .join("second/france@example.org/t0001-report-france.eml")
         .exists());
+    // A kept mail cut short: `audit` says it cannot be read, and why, not that it is missing.
+    let britain = game2.join("mail/outbox/t0001-report-britain.eml");
+    let kept = fs::read(&britain).unwrap();
+    fs::write(&britain, &kept[..kept.len() - 10]).unwrap();
+    let out = pbem().arg("audit").arg(&game2).output().unwrap();
+    let said =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{said}");
+    assert!(
+        said.contains("t0001-report-britain.eml cannot be read") && said.contains("cut short"),
+        "{said}"
+    );
 }
 
 /// Issue 34: a player's welcome goes under the cap as a report mail does: its JSON compressed, then

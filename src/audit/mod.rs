@@ -259,7 +259,9 @@ pub fn audit_turn_with(game: &Game, turn: u32, reload: Reload) -> Result<TurnVer
             false => std::fs::read(path).map_err(anyhow::Error::from),
         };
         match found {
-            Err(_) => differ.push(format!("{shown} is missing")),
+            Err(_) if !path.exists() => differ.push(format!("{shown} is missing")),
+            // A report's mail whose parts file was edited or cut short, or whose report files changed.
+            Err(e) => differ.push(format!("{shown} cannot be read: {e:#}")),
             Ok(found) if same(&found) => {}
             Ok(found) => differ.push(format!(
                 "{shown} differs from the re-resolved turn: {}",
