@@ -10,13 +10,17 @@ use serde::{Deserialize, Serialize};
 use crate::engine::visibility::Precision;
 
 use super::map::{CombatMark, MoveMark};
-use super::view::{EventLine, PowerView, UnitLine};
+use super::seen_events::{SeenEvent, SeenEvents};
+use super::view::{PowerView, UnitLine};
 
 /// The format name and version, the first field of every JSON report.
 pub const FORMAT: &str = "pbem-report/1";
 
+/// A JSON report's fields before its events. The report is this object, then `events`, then
+/// [`ReportTail`]'s fields, in one object: its events come written apart (`report::lines`, in the
+/// one pass that writes every form of an event while it is read), not through this serializer.
 #[derive(Serialize)]
-struct Report<'a> {
+struct ReportHead<'a> {
     format: &'static str,
     game: &'a str,
     title: &'a str,
@@ -31,8 +35,12 @@ struct Report<'a> {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     position: Vec<&'a str>,
     control: Vec<Control<'a>>,
-    events: Vec<EventOut<'a>>,
-    decisions: Vec<EventOut<'a>>,
+}
+
+/// A JSON report's fields after its events (see [`ReportHead`]).
+#[derive(Serialize)]
+struct ReportTail<'a> {
+    decisions: EventsOut<'a>,
     next: Next<'a>,
     /// The turn's dice; absent from an opening report (`report::opening`: no turn resolved yet).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -138,7 +146,28 @@ struct EventOut<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     template: Option<&'a str>,
     decision: Option<Decision<'a>>,
-    rolls: Vec<RollOut<'a>>,
+    rolls: RollsOut<'a>,
+}
+
+/// The rolls an event lists, written as they are read (a report lists a million of them).
+struct RollsOut<'a>(SeenEvent<'a>);
+
+impl Serialize for RollsOut<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.rolls().map(|r| RollOut {
+            label: &r.label,
+            dice: &r.dice,
+        }))
+    }
+}
+
+/// The events a view lists, written as they are read.
+struct EventsOut<'a>(&'a SeenEvents);
+
+impl Serialize for EventsOut<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(event))
+    }
 }
 
 #[derive(Serialize)]
@@ -150,13 +179,8 @@ struct Decision<'a> {
 #[derive(Serialize)]
 struct RollOut<'a> {
     label: &'a str,
-    dice: Vec<Die>,
-}
-
-#[derive(Serialize)]
-struct Die {
-    sides: u32,
-    face: u32,
+    /// Each as `{"sides": 6, "face": 5}`.
+    dice: &'a [crate::engine::event::Die],
 }
 
 #[derive(Serialize)]
@@ -208,7 +232,18 @@ fn unit(u: &UnitLine) -> Unit<'_> {
     }
 }
 
-fn event(e: &EventLine) -> EventOut<'_> {
+/// The events of a view as the JSON report's `events` array, compact.
+pub fn events(events: &SeenEvents) -> serde_json::Result<Vec<u8>> {
+    serde_json::to_vec(&EventsOut(events))
+}
+
+/// One event as an element of the `events` array, written at the end of `out`.
+pub fn write_event(out: &mut Vec<u8>, seen: SeenEvent<'_>) -> serde_json::Result<()> {
+    serde_json::to_writer(out, &event(seen))
+}
+
+fn event(seen: SeenEvent<'_>) -> EventOut<'_> {
+    let e = seen.event;
     EventOut {
         rule: &e.rule,
         topic: &e.topic,
@@ -216,25 +251,11 @@ fn event(e: &EventLine) -> EventOut<'_> {
         area: e.area.as_deref(),
         text: &e.text,
         template: e.template.as_deref(),
-        decision: match (&e.decided_for, e.decided_by) {
-            (Some(power), Some(by)) => Some(Decision { power, by }),
-            _ => None,
-        },
-        rolls: e
-            .rolls
-            .iter()
-            .map(|r| RollOut {
-                label: &r.label,
-                dice: r
-                    .each
-                    .iter()
-                    .map(|d| Die {
-                        sides: d.sides,
-                        face: d.face,
-                    })
-                    .collect(),
-            })
-            .collect(),
+        decision: e.decision.as_ref().map(|d| Decision {
+            power: &d.power,
+            by: d.by,
+        }),
+        rolls: RollsOut(seen),
     }
 }
 
@@ -245,17 +266,19 @@ pub fn render(
     h: Option<&super::DiceHeader>,
     check: Option<&CheckData>,
 ) -> serde_json::Result<String> {
-    render_sized(view, h, check, 0)
+    render_sized(view, h, check, 0, None)
 }
 
-/// As [`render`], written into a buffer of `capacity` bytes made at once.
+/// As [`render`], written into a buffer of `capacity` bytes made at once, with the view's events
+/// as `events` gives them, written already ([`events`]), when it does.
 pub fn render_sized(
     view: &PowerView,
     h: Option<&super::DiceHeader>,
     check: Option<&CheckData>,
     capacity: usize,
+    events: Option<&[u8]>,
 ) -> serde_json::Result<String> {
-    let report = Report {
+    let head = ReportHead {
         format: FORMAT,
         game: &view.game,
         title: &view.title,
@@ -313,8 +336,9 @@ pub fn render_sized(
                 power: a.control.as_deref(),
             })
             .collect(),
-        events: view.events.iter().map(event).collect(),
-        decisions: view.decisions.iter().map(event).collect(),
+    };
+    let tail = ReportTail {
+        decisions: EventsOut(&view.decisions),
         next: Next {
             turn: view.next.turn,
             date: &view.next.date,
@@ -344,7 +368,19 @@ pub fn render_sized(
     // Compact: the indentation of a pretty print is a fifth of a report's JSON, and the JSON is for
     // programs (any of them prints it pretty); the text and HTML forms are the ones to read.
     let mut text = Vec::with_capacity(capacity);
-    serde_json::to_writer(&mut text, &report)?;
+    // One object: the head's fields, `events`, the tail's (each part an object of at least one
+    // field, written compact: `{...}`).
+    serde_json::to_writer(&mut text, &head)?;
+    text.pop();
+    text.extend_from_slice(br#","events":"#);
+    match events {
+        Some(events) => text.extend_from_slice(events),
+        None => serde_json::to_writer(&mut text, &EventsOut(&view.events))?,
+    }
+    text.push(b',');
+    let tail_from = text.len();
+    serde_json::to_writer(&mut text, &tail)?;
+    text.remove(tail_from);
     text.push(b'\n');
     // serde_json writes UTF-8 only.
     Ok(String::from_utf8(text)
