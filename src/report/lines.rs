@@ -253,7 +253,11 @@ mod tests {
 <tr><td style="padding:2px 12px 2px 0;font-family:'Courier New',Courier,monospace;">{{ u.id or "(from afar)" }}</td><td style="padding:2px 12px 2px 0;">{{ u.area }}</td><td style="padding:2px 12px 2px 0;">{{ u.owner }}</td><td style="padding:2px 0;">{{ u.detail }}</td></tr>
 {% endfor %}"#;
 
-    fn rendered(name: &str, source: &str, events: &[crate::report::view::EventLine]) -> String {
+    fn rendered(
+        name: &str,
+        source: &str,
+        events: &[crate::report::seen_events::EventLine],
+    ) -> String {
         rendered_with(
             name,
             source,

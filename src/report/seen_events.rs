@@ -9,9 +9,8 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::engine::event::{Event, Roll};
-
-use super::view::{event_line, EventLine};
+use crate::decide::DecidedBy;
+use crate::engine::event::{Die, Event, Roll};
 
 /// The events of a turn, shared by its reports (and by the templates' values of each, which must
 /// own what they read).
@@ -167,5 +166,79 @@ impl<'a> Decided<'a> {
             out.push(' ');
         }
         write(out, self.how);
+    }
+}
+
+/// A roll as a report lists it.
+#[derive(Debug, Clone, Serialize)]
+pub struct RollLine {
+    pub label: String,
+    /// "d6 d6".
+    pub dice: String,
+    /// "5 4".
+    pub faces: String,
+    /// Each die with its faces and the face it showed.
+    pub each: Vec<Die>,
+}
+
+/// An event as a report lists it.
+#[derive(Debug, Clone, Serialize)]
+pub struct EventLine {
+    pub rule: String,
+    pub topic: String,
+    pub citation: String,
+    pub kind: String,
+    pub area: Option<String>,
+    pub text: String,
+    /// The text with each die it tells as `{LABEL die N}` (`engine::binding`), when it tells one.
+    pub template: Option<String>,
+    pub rolls: Vec<RollLine>,
+    /// "by the SOP", "at random", ... when the event is a decision.
+    pub decided: Option<String>,
+    /// The power the decision was taken for, and by what.
+    pub decided_for: Option<String>,
+    pub decided_by: Option<DecidedBy>,
+}
+
+/// The fields of [`EventLine`] in its order: the names its template objects list
+/// (`report::values`, `report::summary`).
+pub const EVENT_LINE_FIELDS: &[&str] = &[
+    "rule",
+    "topic",
+    "citation",
+    "kind",
+    "area",
+    "text",
+    "template",
+    "rolls",
+    "decided",
+    "decided_for",
+    "decided_by",
+];
+
+pub(crate) fn event_line(e: &Event) -> EventLine {
+    EventLine {
+        rule: e.rule.clone(),
+        topic: e.topic.clone(),
+        citation: e.citation(),
+        kind: e.kind.clone(),
+        area: e.area.clone(),
+        text: e.text.clone(),
+        template: e.template.clone(),
+        // A sealed roll is in no report (`engine::sealed`): neither its label nor its faces.
+        rolls: e
+            .rolls
+            .iter()
+            .filter(|r| !r.sealed)
+            .map(|r| RollLine {
+                label: r.label.clone(),
+                dice: r.dice_names(),
+                faces: r.faces(),
+                each: r.dice.clone(),
+            })
+            .collect(),
+        decided: e.decision.as_ref().map(|d| d.by.describe().to_string()),
+        decided_for: e.decision.as_ref().map(|d| d.power.clone()),
+        decided_by: e.decision.as_ref().map(|d| d.by),
     }
 }

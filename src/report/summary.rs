@@ -13,8 +13,8 @@ use crate::engine::inputs::OrdersFileStatus;
 use crate::game::Game;
 use crate::mail::outbox;
 
+use super::seen_events::{event_line, EventLine};
 use super::summary_lines::{by, combats_text, decisions_text, CombatEvents};
-use super::view::{event_line, EventLine};
 use super::DiceHeader;
 
 /// What the engine hands to the summary of a turn.
@@ -101,7 +101,7 @@ impl Object for CombatLine {
     }
 
     fn enumerate(self: &Arc<Self>) -> Enumerator {
-        Enumerator::Str(super::view::EVENT_LINE_FIELDS)
+        Enumerator::Str(super::seen_events::EVENT_LINE_FIELDS)
     }
 }
 

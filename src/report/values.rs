@@ -317,7 +317,7 @@ impl Object for EventValue {
     }
 
     fn enumerate(self: &Arc<Self>) -> Enumerator {
-        Enumerator::Str(super::view::EVENT_LINE_FIELDS)
+        Enumerator::Str(super::seen_events::EVENT_LINE_FIELDS)
     }
 }
 
