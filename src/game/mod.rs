@@ -44,6 +44,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 
 use crate::diag::Source;
+use crate::engine::inputs::OrdersFileStatus;
 use config::GameConfig;
 use map::{AnyMap, Map, MapFile};
 use ruleset::{GameOption, Ruleset};
@@ -77,9 +78,21 @@ pub struct Game {
 
 /// One turn's state as [`Game::with_state`] read it: the text of its file, the digest of its acts
 /// file and the state made of them, taken by the next [`Game::load_state`] of that turn when both
-/// files still read the same.
+/// files still read the same; and the orders checked against that state ([`Game::keep_orders`]),
+/// which the load that takes the state sets aside for [`Game::take_kept_orders`].
 #[derive(Default)]
-pub struct KeptState(std::sync::Mutex<Option<(u32, String, String, State)>>);
+pub struct KeptState {
+    state: std::sync::Mutex<Option<(u32, String, String, State)>>,
+    /// The orders checked against the kept state, by turn.
+    orders: std::sync::Mutex<Option<(u32, Vec<OrdersFileStatus>)>>,
+    /// The orders of the state a load took, by turn, until taken.
+    taken_orders: std::sync::Mutex<Option<(u32, Vec<OrdersFileStatus>)>>,
+}
+
+/// The value behind a lock, whoever held it before.
+fn locked<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 /// The folders of a game that hold player data, which pbem reads and writes.
 const DATA_FOLDERS: [&str; 4] = ["orders", "turns", "mail", "secret"];
@@ -305,9 +318,30 @@ impl Game {
     pub fn with_state<R>(&self, turn: u32, look: impl FnOnce(&State) -> R) -> Result<R> {
         let (state, text, acts) = self.read_state(turn)?;
         let seen = look(&state);
-        let mut kept = self.kept_state.0.lock().unwrap_or_else(|e| e.into_inner());
-        *kept = Some((turn, text, acts, state));
+        *locked(&self.kept_state.state) = Some((turn, text, acts, state));
+        *locked(&self.kept_state.orders) = None;
         Ok(seen)
+    }
+
+    /// Keeps `orders`, read and checked against the state [`Game::with_state`] kept of `turn`
+    /// (`engine::due`), for the turn that takes that state ([`Game::take_kept_orders`]).
+    pub fn keep_orders(&self, turn: u32, orders: Vec<OrdersFileStatus>) {
+        let same_turn = locked(&self.kept_state.state)
+            .as_ref()
+            .is_some_and(|k| k.0 == turn);
+        if same_turn {
+            *locked(&self.kept_state.orders) = Some((turn, orders));
+        }
+    }
+
+    /// The orders [`Game::keep_orders`] kept with the state that the last [`Game::load_state`] of
+    /// `turn` took: checked against that very state. The caller still compares their files
+    /// (`engine::inputs::read_orders_once`).
+    pub fn take_kept_orders(&self, turn: u32) -> Option<Vec<OrdersFileStatus>> {
+        match locked(&self.kept_state.taken_orders).take() {
+            Some((t, orders)) if t == turn => Some(orders),
+            _ => None,
+        }
     }
 
     /// The state of turn `t` with its acts applied, the text of its file and the digest of its acts
@@ -316,19 +350,17 @@ impl Game {
         let path = self.state_path(turn);
         let src = load::read_source(&path, &self.shown(&path))?;
         let acts_digest = acts::digest(&self.dir, turn);
-        let kept = self
-            .kept_state
-            .0
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take();
+        let kept = locked(&self.kept_state.state).take();
+        let orders = locked(&self.kept_state.orders).take();
         let state = match kept {
             Some((t, text, acts, state))
                 if t == turn && text == src.text && acts == acts_digest =>
             {
+                *locked(&self.kept_state.taken_orders) = orders;
                 state
             }
             _ => {
+                *locked(&self.kept_state.taken_orders) = None;
                 let mut state = self.parse_state(&src)?;
                 acts::apply(&mut state, &acts::load(&self.dir, turn)?);
                 state
@@ -426,7 +458,7 @@ mod tests {
         let game = Game::load(&dir).unwrap();
         let mark = |game: &Game| {
             game.with_state(1, |s| s.turn).unwrap();
-            let mut kept = game.kept_state.0.lock().unwrap();
+            let mut kept = game.kept_state.state.lock().unwrap();
             kept.as_mut().unwrap().3.turn = 99;
         };
         mark(&game);
