@@ -38,6 +38,7 @@ pub mod scheme;
 pub mod sight;
 pub mod state;
 pub mod submission;
+pub mod toml_parts;
 
 use std::path::{Path, PathBuf};
 
