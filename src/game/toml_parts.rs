@@ -135,15 +135,12 @@ fn of_headers(items: &[Spanned<DeValue<'_>>], text: &str) -> bool {
 mod tests {
     use super::*;
 
-    /// The tables of `text` read in parts, or whole when it is not read in parts, as `Debug`
-    /// writes them (every key, value, span and order); the error's message and span.
-    fn read(
-        text: &str,
-        in_parts: bool,
-    ) -> (
-        bool,
-        Result<String, (String, Option<std::ops::Range<usize>>)>,
-    ) {
+    /// The tables of a document as `Debug` writes them (every key, value, span and order), or
+    /// its error's message and span.
+    type Read = Result<String, (String, Option<std::ops::Range<usize>>)>;
+
+    /// `text` read in parts (whether it was) or whole.
+    fn read(text: &str, in_parts: bool) -> (bool, Read) {
         let (mut head, mut tail) = (String::new(), String::new());
         let parts = if in_parts {
             parse(text, 0, &mut head, &mut tail)

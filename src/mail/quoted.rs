@@ -114,7 +114,7 @@ impl LineCount {
         let plain = len - usize::from(ends && len > 0);
         self.size += len;
         let end = self.on_line + plain;
-        if end <= LIMIT - 1 {
+        if end < LIMIT {
             self.on_line = end;
         } else {
             let over = end - (LIMIT - 1);
