@@ -14,7 +14,7 @@ pub const LOCAL: &str = "%Y-%m-%dT%H:%M";
 /// ruleset's `expects_orders`, less the powers run by the SOP alone; a power run by another is due.
 pub fn missing(game: &Game, turn: u32) -> Result<Vec<String>> {
     // The state is kept for the turn that follows the check (`Game::with_state`), and the orders
-    // read against it (`Game::keep_orders`).
+    // read against it (`Game::keep_with_state`).
     let (out, orders) = game.with_state(turn, |state| {
         let orders = crate::engine::inputs::read_orders(game, state, turn)?;
         let mut out = Vec::new();
@@ -32,7 +32,7 @@ pub fn missing(game: &Game, turn: u32) -> Result<Vec<String>> {
         }
         anyhow::Ok((out, orders))
     })??;
-    game.keep_orders(turn, orders);
+    game.keep_with_state(turn, orders);
     Ok(out)
 }
 

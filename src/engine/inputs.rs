@@ -54,8 +54,8 @@ pub fn read_orders(
 }
 
 /// [`read_orders`] for the turn itself: the orders a check before it read (`engine::due`, kept by
-/// `Game::keep_orders`) when the turn's state is the one they were checked against
-/// (`Game::take_kept_orders`) and every file reads as it did then, byte for byte (a file come or
+/// `Game::keep_with_state`) when the turn's state is the one they were checked against
+/// (`Game::take_kept`) and every file reads as it did then, byte for byte (a file come or
 /// gone since is read anew with the rest). A turn of 1,000 powers reads and checks 1,000 files
 /// once a run, not twice (issue 39).
 pub fn read_orders_once(
@@ -63,7 +63,7 @@ pub fn read_orders_once(
     state: &crate::game::state::State,
     turn: u32,
 ) -> Result<Vec<OrdersFileStatus>> {
-    if let Some(kept) = game.take_kept_orders(turn) {
+    if let Some(kept) = game.take_kept::<Vec<OrdersFileStatus>>(turn) {
         let reads_the_same = |o: &OrdersFileStatus| {
             let path = game.player_orders_path(turn, &o.power, o.player.as_deref());
             match &o.bytes {
@@ -209,7 +209,7 @@ mod tests {
                     ..o
                 })
                 .collect();
-            game.keep_orders(1, marked);
+            game.keep_with_state::<Vec<OrdersFileStatus>>(1, marked);
         };
         let read = || {
             let state = game.load_state(1).unwrap();

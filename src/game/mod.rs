@@ -45,7 +45,6 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 
 use crate::diag::Source;
-use crate::engine::inputs::OrdersFileStatus;
 use config::GameConfig;
 use map::{AnyMap, Map, MapFile};
 use ruleset::{GameOption, Ruleset};
@@ -79,16 +78,20 @@ pub struct Game {
 
 /// One turn's state as [`Game::with_state`] read it: the text of its file, the digest of its acts
 /// file and the state made of them, taken by the next [`Game::load_state`] of that turn when both
-/// files still read the same; and the orders checked against that state ([`Game::keep_orders`]),
-/// which the load that takes the state sets aside for [`Game::take_kept_orders`].
+/// files still read the same; and what the check read against that state
+/// ([`Game::keep_with_state`]: the orders, `engine::due`), which the load that takes the state
+/// sets aside for [`Game::take_kept`].
 #[derive(Default)]
 pub struct KeptState {
     state: std::sync::Mutex<Option<(u32, String, String, State)>>,
-    /// The orders checked against the kept state, by turn.
-    orders: std::sync::Mutex<Option<(u32, Vec<OrdersFileStatus>)>>,
-    /// The orders of the state a load took, by turn, until taken.
-    taken_orders: std::sync::Mutex<Option<(u32, Vec<OrdersFileStatus>)>>,
+    /// What was read against the kept state, by turn (of a type the model does not name).
+    read: std::sync::Mutex<Option<(u32, Kept)>>,
+    /// What was read against the state a load took, by turn, until taken.
+    taken: std::sync::Mutex<Option<(u32, Kept)>>,
 }
+
+/// A value kept with a state ([`Game::keep_with_state`]).
+type Kept = Box<dyn std::any::Any + Send>;
 
 /// The value behind a lock, whoever held it before.
 fn locked<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -320,27 +323,28 @@ impl Game {
         let (state, text, acts) = self.read_state(turn)?;
         let seen = look(&state);
         *locked(&self.kept_state.state) = Some((turn, text, acts, state));
-        *locked(&self.kept_state.orders) = None;
+        *locked(&self.kept_state.read) = None;
         Ok(seen)
     }
 
-    /// Keeps `orders`, read and checked against the state [`Game::with_state`] kept of `turn`
-    /// (`engine::due`), for the turn that takes that state ([`Game::take_kept_orders`]).
-    pub fn keep_orders(&self, turn: u32, orders: Vec<OrdersFileStatus>) {
+    /// Keeps `read`, read against the state [`Game::with_state`] kept of `turn` (the orders a due
+    /// check read and checked, `engine::due`), for the load that takes that state
+    /// ([`Game::take_kept`]).
+    pub fn keep_with_state<T: std::any::Any + Send>(&self, turn: u32, read: T) {
         let same_turn = locked(&self.kept_state.state)
             .as_ref()
             .is_some_and(|k| k.0 == turn);
         if same_turn {
-            *locked(&self.kept_state.orders) = Some((turn, orders));
+            *locked(&self.kept_state.read) = Some((turn, Box::new(read)));
         }
     }
 
-    /// The orders [`Game::keep_orders`] kept with the state that the last [`Game::load_state`] of
-    /// `turn` took: checked against that very state. The caller still compares their files
-    /// (`engine::inputs::read_orders_once`).
-    pub fn take_kept_orders(&self, turn: u32) -> Option<Vec<OrdersFileStatus>> {
-        match locked(&self.kept_state.taken_orders).take() {
-            Some((t, orders)) if t == turn => Some(orders),
+    /// What [`Game::keep_with_state`] kept with the state that the last [`Game::load_state`] of
+    /// `turn` took: read against that very state. Whoever takes it still compares what it was read
+    /// from (`engine::inputs::read_orders_once`).
+    pub fn take_kept<T: std::any::Any>(&self, turn: u32) -> Option<T> {
+        match locked(&self.kept_state.taken).take() {
+            Some((t, read)) if t == turn => read.downcast().ok().map(|b| *b),
             _ => None,
         }
     }
@@ -352,16 +356,16 @@ impl Game {
         let src = load::read_source(&path, &self.shown(&path))?;
         let acts_digest = acts::digest(&self.dir, turn);
         let kept = locked(&self.kept_state.state).take();
-        let orders = locked(&self.kept_state.orders).take();
+        let read = locked(&self.kept_state.read).take();
         let state = match kept {
             Some((t, text, acts, state))
                 if t == turn && text == src.text && acts == acts_digest =>
             {
-                *locked(&self.kept_state.taken_orders) = orders;
+                *locked(&self.kept_state.taken) = read;
                 state
             }
             _ => {
-                *locked(&self.kept_state.taken_orders) = None;
+                *locked(&self.kept_state.taken) = None;
                 let mut state = self.parse_state(&src)?;
                 acts::apply(&mut state, &acts::load(&self.dir, turn)?);
                 state
