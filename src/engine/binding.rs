@@ -11,7 +11,7 @@
 //! A number that repeats the die of another event (WBTS's leader shifts "the die from 5") names it
 //! with `above`: `{LABEL die N above}`, a roll listed under an event above this one in the report.
 
-use std::fmt;
+use std::fmt::{self, Write};
 
 /// The marks [`Told`] writes into a text: never in a text otherwise (control characters).
 const OPEN: char = '\u{2}';
@@ -41,17 +41,15 @@ impl Func {
         *self == Func::default()
     }
 
-    /// The function as a template writes it after `die N`: ` + 2`, ` - 1 within 1..6`.
-    fn written(&self) -> String {
-        let mut out = String::new();
+    /// Writes the function as a template writes it after `die N`: ` + 2`, ` - 1 within 1..6`.
+    fn write(&self, out: &mut String) {
         if self.offset != 0 {
             let sign = if self.offset > 0 { '+' } else { '-' };
-            out.push_str(&format!(" {sign} {}", self.offset.unsigned_abs()));
+            let _ = write!(out, " {sign} {}", self.offset.unsigned_abs());
         }
         if let Some((lo, hi)) = self.within {
-            out.push_str(&format!(" within {lo}..{hi}"));
+            let _ = write!(out, " within {lo}..{hi}");
         }
-        out
     }
 }
 
@@ -117,21 +115,18 @@ impl Told<'_> {
 
 impl fmt::Display for Told<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let face = self.face.map(|x| x.to_string()).unwrap_or_default();
-        let (lo, hi) = self
-            .func
-            .within
-            .map_or((String::new(), String::new()), |(l, h)| {
-                (l.to_string(), h.to_string())
-            });
-        write!(
-            f,
-            "{OPEN}{}{SEP}{}{SEP}{face}{SEP}{}{SEP}{lo}{SEP}{hi}{SEP}{}{CLOSE}",
-            self.label,
-            self.die + 1,
-            self.func.offset,
-            if self.above { "above" } else { "" }
-        )
+        write!(f, "{OPEN}{}{SEP}{}{SEP}", self.label, self.die + 1)?;
+        if let Some(face) = self.face {
+            write!(f, "{face}")?;
+        }
+        write!(f, "{SEP}{}{SEP}", self.func.offset)?;
+        if let Some((lo, hi)) = self.func.within {
+            write!(f, "{lo}{SEP}{hi}")?;
+        } else {
+            f.write_char(SEP)?;
+        }
+        let above = if self.above { "above" } else { "" };
+        write!(f, "{SEP}{above}{CLOSE}")
     }
 }
 
@@ -144,41 +139,56 @@ struct Mark<'a> {
     above: bool,
 }
 
-/// Splits a marked text into its words and marks.
-fn marks(marked: &str) -> Vec<Result<&str, Mark<'_>>> {
-    let mut out = Vec::new();
-    let mut rest = marked;
-    while let Some(at) = rest.find(OPEN) {
-        out.push(Ok(&rest[..at]));
-        let after = &rest[at + OPEN.len_utf8()..];
+/// Splits a marked text into its words and marks, in order: words (perhaps empty) before each
+/// mark, and the words after the last. Read in place: a turn reads the text of every event it
+/// makes (issue 39).
+fn marks(marked: &str) -> impl Iterator<Item = Result<&str, Mark<'_>>> {
+    let mut rest = Some(marked);
+    let mut mark = None;
+    std::iter::from_fn(move || {
+        if let Some(m) = mark.take() {
+            return Some(Err(m));
+        }
+        let text = rest?;
+        let Some(at) = text.find(OPEN) else {
+            rest = None;
+            return Some(Ok(text));
+        };
+        let after = &text[at + OPEN.len_utf8()..];
         let end = after.find(CLOSE).unwrap_or(after.len());
-        let f: Vec<&str> = after[..end].split(SEP).collect();
-        let field = |i: usize| f.get(i).copied().unwrap_or("");
-        let within = match (field(4).parse(), field(5).parse()) {
+        mark = Some(Mark::read(&after[..end]));
+        rest = Some(after.get(end + CLOSE.len_utf8()..).unwrap_or(""));
+        Some(Ok(&text[..at]))
+    })
+}
+
+impl<'a> Mark<'a> {
+    /// The mark from its fields as [`Told`] writes them (a field missing reads as empty).
+    fn read(fields: &'a str) -> Mark<'a> {
+        let mut f = fields.split(SEP);
+        let mut field = || f.next().unwrap_or("");
+        let (label, die, face, offset) = (field(), field(), field(), field());
+        let within = match (field().parse(), field().parse()) {
             (Ok(lo), Ok(hi)) => Some((lo, hi)),
             _ => None,
         };
-        out.push(Err(Mark {
-            label: field(0),
-            die: field(1).parse().unwrap_or(1),
-            face: field(2).parse().ok(),
+        Mark {
+            label,
+            die: die.parse().unwrap_or(1),
+            face: face.parse().ok(),
             func: Func {
-                offset: field(3).parse().unwrap_or(0),
+                offset: offset.parse().unwrap_or(0),
                 within,
             },
-            above: field(6) == "above",
-        }));
-        rest = after.get(end + CLOSE.len_utf8()..).unwrap_or("");
+            above: field() == "above",
+        }
     }
-    out.push(Ok(rest));
-    out
 }
 
 /// A marked text with each die the number its face makes ([`told_face`]; `?` for one written
 /// without): the text as its event will render it, for what reads it before (the tactical tests).
 pub fn preview(marked: &str) -> String {
     marks(marked)
-        .into_iter()
         .map(|m| match m {
             Ok(words) => words.to_string(),
             Err(m) => m
@@ -231,14 +241,8 @@ pub fn template_of(marked: &str) -> Option<String> {
     let mut out = String::with_capacity(marked.len() + 32);
     for m in marks(marked) {
         match m {
-            Ok(words) => out.push_str(&escape(words)),
-            Err(m) => out.push_str(&format!(
-                "{{{} die {}{}{}}}",
-                m.label,
-                m.die,
-                m.func.written(),
-                if m.above { " above" } else { "" }
-            )),
+            Ok(words) => escape_into(&mut out, words),
+            Err(m) => write_die(&mut out, m.label, m.die, &m.func, m.above, None),
         }
     }
     // Every event keeps its template: without the room it was written with.
@@ -248,7 +252,43 @@ pub fn template_of(marked: &str) -> Option<String> {
 
 /// Words as a template writes them: braces doubled.
 pub fn escape(text: &str) -> String {
-    text.replace('{', "{{").replace('}', "}}")
+    let mut out = String::with_capacity(text.len());
+    escape_into(&mut out, text);
+    out
+}
+
+/// Writes `text` as a template writes words: braces doubled.
+fn escape_into(out: &mut String, text: &str) {
+    let mut rest = text;
+    while let Some(at) = memchr::memchr2(b'{', b'}', rest.as_bytes()) {
+        // A brace is one byte: `at + 1` is a boundary.
+        out.push_str(&rest[..at + 1]);
+        out.push_str(&rest[at..at + 1]);
+        rest = &rest[at + 1..];
+    }
+    out.push_str(rest);
+}
+
+/// Writes a die of a template: the number `func` makes of `face`, or without a face the die as
+/// the template writes it, `{LABEL die N[ + K][ within A..B][ above]}`.
+fn write_die(
+    out: &mut String,
+    label: &str,
+    die: usize,
+    func: &Func,
+    above: bool,
+    face: Option<u32>,
+) {
+    match face {
+        Some(f) => {
+            let _ = write!(out, "{}", func.apply(f));
+        }
+        None => {
+            let _ = write!(out, "{{{label} die {die}");
+            func.write(out);
+            out.push_str(if above { " above}" } else { "}" });
+        }
+    }
 }
 
 /// A whole number of at most nine digits.
@@ -257,8 +297,16 @@ fn number(n: &str) -> Option<i64> {
     digits.then(|| n.parse().ok()).flatten()
 }
 
+/// A die of a template as read in place: the label borrowed from the template.
+struct DieRef<'a> {
+    label: &'a str,
+    die: usize,
+    func: Func,
+    above: bool,
+}
+
 /// The inside of a die's braces, `LABEL die N[ + K| - K][ within A..B][ above]`.
-fn die_part(inner: &str) -> Option<Part> {
+fn die_part(inner: &str) -> Option<DieRef<'_>> {
     let (label, rest) = inner.rsplit_once(" die ")?;
     if label.is_empty() {
         return None;
@@ -282,11 +330,63 @@ fn die_part(inner: &str) -> Option<Part> {
     if above {
         words.next();
     }
-    words.next().is_none().then(|| Part::Die {
-        label: label.to_string(),
+    words.next().is_none().then_some(DieRef {
+        label,
         die,
         func,
         above,
+    })
+}
+
+/// A piece of a template as read in place: words (a doubled brace read as one) or a die.
+enum Piece<'a> {
+    Words(&'a str),
+    Die(DieRef<'a>),
+}
+
+/// The pieces of a template, in order, read in place; the first that is no template is an error,
+/// in words, and ends them. Words come in runs cut at each doubled brace.
+fn pieces(template: &str) -> impl Iterator<Item = Result<Piece<'_>, String>> {
+    let mut rest = template;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let bytes = rest.as_bytes();
+        let piece = match memchr::memchr2(b'{', b'}', bytes) {
+            None => Ok(Piece::Words(std::mem::take(&mut rest))),
+            Some(0) if bytes.get(1) == Some(&bytes[0]) => {
+                let brace = &rest[..1];
+                rest = &rest[2..];
+                Ok(Piece::Words(brace))
+            }
+            Some(0) if bytes[0] == b'}' => Err("a '}' opens nothing".to_string()),
+            Some(0) => {
+                let inner = &rest[1..];
+                match inner.find('}') {
+                    None => Err("a '{' is not closed".to_string()),
+                    Some(end) => match die_part(&inner[..end]) {
+                        None => Err(format!(
+                            "'{{{}}}' is no die (a die is {{LABEL die N}}, N from 1, then '+ K' or '- K', 'within A..B', 'above')",
+                            &inner[..end]
+                        )),
+                        Some(die) => {
+                            rest = &inner[end + 1..];
+                            Ok(Piece::Die(die))
+                        }
+                    },
+                }
+            }
+            Some(at) => {
+                let words = &rest[..at];
+                rest = &rest[at..];
+                Ok(Piece::Words(words))
+            }
+        };
+        if piece.is_err() {
+            rest = "";
+        }
+        Some(piece)
     })
 }
 
@@ -294,38 +394,20 @@ fn die_part(inner: &str) -> Option<Part> {
 pub fn parse(template: &str) -> Result<Vec<Part>, String> {
     let mut parts = Vec::new();
     let mut words = String::new();
-    let mut chars = template.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        match c {
-            '{' if chars.peek().is_some_and(|&(_, n)| n == '{') => {
-                chars.next();
-                words.push('{');
-            }
-            '}' if chars.peek().is_some_and(|&(_, n)| n == '}') => {
-                chars.next();
-                words.push('}');
-            }
-            '{' => {
-                let inner = &template[i + 1..];
-                let Some(end) = inner.find('}') else {
-                    return Err("a '{' is not closed".to_string());
-                };
-                let Some(die) = die_part(&inner[..end]) else {
-                    return Err(format!(
-                        "'{{{}}}' is no die (a die is {{LABEL die N}}, N from 1, then '+ K' or '- K', 'within A..B', 'above')",
-                        &inner[..end]
-                    ));
-                };
+    for piece in pieces(template) {
+        match piece? {
+            Piece::Words(w) => words.push_str(w),
+            Piece::Die(d) => {
                 if !words.is_empty() {
                     parts.push(Part::Text(std::mem::take(&mut words)));
                 }
-                parts.push(die);
-                while chars.peek().is_some_and(|&(j, _)| j <= i + end + 1) {
-                    chars.next();
-                }
+                parts.push(Part::Die {
+                    label: d.label.to_string(),
+                    die: d.die,
+                    func: d.func,
+                    above: d.above,
+                });
             }
-            '}' => return Err("a '}' opens nothing".to_string()),
-            c => words.push(c),
         }
     }
     if !words.is_empty() {
@@ -339,27 +421,50 @@ pub fn parse(template: &str) -> Result<Vec<Part>, String> {
 /// `Event::roll`). A die `face` does not give (a roll the event does not carry, or a sealed one)
 /// stays as its template writes it, for the property tests to find.
 pub fn render(parts: &[Part], face: impl Fn(&str, usize, bool) -> Option<u32>) -> String {
-    parts
-        .iter()
-        .map(|p| match p {
-            Part::Text(t) => t.clone(),
+    let mut out = String::new();
+    for p in parts {
+        match p {
+            Part::Text(t) => out.push_str(t),
             Part::Die {
                 label,
                 die,
                 func,
                 above,
-            } => face(label, *die, *above).map_or_else(
-                || {
-                    format!(
-                        "{{{label} die {die}{}{}}}",
-                        func.written(),
-                        if *above { " above" } else { "" }
-                    )
-                },
-                |f| func.apply(f).to_string(),
+            } => write_die(
+                &mut out,
+                label,
+                *die,
+                func,
+                *above,
+                face(label, *die, *above),
             ),
-        })
-        .collect()
+        }
+    }
+    out
+}
+
+/// [`render`] of the template's [`parse`], read in place rather than parsed into parts first
+/// (each event renders its template as each of its rolls is added: issue 39); the error of
+/// `parse` when it is no template.
+pub fn render_template(
+    template: &str,
+    face: impl Fn(&str, usize, bool) -> Option<u32>,
+) -> Result<String, String> {
+    let mut out = String::with_capacity(template.len());
+    for piece in pieces(template) {
+        match piece? {
+            Piece::Words(w) => out.push_str(w),
+            Piece::Die(d) => write_die(
+                &mut out,
+                d.label,
+                d.die,
+                &d.func,
+                d.above,
+                face(d.label, d.die, d.above),
+            ),
+        }
+    }
+    Ok(out)
 }
 
 /// The words of `parts` with each die a `#`: where a ruleset's `says` phrases find no number
@@ -593,6 +698,82 @@ mod tests {
             departure(&other, "a 5.", faces),
             Some(Departure::Unlisted { above: false, .. })
         ));
+    }
+
+    /// The parse of a template as it was read before issue 39, character by character: the
+    /// reference the parts read in place ([`pieces`]) must give.
+    fn parse_by_chars(template: &str) -> Result<Vec<Part>, String> {
+        let mut parts = Vec::new();
+        let mut words = String::new();
+        let mut chars = template.char_indices().peekable();
+        while let Some((i, c)) = chars.next() {
+            match c {
+                '{' if chars.peek().is_some_and(|&(_, n)| n == '{') => {
+                    chars.next();
+                    words.push('{');
+                }
+                '}' if chars.peek().is_some_and(|&(_, n)| n == '}') => {
+                    chars.next();
+                    words.push('}');
+                }
+                '{' => {
+                    let inner = &template[i + 1..];
+                    let Some(end) = inner.find('}') else {
+                        return Err("a '{' is not closed".to_string());
+                    };
+                    let Some(d) = die_part(&inner[..end]) else {
+                        return Err(format!(
+                            "'{{{}}}' is no die (a die is {{LABEL die N}}, N from 1, then '+ K' or '- K', 'within A..B', 'above')",
+                            &inner[..end]
+                        ));
+                    };
+                    if !words.is_empty() {
+                        parts.push(Part::Text(std::mem::take(&mut words)));
+                    }
+                    parts.push(Part::Die {
+                        label: d.label.to_string(),
+                        die: d.die,
+                        func: d.func,
+                        above: d.above,
+                    });
+                    while chars.peek().is_some_and(|&(j, _)| j <= i + end + 1) {
+                        chars.next();
+                    }
+                }
+                '}' => return Err("a '}' opens nothing".to_string()),
+                c => words.push(c),
+            }
+        }
+        if !words.is_empty() {
+            parts.push(Part::Text(words));
+        }
+        Ok(parts)
+    }
+
+    proptest::proptest! {
+        /// A template read in place gives the parts (or the error) it gave read character by
+        /// character, and renders in place as its parts render; words written into a template
+        /// read back as themselves.
+        #[test]
+        fn a_template_read_in_place_is_the_template_parsed(
+            pieces in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "{", "}", "{{", "}}", "a ", "é", " die ", "1", "2", "0", " + 2", " - 10",
+                    " within 1..6", " above", FIRE, "combat/1/0705/die", "x",
+                ]),
+                0..24,
+            )
+        ) {
+            let template: String = pieces.concat();
+            let parsed = parse(&template);
+            proptest::prop_assert_eq!(&parsed, &parse_by_chars(&template));
+            let rendered = render_template(&template, faces);
+            proptest::prop_assert_eq!(rendered, parsed.map(|p| render(&p, faces)));
+            proptest::prop_assert_eq!(
+                parse(&escape(&template)),
+                Ok(if template.is_empty() { vec![] } else { vec![Part::Text(template.clone())] })
+            );
+        }
     }
 
     #[test]

@@ -13,8 +13,9 @@ pub const LOCAL: &str = "%Y-%m-%dT%H:%M";
 /// The powers due to send orders for `turn` whose orders are not in (or do not authenticate): the
 /// ruleset's `expects_orders`, less the powers run by the SOP alone; a power run by another is due.
 pub fn missing(game: &Game, turn: u32) -> Result<Vec<String>> {
-    // The state is kept for the turn that follows the check (`Game::with_state`).
-    game.with_state(turn, |state| {
+    // The state is kept for the turn that follows the check (`Game::with_state`), and the orders
+    // read against it (`Game::keep_with_state`).
+    let (out, orders) = game.with_state(turn, |state| {
         let orders = crate::engine::inputs::read_orders(game, state, turn)?;
         let mut out = Vec::new();
         for p in &game.config.powers {
@@ -29,8 +30,10 @@ pub fn missing(game: &Game, turn: u32) -> Result<Vec<String>> {
                 out.push(p.id.clone());
             }
         }
-        Ok(out)
-    })?
+        anyhow::Ok((out, orders))
+    })??;
+    game.keep_with_state(turn, orders);
+    Ok(out)
 }
 
 /// Why `turn` is not due yet: before its deadline, the powers due whose orders are not in (none

@@ -266,10 +266,7 @@ impl Event {
     /// which the property tests refuse (`dice_labels::check_events`).
     fn render(&mut self) {
         let Some(t) = &self.template else { return };
-        let Ok(parts) = crate::engine::binding::parse(t) else {
-            return;
-        };
-        self.text = crate::engine::binding::render(&parts, |l, d, above| {
+        let rendered = crate::engine::binding::render_template(t, |l, d, above| {
             if above {
                 self.repeats
                     .iter()
@@ -279,7 +276,10 @@ impl Event {
                 self.face(l, d)
             }
         });
-        self.text.shrink_to_fit();
+        if let Ok(text) = rendered {
+            self.text = text;
+            self.text.shrink_to_fit();
+        }
     }
 
     /// The face of die `die` (from 1) of the roll `label` it carries, shown in reports (not sealed).

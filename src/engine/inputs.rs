@@ -23,6 +23,9 @@ pub struct OrdersFileStatus {
     /// The password hash the file's `password` line was checked against (none without that line),
     /// which the turn's record keeps (`TurnRecord::password_hashes`).
     pub checked_hash: Option<String>,
+    /// The file's bytes as read and checked (none when the power sent no orders): what the turn
+    /// reads and its record digests.
+    pub bytes: Option<Vec<u8>>,
 }
 
 impl OrdersFileStatus {
@@ -50,6 +53,31 @@ pub fn read_orders(
     Ok(out)
 }
 
+/// [`read_orders`] for the turn itself: the orders a check before it read (`engine::due`, kept by
+/// `Game::keep_with_state`) when the turn's state is the one they were checked against
+/// (`Game::take_kept`) and every file reads as it did then, byte for byte (a file come or
+/// gone since is read anew with the rest). A turn of 1,000 powers reads and checks 1,000 files
+/// once a run, not twice (issue 39).
+pub fn read_orders_once(
+    game: &Game,
+    state: &crate::game::state::State,
+    turn: u32,
+) -> Result<Vec<OrdersFileStatus>> {
+    if let Some(kept) = game.take_kept::<Vec<OrdersFileStatus>>(turn) {
+        let reads_the_same = |o: &OrdersFileStatus| {
+            let path = game.player_orders_path(turn, &o.power, o.player.as_deref());
+            match &o.bytes {
+                None => !path.is_file(),
+                Some(bytes) => path.is_file() && std::fs::read(&path).is_ok_and(|b| b == *bytes),
+            }
+        };
+        if kept.iter().all(reads_the_same) {
+            return Ok(kept);
+        }
+    }
+    read_orders(game, state, turn)
+}
+
 /// Reads and checks the orders file of one player of a power.
 fn read_one(
     game: &Game,
@@ -69,6 +97,7 @@ fn read_one(
             check: None,
             rendered: String::new(),
             checked_hash: None,
+            bytes: None,
         });
     }
     let bytes = std::fs::read(&path).with_context(|| format!("cannot read {shown}"))?;
@@ -94,6 +123,7 @@ fn read_one(
         check: Some(check),
         rendered,
         checked_hash,
+        bytes: Some(bytes),
     })
 }
 
@@ -148,4 +178,77 @@ pub fn relative_to(dir: &std::path::Path, path: &std::path::Path) -> String {
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect::<Vec<_>>()
         .join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 39: the orders a check read against the state it kept are the turn's while the turn
+    /// takes that state and every orders file reads the same; read anew otherwise (a kept reading
+    /// marked in its rendered text shows which one the turn got), and taken once.
+    #[test]
+    fn the_orders_a_check_read_are_the_turns_while_their_files_read_the_same() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("ulm-1805");
+        crate::bundled::write_scenario("ulm-1805", &dir).unwrap();
+        let game = Game::load(&dir).unwrap();
+        let (first, second) = (&game.config.powers[0].id, &game.config.powers[1].id);
+        let file = |power: &str| game.player_orders_path(1, power, None);
+        std::fs::create_dir_all(file(first).parent().unwrap()).unwrap();
+        std::fs::write(file(first), "game ulm-1805\nturn 1\n").unwrap();
+        let keep = || {
+            let orders = game
+                .with_state(1, |s| read_orders(&game, s, 1))
+                .unwrap()
+                .unwrap();
+            let marked = orders
+                .into_iter()
+                .map(|o| OrdersFileStatus {
+                    rendered: "kept".into(),
+                    ..o
+                })
+                .collect();
+            game.keep_with_state::<Vec<OrdersFileStatus>>(1, marked);
+        };
+        let read = || {
+            let state = game.load_state(1).unwrap();
+            let orders = read_orders_once(&game, &state, 1).unwrap();
+            (orders.iter().all(|o| o.rendered == "kept"), orders)
+        };
+
+        keep();
+        let (kept, orders) = read();
+        assert!(kept, "the check's orders");
+        let first_file = orders.iter().find(|o| &o.power == first).unwrap();
+        assert_eq!(
+            first_file.bytes.as_deref(),
+            Some(&b"game ulm-1805\nturn 1\n"[..])
+        );
+        assert!(!read().0, "taken once");
+
+        keep();
+        std::fs::write(file(first), "game ulm-1805\nturn 1\n# edited\n").unwrap();
+        assert!(!read().0, "an orders file changed");
+
+        keep();
+        std::fs::write(file(second), "game ulm-1805\nturn 1\n").unwrap();
+        assert!(!read().0, "an orders file came");
+
+        keep();
+        std::fs::remove_file(file(second)).unwrap();
+        assert!(!read().0, "an orders file went");
+
+        keep();
+        let state = game.state_path(1);
+        let text = std::fs::read_to_string(&state).unwrap();
+        std::fs::write(&state, format!("{text}\n# edited\n")).unwrap();
+        assert!(
+            !read().0,
+            "the state changed: the orders are checked against the new one"
+        );
+
+        keep();
+        assert!(read().0, "kept again once all reads the same");
+    }
 }

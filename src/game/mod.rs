@@ -38,6 +38,7 @@ pub mod scheme;
 pub mod sight;
 pub mod state;
 pub mod submission;
+pub mod toml_parts;
 
 use std::path::{Path, PathBuf};
 
@@ -77,9 +78,25 @@ pub struct Game {
 
 /// One turn's state as [`Game::with_state`] read it: the text of its file, the digest of its acts
 /// file and the state made of them, taken by the next [`Game::load_state`] of that turn when both
-/// files still read the same.
+/// files still read the same; and what the check read against that state
+/// ([`Game::keep_with_state`]: the orders, `engine::due`), which the load that takes the state
+/// sets aside for [`Game::take_kept`].
 #[derive(Default)]
-pub struct KeptState(std::sync::Mutex<Option<(u32, String, String, State)>>);
+pub struct KeptState {
+    state: std::sync::Mutex<Option<(u32, String, String, State)>>,
+    /// What was read against the kept state, by turn (of a type the model does not name).
+    read: std::sync::Mutex<Option<(u32, Kept)>>,
+    /// What was read against the state a load took, by turn, until taken.
+    taken: std::sync::Mutex<Option<(u32, Kept)>>,
+}
+
+/// A value kept with a state ([`Game::keep_with_state`]).
+type Kept = Box<dyn std::any::Any + Send>;
+
+/// The value behind a lock, whoever held it before.
+fn locked<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 /// The folders of a game that hold player data, which pbem reads and writes.
 const DATA_FOLDERS: [&str; 4] = ["orders", "turns", "mail", "secret"];
@@ -305,9 +322,31 @@ impl Game {
     pub fn with_state<R>(&self, turn: u32, look: impl FnOnce(&State) -> R) -> Result<R> {
         let (state, text, acts) = self.read_state(turn)?;
         let seen = look(&state);
-        let mut kept = self.kept_state.0.lock().unwrap_or_else(|e| e.into_inner());
-        *kept = Some((turn, text, acts, state));
+        *locked(&self.kept_state.state) = Some((turn, text, acts, state));
+        *locked(&self.kept_state.read) = None;
         Ok(seen)
+    }
+
+    /// Keeps `read`, read against the state [`Game::with_state`] kept of `turn` (the orders a due
+    /// check read and checked, `engine::due`), for the load that takes that state
+    /// ([`Game::take_kept`]).
+    pub fn keep_with_state<T: std::any::Any + Send>(&self, turn: u32, read: T) {
+        let same_turn = locked(&self.kept_state.state)
+            .as_ref()
+            .is_some_and(|k| k.0 == turn);
+        if same_turn {
+            *locked(&self.kept_state.read) = Some((turn, Box::new(read)));
+        }
+    }
+
+    /// What [`Game::keep_with_state`] kept with the state that the last [`Game::load_state`] of
+    /// `turn` took: read against that very state. Whoever takes it still compares what it was read
+    /// from (`engine::inputs::read_orders_once`).
+    pub fn take_kept<T: std::any::Any>(&self, turn: u32) -> Option<T> {
+        match locked(&self.kept_state.taken).take() {
+            Some((t, read)) if t == turn => read.downcast().ok().map(|b| *b),
+            _ => None,
+        }
     }
 
     /// The state of turn `t` with its acts applied, the text of its file and the digest of its acts
@@ -316,19 +355,17 @@ impl Game {
         let path = self.state_path(turn);
         let src = load::read_source(&path, &self.shown(&path))?;
         let acts_digest = acts::digest(&self.dir, turn);
-        let kept = self
-            .kept_state
-            .0
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take();
+        let kept = locked(&self.kept_state.state).take();
+        let read = locked(&self.kept_state.read).take();
         let state = match kept {
             Some((t, text, acts, state))
                 if t == turn && text == src.text && acts == acts_digest =>
             {
+                *locked(&self.kept_state.taken) = read;
                 state
             }
             _ => {
+                *locked(&self.kept_state.taken) = None;
                 let mut state = self.parse_state(&src)?;
                 acts::apply(&mut state, &acts::load(&self.dir, turn)?);
                 state
@@ -426,7 +463,7 @@ mod tests {
         let game = Game::load(&dir).unwrap();
         let mark = |game: &Game| {
             game.with_state(1, |s| s.turn).unwrap();
-            let mut kept = game.kept_state.0.lock().unwrap();
+            let mut kept = game.kept_state.state.lock().unwrap();
             kept.as_mut().unwrap().3.turn = 99;
         };
         mark(&game);

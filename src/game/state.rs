@@ -218,9 +218,20 @@ pub fn parse<T: RulesetTable>(source: &Source) -> Result<State, FileError> {
         };
         FileError::new(source, &Diagnostic::error(message, span).maybe_hint(hint))
     };
-    let de = toml::Deserializer::parse(&source.text).map_err(located)?;
+    // A large state is read on two cores when it can be (`toml_parts`), else whole.
+    let (mut head, mut tail) = (String::new(), String::new());
+    let in_parts = super::toml_parts::parse(
+        &source.text,
+        super::toml_parts::IN_PARTS_FROM,
+        &mut head,
+        &mut tail,
+    );
+    let table = match in_parts {
+        Some(table) => table,
+        None => toml::de::DeTable::parse(&source.text).map_err(located)?,
+    };
     StateSeed::<T>(std::marker::PhantomData)
-        .deserialize(de)
+        .deserialize(toml::Deserializer::from(table))
         .map_err(located)
 }
 

@@ -63,11 +63,110 @@ fn escaped(input: &[u8]) -> usize {
 }
 
 /// The length of [`encode_binary`] of `input`, counted without writing it (a report mail over its
-/// size is measured, then cut, never encoded whole).
+/// size is measured, then cut, never encoded whole; every report's text is measured, issue 39).
+///
+/// Counted from the bytes to escape alone, found 64 at a time without a branch (1.4 to 2.6 times
+/// the speed of counting as [`encode_binary`] writes, on a report's four files): between two of
+/// them, a run of literal bytes fills the line and breaks it every 75 bytes, which is arithmetic;
+/// each escaped piece then goes where [`Lines::put`] puts it. The pieces are [`encode_binary`]'s
+/// (a CRLF is its two bytes escaped, a blank before it escaped too).
 pub fn encoded_len(input: &[u8]) -> usize {
-    let mut count = Count(0);
-    encode_into(input, &mut count);
-    count.0
+    let mut line = LineCount::default();
+    let mut at = 0;
+    let last = input.len().wrapping_sub(1);
+    for e in to_escape(input) {
+        // A blank before a CRLF is escaped; it ends the run of literal bytes before the CR.
+        let blank_first = e > at
+            && input[e] == b'\r'
+            && input.get(e + 1) == Some(&b'\n')
+            && matches!(input[e - 1], b' ' | b'\t');
+        let run = e - at - usize::from(blank_first);
+        line.literal(run, false);
+        if blank_first {
+            line.escaped(false);
+        }
+        line.escaped(e == last);
+        at = e + 1;
+    }
+    if at < input.len() {
+        // The run to the end, whose last byte is escaped when it is a blank.
+        let blank_last = matches!(input[last], b' ' | b'\t');
+        line.literal(input.len() - at - usize::from(blank_last), !blank_last);
+        if blank_last {
+            line.escaped(true);
+        }
+    }
+    line.size
+}
+
+/// The bytes of quoted-printable lines put one piece at a time, counted ([`encoded_len`]): the
+/// rule of [`Lines::put`] without the bytes.
+#[derive(Default)]
+struct LineCount {
+    size: usize,
+    on_line: usize,
+}
+
+impl LineCount {
+    /// A run of `len` literal bytes, its last the input's last when `ends`: each goes on the line
+    /// while it holds fewer than 75 bytes, after a soft break when it is full (the input's last
+    /// byte also on a full line, making it 76).
+    fn literal(&mut self, len: usize, ends: bool) {
+        let plain = len - usize::from(ends && len > 0);
+        self.size += len;
+        let end = self.on_line + plain;
+        if end < LIMIT {
+            self.on_line = end;
+        } else {
+            let over = end - (LIMIT - 1);
+            let breaks = over.div_ceil(LIMIT - 1);
+            self.size += 3 * breaks;
+            self.on_line = over - (LIMIT - 1) * (breaks - 1);
+        }
+        if ends && len > 0 {
+            self.on_line += 1;
+        }
+    }
+
+    /// A piece `=XX`, the input's last when `last`.
+    fn escaped(&mut self, last: bool) {
+        let end = self.on_line + 3;
+        if end > LIMIT - 1 && !(last && end == LIMIT) {
+            self.size += 3;
+            self.on_line = 0;
+        }
+        self.on_line += 3;
+        self.size += 3;
+    }
+}
+
+/// The positions of the bytes that are not [`LITERAL`], in order: judged 64 at a time without a
+/// branch (into a byte each, which the compiler does on vectors), the 64 made a mask eight bytes
+/// at a time (a multiplication gathers their low bits into one byte), then read off the mask.
+fn to_escape(input: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    let not_literal =
+        |b: u8| u8::from(!(((b.wrapping_sub(b' ') < 95) & (b != b'=')) | (b == b'\t')));
+    input.chunks(64).enumerate().flat_map(move |(k, chunk)| {
+        let mut flags = [0u8; 64];
+        for (flag, &b) in flags.iter_mut().zip(chunk) {
+            *flag = not_literal(b);
+        }
+        let mut mask = 0u64;
+        for (i, eight) in flags.chunks_exact(8).enumerate() {
+            let mut bytes = [0u8; 8];
+            bytes.copy_from_slice(eight);
+            // Byte j (0 or 1) of `x` lands on bit 56 + j of the product, with no carry.
+            let x = u64::from_le_bytes(bytes);
+            mask |= (x.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * i);
+        }
+        std::iter::from_fn(move || {
+            (mask != 0).then(|| {
+                let i = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                64 * k + i
+            })
+        })
+    })
 }
 
 /// [`encode_binary`] of `input`, written at the end of `out`.
@@ -81,7 +180,7 @@ pub fn encode_binary_to(input: &[u8], out: &mut impl Sink) {
     encode_into(input, out);
 }
 
-/// Where encoded bytes go: a buffer, or a count of them.
+/// Where encoded bytes go.
 pub trait Sink {
     fn extend_from_slice(&mut self, bytes: &[u8]);
 }
@@ -90,16 +189,6 @@ impl Sink for Vec<u8> {
     #[inline]
     fn extend_from_slice(&mut self, bytes: &[u8]) {
         Vec::extend_from_slice(self, bytes);
-    }
-}
-
-/// A [`Sink`] that counts the bytes.
-struct Count(usize);
-
-impl Sink for Count {
-    #[inline]
-    fn extend_from_slice(&mut self, bytes: &[u8]) {
-        self.0 += bytes.len();
     }
 }
 
@@ -259,6 +348,24 @@ mod tests {
                 .count();
             prop_assert_eq!(escaped(&input), escaped_one_by_one);
             prop_assert_eq!(encoded.len(), encoded_len(&input));
+        }
+
+        /// Counts the length of what it writes for long runs of literal bytes (a line broken
+        /// once or many times between two bytes to escape) and what stands between them.
+        #[test]
+        fn counts_the_length_it_writes_across_long_runs(
+            runs in proptest::collection::vec(
+                (0..400usize, proptest::sample::select(vec![
+                    &b""[..], b"\n", b"\r\n", b" \r\n", b"\t", b" ", b"=", b"\xc3\xa9", b"\r",
+                ])),
+                0..12,
+            )
+        ) {
+            let input: Vec<u8> = runs
+                .iter()
+                .flat_map(|(n, then)| std::iter::repeat_n(b'a', *n).chain(then.iter().copied()))
+                .collect();
+            prop_assert_eq!(encode_binary(&input).len(), encoded_len(&input));
         }
     }
 }

@@ -12,7 +12,7 @@ use serde::Serialize;
 use crate::dice::{self, Bytes32};
 use crate::engine::dice_box::DiceBox;
 use crate::engine::event::Event;
-use crate::engine::inputs::{load_record, read_orders, relative, OrdersFileStatus};
+use crate::engine::inputs::{load_record, read_orders_once, relative, OrdersFileStatus};
 use crate::game::config::DiceScheme;
 use crate::game::fsio::{write_atomic, Batch, GameLock};
 use crate::game::record::{sha256_hex, TurnRecord, FORMAT};
@@ -417,21 +417,22 @@ fn produce(
             dice::to_hex(&published)
         );
     }
-    let orders = read_orders(game, &state, turn)?;
+    let orders = read_orders_once(game, &state, turn)?;
     let mut contributions = Vec::new();
     let mut accepted = Vec::new();
     let mut orders_digests = BTreeMap::new();
     // The files of the players of a power with several, merged below (GITM 6).
     let mut commands: BTreeMap<&str, Vec<(&OrdersFileStatus, String)>> = BTreeMap::new();
     for o in &orders {
-        let Some(check) = &o.check else { continue };
-        let bytes = std::fs::read(game.player_orders_path(turn, &o.power, o.player.as_deref()))?;
-        orders_digests.insert(o.stem(), sha256_hex(&bytes));
+        let (Some(check), Some(bytes)) = (&o.check, &o.bytes) else {
+            continue;
+        };
+        orders_digests.insert(o.stem(), sha256_hex(bytes));
         let Some(power) = &check.power else { continue };
         if let Some(text) = &check.entropy {
             contributions.push((o.stem(), dice::entropy(text)));
         }
-        let text = crate::orders::decode(&bytes).unwrap_or_default();
+        let text = crate::orders::decode(bytes).unwrap_or_default();
         if o.player.is_some() {
             commands.entry(power.as_str()).or_default().push((o, text));
             continue;

@@ -599,8 +599,27 @@ pub struct Sightings {
 impl Sightings {
     /// The powers with a unit within `range` steps of `area` (0: in it).
     pub fn watchers(&self, map: &Map, range: u32, area: usize) -> BTreeSet<String> {
+        let mut powers = Vec::new();
+        self.watcher_numbers(map, range, area, &mut powers);
+        powers.sort_unstable();
+        powers.dedup();
+        powers
+            .into_iter()
+            .map(|p| self.power(p).to_string())
+            .collect()
+    }
+
+    /// The power of number `p` in [`Sightings::watcher_numbers`].
+    pub fn power(&self, p: u32) -> &str {
+        &self.index.powers[p as usize]
+    }
+
+    /// The powers of [`Sightings::watchers`] by their number ([`Sightings::power`]), added to
+    /// `powers` (unsorted, perhaps twice): what an event's audience is made of without a name
+    /// copied until the audience keeps it (issue 39).
+    pub fn watcher_numbers(&self, map: &Map, range: u32, area: usize, powers: &mut Vec<u32>) {
         if area >= map.areas.len() {
-            return BTreeSet::new();
+            return;
         }
         // The areas within `range`: the area and its neighbours for the usual range of one.
         let mut near = vec![area];
@@ -626,18 +645,12 @@ impl Sightings {
             }
             near = seen.into_iter().collect();
         }
-        let mut powers: Vec<u32> = near
-            .iter()
-            .filter_map(|&a| self.index.units_by_area.get(a))
-            .flatten()
-            .map(|&(p, _)| p)
-            .collect();
-        powers.sort_unstable();
-        powers.dedup();
-        powers
-            .into_iter()
-            .map(|p| self.index.powers[p as usize].clone())
-            .collect()
+        powers.extend(
+            near.iter()
+                .filter_map(|&a| self.index.units_by_area.get(a))
+                .flatten()
+                .map(|&(p, _)| p),
+        );
     }
 }
 

@@ -223,17 +223,35 @@ impl Phase<'_> {
         }
     }
 
-    pub(super) fn watchers_of(&self, area: usize, also: &BTreeSet<String>) -> BTreeSet<String> {
-        let mut w = watchers(self.map, &self.board.positions(), area);
-        w.extend(also.iter().cloned());
-        w
+    pub(super) fn push(&mut self, event: Event, area: usize, also: &BTreeSet<String>) {
+        self.push_seen(event, area, &[area], also);
     }
 
-    pub(super) fn push(&mut self, event: Event, area: usize, also: &BTreeSet<String>) {
-        let seen = self.watchers_of(area, also);
+    /// Adds an event at `area`, seen by the powers that watch any of `watched` (as
+    /// `visibility::watchers` each) and by `also`. Each name is copied once, into the event's
+    /// audience (a turn of 1,000 powers makes some 200,000 events: issue 39).
+    pub(super) fn push_seen(
+        &mut self,
+        event: Event,
+        area: usize,
+        watched: &[usize],
+        also: &BTreeSet<String>,
+    ) {
+        let positions = self.board.positions();
+        let mut numbers = Vec::new();
+        for &a in watched {
+            positions.watcher_numbers(self.map, super::visibility::SIGHT.range, a, &mut numbers);
+        }
+        numbers.sort_unstable();
+        numbers.dedup();
+        let mut names: Vec<&str> = numbers.into_iter().map(|p| positions.power(p)).collect();
+        names.extend(also.iter().map(String::as_str));
+        names.sort_unstable();
+        names.dedup();
         let mut event = event.at(&self.map.area(area).id);
-        // `seen_by`, with the names moved rather than copied.
-        event.visible_to.extend(seen);
+        event
+            .visible_to
+            .extend(names.into_iter().map(str::to_string));
         self.events.push(event);
     }
 

@@ -12,7 +12,6 @@ use crate::rules::eia::state::CorpsKind;
 use super::decisions::{always_never, EiaPoint, REINFORCE};
 use super::labels;
 use super::phase::Phase;
-use super::visibility::watchers;
 
 impl Phase<'_> {
     /// EiA 7.5.2.11: the eligible corps of the side's powers always try to join the battle: those in
@@ -160,9 +159,7 @@ impl Phase<'_> {
         let e = Event::new(REINFORCE, "reinforce", text)
             .roll(roll)
             .decided(power.to_string(), by);
-        let mut also = involved.clone();
-        also.extend(watchers(self.map, &self.board.positions(), from));
-        self.push(e, area, &also);
+        self.push_seen(e, area, &[area, from], involved);
         Ok(())
     }
 
