@@ -1,7 +1,10 @@
 //! Where the map puts each area's name, unit chips and marks: beside its node, at the first of a
 //! few places that covers no node, chip, battle mark or name placed before it and stays inside the
-//! map; where every place is taken, the least covered one. Boxes are placed in map order, so the
-//! same map gives the same picture.
+//! map; where every place is taken, the least covered one (for a name, the one least hidden: each
+//! covered pixel counted once, however many boxes cover it). The pixels the boxes cover are kept
+//! as bits, so that whether a place is free, and how much of a name it hides, is read from them
+//! rather than measured box by box. Boxes are placed in map order, so the same map gives the same
+//! picture.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -63,6 +66,14 @@ pub struct Placer {
     cells: Vec<Vec<Placed>>,
     columns: i64,
     rows: i64,
+    /// Which pixels of the map the boxes cover, a bit each ([`Placer::is_free`]): for each cell,
+    /// none while no box covers any of its pixels, else 1 + the index of its tile in `tiles`.
+    tile_of: Vec<u32>,
+    /// A cell's pixels, a row of [`CELL`] bits each (the lowest bit the leftmost pixel).
+    tiles: Vec<[u64; CELL as usize]>,
+    /// Whether the cells hold the whole map, so that `tiles` tell every covered pixel (a map wider
+    /// or higher than 4,096 cells is measured box by box).
+    tiled: bool,
     /// The map's own part of the picture, which no name leaves.
     bounds: Rect,
     /// How many searches far afield ([`Placer::place_beside`]) found no free place, in a row.
@@ -103,6 +114,9 @@ impl Placer {
             cells: vec![Vec::new(); (columns * rows) as usize],
             columns,
             rows,
+            tile_of: vec![0; (columns * rows) as usize],
+            tiles: Vec::new(),
+            tiled: bounds.x1 - bounds.x0 < columns * CELL && bounds.y1 - bounds.y0 < rows * CELL,
             bounds,
             far_misses: 0,
         }
@@ -141,6 +155,64 @@ impl Placer {
                 self.cells[(row * self.columns + column) as usize].push(placed);
             }
         }
+        if self.tiled {
+            self.cover(&r);
+        }
+    }
+
+    /// Sets the bits of the pixels `r` covers inside the map.
+    fn cover(&mut self, r: &Rect) {
+        let b = self.bounds;
+        let (x0, x1) = (r.x0.max(b.x0), r.x1.min(b.x1));
+        let (y0, y1) = (r.y0.max(b.y0), r.y1.min(b.y1));
+        if x1 <= x0 || y1 <= y0 {
+            return;
+        }
+        for row in (y0 - b.y0) / CELL..=(y1 - 1 - b.y0) / CELL {
+            let top = b.y0 + row * CELL;
+            for column in (x0 - b.x0) / CELL..=(x1 - 1 - b.x0) / CELL {
+                let left = b.x0 + column * CELL;
+                let mask = bits(x0.max(left) - left, x1.min(left + CELL) - left);
+                let cell = (row * self.columns + column) as usize;
+                if self.tile_of[cell] == 0 {
+                    self.tiles.push([0; CELL as usize]);
+                    self.tile_of[cell] = self.tiles.len() as u32;
+                }
+                let tile = &mut self.tiles[self.tile_of[cell] as usize - 1];
+                for y in y0.max(top)..y1.min(top + CELL) {
+                    tile[(y - top) as usize] |= mask;
+                }
+            }
+        }
+    }
+
+    /// Whether `r` covers nothing taken and lies inside the map: [`Placer::cost`] is 0, read from
+    /// the bits of its pixels rather than measured against each box around it.
+    pub fn is_free(&self, r: &Rect) -> bool {
+        let b = &self.bounds;
+        if !self.tiled || r.x1 <= r.x0 || r.y1 <= r.y0 {
+            return self.cost_below(r, 1).is_some();
+        }
+        if r.x0 < b.x0 || r.x1 > b.x1 || r.y0 < b.y0 || r.y1 > b.y1 {
+            return false;
+        }
+        for row in (r.y0 - b.y0) / CELL..=(r.y1 - 1 - b.y0) / CELL {
+            let top = b.y0 + row * CELL;
+            for column in (r.x0 - b.x0) / CELL..=(r.x1 - 1 - b.x0) / CELL {
+                let at = self.tile_of[(row * self.columns + column) as usize];
+                if at == 0 {
+                    continue;
+                }
+                let left = b.x0 + column * CELL;
+                let mask = bits(r.x0.max(left) - left, r.x1.min(left + CELL) - left);
+                let tile = &self.tiles[at as usize - 1];
+                let rows = (r.y0.max(top) - top) as usize..(r.y1.min(top + CELL) - top) as usize;
+                if tile[rows].iter().any(|line| line & mask != 0) {
+                    return false;
+                }
+            }
+        }
+        true
     }
 
     /// How much `r` covers of what is taken, and of what lies outside the map (counted heavier).
@@ -203,9 +275,85 @@ impl Placer {
     /// The first of `candidates` that covers nothing, if one does: what [`Placer::best`] chooses
     /// when its cost is 0, found without measuring the others' cover.
     pub fn first_free(&self, candidates: &[Rect]) -> Option<usize> {
-        candidates
+        candidates.iter().position(|r| self.is_free(r))
+    }
+
+    /// How much of `r` is hidden: its pixels that a placed box covers, each once however many
+    /// cover it, and four times its pixels outside the map; none as soon as that reaches `bound`.
+    /// Read from the bits of its pixels, so that it costs the same in a crowd as in the open. (On
+    /// a map of more than 4,096 cells a side, which no picture has, [`Placer::cost`].)
+    pub fn hidden_below(&self, r: &Rect, bound: i64) -> Option<i64> {
+        if !self.tiled || r.x1 <= r.x0 || r.y1 <= r.y0 {
+            return self.cost_below(r, bound);
+        }
+        let b = &self.bounds;
+        let inside = r.overlap(b);
+        let mut hidden = 4 * ((r.x1 - r.x0) * (r.y1 - r.y0) - inside);
+        if hidden >= bound {
+            return None;
+        }
+        let (x0, x1) = (r.x0.max(b.x0), r.x1.min(b.x1));
+        let (y0, y1) = (r.y0.max(b.y0), r.y1.min(b.y1));
+        if inside == 0 {
+            return Some(hidden);
+        }
+        for row in (y0 - b.y0) / CELL..=(y1 - 1 - b.y0) / CELL {
+            let top = b.y0 + row * CELL;
+            let rows = (y0.max(top) - top) as usize..(y1.min(top + CELL) - top) as usize;
+            for column in (x0 - b.x0) / CELL..=(x1 - 1 - b.x0) / CELL {
+                let at = self.tile_of[(row * self.columns + column) as usize];
+                if at == 0 {
+                    continue;
+                }
+                let left = b.x0 + column * CELL;
+                let mask = bits(x0.max(left) - left, x1.min(left + CELL) - left);
+                let tile = &self.tiles[at as usize - 1];
+                hidden += tile[rows.clone()]
+                    .iter()
+                    .map(|line| i64::from((line & mask).count_ones()))
+                    .sum::<i64>();
+                if hidden >= bound {
+                    return None;
+                }
+            }
+        }
+        Some(hidden)
+    }
+
+    /// The first box of `lists`, taken one list after the other, that covers nothing: the list
+    /// and the box in it.
+    pub fn first_free_of(&self, lists: &[&[Rect]]) -> Option<(usize, usize)> {
+        lists
             .iter()
-            .position(|r| self.cost_below(r, 1).is_some())
+            .enumerate()
+            .find_map(|(l, list)| Some((l, self.first_free(list)?)))
+    }
+
+    /// The place of a label among all the boxes of `lists` taken one list after the other: the
+    /// first that covers nothing, else the least hidden ([`Placer::hidden_below`]; the first of
+    /// those), as the list and the box in it, and how much of it is hidden. The boxes are measured
+    /// in the order of `trial` (the lists' numbers, each once), the likeliest choice first, so that
+    /// each other box is measured only until it is hidden as much: the order does not change the
+    /// choice.
+    pub fn best_of(&self, lists: &[&[Rect]], trial: &[usize]) -> Option<(i64, usize, usize)> {
+        if let Some((l, i)) = self.first_free_of(lists) {
+            return Some((0, l, i));
+        }
+        let mut best: Option<(i64, usize, usize)> = None;
+        for &l in trial {
+            for (i, r) in lists[l].iter().enumerate() {
+                // A box before the best so far replaces it at the same cost, one after only below.
+                let bound = match best {
+                    None => i64::MAX,
+                    Some((cost, bl, bi)) if (l, i) < (bl, bi) => cost.saturating_add(1),
+                    Some((cost, _, _)) => cost,
+                };
+                if let Some(cost) = self.hidden_below(r, bound) {
+                    best = Some((cost, l, i));
+                }
+            }
+        }
+        best
     }
 
     /// Places a box (a unit chip, a row of marks) at the best of `candidates` ([`Placer::best`]),
@@ -301,13 +449,105 @@ impl Placer {
         best
     }
 
-    /// Places a box beside its mark at (x, y): at the first free box of `candidates`, else at
-    /// [`Placer::best_near`] (the nearest free box within `radius`, else the least covered there),
-    /// and marks it taken. On a map so full that the last [`FULL_AFTER`] searches far afield found
-    /// no free box, a box goes to the least covered of its nearest [`RING`] candidates instead (but one in
-    /// [`FULL_RETRY`], which still searches): each search measures every box placed within
-    /// `radius`, so that a full map of thousands of chips cost seconds to find no better place
-    /// (issue 39: a third of a 24 x 4,167 turn's time).
+    /// The first box of [`boxes_near`]`(x, y, w, h, radius, step)` that covers nothing, if one
+    /// does: what [`Placer::best_near`] chooses when its cost is 0. Each row of the grid is read
+    /// once, the bits of its pixel rows joined, and each box of the row looked up in them.
+    pub fn nearest_free(
+        &self,
+        x: i64,
+        y: i64,
+        w: i64,
+        h: i64,
+        radius: i64,
+        step: i64,
+    ) -> Option<Rect> {
+        let step = step.max(1);
+        let at = |(dy, dx): (i64, i64)| {
+            let r = Rect::around(x + dx, y + dy, w / 2, h / 2);
+            Rect {
+                x1: r.x0 + w,
+                y1: r.y0 + h,
+                ..r
+            }
+        };
+        let offsets = offsets_near(radius, step);
+        if offsets.is_empty() {
+            return None;
+        }
+        if !self.tiled || w <= 0 || h <= 0 {
+            return offsets.iter().map(|&o| at(o)).find(|r| self.is_free(r));
+        }
+        let b = &self.bounds;
+        let n = radius / step;
+        let side = (2 * n + 1) as usize;
+        // The columns of cells the grid's boxes inside the map may cover.
+        let left = x - n * step - w / 2;
+        let c0 = (left.max(b.x0) - b.x0) / CELL;
+        let c1 = ((left + 2 * n * step + w).min(b.x1) - 1 - b.x0).max(0) / CELL;
+        let origin = b.x0 + c0 * CELL;
+        // The bits of the pixel rows the grid's boxes inside the map may cover, row after row, a
+        // word for each column of cells.
+        let top = (y - n * step - h / 2).max(b.y0);
+        let bottom = (y + n * step - h / 2 + h).min(b.y1);
+        if bottom <= top || c1 < c0 {
+            return None;
+        }
+        let width = (c1 - c0 + 1) as usize;
+        let mut lines = vec![0u64; (bottom - top) as usize * width];
+        for (yy, line) in (top..bottom).zip(lines.chunks_exact_mut(width)) {
+            let row = (yy - b.y0) / CELL;
+            let within = (yy - b.y0 - row * CELL) as usize;
+            for (c, word) in (c0..=c1).zip(line.iter_mut()) {
+                let t = self.tile_of[(row * self.columns + c) as usize];
+                if t != 0 {
+                    *word = self.tiles[t as usize - 1][within];
+                }
+            }
+        }
+        let mut joined = vec![0u64; width];
+        let mut free = vec![false; side * side];
+        for j in -n..=n {
+            let y0 = y + j * step - h / 2;
+            if y0 < b.y0 || y0 + h > b.y1 {
+                continue;
+            }
+            joined.fill(0);
+            let from = (y0 - top) as usize * width;
+            for line in lines[from..from + h as usize * width].chunks_exact(width) {
+                for (word, bits) in joined.iter_mut().zip(line) {
+                    *word |= bits;
+                }
+            }
+            for i in -n..=n {
+                let x0 = x + i * step - w / 2;
+                if x0 < b.x0 || x0 + w > b.x1 {
+                    continue;
+                }
+                let (from, to) = (x0 - origin, x0 + w - origin);
+                let clear = (from / CELL..=(to - 1) / CELL).all(|k| {
+                    let base = k * CELL;
+                    let mask = bits(from.max(base) - base, to.min(base + CELL) - base);
+                    joined.get(k as usize).is_none_or(|word| word & mask == 0)
+                });
+                free[(j + n) as usize * side + (i + n) as usize] = clear;
+            }
+        }
+        offsets
+            .iter()
+            .find(|&&(dy, dx)| free[(dy / step + n) as usize * side + (dx / step + n) as usize])
+            .map(|&o| at(o))
+    }
+
+    /// Places a box beside its mark at (x, y): at the first free box of `candidates`, else at the
+    /// nearest free box of the grid within `radius` ([`Placer::nearest_free`]), else, where none
+    /// is free there either, at the least covered of its nearest [`RING`] candidates; and marks it
+    /// taken. Where nothing within `radius` is free, the box no longer goes to the least covered
+    /// box of the grid (up to `radius` away, tied back by a long line, for a little less cover):
+    /// measuring the grid's thousand boxes against every box placed around them cost a crowded
+    /// map a tenth of its time (issue 39). On a map so full that the last [`FULL_AFTER`]
+    /// searches far afield found no free box, a box goes to those nearest candidates at once (but
+    /// one in [`FULL_RETRY`], which still searches): a full map of thousands of chips searched in
+    /// vain for seconds (issue 39: a third of a 24 x 4,167 turn's time).
     #[allow(clippy::too_many_arguments)]
     pub fn place_beside(
         &mut self,
@@ -327,13 +567,16 @@ impl Placer {
             self.far_misses += 1;
             return self.place_box(&candidates[..candidates.len().min(RING)]);
         }
-        match self.best_near(x, y, w, h, radius, step) {
-            Some((cost, r)) => {
-                self.far_misses = if cost == 0 { 0 } else { self.far_misses + 1 };
+        match self.nearest_free(x, y, w, h, radius, step) {
+            Some(r) => {
+                self.far_misses = 0;
                 self.block(r);
                 r
             }
-            None => self.place_box(candidates),
+            None => {
+                self.far_misses += 1;
+                self.place_box(&candidates[..candidates.len().min(RING)])
+            }
         }
     }
 
@@ -381,6 +624,14 @@ impl Placer {
         self.best_below(&boxes, bound)
             .map(|(cost, i)| (cost, spots[i]))
     }
+}
+
+/// The bits `from..to` of a row of a tile (`0 <= from < to <= CELL`).
+#[inline]
+fn bits(from: i64, to: i64) -> u64 {
+    let n = to - from;
+    let ones = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+    ones << from
 }
 
 /// The box of a label of `width` and `size` written at `s`: from the top of its capitals to a
