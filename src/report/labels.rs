@@ -78,6 +78,10 @@ pub struct Placer {
     bounds: Rect,
     /// How many searches far afield ([`Placer::place_beside`]) found no free place, in a row.
     far_misses: u32,
+    /// The last search far afield that found no free place: its centre, radius, step and box's
+    /// width and height. The same search for a box as large or larger finds none either (boxes
+    /// are only ever added), as for the second owner's chip beside a crowded node.
+    missed: Option<[i64; 6]>,
 }
 
 /// After this many searches far afield in a row found no free place, the map is taken as full
@@ -119,6 +123,7 @@ impl Placer {
             tiled: bounds.x1 - bounds.x0 < columns * CELL && bounds.y1 - bounds.y0 < rows * CELL,
             bounds,
             far_misses: 0,
+            missed: None,
         }
     }
 
@@ -331,25 +336,18 @@ impl Placer {
 
     /// The place of a label among all the boxes of `lists` taken one list after the other: the
     /// first that covers nothing, else the least hidden ([`Placer::hidden_below`]; the first of
-    /// those), as the list and the box in it, and how much of it is hidden. The boxes are measured
-    /// in the order of `trial` (the lists' numbers, each once), the likeliest choice first, so that
-    /// each other box is measured only until it is hidden as much: the order does not change the
-    /// choice.
-    pub fn best_of(&self, lists: &[&[Rect]], trial: &[usize]) -> Option<(i64, usize, usize)> {
-        if let Some((l, i)) = self.first_free_of(lists) {
-            return Some((0, l, i));
-        }
+    /// those), as the list and the box in it, and how much of it is hidden. Each box is measured
+    /// only until it is hidden as much as the best so far.
+    pub fn best_of(&self, lists: &[&[Rect]]) -> Option<(i64, usize, usize)> {
         let mut best: Option<(i64, usize, usize)> = None;
-        for &l in trial {
-            for (i, r) in lists[l].iter().enumerate() {
-                // A box before the best so far replaces it at the same cost, one after only below.
-                let bound = match best {
-                    None => i64::MAX,
-                    Some((cost, bl, bi)) if (l, i) < (bl, bi) => cost.saturating_add(1),
-                    Some((cost, _, _)) => cost,
-                };
+        for (l, list) in lists.iter().enumerate() {
+            for (i, r) in list.iter().enumerate() {
+                let bound = best.map_or(i64::MAX, |(cost, _, _)| cost);
                 if let Some(cost) = self.hidden_below(r, bound) {
                     best = Some((cost, l, i));
+                    if cost == 0 {
+                        return best;
+                    }
                 }
             }
         }
@@ -567,13 +565,22 @@ impl Placer {
             self.far_misses += 1;
             return self.place_box(&candidates[..candidates.len().min(RING)]);
         }
-        match self.nearest_free(x, y, w, h, radius, step) {
+        let hopeless = self.missed.is_some_and(|[mx, my, mr, ms, mw, mh]| {
+            (mx, my, mr, ms) == (x, y, radius, step) && w >= mw && h >= mh
+        });
+        let found = if hopeless {
+            None
+        } else {
+            self.nearest_free(x, y, w, h, radius, step)
+        };
+        match found {
             Some(r) => {
                 self.far_misses = 0;
                 self.block(r);
                 r
             }
             None => {
+                self.missed = Some([x, y, radius, step, w, h]);
                 self.far_misses += 1;
                 self.place_box(&candidates[..candidates.len().min(RING)])
             }
@@ -843,6 +850,95 @@ mod tests {
             let free = p.best(&boxes).filter(|(cost, _)| *cost == 0).map(|(_, i)| i);
             proptest::prop_assert_eq!(p.first_free(&boxes), free);
         }
+    }
+
+    proptest::proptest! {
+        /// The bits of the covered pixels tell what measuring each box tells: a box is free when
+        /// it covers nothing and stays inside the map; the nearest free box of the grid is the one
+        /// `best_near` finds when one is free; and how much of a box is hidden counts each pixel
+        /// covered once, outside the map four times, on maps of any origin, boxes of any size.
+        #[test]
+        fn the_covered_pixels_tell_what_measuring_each_box_tells(
+            placed in proptest::collection::vec((-100i64..400, -100i64..400, -5i64..90, -5i64..40), 0..60),
+            x in -50i64..350, y in -50i64..350, w in -2i64..80, h in -2i64..30,
+            radius in 0i64..120, step in 1i64..12, ox in -70i64..70, oy in -70i64..70,
+        ) {
+            let bounds = Rect { x0: ox, y0: oy, x1: ox + 300, y1: oy + 250 };
+            let mut p = Placer::new(bounds);
+            let mut boxes = Vec::new();
+            for (bx, by, bw, bh) in placed {
+                let r = Rect { x0: bx, y0: by, x1: bx + bw, y1: by + bh };
+                p.block(r);
+                boxes.push(r);
+            }
+            let probe = Rect { x0: x, y0: y, x1: x + w, y1: y + h };
+            // (A box of no size, or of a negative one, covers nothing: free as `cost` is not above 0.)
+            proptest::prop_assert_eq!(p.is_free(&probe), p.cost(&probe) <= 0);
+            let (w, h) = (w.max(1), h.max(1));
+            let near = boxes_near(x, y, w, h, radius, step);
+            let free = p.best_near(x, y, w, h, radius, step).filter(|(c, _)| *c == 0).map(|(_, r)| r);
+            proptest::prop_assert_eq!(p.nearest_free(x, y, w, h, radius, step), free);
+            proptest::prop_assert_eq!(near.iter().find(|r| p.cost(r) == 0).copied(), free);
+            if probe.x1 > probe.x0 && probe.y1 > probe.y0 {
+                let mut hidden = 0;
+                for px in probe.x0..probe.x1 {
+                    for py in probe.y0..probe.y1 {
+                        let inside = (bounds.x0..bounds.x1).contains(&px) && (bounds.y0..bounds.y1).contains(&py);
+                        let covered = boxes.iter().any(|b| (b.x0..b.x1).contains(&px) && (b.y0..b.y1).contains(&py));
+                        hidden += if !inside { 4 } else { i64::from(covered) };
+                    }
+                }
+                proptest::prop_assert_eq!(p.hidden_below(&probe, i64::MAX), Some(hidden));
+                proptest::prop_assert_eq!(p.hidden_below(&probe, hidden), None);
+            }
+        }
+    }
+
+    /// A name goes where least of it is hidden, each covered pixel counted once: beside a place
+    /// under three stacked boxes that hide 30 of its pixels (90 counted box by box), rather than
+    /// one under a single box hiding 50.
+    #[test]
+    fn a_name_goes_where_least_of_it_is_hidden_however_many_boxes_cover_a_pixel() {
+        let mut p = Placer::new(Rect::around(500, 500, 500, 500));
+        // The first place: 50 of its 100 pixels under one box.
+        p.block(Rect {
+            x0: 100,
+            y0: 100,
+            x1: 105,
+            y1: 110,
+        });
+        // The second: 30 pixels under three boxes stacked.
+        for _ in 0..3 {
+            p.block(Rect {
+                x0: 200,
+                y0: 100,
+                x1: 203,
+                y1: 110,
+            });
+        }
+        let first = [Rect {
+            x0: 100,
+            y0: 100,
+            x1: 110,
+            y1: 110,
+        }];
+        let second = [Rect {
+            x0: 200,
+            y0: 100,
+            x1: 210,
+            y1: 110,
+        }];
+        assert_eq!(p.cost(&first[0]), 50);
+        assert_eq!(p.cost(&second[0]), 90);
+        assert_eq!(p.best_of(&[&first, &second]), Some((30, 1, 0)));
+        // A free place wins, the first of them.
+        let free = [Rect {
+            x0: 300,
+            y0: 100,
+            x1: 310,
+            y1: 110,
+        }];
+        assert_eq!(p.best_of(&[&first, &free, &free]), Some((0, 1, 0)));
     }
 
     #[test]

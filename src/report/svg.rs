@@ -972,11 +972,7 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
         let chosen = match layout {
             // On the phone map a name goes only where it covers nothing.
             Layout::Phone => placer.first_free_of(&lists),
-            // Where no place is free, the least covered is most often one farther out.
-            Layout::Whole => {
-                let trial: Vec<usize> = (0..forms.len()).rev().collect();
-                placer.best_of(&lists, &trial).map(|(_, l, i)| (l, i))
-            }
+            Layout::Whole => placer.best_of(&lists).map(|(_, l, i)| (l, i)),
         };
         let Some((form, i)) = chosen else {
             continue;
@@ -1362,7 +1358,7 @@ impl Legend {
     /// A legend with its box's top at `top`, its lines starting at `x`.
     pub(super) fn new(x: i64, top: i64, sizes: Sizes) -> Legend {
         Legend {
-            s: String::new(),
+            s: String::with_capacity(8 * 1024),
             x,
             y: top + 30,
             sizes,
