@@ -78,10 +78,6 @@ pub struct Placer {
     bounds: Rect,
     /// How many searches far afield ([`Placer::place_beside`]) found no free place, in a row.
     far_misses: u32,
-    /// The last search far afield that found no free place: its centre, radius, step and box's
-    /// width and height. The same search for a box as large or larger finds none either (boxes
-    /// are only ever added), as for the second owner's chip beside a crowded node.
-    missed: Option<[i64; 6]>,
 }
 
 /// After this many searches far afield in a row found no free place, the map is taken as full
@@ -123,7 +119,6 @@ impl Placer {
             tiled: bounds.x1 - bounds.x0 < columns * CELL && bounds.y1 - bounds.y0 < rows * CELL,
             bounds,
             far_misses: 0,
-            missed: None,
         }
     }
 
@@ -447,105 +442,13 @@ impl Placer {
         best
     }
 
-    /// The first box of [`boxes_near`]`(x, y, w, h, radius, step)` that covers nothing, if one
-    /// does: what [`Placer::best_near`] chooses when its cost is 0. Each row of the grid is read
-    /// once, the bits of its pixel rows joined, and each box of the row looked up in them.
-    pub fn nearest_free(
-        &self,
-        x: i64,
-        y: i64,
-        w: i64,
-        h: i64,
-        radius: i64,
-        step: i64,
-    ) -> Option<Rect> {
-        let step = step.max(1);
-        let at = |(dy, dx): (i64, i64)| {
-            let r = Rect::around(x + dx, y + dy, w / 2, h / 2);
-            Rect {
-                x1: r.x0 + w,
-                y1: r.y0 + h,
-                ..r
-            }
-        };
-        let offsets = offsets_near(radius, step);
-        if offsets.is_empty() {
-            return None;
-        }
-        if !self.tiled || w <= 0 || h <= 0 {
-            return offsets.iter().map(|&o| at(o)).find(|r| self.is_free(r));
-        }
-        let b = &self.bounds;
-        let n = radius / step;
-        let side = (2 * n + 1) as usize;
-        // The columns of cells the grid's boxes inside the map may cover.
-        let left = x - n * step - w / 2;
-        let c0 = (left.max(b.x0) - b.x0) / CELL;
-        let c1 = ((left + 2 * n * step + w).min(b.x1) - 1 - b.x0).max(0) / CELL;
-        let origin = b.x0 + c0 * CELL;
-        // The bits of the pixel rows the grid's boxes inside the map may cover, row after row, a
-        // word for each column of cells.
-        let top = (y - n * step - h / 2).max(b.y0);
-        let bottom = (y + n * step - h / 2 + h).min(b.y1);
-        if bottom <= top || c1 < c0 {
-            return None;
-        }
-        let width = (c1 - c0 + 1) as usize;
-        let mut lines = vec![0u64; (bottom - top) as usize * width];
-        for (yy, line) in (top..bottom).zip(lines.chunks_exact_mut(width)) {
-            let row = (yy - b.y0) / CELL;
-            let within = (yy - b.y0 - row * CELL) as usize;
-            for (c, word) in (c0..=c1).zip(line.iter_mut()) {
-                let t = self.tile_of[(row * self.columns + c) as usize];
-                if t != 0 {
-                    *word = self.tiles[t as usize - 1][within];
-                }
-            }
-        }
-        let mut joined = vec![0u64; width];
-        let mut free = vec![false; side * side];
-        for j in -n..=n {
-            let y0 = y + j * step - h / 2;
-            if y0 < b.y0 || y0 + h > b.y1 {
-                continue;
-            }
-            joined.fill(0);
-            let from = (y0 - top) as usize * width;
-            for line in lines[from..from + h as usize * width].chunks_exact(width) {
-                for (word, bits) in joined.iter_mut().zip(line) {
-                    *word |= bits;
-                }
-            }
-            for i in -n..=n {
-                let x0 = x + i * step - w / 2;
-                if x0 < b.x0 || x0 + w > b.x1 {
-                    continue;
-                }
-                let (from, to) = (x0 - origin, x0 + w - origin);
-                let clear = (from / CELL..=(to - 1) / CELL).all(|k| {
-                    let base = k * CELL;
-                    let mask = bits(from.max(base) - base, to.min(base + CELL) - base);
-                    joined.get(k as usize).is_none_or(|word| word & mask == 0)
-                });
-                free[(j + n) as usize * side + (i + n) as usize] = clear;
-            }
-        }
-        offsets
-            .iter()
-            .find(|&&(dy, dx)| free[(dy / step + n) as usize * side + (dx / step + n) as usize])
-            .map(|&o| at(o))
-    }
-
-    /// Places a box beside its mark at (x, y): at the first free box of `candidates`, else at the
-    /// nearest free box of the grid within `radius` ([`Placer::nearest_free`]), else, where none
-    /// is free there either, at the least covered of its nearest [`RING`] candidates; and marks it
-    /// taken. Where nothing within `radius` is free, the box no longer goes to the least covered
-    /// box of the grid (up to `radius` away, tied back by a long line, for a little less cover):
-    /// measuring the grid's thousand boxes against every box placed around them cost a crowded
-    /// map a tenth of its time (issue 39). On a map so full that the last [`FULL_AFTER`]
-    /// searches far afield found no free box, a box goes to those nearest candidates at once (but
-    /// one in [`FULL_RETRY`], which still searches): a full map of thousands of chips searched in
-    /// vain for seconds (issue 39: a third of a 24 x 4,167 turn's time).
+    /// Places a box beside its mark at (x, y): at the first free box of `candidates`, else at
+    /// [`Placer::best_near`] (the nearest free box within `radius`, else the least covered there),
+    /// and marks it taken. On a map so full that the last [`FULL_AFTER`] searches far afield found
+    /// no free box, a box goes to the least covered of its nearest [`RING`] candidates instead (but one in
+    /// [`FULL_RETRY`], which still searches): each search measures every box placed within
+    /// `radius`, so that a full map of thousands of chips cost seconds to find no better place
+    /// (issue 39: a third of a 24 x 4,167 turn's time).
     #[allow(clippy::too_many_arguments)]
     pub fn place_beside(
         &mut self,
@@ -565,25 +468,13 @@ impl Placer {
             self.far_misses += 1;
             return self.place_box(&candidates[..candidates.len().min(RING)]);
         }
-        let hopeless = self.missed.is_some_and(|[mx, my, mr, ms, mw, mh]| {
-            (mx, my, mr, ms) == (x, y, radius, step) && w >= mw && h >= mh
-        });
-        let found = if hopeless {
-            None
-        } else {
-            self.nearest_free(x, y, w, h, radius, step)
-        };
-        match found {
-            Some(r) => {
-                self.far_misses = 0;
+        match self.best_near(x, y, w, h, radius, step) {
+            Some((cost, r)) => {
+                self.far_misses = if cost == 0 { 0 } else { self.far_misses + 1 };
                 self.block(r);
                 r
             }
-            None => {
-                self.missed = Some([x, y, radius, step, w, h]);
-                self.far_misses += 1;
-                self.place_box(&candidates[..candidates.len().min(RING)])
-            }
+            None => self.place_box(candidates),
         }
     }
 
@@ -854,14 +745,13 @@ mod tests {
 
     proptest::proptest! {
         /// The bits of the covered pixels tell what measuring each box tells: a box is free when
-        /// it covers nothing and stays inside the map; the nearest free box of the grid is the one
-        /// `best_near` finds when one is free; and how much of a box is hidden counts each pixel
-        /// covered once, outside the map four times, on maps of any origin, boxes of any size.
+        /// it covers nothing and stays inside the map; and how much of a box is hidden counts each
+        /// pixel covered once, outside the map four times; on maps of any origin, boxes of any size.
         #[test]
         fn the_covered_pixels_tell_what_measuring_each_box_tells(
             placed in proptest::collection::vec((-100i64..400, -100i64..400, -5i64..90, -5i64..40), 0..60),
             x in -50i64..350, y in -50i64..350, w in -2i64..80, h in -2i64..30,
-            radius in 0i64..120, step in 1i64..12, ox in -70i64..70, oy in -70i64..70,
+            ox in -70i64..70, oy in -70i64..70,
         ) {
             let bounds = Rect { x0: ox, y0: oy, x1: ox + 300, y1: oy + 250 };
             let mut p = Placer::new(bounds);
@@ -874,11 +764,6 @@ mod tests {
             let probe = Rect { x0: x, y0: y, x1: x + w, y1: y + h };
             // (A box of no size, or of a negative one, covers nothing: free as `cost` is not above 0.)
             proptest::prop_assert_eq!(p.is_free(&probe), p.cost(&probe) <= 0);
-            let (w, h) = (w.max(1), h.max(1));
-            let near = boxes_near(x, y, w, h, radius, step);
-            let free = p.best_near(x, y, w, h, radius, step).filter(|(c, _)| *c == 0).map(|(_, r)| r);
-            proptest::prop_assert_eq!(p.nearest_free(x, y, w, h, radius, step), free);
-            proptest::prop_assert_eq!(near.iter().find(|r| p.cost(r) == 0).copied(), free);
             if probe.x1 > probe.x0 && probe.y1 > probe.y0 {
                 let mut hidden = 0;
                 for px in probe.x0..probe.x1 {
