@@ -74,6 +74,7 @@ fn reports(dir: &std::path::Path, name: &str) -> Vec<(String, report::Rendered)>
     after.turn = 2;
     let header = DiceHeader::new(name, 1, &[1; 32], &[2; 32], &[], &[7; 32]);
     let shared = report::TurnSight::new(&game, &after);
+    let events = std::sync::Arc::new(resolution.events);
     game.config
         .power_ids()
         .map(|p| {
@@ -84,7 +85,7 @@ fn reports(dir: &std::path::Path, name: &str) -> Vec<(String, report::Rendered)>
                     turn: 1,
                     state_before: &before,
                     state_after: &after,
-                    events: &resolution.events,
+                    events: &events,
                     orders: None,
                     header: &header,
                     next_commitment: &[3; 32],

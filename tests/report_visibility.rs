@@ -370,7 +370,7 @@ fn check(c: &Case) -> Result<usize, TestCaseError> {
     let po = orders(c, &g, &before);
     let mut dice = DiceBox::new(c.seed);
     let resolution = g.ruleset.resolve(&g, &before, &po, &mut dice).unwrap();
-    let events: &[Event] = &resolution.events;
+    let events = &std::sync::Arc::new(resolution.events);
     let mut after = resolution.next;
     after.turn = 2;
     let header = DiceHeader::new("prop", 1, &[1; 32], &[2; 32], &[], &c.seed);

@@ -264,7 +264,7 @@ fn reports(
     game: &Game,
     before: &State,
     after: &State,
-    events: &[Event],
+    events: &std::sync::Arc<Vec<Event>>,
     shared: &report::TurnSight,
 ) -> Vec<(String, Option<pbem::game::config::Scope>, Forms)> {
     let header = DiceHeader::new("prop", 1, &[1; 32], &[2; 32], &[], &[5; 32]);
@@ -433,7 +433,7 @@ fn check(
         .ruleset
         .resolve(&game, &before, &orders, &mut dice)
         .unwrap();
-    let events = &resolution.events;
+    let events = &std::sync::Arc::new(resolution.events);
     let mut after = resolution.next;
     after.turn = 2;
     let shared = report::TurnSight::new(&game, &after);

@@ -51,8 +51,15 @@ impl Roll {
     /// `number` of each die after `prefix`, spaced: written into one string (every report copies
     /// the rolls it lists: issue 39).
     fn spaced(&self, number: impl Fn(&Die) -> u32, prefix: &str) -> String {
-        use std::fmt::Write;
         let mut out = String::with_capacity(self.dice.len() * (prefix.len() + 3));
+        self.spaced_into(&mut out, number, prefix);
+        out
+    }
+
+    /// As [`Roll::spaced`], written at the end of `out` (a report writes its rolls where they
+    /// stand, without a string of their own: issue 39).
+    fn spaced_into(&self, out: &mut String, number: impl Fn(&Die) -> u32, prefix: &str) {
+        use std::fmt::Write;
         for (i, d) in self.dice.iter().enumerate() {
             if i > 0 {
                 out.push(' ');
@@ -60,7 +67,16 @@ impl Roll {
             out.push_str(prefix);
             let _ = write!(out, "{}", number(d));
         }
-        out
+    }
+
+    /// [`Roll::dice_names`] written at the end of `out`.
+    pub fn write_dice_names(&self, out: &mut String) {
+        self.spaced_into(out, |d| d.sides, "d");
+    }
+
+    /// [`Roll::faces`] written at the end of `out`.
+    pub fn write_faces(&self, out: &mut String) {
+        self.spaced_into(out, |d| d.face, "");
     }
 
     /// The roll as a report (or the unsealed list) writes it: `roll <label>: d6 d6 -> 5 4`.

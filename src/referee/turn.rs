@@ -535,12 +535,15 @@ fn produce(
     let shared = report::TurnSight::new(game, &next_state);
     // What the adjudication freed goes back to the system now, not beside the first reports.
     crate::memory::release_freed();
+    // The events are shared by the reports' views while they are made (each lists those it sees
+    // without copying them), and the turn's again after.
+    let events = std::sync::Arc::new(std::mem::take(&mut resolution.events));
     let sheet = ReportSheet {
         game,
         turn,
         state: &state,
         next_state: &next_state,
-        events: &resolution.events,
+        events: &events,
         header: &header,
         next_commitment,
         shared: &shared,
@@ -605,6 +608,8 @@ fn produce(
     drop(jobs);
     // What only the reports read goes before the summary, whose objects then take its place.
     drop(shared);
+    // No view holds the events now: they are the turn's alone again (moved, not copied).
+    resolution.events = std::sync::Arc::try_unwrap(events).unwrap_or_else(|e| (*e).clone());
     // Issue 34.7: each report mail cut to size is an event of the log (and of the summary), for the
     // referee; no power sees it.
     resolution.events.extend(cuts.iter().map(|(file, cut)| {
@@ -766,7 +771,7 @@ struct ReportSheet<'a> {
     turn: u32,
     state: &'a crate::game::state::State,
     next_state: &'a crate::game::state::State,
-    events: &'a [Event],
+    events: &'a report::seen_events::TurnEvents,
     header: &'a DiceHeader,
     next_commitment: &'a Bytes32,
     shared: &'a report::TurnSight,

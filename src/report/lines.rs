@@ -10,31 +10,15 @@ use std::fmt::Write;
 
 use minijinja::HtmlEscape;
 
-use super::view::{EventLine, UnitLine};
+use super::seen_events::{SeenEvent, SeenEvents};
+use super::view::UnitLine;
 
 /// The events of a text report: for each, `- text`, its citation (and how it was decided) and its
-/// rolls, a line each; no newline after the last line.
-pub fn events_text(events: &[EventLine]) -> String {
+/// rolls, a line each; no newline after the last line. Written from the turn's events as they are.
+pub fn events_text(events: &SeenEvents) -> String {
     let mut out = String::with_capacity(events.len() * 256);
-    for e in events {
-        out.push_str("- ");
-        out.push_str(&e.text);
-        out.push_str("\n    [");
-        out.push_str(&e.citation);
-        if let Some(d) = decided(e) {
-            out.push_str("; decided ");
-            out.push_str(d);
-        }
-        out.push_str("]\n");
-        for r in &e.rolls {
-            out.push_str("    roll ");
-            out.push_str(&r.label);
-            out.push_str(": ");
-            out.push_str(&r.dice);
-            out.push_str(" -> ");
-            out.push_str(&r.faces);
-            out.push('\n');
-        }
+    for seen in events.iter() {
+        event_text(&mut out, seen);
     }
     out.pop();
     out
@@ -42,34 +26,103 @@ pub fn events_text(events: &[EventLine]) -> String {
 
 /// The events of the HTML report, escaped: an `<li>` each (the page holds the `<ol>`); no newline
 /// after the last.
-pub fn events_html(events: &[EventLine]) -> String {
+pub fn events_html(events: &SeenEvents) -> String {
     let mut out = String::with_capacity(events.len() * 512);
-    for e in events {
-        out.push_str(r#"<li style="margin:0 0 8px 0;">"#);
-        escape(&mut out, &e.text);
-        out.push_str("<br />\n");
-        out.push_str(r#"<span style="font-size:13px;color:#555555;">["#);
-        escape(&mut out, &e.citation);
-        if let Some(d) = decided(e) {
-            out.push_str("; decided ");
-            escape(&mut out, d);
-        }
-        out.push_str("]</span>\n");
-        for r in &e.rolls {
-            out.push_str(
-                r#"<br /><span style="font-family:'Courier New',Courier,monospace;font-size:13px;">roll "#,
-            );
-            escape(&mut out, &r.label);
-            out.push_str(": ");
-            escape(&mut out, &r.dice);
-            out.push_str(" -&gt; ");
-            escape(&mut out, &r.faces);
-            out.push_str("</span>\n");
-        }
-        out.push_str("</li>\n");
+    for seen in events.iter() {
+        event_html(&mut out, seen);
     }
     out.pop();
     out
+}
+
+/// A view's events in the three forms that list them: [`events_text`], [`events_html`] and the
+/// JSON report's `events` array (`json::events`), written in one pass, each event read once for
+/// the three. A turn's events are read cold from memory (a 1,000-power turn's reports list 1.2
+/// million of them, issue 39): read once for each form, they cost the reports as much as a copy
+/// of each did.
+pub struct EventForms {
+    pub text: String,
+    pub html: String,
+    pub json: Vec<u8>,
+}
+
+impl EventForms {
+    pub fn of(events: &SeenEvents) -> serde_json::Result<EventForms> {
+        let n = events.len();
+        let mut forms = EventForms {
+            text: String::with_capacity(n * 256),
+            html: String::with_capacity(n * 512),
+            json: Vec::with_capacity(n * 512),
+        };
+        forms.json.push(b'[');
+        for (i, seen) in events.iter().enumerate() {
+            event_text(&mut forms.text, seen);
+            event_html(&mut forms.html, seen);
+            if i > 0 {
+                forms.json.push(b',');
+            }
+            super::json::write_event(&mut forms.json, seen)?;
+        }
+        forms.json.push(b']');
+        forms.text.pop();
+        forms.html.pop();
+        Ok(forms)
+    }
+}
+
+/// One event of [`events_text`], with its last newline.
+fn event_text(out: &mut String, seen: SeenEvent<'_>) {
+    let e = seen.event;
+    out.push_str("- ");
+    out.push_str(&e.text);
+    out.push_str("\n    [");
+    out.push_str(&e.rule);
+    out.push_str(": ");
+    out.push_str(&e.topic);
+    if let Some(d) = seen.decided() {
+        out.push_str("; decided ");
+        d.write_with(out, |out, s| out.push_str(s));
+    }
+    out.push_str("]\n");
+    for r in seen.rolls() {
+        out.push_str("    roll ");
+        out.push_str(&r.label);
+        out.push_str(": ");
+        r.write_dice_names(out);
+        out.push_str(" -> ");
+        r.write_faces(out);
+        out.push('\n');
+    }
+}
+
+/// One event of [`events_html`], with its last newline.
+fn event_html(out: &mut String, seen: SeenEvent<'_>) {
+    let e = seen.event;
+    out.push_str(r#"<li style="margin:0 0 8px 0;">"#);
+    escape(out, &e.text);
+    out.push_str("<br />\n");
+    out.push_str(r#"<span style="font-size:13px;color:#555555;">["#);
+    escape(out, &e.rule);
+    out.push_str(": ");
+    escape(out, &e.topic);
+    if let Some(d) = seen.decided() {
+        out.push_str("; decided ");
+        d.write_with(out, escape);
+    }
+    out.push_str("]</span>\n");
+    for r in seen.rolls() {
+        out.push_str(
+            r#"<br /><span style="font-family:'Courier New',Courier,monospace;font-size:13px;">roll "#,
+        );
+        escape(out, &r.label);
+        out.push_str(": ");
+        // Dice and faces are digits, spaces and `d`: nothing to escape.
+        r.write_dice_names(out);
+        out.push_str(" -&gt; ");
+        r.write_faces(out);
+        out.push_str("</span>\n");
+    }
+    out.push_str("</li>\n");
 }
 
 /// The power's own units in a text report: id, area and what it is, in columns; no newline after
@@ -151,11 +204,6 @@ fn seen_id(u: &UnitLine) -> &str {
     }
 }
 
-/// How the event's decision was taken, when it is one (an empty phrase is none, as in a template).
-fn decided(e: &EventLine) -> Option<&str> {
-    e.decided.as_deref().filter(|d| !d.is_empty())
-}
-
 /// `text` escaped as the HTML templates escape every value (minijinja's own escaping): copied as
 /// it is when it holds none of the six bytes that escaping changes, as most of a report's text
 /// does (a vectorized search finds them faster than the escaping looks at each byte).
@@ -205,7 +253,7 @@ mod tests {
 <tr><td style="padding:2px 12px 2px 0;font-family:'Courier New',Courier,monospace;">{{ u.id or "(from afar)" }}</td><td style="padding:2px 12px 2px 0;">{{ u.area }}</td><td style="padding:2px 12px 2px 0;">{{ u.owner }}</td><td style="padding:2px 0;">{{ u.detail }}</td></tr>
 {% endfor %}"#;
 
-    fn rendered(name: &str, source: &str, events: &[EventLine]) -> String {
+    fn rendered(name: &str, source: &str, events: &[crate::report::view::EventLine]) -> String {
         rendered_with(
             name,
             source,
@@ -237,35 +285,71 @@ mod tests {
         out.strip_suffix('\n').unwrap_or(&out).to_string()
     }
 
-    /// Events of every shape: with and without rolls and decisions, an empty decision, and text
-    /// that HTML escapes (`<`, `&`, quotes, `/`).
-    fn events() -> Vec<EventLine> {
-        let view = crate::report::values::sample_view();
-        let mut events = view.events.clone();
-        let mut odd = events[1].clone();
-        odd.text = r#"<b>"Ney" & 'Soult'</b> a/b"#.to_string();
-        odd.citation = "EiA 7.5 <x>".to_string();
-        odd.decided = Some(String::new());
-        odd.rolls.push(odd.rolls[0].clone());
-        odd.rolls[1].label = "pursuit/area=<Ulm>&x".to_string();
-        events.push(odd);
-        let mut bare = events[0].clone();
-        bare.rolls.clear();
-        events.push(bare);
-        events
+    /// Events of every shape, as `france` sees them: with and without rolls, a sealed roll, a
+    /// decision taken for it, one taken for another power and one for all, and text that HTML
+    /// escapes (`<`, `&`, quotes, `/`) in the text, the citation, a label and a power's name.
+    fn events() -> SeenEvents {
+        use crate::decide::DecidedBy;
+        use crate::engine::event::{Die, Event, Roll};
+        let mut turn = (*crate::report::values::sample_events()).clone();
+        let rule = crate::rule::Rule {
+            system: "EiA",
+            number: "7.5",
+            topic: "land <combat> & 'pursuit'",
+        };
+        let roll = |label: &str, sealed: bool| Roll {
+            label: label.to_string(),
+            dice: vec![
+                Die { sides: 6, face: 3 },
+                Die {
+                    sides: 10,
+                    face: 10,
+                },
+            ],
+            sealed,
+        };
+        turn.extend([
+            Event::new(rule, "combat", r#"<b>"Ney" & 'Soult'</b> a/b"#)
+                .roll(roll("pursuit/area=<Ulm>&x", false))
+                .roll(roll("sealed/x", true))
+                .roll(roll("combat/area=Ulm", false))
+                .decided("<austria>&'x'", DecidedBy::Order),
+            Event::new(rule, "combat", "Bare.").decided("all", DecidedBy::Roll),
+            Event::new(rule, "combat", "Theirs.").decided("prussia", DecidedBy::Sop),
+        ]);
+        let turn = std::sync::Arc::new(turn);
+        SeenEvents::new(&turn, &[0, 1, 2, 3, 4], "france")
     }
 
     #[test]
     fn the_lines_are_those_of_a_template_loop() {
         let events = events();
-        assert_eq!(
-            events_text(&events),
-            rendered("loop.txt", TEXT_LOOP, &events)
+        let lines = events.lines();
+        let text = events_text(&events);
+        assert_eq!(text, rendered("loop.txt", TEXT_LOOP, &lines));
+        assert!(
+            text.contains("decided for <austria>&'x' by its order"),
+            "{text}"
         );
+        assert!(text.contains("[EiA 7.5: land <combat> & 'pursuit'; decided at random]"));
+        assert!(!text.contains("sealed/x"), "{text}");
         let html = events_html(&events);
-        assert_eq!(html, rendered("loop.html", HTML_LOOP, &events));
+        assert_eq!(html, rendered("loop.html", HTML_LOOP, &lines));
         assert!(html.contains("&lt;b&gt;&quot;Ney&quot; &amp; &#x27;Soult&#x27;&lt;&#x2f;b&gt;"));
-        assert_eq!(events_text(&[]), "");
+        assert_eq!(events_text(&SeenEvents::default()), "");
+    }
+
+    /// The three forms written in one pass are those written one by one, the JSON one included.
+    #[test]
+    fn the_forms_of_the_events_written_at_once_are_those_written_apart() {
+        for events in [events(), SeenEvents::default()] {
+            let forms = EventForms::of(&events).unwrap();
+            assert_eq!(forms.text, events_text(&events));
+            assert_eq!(forms.html, events_html(&events));
+            assert_eq!(forms.json, crate::report::json::events(&events).unwrap());
+        }
+        let json = String::from_utf8(EventForms::of(&events()).unwrap().json).unwrap();
+        assert!(json.starts_with(r#"[{"rule":"EiA 7.5","#), "{json}");
     }
 
     /// Text without any of the bytes HTML escapes is copied; each of them, alone, at either end or

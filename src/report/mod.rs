@@ -15,6 +15,7 @@ pub mod map;
 pub mod opening;
 pub mod overview;
 pub mod png;
+pub mod seen_events;
 pub mod summary;
 mod summary_lines;
 pub mod svg;
@@ -79,7 +80,9 @@ pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
     // The view as the templates' values, made once for the renderings; the dice header, the same
     // in every report, once per turn.
     let header = input.shared.header_values(input.header);
-    let fields = values::ReportValues::new(view.clone());
+    // Each event the view lists, read once for the three forms that list it.
+    let forms = lines::EventForms::of(&view.events).context("cannot write the JSON report")?;
+    let fields = values::ReportValues::with_events(view.clone(), forms.text, forms.html);
     let text = templates::Template::load(game, "report.txt")?.render_sized(
         &fields.with("header", header.text.clone()).context(),
         Sizes::TEXT.of(&view),
@@ -123,6 +126,7 @@ pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
         Some(input.header),
         check.as_ref(),
         Sizes::JSON.of(&view),
+        Some(&forms.json),
     )
     .context("cannot write the JSON report")?;
     Ok(Rendered {

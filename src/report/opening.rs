@@ -53,12 +53,13 @@ pub fn opening(
     // No turn was resolved: a header of nothing, which no form of this report shows.
     let none = [0u8; 32];
     let header = super::DiceHeader::new(&game.config.game, 0, &none, &none, &[], &none);
+    let events = super::seen_events::TurnEvents::default();
     let input = ReportInput {
         power,
         turn: state.turn.saturating_sub(1),
         state_before: state,
         state_after: state,
-        events: &[],
+        events: &events,
         orders: None,
         header: &header,
         next_commitment: commitment,

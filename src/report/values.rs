@@ -6,9 +6,10 @@
 
 use std::sync::{Arc, OnceLock};
 
-use minijinja::value::{Enumerator, Object, Value};
+use minijinja::value::{Enumerator, Object, ObjectRepr, Value};
 
-use super::view::{EventLine, PowerView, RollLine, UnitLine};
+use super::seen_events::SeenEvent;
+use super::view::{PowerView, UnitLine};
 
 /// The fields of [`PowerView`], in its order.
 const VIEW_FIELDS: &[&str] = &[
@@ -57,28 +58,19 @@ struct ViewValues {
     seen: OnceLock<Value>,
     events: OnceLock<Value>,
     decisions: OnceLock<Value>,
+    /// The events as the bundled templates show them (`report::lines`), given or made when read.
+    events_text: OnceLock<Value>,
+    events_html: OnceLock<Value>,
 }
 
 impl ViewValues {
-    /// The objects of `list`'s events.
+    /// The list of `list`'s events: a sequence whose objects are made when read (the bundled
+    /// templates ask only whether it holds any).
     fn events(&self, list: List) -> Value {
-        let view = &self.view;
-        let n = match list {
-            List::Events => view.events.len(),
-            List::Decisions => view.decisions.len(),
-        };
-        Value::from(
-            (0..n)
-                .map(|i| {
-                    Value::from_object(EventValue {
-                        view: view.clone(),
-                        list,
-                        i,
-                        read: Default::default(),
-                    })
-                })
-                .collect::<Vec<_>>(),
-        )
+        Value::from_object(EventList {
+            view: self.view.clone(),
+            list,
+        })
     }
 
     /// The objects of the power's own units, or of those it sees.
@@ -113,11 +105,22 @@ impl ReportValues {
             seen: OnceLock::new(),
             events: OnceLock::new(),
             decisions: OnceLock::new(),
+            events_text: OnceLock::new(),
+            events_html: OnceLock::new(),
         };
         ReportValues {
             view: Arc::new(values),
             added: Vec::new(),
         }
+    }
+
+    /// The values of a view whose events are written already in the text and HTML forms
+    /// (`lines::EventForms`), which `events_text` and `events_html` then are.
+    pub fn with_events(view: Arc<PowerView>, text: String, html: String) -> ReportValues {
+        let values = ReportValues::new(view);
+        let _ = values.view.events_text.set(Value::from(text));
+        let _ = values.view.events_html.set(Value::from_safe_string(html));
+        values
     }
 
     /// The same values with `value` as `name` (before the others; replacing one of that name).
@@ -180,8 +183,14 @@ impl Object for ReportValues {
                 .clone(),
             "orders_template" => Value::from(view.orders_template.as_str()),
             // The long lists as pbem writes them (`report::lines`), not listed among the view's fields.
-            "events_text" => Value::from(super::lines::events_text(&view.events)),
-            "events_html" => Value::from_safe_string(super::lines::events_html(&view.events)),
+            "events_text" => values
+                .events_text
+                .get_or_init(|| Value::from(super::lines::events_text(&view.events)))
+                .clone(),
+            "events_html" => values
+                .events_html
+                .get_or_init(|| Value::from_safe_string(super::lines::events_html(&view.events)))
+                .clone(),
             "units_text" => Value::from(super::lines::units_text(&view.units)),
             "units_html" => Value::from_safe_string(super::lines::units_html(&view.units)),
             "seen_text" => Value::from(super::lines::seen_text(&view.seen)),
@@ -210,16 +219,47 @@ enum List {
 }
 
 impl List {
-    /// Event `i` of this list of `view`.
-    fn line(self, view: &PowerView, i: usize) -> &EventLine {
+    /// Event `i` of this list of `view` (one of its `len` events).
+    fn line(self, view: &PowerView, i: usize) -> Option<SeenEvent<'_>> {
         match self {
-            List::Events => &view.events[i],
-            List::Decisions => &view.decisions[i],
+            List::Events => view.events.get(i),
+            List::Decisions => view.decisions.get(i),
         }
     }
 }
 
-/// An [`EventLine`] of the view, its fields made when read.
+/// A list of the view's events, each made when read.
+#[derive(Debug)]
+struct EventList {
+    view: Arc<PowerView>,
+    list: List,
+}
+
+impl Object for EventList {
+    fn repr(self: &Arc<Self>) -> ObjectRepr {
+        ObjectRepr::Seq
+    }
+
+    fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
+        let i = key.as_usize()?;
+        self.list.line(&self.view, i)?;
+        Some(Value::from_object(EventValue {
+            view: self.view.clone(),
+            list: self.list,
+            i,
+            read: Default::default(),
+        }))
+    }
+
+    fn enumerate(self: &Arc<Self>) -> Enumerator {
+        Enumerator::Seq(match self.list {
+            List::Events => self.view.events.len(),
+            List::Decisions => self.view.decisions.len(),
+        })
+    }
+}
+
+/// An event of the view, its fields made when read.
 #[derive(Debug)]
 struct EventValue {
     view: Arc<PowerView>,
@@ -231,19 +271,21 @@ struct EventValue {
 }
 
 impl EventValue {
-    fn line(&self) -> &EventLine {
+    fn line(&self) -> Option<SeenEvent<'_>> {
         self.list.line(&self.view, self.i)
     }
 }
 
 impl Object for EventValue {
     fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
-        let e = self.line();
+        let line = self.line()?;
+        let e = line.event;
+        let decision = e.decision.as_ref();
         Some(match key.as_str()? {
             "rule" => Value::from(e.rule.as_str()),
             "topic" => Value::from(e.topic.as_str()),
             "citation" => self.read[0]
-                .get_or_init(|| Value::from(e.citation.as_str()))
+                .get_or_init(|| Value::from(e.citation()))
                 .clone(),
             "kind" => Value::from(e.kind.as_str()),
             "area" => Value::from(e.area.as_deref()),
@@ -253,7 +295,7 @@ impl Object for EventValue {
             "rolls" => self.read[2]
                 .get_or_init(|| {
                     Value::from(
-                        (0..e.rolls.len())
+                        (0..line.rolls().count())
                             .map(|roll| {
                                 Value::from_object(RollValue {
                                     view: self.view.clone(),
@@ -267,9 +309,9 @@ impl Object for EventValue {
                 })
                 .clone(),
             "template" => Value::from(e.template.as_deref()),
-            "decided" => Value::from(e.decided.as_deref()),
-            "decided_for" => Value::from(e.decided_for.as_deref()),
-            "decided_by" => Value::from_serialize(e.decided_by),
+            "decided" => Value::from(line.decided().map(|d| d.phrase().into_owned())),
+            "decided_for" => Value::from(decision.map(|d| d.power.as_str())),
+            "decided_by" => Value::from_serialize(decision.map(|d| d.by)),
             _ => return None,
         })
     }
@@ -279,7 +321,7 @@ impl Object for EventValue {
     }
 }
 
-/// A [`RollLine`] of an event, its fields made when read (holding the view, not its event, which
+/// A roll an event lists, its fields made when read (holding the view, not its event, which
 /// holds it).
 #[derive(Debug)]
 struct RollValue {
@@ -291,12 +333,16 @@ struct RollValue {
 
 impl Object for RollValue {
     fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
-        let r: &RollLine = &self.list.line(&self.view, self.event).rolls[self.roll];
+        let r = self
+            .list
+            .line(&self.view, self.event)?
+            .rolls()
+            .nth(self.roll)?;
         Some(match key.as_str()? {
             "label" => Value::from(r.label.as_str()),
-            "dice" => Value::from(r.dice.as_str()),
-            "faces" => Value::from(r.faces.as_str()),
-            "each" => Value::from_serialize(&r.each),
+            "dice" => Value::from(r.dice_names()),
+            "faces" => Value::from(r.faces()),
+            "each" => Value::from_serialize(&r.dice),
             _ => return None,
         })
     }
@@ -346,11 +392,35 @@ impl Object for UnitValue {
     }
 }
 
+/// The events of [`sample_view`]: a combat with its roll, and a decision taken for the viewer.
+#[cfg(test)]
+pub(crate) fn sample_events() -> crate::report::seen_events::TurnEvents {
+    use crate::decide::DecidedBy;
+    use crate::engine::event::{Die, Event, Roll};
+    let rule = crate::rule::Rule {
+        system: "EiA",
+        number: "7.5",
+        topic: "land combat",
+    };
+    let event = |text: &str, decided: bool| {
+        let e = Event::new(rule, "combat", text)
+            .roll(Roll {
+                label: "combat/area=Ulm".to_string(),
+                dice: vec![Die { sides: 6, face: 5 }, Die { sides: 6, face: 4 }],
+                sealed: false,
+            })
+            .seen_by(["france"]);
+        match decided {
+            true => e.at("Ulm").decided("france", DecidedBy::Standing),
+            false => e,
+        }
+    };
+    Arc::new(vec![event("Battle of Ulm", false), event("A choice", true)])
+}
+
 /// A view of every kind of field, for tests.
 #[cfg(test)]
 pub(crate) fn sample_view() -> PowerView {
-    use crate::decide::DecidedBy;
-    use crate::engine::event::Die;
     use crate::engine::visibility::Precision;
     use crate::report::map::MapView;
     use crate::report::view::{NextTurn, OrdersView};
@@ -363,24 +433,8 @@ pub(crate) fn sample_view() -> PowerView {
         strength: 6,
         precision,
     };
-    let event = |text: &str, decided: bool| EventLine {
-        rule: "EiA 7.5".to_string(),
-        topic: "land combat".to_string(),
-        citation: "EiA 7.5: land combat".to_string(),
-        kind: "combat".to_string(),
-        area: decided.then(|| "Ulm".to_string()),
-        text: text.to_string(),
-        template: None,
-        rolls: vec![RollLine {
-            label: "combat/area=Ulm".to_string(),
-            dice: "d6 d6".to_string(),
-            faces: "5 4".to_string(),
-            each: vec![Die { sides: 6, face: 5 }, Die { sides: 6, face: 4 }],
-        }],
-        decided: decided.then(|| "by the SOP".to_string()),
-        decided_for: decided.then(|| "france".to_string()),
-        decided_by: decided.then_some(DecidedBy::Standing),
-    };
+    let events = sample_events();
+    let seen = crate::report::seen_events::SeenEvents::new(&events, &[0, 1], "france");
     PowerView {
         game: "g".to_string(),
         title: "A <title>".to_string(),
@@ -406,8 +460,8 @@ pub(crate) fn sample_view() -> PowerView {
         units: vec![unit("FR-I", Precision::Exact)],
         seen: vec![unit("", Precision::Approximate)],
         position: vec!["Paris: French".to_string()],
-        events: vec![event("Battle of Ulm", false), event("A choice", true)],
-        decisions: vec![event("A choice", true)],
+        decisions: seen.only(|e| e.decision.is_some()),
+        events: seen,
         map: MapView {
             areas: Vec::new(),
             units: Vec::new(),

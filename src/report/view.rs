@@ -16,6 +16,7 @@ use crate::game::state::State;
 use crate::game::Game;
 
 use super::map::MapView;
+use super::seen_events::{SeenEvents, TurnEvents};
 use super::DiceHeader;
 
 /// What the engine hands to the report of one power.
@@ -24,7 +25,8 @@ pub struct ReportInput<'a> {
     pub turn: u32,
     pub state_before: &'a State,
     pub state_after: &'a State,
-    pub events: &'a [Event],
+    /// The turn's events, shared by its reports: a view lists those it sees without copying them.
+    pub events: &'a TurnEvents,
     pub orders: Option<&'a OrdersFileStatus>,
     pub header: &'a DiceHeader,
     pub next_commitment: &'a crate::dice::Bytes32,
@@ -163,6 +165,14 @@ impl TurnSight {
 
     /// The events of `events` that `power` may see, in order.
     pub fn events_for<'e>(&self, events: &'e [Event], power: &str) -> Vec<&'e Event> {
+        self.positions_for(events, power)
+            .iter()
+            .filter_map(|&i| events.get(i))
+            .collect()
+    }
+
+    /// The positions in `events` (the turn's) of those `power` may see, in order.
+    pub fn positions_for(&self, events: &[Event], power: &str) -> &[usize] {
         let index = self.events_of.get_or_init(|| {
             let mut index: BTreeMap<String, Vec<usize>> = BTreeMap::new();
             for (i, e) in events.iter().enumerate() {
@@ -172,12 +182,7 @@ impl TurnSight {
             }
             index
         });
-        index
-            .get(power)
-            .into_iter()
-            .flatten()
-            .filter_map(|&i| events.get(i))
-            .collect()
+        index.get(power).map_or(&[], Vec::as_slice)
     }
 
     /// The turn's dice header as the templates' values (every report of a turn has the same).
@@ -325,9 +330,10 @@ pub struct PowerView {
     pub seen: Vec<UnitLine>,
     /// What the ruleset says of the position besides the units (`Ruleset::position`).
     pub position: Vec<String>,
-    pub events: Vec<EventLine>,
+    /// The events it sees, in the turn's order.
+    pub events: SeenEvents,
     /// The events that settled a decision for this power.
-    pub decisions: Vec<EventLine>,
+    pub decisions: SeenEvents,
     /// What the map of this power shows.
     pub map: MapView,
     pub next: NextTurn,
@@ -372,39 +378,24 @@ impl PowerView {
             }
         };
         let sight: &Visibility = &sight;
-        let visible: Vec<&Event> = input
+        // The positions of the events it sees, then the events themselves: listed by the view
+        // without copying them (`SeenEvents`), read as they are by its map and its knowledge.
+        let positions: Vec<usize> = input
             .shared
-            .events_for(input.events, power)
-            .into_iter()
-            .filter(|e| command.is_none_or(|c| c.tells(game, power, e)))
-            .collect();
-        let events: Vec<EventLine> = visible
+            .positions_for(input.events, power)
             .iter()
-            .map(|e| {
-                let mut line = event_line(e);
-                // A decision taken for another power is named as such, not as "yours"; one taken
-                // for every power ("all": the order of combats) is told as it is.
-                if let (Some(other), Some(by)) = (&line.decided_for, line.decided_by) {
-                    if other != power && other != "all" {
-                        line.decided = Some(format!("for {other} {}", by.describe_theirs()));
-                    }
-                }
-                line
-            })
+            .copied()
+            .filter(|&i| command.is_none_or(|c| c.tells(game, power, &input.events[i])))
             .collect();
+        let visible: Vec<&Event> = positions.iter().map(|&i| &input.events[i]).collect();
+        let events = SeenEvents::new(input.events, &positions, power);
         // A decision taken for this power is among its events as it is (only those taken for
-        // another are reworded there): copied, not made again. One its own order settled was not
-        // taken for it.
-        let decisions = visible
-            .iter()
-            .zip(&events)
-            .filter(|(e, _)| {
-                e.decision
-                    .as_ref()
-                    .is_some_and(|d| d.power == power && d.by != crate::decide::DecidedBy::Order)
-            })
-            .map(|(_, line)| line.clone())
-            .collect();
+        // another are reworded there). One its own order settled was not taken for it.
+        let decisions = events.only(|e| {
+            e.decision
+                .as_ref()
+                .is_some_and(|d| d.power == power && d.by != crate::decide::DecidedBy::Order)
+        });
         let orders = orders_view(input.orders);
         let known = Known::of(game, input, sight, public_control, &visible);
         let map = MapView::build(game, input, sight, &known, &units, &seen, &visible);
