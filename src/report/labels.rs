@@ -1,7 +1,10 @@
 //! Where the map puts each area's name, unit chips and marks: beside its node, at the first of a
 //! few places that covers no node, chip, battle mark or name placed before it and stays inside the
-//! map; where every place is taken, the least covered one. Boxes are placed in map order, so the
-//! same map gives the same picture.
+//! map; where every place is taken, the least covered one (for a name, the one least hidden: each
+//! covered pixel counted once, however many boxes cover it). The pixels the boxes cover are kept
+//! as bits, so that whether a place is free, and how much of a name it hides, is read from them
+//! rather than measured box by box. Boxes are placed in map order, so the same map gives the same
+//! picture.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -63,6 +66,14 @@ pub struct Placer {
     cells: Vec<Vec<Placed>>,
     columns: i64,
     rows: i64,
+    /// Which pixels of the map the boxes cover, a bit each ([`Placer::is_free`]): for each cell,
+    /// none while no box covers any of its pixels, else 1 + the index of its tile in `tiles`.
+    tile_of: Vec<u32>,
+    /// A cell's pixels, a row of [`CELL`] bits each (the lowest bit the leftmost pixel).
+    tiles: Vec<[u64; CELL as usize]>,
+    /// Whether the cells hold the whole map, so that `tiles` tell every covered pixel (a map wider
+    /// or higher than 4,096 cells is measured box by box).
+    tiled: bool,
     /// The map's own part of the picture, which no name leaves.
     bounds: Rect,
     /// How many searches far afield ([`Placer::place_beside`]) found no free place, in a row.
@@ -103,6 +114,9 @@ impl Placer {
             cells: vec![Vec::new(); (columns * rows) as usize],
             columns,
             rows,
+            tile_of: vec![0; (columns * rows) as usize],
+            tiles: Vec::new(),
+            tiled: bounds.x1 - bounds.x0 < columns * CELL && bounds.y1 - bounds.y0 < rows * CELL,
             bounds,
             far_misses: 0,
         }
@@ -141,6 +155,64 @@ impl Placer {
                 self.cells[(row * self.columns + column) as usize].push(placed);
             }
         }
+        if self.tiled {
+            self.cover(&r);
+        }
+    }
+
+    /// Sets the bits of the pixels `r` covers inside the map.
+    fn cover(&mut self, r: &Rect) {
+        let b = self.bounds;
+        let (x0, x1) = (r.x0.max(b.x0), r.x1.min(b.x1));
+        let (y0, y1) = (r.y0.max(b.y0), r.y1.min(b.y1));
+        if x1 <= x0 || y1 <= y0 {
+            return;
+        }
+        for row in (y0 - b.y0) / CELL..=(y1 - 1 - b.y0) / CELL {
+            let top = b.y0 + row * CELL;
+            for column in (x0 - b.x0) / CELL..=(x1 - 1 - b.x0) / CELL {
+                let left = b.x0 + column * CELL;
+                let mask = bits(x0.max(left) - left, x1.min(left + CELL) - left);
+                let cell = (row * self.columns + column) as usize;
+                if self.tile_of[cell] == 0 {
+                    self.tiles.push([0; CELL as usize]);
+                    self.tile_of[cell] = self.tiles.len() as u32;
+                }
+                let tile = &mut self.tiles[self.tile_of[cell] as usize - 1];
+                for y in y0.max(top)..y1.min(top + CELL) {
+                    tile[(y - top) as usize] |= mask;
+                }
+            }
+        }
+    }
+
+    /// Whether `r` covers nothing taken and lies inside the map: [`Placer::cost`] is 0, read from
+    /// the bits of its pixels rather than measured against each box around it.
+    pub fn is_free(&self, r: &Rect) -> bool {
+        let b = &self.bounds;
+        if !self.tiled || r.x1 <= r.x0 || r.y1 <= r.y0 {
+            return self.cost_below(r, 1).is_some();
+        }
+        if r.x0 < b.x0 || r.x1 > b.x1 || r.y0 < b.y0 || r.y1 > b.y1 {
+            return false;
+        }
+        for row in (r.y0 - b.y0) / CELL..=(r.y1 - 1 - b.y0) / CELL {
+            let top = b.y0 + row * CELL;
+            for column in (r.x0 - b.x0) / CELL..=(r.x1 - 1 - b.x0) / CELL {
+                let at = self.tile_of[(row * self.columns + column) as usize];
+                if at == 0 {
+                    continue;
+                }
+                let left = b.x0 + column * CELL;
+                let mask = bits(r.x0.max(left) - left, r.x1.min(left + CELL) - left);
+                let tile = &self.tiles[at as usize - 1];
+                let rows = (r.y0.max(top) - top) as usize..(r.y1.min(top + CELL) - top) as usize;
+                if tile[rows].iter().any(|line| line & mask != 0) {
+                    return false;
+                }
+            }
+        }
+        true
     }
 
     /// How much `r` covers of what is taken, and of what lies outside the map (counted heavier).
@@ -203,9 +275,78 @@ impl Placer {
     /// The first of `candidates` that covers nothing, if one does: what [`Placer::best`] chooses
     /// when its cost is 0, found without measuring the others' cover.
     pub fn first_free(&self, candidates: &[Rect]) -> Option<usize> {
-        candidates
+        candidates.iter().position(|r| self.is_free(r))
+    }
+
+    /// How much of `r` is hidden: its pixels that a placed box covers, each once however many
+    /// cover it, and four times its pixels outside the map; none as soon as that reaches `bound`.
+    /// Read from the bits of its pixels, so that it costs the same in a crowd as in the open. (On
+    /// a map of more than 4,096 cells a side, which no picture has, [`Placer::cost`].)
+    pub fn hidden_below(&self, r: &Rect, bound: i64) -> Option<i64> {
+        if !self.tiled || r.x1 <= r.x0 || r.y1 <= r.y0 {
+            return self.cost_below(r, bound);
+        }
+        let b = &self.bounds;
+        let inside = r.overlap(b);
+        let mut hidden = 4 * ((r.x1 - r.x0) * (r.y1 - r.y0) - inside);
+        if hidden >= bound {
+            return None;
+        }
+        let (x0, x1) = (r.x0.max(b.x0), r.x1.min(b.x1));
+        let (y0, y1) = (r.y0.max(b.y0), r.y1.min(b.y1));
+        if inside == 0 {
+            return Some(hidden);
+        }
+        for row in (y0 - b.y0) / CELL..=(y1 - 1 - b.y0) / CELL {
+            let top = b.y0 + row * CELL;
+            let rows = (y0.max(top) - top) as usize..(y1.min(top + CELL) - top) as usize;
+            for column in (x0 - b.x0) / CELL..=(x1 - 1 - b.x0) / CELL {
+                let at = self.tile_of[(row * self.columns + column) as usize];
+                if at == 0 {
+                    continue;
+                }
+                let left = b.x0 + column * CELL;
+                let mask = bits(x0.max(left) - left, x1.min(left + CELL) - left);
+                let tile = &self.tiles[at as usize - 1];
+                hidden += tile[rows.clone()]
+                    .iter()
+                    .map(|line| i64::from((line & mask).count_ones()))
+                    .sum::<i64>();
+                if hidden >= bound {
+                    return None;
+                }
+            }
+        }
+        Some(hidden)
+    }
+
+    /// The first box of `lists`, taken one list after the other, that covers nothing: the list
+    /// and the box in it.
+    pub fn first_free_of(&self, lists: &[&[Rect]]) -> Option<(usize, usize)> {
+        lists
             .iter()
-            .position(|r| self.cost_below(r, 1).is_some())
+            .enumerate()
+            .find_map(|(l, list)| Some((l, self.first_free(list)?)))
+    }
+
+    /// The place of a label among all the boxes of `lists` taken one list after the other: the
+    /// first that covers nothing, else the least hidden ([`Placer::hidden_below`]; the first of
+    /// those), as the list and the box in it, and how much of it is hidden. Each box is measured
+    /// only until it is hidden as much as the best so far.
+    pub fn best_of(&self, lists: &[&[Rect]]) -> Option<(i64, usize, usize)> {
+        let mut best: Option<(i64, usize, usize)> = None;
+        for (l, list) in lists.iter().enumerate() {
+            for (i, r) in list.iter().enumerate() {
+                let bound = best.map_or(i64::MAX, |(cost, _, _)| cost);
+                if let Some(cost) = self.hidden_below(r, bound) {
+                    best = Some((cost, l, i));
+                    if cost == 0 {
+                        return best;
+                    }
+                }
+            }
+        }
+        best
     }
 
     /// Places a box (a unit chip, a row of marks) at the best of `candidates` ([`Placer::best`]),
@@ -381,6 +522,14 @@ impl Placer {
         self.best_below(&boxes, bound)
             .map(|(cost, i)| (cost, spots[i]))
     }
+}
+
+/// The bits `from..to` of a row of a tile (`0 <= from < to <= CELL`).
+#[inline]
+fn bits(from: i64, to: i64) -> u64 {
+    let n = to - from;
+    let ones = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+    ones << from
 }
 
 /// The box of a label of `width` and `size` written at `s`: from the top of its capitals to a
@@ -592,6 +741,89 @@ mod tests {
             let free = p.best(&boxes).filter(|(cost, _)| *cost == 0).map(|(_, i)| i);
             proptest::prop_assert_eq!(p.first_free(&boxes), free);
         }
+    }
+
+    proptest::proptest! {
+        /// The bits of the covered pixels tell what measuring each box tells: a box is free when
+        /// it covers nothing and stays inside the map; and how much of a box is hidden counts each
+        /// pixel covered once, outside the map four times; on maps of any origin, boxes of any size.
+        #[test]
+        fn the_covered_pixels_tell_what_measuring_each_box_tells(
+            placed in proptest::collection::vec((-100i64..400, -100i64..400, -5i64..90, -5i64..40), 0..60),
+            x in -50i64..350, y in -50i64..350, w in -2i64..80, h in -2i64..30,
+            ox in -70i64..70, oy in -70i64..70,
+        ) {
+            let bounds = Rect { x0: ox, y0: oy, x1: ox + 300, y1: oy + 250 };
+            let mut p = Placer::new(bounds);
+            let mut boxes = Vec::new();
+            for (bx, by, bw, bh) in placed {
+                let r = Rect { x0: bx, y0: by, x1: bx + bw, y1: by + bh };
+                p.block(r);
+                boxes.push(r);
+            }
+            let probe = Rect { x0: x, y0: y, x1: x + w, y1: y + h };
+            // (A box of no size, or of a negative one, covers nothing: free as `cost` is not above 0.)
+            proptest::prop_assert_eq!(p.is_free(&probe), p.cost(&probe) <= 0);
+            if probe.x1 > probe.x0 && probe.y1 > probe.y0 {
+                let mut hidden = 0;
+                for px in probe.x0..probe.x1 {
+                    for py in probe.y0..probe.y1 {
+                        let inside = (bounds.x0..bounds.x1).contains(&px) && (bounds.y0..bounds.y1).contains(&py);
+                        let covered = boxes.iter().any(|b| (b.x0..b.x1).contains(&px) && (b.y0..b.y1).contains(&py));
+                        hidden += if !inside { 4 } else { i64::from(covered) };
+                    }
+                }
+                proptest::prop_assert_eq!(p.hidden_below(&probe, i64::MAX), Some(hidden));
+                proptest::prop_assert_eq!(p.hidden_below(&probe, hidden), None);
+            }
+        }
+    }
+
+    /// A name goes where least of it is hidden, each covered pixel counted once: beside a place
+    /// under three stacked boxes that hide 30 of its pixels (90 counted box by box), rather than
+    /// one under a single box hiding 50.
+    #[test]
+    fn a_name_goes_where_least_of_it_is_hidden_however_many_boxes_cover_a_pixel() {
+        let mut p = Placer::new(Rect::around(500, 500, 500, 500));
+        // The first place: 50 of its 100 pixels under one box.
+        p.block(Rect {
+            x0: 100,
+            y0: 100,
+            x1: 105,
+            y1: 110,
+        });
+        // The second: 30 pixels under three boxes stacked.
+        for _ in 0..3 {
+            p.block(Rect {
+                x0: 200,
+                y0: 100,
+                x1: 203,
+                y1: 110,
+            });
+        }
+        let first = [Rect {
+            x0: 100,
+            y0: 100,
+            x1: 110,
+            y1: 110,
+        }];
+        let second = [Rect {
+            x0: 200,
+            y0: 100,
+            x1: 210,
+            y1: 110,
+        }];
+        assert_eq!(p.cost(&first[0]), 50);
+        assert_eq!(p.cost(&second[0]), 90);
+        assert_eq!(p.best_of(&[&first, &second]), Some((30, 1, 0)));
+        // A free place wins, the first of them.
+        let free = [Rect {
+            x0: 300,
+            y0: 100,
+            x1: 310,
+            y1: 110,
+        }];
+        assert_eq!(p.best_of(&[&first, &free, &free]), Some((0, 1, 0)));
     }
 
     #[test]

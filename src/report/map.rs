@@ -154,11 +154,16 @@ impl MapView {
             shown.extend(game.map.area(a).adjacent.iter().copied());
         }
         shown.extend(known.listed());
-        let named = units
+        // Each unit's area looked up once, for the areas drawn and its chip.
+        let unit_areas: Vec<Option<usize>> = units
             .iter()
             .chain(seen)
-            .map(|u| u.area.as_str())
-            .chain(moves.iter().flat_map(|m| [m.from.as_str(), m.to.as_str()]))
+            .map(|u| game.map.find(&u.area))
+            .collect();
+        shown.extend(unit_areas.iter().flatten().copied());
+        let named = moves
+            .iter()
+            .flat_map(|m| [m.from.as_str(), m.to.as_str()])
             .chain(arrivals.iter().map(|a| a.area.as_str()))
             .chain(combats.iter().map(|c| c.area.as_str()));
         shown.extend(named.filter_map(|a| game.map.find(a)));
@@ -188,7 +193,7 @@ impl MapView {
         let marks = known.marks.clone();
         MapView {
             areas,
-            units: unit_marks(game, shared, power, units, seen),
+            units: unit_marks(game, shared, power, units, seen, &unit_areas),
             moves,
             retreats: retreats(game, input, events),
             arrivals,
@@ -198,12 +203,14 @@ impl MapView {
     }
 }
 
+/// The chips of `units` and `seen`, whose areas are `areas` (each unit's, in the same order).
 fn unit_marks(
     game: &Game,
     shared: &TurnSight,
     power: &str,
     units: &[UnitLine],
     seen: &[UnitLine],
+    areas: &[Option<usize>],
 ) -> Vec<UnitMark> {
     let rank = |owner: &str| -> usize {
         if owner == power {
@@ -212,13 +219,13 @@ fn unit_marks(
             1 + shared.rank(owner).unwrap_or(game.config.powers.len())
         }
     };
-    let mut marks: BTreeMap<(usize, usize, String), UnitMark> = BTreeMap::new();
-    for u in units.iter().chain(seen) {
-        let Some(area) = game.map.find(&u.area) else {
+    let mut marks: BTreeMap<(usize, usize, &str), UnitMark> = BTreeMap::new();
+    for (u, area) in units.iter().chain(seen).zip(areas) {
+        let Some(area) = *area else {
             continue;
         };
         let m = marks
-            .entry((area, rank(&u.owner), u.owner.clone()))
+            .entry((area, rank(&u.owner), u.owner.as_str()))
             .or_insert_with(|| UnitMark {
                 area: game.map.area(area).id.clone(),
                 owner: u.owner.clone(),

@@ -120,7 +120,7 @@ pub fn render(game: &Game, shared: &TurnSight, view: &PowerView) -> String {
     let top = PHONE_TITLE;
     let band = rows as i64 * BOX_H + 8;
     let mut legend = String::new();
-    let height = draw_legend(&mut legend, game, view, top + band, &colour, &name) + 10;
+    let height = draw_legend(&mut legend, game, shared, view, top + band, &colour, &name) + 10;
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -302,6 +302,7 @@ fn draw_cell(
 fn draw_legend(
     out: &mut String,
     game: &Game,
+    shared: &TurnSight,
     view: &PowerView,
     top: i64,
     colour: &impl Fn(&str) -> String,
@@ -309,7 +310,7 @@ fn draw_legend(
 ) -> i64 {
     let x = 20;
     let mut l = Legend::new(x, top, PHONE_SIZES);
-    legend_powers(&mut l, game, view, colour);
+    legend_powers(&mut l, game, shared, view, colour);
     l.heading("Overview: too much to draw one by one");
     let own = colour(&view.power);
     let y = l.y;

@@ -57,6 +57,32 @@ pub fn esc(s: &str) -> String {
     out
 }
 
+/// Text escaped as [`esc`] escapes it, written straight into what is being formatted: the map
+/// writes thousands of names, titles and ids, none of them copied first.
+#[derive(Clone, Copy)]
+pub struct Esc<'a>(pub &'a str);
+
+impl std::fmt::Display for Esc<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut rest = self.0;
+        while let Some(at) = rest.bytes().position(|b| {
+            matches!(b, b'&' | b'<' | b'>' | b'"' | b'\'') || (b < 0x20 && b != b'\n' && b != b'\t')
+        }) {
+            f.write_str(&rest[..at])?;
+            f.write_str(match rest.as_bytes()[at] {
+                b'&' => "&amp;",
+                b'<' => "&lt;",
+                b'>' => "&gt;",
+                b'"' => "&quot;",
+                b'\'' => "&#39;",
+                _ => " ",
+            })?;
+            rest = &rest[at + 1..];
+        }
+        f.write_str(rest)
+    }
+}
+
 /// The colour of the power at `rank` in game.toml: its `colour` when it is `#rrggbb`, else the
 /// palette's.
 pub fn colour_of(game: &Game, rank: usize) -> Option<String> {
@@ -403,35 +429,71 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
         Layout::Whole => Frame::whole(&map.areas),
         Layout::Phone => Frame::phone(game, view),
     };
+    // Each area's place on the picture, in the view's order, and by id for what names an area.
+    let xy: Vec<(i64, i64)> = map.areas.iter().map(|a| frame.at(a)).collect();
     let pos: BTreeMap<&str, (i64, i64)> = map
         .areas
         .iter()
-        .map(|a| (a.id.as_str(), frame.at(a)))
+        .zip(&xy)
+        .map(|(a, &p)| (a.id.as_str(), p))
         .collect();
-    // The areas drawn: all of them on the whole map; those inside the frame on the phone's.
-    let shown = |a: &AreaMark| layout == Layout::Whole || frame.shows(pos[a.id.as_str()]);
+    // The areas drawn (by their place in the view): all of them on the whole map; those inside
+    // the frame on the phone's.
+    let shows: Vec<bool> = xy
+        .iter()
+        .map(|&p| layout == Layout::Whole || frame.shows(p))
+        .collect();
+    let drawn_areas = || {
+        map.areas
+            .iter()
+            .zip(&xy)
+            .zip(&shows)
+            .filter(|(_, &shown)| shown)
+            .map(|((a, &p), _)| (a, p))
+    };
     let map_w = frame.clip.x1;
     let map_h = frame.clip.y1;
-    let mut legend = String::new();
+    let mut legend = String::with_capacity(16 * 1024);
     let (width, height) = match layout {
         Layout::Whole => {
-            let legend_h =
-                draw_legend(&mut legend, game, view, sizes, (map_w, TOP), &colour, &name);
+            let legend_h = draw_legend(
+                &mut legend,
+                game,
+                shared,
+                view,
+                sizes,
+                (map_w, TOP),
+                &colour,
+                &name,
+            );
             (map_w + LEGEND_WIDTH, map_h.max(legend_h) + 10)
         }
         Layout::Phone => {
-            let legend_h = draw_legend(&mut legend, game, view, sizes, (10, map_h), &colour, &name);
+            let legend_h = draw_legend(
+                &mut legend,
+                game,
+                shared,
+                view,
+                sizes,
+                (10, map_h),
+                &colour,
+                &name,
+            );
             (PHONE_WIDTH, legend_h + 10)
         }
     };
 
-    let mut s = String::new();
+    // About what the picture takes, so that it is written without being copied as it grows.
+    let events = map.combats.len() + map.moves.len() + map.retreats.len() + map.arrivals.len();
+    let mut s = String::with_capacity(
+        4096 + 500 * map.areas.len() + 450 * map.units.len() + 350 * events + legend.len(),
+    );
     let title = title_of(view);
     let _ = writeln!(
         s,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans, Verdana, Arial, sans-serif">"#
     );
-    let _ = writeln!(s, "<title>{}</title>", esc(&title));
+    let _ = writeln!(s, "<title>{}</title>", Esc(&title));
     // One arrowhead per power that moved, an open one per power that retreated.
     let _ = writeln!(s, "<defs>");
     let mut movers: Vec<&str> = map
@@ -446,7 +508,7 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
         let _ = writeln!(
             s,
             r#"<marker id="arrow-{}" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="6" markerHeight="6" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{}"/></marker>"#,
-            esc(p),
+            Esc(p),
             colour(p)
         );
     }
@@ -457,7 +519,7 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
         let _ = writeln!(
             s,
             r##"<marker id="retreat-{}" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="7" markerHeight="7" orient="auto"><path d="M1,1 L9,5 L1,9" fill="none" stroke="{}" stroke-width="2"/></marker>"##,
-            esc(p),
+            Esc(p),
             colour(p)
         );
     }
@@ -484,7 +546,7 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
             let _ = writeln!(
                 s,
                 r#"<text x="{MARGIN}" y="30" font-size="18" font-weight="bold" fill="{INK}">{}</text>"#,
-                esc(&title)
+                Esc(&title)
             );
             placer.block(Rect {
                 x0: MARGIN,
@@ -497,11 +559,11 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
             let _ = writeln!(
                 s,
                 r#"<text x="10" y="22" font-size="16" font-weight="bold" fill="{INK}">{}</text><text x="10" y="43" font-size="13" fill="{INK}">{}</text>"#,
-                esc(&fit(
+                Esc(&fit(
                     &format!("{} - turn {} ({})", view.power_name, view.turn, view.date),
                     17,
                 )),
-                esc(&fit(&view.title, 13))
+                Esc(&fit(&view.title, 13))
             );
             let _ = writeln!(
                 s,
@@ -517,16 +579,22 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
     // Adjacency: each pair once, land roads solid, dotted connections (PoG 11.1.3) dotted, sea lanes
     // dashed; on the phone map, those with an end inside the frame.
     let _ = writeln!(s, r#"<g class="adjacency">"#);
-    let drawn: BTreeMap<usize, &AreaMark> = map.areas.iter().map(|a| (a.index, a)).collect();
-    for (&i, ma) in &drawn {
+    // Each area of the view by its index in the map: its place in the view.
+    let drawn: BTreeMap<usize, usize> = map
+        .areas
+        .iter()
+        .enumerate()
+        .map(|(k, a)| (a.index, k))
+        .collect();
+    for (&i, &ka) in &drawn {
         let a = game.map.area(i);
         for &j in a.adjacent.iter().filter(|&&j| j > i) {
-            let Some(mb) = drawn.get(&j) else { continue };
-            if !shown(ma) && !shown(mb) {
+            let Some(&kb) = drawn.get(&j) else { continue };
+            if !shows[ka] && !shows[kb] {
                 continue;
             }
             let b = game.map.area(j);
-            let ((x1, y1), (x2, y2)) = (pos[a.id.as_str()], pos[b.id.as_str()]);
+            let ((x1, y1), (x2, y2)) = (xy[ka], xy[kb]);
             let style = if a.dotted.contains_key(&j) {
                 r##"stroke="#9e9e9e" stroke-width="2" stroke-dasharray="2 4""##
             } else if a.is_land() && b.is_land() {
@@ -556,9 +624,9 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
         let _ = writeln!(
             s,
             r#"<g class="move"><title>{}</title><line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{}" stroke-width="3" marker-end="url(#arrow-{})"/></g>"#,
-            esc(&format!("{}: {from} to {to}", units.join(", "))),
+            Esc(&format!("{}: {from} to {to}", units.join(", "))),
             colour(owner),
-            esc(owner)
+            Esc(owner)
         );
     }
     // Arrivals seen alone (GITM 4.5): a short dashed arrow into the area from a "?", where the
@@ -582,14 +650,14 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
         let _ = writeln!(
             s,
             r#"<g class="arrival" id="arrival-{}-{}"><title>{}</title><line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{}" stroke-width="3" stroke-dasharray="4 3" marker-end="url(#arrow-{})"/><text x="{}" y="{}" font-size="13" font-weight="bold" fill="{}">?</text></g>"#,
-            esc(area),
-            esc(owner),
-            esc(&format!(
+            Esc(area),
+            Esc(owner),
+            Esc(&format!(
                 "{}: arrived in {area}, from where not seen",
                 units.join(", ")
             )),
             colour(owner),
-            esc(owner),
+            Esc(owner),
             x1 - 9,
             y1 - 2,
             colour(owner)
@@ -616,17 +684,16 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
         let _ = writeln!(
             s,
             r#"<g class="retreat"><title>{}</title><polyline points="{}" fill="none" stroke="{}" stroke-width="3" stroke-dasharray="7 4" marker-end="url(#retreat-{})"/></g>"#,
-            esc(&r.unit),
+            Esc(&r.unit),
             points.join(" "),
             colour(&r.owner),
-            esc(&r.owner)
+            Esc(&r.owner)
         );
     }
     let _ = writeln!(s, "</g>");
 
     let _ = writeln!(s, r#"<g class="areas">"#);
-    for a in map.areas.iter().filter(|a| shown(a)) {
-        let (x, y) = pos[a.id.as_str()];
+    for (a, (x, y)) in drawn_areas() {
         let ground = terrain_of(game, a);
         draw_area(&mut s, a, (x, y), ground, &colour, &name);
         if a.land {
@@ -667,7 +734,7 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
                 x + 20,
                 y + sizes.ids / 3,
                 sizes.ids,
-                esc(&pointer)
+                Esc(&pointer)
             )
         };
         let ring = c
@@ -683,8 +750,8 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
         let _ = writeln!(
             s,
             r##"<g class="combat" id="combat-{}"><title>{}</title><circle cx="{x}" cy="{y}" r="16" fill="none" stroke="{ring}" stroke-width="3"/><path d="M{} {} L{} {} M{} {} L{} {}" stroke="#b71c1c" stroke-width="3" stroke-linecap="round"/>{label}</g>"##,
-            esc(&c.area),
-            esc(&about),
+            Esc(&c.area),
+            Esc(&about),
             x - 24,
             y - 24,
             x - 12,
@@ -700,12 +767,11 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
     // Marks beside each node, as a row, left of it where there is room: its fort, the ruleset's own
     // (PoG trenches).
     let _ = writeln!(s, r#"<g class="marks">"#);
-    for a in map.areas.iter().filter(|a| shown(a)) {
+    for (a, (x, y)) in drawn_areas() {
         let marks = area_marks(game, view, a);
         if marks.is_empty() {
             continue;
         }
-        let (x, y) = pos[a.id.as_str()];
         let widths: Vec<i64> = marks
             .iter()
             .map(|m| labels::text_width(&m.0, 10) + 4)
@@ -720,11 +786,11 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
             let _ = writeln!(
                 s,
                 r#"<g class="mark"><title>{}</title><rect x="{left}" y="{}" width="{w}" height="13" rx="2" fill="{fill}" stroke="{INK}" stroke-width="0.5"/><text x="{}" y="{}" font-size="10" fill="{ink}">{}</text></g>"#,
-                esc(&format!("{}: {about}", a.id)),
+                Esc(&format!("{}: {about}", a.id)),
                 at.y0,
                 left + 2,
                 at.y0 + 10,
-                esc(tag)
+                Esc(tag)
             );
             left += w + 2;
         }
@@ -782,10 +848,12 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
             (qx - px).pow(2) + (qy - py).pow(2)
         };
         let own_gap = gap((x, y));
-        let nearer_other = pos
+        // The distance first: most areas are farther, and their ids need no comparing.
+        let nearer_other = map
+            .areas
             .iter()
-            .filter(|(id, p)| **id != u.area.as_str() && inside(p))
-            .any(|(_, &p)| gap(p) <= own_gap);
+            .zip(&xy)
+            .any(|(a, p)| gap(*p) <= own_gap && inside(p) && a.id != u.area);
         let tie = if pointer.is_none()
             && (nearer_other || (nx - x).abs().max((ny - y).abs()) > rx.max(ry) + 6)
         {
@@ -803,19 +871,19 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
                 cx + 4,
                 cy + sizes.chip + sizes.ids + 3,
                 sizes.ids,
-                esc(&ids)
+                Esc(&ids)
             )
         };
         let _ = writeln!(
             s,
             r#"<g class="unit" id="units-{}-{}"><title>{}</title>{tie}<rect x="{cx}" y="{cy}" width="{w}" height="{h}" rx="2" fill="{c}" stroke="{INK}" stroke-width="0.5"/><text x="{}" y="{}" font-size="{}" font-weight="bold" fill="{ink}">{}</text>{ids_line}</g>"#,
-            esc(&u.area),
-            esc(&u.owner),
-            esc(&what),
+            Esc(&u.area),
+            Esc(&u.owner),
+            Esc(&what),
             cx + 4,
             cy + sizes.chip + 1,
             sizes.chip,
-            esc(&label)
+            Esc(&label)
         );
     }
     let _ = writeln!(s, "</g>");
@@ -826,13 +894,12 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
     // left out (the SVG attached names every area).
     let _ = writeln!(s, r#"<g class="names">"#);
     let size = sizes.label;
-    let mut named: Vec<&AreaMark> = map.areas.iter().filter(|a| shown(a)).collect();
+    let mut named: Vec<(&AreaMark, (i64, i64))> = drawn_areas().collect();
     if layout == Layout::Phone {
         let busy = busy_areas(view);
-        named.sort_by_key(|a| (!busy.contains(a.id.as_str()), a.seen.is_none()));
+        named.sort_by_key(|(a, _)| (!busy.contains(a.id.as_str()), a.seen.is_none()));
     }
-    for a in named {
-        let (x, y) = pos[a.id.as_str()];
+    for (a, (x, y)) in named {
         let at = |dx: i64, dy: i64, anchor: &'static str| Spot {
             x: x + dx,
             y: y + dy,
@@ -881,33 +948,38 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
             })
             .collect();
         let full = a.id.as_str();
-        let mut choice = None;
         let short = abbreviation(full);
-        for (tied, candidates) in [(false, &spots), (true, &far)] {
-            for text in std::iter::once(full).chain(short.as_deref()) {
-                // Only a place that covers less than the choice so far can replace it.
-                let bound = choice.as_ref().map_or(i64::MAX, |(c, _, _, _)| *c);
+        // Whole, then abbreviated, beside the node; then the same farther out.
+        let forms: Vec<(bool, &str, &[Spot])> = [(false, &spots), (true, &far)]
+            .into_iter()
+            .flat_map(|(tied, candidates)| {
+                std::iter::once(full)
+                    .chain(short.as_deref())
+                    .map(move |text| (tied, text, candidates.as_slice()))
+            })
+            .collect();
+        let boxes: Vec<Vec<Rect>> = forms
+            .iter()
+            .map(|(_, text, candidates)| {
                 let width = text_width(text, size);
-                let Some((cost, spot)) = placer.best_spot_below(candidates, width, size, bound)
-                else {
-                    continue;
-                };
-                choice = Some((cost, text.to_string(), spot, tied));
-                if cost == 0 {
-                    break;
-                }
-            }
-            if choice.as_ref().is_some_and(|(c, _, _, _)| *c == 0) {
-                break;
-            }
-        }
-        let Some((cost, text, spot, tied)) = choice else {
+                candidates
+                    .iter()
+                    .map(|s| labels::label_box(s, width, size))
+                    .collect()
+            })
+            .collect();
+        let lists: Vec<&[Rect]> = boxes.iter().map(Vec::as_slice).collect();
+        let chosen = match layout {
+            // On the phone map a name goes only where it covers nothing.
+            Layout::Phone => placer.first_free_of(&lists),
+            Layout::Whole => placer.best_of(&lists).map(|(_, l, i)| (l, i)),
+        };
+        let Some((form, i)) = chosen else {
             continue;
         };
-        if cost > 0 && layout == Layout::Phone {
-            continue;
-        }
-        let b = labels::label_box(&spot, text_width(&text, size), size);
+        let (tied, text, candidates) = forms[form];
+        let spot = candidates[i];
+        let b = lists[form][i];
         placer.block(b);
         let tie = if tied {
             let (nx, ny) = (x.clamp(b.x0, b.x1), y.clamp(b.y0, b.y1));
@@ -928,7 +1000,7 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
             spot.x,
             spot.y,
             spot.anchor,
-            esc(&text)
+            Esc(text)
         );
     }
     let _ = writeln!(s, "</g>");
@@ -1112,7 +1184,7 @@ fn draw_area(
     colour: &impl Fn(&str) -> String,
     name: &impl Fn(&str) -> String,
 ) {
-    let id = esc(&a.id);
+    let id = Esc(&a.id);
     let mut about = vec![if a.land { "land" } else { "sea" }.to_string()];
     if a.city {
         about.push(if a.fortress > 0 {
@@ -1151,14 +1223,14 @@ fn draw_area(
     about.retain(|t| !t.is_empty());
     let class = match (a.land, a.control_known, &a.control) {
         (false, _, _) => "sea".to_string(),
-        (true, true, Some(c)) => format!("ctl-{}", esc(c)),
+        (true, true, Some(c)) => format!("ctl-{}", Esc(c)),
         (true, true, None) => "uncontrolled".to_string(),
         (true, false, _) => "unknown".to_string(),
     };
     let _ = write!(
         s,
         r#"<g class="area {class}" id="area-{id}"><title>{}</title>"#,
-        esc(&format!("{}: {}", a.id, about.join(", ")))
+        Esc(&format!("{}: {}", a.id, about.join(", ")))
     );
     if !a.land {
         let _ = write!(
@@ -1244,7 +1316,11 @@ const WHOLE_LEGEND_POWERS: usize = 24;
 /// The powers the legend lists, in game order: every power of a small game; in a larger one the
 /// powers this map shows (the power itself, the controllers of its areas, the owners of its units
 /// and moves, the victors of its battles).
-fn on_map<'g>(game: &'g Game, view: &PowerView) -> Vec<&'g crate::game::config::PowerConfig> {
+fn on_map<'g>(
+    game: &'g Game,
+    shared: &TurnSight,
+    view: &PowerView,
+) -> Vec<&'g crate::game::config::PowerConfig> {
     if game.config.powers.len() <= WHOLE_LEGEND_POWERS {
         return game.config.powers.iter().collect();
     }
@@ -1259,10 +1335,12 @@ fn on_map<'g>(game: &'g Game, view: &PowerView) -> Vec<&'g crate::game::config::
                 .flat_map(|c| c.winners.iter().map(String::as_str)),
         )
         .collect();
-    game.config
-        .powers
-        .iter()
-        .filter(|p| named.contains(p.id.as_str()))
+    // Each found by its rank, not each of the game's powers looked for among them.
+    let mut ranks: Vec<usize> = named.into_iter().filter_map(|p| shared.rank(p)).collect();
+    ranks.sort_unstable();
+    ranks
+        .into_iter()
+        .filter_map(|r| game.config.powers.get(r))
         .collect()
 }
 
@@ -1280,7 +1358,7 @@ impl Legend {
     /// A legend with its box's top at `top`, its lines starting at `x`.
     pub(super) fn new(x: i64, top: i64, sizes: Sizes) -> Legend {
         Legend {
-            s: String::new(),
+            s: String::with_capacity(8 * 1024),
             x,
             y: top + 30,
             sizes,
@@ -1311,7 +1389,7 @@ impl Legend {
             self.x + 34,
             self.y + 4,
             self.sizes.legend,
-            esc(text)
+            Esc(text)
         );
         self.y += self.sizes.legend + 10;
     }
@@ -1340,7 +1418,7 @@ impl Legend {
             x + 34,
             self.y + 4,
             self.sizes.legend,
-            esc(text)
+            Esc(text)
         );
         if self.half_full {
             self.half_full = false;
@@ -1367,7 +1445,7 @@ impl Legend {
             self.x,
             self.y,
             self.sizes.heading,
-            esc(text)
+            Esc(text)
         );
         self.y += self.sizes.heading + 7;
     }
@@ -1375,9 +1453,11 @@ impl Legend {
 
 /// Draws the legend with its top left corner at (`left`, `top`), its texts at `sizes`; returns
 /// where it ends below.
+#[allow(clippy::too_many_arguments)]
 fn draw_legend(
     out: &mut String,
     game: &Game,
+    shared: &TurnSight,
     view: &PowerView,
     sizes: Sizes,
     (left, top): (i64, i64),
@@ -1386,7 +1466,7 @@ fn draw_legend(
 ) -> i64 {
     let x = left + 10;
     let mut l = Legend::new(x, top, sizes);
-    legend_powers(&mut l, game, view, colour);
+    legend_powers(&mut l, game, shared, view, colour);
     l.heading("Areas");
     let circle = |y: i64, fill: &str, stroke: &str, dash: &str| {
         format!(
@@ -1627,11 +1707,12 @@ fn draw_legend(
 pub(super) fn legend_powers(
     l: &mut Legend,
     game: &Game,
+    shared: &TurnSight,
     view: &PowerView,
     colour: &impl Fn(&str) -> String,
 ) {
     l.heading("Powers");
-    let mut powers = on_map(game, view);
+    let mut powers = on_map(game, shared, view);
     // The power itself first when they are too many to list.
     if powers.len() > l.sizes.listed {
         powers.sort_by_key(|p| p.id != view.power);
@@ -1724,6 +1805,7 @@ mod tests {
             "ßé&",
         ] {
             assert_eq!(esc(s), slow(s), "{s:?}");
+            assert_eq!(Esc(s).to_string(), slow(s), "{s:?}");
         }
     }
 
