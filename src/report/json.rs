@@ -468,48 +468,12 @@ pub fn render_sized(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::decide::DecidedBy;
-    use crate::engine::event::{Die, Event, Roll};
 
-    /// Events of every shape, with strings JSON escapes (quotes, backslashes, control bytes) and
-    /// strings it does not (letters beyond ASCII, `/`, `<`), long and short.
+    /// Events of every shape (`seen_events::odd_events`), with strings JSON escapes (quotes,
+    /// backslashes, control bytes) and strings it does not (letters beyond ASCII, `/`, `<`).
     #[test]
     fn an_event_is_written_as_serde_json_writes_it() {
-        let rule = crate::rule::Rule {
-            system: "EiA",
-            number: "7.5.2.10.2",
-            topic: "victors \"always\" pursue",
-        };
-        let roll = |label: &str, sealed: bool| Roll {
-            label: label.to_string(),
-            dice: vec![
-                Die { sides: 6, face: 3 },
-                Die {
-                    sides: 1000000,
-                    face: 999,
-                },
-            ],
-            sealed,
-        };
-        let turn = std::sync::Arc::new(vec![
-            Event::new(
-                rule,
-                "combat",
-                "Plain text of Württemberg </b> a/b, long enough to span chunks.",
-            )
-            .at("Ulm")
-            .roll(roll("combat/area=Ulm", false)),
-            Event::new(
-                rule,
-                "pursuit",
-                "Tab\there, a quote \" and a backslash \\ and \u{1}.",
-            )
-            .roll(roll("sealed", true))
-            .roll(roll("x\\y\"z\n", false))
-            .decided("p\"2", DecidedBy::Sop),
-            Event::new(rule, "k", "").decided("all", DecidedBy::Roll),
-        ]);
-        let seen = SeenEvents::new(&turn, &[0, 1, 2], "p1");
+        let seen = crate::report::seen_events::odd_events();
         for e in seen.iter() {
             let mut fast = Vec::new();
             write_event(&mut fast, e).unwrap();

@@ -289,45 +289,9 @@ mod tests {
         out.strip_suffix('\n').unwrap_or(&out).to_string()
     }
 
-    /// Events of every shape, as `france` sees them: with and without rolls, a sealed roll, a
-    /// decision taken for it, one taken for another power and one for all, and text that HTML
-    /// escapes (`<`, `&`, quotes, `/`) in the text, the citation, a label and a power's name.
-    fn events() -> SeenEvents {
-        use crate::decide::DecidedBy;
-        use crate::engine::event::{Die, Event, Roll};
-        let mut turn = (*crate::report::values::sample_events()).clone();
-        let rule = crate::rule::Rule {
-            system: "EiA",
-            number: "7.5",
-            topic: "land <combat> & 'pursuit'",
-        };
-        let roll = |label: &str, sealed: bool| Roll {
-            label: label.to_string(),
-            dice: vec![
-                Die { sides: 6, face: 3 },
-                Die {
-                    sides: 10,
-                    face: 10,
-                },
-            ],
-            sealed,
-        };
-        turn.extend([
-            Event::new(rule, "combat", r#"<b>"Ney" & 'Soult'</b> a/b"#)
-                .roll(roll("pursuit/area=<Ulm>&x", false))
-                .roll(roll("sealed/x", true))
-                .roll(roll("combat/area=Ulm", false))
-                .decided("<austria>&'x'", DecidedBy::Order),
-            Event::new(rule, "combat", "Bare.").decided("all", DecidedBy::Roll),
-            Event::new(rule, "combat", "Theirs.").decided("prussia", DecidedBy::Sop),
-        ]);
-        let turn = std::sync::Arc::new(turn);
-        SeenEvents::new(&turn, &[0, 1, 2, 3, 4], "france")
-    }
-
     #[test]
     fn the_lines_are_those_of_a_template_loop() {
-        let events = events();
+        let events = crate::report::seen_events::odd_events();
         let lines = events.lines();
         let text = events_text(&events);
         assert_eq!(text, rendered("loop.txt", TEXT_LOOP, &lines));
@@ -335,7 +299,7 @@ mod tests {
             text.contains("decided for <austria>&'x' by its order"),
             "{text}"
         );
-        assert!(text.contains("[EiA 7.5: land <combat> & 'pursuit'; decided at random]"));
+        assert!(text.contains(r#"[EiA 7.5: land <combat> & 'pursuit' "x"; decided at random]"#));
         assert!(!text.contains("sealed/x"), "{text}");
         let html = events_html(&events);
         assert_eq!(html, rendered("loop.html", HTML_LOOP, &lines));
@@ -346,13 +310,21 @@ mod tests {
     /// The three forms written in one pass are those written one by one, the JSON one included.
     #[test]
     fn the_forms_of_the_events_written_at_once_are_those_written_apart() {
-        for events in [events(), SeenEvents::default()] {
+        for events in [
+            crate::report::seen_events::odd_events(),
+            SeenEvents::default(),
+        ] {
             let forms = EventForms::of(&events).unwrap();
             assert_eq!(forms.text, events_text(&events));
             assert_eq!(forms.html, events_html(&events));
             assert_eq!(forms.json, crate::report::json::events(&events).unwrap());
         }
-        let json = String::from_utf8(EventForms::of(&events()).unwrap().json).unwrap();
+        let json = String::from_utf8(
+            EventForms::of(&crate::report::seen_events::odd_events())
+                .unwrap()
+                .json,
+        )
+        .unwrap();
         assert!(json.starts_with(r#"[{"rule":"EiA 7.5","#), "{json}");
     }
 

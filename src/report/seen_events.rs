@@ -242,3 +242,43 @@ pub(crate) fn event_line(e: &Event) -> EventLine {
         decided_by: e.decision.as_ref().map(|d| d.by),
     }
 }
+
+/// Events of every shape, as `france` sees them, for the tests of the forms that list them: with
+/// and without rolls, a sealed roll, a decision taken for it, one taken for another power and one
+/// for all, and strings that HTML or JSON escape (`<`, `&`, quotes, `/`, a backslash, control
+/// bytes) in a text, a citation, a label and a power's name, beside letters beyond ASCII.
+#[cfg(test)]
+pub(crate) fn odd_events() -> SeenEvents {
+    let mut turn = (*crate::report::values::sample_events()).clone();
+    let rule = crate::rule::Rule {
+        system: "EiA",
+        number: "7.5",
+        topic: r#"land <combat> & 'pursuit' "x""#,
+    };
+    let roll = |label: &str, sealed: bool| Roll {
+        label: label.to_string(),
+        dice: vec![
+            Die { sides: 6, face: 3 },
+            Die {
+                sides: 1000000,
+                face: 999,
+            },
+        ],
+        sealed,
+    };
+    turn.extend([
+        Event::new(
+            rule,
+            "combat",
+            "<b>\"Ney\" & 'Soult'</b> a/b of Württemberg, a tab\t, a backslash \\ and \u{1}.",
+        )
+        .at("Ulm")
+        .roll(roll("pursuit/area=<Ulm>&x", false))
+        .roll(roll("sealed/x", true))
+        .roll(roll("x\\y\"z\n", false))
+        .decided("<austria>&'x'", DecidedBy::Order),
+        Event::new(rule, "k", "").decided("all", DecidedBy::Roll),
+        Event::new(rule, "combat", "Theirs.").decided("prussia", DecidedBy::Sop),
+    ]);
+    SeenEvents::new(&Arc::new(turn), &[0, 1, 2, 3, 4], "france")
+}
