@@ -249,7 +249,7 @@ pub(crate) fn event_line(e: &Event) -> EventLine {
 /// bytes) in a text, a citation, a label and a power's name, beside letters beyond ASCII.
 #[cfg(test)]
 pub(crate) fn odd_events() -> SeenEvents {
-    let mut turn = (*crate::report::values::sample_events()).clone();
+    let mut turn = (*sample_events()).clone();
     let rule = crate::rule::Rule {
         system: "EiA",
         number: "7.5",
@@ -281,4 +281,28 @@ pub(crate) fn odd_events() -> SeenEvents {
         Event::new(rule, "combat", "Theirs.").decided("prussia", DecidedBy::Sop),
     ]);
     SeenEvents::new(&Arc::new(turn), &[0, 1, 2, 3, 4], "france")
+}
+
+/// The events of `values::sample_view`: a combat with its roll, and a decision taken for the viewer.
+#[cfg(test)]
+pub(crate) fn sample_events() -> TurnEvents {
+    let rule = crate::rule::Rule {
+        system: "EiA",
+        number: "7.5",
+        topic: "land combat",
+    };
+    let event = |text: &str, decided: bool| {
+        let e = Event::new(rule, "combat", text)
+            .roll(Roll {
+                label: "combat/area=Ulm".to_string(),
+                dice: vec![Die { sides: 6, face: 5 }, Die { sides: 6, face: 4 }],
+                sealed: false,
+            })
+            .seen_by(["france"]);
+        match decided {
+            true => e.at("Ulm").decided("france", DecidedBy::Standing),
+            false => e,
+        }
+    };
+    Arc::new(vec![event("Battle of Ulm", false), event("A choice", true)])
 }

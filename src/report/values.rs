@@ -392,32 +392,6 @@ impl Object for UnitValue {
     }
 }
 
-/// The events of [`sample_view`]: a combat with its roll, and a decision taken for the viewer.
-#[cfg(test)]
-pub(crate) fn sample_events() -> crate::report::seen_events::TurnEvents {
-    use crate::decide::DecidedBy;
-    use crate::engine::event::{Die, Event, Roll};
-    let rule = crate::rule::Rule {
-        system: "EiA",
-        number: "7.5",
-        topic: "land combat",
-    };
-    let event = |text: &str, decided: bool| {
-        let e = Event::new(rule, "combat", text)
-            .roll(Roll {
-                label: "combat/area=Ulm".to_string(),
-                dice: vec![Die { sides: 6, face: 5 }, Die { sides: 6, face: 4 }],
-                sealed: false,
-            })
-            .seen_by(["france"]);
-        match decided {
-            true => e.at("Ulm").decided("france", DecidedBy::Standing),
-            false => e,
-        }
-    };
-    Arc::new(vec![event("Battle of Ulm", false), event("A choice", true)])
-}
-
 /// A view of every kind of field, for tests.
 #[cfg(test)]
 pub(crate) fn sample_view() -> PowerView {
@@ -433,7 +407,7 @@ pub(crate) fn sample_view() -> PowerView {
         strength: 6,
         precision,
     };
-    let events = sample_events();
+    let events = crate::report::seen_events::sample_events();
     let seen = crate::report::seen_events::SeenEvents::new(&events, &[0, 1], "france");
     PowerView {
         game: "g".to_string(),
