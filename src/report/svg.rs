@@ -454,33 +454,24 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
     let map_w = frame.clip.x1;
     let map_h = frame.clip.y1;
     let mut legend = String::with_capacity(16 * 1024);
+    // The legend beside the map on the whole picture, below it on a phone's.
+    let origin = match layout {
+        Layout::Whole => (map_w, TOP),
+        Layout::Phone => (10, map_h),
+    };
+    let legend_h = draw_legend(
+        &mut legend,
+        game,
+        shared,
+        view,
+        sizes,
+        origin,
+        &colour,
+        &name,
+    );
     let (width, height) = match layout {
-        Layout::Whole => {
-            let legend_h = draw_legend(
-                &mut legend,
-                game,
-                shared,
-                view,
-                sizes,
-                (map_w, TOP),
-                &colour,
-                &name,
-            );
-            (map_w + LEGEND_WIDTH, map_h.max(legend_h) + 10)
-        }
-        Layout::Phone => {
-            let legend_h = draw_legend(
-                &mut legend,
-                game,
-                shared,
-                view,
-                sizes,
-                (10, map_h),
-                &colour,
-                &name,
-            );
-            (PHONE_WIDTH, legend_h + 10)
-        }
+        Layout::Whole => (map_w + LEGEND_WIDTH, map_h.max(legend_h) + 10),
+        Layout::Phone => (PHONE_WIDTH, legend_h + 10),
     };
 
     // About what the picture takes, so that it is written without being copied as it grows.
