@@ -15,8 +15,9 @@
 //! number, their bytes, the largest mail of the outbox). The floor is `dd conv=fsync` writing as
 //! many bytes to the same disk, timed twice right after the run, the faster of the two. The phone map's row takes the CPU time of
 //! `report::phone_map` (the framed map or the overview, as the report mail chooses) and
-//! `png::render` for each power of the smallest turn, in this process. The table says the machine (CPU, cores, memory), its load average during the runs,
-//! the commit and the date.
+//! `png::render` for each power of the smallest turn, in this process. The table says the machine (CPU, cores, memory), how busy
+//! other work kept its cores during the runs (from `/proc/stat`, less the runs' own CPU time), the
+//! commit and the date.
 
 mod common;
 
@@ -102,8 +103,8 @@ fn main() {
     let _ = std::fs::remove_dir_all(&scratch);
     std::fs::create_dir_all(&scratch).expect("the scratch folder");
     let started = chrono::Utc::now();
-    // The load after each run (not before the first: it counts the build of this benchmark).
-    let mut load = Vec::new();
+    // The cores other work kept busy during each run (the load average would count the runs).
+    let mut others = Vec::new();
     let mut rows = Vec::new();
     for case in CASES
         .iter()
@@ -123,11 +124,12 @@ fn main() {
             copy_dir(&source, &dir);
             let before = tree(&dir);
             let dir_s = dir.to_str().expect("a UTF-8 path");
+            let busy = machine_busy();
             let (wall, cpu, rss_kib) = match &mbox {
                 Some(m) => time_v(&["ingest", dir_s, m.to_str().expect("a UTF-8 path")]),
                 None => time_v(&["resolve", dir_s]),
             };
-            load.push(load_average());
+            others.push(((machine_busy() - busy - cpu) / wall.max(1e-3)).max(0.0));
             let written = written(&before, &tree(&dir));
             let bytes: u64 = written.iter().map(|(_, b)| b).sum();
             let largest_mail = written
@@ -160,7 +162,7 @@ fn main() {
     if only.as_ref().is_none_or(|o| phone.contains(o.as_str())) {
         rows.push(phone_row(phone, &scratch));
     }
-    let table = render(&rows, started, &load);
+    let table = render(&rows, started, &others);
     println!("{table}");
     let _ = std::fs::remove_dir_all(&scratch);
     if write {
@@ -256,8 +258,8 @@ fn row(name: &str, runs: &[Run]) -> String {
     )
 }
 
-/// The table, with the machine, its load, the commit and the date.
-fn render(rows: &[String], started: chrono::DateTime<chrono::Utc>, load: &[f64]) -> String {
+/// The table, with the machine, the work beside the runs, the commit and the date.
+fn render(rows: &[String], started: chrono::DateTime<chrono::Utc>, others: &[f64]) -> String {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
@@ -292,15 +294,19 @@ fn render(rows: &[String], started: chrono::DateTime<chrono::Utc>, load: &[f64])
     } else {
         " (with uncommitted changes)"
     };
-    let peak_load = load.iter().copied().fold(0.0, f64::max);
-    let loaded = if peak_load > cores as f64 * 0.75 {
+    // The kernel's writing of the runs' files is counted as other work: a little of it is theirs.
+    let others = others.iter().copied().fold(0.0, f64::max);
+    let loaded = if others > 0.25 {
         format!(
-            " **The machine was loaded** (load average up to {peak_load:.1} on {cores} cores, other work running): \
-             the times are longer than on a quiet machine; the ratios to the floor, taken in the same minutes, \
-             say more."
+            " **Other work ran beside the cases** (it kept up to {others:.1} of the {cores} cores busy \
+             during a run): the times are longer than on a quiet machine; the ratios to the floor, taken \
+             in the same minutes, say more."
         )
     } else {
-        format!(" The load average stayed under {peak_load:.1}.")
+        format!(
+            " Other work kept at most {others:.2} of a core busy during a run (the kernel's writing \
+             of the runs' files included)."
+        )
     };
     let mut out = format!(
         "Measured {} at commit `{commit}`{dirty} on {cpu}, {cores} cores{memory}, with \
@@ -415,12 +421,24 @@ fn copy_dir(from: &Path, to: &Path) {
     assert!(status.success(), "cp -a failed");
 }
 
-/// The load average of the last minute.
-fn load_average() -> f64 {
-    std::fs::read_to_string("/proc/loadavg")
-        .ok()
-        .and_then(|t| t.split_whitespace().next()?.parse().ok())
-        .unwrap_or(0.0)
+/// The CPU time the machine's cores have spent busy since it started, in seconds (`/proc/stat`:
+/// every state but idle and waiting for the disk, in the kernel's ticks of 1/100 s).
+fn machine_busy() -> f64 {
+    let stat = std::fs::read_to_string("/proc/stat").unwrap_or_default();
+    let ticks: Vec<f64> = stat
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .split_whitespace()
+        .skip(1)
+        .map(|t| t.parse().unwrap_or(0.0))
+        .collect();
+    // user, nice, system, (idle, iowait,) irq, softirq, steal.
+    [0, 1, 2, 5, 6, 7]
+        .iter()
+        .filter_map(|&i| ticks.get(i))
+        .sum::<f64>()
+        / 100.0
 }
 
 fn secs_text(s: f64) -> String {
