@@ -143,6 +143,19 @@ impl Audience {
     pub fn is_superset(&self, other: &Audience) -> bool {
         other.iter().all(|p| self.contains(p))
     }
+
+    /// Adds `powers`, given sorted and each once: to an empty audience, each name copied once into
+    /// a list made at its size, not sorted again (an EiA event's audience, `Phase::push_seen`: a
+    /// turn of 1,000 powers makes some 200,000 events, issue 39); otherwise as [`Extend::extend`].
+    pub fn add_sorted(&mut self, powers: &[&str]) {
+        debug_assert!(powers.windows(2).all(|w| w[0] < w[1]), "sorted, each once");
+        if !self.0.is_empty() {
+            self.extend(powers.iter().map(|p| p.to_string()));
+            return;
+        }
+        self.0 = Vec::with_capacity(powers.len());
+        self.0.extend(powers.iter().map(|p| p.to_string()));
+    }
 }
 
 impl Extend<String> for Audience {
@@ -235,7 +248,17 @@ impl Event {
     /// The event; a `text` that tells dice (written with `Roll::told`) is kept as the template and
     /// rendered from the rolls as they are added.
     pub fn new(rule: Rule, kind: &str, text: impl Into<String>) -> Self {
-        let mut text = text.into();
+        Event::with_rolls(rule, kind, text.into(), Vec::new())
+    }
+
+    /// As [`Event::new`] followed by [`Event::roll`]: the text rendered once, with the roll (a turn
+    /// of 1,000 powers makes some 100,000 events that each tell a roll: issue 39).
+    pub fn rolled(rule: Rule, kind: &str, text: impl Into<String>, roll: Roll) -> Self {
+        Event::with_rolls(rule, kind, text.into(), vec![roll])
+    }
+
+    /// The event with `rolls`, its text rendered from them.
+    fn with_rolls(rule: Rule, kind: &str, mut text: String, rolls: Vec<Roll>) -> Self {
         let template = crate::engine::binding::template_of(&text);
         if template.is_none() {
             // A turn keeps every event while its reports are made: each text without the room
@@ -251,7 +274,7 @@ impl Event {
             text,
             template,
             decision: None,
-            rolls: Vec::new(),
+            rolls,
             visible_to: Audience::default(),
             units: Vec::new(),
             route: Vec::new(),
