@@ -508,8 +508,18 @@ impl Index {
         n
     }
 
+    /// The number of `power`, who was power number `was` when last asked: a power's units stay
+    /// its own through a turn, so this is checked, not looked up again among a thousand names.
+    fn number_again(&mut self, power: &str, was: Option<(usize, u32)>) -> u32 {
+        match was {
+            Some((_, n)) if self.powers[n as usize] == power => n,
+            _ => self.number(power),
+        }
+    }
+
     fn place_corps(&mut self, i: usize, c: &Corps) {
-        let now = (!c.eliminated).then(|| (c.area, self.number(&c.power)));
+        let was = self.corps_at.get(i).copied().flatten();
+        let now = (!c.eliminated).then(|| (c.area, self.number_again(&c.power, was)));
         if self.corps_at.len() <= i {
             self.corps_at.resize(i + 1, None);
             self.corps_ids.entry(c.id.clone()).or_insert(i);
@@ -536,7 +546,8 @@ impl Index {
     }
 
     fn place_leader(&mut self, i: usize, l: &Leader) {
-        let now = Some((l.area, self.number(&l.power)));
+        let was = self.leaders_at.get(i).copied().flatten();
+        let now = Some((l.area, self.number_again(&l.power, was)));
         if self.leaders_at.len() <= i {
             self.leaders_at.resize(i + 1, None);
             self.leader_ids.entry(l.id.clone()).or_insert(i);
