@@ -21,6 +21,28 @@ pub fn threads() -> usize {
         .max(1)
 }
 
+/// `a()` and `b()` side by side, `b` on a thread of its own, when there are `threads` (more than
+/// one); else one after the other on the calling thread. Their results, in that order: the same
+/// whichever finishes first. For two pieces of work that a turn would otherwise do on one core while
+/// the other waits (a turn's sight before its reports, `report::TurnSight::new`).
+pub fn both<A, B>(threads: usize, a: impl FnOnce() -> A, b: impl FnOnce() -> B + Send) -> (A, B)
+where
+    B: Send,
+{
+    if threads <= 1 {
+        let a = a();
+        return (a, b());
+    }
+    std::thread::scope(|scope| {
+        let b = scope.spawn(b);
+        let a = a();
+        match b.join() {
+            Ok(b) => (a, b),
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    })
+}
+
 /// Makes `make(item)` of every item on `threads` threads and hands the results to `take` in the
 /// items' order. At most `threads + 1` items are made or wait to be taken at a time, so memory stays
 /// what a few items need (a report of a power that sees much is a hundred megabytes). The first error, of `make` or of `take`, stops the work and is returned; the results before
