@@ -131,6 +131,22 @@ where
 mod tests {
     use super::*;
 
+    /// Two pieces of work give their results in their order, on one thread or two; the second runs
+    /// on a thread of its own only when there are threads to spare.
+    #[test]
+    fn both_gives_the_two_results_in_order_whatever_the_threads() {
+        let caller = std::thread::current().id();
+        for threads in [1, 2, 4] {
+            let (a, (b, on)) = both(
+                threads,
+                || "first",
+                || (vec![1, 2, 3], std::thread::current().id()),
+            );
+            assert_eq!((a, b), ("first", vec![1, 2, 3]));
+            assert_eq!(on == caller, threads == 1, "{threads} threads");
+        }
+    }
+
     #[test]
     fn results_come_in_the_items_order_whatever_the_threads() {
         let items: Vec<u64> = (0..200).collect();

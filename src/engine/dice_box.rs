@@ -176,6 +176,31 @@ mod tests {
         assert!(d.roll("combat/area=Ulm/round=1", &[6]).is_err());
     }
 
+    /// The box knows its labels by their event keys: 20,000 labels alike but for a number are each
+    /// drawn once, from the dice `Roller::new` gives them, and each refused the second time, sealed
+    /// or not.
+    #[test]
+    fn every_label_is_told_apart_by_its_key() {
+        let seed = [5; 32];
+        let mut d = DiceBox::new(seed).with_seal(Some([6; 32]));
+        let label = |i: u32| format!("reinforce/area=A{i}/unit=C{}", i % 7);
+        for i in 0..20_000 {
+            let got = d.roll(&label(i), &[6, 1000]).unwrap().dice;
+            let mut r = Roller::new(&seed, &label(i));
+            assert_eq!(
+                got,
+                [6, 1000].map(|n| Die {
+                    sides: n,
+                    face: r.die(n)
+                })
+            );
+        }
+        for i in (0..20_000).step_by(97) {
+            assert!(d.roll(&label(i), &[6]).is_err(), "{}", label(i));
+            assert!(d.roll_sealed(&label(i), &[6]).is_err(), "{}", label(i));
+        }
+    }
+
     #[test]
     fn a_sealed_roll_needs_the_sealing_secret_and_depends_on_it() {
         assert!(DiceBox::new([9; 32]).roll_sealed("detect/x", &[6]).is_err());

@@ -394,8 +394,19 @@ mod tests {
             e.template.as_deref(),
             Some("a {entrench/space=Metz die 1} {{ok}}")
         );
-        let sealed = Event::new(rule, "detect", format!("{}", b.told(0))).roll(b);
+        let sealed = Event::new(rule, "detect", format!("{}", b.told(0))).roll(b.clone());
         assert_eq!(sealed.text, "{x die 1}");
+        // Made with its roll, an event is the event made and then given the roll.
+        for (r, text) in [
+            (&a, format!("a {} and a {}", a.told(0), a.repeated(0))),
+            (&b, format!("{}", b.told(0))),
+            (&a, "no dice".to_string()),
+        ] {
+            assert_eq!(
+                Event::rolled(rule, "entrench", text.clone(), r.clone()),
+                Event::new(rule, "entrench", text).roll(r.clone())
+            );
+        }
         assert!(Event::new(rule, "move", "no dice").template.is_none());
     }
 
@@ -448,6 +459,18 @@ mod tests {
         );
         assert_eq!(seen.visible_to.len(), seen.visible_to.0.capacity());
         assert!(seen.visible_to.contains("france") && !seen.visible_to.contains("prussia"));
+        // Names given sorted make the audience the same names given in any order make, at its size.
+        for before in [&[][..], &["france"], &["prussia", "austria"]] {
+            let mut sorted = Event::new(rule, "move", "seen").seen_by(before.iter().copied());
+            sorted
+                .visible_to
+                .add_sorted(&["austria", "france", "russia"]);
+            let any = Event::new(rule, "move", "seen")
+                .seen_by(before.iter().copied())
+                .seen_by(["russia", "austria", "france"]);
+            assert_eq!(sorted.visible_to, any.visible_to, "{before:?}");
+            assert_eq!(sorted.visible_to.len(), sorted.visible_to.0.capacity());
+        }
         assert_eq!(
             format!("{:?}", seen.visible_to),
             r#"{"austria", "france", "russia"}"#
