@@ -104,6 +104,15 @@ fn a_report_mail_over_the_cap_leaves_out_the_map_picture_first_and_says_so() {
     // France (557 KB whole) and Austria (533 KB) lose their PNG; Britain and Russia fit.
     let events = cut_events(&game);
     assert_eq!(events.len(), 2, "{events:?}");
+    // The summary counts the notes of the cuts among the turn's events, as the log lists them.
+    let log: toml::Value =
+        toml::from_str(&fs::read_to_string(game.join("turns/1/log.toml")).unwrap()).unwrap();
+    let logged = log["event"].as_array().unwrap().len();
+    let summary = fs::read_to_string(game.join("turns/1/summary.txt")).unwrap();
+    assert!(
+        summary.contains(&format!("\n{logged} event(s), ")),
+        "{logged} events logged: {summary}"
+    );
     for power in ["austria", "france"] {
         let file = format!("t0001-report-{power}.eml");
         assert!(
