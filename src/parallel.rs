@@ -21,6 +21,28 @@ pub fn threads() -> usize {
         .max(1)
 }
 
+/// `a()` and `b()` side by side, `b` on a thread of its own, when there are `threads` (more than
+/// one); else one after the other on the calling thread. Their results, in that order: the same
+/// whichever finishes first. For two pieces of work that a turn would otherwise do on one core while
+/// the other waits (a turn's sight before its reports, `report::TurnSight::new`).
+pub fn both<A, B>(threads: usize, a: impl FnOnce() -> A, b: impl FnOnce() -> B + Send) -> (A, B)
+where
+    B: Send,
+{
+    if threads <= 1 {
+        let a = a();
+        return (a, b());
+    }
+    std::thread::scope(|scope| {
+        let b = scope.spawn(b);
+        let a = a();
+        match b.join() {
+            Ok(b) => (a, b),
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    })
+}
+
 /// Makes `make(item)` of every item on `threads` threads and hands the results to `take` in the
 /// items' order. At most `threads + 1` items are made or wait to be taken at a time, so memory stays
 /// what a few items need (a report of a power that sees much is a hundred megabytes). The first error, of `make` or of `take`, stops the work and is returned; the results before
@@ -108,6 +130,22 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Two pieces of work give their results in their order, on one thread or two; the second runs
+    /// on a thread of its own only when there are threads to spare.
+    #[test]
+    fn both_gives_the_two_results_in_order_whatever_the_threads() {
+        let caller = std::thread::current().id();
+        for threads in [1, 2, 4] {
+            let (a, (b, on)) = both(
+                threads,
+                || "first",
+                || (vec![1, 2, 3], std::thread::current().id()),
+            );
+            assert_eq!((a, b), ("first", vec![1, 2, 3]));
+            assert_eq!(on == caller, threads == 1, "{threads} threads");
+        }
+    }
 
     #[test]
     fn results_come_in_the_items_order_whatever_the_threads() {

@@ -25,7 +25,8 @@ impl Rule {
 
     /// "EiA 7.5.2.10.2".
     pub fn cite(&self) -> String {
-        format!("{} {}", self.system, self.number)
+        // Joined rather than formatted: every event cites its rule (issue 39).
+        [self.system, " ", self.number].concat()
     }
 }
 

@@ -1,10 +1,11 @@
 //! The dice of one turn: pbem-dice/v1 streams under labels that must be unique within the turn.
 
 use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 use anyhow::{bail, Result};
 
-use crate::dice::{tuple_hash, Bytes32, Roller};
+use crate::dice::{event_key, tuple_hash, Bytes32, Roller};
 use crate::engine::event::{Die, Roll};
 
 /// Hands out labelled rolls for one turn. Labels are unique by construction (each ruleset's
@@ -15,10 +16,45 @@ pub struct DiceBox {
     seed: Bytes32,
     /// `Q_t`, the turn's sealing secret, when it has one (`engine::sealed`).
     seal: Option<Bytes32>,
-    /// The labels used so far: only asked whether it holds one (a turn of 1,000 powers draws some
-    /// 140,000 labels, long and alike at their start, which a sorted set compared at length), never
-    /// listed, so its order reaches nothing.
-    used: HashSet<String>,
+    /// The labels used so far, by their event key `K_L` (each label's own, as SHA-256 makes them
+    /// distinct): only asked whether it holds one, never listed, so its order reaches nothing. A turn
+    /// of 1,000 powers draws some 140,000 labels: the key is what their dice are drawn from anyway,
+    /// and a set of keys copies no label and hashes none again (issue 39).
+    used: HashSet<UsedKey, BuildHasherDefault<FirstWord>>,
+}
+
+/// An event key in the set of those used: hashed as its first eight bytes, which SHA-256 spreads
+/// evenly and nobody can choose without the turn's secret.
+#[derive(PartialEq, Eq)]
+struct UsedKey(Bytes32);
+
+impl Hash for UsedKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        let mut word = [0; 8];
+        word.copy_from_slice(&self.0[..8]);
+        state.write_u64(u64::from_le_bytes(word));
+    }
+}
+
+/// The hasher of [`UsedKey`]: the word it is given is the hash.
+#[derive(Default)]
+struct FirstWord(u64);
+
+impl Hasher for FirstWord {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `write_u64` is called (`UsedKey::hash`); any other input is folded in all the same.
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, word: u64) {
+        self.0 = word;
+    }
 }
 
 impl DiceBox {
@@ -26,7 +62,7 @@ impl DiceBox {
         DiceBox {
             seed,
             seal: None,
-            used: HashSet::new(),
+            used: HashSet::default(),
         }
     }
 
@@ -96,11 +132,13 @@ impl DiceBox {
         Ok(shuffled(r, label, items, true))
     }
 
+    /// The rolls of `label` (`Roller::new`), which is then used.
     fn open(&mut self, label: &str) -> Result<Roller> {
-        if !self.used.insert(label.to_string()) {
+        let key = event_key(&self.seed, label);
+        if !self.used.insert(UsedKey(key)) {
             bail!("internal error: the dice label '{label}' was used twice in one turn");
         }
-        Ok(Roller::new(&self.seed, label))
+        Ok(Roller::from_key(key))
     }
 }
 
@@ -136,6 +174,31 @@ mod tests {
         let mut d = DiceBox::new([7; 32]);
         d.roll("combat/area=Ulm/round=1", &[6]).unwrap();
         assert!(d.roll("combat/area=Ulm/round=1", &[6]).is_err());
+    }
+
+    /// The box knows its labels by their event keys: 20,000 labels alike but for a number are each
+    /// drawn once, from the dice `Roller::new` gives them, and each refused the second time, sealed
+    /// or not.
+    #[test]
+    fn every_label_is_told_apart_by_its_key() {
+        let seed = [5; 32];
+        let mut d = DiceBox::new(seed).with_seal(Some([6; 32]));
+        let label = |i: u32| format!("reinforce/area=A{i}/unit=C{}", i % 7);
+        for i in 0..20_000 {
+            let got = d.roll(&label(i), &[6, 1000]).unwrap().dice;
+            let mut r = Roller::new(&seed, &label(i));
+            assert_eq!(
+                got,
+                [6, 1000].map(|n| Die {
+                    sides: n,
+                    face: r.die(n)
+                })
+            );
+        }
+        for i in (0..20_000).step_by(97) {
+            assert!(d.roll(&label(i), &[6]).is_err(), "{}", label(i));
+            assert!(d.roll_sealed(&label(i), &[6]).is_err(), "{}", label(i));
+        }
     }
 
     #[test]

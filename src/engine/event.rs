@@ -143,6 +143,19 @@ impl Audience {
     pub fn is_superset(&self, other: &Audience) -> bool {
         other.iter().all(|p| self.contains(p))
     }
+
+    /// Adds `powers`, given sorted and each once: to an empty audience, each name copied once into
+    /// a list made at its size, not sorted again (an EiA event's audience, `Phase::push_seen`: a
+    /// turn of 1,000 powers makes some 200,000 events, issue 39); otherwise as [`Extend::extend`].
+    pub fn add_sorted(&mut self, powers: &[&str]) {
+        debug_assert!(powers.windows(2).all(|w| w[0] < w[1]), "sorted, each once");
+        if !self.0.is_empty() {
+            self.extend(powers.iter().map(|p| p.to_string()));
+            return;
+        }
+        self.0 = Vec::with_capacity(powers.len());
+        self.0.extend(powers.iter().map(|p| p.to_string()));
+    }
 }
 
 impl Extend<String> for Audience {
@@ -235,7 +248,17 @@ impl Event {
     /// The event; a `text` that tells dice (written with `Roll::told`) is kept as the template and
     /// rendered from the rolls as they are added.
     pub fn new(rule: Rule, kind: &str, text: impl Into<String>) -> Self {
-        let mut text = text.into();
+        Event::with_rolls(rule, kind, text.into(), Vec::new())
+    }
+
+    /// As [`Event::new`] followed by [`Event::roll`]: the text rendered once, with the roll (a turn
+    /// of 1,000 powers makes some 100,000 events that each tell a roll: issue 39).
+    pub fn rolled(rule: Rule, kind: &str, text: impl Into<String>, roll: Roll) -> Self {
+        Event::with_rolls(rule, kind, text.into(), vec![roll])
+    }
+
+    /// The event with `rolls`, its text rendered from them.
+    fn with_rolls(rule: Rule, kind: &str, mut text: String, rolls: Vec<Roll>) -> Self {
         let template = crate::engine::binding::template_of(&text);
         if template.is_none() {
             // A turn keeps every event while its reports are made: each text without the room
@@ -251,7 +274,7 @@ impl Event {
             text,
             template,
             decision: None,
-            rolls: Vec::new(),
+            rolls,
             visible_to: Audience::default(),
             units: Vec::new(),
             route: Vec::new(),
@@ -371,8 +394,19 @@ mod tests {
             e.template.as_deref(),
             Some("a {entrench/space=Metz die 1} {{ok}}")
         );
-        let sealed = Event::new(rule, "detect", format!("{}", b.told(0))).roll(b);
+        let sealed = Event::new(rule, "detect", format!("{}", b.told(0))).roll(b.clone());
         assert_eq!(sealed.text, "{x die 1}");
+        // Made with its roll, an event is the event made and then given the roll.
+        for (r, text) in [
+            (&a, format!("a {} and a {}", a.told(0), a.repeated(0))),
+            (&b, format!("{}", b.told(0))),
+            (&a, "no dice".to_string()),
+        ] {
+            assert_eq!(
+                Event::rolled(rule, "entrench", text.clone(), r.clone()),
+                Event::new(rule, "entrench", text).roll(r.clone())
+            );
+        }
         assert!(Event::new(rule, "move", "no dice").template.is_none());
     }
 
@@ -425,6 +459,18 @@ mod tests {
         );
         assert_eq!(seen.visible_to.len(), seen.visible_to.0.capacity());
         assert!(seen.visible_to.contains("france") && !seen.visible_to.contains("prussia"));
+        // Names given sorted make the audience the same names given in any order make, at its size.
+        for before in [&[][..], &["france"], &["prussia", "austria"]] {
+            let mut sorted = Event::new(rule, "move", "seen").seen_by(before.iter().copied());
+            sorted
+                .visible_to
+                .add_sorted(&["austria", "france", "russia"]);
+            let any = Event::new(rule, "move", "seen")
+                .seen_by(before.iter().copied())
+                .seen_by(["russia", "austria", "france"]);
+            assert_eq!(sorted.visible_to, any.visible_to, "{before:?}");
+            assert_eq!(sorted.visible_to.len(), sorted.visible_to.0.capacity());
+        }
         assert_eq!(
             format!("{:?}", seen.visible_to),
             r#"{"austria", "france", "russia"}"#

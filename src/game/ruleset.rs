@@ -123,7 +123,7 @@ pub trait Ruleset: Send + Sync {
         &'a self,
         game: &'a Game,
         state: &'a State,
-    ) -> Box<dyn Fn(&Source) -> OrdersCheck + 'a> {
+    ) -> Box<dyn Fn(&Source) -> OrdersCheck + Sync + 'a> {
         Box::new(move |source| self.check_orders(game, state, source))
     }
 

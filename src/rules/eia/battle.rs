@@ -205,7 +205,7 @@ impl Phase<'_> {
             Tenths(on_def.morale),
             Tenths(def.morale)
         );
-        self.push(Event::new(COMBAT, "round", text).roll(roll), area, involved);
+        self.push(Event::rolled(COMBAT, "round", text, roll), area, involved);
         Ok(())
     }
 
@@ -266,7 +266,7 @@ impl Phase<'_> {
             said.join("; ")
         );
         self.push(
-            Event::new(ARTILLERY, "artillery", text).roll(roll),
+            Event::rolled(ARTILLERY, "artillery", text, roll),
             area,
             involved,
         );

@@ -350,21 +350,19 @@ impl Board {
     pub fn to_state(&self, map: &Map, base: &State) -> State {
         let mut next = base.clone();
         next.turn = base.turn + 1;
-        let base = EiaState::of(base);
         let next_pieces = EiaState::of_mut(&mut next);
-        next_pieces.corps = base
-            .corps
-            .iter()
-            .zip(&self.corps)
-            .filter(|(_, b)| !b.eliminated)
-            .map(|(c, b)| {
-                let mut c = c.clone();
+        // The corps copied with the state are changed where they stand, not copied again.
+        for (c, b) in next_pieces.corps.iter_mut().zip(&self.corps) {
+            if !b.eliminated {
                 c.factors = b.factors;
                 c.area = Spanned::new(0..0, map.area(b.area).id.clone());
                 c.in_city = b.in_city;
-                c
-            })
-            .collect();
+            }
+        }
+        let mut standing = self.corps.iter().map(|b| !b.eliminated);
+        next_pieces
+            .corps
+            .retain(|_| standing.next().unwrap_or(false));
         for (l, b) in next_pieces.leaders.iter_mut().zip(&self.leaders) {
             l.area = Spanned::new(0..0, map.area(b.area).id.clone());
         }
@@ -508,8 +506,18 @@ impl Index {
         n
     }
 
+    /// The number of `power`, who was power number `was` when last asked: a power's units stay
+    /// its own through a turn, so this is checked, not looked up again among a thousand names.
+    fn number_again(&mut self, power: &str, was: Option<(usize, u32)>) -> u32 {
+        match was {
+            Some((_, n)) if self.powers[n as usize] == power => n,
+            _ => self.number(power),
+        }
+    }
+
     fn place_corps(&mut self, i: usize, c: &Corps) {
-        let now = (!c.eliminated).then(|| (c.area, self.number(&c.power)));
+        let was = self.corps_at.get(i).copied().flatten();
+        let now = (!c.eliminated).then(|| (c.area, self.number_again(&c.power, was)));
         if self.corps_at.len() <= i {
             self.corps_at.resize(i + 1, None);
             self.corps_ids.entry(c.id.clone()).or_insert(i);
@@ -536,7 +544,8 @@ impl Index {
     }
 
     fn place_leader(&mut self, i: usize, l: &Leader) {
-        let now = Some((l.area, self.number(&l.power)));
+        let was = self.leaders_at.get(i).copied().flatten();
+        let now = Some((l.area, self.number_again(&l.power, was)));
         if self.leaders_at.len() <= i {
             self.leaders_at.resize(i + 1, None);
             self.leader_ids.entry(l.id.clone()).or_insert(i);
@@ -621,7 +630,15 @@ impl Sightings {
         if area >= map.areas.len() {
             return;
         }
-        // The areas within `range`: the area and its neighbours for the usual range of one.
+        let units_in = |a: usize| self.index.units_by_area.get(a).into_iter().flatten();
+        if range == 1 {
+            // The usual range: the area and its neighbours, read where they stand (an event's
+            // audience, some 200,000 times a turn at 1,000 powers: issue 39).
+            let near = std::iter::once(area).chain(map.area(area).adjacent.iter().copied());
+            powers.extend(near.flat_map(units_in).map(|&(p, _)| p));
+            return;
+        }
+        // The areas within `range`.
         let mut near = vec![area];
         near.extend(map.area(area).adjacent.iter().copied());
         if range != 1 {
@@ -645,12 +662,7 @@ impl Sightings {
             }
             near = seen.into_iter().collect();
         }
-        powers.extend(
-            near.iter()
-                .filter_map(|&a| self.index.units_by_area.get(a))
-                .flatten()
-                .map(|&(p, _)| p),
-        );
+        powers.extend(near.into_iter().flat_map(units_in).map(|&(p, _)| p));
     }
 }
 

@@ -99,7 +99,7 @@ impl Ruleset for Eia {
         &'a self,
         game: &'a Game,
         state: &'a State,
-    ) -> Box<dyn Fn(&Source) -> OrdersCheck + 'a> {
+    ) -> Box<dyn Fn(&Source) -> OrdersCheck + Sync + 'a> {
         let cx = self.context(game, state);
         Box::new(move |source| {
             crate::rules::check_orders_with(game, state, source, |p, lines| {

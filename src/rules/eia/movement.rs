@@ -38,6 +38,8 @@ pub fn move_units(
             };
             let mut here = start;
             let mut walked = vec![map.area(start).id.clone()];
+            // The areas of `walked`, by index.
+            let mut through = vec![start];
             let mut stopped = None;
             let mut stopped_at_sea = None;
             let mut carriers = Vec::new();
@@ -59,6 +61,7 @@ pub fn move_units(
                 }
                 here = next;
                 walked.push(map.area(next).id.clone());
+                through.push(next);
                 if board.enemies_in(next, power) && corps.is_some() {
                     stopped = Some(map.area(next).id.clone());
                     break;
@@ -85,11 +88,8 @@ pub fn move_units(
                     .route(walked.iter().map(String::as_str))
                     .seen_by(own.iter().map(String::as_str)),
             );
-            for pair in walked.windows(2) {
-                let (from, to) = (
-                    map.find(&pair[0]).expect("on the map"),
-                    map.find(&pair[1]).expect("on the map"),
-                );
+            for (pair, areas) in walked.windows(2).zip(through.windows(2)) {
+                let (from, to) = (areas[0], areas[1]);
                 let mut seen = watchers(map, &before, from);
                 seen.extend(watchers(map, &before, to));
                 seen.remove(power);

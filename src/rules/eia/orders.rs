@@ -20,7 +20,6 @@
 // most 500 orders long: its size does not matter, and boxing it would only blur the code.
 #![allow(clippy::result_large_err)]
 
-use std::cell::OnceCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::ops::Range;
@@ -129,7 +128,7 @@ pub struct Context<'a> {
     pub options: &'a BTreeSet<String>,
     /// The state's corps, leaders and fleets sorted by id, made at the first lookup: see
     /// [`Context::find_corps`].
-    units: OnceCell<[Vec<u32>; 3]>,
+    units: std::sync::OnceLock<[Vec<u32>; 3]>,
 }
 
 /// Compares two ids as `eq_ignore_ascii_case` matches them.
@@ -164,7 +163,7 @@ impl<'a> Context<'a> {
             state,
             tables,
             options: &NO_OPTIONS,
-            units: OnceCell::new(),
+            units: std::sync::OnceLock::new(),
         }
     }
 

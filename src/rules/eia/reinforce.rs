@@ -156,9 +156,7 @@ impl Phase<'_> {
                     by.describe_theirs(),
                     if ok { "it arrives" } else { "it does not arrive" }
                 );
-        let e = Event::new(REINFORCE, "reinforce", text)
-            .roll(roll)
-            .decided(power.to_string(), by);
+        let e = Event::rolled(REINFORCE, "reinforce", text, roll).decided(power.to_string(), by);
         self.push_seen(e, area, &[area, from], involved);
         Ok(())
     }

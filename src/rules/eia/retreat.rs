@@ -72,9 +72,7 @@ impl Phase<'_> {
             join(&loser.powers),
             factors(lost)
         );
-        let e = Event::new(PURSUIT, "pursuit", text)
-            .roll(roll)
-            .decided(winner.lead.clone(), d.by);
+        let e = Event::rolled(PURSUIT, "pursuit", text, roll).decided(winner.lead.clone(), d.by);
         self.push(e, area, involved);
         Ok(())
     }
