@@ -106,7 +106,13 @@ pub struct Names<'a> {
 
 /// A mail rendered, as [`fit`] measures it: the size of the message as it is sent.
 pub trait Sent {
+    /// Its size; when not [`Sent::exact`], at least its size and at most the `up_to` it was
+    /// rendered for, which tells that it fits.
     fn size(&self) -> usize;
+    /// Whether [`Sent::size`] is the size itself (rendered with `up_to` `usize::MAX`, it is).
+    fn exact(&self) -> bool {
+        true
+    }
 }
 
 impl Sent for Vec<u8> {
@@ -119,11 +125,16 @@ impl Sent for crate::mail::outbox::Kept {
     fn size(&self) -> usize {
         self.size
     }
+
+    fn exact(&self) -> bool {
+        self.exact
+    }
 }
 
 /// The report mail `mail` as it goes, `render` making its bytes: whole when it is at most `cap`
 /// bytes, else cut ([`ORDER`]) until it fits, with the cut. `render(mail, up_to)` need make the
-/// mail whole only when it is at most `up_to` bytes, else measure it ([`Sent::size`]): a mail
+/// mail whole only when it is at most `up_to` bytes, else measure it ([`Sent::size`]; within
+/// `up_to` it may only bound the size, [`Sent::exact`], and with `usize::MAX` it counts it): a mail
 /// over its size is never made whole but to go so, cut as far as it goes. `map` is where the map block stands in
 /// its HTML (`report::Rendered::mail_map`); without it the HTML goes with the map picture. On return
 /// `mail` holds the text and attachments it came with (the report's files are written from them);
@@ -179,8 +190,9 @@ pub fn fit<R: Sent>(
             }
         }
     }
-    // Cut as far as it goes and still over its size: it goes so, made whole.
-    if last.as_ref().is_some_and(|l| l.size() > cap) {
+    // Cut as far as it goes and still over its size: it goes so, made whole. A cut that fits is
+    // rendered again to be counted when it was only bounded: the note of the cut tells its size.
+    if last.as_ref().is_some_and(|l| l.size() > cap || !l.exact()) {
         last = Some(render(mail, usize::MAX)?);
     }
     // The text and attachments the mail came with, in their order.
@@ -636,6 +648,69 @@ pub fn grouped(n: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A rendering that, within the `up_to` it is made for, only bounds its size (as
+    /// `Outgoing::kept_with_sources` does for a mail kept in parts): the mail is cut on that bound,
+    /// and its cut tells the size counted (made again with `usize::MAX`), not the bound.
+    #[test]
+    fn a_cut_mail_tells_its_size_counted_not_the_bound_it_fitted_by() {
+        struct Measured {
+            size: usize,
+            exact: bool,
+        }
+        impl Sent for Measured {
+            fn size(&self) -> usize {
+                self.size
+            }
+            fn exact(&self) -> bool {
+                self.exact
+            }
+        }
+        let mut mail = Outgoing {
+            kind: super::super::outbox::Kind::Report,
+            turn: 1,
+            power: Some("france".into()),
+            player: None,
+            key: String::new(),
+            to: vec!["f@example.org".into()],
+            subject: "[g] turn 1: report for France".into(),
+            text: "the report\n".into(),
+            html: None,
+            attachments: vec![Attached {
+                name: "g-turn1-france.svg".into(),
+                content_type: "image/svg+xml".into(),
+                bytes: vec![b'x'; 50_000],
+                inline: None,
+            }],
+            in_reply_to: None,
+            date: chrono::DateTime::UNIX_EPOCH,
+        };
+        let names = Names {
+            attached: "g-turn1-france",
+            files: "turns/1/reports/france",
+        };
+        let cap = 20_000;
+        let mut counted = Vec::new();
+        let (sent, cut) = fit(&mut mail, None, cap, &names, &mut |m, up_to| {
+            let size = least_size(m) + 100;
+            let exact = up_to == usize::MAX || size > up_to;
+            if exact {
+                counted.push(size);
+            }
+            Ok(Measured {
+                size: if exact { size } else { up_to },
+                exact,
+            })
+        })
+        .unwrap();
+        let cut = cut.expect("the mail is cut");
+        assert_eq!(cut.left_out, vec![LeftOut::SvgMap]);
+        assert!(sent.exact());
+        // Counted twice: whole (over its cap), then cut, once it fitted.
+        assert_eq!(counted.len(), 2, "{counted:?}");
+        assert_eq!((cut.full, cut.sent), (counted[0], counted[1]));
+        assert!(cut.sent < cap);
+    }
 
     #[test]
     fn numbers_are_grouped_by_thousands() {

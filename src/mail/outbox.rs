@@ -173,7 +173,10 @@ impl Outgoing {
     /// never encoded nor hashed at turn time.
     ///
     /// A message over `whole_up_to` bytes is only measured: its [`Kept`] holds its size alone
-    /// (`mail::fit` cuts it, the bodies never encoded for it).
+    /// (`mail::fit` cuts it, the bodies never encoded for it). A message kept in parts whose bound
+    /// ([`Bodies::size_at_most`]) is within `whole_up_to` is not counted: its size is that bound
+    /// ([`Kept::exact`] false), which tells that it fits; with `whole_up_to` `usize::MAX` (a
+    /// mail that goes whatever its size, and a cut mail, whose note tells its size) it is counted.
     pub fn kept_with_sources(
         &self,
         config: &GameConfig,
@@ -182,13 +185,16 @@ impl Outgoing {
     ) -> Result<Kept> {
         let (layout, bodies) = self.laid_out(config, sources)?;
         let named = bodies.sources.iter().any(Option::is_some);
-        // Counted exactly when its parts are kept or its bound passes `whole_up_to`; else its
-        // size is the message's own, made whole.
-        if named || bodies.size_at_most(&layout) > whole_up_to {
-            let size = bodies.size(&layout)?;
+        let bound = bodies.size_at_most(&layout);
+        // Counted exactly when its bound passes `whole_up_to` (or when asked to be); a message
+        // not kept in parts is made whole, its size its own.
+        if named || bound > whole_up_to {
+            let exact = bound > whole_up_to || whole_up_to == usize::MAX;
+            let size = if exact { bodies.size(&layout)? } else { bound };
             if size > whole_up_to {
                 return Ok(Kept {
                     size,
+                    exact,
                     digest: String::new(),
                     file: Vec::new(),
                 });
@@ -196,6 +202,7 @@ impl Outgoing {
             if let Some(parts) = bodies.parts(&layout)? {
                 return Ok(Kept {
                     size,
+                    exact,
                     digest: kept_digest(&parts),
                     file: parts,
                 });
@@ -204,6 +211,7 @@ impl Outgoing {
         let whole = bodies.assemble(&layout)?;
         Ok(Kept {
             size: whole.len(),
+            exact: true,
             digest: kept_digest(&whole),
             file: whole,
         })
@@ -326,8 +334,11 @@ impl Outgoing {
 /// A message as the outbox keeps it ([`Outgoing::kept_with_sources`]), or its size alone.
 #[derive(Debug)]
 pub struct Kept {
-    /// The size of the message whole, as it is sent.
+    /// The size of the message whole, as it is sent; when not [`Kept::exact`], at least that
+    /// (and within what it was made for).
     pub size: usize,
+    /// Whether `size` was counted, not bounded.
+    pub exact: bool,
     /// The digest the turn's record lists of the outbox file ([`kept_digest`]).
     pub digest: String,
     /// The outbox file: the message without the bodies the game folder holds, or the message.

@@ -2,15 +2,15 @@
 //! and their neighbours), the control it knows, the units it sees, the moves and the battles it saw. Built from the power's view only; `svg.rs` draws it and the
 //! JSON report carries it.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use serde::Serialize;
 
 use crate::engine::event::Event;
-use crate::engine::visibility::{Precision, Visibility};
+use crate::engine::visibility::Precision;
 use crate::game::Game;
 
-use super::view::{Known, ReportInput, TurnSight, UnitLine};
+use super::view::{Known, ReportInput, SeenPlaces, TurnSight, UnitLine};
 
 /// A map of at most this many areas is drawn whole for every power, as a board is (a full map of
 /// Europe for EiA has about 250); a larger one is cut to what each power sees, so that a report's size
@@ -131,8 +131,8 @@ impl MapView {
     pub fn build(
         game: &Game,
         input: &ReportInput<'_>,
-        sight: &Visibility,
-        known: &Known,
+        places: &SeenPlaces,
+        known: &Known<'_>,
         units: &[UnitLine],
         seen: &[UnitLine],
         events: &[&Event],
@@ -145,21 +145,18 @@ impl MapView {
         // larger one, those seen and their neighbours, those whose control the view knows (the
         // power's, its allies', those it saw change hands, every controlled one where control is
         // public), and those its units, moves and battles name.
-        let mut shown: BTreeSet<usize> = BTreeSet::new();
+        // Gathered in a list, then put in order, each once.
+        let mut shown: Vec<usize> = Vec::new();
         if game.map.areas.len() <= WHOLE_MAP_AREAS {
             shown.extend(0..game.map.areas.len());
         }
-        for (a, _) in sight.seen_by(power) {
-            shown.insert(a);
+        for (a, _) in places.iter() {
+            shown.push(a);
             shown.extend(game.map.area(a).adjacent.iter().copied());
         }
         shown.extend(known.listed());
-        // Each unit's area looked up once, for the areas drawn and its chip.
-        let unit_areas: Vec<Option<usize>> = units
-            .iter()
-            .chain(seen)
-            .map(|u| game.map.find(&u.area))
-            .collect();
+        // Each unit's area as the view found it, for the areas drawn and its chip.
+        let unit_areas: Vec<Option<usize>> = units.iter().chain(seen).map(|u| u.place).collect();
         shown.extend(unit_areas.iter().flatten().copied());
         let named = moves
             .iter()
@@ -167,11 +164,13 @@ impl MapView {
             .chain(arrivals.iter().map(|a| a.area.as_str()))
             .chain(combats.iter().map(|c| c.area.as_str()));
         shown.extend(named.filter_map(|a| game.map.find(a)));
+        shown.sort_unstable();
+        shown.dedup();
         let areas = shown
             .into_iter()
             .map(|i| {
                 let a = game.map.area(i);
-                let seen = sight.precision(power, i);
+                let seen = places.precision(i);
                 let control = known.control(game, i);
                 AreaMark {
                     index: i,

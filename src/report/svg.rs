@@ -64,23 +64,50 @@ pub struct Esc<'a>(pub &'a str);
 
 impl std::fmt::Display for Esc<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let mut rest = self.0;
-        while let Some(at) = rest.bytes().position(|b| {
-            matches!(b, b'&' | b'<' | b'>' | b'"' | b'\'') || (b < 0x20 && b != b'\n' && b != b'\t')
-        }) {
-            f.write_str(&rest[..at])?;
-            f.write_str(match rest.as_bytes()[at] {
-                b'&' => "&amp;",
-                b'<' => "&lt;",
-                b'>' => "&gt;",
-                b'"' => "&quot;",
-                b'\'' => "&#39;",
-                _ => " ",
-            })?;
-            rest = &rest[at + 1..];
-        }
-        f.write_str(rest)
+        escaped_pieces(self.0, |piece| f.write_str(piece))
     }
+}
+
+/// Hands `text` to `put` escaped as [`esc`] escapes it, piece by piece: the runs that need no
+/// escape whole, each escape on its own.
+fn escaped_pieces(text: &str, mut put: impl FnMut(&str) -> std::fmt::Result) -> std::fmt::Result {
+    let mut rest = text;
+    while let Some(at) = rest.bytes().position(|b| {
+        matches!(b, b'&' | b'<' | b'>' | b'"' | b'\'') || (b < 0x20 && b != b'\n' && b != b'\t')
+    }) {
+        put(&rest[..at])?;
+        put(match rest.as_bytes()[at] {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&quot;",
+            b'\'' => "&#39;",
+            _ => " ",
+        })?;
+        rest = &rest[at + 1..];
+    }
+    put(rest)
+}
+
+/// Appends ` name="n"` for each attribute: the map's coordinates by the thousand, written without
+/// `core::fmt`.
+fn push_numbers(out: &mut String, attributes: &[(&str, i64)]) {
+    let mut n = itoa::Buffer::new();
+    for &(name, value) in attributes {
+        out.push(' ');
+        out.push_str(name);
+        out.push_str("=\"");
+        out.push_str(n.format(value));
+        out.push('"');
+    }
+}
+
+/// Appends `text` escaped as [`esc`] escapes it.
+fn push_esc(out: &mut String, text: &str) {
+    let _ = escaped_pieces(text, |piece| {
+        out.push_str(piece);
+        Ok(())
+    });
 }
 
 /// The colour of the power at `rank` in game.toml: its `colour` when it is `#rrggbb`, else the
@@ -570,22 +597,18 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
     // Adjacency: each pair once, land roads solid, dotted connections (PoG 11.1.3) dotted, sea lanes
     // dashed; on the phone map, those with an end inside the frame.
     let _ = writeln!(s, r#"<g class="adjacency">"#);
-    // Each area of the view by its index in the map: its place in the view.
-    let drawn: BTreeMap<usize, usize> = map
-        .areas
-        .iter()
-        .enumerate()
-        .map(|(k, a)| (a.index, k))
-        .collect();
-    for (&i, &ka) in &drawn {
+    // The view's areas are in map order: an area's place in the view is found by its index.
+    debug_assert!(map.areas.windows(2).all(|w| w[0].index < w[1].index));
+    let in_view = |j: usize| map.areas.binary_search_by_key(&j, |a| a.index).ok();
+    for (ka, area) in map.areas.iter().enumerate() {
+        let i = area.index;
         let a = game.map.area(i);
         for &j in a.adjacent.iter().filter(|&&j| j > i) {
-            let Some(&kb) = drawn.get(&j) else { continue };
+            let Some(kb) = in_view(j) else { continue };
             if !shows[ka] && !shows[kb] {
                 continue;
             }
             let b = game.map.area(j);
-            let ((x1, y1), (x2, y2)) = (xy[ka], xy[kb]);
             let style = if a.dotted.contains_key(&j) {
                 r##"stroke="#9e9e9e" stroke-width="2" stroke-dasharray="2 4""##
             } else if a.is_land() && b.is_land() {
@@ -593,10 +616,13 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
             } else {
                 r##"stroke="#90caf9" stroke-width="1.5" stroke-dasharray="5 4""##
             };
-            let _ = writeln!(
-                s,
-                r#"<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" {style}/>"#
-            );
+            // The map's most numerous element.
+            let ((x1, y1), (x2, y2)) = (xy[ka], xy[kb]);
+            s.push_str("<line");
+            push_numbers(&mut s, &[("x1", x1), ("y1", y1), ("x2", x2), ("y2", y2)]);
+            s.push(' ');
+            s.push_str(style);
+            s.push_str("/>\n");
         }
     }
     let _ = writeln!(s, "</g>");
@@ -825,11 +851,6 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
         };
         let (cx, cy) = (at.x0, at.y0);
         let c = colour(&u.owner);
-        let what = if u.ids.is_empty() {
-            format!("{}: {label} (seen from afar)", name(&u.owner))
-        } else {
-            format!("{}: {}", name(&u.owner), u.ids.join(", "))
-        };
         let ink = ink_on(&c);
         // A chip pushed away from its area by the crowd, or standing nearer another area's node
         // than its own, is tied to its own by a thin line: every chip is on or joined to its area.
@@ -845,37 +866,73 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
             .iter()
             .zip(&xy)
             .any(|(a, p)| gap(*p) <= own_gap && inside(p) && a.id != u.area);
-        let tie = if pointer.is_none()
-            && (nearer_other || (nx - x).abs().max((ny - y).abs()) > rx.max(ry) + 6)
-        {
-            format!(
-                r#"<line x1="{x}" y1="{y}" x2="{nx}" y2="{ny}" stroke="{c}" stroke-width="1.5"/>"#
-            )
+        let tie = pointer.is_none()
+            && (nearer_other || (nx - x).abs().max((ny - y).abs()) > rx.max(ry) + 6);
+        // Written piece by piece: a map writes a chip for each owner in each area it shows.
+        s.push_str(r#"<g class="unit" id="units-"#);
+        push_esc(&mut s, &u.area);
+        s.push('-');
+        push_esc(&mut s, &u.owner);
+        // Its title: "France: FR-I, FR-II", or "France: ~15 (seen from afar)".
+        s.push_str(r#""><title>"#);
+        push_esc(&mut s, &name(&u.owner));
+        s.push_str(": ");
+        if u.ids.is_empty() {
+            push_esc(&mut s, &label);
+            s.push_str(" (seen from afar)");
         } else {
-            String::new()
-        };
-        let ids_line = if ids.is_empty() {
-            String::new()
-        } else {
-            format!(
-                r#"<text x="{}" y="{}" font-size="{}" fill="{ink}">{}</text>"#,
-                cx + 4,
-                cy + sizes.chip + sizes.ids + 3,
-                sizes.ids,
-                Esc(&ids)
-            )
-        };
-        let _ = writeln!(
-            s,
-            r#"<g class="unit" id="units-{}-{}"><title>{}</title>{tie}<rect x="{cx}" y="{cy}" width="{w}" height="{h}" rx="2" fill="{c}" stroke="{INK}" stroke-width="0.5"/><text x="{}" y="{}" font-size="{}" font-weight="bold" fill="{ink}">{}</text>{ids_line}</g>"#,
-            Esc(&u.area),
-            Esc(&u.owner),
-            Esc(&what),
-            cx + 4,
-            cy + sizes.chip + 1,
-            sizes.chip,
-            Esc(&label)
+            for (k, id) in u.ids.iter().enumerate() {
+                if k > 0 {
+                    s.push_str(", ");
+                }
+                push_esc(&mut s, id);
+            }
+        }
+        s.push_str("</title>");
+        if tie {
+            s.push_str("<line");
+            push_numbers(&mut s, &[("x1", x), ("y1", y), ("x2", nx), ("y2", ny)]);
+            s.push_str(r#" stroke=""#);
+            s.push_str(&c);
+            s.push_str(r#"" stroke-width="1.5"/>"#);
+        }
+        s.push_str("<rect");
+        push_numbers(&mut s, &[("x", cx), ("y", cy), ("width", w), ("height", h)]);
+        s.push_str(r#" rx="2" fill=""#);
+        s.push_str(&c);
+        s.push_str(r#"" stroke=""#);
+        s.push_str(INK);
+        s.push_str(r#"" stroke-width="0.5"/><text"#);
+        push_numbers(
+            &mut s,
+            &[
+                ("x", cx + 4),
+                ("y", cy + sizes.chip + 1),
+                ("font-size", sizes.chip),
+            ],
         );
+        s.push_str(r#" font-weight="bold" fill=""#);
+        s.push_str(ink);
+        s.push_str(r#"">"#);
+        push_esc(&mut s, &label);
+        s.push_str("</text>");
+        if !ids.is_empty() {
+            s.push_str("<text");
+            push_numbers(
+                &mut s,
+                &[
+                    ("x", cx + 4),
+                    ("y", cy + sizes.chip + sizes.ids + 3),
+                    ("font-size", sizes.ids),
+                ],
+            );
+            s.push_str(r#" fill=""#);
+            s.push_str(ink);
+            s.push_str(r#"">"#);
+            push_esc(&mut s, &ids);
+            s.push_str("</text>");
+        }
+        s.push_str("</g>\n");
     }
     let _ = writeln!(s, "</g>");
 
@@ -972,27 +1029,30 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
         let spot = candidates[i];
         let b = lists[form][i];
         placer.block(b);
-        let tie = if tied {
+        // A map writes a name for each of its areas.
+        s.push_str("<text");
+        push_numbers(&mut s, &[("x", spot.x), ("y", spot.y)]);
+        s.push_str(r#" text-anchor=""#);
+        s.push_str(spot.anchor);
+        s.push('"');
+        push_numbers(&mut s, &[("font-size", size)]);
+        if a.land {
+            s.push_str(r#" fill=""#);
+            s.push_str(INK);
+            s.push('"');
+        } else {
+            s.push_str(r##" font-style="italic" fill="#0d47a1""##);
+        }
+        s.push_str(r##" stroke="#ffffff" stroke-width="3" paint-order="stroke">"##);
+        push_esc(&mut s, text);
+        s.push_str("</text>");
+        if tied {
             let (nx, ny) = (x.clamp(b.x0, b.x1), y.clamp(b.y0, b.y1));
-            format!(
-                r##"<line x1="{x}" y1="{y}" x2="{nx}" y2="{ny}" stroke="#757575" stroke-width="1"/>"##
-            )
-        } else {
-            String::new()
-        };
-        let style = if a.land {
-            format!(r#"fill="{INK}""#)
-        } else {
-            r##"font-style="italic" fill="#0d47a1""##.to_string()
-        };
-        let _ = writeln!(
-            s,
-            r##"<text x="{}" y="{}" text-anchor="{}" font-size="{size}" {style} stroke="#ffffff" stroke-width="3" paint-order="stroke">{}</text>{tie}"##,
-            spot.x,
-            spot.y,
-            spot.anchor,
-            Esc(text)
-        );
+            s.push_str("<line");
+            push_numbers(&mut s, &[("x1", x), ("y1", y), ("x2", nx), ("y2", ny)]);
+            s.push_str(r##" stroke="#757575" stroke-width="1"/>"##);
+        }
+        s.push('\n');
     }
     let _ = writeln!(s, "</g>");
     if layout == Layout::Phone {
@@ -1176,53 +1236,57 @@ fn draw_area(
     name: &impl Fn(&str) -> String,
 ) {
     let id = Esc(&a.id);
-    let mut about = vec![if a.land { "land" } else { "sea" }.to_string()];
+    s.push_str(r#"<g class="area "#);
+    match (a.land, a.control_known, &a.control) {
+        (false, _, _) => s.push_str("sea"),
+        (true, true, Some(c)) => {
+            s.push_str("ctl-");
+            push_esc(s, c);
+        }
+        (true, true, None) => s.push_str("uncontrolled"),
+        (true, false, _) => s.push_str("unknown"),
+    }
+    let _ = write!(s, r#"" id="area-{id}"><title>{id}: "#);
+    // What the area is, in words joined by commas: "land, open city, capital of France, ...".
+    s.push_str(if a.land { "land" } else { "sea" });
+    let mut about = |words: &[&str]| {
+        s.push_str(", ");
+        for w in words {
+            push_esc(s, w);
+        }
+    };
     if a.city {
-        about.push(if a.fortress > 0 {
-            format!("city, fortress {}", a.fortress)
+        if a.fortress > 0 {
+            about(&["city, fortress ", itoa::Buffer::new().format(a.fortress)]);
         } else {
-            "open city".to_string()
-        });
+            about(&["open city"]);
+        }
     }
     if let Some(c) = &a.capital {
-        about.push(format!("capital of {}", name(c)));
+        about(&["capital of ", &name(c)]);
     }
     if a.depot {
-        about.push("depot".into());
+        about(&["depot"]);
     }
     if a.port {
-        about.push("port".into());
+        about(&["port"]);
     }
     if let Some((word, _)) = ground {
-        about.push(word.to_string());
+        about(&[word]);
     }
-    about.push(match (a.land, a.control_known, &a.control) {
-        (false, _, _) => String::new(),
-        (true, true, Some(c)) => format!("controlled by {}", name(c)),
-        (true, true, None) => "uncontrolled".into(),
-        (true, false, _) => "control not known".into(),
-    });
-    about.push(
-        match a.seen {
-            Some(Precision::Exact) => "in sight",
-            Some(Precision::Approximate) => "seen from afar",
-            Some(Precision::Identity) => "its units known by identity",
-            None => "out of sight",
-        }
-        .to_string(),
-    );
-    about.retain(|t| !t.is_empty());
-    let class = match (a.land, a.control_known, &a.control) {
-        (false, _, _) => "sea".to_string(),
-        (true, true, Some(c)) => format!("ctl-{}", Esc(c)),
-        (true, true, None) => "uncontrolled".to_string(),
-        (true, false, _) => "unknown".to_string(),
-    };
-    let _ = write!(
-        s,
-        r#"<g class="area {class}" id="area-{id}"><title>{}</title>"#,
-        Esc(&format!("{}: {}", a.id, about.join(", ")))
-    );
+    match (a.land, a.control_known, &a.control) {
+        (false, _, _) => {}
+        (true, true, Some(c)) => about(&["controlled by ", &name(c)]),
+        (true, true, None) => about(&["uncontrolled"]),
+        (true, false, _) => about(&["control not known"]),
+    }
+    about(&[match a.seen {
+        Some(Precision::Exact) => "in sight",
+        Some(Precision::Approximate) => "seen from afar",
+        Some(Precision::Identity) => "its units known by identity",
+        None => "out of sight",
+    }]);
+    s.push_str("</title>");
     if !a.land {
         let _ = write!(
             s,
@@ -1232,7 +1296,10 @@ fn draw_area(
         return;
     }
     let (fill, stroke, dash) = match (&a.control, a.control_known) {
-        (Some(c), true) => (tint(&colour(c)), colour(c), ""),
+        (Some(c), true) => {
+            let c = colour(c);
+            (tint(&c), c, "")
+        }
         (None, true) => ("#ffffff".to_string(), "#616161".to_string(), ""),
         (_, false) => (
             UNSEEN.to_string(),
@@ -1316,7 +1383,8 @@ fn on_map<'g>(
         return game.config.powers.iter().collect();
     }
     let m = &view.map;
-    let named: BTreeSet<&str> = std::iter::once(view.power.as_str())
+    // Gathered in a list, then each once (most areas and chips name a few powers over and over).
+    let mut named: Vec<&str> = std::iter::once(view.power.as_str())
         .chain(m.areas.iter().filter_map(|a| a.control.as_deref()))
         .chain(m.units.iter().map(|u| u.owner.as_str()))
         .chain(m.moves.iter().map(|u| u.owner.as_str()))
@@ -1326,6 +1394,8 @@ fn on_map<'g>(
                 .flat_map(|c| c.winners.iter().map(String::as_str)),
         )
         .collect();
+    named.sort_unstable();
+    named.dedup();
     // Each found by its rank, not each of the game's powers looked for among them.
     let mut ranks: Vec<usize> = named.into_iter().filter_map(|p| shared.rank(p)).collect();
     ranks.sort_unstable();

@@ -406,6 +406,7 @@ pub(crate) fn sample_view() -> PowerView {
         detail: "infantry corps, 6 factors".to_string(),
         strength: 6,
         precision,
+        place: None,
     };
     let events = crate::report::seen_events::sample_events();
     let seen = crate::report::seen_events::SeenEvents::new(&events, &[0, 1], "france");

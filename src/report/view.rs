@@ -77,6 +77,8 @@ pub struct TurnSight {
     rank: BTreeMap<String, usize>,
     /// Positions in the turn's events of those each power may see, in order.
     events_of: OnceLock<BTreeMap<String, Vec<usize>>>,
+    /// Who controls each area after the turn, by area index (made on the first report).
+    controllers: OnceLock<Controllers>,
     /// Where each land unit (not a fleet) stood at the start of the turn: owner and area, by id.
     starts: OnceLock<BTreeMap<String, (String, String)>>,
     /// The dice header as the templates' values (made on the first report).
@@ -84,6 +86,13 @@ pub struct TurnSight {
     /// The game's map and tables, which a player's own check needs (`report::for_check`), read
     /// once per turn; none when they are not to be carried.
     pub check_files: OnceLock<Option<(String, String)>>,
+}
+
+/// Who controls each area after the turn ([`TurnSight::controller`]).
+struct Controllers {
+    /// By area index, the controller's number in `powers` (`u32::MAX`: none).
+    at: Vec<u32>,
+    powers: Vec<String>,
 }
 
 /// The turn's dice header as the report templates' `header`, made once per turn: its `text` lists
@@ -146,6 +155,7 @@ impl TurnSight {
             controlled,
             rank,
             events_of: OnceLock::new(),
+            controllers: OnceLock::new(),
             starts: OnceLock::new(),
             header: OnceLock::new(),
             check_files: OnceLock::new(),
@@ -193,6 +203,37 @@ impl TurnSight {
         index.get(power).map_or(&[], Vec::as_slice)
     }
 
+    /// Who controls area `i` after the turn, as `state_after.control` (the turn's state after)
+    /// says under the area's id: an index by area made once a turn, so that each view asks it by
+    /// number, not by the area's name in the state's table.
+    pub fn controller(&self, game: &Game, after: &State, i: usize) -> Option<&str> {
+        let c = self.controllers.get_or_init(|| {
+            let mut c = Controllers {
+                at: vec![u32::MAX; game.map.areas.len()],
+                powers: Vec::new(),
+            };
+            let mut number: BTreeMap<&str, u32> = BTreeMap::new();
+            for (area, power) in &after.control {
+                // Under the area's very id, as a lookup by it finds it.
+                let Some(a) = game
+                    .map
+                    .find(area)
+                    .filter(|&a| game.map.area(a).id == *area)
+                else {
+                    continue;
+                };
+                let n = *number.entry(power).or_insert_with(|| {
+                    c.powers.push(power.clone());
+                    (c.powers.len() - 1) as u32
+                });
+                c.at[a] = n;
+            }
+            c
+        });
+        let n = *c.at.get(i)?;
+        c.powers.get(n as usize).map(String::as_str)
+    }
+
     /// The turn's dice header as the templates' values (every report of a turn has the same).
     pub fn header_values(&self, header: &DiceHeader) -> &HeaderValues {
         self.header.get_or_init(|| {
@@ -238,6 +279,10 @@ pub struct UnitLine {
     /// Factors of a corps or force, rating of a leader, ships of a fleet.
     pub strength: u32,
     pub precision: Precision,
+    /// The index of its area in the map, when the map has it (not in the reports): found once,
+    /// by the view, for its map.
+    #[serde(skip)]
+    pub place: Option<usize>,
 }
 
 /// The orders the power sent, as pbem read them.
@@ -322,7 +367,7 @@ impl PowerView {
             .map(|s| {
                 let places = Visibility::single(power, s.places.clone());
                 (
-                    units_sighted(input.shared, power, &mine, &s),
+                    units_sighted(game, input.shared, power, &mine, &s),
                     places,
                     s.public_control,
                 )
@@ -332,7 +377,7 @@ impl PowerView {
             None => {
                 let sight = command.map_or(&input.shared.sight, |c| &c.after);
                 (
-                    units_of(input.shared, power, &mine, sight),
+                    units_of(game, input.shared, power, &mine, sight),
                     std::borrow::Cow::Borrowed(sight),
                     false,
                 )
@@ -358,8 +403,9 @@ impl PowerView {
                 .is_some_and(|d| d.power == power && d.by != crate::decide::DecidedBy::Order)
         });
         let orders = orders_view(input.orders);
-        let known = Known::of(game, input, sight, public_control, &visible);
-        let map = MapView::build(game, input, sight, &known, &units, &seen, &visible);
+        let places = SeenPlaces::of(sight, power);
+        let known = Known::of(game, input, sight, &places, public_control, &visible);
+        let map = MapView::build(game, input, &places, &known, &units, &seen, &visible);
         let next = input.turn + 1;
         let player = command.map(|c| c.player.as_str());
         let orders_template = orders_template(game, power, player, next, &units, after);
@@ -383,7 +429,7 @@ impl PowerView {
             position: game.ruleset.position(game, after, power, &|area| {
                 game.map
                     .find(area)
-                    .is_some_and(|i| sight.precision(power, i).is_some())
+                    .is_some_and(|i| places.precision(i).is_some())
             }),
             events,
             decisions,
@@ -399,71 +445,107 @@ impl PowerView {
     }
 }
 
+/// The places one power sees after the turn and how, by area index: the power's part of the
+/// turn's sight, taken once a view and asked by number (the turn's sight is asked by the power's
+/// name at each question).
+pub struct SeenPlaces(Vec<(usize, Precision)>);
+
+impl SeenPlaces {
+    pub fn of(sight: &Visibility, power: &str) -> SeenPlaces {
+        // In area order: the sight keeps them so.
+        SeenPlaces(sight.seen_by(power).collect())
+    }
+
+    /// How the power sees area `i`, if it does.
+    pub fn precision(&self, i: usize) -> Option<Precision> {
+        self.0
+            .binary_search_by_key(&i, |&(a, _)| a)
+            .ok()
+            .map(|k| self.0[k].1)
+    }
+
+    /// The areas it sees, in area order, each with how.
+    pub fn iter(&self) -> impl Iterator<Item = (usize, Precision)> + '_ {
+        self.0.iter().copied()
+    }
+}
+
 /// What the view knows of the places besides their units, which the map draws and the player's own
 /// check carries: the control it knows and the ruleset's marks it sees. Made from the view's sight
 /// and events, never from the state as a whole: the map reads it, not the state.
-pub struct Known {
-    /// The land areas whose control the power knows after the turn, by index, each with its
-    /// controller (none: uncontrolled): those it sees, those it saw change hands, those of powers it
-    /// shares sight with; when the ruleset makes control public (GITM 1.3), the controlled ones,
-    /// every other being known uncontrolled (see [`Known::control`]).
-    control: BTreeMap<usize, Option<String>>,
+pub struct Known<'t> {
+    /// The land areas whose control the power knows after the turn, by index (in order, each
+    /// once), each with its controller (none: uncontrolled): those it sees, those it saw change
+    /// hands, those of powers it shares sight with; when the ruleset makes control public (GITM
+    /// 1.3), the controlled ones, every other being known uncontrolled (see [`Known::control`]).
+    control: Vec<(usize, Option<&'t str>)>,
     /// Whether the control of every area is known (`Sighting::public_control`).
     public: bool,
     /// The ruleset's marks (`Ruleset::map_marks`) in the areas it sees.
     pub marks: Vec<super::map::RulesetMark>,
 }
 
-impl Known {
+impl<'t> Known<'t> {
     fn of(
         game: &Game,
-        input: &ReportInput<'_>,
+        input: &ReportInput<'t>,
         sight: &Visibility,
+        places: &SeenPlaces,
         public_control: bool,
         events: &[&Event],
-    ) -> Known {
+    ) -> Known<'t> {
         let power = input.power;
         let after = input.state_after;
-        let sees = |i: usize| sight.precision(power, i).is_some();
-        let changed: std::collections::BTreeSet<usize> = events
-            .iter()
-            .filter(|e| e.kind == "control")
-            .filter_map(|e| game.map.find(e.area.as_deref()?))
-            .collect();
-        let mut control = BTreeMap::new();
-        let mut know = |i: usize| {
-            if game.map.area(i).is_land() {
-                let c = after.control.get(&game.map.area(i).id).cloned();
-                control.insert(i, c);
-            }
-        };
+        let shared = input.shared;
+        let mut control: Vec<(usize, Option<&'t str>)> = Vec::new();
         if public_control {
-            // Only the controlled areas are listed: a report costs what the power sees.
+            // Only the controlled areas are listed: a report costs what the power sees. An area
+            // the table names twice (in two cases) is known as its last entry says.
             for (area, owner) in &after.control {
                 if let Some(i) = game.map.find(area) {
-                    control.insert(i, Some(owner.clone()));
+                    control.push((i, Some(owner.as_str())));
                 }
             }
+            control.sort_by_key(|&(i, _)| i);
+            let mut last: Vec<(usize, Option<&str>)> = Vec::with_capacity(control.len());
+            for c in control {
+                match last.last_mut() {
+                    Some(l) if l.0 == c.0 => *l = c,
+                    _ => last.push(c),
+                }
+            }
+            control = last;
         } else {
-            for (i, _) in sight.seen_by(power) {
+            let mut know = |i: usize| {
+                if game.map.area(i).is_land() {
+                    control.push((i, shared.controller(game, after, i)));
+                }
+            };
+            for (i, _) in places.iter() {
                 know(i);
             }
-            changed.iter().copied().for_each(&mut know);
+            events
+                .iter()
+                .filter(|e| e.kind == "control")
+                .filter_map(|e| game.map.find(e.area.as_deref()?))
+                .for_each(&mut know);
             // Its own and its allies' areas, from the turn's index (not every area of the world).
             for p in std::iter::once(power).chain(sight.allies(power)) {
-                input
-                    .shared
-                    .controlled_by(p)
-                    .iter()
-                    .copied()
-                    .for_each(&mut know);
+                shared.controlled_by(p).iter().copied().for_each(&mut know);
             }
+            // The same area known twice is known the same.
+            control.sort_unstable_by_key(|&(i, _)| i);
+            control.dedup_by_key(|&mut (i, _)| i);
         }
         let marks = game
             .ruleset
             .map_marks(after)
             .into_iter()
-            .filter(|m| game.map.find(&m.area).is_some_and(sees))
+            .filter(|m| {
+                game.map
+                    .find(&m.area)
+                    .is_some_and(|i| places.precision(i).is_some())
+            })
             .map(|m| super::map::RulesetMark {
                 area: m.area,
                 tag: m.tag,
@@ -479,20 +561,20 @@ impl Known {
     }
 
     /// Whether the power knows who controls land area `i`, and if so who does (none: nobody).
-    pub fn control(&self, game: &Game, i: usize) -> Option<Option<&str>> {
+    pub fn control(&self, game: &Game, i: usize) -> Option<Option<&'t str>> {
         if !game.map.areas.get(i).is_some_and(|a| a.is_land()) {
             return None;
         }
-        match self.control.get(&i) {
-            Some(c) => Some(c.as_deref()),
-            None if self.public => Some(None),
-            None => None,
+        match self.control.binary_search_by_key(&i, |&(a, _)| a) {
+            Ok(k) => Some(self.control[k].1),
+            Err(_) if self.public => Some(None),
+            Err(_) => None,
         }
     }
 
     /// The areas whose control the power knows besides those it sees: the ones it must be shown.
     pub fn listed(&self) -> impl Iterator<Item = usize> + '_ {
-        self.control.keys().copied()
+        self.control.iter().map(|&(i, _)| i)
     }
 }
 
@@ -500,19 +582,20 @@ impl Known {
 /// command), and the foreign units `sight` shows it (exactly, or as approximate forces), from the
 /// indexes of the turn: what the power owns and the areas it sees, not every unit.
 fn units_of(
+    game: &Game,
     shared: &TurnSight,
     power: &str,
     mine: &dyn Fn(&crate::rules::UnitView) -> bool,
     sight: &Visibility,
 ) -> (Vec<UnitLine>, Vec<UnitLine>) {
-    let line = exact_line;
     let units = shared
         .units_of(power)
         .filter(|u| mine(u))
-        .map(line)
+        .map(|u| exact_line(u, game.map.find(&u.area)))
         .collect();
     // The other units in the areas the power sees, in state order, with the precision of the area.
-    let mut there: Vec<(usize, Precision)> = sight
+    // Each with its area's index, which its place in the index gives.
+    let mut there: Vec<(usize, usize, Precision)> = sight
         .seen_by(power)
         .flat_map(|(a, q)| {
             shared
@@ -520,23 +603,23 @@ fn units_of(
                 .get(a)
                 .into_iter()
                 .flatten()
-                .map(move |&i| (i, q))
+                .map(move |&i| (i, a, q))
         })
-        .filter(|&(i, _)| !mine(&shared.units[i]))
+        .filter(|&(i, _, _)| !mine(&shared.units[i]))
         .collect();
     there.sort_unstable();
     let mut seen = Vec::new();
     // Approximate sightings, summed by (area, owner, kind) in the order first met.
     let mut forces: BTreeMap<(String, String, &'static str), u32> = BTreeMap::new();
     let mut order = Vec::new();
-    for (i, q) in there {
+    for (i, a, q) in there {
         let u = &shared.units[i];
         match q {
-            Precision::Exact => seen.push(line(u)),
+            Precision::Exact => seen.push(exact_line(u, Some(a))),
             Precision::Approximate if u.kind != "leader" => {
                 let key = (u.area.clone(), u.owner.clone(), u.kind);
                 if !forces.contains_key(&key) {
-                    order.push(key.clone());
+                    order.push((key.clone(), a));
                 }
                 let n = forces.entry(key).or_default();
                 *n = n.saturating_add(u.strength);
@@ -544,7 +627,7 @@ fn units_of(
             Precision::Approximate | Precision::Identity => {}
         }
     }
-    for key in order {
+    for (key, a) in order {
         let n = approximately(forces[&key]);
         let (area, owner, kind) = key;
         let detail = if crate::rules::is_naval(kind) {
@@ -560,6 +643,7 @@ fn units_of(
             detail,
             strength: n,
             precision: Precision::Approximate,
+            place: Some(a),
         });
     }
     (units, seen)
@@ -569,15 +653,17 @@ fn units_of(
 /// it (`Ruleset::sighting`): exactly, by identity alone (id, owner, kind and place, no figure), or
 /// as forces in the ruleset's words (no id, no figure).
 fn units_sighted(
+    game: &Game,
     shared: &TurnSight,
     power: &str,
     mine: &dyn Fn(&crate::rules::UnitView) -> bool,
     sighting: &Sighting,
 ) -> (Vec<UnitLine>, Vec<UnitLine>) {
+    let place = |area: &str| game.map.find(area);
     let units = shared
         .units_of(power)
         .filter(|u| mine(u))
-        .map(exact_line)
+        .map(|u| exact_line(u, place(&u.area)))
         .collect();
     let mut seen: Vec<UnitLine> = sighting
         .units
@@ -585,7 +671,7 @@ fn units_sighted(
         .filter_map(|&(i, q)| Some((shared.units.get(i)?, q)))
         .filter(|(u, _)| !mine(u))
         .filter_map(|(u, q)| match q {
-            Precision::Exact => Some(exact_line(u)),
+            Precision::Exact => Some(exact_line(u, place(&u.area))),
             Precision::Identity => Some(UnitLine {
                 id: u.id.clone(),
                 owner: u.owner.clone(),
@@ -594,6 +680,7 @@ fn units_sighted(
                 detail: IDENTITY_ONLY.to_string(),
                 strength: 0,
                 precision: Precision::Identity,
+                place: place(&u.area),
             }),
             Precision::Approximate => None,
         })
@@ -606,6 +693,7 @@ fn units_sighted(
         detail: f.words.clone(),
         strength: 0,
         precision: Precision::Approximate,
+        place: place(&f.area),
     }));
     (units, seen)
 }
@@ -613,8 +701,8 @@ fn units_sighted(
 /// What a report says of a unit known by its identity alone.
 pub const IDENTITY_ONLY: &str = "identity only";
 
-/// A unit as it is.
-fn exact_line(u: &crate::rules::UnitView) -> UnitLine {
+/// A unit as it is, standing in the map's area `place`.
+fn exact_line(u: &crate::rules::UnitView, place: Option<usize>) -> UnitLine {
     UnitLine {
         id: u.id.clone(),
         owner: u.owner.clone(),
@@ -623,6 +711,7 @@ fn exact_line(u: &crate::rules::UnitView) -> UnitLine {
         detail: u.detail.clone(),
         strength: u.strength,
         precision: Precision::Exact,
+        place,
     }
 }
 
@@ -726,6 +815,7 @@ mod tests {
         );
         let shared = TurnSight::with_sight(&fx.game, &fx.state, sight);
         let (own, seen) = units_of(
+            &fx.game,
             &shared,
             "austria",
             &|u: &crate::rules::UnitView| u.owner == "austria",
@@ -772,6 +862,7 @@ mod tests {
                 .collect();
             assert_eq!(indexed, scanned, "{power}");
             let (own, seen) = units_of(
+                &fx.game,
                 &shared,
                 power,
                 &|u: &crate::rules::UnitView| u.owner == power,
@@ -838,6 +929,7 @@ mod tests {
             public_control: false,
         };
         let (own, seen) = units_sighted(
+            &fx.game,
             &shared,
             "austria",
             &|u: &crate::rules::UnitView| u.owner == "austria",
