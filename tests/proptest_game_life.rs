@@ -938,12 +938,14 @@ impl Model {
         self.rest_of_check(&game, turn, &records, &all)
     }
 
-    /// No answer saying his orders stand reaches a departed player after he left.
+    /// No answer saying his orders stand reaches a departed player after he left, for a turn he
+    /// left before: the answer to orders of a turn he played (held, then sent after he left) is
+    /// true, and may come late.
     fn departed_told_nothing_false(&self) -> Result<(), TestCaseError> {
         let game = support::load(&self.game);
         let records = pbem::mail::ingest::load_records(&game).unwrap();
         for (power, left) in &self.departed {
-            for (address, (_, at, _)) in left {
+            for (address, (left_turn, at, _)) in left {
                 for (file, to) in self.in_order.iter().skip(*at) {
                     if !to.eq_ignore_ascii_case(address) || !file.contains(&format!("-ack-{power}"))
                     {
@@ -952,6 +954,9 @@ impl Model {
                     let Some(r) = records.values().find(|r| &r.ack == file) else {
                         continue;
                     };
+                    if r.for_turn < *left_turn {
+                        continue;
+                    }
                     prop_assert!(
                         r.status.name() != "accepted" || !self.is_departed(power, &r.from),
                         "{file} told {address}, who left {power}, that his orders stand"
@@ -1203,4 +1208,29 @@ fn eia_19_2_1_a_replace_after_the_turn_does_not_change_who_had_left_at_it() {
 #[test]
 fn a_turn_extended_past_the_next_slot_and_resolved_early_opens_the_next_after_it() {
     play(&ULM, &[Step::Extend(9), Step::TurnEarly]).unwrap();
+}
+
+/// Found by the property (PoG): allies' late orders of turn 1 are accepted, the turn resolved with
+/// its mail held, and the answer still held when its player leaves at turn 2; sent after, it tells
+/// him truly that his orders of turn 1, which he played, stood.
+#[test]
+fn an_answer_held_about_a_turn_he_played_may_reach_a_player_after_he_left() {
+    let allies = 5;
+    let mail = || Step::Mail(allies, Mail::Proper);
+    play(
+        &POG,
+        &[
+            Step::PastDeadline(1),
+            mail(),
+            Step::AcceptLate(allies),
+            Step::PastDeadline(1),
+            Step::TurnNoSend,
+            Step::PastDeadline(14),
+            Step::Send,
+            mail(),
+            Step::Drop(allies, Some(2)),
+            mail(),
+        ],
+    )
+    .unwrap();
 }
