@@ -297,6 +297,9 @@ struct Model {
     /// The turns whose announcement (the first mail, the reports of the turn before) reached
     /// someone.
     told: BTreeSet<u32>,
+    /// Each rollback: when, and the turn it went back to (the turns after it, and what was judged
+    /// in them, undone).
+    rolled_back: Vec<(DateTime<Utc>, u32)>,
 }
 
 impl Model {
@@ -337,6 +340,7 @@ impl Model {
             stale: BTreeSet::new(),
             changed: true,
             told: BTreeSet::new(),
+            rolled_back: Vec::new(),
         }
     }
 
@@ -596,6 +600,7 @@ impl Model {
                         self.run(&["rollback", "--to-turn", &to, "--reason", "x"], None);
                     prop_assert_eq!(code, 0, "{}\n{}", out, err);
                     self.announced = self.now;
+                    self.rolled_back.push((self.now, back));
                     // The mail the undone turns sent goes again under the same names: a new
                     // folder of mailboxes, so that what goes again is not taken as sent twice.
                     self.delivered.clear();
@@ -879,6 +884,15 @@ impl Model {
             let late =
                 r.status.name() == "late" || (r.status.name() == "held" && r.for_turn == turn + 1);
             if !late || r.judged_at_turn != turn || closed || r.arrival_time() > deadline {
+                continue;
+            }
+            // Judged in a turn a rollback undid (before it, at a turn after the one it went back
+            // to): of the turn of that number played before, whose deadline it missed.
+            let undone = self
+                .rolled_back
+                .iter()
+                .any(|(at, back)| r.judged_at_turn > *back && r.arrival_time() <= *at);
+            if undone {
                 continue;
             }
             if self.is_departed(&r.power, &r.from) {
@@ -1230,6 +1244,35 @@ fn an_answer_held_about_a_turn_he_played_may_reach_a_player_after_he_left() {
             mail(),
             Step::Drop(allies, Some(2)),
             mail(),
+        ],
+    )
+    .unwrap();
+}
+
+/// Found by the property (PoG): central's orders come after turn 2's deadline and are judged late;
+/// a rollback to turn 1 undoes that turn 2, and turn 1 resolved again opens a new turn 2 with a
+/// later deadline. The answer judged in the undone turn 2 is not of the new one, whose deadline
+/// would have covered its arrival.
+#[test]
+fn a_submission_judged_late_in_a_turn_a_rollback_undid_is_not_judged_again() {
+    play(
+        &POG,
+        &[
+            Step::PastDeadline(1),
+            Step::TurnNoSend,
+            Step::PastDeadline(1),
+            Step::Send,
+            Step::Mail(0, Mail::Proper),
+            Step::PastDeadline(1),
+            Step::KillThenRerun(2),
+            Step::TurnEarly,
+            Step::Replace(1),
+            Step::TurnEarly,
+            Step::Rollback(2),
+            Step::Mail(1, Mail::Proper),
+            Step::Mail(4, Mail::Proper),
+            Step::PastDeadline(1),
+            Step::KillThenRerun(2),
         ],
     )
     .unwrap();
