@@ -366,7 +366,8 @@ impl Placer {
     /// the grid is summed box by box (an overlap is its overlap across times its overlap down, and
     /// each is non-zero for a few columns or rows of the grid only), where `best` measured each of
     /// the grid's thousand boxes against the boxes around it: a crowded map asks this of most of
-    /// its chips.
+    /// its chips. The grid's boxes are then read nearest first from their offsets, none of them
+    /// made but the one chosen.
     pub fn best_near(
         &self,
         x: i64,
@@ -377,12 +378,15 @@ impl Placer {
         step: i64,
     ) -> Option<(i64, Rect)> {
         let step = step.max(1);
+        let offsets = offsets_near(radius, step);
+        if offsets.is_empty() {
+            return None;
+        }
         let n = radius / step;
         let side = (2 * n + 1) as usize;
-        // Box (i, j) of the grid lies at column x0 + i * step and row y0 + j * step.
-        let boxes = boxes_near(x, y, w, h, radius, step);
-        let first = boxes.first()?;
-        let (x0, y0) = (first.x0 - n * step, first.y0 - n * step);
+        // The box at offset (dy, dx) is box (i, j) of the grid, i = dx / step + n, j = dy / step + n,
+        // which lies at column x0 + i * step and row y0 + j * step (as `boxes_near` makes it).
+        let (x0, y0) = (x - w / 2 - n * step, y - h / 2 - n * step);
         let all = Rect {
             x0,
             y0,
@@ -390,24 +394,12 @@ impl Placer {
             y1: y0 + 2 * n * step + h,
         };
         let mut covered = vec![0i64; side * side];
-        // The overlaps of box `b` with the grid's columns (or rows) that it meets: the first of
-        // them and the overlaps.
-        let along = |from: i64, length: i64, b0: i64, b1: i64, out: &mut Vec<i64>| -> usize {
-            out.clear();
-            let first = ((b0 - length - from).div_euclid(step) + 1).clamp(0, side as i64);
-            let mut i = first;
-            while i < side as i64 {
-                let start = from + i * step;
-                let o = (start + length).min(b1) - start.max(b0);
-                if o <= 0 {
-                    break;
-                }
-                out.push(o);
-                i += 1;
-            }
-            first as usize
+        // The first of the grid's columns (or rows) whose span of `length` from `from + i * step`
+        // meets `b0..b1`.
+        let first_along = |from: i64, length: i64, b0: i64| -> i64 {
+            ((b0 - length - from).div_euclid(step) + 1).clamp(0, side as i64)
         };
-        let (mut across, mut down) = (Vec::new(), Vec::new());
+        let mut across: Vec<i64> = Vec::with_capacity(side);
         let span = self.span(&all);
         for row in span.r0..=span.r1 {
             for column in span.c0..=span.c1 {
@@ -416,30 +408,71 @@ impl Placer {
                     if column != b.c0.max(span.c0) || row != b.r0.max(span.r0) {
                         continue;
                     }
-                    let i0 = along(x0, w, b.rect.x0, b.rect.x1, &mut across);
-                    let j0 = along(y0, h, b.rect.y0, b.rect.y1, &mut down);
-                    for (j, dy) in down.iter().enumerate() {
-                        let line = &mut covered[(j0 + j) * side + i0..];
+                    let r = &b.rect;
+                    // Its overlaps with the grid's columns, from the first it meets.
+                    let i0 = first_along(x0, w, r.x0);
+                    across.clear();
+                    let mut start = x0 + i0 * step;
+                    for _ in i0..side as i64 {
+                        let o = (start + w).min(r.x1) - start.max(r.x0);
+                        if o <= 0 {
+                            break;
+                        }
+                        across.push(o);
+                        start += step;
+                    }
+                    if across.is_empty() {
+                        continue;
+                    }
+                    // Its overlaps with the grid's rows, each added across the row.
+                    let j0 = first_along(y0, h, r.y0);
+                    let mut top = y0 + j0 * step;
+                    for j in j0 as usize..side {
+                        let dy = (top + h).min(r.y1) - top.max(r.y0);
+                        if dy <= 0 {
+                            break;
+                        }
+                        let line = &mut covered[j * side + i0 as usize..];
                         for (c, dx) in line.iter_mut().zip(&across) {
                             *c += dx * dy;
                         }
+                        top += step;
                     }
                 }
             }
         }
-        let mut best: Option<(i64, Rect)> = None;
-        for r in boxes {
-            let (i, j) = ((r.x0 - x0) / step, (r.y0 - y0) / step);
+        let mut best: Option<(i64, usize)> = None;
+        for (k, &(dy, dx)) in offsets.iter().enumerate() {
+            let (i, j) = (dx / step + n, dy / step + n);
+            let (bx, by) = (x0 + i * step, y0 + j * step);
+            let r = Rect {
+                x0: bx,
+                y0: by,
+                x1: bx + w,
+                y1: by + h,
+            };
             let outside = 4 * (w * h - r.overlap(&self.bounds));
             let cost = outside + covered[j as usize * side + i as usize];
             if best.is_none_or(|(b, _)| cost < b) {
-                best = Some((cost, r));
+                best = Some((cost, k));
                 if cost == 0 {
                     break;
                 }
             }
         }
-        best
+        best.map(|(cost, k)| {
+            let (dy, dx) = offsets[k];
+            let (bx, by) = (x + dx - w / 2, y + dy - h / 2);
+            (
+                cost,
+                Rect {
+                    x0: bx,
+                    y0: by,
+                    x1: bx + w,
+                    y1: by + h,
+                },
+            )
+        })
     }
 
     /// Places a box beside its mark at (x, y): at the first free box of `candidates`, else at
@@ -592,9 +625,28 @@ pub const RING: usize = 12;
 
 /// Candidate boxes of `w` x `h` around a mark of half-size `rx` x `ry` at (x, y), nearest first:
 /// beside it (right first, or left first when `left`), above and below it, then the same a step
-/// farther out, five times, so that a crowded place still finds a free box near its area.
-pub fn boxes_around(x: i64, y: i64, rx: i64, ry: i64, w: i64, h: i64, left: bool) -> Vec<Rect> {
-    let mut out = Vec::new();
+/// farther out, five times, so that a crowded place still finds a free box near its area. (An
+/// array: a map asks this of each of its chips, and most take the first.)
+pub fn boxes_around(
+    x: i64,
+    y: i64,
+    rx: i64,
+    ry: i64,
+    w: i64,
+    h: i64,
+    left: bool,
+) -> [Rect; 6 * RING] {
+    let mut out = [Rect::around(0, 0, 0, 0); 6 * RING];
+    let mut k = 0;
+    let mut put = |x0: i64, y0: i64| {
+        out[k] = Rect {
+            x0,
+            y0,
+            x1: x0 + w,
+            y1: y0 + h,
+        };
+        k += 1;
+    };
     for ring in 0..6 {
         let (dx, dy) = (rx + 2 + ring * (h + 4), ry + 2 + ring * (h + 4));
         let right = x + dx;
@@ -602,22 +654,12 @@ pub fn boxes_around(x: i64, y: i64, rx: i64, ry: i64, w: i64, h: i64, left: bool
         let sides = if left { [leftx, right] } else { [right, leftx] };
         for x0 in sides {
             for y0 in [y - h / 2, y - h / 2 - h - 2, y + h / 2 + 2] {
-                out.push(Rect {
-                    x0,
-                    y0,
-                    x1: x0 + w,
-                    y1: y0 + h,
-                });
+                put(x0, y0);
             }
         }
         for y0 in [y + dy, y - dy - h] {
             for x0 in [x - w / 2, x + dx - w / 2, x - dx - w / 2] {
-                out.push(Rect {
-                    x0,
-                    y0,
-                    x1: x0 + w,
-                    y1: y0 + h,
-                });
+                put(x0, y0);
             }
         }
     }
