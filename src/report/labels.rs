@@ -283,6 +283,25 @@ impl Placer {
     /// Read from the bits of its pixels, so that it costs the same in a crowd as in the open. (On
     /// a map of more than 4,096 cells a side, which no picture has, [`Placer::cost`].)
     pub fn hidden_below(&self, r: &Rect, bound: i64) -> Option<i64> {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the processor has the instruction `hidden_with_popcnt` is compiled to use.
+            return unsafe { self.hidden_with_popcnt(r, bound) };
+        }
+        self.hidden(r, bound)
+    }
+
+    /// [`Placer::hidden_below`] compiled for a processor that counts a word's bits in one
+    /// instruction (the counting is most of its work; the answers are the same).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    unsafe fn hidden_with_popcnt(&self, r: &Rect, bound: i64) -> Option<i64> {
+        self.hidden(r, bound)
+    }
+
+    /// [`Placer::hidden_below`], for any processor.
+    #[inline(always)]
+    fn hidden(&self, r: &Rect, bound: i64) -> Option<i64> {
         if !self.tiled || r.x1 <= r.x0 || r.y1 <= r.y0 {
             return self.cost_below(r, bound);
         }
@@ -399,7 +418,8 @@ impl Placer {
         let first_along = |from: i64, length: i64, b0: i64| -> i64 {
             ((b0 - length - from).div_euclid(step) + 1).clamp(0, side as i64)
         };
-        let mut across: Vec<i64> = Vec::with_capacity(side);
+        // A box's overlaps with the columns it meets: `across[..len]`.
+        let mut across: Vec<i64> = vec![0; side];
         let span = self.span(&all);
         for row in span.r0..=span.r1 {
             for column in span.c0..=span.c1 {
@@ -411,19 +431,20 @@ impl Placer {
                     let r = &b.rect;
                     // Its overlaps with the grid's columns, from the first it meets.
                     let i0 = first_along(x0, w, r.x0);
-                    across.clear();
+                    let mut len = 0;
                     let mut start = x0 + i0 * step;
-                    for _ in i0..side as i64 {
-                        let o = (start + w).min(r.x1) - start.max(r.x0);
-                        if o <= 0 {
+                    for o in &mut across[i0 as usize..] {
+                        *o = (start + w).min(r.x1) - start.max(r.x0);
+                        if *o <= 0 {
                             break;
                         }
-                        across.push(o);
+                        len += 1;
                         start += step;
                     }
-                    if across.is_empty() {
+                    if len == 0 {
                         continue;
                     }
+                    let across = &across[i0 as usize..i0 as usize + len];
                     // Its overlaps with the grid's rows, each added across the row.
                     let j0 = first_along(y0, h, r.y0);
                     let mut top = y0 + j0 * step;
@@ -433,7 +454,7 @@ impl Placer {
                             break;
                         }
                         let line = &mut covered[j * side + i0 as usize..];
-                        for (c, dx) in line.iter_mut().zip(&across) {
+                        for (c, dx) in line.iter_mut().zip(across) {
                             *c += dx * dy;
                         }
                         top += step;
@@ -442,8 +463,11 @@ impl Placer {
             }
         }
         let mut best: Option<(i64, usize)> = None;
-        for (k, &(dy, dx)) in offsets.iter().enumerate() {
-            let (i, j) = (dx / step + n, dy / step + n);
+        let b = &self.bounds;
+        // A box of some size wholly inside the map has nothing outside it.
+        let sized = w > 0 && h > 0;
+        for (k, o) in offsets.iter().enumerate() {
+            let (i, j) = (o.i + n, o.j + n);
             let (bx, by) = (x0 + i * step, y0 + j * step);
             let r = Rect {
                 x0: bx,
@@ -451,7 +475,13 @@ impl Placer {
                 x1: bx + w,
                 y1: by + h,
             };
-            let outside = 4 * (w * h - r.overlap(&self.bounds));
+            let within =
+                sized && r.x0 >= b.x0 && r.x1 <= b.x1 && r.y0 >= b.y0 && r.y1 <= b.y1;
+            let outside = if within {
+                0
+            } else {
+                4 * (w * h - r.overlap(b))
+            };
             let cost = outside + covered[j as usize * side + i as usize];
             if best.is_none_or(|(b, _)| cost < b) {
                 best = Some((cost, k));
@@ -461,8 +491,8 @@ impl Placer {
             }
         }
         best.map(|(cost, k)| {
-            let (dy, dx) = offsets[k];
-            let (bx, by) = (x + dx - w / 2, y + dy - h / 2);
+            let o = offsets[k];
+            let (bx, by) = (x + o.dx - w / 2, y + o.dy - h / 2);
             (
                 cost,
                 Rect {
@@ -586,7 +616,7 @@ pub fn label_box(s: &Spot, width: i64, size: i64) -> Rect {
 pub fn boxes_near(x: i64, y: i64, w: i64, h: i64, radius: i64, step: i64) -> Vec<Rect> {
     offsets_near(radius, step)
         .iter()
-        .map(|&(dy, dx)| Rect::around(x + dx, y + dy, w / 2, h / 2))
+        .map(|o| Rect::around(x + o.dx, y + o.dy, w / 2, h / 2))
         .map(|r| Rect {
             x1: r.x0 + w,
             y1: r.y0 + h,
@@ -596,28 +626,42 @@ pub fn boxes_near(x: i64, y: i64, w: i64, h: i64, radius: i64, step: i64) -> Vec
 }
 
 /// The offsets (dy, dx) of the points of a grid of `step` pixels within `radius` of a point,
-/// nearest first (then top to bottom, left to right): sorted once a process for each radius and
-/// step (a crowded map asks for them thousands of times, always the same).
-fn offsets_near(radius: i64, step: i64) -> Arc<Vec<(i64, i64)>> {
-    type Offsets = BTreeMap<(i64, i64), Arc<Vec<(i64, i64)>>>;
+/// nearest first (then top to bottom, left to right), each with its place (j, i) on the grid (its
+/// offset in steps, -n..=n): sorted once a process for each radius and step (a crowded map asks
+/// for them thousands of times, always the same).
+fn offsets_near(radius: i64, step: i64) -> Arc<Vec<Offset>> {
+    type Offsets = BTreeMap<(i64, i64), Arc<Vec<Offset>>>;
     static MADE: Mutex<Offsets> = Mutex::new(BTreeMap::new());
     let mut made = MADE.lock().unwrap_or_else(PoisonError::into_inner);
     made.entry((radius, step))
         .or_insert_with(|| {
             let n = radius / step.max(1);
-            let mut out: Vec<(i64, i64, i64)> = Vec::new();
+            let mut out: Vec<(i64, i64, i64, i64, i64)> = Vec::new();
             for i in -n..=n {
                 for j in -n..=n {
                     let (dx, dy) = (i * step, j * step);
                     if dx * dx + dy * dy <= radius * radius {
-                        out.push((dx * dx + dy * dy, dy, dx));
+                        out.push((dx * dx + dy * dy, dy, dx, j, i));
                     }
                 }
             }
             out.sort_unstable();
-            Arc::new(out.into_iter().map(|(_, dy, dx)| (dy, dx)).collect())
+            Arc::new(
+                out.into_iter()
+                    .map(|(_, dy, dx, j, i)| Offset { dy, dx, j, i })
+                    .collect(),
+            )
         })
         .clone()
+}
+
+/// A point of the grid of [`offsets_near`]: its offset in pixels and in steps.
+#[derive(Clone, Copy)]
+struct Offset {
+    dy: i64,
+    dx: i64,
+    j: i64,
+    i: i64,
 }
 
 /// How many boxes each ring of [`boxes_around`] holds.
