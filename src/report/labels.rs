@@ -475,8 +475,7 @@ impl Placer {
                 x1: bx + w,
                 y1: by + h,
             };
-            let within =
-                sized && r.x0 >= b.x0 && r.x1 <= b.x1 && r.y0 >= b.y0 && r.y1 <= b.y1;
+            let within = sized && r.x0 >= b.x0 && r.x1 <= b.x1 && r.y0 >= b.y0 && r.y1 <= b.y1;
             let outside = if within {
                 0
             } else {
@@ -832,7 +831,8 @@ mod tests {
     proptest::proptest! {
         /// The bits of the covered pixels tell what measuring each box tells: a box is free when
         /// it covers nothing and stays inside the map; and how much of a box is hidden counts each
-        /// pixel covered once, outside the map four times; on maps of any origin, boxes of any size.
+        /// pixel covered once, outside the map four times; on maps of any origin, boxes of any size;
+        /// counted with the processor's bit count or without.
         #[test]
         fn the_covered_pixels_tell_what_measuring_each_box_tells(
             placed in proptest::collection::vec((-100i64..400, -100i64..400, -5i64..90, -5i64..40), 0..60),
@@ -861,6 +861,13 @@ mod tests {
                 }
                 proptest::prop_assert_eq!(p.hidden_below(&probe, i64::MAX), Some(hidden));
                 proptest::prop_assert_eq!(p.hidden_below(&probe, hidden), None);
+                // The count for any processor, whichever `hidden_below` took here.
+                proptest::prop_assert_eq!(p.hidden(&probe, i64::MAX), Some(hidden));
+                proptest::prop_assert_eq!(p.hidden(&probe, hidden), None);
+                if hidden > 0 {
+                    proptest::prop_assert_eq!(p.hidden(&probe, hidden + 1), Some(hidden));
+                    proptest::prop_assert_eq!(p.hidden_below(&probe, hidden + 1), Some(hidden));
+                }
             }
         }
     }
