@@ -980,8 +980,11 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
         };
         // Below the node (its box starts under the node's), above it, beside it, then farther.
         let (below, above) = (16 + size, -16 - size / 4);
-        let spots = if a.land {
-            vec![
+        // (Arrays, not lists: a map places a name for each of its areas.)
+        let land_spots;
+        let sea_spots;
+        let spots: &[Spot] = if a.land {
+            land_spots = [
                 at(0, below, "middle"),
                 at(0, above, "middle"),
                 at(18, 5, "start"),
@@ -996,56 +999,63 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
                 at(0, above - 28, "middle"),
                 at(32, 5, "start"),
                 at(-32, 5, "end"),
-            ]
+            ];
+            &land_spots
         } else {
-            vec![
+            sea_spots = [
                 at(0, 5, "middle"),
                 at(0, 16 + size, "middle"),
                 at(0, -16 - size / 4, "middle"),
-            ]
+            ];
+            &sea_spots
         };
         // Where all of these are taken, farther out, tied to the node by a line.
-        let far: Vec<Spot> = [44, 60, 76]
-            .into_iter()
-            .flat_map(|d| {
-                [
+        let far: [[Spot; 8]; 3] = [44, 60, 76].map(|d| {
+            [
                     at(0, d + size / 2, "middle"),
                     at(0, -d, "middle"),
                     at(d / 2, 5, "start"),
                     at(-d / 2, 5, "end"),
                     at(d / 2, d, "start"),
                     at(-d / 2, d, "end"),
-                    at(d / 2, -d, "start"),
-                    at(-d / 2, -d, "end"),
-                ]
-            })
-            .collect();
+                at(d / 2, -d, "start"),
+                at(-d / 2, -d, "end"),
+            ]
+        });
+        let far = far.as_flattened();
         let full = a.id.as_str();
         let short = abbreviation(full);
         // Whole, then abbreviated, beside the node; then the same farther out.
-        let forms: Vec<(bool, &str, &[Spot])> = [(false, &spots), (true, &far)]
-            .into_iter()
-            .flat_map(|(tied, candidates)| {
-                std::iter::once(full)
-                    .chain(short.as_deref())
-                    .map(move |text| (tied, text, candidates.as_slice()))
-            })
-            .collect();
-        let boxes: Vec<Vec<Rect>> = forms
-            .iter()
-            .map(|(_, text, candidates)| {
-                let width = text_width(text, size);
-                candidates
-                    .iter()
-                    .map(|s| labels::label_box(s, width, size))
-                    .collect()
-            })
-            .collect();
-        let lists: Vec<&[Rect]> = boxes.iter().map(Vec::as_slice).collect();
+        let mut forms: [(bool, &str, &[Spot]); 4] = [(false, full, &[]); 4];
+        let mut n = 0;
+        for (tied, candidates) in [(false, spots), (true, far)] {
+            for text in std::iter::once(full).chain(short.as_deref()) {
+                forms[n] = (tied, text, candidates);
+                n += 1;
+            }
+        }
+        let forms = &forms[..n];
+        // The boxes of each form, one list after the other in one array.
+        let mut boxes = [Rect::around(0, 0, 0, 0); 2 * (14 + 24)];
+        let mut lists: [&[Rect]; 4] = [&[]; 4];
+        let mut filled = 0;
+        for (_, text, candidates) in forms {
+            let width = text_width(text, size);
+            for (b, s) in boxes[filled..].iter_mut().zip(*candidates) {
+                *b = labels::label_box(s, width, size);
+            }
+            filled += candidates.len();
+        }
+        let mut from = 0;
+        for (list, (_, _, candidates)) in lists.iter_mut().zip(forms) {
+            *list = &boxes[from..from + candidates.len()];
+            from += candidates.len();
+        }
+        let lists = &lists[..n];
         let chosen = match layout {
             // On the phone map a name goes only where it covers nothing.
-            Layout::Phone => placer.first_free_of(&lists),
-            Layout::Whole => placer.best_of(&lists).map(|(_, l, i)| (l, i)),
+            Layout::Phone => placer.first_free_of(lists),
+            Layout::Whole => placer.best_of(lists).map(|(_, l, i)| (l, i)),
         };
         let Some((form, i)) = chosen else {
             continue;
