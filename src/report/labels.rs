@@ -462,26 +462,27 @@ impl Placer {
                 }
             }
         }
-        let mut best: Option<(i64, usize)> = None;
+        // What lies outside the map, four times, where the grid reaches past its edge.
         let b = &self.bounds;
-        // A box of some size wholly inside the map has nothing outside it.
         let sized = w > 0 && h > 0;
+        if !(sized && all.x0 >= b.x0 && all.x1 <= b.x1 && all.y0 >= b.y0 && all.y1 <= b.y1) {
+            for (j, line) in covered.chunks_exact_mut(side).enumerate() {
+                let by = y0 + j as i64 * step;
+                for (i, c) in line.iter_mut().enumerate() {
+                    let bx = x0 + i as i64 * step;
+                    let r = Rect {
+                        x0: bx,
+                        y0: by,
+                        x1: bx + w,
+                        y1: by + h,
+                    };
+                    *c += 4 * (w * h - r.overlap(b));
+                }
+            }
+        }
+        let mut best: Option<(i64, usize)> = None;
         for (k, o) in offsets.iter().enumerate() {
-            let (i, j) = (o.i + n, o.j + n);
-            let (bx, by) = (x0 + i * step, y0 + j * step);
-            let r = Rect {
-                x0: bx,
-                y0: by,
-                x1: bx + w,
-                y1: by + h,
-            };
-            let within = sized && r.x0 >= b.x0 && r.x1 <= b.x1 && r.y0 >= b.y0 && r.y1 <= b.y1;
-            let outside = if within {
-                0
-            } else {
-                4 * (w * h - r.overlap(b))
-            };
-            let cost = outside + covered[j as usize * side + i as usize];
+            let cost = covered[o.at];
             if best.is_none_or(|(b, _)| cost < b) {
                 best = Some((cost, k));
                 if cost == 0 {
@@ -625,8 +626,7 @@ pub fn boxes_near(x: i64, y: i64, w: i64, h: i64, radius: i64, step: i64) -> Vec
 }
 
 /// The offsets (dy, dx) of the points of a grid of `step` pixels within `radius` of a point,
-/// nearest first (then top to bottom, left to right), each with its place (j, i) on the grid (its
-/// offset in steps, -n..=n): sorted once a process for each radius and step (a crowded map asks
+/// nearest first (then top to bottom, left to right), each with its place on the grid: sorted once a process for each radius and step (a crowded map asks
 /// for them thousands of times, always the same).
 fn offsets_near(radius: i64, step: i64) -> Arc<Vec<Offset>> {
     type Offsets = BTreeMap<(i64, i64), Arc<Vec<Offset>>>;
@@ -635,6 +635,7 @@ fn offsets_near(radius: i64, step: i64) -> Arc<Vec<Offset>> {
     made.entry((radius, step))
         .or_insert_with(|| {
             let n = radius / step.max(1);
+            let side = 2 * n + 1;
             let mut out: Vec<(i64, i64, i64, i64, i64)> = Vec::new();
             for i in -n..=n {
                 for j in -n..=n {
@@ -647,20 +648,24 @@ fn offsets_near(radius: i64, step: i64) -> Arc<Vec<Offset>> {
             out.sort_unstable();
             Arc::new(
                 out.into_iter()
-                    .map(|(_, dy, dx, j, i)| Offset { dy, dx, j, i })
+                    .map(|(_, dy, dx, j, i)| Offset {
+                        dy,
+                        dx,
+                        at: ((j + n) * side + i + n) as usize,
+                    })
                     .collect(),
             )
         })
         .clone()
 }
 
-/// A point of the grid of [`offsets_near`]: its offset in pixels and in steps.
+/// A point of the grid of [`offsets_near`]: its offset in pixels, and its place in a row-major
+/// array over the grid's square of `2n + 1` points a side (n = radius / step).
 #[derive(Clone, Copy)]
 struct Offset {
     dy: i64,
     dx: i64,
-    j: i64,
-    i: i64,
+    at: usize,
 }
 
 /// How many boxes each ring of [`boxes_around`] holds.

@@ -1012,12 +1012,12 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
         // Where all of these are taken, farther out, tied to the node by a line.
         let far: [[Spot; 8]; 3] = [44, 60, 76].map(|d| {
             [
-                    at(0, d + size / 2, "middle"),
-                    at(0, -d, "middle"),
-                    at(d / 2, 5, "start"),
-                    at(-d / 2, 5, "end"),
-                    at(d / 2, d, "start"),
-                    at(-d / 2, d, "end"),
+                at(0, d + size / 2, "middle"),
+                at(0, -d, "middle"),
+                at(d / 2, 5, "start"),
+                at(-d / 2, 5, "end"),
+                at(d / 2, d, "start"),
+                at(-d / 2, d, "end"),
                 at(d / 2, -d, "start"),
                 at(-d / 2, -d, "end"),
             ]
