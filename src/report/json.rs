@@ -39,10 +39,10 @@ struct ReportHead<'a> {
     control: Vec<Control<'a>>,
 }
 
-/// A JSON report's fields after its events (see [`ReportHead`]).
+/// A JSON report's fields after its events and decisions (see [`ReportHead`]), which come written
+/// apart too.
 #[derive(Serialize)]
 struct ReportTail<'a> {
-    decisions: EventsOut<'a>,
     next: Next<'a>,
     /// The turn's dice; absent from an opening report (`report::opening`: no turn resolved yet).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -347,14 +347,21 @@ pub fn render(
     render_sized(view, h, check, 0, None)
 }
 
+/// The `events` and `decisions` arrays of a JSON report, written already ([`events`] of the view's
+/// two lists; `lines::EventForms` writes them as it writes the other forms).
+pub struct Written<'a> {
+    pub events: &'a [u8],
+    pub decisions: &'a [u8],
+}
+
 /// As [`render`], written into a buffer of `capacity` bytes made at once, with the view's events
-/// as `events` gives them, written already ([`events`]), when it does.
+/// and decisions as `written` gives them, when it does.
 pub fn render_sized(
     view: &PowerView,
     h: Option<&super::DiceHeader>,
     check: Option<&CheckData>,
     capacity: usize,
-    events: Option<&[u8]>,
+    written: Option<Written<'_>>,
 ) -> serde_json::Result<String> {
     let head = ReportHead {
         format: FORMAT,
@@ -416,7 +423,6 @@ pub fn render_sized(
             .collect(),
     };
     let tail = ReportTail {
-        decisions: EventsOut(&view.decisions),
         next: Next {
             turn: view.next.turn,
             date: &view.next.date,
@@ -446,14 +452,19 @@ pub fn render_sized(
     // Compact: the indentation of a pretty print is a fifth of a report's JSON, and the JSON is for
     // programs (any of them prints it pretty); the text and HTML forms are the ones to read.
     let mut text = Vec::with_capacity(capacity);
-    // One object: the head's fields, `events`, the tail's (each part an object of at least one
-    // field, written compact: `{...}`).
+    // One object: the head's fields, `events`, `decisions`, the tail's (each part an object of at
+    // least one field, written compact: `{...}`).
     serde_json::to_writer(&mut text, &head)?;
     text.pop();
     text.extend_from_slice(br#","events":"#);
-    match events {
-        Some(events) => text.extend_from_slice(events),
+    match &written {
+        Some(w) => text.extend_from_slice(w.events),
         None => serde_json::to_writer(&mut text, &EventsOut(&view.events))?,
+    }
+    text.extend_from_slice(br#","decisions":"#);
+    match &written {
+        Some(w) => text.extend_from_slice(w.decisions),
+        None => serde_json::to_writer(&mut text, &EventsOut(&view.decisions))?,
     }
     text.push(b',');
     let tail_from = text.len();

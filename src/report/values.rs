@@ -58,9 +58,21 @@ struct ViewValues {
     seen: OnceLock<Value>,
     events: OnceLock<Value>,
     decisions: OnceLock<Value>,
-    /// The events as the bundled templates show them (`report::lines`), given or made when read.
+    /// The events and decisions as the bundled templates show them (`report::lines`), given or
+    /// made when read.
     events_text: OnceLock<Value>,
     events_html: OnceLock<Value>,
+    decisions_text: OnceLock<Value>,
+    decisions_html: OnceLock<Value>,
+}
+
+/// A view's lists of events written already (`lines::EventForms`), as the bundled templates show
+/// them.
+pub struct Lists {
+    pub events_text: String,
+    pub events_html: String,
+    pub decisions_text: String,
+    pub decisions_html: String,
 }
 
 impl ViewValues {
@@ -73,25 +85,13 @@ impl ViewValues {
         })
     }
 
-    /// The objects of the power's own units, or of those it sees.
+    /// The power's own units, or those it sees: a sequence whose objects are made when read (the
+    /// bundled templates ask only whether it holds any).
     fn units(&self, seen: bool) -> Value {
-        let view = &self.view;
-        let n = if seen {
-            view.seen.len()
-        } else {
-            view.units.len()
-        };
-        Value::from(
-            (0..n)
-                .map(|i| {
-                    Value::from_object(UnitValue {
-                        view: view.clone(),
-                        seen,
-                        i,
-                    })
-                })
-                .collect::<Vec<_>>(),
-        )
+        Value::from_object(UnitList {
+            view: self.view.clone(),
+            seen,
+        })
     }
 }
 
@@ -107,6 +107,8 @@ impl ReportValues {
             decisions: OnceLock::new(),
             events_text: OnceLock::new(),
             events_html: OnceLock::new(),
+            decisions_text: OnceLock::new(),
+            decisions_html: OnceLock::new(),
         };
         ReportValues {
             view: Arc::new(values),
@@ -114,12 +116,20 @@ impl ReportValues {
         }
     }
 
-    /// The values of a view whose events are written already in the text and HTML forms
-    /// (`lines::EventForms`), which `events_text` and `events_html` then are.
-    pub fn with_events(view: Arc<PowerView>, text: String, html: String) -> ReportValues {
+    /// The values of a view whose events and decisions are written already in the text and HTML
+    /// forms (`lines::EventForms`), which `events_text`, `events_html`, `decisions_text` and
+    /// `decisions_html` then are.
+    pub fn with_events(view: Arc<PowerView>, lists: Lists) -> ReportValues {
         let values = ReportValues::new(view);
-        let _ = values.view.events_text.set(Value::from(text));
-        let _ = values.view.events_html.set(Value::from_safe_string(html));
+        let v = &values.view;
+        let _ = v.events_text.set(Value::from(lists.events_text));
+        let _ = v
+            .events_html
+            .set(Value::from_safe_string(lists.events_html));
+        let _ = v.decisions_text.set(Value::from(lists.decisions_text));
+        let _ = v
+            .decisions_html
+            .set(Value::from_safe_string(lists.decisions_html));
         values
     }
 
@@ -190,6 +200,16 @@ impl Object for ReportValues {
             "events_html" => values
                 .events_html
                 .get_or_init(|| Value::from_safe_string(super::lines::events_html(&view.events)))
+                .clone(),
+            "decisions_text" => values
+                .decisions_text
+                .get_or_init(|| Value::from(super::lines::decisions_text(&view.decisions)))
+                .clone(),
+            "decisions_html" => values
+                .decisions_html
+                .get_or_init(|| {
+                    Value::from_safe_string(super::lines::decisions_html(&view.decisions))
+                })
                 .clone(),
             "units_text" => Value::from(super::lines::units_text(&view.units)),
             "units_html" => Value::from_safe_string(super::lines::units_html(&view.units)),
@@ -349,6 +369,42 @@ impl Object for RollValue {
 
     fn enumerate(self: &Arc<Self>) -> Enumerator {
         Enumerator::Str(&["label", "dice", "faces", "each"])
+    }
+}
+
+/// The view's own units, or those it sees, each made when read.
+#[derive(Debug)]
+struct UnitList {
+    view: Arc<PowerView>,
+    seen: bool,
+}
+
+impl UnitList {
+    fn len(&self) -> usize {
+        if self.seen {
+            self.view.seen.len()
+        } else {
+            self.view.units.len()
+        }
+    }
+}
+
+impl Object for UnitList {
+    fn repr(self: &Arc<Self>) -> ObjectRepr {
+        ObjectRepr::Seq
+    }
+
+    fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
+        let i = key.as_usize().filter(|&i| i < self.len())?;
+        Some(Value::from_object(UnitValue {
+            view: self.view.clone(),
+            seen: self.seen,
+            i,
+        }))
+    }
+
+    fn enumerate(self: &Arc<Self>) -> Enumerator {
+        Enumerator::Seq(self.len())
     }
 }
 
