@@ -86,6 +86,7 @@ pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
     let json_written = json::Written {
         events: &forms.json,
         decisions: &forms.decisions_json,
+        dice: header.json.as_deref(),
     };
     let fields = values::ReportValues::with_events(
         view.clone(),

@@ -104,6 +104,8 @@ pub struct HeaderValues {
     /// For the HTML template: the same, with `text` and `short` escaped for HTML once (the bytes
     /// the template's own escaping gives) and marked safe.
     pub html: minijinja::Value,
+    /// The JSON report's `dice` object (`json::dice`).
+    pub json: Option<Vec<u8>>,
 }
 
 impl TurnSight {
@@ -245,7 +247,8 @@ impl TurnSight {
                 short => safe(&header.short),
                 ..text.clone()
             };
-            HeaderValues { text, html }
+            let json = super::json::dice(header).ok();
+            HeaderValues { text, html, json }
         })
     }
 
