@@ -97,11 +97,18 @@ pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
             decisions_html: forms.decisions_html,
         },
     );
-    let text = templates::Template::load(game, "report.txt")?.render_sized(
-        &fields.with("header", header.text.clone()).context(),
+    let page = templates::Template::load(game, "report.txt")?;
+    let text = page.render_sized(
+        &fields
+            .for_template(&page)
+            .with("header", header.text.clone())
+            .context(),
         Sizes::TEXT.of(&view),
     )?;
-    let fields = fields.with("header", header.html.clone());
+    let page = templates::Template::load(game, "report.html")?;
+    let fields = fields
+        .for_template(&page)
+        .with("header", header.html.clone());
     // Inside HTML the SVG needs no namespace declaration (so it carries no URL), and it shrinks to
     // the width of the mail.
     let inline = map.replacen(
@@ -109,9 +116,11 @@ pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
         r#"<svg style="max-width:100%;height:auto;""#,
         1,
     );
-    let file_map = fields
-        .with("map_svg", Value::from_safe_string(inline))
-        .context();
+    let inline = match page.built_in() {
+        true => templates::written(Arc::new(inline), true),
+        false => Value::from_safe_string(inline),
+    };
+    let file_map = fields.with("map_svg", inline).context();
     // Drawn only for a mail that shows it (`map_png`): a game of hundreds of powers mails none.
     let png = game.config.mail.map_png;
     let phone_map = if png {
@@ -130,7 +139,6 @@ pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
         )
         .with("map_svg", Value::from(""))
         .context();
-    let page = templates::Template::load(game, "report.html")?;
     let size = Sizes::HTML.of(&view);
     let (html, mail_html, maps) = html_pages(&page, size, &fields, &file_map, &mail_map)?;
     let (html_map, mail_map) = maps.unzip();
