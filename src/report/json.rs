@@ -272,16 +272,35 @@ fn string(out: &mut Vec<u8>, s: &str) -> serde_json::Result<()> {
 }
 
 /// Whether JSON escapes none of `bytes` (a quote, a backslash, a control byte: serde_json's
-/// escapes), looked at 16 bytes at a time.
+/// escapes), looked at eight bytes at a time in a word (a report's events hold millions of short
+/// strings: judged byte by byte, or in blocks of 16 folded, this was 3% of a 1,000-power turn).
 fn plain(bytes: &[u8]) -> bool {
-    let escaped = |b: u8| b < 0x20 || b == b'"' || b == b'\\';
-    let mut chunks = bytes.chunks_exact(16);
-    for chunk in &mut chunks {
-        if chunk.iter().fold(false, |any, &b| any | escaped(b)) {
+    let mut words = bytes.chunks_exact(8);
+    for word in &mut words {
+        let mut eight = [0u8; 8];
+        eight.copy_from_slice(word);
+        if escapes(u64::from_le_bytes(eight)) {
             return false;
         }
     }
-    !chunks.remainder().iter().any(|&b| escaped(b))
+    let rest = words.remainder();
+    let mut eight = [b' '; 8];
+    eight[..rest.len()].copy_from_slice(rest);
+    !escapes(u64::from_le_bytes(eight))
+}
+
+/// Whether one of the eight bytes of `word` is one JSON escapes: below 0x20, a quote or a
+/// backslash (each test true exactly when some byte is so, whatever the others: the borrows of
+/// the subtractions reach only bytes above one that is).
+fn escapes(word: u64) -> bool {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+    let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x & HIGH;
+    let zero = |x: u64| below(x, 1);
+    below(word, 0x20)
+        | zero(word ^ (ONES * u64::from(b'"')))
+        | zero(word ^ (ONES * u64::from(b'\\')))
+        != 0
 }
 
 fn event(seen: SeenEvent<'_>) -> EventOut<'_> {
@@ -708,5 +727,26 @@ mod tests {
         }
         assert!(plain("é ü </> ' 1805 \u{7f}".as_bytes()));
         assert!(plain(b""));
+    }
+
+    proptest::proptest! {
+        /// Any bytes, beside one another in any order (the words' borrows run across them), are
+        /// plain exactly when none of them is a byte JSON escapes.
+        #[test]
+        fn bytes_are_plain_exactly_when_none_is_escaped(
+            bytes in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::strategy::Just(b'a'),
+                    proptest::strategy::Just(b'"'),
+                    proptest::strategy::Just(b'\\'),
+                    0u8..0x21,
+                    0x21u8..=0xff,
+                ],
+                0..40,
+            ),
+        ) {
+            let escaped = bytes.iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\');
+            proptest::prop_assert_eq!(plain(&bytes), !escaped);
+        }
     }
 }
