@@ -417,7 +417,7 @@ pub fn render_sized(
 }
 
 /// The turn's `dice` object of a JSON report, as every report of the turn writes it (made once a
-/// turn: `view::HeaderValues`).
+/// turn: `view::TurnSight::dice_json`).
 pub fn dice(h: &super::DiceHeader) -> serde_json::Result<Vec<u8>> {
     serde_json::to_vec(&dice_of(h))
 }

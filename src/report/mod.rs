@@ -86,7 +86,11 @@ pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
     let json_written = json::Written {
         events: &forms.json,
         decisions: &forms.decisions_json,
-        dice: header.json.as_deref(),
+        dice: input
+            .shared
+            .dice_json
+            .get_or_init(|| json::dice(input.header).ok())
+            .as_deref(),
     };
     let fields = values::ReportValues::with_events(
         view.clone(),
