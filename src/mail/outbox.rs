@@ -877,9 +877,47 @@ fn travels_as_is(bytes: &[u8]) -> bool {
 }
 
 /// The length of the text with CRLF line breaks ([`crlf`]) when they may travel as they are
-/// ([`travels_as_is`]): judged on the whole text at once (the bytes without a branch, so that the
-/// check runs on vectors; CR and LF found by `memchr`); [`push_crlf`] then writes them.
+/// ([`travels_as_is`]). A report's text and HTML (hundreds of kilobytes, every power, every turn)
+/// are judged in one pass of blocks of [`BLOCK`] bytes, without a branch for each byte (so that it
+/// runs on vectors): each byte ASCII but NUL, no CR, and never more than two blocks in a row
+/// without an LF, so that no line is longer than four blocks; the length is then the text's with a
+/// CR for each LF. A text with a CR, or longer lines, is judged line by line
+/// ([`crlf_7bit_len_by_lines`]).
 fn crlf_7bit_len(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut lfs = 0;
+    // Blocks in a row without an LF, up to this one.
+    let mut without = 0;
+    for block in bytes.chunks(BLOCK) {
+        let (bad, lf) = judged(block);
+        without = if lf == 0 { without + 1 } else { 0 };
+        if bad || without > 2 {
+            return crlf_7bit_len_by_lines(text);
+        }
+        lfs += lf;
+    }
+    Some(bytes.len() + lfs)
+}
+
+/// The bytes of a block of [`crlf_7bit_len`]: at most 255 (its LFs are counted in a byte), and at
+/// most 250, so that a line between LFs with two blocks without one between them (`4 * 248 - 2`
+/// bytes at most), before the first LF or after the last is at most 998 bytes.
+const BLOCK: usize = 248;
+
+/// Whether `block` holds a byte that stops the fast judgement of [`crlf_7bit_len`] (NUL, a CR, a
+/// byte beyond ASCII), and how many LFs it holds.
+fn judged(block: &[u8]) -> (bool, usize) {
+    let (mut bad, mut lf) = (0u8, 0u8);
+    for &b in block {
+        bad |= u8::from(b.wrapping_sub(1) >= 0x7f) | u8::from(b == b'\r');
+        lf += u8::from(b == b'\n');
+    }
+    (bad != 0, usize::from(lf))
+}
+
+/// [`crlf_7bit_len`] judged line by line: ASCII without NUL, every CR the first half of a CRLF,
+/// no line over 998 bytes but for its CR (CR and LF found by `memchr`).
+fn crlf_7bit_len_by_lines(text: &str) -> Option<usize> {
     let bytes = text.as_bytes();
     // ASCII without NUL, and every CR the first half of a CRLF.
     let plain = bytes
@@ -1400,6 +1438,34 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// Judged by blocks, a long text of lines of any length (at the blocks' sizes and the
+        /// longest a line may be) is judged as line by line, whatever bytes it holds.
+        #[test]
+        fn a_long_text_judged_by_blocks_is_judged_as_line_by_line(
+            lines in proptest::collection::vec(
+                (
+                    proptest::prop_oneof![0usize..80, 240usize..260, 490usize..500, 740usize..750, 990usize..1002],
+                    proptest::prop_oneof![
+                        20 => proptest::strategy::Just(""),
+                        1 => proptest::strategy::Just("\r"),
+                        1 => proptest::strategy::Just("\0"),
+                        1 => proptest::strategy::Just("\u{e9}"),
+                    ],
+                ),
+                0..12,
+            ),
+            last in 0usize..1002,
+        ) {
+            let mut text = String::new();
+            for (len, odd) in &lines {
+                text.push_str(&"x".repeat(*len));
+                text.push_str(odd);
+                text.push('\n');
+            }
+            text.push_str(&"y".repeat(last));
+            proptest::prop_assert_eq!(crlf_7bit_len(&text), crlf_7bit_len_by_lines(&text));
+        }
+
         /// One pass gives what two give: the text with CRLF line breaks exactly when those may
         /// travel as they are; and an attachment's bytes go as they are exactly when the judge
         /// of bytes, line by line to the end, says so.

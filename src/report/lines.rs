@@ -6,10 +6,6 @@
 //! for lines of its own. The lines are those the bundled templates' loops wrote before, byte for
 //! byte (`tests::the_lines_are_those_of_a_template_loop`).
 
-use std::fmt::Write;
-
-use minijinja::HtmlEscape;
-
 use super::seen_events::{SeenEvent, SeenEvents};
 use super::view::UnitLine;
 
@@ -37,22 +33,31 @@ pub fn events_html(events: &SeenEvents) -> String {
 
 /// A view's events in the three forms that list them: [`events_text`], [`events_html`] and the
 /// JSON report's `events` array (`json::events`), written in one pass, each event read once for
-/// the three. A turn's events are read cold from memory (a 1,000-power turn's reports list 1.2
-/// million of them, issue 39): read once for each form, they cost the reports as much as a copy
-/// of each did.
+/// the three; and the decisions taken for the power likewise ([`decisions_text`],
+/// [`decisions_html`], the JSON report's `decisions`). A turn's events are read cold from memory
+/// (a 1,000-power turn's reports list 1.2 million of them, issue 39): read once for each form,
+/// they cost the reports as much as a copy of each did.
 pub struct EventForms {
     pub text: String,
     pub html: String,
     pub json: Vec<u8>,
+    pub decisions_text: String,
+    pub decisions_html: String,
+    pub decisions_json: Vec<u8>,
 }
 
 impl EventForms {
-    pub fn of(events: &SeenEvents) -> serde_json::Result<EventForms> {
+    /// The forms of `events` and of `decisions` (the view's two lists).
+    pub fn of(events: &SeenEvents, decisions: &SeenEvents) -> serde_json::Result<EventForms> {
         let n = events.len();
+        let d = decisions.len();
         let mut forms = EventForms {
             text: String::with_capacity(n * 256),
             html: String::with_capacity(n * 512),
             json: Vec::with_capacity(n * 512),
+            decisions_text: String::with_capacity(d * 192),
+            decisions_html: String::with_capacity(d * 256),
+            decisions_json: Vec::with_capacity(d * 512),
         };
         forms.json.push(b'[');
         for (i, seen) in events.iter().enumerate() {
@@ -66,8 +71,66 @@ impl EventForms {
         forms.json.push(b']');
         forms.text.pop();
         forms.html.pop();
+        forms.decisions_json.push(b'[');
+        for (i, seen) in decisions.iter().enumerate() {
+            decision_text(&mut forms.decisions_text, seen);
+            decision_html(&mut forms.decisions_html, seen);
+            if i > 0 {
+                forms.decisions_json.push(b',');
+            }
+            super::json::write_event(&mut forms.decisions_json, seen)?;
+        }
+        forms.decisions_json.push(b']');
+        forms.decisions_text.pop();
+        forms.decisions_html.pop();
         Ok(forms)
     }
+}
+
+/// The decisions taken for a power, in a text report: `- text [citation]` each; no newline after
+/// the last.
+pub fn decisions_text(decisions: &SeenEvents) -> String {
+    let mut out = String::with_capacity(decisions.len() * 192);
+    for seen in decisions.iter() {
+        decision_text(&mut out, seen);
+    }
+    out.pop();
+    out
+}
+
+/// The decisions taken for a power in the HTML report, escaped: an `<li>` each (the page holds the
+/// `<ul>`); no newline after the last.
+pub fn decisions_html(decisions: &SeenEvents) -> String {
+    let mut out = String::with_capacity(decisions.len() * 256);
+    for seen in decisions.iter() {
+        decision_html(&mut out, seen);
+    }
+    out.pop();
+    out
+}
+
+/// One decision of [`decisions_text`], with its newline.
+fn decision_text(out: &mut String, seen: SeenEvent<'_>) {
+    let e = seen.event;
+    out.push_str("- ");
+    out.push_str(&e.text);
+    out.push_str(" [");
+    out.push_str(&e.rule);
+    out.push_str(": ");
+    out.push_str(&e.topic);
+    out.push_str("]\n");
+}
+
+/// One decision of [`decisions_html`], with its newline.
+fn decision_html(out: &mut String, seen: SeenEvent<'_>) {
+    let e = seen.event;
+    out.push_str(r#"<li style="margin:0 0 4px 0;">"#);
+    escape(out, &e.text);
+    out.push_str(r#" <span style="font-size:13px;color:#555555;">["#);
+    escape(out, &e.rule);
+    out.push_str(": ");
+    escape(out, &e.topic);
+    out.push_str("]</span></li>\n");
 }
 
 /// One event of [`events_text`], with its last newline.
@@ -130,7 +193,13 @@ fn event_html(out: &mut String, seen: SeenEvent<'_>) {
 pub fn units_text(units: &[UnitLine]) -> String {
     let mut out = String::with_capacity(units.len() * 80);
     for u in units {
-        let _ = writeln!(out, "  {:<18} {:<14} {}", u.id, u.area, u.detail);
+        out.push_str("  ");
+        padded(&mut out, &u.id, 18);
+        out.push(' ');
+        padded(&mut out, &u.area, 14);
+        out.push(' ');
+        out.push_str(&u.detail);
+        out.push('\n');
     }
     out.pop();
     out
@@ -141,17 +210,32 @@ pub fn units_text(units: &[UnitLine]) -> String {
 pub fn seen_text(seen: &[UnitLine]) -> String {
     let mut out = String::with_capacity(seen.len() * 80);
     for u in seen {
-        let _ = writeln!(
-            out,
-            "  {:<18} {:<14} {}: {}",
-            seen_id(u),
-            u.area,
-            u.owner,
-            u.detail
-        );
+        out.push_str("  ");
+        padded(&mut out, seen_id(u), 18);
+        out.push(' ');
+        padded(&mut out, &u.area, 14);
+        out.push(' ');
+        out.push_str(&u.owner);
+        out.push_str(": ");
+        out.push_str(&u.detail);
+        out.push('\n');
     }
     out.pop();
     out
+}
+
+/// `text` left-aligned in a column of `width` characters, as `format!("{text:<width$}")` writes it
+/// (the template's `pad`): spaces after it up to that many characters, none when it is longer.
+fn padded(out: &mut String, text: &str, width: usize) {
+    out.push_str(text);
+    let chars = if text.is_ascii() {
+        text.len()
+    } else {
+        text.chars().count()
+    };
+    for _ in chars..width {
+        out.push(' ');
+    }
 }
 
 /// The power's own units as rows of the HTML report's table (the page holds the table and its
@@ -204,24 +288,89 @@ fn seen_id(u: &UnitLine) -> &str {
     }
 }
 
-/// `text` escaped as the HTML templates escape every value (minijinja's own escaping): copied as
-/// it is when it holds none of the six bytes that escaping changes, as most of a report's text
-/// does (a vectorized search finds them faster than the escaping looks at each byte).
+/// `text` escaped as the HTML templates escape every value (minijinja's own escaping, `HtmlEscape`:
+/// `&lt;`, `&gt;`, `&amp;`, `&quot;`, `&#x27;`, `&#x2f;`): copied as it is when it holds none of
+/// the six bytes that escaping changes, as most of a report's text does (looked for eight bytes at
+/// a time in a word: a report's events are millions of short strings, for which a search call
+/// each cost more than the search), else copied between them.
 fn escape(out: &mut String, text: &str) {
     let bytes = text.as_bytes();
-    if memchr::memchr3(b'<', b'>', b'&', bytes).is_none()
-        && memchr::memchr3(b'"', b'\'', b'/', bytes).is_none()
-    {
+    if !has_html_special(bytes) {
         out.push_str(text);
         return;
     }
-    // Writing to a String cannot fail.
-    let _ = write!(out, "{}", HtmlEscape(text));
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let entity = match b {
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'&' => "&amp;",
+            b'"' => "&quot;",
+            b'\'' => "&#x27;",
+            b'/' => "&#x2f;",
+            _ => continue,
+        };
+        // Each of the six is an ASCII byte, so that `i` is a character boundary.
+        out.push_str(&text[start..i]);
+        out.push_str(entity);
+        start = i + 1;
+    }
+    out.push_str(&text[start..]);
+}
+
+/// Whether `bytes` holds one of the six bytes HTML escaping changes.
+fn has_html_special(bytes: &[u8]) -> bool {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+    // Whether a byte of `x` is zero: exactly, whatever the others (a borrow reaches only bytes
+    // above a zero one).
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    let special = |x: u64| {
+        [b'<', b'>', b'&', b'"', b'\'', b'/']
+            .iter()
+            .fold(0, |any, &c| any | zero(x ^ (ONES * u64::from(c))))
+            != 0
+    };
+    let mut words = bytes.chunks_exact(8);
+    for word in &mut words {
+        let mut eight = [0u8; 8];
+        eight.copy_from_slice(word);
+        if special(u64::from_le_bytes(eight)) {
+            return true;
+        }
+    }
+    let rest = words.remainder();
+    let mut eight = [b' '; 8];
+    eight[..rest.len()].copy_from_slice(rest);
+    special(u64::from_le_bytes(eight))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use minijinja::HtmlEscape;
+
+    proptest::proptest! {
+        /// Any text, the bytes HTML escapes beside any others in any order (the words' borrows
+        /// run across them), is escaped as minijinja escapes it.
+        #[test]
+        fn any_text_is_escaped_as_minijinja_escapes_it(
+            chars in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::strategy::Just('a'),
+                    proptest::sample::select(vec!['<', '>', '&', '"', '\'', '/']),
+                    proptest::sample::select(vec!['\0', '\u{1}', '=', '.', '?', '\u{e9}', '\u{2f}', '\u{7f}']),
+                    proptest::char::any(),
+                ],
+                0..40,
+            ),
+        ) {
+            let text: String = chars.into_iter().collect();
+            let mut out = String::new();
+            escape(&mut out, &text);
+            proptest::prop_assert_eq!(out, HtmlEscape(&text).to_string());
+        }
+    }
 
     /// The loops the bundled templates held before these lists, as minijinja renders them.
     const TEXT_LOOP: &str = "{% for e in events %}
@@ -238,6 +387,14 @@ mod tests {
 <br /><span style="font-family:'Courier New',Courier,monospace;font-size:13px;">roll {{ r.label }}: {{ r.dice }} -&gt; {{ r.faces }}</span>
 {% endfor %}
 </li>
+{% endfor %}"#;
+
+    /// The decisions' loops the bundled templates held before `decisions_text` and `_html`.
+    const DECISIONS_TEXT_LOOP: &str = "{% for e in events %}
+- {{ e.text }} [{{ e.citation }}]
+{% endfor %}";
+    const DECISIONS_HTML_LOOP: &str = r#"{% for e in events %}
+<li style="margin:0 0 4px 0;">{{ e.text }} <span style="font-size:13px;color:#555555;">[{{ e.citation }}]</span></li>
 {% endfor %}"#;
 
     const UNITS_TEXT_LOOP: &str = "{% for u in units %}
@@ -307,6 +464,23 @@ mod tests {
         assert_eq!(events_text(&SeenEvents::default()), "");
     }
 
+    /// The decisions taken for a power, in words HTML escapes too, are written as the bundled
+    /// templates' loops over `decisions` wrote them.
+    #[test]
+    fn the_decisions_are_those_of_a_template_loop() {
+        let decisions = crate::report::seen_events::odd_events().only(|e| e.decision.is_some());
+        assert!(decisions.len() >= 2);
+        let lines = decisions.lines();
+        let text = decisions_text(&decisions);
+        assert_eq!(text, rendered("d.txt", DECISIONS_TEXT_LOOP, &lines));
+        assert!(text.contains("& 'pursuit'"), "{text}");
+        let html = decisions_html(&decisions);
+        assert_eq!(html, rendered("d.html", DECISIONS_HTML_LOOP, &lines));
+        assert!(html.contains("&amp; &#x27;pursuit&#x27;"), "{html}");
+        assert_eq!(decisions_text(&SeenEvents::default()), "");
+        assert_eq!(decisions_html(&SeenEvents::default()), "");
+    }
+
     /// The three forms written in one pass are those written one by one, the JSON one included.
     #[test]
     fn the_forms_of_the_events_written_at_once_are_those_written_apart() {
@@ -314,17 +488,20 @@ mod tests {
             crate::report::seen_events::odd_events(),
             SeenEvents::default(),
         ] {
-            let forms = EventForms::of(&events).unwrap();
+            let decisions = events.only(|e| e.decision.is_some());
+            let forms = EventForms::of(&events, &decisions).unwrap();
             assert_eq!(forms.text, events_text(&events));
             assert_eq!(forms.html, events_html(&events));
             assert_eq!(forms.json, crate::report::json::events(&events).unwrap());
+            assert_eq!(forms.decisions_text, decisions_text(&decisions));
+            assert_eq!(forms.decisions_html, decisions_html(&decisions));
+            assert_eq!(
+                forms.decisions_json,
+                crate::report::json::events(&decisions).unwrap()
+            );
         }
-        let json = String::from_utf8(
-            EventForms::of(&crate::report::seen_events::odd_events())
-                .unwrap()
-                .json,
-        )
-        .unwrap();
+        let odd = crate::report::seen_events::odd_events();
+        let json = String::from_utf8(EventForms::of(&odd, &odd).unwrap().json).unwrap();
         assert!(json.starts_with(r#"[{"rule":"EiA 7.5","#), "{json}");
     }
 

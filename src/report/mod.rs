@@ -81,13 +81,38 @@ pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
     // in every report, once per turn.
     let header = input.shared.header_values(input.header);
     // Each event the view lists, read once for the three forms that list it.
-    let forms = lines::EventForms::of(&view.events).context("cannot write the JSON report")?;
-    let fields = values::ReportValues::with_events(view.clone(), forms.text, forms.html);
-    let text = templates::Template::load(game, "report.txt")?.render_sized(
-        &fields.with("header", header.text.clone()).context(),
+    let forms = lines::EventForms::of(&view.events, &view.decisions)
+        .context("cannot write the JSON report")?;
+    let json_written = json::Written {
+        events: &forms.json,
+        decisions: &forms.decisions_json,
+        dice: input
+            .shared
+            .dice_json
+            .get_or_init(|| json::dice(input.header).ok())
+            .as_deref(),
+    };
+    let fields = values::ReportValues::with_events(
+        view.clone(),
+        values::Lists {
+            events_text: forms.text,
+            events_html: forms.html,
+            decisions_text: forms.decisions_text,
+            decisions_html: forms.decisions_html,
+        },
+    );
+    let page = templates::Template::load(game, "report.txt")?;
+    let text = page.render_sized(
+        &fields
+            .for_template(&page)
+            .with("header", header.text.clone())
+            .context(),
         Sizes::TEXT.of(&view),
     )?;
-    let fields = fields.with("header", header.html.clone());
+    let page = templates::Template::load(game, "report.html")?;
+    let fields = fields
+        .for_template(&page)
+        .with("header", header.html.clone());
     // Inside HTML the SVG needs no namespace declaration (so it carries no URL), and it shrinks to
     // the width of the mail.
     let inline = map.replacen(
@@ -95,9 +120,11 @@ pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
         r#"<svg style="max-width:100%;height:auto;""#,
         1,
     );
-    let file_map = fields
-        .with("map_svg", Value::from_safe_string(inline))
-        .context();
+    let inline = match page.built_in() {
+        true => templates::written(Arc::new(inline), true),
+        false => Value::from_safe_string(inline),
+    };
+    let file_map = fields.with("map_svg", inline).context();
     // Drawn only for a mail that shows it (`map_png`): a game of hundreds of powers mails none.
     let png = game.config.mail.map_png;
     let phone_map = if png {
@@ -116,7 +143,6 @@ pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
         )
         .with("map_svg", Value::from(""))
         .context();
-    let page = templates::Template::load(game, "report.html")?;
     let size = Sizes::HTML.of(&view);
     let (html, mail_html, maps) = html_pages(&page, size, &fields, &file_map, &mail_map)?;
     let (html_map, mail_map) = maps.unzip();
@@ -126,7 +152,7 @@ pub fn render(game: &Game, input: &ReportInput<'_>) -> Result<Rendered> {
         Some(input.header),
         check.as_ref(),
         Sizes::JSON.of(&view),
-        Some(&forms.json),
+        Some(json_written),
     )
     .context("cannot write the JSON report")?;
     Ok(Rendered {
@@ -195,7 +221,7 @@ const MAP_VALUES: &[&str] = &["map_svg", "map_cid", "map_size"];
 /// the mail's go: framed by a byte reports hardly hold, [`MAP_MARK_BYTE`] (a page that holds it
 /// elsewhere is rendered whole for each).
 const MAP_MARK: &str = "\u{1}pbem: the map of this report\u{1}";
-const MAP_MARK_BYTE: char = '\u{1}';
+const MAP_MARK_BYTE: u8 = 1;
 
 /// The HTML report of the file (`file`: the map inline) and that of the mail (`mail`: the map as
 /// PNG or attachment), which differ only in their map: the page rendered once around its `map`
@@ -242,21 +268,28 @@ fn one_page(
     // The mark stands once in the page and once in the block alone, so that the block stands
     // once in the page, where the maps go (found by its rare first byte: a page is long).
     let single = |text: &str| {
-        let at = text.find(MAP_MARK_BYTE)?;
+        let bytes = text.as_bytes();
+        let at = memchr::memchr(MAP_MARK_BYTE, bytes)?;
         let end = at + MAP_MARK.len();
-        (text[at..].starts_with(MAP_MARK) && !text[end..].contains(MAP_MARK_BYTE)).then_some(at)
+        (text[at..].starts_with(MAP_MARK) && memchr::memchr(MAP_MARK_BYTE, &bytes[end..]).is_none())
+            .then_some(at)
     };
     let at = single(&whole)?.checked_sub(single(&mark)?)?;
     if !whole[at..].starts_with(&mark) {
         return None;
     }
-    let (before, after) = (&whole[..at], &whole[at + mark.len()..]);
-    let join = |map: String| [before, map.as_str(), after].concat();
-    let at = |block: &str| before.len()..before.len() + block.len();
+    let block_at = at..at + mark.len();
     let (file_map, mail_map) = (block.render(file).ok()?, block.render(mail).ok()?);
+    // The file's page written once, the mail's made of the page in place.
+    let mut file_page = String::with_capacity(whole.len() - mark.len() + file_map.len());
+    file_page.push_str(&whole[..at]);
+    file_page.push_str(&file_map);
+    file_page.push_str(&whole[block_at.end..]);
+    let mut mail_page = whole;
+    mail_page.replace_range(block_at, &mail_map);
     Some((
-        (join(file_map.clone()), at(&file_map)),
-        (join(mail_map.clone()), at(&mail_map)),
+        (file_page, at..at + file_map.len()),
+        (mail_page, at..at + mail_map.len()),
     ))
 }
 

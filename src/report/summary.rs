@@ -129,15 +129,16 @@ struct SummaryView {
     missing: Vec<String>,
     unauthenticated: Vec<String>,
     decision_count: usize,
-    /// Every decision, written by pbem (`summary_lines`): what the bundled template shows.
+    /// Every decision, written by pbem (`summary_lines`): what the bundled template shows (to it
+    /// a `templates::written` text, to a game's own a string).
     #[serde(skip_serializing_if = "Option::is_none")]
-    decisions_text: Option<String>,
+    decisions_text: Option<Value>,
     /// Every decision as values, made only for a template that names them.
     #[serde(skip_serializing_if = "Option::is_none")]
     decisions: Option<Vec<Value>>,
     combat_count: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
-    combats_text: Option<String>,
+    combats_text: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     combats: Option<Vec<Combat>>,
     events: usize,
@@ -297,6 +298,19 @@ pub fn summary(game: &Game, input: &SummaryInput<'_>) -> anyhow::Result<String> 
             ));
         }
     }
+    // The long lists are most of the summary; the rest, a line or two a power.
+    let decisions_text_of = names
+        .contains("decisions_text")
+        .then(|| decisions_text(input.events));
+    let combats_text_of = names
+        .contains("combats_text")
+        .then(|| combats_text(&combats));
+    let lists = decisions_text_of.as_ref().map_or(0, String::len)
+        + combats_text_of.as_ref().map_or(0, String::len);
+    let as_value = |text: String| match template.built_in() {
+        true => super::templates::written(std::sync::Arc::new(text), false),
+        false => Value::from(text),
+    };
     let view = SummaryView {
         game: game.config.game.clone(),
         title: game.config.title.clone(),
@@ -310,16 +324,12 @@ pub fn summary(game: &Game, input: &SummaryInput<'_>) -> anyhow::Result<String> 
         missing,
         unauthenticated,
         decision_count: decisions.len(),
-        decisions_text: names
-            .contains("decisions_text")
-            .then(|| decisions_text(input.events)),
+        decisions_text: decisions_text_of.map(&as_value),
         decisions: names
             .contains("decisions")
             .then(|| decisions.into_iter().map(|(_, d)| d).collect()),
         combat_count: combats.len(),
-        combats_text: names
-            .contains("combats_text")
-            .then(|| combats_text(&combats)),
+        combats_text: combats_text_of.map(&as_value),
         combats: names
             .contains("combats")
             .then(|| combats.iter().map(combat_values).collect()),
@@ -331,9 +341,6 @@ pub fn summary(game: &Game, input: &SummaryInput<'_>) -> anyhow::Result<String> 
             .sum(),
         header: input.header.clone(),
     };
-    // The long lists are most of the summary; the rest, a line or two a power.
-    let lists = view.decisions_text.as_ref().map_or(0, String::len)
-        + view.combats_text.as_ref().map_or(0, String::len);
     template.render_sized(&view, lists + 1024 * (view.powers.len() + 16))
 }
 

@@ -7,7 +7,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use anyhow::{Context, Result};
-use minijinja::{Environment, UndefinedBehavior};
+
+use minijinja::value::{Object, Value};
+use minijinja::{AutoEscape, Environment, Output, State, UndefinedBehavior};
 use serde::Serialize;
 
 use crate::game::Game;
@@ -56,6 +58,53 @@ pub fn render(game: &Game, name: &str, context: &impl Serialize) -> Result<Strin
 pub struct Template {
     env: Arc<Environment<'static>>,
     name: String,
+    /// Whether it is pbem's own ([`BUILT_IN`]), which may be handed [`written`] values.
+    built_in: bool,
+}
+
+/// A text pbem wrote for a template (what a report's events are, its units, the summary's
+/// decisions), handed to pbem's own templates without a copy: minijinja keeps a string value in a
+/// copy of its own (`Arc<str>`), and these texts are most of a report (megabytes at 1,000 powers,
+/// tens of megabytes in a large turn's summary), copied once more into the page. The template
+/// writes it as it is (the formatter of [`compiled`]), escaped for HTML unless it is `safe`
+/// (written escaped already), as the same text given as a string; a test is true of it when it is
+/// not empty. Only pbem's own templates get these ([`Template::built_in`]): a game's own may do
+/// with its values what it does with strings (filters, slices), and gets strings.
+#[derive(Debug)]
+pub struct Written {
+    text: Arc<String>,
+    safe: bool,
+}
+
+/// `text` as a [`Written`] value, shared (the caller may keep it for other renderings).
+pub fn written(text: Arc<String>, safe: bool) -> Value {
+    Value::from_object(Written { text, safe })
+}
+
+impl Object for Written {
+    fn is_true(self: &Arc<Self>) -> bool {
+        !self.text.is_empty()
+    }
+
+    fn render(self: &Arc<Self>, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result
+    where
+        Self: Sized + 'static,
+    {
+        f.write_str(&self.text)
+    }
+}
+
+/// The formatter of every template: minijinja's own, but for a [`Written`] text, written as it is
+/// (escaped for HTML where the template escapes and the text is not `safe`).
+fn format(out: &mut Output, state: &State, value: &Value) -> Result<(), minijinja::Error> {
+    let Some(w) = value.downcast_object_ref::<Written>() else {
+        return minijinja::escape_formatter(out, state, value);
+    };
+    let written = match (w.safe, state.auto_escape()) {
+        (false, AutoEscape::Html) => write!(out, "{}", minijinja::HtmlEscape(&w.text)),
+        _ => out.write_str(&w.text),
+    };
+    written.map_err(minijinja::Error::from)
 }
 
 /// The name under which the environment of template `name` holds its block `block` compiled alone
@@ -77,10 +126,17 @@ impl Template {
                 .map(|(_, s)| Cow::Borrowed(*s))
                 .with_context(|| format!("no template '{name}'"))?,
         };
+        let built_in = matches!(source, Cow::Borrowed(_));
         Ok(Template {
             env: compiled(name, source)?,
             name: name.to_string(),
+            built_in,
         })
+    }
+
+    /// Whether this is pbem's own template, which may be handed [`written`] texts.
+    pub fn built_in(&self) -> bool {
+        self.built_in
     }
 
     /// The template rendered with `context`.
@@ -132,6 +188,7 @@ impl Template {
         Some(Template {
             env: self.env.clone(),
             name: t.name().to_string(),
+            built_in: self.built_in,
         })
     }
 }
@@ -174,6 +231,7 @@ fn compiled(name: &str, source: Cow<'static, str>) -> Result<Arc<Environment<'st
     env.set_lstrip_blocks(true);
     env.set_keep_trailing_newline(true);
     env.add_filter("pad", pad);
+    env.set_formatter(format);
     env.add_template_owned(name.to_string(), source.to_string())
         .with_context(|| format!("template {name} does not parse"))?;
     for block in BLOCKS {
@@ -199,6 +257,41 @@ fn pad(text: String, width: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A text pbem wrote, handed to a template as a [`written`] value, renders as the same text
+    /// handed as a string (escaped for HTML unless marked safe), and is true when not empty.
+    #[test]
+    fn a_written_text_renders_as_the_same_string() {
+        let source = "[{{ a }}][{{ b }}]{% if a %}a{% endif %}{% if e %}e{% endif %}{{ e }}.";
+        let text = "<b>\"Ney\" & 'Soult'</b> a/b\n  é";
+        for name in ["t.txt", "t.html"] {
+            let env = compiled(name, Cow::Owned(source.to_string())).unwrap();
+            let page = env.get_template(name).unwrap();
+            let as_written = page
+                .render(minijinja::context! {
+                    a => written(Arc::new(text.to_string()), false),
+                    b => written(Arc::new(text.to_string()), true),
+                    e => written(Arc::new(String::new()), false),
+                })
+                .unwrap();
+            let as_strings = page
+                .render(minijinja::context! {
+                    a => Value::from(text),
+                    b => Value::from_safe_string(text.to_string()),
+                    e => Value::from(""),
+                })
+                .unwrap();
+            assert_eq!(as_written, as_strings, "{name}");
+            assert!(as_written.ends_with("a."), "{as_written}");
+        }
+        let html = compiled("u.html", Cow::Borrowed("{{ a }}")).unwrap();
+        let escaped = html
+            .get_template("u.html")
+            .unwrap()
+            .render(minijinja::context! { a => written(Arc::new("<&>".into()), false) })
+            .unwrap();
+        assert_eq!(escaped, "&lt;&amp;&gt;");
+    }
 
     #[test]
     fn a_block_is_cut_as_the_template_renders_it_in_place() {

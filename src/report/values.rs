@@ -44,6 +44,9 @@ pub struct ReportValues {
     view: Arc<ViewValues>,
     /// The values added, by name, in the order they come before the view's.
     added: Vec<(&'static str, Value)>,
+    /// Whether the long lists go as `templates::written` texts (to pbem's own templates), not
+    /// strings.
+    written: bool,
 }
 
 /// The view and the values of it that every rendering reads, made once a report, each when first
@@ -58,9 +61,25 @@ struct ViewValues {
     seen: OnceLock<Value>,
     events: OnceLock<Value>,
     decisions: OnceLock<Value>,
-    /// The events as the bundled templates show them (`report::lines`), given or made when read.
-    events_text: OnceLock<Value>,
-    events_html: OnceLock<Value>,
+    /// The long lists as the bundled templates show them (`report::lines`), given or made when
+    /// read.
+    events_text: OnceLock<Arc<String>>,
+    events_html: OnceLock<Arc<String>>,
+    decisions_text: OnceLock<Arc<String>>,
+    decisions_html: OnceLock<Arc<String>>,
+    units_text: OnceLock<Arc<String>>,
+    units_html: OnceLock<Arc<String>>,
+    seen_text: OnceLock<Arc<String>>,
+    seen_html: OnceLock<Arc<String>>,
+}
+
+/// A view's lists of events written already (`lines::EventForms`), as the bundled templates show
+/// them.
+pub struct Lists {
+    pub events_text: String,
+    pub events_html: String,
+    pub decisions_text: String,
+    pub decisions_html: String,
 }
 
 impl ViewValues {
@@ -73,25 +92,13 @@ impl ViewValues {
         })
     }
 
-    /// The objects of the power's own units, or of those it sees.
+    /// The power's own units, or those it sees: a sequence whose objects are made when read (the
+    /// bundled templates ask only whether it holds any).
     fn units(&self, seen: bool) -> Value {
-        let view = &self.view;
-        let n = if seen {
-            view.seen.len()
-        } else {
-            view.units.len()
-        };
-        Value::from(
-            (0..n)
-                .map(|i| {
-                    Value::from_object(UnitValue {
-                        view: view.clone(),
-                        seen,
-                        i,
-                    })
-                })
-                .collect::<Vec<_>>(),
-        )
+        Value::from_object(UnitList {
+            view: self.view.clone(),
+            seen,
+        })
     }
 }
 
@@ -107,19 +114,30 @@ impl ReportValues {
             decisions: OnceLock::new(),
             events_text: OnceLock::new(),
             events_html: OnceLock::new(),
+            decisions_text: OnceLock::new(),
+            decisions_html: OnceLock::new(),
+            units_text: OnceLock::new(),
+            units_html: OnceLock::new(),
+            seen_text: OnceLock::new(),
+            seen_html: OnceLock::new(),
         };
         ReportValues {
             view: Arc::new(values),
             added: Vec::new(),
+            written: false,
         }
     }
 
-    /// The values of a view whose events are written already in the text and HTML forms
-    /// (`lines::EventForms`), which `events_text` and `events_html` then are.
-    pub fn with_events(view: Arc<PowerView>, text: String, html: String) -> ReportValues {
+    /// The values of a view whose events and decisions are written already in the text and HTML
+    /// forms (`lines::EventForms`), which `events_text`, `events_html`, `decisions_text` and
+    /// `decisions_html` then are.
+    pub fn with_events(view: Arc<PowerView>, lists: Lists) -> ReportValues {
         let values = ReportValues::new(view);
-        let _ = values.view.events_text.set(Value::from(text));
-        let _ = values.view.events_html.set(Value::from_safe_string(html));
+        let v = &values.view;
+        let _ = v.events_text.set(Arc::new(lists.events_text));
+        let _ = v.events_html.set(Arc::new(lists.events_html));
+        let _ = v.decisions_text.set(Arc::new(lists.decisions_text));
+        let _ = v.decisions_html.set(Arc::new(lists.decisions_html));
         values
     }
 
@@ -130,6 +148,32 @@ impl ReportValues {
         ReportValues {
             view: self.view.clone(),
             added,
+            written: self.written,
+        }
+    }
+
+    /// The same values for `template`: its long lists (`events_text`, ...) as
+    /// `templates::written` texts when it is pbem's own (no copy of them made), else strings.
+    pub fn for_template(&self, template: &super::templates::Template) -> ReportValues {
+        ReportValues {
+            written: template.built_in(),
+            ..self.clone()
+        }
+    }
+
+    /// The long list `cell` holds (made by `make` on its first read), as this rendering takes it;
+    /// `safe` when it is HTML escaped already.
+    fn list(
+        &self,
+        cell: &OnceLock<Arc<String>>,
+        make: impl FnOnce() -> String,
+        safe: bool,
+    ) -> Value {
+        let text = cell.get_or_init(|| Arc::new(make()));
+        match (self.written, safe) {
+            (true, _) => super::templates::written(text.clone(), safe),
+            (false, true) => Value::from_safe_string(text.to_string()),
+            (false, false) => Value::from(text.as_str()),
         }
     }
 
@@ -183,18 +227,46 @@ impl Object for ReportValues {
                 .clone(),
             "orders_template" => Value::from(view.orders_template.as_str()),
             // The long lists as pbem writes them (`report::lines`), not listed among the view's fields.
-            "events_text" => values
-                .events_text
-                .get_or_init(|| Value::from(super::lines::events_text(&view.events)))
-                .clone(),
-            "events_html" => values
-                .events_html
-                .get_or_init(|| Value::from_safe_string(super::lines::events_html(&view.events)))
-                .clone(),
-            "units_text" => Value::from(super::lines::units_text(&view.units)),
-            "units_html" => Value::from_safe_string(super::lines::units_html(&view.units)),
-            "seen_text" => Value::from(super::lines::seen_text(&view.seen)),
-            "seen_html" => Value::from_safe_string(super::lines::seen_html(&view.seen)),
+            "events_text" => self.list(
+                &values.events_text,
+                || super::lines::events_text(&view.events),
+                false,
+            ),
+            "events_html" => self.list(
+                &values.events_html,
+                || super::lines::events_html(&view.events),
+                true,
+            ),
+            "decisions_text" => self.list(
+                &values.decisions_text,
+                || super::lines::decisions_text(&view.decisions),
+                false,
+            ),
+            "decisions_html" => self.list(
+                &values.decisions_html,
+                || super::lines::decisions_html(&view.decisions),
+                true,
+            ),
+            "units_text" => self.list(
+                &values.units_text,
+                || super::lines::units_text(&view.units),
+                false,
+            ),
+            "units_html" => self.list(
+                &values.units_html,
+                || super::lines::units_html(&view.units),
+                true,
+            ),
+            "seen_text" => self.list(
+                &values.seen_text,
+                || super::lines::seen_text(&view.seen),
+                false,
+            ),
+            "seen_html" => self.list(
+                &values.seen_html,
+                || super::lines::seen_html(&view.seen),
+                true,
+            ),
             _ => return None,
         })
     }
@@ -349,6 +421,42 @@ impl Object for RollValue {
 
     fn enumerate(self: &Arc<Self>) -> Enumerator {
         Enumerator::Str(&["label", "dice", "faces", "each"])
+    }
+}
+
+/// The view's own units, or those it sees, each made when read.
+#[derive(Debug)]
+struct UnitList {
+    view: Arc<PowerView>,
+    seen: bool,
+}
+
+impl UnitList {
+    fn len(&self) -> usize {
+        if self.seen {
+            self.view.seen.len()
+        } else {
+            self.view.units.len()
+        }
+    }
+}
+
+impl Object for UnitList {
+    fn repr(self: &Arc<Self>) -> ObjectRepr {
+        ObjectRepr::Seq
+    }
+
+    fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
+        let i = key.as_usize().filter(|&i| i < self.len())?;
+        Some(Value::from_object(UnitValue {
+            view: self.view.clone(),
+            seen: self.seen,
+            i,
+        }))
+    }
+
+    fn enumerate(self: &Arc<Self>) -> Enumerator {
+        Enumerator::Seq(self.len())
     }
 }
 

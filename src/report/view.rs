@@ -83,6 +83,9 @@ pub struct TurnSight {
     starts: OnceLock<BTreeMap<String, (String, String)>>,
     /// The dice header as the templates' values (made on the first report).
     header: OnceLock<HeaderValues>,
+    /// The JSON report's `dice` object, the same in every report of the turn (`json::dice`, made
+    /// by the first report); none when it could not be written.
+    pub dice_json: OnceLock<Option<Vec<u8>>>,
     /// The game's map and tables, which a player's own check needs (`report::for_check`), read
     /// once per turn; none when they are not to be carried.
     pub check_files: OnceLock<Option<(String, String)>>,
@@ -158,6 +161,7 @@ impl TurnSight {
             controllers: OnceLock::new(),
             starts: OnceLock::new(),
             header: OnceLock::new(),
+            dice_json: OnceLock::new(),
             check_files: OnceLock::new(),
         }
     }
