@@ -198,7 +198,7 @@ impl RenderInput {
         }
     }
 
-    fn input<'a>(&'a self, power: &'a str, shared: &'a report::TurnSight) -> ReportInput<'a> {
+    pub fn input<'a>(&'a self, power: &'a str, shared: &'a report::TurnSight) -> ReportInput<'a> {
         ReportInput {
             power,
             turn: 1,

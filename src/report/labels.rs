@@ -283,6 +283,25 @@ impl Placer {
     /// Read from the bits of its pixels, so that it costs the same in a crowd as in the open. (On
     /// a map of more than 4,096 cells a side, which no picture has, [`Placer::cost`].)
     pub fn hidden_below(&self, r: &Rect, bound: i64) -> Option<i64> {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the processor has the instruction `hidden_with_popcnt` is compiled to use.
+            return unsafe { self.hidden_with_popcnt(r, bound) };
+        }
+        self.hidden(r, bound)
+    }
+
+    /// [`Placer::hidden_below`] compiled for a processor that counts a word's bits in one
+    /// instruction (the counting is most of its work; the answers are the same).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    unsafe fn hidden_with_popcnt(&self, r: &Rect, bound: i64) -> Option<i64> {
+        self.hidden(r, bound)
+    }
+
+    /// [`Placer::hidden_below`], for any processor.
+    #[inline(always)]
+    fn hidden(&self, r: &Rect, bound: i64) -> Option<i64> {
         if !self.tiled || r.x1 <= r.x0 || r.y1 <= r.y0 {
             return self.cost_below(r, bound);
         }
@@ -366,7 +385,8 @@ impl Placer {
     /// the grid is summed box by box (an overlap is its overlap across times its overlap down, and
     /// each is non-zero for a few columns or rows of the grid only), where `best` measured each of
     /// the grid's thousand boxes against the boxes around it: a crowded map asks this of most of
-    /// its chips.
+    /// its chips. The grid's boxes are then read nearest first from their offsets, none of them
+    /// made but the one chosen.
     pub fn best_near(
         &self,
         x: i64,
@@ -377,12 +397,15 @@ impl Placer {
         step: i64,
     ) -> Option<(i64, Rect)> {
         let step = step.max(1);
+        let offsets = offsets_near(radius, step);
+        if offsets.is_empty() {
+            return None;
+        }
         let n = radius / step;
         let side = (2 * n + 1) as usize;
-        // Box (i, j) of the grid lies at column x0 + i * step and row y0 + j * step.
-        let boxes = boxes_near(x, y, w, h, radius, step);
-        let first = boxes.first()?;
-        let (x0, y0) = (first.x0 - n * step, first.y0 - n * step);
+        // The box at offset (dy, dx) is box (i, j) of the grid, i = dx / step + n, j = dy / step + n,
+        // which lies at column x0 + i * step and row y0 + j * step (as `boxes_near` makes it).
+        let (x0, y0) = (x - w / 2 - n * step, y - h / 2 - n * step);
         let all = Rect {
             x0,
             y0,
@@ -390,24 +413,13 @@ impl Placer {
             y1: y0 + 2 * n * step + h,
         };
         let mut covered = vec![0i64; side * side];
-        // The overlaps of box `b` with the grid's columns (or rows) that it meets: the first of
-        // them and the overlaps.
-        let along = |from: i64, length: i64, b0: i64, b1: i64, out: &mut Vec<i64>| -> usize {
-            out.clear();
-            let first = ((b0 - length - from).div_euclid(step) + 1).clamp(0, side as i64);
-            let mut i = first;
-            while i < side as i64 {
-                let start = from + i * step;
-                let o = (start + length).min(b1) - start.max(b0);
-                if o <= 0 {
-                    break;
-                }
-                out.push(o);
-                i += 1;
-            }
-            first as usize
+        // The first of the grid's columns (or rows) whose span of `length` from `from + i * step`
+        // meets `b0..b1`.
+        let first_along = |from: i64, length: i64, b0: i64| -> i64 {
+            ((b0 - length - from).div_euclid(step) + 1).clamp(0, side as i64)
         };
-        let (mut across, mut down) = (Vec::new(), Vec::new());
+        // A box's overlaps with the columns it meets: `across[..len]`.
+        let mut across: Vec<i64> = vec![0; side];
         let span = self.span(&all);
         for row in span.r0..=span.r1 {
             for column in span.c0..=span.c1 {
@@ -416,30 +428,81 @@ impl Placer {
                     if column != b.c0.max(span.c0) || row != b.r0.max(span.r0) {
                         continue;
                     }
-                    let i0 = along(x0, w, b.rect.x0, b.rect.x1, &mut across);
-                    let j0 = along(y0, h, b.rect.y0, b.rect.y1, &mut down);
-                    for (j, dy) in down.iter().enumerate() {
-                        let line = &mut covered[(j0 + j) * side + i0..];
-                        for (c, dx) in line.iter_mut().zip(&across) {
+                    let r = &b.rect;
+                    // Its overlaps with the grid's columns, from the first it meets.
+                    let i0 = first_along(x0, w, r.x0);
+                    let mut len = 0;
+                    let mut start = x0 + i0 * step;
+                    for o in &mut across[i0 as usize..] {
+                        *o = (start + w).min(r.x1) - start.max(r.x0);
+                        if *o <= 0 {
+                            break;
+                        }
+                        len += 1;
+                        start += step;
+                    }
+                    if len == 0 {
+                        continue;
+                    }
+                    let across = &across[i0 as usize..i0 as usize + len];
+                    // Its overlaps with the grid's rows, each added across the row.
+                    let j0 = first_along(y0, h, r.y0);
+                    let mut top = y0 + j0 * step;
+                    for j in j0 as usize..side {
+                        let dy = (top + h).min(r.y1) - top.max(r.y0);
+                        if dy <= 0 {
+                            break;
+                        }
+                        let line = &mut covered[j * side + i0 as usize..];
+                        for (c, dx) in line.iter_mut().zip(across) {
                             *c += dx * dy;
                         }
+                        top += step;
                     }
                 }
             }
         }
-        let mut best: Option<(i64, Rect)> = None;
-        for r in boxes {
-            let (i, j) = ((r.x0 - x0) / step, (r.y0 - y0) / step);
-            let outside = 4 * (w * h - r.overlap(&self.bounds));
-            let cost = outside + covered[j as usize * side + i as usize];
+        // What lies outside the map, four times, where the grid reaches past its edge.
+        let b = &self.bounds;
+        let sized = w > 0 && h > 0;
+        if !(sized && all.x0 >= b.x0 && all.x1 <= b.x1 && all.y0 >= b.y0 && all.y1 <= b.y1) {
+            for (j, line) in covered.chunks_exact_mut(side).enumerate() {
+                let by = y0 + j as i64 * step;
+                for (i, c) in line.iter_mut().enumerate() {
+                    let bx = x0 + i as i64 * step;
+                    let r = Rect {
+                        x0: bx,
+                        y0: by,
+                        x1: bx + w,
+                        y1: by + h,
+                    };
+                    *c += 4 * (w * h - r.overlap(b));
+                }
+            }
+        }
+        let mut best: Option<(i64, usize)> = None;
+        for (k, o) in offsets.iter().enumerate() {
+            let cost = covered[o.at];
             if best.is_none_or(|(b, _)| cost < b) {
-                best = Some((cost, r));
+                best = Some((cost, k));
                 if cost == 0 {
                     break;
                 }
             }
         }
-        best
+        best.map(|(cost, k)| {
+            let o = offsets[k];
+            let (bx, by) = (x + o.dx - w / 2, y + o.dy - h / 2);
+            (
+                cost,
+                Rect {
+                    x0: bx,
+                    y0: by,
+                    x1: bx + w,
+                    y1: by + h,
+                },
+            )
+        })
     }
 
     /// Places a box beside its mark at (x, y): at the first free box of `candidates`, else at
@@ -553,7 +616,7 @@ pub fn label_box(s: &Spot, width: i64, size: i64) -> Rect {
 pub fn boxes_near(x: i64, y: i64, w: i64, h: i64, radius: i64, step: i64) -> Vec<Rect> {
     offsets_near(radius, step)
         .iter()
-        .map(|&(dy, dx)| Rect::around(x + dx, y + dy, w / 2, h / 2))
+        .map(|o| Rect::around(x + o.dx, y + o.dy, w / 2, h / 2))
         .map(|r| Rect {
             x1: r.x0 + w,
             y1: r.y0 + h,
@@ -563,28 +626,46 @@ pub fn boxes_near(x: i64, y: i64, w: i64, h: i64, radius: i64, step: i64) -> Vec
 }
 
 /// The offsets (dy, dx) of the points of a grid of `step` pixels within `radius` of a point,
-/// nearest first (then top to bottom, left to right): sorted once a process for each radius and
-/// step (a crowded map asks for them thousands of times, always the same).
-fn offsets_near(radius: i64, step: i64) -> Arc<Vec<(i64, i64)>> {
-    type Offsets = BTreeMap<(i64, i64), Arc<Vec<(i64, i64)>>>;
+/// nearest first (then top to bottom, left to right), each with its place on the grid: sorted once a process for each radius and step (a crowded map asks
+/// for them thousands of times, always the same).
+fn offsets_near(radius: i64, step: i64) -> Arc<Vec<Offset>> {
+    type Offsets = BTreeMap<(i64, i64), Arc<Vec<Offset>>>;
     static MADE: Mutex<Offsets> = Mutex::new(BTreeMap::new());
     let mut made = MADE.lock().unwrap_or_else(PoisonError::into_inner);
     made.entry((radius, step))
         .or_insert_with(|| {
             let n = radius / step.max(1);
-            let mut out: Vec<(i64, i64, i64)> = Vec::new();
+            let side = 2 * n + 1;
+            let mut out: Vec<(i64, i64, i64, i64, i64)> = Vec::new();
             for i in -n..=n {
                 for j in -n..=n {
                     let (dx, dy) = (i * step, j * step);
                     if dx * dx + dy * dy <= radius * radius {
-                        out.push((dx * dx + dy * dy, dy, dx));
+                        out.push((dx * dx + dy * dy, dy, dx, j, i));
                     }
                 }
             }
             out.sort_unstable();
-            Arc::new(out.into_iter().map(|(_, dy, dx)| (dy, dx)).collect())
+            Arc::new(
+                out.into_iter()
+                    .map(|(_, dy, dx, j, i)| Offset {
+                        dy,
+                        dx,
+                        at: ((j + n) * side + i + n) as usize,
+                    })
+                    .collect(),
+            )
         })
         .clone()
+}
+
+/// A point of the grid of [`offsets_near`]: its offset in pixels, and its place in a row-major
+/// array over the grid's square of `2n + 1` points a side (n = radius / step).
+#[derive(Clone, Copy)]
+struct Offset {
+    dy: i64,
+    dx: i64,
+    at: usize,
 }
 
 /// How many boxes each ring of [`boxes_around`] holds.
@@ -592,9 +673,28 @@ pub const RING: usize = 12;
 
 /// Candidate boxes of `w` x `h` around a mark of half-size `rx` x `ry` at (x, y), nearest first:
 /// beside it (right first, or left first when `left`), above and below it, then the same a step
-/// farther out, five times, so that a crowded place still finds a free box near its area.
-pub fn boxes_around(x: i64, y: i64, rx: i64, ry: i64, w: i64, h: i64, left: bool) -> Vec<Rect> {
-    let mut out = Vec::new();
+/// farther out, five times, so that a crowded place still finds a free box near its area. (An
+/// array: a map asks this of each of its chips, and most take the first.)
+pub fn boxes_around(
+    x: i64,
+    y: i64,
+    rx: i64,
+    ry: i64,
+    w: i64,
+    h: i64,
+    left: bool,
+) -> [Rect; 6 * RING] {
+    let mut out = [Rect::around(0, 0, 0, 0); 6 * RING];
+    let mut k = 0;
+    let mut put = |x0: i64, y0: i64| {
+        out[k] = Rect {
+            x0,
+            y0,
+            x1: x0 + w,
+            y1: y0 + h,
+        };
+        k += 1;
+    };
     for ring in 0..6 {
         let (dx, dy) = (rx + 2 + ring * (h + 4), ry + 2 + ring * (h + 4));
         let right = x + dx;
@@ -602,22 +702,12 @@ pub fn boxes_around(x: i64, y: i64, rx: i64, ry: i64, w: i64, h: i64, left: bool
         let sides = if left { [leftx, right] } else { [right, leftx] };
         for x0 in sides {
             for y0 in [y - h / 2, y - h / 2 - h - 2, y + h / 2 + 2] {
-                out.push(Rect {
-                    x0,
-                    y0,
-                    x1: x0 + w,
-                    y1: y0 + h,
-                });
+                put(x0, y0);
             }
         }
         for y0 in [y + dy, y - dy - h] {
             for x0 in [x - w / 2, x + dx - w / 2, x - dx - w / 2] {
-                out.push(Rect {
-                    x0,
-                    y0,
-                    x1: x0 + w,
-                    y1: y0 + h,
-                });
+                put(x0, y0);
             }
         }
     }
@@ -746,7 +836,8 @@ mod tests {
     proptest::proptest! {
         /// The bits of the covered pixels tell what measuring each box tells: a box is free when
         /// it covers nothing and stays inside the map; and how much of a box is hidden counts each
-        /// pixel covered once, outside the map four times; on maps of any origin, boxes of any size.
+        /// pixel covered once, outside the map four times; on maps of any origin, boxes of any size;
+        /// counted with the processor's bit count or without.
         #[test]
         fn the_covered_pixels_tell_what_measuring_each_box_tells(
             placed in proptest::collection::vec((-100i64..400, -100i64..400, -5i64..90, -5i64..40), 0..60),
@@ -775,6 +866,13 @@ mod tests {
                 }
                 proptest::prop_assert_eq!(p.hidden_below(&probe, i64::MAX), Some(hidden));
                 proptest::prop_assert_eq!(p.hidden_below(&probe, hidden), None);
+                // The count for any processor, whichever `hidden_below` took here.
+                proptest::prop_assert_eq!(p.hidden(&probe, i64::MAX), Some(hidden));
+                proptest::prop_assert_eq!(p.hidden(&probe, hidden), None);
+                if hidden > 0 {
+                    proptest::prop_assert_eq!(p.hidden(&probe, hidden + 1), Some(hidden));
+                    proptest::prop_assert_eq!(p.hidden_below(&probe, hidden + 1), Some(hidden));
+                }
             }
         }
     }

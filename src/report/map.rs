@@ -80,7 +80,14 @@ pub struct AreaMark {
 #[derive(Debug, Clone, Serialize)]
 pub struct UnitMark {
     pub area: String,
+    /// The area's index in the map (not in the reports): the map finds its node by it.
+    #[serde(skip)]
+    pub place: usize,
     pub owner: String,
+    /// The owner's place in game.toml, if it is one of the game's powers (not in the reports):
+    /// the map finds its colour and name by it.
+    #[serde(skip)]
+    pub rank: Option<usize>,
     pub precision: Precision,
     /// Corps (or approximate land forces) and their factors.
     pub corps: u32,
@@ -211,23 +218,25 @@ fn unit_marks(
     seen: &[UnitLine],
     areas: &[Option<usize>],
 ) -> Vec<UnitMark> {
-    let rank = |owner: &str| -> usize {
-        if owner == power {
-            0
-        } else {
-            1 + shared.rank(owner).unwrap_or(game.config.powers.len())
-        }
-    };
     let mut marks: BTreeMap<(usize, usize, &str), UnitMark> = BTreeMap::new();
     for (u, area) in units.iter().chain(seen).zip(areas) {
         let Some(area) = *area else {
             continue;
         };
+        // Own units first, then by the owner's place in game.toml.
+        let rank = shared.rank(&u.owner);
+        let order = if u.owner == power {
+            0
+        } else {
+            1 + rank.unwrap_or(game.config.powers.len())
+        };
         let m = marks
-            .entry((area, rank(&u.owner), u.owner.as_str()))
+            .entry((area, order, u.owner.as_str()))
             .or_insert_with(|| UnitMark {
                 area: game.map.area(area).id.clone(),
+                place: area,
                 owner: u.owner.clone(),
+                rank,
                 precision: u.precision,
                 corps: 0,
                 factors: 0,

@@ -599,7 +599,9 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
     let _ = writeln!(s, r#"<g class="adjacency">"#);
     // The view's areas are in map order: an area's place in the view is found by its index.
     debug_assert!(map.areas.windows(2).all(|w| w[0].index < w[1].index));
-    let in_view = |j: usize| map.areas.binary_search_by_key(&j, |a| a.index).ok();
+    // (Sought among the indexes alone, a list that stays in the processor's cache.)
+    let indexes: Vec<usize> = map.areas.iter().map(|a| a.index).collect();
+    let in_view = |j: usize| indexes.binary_search(&j).ok();
     for (ka, area) in map.areas.iter().enumerate() {
         let i = area.index;
         let a = game.map.area(i);
@@ -817,11 +819,19 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
     // Units: a chip per owner beside the area, own units first; the ids of the units seen exactly
     // under their strength.
     let _ = writeln!(s, r#"<g class="units">"#);
-    let by_id: BTreeMap<&str, &AreaMark> = map.areas.iter().map(|a| (a.id.as_str(), a)).collect();
+    // Each owner's colour and name, made for its first chip (a map draws hundreds of chips of a
+    // few dozen owners); by the owner's place in game.toml.
+    let mut looks: Vec<Option<(String, String)>> = vec![None; game.config.powers.len()];
+    // The areas' places across, in order, each with its place in the view: what a chip looks for
+    // nearer than its own node lies within a strip of them.
+    let mut by_x: Vec<(i64, usize)> = xy.iter().enumerate().map(|(k, p)| (p.0, k)).collect();
+    by_x.sort_unstable();
     for u in &map.units {
-        let Some(&(x, y)) = find(&pos, &u.area) else {
+        // Its area found in the view by its index (the view's areas are in map order).
+        let Some(k) = in_view(u.place) else {
             continue;
         };
+        let (x, y) = xy[k];
         // The power's own units beyond the phone map's frame: a chip at its edge, toward them,
         // named by their area (the mail's picture shows all of them).
         let pointer = if inside(&(x, y)) {
@@ -840,7 +850,7 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
         } else {
             sizes.chip + sizes.ids + 7
         };
-        let sea = by_id.get(u.area.as_str()).is_some_and(|a| !a.land);
+        let sea = !map.areas[k].land;
         let (rx, ry) = if sea { (30, 14) } else { (15, 15) };
         let at = if pointer.is_some() {
             let (ex, ey) = edge(&frame.clip, (x, y));
@@ -850,8 +860,18 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
             placer.place_beside(&candidates, x, y, w, h, 160, 8)
         };
         let (cx, cy) = (at.x0, at.y0);
-        let c = colour(&u.owner);
-        let ink = ink_on(&c);
+        let fresh;
+        let (c, owner_name) = match u.rank.and_then(|r| looks.get_mut(r)) {
+            Some(look) => {
+                let (c, n) = look.get_or_insert_with(|| (colour(&u.owner), name(&u.owner)));
+                (c.as_str(), n.as_str())
+            }
+            None => {
+                fresh = (colour(&u.owner), name(&u.owner));
+                (fresh.0.as_str(), fresh.1.as_str())
+            }
+        };
+        let ink = ink_on(c);
         // A chip pushed away from its area by the crowd, or standing nearer another area's node
         // than its own, is tied to its own by a thin line: every chip is on or joined to its area.
         let (nx, ny) = (x.clamp(at.x0, at.x1), y.clamp(at.y0, at.y1));
@@ -860,12 +880,17 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
             (qx - px).pow(2) + (qy - py).pow(2)
         };
         let own_gap = gap((x, y));
-        // The distance first: most areas are farther, and their ids need no comparing.
-        let nearer_other = map
-            .areas
+        // Only the areas across no farther from the chip than its own: a node farther across is
+        // farther. The distance first: most areas are farther, and their ids need no comparing.
+        let reach = own_gap.isqrt() + 1;
+        let from = by_x.partition_point(|&(px, _)| px < at.x0 - reach);
+        let nearer_other = by_x[from..]
             .iter()
-            .zip(&xy)
-            .any(|(a, p)| gap(*p) <= own_gap && inside(p) && a.id != u.area);
+            .take_while(|&&(px, _)| px <= at.x1 + reach)
+            .any(|&(px, k)| {
+                let p = (px, xy[k].1);
+                gap(p) <= own_gap && inside(&p) && map.areas[k].index != u.place
+            });
         let tie = pointer.is_none()
             && (nearer_other || (nx - x).abs().max((ny - y).abs()) > rx.max(ry) + 6);
         // Written piece by piece: a map writes a chip for each owner in each area it shows.
@@ -875,7 +900,7 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
         push_esc(&mut s, &u.owner);
         // Its title: "France: FR-I, FR-II", or "France: ~15 (seen from afar)".
         s.push_str(r#""><title>"#);
-        push_esc(&mut s, &name(&u.owner));
+        push_esc(&mut s, owner_name);
         s.push_str(": ");
         if u.ids.is_empty() {
             push_esc(&mut s, &label);
@@ -893,13 +918,13 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
             s.push_str("<line");
             push_numbers(&mut s, &[("x1", x), ("y1", y), ("x2", nx), ("y2", ny)]);
             s.push_str(r#" stroke=""#);
-            s.push_str(&c);
+            s.push_str(c);
             s.push_str(r#"" stroke-width="1.5"/>"#);
         }
         s.push_str("<rect");
         push_numbers(&mut s, &[("x", cx), ("y", cy), ("width", w), ("height", h)]);
         s.push_str(r#" rx="2" fill=""#);
-        s.push_str(&c);
+        s.push_str(c);
         s.push_str(r#"" stroke=""#);
         s.push_str(INK);
         s.push_str(r#"" stroke-width="0.5"/><text"#);
@@ -955,8 +980,11 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
         };
         // Below the node (its box starts under the node's), above it, beside it, then farther.
         let (below, above) = (16 + size, -16 - size / 4);
-        let spots = if a.land {
-            vec![
+        // (Arrays, not lists: a map places a name for each of its areas.)
+        let land_spots;
+        let sea_spots;
+        let spots: &[Spot] = if a.land {
+            land_spots = [
                 at(0, below, "middle"),
                 at(0, above, "middle"),
                 at(18, 5, "start"),
@@ -971,56 +999,63 @@ pub fn render_as(game: &Game, shared: &TurnSight, view: &PowerView, layout: Layo
                 at(0, above - 28, "middle"),
                 at(32, 5, "start"),
                 at(-32, 5, "end"),
-            ]
+            ];
+            &land_spots
         } else {
-            vec![
+            sea_spots = [
                 at(0, 5, "middle"),
                 at(0, 16 + size, "middle"),
                 at(0, -16 - size / 4, "middle"),
-            ]
+            ];
+            &sea_spots
         };
         // Where all of these are taken, farther out, tied to the node by a line.
-        let far: Vec<Spot> = [44, 60, 76]
-            .into_iter()
-            .flat_map(|d| {
-                [
-                    at(0, d + size / 2, "middle"),
-                    at(0, -d, "middle"),
-                    at(d / 2, 5, "start"),
-                    at(-d / 2, 5, "end"),
-                    at(d / 2, d, "start"),
-                    at(-d / 2, d, "end"),
-                    at(d / 2, -d, "start"),
-                    at(-d / 2, -d, "end"),
-                ]
-            })
-            .collect();
+        let far: [[Spot; 8]; 3] = [44, 60, 76].map(|d| {
+            [
+                at(0, d + size / 2, "middle"),
+                at(0, -d, "middle"),
+                at(d / 2, 5, "start"),
+                at(-d / 2, 5, "end"),
+                at(d / 2, d, "start"),
+                at(-d / 2, d, "end"),
+                at(d / 2, -d, "start"),
+                at(-d / 2, -d, "end"),
+            ]
+        });
+        let far = far.as_flattened();
         let full = a.id.as_str();
         let short = abbreviation(full);
         // Whole, then abbreviated, beside the node; then the same farther out.
-        let forms: Vec<(bool, &str, &[Spot])> = [(false, &spots), (true, &far)]
-            .into_iter()
-            .flat_map(|(tied, candidates)| {
-                std::iter::once(full)
-                    .chain(short.as_deref())
-                    .map(move |text| (tied, text, candidates.as_slice()))
-            })
-            .collect();
-        let boxes: Vec<Vec<Rect>> = forms
-            .iter()
-            .map(|(_, text, candidates)| {
-                let width = text_width(text, size);
-                candidates
-                    .iter()
-                    .map(|s| labels::label_box(s, width, size))
-                    .collect()
-            })
-            .collect();
-        let lists: Vec<&[Rect]> = boxes.iter().map(Vec::as_slice).collect();
+        let mut forms: [(bool, &str, &[Spot]); 4] = [(false, full, &[]); 4];
+        let mut n = 0;
+        for (tied, candidates) in [(false, spots), (true, far)] {
+            for text in std::iter::once(full).chain(short.as_deref()) {
+                forms[n] = (tied, text, candidates);
+                n += 1;
+            }
+        }
+        let forms = &forms[..n];
+        // The boxes of each form, one list after the other in one array.
+        let mut boxes = [Rect::around(0, 0, 0, 0); 2 * (14 + 24)];
+        let mut lists: [&[Rect]; 4] = [&[]; 4];
+        let mut filled = 0;
+        for (_, text, candidates) in forms {
+            let width = text_width(text, size);
+            for (b, s) in boxes[filled..].iter_mut().zip(*candidates) {
+                *b = labels::label_box(s, width, size);
+            }
+            filled += candidates.len();
+        }
+        let mut from = 0;
+        for (list, (_, _, candidates)) in lists.iter_mut().zip(forms) {
+            *list = &boxes[from..from + candidates.len()];
+            from += candidates.len();
+        }
+        let lists = &lists[..n];
         let chosen = match layout {
             // On the phone map a name goes only where it covers nothing.
-            Layout::Phone => placer.first_free_of(&lists),
-            Layout::Whole => placer.best_of(&lists).map(|(_, l, i)| (l, i)),
+            Layout::Phone => placer.first_free_of(lists),
+            Layout::Whole => placer.best_of(lists).map(|(_, l, i)| (l, i)),
         };
         let Some((form, i)) = chosen else {
             continue;
@@ -1383,10 +1418,11 @@ fn on_map<'g>(
         return game.config.powers.iter().collect();
     }
     let m = &view.map;
-    // Gathered in a list, then each once (most areas and chips name a few powers over and over).
+    // Gathered in a list, then each once (most areas and chips name a few powers over and over);
+    // a chip knows its owner's rank (none: not one of the game's powers, which the legend leaves
+    // out).
     let mut named: Vec<&str> = std::iter::once(view.power.as_str())
         .chain(m.areas.iter().filter_map(|a| a.control.as_deref()))
-        .chain(m.units.iter().map(|u| u.owner.as_str()))
         .chain(m.moves.iter().map(|u| u.owner.as_str()))
         .chain(
             m.combats
@@ -1394,11 +1430,18 @@ fn on_map<'g>(
                 .flat_map(|c| c.winners.iter().map(String::as_str)),
         )
         .collect();
+    // (Neighbouring areas have the same controller more often than not.)
+    named.dedup();
     named.sort_unstable();
     named.dedup();
     // Each found by its rank, not each of the game's powers looked for among them.
-    let mut ranks: Vec<usize> = named.into_iter().filter_map(|p| shared.rank(p)).collect();
+    let mut ranks: Vec<usize> = named
+        .into_iter()
+        .filter_map(|p| shared.rank(p))
+        .chain(m.units.iter().filter_map(|u| u.rank))
+        .collect();
     ranks.sort_unstable();
+    ranks.dedup();
     ranks
         .into_iter()
         .filter_map(|r| game.config.powers.get(r))
