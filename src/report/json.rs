@@ -275,18 +275,24 @@ fn string(out: &mut Vec<u8>, s: &str) -> serde_json::Result<()> {
 /// escapes), looked at eight bytes at a time in a word (a report's events hold millions of short
 /// strings: judged byte by byte, or in blocks of 16 folded, this was 3% of a 1,000-power turn).
 fn plain(bytes: &[u8]) -> bool {
+    !any_word(bytes, escapes)
+}
+
+/// Whether `hit` holds for some word of `bytes` read eight bytes at a time (little-endian), the
+/// last word padded with spaces: `hit` must be false for a word of spaces.
+pub(super) fn any_word(bytes: &[u8], hit: impl Fn(u64) -> bool) -> bool {
     let mut words = bytes.chunks_exact(8);
     for word in &mut words {
         let mut eight = [0u8; 8];
         eight.copy_from_slice(word);
-        if escapes(u64::from_le_bytes(eight)) {
-            return false;
+        if hit(u64::from_le_bytes(eight)) {
+            return true;
         }
     }
     let rest = words.remainder();
     let mut eight = [b' '; 8];
     eight[..rest.len()].copy_from_slice(rest);
-    !escapes(u64::from_le_bytes(eight))
+    hit(u64::from_le_bytes(eight))
 }
 
 /// Whether one of the eight bytes of `word` is one JSON escapes: below 0x20, a quote or a

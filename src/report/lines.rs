@@ -331,18 +331,7 @@ fn has_html_special(bytes: &[u8]) -> bool {
             .fold(0, |any, &c| any | zero(x ^ (ONES * u64::from(c))))
             != 0
     };
-    let mut words = bytes.chunks_exact(8);
-    for word in &mut words {
-        let mut eight = [0u8; 8];
-        eight.copy_from_slice(word);
-        if special(u64::from_le_bytes(eight)) {
-            return true;
-        }
-    }
-    let rest = words.remainder();
-    let mut eight = [b' '; 8];
-    eight[..rest.len()].copy_from_slice(rest);
-    special(u64::from_le_bytes(eight))
+    super::json::any_word(bytes, special)
 }
 
 #[cfg(test)]
