@@ -12,23 +12,13 @@ use super::view::UnitLine;
 /// The events of a text report: for each, `- text`, its citation (and how it was decided) and its
 /// rolls, a line each; no newline after the last line. Written from the turn's events as they are.
 pub fn events_text(events: &SeenEvents) -> String {
-    let mut out = String::with_capacity(events.len() * 256);
-    for seen in events.iter() {
-        event_text(&mut out, seen);
-    }
-    out.pop();
-    out
+    joined(events, 256, event_text)
 }
 
 /// The events of the HTML report, escaped: an `<li>` each (the page holds the `<ol>`); no newline
 /// after the last.
 pub fn events_html(events: &SeenEvents) -> String {
-    let mut out = String::with_capacity(events.len() * 512);
-    for seen in events.iter() {
-        event_html(&mut out, seen);
-    }
-    out.pop();
-    out
+    joined(events, 512, event_html)
 }
 
 /// A view's events in the three forms that list them: [`events_text`], [`events_html`] and the
@@ -90,20 +80,21 @@ impl EventForms {
 /// The decisions taken for a power, in a text report: `- text [citation]` each; no newline after
 /// the last.
 pub fn decisions_text(decisions: &SeenEvents) -> String {
-    let mut out = String::with_capacity(decisions.len() * 192);
-    for seen in decisions.iter() {
-        decision_text(&mut out, seen);
-    }
-    out.pop();
-    out
+    joined(decisions, 192, decision_text)
 }
 
 /// The decisions taken for a power in the HTML report, escaped: an `<li>` each (the page holds the
 /// `<ul>`); no newline after the last.
 pub fn decisions_html(decisions: &SeenEvents) -> String {
-    let mut out = String::with_capacity(decisions.len() * 256);
-    for seen in decisions.iter() {
-        decision_html(&mut out, seen);
+    joined(decisions, 256, decision_html)
+}
+
+/// Each of `list` written by `write` (a line or an element each, with its newline), with room
+/// for `per` bytes an item; no newline after the last.
+fn joined(list: &SeenEvents, per: usize, write: impl Fn(&mut String, SeenEvent<'_>)) -> String {
+    let mut out = String::with_capacity(list.len() * per);
+    for seen in list.iter() {
+        write(&mut out, seen);
     }
     out.pop();
     out
