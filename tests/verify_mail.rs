@@ -104,6 +104,39 @@ fn the_untouched_report_mail_verifies_in_every_transfer_encoding() {
 }
 
 #[test]
+fn a_report_forwarded_as_an_attachment_verifies_and_a_changed_one_fails() {
+    let (t, game) = demo();
+    let sent = read_outbox_string(game.join("mail/outbox/t0001-report-france.eml"));
+    let forward = |report: &str| {
+        format!(
+            "From: france@example.org\r\nTo: auditor@example.org\r\nSubject: Fwd: my report\r\n\
+             MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"fwd\"\r\n\r\n\
+             --fwd\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nMy report, as sent.\r\n\
+             --fwd\r\nContent-Type: message/rfc822\r\n\r\n{report}\r\n--fwd--\r\n"
+        )
+    };
+    let path = write(t.path(), "forwarded.eml", forward(&sent));
+    verify(&path, &game)
+        .success()
+        .stdout(predicate::str::contains(
+            "ok: the text, HTML, JSON forms list the same header and the same",
+        ))
+        .stdout(predicate::str::contains("the report checks out"));
+    let roll = sent
+        .lines()
+        .find(|l| l.trim_start().starts_with("roll combat/area=Ulm/round=1:"))
+        .unwrap();
+    let (head, faces) = roll.rsplit_once("-> ").unwrap();
+    let other: Vec<String> = faces
+        .split(' ')
+        .map(|f| (f.parse::<u32>().unwrap() % 6 + 1).to_string())
+        .collect();
+    let changed = sent.replacen(roll, &format!("{head}-> {}", other.join(" ")), 1);
+    let path = write(t.path(), "forwarded-changed.eml", forward(&changed));
+    verify(&path, &game).code(4);
+}
+
+#[test]
 fn each_form_of_the_report_verifies_with_the_json_report_which_lists_the_entropy() {
     let (_t, game) = demo();
     verify(&game.join("turns/1/reports/france.json"), &game)
