@@ -352,7 +352,7 @@ fn parse_line_for(
                 .hint("write it as 'standing pursue always'; ORDERS.md lists the keys")
                 .rule(ORDER_SYNTAX));
             };
-            let (key, value) = super::standing::parse(key, rest, cx)?;
+            let (key, value) = super::standing::parse(key, rest, cx, power)?;
             // EiA 7.5.2.10.2, 7.5.2.11, 6.3.5: the SOP's absolutes admit no standing order against
             // them, unless the game names the option that allows it.
             if let Some((option, rule)) = super::decisions::against_the_rule(&key, &value) {
@@ -1329,6 +1329,31 @@ mod tests {
             one_error(&c).message,
             "no unit of yours is called 'AU-Lake'"
         );
+    }
+
+    #[test]
+    fn a_standing_intercept_names_a_fleet_of_ones_own_never_another_powers() {
+        // Austria's AU-Lake and no fleet at all are answered alike: France learns no fleet's id.
+        let (_, c) = check("standing intercept AU-Lake never\n");
+        let (_, none) = check("standing intercept AU-Loch never\n");
+        let said = |c: &OrdersCheck| {
+            let d = one_error(c);
+            (
+                d.message.replace("au-lake", "X"),
+                d.hint.clone(),
+                d.span.clone(),
+            )
+        };
+        let none_said = {
+            let d = one_error(&none);
+            (
+                d.message.replace("au-loch", "X"),
+                d.hint.clone(),
+                d.span.clone(),
+            )
+        };
+        assert_eq!(said(&c), none_said);
+        assert!(accepted(&c).is_empty());
     }
 
     #[test]
