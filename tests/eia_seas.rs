@@ -97,9 +97,14 @@ fn eia_6_2_3_a_stack_names_only_fleets_of_its_own_in_its_own_area() {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(said.contains("no unit of yours is called 'GB-H'"), "{said}");
+    // Britain's GB-H is answered as no fleet at all: France learns no id of Britain's.
+    assert_eq!(
+        said.matches("'with' names no fleet of yours").count(),
+        2,
+        "{said}"
+    );
+    assert!(said.contains("france.txt:5:11"), "{said}");
     assert!(said.contains("FR-A is named twice in this stack"), "{said}");
-    assert!(said.contains("'with' names no fleet"), "{said}");
     assert!(said.contains("FR-B is already ordered to move"), "{said}");
     assert!(said.contains("france.txt:5:"), "{said}");
 }

@@ -264,12 +264,17 @@ fn parse_line_for(
             // word that names no fleet, sail with the first as one stack (EiA 6.2.3).
             let (with, path) = match path.split_first() {
                 Some((w, rest)) if w.is("with") => {
+                    // Another power's fleet is no fleet here: the answer must not tell which
+                    // of its ids exist (issue 15.6, fog of war).
                     let n = rest
                         .iter()
-                        .take_while(|t| cx.find_fleet(&t.text).is_some())
+                        .take_while(|t| {
+                            cx.find_fleet(&t.text)
+                                .is_some_and(|f| power.is_none_or(|p| f.power.get_ref() == p))
+                        })
                         .count();
                     if n == 0 {
-                        return Err(Diagnostic::error("'with' names no fleet", w.span.clone())
+                        return Err(Diagnostic::error("'with' names no fleet of yours", w.span.clone())
                             .label("a fleet's id should follow")
                             .hint("list the fleets of the stack, then its path: 'move FR-A with FR-B North-Sea'")
                             .rule(ORDER_SYNTAX));
@@ -455,6 +460,20 @@ fn unit_name(t: &Token, cx: &Context<'_>, power: Option<&str>) -> Result<String,
     Err(not_one_of_yours(&t.text, t.span.clone(), s, power))
 }
 
+/// The power a unit of the state belongs to (a corps, leader, fleet or insurrection corps).
+fn owner_of<'a>(id: &str, cx: &Context<'a>) -> Option<&'a str> {
+    if let Some(c) = cx.find_corps(id) {
+        return Some(c.power.get_ref());
+    }
+    if let Some(l) = cx.find_leader(id) {
+        return Some(l.power.get_ref());
+    }
+    if let Some(f) = cx.find_fleet(id) {
+        return Some(f.power.get_ref());
+    }
+    cx.find_levy(id).map(|l| l.power.as_str())
+}
+
 /// The one diagnostic for a unit that is not the power's, whether it is another power's or no unit
 /// at all: a power learns nothing from it about units it cannot see (issue 15.6, fog of war). The
 /// hint names only the power's own units.
@@ -585,20 +604,26 @@ fn check_parsed(
                         .iter()
                         .any(|u| cx.find_corps(u).is_none_or(|c| c.power.get_ref() != power)) =>
                 {
-                    let u = with
+                    let k = with
                         .iter()
-                        .find(|u| cx.find_corps(u).is_none_or(|c| c.power.get_ref() != power))
-                        .cloned()
+                        .position(|u| cx.find_corps(u).is_none_or(|c| c.power.get_ref() != power))
                         .unwrap_or_default();
-                    Verdict::Rejected(
-                        Diagnostic::error(
-                            format!("{u} is not one of your corps: it cannot outflank for you"),
-                            p.order.span.clone(),
+                    let u = with.get(k).cloned().unwrap_or_default();
+                    if owner_of(&u, cx) == Some(power) {
+                        Verdict::Rejected(
+                            Diagnostic::error(
+                                format!("{u} is not one of your corps: it cannot outflank for you"),
+                                p.order.span.clone(),
+                            )
+                            .label("not your corps")
+                            .hint("name your own corps after 'with'")
+                            .rule(OWN_UNITS),
                         )
-                        .label("not your corps")
-                        .hint("name your own corps after 'with'")
-                        .rule(OWN_UNITS),
-                    )
+                    } else {
+                        // Another power's unit, told as no unit at all (issue 15.6): after
+                        // `chit <area> <chit> with`, the k-th word.
+                        Verdict::Rejected(not_one_of_yours(&u, p.arg(3 + k), cx.state, Some(power)))
+                    }
                 }
                 Ok(()) if !chits.insert(area.clone()) => Verdict::Rejected(
                     Diagnostic::error(format!("a second chit for {area}"), p.order.span.clone())
@@ -1332,28 +1357,38 @@ mod tests {
     }
 
     #[test]
-    fn a_standing_intercept_names_a_fleet_of_ones_own_never_another_powers() {
-        // Austria's AU-Lake and no fleet at all are answered alike: France learns no fleet's id.
-        let (_, c) = check("standing intercept AU-Lake never\n");
-        let (_, none) = check("standing intercept AU-Loch never\n");
-        let said = |c: &OrdersCheck| {
-            let d = one_error(c);
+    fn a_line_naming_another_powers_unit_is_answered_as_one_naming_none() {
+        // Austria's AU-Lake (a fleet) and AU-I (a corps), and ids of no unit at all, are answered
+        // alike wherever a line names a unit: France learns no id of another power's.
+        for (theirs, none) in [
             (
-                d.message.replace("au-lake", "X"),
-                d.hint.clone(),
-                d.span.clone(),
-            )
-        };
-        let none_said = {
-            let d = one_error(&none);
-            (
-                d.message.replace("au-loch", "X"),
-                d.hint.clone(),
-                d.span.clone(),
-            )
-        };
-        assert_eq!(said(&c), none_said);
-        assert!(accepted(&c).is_empty());
+                "standing intercept AU-Lake never",
+                "standing intercept AU-Loch never",
+            ),
+            ("move FR-I with AU-Lake Ulm", "move FR-I with AU-Loch Ulm"),
+            ("chit Ulm outflank with AU-I", "chit Ulm outflank with AU-J"),
+            ("move AU-I Ulm", "move AU-J Ulm"),
+        ] {
+            let told = |body: &str, id: &str| {
+                let (_, c) = check(&format!("{body}\n"));
+                assert!(accepted(&c).is_empty(), "{body}: {c:?}");
+                let d = one_error(&c);
+                let plain = |t: &str| t.replace(id, "X").replace(&id.to_ascii_lowercase(), "x");
+                (
+                    plain(&d.message),
+                    d.label.clone(),
+                    d.hint.clone(),
+                    d.span.clone(),
+                )
+            };
+            let id = |line: &str| {
+                line.split(' ')
+                    .find(|w| w.starts_with("AU-"))
+                    .unwrap()
+                    .to_string()
+            };
+            assert_eq!(told(theirs, &id(theirs)), told(none, &id(none)), "{theirs}");
+        }
     }
 
     #[test]
