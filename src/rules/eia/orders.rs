@@ -445,33 +445,31 @@ fn area_name(t: &Token, cx: &Context<'_>) -> Result<String, Diagnostic> {
 
 fn unit_name(t: &Token, cx: &Context<'_>, power: Option<&str>) -> Result<String, Diagnostic> {
     let s = cx.state;
-    if let Some(c) = cx.find_corps(&t.text) {
+    // Another power's unit is answered as no unit at all, here where the line is read: a check of
+    // the line's other words first would tell it apart from an id of none (issue 15.6).
+    let theirs = |owner: &str| power.is_some_and(|p| p != owner);
+    if let Some(c) = cx
+        .find_corps(&t.text)
+        .filter(|c| !theirs(c.power.get_ref()))
+    {
         return Ok(c.id.get_ref().clone());
     }
-    if let Some(l) = cx.find_leader(&t.text) {
+    if let Some(l) = cx
+        .find_leader(&t.text)
+        .filter(|l| !theirs(l.power.get_ref()))
+    {
         return Ok(l.id.get_ref().clone());
     }
-    if let Some(f) = cx.find_fleet(&t.text) {
+    if let Some(f) = cx
+        .find_fleet(&t.text)
+        .filter(|f| !theirs(f.power.get_ref()))
+    {
         return Ok(f.id.get_ref().clone());
     }
-    if let Some(l) = cx.find_levy(&t.text) {
+    if let Some(l) = cx.find_levy(&t.text).filter(|l| !theirs(&l.power)) {
         return Ok(l.id.clone());
     }
     Err(not_one_of_yours(&t.text, t.span.clone(), s, power))
-}
-
-/// The power a unit of the state belongs to (a corps, leader, fleet or insurrection corps).
-fn owner_of<'a>(id: &str, cx: &Context<'a>) -> Option<&'a str> {
-    if let Some(c) = cx.find_corps(id) {
-        return Some(c.power.get_ref());
-    }
-    if let Some(l) = cx.find_leader(id) {
-        return Some(l.power.get_ref());
-    }
-    if let Some(f) = cx.find_fleet(id) {
-        return Some(f.power.get_ref());
-    }
-    cx.find_levy(id).map(|l| l.power.as_str())
 }
 
 /// The one diagnostic for a unit that is not the power's, whether it is another power's or no unit
@@ -604,26 +602,22 @@ fn check_parsed(
                         .iter()
                         .any(|u| cx.find_corps(u).is_none_or(|c| c.power.get_ref() != power)) =>
                 {
-                    let k = with
+                    // Only the power's own units are read after `with` (`unit_name`): this is one
+                    // of its leaders or fleets.
+                    let u = with
                         .iter()
-                        .position(|u| cx.find_corps(u).is_none_or(|c| c.power.get_ref() != power))
+                        .find(|u| cx.find_corps(u).is_none_or(|c| c.power.get_ref() != power))
+                        .cloned()
                         .unwrap_or_default();
-                    let u = with.get(k).cloned().unwrap_or_default();
-                    if owner_of(&u, cx) == Some(power) {
-                        Verdict::Rejected(
-                            Diagnostic::error(
-                                format!("{u} is not one of your corps: it cannot outflank for you"),
-                                p.order.span.clone(),
-                            )
-                            .label("not your corps")
-                            .hint("name your own corps after 'with'")
-                            .rule(OWN_UNITS),
+                    Verdict::Rejected(
+                        Diagnostic::error(
+                            format!("{u} is not one of your corps: it cannot outflank for you"),
+                            p.order.span.clone(),
                         )
-                    } else {
-                        // Another power's unit, told as no unit at all (issue 15.6): after
-                        // `chit <area> <chit> with`, the k-th word.
-                        Verdict::Rejected(not_one_of_yours(&u, p.arg(3 + k), cx.state, Some(power)))
-                    }
+                        .label("not your corps")
+                        .hint("name your own corps after 'with'")
+                        .rule(OWN_UNITS),
+                    )
                 }
                 Ok(()) if !chits.insert(area.clone()) => Verdict::Rejected(
                     Diagnostic::error(format!("a second chit for {area}"), p.order.span.clone())
