@@ -104,7 +104,7 @@ fn the_untouched_report_mail_verifies_in_every_transfer_encoding() {
 }
 
 #[test]
-fn a_report_forwarded_as_an_attachment_verifies_and_a_changed_one_fails() {
+fn a_report_forwarded_as_an_attachment_or_inline_as_format_flowed_verifies_a_changed_one_fails() {
     let (t, game) = demo();
     let sent = read_outbox_string(game.join("mail/outbox/t0001-report-france.eml"));
     let forward = |report: &str| {
@@ -133,6 +133,16 @@ fn a_report_forwarded_as_an_attachment_verifies_and_a_changed_one_fails() {
         .collect();
     let changed = sent.replacen(roll, &format!("{head}-> {}", other.join(" ")), 1);
     let path = write(t.path(), "forwarded-changed.eml", forward(&changed));
+    verify(&path, &game).code(4);
+    // Forwarded inline by a client that writes format=flowed: its long lines broken, then joined
+    // again as the player's reader shows them.
+    let text = fs::read_to_string(game.join("turns/1/reports/france.txt")).unwrap();
+    let path = write(t.path(), "flowed.eml", flowed_forward(&text));
+    verify(&path, &game)
+        .success()
+        .stdout(predicate::str::contains("the report checks out"));
+    let changed = text.replacen(roll, &format!("{head}-> {}", other.join(" ")), 1);
+    let path = write(t.path(), "flowed-changed.eml", flowed_forward(&changed));
     verify(&path, &game).code(4);
 }
 

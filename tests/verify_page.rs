@@ -497,6 +497,16 @@ fn corpus() -> (Vec<Case>, Vec<tempfile::TempDir>) {
         ));
         if game == "ulm-1805" {
             cases.extend(ulm_orders_cases(&base, &orders));
+            // The text report forwarded inline by a client that writes format=flowed.
+            let name = "ulm-1805-text-forwarded-flowed";
+            cases.push(Case::new(
+                name,
+                vec![(
+                    format!("{name}.eml"),
+                    crate::support::flowed_forward(&base.text),
+                )],
+                "OK",
+            ));
         }
         if game == "gitm-italy-1809" {
             // A player of a power with several (`player eugene`): his entropy is listed as

@@ -154,6 +154,11 @@ fn texts_within(bytes: &[u8], forwards: u32) -> Vec<(Form, String)> {
             continue;
         };
         let text = match part.content {
+            // A client that sent the report on (a forward) may break its long lines as RFC 3676
+            // allows: they are joined again, as its reader shows them.
+            Content::Text(t) if part.flowed && form == Form::Text => {
+                crate::mail::extract::unflow(&t.replace("\r\n", "\n"), part.delsp).join("\n")
+            }
             Content::Text(t) | Content::Html(t) => t,
             Content::Bytes(b) => String::from_utf8_lossy(&b).into_owned(),
             Content::Message(_) => continue,
