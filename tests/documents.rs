@@ -204,10 +204,6 @@ fn words(line: &str) -> Vec<String> {
 #[test]
 fn every_command_line_the_guides_and_the_help_show_is_one_pbem_takes() {
     use clap::error::ErrorKind;
-    let commands: Vec<String> = pbem::commands::command()
-        .get_subcommands()
-        .map(|c| c.get_name().to_string())
-        .collect();
     let (mut checked, mut wrong) = (0, Vec::new());
     // The documents, and the examples of `pbem --help` and of each command's `--help` (as a block).
     let mut helps: Vec<(PathBuf, String)> = Vec::new();
