@@ -223,7 +223,6 @@ fn holds(fogged: &Fogged) -> usize {
                 .enumerate()
                 .filter(|(_, (a, b))| a != b)
                 .take(6)
-                .map(|(i, (a, b))| (i, (a, b)))
                 .collect();
             panic!(
                 "{}: the answer to {name} differs with the units out of its sight taken out of the state: {diff:#?}",
