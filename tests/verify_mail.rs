@@ -160,6 +160,25 @@ fn each_form_of_the_report_verifies_with_the_json_report_which_lists_the_entropy
 }
 
 #[test]
+fn a_json_report_saved_with_a_byte_order_mark_is_read_by_verify_and_check() {
+    let (t, game) = demo();
+    let mut bytes = "\u{feff}".as_bytes().to_vec();
+    bytes.extend(fs::read(game.join("turns/1/reports/france.json")).unwrap());
+    let report = write(t.path(), "france.json", bytes);
+    verify(&report, &game)
+        .success()
+        .stdout(predicate::str::contains("the report checks out"));
+    let orders = Path::new(env!("CARGO_MANIFEST_DIR")).join("orders/ulm-1805/2/france.txt");
+    pbem()
+        .arg("check")
+        .arg("--report")
+        .arg(&report)
+        .arg(orders)
+        .assert()
+        .success();
+}
+
+#[test]
 fn a_report_without_an_anchor_says_so() {
     let (_t, game) = demo();
     pbem()

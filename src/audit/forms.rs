@@ -519,7 +519,8 @@ fn board_of(text: &str, v: &JsonReport) -> (BTreeSet<String>, BTreeSet<String>) 
 }
 
 fn from_json(text: &str) -> Result<ReportForm> {
-    let v: JsonReport = serde_json::from_str(text)?;
+    // An editor that saved the file may have put a byte-order mark before it.
+    let v: JsonReport = serde_json::from_str(text.trim_start_matches('\u{feff}'))?;
     let (Some(header_text), Some(digest)) = (v.dice.text.as_deref(), v.dice.digest.as_deref())
     else {
         bail!("this JSON report has no dice header (dice.text, dice.digest): an opening report, mailed with the welcome, has none, as no turn was resolved yet");

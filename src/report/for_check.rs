@@ -167,6 +167,8 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<FromReport> {
         id: String,
     }
     let shown = path.display();
+    // An editor that saved the file may have put a byte-order mark before it.
+    let bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
     let head: Head = serde_json::from_slice(bytes)
         .with_context(|| format!("{shown} is not a JSON report of pbem"))?;
     if head.format != super::json::FORMAT {
