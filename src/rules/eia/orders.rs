@@ -839,8 +839,10 @@ fn check_fleet_move(
                 .hint("put the port last in the path")
                 .rule(NAVAL_MOVEMENT));
             }
+            // Only a port in its sight: whose another port is, the answer must not tell (the
+            // turn stops the fleet before an enemy port it could not see, `naval::sail`).
             let owner = cx.state.control.get(&area.id);
-            if owner.is_some_and(|o| !cx.state.friendly(o, power)) {
+            if owner.is_some_and(|o| !cx.state.friendly(o, power)) && sees(cx, power, next) {
                 return Err(Diagnostic::error(format!("{step} is an enemy port"), at)
                     .hint("end the move at sea, or in a port of your own or of an ally")
                     .rule(NAVAL_MOVEMENT));
@@ -849,6 +851,31 @@ fn check_fleet_move(
         here = next;
     }
     Ok(())
+}
+
+/// Whether `power` sees area `a` at the start of the turn: one of its units that sees (a corps with
+/// factors left, a leader, a fleet) stands there or next to it (pbem's sight, `visibility::SIGHT`).
+fn sees(cx: &Context<'_>, power: &str, a: usize) -> bool {
+    let s = EiaState::of(cx.state);
+    let own = |p: &toml::Spanned<String>| p.get_ref() == power;
+    s.corps
+        .iter()
+        .filter(|c| own(&c.power) && c.factors > 0)
+        .map(|c| c.area.get_ref())
+        .chain(
+            s.leaders
+                .iter()
+                .filter(|l| own(&l.power))
+                .map(|l| l.area.get_ref()),
+        )
+        .chain(
+            s.fleets
+                .iter()
+                .filter(|f| own(&f.power))
+                .map(|f| f.area.get_ref()),
+        )
+        .filter_map(|area| cx.map.find(area))
+        .any(|u| u == a || cx.map.area(u).adjacent.contains(&a))
 }
 
 /// EiA 10.1.4.1.4: a move for an insurrection corps still waiting to rise, carried out in the special
