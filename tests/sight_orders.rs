@@ -6,9 +6,11 @@
 //! For each sample orders file of turn 1, every line that names a unit of the power is tried again
 //! naming each unit of another power out of its sight, with lines that name that unit's place (an
 //! attack, an engagement, a move along the way to it, a stack, an outflanking force, a standing order
-//! scoped to it or to its place). The answer (every accepted order, every diagnostic as rendered)
-//! must be the same with those units in the state and with them all taken out: an answer that
-//! differs tells the player of a unit he cannot see, its id or its presence.
+//! scoped to it or to its place), and each of its fleets on its way to each port out of its sight.
+//! The answer (every accepted order, every diagnostic as rendered) must be the same with those units
+//! in the state and with them all taken out, and (EiA, where whose a place is is known only in
+//! sight) with the control of every place out of its sight taken out too: an answer that differs
+//! tells the player of a unit he cannot see, its id or its presence, or whose a place is.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -17,13 +19,15 @@ use pbem::game::Game;
 
 use crate::support::orders_property::sample_order_files;
 
-/// A ruleset with fog: its bundled scenario, the tables of its units in state.toml, and how many
-/// steps of the map (areas or squares) a power's sight reaches at most from its units (EiA: the
-/// neighbours; GITM: 5, an army headquarters' reach over its own side, beyond any other side's).
+/// A ruleset with fog: its bundled scenario, the tables of its units in state.toml, how many steps
+/// of the map (areas or squares) a power's sight reaches at most from its units (EiA: the
+/// neighbours; GITM: 5, an army headquarters' reach over its own side, beyond any other side's),
+/// and whether whose each place is is known to all (GITM 1.3) or only in sight (EiA).
 struct Fogged {
     game: &'static str,
     tables: &'static [&'static str],
     sight: usize,
+    control_public: bool,
 }
 
 const FOGGED: [Fogged; 2] = [
@@ -31,13 +35,37 @@ const FOGGED: [Fogged; 2] = [
         game: "ulm-1805",
         tables: &["eia.corps", "eia.leader", "eia.fleet"],
         sight: 1,
+        control_public: false,
     },
     Fogged {
         game: "gitm-italy-1809",
         tables: &["gitm.brigade", "gitm.ship"],
         sight: 5,
+        control_public: true,
     },
 ];
+
+/// `text` (a state.toml) without the lines of its `[control]` table that name an area of `areas`.
+fn without_control(text: &str, areas: &BTreeSet<String>) -> String {
+    let mut out = String::new();
+    let mut in_control = false;
+    for line in text.lines() {
+        if line.starts_with('[') {
+            in_control = line.trim() == "[control]";
+        }
+        let area = line
+            .split(" = ")
+            .next()
+            .unwrap_or("")
+            .trim()
+            .trim_matches('"');
+        if !(in_control && areas.contains(area)) {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
 
 /// `text` (a state.toml) without the `[[<table>]]` block of the unit `id`, if one of `tables` has it.
 fn without(text: &str, tables: &[&str], id: &str) -> Option<String> {
@@ -67,14 +95,21 @@ fn without(text: &str, tables: &[&str], id: &str) -> Option<String> {
 }
 
 /// The steps from the nearest of `from` to every area of the map (breadth first over its
-/// adjacency).
-fn distances(game: &Game, from: &BTreeSet<usize>) -> Vec<usize> {
+/// adjacency), passing only through the areas `through` allows.
+fn distances_through(
+    game: &Game,
+    from: &BTreeSet<usize>,
+    through: &dyn Fn(usize) -> bool,
+) -> Vec<usize> {
     let mut d = vec![usize::MAX; game.map.areas.len()];
     let mut queue: VecDeque<usize> = from.iter().copied().collect();
     for &a in from {
         d[a] = 0;
     }
     while let Some(a) = queue.pop_front() {
+        if d[a] > 0 && !through(a) {
+            continue;
+        }
         for &b in &game.map.area(a).adjacent {
             if d[b] == usize::MAX {
                 d[b] = d[a] + 1;
@@ -85,18 +120,27 @@ fn distances(game: &Game, from: &BTreeSet<usize>) -> Vec<usize> {
     d
 }
 
-/// A shortest way from `start` to `end` over the map, both ends' names included.
-fn way(game: &Game, start: usize, end: usize) -> Vec<String> {
-    let back = distances(game, &BTreeSet::from([end]));
+/// The steps from the nearest of `from` to every area of the map.
+fn distances(game: &Game, from: &BTreeSet<usize>) -> Vec<usize> {
+    distances_through(game, from, &|_| true)
+}
+
+/// A shortest way from `start` to `end` over the map, both ends' names included, its steps between
+/// them all areas `through` allows (a fleet's: the seas); none when there is no such way.
+fn way(game: &Game, start: usize, end: usize, through: &dyn Fn(usize) -> bool) -> Vec<String> {
+    let back = distances_through(game, &BTreeSet::from([end]), through);
+    if back[start] == usize::MAX {
+        return Vec::new();
+    }
     let mut at = start;
     let mut out = vec![game.map.area(at).id.clone()];
-    while at != end && back[at] != usize::MAX {
+    while at != end {
         at = *game
             .map
             .area(at)
             .adjacent
             .iter()
-            .find(|&&b| back[b] + 1 == back[at])
+            .find(|&&b| back[b].checked_add(1) == Some(back[at]) && (b == end || through(b)))
             .unwrap();
         out.push(game.map.area(at).id.clone());
     }
@@ -164,6 +208,14 @@ fn holds(fogged: &Fogged) -> usize {
             fogless = next;
             hidden.push((u, at));
         }
+        // Where the power does not see, whose each area is it does not know either (EiA).
+        let unseen: BTreeSet<String> = (0..game.map.areas.len())
+            .filter(|&a| far[a] > fogged.sight)
+            .map(|a| game.map.area(a).id.clone())
+            .collect();
+        if !fogged.control_public {
+            fogless = without_control(&fogless, &unseen);
+        }
         let fogless = game
             .parse_state(&Source::new("state.toml", fogless))
             .unwrap();
@@ -205,32 +257,64 @@ fn holds(fogged: &Fogged) -> usize {
                 format!("sail {} to {area}", u.id),
             ]);
             if let Some(from) = own_at {
-                let path = way(&game, from, *at);
+                let path = way(&game, from, *at, &|_| true);
                 for k in 2..=path.len().min(6) {
                     lines.push(format!("move {first_own} {}", path[1..k].join(" ")));
                 }
             }
             tried += 1;
         }
+        // Each of its fleets on its way to each port out of its sight, one port a file (a unit
+        // moves once a file): whose the port is, the answer must not tell.
+        let mut voyages: Vec<Vec<String>> = Vec::new();
+        for u in own.iter().filter(|u| u.kind == "fleet") {
+            let Some(from) = game.map.find(&u.area) else {
+                continue;
+            };
+            let seas = |a: usize| !game.map.area(a).is_land();
+            let ports = (0..game.map.areas.len())
+                .filter(|&a| far[a] > fogged.sight && game.map.area(a).port);
+            for (k, to) in ports.enumerate() {
+                let path = way(&game, from, to, &seas);
+                if path.len() > 1 {
+                    voyages.resize(voyages.len().max(k + 1), Vec::new());
+                    voyages[k].push(format!("move {} {}", u.id, path[1..].join(" ")));
+                }
+            }
+        }
         let name = format!("orders/1/{}", file.file_name().unwrap().to_string_lossy());
-        let text = format!("{}\n{}\n", header.join("\n"), lines.join("\n"));
-        let seen = answer(&game, &state, &name, &text);
-        let unseen = answer(&game, &fogless, &name, &text);
-        if seen != unseen {
-            let diff: BTreeMap<usize, (&str, &str)> = seen
-                .lines()
-                .zip(unseen.lines())
-                .enumerate()
-                .filter(|(_, (a, b))| a != b)
-                .take(6)
-                .collect();
-            panic!(
-                "{}: the answer to {name} differs with the units out of its sight taken out of the state: {diff:#?}",
-                fogged.game
-            );
+        for lines in std::iter::once(&lines).chain(&voyages) {
+            let text = format!("{}\n{}\n", header.join("\n"), lines.join("\n"));
+            same_answer(fogged, &game, (&state, &fogless), &name, &text);
         }
     }
     tried
+}
+
+/// Panics when the answer to `text` differs in the two states (with the units and places out of
+/// the power's sight, and without them).
+fn same_answer(
+    fogged: &Fogged,
+    game: &Game,
+    (state, fogless): (&pbem::game::state::State, &pbem::game::state::State),
+    name: &str,
+    text: &str,
+) {
+    let seen = answer(game, state, name, text);
+    let unseen = answer(game, fogless, name, text);
+    if seen != unseen {
+        let diff: BTreeMap<usize, (&str, &str)> = seen
+            .lines()
+            .zip(unseen.lines())
+            .enumerate()
+            .filter(|(_, (a, b))| a != b)
+            .take(6)
+            .collect();
+        panic!(
+            "{}: the answer to {name} differs with the units and places out of its sight taken out of the state: {diff:#?}",
+            fogged.game
+        );
+    }
 }
 
 #[test]
