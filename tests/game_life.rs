@@ -66,7 +66,14 @@ fn mail(tmp: &Path, name: &str, from: &str, received: &str, body: &str) -> std::
 fn a_turn_reopened_by_rollback_opens_the_next_turn_after_its_own_deadline() {
     let (tmp, game) = support::game();
     write(&game, "orders/1/france.txt", header("france", FRANCE_PW, 1));
-    // Russia's orders came ten minutes after the deadline: late.
+    // Russia's orders came five minutes after the deadline, and again ten minutes after: late.
+    let first = mail(
+        tmp.path(),
+        "first.eml",
+        "russia@example.org",
+        "Sun, 6 Dec 2026 20:05:00 +0100",
+        &header("russia", RUSSIA_PW, 1),
+    );
     let late = mail(
         tmp.path(),
         "late.eml",
@@ -74,6 +81,7 @@ fn a_turn_reopened_by_rollback_opens_the_next_turn_after_its_own_deadline() {
         "Sun, 6 Dec 2026 20:10:00 +0100",
         &header("russia", RUSSIA_PW, 1),
     );
+    ingest_at("2026-12-06T19:20:00Z", &game, &first).success();
     ingest_at("2026-12-06T19:20:00Z", &game, &late).success();
     at("2026-12-06T19:30:00Z", &["resolve"], &game).success();
     // Rolled back the next morning: turn 1 reopens until turn 2's slot.
@@ -99,6 +107,9 @@ fn a_turn_reopened_by_rollback_opens_the_next_turn_after_its_own_deadline() {
         status_line(&status, "russia").contains("authenticated"),
         "{status}"
     );
+    // His first submission came in time for the reopened deadline too, and the second replaces
+    // it: neither is late now.
+    assert!(!status.contains("also:"), "{status}");
     // Russia's answer says the reopened deadline covered his orders, and is their receipt under
     // the new commitment: no renewed receipt claims to replace an acknowledgement he never had.
     // France, whose orders stood before, gets hers.
@@ -158,6 +169,8 @@ fn a_turn_reopened_by_rollback_opens_the_next_turn_after_its_own_deadline() {
     // Resolved again half an hour after its new deadline: turn 2 opens a week later, never with the
     // deadline turn 1 just had.
     at("2026-12-13T19:30:00Z", &["resolve"], &game).success();
+    let summary = fs::read_to_string(game.join("turns/1/summary.txt")).unwrap();
+    assert!(!summary.contains("Late by mail"), "{summary}");
     let status = stdout(&at("2026-12-13T19:31:00Z", &["status"], &game).success());
     assert!(
         status.contains("Deadline: Sunday 2026-12-20 20:00 CET"),
@@ -340,6 +353,53 @@ fn a_late_submission_the_new_deadline_covers_stands_after_extend() {
     at("2026-12-08T19:30:00Z", &["resolve"], &game).success();
     let record = fs::read_to_string(game.join("turns/1/record.toml")).unwrap();
     assert!(record.contains("russia = "), "{record}");
+    audit_ok(&game);
+}
+
+/// Late orders held for the next turn (`late_orders = "hold"`) that a moved deadline covers: the
+/// last stands for the turn, and the earlier ones, replaced by it in time, are held for no turn.
+#[test]
+fn late_orders_held_for_the_next_turn_and_covered_by_extend_stand_for_their_own() {
+    let (tmp, game) = support::game();
+    set_deadline_key(&game, "late_orders", "\"hold\"");
+    let mails: Vec<PathBuf> = [("first", "18:00"), ("second", "18:30")]
+        .iter()
+        .map(|(name, time)| {
+            mail(
+                tmp.path(),
+                &format!("{name}.eml"),
+                "russia@example.org",
+                &format!("Mon, 7 Dec 2026 {time}:00 +0100"),
+                &header("russia", RUSSIA_PW, 1),
+            )
+        })
+        .collect();
+    for m in &mails {
+        ingest_at("2026-12-07T17:40:00Z", &game, m).success();
+    }
+    let status = stdout(&at("2026-12-07T17:41:00Z", &["status"], &game).success());
+    assert!(status.contains("2 held for turn 2"), "{status}");
+    at(
+        "2026-12-07T17:45:00Z",
+        &["extend", "--to", "2026-12-08T20:00", "--reason", "a strike"],
+        &game,
+    )
+    .success();
+    let status = stdout(&at("2026-12-07T17:46:00Z", &["status"], &game).success());
+    assert!(
+        status_line(&status, "russia").contains("authenticated"),
+        "{status}"
+    );
+    assert!(!status.contains("held for turn 2"), "{status}");
+    at("2026-12-08T19:30:00Z", &["resolve"], &game).success();
+    let summary = fs::read_to_string(game.join("turns/1/summary.txt")).unwrap();
+    assert!(!summary.contains("Late by mail"), "{summary}");
+    // Turn 2 waits for Russia's orders: none of turn 1's is filed for it.
+    let status = stdout(&at("2026-12-08T19:31:00Z", &["status"], &game).success());
+    assert!(
+        status_line(&status, "russia").contains("missing"),
+        "{status}"
+    );
     audit_ok(&game);
 }
 

@@ -146,7 +146,9 @@ pub fn extend(game: &Game, how: &Move, reason: &str) -> Result<Extended> {
 /// power's latest late submission (rejected, or held for the next turn) that the new deadline
 /// covers, and that no later submission of the power outranks, stands now, as `pbem accept-late`
 /// files it (an act of the turn, an answer to the player); each player of a power with several
-/// (GITM 6.1) on his own. A pbem-dice/v2 turn already closed is left to the referee. `how`: what
+/// (GITM 6.1) on his own. The earlier late submissions it covers came in time and were replaced,
+/// as on-time orders are by later ones (`late::replaced_in_time`): neither late in `status` and
+/// the summary, nor held for the next turn. A pbem-dice/v2 turn already closed is left to the referee. `how`: what
 /// the referee did, as the player reads it after "the referee" ([`Standing::Covered`]).
 ///
 /// [`Standing::Covered`]: crate::mail::late::Standing::Covered
@@ -181,7 +183,7 @@ fn judge_late_again(
         // The rank `accept-late` and the winners use: arrival, then the ingest's order, then the
         // digest (two messages of one second).
         let rank = |r: &ingest::Received| (r.arrival_time(), r.seq, r.sha256.clone());
-        let covered = records
+        let covered: Vec<&ingest::Received> = records
             .iter()
             .filter(|r| {
                 r.slot() == slot
@@ -191,17 +193,27 @@ fn judge_late_again(
                     && r.arrival_time() <= deadline
                     && !left(r)
             })
-            .max_by_key(|r| rank(r));
-        let Some(late) = covered else { continue };
-        if winners.get(&slot).is_some_and(|w| rank(w) > rank(late)) {
+            .collect();
+        let Some(late) = covered.iter().max_by_key(|r| rank(r)) else {
             continue;
+        };
+        let stands = match winners.get(&slot) {
+            Some(w) if rank(w) > rank(late) => w.sha256.clone(),
+            _ => {
+                out.push(crate::mail::late::accept_late(
+                    game,
+                    &slot,
+                    Some(&late.sha256),
+                    crate::mail::late::Standing::Covered(how),
+                )?);
+                late.sha256.clone()
+            }
+        };
+        // The earlier ones came in time too, and the one that stands replaces them: late no
+        // more, nor held for the next turn.
+        for r in covered.iter().filter(|r| r.sha256 != stands) {
+            crate::mail::late::replaced_in_time(game, turn, r, &stands, how)?;
         }
-        out.push(crate::mail::late::accept_late(
-            game,
-            &slot,
-            Some(&late.sha256),
-            crate::mail::late::Standing::Covered(how),
-        )?);
     }
     Ok(out)
 }
