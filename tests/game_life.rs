@@ -84,6 +84,15 @@ fn a_turn_reopened_by_rollback_opens_the_next_turn_after_its_own_deadline() {
     ingest_at("2026-12-06T19:20:00Z", &game, &first).success();
     ingest_at("2026-12-06T19:20:00Z", &game, &late).success();
     at("2026-12-06T19:30:00Z", &["resolve"], &game).success();
+    // France ordered turn 2 that evening, on the reports the rollback makes void.
+    let before = mail(
+        tmp.path(),
+        "t2-before.eml",
+        "france@example.org",
+        "Sun, 6 Dec 2026 21:00:00 +0100",
+        &header("france", FRANCE_PW, 2),
+    );
+    ingest_at("2026-12-06T20:00:00Z", &game, &before).success();
     // Rolled back the next morning: turn 1 reopens until turn 2's slot.
     let a = at(
         "2026-12-07T10:00:00Z",
@@ -162,6 +171,10 @@ fn a_turn_reopened_by_rollback_opens_the_next_turn_after_its_own_deadline() {
         "{france}"
     );
     assert!(
+        france.contains("Void too: your orders for turn 2 received Sunday 2026-12-06 21:00:00 CET (message <t2-before.eml@example.org>)"),
+        "{france}"
+    );
+    assert!(
         notice("austria").contains("No orders of yours for turn 1 are on file"),
         "{}",
         notice("austria")
@@ -178,6 +191,13 @@ fn a_turn_reopened_by_rollback_opens_the_next_turn_after_its_own_deadline() {
     );
     let report = fs::read_to_string(game.join("turns/1/reports/france.txt")).unwrap();
     assert!(report.contains("2026-12-20 20:00"), "{report}");
+    // France's void orders for turn 2 are not in, and no ingest files them.
+    let france = status_line(&status, "france");
+    assert!(france.contains("missing"), "{status}");
+    assert!(
+        status.contains("turn 1 was reopened (pbem rollback) after it arrived"),
+        "{status}"
+    );
     // An order for turn 2 mailed the next day is on time.
     let m = mail(
         tmp.path(),

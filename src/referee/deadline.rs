@@ -492,6 +492,7 @@ pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
         to_turn,
         &format!("reopened turn {to_turn} (pbem rollback) with the deadline {shown}"),
     )?;
+    let voided = void_undone_submissions(&game, to_turn)?;
     let moved = game.config.moved_changes(&dated_before);
     let state = game.load_state(to_turn)?;
     let on_file = crate::engine::inputs::read_orders(&game, &state, to_turn)?;
@@ -521,6 +522,10 @@ pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
                 name_of(power),
                 back.join(" and ")
             ),
+        };
+        let orders = match voided.get(power) {
+            Some(lines) => format!("{orders}\n{}", lines.join("\n")),
+            None => orders,
         };
         match moved.get(power) {
             Some(lines) => format!("{void}\n{orders}\n{}", lines.join("\n")),
@@ -552,6 +557,47 @@ pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
         notices,
         judged_again,
     })
+}
+
+/// The submissions by mail for the turns a rollback to `to_turn` undid, sent while one of them was
+/// open: void, as their orders files are (moved into the archive), since the position they were
+/// written for is undone. Their records say so (rejected, with the reason), so that neither
+/// `status` nor the next `ingest` files them for the turn when it opens again; the late submissions
+/// of `to_turn` itself, held for the turn after it, are the reopened turn's to judge again. The
+/// lines that tell each power, by power id.
+fn void_undone_submissions(
+    game: &Game,
+    to_turn: u32,
+) -> Result<std::collections::BTreeMap<String, Vec<String>>> {
+    use crate::mail::ingest::{self, Status};
+    let mut told: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for mut r in ingest::load_records(game)?.into_values() {
+        if !matches!(r.status, Status::Accepted | Status::Held)
+            || r.for_turn <= to_turn
+            || r.judged_at_turn <= to_turn
+        {
+            continue;
+        }
+        told.entry(r.power.clone()).or_default().push(format!(
+            "Void too: your orders for turn {} received {} (message {}), sent before the rollback: send them again once turn {} opens.",
+            r.for_turn,
+            crate::mail::ack::in_zone(game, None, r.arrival_time()),
+            match r.message_id.is_empty() {
+                true => r.sha256.clone(),
+                false => format!("<{}>", r.message_id),
+            },
+            r.for_turn
+        ));
+        r.status = Status::Rejected;
+        r.reasons.push(format!(
+            "turn {to_turn} was reopened (pbem rollback) after it arrived: orders for turn {} sent before are void",
+            r.for_turn
+        ));
+        let toml =
+            crate::game::load::to_toml(&r).context("cannot write a received-message record")?;
+        crate::game::fsio::write_atomic(&ingest::record_path(game, &r.sha256), toml.as_bytes())?;
+    }
+    Ok(told)
 }
 
 /// The `drop` and `replace` acts of the turns after `to_turn`, with their turns, in order: what a
