@@ -57,6 +57,15 @@ pub struct Extended {
 pub fn extend(game: &Game, how: &Move, reason: &str) -> Result<Extended> {
     let _lock = crate::game::fsio::GameLock::acquire(&game.dir)?;
     let turn = game.current_turn()?;
+    // pbem-dice/v2: after the close nobody, the referee included, changes a contribution; a later
+    // deadline would ask for orders the turn no longer takes, and draw another beacon round.
+    let closed = crate::engine::close::path(game, turn);
+    if closed.is_file() {
+        bail!(
+            "turn {turn} is closed ({} was mailed to every player): it takes no more orders, so its deadline (and the beacon round it draws) no longer moves. Resolve it; to play it again, `pbem rollback` it. Nothing was changed.",
+            game.printed(&closed)
+        );
+    }
     let tz = game
         .config
         .time_zone()
@@ -362,9 +371,18 @@ pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
     let undone_acts = players_acts_after(game, to_turn)?;
     // A replace of an undone turn is undone in game.toml too: the acts are the record.
     crate::game::config_edit::undo_replacements(game, to_turn + 1)?;
-    // The resolved turn N: what resolving it wrote.
+    // The resolved turn N: what resolving it wrote, and its closing list and beacon
+    // (pbem-dice/v2), which the reopened turn, taking orders again, makes anew.
     let turn_dir = game.turn_dir(to_turn);
-    for name in ["record.toml", "log.toml", "summary.txt", "reports"] {
+    let was_closed = crate::engine::close::path(game, to_turn).is_file();
+    for name in [
+        "record.toml",
+        "log.toml",
+        "summary.txt",
+        "reports",
+        "close.toml",
+        "beacon.toml",
+    ] {
         let p = turn_dir.join(name);
         if p.exists() {
             move_into(&p, &archive.join(format!("turns/{to_turn}/{name}")))?;
@@ -404,7 +422,11 @@ pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
         else {
             return false;
         };
-        n > to_turn || (n == to_turn && (name.contains("-report-") || name.contains("-summary")))
+        n > to_turn
+            || (n == to_turn
+                && (name.contains("-report-")
+                    || name.contains("-summary")
+                    || name.contains("-closing-")))
     };
     let mut batches = std::collections::BTreeSet::new();
     for m in messages.iter().filter(|m| made_by_undone(&m.name)) {
@@ -479,7 +501,11 @@ pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
         .filter_map(|(_, a)| a.power.as_deref().map(name_of))
         .collect();
     let void = format!(
-        "Void: the reports of {undone} already mailed, and the dice commitment of turn {to_turn} mailed before ({old}){}; the new commitment is below.",
+        "Void: the reports of {undone} already mailed, and the dice commitment of turn {to_turn} mailed before ({old}){}{}; the new commitment is below.",
+        match was_closed {
+            true => format!(" with its closing list (pbem-dice/v2: turn {to_turn} takes orders again, and is closed anew at its deadline)"),
+            false => String::new(),
+        },
         match replaced.is_empty() {
             true => String::new(),
             false => format!(", and the notice of a new player for {}", replaced.join(", ")),
