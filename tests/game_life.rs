@@ -195,7 +195,7 @@ fn a_turn_reopened_by_rollback_opens_the_next_turn_after_its_own_deadline() {
     let france = status_line(&status, "france");
     assert!(france.contains("missing"), "{status}");
     assert!(
-        status.contains("turn 1 was reopened (pbem rollback) after it arrived"),
+        status.contains("turn 1 was reopened (pbem rollback, archive/rollback-1) after it arrived"),
         "{status}"
     );
     // An order for turn 2 mailed the next day is on time.
