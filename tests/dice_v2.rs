@@ -607,12 +607,13 @@ fn the_announcement_names_the_scheme_fixed_with_the_commitment() {
     );
 }
 
-/// After the close nobody changes a contribution (docs/DICE.md), so its deadline no longer moves;
-/// a rollback reopens the turn to orders, and with them its closing list: the old one goes into
-/// the archive, the orders sent for the reopened turn are filed, and the turn is closed anew, its
-/// closing mail delivered again.
+/// After the close nobody changes a contribution (docs/DICE.md), so its deadline no longer moves,
+/// nor does a player leave it (a drop or replace would take his orders off the closing list, and
+/// the turn would never resolve); a rollback reopens the turn to orders, and with them its closing
+/// list: the old one goes into the archive, the orders sent for the reopened turn are filed, and
+/// the turn is closed anew, its closing mail delivered again.
 #[test]
-fn a_closed_turn_keeps_its_deadline_and_a_rollback_closes_it_anew() {
+fn a_closed_turn_keeps_its_deadline_and_players_and_a_rollback_closes_it_anew() {
     let (t, game) = game();
     set_dice(&game, "\n[dice]\nscheme = \"pbem-dice/v2\"\n");
     write(&game, "orders/1/france.txt", header("france", FRANCE_PW, 1));
@@ -623,6 +624,18 @@ fn a_closed_turn_keeps_its_deadline_and_a_rollback_closes_it_anew() {
         .assert()
         .failure()
         .stderr(predicate::str::contains("turn 1 is closed"));
+    for act in [
+        &["drop", "france"][..],
+        &["replace", "france", "--email", "n@example.org"],
+    ] {
+        pbem()
+            .arg(act[0])
+            .arg(&game)
+            .args(&act[1..])
+            .assert()
+            .failure()
+            .stderr(predicate::str::contains("turn 1 is closed"));
+    }
     pbem().arg("resolve").arg(&game).assert().success();
     let sent = t.path().join("sent");
     let send = || {
