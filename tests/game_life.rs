@@ -781,6 +781,22 @@ fn unattended_waits_in_silence_reminds_once_and_resolves_when_due() {
     assert_eq!(run("2026-12-06T19:10:00Z"), "");
     assert!(!game.join("turns/2/record.toml").exists());
     audit_ok(&game);
+    // Rolled back the next day: the reopened turn, due a week later, is reminded of its own
+    // deadline within 48 hours of it, once.
+    at(
+        "2026-12-07T10:00:00Z",
+        &["rollback", "--to-turn", "1", "--reason", "a wrong table"],
+        &game,
+    )
+    .success();
+    assert_eq!(run("2026-12-07T10:05:00Z"), "");
+    assert!(reminders().is_empty());
+    assert_eq!(run("2026-12-12T12:00:00Z"), "");
+    assert_eq!(reminders(), first);
+    let reminder =
+        fs::read_to_string(game.join("outgoing/austria@example.org/t0001-reminder-austria.eml"))
+            .unwrap();
+    assert!(reminder.contains("2026-12-13 20:00"), "{reminder}");
 }
 
 /// `replace` writes the new player into game.toml; the player who left stays known as the one who

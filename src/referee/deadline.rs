@@ -559,11 +559,13 @@ pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
         else {
             return false;
         };
+        // Of turn N: its reports and summary, its closing mail and its reminders, which named
+        // the deadline it no longer has (the reopened turn is reminded of its own).
         n > to_turn
             || (n == to_turn
-                && (name.contains("-report-")
-                    || name.contains("-summary")
-                    || name.contains("-closing-")))
+                && ["-report-", "-summary", "-closing-", "-reminder-"]
+                    .iter()
+                    .any(|k| name.contains(k)))
     };
     let mut batches = std::collections::BTreeSet::new();
     for m in messages.iter().filter(|m| made_by_undone(&m.name)) {
