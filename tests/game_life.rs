@@ -93,6 +93,8 @@ fn a_turn_reopened_by_rollback_opens_the_next_turn_after_its_own_deadline() {
         &header("france", FRANCE_PW, 2),
     );
     ingest_at("2026-12-06T20:00:00Z", &game, &before).success();
+    // Its sealed rolls published (`pbem unseal --force`), of a seed the rollback undoes.
+    write(&game, "unsealed/1.txt", "the sealed rolls of turn 1\n");
     // Rolled back the next morning: turn 1 reopens until turn 2's slot.
     let a = at(
         "2026-12-07T10:00:00Z",
@@ -106,6 +108,8 @@ fn a_turn_reopened_by_rollback_opens_the_next_turn_after_its_own_deadline() {
         "{status}\n{}",
         stdout(&a)
     );
+    assert!(!game.join("unsealed/1.txt").exists());
+    assert!(game.join("archive/rollback-1/unsealed/1.txt").is_file());
     // The reopened deadline covers Russia's late orders: they stand now.
     assert!(
         stdout(&a).contains("covered by the reopened deadline: it stands now"),

@@ -524,6 +524,13 @@ pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
             move_into(&p, &archive.join(format!("turns/{to_turn}/{name}")))?;
         }
     }
+    // The sealed rolls published of the undone turns (`pbem unseal`): their seeds are undone.
+    for t in to_turn..=current {
+        let p = crate::engine::sealed::path_of(game, t);
+        if p.exists() {
+            move_into(&p, &archive.join(format!("unsealed/{t}.txt")))?;
+        }
+    }
     // Every later turn: its state, commitment, acts, outputs, orders and secret (each turn on its
     // own: a rerun finds some of them moved already).
     for t in to_turn + 1..=current {
