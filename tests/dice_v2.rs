@@ -636,6 +636,24 @@ fn a_closed_turn_keeps_its_deadline_and_players_and_a_rollback_closes_it_anew() 
             .failure()
             .stderr(predicate::str::contains("turn 1 is closed"));
     }
+    // Russia's orders came after the close: answered "the turn is closed", not filed.
+    let russia = write(
+        t.path(),
+        "russia.eml",
+        eml(
+            "russia@example.org",
+            "Sat, 5 Dec 2026 18:00:00 +0100",
+            "ru-1@example.org",
+            &header("russia", RUSSIA_PW, 1),
+        ),
+    );
+    pbem()
+        .arg("ingest")
+        .arg(&game)
+        .arg(&russia)
+        .assert()
+        .success();
+    assert!(!game.join("orders/1/russia.txt").exists());
     pbem().arg("resolve").arg(&game).assert().success();
     let sent = t.path().join("sent");
     let send = || {
@@ -654,23 +672,13 @@ fn a_closed_turn_keeps_its_deadline_and_players_and_a_rollback_closes_it_anew() 
         .success();
     assert!(!game.join("turns/1/close.toml").exists());
     assert!(game.join("archive/rollback-1/turns/1/close.toml").is_file());
-    let russia = write(
-        t.path(),
-        "russia.eml",
-        eml(
-            "russia@example.org",
-            "Sat, 5 Dec 2026 18:00:00 +0100",
-            "ru-1@example.org",
-            &header("russia", RUSSIA_PW, 1),
-        ),
-    );
-    pbem()
-        .arg("ingest")
-        .arg(&game)
-        .arg(&russia)
-        .assert()
-        .success();
+    // The reopened turn's deadline covers them: they stand, and their answer says so alone.
     assert!(game.join("orders/1/russia.txt").is_file());
+    let (_, answer) = support::acks(&game)
+        .into_iter()
+        .find(|(n, _)| n.starts_with("t0001-ack-russia-") && n.ends_with("-accepted.eml"))
+        .expect("russia's answer");
+    assert!(!answer.contains("the turn is closed"), "{answer}");
     pbem()
         .args(["resolve", "--early"])
         .arg(&game)
