@@ -281,6 +281,48 @@ fn an_extension_past_the_next_slot_moves_the_later_turns() {
     audit_ok(&game);
 }
 
+/// `pbem extend --by 2d` killed before its act, or among its notices: run again, it finishes the
+/// extension begun, the deadline moved once (not by 2d more), each player told once.
+#[test]
+fn an_extension_killed_midway_is_finished_by_running_it_again() {
+    let (_tmp, game) = support::game();
+    let extend = |crash: Option<&str>| {
+        let mut c = pbem();
+        c.arg("extend")
+            .arg(&game)
+            .args(["--by", "2d", "--reason", "a strike"])
+            .env("PBEM_NOW", "2026-12-03T10:00:00Z");
+        if let Some(name) = crash {
+            c.env("PBEM_CRASH_BEFORE", name);
+        }
+        c.assert()
+    };
+    for (n, crash, due) in [
+        (1, "acts.toml", "Tuesday 2026-12-08 20:00 CET"),
+        (
+            2,
+            "t0001-notice-austria-deadline-2.eml",
+            "Thursday 2026-12-10 20:00 CET",
+        ),
+    ] {
+        extend(Some(crash)).failure();
+        let out = stdout(&extend(None).success());
+        assert!(out.contains("killed midway was finished"), "{out}");
+        assert!(out.contains(&format!("is now {due}")), "{out}");
+        let status = stdout(&at("2026-12-03T10:01:00Z", &["status"], &game).success());
+        assert!(status.contains(&format!("Deadline: {due}")), "{status}");
+        let acts = fs::read_to_string(game.join("turns/1/acts.toml")).unwrap();
+        assert_eq!(acts.matches("kind = \"extend\"").count(), n, "{acts}");
+        let notices: Vec<String> = outbox(&game)
+            .into_iter()
+            .map(|(name, _)| name)
+            .filter(|name| name.contains(&format!("-deadline-{n}")))
+            .collect();
+        assert_eq!(notices.len(), 4, "{notices:?}");
+        assert!(!game.join("turns/1/extend.toml").exists());
+    }
+}
+
 #[test]
 fn extend_refuses_a_deadline_not_after_the_previous_turn_s() {
     let (_tmp, game) = extended_to_the_15th();
