@@ -179,6 +179,11 @@ fn a_turn_reopened_by_rollback_opens_the_next_turn_after_its_own_deadline() {
         "{france}"
     );
     assert!(
+        notice("russia").contains("Your orders on file for turn 1, late before, stand now"),
+        "{}",
+        notice("russia")
+    );
+    assert!(
         notice("austria").contains("No orders of yours for turn 1 are on file"),
         "{}",
         notice("austria")

@@ -777,7 +777,13 @@ pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
         let stands = mine
             .iter()
             .any(|o| o.check.as_ref().is_some_and(|c| c.power.is_some()));
-        let orders = if stands {
+        // Late orders the reopened deadline covers stand only now (their answer says so).
+        let now_covered = answered
+            .iter()
+            .any(|slot| slot.split('.').next() == Some(power));
+        let orders = if stands && now_covered {
+            format!("Your orders on file for turn {to_turn}, late before, stand now: the reopened deadline covers them. Send new ones before it to replace them.")
+        } else if stands {
             format!("Your orders on file for turn {to_turn} still stand: send new ones before the deadline to replace them.")
         } else if mine.iter().all(|o| o.check.is_none()) {
             format!("No orders of yours for turn {to_turn} are on file: send them before the deadline, or your standing orders and the SOP decide.")
