@@ -154,6 +154,23 @@ fn new_mails_every_player_a_welcome_with_all_he_needs() {
                     "{name} holds {other}"
                 );
             }
+            // pbem's page on his ruleset, which the guide cites by its attached name.
+            let ruleset = game.config.ruleset.get_ref().clone();
+            let (rules_name, page) = attachment(&eml, &format!("pbem-rules-{ruleset}.md"));
+            let page = String::from_utf8(page).unwrap();
+            assert_eq!(
+                Some(page),
+                pbem::report::guide::rules_page(&ruleset),
+                "{name}"
+            );
+            assert!(
+                body.contains(&format!("- {rules_name}: how pbem plays")),
+                "{body}"
+            );
+            assert!(
+                !guide.contains("docs/rules/"),
+                "{name}: a guide names a page the player has not"
+            );
             // The page that checks his rolls in a browser (issue 36), as `pbem new` wrote it.
             let (_, page) = attachment(&eml, "verify.html");
             assert_eq!(page, pbem::verify_page::verify_page().as_bytes(), "{name}");

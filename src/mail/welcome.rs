@@ -2,7 +2,7 @@
 //! replace`). His power and the game, his password (this once), where his power stands (the opening
 //! report, `report::opening`, or for a replacement the power's last report) in text and JSON, so that
 //! his own `pbem check --report` works from his first orders, the order guide of his game's ruleset
-//! (`report::guide`), the blank orders form with his units, and how to check his rolls
+//! (`report::guide`) with pbem's page on that ruleset, the blank orders form with his units, and how to check his rolls
 //! (templates/welcome.txt.j2).
 //!
 //! The password is in the outbox copy only until the message has reached every recipient: the
@@ -87,6 +87,17 @@ pub fn welcome(
         bytes: guide.into_bytes(),
         inline: None,
     }];
+    // pbem's page on the ruleset, which the guide cites (what is implemented, pbem's own rules).
+    let rules_name = crate::report::guide::rules_page(ruleset).map(|page| {
+        let name = crate::report::guide::rules_file_name(ruleset);
+        attachments.push(Attached {
+            name: name.clone(),
+            content_type: "text/markdown; charset=utf-8".into(),
+            bytes: page.into_bytes(),
+            inline: None,
+        });
+        name
+    });
     // A replacement gets the power's last report, as its player got it, when a turn was resolved.
     let last = replacing
         .then(|| turn.checked_sub(1))
@@ -142,6 +153,7 @@ pub fn welcome(
         .with("replacing", Value::from(replacing))
         .with("from_turn", Value::from(from_turn))
         .with("guide", Value::from(guide_name))
+        .with("rules", Value::from(rules_name))
         .with("json", Value::from(json_name))
         .with("map", Value::from(map_name))
         .with("last_text", Value::from(last_text))
