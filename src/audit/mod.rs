@@ -265,7 +265,10 @@ pub fn audit_turn_with(game: &Game, turn: u32, reload: Reload) -> Result<TurnVer
             Ok(found) if same(&found) => {}
             Ok(found) => differ.push(format!(
                 "{shown} differs from the re-resolved turn: {}",
-                first_difference(&found, &String::from_utf8_lossy(bytes))
+                match std::str::from_utf8(bytes) {
+                    Ok(expected) => first_difference(&found, expected),
+                    Err(_) => first_byte_difference(&found, bytes),
+                }
             )),
         }
         let listed = record.outputs.get(&rel);
@@ -423,12 +426,33 @@ pub fn first_difference(found: &[u8], expected: &str) -> String {
     }
 }
 
+/// "byte 3012 of 48210 differs (expected 48190 bytes)": a file that is not text (a PNG map), whose
+/// bytes shown as text would only garble the terminal.
+fn first_byte_difference(found: &[u8], expected: &[u8]) -> String {
+    let at = found
+        .iter()
+        .zip(expected)
+        .position(|(a, b)| a != b)
+        .unwrap_or(found.len().min(expected.len()));
+    format!(
+        "byte {at} of {} differs (expected {} bytes; not a text file)",
+        found.len(),
+        expected.len()
+    )
+}
+
+/// At most 100 characters of a line, a control character written as an escape (`\u{1b}`), never
+/// sent to the terminal as it is.
 fn cut(s: &str) -> String {
+    let shown = |c: char| match c.is_control() {
+        true => c.escape_default().to_string(),
+        false => c.to_string(),
+    };
+    let mut out: String = s.chars().take(100).map(shown).collect();
     if s.chars().count() > 100 {
-        format!("{}...", s.chars().take(100).collect::<String>())
-    } else {
-        s.to_string()
+        out.push_str("...");
     }
+    out
 }
 
 /// Whether the orders file of `slot` for `turn` was filed from a submission that arrived after the
@@ -451,5 +475,24 @@ fn sent_again_after(game: &Game, turn: u32, slot: &str, accepted: &str) -> bool 
                 > (then.arrival_time(), then.seq, &then.sha256)
         }
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A binary file that differs (a PNG map) is named by its first byte that differs, never
+    /// shown as text; a text line's control characters are shown as escapes.
+    #[test]
+    fn a_difference_is_told_without_sending_its_bytes_to_the_terminal() {
+        assert_eq!(
+            first_byte_difference(b"\x89PNG\x1b[2J", b"\x89PNG\x00\x00"),
+            "byte 4 of 8 differs (expected 6 bytes; not a text file)"
+        );
+        assert_eq!(
+            first_difference(b"a\nb\x1b[2Jc\n", "a\nbc\n"),
+            "line 2: expected `bc`, found `b\\u{1b}[2Jc`"
+        );
     }
 }
