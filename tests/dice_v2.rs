@@ -609,7 +609,8 @@ fn the_announcement_names_the_scheme_fixed_with_the_commitment() {
 
 /// After the close nobody changes a contribution (docs/DICE.md), so its deadline no longer moves,
 /// nor does a player leave it (a drop or replace would take his orders off the closing list, and
-/// the turn would never resolve); a rollback reopens the turn to orders, and with them its closing
+/// the turn would never resolve), nor its secret change (drawn knowing the list, it could steer the
+/// dice); a rollback reopens the turn to orders, and with them its closing
 /// list: the old one goes into the archive, the orders sent for the reopened turn are filed, and
 /// the turn is closed anew, its closing mail delivered again.
 #[test]
@@ -627,6 +628,7 @@ fn a_closed_turn_keeps_its_deadline_and_players_and_a_rollback_closes_it_anew() 
     for act in [
         &["drop", "france"][..],
         &["replace", "france", "--email", "n@example.org"],
+        &["rekey", "--reason", "a leak"],
     ] {
         pbem()
             .arg(act[0])

@@ -976,6 +976,15 @@ fn replacements_undone(
 pub fn rekey(game: &Game, reason: &str) -> Result<Reopened> {
     let _lock = crate::game::fsio::GameLock::acquire(&game.dir)?;
     let turn = game.current_turn()?;
+    // pbem-dice/v2: after the close the orders, the entropy and the beacon's round are fixed and
+    // known to the referee; a secret drawn now could be drawn to choose the dice.
+    let closed = crate::engine::close::path(game, turn);
+    if closed.is_file() {
+        bail!(
+            "turn {turn} is closed ({} was mailed to every player): its orders and entropy are fixed, and a secret drawn now, knowing them (and the beacon), could be chosen to steer the dice. Resolve it with the secret it was committed to; to play it again with a fresh one, `pbem rollback` it after. Nothing was changed.",
+            game.printed(&closed)
+        );
+    }
     let mut k = 1;
     while game.dir.join(format!("archive/rekey-{k}")).exists() {
         k += 1;
