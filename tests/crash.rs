@@ -294,3 +294,53 @@ fn a_turn_killed_before_its_next_secret_is_kept_reruns_with_a_fresh_one_consiste
             .success());
     }
 }
+
+/// A rollback moves a turn's files into its archive and gives it a fresh secret: killed anywhere on
+/// the way, the game was neither the resolved turn nor the reopened one, and a second rollback found
+/// nothing resolved to roll back. It writes what it read first into its archive
+/// (`rollback.toml`), so that running it again finishes it as begun: the old secret kept in the
+/// archive, one act, one secret whose commitment the turn announces, the files of a run never
+/// killed.
+#[test]
+fn a_rollback_killed_midway_is_finished_by_running_it_again() {
+    let (resolved, ok) = run(&demo_game("ulm-1805"), &["resolve"], None);
+    assert!(ok);
+    let resolved = without_tmp(&tree(&resolved.path().join(GAME)));
+    let args = ["rollback", "--to-turn", "1", "--reason", "a wrong table"];
+    let (clean, ok) = run(&resolved, &args, None);
+    assert!(ok);
+    let clean = without_tmp(&tree(&clean.path().join(GAME)));
+    for name in [
+        "rollback.toml",
+        "1.seal",
+        "1.key",
+        "commitment",
+        "acts.toml",
+        "t0001-notice-france-reopened-1.eml",
+    ] {
+        let (tmp, ok) = run(&resolved, &args, Some(name));
+        assert!(!ok, "PBEM_CRASH_BEFORE={name}: pbem was not killed");
+        let dir = tmp.path().join(GAME);
+        assert!(run_in(&dir, &args, None), "the rerun after {name} failed");
+        let done = without_tmp(&tree(&dir));
+        assert_eq!(
+            done.keys().collect::<Vec<_>>(),
+            clean.keys().collect::<Vec<_>>(),
+            "killed before {name}"
+        );
+        assert_eq!(
+            done["archive/rollback-1/secret/1.key"], resolved["secret/1.key"],
+            "killed before {name}: the old secret is not the one kept"
+        );
+        let acts = String::from_utf8(done["turns/1/acts.toml"].clone()).unwrap();
+        assert_eq!(acts.matches("kind = \"rollback\"").count(), 1, "{acts}");
+        let secret = pbem::dice::from_hex(&String::from_utf8_lossy(&done["secret/1.key"])).unwrap();
+        let commitment = pbem::dice::to_hex(&pbem::dice::commitment("ulm-1805", 1, &secret));
+        assert_eq!(
+            String::from_utf8_lossy(&done["turns/1/commitment"]).trim(),
+            commitment,
+            "killed before {name}"
+        );
+        assert!(acts.contains(&commitment), "killed before {name}: {acts}");
+    }
+}

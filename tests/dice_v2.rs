@@ -606,3 +606,88 @@ fn the_announcement_names_the_scheme_fixed_with_the_commitment() {
         "{text}"
     );
 }
+
+/// After the close nobody changes a contribution (docs/DICE.md), so its deadline no longer moves,
+/// nor does a player leave it (a drop or replace would take his orders off the closing list, and
+/// the turn would never resolve), nor its secret change (drawn knowing the list, it could steer the
+/// dice); a rollback reopens the turn to orders, and with them its closing
+/// list: the old one goes into the archive, the orders sent for the reopened turn are filed, and
+/// the turn is closed anew, its closing mail delivered again.
+#[test]
+fn a_closed_turn_keeps_its_deadline_and_players_and_a_rollback_closes_it_anew() {
+    let (t, game) = game();
+    set_dice(&game, "\n[dice]\nscheme = \"pbem-dice/v2\"\n");
+    write(&game, "orders/1/france.txt", header("france", FRANCE_PW, 1));
+    pbem().arg("close").arg(&game).assert().success();
+    pbem()
+        .args(["extend", "--to", "2101-01-01T20:00", "--reason", "a strike"])
+        .arg(&game)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("turn 1 is closed"));
+    for act in [
+        &["drop", "france"][..],
+        &["replace", "france", "--email", "n@example.org"],
+        &["rekey", "--reason", "a leak"],
+    ] {
+        pbem()
+            .arg(act[0])
+            .arg(&game)
+            .args(&act[1..])
+            .assert()
+            .failure()
+            .stderr(predicate::str::contains("turn 1 is closed"));
+    }
+    // Russia's orders came after the close: answered "the turn is closed", not filed.
+    let russia = write(
+        t.path(),
+        "russia.eml",
+        eml(
+            "russia@example.org",
+            "Sat, 5 Dec 2026 18:00:00 +0100",
+            "ru-1@example.org",
+            &header("russia", RUSSIA_PW, 1),
+        ),
+    );
+    pbem()
+        .arg("ingest")
+        .arg(&game)
+        .arg(&russia)
+        .assert()
+        .success();
+    assert!(!game.join("orders/1/russia.txt").exists());
+    pbem().arg("resolve").arg(&game).assert().success();
+    let sent = t.path().join("sent");
+    let send = || {
+        pbem()
+            .args(["send", "--folder"])
+            .arg(&sent)
+            .arg(&game)
+            .assert()
+            .success()
+    };
+    send();
+    pbem()
+        .args(["rollback", "--to-turn", "1", "--reason", "a wrong table"])
+        .arg(&game)
+        .assert()
+        .success();
+    assert!(!game.join("turns/1/close.toml").exists());
+    assert!(game.join("archive/rollback-1/turns/1/close.toml").is_file());
+    // The reopened turn's deadline covers them: they stand, and their answer says so alone.
+    assert!(game.join("orders/1/russia.txt").is_file());
+    let (_, answer) = support::acks(&game)
+        .into_iter()
+        .find(|(n, _)| n.starts_with("t0001-ack-russia-") && n.ends_with("-accepted.eml"))
+        .expect("russia's answer");
+    assert!(!answer.contains("the turn is closed"), "{answer}");
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .assert()
+        .success();
+    let close = fs::read_to_string(game.join("turns/1/close.toml")).unwrap();
+    assert!(close.contains("russia"), "{close}");
+    let out = String::from_utf8(send().get_output().stdout.clone()).unwrap();
+    assert!(out.contains("sent       t0001-closing-russia.eml"), "{out}");
+}

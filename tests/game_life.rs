@@ -66,7 +66,14 @@ fn mail(tmp: &Path, name: &str, from: &str, received: &str, body: &str) -> std::
 fn a_turn_reopened_by_rollback_opens_the_next_turn_after_its_own_deadline() {
     let (tmp, game) = support::game();
     write(&game, "orders/1/france.txt", header("france", FRANCE_PW, 1));
-    // Russia's orders came ten minutes after the deadline: late.
+    // Russia's orders came five minutes after the deadline, and again ten minutes after: late.
+    let first = mail(
+        tmp.path(),
+        "first.eml",
+        "russia@example.org",
+        "Sun, 6 Dec 2026 20:05:00 +0100",
+        &header("russia", RUSSIA_PW, 1),
+    );
     let late = mail(
         tmp.path(),
         "late.eml",
@@ -74,8 +81,20 @@ fn a_turn_reopened_by_rollback_opens_the_next_turn_after_its_own_deadline() {
         "Sun, 6 Dec 2026 20:10:00 +0100",
         &header("russia", RUSSIA_PW, 1),
     );
+    ingest_at("2026-12-06T19:20:00Z", &game, &first).success();
     ingest_at("2026-12-06T19:20:00Z", &game, &late).success();
     at("2026-12-06T19:30:00Z", &["resolve"], &game).success();
+    // France ordered turn 2 that evening, on the reports the rollback makes void.
+    let before = mail(
+        tmp.path(),
+        "t2-before.eml",
+        "france@example.org",
+        "Sun, 6 Dec 2026 21:00:00 +0100",
+        &header("france", FRANCE_PW, 2),
+    );
+    ingest_at("2026-12-06T20:00:00Z", &game, &before).success();
+    // Its sealed rolls published (`pbem unseal --force`), of a seed the rollback undoes.
+    write(&game, "unsealed/1.txt", "the sealed rolls of turn 1\n");
     // Rolled back the next morning: turn 1 reopens until turn 2's slot.
     let a = at(
         "2026-12-07T10:00:00Z",
@@ -89,6 +108,8 @@ fn a_turn_reopened_by_rollback_opens_the_next_turn_after_its_own_deadline() {
         "{status}\n{}",
         stdout(&a)
     );
+    assert!(!game.join("unsealed/1.txt").exists());
+    assert!(game.join("archive/rollback-1/unsealed/1.txt").is_file());
     // The reopened deadline covers Russia's late orders: they stand now.
     assert!(
         stdout(&a).contains("covered by the reopened deadline: it stands now"),
@@ -99,6 +120,9 @@ fn a_turn_reopened_by_rollback_opens_the_next_turn_after_its_own_deadline() {
         status_line(&status, "russia").contains("authenticated"),
         "{status}"
     );
+    // His first submission came in time for the reopened deadline too, and the second replaces
+    // it: neither is late now.
+    assert!(!status.contains("also:"), "{status}");
     // Russia's answer says the reopened deadline covered his orders, and is their receipt under
     // the new commitment: no renewed receipt claims to replace an acknowledgement he never had.
     // France, whose orders stood before, gets hers.
@@ -151,6 +175,15 @@ fn a_turn_reopened_by_rollback_opens_the_next_turn_after_its_own_deadline() {
         "{france}"
     );
     assert!(
+        france.contains("Void too: your orders for turn 2 received Sunday 2026-12-06 21:00:00 CET (message <t2-before.eml@example.org>)"),
+        "{france}"
+    );
+    assert!(
+        notice("russia").contains("Your orders on file for turn 1, late before, stand now"),
+        "{}",
+        notice("russia")
+    );
+    assert!(
         notice("austria").contains("No orders of yours for turn 1 are on file"),
         "{}",
         notice("austria")
@@ -158,6 +191,8 @@ fn a_turn_reopened_by_rollback_opens_the_next_turn_after_its_own_deadline() {
     // Resolved again half an hour after its new deadline: turn 2 opens a week later, never with the
     // deadline turn 1 just had.
     at("2026-12-13T19:30:00Z", &["resolve"], &game).success();
+    let summary = fs::read_to_string(game.join("turns/1/summary.txt")).unwrap();
+    assert!(!summary.contains("Late by mail"), "{summary}");
     let status = stdout(&at("2026-12-13T19:31:00Z", &["status"], &game).success());
     assert!(
         status.contains("Deadline: Sunday 2026-12-20 20:00 CET"),
@@ -165,6 +200,13 @@ fn a_turn_reopened_by_rollback_opens_the_next_turn_after_its_own_deadline() {
     );
     let report = fs::read_to_string(game.join("turns/1/reports/france.txt")).unwrap();
     assert!(report.contains("2026-12-20 20:00"), "{report}");
+    // France's void orders for turn 2 are not in, and no ingest files them.
+    let france = status_line(&status, "france");
+    assert!(france.contains("missing"), "{status}");
+    assert!(
+        status.contains("turn 1 was reopened (pbem rollback, archive/rollback-1) after it arrived"),
+        "{status}"
+    );
     // An order for turn 2 mailed the next day is on time.
     let m = mail(
         tmp.path(),
@@ -242,6 +284,48 @@ fn an_extension_past_the_next_slot_moves_the_later_turns() {
         "{status}"
     );
     audit_ok(&game);
+}
+
+/// `pbem extend --by 2d` killed before its act, or among its notices: run again, it finishes the
+/// extension begun, the deadline moved once (not by 2d more), each player told once.
+#[test]
+fn an_extension_killed_midway_is_finished_by_running_it_again() {
+    let (_tmp, game) = support::game();
+    let extend = |crash: Option<&str>| {
+        let mut c = pbem();
+        c.arg("extend")
+            .arg(&game)
+            .args(["--by", "2d", "--reason", "a strike"])
+            .env("PBEM_NOW", "2026-12-03T10:00:00Z");
+        if let Some(name) = crash {
+            c.env("PBEM_CRASH_BEFORE", name);
+        }
+        c.assert()
+    };
+    for (n, crash, due) in [
+        (1, "acts.toml", "Tuesday 2026-12-08 20:00 CET"),
+        (
+            2,
+            "t0001-notice-austria-deadline-2.eml",
+            "Thursday 2026-12-10 20:00 CET",
+        ),
+    ] {
+        extend(Some(crash)).failure();
+        let out = stdout(&extend(None).success());
+        assert!(out.contains("killed midway was finished"), "{out}");
+        assert!(out.contains(&format!("is now {due}")), "{out}");
+        let status = stdout(&at("2026-12-03T10:01:00Z", &["status"], &game).success());
+        assert!(status.contains(&format!("Deadline: {due}")), "{status}");
+        let acts = fs::read_to_string(game.join("turns/1/acts.toml")).unwrap();
+        assert_eq!(acts.matches("kind = \"extend\"").count(), n, "{acts}");
+        let notices: Vec<String> = outbox(&game)
+            .into_iter()
+            .map(|(name, _)| name)
+            .filter(|name| name.contains(&format!("-deadline-{n}")))
+            .collect();
+        assert_eq!(notices.len(), 4, "{notices:?}");
+        assert!(!game.join("turns/1/extend.toml").exists());
+    }
 }
 
 #[test]
@@ -340,6 +424,53 @@ fn a_late_submission_the_new_deadline_covers_stands_after_extend() {
     at("2026-12-08T19:30:00Z", &["resolve"], &game).success();
     let record = fs::read_to_string(game.join("turns/1/record.toml")).unwrap();
     assert!(record.contains("russia = "), "{record}");
+    audit_ok(&game);
+}
+
+/// Late orders held for the next turn (`late_orders = "hold"`) that a moved deadline covers: the
+/// last stands for the turn, and the earlier ones, replaced by it in time, are held for no turn.
+#[test]
+fn late_orders_held_for_the_next_turn_and_covered_by_extend_stand_for_their_own() {
+    let (tmp, game) = support::game();
+    set_deadline_key(&game, "late_orders", "\"hold\"");
+    let mails: Vec<PathBuf> = [("first", "18:00"), ("second", "18:30")]
+        .iter()
+        .map(|(name, time)| {
+            mail(
+                tmp.path(),
+                &format!("{name}.eml"),
+                "russia@example.org",
+                &format!("Mon, 7 Dec 2026 {time}:00 +0100"),
+                &header("russia", RUSSIA_PW, 1),
+            )
+        })
+        .collect();
+    for m in &mails {
+        ingest_at("2026-12-07T17:40:00Z", &game, m).success();
+    }
+    let status = stdout(&at("2026-12-07T17:41:00Z", &["status"], &game).success());
+    assert!(status.contains("2 held for turn 2"), "{status}");
+    at(
+        "2026-12-07T17:45:00Z",
+        &["extend", "--to", "2026-12-08T20:00", "--reason", "a strike"],
+        &game,
+    )
+    .success();
+    let status = stdout(&at("2026-12-07T17:46:00Z", &["status"], &game).success());
+    assert!(
+        status_line(&status, "russia").contains("authenticated"),
+        "{status}"
+    );
+    assert!(!status.contains("held for turn 2"), "{status}");
+    at("2026-12-08T19:30:00Z", &["resolve"], &game).success();
+    let summary = fs::read_to_string(game.join("turns/1/summary.txt")).unwrap();
+    assert!(!summary.contains("Late by mail"), "{summary}");
+    // Turn 2 waits for Russia's orders: none of turn 1's is filed for it.
+    let status = stdout(&at("2026-12-08T19:31:00Z", &["status"], &game).success());
+    assert!(
+        status_line(&status, "russia").contains("missing"),
+        "{status}"
+    );
     audit_ok(&game);
 }
 
@@ -701,6 +832,22 @@ fn unattended_waits_in_silence_reminds_once_and_resolves_when_due() {
     assert_eq!(run("2026-12-06T19:10:00Z"), "");
     assert!(!game.join("turns/2/record.toml").exists());
     audit_ok(&game);
+    // Rolled back the next day: the reopened turn, due a week later, is reminded of its own
+    // deadline within 48 hours of it, once.
+    at(
+        "2026-12-07T10:00:00Z",
+        &["rollback", "--to-turn", "1", "--reason", "a wrong table"],
+        &game,
+    )
+    .success();
+    assert_eq!(run("2026-12-07T10:05:00Z"), "");
+    assert!(reminders().is_empty());
+    assert_eq!(run("2026-12-12T12:00:00Z"), "");
+    assert_eq!(reminders(), first);
+    let reminder =
+        fs::read_to_string(game.join("outgoing/austria@example.org/t0001-reminder-austria.eml"))
+            .unwrap();
+    assert!(reminder.contains("2026-12-13 20:00"), "{reminder}");
 }
 
 /// `replace` writes the new player into game.toml; the player who left stays known as the one who

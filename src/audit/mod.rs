@@ -522,4 +522,18 @@ mod tests {
             "line 3, column 1: expected `c\\n`, found the end of the file"
         );
     }
+
+    /// A binary file that differs (a PNG map) is named by its first byte that differs, never
+    /// shown as text; a text line's control characters are shown as escapes.
+    #[test]
+    fn a_difference_is_told_without_sending_its_bytes_to_the_terminal() {
+        assert_eq!(
+            first_difference(b"\x89PNG\x1b[2J", b"\x89PNG\x00\x00"),
+            "byte 4: the files differ from there (6 bytes expected, 8 found)"
+        );
+        assert_eq!(
+            first_difference(b"a\nb\x1b[2Jc\n", b"a\nbc\n"),
+            "line 2, column 2: expected `bc\\n`, found `b\\u{1b}[2Jc\\n`"
+        );
+    }
 }

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 
 use crate::game::Game;
-use crate::referee::deadline::{extend, Move};
+use crate::referee::extend::{extend, Move};
 
 /// Move the current turn's deadline and announce it to every player.
 ///
@@ -39,6 +39,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         (None, None) => anyhow::bail!("give --to <date> or --by <span>"),
     };
     let done = extend(&game, &how, &args.reason)?;
+    if done.finished_before {
+        crate::say!(
+            "An extension killed midway was finished as it was begun: this run's own --to or --by was not applied."
+        );
+    }
     crate::say!(
         "The deadline of turn {} is now {}.",
         done.turn,

@@ -10,7 +10,8 @@ use crate::game::Game;
 /// Undo the resolved turns from N on and reopen turn N, with a fresh dice secret.
 ///
 /// Everything those turns wrote (records, logs, reports, states, their mail) moves to
-/// `archive/rollback-<k>/`: nothing is deleted. Turn N's secret was revealed in its reports, so it gets
+/// `archive/rollback-<k>/`: nothing is deleted. Orders sent for the undone turns are void with them,
+/// and the notice tells their players to send them again. Turn N's secret was revealed in its reports, so it gets
 /// a fresh secret and commitment, announced to every player with the reopened deadline. The rollback
 /// is an act of turn N (`turns/<N>/acts.toml`), kept in its next record, which `audit` checks.
 #[derive(Debug, clap::Args)]
@@ -30,7 +31,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let game = Game::load(&args.game)?;
-    let done = crate::referee::deadline::rollback(&game, args.to_turn, &args.reason)?;
+    let done = crate::referee::rollback::rollback(&game, args.to_turn, &args.reason)?;
     crate::say!(
         "Turn {} is open again; what the undone turns wrote is in {}.",
         done.turn,

@@ -287,6 +287,20 @@ fn signed(m: i32) -> String {
     }
 }
 
+/// A player who leaves takes his authority with him at once (EiA 19.2.1), and his orders no longer
+/// stand; but after the close of a pbem-dice/v2 turn the orders of its closing list stand as they are,
+/// and the turn would never resolve without them. The act waits for the next turn.
+fn refuse_when_closed(game: &Game, turn: u32, act: &str, power: &str) -> Result<()> {
+    let closed = crate::engine::close::path(game, turn);
+    anyhow::ensure!(
+        !closed.is_file(),
+        "turn {turn} is closed ({} was mailed to every player): the orders on its closing list stand as they are, and a {act} would take {power}'s player's away. Resolve the turn, then {act} {power}: it holds from turn {}. Nothing was changed.",
+        game.printed(&closed),
+        turn + 1
+    );
+    Ok(())
+}
+
 /// `pbem drop`: the power's player left; `by` (the referee's choice) runs it until the next economic
 /// phase. Without `by`, EiA 19.2.1 gives control per 14.3.1: the roll is made when the turn is
 /// resolved (`roll_for_control`); meanwhile, and in a ruleset without that roll, its standing orders
@@ -297,6 +311,7 @@ pub fn drop_power(game: &Game, state: &mut State, power: &str, by: Option<&str>)
         config.power(power).is_some(),
         "no power '{power}' in this game"
     );
+    refuse_when_closed(game, state.turn, "drop", power)?;
     if let Some(b) = by {
         anyhow::ensure!(config.power(b).is_some(), "no power '{b}' in this game");
         anyhow::ensure!(b != power, "a power cannot control itself");
@@ -343,6 +358,7 @@ pub fn replace_player(
         config.power(power).is_some(),
         "no power '{power}' in this game"
     );
+    refuse_when_closed(game, state.turn, "replace", power)?;
     anyhow::ensure!(
         !emails.is_empty(),
         "give the new player's address with --email"

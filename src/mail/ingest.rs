@@ -1662,13 +1662,15 @@ fn judge(
                     record.for_turn = turn + 1;
                     ack.late_turn = Some(turn);
                     record.reasons.push(format!(
-                        "the turn is closed: turn {turn}'s orders were closed (its closing list mailed) before this arrived; held for turn {}",
+                        "{} (its closing list mailed) before this arrived; held for turn {}",
+                        closed_reason(turn),
                         turn + 1
                     ));
                 } else {
                     record.status = Status::Late;
                     record.reasons.push(format!(
-                        "the turn is closed: turn {turn}'s orders were closed (its closing list mailed) before this arrived; it is not filed"
+                        "{} (its closing list mailed) before this arrived; it is not filed",
+                        closed_reason(turn)
                     ));
                 }
             } else if deadline(turn).is_some_and(|d| arrival > d) {
@@ -1747,12 +1749,20 @@ fn late_reason(turn: u32) -> String {
     format!("arrived after the deadline of turn {turn}")
 }
 
-/// Whether `reason` is the one that judged a submission late for `turn`: untrue once a moved
-/// deadline covers it (`mail::late::Standing::Covered`).
+/// The reason of a submission that came after the close of `turn` (pbem-dice/v2), up to what
+/// became of it.
+fn closed_reason(turn: u32) -> String {
+    format!("the turn is closed: turn {turn}'s orders were closed")
+}
+
+/// Whether `reason` is the one that judged a submission late for `turn` (after its deadline, or
+/// after its close): untrue once a moved deadline covers it (`mail::late::Standing::Covered`; a
+/// rollback reopens a closed turn).
 pub fn is_late_reason(reason: &str, turn: u32) -> bool {
     reason
         .strip_prefix(&late_reason(turn))
         .is_some_and(|rest| rest.starts_with(" ("))
+        || reason.starts_with(&closed_reason(turn))
 }
 
 /// The address of `Name <addr>` or `addr`, lower case.

@@ -72,6 +72,28 @@ impl Standing<'_> {
     }
 }
 
+/// A late submission `r` that a moved deadline covers (`pbem extend`, `pbem rollback`; `how`: what
+/// the referee did, as [`Standing::Covered`] words it), replaced by the later submission `by` that
+/// stands: judged again, it came in time for `turn` and was replaced, as on-time orders are by later
+/// ones. Its record says so (accepted for `turn`, its late reason gone); it stands for no file, and
+/// is no longer held for the next turn, whose orders it never was. Written again the same by a rerun.
+pub fn replaced_in_time(game: &Game, turn: u32, r: &Received, by: &str, how: &str) -> Result<()> {
+    let mut record = r.clone();
+    record.status = Status::Accepted;
+    record.for_turn = turn;
+    record.orders_sha256 = String::new();
+    record.reasons.retain(|x| !ingest::is_late_reason(x, turn));
+    let note = format!(
+        "the referee {how}: these orders arrived before it, and the later submission {by} replaces them"
+    );
+    if !record.reasons.contains(&note) {
+        record.reasons.push(note);
+    }
+    let toml =
+        crate::game::load::to_toml(&record).context("cannot write a received-message record")?;
+    write_atomic(&ingest::record_path(game, &record.sha256), toml.as_bytes())
+}
+
 /// Whether `r` is a late submission of `power` for `turn`: late and rejected, or held for the next
 /// turn, judged while `turn` was open; or one an earlier run accepted late (`accepted`).
 fn is_late_for(r: &Received, power: &str, turn: u32, accepted: &[String]) -> bool {

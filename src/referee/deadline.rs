@@ -1,156 +1,27 @@
-//! Deadlines a referee can trust (issue 13.3): a turn is not resolved before its deadline unless every
-//! power due has its orders in (or the referee says `--early`); `pbem extend` moves one turn's deadline
-//! and tells every player; `pbem rollback` undoes resolved turns into an archive and reopens a turn
-//! with a fresh secret; `pbem rekey` gives the current turn a fresh secret. Each is an act of the turn
+//! What the referee's acts on a turn's deadline and secret share (`extend`, `rollback`, `rekey`):
+//! deadlines a referee can trust (issue 13.3), told to every player in a notice (after a new
+//! commitment, with the receipts of the orders that still stand); the late submissions a moved
+//! deadline covers, judged again; what a rollback or a rekey did. Each act is an act of the turn
 //! (`game::acts`), kept in the chain of records.
 
 use std::path::PathBuf;
 
-use anyhow::{bail, Context, Result};
-use chrono::{DateTime, NaiveDateTime, TimeZone, Utc};
+use anyhow::{Context, Result};
 
-use crate::engine::due::LOCAL;
-use crate::game::acts::{self, Act};
 use crate::game::Game;
 use crate::mail::outbox;
-
-/// How `pbem extend` moves a deadline.
-pub enum Move {
-    /// To this local time of the game's zone, `YYYY-MM-DDTHH:MM`.
-    To(String),
-    /// By this long: `2d`, `36h`.
-    By(String),
-}
-
-/// Reads `2d`, `36h`, `90m`.
-pub fn parse_span(text: &str) -> Result<chrono::Duration> {
-    let t = text.trim();
-    let (n, unit) = t.split_at(t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len()));
-    let n: i64 = n
-        .parse()
-        .ok()
-        .filter(|n| *n > 0 && *n < 10_000)
-        .with_context(|| format!("--by '{text}' is not a span such as 2d, 36h or 90m"))?;
-    Ok(match unit {
-        "d" => chrono::Duration::days(n),
-        "h" => chrono::Duration::hours(n),
-        "m" => chrono::Duration::minutes(n),
-        _ => bail!("--by '{text}' is not a span such as 2d, 36h or 90m"),
-    })
-}
-
-/// What `extend` did.
-pub struct Extended {
-    pub turn: u32,
-    pub deadline: String,
-    pub notices: Vec<PathBuf>,
-    /// The late submissions the new deadline covers, judged again: they stand now.
-    pub judged_again: Vec<crate::mail::late::AcceptedLate>,
-    /// What the notices say of the players' changes dated by a time stamp that the new deadline
-    /// moved to another turn (GITM 6.11), by power.
-    pub moved_changes: std::collections::BTreeMap<String, Vec<String>>,
-}
-
-/// Moves the deadline of the current turn (nothing changes on a bad date) and writes a notice to
-/// every player into the outbox; a power's notice names each change of its players dated by `at`
-/// that the new deadline moves to another turn (GITM 6.11, `GameConfig::moved_changes`).
-pub fn extend(game: &Game, how: &Move, reason: &str) -> Result<Extended> {
-    let _lock = crate::game::fsio::GameLock::acquire(&game.dir)?;
-    let turn = game.current_turn()?;
-    let tz = game
-        .config
-        .time_zone()
-        .context("game.toml has no valid time zone")?;
-    let new = match how {
-        Move::To(text) => {
-            let local = NaiveDateTime::parse_from_str(text.trim(), LOCAL).with_context(|| {
-                format!("--to '{text}' is not a local date and time: write it as 2026-12-08T20:00 (the game's time zone, {tz})")
-            })?;
-            tz.from_local_datetime(&local)
-                .earliest()
-                .with_context(|| format!("--to '{text}' does not exist in {tz}"))?
-        }
-        Move::By(span) => {
-            let old = game
-                .config
-                .deadline_of(turn)
-                .context("the turn has no deadline to move")?;
-            old + parse_span(span)?
-        }
-    };
-    let now = crate::clock::now()?;
-    if new.with_timezone(&Utc) <= now {
-        bail!(
-            "the new deadline {} is in the past (now is {}): nothing was changed",
-            new.format("%Y-%m-%d %H:%M %Z"),
-            now.with_timezone(&tz).format("%Y-%m-%d %H:%M %Z")
-        );
-    }
-    // One schedule: a turn's deadline lies after the deadline of the turn before.
-    if let Some(before) = turn
-        .checked_sub(1)
-        .filter(|t| *t >= game.config.first_turn)
-        .and_then(|t| game.config.deadline_of(t))
-    {
-        if new <= before {
-            bail!(
-                "the new deadline {} is not after the deadline of turn {} ({}): nothing was changed",
-                new.format("%Y-%m-%d %H:%M %Z"),
-                turn - 1,
-                before.format("%Y-%m-%d %H:%M %Z")
-            );
-        }
-    }
-    let text = new.naive_local().format(LOCAL).to_string();
-    let shown = new.format("%A %Y-%m-%d %H:%M %Z").to_string();
-    let n = acts::load(&game.dir, turn)?.acts.len() + 1;
-    let dated_before = game.config.dated_change_turns();
-    acts::append(
-        game,
-        turn,
-        Act {
-            kind: "extend".into(),
-            rule: "pbem extend".into(),
-            text: format!("the deadline of turn {turn} moved to {shown}: {reason}"),
-            deadline: Some(text.clone()),
-            reason: Some(reason.to_string()),
-            ..Act::default()
-        },
-    )?;
-    let game = Game::load(&game.dir)?;
-    let moved = game.config.moved_changes(&dated_before);
-    let notices = announce_with(
-        &game,
-        turn,
-        &format!("deadline-{n}"),
-        &format!("the deadline is moved to {shown} ({reason})"),
-        &|power| moved.get(power).map(|l| l.join("\n")).unwrap_or_default(),
-        None,
-        &[],
-    )?;
-    let judged_again = judge_late_again(
-        &game,
-        turn,
-        &format!("extended the deadline of turn {turn} to {shown}"),
-    )?;
-    Ok(Extended {
-        turn,
-        deadline: shown,
-        notices,
-        judged_again,
-        moved_changes: moved,
-    })
-}
 
 /// A submission judged late is judged again when the deadline moves past its arrival: each
 /// power's latest late submission (rejected, or held for the next turn) that the new deadline
 /// covers, and that no later submission of the power outranks, stands now, as `pbem accept-late`
 /// files it (an act of the turn, an answer to the player); each player of a power with several
-/// (GITM 6.1) on his own. A pbem-dice/v2 turn already closed is left to the referee. `how`: what
+/// (GITM 6.1) on his own. The earlier late submissions it covers came in time and were replaced,
+/// as on-time orders are by later ones (`late::replaced_in_time`): neither late in `status` and
+/// the summary, nor held for the next turn. A pbem-dice/v2 turn already closed is left to the referee. `how`: what
 /// the referee did, as the player reads it after "the referee" ([`Standing::Covered`]).
 ///
 /// [`Standing::Covered`]: crate::mail::late::Standing::Covered
-fn judge_late_again(
+pub(super) fn judge_late_again(
     game: &Game,
     turn: u32,
     how: &str,
@@ -181,7 +52,7 @@ fn judge_late_again(
         // The rank `accept-late` and the winners use: arrival, then the ingest's order, then the
         // digest (two messages of one second).
         let rank = |r: &ingest::Received| (r.arrival_time(), r.seq, r.sha256.clone());
-        let covered = records
+        let covered: Vec<&ingest::Received> = records
             .iter()
             .filter(|r| {
                 r.slot() == slot
@@ -191,24 +62,34 @@ fn judge_late_again(
                     && r.arrival_time() <= deadline
                     && !left(r)
             })
-            .max_by_key(|r| rank(r));
-        let Some(late) = covered else { continue };
-        if winners.get(&slot).is_some_and(|w| rank(w) > rank(late)) {
+            .collect();
+        let Some(late) = covered.iter().max_by_key(|r| rank(r)) else {
             continue;
+        };
+        let stands = match winners.get(&slot) {
+            Some(w) if rank(w) > rank(late) => w.sha256.clone(),
+            _ => {
+                out.push(crate::mail::late::accept_late(
+                    game,
+                    &slot,
+                    Some(&late.sha256),
+                    crate::mail::late::Standing::Covered(how),
+                )?);
+                late.sha256.clone()
+            }
+        };
+        // The earlier ones came in time too, and the one that stands replaces them: late no
+        // more, nor held for the next turn.
+        for r in covered.iter().filter(|r| r.sha256 != stands) {
+            crate::mail::late::replaced_in_time(game, turn, r, &stands, how)?;
         }
-        out.push(crate::mail::late::accept_late(
-            game,
-            &slot,
-            Some(&late.sha256),
-            crate::mail::late::Standing::Covered(how),
-        )?);
     }
     Ok(out)
 }
 
 /// Writes a notice about the current turn to every power, with its deadline and commitment of now;
 /// after a new commitment (`renewed`: why it is new), a fresh receipt too (`announce_with`).
-fn announce(
+pub(super) fn announce(
     game: &Game,
     turn: u32,
     key: &str,
@@ -223,7 +104,7 @@ fn announce(
 /// gets their receipt under it (`mail::receipt`; issue 31), to the notice's addresses; but not for
 /// the orders files of `answered` (by file stem): late orders the act judged again, whose answer,
 /// written under the new commitment, is their receipt (the player had none to replace).
-fn announce_with(
+pub(super) fn announce_with(
     game: &Game,
     turn: u32,
     key: &str,
@@ -271,405 +152,11 @@ pub struct Reopened {
     pub judged_again: Vec<crate::mail::late::AcceptedLate>,
 }
 
-/// A fresh secret for the unresolved turn `turn`, with its sealing secret (`engine::sealed`): the old
-/// ones (kept in `keep`, the seal beside it) are never used again.
-fn fresh_secret(game: &Game, turn: u32, keep: &std::path::Path) -> Result<(String, String)> {
-    let old = crate::dice::to_hex(&game.commitment(turn)?);
-    let secret = game.secret_path(turn);
-    if secret.is_file() {
-        move_into(&secret, keep)?;
-    }
-    let seal = game.seal_path(turn);
-    if seal.is_file() {
-        move_into(&seal, &keep.with_extension("seal"))?;
-    }
-    crate::engine::sealed::fresh_secret(game, turn)?;
-    let c = crate::referee::turn::ensure_commitment(game, turn)?;
-    Ok((old, crate::dice::to_hex(&c)))
-}
-
 /// Moves a file or folder to `to`, making its parent.
-fn move_into(from: &std::path::Path, to: &std::path::Path) -> Result<()> {
+pub(super) fn move_into(from: &std::path::Path, to: &std::path::Path) -> Result<()> {
     if let Some(parent) = to.parent() {
         std::fs::create_dir_all(parent)?;
     }
     std::fs::rename(from, to)
         .with_context(|| format!("cannot move {} to {}", from.display(), to.display()))
-}
-
-/// The deadline a reopened turn gets: its own if it still gives the least notice from now, else the
-/// schedule's first slot after its predecessor's deadline that does (`GameConfig::schedule_slot`).
-fn reopened_deadline(game: &Game, turn: u32, now: DateTime<Utc>) -> Result<Option<String>> {
-    let Some(d) = game.config.deadline_of(turn) else {
-        return Ok(None);
-    };
-    let earliest = now + game.config.least_notice();
-    if d.with_timezone(&Utc) >= earliest {
-        return Ok(None);
-    }
-    let before = turn
-        .checked_sub(1)
-        .filter(|t| *t >= game.config.first_turn)
-        .and_then(|t| game.config.deadline_of(t));
-    let next = game
-        .config
-        .schedule_slot(turn, before, Some(earliest))
-        .context("the schedule gives no deadline after now")?;
-    Ok(Some(next.naive_local().format(LOCAL).to_string()))
-}
-
-/// `pbem rollback --to-turn N`: turns N and later, resolved, are undone into
-/// `archive/rollback-<k>/` (nothing deleted); turn N waits for orders again with a fresh secret and
-/// commitment (its old secret was revealed in its reports), a deadline ahead, and a notice to every
-/// player. The act is written into turn N's `acts.toml`, which its next record chains.
-pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
-    let _lock = crate::game::fsio::GameLock::acquire(&game.dir)?;
-    let first = game.config.first_turn;
-    let current = game.current_turn()?;
-    if to_turn < first {
-        bail!("--to-turn {to_turn} is before the first turn ({first}): nothing was changed");
-    }
-    if to_turn >= current || !game.is_resolved(to_turn) {
-        bail!(
-            "turn {to_turn} is not resolved (the game waits for turn {current}): there is nothing to roll back; nothing was changed"
-        );
-    }
-    if reason.trim().is_empty() {
-        bail!("give the reason with --reason: every player is told it; nothing was changed");
-    }
-    let archives = game.dir.join("archive");
-    let mut k = 1;
-    while archives.join(format!("rollback-{k}")).exists() {
-        k += 1;
-    }
-    let rel = format!("archive/rollback-{k}");
-    let archive = game.dir.join(&rel);
-    let old_record = crate::engine::inputs::load_record(game, to_turn)?;
-    let dated_before = game.config.dated_change_turns();
-    // The drops and replaces of the undone turns (EiA 19.2.1, 19.2.2): their players are told.
-    let undone_acts = players_acts_after(game, to_turn)?;
-    // A replace of an undone turn is undone in game.toml too: the acts are the record.
-    crate::game::config_edit::undo_replacements(game, to_turn + 1)?;
-    // The resolved turn N: what resolving it wrote.
-    let turn_dir = game.turn_dir(to_turn);
-    for name in ["record.toml", "log.toml", "summary.txt", "reports"] {
-        let p = turn_dir.join(name);
-        if p.exists() {
-            move_into(&p, &archive.join(format!("turns/{to_turn}/{name}")))?;
-        }
-    }
-    // Every later turn: its state, commitment, acts, outputs, orders and secret.
-    let mut t = to_turn + 1;
-    while game.turn_dir(t).exists() {
-        move_into(&game.turn_dir(t), &archive.join(format!("turns/{t}")))?;
-        if game.orders_dir(t).exists() {
-            move_into(&game.orders_dir(t), &archive.join(format!("orders/{t}")))?;
-        }
-        if game.secret_path(t).exists() {
-            move_into(
-                &game.secret_path(t),
-                &archive.join(format!("secret/{t}.key")),
-            )?;
-        }
-        if game.seal_path(t).exists() {
-            move_into(
-                &game.seal_path(t),
-                &archive.join(format!("secret/{t}.seal")),
-            )?;
-        }
-        t += 1;
-    }
-    // Their mail, which the re-resolved turns write again under the same names. A batch of
-    // answers (`outbox_store`) holding one of them goes whole into the archive, its other messages
-    // first written back as files of their own.
-    let outbox_dir = outbox::dir(game);
-    let messages = crate::mail::send::outbox_messages(game)?;
-    let made_by_undone = |name: &str| {
-        let Some(n) = name
-            .strip_prefix('t')
-            .and_then(|r| r.split_once('-'))
-            .and_then(|(n, _)| n.parse::<u32>().ok())
-        else {
-            return false;
-        };
-        n > to_turn || (n == to_turn && (name.contains("-report-") || name.contains("-summary")))
-    };
-    let mut batches = std::collections::BTreeSet::new();
-    for m in messages.iter().filter(|m| made_by_undone(&m.name)) {
-        let name = &m.name;
-        if m.alone() {
-            move_into(&m.at.file, &archive.join("mail/outbox").join(name))?;
-        } else {
-            batches.insert(m.at.file.clone());
-        }
-        let ledger = crate::mail::send::sent_dir(game)
-            .join(format!("{}.toml", name.trim_end_matches(".eml")));
-        if ledger.is_file() {
-            move_into(
-                &ledger,
-                &archive
-                    .join("mail/sent")
-                    .join(ledger.file_name().unwrap_or_default()),
-            )?;
-        }
-    }
-    for batch in batches {
-        for m in messages
-            .iter()
-            .filter(|m| m.at.file == batch && !made_by_undone(&m.name))
-        {
-            crate::game::fsio::write_atomic(&outbox_dir.join(&m.name), &m.read()?)?;
-        }
-        let name = batch.file_name().unwrap_or_default();
-        move_into(&batch, &archive.join("mail/outbox").join(name))?;
-    }
-    let (old, new) = fresh_secret(
-        game,
-        to_turn,
-        &archive.join(format!("secret/{to_turn}.key")),
-    )?;
-    let now = crate::clock::now()?;
-    let deadline = reopened_deadline(game, to_turn, now)?;
-    acts::append(
-        game,
-        to_turn,
-        Act {
-            kind: "rollback".into(),
-            rule: "pbem rollback".into(),
-            text: format!(
-                "turn {to_turn} reopened: the turns from {to_turn} on went to {rel} (record of turn {to_turn}: SHA-256 {}); its secret was revealed, so it has a fresh one",
-                crate::game::record::sha256_hex(crate::game::load::to_toml(&old_record)?.as_bytes())
-            ),
-            deadline: deadline.clone(),
-            reason: Some(reason.to_string()),
-            old_commitment: Some(old.clone()),
-            new_commitment: Some(new.clone()),
-            archive: Some(rel.clone()),
-            ..Act::default()
-        },
-    )?;
-    let game = Game::load(&game.dir)?;
-    let shown = game.config.deadline_shown(to_turn);
-    let n = acts::load(&game.dir, to_turn)?.acts.len();
-    let undone = if current > to_turn + 1 {
-        format!("turns {to_turn} to {}", current - 1)
-    } else {
-        format!("turn {to_turn}")
-    };
-    let name_of = |power: &str| {
-        game.config
-            .power(power)
-            .map_or(power.to_string(), |p| p.name.clone())
-    };
-    let replaced: Vec<String> = undone_acts
-        .iter()
-        .filter(|(_, a)| a.kind == "replace")
-        .filter_map(|(_, a)| a.power.as_deref().map(name_of))
-        .collect();
-    let void = format!(
-        "Void: the reports of {undone} already mailed, and the dice commitment of turn {to_turn} mailed before ({old}){}; the new commitment is below.",
-        match replaced.is_empty() {
-            true => String::new(),
-            false => format!(", and the notice of a new player for {}", replaced.join(", ")),
-        }
-    );
-    // Late submissions the reopened turn's deadline covers stand now, before the notice says what
-    // is on file.
-    let judged_again = judge_late_again(
-        &game,
-        to_turn,
-        &format!("reopened turn {to_turn} (pbem rollback) with the deadline {shown}"),
-    )?;
-    let moved = game.config.moved_changes(&dated_before);
-    let state = game.load_state(to_turn)?;
-    let on_file = crate::engine::inputs::read_orders(&game, &state, to_turn)?;
-    let said = |power: &str| {
-        let mine: Vec<_> = on_file.iter().filter(|o| o.power == power).collect();
-        let stands = mine
-            .iter()
-            .any(|o| o.check.as_ref().is_some_and(|c| c.power.is_some()));
-        let orders = if stands {
-            format!("Your orders on file for turn {to_turn} still stand: send new ones before the deadline to replace them.")
-        } else if mine.iter().all(|o| o.check.is_none()) {
-            format!("No orders of yours for turn {to_turn} are on file: send them before the deadline, or your standing orders and the SOP decide.")
-        } else {
-            format!("The orders on file for turn {to_turn} do not stand (they do not authenticate now): send them again before the deadline.")
-        };
-        // A drop or replace undone gives the power back to its player (EiA 19.2.1, 19.2.2).
-        let back = undone_acts
-            .iter()
-            .filter(|(_, a)| a.power.as_deref() == Some(power))
-            .map(|(t, a)| format!("the {} of turn {t}", a.kind))
-            .collect::<Vec<_>>();
-        let are = if back.len() > 1 { "are" } else { "is" };
-        let orders = match back.is_empty() {
-            true => orders,
-            false => format!(
-                "You play {} again: {} {are} undone with the turns rolled back.\n{orders}",
-                name_of(power),
-                back.join(" and ")
-            ),
-        };
-        match moved.get(power) {
-            Some(lines) => format!("{void}\n{orders}\n{}", lines.join("\n")),
-            None => format!("{void}\n{orders}"),
-        }
-    };
-    let notices = announce_with(
-        &game,
-        to_turn,
-        &format!("reopened-{n}"),
-        &format!("turn {to_turn} is played again ({reason}), with a new dice commitment; orders are due {shown}"),
-        &said,
-        Some(&format!("Turn {to_turn} was rolled back and is played again ({reason}), with a new dice commitment")),
-        &judged_again.iter().map(|a| a.record.slot()).collect::<Vec<_>>(),
-    )?;
-    let mut notices = notices;
-    notices.extend(replacements_undone(
-        &game,
-        to_turn,
-        (n, reason),
-        &archive.join("mail/sent"),
-        &undone_acts,
-    )?);
-    Ok(Reopened {
-        turn: to_turn,
-        archive: Some(rel),
-        commitment: new,
-        deadline: shown,
-        notices,
-        judged_again,
-    })
-}
-
-/// The `drop` and `replace` acts of the turns after `to_turn`, with their turns, in order: what a
-/// rollback to `to_turn` undoes of the game's players (EiA 19.2.1, 19.2.2).
-fn players_acts_after(game: &Game, to_turn: u32) -> Result<Vec<(u32, acts::Act)>> {
-    let mut out = Vec::new();
-    let mut t = to_turn + 1;
-    while game.turn_dir(t).exists() {
-        for a in acts::load(&game.dir, t)?.acts {
-            if matches!(a.kind.as_str(), "drop" | "replace") && a.power.is_some() {
-                out.push((t, a));
-            }
-        }
-        t += 1;
-    }
-    Ok(out)
-}
-
-/// A notice to each new player whose `replace` a rollback undid (EiA 19.2.2): he does not take the
-/// power over, and the password of his welcome is void. Only a welcome delivered (its ledger among
-/// the undone mail in `sent`) is answered so; a player the rollback gives the power back to is not
-/// one of them (he hears it in the turn's notice). `act`: the rollback's number and reason.
-fn replacements_undone(
-    game: &Game,
-    to_turn: u32,
-    (n, reason): (usize, &str),
-    sent: &std::path::Path,
-    undone: &[(u32, acts::Act)],
-) -> Result<Vec<PathBuf>> {
-    let state = game.load_state(to_turn)?;
-    let mut msgs = Vec::new();
-    for (t, a) in undone.iter().filter(|(_, a)| a.kind == "replace") {
-        let (Some(power), Some(incoming)) = (a.power.as_deref(), a.incoming.as_ref()) else {
-            continue;
-        };
-        let welcome = format!("t{t:04}-welcome-{power}-");
-        let welcomed = std::fs::read_dir(sent).is_ok_and(|d| {
-            d.flatten()
-                .any(|e| e.file_name().to_string_lossy().starts_with(&welcome))
-        });
-        if !welcomed {
-            continue;
-        }
-        let now = crate::engine::players::recipients(&game.config, &state, power);
-        let to: Vec<String> = incoming
-            .players
-            .iter()
-            .filter(|p| !now.iter().any(|q| q.eq_ignore_ascii_case(p)))
-            .cloned()
-            .collect();
-        if to.is_empty() {
-            continue;
-        }
-        let name = game
-            .config
-            .power(power)
-            .map_or(power.to_string(), |p| p.name.clone());
-        msgs.push(outbox::Outgoing {
-            // To him as written: game.toml no longer names him for the power.
-            kind: outbox::Kind::Farewell,
-            turn: to_turn,
-            power: None,
-            player: None,
-            key: format!("{power}-undone-{n}"),
-            to,
-            subject: format!(
-                "[{}] turn {to_turn}: you do not take over {name}",
-                game.config.game
-            ),
-            text: format!(
-                "The referee rolled the game back to turn {to_turn} ({reason}), undoing turn {t}, in which you were named {name}'s new player (EiA 19.2.2).\n\n\
-                 You do not take {name} over: the welcome you had is void, and so is its password. The referee will write to you if he hands you a power again.\n"
-            ),
-            html: None,
-            attachments: Vec::new(),
-            in_reply_to: None,
-            date: outbox::game_instant(game, to_turn),
-        });
-    }
-    outbox::write_all(game, &msgs)?;
-    Ok(msgs.iter().map(|m| outbox::path_of(game, m)).collect())
-}
-
-/// `pbem rekey`: the current turn gets a fresh secret and commitment, announced to every player (a
-/// demo's secrets are public; a secret that leaked is never used).
-pub fn rekey(game: &Game, reason: &str) -> Result<Reopened> {
-    let _lock = crate::game::fsio::GameLock::acquire(&game.dir)?;
-    let turn = game.current_turn()?;
-    let mut k = 1;
-    while game.dir.join(format!("archive/rekey-{k}")).exists() {
-        k += 1;
-    }
-    let rel = format!("archive/rekey-{k}");
-    let (old, new) = fresh_secret(
-        game,
-        turn,
-        &game.dir.join(format!("{rel}/secret/{turn}.key")),
-    )?;
-    acts::append(
-        game,
-        turn,
-        Act {
-            kind: "rekey".into(),
-            rule: "pbem rekey".into(),
-            text: format!("turn {turn} has a fresh dice secret: {reason}"),
-            reason: Some(reason.to_string()),
-            old_commitment: Some(old),
-            new_commitment: Some(new.clone()),
-            archive: Some(rel.clone()),
-            ..Act::default()
-        },
-    )?;
-    let game = Game::load(&game.dir)?;
-    let shown = game.config.deadline_shown(turn);
-    let n = acts::load(&game.dir, turn)?.acts.len();
-    let notices = announce(
-        &game,
-        turn,
-        &format!("rekey-{n}"),
-        &format!("a new dice commitment for turn {turn} ({reason})"),
-        Some(&format!(
-            "Turn {turn} has a new dice secret and commitment ({reason})"
-        )),
-    )?;
-    Ok(Reopened {
-        turn,
-        archive: Some(rel),
-        commitment: new,
-        deadline: shown,
-        notices,
-        judged_again: Vec::new(),
-    })
 }
