@@ -3,7 +3,7 @@
 //! key's value comes from; `pbem verify` matches every roll a report lists against its ruleset's
 //! table and rejects a label no kind produces, so that the referee has no second label to try for
 //! one event. The tables are published as `schema/dice-labels.json` for anyone who re-implements
-//! `verify` (README "Auditing the dice").
+//! `verify` (docs/DICE.md).
 //!
 //! A pattern is segments joined by `/`. A segment is a literal (`combat`, `order`), or a literal
 //! followed by one placeholder (`area={place@area}`, `t{turn}`), and ends in `?` when it may be left

@@ -97,9 +97,14 @@ fn eia_6_2_3_a_stack_names_only_fleets_of_its_own_in_its_own_area() {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(said.contains("no unit of yours is called 'GB-H'"), "{said}");
+    // Britain's GB-H is answered as no fleet at all: France learns no id of Britain's.
+    assert_eq!(
+        said.matches("'with' names no fleet of yours").count(),
+        2,
+        "{said}"
+    );
+    assert!(said.contains("france.txt:5:11"), "{said}");
     assert!(said.contains("FR-A is named twice in this stack"), "{said}");
-    assert!(said.contains("'with' names no fleet"), "{said}");
     assert!(said.contains("FR-B is already ordered to move"), "{said}");
     assert!(said.contains("france.txt:5:"), "{said}");
 }
@@ -127,4 +132,48 @@ fn eia_6_3_5_a_beaten_fleet_retreats_to_a_port_the_victors_alone_watch() {
         }
     }
     panic!("no entropy of 40 saw Britain beaten at sea");
+}
+
+#[test]
+fn eia_6_2_an_enemy_port_out_of_sight_is_not_told_by_the_answer_and_stops_the_fleet_at_sea() {
+    let (_t, dir) = seas();
+    // Britain's GB-H in the Channel; Hamburg, beyond the North Sea, held by France: out of
+    // Britain's sight (its units' areas and their neighbours), where Boulogne is in it.
+    let path = dir.join("turns/1/state.toml");
+    let text = fs::read_to_string(&path)
+        .unwrap()
+        .replace(
+            "id = \"GB-H\"\npower = \"britain\"\nships = 8\narea = \"North-Sea\"",
+            "id = \"GB-H\"\npower = \"britain\"\nships = 8\narea = \"English-Channel\"",
+        )
+        .replace("[control]\n", "[control]\nHamburg = \"france\"\n");
+    fs::write(&path, text).unwrap();
+    let answer = |line: &str| {
+        let orders = support::write(
+            dir.parent().unwrap(),
+            "britain.txt",
+            format!("{}{line}\n", header("britain", BRITAIN_PW, 1)),
+        );
+        let out = pbem().arg("check").arg(&dir).arg(&orders).output().unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    // The answer tells whose Boulogne is, which Britain sees, and not whose Hamburg is.
+    let said = answer("move GB-H North-Sea Hamburg");
+    assert!(said.contains("all 1 order(s) accepted"), "{said}");
+    let said = answer("move GB-H Boulogne");
+    assert!(said.contains("Boulogne is an enemy port"), "{said}");
+    // The turn stops the fleet in the sea before the port, and tells Britain alone.
+    let log = resolve(&dir, "", "move GB-H North-Sea Hamburg\n", "one");
+    let told = "GB-H cannot enter Hamburg, an enemy port: it stays in North-Sea.";
+    let at = log.find(told).unwrap_or_else(|| panic!("{log}"));
+    let visible = log[at..]
+        .lines()
+        .find(|l| l.starts_with("visible_to"))
+        .unwrap();
+    assert_eq!(visible, "visible_to = [\"britain\"]", "{log}");
+    let next = fs::read_to_string(dir.join("turns/2/state.toml")).unwrap();
+    assert!(
+        next.contains("id = \"GB-H\"\npower = \"britain\"\nships = 8\narea = \"North-Sea\""),
+        "{next}"
+    );
 }

@@ -64,6 +64,7 @@ mod rulesets;
 mod sealed_rolls;
 mod season;
 mod sight_fog;
+mod sight_orders;
 mod state_tables;
 mod three_turns;
 mod verify_mail;

@@ -305,6 +305,12 @@ fn by_mail_each_player_sends_from_his_own_address_and_status_and_remind_go_per_p
     let reminder = read_outbox_string(game.join("mail/outbox/t0001-reminder-france-napoleon.eml"));
     assert!(reminder.contains("napoleon@example.org"), "{reminder}");
     assert!(!reminder.contains("berthier@example.org"), "{reminder}");
+    // The lines his orders open with name him, as his orders must.
+    assert!(
+        reminder
+            .contains("    power france\r\n    player napoleon\r\n    password <your password>"),
+        "{reminder}"
+    );
     assert!(!game
         .join("mail/outbox/t0001-reminder-france-berthier.eml")
         .exists());

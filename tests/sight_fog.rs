@@ -462,6 +462,23 @@ fn check(
             .collect::<Vec<_>>()
             .join("\n");
         whole_or_in_part(who, &forms, events, &power, scope.is_some())?;
+        // The game.toml his own check carries names no unit of another power: how another power's
+        // players share its units (their scopes) is not his to know.
+        let carried: serde_json::Value = serde_json::from_str(&forms.json).unwrap();
+        if let Some(game_toml) = carried["check"]["game_toml"].as_str() {
+            for u in units
+                .iter()
+                .chain(&before_units)
+                .filter(|u| u.owner != power)
+            {
+                prop_assert!(
+                    !has_word(game_toml, &u.id),
+                    "{who}'s JSON report carries a game.toml that names {} of {}",
+                    u.id,
+                    u.owner
+                );
+            }
+        }
         if scenario.game.starts_with("gitm") {
             no_figure_of_another_side(who, events, &power, &after, &units)?;
         }

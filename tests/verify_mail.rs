@@ -104,6 +104,49 @@ fn the_untouched_report_mail_verifies_in_every_transfer_encoding() {
 }
 
 #[test]
+fn a_report_forwarded_as_an_attachment_or_inline_as_format_flowed_verifies_a_changed_one_fails() {
+    let (t, game) = demo();
+    let sent = read_outbox_string(game.join("mail/outbox/t0001-report-france.eml"));
+    let forward = |report: &str| {
+        format!(
+            "From: france@example.org\r\nTo: auditor@example.org\r\nSubject: Fwd: my report\r\n\
+             MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"fwd\"\r\n\r\n\
+             --fwd\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nMy report, as sent.\r\n\
+             --fwd\r\nContent-Type: message/rfc822\r\n\r\n{report}\r\n--fwd--\r\n"
+        )
+    };
+    let path = write(t.path(), "forwarded.eml", forward(&sent));
+    verify(&path, &game)
+        .success()
+        .stdout(predicate::str::contains(
+            "ok: the text, HTML, JSON forms list the same header and the same",
+        ))
+        .stdout(predicate::str::contains("the report checks out"));
+    let roll = sent
+        .lines()
+        .find(|l| l.trim_start().starts_with("roll combat/area=Ulm/round=1:"))
+        .unwrap();
+    let (head, faces) = roll.rsplit_once("-> ").unwrap();
+    let other: Vec<String> = faces
+        .split(' ')
+        .map(|f| (f.parse::<u32>().unwrap() % 6 + 1).to_string())
+        .collect();
+    let changed = sent.replacen(roll, &format!("{head}-> {}", other.join(" ")), 1);
+    let path = write(t.path(), "forwarded-changed.eml", forward(&changed));
+    verify(&path, &game).code(4);
+    // Forwarded inline by a client that writes format=flowed: its long lines broken, then joined
+    // again as the player's reader shows them.
+    let text = fs::read_to_string(game.join("turns/1/reports/france.txt")).unwrap();
+    let path = write(t.path(), "flowed.eml", flowed_forward(&text));
+    verify(&path, &game)
+        .success()
+        .stdout(predicate::str::contains("the report checks out"));
+    let changed = text.replacen(roll, &format!("{head}-> {}", other.join(" ")), 1);
+    let path = write(t.path(), "flowed-changed.eml", flowed_forward(&changed));
+    verify(&path, &game).code(4);
+}
+
+#[test]
 fn each_form_of_the_report_verifies_with_the_json_report_which_lists_the_entropy() {
     let (_t, game) = demo();
     verify(&game.join("turns/1/reports/france.json"), &game)
@@ -114,6 +157,25 @@ fn each_form_of_the_report_verifies_with_the_json_report_which_lists_the_entropy
             .success()
             .stdout(predicate::str::contains("the report checks out"));
     }
+}
+
+#[test]
+fn a_json_report_saved_with_a_byte_order_mark_is_read_by_verify_and_check() {
+    let (t, game) = demo();
+    let mut bytes = "\u{feff}".as_bytes().to_vec();
+    bytes.extend(fs::read(game.join("turns/1/reports/france.json")).unwrap());
+    let report = write(t.path(), "france.json", bytes);
+    verify(&report, &game)
+        .success()
+        .stdout(predicate::str::contains("the report checks out"));
+    let orders = Path::new(env!("CARGO_MANIFEST_DIR")).join("orders/ulm-1805/2/france.txt");
+    pbem()
+        .arg("check")
+        .arg("--report")
+        .arg(&report)
+        .arg(orders)
+        .assert()
+        .success();
 }
 
 #[test]

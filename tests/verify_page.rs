@@ -186,6 +186,19 @@ fn report_and_tampered(s: &Scenario) -> (Vec<u8>, String, Vec<u8>) {
     panic!("{}: no report mail lists a roll in its text part", s.id);
 }
 
+/// `mail` forwarded as an attachment (message/rfc822) in a mail of a few words, as a mail client
+/// forwards it.
+fn forwarded(mail: &[u8]) -> Vec<u8> {
+    let mut out = b"From: france@example.org\r\nTo: auditor@example.org\r\nSubject: Fwd: my report\r\n\
+MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"fwd\"\r\n\r\n--fwd\r\n\
+Content-Type: text/plain; charset=utf-8\r\n\r\nMy report of turn 1, as the referee sent it.\r\n--fwd\r\n\
+Content-Type: message/rfc822\r\nContent-Disposition: attachment; filename=\"report.eml\"\r\n\r\n"
+        .to_vec();
+    out.extend_from_slice(mail);
+    out.extend_from_slice(b"\r\n--fwd--\r\n");
+    out
+}
+
 /// The mail with the last face of its first `roll` line changed to the next face of the die.
 fn change_a_face(mail: &str) -> Option<String> {
     let line = mail
@@ -390,7 +403,12 @@ fn corpus() -> (Vec<Case>, Vec<tempfile::TempDir>) {
             commitment.clone(),
             "OK",
         ),
-        ("face-changed", face_changed, commitment.clone(), "FAIL"),
+        (
+            "face-changed",
+            face_changed.clone(),
+            commitment.clone(),
+            "FAIL",
+        ),
         (
             "header-edited",
             text.replacen(seed_line, &other_seed, 1).into_bytes(),
@@ -405,6 +423,14 @@ fn corpus() -> (Vec<Case>, Vec<tempfile::TempDir>) {
             "FAIL",
         ),
         ("another-commitment", mail.clone(), "ab".repeat(32), "FAIL"),
+        // Forwarded as an attachment (message/rfc822), as a player hands it to an auditor.
+        ("forwarded", forwarded(&mail), commitment.clone(), "OK"),
+        (
+            "forwarded-face-changed",
+            forwarded(&face_changed),
+            commitment.clone(),
+            "FAIL",
+        ),
     ] {
         cases.push(
             Case::new(format!("mail-{name}"), eml(name, bytes), expected).commitment(&anchor),
@@ -471,6 +497,16 @@ fn corpus() -> (Vec<Case>, Vec<tempfile::TempDir>) {
         ));
         if game == "ulm-1805" {
             cases.extend(ulm_orders_cases(&base, &orders));
+            // The text report forwarded inline by a client that writes format=flowed.
+            let name = "ulm-1805-text-forwarded-flowed";
+            cases.push(Case::new(
+                name,
+                vec![(
+                    format!("{name}.eml"),
+                    crate::support::flowed_forward(&base.text),
+                )],
+                "OK",
+            ));
         }
         if game == "gitm-italy-1809" {
             // A player of a power with several (`player eugene`): his entropy is listed as

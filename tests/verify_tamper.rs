@@ -1,5 +1,5 @@
 //! `pbem verify` against a referee who tampers with the dice of a report, in every ruleset (issue 31;
-//! README "Auditing the dice"). Each tampering is made in every form the player holds (the text and
+//! docs/DICE.md). Each tampering is made in every form the player holds (the text and
 //! the JSON report), with the faces the new label gives taken from the turn's seed, as a referee
 //! who knows the secret would: only the label grammar (`dice_labels`) and the binding of rolls to
 //! their events can catch it. The untouched reports of every ruleset pass.

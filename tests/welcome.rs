@@ -57,7 +57,7 @@ fn attachment(eml: &str, suffix: &str) -> (String, Vec<u8>) {
                     t.clone().into_bytes()
                 }
                 pbem::mail::parse::Content::Bytes(b) => b.clone(),
-                pbem::mail::parse::Content::Message => Vec::new(),
+                pbem::mail::parse::Content::Message(_) => Vec::new(),
             };
             Some((name, bytes))
         })

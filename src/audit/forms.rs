@@ -101,9 +101,18 @@ pub fn is_mail(bytes: &[u8]) -> bool {
     false
 }
 
+/// How deep `texts` reads mails forwarded inside mails.
+const FORWARDS_READ: u32 = 3;
+
 /// The texts of a file a player holds: the decoded parts of a mail (body, alternatives, text, HTML
-/// and JSON attachments), or the file itself. Each comes with the form it is in.
+/// and JSON attachments, and those of a mail forwarded in it as an attachment), or the file itself.
+/// Each comes with the form it is in.
 pub fn texts(bytes: &[u8]) -> Vec<(Form, String)> {
+    texts_within(bytes, FORWARDS_READ)
+}
+
+/// `texts`, reading mails forwarded `forwards` deep.
+fn texts_within(bytes: &[u8], forwards: u32) -> Vec<(Form, String)> {
     if !is_mail(bytes) {
         let text = String::from_utf8_lossy(bytes).into_owned();
         return vec![(sniff(&text), text)];
@@ -119,6 +128,13 @@ pub fn texts(bytes: &[u8]) -> Vec<(Form, String)> {
     let mut out = Vec::new();
     let mut whole_text = false;
     for part in message.parts {
+        if let Content::Message(raw) = &part.content {
+            // A report forwarded as an attachment (message/rfc822): its own parts.
+            if forwards > 0 {
+                out.extend(texts_within(raw, forwards - 1));
+            }
+            continue;
+        }
         let name = part.name.as_deref().unwrap_or("").to_ascii_lowercase();
         // A mail cut to size (`mail::fit`) carries its JSON, or its whole text, compressed.
         if let (Some(form), Content::Bytes(b)) = (compressed_form(&name), &part.content) {
@@ -138,9 +154,14 @@ pub fn texts(bytes: &[u8]) -> Vec<(Form, String)> {
             continue;
         };
         let text = match part.content {
+            // A client that sent the report on (a forward) may break its long lines as RFC 3676
+            // allows: they are joined again, as its reader shows them.
+            Content::Text(t) if part.flowed && form == Form::Text => {
+                crate::mail::extract::unflow(&t.replace("\r\n", "\n"), part.delsp).join("\n")
+            }
             Content::Text(t) | Content::Html(t) => t,
             Content::Bytes(b) => String::from_utf8_lossy(&b).into_owned(),
-            Content::Message => continue,
+            Content::Message(_) => continue,
         };
         out.push((form, text));
     }
@@ -498,7 +519,8 @@ fn board_of(text: &str, v: &JsonReport) -> (BTreeSet<String>, BTreeSet<String>) 
 }
 
 fn from_json(text: &str) -> Result<ReportForm> {
-    let v: JsonReport = serde_json::from_str(text)?;
+    // An editor that saved the file may have put a byte-order mark before it.
+    let v: JsonReport = serde_json::from_str(text.trim_start_matches('\u{feff}'))?;
     let (Some(header_text), Some(digest)) = (v.dice.text.as_deref(), v.dice.digest.as_deref())
     else {
         bail!("this JSON report has no dice header (dice.text, dice.digest): an opening report, mailed with the welcome, has none, as no turn was resolved yet");

@@ -265,10 +265,7 @@ pub fn audit_turn_with(game: &Game, turn: u32, reload: Reload) -> Result<TurnVer
             Ok(found) if same(&found) => {}
             Ok(found) => differ.push(format!(
                 "{shown} differs from the re-resolved turn: {}",
-                match std::str::from_utf8(bytes) {
-                    Ok(expected) => first_difference(&found, expected),
-                    Err(_) => first_byte_difference(&found, bytes),
-                }
+                first_difference(&found, bytes)
             )),
         }
         let listed = record.outputs.get(&rel);
@@ -311,7 +308,7 @@ pub fn audit_turn_with(game: &Game, turn: u32, reload: Reload) -> Result<TurnVer
         v.problems.push(format!(
             "{} differs from the re-resolved record: {}",
             game.shown(&record_path),
-            first_difference(&stored, &recomputed)
+            first_difference(&stored, recomputed.as_bytes())
         ));
     }
     Ok(v)
@@ -402,57 +399,72 @@ fn recommitted(game: &Game, turn: u32, old: &str, new: &str) -> bool {
     })
 }
 
-/// "line 12: expected `...`, found `...`".
-pub fn first_difference(found: &[u8], expected: &str) -> String {
-    let found = String::from_utf8_lossy(found);
-    let mut f = found.lines();
-    let mut e = expected.lines();
-    let mut n = 0;
-    loop {
-        n += 1;
-        match (f.next(), e.next()) {
-            (Some(a), Some(b)) if a == b => continue,
-            (Some(a), Some(b)) => {
-                return format!("line {n}: expected `{}`, found `{}`", cut(b), cut(a))
-            }
-            (None, Some(b)) => {
-                return format!("line {n}: expected `{}`, found the end of the file", cut(b))
-            }
-            (Some(a), None) => {
-                return format!("line {n}: expected the end of the file, found `{}`", cut(a))
-            }
-            (None, None) => return "line endings differ".to_string(),
-        }
-    }
-}
-
-/// "byte 3012 of 48210 differs (expected 48190 bytes)": a file that is not text (a PNG map), whose
-/// bytes shown as text would only garble the terminal.
-fn first_byte_difference(found: &[u8], expected: &[u8]) -> String {
-    let at = found
+/// Where a file departs from the re-resolved one, for the auditor to see: "line 12, column 48:
+/// expected `...the d6 3: the attackers...`, found `...the d6 5: the attackers...`", each excerpt
+/// taken around the first character that differs (a long line's first hundred characters may be
+/// the same in both), its control characters escaped, so that a changed file cannot drive the
+/// auditor's terminal. A file that is not text (a PNG) is told by the byte where it departs.
+pub fn first_difference(found: &[u8], expected: &[u8]) -> String {
+    let mut at = found
         .iter()
         .zip(expected)
         .position(|(a, b)| a != b)
         .unwrap_or(found.len().min(expected.len()));
+    let (Some(found), Some(expected)) = (as_text(found), as_text(expected)) else {
+        return format!(
+            "byte {at}: the files differ from there ({} bytes expected, {} found)",
+            expected.len(),
+            found.len()
+        );
+    };
+    // The bytes before `at` are the same in both: a character's start in one is one in the other.
+    while !expected.is_char_boundary(at) || !found.is_char_boundary(at) {
+        at -= 1;
+    }
+    let line_start = expected[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line = expected[..at].matches('\n').count() + 1;
+    let column = expected[line_start..at].chars().count() + 1;
     format!(
-        "byte {at} of {} differs (expected {} bytes; not a text file)",
-        found.len(),
-        expected.len()
+        "line {line}, column {column}: expected {}, found {}",
+        excerpt(expected, line_start, at),
+        excerpt(found, line_start, at)
     )
 }
 
-/// At most 100 characters of a line, a control character written as an escape (`\u{1b}`), never
-/// sent to the terminal as it is.
-fn cut(s: &str) -> String {
-    let shown = |c: char| match c.is_control() {
-        true => c.escape_default().to_string(),
-        false => c.to_string(),
-    };
-    let mut out: String = s.chars().take(100).map(shown).collect();
-    if s.chars().count() > 100 {
-        out.push_str("...");
+/// `bytes` as text, unless they are not UTF-8 or hold a NUL (a picture).
+fn as_text(bytes: &[u8]) -> Option<&str> {
+    std::str::from_utf8(bytes)
+        .ok()
+        .filter(|t| !t.contains('\0'))
+}
+
+/// Up to 30 characters of `text` before `at` (none before `line_start`) and 50 from it, in
+/// backquotes, control characters escaped (a line break as `\n`); "the end of the file" at its end.
+fn excerpt(text: &str, line_start: usize, at: usize) -> String {
+    if at >= text.len() {
+        return "the end of the file".to_string();
     }
-    out
+    let before: Vec<(usize, char)> = text[line_start..at].char_indices().collect();
+    let from = before
+        .len()
+        .checked_sub(30)
+        .map_or(line_start, |k| line_start + before[k].0);
+    let mut shown = String::new();
+    if from > line_start {
+        shown.push_str("...");
+    }
+    let mut after = text[at..].chars();
+    for c in text[from..at].chars().chain(after.by_ref().take(50)) {
+        if c.is_control() {
+            shown.extend(c.escape_debug());
+        } else {
+            shown.push(c);
+        }
+    }
+    if after.next().is_some() {
+        shown.push_str("...");
+    }
+    format!("`{shown}`")
 }
 
 /// Whether the orders file of `slot` for `turn` was filed from a submission that arrived after the
@@ -480,19 +492,48 @@ fn sent_again_after(game: &Game, turn: u32, slot: &str, accepted: &str) -> bool 
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::first_difference;
+
+    #[test]
+    fn a_difference_past_the_hundredth_character_is_shown_where_it_is() {
+        let line = "x".repeat(150);
+        let expected = format!("first\n{line} the d6 3: the attackers lose 94 men\n");
+        let found = expected.replace("d6 3", "d6 5");
+        assert_eq!(
+            first_difference(found.as_bytes(), expected.as_bytes()),
+            "line 2, column 159: expected `...xxxxxxxxxxxxxxxxxxxxxx the d6 3: the attackers lose 94 men\\n`, \
+             found `...xxxxxxxxxxxxxxxxxxxxxx the d6 5: the attackers lose 94 men\\n`"
+        );
+    }
+
+    #[test]
+    fn control_characters_are_escaped_and_binary_files_told_by_byte() {
+        let said = first_difference(b"roll d6 -> 1\x1b[2J\n", b"roll d6 -> 1\n");
+        assert_eq!(
+            said,
+            "line 1, column 13: expected `roll d6 -> 1\\n`, found `roll d6 -> 1\\u{1b}[2J\\n`"
+        );
+        assert_eq!(
+            first_difference(b"\x89PNG\0\x01", b"\x89PNG\0\x02"),
+            "byte 5: the files differ from there (6 bytes expected, 6 found)"
+        );
+        assert_eq!(
+            first_difference(b"a\nb\n", b"a\nb\nc\n"),
+            "line 3, column 1: expected `c\\n`, found the end of the file"
+        );
+    }
 
     /// A binary file that differs (a PNG map) is named by its first byte that differs, never
     /// shown as text; a text line's control characters are shown as escapes.
     #[test]
     fn a_difference_is_told_without_sending_its_bytes_to_the_terminal() {
         assert_eq!(
-            first_byte_difference(b"\x89PNG\x1b[2J", b"\x89PNG\x00\x00"),
-            "byte 4 of 8 differs (expected 6 bytes; not a text file)"
+            first_difference(b"\x89PNG\x1b[2J", b"\x89PNG\x00\x00"),
+            "byte 4: the files differ from there (6 bytes expected, 8 found)"
         );
         assert_eq!(
-            first_difference(b"a\nb\x1b[2Jc\n", "a\nbc\n"),
-            "line 2: expected `bc`, found `b\\u{1b}[2Jc`"
+            first_difference(b"a\nb\x1b[2Jc\n", b"a\nbc\n"),
+            "line 2, column 2: expected `bc\\n`, found `b\\u{1b}[2Jc\\n`"
         );
     }
 }

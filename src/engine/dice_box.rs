@@ -8,6 +8,9 @@ use anyhow::{bail, Result};
 use crate::dice::{event_key, tuple_hash, Bytes32, Roller};
 use crate::engine::event::{Die, Roll};
 
+/// Why a turn without its sealing secret cannot roll (or, in an audit, re-derive) a sealed roll.
+const NO_SEAL: &str = "this turn has no sealing secret (secret/<turn>.seal): a copy of the game folder without it cannot re-derive the turn's sealed rolls (the referee keeps it in secret/); a turn whose dice secret was made before pbem sealed rolls gets one from `pbem rekey`";
+
 /// Hands out labelled rolls for one turn. Labels are unique by construction (each ruleset's
 /// `labels.rs`); the refusal of a label used twice is an internal assertion that no resolution reaches
 /// (`tests/proptest_labels.rs`), kept so that a new label that could repeat fails loudly, never silently
@@ -97,7 +100,7 @@ impl DiceBox {
     /// that carries it must not give its faces in its text either.
     pub fn roll_sealed(&mut self, label: &str, sides: &[u32]) -> Result<Roll> {
         let Some(seal) = self.seal else {
-            bail!("this turn has no sealing secret (secret/<turn>.seal): its dice secret was made before pbem sealed rolls; `pbem rekey` gives the turn a new secret with one");
+            bail!("{NO_SEAL}");
         };
         self.open(label)?;
         let mut r = Roller::from_key(sealed_key(&self.seed, &seal, label));
@@ -125,7 +128,7 @@ impl DiceBox {
     /// dice are published by `pbem unseal`.
     pub fn shuffle_sealed<T>(&mut self, label: &str, items: &mut [T]) -> Result<Roll> {
         let Some(seal) = self.seal else {
-            bail!("this turn has no sealing secret (secret/<turn>.seal): its dice secret was made before pbem sealed rolls; `pbem rekey` gives the turn a new secret with one");
+            bail!("{NO_SEAL}");
         };
         self.open(label)?;
         let r = Roller::from_key(sealed_key(&self.seed, &seal, label));

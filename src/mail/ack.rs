@@ -242,6 +242,8 @@ pub fn reminder(
         controller => controller, until => dropped.map_or(0, |c| c.until),
         game => config.game, title => config.title, turn => turn, date => config.date_of(turn),
         power => power.id, power_name => power.name,
+        // A player of a power with several names himself in his orders (`player <id>`, GITM 6.2).
+        player => player.unwrap_or_default(),
         deadline => deadline_text(game, turn, None),
         deadline_local => if power.time_zone.is_some() { deadline_text(game, turn, Some(power)) } else { String::new() },
         commitment => commitment_text(game, turn),

@@ -65,7 +65,7 @@ pub fn extract(message: &Incoming, max_text: u64) -> Extracted {
                     continue;
                 }
             },
-            Content::Message => continue,
+            Content::Message(_) => continue,
         };
         if !body.is_empty() && !text.is_empty() {
             body.push('\n');
@@ -95,7 +95,7 @@ pub fn extract(message: &Incoming, max_text: u64) -> Extracted {
         let text = match &p.content {
             Content::Text(t) => Some(t.clone()),
             Content::Bytes(b) => decode_bytes(b),
-            Content::Html(_) | Content::Message => None,
+            Content::Html(_) | Content::Message(_) => None,
         };
         let Some(text) = text else {
             if matches!(p.content, Content::Bytes(_)) {

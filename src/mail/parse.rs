@@ -46,8 +46,9 @@ pub enum Content {
     Html(String),
     /// Anything else (an attachment of another type, or text that mail-parser left as bytes).
     Bytes(Vec<u8>),
-    /// A nested message (message/rfc822): a forwarded mail, not read for orders.
-    Message,
+    /// A nested message (message/rfc822), its raw bytes: a forwarded mail, not read for orders; a
+    /// player's `verify` reads a report forwarded so (`audit::forms::texts`).
+    Message(Vec<u8>),
 }
 
 /// A leaf part of a message.
@@ -71,7 +72,8 @@ impl Part {
         match &self.content {
             Content::Text(t) | Content::Html(t) => t.len(),
             Content::Bytes(b) => b.len(),
-            Content::Message => 0,
+            // Not read for orders: no limit of a body applies to it.
+            Content::Message(_) => 0,
         }
     }
 }
@@ -123,7 +125,7 @@ pub fn parse(raw: &[u8]) -> Option<Incoming> {
             },
             PartType::Html(h) => Content::Html(h.to_string()),
             PartType::Binary(b) | PartType::InlineBinary(b) => Content::Bytes(b.to_vec()),
-            PartType::Message(_) => Content::Message,
+            PartType::Message(m) => Content::Message(m.raw_message().to_vec()),
         };
         let name = part.attachment_name().map(|s| s.to_string());
         let ct = part.content_type();

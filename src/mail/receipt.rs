@@ -71,7 +71,7 @@ pub fn renewed(
              new commitment, in place of the acknowledgement you had (which named the old one). Send\n\
              new orders before the deadline to replace them.\n\n\
              {entropy_lines}\
-             D_p, the SHA-256 of these orders as filed (README \"Auditing the dice\"): {digest}\n\n\
+             D_p, the SHA-256 of these orders as filed (docs/DICE.md of pbem): {digest}\n\n\
              receipt {scheme} game {game} turn {turn} power {stem} seq 0 orders {digest} entropy {e}\n\n\
              (seq 0: a receipt renewed by the referee's act, not a submission of yours. `pbem verify\n\
              <report> --ack <this mail>`, or verify.html, checks that these orders and this entropy stood)\n\n\

@@ -2,7 +2,7 @@
 //! (pbem-dice/v1 `E_p`), and the `player` line of a power with several players (`[[power.player]]`).
 //! Header lines may stand anywhere in the file, each at most once.
 
-use super::lexer::Line;
+use super::lexer::{Line, HEADER_WORDS};
 use super::Located;
 use crate::diag::{did_you_mean, Diagnostic};
 use crate::game::config::GameConfig;
@@ -42,6 +42,9 @@ pub struct Header {
     /// The header words whose line was written without one value (none after the word, or more than
     /// one): diagnosed where they stand, so never said missing as well.
     pub unread: Vec<String>,
+    /// Lines among the header's that open with a near miss of a header word (`powr france`): the
+    /// header word meant, at the word written. A header line said missing is said there.
+    pub misspelt: Vec<Located<String>>,
 }
 
 impl Header {
@@ -51,6 +54,9 @@ impl Header {
         let mut header = Header::default();
         let mut rest = Vec::new();
         let mut diags = Vec::new();
+        // Where the last header line starts: a near miss of a header word before it is one.
+        let mut last_header = 0;
+        let mut near: Vec<Located<String>> = Vec::new();
         for line in lines {
             if let Some(d) = line.skipped_diagnostic() {
                 diags.push(d);
@@ -69,10 +75,14 @@ impl Header {
                 "entropy" => header.entropy.is_some(),
                 SUBMISSION => header.submission.is_some(),
                 _ => {
+                    if let Some(meant) = did_you_mean(&word, HEADER_WORDS) {
+                        near.push(Located::new(meant.to_string(), first.span.clone()));
+                    }
                     rest.push(line);
                     continue;
                 }
             };
+            last_header = line.span.start;
             if slot_taken {
                 diags.push(
                     Diagnostic::error(format!("a second '{word}' line"), line.span.clone())
@@ -150,6 +160,8 @@ impl Header {
                 },
             }
         }
+        near.retain(|n| n.span.start < last_header);
+        header.misspelt = near;
         (header, rest, diags)
     }
 }
@@ -188,10 +200,18 @@ pub fn check_header_with(
     // None for a line written without its one value: that is its one reason, said where it stands.
     let missing = |what: &str, example: &str| {
         (!header.unread.iter().any(|w| w == what)).then(|| {
-            Diagnostic::error(format!("the orders have no '{what}' line"), end..end)
-                .label("header incomplete")
-                .hint(format!("add a line '{example}'"))
-                .rule(HEADER_RULE)
+            match header.misspelt.iter().find(|m| m.value == what) {
+                // Said where the header has a near miss of the word.
+                Some(m) => {
+                    Diagnostic::error(format!("the orders have no '{what}' line"), m.span.clone())
+                        .label(format!("not '{what}'"))
+                        .hint(format!("did you mean '{what}'? The line reads '{example}'"))
+                }
+                None => Diagnostic::error(format!("the orders have no '{what}' line"), end..end)
+                    .label("header incomplete")
+                    .hint(format!("add a line '{example}'")),
+            }
+            .rule(HEADER_RULE)
         })
     };
     match &header.game {
@@ -416,6 +436,26 @@ mod tests {
         assert!(diags.is_empty(), "{diags:?}");
         assert_eq!(power.as_deref(), Some("france"));
         assert_eq!(h.entropy.unwrap().value, "the eagle\u{a0}flies");
+    }
+
+    #[test]
+    fn a_header_word_misspelt_is_said_where_it_stands_a_missing_one_at_the_end() {
+        let text = format!(
+            "game ulm-1805\npowr france\npassword {FRANCE_PASSWORD}\nturn 1\nmove FR-I Ulm\n"
+        );
+        let (_, power, diags) = read(&text);
+        assert_eq!(power, None);
+        let d = one(&diags);
+        assert_eq!(d.message, "the orders have no 'power' line");
+        assert_eq!(&text[d.span.clone()], "powr");
+        assert_eq!(
+            d.hint.as_deref(),
+            Some("did you mean 'power'? The line reads 'power <your power>'")
+        );
+        // A near miss among the orders, after the header, is an order, not a header line.
+        let text = format!("game ulm-1805\npassword {FRANCE_PASSWORD}\nturn 1\npowr france\n");
+        let (_, _, diags) = read(&text);
+        assert_eq!(one(&diags).span, text.len()..text.len());
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! What a player's own check needs (`pbem check --report`), carried in his JSON report as its
 //! `check` object: the game as he may know it, in the files `pbem check` reads from a game folder.
-//! `game.toml` without a password hash, an address or the mail settings; the map and the ruleset's
+//! `game.toml` without a password hash, an address, the mail settings or another power's players; the map and the ruleset's
 //! tables as they are (the board and the rules are public); the state at the start of the turn his
 //! orders are for, fogged: his units, the units he sees exactly, the control he knows, his own
 //! standing orders and the ruleset's secrets of his alone (`Ruleset::fog`).
@@ -95,7 +95,7 @@ pub fn build(game: &Game, input: &ReportInput<'_>, view: &PowerView) -> Option<C
     Some(CheckData {
         format: FORMAT.to_string(),
         turn: state.turn,
-        game_toml: withheld_config(game, state.turn)?,
+        game_toml: withheld_config(game, power, state.turn)?,
         map_toml: files.0.clone(),
         tables_toml: files.1.clone(),
         state_toml,
@@ -109,7 +109,10 @@ pub fn build(game: &Game, input: &ReportInput<'_>, view: &PowerView) -> Option<C
 /// same. A check reads no deadline. Each player of a power with several stands as he is at `turn`,
 /// the turn the check is for: his dated changes in force by then folded in, none listed, so that a
 /// change the referee adds later for a turn after it (docs/REFEREE.md) leaves the report as it was.
-fn withheld_config(game: &Game, turn: u32) -> Option<String> {
+/// Another power stands as a power of one player: how its players share its units (their ranks and
+/// scopes, which name its units one by one) is its own, and a check of `power`'s orders reads none of
+/// it (GITM 4.1, 4.6: another side's brigades are known only as its sighting tells them).
+fn withheld_config(game: &Game, power: &str, turn: u32) -> Option<String> {
     let mut config = game.config.clone();
     config.nonce = None;
     config.mail = Default::default();
@@ -123,6 +126,12 @@ fn withheld_config(game: &Game, turn: u32) -> Option<String> {
     for p in &mut config.powers {
         p.players.clear();
         p.time_zone = None;
+        if p.id != power && p.has_commands() {
+            p.commands.clear();
+            p.ranks.clear();
+            p.reports = None;
+            p.password_hash = toml::Spanned::new(0..0, WITHHELD.to_string());
+        }
         if !p.password_hash.get_ref().is_empty() {
             p.password_hash = toml::Spanned::new(0..0, WITHHELD.to_string());
         }
@@ -158,6 +167,8 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<FromReport> {
         id: String,
     }
     let shown = path.display();
+    // An editor that saved the file may have put a byte-order mark before it.
+    let bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
     let head: Head = serde_json::from_slice(bytes)
         .with_context(|| format!("{shown} is not a JSON report of pbem"))?;
     if head.format != super::json::FORMAT {

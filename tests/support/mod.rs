@@ -308,3 +308,33 @@ pub fn read_outbox(path: impl AsRef<Path>) -> Vec<u8> {
 pub fn read_outbox_string(path: impl AsRef<Path>) -> String {
     String::from_utf8(read_outbox(path)).unwrap()
 }
+
+/// `text` sent on by a mail client in a mail of its own as `format=flowed` (RFC 3676), as a client
+/// forwards a report inline: lines over 72 characters broken at a space (the space kept, a soft
+/// break), a line that opens with a space, `>` or `From ` space-stuffed.
+pub fn flowed_forward(text: &str) -> Vec<u8> {
+    let mut body = String::new();
+    for line in text.lines() {
+        let mut line = if line.starts_with([' ', '>']) || line.starts_with("From ") {
+            format!(" {line}")
+        } else {
+            line.to_string()
+        };
+        while line.len() > 72 {
+            let Some(cut) = line[..72].rfind(' ').filter(|&c| c > 0) else {
+                break;
+            };
+            body.push_str(&line[..=cut]);
+            body.push_str("\r\n");
+            line = line[cut + 1..].to_string();
+        }
+        body.push_str(&line);
+        body.push_str("\r\n");
+    }
+    format!(
+        "From: france@example.org\r\nTo: auditor@example.org\r\nSubject: Fwd: my report\r\n\
+         MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8; format=flowed\r\n\
+         Content-Transfer-Encoding: 8bit\r\n\r\n{body}"
+    )
+    .into_bytes()
+}

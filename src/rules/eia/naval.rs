@@ -296,9 +296,23 @@ impl<'a> Naval<'a> {
         let mut walked = vec![self.map.area(start).id.clone()];
         // How many times the path has entered each area: a key of the dice labels (EiA 6.2.3).
         let mut entries: BTreeMap<usize, u32> = BTreeMap::new();
+        // EiA 6.2: a fleet ends its move in a port of its own or an ally's. The check refuses an
+        // enemy port the power sees; one it could not see stops the fleet in the sea before it.
+        let mut refused = None;
         for step in path {
             let next = self.map.find(step).expect("checked order");
             let here = self.fleets[stack[0]].area;
+            let port = self.map.area(next);
+            if port.is_land()
+                && self
+                    .state
+                    .control
+                    .get(&port.id)
+                    .is_some_and(|o| !self.state.friendly(o, power))
+            {
+                refused = Some(next);
+                break;
+            }
             for &f in stack {
                 self.fleets[f].area = next;
             }
@@ -329,6 +343,24 @@ impl<'a> Naval<'a> {
         self.push(Event::new(NAVAL_MOVEMENT, "move", text), end, &also);
         let e = self.events.pop().expect("just pushed");
         self.events.insert(first_event, e);
+        if let Some(port) = refused {
+            let here = self.map.area(end).id.clone();
+            let text = format!(
+                "{} cannot enter {}, an enemy port: {} in {here}.",
+                self.names(stack),
+                self.map.area(port).id,
+                if stack.len() == 1 {
+                    "it stays"
+                } else {
+                    "they stay"
+                }
+            );
+            self.events.push(
+                Event::new(NAVAL_MOVEMENT, "move", text)
+                    .at(&here)
+                    .seen_by([power]),
+            );
+        }
         Ok(())
     }
 

@@ -264,12 +264,17 @@ fn parse_line_for(
             // word that names no fleet, sail with the first as one stack (EiA 6.2.3).
             let (with, path) = match path.split_first() {
                 Some((w, rest)) if w.is("with") => {
+                    // Another power's fleet is no fleet here: the answer must not tell which
+                    // of its ids exist (issue 15.6, fog of war).
                     let n = rest
                         .iter()
-                        .take_while(|t| cx.find_fleet(&t.text).is_some())
+                        .take_while(|t| {
+                            cx.find_fleet(&t.text)
+                                .is_some_and(|f| power.is_none_or(|p| f.power.get_ref() == p))
+                        })
                         .count();
                     if n == 0 {
-                        return Err(Diagnostic::error("'with' names no fleet", w.span.clone())
+                        return Err(Diagnostic::error("'with' names no fleet of yours", w.span.clone())
                             .label("a fleet's id should follow")
                             .hint("list the fleets of the stack, then its path: 'move FR-A with FR-B North-Sea'")
                             .rule(ORDER_SYNTAX));
@@ -352,7 +357,7 @@ fn parse_line_for(
                 .hint("write it as 'standing pursue always'; ORDERS.md lists the keys")
                 .rule(ORDER_SYNTAX));
             };
-            let (key, value) = super::standing::parse(key, rest, cx)?;
+            let (key, value) = super::standing::parse(key, rest, cx, power)?;
             // EiA 7.5.2.10.2, 7.5.2.11, 6.3.5: the SOP's absolutes admit no standing order against
             // them, unless the game names the option that allows it.
             if let Some((option, rule)) = super::decisions::against_the_rule(&key, &value) {
@@ -440,16 +445,28 @@ fn area_name(t: &Token, cx: &Context<'_>) -> Result<String, Diagnostic> {
 
 fn unit_name(t: &Token, cx: &Context<'_>, power: Option<&str>) -> Result<String, Diagnostic> {
     let s = cx.state;
-    if let Some(c) = cx.find_corps(&t.text) {
+    // Another power's unit is answered as no unit at all, here where the line is read: a check of
+    // the line's other words first would tell it apart from an id of none (issue 15.6).
+    let theirs = |owner: &str| power.is_some_and(|p| p != owner);
+    if let Some(c) = cx
+        .find_corps(&t.text)
+        .filter(|c| !theirs(c.power.get_ref()))
+    {
         return Ok(c.id.get_ref().clone());
     }
-    if let Some(l) = cx.find_leader(&t.text) {
+    if let Some(l) = cx
+        .find_leader(&t.text)
+        .filter(|l| !theirs(l.power.get_ref()))
+    {
         return Ok(l.id.get_ref().clone());
     }
-    if let Some(f) = cx.find_fleet(&t.text) {
+    if let Some(f) = cx
+        .find_fleet(&t.text)
+        .filter(|f| !theirs(f.power.get_ref()))
+    {
         return Ok(f.id.get_ref().clone());
     }
-    if let Some(l) = cx.find_levy(&t.text) {
+    if let Some(l) = cx.find_levy(&t.text).filter(|l| !theirs(&l.power)) {
         return Ok(l.id.clone());
     }
     Err(not_one_of_yours(&t.text, t.span.clone(), s, power))
@@ -585,6 +602,8 @@ fn check_parsed(
                         .iter()
                         .any(|u| cx.find_corps(u).is_none_or(|c| c.power.get_ref() != power)) =>
                 {
+                    // Only the power's own units are read after `with` (`unit_name`): this is one
+                    // of its leaders or fleets.
                     let u = with
                         .iter()
                         .find(|u| cx.find_corps(u).is_none_or(|c| c.power.get_ref() != power))
@@ -820,8 +839,10 @@ fn check_fleet_move(
                 .hint("put the port last in the path")
                 .rule(NAVAL_MOVEMENT));
             }
+            // Only a port in its sight: whose another port is, the answer must not tell (the
+            // turn stops the fleet before an enemy port it could not see, `naval::sail`).
             let owner = cx.state.control.get(&area.id);
-            if owner.is_some_and(|o| !cx.state.friendly(o, power)) {
+            if owner.is_some_and(|o| !cx.state.friendly(o, power)) && sees(cx, power, next) {
                 return Err(Diagnostic::error(format!("{step} is an enemy port"), at)
                     .hint("end the move at sea, or in a port of your own or of an ally")
                     .rule(NAVAL_MOVEMENT));
@@ -830,6 +851,31 @@ fn check_fleet_move(
         here = next;
     }
     Ok(())
+}
+
+/// Whether `power` sees area `a` at the start of the turn: one of its units that sees (a corps with
+/// factors left, a leader, a fleet) stands there or next to it (pbem's sight, `visibility::SIGHT`).
+fn sees(cx: &Context<'_>, power: &str, a: usize) -> bool {
+    let s = EiaState::of(cx.state);
+    let own = |p: &toml::Spanned<String>| p.get_ref() == power;
+    s.corps
+        .iter()
+        .filter(|c| own(&c.power) && c.factors > 0)
+        .map(|c| c.area.get_ref())
+        .chain(
+            s.leaders
+                .iter()
+                .filter(|l| own(&l.power))
+                .map(|l| l.area.get_ref()),
+        )
+        .chain(
+            s.fleets
+                .iter()
+                .filter(|f| own(&f.power))
+                .map(|f| f.area.get_ref()),
+        )
+        .filter_map(|area| cx.map.find(area))
+        .any(|u| u == a || cx.map.area(u).adjacent.contains(&a))
 }
 
 /// EiA 10.1.4.1.4: a move for an insurrection corps still waiting to rise, carried out in the special
@@ -1329,6 +1375,41 @@ mod tests {
             one_error(&c).message,
             "no unit of yours is called 'AU-Lake'"
         );
+    }
+
+    #[test]
+    fn a_line_naming_another_powers_unit_is_answered_as_one_naming_none() {
+        // Austria's AU-Lake (a fleet) and AU-I (a corps), and ids of no unit at all, are answered
+        // alike wherever a line names a unit: France learns no id of another power's.
+        for (theirs, none) in [
+            (
+                "standing intercept AU-Lake never",
+                "standing intercept AU-Loch never",
+            ),
+            ("move FR-I with AU-Lake Ulm", "move FR-I with AU-Loch Ulm"),
+            ("chit Ulm outflank with AU-I", "chit Ulm outflank with AU-J"),
+            ("move AU-I Ulm", "move AU-J Ulm"),
+        ] {
+            let told = |body: &str, id: &str| {
+                let (_, c) = check(&format!("{body}\n"));
+                assert!(accepted(&c).is_empty(), "{body}: {c:?}");
+                let d = one_error(&c);
+                let plain = |t: &str| t.replace(id, "X").replace(&id.to_ascii_lowercase(), "x");
+                (
+                    plain(&d.message),
+                    d.label.clone(),
+                    d.hint.clone(),
+                    d.span.clone(),
+                )
+            };
+            let id = |line: &str| {
+                line.split(' ')
+                    .find(|w| w.starts_with("AU-"))
+                    .unwrap()
+                    .to_string()
+            };
+            assert_eq!(told(theirs, &id(theirs)), told(none, &id(none)), "{theirs}");
+        }
     }
 
     #[test]

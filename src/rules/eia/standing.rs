@@ -131,11 +131,14 @@ fn settings_of(key: &str, cx: &Context<'_>) -> Vec<String> {
 }
 
 /// Reads `standing <key> [<scope>] <setting...>` into (key, setting), the key carrying its scope as
-/// `surrender@Vienna`.
+/// `surrender@Vienna`. `intercept` is scoped by a fleet of `power`'s own, when the power is known:
+/// another power's fleet is read as no fleet, so that the answer never tells which of its ids exist
+/// (pbem's sight, docs/rules/eia.md "What a player sees").
 pub fn parse(
     key: &Token,
     rest: &[Token],
     cx: &Context<'_>,
+    power: Option<&str>,
 ) -> Result<(String, String), Diagnostic> {
     let lower = key.text.to_ascii_lowercase();
     let Some(key_name) = KEYS.iter().find(|k| **k == lower) else {
@@ -159,7 +162,10 @@ pub fn parse(
         }
     }
     if *key_name == "intercept" && rest.len() > 1 {
-        if let Some(f) = cx.find_fleet(&rest[0].text) {
+        let fleet = cx
+            .find_fleet(&rest[0].text)
+            .filter(|f| power.is_none_or(|p| f.power.get_ref() == p));
+        if let Some(f) = fleet {
             scoped = format!("intercept@{}", f.id.get_ref());
             rest = &rest[1..];
         }

@@ -455,33 +455,29 @@ pub fn parse_line(line: &Line, cx: &Context<'_>) -> Parsed<GitmOrder> {
     }
 }
 
-/// A unit of the ordering power, as the state writes its id.
+/// A unit of the ordering power, as the state writes its id. Another side's brigade is told in the
+/// words of no unit at all: the answer to a line must not tell which of its ids exist (GITM 4.1,
+/// 4.6: another side's brigades are known only as its sighting tells them).
 fn own_unit(tok: &Token, cx: &Context<'_>) -> Parsed<String> {
     match cx.gitm.brigade(&tok.text) {
         Some(b) if b.power() == cx.power => Ok(b.id().to_string()),
-        Some(b) => Err(Diagnostic::error(
-            format!("{} is not a unit of {}", b.id(), cx.power),
-            tok.span.clone(),
-        )
-        .label("another side's unit")
-        .hint("order your own units")
-        .rule(OWN_UNITS)),
-        None => {
+        _ => {
             let mine = cx
                 .gitm
                 .brigades
                 .iter()
                 .filter(|b| b.power() == cx.power)
                 .map(|b| b.id());
-            Err(
-                Diagnostic::error(format!("no unit '{}'", tok.text), tok.span.clone())
-                    .label("not a unit")
-                    .hint(did_you_mean(&tok.text, mine).map_or_else(
-                        || "a unit id is nationality, number and type: FR1IN".to_string(),
-                        |s| format!("did you mean '{s}'?"),
-                    ))
-                    .rule(OWN_UNITS),
+            Err(Diagnostic::error(
+                format!("no unit of yours is called '{}'", tok.text),
+                tok.span.clone(),
             )
+            .label("not one of your units")
+            .hint(did_you_mean(&tok.text, mine).map_or_else(
+                || "a unit id is nationality, number and type: FR1IN".to_string(),
+                |s| format!("did you mean '{s}'?"),
+            ))
+            .rule(OWN_UNITS))
         }
     }
 }
@@ -861,31 +857,30 @@ fn parse_place(unit: String, rest: &[Token], cx: &Context<'_>) -> Parsed<GitmOrd
     Ok(GitmOrder::Place { unit, square, sub })
 }
 
-/// A transport of the ordering power, as the state writes its id (GITM 7.17, `ships.rs`).
+/// A transport of the ordering power, as the state writes its id (GITM 7.17, `ships.rs`); another
+/// state's is told in the words of no ship at all, as [`own_unit`] tells another side's brigade.
 fn own_ship(tok: &Token, cx: &Context<'_>) -> Parsed<String> {
     match cx.gitm.ship(&tok.text) {
         Some(s) if s.power() == cx.power => Ok(s.id().to_string()),
-        Some(s) => Err(Diagnostic::error(
-            format!("{} is not a ship of {}", s.id(), cx.power),
-            tok.span.clone(),
-        )
-        .hint("units board, and players sail, their own state's transports (pbem gitm/ships)")
-        .rule(rules::TRANSPORTS)),
-        None => {
+        _ => {
             let mine = cx
                 .gitm
                 .ships
                 .iter()
                 .filter(|s| s.power() == cx.power)
                 .map(|s| s.id());
-            Err(
-                Diagnostic::error(format!("no ship '{}'", tok.text), tok.span.clone())
-                    .hint(did_you_mean(&tok.text, mine).map_or_else(
-                        || "the state's [[gitm.ship]] names the transports".to_string(),
-                        |s| format!("did you mean '{s}'?"),
-                    ))
-                    .rule(rules::TRANSPORTS),
+            Err(Diagnostic::error(
+                format!("no ship of yours is called '{}'", tok.text),
+                tok.span.clone(),
             )
+            .hint(did_you_mean(&tok.text, mine).map_or_else(
+                || {
+                    "units board, and players sail, their own state's transports (pbem gitm/ships)"
+                        .to_string()
+                },
+                |s| format!("did you mean '{s}'?"),
+            ))
+            .rule(rules::TRANSPORTS))
         }
     }
 }

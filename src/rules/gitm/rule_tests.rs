@@ -253,6 +253,41 @@ fn gitm_6_1_bad_lines_get_located_errors_with_hints_and_the_others_stand() {
 }
 
 #[test]
+fn gitm_4_6_an_answer_tells_another_sides_brigade_as_no_unit_at_all() {
+    // France's answer to lines naming Austria's AU1IN is the same whether AU1IN exists or not:
+    // it must not tell which of another side's ids exist.
+    let (_t, game, state) = scenario();
+    let lines = "move AU1IN G8-V5\nsupply AU1IN none\nposture AU1IN attack";
+    let told = |state: &State| {
+        let c = check(&game, state, "france", lines);
+        assert_eq!(c.rejected(), 3);
+        c.diagnostics
+            .iter()
+            .map(|d| {
+                (
+                    d.message.clone(),
+                    d.label.clone(),
+                    d.hint.clone(),
+                    d.span.clone(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let mut without = state.clone();
+    without
+        .table_mut::<GitmState>()
+        .unwrap()
+        .brigades
+        .retain(|b| b.id() != "AU1IN");
+    let said = told(&state);
+    assert_eq!(said, told(&without));
+    assert!(
+        said[0].0.contains("no unit of yours is called 'AU1IN'"),
+        "{said:?}"
+    );
+}
+
+#[test]
 fn gitm_6_10_place_orders_are_for_peace_and_campaign_orders_for_campaigns() {
     let (_t, game, mut state) = scenario();
     assert_eq!(
@@ -1890,7 +1925,8 @@ fn gitm_7_17_a_transport_carries_the_units_that_board_it_to_another_port() {
         "{said:?}"
     );
     assert!(
-        said.iter().any(|m| m.contains("no ship 'FRT9'")),
+        said.iter()
+            .any(|m| m.contains("no ship of yours is called 'FRT9'")),
         "{said:?}"
     );
     assert!(c.diagnostics.iter().all(|d| d.span.end > d.span.start));
