@@ -311,6 +311,22 @@ impl Action<'_> {
         self.note_kept_cards(&c);
         // Steps 11 and 12.
         let was_empty = c.defenders.is_empty();
+        // 12.2.12: a defender completely eliminated opens the space to the attacker's advance whoever
+        // won the combat (step 12 asks only that the defender retreated or was eliminated); a space
+        // whose intact enemy fort still stands was not emptied of its defence (pbem's reading).
+        if !attacker_won
+            && !was_empty
+            && self.enemies_in(&target, &attacker).is_empty()
+            && !self.intact_enemy_fort(&target, &attacker)
+        {
+            self.event(
+                rules::ADVANCE,
+                "advance",
+                Some(&target),
+                format!("Every defender in {target} was eliminated: {attacker} may advance though it did not win the combat."),
+            );
+            return self.advance(n, &c.attack, was_empty);
+        }
         if attacker_won {
             let left = self.enemies_in(&target, &attacker);
             let full_attacker = c

@@ -988,10 +988,14 @@ fn pog_12_2_10_a_tie_loses_for_both_and_losers_discard() {
         "{l}"
     );
     assert!(next.table::<PogState>().unwrap().cards["allies"].is_empty());
+    // GE-XX's two steps took the loss number 2: the defender is gone, and though the combat is a
+    // tie the attacker may advance (12.2.12 asks only that the defender retreated or was
+    // eliminated).
+    assert!(find(&next, "GE-XX").is_none(), "{l}");
     assert_eq!(
         find(&next, "FR-1").unwrap().space(),
-        "Chalons",
-        "no advance after a tie"
+        "Reims",
+        "an advance into the space the tie emptied"
     );
 }
 
@@ -1085,6 +1089,46 @@ fn pog_12_2_12_reduced_units_advance_only_into_a_space_empty_at_the_start() {
         "Koblenz",
         "{}",
         log(&events)
+    );
+}
+
+#[test]
+fn pog_12_2_12_the_attacker_advances_into_a_space_whose_defenders_were_all_eliminated_though_he_lost(
+) {
+    // A reduced corps of CF 6 in Reims fires on the Corps/Fort table's 6 column: a 6 is loss number
+    // 3. GE-1 and GE-XX (strength 7) fire on the Army table's 6 column: a 1 is loss number 2, enough
+    // to eliminate the corps (LF 1). The defender wins 3 to 2, and is gone; GE-1 is still at full
+    // strength (GE-XX takes the cheapest steps) and may advance.
+    let mut corps = unit(
+        "FR-C9",
+        "allies",
+        "fr",
+        UnitKind::Corps,
+        [6, 1, 3],
+        [6, 1, 3],
+        "Reims",
+    );
+    corps.is_reduced = true;
+    let fx = Fixture::new().with(vec![
+        ge_army("GE-1", "Namur"),
+        ge_corps("GE-XX", "Namur"),
+        corps,
+    ]);
+    let want = [
+        ("fire/combat=1/space=Reims/side=attacker", 1),
+        ("fire/combat=1/space=Reims/side=defender", 6),
+    ];
+    let (next, events) = fx.resolve("attack Reims with GE-1 GE-XX", &want);
+    let l = log(&events);
+    assert!(
+        l.contains("allies wins at Reims: loss numbers 3 to 2."),
+        "{l}"
+    );
+    assert!(find(&next, "FR-C9").is_none(), "{l}");
+    assert_eq!(find(&next, "GE-1").unwrap().space(), "Reims", "{l}");
+    assert!(
+        l.contains("[PoG 12.2.12] Every defender in Reims was eliminated"),
+        "{l}"
     );
 }
 
