@@ -726,6 +726,13 @@ impl Action<'_> {
         // Shifts: terrain and trenches for the attacker's fire, trenches for the defender's, cards.
         let trench = self.defending_trench(c);
         let mut shift = c.shift[i];
+        // 12.2.7's Army table option renounces the favourable shifts and keeps the others: the sum
+        // of the unfavourable ones, card by card, terrain and trench.
+        let mut unfavourable: i32 = c.cards[i]
+            .iter()
+            .filter_map(|id| self.tables.card(id))
+            .map(|card| card.shift.min(0))
+            .sum();
         // Each shift of the note, with its value: the Army table option renounces the favourable ones.
         let mut note: Vec<(String, i32)> = Vec::new();
         match side {
@@ -735,10 +742,12 @@ impl Action<'_> {
                     note.push((format!("{} {ts:+}", self.terrain(&target).name()), ts));
                 }
                 shift += ts;
+                unfavourable += ts.min(0);
                 if let Some(l) = trench {
                     let s = self.tables.trench_shift(l).attacker;
                     note.push((format!("trench level {l} {s:+}"), s));
                     shift += s;
+                    unfavourable += s.min(0);
                 }
             }
             Side::Defender => {
@@ -748,6 +757,7 @@ impl Action<'_> {
                         note.push((format!("trench level {l} {s:+}"), s));
                     }
                     shift += s;
+                    unfavourable += s.min(0);
                 }
             }
         }
@@ -770,8 +780,9 @@ impl Action<'_> {
             (army, army.shifted(army.column_of(strength), shift), "Army")
         } else {
             let corps_col = corps.shifted(corps.column_of(strength), shift);
-            // 12.2.7: from LF 4 in a space, the Army table without favourable shifts.
-            let army_col = army.shifted(army.column_of(strength.max(1)), shift.min(0));
+            // 12.2.7: from LF 4 in a space, the Army table without favourable shifts: those that
+            // are not favourable still count, even where a favourable one offset them.
+            let army_col = army.shifted(army.column_of(strength.max(1)), unfavourable);
             let eligible = self.lf_reaches_4(&units, fort);
             let explicit = (side == Side::Attacker && c.attack.army_table).then_some("army");
             let better = army.mean6(army_col) > corps.mean6(corps_col);
@@ -798,6 +809,11 @@ impl Action<'_> {
                 for (text, s) in &mut note {
                     if *s > 0 {
                         *text = format!("renounced: {text}");
+                    }
+                }
+                for card in c.cards[i].iter().filter_map(|id| self.tables.card(id)) {
+                    if card.shift > 0 {
+                        note.push((format!("renounced: {} {:+}", card.name, card.shift), 0));
                     }
                 }
                 (army, army_col, "Army")

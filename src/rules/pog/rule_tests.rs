@@ -894,6 +894,36 @@ fn pog_12_2_7_warsaw_example_army_table_from_loss_factor_4() {
 }
 
 #[test]
+fn pog_12_2_7_the_army_table_option_renounces_the_favourable_shifts_and_keeps_the_others() {
+    // A German corps of CF 3 and LF 4 attacks Sedan (forest, one column left) with Von Francois (one
+    // column right): on the Corps/Fort table the two cancel (column 3). Taking the Army table it
+    // renounces the card's shift, not the forest's: the Army table's 3 column, one left, is 2.
+    let corps = super::test_fixture::unit(
+        "GE-C4",
+        "central",
+        "ge",
+        UnitKind::Corps,
+        [3, 4, 4],
+        [1, 1, 4],
+        "Koblenz",
+    );
+    let mut fx = Fixture::new().with(vec![corps, fr_corps("FR-C1", "Sedan")]);
+    fx.pog_mut()
+        .cards
+        .insert("central".into(), vec!["von-francois".into()]);
+    let (_, events) = fx.resolve("attack Sedan with GE-C4 card von-francois table army", &[]);
+    let l = log(&events);
+    assert!(
+        l.contains("central reaches LF 4 and fires on the Army table, column 2, renouncing favourable shifts."),
+        "{l}"
+    );
+    assert!(
+        l.contains("central (attacker) fires on the Army table, column 2 (forest -1, renounced: Von Francois +1)"),
+        "{l}"
+    );
+}
+
+#[test]
 fn pog_12_2_3_a_trench_negating_card_cancels_the_defender_s_trench() {
     let mut fx = Fixture::new()
         .with(vec![fr_army("FR-1", "Chalons"), ge_army("GE-1", "Reims")])
