@@ -894,6 +894,19 @@ fn pog_12_2_7_warsaw_example_army_table_from_loss_factor_4() {
 }
 
 #[test]
+fn pog_11_2_12_level_0_shifts_are_the_rule_s_own_and_tables_toml_may_not_change_them() {
+    let mut t = tables();
+    assert!(t.validate().is_empty());
+    let zero = t.trench.iter_mut().find(|r| r.level == 0).unwrap();
+    zero.defender = 1;
+    let errors: Vec<String> = t.validate().into_iter().map(|d| d.message).collect();
+    assert!(
+        errors.iter().any(|e| e.contains("PoG 11.2.12")),
+        "{errors:?}"
+    );
+}
+
+#[test]
 fn pog_12_2_7_the_army_table_option_renounces_the_favourable_shifts_and_keeps_the_others() {
     // A German corps of CF 3 and LF 4 attacks Sedan (forest, one column left) with Von Francois (one
     // column right): on the Corps/Fort table the two cancel (column 3). Taking the Army table it
