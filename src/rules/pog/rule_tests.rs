@@ -678,11 +678,13 @@ fn pog_12_1_7_a_cf_0_corps_attacks_adds_nothing_and_may_take_losses() {
         zero("GE-Z", "Namur"),
         fr_army("FR-1", "Reims"),
     ]);
+    // FR-1 (strength 3) fires a 2: loss number 2, which GE-Z's two steps take whole (GE-1's LF 3
+    // does not fit).
     let (next, events) = fx.resolve(
         "attack Reims with GE-1 GE-Z",
         &[
             ("fire/combat=1/space=Reims/side=attacker", 1),
-            ("fire/combat=1/space=Reims/side=defender", 6),
+            ("fire/combat=1/space=Reims/side=defender", 2),
         ],
     );
     let l = log(&events);
@@ -993,9 +995,14 @@ fn pog_12_2_9_losses_are_steps_that_fit_in_the_loss_number() {
         fr_corps("FR-C1", "Sedan"),
     ]);
     // Attacker: strength 5, column 4, forest: column 3; a 6: 3. Defender: 4, column 4; a 1: 2.
+    // The cheapest steps (FR-C1 twice, 2) would leave 1 untaken: the losses required are applied as
+    // fully as the steps allow, so FR-1 flips (3).
     let (next, events) = fx.resolve("attack Sedan with GE-1", &[(A1, 6), (D1, 1)]);
     let l = log(&events);
-    assert!(l.contains("allies takes a loss of 3 in Sedan: FR-C1 reduced, FR-C1 eliminated (1 not taken: no step fits)."), "{l}");
+    assert!(
+        l.contains("allies takes a loss of 3 in Sedan: FR-1 reduced."),
+        "{l}"
+    );
     assert!(
         l.contains("central takes a loss of 2 in Sedan: no step fits."),
         "{l}"
@@ -1006,6 +1013,27 @@ fn pog_12_2_9_losses_are_steps_that_fit_in_the_loss_number() {
         "the defender first (12.2.9)"
     );
     assert!(find(&next, "FR-1").is_some());
+}
+
+#[test]
+fn pog_12_2_9_no_loss_policy_takes_less_of_the_loss_number_than_the_steps_could() {
+    // Two armies (strength 10, column 9, forest: column 6; a 5: 4) against an army (LF 3) and a
+    // corps (LF 1, then 1), corps first. The corps' two steps (2) would leave 2 untaken; the corps'
+    // flip and the army's take all 4, the corps still first.
+    let fx = Fixture::new()
+        .with(vec![
+            ge_army("GE-1", "Koblenz"),
+            ge_army("GE-2", "Koblenz"),
+            fr_army("FR-1", "Sedan"),
+            fr_corps("FR-C1", "Sedan"),
+        ])
+        .standing("allies", "losses", "corps-first");
+    let (_, events) = fx.resolve("attack Sedan with GE-1 GE-2", &[(A1, 5), (D1, 1)]);
+    let l = log(&events);
+    assert!(
+        l.contains("allies takes a loss of 4 in Sedan: FR-C1 reduced, FR-1 reduced."),
+        "{l}"
+    );
 }
 
 #[test]
@@ -1111,7 +1139,7 @@ fn pog_12_2_11_an_entrenched_defender_cancels_the_retreat_with_a_step_loss() {
     let l = log(&events);
     assert!(
         l.contains(
-            "allies holds Sedan and cancels the retreat with one more step loss: FR-1 reduced."
+            "allies holds Sedan and cancels the retreat with one more step loss: FR-C1 reduced."
         ),
         "{l}"
     );
@@ -1140,8 +1168,8 @@ fn pog_12_2_12_the_attacker_advances_into_a_space_whose_defenders_were_all_elimi
 ) {
     // A reduced corps of CF 6 in Reims fires on the Corps/Fort table's 6 column: a 6 is loss number
     // 3. GE-1 and GE-XX (strength 7) fire on the Army table's 6 column: a 1 is loss number 2, enough
-    // to eliminate the corps (LF 1). The defender wins 3 to 2, and is gone; GE-1 is still at full
-    // strength (GE-XX takes the cheapest steps) and may advance.
+    // to eliminate the corps (LF 1). The defender wins 3 to 2, and is gone; GE-1 flips (LF 3), and
+    // GE-XX, still at full strength, may advance.
     let mut corps = unit(
         "FR-C9",
         "allies",
@@ -1168,7 +1196,7 @@ fn pog_12_2_12_the_attacker_advances_into_a_space_whose_defenders_were_all_elimi
         "{l}"
     );
     assert!(find(&next, "FR-C9").is_none(), "{l}");
-    assert_eq!(find(&next, "GE-1").unwrap().space(), "Reims", "{l}");
+    assert_eq!(find(&next, "GE-XX").unwrap().space(), "Reims", "{l}");
     assert!(
         l.contains("[PoG 12.2.12] Every defender in Reims was eliminated"),
         "{l}"
