@@ -35,6 +35,14 @@ impl Side {
     }
 }
 
+/// The two steps of 12.2 at which combat cards are played: the trench-negating ones (step 3, before
+/// the flank attack) and the others (step 5, after it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CardStep {
+    TrenchNegating,
+    Combat,
+}
+
 /// What one side's fire came to (steps 7 and 8).
 #[derive(Debug, Clone)]
 pub struct Fire {
@@ -252,8 +260,11 @@ impl Action<'_> {
         if c.retreated_only {
             self.event(rules::RETREATED, "combat", Some(&target), format!("Every defender in {target} retreated in this action: they fire on the leftmost column, with no card, no favourable DRM or shift."));
         }
-        // Steps 3 and 5, combat cards (12.2.3, 12.2.5); step 6, their DRM (12.2.6).
-        self.play_cards(&mut c)?;
+        // Step 3, the trench-negating cards (12.2.3); step 4, the flank attack (12.3); step 5, the
+        // other combat cards (12.2.5); step 6, the DRM (12.2.6).
+        self.play_cards(&mut c, CardStep::TrenchNegating)?;
+        let flank = self.flank_attempt(&c)?;
+        self.play_cards(&mut c, CardStep::Combat)?;
         // 12.2.6: -3 when every attacking unit is in Sinai (not when Sinai joins another space).
         if spaces.len() == 1 && spaces[0].eq_ignore_ascii_case(SINAI_SPACE) {
             c.drm[0] -= 3;
@@ -266,8 +277,6 @@ impl Action<'_> {
                 format!("Every attacking unit is in {SINAI_SPACE}: {attacker} fires with -3 DRM."),
             );
         }
-        // Step 4, the flank attack (12.3).
-        let flank = self.flank_attempt(&c)?;
         // Steps 7 to 9.
         let (a_loss, d_loss) = match flank {
             None => {
@@ -396,15 +405,19 @@ impl Action<'_> {
         s
     }
 
-    /// Steps 3 and 5: the attacker's cards as ordered, then the defender's by his standing order or
-    /// the SOP; a card counts only if its condition holds (12.2.5). 12.1.2: no card for defenders who
-    /// all retreated in this action.
-    fn play_cards(&mut self, c: &mut Combat) -> Result<()> {
+    /// Step 3 (`TrenchNegating`): the attacker's trench-negating cards (12.2.3), before the flank
+    /// attack; step 5 (`Combat`): his other cards as ordered, then the defender's by his standing
+    /// order or the SOP (12.2.5). A card counts only if its condition holds. 12.1.2: no card for
+    /// defenders who all retreated in this action.
+    fn play_cards(&mut self, c: &mut Combat, step: CardStep) -> Result<()> {
         let target = c.attack.target.clone();
         for id in c.attack.cards.clone() {
             let Some(card) = self.tables.card(&id).cloned() else {
                 continue;
             };
+            if card.negates_trenches != (step == CardStep::TrenchNegating) {
+                continue;
+            }
             if !self
                 .pog
                 .cards_of(&c.attacker)
@@ -459,7 +472,7 @@ impl Action<'_> {
                 ),
             );
         }
-        if c.retreated_only {
+        if c.retreated_only || step == CardStep::TrenchNegating {
             return Ok(());
         }
         let d = self.decide(
@@ -974,7 +987,8 @@ impl Action<'_> {
             self.strength(&c.attack.units, 0),
             self.strength(&c.defenders, c.fort),
         );
-        self.play_cards(&mut c)?;
+        self.play_cards(&mut c, CardStep::TrenchNegating)?;
+        self.play_cards(&mut c, CardStep::Combat)?;
         let flank = match c.attack.flank.clone() {
             None => String::new(),
             Some(pin) => match self.flank_check(&c, &pin) {

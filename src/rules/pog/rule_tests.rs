@@ -1255,6 +1255,34 @@ fn pog_12_3_3_flank_attack_succeeds_on_4() {
 }
 
 #[test]
+fn pog_12_2_steps_4_and_5_the_flank_attack_comes_before_the_combat_cards() {
+    // Step 4 (the flank attack) before step 5 (the attacker's combat cards, then the defender's).
+    let mut fx = flank_fixture();
+    fx.pog_mut()
+        .cards
+        .insert("central".into(), vec!["von-francois".into()]);
+    fx.pog_mut()
+        .cards
+        .insert("allies".into(), vec!["they-shall-not-pass".into()]);
+    let (_, events) = fx.resolve(
+        "attack Sedan with GE-1 GE-2 flank Koblenz card von-francois",
+        &[(F1, 3)],
+    );
+    let l = log(&events);
+    let flank = l.find("Flank attack on Sedan").expect("a flank attack");
+    let attacker_card = l
+        .find("central plays Von Francois")
+        .expect("the attacker's card");
+    let defender_card = l
+        .find("allies plays They Shall Not Pass")
+        .expect("the defender's card");
+    assert!(
+        flank < attacker_card && attacker_card < defender_card,
+        "{l}"
+    );
+}
+
+#[test]
 fn pog_12_3_3_flank_attack_fails_on_3() {
     // An enemy in Namur touches Liege: no +1; a 3 fails and the defender fires first.
     let fx = flank_fixture().with(vec![fr_corps("FR-C2", "Namur")]);
