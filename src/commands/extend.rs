@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 
 use crate::game::Game;
-use crate::referee::deadline::{extend, Move};
+use crate::referee::extend::{extend, Move};
 
 /// Move the current turn's deadline and announce it to every player.
 ///

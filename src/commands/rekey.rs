@@ -25,7 +25,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let game = Game::load(&args.game)?;
-    let done = crate::referee::deadline::rekey(&game, &args.reason)?;
+    let done = crate::referee::rekey::rekey(&game, &args.reason)?;
     crate::say!(
         "New dice commitment of turn {} (publish it): {}.",
         done.turn,

@@ -31,7 +31,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let game = Game::load(&args.game)?;
-    let done = crate::referee::deadline::rollback(&game, args.to_turn, &args.reason)?;
+    let done = crate::referee::rollback::rollback(&game, args.to_turn, &args.reason)?;
     crate::say!(
         "Turn {} is open again; what the undone turns wrote is in {}.",
         done.turn,

@@ -1,6 +1,6 @@
 //! When a turn is due (issue 13.3): a turn is not resolved before its deadline unless every power due
 //! has its orders in (or the referee says `--early`), and a demo's public secret is never played past
-//! its sample turns. Moving a deadline is the referee's act (`referee::deadline`).
+//! its sample turns. Moving a deadline is the referee's act (`referee::extend`).
 
 use anyhow::{bail, Result};
 use chrono::Utc;

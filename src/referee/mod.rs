@@ -1,8 +1,11 @@
 //! The referee's acts that write a turn's files: resolving a turn (state, log, reports, mail and the
 //! record last, `turn`), closing its orders (pbem-dice/v2, `close`), and moving a deadline, rolling
-//! back or re-keying a turn (`deadline`). This layer sits above the engine, which adjudicates and
+//! back or re-keying a turn (`extend`, `rollback`, `rekey`, with what they share in `deadline`). This layer sits above the engine, which adjudicates and
 //! reads a turn's inputs, and above the outputs it renders (`report`, `mail`); the commands call it.
 
 pub mod close;
 pub mod deadline;
+pub mod extend;
+pub mod rekey;
+pub mod rollback;
 pub mod turn;
