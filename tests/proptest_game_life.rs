@@ -1277,3 +1277,24 @@ fn a_submission_judged_late_in_a_turn_a_rollback_undid_is_not_judged_again() {
     )
     .unwrap();
 }
+
+/// Found by the property (CI's seed, after `extend` began judging late submissions again): two
+/// late mails of one power, the deadline extended past both; the answer the record names for each
+/// must say what became of it.
+#[test]
+fn two_late_mails_an_extension_covers_are_each_answered_as_they_end() {
+    play(
+        &ULM,
+        &[
+            Step::PastDeadline(1),
+            Step::TurnNoSend,
+            Step::PastDeadline(1),
+            Step::Send,
+            Step::Mail(3, Mail::Proper),
+            Step::PastDeadline(2),
+            Step::Mail(3, Mail::Proper),
+            Step::Extend(3),
+        ],
+    )
+    .unwrap();
+}

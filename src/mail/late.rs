@@ -76,22 +76,136 @@ impl Standing<'_> {
 /// the referee did, as [`Standing::Covered`] words it), replaced by the later submission `by` that
 /// stands: judged again, it came in time for `turn` and was replaced, as on-time orders are by later
 /// ones. Its record says so (accepted for `turn`, its late reason gone); it stands for no file, and
-/// is no longer held for the next turn, whose orders it never was. Written again the same by a rerun.
-pub fn replaced_in_time(game: &Game, turn: u32, r: &Received, by: &str, how: &str) -> Result<()> {
+/// is no longer held for the next turn, whose orders it never was. Its player is answered again
+/// (the answer that said "late" withdrawn while nobody has it): these orders came in time, and the
+/// later message replaces them. Written again the same by a rerun.
+pub fn replaced_in_time(
+    game: &Game,
+    turn: u32,
+    r: &Received,
+    by: &Received,
+    how: &str,
+) -> Result<()> {
     let mut record = r.clone();
     record.status = Status::Accepted;
     record.for_turn = turn;
     record.orders_sha256 = String::new();
     record.reasons.retain(|x| !ingest::is_late_reason(x, turn));
     let note = format!(
-        "the referee {how}: these orders arrived before it, and the later submission {by} replaces them"
+        "the referee {how}: these orders arrived before it, and the later submission {} replaces them",
+        by.sha256
     );
     if !record.reasons.contains(&note) {
         record.reasons.push(note);
     }
+    let records: Vec<Received> = ingest::load_records(game)?.into_values().collect();
+    let state = game.load_state(turn)?;
+    let (found, filed) = reread(game, &record, turn)?;
+    let (out, _) = answer(
+        game,
+        (turn, &state),
+        &records,
+        &record,
+        (&found, &filed),
+        Some(&by.arrival),
+        ("in-time", "they came in time and are replaced"),
+    )?;
+    record.ack = out.file_name();
     let toml =
         crate::game::load::to_toml(&record).context("cannot write a received-message record")?;
     write_atomic(&ingest::record_path(game, &record.sha256), toml.as_bytes())
+}
+
+/// The orders of the stored message `record`, read again exactly as ingest filed them for `turn`:
+/// what was found, and the file's text.
+fn reread(game: &Game, record: &Received, turn: u32) -> Result<(extract::Found, String)> {
+    let store = super::ingest_store::RawStore::open(game)?;
+    let raw = store.read(&record.sha256).with_context(|| {
+        format!(
+            "the stored message {} is missing",
+            store.printed(game, &record.sha256)
+        )
+    })?;
+    let msg = parse::parse(&raw).context("the stored message cannot be read again")?;
+    let Extracted::Orders(found) = extract::extract(&msg, game.config.mail.max_text_bytes) else {
+        bail!(
+            "the orders of message {} cannot be read again",
+            record.sha256
+        );
+    };
+    let filed = ingest::filed_text(&found.text, turn, &record.sha256);
+    Ok((found, filed))
+}
+
+/// Writes into the outbox the answer to `record` as it now stands for `turn` (`replaced_by`: the
+/// arrival of the later submission that replaces it), its orders `(found, filed)` checked again,
+/// under the name of the answer before it with `suffix`; that answer, if nobody has it yet, is
+/// withdrawn (`why`: what the new one says of the orders). The answer and its path.
+fn answer(
+    game: &Game,
+    (turn, state): (u32, &crate::game::state::State),
+    records: &[Received],
+    record: &Received,
+    (found, filed): (&extract::Found, &str),
+    replaced_by: Option<&String>,
+    (suffix, why): (&str, &str),
+) -> Result<(super::outbox::Outgoing, PathBuf)> {
+    let to = match crate::engine::players::recipients(&game.config, state, &record.power) {
+        all if all.iter().any(|a| ingest::normalise(a) == record.from) => vec![record.from.clone()],
+        all => all,
+    };
+    let verified = crate::auth::VerifyCache::start();
+    verified.set_sender(&record.from);
+    let text = ingest::set_turn(&found.text, turn);
+    let (source, mut check) =
+        crate::rules::check_file(game, state, &found.file_name, text.as_bytes());
+    let (h, _, _) = crate::orders::Header::take(filed, crate::orders::split(filed));
+    check.entropy = h.entropy.map(|e| e.value);
+    let data = AckData {
+        to,
+        message_id: record.message_id.clone(),
+        arrival: record.arrival_time(),
+        checked: Some(ingest::Checked::new(&source, &check)),
+        late_turn: None,
+        receipt: hex::encode(ingest::receipt_digest(filed.as_bytes())),
+        others: Vec::new(),
+    };
+    let rank = |r: &Received| (r.arrival_time(), r.seq, r.sha256.clone());
+    let sequence = records
+        .iter()
+        .filter(|r| {
+            matches!(r.status, Status::Accepted | Status::Held)
+                && r.slot() == record.slot()
+                && r.for_turn == turn
+                && r.sha256 != record.sha256
+                && rank(r) <= rank(record)
+        })
+        .count()
+        + 1;
+    let mut out = super::ack::acknowledgement(
+        game,
+        &super::ack::Answers::new(game)?,
+        turn,
+        record,
+        &data,
+        replaced_by,
+        sequence,
+    )?;
+    // Not the name of the answer that said "late": that one may be sent already.
+    out.key = format!("{}-{suffix}", out.key);
+    let ack_path = super::outbox::path_of(game, &out);
+    super::outbox::note_written(game, &[out.file_name()])?;
+    write_atomic(&ack_path, &out.render(game)?)?;
+    // The answer that said "late" is withdrawn while nobody has it yet: the player's last word
+    // on the message is this one.
+    if !record.ack.is_empty() && record.ack != out.file_name() {
+        super::send::withdraw(
+            game,
+            &record.ack,
+            &format!("{} answers the same message: {why}", out.file_name()),
+        )?;
+    }
+    Ok((out, ack_path))
 }
 
 /// Whether `r` is a late submission of `power` for `turn`: late and rejected, or held for the next
@@ -232,22 +346,7 @@ pub fn accept_late(
     }
     let replaces = standing.filter(|w| w.sha256 != chosen.sha256);
 
-    // The orders, read again from the stored message exactly as ingest files them.
-    let store = super::ingest_store::RawStore::open(game)?;
-    let raw = store.read(&chosen.sha256).with_context(|| {
-        format!(
-            "the stored message {} is missing",
-            store.printed(game, &chosen.sha256)
-        )
-    })?;
-    let msg = parse::parse(&raw).context("the stored message cannot be read again")?;
-    let Extracted::Orders(found) = extract::extract(&msg, game.config.mail.max_text_bytes) else {
-        bail!(
-            "the orders of message {} cannot be read again",
-            chosen.sha256
-        );
-    };
-    let filed = ingest::filed_text(&found.text, turn, &chosen.sha256);
+    let (found, filed) = reread(game, &chosen, turn)?;
     let digest = sha256_hex(filed.as_bytes());
 
     // 1. The act, once.
@@ -286,63 +385,16 @@ pub fn accept_late(
     if !record.reasons.contains(&note) {
         record.reasons.push(note);
     }
-    let to = match crate::engine::players::recipients(&game.config, &state, &pc.id) {
-        all if all.iter().any(|a| ingest::normalise(a) == record.from) => vec![record.from.clone()],
-        all => all,
-    };
-    let verified = crate::auth::VerifyCache::start();
-    verified.set_sender(&record.from);
-    let text = ingest::set_turn(&found.text, turn);
-    let (source, mut check) =
-        crate::rules::check_file(game, &state, &found.file_name, text.as_bytes());
-    let (h, _, _) = crate::orders::Header::take(&filed, crate::orders::split(&filed));
-    check.entropy = h.entropy.map(|e| e.value);
-    let data = AckData {
-        to,
-        message_id: record.message_id.clone(),
-        arrival: record.arrival_time(),
-        checked: Some(ingest::Checked::new(&source, &check)),
-        late_turn: None,
-        receipt: hex::encode(ingest::receipt_digest(filed.as_bytes())),
-        others: Vec::new(),
-    };
-    let sequence = records
-        .iter()
-        .filter(|r| {
-            matches!(r.status, Status::Accepted | Status::Held)
-                && r.slot() == slot
-                && r.for_turn == turn
-                && r.sha256 != record.sha256
-                && rank(r) <= rank(&record)
-        })
-        .count()
-        + 1;
-    let mut out = super::ack::acknowledgement(
+    let answered = answer(
         game,
-        &super::ack::Answers::new(game)?,
-        turn,
+        (turn, &state),
+        &records,
         &record,
-        &data,
+        (&found, &filed),
         None,
-        sequence,
+        ("accepted", "its orders stand"),
     )?;
-    // Not the name of the answer that said "late": that one may be sent already.
-    out.key = format!("{}-accepted", out.key);
-    let ack_path = super::outbox::path_of(game, &out);
-    super::outbox::note_written(game, &[out.file_name()])?;
-    write_atomic(&ack_path, &out.render(game)?)?;
-    // The answer that said "late" is withdrawn while nobody has it yet: the player's last word
-    // on the message is this one.
-    if !chosen.ack.is_empty() && chosen.ack != out.file_name() {
-        super::send::withdraw(
-            game,
-            &chosen.ack,
-            &format!(
-                "{} answers the same message: its orders stand",
-                out.file_name()
-            ),
-        )?;
-    }
+    let (out, ack_path) = answered;
     record.ack = out.file_name();
     let toml =
         crate::game::load::to_toml(&record).context("cannot write a received-message record")?;

@@ -67,21 +67,22 @@ pub(super) fn judge_late_again(
             continue;
         };
         let stands = match winners.get(&slot) {
-            Some(w) if rank(w) > rank(late) => w.sha256.clone(),
-            _ => {
-                out.push(crate::mail::late::accept_late(
-                    game,
-                    &slot,
-                    Some(&late.sha256),
-                    crate::mail::late::Standing::Covered(how),
-                )?);
-                late.sha256.clone()
-            }
+            Some(w) if rank(w) > rank(late) => w,
+            _ => *late,
         };
         // The earlier ones came in time too, and the one that stands replaces them: late no
-        // more, nor held for the next turn.
-        for r in covered.iter().filter(|r| r.sha256 != stands) {
-            crate::mail::late::replaced_in_time(game, turn, r, &stands, how)?;
+        // more, nor held for the next turn. Their answers go first: the player's last word on
+        // the turn is the one about the orders that stand.
+        for r in covered.iter().filter(|r| r.sha256 != stands.sha256) {
+            crate::mail::late::replaced_in_time(game, turn, r, stands, how)?;
+        }
+        if stands.sha256 == late.sha256 {
+            out.push(crate::mail::late::accept_late(
+                game,
+                &slot,
+                Some(&late.sha256),
+                crate::mail::late::Standing::Covered(how),
+            )?);
         }
     }
     Ok(out)
