@@ -66,6 +66,9 @@ pub(super) struct Phase<'a> {
     pub(super) besiegers: BTreeMap<usize, BTreeSet<String>>,
     /// Depot and capital areas of each power, from the control at the start of the turn.
     pub(super) depots: BTreeMap<String, Vec<usize>>,
+    /// Who controls each land area at the start of the turn (the state's `[control]`): a city held
+    /// by a power hostile to the defenders is closed to them (EiA 7.5.1.1, pbem's reading).
+    pub(super) control: &'a BTreeMap<String, String>,
     /// The land phase being fought, as its dice labels name it: `None` for the turn's, `insurrection`
     /// for the special insurrection land phase (EiA 10.1.4.1.4; `labels::staged`).
     pub(super) stage: Option<&'static str>,
@@ -135,6 +138,7 @@ pub fn resolve_land_phase(
         battlefields: BTreeSet::new(),
         besiegers: BTreeMap::new(),
         depots,
+        control: &state.control,
         stage: None,
     };
     phase.sieges_from_earlier_turns(state);

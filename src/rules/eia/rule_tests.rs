@@ -742,6 +742,27 @@ fn eia_7_5_1_1_defenders_retire_into_the_city_when_they_fit_and_are_outnumbered(
 }
 
 #[test]
+fn eia_7_5_1_1_defenders_do_not_retire_into_a_city_their_enemy_holds() {
+    // Red's G1 fits East's garrison and is outnumbered, but blue controls East: red fights in the
+    // field (pbem's reading: a garrison holds its own side's city).
+    let state = format!("[control]\nEast = \"blue\"\n{}", siege_state("red", 3, ""));
+    let (_d, g) = game(&state);
+    let (events, _) = run(&g, &orders(&[("blue", attack("East"))]));
+    assert!(with_rule(&events, "EiA 7.5.1.1").is_empty());
+    assert!(events.iter().any(|e| e.kind == "round"), "a field battle");
+    // Held by red itself, or by its ally pink, the city takes it in.
+    for (holder, alliances) in [("red", ""), ("pink", "alliances = [[\"red\", \"pink\"]]\n")] {
+        let state = format!(
+            "{alliances}[control]\nEast = \"{holder}\"\n{}",
+            siege_state("red", 3, "")
+        );
+        let (_d, g) = game(&state);
+        let (events, _) = run(&g, &orders(&[("blue", attack("East"))]));
+        assert_eq!(with_rule(&events, "EiA 7.5.1.1").len(), 1, "held by {holder}");
+    }
+}
+
+#[test]
 fn eia_7_5_1_1_no_retirement_when_not_outnumbered() {
     let state = [
         corps("B1", "blue", "infantry", 8, "3.0", "East"),
@@ -2271,6 +2292,7 @@ fn with_red_garrison_at_east(
         battlefields: BTreeSet::new(),
         besiegers: BTreeMap::new(),
         depots: BTreeMap::new(),
+        control: &state.control,
         stage: Some("insurrection"),
     };
     let east = g.map.find("East").unwrap();
