@@ -54,6 +54,9 @@ pub(super) struct Phase<'a> {
     pub(super) chits: BTreeMap<String, BTreeMap<String, String>>,
     /// Corps that slipped away before a combat this turn (EiA 10.1.2.2.3): they do not march back to it.
     pub(super) evaded: BTreeSet<usize>,
+    /// Corps that took part in a combat of this land phase (EiA 7.5.2.11, pbem's reading): a corps
+    /// fights one combat a phase, so one beaten and retreated, or victorious, marches to no other.
+    pub(super) fought: BTreeSet<usize>,
     /// Outflanking forces named by order: (power, area) -> corps ids (EiA 7.5.2.3).
     pub(super) outflankers: BTreeMap<(String, String), Vec<String>>,
     /// Standing orders, as of this turn's orders.
@@ -134,6 +137,7 @@ pub fn resolve_land_phase(
         chits,
         outflankers,
         evaded: BTreeSet::new(),
+        fought: BTreeSet::new(),
         standing: standing.clone(),
         battlefields: BTreeSet::new(),
         besiegers: BTreeMap::new(),

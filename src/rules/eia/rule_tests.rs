@@ -2288,6 +2288,7 @@ fn with_red_garrison_at_east(
         chits: BTreeMap::new(),
         outflankers: BTreeMap::new(),
         evaded: BTreeSet::new(),
+        fought: BTreeSet::new(),
         standing: state.standing.clone(),
         battlefields: BTreeSet::new(),
         besiegers: BTreeMap::new(),
@@ -2596,6 +2597,60 @@ fn eia_7_5_1_1_the_field_corps_retire_to_join_the_garrison_of_the_city() {
     assert!(events
         .iter()
         .any(|e| e.rolls.iter().any(|r| r.label == "sortie/area=East")));
+}
+
+#[test]
+fn eia_7_5_2_11_a_corps_that_fought_this_phase_does_not_reinforce_another_combat() {
+    use super::board::Board;
+    use super::phase::Phase;
+    use std::collections::BTreeSet;
+    // Red's R1 is beaten at Far and retreats to East, its depot, next to Side, where blue's B2
+    // attacks red's R2 next: R1 fought this phase and does not march to Side; red's fresh R3 at
+    // Mid does.
+    let state = format!(
+        "[control]\nEast = \"red\"\n{}",
+        [
+            corps("B1", "blue", "infantry", 30, "4.0", "Far"),
+            corps("R1", "red", "infantry", 20, "0.3", "Far"),
+            corps("B2", "blue", "infantry", 5, "3.0", "Side"),
+            corps("R2", "red", "infantry", 5, "3.0", "Side"),
+            corps("R3", "red", "infantry", 5, "3.0", "Mid"),
+        ]
+        .concat()
+    );
+    let (_d, g) = game(&state);
+    let state = g.load_state(1).unwrap();
+    let mut dice = DiceBox::new(SEED);
+    let mut phase = Phase {
+        eia: eia(&g),
+        map: &g.map,
+        board: Board::new(&g.map, &state),
+        dice: &mut dice,
+        events: Vec::new(),
+        chits: BTreeMap::new(),
+        outflankers: BTreeMap::new(),
+        evaded: BTreeSet::new(),
+        fought: BTreeSet::new(),
+        standing: state.standing.clone(),
+        battlefields: BTreeSet::new(),
+        besiegers: BTreeMap::new(),
+        depots: BTreeMap::from([("red".to_string(), vec![g.map.find("East").unwrap()])]),
+        control: &state.control,
+        stage: None,
+    };
+    let (far, side) = (g.map.find("Far").unwrap(), g.map.find("Side").unwrap());
+    phase.battlefields = BTreeSet::from([far, side]);
+    phase.fight(far, "blue").unwrap();
+    let r1 = phase.board.find_corps("R1").unwrap();
+    assert_eq!(g.map.area(phase.board.corps[r1].area).id, "East");
+    assert!(!phase.board.corps[r1].eliminated);
+    phase.fight(side, "blue").unwrap();
+    let tries: Vec<&String> = with_rule(&phase.events, "EiA 7.5.2.11")
+        .iter()
+        .map(|e| &e.text)
+        .collect();
+    assert!(!tries.iter().any(|t| t.starts_with("R1 ")), "{tries:#?}");
+    assert!(tries.iter().any(|t| t.starts_with("R3 (red) tries to march from Mid to the battle at Side")), "{tries:#?}");
 }
 
 #[test]
