@@ -758,7 +758,11 @@ fn eia_7_5_1_1_defenders_do_not_retire_into_a_city_their_enemy_holds() {
         );
         let (_d, g) = game(&state);
         let (events, _) = run(&g, &orders(&[("blue", attack("East"))]));
-        assert_eq!(with_rule(&events, "EiA 7.5.1.1").len(), 1, "held by {holder}");
+        assert_eq!(
+            with_rule(&events, "EiA 7.5.1.1").len(),
+            1,
+            "held by {holder}"
+        );
     }
 }
 
@@ -1536,6 +1540,36 @@ fn eia_6_3_5_a_port_the_victors_alone_watch_is_open_to_the_beaten_fleet() {
         "blue retreats from Bay to West (the nearest unblockaded friendly port): BF."
     );
     assert_eq!(retreat.rule, "EiA 6.3.5");
+}
+
+/// EiA 6.3.5: two friendly ports equally near, both blockaded: the die chooses the one the beaten
+/// stack sails one sea area toward, as it chooses among ports it reaches.
+#[test]
+fn eia_6_3_5_a_roll_among_equally_near_ports_the_fleet_only_sails_toward() {
+    let state = format!(
+        "[control]\nWest = \"blue\"\nCove = \"blue\"\nFar = \"red\"\n{}{}{}",
+        fleet("BF", "blue", 5, "Ocean"),
+        fleet("RF", "red", 12, "Ocean"),
+        fleet("RW", "red", 2, "Bay")
+    );
+    let (_d, g) = game_with_cove(&state);
+    let o = orders(&[("red", engage("Ocean"))]);
+    let events = first_seed_where(&g, &o, |e| {
+        e.iter()
+            .any(|e| e.kind == "naval-retreat" && e.text.starts_with("blue "))
+    });
+    let retreat = events.iter().find(|e| e.kind == "naval-retreat").unwrap();
+    assert_eq!(retreat.rolls.len(), 1, "{}", retreat.text);
+    assert_eq!(retreat.rolls[0].dice_names(), "d2");
+    let toward = ["Cove", "West"][retreat.rolls[0].dice[0].face as usize - 1];
+    assert_eq!(
+        retreat.text,
+        format!("blue retreats from Ocean to Bay (every friendly port is blockaded: one sea area toward the nearest, {toward} (Cove and West are equally near, the die chooses)): BF.")
+    );
+    assert_eq!(
+        retreat.decision.as_ref().unwrap().by,
+        crate::decide::DecidedBy::Roll
+    );
 }
 
 /// EiA 6.3.5: a port watched by an enemy fleet that did not fight is blockaded; when every friendly
@@ -2650,7 +2684,12 @@ fn eia_7_5_2_11_a_corps_that_fought_this_phase_does_not_reinforce_another_combat
         .map(|e| &e.text)
         .collect();
     assert!(!tries.iter().any(|t| t.starts_with("R1 ")), "{tries:#?}");
-    assert!(tries.iter().any(|t| t.starts_with("R3 (red) tries to march from Mid to the battle at Side")), "{tries:#?}");
+    assert!(
+        tries
+            .iter()
+            .any(|t| t.starts_with("R3 (red) tries to march from Mid to the battle at Side")),
+        "{tries:#?}"
+    );
 }
 
 #[test]
