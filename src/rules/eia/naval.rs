@@ -677,8 +677,18 @@ impl<'a> Naval<'a> {
             }
         }
         // The side that lost less morale wins; at equal morale, the one that lost fewer ships. A side
-        // with no ship left never wins (pbem's reading: there is no one left to hold the sea).
+        // with no ship left never wins (pbem's reading: there is no one left to hold the sea), so
+        // when both are sunk no one does.
         let (a_left, d_left) = (ships(self, attackers) > 0, ships(self, defenders) > 0);
+        if !a_left && !d_left {
+            let text = format!("Both sides are sunk at {sea_id}: no one wins the battle.");
+            self.push(
+                Event::new(NAVAL_COMBAT, "naval-result", text),
+                sea,
+                &involved,
+            );
+            return Ok(());
+        }
         let outcome = match (a_left, d_left) {
             (true, false) => std::cmp::Ordering::Less,
             (false, true) => std::cmp::Ordering::Greater,

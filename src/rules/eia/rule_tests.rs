@@ -1395,6 +1395,26 @@ fn eia_19_1_a_side_with_no_ship_left_loses_the_naval_battle() {
 }
 
 #[test]
+fn eia_19_1_when_both_sides_are_sunk_no_one_wins_the_naval_battle() {
+    // One ship a side, both in melee: every result of the melee cell sinks at least one ship, so
+    // both go down in round 1. Neither side wins, and neither retreats.
+    let state = format!(
+        "[standing.blue]\ntactics = \"melee\"\n[standing.red]\ntactics = \"melee\"\n[control]\nWest = \"blue\"\nFar = \"red\"\n{}{}",
+        fleet("BF", "blue", 1, "Ocean"),
+        fleet("RF", "red", 1, "Ocean")
+    );
+    let (_d, g) = game(&state);
+    let o = orders(&[("blue", engage("Ocean"))]);
+    let events = first_seed_where(&g, &o, |e| e.iter().any(|e| e.kind == "naval-round"));
+    let result = events.iter().find(|e| e.kind == "naval-result").unwrap();
+    assert_eq!(
+        result.text,
+        "Both sides are sunk at Ocean: no one wins the battle."
+    );
+    assert!(!events.iter().any(|e| e.kind == "naval-retreat"));
+}
+
+#[test]
 fn eia_19_1_naval_combat_on_the_tactical_chart() {
     let (_d, g) = game(&sea_state("[standing.red]\ntactics = \"melee\"\n"));
     let o = orders(&[("blue", sail("BF", "Bay"))]);
