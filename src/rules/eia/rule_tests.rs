@@ -455,6 +455,32 @@ fn eia_7_5_2_10_3_retreat_toward_the_nearest_depot() {
 }
 
 #[test]
+fn eia_7_5_2_10_3_a_garrison_that_stayed_in_its_city_does_not_retreat_with_the_beaten_field_army() {
+    // Red's R3 holds the city of East, besieged by blue's B2 since before the turn; red's R1 stands
+    // in the field. Two red corps against two blue: no retirement (7.5.1.1); R1 is beaten in the
+    // field and retreats, R3 stays in its city.
+    let state = [
+        corps("B1", "blue", "infantry", 30, "4.0", "East"),
+        corps("B2", "blue", "infantry", 2, "3.0", "East"),
+        corps("R1", "red", "infantry", 20, "0.3", "East"),
+        garrison("R3", "red", "infantry", 2, "East"),
+    ]
+    .concat();
+    let (_d, g) = game(&state);
+    let (events, next) = run(&g, &orders(&[("blue", attack("East"))]));
+    let retreat = with_rule(&events, "EiA 7.5.2.10.3");
+    assert_eq!(retreat.len(), 1, "{retreat:#?}");
+    assert!(retreat[0].text.ends_with(": R1."), "{}", retreat[0].text);
+    let r3 = EiaState::of(&next)
+        .corps
+        .iter()
+        .find(|c| c.id.get_ref() == "R3")
+        .unwrap();
+    assert_eq!(r3.area.get_ref(), "East");
+    assert!(r3.in_city);
+}
+
+#[test]
 fn eia_7_5_2_10_3_random_among_equally_near_areas() {
     // Red has no depot at all: Mid, Side and East are equally near, the die chooses among them.
     let (_d, g) = game(&sure_win_state(""));
