@@ -35,6 +35,14 @@ impl Side {
     }
 }
 
+/// The two steps of 12.2 at which combat cards are played: the trench-negating ones (step 3, before
+/// the flank attack) and the others (step 5, after it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CardStep {
+    TrenchNegating,
+    Combat,
+}
+
 /// What one side's fire came to (steps 7 and 8).
 #[derive(Debug, Clone)]
 pub struct Fire {
@@ -252,8 +260,11 @@ impl Action<'_> {
         if c.retreated_only {
             self.event(rules::RETREATED, "combat", Some(&target), format!("Every defender in {target} retreated in this action: they fire on the leftmost column, with no card, no favourable DRM or shift."));
         }
-        // Steps 3 and 5, combat cards (12.2.3, 12.2.5); step 6, their DRM (12.2.6).
-        self.play_cards(&mut c)?;
+        // Step 3, the trench-negating cards (12.2.3); step 4, the flank attack (12.3); step 5, the
+        // other combat cards (12.2.5); step 6, the DRM (12.2.6).
+        self.play_cards(&mut c, CardStep::TrenchNegating)?;
+        let flank = self.flank_attempt(&c)?;
+        self.play_cards(&mut c, CardStep::Combat)?;
         // 12.2.6: -3 when every attacking unit is in Sinai (not when Sinai joins another space).
         if spaces.len() == 1 && spaces[0].eq_ignore_ascii_case(SINAI_SPACE) {
             c.drm[0] -= 3;
@@ -266,8 +277,6 @@ impl Action<'_> {
                 format!("Every attacking unit is in {SINAI_SPACE}: {attacker} fires with -3 DRM."),
             );
         }
-        // Step 4, the flank attack (12.3).
-        let flank = self.flank_attempt(&c)?;
         // Steps 7 to 9.
         let (a_loss, d_loss) = match flank {
             None => {
@@ -311,6 +320,22 @@ impl Action<'_> {
         self.note_kept_cards(&c);
         // Steps 11 and 12.
         let was_empty = c.defenders.is_empty();
+        // 12.2.12: a defender completely eliminated opens the space to the attacker's advance whoever
+        // won the combat (step 12 asks only that the defender retreated or was eliminated); a space
+        // whose intact enemy fort still stands was not emptied of its defence (pbem's reading).
+        if !attacker_won
+            && !was_empty
+            && self.enemies_in(&target, &attacker).is_empty()
+            && !self.intact_enemy_fort(&target, &attacker)
+        {
+            self.event(
+                rules::ADVANCE,
+                "advance",
+                Some(&target),
+                format!("Every defender in {target} was eliminated: {attacker} may advance though it did not win the combat."),
+            );
+            return self.advance(n, &c.attack, was_empty);
+        }
         if attacker_won {
             let left = self.enemies_in(&target, &attacker);
             let full_attacker = c
@@ -380,15 +405,19 @@ impl Action<'_> {
         s
     }
 
-    /// Steps 3 and 5: the attacker's cards as ordered, then the defender's by his standing order or
-    /// the SOP; a card counts only if its condition holds (12.2.5). 12.1.2: no card for defenders who
-    /// all retreated in this action.
-    fn play_cards(&mut self, c: &mut Combat) -> Result<()> {
+    /// Step 3 (`TrenchNegating`): the attacker's trench-negating cards (12.2.3), before the flank
+    /// attack; step 5 (`Combat`): his other cards as ordered, then the defender's by his standing
+    /// order or the SOP (12.2.5). A card counts only if its condition holds. 12.1.2: no card for
+    /// defenders who all retreated in this action.
+    fn play_cards(&mut self, c: &mut Combat, step: CardStep) -> Result<()> {
         let target = c.attack.target.clone();
         for id in c.attack.cards.clone() {
             let Some(card) = self.tables.card(&id).cloned() else {
                 continue;
             };
+            if card.negates_trenches != (step == CardStep::TrenchNegating) {
+                continue;
+            }
             if !self
                 .pog
                 .cards_of(&c.attacker)
@@ -443,7 +472,7 @@ impl Action<'_> {
                 ),
             );
         }
-        if c.retreated_only {
+        if c.retreated_only || step == CardStep::TrenchNegating {
             return Ok(());
         }
         let d = self.decide(
@@ -710,6 +739,13 @@ impl Action<'_> {
         // Shifts: terrain and trenches for the attacker's fire, trenches for the defender's, cards.
         let trench = self.defending_trench(c);
         let mut shift = c.shift[i];
+        // 12.2.7's Army table option renounces the favourable shifts and keeps the others: the sum
+        // of the unfavourable ones, card by card, terrain and trench.
+        let mut unfavourable: i32 = c.cards[i]
+            .iter()
+            .filter_map(|id| self.tables.card(id))
+            .map(|card| card.shift.min(0))
+            .sum();
         // Each shift of the note, with its value: the Army table option renounces the favourable ones.
         let mut note: Vec<(String, i32)> = Vec::new();
         match side {
@@ -719,10 +755,12 @@ impl Action<'_> {
                     note.push((format!("{} {ts:+}", self.terrain(&target).name()), ts));
                 }
                 shift += ts;
+                unfavourable += ts.min(0);
                 if let Some(l) = trench {
                     let s = self.tables.trench_shift(l).attacker;
                     note.push((format!("trench level {l} {s:+}"), s));
                     shift += s;
+                    unfavourable += s.min(0);
                 }
             }
             Side::Defender => {
@@ -732,6 +770,7 @@ impl Action<'_> {
                         note.push((format!("trench level {l} {s:+}"), s));
                     }
                     shift += s;
+                    unfavourable += s.min(0);
                 }
             }
         }
@@ -754,8 +793,9 @@ impl Action<'_> {
             (army, army.shifted(army.column_of(strength), shift), "Army")
         } else {
             let corps_col = corps.shifted(corps.column_of(strength), shift);
-            // 12.2.7: from LF 4 in a space, the Army table without favourable shifts.
-            let army_col = army.shifted(army.column_of(strength.max(1)), shift.min(0));
+            // 12.2.7: from LF 4 in a space, the Army table without favourable shifts: those that
+            // are not favourable still count, even where a favourable one offset them.
+            let army_col = army.shifted(army.column_of(strength.max(1)), unfavourable);
             let eligible = self.lf_reaches_4(&units, fort);
             let explicit = (side == Side::Attacker && c.attack.army_table).then_some("army");
             let better = army.mean6(army_col) > corps.mean6(corps_col);
@@ -782,6 +822,11 @@ impl Action<'_> {
                 for (text, s) in &mut note {
                     if *s > 0 {
                         *text = format!("renounced: {text}");
+                    }
+                }
+                for card in c.cards[i].iter().filter_map(|id| self.tables.card(id)) {
+                    if card.shift > 0 {
+                        note.push((format!("renounced: {} {:+}", card.name, card.shift), 0));
                     }
                 }
                 (army, army_col, "Army")
@@ -942,7 +987,8 @@ impl Action<'_> {
             self.strength(&c.attack.units, 0),
             self.strength(&c.defenders, c.fort),
         );
-        self.play_cards(&mut c)?;
+        self.play_cards(&mut c, CardStep::TrenchNegating)?;
+        self.play_cards(&mut c, CardStep::Combat)?;
         let flank = match c.attack.flank.clone() {
             None => String::new(),
             Some(pin) => match self.flank_check(&c, &pin) {

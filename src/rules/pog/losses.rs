@@ -2,8 +2,10 @@
 //! standing order or the SOP.
 //!
 //! The loss procedure of 12.4 is not in the seed. pbem's reading: a step loss flips a full-strength
-//! unit or eliminates a reduced one and counts the LF of the side it leaves; the owner takes steps
-//! while one fits in the loss number still owed, and stops when none fits.
+//! unit or eliminates a reduced one and counts the LF of the side it leaves; the owner applies the
+//! losses required (12.2.9) as fully as his steps allow without exceeding the loss number, and his
+//! policy orders the steps among the ways that absorb that most: no order of preference lets him
+//! take less than he could.
 
 use anyhow::Result;
 
@@ -73,15 +75,40 @@ impl Action<'_> {
         let mut owed = loss;
         let mut steps = Vec::new();
         loop {
-            let mut candidates: Vec<&Unit> = units
-                .iter()
-                .filter_map(|id| self.unit(id))
-                .filter(|u| u.lf() > 0 && u.lf() <= owed)
+            let stack: Vec<&Unit> = units.iter().filter_map(|id| self.unit(id)).collect();
+            // 12.2.9: the most the steps left can absorb of what is owed; a step is taken only if
+            // the rest can still absorb all of that.
+            let most = most_absorbed(
+                &stack.iter().map(|u| step_costs(u)).collect::<Vec<_>>(),
+                owed,
+            );
+            if most == 0 {
+                break;
+            }
+            let mut candidates: Vec<usize> = (0..stack.len())
+                .filter(|&i| stack[i].lf() > 0 && stack[i].lf() <= owed)
                 .collect();
-            candidates.sort_by_key(|u| (policy.value.key(u), u.id().to_string()));
-            let Some(u) = candidates.first() else { break };
-            let id = u.id().to_string();
-            owed -= u.lf();
+            candidates.sort_by_key(|&i| (policy.value.key(stack[i]), stack[i].id().to_string()));
+            let keeps_most = |i: usize| {
+                let lf = stack[i].lf();
+                let rest: Vec<Vec<u32>> = (0..stack.len())
+                    .map(|j| {
+                        let costs = step_costs(stack[j]);
+                        if j == i {
+                            // The step taken: what is left of this unit is its next step, if any.
+                            costs.iter().skip(1).map(|c| c - lf).collect()
+                        } else {
+                            costs
+                        }
+                    })
+                    .collect();
+                lf + most_absorbed(&rest, owed - lf) == most
+            };
+            let Some(i) = candidates.into_iter().find(|&i| keeps_most(i)) else {
+                break;
+            };
+            let id = stack[i].id().to_string();
+            owed -= stack[i].lf();
             steps.push(self.step_loss(&id));
         }
         let absorbed = loss - owed;
@@ -172,4 +199,40 @@ impl Action<'_> {
         }
         Ok(())
     }
+}
+
+/// The loss factors a unit can still absorb, step by step: the totals of its first step and of its
+/// first two (a full-strength unit flips, then is eliminated); a step of LF 0 absorbs nothing and
+/// ends the list.
+fn step_costs(u: &Unit) -> Vec<u32> {
+    let sides = if u.is_reduced {
+        vec![u.reduced.lf]
+    } else {
+        vec![u.full.lf, u.reduced.lf]
+    };
+    let mut out = Vec::new();
+    let mut total = 0u32;
+    for lf in sides {
+        if lf == 0 {
+            break;
+        }
+        total = total.saturating_add(lf);
+        out.push(total);
+    }
+    out
+}
+
+/// The most that units with these step totals ([`step_costs`]) can absorb without exceeding
+/// `owed`: each unit takes none, its first, or its first two steps.
+fn most_absorbed(units: &[Vec<u32>], owed: u32) -> u32 {
+    let mut reachable = std::collections::BTreeSet::from([0u32]);
+    for costs in units {
+        let next: Vec<u32> = reachable
+            .iter()
+            .flat_map(|&r| costs.iter().map(move |&c| r.saturating_add(c)))
+            .filter(|&t| t <= owed)
+            .collect();
+        reachable.extend(next);
+    }
+    reachable.last().copied().unwrap_or(0)
 }

@@ -678,11 +678,13 @@ fn pog_12_1_7_a_cf_0_corps_attacks_adds_nothing_and_may_take_losses() {
         zero("GE-Z", "Namur"),
         fr_army("FR-1", "Reims"),
     ]);
+    // FR-1 (strength 3) fires a 2: loss number 2, which GE-Z's two steps take whole (GE-1's LF 3
+    // does not fit).
     let (next, events) = fx.resolve(
         "attack Reims with GE-1 GE-Z",
         &[
             ("fire/combat=1/space=Reims/side=attacker", 1),
-            ("fire/combat=1/space=Reims/side=defender", 6),
+            ("fire/combat=1/space=Reims/side=defender", 2),
         ],
     );
     let l = log(&events);
@@ -894,6 +896,49 @@ fn pog_12_2_7_warsaw_example_army_table_from_loss_factor_4() {
 }
 
 #[test]
+fn pog_11_2_12_level_0_shifts_are_the_rule_s_own_and_tables_toml_may_not_change_them() {
+    let mut t = tables();
+    assert!(t.validate().is_empty());
+    let zero = t.trench.iter_mut().find(|r| r.level == 0).unwrap();
+    zero.defender = 1;
+    let errors: Vec<String> = t.validate().into_iter().map(|d| d.message).collect();
+    assert!(
+        errors.iter().any(|e| e.contains("PoG 11.2.12")),
+        "{errors:?}"
+    );
+}
+
+#[test]
+fn pog_12_2_7_the_army_table_option_renounces_the_favourable_shifts_and_keeps_the_others() {
+    // A German corps of CF 3 and LF 4 attacks Sedan (forest, one column left) with Von Francois (one
+    // column right): on the Corps/Fort table the two cancel (column 3). Taking the Army table it
+    // renounces the card's shift, not the forest's: the Army table's 3 column, one left, is 2.
+    let corps = super::test_fixture::unit(
+        "GE-C4",
+        "central",
+        "ge",
+        UnitKind::Corps,
+        [3, 4, 4],
+        [1, 1, 4],
+        "Koblenz",
+    );
+    let mut fx = Fixture::new().with(vec![corps, fr_corps("FR-C1", "Sedan")]);
+    fx.pog_mut()
+        .cards
+        .insert("central".into(), vec!["von-francois".into()]);
+    let (_, events) = fx.resolve("attack Sedan with GE-C4 card von-francois table army", &[]);
+    let l = log(&events);
+    assert!(
+        l.contains("central reaches LF 4 and fires on the Army table, column 2, renouncing favourable shifts."),
+        "{l}"
+    );
+    assert!(
+        l.contains("central (attacker) fires on the Army table, column 2 (forest -1, renounced: Von Francois +1)"),
+        "{l}"
+    );
+}
+
+#[test]
 fn pog_12_2_3_a_trench_negating_card_cancels_the_defender_s_trench() {
     let mut fx = Fixture::new()
         .with(vec![fr_army("FR-1", "Chalons"), ge_army("GE-1", "Reims")])
@@ -950,9 +995,14 @@ fn pog_12_2_9_losses_are_steps_that_fit_in_the_loss_number() {
         fr_corps("FR-C1", "Sedan"),
     ]);
     // Attacker: strength 5, column 4, forest: column 3; a 6: 3. Defender: 4, column 4; a 1: 2.
+    // The cheapest steps (FR-C1 twice, 2) would leave 1 untaken: the losses required are applied as
+    // fully as the steps allow, so FR-1 flips (3).
     let (next, events) = fx.resolve("attack Sedan with GE-1", &[(A1, 6), (D1, 1)]);
     let l = log(&events);
-    assert!(l.contains("allies takes a loss of 3 in Sedan: FR-C1 reduced, FR-C1 eliminated (1 not taken: no step fits)."), "{l}");
+    assert!(
+        l.contains("allies takes a loss of 3 in Sedan: FR-1 reduced."),
+        "{l}"
+    );
     assert!(
         l.contains("central takes a loss of 2 in Sedan: no step fits."),
         "{l}"
@@ -963,6 +1013,27 @@ fn pog_12_2_9_losses_are_steps_that_fit_in_the_loss_number() {
         "the defender first (12.2.9)"
     );
     assert!(find(&next, "FR-1").is_some());
+}
+
+#[test]
+fn pog_12_2_9_no_loss_policy_takes_less_of_the_loss_number_than_the_steps_could() {
+    // Two armies (strength 10, column 9, forest: column 6; a 5: 4) against an army (LF 3) and a
+    // corps (LF 1, then 1), corps first. The corps' two steps (2) would leave 2 untaken; the corps'
+    // flip and the army's take all 4, the corps still first.
+    let fx = Fixture::new()
+        .with(vec![
+            ge_army("GE-1", "Koblenz"),
+            ge_army("GE-2", "Koblenz"),
+            fr_army("FR-1", "Sedan"),
+            fr_corps("FR-C1", "Sedan"),
+        ])
+        .standing("allies", "losses", "corps-first");
+    let (_, events) = fx.resolve("attack Sedan with GE-1 GE-2", &[(A1, 5), (D1, 1)]);
+    let l = log(&events);
+    assert!(
+        l.contains("allies takes a loss of 4 in Sedan: FR-C1 reduced, FR-1 reduced."),
+        "{l}"
+    );
 }
 
 #[test]
@@ -988,10 +1059,14 @@ fn pog_12_2_10_a_tie_loses_for_both_and_losers_discard() {
         "{l}"
     );
     assert!(next.table::<PogState>().unwrap().cards["allies"].is_empty());
+    // GE-XX's two steps took the loss number 2: the defender is gone, and though the combat is a
+    // tie the attacker may advance (12.2.12 asks only that the defender retreated or was
+    // eliminated).
+    assert!(find(&next, "GE-XX").is_none(), "{l}");
     assert_eq!(
         find(&next, "FR-1").unwrap().space(),
-        "Chalons",
-        "no advance after a tie"
+        "Reims",
+        "an advance into the space the tie emptied"
     );
 }
 
@@ -1064,7 +1139,7 @@ fn pog_12_2_11_an_entrenched_defender_cancels_the_retreat_with_a_step_loss() {
     let l = log(&events);
     assert!(
         l.contains(
-            "allies holds Sedan and cancels the retreat with one more step loss: FR-1 reduced."
+            "allies holds Sedan and cancels the retreat with one more step loss: FR-C1 reduced."
         ),
         "{l}"
     );
@@ -1085,6 +1160,46 @@ fn pog_12_2_12_reduced_units_advance_only_into_a_space_empty_at_the_start() {
         "Koblenz",
         "{}",
         log(&events)
+    );
+}
+
+#[test]
+fn pog_12_2_12_the_attacker_advances_into_a_space_whose_defenders_were_all_eliminated_though_he_lost(
+) {
+    // A reduced corps of CF 6 in Reims fires on the Corps/Fort table's 6 column: a 6 is loss number
+    // 3. GE-1 and GE-XX (strength 7) fire on the Army table's 6 column: a 1 is loss number 2, enough
+    // to eliminate the corps (LF 1). The defender wins 3 to 2, and is gone; GE-1 flips (LF 3), and
+    // GE-XX, still at full strength, may advance.
+    let mut corps = unit(
+        "FR-C9",
+        "allies",
+        "fr",
+        UnitKind::Corps,
+        [6, 1, 3],
+        [6, 1, 3],
+        "Reims",
+    );
+    corps.is_reduced = true;
+    let fx = Fixture::new().with(vec![
+        ge_army("GE-1", "Namur"),
+        ge_corps("GE-XX", "Namur"),
+        corps,
+    ]);
+    let want = [
+        ("fire/combat=1/space=Reims/side=attacker", 1),
+        ("fire/combat=1/space=Reims/side=defender", 6),
+    ];
+    let (next, events) = fx.resolve("attack Reims with GE-1 GE-XX", &want);
+    let l = log(&events);
+    assert!(
+        l.contains("allies wins at Reims: loss numbers 3 to 2."),
+        "{l}"
+    );
+    assert!(find(&next, "FR-C9").is_none(), "{l}");
+    assert_eq!(find(&next, "GE-XX").unwrap().space(), "Reims", "{l}");
+    assert!(
+        l.contains("[PoG 12.2.12] Every defender in Reims was eliminated"),
+        "{l}"
     );
 }
 
@@ -1137,6 +1252,34 @@ fn pog_12_3_3_flank_attack_succeeds_on_4() {
     let def_losses = l.find("allies takes a loss").unwrap();
     let def = l.find("(defender) fires").unwrap();
     assert!(att < def_losses && def_losses < def, "{l}");
+}
+
+#[test]
+fn pog_12_2_steps_4_and_5_the_flank_attack_comes_before_the_combat_cards() {
+    // Step 4 (the flank attack) before step 5 (the attacker's combat cards, then the defender's).
+    let mut fx = flank_fixture();
+    fx.pog_mut()
+        .cards
+        .insert("central".into(), vec!["von-francois".into()]);
+    fx.pog_mut()
+        .cards
+        .insert("allies".into(), vec!["they-shall-not-pass".into()]);
+    let (_, events) = fx.resolve(
+        "attack Sedan with GE-1 GE-2 flank Koblenz card von-francois",
+        &[(F1, 3)],
+    );
+    let l = log(&events);
+    let flank = l.find("Flank attack on Sedan").expect("a flank attack");
+    let attacker_card = l
+        .find("central plays Von Francois")
+        .expect("the attacker's card");
+    let defender_card = l
+        .find("allies plays They Shall Not Pass")
+        .expect("the defender's card");
+    assert!(
+        flank < attacker_card && attacker_card < defender_card,
+        "{l}"
+    );
 }
 
 #[test]

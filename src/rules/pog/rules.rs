@@ -205,7 +205,8 @@ pub const ARMY_TABLE_OPTION: Rule = pog(
 /// PoG 12.2.8: a die modified by the DRM, clamped to 1..6.
 pub const RESULTS: Rule = pog("12.2.8", "modified die clamped to 1..6");
 /// PoG 12.2.9: losses; the defender takes his first unless it is a flank attack (the loss procedure
-/// of 12.4 is not in the seed: pbem takes steps of at most the loss still owed, by the owner's choice).
+/// of 12.4 is not in the seed: pbem applies the losses required as fully as the steps allow without
+/// exceeding the loss number, the owner's choice ordering the steps among the ways that do).
 pub const LOSSES: Rule = pog("12.2.9", "take losses, the defender first");
 /// PoG 12.2.10: the higher loss number wins; losers discard their combat cards, a tie loses for both.
 pub const WINNER: Rule = pog("12.2.10", "the higher loss number wins; losers discard");

@@ -208,6 +208,14 @@ impl Tables {
                 bad(format!("[[trench]] has no row for level {level}"));
             }
         }
+        // PoG 11.2.12 gives level 0 its numbers itself (the Terrain Effects Chart gives the others).
+        if self
+            .trench
+            .iter()
+            .any(|t| t.level == 0 && (t.attacker != -1 || t.defender != 0))
+        {
+            bad("[[trench]] level 0 is attacker = -1, defender = 0: PoG 11.2.12 sets one column left on the attacker's fire and no shift for the defender".into());
+        }
         let mut ids = std::collections::BTreeSet::new();
         for c in &self.cards {
             if c.id.is_empty()

@@ -206,6 +206,13 @@ power = "allies"
 side = "attacker"
 negates_trenches = true
 [[card]]
+id = "von-francois"
+name = "Von Francois"
+power = "central"
+side = "attacker"
+shift = 1
+nations = ["ge"]
+[[card]]
 id = "machine-guns"
 name = "Machine Guns"
 power = "central"

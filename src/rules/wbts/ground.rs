@@ -621,7 +621,7 @@ impl Turn<'_> {
         // Retreats.
         let a_supplied = out.supplied(Side::Attacker);
         if out.cell.defender_retreats {
-            self.defender_retreat(&target, &defender, &defenders, &attack_hexes, storm);
+            self.defender_retreat(&target, &defender, &defenders, &attack_hexes, storm, sortie);
         }
         if out.cell.attacker_retreats && sortie {
             self.event(
@@ -857,7 +857,9 @@ impl Turn<'_> {
     }
 
     /// The defender's retreat: a garrison inside stays (pbem), rough or city may ignore it, else one
-    /// hex by his `retreat` setting; in his own fort's hex he may retreat inside it.
+    /// hex by his `retreat` setting; in his own fort's hex he may retreat inside it. Against a
+    /// `sortie` out of a fort the terrain of the hex counts for nothing (WBTS fort/siege), so the
+    /// besiegers may not ignore the retreat for rough or city.
     pub(super) fn defender_retreat(
         &mut self,
         target: &str,
@@ -865,6 +867,7 @@ impl Turn<'_> {
         defenders: &[String],
         attack_hexes: &[String],
         storm: bool,
+        sortie: bool,
     ) {
         let left: Vec<String> = defenders
             .iter()
@@ -884,7 +887,14 @@ impl Turn<'_> {
             return;
         }
         let terrain = self.board.terrain(target).to_string();
-        if terrain == "rough" || terrain == "city" {
+        if (terrain == "rough" || terrain == "city") && sortie {
+            self.event(
+                rules::SIEGE,
+                "retreat",
+                Some(target),
+                format!("{} in {terrain} {target} may not ignore the retreat: the garrison attacked out of its fort, and the hex's terrain counts for nothing.", left.join(", ")),
+            );
+        } else if terrain == "rough" || terrain == "city" {
             let d = self.decide(WbtsPoint::IgnoreRetreat, defender, None, &[target]);
             if d.value == "always" {
                 let text = format!(

@@ -561,6 +561,46 @@ fn defender_in_rough_ignores_the_retreat_by_standing_order_or_not() {
 }
 
 #[test]
+fn wbts_fort_siege_a_sortie_ignores_the_terrain_so_besiegers_in_rough_cannot_ignore_a_retreat() {
+    // 0302 is rough and holds a union fort: Lee and A inside, the confederate B besieging it outside.
+    let st = state(
+        &(leader("Lee", "union", "0302", 4, 0)
+            + &unit("A", "union", "infantry", 20, "0302", "Lee")
+            + "inside = true
+"
+            + "[wbts.fort]\n\"0302\" = { kind = \"fortress\", power = \"union\" }\n"
+            + &unit("B", "confederate", "infantry", 6, "0302", "")
+            + "[[wbts.unit]]\nid = \"T\"\npower = \"union\"\nkind = \"train\"\nstrength = 1\nsupply = 50\nhex = \"0302\"\ninside = true\n"),
+    );
+    let orders = "attack 0302 by Lee chit 4\n";
+    let defender_retreats = |ev: &[String]| {
+        ev.iter().any(|e| {
+            e.strip_prefix("Result ")
+                .and_then(|r| r.split(' ').next())
+                .is_some_and(|cell| cell.ends_with('r'))
+        })
+    };
+    let seed = (0..60u8)
+        .find(|&s| defender_retreats(&run(st.clone(), &[], orders, s).0))
+        .expect("some seed drives the besiegers back");
+    let (ev, next) = run(st, &[], orders, seed);
+    assert!(
+        !ev.iter().any(|e| e.contains(" ignore the retreat, ")),
+        "the hex's rough terrain counts for nothing against a sortie: {ev:?}"
+    );
+    assert!(
+        ev.iter().any(|e| e.contains("may not ignore the retreat")),
+        "{ev:?}"
+    );
+    assert!(next
+        .table::<WbtsState>()
+        .cloned()
+        .unwrap()
+        .unit("B")
+        .is_none_or(|b| b.hex() != "0302"));
+}
+
+#[test]
 fn naval_transit_attack_at_an_enemy_fortified_hexside_unless_the_ship_stops() {
     let st = state(
         &("[wbts.fort]\n\"0204\" = { kind = \"fort\", power = \"confederate\" }\n".to_string()
