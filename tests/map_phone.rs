@@ -266,12 +266,12 @@ fn the_map_names_the_units_it_sees_up_close_and_draws_the_retreats_it_saw() {
     let (_, whole, phone) = ulm.iter().find(|(p, _, _)| p == "france").unwrap();
     for svg in [whole, phone] {
         let chips = group(svg, "units").join("\n");
-        assert!(chips.contains(">FR-VIII</text>"), "no FR-VIII on a chip");
+        assert!(chips.contains(">FR-VII</text>"), "no FR-VII on a chip");
         let retreats = group(svg, "retreats");
         assert!(
             retreats
                 .iter()
-                .any(|l| l.contains("retreats from Ulm to Vorarlberg")
+                .any(|l| l.contains("retreats from Ulm to Augsburg")
                     && l.contains("stroke-dasharray")
                     && l.contains("url(#retreat-austria)")),
             "no Austrian retreat from Ulm: {retreats:?}"

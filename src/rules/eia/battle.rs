@@ -52,9 +52,13 @@ impl Phase<'_> {
             .partition(|p| self.board.friendly(p, attacker));
         let mut involved = attackers.clone();
         involved.extend(defenders.iter().cloned());
+        // The corps in the field fight this combat, and no other of the phase (EiA 7.5.2.11); a
+        // garrison too when the combat is its siege.
+        self.mark_fought(area, false);
         if self.defenders_hold_the_city(area, &defenders, &involved)
             || self.retire_into_city(area, &attackers, &defenders, &involved)?
         {
+            self.mark_fought(area, true);
             return self.siege(area, attackers, defenders, &involved);
         }
         self.evade(area, &defenders, &involved)?;
@@ -68,6 +72,7 @@ impl Phase<'_> {
         }
         self.reinforce(area, &attackers, &involved)?;
         self.reinforce(area, &defenders, &involved)?;
+        self.mark_fought(area, false);
         let mut att = self.side("attacker", area, attackers, false, &involved)?;
         let mut def = self.side("defender", area, defenders, false, &involved)?;
         att.chit = self.chit(EiaPoint::AttackChit, &att.lead, &name, &involved, area)?;
@@ -427,6 +432,18 @@ impl Phase<'_> {
             self.map.area(area).id
         );
         self.push(Event::new(GUARD, "guard", text), area, involved);
+    }
+
+    /// Notes the corps in the field of `area` (and in its city, with `city`) as having fought a
+    /// combat of this phase (`Phase::fought`).
+    fn mark_fought(&mut self, area: usize, city: bool) {
+        let here: Vec<usize> = self
+            .board
+            .corps_in(area)
+            .into_iter()
+            .filter(|&i| city || !self.board.corps[i].in_city)
+            .collect();
+        self.fought.extend(here);
     }
 
     /// EiA 7.5.2.3: the outflanking force of a side that plays `outflank`: the corps named by order,

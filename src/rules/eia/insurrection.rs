@@ -180,6 +180,8 @@ impl Phase<'_> {
             }
         }
         self.stage = Some("insurrection");
+        // A land phase of its own: a corps that fought in the turn's may fight in it (EiA 7.5.2.11).
+        self.fought.clear();
         let combats = self.declared_combats(&declared, &|c| raised.contains(&c.id));
         for (area, power) in &combats {
             let name = self.map.area(*area).id.clone();

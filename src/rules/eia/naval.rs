@@ -677,8 +677,18 @@ impl<'a> Naval<'a> {
             }
         }
         // The side that lost less morale wins; at equal morale, the one that lost fewer ships. A side
-        // with no ship left never wins (pbem's reading: there is no one left to hold the sea).
+        // with no ship left never wins (pbem's reading: there is no one left to hold the sea), so
+        // when both are sunk no one does.
         let (a_left, d_left) = (ships(self, attackers) > 0, ships(self, defenders) > 0);
+        if !a_left && !d_left {
+            let text = format!("Both sides are sunk at {sea_id}: no one wins the battle.");
+            self.push(
+                Event::new(NAVAL_COMBAT, "naval-result", text),
+                sea,
+                &involved,
+            );
+            return Ok(());
+        }
         let outcome = match (a_left, d_left) {
             (true, false) => std::cmp::Ordering::Less,
             (false, true) => std::cmp::Ordering::Greater,
@@ -815,6 +825,9 @@ impl<'a> Naval<'a> {
     /// a port the victors alone watch is open to it. With no unblockaded friendly port anywhere by
     /// sea, the stack still retreats one sea area, toward the nearest friendly port (6.3.5 has no
     /// case where a beaten stack stays); only a power with no friendly port by sea at all stays.
+    /// Among ports equally near, a die chooses (6.3.5), also the one a stack out of reach sails one
+    /// sea area toward; among the seas that bring it equally nearer to that port, the first in map
+    /// order (the rule is silent).
     fn retreat(
         &mut self,
         sea: usize,
@@ -871,33 +884,33 @@ impl<'a> Naval<'a> {
                 .cmp(self.map.area(*b).id.as_bytes())
         });
         let reach = self.eia.tables.naval.movement;
-        let (to, roll, why) = match best {
-            Some(d) if d <= reach && !tied.is_empty() && !all_blockaded => {
-                if tied.len() == 1 {
-                    (
-                        tied[0],
-                        None,
-                        "the nearest unblockaded friendly port".to_string(),
-                    )
-                } else {
-                    let roll = self.dice.roll(
-                        &labels::naval_retreat(&sea_id, mover, power),
-                        &[tied.len() as u32],
-                    )?;
-                    let names: Vec<&str> =
-                        tied.iter().map(|&p| self.map.area(p).id.as_str()).collect();
-                    let pick = tied[roll.dice[0].face as usize - 1];
-                    (
-                        pick,
-                        Some(roll),
-                        format!("{} are equally near, the die chooses", names.join(" and ")),
-                    )
-                }
+        // Two or more ports equally near: the die chooses (6.3.5), whether the stack reaches the
+        // chosen one or only sails one sea area toward it.
+        let (target, roll, tie) = match tied.len() {
+            0 => (None, None, String::new()),
+            1 => (Some(tied[0]), None, String::new()),
+            n => {
+                let roll = self
+                    .dice
+                    .roll(&labels::naval_retreat(&sea_id, mover, power), &[n as u32])?;
+                let names: Vec<&str> = tied.iter().map(|&p| self.map.area(p).id.as_str()).collect();
+                let pick = tied[roll.dice[0].face as usize - 1];
+                let tie = format!("{} are equally near, the die chooses", names.join(" and "));
+                (Some(pick), Some(roll), tie)
             }
-            Some(_) => {
+        };
+        let (to, why) = match (best, target) {
+            (Some(d), Some(target)) if d <= reach && !all_blockaded => {
+                let why = if tie.is_empty() {
+                    "the nearest unblockaded friendly port".to_string()
+                } else {
+                    tie
+                };
+                (target, why)
+            }
+            (Some(_), Some(target)) => {
                 // Out of reach (or all blockaded): one sea area toward the nearest port, into a
                 // sea nearer to it than this one.
-                let target = tied[0];
                 let back = sea_distances(self.map, target);
                 let step = self
                     .map
@@ -915,22 +928,22 @@ impl<'a> Naval<'a> {
                 } else {
                     "one sea area toward "
                 };
+                let tie = if tie.is_empty() {
+                    tie
+                } else {
+                    format!(" ({tie})")
+                };
                 let target_id = &self.map.area(target).id;
                 match step {
-                    Some(step) => (step, None, format!("{toward}{target_id}")),
+                    Some(step) => (step, format!("{toward}{target_id}{tie}")),
                     // Next to the port already: no sea lies nearer to it.
                     None => (
                         sea,
-                        None,
-                        format!("every friendly port is blockaded and no sea area lies nearer to {target_id}: it stays"),
+                        format!("every friendly port is blockaded and no sea area lies nearer to {target_id}{tie}: it stays"),
                     ),
                 }
             }
-            None => (
-                sea,
-                None,
-                "it has no friendly port by sea: it stays".to_string(),
-            ),
+            _ => (sea, "it has no friendly port by sea: it stays".to_string()),
         };
         for &i in group {
             self.fleets[i].area = to;

@@ -54,6 +54,9 @@ pub(super) struct Phase<'a> {
     pub(super) chits: BTreeMap<String, BTreeMap<String, String>>,
     /// Corps that slipped away before a combat this turn (EiA 10.1.2.2.3): they do not march back to it.
     pub(super) evaded: BTreeSet<usize>,
+    /// Corps that took part in a combat of this land phase (EiA 7.5.2.11, pbem's reading): a corps
+    /// fights one combat a phase, so one beaten and retreated, or victorious, marches to no other.
+    pub(super) fought: BTreeSet<usize>,
     /// Outflanking forces named by order: (power, area) -> corps ids (EiA 7.5.2.3).
     pub(super) outflankers: BTreeMap<(String, String), Vec<String>>,
     /// Standing orders, as of this turn's orders.
@@ -66,6 +69,9 @@ pub(super) struct Phase<'a> {
     pub(super) besiegers: BTreeMap<usize, BTreeSet<String>>,
     /// Depot and capital areas of each power, from the control at the start of the turn.
     pub(super) depots: BTreeMap<String, Vec<usize>>,
+    /// Who controls each land area at the start of the turn (the state's `[control]`): a city held
+    /// by a power hostile to the defenders is closed to them (EiA 7.5.1.1, pbem's reading).
+    pub(super) control: &'a BTreeMap<String, String>,
     /// The land phase being fought, as its dice labels name it: `None` for the turn's, `insurrection`
     /// for the special insurrection land phase (EiA 10.1.4.1.4; `labels::staged`).
     pub(super) stage: Option<&'static str>,
@@ -131,10 +137,12 @@ pub fn resolve_land_phase(
         chits,
         outflankers,
         evaded: BTreeSet::new(),
+        fought: BTreeSet::new(),
         standing: standing.clone(),
         battlefields: BTreeSet::new(),
         besiegers: BTreeMap::new(),
         depots,
+        control: &state.control,
         stage: None,
     };
     phase.sieges_from_earlier_turns(state);

@@ -23,7 +23,8 @@ impl Phase<'_> {
     /// state) or by retiring into it (7.5.1.1) earlier this turn; it is besieged while a power that
     /// besieged it (7.5.4: at the start of the turn or this turn) still stands in the area, and then
     /// does not try; one that arrives leaves the city for the field. A besieged garrison of an
-    /// adjacent area is not eligible either.
+    /// adjacent area is not eligible either, nor a corps that fought a combat of this phase already
+    /// (pbem's reading of "eligible": one combat a phase; `Phase::fought`).
     pub(super) fn reinforce(
         &mut self,
         area: usize,
@@ -43,6 +44,7 @@ impl Phase<'_> {
                         && self.map.adjacent(c.area, area)
                         && !self.battlefields.contains(&c.area)
                         && !self.evaded.contains(&i)
+                        && !self.fought.contains(&i)
                         && (!c.in_city || !self.besieged(c.area, power))
                 })
                 .collect();
@@ -52,7 +54,7 @@ impl Phase<'_> {
                 .into_iter()
                 .filter(|&i| {
                     let c = &self.board.corps[i];
-                    !c.eliminated && c.in_city && &c.power == power
+                    !c.eliminated && c.in_city && &c.power == power && !self.fought.contains(&i)
                 })
                 .collect();
             if candidates.is_empty() && garrison.is_empty() {

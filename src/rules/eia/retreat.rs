@@ -79,18 +79,21 @@ impl Phase<'_> {
 
     /// EiA 7.5.2.10.3: each losing power's corps and leaders in the area retreat to an adjacent land
     /// area free of enemy corps, the one nearest a depot or capital of their own; a roll among
-    /// equally near ones. With nowhere to go, the corps surrender.
+    /// equally near ones. With nowhere to go, the corps surrender. The corps are the losing side's:
+    /// those in the field after a field battle (its held-back guard and outflankers among them),
+    /// never a garrison of its power in the city that stayed out of it, which holds its city still
+    /// (7.5.4); the garrison itself after a siege.
     pub(super) fn retreat(
         &mut self,
         area: usize,
         loser: &Side,
         involved: &BTreeSet<String>,
     ) -> Result<()> {
+        let sides = self.side_corps(loser, area);
         for power in &loser.powers {
-            let corps: Vec<usize> = self
-                .board
-                .corps_in(area)
-                .into_iter()
+            let corps: Vec<usize> = sides
+                .iter()
+                .copied()
                 .filter(|&i| &self.board.corps[i].power == power)
                 .collect();
             let leaders: Vec<usize> = self

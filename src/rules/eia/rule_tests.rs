@@ -455,6 +455,32 @@ fn eia_7_5_2_10_3_retreat_toward_the_nearest_depot() {
 }
 
 #[test]
+fn eia_7_5_2_10_3_a_garrison_that_stayed_in_its_city_does_not_retreat_with_the_beaten_field_army() {
+    // Red's R3 holds the city of East, besieged by blue's B2 since before the turn; red's R1 stands
+    // in the field. Two red corps against two blue: no retirement (7.5.1.1); R1 is beaten in the
+    // field and retreats, R3 stays in its city.
+    let state = [
+        corps("B1", "blue", "infantry", 30, "4.0", "East"),
+        corps("B2", "blue", "infantry", 2, "3.0", "East"),
+        corps("R1", "red", "infantry", 20, "0.3", "East"),
+        garrison("R3", "red", "infantry", 2, "East"),
+    ]
+    .concat();
+    let (_d, g) = game(&state);
+    let (events, next) = run(&g, &orders(&[("blue", attack("East"))]));
+    let retreat = with_rule(&events, "EiA 7.5.2.10.3");
+    assert_eq!(retreat.len(), 1, "{retreat:#?}");
+    assert!(retreat[0].text.ends_with(": R1."), "{}", retreat[0].text);
+    let r3 = EiaState::of(&next)
+        .corps
+        .iter()
+        .find(|c| c.id.get_ref() == "R3")
+        .unwrap();
+    assert_eq!(r3.area.get_ref(), "East");
+    assert!(r3.in_city);
+}
+
+#[test]
 fn eia_7_5_2_10_3_random_among_equally_near_areas() {
     // Red has no depot at all: Mid, Side and East are equally near, the die chooses among them.
     let (_d, g) = game(&sure_win_state(""));
@@ -739,6 +765,31 @@ fn eia_7_5_1_1_defenders_retire_into_the_city_when_they_fit_and_are_outnumbered(
     assert!(events
         .iter()
         .any(|e| e.rolls.iter().any(|r| r.label == "siege/area=East")));
+}
+
+#[test]
+fn eia_7_5_1_1_defenders_do_not_retire_into_a_city_their_enemy_holds() {
+    // Red's G1 fits East's garrison and is outnumbered, but blue controls East: red fights in the
+    // field (pbem's reading: a garrison holds its own side's city).
+    let state = format!("[control]\nEast = \"blue\"\n{}", siege_state("red", 3, ""));
+    let (_d, g) = game(&state);
+    let (events, _) = run(&g, &orders(&[("blue", attack("East"))]));
+    assert!(with_rule(&events, "EiA 7.5.1.1").is_empty());
+    assert!(events.iter().any(|e| e.kind == "round"), "a field battle");
+    // Held by red itself, or by its ally pink, the city takes it in.
+    for (holder, alliances) in [("red", ""), ("pink", "alliances = [[\"red\", \"pink\"]]\n")] {
+        let state = format!(
+            "{alliances}[control]\nEast = \"{holder}\"\n{}",
+            siege_state("red", 3, "")
+        );
+        let (_d, g) = game(&state);
+        let (events, _) = run(&g, &orders(&[("blue", attack("East"))]));
+        assert_eq!(
+            with_rule(&events, "EiA 7.5.1.1").len(),
+            1,
+            "held by {holder}"
+        );
+    }
 }
 
 #[test]
@@ -1370,6 +1421,26 @@ fn eia_19_1_a_side_with_no_ship_left_loses_the_naval_battle() {
 }
 
 #[test]
+fn eia_19_1_when_both_sides_are_sunk_no_one_wins_the_naval_battle() {
+    // One ship a side, both in melee: every result of the melee cell sinks at least one ship, so
+    // both go down in round 1. Neither side wins, and neither retreats.
+    let state = format!(
+        "[standing.blue]\ntactics = \"melee\"\n[standing.red]\ntactics = \"melee\"\n[control]\nWest = \"blue\"\nFar = \"red\"\n{}{}",
+        fleet("BF", "blue", 1, "Ocean"),
+        fleet("RF", "red", 1, "Ocean")
+    );
+    let (_d, g) = game(&state);
+    let o = orders(&[("blue", engage("Ocean"))]);
+    let events = first_seed_where(&g, &o, |e| e.iter().any(|e| e.kind == "naval-round"));
+    let result = events.iter().find(|e| e.kind == "naval-result").unwrap();
+    assert_eq!(
+        result.text,
+        "Both sides are sunk at Ocean: no one wins the battle."
+    );
+    assert!(!events.iter().any(|e| e.kind == "naval-retreat"));
+}
+
+#[test]
 fn eia_19_1_naval_combat_on_the_tactical_chart() {
     let (_d, g) = game(&sea_state("[standing.red]\ntactics = \"melee\"\n"));
     let o = orders(&[("blue", sail("BF", "Bay"))]);
@@ -1515,6 +1586,36 @@ fn eia_6_3_5_a_port_the_victors_alone_watch_is_open_to_the_beaten_fleet() {
         "blue retreats from Bay to West (the nearest unblockaded friendly port): BF."
     );
     assert_eq!(retreat.rule, "EiA 6.3.5");
+}
+
+/// EiA 6.3.5: two friendly ports equally near, both blockaded: the die chooses the one the beaten
+/// stack sails one sea area toward, as it chooses among ports it reaches.
+#[test]
+fn eia_6_3_5_a_roll_among_equally_near_ports_the_fleet_only_sails_toward() {
+    let state = format!(
+        "[control]\nWest = \"blue\"\nCove = \"blue\"\nFar = \"red\"\n{}{}{}",
+        fleet("BF", "blue", 5, "Ocean"),
+        fleet("RF", "red", 12, "Ocean"),
+        fleet("RW", "red", 2, "Bay")
+    );
+    let (_d, g) = game_with_cove(&state);
+    let o = orders(&[("red", engage("Ocean"))]);
+    let events = first_seed_where(&g, &o, |e| {
+        e.iter()
+            .any(|e| e.kind == "naval-retreat" && e.text.starts_with("blue "))
+    });
+    let retreat = events.iter().find(|e| e.kind == "naval-retreat").unwrap();
+    assert_eq!(retreat.rolls.len(), 1, "{}", retreat.text);
+    assert_eq!(retreat.rolls[0].dice_names(), "d2");
+    let toward = ["Cove", "West"][retreat.rolls[0].dice[0].face as usize - 1];
+    assert_eq!(
+        retreat.text,
+        format!("blue retreats from Ocean to Bay (every friendly port is blockaded: one sea area toward the nearest, {toward} (Cove and West are equally near, the die chooses)): BF.")
+    );
+    assert_eq!(
+        retreat.decision.as_ref().unwrap().by,
+        crate::decide::DecidedBy::Roll
+    );
 }
 
 /// EiA 6.3.5: a port watched by an enemy fleet that did not fight is blockaded; when every friendly
@@ -2267,10 +2368,12 @@ fn with_red_garrison_at_east(
         chits: BTreeMap::new(),
         outflankers: BTreeMap::new(),
         evaded: BTreeSet::new(),
+        fought: BTreeSet::new(),
         standing: state.standing.clone(),
         battlefields: BTreeSet::new(),
         besiegers: BTreeMap::new(),
         depots: BTreeMap::new(),
+        control: &state.control,
         stage: Some("insurrection"),
     };
     let east = g.map.find("East").unwrap();
@@ -2574,6 +2677,65 @@ fn eia_7_5_1_1_the_field_corps_retire_to_join_the_garrison_of_the_city() {
     assert!(events
         .iter()
         .any(|e| e.rolls.iter().any(|r| r.label == "sortie/area=East")));
+}
+
+#[test]
+fn eia_7_5_2_11_a_corps_that_fought_this_phase_does_not_reinforce_another_combat() {
+    use super::board::Board;
+    use super::phase::Phase;
+    use std::collections::BTreeSet;
+    // Red's R1 is beaten at Far and retreats to East, its depot, next to Side, where blue's B2
+    // attacks red's R2 next: R1 fought this phase and does not march to Side; red's fresh R3 at
+    // Mid does.
+    let state = format!(
+        "[control]\nEast = \"red\"\n{}",
+        [
+            corps("B1", "blue", "infantry", 30, "4.0", "Far"),
+            corps("R1", "red", "infantry", 20, "0.3", "Far"),
+            corps("B2", "blue", "infantry", 5, "3.0", "Side"),
+            corps("R2", "red", "infantry", 5, "3.0", "Side"),
+            corps("R3", "red", "infantry", 5, "3.0", "Mid"),
+        ]
+        .concat()
+    );
+    let (_d, g) = game(&state);
+    let state = g.load_state(1).unwrap();
+    let mut dice = DiceBox::new(SEED);
+    let mut phase = Phase {
+        eia: eia(&g),
+        map: &g.map,
+        board: Board::new(&g.map, &state),
+        dice: &mut dice,
+        events: Vec::new(),
+        chits: BTreeMap::new(),
+        outflankers: BTreeMap::new(),
+        evaded: BTreeSet::new(),
+        fought: BTreeSet::new(),
+        standing: state.standing.clone(),
+        battlefields: BTreeSet::new(),
+        besiegers: BTreeMap::new(),
+        depots: BTreeMap::from([("red".to_string(), vec![g.map.find("East").unwrap()])]),
+        control: &state.control,
+        stage: None,
+    };
+    let (far, side) = (g.map.find("Far").unwrap(), g.map.find("Side").unwrap());
+    phase.battlefields = BTreeSet::from([far, side]);
+    phase.fight(far, "blue").unwrap();
+    let r1 = phase.board.find_corps("R1").unwrap();
+    assert_eq!(g.map.area(phase.board.corps[r1].area).id, "East");
+    assert!(!phase.board.corps[r1].eliminated);
+    phase.fight(side, "blue").unwrap();
+    let tries: Vec<&String> = with_rule(&phase.events, "EiA 7.5.2.11")
+        .iter()
+        .map(|e| &e.text)
+        .collect();
+    assert!(!tries.iter().any(|t| t.starts_with("R1 ")), "{tries:#?}");
+    assert!(
+        tries
+            .iter()
+            .any(|t| t.starts_with("R3 (red) tries to march from Mid to the battle at Side")),
+        "{tries:#?}"
+    );
 }
 
 #[test]

@@ -88,7 +88,10 @@ impl Phase<'_> {
 
     /// EiA 7.5.1.1: the defenders retire into the city of the area when all their corps fit in its
     /// garrison and they have fewer corps than the attackers in the field, unless the attackers hold
-    /// the city themselves (a garrison of theirs is in it, 7.5.2.11). Returns whether they did.
+    /// the city themselves (a garrison of theirs is in it, 7.5.2.11). pbem's reading of "retire into
+    /// a city" (the seed does not say whose): a garrison holds its own side's city, so a city whose
+    /// area a power hostile to the defenders controlled when the turn began is closed to them (they
+    /// fight in the field); an uncontrolled one is open. Returns whether they did.
     pub(super) fn retire_into_city(
         &mut self,
         area: usize,
@@ -112,8 +115,13 @@ impl Phase<'_> {
             .filter(|&i| attackers.contains(&self.board.corps[i].power))
             .partition(|&i| self.board.corps[i].in_city);
         let att = att.len();
+        let hostile_city = self
+            .control
+            .get(&self.map.area(area).id)
+            .is_some_and(|owner| defenders.iter().any(|d| !self.board.friendly(owner, d)));
         if def.is_empty()
             || !att_city.is_empty()
+            || hostile_city
             || def.len() as u32 > city.garrison
             || def.len() >= att
         {
