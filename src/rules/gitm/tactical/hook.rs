@@ -406,6 +406,7 @@ pub fn run_phase(turn: TurnParts<'_>, phase: u8) -> Result<Vec<(Event, Told)>> {
                     pos,
                     formation: Default::default(),
                     shattered: b.shattered,
+                    supplies: b.supplies,
                     order: order(turn.orders.get(b.id()), start),
                 }
             })
@@ -442,6 +443,7 @@ pub fn run_phase(turn: TurnParts<'_>, phase: u8) -> Result<Vec<(Event, Told)>> {
             b.morale = t.morale;
             b.fatigue = t.fatigue;
             b.shattered = t.shattered;
+            b.supplies = t.supplies;
         }
         // GITM 7.5: a combat fought here (9.4's deployment, not brigades merely standing together)
         // makes this square one of the turn's battles.

@@ -1019,6 +1019,28 @@ fn gitm_9_2_headquarters_fall_back_or_shatter() {
 }
 
 #[test]
+fn gitm_9_2_a_corps_hq_falling_back_or_shattered_loses_its_supplies() {
+    let map = TacMap::plain("G7-V8", Terrain::Open);
+    let r = rel();
+    for (face, word) in [(50, "falls back"), (10, "shatters")] {
+        let mut cq = still(unit("AU1CQ", "5-5"));
+        cq.supplies = 2;
+        let mut aq = still(unit("AU1AQ", "5-5"));
+        aq.supplies = 1;
+        let mut f = Field::new(&map, &r, vec![goto(unit("FR1IN", "5-2"), "5-5"), cq, aq]);
+        f.phase(1, &mut fixed(face));
+        assert!(
+            has(&f.events, "the 2 supply it carried is destroyed") && has(&f.events, word),
+            "{}",
+            texts(&f.events)
+        );
+        assert_eq!(f.brigade("AU1CQ").unwrap().supplies, 0);
+        // 9.2 names the corps HQ's supplies alone.
+        assert_eq!(f.brigade("AU1AQ").unwrap().supplies, 1);
+    }
+}
+
+#[test]
 fn gitm_9_3_one_brigade_at_least_in_front_and_in_second_before_the_rear() {
     let mut a = unit("FR1IN", "0-0");
     a.order.line = Line::Rear;
