@@ -298,10 +298,9 @@ impl Field<'_> {
         let Some(mut goal) = self.goal(i, phase) else {
             return;
         };
-        let enemy = self.enemy_present(i);
         let id = self.brigades[i].id.clone();
         let side = self.brigades[i].side.clone();
-        if enemy && self.brigades[i].fatigue > MAX_MOVE_FATIGUE {
+        if self.too_tired(i) {
             self.tell(TacEvent::new(
                 "GITM 8.1",
                 format!(
@@ -359,10 +358,7 @@ impl Field<'_> {
                 ),
                 _ => format!("{id} moves {start} to {end}"),
             };
-            if enemy {
-                self.brigades[i].fatigue += 1;
-                text.push_str("; fatigue +1 with an enemy in the square (8.1)");
-            }
+            text.push_str(self.pay_move(i));
             self.tell(
                 TacEvent::new("GITM 8.2", text)
                     .unit(&id)
