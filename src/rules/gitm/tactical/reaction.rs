@@ -38,7 +38,10 @@ impl Field<'_> {
     /// `q` react, in the phase's move order: the first that can reach `q` within its allowance fixes
     /// the point of interception there and the others that can reach it join it; an enemy so
     /// intercepted fights there (a combat begins), a neutral only halts. One that cannot reach it
-    /// moves its allowance toward it and does not intercept. `true` when `mover` was intercepted.
+    /// moves its allowance toward it and does not intercept. Each brigade tries once a phase, at the
+    /// first square of its box the mover steps onto: barred or too far there, it tries no later point
+    /// of contact (pbem's reading of 8.11's "first possible point of contact", which the seed leaves
+    /// undefined). `true` when `mover` was intercepted.
     pub(super) fn intercept(&mut self, mover: usize, q: Pos, phase: u8, order: &[usize]) -> bool {
         let candidates: Vec<usize> = order
             .iter()
