@@ -506,8 +506,18 @@ mod tests {
         );
     }
 
+    /// A binary file that differs (a PNG map) is named by its first byte that differs, never
+    /// shown as text; a text line's control characters are shown as escapes.
     #[test]
-    fn control_characters_are_escaped_and_binary_files_told_by_byte() {
+    fn a_difference_is_told_without_sending_its_bytes_to_the_terminal() {
+        assert_eq!(
+            first_difference(b"\x89PNG\x1b[2J", b"\x89PNG\x00\x00"),
+            "byte 4: the files differ from there (6 bytes expected, 8 found)"
+        );
+        assert_eq!(
+            first_difference(b"a\nb\x1b[2Jc\n", b"a\nbc\n"),
+            "line 2, column 2: expected `bc\\n`, found `b\\u{1b}[2Jc\\n`"
+        );
         let said = first_difference(b"roll d6 -> 1\x1b[2J\n", b"roll d6 -> 1\n");
         assert_eq!(
             said,
@@ -520,20 +530,6 @@ mod tests {
         assert_eq!(
             first_difference(b"a\nb\n", b"a\nb\nc\n"),
             "line 3, column 1: expected `c\\n`, found the end of the file"
-        );
-    }
-
-    /// A binary file that differs (a PNG map) is named by its first byte that differs, never
-    /// shown as text; a text line's control characters are shown as escapes.
-    #[test]
-    fn a_difference_is_told_without_sending_its_bytes_to_the_terminal() {
-        assert_eq!(
-            first_difference(b"\x89PNG\x1b[2J", b"\x89PNG\x00\x00"),
-            "byte 4: the files differ from there (6 bytes expected, 8 found)"
-        );
-        assert_eq!(
-            first_difference(b"a\nb\x1b[2Jc\n", b"a\nbc\n"),
-            "line 2, column 2: expected `bc\\n`, found `b\\u{1b}[2Jc\\n`"
         );
     }
 }
