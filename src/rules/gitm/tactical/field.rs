@@ -151,24 +151,6 @@ impl<'a> Field<'a> {
         })
     }
 
-    /// GITM 8.1: brigade `i` is above 8 fatigue with an enemy present, and may not move tactically:
-    /// neither its own move nor a support (8.10) or an interception (8.11).
-    pub(super) fn too_tired(&self, i: usize) -> bool {
-        self.brigades[i].fatigue > super::movement::MAX_MOVE_FATIGUE && self.enemy_present(i)
-    }
-
-    /// GITM 8.1: brigade `i` has moved tactically; with an enemy present it pays 1 fatigue for the
-    /// phase, once whatever its moves in it (its own, a support, an interception). Returns the words
-    /// its move's event adds when it paid.
-    pub(super) fn pay_move(&mut self, i: usize) -> &'static str {
-        if self.progress[i].paid || !self.enemy_present(i) {
-            return "";
-        }
-        self.progress[i].paid = true;
-        self.brigades[i].fatigue += 1;
-        "; fatigue +1 with an enemy in the square (8.1)"
-    }
-
     /// GITM 9.1: the squares where active brigades hostile to one another stand, in order.
     pub fn combat_squares(&self) -> Vec<Pos> {
         let squares: BTreeSet<Pos> = self.active().map(|i| self.brigades[i].pos).collect();
