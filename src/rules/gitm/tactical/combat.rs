@@ -9,7 +9,7 @@ use super::field::{Attack, Field};
 use super::lines::{artillerists, assign_lines, formation, forms_squares, frontage, place};
 use super::map::Pos;
 use super::tables as t;
-use super::unit::{Branch, Formation, Line, Relation, TacBrigade};
+use super::unit::{Branch, Formation, Kind, Line, Relation, TacBrigade};
 use crate::engine::binding::told_face;
 
 /// One side of a combat: its brigades and the men of each in the front line.
@@ -657,7 +657,8 @@ impl Field<'_> {
     }
 
     /// GITM 9.2: an enemy has entered the square of headquarters `i`: a small chance (pbem GITM-T6)
-    /// that it shatters; else it falls back and takes no part; when it cannot, it shatters.
+    /// that it shatters; else it falls back and takes no part; when it cannot, it shatters. A corps
+    /// HQ loses the supplies it carries either way (9.2).
     fn headquarters_attacked(&mut self, i: usize, q: Pos, dice: &mut dyn TacDice, label: &str) {
         let id = self.brigades[i].id.clone();
         let l = format!("{label}/hq={id}");
@@ -674,6 +675,13 @@ impl Field<'_> {
         } else {
             self.brigades[i].shattered = true;
             format!("an enemy enters {q}: {id} (d100 {told}) cannot fall back and shatters")
+        };
+        let b = &mut self.brigades[i];
+        let text = if b.kind == Kind::CorpsHq && b.supplies > 0 {
+            let lost = std::mem::take(&mut b.supplies);
+            format!("{text}; the {lost} supply it carried is destroyed")
+        } else {
+            text
         };
         self.tell(TacEvent::new("GITM 9.2", text).unit(&id).at(q).roll(&l));
     }

@@ -25,6 +25,9 @@ pub(super) struct Progress {
     pub halted: bool,
     /// This phase: it has intercepted (8.11), once a phase.
     pub intercepted: bool,
+    /// This phase: it has paid 8.1's fatigue for moving with an enemy present (once a phase, be
+    /// the move its own, a support or an interception).
+    pub paid: bool,
 }
 
 /// What a turn keeps of a map between its tactical phases, when the map's brigades are made anew
@@ -250,6 +253,7 @@ impl<'a> Field<'a> {
         for p in &mut self.progress {
             p.halted = false;
             p.intercepted = false;
+            p.paid = false;
         }
         let order = self.move_order(phase, dice);
         for &i in &order {

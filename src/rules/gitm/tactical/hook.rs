@@ -38,6 +38,12 @@ use super::unit::{Line, Posture, Reaction, Relations, TacBrigade, TacOrder};
 pub struct Theatre {
     /// Tactical maps from `tactical/<square>.txt`, by square name.
     pub maps: BTreeMap<String, TacMap>,
+    /// What each square's map keeps between phases, by square name. A brigade's progress on its
+    /// tactical order (8.2's waypoint and destination, 8.8's arrival) is kept per map: one that marches
+    /// into another square starts its section 3 afresh there, so that it deploys by it (5.2: the last
+    /// tactical phase lets arriving units deploy), even when it had reached its destination in the
+    /// square it left. The seed's order names tactical squares alone, not the square they are in:
+    /// this is pbem's reading.
     memory: BTreeMap<String, Memory>,
     /// The strategic squares where a combat was fought this turn (9.1): the battles of GITM 7.5.
     pub fought: std::collections::BTreeSet<String>,
@@ -406,6 +412,7 @@ pub fn run_phase(turn: TurnParts<'_>, phase: u8) -> Result<Vec<(Event, Told)>> {
                     pos,
                     formation: Default::default(),
                     shattered: b.shattered,
+                    supplies: b.supplies,
                     order: order(turn.orders.get(b.id()), start),
                 }
             })
@@ -442,6 +449,7 @@ pub fn run_phase(turn: TurnParts<'_>, phase: u8) -> Result<Vec<(Event, Told)>> {
             b.morale = t.morale;
             b.fatigue = t.fatigue;
             b.shattered = t.shattered;
+            b.supplies = t.supplies;
         }
         // GITM 7.5: a combat fought here (9.4's deployment, not brigades merely standing together)
         // makes this square one of the turn's battles.

@@ -290,6 +290,24 @@ impl Field<'_> {
         None
     }
 
+    /// GITM 8.1: brigade `i` is above 8 fatigue with an enemy present, and may not move tactically:
+    /// neither its own move nor a support (8.10) or an interception (8.11).
+    pub(super) fn too_tired(&self, i: usize) -> bool {
+        self.brigades[i].fatigue > MAX_MOVE_FATIGUE && self.enemy_present(i)
+    }
+
+    /// GITM 8.1: brigade `i` has moved tactically; with an enemy present it pays 1 fatigue for the
+    /// phase, once whatever its moves in it (its own, a support, an interception). Returns the words
+    /// its move's event adds when it paid.
+    pub(super) fn pay_move(&mut self, i: usize) -> &'static str {
+        if self.progress[i].paid || !self.enemy_present(i) {
+            return "";
+        }
+        self.progress[i].paid = true;
+        self.brigades[i].fatigue += 1;
+        "; fatigue +1 with an enemy in the square (8.1)"
+    }
+
     /// Moves brigade `i` in `phase` (GITM 8.1-8.9, 8.11), `order` being the phase's move order.
     pub(super) fn move_brigade(&mut self, i: usize, phase: u8, order: &[usize]) {
         if self.brigades[i].shattered || self.progress[i].halted || self.in_combat(i) {
@@ -298,10 +316,9 @@ impl Field<'_> {
         let Some(mut goal) = self.goal(i, phase) else {
             return;
         };
-        let enemy = self.enemy_present(i);
         let id = self.brigades[i].id.clone();
         let side = self.brigades[i].side.clone();
-        if enemy && self.brigades[i].fatigue > MAX_MOVE_FATIGUE {
+        if self.too_tired(i) {
             self.tell(TacEvent::new(
                 "GITM 8.1",
                 format!(
@@ -359,10 +376,7 @@ impl Field<'_> {
                 ),
                 _ => format!("{id} moves {start} to {end}"),
             };
-            if enemy {
-                self.brigades[i].fatigue += 1;
-                text.push_str("; fatigue +1 with an enemy in the square (8.1)");
-            }
+            text.push_str(self.pay_move(i));
             self.tell(
                 TacEvent::new("GITM 8.2", text)
                     .unit(&id)

@@ -1,5 +1,7 @@
 //! Reactions (GITM 6.5): interception of a brigade moving through an intercept box (8.11), and
-//! support of a combat inside a support box after the phase's other moves (8.10).
+//! support of a combat inside a support box after the phase's other moves (8.10). Both are tactical
+//! moves: a brigade above 8 fatigue with an enemy present makes neither, and one that does pays 8.1's
+//! fatigue for the phase.
 
 use super::event::TacEvent;
 use super::field::Field;
@@ -27,6 +29,7 @@ impl Field<'_> {
             && bx.acts_in(phase)
             && bx.contains(q)
             && !self.in_combat(j)
+            && !self.too_tired(j)
             && (rel == Relation::Hostile
                 || (rel == Relation::Neutral && self.relations.at_home.contains(&b.side)))
     }
@@ -35,7 +38,10 @@ impl Field<'_> {
     /// `q` react, in the phase's move order: the first that can reach `q` within its allowance fixes
     /// the point of interception there and the others that can reach it join it; an enemy so
     /// intercepted fights there (a combat begins), a neutral only halts. One that cannot reach it
-    /// moves its allowance toward it and does not intercept. `true` when `mover` was intercepted.
+    /// moves its allowance toward it and does not intercept. Each brigade tries once a phase, at the
+    /// first square of its box the mover steps onto: barred or too far there, it tries no later point
+    /// of contact (pbem's reading of 8.11's "first possible point of contact", which the seed leaves
+    /// undefined). `true` when `mover` was intercepted.
     pub(super) fn intercept(&mut self, mover: usize, q: Pos, phase: u8, order: &[usize]) -> bool {
         let candidates: Vec<usize> = order
             .iter()
@@ -86,11 +92,12 @@ impl Field<'_> {
             if path.len() as u32 > allowance {
                 let limit = path[allowance as usize - 1];
                 self.brigades[j].pos = limit;
+                let paid = self.pay_move(j);
                 self.tell(
                     TacEvent::new(
                         "GITM 8.11",
                         format!(
-                            "{id} moves to intercept {mover_id} at {q} but it lies beyond its {allowance} squares: it moves {from} to {limit} and does not intercept"
+                            "{id} moves to intercept {mover_id} at {q} but it lies beyond its {allowance} squares: it moves {from} to {limit} and does not intercept{paid}"
                         ),
                     )
                     .unit(&id)
@@ -109,11 +116,12 @@ impl Field<'_> {
                     from
                 };
                 self.brigades[j].pos = short;
+                let paid = if short == from { "" } else { self.pay_move(j) };
                 self.tell(
                     TacEvent::new(
                         "GITM 8.11",
                         format!(
-                            "{id} intercepts the neutral {mover_id} at {q}: it halts there, no combat; {id} stands at {short}"
+                            "{id} intercepts the neutral {mover_id} at {q}: it halts there, no combat; {id} stands at {short}{paid}"
                         ),
                     )
                     .unit(&id)
@@ -128,11 +136,12 @@ impl Field<'_> {
                 };
                 self.brigades[j].pos = q;
                 self.begin_combat(j, q, last);
+                let paid = self.pay_move(j);
                 self.tell(
                     TacEvent::new(
                         "GITM 8.11",
                         format!(
-                            "{id} intercepts {mover_id} at {q} (moving {from} to {q}): {mover_id} halts and a combat begins"
+                            "{id} intercepts {mover_id} at {q} (moving {from} to {q}): {mover_id} halts and a combat begins{paid}"
                         ),
                     )
                     .unit(&id)
@@ -219,6 +228,24 @@ impl Field<'_> {
                 self.tell(e);
                 continue;
             }
+            // GITM 8.1: a support is a tactical move, and there is an enemy in the square.
+            if self.too_tired(i) {
+                let side = self.brigades[i].side.clone();
+                self.tell(
+                    TacEvent::new(
+                        "GITM 8.1",
+                        format!(
+                            "{id} does not support the combat at {q}: fatigue {} is over {} with an enemy in the square",
+                            self.brigades[i].fatigue,
+                            super::movement::MAX_MOVE_FATIGUE
+                        ),
+                    )
+                    .unit(&id)
+                    .at(from)
+                    .side_only(&side),
+                );
+                continue;
+            }
             let path = match self.plan(i, q) {
                 Ok(p) => p,
                 Err(e) => {
@@ -234,11 +261,12 @@ impl Field<'_> {
             };
             self.brigades[i].pos = q;
             self.begin_combat(i, q, last);
+            let paid = if q == from { "" } else { self.pay_move(i) };
             self.tell(
                 TacEvent::new(
                     "GITM 8.10",
                     format!(
-                        "{id} moves {from} to {q} to support the combat there (box {} radius {})",
+                        "{id} moves {from} to {q} to support the combat there (box {} radius {}){paid}",
                         bx.centre, bx.radius
                     ),
                 )

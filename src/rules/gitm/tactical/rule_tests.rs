@@ -745,6 +745,66 @@ fn gitm_8_10_support_reaches_two_squares_three_for_fast_units() {
 }
 
 #[test]
+fn gitm_8_1_support_and_interception_are_tactical_moves_that_tire_and_tire_out() {
+    let map = TacMap::plain("G7-V8", Terrain::Open);
+    let r = rel();
+    let support = Some(Reaction {
+        centre: p("5-5"),
+        radius: 2,
+        phases: (1, 5),
+    });
+    let intercept = Some(Reaction {
+        centre: p("10-5"),
+        radius: 2,
+        phases: (1, 4),
+    });
+    for fatigue in [8, 9] {
+        let mut helper = still(unit("FR2IN", "5-3"));
+        helper.order.support = support;
+        helper.fatigue = fatigue;
+        let mut guard = still(unit("AU2LC", "10-9"));
+        guard.order.intercept = intercept;
+        guard.fatigue = fatigue;
+        let mut f = Field::new(
+            &map,
+            &r,
+            vec![
+                helper,
+                guard,
+                goto(unit("FR1IN", "1-5"), "5-5"),
+                still(unit("AU1IN", "5-5")),
+                goto(unit("FR3IN", "14-5"), "9-5"),
+            ],
+        );
+        f.phase(1, &mut fixed(3));
+        let all = texts(&f.events);
+        if fatigue == 8 {
+            assert_eq!(pos_of(&f, "FR2IN"), p("5-5"), "{all}");
+            assert!(has(&f.events, "to support the combat there (box 5-5 radius 2); fatigue +1 with an enemy in the square (8.1)"), "{all}");
+            assert!(has(&f.events, "AU2LC intercepts FR3IN at 12-5"), "{all}");
+            assert!(
+                has(
+                    &f.events,
+                    "a combat begins; fatigue +1 with an enemy in the square (8.1)"
+                ),
+                "{all}"
+            );
+        } else {
+            assert_eq!(pos_of(&f, "FR2IN"), p("5-3"), "{all}");
+            assert!(
+                has(
+                    &f.events,
+                    "GITM 8.1: FR2IN does not support the combat at 5-5: fatigue 9 is over 8"
+                ),
+                "{all}"
+            );
+            assert_eq!(pos_of(&f, "AU2LC"), p("10-9"), "{all}");
+            assert!(!all.contains("intercepts"), "{all}");
+        }
+    }
+}
+
+#[test]
 fn gitm_6_9_the_default_order_supports_within_2_of_the_start() {
     let o = TacOrder::default_at(p("4-4"));
     assert_eq!(o.destination, None);
@@ -1016,6 +1076,28 @@ fn gitm_9_2_headquarters_fall_back_or_shatter() {
     );
     f.phase(1, &mut fixed(10));
     assert!(f.brigade("AU1CQ").unwrap().shattered);
+}
+
+#[test]
+fn gitm_9_2_a_corps_hq_falling_back_or_shattered_loses_its_supplies() {
+    let map = TacMap::plain("G7-V8", Terrain::Open);
+    let r = rel();
+    for (face, word) in [(50, "falls back"), (10, "shatters")] {
+        let mut cq = still(unit("AU1CQ", "5-5"));
+        cq.supplies = 2;
+        let mut aq = still(unit("AU1AQ", "5-5"));
+        aq.supplies = 1;
+        let mut f = Field::new(&map, &r, vec![goto(unit("FR1IN", "5-2"), "5-5"), cq, aq]);
+        f.phase(1, &mut fixed(face));
+        assert!(
+            has(&f.events, "the 2 supply it carried is destroyed") && has(&f.events, word),
+            "{}",
+            texts(&f.events)
+        );
+        assert_eq!(f.brigade("AU1CQ").unwrap().supplies, 0);
+        // 9.2 names the corps HQ's supplies alone.
+        assert_eq!(f.brigade("AU1AQ").unwrap().supplies, 1);
+    }
 }
 
 #[test]

@@ -175,6 +175,9 @@ pub struct TacBrigade {
     pub formation: Formation,
     /// Shattered (section 12 of the seed, not in it): takes no part in movement or combat.
     pub shattered: bool,
+    /// Units of supply carried (GITM 6.7); a corps HQ's are destroyed when it falls back or
+    /// shatters (9.2).
+    pub supplies: u32,
     pub order: TacOrder,
 }
 
@@ -194,6 +197,7 @@ impl TacBrigade {
             pos,
             formation: Formation::Line,
             shattered: false,
+            supplies: 0,
             order: TacOrder::default_at(pos),
         }
     }
