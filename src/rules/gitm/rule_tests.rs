@@ -617,6 +617,32 @@ fn gitm_7_14_an_enemy_beside_a_diagonal_blocks_it_for_a_step() {
     assert!(at(&next, "FR1LC").starts_with("G4-V5/"));
 }
 
+/// GITM 7.14 and 3.6: a diagonal blocked in every phase charges its steps and their fatigue, but
+/// the brigade never moved: no march, no experience.
+#[test]
+fn gitm_7_14_a_blocked_diagonal_is_no_march_for_3_6s_experience() {
+    let (_t, game, mut state) = scenario();
+    put(&mut state, "AU1IN", "G5-V6/7-7");
+    let before = g(&state).brigade("FR1LC").unwrap().experience;
+    assert!(before < 8);
+    let (next, events) = resolve(
+        &game,
+        &state,
+        &[("france", "move FR1LC G5-V5\nsupply FR1LC none")],
+    );
+    assert_eq!(at(&next, "FR1LC"), "G4-V6/5-7", "it never moved");
+    assert!(!cites(&events, "GITM 7.14").is_empty());
+    assert_eq!(
+        g(&next).brigade("FR1LC").unwrap().experience,
+        before,
+        "a blocked diagonal is no march (GITM 3.6)"
+    );
+    // The same brigade marching north past the same enemy gains its point.
+    let (next, _) = resolve(&game, &state, &[("france", "move FR1LC G4-V5")]);
+    assert!(at(&next, "FR1LC").starts_with("G4-V5/"));
+    assert_eq!(g(&next).brigade("FR1LC").unwrap().experience, before + 1);
+}
+
 #[test]
 fn gitm_4_1_detection_ranges_by_side_type_and_season() {
     assert_eq!(detection::ranges(Kind::Infantry, true), (3, 1));

@@ -53,8 +53,12 @@ struct March {
     /// everything after it comes one phase later (7.7).
     queue: VecDeque<Option<Square>>,
     order: StrategicOrder,
-    /// Squares moved this turn (the allowance of 7.1 and the forced march of 7.3).
+    /// Squares moved this turn (the allowance of 7.1 and the forced march of 7.3), a diagonal
+    /// blocked under 7.14 counted too: it is charged a step.
     moves: u32,
+    /// Whether it entered a square this turn: GITM 3.6's experience of marching. A diagonal blocked
+    /// under 7.14 is charged a step but is no march: the brigade did not move.
+    marched: bool,
     /// The strategic phase of its last move (0: none; the withdrawal counts as phase 1, 7.5).
     last_phase: usize,
     /// The enemy it pursues since its first successful pursuit (7.11).
@@ -1025,7 +1029,7 @@ impl<'a> Turn<'a> {
                     m.moves += 1;
                     m.last_phase = phase;
                 }
-                self.event(rules::DIAGONAL, "blocked", Some(b.square()), format!("{id}'s diagonal move to {name} is blocked by an enemy beside it: it pays the step and {cost} fatigue and tries again next phase (GITM 7.14)."), side);
+                self.event(rules::DIAGONAL, "blocked", Some(b.square()), format!("{id}'s diagonal move to {name} is blocked by an enemy beside it: it pays the step and {cost} fatigue, has not moved (no march for its experience, GITM 3.6) and tries again next phase (GITM 7.14)."), side);
                 return Ok(false);
             }
         }
@@ -1066,6 +1070,7 @@ impl<'a> Turn<'a> {
         bm.fatigue += cost;
         if let Some(m) = self.marches.get_mut(id) {
             m.moves += 1;
+            m.marched = true;
             m.last_phase = phase;
             if on_path {
                 m.queue.pop_front();
@@ -1363,10 +1368,12 @@ impl<'a> Turn<'a> {
             self.rally_shattered();
             stirred.extend(self.captures());
         }
+        // GITM 3.6: a unit that entered a square this turn marched; one whose every try was a
+        // diagonal blocked under 7.14 paid the steps but did not move, and gains nothing.
         let marched: BTreeSet<String> = self
             .marches
             .iter()
-            .filter(|(_, m)| m.moves > 0)
+            .filter(|(_, m)| m.marched)
             .map(|(id, _)| id.clone())
             .collect();
         for b in &mut self.g.brigades {
