@@ -592,6 +592,30 @@ fn gitm_7_12_march_to_battle_goes_to_the_largest_battle_next_door() {
     assert_eq!(cites(&events, "GITM 7.12").len(), 1);
 }
 
+/// GITM 7.12: a battle's size is its units, of the marcher's side and hostile to it; neutral
+/// brigades standing in the square are in no battle and do not count.
+#[test]
+fn gitm_7_12_the_size_of_a_battle_leaves_neutrals_out() {
+    let (_t, game, mut state) = scenario();
+    // East, G5-V6: 1 French against 4 Austrians, a battle of 5.
+    put(&mut state, "FR2IN", "G5-V6/0-0");
+    for au in ["AU1IN", "AU2IN", "AU3IN", "AU5IN"] {
+        put(&mut state, au, "G5-V6/14-14");
+    }
+    // North-west, G3-V5: 3 French against 1 Austrian, a battle of 4, and 2 Neapolitans beside it.
+    put(&mut state, "AU4IN", "G3-V5/14-14");
+    put(&mut state, "NA1IN", "G3-V5/0-14");
+    put(&mut state, "NA2IN", "G3-V5/0-14");
+    let (next, events) = resolve(&game, &state, &[("france", "move FR1IN to-battle")]);
+    let marched = cites(&events, "GITM 7.12");
+    assert_eq!(marched.len(), 1, "{marched:?}");
+    assert!(
+        at(&next, "FR1IN").starts_with("G5-V6/"),
+        "the battle of 5, not the square of 6 with its 2 neutrals: {marched:?}"
+    );
+    assert!(marched[0].text.contains("5 units"), "{marched:?}");
+}
+
 #[test]
 fn gitm_7_14_an_enemy_beside_a_diagonal_blocks_it_for_a_step() {
     let (_t, game, mut state) = scenario();
