@@ -58,6 +58,8 @@ impl Phase<'_> {
         if self.defenders_hold_the_city(area, &defenders, &involved)
             || self.retire_into_city(area, &attackers, &defenders, &involved)?
         {
+            // EiA 10.1.2.2.3: their cossacks and freikorps left in the field retreat before it.
+            self.evade(area, &defenders, &involved)?;
             self.mark_fought(area, true);
             return self.siege(area, attackers, defenders, &involved);
         }

@@ -805,6 +805,47 @@ fn eia_7_5_1_1_no_retirement_when_not_outnumbered() {
     assert!(events.iter().any(|e| e.kind == "round"));
 }
 
+/// EiA 7.5.1.1 with 7.5.2.11 and 10.1.2.2.3: cossacks and freikorps in the field are not corps
+/// for the retirement, on either side: the seed names them apart from corps, and they retreat
+/// before combat.
+#[test]
+fn eia_7_5_1_1_cossacks_and_freikorps_do_not_count_toward_retirement() {
+    // Red's G1 and a cossack against blue's B1 and B2: G1 alone is outnumbered, fits East's
+    // garrison and retires; the cossack retreats before the siege, and is not shut in.
+    let (_d, g) = game(&siege_state(
+        "red",
+        3,
+        &corps("RC", "red", "cossack", 1, "2.0", "East"),
+    ));
+    let (events, next) = run(&g, &orders(&[("blue", attack("East"))]));
+    let texts: Vec<&String> = events.iter().map(|e| &e.text).collect();
+    let retire = with_rule(&events, "EiA 7.5.1.1");
+    assert_eq!(
+        retire.first().map(|e| e.text.as_str()),
+        Some("G1 retire into the city of East (1 corps fit its garrison of 2, against 2 enemy corps) (by the SOP)."),
+        "{texts:#?}"
+    );
+    let evade = with_rule(&events, "EiA 10.1.2.2.3");
+    assert!(
+        evade.first().is_some_and(|e| e.text.ends_with(": RC.")),
+        "{texts:#?}"
+    );
+    let rc = EiaState::of(&next).find_corps("RC").unwrap();
+    assert!(!rc.in_city && rc.area.get_ref() != "East");
+    // Blue's cossack beside its one corps makes no second enemy corps: red's G1 is not outnumbered
+    // and fights in the field.
+    let state = [
+        corps("B1", "blue", "infantry", 8, "3.0", "East"),
+        corps("BC", "blue", "cossack", 1, "3.0", "East"),
+        corps("G1", "red", "infantry", 3, "3.0", "East"),
+    ]
+    .concat();
+    let (_d, g) = game(&state);
+    let (events, _) = run(&g, &orders(&[("blue", attack("East"))]));
+    assert!(with_rule(&events, "EiA 7.5.1.1").is_empty());
+    assert!(events.iter().any(|e| e.kind == "round"), "a field battle");
+}
+
 #[test]
 fn eia_7_5_4_1_2_1_defenders_sortie_unless_a_single_factor() {
     let (_d, g) = game(&siege_state("red", 3, ""));
