@@ -58,6 +58,8 @@ impl Phase<'_> {
         if self.defenders_hold_the_city(area, &defenders, &involved)
             || self.retire_into_city(area, &attackers, &defenders, &involved)?
         {
+            // EiA 10.1.2.2.3: their cossacks and freikorps left in the field retreat before it.
+            self.evade(area, &defenders, &involved)?;
             self.mark_fought(area, true);
             return self.siege(area, attackers, defenders, &involved);
         }
@@ -669,6 +671,11 @@ impl Phase<'_> {
             in_city,
         };
         let corps = self.side_corps(&side, area);
+        // EiA 10.1.4.1.4: who attacked in the turn's land phase (an insurrection corps among them
+        // has had its land phase).
+        if name == "attacker" && self.stage.is_none() {
+            self.attacked.extend(corps.iter().copied());
+        }
         // The nationalities with the most corps are eligible to command.
         let mut count: BTreeMap<String, usize> = BTreeMap::new();
         for &i in &corps {

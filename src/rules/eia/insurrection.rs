@@ -7,7 +7,9 @@
 //! ordered (a `move` written for a waiting corps, from where it rose; EiA 7 applies), then attack
 //! where their power declared it (`attack <area>`, read in this phase for the areas where its corps
 //! raised this turn stand), besieging a city its defenders retire into (7.5.1.1, 7.5.4) as any corps
-//! does; an area fought over in the turn's land phase may be fought over again. Those combats come
+//! does; an area fought over in the turn's land phase may be fought over again. A corps raised where
+//! its side attacked in the turn's land phase fought in that attack: that was its land phase, and
+//! it has no special one (one land phase a corps, never two). Those combats come
 //! in a random order of their own (7.5.1.3), each from its key `insurrection-order/area=<area>`, and
 //! their dice labels end in `phase=insurrection`, so that none repeats a label of the turn's phase.
 
@@ -101,7 +103,11 @@ impl Phase<'_> {
     }
 
     /// EiA 10.1.4.1.4: the special insurrection land phase, after the turn's combats, under the
-    /// standard rules: the corps of `raised` still on the map move as their power ordered, then each
+    /// standard rules. A corps raised where its power (or an ally) attacked in the turn's land phase
+    /// fought on the attacking side of that combat: that was its power's land phase for it (the
+    /// seed's Austrian player-turn not yet played when it rose), so it has none of its own here: one
+    /// land phase a corps, never two. The other corps of `raised` still on the map move as their
+    /// power ordered, then each
     /// `attack <area>` of a power whose raised corps stand in `area` with the enemy is a combat of
     /// this phase (a siege when the defenders retire into the city, 7.5.1.1, 7.5.4), also in an area
     /// fought over already this turn. The combats are fought in the order of their own keys
@@ -111,6 +117,40 @@ impl Phase<'_> {
         raised: &[String],
         orders: &BTreeMap<String, Vec<EiaOrder>>,
     ) -> Result<()> {
+        // The corps that attacked in the turn's land phase had their land phase there.
+        let (spent, fresh): (Vec<String>, Vec<String>) = raised.iter().cloned().partition(|id| {
+            self.board
+                .find_corps(id)
+                .is_some_and(|i| self.attacked.contains(&i))
+        });
+        let mut by_place: BTreeMap<(String, usize), Vec<String>> = BTreeMap::new();
+        for id in &spent {
+            if let Some(c) = self.board.find_corps(id).map(|i| &self.board.corps[i]) {
+                if c.eliminated {
+                    continue;
+                }
+                by_place
+                    .entry((c.power.clone(), c.area))
+                    .or_default()
+                    .push(id.clone());
+            }
+        }
+        for ((power, area), ids) in by_place {
+            let one = ids.len() == 1;
+            let text = format!(
+                "{} attacked with {power}'s corps in the turn's land phase: that was {} land phase, and {} no special insurrection land phase (EiA 10.1.4.1.4).",
+                ids.join(", "),
+                if one { "its" } else { "their" },
+                if one { "it has" } else { "they have" },
+            );
+            let involved = BTreeSet::from([power]);
+            self.push(
+                Event::new(INSURRECTION_PHASE, "insurrection", text),
+                area,
+                &involved,
+            );
+        }
+        let raised = &fresh[..];
         // First the moves its power ordered for them, from where they rose (EiA 7 applies).
         let mut moves: BTreeMap<String, Vec<EiaOrder>> = BTreeMap::new();
         for id in raised {

@@ -57,6 +57,10 @@ pub(super) struct Phase<'a> {
     /// Corps that took part in a combat of this land phase (EiA 7.5.2.11, pbem's reading): a corps
     /// fights one combat a phase, so one beaten and retreated, or victorious, marches to no other.
     pub(super) fought: BTreeSet<usize>,
+    /// Corps that fought on the attacking side of a combat of the turn's land phase: an insurrection
+    /// corps raised this turn among them had its land phase there, and has no special one (EiA
+    /// 10.1.4.1.4).
+    pub(super) attacked: BTreeSet<usize>,
     /// Outflanking forces named by order: (power, area) -> corps ids (EiA 7.5.2.3).
     pub(super) outflankers: BTreeMap<(String, String), Vec<String>>,
     /// Standing orders, as of this turn's orders.
@@ -138,6 +142,7 @@ pub fn resolve_land_phase(
         outflankers,
         evaded: BTreeSet::new(),
         fought: BTreeSet::new(),
+        attacked: BTreeSet::new(),
         standing: standing.clone(),
         battlefields: BTreeSet::new(),
         besiegers: BTreeMap::new(),

@@ -805,6 +805,47 @@ fn eia_7_5_1_1_no_retirement_when_not_outnumbered() {
     assert!(events.iter().any(|e| e.kind == "round"));
 }
 
+/// EiA 7.5.1.1 with 7.5.2.11 and 10.1.2.2.3: cossacks and freikorps in the field are not corps
+/// for the retirement, on either side: the seed names them apart from corps, and they retreat
+/// before combat.
+#[test]
+fn eia_7_5_1_1_cossacks_and_freikorps_do_not_count_toward_retirement() {
+    // Red's G1 and a cossack against blue's B1 and B2: G1 alone is outnumbered, fits East's
+    // garrison and retires; the cossack retreats before the siege, and is not shut in.
+    let (_d, g) = game(&siege_state(
+        "red",
+        3,
+        &corps("RC", "red", "cossack", 1, "2.0", "East"),
+    ));
+    let (events, next) = run(&g, &orders(&[("blue", attack("East"))]));
+    let texts: Vec<&String> = events.iter().map(|e| &e.text).collect();
+    let retire = with_rule(&events, "EiA 7.5.1.1");
+    assert_eq!(
+        retire.first().map(|e| e.text.as_str()),
+        Some("G1 retire into the city of East (1 corps fit its garrison of 2, against 2 enemy corps) (by the SOP)."),
+        "{texts:#?}"
+    );
+    let evade = with_rule(&events, "EiA 10.1.2.2.3");
+    assert!(
+        evade.first().is_some_and(|e| e.text.ends_with(": RC.")),
+        "{texts:#?}"
+    );
+    let rc = EiaState::of(&next).find_corps("RC").unwrap();
+    assert!(!rc.in_city && rc.area.get_ref() != "East");
+    // Blue's cossack beside its one corps makes no second enemy corps: red's G1 is not outnumbered
+    // and fights in the field.
+    let state = [
+        corps("B1", "blue", "infantry", 8, "3.0", "East"),
+        corps("BC", "blue", "cossack", 1, "3.0", "East"),
+        corps("G1", "red", "infantry", 3, "3.0", "East"),
+    ]
+    .concat();
+    let (_d, g) = game(&state);
+    let (events, _) = run(&g, &orders(&[("blue", attack("East"))]));
+    assert!(with_rule(&events, "EiA 7.5.1.1").is_empty());
+    assert!(events.iter().any(|e| e.kind == "round"), "a field battle");
+}
+
 #[test]
 fn eia_7_5_4_1_2_1_defenders_sortie_unless_a_single_factor() {
     let (_d, g) = game(&siege_state("red", 3, ""));
@@ -2256,6 +2297,64 @@ fn eia_10_1_4_1_4_an_area_fought_over_this_turn_is_fought_again_in_the_special_p
     );
 }
 
+/// EiA 10.1.4.1.4: a corps raised where its power attacks in the turn's land phase fights in that
+/// attack; that was its land phase, and it has no special one: one land phase a corps, never two.
+#[test]
+fn eia_10_1_4_1_4_an_insurrection_corps_that_attacked_in_the_turn_s_phase_has_no_special_phase() {
+    // Blue's B1 enters Side, a red border province with a city, and raises RI-1 there; red's R2
+    // attacks Side: B1, outnumbered by R2 and RI-1, retires into the city (7.5.1.1), and R2 and RI-1
+    // besiege it in the turn's phase, and not again after it.
+    let map = MAP.replace(
+        "border = \"red\"\n",
+        "border = \"red\"\ncity = { garrison = 2, fortress = 0 }\n",
+    );
+    let state = [
+        "[[eia.insurrection]]\nid = \"RI-1\"\npower = \"red\"\nfactors = 4\nmorale = 3.0\nmovement = 2\n".to_string(),
+        corps("B1", "blue", "infantry", 3, "3.0", "Mid"),
+        corps("R2", "red", "infantry", 5, "3.0", "Side"),
+    ]
+    .concat();
+    let (_d, g) = game_on(&map, &state);
+    let o = orders(&[
+        (
+            "blue",
+            EiaOrder::Move {
+                unit: "B1".into(),
+                with: Vec::new(),
+                path: vec!["Side".into()],
+            },
+        ),
+        ("red", attack("Side")),
+    ]);
+    // A seed where the walls hold in the turn's phase: B1 is still in the city after it.
+    let events = first_seed_where(&g, &o, |e| {
+        e.iter()
+            .any(|e| e.area.as_deref() == Some("Side") && e.text.contains("the walls hold"))
+    });
+    let texts: Vec<&String> = events.iter().map(|e| &e.text).collect();
+    assert!(
+        events
+            .iter()
+            .any(|e| e.text.starts_with("B1 retire into the city of Side")),
+        "{texts:#?}"
+    );
+    let labels: Vec<&str> = events
+        .iter()
+        .flat_map(|e| e.rolls.iter().map(|r| r.label.as_str()))
+        .collect();
+    assert!(labels.contains(&"siege/area=Side"), "{labels:?}");
+    assert!(
+        !labels.iter().any(|l| l.ends_with("phase=insurrection")),
+        "RI-1 besieges Side once: {labels:?}"
+    );
+    let phase = with_rule(&events, "EiA 10.1.4.1.4");
+    assert_eq!(
+        phase.iter().map(|e| e.text.as_str()).collect::<Vec<_>>(),
+        ["RI-1 attacked with red's corps in the turn's land phase: that was its land phase, and it has no special insurrection land phase (EiA 10.1.4.1.4)."],
+        "{texts:#?}"
+    );
+}
+
 #[test]
 fn eia_6_3_a_sea_that_saw_a_battle_may_see_another() {
     // Blue and pink each attack red's 10 ships in the Bay with 4 of their own: red, stronger, does
@@ -2369,6 +2468,7 @@ fn with_red_garrison_at_east(
         outflankers: BTreeMap::new(),
         evaded: BTreeSet::new(),
         fought: BTreeSet::new(),
+        attacked: BTreeSet::new(),
         standing: state.standing.clone(),
         battlefields: BTreeSet::new(),
         besiegers: BTreeMap::new(),
@@ -2711,6 +2811,7 @@ fn eia_7_5_2_11_a_corps_that_fought_this_phase_does_not_reinforce_another_combat
         outflankers: BTreeMap::new(),
         evaded: BTreeSet::new(),
         fought: BTreeSet::new(),
+        attacked: BTreeSet::new(),
         standing: state.standing.clone(),
         battlefields: BTreeSet::new(),
         besiegers: BTreeMap::new(),

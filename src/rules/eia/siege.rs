@@ -56,7 +56,9 @@ impl Phase<'_> {
 
     /// EiA 7.5.4: an attack on an area whose defenders all stand in its city already (a garrison from
     /// an earlier turn, or one that retired into it earlier this turn) is the siege of that city, with
-    /// no retirement to decide and no field battle. Returns whether that is so.
+    /// no retirement to decide and no field battle; their cossacks and freikorps in the field are no
+    /// corps (EiA 7.5.2.11 names them apart) and retreat before it (10.1.2.2.3). Returns whether that
+    /// is so.
     pub(super) fn defenders_hold_the_city(
         &mut self,
         area: usize,
@@ -67,7 +69,7 @@ impl Phase<'_> {
             .board
             .corps_in(area)
             .into_iter()
-            .filter(|&i| defenders.contains(&self.board.corps[i].power))
+            .filter(|&i| defenders.contains(&self.board.corps[i].power) && self.is_corps(i))
             .collect();
         if def.is_empty() || def.iter().any(|&i| !self.board.corps[i].in_city) {
             return false;
@@ -91,7 +93,11 @@ impl Phase<'_> {
     /// the city themselves (a garrison of theirs is in it, 7.5.2.11). pbem's reading of "retire into
     /// a city" (the seed does not say whose): a garrison holds its own side's city, so a city whose
     /// area a power hostile to the defenders controlled when the turn began is closed to them (they
-    /// fight in the field); an uncontrolled one is open. Returns whether they did.
+    /// fight in the field); an uncontrolled one is open. Cossacks and freikorps in the field are not
+    /// counted on either side: the seed names them apart from corps (EiA 7.5.2.11: "corps, cossacks,
+    /// freikorps and guerrillas"), and they retreat before combat (10.1.2.2.3) rather than retire:
+    /// a defender's infantry corps with a cossack beside it, against two corps, retires, and the
+    /// cossack retreats. Returns whether they did.
     pub(super) fn retire_into_city(
         &mut self,
         area: usize,
@@ -106,13 +112,13 @@ impl Phase<'_> {
         let def: Vec<usize> = in_area
             .iter()
             .copied()
-            .filter(|&i| defenders.contains(&self.board.corps[i].power))
+            .filter(|&i| defenders.contains(&self.board.corps[i].power) && self.is_corps(i))
             .collect();
         // The attackers' own garrison, if they hold the city, is not in the field and bars the gates.
         let (att_city, att): (Vec<usize>, Vec<usize>) = in_area
             .iter()
             .copied()
-            .filter(|&i| attackers.contains(&self.board.corps[i].power))
+            .filter(|&i| attackers.contains(&self.board.corps[i].power) && self.is_corps(i))
             .partition(|&i| self.board.corps[i].in_city);
         let att = att.len();
         let hostile_city = self
@@ -148,8 +154,9 @@ impl Phase<'_> {
         Ok(true)
     }
 
-    /// EiA 10.1.2.2.3: the defenders' cossacks and freikorps retreat before combat (label
-    /// `evade/area=../power=..` among equally near areas).
+    /// EiA 10.1.2.2.3: the defenders' cossacks and freikorps in the field retreat before combat, a
+    /// field battle or the siege of the city their comrades hold (label `evade/area=../power=..`
+    /// among equally near areas); one in the city is of its garrison and stays.
     pub(super) fn evade(
         &mut self,
         area: usize,
@@ -163,7 +170,8 @@ impl Phase<'_> {
                 .corps_in(area)
                 .into_iter()
                 .filter(|&i| {
-                    &self.board.corps[i].power == power && self.board.corps[i].kind.evades_combat()
+                    let c = &self.board.corps[i];
+                    &c.power == power && c.kind.evades_combat() && !c.in_city
                 })
                 .collect();
             if !corps.is_empty() {
@@ -180,6 +188,13 @@ impl Phase<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Whether corps `i` is a corps in the words of EiA 7.5.1.1: a cossack or freikorps in the field
+    /// is not (7.5.2.11 names them apart from corps); one in a city is of its garrison.
+    fn is_corps(&self, i: usize) -> bool {
+        let c = &self.board.corps[i];
+        c.in_city || !c.kind.evades_combat()
     }
 
     /// The siege of a city whose defenders retired into it.

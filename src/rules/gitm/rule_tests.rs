@@ -592,6 +592,30 @@ fn gitm_7_12_march_to_battle_goes_to_the_largest_battle_next_door() {
     assert_eq!(cites(&events, "GITM 7.12").len(), 1);
 }
 
+/// GITM 7.12: a battle's size is its units, of the marcher's side and hostile to it; neutral
+/// brigades standing in the square are in no battle and do not count.
+#[test]
+fn gitm_7_12_the_size_of_a_battle_leaves_neutrals_out() {
+    let (_t, game, mut state) = scenario();
+    // East, G5-V6: 1 French against 4 Austrians, a battle of 5.
+    put(&mut state, "FR2IN", "G5-V6/0-0");
+    for au in ["AU1IN", "AU2IN", "AU3IN", "AU5IN"] {
+        put(&mut state, au, "G5-V6/14-14");
+    }
+    // North-west, G3-V5: 3 French against 1 Austrian, a battle of 4, and 2 Neapolitans beside it.
+    put(&mut state, "AU4IN", "G3-V5/14-14");
+    put(&mut state, "NA1IN", "G3-V5/0-14");
+    put(&mut state, "NA2IN", "G3-V5/0-14");
+    let (next, events) = resolve(&game, &state, &[("france", "move FR1IN to-battle")]);
+    let marched = cites(&events, "GITM 7.12");
+    assert_eq!(marched.len(), 1, "{marched:?}");
+    assert!(
+        at(&next, "FR1IN").starts_with("G5-V6/"),
+        "the battle of 5, not the square of 6 with its 2 neutrals: {marched:?}"
+    );
+    assert!(marched[0].text.contains("5 units"), "{marched:?}");
+}
+
 #[test]
 fn gitm_7_14_an_enemy_beside_a_diagonal_blocks_it_for_a_step() {
     let (_t, game, mut state) = scenario();
@@ -615,6 +639,32 @@ fn gitm_7_14_an_enemy_beside_a_diagonal_blocks_it_for_a_step() {
     // Straight north past the same enemy is no diagonal.
     let (next, _) = resolve(&game, &state, &[("france", "move FR1LC G4-V5")]);
     assert!(at(&next, "FR1LC").starts_with("G4-V5/"));
+}
+
+/// GITM 7.14 and 3.6: a diagonal blocked in every phase charges its steps and their fatigue, but
+/// the brigade never moved: no march, no experience.
+#[test]
+fn gitm_7_14_a_blocked_diagonal_is_no_march_for_3_6s_experience() {
+    let (_t, game, mut state) = scenario();
+    put(&mut state, "AU1IN", "G5-V6/7-7");
+    let before = g(&state).brigade("FR1LC").unwrap().experience;
+    assert!(before < 8);
+    let (next, events) = resolve(
+        &game,
+        &state,
+        &[("france", "move FR1LC G5-V5\nsupply FR1LC none")],
+    );
+    assert_eq!(at(&next, "FR1LC"), "G4-V6/5-7", "it never moved");
+    assert!(!cites(&events, "GITM 7.14").is_empty());
+    assert_eq!(
+        g(&next).brigade("FR1LC").unwrap().experience,
+        before,
+        "a blocked diagonal is no march (GITM 3.6)"
+    );
+    // The same brigade marching north past the same enemy gains its point.
+    let (next, _) = resolve(&game, &state, &[("france", "move FR1LC G4-V5")]);
+    assert!(at(&next, "FR1LC").starts_with("G4-V5/"));
+    assert_eq!(g(&next).brigade("FR1LC").unwrap().experience, before + 1);
 }
 
 #[test]

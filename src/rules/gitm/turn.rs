@@ -53,8 +53,12 @@ struct March {
     /// everything after it comes one phase later (7.7).
     queue: VecDeque<Option<Square>>,
     order: StrategicOrder,
-    /// Squares moved this turn (the allowance of 7.1 and the forced march of 7.3).
+    /// Squares moved this turn (the allowance of 7.1 and the forced march of 7.3), a diagonal
+    /// blocked under 7.14 counted too: it is charged a step.
     moves: u32,
+    /// Whether it entered a square this turn: GITM 3.6's experience of marching. A diagonal blocked
+    /// under 7.14 is charged a step but is no march: the brigade did not move.
+    marched: bool,
     /// The strategic phase of its last move (0: none; the withdrawal counts as phase 1, 7.5).
     last_phase: usize,
     /// The enemy it pursues since its first successful pursuit (7.11).
@@ -817,16 +821,16 @@ impl<'a> Turn<'a> {
         };
         let b = self.g.brigades[i].clone();
         let side = Audience::Side(b.power().to_string());
-        let (target, on_path) = match m.queue.front() {
+        let (target, on_path, battle) = match m.queue.front() {
             Some(None) => {
                 self.marches.get_mut(id).map(|m| m.queue.pop_front());
                 return Ok(None);
             }
-            Some(Some(sq)) => (*sq, true),
+            Some(Some(sq)) => (*sq, true, 0),
             None => {
                 // GITM 7.12: march to battle once the path is done.
                 match self.largest_battle(b.power(), from.square) {
-                    Some(sq) if sq != from.square => (sq, false),
+                    Some((sq, size)) if sq != from.square => (sq, false, size),
                     _ => {
                         if let Some(m) = self.marches.get_mut(id) {
                             m.at_battle = true;
@@ -856,7 +860,11 @@ impl<'a> Turn<'a> {
             self.stop(id);
             return Ok(None);
         }
-        let mode = if on_path { Mode::Path } else { Mode::ToBattle };
+        let mode = if on_path {
+            Mode::Path
+        } else {
+            Mode::ToBattle(battle)
+        };
         if !self.step_to(i, id, target, phase, mode)? {
             return Ok(None);
         }
@@ -1025,7 +1033,7 @@ impl<'a> Turn<'a> {
                     m.moves += 1;
                     m.last_phase = phase;
                 }
-                self.event(rules::DIAGONAL, "blocked", Some(b.square()), format!("{id}'s diagonal move to {name} is blocked by an enemy beside it: it pays the step and {cost} fatigue and tries again next phase (GITM 7.14)."), side);
+                self.event(rules::DIAGONAL, "blocked", Some(b.square()), format!("{id}'s diagonal move to {name} is blocked by an enemy beside it: it pays the step and {cost} fatigue, has not moved (no march for its experience, GITM 3.6) and tries again next phase (GITM 7.14)."), side);
                 return Ok(false);
             }
         }
@@ -1066,6 +1074,7 @@ impl<'a> Turn<'a> {
         bm.fatigue += cost;
         if let Some(m) = self.marches.get_mut(id) {
             m.moves += 1;
+            m.marched = true;
             m.last_phase = phase;
             if on_path {
                 m.queue.pop_front();
@@ -1095,9 +1104,9 @@ impl<'a> Turn<'a> {
                 rules::PURSUIT,
                 format!("{id} pursues {enemy} from {from_name} into {name}{how}, entering at {entry}; its path is cancelled and it pursues for the rest of the turn (GITM 7.11, 7.13)."),
             ),
-            Mode::ToBattle => (
+            Mode::ToBattle(size) => (
                 rules::MARCH_TO_BATTLE,
-                format!("{id} marches to the battle in {name}{how}, entering at {entry} (GITM 7.12, 7.13)."),
+                format!("{id} marches to the battle in {name}{how}, entering at {entry}: the largest in or next to its square, {size} units of its side and hostile to it, neutrals not counted (GITM 7.12, 7.13)."),
             ),
         };
         self.tell_march(MarchTold {
@@ -1204,9 +1213,10 @@ impl<'a> Turn<'a> {
     }
 
     /// GITM 7.12: the square in or next to `at` with the largest battle (units of `power`'s side and
-    /// hostile units both present), counted in units; at a tie, `at` itself, then the first in the
-    /// map's order.
-    fn largest_battle(&self, power: &str, at: Square) -> Option<Square> {
+    /// hostile units both present), and its size: the active units of the battle, of `power`'s side
+    /// and hostile to it; a neutral unit in the square is in no battle of `power`'s and is not
+    /// counted. At a tie, `at` itself, then the first in the map's order.
+    fn largest_battle(&self, power: &str, at: Square) -> Option<(Square, usize)> {
         let mut best: Option<(usize, Square)> = None;
         let mut squares = vec![at];
         squares.extend(self.map.neighbours(at));
@@ -1218,13 +1228,17 @@ impl<'a> Turn<'a> {
                 .filter(|b| !b.inactive && self.map.parse_place(b.square()).ok() == Some(sq))
                 .map(|b| b.power())
                 .collect();
-            let friends = here.iter().any(|p| self.state.friendly(power, p));
-            let foes = here.iter().any(|p| self.hostile(power, p));
-            if friends && foes && best.is_none_or(|(n, _)| here.len() > n) {
-                best = Some((here.len(), sq));
+            let friends = here
+                .iter()
+                .filter(|p| self.state.friendly(power, p))
+                .count();
+            let foes = here.iter().filter(|p| self.hostile(power, p)).count();
+            let size = friends + foes;
+            if friends > 0 && foes > 0 && best.is_none_or(|(n, _)| size > n) {
+                best = Some((size, sq));
             }
         }
-        best.map(|(_, s)| s)
+        best.map(|(n, s)| (s, n))
     }
 
     // ----- GITM 7.16: peace and truce -----
@@ -1363,10 +1377,12 @@ impl<'a> Turn<'a> {
             self.rally_shattered();
             stirred.extend(self.captures());
         }
+        // GITM 3.6: a unit that entered a square this turn marched; one whose every try was a
+        // diagonal blocked under 7.14 paid the steps but did not move, and gains nothing.
         let marched: BTreeSet<String> = self
             .marches
             .iter()
-            .filter(|(_, m)| m.moves > 0)
+            .filter(|(_, m)| m.marched)
             .map(|(id, _)| id.clone())
             .collect();
         for b in &mut self.g.brigades {
@@ -1729,8 +1745,8 @@ enum Mode {
     Withdrawal(String),
     /// A pursuit of the unit named (7.11).
     Pursuit(String),
-    /// A march to battle (7.12).
-    ToBattle,
+    /// A march to battle (7.12), to a battle of this many units (of its side and hostile to it).
+    ToBattle(usize),
 }
 
 /// Who an event goes to.

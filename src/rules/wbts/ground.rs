@@ -603,13 +603,7 @@ impl Turn<'_> {
         );
         // Losses (WBTS ground/attrition, ground/losses, naval/support).
         self.take_losses(&attacker, &units, out.lost[0], &target, &[])?;
-        let mut d_units = defenders.clone();
-        d_units.extend(
-            self.w
-                .units_in(&target)
-                .filter(|u| u.power() == defender && u.is_train() && u.inside == storm)
-                .map(|u| u.id().to_string()),
-        );
+        let d_units = self.defender_loss_list(&target, &defender, &defenders, storm);
         let naval_hit = !supporting.is_empty() && (out.cell.defender > 0 || out.lost[1] > 0);
         self.take_losses(
             &defender,
@@ -749,6 +743,30 @@ impl Turn<'_> {
 
     /// `power` loses `points` among `units`, spread evenly by its `losses` policy; supporting
     /// `ships` are eliminated and take one of the hits.
+    /// WBTS ground/losses: the units the defender's losses are spread over: the defenders attacked
+    /// and his supply trains on their side of the walls (outside the fort, or inside it when it is
+    /// stormed), which take losses last. Each is listed once: a train is among `defenders` already
+    /// when they are every enemy piece on that side (`enemies_in`).
+    pub(super) fn defender_loss_list(
+        &self,
+        target: &str,
+        defender: &str,
+        defenders: &[String],
+        storm: bool,
+    ) -> Vec<String> {
+        let mut list = defenders.to_vec();
+        for t in self
+            .w
+            .units_in(target)
+            .filter(|u| u.power() == defender && u.is_train() && u.inside == storm)
+        {
+            if !list.iter().any(|d| d.eq_ignore_ascii_case(t.id())) {
+                list.push(t.id().to_string());
+            }
+        }
+        list
+    }
+
     pub(super) fn take_losses(
         &mut self,
         power: &str,

@@ -310,6 +310,42 @@ fn seed_example_one_infantry_and_one_cavalry_losing_2_lose_one_each() {
     assert_eq!(lost, [("inf".to_string(), 1), ("cav".to_string(), 1)]);
 }
 
+/// WBTS ground/losses: a defender's supply train outside a fort is among the units his losses are
+/// spread over (last), listed once; so is one inside a stormed fort.
+#[test]
+fn wbts_ground_losses_a_train_is_in_the_defenders_loss_list_once() {
+    let pieces = leader("Lee", "union", "0101", 4, 0)
+        + &unit("A", "union", "infantry", 20, "0101", "Lee")
+        + &unit("E", "confederate", "infantry", 3, "0102", "")
+        + "[[wbts.unit]]\nid = \"CT\"\npower = \"confederate\"\nkind = \"train\"\nstrength = 1\nsupply = 5\nhex = \"0102\"\n"
+        + "[wbts.fort]\n\"0103\" = { kind = \"fort\", power = \"confederate\" }\n"
+        + &unit("G", "confederate", "infantry", 3, "0103", "")
+        + "inside = true\n"
+        + "[[wbts.unit]]\nid = \"GT\"\npower = \"confederate\"\nkind = \"train\"\nstrength = 1\nsupply = 5\nhex = \"0103\"\ninside = true\n";
+    let (m, t) = (map(), tables());
+    let sop = BTreeMap::new();
+    let mut dice = DiceBox::new([1; 32]);
+    let turn = Turn::new(
+        Board::new(&m),
+        &t,
+        &sop,
+        state(&pieces),
+        powers(),
+        &mut dice,
+    )
+    .unwrap();
+    let (outside, _) = turn.enemies_in("0102", "union");
+    assert_eq!(
+        turn.defender_loss_list("0102", "confederate", &outside, false),
+        ["E", "CT"]
+    );
+    let (_, inside) = turn.enemies_in("0103", "union");
+    assert_eq!(
+        turn.defender_loss_list("0103", "confederate", &inside, true),
+        ["G", "GT"]
+    );
+}
+
 #[test]
 fn even_losses_no_second_loss_before_all_took_one_larger_first_trains_last() {
     let c = |id: &str, kind: &'static str, s| Casualty {
