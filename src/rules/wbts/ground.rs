@@ -249,21 +249,27 @@ impl Turn<'_> {
                 )
             })
             .cloned();
-        // WBTS ground/intensity: the defender may pick any leader who could command the units
-        // attacked (his roster, or his corps leaders' for an army leader), wherever he stands, or
-        // one in the hex (pbem's reading); a leader named who is neither: the best in the hex.
+        // WBTS ground/intensity, ground/defender-leader: the defender may pick any leader who could
+        // command the units attacked (his roster, or his corps leaders' for an army leader),
+        // wherever he stands, or one in the hex (pbem's reading); a leader named who is neither: the
+        // best in the hex. A leader commands combat units: the defender's supply trains (special
+        // units of ground/losses, on no roster, defending without command: ground/command) are not
+        // among the units he must command.
         let mut refused = None;
         let d_leader = match dl.value.as_str() {
             "none" => None,
             "best" => best.clone(),
             id => {
                 let named = self.w.leader(id).filter(|l| l.power() == defender).cloned();
+                let commanded: Vec<&super::state::Unit> = defenders
+                    .iter()
+                    .filter_map(|u| self.w.unit(u))
+                    .filter(|u| !u.is_train())
+                    .collect();
                 let eligible = named.filter(|l| {
                     in_hex.iter().any(|h| h.id() == l.id())
-                        || (!defenders.is_empty()
-                            && defenders
-                                .iter()
-                                .all(|u| self.w.unit(u).is_some_and(|u| self.w.commands(l, u))))
+                        || (!commanded.is_empty()
+                            && commanded.iter().all(|u| self.w.commands(l, u)))
                 });
                 if eligible.is_none() {
                     refused = Some(id.to_string());
@@ -297,7 +303,7 @@ impl Turn<'_> {
         };
         let mut d_by = dl.by;
         if let Some(id) = &refused {
-            leader_text = format!("the standing order names {id}, who is not in {target} and could not command every unit attacked there; {leader_text}");
+            leader_text = format!("the standing order names {id}, who is not in {target} and could not command every combat unit attacked there; {leader_text}");
             d_by = crate::decide::DecidedBy::Sop;
         }
         self.log(

@@ -1121,9 +1121,36 @@ fn wbts_defender_leader_the_standing_order_may_name_a_leader_who_commands_the_un
     let (ev, _) = run(st, &[("confederate", "leader@0102", "Ned")], attack, 3);
     let all = ev.join("\n");
     assert!(
-        all.contains("the standing order names Ned, who is not in 0102 and could not command every unit attacked there; Bob defends (initiative 2, combat 1), by the SOP (the best in the hex)."),
+        all.contains("the standing order names Ned, who is not in 0102 and could not command every combat unit attacked there; Bob defends (initiative 2, combat 1), by the SOP (the best in the hex)."),
         "{all}"
     );
+}
+
+/// WBTS ground/defender-leader: a leader commands the combat units; the defender's supply train in
+/// the hex (on no leader's roster, a special unit of ground/losses) does not make the leader named
+/// by standing order ineligible to command the defence.
+#[test]
+fn wbts_ground_defender_leader_a_train_in_the_hex_does_not_bar_the_leader_named() {
+    let st = state(
+        &(leader("Lee", "union", "0101", 4, 0)
+            + &unit("A", "union", "infantry", 6, "0101", "Lee")
+            + &leader("Jeb", "confederate", "0104", 3, 3)
+            + &leader("Bob", "confederate", "0102", 2, 1)
+            + &unit("E", "confederate", "infantry", 6, "0102", "Jeb")
+            + "[[wbts.unit]]\nid = \"CT\"\npower = \"confederate\"\nkind = \"train\"\nstrength = 1\nsupply = 5\nhex = \"0102\"\n"),
+    );
+    let (ev, _) = run(
+        st,
+        &[("confederate", "leader@0102", "Jeb")],
+        "attack 0102 by Lee chit 2\n",
+        3,
+    );
+    let all = ev.join("\n");
+    assert!(
+        all.contains("Jeb defends (initiative 3, combat 3), by its standing order."),
+        "{all}"
+    );
+    assert!(!all.contains("the standing order names Jeb"), "{all}");
 }
 
 #[test]
