@@ -10,6 +10,7 @@ use anyhow::Result;
 
 use crate::decide::{DecidedBy, Decision};
 use crate::engine::event::Event;
+use crate::rules::wording::verb;
 
 use super::board::Crossing;
 use super::combat::{self, cap_chit, Commander, Force, ShiftPolicy, Side};
@@ -207,8 +208,10 @@ impl Turn<'_> {
                             self.place_unit(c, &to, false);
                         }
                         let text = format!(
-                            "{} evade the infantry attack from march and retreat from {target} to {to}, {}.",
+                            "{} {} the infantry attack from march and {} from {target} to {to}, {}.",
                             cav.join(", "),
+                            verb(cav.len(), "evades", "evade"),
+                            verb(cav.len(), "retreats", "retreat"),
                             d.by.describe_theirs()
                         );
                         self.log(
@@ -629,8 +632,9 @@ impl Turn<'_> {
                 "retreat",
                 Some(&target),
                 format!(
-                    "{} fall back inside the fort of {target}.",
-                    units.join(", ")
+                    "{} {} inside the fort of {target}.",
+                    units.join(", "),
+                    verb(units.len(), "falls back", "fall back")
                 ),
             );
             return Ok(());
@@ -656,7 +660,7 @@ impl Turn<'_> {
                             rules::ATTACKER_RETREAT,
                             "retreat",
                             Some(h),
-                            format!("{} retreat from {h} to {to}, away from {target} (pbem wbts/attacker-retreat).", here.join(", ")),
+                            format!("{} {} from {h} to {to}, away from {target} (pbem wbts/attacker-retreat).", here.join(", "), verb(here.len(), "retreats", "retreat")),
                         );
                     }
                     None => self.event(
@@ -922,8 +926,9 @@ impl Turn<'_> {
             let d = self.decide(WbtsPoint::IgnoreRetreat, defender, None, &[target]);
             if d.value == "always" {
                 let text = format!(
-                    "{} in {terrain} {target} ignore the retreat, {}.",
+                    "{} in {terrain} {target} {} the retreat, {}.",
                     left.join(", "),
+                    verb(left.len(), "ignores", "ignore"),
                     d.by.describe_theirs()
                 );
                 self.log(
@@ -963,8 +968,9 @@ impl Turn<'_> {
                         self.place_unit(u, target, true);
                     }
                     let text = format!(
-                        "{} retreat inside the fort in {target}, {}.",
+                        "{} {} inside the fort in {target}, {}.",
                         left.join(", "),
+                        verb(left.len(), "retreats", "retreat"),
                         d.by.describe_theirs()
                     );
                     self.log(
@@ -997,8 +1003,9 @@ impl Turn<'_> {
                 }
                 self.move_leaders_with(target, defender, &to);
                 let text = format!(
-                    "{} retreat from {target} to {to}, {}.",
+                    "{} {} from {target} to {to}, {}.",
                     left.join(", "),
+                    verb(left.len(), "retreats", "retreat"),
                     d.by.describe_theirs()
                 );
                 self.log(
@@ -1012,8 +1019,10 @@ impl Turn<'_> {
                 "retreat",
                 Some(target),
                 format!(
-                    "{} have no hex to retreat to from {target} and stay.",
-                    left.join(", ")
+                    "{} {} no hex to retreat to from {target} and {}.",
+                    left.join(", "),
+                    verb(left.len(), "has", "have"),
+                    verb(left.len(), "stays", "stay")
                 ),
             ),
         }
@@ -1072,8 +1081,9 @@ impl Turn<'_> {
             "advance",
             Some(target),
             format!(
-                "{} enter {target}{}.",
+                "{} {} {target}{}.",
                 movers.join(", "),
+                verb(movers.len(), "enters", "enter"),
                 if e.march { " and move no further" } else { "" }
             ),
         );

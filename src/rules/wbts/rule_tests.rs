@@ -580,12 +580,13 @@ fn defender_in_rough_ignores_the_retreat_by_standing_order_or_not() {
                 "attack 0302 by Lee chit 4\n",
                 s,
             );
-            ev.iter().any(|e| e.starts_with("E retreat from 0302"))
+            ev.iter().any(|e| e.starts_with("E retreats from 0302"))
         })
         .expect("some seed drives the defender back");
     let (ev, next) = run(st, &[], "attack 0302 by Lee chit 4\n", seed);
     assert!(
-        ev.iter().any(|e| e.contains("ignore the retreat")),
+        ev.iter()
+            .any(|e| e.contains("E in rough 0302 ignores the retreat")),
         "{ev:?}"
     );
     assert!(next
@@ -621,7 +622,8 @@ fn wbts_fort_siege_a_sortie_ignores_the_terrain_so_besiegers_in_rough_cannot_ign
         .expect("some seed drives the besiegers back");
     let (ev, next) = run(st, &[], orders, seed);
     assert!(
-        !ev.iter().any(|e| e.contains(" ignore the retreat, ")),
+        !ev.iter()
+            .any(|e| e.contains(" ignore the retreat, ") || e.contains(" ignores the retreat, ")),
         "the hex's rough terrain counts for nothing against a sortie: {ev:?}"
     );
     assert!(
@@ -1211,7 +1213,7 @@ fn wbts_combat_numbers_count_combats_fought_none_for_an_attack_the_cavalry_evade
     let (events, _) = run(st, &[], orders, seed);
     let all = events.join("\n");
     assert!(
-        all.contains("C evade the infantry attack from march"),
+        all.contains("C evades the infantry attack from march and retreats from 0102"),
         "{all}"
     );
     assert!(all.contains("Combat 1 at 0402, an attack by Jeb"), "{all}");
@@ -1274,4 +1276,22 @@ fn pbem_wbts_supply_order_trains_pay_first_then_army_hqs() {
     let w = next.table::<WbtsState>().unwrap();
     assert_eq!(w.unit("T").unwrap().supply, 0, "the train is emptied first");
     assert!(w.leader("Lee").unwrap().supply < 20);
+}
+
+/// The events' verbs agree with the units named: one gunboat "attacks" a fort's garrison (the
+/// seed's naval attack on a fort, naval/fort), as two "attack" it (the test above).
+#[test]
+fn wbts_events_verb_agrees_with_one_unit_named() {
+    let st = state(
+        &("[wbts.fort]\n\"0204\" = { kind = \"fort\", power = \"confederate\" }\n".to_string()
+            + &unit("G", "confederate", "infantry", 3, "0204", "")
+            + "inside = true\n"
+            + &ship("Monitor", "union", "gunboat", 4, "0305")),
+    );
+    let (ev, _) = run(st, &[], "bombard 0204 with Monitor\n", 1);
+    let all = ev.join("\n");
+    assert!(
+        all.contains("Monitor (4) attacks the garrison of the fort in 0204"),
+        "{all}"
+    );
 }
