@@ -2,7 +2,8 @@
 
 /// The verb of a sentence whose subject is `n` units named in a list: `one` ("attacks") for a
 /// single unit (or for "no unit", an empty list), `many` ("attack") for several. "GE-1 attacks
-/// Lille", "GE-1, GE-2 attack Lille".
+/// Lille", "GE-1, GE-2 attack Lille". So too a pronoun or noun that follows their number ("It" or
+/// "They", "the marker" or "the markers" of one unit or several).
 pub fn verb<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
     if n > 1 {
         many
