@@ -207,9 +207,9 @@ impl Turn<'_> {
                             self.place_unit(c, &to, false);
                         }
                         let text = format!(
-                            "{} evade the infantry attack from march and retreat from {target} to {to}, {}.",
+                            "{} evade the infantry attack from march and retreat from {target} to {to}{}.",
                             cav.join(", "),
-                            d.by.describe_theirs()
+                            d.by.aside(", ", "")
                         );
                         self.log(
                             Event::new(d.rule, "evade", text)
@@ -305,8 +305,8 @@ impl Turn<'_> {
                 rules::DEFENDING_LEADER,
                 "defence",
                 format!(
-                    "Combat {n} at {target}: {leader_text}, {}{}.",
-                    d_by.describe_theirs(),
+                    "Combat {n} at {target}: {leader_text}{}{}.",
+                    d_by.aside(", ", ""),
                     if refused.is_some() {
                         " (the best in the hex)"
                     } else {
@@ -381,9 +381,9 @@ impl Turn<'_> {
                 d_strength += add;
                 supporting = gunboats.iter().map(|g| g.0.clone()).collect();
                 let text = format!(
-                    "{} support the defence of {target} with {add} strength, {}.",
+                    "{} support the defence of {target} with {add} strength{}.",
                     supporting.join(", "),
-                    d.by.describe_theirs()
+                    d.by.aside(", ", "")
                 );
                 self.log(
                     Event::new(d.rule, "naval-support", text)
@@ -448,12 +448,12 @@ impl Turn<'_> {
             "an attack"
         };
         let text = format!(
-            "Combat {n} at {target}, {kind} by {} with {} from {}: strength {a_strength} against {d_strength}{}. Chits: {attacker} {a_chit}, {defender} {d_chit} ({}); total intensity {}.",
+            "Combat {n} at {target}, {kind} by {} with {} from {}: strength {a_strength} against {d_strength}{}. Chits: {attacker} {a_chit}, {defender} {d_chit}{}; total intensity {}.",
             leader.id(),
             units.join(", "),
             attack_hexes.join(" and "),
             if notes.is_empty() { String::new() } else { format!("; {}", notes.join("; ")) },
-            dc.by.describe_theirs(),
+            dc.by.aside(" (", ")"),
             out.intensity
         );
         self.log(
@@ -548,16 +548,16 @@ impl Turn<'_> {
                 .map_or_else(|| s.from.to_string(), |r| r.repeated(0).to_string());
             let text = if s.from == s.to {
                 format!(
-                    "{} is the better leader by {} and leaves the die at {from} ({}, policy {}).",
+                    "{} is the better leader by {} and leaves the die at {from} ({}policy {}).",
                     s.leader,
                     rows(s.net),
-                    d.by.describe_theirs(),
+                    d.by.aside("", ", "),
                     d.value
                 )
             } else {
                 format!(
-                    "{} is the better leader by {} and shifts the die from {from} to {} ({}, policy {}).",
-                    s.leader, rows(s.net), s.to, d.by.describe_theirs(), d.value
+                    "{} is the better leader by {} and shifts the die from {from} to {} ({}policy {}).",
+                    s.leader, rows(s.net), s.to, d.by.aside("", ", "), d.value
                 )
             };
             self.log(
@@ -803,9 +803,9 @@ impl Turn<'_> {
         }
         if !parts.is_empty() {
             let text = format!(
-                "{power} spreads its {owed} SP of losses evenly ({}, {}): {}.",
+                "{power} spreads its {owed} SP of losses evenly ({}{}): {}.",
                 d.value,
-                d.by.describe_theirs(),
+                d.by.aside(", ", ""),
                 parts.join(", ")
             );
             self.log(
@@ -898,9 +898,9 @@ impl Turn<'_> {
             let d = self.decide(WbtsPoint::IgnoreRetreat, defender, None, &[target]);
             if d.value == "always" {
                 let text = format!(
-                    "{} in {terrain} {target} ignore the retreat, {}.",
+                    "{} in {terrain} {target} ignore the retreat{}.",
                     left.join(", "),
-                    d.by.describe_theirs()
+                    d.by.aside(", ", "")
                 );
                 self.log(
                     Event::new(d.rule, "retreat", text)
@@ -939,9 +939,9 @@ impl Turn<'_> {
                         self.place_unit(u, target, true);
                     }
                     let text = format!(
-                        "{} retreat inside the fort in {target}, {}.",
+                        "{} retreat inside the fort in {target}{}.",
                         left.join(", "),
-                        d.by.describe_theirs()
+                        d.by.aside(", ", "")
                     );
                     self.log(
                         Event::new(d.rule, "retreat", text)
@@ -973,9 +973,9 @@ impl Turn<'_> {
                 }
                 self.move_leaders_with(target, defender, &to);
                 let text = format!(
-                    "{} retreat from {target} to {to}, {}.",
+                    "{} retreat from {target} to {to}{}.",
                     left.join(", "),
-                    d.by.describe_theirs()
+                    d.by.aside(", ", "")
                 );
                 self.log(
                     Event::new(d.rule, "retreat", text)
