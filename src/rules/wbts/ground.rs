@@ -286,7 +286,7 @@ impl Turn<'_> {
         let d_shift = self.shift_policy(&defender, None, &d_scopes);
         let a_chit = cap_chit(e.chit, Some(leader.initiative), e.march);
         let a_shift = self.shift_policy(&attacker, e.shift, &[leader.id(), &target]);
-        let mut leader_text = match &d_leader {
+        let leader_text = match &d_leader {
             Some(l) => format!(
                 "{} defends (initiative {}, combat {})",
                 l.id(),
@@ -296,8 +296,11 @@ impl Turn<'_> {
             None => "no leader defends".to_string(),
         };
         let mut d_by = dl.by;
+        // WBTS ground/defender-leader: what the standing order named, and that the SOP set it aside,
+        // is the defender's alone (`decide::aside`): the attacker reads who defends.
+        let mut refusal = String::new();
         if let Some(id) = &refused {
-            leader_text = format!("the standing order names {id}, who is not in {target} and could not command every unit attacked there; {leader_text}");
+            refusal = format!("the standing order names {id}, who is not in {target} and could not command every unit attacked there; ");
             d_by = crate::decide::DecidedBy::Sop;
         }
         self.log(
@@ -305,13 +308,14 @@ impl Turn<'_> {
                 rules::DEFENDING_LEADER,
                 "defence",
                 format!(
-                    "Combat {n} at {target}: {leader_text}{}{}.",
+                    "Combat {n} at {target}: {}{leader_text}{}{}.",
+                    crate::decide::aside(&refusal),
                     d_by.aside(", ", ""),
-                    if refused.is_some() {
+                    crate::decide::aside(if refused.is_some() {
                         " (the best in the hex)"
                     } else {
                         ""
-                    }
+                    })
                 ),
             )
             .at(&target)
