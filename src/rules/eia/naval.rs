@@ -475,9 +475,18 @@ impl<'a> Naval<'a> {
                 d.by.aside(" (", ")"),
                 if ok { "intercepted" } else { "missed" }
             );
-            let e = Event::new(INTERCEPT, "intercept", text)
-                .roll(roll)
-                .decided(side.clone(), d.by);
+            // EiA 6.2.3: how the fleets came to try is told to the power they are of
+            // (`DecidedBy::aside`); the fleets of allies, each settled by its own power's orders,
+            // tell it to none: the words of one would tell another how its ally decides. The log
+            // keeps it.
+            let deciders: BTreeSet<String> = fleets
+                .iter()
+                .map(|&i| self.fleets[i].power.clone())
+                .collect();
+            let mut e = Event::new(INTERCEPT, "intercept", text).roll(roll);
+            if let (1, Some(power)) = (deciders.len(), deciders.first()) {
+                e = e.decided(power.clone(), d.by);
+            }
             self.push(e, sea, &involved);
             if !ok {
                 continue;
