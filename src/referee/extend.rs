@@ -172,6 +172,24 @@ impl MoveUnderway {
     }
 }
 
+/// Withdraws the reminders of turn `turn` not sent yet but those of the deadline extend act `n`
+/// set: they name a deadline the turn no longer has (its players are reminded of the new one,
+/// `mail::ack::reminder`).
+fn withdraw_old_reminders(game: &Game, turn: u32, n: usize, shown: &str) -> Result<()> {
+    let prefix = format!("t{turn:04}-reminder-");
+    let own = format!("-deadline-{n}");
+    let why = format!("the deadline it names moved to {shown} (pbem extend)");
+    let names = crate::mail::outbox_store::messages(&crate::mail::outbox::dir(game))?;
+    for name in names.keys().filter(|m| m.starts_with(&prefix)) {
+        let stem = name.trim_end_matches(".eml");
+        if stem.ends_with(&own) || stem.contains(&format!("{own}-")) {
+            continue;
+        }
+        crate::mail::send::withdraw(game, name, &why)?;
+    }
+    Ok(())
+}
+
 /// Moves the deadline of the current turn (nothing changes on a bad date) and writes a notice to
 /// every player into the outbox; a power's notice names each change of its players dated by `at`
 /// that the new deadline moves to another turn (GITM 6.11, `GameConfig::moved_changes`).
@@ -240,6 +258,7 @@ pub fn extend(game: &Game, how: &Move, reason: &str) -> Result<Extended> {
         None,
         &[],
     )?;
+    withdraw_old_reminders(&game, turn, n, shown)?;
     let judged_again = judge_late_again(
         &game,
         turn,
