@@ -618,7 +618,13 @@ fn a_dropped_power_s_departed_player_no_longer_orders_it() {
         "{status}"
     );
     at("2026-12-05T18:42:00Z", &["remind"], &game).success();
-    let dry = stdout(&pbem().args(["send", "--dry-run"]).arg(&game).assert());
+    let dry = stdout(
+        &pbem()
+            .args(["send", "--dry-run"])
+            .arg(&game)
+            .env("PBEM_NOW", "2026-12-05T18:43:00Z")
+            .assert(),
+    );
     let line = dry
         .lines()
         .find(|l| l.contains("t0001-reminder-britain.eml ->"))
@@ -945,6 +951,47 @@ fn extend_withdraws_the_unsent_reminders_of_the_old_deadline() {
         fs::read_to_string(sent.join("austria@example.org/t0001-reminder-austria-deadline-1.eml"))
             .unwrap();
     assert!(reminder.contains("2026-12-07 20:00"), "{reminder}");
+}
+
+/// A reminder written before the deadline and still in the outbox after it is withdrawn when the
+/// outbox goes (`pbem turn` sends it before it resolves the turn): it went, telling a deadline
+/// already past, just before the player's report.
+#[test]
+fn a_reminder_not_sent_before_its_deadline_is_withdrawn_not_sent() {
+    let (tmp, game) = support::game();
+    write(&game, "orders/1/france.txt", header("france", FRANCE_PW, 1));
+    at("2026-12-05T12:00:00Z", &["remind"], &game).success();
+    let sent = tmp.path().join("sent");
+    // Sunday 20:10 CET: ten minutes after the deadline.
+    let a = pbem()
+        .args(["send", "--folder"])
+        .arg(&sent)
+        .arg(&game)
+        .env("PBEM_NOW", "2026-12-06T19:10:00Z")
+        .assert()
+        .success();
+    let out = stdout(&a);
+    assert!(
+        out.contains("t0001-reminder-austria.eml: withdrawn: the deadline it reminds of (Sunday 2026-12-06 20:00 CET) passed before it went"),
+        "{out}"
+    );
+    for address in [
+        "austria@example.org",
+        "britain@example.org",
+        "russia@example.org",
+    ] {
+        let got = delivered(&sent, address);
+        assert!(!got.iter().any(|n| n.contains("-reminder-")), "{got:?}");
+    }
+    // Withdrawn for good: a later run neither sends it nor says so again.
+    let a = pbem()
+        .args(["send", "--folder"])
+        .arg(&sent)
+        .arg(&game)
+        .env("PBEM_NOW", "2026-12-06T19:20:00Z")
+        .assert()
+        .success();
+    assert!(!stdout(&a).contains("reminder"), "{}", stdout(&a));
 }
 
 /// `replace` writes the new player into game.toml; the player who left stays known as the one who
