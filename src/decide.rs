@@ -25,6 +25,8 @@ pub enum DecidedBy {
 }
 
 impl DecidedBy {
+    /// How a decision was taken, told to the power it was taken for (its report's "decided by
+    /// your standing order").
     pub fn describe(self) -> &'static str {
         match self {
             DecidedBy::Order => "by your order",
@@ -34,8 +36,8 @@ impl DecidedBy {
         }
     }
 
-    /// The same, told to another power than the one decided for.
-    pub fn describe_theirs(self) -> &'static str {
+    /// How a decision was taken, in the words of an event's text: "by its standing order".
+    fn phrase(self) -> &'static str {
         match self {
             DecidedBy::Order => "by its order",
             DecidedBy::Standing => "by its standing order",
@@ -43,6 +45,90 @@ impl DecidedBy {
             DecidedBy::Roll => "at random",
         }
     }
+
+    /// How the decision was taken, written into an event's text with the words `before` and `after`
+    /// it (`d.by.aside(" (", ")")`: " (by its standing order)"), marked as the deciding power's
+    /// alone: the event tells it to the power its decision is for, and every other power reads the
+    /// text without it, the outcome alone ([`told_apart`], `Event::text_for`).
+    pub fn aside<'a>(self, before: &'a str, after: &'a str) -> Aside<'a> {
+        Aside {
+            before,
+            phrase: self.phrase(),
+            after,
+        }
+    }
+}
+
+/// The marks around the words of an event's text that only the deciding power reads ([`Aside`]):
+/// control characters, never in a text otherwise (nor among the binding's marks of its dice,
+/// `engine::binding`).
+const ASIDE_OPEN: char = '\u{e}';
+const ASIDE_CLOSE: char = '\u{f}';
+
+/// How a decision was taken, as an event's text tells it: written marked, read apart by
+/// [`told_apart`].
+///
+/// The design (fog of war, docs in ORDERS.md "Who decides" and ARCHITECTURE.md): a power's
+/// standing orders are private in every game pbem runs, and so is whether it has one: "by its
+/// standing order" tells another power how that power will decide again, and "by the SOP" that it
+/// has no standing order there. So how a decision was taken is told to the power it was taken for
+/// alone (the event's `decision` note names it); every other power that sees the event reads the
+/// outcome alone, and no note of the decision. The referee's log keeps everything. "At random" is
+/// withheld alike: where the roll is listed under the event, the other power reads the roll and
+/// the words add nothing; where it is not, they would tell him that the power has neither a
+/// standing order nor an SOP setting there. A decision taken for every power at once (`all`: the
+/// order of the combats) is no power's secret and is told as it is.
+#[derive(Debug, Clone, Copy)]
+pub struct Aside<'a> {
+    before: &'a str,
+    phrase: &'a str,
+    after: &'a str,
+}
+
+/// Words of an event's text that tell how a decision was taken beyond [`DecidedBy::aside`] (what
+/// a standing order named, where the SOP set it aside), marked as the deciding power's alone.
+pub fn aside(words: &str) -> Aside<'_> {
+    Aside {
+        before: "",
+        phrase: words,
+        after: "",
+    }
+}
+
+impl std::fmt::Display for Aside<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{ASIDE_OPEN}{}{}{}{ASIDE_CLOSE}",
+            self.before, self.phrase, self.after
+        )
+    }
+}
+
+/// A text written with [`Aside`]s read apart: the whole text (the marks taken out, their words
+/// kept), as the deciding power and the referee read it, and the text without the marked words, as
+/// every other power reads it; none when the text has no mark. A mark left open runs to the end of
+/// the text, and a close without its open is dropped: no text makes it tell more.
+pub fn told_apart(marked: &str) -> Option<(String, String)> {
+    if !marked.contains([ASIDE_OPEN, ASIDE_CLOSE]) {
+        return None;
+    }
+    let mut whole = String::with_capacity(marked.len());
+    let mut outcome = String::with_capacity(marked.len());
+    let mut inside = false;
+    for c in marked.chars() {
+        match c {
+            ASIDE_OPEN => inside = true,
+            ASIDE_CLOSE => inside = false,
+            c => {
+                whole.push(c);
+                if !inside {
+                    outcome.push(c);
+                }
+            }
+        }
+    }
+    Some((whole, outcome))
 }
 
 /// A decision point of a ruleset.
@@ -188,6 +274,41 @@ mod tests {
         assert_eq!((d.value, d.by), (true, DecidedBy::Sop));
         let d = decide(&Random, &s, parse, || Ok(false)).unwrap();
         assert_eq!(d.by, DecidedBy::Roll);
+    }
+
+    /// How a decision was taken is written marked, and read apart: whole for the deciding power
+    /// and the referee, without those words for every other power; a text with no mark is left.
+    #[test]
+    fn how_a_decision_was_taken_is_read_apart_from_its_outcome() {
+        let text = format!(
+            "RF does not intercept BF at Bay{}: {}it stays.",
+            DecidedBy::Standing.aside(" (", ")"),
+            aside("the standing order names RF; ")
+        );
+        assert_eq!(
+            told_apart(&text),
+            Some((
+                "RF does not intercept BF at Bay (by its standing order): the standing order names RF; it stays."
+                    .to_string(),
+                "RF does not intercept BF at Bay: it stays.".to_string()
+            ))
+        );
+        for by in [
+            DecidedBy::Order,
+            DecidedBy::Standing,
+            DecidedBy::Sop,
+            DecidedBy::Roll,
+        ] {
+            let (whole, outcome) = told_apart(&format!("x{}.", by.aside(", ", ""))).unwrap();
+            assert_eq!(whole, format!("x, {}.", by.phrase()));
+            assert_eq!(outcome, "x.");
+        }
+        assert_eq!(told_apart("no mark, (by the SOP)"), None);
+        // A mark left open hides the rest; a close alone is dropped; neither is in either text.
+        assert_eq!(
+            told_apart("a\u{e}b\u{f}c\u{f}d\u{e}e"),
+            Some(("abcde".to_string(), "acd".to_string()))
+        );
     }
 
     #[test]

@@ -344,3 +344,119 @@ fn a_rollback_killed_midway_is_finished_by_running_it_again() {
         assert!(acts.contains(&commitment), "killed before {name}: {acts}");
     }
 }
+
+/// Runs `pbem replace <dir> britain --email pitt@example.org`, killed before `crash_before` if
+/// given; its stdout, or None when it failed.
+fn replace_in(dir: &Path, crash_before: Option<&str>) -> Option<String> {
+    let mut c = pbem();
+    c.arg("replace")
+        .arg(dir)
+        .args(["britain", "--email", "pitt@example.org"]);
+    if let Some(name) = crash_before {
+        c.env("PBEM_CRASH_BEFORE", name);
+    }
+    let out = c.output().unwrap();
+    if crash_before.is_none() && !out.status.success() {
+        eprintln!("{}", String::from_utf8_lossy(&out.stderr));
+    }
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// The files of a game after a replace, the key its password gives the new player's mail
+/// (`welcome-britain-<key>`, `notice-<power>-player-<key>`) written `KEY`.
+fn keyless(t: &Tree) -> BTreeSet<String> {
+    t.keys()
+        .map(|p| {
+            let name = p.rsplit('/').next().unwrap();
+            if name.starts_with("t0001-welcome-britain-") || name.contains("-player-") {
+                format!("{}-KEY.eml", &p[..p.rfind('-').unwrap()])
+            } else {
+                p.clone()
+            }
+        })
+        .collect()
+}
+
+/// A replace writes its act, game.toml's new player, the new player's welcome with his password
+/// and a notice to each other power: killed on the way and run again, it appended a second act
+/// with another password. It writes what it began first (`secret/replace-<t>.toml`, which holds
+/// the password until the welcome is written), so that running it again finishes it as begun: one
+/// act, whose hash is the password the welcome and the rerun give, game.toml naming the new player,
+/// the files of a run never killed.
+#[test]
+fn a_replace_killed_midway_is_finished_by_running_it_again() {
+    let start = demo_game("ulm-1805");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(GAME);
+    materialize(&start, &dir);
+    assert!(replace_in(&dir, None).is_some());
+    let clean = without_tmp(&tree(&dir));
+    assert!(!clean.contains_key("secret/replace-1.toml"));
+    for name in [
+        "replace-1.toml",
+        "acts.toml",
+        "game.toml",
+        "order.txt",
+        "order.txt#2",
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join(GAME);
+        materialize(&start, &dir);
+        assert!(
+            replace_in(&dir, Some(name)).is_none(),
+            "PBEM_CRASH_BEFORE={name}: pbem was not killed"
+        );
+        if name == "game.toml" {
+            // Another replace waits until this one is finished.
+            let other = pbem()
+                .arg("replace")
+                .arg(&dir)
+                .args(["france", "--email", "fouche@example.org"])
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&other.stderr);
+            assert!(!other.status.success(), "{err}");
+            assert!(
+                err.contains("of britain by pitt@example.org was begun and not finished"),
+                "{err}"
+            );
+        }
+        let out = replace_in(&dir, None).unwrap_or_else(|| panic!("the rerun after {name} failed"));
+        let done = without_tmp(&tree(&dir));
+        assert_eq!(keyless(&done), keyless(&clean), "killed before {name}");
+        let acts = String::from_utf8(done["turns/1/acts.toml"].clone()).unwrap();
+        assert_eq!(
+            acts.matches("kind = \"replace\"").count(),
+            1,
+            "{name}: {acts}"
+        );
+        let password = out
+            .split("(pbem keeps only its hash): ")
+            .nth(1)
+            .and_then(|rest| rest.lines().next())
+            .unwrap_or_else(|| panic!("{name}: no password in {out}"))
+            .trim();
+        let hash = acts
+            .lines()
+            .find(|l| l.starts_with("password_hash = ") && l.contains("argon2"))
+            .and_then(|l| l.split('"').nth(1))
+            .unwrap_or_else(|| panic!("{name}: no hash in {acts}"));
+        assert!(
+            pbem::auth::verify_password(hash, password),
+            "killed before {name}: the act's hash is not the password shown"
+        );
+        let welcome = done
+            .iter()
+            .find(|(p, _)| p.contains("t0001-welcome-britain-"))
+            .map(|(_, b)| String::from_utf8_lossy(b).into_owned())
+            .unwrap();
+        assert!(
+            welcome.contains(&format!("password {password}")),
+            "killed before {name}: the welcome holds another password"
+        );
+        let config = String::from_utf8(done["game.toml"].clone()).unwrap();
+        assert!(config.contains("pitt@example.org"), "{name}");
+    }
+}

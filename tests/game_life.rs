@@ -618,7 +618,13 @@ fn a_dropped_power_s_departed_player_no_longer_orders_it() {
         "{status}"
     );
     at("2026-12-05T18:42:00Z", &["remind"], &game).success();
-    let dry = stdout(&pbem().args(["send", "--dry-run"]).arg(&game).assert());
+    let dry = stdout(
+        &pbem()
+            .args(["send", "--dry-run"])
+            .arg(&game)
+            .env("PBEM_NOW", "2026-12-05T18:43:00Z")
+            .assert(),
+    );
     let line = dry
         .lines()
         .find(|l| l.contains("t0001-reminder-britain.eml ->"))
@@ -848,6 +854,144 @@ fn unattended_waits_in_silence_reminds_once_and_resolves_when_due() {
         fs::read_to_string(game.join("outgoing/austria@example.org/t0001-reminder-austria.eml"))
             .unwrap();
     assert!(reminder.contains("2026-12-13 20:00"), "{reminder}");
+}
+
+/// After `pbem extend`, `turn --unattended` reminds each power still due of the new deadline, once,
+/// its hours before it: the powers reminded of the old deadline counted as reminded, and were told
+/// nothing more before the new one.
+#[test]
+fn unattended_reminds_again_of_the_deadline_extend_moved() {
+    let (_tmp, game) = support::game();
+    add_to_config_deadline(&game, "remind_hours_before = 48");
+    add_to_config(
+        &game,
+        "[mail]\ntransport = \"folder\"\nfolder = \"outgoing\"\n",
+    );
+    write(&game, "orders/1/france.txt", header("france", FRANCE_PW, 1));
+    let run = |now: &str| {
+        let a = at(now, &["turn", "--unattended"], &game).success();
+        stdout(&a)
+    };
+    let reminders = || {
+        outbox(&game)
+            .into_iter()
+            .filter(|(n, _)| n.contains("-reminder-"))
+            .map(|(n, _)| n)
+            .collect::<Vec<_>>()
+    };
+    // Reminded within 48 hours of Sunday 20:00.
+    assert_eq!(run("2026-12-05T12:00:00Z"), "");
+    assert_eq!(reminders().len(), 3);
+    // Moved to Wednesday 20:00: nobody is due a reminder before Monday 20:00.
+    at(
+        "2026-12-05T13:00:00Z",
+        &["extend", "--by", "3d", "--reason", "a holiday"],
+        &game,
+    )
+    .success();
+    assert_eq!(run("2026-12-05T13:05:00Z"), "");
+    assert_eq!(run("2026-12-07T18:00:00Z"), "");
+    assert_eq!(reminders().len(), 3);
+    // Within 48 hours of the new deadline: reminded of it, once.
+    assert_eq!(run("2026-12-08T12:00:00Z"), "");
+    let now = reminders();
+    assert_eq!(
+        now,
+        [
+            "t0001-reminder-austria-deadline-1.eml",
+            "t0001-reminder-austria.eml",
+            "t0001-reminder-britain-deadline-1.eml",
+            "t0001-reminder-britain.eml",
+            "t0001-reminder-russia-deadline-1.eml",
+            "t0001-reminder-russia.eml"
+        ]
+    );
+    let reminder = fs::read_to_string(
+        game.join("outgoing/austria@example.org/t0001-reminder-austria-deadline-1.eml"),
+    )
+    .unwrap();
+    assert!(reminder.contains("2026-12-09 20:00"), "{reminder}");
+    assert_eq!(run("2026-12-09T18:00:00Z"), "");
+    assert_eq!(reminders(), now);
+}
+
+/// A reminder of the old deadline still in the outbox when `extend` moves it is withdrawn: it went
+/// after the extension's notice, telling the deadline the turn no longer had. `pbem remind` then
+/// writes the reminder of the new one.
+#[test]
+fn extend_withdraws_the_unsent_reminders_of_the_old_deadline() {
+    let (tmp, game) = support::game();
+    write(&game, "orders/1/france.txt", header("france", FRANCE_PW, 1));
+    at("2026-12-05T12:00:00Z", &["remind"], &game).success();
+    at(
+        "2026-12-05T13:00:00Z",
+        &["extend", "--by", "1d", "--reason", "a holiday"],
+        &game,
+    )
+    .success();
+    at("2026-12-05T13:05:00Z", &["remind"], &game).success();
+    let sent = tmp.path().join("sent");
+    pbem()
+        .args(["send", "--folder"])
+        .arg(&sent)
+        .arg(&game)
+        .env("PBEM_NOW", "2026-12-05T13:10:00Z")
+        .assert()
+        .success();
+    let to_austria = delivered(&sent, "austria@example.org");
+    assert!(
+        to_austria.contains(&"t0001-reminder-austria-deadline-1.eml".to_string()),
+        "{to_austria:?}"
+    );
+    assert!(
+        !to_austria.contains(&"t0001-reminder-austria.eml".to_string()),
+        "{to_austria:?}"
+    );
+    let reminder =
+        fs::read_to_string(sent.join("austria@example.org/t0001-reminder-austria-deadline-1.eml"))
+            .unwrap();
+    assert!(reminder.contains("2026-12-07 20:00"), "{reminder}");
+}
+
+/// A reminder written before the deadline and still in the outbox after it is withdrawn when the
+/// outbox goes (`pbem turn` sends it before it resolves the turn): it went, telling a deadline
+/// already past, just before the player's report.
+#[test]
+fn a_reminder_not_sent_before_its_deadline_is_withdrawn_not_sent() {
+    let (tmp, game) = support::game();
+    write(&game, "orders/1/france.txt", header("france", FRANCE_PW, 1));
+    at("2026-12-05T12:00:00Z", &["remind"], &game).success();
+    let sent = tmp.path().join("sent");
+    // Sunday 20:10 CET: ten minutes after the deadline.
+    let a = pbem()
+        .args(["send", "--folder"])
+        .arg(&sent)
+        .arg(&game)
+        .env("PBEM_NOW", "2026-12-06T19:10:00Z")
+        .assert()
+        .success();
+    let out = stdout(&a);
+    assert!(
+        out.contains("t0001-reminder-austria.eml: withdrawn: the deadline it reminds of (Sunday 2026-12-06 20:00 CET) passed before it went"),
+        "{out}"
+    );
+    for address in [
+        "austria@example.org",
+        "britain@example.org",
+        "russia@example.org",
+    ] {
+        let got = delivered(&sent, address);
+        assert!(!got.iter().any(|n| n.contains("-reminder-")), "{got:?}");
+    }
+    // Withdrawn for good: a later run neither sends it nor says so again.
+    let a = pbem()
+        .args(["send", "--folder"])
+        .arg(&sent)
+        .arg(&game)
+        .env("PBEM_NOW", "2026-12-06T19:20:00Z")
+        .assert()
+        .success();
+    assert!(!stdout(&a).contains("reminder"), "{}", stdout(&a));
 }
 
 /// `replace` writes the new player into game.toml; the player who left stays known as the one who

@@ -63,6 +63,7 @@ mod ruleset_options;
 mod rulesets;
 mod sealed_rolls;
 mod season;
+mod sight_decisions;
 mod sight_fog;
 mod sight_orders;
 mod state_tables;

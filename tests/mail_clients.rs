@@ -230,3 +230,34 @@ fn forged_senders_share_one_budget_of_password_checks_and_france_gets_one_answer
     assert!(answers[0].1.contains("france@example.org"));
     assert!(!answers[0].1.contains("To: forger"));
 }
+
+/// A multipart/alternative whose text/plain part is blank, as some phone apps and webmail send
+/// it: the orders are in the HTML part the player saw, read as text (its `<br>` and `<p>` lines,
+/// its entities and ISO-8859-1 letters, without its signature or the quoted report); they were
+/// answered "no orders" (tests/corpus/phone-alternative-blank-text.eml).
+#[test]
+fn an_alternative_with_a_blank_text_part_is_read_from_its_html() {
+    let (_t, game) = game();
+    let mailbox = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/corpus/phone-alternative-blank-text.eml");
+    let text = ingest(&game, &mailbox);
+    assert!(text.contains("accepted  austria"), "{text}");
+    let filed = fs::read_to_string(game.join("orders/1/austria.txt")).unwrap();
+    assert!(
+        filed.contains(
+            "entropy Mack wartet bei Ulm, sp\u{e4}ter kommt Kutusow\n\nchit Ulm counterattack\n"
+        ),
+        "{filed}"
+    );
+    assert!(
+        filed.ends_with("standing surrender Munich when outnumbered 3\n"),
+        "{filed}"
+    );
+    assert!(
+        !filed.contains("Franz") && !filed.contains("commitment"),
+        "{filed}"
+    );
+    let answers = acks(&game);
+    assert_eq!(answers.len(), 1, "{text}");
+    assert!(!body_of(&answers[0].1).contains("line(s) with a problem"));
+}

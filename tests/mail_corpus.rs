@@ -2,8 +2,9 @@
 //! each ingested to the orders the player typed: Thunderbird (format=flowed, bottom-posted reply),
 //! Gmail (multipart/alternative QP, .txt attachment), Outlook (HTML only in Windows-1252, ISO-8859-1
 //! with the original below), Apple Mail (iPhone reply, attachment), mutt (8-bit Latin-1 with a
-//! signature, inline attachment), an Android client (base64, CRLF), a webmail (HTML only, base64) and
-//! a Notepad file in Windows-1252.
+//! signature, inline attachment), an Android client (base64, CRLF), a webmail (HTML only, base64), a
+//! Notepad file in Windows-1252 and a phone's mail app (multipart/alternative whose text part is
+//! blank, the orders in its ISO-8859-1 HTML part).
 
 use crate::support;
 
@@ -36,6 +37,11 @@ const CASES: &[(&str, &str, &str)] = &[
     ("android-base64-crlf", "russia", "russia@example.org"),
     ("webmail-html-only-base64", "france", "france@example.org"),
     ("notepad-ansi-attachment", "britain", "britain@example.org"),
+    (
+        "phone-alternative-blank-text",
+        "austria",
+        "austria@example.org",
+    ),
 ];
 
 fn corpus(name: &str) -> PathBuf {
@@ -96,7 +102,7 @@ fn every_client_shape_in_the_corpus_is_ingested_to_the_orders_the_player_typed()
 
 #[test]
 fn the_corpus_ingested_as_one_maildir_gives_each_power_its_last_message() {
-    // All 13 messages in one mailbox: each power's orders are those of its last message received.
+    // All the messages in one mailbox: each power's orders are those of its last message received.
     let (tmp, dir) = game();
     let maildir = tmp.path().join("Maildir");
     for sub in ["new", "cur", "tmp"] {

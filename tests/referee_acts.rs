@@ -263,6 +263,54 @@ fn extend_moves_the_deadline_tells_every_player_and_refuses_the_past() {
         ));
 }
 
+/// `extend` may bring a deadline forward only as `new` and `turn` announce one: with the game's
+/// least notice from now (24 hours here); a zero span and the present deadline move nothing. It
+/// moved turn 1's deadline from Sunday 20:00 to the same morning, 2 hours away.
+#[test]
+fn extend_brings_a_deadline_forward_only_with_the_least_notice() {
+    let (_tmp, game) = support::game();
+    let before = tree(&game);
+    // Saturday 12:00 UTC: the deadline is Sunday 20:00 CET (19:00 UTC).
+    let now = "2026-12-05T12:00:00Z";
+    pbem()
+        .args(["extend", "--to", "2026-12-06T10:00"])
+        .arg(&game)
+        .env("PBEM_NOW", now)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "is earlier than the present one (2026-12-06 20:00 CET)",
+        ))
+        .stderr(predicate::str::contains("least notice (24 hours"))
+        .stderr(predicate::str::contains(
+            "the earliest it may be brought forward to now is 2026-12-06 13:00 CET",
+        ));
+    pbem()
+        .args(["extend", "--to", "2026-12-06T20:00"])
+        .arg(&game)
+        .env("PBEM_NOW", now)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("is the present one"));
+    pbem()
+        .args(["extend", "--by", "0h"])
+        .arg(&game)
+        .env("PBEM_NOW", now)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "to move it earlier, give the new one with --to",
+        ));
+    assert_eq!(tree(&game), before, "nothing changed");
+    pbem()
+        .args(["extend", "--to", "2026-12-06T13:00", "--reason", "all in"])
+        .arg(&game)
+        .env("PBEM_NOW", now)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Sunday 2026-12-06 13:00 CET"));
+}
+
 #[test]
 fn rollback_archives_the_undone_turns_and_reopens_one_with_a_fresh_commitment() {
     let (_tmp, game) = support::game();

@@ -331,7 +331,9 @@ fn no_report_holds_a_password_and_each_ends_with_an_orders_template() {
             "game ulm-1805\npower {p}\npassword <your password>\nturn 2\n"
         )));
         assert!(
-            text.trim_end().ends_with("(ORDERS.md lists them)."),
+            text.trim_end().ends_with(
+                "(the order guide of your welcome mail, pbem-orders-eia.md, lists them)."
+            ),
             "{p}: the report does not end with the template"
         );
     }

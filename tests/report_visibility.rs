@@ -496,8 +496,9 @@ fn check(c: &Case) -> Result<usize, TestCaseError> {
                 }
             }
         }
-        // Events: every event text of the report is one the power may see.
-        let may: BTreeSet<&str> = seen_events.iter().map(|e| e.text.as_str()).collect();
+        // Events: every event text of the report is one the power may see, in the words it is
+        // told (how another power's decision was taken left out: `Event::text_for`).
+        let may: BTreeSet<&str> = seen_events.iter().map(|e| e.text_for(p)).collect();
         for e in v["events"].as_array().unwrap() {
             prop_assert!(may.contains(e["text"].as_str().unwrap()), "{p} is told {e}");
         }

@@ -14,7 +14,8 @@
 //! then only where his side stood beside it; no event he is told gives its figures (battle lines,
 //! morale checks, both sides' losses: GITM canaries are combat brigades, every other one on a
 //! hostile brigade's tactical square, so that most cases fight a battle). Every event of his report
-//! is one the turn log tells his power, whole or in the ruleset's words for part of it, never cut.
+//! is one the turn log tells his power, whole or in the ruleset's words for part of it, never cut
+//! (but for how another power's decision was taken, which only that power is told: `Event::text_for`).
 
 use std::path::PathBuf;
 
@@ -694,7 +695,7 @@ fn whole_or_in_part(
             .map(|r| r["label"].as_str().unwrap())
             .collect();
         let found = log.any(|e| {
-            e.text == text
+            e.text_for(power) == text
                 && e.rule == j["rule"].as_str().unwrap()
                 && e.rolls
                     .iter()

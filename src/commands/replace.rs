@@ -33,17 +33,81 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let game = Game::load(&args.game)?;
     let _lock = GameLock::acquire(&game.dir)?;
     let turn = game.current_turn()?;
+    // A replace killed midway is finished as it was begun: its act once, its password, its mail.
+    let underway = Underway::read(&game, turn)?;
+    let finishing = underway.is_some();
+    let plan = match underway {
+        Some(plan) => {
+            let begun = plan.act.incoming.as_ref().map(|p| p.players.clone());
+            if plan.act.power.as_deref() != Some(args.power.as_str())
+                || begun.as_deref() != Some(args.email.as_slice())
+            {
+                anyhow::bail!(
+                    "a `pbem replace` of {} by {} was begun and not finished (it was killed midway; {} holds it): finish it first with `pbem replace {} {} --email {}`. Nothing was changed.",
+                    plan.act.power.as_deref().unwrap_or("?"),
+                    begun.clone().unwrap_or_default().join(", "),
+                    game.printed(&Underway::path(&game, turn)),
+                    game.dir.display(),
+                    plan.act.power.as_deref().unwrap_or("?"),
+                    begun.unwrap_or_default().join(" --email ")
+                );
+            }
+            plan
+        }
+        None => {
+            let mut state = game.load_state(turn)?;
+            let (password, from) = crate::engine::players::replace_player(
+                &game,
+                &mut state,
+                &args.power,
+                &args.email,
+            )?;
+            Underway {
+                password,
+                from,
+                n: acts::load(&game.dir, turn)?.acts.len() + 1,
+                act: Act {
+                    kind: "replace".into(),
+                    rule: crate::engine::players::REPLACED.cite(),
+                    text: format!(
+                        "{} passes to {} at turn {from}",
+                        args.power,
+                        args.email.join(", ")
+                    ),
+                    power: Some(args.power.clone()),
+                    controlled: state.controlled.get(&args.power).cloned(),
+                    incoming: state.incoming.get(&args.power).cloned(),
+                    departing: departing(&game, &state, &args.power),
+                    ..Act::default()
+                },
+            }
+        }
+    };
+    let (password, from) = (plan.password.as_str(), plan.from);
+    let appended = acts::load(&game.dir, turn)?.acts.len() >= plan.n;
+    // The turn's state with the act applied, whether this run or the one it finishes appended it.
     let mut state = game.load_state(turn)?;
-    let (password, from) =
-        crate::engine::players::replace_player(&game, &mut state, &args.power, &args.email)?;
+    if !appended {
+        acts::apply(
+            &mut state,
+            &acts::Acts {
+                acts: vec![plan.act.clone()],
+            },
+        );
+    }
     // Made before anything is written: a mail pbem cannot make changes nothing.
-    let mail = replacement_mail(&game, &state, &args.power, &args.email, &password, from)?;
+    let mail = replacement_mail(&game, &state, &args.power, &args.email, password, from)?;
     // The password next, on stdout or else in passwords.txt (`out::show_passwords`): when it can be
     // neither, nothing is changed.
     crate::say!(
-        "{} passes to {} at turn {from}, after the next economic phase (EiA 19.2.2).",
+        "{} passes to {} at turn {from}, after the next economic phase (EiA 19.2.2).{}",
         args.power,
-        args.email.join(", ")
+        args.email.join(", "),
+        if finishing {
+            " (The replace begun before and killed midway, finished now.)"
+        } else {
+            ""
+        }
     );
     let text = format!(
         "{} from turn {from}: the new player's password, shown this once (pbem keeps only its hash): {password}\n",
@@ -52,28 +116,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let shown = crate::out::show_passwords(&game.dir, &text).map_err(|e| {
         anyhow::anyhow!("the new password could neither be printed nor kept ({e}): nothing was changed, run `pbem replace` again")
     })?;
+    if !finishing {
+        plan.write(&game, turn)?;
+    }
     // An act on the turn, not an edit of its state (which the last turn's record lists).
-    acts::append(
-        &game,
-        turn,
-        Act {
-            kind: "replace".into(),
-            rule: crate::engine::players::REPLACED.cite(),
-            text: format!(
-                "{} passes to {} at turn {from}",
-                args.power,
-                args.email.join(", ")
-            ),
-            power: Some(args.power.clone()),
-            controlled: state.controlled.get(&args.power).cloned(),
-            incoming: state.incoming.get(&args.power).cloned(),
-            departing: departing(&game, &state, &args.power),
-            ..Act::default()
-        },
-    )?;
+    if !appended {
+        acts::append(&game, turn, plan.act.clone())?;
+    }
     // An unsent answer that told the player who leaves that his orders stand is withdrawn: they
     // no longer do (EiA 19.2.1).
-    if let Some(d) = departing(&game, &state, &args.power) {
+    if let Some(d) = &plan.act.departing {
         crate::mail::farewell::withdraw_answers(
             &game,
             &args.power,
@@ -106,8 +158,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         std::fs::remove_file(&unsent)
             .with_context(|| format!("cannot remove {}", game.printed(&unsent)))?;
     }
-    crate::mail::welcome::write(&game, &mail.welcome, &password)?;
+    crate::mail::welcome::write(&game, &mail.welcome, password)?;
     crate::mail::outbox::write_all(&game, &mail.notices)?;
+    let path = Underway::path(&game, turn);
+    std::fs::remove_file(&path)
+        .with_context(|| format!("cannot remove {}", game.printed(&path)))?;
     let mails = format!(
         "the welcome of the new player ({}) and a notice to each of the {} other powers",
         mail.welcome.file_name(),
@@ -124,6 +179,49 @@ pub fn run(args: Args) -> Result<ExitCode> {
         crate::out::PasswordsShown::Printed => ExitCode::SUCCESS,
         crate::out::PasswordsShown::Kept(_) => ExitCode::from(super::exit::ERROR),
     })
+}
+
+/// `secret/replace-<t>.toml` (mode 0600: it holds the new password until his welcome is
+/// written): a replace under way, written before its act and removed once its mail is written, so
+/// that a `replace` killed midway is finished by running it again as it was begun (one act, one
+/// password, one welcome), as `extend` and `rollback` are.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Underway {
+    password: String,
+    /// The turn the new player takes the power over at (EiA 19.2.2).
+    from: u32,
+    /// The act's number among the turn's acts.
+    n: usize,
+    act: Act,
+}
+
+impl Underway {
+    fn path(game: &Game, turn: u32) -> PathBuf {
+        game.dir.join("secret").join(format!("replace-{turn}.toml"))
+    }
+
+    fn read(game: &Game, turn: u32) -> Result<Option<Underway>> {
+        let path = Underway::path(game, turn);
+        if !path.is_file() {
+            return Ok(None);
+        }
+        let src = crate::game::load::read_source(&path, &game.shown(&path))?;
+        Ok(Some(crate::game::load::parse_toml(&src)?))
+    }
+
+    fn write(&self, game: &Game, turn: u32) -> Result<()> {
+        let path = Underway::path(game, turn);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot make {}", game.printed(dir)))?;
+        }
+        crate::game::fsio::write_atomic_mode(
+            &path,
+            crate::game::load::to_toml(self)?.as_bytes(),
+            Some(0o600),
+        )
+    }
 }
 
 /// The player who leaves the power, as game.toml names him now, when the state does not already:

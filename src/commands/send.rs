@@ -98,6 +98,9 @@ pub fn print_summary(s: &SendSummary, dry_run: bool) {
         };
         crate::say!("  {line}");
     }
+    for w in &s.withdrawn {
+        crate::say!("  {w}");
+    }
     for p in &s.problems {
         crate::say!("  problem: {p}");
     }

@@ -242,6 +242,41 @@ pub struct Event {
     /// them under their own events.
     #[serde(skip)]
     pub repeats: Vec<(String, usize, u32)>,
+    /// The text and template as every power but the deciding one reads them, when the text tells
+    /// how a decision was taken (`DecidedBy::aside`): the outcome alone ([`Event::text_for`]).
+    /// `text` and `template` are the whole, which the deciding power and the referee's log read.
+    #[serde(skip)]
+    outcome: Option<Box<Words>>,
+}
+
+/// An event's text and its template (`Event::outcome`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Words {
+    text: String,
+    template: Option<String>,
+}
+
+impl Words {
+    /// The words of `text` (perhaps telling dice): kept as its template when it tells one, the
+    /// text without spare room otherwise (a turn keeps every event while its reports are made:
+    /// issue 39).
+    fn of(mut text: String) -> Words {
+        let template = crate::engine::binding::template_of(&text);
+        if template.is_none() {
+            text.shrink_to_fit();
+        }
+        Words { text, template }
+    }
+
+    /// The text rendered from the template, with `face` giving each die it tells (a die `face`
+    /// does not know stays `{LABEL die N}`).
+    fn render(&mut self, face: impl Fn(&str, usize, bool) -> Option<u32>) {
+        let Some(t) = &self.template else { return };
+        if let Ok(text) = crate::engine::binding::render_template(t, face) {
+            self.text = text;
+            self.text.shrink_to_fit();
+        }
+    }
 }
 
 impl Event {
@@ -257,15 +292,16 @@ impl Event {
         Event::with_rolls(rule, kind, text.into(), vec![roll])
     }
 
-    /// The event with `rolls`, its text rendered from them.
-    fn with_rolls(rule: Rule, kind: &str, mut text: String, rolls: Vec<Roll>) -> Self {
-        let template = crate::engine::binding::template_of(&text);
-        if template.is_none() {
-            // A turn keeps every event while its reports are made: each text without the room
-            // left by `format!` (issue 39); one with a template is rendered anew below.
-            text.shrink_to_fit();
-        }
-        let repeats = crate::engine::binding::repeats(&text);
+    /// The event with `rolls`, its text rendered from them. A text that tells how a decision was
+    /// taken (`DecidedBy::aside`) is kept whole and, for every power but the deciding one,
+    /// without those words (`decide::told_apart`).
+    fn with_rolls(rule: Rule, kind: &str, text: String, rolls: Vec<Roll>) -> Self {
+        let (whole, outcome) = match crate::decide::told_apart(&text) {
+            Some((whole, outcome)) => (whole, Some(Box::new(Words::of(outcome)))),
+            None => (text, None),
+        };
+        let repeats = crate::engine::binding::repeats(&whole);
+        let Words { text, template } = Words::of(whole);
         let mut e = Event {
             rule: rule.cite(),
             topic: rule.topic.to_string(),
@@ -279,6 +315,7 @@ impl Event {
             units: Vec::new(),
             route: Vec::new(),
             repeats,
+            outcome,
         };
         e.render();
         e
@@ -286,23 +323,79 @@ impl Event {
 
     /// The text rendered from the template with the faces of the rolls it carries; a die of a roll
     /// it does not carry (or a sealed one, whose faces no report may tell) stays `{LABEL die N}`,
-    /// which the property tests refuse (`dice_labels::check_events`).
+    /// which the property tests refuse (`dice_labels::check_events`). The outcome alone likewise.
     fn render(&mut self) {
-        let Some(t) = &self.template else { return };
-        let rendered = crate::engine::binding::render_template(t, |l, d, above| {
+        if self.template.is_none() && self.outcome.is_none() {
+            return;
+        }
+        let mut whole = Words {
+            text: std::mem::take(&mut self.text),
+            template: self.template.take(),
+        };
+        let mut outcome = self.outcome.take();
+        let this = &*self;
+        let face = |l: &str, d: usize, above: bool| {
             if above {
-                self.repeats
+                this.repeats
                     .iter()
                     .find(|(label, die, _)| label == l && *die == d)
                     .map(|r| r.2)
             } else {
-                self.face(l, d)
+                this.face(l, d)
             }
-        });
-        if let Ok(text) = rendered {
-            self.text = text;
-            self.text.shrink_to_fit();
+        };
+        whole.render(face);
+        if let Some(o) = outcome.as_mut() {
+            o.render(face);
         }
+        self.text = whole.text;
+        self.template = whole.template;
+        self.outcome = outcome;
+    }
+
+    /// Whether `viewer` is told how the decision it settled was taken: the power it was taken for,
+    /// or anyone when it was taken for every power (`all`: the order of the combats). Every other
+    /// power reads the outcome alone (`decide::Aside` tells why).
+    pub fn tells_how_to(&self, viewer: &str) -> bool {
+        self.decision
+            .as_ref()
+            .is_some_and(|d| d.power == viewer || d.power == "all")
+    }
+
+    /// The text as `viewer` reads it: whole for the deciding power, else the outcome alone.
+    pub fn text_for(&self, viewer: &str) -> &str {
+        match self.tells_how_to(viewer) {
+            true => &self.text,
+            false => self.outcome_text(),
+        }
+    }
+
+    /// The template as `viewer` reads it, as [`Event::text_for`].
+    pub fn template_for(&self, viewer: &str) -> Option<&str> {
+        match self.tells_how_to(viewer) {
+            true => self.template.as_deref(),
+            false => self.outcome_template(),
+        }
+    }
+
+    /// The text as every power but the deciding one reads it: without the words that tell how
+    /// the decision was taken (`DecidedBy::aside`).
+    pub fn outcome_text(&self) -> &str {
+        self.outcome.as_ref().map_or(&self.text, |o| &o.text)
+    }
+
+    /// The template of [`Event::outcome_text`].
+    pub fn outcome_template(&self) -> Option<&str> {
+        match &self.outcome {
+            Some(o) => o.template.as_deref(),
+            None => self.template.as_deref(),
+        }
+    }
+
+    /// The decision it settled, as `viewer` is told it: none for another power than the one it
+    /// was taken for.
+    pub fn decision_for(&self, viewer: &str) -> Option<&DecisionNote> {
+        self.decision.as_ref().filter(|_| self.tells_how_to(viewer))
     }
 
     /// The face of die `die` (from 1) of the roll `label` it carries, shown in reports (not sealed).
@@ -408,6 +501,53 @@ mod tests {
             );
         }
         assert!(Event::new(rule, "move", "no dice").template.is_none());
+    }
+
+    /// An event that tells how a decision was taken tells it to the power it was taken for (and,
+    /// taken for all, to everyone); every other power reads the outcome alone, with the dice its
+    /// template binds rendered in both, and no note of the decision.
+    #[test]
+    fn how_a_decision_was_taken_is_told_to_the_deciding_power_alone() {
+        use crate::decide::DecidedBy;
+        let rule = Rule::new("EiA", "6.2.3", "interception");
+        let r = roll("intercept/sea=Bay", 4, false);
+        let text = format!(
+            "RF tries to intercept at Bay{}: rolls {}.",
+            DecidedBy::Standing.aside(" (", ")"),
+            r.told(0)
+        );
+        let e = Event::rolled(rule, "intercept", text, r).decided("red", DecidedBy::Standing);
+        assert_eq!(
+            e.text,
+            "RF tries to intercept at Bay (by its standing order): rolls 4."
+        );
+        assert_eq!(e.text_for("red"), e.text);
+        assert_eq!(e.text_for("blue"), "RF tries to intercept at Bay: rolls 4.");
+        assert_eq!(
+            e.template_for("blue"),
+            Some("RF tries to intercept at Bay: rolls {intercept/sea=Bay die 1}.")
+        );
+        assert_eq!(e.template_for("red"), e.template.as_deref());
+        assert!(e.decision_for("red").is_some() && e.decision_for("blue").is_none());
+        // The log keeps the whole.
+        let log = serde_json::to_string(&e).unwrap();
+        assert!(log.contains("(by its standing order)") && log.contains("standing"));
+        // Taken for all, it is no power's secret.
+        let all = Event::new(
+            rule,
+            "order",
+            format!("x{}", DecidedBy::Roll.aside(" ", "")),
+        )
+        .decided("all", DecidedBy::Roll);
+        assert_eq!(all.text_for("blue"), "x at random");
+        assert!(all.decision_for("blue").is_some());
+        // A text without a mark is the same for all; a decision's note still the decider's alone.
+        let plain = Event::new(rule, "decision", "RF stays.").decided("red", DecidedBy::Sop);
+        assert_eq!(plain.text_for("blue"), "RF stays.");
+        assert!(plain.decision_for("blue").is_none());
+        // Words marked with no decision noted are told to nobody.
+        let orphan = Event::new(rule, "decision", format!("y{}", crate::decide::aside("!")));
+        assert_eq!((orphan.text.as_str(), orphan.text_for("red")), ("y!", "y"));
     }
 
     /// A roll and an event as the reports cite them: the dice and faces spaced, none for a roll

@@ -256,12 +256,15 @@ pub fn reminder(
         player: player.map(str::to_string),
         turn,
         power: Some(power.id.clone()),
-        // A player of a power with several has reminders of his own (`engine::command`).
-        key: match (player, n) {
-            (None, n) if n <= 1 => String::new(),
-            (None, n) => n.to_string(),
-            (Some(p), n) if n <= 1 => p.to_string(),
-            (Some(p), n) => format!("{p}-{n}"),
+        // A player of a power with several has reminders of his own (`engine::command`); a
+        // deadline moved by `extend` has its own (those of the old one do not remind of it).
+        key: {
+            let mut parts: Vec<String> = player.map(str::to_string).into_iter().collect();
+            parts.extend(extended_deadline(game, turn)?);
+            if n > 1 {
+                parts.push(n.to_string());
+            }
+            parts.join("-")
         },
         to: to.to_vec(),
         subject: format!(
@@ -278,6 +281,22 @@ pub fn reminder(
         // The moment the turn opened (as for its announcement): a game instant, not the clock.
         date: super::outbox::game_instant(game, turn.saturating_sub(1).max(config.first_turn)),
     })
+}
+
+/// `deadline-<n>` when the turn's deadline is the one `pbem extend` set by its act `n` (the key of
+/// that act's notices), none while it is the deadline the turn was announced or reopened with: a
+/// reminder names the deadline it is of, so that players reminded of the old deadline are reminded
+/// of the new one (a rollback moves the reopened turn's reminders into its archive instead).
+fn extended_deadline(game: &Game, turn: u32) -> Result<Option<String>> {
+    let acts = crate::game::acts::load(&game.dir, turn)?;
+    Ok(acts
+        .acts
+        .iter()
+        .enumerate()
+        .rev()
+        .find(|(_, a)| a.deadline.is_some())
+        .filter(|(_, a)| a.kind == "extend")
+        .map(|(i, _)| format!("deadline-{}", i + 1)))
 }
 
 /// The deadline of `turn` in the game's time zone, or in the power's own when `power` has one.

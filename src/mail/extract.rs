@@ -46,31 +46,24 @@ pub fn extract(message: &Incoming, max_text: u64) -> Extracted {
     let mut too_big: Option<String> = None;
     // A part that may hold orders and is not text pbem can read (NULs and no byte-order mark).
     let mut unreadable: Option<String> = None;
-    let mut body = String::new();
-    for p in message.parts.iter().filter(|p| p.is_body) {
-        if p.size() as u64 > max_text {
-            too_big.get_or_insert(format!(
-                "the body is {} bytes, over the limit of {max_text} (game.toml [mail] max_text_bytes)",
-                p.size()
-            ));
-            continue;
+    let mut body = read_body(
+        message.parts.iter().filter(|p| p.is_body),
+        max_text,
+        &mut too_big,
+        &mut unreadable,
+    );
+    // A multipart/alternative whose text part is empty or holds no orders (some clients and
+    // webmail send a blank one): the orders are in what the reader sees, its HTML alternative.
+    if !has_header(&body) {
+        let html = read_body(
+            message.parts.iter().filter(|p| p.html_alternative),
+            max_text,
+            &mut too_big,
+            &mut unreadable,
+        );
+        if has_header(&html) {
+            body = html;
         }
-        let text = match &p.content {
-            Content::Text(t) => clean(t, p.flowed, p.delsp),
-            Content::Html(h) => clean(&html::to_text(h), false, false),
-            Content::Bytes(b) => match decode_bytes(b) {
-                Some(t) => clean(&t, p.flowed, p.delsp),
-                None => {
-                    unreadable.get_or_insert_with(|| "the body".into());
-                    continue;
-                }
-            },
-            Content::Message(_) => continue,
-        };
-        if !body.is_empty() && !text.is_empty() {
-            body.push('\n');
-        }
-        body.push_str(&text);
     }
     if has_header(&body) {
         candidates.push(Found {
@@ -131,6 +124,43 @@ pub fn extract(message: &Incoming, max_text: u64) -> Extracted {
         ));
     }
     Extracted::Orders(first.clone())
+}
+
+/// The text of the body parts `parts`, each cleaned, joined by a line; a part over `max_text` or
+/// not text pbem can read is left out, and its reason kept in `too_big` or `unreadable`.
+fn read_body<'a>(
+    parts: impl Iterator<Item = &'a Part>,
+    max_text: u64,
+    too_big: &mut Option<String>,
+    unreadable: &mut Option<String>,
+) -> String {
+    let mut body = String::new();
+    for p in parts {
+        if p.size() as u64 > max_text {
+            too_big.get_or_insert(format!(
+                "the body is {} bytes, over the limit of {max_text} (game.toml [mail] max_text_bytes)",
+                p.size()
+            ));
+            continue;
+        }
+        let text = match &p.content {
+            Content::Text(t) => clean(t, p.flowed, p.delsp),
+            Content::Html(h) => clean(&html::to_text(h), false, false),
+            Content::Bytes(b) => match decode_bytes(b) {
+                Some(t) => clean(&t, p.flowed, p.delsp),
+                None => {
+                    unreadable.get_or_insert_with(|| "the body".into());
+                    continue;
+                }
+            },
+            Content::Message(_) => continue,
+        };
+        if !body.is_empty() && !text.is_empty() {
+            body.push('\n');
+        }
+        body.push_str(&text);
+    }
+    body
 }
 
 /// Whether a text has a `game`, `power` or `password` line: the mark of orders.

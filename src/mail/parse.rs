@@ -60,6 +60,10 @@ pub struct Part {
     pub content_type: String,
     /// Part of the message's body (not an attachment): the text the reader sees.
     pub is_body: bool,
+    /// The HTML alternative of a text body (a `multipart/alternative`'s text/html part, not an
+    /// attachment): what the reader sees when the text part is empty, as some clients and webmail
+    /// send it (`extract` reads it then).
+    pub html_alternative: bool,
     /// `format=flowed` (RFC 3676) and its `delsp=yes`.
     pub flowed: bool,
     pub delsp: bool,
@@ -115,6 +119,7 @@ pub fn parse(raw: &[u8]) -> Option<Incoming> {
     let loops = loops_of(&message);
     let mut parts = Vec::new();
     let body_ids: Vec<u32> = message.text_body.clone();
+    let html_ids: Vec<u32> = message.html_body.clone();
     for (id, part) in message.parts.iter().enumerate() {
         let id = id as u32;
         let content = match &part.body {
@@ -145,6 +150,10 @@ pub fn parse(raw: &[u8]) -> Option<Incoming> {
         };
         parts.push(Part {
             is_body: body_ids.contains(&id) && name.is_none(),
+            html_alternative: html_ids.contains(&id)
+                && !body_ids.contains(&id)
+                && name.is_none()
+                && matches!(content, Content::Html(_)),
             flowed: attr("format").as_deref() == Some("flowed"),
             delsp: attr("delsp").as_deref() == Some("yes"),
             name,

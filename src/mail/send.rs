@@ -149,6 +149,9 @@ pub struct SendSummary {
     pub problems: Vec<String>,
     /// Why the run stopped early, if it did.
     pub stopped: Option<String>,
+    /// Messages withdrawn by this run instead of sent, with why: a reminder whose deadline passed
+    /// before it went ([`reminder_too_late`]).
+    pub withdrawn: Vec<String>,
 }
 
 impl SendSummary {
@@ -285,6 +288,31 @@ pub fn announcement_too_late(
     )))
 }
 
+/// Why reminder `file` is not to go at `now`, if it is not: nobody has it yet and the deadline of
+/// its turn (the one it asks orders for) has passed, so that it would ask for orders no one can
+/// send in time.
+fn reminder_too_late(
+    game: &Game,
+    file: &str,
+    ledger: Option<&SentRecord>,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Option<String> {
+    let turn: u32 = file.strip_prefix('t')?.split('-').next()?.parse().ok()?;
+    if !file.starts_with(&format!("t{turn:04}-reminder-")) {
+        return None;
+    }
+    if ledger.is_some_and(|l| !l.recipients.is_empty()) {
+        return None;
+    }
+    let deadline = game.config.deadline_of(turn)?;
+    (deadline.with_timezone(&chrono::Utc) <= now).then(|| {
+        format!(
+            "the deadline it reminds of ({}) passed before it went",
+            game.config.deadline_shown(turn)
+        )
+    })
+}
+
 /// Delivers the outbox: see the module doc. `progress(done, total)` is called as pairs are handled.
 pub fn send(
     game: &Game,
@@ -390,6 +418,20 @@ pub fn send(
                     outcome: Outcome::AlreadyDelivered,
                 });
             }
+            continue;
+        }
+        // A reminder that did not go before its deadline asks for orders nobody can send in time
+        // (`pbem turn` sends the outbox before it resolves): withdrawn, not sent.
+        if let Some(why) = reminder_too_late(game, &file, ledger.as_ref(), now) {
+            if !opts.dry_run {
+                withdraw(game, &file, &why)?;
+            }
+            let done = if opts.dry_run {
+                "would be withdrawn"
+            } else {
+                "withdrawn"
+            };
+            summary.withdrawn.push(format!("{file}: {done}: {why}"));
             continue;
         }
         // The envelope of now: the audience the message names, as game.toml says today.

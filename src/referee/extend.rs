@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
-use chrono::{NaiveDateTime, TimeZone, Utc};
+use chrono::{DurationRound, NaiveDateTime, TimeZone, Utc};
 
 use crate::engine::due::LOCAL;
 use crate::game::acts::{self, Act};
@@ -28,7 +28,9 @@ pub fn parse_span(text: &str) -> Result<chrono::Duration> {
         .parse()
         .ok()
         .filter(|n| *n > 0 && *n < 10_000)
-        .with_context(|| format!("--by '{text}' is not a span such as 2d, 36h or 90m"))?;
+        .with_context(|| {
+            format!("--by '{text}' is not a span such as 2d, 36h or 90m: it moves the deadline later; to move it earlier, give the new one with --to")
+        })?;
     Ok(match unit {
         "d" => chrono::Duration::days(n),
         "h" => chrono::Duration::hours(n),
@@ -52,8 +54,10 @@ pub struct Extended {
     pub finished_before: bool,
 }
 
-/// The deadline `how` moves turn `turn`'s to, checked (in the future, after the turn before's):
-/// as written in acts (local time) and as shown to the players.
+/// The deadline `how` moves turn `turn`'s to, checked (in the future, after the turn before's, not
+/// the present one; earlier than the present one only with the game's least notice from now, as
+/// `new` and `turn` give a deadline they announce): as written in acts (local time) and as shown
+/// to the players.
 fn new_deadline(game: &Game, turn: u32, how: &Move) -> Result<(String, String)> {
     let tz = game
         .config
@@ -77,12 +81,43 @@ fn new_deadline(game: &Game, turn: u32, how: &Move) -> Result<(String, String)> 
         }
     };
     let now = crate::clock::now()?;
+    let show = |d: &chrono::DateTime<chrono_tz::Tz>| d.format("%Y-%m-%d %H:%M %Z").to_string();
     if new.with_timezone(&Utc) <= now {
         bail!(
             "the new deadline {} is in the past (now is {}): nothing was changed",
             new.format("%Y-%m-%d %H:%M %Z"),
             now.with_timezone(&tz).format("%Y-%m-%d %H:%M %Z")
         );
+    }
+    if let Some(present) = game.config.deadline_of(turn) {
+        if new == present {
+            bail!(
+                "the new deadline {} is the present one: nothing was changed",
+                show(&new)
+            );
+        }
+        // Players plan by the deadline they were told: one brought forward gives them the least
+        // notice a deadline announced now would (`GameConfig::least_notice`).
+        let notice = game.config.least_notice();
+        let earliest = now + notice;
+        if new < present && new.with_timezone(&Utc) < earliest {
+            // Shown to the minute, rounded up: the minute shown is one `--to` takes.
+            let whole = earliest
+                .duration_trunc(chrono::Duration::minutes(1))
+                .unwrap_or(earliest);
+            let earliest = if whole < earliest {
+                whole + chrono::Duration::minutes(1)
+            } else {
+                whole
+            };
+            bail!(
+                "the new deadline {} is earlier than the present one ({}) and less than the game's least notice ({} hours, game.toml [deadline] least_notice_hours) away: the earliest it may be brought forward to now is {}. Nothing was changed.",
+                show(&new),
+                show(&present),
+                notice.num_hours(),
+                show(&earliest.with_timezone(&tz))
+            );
+        }
     }
     // One schedule: a turn's deadline lies after the deadline of the turn before.
     if let Some(before) = turn
@@ -135,6 +170,24 @@ impl MoveUnderway {
         let src = crate::game::load::read_source(&path, &game.shown(&path))?;
         Ok(Some(crate::game::load::parse_toml(&src)?))
     }
+}
+
+/// Withdraws the reminders of turn `turn` not sent yet but those of the deadline extend act `n`
+/// set: they name a deadline the turn no longer has (its players are reminded of the new one,
+/// `mail::ack::reminder`).
+fn withdraw_old_reminders(game: &Game, turn: u32, n: usize, shown: &str) -> Result<()> {
+    let prefix = format!("t{turn:04}-reminder-");
+    let own = format!("-deadline-{n}");
+    let why = format!("the deadline it names moved to {shown} (pbem extend)");
+    let names = crate::mail::outbox_store::messages(&crate::mail::outbox::dir(game))?;
+    for name in names.keys().filter(|m| m.starts_with(&prefix)) {
+        let stem = name.trim_end_matches(".eml");
+        if stem.ends_with(&own) || stem.contains(&format!("{own}-")) {
+            continue;
+        }
+        crate::mail::send::withdraw(game, name, &why)?;
+    }
+    Ok(())
 }
 
 /// Moves the deadline of the current turn (nothing changes on a bad date) and writes a notice to
@@ -205,6 +258,7 @@ pub fn extend(game: &Game, how: &Move, reason: &str) -> Result<Extended> {
         None,
         &[],
     )?;
+    withdraw_old_reminders(&game, turn, n, shown)?;
     let judged_again = judge_late_again(
         &game,
         turn,

@@ -221,13 +221,13 @@ pub fn write_event(out: &mut Vec<u8>, seen: SeenEvent<'_>) -> serde_json::Result
         None => out.extend_from_slice(b"null"),
     }
     out.extend_from_slice(br#","text":"#);
-    string(out, &e.text)?;
-    if let Some(template) = &e.template {
+    string(out, seen.text())?;
+    if let Some(template) = seen.template() {
         out.extend_from_slice(br#","template":"#);
         string(out, template)?;
     }
     out.extend_from_slice(br#","decision":"#);
-    match &e.decision {
+    match seen.decision() {
         Some(d) => {
             out.extend_from_slice(br#"{"power":"#);
             string(out, &d.power)?;
@@ -316,9 +316,9 @@ fn event(seen: SeenEvent<'_>) -> EventOut<'_> {
         topic: &e.topic,
         kind: &e.kind,
         area: e.area.as_deref(),
-        text: &e.text,
-        template: e.template.as_deref(),
-        decision: e.decision.as_ref().map(|d| Decision {
+        text: seen.text(),
+        template: seen.template(),
+        decision: seen.decision().map(|d| Decision {
             power: &d.power,
             by: d.by,
         }),

@@ -104,7 +104,7 @@ fn joined(list: &SeenEvents, per: usize, write: impl Fn(&mut String, SeenEvent<'
 fn decision_text(out: &mut String, seen: SeenEvent<'_>) {
     let e = seen.event;
     out.push_str("- ");
-    out.push_str(&e.text);
+    out.push_str(seen.text());
     out.push_str(" [");
     out.push_str(&e.rule);
     out.push_str(": ");
@@ -116,7 +116,7 @@ fn decision_text(out: &mut String, seen: SeenEvent<'_>) {
 fn decision_html(out: &mut String, seen: SeenEvent<'_>) {
     let e = seen.event;
     out.push_str(r#"<li style="margin:0 0 4px 0;">"#);
-    escape(out, &e.text);
+    escape(out, seen.text());
     out.push_str(r#" <span style="font-size:13px;color:#555555;">["#);
     escape(out, &e.rule);
     out.push_str(": ");
@@ -128,14 +128,14 @@ fn decision_html(out: &mut String, seen: SeenEvent<'_>) {
 fn event_text(out: &mut String, seen: SeenEvent<'_>) {
     let e = seen.event;
     out.push_str("- ");
-    out.push_str(&e.text);
+    out.push_str(seen.text());
     out.push_str("\n    [");
     out.push_str(&e.rule);
     out.push_str(": ");
     out.push_str(&e.topic);
-    if let Some(d) = seen.decided() {
+    if let Some(how) = seen.decided() {
         out.push_str("; decided ");
-        d.write_with(out, |out, s| out.push_str(s));
+        out.push_str(how);
     }
     out.push_str("]\n");
     for r in seen.rolls() {
@@ -153,15 +153,15 @@ fn event_text(out: &mut String, seen: SeenEvent<'_>) {
 fn event_html(out: &mut String, seen: SeenEvent<'_>) {
     let e = seen.event;
     out.push_str(r#"<li style="margin:0 0 8px 0;">"#);
-    escape(out, &e.text);
+    escape(out, seen.text());
     out.push_str("<br />\n");
     out.push_str(r#"<span style="font-size:13px;color:#555555;">["#);
     escape(out, &e.rule);
     out.push_str(": ");
     escape(out, &e.topic);
-    if let Some(d) = seen.decided() {
+    if let Some(how) = seen.decided() {
         out.push_str("; decided ");
-        d.write_with(out, escape);
+        escape(out, how);
     }
     out.push_str("]</span>\n");
     for r in seen.rolls() {
@@ -432,10 +432,10 @@ mod tests {
         let lines = events.lines();
         let text = events_text(&events);
         assert_eq!(text, rendered("loop.txt", TEXT_LOOP, &lines));
-        assert!(
-            text.contains("decided for <austria>&'x' by its order"),
-            "{text}"
-        );
+        // How another power's decision was taken is his alone: france reads the outcome.
+        assert!(!text.contains("decided for"), "{text}");
+        assert!(!text.contains("by its"), "{text}");
+        assert!(text.contains("- Theirs.\n"), "{text}");
         assert!(text.contains(r#"[EiA 7.5: land <combat> & 'pursuit' "x"; decided at random]"#));
         assert!(!text.contains("sealed/x"), "{text}");
         let html = events_html(&events);

@@ -147,7 +147,7 @@ impl MapView {
         let power = input.power;
         let shared = input.shared;
         let (moves, arrivals) = moves(game, input, events);
-        let combats = combats(shared, events);
+        let combats = combats(shared, input.power, events);
         // The areas drawn: on a map of a board's size, all of them (the board is no secret); on a
         // larger one, those seen and their neighbours, those whose control the view knows (the
         // power's, its allies', those it saw change hands, every controlled one where control is
@@ -285,7 +285,7 @@ fn moves(game: &Game, input: &ReportInput<'_>, events: &[&Event]) -> (Vec<MoveMa
             .units
             .first()
             .map(String::as_str)
-            .or_else(|| e.text.split_whitespace().next())
+            .or_else(|| e.text_for(input.power).split_whitespace().next())
         else {
             continue;
         };
@@ -336,7 +336,9 @@ fn retreats(game: &Game, input: &ReportInput<'_>, events: &[&Event]) -> Vec<Move
     };
     let mut out: Vec<MoveMark> = Vec::new();
     for e in events.iter().filter(|e| e.kind == "retreat") {
-        let words: Vec<&str> = e.text.split_whitespace().collect();
+        // As the power reads it: how another power's retreat was decided is not his to know.
+        let text = e.text_for(input.power);
+        let words: Vec<&str> = text.split_whitespace().collect();
         let after = |key: &str| {
             words
                 .windows(2)
@@ -365,8 +367,7 @@ fn retreats(game: &Game, input: &ReportInput<'_>, events: &[&Event]) -> Vec<Move
             });
         let Some(owner) = owner else { continue };
         // "(by Chateau-Thierry, Chalons)": the spaces it went by, the last of them where it ended.
-        let mut via: Vec<String> = e
-            .text
+        let mut via: Vec<String> = text
             .split_once("(by ")
             .and_then(|(_, rest)| rest.split_once(')'))
             .map_or(Vec::new(), |(list, _)| {
@@ -378,7 +379,7 @@ fn retreats(game: &Game, input: &ReportInput<'_>, events: &[&Event]) -> Vec<Move
         via.retain(|a| *a != from);
         out.push(MoveMark {
             // The whole sentence, which the arrow's tooltip shows.
-            unit: e.text.clone(),
+            unit: text.to_string(),
             owner,
             from,
             to,
@@ -389,7 +390,7 @@ fn retreats(game: &Game, input: &ReportInput<'_>, events: &[&Event]) -> Vec<Move
 }
 
 /// The battles the power saw: each `combat` event, with the `result` event of the same area after it.
-fn combats(shared: &TurnSight, events: &[&Event]) -> Vec<CombatMark> {
+fn combats(shared: &TurnSight, power: &str, events: &[&Event]) -> Vec<CombatMark> {
     let mut out: Vec<CombatMark> = Vec::new();
     for e in events {
         let Some(area) = &e.area else { continue };
@@ -402,7 +403,8 @@ fn combats(shared: &TurnSight, events: &[&Event]) -> Vec<CombatMark> {
             "result" => {
                 if let Some(c) = out.iter_mut().rev().find(|c| &c.area == area) {
                     // "france and bavaria win at Ulm; ...": the powers named before the verb.
-                    let head = e.text.split(" win").next().unwrap_or_default();
+                    let text = e.text_for(power);
+                    let head = text.split(" win").next().unwrap_or_default();
                     // In game order, each once.
                     let mut winners: Vec<(usize, &str)> = head
                         .split(' ')
@@ -411,7 +413,7 @@ fn combats(shared: &TurnSight, events: &[&Event]) -> Vec<CombatMark> {
                     winners.sort_unstable();
                     winners.dedup();
                     c.winners = winners.into_iter().map(|(_, w)| w.to_string()).collect();
-                    c.result = e.text.clone();
+                    c.result = text.to_string();
                 }
             }
             _ => {}

@@ -4,13 +4,12 @@
 //! turn's event (`report::lines`, `report::json`): the reports of a 1,000-power turn list 1.2
 //! million events, and copying each into a line of its own was a sixth of their cost (issue 39).
 
-use std::borrow::Cow;
 use std::sync::Arc;
 
 use serde::Serialize;
 
 use crate::decide::DecidedBy;
-use crate::engine::event::{Die, Event, Roll};
+use crate::engine::event::{DecisionNote, Die, Event, Roll};
 
 /// The events of a turn, shared by its reports (and by the templates' values of each, which must
 /// own what they read).
@@ -24,7 +23,7 @@ pub struct SeenEvents {
 }
 
 /// An event seen: its position in the turn's events, and whether the decision it settled was
-/// taken for another power than the viewer (then named as such, not as "yours").
+/// taken for another power than the viewer (then told as its outcome alone: `Event::text_for`).
 #[derive(Debug, Clone, Copy)]
 struct Seen {
     index: usize,
@@ -39,10 +38,7 @@ impl SeenEvents {
             .filter_map(|&index| {
                 let e = turn.get(index)?;
                 // A decision taken for every power ("all": the order of combats) is told as it is.
-                let theirs = e
-                    .decision
-                    .as_ref()
-                    .is_some_and(|d| d.power != power && d.power != "all");
+                let theirs = !e.tells_how_to(power);
                 Some(Seen { index, theirs })
             })
             .collect();
@@ -109,20 +105,36 @@ pub struct SeenEvent<'a> {
 }
 
 impl<'a> SeenEvent<'a> {
-    /// How the decision it settled was taken, as the viewer is told it: "by the SOP", or "for p2
-    /// by its order" when it was taken for another power; none when it settled none.
-    pub fn decided(&self) -> Option<Decided<'a>> {
-        let d = self.event.decision.as_ref()?;
-        Some(match self.theirs {
-            true => Decided {
-                for_power: Some(&d.power),
-                how: d.by.describe_theirs(),
-            },
-            false => Decided {
-                for_power: None,
-                how: d.by.describe(),
-            },
-        })
+    /// How the decision it settled was taken, as the viewer is told it: "by your standing order",
+    /// "by the SOP", ... when it was taken for him (or for every power); none when it settled none,
+    /// or was taken for another power, whose report alone tells how (`decide::Aside`).
+    pub fn decided(&self) -> Option<&'static str> {
+        self.decision().map(|d| d.by.describe())
+    }
+
+    /// The decision it settled, as the viewer is told it: none when taken for another power.
+    pub fn decision(&self) -> Option<&'a DecisionNote> {
+        match self.theirs {
+            true => None,
+            false => self.event.decision.as_ref(),
+        }
+    }
+
+    /// The text as the viewer reads it: how another power's decision was taken left out
+    /// (`Event::text_for`).
+    pub fn text(&self) -> &'a str {
+        match self.theirs {
+            true => self.event.outcome_text(),
+            false => &self.event.text,
+        }
+    }
+
+    /// The template as the viewer reads it, as [`SeenEvent::text`].
+    pub fn template(&self) -> Option<&'a str> {
+        match self.theirs {
+            true => self.event.outcome_template(),
+            false => self.event.template.as_deref(),
+        }
     }
 
     /// The rolls a report lists: a sealed roll is in none (`engine::sealed`), neither its label
@@ -134,38 +146,12 @@ impl<'a> SeenEvent<'a> {
     /// The event as an owned line, in the viewer's words.
     pub fn line(&self) -> EventLine {
         let mut line = event_line(self.event);
-        line.decided = self.decided().map(|d| d.phrase().into_owned());
+        line.text = self.text().to_string();
+        line.template = self.template().map(str::to_string);
+        line.decided = self.decided().map(str::to_string);
+        line.decided_for = self.decision().map(|d| d.power.clone());
+        line.decided_by = self.decision().map(|d| d.by);
         line
-    }
-}
-
-/// How a decision was taken, as one power is told it.
-#[derive(Debug, Clone, Copy)]
-pub struct Decided<'a> {
-    /// The power it was taken for, when another than the viewer.
-    pub for_power: Option<&'a str>,
-    /// "by the SOP", "at random", "by its order", ...
-    pub how: &'static str,
-}
-
-impl<'a> Decided<'a> {
-    /// "by the SOP", or "for p2 by its order".
-    pub fn phrase(&self) -> Cow<'a, str> {
-        match self.for_power {
-            Some(p) => Cow::Owned(format!("for {p} {}", self.how)),
-            None => Cow::Borrowed(self.how),
-        }
-    }
-
-    /// [`Decided::phrase`] written at the end of `out`, each part passed through `write` (an HTML
-    /// form escapes it).
-    pub fn write_with(&self, out: &mut String, write: impl Fn(&mut String, &str)) {
-        if let Some(p) = self.for_power {
-            out.push_str("for ");
-            write(out, p);
-            out.push(' ');
-        }
-        write(out, self.how);
     }
 }
 
@@ -244,8 +230,8 @@ pub(crate) fn event_line(e: &Event) -> EventLine {
 }
 
 /// Events of every shape, as `france` sees them, for the tests of the forms that list them: with
-/// and without rolls, a sealed roll, a decision taken for it, one taken for another power and one
-/// for all, and strings that HTML or JSON escape (`<`, `&`, quotes, `/`, a backslash, control
+/// and without rolls, a sealed roll, a decision taken for it, one taken for another power (one
+/// whose text tells how, which france reads without it) and one for all, and strings that HTML or JSON escape (`<`, `&`, quotes, `/`, a backslash, control
 /// bytes) in a text, a citation, a label and a power's name, beside letters beyond ASCII.
 #[cfg(test)]
 pub(crate) fn odd_events() -> SeenEvents {
@@ -278,7 +264,12 @@ pub(crate) fn odd_events() -> SeenEvents {
         .roll(roll("x\\y\"z\n", false))
         .decided("<austria>&'x'", DecidedBy::Order),
         Event::new(rule, "k", "").decided("all", DecidedBy::Roll),
-        Event::new(rule, "combat", "Theirs.").decided("prussia", DecidedBy::Sop),
+        Event::new(
+            rule,
+            "combat",
+            format!("Theirs{}.", DecidedBy::Standing.aside(" (", ")")),
+        )
+        .decided("prussia", DecidedBy::Standing),
     ]);
     SeenEvents::new(&Arc::new(turn), &[0, 1, 2, 3, 4], "france")
 }

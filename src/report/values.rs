@@ -352,7 +352,7 @@ impl Object for EventValue {
     fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
         let line = self.line()?;
         let e = line.event;
-        let decision = e.decision.as_ref();
+        let decision = line.decision();
         Some(match key.as_str()? {
             "rule" => Value::from(e.rule.as_str()),
             "topic" => Value::from(e.topic.as_str()),
@@ -362,7 +362,7 @@ impl Object for EventValue {
             "kind" => Value::from(e.kind.as_str()),
             "area" => Value::from(e.area.as_deref()),
             "text" => self.read[1]
-                .get_or_init(|| Value::from(e.text.as_str()))
+                .get_or_init(|| Value::from(line.text()))
                 .clone(),
             "rolls" => self.read[2]
                 .get_or_init(|| {
@@ -380,8 +380,8 @@ impl Object for EventValue {
                     )
                 })
                 .clone(),
-            "template" => Value::from(e.template.as_deref()),
-            "decided" => Value::from(line.decided().map(|d| d.phrase().into_owned())),
+            "template" => Value::from(line.template()),
+            "decided" => Value::from(line.decided()),
             "decided_for" => Value::from(decision.map(|d| d.power.as_str())),
             "decided_by" => Value::from_serialize(decision.map(|d| d.by)),
             _ => return None,

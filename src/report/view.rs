@@ -750,7 +750,8 @@ fn orders_view(orders: Option<&OrdersFileStatus>) -> OrdersView {
 }
 
 /// The orders block of the next turn: the header filled in but for the password, the power's units
-/// and standing orders as comments.
+/// and standing orders as comments, and where the orders are listed (the guide the welcome mail
+/// attached).
 fn orders_template(
     game: &Game,
     power: &str,
@@ -796,7 +797,11 @@ fn orders_template(
             "# Turn {turn} is not yours to play: only standing orders count in it.\n"
         ));
     }
-    t.push_str("# Write your orders below, one per line (ORDERS.md lists them).\n\n");
+    // The guide the player has: the one his welcome mail attached, not pbem's ORDERS.md.
+    t.push_str(&format!(
+        "# Write your orders below, one per line (the order guide of your welcome mail, {}, lists them).\n\n",
+        crate::report::guide::file_name(game.ruleset.id())
+    ));
     t
 }
 

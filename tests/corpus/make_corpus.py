@@ -465,3 +465,40 @@ write(
     ),
     BRITAIN,
 )
+
+# 14. A phone's webmail app replying in HTML: multipart/alternative whose text/plain part is blank
+# (a line of spaces), the orders in the text/html part only (ISO-8859-1, quoted-printable), <p> and
+# <br> lines, &nbsp; and entities, a signature, the report quoted in a <blockquote>.
+html = (
+    "<html><head><meta http-equiv=\"Content-Type\" content=\"text/html; charset=iso-8859-1\"></head><body>"
+    "<p style=\"margin:0\">" + "<br>\n".join(
+        l.replace("&", "&amp;").replace("\u00e4", "&auml;") if l else "" for l in AUSTRIA.rstrip("\n").split("\n")
+    ) + "</p>"
+    "<p style=\"margin:0\">&nbsp;</p><div id=\"signature\">-- <br>Gr\u00fc\u00dfe, Franz &lt;austria@example.org&gt;</div>"
+    "<div class=\"quote\">Am 05.12.2026 um 09:00 schrieb pbem referee:<br>"
+    "<blockquote style=\"border-left:2px solid #ccc;padding-left:1ex\">"
+    + "<br>".join(REPORT_QUOTE.rstrip("\n").split("\n")) + "</blockquote></div></body></html>"
+)
+write(
+    "phone-alternative-blank-text",
+    crlf(
+        received("Sat, 5 Dec 2026 20:10:00 +0100 (CET)", helo="mout.gmx.net", ip="212.227.17.21")
+        + "From: Franz <austria@example.org>\n"
+        "To: referee@referee.example\n"
+        "Subject: Re: [ulm-1805] turn 1\n"
+        "Date: Sat, 5 Dec 2026 20:09:55 +0100\n"
+        "Message-ID: <trinity-5f0c1a2b-3d4e-4f5a-8b6c-7d8e9f0a1b2c-1733425795123@msvc-mesg-gmx001>\n"
+        "MIME-Version: 1.0\n"
+        "Content-Type: multipart/alternative; boundary=\"--=_alt_5f0c1a2b\"\n"
+        "X-Mailer: GMX Mail App Android\n\n"
+        "----=_alt_5f0c1a2b\n"
+        "Content-Type: text/plain; charset=UTF-8\n"
+        "Content-Transfer-Encoding: 7bit\n\n"
+        "   \n\n"
+        "----=_alt_5f0c1a2b\n"
+        "Content-Type: text/html; charset=iso-8859-1\n"
+        "Content-Transfer-Encoding: quoted-printable\n\n" + qp(html, "latin-1") + "\n"
+        "----=_alt_5f0c1a2b--\n"
+    ),
+    AUSTRIA,
+)

@@ -316,22 +316,22 @@ impl Phase<'_> {
                 ContinuePolicy::Always => true,
                 ContinuePolicy::WhenWinning => winning(side, enemy),
             };
-            let by = d.by.describe_theirs();
+            let by = d.by.aside(" (", ")");
             let text = match (point == EiaPoint::Continue, go) {
                 (true, true) => format!(
-                    "{} fights a further day at {name} after day {day} ({by}).",
+                    "{} fights a further day at {name} after day {day}{by}.",
                     side.lead
                 ),
                 (true, false) => format!(
-                    "{} fights no further day at {name} after day {day} ({by}).",
+                    "{} fights no further day at {name} after day {day}{by}.",
                     side.lead
                 ),
                 (false, true) => format!(
-                    "{} stands for a further day at {name} after day {day} ({by}).",
+                    "{} stands for a further day at {name} after day {day}{by}.",
                     side.lead
                 ),
                 (false, false) => format!(
-                    "{} fights no further day at {name} after day {day} ({by}): the battle ends.",
+                    "{} fights no further day at {name} after day {day}{by}: the battle ends.",
                     side.lead
                 ),
             };
@@ -381,11 +381,11 @@ impl Phase<'_> {
             GuardPolicy::WhenLosingAfter(n) => format!("when losing after round {n}"),
         };
         let text = format!(
-            "{} holds its guard ({}) back at {}: it will commit it {when} ({}).",
+            "{} holds its guard ({}) back at {}: it will commit it {when}{}.",
             side.lead,
             ids.join(", "),
             self.map.area(area).id,
-            d.by.describe_theirs()
+            d.by.aside(" (", ")")
         );
         let e = Event::new(GUARD, "decision", text).decided(side.lead.clone(), d.by);
         self.push(e, area, involved);
@@ -502,10 +502,10 @@ impl Phase<'_> {
             .map(|&i| self.board.corps[i].id.as_str())
             .collect();
         let text = format!(
-            "{} sends {} round the flank at {name} ({}); {} the battle before round 2.",
+            "{} sends {} round the flank at {name}{}; {} the battle before round 2.",
             side.lead,
             ids.join(", "),
-            by.describe_theirs(),
+            by.aside(" (", ")"),
             verb(ids.len(), "it joins", "they join")
         );
         let e = Event::new(OUTFLANK, "decision", text)
@@ -809,9 +809,9 @@ impl Phase<'_> {
             d.by
         };
         let text = format!(
-            "{power} plays the {side} chit '{}' at {area_name} ({}).",
+            "{power} plays the {side} chit '{}' at {area_name}{}.",
             d.value,
-            by.describe_theirs()
+            by.aside(" (", ")")
         );
         let e = Event::new(d.rule, "decision", text).decided(power.to_string(), by);
         self.push(e, area, involved);

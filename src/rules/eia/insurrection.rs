@@ -67,8 +67,8 @@ impl Phase<'_> {
                     .collect();
                 if !d.value {
                     let text = format!(
-                        "{power} raises no insurrection corps in {name} ({}).",
-                        d.by.describe_theirs()
+                        "{power} raises no insurrection corps in {name}{}.",
+                        d.by.aside(" (", ")")
                     );
                     let e =
                         Event::new(INSURRECTION, "decision", text).decided(power.to_string(), d.by);
@@ -90,9 +90,9 @@ impl Phase<'_> {
                 });
                 raised.push(levy.id.clone());
                 let text = format!(
-                    "An enemy entered the border province of {name}: {power} raises the insurrection corps {} there ({}, {} factors).",
+                    "An enemy entered the border province of {name}: {power} raises the insurrection corps {} there ({}{} factors).",
                     levy.id,
-                    d.by.describe_theirs(),
+                    d.by.aside("", ", "),
                     levy.factors
                 );
                 let e = Event::new(INSURRECTION, "decision", text).decided(power.to_string(), d.by);

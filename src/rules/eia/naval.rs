@@ -439,8 +439,8 @@ impl<'a> Naval<'a> {
                         by = by.min(d.by);
                     } else {
                         let text = format!(
-                            "{id} ({power}) does not intercept {mover_names} at {sea_id} ({}).",
-                            d.by.describe_theirs()
+                            "{id} ({power}) does not intercept {mover_names} at {sea_id}{}.",
+                            d.by.aside(" (", ")")
                         );
                         let e =
                             Event::new(INTERCEPT, "decision", text).decided(power.clone(), d.by);
@@ -468,16 +468,25 @@ impl<'a> Naval<'a> {
             let need = self.eia.tables.naval.intercept;
             let ok = face <= need;
             let text = format!(
-                "{} ({}, {ships} ships) {} to intercept {mover_names} ({mover_ships} ships) at {sea_id} ({}): rolls {told}, needs {need} or less: {}.",
+                "{} ({}, {ships} ships) {} to intercept {mover_names} ({mover_ships} ships) at {sea_id}{}: rolls {told}, needs {need} or less: {}.",
                 self.names(&fleets),
                 members.join(", "),
                 if fleets.len() == 1 { "tries" } else { "try" },
-                d.by.describe_theirs(),
+                d.by.aside(" (", ")"),
                 if ok { "intercepted" } else { "missed" }
             );
-            let e = Event::new(INTERCEPT, "intercept", text)
-                .roll(roll)
-                .decided(side.clone(), d.by);
+            // EiA 6.2.3: how the fleets came to try is told to the power they are of
+            // (`DecidedBy::aside`); the fleets of allies, each settled by its own power's orders,
+            // tell it to none: the words of one would tell another how its ally decides. The log
+            // keeps it.
+            let deciders: BTreeSet<String> = fleets
+                .iter()
+                .map(|&i| self.fleets[i].power.clone())
+                .collect();
+            let mut e = Event::new(INTERCEPT, "intercept", text).roll(roll);
+            if let (1, Some(power)) = (deciders.len(), deciders.first()) {
+                e = e.decided(power.clone(), d.by);
+            }
             self.push(e, sea, &involved);
             if !ok {
                 continue;
@@ -750,10 +759,10 @@ impl<'a> Naval<'a> {
             d.by
         };
         let text = format!(
-            "{power} fights in {} at {} ({}).",
+            "{power} fights in {} at {}{}.",
             d.value,
             self.map.area(sea).id,
-            by.describe_theirs()
+            by.aside(" (", ")")
         );
         let e = Event::new(d.rule, "decision", text).decided(power.to_string(), by);
         self.push(e, sea, involved);
@@ -798,8 +807,8 @@ impl<'a> Naval<'a> {
         let d = decide(&EiaPoint::Chase, &sources, always_never, || Ok(false))?;
         if !d.value {
             let text = format!(
-                "{w_lead} does not pursue at {sea_id} ({}).",
-                d.by.describe_theirs()
+                "{w_lead} does not pursue at {sea_id}{}.",
+                d.by.aside(" (", ")")
             );
             let e = Event::new(CHASE, "decision", text).decided(w_lead.to_string(), d.by);
             self.push(e, sea, involved);
@@ -810,7 +819,7 @@ impl<'a> Naval<'a> {
         let face = roll.dice[0].face;
         let told = roll.told(0);
         let lost = if face <= x { self.sink(loser, y) } else { 0 };
-        let text = format!("{w_lead} gives chase at {sea_id} ({}): rolls {told}, needs {x} or less: the enemy loses {lost} more ships.", d.by.describe_theirs());
+        let text = format!("{w_lead} gives chase at {sea_id}{}: rolls {told}, needs {x} or less: the enemy loses {lost} more ships.", d.by.aside(" (", ")"));
         let e = Event::new(CHASE, "chase", text)
             .roll(roll)
             .decided(w_lead.to_string(), d.by);

@@ -71,8 +71,8 @@ impl Phase<'_> {
             let d = decide(&EiaPoint::Reinforce, &sources, always_never, || Ok(true))?;
             if !d.value {
                 let text = format!(
-                    "{power} does not try to reinforce at {name} ({}).",
-                    d.by.describe_theirs()
+                    "{power} does not try to reinforce at {name}{}.",
+                    d.by.aside(" (", ")")
                 );
                 let e = Event::new(REINFORCE, "decision", text).decided(power.clone(), d.by);
                 self.push(e, area, involved);
@@ -153,9 +153,9 @@ impl Phase<'_> {
             format!("from {}", self.map.area(from).id)
         };
         let text = format!(
-                    "{} tries to march {whence} to the battle at {name} ({}): rolls {told}, needs {need} or less: {}.",
+                    "{} tries to march {whence} to the battle at {name}{}: rolls {told}, needs {need} or less: {}.",
                     self.who(i),
-                    by.describe_theirs(),
+                    by.aside(" (", ")"),
                     if ok { "it arrives" } else { "it does not arrive" }
                 );
         let e = Event::rolled(REINFORCE, "reinforce", text, roll).decided(power.to_string(), by);

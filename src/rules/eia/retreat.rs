@@ -39,9 +39,9 @@ impl Phase<'_> {
         let d = decide(&EiaPoint::Pursue, &sources, always_never, || Ok(true))?;
         if !d.value {
             let text = format!(
-                "{} does not pursue at {name} ({}).",
+                "{} does not pursue at {name}{}.",
                 winner.lead,
-                d.by.describe_theirs()
+                d.by.aside(" (", ")")
             );
             let e = Event::new(PURSUIT, "pursuit", text).decided(winner.lead.clone(), d.by);
             self.push(e, area, involved);
@@ -67,9 +67,9 @@ impl Phase<'_> {
         let extra = t.losses[row];
         let lost = self.take_losses(loser, area, extra);
         let text = format!(
-            "{} pursues at {name} ({}): rolls {told}, cavalry modifier {drm:+}: {} loses {} more.",
+            "{} pursues at {name}{}: rolls {told}, cavalry modifier {drm:+}: {} loses {} more.",
             winner.lead,
-            d.by.describe_theirs(),
+            d.by.aside(" (", ")"),
             join(&loser.powers),
             factors(lost)
         );

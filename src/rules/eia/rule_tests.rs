@@ -1223,6 +1223,48 @@ fn eia_6_2_3_a_standing_order_not_to_intercept_is_honoured() {
     );
 }
 
+/// EiA 6.2.3 (19.1, fog of war): allies' fleets that try together tell no one how they came to
+/// try: "by its standing order" would tell pink, who leads the side, how its ally red decides. The
+/// fleets of one power tell it to that power alone.
+#[test]
+fn eia_6_2_3_allies_intercepting_together_tell_no_one_how_each_decided() {
+    let state = format!(
+        "alliances = [[\"red\", \"pink\"]]\n[standing.red]\nintercept = \"always\"\n{}",
+        sea_state(&fleet("PF", "pink", 4, "Bay"))
+    );
+    let (_d, g) = game(&state);
+    let (events, _) = run(&g, &orders(&[("blue", sail("BF", "Bay"))]));
+    let tries = with_rule(&events, "EiA 6.2.3");
+    assert!(
+        tries[0].text.contains("to intercept BF"),
+        "{}",
+        tries[0].text
+    );
+    for viewer in ["pink", "red", "blue"] {
+        assert!(
+            !tries[0].text_for(viewer).contains("(by "),
+            "{viewer}: {}",
+            tries[0].text_for(viewer)
+        );
+        assert!(tries[0].decision_for(viewer).is_none(), "{viewer}");
+    }
+    // The referee's log keeps it.
+    assert!(
+        tries[0].text.contains("(by its standing order)"),
+        "{}",
+        tries[0].text
+    );
+    // Red's fleet alone: red is told, pink not.
+    let (_d, g) = game(&format!(
+        "alliances = [[\"red\", \"pink\"]]\n[standing.red]\nintercept = \"always\"\n{}",
+        sea_state("")
+    ));
+    let (events, _) = run(&g, &orders(&[("blue", sail("BF", "Bay"))]));
+    let tries = with_rule(&events, "EiA 6.2.3");
+    assert!(tries[0].text_for("red").contains("(by its standing order)"));
+    assert!(!tries[0].text_for("pink").contains("(by "));
+}
+
 #[test]
 fn eia_6_2_3_a_stronger_fleet_is_not_intercepted() {
     let state = format!(

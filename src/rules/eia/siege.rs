@@ -293,10 +293,10 @@ impl Phase<'_> {
                 || Ok(true),
             )?;
             let text = format!(
-                "The garrison of {name} asks for the honours of war; {} {} them ({}).",
+                "The garrison of {name} asks for the honours of war; {} {} them{}.",
                 besiegers.lead,
                 if d.value { "grants" } else { "denies" },
-                d.by.describe_theirs()
+                d.by.aside(" (", ")")
             );
             let e = Event::new(HONOURS, "decision", text).decided(besiegers.lead.clone(), d.by);
             self.push(e, area, involved);
@@ -336,16 +336,16 @@ impl Phase<'_> {
         }
         let text = if surrender {
             format!(
-                "The garrison of {name} ({}) surrenders ({}).",
+                "The garrison of {name} ({}) surrenders{}.",
                 ids.join(", "),
-                d.by.describe_theirs()
+                d.by.aside(" (", ")")
             )
         } else {
             let lost = self.take_losses(&besiegers, area, g);
             format!(
-                "The garrison of {name} ({}) fights on ({}): the city is stormed, the garrison falls and the besiegers lose {}.",
+                "The garrison of {name} ({}) fights on{}: the city is stormed, the garrison falls and the besiegers lose {}.",
                 ids.join(", "),
-                d.by.describe_theirs(),
+                d.by.aside(" (", ")"),
                 factors(lost)
             )
         };

@@ -352,15 +352,15 @@ impl Phase<'_> {
         let cc = want.value.min(left.saturating_sub(keep.value));
         *self.chits.get_mut(power).expect("both sides") = left - cc;
         let mut text = format!(
-            "{power} allocates {cc} CC to attack {n} ({} {}",
+            "{power} allocates {cc} CC to attack {n} ({}{}",
             want.value,
-            want.by.describe_theirs()
+            want.by.aside(" ", "")
         );
         if cc < want.value {
             text.push_str(&format!(
-                "; {left} left, {} kept for defence {}",
+                "; {left} left, {} kept for defence{}",
                 keep.value,
-                keep.by.describe_theirs()
+                keep.by.aside(" ", "")
             ));
         }
         text.push_str(&format!("); {} left.", left - cc));
@@ -421,8 +421,8 @@ impl Phase<'_> {
         let mut joined = Vec::new();
         if candidates.is_empty() {
             let text = format!(
-                "{power} calls no supporting stack to attack {n} (support {support} {}: none eligible next to {}).",
-                by.describe_theirs(),
+                "{power} calls no supporting stack to attack {n} (support {support}{}: none eligible next to {}).",
+                by.aside(" ", ""),
                 self.name(&a.target)
             );
             self.log(
@@ -433,9 +433,9 @@ impl Phase<'_> {
             return Ok(joined);
         }
         let text = format!(
-            "{power} calls {} to support attack {n} ({}).",
+            "{power} calls {} to support attack {n}{}.",
             self.stacks_in(&candidates),
-            by.describe_theirs()
+            by.aside(" (", ")")
         );
         self.log(
             Event::new(rules::CALL_SUPPORT, "support", text)
@@ -525,9 +525,9 @@ impl Phase<'_> {
         let mut joined = Vec::new();
         if candidates.is_empty() {
             let text = format!(
-                "{power} calls no supporting stack for {} (support {support} {}: none next to it); it spends no CC, and the defending stack fights alone.",
+                "{power} calls no supporting stack for {} (support {support}{}: none next to it); it spends no CC, and the defending stack fights alone.",
                 self.name(target),
-                by.describe_theirs()
+                by.aside(" ", "")
             );
             self.log(
                 Event::new(rules::DEFENCE_CALL, "defence", text)
@@ -557,36 +557,40 @@ impl Phase<'_> {
             .filter(|h| self.ngg.stack(h, power).any(|u| u.forage || u.disrupted))
             .map(|h| self.name(h))
             .collect();
-        let note = if marked.is_empty() {
-            String::new()
+        // How it was decided is the deciding power's alone (`DecidedBy::aside`): the note stands
+        // for every power, in the brackets alone when it is all they are told.
+        let call = if marked.is_empty() {
+            format!(
+                "{power} calls {} to support {}{}.",
+                self.stacks_in(&candidates),
+                self.name(target),
+                by.aside(" (", ")")
+            )
         } else {
             format!(
-                "; {} foraging or disrupted, may support a defence (NGG 10.1 forbids it only in an attack: pbem's reading)",
+                "{power} calls {} to support {} ({}{} foraging or disrupted, may support a defence (NGG 10.1 forbids it only in an attack: pbem's reading)).",
+                self.stacks_in(&candidates),
+                self.name(target),
+                by.aside("", "; "),
                 marked.join(", ")
             )
         };
-        let call = format!(
-            "{power} calls {} to support {} ({}{note}).",
-            self.stacks_in(&candidates),
-            self.name(target),
-            by.describe_theirs()
-        );
         self.log(
             Event::new(rules::DEFENCE_CALL, "defence", call)
                 .at(target)
                 .decided(power, by),
         );
         let mut text = format!(
-            "{power} allocates {cc} CC to the defence of {} ({} {}",
+            "{power} allocates {cc} CC to the defence of {} ({}{}",
             self.name(target),
             want.value,
-            want.by.describe_theirs()
+            want.by.aside(" ", "")
         );
         if cc < want.value {
             text.push_str(&format!(
-                "; {left} left, the last {} never spent {}",
+                "; {left} left, the last {} never spent{}",
                 reserve.value,
-                reserve.by.describe_theirs()
+                reserve.by.aside(" ", "")
             ));
         }
         text.push_str(&format!("); {} left.", left - cc));

@@ -208,11 +208,11 @@ impl Turn<'_> {
                             self.place_unit(c, &to, false);
                         }
                         let text = format!(
-                            "{} {} the infantry attack from march and {} from {target} to {to}, {}.",
+                            "{} {} the infantry attack from march and {} from {target} to {to}{}.",
                             cav.join(", "),
                             verb(cav.len(), "evades", "evade"),
                             verb(cav.len(), "retreats", "retreat"),
-                            d.by.describe_theirs()
+                            d.by.aside(", ", "")
                         );
                         self.log(
                             Event::new(d.rule, "evade", text)
@@ -295,7 +295,7 @@ impl Turn<'_> {
         let d_shift = self.shift_policy(&defender, None, &d_scopes);
         let a_chit = cap_chit(e.chit, Some(leader.initiative), e.march);
         let a_shift = self.shift_policy(&attacker, e.shift, &[leader.id(), &target]);
-        let mut leader_text = match &d_leader {
+        let leader_text = match &d_leader {
             Some(l) => format!(
                 "{} defends (initiative {}, combat {})",
                 l.id(),
@@ -305,8 +305,11 @@ impl Turn<'_> {
             None => "no leader defends".to_string(),
         };
         let mut d_by = dl.by;
+        // WBTS ground/defender-leader: what the standing order named, and that the SOP set it aside,
+        // is the defender's alone (`decide::aside`): the attacker reads who defends.
+        let mut refusal = String::new();
         if let Some(id) = &refused {
-            leader_text = format!("the standing order names {id}, who is not in {target} and could not command every combat unit attacked there; {leader_text}");
+            refusal = format!("the standing order names {id}, who is not in {target} and could not command every combat unit attacked there; ");
             d_by = crate::decide::DecidedBy::Sop;
         }
         self.log(
@@ -314,13 +317,14 @@ impl Turn<'_> {
                 rules::DEFENDING_LEADER,
                 "defence",
                 format!(
-                    "Combat {n} at {target}: {leader_text}, {}{}.",
-                    d_by.describe_theirs(),
-                    if refused.is_some() {
+                    "Combat {n} at {target}: {}{leader_text}{}{}.",
+                    crate::decide::aside(&refusal),
+                    d_by.aside(", ", ""),
+                    crate::decide::aside(if refused.is_some() {
                         " (the best in the hex)"
                     } else {
                         ""
-                    }
+                    })
                 ),
             )
             .at(&target)
@@ -390,9 +394,9 @@ impl Turn<'_> {
                 d_strength += add;
                 supporting = gunboats.iter().map(|g| g.0.clone()).collect();
                 let text = format!(
-                    "{} support the defence of {target} with {add} strength, {}.",
+                    "{} support the defence of {target} with {add} strength{}.",
                     supporting.join(", "),
-                    d.by.describe_theirs()
+                    d.by.aside(", ", "")
                 );
                 self.log(
                     Event::new(d.rule, "naval-support", text)
@@ -457,12 +461,12 @@ impl Turn<'_> {
             "an attack"
         };
         let text = format!(
-            "Combat {n} at {target}, {kind} by {} with {} from {}: strength {a_strength} against {d_strength}{}. Chits: {attacker} {a_chit}, {defender} {d_chit} ({}); total intensity {}.",
+            "Combat {n} at {target}, {kind} by {} with {} from {}: strength {a_strength} against {d_strength}{}. Chits: {attacker} {a_chit}, {defender} {d_chit}{}; total intensity {}.",
             leader.id(),
             units.join(", "),
             attack_hexes.join(" and "),
             if notes.is_empty() { String::new() } else { format!("; {}", notes.join("; ")) },
-            dc.by.describe_theirs(),
+            dc.by.aside(" (", ")"),
             out.intensity
         );
         self.log(
@@ -557,16 +561,16 @@ impl Turn<'_> {
                 .map_or_else(|| s.from.to_string(), |r| r.repeated(0).to_string());
             let text = if s.from == s.to {
                 format!(
-                    "{} is the better leader by {} and leaves the die at {from} ({}, policy {}).",
+                    "{} is the better leader by {} and leaves the die at {from} ({}policy {}).",
                     s.leader,
                     rows(s.net),
-                    d.by.describe_theirs(),
+                    d.by.aside("", ", "),
                     d.value
                 )
             } else {
                 format!(
-                    "{} is the better leader by {} and shifts the die from {from} to {} ({}, policy {}).",
-                    s.leader, rows(s.net), s.to, d.by.describe_theirs(), d.value
+                    "{} is the better leader by {} and shifts the die from {from} to {} ({}policy {}).",
+                    s.leader, rows(s.net), s.to, d.by.aside("", ", "), d.value
                 )
             };
             self.log(
@@ -831,9 +835,9 @@ impl Turn<'_> {
         }
         if !parts.is_empty() {
             let text = format!(
-                "{power} spreads its {owed} SP of losses evenly ({}, {}): {}.",
+                "{power} spreads its {owed} SP of losses evenly ({}{}): {}.",
                 d.value,
-                d.by.describe_theirs(),
+                d.by.aside(", ", ""),
                 parts.join(", ")
             );
             self.log(
@@ -926,10 +930,10 @@ impl Turn<'_> {
             let d = self.decide(WbtsPoint::IgnoreRetreat, defender, None, &[target]);
             if d.value == "always" {
                 let text = format!(
-                    "{} in {terrain} {target} {} the retreat, {}.",
+                    "{} in {terrain} {target} {} the retreat{}.",
                     left.join(", "),
                     verb(left.len(), "ignores", "ignore"),
-                    d.by.describe_theirs()
+                    d.by.aside(", ", "")
                 );
                 self.log(
                     Event::new(d.rule, "retreat", text)
@@ -968,10 +972,10 @@ impl Turn<'_> {
                         self.place_unit(u, target, true);
                     }
                     let text = format!(
-                        "{} {} inside the fort in {target}, {}.",
+                        "{} {} inside the fort in {target}{}.",
                         left.join(", "),
                         verb(left.len(), "retreats", "retreat"),
-                        d.by.describe_theirs()
+                        d.by.aside(", ", "")
                     );
                     self.log(
                         Event::new(d.rule, "retreat", text)
@@ -1003,10 +1007,10 @@ impl Turn<'_> {
                 }
                 self.move_leaders_with(target, defender, &to);
                 let text = format!(
-                    "{} {} from {target} to {to}, {}.",
+                    "{} {} from {target} to {to}{}.",
                     left.join(", "),
                     verb(left.len(), "retreats", "retreat"),
-                    d.by.describe_theirs()
+                    d.by.aside(", ", "")
                 );
                 self.log(
                     Event::new(d.rule, "retreat", text)

@@ -98,6 +98,17 @@ fn check(st: &State, power: &str, text: &str) -> (Vec<WbtsOrder>, Vec<String>) {
 
 /// Runs the union's `orders` on `st` with `seed` and returns the event texts and the state after.
 fn run(st: State, standing: &[(&str, &str, &str)], orders: &str, seed: u8) -> (Vec<String>, State) {
+    let (events, next) = run_events(st, standing, orders, seed);
+    (events.into_iter().map(|e| e.text).collect(), next)
+}
+
+/// As [`run`], the events whole.
+fn run_events(
+    st: State,
+    standing: &[(&str, &str, &str)],
+    orders: &str,
+    seed: u8,
+) -> (Vec<crate::engine::event::Event>, State) {
     let (m, t) = (map(), tables());
     let mut st = st;
     for (p, k, v) in standing {
@@ -113,7 +124,7 @@ fn run(st: State, standing: &[(&str, &str, &str)], orders: &str, seed: u8) -> (V
     let mut turn = Turn::new(Board::new(&m), &t, &sop, st, powers(), &mut dice).unwrap();
     turn.run(&ok).unwrap();
     let (next, events) = turn.finish();
-    (events.into_iter().map(|e| e.text).collect(), next)
+    (events, next)
 }
 
 fn force(
@@ -1153,6 +1164,38 @@ fn wbts_ground_defender_leader_a_train_in_the_hex_does_not_bar_the_leader_named(
         "{all}"
     );
     assert!(!all.contains("the standing order names Jeb"), "{all}");
+}
+
+/// WBTS ground/defender-leader: what the defender's standing order named, and that the SOP set it
+/// aside, is his alone (`decide::Aside`): the attacker reads who defends, as for any defender.
+#[test]
+fn wbts_defender_leader_a_standing_order_set_aside_is_told_to_the_defender_alone() {
+    let st = state(
+        &(leader("Lee", "union", "0101", 4, 0)
+            + &unit("A", "union", "infantry", 6, "0101", "Lee")
+            + &leader("Jeb", "confederate", "0104", 3, 3)
+            + &leader("Bob", "confederate", "0102", 2, 1)
+            + &leader("Ned", "confederate", "0104", 4, 4)
+            + &unit("E", "confederate", "infantry", 6, "0102", "Jeb")),
+    );
+    let (ev, _) = run_events(
+        st,
+        &[("confederate", "leader@0102", "Ned")],
+        "attack 0102 by Lee chit 2\n",
+        3,
+    );
+    let e = ev
+        .iter()
+        .find(|e| e.rule == super::rules::DEFENDING_LEADER.cite())
+        .expect("the defending leader's event");
+    assert_eq!(
+        e.text_for("confederate"),
+        "Combat 1 at 0102: the standing order names Ned, who is not in 0102 and could not command every combat unit attacked there; Bob defends (initiative 2, combat 1), by the SOP (the best in the hex)."
+    );
+    assert_eq!(
+        e.text_for("union"),
+        "Combat 1 at 0102: Bob defends (initiative 2, combat 1)."
+    );
 }
 
 #[test]

@@ -487,7 +487,7 @@ impl<'a> Turn<'a> {
             }
             if !moved.is_empty() {
                 let text = format!(
-                    "{} {} the fort in {hex}, {} (WBTS fort/inside).",
+                    "{} {} the fort in {hex}{} (WBTS fort/inside).",
                     moved.join(", "),
                     match (inside, moved.len()) {
                         (true, 1) => "moves inside",
@@ -495,7 +495,7 @@ impl<'a> Turn<'a> {
                         (false, 1) => "moves out of",
                         (false, _) => "move out of",
                     },
-                    d.by.describe_theirs()
+                    d.by.aside(", ", "")
                 );
                 self.log(
                     Event::new(d.rule, "garrison", text)
