@@ -287,9 +287,9 @@ fn the_map_names_the_units_it_sees_up_close_and_draws_the_retreats_it_saw() {
     for (power, whole, _) in maps("pog-1914") {
         let retreats = group(&whole, "retreats");
         assert!(
-            retreats
-                .iter()
-                .any(|l| l.contains(" retreat from ") && l.contains("url(#retreat-")),
+            retreats.iter().any(|l| (l.contains(" retreats from ")
+                || l.contains(" retreat from "))
+                && l.contains("url(#retreat-")),
             "{power} sees no PoG retreat: {retreats:?}"
         );
         for l in &retreats {

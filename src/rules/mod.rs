@@ -8,6 +8,7 @@ pub mod ngg;
 pub mod pog;
 pub mod standing;
 pub mod wbts;
+pub mod wording;
 
 use anyhow::{bail, Result};
 

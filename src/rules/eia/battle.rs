@@ -8,6 +8,7 @@ use anyhow::Result;
 use crate::decide::{decide, DecidedBy, Sources};
 use crate::engine::event::Event;
 use crate::rules::eia::state::{CorpsKind, Tenths};
+use crate::rules::wording::verb;
 
 use super::board::Board;
 use super::decisions::{EiaPoint, ARTILLERY, COMMANDER, FURTHER_DAYS, GUARD, OUTFLANK};
@@ -501,10 +502,11 @@ impl Phase<'_> {
             .map(|&i| self.board.corps[i].id.as_str())
             .collect();
         let text = format!(
-            "{} sends {} round the flank at {name}{}; they join the battle before round 2.",
+            "{} sends {} round the flank at {name}{}; {} the battle before round 2.",
             side.lead,
             ids.join(", "),
-            by.aside(" (", ")")
+            by.aside(" (", ")"),
+            verb(ids.len(), "it joins", "they join")
         );
         let e = Event::new(OUTFLANK, "decision", text)
             .decided(side.lead.clone(), by)

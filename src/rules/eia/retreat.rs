@@ -6,6 +6,7 @@ use anyhow::Result;
 
 use crate::decide::{decide, DecidedBy, Sources};
 use crate::engine::event::Event;
+use crate::rules::wording::verb;
 
 use super::battle::{factors, join, Side};
 use super::decisions::{always_never, EiaPoint, PURSUIT, RETREAT};
@@ -159,8 +160,9 @@ impl Phase<'_> {
                 .map(|&i| self.board.corps[i].id.as_str())
                 .collect();
             let text = format!(
-                "{power} cannot retreat from {name}: every adjacent area holds enemy corps; {} surrender.",
-                ids.join(", ")
+                "{power} cannot retreat from {name}: every adjacent area holds enemy corps; {} {}.",
+                ids.join(", "),
+                verb(ids.len(), "surrenders", "surrender")
             );
             let e = Event::new(rule, "retreat", text).decided(power.to_string(), DecidedBy::Sop);
             self.push(e, area, involved);

@@ -760,7 +760,7 @@ fn eia_7_5_1_1_defenders_retire_into_the_city_when_they_fit_and_are_outnumbered(
     let (_d, g) = game(&siege_state("red", 3, ""));
     let (events, _) = run(&g, &orders(&[("blue", attack("East"))]));
     let retire = with_rule(&events, "EiA 7.5.1.1");
-    assert_eq!(retire[0].text, "G1 retire into the city of East (1 corps fit its garrison of 2, against 2 enemy corps) (by the SOP).");
+    assert_eq!(retire[0].text, "G1 retires into the city of East (1 corps fits its garrison of 2, against 2 enemy corps) (by the SOP).");
     assert!(!events.iter().any(|e| e.kind == "round"), "no field battle");
     assert!(events
         .iter()
@@ -822,7 +822,7 @@ fn eia_7_5_1_1_cossacks_and_freikorps_do_not_count_toward_retirement() {
     let retire = with_rule(&events, "EiA 7.5.1.1");
     assert_eq!(
         retire.first().map(|e| e.text.as_str()),
-        Some("G1 retire into the city of East (1 corps fit its garrison of 2, against 2 enemy corps) (by the SOP)."),
+        Some("G1 retires into the city of East (1 corps fits its garrison of 2, against 2 enemy corps) (by the SOP)."),
         "{texts:#?}"
     );
     let evade = with_rule(&events, "EiA 10.1.2.2.3");
@@ -1029,7 +1029,7 @@ fn eia_7_5_2_3_outflanking_force_named_by_order() {
         .into_iter()
         .find(|e| e.kind == "decision")
         .unwrap();
-    assert_eq!(force.text, "blue sends BC round the flank at Field (by its order); they join the battle before round 2.");
+    assert_eq!(force.text, "blue sends BC round the flank at Field (by its order); it joins the battle before round 2.");
     assert!(force.rolls.is_empty());
 }
 
@@ -2247,7 +2247,7 @@ fn eia_10_1_4_1_4_insurrection_corps_besiege_a_city_as_other_corps_do() {
     assert!(
         with_rule(&events, "EiA 7.5.1.1")
             .iter()
-            .any(|e| e.text.starts_with("B4 retire into the city of East")),
+            .any(|e| e.text.starts_with("B4 retires into the city of East")),
         "{:?}",
         events.iter().map(|e| &e.text).collect::<Vec<_>>()
     );
@@ -2377,7 +2377,7 @@ fn eia_10_1_4_1_4_an_insurrection_corps_that_attacked_in_the_turn_s_phase_has_no
     assert!(
         events
             .iter()
-            .any(|e| e.text.starts_with("B1 retire into the city of Side")),
+            .any(|e| e.text.starts_with("B1 retires into the city of Side")),
         "{texts:#?}"
     );
     let labels: Vec<&str> = events
@@ -2814,7 +2814,7 @@ fn eia_7_5_1_1_the_field_corps_retire_to_join_the_garrison_of_the_city() {
     let retire = with_rule(&events, "EiA 7.5.1.1");
     assert_eq!(
         retire[0].text,
-        "R1 retire into the city of East (2 corps fit its garrison of 2, against 3 enemy corps) (by the SOP)."
+        "R1 retires into the city of East (2 corps fit its garrison of 2, against 3 enemy corps) (by the SOP)."
     );
     assert!(events
         .iter()

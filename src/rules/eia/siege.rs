@@ -13,6 +13,7 @@ use crate::decide::{decide, DecidedBy, Sources};
 use crate::engine::event::Event;
 use crate::game::state::State;
 use crate::rules::eia::state::{Corps, EiaState};
+use crate::rules::wording::verb;
 
 use super::battle::{factors, join};
 use super::decisions::{EiaPoint, EVADE, GARRISON, HONOURS, RETIRE, SIEGE, SORTIE, SURRENDER};
@@ -144,9 +145,11 @@ impl Phase<'_> {
         }
         let name = self.map.area(area).id.clone();
         let text = format!(
-            "{} retire into the city of {name} ({} corps fit its garrison of {}, against {att} enemy corps) (by the SOP).",
+            "{} {} into the city of {name} ({} corps {} its garrison of {}, against {att} enemy corps) (by the SOP).",
             ids.join(", "),
+            verb(ids.len(), "retires", "retire"),
             def.len(),
+            verb(def.len(), "fits", "fit"),
             city.garrison
         );
         let e = Event::new(RETIRE, "decision", text).decided(join(defenders), DecidedBy::Sop);

@@ -2076,3 +2076,36 @@ fn gitm_4_3_ships_in_port_are_reported_and_report_the_units_there() {
     );
     assert_eq!(report.units.contains(&"AU301IN".to_string()), face >= 4);
 }
+
+/// GITM 7.17: the units left ashore by a transport with no `sail` order are named with a verb that
+/// agrees with their number: one "stays ashore", two "stay ashore".
+#[test]
+fn gitm_7_17_the_units_left_ashore_are_named_with_a_verb_of_their_number() {
+    let (_t, game, state) = with_ships();
+    let (_, events) = resolve(&game, &state, &[("france", "board FR300IN FRT1")]);
+    let texts: Vec<&str> = cites(&events, "GITM 7.17")
+        .iter()
+        .map(|e| e.text.as_str())
+        .collect();
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.starts_with("FR300IN stays ashore: FRT1 has no `sail` order")),
+        "{texts:?}"
+    );
+    let (_, events) = resolve(
+        &game,
+        &state,
+        &[("france", "board FR300IN FRT1\nboard FR301IN FRT1")],
+    );
+    let texts: Vec<&str> = cites(&events, "GITM 7.17")
+        .iter()
+        .map(|e| e.text.as_str())
+        .collect();
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.starts_with("FR300IN, FR301IN stay ashore: FRT1 has no `sail` order")),
+        "{texts:?}"
+    );
+}

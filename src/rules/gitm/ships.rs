@@ -23,6 +23,7 @@ use anyhow::Result;
 use crate::diag::Diagnostic;
 use crate::engine::event::Event;
 use crate::game::map::GridMap;
+use crate::rules::wording::verb;
 
 use super::rules;
 use super::state::{fort_room, GitmState, MAX_POINTS};
@@ -129,8 +130,9 @@ impl Turn<'_> {
                         "ship",
                         Some(ship.port()),
                         format!(
-                            "{} stay ashore: {id} has no `sail` order this turn (GITM 7.17).",
-                            boarders.join(", ")
+                            "{} {} ashore: {id} has no `sail` order this turn (GITM 7.17).",
+                            boarders.join(", "),
+                            verb(boarders.len(), "stays", "stay")
                         ),
                         side(),
                     );
@@ -148,7 +150,7 @@ impl Turn<'_> {
                 })
             };
             if quay_held(self, dest.at.get_ref()) {
-                self.event(rules::TRANSPORTS, "ship", Some(&from), format!("{id} does not sail for {to}: hostile units hold its quay at {}; {} stay ashore (GITM 7.17; {cite}).", dest.at.get_ref(), if boarders.is_empty() { "none aboard".to_string() } else { boarders.join(", ") }), side());
+                self.event(rules::TRANSPORTS, "ship", Some(&from), format!("{id} does not sail for {to}: hostile units hold its quay at {}; {} {} ashore (GITM 7.17; {cite}).", dest.at.get_ref(), if boarders.is_empty() { "none aboard".to_string() } else { boarders.join(", ") }, verb(boarders.len(), "stays", "stay")), side());
                 continue;
             }
             let origin = self.g.port_of(&from).map(|p| p.at.get_ref().clone());

@@ -7,6 +7,7 @@ use anyhow::Result;
 
 use crate::decide::DecidedBy;
 use crate::engine::event::Event;
+use crate::rules::wording::verb;
 
 use super::labels;
 use super::orders::AttackOrder;
@@ -101,7 +102,10 @@ impl Phase<'_> {
                 rules::RESULTS,
                 "disrupt",
                 Some(at),
-                format!("{text} They may not attack again this turn (NGG 10.1)."),
+                format!(
+                    "{text} {} may not attack again this turn (NGG 10.1).",
+                    verb(hit.len(), "It", "They")
+                ),
             );
         }
     }

@@ -12,6 +12,7 @@ use anyhow::Result;
 
 use crate::decide::DecidedBy;
 use crate::engine::event::{Event, Roll};
+use crate::rules::wording::verb;
 
 use super::decisions::{number, NggPoint};
 use super::labels;
@@ -643,8 +644,10 @@ impl Phase<'_> {
             "Both players are done attacking: there is no force march marker to remove.".to_string()
         } else {
             format!(
-                "Both players are done attacking: the force march markers of {} are removed.",
-                marked.join(", ")
+                "Both players are done attacking: the force march {} of {} {} removed.",
+                verb(marked.len(), "marker", "markers"),
+                marked.join(", "),
+                verb(marked.len(), "is", "are")
             )
         };
         self.event(rules::END, "end", None, text);
@@ -664,15 +667,18 @@ impl Phase<'_> {
         }
         if !disrupted.is_empty() {
             let text = format!(
-                "End of turn: {} recover from disruption.",
-                disrupted.join(", ")
+                "End of turn: {} {} from disruption.",
+                disrupted.join(", "),
+                verb(disrupted.len(), "recovers", "recover")
             );
             self.event(rules::RECOVER, "recover", None, text);
         }
         if !foraging.is_empty() {
             let text = format!(
-                "End of turn: the forage markers of {} are removed.",
-                foraging.join(", ")
+                "End of turn: the forage {} of {} {} removed.",
+                verb(foraging.len(), "marker", "markers"),
+                foraging.join(", "),
+                verb(foraging.len(), "is", "are")
             );
             self.event(rules::RECOVER, "recover", None, text);
         }

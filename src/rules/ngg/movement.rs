@@ -4,6 +4,7 @@
 
 use crate::decide::DecidedBy;
 use crate::engine::event::Event;
+use crate::rules::wording::verb;
 
 use super::orders::NggOrder;
 use super::phase::Phase;
@@ -89,8 +90,9 @@ impl Phase<'_> {
             }
         }
         let mut text = format!(
-            "{power}: {} moves from {} to {}",
+            "{power}: {} {} from {} to {}",
             ids.join(", "),
+            verb(ids.len(), "moves", "move"),
             self.name(&start),
             self.name(&end)
         );

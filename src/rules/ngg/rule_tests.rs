@@ -579,7 +579,7 @@ fn ngg_10_9_force_march_markers_are_removed() {
     let (state, events) = fx.resolve("move FR-V 0102 0103 0104 force", "", &[]);
     let l = log(&events);
     assert!(l.contains("on a force march (marker placed)"), "{l}");
-    assert!(l.contains("[NGG 10.9] Both players are done attacking: the force march markers of FR-V are removed."), "{l}");
+    assert!(l.contains("[NGG 10.9] Both players are done attacking: the force march marker of FR-V is removed."), "{l}");
     let u = find(&state, "FR-V").unwrap();
     assert_eq!((u.hex(), u.force_march), ("0104", false));
 }
@@ -853,5 +853,23 @@ fn ngg_10_1_a_foraging_or_disrupted_stack_may_support_the_defence() {
     assert!(
         l.contains("6 SP against 10 SP"),
         "both join the defence: {l}"
+    );
+}
+
+/// The events' words agree with the units named: one unit "moves", a stack of two "move"; one
+/// unit's force march "marker is" removed (NGG 10.9).
+#[test]
+fn ngg_events_verb_agrees_with_the_units_named() {
+    let fx = face_to_face().with(vec![
+        inf("FR-V", "french", 2, "0101"),
+        inf("FR-VI", "french", 2, "0201"),
+        inf("FR-VII", "french", 2, "0201"),
+    ]);
+    let (_, events) = fx.resolve("move 0101 0102\nmove 0201 0202", "", &[]);
+    let l = log(&events);
+    assert!(l.contains("french: FR-V moves from 0101 to 0102"), "{l}");
+    assert!(
+        l.contains("french: FR-VI, FR-VII move from 0201 to 0202"),
+        "{l}"
     );
 }

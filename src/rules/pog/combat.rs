@@ -11,6 +11,7 @@ const LONDON_SPACE: &str = "London";
 const LONDON_PARTNERS: [&str; 4] = ["france", "holland", "netherlands", "belgium"];
 
 use crate::engine::event::{Event, Roll};
+use crate::rules::wording::verb;
 
 use super::action::{list, Action};
 use super::decisions::PogPoint;
@@ -190,7 +191,7 @@ impl Action<'_> {
                     rules::EMPTY_SPACE,
                     "combat",
                     Some(&target),
-                    format!("{} attack {target}, which holds no enemy unit and no intact enemy fort: {attacker} wins, as if the defender had retreated two spaces.", list(&attack.units)),
+                    format!("{} {} {target}, which holds no enemy unit and no intact enemy fort: {attacker} wins, as if the defender had retreated two spaces.", list(&attack.units), verb(attack.units.len(), "attacks", "attack")),
                 );
                 self.event(
                     rules::EMPTY_SPACE,
@@ -251,9 +252,10 @@ impl Action<'_> {
             "combat",
             Some(&target),
             format!(
-                "Combat {n}: {} (from {}; strength {a_cs}) attack {target}: {}{fort_text} (strength {d_cs}).",
+                "Combat {n}: {} (from {}; strength {a_cs}) {} {target}: {}{fort_text} (strength {d_cs}).",
                 list(&c.attack.units),
                 spaces.join(", "),
+                verb(c.attack.units.len(), "attacks", "attack"),
                 list(&c.defenders)
             ),
         );
@@ -352,8 +354,9 @@ impl Action<'_> {
                     "retreat",
                     Some(&target),
                     format!(
-                        "No attacker in full strength is left: {} stay in {target}.",
-                        list(&left)
+                        "No attacker in full strength is left: {} {} in {target}.",
+                        list(&left),
+                        verb(left.len(), "stays", "stay")
                     ),
                 );
             }
@@ -929,8 +932,9 @@ impl Action<'_> {
                         "losses",
                         Some(&target),
                         format!(
-                            "{} retreated in this action and are eliminated by a loss of {loss}.",
-                            list(&units)
+                            "{} retreated in this action and {} eliminated by a loss of {loss}.",
+                            list(&units),
+                            verb(units.len(), "is", "are")
                         ),
                     );
                 } else {
@@ -975,9 +979,10 @@ impl Action<'_> {
             }
             Designated::Empty(a) => {
                 return Ok(format!(
-                    "Attack on {}: it holds no enemy unit and no intact enemy fort, so {attacker} wins it at once (PoG 12.2.1); {} advance unless told not to.",
+                    "Attack on {}: it holds no enemy unit and no intact enemy fort, so {attacker} wins it at once (PoG 12.2.1); {} {} unless told not to.",
                     a.target,
-                    list(&a.units)
+                    list(&a.units),
+                    verb(a.units.len(), "advances", "advance")
                 ))
             }
             Designated::Fight(c) => *c,

@@ -11,6 +11,7 @@
 use anyhow::Result;
 
 use crate::engine::event::Event;
+use crate::rules::wording::verb;
 
 use super::action::{list, Action};
 use super::combat::{Attack, Combat};
@@ -134,8 +135,9 @@ impl Action<'_> {
             self.enter_trench(s, &power);
         }
         let text = format!(
-            "{} retreat from {target} to {end} (by {}).",
+            "{} {} from {target} to {end} (by {}).",
             list(left),
+            verb(left.len(), "retreats", "retreat"),
             names.join(", ")
         );
         let rule = if d.value.is_some() {
@@ -301,8 +303,9 @@ impl Action<'_> {
                 "advance",
                 Some(&target),
                 format!(
-                    "{} stay behind: {target} has room for {room} more.",
-                    list(&left)
+                    "{} {} behind: {target} has room for {room} more.",
+                    list(&left),
+                    verb(left.len(), "stays", "stay")
                 ),
             );
         }
@@ -329,7 +332,11 @@ impl Action<'_> {
             self.place(id, &target);
         }
         self.enter_trench(&target, &power);
-        let text = format!("{} advance into {target}.", list(&movers));
+        let text = format!(
+            "{} {} into {target}.",
+            list(&movers),
+            verb(movers.len(), "advances", "advance")
+        );
         self.log(
             Event::new(rules::ADVANCE, "advance", text)
                 .at(&target)

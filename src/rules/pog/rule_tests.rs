@@ -207,7 +207,7 @@ fn pog_11_1_4_clarification_out_of_supply_units_move_only_once_a_supply_path_ope
 
 #[test]
 fn pog_11_1_7_never_into_a_space_with_enemy_units() {
-    let fx = Fixture::new().with(vec![ge_army("GE-1", "Koblenz"), fr_corps("FR-C1", "Sedan")]);
+    let fx = Fixture::new().with(vec![ge_army("GE-1", "Koblenz"), fr_army("FR-1", "Sedan")]);
     let e = fx.errors("central", "move GE-1 Sedan");
     assert!(
         e.contains("Sedan holds enemy units") && e.contains("PoG 11.1.7"),
@@ -626,7 +626,7 @@ fn pog_12_1_2_units_that_retreated_fire_on_the_leftmost_column_and_die_on_any_lo
     );
     let l = log(&events);
     assert!(
-        l.contains("FR-1 retreat from Sedan to Chalons (by Verdun, Chalons)"),
+        l.contains("FR-1 retreats from Sedan to Chalons (by Verdun, Chalons)"),
         "{l}"
     );
     assert!(
@@ -634,7 +634,7 @@ fn pog_12_1_2_units_that_retreated_fire_on_the_leftmost_column_and_die_on_any_lo
         "{l}"
     );
     assert!(
-        l.contains("[PoG 12.1.2] FR-1 retreated in this action and are eliminated"),
+        l.contains("[PoG 12.1.2] FR-1 retreated in this action and is eliminated"),
         "{l}"
     );
     assert!(find(&next, "FR-1").is_none());
@@ -642,7 +642,7 @@ fn pog_12_1_2_units_that_retreated_fire_on_the_leftmost_column_and_die_on_any_lo
 
 #[test]
 fn pog_12_1_6_a_unit_fights_once_per_action() {
-    let fx = Fixture::new().with(vec![ge_army("GE-1", "Koblenz"), fr_corps("FR-C1", "Sedan")]);
+    let fx = Fixture::new().with(vec![ge_army("GE-1", "Koblenz"), fr_army("FR-1", "Sedan")]);
     let e = fx.errors("central", "attack Sedan with GE-1\nattack Aachen with GE-1");
     assert!(
         e.contains("GE-1 is already ordered in this action") && e.contains("PoG 12.1.6"),
@@ -668,7 +668,7 @@ fn pog_12_1_7_a_cf_0_corps_attacks_adds_nothing_and_may_take_losses() {
     assert!(fx.errors("central", "attack Reims with GE-Z").is_empty());
     let (_, events) = fx.resolve("attack Reims with GE-Z", &[]);
     assert!(
-        log(&events).contains("(from Namur; strength 0) attack Reims"),
+        log(&events).contains("(from Namur; strength 0) attacks Reims"),
         "{}",
         log(&events)
     );
@@ -922,7 +922,7 @@ fn pog_12_2_7_the_army_table_option_renounces_the_favourable_shifts_and_keeps_th
         [1, 1, 4],
         "Koblenz",
     );
-    let mut fx = Fixture::new().with(vec![corps, fr_corps("FR-C1", "Sedan")]);
+    let mut fx = Fixture::new().with(vec![corps, fr_army("FR-1", "Sedan")]);
     fx.pog_mut()
         .cards
         .insert("central".into(), vec!["von-francois".into()]);
@@ -1522,7 +1522,7 @@ fn pog_11_1_8_a_besieged_fort_is_passed_and_stays_the_enemy_s() {
 
 #[test]
 fn pog_a_rejected_line_leaves_its_unit_and_space_free() {
-    let fx = Fixture::new().with(vec![ge_army("GE-1", "Koblenz"), fr_corps("FR-C1", "Sedan")]);
+    let fx = Fixture::new().with(vec![ge_army("GE-1", "Koblenz"), fr_army("FR-1", "Sedan")]);
     let c = fx.check("central", "move GE-1 Reims\nattack Sedan with GE-1");
     assert_eq!(c.rejected(), 1, "{:?}", c.diagnostics);
     assert_eq!(c.accepted.len(), 1);
@@ -1723,4 +1723,45 @@ fn pog_forecast_shows_the_fire_columns_and_hides_the_enemy_s_cards() {
         "central",
     );
     assert_eq!(other, ["Turn 1 is the action of allies: only your standing orders count in it, and they stand until you change them."]);
+}
+
+// ---- the wording of the events ----
+
+/// A verb after the units an event names agrees with their number: one unit "attacks",
+/// "retreats", "advances"; several "attack", "retreat", "advance".
+#[test]
+fn pog_events_verb_agrees_with_one_unit_named() {
+    let fx = Fixture::new()
+        .with(vec![ge_army("GE-1", "Koblenz"), fr_army("FR-1", "Sedan")])
+        .standing("allies", "retreat@Sedan", "Chalons");
+    let (_, events) = fx.resolve("attack Sedan with GE-1", &[(A1, 6), (D1, 1)]);
+    let l = log(&events);
+    assert!(l.contains("Combat 1: GE-1 (from Koblenz; strength"), "{l}");
+    assert!(l.contains(") attacks Sedan: FR-1 (strength"), "{l}");
+    assert!(l.contains("FR-1 retreats from Sedan to Chalons"), "{l}");
+    assert!(l.contains("GE-1 advances into Sedan."), "{l}");
+}
+
+#[test]
+fn pog_events_verb_agrees_with_several_units_named() {
+    let fx = Fixture::new()
+        .with(vec![
+            ge_army("GE-1", "Koblenz"),
+            ge_army("GE-2", "Koblenz"),
+            fr_army("FR-1", "Sedan"),
+            fr_army("FR-2", "Sedan"),
+        ])
+        .standing("allies", "retreat@Sedan", "Chalons");
+    let (_, events) = fx.resolve("attack Sedan with GE-1 GE-2", &[(A1, 6), (D1, 1)]);
+    let l = log(&events);
+    assert!(
+        l.contains("Combat 1: GE-1, GE-2 (from Koblenz; strength"),
+        "{l}"
+    );
+    assert!(l.contains(") attack Sedan: FR-1, FR-2 (strength"), "{l}");
+    assert!(
+        l.contains("FR-1, FR-2 retreat from Sedan to Chalons"),
+        "{l}"
+    );
+    assert!(l.contains("GE-1, GE-2 advance into Sedan."), "{l}");
 }

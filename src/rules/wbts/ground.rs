@@ -10,6 +10,7 @@ use anyhow::Result;
 
 use crate::decide::{DecidedBy, Decision};
 use crate::engine::event::Event;
+use crate::rules::wording::verb;
 
 use super::board::Crossing;
 use super::combat::{self, cap_chit, Commander, Force, ShiftPolicy, Side};
@@ -207,8 +208,10 @@ impl Turn<'_> {
                             self.place_unit(c, &to, false);
                         }
                         let text = format!(
-                            "{} evade the infantry attack from march and retreat from {target} to {to}{}.",
+                            "{} {} the infantry attack from march and {} from {target} to {to}{}.",
                             cav.join(", "),
+                            verb(cav.len(), "evades", "evade"),
+                            verb(cav.len(), "retreats", "retreat"),
                             d.by.aside(", ", "")
                         );
                         self.log(
@@ -249,21 +252,27 @@ impl Turn<'_> {
                 )
             })
             .cloned();
-        // WBTS ground/intensity: the defender may pick any leader who could command the units
-        // attacked (his roster, or his corps leaders' for an army leader), wherever he stands, or
-        // one in the hex (pbem's reading); a leader named who is neither: the best in the hex.
+        // WBTS ground/intensity, ground/defender-leader: the defender may pick any leader who could
+        // command the units attacked (his roster, or his corps leaders' for an army leader),
+        // wherever he stands, or one in the hex (pbem's reading); a leader named who is neither: the
+        // best in the hex. A leader commands combat units: the defender's supply trains (special
+        // units of ground/losses, on no roster, defending without command: ground/command) are not
+        // among the units he must command.
         let mut refused = None;
         let d_leader = match dl.value.as_str() {
             "none" => None,
             "best" => best.clone(),
             id => {
                 let named = self.w.leader(id).filter(|l| l.power() == defender).cloned();
+                let commanded: Vec<&super::state::Unit> = defenders
+                    .iter()
+                    .filter_map(|u| self.w.unit(u))
+                    .filter(|u| !u.is_train())
+                    .collect();
                 let eligible = named.filter(|l| {
                     in_hex.iter().any(|h| h.id() == l.id())
-                        || (!defenders.is_empty()
-                            && defenders
-                                .iter()
-                                .all(|u| self.w.unit(u).is_some_and(|u| self.w.commands(l, u))))
+                        || (!commanded.is_empty()
+                            && commanded.iter().all(|u| self.w.commands(l, u)))
                 });
                 if eligible.is_none() {
                     refused = Some(id.to_string());
@@ -300,7 +309,7 @@ impl Turn<'_> {
         // is the defender's alone (`decide::aside`): the attacker reads who defends.
         let mut refusal = String::new();
         if let Some(id) = &refused {
-            refusal = format!("the standing order names {id}, who is not in {target} and could not command every unit attacked there; ");
+            refusal = format!("the standing order names {id}, who is not in {target} and could not command every combat unit attacked there; ");
             d_by = crate::decide::DecidedBy::Sop;
         }
         self.log(
@@ -627,8 +636,9 @@ impl Turn<'_> {
                 "retreat",
                 Some(&target),
                 format!(
-                    "{} fall back inside the fort of {target}.",
-                    units.join(", ")
+                    "{} {} inside the fort of {target}.",
+                    units.join(", "),
+                    verb(units.len(), "falls back", "fall back")
                 ),
             );
             return Ok(());
@@ -654,7 +664,7 @@ impl Turn<'_> {
                             rules::ATTACKER_RETREAT,
                             "retreat",
                             Some(h),
-                            format!("{} retreat from {h} to {to}, away from {target} (pbem wbts/attacker-retreat).", here.join(", ")),
+                            format!("{} {} from {h} to {to}, away from {target} (pbem wbts/attacker-retreat).", here.join(", "), verb(here.len(), "retreats", "retreat")),
                         );
                     }
                     None => self.event(
@@ -920,8 +930,9 @@ impl Turn<'_> {
             let d = self.decide(WbtsPoint::IgnoreRetreat, defender, None, &[target]);
             if d.value == "always" {
                 let text = format!(
-                    "{} in {terrain} {target} ignore the retreat{}.",
+                    "{} in {terrain} {target} {} the retreat{}.",
                     left.join(", "),
+                    verb(left.len(), "ignores", "ignore"),
                     d.by.aside(", ", "")
                 );
                 self.log(
@@ -961,8 +972,9 @@ impl Turn<'_> {
                         self.place_unit(u, target, true);
                     }
                     let text = format!(
-                        "{} retreat inside the fort in {target}{}.",
+                        "{} {} inside the fort in {target}{}.",
                         left.join(", "),
+                        verb(left.len(), "retreats", "retreat"),
                         d.by.aside(", ", "")
                     );
                     self.log(
@@ -995,8 +1007,9 @@ impl Turn<'_> {
                 }
                 self.move_leaders_with(target, defender, &to);
                 let text = format!(
-                    "{} retreat from {target} to {to}{}.",
+                    "{} {} from {target} to {to}{}.",
                     left.join(", "),
+                    verb(left.len(), "retreats", "retreat"),
                     d.by.aside(", ", "")
                 );
                 self.log(
@@ -1010,8 +1023,10 @@ impl Turn<'_> {
                 "retreat",
                 Some(target),
                 format!(
-                    "{} have no hex to retreat to from {target} and stay.",
-                    left.join(", ")
+                    "{} {} no hex to retreat to from {target} and {}.",
+                    left.join(", "),
+                    verb(left.len(), "has", "have"),
+                    verb(left.len(), "stays", "stay")
                 ),
             ),
         }
@@ -1070,8 +1085,9 @@ impl Turn<'_> {
             "advance",
             Some(target),
             format!(
-                "{} enter {target}{}.",
+                "{} {} {target}{}.",
                 movers.join(", "),
+                verb(movers.len(), "enters", "enter"),
                 if e.march { " and move no further" } else { "" }
             ),
         );

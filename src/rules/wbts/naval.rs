@@ -9,6 +9,7 @@
 use anyhow::Result;
 
 use crate::engine::event::Event;
+use crate::rules::wording::verb;
 
 use super::rules;
 use super::state::ShipKind;
@@ -67,9 +68,11 @@ impl Turn<'_> {
                 "naval-combat",
                 Some(hex),
                 format!(
-                    "{} attack {enemy}'s transports at {hex}, alone: {} are eliminated.",
+                    "{} {} {enemy}'s transports at {hex}, alone: {} {} eliminated.",
                     list(&mine),
-                    ids.join(", ")
+                    verb(mine.len(), "attacks", "attack"),
+                    ids.join(", "),
+                    verb(ids.len(), "is", "are")
                 ),
             );
             return Ok(());
@@ -125,8 +128,9 @@ impl Turn<'_> {
                     "losses",
                     Some(hex),
                     format!(
-                        "Their escort sunk, {} are eliminated.",
-                        transports.join(", ")
+                        "Their escort sunk, {} {} eliminated.",
+                        transports.join(", "),
+                        verb(transports.len(), "is", "are")
                     ),
                 );
             }
@@ -197,8 +201,9 @@ impl Turn<'_> {
         let percent = self.tables.percent(cell.defender, intensity);
         let lost = self.tables.attrition(size, percent);
         let text = format!(
-            "{} ({attack}) attack the garrison of the {} in {target} ({size}, {}x: {defence}); odds {}, die {told}: result {cell}; the garrison loses {percent}% ({lost} SP) and ignores any retreat; the fort is not damaged.",
+            "{} ({attack}) {} the garrison of the {} in {target} ({size}, {}x: {defence}); odds {}, die {told}: result {cell}; the garrison loses {percent}% ({lost} SP) and ignores any retreat; the fort is not damaged.",
             list(&attackers),
+            verb(attackers.len(), "attacks", "attack"),
             fort.effective().name(),
             fort.effective().multiple(),
             self.tables.odds_name(col)

@@ -591,12 +591,13 @@ fn defender_in_rough_ignores_the_retreat_by_standing_order_or_not() {
                 "attack 0302 by Lee chit 4\n",
                 s,
             );
-            ev.iter().any(|e| e.starts_with("E retreat from 0302"))
+            ev.iter().any(|e| e.starts_with("E retreats from 0302"))
         })
         .expect("some seed drives the defender back");
     let (ev, next) = run(st, &[], "attack 0302 by Lee chit 4\n", seed);
     assert!(
-        ev.iter().any(|e| e.contains("ignore the retreat")),
+        ev.iter()
+            .any(|e| e.contains("E in rough 0302 ignores the retreat")),
         "{ev:?}"
     );
     assert!(next
@@ -632,7 +633,8 @@ fn wbts_fort_siege_a_sortie_ignores_the_terrain_so_besiegers_in_rough_cannot_ign
         .expect("some seed drives the besiegers back");
     let (ev, next) = run(st, &[], orders, seed);
     assert!(
-        !ev.iter().any(|e| e.contains(" ignore the retreat, ")),
+        !ev.iter()
+            .any(|e| e.contains(" ignore the retreat, ") || e.contains(" ignores the retreat, ")),
         "the hex's rough terrain counts for nothing against a sortie: {ev:?}"
     );
     assert!(
@@ -1132,9 +1134,36 @@ fn wbts_defender_leader_the_standing_order_may_name_a_leader_who_commands_the_un
     let (ev, _) = run(st, &[("confederate", "leader@0102", "Ned")], attack, 3);
     let all = ev.join("\n");
     assert!(
-        all.contains("the standing order names Ned, who is not in 0102 and could not command every unit attacked there; Bob defends (initiative 2, combat 1), by the SOP (the best in the hex)."),
+        all.contains("the standing order names Ned, who is not in 0102 and could not command every combat unit attacked there; Bob defends (initiative 2, combat 1), by the SOP (the best in the hex)."),
         "{all}"
     );
+}
+
+/// WBTS ground/defender-leader: a leader commands the combat units; the defender's supply train in
+/// the hex (on no leader's roster, a special unit of ground/losses) does not make the leader named
+/// by standing order ineligible to command the defence.
+#[test]
+fn wbts_ground_defender_leader_a_train_in_the_hex_does_not_bar_the_leader_named() {
+    let st = state(
+        &(leader("Lee", "union", "0101", 4, 0)
+            + &unit("A", "union", "infantry", 6, "0101", "Lee")
+            + &leader("Jeb", "confederate", "0104", 3, 3)
+            + &leader("Bob", "confederate", "0102", 2, 1)
+            + &unit("E", "confederate", "infantry", 6, "0102", "Jeb")
+            + "[[wbts.unit]]\nid = \"CT\"\npower = \"confederate\"\nkind = \"train\"\nstrength = 1\nsupply = 5\nhex = \"0102\"\n"),
+    );
+    let (ev, _) = run(
+        st,
+        &[("confederate", "leader@0102", "Jeb")],
+        "attack 0102 by Lee chit 2\n",
+        3,
+    );
+    let all = ev.join("\n");
+    assert!(
+        all.contains("Jeb defends (initiative 3, combat 3), by its standing order."),
+        "{all}"
+    );
+    assert!(!all.contains("the standing order names Jeb"), "{all}");
 }
 
 /// WBTS ground/defender-leader: what the defender's standing order named, and that the SOP set it
@@ -1161,7 +1190,7 @@ fn wbts_defender_leader_a_standing_order_set_aside_is_told_to_the_defender_alone
         .expect("the defending leader's event");
     assert_eq!(
         e.text_for("confederate"),
-        "Combat 1 at 0102: the standing order names Ned, who is not in 0102 and could not command every unit attacked there; Bob defends (initiative 2, combat 1), by the SOP (the best in the hex)."
+        "Combat 1 at 0102: the standing order names Ned, who is not in 0102 and could not command every combat unit attacked there; Bob defends (initiative 2, combat 1), by the SOP (the best in the hex)."
     );
     assert_eq!(
         e.text_for("union"),
@@ -1227,7 +1256,7 @@ fn wbts_combat_numbers_count_combats_fought_none_for_an_attack_the_cavalry_evade
     let (events, _) = run(st, &[], orders, seed);
     let all = events.join("\n");
     assert!(
-        all.contains("C evade the infantry attack from march"),
+        all.contains("C evades the infantry attack from march and retreats from 0102"),
         "{all}"
     );
     assert!(all.contains("Combat 1 at 0402, an attack by Jeb"), "{all}");
@@ -1290,4 +1319,22 @@ fn pbem_wbts_supply_order_trains_pay_first_then_army_hqs() {
     let w = next.table::<WbtsState>().unwrap();
     assert_eq!(w.unit("T").unwrap().supply, 0, "the train is emptied first");
     assert!(w.leader("Lee").unwrap().supply < 20);
+}
+
+/// The events' verbs agree with the units named: one gunboat "attacks" a fort's garrison (the
+/// seed's naval attack on a fort, naval/fort), as two "attack" it (the test above).
+#[test]
+fn wbts_events_verb_agrees_with_one_unit_named() {
+    let st = state(
+        &("[wbts.fort]\n\"0204\" = { kind = \"fort\", power = \"confederate\" }\n".to_string()
+            + &unit("G", "confederate", "infantry", 3, "0204", "")
+            + "inside = true\n"
+            + &ship("Monitor", "union", "gunboat", 4, "0305")),
+    );
+    let (ev, _) = run(st, &[], "bombard 0204 with Monitor\n", 1);
+    let all = ev.join("\n");
+    assert!(
+        all.contains("Monitor (4) attacks the garrison of the fort in 0204"),
+        "{all}"
+    );
 }

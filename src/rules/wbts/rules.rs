@@ -42,7 +42,9 @@ pub const INTENSITY: Rule = wbts(
 );
 /// Ground combat: both chits 0: a contact, nothing but the combat supply rolls.
 pub const CONTACT: Rule = wbts("ground/contact", "both chits 0: a contact");
-/// Ground combat: the defender may pick any of his leaders able to command the units, or none.
+/// Ground combat: the defender may pick any of his leaders able to command the units, or none. The
+/// units are his combat units: a supply train is on no roster and commanded by no one (pbem's reading:
+/// ground/losses sets trains apart from the combat units), so one in the hex bars no leader.
 pub const DEFENDING_LEADER: Rule = wbts(
     "ground/defender-leader",
     "the defender picks his leader, or none",
