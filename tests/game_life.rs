@@ -787,26 +787,38 @@ fn a_turn_kept_from_sending_does_not_advise_early_while_its_mail_waits() {
     drop(tmp);
 }
 
-#[test]
-fn unattended_waits_in_silence_reminds_once_and_resolves_when_due() {
-    let (_tmp, game) = support::game();
+/// The demo game mailing into a folder, reminders 48 hours before a deadline, France's orders in:
+/// what `turn --unattended` is tried on.
+fn unattended_game() -> (tempfile::TempDir, PathBuf) {
+    let (tmp, game) = support::game();
     add_to_config_deadline(&game, "remind_hours_before = 48");
     add_to_config(
         &game,
         "[mail]\ntransport = \"folder\"\nfolder = \"outgoing\"\n",
     );
     write(&game, "orders/1/france.txt", header("france", FRANCE_PW, 1));
-    let run = |now: &str| {
-        let a = at(now, &["turn", "--unattended"], &game).success();
-        stdout(&a)
-    };
-    let reminders = || {
-        outbox(&game)
-            .into_iter()
-            .filter(|(n, _)| n.contains("-reminder-"))
-            .map(|(n, _)| n)
-            .collect::<Vec<_>>()
-    };
+    (tmp, game)
+}
+
+/// What `pbem turn --unattended` printed at `now`; it must succeed.
+fn unattended(game: &Path, now: &str) -> String {
+    stdout(&at(now, &["turn", "--unattended"], game).success())
+}
+
+/// The reminders in the outbox, by file name.
+fn reminder_names(game: &Path) -> Vec<String> {
+    outbox(game)
+        .into_iter()
+        .filter(|(n, _)| n.contains("-reminder-"))
+        .map(|(n, _)| n)
+        .collect()
+}
+
+#[test]
+fn unattended_waits_in_silence_reminds_once_and_resolves_when_due() {
+    let (_tmp, game) = unattended_game();
+    let run = |now: &str| unattended(&game, now);
+    let reminders = || reminder_names(&game);
     // Five days before the deadline: nothing to do, nothing said.
     assert_eq!(run("2026-12-01T12:00:00Z"), "");
     assert!(reminders().is_empty());
@@ -861,24 +873,9 @@ fn unattended_waits_in_silence_reminds_once_and_resolves_when_due() {
 /// nothing more before the new one.
 #[test]
 fn unattended_reminds_again_of_the_deadline_extend_moved() {
-    let (_tmp, game) = support::game();
-    add_to_config_deadline(&game, "remind_hours_before = 48");
-    add_to_config(
-        &game,
-        "[mail]\ntransport = \"folder\"\nfolder = \"outgoing\"\n",
-    );
-    write(&game, "orders/1/france.txt", header("france", FRANCE_PW, 1));
-    let run = |now: &str| {
-        let a = at(now, &["turn", "--unattended"], &game).success();
-        stdout(&a)
-    };
-    let reminders = || {
-        outbox(&game)
-            .into_iter()
-            .filter(|(n, _)| n.contains("-reminder-"))
-            .map(|(n, _)| n)
-            .collect::<Vec<_>>()
-    };
+    let (_tmp, game) = unattended_game();
+    let run = |now: &str| unattended(&game, now);
+    let reminders = || reminder_names(&game);
     // Reminded within 48 hours of Sunday 20:00.
     assert_eq!(run("2026-12-05T12:00:00Z"), "");
     assert_eq!(reminders().len(), 3);
