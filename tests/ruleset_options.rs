@@ -22,12 +22,17 @@ fn an_unknown_option_is_a_located_error_naming_the_ruleset_s_options() {
         "ruleset = \"eia\"\n",
         "ruleset = \"eia\"\noptions = [\"pursue-by-ordr\"]\n",
     );
+    let line = 1 + fs::read_to_string(dir.join("game.toml"))
+        .unwrap()
+        .lines()
+        .position(|l| l.starts_with("options = "))
+        .unwrap();
     let stderr = refused(&dir);
     assert!(
         stderr.contains("unknown option 'pursue-by-ordr'"),
         "{stderr}"
     );
-    assert!(stderr.contains("game.toml:10:"), "{stderr}");
+    assert!(stderr.contains(&format!("game.toml:{line}:")), "{stderr}");
     assert!(
         stderr.contains("pursue-by-order, reinforce-by-order, chase-by-order"),
         "{stderr}"
