@@ -153,7 +153,9 @@ fn gitm_3_1_a_brigade_of_one_man_is_told_as_one_man() {
     let one = brigade("BR1IN", 1, 2, 40, 0);
     let told = one.describe();
     assert!(told.contains(", 1 man, "), "{told}");
-    assert!(brigade("BR2IN", 3000, 2, 40, 0).describe().contains(", 3000 men, "));
+    assert!(brigade("BR2IN", 3000, 2, 40, 0)
+        .describe()
+        .contains(", 3000 men, "));
 }
 
 #[test]
