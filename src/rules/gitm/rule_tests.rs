@@ -147,6 +147,17 @@ fn gitm_3_5_br1in_merged_into_br2in_keeps_br2in_and_weighs_by_strength() {
     assert_eq!(m.supplies, 0, "a supply only if both carried one");
 }
 
+/// GITM 3.1 counts a brigade in men: one man is "1 man" in every text that tells a strength.
+#[test]
+fn gitm_3_1_a_brigade_of_one_man_is_told_as_one_man() {
+    let one = brigade("BR1IN", 1, 2, 40, 0);
+    let told = one.describe();
+    assert!(told.contains(", 1 man, "), "{told}");
+    assert!(brigade("BR2IN", 3000, 2, 40, 0)
+        .describe()
+        .contains(", 3000 men, "));
+}
+
 #[test]
 fn gitm_3_5_a_merge_happens_in_the_supply_phase() {
     let (_t, game, state) = scenario();

@@ -49,6 +49,7 @@ use crate::game::state::{RulesetTable, State};
 use crate::rules::UnitView;
 
 use super::rules;
+use crate::rules::wording::men;
 
 pub use super::kinds::{Branch, Kind};
 
@@ -301,9 +302,9 @@ impl Brigade {
     /// said when it has none).
     pub fn describe(&self) -> String {
         format!(
-            "{}, {} men{}, {}, experience {}, morale {}, fatigue {}{}",
+            "{}, {}{}, {}, experience {}, morale {}, fatigue {}{}",
             self.kind().name(),
-            self.strength,
+            men(self.strength),
             match self.batteries {
                 0 => String::new(),
                 1 => ", 1 battery".to_string(),

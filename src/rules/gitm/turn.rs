@@ -28,6 +28,7 @@ use super::movement::{
 use super::orders::{StrategicOrder, UnitOrders, STRATEGIC_PHASES};
 use super::rules;
 use super::state::{GitmState, Kind, Season};
+use crate::rules::wording::{men, verb};
 
 /// Fatigue above which a unit may not move strategically (GITM 7.1).
 pub const MAX_MARCH_FATIGUE: u32 = 18;
@@ -627,11 +628,11 @@ impl<'a> Turn<'a> {
             self.g.merged.push(from.clone());
             let more = match (excess, lost) {
                 (0, _) => String::new(),
-                (_, 0) => format!(" {excess} men above the type's limit leave it and return to the manpower pool at the end of the following season."),
-                _ => format!(" {excess} men above the type's limit leave it: on foreign soil 40% of them, {lost}, are lost (casualty VPs: pbem keeps none), and {back} return to the manpower pool at the end of the following season."),
+                (_, 0) => format!(" {} above the type's limit {} it and {} to the manpower pool at the end of the following season.", men(excess), verb(excess as usize, "leaves", "leave"), verb(excess as usize, "returns", "return")),
+                _ => format!(" {} above the type's limit {} it: on foreign soil 40% of them, {lost}, are lost (casualty VPs: pbem keeps none), and {back} return to the manpower pool at the end of the following season.", men(excess), verb(excess as usize, "leaves", "leave")),
             } + &match guns {
                 0 => String::new(),
-                n => format!(" {n} batteries above the type's limit of {} leave it for the pool.", ub.kind().max_batteries()),
+                n => format!(" {n} {} above the type's limit of {} {} it for the pool.", verb(n as usize, "battery", "batteries"), ub.kind().max_batteries(), verb(n as usize, "leaves", "leave")),
             };
             self.event(
                 rules::MERGE,

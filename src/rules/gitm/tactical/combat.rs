@@ -11,6 +11,7 @@ use super::map::Pos;
 use super::tables as t;
 use super::unit::{Branch, Formation, Kind, Line, Relation, TacBrigade};
 use crate::engine::binding::told_face;
+use crate::rules::wording::men;
 
 /// One side of a combat: its brigades and the men of each in the front line.
 struct Side {
@@ -184,9 +185,9 @@ impl Field<'_> {
                                 p.id.clone()
                             } else {
                                 format!(
-                                    "{} ({} men, {} more fighting from the rear)",
+                                    "{} ({}, {} more fighting from the rear)",
                                     p.id,
-                                    p.front.max(p.second),
+                                    men(p.front.max(p.second)),
                                     p.rear
                                 )
                             }
@@ -434,16 +435,19 @@ impl Field<'_> {
         // column would give the other's strength, are not told: GITM 4.1, 4.2); others, the die
         // and who won.
         let whole = event(format!(
-            "strength {att} against {def}{}, odds {}; the d6 {told}: attackers lose {lost_a} men, defenders {lost_d}; the {won} win",
+            "strength {att} against {def}{}, odds {}; the d6 {told}: attackers lose {}, defenders {lost_d}; the {won} win",
             fort_words(d),
             t::ODDS_NAMES[column],
+            men(lost_a),
         ));
         let attackers = event(format!(
-            "the attackers' strength {att}; the d6 {told}: the attackers lose {lost_a} men; the {won} win (the defenders' strength and losses are not seen)"
+            "the attackers' strength {att}; the d6 {told}: the attackers lose {}; the {won} win (the defenders' strength and losses are not seen)",
+            men(lost_a)
         ));
         let defenders = event(format!(
-            "the defenders' strength {def}{}; the d6 {told}: the defenders lose {lost_d} men; the {won} win (the attackers' strength and losses are not seen)",
-            fort_words(d)
+            "the defenders' strength {def}{}; the d6 {told}: the defenders lose {}; the {won} win (the attackers' strength and losses are not seen)",
+            fort_words(d),
+            men(lost_d)
         ));
         let others = event(format!(
             "the d6 {told}: the {won} win (their strengths and losses are not seen)"
