@@ -231,15 +231,39 @@ pub fn check_header_with(
     }
     match &header.turn {
         None => diags.extend(missing("turn", &format!("turn {turn}"))),
+        // One reason for a turn that is not the game's, with its hint: the turn does not exist, is
+        // past, or is not yet.
         Some(t) if t.value != turn => diags.push(
-            Diagnostic::error(
-                format!(
-                    "these orders are for turn {}, the game is at turn {turn}",
-                    t.value
-                ),
-                t.span.clone(),
-            )
-            .hint(format!("write 'turn {turn}'"))
+            if t.value < config.first_turn {
+                Diagnostic::error(
+                    format!(
+                        "there is no turn {} in this game: it starts at turn {}",
+                        t.value, config.first_turn
+                    ),
+                    t.span.clone(),
+                )
+                .hint(format!("write 'turn {turn}', the turn the game is at"))
+            } else if t.value < turn {
+                Diagnostic::error(
+                    format!(
+                        "turn {} is already resolved: orders for it are no longer taken",
+                        t.value
+                    ),
+                    t.span.clone(),
+                )
+                .hint(format!(
+                    "the game is at turn {turn}: orders for it are written 'turn {turn}'"
+                ))
+            } else {
+                Diagnostic::error(
+                    format!(
+                        "these orders are for turn {}, the game is at turn {turn}",
+                        t.value
+                    ),
+                    t.span.clone(),
+                )
+                .hint(format!("write 'turn {turn}'"))
+            }
             .rule(HEADER_RULE),
         ),
         Some(_) => {}

@@ -1,0 +1,73 @@
+//! What pbem tells players and the referee, through the binary: every word true, clear, and naming
+//! only what its reader has (the order guide he was mailed, never pbem's ORDERS.md; what a check
+//! checked, never more; a refusal with the way on).
+
+use crate::support;
+
+use std::path::Path;
+
+use support::*;
+
+const ON_TIME: &str = "Sat, 5 Dec 2026 18:00:00 +0100";
+
+/// Ingests one message of France with `body` into `dir` and returns its answer's text.
+fn answer_to(tmp: &Path, dir: &Path, id: &str, body: &str) -> String {
+    let path = write(
+        tmp,
+        &format!("{id}.eml"),
+        eml("france@example.org", ON_TIME, &format!("{id}@x"), body),
+    );
+    pbem().arg("ingest").arg(dir).arg(&path).assert().success();
+    let (_, m) = acks(dir)
+        .into_iter()
+        .find(|(_, m)| m.contains(&format!("<{id}@x>")))
+        .unwrap_or_else(|| panic!("no answer to {id}"));
+    body_of(&m)
+}
+
+/// The reasons an answer gives under "These orders do not stand.".
+fn reasons(answer: &str) -> Vec<String> {
+    answer
+        .split("These orders do not stand.\n")
+        .nth(1)
+        .unwrap_or_else(|| panic!("not a rejection: {answer}"))
+        .lines()
+        .skip_while(|l| l.is_empty())
+        .take_while(|l| l.starts_with("- "))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Orders for a turn that is not the game's are answered with one reason, the one that fits, and
+/// its hint: no turn 0, a turn already resolved, a turn to come; never two reasons for one fault.
+#[test]
+fn orders_for_a_turn_not_the_games_get_one_reason_with_its_hint() {
+    let (tmp, dir) = game();
+    let answer = answer_to(tmp.path(), &dir, "zero", &header("france", FRANCE_PW, 0));
+    assert_eq!(
+        reasons(&answer),
+        ["- there is no turn 0 in this game: it starts at turn 1"],
+        "{answer}"
+    );
+    assert!(
+        answer.contains("help: write 'turn 1', the turn the game is at"),
+        "{answer}"
+    );
+    let answer = answer_to(tmp.path(), &dir, "later", &header("france", FRANCE_PW, 3));
+    assert_eq!(
+        reasons(&answer),
+        ["- these orders are for turn 3, the game is at turn 1"],
+        "{answer}"
+    );
+    let (tmp, dir) = demo();
+    let answer = answer_to(tmp.path(), &dir, "past", &header("france", FRANCE_PW, 1));
+    assert_eq!(
+        reasons(&answer),
+        ["- turn 1 is already resolved: orders for it are no longer taken"],
+        "{answer}"
+    );
+    assert!(
+        answer.contains("help: the game is at turn 2: orders for it are written 'turn 2'"),
+        "{answer}"
+    );
+}
