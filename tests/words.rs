@@ -71,3 +71,26 @@ fn orders_for_a_turn_not_the_games_get_one_reason_with_its_hint() {
         "{answer}"
     );
 }
+
+/// A turn line that cannot be read ('turn x', 'turn 1 2') is one reason, said where it stands, and
+/// the orders are filed for no turn: the game cannot know which turn they were meant for.
+#[test]
+fn an_unreadable_turn_line_is_one_reason_and_files_nothing() {
+    let (tmp, dir) = game();
+    for (id, turn, reason) in [
+        ("letters", "turn x", "- 'x' is not a turn number"),
+        (
+            "two",
+            "turn 1 2",
+            "- the 'turn' line has more than one word",
+        ),
+    ] {
+        let body = format!("game ulm-1805\npower france\npassword {FRANCE_PW}\n{turn}\n");
+        let answer = answer_to(tmp.path(), &dir, id, &body);
+        assert_eq!(reasons(&answer), [reason], "{answer}");
+        assert!(
+            !dir.join("orders/1/france.txt").exists(),
+            "{turn}: {answer}"
+        );
+    }
+}

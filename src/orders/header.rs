@@ -149,14 +149,20 @@ impl Header {
                 SUBMISSION => header.submission = Some(located),
                 _ => match value.text.parse::<u32>() {
                     Ok(n) => header.turn = Some(Located::new(n, value.span.clone())),
-                    Err(_) => diags.push(
-                        Diagnostic::error(
-                            format!("'{}' is not a turn number", value.text),
-                            value.span.clone(),
-                        )
-                        .hint("write the number of the turn these orders are for, as in 'turn 1'")
-                        .rule(HEADER_RULE),
-                    ),
+                    Err(_) => {
+                        diags.push(
+                            Diagnostic::error(
+                                format!("'{}' is not a turn number", value.text),
+                                value.span.clone(),
+                            )
+                            .hint(
+                                "write the number of the turn these orders are for, as in 'turn 1'",
+                            )
+                            .rule(HEADER_RULE),
+                        );
+                        // Its one reason, said where it stands: not also "no 'turn' line".
+                        header.unread.push(word.clone());
+                    }
                 },
             }
         }
@@ -231,6 +237,8 @@ pub fn check_header_with(
     }
     match &header.turn {
         None => diags.extend(missing("turn", &format!("turn {turn}"))),
+        // One reason for a turn that is not the game's, with its hint: the turn does not exist, is
+        // past, or is not yet.
         // One reason for a turn that is not the game's, with its hint: the turn does not exist, is
         // past, or is not yet.
         Some(t) if t.value != turn => diags.push(
@@ -427,8 +435,10 @@ pub fn check_header_with(
             }
         }
     };
-    // Only orders whose header is right in every part belong to a power.
-    let ok = diags.is_empty();
+    // Only orders whose header is right in every part belong to a power: a header line written
+    // without its one value, or with more than one, leaves its part unread (its diagnostic, from
+    // `Header::take`, says so): orders whose turn or game cannot be read are not filed for any.
+    let ok = diags.is_empty() && header.unread.is_empty();
     (authenticated.filter(|_| ok), diags)
 }
 
