@@ -38,6 +38,35 @@ fn reasons(answer: &str) -> Vec<String> {
         .collect()
 }
 
+/// A player has his game's order guide, `pbem-orders-<ruleset>.md`, never ORDERS.md: the hints and
+/// rules his answer quotes name the guide, or no document at all.
+#[test]
+fn a_players_answer_names_his_order_guide_never_orders_md() {
+    let (tmp, dir) = game();
+    let orders = format!(
+        "{}mvoe FR-V Stuttgart Ulm\nstanding\n",
+        header("france", FRANCE_PW, 1)
+    );
+    let answer = answer_to(tmp.path(), &dir, "verbs", &orders);
+    assert!(answer.contains("unknown order 'mvoe'"), "{answer}");
+    assert!(
+        answer.contains("the order guide pbem-orders-eia.md lists the keys"),
+        "{answer}"
+    );
+    assert!(
+        answer.contains("orders are written as the game's order guide shows"),
+        "{answer}"
+    );
+    assert!(!answer.contains("ORDERS.md"), "{answer}");
+    let header = "game ulm-1805\npower france extra\npassword x\nturn 1\n";
+    let answer = answer_to(tmp.path(), &dir, "header", header);
+    assert!(
+        answer.contains("write 'power' and one word after it, as in 'power <your power>'"),
+        "{answer}"
+    );
+    assert!(!answer.contains("ORDERS.md"), "{answer}");
+}
+
 /// Orders for a turn that is not the game's are answered with one reason, the one that fits, and
 /// its hint: no turn 0, a turn already resolved, a turn to come; never two reasons for one fault.
 #[test]
