@@ -123,3 +123,28 @@ fn an_unreadable_turn_line_is_one_reason_and_files_nothing() {
         );
     }
 }
+
+/// Once the deadline has passed, `remind` writes no reminder ("due <a time past>") and says how to
+/// go on: extend the deadline, or resolve the turn.
+#[test]
+fn remind_after_the_deadline_writes_none_and_says_how_to_go_on() {
+    let (_tmp, dir) = game();
+    let before = tree(&dir);
+    let out = pbem().arg("remind").arg(&dir).assert().code(1);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        err.contains("turn 1's deadline (Sunday 2026-12-06 20:00 CET) has passed"),
+        "{err}"
+    );
+    assert!(err.contains("pbem extend"), "{err}");
+    assert!(err.contains("pbem turn"), "{err}");
+    assert_eq!(tree(&dir), before, "nothing is written");
+    // Before it, the reminders are written.
+    pbem()
+        .arg("remind")
+        .arg(&dir)
+        .env("PBEM_NOW", "2026-12-05T10:00:00Z")
+        .assert()
+        .success();
+    assert!(outbox(&dir).iter().any(|(n, _)| n.contains("-reminder-")));
+}

@@ -181,7 +181,23 @@ pub fn rejected_files(
 /// a file in that does not authenticate, which the turn ignores: the reminder says why), with the
 /// deadline in the player's own time zone when game.toml gives one. A reminder still unsent is not
 /// doubled; once it has gone, the next run writes the next one (`-2`, `-3`, ...).
+///
+/// Once the deadline of the current turn has passed it writes nothing and refuses: a reminder would
+/// ask for orders nobody can send in time (`send` withdraws one written before, `reminder_too_late`).
 pub fn remind(game: &Game) -> Result<Vec<Reminded>> {
+    let turn = game.current_turn()?;
+    let now = crate::clock::now()?;
+    if let Some(deadline) = game.config.deadline_of(turn) {
+        if deadline.with_timezone(&chrono::Utc) <= now {
+            anyhow::bail!(
+                "turn {turn}'s deadline ({}) has passed (now is {}): a reminder would ask for orders no one can send in time, so none was written. Move the deadline ahead first, `pbem extend {} --to <YYYY-MM-DDTHH:MM>` (every player is told the new one), then remind again; or resolve the turn with the orders in: `pbem turn {}`.",
+                game.config.deadline_shown(turn),
+                now.with_timezone(&deadline.timezone()).format("%Y-%m-%d %H:%M %Z"),
+                game.dir.display(),
+                game.dir.display()
+            );
+        }
+    }
     remind_with(game, true)
 }
 
