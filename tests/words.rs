@@ -148,3 +148,32 @@ fn remind_after_the_deadline_writes_none_and_says_how_to_go_on() {
         .success();
     assert!(outbox(&dir).iter().any(|(n, _)| n.contains("-reminder-")));
 }
+
+/// A replace run again after it finished makes no second password (which would leave the new
+/// player's first welcome, unsent, with a password that no longer stands): it changes nothing and
+/// says why, and the password it printed once is the one that stands.
+#[test]
+fn replace_run_again_after_it_finished_changes_nothing_and_says_why() {
+    let (_tmp, dir) = game();
+    let replace = || {
+        pbem()
+            .arg("replace")
+            .arg(&dir)
+            .args(["britain", "--email", "pitt@example.org"])
+            .assert()
+    };
+    let first = replace().success();
+    let out = String::from_utf8_lossy(&first.get_output().stdout).into_owned();
+    assert!(out.contains("shown this once"), "{out}");
+    let before = tree(&dir);
+    let again = replace().code(1);
+    let err = String::from_utf8_lossy(&again.get_output().stderr).into_owned();
+    assert!(
+        err.contains("britain already passes to pitt@example.org at turn 2"),
+        "{err}"
+    );
+    assert!(err.contains("Nothing was changed."), "{err}");
+    let printed = String::from_utf8_lossy(&again.get_output().stdout).into_owned();
+    assert!(!printed.contains("password"), "{printed}");
+    assert_eq!(tree(&dir), before);
+}

@@ -55,6 +55,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             plan
         }
         None => {
+            refuse_done_again(&game, turn, &args.power, &args.email)?;
             let mut state = game.load_state(turn)?;
             let (password, from) = crate::engine::players::replace_player(
                 &game,
@@ -179,6 +180,28 @@ pub fn run(args: Args) -> Result<ExitCode> {
         crate::out::PasswordsShown::Printed => ExitCode::SUCCESS,
         crate::out::PasswordsShown::Kept(_) => ExitCode::from(super::exit::ERROR),
     })
+}
+
+/// Refuses a replace that was done and finished already this turn (the same power to the same
+/// players): run again it would make another password and another welcome, and the new player's
+/// first welcome, still in the outbox, would carry a password that no longer stands. The password
+/// of the one done was shown once, when it ran; its welcome carries it.
+fn refuse_done_again(game: &Game, turn: u32, power: &str, emails: &[String]) -> Result<()> {
+    let acts = acts::load(&game.dir, turn)?;
+    let done = acts.acts.iter().rev().find(|a| {
+        a.kind == "replace"
+            && a.power.as_deref() == Some(power)
+            && a.incoming.as_ref().is_some_and(|p| p.players == emails)
+    });
+    let Some(done) = done else {
+        return Ok(());
+    };
+    let from = done.incoming.as_ref().map_or(turn, |p| p.from);
+    let welcome = format!("mail/outbox/t{turn:04}-welcome-{power}-*.eml");
+    anyhow::bail!(
+        "{power} already passes to {} at turn {from}: that `pbem replace` was done this turn, and its password was shown then, once (pbem keeps only its hash). His welcome ({welcome}) carries it until `pbem send` delivers it. Nothing was changed.",
+        emails.join(", ")
+    )
 }
 
 /// `secret/replace-<t>.toml` (mode 0600: it holds the new password until his welcome is
