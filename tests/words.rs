@@ -177,3 +177,39 @@ fn replace_run_again_after_it_finished_changes_nothing_and_says_why() {
     assert!(!printed.contains("password"), "{printed}");
     assert_eq!(tree(&dir), before);
 }
+
+/// A rerun that finishes a replace killed midway shows the password the killed run made, which
+/// its referee may never have seen, and says it is shown again: not "shown this once".
+#[test]
+fn a_replace_finished_by_a_rerun_says_its_password_is_shown_again() {
+    let (_tmp, dir) = game();
+    let replace = || {
+        let mut c = pbem();
+        c.arg("replace")
+            .arg(&dir)
+            .args(["britain", "--email", "pitt@example.org"]);
+        c
+    };
+    let killed = replace()
+        .env("PBEM_CRASH_BEFORE", "acts.toml")
+        .output()
+        .unwrap();
+    assert!(!killed.status.success());
+    let first = String::from_utf8_lossy(&killed.stdout).into_owned();
+    let password = |out: &str| {
+        out.split("(pbem keeps only its hash): ")
+            .nth(1)
+            .and_then(|rest| rest.lines().next())
+            .map(str::to_string)
+    };
+    let rerun = replace().assert().success();
+    let out = String::from_utf8_lossy(&rerun.get_output().stdout).into_owned();
+    assert!(
+        out.contains(
+            "the new player's password, shown again since the replace that made it was killed before it finished"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("shown this once"), "{out}");
+    assert_eq!(password(&out), password(&first), "{first}\n{out}");
+}

@@ -110,10 +110,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
             ""
         }
     );
-    let text = format!(
-        "{} from turn {from}: the new player's password, shown this once (pbem keeps only its hash): {password}\n",
-        args.power
-    );
+    // The replace this run finishes showed the password before it was killed (it is written down
+    // after the password is shown): shown once more, since its referee may never have seen it.
+    let text = if finishing {
+        format!(
+            "{} from turn {from}: the new player's password, shown again since the replace that made it was killed before it finished (pbem keeps only its hash): {password}\n",
+            args.power
+        )
+    } else {
+        format!(
+            "{} from turn {from}: the new player's password, shown this once (pbem keeps only its hash): {password}\n",
+            args.power
+        )
+    };
     let shown = crate::out::show_passwords(&game.dir, &text).map_err(|e| {
         anyhow::anyhow!("the new password could neither be printed nor kept ({e}): nothing was changed, run `pbem replace` again")
     })?;
