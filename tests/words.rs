@@ -213,3 +213,66 @@ fn a_replace_finished_by_a_rerun_says_its_password_is_shown_again() {
     assert!(!out.contains("shown this once"), "{out}");
     assert_eq!(password(&out), password(&first), "{first}\n{out}");
 }
+
+/// Under pbem-dice/v1 a report lists no digest of the orders that stood: an acknowledgement says
+/// `verify --ack` checks the entropy, and `verify --ack` with the answer to orders that a later
+/// submission replaced says the orders were not checked, while the entropy, the same, checks out.
+#[test]
+fn a_v1_receipt_and_verify_say_only_the_entropy_is_checked() {
+    let (tmp, dir) = game();
+    let sent = |id: &str, received: &str, orders: &str| {
+        let body = format!(
+            "{}entropy the same words\n{orders}",
+            header("france", FRANCE_PW, 1)
+        );
+        write(
+            tmp.path(),
+            &format!("{id}.eml"),
+            eml("france@example.org", received, &format!("{id}@x"), &body),
+        )
+    };
+    let first = sent("first", "Sat, 5 Dec 2026 18:00:00 +0100", "");
+    let last = sent(
+        "last",
+        "Sat, 5 Dec 2026 19:00:00 +0100",
+        "standing pursue never\n",
+    );
+    pbem()
+        .arg("ingest")
+        .arg(&dir)
+        .arg(&first)
+        .arg(&last)
+        .assert()
+        .success();
+    pbem().arg("resolve").arg(&dir).assert().success();
+    let (name, ack) = acks(&dir)
+        .into_iter()
+        .find(|(_, m)| m.contains("<first@x>"))
+        .unwrap();
+    let text = body_of(&ack);
+    assert!(
+        text.contains("checks that this entropy went into the dice"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("these orders and this entropy stood"),
+        "{text}"
+    );
+    let ack = write(tmp.path(), &name, ack);
+    let out = pbem()
+        .arg("verify")
+        .arg(dir.join("mail/outbox/t0001-report-france.eml"))
+        .arg("--ack")
+        .arg(&ack)
+        .assert()
+        .success();
+    let said = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        said.contains("ok: the entropy listed for france is the one of your orders"),
+        "{said}"
+    );
+    assert!(
+        said.contains("not checked: the orders that stood for france"),
+        "{said}"
+    );
+}
