@@ -4,6 +4,7 @@
 
 use crate::support;
 
+use std::fs;
 use std::path::Path;
 
 use support::*;
@@ -275,4 +276,46 @@ fn a_v1_receipt_and_verify_say_only_the_entropy_is_checked() {
         said.contains("not checked: the orders that stood for france"),
         "{said}"
     );
+}
+
+/// A new player of a game other than Empires in Arms is told the turn he takes over at, and no
+/// rule of EiA: no economic phase, no talks, no inherited alliances (EiA 19.2.2 is EiA's alone),
+/// in the referee's words, the new player's welcome and the event of the takeover.
+#[test]
+fn a_replace_in_paths_of_glory_tells_no_rule_of_empires_in_arms() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("pog-1914");
+    pbem::bundled::write_scenario("pog-1914", &dir).unwrap();
+    let out = pbem()
+        .arg("replace")
+        .arg(&dir)
+        .args(["allies", "--email", "joffre@example.org"])
+        .assert()
+        .success();
+    let said = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        said.contains("allies passes to joffre@example.org at turn 2."),
+        "{said}"
+    );
+    let (_, welcome) = outbox(&dir)
+        .into_iter()
+        .find(|(n, _)| n.starts_with("t0001-welcome-allies-"))
+        .unwrap();
+    let welcome = body_of(&welcome);
+    assert!(
+        welcome
+            .contains("You take control of Allied Powers at turn\n2: until then it is run for you"),
+        "{welcome}"
+    );
+    pbem().arg("resolve").arg(&dir).assert().success();
+    let report = fs::read_to_string(dir.join("turns/1/reports/central.txt")).unwrap();
+    assert!(
+        report.contains("A new player takes control of allies from turn 2."),
+        "{report}"
+    );
+    for text in [&said, &welcome, &report] {
+        for eia in ["EiA", "economic phase", "talks", "alliances"] {
+            assert!(!text.contains(eia), "'{eia}' in {text}");
+        }
+    }
 }

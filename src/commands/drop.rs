@@ -46,7 +46,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         turn,
         Act {
             kind: "drop".into(),
-            rule: crate::engine::players::DROPPED.cite(),
+            rule: crate::engine::players::dropped_rule(&game).cite(),
             text: format!("{} dropped from turn {turn} until turn {until}", args.power),
             power: Some(args.power.clone()),
             controlled,

@@ -69,7 +69,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 n: acts::load(&game.dir, turn)?.acts.len() + 1,
                 act: Act {
                     kind: "replace".into(),
-                    rule: crate::engine::players::REPLACED.cite(),
+                    rule: crate::engine::players::replaced_rule(&game).cite(),
                     text: format!(
                         "{} passes to {} at turn {from}",
                         args.power,
@@ -100,10 +100,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mail = replacement_mail(&game, &state, &args.power, &args.email, password, from)?;
     // The password next, on stdout or else in passwords.txt (`out::show_passwords`): when it can be
     // neither, nothing is changed.
+    // EiA 19.2.2's words for a ruleset that plays it; any other game is told the turn alone.
+    let eia = game.ruleset.new_player_named();
     crate::say!(
-        "{} passes to {} at turn {from}, after the next economic phase (EiA 19.2.2).{}",
+        "{} passes to {} at turn {from}{}.{}",
         args.power,
         args.email.join(", "),
+        if eia {
+            ", after the next economic phase (EiA 19.2.2)"
+        } else {
+            ""
+        },
         if finishing {
             " (The replace begun before and killed midway, finished now.)"
         } else {
@@ -181,10 +188,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
     crate::say!(
         "game.toml names {who} as its player; in mail/outbox/: {mails}, his password in the welcome until `pbem send` delivers it.",
     );
-    crate::say!(
-        "Alliances the power has then may not be broken before turn {} (EiA 19.2.2: three turns after the economic phase it takes over at, as the engine enforces).",
-        crate::engine::players::alliance_lock(from)
-    );
+    if eia {
+        crate::say!(
+            "Alliances the power has then may not be broken before turn {} (EiA 19.2.2: three turns after the economic phase it takes over at, as the engine enforces).",
+            crate::engine::players::alliance_lock(from)
+        );
+    }
     Ok(match shown {
         crate::out::PasswordsShown::Printed => ExitCode::SUCCESS,
         crate::out::PasswordsShown::Kept(_) => ExitCode::from(super::exit::ERROR),
