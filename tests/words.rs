@@ -252,7 +252,7 @@ fn a_v1_receipt_and_verify_say_only_the_entropy_is_checked() {
         .unwrap();
     let text = body_of(&ack);
     assert!(
-        text.contains("checks that this entropy went into the dice"),
+        text.contains("checks that\nthis entropy went into the dice"),
         "{text}"
     );
     assert!(

@@ -32,8 +32,9 @@ pub fn verify_checks(scheme: DiceScheme, how: &str) -> String {
     match scheme {
         DiceScheme::V2 => format!("{how} checks that these orders and this entropy stood"),
         DiceScheme::V1 => format!(
-            "{how} checks that this entropy went into the dice; under pbem-dice/v1 the report\n\
-             lists no digest of the orders that stood, so it cannot check that these orders did"
+            "{how} checks that\n\
+             this entropy went into the dice; under pbem-dice/v1 the report lists no digest of the\n\
+             orders that stood, so it cannot check that these orders did"
         ),
     }
 }
@@ -87,7 +88,8 @@ pub fn renewed(
              {entropy_lines}\
              D_p, the SHA-256 of these orders as filed (docs/DICE.md of pbem): {digest}\n\n\
              receipt {scheme} game {game} turn {turn} power {stem} seq 0 orders {digest} entropy {e}\n\n\
-             (seq 0: a receipt renewed by the referee's act, not a submission of yours. {checks})\n\n\
+             (seq 0: a receipt renewed by the referee's act, not a submission of yours.\n\
+             {checks})\n\n\
              Dice commitment of turn {turn}: {commitment}\n\n\
              This answer was written by pbem for the referee of {game}. Keep it: it is your receipt.\n",
             title = config.title,
