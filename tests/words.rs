@@ -319,3 +319,41 @@ fn a_replace_in_paths_of_glory_tells_no_rule_of_empires_in_arms() {
         }
     }
 }
+
+/// A rollback's notice to a power that is not due in the reopened turn (Paths of Glory: the other
+/// side's action) does not ask it for orders "or your standing orders and the SOP decide": it
+/// says the turn is not its to play, and that standing orders it sends count.
+#[test]
+fn a_rollback_does_not_ask_orders_of_a_side_whose_turn_it_is_not() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("pog-1914");
+    pbem::bundled::write_scenario("pog-1914", &dir).unwrap();
+    pbem().arg("resolve").arg(&dir).assert().success();
+    pbem()
+        .arg("rollback")
+        .arg(&dir)
+        .args(["--to-turn", "1", "--reason", "a wrong map"])
+        .assert()
+        .success();
+    let notice = |power: &str| {
+        let (_, m) = outbox(&dir)
+            .into_iter()
+            .find(|(n, _)| n.starts_with(&format!("t0001-notice-{power}-reopened")))
+            .unwrap_or_else(|| panic!("no notice to {power}"));
+        body_of(&m)
+    };
+    let allies = notice("allies");
+    assert!(
+        allies.contains("Turn 1 is not yours to play: standing orders you send before the deadline count in it."),
+        "{allies}"
+    );
+    assert!(
+        !allies.contains("send them before the deadline, or"),
+        "{allies}"
+    );
+    let central = notice("central");
+    assert!(
+        central.contains("No orders of yours for turn 1 are on file: send them before the deadline, or your standing orders and the SOP decide."),
+        "{central}"
+    );
+}
