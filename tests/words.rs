@@ -252,7 +252,9 @@ fn a_v1_receipt_and_verify_say_only_the_entropy_is_checked() {
         .unwrap();
     let text = body_of(&ack);
     assert!(
-        text.contains("checks that\nthis entropy went into the dice"),
+        text.contains(
+            "checks that\nthe report lists for you the entropy this receipt names (or none)"
+        ),
         "{text}"
     );
     assert!(

@@ -33,8 +33,8 @@ pub fn verify_checks(scheme: DiceScheme, how: &str) -> String {
         DiceScheme::V2 => format!("{how} checks that these orders and this entropy stood"),
         DiceScheme::V1 => format!(
             "{how} checks that\n\
-             this entropy went into the dice; under pbem-dice/v1 the report lists no digest of the\n\
-             orders that stood, so it cannot check that these orders did"
+             the report lists for you the entropy this receipt names (or none); under pbem-dice/v1\n\
+             the report lists no digest of the orders that stood, so it cannot check that these did"
         ),
     }
 }
