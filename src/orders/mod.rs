@@ -31,6 +31,12 @@ pub const ORDER_SYNTAX: Rule = Rule::new(
     "orders/syntax",
     "orders are written as the game's order guide shows",
 );
+/// The file name of ruleset `id`'s order guide as every mail to a player attaches it
+/// (`report::guide`): what a hint names, since a player has that file and never ORDERS.md.
+pub fn guide_file(id: &str) -> String {
+    format!("pbem-orders-{id}.md")
+}
+
 /// pbem: a power orders its own units only.
 pub const OWN_UNITS: Rule = Rule::new(
     "pbem",

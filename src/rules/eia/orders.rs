@@ -253,7 +253,7 @@ fn parse_line_for(
         return Err(Diagnostic::error("empty order line", line.span.clone())
             .hint(format!(
                 "write one order per line, as the order guide {} shows",
-                crate::report::guide::file_name("eia")
+                crate::orders::guide_file("eia")
             ))
             .rule(ORDER_SYNTAX));
     };
@@ -359,7 +359,7 @@ fn parse_line_for(
                 .label("incomplete order")
                 .hint(format!(
                     "write it as 'standing pursue always'; the order guide {} lists the keys",
-                    crate::report::guide::file_name("eia")
+                    crate::orders::guide_file("eia")
                 ))
                 .rule(ORDER_SYNTAX));
             };
