@@ -203,7 +203,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
 /// Refuses a replace that was done and finished already this turn (the same power to the same
 /// players): run again it would make another password and another welcome, and the new player's
 /// first welcome, still in the outbox, would carry a password that no longer stands. The password
-/// of the one done was shown once, when it ran; its welcome carries it.
+/// of the one done was shown once when it ran (or kept in passwords.txt); its welcome carries it.
 fn refuse_done_again(game: &Game, turn: u32, power: &str, emails: &[String]) -> Result<()> {
     let acts = acts::load(&game.dir, turn)?;
     let done = acts.acts.iter().rev().find(|a| {
@@ -217,7 +217,7 @@ fn refuse_done_again(game: &Game, turn: u32, power: &str, emails: &[String]) -> 
     let from = done.incoming.as_ref().map_or(turn, |p| p.from);
     let welcome = format!("mail/outbox/t{turn:04}-welcome-{power}-*.eml");
     anyhow::bail!(
-        "{power} already passes to {} at turn {from}: that `pbem replace` was done this turn, and its password was shown then, once (pbem keeps only its hash). His welcome ({welcome}) carries it until `pbem send` delivers it. Nothing was changed.",
+        "{power} already passes to {} at turn {from}: that `pbem replace` was done this turn, and its password was shown then, once, or kept in passwords.txt when it could not be shown (pbem keeps only its hash). His welcome ({welcome}) carries it until `pbem send` delivers it. Nothing was changed.",
         emails.join(", ")
     )
 }
