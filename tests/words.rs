@@ -359,3 +359,32 @@ fn a_rollback_does_not_ask_orders_of_a_side_whose_turn_it_is_not() {
         "{central}"
     );
 }
+
+/// A drop in a game other than Empires in Arms cites pbem's own rule, never EiA 19.2.1: in what
+/// `drop` and `status` print, and in the farewell to the player who left.
+#[test]
+fn a_drop_in_paths_of_glory_cites_no_rule_of_empires_in_arms() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("pog-1914");
+    pbem::bundled::write_scenario("pog-1914", &dir).unwrap();
+    let out = pbem()
+        .arg("drop")
+        .arg(&dir)
+        .arg("allies")
+        .assert()
+        .success();
+    let said = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(said.contains("(pbem players/drop)"), "{said}");
+    let out = pbem().arg("status").arg(&dir).assert().success();
+    let status = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(status.contains("dropped (pbem players/drop)"), "{status}");
+    let (_, farewell) = outbox(&dir)
+        .into_iter()
+        .find(|(n, _)| n.contains("-farewell-allies"))
+        .unwrap();
+    let farewell = body_of(&farewell);
+    assert!(farewell.contains("(pbem players/drop)"), "{farewell}");
+    for text in [&said, &status, &farewell] {
+        assert!(!text.contains("EiA"), "{text}");
+    }
+}

@@ -1511,8 +1511,9 @@ fn judge(
             record.status = Status::Rejected;
             record.power = pc.id.clone();
             record.reasons.push(format!(
-                "you no longer play {}: the referee dropped the power (EiA 19.2.1), so your orders for it do not stand",
-                pc.name
+                "you no longer play {}: the referee dropped the power ({}), so your orders for it do not stand",
+                pc.name,
+                crate::engine::players::dropped_rule(game).cite()
             ));
             ack.to = vec![a.to_string()];
             return Ok((record, Some(ack)));

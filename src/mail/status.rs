@@ -48,19 +48,21 @@ pub fn dropped_text(game: &Game, c: &crate::game::state::Controlled) -> String {
             .power(p)
             .map_or(p.to_string(), |c| c.name.clone())
     };
+    // EiA 19.2.1 in a game of EiA, pbem's own rule in any other (`players::dropped_rule`).
+    let rule = crate::engine::players::dropped_rule(game).cite();
     match &c.by {
         Some(by) => format!(
-            "dropped (EiA 19.2.1): run by {} until turn {}; {}'s player sends its orders with his own password",
+            "dropped ({rule}): run by {} until turn {}; {}'s player sends its orders with his own password",
             name(by),
             c.until,
             name(by)
         ),
         None if c.by_roll => format!(
-            "dropped (EiA 19.2.1): its standing orders and the SOP run it this turn; who runs it until turn {} is rolled for when the turn is resolved (EiA 14.3.1)",
+            "dropped ({rule}): its standing orders and the SOP run it this turn; who runs it until turn {} is rolled for when the turn is resolved (EiA 14.3.1)",
             c.until
         ),
         None => format!(
-            "dropped (EiA 19.2.1): its standing orders and the SOP run it until turn {}; nobody sends its orders",
+            "dropped ({rule}): its standing orders and the SOP run it until turn {}; nobody sends its orders",
             c.until
         ),
     }
