@@ -149,11 +149,13 @@ fn replace_keeps_the_new_password_when_stdout_cannot_take_it_and_each_run_adds_i
     let (_t, game) = demo();
     let file = game.join("passwords.txt");
     let mut kept = 0;
+    // Each run a replace of its own (a new player each time): the same replace run again after it
+    // finished is refused, its password kept once.
     for (name, mut cmd) in lost_stdouts() {
         let out = cmd
             .arg("replace")
             .arg(&game)
-            .args(["britain", "--email", "pitt@example.org"])
+            .args(["britain", "--email", &format!("pitt-{kept}@example.org")])
             .stderr(Stdio::piped())
             .output()
             .unwrap();

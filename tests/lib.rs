@@ -73,6 +73,7 @@ mod verify_page;
 mod verify_tamper;
 mod wbts_demo;
 mod welcome;
+mod words;
 
 /// A file in `tests/` that is not a module of this binary would never run (`autotests = false`).
 #[test]

@@ -301,7 +301,13 @@ fn by_mail_each_player_sends_from_his_own_address_and_status_and_remind_go_per_p
     assert!(line("france.napoleon").contains("missing"), "{stdout}");
 
     // The commander, who sent nothing, is reminded alone.
-    pbem().arg("remind").arg(&game).assert().success();
+    // Before the deadline: after it, remind writes none.
+    pbem()
+        .arg("remind")
+        .arg(&game)
+        .env("PBEM_NOW", "2026-12-05T18:00:00Z")
+        .assert()
+        .success();
     let reminder = read_outbox_string(game.join("mail/outbox/t0001-reminder-france-napoleon.eml"));
     assert!(reminder.contains("napoleon@example.org"), "{reminder}");
     assert!(!reminder.contains("berthier@example.org"), "{reminder}");

@@ -74,7 +74,13 @@ fn pog_status_names_the_side_not_due() {
         .unwrap();
     assert!(allies.contains("missing"), "{out}");
     // Only the side due is reminded.
-    pbem().arg("remind").arg(&game).assert().success();
+    // Before turn 2's deadline: after it, remind writes none.
+    pbem()
+        .arg("remind")
+        .arg(&game)
+        .env("PBEM_NOW", "2026-12-07T10:00:00Z")
+        .assert()
+        .success();
     let reminders: Vec<String> = fs::read_dir(game.join("mail/outbox"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

@@ -685,7 +685,15 @@ fn remind_counts_a_file_in_but_rejected_as_due_and_says_why() {
     let (_tmp, game) = support::game();
     write(&game, "orders/1/france.txt", header("france", FRANCE_PW, 1));
     write(&game, "orders/1/austria.txt", header("austria", "wrong", 1));
-    let out = stdout(&pbem().arg("remind").arg(&game).assert().success());
+    // Before the deadline: after it, remind writes none.
+    let out = stdout(
+        &pbem()
+            .arg("remind")
+            .arg(&game)
+            .env("PBEM_NOW", "2026-12-05T18:00:00Z")
+            .assert()
+            .success(),
+    );
     assert!(
         !out.lines().any(|l| l.trim_start().starts_with("france")),
         "{out}"

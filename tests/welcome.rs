@@ -474,7 +474,19 @@ fn paths_are_printed_as_the_referee_gave_the_folder() {
         status.contains("(record ulm/turns/1/record.toml)"),
         "{status}"
     );
-    let remind = run(&["remind", "ulm"]);
+    // Before turn 2's deadline: after it, remind writes none.
+    let remind = String::from_utf8(
+        pbem()
+            .current_dir(tmp.path())
+            .args(["remind", "ulm"])
+            .env("PBEM_NOW", "2026-12-12T10:00:00Z")
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone(),
+    )
+    .unwrap();
     assert!(
         remind.contains(" ulm/mail/outbox/t0002-reminder-"),
         "{remind}"

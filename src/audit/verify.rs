@@ -403,7 +403,7 @@ pub fn verify(
             header.entropy.len()
         ));
     }
-    let unchecked = check_texts_bound(forms, &header, anchors, &mut problems, &mut passed);
+    let mut unchecked = check_texts_bound(forms, &header, anchors, &mut problems, &mut passed);
     // Every form: the same header, the same rolls, no label twice, text that agrees with its dice.
     for f in forms {
         if f.header != header {
@@ -498,6 +498,15 @@ pub fn verify(
     }
     if let Some(sent) = sent {
         check_entropy(&header, sent, &mut problems, &mut passed);
+        // pbem-dice/v1: the report lists no digest of the orders that stood, so the orders given
+        // (an acknowledgement's, or the file's) are not checked, their entropy alone is; a later
+        // submission with the same entropy line passes the same.
+        if header.scheme != crate::dice_v2::SCHEME {
+            unchecked.push(format!(
+                "the orders that stood for {}: a {} report lists no digest of them (only pbem-dice/v2 does), so only their entropy was checked, and other orders of yours with the same entropy line would pass the same",
+                sent.power, header.scheme
+            ));
+        }
     }
     Ok(Verification {
         header,

@@ -46,7 +46,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         turn,
         Act {
             kind: "drop".into(),
-            rule: crate::engine::players::DROPPED.cite(),
+            rule: crate::engine::players::dropped_rule(&game).cite(),
             text: format!("{} dropped from turn {turn} until turn {until}", args.power),
             power: Some(args.power.clone()),
             controlled,
@@ -67,10 +67,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
             }
         );
     }
+    // EiA 19.2.1 in a game of EiA, pbem's own rule in any other.
+    let rule = crate::engine::players::dropped_rule(&game).cite();
     match &args.to {
-        Some(by) => crate::say!("{} is run by {by} from turn {turn} until turn {until} (EiA 19.2.1): {by}'s player sends its orders with his own password and receives its report.", args.power),
+        Some(by) => crate::say!("{} is run by {by} from turn {turn} until turn {until} ({rule}): {by}'s player sends its orders with his own password and receives its report.", args.power),
         None if state.controlled.get(&args.power).is_some_and(|c| c.by_roll) => crate::say!("{} is run by its standing orders and the SOP this turn; its controller until turn {until} is rolled for when turn {turn} is resolved (EiA 19.2.1, 14.3.1).", args.power),
-        None => crate::say!("{} is run by its standing orders and the SOP from turn {turn} until turn {until} (EiA 19.2.1).", args.power),
+        None => crate::say!("{} is run by its standing orders and the SOP from turn {turn} until turn {until} ({rule}).", args.power),
     }
     crate::say!(
         "Find a new player, then: pbem replace {} {} --email <address>",

@@ -13,7 +13,8 @@ use crate::game::Game;
 /// its reminder, and this command, say why.
 ///
 /// The reminders go to the outbox, with the deadline in the player's own time zone (game.toml
-/// `[[power]] time_zone`) when he set one. Send them with `pbem send`.
+/// `[[power]] time_zone`) when he set one. Send them with `pbem send`. Once the turn's deadline has
+/// passed it writes none and says so: move the deadline first (`pbem extend`), or resolve the turn.
 #[derive(Debug, clap::Args)]
 #[command(after_help = examples!(
     "pbem remind games/my-game && pbem send games/my-game"

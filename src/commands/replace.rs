@@ -55,6 +55,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             plan
         }
         None => {
+            refuse_done_again(&game, turn, &args.power, &args.email)?;
             let mut state = game.load_state(turn)?;
             let (password, from) = crate::engine::players::replace_player(
                 &game,
@@ -68,7 +69,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 n: acts::load(&game.dir, turn)?.acts.len() + 1,
                 act: Act {
                     kind: "replace".into(),
-                    rule: crate::engine::players::REPLACED.cite(),
+                    rule: crate::engine::players::replaced_rule(&game).cite(),
                     text: format!(
                         "{} passes to {} at turn {from}",
                         args.power,
@@ -99,20 +100,36 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mail = replacement_mail(&game, &state, &args.power, &args.email, password, from)?;
     // The password next, on stdout or else in passwords.txt (`out::show_passwords`): when it can be
     // neither, nothing is changed.
+    // EiA 19.2.2's words for a ruleset that plays it; any other game is told the turn alone.
+    let eia = game.ruleset.new_player_named();
     crate::say!(
-        "{} passes to {} at turn {from}, after the next economic phase (EiA 19.2.2).{}",
+        "{} passes to {} at turn {from}{}.{}",
         args.power,
         args.email.join(", "),
+        if eia {
+            ", after the next economic phase (EiA 19.2.2)"
+        } else {
+            ""
+        },
         if finishing {
             " (The replace begun before and killed midway, finished now.)"
         } else {
             ""
         }
     );
-    let text = format!(
-        "{} from turn {from}: the new player's password, shown this once (pbem keeps only its hash): {password}\n",
-        args.power
-    );
+    // The replace this run finishes showed the password before it was killed (it is written down
+    // after the password is shown): shown once more, since its referee may never have seen it.
+    let text = if finishing {
+        format!(
+            "{} from turn {from}: the new player's password, shown again since the replace that made it was killed before it finished (pbem keeps only its hash): {password}\n",
+            args.power
+        )
+    } else {
+        format!(
+            "{} from turn {from}: the new player's password, shown this once (pbem keeps only its hash): {password}\n",
+            args.power
+        )
+    };
     let shown = crate::out::show_passwords(&game.dir, &text).map_err(|e| {
         anyhow::anyhow!("the new password could neither be printed nor kept ({e}): nothing was changed, run `pbem replace` again")
     })?;
@@ -171,14 +188,38 @@ pub fn run(args: Args) -> Result<ExitCode> {
     crate::say!(
         "game.toml names {who} as its player; in mail/outbox/: {mails}, his password in the welcome until `pbem send` delivers it.",
     );
-    crate::say!(
-        "Alliances the power has then may not be broken before turn {} (EiA 19.2.2: three turns after the economic phase it takes over at, as the engine enforces).",
-        crate::engine::players::alliance_lock(from)
-    );
+    if eia {
+        crate::say!(
+            "Alliances the power has then may not be broken before turn {} (EiA 19.2.2: three turns after the economic phase it takes over at, as the engine enforces).",
+            crate::engine::players::alliance_lock(from)
+        );
+    }
     Ok(match shown {
         crate::out::PasswordsShown::Printed => ExitCode::SUCCESS,
         crate::out::PasswordsShown::Kept(_) => ExitCode::from(super::exit::ERROR),
     })
+}
+
+/// Refuses a replace that was done and finished already this turn (the same power to the same
+/// players): run again it would make another password and another welcome, and the new player's
+/// first welcome, still in the outbox, would carry a password that no longer stands. The password
+/// of the one done was shown once when it ran (or kept in passwords.txt); its welcome carries it.
+fn refuse_done_again(game: &Game, turn: u32, power: &str, emails: &[String]) -> Result<()> {
+    let acts = acts::load(&game.dir, turn)?;
+    let done = acts.acts.iter().rev().find(|a| {
+        a.kind == "replace"
+            && a.power.as_deref() == Some(power)
+            && a.incoming.as_ref().is_some_and(|p| p.players == emails)
+    });
+    let Some(done) = done else {
+        return Ok(());
+    };
+    let from = done.incoming.as_ref().map_or(turn, |p| p.from);
+    let welcome = format!("mail/outbox/t{turn:04}-welcome-{power}-*.eml");
+    anyhow::bail!(
+        "{power} already passes to {} at turn {from}: that `pbem replace` was done this turn, and its password was shown then, once, or kept in passwords.txt when it could not be shown (pbem keeps only its hash). His welcome ({welcome}) carries it until `pbem send` delivers it. Nothing was changed.",
+        emails.join(", ")
+    )
 }
 
 /// `secret/replace-<t>.toml` (mode 0600: it holds the new password until his welcome is

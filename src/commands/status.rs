@@ -167,9 +167,10 @@ fn say_players(game: &Game, state: &crate::game::state::State) {
         };
         if let Some(incoming) = state.incoming.get(&p.id) {
             who = format!(
-                "{} (takes it over at turn {}, EiA 19.2.2)",
+                "{} (takes it over at turn {}, {})",
                 incoming.players.join(", "),
-                incoming.from
+                incoming.from,
+                crate::engine::players::replaced_rule(game).cite()
             );
         }
         if let Some(c) = state.controlled.get(&p.id) {

@@ -46,8 +46,9 @@ pub struct Args {
     /// pbem-dice/v2 the orders that stood must be these.
     #[arg(long, value_name = "FILE")]
     pub orders: Option<PathBuf>,
-    /// The acknowledgement of your last submission (its receipt line): the orders and entropy that
-    /// stood for you must be those; its dice commitment anchors the report's.
+    /// The acknowledgement of your last submission (its receipt line): the entropy listed for you
+    /// must be its; under pbem-dice/v2 the orders that stood for you must be its too (a v1 report
+    /// lists no digest of them, and verify says so); its dice commitment anchors the report's.
     #[arg(long, value_name = "MAIL", conflicts_with = "orders")]
     pub ack: Option<PathBuf>,
     /// The closing mail of this turn (pbem-dice/v2): the report's closing list must be the one mailed.

@@ -25,6 +25,41 @@ pub const DROPPED: Rule = Rule::new(
 );
 /// EiA 19.2.2 (defined with the state keys it governs, `alliance_locks` and `inherited_allies`).
 pub use crate::game::state::REPLACED;
+/// pbem, in a game whose rules have no replacement of players (every ruleset but EiA, whose 19.2.1
+/// is `DROPPED`): a power whose player leaves is run for him, by the power the referee names or by
+/// its standing orders and the SOP, until a new player takes it over.
+pub const DROPPED_PBEM: Rule = Rule::new(
+    "pbem",
+    "players/drop",
+    "a power whose player leaves is run for him until a new player takes it over",
+);
+/// pbem, in a game whose rules have no replacement of players (EiA's is 19.2.2, `REPLACED`): a new
+/// player takes control at the turn game.toml's `[replacement]` sets.
+pub const REPLACED_PBEM: Rule = Rule::new(
+    "pbem",
+    "players/replace",
+    "a new player takes control at the turn game.toml's [replacement] sets",
+);
+
+/// The rule a power whose player left is run by: EiA 19.2.1 in a game of EiA (whose ruleset names
+/// a new player to the others, 19.2.2), pbem's own in any other, which no rule of EiA binds.
+pub fn dropped_rule(game: &Game) -> Rule {
+    if game.ruleset.new_player_named() {
+        DROPPED
+    } else {
+        DROPPED_PBEM
+    }
+}
+
+/// The rule a new player takes a power over by: EiA 19.2.2 in a game of EiA, pbem's own in any other.
+pub fn replaced_rule(game: &Game) -> Rule {
+    if game.ruleset.new_player_named() {
+        REPLACED
+    } else {
+        REPLACED_PBEM
+    }
+}
+
 /// pbem: the game's missed-turn policy drops a power that sends no orders for several turns.
 pub const MISSED: Rule = Rule::new(
     "pbem",
@@ -69,7 +104,8 @@ pub fn advance(
             ),
         };
         out.push(
-            Event::new(DROPPED, "control-of-power", text).seen_by(all.iter().map(String::as_str)),
+            Event::new(dropped_rule(game), "control-of-power", text)
+                .seen_by(all.iter().map(String::as_str)),
         );
     }
     // The missed-turn policy.
@@ -155,12 +191,20 @@ pub fn advance(
                     if !allies.is_empty() {
                         next.inherited_allies.insert(power.clone(), allies);
                     }
-                    let text = format!(
-                        "A new player takes control of {power} from turn {}; the alliances it inherits may not be broken before turn {lock}.",
-                        turn + 1
-                    );
+                    // EiA 19.2.2's inherited alliances are told in a game of EiA alone.
+                    let text = if game.ruleset.new_player_named() {
+                        format!(
+                            "A new player takes control of {power} from turn {}; the alliances it inherits may not be broken before turn {lock}.",
+                            turn + 1
+                        )
+                    } else {
+                        format!(
+                            "A new player takes control of {power} from turn {}.",
+                            turn + 1
+                        )
+                    };
                     out.push(
-                        Event::new(REPLACED, "control-of-power", text)
+                        Event::new(replaced_rule(game), "control-of-power", text)
                             .seen_by(all.iter().map(String::as_str)),
                     );
                 }
@@ -172,7 +216,7 @@ pub fn advance(
                         "No new player for {power}: it stays run as before until turn {until}."
                     );
                     out.push(
-                        Event::new(DROPPED, "control-of-power", text)
+                        Event::new(dropped_rule(game), "control-of-power", text)
                             .seen_by(all.iter().map(String::as_str)),
                     );
                 }

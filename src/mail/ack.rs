@@ -48,6 +48,9 @@ struct AckContext {
     /// for the receipt line `verify --ack` reads.
     power: String,
     scheme: &'static str,
+    /// What `pbem verify --ack` checks of this receipt under the game's dice scheme
+    /// (`receipt::verify_checks`).
+    verify_checks: String,
     /// The rank of this submission among the power's accepted ones for the turn (1, 2, ...).
     sequence: usize,
     deadline: String,
@@ -187,6 +190,10 @@ pub fn acknowledgement(
             DiceScheme::V1 => "pbem-dice/v1",
             DiceScheme::V2 => crate::dice_v2::SCHEME,
         },
+        verify_checks: super::receipt::verify_checks(
+            config.dice.scheme,
+            "`pbem verify <report> --ack <this mail>`",
+        ),
         entropy,
         entropy_hash,
         digest: if stands {

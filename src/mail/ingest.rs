@@ -1511,8 +1511,9 @@ fn judge(
             record.status = Status::Rejected;
             record.power = pc.id.clone();
             record.reasons.push(format!(
-                "you no longer play {}: the referee dropped the power (EiA 19.2.1), so your orders for it do not stand",
-                pc.name
+                "you no longer play {}: the referee dropped the power ({}), so your orders for it do not stand",
+                pc.name,
+                crate::engine::players::dropped_rule(game).cite()
             ));
             ack.to = vec![a.to_string()];
             return Ok((record, Some(ack)));
@@ -1592,19 +1593,9 @@ fn judge(
     record.status = Status::Rejected;
     match check.power.as_deref().and_then(|id| config.power(id)) {
         None => {
-            if let Some(n) = named_turn.filter(|n| *n < config.first_turn) {
-                record.reasons.push(format!(
-                    "there is no turn {n} in this game: it starts at turn {}",
-                    config.first_turn
-                ));
-            } else if let Some(n) = named_turn.filter(|n| *n < turn) {
-                if !held_from_previous {
-                    record.reasons.push(format!(
-                        "turn {n} is already resolved: orders for it are no longer taken (a message from an earlier turn?)"
-                    ));
-                }
-            }
-            // The header's diagnostics never quote a password (orders::header), nor does decoding.
+            // The header's diagnostics never quote a password (orders::header), nor does decoding;
+            // a turn that is not the game's is one of them, with its one reason (no turn before
+            // the first, a turn already resolved, a turn to come).
             for d in check.diagnostics.iter().filter(|d| d.is_error()) {
                 if d.rule == Some(crate::orders::header::HEADER_RULE)
                     || d.rule == Some(crate::orders::PLAIN_TEXT)

@@ -24,6 +24,21 @@ pub struct Renewal<'a> {
     pub date: DateTime<Utc>,
 }
 
+/// What `how` (`pbem verify --ack`, or verify.html) checks of a receipt under `scheme`: under
+/// pbem-dice/v2 the report lists the digest of the orders that stood (`D_p`), so that it checks the
+/// orders and the entropy; a pbem-dice/v1 report lists the entropy alone, so that it checks the
+/// entropy, and cannot tell these orders from a later submission with the same entropy line.
+pub fn verify_checks(scheme: DiceScheme, how: &str) -> String {
+    match scheme {
+        DiceScheme::V2 => format!("{how} checks that these orders and this entropy stood"),
+        DiceScheme::V1 => format!(
+            "{how} checks that\n\
+             the report lists for you the entropy this receipt names (or none); under pbem-dice/v1\n\
+             the report lists no digest of the orders that stood, so it cannot check that these did"
+        ),
+    }
+}
+
 /// A receipt for every orders file of `turn` in `on_file` that stands (it authenticates for its
 /// power), to the addresses `to` gives for its power (those of the act's notice).
 pub fn renewed(
@@ -73,8 +88,8 @@ pub fn renewed(
              {entropy_lines}\
              D_p, the SHA-256 of these orders as filed (docs/DICE.md of pbem): {digest}\n\n\
              receipt {scheme} game {game} turn {turn} power {stem} seq 0 orders {digest} entropy {e}\n\n\
-             (seq 0: a receipt renewed by the referee's act, not a submission of yours. `pbem verify\n\
-             <report> --ack <this mail>`, or verify.html, checks that these orders and this entropy stood)\n\n\
+             (seq 0: a receipt renewed by the referee's act, not a submission of yours.\n\
+             {checks})\n\n\
              Dice commitment of turn {turn}: {commitment}\n\n\
              This answer was written by pbem for the referee of {game}. Keep it: it is your receipt.\n",
             title = config.title,
@@ -82,6 +97,10 @@ pub fn renewed(
             game = config.game,
             e = entropy.as_deref().unwrap_or("none"),
             commitment = renewal.commitment,
+            checks = verify_checks(
+                config.dice.scheme,
+                "`pbem verify <report> --ack <this mail>`, or verify.html,"
+            ),
         );
         out.push(Outgoing {
             kind: Kind::Acknowledgement,

@@ -48,19 +48,21 @@ pub fn dropped_text(game: &Game, c: &crate::game::state::Controlled) -> String {
             .power(p)
             .map_or(p.to_string(), |c| c.name.clone())
     };
+    // EiA 19.2.1 in a game of EiA, pbem's own rule in any other (`players::dropped_rule`).
+    let rule = crate::engine::players::dropped_rule(game).cite();
     match &c.by {
         Some(by) => format!(
-            "dropped (EiA 19.2.1): run by {} until turn {}; {}'s player sends its orders with his own password",
+            "dropped ({rule}): run by {} until turn {}; {}'s player sends its orders with his own password",
             name(by),
             c.until,
             name(by)
         ),
         None if c.by_roll => format!(
-            "dropped (EiA 19.2.1): its standing orders and the SOP run it this turn; who runs it until turn {} is rolled for when the turn is resolved (EiA 14.3.1)",
+            "dropped ({rule}): its standing orders and the SOP run it this turn; who runs it until turn {} is rolled for when the turn is resolved (EiA 14.3.1)",
             c.until
         ),
         None => format!(
-            "dropped (EiA 19.2.1): its standing orders and the SOP run it until turn {}; nobody sends its orders",
+            "dropped ({rule}): its standing orders and the SOP run it until turn {}; nobody sends its orders",
             c.until
         ),
     }
@@ -181,7 +183,23 @@ pub fn rejected_files(
 /// a file in that does not authenticate, which the turn ignores: the reminder says why), with the
 /// deadline in the player's own time zone when game.toml gives one. A reminder still unsent is not
 /// doubled; once it has gone, the next run writes the next one (`-2`, `-3`, ...).
+///
+/// Once the deadline of the current turn has passed it writes nothing and refuses: a reminder would
+/// ask for orders nobody can send in time (`send` withdraws one written before, `reminder_too_late`).
 pub fn remind(game: &Game) -> Result<Vec<Reminded>> {
+    let turn = game.current_turn()?;
+    let now = crate::clock::now()?;
+    if let Some(deadline) = game.config.deadline_of(turn) {
+        if deadline.with_timezone(&chrono::Utc) <= now {
+            anyhow::bail!(
+                "turn {turn}'s deadline ({}) has passed (now is {}): a reminder would ask for orders no one can send in time, so none was written. Move the deadline ahead first, `pbem extend {} --to <YYYY-MM-DDTHH:MM>` (every player is told the new one), then remind again; or resolve the turn with the orders in: `pbem turn {}`.",
+                game.config.deadline_shown(turn),
+                now.with_timezone(&deadline.timezone()).format("%Y-%m-%d %H:%M %Z"),
+                game.dir.display(),
+                game.dir.display()
+            );
+        }
+    }
     remind_with(game, true)
 }
 

@@ -152,6 +152,12 @@ pub fn welcome(
         .with("password_line", Value::from(PASSWORD_SLOT))
         .with("replacing", Value::from(replacing))
         .with("from_turn", Value::from(from_turn))
+        // EiA 19.2.2's words (the economic phase, the talks) for a ruleset that has them alone:
+        // a new player of another game is told the turn he takes over at, no rule of EiA.
+        .with(
+            "economic_phase",
+            Value::from(game.ruleset.new_player_named()),
+        )
         .with("guide", Value::from(guide_name))
         .with("rules", Value::from(rules_name))
         .with("json", Value::from(json_name))

@@ -24,6 +24,26 @@ pub const PASSWORD_NOT_CHECKED: &str =
 /// the password line, so that no password is kept (issue 15.10).
 pub const SUBMISSION: &str = "submission";
 
+/// The hint for a header line written without its one value, or with more than one: the line as it
+/// reads, by example, in the words of the player's own header (a player has the order guide of his
+/// game, never pbem's ORDERS.md, so a hint names no document).
+fn one_value_hint(word: &str) -> String {
+    let example = match word {
+        "game" => "game <the game's id, as your welcome mail gives it>",
+        "power" => "power <your power>",
+        "player" => "player <your player id>",
+        "password" => "password <your password>",
+        "turn" => "turn <the number of the turn these orders are for>",
+        SUBMISSION => "submission <the SHA-256 pbem filed>",
+        _ => "",
+    };
+    if example.is_empty() {
+        format!("write '{word}' and one word after it")
+    } else {
+        format!("write '{word}' and one word after it, as in '{example}'")
+    }
+}
+
 /// The header lines of an orders file.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Header {
@@ -115,9 +135,7 @@ impl Header {
                             line.span.clone(),
                         )
                         .label("a word is missing after this")
-                        .hint(format!(
-                            "write '{word}' and one word after it, as in the example of ORDERS.md"
-                        ))
+                        .hint(one_value_hint(&word))
                         .rule(HEADER_RULE),
                     );
                     header.unread.push(word);
@@ -130,9 +148,7 @@ impl Header {
                             extra.span.start..line.span.end,
                         )
                         .label("one word too many")
-                        .hint(format!(
-                            "write '{word}' and one word after it, as in the example of ORDERS.md"
-                        ))
+                        .hint(one_value_hint(&word))
                         .rule(HEADER_RULE),
                     );
                     header.unread.push(word);
@@ -149,14 +165,20 @@ impl Header {
                 SUBMISSION => header.submission = Some(located),
                 _ => match value.text.parse::<u32>() {
                     Ok(n) => header.turn = Some(Located::new(n, value.span.clone())),
-                    Err(_) => diags.push(
-                        Diagnostic::error(
-                            format!("'{}' is not a turn number", value.text),
-                            value.span.clone(),
-                        )
-                        .hint("write the number of the turn these orders are for, as in 'turn 1'")
-                        .rule(HEADER_RULE),
-                    ),
+                    Err(_) => {
+                        diags.push(
+                            Diagnostic::error(
+                                format!("'{}' is not a turn number", value.text),
+                                value.span.clone(),
+                            )
+                            .hint(
+                                "write the number of the turn these orders are for, as in 'turn 1'",
+                            )
+                            .rule(HEADER_RULE),
+                        );
+                        // Its one reason, said where it stands: not also "no 'turn' line".
+                        header.unread.push(word.clone());
+                    }
                 },
             }
         }
@@ -231,15 +253,39 @@ pub fn check_header_with(
     }
     match &header.turn {
         None => diags.extend(missing("turn", &format!("turn {turn}"))),
+        // One reason for a turn that is not the game's, with its hint: the turn does not exist, is
+        // past, or is not yet.
         Some(t) if t.value != turn => diags.push(
-            Diagnostic::error(
-                format!(
-                    "these orders are for turn {}, the game is at turn {turn}",
-                    t.value
-                ),
-                t.span.clone(),
-            )
-            .hint(format!("write 'turn {turn}'"))
+            if t.value < config.first_turn {
+                Diagnostic::error(
+                    format!(
+                        "there is no turn {} in this game: it starts at turn {}",
+                        t.value, config.first_turn
+                    ),
+                    t.span.clone(),
+                )
+                .hint(format!("write 'turn {turn}', the turn the game is at"))
+            } else if t.value < turn {
+                Diagnostic::error(
+                    format!(
+                        "turn {} is already resolved: orders for it are no longer taken",
+                        t.value
+                    ),
+                    t.span.clone(),
+                )
+                .hint(format!(
+                    "the game is at turn {turn}: orders for it are written 'turn {turn}'"
+                ))
+            } else {
+                Diagnostic::error(
+                    format!(
+                        "these orders are for turn {}, the game is at turn {turn}",
+                        t.value
+                    ),
+                    t.span.clone(),
+                )
+                .hint(format!("write 'turn {turn}'"))
+            }
             .rule(HEADER_RULE),
         ),
         Some(_) => {}
@@ -403,8 +449,10 @@ pub fn check_header_with(
             }
         }
     };
-    // Only orders whose header is right in every part belong to a power.
-    let ok = diags.is_empty();
+    // Only orders whose header is right in every part belong to a power: a header line written
+    // without its one value, or with more than one, leaves its part unread (its diagnostic, from
+    // `Header::take`, says so): orders whose turn or game cannot be read are not filed for any.
+    let ok = diags.is_empty() && header.unread.is_empty();
     (authenticated.filter(|_| ok), diags)
 }
 

@@ -23,12 +23,20 @@ pub use lexer::{
     MAX_ORDER_LINES,
 };
 
-/// pbem: orders are written as ORDERS.md shows, with the names of the game (every ruleset's verbs).
+/// pbem: orders are written as the game's order guide shows (ORDERS.md's part for the ruleset,
+/// which every player has as `pbem-orders-<ruleset>.md`), with the names of the game (every
+/// ruleset's verbs). Its words name the guide the player has, never ORDERS.md, which he has not.
 pub const ORDER_SYNTAX: Rule = Rule::new(
     "pbem",
     "orders/syntax",
-    "orders are written as ORDERS.md shows",
+    "orders are written as the game's order guide shows",
 );
+/// The file name of ruleset `id`'s order guide as every mail to a player attaches it
+/// (`report::guide`): what a hint names, since a player has that file and never ORDERS.md.
+pub fn guide_file(id: &str) -> String {
+    format!("pbem-orders-{id}.md")
+}
+
 /// pbem: a power orders its own units only.
 pub const OWN_UNITS: Rule = Rule::new(
     "pbem",

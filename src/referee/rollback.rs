@@ -409,6 +409,11 @@ pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
             format!("Your orders on file for turn {to_turn}, late before, stand now: the reopened deadline covers them. Send new ones before it to replace them.")
         } else if stands {
             format!("Your orders on file for turn {to_turn} still stand: send new ones before the deadline to replace them.")
+        } else if mine.iter().all(|o| o.check.is_none())
+            && !game.ruleset.expects_orders(&state, power)
+        {
+            // A power not due (PoG: the other side's action) is asked for no orders.
+            format!("Turn {to_turn} is not yours to play: standing orders you send before the deadline count in it.")
         } else if mine.iter().all(|o| o.check.is_none()) {
             format!("No orders of yours for turn {to_turn} are on file: send them before the deadline, or your standing orders and the SOP decide.")
         } else {

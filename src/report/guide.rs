@@ -75,7 +75,7 @@ pub fn guide(id: &str) -> Option<String> {
 
 /// The file name of ruleset `id`'s guide as a mail attaches it.
 pub fn file_name(id: &str) -> String {
-    format!("pbem-orders-{id}.md")
+    crate::orders::guide_file(id)
 }
 
 /// pbem's page on ruleset `id` as a mail attaches it beside the guide, or `None` for a ruleset

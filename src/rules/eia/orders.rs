@@ -251,7 +251,10 @@ fn parse_line_for(
 ) -> Result<EiaOrder, Diagnostic> {
     let Some((verb, args)) = line.tokens.split_first() else {
         return Err(Diagnostic::error("empty order line", line.span.clone())
-            .hint("write one order per line, as ORDERS.md shows")
+            .hint(format!(
+                "write one order per line, as the order guide {} shows",
+                crate::orders::guide_file("eia")
+            ))
             .rule(ORDER_SYNTAX));
     };
     match verb.text.to_ascii_lowercase().as_str() {
@@ -354,7 +357,10 @@ fn parse_line_for(
                     line.span.clone(),
                 )
                 .label("incomplete order")
-                .hint("write it as 'standing pursue always'; ORDERS.md lists the keys")
+                .hint(format!(
+                    "write it as 'standing pursue always'; the order guide {} lists the keys",
+                    crate::orders::guide_file("eia")
+                ))
                 .rule(ORDER_SYNTAX));
             };
             let (key, value) = super::standing::parse(key, rest, cx, power)?;

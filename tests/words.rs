@@ -1,0 +1,390 @@
+//! What pbem tells players and the referee, through the binary: every word true, clear, and naming
+//! only what its reader has (the order guide he was mailed, never pbem's ORDERS.md; what a check
+//! checked, never more; a refusal with the way on).
+
+use crate::support;
+
+use std::fs;
+use std::path::Path;
+
+use support::*;
+
+const ON_TIME: &str = "Sat, 5 Dec 2026 18:00:00 +0100";
+
+/// Ingests one message of France with `body` into `dir` and returns its answer's text.
+fn answer_to(tmp: &Path, dir: &Path, id: &str, body: &str) -> String {
+    let path = write(
+        tmp,
+        &format!("{id}.eml"),
+        eml("france@example.org", ON_TIME, &format!("{id}@x"), body),
+    );
+    pbem().arg("ingest").arg(dir).arg(&path).assert().success();
+    let (_, m) = acks(dir)
+        .into_iter()
+        .find(|(_, m)| m.contains(&format!("<{id}@x>")))
+        .unwrap_or_else(|| panic!("no answer to {id}"));
+    body_of(&m)
+}
+
+/// The reasons an answer gives under "These orders do not stand.".
+fn reasons(answer: &str) -> Vec<String> {
+    answer
+        .split("These orders do not stand.\n")
+        .nth(1)
+        .unwrap_or_else(|| panic!("not a rejection: {answer}"))
+        .lines()
+        .skip_while(|l| l.is_empty())
+        .take_while(|l| l.starts_with("- "))
+        .map(str::to_string)
+        .collect()
+}
+
+/// A player has his game's order guide, `pbem-orders-<ruleset>.md`, never ORDERS.md: the hints and
+/// rules his answer quotes name the guide, or no document at all.
+#[test]
+fn a_players_answer_names_his_order_guide_never_orders_md() {
+    let (tmp, dir) = game();
+    let orders = format!(
+        "{}mvoe FR-V Stuttgart Ulm\nstanding\n",
+        header("france", FRANCE_PW, 1)
+    );
+    let answer = answer_to(tmp.path(), &dir, "verbs", &orders);
+    assert!(answer.contains("unknown order 'mvoe'"), "{answer}");
+    assert!(
+        answer.contains("the order guide pbem-orders-eia.md lists the keys"),
+        "{answer}"
+    );
+    assert!(
+        answer.contains("orders are written as the game's order guide shows"),
+        "{answer}"
+    );
+    assert!(!answer.contains("ORDERS.md"), "{answer}");
+    let header = "game ulm-1805\npower france extra\npassword x\nturn 1\n";
+    let answer = answer_to(tmp.path(), &dir, "header", header);
+    assert!(
+        answer.contains("write 'power' and one word after it, as in 'power <your power>'"),
+        "{answer}"
+    );
+    assert!(!answer.contains("ORDERS.md"), "{answer}");
+}
+
+/// Orders for a turn that is not the game's are answered with one reason, the one that fits, and
+/// its hint: no turn 0, a turn already resolved, a turn to come; never two reasons for one fault.
+#[test]
+fn orders_for_a_turn_not_the_games_get_one_reason_with_its_hint() {
+    let (tmp, dir) = game();
+    let answer = answer_to(tmp.path(), &dir, "zero", &header("france", FRANCE_PW, 0));
+    assert_eq!(
+        reasons(&answer),
+        ["- there is no turn 0 in this game: it starts at turn 1"],
+        "{answer}"
+    );
+    assert!(
+        answer.contains("help: write 'turn 1', the turn the game is at"),
+        "{answer}"
+    );
+    let answer = answer_to(tmp.path(), &dir, "later", &header("france", FRANCE_PW, 3));
+    assert_eq!(
+        reasons(&answer),
+        ["- these orders are for turn 3, the game is at turn 1"],
+        "{answer}"
+    );
+    let (tmp, dir) = demo();
+    let answer = answer_to(tmp.path(), &dir, "past", &header("france", FRANCE_PW, 1));
+    assert_eq!(
+        reasons(&answer),
+        ["- turn 1 is already resolved: orders for it are no longer taken"],
+        "{answer}"
+    );
+    assert!(
+        answer.contains("help: the game is at turn 2: orders for it are written 'turn 2'"),
+        "{answer}"
+    );
+}
+
+/// A turn line that cannot be read ('turn x', 'turn 1 2') is one reason, said where it stands, and
+/// the orders are filed for no turn: the game cannot know which turn they were meant for.
+#[test]
+fn an_unreadable_turn_line_is_one_reason_and_files_nothing() {
+    let (tmp, dir) = game();
+    for (id, turn, reason) in [
+        ("letters", "turn x", "- 'x' is not a turn number"),
+        (
+            "two",
+            "turn 1 2",
+            "- the 'turn' line has more than one word",
+        ),
+    ] {
+        let body = format!("game ulm-1805\npower france\npassword {FRANCE_PW}\n{turn}\n");
+        let answer = answer_to(tmp.path(), &dir, id, &body);
+        assert_eq!(reasons(&answer), [reason], "{answer}");
+        assert!(
+            !dir.join("orders/1/france.txt").exists(),
+            "{turn}: {answer}"
+        );
+    }
+}
+
+/// Once the deadline has passed, `remind` writes no reminder ("due <a time past>") and says how to
+/// go on: extend the deadline, or resolve the turn.
+#[test]
+fn remind_after_the_deadline_writes_none_and_says_how_to_go_on() {
+    let (_tmp, dir) = game();
+    let before = tree(&dir);
+    let out = pbem().arg("remind").arg(&dir).assert().code(1);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        err.contains("turn 1's deadline (Sunday 2026-12-06 20:00 CET) has passed"),
+        "{err}"
+    );
+    assert!(err.contains("pbem extend"), "{err}");
+    assert!(err.contains("pbem turn"), "{err}");
+    assert_eq!(tree(&dir), before, "nothing is written");
+    // Before it, the reminders are written.
+    pbem()
+        .arg("remind")
+        .arg(&dir)
+        .env("PBEM_NOW", "2026-12-05T10:00:00Z")
+        .assert()
+        .success();
+    assert!(outbox(&dir).iter().any(|(n, _)| n.contains("-reminder-")));
+}
+
+/// A replace run again after it finished makes no second password (which would leave the new
+/// player's first welcome, unsent, with a password that no longer stands): it changes nothing and
+/// says why, and the password it printed once is the one that stands.
+#[test]
+fn replace_run_again_after_it_finished_changes_nothing_and_says_why() {
+    let (_tmp, dir) = game();
+    let replace = || {
+        pbem()
+            .arg("replace")
+            .arg(&dir)
+            .args(["britain", "--email", "pitt@example.org"])
+            .assert()
+    };
+    let first = replace().success();
+    let out = String::from_utf8_lossy(&first.get_output().stdout).into_owned();
+    assert!(out.contains("shown this once"), "{out}");
+    let before = tree(&dir);
+    let again = replace().code(1);
+    let err = String::from_utf8_lossy(&again.get_output().stderr).into_owned();
+    assert!(
+        err.contains("britain already passes to pitt@example.org at turn 2"),
+        "{err}"
+    );
+    assert!(err.contains("Nothing was changed."), "{err}");
+    let printed = String::from_utf8_lossy(&again.get_output().stdout).into_owned();
+    assert!(!printed.contains("password"), "{printed}");
+    assert_eq!(tree(&dir), before);
+}
+
+/// A rerun that finishes a replace killed midway shows the password the killed run made, which
+/// its referee may never have seen, and says it is shown again: not "shown this once".
+#[test]
+fn a_replace_finished_by_a_rerun_says_its_password_is_shown_again() {
+    let (_tmp, dir) = game();
+    let replace = || {
+        let mut c = pbem();
+        c.arg("replace")
+            .arg(&dir)
+            .args(["britain", "--email", "pitt@example.org"]);
+        c
+    };
+    let killed = replace()
+        .env("PBEM_CRASH_BEFORE", "acts.toml")
+        .output()
+        .unwrap();
+    assert!(!killed.status.success());
+    let first = String::from_utf8_lossy(&killed.stdout).into_owned();
+    let password = |out: &str| {
+        out.split("(pbem keeps only its hash): ")
+            .nth(1)
+            .and_then(|rest| rest.lines().next())
+            .map(str::to_string)
+    };
+    let rerun = replace().assert().success();
+    let out = String::from_utf8_lossy(&rerun.get_output().stdout).into_owned();
+    assert!(
+        out.contains(
+            "the new player's password, shown again since the replace that made it was killed before it finished"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("shown this once"), "{out}");
+    assert_eq!(password(&out), password(&first), "{first}\n{out}");
+}
+
+/// Under pbem-dice/v1 a report lists no digest of the orders that stood: an acknowledgement says
+/// `verify --ack` checks the entropy, and `verify --ack` with the answer to orders that a later
+/// submission replaced says the orders were not checked, while the entropy, the same, checks out.
+#[test]
+fn a_v1_receipt_and_verify_say_only_the_entropy_is_checked() {
+    let (tmp, dir) = game();
+    let sent = |id: &str, received: &str, orders: &str| {
+        let body = format!(
+            "{}entropy the same words\n{orders}",
+            header("france", FRANCE_PW, 1)
+        );
+        write(
+            tmp.path(),
+            &format!("{id}.eml"),
+            eml("france@example.org", received, &format!("{id}@x"), &body),
+        )
+    };
+    let first = sent("first", "Sat, 5 Dec 2026 18:00:00 +0100", "");
+    let last = sent(
+        "last",
+        "Sat, 5 Dec 2026 19:00:00 +0100",
+        "standing pursue never\n",
+    );
+    pbem()
+        .arg("ingest")
+        .arg(&dir)
+        .arg(&first)
+        .arg(&last)
+        .assert()
+        .success();
+    pbem().arg("resolve").arg(&dir).assert().success();
+    let (name, ack) = acks(&dir)
+        .into_iter()
+        .find(|(_, m)| m.contains("<first@x>"))
+        .unwrap();
+    let text = body_of(&ack);
+    assert!(
+        text.contains(
+            "checks that\nthe report lists for you the entropy this receipt names (or none)"
+        ),
+        "{text}"
+    );
+    assert!(
+        !text.contains("these orders and this entropy stood"),
+        "{text}"
+    );
+    let ack = write(tmp.path(), &name, ack);
+    let out = pbem()
+        .arg("verify")
+        .arg(dir.join("mail/outbox/t0001-report-france.eml"))
+        .arg("--ack")
+        .arg(&ack)
+        .assert()
+        .success();
+    let said = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        said.contains("ok: the entropy listed for france is the one of your orders"),
+        "{said}"
+    );
+    assert!(
+        said.contains("not checked: the orders that stood for france"),
+        "{said}"
+    );
+}
+
+/// A new player of a game other than Empires in Arms is told the turn he takes over at, and no
+/// rule of EiA: no economic phase, no talks, no inherited alliances (EiA 19.2.2 is EiA's alone),
+/// in the referee's words, the new player's welcome and the event of the takeover.
+#[test]
+fn a_replace_in_paths_of_glory_tells_no_rule_of_empires_in_arms() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("pog-1914");
+    pbem::bundled::write_scenario("pog-1914", &dir).unwrap();
+    let out = pbem()
+        .arg("replace")
+        .arg(&dir)
+        .args(["allies", "--email", "joffre@example.org"])
+        .assert()
+        .success();
+    let said = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        said.contains("allies passes to joffre@example.org at turn 2."),
+        "{said}"
+    );
+    let (_, welcome) = outbox(&dir)
+        .into_iter()
+        .find(|(n, _)| n.starts_with("t0001-welcome-allies-"))
+        .unwrap();
+    let welcome = body_of(&welcome);
+    assert!(
+        welcome
+            .contains("You take control of Allied Powers at turn\n2: until then it is run for you"),
+        "{welcome}"
+    );
+    pbem().arg("resolve").arg(&dir).assert().success();
+    let report = fs::read_to_string(dir.join("turns/1/reports/central.txt")).unwrap();
+    assert!(
+        report.contains("A new player takes control of allies from turn 2."),
+        "{report}"
+    );
+    for text in [&said, &welcome, &report] {
+        for eia in ["EiA", "economic phase", "talks", "alliances"] {
+            assert!(!text.contains(eia), "'{eia}' in {text}");
+        }
+    }
+}
+
+/// A rollback's notice to a power that is not due in the reopened turn (Paths of Glory: the other
+/// side's action) does not ask it for orders "or your standing orders and the SOP decide": it
+/// says the turn is not its to play, and that standing orders it sends count.
+#[test]
+fn a_rollback_does_not_ask_orders_of_a_side_whose_turn_it_is_not() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("pog-1914");
+    pbem::bundled::write_scenario("pog-1914", &dir).unwrap();
+    pbem().arg("resolve").arg(&dir).assert().success();
+    pbem()
+        .arg("rollback")
+        .arg(&dir)
+        .args(["--to-turn", "1", "--reason", "a wrong map"])
+        .assert()
+        .success();
+    let notice = |power: &str| {
+        let (_, m) = outbox(&dir)
+            .into_iter()
+            .find(|(n, _)| n.starts_with(&format!("t0001-notice-{power}-reopened")))
+            .unwrap_or_else(|| panic!("no notice to {power}"));
+        body_of(&m)
+    };
+    let allies = notice("allies");
+    assert!(
+        allies.contains("Turn 1 is not yours to play: standing orders you send before the deadline count in it."),
+        "{allies}"
+    );
+    assert!(
+        !allies.contains("send them before the deadline, or"),
+        "{allies}"
+    );
+    let central = notice("central");
+    assert!(
+        central.contains("No orders of yours for turn 1 are on file: send them before the deadline, or your standing orders and the SOP decide."),
+        "{central}"
+    );
+}
+
+/// A drop in a game other than Empires in Arms cites pbem's own rule, never EiA 19.2.1: in what
+/// `drop` and `status` print, and in the farewell to the player who left.
+#[test]
+fn a_drop_in_paths_of_glory_cites_no_rule_of_empires_in_arms() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("pog-1914");
+    pbem::bundled::write_scenario("pog-1914", &dir).unwrap();
+    let out = pbem()
+        .arg("drop")
+        .arg(&dir)
+        .arg("allies")
+        .assert()
+        .success();
+    let said = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(said.contains("(pbem players/drop)"), "{said}");
+    let out = pbem().arg("status").arg(&dir).assert().success();
+    let status = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(status.contains("dropped (pbem players/drop)"), "{status}");
+    let (_, farewell) = outbox(&dir)
+        .into_iter()
+        .find(|(n, _)| n.contains("-farewell-allies"))
+        .unwrap();
+    let farewell = body_of(&farewell);
+    assert!(farewell.contains("(pbem players/drop)"), "{farewell}");
+    for text in [&said, &status, &farewell] {
+        assert!(!text.contains("EiA"), "{text}");
+    }
+}
