@@ -322,12 +322,15 @@ fn remind_writes_to_each_power_without_orders_with_the_deadline_in_its_own_time_
     let p = write(tmp.path(), "a.eml", m);
     pbem().arg("ingest").arg(&dir).arg(&p).assert().success();
     // Before the deadline: after it, remind writes none.
-    pbem()
-        .arg("remind")
-        .arg(&dir)
-        .env("PBEM_NOW", "2026-12-05T18:00:00Z")
-        .assert()
-        .success();
+    let remind = || {
+        pbem()
+            .arg("remind")
+            .arg(&dir)
+            .env("PBEM_NOW", "2026-12-05T18:00:00Z")
+            .assert()
+            .success();
+    };
+    remind();
     let reminders: Vec<(String, String)> = outbox(&dir)
         .into_iter()
         .filter(|(n, _)| n.contains("reminder"))
@@ -350,13 +353,7 @@ fn remind_writes_to_each_power_without_orders_with_the_deadline_in_its_own_time_
     assert!(!body_of(&reminders[1].1).contains("your time zone"));
     // Reminding again before they are sent writes nothing new.
     let before = tree(&dir);
-    // Before the deadline: after it, remind writes none.
-    pbem()
-        .arg("remind")
-        .arg(&dir)
-        .env("PBEM_NOW", "2026-12-05T18:00:00Z")
-        .assert()
-        .success();
+    remind();
     assert_eq!(tree(&dir), before);
 }
 

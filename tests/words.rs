@@ -280,14 +280,20 @@ fn a_v1_receipt_and_verify_say_only_the_entropy_is_checked() {
     );
 }
 
+/// A fresh game of the bundled Paths of Glory scenario pog-1914, in a folder of its own.
+fn pog_game() -> (tempfile::TempDir, std::path::PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("pog-1914");
+    pbem::bundled::write_scenario("pog-1914", &dir).unwrap();
+    (tmp, dir)
+}
+
 /// A new player of a game other than Empires in Arms is told the turn he takes over at, and no
 /// rule of EiA: no economic phase, no talks, no inherited alliances (EiA 19.2.2 is EiA's alone),
 /// in the referee's words, the new player's welcome and the event of the takeover.
 #[test]
 fn a_replace_in_paths_of_glory_tells_no_rule_of_empires_in_arms() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("pog-1914");
-    pbem::bundled::write_scenario("pog-1914", &dir).unwrap();
+    let (_tmp, dir) = pog_game();
     let out = pbem()
         .arg("replace")
         .arg(&dir)
@@ -327,9 +333,7 @@ fn a_replace_in_paths_of_glory_tells_no_rule_of_empires_in_arms() {
 /// says the turn is not its to play, and that standing orders it sends count.
 #[test]
 fn a_rollback_does_not_ask_orders_of_a_side_whose_turn_it_is_not() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("pog-1914");
-    pbem::bundled::write_scenario("pog-1914", &dir).unwrap();
+    let (_tmp, dir) = pog_game();
     pbem().arg("resolve").arg(&dir).assert().success();
     pbem()
         .arg("rollback")
@@ -364,9 +368,7 @@ fn a_rollback_does_not_ask_orders_of_a_side_whose_turn_it_is_not() {
 /// `drop` and `status` print, and in the farewell to the player who left.
 #[test]
 fn a_drop_in_paths_of_glory_cites_no_rule_of_empires_in_arms() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("pog-1914");
-    pbem::bundled::write_scenario("pog-1914", &dir).unwrap();
+    let (_tmp, dir) = pog_game();
     let out = pbem()
         .arg("drop")
         .arg(&dir)
