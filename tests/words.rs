@@ -305,6 +305,10 @@ fn a_replace_in_paths_of_glory_tells_no_rule_of_empires_in_arms() {
         said.contains("allies passes to joffre@example.org at turn 2."),
         "{said}"
     );
+    assert!(
+        said.contains(") and a notice to the other power, his password"),
+        "{said}"
+    );
     let (_, welcome) = outbox(&dir)
         .into_iter()
         .find(|(n, _)| n.starts_with("t0001-welcome-allies-"))

@@ -180,10 +180,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let path = Underway::path(&game, turn);
     std::fs::remove_file(&path)
         .with_context(|| format!("cannot remove {}", game.printed(&path)))?;
+    let notices = match mail.notices.len() {
+        0 => String::new(),
+        1 => " and a notice to the other power".to_string(),
+        n => format!(" and a notice to each of the {n} other powers"),
+    };
     let mails = format!(
-        "the welcome of the new player ({}) and a notice to each of the {} other powers",
-        mail.welcome.file_name(),
-        mail.notices.len()
+        "the welcome of the new player ({}){notices}",
+        mail.welcome.file_name()
     );
     crate::say!(
         "game.toml names {who} as its player; in mail/outbox/: {mails}, his password in the welcome until `pbem send` delivers it.",
