@@ -7,7 +7,7 @@ use crate::support;
 use std::fs;
 use std::path::Path;
 
-use support::{game, pbem};
+use support::{game, pbem, pog_game};
 
 /// The stderr of `pbem resolve` on a game whose turn-1 state is refused.
 fn refused(dir: &Path) -> String {
@@ -18,14 +18,6 @@ fn refused(dir: &Path) -> String {
 /// The 1-based line of the first line of `text` that starts with `start`.
 fn line_of(text: &str, start: &str) -> usize {
     text.lines().position(|l| l.starts_with(start)).unwrap() + 1
-}
-
-/// The pog-1914 scenario in a new temporary folder, at its first action.
-fn pog_game() -> (tempfile::TempDir, std::path::PathBuf) {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("pog-1914");
-    pbem::bundled::write_scenario("pog-1914", &dir).unwrap();
-    (tmp, dir)
 }
 
 #[test]

@@ -280,14 +280,6 @@ fn a_v1_receipt_and_verify_say_only_the_entropy_is_checked() {
     );
 }
 
-/// A fresh game of the bundled Paths of Glory scenario pog-1914, in a folder of its own.
-fn pog_game() -> (tempfile::TempDir, std::path::PathBuf) {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("pog-1914");
-    pbem::bundled::write_scenario("pog-1914", &dir).unwrap();
-    (tmp, dir)
-}
-
 /// A new player of a game other than Empires in Arms is told the turn he takes over at, and no
 /// rule of EiA: no economic phase, no talks, no inherited alliances (EiA 19.2.2 is EiA's alone),
 /// in the referee's words, the new player's welcome and the event of the takeover.

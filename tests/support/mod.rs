@@ -60,6 +60,14 @@ pub fn game() -> (tempfile::TempDir, PathBuf) {
     (tmp, dir)
 }
 
+/// The bundled Paths of Glory scenario pog-1914 in a new temporary folder, at its first action.
+pub fn pog_game() -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("pog-1914");
+    pbem::bundled::write_scenario("pog-1914", &dir).unwrap();
+    (tmp, dir)
+}
+
 /// What `pbem check --forecast <game> <orders>` prints; the check must pass.
 pub fn forecast(game: &Path, orders: &Path) -> String {
     let out = pbem()
