@@ -59,6 +59,7 @@ mod report_forecast;
 mod report_formats;
 mod report_scale;
 mod report_visibility;
+mod rules_fixed;
 mod ruleset_options;
 mod rulesets;
 mod sealed_rolls;

@@ -165,6 +165,8 @@ fn eia_19_2_2_the_worked_example_britain_leaves_in_may_1806() {
     assert!(config.contains("econ_every = 3\n"));
     let config = config.replacen("start = \"1805-09\"", "start = \"1806-03\"", 1);
     fs::write(game.join("game.toml"), config).unwrap();
+    // The calendar changed after turn 2's commitment: the rules change with a new one.
+    rekey(&game);
     let resolve = || {
         pbem()
             .args(["resolve", "--early"])
@@ -292,6 +294,8 @@ fn eia_14_3_1_the_control_roll_adds_the_modifiers_of_tables_toml() {
     let mut text = fs::read_to_string(&tables).unwrap();
     text.push_str("\n[ump-control]\nfrance = 6\n");
     fs::write(&tables, text).unwrap();
+    // A table changed after turn 2's commitment: the rules change with a new one (docs/DICE.md).
+    rekey(&game);
     pbem()
         .arg("drop")
         .arg(&game)
@@ -311,4 +315,14 @@ fn eia_14_3_1_the_control_roll_adds_the_modifiers_of_tables_toml() {
         state.contains("[controlled.britain]\nby = \"france\""),
         "{state}"
     );
+}
+
+/// A new commitment for the current turn, fixing the rules as game.toml and tables.toml now say.
+fn rekey(game: &std::path::Path) {
+    pbem()
+        .arg("rekey")
+        .arg(game)
+        .args(["--reason", "the test changed the rules"])
+        .assert()
+        .success();
 }

@@ -603,7 +603,77 @@ fn corpus() -> (Vec<Case>, Vec<tempfile::TempDir>) {
     let (corpus_dir, corpus_cases) = v2_orders_cases();
     cases.extend(corpus_cases);
     keep.push(corpus_dir);
+    let (rules_dirs, rules_cases) = rules_cases();
+    cases.extend(rules_cases);
+    keep.extend(rules_dirs);
     (cases, keep)
+}
+
+/// The rules fixed with the commitment (`game::rules_fixed`): an honest turn against its
+/// announcement and its previous report, and turns resolved under rules the referee changed after
+/// the commitment (his own scheme.toml forged to match) against the same anchors.
+fn rules_cases() -> (Vec<tempfile::TempDir>, Vec<Case>) {
+    use crate::rules_fixed::{forged_rules_game, new_game};
+    let announcement =
+        |game: &Path| fs::read(game.join("mail/outbox/t0001-announcement-france.eml")).unwrap();
+    let report = |game: &Path, turn: u32| {
+        crate::support::read_outbox(game.join(format!("mail/outbox/t{turn:04}-report-france.eml")))
+    };
+    // The page's verdict on a report that checks out names no check: only pbem verify's does.
+    let changed: &'static [&'static str] = &["changed after its commitment"];
+    let held: &'static [&'static str] = &[];
+    let (honest_dir, honest) = new_game(&crate::rulesets::ULM);
+    for _ in 0..2 {
+        pbem()
+            .args(["resolve", "--early"])
+            .arg(&honest)
+            .assert()
+            .success();
+    }
+    let (forged1_dir, forged1) = forged_rules_game(1);
+    let (forged2_dir, forged2) = forged_rules_game(2);
+    let mut cases = Vec::new();
+    for (name, game, turn, anchor, expected, why) in [
+        (
+            "rules-held-announcement",
+            &honest,
+            1,
+            "announcement",
+            "OK",
+            held,
+        ),
+        ("rules-held-previous", &honest, 2, "previous", "OK", held),
+        (
+            "rules-forged-announcement",
+            &forged1,
+            1,
+            "announcement",
+            "FAIL",
+            changed,
+        ),
+        (
+            "rules-forged-previous",
+            &forged2,
+            2,
+            "previous",
+            "FAIL",
+            changed,
+        ),
+    ] {
+        let anchor_bytes = match anchor {
+            "announcement" => announcement(game),
+            _ => report(game, turn - 1),
+        };
+        let mut case = Case::new(
+            name,
+            vec![(format!("{name}.eml"), report(game, turn))],
+            expected,
+        )
+        .with(anchor, &format!("{name}-{anchor}.eml"), anchor_bytes);
+        case.why = why;
+        cases.push(case);
+    }
+    (vec![honest_dir, forged1_dir, forged2_dir], cases)
 }
 
 /// The demo's orders of `power` for `turn` of `game` (orders/ in the repository), as sent.

@@ -38,6 +38,9 @@ pub struct ReportForm {
     pub rolls: Vec<ListedRoll>,
     /// `(turn, commitment)` of "Dice commitment for turn N" (text) or `next` (JSON).
     pub announces: Option<(u32, String)>,
+    /// The digest of the rules fixed with the commitment it announces: "Rules for turn N: ..."
+    /// (text) or `next.rules` (JSON), `game::rules_fixed`; none in a report that names none.
+    pub announces_rules: Option<String>,
     /// The events of "What happened" whose text gives dice ("rolls 5") but that list no roll: a roll
     /// line was deleted. In a JSON report, the events of a kind that always rolls that list none (its
     /// texts are checked by their binding, `untold`).
@@ -234,6 +237,9 @@ fn from_text(form: Form, text: &str) -> Result<ReportForm> {
         .turn
         .checked_add(1)
         .and_then(|next| announced_commitment(text, next).map(|c| (next, c)));
+    let announces_rules = announces
+        .as_ref()
+        .and_then(|(next, _)| announced_rules(text, *next));
     let ruleset = named_ruleset(text);
     let grammar = ruleset.as_deref().and_then(crate::rules::label_grammar);
     Ok(ReportForm {
@@ -241,6 +247,7 @@ fn from_text(form: Form, text: &str) -> Result<ReportForm> {
         header,
         rolls: parse_rolls(text),
         announces,
+        announces_rules,
         unrolled: unrolled_events(text, grammar),
         events: told_events(text),
         untold: Vec::new(),
@@ -384,10 +391,19 @@ fn decisions_not_in_events(text: &str) -> Vec<String> {
 
 /// The commitment for `turn` that a report announces ("Dice commitment for turn N: ...").
 pub fn announced_commitment(report: &str, turn: u32) -> Option<String> {
-    let prefix = format!("Dice commitment for turn {turn}: ");
+    line_value(report, &format!("Dice commitment for turn {turn}: "))
+}
+
+/// The digest of the rules fixed with `turn`'s commitment that a report announces ("Rules for turn
+/// N: ...").
+pub fn announced_rules(report: &str, turn: u32) -> Option<String> {
+    line_value(report, &format!("Rules for turn {turn}: "))
+}
+
+fn line_value(report: &str, prefix: &str) -> Option<String> {
     report
         .lines()
-        .find_map(|l| l.trim().strip_prefix(&prefix).map(|c| c.trim().to_string()))
+        .find_map(|l| l.trim().strip_prefix(prefix).map(|c| c.trim().to_string()))
 }
 
 /// The few fields of a JSON report that `verify` reads: serde skips the rest (the units' details,
@@ -454,6 +470,7 @@ struct JsonDie {
 struct JsonNext {
     turn: Option<u64>,
     commitment: Option<String>,
+    rules: Option<String>,
 }
 
 #[derive(serde::Deserialize, Default)]
@@ -609,11 +626,13 @@ fn from_json(text: &str) -> Result<ReportForm> {
         (Some(t), Some(c)) if !c.is_empty() => u32::try_from(t).ok().map(|t| (t, c)),
         _ => None,
     };
+    let announces_rules = v.next.rules.filter(|r| !r.is_empty());
     Ok(ReportForm {
         form: Form::Json,
         header,
         rolls,
         announces,
+        announces_rules,
         unrolled,
         events: v
             .events

@@ -38,6 +38,9 @@ pub struct ParsedHeader {
     /// The binding of the events' texts to their dice its `texts:` line names (`pbem-texts/v1`,
     /// `report::header::TEXTS`); empty in a header written before pbem bound them.
     pub texts: String,
+    /// The digest of the rules fixed with the commitment its `rules:` line names
+    /// (`game::rules_fixed`); empty in a header of a turn committed before pbem fixed them.
+    pub rules: String,
     /// The `listed: N powers, sha256 HEX` line of a short header (text and HTML reports), which
     /// stands for the powers' lines: `(N, HEX)`; none when the header lists them (JSON report).
     pub listed: Option<(usize, String)>,
@@ -116,6 +119,9 @@ pub struct Anchor {
     /// after), or the announcement promises it; a report whose header does not had the line
     /// dropped.
     pub texts: bool,
+    /// The digest of the rules fixed with the commitment (`game::rules_fixed`), when the anchor
+    /// names it (the announcement, the previous report): the report's header must name the same.
+    pub rules: Option<String>,
 }
 
 /// What the player's own orders say he sent: his power and the text of his entropy line.
@@ -193,6 +199,7 @@ pub fn parse_header(report: &str) -> Result<ParsedHeader> {
         seed: String::new(),
         sealed: String::new(),
         texts: String::new(),
+        rules: String::new(),
         listed: None,
     };
     for line in &lines[start..] {
@@ -213,6 +220,7 @@ pub fn parse_header(report: &str) -> Result<ParsedHeader> {
             "beacon" => h.beacon = value.to_string(),
             "sealed" => h.sealed = value.to_string(),
             crate::report::header::TEXTS_KEY => h.texts = value.to_string(),
+            crate::report::header::RULES_KEY => h.rules = value.to_string(),
             crate::report::header::LISTED => {
                 h.listed = crate::report::header::parse_listed(value)
                     .or(Some((usize::MAX, value.to_string())));
@@ -404,6 +412,7 @@ pub fn verify(
         ));
     }
     let mut unchecked = check_texts_bound(forms, &header, anchors, &mut problems, &mut passed);
+    check_rules(&header, anchors, &mut problems, &mut passed);
     // Every form: the same header, the same rolls, no label twice, text that agrees with its dice.
     for f in forms {
         if f.header != header {
@@ -570,6 +579,37 @@ fn check_texts_bound(
     vec![unchecked_text(
         forms.first().map_or("text", |f| f.form.name()),
     )]
+}
+
+/// The rules the header names (`rules: HEX`, `game::rules_fixed`) against those an anchor says were
+/// fixed with the commitment: a report resolved under other rules (a table changed once the dice
+/// were known) names other ones, and a header without the line had it dropped.
+fn check_rules(
+    header: &ParsedHeader,
+    anchors: &[Anchor],
+    problems: &mut Vec<String>,
+    passed: &mut Vec<String>,
+) {
+    use crate::report::header::RULES_KEY;
+    for a in anchors {
+        let Some(fixed) = &a.rules else { continue };
+        if header.rules.is_empty() {
+            problems.push(format!(
+                "{} says the rules of turn {} were fixed with its commitment (their digest {fixed}), and this report's header names no rules ({RULES_KEY}: ...): the line was dropped",
+                a.source, header.turn
+            ));
+        } else if &header.rules != fixed {
+            problems.push(format!(
+                "the rules of turn {} changed after its commitment: {} fixed them as {fixed}, and this report's header says they were {} (the game's settings, map or tables were changed once the dice could be known)",
+                header.turn, a.source, header.rules
+            ));
+        } else {
+            passed.push(format!(
+                "the turn was resolved under the rules fixed with its commitment ({}: {fixed})",
+                a.source
+            ));
+        }
+    }
 }
 
 /// What a text or HTML form alone could not check, when the header binds the texts (the page says
@@ -891,17 +931,27 @@ pub fn announcement_binds_texts(text: &str) -> bool {
     ))
 }
 
-/// The commitment for turn `turn` published in an announcement mail or text ("The dice commitment of
-/// turn N is" and the hex on a following line).
-pub fn announcement_commitment(text: &str, turn: u32) -> Option<String> {
-    let marker = format!("dice commitment of turn {turn} is");
+/// The digest of the rules of turn `turn` published in an announcement mail or text ("The rules digest
+/// of turn N is" and the hex on a following line), when it names one.
+pub fn announcement_rules(text: &str, turn: u32) -> Option<String> {
+    hex_after(text, &format!("rules digest of turn {turn} is"))
+}
+
+/// The first word after `marker` (any case), when it is 64 hex digits.
+fn hex_after(text: &str, marker: &str) -> Option<String> {
     let lower = text.to_ascii_lowercase();
-    let at = lower.find(&marker)? + marker.len();
+    let at = lower.find(marker)? + marker.len();
     text[at..]
         .split_whitespace()
         .next()
         .filter(|w| w.len() == 64 && w.bytes().all(|b| b.is_ascii_hexdigit()))
         .map(str::to_string)
+}
+
+/// The commitment for turn `turn` published in an announcement mail or text ("The dice commitment of
+/// turn N is" and the hex on a following line).
+pub fn announcement_commitment(text: &str, turn: u32) -> Option<String> {
+    hex_after(text, &format!("dice commitment of turn {turn} is"))
 }
 
 #[cfg(test)]
@@ -919,8 +969,13 @@ mod tests {
     fn the_announcement_gives_its_commitment() {
         let hex = "ab".repeat(32);
         let text = format!("x\nThe dice commitment of turn 2 is\n\n    {hex}\n\nIt is");
-        assert_eq!(announcement_commitment(&text, 2), Some(hex));
+        assert_eq!(announcement_commitment(&text, 2), Some(hex.clone()));
         assert_eq!(announcement_commitment(&text, 3), None);
+        assert_eq!(announcement_rules(&text, 2), None);
+        let rules = "cd".repeat(32);
+        let text = format!("{text}\nThe rules digest of turn 2 is\n\n    {rules}\n\nIt fixes");
+        assert_eq!(announcement_rules(&text, 2), Some(rules));
+        assert_eq!(announcement_commitment(&text, 2), Some(hex.clone()));
         assert!(!announcement_binds_texts(&text));
         assert!(announcement_binds_texts(
             "says so in the line `texts: pbem-texts/v1`: a report"

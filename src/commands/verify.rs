@@ -138,6 +138,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             source: "--commitment".into(),
             commitment: c.trim().to_string(),
             texts: false,
+            rules: None,
         });
     }
     if let Some(p) = &args.announcement {
@@ -152,16 +153,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
             source: format!("the announcement {}", p.display()),
             commitment: c,
             texts: crate::audit::verify::announcement_binds_texts(&text),
+            rules: crate::audit::verify::announcement_rules(&text, turn),
         });
     }
     if let Some(p) = &args.previous {
         let prev = forms::report_forms(&read(p)?)
             .with_context(|| format!("cannot read a report in {}", p.display()))?;
-        let Some(c) = prev.iter().find_map(|f| {
+        let Some((c, rules)) = prev.iter().find_map(|f| {
             f.announces
                 .as_ref()
                 .filter(|(t, _)| *t == turn)
-                .map(|(_, c)| c.clone())
+                .map(|(_, c)| (c.clone(), f.announces_rules.clone()))
         }) else {
             bail!(
                 "{}: this report announces no dice commitment for turn {turn}",
@@ -172,6 +174,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             source: format!("the previous report {}", p.display()),
             commitment: c,
             texts: prev.iter().any(|f| !f.header.texts.is_empty()),
+            rules,
         });
     }
     let sent = args
@@ -205,6 +208,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 source: format!("the acknowledgement {}", p.display()),
                 commitment: c.trim().to_string(),
                 texts: false,
+                rules: None,
             });
         }
         sent = Some(receipt);

@@ -33,6 +33,7 @@ pub mod map;
 pub mod owners;
 pub mod record;
 pub mod relations;
+pub mod rules_fixed;
 pub mod ruleset;
 pub mod scheme;
 pub mod sight;

@@ -24,6 +24,11 @@ pub struct TurnRecord {
     pub seed: String,
     /// `C_{t+1}`, the commitment of the next turn.
     pub next_commitment: String,
+    /// The digest of the rules fixed with `C_{t+1}` (`game::rules_fixed`), as this turn's reports
+    /// announced it: kept here for `audit`, since a rekey or rollback of the next turn fixes them
+    /// anew. Empty when none were fixed.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub next_rules: String,
     /// SHA-256 of the previous turn's record file, empty for the first turn.
     pub previous_record: String,
     /// Every `(power, E_p)` that went into `S_t`, sorted by power.

@@ -3,6 +3,10 @@
 //! resolved only under the scheme it was committed under: a referee who changes `[dice]` after the
 //! commitment (v2 to v1, a beacon added after the close) is refused by `resolve`, and `audit` names
 //! the change. A turn committed before pbem fixed schemes has no file and is not checked.
+//!
+//! The rules are fixed with it ([`super::rules_fixed`]): the same file keeps their parts' digests,
+//! and a turn whose rules changed after its commitment is refused and named as the scheme is. A turn
+//! committed before pbem fixed rules has none in its file and is not checked.
 
 use std::path::PathBuf;
 
@@ -10,6 +14,7 @@ use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 
 use super::config::{Beacon, DiceScheme};
+use super::rules_fixed::{self, Rules};
 use super::Game;
 
 /// What `scheme.toml` holds.
@@ -21,6 +26,9 @@ pub struct Fixed {
     pub scheme: DiceScheme,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub beacon: Option<Beacon>,
+    /// The rules the commitment was made under (none in a file written before pbem fixed them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<Rules>,
 }
 
 impl Fixed {
@@ -57,9 +65,9 @@ pub fn load(game: &Game, turn: u32) -> Result<Option<Fixed>> {
     Ok(Some(fixed))
 }
 
-/// Fixes game.toml's scheme and beacon for `turn`, committed as `commitment` (hex): kept when it is
-/// already fixed with that commitment (a rerun writes the same bytes again, as it does the
-/// commitment), written anew with a new commitment (a rekey).
+/// Fixes game.toml's scheme and beacon, and the game's rules, for `turn`, committed as `commitment`
+/// (hex): kept when it is already fixed with that commitment (a rerun writes the same bytes again, as
+/// it does the commitment), written anew with a new commitment (a rekey).
 pub fn fix(game: &Game, turn: u32, commitment: &str) -> Result<()> {
     let fixed = match load(game, turn)? {
         Some(f) if f.commitment == commitment => f,
@@ -67,6 +75,7 @@ pub fn fix(game: &Game, turn: u32, commitment: &str) -> Result<()> {
             commitment: commitment.to_string(),
             scheme: game.config.dice.scheme,
             beacon: game.config.dice.beacon,
+            rules: Some(rules_fixed::of(game)?),
         },
     };
     super::fsio::write_atomic(&path(game, turn), toml::to_string(&fixed)?.as_bytes())
@@ -82,28 +91,73 @@ pub fn of_commitment(game: &Game, turn: u32, commitment: &str) -> Result<String>
     })
 }
 
-/// Why game.toml's `[dice]` is not the scheme `turn` was committed under, if it is not.
+/// The digest of the rules `turn` was committed under as `commitment` (hex), if they were fixed with
+/// that commitment: its `scheme.toml`'s, or, once a rekey or rollback fixed the turn anew, the one
+/// the record of the turn before kept as its reports announced it.
+pub fn rules_digest(game: &Game, turn: u32, commitment: &str) -> Option<String> {
+    if let Some(fixed) = load(game, turn).ok().flatten() {
+        if fixed.commitment == commitment {
+            return fixed.rules.map(|r| r.digest);
+        }
+    }
+    let text = std::fs::read_to_string(game.record_path(turn.checked_sub(1)?)).ok()?;
+    let before: super::record::TurnRecord = toml::from_str(&text).ok()?;
+    (before.next_commitment == commitment && !before.next_rules.is_empty())
+        .then_some(before.next_rules)
+}
+
+/// Whether a turn after `turn` was committed under other rules than `turn` (`rules`): a change of
+/// rules made through a new commitment, told to every player, rather than behind one.
+fn changed_by_a_later_commitment(game: &Game, turn: u32, rules: &Rules) -> bool {
+    (turn + 1..)
+        .map_while(|t| load(game, t).ok().flatten())
+        .any(|f| f.rules.as_ref().is_some_and(|r| r.digest != rules.digest))
+}
+
+/// What changed since `turn`'s commitment, if anything did: game.toml's `[dice]` (the scheme), or the
+/// rules, each in words with what to do.
 pub fn changed(game: &Game, turn: u32) -> Result<Option<String>> {
     let Some(fixed) = load(game, turn)? else {
         return Ok(None);
     };
     let now = (game.config.dice.scheme, game.config.dice.beacon);
-    if (fixed.scheme, fixed.beacon) == now {
+    if (fixed.scheme, fixed.beacon) != now {
+        return Ok(Some(format!(
+            "turn {turn}'s commitment {} was made under {} ({}), but game.toml's [dice] now says {}: the dice scheme was changed after the commitment. Put [dice] back as it was for this turn; a new scheme starts with a new commitment (`pbem rekey`)",
+            fixed.commitment,
+            fixed.describe(),
+            game.shown(&path(game, turn)),
+            describe(now.0, now.1)
+        )));
+    }
+    let Some(rules) = &fixed.rules else {
+        return Ok(None);
+    };
+    if changed_by_a_later_commitment(game, turn, rules) {
         return Ok(None);
     }
+    let differing = rules.differing(&rules_fixed::of(game)?);
+    if differing.is_empty() {
+        return Ok(None);
+    }
+    let one = differing.len() == 1;
     Ok(Some(format!(
-        "turn {turn}'s commitment {} was made under {} ({}), but game.toml's [dice] now says {}: the dice scheme was changed after the commitment",
+        "turn {turn}'s commitment {} fixed the game's rules (their digest {}, {}), and {} {} changed since. A referee who knows the dice must not change what they do: put {} back as {} for this turn. To play it under new rules, make a new commitment with `pbem rekey {} --reason ...`, which tells every player what changed (a pbem-dice/v2 turn already closed cannot have one: the new rules then start with the next turn)",
         fixed.commitment,
-        fixed.describe(),
+        rules.digest,
         game.shown(&path(game, turn)),
-        describe(now.0, now.1)
+        rules_fixed::named(&differing),
+        if one { "has" } else { "have" },
+        if one { "it" } else { "them" },
+        if one { "it was" } else { "they were" },
+        game.dir.display(),
     )))
 }
 
-/// Refuses to resolve `turn` under another scheme than the one it was committed under.
+/// Refuses to resolve `turn` under another scheme, or other rules, than it was committed under.
 pub fn check(game: &Game, turn: u32) -> Result<()> {
     if let Some(why) = changed(game, turn)? {
-        bail!("{why}. Put [dice] back as it was for this turn; a new scheme starts with a new commitment (`pbem rekey`). Nothing was changed.");
+        bail!("{why}. Nothing was changed.");
     }
     Ok(())
 }

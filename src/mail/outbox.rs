@@ -1027,13 +1027,15 @@ pub fn announcements(
     };
     // The scheme fixed with the commitment (issue 31): the turn is resolved under it alone.
     let scheme = crate::game::scheme::of_commitment(game, turn, commitment)?;
+    // The rules fixed with it (`game::rules_fixed`), which every report of the turn names.
+    let rules = crate::game::scheme::rules_digest(game, turn, commitment).unwrap_or_default();
     let mut out = Vec::new();
     for p in &game.config.powers {
         let context = minijinja::context! {
             game => game.config.game, title => game.config.title, turn => turn, date => game.config.date_of(turn),
             power => p.name, deadline => deadline, commitment => commitment,
             due => game.ruleset.expects_orders(state, &p.id),
-            beacon => beacon_round, scheme => scheme,
+            beacon => beacon_round, scheme => scheme, rules => rules,
             texts => crate::report::header::TEXTS,
         };
         let text = crate::report::templates::render(game, "announcement.txt", &context)?;

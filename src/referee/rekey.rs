@@ -43,11 +43,28 @@ pub fn rekey(game: &Game, reason: &str) -> Result<Reopened> {
         k += 1;
     }
     let rel = format!("archive/rekey-{k}");
+    // The rules fixed with the old commitment: the notice names what the new one fixes otherwise.
+    let old_rules = crate::game::scheme::load(game, turn)?.and_then(|f| f.rules);
     let (old, new) = fresh_secret(
         game,
         turn,
         &game.dir.join(format!("{rel}/secret/{turn}.key")),
     )?;
+    let changed = match (
+        old_rules,
+        crate::game::scheme::load(game, turn)?.and_then(|f| f.rules),
+    ) {
+        (Some(before), Some(now)) => before.differing(&now),
+        _ => Vec::new(),
+    };
+    let reason = match changed.is_empty() {
+        true => reason.to_string(),
+        false => format!(
+            "{reason}; the rules it fixes changed: {}",
+            crate::game::rules_fixed::named(&changed)
+        ),
+    };
+    let reason = reason.as_str();
     acts::append(
         game,
         turn,

@@ -499,6 +499,7 @@ fn produce(
         Some((file, _)) => DiceHeader::v2(&published, secret, file, &beacon.1, &seed),
     }
     .with_bound_texts()
+    .with_rules(crate::game::scheme::rules_digest(game, turn, &dice::to_hex(&published)).as_deref())
     .with_sealed(&resolution.events, seal.as_ref())?;
     if let Some((file, _)) = &closed {
         // The record keeps the entropy that made the seed: v2's, from the closing list.
@@ -717,6 +718,12 @@ fn produce(
         secret: dice::to_hex(secret),
         seed: dice::to_hex(&seed),
         next_commitment: dice::to_hex(next_commitment),
+        next_rules: crate::game::scheme::rules_digest(
+            game,
+            turn + 1,
+            &dice::to_hex(next_commitment),
+        )
+        .unwrap_or_default(),
         previous_record: previous_record_digest(game, turn)?,
         entropy: contributions
             .iter()

@@ -33,6 +33,9 @@ pub struct DiceHeader {
     /// The binding of the events' texts to their dice ([`TEXTS`], `engine::binding`): empty in a
     /// header made before pbem bound them (and in the unit tests' headers).
     pub texts: String,
+    /// The digest of the rules fixed with the commitment (`game::rules_fixed`): empty in a header
+    /// of a turn committed before pbem fixed them.
+    pub rules: String,
     /// The header as text, exactly as hashed.
     pub text: String,
     /// SHA-256 of `text`.
@@ -44,6 +47,9 @@ pub struct DiceHeader {
     /// they are).
     pub listed: bool,
 }
+
+/// The header's key for the digest of the rules fixed with the commitment (`game::rules_fixed`).
+pub const RULES_KEY: &str = "rules";
 
 /// The header's key for the binding of the events' texts to their dice ([`TEXTS`]).
 pub const TEXTS_KEY: &str = "texts";
@@ -142,6 +148,7 @@ impl DiceHeader {
             seed: dice::to_hex(seed),
             sealed: String::new(),
             texts: String::new(),
+            rules: String::new(),
             text,
             digest,
             short,
@@ -159,6 +166,21 @@ impl DiceHeader {
         self.short.push_str(&line);
         self.texts = TEXTS.to_string();
         self.digest = sha256_hex(self.text.as_bytes());
+        self
+    }
+
+    /// The header naming the rules fixed with the commitment (`rules: HEX`, after the seed,
+    /// `game::rules_fixed`); unchanged when the turn was committed before pbem fixed them. Every
+    /// player holds the same header: a report resolved under other rules names other ones, and
+    /// `pbem verify` compares them with the turn's announcement and the previous report.
+    pub fn with_rules(mut self, digest: Option<&str>) -> Self {
+        if let Some(d) = digest {
+            let line = format!("{RULES_KEY}: {d}\n");
+            self.text.push_str(&line);
+            self.short.push_str(&line);
+            self.rules = d.to_string();
+            self.digest = sha256_hex(self.text.as_bytes());
+        }
         self
     }
 
@@ -215,6 +237,7 @@ impl DiceHeader {
             seed: dice::to_hex(seed),
             sealed: String::new(),
             texts: String::new(),
+            rules: String::new(),
             text,
             digest,
             short,

@@ -167,6 +167,10 @@ struct Next<'a> {
     date: &'a str,
     deadline: &'a str,
     commitment: &'a str,
+    /// The digest of the rules fixed with the next commitment (`game::rules_fixed`); absent when
+    /// none were.
+    #[serde(skip_serializing_if = "str::is_empty")]
+    rules: &'a str,
 }
 
 #[derive(Serialize)]
@@ -188,6 +192,10 @@ struct Dice<'a> {
     /// header's `texts:` line; absent in a report written before pbem bound them.
     #[serde(skip_serializing_if = "str::is_empty")]
     texts: &'a str,
+    /// The digest of the rules fixed with the commitment (`game::rules_fixed`): the header's
+    /// `rules:` line; absent in a report of a turn committed before pbem fixed them.
+    #[serde(skip_serializing_if = "str::is_empty")]
+    rules: &'a str,
     text: &'a str,
     digest: &'a str,
 }
@@ -398,6 +406,7 @@ pub fn render_sized(
             date: &view.next.date,
             deadline: &view.next.deadline,
             commitment: &view.next.commitment,
+            rules: &view.next.rules,
         },
     )?;
     // The turn's dice; absent from an opening report (`report::opening`: no turn resolved yet).
@@ -504,6 +513,7 @@ fn dice_of(h: &super::DiceHeader) -> Dice<'_> {
         seed: &h.seed,
         sealed: &h.sealed,
         texts: &h.texts,
+        rules: &h.rules,
         text: &h.text,
         digest: &h.digest,
     }
@@ -621,6 +631,7 @@ mod tests {
                 date: &view.next.date,
                 deadline: &view.next.deadline,
                 commitment: &view.next.commitment,
+                rules: &view.next.rules,
             },
             dice: h.map(dice_of),
             orders_template: &view.orders_template,

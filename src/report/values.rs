@@ -559,6 +559,7 @@ pub(crate) fn sample_view() -> PowerView {
             date: "June 1805".to_string(),
             deadline: "not set".to_string(),
             commitment: "ab".repeat(32),
+            rules: String::new(),
         },
         orders_template: "game g\n".to_string(),
     }

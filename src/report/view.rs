@@ -89,6 +89,9 @@ pub struct TurnSight {
     /// The game's map and tables, which a player's own check needs (`report::for_check`), read
     /// once per turn; none when they are not to be carried.
     pub check_files: OnceLock<Option<(String, String)>>,
+    /// The digest of the rules fixed with the next turn's commitment (`game::scheme`), read once
+    /// per turn; empty when none were.
+    next_rules: OnceLock<String>,
 }
 
 /// Who controls each area after the turn ([`TurnSight::controller`]).
@@ -163,7 +166,19 @@ impl TurnSight {
             header: OnceLock::new(),
             dice_json: OnceLock::new(),
             check_files: OnceLock::new(),
+            next_rules: OnceLock::new(),
         }
+    }
+
+    /// The digest of the rules fixed with turn `next`'s commitment `commitment`, as the reports
+    /// announce it beside the commitment (`game::rules_fixed`); empty when none were.
+    pub fn next_rules(&self, game: &Game, next: u32, commitment: &crate::dice::Bytes32) -> String {
+        self.next_rules
+            .get_or_init(|| {
+                crate::game::scheme::rules_digest(game, next, &crate::dice::to_hex(commitment))
+                    .unwrap_or_default()
+            })
+            .clone()
     }
 
     /// The units of `owner`, in state order.
@@ -309,6 +324,9 @@ pub struct NextTurn {
     pub date: String,
     pub deadline: String,
     pub commitment: String,
+    /// The digest of the rules fixed with the next commitment (`game::rules_fixed`); empty when
+    /// none were.
+    pub rules: String,
 }
 
 /// Everything one report shows.
@@ -443,6 +461,7 @@ impl PowerView {
                 date: game.config.date_of(next),
                 deadline: game.config.deadline_shown(next),
                 commitment: crate::dice::to_hex(input.next_commitment),
+                rules: input.shared.next_rules(game, next, input.next_commitment),
             },
             orders_template,
         }

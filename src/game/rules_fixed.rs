@@ -1,0 +1,190 @@
+//! The rules a turn's commitment fixes: a SHA-256 of every input that decides what a die does.
+//!
+//! The dice of a turn are known to the referee once its seed is (under pbem-dice/v2 once the beacon
+//! is out): a referee who could then edit `tables.toml`, the map or game.toml's `[sop]` would choose
+//! what each known die does, as surely as choosing the die. So the rules are fixed with the
+//! commitment, as the dice scheme is (`game::scheme`): each part below has its SHA-256, the rules one
+//! digest of them all, kept in `turns/<t>/scheme.toml`, told in the turn's announcement and in the
+//! previous turn's reports, and written in the dice header of every report of the turn (the line
+//! `rules: HEX`). `resolve` refuses a turn whose rules changed since its commitment; a change of rules
+//! goes through a new commitment (`pbem rekey`), which tells every player what changed.
+//!
+//! The parts: game.toml's settings that decide what happens in a turn ([`SETTINGS`]: the ruleset,
+//! first turn, calendar, economic phases, `[sop]`, options), written as TOML by [`settings_text`];
+//! `map.toml` and `tables.toml` as they are on disk; each `tactical/*.txt` (GITM's tactical maps). The
+//! digest is the SHA-256 of their listing as `sha256sum` prints it: a line `HEX  NAME` per part, in
+//! the order of the names (docs/DICE.md says how a player holding the files checks it). The players,
+//! their addresses and passwords, the deadlines, late orders, missed turns, allies' sight and the mail
+//! settings are not rules of the dice: the referee's acts and settings change them between turns, and
+//! each turn's record keeps what its reports depended on (`record::Shown`).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+
+use super::config::{Calendar, GameConfig};
+use super::record::sha256_hex;
+use super::Game;
+
+/// The name of game.toml's part: its settings that the rulesets read.
+pub const SETTINGS: &str = "game.toml (rules settings)";
+
+/// The rules a commitment was made under: each part's SHA-256 (hex) by name, and the digest of them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rules {
+    /// SHA-256 (hex) of the parts' listing ([`listing`]).
+    pub digest: String,
+    pub parts: BTreeMap<String, String>,
+}
+
+impl Rules {
+    /// The parts of `self` that are not those of `other`, by name: changed, added or removed.
+    pub fn differing(&self, other: &Rules) -> Vec<String> {
+        let names: std::collections::BTreeSet<&String> =
+            self.parts.keys().chain(other.parts.keys()).collect();
+        names
+            .into_iter()
+            .filter(|n| self.parts.get(*n) != other.parts.get(*n))
+            .cloned()
+            .collect()
+    }
+}
+
+/// game.toml's settings that decide what happens in a turn, as hashed.
+#[derive(Serialize)]
+struct Settings<'a> {
+    ruleset: &'a str,
+    first_turn: u32,
+    /// `[replacement] econ_every`: which turns end with an economic phase.
+    econ_every: u32,
+    /// Sorted: the order game.toml names them in changes nothing.
+    options: Vec<&'a str>,
+    calendar: &'a Calendar,
+    sop: BTreeMap<&'a str, &'a str>,
+}
+
+/// game.toml's settings that decide what happens in a turn, as TOML: the same text for the same
+/// settings, whatever the comments, order or spacing of game.toml.
+pub fn settings_text(config: &GameConfig) -> Result<String> {
+    let mut options: Vec<&str> = config
+        .options
+        .iter()
+        .map(|o| o.get_ref().as_str())
+        .collect();
+    options.sort_unstable();
+    let settings = Settings {
+        ruleset: config.ruleset.get_ref(),
+        first_turn: config.first_turn,
+        econ_every: config.replacement.econ_every,
+        options,
+        calendar: &config.calendar,
+        sop: config
+            .sop
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.get_ref().as_str()))
+            .collect(),
+    };
+    toml::to_string(&settings).context("cannot write game.toml's rules settings")
+}
+
+/// The listing the digest is the SHA-256 of: `HEX  NAME` and a line break per part, as `sha256sum`
+/// prints it.
+pub fn listing(parts: &BTreeMap<String, String>) -> String {
+    parts
+        .iter()
+        .map(|(name, hex)| format!("{hex}  {name}\n"))
+        .collect()
+}
+
+/// The rules of `game` as its folder holds them now.
+pub fn of(game: &Game) -> Result<Rules> {
+    let mut parts = BTreeMap::new();
+    parts.insert(
+        SETTINGS.to_string(),
+        sha256_hex(settings_text(&game.config)?.as_bytes()),
+    );
+    for name in ["map.toml", "tables.toml"] {
+        parts.insert(name.to_string(), file_digest(&game.dir.join(name), game)?);
+    }
+    let tactical = game.dir.join("tactical");
+    if let Ok(entries) = std::fs::read_dir(&tactical) {
+        let mut files: Vec<_> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+            .collect();
+        files.sort();
+        for path in files {
+            let name = format!(
+                "tactical/{}",
+                path.file_name().unwrap_or_default().to_string_lossy()
+            );
+            parts.insert(name, file_digest(&path, game)?);
+        }
+    }
+    Ok(Rules {
+        digest: sha256_hex(listing(&parts).as_bytes()),
+        parts,
+    })
+}
+
+fn file_digest(path: &Path, game: &Game) -> Result<String> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", game.shown(path)))?;
+    Ok(sha256_hex(&bytes))
+}
+
+/// The parts named in words: "tables.toml", "tables.toml and map.toml", "a, b and c".
+pub fn named(parts: &[String]) -> String {
+    match parts {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules(parts: &[(&str, &str)]) -> Rules {
+        let parts: BTreeMap<String, String> = parts
+            .iter()
+            .map(|(n, h)| (n.to_string(), h.to_string()))
+            .collect();
+        Rules {
+            digest: sha256_hex(listing(&parts).as_bytes()),
+            parts,
+        }
+    }
+
+    #[test]
+    fn the_listing_is_as_sha256sum_prints_it() {
+        let r = rules(&[("tables.toml", "bb"), ("map.toml", "aa")]);
+        assert_eq!(listing(&r.parts), "aa  map.toml\nbb  tables.toml\n");
+    }
+
+    #[test]
+    fn the_parts_that_differ_are_named_changed_added_or_removed() {
+        let before = rules(&[
+            ("map.toml", "aa"),
+            ("tables.toml", "bb"),
+            ("tactical/x.txt", "cc"),
+        ]);
+        let after = rules(&[
+            ("map.toml", "aa"),
+            ("tables.toml", "b2"),
+            ("tactical/y.txt", "dd"),
+        ]);
+        assert_eq!(
+            before.differing(&after),
+            ["tables.toml", "tactical/x.txt", "tactical/y.txt"]
+        );
+        assert!(before.differing(&before).is_empty());
+        assert_eq!(
+            named(&before.differing(&after)),
+            "tables.toml, tactical/x.txt and tactical/y.txt"
+        );
+    }
+}

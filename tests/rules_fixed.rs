@@ -1,0 +1,319 @@
+//! The rules fixed with each turn's commitment (`game::rules_fixed`): in every ruleset a turn whose
+//! rules (game.toml's rules settings, map.toml, tables.toml, GITM's tactical maps) changed after its
+//! commitment is refused with nothing written, while a change that is no rule (a comment, a title)
+//! is not; a rekey fixes the new rules and tells every player which changed; a report resolved under
+//! rules other than those announced (the referee's own scheme.toml forged) fails `pbem verify`
+//! against the announcement and against the previous report.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::rulesets::{Scenario, SCENARIOS, ULM};
+use crate::support::{pbem, tree};
+
+/// A new game of scenario `s` (`pbem new`: a fresh secret, its commitment fixing the rules):
+/// (tempdir, game folder).
+pub fn new_game(s: &Scenario) -> (tempfile::TempDir, PathBuf) {
+    let t = tempfile::tempdir().unwrap();
+    let game = t.path().join(s.id);
+    pbem()
+        .arg("new")
+        .arg(&game)
+        .args(["--from", s.id])
+        .assert()
+        .success();
+    (t, game)
+}
+
+fn append(path: &Path, text: &str) {
+    let mut bytes = fs::read(path).unwrap();
+    bytes.extend_from_slice(text.as_bytes());
+    fs::write(path, bytes).unwrap();
+}
+
+/// A change of a rule: the part it changes, the file and its edit.
+type RuleChange = (String, PathBuf, Box<dyn Fn(&Path)>);
+
+/// Every rule a referee could change in the game folder of `s`. GITM's tactical maps are rules too.
+fn rule_changes(game: &Path) -> Vec<RuleChange> {
+    let mut out: Vec<RuleChange> = vec![
+        (
+            "tables.toml".into(),
+            game.join("tables.toml"),
+            Box::new(|p| append(p, "\n# a house rule\n")),
+        ),
+        (
+            "map.toml".into(),
+            game.join("map.toml"),
+            Box::new(|p| append(p, "\n# redrawn\n")),
+        ),
+        (
+            "game.toml (rules settings)".into(),
+            game.join("game.toml"),
+            Box::new(|p| {
+                let text = fs::read_to_string(p).unwrap();
+                let start = text.lines().find(|l| l.starts_with("start = ")).unwrap();
+                fs::write(p, text.replacen(start, "start = \"1700-01\"", 1)).unwrap();
+            }),
+        ),
+    ];
+    if let Ok(entries) = fs::read_dir(game.join("tactical")) {
+        let mut files: Vec<PathBuf> = entries.map(|e| e.unwrap().path()).collect();
+        files.sort();
+        let file = files[0].clone();
+        out.push((
+            format!("tactical/{}", file.file_name().unwrap().to_string_lossy()),
+            file,
+            Box::new(|p| append(p, "\n")),
+        ));
+    }
+    out
+}
+
+#[test]
+fn a_turn_whose_rules_changed_after_its_commitment_is_refused_in_every_ruleset() {
+    for s in SCENARIOS {
+        let (_t, game) = new_game(s);
+        let scheme = fs::read_to_string(game.join("turns/1/scheme.toml")).unwrap();
+        assert!(scheme.contains("[rules.parts]"), "{}: {scheme}", s.id);
+        let changes = rule_changes(&game);
+        assert_eq!(changes.len(), if s.id == "gitm-italy-1809" { 4 } else { 3 });
+        for (part, file, change) in changes {
+            let before = fs::read(&file).unwrap();
+            change(&file);
+            let files = tree(&game);
+            let out = pbem().arg("resolve").arg(&game).output().unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(!out.status.success(), "{} {part}: resolved", s.id);
+            assert!(
+                err.contains(&format!("and {part} has changed since"))
+                    && err.contains("pbem rekey")
+                    && err.contains("Nothing was changed"),
+                "{} {part}: {err}",
+                s.id
+            );
+            assert_eq!(tree(&game), files, "{} {part}: a refused turn wrote", s.id);
+            fs::write(&file, before).unwrap();
+        }
+        // What is no rule changes nothing of them: a comment, the title, late orders.
+        let config = game.join("game.toml");
+        let text = fs::read_to_string(&config).unwrap();
+        let title = text.lines().find(|l| l.starts_with("title = ")).unwrap();
+        fs::write(
+            &config,
+            format!(
+                "# the referee's note\n{}",
+                text.replacen(title, "title = \"Renamed\"", 1).replacen(
+                    "late_orders = \"reject\"",
+                    "late_orders = \"hold\"",
+                    1
+                )
+            ),
+        )
+        .unwrap();
+        pbem()
+            .args(["resolve", "--early"])
+            .arg(&game)
+            .assert()
+            .success();
+        let report =
+            fs::read_to_string(game.join(format!("turns/1/reports/{}.txt", s.reports[0]))).unwrap();
+        let digest = pbem::game::scheme::load(&crate::support::load(&game), 1)
+            .unwrap()
+            .unwrap()
+            .rules
+            .unwrap()
+            .digest;
+        assert!(report.contains(&format!("\nrules: {digest}\n")), "{}", s.id);
+    }
+}
+
+/// The mail of `kind` (`announcement`, `notice-...`) of turn `turn` to `power` in the outbox.
+fn mail(game: &Path, turn: u32, kind: &str, power: &str) -> PathBuf {
+    let prefix = format!("t{turn:04}-{kind}-{power}");
+    let mut found: Vec<PathBuf> = fs::read_dir(game.join("mail/outbox"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with(&prefix)
+        })
+        .collect();
+    found.sort();
+    found.pop().unwrap_or_else(|| panic!("no {prefix} mail"))
+}
+
+#[test]
+fn a_rekey_fixes_the_new_rules_and_tells_every_player_which_changed() {
+    let (_t, game) = new_game(&ULM);
+    let announced = mail(&game, 1, "announcement", "france");
+    append(&game.join("tables.toml"), "\n# agreed by all\n");
+    let out = pbem()
+        .arg("rekey")
+        .arg(&game)
+        .args(["--reason", "a house rule agreed by all"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    for power in ULM.reports {
+        let notice = crate::support::read_outbox_string(mail(&game, 1, "notice", power));
+        let flat = notice
+            .replace("=\r\n", "")
+            .replace("\r\n ", " ")
+            .replace('\n', " ");
+        assert!(
+            flat.contains("the rules it fixes changed: tables.toml"),
+            "{notice}"
+        );
+        assert!(flat.contains("The rules digest of turn 1 is"), "{notice}");
+    }
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .assert()
+        .success();
+    let report = game.join("turns/1/reports/france.txt");
+    let notice = mail(&game, 1, "notice", "france");
+    let verify = |anchor: &Path| {
+        pbem()
+            .arg("verify")
+            .arg(&report)
+            .arg("--announcement")
+            .arg(anchor)
+            .output()
+            .unwrap()
+    };
+    let out = verify(&notice);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said}");
+    assert!(
+        said.contains("the turn was resolved under the rules fixed with its commitment"),
+        "{said}"
+    );
+    // The first announcement fixed other rules (and another commitment): the report is not its turn.
+    let out = verify(&announced);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success());
+    assert!(said.contains("changed after its commitment"), "{said}");
+}
+
+/// A ulm-1805 game whose referee changed tables.toml after turn `turn`'s commitment and wrote the
+/// new rules into the turn's scheme.toml himself (his own files), so that `resolve` took them; then
+/// resolved turn `turn`. Turns before it are resolved honestly. (tempdir, game folder).
+pub fn forged_rules_game(turn: u32) -> (tempfile::TempDir, PathBuf) {
+    let (t, game) = new_game(&ULM);
+    for _ in 1..turn {
+        pbem()
+            .args(["resolve", "--early"])
+            .arg(&game)
+            .assert()
+            .success();
+    }
+    append(
+        &game.join("tables.toml"),
+        "\n# changed once the dice were known\n",
+    );
+    let loaded = crate::support::load(&game);
+    let path = game.join(format!("turns/{turn}/scheme.toml"));
+    let mut fixed = pbem::game::scheme::load(&loaded, turn).unwrap().unwrap();
+    fixed.rules = Some(pbem::game::rules_fixed::of(&loaded).unwrap());
+    fs::write(&path, toml::to_string(&fixed).unwrap()).unwrap();
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .assert()
+        .success();
+    (t, game)
+}
+
+#[test]
+fn a_report_resolved_under_other_rules_than_announced_fails_verify() {
+    // Against the announcement of turn 1.
+    let (_t, game) = forged_rules_game(1);
+    let out = pbem()
+        .arg("verify")
+        .arg(game.join("turns/1/reports/france.txt"))
+        .arg("--announcement")
+        .arg(mail(&game, 1, "announcement", "france"))
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{said}");
+    assert!(
+        said.contains("the rules of turn 1 changed after its commitment"),
+        "{said}"
+    );
+    // Against the previous report, which announced turn 2's rules.
+    let (_t, game) = forged_rules_game(2);
+    let verify = |report: &str| {
+        pbem()
+            .arg("verify")
+            .arg(game.join(format!("turns/2/reports/{report}")))
+            .arg("--previous")
+            .arg(game.join("turns/1/reports/france.json"))
+            .output()
+            .unwrap()
+    };
+    for form in ["france.txt", "france.json", "france.html"] {
+        let out = verify(form);
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(!out.status.success(), "{form}: {said}");
+        assert!(
+            said.contains("the rules of turn 2 changed after its commitment"),
+            "{form}: {said}"
+        );
+    }
+}
+
+#[test]
+fn an_honest_turn_verifies_its_rules_against_the_previous_report_in_every_form() {
+    let (_t, game) = new_game(&ULM);
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .assert()
+        .success();
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .assert()
+        .success();
+    for previous in ["france.txt", "france.html", "france.json"] {
+        let out = pbem()
+            .arg("verify")
+            .arg(game.join("turns/2/reports/france.txt"))
+            .arg(game.join("turns/2/reports/france.json"))
+            .arg("--previous")
+            .arg(game.join(format!("turns/1/reports/{previous}")))
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{previous}: {said}");
+        assert!(
+            said.contains("the turn was resolved under the rules fixed with its commitment (the previous report"),
+            "{previous}: {said}"
+        );
+    }
+}
+
+#[test]
+fn audit_names_the_rules_changed_after_a_resolved_turn() {
+    let (_t, game) = new_game(&ULM);
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .assert()
+        .success();
+    pbem().arg("audit").arg(&game).assert().success();
+    append(&game.join("map.toml"), "\n# redrawn\n");
+    let out = pbem().arg("audit").arg(&game).output().unwrap();
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!out.status.success(), "{said}");
+    assert!(said.contains("and map.toml has changed since"), "{said}");
+}
