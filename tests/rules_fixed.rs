@@ -317,3 +317,81 @@ fn audit_names_the_rules_changed_after_a_resolved_turn() {
     assert!(!out.status.success(), "{said}");
     assert!(said.contains("and map.toml has changed since"), "{said}");
 }
+
+/// The bundled ulm-1805 game rekeyed (its turn 1 then fixes the rules), France's orders ingested
+/// from a mail; with `forged`, tables.toml changed after and scheme.toml written to match; turn 1
+/// resolved. (tempdir, game folder, France's acknowledgement).
+pub fn acknowledged_game(forged: bool) -> (tempfile::TempDir, PathBuf, String) {
+    use crate::support::{eml, header, write, FRANCE_PW};
+    let (t, game) = crate::support::game();
+    pbem()
+        .arg("rekey")
+        .arg(&game)
+        .args(["--reason", "the demo's secrets are public"])
+        .assert()
+        .success();
+    let mail = write(
+        t.path(),
+        "france.eml",
+        eml(
+            "france@example.org",
+            "Sat, 5 Dec 2026 18:00:00 +0100",
+            "fr-1@example.org",
+            &header("france", FRANCE_PW, 1),
+        ),
+    );
+    pbem()
+        .arg("ingest")
+        .arg(&game)
+        .arg(&mail)
+        .assert()
+        .success();
+    let ack = crate::support::acks(&game)
+        .into_iter()
+        .find(|(n, _)| n.contains("-ack-france"))
+        .unwrap()
+        .1;
+    if forged {
+        append(
+            &game.join("tables.toml"),
+            "\n# changed once the dice were known\n",
+        );
+        let loaded = crate::support::load(&game);
+        let mut fixed = pbem::game::scheme::load(&loaded, 1).unwrap().unwrap();
+        fixed.rules = Some(pbem::game::rules_fixed::of(&loaded).unwrap());
+        fs::write(
+            game.join("turns/1/scheme.toml"),
+            toml::to_string(&fixed).unwrap(),
+        )
+        .unwrap();
+    }
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .assert()
+        .success();
+    (t, game, ack)
+}
+
+#[test]
+fn the_acknowledgement_anchors_the_rules_as_it_anchors_the_commitment() {
+    for (forged, ok) in [(false, true), (true, false)] {
+        let (t, game, ack) = acknowledged_game(forged);
+        assert!(ack.contains("Rules digest of turn 1: "), "{ack}");
+        let ack = crate::support::write(t.path(), "ack.eml", ack);
+        let out = pbem()
+            .arg("verify")
+            .arg(game.join("turns/1/reports/france.json"))
+            .arg("--ack")
+            .arg(&ack)
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.success(), ok, "{said}");
+        let expected = match ok {
+            true => "the turn was resolved under the rules fixed with its commitment (the acknowledgement",
+            false => "the rules of turn 1 changed after its commitment: the acknowledgement",
+        };
+        assert!(said.contains(expected), "{said}");
+    }
+}

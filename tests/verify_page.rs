@@ -673,7 +673,23 @@ fn rules_cases() -> (Vec<tempfile::TempDir>, Vec<Case>) {
         case.why = why;
         cases.push(case);
     }
-    (vec![honest_dir, forged1_dir, forged2_dir], cases)
+    let mut dirs = vec![honest_dir, forged1_dir, forged2_dir];
+    for (name, forged, expected, why) in [
+        ("rules-held-ack", false, "OK", held),
+        ("rules-forged-ack", true, "FAIL", changed),
+    ] {
+        let (dir, game, ack) = crate::rules_fixed::acknowledged_game(forged);
+        let mut case = Case::new(
+            name,
+            vec![(format!("{name}.eml"), report(&game, 1))],
+            expected,
+        )
+        .with("ack", &format!("{name}-ack.eml"), ack);
+        case.why = why;
+        cases.push(case);
+        dirs.push(dir);
+    }
+    (dirs, cases)
 }
 
 /// The demo's orders of `power` for `turn` of `game` (orders/ in the repository), as sent.

@@ -44,10 +44,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
         None => crate::say!("Deadline: not set"),
     }
     match game.commitment(turn) {
-        Ok(x) => crate::say!(
-            "Dice commitment for turn {turn}: {}",
-            crate::dice::to_hex(&x)
-        ),
+        Ok(x) => {
+            let hex = crate::dice::to_hex(&x);
+            crate::say!("Dice commitment for turn {turn}: {hex}");
+            // The rules fixed with it (`game::rules_fixed`), and whether they still hold.
+            if let Some(rules) = crate::game::scheme::rules_digest(&game, turn, &hex) {
+                match crate::game::scheme::changed(&game, turn) {
+                    Ok(Some(why)) => {
+                        crate::say!("Rules for turn {turn}: {rules}, CHANGED since: {why}")
+                    }
+                    _ => crate::say!("Rules for turn {turn}: {rules}"),
+                }
+            }
+        }
         Err(e) => crate::say!("Dice commitment for turn {turn}: MISSING ({e})"),
     }
     if crate::engine::due::secret_is_public(&game, turn) {

@@ -204,11 +204,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
             .find_map(|l| l.trim().strip_prefix(prefix.as_str()))
             .filter(|c| crate::dice::from_hex(c).is_some())
         {
+            let rules = format!("Rules digest of turn {turn}: ");
             anchors.push(Anchor {
                 source: format!("the acknowledgement {}", p.display()),
                 commitment: c.trim().to_string(),
                 texts: false,
-                rules: None,
+                rules: text
+                    .lines()
+                    .find_map(|l| l.trim().strip_prefix(rules.as_str()))
+                    .map(|r| r.trim().to_string())
+                    .filter(|r| crate::dice::from_hex(r).is_some()),
             });
         }
         sent = Some(receipt);

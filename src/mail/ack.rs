@@ -56,13 +56,15 @@ struct AckContext {
     deadline: String,
     deadline_local: String,
     commitment: String,
+    /// The digest of the rules fixed with the commitment (`game::rules_fixed`); empty when none were.
+    rules: String,
 }
 
 /// What the answers of one run share, made once: the template `ack.txt` read and compiled, and
-/// the commitment of each turn as the answers give it.
+/// the commitment of each turn, with the digest of the rules fixed with it, as the answers give them.
 pub struct Answers {
     template: crate::report::templates::Template,
-    commitments: std::cell::RefCell<std::collections::BTreeMap<u32, String>>,
+    commitments: std::cell::RefCell<std::collections::BTreeMap<u32, (String, String)>>,
 }
 
 impl Answers {
@@ -73,11 +75,11 @@ impl Answers {
         })
     }
 
-    fn commitment(&self, game: &Game, turn: u32) -> String {
+    fn commitment(&self, game: &Game, turn: u32) -> (String, String) {
         self.commitments
             .borrow_mut()
             .entry(turn)
-            .or_insert_with(|| commitment_text(game, turn))
+            .or_insert_with(|| (commitment_text(game, turn), rules_text(game, turn)))
             .clone()
     }
 }
@@ -128,6 +130,7 @@ pub fn acknowledgement(
         _ => (String::new(), String::new()),
     };
     let diagnostics = checked.map(|c| c.diagnostics.clone()).unwrap_or_default();
+    let commitment = answers.commitment(game, shown_turn);
     let context = AckContext {
         game: config.game.clone(),
         title: config.title.clone(),
@@ -206,7 +209,8 @@ pub fn acknowledgement(
             .filter(|p| p.time_zone.is_some())
             .map(|p| deadline_text(game, shown_turn, Some(p)))
             .unwrap_or_default(),
-        commitment: answers.commitment(game, shown_turn),
+        commitment: commitment.0,
+        rules: commitment.1,
     };
     let text = answers.template.render(&context)?;
     Ok(Outgoing {
@@ -332,6 +336,14 @@ pub fn in_zone(game: &Game, power: Option<&PowerConfig>, t: DateTime<Utc>) -> St
             .to_string(),
         None => t.format("%A %Y-%m-%d %H:%M:%S UTC").to_string(),
     }
+}
+
+/// The digest of the rules fixed with `turn`'s commitment, or nothing (`game::rules_fixed`).
+fn rules_text(game: &Game, turn: u32) -> String {
+    game.commitment(turn)
+        .ok()
+        .and_then(|c| crate::game::scheme::rules_digest(game, turn, &crate::dice::to_hex(&c)))
+        .unwrap_or_default()
 }
 
 fn commitment_text(game: &Game, turn: u32) -> String {
