@@ -386,3 +386,83 @@ fn a_drop_in_paths_of_glory_cites_no_rule_of_empires_in_arms() {
         assert!(!text.contains("EiA"), "{text}");
     }
 }
+
+/// A replace in a game other than Empires in Arms, and a rollback that undoes it, cite pbem's own
+/// rule (`pbem players/replace`, docs/REFEREE.md), never EiA 19.2.2: in the comment `replace`
+/// writes into game.toml, and in the rollback's notice to the new player whose welcome went.
+#[test]
+fn a_replace_and_its_rollback_in_paths_of_glory_cite_pbems_rule_not_eia() {
+    let (tmp, dir) = pog_game();
+    pbem().arg("resolve").arg(&dir).assert().success();
+    pbem()
+        .arg("replace")
+        .arg(&dir)
+        .args(["allies", "--email", "joffre@example.org"])
+        .assert()
+        .success();
+    let config = fs::read_to_string(dir.join("game.toml")).unwrap();
+    let comment = config
+        .lines()
+        .filter(|l| l.starts_with("# pbem replace") || l.starts_with("# with the password"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(
+        comment.contains("he plays it from turn 3 (pbem players/replace)"),
+        "{config}"
+    );
+    assert!(!config.contains("EiA"), "{config}");
+    pbem()
+        .args(["send", "--folder"])
+        .arg(tmp.path().join("sent"))
+        .arg(&dir)
+        .assert()
+        .success();
+    pbem()
+        .arg("rollback")
+        .arg(&dir)
+        .args(["--to-turn", "1", "--reason", "a wrong map"])
+        .assert()
+        .success();
+    let (_, undone) = outbox(&dir)
+        .into_iter()
+        .find(|(n, _)| n.starts_with("t0001-farewell-allies-undone"))
+        .expect("the notice to the new player the rollback undid");
+    let undone = body_of(&undone);
+    assert!(
+        undone
+            .contains("in which you were named Allied Powers's new player (pbem players/replace)"),
+        "{undone}"
+    );
+    assert!(!undone.contains("EiA"), "{undone}");
+}
+
+/// The reminder to the power that runs a dropped one, in a game other than Empires in Arms, cites
+/// pbem's own rule (`pbem players/drop`), never EiA 19.2.1.
+#[test]
+fn a_reminder_for_a_dropped_power_of_paths_of_glory_cites_no_rule_of_empires_in_arms() {
+    let (_tmp, dir) = pog_game();
+    pbem()
+        .arg("drop")
+        .arg(&dir)
+        .args(["central", "--to", "allies"])
+        .assert()
+        .success();
+    pbem()
+        .arg("remind")
+        .arg(&dir)
+        .env("PBEM_NOW", "2026-12-05T10:00:00Z")
+        .assert()
+        .success();
+    let (_, reminder) = outbox(&dir)
+        .into_iter()
+        .find(|(n, _)| n.starts_with("t0001-reminder-central"))
+        .expect("a reminder for central");
+    let reminder = body_of(&reminder);
+    assert!(
+        reminder.contains(
+            "Central Powers's player has left (pbem players/drop): Allied Powers runs it"
+        ),
+        "{reminder}"
+    );
+    assert!(!reminder.contains("EiA"), "{reminder}");
+}

@@ -140,6 +140,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if !appended {
         acts::append(&game, turn, plan.act.clone())?;
     }
+    // The rule the replace applies: EiA 19.2.2 in a game of EiA, pbem's own in any other.
+    let rule = crate::engine::players::replaced_rule(&game).cite();
     // An unsent answer that told the player who leaves that his orders stand is withdrawn: they
     // no longer do (EiA 19.2.1).
     if let Some(d) = &plan.act.departing {
@@ -148,7 +150,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             &args.power,
             &d.players,
             turn,
-            "pbem replace, EiA 19.2.2",
+            &format!("pbem replace, {rule}"),
         )?;
     }
     let who = args.email.join(", ");
@@ -158,7 +160,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         &args.power,
         &args.email,
         &format!(
-            "pbem replace, turn {turn}: {who} took {} over; he plays it from turn {from} (EiA 19.2.2),\n\
+            "pbem replace, turn {turn}: {who} took {} over; he plays it from turn {from} ({rule}),\n\
              with the password his welcome mail gave him (its hash is in turns/{turn}/acts.toml).",
             args.power
         ),

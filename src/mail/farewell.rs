@@ -54,7 +54,9 @@ pub fn farewell(game: &Game, state: &State, turn: u32, power: &str) -> Result<Op
     if departed.is_empty() {
         return Ok(None);
     }
-    let withdrawn = withdraw_answers(game, power, &departed, turn, "pbem drop, EiA 19.2.1")?;
+    // EiA 19.2.1 in a game of EiA, pbem's own rule in any other.
+    let rule = crate::engine::players::dropped_rule(game).cite();
+    let withdrawn = withdraw_answers(game, power, &departed, turn, &format!("pbem drop, {rule}"))?;
     let name = game
         .config
         .power(power)
@@ -63,8 +65,6 @@ pub fn farewell(game: &Game, state: &State, turn: u32, power: &str) -> Result<Op
         Some(by) => format!("{} runs it now", game.config.power(&by).map_or(by.clone(), |p| p.name.clone())),
         None => "its standing orders and the SOP run it until another power or a new player takes it over".into(),
     };
-    // EiA 19.2.1 in a game of EiA, pbem's own rule in any other.
-    let rule = crate::engine::players::dropped_rule(game).cite();
     let mut text = format!(
         "You no longer play {name}: the referee dropped the power from turn {turn} on ({rule}), and {runner}.\n\n\
          Orders you sent for {name} no longer stand, nor do any you send from now: pbem answers them so.\n"

@@ -547,6 +547,8 @@ fn replacements_undone(
     undone: &[(u32, acts::Act)],
 ) -> Result<Vec<PathBuf>> {
     let state = game.load_state(to_turn)?;
+    // EiA 19.2.2 in a game of EiA, pbem's own rule in any other (`pbem players/replace`).
+    let rule = crate::engine::players::replaced_rule(game).cite();
     let mut msgs = Vec::new();
     for (t, a) in undone.iter().filter(|(_, a)| a.kind == "replace") {
         let (Some(power), Some(incoming)) = (a.power.as_deref(), a.incoming.as_ref()) else {
@@ -587,7 +589,7 @@ fn replacements_undone(
                 game.config.game
             ),
             text: format!(
-                "The referee rolled the game back to turn {to_turn} ({reason}), undoing turn {t}, in which you were named {name}'s new player (EiA 19.2.2).\n\n\
+                "The referee rolled the game back to turn {to_turn} ({reason}), undoing turn {t}, in which you were named {name}'s new player ({rule}).\n\n\
                  You do not take {name} over: the welcome you had is void, and so is its password. The referee will write to you if he hands you a power again.\n"
             ),
             html: None,
