@@ -165,18 +165,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
             args.power
         ),
     )?;
-    // The departed player's welcome, if it never went, is withdrawn: it is his, not the new one's.
-    let unsent = game.dir.join("mail/outbox").join(format!(
-        "t{:04}-welcome-{}.eml",
-        game.config.first_turn, args.power
-    ));
-    let name = unsent.file_name().map(|n| n.to_string_lossy().into_owned());
-    if unsent.is_file()
-        && crate::mail::send::load_ledger(&game, name.as_deref().unwrap_or_default())?.is_none()
-    {
-        std::fs::remove_file(&unsent)
-            .with_context(|| format!("cannot remove {}", game.printed(&unsent)))?;
-    }
+    // The welcomes of those this replace puts aside (the player who left, a new player named
+    // before in his place) are withdrawn while they are unsent: the passwords they carry no longer
+    // stand; a new player put aside whose welcome went is told it is void.
+    let superseded = crate::mail::farewell::supersede(
+        &game,
+        turn,
+        &args.power,
+        &mail.welcome.file_name(),
+        &args.email,
+        &rule,
+    )?;
     crate::mail::welcome::write(&game, &mail.welcome, password)?;
     crate::mail::outbox::write_all(&game, &mail.notices)?;
     let path = Underway::path(&game, turn);
@@ -194,6 +193,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
     crate::say!(
         "game.toml names {who} as its player; in mail/outbox/: {mails}, his password in the welcome until `pbem send` delivers it.",
     );
+    if !superseded.withdrawn.is_empty() {
+        crate::say!(
+            "Withdrawn before they went, since the password they carry or the player they name no longer stands: {}.",
+            superseded.withdrawn.join(", ")
+        );
+    }
+    for told in &superseded.told {
+        crate::say!(
+            "A new player named before for {} had his welcome already: a notice tells him he does not take it over ({}).",
+            args.power,
+            game.printed(told)
+        );
+    }
     if eia {
         crate::say!(
             "Alliances the power has then may not be broken before turn {} (EiA 19.2.2: three turns after the economic phase it takes over at, as the engine enforces).",
