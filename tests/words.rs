@@ -466,3 +466,30 @@ fn a_reminder_for_a_dropped_power_of_paths_of_glory_cites_no_rule_of_empires_in_
     );
     assert!(!reminder.contains("EiA"), "{reminder}");
 }
+
+/// `drop --help` and `replace --help` say what each does in every ruleset: their first line names
+/// no rule of Empires in Arms (its economic phase, its SOP of 19.2), and the rest tells how long the
+/// power is run for him in EiA and in every other game.
+#[test]
+fn drop_and_replace_help_say_what_they_do_in_every_ruleset() {
+    for (command, own) in [
+        ("drop", "pbem players/drop"),
+        ("replace", "pbem players/replace"),
+    ] {
+        let out = pbem().args([command, "--help"]).assert().success();
+        let help = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+        let about = help.lines().next().unwrap_or_default();
+        for eia in ["EiA", "economic phase", "SOP"] {
+            assert!(!about.contains(eia), "{command}: '{eia}' in {about}");
+        }
+        let body = help.split("Usage:").next().unwrap_or_default();
+        let body = body.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(body.contains("in every other game"), "{command}: {help}");
+        assert!(body.contains(own), "{command}: {help}");
+        assert!(body.contains("Empires in Arms"), "{command}: {help}");
+        let short = pbem().args([command, "-h"]).assert().success();
+        let short = String::from_utf8_lossy(&short.get_output().stdout).into_owned();
+        let about = short.lines().next().unwrap_or_default();
+        assert!(!about.contains("EiA"), "{command} -h: {short}");
+    }
+}

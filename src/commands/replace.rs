@@ -1,4 +1,5 @@
-//! `pbem replace`: a new player takes over a power at the next economic phase (EiA 19.2.2).
+//! `pbem replace`: a new player takes over a power: in Empires in Arms at the next economic phase
+//! (EiA 19.2.2), in any other ruleset at the turn `[replacement]` sets (`pbem players/replace`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -9,7 +10,13 @@ use crate::game::acts::{self, Act};
 use crate::game::fsio::GameLock;
 use crate::game::Game;
 
-/// Hand a power to a new player at the next economic phase (EiA 19.2.2), with a fresh password.
+/// Hand a power to a new player, with a fresh password and his welcome.
+///
+/// He takes control in Empires in Arms after the next economic phase (EiA 19.2.2: the other powers
+/// are told who he is, and he may negotiate at once), in every other game at the turn game.toml's
+/// [replacement] sets (econ_every; pbem players/replace); until then the power is run for him. A
+/// welcome of the power still unsent (its player who left, or a new player named before in his
+/// place) is withdrawn.
 #[derive(Debug, clap::Args)]
 #[command(after_help = examples!(
     "pbem replace games/my-game britain --email pitt@example.org"
