@@ -493,3 +493,54 @@ fn drop_and_replace_help_say_what_they_do_in_every_ruleset() {
         assert!(!about.contains("EiA"), "{command} -h: {short}");
     }
 }
+
+/// `pbem new` and `pbem status` print their tables of powers with every column in line, however
+/// long a power's id or name: each column is as wide as its longest cell (WBTS's `confederate`,
+/// "Confederate States"; GITM's `france.macdonald`), not a fixed width a long one overruns.
+#[test]
+fn new_and_status_align_their_columns_from_the_longest_power() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("wbts");
+    let out = pbem()
+        .arg("new")
+        .arg(&dir)
+        .args(["--from", "wbts-peninsula-1862"])
+        .assert()
+        .success();
+    let new = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let row = |text: &str, power: &str| -> String {
+        text.lines()
+            .find(|l| l.starts_with(&format!("  {power} ")))
+            .unwrap_or_else(|| panic!("no row of {power}: {text}"))
+            .to_string()
+    };
+    let column = |line: &str, cell: &str| {
+        line.find(cell)
+            .unwrap_or_else(|| panic!("no '{cell}' in {line}"))
+    };
+    let (u, c) = (row(&new, "union"), row(&new, "confederate"));
+    let password = |l: &str| l.rfind(' ').unwrap() + 1;
+    assert_eq!(password(&u), password(&c), "{new}");
+    let out = pbem().arg("status").arg(&dir).assert().success();
+    let status = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let orders = status.split("Players:").next().unwrap();
+    let players = status.split("Players:").nth(1).unwrap();
+    let (u, c) = (row(orders, "union"), row(orders, "confederate"));
+    assert_eq!(
+        column(&u, "Union "),
+        column(&c, "Confederate States"),
+        "{status}"
+    );
+    assert_eq!(column(&u, "missing"), column(&c, "none due"), "{status}");
+    let (u, c) = (row(players, "union"), row(players, "confederate"));
+    assert_eq!(
+        column(&u, "Union "),
+        column(&c, "Confederate States"),
+        "{status}"
+    );
+    assert_eq!(
+        column(&u, "union@example.org"),
+        column(&c, "confederate@example.org"),
+        "{status}"
+    );
+}
