@@ -544,3 +544,68 @@ fn new_and_status_align_their_columns_from_the_longest_power() {
         "{status}"
     );
 }
+
+/// A standing order that names its scope and no setting (`standing chit 0906`) is told as that, in
+/// every ruleset: what it names, that a setting is expected after it, and the order written whole
+/// in the hint, at the file's line and column of the scope; not "'0906' is not a setting of chit".
+#[test]
+fn a_standing_order_without_its_setting_says_a_setting_is_expected() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (scenario, power, password, line, said, hint) in [
+        (
+            "wbts-peninsula-1862",
+            "confederate",
+            "davis-1862",
+            "standing chit 0906",
+            "'standing chit 0906' names the hex 0906 and no setting: a setting is expected after it",
+            "as in 'standing chit 0906 max': one of max, 0, 1, 2, 3, 4",
+        ),
+        (
+            "pog-1914",
+            "allies",
+            "entente-1914",
+            "standing cancel-retreat Verdun",
+            "'standing cancel-retreat Verdun' names the space Verdun and no setting",
+            "as in 'standing cancel-retreat Verdun never'",
+        ),
+        (
+            "ngg-smolensk-1812",
+            "russian",
+            "barclay-1812",
+            "standing defence-cc 0407",
+            "'standing defence-cc 0407' names the hex 0407 and no setting",
+            "as in 'standing defence-cc 0407 ",
+        ),
+        (
+            "ulm-1805",
+            "france",
+            FRANCE_PW,
+            "standing surrender Ulm",
+            "'standing surrender Ulm' names the area Ulm and no setting",
+            "as in 'standing surrender Ulm never'",
+        ),
+    ] {
+        let dir = tmp.path().join(scenario);
+        pbem::bundled::write_scenario(scenario, &dir).unwrap();
+        let orders = write(
+            tmp.path(),
+            &format!("{scenario}.txt"),
+            format!("game {scenario}\npower {power}\npassword {password}\nturn 1\n{line}\n"),
+        );
+        let out = pbem().arg("check").arg(&dir).arg(&orders).output().unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let column = line.rfind(' ').unwrap() + 2;
+        assert!(text.contains(&format!("error: {said}")), "{text}");
+        assert!(
+            text.contains(&format!("{scenario}.txt:5:{column}")),
+            "{column}: {text}"
+        );
+        assert!(text.contains("help: write the setting after it, "), "{text}");
+        assert!(text.contains(hint), "{text}");
+        assert!(!text.contains("is not a setting"), "{text}");
+    }
+}
