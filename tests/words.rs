@@ -609,3 +609,76 @@ fn a_standing_order_without_its_setting_says_a_setting_is_expected() {
         assert!(!text.contains("is not a setting"), "{text}");
     }
 }
+
+/// A player's answer and his report name the lines of his orders by what he sent: his mail by its
+/// subject, his attachment by its name, a file the referee placed by hand by its own name; never
+/// the referee's folder (`ulm-1805/orders/1/france.txt`), which only the referee's summary names.
+#[test]
+fn a_players_answer_and_report_name_his_orders_by_what_he_sent_never_the_referees_folder() {
+    let (tmp, dir) = game();
+    let bad = format!(
+        "{}mvoe FR-V Stuttgart Ulm\n",
+        header("france", FRANCE_PW, 1)
+    );
+    let message = eml("france@example.org", ON_TIME, "body@x", &bad).replacen(
+        "Subject: orders\r\n",
+        "Subject: My orders for September\r\n",
+        1,
+    );
+    let path = write(tmp.path(), "body.eml", message);
+    pbem().arg("ingest").arg(&dir).arg(&path).assert().success();
+    let (_, ack) = acks(&dir).into_iter().next().expect("an answer");
+    let ack = body_of(&ack);
+    assert!(
+        ack.contains(" --> your mail \"My orders for September\":5:1"),
+        "{ack}"
+    );
+    // Austria's orders as an attachment, Russia's placed by hand.
+    let attached = format!(
+        "Received: from mail.example.net by mx.referee.example (Postfix) with ESMTPS id X1;\r\n\t{ON_TIME}\r\n\
+         From: austria@example.org\r\nTo: referee@referee.example\r\nSubject: turn 1\r\nMessage-ID: <att@x>\r\n\
+         MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"b\"\r\n\r\n\
+         --b\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nMy orders are attached.\r\n\
+         --b\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Disposition: attachment; filename=\"vienna.txt\"\r\n\r\n{}\r\n--b--\r\n",
+        format!("{}mvoe AU-I Ulm Munich\n", header("austria", AUSTRIA_PW, 1)).replace('\n', "\r\n")
+    );
+    let path = write(tmp.path(), "att.eml", attached);
+    pbem().arg("ingest").arg(&dir).arg(&path).assert().success();
+    let ack = acks(&dir)
+        .into_iter()
+        .find(|(_, m)| m.contains("<att@x>"))
+        .map(|(_, m)| body_of(&m))
+        .expect("the answer to austria");
+    assert!(ack.contains(" --> vienna.txt:5:1"), "{ack}");
+    write(
+        &dir.join("orders/1"),
+        "russia.txt",
+        format!("{}mvoe RU-I Braunau Linz\n", header("russia", RUSSIA_PW, 1)),
+    );
+    pbem().arg("resolve").arg(&dir).assert().success();
+    for (power, named) in [
+        ("france", " --> your mail \"My orders for September\":5:1"),
+        ("austria", " --> vienna.txt:5:1"),
+        ("russia", " --> russia.txt:5:1"),
+    ] {
+        for form in ["txt", "json", "html"] {
+            let report =
+                fs::read_to_string(dir.join(format!("turns/1/reports/{power}.{form}"))).unwrap();
+            assert!(!report.contains("orders/1/"), "{power}.{form}: {report}");
+            if form == "txt" {
+                assert!(report.contains(named), "{power}: {report}");
+            }
+        }
+    }
+    let summary = body_of(
+        &outbox(&dir)
+            .into_iter()
+            .find(|(n, _)| n == "t0001-summary.eml")
+            .unwrap()
+            .1,
+    );
+    assert!(
+        summary.contains(" --> ulm-1805/orders/1/france.txt:5:1"),
+        "{summary}"
+    );
+}
