@@ -34,6 +34,17 @@ pub fn verbose() -> bool {
     LEVEL.load(Ordering::Relaxed) == VERBOSE
 }
 
+/// The width of a printed column that holds `cells`: the longest, in characters, so that every row
+/// of the table stays in line (a fixed width is overrun by a long name, WBTS's "Confederate States",
+/// and puts the columns after it out of line).
+pub fn width<'a>(cells: impl IntoIterator<Item = &'a str>) -> usize {
+    cells
+        .into_iter()
+        .map(|c| c.chars().count())
+        .max()
+        .unwrap_or(0)
+}
+
 /// Whether stdout may be coloured: it is a terminal and `NO_COLOR` is unset or empty
 /// (<https://no-color.org>).
 pub fn colour_on_stdout() -> bool {

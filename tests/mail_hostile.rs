@@ -200,7 +200,7 @@ fn what_an_ack_says_stands_stands_a_nul_byte_is_rejected_in_both() {
     let out = pbem().arg("resolve").arg(&dir).assert().success();
     let printed = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(
-        printed.contains("france     0 order(s) accepted, 1 rejected"),
+        printed.contains("france  0 order(s) accepted, 1 rejected"),
         "{printed}"
     );
 }
@@ -301,7 +301,7 @@ fn no_password_is_kept_in_clear_outside_a_private_raw_archive() {
     let out = pbem().arg("resolve").arg(&dir).assert().success();
     let printed = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(
-        printed.contains("france     1 order(s) accepted, 0 rejected"),
+        printed.contains("france  1 order(s) accepted, 0 rejected"),
         "{printed}"
     );
     assert_nowhere_but_the_archive(&dir, &printed, FRANCE_PW);
@@ -404,7 +404,7 @@ fn purge_passwords_rewrites_orders_filed_the_old_way_and_makes_the_archive_priva
     let out = pbem().arg("resolve").arg(&dir).assert().success();
     let printed = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(
-        printed.contains("france     1 order(s) accepted, 0 rejected"),
+        printed.contains("france  1 order(s) accepted, 0 rejected"),
         "{printed}"
     );
     assert_nowhere_but_the_archive(&dir, &printed, FRANCE_PW);

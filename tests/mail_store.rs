@@ -160,7 +160,7 @@ fn an_ingest_run_keeps_its_raw_messages_in_one_archive_and_its_records_in_one_fi
     let out = pbem().arg("resolve").arg(&dir).assert().success();
     let printed = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(
-        printed.contains("france     1 order(s) accepted, 0 rejected"),
+        printed.contains("france  1 order(s) accepted, 0 rejected"),
         "{printed}"
     );
 }
@@ -328,7 +328,7 @@ fn a_game_folder_of_the_per_message_layout_is_read_and_continued() {
     let out = pbem().arg("resolve").arg(&dir).assert().success();
     let printed = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(
-        printed.contains("france     1 order(s) accepted, 0 rejected"),
+        printed.contains("france  1 order(s) accepted, 0 rejected"),
         "{printed}"
     );
 }

@@ -852,3 +852,99 @@ fn rollback_archives_the_batch_of_answers_of_an_undone_turn_and_keeps_the_others
     assert_eq!(kept, answers_1);
     assert_eq!(renewed.len(), 1, "{renewed:?}");
 }
+
+/// A power replaced twice in one turn: the second replace withdraws the first new player's welcome
+/// while it is unsent (its password no longer stands, and `pbem send` would have mailed it to the
+/// power's new player) with his notices to the other powers, and says so; a new player put aside
+/// whose welcome went is told, alone, that he does not take the power over.
+#[test]
+fn a_second_replace_withdraws_the_first_new_players_unsent_welcome_and_says_so() {
+    let (tmp, dir) = pog_game();
+    let sent = tmp.path().join("sent");
+    let replace = |email: &str| {
+        stdout(
+            &pbem()
+                .env("PBEM_NOW", BEFORE_TURN_1)
+                .arg("replace")
+                .arg(&dir)
+                .args(["allies", "--email", email])
+                .assert()
+                .success(),
+        )
+    };
+    let send = || {
+        pbem()
+            .env("PBEM_NOW", BEFORE_TURN_1)
+            .args(["send", "--folder"])
+            .arg(&sent)
+            .arg(&dir)
+            .assert()
+            .success();
+    };
+    let key_of = |out: &str| {
+        out.split("(t0001-welcome-allies-")
+            .nth(1)
+            .and_then(|r| r.split(".eml").next())
+            .unwrap_or_else(|| panic!("no welcome in {out}"))
+            .to_string()
+    };
+    let first = replace("foch@example.org");
+    let foch = key_of(&first);
+    let second = replace("joffre@example.org");
+    assert!(
+        second.contains(&format!(
+            "Withdrawn before they went, since the password they carry or the player they name no longer stands: t0001-welcome-allies-{foch}.eml, t0001-notice-central-player-{foch}.eml."
+        )),
+        "{second}"
+    );
+    let welcome = outbox(&dir)
+        .into_iter()
+        .find(|(n, _)| n == &format!("t0001-welcome-allies-{foch}.eml"))
+        .map(|(_, m)| m)
+        .unwrap();
+    assert!(welcome.contains("password ********"), "its password masked");
+    send();
+    let to = |address: &str| -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(sent.join(address))
+            .map(|d| {
+                d.flatten()
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        names.sort();
+        names
+    };
+    assert_eq!(to("foch@example.org"), Vec::<String>::new());
+    let joffre = key_of(&second);
+    assert!(
+        to("joffre@example.org")
+            .iter()
+            .any(|n| n.starts_with(&format!("t0001-welcome-allies-{joffre}"))),
+        "{:?}",
+        to("joffre@example.org")
+    );
+    let central = to("central@example.org");
+    assert!(
+        !central.iter().any(|n| n.contains(&foch)),
+        "the notice of a player who never comes is not sent: {central:?}"
+    );
+    // Joffre had his welcome: a third replace tells him, alone, that it is void.
+    let third = replace("gallieni@example.org");
+    assert!(
+        third.contains("A new player named before for allies had his welcome already: a notice tells him he does not take it over"),
+        "{third}"
+    );
+    send();
+    let notice = to("joffre@example.org")
+        .into_iter()
+        .find(|n| n.contains("-farewell-allies-superseded-"))
+        .expect("the notice to joffre");
+    let notice =
+        body_of(&fs::read_to_string(sent.join("joffre@example.org").join(notice)).unwrap());
+    assert!(
+        notice.contains("You do not take Allied Powers over: the welcome you had is void"),
+        "{notice}"
+    );
+    assert!(!notice.contains("EiA"), "{notice}");
+}

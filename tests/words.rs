@@ -386,3 +386,299 @@ fn a_drop_in_paths_of_glory_cites_no_rule_of_empires_in_arms() {
         assert!(!text.contains("EiA"), "{text}");
     }
 }
+
+/// A replace in a game other than Empires in Arms, and a rollback that undoes it, cite pbem's own
+/// rule (`pbem players/replace`, docs/REFEREE.md), never EiA 19.2.2: in the comment `replace`
+/// writes into game.toml, and in the rollback's notice to the new player whose welcome went.
+#[test]
+fn a_replace_and_its_rollback_in_paths_of_glory_cite_pbems_rule_not_eia() {
+    let (tmp, dir) = pog_game();
+    pbem().arg("resolve").arg(&dir).assert().success();
+    pbem()
+        .arg("replace")
+        .arg(&dir)
+        .args(["allies", "--email", "joffre@example.org"])
+        .assert()
+        .success();
+    let config = fs::read_to_string(dir.join("game.toml")).unwrap();
+    let comment = config
+        .lines()
+        .filter(|l| l.starts_with("# pbem replace") || l.starts_with("# with the password"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(
+        comment.contains("he plays it from turn 3 (pbem players/replace)"),
+        "{config}"
+    );
+    assert!(!config.contains("EiA"), "{config}");
+    pbem()
+        .args(["send", "--folder"])
+        .arg(tmp.path().join("sent"))
+        .arg(&dir)
+        .assert()
+        .success();
+    pbem()
+        .arg("rollback")
+        .arg(&dir)
+        .args(["--to-turn", "1", "--reason", "a wrong map"])
+        .assert()
+        .success();
+    let (_, undone) = outbox(&dir)
+        .into_iter()
+        .find(|(n, _)| n.starts_with("t0001-farewell-allies-undone"))
+        .expect("the notice to the new player the rollback undid");
+    let undone = body_of(&undone);
+    assert!(
+        undone
+            .contains("in which you were named Allied Powers's new player (pbem players/replace)"),
+        "{undone}"
+    );
+    assert!(!undone.contains("EiA"), "{undone}");
+}
+
+/// The reminder to the power that runs a dropped one, in a game other than Empires in Arms, cites
+/// pbem's own rule (`pbem players/drop`), never EiA 19.2.1.
+#[test]
+fn a_reminder_for_a_dropped_power_of_paths_of_glory_cites_no_rule_of_empires_in_arms() {
+    let (_tmp, dir) = pog_game();
+    pbem()
+        .arg("drop")
+        .arg(&dir)
+        .args(["central", "--to", "allies"])
+        .assert()
+        .success();
+    pbem()
+        .arg("remind")
+        .arg(&dir)
+        .env("PBEM_NOW", "2026-12-05T10:00:00Z")
+        .assert()
+        .success();
+    let (_, reminder) = outbox(&dir)
+        .into_iter()
+        .find(|(n, _)| n.starts_with("t0001-reminder-central"))
+        .expect("a reminder for central");
+    let reminder = body_of(&reminder);
+    assert!(
+        reminder.contains(
+            "Central Powers's player has left (pbem players/drop): Allied Powers runs it"
+        ),
+        "{reminder}"
+    );
+    assert!(!reminder.contains("EiA"), "{reminder}");
+}
+
+/// `drop --help` and `replace --help` say what each does in every ruleset: their first line names
+/// no rule of Empires in Arms (its economic phase, its SOP of 19.2), and the rest tells how long the
+/// power is run for him in EiA and in every other game.
+#[test]
+fn drop_and_replace_help_say_what_they_do_in_every_ruleset() {
+    for (command, own) in [
+        ("drop", "pbem players/drop"),
+        ("replace", "pbem players/replace"),
+    ] {
+        let out = pbem().args([command, "--help"]).assert().success();
+        let help = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+        let about = help.lines().next().unwrap_or_default();
+        for eia in ["EiA", "economic phase", "SOP"] {
+            assert!(!about.contains(eia), "{command}: '{eia}' in {about}");
+        }
+        let body = help.split("Usage:").next().unwrap_or_default();
+        let body = body.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(body.contains("in every other game"), "{command}: {help}");
+        assert!(body.contains(own), "{command}: {help}");
+        assert!(body.contains("Empires in Arms"), "{command}: {help}");
+        let short = pbem().args([command, "-h"]).assert().success();
+        let short = String::from_utf8_lossy(&short.get_output().stdout).into_owned();
+        let about = short.lines().next().unwrap_or_default();
+        assert!(!about.contains("EiA"), "{command} -h: {short}");
+    }
+}
+
+/// `pbem new` and `pbem status` print their tables of powers with every column in line, however
+/// long a power's id or name: each column is as wide as its longest cell (WBTS's `confederate`,
+/// "Confederate States"; GITM's `france.macdonald`), not a fixed width a long one overruns.
+#[test]
+fn new_and_status_align_their_columns_from_the_longest_power() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("wbts");
+    let out = pbem()
+        .arg("new")
+        .arg(&dir)
+        .args(["--from", "wbts-peninsula-1862"])
+        .assert()
+        .success();
+    let new = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let row = |text: &str, power: &str| -> String {
+        text.lines()
+            .find(|l| l.starts_with(&format!("  {power} ")))
+            .unwrap_or_else(|| panic!("no row of {power}: {text}"))
+            .to_string()
+    };
+    let column = |line: &str, cell: &str| {
+        line.find(cell)
+            .unwrap_or_else(|| panic!("no '{cell}' in {line}"))
+    };
+    let (u, c) = (row(&new, "union"), row(&new, "confederate"));
+    let password = |l: &str| l.rfind(' ').unwrap() + 1;
+    assert_eq!(password(&u), password(&c), "{new}");
+    let out = pbem().arg("status").arg(&dir).assert().success();
+    let status = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let orders = status.split("Players:").next().unwrap();
+    let players = status.split("Players:").nth(1).unwrap();
+    let (u, c) = (row(orders, "union"), row(orders, "confederate"));
+    assert_eq!(
+        column(&u, "Union "),
+        column(&c, "Confederate States"),
+        "{status}"
+    );
+    assert_eq!(column(&u, "missing"), column(&c, "none due"), "{status}");
+    let (u, c) = (row(players, "union"), row(players, "confederate"));
+    assert_eq!(
+        column(&u, "Union "),
+        column(&c, "Confederate States"),
+        "{status}"
+    );
+    assert_eq!(
+        column(&u, "union@example.org"),
+        column(&c, "confederate@example.org"),
+        "{status}"
+    );
+}
+
+/// A standing order that names its scope and no setting (`standing chit 0906`) is told as that, in
+/// every ruleset: what it names, that a setting is expected after it, and the order written whole
+/// in the hint, at the file's line and column of the scope; not "'0906' is not a setting of chit".
+#[test]
+fn a_standing_order_without_its_setting_says_a_setting_is_expected() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (scenario, power, password, line, said, hint) in [
+        (
+            "wbts-peninsula-1862",
+            "confederate",
+            "davis-1862",
+            "standing chit 0906",
+            "'standing chit 0906' names the hex 0906 and no setting: a setting is expected after it",
+            "as in 'standing chit 0906 max': one of max, 0, 1, 2, 3, 4",
+        ),
+        (
+            "pog-1914",
+            "allies",
+            "entente-1914",
+            "standing cancel-retreat Verdun",
+            "'standing cancel-retreat Verdun' names the space Verdun and no setting",
+            "as in 'standing cancel-retreat Verdun never'",
+        ),
+        (
+            "ngg-smolensk-1812",
+            "russian",
+            "barclay-1812",
+            "standing defence-cc 0407",
+            "'standing defence-cc 0407' names the hex 0407 and no setting",
+            "as in 'standing defence-cc 0407 ",
+        ),
+        (
+            "ulm-1805",
+            "france",
+            FRANCE_PW,
+            "standing surrender Ulm",
+            "'standing surrender Ulm' names the area Ulm and no setting",
+            "as in 'standing surrender Ulm never'",
+        ),
+    ] {
+        let dir = tmp.path().join(scenario);
+        pbem::bundled::write_scenario(scenario, &dir).unwrap();
+        let orders = write(
+            tmp.path(),
+            &format!("{scenario}.txt"),
+            format!("game {scenario}\npower {power}\npassword {password}\nturn 1\n{line}\n"),
+        );
+        let out = pbem().arg("check").arg(&dir).arg(&orders).output().unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let column = line.rfind(' ').unwrap() + 2;
+        assert!(text.contains(&format!("error: {said}")), "{text}");
+        assert!(
+            text.contains(&format!("{scenario}.txt:5:{column}")),
+            "{column}: {text}"
+        );
+        assert!(text.contains("help: write the setting after it, "), "{text}");
+        assert!(text.contains(hint), "{text}");
+        assert!(!text.contains("is not a setting"), "{text}");
+    }
+}
+
+/// A player's answer and his report name the lines of his orders by what he sent: his mail by its
+/// subject, his attachment by its name, a file the referee placed by hand by its own name; never
+/// the referee's folder (`ulm-1805/orders/1/france.txt`), which only the referee's summary names.
+#[test]
+fn a_players_answer_and_report_name_his_orders_by_what_he_sent_never_the_referees_folder() {
+    let (tmp, dir) = game();
+    let bad = format!(
+        "{}mvoe FR-V Stuttgart Ulm\n",
+        header("france", FRANCE_PW, 1)
+    );
+    let message = eml("france@example.org", ON_TIME, "body@x", &bad).replacen(
+        "Subject: orders\r\n",
+        "Subject: My orders for September\r\n",
+        1,
+    );
+    let path = write(tmp.path(), "body.eml", message);
+    pbem().arg("ingest").arg(&dir).arg(&path).assert().success();
+    let (_, ack) = acks(&dir).into_iter().next().expect("an answer");
+    let ack = body_of(&ack);
+    assert!(
+        ack.contains(" --> your mail \"My orders for September\":5:1"),
+        "{ack}"
+    );
+    // Austria's orders as an attachment, Russia's placed by hand.
+    let attached = format!(
+        "Received: from mail.example.net by mx.referee.example (Postfix) with ESMTPS id X1;\r\n\t{ON_TIME}\r\n\
+         From: austria@example.org\r\nTo: referee@referee.example\r\nSubject: turn 1\r\nMessage-ID: <att@x>\r\n\
+         MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"b\"\r\n\r\n\
+         --b\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nMy orders are attached.\r\n\
+         --b\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Disposition: attachment; filename=\"vienna.txt\"\r\n\r\n{}\r\n--b--\r\n",
+        format!("{}mvoe AU-I Ulm Munich\n", header("austria", AUSTRIA_PW, 1)).replace('\n', "\r\n")
+    );
+    let path = write(tmp.path(), "att.eml", attached);
+    pbem().arg("ingest").arg(&dir).arg(&path).assert().success();
+    let ack = acks(&dir)
+        .into_iter()
+        .find(|(_, m)| m.contains("<att@x>"))
+        .map(|(_, m)| body_of(&m))
+        .expect("the answer to austria");
+    assert!(ack.contains(" --> vienna.txt:5:1"), "{ack}");
+    write(
+        &dir.join("orders/1"),
+        "russia.txt",
+        format!("{}mvoe RU-I Braunau Linz\n", header("russia", RUSSIA_PW, 1)),
+    );
+    pbem().arg("resolve").arg(&dir).assert().success();
+    for (power, named) in [
+        ("france", " --> your mail \"My orders for September\":5:1"),
+        ("austria", " --> vienna.txt:5:1"),
+        ("russia", " --> russia.txt:5:1"),
+    ] {
+        for form in ["txt", "json", "html"] {
+            let report =
+                fs::read_to_string(dir.join(format!("turns/1/reports/{power}.{form}"))).unwrap();
+            assert!(!report.contains("orders/1/"), "{power}.{form}: {report}");
+            if form == "txt" {
+                assert!(report.contains(named), "{power}: {report}");
+            }
+        }
+    }
+    let summary = body_of(
+        &outbox(&dir)
+            .into_iter()
+            .find(|(n, _)| n == "t0001-summary.eml")
+            .unwrap()
+            .1,
+    );
+    assert!(
+        summary.contains(" --> ulm-1805/orders/1/france.txt:5:1"),
+        "{summary}"
+    );
+}

@@ -52,8 +52,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         file.powers.len(),
         file.close
     );
+    let w = crate::out::width(file.powers.iter().map(|p| p.id.as_str()));
     for p in &file.powers {
-        crate::say!("  {:<10} orders {}  entropy {}", p.id, p.orders, p.entropy);
+        crate::say!("  {:<w$} orders {}  entropy {}", p.id, p.orders, p.entropy);
     }
     crate::say!(
         "The closing mail of every player is in the outbox: send it (`pbem send`) before you resolve."

@@ -1,6 +1,8 @@
-//! `pbem drop`: a player has left; his power is run by another until the next economic phase (EiA
-//! 19.2.1): by default the power that wins the roll of 14.3.1, made from the turn's dice when the turn
-//! is resolved; `--to` is the referee's choice, which overrides the roll.
+//! `pbem drop`: a player has left; his power is run for him until a new player takes it over. In
+//! Empires in Arms, by another power until the next economic phase (EiA 19.2.1): by default the power
+//! that wins the roll of 14.3.1, made from the turn's dice when the turn is resolved; in any other
+//! ruleset, by its standing orders and the SOP until the turn `[replacement]` sets (`pbem
+//! players/drop`). `--to` is the referee's choice, in any ruleset, which overrides the roll.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -11,23 +13,27 @@ use crate::game::acts::{self, Act};
 use crate::game::fsio::GameLock;
 use crate::game::Game;
 
-/// Drop a power whose player left: another power runs it until the next economic phase (EiA 19.2.1).
+/// Drop a power whose player left: it is run for him until a new player takes it over (pbem replace).
 ///
-/// Without --to (EiA): control per EiA 14.3.1, one d6 per other major power (plus its [ump-control]
-/// modifier of tables.toml), highest wins, rolled from the turn's dice when the turn is resolved; the
-/// power is run by its standing orders and the SOP this turn. In Paths of Glory: by the SOP.
+/// His password no longer counts, a notice in the outbox tells him so, and his unsent answers saying his orders stand
+/// are withdrawn. With --to, the power named runs it: its player sends its orders with his own
+/// password and receives its reports. Without --to, its standing orders and the game's SOP run it.
+/// How long: in Empires in Arms until the next economic phase (EiA 19.2.1), and without --to its
+/// controller from the next turn on is rolled for when the turn is resolved (EiA 14.3.1: one d6 per
+/// other major power, plus its [ump-control] modifier of tables.toml, highest wins); in every other
+/// game until the turn game.toml's [replacement] sets (econ_every; pbem players/drop).
 #[derive(Debug, clap::Args)]
 #[command(after_help = examples!(
     "pbem drop games/my-game britain --to russia",
-    "pbem drop games/my-game britain   (controller rolled for at resolution)"
+    "pbem drop games/my-game britain   (the SOP runs it; in EiA a controller is rolled for)"
 ))]
 pub struct Args {
     /// The game folder.
     pub game: PathBuf,
     /// The power whose player left.
     pub power: String,
-    /// The power that runs it meanwhile (the referee's choice, instead of the EiA 14.3.1 roll): its
-    /// player sends the orders with his own password.
+    /// The power that runs it meanwhile (the referee's choice; in Empires in Arms instead of the EiA
+    /// 14.3.1 roll): its player sends the orders with his own password.
     #[arg(long)]
     pub to: Option<String>,
 }

@@ -66,13 +66,29 @@ pub fn print_summary(game: &Game, s: &IngestSummary) -> Result<()> {
     if crate::out::quiet() {
         return Ok(());
     }
-    // Read back one at a time (issue 34: an ingest's summary is kept on disk).
+    // Read back one at a time (issue 34: an ingest's summary is kept on disk): its columns as wide
+    // as the game's longest power (a player's `france.ney`) or status.
+    let (w, _) = super::power_columns(game);
+    let w = w.max(1);
+    let sw = crate::out::width(
+        [
+            Status::Accepted,
+            Status::Held,
+            Status::Late,
+            Status::Rejected,
+            Status::Duplicate,
+            Status::Ignored,
+        ]
+        .iter()
+        .map(|s| s.name()),
+    );
+    let pad = " ".repeat(sw + 3);
     s.new.each(&mut |e| {
         let r = &e.record;
         let slot = r.slot();
         let power = if r.power.is_empty() { "-" } else { &slot };
         crate::say!(
-            "  {:<9} {:<10} {} ({}, {} {})",
+            "  {:<sw$} {:<w$} {} ({}, {} {})",
             r.status.name(),
             power,
             r.source,
@@ -81,10 +97,10 @@ pub fn print_summary(game: &Game, s: &IngestSummary) -> Result<()> {
             r.arrival_from
         );
         for why in &r.reasons {
-            crate::say!("            {why}");
+            crate::say!("{pad}{why}");
         }
         if let Some(a) = &e.ack {
-            crate::say!("            answered: {} ({})", r.ack, game.printed(a));
+            crate::say!("{pad}answered: {} ({})", r.ack, game.printed(a));
         }
         Ok(())
     })?;
@@ -92,14 +108,14 @@ pub fn print_summary(game: &Game, s: &IngestSummary) -> Result<()> {
         crate::say!("No orders filed from mail for turn {}.", s.turn);
     } else {
         crate::say!("Orders that count for turn {}:", s.turn);
-        for w in &s.standing {
+        for o in &s.standing {
             crate::say!(
-                "  {:<10} {} (message {}, received {}){}",
-                w.power,
-                game.printed(&w.path),
-                &w.record.sha256[..12],
-                w.record.arrival,
-                if w.changed { ", updated" } else { "" }
+                "  {:<w$} {} (message {}, received {}){}",
+                o.power,
+                game.printed(&o.path),
+                &o.record.sha256[..12],
+                o.record.arrival,
+                if o.changed { ", updated" } else { "" }
             );
         }
     }

@@ -301,17 +301,47 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// The widths of the columns of a table of the game's powers: their files' names (`france`,
+/// `france.ney` for a player of a power with several) and the powers' names, each the longest
+/// (`out::width`), so that a long one puts no column out of line.
+pub fn power_columns(game: &crate::game::Game) -> (usize, usize) {
+    let stems: Vec<String> = game
+        .config
+        .powers
+        .iter()
+        .flat_map(|p| {
+            let mut s: Vec<String> = crate::game::command::slots(p)
+                .into_iter()
+                .map(|player| crate::game::file_stem(&p.id, player.as_deref()))
+                .collect();
+            s.push(p.id.clone());
+            s
+        })
+        .collect();
+    (
+        crate::out::width(stems.iter().map(String::as_str)),
+        crate::out::width(game.config.powers.iter().map(|p| p.name.as_str())),
+    )
+}
+
 /// Prints a turn's summary: orders per power, combats, reports.
 pub fn print_outcome(outcome: &crate::referee::turn::TurnOutcome) {
     crate::say!("Turn {} ({}) resolved.", outcome.turn, outcome.date);
+    let stems: Vec<String> = outcome.orders.iter().map(|o| o.stem()).collect();
+    let w = crate::out::width(
+        stems
+            .iter()
+            .map(String::as_str)
+            .chain(outcome.reports.keys().map(|p| p.as_str())),
+    );
     for o in &outcome.orders {
         match &o.check {
             None => crate::say!(
-                "  {:<10} no orders (standing orders and SOP decide)",
+                "  {:<w$} no orders (standing orders and SOP decide)",
                 o.stem()
             ),
             Some(c) => crate::say!(
-                "  {:<10} {} order(s) accepted, {} rejected{}",
+                "  {:<w$} {} order(s) accepted, {} rejected{}",
                 o.stem(),
                 c.accepted.len(),
                 c.rejected(),
@@ -331,7 +361,7 @@ pub fn print_outcome(outcome: &crate::referee::turn::TurnOutcome) {
     );
     crate::say!("Reports:");
     for (p, path) in &outcome.reports {
-        crate::say!("  {p:<10} {}", path.display());
+        crate::say!("  {p:<w$} {}", path.display());
     }
     // Issue 34.7: every report mail cut to size, also in the turn log.
     for e in outcome.events.iter().filter(|e| e.kind == "mail-cut") {

@@ -70,8 +70,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
     );
     text +=
         "Passwords, shown this once (pbem stores only their hashes); send each to its player:\n";
+    let w = crate::out::width(created.passwords.iter().map(|(p, _)| p.as_str()));
     for (power, password) in &created.passwords {
-        text += &format!("  {power:<10} {password}\n");
+        text += &format!("  {power:<w$} {password}\n");
     }
     text += &format!(
         "Its mail is tagged [{}]: Message-IDs and subjects of no other game share it.\n",

@@ -30,9 +30,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if reminded.is_empty() {
         crate::say!("Every power due has orders in that stand: no reminder written.");
     }
+    let w = crate::out::width(reminded.iter().map(|r| r.power.as_str()));
     for r in &reminded {
         crate::say!(
-            "  {:<10} {}{}",
+            "  {:<w$} {}{}",
             r.power,
             game.printed(&r.path),
             if r.new {
@@ -42,7 +43,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             }
         );
         if let Some(why) = &r.why {
-            crate::say!("  {:<10} still due: {why}", "");
+            crate::say!("  {:<w$} still due: {why}", "");
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -1,4 +1,5 @@
-//! `pbem replace`: a new player takes over a power at the next economic phase (EiA 19.2.2).
+//! `pbem replace`: a new player takes over a power: in Empires in Arms at the next economic phase
+//! (EiA 19.2.2), in any other ruleset at the turn `[replacement]` sets (`pbem players/replace`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -9,7 +10,13 @@ use crate::game::acts::{self, Act};
 use crate::game::fsio::GameLock;
 use crate::game::Game;
 
-/// Hand a power to a new player at the next economic phase (EiA 19.2.2), with a fresh password.
+/// Hand a power to a new player, with a fresh password and his welcome.
+///
+/// He takes control in Empires in Arms after the next economic phase (EiA 19.2.2: the other powers
+/// are told who he is, and he may negotiate at once), in every other game at the turn game.toml's
+/// [replacement] sets (econ_every; pbem players/replace); until then the power is run for him. A
+/// welcome of the power still unsent (its player who left, or a new player named before in his
+/// place) is withdrawn.
 #[derive(Debug, clap::Args)]
 #[command(after_help = examples!(
     "pbem replace games/my-game britain --email pitt@example.org"
@@ -140,6 +147,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if !appended {
         acts::append(&game, turn, plan.act.clone())?;
     }
+    // The rule the replace applies: EiA 19.2.2 in a game of EiA, pbem's own in any other.
+    let rule = crate::engine::players::replaced_rule(&game).cite();
     // An unsent answer that told the player who leaves that his orders stand is withdrawn: they
     // no longer do (EiA 19.2.1).
     if let Some(d) = &plan.act.departing {
@@ -148,7 +157,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             &args.power,
             &d.players,
             turn,
-            "pbem replace, EiA 19.2.2",
+            &format!("pbem replace, {rule}"),
         )?;
     }
     let who = args.email.join(", ");
@@ -158,23 +167,22 @@ pub fn run(args: Args) -> Result<ExitCode> {
         &args.power,
         &args.email,
         &format!(
-            "pbem replace, turn {turn}: {who} took {} over; he plays it from turn {from} (EiA 19.2.2),\n\
+            "pbem replace, turn {turn}: {who} took {} over; he plays it from turn {from} ({rule}),\n\
              with the password his welcome mail gave him (its hash is in turns/{turn}/acts.toml).",
             args.power
         ),
     )?;
-    // The departed player's welcome, if it never went, is withdrawn: it is his, not the new one's.
-    let unsent = game.dir.join("mail/outbox").join(format!(
-        "t{:04}-welcome-{}.eml",
-        game.config.first_turn, args.power
-    ));
-    let name = unsent.file_name().map(|n| n.to_string_lossy().into_owned());
-    if unsent.is_file()
-        && crate::mail::send::load_ledger(&game, name.as_deref().unwrap_or_default())?.is_none()
-    {
-        std::fs::remove_file(&unsent)
-            .with_context(|| format!("cannot remove {}", game.printed(&unsent)))?;
-    }
+    // The welcomes of those this replace puts aside (the player who left, a new player named
+    // before in his place) are withdrawn while they are unsent: the passwords they carry no longer
+    // stand; a new player put aside whose welcome went is told it is void.
+    let superseded = crate::mail::farewell::supersede(
+        &game,
+        turn,
+        &args.power,
+        &mail.welcome.file_name(),
+        &args.email,
+        &rule,
+    )?;
     crate::mail::welcome::write(&game, &mail.welcome, password)?;
     crate::mail::outbox::write_all(&game, &mail.notices)?;
     let path = Underway::path(&game, turn);
@@ -192,6 +200,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
     crate::say!(
         "game.toml names {who} as its player; in mail/outbox/: {mails}, his password in the welcome until `pbem send` delivers it.",
     );
+    if !superseded.withdrawn.is_empty() {
+        crate::say!(
+            "Withdrawn before they went, since the password they carry or the player they name no longer stands: {}.",
+            superseded.withdrawn.join(", ")
+        );
+    }
+    for told in &superseded.told {
+        crate::say!(
+            "A new player named before for {} had his welcome already: a notice tells him he does not take it over ({}).",
+            args.power,
+            game.printed(told)
+        );
+    }
     if eia {
         crate::say!(
             "Alliances the power has then may not be broken before turn {} (EiA 19.2.2: three turns after the economic phase it takes over at, as the engine enforces).",

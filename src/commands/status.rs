@@ -76,6 +76,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Err(_) => Vec::new(),
     };
     let store = crate::mail::ingest_store::RawStore::open(&game)?;
+    // Both tables' columns as wide as the game's longest power and name.
+    let (w, nw) = super::power_columns(&game);
     for s in crate::mail::status::orders_status(&game, turn)? {
         let check = checks
             .iter()
@@ -130,9 +132,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
             OrdersIn::Missing => "missing".to_string(),
             OrdersIn::NotDue => "none due this turn (standing orders only)".to_string(),
         };
-        crate::say!("  {:<10} {:<14} {state}", s.stem(), s.name);
+        crate::say!("  {:<w$} {:<nw$} {state}", s.stem(), s.name);
         if let (Some(d), OrdersIn::Mail(_) | OrdersIn::File(_)) = (&dropped, &s.orders) {
-            crate::say!("  {:<10} {:<14} {d}", "", "");
+            crate::say!("  {:<w$} {:<nw$} {d}", "", "");
         }
         let mut others = Vec::new();
         if s.rejected > 0 {
@@ -151,18 +153,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
             others.push(format!("{} held for turn {}", s.held_for_next, turn + 1));
         }
         if !others.is_empty() {
-            crate::say!("  {:<10} {:<14} also: {}", "", "", others.join(", "));
+            crate::say!("  {:<w$} {:<nw$} also: {}", "", "", others.join(", "));
         }
     }
     if let Ok(st) = game.load_state(turn) {
-        say_players(&game, &st);
+        say_players(&game, &st, (w, nw));
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// Who plays each power now (EiA 19.2): its players, or the replacement who took it over; a new
 /// player waiting to take it over, from which turn; and who runs it meanwhile.
-fn say_players(game: &Game, state: &crate::game::state::State) {
+/// `(w, nw)`: the widths of its columns of powers and names.
+fn say_players(game: &Game, state: &crate::game::state::State, (w, nw): (usize, usize)) {
     crate::say!("Players:");
     for p in &game.config.powers {
         let mut who = if p.has_commands() {
@@ -201,6 +204,6 @@ fn say_players(game: &Game, state: &crate::game::state::State) {
                 ),
             };
         }
-        crate::say!("  {:<10} {:<14} {who}", p.id, p.name);
+        crate::say!("  {:<w$} {:<nw$} {who}", p.id, p.name);
     }
 }

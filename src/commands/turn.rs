@@ -126,7 +126,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if !mail.new.is_empty() || fetched_new {
             // This run filed new mail: it says so (`fetch` printed its own), and sends the answers.
             if !mail.new.is_empty() {
-                print_mail(&mail)?;
+                print_mail(&game, &mail)?;
             }
             let mut code = ExitCode::SUCCESS;
             let answered = configured && !args.no_send;
@@ -198,7 +198,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     super::print_outcome(&outcome);
 
     if !args.mailboxes.is_empty() {
-        print_mail(&mail)?;
+        print_mail(&game, &mail)?;
     }
     for w in &held.standing {
         crate::say!(
@@ -250,7 +250,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// What the mail ingested by this run came to: the counts, then each message that does not stand.
-fn print_mail(mail: &ingest::IngestSummary) -> anyhow::Result<()> {
+fn print_mail(game: &Game, mail: &ingest::IngestSummary) -> anyhow::Result<()> {
     crate::say!(
         "Mail: {} message(s) read, {} new: {} accepted, {} late, {} held, {} rejected, {} ignored.",
         mail.read,
@@ -264,13 +264,21 @@ fn print_mail(mail: &ingest::IngestSummary) -> anyhow::Result<()> {
     for p in &mail.problems {
         crate::say!("  problem: {p}");
     }
+    // Its columns as wide as the game's longest power (a player's `france.ney`) or status.
+    let (w, _) = super::power_columns(game);
+    let w = w.max(1);
+    let sw = crate::out::width(
+        [Status::Late, Status::Rejected, Status::Held]
+            .iter()
+            .map(|s| s.name()),
+    );
     mail.new.each(&mut |e| {
         let r = &e.record;
         if matches!(r.status, Status::Late | Status::Rejected | Status::Held) {
             let slot = r.slot();
             let power = if r.power.is_empty() { "-" } else { &slot };
             crate::say!(
-                "  {:<8} {:<10} {}: {}",
+                "  {:<sw$} {:<w$} {}: {}",
                 r.status.name(),
                 power,
                 r.source,

@@ -18,8 +18,13 @@ pub struct OrdersFileStatus {
     pub path: String,
     /// None when the power sent no orders.
     pub check: Option<OrdersCheck>,
-    /// The diagnostics rendered against the file's text (passwords masked).
+    /// The diagnostics rendered against the file's text (passwords masked), named by its path in
+    /// the game folder: the referee's.
     pub rendered: String,
+    /// The same, as its player is shown them (his report): named by what he sent, his mail by its
+    /// subject or his attachment's name (`game::submission::sent_name`), a file placed by hand by
+    /// its own name; never by the referee's folder.
+    pub told: String,
     /// The password hash the file's `password` line was checked against (none without that line),
     /// which the turn's record keeps (`TurnRecord::password_hashes`).
     pub checked_hash: Option<String>,
@@ -111,6 +116,7 @@ fn read_one(
             path: shown,
             check: None,
             rendered: String::new(),
+            told: String::new(),
             checked_hash: None,
             bytes: None,
         });
@@ -122,7 +128,7 @@ fn read_one(
         let stem = crate::engine::command::file_stem(power, player.as_deref());
         if whose != stem {
             check.diagnostics.push(crate::diag::Diagnostic::error(
-                format!("{shown} holds orders for {whose}, not for {stem}"),
+                format!("this file holds orders for {whose}, not for {stem}"),
                 0..0,
             ));
             check.power = None;
@@ -130,6 +136,20 @@ fn read_one(
         }
     }
     let rendered = source.render(&check.diagnostics);
+    let told = if check.diagnostics.is_empty() {
+        String::new()
+    } else {
+        let (header, _, _) =
+            crate::orders::Header::take(&source.text, crate::orders::split(&source.text));
+        let name = header
+            .submission
+            .and_then(|s| crate::game::submission::sent_name(game, &s.value))
+            .unwrap_or_else(|| {
+                path.file_name()
+                    .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+            });
+        crate::diag::Source::new(name, source.text.clone()).render(&check.diagnostics)
+    };
     let checked_hash = checked_hash(game, state, &check, turn, power, player.as_deref());
     Ok(OrdersFileStatus {
         power: power.to_string(),
@@ -137,6 +157,7 @@ fn read_one(
         path: shown,
         check: Some(check),
         rendered,
+        told,
         checked_hash,
         bytes: Some(bytes),
     })

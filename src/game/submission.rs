@@ -24,6 +24,56 @@ struct Filed {
     from: String,
 }
 
+/// The keys of a received-message record that say what its sender sent, by the name he knows it.
+#[derive(Deserialize)]
+struct Sent {
+    #[serde(default)]
+    subject: String,
+    #[serde(default)]
+    origin: String,
+}
+
+/// The longest a subject is shown as a name, in characters.
+const SUBJECT_SHOWN: usize = 60;
+
+/// The name a player knows orders he mailed by, which his answer and his report name their lines
+/// by, never the referee's folder: the attachment's name when they came in one (`origin` is "the
+/// attachment 'france.txt'", as the ingest records it), else his mail, by its subject (`your mail
+/// "Orders, turn 3"`; `your mail` without one). One line, control characters as spaces.
+pub fn sent_as(origin: &str, subject: &str) -> String {
+    if let Some(name) = origin
+        .strip_prefix("the attachment '")
+        .and_then(|r| r.strip_suffix('\''))
+    {
+        return name.to_string();
+    }
+    let subject: String = subject
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let subject = subject.split_whitespace().collect::<Vec<_>>().join(" ");
+    if subject.is_empty() {
+        return "your mail".to_string();
+    }
+    let mut shown: String = subject.chars().take(SUBJECT_SHOWN).collect();
+    if subject.chars().count() > SUBJECT_SHOWN {
+        shown.push('…');
+    }
+    format!("your mail \"{shown}\"")
+}
+
+/// The name the player of a file filed from mail knows it by ([`sent_as`]), from the record of
+/// the message its `submission` line names; none when that record cannot be read.
+pub fn sent_name(game: &Game, message_sha: &str) -> Option<String> {
+    if message_sha.len() != 64 || !message_sha.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let path = record_path(game, &message_sha.to_ascii_lowercase());
+    let src = crate::game::load::read_source(&path, &game.shown(&path)).ok()?;
+    let r = crate::game::load::parse_toml::<Sent>(&src).ok()?;
+    Some(sent_as(&r.origin, &r.subject))
+}
+
 /// `mail/received/<sha256>.toml`, the record of the message `sha` (as `mail::ingest::record_path`).
 fn record_path(game: &Game, sha: &str) -> PathBuf {
     game.dir
@@ -73,6 +123,21 @@ fn filed(game: &Game, turn: u32, power: &str, message_sha: &str, text: &str) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mailed_orders_are_named_by_the_attachment_or_the_subject_never_a_path() {
+        assert_eq!(sent_as("the attachment 'france.txt'", "x"), "france.txt");
+        assert_eq!(
+            sent_as("the body", "Orders\tfor  turn 3"),
+            "your mail \"Orders for turn 3\""
+        );
+        assert_eq!(sent_as("the body", " "), "your mail");
+        let long = "x".repeat(80);
+        assert_eq!(
+            sent_as("the body", &long),
+            format!("your mail \"{}…\"", "x".repeat(60))
+        );
+    }
     use crate::mail::ingest::{record_path as ingest_record_path, Received, Status};
     use crate::rules::eia::test_fixture::Fixture;
 

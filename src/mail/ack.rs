@@ -251,6 +251,8 @@ pub fn reminder(
         .unwrap_or_default();
     let context = minijinja::context! {
         controller => controller, until => dropped.map_or(0, |c| c.until),
+        // EiA 19.2.1 in a game of EiA, pbem's own rule in any other.
+        rule => crate::engine::players::dropped_rule(game).cite(),
         game => config.game, title => config.title, turn => turn, date => config.date_of(turn),
         power => power.id, power_name => power.name,
         // A player of a power with several names himself in his orders (`player <id>`, GITM 6.2).

@@ -15,7 +15,9 @@ pub struct Found {
     pub text: String,
     /// "the body" or "the attachment 'france.txt'".
     pub origin: String,
-    /// The file name diagnostics name: `orders.txt` for the body, the attachment's (safe) name.
+    /// The name diagnostics name, the one its sender knows (`game::submission::sent_as`): the
+    /// attachment's (safe) name, or for the body his mail by its subject; never a path of the
+    /// referee's.
     pub file_name: String,
 }
 
@@ -69,7 +71,7 @@ pub fn extract(message: &Incoming, max_text: u64) -> Extracted {
         candidates.push(Found {
             text: body,
             origin: "the body".into(),
-            file_name: "orders.txt".into(),
+            file_name: crate::game::submission::sent_as("the body", &message.subject),
         });
     }
     for p in message.parts.iter().filter(|p| !p.is_body) {
@@ -101,7 +103,10 @@ pub fn extract(message: &Incoming, max_text: u64) -> Extracted {
             candidates.push(Found {
                 text,
                 origin: format!("the attachment '{}'", shown_name(name)),
-                file_name: shown_name(name),
+                file_name: crate::game::submission::sent_as(
+                    &format!("the attachment '{}'", shown_name(name)),
+                    &message.subject,
+                ),
             });
         }
     }

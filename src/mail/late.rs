@@ -281,6 +281,8 @@ pub fn accept_late(
     let state = game.load_state(turn)?;
     let departed = crate::game::owners::departed(&game.config, &state, &pc.id);
     let left = |r: &Received| departed.iter().any(|a| ingest::normalise(a) == r.from);
+    // EiA 19.2.1 in a game of EiA, pbem's own rule in any other.
+    let dropped = crate::engine::players::dropped_rule(game).cite();
     let chosen = match message {
         Some(m) => {
             let found: Vec<&Received> = records.iter().filter(|r| names(r, m)).collect();
@@ -302,7 +304,7 @@ pub fn accept_late(
             }
             if left(r) {
                 bail!(
-                    "message {} came from {}, who left {} (pbem drop, EiA 19.2.1): a departed player's orders never stand; nothing was changed",
+                    "message {} came from {}, who left {} (pbem drop, {dropped}): a departed player's orders never stand; nothing was changed",
                     r.sha256,
                     r.from,
                     pc.id
@@ -321,7 +323,7 @@ pub fn accept_late(
                     .any(|r| is_late_for(r, &pc.id, turn, &done_before) && of_player(r));
                 match theirs {
                     true => format!(
-                        "the late submissions of {} for turn {turn} came from the player who left it (pbem drop, EiA 19.2.1): a departed player's orders never stand; nothing was changed",
+                        "the late submissions of {} for turn {turn} came from the player who left it (pbem drop, {dropped}): a departed player's orders never stand; nothing was changed",
                         pc.id
                     ),
                     false => format!(

@@ -547,15 +547,44 @@ fn replacements_undone(
     undone: &[(u32, acts::Act)],
 ) -> Result<Vec<PathBuf>> {
     let state = game.load_state(to_turn)?;
+    // EiA 19.2.2 in a game of EiA, pbem's own rule in any other (`pbem players/replace`).
+    let rule = crate::engine::players::replaced_rule(game).cite();
     let mut msgs = Vec::new();
-    for (t, a) in undone.iter().filter(|(_, a)| a.kind == "replace") {
+    for (i, (t, a)) in undone.iter().enumerate() {
         let (Some(power), Some(incoming)) = (a.power.as_deref(), a.incoming.as_ref()) else {
             continue;
         };
+        // A new player a later replace of the power put aside heard it from that replace, or
+        // never had his welcome (`mail::farewell::supersede`).
+        let put_aside = undone[i + 1..]
+            .iter()
+            .any(|(_, b)| b.kind == "replace" && b.power == a.power);
+        if a.kind != "replace" || put_aside {
+            continue;
+        }
+        // His welcome went: a ledger of it among the undone mail lists him delivered (a welcome
+        // withdrawn before it went has a ledger too, with nobody in it).
         let welcome = format!("t{t:04}-welcome-{power}-");
         let welcomed = std::fs::read_dir(sent).is_ok_and(|d| {
-            d.flatten()
-                .any(|e| e.file_name().to_string_lossy().starts_with(&welcome))
+            d.flatten().any(|e| {
+                let file = e.file_name().to_string_lossy().into_owned();
+                file.starts_with(&welcome)
+                    && crate::game::load::read_source(&e.path(), &file)
+                        .ok()
+                        .and_then(|src| {
+                            crate::game::load::parse_toml::<crate::mail::send::SentRecord>(&src)
+                                .ok()
+                        })
+                        .is_some_and(|l| {
+                            l.recipients.iter().any(|r| {
+                                r.status == "delivered"
+                                    && incoming
+                                        .players
+                                        .iter()
+                                        .any(|p| p.eq_ignore_ascii_case(&r.address))
+                            })
+                        })
+            })
         });
         if !welcomed {
             continue;
@@ -574,27 +603,16 @@ fn replacements_undone(
             .config
             .power(power)
             .map_or(power.to_string(), |p| p.name.clone());
-        msgs.push(outbox::Outgoing {
-            // To him as written: game.toml no longer names him for the power.
-            kind: outbox::Kind::Farewell,
-            turn: to_turn,
-            power: None,
-            player: None,
-            key: format!("{power}-undone-{n}"),
+        msgs.push(crate::mail::farewell::not_taking_over(
+            game,
+            to_turn,
+            power,
+            &format!("{power}-undone-{n}"),
             to,
-            subject: format!(
-                "[{}] turn {to_turn}: you do not take over {name}",
-                game.config.game
+            &format!(
+                "The referee rolled the game back to turn {to_turn} ({reason}), undoing turn {t}, in which you were named {name}'s new player ({rule})."
             ),
-            text: format!(
-                "The referee rolled the game back to turn {to_turn} ({reason}), undoing turn {t}, in which you were named {name}'s new player (EiA 19.2.2).\n\n\
-                 You do not take {name} over: the welcome you had is void, and so is its password. The referee will write to you if he hands you a power again.\n"
-            ),
-            html: None,
-            attachments: Vec::new(),
-            in_reply_to: None,
-            date: outbox::game_instant(game, to_turn),
-        });
+        ));
     }
     outbox::write_all(game, &msgs)?;
     Ok(msgs.iter().map(|m| outbox::path_of(game, m)).collect())

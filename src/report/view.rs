@@ -762,7 +762,7 @@ fn orders_view(orders: Option<&OrdersFileStatus>) -> OrdersView {
                 .collect(),
             lines: c.accepted.clone(),
             rejected: c.rejected(),
-            diagnostics: o.rendered.clone(),
+            diagnostics: o.told.clone(),
             entropy: c.entropy.clone(),
         },
     }

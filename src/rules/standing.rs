@@ -106,15 +106,47 @@ pub fn split<'t, P: Standing>(
     }
 }
 
-/// "'<word>' is not a setting of <key>", located at the setting; `more` ends the list of settings
-/// (", or a hex").
+/// "'<word>' is not a setting of 'standing <key>'", located at the setting, with the form of the
+/// order and its settings; `more` ends the list of settings (", or a hex").
 pub fn not_a_setting<P: Standing>(point: P, setting: &Token, more: &str) -> Diagnostic {
     Diagnostic::error(
-        format!("'{}' is not a setting of {}", setting.text, point.key()),
+        format!(
+            "'{}' is not a setting of 'standing {}'",
+            setting.text,
+            point.key()
+        ),
         setting.span.clone(),
     )
-    .hint(format!("settings: {}{more}", point.settings_hint()))
+    .hint(format!(
+        "write 'standing {}{} <setting>', the setting one of: {}{more}",
+        point.key(),
+        point.scope_form(),
+        point.settings_hint()
+    ))
     .rule(point.rule())
+}
+
+/// A standing order whose one word after its key names its scope and no setting (`standing chit
+/// 0906`): "'standing chit 0906' names the hex 0906 and no setting", located at the scope, with a
+/// hint that writes the order whole. `what` is the scope's kind ("the hex", "the leader").
+pub fn no_setting<P: Standing>(point: P, scope: &Token, what: &str) -> Diagnostic {
+    let example = point.settings().first().copied().unwrap_or("<setting>");
+    Diagnostic::error(
+        format!(
+            "'standing {} {}' names {what} {} and no setting: a setting is expected after it",
+            point.key(),
+            scope.text,
+            scope.text
+        ),
+        scope.span.clone(),
+    )
+    .hint(format!(
+        "write the setting after it, as in 'standing {} {} {example}': one of {}",
+        point.key(),
+        scope.text,
+        point.settings_hint()
+    ))
+    .rule(ORDER_SYNTAX)
 }
 
 /// The key a standing order is filed under: `<key>@<scope>` when it names a scope

@@ -189,6 +189,34 @@ pub fn parse(
         "surrender" => parse_surrender(&setting).is_some(),
         _ => allowed.iter().any(|a| a.eq_ignore_ascii_case(&setting)),
     };
+    // One word after the key that names its scope (an area, an own fleet): the setting is what is
+    // missing, not a wrong one.
+    if let ([only], false) = (rest, valid) {
+        let scope = match *key_name {
+            "surrender" => cx.map.find(&only.text).map(|_| "the area"),
+            "intercept" => cx
+                .find_fleet(&only.text)
+                .filter(|f| power.is_none_or(|p| f.power.get_ref() == p))
+                .map(|_| "the fleet"),
+            _ => None,
+        };
+        if let Some(what) = scope {
+            return Err(Diagnostic::error(
+                format!(
+                    "'standing {key_name} {}' names {what} {} and no setting: a setting is expected after it",
+                    only.text, only.text
+                ),
+                only.span.clone(),
+            )
+            .hint(format!(
+                "write the setting after it, as in 'standing {key_name} {} {}': one of {}",
+                only.text,
+                allowed.first().map_or("<setting>", String::as_str),
+                allowed.join(", ")
+            ))
+            .rule(ORDER_SYNTAX));
+        }
+    }
     if setting.is_empty() || !valid {
         let what = if setting.is_empty() {
             format!("'standing {key_name}' needs a setting")

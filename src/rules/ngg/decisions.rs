@@ -141,9 +141,13 @@ pub fn parse_standing(
     hex: impl Fn(&Token) -> Result<String, Diagnostic>,
 ) -> Result<(String, String), Diagnostic> {
     let (point, scope, setting) = standing::split::<NggPoint>(line, args)?;
-    let scope = scope.map(hex).transpose()?;
+    let scope = scope.map(&hex).transpose()?;
     let value = setting.text.to_ascii_lowercase();
     if !point.accepts(&value) {
+        // One word after the key that names a hex: the setting is what is missing.
+        if scope.is_none() && !point.scope_form().is_empty() && hex(setting).is_ok() {
+            return Err(standing::no_setting(point, setting, "the hex"));
+        }
         return Err(standing::not_a_setting(point, setting, ""));
     }
     let value = if point.numeric() {

@@ -121,6 +121,9 @@ pub fn parse_standing(
         value
     } else if point == PogPoint::Retreat {
         space_name(setting, cx)?
+    } else if scope.is_none() && !point.scope_form().is_empty() && space_name(setting, cx).is_ok() {
+        // One word after the key that names a space: the setting is what is missing.
+        return Err(standing::no_setting(point, setting, "the space"));
     } else {
         return Err(standing::not_a_setting(point, setting, ""));
     };

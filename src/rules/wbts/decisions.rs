@@ -178,6 +178,15 @@ pub fn parse_standing(
     } else if point == WbtsPoint::Leader && names.own_leader(&setting.text).is_some() {
         names.own_leader(&setting.text).unwrap_or(value)
     } else {
+        // One word after the key that names a scope: the setting is what is missing.
+        if scope.is_none() && point.scope() != Scope::None {
+            if names.hex(&setting.text).is_some() {
+                return Err(standing::no_setting(point, setting, "the hex"));
+            }
+            if point.scope() == Scope::HexOrLeader && names.own_leader(&setting.text).is_some() {
+                return Err(standing::no_setting(point, setting, "the leader"));
+            }
+        }
         let more = match point {
             WbtsPoint::Retreat => ", or a hex",
             WbtsPoint::Leader => ", or one of your leaders",
