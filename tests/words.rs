@@ -682,3 +682,85 @@ fn a_players_answer_and_report_name_his_orders_by_what_he_sent_never_the_referee
         "{summary}"
     );
 }
+
+/// GITM 6.9: a unit without orders carries out the default orders; GITM has no standing orders, and
+/// pbem never tells its players or referee of them: the reminder, the report of a power
+/// that sent nothing, its orders template, the referee's refusal before the deadline and his summary,
+/// a dropped power's status.
+#[test]
+fn gitm_players_are_told_of_the_default_orders_of_6_9_never_of_standing_orders() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("gitm-italy-1809");
+    pbem::bundled::write_scenario("gitm-italy-1809", &dir).unwrap();
+    let told = "the default orders of GITM 6.9";
+    let mut said = Vec::new();
+    let before = pbem()
+        .arg("resolve")
+        .arg(&dir)
+        .env("PBEM_NOW", "2026-12-05T10:00:00Z")
+        .assert()
+        .failure();
+    said.push(String::from_utf8_lossy(&before.get_output().stderr).into_owned());
+    pbem()
+        .arg("remind")
+        .arg(&dir)
+        .env("PBEM_NOW", "2026-12-05T10:00:00Z")
+        .assert()
+        .success();
+    let reminders: Vec<String> = outbox(&dir)
+        .into_iter()
+        .filter(|(n, _)| n.contains("-reminder-"))
+        .map(|(_, m)| body_of(&m))
+        .collect();
+    assert!(!reminders.is_empty());
+    said.extend(reminders);
+    let dropped = pbem()
+        .args(["drop"])
+        .arg(&dir)
+        .arg("naples")
+        .assert()
+        .success();
+    said.push(String::from_utf8_lossy(&dropped.get_output().stdout).into_owned());
+    let status = pbem().arg("status").arg(&dir).assert().success();
+    said.push(String::from_utf8_lossy(&status.get_output().stdout).into_owned());
+    let resolved = pbem()
+        .args(["resolve", "--early"])
+        .arg(&dir)
+        .assert()
+        .success();
+    said.push(String::from_utf8_lossy(&resolved.get_output().stdout).into_owned());
+    for form in ["txt", "html", "json"] {
+        said.push(fs::read_to_string(dir.join(format!("turns/1/reports/austria.{form}"))).unwrap());
+    }
+    said.push(fs::read_to_string(dir.join("turns/1/log.toml")).unwrap());
+    for text in &said {
+        let flat = text
+            .replace("=\r\n", "")
+            .replace("\r\n", " ")
+            .replace('\n', " ");
+        // (A decision its default orders took is tagged as every ruleset's is, "decided by the SOP":
+        // the engine's word for a ruleset's default, `decide::DecidedBy::Sop`.)
+        assert!(
+            !flat.contains("standing order") && !flat.contains("and the SOP"),
+            "GITM has no standing orders:\n{text}"
+        );
+    }
+    // Each says what does decide, where it tells of it.
+    for (i, what) in [
+        (0, "refusal before the deadline"),
+        (1, "reminder"),
+        (said.len() - 5, "referee's summary"),
+        (said.len() - 4, "text report"),
+        (said.len() - 2, "JSON report's orders template"),
+    ] {
+        let flat = said[i]
+            .replace("=\r\n", "")
+            .replace("\r\n", " ")
+            .replace('\n', " ");
+        assert!(
+            flat.contains(told),
+            "the {what} does not name {told}:\n{}",
+            said[i]
+        );
+    }
+}

@@ -72,7 +72,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 ..ResolveOptions::default()
             },
         )?;
-        super::print_outcome(&outcome);
+        super::print_outcome(&game, &outcome);
         let battles: Vec<&str> = outcome
             .events
             .iter()

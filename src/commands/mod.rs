@@ -325,7 +325,7 @@ pub fn power_columns(game: &crate::game::Game) -> (usize, usize) {
 }
 
 /// Prints a turn's summary: orders per power, combats, reports.
-pub fn print_outcome(outcome: &crate::referee::turn::TurnOutcome) {
+pub fn print_outcome(game: &crate::game::Game, outcome: &crate::referee::turn::TurnOutcome) {
     crate::say!("Turn {} ({}) resolved.", outcome.turn, outcome.date);
     let stems: Vec<String> = outcome.orders.iter().map(|o| o.stem()).collect();
     let w = crate::out::width(
@@ -337,8 +337,9 @@ pub fn print_outcome(outcome: &crate::referee::turn::TurnOutcome) {
     for o in &outcome.orders {
         match &o.check {
             None => crate::say!(
-                "  {:<w$} no orders (standing orders and SOP decide)",
-                o.stem()
+                "  {:<w$} no orders ({} decide)",
+                o.stem(),
+                game.ruleset.without_orders().its
             ),
             Some(c) => crate::say!(
                 "  {:<w$} {} order(s) accepted, {} rejected{}",

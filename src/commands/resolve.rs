@@ -59,6 +59,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             ..ResolveOptions::default()
         },
     )?;
-    super::print_outcome(&outcome);
+    super::print_outcome(&game, &outcome);
     Ok(ExitCode::SUCCESS)
 }

@@ -195,11 +195,13 @@ fn say_players(game: &Game, state: &crate::game::state::State, (w, nw): (usize, 
                 Some(by) => format!("{before}run by {by} until turn {}", c.until),
                 // EiA 14.3.1: the roll at this turn's resolution names who runs it from the next.
                 None if c.by_roll => format!(
-                    "{before}run by its standing orders and the SOP this turn, then until turn {} by the power the roll at its resolution names (EiA 14.3.1)",
+                    "{before}run by {} this turn, then until turn {} by the power the roll at its resolution names (EiA 14.3.1)",
+                    game.ruleset.without_orders().its,
                     c.until
                 ),
                 None => format!(
-                    "{before}run by its standing orders and the SOP until turn {}",
+                    "{before}run by {} until turn {}",
+                    game.ruleset.without_orders().its,
                     c.until
                 ),
             };

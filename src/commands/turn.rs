@@ -143,7 +143,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     true => " and answered",
                     false => ", its answers in the outbox (`pbem send`)",
                 },
-                crate::engine::due::not_due_advice(&why)
+                crate::engine::due::not_due_advice(&game, &why)
             );
             return Ok(code);
         }
@@ -151,13 +151,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             // This run finished the mail an earlier one left: that was its work.
             crate::say!(
                 "The mail left in the outbox is sent. {}",
-                crate::engine::due::not_due_advice(&why)
+                crate::engine::due::not_due_advice(&game, &why)
             );
             return Ok(ExitCode::SUCCESS);
         }
         anyhow::bail!(
             "{} Nothing was changed.",
-            crate::engine::due::not_due_advice(&why)
+            crate::engine::due::not_due_advice(&game, &why)
         );
     }
     // pbem-dice/v2: close the orders and mail the closing list before anything is resolved.
@@ -195,7 +195,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let outcome = resolve(&game, &ResolveOptions::default())?;
     let held = ingest::apply_held(&game)?;
-    super::print_outcome(&outcome);
+    super::print_outcome(&game, &outcome);
 
     if !args.mailboxes.is_empty() {
         print_mail(&game, &mail)?;

@@ -60,15 +60,18 @@ pub fn not_due(game: &Game, turn: u32, early: bool) -> Result<Option<String>> {
 }
 
 /// What the referee is told when a turn is not due: [`not_due`]'s reason and his choices.
-pub fn not_due_advice(why: &str) -> String {
-    format!("{why}. Wait for the deadline, or resolve now with --early (those powers' standing orders and the SOP then decide for them).")
+pub fn not_due_advice(game: &Game, why: &str) -> String {
+    format!(
+        "{why}. Wait for the deadline, or resolve now with --early (for each of those powers {} then decide).",
+        game.ruleset.without_orders().its
+    )
 }
 
 /// Refuses to resolve `turn` before its deadline while a power due has no orders in, unless `early`.
 pub fn check_due(game: &Game, turn: u32, early: bool) -> Result<()> {
     match not_due(game, turn, early)? {
         None => Ok(()),
-        Some(why) => bail!("{} Nothing was changed.", not_due_advice(&why)),
+        Some(why) => bail!("{} Nothing was changed.", not_due_advice(game, &why)),
     }
 }
 

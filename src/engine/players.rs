@@ -88,6 +88,7 @@ pub fn advance(
 ) -> Result<()> {
     let config = &game.config;
     let all = everyone(config);
+    let its = game.ruleset.without_orders().its;
     let mut out = Vec::new();
     for (power, c) in &state.controlled {
         // A controller rolled for at this resolution (EiA 14.3.1) runs the power from the next turn:
@@ -95,11 +96,11 @@ pub fn advance(
         let text = match c.by.as_deref() {
             Some(b) => format!("{power} is run by {b} this turn, until turn {} ({}).", c.until, c.reason),
             None if c.by_roll => format!(
-                "{power} is run by its standing orders and the SOP this turn (its player left); its controller until turn {} is rolled for below (EiA 14.3.1).",
+                "{power} is run by {its} this turn (its player left); its controller until turn {} is rolled for below (EiA 14.3.1).",
                 c.until
             ),
             None => format!(
-                "{power} is run by its standing orders and the SOP this turn, until turn {} ({}).",
+                "{power} is run by {its} this turn, until turn {} ({}).",
                 c.until, c.reason
             ),
         };
@@ -141,9 +142,7 @@ pub fn advance(
                 // A power is never given to itself.
                 let to = r.missed_turns_to.clone().filter(|b| b != &p.id);
                 let reason = format!("no orders for {missed} turns in a row");
-                let who = to
-                    .clone()
-                    .unwrap_or_else(|| "its standing orders and the SOP".into());
+                let who = to.clone().unwrap_or_else(|| its.into());
                 let text = format!("{} sent no orders for {missed} turns: from turn {} it is run by {who} until turn {until}.", p.id, turn + 1);
                 out.push(
                     Event::new(MISSED, "control-of-power", text)

@@ -268,4 +268,26 @@ pub trait Ruleset: Send + Sync {
     fn reports_per_player(&self) -> bool {
         false
     }
+
+    /// What decides for a power that sends no orders, in words: said to its player ("your ..."),
+    /// and of the power ("its ..."). The power's standing orders and the SOP by default (EiA 19.1,
+    /// and each ruleset's `[sop]`); GITM has neither and names its default orders (GITM 6.9).
+    fn without_orders(&self) -> WithoutOrders {
+        WithoutOrders {
+            yours: "your standing orders and the SOP",
+            its: "its standing orders and the SOP",
+            standing: true,
+        }
+    }
+}
+
+/// What decides for a power without orders ([`Ruleset::without_orders`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WithoutOrders {
+    /// Said to the power's player: "your standing orders and the SOP".
+    pub yours: &'static str,
+    /// Said of the power: "its standing orders and the SOP".
+    pub its: &'static str,
+    /// Whether the ruleset has standing orders at all (`standing` lines): GITM has none.
+    pub standing: bool,
 }

@@ -260,6 +260,7 @@ pub fn reminder(
         deadline => deadline_text(game, turn, None),
         deadline_local => if power.time_zone.is_some() { deadline_text(game, turn, Some(power)) } else { String::new() },
         commitment => commitment_text(game, turn),
+        without_orders => game.ruleset.without_orders().yours,
         rejected => rejected.unwrap_or_default(),
         guide => crate::report::guide::file_name(game.ruleset.id()),
     };

@@ -64,8 +64,16 @@ pub fn farewell(game: &Game, state: &State, turn: u32, power: &str) -> Result<Op
         .power(power)
         .map_or(power.to_string(), |p| p.name.clone());
     let runner = match state.controlled.get(power).and_then(|c| c.by.clone()) {
-        Some(by) => format!("{} runs it now", game.config.power(&by).map_or(by.clone(), |p| p.name.clone())),
-        None => "its standing orders and the SOP run it until another power or a new player takes it over".into(),
+        Some(by) => format!(
+            "{} runs it now",
+            game.config
+                .power(&by)
+                .map_or(by.clone(), |p| p.name.clone())
+        ),
+        None => format!(
+            "{} run it until another power or a new player takes it over",
+            game.ruleset.without_orders().its
+        ),
     };
     let mut text = format!(
         "You no longer play {name}: the referee dropped the power from turn {turn} on ({rule}), and {runner}.\n\n\

@@ -50,6 +50,7 @@ pub fn dropped_text(game: &Game, c: &crate::game::state::Controlled) -> String {
     };
     // EiA 19.2.1 in a game of EiA, pbem's own rule in any other (`players::dropped_rule`).
     let rule = crate::engine::players::dropped_rule(game).cite();
+    let its = game.ruleset.without_orders().its;
     match &c.by {
         Some(by) => format!(
             "dropped ({rule}): run by {} until turn {}; {}'s player sends its orders with his own password",
@@ -58,11 +59,11 @@ pub fn dropped_text(game: &Game, c: &crate::game::state::Controlled) -> String {
             name(by)
         ),
         None if c.by_roll => format!(
-            "dropped ({rule}): its standing orders and the SOP run it this turn; who runs it until turn {} is rolled for when the turn is resolved (EiA 14.3.1)",
+            "dropped ({rule}): {its} run it this turn; who runs it until turn {} is rolled for when the turn is resolved (EiA 14.3.1)",
             c.until
         ),
         None => format!(
-            "dropped ({rule}): its standing orders and the SOP run it until turn {}; nobody sends its orders",
+            "dropped ({rule}): {its} run it until turn {}; nobody sends its orders",
             c.until
         ),
     }

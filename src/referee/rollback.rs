@@ -415,7 +415,10 @@ pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
             // A power not due (PoG: the other side's action) is asked for no orders.
             format!("Turn {to_turn} is not yours to play: standing orders you send before the deadline count in it.")
         } else if mine.iter().all(|o| o.check.is_none()) {
-            format!("No orders of yours for turn {to_turn} are on file: send them before the deadline, or your standing orders and the SOP decide.")
+            format!(
+                "No orders of yours for turn {to_turn} are on file: send them before the deadline, or {} decide.",
+                game.ruleset.without_orders().yours
+            )
         } else {
             format!("The orders on file for turn {to_turn} do not stand (they do not authenticate now): send them again before the deadline.")
         };

@@ -27,6 +27,7 @@ const VIEW_FIELDS: &[&str] = &[
     "power_colour",
     "orders",
     "due",
+    "without_orders",
     "units",
     "seen",
     "position",
@@ -209,6 +210,7 @@ impl Object for ReportValues {
                 .get_or_init(|| Value::from_serialize(&view.orders))
                 .clone(),
             "due" => Value::from(view.due),
+            "without_orders" => Value::from(view.without_orders),
             "units" => values.units.get_or_init(|| values.units(false)).clone(),
             "seen" => values.seen.get_or_init(|| values.units(true)).clone(),
             "position" => Value::from_serialize(&view.position),
@@ -540,6 +542,7 @@ pub(crate) fn sample_view() -> PowerView {
             entropy: None,
         },
         due: true,
+        without_orders: "your standing orders and the SOP",
         units: vec![unit("FR-I", Precision::Exact)],
         seen: vec![unit("", Precision::Approximate)],
         position: vec!["Paris: French".to_string()],

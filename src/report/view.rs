@@ -352,6 +352,8 @@ pub struct PowerView {
     pub orders: OrdersView,
     /// Whether the power was due to send orders this turn (`Ruleset::expects_orders`).
     pub due: bool,
+    /// What decided for it without orders, said to its player (`Ruleset::without_orders`).
+    pub without_orders: &'static str,
     /// The power's own units at the end of the turn.
     pub units: Vec<UnitLine>,
     /// The foreign units it sees at the end of the turn.
@@ -446,6 +448,7 @@ impl PowerView {
             power_colour: config.and_then(|p| p.colour.clone()),
             orders,
             due: game.ruleset.expects_orders(input.state_before, power),
+            without_orders: game.ruleset.without_orders().yours,
             units,
             seen,
             position: game.ruleset.position(game, after, power, &|area| {
@@ -809,7 +812,13 @@ fn orders_template(
                 t.push_str(&format!("#   standing {k} {v}\n"));
             }
         }
-        _ => t.push_str("# You have no standing orders: the game's SOP decides for you.\n"),
+        _ if game.ruleset.without_orders().standing => {
+            t.push_str("# You have no standing orders: the game's SOP decides for you.\n")
+        }
+        _ => t.push_str(&format!(
+            "# Without orders, {} decide for you.\n",
+            game.ruleset.without_orders().yours
+        )),
     }
     if !game.ruleset.expects_orders(state, power) {
         t.push_str(&format!(

@@ -361,4 +361,13 @@ impl Ruleset for Gitm {
     fn reports_per_player(&self) -> bool {
         true
     }
+
+    /// GITM 6.9: a unit without orders carries out the default orders (no standing orders, no SOP).
+    fn without_orders(&self) -> crate::game::ruleset::WithoutOrders {
+        crate::game::ruleset::WithoutOrders {
+            yours: "the default orders of GITM 6.9 (hold, skirmish, front line, support within 2, draw one supply)",
+            its: "the default orders of GITM 6.9",
+            standing: false,
+        }
+    }
 }
