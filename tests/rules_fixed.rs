@@ -395,3 +395,66 @@ fn the_acknowledgement_anchors_the_rules_as_it_anchors_the_commitment() {
         assert!(said.contains(expected), "{said}");
     }
 }
+
+/// `resolve` plays a turn under the rules of its own commitment alone: a later turn's scheme.toml
+/// fixing other rules (written by the referee before he resolves, or by a rekey of the next turn
+/// before a forced rerun) does not let it play under rules its reports do not name (the header
+/// would give the announced digest, and verify and audit pass).
+#[test]
+fn rules_changed_behind_a_commitment_are_refused_whatever_a_later_commitment_fixes() {
+    // A scheme.toml of turn 2 written by hand, then turn 1 resolved.
+    let (_t, game) = new_game(&ULM);
+    append(
+        &game.join("tables.toml"),
+        "\n# changed once the dice were known\n",
+    );
+    let loaded = crate::support::load(&game);
+    let mut later = pbem::game::scheme::load(&loaded, 1).unwrap().unwrap();
+    later.commitment = "00".repeat(32);
+    later.rules = Some(pbem::game::rules_fixed::of(&loaded).unwrap());
+    fs::create_dir_all(game.join("turns/2")).unwrap();
+    fs::write(
+        game.join("turns/2/scheme.toml"),
+        toml::to_string(&later).unwrap(),
+    )
+    .unwrap();
+    let out = pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "turn 1 resolved under other rules");
+    assert!(err.contains("and tables.toml has changed since"), "{err}");
+    assert!(!game.join("turns/1/record.toml").exists());
+    // Turn 1 resolved, turn 2 rekeyed under new rules, turn 1 resolved again.
+    let (_t, game) = new_game(&ULM);
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .assert()
+        .success();
+    append(&game.join("tables.toml"), "\n# a house rule from turn 2\n");
+    pbem()
+        .arg("rekey")
+        .arg(&game)
+        .args(["--reason", "a house rule from turn 2"])
+        .assert()
+        .success();
+    let files = tree(&game);
+    let out = pbem()
+        .args(["resolve", "--force", "--turn", "1"])
+        .arg(&game)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success(),
+        "turn 1 resolved again under turn 2's rules"
+    );
+    assert!(
+        err.contains("turn 1's commitment") && err.contains("and tables.toml has changed since"),
+        "{err}"
+    );
+    assert_eq!(tree(&game), files);
+}

@@ -130,7 +130,7 @@ pub fn audit_turn_with(game: &Game, turn: u32, reload: Reload) -> Result<TurnVer
         }
     }
     // The scheme: the one the turn was committed under (`game::scheme`) is game.toml's.
-    match crate::game::scheme::changed(game, turn) {
+    match crate::game::scheme::changed_since_resolved(game, turn) {
         Ok(Some(why)) => p.push(why),
         Ok(None) => {}
         Err(e) => p.push(format!("{e:#}")),

@@ -115,8 +115,21 @@ fn changed_by_a_later_commitment(game: &Game, turn: u32, rules: &Rules) -> bool 
 }
 
 /// What changed since `turn`'s commitment, if anything did: game.toml's `[dice]` (the scheme), or the
-/// rules, each in words with what to do.
+/// rules, each in words with what to do. Rules fixed anew by a later turn's commitment do not excuse
+/// the turn's own: `resolve` and `close` play a turn under the rules of its commitment alone, or a
+/// referee who wrote a later `scheme.toml` (or rekeyed the next turn, then resolved this one again
+/// with `--force`) would play it under rules its reports do not name.
 pub fn changed(game: &Game, turn: u32) -> Result<Option<String>> {
+    changed_with(game, turn, false)
+}
+
+/// [`changed`] as `audit` asks it of a resolved turn: rules changed since through a later turn's
+/// commitment (`pbem rekey`, told to every player) are not a change behind the turn's commitment.
+pub fn changed_since_resolved(game: &Game, turn: u32) -> Result<Option<String>> {
+    changed_with(game, turn, true)
+}
+
+fn changed_with(game: &Game, turn: u32, later_commitments: bool) -> Result<Option<String>> {
     let Some(fixed) = load(game, turn)? else {
         return Ok(None);
     };
@@ -133,7 +146,7 @@ pub fn changed(game: &Game, turn: u32) -> Result<Option<String>> {
     let Some(rules) = &fixed.rules else {
         return Ok(None);
     };
-    if changed_by_a_later_commitment(game, turn, rules) {
+    if later_commitments && changed_by_a_later_commitment(game, turn, rules) {
         return Ok(None);
     }
     let differing = rules.differing(&rules_fixed::of(game)?);
