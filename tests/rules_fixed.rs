@@ -200,8 +200,9 @@ fn a_rekey_fixes_the_new_rules_and_tells_every_player_which_changed() {
 }
 
 /// A ulm-1805 game whose referee changed tables.toml after turn `turn`'s commitment and wrote the
-/// new rules into the turn's scheme.toml himself (his own files), so that `resolve` took them; then
-/// resolved turn `turn`. Turns before it are resolved honestly. (tempdir, game folder).
+/// new rules into the turn's scheme.toml himself (his own files), and into the record of the turn
+/// before, which keeps the rules its reports announced, so that `resolve` took them; then resolved
+/// turn `turn`. Turns before it are resolved honestly. (tempdir, game folder).
 pub fn forged_rules_game(turn: u32) -> (tempfile::TempDir, PathBuf) {
     let (t, game) = new_game(&ULM);
     for _ in 1..turn {
@@ -218,8 +219,15 @@ pub fn forged_rules_game(turn: u32) -> (tempfile::TempDir, PathBuf) {
     let loaded = crate::support::load(&game);
     let path = game.join(format!("turns/{turn}/scheme.toml"));
     let mut fixed = pbem::game::scheme::load(&loaded, turn).unwrap().unwrap();
+    let announced = fixed.rules.as_ref().unwrap().digest.clone();
     fixed.rules = Some(pbem::game::rules_fixed::of(&loaded).unwrap());
     fs::write(&path, toml::to_string(&fixed).unwrap()).unwrap();
+    if turn > 1 {
+        let record = game.join(format!("turns/{}/record.toml", turn - 1));
+        let text = fs::read_to_string(&record).unwrap();
+        let forged = &fixed.rules.as_ref().unwrap().digest;
+        fs::write(&record, text.replacen(&announced, forged, 1)).unwrap();
+    }
     pbem()
         .args(["resolve", "--early"])
         .arg(&game)
@@ -457,4 +465,73 @@ fn rules_changed_behind_a_commitment_are_refused_whatever_a_later_commitment_fix
         "{err}"
     );
     assert_eq!(tree(&game), files);
+}
+
+/// A turn's scheme.toml must fix the rules the reports of the turn before announced with its
+/// commitment: removed, stripped of its rules or rewritten with others, it would let the turn be
+/// played unchecked (with the file gone, the reports' header even gave the digest announced, and
+/// verify and audit passed). `resolve` refuses it, writing nothing, and `audit` names it.
+#[test]
+fn a_scheme_toml_rewritten_after_the_commitment_is_refused_and_named() {
+    let (_t, game) = new_game(&ULM);
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .assert()
+        .success();
+    let scheme = game.join("turns/2/scheme.toml");
+    let honest = fs::read_to_string(&scheme).unwrap();
+    let stripped = honest[..honest.find("[rules]").unwrap()].to_string();
+    append(
+        &game.join("tables.toml"),
+        "\n# changed once the dice were known\n",
+    );
+    let loaded = crate::support::load(&game);
+    let mut other = pbem::game::scheme::load(&loaded, 2).unwrap().unwrap();
+    other.rules = Some(pbem::game::rules_fixed::of(&loaded).unwrap());
+    let forgeries = [
+        (None, "turns/2/scheme.toml is missing"),
+        (Some(stripped), "turns/2/scheme.toml fixes no rules"),
+        (
+            Some(toml::to_string(&other).unwrap()),
+            "turns/2/scheme.toml fixes the rules digest",
+        ),
+    ];
+    for (text, says) in forgeries {
+        match &text {
+            None => fs::remove_file(&scheme).unwrap(),
+            Some(t) => fs::write(&scheme, t).unwrap(),
+        }
+        let files = tree(&game);
+        let out = pbem()
+            .args(["resolve", "--early"])
+            .arg(&game)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{says}: resolved");
+        assert!(
+            err.contains(says)
+                && err.contains("turn 1's reports announced turn 2's commitment")
+                && err.contains("pbem rekey"),
+            "{says}: {err}"
+        );
+        assert_eq!(tree(&game), files, "{says}: a refused turn wrote");
+    }
+    // Turn 2 resolved honestly, then its scheme.toml removed: audit names it.
+    fs::write(&scheme, &honest).unwrap();
+    let tables = fs::read_to_string(game.join("tables.toml")).unwrap();
+    let tables = tables.replace("\n# changed once the dice were known\n", "");
+    fs::write(game.join("tables.toml"), tables).unwrap();
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .assert()
+        .success();
+    pbem().arg("audit").arg(&game).assert().success();
+    fs::remove_file(&scheme).unwrap();
+    let out = pbem().arg("audit").arg(&game).output().unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{said}");
+    assert!(said.contains("turns/2/scheme.toml is missing"), "{said}");
 }

@@ -100,10 +100,43 @@ pub fn rules_digest(game: &Game, turn: u32, commitment: &str) -> Option<String> 
             return fixed.rules.map(|r| r.digest);
         }
     }
+    announced(game, turn, commitment)
+}
+
+/// The digest of the rules the reports of the turn before `turn` announced beside its commitment
+/// `commitment` (hex), as their record keeps it; none when they announced another commitment (a
+/// rekey or rollback fixed the turn anew since) or no rules.
+fn announced(game: &Game, turn: u32, commitment: &str) -> Option<String> {
     let text = std::fs::read_to_string(game.record_path(turn.checked_sub(1)?)).ok()?;
     let before: super::record::TurnRecord = toml::from_str(&text).ok()?;
     (before.next_commitment == commitment && !before.next_rules.is_empty())
         .then_some(before.next_rules)
+}
+
+/// Whether `turn`'s `scheme.toml` still fixes the rules the reports of the turn before announced
+/// with its commitment: a referee who removed the file, or its rules, or wrote other rules into it,
+/// would otherwise play the turn unchecked under rules of his choosing (with the file gone, its
+/// reports' header would even give the digest announced).
+fn rewritten(game: &Game, turn: u32, fixed: Option<&Fixed>) -> Option<String> {
+    let commitment = crate::dice::to_hex(&game.commitment(turn).ok()?);
+    let announced = announced(game, turn, &commitment)?;
+    let file = game.shown(&path(game, turn));
+    let now = match fixed {
+        None => format!("{file} is missing"),
+        Some(f) if f.commitment != commitment => {
+            format!("{file} names another commitment, {}", f.commitment)
+        }
+        Some(Fixed { rules: None, .. }) => format!("{file} fixes no rules"),
+        Some(Fixed { rules: Some(r), .. }) if r.digest != announced => {
+            format!("{file} fixes the rules digest {}", r.digest)
+        }
+        Some(_) => return None,
+    };
+    Some(format!(
+        "turn {}'s reports announced turn {turn}'s commitment {commitment} with the rules digest {announced}, but {now}: the rules fixed with the commitment were rewritten after it. Put {file} back as it was, and the rules it fixed; to play turn {turn} under new rules, make a new commitment with `pbem rekey {} --reason ...`, which tells every player what changed",
+        turn - 1,
+        game.dir.display(),
+    ))
 }
 
 /// Whether a turn after `turn` was committed under other rules than `turn` (`rules`): a change of
@@ -130,7 +163,11 @@ pub fn changed_since_resolved(game: &Game, turn: u32) -> Result<Option<String>> 
 }
 
 fn changed_with(game: &Game, turn: u32, later_commitments: bool) -> Result<Option<String>> {
-    let Some(fixed) = load(game, turn)? else {
+    let fixed = load(game, turn)?;
+    if let Some(why) = rewritten(game, turn, fixed.as_ref()) {
+        return Ok(Some(why));
+    }
+    let Some(fixed) = fixed else {
         return Ok(None);
     };
     let now = (game.config.dice.scheme, game.config.dice.beacon);
