@@ -535,3 +535,48 @@ fn a_scheme_toml_rewritten_after_the_commitment_is_refused_and_named() {
     assert!(!out.status.success(), "{said}");
     assert!(said.contains("turns/2/scheme.toml is missing"), "{said}");
 }
+
+/// After an honest rekey that changed the rules, `audit` re-resolves the earlier turns under the
+/// new rules and finds them different: it says first that the rules changed through a later
+/// commitment and how to audit the turn under its own, rather than a bare mismatch an auditor would
+/// read as a forgery.
+#[test]
+fn audit_tells_why_a_turn_differs_after_a_rekey_changed_the_rules() {
+    let (_t, game) = new_game(&ULM);
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .assert()
+        .success();
+    let config = game.join("game.toml");
+    let before = fs::read_to_string(&config).unwrap();
+    fs::write(
+        &config,
+        before.replacen("start = \"1805-09\"", "start = \"1805-10\"", 1),
+    )
+    .unwrap();
+    pbem()
+        .arg("rekey")
+        .arg(&game)
+        .args(["--reason", "the calendar was a month off"])
+        .assert()
+        .success();
+    let out = pbem().arg("audit").arg(&game).output().unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{said}");
+    let first = said.lines().next().unwrap();
+    assert!(
+        first.starts_with("turn 1: MISMATCH: turn 1 was resolved under the rules its commitment fixed")
+            && first.contains("game.toml (rules settings) has changed since, and the commitment of turn 2 fixed the new rules")
+            && first.contains("not of a forgery")
+            && first.contains("--turn 1"),
+        "{said}"
+    );
+    // Under its own rules again, turn 1 audits clean, as the message says.
+    fs::write(&config, &before).unwrap();
+    pbem()
+        .args(["audit", "--turn", "1"])
+        .arg(&game)
+        .assert()
+        .success();
+}

@@ -80,8 +80,20 @@ pub fn audit_turn(game: &Game, turn: u32) -> Result<TurnVerdict> {
     audit_turn_with(game, turn, &Game::load)
 }
 
-/// As [`audit_turn`], loading the game again with `reload`.
+/// As [`audit_turn`], loading the game again with `reload`. A turn whose rules a later commitment
+/// changed (`pbem rekey`) is re-resolved under the new ones: when its files differ, the verdict says
+/// so first (`scheme::refixed_since`), so that the auditor does not read the change as a forgery.
 pub fn audit_turn_with(game: &Game, turn: u32, reload: Reload) -> Result<TurnVerdict> {
+    let mut v = audit_turn_as_resolved(game, turn, reload)?;
+    if !v.ok() {
+        if let Some(why) = crate::game::scheme::refixed_since(game, turn)? {
+            v.problems.insert(0, why);
+        }
+    }
+    Ok(v)
+}
+
+fn audit_turn_as_resolved(game: &Game, turn: u32, reload: Reload) -> Result<TurnVerdict> {
     let mut v = TurnVerdict {
         turn,
         problems: Vec::new(),

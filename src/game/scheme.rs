@@ -139,12 +139,52 @@ fn rewritten(game: &Game, turn: u32, fixed: Option<&Fixed>) -> Option<String> {
     ))
 }
 
-/// Whether a turn after `turn` was committed under other rules than `turn` (`rules`): a change of
-/// rules made through a new commitment, told to every player, rather than behind one.
-fn changed_by_a_later_commitment(game: &Game, turn: u32, rules: &Rules) -> bool {
+/// The later turn whose commitment fixed the rules the folder holds now (`now`), when they are not
+/// those `turn` was committed under (`rules`): a change of rules made through a new commitment (`pbem
+/// rekey`), told to every player, rather than behind one. Only a commitment of its turn as it stands
+/// (its `commitment` file) counts.
+fn refixed_by(game: &Game, turn: u32, rules: &Rules, now: &Rules) -> Option<u32> {
+    if rules.digest == now.digest {
+        return None;
+    }
     (turn + 1..)
-        .map_while(|t| load(game, t).ok().flatten())
-        .any(|f| f.rules.as_ref().is_some_and(|r| r.digest != rules.digest))
+        .map_while(|t| load(game, t).ok().flatten().map(|f| (t, f)))
+        .find(|(t, f)| {
+            f.rules.as_ref().is_some_and(|r| r.digest == now.digest)
+                && game
+                    .commitment(*t)
+                    .is_ok_and(|c| crate::dice::to_hex(&c) == f.commitment)
+        })
+        .map(|(t, _)| t)
+}
+
+/// Why a resolved `turn` cannot be audited as it was resolved, when its rules changed since through
+/// a later turn's commitment: `audit` re-resolves under the rules the folder holds now, so the turn's
+/// files differ where the change touches them. `audit` gives it before the differences it finds.
+pub fn refixed_since(game: &Game, turn: u32) -> Result<Option<String>> {
+    let Some(Fixed {
+        rules: Some(rules), ..
+    }) = load(game, turn)?
+    else {
+        return Ok(None);
+    };
+    let now = rules_fixed::of(game)?;
+    let Some(later) = refixed_by(game, turn, &rules, &now) else {
+        return Ok(None);
+    };
+    let differing = rules.differing(&now);
+    let one = differing.len() == 1;
+    Ok(Some(format!(
+        "turn {turn} was resolved under the rules its commitment fixed (their digest {}, {}); {} {} changed since, and the commitment of turn {later} fixed the new rules (their digest {}, a change told to every player by the notice of `pbem rekey` or `pbem rollback`). audit re-resolves every turn under the rules the game folder holds now, so turn {turn}'s files differ from it where the change touches them: the differences below come of the change, not of a forgery. To audit turn {turn}, put {} back as {} for it (that file gives the digest of each part), run `pbem audit {} --turn {turn}`, then put the new rules back",
+        rules.digest,
+        game.shown(&path(game, turn)),
+        rules_fixed::named(&differing),
+        if one { "has" } else { "have" },
+        now.digest,
+        if one { "it" } else { "them" },
+        if one { "it was" } else { "they were" },
+        game.dir.display(),
+    )))
 }
 
 /// What changed since `turn`'s commitment, if anything did: game.toml's `[dice]` (the scheme), or the
@@ -157,7 +197,8 @@ pub fn changed(game: &Game, turn: u32) -> Result<Option<String>> {
 }
 
 /// [`changed`] as `audit` asks it of a resolved turn: rules changed since through a later turn's
-/// commitment (`pbem rekey`, told to every player) are not a change behind the turn's commitment.
+/// commitment (`pbem rekey`, told to every player) are not a change behind the turn's commitment
+/// ([`refixed_since`] says what they do to the audit).
 pub fn changed_since_resolved(game: &Game, turn: u32) -> Result<Option<String>> {
     changed_with(game, turn, true)
 }
@@ -183,10 +224,11 @@ fn changed_with(game: &Game, turn: u32, later_commitments: bool) -> Result<Optio
     let Some(rules) = &fixed.rules else {
         return Ok(None);
     };
-    if later_commitments && changed_by_a_later_commitment(game, turn, rules) {
+    let now = rules_fixed::of(game)?;
+    if later_commitments && refixed_by(game, turn, rules, &now).is_some() {
         return Ok(None);
     }
-    let differing = rules.differing(&rules_fixed::of(game)?);
+    let differing = rules.differing(&now);
     if differing.is_empty() {
         return Ok(None);
     }
