@@ -580,3 +580,57 @@ fn audit_tells_why_a_turn_differs_after_a_rekey_changed_the_rules() {
         .assert()
         .success();
 }
+
+/// The missed-turn policy of EiA 19.2 (`[replacement] missed_turns`, `missed_turns_to`) decides
+/// which power a turn drops and who runs it, and `allies_share_sight` what each report tells: both
+/// are rules fixed with the commitment. Set after it, they were taken (a referee handed three powers
+/// that sent no orders to France), the digest unchanged. A game that sets neither keeps its digest.
+#[test]
+fn eia_19_2_missed_turns_and_allies_sight_are_fixed_with_the_commitment() {
+    let (_t, game) = new_game(&ULM);
+    let config = game.join("game.toml");
+    let before = fs::read_to_string(&config).unwrap();
+    let changes = [
+        before.replacen("econ_every = 3", "econ_every = 3\nmissed_turns = 1", 1),
+        before.replacen(
+            "econ_every = 3",
+            "econ_every = 3\nmissed_turns = 1\nmissed_turns_to = \"france\"",
+            1,
+        ),
+        before.replacen(
+            "\n[calendar]",
+            "\nallies_share_sight = true\n\n[calendar]",
+            1,
+        ),
+    ];
+    for changed in changes {
+        assert_ne!(changed, before);
+        fs::write(&config, &changed).unwrap();
+        let files = tree(&game);
+        let out = pbem()
+            .args(["resolve", "--early"])
+            .arg(&game)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "resolved under\n{changed}");
+        assert!(
+            err.contains("and game.toml (rules settings) has changed since"),
+            "{err}"
+        );
+        assert_eq!(tree(&game), files);
+    }
+    // Unset, they change nothing of the settings' text, and so of any game's digest.
+    fs::write(&config, &before).unwrap();
+    let loaded = crate::support::load(&game);
+    let text = pbem::game::rules_fixed::settings_text(&loaded.config).unwrap();
+    assert!(
+        !text.contains("missed_turns") && !text.contains("allies_share_sight"),
+        "{text}"
+    );
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .assert()
+        .success();
+}
