@@ -192,11 +192,16 @@ fn a_rekey_fixes_the_new_rules_and_tells_every_player_which_changed() {
         said.contains("the turn was resolved under the rules fixed with its commitment"),
         "{said}"
     );
-    // The first announcement fixed other rules (and another commitment): the report is not its turn.
+    // The first announcement fixed other rules with another commitment: the report is not its
+    // turn's, which the commitment says; the rules fixed anew by the notice are not accused.
     let out = verify(&announced);
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(!out.status.success());
-    assert!(said.contains("changed after its commitment"), "{said}");
+    assert!(
+        said.contains("the dice secret was changed after it was announced"),
+        "{said}"
+    );
+    assert!(!said.contains("changed after its commitment"), "{said}");
 }
 
 /// A ulm-1805 game whose referee changed tables.toml after turn `turn`'s commitment and wrote the
@@ -633,4 +638,58 @@ fn eia_19_2_missed_turns_and_allies_sight_are_fixed_with_the_commitment() {
         .arg(&game)
         .assert()
         .success();
+}
+
+/// After an honest rekey that changed the rules, the previous report gives the old commitment and
+/// the old rules: `verify` against it fails on the commitment alone, without saying the rules were
+/// changed once the dice were known (they were fixed anew with a new commitment, told by its
+/// notice), and against the notice the report checks out.
+#[test]
+fn verify_does_not_accuse_rules_fixed_anew_by_a_rekey() {
+    let (_t, game) = new_game(&ULM);
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .assert()
+        .success();
+    append(&game.join("tables.toml"), "\n# a house rule from turn 2\n");
+    pbem()
+        .arg("rekey")
+        .arg(&game)
+        .args(["--reason", "a house rule from turn 2"])
+        .assert()
+        .success();
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .assert()
+        .success();
+    let report = game.join("turns/2/reports/france.json");
+    let out = pbem()
+        .arg("verify")
+        .arg(&report)
+        .arg("--previous")
+        .arg(game.join("turns/1/reports/france.json"))
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{said}");
+    assert!(
+        said.contains("the dice secret was changed after it was announced"),
+        "{said}"
+    );
+    assert!(!said.contains("changed after its commitment"), "{said}");
+    let out = pbem()
+        .arg("verify")
+        .arg(&report)
+        .arg("--announcement")
+        .arg(mail(&game, 2, "notice", "france"))
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said}");
+    assert!(
+        said.contains("the turn was resolved under the rules fixed with its commitment"),
+        "{said}"
+    );
 }
