@@ -136,6 +136,8 @@ fn missed_turns_policy_drops_a_silent_power() {
         1,
     );
     fs::write(game.join("game.toml"), config).unwrap();
+    // The missed-turn policy is a rule fixed with turn 2's commitment: it changes with a new one.
+    rekey(&game);
     // No orders at all for turn 2: every power has missed one turn.
     pbem()
         .args(["resolve", "--early"])

@@ -192,16 +192,22 @@ fn a_rekey_fixes_the_new_rules_and_tells_every_player_which_changed() {
         said.contains("the turn was resolved under the rules fixed with its commitment"),
         "{said}"
     );
-    // The first announcement fixed other rules (and another commitment): the report is not its turn.
+    // The first announcement fixed other rules with another commitment: the report is not its
+    // turn's, which the commitment says; the rules fixed anew by the notice are not accused.
     let out = verify(&announced);
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(!out.status.success());
-    assert!(said.contains("changed after its commitment"), "{said}");
+    assert!(
+        said.contains("the dice secret was changed after it was announced"),
+        "{said}"
+    );
+    assert!(!said.contains("changed after its commitment"), "{said}");
 }
 
 /// A ulm-1805 game whose referee changed tables.toml after turn `turn`'s commitment and wrote the
-/// new rules into the turn's scheme.toml himself (his own files), so that `resolve` took them; then
-/// resolved turn `turn`. Turns before it are resolved honestly. (tempdir, game folder).
+/// new rules into the turn's scheme.toml himself (his own files), and into the record of the turn
+/// before, which keeps the rules its reports announced, so that `resolve` took them; then resolved
+/// turn `turn`. Turns before it are resolved honestly. (tempdir, game folder).
 pub fn forged_rules_game(turn: u32) -> (tempfile::TempDir, PathBuf) {
     let (t, game) = new_game(&ULM);
     for _ in 1..turn {
@@ -218,8 +224,15 @@ pub fn forged_rules_game(turn: u32) -> (tempfile::TempDir, PathBuf) {
     let loaded = crate::support::load(&game);
     let path = game.join(format!("turns/{turn}/scheme.toml"));
     let mut fixed = pbem::game::scheme::load(&loaded, turn).unwrap().unwrap();
+    let announced = fixed.rules.as_ref().unwrap().digest.clone();
     fixed.rules = Some(pbem::game::rules_fixed::of(&loaded).unwrap());
     fs::write(&path, toml::to_string(&fixed).unwrap()).unwrap();
+    if turn > 1 {
+        let record = game.join(format!("turns/{}/record.toml", turn - 1));
+        let text = fs::read_to_string(&record).unwrap();
+        let forged = &fixed.rules.as_ref().unwrap().digest;
+        fs::write(&record, text.replacen(&announced, forged, 1)).unwrap();
+    }
     pbem()
         .args(["resolve", "--early"])
         .arg(&game)
@@ -394,4 +407,289 @@ fn the_acknowledgement_anchors_the_rules_as_it_anchors_the_commitment() {
         };
         assert!(said.contains(expected), "{said}");
     }
+}
+
+/// `resolve` plays a turn under the rules of its own commitment alone: a later turn's scheme.toml
+/// fixing other rules (written by the referee before he resolves, or by a rekey of the next turn
+/// before a forced rerun) does not let it play under rules its reports do not name (the header
+/// would give the announced digest, and verify and audit pass).
+#[test]
+fn rules_changed_behind_a_commitment_are_refused_whatever_a_later_commitment_fixes() {
+    // A scheme.toml of turn 2 written by hand, then turn 1 resolved.
+    let (_t, game) = new_game(&ULM);
+    append(
+        &game.join("tables.toml"),
+        "\n# changed once the dice were known\n",
+    );
+    let loaded = crate::support::load(&game);
+    let mut later = pbem::game::scheme::load(&loaded, 1).unwrap().unwrap();
+    later.commitment = "00".repeat(32);
+    later.rules = Some(pbem::game::rules_fixed::of(&loaded).unwrap());
+    fs::create_dir_all(game.join("turns/2")).unwrap();
+    fs::write(
+        game.join("turns/2/scheme.toml"),
+        toml::to_string(&later).unwrap(),
+    )
+    .unwrap();
+    let out = pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "turn 1 resolved under other rules");
+    assert!(err.contains("and tables.toml has changed since"), "{err}");
+    assert!(!game.join("turns/1/record.toml").exists());
+    // Turn 1 resolved, turn 2 rekeyed under new rules, turn 1 resolved again.
+    let (_t, game) = new_game(&ULM);
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .assert()
+        .success();
+    append(&game.join("tables.toml"), "\n# a house rule from turn 2\n");
+    pbem()
+        .arg("rekey")
+        .arg(&game)
+        .args(["--reason", "a house rule from turn 2"])
+        .assert()
+        .success();
+    let files = tree(&game);
+    let out = pbem()
+        .args(["resolve", "--force", "--turn", "1"])
+        .arg(&game)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success(),
+        "turn 1 resolved again under turn 2's rules"
+    );
+    assert!(
+        err.contains("turn 1's commitment") && err.contains("and tables.toml has changed since"),
+        "{err}"
+    );
+    assert_eq!(tree(&game), files);
+}
+
+/// A turn's scheme.toml must fix the rules the reports of the turn before announced with its
+/// commitment: removed, stripped of its rules or rewritten with others, it would let the turn be
+/// played unchecked (with the file gone, the reports' header even gave the digest announced, and
+/// verify and audit passed). `resolve` refuses it, writing nothing, and `audit` names it.
+#[test]
+fn a_scheme_toml_rewritten_after_the_commitment_is_refused_and_named() {
+    let (_t, game) = new_game(&ULM);
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .assert()
+        .success();
+    let scheme = game.join("turns/2/scheme.toml");
+    let honest = fs::read_to_string(&scheme).unwrap();
+    let stripped = honest[..honest.find("[rules]").unwrap()].to_string();
+    append(
+        &game.join("tables.toml"),
+        "\n# changed once the dice were known\n",
+    );
+    let loaded = crate::support::load(&game);
+    let mut other = pbem::game::scheme::load(&loaded, 2).unwrap().unwrap();
+    other.rules = Some(pbem::game::rules_fixed::of(&loaded).unwrap());
+    let forgeries = [
+        (None, "turns/2/scheme.toml is missing"),
+        (Some(stripped), "turns/2/scheme.toml fixes no rules"),
+        (
+            Some(toml::to_string(&other).unwrap()),
+            "turns/2/scheme.toml fixes the rules digest",
+        ),
+    ];
+    for (text, says) in forgeries {
+        match &text {
+            None => fs::remove_file(&scheme).unwrap(),
+            Some(t) => fs::write(&scheme, t).unwrap(),
+        }
+        let files = tree(&game);
+        let out = pbem()
+            .args(["resolve", "--early"])
+            .arg(&game)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{says}: resolved");
+        assert!(
+            err.contains(says)
+                && err.contains("turn 1's reports announced turn 2's commitment")
+                && err.contains("pbem rekey"),
+            "{says}: {err}"
+        );
+        assert_eq!(tree(&game), files, "{says}: a refused turn wrote");
+    }
+    // Turn 2 resolved honestly, then its scheme.toml removed: audit names it.
+    fs::write(&scheme, &honest).unwrap();
+    let tables = fs::read_to_string(game.join("tables.toml")).unwrap();
+    let tables = tables.replace("\n# changed once the dice were known\n", "");
+    fs::write(game.join("tables.toml"), tables).unwrap();
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .assert()
+        .success();
+    pbem().arg("audit").arg(&game).assert().success();
+    fs::remove_file(&scheme).unwrap();
+    let out = pbem().arg("audit").arg(&game).output().unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{said}");
+    assert!(said.contains("turns/2/scheme.toml is missing"), "{said}");
+}
+
+/// After an honest rekey that changed the rules, `audit` re-resolves the earlier turns under the
+/// new rules and finds them different: it says first that the rules changed through a later
+/// commitment and how to audit the turn under its own, rather than a bare mismatch an auditor would
+/// read as a forgery.
+#[test]
+fn audit_tells_why_a_turn_differs_after_a_rekey_changed_the_rules() {
+    let (_t, game) = new_game(&ULM);
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .assert()
+        .success();
+    let config = game.join("game.toml");
+    let before = fs::read_to_string(&config).unwrap();
+    fs::write(
+        &config,
+        before.replacen("start = \"1805-09\"", "start = \"1805-10\"", 1),
+    )
+    .unwrap();
+    pbem()
+        .arg("rekey")
+        .arg(&game)
+        .args(["--reason", "the calendar was a month off"])
+        .assert()
+        .success();
+    let out = pbem().arg("audit").arg(&game).output().unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{said}");
+    let first = said.lines().next().unwrap();
+    assert!(
+        first.starts_with("turn 1: MISMATCH: turn 1 was resolved under the rules its commitment fixed")
+            && first.contains("game.toml (rules settings) has changed since, and the commitment of turn 2 fixed the new rules")
+            && first.contains("not of a forgery")
+            && first.contains("--turn 1"),
+        "{said}"
+    );
+    // Under its own rules again, turn 1 audits clean, as the message says.
+    fs::write(&config, &before).unwrap();
+    pbem()
+        .args(["audit", "--turn", "1"])
+        .arg(&game)
+        .assert()
+        .success();
+}
+
+/// The missed-turn policy of EiA 19.2 (`[replacement] missed_turns`, `missed_turns_to`) decides
+/// which power a turn drops and who runs it, and `allies_share_sight` what each report tells: both
+/// are rules fixed with the commitment. Set after it, they were taken (a referee handed three powers
+/// that sent no orders to France), the digest unchanged. A game that sets neither keeps its digest.
+#[test]
+fn eia_19_2_missed_turns_and_allies_sight_are_fixed_with_the_commitment() {
+    let (_t, game) = new_game(&ULM);
+    let config = game.join("game.toml");
+    let before = fs::read_to_string(&config).unwrap();
+    let changes = [
+        before.replacen("econ_every = 3", "econ_every = 3\nmissed_turns = 1", 1),
+        before.replacen(
+            "econ_every = 3",
+            "econ_every = 3\nmissed_turns = 1\nmissed_turns_to = \"france\"",
+            1,
+        ),
+        before.replacen(
+            "\n[calendar]",
+            "\nallies_share_sight = true\n\n[calendar]",
+            1,
+        ),
+    ];
+    for changed in changes {
+        assert_ne!(changed, before);
+        fs::write(&config, &changed).unwrap();
+        let files = tree(&game);
+        let out = pbem()
+            .args(["resolve", "--early"])
+            .arg(&game)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "resolved under\n{changed}");
+        assert!(
+            err.contains("and game.toml (rules settings) has changed since"),
+            "{err}"
+        );
+        assert_eq!(tree(&game), files);
+    }
+    // Unset, they change nothing of the settings' text, and so of any game's digest.
+    fs::write(&config, &before).unwrap();
+    let loaded = crate::support::load(&game);
+    let text = pbem::game::rules_fixed::settings_text(&loaded.config).unwrap();
+    assert!(
+        !text.contains("missed_turns") && !text.contains("allies_share_sight"),
+        "{text}"
+    );
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .assert()
+        .success();
+}
+
+/// After an honest rekey that changed the rules, the previous report gives the old commitment and
+/// the old rules: `verify` against it fails on the commitment alone, without saying the rules were
+/// changed once the dice were known (they were fixed anew with a new commitment, told by its
+/// notice), and against the notice the report checks out.
+#[test]
+fn verify_does_not_accuse_rules_fixed_anew_by_a_rekey() {
+    let (_t, game) = new_game(&ULM);
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .assert()
+        .success();
+    append(&game.join("tables.toml"), "\n# a house rule from turn 2\n");
+    pbem()
+        .arg("rekey")
+        .arg(&game)
+        .args(["--reason", "a house rule from turn 2"])
+        .assert()
+        .success();
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&game)
+        .assert()
+        .success();
+    let report = game.join("turns/2/reports/france.json");
+    let out = pbem()
+        .arg("verify")
+        .arg(&report)
+        .arg("--previous")
+        .arg(game.join("turns/1/reports/france.json"))
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{said}");
+    assert!(
+        said.contains("the dice secret was changed after it was announced"),
+        "{said}"
+    );
+    assert!(!said.contains("changed after its commitment"), "{said}");
+    let out = pbem()
+        .arg("verify")
+        .arg(&report)
+        .arg("--announcement")
+        .arg(mail(&game, 2, "notice", "france"))
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said}");
+    assert!(
+        said.contains("the turn was resolved under the rules fixed with its commitment"),
+        "{said}"
+    );
 }

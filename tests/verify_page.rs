@@ -673,7 +673,41 @@ fn rules_cases() -> (Vec<tempfile::TempDir>, Vec<Case>) {
         case.why = why;
         cases.push(case);
     }
-    let mut dirs = vec![honest_dir, forged1_dir, forged2_dir];
+    // An honest rekey of turn 2 that changed the rules: the previous report gives the old
+    // commitment, which fails the report, and says nothing of the new rules.
+    let (rekeyed_dir, rekeyed) = new_game(&crate::rulesets::ULM);
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&rekeyed)
+        .assert()
+        .success();
+    let mut tables = fs::read(rekeyed.join("tables.toml")).unwrap();
+    tables.extend_from_slice(b"\n# a house rule from turn 2\n");
+    fs::write(rekeyed.join("tables.toml"), tables).unwrap();
+    pbem()
+        .arg("rekey")
+        .arg(&rekeyed)
+        .args(["--reason", "a house rule from turn 2"])
+        .assert()
+        .success();
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(&rekeyed)
+        .assert()
+        .success();
+    let mut case = Case::new(
+        "rules-rekeyed-previous",
+        vec![("rules-rekeyed-previous.eml".into(), report(&rekeyed, 2))],
+        "FAIL",
+    )
+    .with(
+        "previous",
+        "rules-rekeyed-previous-previous.eml",
+        report(&rekeyed, 1),
+    );
+    case.why = &["the dice secret was changed after it was announced"];
+    cases.push(case);
+    let mut dirs = vec![honest_dir, forged1_dir, forged2_dir, rekeyed_dir];
     for (name, forged, expected, why) in [
         ("rules-held-ack", false, "OK", held),
         ("rules-forged-ack", true, "FAIL", changed),

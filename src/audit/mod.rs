@@ -80,8 +80,20 @@ pub fn audit_turn(game: &Game, turn: u32) -> Result<TurnVerdict> {
     audit_turn_with(game, turn, &Game::load)
 }
 
-/// As [`audit_turn`], loading the game again with `reload`.
+/// As [`audit_turn`], loading the game again with `reload`. A turn whose rules a later commitment
+/// changed (`pbem rekey`) is re-resolved under the new ones: when its files differ, the verdict says
+/// so first (`scheme::refixed_since`), so that the auditor does not read the change as a forgery.
 pub fn audit_turn_with(game: &Game, turn: u32, reload: Reload) -> Result<TurnVerdict> {
+    let mut v = audit_turn_as_resolved(game, turn, reload)?;
+    if !v.ok() {
+        if let Some(why) = crate::game::scheme::refixed_since(game, turn)? {
+            v.problems.insert(0, why);
+        }
+    }
+    Ok(v)
+}
+
+fn audit_turn_as_resolved(game: &Game, turn: u32, reload: Reload) -> Result<TurnVerdict> {
     let mut v = TurnVerdict {
         turn,
         problems: Vec::new(),
@@ -130,7 +142,7 @@ pub fn audit_turn_with(game: &Game, turn: u32, reload: Reload) -> Result<TurnVer
         }
     }
     // The scheme: the one the turn was committed under (`game::scheme`) is game.toml's.
-    match crate::game::scheme::changed(game, turn) {
+    match crate::game::scheme::changed_since_resolved(game, turn) {
         Ok(Some(why)) => p.push(why),
         Ok(None) => {}
         Err(e) => p.push(format!("{e:#}")),

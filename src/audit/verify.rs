@@ -583,7 +583,10 @@ fn check_texts_bound(
 
 /// The rules the header names (`rules: HEX`, `game::rules_fixed`) against those an anchor says were
 /// fixed with the commitment: a report resolved under other rules (a table changed once the dice
-/// were known) names other ones, and a header without the line had it dropped.
+/// were known) names other ones, and a header without the line had it dropped. An anchor that gives
+/// another commitment than the header's says nothing of its rules: they are those of its own
+/// commitment (the previous report's, before a rekey whose notice fixed new rules), and the
+/// commitment's own check fails the report, without accusing an honest change of rules.
 fn check_rules(
     header: &ParsedHeader,
     anchors: &[Anchor],
@@ -593,6 +596,9 @@ fn check_rules(
     use crate::report::header::RULES_KEY;
     for a in anchors {
         let Some(fixed) = &a.rules else { continue };
+        if !a.commitment.eq_ignore_ascii_case(&header.commitment) {
+            continue;
+        }
         if header.rules.is_empty() {
             problems.push(format!(
                 "{} says the rules of turn {} were fixed with its commitment (their digest {fixed}), and this report's header names no rules ({RULES_KEY}: ...): the line was dropped",

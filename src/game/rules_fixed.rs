@@ -10,12 +10,13 @@
 //! goes through a new commitment (`pbem rekey`), which tells every player what changed.
 //!
 //! The parts: game.toml's settings that decide what happens in a turn ([`SETTINGS`]: the ruleset,
-//! first turn, calendar, economic phases, `[sop]`, options), written as TOML by [`settings_text`];
+//! first turn, calendar, economic phases, the missed-turn policy, allies' sight, `[sop]`, options),
+//! written as TOML by [`settings_text`];
 //! `map.toml` and `tables.toml` as they are on disk; each `tactical/*.txt` (GITM's tactical maps). The
 //! digest is the SHA-256 of their listing as `sha256sum` prints it: a line `HEX  NAME` per part, in
 //! the order of the names (docs/DICE.md says how a player holding the files checks it). The players,
-//! their addresses and passwords, the deadlines, late orders, missed turns, allies' sight and the mail
-//! settings are not rules of the dice: the referee's acts and settings change them between turns, and
+//! their addresses and passwords, the deadlines, late orders and the mail settings are not rules of
+//! the dice: the referee's acts and settings change them between turns, and
 //! each turn's record keeps what its reports depended on (`record::Shown`).
 
 use std::collections::BTreeMap;
@@ -62,8 +63,24 @@ struct Settings<'a> {
     econ_every: u32,
     /// Sorted: the order game.toml names them in changes nothing.
     options: Vec<&'a str>,
+    /// `[replacement] missed_turns` and `missed_turns_to`: which power a turn drops for orders
+    /// missed and who runs it from the next turn (EiA 19.2, `engine::players`). Not written when
+    /// unset (never, nobody), so that the digest of a game that sets neither is what it was before
+    /// pbem fixed them.
+    #[serde(skip_serializing_if = "is_zero")]
+    missed_turns: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    missed_turns_to: Option<&'a str>,
+    /// Whether allies see what each other sees (`engine::visibility::share_events`): what each
+    /// power's report tells of the turn. Not written when unset.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    allies_share_sight: bool,
     calendar: &'a Calendar,
     sop: BTreeMap<&'a str, &'a str>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// game.toml's settings that decide what happens in a turn, as TOML: the same text for the same
@@ -80,6 +97,9 @@ pub fn settings_text(config: &GameConfig) -> Result<String> {
         first_turn: config.first_turn,
         econ_every: config.replacement.econ_every,
         options,
+        missed_turns: config.replacement.missed_turns,
+        missed_turns_to: config.replacement.missed_turns_to.as_deref(),
+        allies_share_sight: config.allies_share_sight,
         calendar: &config.calendar,
         sop: config
             .sop

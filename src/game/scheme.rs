@@ -100,24 +100,115 @@ pub fn rules_digest(game: &Game, turn: u32, commitment: &str) -> Option<String> 
             return fixed.rules.map(|r| r.digest);
         }
     }
+    announced(game, turn, commitment)
+}
+
+/// The digest of the rules the reports of the turn before `turn` announced beside its commitment
+/// `commitment` (hex), as their record keeps it; none when they announced another commitment (a
+/// rekey or rollback fixed the turn anew since) or no rules.
+fn announced(game: &Game, turn: u32, commitment: &str) -> Option<String> {
     let text = std::fs::read_to_string(game.record_path(turn.checked_sub(1)?)).ok()?;
     let before: super::record::TurnRecord = toml::from_str(&text).ok()?;
     (before.next_commitment == commitment && !before.next_rules.is_empty())
         .then_some(before.next_rules)
 }
 
-/// Whether a turn after `turn` was committed under other rules than `turn` (`rules`): a change of
-/// rules made through a new commitment, told to every player, rather than behind one.
-fn changed_by_a_later_commitment(game: &Game, turn: u32, rules: &Rules) -> bool {
+/// Whether `turn`'s `scheme.toml` still fixes the rules the reports of the turn before announced
+/// with its commitment: a referee who removed the file, or its rules, or wrote other rules into it,
+/// would otherwise play the turn unchecked under rules of his choosing (with the file gone, its
+/// reports' header would even give the digest announced).
+fn rewritten(game: &Game, turn: u32, fixed: Option<&Fixed>) -> Option<String> {
+    let commitment = crate::dice::to_hex(&game.commitment(turn).ok()?);
+    let announced = announced(game, turn, &commitment)?;
+    let file = game.shown(&path(game, turn));
+    let now = match fixed {
+        None => format!("{file} is missing"),
+        Some(f) if f.commitment != commitment => {
+            format!("{file} names another commitment, {}", f.commitment)
+        }
+        Some(Fixed { rules: None, .. }) => format!("{file} fixes no rules"),
+        Some(Fixed { rules: Some(r), .. }) if r.digest != announced => {
+            format!("{file} fixes the rules digest {}", r.digest)
+        }
+        Some(_) => return None,
+    };
+    Some(format!(
+        "turn {}'s reports announced turn {turn}'s commitment {commitment} with the rules digest {announced}, but {now}: the rules fixed with the commitment were rewritten after it. Put {file} back as it was, and the rules it fixed; to play turn {turn} under new rules, make a new commitment with `pbem rekey {} --reason ...`, which tells every player what changed",
+        turn - 1,
+        game.dir.display(),
+    ))
+}
+
+/// The later turn whose commitment fixed the rules the folder holds now (`now`), when they are not
+/// those `turn` was committed under (`rules`): a change of rules made through a new commitment (`pbem
+/// rekey`), told to every player, rather than behind one. Only a commitment of its turn as it stands
+/// (its `commitment` file) counts.
+fn refixed_by(game: &Game, turn: u32, rules: &Rules, now: &Rules) -> Option<u32> {
+    if rules.digest == now.digest {
+        return None;
+    }
     (turn + 1..)
-        .map_while(|t| load(game, t).ok().flatten())
-        .any(|f| f.rules.as_ref().is_some_and(|r| r.digest != rules.digest))
+        .map_while(|t| load(game, t).ok().flatten().map(|f| (t, f)))
+        .find(|(t, f)| {
+            f.rules.as_ref().is_some_and(|r| r.digest == now.digest)
+                && game
+                    .commitment(*t)
+                    .is_ok_and(|c| crate::dice::to_hex(&c) == f.commitment)
+        })
+        .map(|(t, _)| t)
+}
+
+/// Why a resolved `turn` cannot be audited as it was resolved, when its rules changed since through
+/// a later turn's commitment: `audit` re-resolves under the rules the folder holds now, so the turn's
+/// files differ where the change touches them. `audit` gives it before the differences it finds.
+pub fn refixed_since(game: &Game, turn: u32) -> Result<Option<String>> {
+    let Some(Fixed {
+        rules: Some(rules), ..
+    }) = load(game, turn)?
+    else {
+        return Ok(None);
+    };
+    let now = rules_fixed::of(game)?;
+    let Some(later) = refixed_by(game, turn, &rules, &now) else {
+        return Ok(None);
+    };
+    let differing = rules.differing(&now);
+    let one = differing.len() == 1;
+    Ok(Some(format!(
+        "turn {turn} was resolved under the rules its commitment fixed (their digest {}, {}); {} {} changed since, and the commitment of turn {later} fixed the new rules (their digest {}, a change told to every player by the notice of `pbem rekey` or `pbem rollback`). audit re-resolves every turn under the rules the game folder holds now, so turn {turn}'s files differ from it where the change touches them: the differences below come of the change, not of a forgery. To audit turn {turn}, put {} back as {} for it (that file gives the digest of each part), run `pbem audit {} --turn {turn}`, then put the new rules back",
+        rules.digest,
+        game.shown(&path(game, turn)),
+        rules_fixed::named(&differing),
+        if one { "has" } else { "have" },
+        now.digest,
+        if one { "it" } else { "them" },
+        if one { "it was" } else { "they were" },
+        game.dir.display(),
+    )))
 }
 
 /// What changed since `turn`'s commitment, if anything did: game.toml's `[dice]` (the scheme), or the
-/// rules, each in words with what to do.
+/// rules, each in words with what to do. Rules fixed anew by a later turn's commitment do not excuse
+/// the turn's own: `resolve` and `close` play a turn under the rules of its commitment alone, or a
+/// referee who wrote a later `scheme.toml` (or rekeyed the next turn, then resolved this one again
+/// with `--force`) would play it under rules its reports do not name.
 pub fn changed(game: &Game, turn: u32) -> Result<Option<String>> {
-    let Some(fixed) = load(game, turn)? else {
+    changed_with(game, turn, false)
+}
+
+/// [`changed`] as `audit` asks it of a resolved turn: rules changed since through a later turn's
+/// commitment (`pbem rekey`, told to every player) are not a change behind the turn's commitment
+/// ([`refixed_since`] says what they do to the audit).
+pub fn changed_since_resolved(game: &Game, turn: u32) -> Result<Option<String>> {
+    changed_with(game, turn, true)
+}
+
+fn changed_with(game: &Game, turn: u32, later_commitments: bool) -> Result<Option<String>> {
+    let fixed = load(game, turn)?;
+    if let Some(why) = rewritten(game, turn, fixed.as_ref()) {
+        return Ok(Some(why));
+    }
+    let Some(fixed) = fixed else {
         return Ok(None);
     };
     let now = (game.config.dice.scheme, game.config.dice.beacon);
@@ -133,10 +224,11 @@ pub fn changed(game: &Game, turn: u32) -> Result<Option<String>> {
     let Some(rules) = &fixed.rules else {
         return Ok(None);
     };
-    if changed_by_a_later_commitment(game, turn, rules) {
+    let now = rules_fixed::of(game)?;
+    if later_commitments && refixed_by(game, turn, rules, &now).is_some() {
         return Ok(None);
     }
-    let differing = rules.differing(&rules_fixed::of(game)?);
+    let differing = rules.differing(&now);
     if differing.is_empty() {
         return Ok(None);
     }
