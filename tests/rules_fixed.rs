@@ -25,6 +25,15 @@ pub fn new_game(s: &Scenario) -> (tempfile::TempDir, PathBuf) {
     (t, game)
 }
 
+/// Resolves the game's current turn now (`--early`: nobody's orders are awaited).
+fn resolve(game: &Path) {
+    pbem()
+        .args(["resolve", "--early"])
+        .arg(game)
+        .assert()
+        .success();
+}
+
 fn append(path: &Path, text: &str) {
     let mut bytes = fs::read(path).unwrap();
     bytes.extend_from_slice(text.as_bytes());
@@ -111,11 +120,7 @@ fn a_turn_whose_rules_changed_after_its_commitment_is_refused_in_every_ruleset()
             ),
         )
         .unwrap();
-        pbem()
-            .args(["resolve", "--early"])
-            .arg(&game)
-            .assert()
-            .success();
+        resolve(&game);
         let report =
             fs::read_to_string(game.join(format!("turns/1/reports/{}.txt", s.reports[0]))).unwrap();
         let digest = pbem::game::scheme::load(&crate::support::load(&game), 1)
@@ -169,11 +174,7 @@ fn a_rekey_fixes_the_new_rules_and_tells_every_player_which_changed() {
         );
         assert!(flat.contains("The rules digest of turn 1 is"), "{notice}");
     }
-    pbem()
-        .args(["resolve", "--early"])
-        .arg(&game)
-        .assert()
-        .success();
+    resolve(&game);
     let report = game.join("turns/1/reports/france.txt");
     let notice = mail(&game, 1, "notice", "france");
     let verify = |anchor: &Path| {
@@ -211,11 +212,7 @@ fn a_rekey_fixes_the_new_rules_and_tells_every_player_which_changed() {
 pub fn forged_rules_game(turn: u32) -> (tempfile::TempDir, PathBuf) {
     let (t, game) = new_game(&ULM);
     for _ in 1..turn {
-        pbem()
-            .args(["resolve", "--early"])
-            .arg(&game)
-            .assert()
-            .success();
+        resolve(&game);
     }
     append(
         &game.join("tables.toml"),
@@ -233,11 +230,7 @@ pub fn forged_rules_game(turn: u32) -> (tempfile::TempDir, PathBuf) {
         let forged = &fixed.rules.as_ref().unwrap().digest;
         fs::write(&record, text.replacen(&announced, forged, 1)).unwrap();
     }
-    pbem()
-        .args(["resolve", "--early"])
-        .arg(&game)
-        .assert()
-        .success();
+    resolve(&game);
     (t, game)
 }
 
@@ -283,16 +276,8 @@ fn a_report_resolved_under_other_rules_than_announced_fails_verify() {
 #[test]
 fn an_honest_turn_verifies_its_rules_against_the_previous_report_in_every_form() {
     let (_t, game) = new_game(&ULM);
-    pbem()
-        .args(["resolve", "--early"])
-        .arg(&game)
-        .assert()
-        .success();
-    pbem()
-        .args(["resolve", "--early"])
-        .arg(&game)
-        .assert()
-        .success();
+    resolve(&game);
+    resolve(&game);
     for previous in ["france.txt", "france.html", "france.json"] {
         let out = pbem()
             .arg("verify")
@@ -314,11 +299,7 @@ fn an_honest_turn_verifies_its_rules_against_the_previous_report_in_every_form()
 #[test]
 fn audit_names_the_rules_changed_after_a_resolved_turn() {
     let (_t, game) = new_game(&ULM);
-    pbem()
-        .args(["resolve", "--early"])
-        .arg(&game)
-        .assert()
-        .success();
+    resolve(&game);
     pbem().arg("audit").arg(&game).assert().success();
     append(&game.join("map.toml"), "\n# redrawn\n");
     let out = pbem().arg("audit").arg(&game).output().unwrap();
@@ -378,11 +359,7 @@ pub fn acknowledged_game(forged: bool) -> (tempfile::TempDir, PathBuf, String) {
         )
         .unwrap();
     }
-    pbem()
-        .args(["resolve", "--early"])
-        .arg(&game)
-        .assert()
-        .success();
+    resolve(&game);
     (t, game, ack)
 }
 
@@ -442,11 +419,7 @@ fn rules_changed_behind_a_commitment_are_refused_whatever_a_later_commitment_fix
     assert!(!game.join("turns/1/record.toml").exists());
     // Turn 1 resolved, turn 2 rekeyed under new rules, turn 1 resolved again.
     let (_t, game) = new_game(&ULM);
-    pbem()
-        .args(["resolve", "--early"])
-        .arg(&game)
-        .assert()
-        .success();
+    resolve(&game);
     append(&game.join("tables.toml"), "\n# a house rule from turn 2\n");
     pbem()
         .arg("rekey")
@@ -479,11 +452,7 @@ fn rules_changed_behind_a_commitment_are_refused_whatever_a_later_commitment_fix
 #[test]
 fn a_scheme_toml_rewritten_after_the_commitment_is_refused_and_named() {
     let (_t, game) = new_game(&ULM);
-    pbem()
-        .args(["resolve", "--early"])
-        .arg(&game)
-        .assert()
-        .success();
+    resolve(&game);
     let scheme = game.join("turns/2/scheme.toml");
     let honest = fs::read_to_string(&scheme).unwrap();
     let stripped = honest[..honest.find("[rules]").unwrap()].to_string();
@@ -528,11 +497,7 @@ fn a_scheme_toml_rewritten_after_the_commitment_is_refused_and_named() {
     let tables = fs::read_to_string(game.join("tables.toml")).unwrap();
     let tables = tables.replace("\n# changed once the dice were known\n", "");
     fs::write(game.join("tables.toml"), tables).unwrap();
-    pbem()
-        .args(["resolve", "--early"])
-        .arg(&game)
-        .assert()
-        .success();
+    resolve(&game);
     pbem().arg("audit").arg(&game).assert().success();
     fs::remove_file(&scheme).unwrap();
     let out = pbem().arg("audit").arg(&game).output().unwrap();
@@ -548,11 +513,7 @@ fn a_scheme_toml_rewritten_after_the_commitment_is_refused_and_named() {
 #[test]
 fn audit_tells_why_a_turn_differs_after_a_rekey_changed_the_rules() {
     let (_t, game) = new_game(&ULM);
-    pbem()
-        .args(["resolve", "--early"])
-        .arg(&game)
-        .assert()
-        .success();
+    resolve(&game);
     let config = game.join("game.toml");
     let before = fs::read_to_string(&config).unwrap();
     fs::write(
@@ -633,11 +594,7 @@ fn eia_19_2_missed_turns_and_allies_sight_are_fixed_with_the_commitment() {
         !text.contains("missed_turns") && !text.contains("allies_share_sight"),
         "{text}"
     );
-    pbem()
-        .args(["resolve", "--early"])
-        .arg(&game)
-        .assert()
-        .success();
+    resolve(&game);
 }
 
 /// After an honest rekey that changed the rules, the previous report gives the old commitment and
@@ -647,11 +604,7 @@ fn eia_19_2_missed_turns_and_allies_sight_are_fixed_with_the_commitment() {
 #[test]
 fn verify_does_not_accuse_rules_fixed_anew_by_a_rekey() {
     let (_t, game) = new_game(&ULM);
-    pbem()
-        .args(["resolve", "--early"])
-        .arg(&game)
-        .assert()
-        .success();
+    resolve(&game);
     append(&game.join("tables.toml"), "\n# a house rule from turn 2\n");
     pbem()
         .arg("rekey")
@@ -659,11 +612,7 @@ fn verify_does_not_accuse_rules_fixed_anew_by_a_rekey() {
         .args(["--reason", "a house rule from turn 2"])
         .assert()
         .success();
-    pbem()
-        .args(["resolve", "--early"])
-        .arg(&game)
-        .assert()
-        .success();
+    resolve(&game);
     let report = game.join("turns/2/reports/france.json");
     let out = pbem()
         .arg("verify")
@@ -692,4 +641,38 @@ fn verify_does_not_accuse_rules_fixed_anew_by_a_rekey() {
         said.contains("the turn was resolved under the rules fixed with its commitment"),
         "{said}"
     );
+}
+
+#[test]
+fn status_prints_the_rules_digest_and_what_changed_since_the_commitment() {
+    let (_t, game) = new_game(&ULM);
+    let status = || {
+        let out = pbem().arg("status").arg(&game).output().unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let said = status();
+    assert!(said.contains("Rules for turn 1: "), "{said}");
+    assert!(!said.contains("CHANGED"), "{said}");
+    append(&game.join("tables.toml"), "\n# a house rule\n");
+    let said = status();
+    assert!(
+        said.contains("CHANGED since the commitment: ")
+            && said.contains("and tables.toml has changed since"),
+        "{said}"
+    );
+    // A change of [dice] alone is named as the scheme's, not as the rules'.
+    fs::write(
+        game.join("tables.toml"),
+        fs::read_to_string(game.join("tables.toml"))
+            .unwrap()
+            .replace("\n# a house rule\n", ""),
+    )
+    .unwrap();
+    crate::support::add_to_config(&game, "\n[dice]\nscheme = \"pbem-dice/v2\"\n");
+    let said = status();
+    assert!(
+        said.contains("the dice scheme was changed after the commitment"),
+        "{said}"
+    );
+    assert!(!said.contains("has changed since"), "{said}");
 }

@@ -49,12 +49,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
             crate::say!("Dice commitment for turn {turn}: {hex}");
             // The rules fixed with it (`game::rules_fixed`), and whether they still hold.
             if let Some(rules) = crate::game::scheme::rules_digest(&game, turn, &hex) {
-                match crate::game::scheme::changed(&game, turn) {
-                    Ok(Some(why)) => {
-                        crate::say!("Rules for turn {turn}: {rules}, CHANGED since: {why}")
-                    }
-                    _ => crate::say!("Rules for turn {turn}: {rules}"),
-                }
+                crate::say!("Rules for turn {turn}: {rules}");
+            }
+            // The scheme or the rules changed since the commitment: resolve would refuse.
+            if let Ok(Some(why)) = crate::game::scheme::changed(&game, turn) {
+                crate::say!("CHANGED since the commitment: {why}");
             }
         }
         Err(e) => crate::say!("Dice commitment for turn {turn}: MISSING ({e})"),
