@@ -129,25 +129,37 @@ pub fn of(game: &Game) -> Result<Rules> {
     for name in ["map.toml", "tables.toml"] {
         parts.insert(name.to_string(), file_digest(&game.dir.join(name), game)?);
     }
-    let tactical = game.dir.join("tactical");
-    if let Ok(entries) = std::fs::read_dir(&tactical) {
-        let mut files: Vec<_> = entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "txt"))
-            .collect();
-        files.sort();
-        for path in files {
-            let name = format!(
-                "tactical/{}",
-                path.file_name().unwrap_or_default().to_string_lossy()
-            );
-            parts.insert(name, file_digest(&path, game)?);
-        }
+    for (name, path) in tactical_files(&game.dir) {
+        parts.insert(name, file_digest(&path, game)?);
     }
     Ok(Rules {
         digest: sha256_hex(listing(&parts).as_bytes()),
         parts,
     })
+}
+
+/// The tactical maps of a game folder (GITM 5: `tactical/<square>.txt`), in name order, each as
+/// `tactical/<file>` and its path: the files GITM's theatre reads (`rules::gitm::tactical::hook`), and
+/// so the files the rules digest binds.
+pub fn tactical_files(dir: &Path) -> Vec<(String, std::path::PathBuf)> {
+    let Ok(entries) = std::fs::read_dir(dir.join("tactical")) else {
+        return Vec::new();
+    };
+    let mut paths: Vec<_> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|p| {
+            let name = format!(
+                "tactical/{}",
+                p.file_name().unwrap_or_default().to_string_lossy()
+            );
+            (name, p)
+        })
+        .collect()
 }
 
 fn file_digest(path: &Path, game: &Game) -> Result<String> {

@@ -57,20 +57,8 @@ impl Theatre {
     /// ([`place_forts`]). Any problem is an error naming the file, line and column.
     pub fn load(dir: &Path, grid: &GridMap) -> Result<Theatre> {
         let mut t = Theatre::default();
-        let folder = dir.join("tactical");
-        let Ok(entries) = std::fs::read_dir(&folder) else {
-            return Ok(t);
-        };
-        let mut paths: Vec<_> = entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "txt"))
-            .collect();
-        paths.sort();
-        for path in paths {
-            let shown = format!(
-                "tactical/{}",
-                path.file_name().unwrap_or_default().to_string_lossy()
-            );
+        // The files the rules digest binds (`game::rules_fixed`): read from the one list.
+        for (shown, path) in crate::game::rules_fixed::tactical_files(dir) {
             let bytes = std::fs::read(&path)?;
             let text = String::from_utf8(bytes)
                 .map_err(|_| anyhow!("{shown}: not UTF-8 text; save it as UTF-8"))?;
