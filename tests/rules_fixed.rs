@@ -34,6 +34,21 @@ fn resolve(game: &Path) {
         .success();
 }
 
+/// `pbem verify REPORTS --ANCHOR FILE`: whether the report checks out, and what verify printed.
+fn verify(reports: &[&Path], anchor: &str, file: &Path) -> (bool, String) {
+    let out = pbem()
+        .arg("verify")
+        .args(reports)
+        .arg(format!("--{anchor}"))
+        .arg(file)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
 fn append(path: &Path, text: &str) {
     let mut bytes = fs::read(path).unwrap();
     bytes.extend_from_slice(text.as_bytes());
@@ -177,27 +192,16 @@ fn a_rekey_fixes_the_new_rules_and_tells_every_player_which_changed() {
     resolve(&game);
     let report = game.join("turns/1/reports/france.txt");
     let notice = mail(&game, 1, "notice", "france");
-    let verify = |anchor: &Path| {
-        pbem()
-            .arg("verify")
-            .arg(&report)
-            .arg("--announcement")
-            .arg(anchor)
-            .output()
-            .unwrap()
-    };
-    let out = verify(&notice);
-    let said = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{said}");
+    let (passed, said) = verify(&[&report], "announcement", &notice);
+    assert!(passed, "{said}");
     assert!(
         said.contains("the turn was resolved under the rules fixed with its commitment"),
         "{said}"
     );
     // The first announcement fixed other rules with another commitment: the report is not its
     // turn's, which the commitment says; the rules fixed anew by the notice are not accused.
-    let out = verify(&announced);
-    let said = String::from_utf8_lossy(&out.stdout);
-    assert!(!out.status.success());
+    let (passed, said) = verify(&[&report], "announcement", &announced);
+    assert!(!passed);
     assert!(
         said.contains("the dice secret was changed after it was announced"),
         "{said}"
@@ -238,34 +242,25 @@ pub fn forged_rules_game(turn: u32) -> (tempfile::TempDir, PathBuf) {
 fn a_report_resolved_under_other_rules_than_announced_fails_verify() {
     // Against the announcement of turn 1.
     let (_t, game) = forged_rules_game(1);
-    let out = pbem()
-        .arg("verify")
-        .arg(game.join("turns/1/reports/france.txt"))
-        .arg("--announcement")
-        .arg(mail(&game, 1, "announcement", "france"))
-        .output()
-        .unwrap();
-    let said = String::from_utf8_lossy(&out.stdout);
-    assert!(!out.status.success(), "{said}");
+    let (passed, said) = verify(
+        &[&game.join("turns/1/reports/france.txt")],
+        "announcement",
+        &mail(&game, 1, "announcement", "france"),
+    );
+    assert!(!passed, "{said}");
     assert!(
         said.contains("the rules of turn 1 changed after its commitment"),
         "{said}"
     );
     // Against the previous report, which announced turn 2's rules.
     let (_t, game) = forged_rules_game(2);
-    let verify = |report: &str| {
-        pbem()
-            .arg("verify")
-            .arg(game.join(format!("turns/2/reports/{report}")))
-            .arg("--previous")
-            .arg(game.join("turns/1/reports/france.json"))
-            .output()
-            .unwrap()
-    };
     for form in ["france.txt", "france.json", "france.html"] {
-        let out = verify(form);
-        let said = String::from_utf8_lossy(&out.stdout);
-        assert!(!out.status.success(), "{form}: {said}");
+        let (passed, said) = verify(
+            &[&game.join(format!("turns/2/reports/{form}"))],
+            "previous",
+            &game.join("turns/1/reports/france.json"),
+        );
+        assert!(!passed, "{form}: {said}");
         assert!(
             said.contains("the rules of turn 2 changed after its commitment"),
             "{form}: {said}"
@@ -279,16 +274,15 @@ fn an_honest_turn_verifies_its_rules_against_the_previous_report_in_every_form()
     resolve(&game);
     resolve(&game);
     for previous in ["france.txt", "france.html", "france.json"] {
-        let out = pbem()
-            .arg("verify")
-            .arg(game.join("turns/2/reports/france.txt"))
-            .arg(game.join("turns/2/reports/france.json"))
-            .arg("--previous")
-            .arg(game.join(format!("turns/1/reports/{previous}")))
-            .output()
-            .unwrap();
-        let said = String::from_utf8_lossy(&out.stdout);
-        assert!(out.status.success(), "{previous}: {said}");
+        let (passed, said) = verify(
+            &[
+                &game.join("turns/2/reports/france.txt"),
+                &game.join("turns/2/reports/france.json"),
+            ],
+            "previous",
+            &game.join(format!("turns/1/reports/{previous}")),
+        );
+        assert!(passed, "{previous}: {said}");
         assert!(
             said.contains("the turn was resolved under the rules fixed with its commitment (the previous report"),
             "{previous}: {said}"
@@ -369,15 +363,8 @@ fn the_acknowledgement_anchors_the_rules_as_it_anchors_the_commitment() {
         let (t, game, ack) = acknowledged_game(forged);
         assert!(ack.contains("Rules digest of turn 1: "), "{ack}");
         let ack = crate::support::write(t.path(), "ack.eml", ack);
-        let out = pbem()
-            .arg("verify")
-            .arg(game.join("turns/1/reports/france.json"))
-            .arg("--ack")
-            .arg(&ack)
-            .output()
-            .unwrap();
-        let said = String::from_utf8_lossy(&out.stdout);
-        assert_eq!(out.status.success(), ok, "{said}");
+        let (passed, said) = verify(&[&game.join("turns/1/reports/france.json")], "ack", &ack);
+        assert_eq!(passed, ok, "{said}");
         let expected = match ok {
             true => "the turn was resolved under the rules fixed with its commitment (the acknowledgement",
             false => "the rules of turn 1 changed after its commitment: the acknowledgement",
@@ -614,29 +601,23 @@ fn verify_does_not_accuse_rules_fixed_anew_by_a_rekey() {
         .success();
     resolve(&game);
     let report = game.join("turns/2/reports/france.json");
-    let out = pbem()
-        .arg("verify")
-        .arg(&report)
-        .arg("--previous")
-        .arg(game.join("turns/1/reports/france.json"))
-        .output()
-        .unwrap();
-    let said = String::from_utf8_lossy(&out.stdout);
-    assert!(!out.status.success(), "{said}");
+    let (passed, said) = verify(
+        &[&report],
+        "previous",
+        &game.join("turns/1/reports/france.json"),
+    );
+    assert!(!passed, "{said}");
     assert!(
         said.contains("the dice secret was changed after it was announced"),
         "{said}"
     );
     assert!(!said.contains("changed after its commitment"), "{said}");
-    let out = pbem()
-        .arg("verify")
-        .arg(&report)
-        .arg("--announcement")
-        .arg(mail(&game, 2, "notice", "france"))
-        .output()
-        .unwrap();
-    let said = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{said}");
+    let (passed, said) = verify(
+        &[&report],
+        "announcement",
+        &mail(&game, 2, "notice", "france"),
+    );
+    assert!(passed, "{said}");
     assert!(
         said.contains("the turn was resolved under the rules fixed with its commitment"),
         "{said}"
