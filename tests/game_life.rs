@@ -253,6 +253,41 @@ fn a_turn_resolved_late_announces_the_next_with_the_least_notice() {
     );
 }
 
+/// `pbem turn` resolving a turn so late that the next turn's slot has passed mails its reports, which
+/// announce the next turn with the least notice: found by the property (PoG), where `turn` judged the
+/// mail by the slot, refused it as too late and told the referee to extend a deadline a week ahead.
+#[test]
+fn pbem_turn_resolving_late_mails_the_reports_by_the_deadline_they_announce() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (game, sent) = (tmp.path().join("g"), tmp.path().join("sent"));
+    pbem()
+        .args(["new", "--from", "ulm-1805"])
+        .arg(&game)
+        .env("PBEM_NOW", "2026-12-01T10:00:00Z")
+        .assert()
+        .success();
+    let folder = sent.to_str().unwrap();
+    at("2026-12-01T10:05:00Z", &["send", "--folder", folder], &game).success();
+    // Half an hour past turn 2's slot (Sunday 13 December, 20:00 CET).
+    let turn = at("2026-12-13T19:30:00Z", &["turn", "--folder", folder], &game);
+    assert!(
+        turn.get_output().status.success(),
+        "{}{}",
+        stdout(&turn),
+        stderr(&turn)
+    );
+    let report = delivered(&sent, "france@example.org");
+    assert!(
+        report.iter().any(|m| m.contains("t0001-report-france")),
+        "{report:?}"
+    );
+    let status = stdout(&at("2026-12-13T19:31:00Z", &["status"], &game).success());
+    assert!(
+        status.contains("Deadline: Sunday 2026-12-20 20:00 CET"),
+        "{status}"
+    );
+}
+
 /// Adds a line to game.toml's [deadline] table.
 fn add_to_config_deadline(game: &Path, line: &str) {
     edit(

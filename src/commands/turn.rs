@@ -194,6 +194,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     let outcome = resolve(&game, &ResolveOptions::default())?;
+    // The game as the turn left it: a turn resolved late announces the next with a later deadline
+    // than the schedule's slot (its record keeps it), which the mail must be judged by.
+    let game = Game::load(&args.game)?;
     let held = ingest::apply_held(&game)?;
     super::print_outcome(&game, &outcome);
 
