@@ -248,6 +248,8 @@ fn scenario_data(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
                 "turns",
                 "secret",
                 "mail",
+                // The rules parts the first commitment fixed, kept (`game::rules_kept`).
+                "rules",
                 ".gitignore",
                 "verify.html",
             ]

@@ -227,6 +227,7 @@ fn game(c: &Case) -> Game {
     .unwrap();
     Game {
         dir: PathBuf::from("no-such-folder-pbem-prop"),
+        rules_dir: PathBuf::from("no-such-folder-pbem-prop"),
         config: parsed,
         map,
         geometry: None,

@@ -493,12 +493,53 @@ fn a_scheme_toml_rewritten_after_the_commitment_is_refused_and_named() {
     assert!(said.contains("turns/2/scheme.toml is missing"), "{said}");
 }
 
-/// After an honest rekey that changed the rules, `audit` re-resolves the earlier turns under the
-/// new rules and finds them different: it says first that the rules changed through a later
-/// commitment and how to audit the turn under its own, rather than a bare mismatch an auditor would
-/// read as a forgery.
+/// After an honest rekey that changed every rule part, in every ruleset, `audit` re-resolves each
+/// earlier turn under the rules its own commitment fixed, as the game kept them (`rules/<sha256>`),
+/// and finds it as resolved; each kept part is the file it is named after by its SHA-256.
 #[test]
-fn audit_tells_why_a_turn_differs_after_a_rekey_changed_the_rules() {
+fn audit_re_resolves_a_turn_under_its_own_rules_after_a_rekey_changed_them_in_every_ruleset() {
+    for s in SCENARIOS {
+        let (_t, game) = new_game(s);
+        resolve(&game);
+        for (_, file, change) in rule_changes(&game) {
+            change(&file);
+        }
+        pbem()
+            .arg("rekey")
+            .arg(&game)
+            .args(["--reason", "house rules"])
+            .assert()
+            .success();
+        resolve(&game);
+        let out = pbem().arg("audit").arg(&game).output().unwrap();
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{}: {said}", s.id);
+        let first = said.lines().next().unwrap();
+        assert!(
+            first.starts_with("turn 1: ok (")
+                && first.contains("under the rules its commitment fixed"),
+            "{}: {said}",
+            s.id
+        );
+        assert!(
+            !said.lines().nth(1).unwrap().contains("under the rules"),
+            "{}: {said}",
+            s.id
+        );
+        for kept in fs::read_dir(game.join("rules")).unwrap() {
+            let kept = kept.unwrap().path();
+            let digest = pbem::game::record::sha256_hex(&fs::read(&kept).unwrap());
+            assert_eq!(kept.file_name().unwrap().to_string_lossy(), digest);
+        }
+    }
+}
+
+/// A kept rules part rewritten is named by `audit`; a game that did not keep a turn's rules (made
+/// before pbem kept them) is re-resolved under the rules of now, and `audit` says first that the
+/// rules changed through a later commitment and how to audit the turn under its own, rather than a
+/// bare mismatch an auditor would read as a forgery.
+#[test]
+fn audit_tells_why_a_turn_differs_when_its_own_rules_were_not_kept() {
     let (_t, game) = new_game(&ULM);
     resolve(&game);
     let config = game.join("game.toml");
@@ -514,6 +555,20 @@ fn audit_tells_why_a_turn_differs_after_a_rekey_changed_the_rules() {
         .args(["--reason", "the calendar was a month off"])
         .assert()
         .success();
+    // The settings turn 1's commitment fixed, kept, rewritten.
+    let settings = fs::read_dir(game.join("rules"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| fs::read_to_string(p).unwrap().contains("1805-09"))
+        .unwrap();
+    let kept = fs::read_to_string(&settings).unwrap();
+    fs::write(&settings, kept.replace("1805-09", "1805-11")).unwrap();
+    let out = pbem().arg("audit").arg(&game).output().unwrap();
+    let said = String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{said}");
+    assert!(said.contains("is not the part it is named after"), "{said}");
+    // Not kept at all.
+    fs::remove_dir_all(game.join("rules")).unwrap();
     let out = pbem().arg("audit").arg(&game).output().unwrap();
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(!out.status.success(), "{said}");

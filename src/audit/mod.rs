@@ -26,6 +26,10 @@ pub struct TurnVerdict {
     pub rolls: usize,
     /// How many of the rolls were sealed (no report shows them; `engine::sealed`).
     pub sealed: usize,
+    /// The digest of the rules the turn was re-resolved under when they are not the game folder's
+    /// of now: those its commitment fixed, which a later commitment changed, as the game kept them
+    /// (`game::rules_kept`).
+    pub kept_rules: Option<String>,
 }
 
 impl TurnVerdict {
@@ -81,9 +85,21 @@ pub fn audit_turn(game: &Game, turn: u32) -> Result<TurnVerdict> {
 }
 
 /// As [`audit_turn`], loading the game again with `reload`. A turn whose rules a later commitment
-/// changed (`pbem rekey`) is re-resolved under the new ones: when its files differ, the verdict says
-/// so first (`scheme::refixed_since`), so that the auditor does not read the change as a forgery.
+/// changed (`pbem rekey`) is re-resolved under the rules its own commitment fixed, as the game kept
+/// them (`game::rules_kept`). A game that did not keep them (its commitments made before pbem kept
+/// rules) is re-resolved under the rules of now: when its files differ, the verdict says so first
+/// (`scheme::refixed_since`), so that the auditor does not read the change as a forgery.
 pub fn audit_turn_with(game: &Game, turn: u32, reload: Reload) -> Result<TurnVerdict> {
+    if let Some((restored, rules)) = own_rules(game, turn)? {
+        let under_own = |dir: &std::path::Path| -> Result<Game> {
+            let g = Game::load_kept(dir, &restored)?;
+            crate::game::rules_kept::check_restored(&g, &rules)?;
+            Ok(g)
+        };
+        let mut v = audit_turn_as_resolved(game, turn, &under_own)?;
+        v.kept_rules = Some(rules.digest);
+        return Ok(v);
+    }
     let mut v = audit_turn_as_resolved(game, turn, reload)?;
     if !v.ok() {
         if let Some(why) = crate::game::scheme::refixed_since(game, turn)? {
@@ -93,6 +109,29 @@ pub fn audit_turn_with(game: &Game, turn: u32, reload: Reload) -> Result<TurnVer
     Ok(v)
 }
 
+/// The rules turn `turn`'s commitment fixed, restored from those the game kept, when they are not
+/// the game folder's of now and every part of them was kept.
+fn own_rules(
+    game: &Game,
+    turn: u32,
+) -> Result<
+    Option<(
+        crate::game::rules_kept::Restored,
+        crate::game::rules_fixed::Rules,
+    )>,
+> {
+    let Some(crate::game::scheme::Fixed {
+        rules: Some(rules), ..
+    }) = crate::game::scheme::load(game, turn)?
+    else {
+        return Ok(None);
+    };
+    if crate::game::rules_fixed::of(game)?.digest == rules.digest {
+        return Ok(None);
+    }
+    Ok(crate::game::rules_kept::restore(game, &rules)?.map(|r| (r, rules)))
+}
+
 fn audit_turn_as_resolved(game: &Game, turn: u32, reload: Reload) -> Result<TurnVerdict> {
     let mut v = TurnVerdict {
         turn,
@@ -100,6 +139,7 @@ fn audit_turn_as_resolved(game: &Game, turn: u32, reload: Reload) -> Result<Turn
         files: 0,
         rolls: 0,
         sealed: 0,
+        kept_rules: None,
     };
     let record_path = game.record_path(turn);
     if !record_path.is_file() {

@@ -42,8 +42,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
             } else {
                 String::new()
             };
+            let under = match &v.kept_rules {
+                Some(digest) => format!(
+                    "; under the rules its commitment fixed, digest {digest}, kept in {}/",
+                    crate::game::rules_kept::DIR
+                ),
+                None => String::new(),
+            };
             crate::say!(
-                "turn {}: ok ({} files, {} rolls re-derived and identical{sealed})",
+                "turn {}: ok ({} files, {} rolls re-derived and identical{sealed}{under})",
                 v.turn,
                 v.files,
                 v.rolls

@@ -6,6 +6,8 @@
 //! <game>/tables.toml                the ruleset's tables                         (rules/<ruleset>/tables.rs)
 //! <game>/turns/<t>/state.toml       the position at the start of turn t          (state.rs)
 //! <game>/turns/<t>/commitment       C_t, published before orders for t are due   (dice.rs)
+//! <game>/turns/<t>/scheme.toml      the dice scheme and rules C_t fixed           (scheme.rs, rules_fixed.rs)
+//! <game>/rules/<sha256>             each rules part a commitment fixed, kept      (rules_kept.rs)
 //! <game>/turns/<t>/log.toml         every event of turn t, once resolved         (engine/)
 //! <game>/turns/<t>/record.toml      the turn record, written last: its presence says t is resolved
 //! <game>/turns/<t>/acts.toml        the referee's acts on turn t: drop, replace, extend, rollback (acts.rs)
@@ -34,6 +36,7 @@ pub mod owners;
 pub mod record;
 pub mod relations;
 pub mod rules_fixed;
+pub mod rules_kept;
 pub mod ruleset;
 pub mod scheme;
 pub mod sight;
@@ -63,6 +66,10 @@ pub fn file_stem(power: &str, player: Option<&str>) -> String {
 /// A loaded game folder: configuration, map and ruleset (with its tables). States are loaded per turn.
 pub struct Game {
     pub dir: PathBuf,
+    /// Where the rule files are read (`map.toml`, `tables.toml`, `tactical/`): the game folder, or,
+    /// for `audit` of a turn whose rules a later commitment changed, the ones its own commitment
+    /// fixed, as the game kept them (`rules_kept`).
+    pub rules_dir: PathBuf,
     pub config: GameConfig,
     /// The places as the engine sees them (fog of war, reports, the map picture): the areas of an
     /// area map, or one area per hex or square of a hex or grid map (`Map::view_of`).
@@ -136,6 +143,17 @@ impl Game {
     /// Loads and checks `game.toml`, `map.toml` and `tables.toml`, the ruleset made by `ruleset`.
     /// `Game::load` (in `rules/mod.rs`) calls it with the registry of every ruleset.
     pub fn load_with(dir: &Path, ruleset: RulesetLoader) -> Result<Game> {
+        Game::load_under(dir, None, ruleset)
+    }
+
+    /// As [`Game::load_with`], under `kept` rules when given: game.toml's rules settings, the map,
+    /// the tables and GITM's tactical maps as a commitment fixed them (`rules_kept::restore`), the
+    /// rest of the game (its players, deadlines, mail, turns) as the folder holds it.
+    pub fn load_under(
+        dir: &Path,
+        kept: Option<&rules_kept::Restored>,
+        ruleset: RulesetLoader,
+    ) -> Result<Game> {
         if !dir.join("game.toml").is_file() {
             bail!(
                 "{} is not a game folder (no game.toml in it)",
@@ -150,6 +168,10 @@ impl Game {
         config.bound_changes = record::bound_changes(dir);
         config.first_open_turn = record::first_open_turn(dir, config.first_turn);
         config.locate_ids(&config_src.text);
+        if let Some(kept) = kept {
+            kept.settings.apply(&mut config);
+        }
+        let rules_dir = kept.map_or(dir, |k| k.dir());
         let mut problems = config.validate();
         if problems.is_empty() {
             problems = config.apply_change_times();
@@ -157,10 +179,11 @@ impl Game {
         if let Some(e) = load::first_error(&config_src, &problems) {
             return Err(e.into());
         }
-        let tables_src = load::read_source(&dir.join("tables.toml"), &shown(dir, "tables.toml"))?;
+        let tables_src =
+            load::read_source(&rules_dir.join("tables.toml"), &shown(dir, "tables.toml"))?;
         let ruleset = ruleset(&config, &config_src, &tables_src)?;
         check_options(&config, &config_src, ruleset.options())?;
-        let map_src = load::read_source(&dir.join("map.toml"), &shown(dir, "map.toml"))?;
+        let map_src = load::read_source(&rules_dir.join("map.toml"), &shown(dir, "map.toml"))?;
         // One parse of the map: its document says the kind, then is read as that kind of map.
         let document = load::parse_document(&map_src)?;
         let (kind, at) = map::Kind::of_document(&map_src, &document)?;
@@ -188,6 +211,7 @@ impl Game {
         };
         Ok(Game {
             dir: dir.to_path_buf(),
+            rules_dir: rules_dir.to_path_buf(),
             config,
             map,
             geometry,

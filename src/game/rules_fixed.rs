@@ -110,6 +110,61 @@ pub fn settings_text(config: &GameConfig) -> Result<String> {
     toml::to_string(&settings).context("cannot write game.toml's rules settings")
 }
 
+/// The settings [`settings_text`] wrote, read back: to play a turn again under the rules its
+/// commitment fixed (`rules_kept`), in place of game.toml's of now.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SettingsRead {
+    ruleset: toml::Spanned<String>,
+    first_turn: u32,
+    econ_every: u32,
+    #[serde(default)]
+    options: Vec<toml::Spanned<String>>,
+    #[serde(default)]
+    missed_turns: u32,
+    #[serde(default)]
+    missed_turns_to: Option<String>,
+    #[serde(default)]
+    allies_share_sight: bool,
+    calendar: Calendar,
+    #[serde(default)]
+    sop: BTreeMap<String, toml::Spanned<String>>,
+}
+
+impl SettingsRead {
+    /// Reads the text of [`settings_text`].
+    pub fn parse(text: &str) -> Result<SettingsRead> {
+        toml::from_str(text).context("the rules settings kept do not read")
+    }
+
+    /// Puts these settings in `config` in place of its own. The options still named keep
+    /// game.toml's order (the reports name them in it), the others follow in the order of names.
+    pub fn apply(&self, config: &mut GameConfig) {
+        config.ruleset = self.ruleset.clone();
+        config.first_turn = self.first_turn;
+        config.replacement.econ_every = self.econ_every;
+        config.replacement.missed_turns = self.missed_turns;
+        config.replacement.missed_turns_to = self.missed_turns_to.clone();
+        config.allies_share_sight = self.allies_share_sight;
+        config.calendar = self.calendar.clone();
+        config.sop = self.sop.clone();
+        let named =
+            |o: &toml::Spanned<String>| self.options.iter().any(|k| k.get_ref() == o.get_ref());
+        let mut options: Vec<_> = config
+            .options
+            .iter()
+            .filter(|o| named(o))
+            .cloned()
+            .collect();
+        for o in &self.options {
+            if !options.iter().any(|k| k.get_ref() == o.get_ref()) {
+                options.push(o.clone());
+            }
+        }
+        config.options = options;
+    }
+}
+
 /// The listing the digest is the SHA-256 of: `HEX  NAME` and a line break per part, as `sha256sum`
 /// prints it.
 pub fn listing(parts: &BTreeMap<String, String>) -> String {
@@ -119,23 +174,41 @@ pub fn listing(parts: &BTreeMap<String, String>) -> String {
         .collect()
 }
 
-/// The rules of `game` as its folder holds them now.
+/// The rules of `game` as its folder holds them now (its rule files: `Game::rules_dir`).
 pub fn of(game: &Game) -> Result<Rules> {
-    let mut parts = BTreeMap::new();
-    parts.insert(
-        SETTINGS.to_string(),
-        sha256_hex(settings_text(&game.config)?.as_bytes()),
-    );
-    for name in ["map.toml", "tables.toml"] {
-        parts.insert(name.to_string(), file_digest(&game.dir.join(name), game)?);
-    }
-    for (name, path) in tactical_files(&game.dir) {
-        parts.insert(name, file_digest(&path, game)?);
-    }
-    Ok(Rules {
+    Ok(of_parts(&parts(game)?))
+}
+
+/// The rules whose parts are `parts`.
+pub fn of_parts(parts: &[(String, Vec<u8>)]) -> Rules {
+    let parts: BTreeMap<String, String> = parts
+        .iter()
+        .map(|(name, bytes)| (name.clone(), sha256_hex(bytes)))
+        .collect();
+    Rules {
         digest: sha256_hex(listing(&parts).as_bytes()),
         parts,
-    })
+    }
+}
+
+/// Each part of `game`'s rules by name, with its bytes: the settings as [`settings_text`] writes
+/// them, then the rule files as `Game::rules_dir` holds them.
+pub fn parts(game: &Game) -> Result<Vec<(String, Vec<u8>)>> {
+    let mut parts = vec![(
+        SETTINGS.to_string(),
+        settings_text(&game.config)?.into_bytes(),
+    )];
+    let read = |path: &Path| {
+        std::fs::read(path).with_context(|| format!("cannot read {}", game.shown(path)))
+    };
+    for name in ["map.toml", "tables.toml"] {
+        parts.push((name.to_string(), read(&game.rules_dir.join(name))?));
+    }
+    for (name, path) in tactical_files(&game.rules_dir) {
+        let bytes = read(&path)?;
+        parts.push((name, bytes));
+    }
+    Ok(parts)
 }
 
 /// The tactical maps of a game folder (GITM 5: `tactical/<square>.txt`), in name order, each as
@@ -160,11 +233,6 @@ pub fn tactical_files(dir: &Path) -> Vec<(String, std::path::PathBuf)> {
             (name, p)
         })
         .collect()
-}
-
-fn file_digest(path: &Path, game: &Game) -> Result<String> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", game.shown(path)))?;
-    Ok(sha256_hex(&bytes))
 }
 
 /// The parts named in words: "tables.toml", "tables.toml and map.toml", "a, b and c".

@@ -71,12 +71,17 @@ pub fn load(game: &Game, turn: u32) -> Result<Option<Fixed>> {
 pub fn fix(game: &Game, turn: u32, commitment: &str) -> Result<()> {
     let fixed = match load(game, turn)? {
         Some(f) if f.commitment == commitment => f,
-        _ => Fixed {
-            commitment: commitment.to_string(),
-            scheme: game.config.dice.scheme,
-            beacon: game.config.dice.beacon,
-            rules: Some(rules_fixed::of(game)?),
-        },
+        _ => {
+            // The rules' parts are kept before the commitment names them (`rules_kept`).
+            let parts = rules_fixed::parts(game)?;
+            super::rules_kept::keep(game, &parts)?;
+            Fixed {
+                commitment: commitment.to_string(),
+                scheme: game.config.dice.scheme,
+                beacon: game.config.dice.beacon,
+                rules: Some(rules_fixed::of_parts(&parts)),
+            }
+        }
     };
     super::fsio::write_atomic(&path(game, turn), toml::to_string(&fixed)?.as_bytes())
 }

@@ -45,7 +45,7 @@ pub fn build(game: &Game, input: &ReportInput<'_>, view: &PowerView) -> Option<C
     let files = input
         .shared
         .check_files
-        .get_or_init(|| read_files(&game.dir))
+        .get_or_init(|| read_files(&game.rules_dir))
         .as_ref()?;
     let power = input.power;
     let mut state = input.state_after.clone();

@@ -196,6 +196,15 @@ impl Game {
     pub fn load(dir: &std::path::Path) -> Result<Game> {
         Game::load_with(dir, load)
     }
+
+    /// As [`Game::load`], under rules a commitment fixed, restored from those the game kept
+    /// (`game::rules_kept`).
+    pub fn load_kept(
+        dir: &std::path::Path,
+        kept: &crate::game::rules_kept::Restored,
+    ) -> Result<Game> {
+        Game::load_under(dir, Some(kept), load)
+    }
 }
 
 /// Every ruleset's grammar of dice labels (`dice_labels`), in the registry's order.

@@ -312,6 +312,7 @@ impl Fixture {
         Fixture {
             game: Game {
                 dir: PathBuf::from(GAME),
+                rules_dir: PathBuf::from(GAME),
                 config,
                 map,
                 geometry: None,

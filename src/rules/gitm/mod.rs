@@ -163,7 +163,7 @@ impl Ruleset for Gitm {
             })
             .collect();
         let mut t = Turn::new(map, state.clone(), orders::by_unit(&all), powers, dice)?;
-        t.theatre = tactical::hook::Theatre::load(&game.dir, map)?;
+        t.theatre = tactical::hook::Theatre::load(&game.rules_dir, map)?;
         t.run()?;
         let (next, events) = t.finish();
         Ok(Resolution { events, next })

@@ -158,6 +158,7 @@ impl Fx {
         Fx {
             game: Game {
                 dir: PathBuf::from("ngg-test"),
+                rules_dir: PathBuf::from("ngg-test"),
                 config: config(),
                 map: map(),
                 geometry: None,

@@ -423,6 +423,7 @@ impl Fixture {
         Fixture {
             game: Game {
                 dir: PathBuf::from(GAME),
+                rules_dir: PathBuf::from(GAME),
                 config,
                 map,
                 geometry: None,
