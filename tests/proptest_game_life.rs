@@ -234,6 +234,9 @@ fn steps() -> impl Strategy<Value = Vec<Step>> {
         1 => (1u32..4, any::<bool>()).prop_map(|(k, d)| vec![
             Step::PlanChange(k, d), Step::TurnEarly,
         ]),
+        // A turn resolved by `pbem turn` so late that the next turn's slot has passed: its
+        // reports announce the next turn with the least notice and go at once.
+        1 => (1i64..200).prop_map(|h| vec![Step::PastDeadline(h), Step::Turn]),
         // A turn resolved late and its mail held past the next deadline, then sent.
         1 => (1i64..48).prop_map(|h| vec![
             Step::PastDeadline(1), Step::TurnNoSend, Step::PastDeadline(h), Step::Send,
@@ -1134,8 +1137,11 @@ impl Model {
                     r.slot() == *slot
                         && !r.ack.is_empty()
                         && (r.for_turn == turn || r.judged_at_turn == turn)
-                        // The answers that say orders stand: a later "late" answer is true too.
+                        // The answers that say orders stand: a later "late" answer is true too,
+                        // as is one that says they came in time and a later submission replaces
+                        // them (accepted for no file: `late::replaced_in_time`).
                         && ["accepted", "held"].contains(&r.status.name())
+                        && !(r.status.name() == "accepted" && r.orders_sha256.is_empty())
                 })
                 .map(|r| r.ack.as_str())
                 .collect();
@@ -1294,6 +1300,32 @@ fn two_late_mails_an_extension_covers_are_each_answered_as_they_end() {
             Step::PastDeadline(2),
             Step::Mail(3, Mail::Proper),
             Step::Extend(3),
+        ],
+    )
+    .unwrap();
+}
+
+/// Found by the property (GITM): Austria's three mails come after turn 2's deadline (its
+/// announcement held past it), a fourth later still, which `accept-late` makes stand; the referee
+/// then extends the deadline past them all. The three earlier are answered last, rightly: they came
+/// in time and the fourth replaces them. The model had read those answers as saying they stand.
+#[test]
+fn an_extension_after_accept_late_tells_the_earlier_submissions_they_are_replaced() {
+    let mail = |who| Step::Mail(who, Mail::Proper);
+    play(
+        &GITM,
+        &[
+            Step::PastDeadline(1),
+            Step::TurnNoSend,
+            Step::PastDeadline(1),
+            Step::Send,
+            mail(2),
+            mail(2),
+            mail(2),
+            Step::Send,
+            Step::PastDeadline(2),
+            mail(2),
+            Step::AcceptLate(2),
         ],
     )
     .unwrap();
