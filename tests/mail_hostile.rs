@@ -455,6 +455,16 @@ fn symbolic_links_in_the_game_folder_are_refused_with_a_clear_error() {
     let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
     assert!(stderr.contains("turns/1/reports"), "{stderr}");
     assert_eq!(fs::read_dir(&elsewhere).unwrap().count(), 0);
+    // The folder of the rules each commitment keeps (`game::rules_kept`), linked elsewhere.
+    let (tmp, dir) = game();
+    let elsewhere = tmp.path().join("elsewhere");
+    fs::create_dir_all(&elsewhere).unwrap();
+    symlink(&elsewhere, dir.join("rules")).unwrap();
+    let out = pbem().arg("resolve").arg(&dir).assert().code(1);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(stderr.contains("rules in the game folder"), "{stderr}");
+    assert!(stderr.contains("is a symbolic link"), "{stderr}");
+    assert_eq!(fs::read_dir(&elsewhere).unwrap().count(), 0);
 }
 
 #[test]

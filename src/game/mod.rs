@@ -107,11 +107,11 @@ fn locked<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 /// The folders of a game that hold player data, which pbem reads and writes.
-const DATA_FOLDERS: [&str; 4] = ["orders", "turns", "mail", "secret"];
+const DATA_FOLDERS: [&str; 5] = ["orders", "turns", "mail", "secret", rules_kept::DIR];
 
 /// Refuses a game folder with a symbolic link where pbem reads or writes player data (issue 15.7):
-/// an orders file linked to another file would be read from outside the game, a `reports/` or
-/// `mail/outbox/` linked elsewhere written through. The game folder itself may be a link.
+/// an orders file linked to another file would be read from outside the game, a `reports/`,
+/// `mail/outbox/` or `rules/` linked elsewhere written through. The game folder itself may be a link.
 fn refuse_links(dir: &Path) -> Result<()> {
     let mut stack: Vec<PathBuf> = DATA_FOLDERS.iter().map(|f| dir.join(f)).collect();
     while let Some(path) = stack.pop() {
