@@ -429,8 +429,7 @@ fn a_replace_and_its_rollback_in_paths_of_glory_cite_pbems_rule_not_eia() {
         .expect("the notice to the new player the rollback undid");
     let undone = body_of(&undone);
     assert!(
-        undone
-            .contains("in which you were named Allied Powers's new player (pbem players/replace)"),
+        undone.contains("in which you were named Allied Powers' new player (pbem players/replace)"),
         "{undone}"
     );
     assert!(!undone.contains("EiA"), "{undone}");
@@ -459,9 +458,8 @@ fn a_reminder_for_a_dropped_power_of_paths_of_glory_cites_no_rule_of_empires_in_
         .expect("a reminder for central");
     let reminder = body_of(&reminder);
     assert!(
-        reminder.contains(
-            "Central Powers's player has left (pbem players/drop): Allied Powers runs it"
-        ),
+        reminder
+            .contains("Central Powers' player has left (pbem players/drop): Allied Powers runs it"),
         "{reminder}"
     );
     assert!(!reminder.contains("EiA"), "{reminder}");
@@ -762,5 +760,48 @@ fn gitm_players_are_told_of_the_default_orders_of_6_9_never_of_standing_orders()
             "the {what} does not name {told}:\n{}",
             said[i]
         );
+    }
+}
+
+/// A name ending in s makes its possessive with the apostrophe alone ("Central Powers' player",
+/// "allies' player"), in what the referee is told and what the players are mailed; any other name
+/// with 's. (They read "Central Powers's", "allies's".)
+#[test]
+fn a_possessive_of_a_name_ending_in_s_is_written_right() {
+    let (_tmp, dir) = pog_game();
+    let dropped = pbem()
+        .args(["drop", "--to", "allies"])
+        .arg(&dir)
+        .arg("central")
+        .assert()
+        .success();
+    let dropped = String::from_utf8_lossy(&dropped.get_output().stdout).into_owned();
+    assert!(
+        dropped.contains(": allies' player sends its orders"),
+        "{dropped}"
+    );
+    let status = pbem().arg("status").arg(&dir).assert().success();
+    let status = String::from_utf8_lossy(&status.get_output().stdout).into_owned();
+    assert!(
+        status.contains("; Allied Powers' player sends its orders"),
+        "{status}"
+    );
+    pbem()
+        .arg("remind")
+        .arg(&dir)
+        .env("PBEM_NOW", "2026-12-05T10:00:00Z")
+        .assert()
+        .success();
+    let reminder = outbox(&dir)
+        .into_iter()
+        .find(|(n, _)| n.contains("-reminder-central"))
+        .map(|(_, m)| body_of(&m))
+        .expect("a reminder to the power's controller");
+    assert!(
+        reminder.contains("Central Powers' player has left"),
+        "{reminder}"
+    );
+    for text in [&dropped, &status, &reminder] {
+        assert!(!text.contains("s's "), "{text}");
     }
 }

@@ -613,7 +613,8 @@ fn replacements_undone(
             &format!("{power}-undone-{n}"),
             to,
             &format!(
-                "The referee rolled the game back to turn {to_turn} ({reason}), undoing turn {t}, in which you were named {name}'s new player ({rule})."
+                "The referee rolled the game back to turn {to_turn} ({reason}), undoing turn {t}, in which you were named {} new player ({rule}).",
+                crate::words::Possessive(&name)
             ),
         ));
     }
