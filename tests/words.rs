@@ -805,3 +805,39 @@ fn a_possessive_of_a_name_ending_in_s_is_written_right() {
         assert!(!text.contains("s's "), "{text}");
     }
 }
+
+/// A standing order's setting that is none is quoted as the player wrote it ('Sometimes', not
+/// 'sometimes'), in the words every ruleset's standing orders use: "is not a setting of 'standing
+/// <key>'". (EiA lower-cased it and named the key alone.)
+#[test]
+fn a_standing_orders_wrong_setting_is_quoted_as_he_wrote_it() {
+    let (tmp, dir) = game();
+    let orders = write(
+        tmp.path(),
+        "fr.txt",
+        format!(
+            "{}standing Pursue Sometimes\nstanding guard Commit Sometimes\n",
+            header("france", FRANCE_PW, 1)
+        ),
+    );
+    let out = pbem()
+        .arg("check")
+        .arg(&dir)
+        .arg(&orders)
+        .assert()
+        .failure();
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.get_output().stdout),
+        String::from_utf8_lossy(&out.get_output().stderr)
+    );
+    assert!(
+        said.contains("error: 'Sometimes' is not a setting of 'standing pursue'"),
+        "{said}"
+    );
+    assert!(
+        said.contains("error: 'Commit Sometimes' is not a setting of 'standing guard'"),
+        "{said}"
+    );
+    assert!(!said.contains("'sometimes'"), "{said}");
+}
