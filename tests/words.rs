@@ -841,3 +841,25 @@ fn a_standing_orders_wrong_setting_is_quoted_as_he_wrote_it() {
     );
     assert!(!said.contains("'sometimes'"), "{said}");
 }
+
+/// `pbem remind`'s list of the reminders it wrote opens with a heading line, as `status`'s and
+/// `close`'s tables do: the turn, and what the rows are. (It began with the first row.)
+#[test]
+fn reminds_list_has_a_heading_line() {
+    let (_tmp, dir) = game();
+    let out = pbem()
+        .arg("remind")
+        .arg(&dir)
+        .env("PBEM_NOW", "2026-12-05T10:00:00Z")
+        .assert()
+        .success();
+    let out = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        "Turn 1: a reminder to each power still due, in the outbox (`pbem send` sends them):",
+        "{out}"
+    );
+    assert!(lines[1].starts_with("  france  "), "{out}");
+    assert_eq!(lines.len(), 5, "{out}");
+}
