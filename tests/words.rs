@@ -736,13 +736,26 @@ fn gitm_players_are_told_of_the_default_orders_of_6_9_never_of_standing_orders()
             .replace("=\r\n", "")
             .replace("\r\n", " ")
             .replace('\n', " ");
-        // (A decision its default orders took is tagged as every ruleset's is, "decided by the SOP":
-        // the engine's word for a ruleset's default, `decide::DecidedBy::Sop`.)
+        // Nor of an SOP: a decision its default orders took is told as theirs ("decided by the
+        // default orders of GITM 6.9"), not "by the SOP". The log keeps the engine's tag,
+        // `by = "sop"` (`decide::DecidedBy::Sop`), a key and no words.
         assert!(
-            !flat.contains("standing order") && !flat.contains("and the SOP"),
-            "GITM has no standing orders:\n{text}"
+            !flat.contains("standing order") && !flat.contains("SOP"),
+            "GITM has no standing orders nor SOP:\n{text}"
         );
     }
+    // The report and the summary tag each decision its defaults took with GITM 6.9's words.
+    assert!(
+        said[said.len() - 4].contains("; decided by the default orders of GITM 6.9]"),
+        "{}",
+        said[said.len() - 4]
+    );
+    let summary = fs::read_to_string(dir.join("turns/1/summary.txt")).unwrap();
+    assert!(
+        summary.contains("- for austria, by the default orders of GITM 6.9: GITM 6.9: "),
+        "{summary}"
+    );
+    assert!(!summary.contains("SOP"), "{summary}");
     // Each says what does decide, where it tells of it.
     for (i, what) in [
         (0, "refusal before the deadline"),
