@@ -876,3 +876,35 @@ fn reminds_list_has_a_heading_line() {
     assert!(lines[1].starts_with("  france  "), "{out}");
     assert_eq!(lines.len(), 5, "{out}");
 }
+
+/// The announcement names the parts its rules digest binds in the game it is of: the tactical maps
+/// in GITM alone (a player of Empires in Arms read of GITM's), and pbem's DICE.md as pbem's, as
+/// the reports do.
+#[test]
+fn the_announcement_names_the_rules_of_its_game_alone() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (scenario, power, tactical) in [
+        ("ulm-1805", "france", false),
+        ("gitm-italy-1809", "austria", true),
+    ] {
+        let dir = tmp.path().join(scenario);
+        pbem()
+            .arg("new")
+            .arg(&dir)
+            .args(["--from", scenario])
+            .assert()
+            .success();
+        let (_, mail) = outbox(&dir)
+            .into_iter()
+            .find(|(n, _)| n == &format!("t0001-announcement-{power}.eml"))
+            .expect("the announcement");
+        let flat = body_of(&mail).replace('\n', " ");
+        assert!(!flat.contains("GITM"), "{flat}");
+        assert_eq!(flat.contains("the tactical maps"), tactical, "{flat}");
+        assert!(
+            flat.contains("the map") && flat.contains("the tables"),
+            "{flat}"
+        );
+        assert!(!flat.contains("(docs/DICE.md)"), "{flat}");
+    }
+}
