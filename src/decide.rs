@@ -36,6 +36,15 @@ impl DecidedBy {
         }
     }
 
+    /// [`describe`](Self::describe), a decision of the ruleset's defaults told in its words
+    /// (`by_default`, `Ruleset::decided_by_default`: "by the default orders of GITM 6.9").
+    pub fn describe_with(self, by_default: &'static str) -> &'static str {
+        match self {
+            DecidedBy::Sop => by_default,
+            other => other.describe(),
+        }
+    }
+
     /// How a decision was taken, in the words of an event's text: "by its standing order".
     fn phrase(self) -> &'static str {
         match self {

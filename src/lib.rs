@@ -26,3 +26,4 @@ pub mod rules;
 pub mod synth;
 pub mod synth_map;
 pub mod verify_page;
+pub mod words;

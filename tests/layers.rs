@@ -33,6 +33,8 @@ const LAYERS: &[(&str, &[&str])] = &[
             "bundled",
             // verify.html, the players' offline check: data, written with game/fsio.
             "verify_page",
+            // English words of names (possessives): used by every layer.
+            "words",
             // The vocabulary a ruleset speaks, in the engine's folder but of the model's layer
             // (they import only the model): events, the binding of their texts to their dice,
             // labelled rolls, sight.

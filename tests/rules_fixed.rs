@@ -165,6 +165,37 @@ fn mail(game: &Path, turn: u32, kind: &str, power: &str) -> PathBuf {
     found.pop().unwrap_or_else(|| panic!("no {prefix} mail"))
 }
 
+/// A rollback's new commitment fixes the rules as they now stand; its notice tells every player
+/// which parts changed, in the words of a rekey's notice, and tells none when none did. (It gave
+/// the new rules digest alone.)
+#[test]
+fn a_rollback_tells_every_player_which_rules_changed_as_a_rekey_does() {
+    for changed in [true, false] {
+        let (_t, game) = new_game(&ULM);
+        resolve(&game);
+        if changed {
+            append(&game.join("tables.toml"), "\n# agreed by all\n");
+        }
+        pbem()
+            .arg("rollback")
+            .arg(&game)
+            .args(["--to-turn", "1", "--reason", "a house rule agreed by all"])
+            .assert()
+            .success();
+        for power in ULM.reports {
+            let notice = crate::support::read_outbox_string(mail(&game, 1, "notice", power));
+            let flat = notice
+                .replace("=\r\n", "")
+                .replace("\r\n ", " ")
+                .replace('\n', " ");
+            let told = "turn 1 is played again (a house rule agreed by all), with a new dice commitment (the rules it fixes changed: tables.toml); orders are due";
+            assert_eq!(flat.contains(told), changed, "{notice}");
+            assert_eq!(flat.contains("changed: "), changed, "{notice}");
+            assert!(flat.contains("The rules digest of turn 1 is"), "{notice}");
+        }
+    }
+}
+
 #[test]
 fn a_rekey_fixes_the_new_rules_and_tells_every_player_which_changed() {
     let (_t, game) = new_game(&ULM);

@@ -1200,7 +1200,7 @@ fn pbem_new_puts_the_page_in_the_game_folder() {
         .success();
     assert_eq!(
         fs::read_to_string(game.join("verify.html")).unwrap(),
-        pbem::verify_page::verify_page()
+        *pbem::verify_page::verify_page_for(SCENARIOS[0].ruleset)
     );
 }
 

@@ -172,8 +172,17 @@ fn new_mails_every_player_a_welcome_with_all_he_needs() {
                 "{name}: a guide names a page the player has not"
             );
             // The page that checks his rolls in a browser (issue 36), as `pbem new` wrote it.
+            // It carries the grammar of his game's dice labels, no other game's.
             let (_, page) = attachment(&eml, "verify.html");
-            assert_eq!(page, pbem::verify_page::verify_page().as_bytes(), "{name}");
+            assert_eq!(page, fs::read(dir.join("verify.html")).unwrap(), "{name}");
+            let page = String::from_utf8(page).unwrap();
+            for id in ["eia", "pog", "ngg", "wbts", "gitm"] {
+                assert_eq!(
+                    page.contains(&format!("\"ruleset\": \"{id}\"")),
+                    id == ruleset,
+                    "{name}: the grammar of {id} in a game of {ruleset}"
+                );
+            }
             assert!(
                 body.contains("Open verify.html (attached) in your browser"),
                 "{body}"

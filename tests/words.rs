@@ -429,8 +429,7 @@ fn a_replace_and_its_rollback_in_paths_of_glory_cite_pbems_rule_not_eia() {
         .expect("the notice to the new player the rollback undid");
     let undone = body_of(&undone);
     assert!(
-        undone
-            .contains("in which you were named Allied Powers's new player (pbem players/replace)"),
+        undone.contains("in which you were named Allied Powers' new player (pbem players/replace)"),
         "{undone}"
     );
     assert!(!undone.contains("EiA"), "{undone}");
@@ -459,9 +458,8 @@ fn a_reminder_for_a_dropped_power_of_paths_of_glory_cites_no_rule_of_empires_in_
         .expect("a reminder for central");
     let reminder = body_of(&reminder);
     assert!(
-        reminder.contains(
-            "Central Powers's player has left (pbem players/drop): Allied Powers runs it"
-        ),
+        reminder
+            .contains("Central Powers' player has left (pbem players/drop): Allied Powers runs it"),
         "{reminder}"
     );
     assert!(!reminder.contains("EiA"), "{reminder}");
@@ -738,13 +736,26 @@ fn gitm_players_are_told_of_the_default_orders_of_6_9_never_of_standing_orders()
             .replace("=\r\n", "")
             .replace("\r\n", " ")
             .replace('\n', " ");
-        // (A decision its default orders took is tagged as every ruleset's is, "decided by the SOP":
-        // the engine's word for a ruleset's default, `decide::DecidedBy::Sop`.)
+        // Nor of an SOP: a decision its default orders took is told as theirs ("decided by the
+        // default orders of GITM 6.9"), not "by the SOP". The log keeps the engine's tag,
+        // `by = "sop"` (`decide::DecidedBy::Sop`), a key and no words.
         assert!(
-            !flat.contains("standing order") && !flat.contains("and the SOP"),
-            "GITM has no standing orders:\n{text}"
+            !flat.contains("standing order") && !flat.contains("SOP"),
+            "GITM has no standing orders nor SOP:\n{text}"
         );
     }
+    // The report and the summary tag each decision its defaults took with GITM 6.9's words.
+    assert!(
+        said[said.len() - 4].contains("; decided by the default orders of GITM 6.9]"),
+        "{}",
+        said[said.len() - 4]
+    );
+    let summary = fs::read_to_string(dir.join("turns/1/summary.txt")).unwrap();
+    assert!(
+        summary.contains("- for austria, by the default orders of GITM 6.9: GITM 6.9: "),
+        "{summary}"
+    );
+    assert!(!summary.contains("SOP"), "{summary}");
     // Each says what does decide, where it tells of it.
     for (i, what) in [
         (0, "refusal before the deadline"),
@@ -762,5 +773,138 @@ fn gitm_players_are_told_of_the_default_orders_of_6_9_never_of_standing_orders()
             "the {what} does not name {told}:\n{}",
             said[i]
         );
+    }
+}
+
+/// A name ending in s makes its possessive with the apostrophe alone ("Central Powers' player",
+/// "allies' player"), in what the referee is told and what the players are mailed; any other name
+/// with 's. (They read "Central Powers's", "allies's".)
+#[test]
+fn a_possessive_of_a_name_ending_in_s_is_written_right() {
+    let (_tmp, dir) = pog_game();
+    let dropped = pbem()
+        .args(["drop", "--to", "allies"])
+        .arg(&dir)
+        .arg("central")
+        .assert()
+        .success();
+    let dropped = String::from_utf8_lossy(&dropped.get_output().stdout).into_owned();
+    assert!(
+        dropped.contains(": allies' player sends its orders"),
+        "{dropped}"
+    );
+    let status = pbem().arg("status").arg(&dir).assert().success();
+    let status = String::from_utf8_lossy(&status.get_output().stdout).into_owned();
+    assert!(
+        status.contains("; Allied Powers' player sends its orders"),
+        "{status}"
+    );
+    pbem()
+        .arg("remind")
+        .arg(&dir)
+        .env("PBEM_NOW", "2026-12-05T10:00:00Z")
+        .assert()
+        .success();
+    let reminder = outbox(&dir)
+        .into_iter()
+        .find(|(n, _)| n.contains("-reminder-central"))
+        .map(|(_, m)| body_of(&m))
+        .expect("a reminder to the power's controller");
+    assert!(
+        reminder.contains("Central Powers' player has left"),
+        "{reminder}"
+    );
+    for text in [&dropped, &status, &reminder] {
+        assert!(!text.contains("s's "), "{text}");
+    }
+}
+
+/// A standing order's setting that is none is quoted as the player wrote it ('Sometimes', not
+/// 'sometimes'), in the words every ruleset's standing orders use: "is not a setting of 'standing
+/// <key>'". (EiA lower-cased it and named the key alone.)
+#[test]
+fn a_standing_orders_wrong_setting_is_quoted_as_he_wrote_it() {
+    let (tmp, dir) = game();
+    let orders = write(
+        tmp.path(),
+        "fr.txt",
+        format!(
+            "{}standing Pursue Sometimes\nstanding guard Commit Sometimes\n",
+            header("france", FRANCE_PW, 1)
+        ),
+    );
+    let out = pbem()
+        .arg("check")
+        .arg(&dir)
+        .arg(&orders)
+        .assert()
+        .failure();
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.get_output().stdout),
+        String::from_utf8_lossy(&out.get_output().stderr)
+    );
+    assert!(
+        said.contains("error: 'Sometimes' is not a setting of 'standing pursue'"),
+        "{said}"
+    );
+    assert!(
+        said.contains("error: 'Commit Sometimes' is not a setting of 'standing guard'"),
+        "{said}"
+    );
+    assert!(!said.contains("'sometimes'"), "{said}");
+}
+
+/// `pbem remind`'s list of the reminders it wrote opens with a heading line, as `status`'s and
+/// `close`'s tables do: the turn, and what the rows are. (It began with the first row.)
+#[test]
+fn reminds_list_has_a_heading_line() {
+    let (_tmp, dir) = game();
+    let out = pbem()
+        .arg("remind")
+        .arg(&dir)
+        .env("PBEM_NOW", "2026-12-05T10:00:00Z")
+        .assert()
+        .success();
+    let out = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        "Turn 1: a reminder to each power still due, in the outbox (`pbem send` sends them):",
+        "{out}"
+    );
+    assert!(lines[1].starts_with("  france  "), "{out}");
+    assert_eq!(lines.len(), 5, "{out}");
+}
+
+/// The announcement names the parts its rules digest binds in the game it is of: the tactical maps
+/// in GITM alone (a player of Empires in Arms read of GITM's), and pbem's DICE.md as pbem's, as
+/// the reports do.
+#[test]
+fn the_announcement_names_the_rules_of_its_game_alone() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (scenario, power, tactical) in [
+        ("ulm-1805", "france", false),
+        ("gitm-italy-1809", "austria", true),
+    ] {
+        let dir = tmp.path().join(scenario);
+        pbem()
+            .arg("new")
+            .arg(&dir)
+            .args(["--from", scenario])
+            .assert()
+            .success();
+        let (_, mail) = outbox(&dir)
+            .into_iter()
+            .find(|(n, _)| n == &format!("t0001-announcement-{power}.eml"))
+            .expect("the announcement");
+        let flat = body_of(&mail).replace('\n', " ");
+        assert!(!flat.contains("GITM"), "{flat}");
+        assert_eq!(flat.contains("the tactical maps"), tactical, "{flat}");
+        assert!(
+            flat.contains("the map") && flat.contains("the tables"),
+            "{flat}"
+        );
+        assert!(!flat.contains("(docs/DICE.md)"), "{flat}");
     }
 }

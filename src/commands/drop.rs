@@ -76,7 +76,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     // EiA 19.2.1 in a game of EiA, pbem's own rule in any other.
     let rule = crate::engine::players::dropped_rule(&game).cite();
     match &args.to {
-        Some(by) => crate::say!("{} is run by {by} from turn {turn} until turn {until} ({rule}): {by}'s player sends its orders with his own password and receives its report.", args.power),
+        Some(by) => crate::say!("{} is run by {by} from turn {turn} until turn {until} ({rule}): {} player sends its orders with his own password and receives its report.", args.power, crate::words::Possessive(by)),
         None if state.controlled.get(&args.power).is_some_and(|c| c.by_roll) => crate::say!("{} is run by {} this turn; its controller until turn {until} is rolled for when turn {turn} is resolved (EiA 19.2.1, 14.3.1).", args.power, game.ruleset.without_orders().its),
         None => crate::say!("{} is run by {} from turn {turn} until turn {until} ({rule}).", args.power, game.ruleset.without_orders().its),
     }

@@ -29,6 +29,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let reminded = crate::mail::status::remind(&game)?;
     if reminded.is_empty() {
         crate::say!("Every power due has orders in that stand: no reminder written.");
+    } else {
+        // The table's heading line, as `status`'s and `close`'s tables have one.
+        crate::say!(
+            "Turn {}: a reminder to each power still due, in the outbox (`pbem send` sends them):",
+            game.current_turn()?
+        );
     }
     let w = crate::out::width(reminded.iter().map(|r| r.power.as_str()));
     for r in &reminded {

@@ -337,9 +337,10 @@ fn refuse_when_closed(game: &Game, turn: u32, act: &str, power: &str) -> Result<
     let closed = crate::engine::close::path(game, turn);
     anyhow::ensure!(
         !closed.is_file(),
-        "turn {turn} is closed ({} was mailed to every player): the orders on its closing list stand as they are, and a {act} would take {power}'s player's away. Resolve the turn, then {act} {power}: it holds from turn {}. Nothing was changed.",
+        "turn {turn} is closed ({} was mailed to every player): the orders on its closing list stand as they are, and a {act} would take {power_s} player's away. Resolve the turn, then {act} {power}: it holds from turn {}. Nothing was changed.",
         game.printed(&closed),
-        turn + 1
+        turn + 1,
+        power_s = crate::words::Possessive(power)
     );
     Ok(())
 }

@@ -895,8 +895,8 @@ impl GameConfig {
                     .flatten()
                     .collect();
                     out.entry(p.id.clone()).or_default().push(format!(
-                        "GITM 6.11: the change of {}'s {} made {} now holds from turn {} (it held from turn {was}), as the deadlines now stand.",
-                        c.id,
+                        "GITM 6.11: the change of {} {} made {} now holds from turn {} (it held from turn {was}), as the deadlines now stand.",
+                        crate::words::Possessive(&c.id),
                         what.join(" and "),
                         at.get_ref().replace('T', " "),
                         ch.turn,

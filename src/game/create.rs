@@ -249,11 +249,12 @@ fn make_game(from: &Path, to: &Path, title: Option<&str>, publish: &Publish) -> 
     // The dice secrets stay out of any repository the referee keeps the game in.
     write_atomic(&to.join(".gitignore"), b"secret/\n")?;
     copy_scenario_data(from, to)?;
-    // The players' offline check of their dice (docs/DICE.md, "Checking your dice in a browser").
-    crate::verify_page::write_into(to)?;
     let state =
         std::fs::read(scenario.state_path(first)).context("the scenario has no first state")?;
     let game = Game::load(to)?;
+    // The players' offline check of their dice (docs/DICE.md, "Checking your dice in a browser"),
+    // with the grammar of the game's dice labels.
+    crate::verify_page::write_into(to, game.ruleset.id())?;
     write_atomic(&game.state_path(first), &state)?;
     let commitment = publish(&game, first, &passwords)?;
     Ok(NewGame {

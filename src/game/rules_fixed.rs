@@ -235,6 +235,15 @@ pub fn tactical_files(dir: &Path) -> Vec<(String, std::path::PathBuf)> {
         .collect()
 }
 
+/// What the notice of a new commitment (`pbem rekey`, `pbem rollback`) tells of the rules it fixes
+/// when some parts are not those the old commitment fixed: "the rules it fixes changed:
+/// tables.toml". None when none changed, or when either commitment fixed no rules (a turn
+/// committed before pbem fixed them).
+pub fn change_told(before: Option<&Rules>, now: Option<&Rules>) -> Option<String> {
+    let changed = before?.differing(now?);
+    (!changed.is_empty()).then(|| format!("the rules it fixes changed: {}", named(&changed)))
+}
+
 /// The parts named in words: "tables.toml", "tables.toml and map.toml", "a, b and c".
 pub fn named(parts: &[String]) -> String {
     match parts {

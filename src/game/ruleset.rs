@@ -279,6 +279,13 @@ pub trait Ruleset: Send + Sync {
             standing: true,
         }
     }
+
+    /// How a decision the ruleset's defaults took (`DecidedBy::Sop`) is told in the reports and
+    /// the referee's summary: "by the SOP" (EiA 19.1, and each ruleset's `[sop]`); GITM, which has
+    /// no SOP, names the default orders of GITM 6.9. The log keeps the tag (`by = "sop"`).
+    fn decided_by_default(&self) -> &'static str {
+        crate::decide::DecidedBy::Sop.describe()
+    }
 }
 
 /// What decides for a power without orders ([`Ruleset::without_orders`]).

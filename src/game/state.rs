@@ -501,7 +501,7 @@ pub fn check_shared_with(
             if !state.friendly(power, ally) {
                 out.push(
                     Diagnostic::error(
-                        format!("{power}'s new player may not break its inherited alliance with {ally} before turn {until}"),
+                        format!("{} new player may not break its inherited alliance with {ally} before turn {until}", crate::words::Possessive(power)),
                         0..0,
                     )
                     .hint(format!("keep {power} and {ally} in one list of 'alliances' until turn {until}"))

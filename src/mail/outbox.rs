@@ -1029,6 +1029,8 @@ pub fn announcements(
     let scheme = crate::game::scheme::of_commitment(game, turn, commitment)?;
     // The rules fixed with it (`game::rules_fixed`), which every report of the turn names.
     let rules = crate::game::scheme::rules_digest(game, turn, commitment).unwrap_or_default();
+    // Whether the rules include tactical maps (GITM 5): a player of another game is told of none.
+    let tactical = !crate::game::rules_fixed::tactical_files(&game.dir).is_empty();
     let mut out = Vec::new();
     for p in &game.config.powers {
         let context = minijinja::context! {
@@ -1036,7 +1038,7 @@ pub fn announcements(
             power => p.name, deadline => deadline, commitment => commitment,
             due => game.ruleset.expects_orders(state, &p.id),
             beacon => beacon_round, scheme => scheme, rules => rules,
-            texts => crate::report::header::TEXTS,
+            texts => crate::report::header::TEXTS, tactical => tactical,
         };
         let text = crate::report::templates::render(game, "announcement.txt", &context)?;
         out.push(Outgoing {

@@ -53,10 +53,10 @@ pub fn dropped_text(game: &Game, c: &crate::game::state::Controlled) -> String {
     let its = game.ruleset.without_orders().its;
     match &c.by {
         Some(by) => format!(
-            "dropped ({rule}): run by {} until turn {}; {}'s player sends its orders with his own password",
+            "dropped ({rule}): run by {} until turn {}; {} player sends its orders with his own password",
             name(by),
             c.until,
-            name(by)
+            crate::words::Possessive(&name(by))
         ),
         None if c.by_roll => format!(
             "dropped ({rule}): {its} run it this turn; who runs it until turn {} is rolled for when the turn is resolved (EiA 14.3.1)",

@@ -20,8 +20,8 @@ use crate::game::Game;
 /// whole in stars, neither the word nor the password's length shown.
 pub const PASSWORD_SLOT: &str = "password ********";
 
-/// The page a player opens in his browser to check his rolls (`verify_page`), attached to every
-/// welcome; the welcome also names `pbem verify` for a player who has pbem.
+/// The page a player opens in his browser to check his rolls (`verify_page`), with the grammar of
+/// his game's dice labels alone, attached to every welcome; the welcome also names `pbem verify` for a player who has pbem.
 pub const VERIFY_PAGE: Option<&str> = Some(crate::verify_page::FILE_NAME);
 
 /// How the player joins the game.
@@ -143,7 +143,9 @@ pub fn welcome(
         attachments.push(Attached {
             name: page.to_string(),
             content_type: "text/html".into(),
-            bytes: crate::verify_page::verify_page().as_bytes().to_vec(),
+            bytes: crate::verify_page::verify_page_for(ruleset)
+                .as_bytes()
+                .to_vec(),
             inline: None,
         });
     }

@@ -50,19 +50,11 @@ pub fn rekey(game: &Game, reason: &str) -> Result<Reopened> {
         turn,
         &game.dir.join(format!("{rel}/secret/{turn}.key")),
     )?;
-    let changed = match (
-        old_rules,
-        crate::game::scheme::load(game, turn)?.and_then(|f| f.rules),
-    ) {
-        (Some(before), Some(now)) => before.differing(&now),
-        _ => Vec::new(),
-    };
-    let reason = match changed.is_empty() {
-        true => reason.to_string(),
-        false => format!(
-            "{reason}; the rules it fixes changed: {}",
-            crate::game::rules_fixed::named(&changed)
-        ),
+    let now_rules = crate::game::scheme::load(game, turn)?.and_then(|f| f.rules);
+    let reason = match crate::game::rules_fixed::change_told(old_rules.as_ref(), now_rules.as_ref())
+    {
+        Some(told) => format!("{reason}; {told}"),
+        None => reason.to_string(),
     };
     let reason = reason.as_str();
     acts::append(

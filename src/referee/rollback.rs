@@ -63,6 +63,11 @@ struct Underway {
     dated_before: std::collections::BTreeMap<String, u32>,
     /// The drops and replaces of the undone turns (EiA 19.2.1, 19.2.2): their players are told.
     undone: Vec<UndoneAct>,
+    /// The rules the old commitment of `to_turn` fixed (its `scheme.toml`): the notice names the
+    /// parts the new one fixes otherwise, as `pbem rekey`'s does. Absent from a rollback begun
+    /// before pbem kept them, or of a turn committed before pbem fixed its rules.
+    #[serde(default)]
+    old_rules: Option<crate::game::rules_fixed::Rules>,
 }
 
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -133,6 +138,7 @@ impl Underway {
                 .into_iter()
                 .map(|(turn, act)| UndoneAct { turn, act })
                 .collect(),
+            old_rules: crate::game::scheme::load(game, to_turn)?.and_then(|f| f.rules),
         };
         crate::game::fsio::write_atomic(
             &game.dir.join(&rel).join(UNDERWAY),
@@ -342,6 +348,14 @@ pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
     };
     let game = Game::load(&game.dir)?;
     let shown = game.config.deadline_shown(to_turn);
+    // The new commitment, and the parts of the rules it fixes otherwise than the old one, in the
+    // words of `pbem rekey`'s notice.
+    let now_rules = crate::game::scheme::load(&game, to_turn)?.and_then(|f| f.rules);
+    let new_commitment =
+        match crate::game::rules_fixed::change_told(plan.old_rules.as_ref(), now_rules.as_ref()) {
+            Some(told) => format!("a new dice commitment ({told})"),
+            None => "a new dice commitment".to_string(),
+        };
     // The act's number names its notices: the same on a rerun, whatever acts came after it.
     let position = |acts: &[Act]| {
         acts.iter()
@@ -450,9 +464,9 @@ pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
         &game,
         to_turn,
         &format!("reopened-{n}"),
-        &format!("turn {to_turn} is played again ({reason}), with a new dice commitment; orders are due {shown}"),
+        &format!("turn {to_turn} is played again ({reason}), with {new_commitment}; orders are due {shown}"),
         &said,
-        Some(&format!("Turn {to_turn} was rolled back and is played again ({reason}), with a new dice commitment")),
+        Some(&format!("Turn {to_turn} was rolled back and is played again ({reason}), with {new_commitment}")),
         &answered,
     )?;
     let mut notices = notices;
@@ -613,7 +627,8 @@ fn replacements_undone(
             &format!("{power}-undone-{n}"),
             to,
             &format!(
-                "The referee rolled the game back to turn {to_turn} ({reason}), undoing turn {t}, in which you were named {name}'s new player ({rule})."
+                "The referee rolled the game back to turn {to_turn} ({reason}), undoing turn {t}, in which you were named {} new player ({rule}).",
+                crate::words::Possessive(&name)
             ),
         ));
     }

@@ -352,7 +352,7 @@ fn retreats(game: &Game, input: &ReportInput<'_>, events: &[&Event]) -> Vec<Move
         if from == to {
             continue;
         }
-        let first = words.first().map_or("", |w| w.trim_end_matches("'s"));
+        let first = words.first().map_or("", |w| crate::words::owner_of(w));
         let owner = e
             .decision
             .as_ref()

@@ -16,10 +16,22 @@ use crate::engine::event::{DecisionNote, Die, Event, Roll};
 pub type TurnEvents = Arc<Vec<Event>>;
 
 /// The events a power sees, in the turn's order. Serialized as the [`EventLine`]s it lists.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct SeenEvents {
     turn: TurnEvents,
     seen: Vec<Seen>,
+    /// How a decision of the ruleset's defaults is told (`Ruleset::decided_by_default`).
+    by_default: &'static str,
+}
+
+impl Default for SeenEvents {
+    fn default() -> SeenEvents {
+        SeenEvents {
+            turn: TurnEvents::default(),
+            seen: Vec::new(),
+            by_default: DecidedBy::Sop.describe(),
+        }
+    }
 }
 
 /// An event seen: its position in the turn's events, and whether the decision it settled was
@@ -31,8 +43,14 @@ struct Seen {
 }
 
 impl SeenEvents {
-    /// The events of `turn` at `positions`, as `power` is told them.
-    pub fn new(turn: &TurnEvents, positions: &[usize], power: &str) -> SeenEvents {
+    /// The events of `turn` at `positions`, as `power` is told them; a decision of the ruleset's
+    /// defaults told `by_default` (`Ruleset::decided_by_default`).
+    pub fn new(
+        turn: &TurnEvents,
+        positions: &[usize],
+        power: &str,
+        by_default: &'static str,
+    ) -> SeenEvents {
         let seen = positions
             .iter()
             .filter_map(|&index| {
@@ -45,6 +63,7 @@ impl SeenEvents {
         SeenEvents {
             turn: turn.clone(),
             seen,
+            by_default,
         }
     }
 
@@ -58,6 +77,7 @@ impl SeenEvents {
                 .copied()
                 .filter(|s| keep(&self.turn[s.index]))
                 .collect(),
+            by_default: self.by_default,
         }
     }
 
@@ -82,6 +102,7 @@ impl SeenEvents {
         SeenEvent {
             event: &self.turn[s.index],
             theirs: s.theirs,
+            by_default: self.by_default,
         }
     }
 
@@ -102,6 +123,7 @@ impl Serialize for SeenEvents {
 pub struct SeenEvent<'a> {
     pub event: &'a Event,
     theirs: bool,
+    by_default: &'static str,
 }
 
 impl<'a> SeenEvent<'a> {
@@ -109,7 +131,7 @@ impl<'a> SeenEvent<'a> {
     /// "by the SOP", ... when it was taken for him (or for every power); none when it settled none,
     /// or was taken for another power, whose report alone tells how (`decide::Aside`).
     pub fn decided(&self) -> Option<&'static str> {
-        self.decision().map(|d| d.by.describe())
+        self.decision().map(|d| d.by.describe_with(self.by_default))
     }
 
     /// The decision it settled, as the viewer is told it: none when taken for another power.
@@ -271,7 +293,12 @@ pub(crate) fn odd_events() -> SeenEvents {
         )
         .decided("prussia", DecidedBy::Standing),
     ]);
-    SeenEvents::new(&Arc::new(turn), &[0, 1, 2, 3, 4], "france")
+    SeenEvents::new(
+        &Arc::new(turn),
+        &[0, 1, 2, 3, 4],
+        "france",
+        DecidedBy::Sop.describe(),
+    )
 }
 
 /// The events of `values::sample_view`: a combat with its roll, and a decision taken for the viewer.

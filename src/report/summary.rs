@@ -146,11 +146,11 @@ struct SummaryView {
     header: DiceHeader,
 }
 
-fn decision(e: &Event) -> Option<Decision> {
+fn decision(e: &Event, by_default: &'static str) -> Option<Decision> {
     let d = e.decision.as_ref()?;
     Some(Decision {
         power: d.power.clone(),
-        by: by(d.by),
+        by: by(d.by, by_default),
         text: e.text.clone(),
         citation: e.citation(),
         rolls: e
@@ -167,12 +167,14 @@ pub fn summary(game: &Game, input: &SummaryInput<'_>) -> anyhow::Result<String> 
     let template = super::templates::Template::load(game, "summary.txt")?;
     // The long lists are made in the forms the template names (`summary_lines`).
     let names = template.names();
+    // How a decision of the ruleset's defaults is told: "by the SOP", GITM's default orders.
+    let by_default = game.ruleset.decided_by_default();
     // Every decision once, and each power's among them, in turn order.
     let decisions: Vec<(&str, Value)> = input
         .events
         .iter()
         .filter_map(|e| {
-            let d = decision(e)?;
+            let d = decision(e, by_default)?;
             Some((e.decision.as_ref()?.power.as_str(), Value::from_object(d)))
         })
         .collect();
@@ -301,10 +303,10 @@ pub fn summary(game: &Game, input: &SummaryInput<'_>) -> anyhow::Result<String> 
     // The long lists are most of the summary; the rest, a line or two a power.
     let decisions_text_of = names
         .contains("decisions_text")
-        .then(|| decisions_text(input.events));
+        .then(|| decisions_text(input.events, by_default));
     let combats_text_of = names
         .contains("combats_text")
-        .then(|| combats_text(&combats));
+        .then(|| combats_text(&combats, by_default));
     let lists = decisions_text_of.as_ref().map_or(0, String::len)
         + combats_text_of.as_ref().map_or(0, String::len);
     let as_value = |text: String| match template.built_in() {
@@ -330,9 +332,12 @@ pub fn summary(game: &Game, input: &SummaryInput<'_>) -> anyhow::Result<String> 
             .then(|| decisions.into_iter().map(|(_, d)| d).collect()),
         combat_count: combats.len(),
         combats_text: combats_text_of.map(&as_value),
-        combats: names
-            .contains("combats")
-            .then(|| combats.iter().map(combat_values).collect()),
+        combats: names.contains("combats").then(|| {
+            combats
+                .iter()
+                .map(|c| combat_values(c, by_default))
+                .collect()
+        }),
         events: input.events.len(),
         rolls: input
             .events
@@ -345,7 +350,7 @@ pub fn summary(game: &Game, input: &SummaryInput<'_>) -> anyhow::Result<String> 
 }
 
 /// A combat as the values of a game's own template that loops over `combats`.
-fn combat_values(c: &CombatEvents) -> Combat {
+fn combat_values(c: &CombatEvents, by_default: &'static str) -> Combat {
     Combat {
         area: c.area.to_string(),
         events: c
@@ -353,7 +358,10 @@ fn combat_values(c: &CombatEvents) -> Combat {
             .iter()
             .map(|x| {
                 let mut line = event_line(x);
-                line.decided = x.decision.as_ref().map(|d| by(d.by).to_string());
+                line.decided = x
+                    .decision
+                    .as_ref()
+                    .map(|d| by(d.by, by_default).to_string());
                 Value::from_object(CombatLine(line))
             })
             .collect(),
@@ -429,6 +437,9 @@ fn mailed_part(text: &str, turn: u32, max: usize) -> String {
 mod tests {
     use super::*;
     use crate::decide::DecidedBy;
+
+    /// How every ruleset but GITM tells a decision of its defaults.
+    const SOP: &str = "by the SOP";
 
     /// The loops the bundled summary template held before its lists were written by pbem.
     const DECISIONS_LOOP: &str = "{% for d in decisions %}
@@ -515,11 +526,11 @@ mod tests {
         let events = events();
         let values: Vec<Value> = events
             .iter()
-            .filter_map(decision)
+            .filter_map(|e| decision(e, SOP))
             .map(Value::from_object)
             .collect();
         assert_eq!(
-            decisions_text(&events),
+            decisions_text(&events, SOP),
             looped(DECISIONS_LOOP, "decisions", Value::from(values))
         );
         let area_events = |area: &str| -> Vec<&Event> {
@@ -540,16 +551,16 @@ mod tests {
                 seen_by: "austria".to_string(),
             },
         ];
-        let text = combats_text(&combats);
-        let values: Vec<Combat> = combats.iter().map(combat_values).collect();
+        let text = combats_text(&combats, SOP);
+        let values: Vec<Combat> = combats.iter().map(|c| combat_values(c, SOP)).collect();
         assert_eq!(
             text,
             looped(COMBATS_LOOP, "combats", Value::from_serialize(&values))
         );
         assert!(!text.contains("sealed/"), "{text}");
         assert!(text.contains("d10 d6 d6 -> 10 6 1"), "{text}");
-        assert_eq!(decisions_text(&[]), "");
-        assert_eq!(combats_text(&[]), "");
+        assert_eq!(decisions_text(&[], SOP), "");
+        assert_eq!(combats_text(&[], SOP), "");
     }
 
     #[test]

@@ -18,20 +18,21 @@ pub struct CombatEvents<'e> {
     pub seen_by: String,
 }
 
-/// How a decision was settled, as the referee reads it.
-pub fn by(d: crate::decide::DecidedBy) -> &'static str {
+/// How a decision was settled, as the referee reads it; one of the ruleset's defaults in its words
+/// (`by_default`, `Ruleset::decided_by_default`).
+pub fn by(d: crate::decide::DecidedBy, by_default: &'static str) -> &'static str {
     use crate::decide::DecidedBy;
     match d {
         DecidedBy::Order => "by its order",
         DecidedBy::Standing => "by its standing order",
-        DecidedBy::Sop => "by the SOP",
+        DecidedBy::Sop => by_default,
         DecidedBy::Roll => "at random",
     }
 }
 
 /// Every decision among `events` (the others are passed over): for whom, how it was settled, its
 /// text, its citation and its rolls, a line each; no newline after the last.
-pub fn decisions_text(events: &[Event]) -> String {
+pub fn decisions_text(events: &[Event], by_default: &'static str) -> String {
     let size = events
         .iter()
         .filter(|e| e.decision.is_some())
@@ -43,7 +44,7 @@ pub fn decisions_text(events: &[Event]) -> String {
         out.push_str("- for ");
         out.push_str(&d.power);
         out.push_str(", ");
-        out.push_str(by(d.by));
+        out.push_str(by(d.by, by_default));
         out.push_str(": ");
         out.push_str(&e.text);
         out.push_str("\n    [");
@@ -57,7 +58,7 @@ pub fn decisions_text(events: &[Event]) -> String {
 
 /// Every combat: its area and who saw it, then each of its events (and for whom and how it was
 /// decided) with its rolls; no newline after the last.
-pub fn combats_text(combats: &[CombatEvents]) -> String {
+pub fn combats_text(combats: &[CombatEvents], by_default: &'static str) -> String {
     let size = combats
         .iter()
         .flat_map(|c| &c.events)
@@ -76,7 +77,7 @@ pub fn combats_text(combats: &[CombatEvents]) -> String {
                 out.push_str(" [for ");
                 out.push_str(&d.power);
                 out.push_str(", ");
-                out.push_str(by(d.by));
+                out.push_str(by(d.by, by_default));
                 out.push(']');
             }
             out.push('\n');

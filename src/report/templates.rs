@@ -231,6 +231,7 @@ fn compiled(name: &str, source: Cow<'static, str>) -> Result<Arc<Environment<'st
     env.set_lstrip_blocks(true);
     env.set_keep_trailing_newline(true);
     env.add_filter("pad", pad);
+    env.add_filter("possessive", |name: String| crate::words::possessive(&name));
     env.set_formatter(format);
     env.add_template_owned(name.to_string(), source.to_string())
         .with_context(|| format!("template {name} does not parse"))?;

@@ -519,7 +519,12 @@ pub(crate) fn sample_view() -> PowerView {
         place: None,
     };
     let events = crate::report::seen_events::sample_events();
-    let seen = crate::report::seen_events::SeenEvents::new(&events, &[0, 1], "france");
+    let seen = crate::report::seen_events::SeenEvents::new(
+        &events,
+        &[0, 1],
+        "france",
+        crate::decide::DecidedBy::Sop.describe(),
+    );
     PowerView {
         game: "g".to_string(),
         title: "A <title>".to_string(),

@@ -418,7 +418,12 @@ impl PowerView {
             .filter(|&i| command.is_none_or(|c| c.tells(game, power, &input.events[i])))
             .collect();
         let visible: Vec<&Event> = positions.iter().map(|&i| &input.events[i]).collect();
-        let events = SeenEvents::new(input.events, &positions, power);
+        let events = SeenEvents::new(
+            input.events,
+            &positions,
+            power,
+            game.ruleset.decided_by_default(),
+        );
         // A decision taken for this power is among its events as it is (only those taken for
         // another are reworded there). One its own order settled was not taken for it.
         let decisions = events.only(|e| {

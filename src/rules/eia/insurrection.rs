@@ -138,10 +138,11 @@ impl Phase<'_> {
         for ((power, area), ids) in by_place {
             let one = ids.len() == 1;
             let text = format!(
-                "{} attacked with {power}'s corps in the turn's land phase: that was {} land phase, and {} no special insurrection land phase (EiA 10.1.4.1.4).",
+                "{} attacked with {power_s} corps in the turn's land phase: that was {} land phase, and {} no special insurrection land phase (EiA 10.1.4.1.4).",
                 ids.join(", "),
                 if one { "its" } else { "their" },
                 if one { "it has" } else { "they have" },
+                power_s = crate::words::Possessive(&power),
             );
             let involved = BTreeSet::from([power]);
             self.push(
@@ -234,9 +235,10 @@ impl Phase<'_> {
                 .map(|c| c.id.clone())
                 .collect();
             let text = format!(
-                "In the special insurrection land phase, {} {} the enemy in {name} (by {power}'s order).",
+                "In the special insurrection land phase, {} {} the enemy in {name} (by {power_s} order).",
                 ids.join(", "),
-                if ids.len() == 1 { "attacks" } else { "attack" }
+                if ids.len() == 1 { "attacks" } else { "attack" },
+                power_s = crate::words::Possessive(power),
             );
             let involved = self.board.powers_in(*area);
             let e = Event::new(INSURRECTION_PHASE, "insurrection", text)

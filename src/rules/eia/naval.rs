@@ -205,7 +205,10 @@ impl<'a> Naval<'a> {
             let why = if attackers.is_empty() {
                 format!("{power} has no fleet at {sea_id} after naval movement: its attack there comes to nothing.")
             } else {
-                format!("No enemy fleet is at {sea_id}: {power}'s attack there comes to nothing.")
+                format!(
+                    "No enemy fleet is at {sea_id}: {} attack there comes to nothing.",
+                    crate::words::Possessive(power)
+                )
             };
             self.push(nothing(why), sea, &also);
             return Ok(());

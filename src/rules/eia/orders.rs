@@ -1335,7 +1335,7 @@ mod tests {
         let (_, c) = check("standing pursue always never\n");
         assert_eq!(
             one_error(&c).message,
-            "'always never' is not a setting of 'pursue'"
+            "'always never' is not a setting of 'standing pursue'"
         );
     }
 
@@ -1352,13 +1352,19 @@ mod tests {
             d.hint.as_deref(),
             Some("write one of: attack-chit, defence-chit, pursue, reinforce, guard, continue, surrender, honours, tactics, intercept, chase, insurrection")
         );
-        let (_, c) = check("standing pursue sometimes\n");
+        let (_, c) = check("standing Pursue Sometimes\n");
         let d = one_error(&c);
-        assert_eq!(d.message, "'sometimes' is not a setting of 'pursue'");
+        assert_eq!(
+            d.message,
+            "'Sometimes' is not a setting of 'standing pursue'"
+        );
         assert_eq!(d.hint.as_deref(), Some("write one of: always, never"));
         let (_, c) = check("standing attack-chit defend\n");
         let d = one_error(&c);
-        assert_eq!(d.message, "'defend' is not a setting of 'attack-chit'");
+        assert_eq!(
+            d.message,
+            "'defend' is not a setting of 'standing attack-chit'"
+        );
         assert_eq!(
             d.hint.as_deref(),
             Some("write one of: assault, echelon, outflank, probe")

@@ -138,8 +138,8 @@ pub fn check_pieces(state: &State, config: &GameConfig, map: &Map) -> Vec<Diagno
                 out.push(
                     Diagnostic::error(
                         format!(
-                            "admiral {}'s closing modifier is {}: EiA 19.1 gives -1 or -2",
-                            a.name,
+                            "admiral {} closing modifier is {}: EiA 19.1 gives -1 or -2",
+                            crate::words::Possessive(&a.name),
                             a.closing.get_ref()
                         ),
                         a.closing.span(),

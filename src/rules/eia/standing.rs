@@ -218,10 +218,16 @@ pub fn parse(
         }
     }
     if setting.is_empty() || !valid {
+        // The setting quoted as he wrote it ('Sometimes', 'Commit Sometimes'), as every other
+        // ruleset's standing orders quote it (`rules::standing::not_a_setting`).
+        let written: Vec<&str> = rest.iter().map(|t| t.text.as_str()).collect();
         let what = if setting.is_empty() {
             format!("'standing {key_name}' needs a setting")
         } else {
-            format!("'{setting}' is not a setting of '{key_name}'")
+            format!(
+                "'{}' is not a setting of 'standing {key_name}'",
+                written.join(" ")
+            )
         };
         let hint = did_you_mean(&setting, allowed.iter().map(String::as_str))
             .map(|s| format!("did you mean '{s}'?"))

@@ -370,4 +370,9 @@ impl Ruleset for Gitm {
             standing: false,
         }
     }
+
+    /// GITM 6.9: a unit's default orders decide what its orders leave out; GITM has no SOP.
+    fn decided_by_default(&self) -> &'static str {
+        "by the default orders of GITM 6.9"
+    }
 }

@@ -522,7 +522,11 @@ pub fn check(state: &State, config: &GameConfig, map: Option<&GridMap>) -> Vec<D
             } else if city.is_none() {
                 out.push(
                     Diagnostic::error(
-                        format!("{id}'s home '{}' is not a city of the map", home.get_ref()),
+                        format!(
+                            "{} home '{}' is not a city of the map",
+                            crate::words::Possessive(id),
+                            home.get_ref()
+                        ),
                         home.span(),
                     )
                     .hint("a home city is a square map.toml's [places] names, as H0-V4 (Udine)")

@@ -581,7 +581,7 @@ impl<'a> Turn<'a> {
         }
         let reach = super::communications::COMMUNICATIONS_REACH;
         for ((power, square), ids) in cut {
-            let text = format!("{} in {square} {} out of communications: no way of at most {reach} squares free of hostile combat units leads to a square of {power}'s side; each moves a square less this turn (GITM 7.2; pbem gitm/communications).", ids.join(", "), if ids.len() == 1 { "is" } else { "are" });
+            let text = format!("{} in {square} {} out of communications: no way of at most {reach} squares free of hostile combat units leads to a square of {} side; each moves a square less this turn (GITM 7.2; pbem gitm/communications).", ids.join(", "), if ids.len() == 1 { "is" } else { "are" }, crate::words::Possessive(&power));
             let e = Event::new(rules::COMMUNICATIONS, "communications", text)
                 .at(&square)
                 .naming(ids.iter().map(String::as_str));
@@ -1034,7 +1034,7 @@ impl<'a> Turn<'a> {
                     m.moves += 1;
                     m.last_phase = phase;
                 }
-                self.event(rules::DIAGONAL, "blocked", Some(b.square()), format!("{id}'s diagonal move to {name} is blocked by an enemy beside it: it pays the step and {cost} fatigue, has not moved (no march for its experience, GITM 3.6) and tries again next phase (GITM 7.14)."), side);
+                self.event(rules::DIAGONAL, "blocked", Some(b.square()), format!("{id_s} diagonal move to {name} is blocked by an enemy beside it: it pays the step and {cost} fatigue, has not moved (no march for its experience, GITM 3.6) and tries again next phase (GITM 7.14).", id_s = crate::words::Possessive(id)), side);
                 return Ok(false);
             }
         }

@@ -207,7 +207,8 @@ impl Phase<'_> {
                     }
                 }
                 let text = format!(
-                    "{power}'s stack ({}) retreats from {} to {}, the free hex next to the fewest enemy stacks.",
+                    "{} stack ({}) retreats from {} to {}, the free hex next to the fewest enemy stacks.",
+                    crate::words::Possessive(power),
                     ids.join(", "),
                     self.name(from),
                     self.name(&to)
@@ -220,7 +221,8 @@ impl Phase<'_> {
             }
             None => {
                 let text = format!(
-                    "{power}'s stack in {} has no hex to retreat to: it loses 1 SP more and stays.",
+                    "{} stack in {} has no hex to retreat to: it loses 1 SP more and stays.",
+                    crate::words::Possessive(power),
                     self.name(from)
                 );
                 self.log(

@@ -561,7 +561,10 @@ impl<'a> Legality<'a> {
         let span = line.span.clone();
         if !matches!(order, PogOrder::Standing { .. }) && !self.active {
             return Err(Diagnostic::error(
-                format!("it is {}'s action, not yours", self.cx.pog.active()),
+                format!(
+                    "it is {} action, not yours",
+                    crate::words::Possessive(self.cx.pog.active())
+                ),
                 span,
             )
             .label("not your action")

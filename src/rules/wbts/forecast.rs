@@ -152,7 +152,7 @@ pub fn forecast(
                 }
             }
             WbtsOrder::Roster { unit, leader } => {
-                out.push(format!("{unit} would join {leader}'s roster."))
+                out.push(format!("{unit} would join {} roster.", crate::words::Possessive(leader)))
             }
             WbtsOrder::Garrison { unit, inside } => out.push(format!(
                 "{unit} would move {} its fort.",

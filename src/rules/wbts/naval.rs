@@ -68,11 +68,12 @@ impl Turn<'_> {
                 "naval-combat",
                 Some(hex),
                 format!(
-                    "{} {} {enemy}'s transports at {hex}, alone: {} {} eliminated.",
+                    "{} {} {enemy_s} transports at {hex}, alone: {} {} eliminated.",
                     list(&mine),
                     verb(mine.len(), "attacks", "attack"),
                     ids.join(", "),
-                    verb(ids.len(), "is", "are")
+                    verb(ids.len(), "is", "are"),
+                    enemy_s = crate::words::Possessive(&enemy)
                 ),
             );
             return Ok(());
@@ -85,12 +86,13 @@ impl Turn<'_> {
         let told = roll.told(0);
         let cell = self.tables.naval_cell(col, die);
         let text = format!(
-            "Naval combat at {hex}: {} ({a}) against {enemy}'s {} ({d}); odds {}, die {told}: {} hit(s) on {power}, {} on {enemy}.",
+            "Naval combat at {hex}: {} ({a}) against {enemy_s} {} ({d}); odds {}, die {told}: {} hit(s) on {power}, {} on {enemy}.",
             list(&mine),
             theirs.iter().map(|t| t.0.as_str()).collect::<Vec<_>>().join(", "),
             self.tables.naval_odds_name(col),
             cell.attacker,
-            cell.defender
+            cell.defender,
+            enemy_s = crate::words::Possessive(&enemy)
         );
         self.log(
             Event::new(rules::NAVAL_COMBAT, "naval-combat", text)

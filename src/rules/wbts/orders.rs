@@ -679,7 +679,10 @@ impl<'a> Legality<'a> {
         let span = line.span.clone();
         if !matches!(order, WbtsOrder::Standing { .. }) && cx.wbts.active() != cx.power {
             return Err(Diagnostic::error(
-                format!("it is {}'s player turn, not yours", cx.wbts.active()),
+                format!(
+                    "it is {} player turn, not yours",
+                    crate::words::Possessive(cx.wbts.active())
+                ),
                 span,
             )
             .label("not your turn")
@@ -699,7 +702,7 @@ impl<'a> Legality<'a> {
                 let key = unit.to_lowercase();
                 if self.left.contains(&(key.clone(), leader.to_lowercase())) {
                     return Err(Diagnostic::error(
-                        format!("{unit} left {leader}'s roster this game turn"),
+                        format!("{unit} left {} roster this game turn", crate::words::Possessive(leader)),
                         span,
                     )
                     .hint("it rejoins that roster from the next strategic segment (the next game turn)")
@@ -767,7 +770,7 @@ impl<'a> Legality<'a> {
                             })
                         })
                     {
-                        return Err(Diagnostic::error(format!("{u} is not under {leader}'s command"), span)
+                        return Err(Diagnostic::error(format!("{u} is not under {} command", crate::words::Possessive(leader)), span)
                             .hint("an attack from march is made by units under the command of the leader stacked with them")
                             .rule(rules::MARCH));
                     }
@@ -824,7 +827,7 @@ impl<'a> Legality<'a> {
                 let mut hexes = BTreeSet::new();
                 for u in &units {
                     if !self.commands(l, u) {
-                        return Err(Diagnostic::error(format!("{u} is not under {}'s command", a.leader), span)
+                        return Err(Diagnostic::error(format!("{u} is not under {} command", crate::words::Possessive(&a.leader)), span)
                             .hint("a corps leader commands his roster; an army leader his corps leaders' too (use 'roster' to move a unit)")
                             .rule(rules::COMMAND));
                     }

@@ -475,7 +475,7 @@ fn roster_change_before_the_initiative_roll_and_no_return_until_the_next_strateg
         .detached
         .insert("K1".into(), "Keyes".into());
     let (_, bad) = check(&st, "union", "roster K1 Keyes\n");
-    assert!(bad[0].contains("left Keyes's roster"), "{bad:?}");
+    assert!(bad[0].contains("left Keyes' roster"), "{bad:?}");
 }
 
 #[test]
@@ -1060,7 +1060,7 @@ fn wbts_roster_a_unit_may_not_return_to_the_roster_it_left_in_the_same_turn() {
     let (ok, bad) = check(&st, "union", "roster K1 Porter\nroster K1 Keyes\n");
     assert_eq!(ok.len(), 1, "the first line stands");
     assert!(
-        bad[0].contains("K1 left Keyes's roster this game turn"),
+        bad[0].contains("K1 left Keyes' roster this game turn"),
         "{bad:?}"
     );
     let (events, next) = run(st, &[], "roster K1 Porter\n", 1);

@@ -218,7 +218,7 @@ impl<'a> Turn<'a> {
             .get(unit)
             .is_some_and(|l| l.eq_ignore_ascii_case(leader))
         {
-            let text = format!("{unit} left {leader}'s roster this game turn and may not rejoin it before the next strategic segment: it stays where it is.");
+            let text = format!("{unit} left {} roster this game turn and may not rejoin it before the next strategic segment: it stays where it is.", crate::words::Possessive(leader));
             self.event(rules::ROSTER, "roster", None, text);
             return;
         }
@@ -230,8 +230,9 @@ impl<'a> Turn<'a> {
             self.w.detached.insert(unit.to_string(), f.clone());
         }
         let text = format!(
-            "{unit} leaves {} for {leader}'s roster before any initiative roll; it rejoins {} no sooner than the next strategic segment.",
+            "{unit} leaves {} for {} roster before any initiative roll; it rejoins {} no sooner than the next strategic segment.",
             from.as_deref().unwrap_or("no roster"),
+            crate::words::Possessive(leader),
             from.as_deref().unwrap_or("it")
         );
         self.event(rules::ROSTER, "roster", None, text);
