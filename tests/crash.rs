@@ -460,3 +460,62 @@ fn a_replace_killed_midway_is_finished_by_running_it_again() {
         assert!(config.contains("pitt@example.org"), "{name}");
     }
 }
+
+/// A rekey moves the turn's secret into its archive, makes a fresh one with its seal, commits to
+/// it, writes its act and a notice to every player: killed after the new commitment was made, a
+/// rerun was a second rekey (a second archive holding a secret announced to nobody, a second act
+/// whose old commitment no player was ever mailed). It writes what it read first
+/// (`archive/rekey-<k>/rekey.toml`), so that running it again finishes it as begun: the old secret
+/// kept, one act from the commitment the players hold to the one the folder keeps, its notices
+/// once, the files of a run never killed.
+#[test]
+fn a_rekey_killed_midway_is_finished_by_running_it_again() {
+    let start = demo_game("ulm-1805");
+    let args = ["rekey", "--reason", "the demo's secrets are public"];
+    let (clean, ok) = run(&start, &args, None);
+    assert!(ok);
+    let clean = without_tmp(&tree(&clean.path().join(GAME)));
+    let names = written(&start, &clean);
+    assert!(names.iter().any(|n| n == "acts.toml"), "{names:?}");
+    let old_commitment = String::from_utf8_lossy(&start["turns/1/commitment"])
+        .trim()
+        .to_string();
+    for name in &names {
+        let (tmp, ok) = run(&start, &args, Some(name));
+        assert!(!ok, "PBEM_CRASH_BEFORE={name}: pbem was not killed");
+        let dir = tmp.path().join(GAME);
+        assert!(run_in(&dir, &args, None), "the rerun after {name} failed");
+        let done = without_tmp(&tree(&dir));
+        assert_eq!(
+            done.keys().collect::<Vec<_>>(),
+            clean.keys().collect::<Vec<_>>(),
+            "killed before {name}"
+        );
+        assert_eq!(
+            done["archive/rekey-1/secret/1.key"], start["secret/1.key"],
+            "killed before {name}: the old secret is not the one kept"
+        );
+        let acts = String::from_utf8(done["turns/1/acts.toml"].clone()).unwrap();
+        assert_eq!(acts.matches("kind = \"rekey\"").count(), 1, "{acts}");
+        assert!(
+            acts.contains(&format!("old_commitment = \"{old_commitment}\"")),
+            "killed before {name}: the act does not start from the commitment the players hold: {acts}"
+        );
+        let secret = pbem::dice::from_hex(&String::from_utf8_lossy(&done["secret/1.key"])).unwrap();
+        let commitment = pbem::dice::to_hex(&pbem::dice::commitment("ulm-1805", 1, &secret));
+        assert_eq!(
+            String::from_utf8_lossy(&done["turns/1/commitment"]).trim(),
+            commitment,
+            "killed before {name}"
+        );
+        assert!(
+            acts.contains(&format!("new_commitment = \"{commitment}\"")),
+            "killed before {name}: {acts}"
+        );
+        let notice = String::from_utf8_lossy(&done["mail/outbox/t0001-notice-france-rekey-1.eml"]);
+        assert!(
+            notice.contains(&commitment),
+            "killed before {name}: the notice does not give the new commitment"
+        );
+    }
+}
