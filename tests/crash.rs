@@ -519,3 +519,85 @@ fn a_rekey_killed_midway_is_finished_by_running_it_again() {
         );
     }
 }
+
+/// Runs `args` on `dir` with the game folder placed after the command's name (`pbem replace <dir>
+/// britain ...`), killed before `crash_before` if given; whether it succeeded, and its stderr.
+fn act_in(dir: &Path, args: &[&str], crash_before: Option<&str>) -> (bool, String) {
+    let mut c = pbem();
+    c.arg(args[0]).arg(dir).args(&args[1..]);
+    if let Some(name) = crash_before {
+        c.env("PBEM_CRASH_BEFORE", name);
+    }
+    let out = c.output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// An act killed midway waits to be finished, and no turn is resolved meanwhile: a rekey or a
+/// rollback killed after its new commitment was made and before its act and notices were written
+/// had `pbem resolve` resolve the turn under a commitment announced to nobody (and `audit` found
+/// nothing to say of the first turn); a replace or an extend killed midway had it resolved with the
+/// act half done. Each is refused, naming the act and how to finish it; once it is finished the turn
+/// resolves and `audit` passes.
+#[test]
+fn no_turn_is_resolved_while_an_act_killed_midway_waits_to_be_finished() {
+    let start = demo_game("ulm-1805");
+    let (resolved, ok) = run(&start, &["resolve"], None);
+    assert!(ok);
+    let resolved = without_tmp(&tree(&resolved.path().join(GAME)));
+    let cases: [(&Tree, &[&str], &str, &str); 4] = [
+        (
+            &start,
+            &["rekey", "--reason", "the demo's secrets are public"],
+            "acts.toml",
+            "pbem rekey",
+        ),
+        (
+            &resolved,
+            &["rollback", "--to-turn", "1", "--reason", "a wrong table"],
+            "acts.toml",
+            "pbem rollback",
+        ),
+        (
+            &start,
+            &["replace", "britain", "--email", "pitt@example.org"],
+            "game.toml",
+            "pbem replace",
+        ),
+        (
+            &start,
+            &["extend", "--to", "2101-01-01T20:00", "--reason", "a strike"],
+            "acts.toml",
+            "pbem extend",
+        ),
+    ];
+    for (from, act, name, named) in cases {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join(GAME);
+        materialize(from, &dir);
+        let (ok, _) = act_in(&dir, act, Some(name));
+        assert!(
+            !ok,
+            "{act:?}: PBEM_CRASH_BEFORE={name}: pbem was not killed"
+        );
+        let before = without_tmp(&tree(&dir));
+        let (ok, err) = act_in(&dir, &["resolve", "--early"], None);
+        assert!(!ok, "{act:?} killed before {name}: the turn was resolved");
+        assert!(
+            err.contains(&format!("a `{named}`")) && err.contains("killed midway"),
+            "{act:?}: {err}"
+        );
+        assert!(
+            without_tmp(&tree(&dir)) == before,
+            "{act:?}: the refused resolve changed the game"
+        );
+        let (ok, err) = act_in(&dir, act, None);
+        assert!(ok, "{act:?}: the rerun failed: {err}");
+        let (ok, err) = act_in(&dir, &["resolve", "--early"], None);
+        assert!(ok, "{act:?}: {err}");
+        let (ok, err) = act_in(&dir, &["audit"], None);
+        assert!(ok, "{act:?}: {err}");
+    }
+}

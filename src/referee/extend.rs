@@ -146,7 +146,7 @@ fn new_deadline(game: &Game, turn: u32, how: &Move) -> Result<(String, String)> 
 /// twice).
 #[derive(serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
-struct MoveUnderway {
+pub(super) struct MoveUnderway {
     /// The new deadline, local time, and as the players read it.
     deadline: String,
     shown: String,
@@ -158,7 +158,7 @@ struct MoveUnderway {
 }
 
 impl MoveUnderway {
-    fn path(game: &Game, turn: u32) -> PathBuf {
+    pub(super) fn path(game: &Game, turn: u32) -> PathBuf {
         game.turn_dir(turn).join("extend.toml")
     }
 

@@ -12,8 +12,9 @@ use super::deadline::{announce, move_into, Reopened};
 /// `archive/rekey-<k>/rekey.toml`: what a rekey reads before it moves anything, written first and
 /// removed once its notices are written, so that a rekey killed midway (its old secret moved, its
 /// new one made and committed to, its act or its notices not yet written) is finished by running it
-/// again as it was begun: one act, one new secret, its notices once.
-const UNDERWAY: &str = "rekey.toml";
+/// again as it was begun: one act, one new secret, its notices once. Until then no turn is resolved
+/// or closed (`referee::underway`): its new commitment has been announced to nobody.
+pub(super) const UNDERWAY: &str = "rekey.toml";
 
 #[derive(serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -92,6 +93,11 @@ impl Underway {
     }
 }
 
+/// Whether a rekey killed midway waits to be finished: its archive, if so.
+pub fn underway(game: &Game) -> Result<Option<String>> {
+    Ok(Underway::find(game)?.map(|(rel, _)| rel))
+}
+
 /// A fresh secret for the unresolved turn `turn`, with its sealing secret (`engine::sealed`): the
 /// old ones go into `keep` (the seal beside it) once, so that a rerun never moves a new one over
 /// them, and are never used again; the new secret is made unless a killed run made it. The new
@@ -123,6 +129,7 @@ fn fresh_secret_once(
 pub fn rekey(game: &Game, reason: &str) -> Result<Reopened> {
     let _lock = crate::game::fsio::GameLock::acquire(&game.dir)?;
     let turn = game.current_turn()?;
+    super::underway::refuse(game, &format!("turn {turn} cannot be re-keyed"), "rekey")?;
     let (rel, plan) = match Underway::find(game)? {
         // A rekey killed midway: finished as it was begun.
         Some((rel, plan)) => {

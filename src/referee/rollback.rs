@@ -150,6 +150,11 @@ impl Underway {
     }
 }
 
+/// A rollback killed midway that waits to be finished: its archive and the turn it reopens.
+pub fn underway(game: &Game) -> Result<Option<(String, u32)>> {
+    Ok(Underway::find(game)?.map(|(rel, plan)| (rel, plan.to_turn)))
+}
+
 /// The deadline a reopened turn gets: its own if it still gives the least notice from now, else the
 /// schedule's first slot after its predecessor's deadline that does (`GameConfig::schedule_slot`).
 fn reopened_deadline(game: &Game, turn: u32, now: DateTime<Utc>) -> Result<Option<String>> {
@@ -177,6 +182,7 @@ fn reopened_deadline(game: &Game, turn: u32, now: DateTime<Utc>) -> Result<Optio
 /// player. The act is written into turn N's `acts.toml`, which its next record chains.
 pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
     let _lock = crate::game::fsio::GameLock::acquire(&game.dir)?;
+    super::underway::refuse(game, "no turn can be rolled back", "rollback")?;
     let (rel, plan) = match Underway::find(game)? {
         // A rollback killed midway: finished as it was begun.
         Some((rel, plan)) => {
