@@ -56,6 +56,9 @@ impl Underway {
                 game.printed(&closed)
             );
         }
+        // With a beacon, once its round is out, closed or not: a secret drawn now, knowing the
+        // beacon and the orders, could be chosen to steer the dice.
+        crate::beacon::refuse_once_out(game, turn, "a fresh secret")?;
         // The first archive not taken (one a rekey killed before its first file holds nothing
         // but a temporary file).
         let unused = |dir: &std::path::Path| {
