@@ -146,7 +146,7 @@ fn new_deadline(game: &Game, turn: u32, how: &Move) -> Result<(String, String)> 
 /// twice).
 #[derive(serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct MoveUnderway {
+struct MoveUnderway {
     /// The new deadline, local time, and as the players read it.
     deadline: String,
     shown: String,
@@ -158,8 +158,8 @@ pub(super) struct MoveUnderway {
 }
 
 impl MoveUnderway {
-    pub(super) fn path(game: &Game, turn: u32) -> PathBuf {
-        game.turn_dir(turn).join("extend.toml")
+    fn path(game: &Game, turn: u32) -> PathBuf {
+        super::underway::extend_path(game, turn)
     }
 
     fn read(game: &Game, turn: u32) -> Result<Option<MoveUnderway>> {

@@ -14,7 +14,7 @@ use super::deadline::{announce, move_into, Reopened};
 /// new one made and committed to, its act or its notices not yet written) is finished by running it
 /// again as it was begun: one act, one new secret, its notices once. Until then no turn is resolved
 /// or closed (`referee::underway`): its new commitment has been announced to nobody.
-pub(super) const UNDERWAY: &str = "rekey.toml";
+const UNDERWAY: &str = super::underway::REKEY;
 
 #[derive(serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -94,11 +94,6 @@ impl Underway {
             .with_context(|| format!("cannot remove {}", game.shown(&path)))?;
         crate::game::fsio::sync_dir(&game.dir.join(rel))
     }
-}
-
-/// Whether a rekey killed midway waits to be finished: its archive, if so.
-pub fn underway(game: &Game) -> Result<Option<String>> {
-    Ok(Underway::find(game)?.map(|(rel, _)| rel))
 }
 
 /// A fresh secret for the unresolved turn `turn`, with its sealing secret (`engine::sealed`): the

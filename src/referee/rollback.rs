@@ -44,7 +44,7 @@ fn fresh_secret_once(
 /// `archive/rollback-<k>/rollback.toml`: what a rollback reads before it moves anything, written
 /// first and removed once its notices are written, so that a rollback killed midway (its turns
 /// half moved, its secret not yet new) is finished by running it again, as it was begun.
-const UNDERWAY: &str = "rollback.toml";
+const UNDERWAY: &str = super::underway::ROLLBACK;
 
 #[derive(serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -148,11 +148,6 @@ impl Underway {
             .with_context(|| format!("cannot remove {}", game.shown(&path)))?;
         crate::game::fsio::sync_dir(&game.dir.join(rel))
     }
-}
-
-/// A rollback killed midway that waits to be finished: its archive and the turn it reopens.
-pub fn underway(game: &Game) -> Result<Option<(String, u32)>> {
-    Ok(Underway::find(game)?.map(|(rel, plan)| (rel, plan.to_turn)))
 }
 
 /// The deadline a reopened turn gets: its own if it still gives the least notice from now, else the
