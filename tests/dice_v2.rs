@@ -743,3 +743,39 @@ fn once_the_beacon_round_is_out_no_act_changes_what_the_dice_are_drawn_from() {
         .assert()
         .success();
 }
+
+/// A rekey killed midway waits to be finished, and a pbem-dice/v2 turn is not closed meanwhile:
+/// `pbem turn` closed it before the resolve refused, and the rerun of the rekey was then refused in
+/// its turn (a closed turn is not re-keyed), so that neither could go on. Closing is refused, naming
+/// the rekey; once it is finished the turn closes.
+#[test]
+fn no_turn_is_closed_while_a_rekey_killed_midway_waits() {
+    let (_t, game) = unresolved_demo();
+    set_dice(&game, "\n[dice]\nscheme = \"pbem-dice/v2\"\n");
+    let rekey = || {
+        let mut c = pbem();
+        c.arg("rekey")
+            .arg(&game)
+            .args(["--reason", "the secret leaked"]);
+        c
+    };
+    rekey()
+        .env("PBEM_CRASH_BEFORE", "acts.toml")
+        .assert()
+        .failure();
+    for cmd in ["turn", "close"] {
+        pbem()
+            .arg(cmd)
+            .arg(&game)
+            .assert()
+            .failure()
+            .stderr(predicate::str::contains("a `pbem rekey` was killed midway"))
+            .stderr(predicate::str::contains("turn 1 cannot be"));
+        assert!(
+            !game.join("turns/1/close.toml").exists(),
+            "{cmd} closed the turn"
+        );
+    }
+    rekey().assert().success();
+    pbem().arg("close").arg(&game).assert().success();
+}

@@ -40,7 +40,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let _lock = GameLock::acquire(&game.dir)?;
     let turn = game.current_turn()?;
     crate::game::scheme::check(&game, turn)?;
-    crate::referee::underway::refuse(&game, &format!("turn {turn} cannot be closed"), "")?;
     if game.is_resolved(turn) {
         bail!("turn {turn} is already resolved");
     }
