@@ -31,6 +31,32 @@ pub fn round_after(unix: i64) -> u64 {
     ((unix - QUICKNET_GENESIS) / QUICKNET_PERIOD + 2) as u64
 }
 
+/// The time quicknet round `round` is published, in Unix seconds.
+fn time_of(round: u64) -> i64 {
+    QUICKNET_GENESIS + (round.max(1) as i64 - 1) * QUICKNET_PERIOD
+}
+
+/// Refuses `act` ("a drop of britain"), an act that would change turn `turn`'s closing list or the
+/// round it draws, once that round is out (a beacon game whose deadline has passed, closed or not):
+/// its randomness and the turn's secret give every die of the turn, so that the referee, who holds
+/// the secret, would choose the dice by doing the act or not. Nothing is refused in a game without a
+/// beacon, whose referee knows the list before he closes it (DICE.md, "What each party can do").
+pub fn refuse_once_out(game: &Game, turn: u32, act: &str) -> Result<()> {
+    if game.config.dice.beacon.is_none() {
+        return Ok(());
+    }
+    let Some(round) = round_of(game, turn) else {
+        return Ok(());
+    };
+    if crate::clock::now()?.timestamp() < time_of(round) {
+        return Ok(());
+    }
+    bail!(
+        "the deadline of turn {turn} has passed and its beacon round {round} (drand quicknet) is out: with the turn's secret it gives every die of the turn, and {act} now would change the seed they make, so that the referee could choose the dice by doing it or not. Resolve the turn with its round (`pbem resolve {} --beacon {round}:SIGNATURE`); the act may hold from the next turn. Nothing was changed.",
+        game.dir.display()
+    );
+}
+
 /// The round a turn draws: the first after its deadline. None when the game has no valid deadline.
 pub fn round_of(game: &Game, turn: u32) -> Option<u64> {
     game.config

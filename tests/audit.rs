@@ -349,3 +349,74 @@ fn a_listed_line_that_is_not_the_json_reports_list_is_caught_by_verify() {
             "the HTML report's dice header does not stand for the powers the JSON report lists",
         ));
 }
+
+/// A referee who swaps the first turn's secret after its announcement went out (a new key, its
+/// commitment and scheme.toml written to match) resolves the turn with dice he chose, and `audit`,
+/// which chained each later turn's commitment to the reports before it, found nothing to say of the
+/// first, which has none before it: it now holds the commitment to the announcement the players
+/// were mailed, and passes on an honest game whose turn was re-keyed after it.
+#[test]
+fn a_first_turn_resolved_under_a_commitment_other_than_the_one_announced_is_caught() {
+    let tmp = tempfile::tempdir().unwrap();
+    let now = "2026-11-30T00:00:00Z";
+    let game_of = |name: &str| {
+        let dir = tmp.path().join(name);
+        pbem()
+            .env("PBEM_NOW", now)
+            .args(["new"])
+            .arg(&dir)
+            .args(["--from", "ulm-1805"])
+            .assert()
+            .success();
+        support::add_to_config(
+            &dir,
+            "[mail]\nfrom = \"referee@example.org\"\ntransport = \"folder\"\nfolder = \"delivered\"\n",
+        );
+        pbem()
+            .env("PBEM_NOW", now)
+            .arg("send")
+            .arg(&dir)
+            .assert()
+            .success();
+        dir
+    };
+    let resolve = |dir: &Path| {
+        pbem()
+            .env("PBEM_NOW", now)
+            .args(["resolve", "--early"])
+            .arg(dir)
+            .assert()
+            .success();
+    };
+    // Honest: re-keyed after the announcement went, the act tells every player.
+    let honest = game_of("honest");
+    pbem()
+        .env("PBEM_NOW", now)
+        .args(["rekey"])
+        .arg(&honest)
+        .args(["--reason", "the secret leaked"])
+        .assert()
+        .success();
+    resolve(&honest);
+    audit(&honest).success();
+    // Dishonest: the secret swapped by hand, no act.
+    let swapped = game_of("swapped");
+    let secret = [7u8; 32];
+    fs::write(
+        swapped.join("secret/1.key"),
+        format!("{}\n", pbem::dice::to_hex(&secret)),
+    )
+    .unwrap();
+    fs::remove_file(swapped.join("secret/1.seal")).unwrap();
+    let c = pbem::dice::to_hex(&pbem::dice::commitment("ulm-1805", 1, &secret));
+    fs::write(swapped.join("turns/1/commitment"), format!("{c}\n")).unwrap();
+    fs::remove_file(swapped.join("turns/1/scheme.toml")).unwrap();
+    let loaded = pbem::game::Game::load(&swapped).unwrap();
+    pbem::game::scheme::fix(&loaded, 1, &c).unwrap();
+    resolve(&swapped);
+    audit(&swapped)
+        .failure()
+        .stdout(predicate::str::contains(format!(
+            "the commitment of turn 1 ({c}) is not the one its announcement t0001-announcement-france.eml, delivered to the players, gave"
+        )));
+}

@@ -465,3 +465,144 @@ fn a_replace_killed_midway_is_finished_by_running_it_again() {
         assert!(config.contains("pitt@example.org"), "{name}");
     }
 }
+
+/// A rekey moves the turn's secret into its archive, makes a fresh one with its seal, commits to
+/// it, writes its act and a notice to every player: killed after the new commitment was made, a
+/// rerun was a second rekey (a second archive holding a secret announced to nobody, a second act
+/// whose old commitment no player was ever mailed). It writes what it read first
+/// (`archive/rekey-<k>/rekey.toml`), so that running it again finishes it as begun: the old secret
+/// kept, one act from the commitment the players hold to the one the folder keeps, its notices
+/// once, the files of a run never killed.
+#[test]
+fn a_rekey_killed_midway_is_finished_by_running_it_again() {
+    let start = demo_game("ulm-1805");
+    let args = ["rekey", "--reason", "the demo's secrets are public"];
+    let (clean, ok) = run(&start, &args, None);
+    assert!(ok);
+    let clean = without_tmp(&tree(&clean.path().join(GAME)));
+    let names = written(&start, &clean);
+    assert!(names.iter().any(|n| n == "acts.toml"), "{names:?}");
+    let old_commitment = String::from_utf8_lossy(&start["turns/1/commitment"])
+        .trim()
+        .to_string();
+    for name in &names {
+        let (tmp, ok) = run(&start, &args, Some(name));
+        assert!(!ok, "PBEM_CRASH_BEFORE={name}: pbem was not killed");
+        let dir = tmp.path().join(GAME);
+        assert!(run_in(&dir, &args, None), "the rerun after {name} failed");
+        let done = without_tmp(&tree(&dir));
+        assert_eq!(
+            done.keys().collect::<Vec<_>>(),
+            clean.keys().collect::<Vec<_>>(),
+            "killed before {name}"
+        );
+        assert_eq!(
+            done["archive/rekey-1/secret/1.key"], start["secret/1.key"],
+            "killed before {name}: the old secret is not the one kept"
+        );
+        let acts = String::from_utf8(done["turns/1/acts.toml"].clone()).unwrap();
+        assert_eq!(acts.matches("kind = \"rekey\"").count(), 1, "{acts}");
+        assert!(
+            acts.contains(&format!("old_commitment = \"{old_commitment}\"")),
+            "killed before {name}: the act does not start from the commitment the players hold: {acts}"
+        );
+        let secret = pbem::dice::from_hex(&String::from_utf8_lossy(&done["secret/1.key"])).unwrap();
+        let commitment = pbem::dice::to_hex(&pbem::dice::commitment("ulm-1805", 1, &secret));
+        assert_eq!(
+            String::from_utf8_lossy(&done["turns/1/commitment"]).trim(),
+            commitment,
+            "killed before {name}"
+        );
+        assert!(
+            acts.contains(&format!("new_commitment = \"{commitment}\"")),
+            "killed before {name}: {acts}"
+        );
+        let notice = String::from_utf8_lossy(&done["mail/outbox/t0001-notice-france-rekey-1.eml"]);
+        assert!(
+            notice.contains(&commitment),
+            "killed before {name}: the notice does not give the new commitment"
+        );
+    }
+}
+
+/// Runs `args` on `dir` with the game folder placed after the command's name (`pbem replace <dir>
+/// britain ...`), killed before `crash_before` if given; whether it succeeded, and its stderr.
+fn act_in(dir: &Path, args: &[&str], crash_before: Option<&str>) -> (bool, String) {
+    let mut c = pbem();
+    c.arg(args[0]).arg(dir).args(&args[1..]);
+    if let Some(name) = crash_before {
+        c.env("PBEM_CRASH_BEFORE", name);
+    }
+    let out = c.output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// An act killed midway waits to be finished, and no turn is resolved meanwhile: a rekey or a
+/// rollback killed after its new commitment was made and before its act and notices were written
+/// had `pbem resolve` resolve the turn under a commitment announced to nobody (and `audit` found
+/// nothing to say of the first turn); a replace or an extend killed midway had it resolved with the
+/// act half done. Each is refused, naming the act and how to finish it; once it is finished the turn
+/// resolves and `audit` passes.
+#[test]
+fn no_turn_is_resolved_while_an_act_killed_midway_waits_to_be_finished() {
+    let start = demo_game("ulm-1805");
+    let (resolved, ok) = run(&start, &["resolve"], None);
+    assert!(ok);
+    let resolved = without_tmp(&tree(&resolved.path().join(GAME)));
+    let cases: [(&Tree, &[&str], &str, &str); 4] = [
+        (
+            &start,
+            &["rekey", "--reason", "the demo's secrets are public"],
+            "acts.toml",
+            "pbem rekey",
+        ),
+        (
+            &resolved,
+            &["rollback", "--to-turn", "1", "--reason", "a wrong table"],
+            "acts.toml",
+            "pbem rollback",
+        ),
+        (
+            &start,
+            &["replace", "britain", "--email", "pitt@example.org"],
+            "game.toml",
+            "pbem replace",
+        ),
+        (
+            &start,
+            &["extend", "--to", "2101-01-01T20:00", "--reason", "a strike"],
+            "acts.toml",
+            "pbem extend",
+        ),
+    ];
+    for (from, act, name, named) in cases {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join(GAME);
+        materialize(from, &dir);
+        let (ok, _) = act_in(&dir, act, Some(name));
+        assert!(
+            !ok,
+            "{act:?}: PBEM_CRASH_BEFORE={name}: pbem was not killed"
+        );
+        let before = without_tmp(&tree(&dir));
+        let (ok, err) = act_in(&dir, &["resolve", "--early"], None);
+        assert!(!ok, "{act:?} killed before {name}: the turn was resolved");
+        assert!(
+            err.contains(&format!("a `{named}`")) && err.contains("killed midway"),
+            "{act:?}: {err}"
+        );
+        assert!(
+            without_tmp(&tree(&dir)) == before,
+            "{act:?}: the refused resolve changed the game"
+        );
+        let (ok, err) = act_in(&dir, act, None);
+        assert!(ok, "{act:?}: the rerun failed: {err}");
+        let (ok, err) = act_in(&dir, &["resolve", "--early"], None);
+        assert!(ok, "{act:?}: {err}");
+        let (ok, err) = act_in(&dir, &["audit"], None);
+        assert!(ok, "{act:?}: {err}");
+    }
+}

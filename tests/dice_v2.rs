@@ -691,3 +691,91 @@ fn a_closed_turn_keeps_its_deadline_and_players_and_a_rollback_closes_it_anew() 
     let out = String::from_utf8(send().get_output().stdout.clone()).unwrap();
     assert!(out.contains("sent       t0001-closing-russia.eml"), "{out}");
 }
+
+/// With a beacon, the referee could not choose among the contributions before the close, since the
+/// round is out only after the deadline (DICE.md, "What each party can do"): but a drop, a
+/// replace, accepted late orders, a moved deadline or a fresh secret were taken after the deadline
+/// and before the close, the round's signature already public, so that the referee, who holds the
+/// secret, knew the dice of the turn with the act and without it and chose. Once the round is out
+/// each is refused, nothing changed; before it they are taken as ever; the turn resolves with its
+/// round.
+#[test]
+fn once_the_beacon_round_is_out_no_act_changes_what_the_dice_are_drawn_from() {
+    let (_t, game) = beacon_demo();
+    let before = tree(&game);
+    let acts: [&[&str]; 5] = [
+        &["drop", "britain"],
+        &["replace", "britain", "--email", "pitt@example.org"],
+        &[
+            "accept-late",
+            "france",
+            "--reason",
+            "his mail server was down",
+        ],
+        &["extend", "--by", "2d", "--reason", "a strike"],
+        &["rekey", "--reason", "the secret leaked"],
+    ];
+    for act in acts {
+        pbem()
+            .arg(act[0])
+            .arg(&game)
+            .args(&act[1..])
+            .assert()
+            .failure()
+            .stderr(predicate::str::contains(
+                "its beacon round 657413 (drand quicknet) is out",
+            ));
+        assert!(tree(&game) == before, "{act:?} changed the game");
+    }
+    // A second before the round is published, the act is taken.
+    pbem()
+        .env("PBEM_NOW", "2023-09-15T11:00:00Z")
+        .arg("drop")
+        .arg(&game)
+        .arg("britain")
+        .assert()
+        .success();
+    pbem()
+        .arg("resolve")
+        .arg(&game)
+        .arg("--beacon")
+        .arg(format!("{ROUND}:{SIGNATURE}"))
+        .assert()
+        .success();
+}
+
+/// A rekey killed midway waits to be finished, and a pbem-dice/v2 turn is not closed meanwhile:
+/// `pbem turn` closed it before the resolve refused, and the rerun of the rekey was then refused in
+/// its turn (a closed turn is not re-keyed), so that neither could go on. Closing is refused, naming
+/// the rekey; once it is finished the turn closes.
+#[test]
+fn no_turn_is_closed_while_a_rekey_killed_midway_waits() {
+    let (_t, game) = unresolved_demo();
+    set_dice(&game, "\n[dice]\nscheme = \"pbem-dice/v2\"\n");
+    let rekey = || {
+        let mut c = pbem();
+        c.arg("rekey")
+            .arg(&game)
+            .args(["--reason", "the secret leaked"]);
+        c
+    };
+    rekey()
+        .env("PBEM_CRASH_BEFORE", "acts.toml")
+        .assert()
+        .failure();
+    for cmd in ["turn", "close"] {
+        pbem()
+            .arg(cmd)
+            .arg(&game)
+            .assert()
+            .failure()
+            .stderr(predicate::str::contains("a `pbem rekey` was killed midway"))
+            .stderr(predicate::str::contains("turn 1 cannot be"));
+        assert!(
+            !game.join("turns/1/close.toml").exists(),
+            "{cmd} closed the turn"
+        );
+    }
+    rekey().assert().success();
+    pbem().arg("close").arg(&game).assert().success();
+}

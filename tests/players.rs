@@ -328,3 +328,49 @@ fn rekey(game: &std::path::Path) {
         .assert()
         .success();
 }
+
+/// EiA 19.2.1: a player who leaves before the game's first mail went (dropped before `pbem send`)
+/// takes his authority with him; his welcome, still in the outbox, could go to nobody (the power's
+/// mail goes to whoever runs it), so that every `pbem send`, and `pbem turn`, which sends first,
+/// exited 5 over it, its password kept at rest. The drop withdraws it, its password masked; the
+/// rest of the mail goes, and `send` exits 0.
+#[test]
+fn eia_19_2_1_a_player_dropped_before_his_welcome_went_has_it_withdrawn() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = tmp.path().join("ulm");
+    let now = "2026-11-30T00:00:00Z";
+    pbem()
+        .env("PBEM_NOW", now)
+        .arg("new")
+        .arg(&game)
+        .args(["--from", "ulm-1805"])
+        .assert()
+        .success();
+    support::add_to_config(
+        &game,
+        "[mail]\nfrom = \"referee@example.org\"\ntransport = \"folder\"\nfolder = \"delivered\"\n",
+    );
+    let dropped = pbem()
+        .env("PBEM_NOW", now)
+        .arg("drop")
+        .arg(&game)
+        .arg("britain")
+        .assert()
+        .success();
+    pbem()
+        .env("PBEM_NOW", now)
+        .arg("send")
+        .arg(&game)
+        .assert()
+        .code(0);
+    dropped.stdout(predicate::str::contains(
+        "Withdrawn before it went, its password masked, since the player it welcomes left: t0001-welcome-britain.eml.",
+    ));
+    let welcome = read_outbox_string(game.join("mail/outbox/t0001-welcome-britain.eml"));
+    assert!(welcome.contains("password ********"), "{welcome}");
+    let ledger = fs::read_to_string(game.join("mail/sent/t0001-welcome-britain.toml")).unwrap();
+    assert!(ledger.contains("EiA 19.2.1"), "{ledger}");
+    assert!(!game
+        .join("delivered/britain@example.org/t0001-welcome-britain.eml")
+        .exists());
+}

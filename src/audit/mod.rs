@@ -181,6 +181,19 @@ fn audit_turn_as_resolved(game: &Game, turn: u32, reload: Reload) -> Result<Turn
             }
         }
     }
+    // The commitment the players were mailed with the turn's announcement: the first turn has no
+    // record before it, and its announcement (with each player's copy) is the only witness of the
+    // commitment its orders were sent against.
+    for (name, announced) in delivered_announcements(game, turn) {
+        if announced != record.commitment
+            && !recommitted(game, turn, &announced, &record.commitment)
+        {
+            p.push(format!(
+                "the commitment of turn {turn} ({}) is not the one its announcement {name}, delivered to the players, gave ({announced}), and no act of the turn (rekey, rollback) replaced it: the turn was resolved with a secret chosen after it was announced",
+                record.commitment
+            ));
+        }
+    }
     // The scheme: the one the turn was committed under (`game::scheme`) is game.toml's.
     match crate::game::scheme::changed_since_resolved(game, turn) {
         Ok(Some(why)) => p.push(why),
@@ -433,6 +446,32 @@ fn dated_as_recorded(
             });
         }
     }
+}
+
+/// The commitment each announcement of `turn` delivered to a player gave (`pbem send` wrote its
+/// ledger), by the message's name: its copy in the outbox is what went.
+fn delivered_announcements(game: &Game, turn: u32) -> Vec<(String, String)> {
+    let prefix = format!("t{turn:04}-announcement-");
+    let sent = crate::mail::send::sent_dir(game);
+    let Ok(messages) = crate::mail::send::outbox_messages(game) else {
+        return Vec::new();
+    };
+    messages
+        .iter()
+        .filter(|m| m.name.starts_with(&prefix))
+        .filter(|m| {
+            std::fs::read_to_string(sent.join(format!("{}.toml", m.name.trim_end_matches(".eml"))))
+                .is_ok_and(|ledger| ledger.contains("status = \"delivered\""))
+        })
+        .filter_map(|m| {
+            let raw = m.read().ok()?;
+            let text: String = crate::audit::forms::texts(&raw)
+                .into_iter()
+                .map(|(_, t)| t)
+                .collect();
+            verify::announcement_commitment(&text, turn).map(|c| (m.name.clone(), c))
+        })
+        .collect()
 }
 
 /// Whether the referee's acts on `turn` replaced its commitment `old` by `new` (a rollback or a

@@ -75,6 +75,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     // EiA 19.2.1 in a game of EiA, pbem's own rule in any other.
     let rule = crate::engine::players::dropped_rule(&game).cite();
+    // His welcome, if it never went, goes no more: the password it carries no longer stands.
+    let welcomes = crate::mail::farewell::withdraw_welcomes(&game, &args.power, &rule)?;
+    if !welcomes.is_empty() {
+        crate::say!(
+            "Withdrawn before it went, its password masked, since the player it welcomes left: {}.",
+            welcomes.join(", ")
+        );
+    }
     match &args.to {
         Some(by) => crate::say!("{} is run by {by} from turn {turn} until turn {until} ({rule}): {} player sends its orders with his own password and receives its report.", args.power, crate::words::Possessive(by)),
         None if state.controlled.get(&args.power).is_some_and(|c| c.by_roll) => crate::say!("{} is run by {} this turn; its controller until turn {until} is rolled for when turn {turn} is resolved (EiA 19.2.1, 14.3.1).", args.power, game.ruleset.without_orders().its),

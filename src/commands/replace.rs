@@ -264,7 +264,7 @@ struct Underway {
 
 impl Underway {
     fn path(game: &Game, turn: u32) -> PathBuf {
-        game.dir.join("secret").join(format!("replace-{turn}.toml"))
+        crate::referee::underway::replace_path(game, turn)
     }
 
     fn read(game: &Game, turn: u32) -> Result<Option<Underway>> {

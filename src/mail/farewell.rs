@@ -140,6 +140,35 @@ fn welcome_key<'n>(name: &'n str, power: &str) -> Option<Option<&'n str>> {
     (key.len() == 8 && key.bytes().all(|b| b.is_ascii_hexdigit())).then_some(Some(key))
 }
 
+/// After `pbem drop` of `power` (EiA 19.2.1 in a game of EiA, `pbem players/drop` in any other:
+/// `rule`), every welcome of the power that never went is withdrawn and its password masked: the
+/// player who left takes his authority with him, his farewell tells him so, and a welcome to a
+/// player the power no longer has could be sent to nobody (the power's mail goes to whoever runs
+/// it), so that every `pbem send` after the drop exited 5 over it, its password kept at rest.
+/// Returns the welcomes withdrawn (outbox names).
+pub fn withdraw_welcomes(game: &Game, power: &str, rule: &str) -> Result<Vec<String>> {
+    let why = format!(
+        "{power}'s player left ({rule}) before it went: the password it carries no longer stands"
+    );
+    let mut withdrawn = Vec::new();
+    for m in &super::send::outbox_messages(game)? {
+        if welcome_key(&m.name, power).is_none() {
+            continue;
+        }
+        let reached = super::send::load_ledger(game, &m.name)?
+            .iter()
+            .flat_map(|l| &l.recipients)
+            .any(|r| r.status == "delivered" || r.status == super::send::SENDING);
+        if !reached && super::send::withdraw(game, &m.name, &why)? {
+            if outbox::dir(game).join(&m.name).is_file() {
+                super::welcome::mask_delivered(game, &m.name)?;
+            }
+            withdrawn.push(m.name.clone());
+        }
+    }
+    Ok(withdrawn)
+}
+
 /// After `pbem replace` handed `power` to `players` (`rule`: the rule it applies), the mail of those
 /// it puts aside: every welcome of the power but the new player's (`keep`, its outbox name) that
 /// never went is withdrawn and its password masked (the player who left, or an earlier new player

@@ -159,7 +159,7 @@ struct MoveUnderway {
 
 impl MoveUnderway {
     fn path(game: &Game, turn: u32) -> PathBuf {
-        game.turn_dir(turn).join("extend.toml")
+        super::underway::extend_path(game, turn)
     }
 
     fn read(game: &Game, turn: u32) -> Result<Option<MoveUnderway>> {
@@ -212,6 +212,9 @@ pub fn extend(game: &Game, how: &Move, reason: &str) -> Result<Extended> {
     let plan = match underway {
         Some(plan) => plan,
         None => {
+            // pbem-dice/v2 with a beacon: once the round of the deadline is out, a later deadline
+            // would draw the dice again from another round, the referee knowing the first.
+            crate::beacon::refuse_once_out(game, turn, "a move of its deadline")?;
             let (deadline, shown) = new_deadline(game, turn, how)?;
             let plan = MoveUnderway {
                 deadline,

@@ -1,6 +1,7 @@
 //! The referee's acts that write a turn's files: resolving a turn (state, log, reports, mail and the
 //! record last, `turn`), closing its orders (pbem-dice/v2, `close`), and moving a deadline, rolling
-//! back or re-keying a turn (`extend`, `rollback`, `rekey`, with what they share in `deadline`). This layer sits above the engine, which adjudicates and
+//! back or re-keying a turn (`extend`, `rollback`, `rekey`, with what they share in `deadline`, and
+//! `underway`: none of them killed midway and left unfinished). This layer sits above the engine, which adjudicates and
 //! reads a turn's inputs, and above the outputs it renders (`report`, `mail`); the commands call it.
 
 pub mod close;
@@ -9,3 +10,4 @@ pub mod extend;
 pub mod rekey;
 pub mod rollback;
 pub mod turn;
+pub mod underway;

@@ -44,7 +44,7 @@ fn fresh_secret_once(
 /// `archive/rollback-<k>/rollback.toml`: what a rollback reads before it moves anything, written
 /// first and removed once its notices are written, so that a rollback killed midway (its turns
 /// half moved, its secret not yet new) is finished by running it again, as it was begun.
-const UNDERWAY: &str = "rollback.toml";
+const UNDERWAY: &str = super::underway::ROLLBACK;
 
 #[derive(serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -183,6 +183,7 @@ fn reopened_deadline(game: &Game, turn: u32, now: DateTime<Utc>) -> Result<Optio
 /// player. The act is written into turn N's `acts.toml`, which its next record chains.
 pub fn rollback(game: &Game, to_turn: u32, reason: &str) -> Result<Reopened> {
     let _lock = crate::game::fsio::GameLock::acquire(&game.dir)?;
+    super::underway::refuse(game, "no turn can be rolled back", "rollback")?;
     let (rel, plan) = match Underway::find(game)? {
         // A rollback killed midway: finished as it was begun.
         Some((rel, plan)) => {

@@ -184,6 +184,7 @@ pub fn resolve(game: &Game, opts: &ResolveOptions) -> Result<TurnOutcome> {
         bail!("turn {turn} is already resolved; add --force to resolve it again (it gives the same files)");
     }
     crate::game::scheme::check(game, turn)?;
+    super::underway::refuse(game, &format!("turn {turn} cannot be resolved"), "")?;
     // Turn t+1's record holds the digest of turn t's: resolving t again under it would break the chain
     // of records whenever anything of turn t changed. Only the last resolved turn is resolved again.
     if game.is_resolved(turn) && game.is_resolved(turn + 1) {

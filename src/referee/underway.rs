@@ -1,0 +1,75 @@
+//! The referee's acts killed midway (`rekey`, `rollback`, `replace`, `extend`): each writes what it
+//! began first and is finished by running it again, and until it is, no turn is resolved or closed
+//! and no other act that renews the turn's secret begins: a rekey or rollback killed after its new
+//! commitment was made and before its act and notices were written would otherwise have the turn
+//! resolved under a commitment announced to nobody.
+
+use anyhow::{bail, Result};
+
+use crate::game::Game;
+
+/// `archive/rekey-<k>/rekey.toml`: a `pbem rekey` under way (`referee::rekey`).
+pub const REKEY: &str = "rekey.toml";
+
+/// `archive/rollback-<k>/rollback.toml`: a `pbem rollback` under way (`referee::rollback`).
+pub const ROLLBACK: &str = "rollback.toml";
+
+/// `secret/replace-<t>.toml`: a `pbem replace` of turn `turn` under way (`commands::replace`).
+pub fn replace_path(game: &Game, turn: u32) -> std::path::PathBuf {
+    game.dir.join("secret").join(format!("replace-{turn}.toml"))
+}
+
+/// `turns/<t>/extend.toml`: a `pbem extend` of turn `turn` under way (`referee::extend`).
+pub fn extend_path(game: &Game, turn: u32) -> std::path::PathBuf {
+    game.turn_dir(turn).join("extend.toml")
+}
+
+/// The first `archive/<act>-<k>` (k from 1) that holds `file`, the act under way, if any.
+pub fn found(game: &Game, act: &str, file: &str) -> Option<String> {
+    let mut k = 1;
+    while game.dir.join(format!("archive/{act}-{k}")).exists() {
+        let rel = format!("archive/{act}-{k}");
+        if game.dir.join(&rel).join(file).is_file() {
+            return Some(rel);
+        }
+        k += 1;
+    }
+    None
+}
+
+/// Refuses, naming the act and how to finish it, while an act killed midway waits to be finished;
+/// `doing` says what waits ("turn 3 cannot be resolved"), and `own` names the act that asks, which
+/// finishes its own (`"rekey"`, `"rollback"`), or `""`.
+pub fn refuse(game: &Game, doing: &str, own: &str) -> Result<()> {
+    let dir = game.dir.display();
+    if own != "rekey" {
+        if let Some(rel) = found(game, "rekey", REKEY) {
+            bail!(
+                "a `pbem rekey` was killed midway ({rel}/{REKEY}): its new commitment was announced to nobody. Finish it first by running `pbem rekey {dir}` again; until then {doing}. Nothing was changed."
+            );
+        }
+    }
+    if own != "rollback" {
+        if let Some(rel) = found(game, "rollback", ROLLBACK) {
+            bail!(
+                "a `pbem rollback` was killed midway ({rel}/{ROLLBACK}): its new commitment was announced to nobody. Finish it first by running it again with the same `--to-turn` (`pbem rollback {dir} --to-turn N --reason ...`; its {ROLLBACK} names the turn); until then {doing}. Nothing was changed."
+            );
+        }
+    }
+    let turn = game.current_turn()?;
+    let replace = replace_path(game, turn);
+    if replace.is_file() {
+        bail!(
+            "a `pbem replace` was killed midway ({} holds it): finish it first by running it again as it was begun; until then {doing}. Nothing was changed.",
+            game.printed(&replace)
+        );
+    }
+    let extend = extend_path(game, turn);
+    if extend.is_file() {
+        bail!(
+            "a `pbem extend` was killed midway ({} holds it): finish it first by running `pbem extend {dir}` again as it was begun; until then {doing}. Nothing was changed.",
+            game.printed(&extend)
+        );
+    }
+    Ok(())
+}
