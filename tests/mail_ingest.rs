@@ -477,3 +477,33 @@ fn a_crash_during_an_ingest_is_completed_by_a_rerun_with_the_same_files() {
     };
     assert_eq!(strip(tree(&crashed)), strip(tree(&clean)));
 }
+
+/// The same message read from a saved `.eml` (CRLF, as IMAP and mail clients give it) and, in a later
+/// run, from an mbox (LF, a blank line after it) is one message: the second is a copy, judged and
+/// answered once. (It was judged again: a second answer, numbered submission 2, told the player that
+/// someone else had sent orders for him.)
+#[test]
+fn the_same_message_from_an_eml_and_from_an_mbox_is_judged_and_answered_once() {
+    let (tmp, dir) = game();
+    let m = eml(
+        "france@example.org",
+        "Sat, 5 Dec 2026 10:00:00 +0100",
+        "both@x",
+        &france("attack Ulm\n"),
+    );
+    assert!(m.contains("\r\n"));
+    let one = write(tmp.path(), "saved.eml", &m);
+    let box_ = write(
+        tmp.path(),
+        "inbox.mbox",
+        mbox_entry(&m, "Sat Dec  5 09:00:00 2026"),
+    );
+    pbem().arg("ingest").arg(&dir).arg(&one).assert().success();
+    let out = pbem().arg("ingest").arg(&dir).arg(&box_).assert().success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        stdout.contains("1 duplicate") && stdout.contains("0 accepted"),
+        "{stdout}"
+    );
+    assert_eq!(acks(&dir).len(), 1, "{:?}", acks(&dir));
+}

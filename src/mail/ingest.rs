@@ -111,8 +111,9 @@ pub struct Received {
     pub size: u64,
     /// The Message-ID, without angle brackets; empty when it has none.
     pub message_id: String,
-    /// SHA-256 of the body (the bytes after the header block), to tell copies of a message apart
-    /// from another message that reuses its Message-ID.
+    /// SHA-256 of the body (the bytes after the header block, its line ends made LF and its trailing
+    /// line ends left out: [`body_digest`]), to tell copies of a message apart from another message
+    /// that reuses its Message-ID.
     pub body_sha256: String,
     /// The sender's address when the message has exactly one (`mail::parse::Sender`), else empty.
     pub from: String,
@@ -596,6 +597,24 @@ impl MessageIds {
                 .map(|(_, sha)| hex::encode(sha)),
         )
     }
+}
+
+/// The digest of a message's body by which a copy of it is known ([`MessageIds::copy_of`]): the
+/// SHA-256 of its bytes with every CRLF made LF and its trailing line ends left out. The same message
+/// read from an IMAP server or a saved `.eml` (CRLF) and from an mbox or a Maildir (LF, the mbox's
+/// separating blank line after it) is one message: judged once, answered once.
+fn body_digest(body: &[u8]) -> String {
+    let mut lf = Vec::with_capacity(body.len());
+    let mut bytes = body.iter().peekable();
+    while let Some(&b) = bytes.next() {
+        if !(b == b'\r' && bytes.peek() == Some(&&b'\n')) {
+            lf.push(b);
+        }
+    }
+    while lf.last() == Some(&b'\n') {
+        lf.pop();
+    }
+    sha256_hex(&lf)
 }
 
 /// At most one answer per address and run for what was rejected (issue 34: a mailbox of 300 forged
@@ -1395,13 +1414,19 @@ fn judge(
     };
     let mut record = bare_record(p, seq, turn, Status::Ignored, Vec::new());
     record.message_id = msg.message_id.clone().unwrap_or_default();
-    record.body_sha256 = sha256_hex(raw.get(msg.body_offset..).unwrap_or_default());
+    let body = raw.get(msg.body_offset..).unwrap_or_default();
+    record.body_sha256 = body_digest(body);
     record.from = msg.sender.address().unwrap_or_default().to_string();
     // A password written in the subject is not kept either.
     record.subject = crate::diag::mask_passwords(&msg.subject);
 
-    // A copy of a message already judged: same Message-ID and same body.
-    if let Some(copy_of) = ids.copy_of(&record.message_id, &record.body_sha256) {
+    // A copy of a message already judged: same Message-ID and same body (or the same digest of the
+    // body's bytes as they are, which the records of a pbem before `body_digest` hold).
+    let copy = match ids.copy_of(&record.message_id, &record.body_sha256) {
+        Some(None) => ids.copy_of(&record.message_id, &sha256_hex(body)),
+        found => found,
+    };
+    if let Some(copy_of) = copy {
         if let Some(original) = copy_of {
             record.status = Status::Duplicate;
             record.duplicate_of = original.clone();
