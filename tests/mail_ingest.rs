@@ -507,3 +507,32 @@ fn the_same_message_from_an_eml_and_from_an_mbox_is_judged_and_answered_once() {
     );
     assert_eq!(acks(&dir).len(), 1, "{:?}", acks(&dir));
 }
+
+/// A reply that quotes its orders under the header (`> move ...`, as a reply to the last answer
+/// quotes it) is accepted with no order: its answer says so, in words, and that quoted lines are
+/// never read; it listed nothing and said only that "these orders now stand".
+#[test]
+fn an_accepted_submission_with_no_order_says_that_none_stands_and_why() {
+    let (tmp, dir) = game();
+    let body = format!(
+        "{}\nOn Fri, 4 Dec 2026, referee wrote:\n> attack Ulm\n> move FR-VIII Verona\n",
+        header("france", FRANCE_PW, 1)
+    );
+    let m = eml(
+        "france@example.org",
+        "Sat, 5 Dec 2026 10:00:00 +0100",
+        "quoted@x",
+        &body,
+    );
+    let path = write(tmp.path(), "reply.eml", m);
+    pbem().arg("ingest").arg(&dir).arg(&path).assert().success();
+    let acks = acks(&dir);
+    assert_eq!(acks.len(), 1);
+    let text = body_of(&acks[0].1);
+    assert!(text.contains("Orders accepted: none."), "{text}");
+    assert!(
+        text.contains("lines quoted with '>'")
+            && text.contains("France has no orders for turn 1 unless you send others"),
+        "{text}"
+    );
+}
