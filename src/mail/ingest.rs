@@ -623,13 +623,31 @@ fn body_digest(body: &[u8]) -> String {
 /// answered, with a line for each of the others (at most [`Summed::MAX_LINES`], then their
 /// count), which are recorded as answered by it. Orders that stand, held or late are each answered
 /// on their own: their answer is their receipt.
+///
+/// A message of a flood (its password not checked, [`FLOOD`]) never has an answer of its own, but is
+/// one of these lines when an answer to its power's addresses is written: a player whose address a
+/// flood forged learns that messages in his name went unread, and to send his orders again if he
+/// sent any then (his own, after the flood, were neither read nor answered, and he never knew).
 #[derive(Default)]
 struct Summed {
     /// The first rejected message answered for each set of addresses: its `seq` and its name.
     leads: BTreeMap<Vec<String>, (u64, String)>,
     /// The lines of the others, and how many more there were, by the `seq` of their lead.
-    lines: BTreeMap<u64, (Vec<String>, usize)>,
+    lines: BTreeMap<u64, Others>,
 }
+
+/// The other messages an answer sums up ([`Summed`]).
+#[derive(Default)]
+struct Others {
+    lines: Vec<String>,
+    /// How many more there were than lines.
+    more: usize,
+    /// How many of them were not read, a flood's ([`FLOOD`]).
+    unread: usize,
+}
+
+/// How the reason of a message of a flood begins: its password was not checked.
+const FLOOD: &str = "flood: ";
 
 impl Summed {
     /// The most messages an answer lists one by one.
@@ -642,23 +660,30 @@ impl Summed {
         if record.status != Status::Rejected {
             return;
         }
+        let flood = record.reasons.first().is_some_and(|r| r.starts_with(FLOOD));
         let mut to: Vec<String> = data.to.iter().map(|a| normalise(a)).collect();
         to.sort();
         to.dedup();
         let Some((lead, lead_id)) = self.leads.get(&to) else {
-            self.leads.insert(to, (record.seq, named(record)));
+            if flood {
+                // Never an answer of its own.
+                *ack = None;
+            } else {
+                self.leads.insert(to, (record.seq, named(record)));
+            }
             return;
         };
-        let (lines, more) = self.lines.entry(*lead).or_default();
-        if lines.len() < Self::MAX_LINES {
+        let others = self.lines.entry(*lead).or_default();
+        others.unread += usize::from(flood);
+        if others.lines.len() < Self::MAX_LINES {
             let why = record.reasons.first().cloned().unwrap_or_default();
-            lines.push(format!(
+            others.lines.push(format!(
                 "{}, from {}: {why}",
                 named(record),
                 shown_from(&record.from)
             ));
         } else {
-            *more += 1;
+            others.more += 1;
         }
         *ack = None;
         record.reasons.push(format!(
@@ -668,12 +693,22 @@ impl Summed {
 
     /// The lines of the answer of the message `seq`.
     fn take(&mut self, seq: u64) -> Vec<String> {
-        let Some((mut lines, more)) = self.lines.remove(&seq) else {
+        let Some(Others {
+            mut lines,
+            more,
+            unread,
+        }) = self.lines.remove(&seq)
+        else {
             return Vec::new();
         };
         if more > 0 {
             lines.push(format!(
                 "{more} more messages for the same addresses, not listed one by one (the referee's ingest lists each)"
+            ));
+        }
+        if unread > 0 {
+            lines.push(format!(
+                "{unread} of these messages were not read at all (a flood of wrong passwords, perhaps sent in your name): if you sent orders in this time, they were not read; send them again"
             ));
         }
         lines
@@ -1582,24 +1617,30 @@ fn judge(
         .iter()
         .any(|d| d.message == crate::orders::header::PASSWORD_NOT_CHECKED)
     {
-        // A flood: recorded, never answered (its answers would flood the power's players).
+        // A flood: recorded, never answered on its own (its answers would flood the power's
+        // players), but a line of the answer its power's addresses get for the rejected messages
+        // of the run, if one is written ([`Summed`]).
         record.status = Status::Rejected;
         record.power = claimed.map(|pc| pc.id.clone()).unwrap_or_default();
         let own_spent = verified.failures(sender_key) >= crate::auth::MAX_FAILED_PER_SENDER;
         record.reasons.push(match forged_for.filter(|_| !own_spent) {
             Some(pc) => format!(
-                "flood: {} wrong passwords for {} from addresses not registered for it were already checked in this run; this one, from {}, was not checked nor answered",
+                "{FLOOD}{} wrong passwords for {} from addresses not registered for it were already checked in this run; this one, from {}, was not checked nor answered",
                 crate::auth::MAX_FAILED_PER_SENDER,
                 pc.name,
                 sender_shown(&msg.sender)
             ),
             None => format!(
-                "flood: {} already sent {} wrong passwords in this run; this one was not checked nor answered",
+                "{FLOOD}{} already sent {} wrong passwords in this run; this one was not checked nor answered",
                 sender_shown(&msg.sender),
                 crate::auth::MAX_FAILED_PER_SENDER
             ),
         });
-        return Ok((record, None));
+        let Some(pc) = claimed else {
+            return Ok((record, None));
+        };
+        ack.to = recipients(config, state, pc, &msg.sender);
+        return Ok((record, Some(ack)));
     }
 
     // Who is answered: the power's own addresses, never an unregistered sender.
