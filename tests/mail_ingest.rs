@@ -569,3 +569,49 @@ fn the_answer_numbers_the_lines_as_the_players_mail_does() {
     );
     assert!(text.contains("--> your mail \"orders\":1:1\n"), "{text}");
 }
+
+/// Two late submissions held for the next turn (`late_orders = "hold"`): the second replaces the
+/// first, and the first's answer says so. Both said "kept for turn 2 and stand then", so the
+/// player could not tell which would stand.
+#[test]
+fn of_two_late_submissions_held_the_first_answer_says_the_second_replaces_it() {
+    let (tmp, dir) = game();
+    set_deadline_key(&dir, "late_orders", "\"hold\"");
+    let first = eml(
+        "france@example.org",
+        "Mon, 7 Dec 2026 09:00:00 +0100",
+        "held-1@x",
+        &france("attack Munich\n"),
+    );
+    let second = eml(
+        "france@example.org",
+        "Mon, 7 Dec 2026 10:00:00 +0100",
+        "held-2@x",
+        &france("attack Ulm\n"),
+    );
+    let a = write(tmp.path(), "1.eml", &first);
+    let b = write(tmp.path(), "2.eml", &second);
+    pbem()
+        .arg("ingest")
+        .arg(&dir)
+        .arg(&a)
+        .arg(&b)
+        .assert()
+        .success();
+    let answers = acks(&dir);
+    let body = |id: &str| {
+        answers
+            .iter()
+            .map(|(_, m)| body_of(m).replace("\r\n", "\n"))
+            .find(|m| m.contains(&format!("Your message <{id}>")))
+            .unwrap()
+    };
+    let one = body("held-1@x");
+    assert!(
+        one.contains("were kept for turn 2, but a message of France received later (Monday 2026-12-07 10:00:00 CET)\nreplaces them."),
+        "{one}"
+    );
+    assert!(!one.contains("stand then"), "{one}");
+    let two = body("held-2@x");
+    assert!(two.contains("are kept for turn 2 and stand then"), "{two}");
+}

@@ -989,9 +989,10 @@ impl<'a> Later<'a> {
     }
 
     /// The arrival of the latest submission of `record`'s power for its turn received after it, if
-    /// `record` is an accepted one and there is one.
+    /// `record` is an accepted or held one and there is one (of two late submissions held for the
+    /// next turn, the answer to the first says that the second replaces it).
     fn of(&self, record: &Received) -> Option<String> {
-        if record.status != Status::Accepted {
+        if !matches!(record.status, Status::Accepted | Status::Held) {
             return None;
         }
         let (ranks, latest) = self.groups.get(&(record.slot(), record.for_turn))?;
@@ -1964,7 +1965,7 @@ mod tests {
     #[test]
     fn later_submissions_are_those_a_scan_finds() {
         fn scan(all: &[Received], record: &Received) -> Option<String> {
-            if record.status != Status::Accepted {
+            if !matches!(record.status, Status::Accepted | Status::Held) {
                 return None;
             }
             all.iter()
