@@ -342,8 +342,9 @@ fn ingest_from(
     // 2. Order of arrival.
     for (i, p) in pending.iter_mut().enumerate() {
         p.read_rank = i as u64;
+        // Of a message too large to read, its header block: its Received headers.
         let bytes = if p.oversize.is_some() {
-            Vec::new()
+            store.read_head(game, &p.sha).unwrap_or_default()
         } else {
             store.read(&p.sha).unwrap_or_default()
         };
@@ -1430,18 +1431,19 @@ fn judge(
 ) -> Result<(Received, Option<AckData>)> {
     let config = &game.config;
     let ignored = |why: String| bare_record(p, seq, turn, Status::Ignored, vec![why]);
-    if let Some(size) = p.oversize {
-        return Ok((
-            ignored(format!(
-                "the message is {size} bytes, over the limit of {} (game.toml [mail] max_message_bytes): stored, not read",
-                config.mail.max_message_bytes
-            )),
-            None,
-        ));
+    // A message too large to read is judged by its header block alone: refused, and its sender
+    // told if he is a player (he was not, and never learnt that his orders went unread).
+    let too_large = p.oversize.map(|size| {
+        format!(
+            "the message is {size} bytes, over the limit of {} (game.toml [mail] max_message_bytes): stored, not read; send your orders in a smaller message, without large attachments",
+            config.mail.max_message_bytes
+        )
+    });
+    let raw = match &too_large {
+        Some(_) => store.read_head(game, &p.sha),
+        None => store.read(&p.sha),
     }
-    let raw = store
-        .read(&p.sha)
-        .with_context(|| format!("cannot read the stored message {}", p.sha))?;
+    .with_context(|| format!("cannot read the stored message {}", p.sha))?;
     let Some(msg) = parse::parse(&raw) else {
         return Ok((
             ignored("not a mail message: no header could be read".into()),
@@ -1510,7 +1512,12 @@ fn judge(
         receipt: String::new(),
         others: Vec::new(),
     };
-    let found: Found = match extract::extract(&msg, config.mail.max_text_bytes) {
+    let extracted = match too_large {
+        Some(why) if registered_any.is_some() => Extracted::Refused(why),
+        Some(why) => return Ok((ignored(why), None)),
+        None => extract::extract(&msg, config.mail.max_text_bytes),
+    };
+    let found: Found = match extracted {
         Extracted::Orders(f) => f,
         Extracted::NoOrders => {
             return Ok(match registered_any {
