@@ -537,39 +537,6 @@ fn an_accepted_submission_with_no_order_says_that_none_stands_and_why() {
     );
 }
 
-/// The answer names the lines of the player's own mail: a greeting, blank lines and a quote above
-/// an order leave its number as he counts it. (They were numbers in the text left once blank lines
-/// were collapsed and quotes dropped: 'move Bogus Nowhere', line 12 of this mail, was "line 8".)
-#[test]
-fn the_answer_numbers_the_lines_as_the_players_mail_does() {
-    let (tmp, dir) = game();
-    let body = format!(
-        "Dear referee,\n\n\n{}\nmove FR-VIII Verona\n> attack Ulm\n\nmove Bogus Nowhere\n",
-        header("france", FRANCE_PW, 1)
-    );
-    assert_eq!(
-        body.lines().position(|l| l == "move Bogus Nowhere"),
-        Some(11)
-    );
-    let m = eml(
-        "france@example.org",
-        "Sat, 5 Dec 2026 10:00:00 +0100",
-        "lines@x",
-        &body,
-    );
-    let path = write(tmp.path(), "lines.eml", m);
-    pbem().arg("ingest").arg(&dir).arg(&path).assert().success();
-    let acks = acks(&dir);
-    let text = body_of(&acks[0].1).replace("\r\n", "\n");
-    assert!(text.contains("  line 9: move FR-VIII Verona\n"), "{text}");
-    assert!(
-        text.contains("--> your mail \"orders\":12:6\n")
-            && text.contains("12 | move Bogus Nowhere"),
-        "{text}"
-    );
-    assert!(text.contains("--> your mail \"orders\":1:1\n"), "{text}");
-}
-
 /// Two late submissions held for the next turn (`late_orders = "hold"`): the second replaces the
 /// first, and the first's answer says so. Both said "kept for turn 2 and stand then", so the
 /// player could not tell which would stand.

@@ -150,7 +150,7 @@ fn read_body<'a>(
         }
         let text = match &p.content {
             Content::Text(t) => clean(t, p.flowed, p.delsp),
-            Content::Html(h) => clean_html(&html::to_text(h)),
+            Content::Html(h) => clean(&html::to_text(h), false, false),
             Content::Bytes(b) => match decode_bytes(b) {
                 Some(t) => clean(&t, p.flowed, p.delsp),
                 None => {
@@ -254,21 +254,8 @@ fn cp1252(b: u8) -> char {
 
 /// Cleans the text of a part for reading orders: LF line ends; `format=flowed` undone; no-break and
 /// zero-width spaces made plain; the signature, a quoted original below a reply header, quoted `>`
-/// lines and their attribution line dropped, and "Sent from my iPhone"; trailing blank lines cut.
-/// Every line kept stays at its place: a line dropped above it leaves a blank line, and blank lines
-/// stay, so that the line numbers an answer gives are those of the player's own mail or file (they
-/// were those of the text left, and named the wrong line of his mail).
+/// lines and their attribution line dropped, and "Sent from my iPhone"; runs of blank lines collapsed, leading and trailing ones cut.
 pub fn clean(text: &str, flowed: bool, delsp: bool) -> String {
-    clean_with(text, flowed, delsp, true)
-}
-
-/// [`clean`] of the text an HTML part is made into, whose lines the player never saw as such: runs
-/// of blank lines collapsed, leading ones cut.
-pub fn clean_html(text: &str) -> String {
-    clean_with(text, false, false, false)
-}
-
-fn clean_with(text: &str, flowed: bool, delsp: bool, in_place: bool) -> String {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let text = text.replace("\r\n", "\n").replace('\r', "\n");
     let lines: Vec<String> = if flowed {
@@ -281,15 +268,18 @@ fn clean_with(text: &str, flowed: bool, delsp: bool, in_place: bool) -> String {
     let lines = &lines[..end];
     let mut out: Vec<&str> = Vec::new();
     for (i, line) in lines.iter().enumerate() {
-        let dropped = is_quoted(line)
-            // "On Sat, 5 Dec 2026, Referee wrote:"
-            || (line.trim_end().ends_with(':') && next_is_quoted(&lines[i + 1..]))
-            // "Sent from my iPhone"
-            || is_device_signature(line);
-        let line = if dropped { "" } else { line.trim_end() };
-        // Out of place (HTML): blank lines left around a dropped quote collapse into one; none at
-        // the start.
-        if !in_place && line.is_empty() && out.last().is_none_or(|l| l.is_empty()) {
+        if is_quoted(line) {
+            continue;
+        }
+        if line.trim_end().ends_with(':') && next_is_quoted(&lines[i + 1..]) {
+            continue; // "On Sat, 5 Dec 2026, Referee wrote:"
+        }
+        if is_device_signature(line) {
+            continue; // "Sent from my iPhone"
+        }
+        let line = line.trim_end();
+        // Blank lines left around a dropped quote collapse into one; none at the start.
+        if line.is_empty() && out.last().is_none_or(|l| l.is_empty()) {
             continue;
         }
         out.push(line);
@@ -463,10 +453,7 @@ mod tests {
     #[test]
     fn quotes_attribution_and_signature_are_dropped() {
         let t = "power france\n\nOn Sat, 5 Dec 2026 at 18:00, Referee <r@x.org> wrote:\n\n> Report of turn 1\n> game ulm-1805\nturn 1\n--\nJean\npassword x\n";
-        // Each line dropped above a line kept leaves a blank one: 'turn 1' is line 7, as in the mail.
-        assert_eq!(clean(t, false, false), "power france\n\n\n\n\n\nturn 1\n");
-        // From an HTML part, runs of blank lines collapse.
-        assert_eq!(clean_html(t), "power france\n\nturn 1\n");
+        assert_eq!(clean(t, false, false), "power france\n\nturn 1\n");
     }
 
     #[test]
