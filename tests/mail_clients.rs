@@ -220,10 +220,16 @@ fn forged_senders_share_one_budget_of_password_checks_and_france_gets_one_answer
     assert_eq!(unchecked, 40 - 8, "{text}");
     let answers = acks(&game);
     assert_eq!(answers.len(), 1, "{text}");
+    // The seven other checked ones, and the 32 not read, with a line that says so (France was
+    // not told of those).
     let body = body_of(&answers[0].1);
     assert_eq!(
         body.matches("also rejected in this run").count(),
-        7,
+        7 + 32 + 1,
+        "{body}"
+    );
+    assert!(
+        body.contains("32 of these messages were not read at all"),
         "{body}"
     );
     // To France's own address, never to a forger.

@@ -100,7 +100,9 @@ fn a_flood_from_one_sender_is_recorded_as_such_and_never_stops_the_good_mail() {
         .count();
     assert_eq!(floods, 30 - 8, "{stdout}");
     // Only the checked ones are answered, and France once for all eight (issue 34): one answer
-    // to France, one to Austria.
+    // to France, one to Austria. France's lists the seven other checked ones, and the 22 not
+    // read, with a line that says so (it left them out: France never knew that mail in his name
+    // went unread).
     let answers = acks(&dir);
     assert_eq!(answers.len(), 2);
     let to_france = answers
@@ -110,10 +112,56 @@ fn a_flood_from_one_sender_is_recorded_as_such_and_never_stops_the_good_mail() {
         .unwrap();
     assert_eq!(
         to_france.matches("also rejected in this run").count(),
-        7,
+        7 + 22 + 1,
+        "{to_france}"
+    );
+    assert!(
+        to_france.contains("22 of these messages were not read at all"),
         "{to_france}"
     );
     assert!(stdout.contains("flood"), "{stdout}");
+}
+
+/// A flood of wrong passwords from France's own address, then France's real orders, in one run:
+/// his orders come after the eighth wrong password, so they are not read (the flood's bound), and
+/// France's one answer says that messages in his name were not read and that he should send his
+/// orders again. He was told of the eight checked ones alone, and never learnt that his own orders
+/// had gone unread.
+#[test]
+fn a_player_whose_orders_a_flood_kept_unread_is_told_to_send_them_again() {
+    let (tmp, dir) = game();
+    let mut messages: Vec<String> = (0..10)
+        .map(|i| {
+            eml(
+                "france@example.org",
+                "Sat, 5 Dec 2026 17:00:00 +0100",
+                &format!("f{i}@evil.example"),
+                &header("france", &format!("guess-{i}"), 1),
+            )
+        })
+        .collect();
+    messages.push(eml(
+        "france@example.org",
+        ON_TIME,
+        "real@example.org",
+        &format!("{}move FR-I Munich\n", header("france", FRANCE_PW, 1)),
+    ));
+    let path = write(tmp.path(), "flood.mbox", mbox(&messages));
+    pbem().arg("ingest").arg(&dir).arg(&path).assert().success();
+    assert!(!dir.join("orders/1/france.txt").exists());
+    let answers = acks(&dir);
+    assert_eq!(answers.len(), 1, "{answers:?}");
+    let text = body_of(&answers[0].1).replace("\r\n", "\n");
+    assert!(
+        text.contains("also rejected in this run: <real@example.org>"),
+        "{text}"
+    );
+    assert!(
+        text.contains("3 of these messages were not read at all")
+            && text
+                .contains("if you sent orders in this time, they were not read; send them again"),
+        "{text}"
+    );
 }
 
 /// Everything pbem printed or wrote, but the raw archive, must be free of `secret`.

@@ -477,3 +477,108 @@ fn a_crash_during_an_ingest_is_completed_by_a_rerun_with_the_same_files() {
     };
     assert_eq!(strip(tree(&crashed)), strip(tree(&clean)));
 }
+
+/// The same message read from a saved `.eml` (CRLF, as IMAP and mail clients give it) and, in a later
+/// run, from an mbox (LF, a blank line after it) is one message: the second is a copy, judged and
+/// answered once. (It was judged again: a second answer, numbered submission 2, told the player that
+/// someone else had sent orders for him.)
+#[test]
+fn the_same_message_from_an_eml_and_from_an_mbox_is_judged_and_answered_once() {
+    let (tmp, dir) = game();
+    let m = eml(
+        "france@example.org",
+        "Sat, 5 Dec 2026 10:00:00 +0100",
+        "both@x",
+        &france("attack Ulm\n"),
+    );
+    assert!(m.contains("\r\n"));
+    let one = write(tmp.path(), "saved.eml", &m);
+    let box_ = write(
+        tmp.path(),
+        "inbox.mbox",
+        mbox_entry(&m, "Sat Dec  5 09:00:00 2026"),
+    );
+    pbem().arg("ingest").arg(&dir).arg(&one).assert().success();
+    let out = pbem().arg("ingest").arg(&dir).arg(&box_).assert().success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        stdout.contains("1 duplicate") && stdout.contains("0 accepted"),
+        "{stdout}"
+    );
+    assert_eq!(acks(&dir).len(), 1, "{:?}", acks(&dir));
+}
+
+/// A reply that quotes its orders under the header (`> move ...`, as a reply to the last answer
+/// quotes it) is accepted with no order: its answer says so, in words, and that quoted lines are
+/// never read; it listed nothing and said only that "these orders now stand".
+#[test]
+fn an_accepted_submission_with_no_order_says_that_none_stands_and_why() {
+    let (tmp, dir) = game();
+    let body = format!(
+        "{}\nOn Fri, 4 Dec 2026, referee wrote:\n> attack Ulm\n> move FR-VIII Verona\n",
+        header("france", FRANCE_PW, 1)
+    );
+    let m = eml(
+        "france@example.org",
+        "Sat, 5 Dec 2026 10:00:00 +0100",
+        "quoted@x",
+        &body,
+    );
+    let path = write(tmp.path(), "reply.eml", m);
+    pbem().arg("ingest").arg(&dir).arg(&path).assert().success();
+    let acks = acks(&dir);
+    assert_eq!(acks.len(), 1);
+    let text = body_of(&acks[0].1);
+    assert!(text.contains("Orders accepted: none."), "{text}");
+    assert!(
+        text.contains("lines quoted with '>'")
+            && text.contains("France has no orders for turn 1 unless you send others"),
+        "{text}"
+    );
+}
+
+/// Two late submissions held for the next turn (`late_orders = "hold"`): the second replaces the
+/// first, and the first's answer says so. Both said "kept for turn 2 and stand then", so the
+/// player could not tell which would stand.
+#[test]
+fn of_two_late_submissions_held_the_first_answer_says_the_second_replaces_it() {
+    let (tmp, dir) = game();
+    set_deadline_key(&dir, "late_orders", "\"hold\"");
+    let first = eml(
+        "france@example.org",
+        "Mon, 7 Dec 2026 09:00:00 +0100",
+        "held-1@x",
+        &france("attack Munich\n"),
+    );
+    let second = eml(
+        "france@example.org",
+        "Mon, 7 Dec 2026 10:00:00 +0100",
+        "held-2@x",
+        &france("attack Ulm\n"),
+    );
+    let a = write(tmp.path(), "1.eml", &first);
+    let b = write(tmp.path(), "2.eml", &second);
+    pbem()
+        .arg("ingest")
+        .arg(&dir)
+        .arg(&a)
+        .arg(&b)
+        .assert()
+        .success();
+    let answers = acks(&dir);
+    let body = |id: &str| {
+        answers
+            .iter()
+            .map(|(_, m)| body_of(m).replace("\r\n", "\n"))
+            .find(|m| m.contains(&format!("Your message <{id}>")))
+            .unwrap()
+    };
+    let one = body("held-1@x");
+    assert!(
+        one.contains("were kept for turn 2, but a message of France received later (Monday 2026-12-07 10:00:00 CET)\nreplaces them."),
+        "{one}"
+    );
+    assert!(!one.contains("stand then"), "{one}");
+    let two = body("held-2@x");
+    assert!(two.contains("are kept for turn 2 and stand then"), "{two}");
+}

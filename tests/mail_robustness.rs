@@ -104,7 +104,9 @@ fn a_message_over_the_size_limit_is_stored_by_streaming_and_not_read() {
     let p = write(tmp.path(), "big.eml", &m);
     let s = ingest(&load(&dir), &[p]).unwrap();
     let r = s.new.all().unwrap()[0].record.clone();
-    assert_eq!(r.status, Status::Ignored);
+    // Refused, not read (it was "ignored": France's own message, unanswered; see
+    // `a_players_message_too_large_to_read_is_answered_and_a_strangers_is_not`).
+    assert_eq!(r.status, Status::Rejected);
     assert!(
         r.reasons[0].contains("over the limit of 1000"),
         "{:?}",
@@ -218,4 +220,54 @@ proptest! {
         let _ = pbem::mail::html::to_text(&body);
         let _ = pbem::mail::extract::clean(&body, true, true);
     }
+}
+
+/// A player's message over `max_message_bytes` (his orders with a large picture, say) is not read,
+/// but he is answered: refused, and why, with its arrival from the referee's Received header. It was
+/// only "ignored", and he never learnt that his orders went unread. A stranger's is still not
+/// answered.
+#[test]
+fn a_players_message_too_large_to_read_is_answered_and_a_strangers_is_not() {
+    let (tmp, dir) = game();
+    add_to_config(&dir, "[mail]\nmax_message_bytes = 1000\n");
+    let body = format!(
+        "{}{}",
+        header("france", FRANCE_PW, 1),
+        "# padding\n".repeat(200)
+    );
+    let mine = write(
+        tmp.path(),
+        "big.eml",
+        eml("france@example.org", ON_TIME, "big@x", &body),
+    );
+    let theirs = write(
+        tmp.path(),
+        "stranger.eml",
+        eml("someone@else.example", ON_TIME, "other@x", &body),
+    );
+    let out = pbem()
+        .arg("ingest")
+        .arg(&dir)
+        .arg(&mine)
+        .arg(&theirs)
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        stdout.contains("2026-12-05T17:00:00+00:00 received"),
+        "{stdout}"
+    );
+    let answers = acks(&dir);
+    assert_eq!(answers.len(), 1, "{answers:?}");
+    assert_eq!(
+        header_of(&answers[0].1, "To").as_deref(),
+        Some("france@example.org")
+    );
+    let text = body_of(&answers[0].1);
+    assert!(
+        text.contains("over the limit of 1000")
+            && text.contains("send your orders in a smaller message"),
+        "{text}"
+    );
+    assert!(!dir.join("orders/1/france.txt").exists());
 }

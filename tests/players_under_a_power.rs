@@ -500,3 +500,45 @@ fn gitm_6_11_a_change_dated_by_a_bad_time_stamp_is_a_located_error() {
         "{err}"
     );
 }
+
+/// GITM 6: a player's answer says whose orders his replace (his own alone: the other players' stand
+/// beside them) and that a higher rank's order for the same unit stands over his. It said "They
+/// replace any orders of France received before them", and numbered "submission 1 of France", as if
+/// his commander's orders were gone.
+#[test]
+fn gitm_6_a_players_answer_says_his_orders_replace_his_own_and_a_higher_rank_stands_over_them() {
+    let (tmp, game) = game();
+    two_players(&game);
+    let path = support::write(
+        tmp.path(),
+        "b.eml",
+        support::eml(
+            "berthier@example.org",
+            "Sat, 5 Dec 2026 18:00:00 +0100",
+            "b-1@example.org",
+            &orders("berthier", BERTHIER_PW, "move FR-II Regensburg\n"),
+        ),
+    );
+    pbem()
+        .arg("ingest")
+        .arg(&game)
+        .arg(&path)
+        .assert()
+        .success();
+    let acks = support::acks(&game);
+    assert_eq!(acks.len(), 1);
+    let text = support::body_of(&acks[0].1).replace("\r\n", "\n");
+    assert!(
+        text.contains("They replace any orders of berthier of France received\nbefore them"),
+        "{text}"
+    );
+    assert!(
+        text.contains("The orders of the other players of France stand beside them")
+            && text.contains("his order stands and yours is set aside (GITM 6)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("This is submission 1 of berthier of France accepted"),
+        "{text}"
+    );
+}

@@ -30,6 +30,13 @@ struct AckContext {
     headline: String,
     status: &'static str,
     power_name: String,
+    /// Whose orders these are, as the answer names them: the power, or for one player of a power
+    /// with several, "<player> of <power>" (his submissions replace his own alone).
+    whose: String,
+    /// The player's id when the power has several, else empty; and the rule that settles which of
+    /// their orders for one unit stands (GITM 6).
+    player: String,
+    precedence: String,
     message_id: String,
     arrival: String,
     origin: String,
@@ -138,6 +145,12 @@ pub fn acknowledgement(
         date: config.date_of(shown_turn),
         headline: headline.clone(),
         status: record.status.name(),
+        whose: match record.player.as_str() {
+            "" => power_name.clone(),
+            player => format!("{player} of {power_name}"),
+        },
+        player: record.player.clone(),
+        precedence: crate::engine::command::PRECEDENCE.cite(),
         power_name,
         message_id: if data.message_id.is_empty() {
             "(without a Message-ID)".into()

@@ -111,8 +111,9 @@ pub struct Received {
     pub size: u64,
     /// The Message-ID, without angle brackets; empty when it has none.
     pub message_id: String,
-    /// SHA-256 of the body (the bytes after the header block), to tell copies of a message apart
-    /// from another message that reuses its Message-ID.
+    /// SHA-256 of the body (the bytes after the header block, its line ends made LF and its trailing
+    /// line ends left out: [`body_digest`]), to tell copies of a message apart from another message
+    /// that reuses its Message-ID.
     pub body_sha256: String,
     /// The sender's address when the message has exactly one (`mail::parse::Sender`), else empty.
     pub from: String,
@@ -341,8 +342,9 @@ fn ingest_from(
     // 2. Order of arrival.
     for (i, p) in pending.iter_mut().enumerate() {
         p.read_rank = i as u64;
+        // Of a message too large to read, its header block: its Received headers.
         let bytes = if p.oversize.is_some() {
-            Vec::new()
+            store.read_head(game, &p.sha).unwrap_or_default()
         } else {
             store.read(&p.sha).unwrap_or_default()
         };
@@ -598,19 +600,55 @@ impl MessageIds {
     }
 }
 
+/// The digest of a message's body by which a copy of it is known ([`MessageIds::copy_of`]): the
+/// SHA-256 of its bytes with every CRLF made LF and its trailing line ends left out. The same message
+/// read from an IMAP server or a saved `.eml` (CRLF) and from an mbox or a Maildir (LF, the mbox's
+/// separating blank line after it) is one message: judged once, answered once.
+fn body_digest(body: &[u8]) -> String {
+    let mut lf = Vec::with_capacity(body.len());
+    let mut bytes = body.iter().peekable();
+    while let Some(&b) = bytes.next() {
+        if !(b == b'\r' && bytes.peek() == Some(&&b'\n')) {
+            lf.push(b);
+        }
+    }
+    while lf.last() == Some(&b'\n') {
+        lf.pop();
+    }
+    sha256_hex(&lf)
+}
+
 /// At most one answer per address and run for what was rejected (issue 34: a mailbox of 300 forged
 /// messages sent France 300 answers, and a responder answering each answer makes a loop): of the
 /// run's rejected messages whose answers go to the same addresses, the first (by arrival) is
 /// answered, with a line for each of the others (at most [`Summed::MAX_LINES`], then their
 /// count), which are recorded as answered by it. Orders that stand, held or late are each answered
 /// on their own: their answer is their receipt.
+///
+/// A message of a flood (its password not checked, [`FLOOD`]) never has an answer of its own, but is
+/// one of these lines when an answer to its power's addresses is written: a player whose address a
+/// flood forged learns that messages in his name went unread, and to send his orders again if he
+/// sent any then (his own, after the flood, were neither read nor answered, and he never knew).
 #[derive(Default)]
 struct Summed {
     /// The first rejected message answered for each set of addresses: its `seq` and its name.
     leads: BTreeMap<Vec<String>, (u64, String)>,
     /// The lines of the others, and how many more there were, by the `seq` of their lead.
-    lines: BTreeMap<u64, (Vec<String>, usize)>,
+    lines: BTreeMap<u64, Others>,
 }
+
+/// The other messages an answer sums up ([`Summed`]).
+#[derive(Default)]
+struct Others {
+    lines: Vec<String>,
+    /// How many more there were than lines.
+    more: usize,
+    /// How many of them were not read, a flood's ([`FLOOD`]).
+    unread: usize,
+}
+
+/// How the reason of a message of a flood begins: its password was not checked.
+const FLOOD: &str = "flood: ";
 
 impl Summed {
     /// The most messages an answer lists one by one.
@@ -623,23 +661,30 @@ impl Summed {
         if record.status != Status::Rejected {
             return;
         }
+        let flood = record.reasons.first().is_some_and(|r| r.starts_with(FLOOD));
         let mut to: Vec<String> = data.to.iter().map(|a| normalise(a)).collect();
         to.sort();
         to.dedup();
         let Some((lead, lead_id)) = self.leads.get(&to) else {
-            self.leads.insert(to, (record.seq, named(record)));
+            if flood {
+                // Never an answer of its own.
+                *ack = None;
+            } else {
+                self.leads.insert(to, (record.seq, named(record)));
+            }
             return;
         };
-        let (lines, more) = self.lines.entry(*lead).or_default();
-        if lines.len() < Self::MAX_LINES {
+        let others = self.lines.entry(*lead).or_default();
+        others.unread += usize::from(flood);
+        if others.lines.len() < Self::MAX_LINES {
             let why = record.reasons.first().cloned().unwrap_or_default();
-            lines.push(format!(
+            others.lines.push(format!(
                 "{}, from {}: {why}",
                 named(record),
                 shown_from(&record.from)
             ));
         } else {
-            *more += 1;
+            others.more += 1;
         }
         *ack = None;
         record.reasons.push(format!(
@@ -649,12 +694,22 @@ impl Summed {
 
     /// The lines of the answer of the message `seq`.
     fn take(&mut self, seq: u64) -> Vec<String> {
-        let Some((mut lines, more)) = self.lines.remove(&seq) else {
+        let Some(Others {
+            mut lines,
+            more,
+            unread,
+        }) = self.lines.remove(&seq)
+        else {
             return Vec::new();
         };
         if more > 0 {
             lines.push(format!(
                 "{more} more messages for the same addresses, not listed one by one (the referee's ingest lists each)"
+            ));
+        }
+        if unread > 0 {
+            lines.push(format!(
+                "{unread} of these messages were not read at all (a flood of wrong passwords, perhaps sent in your name): if you sent orders in this time, they were not read; send them again"
             ));
         }
         lines
@@ -935,9 +990,10 @@ impl<'a> Later<'a> {
     }
 
     /// The arrival of the latest submission of `record`'s power for its turn received after it, if
-    /// `record` is an accepted one and there is one.
+    /// `record` is an accepted or held one and there is one (of two late submissions held for the
+    /// next turn, the answer to the first says that the second replaces it).
     fn of(&self, record: &Received) -> Option<String> {
-        if record.status != Status::Accepted {
+        if !matches!(record.status, Status::Accepted | Status::Held) {
             return None;
         }
         let (ranks, latest) = self.groups.get(&(record.slot(), record.for_turn))?;
@@ -1375,18 +1431,19 @@ fn judge(
 ) -> Result<(Received, Option<AckData>)> {
     let config = &game.config;
     let ignored = |why: String| bare_record(p, seq, turn, Status::Ignored, vec![why]);
-    if let Some(size) = p.oversize {
-        return Ok((
-            ignored(format!(
-                "the message is {size} bytes, over the limit of {} (game.toml [mail] max_message_bytes): stored, not read",
-                config.mail.max_message_bytes
-            )),
-            None,
-        ));
+    // A message too large to read is judged by its header block alone: refused, and its sender
+    // told if he is a player (he was not, and never learnt that his orders went unread).
+    let too_large = p.oversize.map(|size| {
+        format!(
+            "the message is {size} bytes, over the limit of {} (game.toml [mail] max_message_bytes): stored, not read; send your orders in a smaller message, without large attachments",
+            config.mail.max_message_bytes
+        )
+    });
+    let raw = match &too_large {
+        Some(_) => store.read_head(game, &p.sha),
+        None => store.read(&p.sha),
     }
-    let raw = store
-        .read(&p.sha)
-        .with_context(|| format!("cannot read the stored message {}", p.sha))?;
+    .with_context(|| format!("cannot read the stored message {}", p.sha))?;
     let Some(msg) = parse::parse(&raw) else {
         return Ok((
             ignored("not a mail message: no header could be read".into()),
@@ -1395,13 +1452,19 @@ fn judge(
     };
     let mut record = bare_record(p, seq, turn, Status::Ignored, Vec::new());
     record.message_id = msg.message_id.clone().unwrap_or_default();
-    record.body_sha256 = sha256_hex(raw.get(msg.body_offset..).unwrap_or_default());
+    let body = raw.get(msg.body_offset..).unwrap_or_default();
+    record.body_sha256 = body_digest(body);
     record.from = msg.sender.address().unwrap_or_default().to_string();
     // A password written in the subject is not kept either.
     record.subject = crate::diag::mask_passwords(&msg.subject);
 
-    // A copy of a message already judged: same Message-ID and same body.
-    if let Some(copy_of) = ids.copy_of(&record.message_id, &record.body_sha256) {
+    // A copy of a message already judged: same Message-ID and same body (or the same digest of the
+    // body's bytes as they are, which the records of a pbem before `body_digest` hold).
+    let copy = match ids.copy_of(&record.message_id, &record.body_sha256) {
+        Some(None) => ids.copy_of(&record.message_id, &sha256_hex(body)),
+        found => found,
+    };
+    if let Some(copy_of) = copy {
         if let Some(original) = copy_of {
             record.status = Status::Duplicate;
             record.duplicate_of = original.clone();
@@ -1449,7 +1512,12 @@ fn judge(
         receipt: String::new(),
         others: Vec::new(),
     };
-    let found: Found = match extract::extract(&msg, config.mail.max_text_bytes) {
+    let extracted = match too_large {
+        Some(why) if registered_any.is_some() => Extracted::Refused(why),
+        Some(why) => return Ok((ignored(why), None)),
+        None => extract::extract(&msg, config.mail.max_text_bytes),
+    };
+    let found: Found = match extracted {
         Extracted::Orders(f) => f,
         Extracted::NoOrders => {
             return Ok(match registered_any {
@@ -1557,24 +1625,30 @@ fn judge(
         .iter()
         .any(|d| d.message == crate::orders::header::PASSWORD_NOT_CHECKED)
     {
-        // A flood: recorded, never answered (its answers would flood the power's players).
+        // A flood: recorded, never answered on its own (its answers would flood the power's
+        // players), but a line of the answer its power's addresses get for the rejected messages
+        // of the run, if one is written ([`Summed`]).
         record.status = Status::Rejected;
         record.power = claimed.map(|pc| pc.id.clone()).unwrap_or_default();
         let own_spent = verified.failures(sender_key) >= crate::auth::MAX_FAILED_PER_SENDER;
         record.reasons.push(match forged_for.filter(|_| !own_spent) {
             Some(pc) => format!(
-                "flood: {} wrong passwords for {} from addresses not registered for it were already checked in this run; this one, from {}, was not checked nor answered",
+                "{FLOOD}{} wrong passwords for {} from addresses not registered for it were already checked in this run; this one, from {}, was not checked nor answered",
                 crate::auth::MAX_FAILED_PER_SENDER,
                 pc.name,
                 sender_shown(&msg.sender)
             ),
             None => format!(
-                "flood: {} already sent {} wrong passwords in this run; this one was not checked nor answered",
+                "{FLOOD}{} already sent {} wrong passwords in this run; this one was not checked nor answered",
                 sender_shown(&msg.sender),
                 crate::auth::MAX_FAILED_PER_SENDER
             ),
         });
-        return Ok((record, None));
+        let Some(pc) = claimed else {
+            return Ok((record, None));
+        };
+        ack.to = recipients(config, state, pc, &msg.sender);
+        return Ok((record, Some(ack)));
     }
 
     // Who is answered: the power's own addresses, never an unregistered sender.
@@ -1898,7 +1972,7 @@ mod tests {
     #[test]
     fn later_submissions_are_those_a_scan_finds() {
         fn scan(all: &[Received], record: &Received) -> Option<String> {
-            if record.status != Status::Accepted {
+            if !matches!(record.status, Status::Accepted | Status::Held) {
                 return None;
             }
             all.iter()

@@ -47,6 +47,9 @@ pub const ARCHIVE_FORMAT: &str = "pbem-inbox-batch/v1";
 /// The `format` of a run's records file.
 pub const RECORDS_FORMAT: &str = "pbem-received-batch/v1";
 
+/// The most of a message's header block [`RawStore::read_head`] reads.
+pub const HEAD_MAX: u64 = 256 * 1024;
+
 /// Where a stored message's bytes are.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Stored {
@@ -154,6 +157,39 @@ impl RawStore {
                 "the stored message {sha} in {} does not match its digest (the file was changed or damaged)",
                 stored.file.display()
             );
+        }
+        Ok(bytes)
+    }
+
+    /// The header block of the message `sha` (its bytes up to the first blank line, at most
+    /// [`HEAD_MAX`]), unchecked against its digest: what pbem reads of a message over
+    /// `max_message_bytes`, to know when it arrived and whom to tell that it was not read.
+    /// A message this run stored alone (`<sha>.eml`, over the limit) is read from its file.
+    pub fn read_head(&self, game: &Game, sha: &str) -> Result<Vec<u8>> {
+        let alone = Stored {
+            file: inbox_dir(game).join(format!("{sha}.eml")),
+            offset: 0,
+            size: HEAD_MAX,
+        };
+        let stored = self.at.get(sha).unwrap_or(&alone);
+        let mut file = std::fs::File::open(&stored.file)
+            .with_context(|| format!("cannot read {}", stored.file.display()))?;
+        file.seek(std::io::SeekFrom::Start(stored.offset))?;
+        let mut bytes = Vec::new();
+        file.take(stored.size.min(HEAD_MAX))
+            .read_to_end(&mut bytes)
+            .with_context(|| format!("cannot read {}", stored.file.display()))?;
+        let end = [&b"\r\n\r\n"[..], b"\n\n"]
+            .iter()
+            .filter_map(|sep| {
+                bytes
+                    .windows(sep.len())
+                    .position(|w| w == *sep)
+                    .map(|at| at + sep.len())
+            })
+            .min();
+        if let Some(end) = end {
+            bytes.truncate(end);
         }
         Ok(bytes)
     }
