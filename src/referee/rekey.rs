@@ -1,7 +1,7 @@
 //! `pbem rekey`: the current turn gets a fresh secret and commitment, announced to every player. A
 //! rekey killed midway is finished by running it again, as it was begun.
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 
 use crate::game::acts::{self, Act};
 use crate::game::rules_fixed::Rules;
@@ -32,17 +32,7 @@ struct Underway {
 impl Underway {
     /// The rekey under way, with its archive (`archive/rekey-<k>`), if one was killed.
     fn find(game: &Game) -> Result<Option<(String, Underway)>> {
-        let mut k = 1;
-        while game.dir.join(format!("archive/rekey-{k}")).exists() {
-            let rel = format!("archive/rekey-{k}");
-            let path = game.dir.join(&rel).join(UNDERWAY);
-            if path.is_file() {
-                let src = crate::game::load::read_source(&path, &game.shown(&path))?;
-                return Ok(Some((rel, crate::game::load::parse_toml(&src)?)));
-            }
-            k += 1;
-        }
-        Ok(None)
+        super::underway::read(game, "rekey", UNDERWAY)
     }
 
     /// A new rekey of `turn`, checked, read and written down before anything moves.
@@ -80,19 +70,13 @@ impl Underway {
             had_seal: game.seal_path(turn).is_file(),
             old_rules: crate::game::scheme::load(game, turn)?.and_then(|f| f.rules),
         };
-        crate::game::fsio::write_atomic(
-            &game.dir.join(&rel).join(UNDERWAY),
-            crate::game::load::to_toml(&plan)?.as_bytes(),
-        )?;
+        super::underway::write(game, &rel, UNDERWAY, &plan)?;
         Ok((rel, plan))
     }
 
     /// The rekey in `rel` is finished.
     fn done(game: &Game, rel: &str) -> Result<()> {
-        let path = game.dir.join(rel).join(UNDERWAY);
-        std::fs::remove_file(&path)
-            .with_context(|| format!("cannot remove {}", game.shown(&path)))?;
-        crate::game::fsio::sync_dir(&game.dir.join(rel))
+        super::underway::done(game, rel, UNDERWAY)
     }
 }
 

@@ -80,17 +80,7 @@ struct UndoneAct {
 impl Underway {
     /// The rollback under way, with its archive (`archive/rollback-<k>`), if one was killed.
     fn find(game: &Game) -> Result<Option<(String, Underway)>> {
-        let mut k = 1;
-        while game.dir.join(format!("archive/rollback-{k}")).exists() {
-            let rel = format!("archive/rollback-{k}");
-            let path = game.dir.join(&rel).join(UNDERWAY);
-            if path.is_file() {
-                let src = crate::game::load::read_source(&path, &game.shown(&path))?;
-                return Ok(Some((rel, crate::game::load::parse_toml(&src)?)));
-            }
-            k += 1;
-        }
-        Ok(None)
+        super::underway::read(game, "rollback", UNDERWAY)
     }
 
     /// A new rollback to `to_turn`, checked, read and written down before anything moves.
@@ -140,19 +130,13 @@ impl Underway {
                 .collect(),
             old_rules: crate::game::scheme::load(game, to_turn)?.and_then(|f| f.rules),
         };
-        crate::game::fsio::write_atomic(
-            &game.dir.join(&rel).join(UNDERWAY),
-            crate::game::load::to_toml(&plan)?.as_bytes(),
-        )?;
+        super::underway::write(game, &rel, UNDERWAY, &plan)?;
         Ok((rel, plan))
     }
 
     /// The rollback in `rel` is finished.
     fn done(game: &Game, rel: &str) -> Result<()> {
-        let path = game.dir.join(rel).join(UNDERWAY);
-        std::fs::remove_file(&path)
-            .with_context(|| format!("cannot remove {}", game.shown(&path)))?;
-        crate::game::fsio::sync_dir(&game.dir.join(rel))
+        super::underway::done(game, rel, UNDERWAY)
     }
 }
 

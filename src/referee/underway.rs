@@ -4,7 +4,7 @@
 //! commitment was made and before its act and notices were written would otherwise have the turn
 //! resolved under a commitment announced to nobody.
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 
 use crate::game::Game;
 
@@ -35,6 +35,35 @@ pub fn found(game: &Game, act: &str, file: &str) -> Option<String> {
         k += 1;
     }
     None
+}
+
+/// The act under way in the first `archive/<act>-<k>` that holds `file`, read, with that folder.
+pub fn read<T: serde::de::DeserializeOwned>(
+    game: &Game,
+    act: &str,
+    file: &str,
+) -> Result<Option<(String, T)>> {
+    let Some(rel) = found(game, act, file) else {
+        return Ok(None);
+    };
+    let path = game.dir.join(&rel).join(file);
+    let src = crate::game::load::read_source(&path, &game.shown(&path))?;
+    Ok(Some((rel, crate::game::load::parse_toml(&src)?)))
+}
+
+/// Writes down `plan`, the act begun in `rel` (`archive/<act>-<k>`), as `file`, before anything moves.
+pub fn write<T: serde::Serialize>(game: &Game, rel: &str, file: &str, plan: &T) -> Result<()> {
+    crate::game::fsio::write_atomic(
+        &game.dir.join(rel).join(file),
+        crate::game::load::to_toml(plan)?.as_bytes(),
+    )
+}
+
+/// The act in `rel` is finished: its `file` goes.
+pub fn done(game: &Game, rel: &str, file: &str) -> Result<()> {
+    let path = game.dir.join(rel).join(file);
+    std::fs::remove_file(&path).with_context(|| format!("cannot remove {}", game.shown(&path)))?;
+    crate::game::fsio::sync_dir(&game.dir.join(rel))
 }
 
 /// Refuses, naming the act and how to finish it, while an act killed midway waits to be finished;
