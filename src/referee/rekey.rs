@@ -49,20 +49,7 @@ impl Underway {
         // With a beacon, once its round is out, closed or not: a secret drawn now, knowing the
         // beacon and the orders, could be chosen to steer the dice.
         crate::beacon::refuse_once_out(game, turn, "a fresh secret")?;
-        // The first archive not taken (one a rekey killed before its first file holds nothing
-        // but a temporary file).
-        let unused = |dir: &std::path::Path| {
-            std::fs::read_dir(dir).is_ok_and(|mut d| {
-                d.all(|e| e.is_ok_and(|e| e.file_name().to_string_lossy().starts_with(".tmp-")))
-            })
-        };
-        let mut k = 1;
-        while game.dir.join(format!("archive/rekey-{k}")).exists()
-            && !unused(&game.dir.join(format!("archive/rekey-{k}")))
-        {
-            k += 1;
-        }
-        let rel = format!("archive/rekey-{k}");
+        let rel = super::underway::next_archive(game, "rekey");
         let plan = Underway {
             turn,
             reason: reason.to_string(),

@@ -98,20 +98,7 @@ impl Underway {
         if reason.trim().is_empty() {
             bail!("give the reason with --reason: every player is told it; nothing was changed");
         }
-        // The first archive not taken (one a rollback killed before its first file holds
-        // nothing but a temporary file).
-        let unused = |dir: &std::path::Path| {
-            std::fs::read_dir(dir).is_ok_and(|mut d| {
-                d.all(|e| e.is_ok_and(|e| e.file_name().to_string_lossy().starts_with(".tmp-")))
-            })
-        };
-        let mut k = 1;
-        while game.dir.join(format!("archive/rollback-{k}")).exists()
-            && !unused(&game.dir.join(format!("archive/rollback-{k}")))
-        {
-            k += 1;
-        }
-        let rel = format!("archive/rollback-{k}");
+        let rel = super::underway::next_archive(game, "rollback");
         let old_record = crate::engine::inputs::load_record(game, to_turn)?;
         let plan = Underway {
             to_turn,

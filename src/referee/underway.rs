@@ -51,6 +51,23 @@ pub fn read<T: serde::de::DeserializeOwned>(
     Ok(Some((rel, crate::game::load::parse_toml(&src)?)))
 }
 
+/// The first `archive/<act>-<k>` not taken, for an act beginning: one an act killed before its
+/// first file holds nothing but a temporary file.
+pub fn next_archive(game: &Game, act: &str) -> String {
+    let unused = |dir: &std::path::Path| {
+        std::fs::read_dir(dir).is_ok_and(|mut d| {
+            d.all(|e| e.is_ok_and(|e| e.file_name().to_string_lossy().starts_with(".tmp-")))
+        })
+    };
+    let mut k = 1;
+    while game.dir.join(format!("archive/{act}-{k}")).exists()
+        && !unused(&game.dir.join(format!("archive/{act}-{k}")))
+    {
+        k += 1;
+    }
+    format!("archive/{act}-{k}")
+}
+
 /// Writes down `plan`, the act begun in `rel` (`archive/<act>-<k>`), as `file`, before anything moves.
 pub fn write<T: serde::Serialize>(game: &Game, rel: &str, file: &str, plan: &T) -> Result<()> {
     crate::game::fsio::write_atomic(
