@@ -49,6 +49,13 @@ fn verify(reports: &[&Path], anchor: &str, file: &Path) -> (bool, String) {
     )
 }
 
+/// `pbem audit GAME`: whether every turn audited clean, and what audit printed (its errors after).
+fn audit(game: &Path) -> (bool, String) {
+    let out = pbem().arg("audit").arg(game).output().unwrap();
+    let said = String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
+    (out.status.success(), said.into_owned())
+}
+
 fn append(path: &Path, text: &str) {
     let mut bytes = fs::read(path).unwrap();
     bytes.extend_from_slice(text.as_bytes());
@@ -327,13 +334,8 @@ fn audit_names_the_rules_changed_after_a_resolved_turn() {
     resolve(&game);
     pbem().arg("audit").arg(&game).assert().success();
     append(&game.join("map.toml"), "\n# redrawn\n");
-    let out = pbem().arg("audit").arg(&game).output().unwrap();
-    let said = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(!out.status.success(), "{said}");
+    let (passed, said) = audit(&game);
+    assert!(!passed, "{said}");
     assert!(said.contains("and map.toml has changed since"), "{said}");
 }
 
@@ -518,9 +520,8 @@ fn a_scheme_toml_rewritten_after_the_commitment_is_refused_and_named() {
     resolve(&game);
     pbem().arg("audit").arg(&game).assert().success();
     fs::remove_file(&scheme).unwrap();
-    let out = pbem().arg("audit").arg(&game).output().unwrap();
-    let said = String::from_utf8_lossy(&out.stdout);
-    assert!(!out.status.success(), "{said}");
+    let (passed, said) = audit(&game);
+    assert!(!passed, "{said}");
     assert!(said.contains("turns/2/scheme.toml is missing"), "{said}");
 }
 
@@ -542,9 +543,8 @@ fn audit_re_resolves_a_turn_under_its_own_rules_after_a_rekey_changed_them_in_ev
             .assert()
             .success();
         resolve(&game);
-        let out = pbem().arg("audit").arg(&game).output().unwrap();
-        let said = String::from_utf8_lossy(&out.stdout);
-        assert!(out.status.success(), "{}: {said}", s.id);
+        let (passed, said) = audit(&game);
+        assert!(passed, "{}: {said}", s.id);
         let first = said.lines().next().unwrap();
         assert!(
             first.starts_with("turn 1: ok (")
@@ -594,15 +594,13 @@ fn audit_tells_why_a_turn_differs_when_its_own_rules_were_not_kept() {
         .unwrap();
     let kept = fs::read_to_string(&settings).unwrap();
     fs::write(&settings, kept.replace("1805-09", "1805-11")).unwrap();
-    let out = pbem().arg("audit").arg(&game).output().unwrap();
-    let said = String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "{said}");
+    let (passed, said) = audit(&game);
+    assert!(!passed, "{said}");
     assert!(said.contains("is not the part it is named after"), "{said}");
     // Not kept at all.
     fs::remove_dir_all(game.join("rules")).unwrap();
-    let out = pbem().arg("audit").arg(&game).output().unwrap();
-    let said = String::from_utf8_lossy(&out.stdout);
-    assert!(!out.status.success(), "{said}");
+    let (passed, said) = audit(&game);
+    assert!(!passed, "{said}");
     let first = said.lines().next().unwrap();
     assert!(
         first.starts_with("turn 1: MISMATCH: turn 1 was resolved under the rules its commitment fixed")
