@@ -17,6 +17,7 @@ mod dice_v2;
 mod documents;
 mod eia_seas;
 mod entropy_text;
+mod game_end;
 mod game_life;
 mod gitm_demo;
 mod gitm_tactical;

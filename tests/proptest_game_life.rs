@@ -26,7 +26,10 @@
 //!   (issue 31 gives fresh receipts);
 //! - a turn's announcement (with the reports of the turn before, which `turn --no-send` may hold)
 //!   first reaches a player before the turn's deadline, but in the demo (its public secrets): held
-//!   past it, `send` and `turn` refuse it, and only then.
+//!   past it, `send` and `turn` refuse it, and only then;
+//! - once the game is over (`pbem end`), no turn is played, `turn` files and answers the mail and
+//!   succeeds, and every act that would play or change the turn is refused naming the end (and
+//!   only then), until a rollback reopens the game.
 //!
 //! The referee may also add to game.toml a change of a player of a power with several (GITM 6.1)
 //! for a later turn, as docs/REFEREE.md says he may; `audit` must stay green.
@@ -183,6 +186,8 @@ enum Step {
     PlanChange(u32, bool),
     /// The referee renames and recolours a power in game.toml (from the next turn resolved on).
     Rename(Who),
+    /// `pbem end`: the game is over after its last resolved turn.
+    End,
 }
 
 /// One step, or a few where two acts meet.
@@ -208,6 +213,7 @@ fn steps() -> impl Strategy<Value = Vec<Step>> {
         1 => (0usize..4).prop_map(Step::KillThenRerun),
         1 => (1u32..4, any::<bool>()).prop_map(|(k, d)| Step::PlanChange(k, d)),
         1 => who.clone().prop_map(Step::Rename),
+        1 => Just(Step::End),
     ]
     .prop_map(|s| vec![s]);
     let mail = |p| Step::Mail(p, Mail::Proper);
@@ -248,6 +254,11 @@ fn steps() -> impl Strategy<Value = Vec<Step>> {
         // Three submissions of one player, answered together: the answer to the last goes last
         // (their names, digests, are in no such order).
         2 => who.clone().prop_map(move |p| vec![mail(p), mail(p), mail(p), Step::Send]),
+        // The game ended with mail in, more mail after, the referee's acts refused, then reopened.
+        1 => (who.clone(), 1i64..6).prop_map(move |(p, h)| vec![
+            mail(p), Step::End, mail(p), Step::PastDeadline(h), Step::Turn, Step::Extend(1),
+            Step::Send, Step::Rollback(1), Step::TurnEarly,
+        ]),
         // A turn killed while it sends, and run again.
         2 => (who.clone(), 2usize..4).prop_map(move |(p, k)| vec![
             mail(p), Step::PastDeadline(1), Step::KillThenRerun(k),
@@ -303,6 +314,8 @@ struct Model {
     /// Each rollback: when, and the turn it went back to (the turns after it, and what was judged
     /// in them, undone).
     rolled_back: Vec<(DateTime<Utc>, u32)>,
+    /// The turn the game was ended at (`pbem end`), until a rollback reopens it.
+    ended: Option<u32>,
 }
 
 impl Model {
@@ -344,6 +357,7 @@ impl Model {
             changed: true,
             told: BTreeSet::new(),
             rolled_back: Vec::new(),
+            ended: None,
         }
     }
 
@@ -418,7 +432,8 @@ impl Model {
 
     /// The first delivery of a turn's announcement (the game's first mail, the reports of the
     /// turn before) comes before that turn's deadline, but in the demo (the turn's secret is its
-    /// public one: the scenario's first turn here, until a rollback gives it a fresh one).
+    /// public one: the scenario's first turn here, until a rollback gives it a fresh one), and but
+    /// after `pbem end` (the turn asks for no orders: the last reports go with the end's notice).
     fn announcement_in_time(&mut self, file: &str) -> Result<(), TestCaseError> {
         let game = support::load(&self.game);
         let turn = game.current_turn().unwrap();
@@ -435,6 +450,7 @@ impl Model {
             _ => return Ok(()),
         };
         if announces != turn
+            || self.ended == Some(turn)
             || pbem::engine::due::secret_is_public(&game, turn)
             || !self.told.insert(turn)
         {
@@ -462,6 +478,21 @@ impl Model {
         Ok(true)
     }
 
+    /// Whether `err` is the refusal of an act after `pbem end`, which it must be once the game
+    /// is over, and only then.
+    fn refused_over(&self, code: i32, err: &str) -> Result<bool, TestCaseError> {
+        let over = err.contains("the game is over, ended");
+        prop_assert_eq!(
+            self.ended.is_some(),
+            code == 1 && over,
+            "exit {} after the end at {:?}:\n{}",
+            code,
+            self.ended,
+            err
+        );
+        Ok(over)
+    }
+
     /// No file of the sent folder is written again once delivered (a run killed while sending
     /// included).
     fn files_written_once(&mut self) -> Result<(), TestCaseError> {
@@ -486,6 +517,23 @@ impl Model {
         let before = self.current_turn();
         let (code, out, err) = self.run(args, crash);
         let mut refused = false;
+        if self.ended.is_some() {
+            prop_assert!(!err.contains("panicked"), "{err}");
+            prop_assert_eq!(
+                self.current_turn(),
+                before,
+                "a turn was played after the end"
+            );
+            if crash.is_none() {
+                prop_assert!(
+                    [0, 5].contains(&code) && out.contains("The game is over"),
+                    "{args:?} exit {code} after the end:\n{out}\n{err}"
+                );
+                self.deliveries(&out)?;
+            }
+            self.changed = true;
+            return Ok(false);
+        }
         if crash.is_none() {
             refused = code == 1 && self.refused_too_late(&err)?;
             prop_assert!(
@@ -573,6 +621,21 @@ impl Model {
                 _ = self.turn(&["turn", "--no-send", "--folder", &folder], None)?;
             }
             Step::PlanChange(ahead, dated) => self.plan_change(*ahead, *dated)?,
+            Step::End => {
+                let (code, out, err) = self.run(&["end", "--reason", "x"], None);
+                prop_assert!(!err.contains("panicked"), "{err}");
+                match self.ended {
+                    Some(_) => prop_assert!(
+                        code == 1 && err.contains("already over"),
+                        "ended twice: exit {code}\n{out}\n{err}"
+                    ),
+                    None => {
+                        prop_assert_eq!(code, 0, "{}\n{}", out, err);
+                        self.ended = Some(self.current_turn());
+                    }
+                }
+                self.changed = true;
+            }
             Step::Rename(p) => {
                 let power = self.power(*p);
                 let path = self.game.join("game.toml");
@@ -590,6 +653,9 @@ impl Model {
             Step::Extend(d) => {
                 let by = format!("{d}d");
                 let (code, _, err) = self.run(&["extend", "--by", &by, "--reason", "x"], None);
+                if self.refused_over(code, &err)? {
+                    return Ok(());
+                }
                 prop_assert!(code == 0 || err.contains("nothing was changed"), "{err}");
                 self.changed = true;
             }
@@ -602,6 +668,7 @@ impl Model {
                     let (code, out, err) =
                         self.run(&["rollback", "--to-turn", &to, "--reason", "x"], None);
                     prop_assert_eq!(code, 0, "{}\n{}", out, err);
+                    self.ended = None;
                     self.announced = self.now;
                     self.rolled_back.push((self.now, back));
                     // The mail the undone turns sent goes again under the same names: a new
@@ -641,6 +708,9 @@ impl Model {
                 }
                 let (code, out, err) = self.run(&args, None);
                 prop_assert!(!err.contains("panicked"), "{err}");
+                if self.refused_over(code, &err)? {
+                    return Ok(());
+                }
                 if code == 0 {
                     self.left(power);
                     self.changed = true;
@@ -663,6 +733,10 @@ impl Model {
                 let email = format!("new-{power}@example.org");
                 let (code, out, err) = self.run(&["replace", power, "--email", &email], None);
                 prop_assert!(!err.contains("panicked"), "{err}");
+                // A power of several players is refused before the end is looked at.
+                if !err.contains("several players") && self.refused_over(code, &err)? {
+                    return Ok(());
+                }
                 if code == 0 {
                     self.left(power);
                     self.changed = true;
@@ -677,6 +751,10 @@ impl Model {
             Step::AcceptLate(p) => {
                 let power = self.power(*p);
                 let (code, _, err) = self.run(&["accept-late", power, "--reason", "x"], None);
+                if self.ended.is_some() || err.contains("the game is over") {
+                    self.refused_over(code, &err)?;
+                    return Ok(());
+                }
                 prop_assert!(
                     code == 0 || err.to_lowercase().contains("nothing was changed"),
                     "{err}"
@@ -684,8 +762,13 @@ impl Model {
                 self.changed = true;
             }
             Step::Rekey => {
-                self.mark_stale();
+                if self.ended.is_none() {
+                    self.mark_stale();
+                }
                 let (code, out, err) = self.run(&["rekey", "--reason", "x"], None);
+                if self.refused_over(code, &err)? {
+                    return Ok(());
+                }
                 prop_assert_eq!(code, 0, "{}\n{}", out, err);
                 self.changed = true;
             }
@@ -862,6 +945,11 @@ impl Model {
     fn check(&mut self) -> Result<(), TestCaseError> {
         let game = support::load(&self.game);
         let turn = game.current_turn().unwrap();
+        // Once over, the game stays at the turn it ended at, until a rollback reopens it.
+        if let Some(at) = self.ended {
+            prop_assert_eq!(turn, at, "a turn was played after the end");
+            prop_assert!(game.ended().unwrap().is_some(), "the end was lost");
+        }
         // Deadlines: each after the one before; the current one gives the least notice.
         let mut before = None;
         for t in game.config.first_turn..=turn {
@@ -1326,6 +1414,61 @@ fn an_extension_after_accept_late_tells_the_earlier_submissions_they_are_replace
             Step::PastDeadline(2),
             mail(2),
             Step::AcceptLate(2),
+        ],
+    )
+    .unwrap();
+}
+
+/// `pbem end` where the referee's acts meet it: mail before and after the end, a turn run past the
+/// deadline, an extension and a send refused or held by nothing, then a rollback that reopens the
+/// game and a turn played again; on a game of one player a power and on GITM's (GITM 6.1).
+#[test]
+fn the_end_of_a_game_holds_until_a_rollback_reopens_it() {
+    for life in [&ULM, &GITM] {
+        let mail = |p| Step::Mail(p, Mail::Proper);
+        play(
+            life,
+            &[
+                mail(0),
+                Step::TurnEarly,
+                mail(1),
+                Step::End,
+                mail(1),
+                Step::Drop(0, None),
+                Step::Replace(1),
+                Step::AcceptLate(1),
+                Step::Rekey,
+                Step::PastDeadline(3),
+                Step::Turn,
+                Step::Extend(1),
+                Step::End,
+                Step::KillThenRerun(0),
+                Step::Send,
+                Step::Rollback(1),
+                mail(0),
+                Step::TurnEarly,
+            ],
+        )
+        .unwrap();
+    }
+}
+
+/// Found by the property (PoG): turn 1's reports held past turn 2's deadline, then the game ended:
+/// the last reports go with the end's notice (turn 2 asks for no orders), and `send` does not hold
+/// them for a deadline nobody can move any more.
+#[test]
+fn the_last_reports_go_after_the_end_whatever_the_deadline_of_the_turn_not_played() {
+    let central = 0;
+    play(
+        &POG,
+        &[
+            Step::PastDeadline(1),
+            Step::TurnNoSend,
+            Step::PastDeadline(1),
+            Step::Send,
+            Step::Mail(central, Mail::Proper),
+            Step::Drop(central, Some(1)),
+            Step::End,
         ],
     )
     .unwrap();

@@ -42,6 +42,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let game = Game::load(&args.game)?;
     let _lock = GameLock::acquire(&game.dir)?;
     let turn = game.current_turn()?;
+    game.refuse_if_ended(&format!("{} cannot be dropped", args.power))?;
     let mut state = game.load_state(turn)?;
     let until =
         crate::engine::players::drop_power(&game, &mut state, &args.power, args.to.as_deref())?;

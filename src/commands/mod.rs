@@ -16,6 +16,7 @@ pub mod close;
 pub mod completions;
 pub mod demo;
 pub mod drop;
+pub mod end;
 pub mod extend;
 pub mod fetch;
 pub mod ingest;
@@ -118,6 +119,7 @@ pub enum Command {
     Rollback(rollback::Args),
     AcceptLate(accept_late::Args),
     Rekey(rekey::Args),
+    End(end::Args),
     Verify(verify::Args),
     Unseal(unseal::Args),
     PurgePasswords(purge_passwords::Args),
@@ -222,6 +224,10 @@ pub const ONE_LINE: &[(&str, &str)] = &[
         "rekey",
         "Give the current turn a fresh dice secret and commitment",
     ),
+    (
+        "end",
+        "The game is over: no more turns, the sealed rolls published",
+    ),
     ("verify", "Check the dice of a report you received"),
     (
         "unseal",
@@ -293,6 +299,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Rollback(a) => rollback::run(a),
         Command::AcceptLate(a) => accept_late::run(a),
         Command::Rekey(a) => rekey::run(a),
+        Command::End(a) => end::run(a),
         Command::Verify(a) => verify::run(a),
         Command::Unseal(a) => unseal::run(a),
         Command::PurgePasswords(a) => purge_passwords::run(a),

@@ -40,6 +40,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let game = Game::load(&args.game)?;
     let _lock = GameLock::acquire(&game.dir)?;
     let turn = game.current_turn()?;
+    game.refuse_if_ended(&format!("{} cannot be handed to a new player", args.power))?;
     // A replace killed midway is finished as it was begun: its act once, its password, its mail.
     let underway = Underway::read(&game, turn)?;
     let finishing = underway.is_some();

@@ -27,6 +27,26 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let turn = game.current_turn()?;
     let c = &game.config;
     crate::say!("{} ({}), ruleset {}", c.title, c.game, game.ruleset.name());
+    if let Some(e) = game.ended()? {
+        crate::say!(
+            "The game is over: the referee ended it {} ({}). Turn {turn} is not played. {}",
+            e.when(),
+            e.reason,
+            e.reopen(&game.dir)
+        );
+        if e.played {
+            crate::say!(
+                "Last resolved: turn {} (record {})",
+                e.after,
+                game.printed(&game.record_path(e.after))
+            );
+        }
+        if let Ok(st) = game.load_state(turn) {
+            let (w, nw) = super::power_columns(&game);
+            say_players(&game, &st, (w, nw));
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let past = match c.deadline_of(turn) {
         Some(d) => crate::clock::now()? >= d.with_timezone(&chrono::Utc),
         None => false,

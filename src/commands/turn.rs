@@ -111,6 +111,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let mail =
         ingest::ingest_with_progress(&game, &args.mailboxes, &mut super::ingest::progress_bar())?;
+    // `pbem end`: the mail is filed and answered (the game is over), and no turn is played.
+    if let Some(ended) = game.ended()? {
+        return over(&game, &args, &mail, fetched_new, configured, &ended);
+    }
     // Before the deadline, only with every power's orders in (or --early).
     let turn = game.current_turn()?;
     if let Some(why) = crate::engine::due::not_due(&game, turn, args.early)? {
@@ -318,6 +322,40 @@ fn send_outbox(game: &Game, args: &Args) -> anyhow::Result<send::SendSummary> {
     } else {
         send::send(game, &opts, &mut super::send::progress_bar())
     }
+}
+
+/// After `pbem end`: the new mail filed (answered that the game is over) and sent; no turn. Silent
+/// `--unattended` when there was nothing new.
+fn over(
+    game: &Game,
+    args: &Args,
+    mail: &ingest::IngestSummary,
+    fetched_new: bool,
+    configured: bool,
+    ended: &crate::game::acts::Ended,
+) -> anyhow::Result<ExitCode> {
+    let mut code = ExitCode::SUCCESS;
+    if !mail.new.is_empty() {
+        print_mail(game, mail)?;
+    }
+    let new = !mail.new.is_empty() || fetched_new;
+    if configured && !args.no_send && (new || !args.unattended) {
+        let sent = send_outbox(game, args)?;
+        if !args.unattended || !sent.complete() {
+            super::send::print_summary(&sent, false);
+        }
+        if !sent.complete() {
+            code = ExitCode::from(super::exit::UNDELIVERED);
+        }
+    }
+    if !args.unattended || new {
+        crate::say!(
+            "The game is over: the referee ended it {} ({}). No turn is played; mail that comes is filed and answered so.",
+            ended.when(),
+            ended.reason
+        );
+    }
+    Ok(code)
 }
 
 /// `--unattended` while the turn is not due: the reminders the hour calls for (one per power and

@@ -13,8 +13,8 @@ use crate::game::Game;
 /// Writes `unsealed/<t>.txt` for each turn with sealed rolls: the game, the turn, its seed, the
 /// count and commitment the turn's reports carry, and each roll's label, dice and faces. A turn's
 /// rolls may be unsealed once `[dice] unseal_after` turns after it are resolved; a game without that
-/// setting keeps them sealed until it is over, which the referee declares with --force. Mail the
-/// files to the players.
+/// setting keeps them sealed until it is over (`pbem end` publishes them all and mails them to every
+/// player). Mail the files to the players.
 #[derive(Debug, clap::Args)]
 #[command(after_help = examples!(
     "pbem unseal games/my-game",
@@ -26,7 +26,7 @@ pub struct Args {
     /// Unseal only this turn.
     #[arg(long)]
     pub turn: Option<u32>,
-    /// Unseal before the set time (`[dice] unseal_after`), or at the end of a game that sets none.
+    /// Unseal before the set time (`[dice] unseal_after`), or before the end of a game that sets none.
     #[arg(long)]
     pub force: bool,
 }

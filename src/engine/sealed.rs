@@ -310,9 +310,13 @@ pub fn from_log(game: &Game, turn: u32) -> Result<Vec<Roll>> {
 /// When turn `turn`'s sealed rolls may be unsealed: `Ok(())`, or why not yet.
 pub fn due(game: &Game, turn: u32) -> Result<(), String> {
     let current = game.current_turn_or_last().map_err(|e| format!("{e:#}"))?;
+    // The game is over (`pbem end`): every turn's time has come.
+    if game.ended().is_ok_and(|e| e.is_some()) {
+        return Ok(());
+    }
     match game.config.dice.unseal_after {
         None => Err(format!(
-            "the sealed rolls of turn {turn} are sealed until the game is over (game.toml sets no `[dice] unseal_after`); when it is over, add --force"
+            "the sealed rolls of turn {turn} are sealed until the game is over (game.toml sets no `[dice] unseal_after`): `pbem end` publishes them with the end of the game, or add --force to publish them now"
         )),
         Some(n) if current <= turn.saturating_add(n) => Err(format!(
             "the sealed rolls of turn {turn} stay sealed until turn {} is resolved (`[dice] unseal_after = {n}`); add --force to publish them earlier",

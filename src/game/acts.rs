@@ -29,7 +29,7 @@ pub struct Acts {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Act {
-    /// `drop`, `replace`, `extend`, `rollback`, `rekey` or `accept-late`.
+    /// `drop`, `replace`, `extend`, `rollback`, `rekey`, `accept-late` or `end`.
     pub kind: String,
     /// The rule it applies (`EiA 19.2.1`, `pbem extend`).
     pub rule: String,
@@ -156,6 +156,65 @@ pub fn accepted_late(acts: &Acts) -> std::collections::BTreeMap<String, (String,
         }
     }
     out
+}
+
+/// The kind of the act `pbem end` writes, on the turn that will not be played.
+pub const END: &str = "end";
+
+/// A game the referee ended (`pbem end`): no turn is played after `after`, the last resolved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ended {
+    /// The last turn played (the one before the first, when none was).
+    pub after: u32,
+    /// Whether any turn was played.
+    pub played: bool,
+    /// Why, in the referee's words.
+    pub reason: String,
+}
+
+impl Ended {
+    /// What every refusal after the end says, `doing` first ("turn 4 cannot be resolved").
+    pub fn refusal(&self, doing: &str, game_dir: &Path) -> String {
+        format!(
+            "{doing}: the game is over, ended {} (pbem end: {}). {} Nothing was changed.",
+            self.when(),
+            self.reason,
+            self.reopen(game_dir)
+        )
+    }
+
+    /// How the referee reopens it, if he can.
+    pub fn reopen(&self, game_dir: &Path) -> String {
+        match self.played {
+            true => format!(
+                "`pbem rollback {} --to-turn <turn>` reopens it from a turn played (played again with fresh dice).",
+                game_dir.display()
+            ),
+            false => "No turn was played, so nothing reopens it: `pbem new` makes a new game.".to_string(),
+        }
+    }
+
+    /// "after turn 4", or "before its first turn was played".
+    pub fn when(&self) -> String {
+        match self.played {
+            true => format!("after turn {}", self.after),
+            false => "before its first turn was played".to_string(),
+        }
+    }
+}
+
+/// Whether the referee ended the game at `turn`, the first unresolved (its `end` act); `first` is
+/// the game's first turn.
+pub fn ended(game_dir: &Path, turn: u32, first: u32) -> Result<Option<Ended>> {
+    Ok(load(game_dir, turn)?
+        .acts
+        .into_iter()
+        .find(|a| a.kind == END)
+        .map(|a| Ended {
+            after: turn.saturating_sub(1),
+            played: turn > first,
+            reason: a.reason.unwrap_or_default(),
+        }))
 }
 
 /// The kind of the act `pbem accept-late` writes.

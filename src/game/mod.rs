@@ -320,6 +320,23 @@ impl Game {
         Ok(t)
     }
 
+    /// Whether the referee ended the game (`pbem end`): the `end` act of its first unresolved turn.
+    pub fn ended(&self) -> Result<Option<acts::Ended>> {
+        acts::ended(
+            &self.dir,
+            self.current_turn_or_last()?,
+            self.config.first_turn,
+        )
+    }
+
+    /// Refuses `doing` ("turn 4 cannot be resolved") once the game is over (`pbem end`).
+    pub fn refuse_if_ended(&self, doing: &str) -> Result<()> {
+        match self.ended()? {
+            Some(e) => bail!("{}", e.refusal(doing, &self.dir)),
+            None => Ok(()),
+        }
+    }
+
     /// The first turn without a record, whether or not its state exists (for audits of damaged games).
     pub fn current_turn_or_last(&self) -> Result<u32> {
         let mut t = self.config.first_turn;

@@ -62,16 +62,20 @@ struct AckContext {
     sequence: usize,
     deadline: String,
     deadline_local: String,
+    /// After `pbem end`: that the game is over, in place of the deadline and the commitment.
+    over: String,
     commitment: String,
     /// The digest of the rules fixed with the commitment (`game::rules_fixed`); empty when none were.
     rules: String,
 }
 
-/// What the answers of one run share, made once: the template `ack.txt` read and compiled, and
-/// the commitment of each turn, with the digest of the rules fixed with it, as the answers give them.
+/// What the answers of one run share, made once: the template `ack.txt` read and compiled, the
+/// commitment of each turn, with the digest of the rules fixed with it, as the answers give them,
+/// and whether the game is over (`pbem end`), which they say in place of a deadline.
 pub struct Answers {
     template: crate::report::templates::Template,
     commitments: std::cell::RefCell<std::collections::BTreeMap<u32, (String, String)>>,
+    over: String,
 }
 
 impl Answers {
@@ -79,6 +83,14 @@ impl Answers {
         Ok(Answers {
             template: crate::report::templates::Template::load(game, "ack.txt")?,
             commitments: Default::default(),
+            over: match game.ended()? {
+                Some(e) => format!(
+                    "The game is over: the referee ended it {} ({}). No turn is played any more.",
+                    e.when(),
+                    e.reason
+                ),
+                None => String::new(),
+            },
         })
     }
 
@@ -224,6 +236,7 @@ pub fn acknowledgement(
             .unwrap_or_default(),
         commitment: commitment.0,
         rules: commitment.1,
+        over: answers.over.clone(),
     };
     let text = answers.template.render(&context)?;
     Ok(Outgoing {

@@ -367,13 +367,18 @@ fn ingest_from(
     // The ruleset's checker of this state, made once for every message (an EiA one indexes the
     // units).
     let checker = game.ruleset.checker(game, &state);
+    // `pbem end`: every message is answered that the game is over.
+    let ended = game.ended()?;
     for (i, p) in pending.iter().enumerate() {
         progress(i, total);
         let seq = i as u64;
         let outcome = catch_unwind(AssertUnwindSafe(|| {
-            judge(
-                game, &store, &state, &*checker, turn, p, seq, &ids, &verified,
-            )
+            let at = JudgedAt {
+                turn,
+                seq,
+                ended: ended.as_ref(),
+            };
+            judge(game, &store, &state, &*checker, p, &at, &ids, &verified)
         }));
         let (mut record, mut ack) = match outcome {
             Ok(Ok(x)) => x,
@@ -1415,6 +1420,14 @@ fn bare_record(p: &Pending, seq: u64, turn: u32, status: Status, reasons: Vec<St
     }
 }
 
+/// Where the game stands for the message judged: its turn, the message's rank in the run, and
+/// whether the game is over (`pbem end`).
+struct JudgedAt<'a> {
+    turn: u32,
+    seq: u64,
+    ended: Option<&'a crate::game::acts::Ended>,
+}
+
 /// Judges one stored message: see the module doc. An `Err` is a problem of the game folder, reported
 /// as the message's reason by the caller.
 #[allow(clippy::too_many_arguments)]
@@ -1423,12 +1436,12 @@ fn judge(
     store: &RawStore,
     state: &State,
     checker: &dyn Fn(&Source) -> OrdersCheck,
-    turn: u32,
     p: &Pending,
-    seq: u64,
+    at: &JudgedAt,
     ids: &MessageIds,
     verified: &crate::auth::VerifyCache,
 ) -> Result<(Received, Option<AckData>)> {
+    let (turn, seq) = (at.turn, at.seq);
     let config = &game.config;
     let ignored = |why: String| bare_record(p, seq, turn, Status::Ignored, vec![why]);
     // A message too large to read is judged by its header block alone: refused, and its sender
@@ -1586,6 +1599,21 @@ fn judge(
             ack.to = vec![a.to_string()];
             return Ok((record, Some(ack)));
         }
+    }
+    // `pbem end`: no turn is played any more; the message is kept, and its sender told so.
+    if let Some(e) = at.ended {
+        record.status = Status::Rejected;
+        record.power = claimed.map(|pc| pc.id.clone()).unwrap_or_default();
+        record.reasons.push(format!(
+            "the game is over: the referee ended it {} ({}), so no orders are played any more",
+            e.when(),
+            e.reason
+        ));
+        ack.to = match claimed.or(registered_any) {
+            Some(pc) => recipients(config, state, pc, &msg.sender),
+            None => vec![config.mail_from()],
+        };
+        return Ok((record, Some(ack)));
     }
     let named_turn = header.turn.as_ref().map(|t| t.value);
     let arrival = p.arrival.0;

@@ -248,6 +248,7 @@ pub fn accept_late(
         bail!("give the reason with --reason: it is written into the chain of records and told to the player; nothing was changed");
     }
     let turn = game.current_turn()?;
+    game.refuse_if_ended(&format!("no late orders stand for turn {turn}"))?;
     // `france.eugene`: one player of a power with several (GITM 6.1).
     let (power, player) = match power.split_once('.') {
         Some((p, pl)) => (p, Some(pl)),

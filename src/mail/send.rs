@@ -253,6 +253,10 @@ pub fn announcement_too_late(
     if crate::engine::due::secret_is_public(game, turn) {
         return Ok(None);
     }
+    // The game is over (`pbem end`): the turn asks for no orders, its announcement withdrawn.
+    if game.ended()?.is_some() {
+        return Ok(None);
+    }
     let prefix = format!("t{turn:04}-announcement-");
     let mut announcements = 0;
     for m in outbox_messages(game)?

@@ -214,6 +214,7 @@ pub fn remind_once(game: &Game) -> Result<Vec<Reminded>> {
 fn remind_with(game: &Game, again: bool) -> Result<Vec<Reminded>> {
     let _lock = crate::game::fsio::GameLock::acquire(&game.dir)?;
     let turn = game.current_turn()?;
+    game.refuse_if_ended(&format!("no reminder of turn {turn} is written"))?;
     let state = game.load_state(turn)?;
     let rejected = rejected_files(game, &state, turn)?;
     let mut out = Vec::new();

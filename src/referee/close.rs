@@ -18,6 +18,7 @@ pub fn close(game: &Game, turn: u32) -> Result<CloseFile> {
     // Not while an act killed midway waits (a rekey's commitment announced to nobody): closed,
     // the turn could no longer be re-keyed to finish it.
     super::underway::refuse(game, &format!("turn {turn} cannot be closed"), "")?;
+    game.refuse_if_ended(&format!("turn {turn} cannot be closed"))?;
     let file = CloseFile::of(game, turn, &list_now(game, turn)?);
     let mails = mails(game, &file)?;
     let names: Vec<String> = mails.iter().map(Outgoing::file_name).collect();

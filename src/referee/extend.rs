@@ -196,6 +196,7 @@ fn withdraw_old_reminders(game: &Game, turn: u32, n: usize, shown: &str) -> Resu
 pub fn extend(game: &Game, how: &Move, reason: &str) -> Result<Extended> {
     let _lock = crate::game::fsio::GameLock::acquire(&game.dir)?;
     let turn = game.current_turn()?;
+    game.refuse_if_ended(&format!("the deadline of turn {turn} cannot move"))?;
     // pbem-dice/v2: after the close nobody, the referee included, changes a contribution; a later
     // deadline would ask for orders the turn no longer takes, and draw another beacon round.
     let closed = crate::engine::close::path(game, turn);

@@ -99,6 +99,7 @@ pub fn rekey(game: &Game, reason: &str) -> Result<Reopened> {
     let _lock = crate::game::fsio::GameLock::acquire(&game.dir)?;
     let turn = game.current_turn()?;
     super::underway::refuse(game, &format!("turn {turn} cannot be re-keyed"), "rekey")?;
+    game.refuse_if_ended(&format!("turn {turn} cannot be re-keyed"))?;
     let (rel, plan) = match Underway::find(game)? {
         // A rekey killed midway: finished as it was begun.
         Some((rel, plan)) => {

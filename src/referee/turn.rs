@@ -185,6 +185,9 @@ pub fn resolve(game: &Game, opts: &ResolveOptions) -> Result<TurnOutcome> {
     }
     crate::game::scheme::check(game, turn)?;
     super::underway::refuse(game, &format!("turn {turn} cannot be resolved"), "")?;
+    if !game.is_resolved(turn) {
+        game.refuse_if_ended(&format!("turn {turn} cannot be resolved"))?;
+    }
     // Turn t+1's record holds the digest of turn t's: resolving t again under it would break the chain
     // of records whenever anything of turn t changed. Only the last resolved turn is resolved again.
     if game.is_resolved(turn) && game.is_resolved(turn + 1) {
