@@ -85,6 +85,9 @@ pub struct Source {
     pub text: String,
     /// Byte offset of the start of each line, so that locating is a binary search.
     line_starts: Vec<usize>,
+    /// The number each line is shown with: its own, or for orders read out of a mail the line of
+    /// the mail its player sees ([`LineMap`]).
+    numbers: LineMap,
 }
 
 impl Source {
@@ -97,10 +100,26 @@ impl Source {
             path: path.into(),
             text,
             line_starts,
+            numbers: LineMap::default(),
         }
     }
 
-    /// 1-based line and column (in characters) of a byte offset.
+    /// The source with its lines shown by the numbers `numbers` gives them (the lines of the mail
+    /// its text was read out of): its rendered diagnostics and [`shown_line`](Self::shown_line)
+    /// name those.
+    pub fn with_lines(mut self, numbers: LineMap) -> Self {
+        self.numbers = numbers;
+        self
+    }
+
+    /// The number line `line` (1-based, of the text) is shown with.
+    pub fn shown_line(&self, line: usize) -> usize {
+        self.numbers.number(line)
+    }
+
+    /// 1-based line (of the text itself, not as shown: the orders that stand are numbered by it,
+    /// and a player's merged orders read their lines by it, `engine::command::merge`) and column
+    /// (in characters) of a byte offset.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let mut offset = offset.min(self.text.len());
         while !self.text.is_char_boundary(offset) {
@@ -183,6 +202,17 @@ impl Source {
             let at = self.text.trim_end_matches(['\n', '\r']).len();
             span = at..at;
         }
+        // A span over lines the reader does not see one after another (a quote dropped between
+        // them) is shown on its first line alone: the excerpt's lines are numbered in a row.
+        let first = self.line_starts.partition_point(|&s| s <= span.start);
+        let last = self.line_starts.partition_point(|&s| s <= span.end);
+        if !self.numbers.in_a_row(first, last) {
+            let end = self
+                .line_starts
+                .get(first)
+                .map_or(self.text.len(), |&s| s - 1);
+            span = span.start..span.end.min(end).max(span.start);
+        }
         // annotate-snippets wants a snippet it can show; show only the lines around the span so that
         // a 10 MB file or line does not end up in a message.
         let (window_start, window_end, first_line) = self.window(&span);
@@ -207,7 +237,7 @@ impl Source {
         }
         let message = level.title(&d.message).snippet(
             Snippet::source(shown)
-                .line_start(first_line)
+                .line_start(self.shown_line(first_line))
                 .origin(origin)
                 .fold(true)
                 .annotation(level.span(local).label(&d.label)),
@@ -215,6 +245,111 @@ impl Source {
         let message = footer.into_iter().fold(message, |m, f| m.footer(f));
         let rendered = renderer.render(message).to_string();
         rendered
+    }
+}
+
+/// The number each line of a text is shown with, when not its own: orders read out of a mail are
+/// cleaned (quotes, signature, runs of blank lines dropped; `mail::extract`), and their player is
+/// told the line of his mail as his client shows it, not the line of the cleaned text. Line `n` of
+/// the text is shown as the `n`-th number; a line past the numbers goes on from the last one. The
+/// empty map numbers every line as its own, as a file placed by hand keeps its lines.
+///
+/// Kept in a received-message record (`mail::ingest::Received::lines`) as runs of numbers, `"3-5
+/// 8 10-12"`, which [`LineMap::runs`] writes and [`LineMap::from_runs`] reads.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LineMap(Vec<usize>);
+
+impl LineMap {
+    /// The map of a text whose line `n` is line `numbers[n - 1]` of what its reader sees; the
+    /// empty map when every line is its own.
+    pub fn new(numbers: Vec<usize>) -> LineMap {
+        if numbers.iter().enumerate().all(|(i, &n)| n == i + 1) {
+            LineMap(Vec::new())
+        } else {
+            LineMap(numbers)
+        }
+    }
+
+    /// Whether every line is shown as its own number.
+    pub fn is_identity(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The number line `line` (1-based) is shown with.
+    pub fn number(&self, line: usize) -> usize {
+        match (self.0.get(line.wrapping_sub(1)), self.0.last()) {
+            (Some(&n), _) => n,
+            (None, Some(&last)) if line > self.0.len() => last.saturating_add(line - self.0.len()),
+            _ => line,
+        }
+    }
+
+    /// Whether lines `first..=last` are shown with numbers in a row.
+    pub fn in_a_row(&self, first: usize, last: usize) -> bool {
+        (first..last).all(|l| self.number(l).checked_add(1) == Some(self.number(l + 1)))
+    }
+
+    /// The numbers as runs: `"3-5 8 10-12"`; empty for the identity.
+    pub fn runs(&self) -> String {
+        let mut out: Vec<String> = Vec::new();
+        let mut i = 0;
+        while i < self.0.len() {
+            let start = self.0[i];
+            let mut j = i;
+            while self
+                .0
+                .get(j + 1)
+                .is_some_and(|&n| Some(n) == self.0[j].checked_add(1))
+            {
+                j += 1;
+            }
+            out.push(match j == i {
+                true => start.to_string(),
+                false => format!("{start}-{}", self.0[j]),
+            });
+            i = j + 1;
+        }
+        out.join(" ")
+    }
+
+    /// Reads [`runs`](Self::runs) back; none when `text` is not runs of numbers from 1, none
+    /// below the one before it (two lines may be shown as one: the blank line between two parts of
+    /// a mail is shown as the first line of the second).
+    pub fn from_runs(text: &str) -> Option<LineMap> {
+        let mut numbers: Vec<usize> = Vec::new();
+        for run in text.split_whitespace() {
+            let (a, b) = run.split_once('-').unwrap_or((run, run));
+            let (a, b): (usize, usize) = (a.parse().ok()?, b.parse().ok()?);
+            if a == 0 || b < a || numbers.last().is_some_and(|&l| a < l) {
+                return None;
+            }
+            // No more numbers than the lines of the largest orders a mail may hold.
+            if numbers.len().saturating_add(b - a) >= MAX_MAPPED_LINES {
+                return None;
+            }
+            numbers.extend(a..=b);
+        }
+        Some(LineMap::new(numbers))
+    }
+}
+
+/// More lines than any orders a mail may hold (`[mail] max_text_bytes`) have.
+const MAX_MAPPED_LINES: usize = 1 << 24;
+
+impl serde::Serialize for LineMap {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.runs())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for LineMap {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<LineMap, D::Error> {
+        let text = String::deserialize(d)?;
+        LineMap::from_runs(&text).ok_or_else(|| {
+            serde::de::Error::custom(
+                "not the lines of a mail: runs of line numbers from 1, none below the one before it, are expected, as \"3-5 8 10-12\"",
+            )
+        })
     }
 }
 
@@ -528,6 +663,44 @@ mod tests {
             let out = src.render(&[Diagnostic::error("x", span)]);
             assert!(!out.contains('?'), "{out:?}");
         }
+    }
+
+    /// Orders read out of a mail name the lines of the mail (`LineMap`): in the header of a
+    /// diagnostic and under the line it quotes (`line_col` keeps the text's); a span over lines the reader does
+    /// not see in a row is shown on its first; the map is kept as runs and read back.
+    #[test]
+    fn a_line_map_names_the_lines_of_the_mail() {
+        let map = LineMap::new(vec![1, 2, 6, 7, 12]);
+        assert_eq!(map.runs(), "1-2 6-7 12");
+        assert_eq!(LineMap::from_runs("1-2 6-7 12"), Some(map.clone()));
+        assert_eq!((map.number(3), map.number(5), map.number(6)), (6, 12, 13));
+        assert!(LineMap::new(vec![1, 2, 3]).is_identity());
+        assert_eq!(LineMap::from_runs(""), Some(LineMap::default()));
+        assert_eq!(
+            LineMap::from_runs("2 2-3"),
+            Some(LineMap::new(vec![2, 2, 3]))
+        );
+        for bad in ["0", "3-2", "5 4", "x", "1-99999999999", "1--2", "-1"] {
+            assert_eq!(LineMap::from_runs(bad), None, "{bad}");
+        }
+        let text = "game x\npower france\nmove FR-I Ulmm\nturn 1\nattack Munchen\n";
+        let src = Source::new("your mail", text).with_lines(map);
+        let at = text.find("Ulmm").unwrap();
+        let out = src.render(&[Diagnostic::error("unknown area", at..at + 4)]);
+        assert!(out.contains("your mail:6:11"), "{out}");
+        assert!(
+            out.contains("6 | move FR-I Ulmm\n  |           ^^^^"),
+            "{out}"
+        );
+        assert_eq!(src.line_col(at), (3, 11), "the text's own line");
+        // Over the line of the mail 7 and 12: shown on 7 alone, numbered as the mail's.
+        let at = text.find("turn").unwrap();
+        let out = src.render(&[Diagnostic::error("x", at..text.len() - 1)]);
+        assert!(out.contains("7 | turn 1\n"), "{out}");
+        assert!(!out.contains("attack"), "{out}");
+        // At the end of the file: past the last line the numbers go on.
+        let out = src.render(&[Diagnostic::error("x", text.len()..text.len())]);
+        assert!(out.contains("your mail:12:15"), "{out}");
     }
 
     #[test]

@@ -29,6 +29,7 @@ mod mail_corpus;
 mod mail_hostile;
 mod mail_imap;
 mod mail_ingest;
+mod mail_lines;
 mod mail_robustness;
 mod mail_security;
 mod mail_size;

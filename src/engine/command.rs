@@ -52,12 +52,16 @@ pub struct PlayerOrders<'a> {
     pub player: &'a str,
     pub check: &'a OrdersCheck,
     pub text: &'a str,
+    /// The line each line of `text` is as the player knows it (of his mail, for orders he mailed:
+    /// `engine::inputs::OrdersFileStatus::lines`), which a note names.
+    pub lines: &'a crate::diag::LineMap,
 }
 
 /// The orders of a power with several players, as one text for the ruleset: for every unit, the
 /// lines of the highest-ranked player who ordered it (GITM 6); `files` come highest rank first.
 /// A line stands when its player is the highest to order every unit it names (the power as a whole
-/// for a line naming none). Returns the text and a note for every line set aside.
+/// for a line naming none). Returns the text and a note for every line set aside, naming it by the
+/// line its player knows it on.
 pub fn merge(
     game: &Game,
     state: &State,
@@ -95,8 +99,9 @@ pub fn merge(
                 .collect();
             if let Some(by) = over.first() {
                 notes.push(format!(
-                    "{} line {line} ({order}) is set aside: {by} outranks {} for it ({}).",
+                    "{} line {} ({order}) is set aside: {by} outranks {} for it ({}).",
                     file_stem(power, Some(f.player)),
+                    f.lines.number(*line),
                     f.player,
                     PRECEDENCE.cite()
                 ));
@@ -157,11 +162,13 @@ mod tests {
                 player: "napoleon",
                 check: &high,
                 text: high_text,
+                lines: &Default::default(),
             },
             PlayerOrders {
                 player: "ney",
                 check: &low,
                 text: low_text,
+                lines: &Default::default(),
             },
         ];
         let (text, notes) = merge(&fx.game, &fx.state, "france", &files);
@@ -176,5 +183,34 @@ mod tests {
             "france.ney line 1 (move FR-I Munich) is set aside: napoleon outranks ney"
         ));
         assert!(notes.iter().all(|n| n.ends_with("(GITM 6).")), "{notes:?}");
+    }
+
+    /// GITM 6: a line set aside is named by the line of the mail its player sent it on, as his
+    /// answer named it, not by the line of the orders pbem filed from the mail.
+    #[test]
+    fn gitm_6_a_line_set_aside_is_named_by_the_line_of_the_players_mail() {
+        let fx = Fixture::new();
+        let high = check(&[(1, "move FR-I Ulm")]);
+        let low = check(&[(1, "move FR-I Munich")]);
+        let mailed = crate::diag::LineMap::new(vec![9]);
+        let files = [
+            PlayerOrders {
+                player: "napoleon",
+                check: &high,
+                text: "move FR-I Ulm\n",
+                lines: &Default::default(),
+            },
+            PlayerOrders {
+                player: "ney",
+                check: &low,
+                text: "move FR-I Munich\n",
+                lines: &mailed,
+            },
+        ];
+        let (_, notes) = merge(&fx.game, &fx.state, "france", &files);
+        assert!(
+            notes[0].starts_with("france.ney line 9 (move FR-I Munich) is set aside"),
+            "{notes:?}"
+        );
     }
 }

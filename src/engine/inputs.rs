@@ -22,9 +22,12 @@ pub struct OrdersFileStatus {
     /// the game folder: the referee's.
     pub rendered: String,
     /// The same, as its player is shown them (his report): named by what he sent, his mail by its
-    /// subject or his attachment's name (`game::submission::sent_name`), a file placed by hand by
-    /// its own name; never by the referee's folder.
+    /// subject or his attachment's name, and by the lines of his mail (`game::submission::sent`),
+    /// a file placed by hand by its own name and lines; never by the referee's folder.
     pub told: String,
+    /// The line each line of the file is as its player knows it (`game::submission::sent`): what
+    /// his report names the orders that stand by.
+    pub lines: crate::diag::LineMap,
     /// The password hash the file's `password` line was checked against (none without that line),
     /// which the turn's record keeps (`TurnRecord::password_hashes`).
     pub checked_hash: Option<String>,
@@ -117,6 +120,7 @@ fn read_one(
             check: None,
             rendered: String::new(),
             told: String::new(),
+            lines: Default::default(),
             checked_hash: None,
             bytes: None,
         });
@@ -136,19 +140,23 @@ fn read_one(
         }
     }
     let rendered = source.render(&check.diagnostics);
+    let (header, _, _) =
+        crate::orders::Header::take(&source.text, crate::orders::split(&source.text));
+    let sent = header
+        .submission
+        .and_then(|s| crate::game::submission::sent(game, &s.value, &bytes))
+        .unwrap_or_else(|| crate::game::submission::SentAs {
+            name: path
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+            lines: Default::default(),
+        });
     let told = if check.diagnostics.is_empty() {
         String::new()
     } else {
-        let (header, _, _) =
-            crate::orders::Header::take(&source.text, crate::orders::split(&source.text));
-        let name = header
-            .submission
-            .and_then(|s| crate::game::submission::sent_name(game, &s.value))
-            .unwrap_or_else(|| {
-                path.file_name()
-                    .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
-            });
-        crate::diag::Source::new(name, source.text.clone()).render(&check.diagnostics)
+        crate::diag::Source::new(sent.name, source.text.clone())
+            .with_lines(sent.lines.clone())
+            .render(&check.diagnostics)
     };
     let checked_hash = checked_hash(game, state, &check, turn, power, player.as_deref());
     Ok(OrdersFileStatus {
@@ -158,6 +166,7 @@ fn read_one(
         check: Some(check),
         rendered,
         told,
+        lines: sent.lines,
         checked_hash,
         bytes: Some(bytes),
     })

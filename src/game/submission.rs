@@ -9,6 +9,7 @@ use std::path::PathBuf;
 
 use serde::Deserialize;
 
+use crate::diag::LineMap;
 use crate::game::record::sha256_hex;
 use crate::game::Game;
 
@@ -24,13 +25,27 @@ struct Filed {
     from: String,
 }
 
-/// The keys of a received-message record that say what its sender sent, by the name he knows it.
+/// The keys of a received-message record that say what its sender sent, by the name he knows it
+/// and the lines of his mail.
 #[derive(Deserialize)]
 struct Sent {
     #[serde(default)]
     subject: String,
     #[serde(default)]
     origin: String,
+    /// `LineMap::runs`; absent in the records of a pbem before it.
+    #[serde(default)]
+    lines: String,
+    #[serde(default)]
+    orders_sha256: String,
+}
+
+/// How the player of a file filed from mail knows it: its name ([`sent_as`]) and the line of his
+/// mail each of its lines is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SentAs {
+    pub name: String,
+    pub lines: LineMap,
 }
 
 /// The longest a subject is shown as a name, in characters.
@@ -62,16 +77,25 @@ pub fn sent_as(origin: &str, subject: &str) -> String {
     format!("your mail \"{shown}\"")
 }
 
-/// The name the player of a file filed from mail knows it by ([`sent_as`]), from the record of
-/// the message its `submission` line names; none when that record cannot be read.
-pub fn sent_name(game: &Game, message_sha: &str) -> Option<String> {
+/// How the player of `bytes`, a file filed from mail, knows it ([`SentAs`]), from the record of
+/// the message its `submission` line names: the name [`sent_as`] gives, and the lines of his mail
+/// the record keeps when `bytes` are the file it filed (its digest), else the file's own. None when
+/// that record cannot be read.
+pub fn sent(game: &Game, message_sha: &str, bytes: &[u8]) -> Option<SentAs> {
     if message_sha.len() != 64 || !message_sha.bytes().all(|b| b.is_ascii_hexdigit()) {
         return None;
     }
     let path = record_path(game, &message_sha.to_ascii_lowercase());
     let src = crate::game::load::read_source(&path, &game.shown(&path)).ok()?;
     let r = crate::game::load::parse_toml::<Sent>(&src).ok()?;
-    Some(sent_as(&r.origin, &r.subject))
+    let lines = match r.orders_sha256 == sha256_hex(bytes) {
+        true => LineMap::from_runs(&r.lines).unwrap_or_default(),
+        false => LineMap::default(),
+    };
+    Some(SentAs {
+        name: sent_as(&r.origin, &r.subject),
+        lines,
+    })
 }
 
 /// `mail/received/<sha256>.toml`, the record of the message `sha` (as `mail::ingest::record_path`).
@@ -161,6 +185,7 @@ mod tests {
             for_turn,
             reasons: Vec::new(),
             origin: "the body".into(),
+            lines: Default::default(),
             orders_sha256: sha256_hex(orders.as_bytes()),
             ack: String::new(),
             duplicate_of: String::new(),

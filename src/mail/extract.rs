@@ -3,10 +3,13 @@
 //! quoted-printable, base64 and the charsets are decoded by the parser (`mail::parse`); here
 //! `format=flowed` lines are joined again (RFC 3676), quoted `>` lines and the attribution line above
 //! them are dropped, a signature after `-- ` is cut, and so is a quoted original below an Outlook-style
-//! `From: / Sent:` block. Pure functions of the parsed message: no I/O, no panics on any input.
+//! `From: / Sent:` block. Each line of the orders keeps the line of the part it was read from, as
+//! the player's client shows it (`Found::lines`), which his answer and his report name. Pure
+//! functions of the parsed message: no I/O, no panics on any input.
 
 use super::html;
 use super::parse::{Content, Incoming, Part};
+use crate::diag::LineMap;
 
 /// Where the orders of a message were found, and what they say.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,6 +22,9 @@ pub struct Found {
     /// attachment's (safe) name, or for the body his mail by its subject; never a path of the
     /// referee's.
     pub file_name: String,
+    /// The line each line of `text` is in what its player sees: the decoded text of the body (its
+    /// parts one after another; of an HTML body, its text rendering) or of the attachment.
+    pub lines: LineMap,
 }
 
 /// What a message holds.
@@ -48,7 +54,7 @@ pub fn extract(message: &Incoming, max_text: u64) -> Extracted {
     let mut too_big: Option<String> = None;
     // A part that may hold orders and is not text pbem can read (NULs and no byte-order mark).
     let mut unreadable: Option<String> = None;
-    let mut body = read_body(
+    let (mut body, mut body_lines) = read_body(
         message.parts.iter().filter(|p| p.is_body),
         max_text,
         &mut too_big,
@@ -57,14 +63,14 @@ pub fn extract(message: &Incoming, max_text: u64) -> Extracted {
     // A multipart/alternative whose text part is empty or holds no orders (some clients and
     // webmail send a blank one): the orders are in what the reader sees, its HTML alternative.
     if !has_header(&body) {
-        let html = read_body(
+        let (html, html_lines) = read_body(
             message.parts.iter().filter(|p| p.html_alternative),
             max_text,
             &mut too_big,
             &mut unreadable,
         );
         if has_header(&html) {
-            body = html;
+            (body, body_lines) = (html, html_lines);
         }
     }
     if has_header(&body) {
@@ -72,6 +78,7 @@ pub fn extract(message: &Incoming, max_text: u64) -> Extracted {
             text: body,
             origin: "the body".into(),
             file_name: crate::game::submission::sent_as("the body", &message.subject),
+            lines: LineMap::new(body_lines),
         });
     }
     for p in message.parts.iter().filter(|p| !p.is_body) {
@@ -98,7 +105,7 @@ pub fn extract(message: &Incoming, max_text: u64) -> Extracted {
             }
             continue;
         };
-        let text = clean(&text, p.flowed, p.delsp);
+        let (text, lines) = clean_numbered(&text, p.flowed, p.delsp);
         if has_header(&text) {
             candidates.push(Found {
                 text,
@@ -107,6 +114,7 @@ pub fn extract(message: &Incoming, max_text: u64) -> Extracted {
                     &format!("the attachment '{}'", shown_name(name)),
                     &message.subject,
                 ),
+                lines: LineMap::new(lines),
             });
         }
     }
@@ -132,14 +140,19 @@ pub fn extract(message: &Incoming, max_text: u64) -> Extracted {
 }
 
 /// The text of the body parts `parts`, each cleaned, joined by a line; a part over `max_text` or
-/// not text pbem can read is left out, and its reason kept in `too_big` or `unreadable`.
+/// not text pbem can read is left out, and its reason kept in `too_big` or `unreadable`. With it,
+/// the line of the body each of its lines is: the parts' lines counted one after another, as the
+/// reader's client shows them.
 fn read_body<'a>(
     parts: impl Iterator<Item = &'a Part>,
     max_text: u64,
     too_big: &mut Option<String>,
     unreadable: &mut Option<String>,
-) -> String {
+) -> (String, Vec<usize>) {
     let mut body = String::new();
+    let mut numbers: Vec<usize> = Vec::new();
+    // The lines of the parts before this one.
+    let mut before = 0usize;
     for p in parts {
         if p.size() as u64 > max_text {
             too_big.get_or_insert(format!(
@@ -148,11 +161,11 @@ fn read_body<'a>(
             ));
             continue;
         }
-        let text = match &p.content {
-            Content::Text(t) => clean(t, p.flowed, p.delsp),
-            Content::Html(h) => clean(&html::to_text(h), false, false),
+        let shown = match &p.content {
+            Content::Text(t) => (t.clone(), p.flowed),
+            Content::Html(h) => (html::to_text(h), false),
             Content::Bytes(b) => match decode_bytes(b) {
-                Some(t) => clean(&t, p.flowed, p.delsp),
+                Some(t) => (t, p.flowed),
                 None => {
                     unreadable.get_or_insert_with(|| "the body".into());
                     continue;
@@ -160,12 +173,29 @@ fn read_body<'a>(
             },
             Content::Message(_) => continue,
         };
+        let (text, lines) = clean_numbered(&shown.0, shown.1, p.delsp && shown.1);
         if !body.is_empty() && !text.is_empty() {
+            // The line joining two parts is none of the reader's: a blank line shown as the
+            // first line of this part's.
             body.push('\n');
+            numbers.push(before + 1);
         }
         body.push_str(&text);
+        numbers.extend(lines.iter().map(|n| before + n));
+        before += shown_lines(&shown.0);
     }
-    body
+    (body, numbers)
+}
+
+/// How many lines a reader sees in `text`: its line breaks (CR LF, LF or CR) and the line after
+/// the last, if any.
+fn shown_lines(text: &str) -> usize {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let breaks = text.replace("\r\n", "\n").matches(['\n', '\r']).count();
+    match text.ends_with(['\n', '\r']) {
+        true => breaks,
+        false => breaks + 1,
+    }
 }
 
 /// Whether a text has a `game`, `power` or `password` line: the mark of orders.
@@ -256,17 +286,27 @@ fn cp1252(b: u8) -> char {
 /// zero-width spaces made plain; the signature, a quoted original below a reply header, quoted `>`
 /// lines and their attribution line dropped, and "Sent from my iPhone"; runs of blank lines collapsed, leading and trailing ones cut.
 pub fn clean(text: &str, flowed: bool, delsp: bool) -> String {
+    clean_numbered(text, flowed, delsp).0
+}
+
+/// [`clean`], with the line of `text` each line of the cleaned text is (1-based, as its reader's
+/// client shows `text`: a `format=flowed` paragraph is the line it begins on).
+pub fn clean_numbered(text: &str, flowed: bool, delsp: bool) -> (String, Vec<usize>) {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let text = text.replace("\r\n", "\n").replace('\r', "\n");
-    let lines: Vec<String> = if flowed {
-        unflow(&text, delsp)
+    let (numbers, lines): (Vec<usize>, Vec<String>) = if flowed {
+        unflow_numbered(&text, delsp).into_iter().unzip()
     } else {
-        text.split('\n').map(str::to_string).collect()
+        text.split('\n')
+            .enumerate()
+            .map(|(i, l)| (i + 1, l.to_string()))
+            .unzip()
     };
     let lines: Vec<String> = lines.iter().map(|l| plain_spaces(l)).collect();
     let end = cut_point(&lines);
     let lines = &lines[..end];
     let mut out: Vec<&str> = Vec::new();
+    let mut out_numbers: Vec<usize> = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         if is_quoted(line) {
             continue;
@@ -283,15 +323,17 @@ pub fn clean(text: &str, flowed: bool, delsp: bool) -> String {
             continue;
         }
         out.push(line);
+        out_numbers.push(numbers[i]);
     }
     while out.last().is_some_and(|l| l.is_empty()) {
         out.pop();
+        out_numbers.pop();
     }
     let mut s = out.join("\n");
     if !s.is_empty() {
         s.push('\n');
     }
-    s
+    (s, out_numbers)
 }
 
 /// The one-line signatures mobile clients add ("Sent from my iPhone", "Get Outlook for Android"): no
@@ -395,9 +437,19 @@ fn cut_point(lines: &[String]) -> usize {
 /// next one of the same quote depth), removes space-stuffing, and with `delsp=yes` the space before
 /// each soft break. Quoted lines keep their `>` marks.
 pub fn unflow(text: &str, delsp: bool) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut open: Option<(usize, String)> = None;
-    for raw in text.split('\n') {
+    unflow_numbered(text, delsp)
+        .into_iter()
+        .map(|(_, l)| l)
+        .collect()
+}
+
+/// [`unflow`], each line with the line of `text` it begins on (1-based).
+fn unflow_numbered(text: &str, delsp: bool) -> Vec<(usize, String)> {
+    let mut out: Vec<(usize, String)> = Vec::new();
+    // The quote depth, the line it began on and the text of the line being joined.
+    let mut open: Option<(usize, usize, String)> = None;
+    for (n, raw) in text.split('\n').enumerate() {
+        let n = n + 1;
         let depth = raw.chars().take_while(|c| *c == '>').count();
         let mut content = &raw[depth..];
         if let Some(stuffed) = content.strip_prefix(' ') {
@@ -411,22 +463,22 @@ pub fn unflow(text: &str, delsp: bool) -> Vec<String> {
             content
         };
         match &mut open {
-            Some((d, acc)) if *d == depth => acc.push_str(piece),
+            Some((d, _, acc)) if *d == depth => acc.push_str(piece),
             Some(_) => {
-                let (d, acc) = open.take().unwrap_or_default();
-                out.push(format!("{}{acc}", ">".repeat(d)));
-                open = Some((depth, piece.to_string()));
+                let (d, at, acc) = open.take().unwrap_or_default();
+                out.push((at, format!("{}{acc}", ">".repeat(d))));
+                open = Some((depth, n, piece.to_string()));
             }
-            None => open = Some((depth, piece.to_string())),
+            None => open = Some((depth, n, piece.to_string())),
         }
         if !soft {
-            if let Some((d, acc)) = open.take() {
-                out.push(format!("{}{acc}", ">".repeat(d)));
+            if let Some((d, at, acc)) = open.take() {
+                out.push((at, format!("{}{acc}", ">".repeat(d))));
             }
         }
     }
-    if let Some((d, acc)) = open {
-        out.push(format!("{}{acc}", ">".repeat(d)));
+    if let Some((d, at, acc)) = open {
+        out.push((at, format!("{}{acc}", ">".repeat(d))));
     }
     out
 }
@@ -441,6 +493,49 @@ mod tests {
         assert_eq!(
             clean(t, true, false),
             "move FR-I Nuremberg Regensburg Munich\nFrom the start\n"
+        );
+    }
+
+    /// Each line of the orders keeps the line of the part its reader sees it on: past a dropped
+    /// quote and its attribution, a collapsed run of blank lines and a flowed paragraph (the line
+    /// it begins on).
+    #[test]
+    fn each_line_keeps_the_line_its_reader_sees_it_on() {
+        let t = "Hi,\n\n\ngame ulm-1805\nOn Sat, Referee wrote:\n> quoted\n> more\nmove FR-I \nUlm\nattack Ulm\n-- \nJean\n";
+        let (text, lines) = clean_numbered(t, true, false);
+        assert_eq!(text, "Hi,\n\ngame ulm-1805\nmove FR-I Ulm\nattack Ulm\n");
+        assert_eq!(lines, [1, 2, 4, 8, 10]);
+        let (text, lines) = clean_numbered(
+            "\u{feff}\r\n\r\npower france\r\n> x\r\nturn 1\r\n",
+            false,
+            false,
+        );
+        assert_eq!(
+            (text.as_str(), lines),
+            ("power france\nturn 1\n", vec![3, 5])
+        );
+        assert_eq!(shown_lines("a\r\nb\rc"), 3);
+        assert_eq!(shown_lines("a\nb\n"), 2);
+    }
+
+    /// The body's parts are counted one after another, as its reader's client shows them.
+    #[test]
+    fn the_lines_of_a_body_in_parts_follow_on() {
+        let part = |text: &str| Part {
+            name: None,
+            content_type: "text/plain".into(),
+            is_body: true,
+            html_alternative: false,
+            flowed: false,
+            delsp: false,
+            content: Content::Text(text.into()),
+        };
+        let parts = [part("Hi\n\n> q\ngame x\n"), part("> q\nmove A B\n")];
+        let (body, lines) = read_body(parts.iter(), u64::MAX, &mut None, &mut None);
+        assert_eq!(body, "Hi\n\ngame x\n\nmove A B\n");
+        assert_eq!(lines, [1, 2, 4, 5, 6]);
+        assert!(
+            crate::diag::LineMap::from_runs(&crate::diag::LineMap::new(lines).runs()).is_some()
         );
     }
 

@@ -56,7 +56,7 @@ use super::extract::{self, Extracted, Found};
 use super::ingest_store::{ArchiveWriter, RawStore};
 use super::mailbox::{self, Basis, RawMessage};
 use super::parse::{self, Sender};
-use crate::diag::Source;
+use crate::diag::{LineMap, Source};
 use crate::game::config::PowerConfig;
 use crate::game::fsio::{sync_dir, write_atomic, GameLock};
 use crate::game::record::sha256_hex;
@@ -140,6 +140,12 @@ pub struct Received {
     pub reasons: Vec<String>,
     /// Where in the message the orders were found ("the body", "the attachment 'x.txt'").
     pub origin: String,
+    /// The line of the message as its sender sees it (the body, or the attachment) that each line
+    /// of the orders is (`mail::extract::Found::lines`): his answer, his report and every later
+    /// answer name these. Absent when every line is its own, as in the records of a pbem before
+    /// it, whose answers and reports named the lines of the orders as filed.
+    #[serde(default, skip_serializing_if = "LineMap::is_identity")]
+    pub lines: LineMap,
     /// SHA-256 of the orders as they are filed in `orders/<t>/<power>.txt`.
     pub orders_sha256: String,
     /// The acknowledgement's file in the outbox, if one was written.
@@ -1356,7 +1362,8 @@ pub struct Checked {
     pub rejected: usize,
     /// The entropy text, if the orders have an entropy line.
     pub entropy: Option<String>,
-    /// The orders that stand: line number and the order as pbem reads it back.
+    /// The orders that stand: the line its sender sees it on (`Received::lines`) and the order as
+    /// pbem reads it back.
     pub accepted: Vec<(usize, String)>,
     /// Every diagnostic with its line (`Source::render`: passwords as stars); empty when none.
     pub diagnostics: String,
@@ -1367,7 +1374,11 @@ impl Checked {
         Checked {
             rejected: check.rejected(),
             entropy: check.entropy.clone(),
-            accepted: check.accepted.clone(),
+            accepted: check
+                .accepted
+                .iter()
+                .map(|(line, order)| (source.shown_line(*line), order.clone()))
+                .collect(),
             diagnostics: if check.diagnostics.is_empty() {
                 String::new()
             } else {
@@ -1414,6 +1425,7 @@ fn bare_record(p: &Pending, seq: u64, turn: u32, status: Status, reasons: Vec<St
         for_turn: 0,
         reasons,
         origin: String::new(),
+        lines: LineMap::default(),
         orders_sha256: String::new(),
         ack: String::new(),
         duplicate_of: String::new(),
@@ -1566,6 +1578,7 @@ fn judge(
         }
     };
     record.origin = found.origin.clone();
+    record.lines = found.lines.clone();
 
     // Which turn the orders are for.
     let (header, _, _) =
@@ -1648,6 +1661,7 @@ fn judge(
     }
     // Checked as the turn will read the file (the same bytes, the same decoding).
     let (source, check) = crate::rules::check_file_with(checker, &found.file_name, text.as_bytes());
+    let source = source.with_lines(found.lines.clone());
     if check
         .diagnostics
         .iter()
@@ -1912,6 +1926,7 @@ mod tests {
             for_turn: 0,
             reasons: vec![format!("reason {seq}")],
             origin: String::new(),
+            lines: Default::default(),
             orders_sha256: String::new(),
             ack: String::new(),
             duplicate_of: String::new(),

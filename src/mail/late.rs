@@ -101,6 +101,7 @@ pub fn replaced_in_time(
     let records: Vec<Received> = ingest::load_records(game)?.into_values().collect();
     let state = game.load_state(turn)?;
     let (found, filed) = reread(game, &record, turn)?;
+    record.lines = found.lines.clone();
     let (out, _) = answer(
         game,
         (turn, &state),
@@ -159,6 +160,7 @@ fn answer(
     let text = ingest::set_turn(&found.text, turn);
     let (source, mut check) =
         crate::rules::check_file(game, state, &found.file_name, text.as_bytes());
+    let source = source.with_lines(found.lines.clone());
     let (h, _, _) = crate::orders::Header::take(filed, crate::orders::split(filed));
     check.entropy = h.entropy.map(|e| e.value);
     let data = AckData {
@@ -384,6 +386,7 @@ pub fn accept_late(
     record.status = Status::Accepted;
     record.for_turn = turn;
     record.orders_sha256 = digest;
+    record.lines = found.lines.clone();
     if let Standing::Covered(_) = why {
         record.reasons.retain(|r| !ingest::is_late_reason(r, turn));
     }

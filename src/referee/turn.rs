@@ -455,6 +455,7 @@ fn produce(
                     player: o.player.as_deref()?,
                     check: o.check.as_ref()?,
                     text,
+                    lines: &o.lines,
                 })
             })
             .collect();

@@ -308,7 +308,8 @@ pub struct UnitLine {
 #[derive(Debug, Serialize)]
 pub struct OrdersView {
     pub received: bool,
-    /// Every order that stood: "line 12: move FR-I Ulm".
+    /// Every order that stood: "line 12: move FR-I Ulm", by the line its player knows it on (of
+    /// his mail, for orders he mailed: `OrdersFileStatus::lines`).
     pub accepted: Vec<String>,
     /// The same, as (line, order).
     pub lines: Vec<(usize, String)>,
@@ -766,9 +767,13 @@ fn orders_view(orders: Option<&OrdersFileStatus>) -> OrdersView {
             accepted: c
                 .accepted
                 .iter()
-                .map(|(line, text)| format!("line {line}: {text}"))
+                .map(|(line, text)| format!("line {}: {text}", o.lines.number(*line)))
                 .collect(),
-            lines: c.accepted.clone(),
+            lines: c
+                .accepted
+                .iter()
+                .map(|(line, text)| (o.lines.number(*line), text.clone()))
+                .collect(),
             rejected: c.rejected(),
             diagnostics: o.told.clone(),
             entropy: c.entropy.clone(),
