@@ -741,3 +741,23 @@ fn status_prints_the_rules_digest_and_what_changed_since_the_commitment() {
     );
     assert!(!said.contains("has changed since"), "{said}");
 }
+
+/// `pbem audit --help` says what the audit checks, and that it re-resolves each turn under the rules
+/// its own commitment fixed, restored from `rules/` (`game::rules_kept`) when a later commitment
+/// changed them, not under the folder's rules of now.
+#[test]
+fn audit_help_says_each_turn_is_re_resolved_under_the_rules_its_commitment_fixed() {
+    let out = pbem().args(["audit", "--help"]).output().unwrap();
+    assert!(out.status.success());
+    let help = String::from_utf8_lossy(&out.stdout);
+    let flat = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    for said in [
+        "re-resolves the turn under the rules its own commitment fixed",
+        "the parts kept in rules/",
+        "the commitment against the one the previous turn's reports and the turn's delivered announcement gave",
+        "each orders file and the referee's acts against the digests the record keeps",
+        "What it cannot check: that each player received his report as written",
+    ] {
+        assert!(flat.contains(said), "`pbem audit --help` lacks {said:?}:\n{help}");
+    }
+}
