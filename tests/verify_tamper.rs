@@ -772,3 +772,17 @@ fn the_untouched_report_mails_of_every_ruleset_verify() {
         }
     }
 }
+
+/// `pbem verify` cites the grammar of labels the player holds (the one built into pbem, and written
+/// into verify.html, which his welcome mail carries), not `schema/dice-labels.json`, a file of pbem's
+/// source he was never sent.
+#[test]
+fn verify_cites_the_grammar_of_labels_the_player_holds() {
+    let r = report("wbts-peninsula-1862", 3, 2, "union");
+    let out = String::from_utf8(r.verify().success().get_output().stdout.clone()).unwrap();
+    assert!(
+        out.contains("give for its event (the grammar of labels built into this pbem, which verify.html, the page of your welcome mail, holds in its dice-labels block)"),
+        "{out}"
+    );
+    assert!(!out.contains("schema/dice-labels.json"), "{out}");
+}
