@@ -89,16 +89,28 @@ pub fn audit_turn(game: &Game, turn: u32) -> Result<TurnVerdict> {
 /// them (`game::rules_kept`). A game that did not keep them (its commitments made before pbem kept
 /// rules) is re-resolved under the rules of now: when its files differ, the verdict says so first
 /// (`scheme::refixed_since`), so that the auditor does not read the change as a forgery.
+///
+/// A kept part of the turn's rules changed in `rules/` is named first (`rules_kept::tampered`),
+/// whether or not the turn is re-resolved under it; the turn is then re-resolved under the rules of
+/// now, and the audit goes on to the next turn.
 pub fn audit_turn_with(game: &Game, turn: u32, reload: Reload) -> Result<TurnVerdict> {
-    if let Some((restored, rules)) = own_rules(game, turn)? {
-        let under_own = |dir: &std::path::Path| -> Result<Game> {
-            let g = Game::load_kept(dir, &restored)?;
-            crate::game::rules_kept::check_restored(&g, &rules)?;
-            Ok(g)
-        };
-        let mut v = audit_turn_as_resolved(game, turn, &under_own)?;
-        v.kept_rules = Some(rules.digest);
-        return Ok(v);
+    let tampered = match crate::game::scheme::load(game, turn)? {
+        Some(crate::game::scheme::Fixed {
+            rules: Some(rules), ..
+        }) => crate::game::rules_kept::tampered(game, &rules),
+        _ => Vec::new(),
+    };
+    if tampered.is_empty() {
+        if let Some((restored, rules)) = own_rules(game, turn)? {
+            let under_own = |dir: &std::path::Path| -> Result<Game> {
+                let g = Game::load_kept(dir, &restored)?;
+                crate::game::rules_kept::check_restored(&g, &rules)?;
+                Ok(g)
+            };
+            let mut v = audit_turn_as_resolved(game, turn, &under_own)?;
+            v.kept_rules = Some(rules.digest);
+            return Ok(v);
+        }
     }
     let mut v = audit_turn_as_resolved(game, turn, reload)?;
     if !v.ok() {
@@ -106,6 +118,7 @@ pub fn audit_turn_with(game: &Game, turn: u32, reload: Reload) -> Result<TurnVer
             v.problems.insert(0, why);
         }
     }
+    v.problems.splice(0..0, tampered);
     Ok(v)
 }
 

@@ -17,7 +17,8 @@ use super::exit;
 /// commitment against the one the previous turn's reports and the turn's delivered announcement gave
 /// (unless a rekey or rollback replaced it), and the revealed secret against it; the dice scheme and
 /// beacon against those fixed with the commitment (turns/<t>/scheme.toml); each orders file and the
-/// referee's acts against the digests the record keeps.
+/// referee's acts against the digests the record keeps; and each part of the turn's rules kept in
+/// rules/ against its SHA-256, its name, whether or not the turn is re-resolved under it.
 ///
 /// It then re-resolves the turn under the rules its own commitment fixed (game.toml's rules
 /// settings, map.toml, tables.toml, GITM's tactical maps): those of the folder when they are the
