@@ -30,6 +30,9 @@ pub struct TurnVerdict {
     /// of now: those its commitment fixed, which a later commitment changed, as the game kept them
     /// (`game::rules_kept`).
     pub kept_rules: Option<String>,
+    /// The wording the turn was told in and the ruleset's of now, when its record names an older
+    /// one (`Ruleset::wording`): the turn was re-resolved in its own words.
+    pub worded_as: Option<(u32, u32)>,
 }
 
 impl TurnVerdict {
@@ -153,6 +156,7 @@ fn audit_turn_as_resolved(game: &Game, turn: u32, reload: Reload) -> Result<Turn
         rolls: 0,
         sealed: 0,
         kept_rules: None,
+        worded_as: None,
     };
     let record_path = game.record_path(turn);
     if !record_path.is_file() {
@@ -291,6 +295,10 @@ fn audit_turn_as_resolved(game: &Game, turn: u32, reload: Reload) -> Result<Turn
         }
     };
     let game = &replay;
+    let now = game.ruleset.wording();
+    if record.wording < now {
+        v.worded_as = Some((record.wording, now));
+    }
     // Re-resolve and compare every byte, each file as it is made (one power's reports in memory).
     let mut files = 0;
     let mut differ = Vec::new();
@@ -404,6 +412,8 @@ fn replay_game(
     let mut g = reload(&game.dir)?;
     dated_as_recorded(&mut g.config, record);
     g.config.checked_hashes = record.password_hashes.clone();
+    // The words the turn's texts were told in (a turn resolved by an older pbem, in its own).
+    g.config.wording = Some(record.wording);
     if let Some(shown) = &record.shown {
         g.config.title = shown.title.clone();
         g.config.deadline.time_zone = toml::Spanned::new(0..0, shown.time_zone.clone());

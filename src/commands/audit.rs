@@ -67,8 +67,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 ),
                 None => String::new(),
             };
+            let words = match v.worded_as {
+                Some((then, now)) => format!(
+                    "; told in the words of the pbem that resolved it, wording {then} (this pbem's is {now}: {})",
+                    game.ruleset.wording_change(then)
+                ),
+                None => String::new(),
+            };
             crate::say!(
-                "turn {}: ok ({} files, {} rolls re-derived and identical{sealed}{under})",
+                "turn {}: ok ({} files, {} rolls re-derived and identical{sealed}{under}{words})",
                 v.turn,
                 v.files,
                 v.rolls
