@@ -741,3 +741,90 @@ fn status_prints_the_rules_digest_and_what_changed_since_the_commitment() {
     );
     assert!(!said.contains("has changed since"), "{said}");
 }
+
+/// `pbem audit --help` says what the audit checks, and that it re-resolves each turn under the rules
+/// its own commitment fixed, restored from `rules/` (`game::rules_kept`) when a later commitment
+/// changed them, not under the folder's rules of now.
+#[test]
+fn audit_help_says_each_turn_is_re_resolved_under_the_rules_its_commitment_fixed() {
+    let out = pbem().args(["audit", "--help"]).output().unwrap();
+    assert!(out.status.success());
+    let help = String::from_utf8_lossy(&out.stdout);
+    let flat = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    for said in [
+        "re-resolves the turn under the rules its own commitment fixed",
+        "the parts kept in rules/",
+        "the commitment against the one the previous turn's reports and the turn's delivered announcement gave",
+        "each orders file and the referee's acts against the digests the record keeps",
+        "What it cannot check: that each player received his report as written",
+    ] {
+        assert!(flat.contains(said), "`pbem audit --help` lacks {said:?}:\n{help}");
+    }
+}
+
+/// A byte changed in a part of the rules kept in `rules/` is named by `audit` for every turn whose
+/// commitment fixed it, as a MISMATCH (exit 4): when the turn's rules are the folder's of now (the
+/// kept part unused today, the witness a later audit reads once a rekey changes the rules), and when
+/// it is re-resolved under the kept part, without stopping the audit of the other turns.
+#[test]
+fn audit_names_a_kept_rules_part_changed_whether_or_not_it_re_resolves_under_it() {
+    let (_t, game) = new_game(&ULM);
+    resolve(&game);
+    resolve(&game);
+    // The map turn 1 and 2's commitments fixed, the folder's too: a byte changed in its kept copy.
+    let map = pbem::game::record::sha256_hex(&fs::read(game.join("map.toml")).unwrap());
+    let kept = game.join("rules").join(&map);
+    let mut bytes = fs::read(&kept).unwrap();
+    bytes[0] ^= 1;
+    fs::write(&kept, &bytes).unwrap();
+    let out = pbem().arg("audit").arg(&game).output().unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(4), "{said}");
+    for turn in [1, 2] {
+        assert!(
+            said.contains(&format!("turn {turn}: MISMATCH: ulm-1805/rules/{map} is not the part it is named after (its SHA-256 differs): the rules kept were changed (it is the map.toml the turn's commitment fixed)")),
+            "{said}"
+        );
+    }
+    bytes[0] ^= 1;
+    fs::write(&kept, &bytes).unwrap();
+    // The calendar changed and rekeyed: turn 1 is re-resolved under its kept settings; those
+    // changed, turn 1 is named and turn 2 still audited.
+    let config = game.join("game.toml");
+    let before = fs::read_to_string(&config).unwrap();
+    fs::write(
+        &config,
+        before.replacen("start = \"1805-09\"", "start = \"1805-10\"", 1),
+    )
+    .unwrap();
+    pbem()
+        .arg("rekey")
+        .arg(&game)
+        .args(["--reason", "the calendar was a month off"])
+        .assert()
+        .success();
+    resolve(&game);
+    let settings = fs::read_dir(game.join("rules"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            fs::read_to_string(p)
+                .unwrap_or_default()
+                .contains("1805-09")
+        })
+        .unwrap();
+    let text = fs::read_to_string(&settings).unwrap();
+    fs::write(&settings, text.replace("1805-09", "1805-11")).unwrap();
+    let out = pbem().arg("audit").arg(&game).output().unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(4), "{said}");
+    assert!(
+        said.lines()
+            .next()
+            .unwrap()
+            .starts_with("turn 1: MISMATCH: ulm-1805/rules/")
+            && said.contains("(it is the game.toml (rules settings) the turn's commitment fixed)"),
+        "{said}"
+    );
+    assert!(said.contains("\nturn 3: "), "{said}");
+}

@@ -1317,3 +1317,59 @@ fn with_beacon_signature(json: &str, signature: &str) -> String {
     v["decisions"] = serde_json::json!([]);
     serde_json::to_string(&v).unwrap()
 }
+
+/// The HTML inside the list of id `id` (`reasons`, `rolls`) in a dumped DOM.
+fn list_of(dom: &str, id: &str) -> String {
+    let Some(at) = dom.find(&format!("id=\"{id}\"")) else {
+        panic!("no #{id} in the page")
+    };
+    let after = &dom[at..];
+    after[..after.find("</ul>").unwrap()].to_string()
+}
+
+/// The page cites the grammar of labels the player holds, the one written into the page itself,
+/// not `schema/dice-labels.json`, a file of pbem's source he was never sent.
+#[test]
+fn the_page_cites_the_grammar_of_labels_written_into_it() {
+    let Some(browser) = chromium() else {
+        return;
+    };
+    let server = Server::start();
+    let (mail, commitment, _) = report_and_tampered(&crate::rulesets::ULM);
+    server.put("report.eml", &mail);
+    let (dom, _) = server.open_dom(&browser, &format!("eml=report.eml&commitment={commitment}"));
+    assert!(text_of(&dom, "verdict").starts_with("OK: "), "{dom}");
+    let reasons = list_of(&dom, "reasons");
+    assert!(
+        reasons.contains("give for its event (the grammar of labels written into this page, its dice-labels block)"),
+        "{reasons}"
+    );
+    assert!(!reasons.contains("schema/dice-labels.json"), "{reasons}");
+}
+
+/// A report that does not check out tells the player what to do, as `pbem verify` does; one that
+/// checks out has no such words.
+#[test]
+fn the_page_tells_the_player_what_to_do_when_a_report_fails() {
+    let Some(browser) = chromium() else {
+        return;
+    };
+    let server = Server::start();
+    let (mail, commitment, tampered) = report_and_tampered(&crate::rulesets::POG);
+    server.put("report.eml", &mail);
+    server.put("tampered.eml", &tampered);
+    let (dom, _) = server.open_dom(&browser, &format!("eml=report.eml&commitment={commitment}"));
+    assert!(text_of(&dom, "verdict").starts_with("OK: "), "{dom}");
+    assert_eq!(text_of(&dom, "advice"), "");
+    let (dom, _) = server.open_dom(
+        &browser,
+        &format!("eml=tampered.eml&commitment={commitment}"),
+    );
+    assert!(text_of(&dom, "verdict").starts_with("FAIL: "), "{dom}");
+    let advice = text_of(&dom, "advice");
+    assert!(
+        advice.starts_with("What to do: check that you gave the report as your mail program saved it")
+            && advice.contains("send the referee and the other players the reasons marked MISMATCH and WRONG with the header's SHA-256 "),
+        "{advice}"
+    );
+}

@@ -772,3 +772,42 @@ fn the_untouched_report_mails_of_every_ruleset_verify() {
         }
     }
 }
+
+/// `pbem verify` cites the grammar of labels the player holds (the one built into pbem, and written
+/// into verify.html, which his welcome mail carries), not `schema/dice-labels.json`, a file of pbem's
+/// source he was never sent.
+#[test]
+fn verify_cites_the_grammar_of_labels_the_player_holds() {
+    let r = report("wbts-peninsula-1862", 3, 2, "union");
+    let out = String::from_utf8(r.verify().success().get_output().stdout.clone()).unwrap();
+    assert!(
+        out.contains("give for its event (the grammar of labels built into this pbem, which verify.html, the page of your welcome mail, holds in its dice-labels block)"),
+        "{out}"
+    );
+    assert!(!out.contains("schema/dice-labels.json"), "{out}");
+}
+
+/// A report that does not check out tells the player what to do, not only that it failed: rule out
+/// his own mistake, then send the reasons with the header's digest to the referee and the others.
+#[test]
+fn a_failed_verify_tells_the_player_what_to_do() {
+    let mut r = report("pog-1914", 2, 2, "allies");
+    let digest = r.json["dice"]["digest"].as_str().unwrap().to_string();
+    r.text = r.text.replacen("seed: ", "seed: 0", 1);
+    let out = String::from_utf8(r.verify().code(4).get_output().stdout.clone()).unwrap();
+    let advice = out
+        .lines()
+        .skip_while(|l| *l != "the report does NOT check out")
+        .nth(1)
+        .unwrap_or_default();
+    assert!(
+        advice.starts_with(
+            "What to do: check that you gave the report as your mail program saved it"
+        ),
+        "{out}"
+    );
+    assert!(
+        advice.contains(&format!("send the referee and the other players the MISMATCH and WRONG lines above with the header's SHA-256 {digest}")),
+        "{out}"
+    );
+}

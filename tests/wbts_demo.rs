@@ -174,3 +174,112 @@ fn wbts_forecast_of_the_orders_md_union_example_agrees_with_the_demo() {
         assert!(log.contains(resolved), "{resolved}\n{log}");
     }
 }
+
+/// The words of `text` (runs of letters, digits and dashes).
+fn words(text: &str) -> Vec<&str> {
+    text.split(|c: char| !c.is_alphanumeric() && c != '-')
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// Every text a player reads names a power as the scenario gives it ("player turn of Union",
+/// "Confederate States (defender) rolls ..."), never by its id (`union`, `confederate`): the turn
+/// log's texts and templates, each report's events and position lines, and `check --forecast`.
+#[test]
+fn wbts_texts_name_each_power_as_the_scenario_does() {
+    let ids = ["union", "confederate"];
+    let mut seen = 0;
+    for turn in 1..=WBTS.turns {
+        let log = WBTS.read(&format!("turns/{turn}/log.toml"));
+        for line in log
+            .lines()
+            .filter(|l| l.starts_with("text = ") || l.starts_with("template = "))
+        {
+            assert!(
+                !words(line).iter().any(|w| ids.contains(w)),
+                "turn {turn}: a power named by its id: {line}"
+            );
+            seen += usize::from(line.contains("Union") || line.contains("Confederate States"));
+        }
+        for power in ids {
+            let report = WBTS.report(turn, power, "txt");
+            let position: Vec<&str> = report
+                .lines()
+                .filter(|l| l.contains("the player turn of") || l.contains(", held by "))
+                .collect();
+            assert!(!position.is_empty(), "{report}");
+            for line in position {
+                assert!(
+                    !words(line).iter().any(|w| ids.contains(w)),
+                    "turn {turn}: {line}"
+                );
+            }
+        }
+    }
+    assert!(seen > 10, "the texts name the powers {seen} times");
+    assert!(WBTS
+        .read("turns/1/log.toml")
+        .contains("Game turn 1, player turn of Union."));
+    // Turn 1 is the Union's: the Confederate player's forecast says whose turn it is.
+    let (tmp, dir) = unresolved();
+    let orders = tmp.path().join("confederate.txt");
+    fs::write(
+        &orders,
+        "game wbts-peninsula-1862\npower confederate\npassword davis-1862\nturn 1\n",
+    )
+    .unwrap();
+    let out = crate::support::forecast(&dir, &orders);
+    assert!(
+        out.contains("Turn 1 is the player turn of Union: only your standing orders count in it"),
+        "{out}"
+    );
+}
+
+/// A turn resolved before WBTS's texts named the powers (its record names no wording: wording 0,
+/// "player turn of union") is re-resolved by `audit` in its own words, every byte compared, and its
+/// line says so; a byte changed in it is still named.
+#[test]
+fn audit_tells_a_wbts_turn_resolved_before_its_texts_named_the_powers_in_its_own_words() {
+    let (_t, dir) = crate::rulesets::demo(&WBTS, 3);
+    // Turn 3 resolved again as the pbem before wrote it.
+    let mut game = pbem::game::Game::load(&dir).unwrap();
+    game.config.wording = Some(0);
+    crate::support::locked(|| {
+        pbem::referee::turn::resolve(
+            &game,
+            &pbem::referee::turn::ResolveOptions {
+                turn: Some(3),
+                force: true,
+                by_schedule: true,
+            },
+        )
+    });
+    let log = fs::read_to_string(dir.join("turns/3/log.toml")).unwrap();
+    assert!(log.contains("player turn of union."), "{log}");
+    let record = fs::read_to_string(dir.join("turns/3/record.toml")).unwrap();
+    assert!(!record.contains("wording"), "{record}");
+    assert!(fs::read_to_string(dir.join("turns/2/record.toml"))
+        .unwrap()
+        .contains("wording = 1"));
+    let out = pbem().arg("audit").arg(&dir).assert().success();
+    let said = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(said.starts_with("turn 1: ok ("), "{said}");
+    assert!(!said.lines().nth(1).unwrap().contains("wording"), "{said}");
+    assert!(
+        said.lines().nth(2).unwrap().starts_with("turn 3: ok (")
+            && said.contains("told in the words of the pbem that resolved it, wording 0 (this pbem's is 1: its texts named each power by its id, where this one gives the power's name as the scenario does)"),
+        "{said}"
+    );
+    fs::write(
+        dir.join("turns/3/log.toml"),
+        log.replacen("player turn of union.", "player turn of uniom.", 1),
+    )
+    .unwrap();
+    let out = pbem().arg("audit").arg(&dir).output().unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(4), "{said}");
+    assert!(
+        said.contains("turn 3: MISMATCH: wbts-peninsula-1862/turns/3/log.toml differs from the re-resolved turn"),
+        "{said}"
+    );
+}

@@ -30,6 +30,9 @@ pub struct TurnVerdict {
     /// of now: those its commitment fixed, which a later commitment changed, as the game kept them
     /// (`game::rules_kept`).
     pub kept_rules: Option<String>,
+    /// The wording the turn was told in and the ruleset's of now, when its record names an older
+    /// one (`Ruleset::wording`): the turn was re-resolved in its own words.
+    pub worded_as: Option<(u32, u32)>,
 }
 
 impl TurnVerdict {
@@ -89,16 +92,28 @@ pub fn audit_turn(game: &Game, turn: u32) -> Result<TurnVerdict> {
 /// them (`game::rules_kept`). A game that did not keep them (its commitments made before pbem kept
 /// rules) is re-resolved under the rules of now: when its files differ, the verdict says so first
 /// (`scheme::refixed_since`), so that the auditor does not read the change as a forgery.
+///
+/// A kept part of the turn's rules changed in `rules/` is named first (`rules_kept::tampered`),
+/// whether or not the turn is re-resolved under it; the turn is then re-resolved under the rules of
+/// now, and the audit goes on to the next turn.
 pub fn audit_turn_with(game: &Game, turn: u32, reload: Reload) -> Result<TurnVerdict> {
-    if let Some((restored, rules)) = own_rules(game, turn)? {
-        let under_own = |dir: &std::path::Path| -> Result<Game> {
-            let g = Game::load_kept(dir, &restored)?;
-            crate::game::rules_kept::check_restored(&g, &rules)?;
-            Ok(g)
-        };
-        let mut v = audit_turn_as_resolved(game, turn, &under_own)?;
-        v.kept_rules = Some(rules.digest);
-        return Ok(v);
+    let tampered = match crate::game::scheme::load(game, turn)? {
+        Some(crate::game::scheme::Fixed {
+            rules: Some(rules), ..
+        }) => crate::game::rules_kept::tampered(game, &rules),
+        _ => Vec::new(),
+    };
+    if tampered.is_empty() {
+        if let Some((restored, rules)) = own_rules(game, turn)? {
+            let under_own = |dir: &std::path::Path| -> Result<Game> {
+                let g = Game::load_kept(dir, &restored)?;
+                crate::game::rules_kept::check_restored(&g, &rules)?;
+                Ok(g)
+            };
+            let mut v = audit_turn_as_resolved(game, turn, &under_own)?;
+            v.kept_rules = Some(rules.digest);
+            return Ok(v);
+        }
     }
     let mut v = audit_turn_as_resolved(game, turn, reload)?;
     if !v.ok() {
@@ -106,6 +121,7 @@ pub fn audit_turn_with(game: &Game, turn: u32, reload: Reload) -> Result<TurnVer
             v.problems.insert(0, why);
         }
     }
+    v.problems.splice(0..0, tampered);
     Ok(v)
 }
 
@@ -140,6 +156,7 @@ fn audit_turn_as_resolved(game: &Game, turn: u32, reload: Reload) -> Result<Turn
         rolls: 0,
         sealed: 0,
         kept_rules: None,
+        worded_as: None,
     };
     let record_path = game.record_path(turn);
     if !record_path.is_file() {
@@ -278,6 +295,10 @@ fn audit_turn_as_resolved(game: &Game, turn: u32, reload: Reload) -> Result<Turn
         }
     };
     let game = &replay;
+    let now = game.ruleset.wording();
+    if record.wording < now {
+        v.worded_as = Some((record.wording, now));
+    }
     // Re-resolve and compare every byte, each file as it is made (one power's reports in memory).
     let mut files = 0;
     let mut differ = Vec::new();
@@ -391,6 +412,8 @@ fn replay_game(
     let mut g = reload(&game.dir)?;
     dated_as_recorded(&mut g.config, record);
     g.config.checked_hashes = record.password_hashes.clone();
+    // The words the turn's texts were told in (a turn resolved by an older pbem, in its own).
+    g.config.wording = Some(record.wording);
     if let Some(shown) = &record.shown {
         g.config.title = shown.title.clone();
         g.config.deadline.time_zone = toml::Spanned::new(0..0, shown.time_zone.clone());

@@ -712,7 +712,7 @@ fn check_labels(
     }
     if problems.len() == before && !form.rolls.is_empty() {
         passed.push(format!(
-            "each of the {} labels is the one the rules of {} give for its event (schema/dice-labels.json): no roll was renamed to try another die",
+            "each of the {} labels is the one the rules of {} give for its event (the grammar of labels built into this pbem, which verify.html, the page of your welcome mail, holds in its dice-labels block): no roll was renamed to try another die",
             form.rolls.len(),
             grammar.name
         ));

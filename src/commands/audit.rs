@@ -12,6 +12,24 @@ use super::exit;
 /// Audit a game: for each resolved turn, check the dice commitment against the revealed secret,
 /// recompute the seed, re-resolve the turn from the previous state and the archived orders, compare
 /// state, log, reports and record byte for byte, and check the chain of turn records.
+///
+/// For each turn it checks: the chain (each record holds the SHA-256 of the one before); the
+/// commitment against the one the previous turn's reports and the turn's delivered announcement gave
+/// (unless a rekey or rollback replaced it), and the revealed secret against it; the dice scheme and
+/// beacon against those fixed with the commitment (turns/<t>/scheme.toml); each orders file and the
+/// referee's acts against the digests the record keeps; and each part of the turn's rules kept in
+/// rules/ against its SHA-256, its name, whether or not the turn is re-resolved under it.
+///
+/// It then re-resolves the turn under the rules its own commitment fixed (game.toml's rules
+/// settings, map.toml, tables.toml, GITM's tactical maps): those of the folder when they are the
+/// same, else the parts kept in rules/ (a house rule agreed later, `pbem rekey`, does not change what
+/// an earlier turn resolved to; the turn's line then says "under the rules its commitment fixed").
+/// A game whose commitments were made before pbem kept rules is re-resolved under the rules of now,
+/// and a turn that then differs says so first. The turn is resolved with the presentation its record
+/// keeps (title, time zone, next deadline, the powers' names and colours, mail settings), and its
+/// seed, every roll, its state, log, reports, mails and record must come out byte for byte as
+/// written. What it cannot check: that each player received his report as written; each player checks
+/// that with `pbem verify` (docs/DICE.md).
 #[derive(Debug, clap::Args)]
 #[command(after_help = examples!(
     "pbem audit games/my-game",
@@ -49,8 +67,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 ),
                 None => String::new(),
             };
+            let words = match v.worded_as {
+                Some((then, now)) => format!(
+                    "; told in the words of the pbem that resolved it, wording {then} (this pbem's is {now}: {})",
+                    game.ruleset.wording_change(then)
+                ),
+                None => String::new(),
+            };
             crate::say!(
-                "turn {}: ok ({} files, {} rolls re-derived and identical{sealed}{under})",
+                "turn {}: ok ({} files, {} rolls re-derived and identical{sealed}{under}{words})",
                 v.turn,
                 v.files,
                 v.rolls

@@ -322,6 +322,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     if !v.ok() {
         crate::say!("the report does NOT check out");
+        crate::say!("{}", fail_advice(&h.digest));
         return Ok(ExitCode::from(exit::MISMATCH));
     }
     if v.anchored {
@@ -332,4 +333,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What the player does when his report does not check out (verify.html says the same, `adviceText`):
+/// rule out his own mistake, then hand the reasons and the header's digest, which every report of the
+/// turn shares, to the referee and the other players.
+fn fail_advice(digest: &str) -> String {
+    format!(
+        "What to do: check that you gave the report as your mail program saved it (not a copy typed or pasted again), with the right anchor and orders. If it still does not check out, keep the mail as it is and send the referee and the other players the MISMATCH and WRONG lines above with the header's SHA-256 {digest} (every report of the turn has the same header): the rolls they name are not proven until the referee explains each."
+    )
 }

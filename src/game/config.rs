@@ -80,6 +80,11 @@ pub struct GameConfig {
     /// from game.toml.
     #[serde(skip)]
     pub checked_hashes: BTreeMap<String, String>,
+    /// Set only for a turn `audit` re-resolves: the wording of the events' texts its record names
+    /// (`TurnRecord::wording`), so that a turn resolved by an older pbem is told again in its own
+    /// words (`Ruleset::wording`). Never read from game.toml.
+    #[serde(skip)]
+    pub wording: Option<u32>,
     /// The dice scheme (docs/DICE.md); pbem-dice/v1 when the table is absent.
     #[serde(default, skip_serializing_if = "DiceConfig::is_v1")]
     pub dice: DiceConfig,

@@ -29,6 +29,11 @@ pub struct TurnRecord {
     /// anew. Empty when none were fixed.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub next_rules: String,
+    /// The wording of the turn's events' texts (`Ruleset::wording`): 0, not written, for a ruleset
+    /// whose texts never changed their words, and for a turn resolved before they did; `audit`
+    /// re-resolves the turn in the words its record names.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub wording: u32,
     /// SHA-256 of the previous turn's record file, empty for the first turn.
     pub previous_record: String,
     /// Every `(power, E_p)` that went into `S_t`, sorted by power.
@@ -100,6 +105,11 @@ pub struct Shown {
 }
 
 pub const FORMAT: &str = "pbem-record/v1";
+
+/// Whether `n` is 0 (a field serde leaves out then).
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
 
 /// The deadline each resolved turn announced for the next, by the next turn: the records'
 /// `shown.next_deadline` (a record that does not read is left to `audit`).

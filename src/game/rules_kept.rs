@@ -32,6 +32,28 @@ pub fn keep(game: &Game, parts: &[(String, Vec<u8>)]) -> Result<()> {
     Ok(())
 }
 
+/// The parts of `rules` the game kept whose file's SHA-256 is not its name, each named: the folder
+/// was tampered with. `audit` names them for every turn whose commitment fixed them, whether it
+/// re-resolves that turn under them or under the folder's rules of now (the same rules): a part
+/// changed in `rules/` is the witness a later audit would read once a rekey changes the rules. A
+/// part not kept (rules fixed before pbem kept them) is not named here.
+pub fn tampered(game: &Game, rules: &Rules) -> Vec<String> {
+    rules
+        .parts
+        .iter()
+        .filter_map(|(name, hex)| {
+            let file = path(&game.dir, hex);
+            let bytes = std::fs::read(&file).ok()?;
+            (sha256_hex(&bytes) != *hex).then(|| {
+                format!(
+                    "{} is not the part it is named after (its SHA-256 differs): the rules kept were changed (it is the {name} the turn's commitment fixed)",
+                    game.shown(&file)
+                )
+            })
+        })
+        .collect()
+}
+
 /// Rules a commitment fixed, restored from the kept parts: the rule files in a folder of their own,
 /// as a game folder holds them (`Game::load_under` reads them there), and the settings.
 pub struct Restored {

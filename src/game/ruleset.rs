@@ -256,6 +256,20 @@ pub trait Ruleset: Send + Sync {
         false
     }
 
+    /// The wording of its events' texts, raised when a pbem changes words that the turn log and the
+    /// reports hold (an audit compares them byte for byte): a turn's record keeps the wording it was
+    /// told in, and `audit` re-resolves an older turn in its own words. 0 by default; War Between the
+    /// States 1 (its texts name each power as the scenario does, where they gave its id).
+    fn wording(&self) -> u32 {
+        0
+    }
+
+    /// What changed from the wording `from` to this pbem's, in words, for `audit`'s line on a turn
+    /// told in it.
+    fn wording_change(&self, _from: u32) -> &'static str {
+        "its texts are worded otherwise"
+    }
+
     /// The options a game of this ruleset may name in game.toml's `options` (none by default).
     fn options(&self) -> &'static [GameOption] {
         &[]

@@ -729,6 +729,7 @@ fn produce(
             &dice::to_hex(next_commitment),
         )
         .unwrap_or_default(),
+        wording: game.config.wording.unwrap_or(game.ruleset.wording()),
         previous_record: previous_record_digest(game, turn)?,
         entropy: contributions
             .iter()

@@ -30,7 +30,7 @@ pub fn forecast(
         return vec![format!(
             "Turn {} is the player turn of {}: only your standing orders count in it, and they stand until you change them.",
             state.turn,
-            w.active()
+            super::name_of(game, w.active())
         )];
     }
     let board = Board::new(map);

@@ -461,13 +461,15 @@ impl Turn<'_> {
             "an attack"
         };
         let text = format!(
-            "Combat {n} at {target}, {kind} by {} with {} from {}: strength {a_strength} against {d_strength}{}. Chits: {attacker} {a_chit}, {defender} {d_chit}{}; total intensity {}.",
+            "Combat {n} at {target}, {kind} by {} with {} from {}: strength {a_strength} against {d_strength}{}. Chits: {a_named} {a_chit}, {d_named} {d_chit}{}; total intensity {}.",
             leader.id(),
             units.join(", "),
             attack_hexes.join(" and "),
             if notes.is_empty() { String::new() } else { format!("; {}", notes.join("; ")) },
             dc.by.aside(" (", ")"),
-            out.intensity
+            out.intensity,
+            a_named = self.name(&attacker),
+            d_named = self.name(&defender),
         );
         self.log(
             Event::new(
@@ -506,13 +508,13 @@ impl Turn<'_> {
             };
             let text = if s.paid {
                 format!(
-                    "{power} ({}) rolls {} on the Combat Supply Table at chit {chit}: {} owed, {have} within reach: paid{from}.",
-                    side.word(), s.roll.told(0), supply_points(s.cost)
+                    "{} ({}) rolls {} on the Combat Supply Table at chit {chit}: {} owed, {have} within reach: paid{from}.",
+                    self.name(power), side.word(), s.roll.told(0), supply_points(s.cost)
                 )
             } else {
                 format!(
-                    "{power} ({}) rolls {} on the Combat Supply Table at chit {chit}: {} owed, {have} within reach: out of combat supply, it fights at half strength, its losses doubled, and cannot advance.",
-                    side.word(), s.roll.told(0), supply_points(s.cost)
+                    "{} ({}) rolls {} on the Combat Supply Table at chit {chit}: {} owed, {have} within reach: out of combat supply, it fights at half strength, its losses doubled, and cannot advance.",
+                    self.name(power), side.word(), s.roll.told(0), supply_points(s.cost)
                 )
             };
             let rule = if s.paid {
@@ -603,7 +605,7 @@ impl Turn<'_> {
             "result",
             Some(&target),
             format!(
-                "Result {} on row {}: {attacker} loses {}% ({} SP{}), {defender} loses {}% ({} SP{}).",
+                "Result {} on row {}: {a_named} loses {}% ({} SP{}), {d_named} loses {}% ({} SP{}).",
                 out.cell,
                 out.row,
                 out.percent[0],
@@ -611,7 +613,9 @@ impl Turn<'_> {
                 doubled_text(out.doubled[0]),
                 out.percent[1],
                 out.lost[1],
-                doubled_text(out.doubled[1])
+                doubled_text(out.doubled[1]),
+                a_named = self.name(&attacker),
+                d_named = self.name(&defender),
             ),
         );
         // Losses (WBTS ground/attrition, ground/losses, naval/support).
@@ -692,7 +696,10 @@ impl Turn<'_> {
                     rules::NO_SUPPLY,
                     "advance",
                     Some(&target),
-                    format!("{attacker} is out of combat supply and cannot advance into {target}."),
+                    format!(
+                        "{} is out of combat supply and cannot advance into {target}.",
+                        self.name(&attacker)
+                    ),
                 );
                 return Ok(());
             }
@@ -835,7 +842,8 @@ impl Turn<'_> {
         }
         if !parts.is_empty() {
             let text = format!(
-                "{power} spreads its {owed} SP of losses evenly ({}{}): {}.",
+                "{} spreads its {owed} SP of losses evenly ({}{}): {}.",
+                self.name(power),
                 d.value,
                 d.by.aside(", ", ""),
                 parts.join(", ")

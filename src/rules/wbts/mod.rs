@@ -53,6 +53,20 @@ pub struct Wbts {
     pub sop: BTreeMap<String, String>,
 }
 
+/// The wording of WBTS's events' texts (`Ruleset::wording`): 1, each power named as the scenario
+/// gives it ("player turn of Union"); a turn resolved before, in wording 0, named it by its id
+/// ("player turn of union"), and `audit` tells it again so.
+pub const WORDING: u32 = 1;
+
+/// The name of `power` as the scenario gives it (game.toml's `name`), as every text a player reads
+/// names it; its id when the game has no such power, or in a turn `audit` tells again in wording 0.
+pub fn name_of<'a>(game: &'a Game, power: &'a str) -> &'a str {
+    if game.config.wording.unwrap_or(WORDING) < 1 {
+        return power;
+    }
+    game.config.power(power).map_or(power, |p| p.name.as_str())
+}
+
 /// The hex map of a WBTS game.
 pub fn hex_map(game: &Game) -> Option<&HexMap> {
     match &game.geometry {
@@ -103,6 +117,14 @@ impl Ruleset for Wbts {
         "War Between the States"
     }
 
+    fn wording(&self) -> u32 {
+        WORDING
+    }
+
+    fn wording_change(&self, _from: u32) -> &'static str {
+        "its texts named each power by its id, where this one gives the power's name as the scenario does"
+    }
+
     fn check_orders(&self, game: &Game, state: &State, source: &Source) -> OrdersCheck {
         crate::rules::check_orders_with(game, state, source, |p, lines| {
             self.parse(game, state, lines, p)
@@ -130,12 +152,24 @@ impl Ruleset for Wbts {
             powers,
             dice,
         )?;
+        if game.config.wording.unwrap_or(WORDING) >= 1 {
+            t = t.with_names(
+                game.config
+                    .powers
+                    .iter()
+                    .map(|p| (p.id.clone(), p.name.clone())),
+            );
+        }
         let active = t.active.clone();
         t.event(
             rules::ONE_TURN,
             "turn",
             None,
-            format!("Game turn {}, player turn of {active}.", t.w.game_turn),
+            format!(
+                "Game turn {}, player turn of {}.",
+                t.w.game_turn,
+                t.name(&active)
+            ),
         );
         // Standing orders, kept until changed; each power's are its own to see.
         for (power, list) in &parsed {
@@ -146,7 +180,7 @@ impl Ruleset for Wbts {
                         .entry(power.clone())
                         .or_default()
                         .insert(key.clone(), value.clone());
-                    let text = format!("{power} sets a standing order: {o}.");
+                    let text = format!("{} sets a standing order: {o}.", t.name(power));
                     t.events.push(
                         Event::new(rules::STANDING, "standing", text).seen_by([power.as_str()]),
                     );
@@ -162,7 +196,7 @@ impl Ruleset for Wbts {
                 rules::ONE_TURN,
                 "turn",
                 None,
-                format!("{active} orders nothing this player turn."),
+                format!("{} orders nothing this player turn.", t.name(&active)),
             );
         }
         t.run(&mine)?;
@@ -189,7 +223,7 @@ impl Ruleset for Wbts {
 
     fn position(
         &self,
-        _game: &Game,
+        game: &Game,
         state: &State,
         _power: &str,
         _sees: &dyn Fn(&str) -> bool,
@@ -200,7 +234,7 @@ impl Ruleset for Wbts {
         let mut out = vec![format!(
             "Game turn {}; the player turn of {}.",
             w.game_turn,
-            w.active()
+            name_of(game, w.active())
         )];
         for (hex, f) in &w.fort {
             let garrison: Vec<&str> = w
@@ -211,7 +245,7 @@ impl Ruleset for Wbts {
             out.push(format!(
                 "{} in {hex}, held by {}; inside: {}.",
                 f.effective().name(),
-                f.power,
+                name_of(game, &f.power),
                 if garrison.is_empty() {
                     "nobody".to_string()
                 } else {

@@ -43,7 +43,8 @@ impl Turn<'_> {
                 "naval-off",
                 Some(hex),
                 format!(
-                    "No naval combat at {hex}: {power} has no gunboat there, or the enemy no ship."
+                    "No naval combat at {hex}: {} has no gunboat there, or the enemy no ship.",
+                    self.name(&power)
                 ),
             );
             return Ok(());
@@ -53,6 +54,7 @@ impl Turn<'_> {
             .ship(&theirs[0].0)
             .map(|s| s.power().to_string())
             .unwrap_or_default();
+        let (power_named, enemy_named) = (self.name(&power), self.name(&enemy));
         let escorts: Vec<&(String, ShipKind, u32)> = theirs
             .iter()
             .filter(|t| t.1 == ShipKind::Gunboat && t.2 > 0)
@@ -73,7 +75,7 @@ impl Turn<'_> {
                     verb(mine.len(), "attacks", "attack"),
                     ids.join(", "),
                     verb(ids.len(), "is", "are"),
-                    enemy_s = crate::words::Possessive(&enemy)
+                    enemy_s = crate::words::Possessive(&enemy_named)
                 ),
             );
             return Ok(());
@@ -86,13 +88,13 @@ impl Turn<'_> {
         let told = roll.told(0);
         let cell = self.tables.naval_cell(col, die);
         let text = format!(
-            "Naval combat at {hex}: {} ({a}) against {enemy_s} {} ({d}); odds {}, die {told}: {} hit(s) on {power}, {} on {enemy}.",
+            "Naval combat at {hex}: {} ({a}) against {enemy_s} {} ({d}); odds {}, die {told}: {} hit(s) on {power_named}, {} on {enemy_named}.",
             list(&mine),
             theirs.iter().map(|t| t.0.as_str()).collect::<Vec<_>>().join(", "),
             self.tables.naval_odds_name(col),
             cell.attacker,
             cell.defender,
-            enemy_s = crate::words::Possessive(&enemy)
+            enemy_s = crate::words::Possessive(&enemy_named)
         );
         self.log(
             Event::new(rules::NAVAL_COMBAT, "naval-combat", text)

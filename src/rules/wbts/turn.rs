@@ -41,6 +41,9 @@ pub struct Turn<'a> {
     pub garrisoned: BTreeSet<String>,
     /// The naval attacks on forts made so far (their number labels their dice).
     pub bombards: usize,
+    /// Each power's name as the scenario gives it (game.toml's `name`), by id: the events' texts
+    /// name a power by it (`Turn::name`), never by its id; a power without one is named by its id.
+    pub names: BTreeMap<String, String>,
 }
 
 /// One engagement: an attack of the combat phase or an attack from march.
@@ -80,7 +83,22 @@ impl<'a> Turn<'a> {
             combats: 0,
             garrisoned: BTreeSet::new(),
             bombards: 0,
+            names: BTreeMap::new(),
         })
+    }
+
+    /// The turn, its events naming each power by `names` (id, name).
+    pub fn with_names(mut self, names: impl IntoIterator<Item = (String, String)>) -> Self {
+        self.names = names.into_iter().collect();
+        self
+    }
+
+    /// The name of `power` as the events' texts give it: the scenario's, or its id without one.
+    pub fn name(&self, power: &str) -> String {
+        self.names
+            .get(power)
+            .cloned()
+            .unwrap_or_else(|| power.to_string())
     }
 
     /// The state at the end: the shared part with the `[wbts]` table put back.
@@ -303,13 +321,14 @@ impl<'a> Turn<'a> {
     pub(super) fn enter(&mut self, hex: &str, power: &str) {
         self.displace_leaders(hex, power);
         let (_, inside) = self.enemies_in(hex, power);
+        let named = self.name(power);
         if !inside.is_empty() {
             self.event(
                 rules::SIEGE,
                 "siege",
                 Some(hex),
                 format!(
-                    "{power} enters {hex}, whose garrison ({}) is inside its fort: the fort is besieged.",
+                    "{named} enters {hex}, whose garrison ({}) is inside its fort: the fort is besieged.",
                     inside.join(", ")
                 ),
             );
@@ -331,7 +350,7 @@ impl<'a> Turn<'a> {
                 rules::SIEGE,
                 "fort",
                 Some(hex),
-                format!("{power} takes the empty {} in {hex}.", f.effective().name()),
+                format!("{named} takes the empty {} in {hex}.", f.effective().name()),
             );
         }
     }
@@ -351,6 +370,7 @@ impl<'a> Turn<'a> {
             })
             .map(|l| (l.id().to_string(), l.power().to_string()))
             .collect();
+        let named = self.name(power);
         for (id, owner) in lone {
             match self.retreat_hex(hex, &owner, &[]) {
                 Some(to) => {
@@ -359,7 +379,7 @@ impl<'a> Turn<'a> {
                         rules::LONE_LEADER,
                         "retreat",
                         Some(hex),
-                        format!("{id}, alone in {hex} as {power} enters it, falls back to {to}."),
+                        format!("{id}, alone in {hex} as {named} enters it, falls back to {to}."),
                     );
                 }
                 None => {
@@ -368,7 +388,7 @@ impl<'a> Turn<'a> {
                         rules::LONE_LEADER,
                         "captured",
                         Some(hex),
-                        format!("{id}, alone in {hex} as {power} enters it, has nowhere to go and is captured."),
+                        format!("{id}, alone in {hex} as {named} enters it, has nowhere to go and is captured."),
                     );
                 }
             }
@@ -683,7 +703,7 @@ impl<'a> Turn<'a> {
             rules::ONE_TURN,
             "turn",
             None,
-            format!("The next player turn: {next}."),
+            format!("The next player turn: {}.", self.name(&next)),
         );
     }
 }
