@@ -34,6 +34,11 @@ pub enum Extracted {
 /// Finds the orders of a message; `max_text` bounds the size of any part read (game.toml
 /// `[mail] max_text_bytes`).
 pub fn extract(message: &Incoming, max_text: u64) -> Extracted {
+    extract_at(message, max_text, 0)
+}
+
+/// [`extract`] of a message forwarded `depth` deep in the one the referee received.
+fn extract_at(message: &Incoming, max_text: u64, depth: usize) -> Extracted {
     for p in &message.parts {
         if let Some(name) = &p.name {
             if is_path(name) {
@@ -48,31 +53,58 @@ pub fn extract(message: &Incoming, max_text: u64) -> Extracted {
     let mut too_big: Option<String> = None;
     // A part that may hold orders and is not text pbem can read (NULs and no byte-order mark).
     let mut unreadable: Option<String> = None;
-    let mut body = read_body(
+    let subject = &message.subject;
+    let (mut body, mut forwarded) = read_body(
         message.parts.iter().filter(|p| p.is_body),
         max_text,
+        subject,
         &mut too_big,
         &mut unreadable,
     );
     // A multipart/alternative whose text part is empty or holds no orders (some clients and
     // webmail send a blank one): the orders are in what the reader sees, its HTML alternative.
     if !has_header(&body) {
-        let html = read_body(
+        let (html, html_forwarded) = read_body(
             message.parts.iter().filter(|p| p.html_alternative),
             max_text,
+            subject,
             &mut too_big,
             &mut unreadable,
         );
         if has_header(&html) {
-            body = html;
+            (body, forwarded) = (html, html_forwarded);
         }
     }
     if has_header(&body) {
+        let origin = match forwarded {
+            true => "the message forwarded in the body",
+            false => "the body",
+        };
         candidates.push(Found {
             text: body,
-            origin: "the body".into(),
-            file_name: crate::game::submission::sent_as("the body", &message.subject),
+            origin: origin.into(),
+            file_name: crate::game::submission::sent_as(origin, &message.subject),
         });
+    }
+    // A message forwarded as an attachment (message/rfc822), read as a mail of its own.
+    for p in message.parts.iter() {
+        let Content::Message(raw) = &p.content else {
+            continue;
+        };
+        if depth >= super::forward::MAX_DEPTH {
+            continue;
+        }
+        let Some(inner) = super::parse::parse(raw) else {
+            continue;
+        };
+        if let Extracted::Orders(found) = extract_at(&inner, max_text, depth + 1) {
+            let origin = "the message forwarded as an attachment";
+            candidates.push(Found {
+                text: found.text,
+                origin: origin.into(),
+                file_name: crate::game::submission::sent_as(origin, &message.subject),
+            });
+        }
     }
     for p in message.parts.iter().filter(|p| !p.is_body) {
         let Some(name) = &p.name else { continue };
@@ -132,14 +164,17 @@ pub fn extract(message: &Incoming, max_text: u64) -> Extracted {
 }
 
 /// The text of the body parts `parts`, each cleaned, joined by a line; a part over `max_text` or
-/// not text pbem can read is left out, and its reason kept in `too_big` or `unreadable`.
+/// not text pbem can read is left out, and its reason kept in `too_big` or `unreadable`. True when
+/// a part's orders are those of a message it forwards (`forward`).
 fn read_body<'a>(
     parts: impl Iterator<Item = &'a Part>,
     max_text: u64,
+    subject: &str,
     too_big: &mut Option<String>,
     unreadable: &mut Option<String>,
-) -> String {
+) -> (String, bool) {
     let mut body = String::new();
+    let mut forwarded = false;
     for p in parts {
         if p.size() as u64 > max_text {
             too_big.get_or_insert(format!(
@@ -148,11 +183,11 @@ fn read_body<'a>(
             ));
             continue;
         }
-        let text = match &p.content {
-            Content::Text(t) => clean(t, p.flowed, p.delsp),
-            Content::Html(h) => clean(&html::to_text(h), false, false),
+        let (text, inner) = match &p.content {
+            Content::Text(t) => clean_own_or_forwarded(t, p.flowed, p.delsp, subject),
+            Content::Html(h) => clean_own_or_forwarded(&html::to_text(h), false, false, subject),
             Content::Bytes(b) => match decode_bytes(b) {
-                Some(t) => clean(&t, p.flowed, p.delsp),
+                Some(t) => clean_own_or_forwarded(&t, p.flowed, p.delsp, subject),
                 None => {
                     unreadable.get_or_insert_with(|| "the body".into());
                     continue;
@@ -160,12 +195,13 @@ fn read_body<'a>(
             },
             Content::Message(_) => continue,
         };
+        forwarded |= inner;
         if !body.is_empty() && !text.is_empty() {
             body.push('\n');
         }
         body.push_str(&text);
     }
-    body
+    (body, forwarded)
 }
 
 /// Whether a text has a `game`, `power` or `password` line: the mark of orders.
@@ -256,6 +292,34 @@ fn cp1252(b: u8) -> char {
 /// zero-width spaces made plain; the signature, a quoted original below a reply header, quoted `>`
 /// lines and their attribution line dropped, and "Sent from my iPhone"; runs of blank lines collapsed, leading and trailing ones cut.
 pub fn clean(text: &str, flowed: bool, delsp: bool) -> String {
+    clean_lines(&lines_of(text, flowed, delsp))
+}
+
+/// [`clean`], or, when the writer's own text holds no orders and forwards a message, the forwarded
+/// message's text cleaned (`forward`); true when it is the forwarded one.
+fn clean_own_or_forwarded(text: &str, flowed: bool, delsp: bool, subject: &str) -> (String, bool) {
+    let lines = lines_of(text, flowed, delsp);
+    let own = clean_lines(&lines);
+    let mut rest: &[String] = &lines;
+    for _ in 0..super::forward::MAX_DEPTH {
+        if has_header(&own) {
+            break;
+        }
+        let Some(inner) = super::forward::forwarded(rest, cut_point(rest), subject) else {
+            break;
+        };
+        let text = clean_lines(inner);
+        if has_header(&text) {
+            return (text, true);
+        }
+        rest = inner;
+    }
+    (own, false)
+}
+
+/// The lines of a part's text: LF line ends, `format=flowed` undone, no-break and zero-width
+/// spaces made plain.
+fn lines_of(text: &str, flowed: bool, delsp: bool) -> Vec<String> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let text = text.replace("\r\n", "\n").replace('\r', "\n");
     let lines: Vec<String> = if flowed {
@@ -263,8 +327,12 @@ pub fn clean(text: &str, flowed: bool, delsp: bool) -> String {
     } else {
         text.split('\n').map(str::to_string).collect()
     };
-    let lines: Vec<String> = lines.iter().map(|l| plain_spaces(l)).collect();
-    let end = cut_point(&lines);
+    lines.iter().map(|l| plain_spaces(l)).collect()
+}
+
+/// [`clean`] of the lines of a text.
+fn clean_lines(lines: &[String]) -> String {
+    let end = cut_point(lines);
     let lines = &lines[..end];
     let mut out: Vec<&str> = Vec::new();
     for (i, line) in lines.iter().enumerate() {
