@@ -206,3 +206,44 @@ fn a_replys_original_with_orders_in_it_still_never_counts() {
     }
     assert!(!game.join("orders/1/france.txt").exists(), "{report}");
 }
+
+/// pbem orders/prose: a greeting before the orders' header and a sign-off after the last order are
+/// passed over, told once as a warning naming their lines; a typo of an order after the last, and
+/// a line of prose between two orders, are still errors.
+#[test]
+fn pbem_orders_prose_a_greeting_and_a_sign_off_are_passed_over_and_told_once() {
+    let (t, game) = game();
+    let body = format!(
+        "Hi ref, here are my orders:\n\n{}\nmove Lannes Stuttgart Ulm\nwell, why not\nattack Ulm\natack Munich\n\nThanks, and good luck to all.\nJean\n",
+        header("france", FRANCE_PW, 1)
+    );
+    let mail = message(
+        "france@example.org",
+        "p1@example.org",
+        "my orders",
+        "text/plain; charset=utf-8",
+        &body,
+    );
+    let report = ingest(&game, &t.path().join("mail"), &[("prose.eml", mail)]);
+    assert!(
+        verdict(&report, "prose.eml").contains("accepted  france"),
+        "{report}"
+    );
+    let answers = acks(&game);
+    let answer = body_of(&answers[0].1);
+    assert!(
+        answer.contains("warning: 3 lines around the orders read as a greeting or a sign-off, not as orders: passed over (lines 1, 13, 14)"),
+        "{answer}"
+    );
+    assert!(answer.contains("rule pbem orders/prose"), "{answer}");
+    assert_eq!(answer.matches("unknown order").count(), 2, "{answer}");
+    assert!(answer.contains("unknown order 'well,'"), "{answer}");
+    assert!(answer.contains("unknown order 'atack'"), "{answer}");
+    assert!(answer.contains("Orders accepted (2):"), "{answer}");
+    // The file filed is the player's text: its digest and line numbers are his.
+    let filed = std::fs::read_to_string(game.join("orders/1/france.txt")).unwrap();
+    assert!(
+        filed.starts_with("Hi ref, here are my orders:\n"),
+        "{filed}"
+    );
+}
