@@ -247,3 +247,45 @@ fn pbem_orders_prose_a_greeting_and_a_sign_off_are_passed_over_and_told_once() {
         "{filed}"
     );
 }
+
+/// `late_orders = "hold"` keeps orders that arrive after a turn's deadline for the next turn: those
+/// that name the next turn are held as those that name the closing one, not refused; orders for the
+/// next turn sent before the deadline are still refused, as for a turn to come.
+#[test]
+fn under_hold_orders_naming_the_next_turn_after_the_deadline_are_held_for_it() {
+    let (t, game) = game();
+    set_deadline_key(&game, "late_orders", "\"hold\"");
+    let mail = |id: &str, received: &str, turn: u32| {
+        eml(
+            "france@example.org",
+            received,
+            id,
+            &format!("{}attack Munich\n", header("france", FRANCE_PW, turn)),
+        )
+    };
+    let mails = [
+        ("1-early.eml", mail("e1@x", ON_TIME, 2)),
+        (
+            "2-after.eml",
+            mail("e2@x", "Sun, 6 Dec 2026 21:00:00 +0100", 2),
+        ),
+    ];
+    let report = ingest(&game, &t.path().join("mail"), &mails);
+    let early = verdict(&report, "1-early.eml");
+    assert!(
+        early.contains("rejected  france")
+            && early.contains("these orders are for turn 2, the game is at turn 1"),
+        "{report}"
+    );
+    let after = verdict(&report, "2-after.eml");
+    assert!(
+        after.contains("held      france") && after.contains("held for turn 2"),
+        "{report}"
+    );
+    let answer = acks(&game)
+        .into_iter()
+        .find(|(_, e)| e.contains("e2@x"))
+        .map(|(_, e)| body_of(&e))
+        .unwrap();
+    assert!(answer.contains("kept for turn 2"), "{answer}");
+}
