@@ -289,3 +289,48 @@ fn under_hold_orders_naming_the_next_turn_after_the_deadline_are_held_for_it() {
         .unwrap();
     assert!(answer.contains("kept for turn 2"), "{answer}");
 }
+
+/// A body whose headers lie about its bytes is refused naming the lie and what to do, not "no
+/// orders": base64 that is plain text, a charset of UTF-16 over one byte a character.
+#[test]
+fn a_body_labelled_base64_or_utf16_that_is_not_is_refused_naming_what_was_wrong() {
+    let (t, game) = game();
+    let o = orders();
+    let mail = |id: &str, headers: &str| {
+        format!(
+            "Received: from mail.example.net by mx.referee.example; {ON_TIME}\r\n\
+             From: france@example.org\r\nTo: referee@referee.example\r\nSubject: orders\r\n\
+             Message-ID: <{id}>\r\nMIME-Version: 1.0\r\n{headers}\r\n\r\n{}",
+            o.replace('\n', "\r\n")
+        )
+    };
+    let mails = [
+        (
+            "1-base64.eml",
+            mail(
+                "l1@x",
+                "Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64",
+            ),
+        ),
+        (
+            "2-utf16.eml",
+            mail("l2@x", "Content-Type: text/plain; charset=utf-16"),
+        ),
+    ];
+    let report = ingest(&game, &t.path().join("mail"), &mails);
+    let v = verdict(&report, "1-base64.eml");
+    assert!(
+        v.contains("the body is labelled 'Content-Transfer-Encoding: base64', but its bytes are not base64"),
+        "{report}"
+    );
+    assert!(
+        v.contains("send your orders again as plain text in UTF-8"),
+        "{report}"
+    );
+    let v = verdict(&report, "2-utf16.eml");
+    assert!(
+        v.contains("the body is labelled 'charset=utf-16', but its bytes are not UTF-16"),
+        "{report}"
+    );
+    assert!(!report.contains(FRANCE_PW), "{report}");
+}

@@ -142,9 +142,22 @@ fn extract_at(message: &Incoming, max_text: u64, depth: usize) -> Extracted {
             });
         }
     }
+    // A body whose headers lie about its bytes (base64 that is not, UTF-16 that is not), and whose
+    // bytes as they are hold orders: named, with what to do, rather than "no orders".
+    let mislabelled = message
+        .parts
+        .iter()
+        .filter(|p| p.is_body || p.html_alternative)
+        .filter_map(|p| p.mislabelled.as_ref())
+        .find(|(_, as_sent)| has_header(&clean(as_sent, false, false)))
+        .map(|(why, _)| why);
     let Some(first) = candidates.first() else {
         return match (too_big, unreadable) {
             (Some(reason), _) => Extracted::Refused(reason),
+            (None, _) if mislabelled.is_some() => Extracted::Refused(format!(
+                "the body {}: pbem reads a mail as its headers say and found no orders in it; send your orders again as plain text in UTF-8 (your mail program's plain-text setting), or attach them as a .txt file",
+                mislabelled.map_or("", String::as_str)
+            )),
             (None, Some(part)) => Extracted::Refused(format!(
                 "{part} is not text pbem can read (it holds NUL bytes and no byte-order mark): save it as UTF-8 and send it again"
             )),
