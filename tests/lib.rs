@@ -36,6 +36,7 @@ mod mail_size;
 mod mail_smtp;
 mod mail_smtp_tls;
 mod mail_store;
+mod mail_wrapped;
 mod map_in_browser;
 mod map_kinds;
 mod map_phone;

@@ -216,8 +216,13 @@ fn every_ruleset_locates_an_unknown_order_by_file_line_and_column_and_the_others
         names.sort();
         let sample = fs::read_to_string(&names[0]).unwrap();
         let orders = tmp.path().join("orders.txt");
-        fs::write(&orders, format!("{sample}fly away home\n")).unwrap();
-        let line = sample.lines().count() + 1;
+        // Among the orders, after the header's turn line (after the last order, a line that is
+        // no order is a sign-off, passed over: `orders::prose`).
+        let turn = sample.lines().position(|l| l.starts_with("turn ")).unwrap();
+        let mut lines: Vec<&str> = sample.lines().collect();
+        lines.insert(turn + 1, "fly away home");
+        fs::write(&orders, lines.join("\n") + "\n").unwrap();
+        let line = turn + 2;
         let out = pbem()
             .arg("check")
             .arg(&game)

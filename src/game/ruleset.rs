@@ -113,6 +113,13 @@ pub trait Ruleset: Send + Sync {
     /// The game system's name for reports: "Empires in Arms".
     fn name(&self) -> &'static str;
 
+    /// The words that start its orders (`move`, `attack`, ...): a line around the orders whose
+    /// first word is none of them, nor near one, is a greeting or a sign-off (`orders::prose`).
+    /// None by default.
+    fn verbs(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// Parses and checks one orders file against the state of the turn it is for.
     fn check_orders(&self, game: &Game, state: &State, source: &Source) -> OrdersCheck;
 

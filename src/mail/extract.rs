@@ -40,6 +40,11 @@ pub enum Extracted {
 /// Finds the orders of a message; `max_text` bounds the size of any part read (game.toml
 /// `[mail] max_text_bytes`).
 pub fn extract(message: &Incoming, max_text: u64) -> Extracted {
+    extract_at(message, max_text, 0)
+}
+
+/// [`extract`] of a message forwarded `depth` deep in the one the referee received.
+fn extract_at(message: &Incoming, max_text: u64, depth: usize) -> Extracted {
     for p in &message.parts {
         if let Some(name) = &p.name {
             if is_path(name) {
@@ -54,32 +59,61 @@ pub fn extract(message: &Incoming, max_text: u64) -> Extracted {
     let mut too_big: Option<String> = None;
     // A part that may hold orders and is not text pbem can read (NULs and no byte-order mark).
     let mut unreadable: Option<String> = None;
-    let (mut body, mut body_lines) = read_body(
+    let subject = &message.subject;
+    let (mut body, mut body_lines, mut forwarded) = read_body(
         message.parts.iter().filter(|p| p.is_body),
         max_text,
+        subject,
         &mut too_big,
         &mut unreadable,
     );
     // A multipart/alternative whose text part is empty or holds no orders (some clients and
     // webmail send a blank one): the orders are in what the reader sees, its HTML alternative.
     if !has_header(&body) {
-        let (html, html_lines) = read_body(
+        let (html, html_lines, html_forwarded) = read_body(
             message.parts.iter().filter(|p| p.html_alternative),
             max_text,
+            subject,
             &mut too_big,
             &mut unreadable,
         );
         if has_header(&html) {
-            (body, body_lines) = (html, html_lines);
+            (body, body_lines, forwarded) = (html, html_lines, html_forwarded);
         }
     }
     if has_header(&body) {
+        let origin = match forwarded {
+            true => "the message forwarded in the body",
+            false => "the body",
+        };
         candidates.push(Found {
             text: body,
-            origin: "the body".into(),
-            file_name: crate::game::submission::sent_as("the body", &message.subject),
+            origin: origin.into(),
+            file_name: crate::game::submission::sent_as(origin, &message.subject),
             lines: LineMap::new(body_lines),
         });
+    }
+    // A message forwarded as an attachment (message/rfc822), read as a mail of its own.
+    for p in message.parts.iter() {
+        let Content::Message(raw) = &p.content else {
+            continue;
+        };
+        if depth >= super::forward::MAX_DEPTH {
+            continue;
+        }
+        let Some(inner) = super::parse::parse(raw) else {
+            continue;
+        };
+        if let Extracted::Orders(found) = extract_at(&inner, max_text, depth + 1) {
+            let origin = "the message forwarded as an attachment";
+            candidates.push(Found {
+                text: found.text,
+                origin: origin.into(),
+                file_name: crate::game::submission::sent_as(origin, &message.subject),
+                // The lines of the forwarded message, as the client shows it opened.
+                lines: found.lines,
+            });
+        }
     }
     for p in message.parts.iter().filter(|p| !p.is_body) {
         let Some(name) = &p.name else { continue };
@@ -118,9 +152,22 @@ pub fn extract(message: &Incoming, max_text: u64) -> Extracted {
             });
         }
     }
+    // A body whose headers lie about its bytes (base64 that is not, UTF-16 that is not), and whose
+    // bytes as they are hold orders: named, with what to do, rather than "no orders".
+    let mislabelled = message
+        .parts
+        .iter()
+        .filter(|p| p.is_body || p.html_alternative)
+        .filter_map(|p| p.mislabelled.as_ref())
+        .find(|(_, as_sent)| has_header(&clean(as_sent, false, false)))
+        .map(|(why, _)| why);
     let Some(first) = candidates.first() else {
         return match (too_big, unreadable) {
             (Some(reason), _) => Extracted::Refused(reason),
+            (None, _) if mislabelled.is_some() => Extracted::Refused(format!(
+                "the body {}: pbem reads a mail as its headers say and found no orders in it; send your orders again as plain text in UTF-8 (your mail program's plain-text setting), or attach them as a .txt file",
+                mislabelled.map_or("", String::as_str)
+            )),
             (None, Some(part)) => Extracted::Refused(format!(
                 "{part} is not text pbem can read (it holds NUL bytes and no byte-order mark): save it as UTF-8 and send it again"
             )),
@@ -142,15 +189,18 @@ pub fn extract(message: &Incoming, max_text: u64) -> Extracted {
 /// The text of the body parts `parts`, each cleaned, joined by a line; a part over `max_text` or
 /// not text pbem can read is left out, and its reason kept in `too_big` or `unreadable`. With it,
 /// the line of the body each of its lines is: the parts' lines counted one after another, as the
-/// reader's client shows them.
+/// reader's client shows them; and true when a part's orders are those of a message it forwards
+/// (`forward`).
 fn read_body<'a>(
     parts: impl Iterator<Item = &'a Part>,
     max_text: u64,
+    subject: &str,
     too_big: &mut Option<String>,
     unreadable: &mut Option<String>,
-) -> (String, Vec<usize>) {
+) -> (String, Vec<usize>, bool) {
     let mut body = String::new();
     let mut numbers: Vec<usize> = Vec::new();
+    let mut forwarded = false;
     // The lines of the parts before this one.
     let mut before = 0usize;
     for p in parts {
@@ -173,7 +223,9 @@ fn read_body<'a>(
             },
             Content::Message(_) => continue,
         };
-        let (text, lines) = clean_numbered(&shown.0, shown.1, p.delsp && shown.1);
+        let (text, lines, inner) =
+            clean_own_or_forwarded(&shown.0, shown.1, p.delsp && shown.1, subject);
+        forwarded |= inner;
         if !body.is_empty() && !text.is_empty() {
             // The line joining two parts is none of the reader's: a blank line shown as the
             // first line of this part's.
@@ -184,7 +236,7 @@ fn read_body<'a>(
         numbers.extend(lines.iter().map(|n| before + n));
         before += shown_lines(&shown.0);
     }
-    (body, numbers)
+    (body, numbers, forwarded)
 }
 
 /// How many lines a reader sees in `text`: its line breaks (CR LF, LF or CR) and the line after
@@ -292,6 +344,43 @@ pub fn clean(text: &str, flowed: bool, delsp: bool) -> String {
 /// [`clean`], with the line of `text` each line of the cleaned text is (1-based, as its reader's
 /// client shows `text`: a `format=flowed` paragraph is the line it begins on).
 pub fn clean_numbered(text: &str, flowed: bool, delsp: bool) -> (String, Vec<usize>) {
+    let (numbers, lines) = lines_of(text, flowed, delsp);
+    clean_lines(&lines, &numbers)
+}
+
+/// [`clean_numbered`], or, when the writer's own text holds no orders and forwards a message, the
+/// forwarded message's text cleaned (`forward`), its lines numbered in the whole text as its
+/// reader's client shows it; true when it is the forwarded one.
+fn clean_own_or_forwarded(
+    text: &str,
+    flowed: bool,
+    delsp: bool,
+    subject: &str,
+) -> (String, Vec<usize>, bool) {
+    let (numbers, lines) = lines_of(text, flowed, delsp);
+    let (own, own_numbers) = clean_lines(&lines, &numbers);
+    let mut rest: &[String] = &lines;
+    for _ in 0..super::forward::MAX_DEPTH {
+        if has_header(&own) {
+            break;
+        }
+        let Some(inner) = super::forward::forwarded(rest, cut_point(rest), subject) else {
+            break;
+        };
+        // `forwarded` gives the tail of `rest`: its first line is this far into the text.
+        let from = lines.len() - inner.len();
+        let (text, inner_numbers) = clean_lines(inner, &numbers[from..]);
+        if has_header(&text) {
+            return (text, inner_numbers, true);
+        }
+        rest = inner;
+    }
+    (own, own_numbers, false)
+}
+
+/// The lines of a part's text, each with its line as the reader's client shows the text: LF line
+/// ends, `format=flowed` undone, no-break and zero-width spaces made plain.
+fn lines_of(text: &str, flowed: bool, delsp: bool) -> (Vec<usize>, Vec<String>) {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let text = text.replace("\r\n", "\n").replace('\r', "\n");
     let (numbers, lines): (Vec<usize>, Vec<String>) = if flowed {
@@ -302,8 +391,12 @@ pub fn clean_numbered(text: &str, flowed: bool, delsp: bool) -> (String, Vec<usi
             .map(|(i, l)| (i + 1, l.to_string()))
             .unzip()
     };
-    let lines: Vec<String> = lines.iter().map(|l| plain_spaces(l)).collect();
-    let end = cut_point(&lines);
+    (numbers, lines.iter().map(|l| plain_spaces(l)).collect())
+}
+
+/// [`clean_numbered`] of the lines of a text, `numbers` the line of each.
+fn clean_lines(lines: &[String], numbers: &[usize]) -> (String, Vec<usize>) {
+    let end = cut_point(lines);
     let lines = &lines[..end];
     let mut out: Vec<&str> = Vec::new();
     let mut out_numbers: Vec<usize> = Vec::new();
@@ -518,6 +611,18 @@ mod tests {
         assert_eq!(shown_lines("a\nb\n"), 2);
     }
 
+    /// The orders of a message forwarded in the body keep their lines in the whole text, as the
+    /// forwarder's client shows it, below the forward mark and its header block.
+    #[test]
+    fn forwarded_orders_are_numbered_by_the_lines_of_the_whole_text() {
+        let text = "Hi, see below\n\n---------- Forwarded message ---------\nFrom: Ney <ney@example.org>\n\
+                    Date: Sat, 5 Dec 2026\nSubject: orders\nTo: referee@example.org\n\ngame x\nmove A B\n";
+        let (orders, lines, forwarded) = clean_own_or_forwarded(text, false, false, "Fwd: orders");
+        assert!(forwarded);
+        assert_eq!(orders, "game x\nmove A B\n");
+        assert_eq!(lines, [9, 10]);
+    }
+
     /// The body's parts are counted one after another, as its reader's client shows them.
     #[test]
     fn the_lines_of_a_body_in_parts_follow_on() {
@@ -529,9 +634,10 @@ mod tests {
             flowed: false,
             delsp: false,
             content: Content::Text(text.into()),
+            mislabelled: None,
         };
         let parts = [part("Hi\n\n> q\ngame x\n"), part("> q\nmove A B\n")];
-        let (body, lines) = read_body(parts.iter(), u64::MAX, &mut None, &mut None);
+        let (body, lines, _) = read_body(parts.iter(), u64::MAX, "orders", &mut None, &mut None);
         assert_eq!(body, "Hi\n\ngame x\n\nmove A B\n");
         assert_eq!(lines, [1, 2, 4, 5, 6]);
         assert!(

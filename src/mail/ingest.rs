@@ -1637,7 +1637,14 @@ fn judge(
         && named_turn == Some(turn - 1)
         && deadline(turn - 1).is_some_and(|d| arrival > d)
         && deadline(turn).is_none_or(|d| arrival <= d);
-    let text = if held_from_previous {
+    // Orders that name the next turn, arrived after this turn's deadline: under "hold" they are
+    // the next turn's as the late ones are, checked as this turn's and held for the next (its turn
+    // line kept); before the deadline they are refused, as orders for a turn to come.
+    let named_next = hold
+        && named_turn == Some(turn + 1)
+        && deadline(turn).is_some_and(|d| arrival > d)
+        && deadline(turn + 1).is_none_or(|d| arrival <= d);
+    let text = if held_from_previous || named_next {
         set_turn(&found.text, turn)
     } else {
         found.text.clone()

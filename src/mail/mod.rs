@@ -13,7 +13,8 @@
 //! - `mailbox`: reads .eml files, mbox files and Maildir folders, read-only, with delivery times.
 //! - `mbox`: splits an mbox file into messages, spilling one over the size limit to a temporary file.
 //! - `parse`: the only file that uses mail-parser; raw bytes to plain owned values.
-//! - `html`, `extract`: find the orders in what mail clients write.
+//! - `html`, `extract`: find the orders in what mail clients write; `forward` those of a message
+//!   forwarded in the body.
 //! - `imap`: `pbem fetch`, new messages from an IMAP mailbox over TLS into the archive, then ingested.
 //! - `ingest`: stores, authenticates, orders by arrival, files the submission that counts.
 //! - `ingest_store`: the raw archive and the records of each ingest run, one file each, and the
@@ -41,6 +42,7 @@ pub mod envelope;
 pub mod extract;
 pub mod farewell;
 pub mod fit;
+pub mod forward;
 pub mod html;
 pub mod imap;
 pub mod ingest;

@@ -64,6 +64,10 @@ pub struct Part {
     /// attachment): what the reader sees when the text part is empty, as some clients and webmail
     /// send it (`extract` reads it then).
     pub html_alternative: bool,
+    /// What its headers say of its bytes that its bytes belie, if anything: a part labelled
+    /// base64 that is not, or labelled UTF-16 or UTF-32 that is not (`extract` names it when it
+    /// finds no orders, rather than "no orders"), and its bytes read as they are (UTF-8, lossy).
+    pub mislabelled: Option<(String, String)>,
     /// `format=flowed` (RFC 3676) and its `delsp=yes`.
     pub flowed: bool,
     pub delsp: bool,
@@ -148,7 +152,14 @@ pub fn parse(raw: &[u8]) -> Option<Incoming> {
             ct.and_then(|c| c.attribute(n))
                 .map(|v| v.trim().to_ascii_lowercase())
         };
+        let mislabelled = match &part.body {
+            PartType::Text(_) | PartType::Html(_) => {
+                mislabelled(raw, part, attr("charset").as_deref())
+            }
+            _ => None,
+        };
         parts.push(Part {
+            mislabelled,
             is_body: body_ids.contains(&id) && name.is_none(),
             html_alternative: html_ids.contains(&id)
                 && !body_ids.contains(&id)
@@ -197,6 +208,48 @@ fn misread(raw: &[u8], part: &mail_parser::MessagePart<'_>, text: &str) -> Optio
         .and_then(|c| c.attribute("charset"))
         .is_some();
     (bom || !labelled).then_some(bytes)
+}
+
+/// What a text part's headers say of its bytes that the bytes belie: a Content-Transfer-Encoding
+/// of base64 over bytes that are not base64 (mail-parser then gives nothing, or noise), or a
+/// charset of UTF-16 or UTF-32 over bytes without one NUL (text in one byte a character, read two
+/// or four at a time into other scripts).
+fn mislabelled(
+    raw: &[u8],
+    part: &mail_parser::MessagePart<'_>,
+    charset: Option<&str>,
+) -> Option<(String, String)> {
+    let body = raw.get(part.offset_body as usize..part.offset_end as usize)?;
+    let as_sent = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    if part.encoding == mail_parser::Encoding::Base64 {
+        let base64 = |b: &u8| b.is_ascii_alphanumeric() || b"+/=\r\n\t ".contains(b);
+        if !body.iter().all(base64) {
+            return Some((
+                "is labelled 'Content-Transfer-Encoding: base64', but its bytes are not base64 (they read as plain text)"
+                    .into(),
+                as_sent(body),
+            ));
+        }
+        return None;
+    }
+    let wide = charset.is_some_and(|c| c.starts_with("utf-16") || c.starts_with("utf-32"));
+    let bytes = match part.encoding {
+        mail_parser::Encoding::QuotedPrintable => {
+            mail_parser::decoders::quoted_printable::quoted_printable_decode(body)?
+        }
+        _ => body.to_vec(),
+    };
+    let bom = bytes.starts_with(b"\xFF\xFE") || bytes.starts_with(b"\xFE\xFF");
+    (wide && !bom && !bytes.contains(&0)).then(|| {
+        (
+            format!(
+                "is labelled 'charset={}', but its bytes are not {} (they hold no NUL byte: one byte a character, as UTF-8 or ASCII)",
+                charset.unwrap_or_default(),
+                charset.unwrap_or_default().to_uppercase()
+            ),
+            as_sent(&bytes),
+        )
+    })
 }
 
 /// The `Received` headers of a message, topmost first, read from its headers only (to order the

@@ -188,6 +188,26 @@ pub fn welcome(
     })
 }
 
+/// Where [`PASSWORD_SLOT`] stands as a line of its own in a rendered welcome: the text's password
+/// line, never a mention of it inside a line (the order guide attached says that the line is shown
+/// so, and its quoted-printable lines fall wherever the guide's length puts them).
+fn slot_lines(bytes: &[u8]) -> Vec<usize> {
+    let slot = PASSWORD_SLOT.as_bytes();
+    memchr::memmem::find_iter(bytes, slot)
+        .filter(|&at| {
+            let after = &bytes[at + slot.len()..];
+            let line_start = bytes[..at]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |n| n + 1);
+            bytes[line_start..at]
+                .iter()
+                .all(|&b| b == b' ' || b == b'\t')
+                && (after.starts_with(b"\r\n") || after.starts_with(b"\n"))
+        })
+        .collect()
+}
+
 /// Writes the welcome `m` into the outbox with `password` in the place of [`PASSWORD_SLOT`], only
 /// the owner may read it (0600) until `pbem send` masks it again. A welcome over `[mail]
 /// max_outgoing_bytes` goes without what does not fit (`fit::fit_attachments`), its text and
@@ -208,7 +228,7 @@ pub fn write(game: &Game, m: &Outgoing, password: &str) -> Result<Option<super::
             m.render(game)
         })?;
     let slot = PASSWORD_SLOT.as_bytes();
-    let at: Vec<usize> = memchr::memmem::find_iter(&bytes, slot).collect();
+    let at = slot_lines(&bytes);
     if at.len() != 1 {
         bail!(
             "the welcome of {} holds the password line {} times: a game's own templates/welcome.txt.j2 must show {{{{ password_line }}}} once",
@@ -380,6 +400,13 @@ pub fn mask_delivered(game: &Game, file: &str) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_password_slot_is_the_line_of_its_own_never_the_guides_mention_of_it() {
+        let mail = b"Subject: x\r\n\r\nYOUR PASSWORD\r\n    password ********\r\n--b\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\nthe line is shown as `password ********`,=0A=\r\npassword ******** =\r\n";
+        let at = slot_lines(mail);
+        assert_eq!(at, [33], "{:?}", String::from_utf8_lossy(&mail[at[0]..]));
+    }
 
     #[test]
     fn the_password_line_is_masked_whole_and_nothing_else() {

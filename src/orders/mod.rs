@@ -11,6 +11,7 @@
 pub mod filed;
 pub mod header;
 pub mod lexer;
+pub mod prose;
 
 use std::ops::Range;
 

@@ -70,8 +70,8 @@ pub fn check_orders_with<O: std::fmt::Display>(
         &[crate::orders::Line],
     ) -> (Vec<crate::orders::Located<O>>, Vec<Diagnostic>),
 ) -> OrdersCheck {
-    let lines = crate::orders::split(&source.text);
-    let (header, lines, mut diagnostics) = crate::orders::Header::take(&source.text, lines);
+    let all = crate::orders::split(&source.text);
+    let (header, lines, mut diagnostics) = crate::orders::Header::take(&source.text, all.clone());
     let (power, mut more) = crate::orders::check_header_with(
         &header,
         &game.config,
@@ -90,6 +90,7 @@ pub fn check_orders_with<O: std::fmt::Display>(
     if let Some(p) = &power {
         let (ok, mut more) = parse(p, &lines);
         diagnostics.append(&mut more);
+        crate::orders::prose::pass_over(&all, game.ruleset.verbs(), &mut diagnostics);
         let command = crate::game::command::Command::of(game, state, p, player.as_deref());
         for o in &ok {
             let text = o.value.to_string();

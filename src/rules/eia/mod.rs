@@ -80,6 +80,10 @@ impl Eia {
 }
 
 impl Ruleset for Eia {
+    fn verbs(&self) -> &'static [&'static str] {
+        &orders::VERBS
+    }
+
     fn id(&self) -> &'static str {
         "eia"
     }

@@ -1258,7 +1258,8 @@ mod tests {
 
     #[test]
     fn rejects_unknown_order_word_far_from_any_with_the_list_of_orders() {
-        let (_, c) = check("xyzzy\n");
+        // Between two lines of the orders (after the last, it is a sign-off: `orders::prose`).
+        let (_, c) = check("xyzzy\nattack Ulm\n");
         let d = one_error(&c);
         assert_eq!(d.message, "unknown order 'xyzzy'");
         assert_eq!(

@@ -129,6 +129,10 @@ impl Gitm {
 }
 
 impl Ruleset for Gitm {
+    fn verbs(&self) -> &'static [&'static str] {
+        &orders::VERBS
+    }
+
     fn id(&self) -> &'static str {
         "gitm"
     }

@@ -141,6 +141,10 @@ impl Ngg {
 }
 
 impl Ruleset for Ngg {
+    fn verbs(&self) -> &'static [&'static str] {
+        &orders::VERBS
+    }
+
     fn id(&self) -> &'static str {
         "ngg"
     }

@@ -91,6 +91,10 @@ impl Pog {
 }
 
 impl Ruleset for Pog {
+    fn verbs(&self) -> &'static [&'static str] {
+        &orders::VERBS
+    }
+
     fn id(&self) -> &'static str {
         "pog"
     }

@@ -109,6 +109,10 @@ impl Wbts {
 }
 
 impl Ruleset for Wbts {
+    fn verbs(&self) -> &'static [&'static str] {
+        &orders::VERBS
+    }
+
     fn id(&self) -> &'static str {
         "wbts"
     }
