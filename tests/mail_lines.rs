@@ -139,21 +139,7 @@ fn a_refused_order_is_named_and_quoted_by_the_line_of_the_mail_its_player_wrote(
 
     // The record and the answers agree: the audit re-resolves the turn to the same bytes, and
     // the player's own check of his report with his answer passes.
-    pbem().arg("audit").arg(&game).assert().success();
-    let ack = write(t.path(), "ack.eml", &acks(&game)[0].1);
-    pbem()
-        .arg("verify")
-        .arg(game.join("turns/1/reports/france.json"))
-        .arg("--ack")
-        .arg(&ack)
-        .args([
-            "--commitment",
-            fs::read_to_string(game.join("turns/1/commitment"))
-                .unwrap()
-                .trim(),
-        ])
-        .assert()
-        .success();
+    audit_and_verify_the_answer(t.path(), &game);
 }
 
 /// An HTML-only mail: its lines are those of its text rendering, as the answer quotes them.
@@ -236,21 +222,7 @@ fn a_record_written_before_the_line_map_resolves_audits_and_verifies_as_it_did()
     };
     assert!(france(&then).len() >= 6, "{then}");
     assert_eq!(france(&now), france(&then));
-    pbem().arg("audit").arg(&game).assert().success();
-    let ack = write(t.path(), "ack.eml", &acks(&game)[0].1);
-    pbem()
-        .arg("verify")
-        .arg(game.join("turns/1/reports/france.json"))
-        .arg("--ack")
-        .arg(&ack)
-        .args([
-            "--commitment",
-            fs::read_to_string(game.join("turns/1/commitment"))
-                .unwrap()
-                .trim(),
-        ])
-        .assert()
-        .success();
+    audit_and_verify_the_answer(t.path(), &game);
 }
 
 /// A late submission the referee lets stand (`pbem accept-late`): its new answer and the report
@@ -286,4 +258,24 @@ fn orders_accepted_late_are_named_by_the_lines_of_the_mail() {
     let report = fs::read_to_string(game.join("turns/1/reports/france.txt")).unwrap();
     assert!(report.contains(&below_the_quote), "{report}");
     pbem().arg("audit").arg(&game).assert().success();
+}
+
+/// The record and the answers agree: the audit re-resolves the turn to the same bytes, and France's
+/// own check of his report with his first answer passes.
+fn audit_and_verify_the_answer(tmp: &Path, game: &Path) {
+    pbem().arg("audit").arg(game).assert().success();
+    let ack = write(tmp, "ack.eml", &acks(game)[0].1);
+    pbem()
+        .arg("verify")
+        .arg(game.join("turns/1/reports/france.json"))
+        .arg("--ack")
+        .arg(&ack)
+        .args([
+            "--commitment",
+            fs::read_to_string(game.join("turns/1/commitment"))
+                .unwrap()
+                .trim(),
+        ])
+        .assert()
+        .success();
 }

@@ -573,19 +573,7 @@ fn audit_re_resolves_a_turn_under_its_own_rules_after_a_rekey_changed_them_in_ev
 fn audit_tells_why_a_turn_differs_when_its_own_rules_were_not_kept() {
     let (_t, game) = new_game(&ULM);
     resolve(&game);
-    let config = game.join("game.toml");
-    let before = fs::read_to_string(&config).unwrap();
-    fs::write(
-        &config,
-        before.replacen("start = \"1805-09\"", "start = \"1805-10\"", 1),
-    )
-    .unwrap();
-    pbem()
-        .arg("rekey")
-        .arg(&game)
-        .args(["--reason", "the calendar was a month off"])
-        .assert()
-        .success();
+    let before = shift_calendar_and_rekey(&game);
     // The settings turn 1's commitment fixed, kept, rewritten.
     let settings = fs::read_dir(game.join("rules"))
         .unwrap()
@@ -610,7 +598,7 @@ fn audit_tells_why_a_turn_differs_when_its_own_rules_were_not_kept() {
         "{said}"
     );
     // Under its own rules again, turn 1 audits clean, as the message says.
-    fs::write(&config, &before).unwrap();
+    fs::write(game.join("game.toml"), &before).unwrap();
     pbem()
         .args(["audit", "--turn", "1"])
         .arg(&game)
@@ -790,19 +778,7 @@ fn audit_names_a_kept_rules_part_changed_whether_or_not_it_re_resolves_under_it(
     fs::write(&kept, &bytes).unwrap();
     // The calendar changed and rekeyed: turn 1 is re-resolved under its kept settings; those
     // changed, turn 1 is named and turn 2 still audited.
-    let config = game.join("game.toml");
-    let before = fs::read_to_string(&config).unwrap();
-    fs::write(
-        &config,
-        before.replacen("start = \"1805-09\"", "start = \"1805-10\"", 1),
-    )
-    .unwrap();
-    pbem()
-        .arg("rekey")
-        .arg(&game)
-        .args(["--reason", "the calendar was a month off"])
-        .assert()
-        .success();
+    shift_calendar_and_rekey(&game);
     resolve(&game);
     let settings = fs::read_dir(game.join("rules"))
         .unwrap()
@@ -827,4 +803,23 @@ fn audit_names_a_kept_rules_part_changed_whether_or_not_it_re_resolves_under_it(
         "{said}"
     );
     assert!(said.contains("\nturn 3: "), "{said}");
+}
+
+/// The referee moves the calendar a month on (a rules setting of game.toml) and rekeys the turn,
+/// as docs/REFEREE.md says a house rule is changed on purpose. Returns game.toml as it was.
+fn shift_calendar_and_rekey(game: &Path) -> String {
+    let config = game.join("game.toml");
+    let before = fs::read_to_string(&config).unwrap();
+    fs::write(
+        &config,
+        before.replacen("start = \"1805-09\"", "start = \"1805-10\"", 1),
+    )
+    .unwrap();
+    pbem()
+        .arg("rekey")
+        .arg(game)
+        .args(["--reason", "the calendar was a month off"])
+        .assert()
+        .success();
+    before
 }
