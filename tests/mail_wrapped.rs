@@ -208,7 +208,8 @@ fn a_replys_original_with_orders_in_it_still_never_counts() {
 }
 
 /// pbem orders/prose: a greeting before the orders' header and a sign-off after the last order are
-/// passed over, told once as a warning naming their lines; a typo of an order after the last, and
+/// passed over, told once as a warning quoting them (their numbers are the mail's only where the
+/// warning points); a typo of an order after the last, and
 /// a line of prose between two orders, are still errors.
 #[test]
 fn pbem_orders_prose_a_greeting_and_a_sign_off_are_passed_over_and_told_once() {
@@ -232,7 +233,7 @@ fn pbem_orders_prose_a_greeting_and_a_sign_off_are_passed_over_and_told_once() {
     let answers = acks(&game);
     let answer = body_of(&answers[0].1);
     assert!(
-        answer.contains("warning: 3 lines around the orders read as a greeting or a sign-off, not as orders: passed over (lines 1, 13, 14)"),
+        answer.contains("warning: 3 lines around the orders read as a greeting or a sign-off, not as orders, passed over: \"Hi ref, here are my orders:\", \"Thanks, and good luck to all.\", \"Jean\""),
         "{answer}"
     );
     assert!(answer.contains("rule pbem orders/prose"), "{answer}");
