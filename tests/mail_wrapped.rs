@@ -233,7 +233,7 @@ fn pbem_orders_prose_a_greeting_and_a_sign_off_are_passed_over_and_told_once() {
     let answers = acks(&game);
     let answer = body_of(&answers[0].1);
     assert!(
-        answer.contains("warning: 3 lines around the orders read as a greeting or a sign-off, not as orders, passed over: \"Hi ref, here are my orders:\", \"Thanks, and good luck to all.\", \"Jean\""),
+        answer.contains("warning: 3 lines around the orders read as a greeting or a sign-off, not as orders, passed over: 'Hi ref, here are my orders:', 'Thanks, and good luck to all.', 'Jean'"),
         "{answer}"
     );
     assert!(answer.contains("rule pbem orders/prose"), "{answer}");

@@ -71,6 +71,22 @@ pub struct Line {
 }
 
 impl Line {
+    /// The line's words, quoted and cut to 40 characters: how a diagnostic names another line of
+    /// the orders, since its number would be the filed file's, not the line of the player's mail
+    /// (`diag::LineMap` maps only where a diagnostic points).
+    pub fn quoted(&self) -> String {
+        let text = self
+            .tokens
+            .iter()
+            .map(|t| t.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        match text.char_indices().nth(40) {
+            Some((cut, _)) => format!("'{}...'", &text[..cut]),
+            None => format!("'{text}'"),
+        }
+    }
+
     /// The text of the line after the first `n` tokens, trimmed (for free text such as entropy).
     /// Empty when there is no such token or `source` is not the text the line was read from.
     pub fn rest_after<'a>(&self, source: &'a str, n: usize) -> &'a str {

@@ -58,7 +58,7 @@ pub fn pass_over(lines: &[Line], verbs: &[&str], diagnostics: &mut Vec<Diagnosti
     });
     // Each named by its words, not its number: a mailed file's lines are numbered as the player's
     // mail shows them only where a diagnostic points (`diag::LineMap`), never inside its message.
-    let quoted: Vec<String> = prose.iter().take(5).map(|l| quote(l)).collect();
+    let quoted: Vec<String> = prose.iter().take(5).map(|l| l.quoted()).collect();
     let mut which = quoted.join(", ");
     if prose.len() > quoted.len() {
         which += &format!(" and {} more", prose.len() - quoted.len());
@@ -76,16 +76,6 @@ pub fn pass_over(lines: &[Line], verbs: &[&str], diagnostics: &mut Vec<Diagnosti
         .hint("if one of them was meant as an order, write it as the order guide shows, one order a line")
         .rule(PROSE),
     );
-}
-
-/// A line's words, quoted, cut to 40 characters.
-fn quote(line: &Line) -> String {
-    let words: Vec<&str> = line.tokens.iter().map(|t| t.text.as_str()).collect();
-    let text = words.join(" ");
-    match text.char_indices().nth(40) {
-        Some((cut, _)) => format!("\"{}...\"", &text[..cut]),
-        None => format!("\"{text}\""),
-    }
 }
 
 /// Whether `word` is far from every order word and header word: not one of them, nor one edit

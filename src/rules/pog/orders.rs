@@ -498,27 +498,28 @@ struct Legality<'a> {
     cx: &'a Context<'a>,
     power: &'a str,
     active: bool,
-    /// Spaces activated, and whether for attack; with the line that did it.
-    activated: BTreeMap<String, (bool, usize)>,
+    /// Spaces activated, and whether for attack; with the order that did it, quoted
+    /// (`Line::quoted`).
+    activated: BTreeMap<String, (bool, String)>,
     /// Units already ordered (moving, entrenching or attacking).
     used: BTreeSet<String>,
     /// Spaces where a unit entrenches.
     entrenching: BTreeSet<String>,
     /// Enemy-fort spaces where moves end, with the units ending there.
     fort_ends: BTreeMap<String, Vec<String>>,
-    /// The line of a `war` order: the event is the whole action (11.1.11).
-    war: Option<usize>,
+    /// The `war` order, quoted: the event is the whole action (11.1.11).
+    war: Option<String>,
     /// Russian corps passing between the To Caucasus box and the Near East (11.3.2, 12.1.9).
     caucasus: usize,
 }
 
 /// What the accepted lines of an action have used so far (see [`Legality`]).
 type Marks = (
-    BTreeMap<String, (bool, usize)>,
+    BTreeMap<String, (bool, String)>,
     BTreeSet<String>,
     BTreeSet<String>,
     BTreeMap<String, Vec<String>>,
-    Option<usize>,
+    Option<String>,
     usize,
 );
 
@@ -529,7 +530,7 @@ impl<'a> Legality<'a> {
             self.used.clone(),
             self.entrenching.clone(),
             self.fort_ends.clone(),
-            self.war,
+            self.war.clone(),
             self.caucasus,
         )
     }
@@ -575,9 +576,11 @@ impl<'a> Legality<'a> {
         // 11.1.11: a nation's entry is an event, and an event is the whole action (pbem's reading;
         // the action rules are not in the seed).
         let operation = !matches!(order, PogOrder::Standing { .. } | PogOrder::War { .. });
-        if let (true, Some(n)) = (operation, self.war) {
+        if let (true, Some(n)) = (operation, &self.war) {
             return Err(Diagnostic::error(
-                format!("line {n} plays a nation's entry into the war, which is the whole action"),
+                format!(
+                    "your order {n} plays a nation's entry into the war, which is the whole action"
+                ),
                 span,
             )
             .hint("send this order in another action")
@@ -587,7 +590,7 @@ impl<'a> Legality<'a> {
             PogOrder::War { nation } => {
                 if let Some((_, n)) = self.activated.values().next() {
                     return Err(Diagnostic::error(
-                        format!("line {n} already makes this an operations action"),
+                        format!("your order {n} already makes this an operations action"),
                         span,
                     )
                     .hint("a nation's entry into the war is the whole action: send it alone")
@@ -621,7 +624,7 @@ impl<'a> Legality<'a> {
                     .hint("only that side's order brings it in")
                     .rule(rules::NEUTRAL));
                 }
-                self.war = Some(line.number);
+                self.war = Some(line.quoted());
             }
             PogOrder::Move { unit, path } => {
                 let u = cx.pog.unit(unit).expect("parsed units exist");
@@ -825,10 +828,10 @@ impl<'a> Legality<'a> {
 
     fn activate(&mut self, space: &str, attack: bool, line: &Line) -> Result<(), Diagnostic> {
         match self.activated.get(space) {
-            Some(&(a, n)) if a != attack => Err(Diagnostic::error(
+            Some((a, n)) if *a != attack => Err(Diagnostic::error(
                 format!(
-                    "{space} is activated for {} by line {n}",
-                    if a { "attack" } else { "movement" }
+                    "{space} is activated for {} by your order {n}",
+                    if *a { "attack" } else { "movement" }
                 ),
                 line.span.clone(),
             )
@@ -841,7 +844,7 @@ impl<'a> Legality<'a> {
             Some(_) => Ok(()),
             None => {
                 self.activated
-                    .insert(space.to_string(), (attack, line.number));
+                    .insert(space.to_string(), (attack, line.quoted()));
                 Ok(())
             }
         }

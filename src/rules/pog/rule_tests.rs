@@ -597,7 +597,8 @@ fn pog_12_1_1_a_space_is_activated_for_movement_or_for_attack() {
     ]);
     let e = fx.errors("central", "move GE-1 Aachen\nattack Sedan with GE-2");
     assert!(
-        e.contains("Koblenz is activated for movement by line 5") && e.contains("PoG 12.1.1"),
+        e.contains("Koblenz is activated for movement by your order 'move GE-1 Aachen'")
+            && e.contains("PoG 12.1.1"),
         "{e}"
     );
 }

@@ -93,7 +93,7 @@ fn pog_11_1_11_a_war_order_brings_a_neutral_nation_into_the_war() {
     assert_eq!(c.accepted.len(), 1, "{:?}", c.diagnostics);
     assert_eq!(
         c.diagnostics[0].message,
-        "line 5 plays a nation's entry into the war, which is the whole action"
+        "your order 'war belgium' plays a nation's entry into the war, which is the whole action"
     );
     let c = fx.check("central", "move GE-1 Koblenz\nwar belgium");
     assert_eq!(c.accepted.len(), 1, "{:?}", c.diagnostics);
