@@ -34,6 +34,17 @@ fn resolve(game: &Path) {
         .success();
 }
 
+/// `pbem rekey`: the current turn gets a fresh secret, and a commitment fixing the rules as they
+/// are now.
+fn rekey(game: &Path, reason: &str) {
+    pbem()
+        .arg("rekey")
+        .arg(game)
+        .args(["--reason", reason])
+        .assert()
+        .success();
+}
+
 /// `pbem verify REPORTS --ANCHOR FILE`: whether the report checks out, and what verify printed.
 fn verify(reports: &[&Path], anchor: &str, file: &Path) -> (bool, String) {
     let out = pbem()
@@ -345,12 +356,7 @@ fn audit_names_the_rules_changed_after_a_resolved_turn() {
 pub fn acknowledged_game(forged: bool) -> (tempfile::TempDir, PathBuf, String) {
     use crate::support::{eml, header, write, FRANCE_PW};
     let (t, game) = crate::support::game();
-    pbem()
-        .arg("rekey")
-        .arg(&game)
-        .args(["--reason", "the demo's secrets are public"])
-        .assert()
-        .success();
+    rekey(&game, "the demo's secrets are public");
     let mail = write(
         t.path(),
         "france.eml",
@@ -441,12 +447,7 @@ fn rules_changed_behind_a_commitment_are_refused_whatever_a_later_commitment_fix
     let (_t, game) = new_game(&ULM);
     resolve(&game);
     append(&game.join("tables.toml"), "\n# a house rule from turn 2\n");
-    pbem()
-        .arg("rekey")
-        .arg(&game)
-        .args(["--reason", "a house rule from turn 2"])
-        .assert()
-        .success();
+    rekey(&game, "a house rule from turn 2");
     let files = tree(&game);
     let out = pbem()
         .args(["resolve", "--force", "--turn", "1"])
@@ -536,12 +537,7 @@ fn audit_re_resolves_a_turn_under_its_own_rules_after_a_rekey_changed_them_in_ev
         for (_, file, change) in rule_changes(&game) {
             change(&file);
         }
-        pbem()
-            .arg("rekey")
-            .arg(&game)
-            .args(["--reason", "house rules"])
-            .assert()
-            .success();
+        rekey(&game, "house rules");
         resolve(&game);
         let (passed, said) = audit(&game);
         assert!(passed, "{}: {said}", s.id);
@@ -665,12 +661,7 @@ fn verify_does_not_accuse_rules_fixed_anew_by_a_rekey() {
     let (_t, game) = new_game(&ULM);
     resolve(&game);
     append(&game.join("tables.toml"), "\n# a house rule from turn 2\n");
-    pbem()
-        .arg("rekey")
-        .arg(&game)
-        .args(["--reason", "a house rule from turn 2"])
-        .assert()
-        .success();
+    rekey(&game, "a house rule from turn 2");
     resolve(&game);
     let report = game.join("turns/2/reports/france.json");
     let (passed, said) = verify(
@@ -815,11 +806,6 @@ fn shift_calendar_and_rekey(game: &Path) -> String {
         before.replacen("start = \"1805-09\"", "start = \"1805-10\"", 1),
     )
     .unwrap();
-    pbem()
-        .arg("rekey")
-        .arg(game)
-        .args(["--reason", "the calendar was a month off"])
-        .assert()
-        .success();
+    rekey(game, "the calendar was a month off");
     before
 }
