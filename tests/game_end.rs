@@ -1,6 +1,6 @@
 //! The end of a game (`pbem end`): the turn waiting for orders is never played, every act that
 //! would play or change it is refused, mail that comes is kept and answered that the game is over,
-//! the sealed rolls go to every player, and a rollback reopens the game.
+//! the sealed rolls go to every player; `pbem reopen` (or a rollback) reopens the game.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -92,7 +92,7 @@ fn pbem_end_refuses_every_act_that_would_play_or_change_the_turn_not_played() {
         out.contains("The game is over: the referee ended it after turn 1 (the armistice)"),
         "{out}"
     );
-    assert!(out.contains("pbem rollback"), "{out}");
+    assert!(out.contains("pbem reopen"), "{out}");
 }
 
 #[test]
@@ -236,7 +236,7 @@ fn a_rollback_after_pbem_end_reopens_the_game() {
 }
 
 #[test]
-fn a_game_ended_before_its_first_turn_withdraws_the_welcomes_and_cannot_be_reopened() {
+fn a_game_ended_before_its_first_turn_withdraws_the_welcomes_until_it_is_reopened() {
     let tmp = tempfile::tempdir().unwrap();
     let game = tmp.path().join("g");
     let now = "2026-12-01T12:00:00Z";
@@ -251,11 +251,238 @@ fn a_game_ended_before_its_first_turn_withdraws_the_welcomes_and_cannot_be_reope
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("before its first turn was played"), "{out}");
     let sent = tmp.path().join("sent");
-    let (code, out, err) = run(&game, &["send", "--folder", sent.to_str().unwrap()], now);
+    let folder = sent.to_str().unwrap();
+    let (code, out, err) = run(&game, &["send", "--folder", folder], now);
     assert_eq!(code, 0, "{out}\n{err}");
     assert!(!out.contains("welcome"), "the passwords went:\n{out}");
     assert!(out.contains("t0001-notice-central-end.eml"), "{out}");
     let (code, _, err) = run(&game, &["resolve", "--early"], now);
     assert_eq!(code, 1);
-    assert!(err.contains("nothing reopens it"), "{err}");
+    assert!(err.contains("`pbem reopen"), "{err}");
+    // Reopened: the welcomes go after all, with a notice that the game goes on after the one
+    // that said it was over.
+    let (code, out, err) = run(&game, &["reopen", "--reason", "a player came"], now);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let (code, out, err) = run(&game, &["send", "--folder", folder], now);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("t0001-welcome-central.eml"), "{out}");
+    assert!(out.contains("t0001-notice-central-reopen-1.eml"), "{out}");
+    let (code, _, err) = run(&game, &["resolve", "--early"], now);
+    assert_eq!(code, 0, "{err}");
+}
+
+/// The messages `pbem send --folder` delivered to `address`, by file name.
+fn delivered(sent: &Path, address: &str) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(sent.join(address))
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+#[test]
+fn pbem_reopen_undoes_an_end_no_player_heard_of_without_a_word() {
+    // GITM: the end publishes turn 1's sealed rolls; reopened before anything went, they are
+    // sealed again and the players never learn of the end.
+    let (tmp, game) = ended("gitm-italy-1809");
+    assert!(game.join("unsealed/1.txt").is_file());
+    let (code, out, err) = run(
+        &game,
+        &["reopen", "--reason", "ended by mistake"],
+        BEFORE_TURN_2,
+    );
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("No player heard of the end"), "{out}");
+    assert!(
+        !game.join("unsealed/1.txt").exists(),
+        "the sealed list stays published"
+    );
+    let sent = tmp.path().join("sent");
+    let (code, out, err) = run(
+        &game,
+        &["send", "--folder", sent.to_str().unwrap()],
+        BEFORE_TURN_2,
+    );
+    assert_eq!(code, 0, "{out}\n{err}");
+    let got = delivered(&sent, "johann@example.org");
+    assert!(
+        got.contains(&"t0002-announcement-austria.eml".to_string()),
+        "{got:?}"
+    );
+    assert!(!got.iter().any(|n| n.contains("-notice-")), "{got:?}");
+    // The game goes on as before the end: its turn resolves under the commitment announced.
+    let (code, out, _) = run(&game, &["status"], BEFORE_TURN_2);
+    assert_eq!(code, 0);
+    assert!(!out.contains("over"), "{out}");
+    let (code, _, err) = run(&game, &["resolve", "--early"], BEFORE_TURN_2);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, _) = run(&game, &["audit"], BEFORE_TURN_2);
+    assert_eq!(code, 0, "{out}");
+}
+
+#[test]
+fn pbem_reopen_after_the_end_went_tells_every_player_the_game_goes_on() {
+    let (tmp, game) = ended("ulm-1805");
+    let sent = tmp.path().join("sent");
+    let folder = sent.to_str().unwrap();
+    // The end went; France mailed orders after it (answered that the game is over).
+    let pw = password(&game, "france");
+    let body = format!("game ulm-1805\npower france\npassword {pw}\nturn 2\nentropy late\n");
+    let mail = support::write(
+        tmp.path(),
+        "m.eml",
+        support::eml(
+            "france@example.org",
+            "Thu, 10 Dec 2026 12:00:00 +0000",
+            "m1@example.org",
+            &body,
+        ),
+    );
+    let (code, out, err) = run(
+        &game,
+        &[
+            "turn",
+            "--folder",
+            folder,
+            "--mailbox",
+            mail.to_str().unwrap(),
+        ],
+        BEFORE_TURN_2,
+    );
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(delivered(&sent, "france@example.org")
+        .iter()
+        .any(|n| n.ends_with("-end.eml")));
+    // Reopened after turn 2's deadline had passed: a deadline with the least notice.
+    let late = "2026-12-20T12:00:00Z";
+    let (code, out, err) = run(
+        &game,
+        &["reopen", "--reason", "the peace did not hold"],
+        late,
+    );
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("(moved: "), "{out}");
+    let (code, out, _) = run(&game, &["status"], late);
+    assert_eq!(code, 0);
+    assert!(!out.contains("The game is over"), "{out}");
+    let deadline = support::load(&game).config.deadline_of(2).unwrap();
+    assert!(
+        deadline.to_utc() > late.parse::<chrono::DateTime<chrono::Utc>>().unwrap(),
+        "{deadline}"
+    );
+    let (code, out, err) = run(&game, &["send", "--folder", folder], late);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let notice = |power: &str| {
+        support::outbox(&game)
+            .into_iter()
+            .find(|(n, _)| n == &format!("t0002-notice-{power}-reopen-1.eml"))
+            .map(|(_, m)| support::body_of(&m))
+            .unwrap_or_else(|| panic!("no notice for {power}"))
+    };
+    let france = notice("france");
+    assert!(
+        france.contains("the game goes on (the peace did not hold)"),
+        "{france}"
+    );
+    assert!(
+        france.contains("What you sent while the game was over (2026-12-10"),
+        "{france}"
+    );
+    assert!(france.contains("send your orders again"), "{france}");
+    let austria = notice("austria");
+    assert!(!austria.contains("while the game was over"), "{austria}");
+    assert!(
+        austria.contains("No orders of yours for turn 2 are on file"),
+        "{austria}"
+    );
+    // Orders sent now stand, and the turn resolves.
+    let mail = support::write(
+        tmp.path(),
+        "m2.eml",
+        support::eml(
+            "france@example.org",
+            "Sun, 20 Dec 2026 13:00:00 +0000",
+            "m2@example.org",
+            &body,
+        ),
+    );
+    let (code, out, err) = run(&game, &["ingest", mail.to_str().unwrap()], late);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(game.join("orders/2/france.txt").is_file());
+    let (code, _, err) = run(&game, &["resolve", "--early"], late);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, _) = run(&game, &["audit"], late);
+    assert_eq!(code, 0, "{out}");
+}
+
+#[test]
+fn pbem_reopen_refuses_a_game_not_over_and_a_second_end_has_notices_of_its_own() {
+    let (tmp, game) = ended("ulm-1805");
+    let sent = tmp.path().join("sent");
+    let folder = sent.to_str().unwrap();
+    let (code, _, err) = run(&game, &["send", "--folder", folder], BEFORE_TURN_2);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = run(&game, &["reopen", "--reason", "x"], BEFORE_TURN_2);
+    assert_eq!(code, 0, "{err}");
+    let before = support::tree(&game.join("turns"));
+    let (code, out, err) = run(&game, &["reopen", "--reason", "again"], BEFORE_TURN_2);
+    assert_eq!(code, 1, "{out}\n{err}");
+    assert!(err.contains("the game is not over"), "{err}");
+    assert_eq!(support::tree(&game.join("turns")), before);
+    // Ended again: a notice of its own, which goes although the first one went.
+    let (code, _, err) = run(&game, &["end", "--reason", "the peace"], BEFORE_TURN_2);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = run(&game, &["send", "--folder", folder], BEFORE_TURN_2);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(delivered(&sent, "france@example.org")
+        .contains(&"t0002-notice-france-end-2.eml".to_string()));
+}
+
+#[test]
+fn a_reopen_killed_midway_is_finished_by_running_it_again() {
+    // Killed before its act, and before its last notice: each time the game stays over, every
+    // other act refuses until the reopen is finished, and the rerun writes what one run writes.
+    for at in ["acts.toml", "t0002-notice-russia-reopen-1.eml"] {
+        let (tmp, game) = ended("ulm-1805");
+        let sent = tmp.path().join("sent");
+        let (code, _, err) = run(
+            &game,
+            &["send", "--folder", sent.to_str().unwrap()],
+            BEFORE_TURN_2,
+        );
+        assert_eq!(code, 0, "{err}");
+        let late = "2026-12-20T12:00:00Z";
+        let killed = pbem()
+            .env("PBEM_NOW", late)
+            .env("PBEM_CRASH_BEFORE", at)
+            .args(["reopen"])
+            .arg(&game)
+            .args(["--reason", "the war resumes"])
+            .output()
+            .unwrap();
+        assert!(!killed.status.success(), "{at}: not killed");
+        let (code, _, err) = run(&game, &["resolve", "--early"], late);
+        assert_eq!(code, 1, "{at}");
+        assert!(
+            err.contains("`pbem reopen` was killed midway"),
+            "{at}: {err}"
+        );
+        let (code, out, err) = run(&game, &["reopen", "--reason", "the war resumes"], late);
+        assert_eq!(code, 0, "{at}: {out}\n{err}");
+        assert!(!game.join("turns/2/reopen.toml").exists());
+        let notices: Vec<String> = support::outbox(&game)
+            .into_iter()
+            .filter(|(n, _)| n.contains("-reopen-1"))
+            .map(|(n, _)| n)
+            .collect();
+        assert_eq!(notices.len(), 4, "{at}: {notices:?}");
+        let acts = fs::read_to_string(game.join("turns/2/acts.toml")).unwrap();
+        assert_eq!(acts.matches("kind = \"reopen\"").count(), 1, "{at}: {acts}");
+        let (code, _, err) = run(&game, &["resolve", "--early"], late);
+        assert_eq!(code, 0, "{at}: {err}");
+    }
 }

@@ -188,6 +188,8 @@ enum Step {
     Rename(Who),
     /// `pbem end`: the game is over after its last resolved turn.
     End,
+    /// `pbem reopen`: the game goes on after `pbem end`.
+    Reopen,
 }
 
 /// One step, or a few where two acts meet.
@@ -214,6 +216,7 @@ fn steps() -> impl Strategy<Value = Vec<Step>> {
         1 => (1u32..4, any::<bool>()).prop_map(|(k, d)| Step::PlanChange(k, d)),
         1 => who.clone().prop_map(Step::Rename),
         1 => Just(Step::End),
+        1 => Just(Step::Reopen),
     ]
     .prop_map(|s| vec![s]);
     let mail = |p| Step::Mail(p, Mail::Proper);
@@ -259,6 +262,15 @@ fn steps() -> impl Strategy<Value = Vec<Step>> {
             mail(p), Step::End, mail(p), Step::PastDeadline(h), Step::Turn, Step::Extend(1),
             Step::Send, Step::Rollback(1), Step::TurnEarly,
         ]),
+        // Ended, reopened before or after the end went, past the deadline or not, then played.
+        1 => (who.clone(), any::<bool>(), 0i64..48).prop_map(move |(p, send, h)| {
+            let mut v = vec![mail(p), Step::End];
+            if send {
+                v.extend([Step::Send, mail(p)]);
+            }
+            v.extend([Step::Advance(h), Step::Reopen, Step::Send, mail(p), Step::Turn]);
+            v
+        }),
         // A turn killed while it sends, and run again.
         2 => (who.clone(), 2usize..4).prop_map(move |(p, k)| vec![
             mail(p), Step::PastDeadline(1), Step::KillThenRerun(k),
@@ -636,6 +648,21 @@ impl Model {
                 }
                 self.changed = true;
             }
+            Step::Reopen => {
+                let (code, out, err) = self.run(&["reopen", "--reason", "x"], None);
+                prop_assert!(!err.contains("panicked"), "{err}");
+                match self.ended {
+                    None => prop_assert!(
+                        code == 1 && err.contains("the game is not over"),
+                        "reopened a game not over: exit {code}\n{out}\n{err}"
+                    ),
+                    Some(_) => {
+                        prop_assert_eq!(code, 0, "{}\n{}", out, err);
+                        self.ended = None;
+                        self.changed = true;
+                    }
+                }
+            }
             Step::Rename(p) => {
                 let power = self.power(*p);
                 let path = self.game.join("game.toml");
@@ -945,7 +972,7 @@ impl Model {
     fn check(&mut self) -> Result<(), TestCaseError> {
         let game = support::load(&self.game);
         let turn = game.current_turn().unwrap();
-        // Once over, the game stays at the turn it ended at, until a rollback reopens it.
+        // Once over, the game stays at the turn it ended at, until a rollback or a reopen.
         if let Some(at) = self.ended {
             prop_assert_eq!(turn, at, "a turn was played after the end");
             prop_assert!(game.ended().unwrap().is_some(), "the end was lost");
@@ -1423,7 +1450,7 @@ fn an_extension_after_accept_late_tells_the_earlier_submissions_they_are_replace
 /// deadline, an extension and a send refused or held by nothing, then a rollback that reopens the
 /// game and a turn played again; on a game of one player a power and on GITM's (GITM 6.1).
 #[test]
-fn the_end_of_a_game_holds_until_a_rollback_reopens_it() {
+fn the_end_of_a_game_holds_until_a_rollback_or_a_reopen_reopens_it() {
     for life in [&ULM, &GITM] {
         let mail = |p| Step::Mail(p, Mail::Proper);
         play(
@@ -1447,6 +1474,17 @@ fn the_end_of_a_game_holds_until_a_rollback_reopens_it() {
                 Step::Rollback(1),
                 mail(0),
                 Step::TurnEarly,
+                Step::End,
+                mail(1),
+                Step::Reopen,
+                Step::Reopen,
+                mail(1),
+                Step::End,
+                Step::Send,
+                Step::PastDeadline(2),
+                Step::Reopen,
+                Step::Send,
+                Step::TurnEarly,
             ],
         )
         .unwrap();
@@ -1469,6 +1507,34 @@ fn the_last_reports_go_after_the_end_whatever_the_deadline_of_the_turn_not_playe
             Step::Mail(central, Mail::Proper),
             Step::Drop(central, Some(1)),
             Step::End,
+        ],
+    )
+    .unwrap();
+}
+
+/// Found by the property (EiA): a submission judged late, the game ended and its end mailed, then
+/// reopened after the deadline: the deadline the reopen moves covers the late submission, which is
+/// judged again and stands, as after `pbem extend`.
+#[test]
+fn a_reopen_that_moves_the_deadline_judges_the_late_orders_again() {
+    let mail = |p| Step::Mail(p, Mail::Proper);
+    play(
+        &ULM,
+        &[
+            Step::PastDeadline(6),
+            Step::Turn,
+            Step::PastDeadline(1),
+            mail(7),
+            Step::AcceptLate(7),
+            mail(5),
+            Step::End,
+            Step::Send,
+            mail(5),
+            Step::Advance(24),
+            Step::Reopen,
+            Step::Send,
+            mail(5),
+            Step::Turn,
         ],
     )
     .unwrap();

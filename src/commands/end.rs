@@ -13,7 +13,8 @@ use crate::game::Game;
 /// sealed rolls of every turn, published now (`unsealed/<t>.txt`); the announcement of the turn not
 /// played is withdrawn if it has not gone. From then on no turn is resolved, closed, extended or
 /// re-keyed, no power dropped or replaced, and orders that come are kept and answered that the
-/// game is over. `pbem rollback --to-turn <t>` reopens it from a turn played.
+/// game is over. `pbem reopen` undoes the end; `pbem rollback --to-turn <t>` reopens it from a turn
+/// played, played again with fresh dice.
 #[derive(Debug, clap::Args)]
 #[command(after_help = examples!(
     "pbem end games/my-game --reason \"the campaign ends with the peace of Pressburg\""

@@ -25,6 +25,7 @@ pub mod new;
 pub mod purge_passwords;
 pub mod rekey;
 pub mod remind;
+pub mod reopen;
 pub mod replace;
 pub mod resolve;
 pub mod rollback;
@@ -120,6 +121,7 @@ pub enum Command {
     AcceptLate(accept_late::Args),
     Rekey(rekey::Args),
     End(end::Args),
+    Reopen(reopen::Args),
     Verify(verify::Args),
     Unseal(unseal::Args),
     PurgePasswords(purge_passwords::Args),
@@ -300,6 +302,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::AcceptLate(a) => accept_late::run(a),
         Command::Rekey(a) => rekey::run(a),
         Command::End(a) => end::run(a),
+        Command::Reopen(a) => reopen::run(a),
         Command::Verify(a) => verify::run(a),
         Command::Unseal(a) => unseal::run(a),
         Command::PurgePasswords(a) => purge_passwords::run(a),

@@ -29,7 +29,7 @@ pub struct Acts {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Act {
-    /// `drop`, `replace`, `extend`, `rollback`, `rekey`, `accept-late` or `end`.
+    /// `drop`, `replace`, `extend`, `rollback`, `rekey`, `accept-late`, `end` or `reopen`.
     pub kind: String,
     /// The rule it applies (`EiA 19.2.1`, `pbem extend`).
     pub rule: String,
@@ -47,7 +47,7 @@ pub struct Act {
     /// there, so that he stays known as the one who left (EiA 19.2.1: his orders stand no more).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub departing: Option<Player>,
-    /// `extend`, `rollback`: the turn's deadline from now on, local `YYYY-MM-DDTHH:MM`.
+    /// `extend`, `rollback`, `reopen`: the turn's deadline from now on, local `YYYY-MM-DDTHH:MM`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deadline: Option<String>,
     /// `rollback`, `rekey`: why.
@@ -67,6 +67,15 @@ pub struct Act {
     /// `accept-late`: the SHA-256 of the orders filed from it (`orders/<t>/<power>.txt`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub orders: Option<String>,
+    /// `end`: the turns whose sealed lists it published (`unsealed/<t>.txt`), which none had
+    /// published before; a `reopen` before any player heard of the end seals them again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unsealed: Vec<u32>,
+    /// `end`: the messages about the turn not played it withdrew before they went (outbox names),
+    /// which a `reopen` sends after all (the welcomes always, the others while no one heard of the
+    /// end).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub withdrawn: Vec<String>,
 }
 
 /// The path of a turn's acts.
@@ -161,6 +170,9 @@ pub fn accepted_late(acts: &Acts) -> std::collections::BTreeMap<String, (String,
 /// The kind of the act `pbem end` writes, on the turn that will not be played.
 pub const END: &str = "end";
 
+/// The kind of the act `pbem reopen` writes: the end before it is undone.
+pub const REOPEN: &str = "reopen";
+
 /// A game the referee ended (`pbem end`): no turn is played after `after`, the last resolved.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Ended {
@@ -183,15 +195,12 @@ impl Ended {
         )
     }
 
-    /// How the referee reopens it, if he can.
+    /// How the referee reopens it.
     pub fn reopen(&self, game_dir: &Path) -> String {
-        match self.played {
-            true => format!(
-                "`pbem rollback {} --to-turn <turn>` reopens it from a turn played (played again with fresh dice).",
-                game_dir.display()
-            ),
-            false => "No turn was played, so nothing reopens it: `pbem new` makes a new game.".to_string(),
-        }
+        format!(
+            "`pbem reopen {} --reason <why>` reopens it, the turn not played waiting for orders again.",
+            game_dir.display()
+        )
     }
 
     /// "after turn 4", or "before its first turn was played".
@@ -203,18 +212,29 @@ impl Ended {
     }
 }
 
-/// Whether the referee ended the game at `turn`, the first unresolved (its `end` act); `first` is
-/// the game's first turn.
+/// Whether the referee ended the game at `turn`, the first unresolved: its last `end` act, unless
+/// a `reopen` came after it; `first` is the game's first turn.
 pub fn ended(game_dir: &Path, turn: u32, first: u32) -> Result<Option<Ended>> {
     Ok(load(game_dir, turn)?
         .acts
         .into_iter()
-        .find(|a| a.kind == END)
+        .rev()
+        .find(|a| a.kind == END || a.kind == REOPEN)
+        .filter(|a| a.kind == END)
         .map(|a| Ended {
             after: turn.saturating_sub(1),
             played: turn > first,
             reason: a.reason.unwrap_or_default(),
         }))
+}
+
+/// The acts of `kind` on `turn` so far: the number of the next one names its notices.
+pub fn count(game_dir: &Path, turn: u32, kind: &str) -> Result<usize> {
+    Ok(load(game_dir, turn)?
+        .acts
+        .iter()
+        .filter(|a| a.kind == kind)
+        .count())
 }
 
 /// The kind of the act `pbem accept-late` writes.

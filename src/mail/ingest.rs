@@ -221,6 +221,9 @@ impl IngestSummary {
 /// Folders of the game's mail.
 pub use super::ingest_store::{inbox_dir, received_dir};
 
+/// How the refusal of a message that came after `pbem end` begins (`referee::reopen` finds them).
+pub const OVER: &str = "the game is over";
+
 /// `mail/inbox/<sha256>.eml`: a message stored alone (over the size limit, or by an older pbem).
 pub fn raw_path(game: &Game, sha: &str) -> PathBuf {
     inbox_dir(game).join(format!("{sha}.eml"))
@@ -1618,7 +1621,7 @@ fn judge(
         record.status = Status::Rejected;
         record.power = claimed.map(|pc| pc.id.clone()).unwrap_or_default();
         record.reasons.push(format!(
-            "the game is over: the referee ended it {} ({}), so no orders are played any more",
+            "{OVER}: the referee ended it {} ({}), so no orders are played any more",
             e.when(),
             e.reason
         ));

@@ -722,7 +722,7 @@ fn record(ledger: &mut SentRecord, rcpt: &str, status: &str, reply: &str, via: &
     });
 }
 
-fn write_ledger(game: &Game, ledger: &SentRecord) -> Result<()> {
+pub fn write_ledger(game: &Game, ledger: &SentRecord) -> Result<()> {
     let text = crate::game::load::to_toml(ledger).context("cannot write the sent ledger")?;
     write_atomic(&ledger_path(game, &ledger.file), text.as_bytes())
 }

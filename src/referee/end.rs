@@ -27,8 +27,18 @@ pub struct Ending {
     pub withdrawn: Vec<String>,
 }
 
-/// The key of the end notices' file names (`t0005-notice-france-end.eml`).
-const KEY: &str = "end";
+/// Why the messages about the turn not played were withdrawn (their ledgers say it): a `reopen`
+/// before anyone heard of the end sends them after all.
+pub const WITHDRAWN: &str = "the game ended before the turn was played";
+
+/// The key of the end notices' file names: `end` (`t0005-notice-france-end.eml`), `end-2` for the
+/// turn's second end after a `reopen`.
+pub fn key(n: usize) -> String {
+    match n {
+        0 | 1 => "end".to_string(),
+        n => format!("end-{n}"),
+    }
+}
 
 /// Ends the game after its last resolved turn, for `reason`.
 pub fn end(game: &Game, reason: &str) -> Result<Ending> {
@@ -50,8 +60,12 @@ pub fn end(game: &Game, reason: &str) -> Result<Ending> {
         played: turn > game.config.first_turn,
         reason: reason.trim().to_string(),
     };
-    // The sealed rolls of every turn played: their time has come (`engine::sealed::due`).
-    let unsealed = match ended.played {
+    // The sealed rolls of every turn played: their time has come (`engine::sealed::due`). Those
+    // no one had published are named in the act.
+    let published_before: Vec<u32> = (game.config.first_turn..turn)
+        .filter(|&t| crate::engine::sealed::path_of(game, t).is_file())
+        .collect();
+    let unsealed: Vec<(u32, PathBuf)> = match ended.played {
         true => crate::engine::sealed::unseal(game, None, true)?
             .into_iter()
             .filter_map(|u| Some((u.turn, u.path?)))
@@ -71,18 +85,27 @@ pub fn end(game: &Game, reason: &str) -> Result<Ending> {
         true => crate::mail::outbox_store::messages(&outbox::dir(game))?,
         false => Default::default(),
     };
+    // Those an earlier end of the turn withdrew are not this one's (a run killed after its
+    // withdrawals finds them withdrawn already, and names them again).
+    let earlier: std::collections::BTreeSet<String> = acts::load(&game.dir, turn)?
+        .acts
+        .into_iter()
+        .filter(|a| a.kind == acts::END)
+        .flat_map(|a| a.withdrawn)
+        .collect();
     for name in waiting.into_keys() {
-        if stale.iter().any(|s| name.starts_with(s.as_str()))
-            && crate::mail::send::withdraw(
-                game,
-                &name,
-                "the game ended before the turn was played",
-            )?
-        {
+        if !stale.iter().any(|s| name.starts_with(s.as_str())) || earlier.contains(&name) {
+            continue;
+        }
+        let ours = crate::mail::send::withdraw(game, &name, WITHDRAWN)?
+            || crate::mail::send::load_ledger(game, &name)?
+                .is_some_and(|l| l.withdrawn == WITHDRAWN);
+        if ours {
             withdrawn.push(name);
         }
     }
-    let messages = notices(game, turn, &ended, &unsealed)?;
+    let n = acts::count(&game.dir, turn, acts::END)? + 1;
+    let messages = notices(game, turn, &ended, &unsealed, &key(n))?;
     outbox::write_all(game, &messages)?;
     // The act last: a run killed before it ends the game again, with the same notices.
     acts::append(
@@ -97,6 +120,12 @@ pub fn end(game: &Game, reason: &str) -> Result<Ending> {
                 ended.reason
             ),
             reason: Some(ended.reason.clone()),
+            unsealed: unsealed
+                .iter()
+                .map(|(t, _)| *t)
+                .filter(|t| !published_before.contains(t))
+                .collect(),
+            withdrawn: withdrawn.clone(),
             ..Act::default()
         },
     )?;
@@ -114,6 +143,7 @@ fn notices(
     turn: u32,
     ended: &acts::Ended,
     unsealed: &[(u32, PathBuf)],
+    key: &str,
 ) -> Result<Vec<Outgoing>> {
     let title = &game.config.title;
     let played = match ended.played {
@@ -158,7 +188,7 @@ fn notices(
             player: None,
             turn,
             power: Some(p.id.clone()),
-            key: KEY.to_string(),
+            key: key.to_string(),
             to: p.addresses_at(turn),
             subject: format!("[{}] the game is over", game.config.game),
             text: text.clone(),

@@ -129,7 +129,11 @@ impl Underway {
 
 /// The deadline a reopened turn gets: its own if it still gives the least notice from now, else the
 /// schedule's first slot after its predecessor's deadline that does (`GameConfig::schedule_slot`).
-fn reopened_deadline(game: &Game, turn: u32, now: DateTime<Utc>) -> Result<Option<String>> {
+pub(super) fn reopened_deadline(
+    game: &Game,
+    turn: u32,
+    now: DateTime<Utc>,
+) -> Result<Option<String>> {
     let Some(d) = game.config.deadline_of(turn) else {
         return Ok(None);
     };

@@ -1,4 +1,4 @@
-//! The referee's acts killed midway (`rekey`, `rollback`, `replace`, `extend`): each writes what it
+//! The referee's acts killed midway (`rekey`, `rollback`, `replace`, `extend`, `reopen`): each writes what it
 //! began first and is finished by running it again, and until it is, no turn is resolved or closed
 //! and no other act that renews the turn's secret begins: a rekey or rollback killed after its new
 //! commitment was made and before its act and notices were written would otherwise have the turn
@@ -22,6 +22,12 @@ pub fn replace_path(game: &Game, turn: u32) -> std::path::PathBuf {
 /// `turns/<t>/extend.toml`: a `pbem extend` of turn `turn` under way (`referee::extend`).
 pub fn extend_path(game: &Game, turn: u32) -> std::path::PathBuf {
     game.turn_dir(turn).join("extend.toml")
+}
+
+/// `turns/<t>/reopen.toml`: a `pbem reopen` of the game ended at turn `turn` under way
+/// (`referee::reopen`).
+pub fn reopen_path(game: &Game, turn: u32) -> std::path::PathBuf {
+    game.turn_dir(turn).join("reopen.toml")
 }
 
 /// The first `archive/<act>-<k>` (k from 1) that holds `file`, the act under way, if any.
@@ -115,6 +121,13 @@ pub fn refuse(game: &Game, doing: &str, own: &str) -> Result<()> {
         bail!(
             "a `pbem extend` was killed midway ({} holds it): finish it first by running `pbem extend {dir}` again as it was begun; until then {doing}. Nothing was changed.",
             game.printed(&extend)
+        );
+    }
+    let reopen = reopen_path(game, turn);
+    if reopen.is_file() {
+        bail!(
+            "a `pbem reopen` was killed midway ({} holds it): finish it first by running `pbem reopen {dir} --reason ...` again; until then {doing}. Nothing was changed.",
+            game.printed(&reopen)
         );
     }
     Ok(())
