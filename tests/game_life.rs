@@ -1173,6 +1173,47 @@ fn eia_19_2_1_a_drop_tells_the_departed_player_and_withdraws_his_unsent_accepted
 }
 
 #[test]
+fn eia_19_2_1_a_player_dropped_before_his_welcome_went_is_told_he_does_not_play_the_power() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = tmp.path().join("g");
+    let now = "2026-12-01T12:00:00Z";
+    at(now, &["new", "--from", "ulm-1805"], &game).success();
+    // France is dropped before any mail went; Austria after its welcome went.
+    at(now, &["drop", "france"], &game).success();
+    let sent = tmp.path().join("sent");
+    let folder = sent.to_str().unwrap();
+    at(now, &["send", "--folder", folder], &game).success();
+    at(now, &["drop", "austria"], &game).success();
+    at(now, &["send", "--folder", folder], &game).success();
+    let farewell = |address: &str, power: &str| {
+        fs::read_to_string(
+            sent.join(address)
+                .join(format!("t0001-farewell-{power}.eml")),
+        )
+        .unwrap()
+    };
+    let france = farewell("france@example.org", "france");
+    assert_eq!(
+        delivered(&sent, "france@example.org"),
+        vec!["t0001-farewell-france.eml".to_string()],
+        "France's player got no welcome, only this"
+    );
+    assert!(
+        france.contains("turn 1: you do not play France"),
+        "{france}"
+    );
+    let body = body_of(&france);
+    assert!(
+        body.contains("You were to play France in Ulm 1805")
+            && body.contains("before your welcome mail"),
+        "{body}"
+    );
+    assert!(!body.contains("no longer"), "{body}");
+    let austria = body_of(&farewell("austria@example.org", "austria"));
+    assert!(austria.contains("You no longer play Austria"), "{austria}");
+}
+
+#[test]
 fn gitm_6_1_a_player_of_a_power_with_several_is_judged_again_after_an_extension() {
     let tmp = tempfile::tempdir().unwrap();
     let game = tmp.path().join("gitm-italy-1809");

@@ -60,20 +60,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             ..Act::default()
         },
     )?;
-    // The player who left hears it at once; an answer that told him his orders stand, unsent,
-    // is withdrawn (they no longer do).
     let game = Game::load(&game.dir)?;
-    let after = game.load_state(turn)?;
-    if let Some(f) = crate::mail::farewell::farewell(&game, &after, turn, &args.power)? {
-        crate::say!(
-            "A notice to the player who left is in the outbox ({}){}.",
-            game.printed(&f.notice),
-            match f.withdrawn.len() {
-                0 => String::new(),
-                n => format!("; {n} unsent answer(s) saying his orders stand are withdrawn"),
-            }
-        );
-    }
     // EiA 19.2.1 in a game of EiA, pbem's own rule in any other.
     let rule = crate::engine::players::dropped_rule(&game).cite();
     // His welcome, if it never went, goes no more: the password it carries no longer stands.
@@ -82,6 +69,20 @@ pub fn run(args: Args) -> Result<ExitCode> {
         crate::say!(
             "Withdrawn before it went, its password masked, since the player it welcomes left: {}.",
             welcomes.join(", ")
+        );
+    }
+    let welcomed = crate::mail::farewell::welcome_went(&game, &args.power)?;
+    // The player who left hears it at once (told he does not play the power when his welcome had
+    // not gone); an answer that told him his orders stand, unsent, is withdrawn (they no longer do).
+    let after = game.load_state(turn)?;
+    if let Some(f) = crate::mail::farewell::farewell(&game, &after, turn, &args.power, welcomed)? {
+        crate::say!(
+            "A notice to the player who left is in the outbox ({}){}.",
+            game.printed(&f.notice),
+            match f.withdrawn.len() {
+                0 => String::new(),
+                n => format!("; {n} unsent answer(s) saying his orders stand are withdrawn"),
+            }
         );
     }
     match &args.to {

@@ -49,9 +49,17 @@ pub fn withdraw_answers(
 
 /// After `power` was dropped from `turn` on (`state`: the turn's state with the drop applied):
 /// withdraws every unsent answer that told one of its departed players that his orders for this
-/// turn or a later one stand, and writes him a notice that he no longer plays it. `None` when
-/// nobody left it (a power nobody played).
-pub fn farewell(game: &Game, state: &State, turn: u32, power: &str) -> Result<Option<Farewell>> {
+/// turn or a later one stand, and writes him a notice that he no longer plays it; `welcomed`:
+/// whether his welcome went (a player dropped before it did is told he does not play the power,
+/// not that he no longer does, since he never heard that he did). `None` when nobody left it (a
+/// power nobody played).
+pub fn farewell(
+    game: &Game,
+    state: &State,
+    turn: u32,
+    power: &str,
+    welcomed: bool,
+) -> Result<Option<Farewell>> {
     let departed = crate::game::owners::departed(&game.config, state, power);
     if departed.is_empty() {
         return Ok(None);
@@ -75,16 +83,32 @@ pub fn farewell(game: &Game, state: &State, turn: u32, power: &str) -> Result<Op
             game.ruleset.without_orders().its
         ),
     };
-    let mut text = format!(
-        "You no longer play {name}: the referee dropped the power from turn {turn} on ({rule}), and {runner}.\n\n\
-         Orders you sent for {name} no longer stand, nor do any you send from now: pbem answers them so.\n"
-    );
+    let title = &game.config.title;
+    let (mut text, subject) = match welcomed {
+        true => (
+            format!(
+                "You no longer play {name}: the referee dropped the power from turn {turn} on ({rule}), and {runner}.\n\n\
+                 Orders you sent for {name} no longer stand, nor do any you send from now: pbem answers them so.\n"
+            ),
+            format!("you no longer play {name}"),
+        ),
+        false => (
+            format!(
+                "You were to play {name} in {title}, but the referee dropped the power ({rule}) before your welcome mail, with your password, was sent: you do not play it, and {runner}.\n\n\
+                 Orders sent for {name} in your name do not stand: pbem answers them so.\n"
+            ),
+            format!("you do not play {name}"),
+        ),
+    };
     if !withdrawn.is_empty() {
         text += &format!(
             "The answer that told you your orders for turn {turn} stand was not sent: they no longer do.\n"
         );
     }
-    text += "\nThank you for playing.\n";
+    text += match welcomed {
+        true => "\nThank you for playing.\n",
+        false => "\nThank you for your interest.\n",
+    };
     let m = Outgoing {
         kind: Kind::Farewell,
         turn,
@@ -92,10 +116,7 @@ pub fn farewell(game: &Game, state: &State, turn: u32, power: &str) -> Result<Op
         player: None,
         key: String::new(),
         to: departed,
-        subject: format!(
-            "[{}] turn {turn}: you no longer play {name}",
-            game.config.game
-        ),
+        subject: format!("[{}] turn {turn}: {subject}", game.config.game),
         text,
         html: None,
         attachments: Vec::new(),
@@ -167,6 +188,31 @@ pub fn withdraw_welcomes(game: &Game, power: &str, rule: &str) -> Result<Vec<Str
         }
     }
     Ok(withdrawn)
+}
+
+/// Whether the power's latest welcomes (those of the last turn that wrote any: each player's of
+/// a power with several) reached a player, or the game has none: a player dropped before his did
+/// never heard that he played the power.
+pub fn welcome_went(game: &Game, power: &str) -> Result<bool> {
+    let messages = super::send::outbox_messages(game)?;
+    let welcomes: Vec<&str> = messages
+        .iter()
+        .map(|m| m.name.as_str())
+        .filter(|n| welcome_key(n, power).is_some())
+        .collect();
+    let Some(last) = welcomes.iter().map(|n| &n[..5]).max() else {
+        return Ok(true);
+    };
+    for name in welcomes.iter().filter(|n| n.starts_with(last)) {
+        let reached = super::send::load_ledger(game, name)?
+            .iter()
+            .flat_map(|l| &l.recipients)
+            .any(|r| r.status == "delivered" || r.status == super::send::SENDING);
+        if reached {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// After `pbem replace` handed `power` to `players` (`rule`: the rule it applies), the mail of those
