@@ -5,7 +5,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::support::{self, pbem};
+use crate::support::{self, delivered, pbem};
 
 /// Before turn 2's deadline (Sunday 2026-12-13 20:00 Vienna), after turn 1's.
 const BEFORE_TURN_2: &str = "2026-12-10T12:00:00Z";
@@ -269,19 +269,6 @@ fn a_game_ended_before_its_first_turn_withdraws_the_welcomes_until_it_is_reopene
     assert!(out.contains("t0001-notice-central-reopen-1.eml"), "{out}");
     let (code, _, err) = run(&game, &["resolve", "--early"], now);
     assert_eq!(code, 0, "{err}");
-}
-
-/// The messages `pbem send --folder` delivered to `address`, by file name.
-fn delivered(sent: &Path, address: &str) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(sent.join(address))
-        .map(|d| {
-            d.flatten()
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default();
-    names.sort();
-    names
 }
 
 #[test]

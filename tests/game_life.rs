@@ -396,19 +396,6 @@ fn late_russia(tmp: &Path, game: &Path) {
     assert!(!game.join("orders/1/russia.txt").exists());
 }
 
-/// The answers delivered to `address` in the folder `sent`, by file name.
-fn delivered(sent: &Path, address: &str) -> Vec<String> {
-    let mut out: Vec<String> = fs::read_dir(sent.join(address))
-        .map(|d| {
-            d.filter_map(|e| e.ok())
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default();
-    out.sort();
-    out
-}
-
 #[test]
 fn a_late_submission_the_new_deadline_covers_stands_after_extend() {
     let (tmp, game) = support::game();

@@ -904,17 +904,7 @@ fn a_second_replace_withdraws_the_first_new_players_unsent_welcome_and_says_so()
         .unwrap();
     assert!(welcome.contains("password ********"), "its password masked");
     send();
-    let to = |address: &str| -> Vec<String> {
-        let mut names: Vec<String> = fs::read_dir(sent.join(address))
-            .map(|d| {
-                d.flatten()
-                    .map(|e| e.file_name().to_string_lossy().into_owned())
-                    .collect()
-            })
-            .unwrap_or_default();
-        names.sort();
-        names
-    };
+    let to = |address: &str| support::delivered(&sent, address);
     assert_eq!(to("foch@example.org"), Vec::<String>::new());
     let joffre = key_of(&second);
     assert!(

@@ -346,3 +346,16 @@ pub fn flowed_forward(text: &str) -> Vec<u8> {
     )
     .into_bytes()
 }
+
+/// The messages `pbem send --folder` delivered to `address` in the folder `sent`, by file name.
+pub fn delivered(sent: &Path, address: &str) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(sent.join(address))
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
