@@ -1,0 +1,247 @@
+//! France's orders in every wrapping the ingest tests feed pbem beside tests/corpus/: forwarded by
+//! each client (tests/mail_wrapped.rs), with a greeting and a sign-off, a reply whose original holds
+//! them, a body whose headers lie about its bytes, and the UTF-16 of tests/mail_clients.rs. Each is
+//! a whole message (CRLF) from france@example.org; tests/verify_page_orders.rs gives each to `pbem
+//! verify --orders` and to verify.html, which must read it alike.
+
+use base64::Engine;
+
+/// How a wrapping holds the orders it wraps, as pbem reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Holds {
+    /// The orders, exactly: their digest is theirs.
+    Orders,
+    /// The orders and other lines of the player's (a greeting, a sign-off): their entropy is
+    /// theirs, their digest is not.
+    OrdersAndProse,
+    /// No orders pbem reads.
+    Nothing,
+}
+
+/// One wrapping: its name, the message, and what pbem reads in it.
+pub struct Wrapped {
+    pub name: &'static str,
+    pub mail: Vec<u8>,
+    pub holds: Holds,
+}
+
+const ON_TIME: &str = "Sat, 5 Dec 2026 18:00:00 +0100";
+
+/// A message from France with `subject` whose one part is `content_type` with `body` (LF lines made
+/// CRLF), after `extra` header lines.
+pub fn message(subject: &str, extra: &str, content_type: &str, body: &str) -> Vec<u8> {
+    format!(
+        "Received: from mail.example.net by mx.referee.example; {ON_TIME}\r\n\
+         From: france@example.org\r\nTo: referee@referee.example\r\nSubject: {subject}\r\n\
+         Message-ID: <wrapped@example.org>\r\nMIME-Version: 1.0\r\n{extra}Content-Type: {content_type}\r\n\r\n{}",
+        body.replace('\n', "\r\n")
+    )
+    .into_bytes()
+}
+
+fn base64_lines(bytes: &[u8]) -> String {
+    let text = base64::engine::general_purpose::STANDARD.encode(bytes);
+    text.as_bytes()
+        .chunks(76)
+        .map(|c| format!("{}\n", std::str::from_utf8(c).unwrap()))
+        .collect()
+}
+
+fn utf16(text: &str, little: bool, bom: bool) -> Vec<u8> {
+    let mut bytes = match (bom, little) {
+        (false, _) => vec![],
+        (true, true) => vec![0xFF, 0xFE],
+        (true, false) => vec![0xFE, 0xFF],
+    };
+    for unit in text.replace('\n', "\r\n").encode_utf16() {
+        bytes.extend(if little {
+            unit.to_le_bytes()
+        } else {
+            unit.to_be_bytes()
+        });
+    }
+    bytes
+}
+
+/// `orders` (France's, LF lines) in every wrapping.
+pub fn wrappings(orders: &str) -> Vec<Wrapped> {
+    let o = orders;
+    let plain = "text/plain; charset=utf-8";
+    let gmail = |above: &str| {
+        format!("{above}\n---------- Forwarded message ---------\nFrom: Jean <jean@home.example>\nDate: Sat, Dec 5, 2026 at 5:00 PM\nSubject: orders\nTo: <france@example.org>\n\n{o}")
+    };
+    let outlook = |mark: &str| {
+        format!("\n\n{mark}\nFrom: Jean <jean@home.example>\nSent: Saturday, December 5, 2026 5:00 PM\nTo: france@example.org\nSubject: orders\n\n{o}")
+    };
+    let quoted: String = o.lines().map(|l| format!("> {l}\n")).collect();
+    let html: String = o.lines().map(|l| format!("{l}<br>\n")).collect::<String>();
+    let mut out = vec![
+        Wrapped {
+            name: "gmail-forward",
+            mail: message("Fwd: orders", "", plain, &gmail("")),
+            holds: Holds::Orders,
+        },
+        Wrapped {
+            name: "gmail-forward-by-a-friend",
+            mail: message(
+                "Fwd: orders",
+                "",
+                plain,
+                &gmail("Jean asked me to send these.\n"),
+            ),
+            holds: Holds::Orders,
+        },
+        Wrapped {
+            name: "gmail-forward-alternative",
+            mail: message(
+                "Fwd: orders",
+                "",
+                "multipart/alternative; boundary=\"a1\"",
+                &format!(
+                    "--a1\nContent-Type: text/plain; charset=utf-8\n\n{}\n--a1\nContent-Type: text/html; charset=utf-8\n\n<div dir=\"ltr\"><br><div class=\"gmail_quote\">---------- Forwarded message ---------<br>From: <strong>Jean</strong> &lt;jean@home.example&gt;<br>Date: Sat, Dec 5, 2026 at 5:00 PM<br>Subject: orders<br>To: &lt;france@example.org&gt;<br><br><br>{html}</div></div>\n--a1--\n",
+                    gmail("")
+                ),
+            ),
+            holds: Holds::Orders,
+        },
+        Wrapped {
+            name: "gmail-forward-of-a-forward",
+            mail: message(
+                "Fwd: Fwd: orders",
+                "",
+                plain,
+                &format!("\n---------- Forwarded message ---------\nFrom: Marie <marie@home.example>\nDate: Sat, Dec 5, 2026 at 5:30 PM\nSubject: Fwd: orders\nTo: <france@example.org>\n\n{}", gmail("")),
+            ),
+            holds: Holds::Orders,
+        },
+        Wrapped {
+            name: "outlook-forward",
+            mail: message(
+                "FW: orders",
+                "",
+                plain,
+                &outlook("-----Original Message-----"),
+            ),
+            holds: Holds::Orders,
+        },
+        Wrapped {
+            name: "outlook-forward-rule",
+            mail: message(
+                "WG: Befehle",
+                "",
+                plain,
+                &outlook("________________________________"),
+            ),
+            holds: Holds::Orders,
+        },
+        Wrapped {
+            name: "outlook-forward-encoded-subject",
+            mail: message(
+                "=?utf-8?Q?FW=3A_orders?=",
+                "",
+                plain,
+                &outlook("-----Original Message-----"),
+            ),
+            holds: Holds::Orders,
+        },
+        Wrapped {
+            name: "apple-mail-forward",
+            mail: message(
+                "Fwd: orders",
+                "",
+                plain,
+                &format!("\n\nBegin forwarded message:\n\nFrom: Jean <jean@home.example>\nSubject: orders\nDate: 5 December 2026 at 17:00:00 CET\nTo: france@example.org\n\n{o}"),
+            ),
+            holds: Holds::Orders,
+        },
+        Wrapped {
+            name: "thunderbird-forward-flowed",
+            mail: message(
+                "Fwd: orders",
+                "",
+                "text/plain; charset=UTF-8; format=flowed",
+                &format!("\n\n\n-------- Forwarded Message --------\nSubject: \torders\nDate: \tSat, 5 Dec 2026 17:00:00 +0100\nFrom: \tJean <jean@home.example>\nTo: \tfrance@example.org\n\n\n{o}"),
+            ),
+            holds: Holds::Orders,
+        },
+        Wrapped {
+            name: "greeting-and-sign-off",
+            mail: message(
+                "my orders",
+                "",
+                plain,
+                &format!("Hi ref, here are my orders:\n\n{o}\nThanks, and good luck to all.\nJean\n"),
+            ),
+            holds: Holds::OrdersAndProse,
+        },
+        Wrapped {
+            name: "outlook-reply-original",
+            mail: message(
+                "RE: orders",
+                "",
+                plain,
+                &format!("What does the chit do?\n\n-----Original Message-----\nFrom: Jean\nSent: Saturday\nTo: referee@referee.example\nSubject: orders\n\n{o}"),
+            ),
+            holds: Holds::Nothing,
+        },
+        Wrapped {
+            name: "quoted-reply",
+            mail: message(
+                "Re: orders",
+                "",
+                plain,
+                &format!("What does the chit do?\n\nOn Sat, 5 Dec 2026, Jean wrote:\n{quoted}"),
+            ),
+            holds: Holds::Nothing,
+        },
+        Wrapped {
+            name: "labelled-base64-and-not",
+            mail: message("orders", "Content-Transfer-Encoding: base64\r\n", plain, o),
+            holds: Holds::Nothing,
+        },
+        Wrapped {
+            name: "labelled-utf16-and-not",
+            mail: message("orders", "", "text/plain; charset=utf-16", o),
+            holds: Holds::Nothing,
+        },
+    ];
+    // tests/mail_clients.rs: UTF-16 as Notepad saves it, with its mark and without.
+    let attachment = |bytes: &[u8]| {
+        format!("--b1\nContent-Type: text/plain; charset=utf-8\n\nmy orders attached\n--b1\nContent-Type: text/plain\nContent-Disposition: attachment; filename=\"orders.txt\"\nContent-Transfer-Encoding: base64\n\n{}--b1--\n", base64_lines(bytes))
+    };
+    let mixed = "multipart/mixed; boundary=\"b1\"";
+    let base64 = "Content-Transfer-Encoding: base64\r\n";
+    out.extend([
+        Wrapped {
+            name: "notepad-unicode-attachment",
+            mail: message("orders", "", mixed, &attachment(&utf16(o, true, true))),
+            holds: Holds::Orders,
+        },
+        Wrapped {
+            name: "utf16-big-endian-body",
+            mail: message(
+                "orders",
+                base64,
+                "text/plain",
+                &base64_lines(&utf16(o, false, true)),
+            ),
+            holds: Holds::Orders,
+        },
+        Wrapped {
+            name: "utf16-without-its-mark-attachment",
+            mail: message("orders", "", mixed, &attachment(&utf16(o, true, false))),
+            holds: Holds::Nothing,
+        },
+        Wrapped {
+            name: "utf16-without-its-mark-body",
+            mail: message(
+                "orders",
+                base64,
+                "text/plain",
+                &base64_lines(&utf16(o, true, false)),
+            ),
+            holds: Holds::Nothing,
+        },
+    ]);
+    out
+}
