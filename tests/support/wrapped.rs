@@ -73,6 +73,12 @@ pub fn wrappings(orders: &str) -> Vec<Wrapped> {
     let outlook = |mark: &str| {
         format!("\n\n{mark}\nFrom: Jean <jean@home.example>\nSent: Saturday, December 5, 2026 5:00 PM\nTo: france@example.org\nSubject: orders\n\n{o}")
     };
+    let inner_mail = |body: &str| {
+        format!("From: Jean <jean@home.example>\nTo: france@example.org\nSubject: orders\nMessage-ID: <inner@home.example>\nContent-Type: text/plain; charset=utf-8\n\n{body}")
+    };
+    let attached = |inner: &str| {
+        format!("--b1\nContent-Type: text/plain; charset=utf-8\n\nforwarding my orders\n--b1\nContent-Type: message/rfc822\nContent-Disposition: attachment; filename=\"orders.eml\"\n\n{inner}\n--b1--\n")
+    };
     let quoted: String = o.lines().map(|l| format!("> {l}\n")).collect();
     let html: String = o.lines().map(|l| format!("{l}<br>\n")).collect::<String>();
     let mut out = vec![
@@ -161,6 +167,16 @@ pub fn wrappings(orders: &str) -> Vec<Wrapped> {
                 "",
                 "text/plain; charset=UTF-8; format=flowed",
                 &format!("\n\n\n-------- Forwarded Message --------\nSubject: \torders\nDate: \tSat, 5 Dec 2026 17:00:00 +0100\nFrom: \tJean <jean@home.example>\nTo: \tfrance@example.org\n\n\n{o}"),
+            ),
+            holds: Holds::Orders,
+        },
+        Wrapped {
+            name: "forwarded-as-an-attachment",
+            mail: message(
+                "Fwd: orders",
+                "",
+                "multipart/mixed; boundary=\"b1\"",
+                &attached(&inner_mail(o)),
             ),
             holds: Holds::Orders,
         },
