@@ -58,10 +58,19 @@ fn line_of<'a>(orders: &'a str, word: &str) -> Option<&'a str> {
         .map(str::trim)
 }
 
+/// What a resolved turn gives the test: France's JSON report (the entropy of every power, and under
+/// v2 the closing list of their D_p), under v2 France's closing mail, and the orders that stood for
+/// each power.
+type Resolved = (
+    tempfile::TempDir,
+    Vec<u8>,
+    Option<Vec<u8>>,
+    Vec<(String, String)>,
+);
+
 /// ulm-1805 under `scheme` with every mail of the corpus ingested and France's orders last, the turn
-/// resolved: France's JSON report (the entropy of every power, and under v2 the closing list of
-/// their D_p) and the orders that stood for each power.
-fn resolved(scheme: &str) -> (tempfile::TempDir, Vec<u8>, Vec<(String, String)>) {
+/// resolved.
+fn resolved(scheme: &str) -> Resolved {
     let (t, game) = game();
     if scheme == "v2" {
         set_dice(&game, "\n[dice]\nscheme = \"pbem-dice/v2\"\n");
@@ -84,6 +93,8 @@ fn resolved(scheme: &str) -> (tempfile::TempDir, Vec<u8>, Vec<(String, String)>)
     ingest.arg(&standing).assert().success();
     pbem().arg("resolve").arg(&game).assert().success();
     let report = fs::read(game.join("turns/1/reports/france.json")).unwrap();
+    let closing = (scheme == "v2")
+        .then(|| fs::read(game.join("mail/outbox/t0001-closing-france.eml")).unwrap());
     // The last of each power's by their Received headers (tests/mail_corpus.rs), France's its own.
     let stood: Vec<(String, String)> = [
         ("austria", "outlook-alternative-latin1"),
@@ -105,7 +116,7 @@ fn resolved(scheme: &str) -> (tempfile::TempDir, Vec<u8>, Vec<(String, String)>)
             "{scheme}: the orders that stood for {power} are not those the test expects"
         );
     }
-    (t, report, stood)
+    (t, report, closing, stood)
 }
 
 /// One orders mail given with one report: what both must say of it.
@@ -113,7 +124,22 @@ struct Case {
     name: String,
     report: String,
     orders: String,
+    /// The closing mail (v2).
+    close: Option<String>,
     expected: &'static str,
+}
+
+impl Case {
+    /// The page's query: `pbem verify`'s options as its parameters.
+    fn query(&self) -> String {
+        let close = self.close.as_ref().map(|c| format!("&close={c}"));
+        format!(
+            "eml={}&orders={}{}",
+            self.report,
+            self.orders,
+            close.unwrap_or_default()
+        )
+    }
 }
 
 /// What `pbem verify` says of a case: its verdict (OK when it exits 0) and its problems (its
@@ -124,6 +150,7 @@ fn cli(dir: &Path, c: &Case) -> (String, Vec<String>) {
         .arg(dir.join(&c.report))
         .arg("--orders")
         .arg(dir.join(&c.orders))
+        .args(c.close.iter().flat_map(|n| ["--close".into(), dir.join(n)]))
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -178,7 +205,7 @@ fn the_page_reads_every_orders_mail_pbem_verify_reads_under_v1_and_v2() {
     let mut keep = Vec::new();
     let orders = france_orders();
     for scheme in ["v1", "v2"] {
-        let (t, report, stood) = resolved(scheme);
+        let (t, report, closing, stood) = resolved(scheme);
         keep.push(t);
         let report_name = format!("{scheme}-report.json");
         let stood_for = |text: &str| {
@@ -214,18 +241,24 @@ fn the_page_reads_every_orders_mail_pbem_verify_reads_under_v1_and_v2() {
                 Holds::OrdersAndProse if scheme == "v1" => verdict(Some(&orders)),
                 Holds::OrdersAndProse | Holds::Nothing => "FAIL",
             };
+            // Saved with LF line ends too, as a mail program on Linux or macOS saves it.
+            let lf = String::from_utf8_lossy(&w.mail).replace("\r\n", "\n");
+            mails.push((format!("{}-lf", w.name), lf.into_bytes(), expected));
             mails.push((w.name.to_string(), w.mail, expected));
         }
         for (name, mail, expected) in mails {
             let orders_name = format!("{scheme}-{name}.eml");
-            files.push(vec![
-                (report_name.clone(), report.clone()),
-                (orders_name.clone(), mail),
-            ]);
+            let close_name = format!("{scheme}-closing.eml");
+            // In the order the page asks for them: the report, the closing mail, the orders.
+            let mut given = vec![(report_name.clone(), report.clone())];
+            given.extend(closing.iter().map(|c| (close_name.clone(), c.clone())));
+            given.push((orders_name.clone(), mail));
+            files.push(given);
             cases.push(Case {
                 name: format!("{scheme} {name}"),
                 report: report_name.clone(),
                 orders: orders_name,
+                close: closing.as_ref().map(|_| close_name),
                 expected,
             });
         }
@@ -233,7 +266,7 @@ fn the_page_reads_every_orders_mail_pbem_verify_reads_under_v1_and_v2() {
     let list: Vec<(String, Files)> = cases
         .iter()
         .zip(files)
-        .map(|(c, f)| (format!("eml={}&orders={}", c.report, c.orders), f))
+        .map(|(c, f)| (c.query(), f))
         .collect();
     let verdicts = server.run_list(&browser, &list);
     let mut disagreements = Vec::new();

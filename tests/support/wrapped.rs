@@ -259,5 +259,52 @@ pub fn wrappings(orders: &str) -> Vec<Wrapped> {
             holds: Holds::Nothing,
         },
     ]);
+    out.extend(beyond(o));
     out
+}
+
+/// Wrappings no ingest test feeds, as an auditor tries them: the clients' marks in other
+/// languages, Outlook's bold labels and HTML, a forward in an HTML body, a forwarded message in
+/// base64 or holding an attachment, a subject in 8-bit, a mail saved from an mbox.
+fn beyond(o: &str) -> Vec<Wrapped> {
+    let plain = "text/plain; charset=utf-8";
+    let block = "From: Jean <jean@home.example>\nDate: Sat, Dec 5, 2026 at 5:00 PM\nSubject: orders\nTo: <france@example.org>\n";
+    let marked = |mark: &str| format!("\n{mark}\n{block}\n{o}");
+    let html: String = o.lines().map(|l| format!("{l}<br>\n")).collect();
+    let inner = format!("From: Jean <jean@home.example>\nTo: france@example.org\nSubject: orders\nMessage-ID: <inner@home.example>\nContent-Type: text/plain; charset=utf-8\n\n{o}");
+    let encoded = base64_lines(inner.replace('\n', "\r\n").as_bytes());
+    let attached = |headers: &str, inner: &str| {
+        format!("--b1\nContent-Type: text/plain; charset=utf-8\n\nforwarding my orders\n--b1\n{headers}\n{inner}\n--b1--\n")
+    };
+    let mixed = "multipart/mixed; boundary=\"b1\"";
+    let w = |name: &'static str, mail: Vec<u8>, holds: Holds| Wrapped { name, mail, holds };
+    vec![
+        w("gmail-forward-german", message("WG: Befehle", "", plain, &marked("---------- Weitergeleitete Nachricht ---------")), Holds::Orders),
+        w("gmail-forward-spanish", message("RV: orders", "", plain, &marked("---------- Mensaje reenviado ---------")), Holds::Orders),
+        w("thunderbird-forward-french", message("TR: ordres", "", plain, &marked("-------- Message transféré --------")), Holds::Orders),
+        w("apple-mail-forward-french", message("TR: ordres", "", plain, &marked("Début du message réexpédié :")), Holds::Orders),
+        w("apple-mail-forward-german", message("WG: Befehle", "", plain, &marked("Anfang der weitergeleiteten Nachricht:")), Holds::Orders),
+        w("outlook-forward-french", message("TR: ordres", "", plain, &format!("\n________________________________\nDe : Jean <jean@home.example>\nEnvoyé : samedi 5 décembre 2026 17:00\nÀ : france@example.org\nObjet : ordres\n\n{o}")), Holds::Orders),
+        w("outlook-forward-bold-labels", message("FW: orders", "", plain, &format!("\n*From:* Jean <jean@home.example>\n*Sent:* Saturday, December 5, 2026 5:00 PM\n*To:* france@example.org\n*Subject:* orders\n\n{o}")), Holds::OrdersAndProse),
+        w("outlook-forward-no-mark", message("FW: orders", "", plain, &format!("\nFrom: Jean <jean@home.example>\nSent: Saturday, December 5, 2026 5:00 PM\nTo: france@example.org\n\n{o}")), Holds::Orders),
+        w("outlook-forward-html-only", message("FW: orders", "", "text/html; charset=utf-8", &format!("<html><body><p>&nbsp;</p><div style=\"border-top:solid #E1E1E1 1.0pt\"><p><b>From:</b> Jean &lt;jean@home.example&gt;<br><b>Sent:</b> Saturday, December 5, 2026 5:00 PM<br><b>To:</b> france@example.org<br><b>Subject:</b> orders</p></div><p>{html}</p></body></html>\n")), Holds::Orders),
+        w("gmail-forward-blank-text-part", message("Fwd: orders", "", "multipart/alternative; boundary=\"a1\"", &format!("--a1\nContent-Type: text/plain; charset=utf-8\n\n\n--a1\nContent-Type: text/html; charset=utf-8\n\n<div>---------- Forwarded message ---------<br>From: Jean &lt;jean@home.example&gt;<br>Date: Sat, Dec 5, 2026<br>Subject: orders<br>To: &lt;france@example.org&gt;<br><br>{html}</div>\n--a1--\n")), Holds::Orders),
+        w("forward-under-a-list-tag", message("[ulm] Re: FW: orders", "", plain, &format!("\n-----Original Message-----\n{block}\n{o}")), Holds::Orders),
+        w("forward-subject-in-8bit", message("TR: ordres réécrits", "", plain, &format!("\n-----Original Message-----\n{block}\n{o}")), Holds::Orders),
+        w("forward-subject-folded", message("\r\n FW: orders", "", plain, &format!("\n-----Original Message-----\n{block}\n{o}")), Holds::Orders),
+        w("forward-subject-encoded-latin1", message("=?iso-8859-1?q?TR=3A_ordres_r=E9=E9crits?=", "", plain, &format!("\n-----Original Message-----\n{block}\n{o}")), Holds::Orders),
+        w("forward-subject-given-twice", message("orders", "Subject: FW: orders\r\n", plain, &format!("\n-----Original Message-----\n{block}\n{o}")), Holds::Orders),
+        w("reply-subject-given-after-a-forward", message("FW: orders", "Subject: RE: orders\r\n", plain, &format!("\n-----Original Message-----\n{block}\n{o}")), Holds::Nothing),
+        w("forward-flowed-delsp", message("Fwd: orders", "", "text/plain; charset=utf-8; format=flowed; delsp=yes", &marked("-------- Forwarded Message --------")), Holds::Orders),
+        w("forward-crlf-latin1", message("Fwd: ordres", "Content-Transfer-Encoding: 8bit\r\n", "text/plain; charset=iso-8859-1", &marked("---------- Forwarded message ---------")), Holds::Orders),
+        w("forward-without-a-sender", message("Fwd: orders", "", plain, &format!("\n---------- Forwarded message ---------\nDate: Sat, Dec 5, 2026\nSubject: orders\n\n{o}")), Holds::Nothing),
+        w("forwarded-as-an-attachment-in-base64", message("Fwd: orders", "", mixed, &attached("Content-Type: message/rfc822\nContent-Transfer-Encoding: base64\nContent-Disposition: attachment; filename=\"orders.eml\"\n", &encoded)), Holds::Orders),
+        w("forwarded-inline-no-name", message("Fwd: orders", "", mixed, &attached("Content-Type: message/rfc822\n", &inner)), Holds::Orders),
+        w("forwarded-message-global", message("Fwd: orders", "", mixed, &attached("Content-Type: message/global\n", &inner)), Holds::Orders),
+        w("forwarded-with-an-attachment", message("Fwd: orders", "", mixed, &attached("Content-Type: message/rfc822\n", &format!("From: Jean <jean@home.example>\nSubject: orders\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"c1\"\n\n--c1\nContent-Type: text/plain\n\nattached\n--c1\nContent-Type: text/plain; name=\"france.txt\"\nContent-Disposition: attachment; filename=\"france.txt\"\n\n{o}\n--c1--\n"))), Holds::Orders),
+        w("forwarded-in-a-forwarded-attachment", message("Fwd: orders", "", mixed, &attached("Content-Type: message/rfc822\n", &format!("From: Marie <marie@home.example>\nSubject: Fwd: orders\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"c1\"\n\n--c1\nContent-Type: text/plain\n\nsee attached\n--c1\nContent-Type: message/rfc822\n\n{inner}\n--c1--\n"))), Holds::Orders),
+        w("own-orders-and-other-forwarded", message("Fwd: orders", "", mixed, &format!("--b1\nContent-Type: text/plain; charset=utf-8\n\n{o}\n--b1\nContent-Type: message/rfc822\n\n{}\n--b1--\n", inner.replace("attack Ulm", "attack Munich"))), Holds::Nothing),
+        w("own-orders-and-the-same-forwarded", message("Fwd: orders", "", mixed, &format!("--b1\nContent-Type: text/plain; charset=utf-8\n\n{o}\n--b1\nContent-Type: message/rfc822\n\n{inner}\n--b1--\n")), Holds::Orders),
+        w("mbox-from-line", [b"From france@example.org Sat Dec  5 18:00:00 2026\r\n".to_vec(), message("orders", "", plain, o)].concat(), Holds::Orders),
+    ]
 }
