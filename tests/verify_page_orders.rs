@@ -241,9 +241,13 @@ fn the_page_reads_every_orders_mail_pbem_verify_reads_under_v1_and_v2() {
                 Holds::OrdersAndProse if scheme == "v1" => verdict(Some(&orders)),
                 Holds::OrdersAndProse | Holds::Nothing => "FAIL",
             };
-            // Saved with LF line ends too, as a mail program on Linux or macOS saves it.
-            let lf = String::from_utf8_lossy(&w.mail).replace("\r\n", "\n");
-            mails.push((format!("{}-lf", w.name), lf.into_bytes(), expected));
+            // Saved with LF line ends too, as a mail program on Linux or macOS saves it (a mail
+            // whose lines end in CR CR LF would be another).
+            let crlf = String::from_utf8_lossy(&w.mail).into_owned();
+            if !crlf.contains("\r\r\n") {
+                let lf = crlf.replace("\r\n", "\n");
+                mails.push((format!("{}-lf", w.name), lf.into_bytes(), expected));
+            }
             mails.push((w.name.to_string(), w.mail, expected));
         }
         for (name, mail, expected) in mails {

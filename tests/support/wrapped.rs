@@ -11,8 +11,8 @@ use base64::Engine;
 pub enum Holds {
     /// The orders, exactly: their digest is theirs.
     Orders,
-    /// The orders and other lines of the player's (a greeting, a sign-off): their entropy is
-    /// theirs, their digest is not.
+    /// The orders and other lines of the player's (a greeting, a sign-off, blank lines): their
+    /// entropy is theirs, their digest is not.
     OrdersAndProse,
     /// No orders pbem reads.
     Nothing,
@@ -305,6 +305,9 @@ fn beyond(o: &str) -> Vec<Wrapped> {
         w("forwarded-in-a-forwarded-attachment", message("Fwd: orders", "", mixed, &attached("Content-Type: message/rfc822\n", &format!("From: Marie <marie@home.example>\nSubject: Fwd: orders\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"c1\"\n\n--c1\nContent-Type: text/plain\n\nsee attached\n--c1\nContent-Type: message/rfc822\n\n{inner}\n--c1--\n"))), Holds::Orders),
         w("own-orders-and-other-forwarded", message("Fwd: orders", "", mixed, &format!("--b1\nContent-Type: text/plain; charset=utf-8\n\n{o}\n--b1\nContent-Type: message/rfc822\n\n{}\n--b1--\n", inner.replace("attack Ulm", "attack Munich"))), Holds::Nothing),
         w("own-orders-and-the-same-forwarded", message("Fwd: orders", "", mixed, &format!("--b1\nContent-Type: text/plain; charset=utf-8\n\n{o}\n--b1\nContent-Type: message/rfc822\n\n{inner}\n--b1--\n")), Holds::Orders),
+        w("crcrlf-body", message("orders", "", plain, &o.replace('\n', "\r\n")), Holds::OrdersAndProse),
+        w("crcrlf-body-in-parts", message("orders", "", "multipart/mixed; boundary=\"b1\"", &format!("--b1\nContent-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\n{}\n--b1--\n", o.replace('\n', "\r\n"))), Holds::OrdersAndProse),
+        w("crcrlf-body-quoted-printable", message("orders", "Content-Transfer-Encoding: quoted-printable\r\n", plain, &o.replace('\n', "\r\n")), Holds::Orders),
         w("mbox-from-line", [b"From france@example.org Sat Dec  5 18:00:00 2026\r\n".to_vec(), message("orders", "", plain, o)].concat(), Holds::Orders),
     ]
 }
