@@ -1,8 +1,9 @@
 //! France's orders in every wrapping the ingest tests feed pbem beside tests/corpus/: forwarded by
 //! each client (tests/mail_wrapped.rs), with a greeting and a sign-off, a reply whose original holds
-//! them, a body whose headers lie about its bytes, and the UTF-16 of tests/mail_clients.rs. Each is
-//! a whole message (CRLF) from france@example.org; tests/verify_page_orders.rs gives each to `pbem
-//! verify --orders` and to verify.html, which must read it alike.
+//! them, a body whose headers lie about its bytes, and the UTF-16 of tests/mail_clients.rs; and
+//! beyond them, the wrappings an auditor tries (`beyond`). Each is a whole message (CRLF) from
+//! france@example.org; tests/verify_page_orders.rs gives each to `pbem verify --orders` and to
+//! verify.html, which must read it alike.
 
 use base64::Engine;
 
@@ -263,9 +264,11 @@ pub fn wrappings(orders: &str) -> Vec<Wrapped> {
     out
 }
 
-/// Wrappings no ingest test feeds, as an auditor tries them: the clients' marks in other
-/// languages, Outlook's bold labels and HTML, a forward in an HTML body, a forwarded message in
-/// base64 or holding an attachment, a subject in 8-bit, a mail saved from an mbox.
+/// Wrappings no ingest test feeds, as an auditor tries them: the clients' marks and subjects in
+/// other languages, Outlook's bold labels and HTML, a forward in an HTML body, subjects folded,
+/// encoded, in 8-bit or given twice, a forwarded message in base64, inline or holding an attachment,
+/// lines that end in CR CR LF, attachments named in RFC 2231 or encoded words or as a path, a mail
+/// saved from an mbox.
 fn beyond(o: &str) -> Vec<Wrapped> {
     let plain = "text/plain; charset=utf-8";
     let block = "From: Jean <jean@home.example>\nDate: Sat, Dec 5, 2026 at 5:00 PM\nSubject: orders\nTo: <france@example.org>\n";
@@ -277,8 +280,36 @@ fn beyond(o: &str) -> Vec<Wrapped> {
         format!("--b1\nContent-Type: text/plain; charset=utf-8\n\nforwarding my orders\n--b1\n{headers}\n{inner}\n--b1--\n")
     };
     let mixed = "multipart/mixed; boundary=\"b1\"";
+    let named_attachment = |content_type: &str, disposition: &str, text: &str| {
+        let disposition = match disposition {
+            "" => String::new(),
+            d => format!("Content-Disposition: attachment; {d}\n"),
+        };
+        format!("--b1\nContent-Type: text/plain; charset=utf-8\n\nattached\n--b1\nContent-Type: {content_type}\n{disposition}\n{text}\n--b1--\n")
+    };
     let w = |name: &'static str, mail: Vec<u8>, holds: Holds| Wrapped { name, mail, holds };
-    vec![
+    // Outlook's forward under each language's subject, and a forward naming its sender in each.
+    let outlook = |sender: &str| {
+        format!("\n-----Original Message-----\n{sender} Jean <jean@home.example>\nSent: Saturday\nSubject: orders\n\n{o}")
+    };
+    let mut out: Vec<Wrapped> = [
+        ("outlook-forward-italian", "I: ordini", "From:"),
+        ("outlook-forward-portuguese", "ENC: ordens", "From:"),
+        ("outlook-forward-dutch", "Doorst: orders", "Van:"),
+        ("outlook-forward-norwegian", "VS: ordrer", "Fra:"),
+        ("outlook-forward-swedish", "VS: order", "Från:"),
+        ("outlook-forward-italian-sender", "I: ordini", "Da:"),
+    ]
+    .into_iter()
+    .map(|(name, subject, sender)| {
+        w(
+            name,
+            message(subject, "", plain, &outlook(sender)),
+            Holds::Orders,
+        )
+    })
+    .collect();
+    out.extend([
         w("gmail-forward-german", message("WG: Befehle", "", plain, &marked("---------- Weitergeleitete Nachricht ---------")), Holds::Orders),
         w("gmail-forward-spanish", message("RV: orders", "", plain, &marked("---------- Mensaje reenviado ---------")), Holds::Orders),
         w("thunderbird-forward-french", message("TR: ordres", "", plain, &marked("-------- Message transféré --------")), Holds::Orders),
@@ -308,6 +339,12 @@ fn beyond(o: &str) -> Vec<Wrapped> {
         w("crcrlf-body", message("orders", "", plain, &o.replace('\n', "\r\n")), Holds::OrdersAndProse),
         w("crcrlf-body-in-parts", message("orders", "", "multipart/mixed; boundary=\"b1\"", &format!("--b1\nContent-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\n{}\n--b1--\n", o.replace('\n', "\r\n"))), Holds::OrdersAndProse),
         w("crcrlf-body-quoted-printable", message("orders", "Content-Transfer-Encoding: quoted-printable\r\n", plain, &o.replace('\n', "\r\n")), Holds::Orders),
+        w("crcrlf-attachment", message("orders", "", mixed, &format!("--b1\nContent-Type: text/plain; charset=utf-8\n\nattached\n--b1\nContent-Type: text/plain; charset=utf-8\nContent-Disposition: attachment; filename=\"orders.txt\"\n\n{}\n--b1--\n", o.replace('\n', "\r\n"))), Holds::OrdersAndProse),
+        w("attachment-named-in-rfc2231", message("orders", "", mixed, &named_attachment("application/octet-stream", "filename*=UTF-8''ordres%20%C3%A9t%C3%A9.TXT", o)), Holds::Orders),
+        w("attachment-named-in-encoded-words", message("orders", "", mixed, &named_attachment("application/octet-stream; name=\"=?utf-8?q?ordres_=C3=A9t=C3=A9.txt?=\"", "", o)), Holds::Orders),
+        w("attachment-named-as-a-path", message("orders", "", mixed, &named_attachment("text/plain", "filename=\"../orders.txt\"", o)), Holds::Nothing),
+        w("attachment-named-as-a-path-in-rfc2231", message("orders", "", mixed, &named_attachment("text/plain", "filename*=UTF-8''..%2Forders.txt", o)), Holds::Nothing),
         w("mbox-from-line", [b"From france@example.org Sat Dec  5 18:00:00 2026\r\n".to_vec(), message("orders", "", plain, o)].concat(), Holds::Orders),
-    ]
+    ]);
+    out
 }
