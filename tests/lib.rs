@@ -74,6 +74,7 @@ mod state_tables;
 mod three_turns;
 mod verify_mail;
 mod verify_page;
+mod verify_page_orders;
 mod verify_tamper;
 mod wbts_demo;
 mod welcome;

@@ -1,6 +1,7 @@
 //! Issue 34: mail as real clients and responders write it. Orders saved by Notepad as "Unicode"
 //! (UTF-16 with a byte-order mark, CRLF, no charset) are read; text that cannot be read is answered
 //! "save it as UTF-8"; a vacation responder or a list, whatever mark it carries, is never answered.
+//! `support::wrapped` holds the UTF-16 shapes too, for tests/verify_page_orders.rs.
 
 use crate::support;
 

@@ -1,7 +1,8 @@
 //! Orders that come wrapped: forwarded by the player from another mailbox or by a friend (Gmail,
 //! Outlook, Apple Mail, Thunderbird, a message/rfc822 attachment), with a greeting before them and a
 //! sign-off after, in a body whose encoding or charset lies; each read as a referee would, and its
-//! sender always answered.
+//! sender always answered. `support::wrapped` holds each of these wrappings too, for
+//! tests/verify_page_orders.rs, which gives them to verify.html and `pbem verify --orders`.
 
 use crate::support;
 

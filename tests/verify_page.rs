@@ -22,18 +22,18 @@ use std::process::Command;
 use std::sync::{Arc, Mutex};
 
 /// Files put beside the page: (name, bytes).
-type Files = Vec<(String, Vec<u8>)>;
+pub(crate) type Files = Vec<(String, Vec<u8>)>;
 
 /// A folder served on 127.0.0.1 (GET only, one request a connection) with the page in it; every
 /// request's target is logged.
-struct Server {
-    dir: tempfile::TempDir,
+pub(crate) struct Server {
+    pub(crate) dir: tempfile::TempDir,
     port: u16,
     log: Arc<Mutex<Vec<String>>>,
 }
 
 impl Server {
-    fn start() -> Server {
+    pub(crate) fn start() -> Server {
         let dir = tempfile::tempdir().unwrap();
         fs::write(
             dir.path().join("verify.html"),
@@ -120,7 +120,7 @@ impl Server {
     /// The page's verdicts on a list of cases, each a query and the files it names (put beside the
     /// page), checked in one session (`?list=`), after checking that its self-test passed and that it
     /// asked for nothing but itself, the list and the files named, each once.
-    fn run_list(&self, browser: &Path, cases: &[(String, Files)]) -> Vec<String> {
+    pub(crate) fn run_list(&self, browser: &Path, cases: &[(String, Files)]) -> Vec<String> {
         let mut list = String::new();
         let mut expected = vec![
             "/verify.html?list=cases.txt".to_string(),

@@ -255,6 +255,7 @@ pub mod certs;
 pub mod orders_property;
 pub mod peak;
 pub mod smtp;
+pub mod wrapped;
 
 /// Every roll of a resolution's `events` holds to its ruleset's grammar of labels, every event of a
 /// kind that always rolls lists a roll, and every number its text gives as a die is one of its faces
