@@ -230,6 +230,10 @@ pub const ONE_LINE: &[(&str, &str)] = &[
         "end",
         "The game is over: no more turns, the sealed rolls published",
     ),
+    (
+        "reopen",
+        "The game goes on after `pbem end`: its turn takes orders again",
+    ),
     ("verify", "Check the dice of a report you received"),
     (
         "unseal",
