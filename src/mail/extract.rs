@@ -486,8 +486,9 @@ fn cut_point(lines: &[String]) -> usize {
         "inviato:",
         "to:",
     ];
+    // Outlook's plain text writes its labels in bold: `*From:*`.
     let starts = |l: &str, words: &[&str]| {
-        let l = l.trim_start().to_lowercase();
+        let l = l.trim_start().trim_start_matches('*').to_lowercase();
         words.iter().any(|w| l.starts_with(w))
     };
     for (i, line) in lines.iter().enumerate() {
@@ -663,6 +664,9 @@ mod tests {
         assert_eq!(clean(t, false, false), "power france\nturn 1\n");
         let t = "power france\n-----Original Message-----\nFrom: r\ngame x\n";
         assert_eq!(clean(t, false, false), "power france\n");
+        // Outlook's labels in bold, as its plain text writes them (`*From:*`).
+        let t = "power france\nturn 1\n\n*From:* Referee <r@x.org>\n*Sent:* Saturday, December 5, 2026 6:00 PM\n*Subject:* report\n\ngame ulm-1805\n";
+        assert_eq!(clean(t, false, false), "power france\nturn 1\n");
     }
 
     #[test]
