@@ -129,7 +129,7 @@ fn wbts_orders_for_the_side_not_playing_may_only_be_standing_orders() {
     let text =
         String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     assert!(
-        text.contains("it is union's player turn, not yours"),
+        text.contains("it is Union's player turn, not yours"),
         "{text}"
     );
     assert!(text.contains("confederate.txt:5:1"), "{text}");

@@ -183,6 +183,9 @@ pub struct Context<'a> {
     pub wbts: &'a WbtsState,
     pub tables: &'a Tables,
     pub power: &'a str,
+    /// The name of the side whose player turn it is, as the scenario gives it (`wbts::name_of`),
+    /// for the words of a line refused between the player's turns.
+    pub active_name: &'a str,
 }
 
 impl Names for Context<'_> {
@@ -736,7 +739,7 @@ impl<'a> Legality<'a> {
             return Err(Diagnostic::error(
                 format!(
                     "it is {} player turn, not yours",
-                    crate::words::Possessive(cx.wbts.active())
+                    crate::words::Possessive(cx.active_name)
                 ),
                 span,
             )
