@@ -221,3 +221,32 @@ fn audit_tells_an_ngg_turn_resolved_before_its_texts_named_the_powers_in_its_own
         "{said}"
     );
 }
+
+/// pbem orders/syntax, NGG 10.1: a newcomer names a stack by a unit of it (`attack FR-Ney 0804`,
+/// `forage FR-Murat`) where its hex goes; the answer says where that unit stands and what to write.
+#[test]
+fn ngg_a_unit_written_where_a_hex_goes_is_answered_with_its_hex() {
+    let (_t, game) = demo(&NGG, 1);
+    let orders = game.join("units.txt");
+    fs::write(
+        &orders,
+        "game ngg-smolensk-1812\npower french\npassword grande-armee-1812\nturn 2\nattack FR-Ney 0804 cc 2\nforage FR-Murat\n",
+    )
+    .unwrap();
+    let out = pbem()
+        .arg("check")
+        .arg(&game)
+        .arg(&orders)
+        .assert()
+        .code(3)
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    for hint in [
+        "help: FR-Ney is a unit, in 0704: orders name a stack by its hex; write '0704'",
+        "help: FR-Murat is a unit, in 0703: orders name a stack by its hex; write '0703'",
+    ] {
+        assert!(out.contains(hint), "{hint}\n{out}");
+    }
+}
