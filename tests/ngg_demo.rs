@@ -43,8 +43,8 @@ fn ngg_demo_brings_about_every_rule_of_the_initiative_loop() {
     for what in [
         "3 + 2 CC + CR 2 = 7 >= 7: the attack goes ahead",
         "the supporting stack in 0706 rolls 5: 5 + 1 CC + CR 0 = 6 < 7: it fails its test and stays out",
-        "russian failed to carry out an attack: no further opportunity this turn.",
-        "russian is done for the turn; french may go on",
+        "Russian Armies of the West failed to carry out an attack: no further opportunity this turn.",
+        "Russian Armies of the West is done for the turn; Grande Armée may go on",
         "The stack attacks again this turn (10.8).",
     ] {
         assert!(t2.contains(what), "turn 2 has no '{what}'");
@@ -136,4 +136,117 @@ fn ngg_reports_of_the_second_turn_are_stable() {
         "ngg_report_russian_turn_2_txt",
         NGG.report(2, "russian", "txt")
     );
+}
+
+/// The words of `text` (runs of letters, digits and dashes).
+fn words(text: &str) -> Vec<&str> {
+    text.split(|c: char| !c.is_alphanumeric() && c != '-')
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// pbem ngg/chits, NGG 10.7: every text a player reads names a power as the scenario gives it
+/// ("Combat phase: Grande Armée attacks first", "Russian Armies of the West allocates 1 CC"), never
+/// by its id (`french`, `russian`, the words of pbem's game.toml): the turn log's texts, each
+/// report's events and position lines, and `check --forecast`.
+#[test]
+fn ngg_texts_name_each_power_as_the_scenario_does() {
+    let ids = ["french", "russian"];
+    let mut seen = 0;
+    for turn in 1..=NGG.turns {
+        let log = NGG.read(&format!("turns/{turn}/log.toml"));
+        for line in log
+            .lines()
+            .filter(|l| l.starts_with("text = ") || l.starts_with("template = "))
+        {
+            assert!(
+                !words(line).iter().any(|w| ids.contains(w)),
+                "turn {turn}: a power named by its id: {line}"
+            );
+            seen += usize::from(
+                line.contains("Grande Armée") || line.contains("Russian Armies of the West"),
+            );
+        }
+        for power in NGG.reports {
+            let report = NGG.report(turn, power, "txt");
+            let position: Vec<&str> = report
+                .lines()
+                .filter(|l| l.contains("attacks first") || l.starts_with("  Command chits"))
+                .collect();
+            assert!(!position.is_empty(), "{report}");
+            for line in position {
+                assert!(
+                    !words(line).iter().any(|w| ids.contains(w)),
+                    "turn {turn}: {line}"
+                );
+            }
+        }
+    }
+    assert!(seen > 10, "the texts name the powers {seen} times");
+    assert!(NGG.read("turns/1/log.toml").contains(
+        "Combat phase: Grande Armée attacks first (10.7); command chits this turn: Grande Armée 6, Russian Armies of the West 5."
+    ));
+}
+
+/// A turn resolved before NGG's texts named the powers (its record names no wording: wording 0,
+/// "french attacks first") is re-resolved by `audit` in its own words, every byte compared, and its
+/// line says so.
+#[test]
+fn audit_tells_an_ngg_turn_resolved_before_its_texts_named_the_powers_in_its_own_words() {
+    let (_t, dir) = demo(&NGG, 3);
+    let mut game = pbem::game::Game::load(&dir).unwrap();
+    game.config.wording = Some(0);
+    crate::support::locked(|| {
+        pbem::referee::turn::resolve(
+            &game,
+            &pbem::referee::turn::ResolveOptions {
+                turn: Some(3),
+                force: true,
+                by_schedule: true,
+            },
+        )
+    });
+    let log = fs::read_to_string(dir.join("turns/3/log.toml")).unwrap();
+    assert!(log.contains("Combat phase: french attacks first"), "{log}");
+    let record = fs::read_to_string(dir.join("turns/3/record.toml")).unwrap();
+    assert!(!record.contains("wording"), "{record}");
+    assert!(fs::read_to_string(dir.join("turns/2/record.toml"))
+        .unwrap()
+        .contains("wording = 1"));
+    let out = pbem().arg("audit").arg(&dir).assert().success();
+    let said = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        said.lines().nth(2).unwrap().starts_with("turn 3: ok (")
+            && said.contains("wording 0 (this pbem's is 1: its texts named each power by its id, where this one gives the power's name as the scenario does)"),
+        "{said}"
+    );
+}
+
+/// pbem orders/syntax, NGG 10.1: a newcomer names a stack by a unit of it (`attack FR-Ney 0804`,
+/// `forage FR-Murat`) where its hex goes; the answer says where that unit stands and what to write.
+#[test]
+fn ngg_a_unit_written_where_a_hex_goes_is_answered_with_its_hex() {
+    let (_t, game) = demo(&NGG, 1);
+    let orders = game.join("units.txt");
+    fs::write(
+        &orders,
+        "game ngg-smolensk-1812\npower french\npassword grande-armee-1812\nturn 2\nattack FR-Ney 0804 cc 2\nforage FR-Murat\n",
+    )
+    .unwrap();
+    let out = pbem()
+        .arg("check")
+        .arg(&game)
+        .arg(&orders)
+        .assert()
+        .code(3)
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    for hint in [
+        "help: FR-Ney is a unit, in 0704: orders name a stack by its hex; write '0704'",
+        "help: FR-Murat is a unit, in 0703: orders name a stack by its hex; write '0703'",
+    ] {
+        assert!(out.contains(hint), "{hint}\n{out}");
+    }
 }

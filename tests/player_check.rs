@@ -193,3 +193,25 @@ fn player_check_takes_only_the_orders_file_with_report() {
         "{err}"
     );
 }
+
+/// pbem orders/header: a file whose header is wrong (a wrong password) has no order that stands,
+/// and its order lines are not read until the header is right: `pbem check` says so, never that
+/// "the other orders stand" (a newcomer would mail it as it is).
+#[test]
+fn a_check_whose_header_is_wrong_says_no_order_stands_until_it_is_right() {
+    let (tmp, game) = demo("ngg-smolensk-1812");
+    let orders = tmp.path().join("french.txt");
+    fs::write(
+        &orders,
+        "game ngg-smolensk-1812\npower french\npassword not-mine\nturn 2\nmove FR-Ney 0804\n",
+    )
+    .unwrap();
+    let (out, code) = check(&[game.as_os_str(), orders.as_os_str()]);
+    assert_eq!(code, Some(3), "{out}");
+    assert!(out.contains("wrong password for Grande Armée"), "{out}");
+    assert!(
+        out.contains("1 problem(s): no order of this file stands until its header is right; its order lines are checked once it is."),
+        "{out}"
+    );
+    assert!(!out.contains("the other orders stand"), "{out}");
+}

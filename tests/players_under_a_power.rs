@@ -542,3 +542,49 @@ fn gitm_6_a_players_answer_says_his_orders_replace_his_own_and_a_higher_rank_sta
         "{text}"
     );
 }
+
+/// pbem orders/command: a deputy who orders a unit outside his command is told which units he
+/// commands, in words of his game, never where the referee keeps it (`game.toml [[power.player]]`).
+#[test]
+fn a_line_for_a_unit_outside_a_players_command_names_his_units_not_the_referees_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = tmp.path().join("g");
+    let out = pbem()
+        .arg("new")
+        .arg(&game)
+        .args(["--from", "gitm-italy-1809"])
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let password = stdout
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("france.macdonald"))
+        .expect("macdonald's password")
+        .trim();
+    let file = tmp.path().join("macdonald.txt");
+    fs::write(
+        &file,
+        format!(
+            "game gitm-italy-1809\npower france\nplayer macdonald\npassword {password}\nturn 1\nmove FR1IN G3-V6\n"
+        ),
+    )
+    .unwrap();
+    let out = pbem()
+        .arg("check")
+        .arg(&game)
+        .arg(&file)
+        .assert()
+        .code(3)
+        .get_output()
+        .clone();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        text.contains("error: FR1IN is not in the command of macdonald"),
+        "{text}"
+    );
+    assert!(
+        text.contains("help: you command FR5IN, FR6IN, FR2LI, FR2CQ, FR1MA: the power's other units are another of its players' to order"),
+        "{text}"
+    );
+    assert!(!text.contains("game.toml"), "{text}");
+}

@@ -129,7 +129,7 @@ fn wbts_orders_for_the_side_not_playing_may_only_be_standing_orders() {
     let text =
         String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     assert!(
-        text.contains("it is union's player turn, not yours"),
+        text.contains("it is Union's player turn, not yours"),
         "{text}"
     );
     assert!(text.contains("confederate.txt:5:1"), "{text}");
@@ -282,4 +282,55 @@ fn audit_tells_a_wbts_turn_resolved_before_its_texts_named_the_powers_in_its_own
         said.contains("turn 3: MISMATCH: wbts-peninsula-1862/turns/3/log.toml differs from the re-resolved turn"),
         "{said}"
     );
+}
+
+/// pbem orders/syntax: a line of WBTS written wrong is answered with the order's form in the
+/// player's own words (his hex, his leader, his unit, his ship), never with an example naming pieces
+/// his game has not (`CS-Yorktown`, `US-2-1`, `Galena`: of no side of the Peninsula).
+#[test]
+fn wbts_a_syntax_hint_shows_the_order_in_the_players_own_words() {
+    let (tmp, dir) = unresolved();
+    let orders = tmp.path().join("union.txt");
+    fs::write(
+        &orders,
+        "game wbts-peninsula-1862\npower union\npassword lincoln-1862\nturn 1\n\
+         attack 0903 with Porter chit 3\n\
+         garrison US-Monroe inside\n\
+         roster US-II-1\n\
+         move Keyes\n\
+         sail USS-Galena\n\
+         bombard 0903 USS-Monitor\n\
+         engage\n",
+    )
+    .unwrap();
+    let out = pbem()
+        .arg("check")
+        .arg(&dir)
+        .arg(&orders)
+        .assert()
+        .code(3)
+        .get_output()
+        .clone();
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    for hint in [
+        "help: write 'attack 0903 by Porter chit <0-4> [with <unit> ...] [shift best|none|<n>] [no-advance]'",
+        "help: write 'garrison US-Monroe in' (or 'out')",
+        "help: write 'roster US-II-1 <leader>'",
+        "help: write 'move Keyes <hex> ... [with <unit> ...]'",
+        "help: write 'sail USS-Galena <hex> ... [stop]'",
+        "help: write 'bombard 0903 with USS-Monitor ...'",
+        "help: write 'engage <hex>'",
+    ] {
+        assert!(text.contains(hint), "{hint}\n{text}");
+    }
+    for foreign in [
+        "CS-Yorktown",
+        "US-2-1",
+        "US-4-1",
+        "Sumner chit 2",
+        "Galena 0110",
+    ] {
+        assert!(!text.contains(foreign), "{foreign}\n{text}");
+    }
 }

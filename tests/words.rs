@@ -908,3 +908,61 @@ fn the_announcement_names_the_rules_of_its_game_alone() {
         assert!(!flat.contains("(docs/DICE.md)"), "{flat}");
     }
 }
+
+/// A newcomer writes his power as his welcome names it ("you play Grande Armée"): the answer says
+/// that this is the power's name and what to write instead, its id (pbem orders/header).
+#[test]
+fn a_power_line_with_the_powers_name_is_answered_with_its_id() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("ngg");
+    pbem()
+        .arg("new")
+        .arg(&dir)
+        .args(["--from", "ngg-smolensk-1812"])
+        .assert()
+        .success();
+    for (id, line, error, hint) in [
+        (
+            "name",
+            "power Grande Armée",
+            "error: 'Grande Armée' is the name of a power: the 'power' line gives its id",
+            "help: write 'power french'",
+        ),
+        (
+            "spaced",
+            "power  russian armies  of the West",
+            "error: 'russian armies  of the West' is the name of a power: the 'power' line gives its id",
+            "help: write 'power russian'",
+        ),
+        (
+            "other",
+            "power Grande Army",
+            "error: the 'power' line has more than one word",
+            "help: write 'power' and one word after it, as in 'power <your power>'",
+        ),
+    ] {
+        let body = format!("game ngg-smolensk-1812\n{line}\npassword x\nturn 1\n");
+        let path = write(
+            tmp.path(),
+            &format!("{id}.eml"),
+            eml("french@example.org", ON_TIME, &format!("{id}@x"), &body),
+        );
+        pbem().arg("ingest").arg(&dir).arg(&path).assert().success();
+        let (_, m) = acks(&dir)
+            .into_iter()
+            .find(|(_, m)| m.contains(&format!("<{id}@x>")))
+            .unwrap_or_else(|| panic!("no answer to {id}"));
+        let answer = body_of(&m);
+        assert!(answer.contains(error), "{answer}");
+        assert!(answer.contains(hint), "{answer}");
+    }
+    let (_, m) = acks(&dir)
+        .into_iter()
+        .find(|(_, m)| m.contains("<name@x>"))
+        .unwrap();
+    let answer = body_of(&m);
+    assert!(
+        answer.contains("2 | power Grande Armée\n  |       ^^^^^^^^^^^^ the power's name"),
+        "{answer}"
+    );
+}

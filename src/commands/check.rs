@@ -125,6 +125,14 @@ fn check(game: &Game, state: &State, orders: &Path, forecast: bool) -> Result<Ex
         }
     }
     let rejected = check.rejected();
+    if check.power.is_none() {
+        // No order of a file whose header is wrong stands, and its order lines are not read until
+        // it is right (no answer lists a power's pieces to a file that has not given its password).
+        crate::say!(
+            "{rejected} problem(s): no order of this file stands until its header is right; its order lines are checked once it is."
+        );
+        return Ok(ExitCode::from(exit::REJECTED));
+    }
     if rejected > 0 {
         crate::say!("{rejected} problem(s): the lines above are rejected; the other orders stand.");
         Ok(ExitCode::from(exit::REJECTED))

@@ -78,7 +78,8 @@ impl Command {
         Command { player, units }
     }
 
-    /// A diagnostic when `order` names a unit of the power outside the player's scope.
+    /// A diagnostic when `order` names a unit of the power outside the player's scope: its hint
+    /// names the units he commands, in his words (he has no game.toml, which holds the scopes).
     pub fn refuses(&self, order: &str, span: std::ops::Range<usize>) -> Option<Diagnostic> {
         let (id, scope) = self.player.as_ref()?;
         let outside: Vec<String> = named(order, &self.units)
@@ -99,7 +100,7 @@ impl Command {
             )
             .label("not your unit to order")
             .hint(format!(
-                "{id} commands {scope} (game.toml [[power.player]] scope)"
+                "you command {scope}: the power's other units are another of its players' to order"
             ))
             .rule(SCOPE),
         )
@@ -126,7 +127,7 @@ mod tests {
         assert_eq!((d.span, d.rule), (3..9, Some(SCOPE)));
         assert_eq!(
             d.hint.as_deref(),
-            Some("ney commands FR-V (game.toml [[power.player]] scope)")
+            Some("you command FR-V: the power's other units are another of its players' to order")
         );
         // A power of one player orders every unit.
         let all = Command::of(&fx.game, &fx.state, "france", None);

@@ -266,7 +266,8 @@ pub trait Ruleset: Send + Sync {
     /// The wording of its events' texts, raised when a pbem changes words that the turn log and the
     /// reports hold (an audit compares them byte for byte): a turn's record keeps the wording it was
     /// told in, and `audit` re-resolves an older turn in its own words. 0 by default; War Between the
-    /// States 1 (its texts name each power as the scenario does, where they gave its id).
+    /// States and Napoleon's Greatest Gamble 1 (their texts name each power as the scenario does,
+    /// where they gave its id).
     fn wording(&self) -> u32 {
         0
     }

@@ -49,6 +49,10 @@ fn one_value_hint(word: &str) -> String {
 pub struct Header {
     pub game: Option<Located<String>>,
     pub power: Option<Located<String>>,
+    /// A `power` line of several words (`power Confederate States`, the power's name as the welcome
+    /// mail gives it): its words after `power`, and where the second of them starts. Said in
+    /// [`check_header_with`], which knows the powers' names and so can name the id to write.
+    pub power_words: Option<(Located<String>, usize)>,
     /// The player, for a power with several (`[[power.player]]`).
     pub player: Option<Located<String>>,
     /// The password as written; never logged, never echoed.
@@ -138,6 +142,17 @@ impl Header {
                         .hint(one_value_hint(&word))
                         .rule(HEADER_RULE),
                     );
+                    header.unread.push(word);
+                    continue;
+                }
+                [_, first_word, extra, ..] if word == "power" => {
+                    header.power_words = Some((
+                        Located::new(
+                            line.rest_after(text, 1).to_string(),
+                            first_word.span.start..line.span.end,
+                        ),
+                        extra.span.start,
+                    ));
                     header.unread.push(word);
                     continue;
                 }
@@ -290,15 +305,59 @@ pub fn check_header_with(
         ),
         Some(_) => {}
     }
+    // The power whose name (game.toml's `name`, as the welcome mail and the reports give it) `words`
+    // are, in any case and spacing: the player wrote its name where its id goes.
+    let named = |words: &str| {
+        let words = words.split_whitespace().collect::<Vec<_>>().join(" ");
+        config.powers.iter().find(|p| {
+            p.name
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .to_lowercase()
+                == words.to_lowercase()
+        })
+    };
     let power = match &header.power {
         None => {
-            diags.extend(missing("power", "power <your power>"));
+            match &header.power_words {
+                Some((words, extra)) => diags.push(
+                    match named(&words.value) {
+                        Some(pc) => Diagnostic::error(
+                            format!(
+                                "'{}' is the name of a power: the 'power' line gives its id",
+                                words.value
+                            ),
+                            words.span.clone(),
+                        )
+                        .label("the power's name")
+                        .hint(format!("write 'power {}'", pc.id)),
+                        None => Diagnostic::error(
+                            "the 'power' line has more than one word",
+                            *extra..words.span.end,
+                        )
+                        .label("one word too many")
+                        .hint(one_value_hint("power")),
+                    }
+                    .rule(HEADER_RULE),
+                ),
+                None => diags.extend(missing("power", "power <your power>")),
+            }
             None
         }
         Some(p) => match config.power(&p.value) {
             None => {
-                let hint = did_you_mean(&p.value, config.power_ids())
-                    .map(|s| format!("did you mean '{s}'?"))
+                let hint = named(&p.value)
+                    .map(|pc| {
+                        format!(
+                            "'{}' is the name of a power: write its id, 'power {}'",
+                            p.value, pc.id
+                        )
+                    })
+                    .or_else(|| {
+                        did_you_mean(&p.value, config.power_ids())
+                            .map(|s| format!("did you mean '{s}'?"))
+                    })
                     .unwrap_or_else(|| {
                         format!(
                             "the powers are: {}",

@@ -133,7 +133,8 @@ impl Phase<'_> {
             format!(
                 "{side} has no SP to lose in {result}: {}, alone, {} taken and eliminated (pbem ngg/combat).",
                 taken.join(", "),
-                if taken.len() == 1 { "is" } else { "are" }
+                if taken.len() == 1 { "is" } else { "are" },
+                side = self.who(side)
             ),
         );
     }
@@ -208,7 +209,7 @@ impl Phase<'_> {
                 }
                 let text = format!(
                     "{} stack ({}) retreats from {} to {}, the free hex next to the fewest enemy stacks.",
-                    crate::words::Possessive(power),
+                    crate::words::Possessive(&self.who(power)),
                     ids.join(", "),
                     self.name(from),
                     self.name(&to)
@@ -222,7 +223,7 @@ impl Phase<'_> {
             None => {
                 let text = format!(
                     "{} stack in {} has no hex to retreat to: it loses 1 SP more and stays.",
-                    crate::words::Possessive(power),
+                    crate::words::Possessive(&self.who(power)),
                     self.name(from)
                 );
                 self.log(

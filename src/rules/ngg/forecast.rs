@@ -52,9 +52,10 @@ pub fn forecast(
     let powers: Vec<String> = game.config.power_ids().map(str::to_string).collect();
     // The scratch turn rolls no die: only legality and chances are read from it.
     let mut dice = DiceBox::new([0; 32]);
-    let Ok(mut p) = Phase::new(&game.map, &ngg.tables, &ngg.sop, mine, &powers, &mut dice) else {
+    let Ok(p) = Phase::new(&game.map, &ngg.tables, &ngg.sop, mine, &powers, &mut dice) else {
         return Vec::new();
     };
+    let mut p = p.with_names(super::names(game));
     for o in &orders {
         if let NggOrder::Forage { hex } = o {
             p.forage(power, hex);

@@ -100,7 +100,10 @@ impl Phase<'_> {
         let second = self.powers[1].clone();
         let text = format!(
             "Combat phase: {first} attacks first (10.7); command chits this turn: {first} {}, {second} {}.",
-            self.chits[&first], self.chits[&second]
+            self.chits[&first],
+            self.chits[&second],
+            first = self.who(&first),
+            second = self.who(&second)
         );
         self.event(rules::CHITS, "chits", None, text);
         // `if holds`: the units in each hex as the phase begins.
@@ -146,7 +149,8 @@ impl Phase<'_> {
                         )
                     };
                     let text = format!(
-                        "{active} declines to order any further attack ({why}): no further opportunity this turn."
+                        "{active} declines to order any further attack ({why}): no further opportunity this turn.",
+                        active = self.who(&active)
                     );
                     self.log(
                         Event::new(rules::ALTERNATE, "decline", text).decided(active.as_str(), by),
@@ -167,7 +171,8 @@ impl Phase<'_> {
                     if !ahead {
                         side.done = true;
                         let text = format!(
-                            "{active} failed to carry out an attack: no further opportunity this turn."
+                            "{active} failed to carry out an attack: no further opportunity this turn.",
+                            active = self.who(&active)
                         );
                         self.log(
                             Event::new(rules::ALTERNATE, "fail", text)
@@ -183,7 +188,9 @@ impl Phase<'_> {
             } else if !sides[&active].done && !alone_noted {
                 alone_noted = true;
                 let text = format!(
-                    "{other} is done for the turn; {active} may go on ordering attacks until it declines or fails."
+                    "{other} is done for the turn; {active} may go on ordering attacks until it declines or fails.",
+                    active = self.who(&active),
+                    other = self.who(&other)
                 );
                 self.event(rules::ALTERNATE, "alternate", None, text);
             }
@@ -231,7 +238,8 @@ impl Phase<'_> {
                 let text = format!(
                     "{power}: plan entry {rank} ({} on {}) is skipped: {why}.",
                     self.name(&entry.from),
-                    self.name(&entry.target)
+                    self.name(&entry.target),
+                    power = self.who(power)
                 );
                 self.log(
                     Event::new(rules::ALTERNATE, "skip", text)
@@ -247,7 +255,8 @@ impl Phase<'_> {
                     let text = format!(
                         "{power}: plan entry {rank} ({} on {}) is void: {why}.",
                         self.name(&entry.from),
-                        self.name(&entry.target)
+                        self.name(&entry.target),
+                        power = self.who(power)
                     );
                     self.log(
                         Event::new(rules::ATTACK, "void", text)
@@ -264,7 +273,11 @@ impl Phase<'_> {
     pub(crate) fn legal(&self, power: &str, a: &AttackOrder) -> Result<Vec<String>, String> {
         let stack: Vec<_> = self.ngg.stack(&a.from, power).collect();
         if stack.is_empty() {
-            return Err(format!("{power} has no stack in {}", self.name(&a.from)));
+            return Err(format!(
+                "{power} has no stack in {}",
+                self.name(&a.from),
+                power = self.who(power)
+            ));
         }
         if let Some(u) = stack.iter().find(|u| u.disrupted) {
             return Err(format!(
@@ -319,7 +332,9 @@ impl Phase<'_> {
             "Attack {n}: {power} orders {} in {} to attack the {enemy} stack in {}.",
             self.describe(&o.units),
             self.name(&a.from),
-            self.name(&a.target)
+            self.name(&a.target),
+            power = self.who(power),
+            enemy = self.who(&enemy)
         );
         if again {
             text.push_str(" The stack attacks again this turn (10.8).");
@@ -354,7 +369,8 @@ impl Phase<'_> {
         let mut text = format!(
             "{power} allocates {cc} CC to attack {n} ({}{}",
             want.value,
-            want.by.aside(" ", "")
+            want.by.aside(" ", ""),
+            power = self.who(power)
         );
         if cc < want.value {
             text.push_str(&format!(
@@ -423,7 +439,8 @@ impl Phase<'_> {
             let text = format!(
                 "{power} calls no supporting stack to attack {n} (support {support}{}: none eligible next to {}).",
                 by.aside(" ", ""),
-                self.name(&a.target)
+                self.name(&a.target),
+                power = self.who(power)
             );
             self.log(
                 Event::new(rules::CALL_SUPPORT, "support", text)
@@ -435,7 +452,8 @@ impl Phase<'_> {
         let text = format!(
             "{power} calls {} to support attack {n}{}.",
             self.stacks_in(&candidates),
-            by.aside(" (", ")")
+            by.aside(" (", ")"),
+            power = self.who(power)
         );
         self.log(
             Event::new(rules::CALL_SUPPORT, "support", text)
@@ -527,7 +545,8 @@ impl Phase<'_> {
             let text = format!(
                 "{power} calls no supporting stack for {} (support {support}{}: none next to it); it spends no CC, and the defending stack fights alone.",
                 self.name(target),
-                by.aside(" ", "")
+                by.aside(" ", ""),
+                power = self.who(power)
             );
             self.log(
                 Event::new(rules::DEFENCE_CALL, "defence", text)
@@ -564,7 +583,8 @@ impl Phase<'_> {
                 "{power} calls {} to support {}{}.",
                 self.stacks_in(&candidates),
                 self.name(target),
-                by.aside(" (", ")")
+                by.aside(" (", ")"),
+                power = self.who(power)
             )
         } else {
             format!(
@@ -572,7 +592,8 @@ impl Phase<'_> {
                 self.stacks_in(&candidates),
                 self.name(target),
                 by.aside("", "; "),
-                marked.join(", ")
+                marked.join(", "),
+                power = self.who(power)
             )
         };
         self.log(
@@ -584,7 +605,8 @@ impl Phase<'_> {
             "{power} allocates {cc} CC to the defence of {} ({}{}",
             self.name(target),
             want.value,
-            want.by.aside(" ", "")
+            want.by.aside(" ", ""),
+            power = self.who(power)
         );
         if cc < want.value {
             text.push_str(&format!(

@@ -41,6 +41,32 @@ use orders::{Context, NggOrder};
 use phase::Phase;
 use tables::Tables;
 
+/// The wording of NGG's events' texts (`Ruleset::wording`): 1, each power named as the scenario
+/// gives it ("Grande Armée allocates 2 CC"); a turn resolved before, in wording 0, named it by its id
+/// ("french allocates 2 CC"), and `audit` tells it again so.
+pub const WORDING: u32 = 1;
+
+/// Each power's name as the texts give it (id, name): the scenario's (game.toml's `name`, as the
+/// welcome mail and every answer name it), none in a turn `audit` tells again in wording 0.
+pub fn names(game: &Game) -> Vec<(String, String)> {
+    if game.config.wording.unwrap_or(WORDING) < 1 {
+        return Vec::new();
+    }
+    game.config
+        .powers
+        .iter()
+        .map(|p| (p.id.clone(), p.name.clone()))
+        .collect()
+}
+
+/// The name of `power` as the texts give it (see [`names`]): its id without one.
+pub fn name_of<'a>(game: &'a Game, power: &'a str) -> &'a str {
+    if game.config.wording.unwrap_or(WORDING) < 1 {
+        return power;
+    }
+    game.config.power(power).map_or(power, |p| p.name.as_str())
+}
+
 /// The NGG ruleset with its tables and the game's SOP settings.
 pub struct Ngg {
     pub tables: Tables,
@@ -94,7 +120,8 @@ impl Ngg {
             state.clone(),
             &powers,
             dice,
-        )?;
+        )?
+        .with_names(names(game));
         let turn = p.ngg.game_turn;
         p.event(rules::TURN, "turn", None, format!("NGG game turn {turn}."));
         // Standing orders, kept until changed; each power's are its own to see.
@@ -106,7 +133,7 @@ impl Ngg {
                         .entry(power.clone())
                         .or_default()
                         .insert(key.clone(), value.clone());
-                    let text = format!("{power} sets a standing order: {o}.");
+                    let text = format!("{} sets a standing order: {o}.", p.who(power));
                     p.events.push(
                         Event::new(rules::STANDING, "standing", text).seen_by([power.as_str()]),
                     );
@@ -151,6 +178,14 @@ impl Ruleset for Ngg {
 
     fn name(&self) -> &'static str {
         "Napoleon's Greatest Gamble"
+    }
+
+    fn wording(&self) -> u32 {
+        WORDING
+    }
+
+    fn wording_change(&self, _from: u32) -> &'static str {
+        "its texts named each power by its id, where this one gives the power's name as the scenario does"
     }
 
     fn check_orders(&self, game: &Game, state: &State, source: &Source) -> OrdersCheck {
@@ -202,12 +237,14 @@ impl Ruleset for Ngg {
 
     fn position(
         &self,
-        _game: &Game,
+        game: &Game,
         state: &State,
         power: &str,
         _sees: &dyn Fn(&str) -> bool,
     ) -> Vec<String> {
-        position::lines(&self.tables, state, power)
+        position::lines(&self.tables, state, power, &|p| {
+            name_of(game, p).to_string()
+        })
     }
 
     fn visible_areas(&self, game: &Game, _state: &State, _power: &str) -> BTreeSet<usize> {

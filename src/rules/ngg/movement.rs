@@ -26,7 +26,8 @@ impl Phase<'_> {
         let text = format!(
             "{power}: the stack in {} forages and stays put under its forage marker this turn ({}).",
             self.name(hex),
-            self.describe(&ids)
+            self.describe(&ids),
+            power = self.who(power)
         );
         self.log(
             Event::new(rules::FORAGE, "forage", text)
@@ -68,7 +69,10 @@ impl Phase<'_> {
                 rules::MOVEMENT,
                 "move",
                 None,
-                format!("{power}: 'move {mover}' finds nothing to move: void."),
+                format!(
+                    "{power}: 'move {mover}' finds nothing to move: void.",
+                    power = self.who(power)
+                ),
             );
             return;
         };
@@ -94,7 +98,8 @@ impl Phase<'_> {
             ids.join(", "),
             verb(ids.len(), "moves", "move"),
             self.name(&start),
-            self.name(&end)
+            self.name(&end),
+            power = self.who(power)
         );
         if *force {
             text.push_str(", on a force march (marker placed)");

@@ -199,8 +199,18 @@ impl Context<'_> {
             Some(i) => Ok(self.map.area(i).id.clone()),
             None => {
                 let places = self.tables.places.keys().map(String::as_str);
-                let hint = did_you_mean(&t.text, places)
-                    .map(|p| format!("did you mean '{p}'?"))
+                // A unit where its hex goes (`attack FR-Ney 0804`): a stack is named by its hex.
+                // pbem plays NGG with open information, so naming where a unit stands tells nothing.
+                let unit = self.ngg.unit(&t.text).map(|u| {
+                    format!(
+                        "{} is a unit, in {}: orders name a stack by its hex; write '{}'",
+                        u.id(),
+                        u.hex(),
+                        u.hex()
+                    )
+                });
+                let hint = unit
+                    .or_else(|| did_you_mean(&t.text, places).map(|p| format!("did you mean '{p}'?")))
                     .or_else(|| self.map.suggest(&t.text))
                     .unwrap_or_else(|| {
                         "write a hex as its id, column then row ('0605'), or a place name of your report".into()

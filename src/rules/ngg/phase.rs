@@ -31,6 +31,9 @@ pub struct Phase<'a> {
     pub dice: &'a mut DiceBox,
     /// The CCs each side has left this turn (10.2, 10.6).
     pub chits: BTreeMap<String, u32>,
+    /// Each power's name as the texts give it (id, name): the scenario's (wording 1), or none, when
+    /// the texts name each power by its id (wording 0: a turn resolved before, told again so).
+    pub names: BTreeMap<String, String>,
 }
 
 impl<'a> Phase<'a> {
@@ -66,7 +69,22 @@ impl<'a> Phase<'a> {
             events: Vec::new(),
             dice,
             chits,
+            names: BTreeMap::new(),
         })
+    }
+
+    /// The turn, its texts naming each power by `names` (id, name).
+    pub fn with_names(mut self, names: impl IntoIterator<Item = (String, String)>) -> Self {
+        self.names = names.into_iter().collect();
+        self
+    }
+
+    /// The name of `power` as the texts give it: the scenario's, or its id without one.
+    pub fn who(&self, power: &str) -> String {
+        self.names
+            .get(power)
+            .cloned()
+            .unwrap_or_else(|| power.to_string())
     }
 
     /// The state at the end: the shared part with the `[ngg]` table put back.

@@ -7,21 +7,26 @@ use crate::game::state::State;
 use super::state::ngg_of;
 use super::tables::Tables;
 
-/// The lines of the report's position section for `power`.
-pub fn lines(tables: &Tables, state: &State, power: &str) -> Vec<String> {
+/// The lines of the report's position section for `power`, each power named by `name`.
+pub fn lines(
+    tables: &Tables,
+    state: &State,
+    power: &str,
+    name: &dyn Fn(&str) -> String,
+) -> Vec<String> {
     let Ok(ngg) = ngg_of(state) else {
         return Vec::new();
     };
     let chits: Vec<String> = tables
         .chits
         .iter()
-        .map(|(p, n)| format!("{p} {n}"))
+        .map(|(p, n)| format!("{} {n}", name(p)))
         .collect();
     let mut out = vec![
         format!(
             "NGG game turn {}; {} attacks first in the combat phase (10.7).",
             ngg.game_turn,
-            ngg.first()
+            name(ngg.first())
         ),
         format!("Command chits per turn: {}.", chits.join(", ")),
     ];

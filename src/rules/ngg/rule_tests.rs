@@ -272,7 +272,7 @@ fn ngg_10_2_a_one_always_fails() {
         "{l}"
     );
     assert!(
-        l.contains("[NGG 10.7] french failed to carry out an attack"),
+        l.contains("[NGG 10.7] French failed to carry out an attack"),
         "{l}"
     );
     assert!(!events.iter().any(|e| e.kind == "combat"), "{l}");
@@ -319,7 +319,7 @@ fn ngg_10_2_ccs_are_those_left_less_what_the_plan_keeps() {
         &[("initiative/attack=1/stack=0202", 2)],
     );
     let l = log(&events);
-    assert!(l.contains("french allocates 3 CC to attack 1 (5 by its order; 6 left, 3 kept for defence by its order); 3 left."), "{l}");
+    assert!(l.contains("French allocates 3 CC to attack 1 (5 by its order; 6 left, 3 kept for defence by its order); 3 left."), "{l}");
     assert!(l.contains("2 + 3 CC + CR 2 = 7 >= 7"), "{l}");
 }
 
@@ -363,7 +363,7 @@ fn ngg_10_1_a_disrupted_stack_may_not_attack() {
     );
     assert!(
         l.contains(
-            "french declines to order any further attack (its attack plan has no entry left)"
+            "French declines to order any further attack (its attack plan has no entry left)"
         ),
         "{l}"
     );
@@ -384,7 +384,7 @@ fn ngg_10_1_a_stack_under_a_forage_marker_may_not_attack_nor_support() {
         "{l}"
     );
     assert!(
-        l.contains("french calls no supporting stack to attack 1"),
+        l.contains("French calls no supporting stack to attack 1"),
         "{l}"
     );
 }
@@ -416,7 +416,7 @@ fn ngg_10_3_10_4_a_supporting_stack_fails_its_test() {
     let l = log(&events);
     assert!(
         l.contains(
-            "[NGG 10.3] french calls the stacks in 0301, 0303 to support attack 1 (by its order)"
+            "[NGG 10.3] French calls the stacks in 0301, 0303 to support attack 1 (by its order)"
         ),
         "{l}"
     );
@@ -443,7 +443,7 @@ fn ngg_10_5_10_6_the_defender_tests_each_supporting_stack_with_his_ccs() {
         ],
     );
     let l = log(&events);
-    assert!(l.contains("[NGG 10.5] russian calls the stacks in 0303, 0402 (Smolensk) to support 0302 (by the SOP).\n[NGG 10.6] russian allocates 2 CC to the defence of 0302 (2 by its order); 2 left."), "{l}");
+    assert!(l.contains("[NGG 10.5] Russians calls the stacks in 0303, 0402 (Smolensk) to support 0302 (by the SOP).\n[NGG 10.6] Russians allocates 2 CC to the defence of 0302 (2 by its order); 2 left."), "{l}");
     assert!(l.contains("the defender's supporting stack in 0402 (Smolensk) rolls 3: 3 + 2 CC + CR 2 = 7 >= 7: it joins the defence"), "{l}");
     assert!(l.contains("the defender's supporting stack in 0303 rolls 2: 2 + 2 CC + CR 0 = 4 < 7: it fails its test"), "{l}");
     // The defending stack itself always fights: 4 + 3.
@@ -486,20 +486,20 @@ fn ngg_10_7_a_player_who_fails_is_done_and_the_other_goes_on() {
     let l = log(&events);
     assert!(
         l.contains(
-            "[NGG 10.7] french failed to carry out an attack: no further opportunity this turn."
+            "[NGG 10.7] French failed to carry out an attack: no further opportunity this turn."
         ),
         "{l}"
     );
     assert!(
-        l.contains("[NGG 10.7] french is done for the turn; russian may go on"),
+        l.contains("[NGG 10.7] French is done for the turn; Russians may go on"),
         "{l}"
     );
-    assert!(l.contains("Attack 3: russian orders"), "{l}");
+    assert!(l.contains("Attack 3: Russians orders"), "{l}");
     // The French plan's second entry never comes: the French are done.
-    assert!(!l.contains("Attack 2: french"), "{l}");
+    assert!(!l.contains("Attack 2: French"), "{l}");
     assert!(
         l.contains(
-            "russian declines to order any further attack (its attack plan has no entry left)"
+            "Russians declines to order any further attack (its attack plan has no entry left)"
         ),
         "{l}"
     );
@@ -515,7 +515,7 @@ fn ngg_10_7_a_player_without_a_plan_declines_by_the_sop() {
         .iter()
         .all(|e| e.decision.as_ref().map(|d| d.by) == Some(DecidedBy::Sop)));
     assert!(
-        declines[0].text.starts_with("french declines"),
+        declines[0].text.starts_with("French declines"),
         "{}",
         declines[0].text
     );
@@ -542,7 +542,7 @@ fn ngg_10_7_the_players_alternate() {
     // 1: AD disrupts FR-III, so the French second entry is void; the Russians attack in between.
     assert_eq!(
         order,
-        ["Attack 1: french", "Attack 2: russian"],
+        ["Attack 1: French", "Attack 2: Russians"],
         "{}",
         log(&events)
     );
@@ -567,7 +567,7 @@ fn ngg_10_8_a_stack_attacks_twice() {
         ],
     );
     let l = log(&events);
-    assert!(l.contains("[NGG 10.8] Attack 2: french orders"), "{l}");
+    assert!(l.contains("[NGG 10.8] Attack 2: French orders"), "{l}");
     assert!(l.contains("attacks again this turn (10.8)"), "{l}");
     // 6 against 4 is 3:2; the second die 6 gives DR: RU-II loses a step and retreats.
     assert!(l.contains("RU-II loses 1 SP (3 left)"), "{l}");
@@ -605,14 +605,14 @@ fn plan_if_ahead_skips_an_entry_after_one_that_was_void() {
     );
     let l = log(&events);
     assert!(
-        l.contains("plan entry 1 (0101 on 0102) is void: french has no stack in 0101"),
+        l.contains("plan entry 1 (0101 on 0102) is void: French has no stack in 0101"),
         "{l}"
     );
     assert!(
         l.contains("plan entry 2 (0202 on 0302) is skipped: 'if ahead'"),
         "{l}"
     );
-    assert!(l.contains("Attack 1: french orders"), "{l}");
+    assert!(l.contains("Attack 1: French orders"), "{l}");
 }
 
 #[test]
@@ -648,7 +648,7 @@ fn plan_stop_after_declines_once_reached() {
     );
     let l = log(&events);
     assert!(
-        l.contains("french declines to order any further attack (its plan stops after 1 attacks)"),
+        l.contains("French declines to order any further attack (its plan stops after 1 attacks)"),
         "{l}"
     );
 }
@@ -769,7 +769,7 @@ fn ngg_ex_against_a_lone_commander_both_sides_lose() {
     assert!(l.contains("EX, each side loses 1 SP"), "{l}");
     assert!(l.contains("FR-III loses 1 SP (5 left)"), "{l}");
     assert!(
-        l.contains("russian has no SP to lose in the exchange: RU-Kutuzov, alone, is taken and eliminated (pbem ngg/combat)"),
+        l.contains("Russians has no SP to lose in the exchange: RU-Kutuzov, alone, is taken and eliminated (pbem ngg/combat)"),
         "{l}"
     );
     assert_eq!(find(&next, "FR-III").map(|u| u.sp), Some(5));
@@ -805,7 +805,7 @@ fn ngg_dr_against_a_lone_commander_takes_him() {
     let l = log(&events);
     assert!(l.contains("DR, the defenders lose 1 SP"), "{l}");
     assert!(
-        l.contains("russian has no SP to lose in the retreat: RU-Kutuzov, alone, is taken and eliminated (pbem ngg/combat)"),
+        l.contains("Russians has no SP to lose in the retreat: RU-Kutuzov, alone, is taken and eliminated (pbem ngg/combat)"),
         "{l}"
     );
     assert!(find(&next, "RU-Kutuzov").is_none());
@@ -840,7 +840,7 @@ fn ngg_10_1_a_foraging_or_disrupted_stack_may_support_the_defence() {
     );
     let l = log(&events);
     assert!(
-        l.contains("russian calls the stacks in 0303, 0402 (Smolensk) to support 0302 (by the SOP; 0303, 0402 (Smolensk) foraging or disrupted, may support a defence (NGG 10.1 forbids it only in an attack: pbem's reading))"),
+        l.contains("Russians calls the stacks in 0303, 0402 (Smolensk) to support 0302 (by the SOP; 0303, 0402 (Smolensk) foraging or disrupted, may support a defence (NGG 10.1 forbids it only in an attack: pbem's reading))"),
         "{l}"
     );
     assert!(
@@ -868,9 +868,9 @@ fn ngg_events_verb_agrees_with_the_units_named() {
     ]);
     let (_, events) = fx.resolve("move 0101 0102\nmove 0201 0202", "", &[]);
     let l = log(&events);
-    assert!(l.contains("french: FR-V moves from 0101 to 0102"), "{l}");
+    assert!(l.contains("French: FR-V moves from 0101 to 0102"), "{l}");
     assert!(
-        l.contains("french: FR-VI, FR-VII move from 0201 to 0202"),
+        l.contains("French: FR-VI, FR-VII move from 0201 to 0202"),
         "{l}"
     );
 }

@@ -103,6 +103,7 @@ impl Wbts {
             wbts: w,
             tables: &self.tables,
             power,
+            active_name: name_of(game, w.active()),
         };
         orders::parse_all(lines, &cx)
     }

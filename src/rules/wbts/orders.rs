@@ -183,6 +183,9 @@ pub struct Context<'a> {
     pub wbts: &'a WbtsState,
     pub tables: &'a Tables,
     pub power: &'a str,
+    /// The name of the side whose player turn it is, as the scenario gives it (`wbts::name_of`),
+    /// for the words of a line refused between the player's turns.
+    pub active_name: &'a str,
 }
 
 impl Names for Context<'_> {
@@ -202,6 +205,43 @@ fn syntax(message: impl Into<String>, span: std::ops::Range<usize>, hint: &str) 
     Diagnostic::error(message, span)
         .hint(hint.to_string())
         .rule(ORDER_SYNTAX)
+}
+
+/// An order's form as the order guide writes it (`attack <hex> by <leader> chit <0-4>`), as a
+/// hint: each placeholder of a piece or a hex filled with the first word of the player's own line
+/// that fits it (his hex, his leader, his unit, his ship), each word used once; a placeholder no
+/// word fits stays as the guide writes it. A hint never names a piece of another game (the
+/// examples it gave before named `CS-Yorktown` and `US-2-1`, which the Peninsula has not).
+fn in_his_words(form: &str, args: &[Token], cx: &Context<'_>) -> String {
+    let mut used = vec![false; args.len()];
+    let words: Vec<String> = form
+        .split(' ')
+        .map(|w| {
+            let (open, rest) = w.split_at(usize::from(w.starts_with('[')));
+            let fits = |t: &Token| -> Option<String> {
+                match rest {
+                    "<hex>" => cx.board.hex(&t.text).map(|_| t.text.clone()),
+                    "<leader>" => cx.own(t, &[Kind::Leader]).ok().map(|p| p.0),
+                    "<unit>" => cx.own(t, &[Kind::Unit]).ok().map(|p| p.0),
+                    "<ship>" => cx.own(t, &[Kind::Ship]).ok().map(|p| p.0),
+                    "<piece>" => cx.own(t, &[Kind::Leader, Kind::Unit]).ok().map(|p| p.0),
+                    _ => None,
+                }
+            };
+            let found = args
+                .iter()
+                .enumerate()
+                .find_map(|(i, t)| (!used[i]).then(|| fits(t).map(|f| (i, f))).flatten());
+            match found {
+                Some((i, f)) => {
+                    used[i] = true;
+                    format!("{open}{f}")
+                }
+                None => w.to_string(),
+            }
+        })
+        .collect();
+    format!("write '{}'", words.join(" "))
 }
 
 /// What kind of piece an id names.
@@ -345,7 +385,7 @@ pub fn parse_line(line: &Line, cx: &Context<'_>) -> Result<WbtsOrder, Diagnostic
                     args.len()
                 ),
                 line.span.clone(),
-                "write 'roster US-4-1 Keyes'",
+                &in_his_words("roster <unit> <leader>", args, cx),
             )),
         },
         "garrison" => match args {
@@ -356,17 +396,29 @@ pub fn parse_line(line: &Line, cx: &Context<'_>) -> Result<WbtsOrder, Diagnostic
             _ => Err(syntax(
                 "'garrison' takes a unit and 'in' or 'out'",
                 line.span.clone(),
-                "write 'garrison CS-Yorktown in'",
+                &format!(
+                    "{} (or 'out')",
+                    in_his_words("garrison <unit> in", args, cx)
+                ),
             )),
         },
         "move" | "march" => {
             let march = verb.is("march");
-            const EXAMPLE: &str = "write 'move Keyes 0405 0406 with US-4-1 US-4-2'";
+            let example = if march {
+                in_his_words(
+                    "march <leader> <hex> ... with <unit> ... chit 0|1",
+                    args,
+                    cx,
+                )
+            } else {
+                in_his_words("move <piece> <hex> ... [with <unit> ...]", args, cx)
+            };
+            let example = example.as_str();
             let Some((piece, rest)) = args.split_first() else {
                 return Err(syntax(
                     "'move' needs a piece and its hexes",
                     line.span.clone(),
-                    EXAMPLE,
+                    example,
                 ));
             };
             let kinds: &[Kind] = if march {
@@ -400,7 +452,7 @@ pub fn parse_line(line: &Line, cx: &Context<'_>) -> Result<WbtsOrder, Diagnostic
                     return Err(syntax(
                         format!("unexpected '{}'", t.text),
                         t.span.clone(),
-                        EXAMPLE,
+                        example,
                     ));
                 }
             }
@@ -408,7 +460,7 @@ pub fn parse_line(line: &Line, cx: &Context<'_>) -> Result<WbtsOrder, Diagnostic
                 return Err(syntax(
                     "the order names no hex to move to",
                     line.span.clone(),
-                    EXAMPLE,
+                    example,
                 ));
             }
             if march {
@@ -416,7 +468,7 @@ pub fn parse_line(line: &Line, cx: &Context<'_>) -> Result<WbtsOrder, Diagnostic
                     return Err(syntax(
                         "'march' needs 'with' and the units the leader takes",
                         line.span.clone(),
-                        "write 'march Stuart 0607 0608 with CS-Cav-1 chit 1'",
+                        example,
                     ));
                 }
                 Ok(WbtsOrder::March {
@@ -436,7 +488,7 @@ pub fn parse_line(line: &Line, cx: &Context<'_>) -> Result<WbtsOrder, Diagnostic
                 return Err(syntax(
                     "'sail' needs a ship and its hexes",
                     line.span.clone(),
-                    "write 'sail Galena 0110 0210 stop'",
+                    &in_his_words("sail <ship> <hex> ... [stop]", args, cx),
                 ));
             };
             let ship = cx.own(ship, &[Kind::Ship])?.0;
@@ -459,25 +511,26 @@ pub fn parse_line(line: &Line, cx: &Context<'_>) -> Result<WbtsOrder, Diagnostic
                 return Err(syntax(
                     "the order names no hex to sail to",
                     line.span.clone(),
-                    "write 'sail Galena 0110 0210'",
+                    &in_his_words("sail <ship> <hex> ... [stop]", args, cx),
                 ));
             }
             Ok(WbtsOrder::Sail { ship, path, stop })
         }
         "bombard" => {
-            const EXAMPLE: &str = "write 'bombard 0903 with USS-Monitor'";
+            let example = in_his_words("bombard <hex> with <ship> ...", args, cx);
+            let example = example.as_str();
             let (Some(target), Some(with)) = (args.first(), args.get(1)) else {
                 return Err(syntax(
                     "'bombard' needs a hex, 'with' and ships",
                     line.span.clone(),
-                    EXAMPLE,
+                    example,
                 ));
             };
             if !with.is("with") || args.len() < 3 {
                 return Err(syntax(
                     "expected 'with' and the ships after the hex",
                     with.span.clone(),
-                    EXAMPLE,
+                    example,
                 ));
             }
             let target = cx.hex_of(target)?;
@@ -492,7 +545,7 @@ pub fn parse_line(line: &Line, cx: &Context<'_>) -> Result<WbtsOrder, Diagnostic
             _ => Err(syntax(
                 "'engage' takes one hex",
                 line.span.clone(),
-                "write 'engage 0902'",
+                &in_his_words("engage <hex>", args, cx),
             )),
         },
         "standing" => {
@@ -504,19 +557,24 @@ pub fn parse_line(line: &Line, cx: &Context<'_>) -> Result<WbtsOrder, Diagnostic
 }
 
 fn parse_attack(line: &Line, args: &[Token], cx: &Context<'_>) -> Result<WbtsOrder, Diagnostic> {
-    const EXAMPLE: &str = "write 'attack 0506 by Sumner chit 2 with US-2-1 US-2-2 shift best'";
+    let example = in_his_words(
+        "attack <hex> by <leader> chit <0-4> [with <unit> ...] [shift best|none|<n>] [no-advance]",
+        args,
+        cx,
+    );
+    let example = example.as_str();
     let (Some(target), Some(by), Some(leader)) = (args.first(), args.get(1), args.get(2)) else {
         return Err(syntax(
             "'attack' needs a hex, 'by' and the leader",
             line.span.clone(),
-            EXAMPLE,
+            example,
         ));
     };
     if !by.is("by") {
         return Err(syntax(
             "expected 'by' after the attacked hex",
             by.span.clone(),
-            EXAMPLE,
+            example,
         ));
     }
     let target = cx.hex_of(target)?;
@@ -549,7 +607,7 @@ fn parse_attack(line: &Line, args: &[Token], cx: &Context<'_>) -> Result<WbtsOrd
             return Err(syntax(
                 format!("unexpected '{}'", t.text),
                 t.span.clone(),
-                EXAMPLE,
+                example,
             ));
         }
     }
@@ -681,7 +739,7 @@ impl<'a> Legality<'a> {
             return Err(Diagnostic::error(
                 format!(
                     "it is {} player turn, not yours",
-                    crate::words::Possessive(cx.wbts.active())
+                    crate::words::Possessive(cx.active_name)
                 ),
                 span,
             )

@@ -88,6 +88,7 @@ fn check(st: &State, power: &str, text: &str) -> (Vec<WbtsOrder>, Vec<String>) {
         wbts: st.table::<WbtsState>().unwrap(),
         tables: &t,
         power,
+        active_name: st.table::<WbtsState>().unwrap().active(),
     };
     let (ok, diags) = parse_all(&split(text), &cx);
     (
