@@ -242,12 +242,37 @@ fn pbem_orders_prose_a_greeting_and_a_sign_off_are_passed_over_and_told_once() {
     assert!(answer.contains("unknown order 'well,'"), "{answer}");
     assert!(answer.contains("unknown order 'atack'"), "{answer}");
     assert!(answer.contains("Orders accepted (2):"), "{answer}");
+    assert!(answer.contains("2 line(s) with a problem"), "{answer}");
     // The file filed is the player's text: its digest and line numbers are his.
     let filed = std::fs::read_to_string(game.join("orders/1/france.txt")).unwrap();
     assert!(
         filed.starts_with("Hi ref, here are my orders:\n"),
         "{filed}"
     );
+    // A greeting alone is a note, not a problem: no count of none.
+    let body = format!(
+        "Hi ref,\n\n{}\nattack Ulm\n",
+        header("france", FRANCE_PW, 1)
+    );
+    let mail = message(
+        "france@example.org",
+        "p2@example.org",
+        "my orders",
+        "text/plain; charset=utf-8",
+        &body,
+    );
+    ingest(&game, &t.path().join("mail"), &[("greeting.eml", mail)]);
+    let answers = acks(&game);
+    let answer = answers
+        .iter()
+        .map(|(_, a)| body_of(a))
+        .find(|a| a.contains("'Hi ref,'"))
+        .unwrap();
+    assert!(
+        answer.contains("No line was rejected; a note on your message"),
+        "{answer}"
+    );
+    assert!(!answer.contains("0 line(s)"), "{answer}");
 }
 
 /// `late_orders = "hold"` keeps orders that arrive after a turn's deadline for the next turn: those
