@@ -6,7 +6,7 @@ use crate::support;
 
 use std::fs;
 
-use crate::rulesets::{demo, NGG};
+use crate::rulesets::{assert_powers_named, demo, resolved_in_wording_0, NGG};
 use support::pbem;
 
 #[test]
@@ -138,50 +138,19 @@ fn ngg_reports_of_the_second_turn_are_stable() {
     );
 }
 
-/// The words of `text` (runs of letters, digits and dashes).
-fn words(text: &str) -> Vec<&str> {
-    text.split(|c: char| !c.is_alphanumeric() && c != '-')
-        .filter(|w| !w.is_empty())
-        .collect()
-}
-
 /// pbem ngg/chits, NGG 10.7: every text a player reads names a power as the scenario gives it
 /// ("Combat phase: Grande Armée attacks first", "Russian Armies of the West allocates 1 CC"), never
 /// by its id (`french`, `russian`, the words of pbem's game.toml): the turn log's texts, each
 /// report's events and position lines, and `check --forecast`.
 #[test]
 fn ngg_texts_name_each_power_as_the_scenario_does() {
-    let ids = ["french", "russian"];
-    let mut seen = 0;
-    for turn in 1..=NGG.turns {
-        let log = NGG.read(&format!("turns/{turn}/log.toml"));
-        for line in log
-            .lines()
-            .filter(|l| l.starts_with("text = ") || l.starts_with("template = "))
-        {
-            assert!(
-                !words(line).iter().any(|w| ids.contains(w)),
-                "turn {turn}: a power named by its id: {line}"
-            );
-            seen += usize::from(
-                line.contains("Grande Armée") || line.contains("Russian Armies of the West"),
-            );
-        }
-        for power in NGG.reports {
-            let report = NGG.report(turn, power, "txt");
-            let position: Vec<&str> = report
-                .lines()
-                .filter(|l| l.contains("attacks first") || l.starts_with("  Command chits"))
-                .collect();
-            assert!(!position.is_empty(), "{report}");
-            for line in position {
-                assert!(
-                    !words(line).iter().any(|w| ids.contains(w)),
-                    "turn {turn}: {line}"
-                );
-            }
-        }
-    }
+    let seen = assert_powers_named(
+        &NGG,
+        &["french", "russian"],
+        &["Grande Armée", "Russian Armies of the West"],
+        NGG.reports,
+        |l| l.contains("attacks first") || l.starts_with("  Command chits"),
+    );
     assert!(seen > 10, "the texts name the powers {seen} times");
     assert!(NGG.read("turns/1/log.toml").contains(
         "Combat phase: Grande Armée attacks first (10.7); command chits this turn: Grande Armée 6, Russian Armies of the West 5."
@@ -193,32 +162,10 @@ fn ngg_texts_name_each_power_as_the_scenario_does() {
 /// line says so.
 #[test]
 fn audit_tells_an_ngg_turn_resolved_before_its_texts_named_the_powers_in_its_own_words() {
-    let (_t, dir) = demo(&NGG, 3);
-    let mut game = pbem::game::Game::load(&dir).unwrap();
-    game.config.wording = Some(0);
-    crate::support::locked(|| {
-        pbem::referee::turn::resolve(
-            &game,
-            &pbem::referee::turn::ResolveOptions {
-                turn: Some(3),
-                force: true,
-                by_schedule: true,
-            },
-        )
-    });
-    let log = fs::read_to_string(dir.join("turns/3/log.toml")).unwrap();
-    assert!(log.contains("Combat phase: french attacks first"), "{log}");
-    let record = fs::read_to_string(dir.join("turns/3/record.toml")).unwrap();
-    assert!(!record.contains("wording"), "{record}");
-    assert!(fs::read_to_string(dir.join("turns/2/record.toml"))
-        .unwrap()
-        .contains("wording = 1"));
-    let out = pbem().arg("audit").arg(&dir).assert().success();
-    let said = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
-    assert!(
-        said.lines().nth(2).unwrap().starts_with("turn 3: ok (")
-            && said.contains("wording 0 (this pbem's is 1: its texts named each power by its id, where this one gives the power's name as the scenario does)"),
-        "{said}"
+    resolved_in_wording_0(
+        &NGG,
+        "Combat phase: french attacks first",
+        "its texts named each power by its id, where this one gives the power's name as the scenario does",
     );
 }
 

@@ -87,6 +87,93 @@ impl Scenario {
     }
 }
 
+/// The words of `text` (runs of letters, digits and dashes).
+pub fn words(text: &str) -> Vec<&str> {
+    text.split(|c: char| !c.is_alphanumeric() && c != '-')
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// Every text a player of `s` reads names a power as the scenario gives it, never by its id (one
+/// of `ids`): the turn log's texts and templates of every sample turn, and the lines of each report
+/// (of the powers `reports`) that `position` picks, of which there must be some. Returns how many
+/// log lines name one of `names`.
+pub fn assert_powers_named(
+    s: &Scenario,
+    ids: &[&str],
+    names: &[&str],
+    reports: &[&str],
+    position: impl Fn(&str) -> bool,
+) -> usize {
+    let mut seen = 0;
+    for turn in 1..=s.turns {
+        for line in s
+            .log(turn)
+            .lines()
+            .filter(|l| l.starts_with("text = ") || l.starts_with("template = "))
+        {
+            assert!(
+                !words(line).iter().any(|w| ids.contains(w)),
+                "turn {turn}: a power named by its id: {line}"
+            );
+            seen += usize::from(names.iter().any(|n| line.contains(n)));
+        }
+        for power in reports {
+            let report = s.report(turn, power, "txt");
+            let lines: Vec<&str> = report.lines().filter(|l| position(l)).collect();
+            assert!(!lines.is_empty(), "{report}");
+            for line in lines {
+                assert!(
+                    !words(line).iter().any(|w| ids.contains(w)),
+                    "turn {turn}: {line}"
+                );
+            }
+        }
+    }
+    seen
+}
+
+/// Turn 3 of the demo of `s` resolved again as a pbem before its texts named the powers wrote it
+/// (wording 0): `old`, a text of that pbem's, is in its log, its record names no wording where turn
+/// 2's names 1, and `pbem audit` finds it ok in its own words, its line saying so (`change`: what
+/// the ruleset says changed). Returns the game (its folder's owner, then the folder) and its log.
+pub fn resolved_in_wording_0(
+    s: &Scenario,
+    old: &str,
+    change: &str,
+) -> (tempfile::TempDir, PathBuf, String) {
+    let (tmp, dir) = demo(s, 3);
+    let mut game = pbem::game::Game::load(&dir).unwrap();
+    game.config.wording = Some(0);
+    support::locked(|| {
+        pbem::referee::turn::resolve(
+            &game,
+            &pbem::referee::turn::ResolveOptions {
+                turn: Some(3),
+                force: true,
+                by_schedule: true,
+            },
+        )
+    });
+    let log = fs::read_to_string(dir.join("turns/3/log.toml")).unwrap();
+    assert!(log.contains(old), "{log}");
+    let record = fs::read_to_string(dir.join("turns/3/record.toml")).unwrap();
+    assert!(!record.contains("wording"), "{record}");
+    assert!(fs::read_to_string(dir.join("turns/2/record.toml"))
+        .unwrap()
+        .contains("wording = 1"));
+    let out = pbem().arg("audit").arg(&dir).assert().success();
+    let said = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(said.starts_with("turn 1: ok ("), "{said}");
+    assert!(!said.lines().nth(1).unwrap().contains("wording"), "{said}");
+    assert!(
+        said.lines().nth(2).unwrap().starts_with("turn 3: ok (")
+            && said.contains(&format!("told in the words of the pbem that resolved it, wording 0 (this pbem's is 1: {change})")),
+        "{said}"
+    );
+    (tmp, dir, log)
+}
+
 /// The demo of `s` resolved over all its sample turns, once per test run: its game folder, to read.
 pub fn resolved(s: &Scenario) -> &'static Path {
     static DEMOS: [OnceLock<(tempfile::TempDir, PathBuf)>; 5] = [

@@ -8,7 +8,7 @@ use crate::support;
 use std::fs;
 use std::path::PathBuf;
 
-use crate::rulesets::{demo, WBTS};
+use crate::rulesets::{assert_powers_named, demo, resolved_in_wording_0, WBTS};
 use support::pbem;
 
 /// The demo before turn 1 is resolved: resolved, then its record removed.
@@ -175,47 +175,15 @@ fn wbts_forecast_of_the_orders_md_union_example_agrees_with_the_demo() {
     }
 }
 
-/// The words of `text` (runs of letters, digits and dashes).
-fn words(text: &str) -> Vec<&str> {
-    text.split(|c: char| !c.is_alphanumeric() && c != '-')
-        .filter(|w| !w.is_empty())
-        .collect()
-}
-
 /// Every text a player reads names a power as the scenario gives it ("player turn of Union",
 /// "Confederate States (defender) rolls ..."), never by its id (`union`, `confederate`): the turn
 /// log's texts and templates, each report's events and position lines, and `check --forecast`.
 #[test]
 fn wbts_texts_name_each_power_as_the_scenario_does() {
     let ids = ["union", "confederate"];
-    let mut seen = 0;
-    for turn in 1..=WBTS.turns {
-        let log = WBTS.read(&format!("turns/{turn}/log.toml"));
-        for line in log
-            .lines()
-            .filter(|l| l.starts_with("text = ") || l.starts_with("template = "))
-        {
-            assert!(
-                !words(line).iter().any(|w| ids.contains(w)),
-                "turn {turn}: a power named by its id: {line}"
-            );
-            seen += usize::from(line.contains("Union") || line.contains("Confederate States"));
-        }
-        for power in ids {
-            let report = WBTS.report(turn, power, "txt");
-            let position: Vec<&str> = report
-                .lines()
-                .filter(|l| l.contains("the player turn of") || l.contains(", held by "))
-                .collect();
-            assert!(!position.is_empty(), "{report}");
-            for line in position {
-                assert!(
-                    !words(line).iter().any(|w| ids.contains(w)),
-                    "turn {turn}: {line}"
-                );
-            }
-        }
-    }
+    let seen = assert_powers_named(&WBTS, &ids, &["Union", "Confederate States"], &ids, |l| {
+        l.contains("the player turn of") || l.contains(", held by ")
+    });
     assert!(seen > 10, "the texts name the powers {seen} times");
     assert!(WBTS
         .read("turns/1/log.toml")
@@ -240,35 +208,10 @@ fn wbts_texts_name_each_power_as_the_scenario_does() {
 /// line says so; a byte changed in it is still named.
 #[test]
 fn audit_tells_a_wbts_turn_resolved_before_its_texts_named_the_powers_in_its_own_words() {
-    let (_t, dir) = crate::rulesets::demo(&WBTS, 3);
-    // Turn 3 resolved again as the pbem before wrote it.
-    let mut game = pbem::game::Game::load(&dir).unwrap();
-    game.config.wording = Some(0);
-    crate::support::locked(|| {
-        pbem::referee::turn::resolve(
-            &game,
-            &pbem::referee::turn::ResolveOptions {
-                turn: Some(3),
-                force: true,
-                by_schedule: true,
-            },
-        )
-    });
-    let log = fs::read_to_string(dir.join("turns/3/log.toml")).unwrap();
-    assert!(log.contains("player turn of union."), "{log}");
-    let record = fs::read_to_string(dir.join("turns/3/record.toml")).unwrap();
-    assert!(!record.contains("wording"), "{record}");
-    assert!(fs::read_to_string(dir.join("turns/2/record.toml"))
-        .unwrap()
-        .contains("wording = 1"));
-    let out = pbem().arg("audit").arg(&dir).assert().success();
-    let said = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
-    assert!(said.starts_with("turn 1: ok ("), "{said}");
-    assert!(!said.lines().nth(1).unwrap().contains("wording"), "{said}");
-    assert!(
-        said.lines().nth(2).unwrap().starts_with("turn 3: ok (")
-            && said.contains("told in the words of the pbem that resolved it, wording 0 (this pbem's is 1: its texts named each power by its id, where this one gives the power's name as the scenario does)"),
-        "{said}"
+    let (_t, dir, log) = resolved_in_wording_0(
+        &WBTS,
+        "player turn of union.",
+        "its texts named each power by its id, where this one gives the power's name as the scenario does",
     );
     fs::write(
         dir.join("turns/3/log.toml"),
