@@ -7,7 +7,6 @@ use crate::support;
 use std::fs;
 
 use crate::rulesets::{assert_powers_named, demo, resolved_in_wording_0, NGG};
-use support::pbem;
 
 #[test]
 fn ngg_demo_shows_both_sides_the_whole_combat_phase_and_reaches_turn_4() {
@@ -83,16 +82,7 @@ fn ngg_check_names_the_line_of_a_bad_attack() {
         "game ngg-smolensk-1812\npower french\npassword grande-armee-1812\nturn 2\nattack 0704 0904 cc 2\nattack 0704 0804 cc 2\n",
     )
     .unwrap();
-    let out = pbem()
-        .arg("check")
-        .arg(&game)
-        .arg(&orders)
-        .assert()
-        .code(3)
-        .get_output()
-        .stdout
-        .clone();
-    let out = String::from_utf8(out).unwrap();
+    let out = support::rejected(&game, &orders);
     assert!(
         out.contains("0904 (Smolensk)") || out.contains("0904 is not next to 0704"),
         "{out}"
@@ -180,16 +170,7 @@ fn ngg_a_unit_written_where_a_hex_goes_is_answered_with_its_hex() {
         "game ngg-smolensk-1812\npower french\npassword grande-armee-1812\nturn 2\nattack FR-Ney 0804 cc 2\nforage FR-Murat\n",
     )
     .unwrap();
-    let out = pbem()
-        .arg("check")
-        .arg(&game)
-        .arg(&orders)
-        .assert()
-        .code(3)
-        .get_output()
-        .stdout
-        .clone();
-    let out = String::from_utf8(out).unwrap();
+    let out = support::rejected(&game, &orders);
     for hint in [
         "help: FR-Ney is a unit, in 0704: orders name a stack by its hex; write '0704'",
         "help: FR-Murat is a unit, in 0703: orders name a stack by its hex; write '0703'",

@@ -569,15 +569,7 @@ fn a_line_for_a_unit_outside_a_players_command_names_his_units_not_the_referees_
         ),
     )
     .unwrap();
-    let out = pbem()
-        .arg("check")
-        .arg(&game)
-        .arg(&file)
-        .assert()
-        .code(3)
-        .get_output()
-        .clone();
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let text = support::rejected(&game, &file);
     assert!(
         text.contains("error: FR1IN is not in the command of macdonald"),
         "{text}"

@@ -246,16 +246,7 @@ fn wbts_a_syntax_hint_shows_the_order_in_the_players_own_words() {
          engage\n",
     )
     .unwrap();
-    let out = pbem()
-        .arg("check")
-        .arg(&dir)
-        .arg(&orders)
-        .assert()
-        .code(3)
-        .get_output()
-        .clone();
-    let text =
-        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    let text = support::rejected(&dir, &orders);
     for hint in [
         "help: write 'attack 0903 by Porter chit <0-4> [with <unit> ...] [shift best|none|<n>] [no-advance]'",
         "help: write 'garrison US-Monroe in' (or 'out')",

@@ -82,6 +82,20 @@ pub fn forecast(game: &Path, orders: &Path) -> String {
     String::from_utf8(out).unwrap()
 }
 
+/// What `pbem check` prints (its output and its errors) of an orders file it rejects a line of
+/// (exit 3).
+pub fn rejected(game: &Path, orders: &Path) -> String {
+    let out = pbem()
+        .arg("check")
+        .arg(game)
+        .arg(orders)
+        .assert()
+        .code(3)
+        .get_output()
+        .clone();
+    String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
+}
+
 /// Appends TOML to the game's game.toml (a `[mail]` table, for instance).
 pub fn add_to_config(game: &Path, toml: &str) {
     let path = game.join("game.toml");
