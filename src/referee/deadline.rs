@@ -153,6 +153,33 @@ pub struct Reopened {
     pub judged_again: Vec<crate::mail::late::AcceptedLate>,
 }
 
+/// A fresh secret for the unresolved turn `turn`, with its sealing secret (`engine::sealed`), for a
+/// `rekey` or a `rollback` that a rerun may finish (`had_seal`: whether the old secret had a seal
+/// beside it): the old ones go into `keep` (the seal beside it) once, so that a rerun never moves a
+/// new one over them, and are never used again; the new secret is made unless a killed run made it.
+/// The new commitment, in hex.
+pub(super) fn fresh_secret_once(
+    game: &Game,
+    turn: u32,
+    keep: &std::path::Path,
+    had_seal: bool,
+) -> Result<String> {
+    let secret = game.secret_path(turn);
+    if !keep.exists() && secret.is_file() {
+        move_into(&secret, keep)?;
+    }
+    let seal = game.seal_path(turn);
+    let seal_kept = keep.with_extension("seal");
+    if had_seal && !seal_kept.exists() && seal.is_file() {
+        move_into(&seal, &seal_kept)?;
+    }
+    if !secret.is_file() {
+        crate::engine::sealed::fresh_secret(game, turn)?;
+    }
+    let c = crate::referee::turn::ensure_commitment(game, turn)?;
+    Ok(crate::dice::to_hex(&c))
+}
+
 /// Moves a file or folder to `to`, making its parent.
 pub(super) fn move_into(from: &std::path::Path, to: &std::path::Path) -> Result<()> {
     if let Some(parent) = to.parent() {

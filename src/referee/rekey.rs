@@ -7,7 +7,7 @@ use crate::game::acts::{self, Act};
 use crate::game::rules_fixed::Rules;
 use crate::game::Game;
 
-use super::deadline::{announce, move_into, Reopened};
+use super::deadline::{announce, fresh_secret_once, Reopened};
 
 /// `archive/rekey-<k>/rekey.toml`: what a rekey reads before it moves anything, written first and
 /// removed once its notices are written, so that a rekey killed midway (its old secret moved, its
@@ -65,32 +65,6 @@ impl Underway {
     fn done(game: &Game, rel: &str) -> Result<()> {
         super::underway::done(game, rel, UNDERWAY)
     }
-}
-
-/// A fresh secret for the unresolved turn `turn`, with its sealing secret (`engine::sealed`): the
-/// old ones go into `keep` (the seal beside it) once, so that a rerun never moves a new one over
-/// them, and are never used again; the new secret is made unless a killed run made it. The new
-/// commitment, in hex.
-fn fresh_secret_once(
-    game: &Game,
-    turn: u32,
-    keep: &std::path::Path,
-    had_seal: bool,
-) -> Result<String> {
-    let secret = game.secret_path(turn);
-    if !keep.exists() && secret.is_file() {
-        move_into(&secret, keep)?;
-    }
-    let seal = game.seal_path(turn);
-    let seal_kept = keep.with_extension("seal");
-    if had_seal && !seal_kept.exists() && seal.is_file() {
-        move_into(&seal, &seal_kept)?;
-    }
-    if !secret.is_file() {
-        crate::engine::sealed::fresh_secret(game, turn)?;
-    }
-    let c = crate::referee::turn::ensure_commitment(game, turn)?;
-    Ok(crate::dice::to_hex(&c))
 }
 
 /// `pbem rekey`: the current turn gets a fresh secret and commitment, announced to every player (a

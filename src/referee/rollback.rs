@@ -13,33 +13,7 @@ use crate::game::acts::{self, Act};
 use crate::game::Game;
 use crate::mail::outbox;
 
-use super::deadline::{announce_with, judge_late_again, move_into, Reopened};
-
-/// [`fresh_secret`] for a rollback that a rerun may finish (`had_seal`: whether the old secret had
-/// a seal beside it): the old secret and seal go into `keep` once, so that a rerun never moves a
-/// new one over them, and the new secret is made unless the killed run made it. The new
-/// commitment, in hex.
-fn fresh_secret_once(
-    game: &Game,
-    turn: u32,
-    keep: &std::path::Path,
-    had_seal: bool,
-) -> Result<String> {
-    let secret = game.secret_path(turn);
-    if !keep.exists() && secret.is_file() {
-        move_into(&secret, keep)?;
-    }
-    let seal = game.seal_path(turn);
-    let seal_kept = keep.with_extension("seal");
-    if had_seal && !seal_kept.exists() && seal.is_file() {
-        move_into(&seal, &seal_kept)?;
-    }
-    if !secret.is_file() {
-        crate::engine::sealed::fresh_secret(game, turn)?;
-    }
-    let c = crate::referee::turn::ensure_commitment(game, turn)?;
-    Ok(crate::dice::to_hex(&c))
-}
+use super::deadline::{announce_with, fresh_secret_once, judge_late_again, move_into, Reopened};
 
 /// `archive/rollback-<k>/rollback.toml`: what a rollback reads before it moves anything, written
 /// first and removed once its notices are written, so that a rollback killed midway (its turns
