@@ -27,6 +27,22 @@ fn run(game: &Path, args: &[&str], now: &str) -> (i32, String, String) {
 
 /// A fresh game of `scenario` (fresh secrets, with seals) with turn 1 resolved, then ended.
 fn ended(scenario: &str) -> (tempfile::TempDir, PathBuf) {
+    let (tmp, game) = resolved(scenario);
+    let (code, out, err) = run(
+        &game,
+        &["end", "--reason", "the armistice"],
+        "2026-12-01T12:00:00Z",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("The game is over, ended after turn 1."),
+        "{out}"
+    );
+    (tmp, game)
+}
+
+/// A fresh game of `scenario` (fresh secrets, with seals) with turn 1 resolved.
+fn resolved(scenario: &str) -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let game = tmp.path().join("g");
     let now = "2026-12-01T12:00:00Z";
@@ -39,12 +55,6 @@ fn ended(scenario: &str) -> (tempfile::TempDir, PathBuf) {
     assert!(new.status.success(), "{new:?}");
     let (code, _, err) = run(&game, &["resolve", "--early"], now);
     assert_eq!(code, 0, "{err}");
-    let (code, out, err) = run(&game, &["end", "--reason", "the armistice"], now);
-    assert_eq!(code, 0, "{err}");
-    assert!(
-        out.contains("The game is over, ended after turn 1."),
-        "{out}"
-    );
     (tmp, game)
 }
 
@@ -472,4 +482,48 @@ fn a_reopen_killed_midway_is_finished_by_running_it_again() {
         let (code, _, err) = run(&game, &["resolve", "--early"], late);
         assert_eq!(code, 0, "{at}: {err}");
     }
+}
+
+#[test]
+fn an_end_killed_midway_is_finished_by_running_it_again_and_a_reopen_seals_again_what_it_published()
+{
+    // GITM: killed after it published turn 1's sealed list and before its act, the end is
+    // finished by a rerun as it was begun: its act names the list it published, so that a reopen
+    // before any player heard of the end seals it again.
+    let (_tmp, game) = resolved("gitm-italy-1809");
+    let now = "2026-12-01T12:00:00Z";
+    let killed = pbem()
+        .env("PBEM_NOW", now)
+        .env("PBEM_CRASH_BEFORE", "acts.toml")
+        .args(["end"])
+        .arg(&game)
+        .args(["--reason", "the armistice"])
+        .output()
+        .unwrap();
+    assert!(!killed.status.success(), "not killed");
+    assert!(game.join("unsealed/1.txt").is_file());
+    let (code, _, err) = run(&game, &["resolve", "--early"], now);
+    assert_eq!(code, 1);
+    assert!(err.contains("`pbem end` was killed midway"), "{err}");
+    let (code, out, err) = run(&game, &["end", "--reason", "another reason"], now);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(!game.join("turns/2/end.toml").exists());
+    let acts = fs::read_to_string(game.join("turns/2/acts.toml")).unwrap();
+    assert_eq!(acts.matches("kind = \"end\"").count(), 1, "{acts}");
+    assert!(
+        acts.contains("the armistice"),
+        "the reason it was begun with: {acts}"
+    );
+    let notices: Vec<String> = support::outbox(&game)
+        .into_iter()
+        .filter(|(n, _)| n.contains("-notice-") && n.ends_with("-end.eml"))
+        .map(|(n, _)| n)
+        .collect();
+    assert_eq!(notices.len(), 3, "one a power: {notices:?}");
+    let (code, out, err) = run(&game, &["reopen", "--reason", "ended by mistake"], now);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        !game.join("unsealed/1.txt").exists(),
+        "the list the killed end published stays published"
+    );
 }

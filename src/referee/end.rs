@@ -8,7 +8,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 
 use crate::game::acts::{self, Act};
 use crate::game::Game;
@@ -40,31 +40,47 @@ pub fn key(n: usize) -> String {
     }
 }
 
+/// `turns/<t>/end.toml`: what an end decided before it changed anything, written first and removed
+/// once its act is written, so that an end killed midway (some sealed lists published, its notices
+/// half written) is finished by running it again as it was begun.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Plan {
+    /// Which end of the turn this is (`key`): its notices' names.
+    n: usize,
+    reason: String,
+    /// The turns whose sealed lists were published before this end began: the act names the
+    /// others, which a `reopen` before any player heard of the end seals again.
+    published_before: Vec<u32>,
+}
+
 /// Ends the game after its last resolved turn, for `reason`.
 pub fn end(game: &Game, reason: &str) -> Result<Ending> {
     let _lock = crate::game::fsio::GameLock::acquire(&game.dir)?;
     let turn = game.current_turn()?;
-    super::underway::refuse(game, "the game cannot be ended", "")?;
-    if let Some(e) = game.ended()? {
-        bail!(
-            "the game is already over, ended {} (pbem end: {}). Nothing was changed.",
-            e.when(),
-            e.reason
-        );
-    }
-    if reason.trim().is_empty() {
-        bail!("give the players a reason with --reason (\"the campaign is over\"). Nothing was changed.");
-    }
+    let plan_path = super::underway::end_path(game, turn);
+    let plan = match plan_path.is_file() {
+        // An end killed midway: finished as it was begun.
+        true => {
+            let src = crate::game::load::read_source(&plan_path, &game.shown(&plan_path))?;
+            crate::game::load::parse_toml::<Plan>(&src)?
+        }
+        false => {
+            let plan = plan(game, turn, reason)?;
+            crate::game::fsio::write_atomic(
+                &plan_path,
+                crate::game::load::to_toml(&plan)?.as_bytes(),
+            )?;
+            plan
+        }
+    };
     let ended = acts::Ended {
         after: turn.saturating_sub(1),
         played: turn > game.config.first_turn,
-        reason: reason.trim().to_string(),
+        reason: plan.reason.clone(),
     };
     // The sealed rolls of every turn played: their time has come (`engine::sealed::due`). Those
     // no one had published are named in the act.
-    let published_before: Vec<u32> = (game.config.first_turn..turn)
-        .filter(|&t| crate::engine::sealed::path_of(game, t).is_file())
-        .collect();
     let unsealed: Vec<(u32, PathBuf)> = match ended.played {
         true => crate::engine::sealed::unseal(game, None, true)?
             .into_iter()
@@ -104,36 +120,62 @@ pub fn end(game: &Game, reason: &str) -> Result<Ending> {
             withdrawn.push(name);
         }
     }
-    let n = acts::count(&game.dir, turn, acts::END)? + 1;
-    let messages = notices(game, turn, &ended, &unsealed, &key(n))?;
+    let messages = notices(game, turn, &ended, &unsealed, &key(plan.n))?;
     outbox::write_all(game, &messages)?;
-    // The act last: a run killed before it ends the game again, with the same notices.
-    acts::append(
-        game,
-        turn,
-        Act {
-            kind: acts::END.into(),
-            rule: "pbem end".into(),
-            text: format!(
-                "the referee ended the game {}: {}",
-                ended.when(),
-                ended.reason
-            ),
-            reason: Some(ended.reason.clone()),
-            unsealed: unsealed
-                .iter()
-                .map(|(t, _)| *t)
-                .filter(|t| !published_before.contains(t))
-                .collect(),
-            withdrawn: withdrawn.clone(),
-            ..Act::default()
-        },
-    )?;
+    // The act last, once (a rerun killed after it finds the game over): a run killed before it
+    // ends the game again, with the same notices.
+    if game.ended()?.is_none() {
+        acts::append(
+            game,
+            turn,
+            Act {
+                kind: acts::END.into(),
+                rule: "pbem end".into(),
+                text: format!(
+                    "the referee ended the game {}: {}",
+                    ended.when(),
+                    ended.reason
+                ),
+                reason: Some(ended.reason.clone()),
+                unsealed: unsealed
+                    .iter()
+                    .map(|(t, _)| *t)
+                    .filter(|t| !plan.published_before.contains(t))
+                    .collect(),
+                withdrawn: withdrawn.clone(),
+                ..Act::default()
+            },
+        )?;
+    }
+    std::fs::remove_file(&plan_path)
+        .with_context(|| format!("cannot remove {}", game.shown(&plan_path)))?;
     Ok(Ending {
         notices: messages.iter().map(|m| outbox::path_of(game, m)).collect(),
         ended,
         unsealed,
         withdrawn,
+    })
+}
+
+/// What an end of the game at `turn` will do, decided before it does anything.
+fn plan(game: &Game, turn: u32, reason: &str) -> Result<Plan> {
+    super::underway::refuse(game, "the game cannot be ended", "")?;
+    if let Some(e) = game.ended()? {
+        bail!(
+            "the game is already over, ended {} (pbem end: {}). Nothing was changed.",
+            e.when(),
+            e.reason
+        );
+    }
+    if reason.trim().is_empty() {
+        bail!("give the players a reason with --reason (\"the campaign is over\"). Nothing was changed.");
+    }
+    Ok(Plan {
+        n: acts::count(&game.dir, turn, acts::END)? + 1,
+        reason: reason.trim().to_string(),
+        published_before: (game.config.first_turn..turn)
+            .filter(|&t| crate::engine::sealed::path_of(game, t).is_file())
+            .collect(),
     })
 }
 
