@@ -27,8 +27,11 @@ fn setup() -> (tempfile::TempDir, Game, State, Vec<PowerOrders>) {
     let tmp = tempfile::tempdir().expect("a scratch folder");
     let dir = tmp.path().join("gitm-italy-1809");
     pbem::bundled::write_scenario("gitm-italy-1809", &dir).expect("the scenario is written");
-    std::fs::write(dir.join("map.toml"), pbem::synth_map::grid_map(120, 80, 15))
-        .expect("the map is written");
+    std::fs::write(
+        dir.join("map.toml"),
+        pbem::synth::map::grid_map(120, 80, 15),
+    )
+    .expect("the map is written");
     // The scenario's tactical maps draw Italy's squares, not the synthetic map's: every square's
     // tactical map is the synthetic `[sub]` grid.
     std::fs::remove_dir_all(dir.join("tactical")).expect("the Italian tactical maps are removed");

@@ -1,13 +1,13 @@
 //! Loading a GITM-sized grid map (1.1: 120x80 strategic squares; 2.1: a 15x15 tactical map under
 //! each, 2,160,000 tactical squares with terrain and rating) from its compact file, beside its floor
 //! (the same file parsed as TOML into its typed tables, no rows read): `cargo bench --bench map`.
-//! The file is `synth_map::grid_map`, made once before the timing.
+//! The file is `synth::map::grid_map`, made once before the timing.
 
 use divan::Bencher;
 use pbem::diag::Source;
 use pbem::game::map::grid::GridFile;
 use pbem::game::map::{AnyMap, GridMap};
-use pbem::synth_map::{gitm_vocabulary, grid_map};
+use pbem::synth::map::{gitm_vocabulary, grid_map};
 
 fn main() {
     divan::main();

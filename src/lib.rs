@@ -2,15 +2,12 @@
 
 pub mod audit;
 pub mod auth;
-pub mod beacon;
 pub mod bundled;
 pub mod clock;
 pub mod commands;
 pub mod decide;
 pub mod diag;
 pub mod dice;
-pub mod dice_labels;
-pub mod dice_v2;
 pub mod engine;
 pub mod game;
 pub mod mail;
@@ -24,6 +21,5 @@ pub mod report;
 pub mod rule;
 pub mod rules;
 pub mod synth;
-pub mod synth_map;
 pub mod verify_page;
 pub mod words;

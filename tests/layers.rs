@@ -14,10 +14,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "model",
         &[
+            // pbem-dice/v1, with v2, the labels' grammar and the beacon in its folder.
             "dice",
-            "dice_v2",
-            "dice_labels",
-            "beacon",
             "diag",
             "rule",
             "clock",
@@ -50,10 +48,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     // The acts that write a turn's files (resolve, close, deadline moves) and the audit that
     // re-resolves a turn to compare its bytes.
     ("referee", &["referee", "audit"]),
-    (
-        "commands",
-        &["commands", "synth", "synth_map", "main", "lib"],
-    ),
+    ("commands", &["commands", "synth", "main", "lib"]),
 ];
 
 /// Imports of a layer above that still stand: (importer, imported, why). A pattern is one module

@@ -9,7 +9,7 @@ use pbem::game::map::grid::Square;
 use pbem::game::map::hex::{Hex, Side};
 use pbem::game::map::sub_grid::{parse_sub_square, Spot, SubSquare};
 use pbem::game::map::{AnyMap, GridMap, HexMap, Topology, Vocabulary};
-use pbem::synth_map::{gitm_vocabulary, grid_map};
+use pbem::synth::map::{gitm_vocabulary, grid_map};
 
 /// WBTS's words: the terrain its retreat rules read (rough, city), and the hexside features of its
 /// ground and naval combat (river, tidal river, estuary, ferry, road, bridge, fortification).

@@ -262,7 +262,7 @@ fn eia_19_2_1_without_the_referee_s_choice_control_goes_by_the_roll_of_14_3_1() 
         );
     }
     assert!(log.contains("Control of britain, whose player left, per EiA 14.3.1 (EiA 19.2.1)"));
-    // Its rolls are labels of the grammar every ruleset shares (`dice_labels::ENGINE`): verify passes.
+    // Its rolls are labels of the grammar every ruleset shares (`dice::labels::ENGINE`): verify passes.
     let reports = game.join("turns/2/reports");
     pbem()
         .arg("verify")

@@ -2,7 +2,7 @@
 //! rulesets' demo games (moves along random walks of the map, fleets that re-enter seas, attacks,
 //! naval attacks by `engage`, moves and attacks of insurrection corps for their special land phase,
 //! entrenching) and random seeds, a turn resolves, and no label is listed twice among its rolls.
-//! Every label is one its ruleset's grammar gives for its event (`dice_labels`, what `pbem verify`
+//! Every label is one its ruleset's grammar gives for its event (`dice::labels`, what `pbem verify`
 //! checks; NGG, WBTS and GITM hold it in their own property tests over random orders).
 //! The run-time check in `DiceBox` stays as an internal assertion: a resolution that reached it would
 //! fail here.

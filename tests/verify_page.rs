@@ -1301,7 +1301,7 @@ fn with_beacon_signature(json: &str, signature: &str) -> String {
     let round: u64 = beacon.split_whitespace().nth(2).unwrap().parse().unwrap();
     let mut b = round.to_be_bytes().to_vec();
     b.extend_from_slice(&Sha256::digest(hex::decode(signature).unwrap()));
-    let seed = pbem::dice_v2::turn_seed(&game, turn, &secret, &close, &b);
+    let seed = pbem::dice::v2::turn_seed(&game, turn, &secret, &close, &b);
     let text = text
         .replace(
             &format!("beacon: {beacon}"),

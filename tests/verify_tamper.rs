@@ -1,7 +1,7 @@
 //! `pbem verify` against a referee who tampers with the dice of a report, in every ruleset (issue 31;
 //! docs/DICE.md). Each tampering is made in every form the player holds (the text and
 //! the JSON report), with the faces the new label gives taken from the turn's seed, as a referee
-//! who knows the secret would: only the label grammar (`dice_labels`) and the binding of rolls to
+//! who knows the secret would: only the label grammar (`dice::labels`) and the binding of rolls to
 //! their events can catch it. The untouched reports of every ruleset pass.
 
 use crate::support;

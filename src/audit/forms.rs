@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use anyhow::{bail, Result};
 
 use super::verify::{parse_header, parse_rolls, ListedRoll, ParsedHeader};
-use crate::dice_labels::Grammar;
+use crate::dice::labels::Grammar;
 use crate::mail::parse::{parse, Content};
 
 /// The form a report came in.
@@ -53,7 +53,7 @@ pub struct ReportForm {
     /// a template.
     pub telling: usize,
     /// The JSON report's events whose text is not their template rendered from the rolls listed
-    /// under them, or gives a die no roll binds (`dice_labels::check_told`): each the reason and the
+    /// under them, or gives a die no roll binds (`dice::labels::check_told`): each the reason and the
     /// event's text. A text or HTML report carries no template: none.
     pub untold: Vec<(String, String)>,
     /// The texts of "What happened", in order, each with its runs of white space made one space:
@@ -589,7 +589,8 @@ fn from_json(text: &str) -> Result<ReportForm> {
                 let d = r.dice.get(die.checked_sub(1)?)?;
                 d.face.and_then(|f| u32::try_from(f).ok())
             };
-            if let Err(why) = crate::dice_labels::check_told(g, &event, e.template.as_deref(), face)
+            if let Err(why) =
+                crate::dice::labels::check_told(g, &event, e.template.as_deref(), face)
             {
                 untold.push((why, event.clone()));
             }

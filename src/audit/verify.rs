@@ -304,7 +304,7 @@ fn check_header(h: &ParsedHeader, problems: &mut Vec<String>) -> Option<dice::By
         }
         _ => problems.push("the secret or the commitment is not 64 hex digits".into()),
     }
-    if h.scheme == crate::dice_v2::SCHEME {
+    if h.scheme == crate::dice::v2::SCHEME {
         return check_header_v2(h, secret, problems);
     }
     let entropy: Option<Vec<(String, dice::Bytes32)>> = h
@@ -346,7 +346,7 @@ fn check_header_v2(
             problems.push(format!("the orders digest of {power} is not 64 hex digits"));
             return None;
         };
-        list.push(crate::dice_v2::Closed {
+        list.push(crate::dice::v2::Closed {
             power: power.clone(),
             orders,
             entropy,
@@ -361,7 +361,7 @@ fn check_header_v2(
             "the header lists entropy for {p}, who is not on the closing list"
         ));
     }
-    let x = crate::dice_v2::close_digest(&h.game, h.turn, &list);
+    let x = crate::dice::v2::close_digest(&h.game, h.turn, &list);
     if dice::to_hex(&x) != h.close {
         problems
             .push("the closing digest is not the one the listed orders and entropy give".into());
@@ -369,7 +369,7 @@ fn check_header_v2(
     let beacon = if h.beacon == "none" {
         Vec::new()
     } else {
-        match crate::beacon::from_header(&h.beacon) {
+        match crate::dice::beacon::from_header(&h.beacon) {
             Ok(b) => b,
             Err(e) => {
                 problems.push(format!("the beacon does not check out: {e:#}"));
@@ -380,7 +380,7 @@ fn check_header_v2(
     let seed = dice::from_hex(&h.seed);
     match (secret, seed) {
         (Some(s), Some(seed))
-            if crate::dice_v2::turn_seed(&h.game, h.turn, &s, &x, &beacon) == seed => {}
+            if crate::dice::v2::turn_seed(&h.game, h.turn, &s, &x, &beacon) == seed => {}
         (Some(_), Some(_)) => {
             problems.push("the seed is not the one the secret and the closing list give".into())
         }
@@ -510,7 +510,7 @@ pub fn verify(
         // pbem-dice/v1: the report lists no digest of the orders that stood, so the orders given
         // (an acknowledgement's, or the file's) are not checked, their entropy alone is; a later
         // submission with the same entropy line passes the same.
-        if header.scheme != crate::dice_v2::SCHEME {
+        if header.scheme != crate::dice::v2::SCHEME {
             unchecked.push(format!(
                 "the orders that stood for {}: a {} report lists no digest of them (only pbem-dice/v2 does), so only their entropy was checked, and other orders of yours with the same entropy line would pass the same",
                 sent.power, header.scheme
@@ -628,7 +628,7 @@ fn unchecked_text(form: &str) -> String {
 
 /// A text or HTML report, which carries no template (or a JSON report written before pbem bound its
 /// texts to its rolls): the numbers each event's text gives as dice (its ruleset's `says` phrases,
-/// `dice_labels`) against the faces of the rolls listed under it, in order: a number no roll of the
+/// `dice::labels`) against the faces of the rolls listed under it, in order: a number no roll of the
 /// event shows means a roll line was moved to it, removed from it, or its text edited. A JSON
 /// report's events are checked by their binding (`ReportForm::untold`).
 fn check_said(f: &ReportForm, problems: &mut Vec<String>) {
@@ -662,7 +662,7 @@ fn check_said(f: &ReportForm, problems: &mut Vec<String>) {
     }
 }
 
-/// Every roll's label against the grammar of the report's ruleset (`dice_labels`, the rulesets'
+/// Every roll's label against the grammar of the report's ruleset (`dice::labels`, the rulesets'
 /// `labels.rs`): its kind, its keys in order, each value of its kind (a place on the map, the place
 /// of its event, a power of the game, a number, the turn), under an event of the kind that rolls it.
 /// The JSON report's rolls are checked, which give their event's kind and place; a text report alone
@@ -691,19 +691,19 @@ fn check_labels(
         ));
         return;
     };
-    let shown = crate::dice_labels::Shown {
+    let shown = crate::dice::labels::Shown {
         places: form.places.clone(),
         powers: form.powers.clone(),
         turn: header.turn,
     };
     let before = problems.len();
     for r in &form.rolls {
-        let under = crate::dice_labels::Under {
+        let under = crate::dice::labels::Under {
             kind: r.event_kind.as_deref(),
             area: r.event_area.as_deref(),
             text: Some(&r.event),
         };
-        if let Err(why) = crate::dice_labels::check(grammar, &r.label, &under, &shown) {
+        if let Err(why) = crate::dice::labels::check(grammar, &r.label, &under, &shown) {
             problems.push(format!(
                 "the roll {} is not a label the rules of {} give for its event: {why} (the event: {})",
                 r.label, grammar.name, r.event
@@ -802,7 +802,7 @@ fn check_entropy(
     problems: &mut Vec<String>,
     passed: &mut Vec<String>,
 ) {
-    let v2 = h.scheme == crate::dice_v2::SCHEME;
+    let v2 = h.scheme == crate::dice::v2::SCHEME;
     if v2 {
         match h.orders.iter().find(|(p, _)| p == &sent.power) {
             None => problems.push(format!(
@@ -828,7 +828,7 @@ fn check_entropy(
     let mine = sent.entropy_hash.clone().or_else(|| {
         sent.entropy.as_deref().map(|t| {
             dice::to_hex(&if v2 {
-                crate::dice_v2::entropy(t)
+                crate::dice::v2::entropy(t)
             } else {
                 dice::entropy(t)
             })
@@ -865,7 +865,7 @@ fn check_closing(
     problems: &mut Vec<String>,
     passed: &mut Vec<String>,
 ) {
-    if h.scheme != crate::dice_v2::SCHEME {
+    if h.scheme != crate::dice::v2::SCHEME {
         problems.push(format!(
             "this report is {}, which has no closing list: the closing mail cannot match it",
             h.scheme

@@ -47,9 +47,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if game.config.dice.beacon.is_none() {
             anyhow::bail!("{} draws no beacon: --beacon is for games with `[dice] beacon = \"drand-quicknet\"`", game.config.game);
         }
-        let (round, sig) = crate::beacon::parse_arg(b)?;
+        let (round, sig) = crate::dice::beacon::parse_arg(b)?;
         let _lock = crate::game::fsio::GameLock::acquire(&game.dir)?;
-        crate::beacon::record(&game, turn, round, &sig)?;
+        crate::dice::beacon::record(&game, turn, round, &sig)?;
     }
     let outcome = resolve(
         &game,

@@ -7,8 +7,8 @@
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 
+use crate::dice::v2::{self, Closed};
 use crate::dice::{self, Bytes32};
-use crate::dice_v2::{self, Closed};
 use crate::game::Game;
 
 /// `turns/<t>/close.toml`.
@@ -47,10 +47,10 @@ impl CloseFile {
             .collect();
         powers.sort_by(|a, b| a.id.as_bytes().cmp(b.id.as_bytes()));
         CloseFile {
-            scheme: dice_v2::SCHEME.into(),
+            scheme: v2::SCHEME.into(),
             game: game.config.game.clone(),
             turn,
-            close: dice::to_hex(&dice_v2::close_digest(&game.config.game, turn, list)),
+            close: dice::to_hex(&v2::close_digest(&game.config.game, turn, list)),
             powers,
         }
     }
@@ -74,7 +74,7 @@ pub fn list_now(game: &Game, turn: u32) -> Result<Vec<Closed>> {
         list.push(Closed {
             power: crate::engine::command::file_stem(power, o.player.as_deref()),
             orders: crate::orders::filed::receipt_digest(&bytes),
-            entropy: check.entropy.as_deref().map(dice_v2::entropy),
+            entropy: check.entropy.as_deref().map(v2::entropy),
         });
     }
     Ok(list)
@@ -137,7 +137,7 @@ pub fn text(file: &CloseFile) -> String {
 /// Reads a closing list back from the text of a closing mail.
 pub fn parse_text(text: &str) -> Option<(String, u32, String, Vec<ClosedEntry>)> {
     let mut lines = text.lines().map(str::trim);
-    lines.find(|l| *l == dice_v2::SCHEME)?;
+    lines.find(|l| *l == v2::SCHEME)?;
     let head = lines.next()?.strip_prefix("closing list of game ")?;
     let (game, turn) = head.rsplit_once(" turn ")?;
     let turn: u32 = turn.parse().ok()?;

@@ -323,7 +323,7 @@ impl Event {
 
     /// The text rendered from the template with the faces of the rolls it carries; a die of a roll
     /// it does not carry (or a sealed one, whose faces no report may tell) stays `{LABEL die N}`,
-    /// which the property tests refuse (`dice_labels::check_events`). The outcome alone likewise.
+    /// which the property tests refuse (`dice::labels::check_events`). The outcome alone likewise.
     fn render(&mut self) {
         if self.template.is_none() && self.outcome.is_none() {
             return;

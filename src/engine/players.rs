@@ -333,7 +333,7 @@ fn signed(m: i32) -> String {
 /// A player who leaves takes his authority with him at once (EiA 19.2.1), and his orders no longer
 /// stand; but after the close of a pbem-dice/v2 turn the orders of its closing list stand as they are,
 /// and the turn would never resolve without them; nor, once a beacon game's round is out, may the act
-/// change the list the dice are drawn from (`beacon::refuse_once_out`). The act waits for the next
+/// change the list the dice are drawn from (`dice::beacon::refuse_once_out`). The act waits for the next
 /// turn.
 fn refuse_when_closed(game: &Game, turn: u32, act: &str, power: &str) -> Result<()> {
     let closed = crate::engine::close::path(game, turn);
@@ -344,7 +344,7 @@ fn refuse_when_closed(game: &Game, turn: u32, act: &str, power: &str) -> Result<
         turn + 1,
         power_s = crate::words::Possessive(power)
     );
-    crate::beacon::refuse_once_out(game, turn, &format!("a {act} of {power}"))
+    crate::dice::beacon::refuse_once_out(game, turn, &format!("a {act} of {power}"))
 }
 
 /// `pbem drop`: the power's player left; `by` (the referee's choice) runs it until the next economic

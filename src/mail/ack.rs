@@ -142,7 +142,7 @@ pub fn acknowledgement(
         Some(e) if stands => {
             let h = match config.dice.scheme {
                 DiceScheme::V1 => crate::dice::entropy(&e),
-                DiceScheme::V2 => crate::dice_v2::entropy(&e),
+                DiceScheme::V2 => crate::dice::v2::entropy(&e),
             };
             (e, crate::dice::to_hex(&h))
         }
@@ -216,7 +216,7 @@ pub fn acknowledgement(
         sequence,
         scheme: match config.dice.scheme {
             DiceScheme::V1 => "pbem-dice/v1",
-            DiceScheme::V2 => crate::dice_v2::SCHEME,
+            DiceScheme::V2 => crate::dice::v2::SCHEME,
         },
         verify_checks: super::receipt::verify_checks(
             config.dice.scheme,

@@ -236,7 +236,7 @@ fn names(r: &Received, wanted: &str) -> bool {
 
 /// `pbem accept-late <game> <power> [--message ...] --reason ...`, or a late submission covered by a
 /// moved deadline (`why`): see the module doc. Refused, with nothing changed, when the turn is closed
-/// (pbem-dice/v2: the closing list was mailed) or its beacon round is out (`beacon::refuse_once_out`), when no late submission of the power is on record,
+/// (pbem-dice/v2: the closing list was mailed) or its beacon round is out (`dice::beacon::refuse_once_out`), when no late submission of the power is on record,
 /// or when a later one already stands.
 pub fn accept_late(
     game: &Game,
@@ -273,7 +273,11 @@ pub fn accept_late(
         );
     }
     if let Standing::AcceptedLate(_) = why {
-        crate::beacon::refuse_once_out(game, turn, &format!("late orders of {power} accepted"))?;
+        crate::dice::beacon::refuse_once_out(
+            game,
+            turn,
+            &format!("late orders of {power} accepted"),
+        )?;
     }
     let records: Vec<Received> = ingest::load_records(game)?.into_values().collect();
     let done_before: Vec<String> = acts::load(&game.dir, turn)?

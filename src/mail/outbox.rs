@@ -1022,7 +1022,9 @@ pub fn announcements(
     let deadline = game.config.deadline_shown(turn);
     // pbem-dice/v2 with a beacon: the round the turn will draw, named before the deadline.
     let beacon_round = match game.config.dice.beacon {
-        Some(_) => crate::beacon::round_of(game, turn).map_or(String::new(), |r| r.to_string()),
+        Some(_) => {
+            crate::dice::beacon::round_of(game, turn).map_or(String::new(), |r| r.to_string())
+        }
         None => String::new(),
     };
     // The scheme fixed with the commitment (issue 31): the turn is resolved under it alone.

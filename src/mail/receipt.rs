@@ -51,7 +51,7 @@ pub fn renewed(
     let config = &game.config;
     let scheme = match config.dice.scheme {
         DiceScheme::V1 => "pbem-dice/v1",
-        DiceScheme::V2 => crate::dice_v2::SCHEME,
+        DiceScheme::V2 => crate::dice::v2::SCHEME,
     };
     let mut out = Vec::new();
     for o in on_file {
@@ -64,7 +64,7 @@ pub fn renewed(
         let entropy = check.entropy.as_deref().map(|e| {
             crate::dice::to_hex(&match config.dice.scheme {
                 DiceScheme::V1 => crate::dice::entropy(e),
-                DiceScheme::V2 => crate::dice_v2::entropy(e),
+                DiceScheme::V2 => crate::dice::v2::entropy(e),
             })
         });
         let stem = o.stem();

@@ -215,7 +215,7 @@ pub fn extend(game: &Game, how: &Move, reason: &str) -> Result<Extended> {
         None => {
             // pbem-dice/v2 with a beacon: once the round of the deadline is out, a later deadline
             // would draw the dice again from another round, the referee knowing the first.
-            crate::beacon::refuse_once_out(game, turn, "a move of its deadline")?;
+            crate::dice::beacon::refuse_once_out(game, turn, "a move of its deadline")?;
             let (deadline, shown) = new_deadline(game, turn, how)?;
             let plan = MoveUnderway {
                 deadline,

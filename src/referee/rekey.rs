@@ -48,7 +48,7 @@ impl Underway {
         }
         // With a beacon, once its round is out, closed or not: a secret drawn now, knowing the
         // beacon and the orders, could be chosen to steer the dice.
-        crate::beacon::refuse_once_out(game, turn, "a fresh secret")?;
+        crate::dice::beacon::refuse_once_out(game, turn, "a fresh secret")?;
         let rel = super::underway::next_archive(game, "rekey");
         let plan = Underway {
             turn,

@@ -56,7 +56,7 @@ struct Plan {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     deadline: Option<String>,
     /// Whether the turn's orders are fixed already: closed (pbem-dice/v2), or its deadline passed
-    /// with its beacon round out (`beacon::refuse_once_out`), so that it is resolved next.
+    /// with its beacon round out (`dice::beacon::refuse_once_out`), so that it is resolved next.
     fixed: bool,
     /// The turns the dated changes of players held before (`GameConfig::moved_changes`).
     dated_before: std::collections::BTreeMap<String, u32>,
@@ -193,7 +193,7 @@ fn plan(game: &Game, turn: u32, reason: &str) -> Result<Plan> {
         heard |= name.starts_with(&prefix) && name.ends_with(&suffix) && went(game, &name)?;
     }
     let fixed = crate::engine::close::path(game, turn).is_file()
-        || crate::beacon::refuse_once_out(game, turn, "").is_err();
+        || crate::dice::beacon::refuse_once_out(game, turn, "").is_err();
     let deadline = match fixed {
         true => None,
         false => super::rollback::reopened_deadline(game, turn, crate::clock::now()?)?,

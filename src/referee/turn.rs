@@ -475,7 +475,7 @@ fn produce(
         Some(_) if game.config.dice.scheme == DiceScheme::V1 => {
             bail!("a beacon (`[dice] beacon`) needs `scheme = \"pbem-dice/v2\"` in game.toml")
         }
-        Some(_) => crate::beacon::of_turn(game, turn)?,
+        Some(_) => crate::dice::beacon::of_turn(game, turn)?,
     };
     // pbem-dice/v2: the seed is made of the closing list, which the orders filed must still match.
     let closed = match game.config.dice.scheme {
@@ -484,7 +484,7 @@ fn produce(
     };
     let seed = match &closed {
         None => dice::turn_seed(&game.config.game, turn, secret, &contributions),
-        Some((_, x)) => crate::dice_v2::turn_seed(&game.config.game, turn, secret, x, &beacon.0),
+        Some((_, x)) => crate::dice::v2::turn_seed(&game.config.game, turn, secret, x, &beacon.0),
     };
     let seal = crate::engine::sealed::seal_of(game, turn, secret)?;
     let mut dice_box = DiceBox::new(seed).with_seal(seal);

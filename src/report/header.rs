@@ -113,7 +113,7 @@ impl DiceHeader {
     ) -> Self {
         let head = format!(
             "{}\ngame: {}\nturn: {}\ncommitment: {}\nsecret: {}\n",
-            crate::dice_v2::SCHEME,
+            crate::dice::v2::SCHEME,
             close.game,
             close.turn,
             dice::to_hex(commitment),
@@ -134,7 +134,7 @@ impl DiceHeader {
         let short = short(&head, close.powers.len(), &lines, &tail);
         let listed = close.powers.len() > LISTED_ABOVE;
         DiceHeader {
-            scheme: crate::dice_v2::SCHEME,
+            scheme: crate::dice::v2::SCHEME,
             game: close.game.clone(),
             turn: close.turn,
             commitment: dice::to_hex(commitment),

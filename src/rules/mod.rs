@@ -208,8 +208,8 @@ impl Game {
     }
 }
 
-/// Every ruleset's grammar of dice labels (`dice_labels`), in the registry's order.
-pub const LABEL_GRAMMARS: [&crate::dice_labels::Grammar; 5] = [
+/// Every ruleset's grammar of dice labels (`dice::labels`), in the registry's order.
+pub const LABEL_GRAMMARS: [&crate::dice::labels::Grammar; 5] = [
     &eia::labels::GRAMMAR,
     &pog::labels::GRAMMAR,
     &ngg::labels::GRAMMAR,
@@ -218,7 +218,7 @@ pub const LABEL_GRAMMARS: [&crate::dice_labels::Grammar; 5] = [
 ];
 
 /// The grammar of dice labels of the ruleset `id`, if pbem knows it.
-pub fn label_grammar(id: &str) -> Option<&'static crate::dice_labels::Grammar> {
+pub fn label_grammar(id: &str) -> Option<&'static crate::dice::labels::Grammar> {
     LABEL_GRAMMARS.into_iter().find(|g| g.ruleset == id)
 }
 

@@ -273,7 +273,7 @@ pub mod wrapped;
 
 /// Every roll of a resolution's `events` holds to its ruleset's grammar of labels, every event of a
 /// kind that always rolls lists a roll, and every number its text gives as a die is one of its faces
-/// (`pbem::dice_labels::check_events`, what `pbem verify` checks of a report).
+/// (`pbem::dice::labels::check_events`, what `pbem verify` checks of a report).
 pub fn labels_hold(
     game: &pbem::game::Game,
     state: &pbem::game::state::State,
@@ -281,12 +281,12 @@ pub fn labels_hold(
 ) -> Result<(), String> {
     let grammar =
         pbem::rules::label_grammar(game.ruleset.id()).expect("every ruleset has a grammar");
-    let shown = pbem::dice_labels::Shown {
+    let shown = pbem::dice::labels::Shown {
         places: Some(game.map.areas.iter().map(|a| a.id.clone()).collect()),
         powers: Some(game.config.power_ids().map(str::to_string).collect()),
         turn: state.turn,
     };
-    let problems = pbem::dice_labels::check_events(grammar, events, &shown);
+    let problems = pbem::dice::labels::check_events(grammar, events, &shown);
     if problems.is_empty() {
         Ok(())
     } else {

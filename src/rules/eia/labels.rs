@@ -141,11 +141,11 @@ pub fn engaged(fleet: &str, attacker: &str) -> String {
     format!("{fleet}/attacker={attacker}")
 }
 
-/// The table above as data (`dice_labels`): every label of an EiA turn matches one of these
+/// The table above as data (`dice::labels`): every label of an EiA turn matches one of these
 /// patterns, and `pbem verify` rejects one that matches none. A land label may end in
 /// `/phase=insurrection` (`staged`); a naval label's `fleet` may be followed by `attacker` (`engaged`).
-pub const GRAMMAR: crate::dice_labels::Grammar = {
-    use crate::dice_labels::{Grammar, Kind};
+pub const GRAMMAR: crate::dice::labels::Grammar = {
+    use crate::dice::labels::{Grammar, Kind};
     const fn k(
         pattern: &'static str,
         events: &'static [&'static str],

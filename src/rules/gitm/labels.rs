@@ -1,11 +1,11 @@
-//! The dice labels of a GITM turn (pbem-dice/v1), as data (`dice_labels`). The labels are written
+//! The dice labels of a GITM turn (pbem-dice/v1), as data (`dice::labels`). The labels are written
 //! where they are rolled (`turn.rs` for the strategic turn, `tactical/` for the tactical maps under
 //! `gitm/tac/<square>/phase=<k>`); this table is what they may be, and `tests/proptest_labels.rs`
 //! holds every label a resolution rolls to it. A tactical roll no event names goes with the square's
 //! last event of the phase (`tactical/hook.rs`), so each tactical kind may stand under any of the
 //! tactical events' kinds.
 
-use crate::dice_labels::{Grammar, Kind};
+use crate::dice::labels::{Grammar, Kind};
 
 /// The kinds of the events of a tactical map (`tactical/event.rs`).
 const TACTICAL: &[&str] = &["tactical", "battle", "combat", "result"];

@@ -28,30 +28,30 @@ pub fn combat(attack: u32, hex: &str) -> String {
     format!("combat/attack={attack}/hex={hex}")
 }
 
-/// The table above as data (`dice_labels`): `pbem verify` rejects a label no pattern gives.
-pub const GRAMMAR: crate::dice_labels::Grammar = crate::dice_labels::Grammar {
+/// The table above as data (`dice::labels`): `pbem verify` rejects a label no pattern gives.
+pub const GRAMMAR: crate::dice::labels::Grammar = crate::dice::labels::Grammar {
     ruleset: "ngg",
     name: "Napoleon's Greatest Gamble",
     kinds: &[
-        crate::dice_labels::Kind {
+        crate::dice::labels::Kind {
             pattern: "initiative/attack={n}/stack={place@text}",
             events: &["initiative"],
             dice: "d6",
             rule: "NGG 10.2",
         },
-        crate::dice_labels::Kind {
+        crate::dice::labels::Kind {
             pattern: "support/attack={n}/stack={place@text}",
             events: &["support"],
             dice: "d6",
             rule: "NGG 10.4",
         },
-        crate::dice_labels::Kind {
+        crate::dice::labels::Kind {
             pattern: "defence/attack={n}/stack={place@text}",
             events: &["defence"],
             dice: "d6",
             rule: "NGG 10.6",
         },
-        crate::dice_labels::Kind {
+        crate::dice::labels::Kind {
             pattern: "combat/attack={n}/hex={place@area}",
             events: &["combat"],
             dice: "d6",

@@ -28,30 +28,30 @@ pub fn retreat(combat: usize, space: &str) -> String {
     format!("retreat/combat={combat}/space={space}")
 }
 
-/// The table above as data (`dice_labels`): `pbem verify` rejects a label no pattern gives.
-pub const GRAMMAR: crate::dice_labels::Grammar = crate::dice_labels::Grammar {
+/// The table above as data (`dice::labels`): `pbem verify` rejects a label no pattern gives.
+pub const GRAMMAR: crate::dice::labels::Grammar = crate::dice::labels::Grammar {
     ruleset: "pog",
     name: "Paths of Glory",
     kinds: &[
-        crate::dice_labels::Kind {
+        crate::dice::labels::Kind {
             pattern: "entrench/space={place@area}",
             events: &["entrench"],
             dice: "d6",
             rule: "PoG 11.2.2",
         },
-        crate::dice_labels::Kind {
+        crate::dice::labels::Kind {
             pattern: "flank/combat={n}/space={place@area}",
             events: &["flank"],
             dice: "d6",
             rule: "PoG 12.3.3",
         },
-        crate::dice_labels::Kind {
+        crate::dice::labels::Kind {
             pattern: "fire/combat={n}/space={place@area}/side={attacker|defender}",
             events: &["fire"],
             dice: "d6",
             rule: "PoG 12.2.8",
         },
-        crate::dice_labels::Kind {
+        crate::dice::labels::Kind {
             pattern: "retreat/combat={n}/space={place}",
             events: &["retreat"],
             dice: "one die of n, n tied end spaces",

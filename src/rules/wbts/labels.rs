@@ -1,10 +1,10 @@
-//! The dice labels of a WBTS player turn (pbem-dice/v1), as data (`dice_labels`). The labels are
+//! The dice labels of a WBTS player turn (pbem-dice/v1), as data (`dice::labels`). The labels are
 //! written where they are rolled (`ground.rs`, `combat.rs`, `naval.rs`, `turn.rs`); this table is
 //! what they may be, and `tests/proptest_labels.rs` holds every label a resolution rolls to it.
 //! `n` is the combat's (or naval attack's) number in the player turn, so that a hex attacked twice
 //! rolls under labels of its own.
 
-use crate::dice_labels::{Grammar, Kind};
+use crate::dice::labels::{Grammar, Kind};
 
 pub const GRAMMAR: Grammar = Grammar {
     ruleset: "wbts",

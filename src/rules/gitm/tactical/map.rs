@@ -211,7 +211,7 @@ impl Terrain {
         }
     }
 
-    /// The terrain of a word of the map file's `[sub]` legend (`synth_map::GITM_TACTICAL`).
+    /// The terrain of a word of the map file's `[sub]` legend (`synth::map::GITM_TACTICAL`).
     pub fn from_name(word: &str) -> Option<Terrain> {
         Terrain::ALL.into_iter().find(|t| t.name() == word)
     }

@@ -1,5 +1,6 @@
 //! Synthetic games, for benchmarks, crash tests and fuzzing seeds: N powers on a grid map, M units,
-//! orders that lead to C combats, and optionally a mailbox of K messages, all derived from a seed.
+//! orders that lead to C combats, and optionally a mailbox of K messages, all derived from a seed;
+//! and (`map`) GITM-sized grid maps.
 //!
 //! The same [`Spec`] gives the same bytes on every machine: every choice is a pbem-dice/v1 die
 //! ([`crate::dice::Roller`]) under a label fixed by the seed, and the password hashes use salts drawn
@@ -23,6 +24,8 @@
 //! home. An orders file holds at most 500 orders ([`crate::orders::MAX_ORDER_LINES`]): a spec with
 //! too few powers for its combats is refused with the number it needs.
 
+pub mod map;
+
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -33,7 +36,7 @@ use argon2::{Algorithm, Argon2, Params, Version};
 use crate::dice::{self, Bytes32, Roller};
 
 /// The tables of the bundled scenario, which the synthetic games use as they are.
-const TABLES: &str = include_str!("../games/ulm-1805/tables.toml");
+const TABLES: &str = include_str!("../../games/ulm-1805/tables.toml");
 
 /// The game id of every synthetic game.
 pub const GAME: &str = "synth";

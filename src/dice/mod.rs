@@ -4,6 +4,13 @@
 //!
 //! This module is the only source of randomness of a resolution. It must never use `rand`'s samplers
 //! (`gen_range` and friends change between versions): only `from_seed` and `next_u32`.
+//!
+//! Beside v1: `v2` (what pbem-dice/v2 changes: the closing list, the turn seed), `beacon` (the drand
+//! beacon a v2 turn may draw), `labels` (the grammar of dice labels, as data).
+
+pub mod beacon;
+pub mod labels;
+pub mod v2;
 
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
