@@ -606,3 +606,76 @@ fn no_turn_is_resolved_while_an_act_killed_midway_waits_to_be_finished() {
         assert!(ok, "{act:?}: {err}");
     }
 }
+
+/// Runs `args` on `dir` at the moment `now`, killed before `crash_before` if given; whether it
+/// succeeded.
+fn act_at(dir: &Path, args: &[&str], now: &str, crash_before: Option<&str>) -> bool {
+    let mut c = pbem();
+    c.arg(args[0])
+        .arg(dir)
+        .args(&args[1..])
+        .env("PBEM_NOW", now);
+    if let Some(name) = crash_before {
+        c.env("PBEM_CRASH_BEFORE", name);
+    }
+    c.output().unwrap().status.success()
+}
+
+/// `pbem end` and `pbem reopen` killed before each file they write are finished by a rerun with the
+/// bytes of a run never interrupted (GITM: the end publishes turn 1's sealed rolls, and the reopen
+/// before any player heard of it seals them again); until the rerun, no turn is resolved.
+#[test]
+fn an_end_and_a_reopen_killed_before_any_file_are_finished_by_a_rerun_as_one_run_writes_them() {
+    let now = "2026-12-01T12:00:00Z";
+    let (resolved, ok) = run(&demo_game("gitm-italy-1809"), &["resolve"], None);
+    assert!(ok);
+    let resolved = without_tmp(&tree(&resolved.path().join(GAME)));
+    let end: &[&str] = &["end", "--reason", "the armistice"];
+    let reopen: &[&str] = &["reopen", "--reason", "ended by mistake"];
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(GAME);
+    materialize(&resolved, &dir);
+    assert!(act_at(&dir, end, now, None));
+    let ended = without_tmp(&tree(&dir));
+    assert!(
+        ended.contains_key("unsealed/1.txt"),
+        "no sealed list published"
+    );
+    assert!(act_at(&dir, reopen, now, None));
+    let reopened = without_tmp(&tree(&dir));
+    assert!(!reopened.contains_key("unsealed/1.txt"), "not sealed again");
+    for (from, act, to) in [(&resolved, end, &ended), (&ended, reopen, &reopened)] {
+        let names = written(from, to);
+        assert!(names.len() > 3, "{act:?}: {names:?}");
+        for name in &names {
+            let tmp = tempfile::tempdir().unwrap();
+            let dir = tmp.path().join(GAME);
+            materialize(from, &dir);
+            if act_at(&dir, act, now, Some(name)) {
+                // A file written again with the bytes it had is not put in place again.
+                assert!(
+                    from.keys().any(|p| p.ends_with(&format!("/{name}"))),
+                    "{act:?}: {name}"
+                );
+                continue;
+            }
+            assert!(
+                !act_at(&dir, &["resolve", "--early"], now, None),
+                "{act:?} killed before {name}: a turn was resolved"
+            );
+            assert!(
+                act_at(&dir, act, now, None),
+                "{act:?}: the rerun after a kill before {name} failed"
+            );
+            let done = without_tmp(&tree(&dir));
+            assert_eq!(
+                done.keys().collect::<Vec<_>>(),
+                to.keys().collect::<Vec<_>>(),
+                "{act:?} killed before {name}, then run again"
+            );
+            for (p, b) in to.iter() {
+                assert!(done[p] == *b, "{act:?} killed before {name}: {p} differs");
+            }
+        }
+    }
+}

@@ -109,8 +109,13 @@ pub fn end(game: &Game, reason: &str) -> Result<Ending> {
         .filter(|a| a.kind == acts::END)
         .flat_map(|a| a.withdrawn)
         .collect();
+    // This end's own notices, which a killed run may have written already, are not stale.
+    let own = format!("-{}.eml", key(plan.n));
     for name in waiting.into_keys() {
-        if !stale.iter().any(|s| name.starts_with(s.as_str())) || earlier.contains(&name) {
+        if !stale.iter().any(|s| name.starts_with(s.as_str()))
+            || earlier.contains(&name)
+            || name.ends_with(&own)
+        {
             continue;
         }
         let ours = crate::mail::send::withdraw(game, &name, WITHDRAWN)?
