@@ -621,61 +621,91 @@ fn act_at(dir: &Path, args: &[&str], now: &str, crash_before: Option<&str>) -> b
     c.output().unwrap().status.success()
 }
 
-/// `pbem end` and `pbem reopen` killed before each file they write are finished by a rerun with the
-/// bytes of a run never interrupted (GITM: the end publishes turn 1's sealed rolls, and the reopen
-/// before any player heard of it seals them again); until the rerun, no turn is resolved.
+/// Runs `act` on a copy of `from` at `now`, killed before each file a run never interrupted writes
+/// (the tree `to`), and holds each kill to the act's promise: the rerun leaves the bytes of a run
+/// never interrupted, and, for an act of the turn (`blocks`), no turn is resolved until then.
+fn check_act_killed_anywhere(from: &Tree, act: &[&str], now: &str, to: &Tree, blocks: bool) {
+    let names = written(from, to);
+    assert!(names.len() > 1, "{act:?}: {names:?}");
+    for name in &names {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join(GAME);
+        materialize(from, &dir);
+        if act_at(&dir, act, now, Some(name)) {
+            // A file written again with the bytes it had is not put in place again.
+            assert!(
+                from.keys().any(|p| p.ends_with(&format!("/{name}"))),
+                "{act:?}: {name}"
+            );
+            continue;
+        }
+        // Killed before its first file, the act did nothing; once begun, it waits to be finished.
+        if blocks && without_tmp(&tree(&dir)) != *from {
+            assert!(
+                !act_at(&dir, &["resolve", "--early"], now, None),
+                "{act:?} killed before {name}: a turn was resolved"
+            );
+        }
+        assert!(
+            act_at(&dir, act, now, None),
+            "{act:?}: the rerun after a kill before {name} failed"
+        );
+        let done = without_tmp(&tree(&dir));
+        assert_eq!(
+            done.keys().collect::<Vec<_>>(),
+            to.keys().collect::<Vec<_>>(),
+            "{act:?} killed before {name}, then run again"
+        );
+        for (p, b) in to {
+            assert!(done[p] == *b, "{act:?} killed before {name}: {p} differs");
+        }
+    }
+}
+
+/// `act` run on a copy of `from` at `now`, never interrupted: the tree it leaves.
+fn acted(from: &Tree, act: &[&str], now: &str) -> Tree {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(GAME);
+    materialize(from, &dir);
+    assert!(act_at(&dir, act, now, None), "{act:?}");
+    without_tmp(&tree(&dir))
+}
+
+/// The referee's acts whose bytes the game alone decides (no fresh secret or password: `rekey`,
+/// `rollback` and `replace` have tests of their own above), each killed before every file it writes,
+/// are finished by a rerun with the bytes of a run never interrupted, and no turn is resolved
+/// meanwhile: `extend`, `drop`, then `end` (GITM: it publishes turn 1's sealed rolls) and `reopen`
+/// before any player heard of the end (it seals them again); and `remind`, which is no act of the
+/// turn, finished likewise. Found so: an end killed after its notices withdrew them, on its rerun,
+/// as messages of the turn not played; a drop killed after its act let the turn be resolved without
+/// its notice.
 #[test]
-fn an_end_and_a_reopen_killed_before_any_file_are_finished_by_a_rerun_as_one_run_writes_them() {
+fn the_referees_acts_killed_before_any_file_are_finished_by_a_rerun_as_one_run_writes_them() {
     let now = "2026-12-01T12:00:00Z";
     let (resolved, ok) = run(&demo_game("gitm-italy-1809"), &["resolve"], None);
     assert!(ok);
     let resolved = without_tmp(&tree(&resolved.path().join(GAME)));
     let end: &[&str] = &["end", "--reason", "the armistice"];
     let reopen: &[&str] = &["reopen", "--reason", "ended by mistake"];
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join(GAME);
-    materialize(&resolved, &dir);
-    assert!(act_at(&dir, end, now, None));
-    let ended = without_tmp(&tree(&dir));
+    let ended = acted(&resolved, end, now);
     assert!(
         ended.contains_key("unsealed/1.txt"),
         "no sealed list published"
     );
-    assert!(act_at(&dir, reopen, now, None));
-    let reopened = without_tmp(&tree(&dir));
+    let reopened = acted(&ended, reopen, now);
     assert!(!reopened.contains_key("unsealed/1.txt"), "not sealed again");
-    for (from, act, to) in [(&resolved, end, &ended), (&ended, reopen, &reopened)] {
-        let names = written(from, to);
-        assert!(names.len() > 3, "{act:?}: {names:?}");
-        for name in &names {
-            let tmp = tempfile::tempdir().unwrap();
-            let dir = tmp.path().join(GAME);
-            materialize(from, &dir);
-            if act_at(&dir, act, now, Some(name)) {
-                // A file written again with the bytes it had is not put in place again.
-                assert!(
-                    from.keys().any(|p| p.ends_with(&format!("/{name}"))),
-                    "{act:?}: {name}"
-                );
-                continue;
-            }
-            assert!(
-                !act_at(&dir, &["resolve", "--early"], now, None),
-                "{act:?} killed before {name}: a turn was resolved"
-            );
-            assert!(
-                act_at(&dir, act, now, None),
-                "{act:?}: the rerun after a kill before {name} failed"
-            );
-            let done = without_tmp(&tree(&dir));
-            assert_eq!(
-                done.keys().collect::<Vec<_>>(),
-                to.keys().collect::<Vec<_>>(),
-                "{act:?} killed before {name}, then run again"
-            );
-            for (p, b) in to.iter() {
-                assert!(done[p] == *b, "{act:?} killed before {name}: {p} differs");
-            }
-        }
+    let acts: [(&Tree, &[&str], bool); 5] = [
+        (
+            &resolved,
+            &["extend", "--by", "2d", "--reason", "a strike"],
+            true,
+        ),
+        (&resolved, &["drop", "naples", "--to", "france"], true),
+        (&resolved, &["remind"], false),
+        (&resolved, end, true),
+        (&ended, reopen, true),
+    ];
+    for (from, act, blocks) in acts {
+        check_act_killed_anywhere(from, act, now, &acted(from, act, now), blocks);
     }
 }

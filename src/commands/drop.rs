@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 
 use crate::game::acts::{self, Act};
 use crate::game::fsio::GameLock;
@@ -38,28 +38,62 @@ pub struct Args {
     pub to: Option<String>,
 }
 
+/// `turns/<t>/drop.toml`: the drop begun, written before anything changes and removed once its
+/// notice is written, so that a drop killed midway (its act written, its farewell not) is finished by
+/// running it again, and no other act nor the turn goes on meanwhile (`referee::underway`).
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Plan {
+    power: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    to: Option<String>,
+}
+
 pub fn run(args: Args) -> Result<ExitCode> {
     let game = Game::load(&args.game)?;
     let _lock = GameLock::acquire(&game.dir)?;
     let turn = game.current_turn()?;
-    game.refuse_if_ended(&format!("{} cannot be dropped", args.power))?;
+    let plan_path = crate::referee::underway::drop_path(&game, turn);
+    if plan_path.is_file() {
+        let src = crate::game::load::read_source(&plan_path, &game.shown(&plan_path))?;
+        let plan: Plan = crate::game::load::parse_toml(&src)?;
+        anyhow::ensure!(
+            plan.power == args.power && plan.to == args.to,
+            "a `pbem drop` of {} was killed midway ({} holds it): finish it first by running `pbem drop {} {}{}` again. Nothing was changed.",
+            plan.power,
+            game.printed(&plan_path),
+            args.game.display(),
+            plan.power,
+            plan.to.as_deref().map(|t| format!(" --to {t}")).unwrap_or_default()
+        );
+    } else {
+        crate::referee::underway::refuse(&game, &format!("{} cannot be dropped", args.power), "")?;
+        game.refuse_if_ended(&format!("{} cannot be dropped", args.power))?;
+    }
     let mut state = game.load_state(turn)?;
     let until =
         crate::engine::players::drop_power(&game, &mut state, &args.power, args.to.as_deref())?;
-    // An act on the turn, not an edit of its state (which the last turn's record lists).
+    if !plan_path.is_file() {
+        let plan = Plan {
+            power: args.power.clone(),
+            to: args.to.clone(),
+        };
+        crate::game::fsio::write_atomic(&plan_path, crate::game::load::to_toml(&plan)?.as_bytes())?;
+    }
+    // An act on the turn, not an edit of its state (which the last turn's record lists); once (a
+    // rerun of a drop killed after it finds it the turn's last).
     let controlled = state.controlled.get(&args.power).cloned();
-    acts::append(
-        &game,
-        turn,
-        Act {
-            kind: "drop".into(),
-            rule: crate::engine::players::dropped_rule(&game).cite(),
-            text: format!("{} dropped from turn {turn} until turn {until}", args.power),
-            power: Some(args.power.clone()),
-            controlled,
-            ..Act::default()
-        },
-    )?;
+    let act = Act {
+        kind: "drop".into(),
+        rule: crate::engine::players::dropped_rule(&game).cite(),
+        text: format!("{} dropped from turn {turn} until turn {until}", args.power),
+        power: Some(args.power.clone()),
+        controlled,
+        ..Act::default()
+    };
+    if acts::load(&game.dir, turn)?.acts.last() != Some(&act) {
+        acts::append(&game, turn, act)?;
+    }
     let game = Game::load(&game.dir)?;
     // EiA 19.2.1 in a game of EiA, pbem's own rule in any other.
     let rule = crate::engine::players::dropped_rule(&game).cite();
@@ -85,6 +119,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
             }
         );
     }
+    std::fs::remove_file(&plan_path)
+        .with_context(|| format!("cannot remove {}", game.shown(&plan_path)))?;
     match &args.to {
         Some(by) => crate::say!("{} is run by {by} from turn {turn} until turn {until} ({rule}): {} player sends its orders with his own password and receives its report.", args.power, crate::words::Possessive(by)),
         None if state.controlled.get(&args.power).is_some_and(|c| c.by_roll) => crate::say!("{} is run by {} this turn; its controller until turn {until} is rolled for when turn {turn} is resolved (EiA 19.2.1, 14.3.1).", args.power, game.ruleset.without_orders().its),

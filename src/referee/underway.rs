@@ -1,4 +1,4 @@
-//! The referee's acts killed midway (`rekey`, `rollback`, `replace`, `extend`, `end`, `reopen`): each writes what it
+//! The referee's acts killed midway (`rekey`, `rollback`, `replace`, `extend`, `drop`, `end`, `reopen`): each writes what it
 //! began first and is finished by running it again, and until it is, no turn is resolved or closed
 //! and no other act that renews the turn's secret begins: a rekey or rollback killed after its new
 //! commitment was made and before its act and notices were written would otherwise have the turn
@@ -22,6 +22,11 @@ pub fn replace_path(game: &Game, turn: u32) -> std::path::PathBuf {
 /// `turns/<t>/extend.toml`: a `pbem extend` of turn `turn` under way (`referee::extend`).
 pub fn extend_path(game: &Game, turn: u32) -> std::path::PathBuf {
     game.turn_dir(turn).join("extend.toml")
+}
+
+/// `turns/<t>/drop.toml`: a `pbem drop` of turn `turn` under way (`commands::drop`).
+pub fn drop_path(game: &Game, turn: u32) -> std::path::PathBuf {
+    game.turn_dir(turn).join("drop.toml")
 }
 
 /// `turns/<t>/end.toml`: a `pbem end` of the game at turn `turn` under way (`referee::end`).
@@ -126,6 +131,13 @@ pub fn refuse(game: &Game, doing: &str, own: &str) -> Result<()> {
         bail!(
             "a `pbem extend` was killed midway ({} holds it): finish it first by running `pbem extend {dir}` again as it was begun; until then {doing}. Nothing was changed.",
             game.printed(&extend)
+        );
+    }
+    let drop = drop_path(game, turn);
+    if drop.is_file() {
+        bail!(
+            "a `pbem drop` was killed midway ({} holds it): finish it first by running it again as it was begun; until then {doing}. Nothing was changed.",
+            game.printed(&drop)
         );
     }
     let end = end_path(game, turn);
