@@ -199,9 +199,10 @@ pub trait Ruleset: Send + Sync {
     }
 
     /// The ruleset's own marks on the map picture, by area id: a short tag drawn beside the area's
-    /// node and what it means (PoG: "T2", "trench level 2 of the Central Powers"; "F-", "fort
-    /// destroyed"). The map draws them only where the power sees. None by default.
-    fn map_marks(&self, _state: &State) -> Vec<MapMark> {
+    /// node and what it means (PoG: "T2", "trench level 2 (Central Powers)"; "F-", "fort
+    /// destroyed"), naming a power as the game does. The map draws them only where the power sees.
+    /// None by default.
+    fn map_marks(&self, _game: &Game, _state: &State) -> Vec<MapMark> {
         Vec::new()
     }
 
@@ -266,8 +267,8 @@ pub trait Ruleset: Send + Sync {
     /// The wording of its events' texts, raised when a pbem changes words that the turn log and the
     /// reports hold (an audit compares them byte for byte): a turn's record keeps the wording it was
     /// told in, and `audit` re-resolves an older turn in its own words. 0 by default; War Between the
-    /// States and Napoleon's Greatest Gamble 1 (their texts name each power as the scenario does,
-    /// where they gave its id).
+    /// States, Napoleon's Greatest Gamble and Paths of Glory 1 (their texts name each power as the
+    /// scenario does, where they gave its id).
     fn wording(&self) -> u32 {
         0
     }

@@ -571,7 +571,7 @@ impl<'t> Known<'t> {
         }
         let marks = game
             .ruleset
-            .map_marks(after)
+            .map_marks(game, after)
             .into_iter()
             .filter(|m| {
                 game.map
