@@ -269,12 +269,22 @@ pub trait Ruleset: Send + Sync {
     /// told in, and `audit` re-resolves an older turn in its own words. 0 by default; War Between the
     /// States, Napoleon's Greatest Gamble and Paths of Glory 1 (their texts name each power as the
     /// scenario does, where they gave its id).
-    fn wording(&self) -> u32 {
+    fn texts_wording(&self) -> u32 {
         0
     }
 
-    /// What changed from the wording `from` to this pbem's, in words, for `audit`'s line on a turn
-    /// told in it.
+    /// The words a turn of this ruleset is told in now, which its record keeps: its texts'
+    /// ([`Self::texts_wording`]) and the reports' own lines', every ruleset's
+    /// (`record::REPORTS_WORDING`). Not for a ruleset to change.
+    fn wording(&self) -> crate::game::record::Wording {
+        crate::game::record::Wording {
+            texts: self.texts_wording(),
+            reports: crate::game::record::REPORTS_WORDING,
+        }
+    }
+
+    /// What changed in its texts from the wording `from` to this pbem's, in words, for `audit`'s
+    /// line on a turn told in it.
     fn wording_change(&self, _from: u32) -> &'static str {
         "its texts are worded otherwise"
     }
