@@ -330,7 +330,7 @@ fn gitm_4_1_neighbouring_stacks_are_counted_in_its_words_as_the_scouts_report_th
             .next()
             .unwrap();
         let listed = format!(
-            "(from afar)        {square:<14} france: {words}, an approximate count (GITM 4.1)"
+            "(from afar)        {square:<14} Army of Italy: {words}, an approximate count (GITM 4.1)"
         );
         assert!(text.contains(&listed), "no `{listed}` in\n{text}");
     }

@@ -202,6 +202,20 @@ fn a_record_written_before_the_line_map_resolves_audits_and_verifies_as_it_did()
         }
     }
     resolve(&game);
+    // Told again in the words of that pbem, whose record names none: wording 0 of its texts and of
+    // its reports' own lines (the owner of each unit seen named by its id), as `audit` tells it.
+    let mut old = pbem::game::Game::load(&game).unwrap();
+    old.config.wording = Some(pbem::game::record::Wording::default());
+    support::locked(|| {
+        pbem::referee::turn::resolve(
+            &old,
+            &pbem::referee::turn::ResolveOptions {
+                turn: Some(1),
+                force: true,
+                by_schedule: false,
+            },
+        )
+    });
     let report = fs::read_to_string(game.join("turns/1/reports/france.txt")).unwrap();
     let filed = fs::read_to_string(game.join("orders/1/france.txt")).unwrap();
     let munchen = line_of(&filed, "attack Munchen");

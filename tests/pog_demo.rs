@@ -7,7 +7,7 @@ use crate::support::read_outbox_string;
 
 use std::fs;
 
-use crate::rulesets::{demo, POG};
+use crate::rulesets::{assert_powers_named, demo, resolved_in_wording_0, POG};
 use support::pbem;
 
 fn report(turn: u32, power: &str, ext: &str) -> String {
@@ -183,4 +183,78 @@ fn pog_1915_demo_brings_about_the_theatre_rules() {
                 .success();
         }
     }
+}
+
+/// pbem pog/action, PoG 12.2.10: every text a player reads names a side as the scenario gives it
+/// ("Game turn 3, action 1 of 12: Central Powers act", "Allied Powers play They Shall Not Pass"),
+/// never by its id (`central`, `allies`, the words of pbem's game.toml), with its verb in the plural
+/// (PoG's sides are alliances): the turn log's texts, each report's events, position lines and map
+/// marks, an answer to a line sent out of turn and `check --forecast`.
+#[test]
+fn pog_texts_name_each_side_as_the_scenario_does() {
+    let seen = assert_powers_named(
+        &POG,
+        &["central", "allies"],
+        &["Central Powers", "Allied Powers"],
+        POG.reports,
+        |l| l.contains("next to act:") || l.starts_with("  Trenches:"),
+    );
+    assert!(seen > 50, "the texts name the sides {seen} times");
+    let log = POG.log(1);
+    for text in [
+        "Game turn 3, action 1 of 12: Central Powers act.",
+        "Allied Powers play They Shall Not Pass (DRM +1).",
+        "Central Powers (attacker) fire on the Army table, column 12: a ",
+        "Central Powers win at Reims: loss numbers 4 to 2.",
+        "Allied Powers lost the combat and discard they-shall-not-pass.",
+        "The next action: Allied Powers.",
+    ] {
+        assert!(log.contains(text), "turn 1 has no '{text}'");
+    }
+    let allies = report(1, "allies", "txt");
+    assert!(
+        allies.contains("  Game turn 3, 1 of 12 actions played; next to act: Allied Powers."),
+        "{allies}"
+    );
+    for power in POG.reports {
+        let svg = report(1, power, "svg");
+        assert!(svg.contains("trench level 1 (Central Powers)"), "{power}");
+        assert!(!svg.contains("trench level 1 (central)"), "{power}");
+    }
+    // A line sent out of turn, and the forecast of a side not to act.
+    let (tmp, game) = demo(&POG, 1);
+    let orders = tmp.path().join("central.txt");
+    fs::write(
+        &orders,
+        "game pog-1914\npower central\npassword kaiser-1914\nturn 2\nentrench GE-1\n",
+    )
+    .unwrap();
+    let out = support::rejected(&game, &orders);
+    assert!(
+        out.contains("it is Allied Powers' action, not yours"),
+        "{out}"
+    );
+    fs::write(
+        &orders,
+        "game pog-1914\npower central\npassword kaiser-1914\nturn 2\n",
+    )
+    .unwrap();
+    let out = support::forecast(&game, &orders);
+    assert!(
+        out.contains("Turn 2 is the action of Allied Powers: only your standing orders count"),
+        "{out}"
+    );
+}
+
+/// A turn resolved before PoG's texts named the sides (its record names no wording: wording 0,
+/// "central acts") is re-resolved by `audit` in its own words, every byte compared, and its line
+/// says so.
+#[test]
+fn audit_tells_a_pog_turn_resolved_before_its_texts_named_the_sides_in_its_own_words() {
+    let (_t, _dir, log) = resolved_in_wording_0(
+        &POG,
+        "Game turn 3, action 3 of 12: central acts.",
+        "its texts named each side by its id, where this one gives the side's name as the scenario does",
+    );
+    assert!(log.contains("central (attacker) fires on the"), "{log}");
 }

@@ -134,9 +134,10 @@ pub fn assert_powers_named(
 }
 
 /// Turn 3 of the demo of `s` resolved again as a pbem before its texts named the powers wrote it
-/// (wording 0): `old`, a text of that pbem's, is in its log, its record names no wording where turn
-/// 2's names 1, and `pbem audit` finds it ok in its own words, its line saying so (`change`: what
-/// the ruleset says changed). Returns the game (its folder's owner, then the folder) and its log.
+/// (wording 0, of its texts and of its reports' own lines): `old`, a text of that pbem's, is in its
+/// log, its record names no wording where turn 2's names 1 of both, and `pbem audit` finds it ok in
+/// its own words, its line saying so (`change`: what the ruleset says changed). Returns the game
+/// (its folder's owner, then the folder) and its log.
 pub fn resolved_in_wording_0(
     s: &Scenario,
     old: &str,
@@ -144,7 +145,7 @@ pub fn resolved_in_wording_0(
 ) -> (tempfile::TempDir, PathBuf, String) {
     let (tmp, dir) = demo(s, 3);
     let mut game = pbem::game::Game::load(&dir).unwrap();
-    game.config.wording = Some(0);
+    game.config.wording = Some(pbem::game::record::Wording::default());
     support::locked(|| {
         pbem::referee::turn::resolve(
             &game,
@@ -161,7 +162,7 @@ pub fn resolved_in_wording_0(
     assert!(!record.contains("wording"), "{record}");
     assert!(fs::read_to_string(dir.join("turns/2/record.toml"))
         .unwrap()
-        .contains("wording = 1"));
+        .contains("[wording]\ntexts = 1\nreports = 1\n"));
     let out = pbem().arg("audit").arg(&dir).assert().success();
     let said = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(said.starts_with("turn 1: ok ("), "{said}");
@@ -334,4 +335,118 @@ fn every_ruleset_locates_an_unknown_order_by_file_line_and_column_and_the_others
             s.id
         );
     }
+}
+
+/// The lines of the section of a text report that lists the foreign units its power sees.
+fn seen_lines(report: &str) -> Vec<&str> {
+    report
+        .split("WHAT YOUR UNITS SEE\n")
+        .nth(1)
+        .unwrap_or("")
+        .lines()
+        .take_while(|l| l.starts_with("  "))
+        .filter(|l| *l != "  No foreign units in sight.")
+        .collect()
+}
+
+/// pbem report/units: every ruleset's report names the owner of each unit its power sees as the
+/// game names the power (game.toml's `name`, as the welcome and every answer name it: "France:
+/// infantry corps", "Central Powers: GE army"), never by its id ("france:", "central:"), in the text
+/// and the HTML forms alike; the JSON form keeps the id, for programs.
+#[test]
+fn every_ruleset_s_reports_name_the_owner_of_each_unit_seen_as_the_game_does() {
+    for s in SCENARIOS {
+        let game = pbem::game::Game::load(&resolved(s).join("")).unwrap();
+        let powers: Vec<(String, String)> = game
+            .config
+            .powers
+            .iter()
+            .map(|p| (p.id.clone(), p.name.clone()))
+            .collect();
+        let mut seen = 0;
+        for turn in 1..=s.turns {
+            for stem in s.reports {
+                let text = s.report(turn, stem, "txt");
+                let html = s.report(turn, stem, "html");
+                for line in seen_lines(&text) {
+                    seen += 1;
+                    let (id, name) = powers
+                        .iter()
+                        .find(|(_, name)| line.contains(&format!(" {name}: ")))
+                        .unwrap_or_else(|| panic!("{} turn {turn} {stem}: {line}", s.id));
+                    assert!(!line.contains(&format!(" {id}: ")), "{line}");
+                    let cell = format!(r#"<td style="padding:2px 12px 2px 0;">{name}</td>"#);
+                    assert!(html.contains(&cell), "{} turn {turn} {stem}: {cell}", s.id);
+                }
+                for (id, _) in &powers {
+                    let cell = format!(r#"<td style="padding:2px 12px 2px 0;">{id}</td>"#);
+                    assert!(!html.contains(&cell), "{} turn {turn} {stem}: {cell}", s.id);
+                }
+                let json = s.report(turn, stem, "json");
+                let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+                for u in json["sees"]["units"].as_array().unwrap() {
+                    let owner = u["owner"].as_str().unwrap();
+                    assert!(powers.iter().any(|(id, _)| id == owner), "{u}");
+                }
+            }
+        }
+        assert!(seen > 0, "{}: no unit seen", s.id);
+    }
+}
+
+/// A turn resolved before the reports named the owner of each unit seen (its record names no
+/// wording: the reports' own lines in wording 0, "france: infantry corps") is re-resolved by `audit`
+/// in its own words, every byte compared, and its line says so; a report changed to this pbem's
+/// words is a mismatch, as any other byte.
+#[test]
+fn audit_tells_a_turn_whose_reports_named_the_owners_seen_by_their_ids_in_its_own_words() {
+    let (_t, dir) = demo(&ULM, 2);
+    let mut game = pbem::game::Game::load(&dir).unwrap();
+    game.config.wording = Some(pbem::game::record::Wording::default());
+    support::locked(|| {
+        pbem::referee::turn::resolve(
+            &game,
+            &pbem::referee::turn::ResolveOptions {
+                turn: Some(2),
+                force: true,
+                by_schedule: true,
+            },
+        )
+    });
+    let report = fs::read_to_string(dir.join("turns/2/reports/austria.txt")).unwrap();
+    let old = seen_lines(&report);
+    assert!(
+        old.iter().any(|l| l.contains(" france: infantry corps")),
+        "{report}"
+    );
+    let record = fs::read_to_string(dir.join("turns/2/record.toml")).unwrap();
+    assert!(!record.contains("wording"), "{record}");
+    assert!(fs::read_to_string(dir.join("turns/1/record.toml"))
+        .unwrap()
+        .contains("[wording]\ntexts = 0\nreports = 1\n"));
+    let out = pbem().arg("audit").arg(&dir).assert().success();
+    let said = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let lines: Vec<&str> = said.lines().collect();
+    assert!(
+        lines[0].starts_with("turn 1: ok (") && !lines[0].contains("wording"),
+        "{said}"
+    );
+    assert!(
+        lines[1].starts_with("turn 2: ok (")
+            && lines[1].ends_with("; its reports in the words of the pbem that made them, report wording 0 (this pbem's is 1: they named the owner of each unit seen by its id, where this one names it as the game does))")
+            && !lines[1].contains("told in the words"),
+        "{said}"
+    );
+    fs::write(
+        dir.join("turns/2/reports/austria.txt"),
+        report.replacen(" france: infantry corps", " France: infantry corps", 1),
+    )
+    .unwrap();
+    let out = pbem().arg("audit").arg(&dir).output().unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(4), "{said}");
+    assert!(
+        said.contains("turn 2: MISMATCH: ulm-1805/turns/2/reports/austria.txt differs"),
+        "{said}"
+    );
 }

@@ -30,9 +30,11 @@ pub struct TurnVerdict {
     /// of now: those its commitment fixed, which a later commitment changed, as the game kept them
     /// (`game::rules_kept`).
     pub kept_rules: Option<String>,
-    /// The wording the turn was told in and the ruleset's of now, when its record names an older
-    /// one (`Ruleset::wording`): the turn was re-resolved in its own words.
+    /// The wording the turn's texts were told in and the ruleset's of now, when its record names an
+    /// older one (`Ruleset::texts_wording`): the turn was re-resolved in its own words.
     pub worded_as: Option<(u32, u32)>,
+    /// The same of the reports' own lines (`record::REPORTS_WORDING`).
+    pub reports_worded_as: Option<(u32, u32)>,
 }
 
 impl TurnVerdict {
@@ -157,6 +159,7 @@ fn audit_turn_as_resolved(game: &Game, turn: u32, reload: Reload) -> Result<Turn
         sealed: 0,
         kept_rules: None,
         worded_as: None,
+        reports_worded_as: None,
     };
     let record_path = game.record_path(turn);
     if !record_path.is_file() {
@@ -296,8 +299,11 @@ fn audit_turn_as_resolved(game: &Game, turn: u32, reload: Reload) -> Result<Turn
     };
     let game = &replay;
     let now = game.ruleset.wording();
-    if record.wording < now {
-        v.worded_as = Some((record.wording, now));
+    if record.wording.texts < now.texts {
+        v.worded_as = Some((record.wording.texts, now.texts));
+    }
+    if record.wording.reports < now.reports {
+        v.reports_worded_as = Some((record.wording.reports, now.reports));
     }
     // Re-resolve and compare every byte, each file as it is made (one power's reports in memory).
     let mut files = 0;

@@ -67,13 +67,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 ),
                 None => String::new(),
             };
-            let words = match v.worded_as {
+            let mut words = match v.worded_as {
                 Some((then, now)) => format!(
                     "; told in the words of the pbem that resolved it, wording {then} (this pbem's is {now}: {})",
                     game.ruleset.wording_change(then)
                 ),
                 None => String::new(),
             };
+            if let Some((then, now)) = v.reports_worded_as {
+                words.push_str(&format!(
+                    "; its reports in the words of the pbem that made them, report wording {then} (this pbem's is {now}: {})",
+                    crate::game::record::reports_wording_change(then)
+                ));
+            }
             crate::say!(
                 "turn {}: ok ({} files, {} rolls re-derived and identical{sealed}{under}{words})",
                 v.turn,

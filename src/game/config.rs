@@ -80,11 +80,12 @@ pub struct GameConfig {
     /// from game.toml.
     #[serde(skip)]
     pub checked_hashes: BTreeMap<String, String>,
-    /// Set only for a turn `audit` re-resolves: the wording of the events' texts its record names
-    /// (`TurnRecord::wording`), so that a turn resolved by an older pbem is told again in its own
-    /// words (`Ruleset::wording`). Never read from game.toml.
+    /// Set only for a turn `audit` re-resolves: the wording of the events' texts and of the
+    /// reports' own lines its record names (`TurnRecord::wording`), so that a turn resolved by an
+    /// older pbem is told again in its own words (`Ruleset::wording`; [`Self::texts_wording`],
+    /// [`Self::reports_wording`]). Never read from game.toml.
     #[serde(skip)]
-    pub wording: Option<u32>,
+    pub wording: Option<crate::game::record::Wording>,
     /// The dice scheme (docs/DICE.md); pbem-dice/v1 when the table is absent.
     #[serde(default, skip_serializing_if = "DiceConfig::is_v1")]
     pub dice: DiceConfig,
@@ -214,6 +215,19 @@ impl GameConfig {
     /// Whether the game names the ruleset's option `name` in its `options`.
     pub fn has_option(&self, name: &str) -> bool {
         self.options.iter().any(|o| o.get_ref() == name)
+    }
+
+    /// The wording the events' texts are told in: the record's, for a turn `audit` re-resolves,
+    /// else `now`, the ruleset's (`Ruleset::texts_wording`).
+    pub fn texts_wording(&self, now: u32) -> u32 {
+        self.wording.map_or(now, |w| w.texts)
+    }
+
+    /// The wording the reports' own lines are told in: the record's, for a turn `audit`
+    /// re-resolves, else this pbem's (`record::REPORTS_WORDING`).
+    pub fn reports_wording(&self) -> u32 {
+        self.wording
+            .map_or(crate::game::record::REPORTS_WORDING, |w| w.reports)
     }
 }
 

@@ -29,11 +29,11 @@ pub struct TurnRecord {
     /// anew. Empty when none were fixed.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub next_rules: String,
-    /// The wording of the turn's events' texts (`Ruleset::wording`): 0, not written, for a ruleset
-    /// whose texts never changed their words, and for a turn resolved before they did; `audit`
+    /// The words the turn was told in ([`Wording`], `Ruleset::wording`): its events' texts' and its
+    /// reports' own lines'; not written for a turn told in the first words of both; `audit`
     /// re-resolves the turn in the words its record names.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub wording: u32,
+    #[serde(default, skip_serializing_if = "Wording::is_first")]
+    pub wording: Wording,
     /// SHA-256 of the previous turn's record file, empty for the first turn.
     pub previous_record: String,
     /// Every `(power, E_p)` that went into `S_t`, sorted by power.
@@ -106,9 +106,65 @@ pub struct Shown {
 
 pub const FORMAT: &str = "pbem-record/v1";
 
-/// Whether `n` is 0 (a field serde leaves out then).
-fn is_zero(n: &u32) -> bool {
-    *n == 0
+/// The wording of the reports' own lines, every ruleset's alike (the lines a report makes of the
+/// view, not the events' texts, which are the ruleset's): 1, the owner of each unit a power sees
+/// named as the game names the power ("GE-1  Namur  Central Powers: GE army"); a turn resolved
+/// before, in wording 0, named it by its id ("central: GE army"), and `audit` tells it again so.
+pub const REPORTS_WORDING: u32 = 1;
+
+/// What changed in the reports' own lines from the wording `from` to this pbem's, for `audit`'s
+/// line on a turn told in it.
+pub fn reports_wording_change(_from: u32) -> &'static str {
+    "they named the owner of each unit seen by its id, where this one names it as the game does"
+}
+
+/// The words a turn is told in (`TurnRecord::wording`): its events' texts', which are its
+/// ruleset's (`Ruleset::texts_wording`), and its reports' own lines', every ruleset's
+/// ([`REPORTS_WORDING`]). Raised when a pbem changes words that the turn log and the reports hold
+/// (an audit compares them byte for byte). A record writes it as the texts' number alone while its
+/// reports are in wording 0 (`wording = 1`, as records did before the reports had a wording of
+/// their own, none for 0), else as a table of both (`[wording]`, `texts`, `reports`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Wording {
+    pub texts: u32,
+    pub reports: u32,
+}
+
+impl Wording {
+    /// The first words of both, 0 and 0: a record leaves the key out.
+    pub fn is_first(&self) -> bool {
+        *self == Wording::default()
+    }
+}
+
+/// A record's `wording`: a number (the texts', the reports' 0) or a table of both.
+#[derive(Serialize, Deserialize)]
+#[serde(untagged)]
+enum WordingRepr {
+    Texts(u32),
+    Both { texts: u32, reports: u32 },
+}
+
+impl Serialize for Wording {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.reports {
+            0 => WordingRepr::Texts(self.texts),
+            reports => WordingRepr::Both {
+                texts: self.texts,
+                reports,
+            },
+        }
+        .serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Wording {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(match WordingRepr::deserialize(d)? {
+            WordingRepr::Texts(texts) => Wording { texts, reports: 0 },
+            WordingRepr::Both { texts, reports } => Wording { texts, reports },
+        })
+    }
 }
 
 /// The deadline each resolved turn announced for the next, by the next turn: the records'
@@ -191,4 +247,34 @@ pub fn first_open_turn(game_dir: &std::path::Path, first: u32) -> u32 {
 /// Lower-case hex SHA-256 of some bytes.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Wording;
+
+    #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
+    struct Holds {
+        #[serde(default, skip_serializing_if = "Wording::is_first")]
+        wording: Wording,
+        next: String,
+    }
+
+    /// A record's `wording` reads as every pbem wrote it, and is written back in the same bytes:
+    /// none (0 and 0), the texts' number alone (the reports' 0, as records held before the reports
+    /// had a wording of their own), a table of both.
+    #[test]
+    fn a_wording_reads_and_writes_as_every_record_held_it() {
+        for (text, texts, reports) in [
+            ("next = \"x\"\n", 0, 0),
+            ("wording = 1\nnext = \"x\"\n", 1, 0),
+            ("next = \"x\"\n\n[wording]\ntexts = 0\nreports = 1\n", 0, 1),
+            ("next = \"x\"\n\n[wording]\ntexts = 1\nreports = 1\n", 1, 1),
+        ] {
+            let read: Holds = toml::from_str(text).unwrap();
+            assert_eq!(read.wording, Wording { texts, reports }, "{text}");
+            assert_eq!(toml::to_string(&read).unwrap(), text);
+        }
+        assert!(toml::from_str::<Holds>("wording = \"1\"\nnext = \"x\"\n").is_err());
+    }
 }

@@ -199,9 +199,10 @@ pub trait Ruleset: Send + Sync {
     }
 
     /// The ruleset's own marks on the map picture, by area id: a short tag drawn beside the area's
-    /// node and what it means (PoG: "T2", "trench level 2 of the Central Powers"; "F-", "fort
-    /// destroyed"). The map draws them only where the power sees. None by default.
-    fn map_marks(&self, _state: &State) -> Vec<MapMark> {
+    /// node and what it means (PoG: "T2", "trench level 2 (Central Powers)"; "F-", "fort
+    /// destroyed"), naming a power as the game does. The map draws them only where the power sees.
+    /// None by default.
+    fn map_marks(&self, _game: &Game, _state: &State) -> Vec<MapMark> {
         Vec::new()
     }
 
@@ -266,14 +267,24 @@ pub trait Ruleset: Send + Sync {
     /// The wording of its events' texts, raised when a pbem changes words that the turn log and the
     /// reports hold (an audit compares them byte for byte): a turn's record keeps the wording it was
     /// told in, and `audit` re-resolves an older turn in its own words. 0 by default; War Between the
-    /// States and Napoleon's Greatest Gamble 1 (their texts name each power as the scenario does,
-    /// where they gave its id).
-    fn wording(&self) -> u32 {
+    /// States, Napoleon's Greatest Gamble and Paths of Glory 1 (their texts name each power as the
+    /// scenario does, where they gave its id).
+    fn texts_wording(&self) -> u32 {
         0
     }
 
-    /// What changed from the wording `from` to this pbem's, in words, for `audit`'s line on a turn
-    /// told in it.
+    /// The words a turn of this ruleset is told in now, which its record keeps: its texts'
+    /// ([`Self::texts_wording`]) and the reports' own lines', every ruleset's
+    /// (`record::REPORTS_WORDING`). Not for a ruleset to change.
+    fn wording(&self) -> crate::game::record::Wording {
+        crate::game::record::Wording {
+            texts: self.texts_wording(),
+            reports: crate::game::record::REPORTS_WORDING,
+        }
+    }
+
+    /// What changed in its texts from the wording `from` to this pbem's, in words, for `audit`'s
+    /// line on a turn told in it.
     fn wording_change(&self, _from: u32) -> &'static str {
         "its texts are worded otherwise"
     }

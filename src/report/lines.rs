@@ -7,7 +7,7 @@
 //! byte (`tests::the_lines_are_those_of_a_template_loop`).
 
 use super::seen_events::{SeenEvent, SeenEvents};
-use super::view::UnitLine;
+use super::view::{OwnerNames, UnitLine};
 
 /// The events of a text report: for each, `- text`, its citation (and how it was decided) and its
 /// rolls, a line each; no newline after the last line. Written from the turn's events as they are.
@@ -197,8 +197,8 @@ pub fn units_text(units: &[UnitLine]) -> String {
 }
 
 /// The foreign units a power sees, in a text report: as [`units_text`] with their owner, and
-/// "(from afar)" for a force seen only approximately (it has no id).
-pub fn seen_text(seen: &[UnitLine]) -> String {
+/// "(from afar)" for a force seen only approximately (it has no id); each owner named by `names`.
+pub fn seen_text(seen: &[UnitLine], names: &OwnerNames) -> String {
     let mut out = String::with_capacity(seen.len() * 80);
     for u in seen {
         out.push_str("  ");
@@ -206,7 +206,7 @@ pub fn seen_text(seen: &[UnitLine]) -> String {
         out.push(' ');
         padded(&mut out, &u.area, 14);
         out.push(' ');
-        out.push_str(&u.owner);
+        out.push_str(names.name(&u.owner));
         out.push_str(": ");
         out.push_str(&u.detail);
         out.push('\n');
@@ -246,8 +246,9 @@ pub fn units_html(units: &[UnitLine]) -> String {
     out
 }
 
-/// The foreign units a power sees as rows of the HTML report's table, with their owner.
-pub fn seen_html(seen: &[UnitLine]) -> String {
+/// The foreign units a power sees as rows of the HTML report's table, with their owner named by
+/// `names`.
+pub fn seen_html(seen: &[UnitLine], names: &OwnerNames) -> String {
     let mut out = String::with_capacity(seen.len() * 300);
     for u in seen {
         out.push_str(UNIT_CELL);
@@ -255,7 +256,7 @@ pub fn seen_html(seen: &[UnitLine]) -> String {
         out.push_str(AREA_CELL);
         escape(&mut out, &u.area);
         out.push_str(r#"</td><td style="padding:2px 12px 2px 0;">"#);
-        escape(&mut out, &u.owner);
+        escape(&mut out, names.name(&u.owner));
         out.push_str(LAST_CELL);
         escape(&mut out, &u.detail);
         out.push_str("</td></tr>\n");
@@ -530,7 +531,7 @@ mod tests {
             rendered_units("u.txt", UNITS_TEXT_LOOP, &units)
         );
         assert_eq!(
-            seen_text(&units),
+            seen_text(&units, &OwnerNames::default()),
             rendered_units("s.txt", SEEN_TEXT_LOOP, &units)
         );
         assert_eq!(
@@ -538,10 +539,10 @@ mod tests {
             rendered_units("u.html", UNITS_HTML_LOOP, &units)
         );
         assert_eq!(
-            seen_html(&units),
+            seen_html(&units, &OwnerNames::default()),
             rendered_units("s.html", SEEN_HTML_LOOP, &units)
         );
-        assert!(seen_text(&units).contains("(from afar)"));
+        assert!(seen_text(&units, &OwnerNames::default()).contains("(from afar)"));
         assert_eq!(units_text(&[]), "");
     }
 }

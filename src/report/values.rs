@@ -261,12 +261,12 @@ impl Object for ReportValues {
             ),
             "seen_text" => self.list(
                 &values.seen_text,
-                || super::lines::seen_text(&view.seen),
+                || super::lines::seen_text(&view.seen, &view.owner_names),
                 false,
             ),
             "seen_html" => self.list(
                 &values.seen_html,
-                || super::lines::seen_html(&view.seen),
+                || super::lines::seen_html(&view.seen, &view.owner_names),
                 true,
             ),
             _ => return None,
@@ -550,6 +550,7 @@ pub(crate) fn sample_view() -> PowerView {
         without_orders: "your standing orders and the SOP",
         units: vec![unit("FR-I", Precision::Exact)],
         seen: vec![unit("", Precision::Approximate)],
+        owner_names: Default::default(),
         position: vec!["Paris: French".to_string()],
         decisions: seen.only(|e| e.decision.is_some()),
         events: seen,

@@ -3,7 +3,7 @@
 //! service says the power sees, and only as precisely as it sees there.
 
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use serde::Serialize;
 
@@ -75,6 +75,8 @@ pub struct TurnSight {
     controlled: BTreeMap<String, Vec<usize>>,
     /// Each power's place in game.toml.
     rank: BTreeMap<String, usize>,
+    /// The name each report gives the owner of a unit it sees, made once a turn.
+    pub owner_names: Arc<OwnerNames>,
     /// Positions in the turn's events of those each power may see, in order.
     events_of: OnceLock<BTreeMap<String, Vec<usize>>>,
     /// Who controls each area after the turn, by area index (made on the first report).
@@ -92,6 +94,34 @@ pub struct TurnSight {
     /// The digest of the rules fixed with the next turn's commitment (`game::scheme`), read once
     /// per turn; empty when none were.
     next_rules: OnceLock<String>,
+}
+
+/// The name a report gives the owner of a unit its power sees (`lines::seen_text`, `seen_html`):
+/// the game's name of the power (game.toml's `name`, as the welcome and every answer give it);
+/// its id for an owner that is no power of the game, and in a turn whose reports are told in
+/// wording 0 (`GameConfig::reports_wording`, `record::REPORTS_WORDING`), as they gave it then.
+#[derive(Debug, Default)]
+pub struct OwnerNames(BTreeMap<String, String>);
+
+impl OwnerNames {
+    /// The names of `game`'s powers, in the wording of its reports.
+    pub fn of(game: &Game) -> OwnerNames {
+        if game.config.reports_wording() < 1 {
+            return OwnerNames::default();
+        }
+        OwnerNames(
+            game.config
+                .powers
+                .iter()
+                .map(|p| (p.id.clone(), p.name.clone()))
+                .collect(),
+        )
+    }
+
+    /// The name of `owner`, or its id without one.
+    pub fn name<'a>(&'a self, owner: &'a str) -> &'a str {
+        self.0.get(owner).map_or(owner, String::as_str)
+    }
 }
 
 /// Who controls each area after the turn ([`TurnSight::controller`]).
@@ -160,6 +190,7 @@ impl TurnSight {
             by_area,
             controlled,
             rank,
+            owner_names: Arc::new(OwnerNames::of(game)),
             events_of: OnceLock::new(),
             controllers: OnceLock::new(),
             starts: OnceLock::new(),
@@ -359,6 +390,9 @@ pub struct PowerView {
     pub units: Vec<UnitLine>,
     /// The foreign units it sees at the end of the turn.
     pub seen: Vec<UnitLine>,
+    /// The name its lines give the owner of each unit of `seen` (the turn's, shared).
+    #[serde(skip)]
+    pub owner_names: Arc<OwnerNames>,
     /// What the ruleset says of the position besides the units (`Ruleset::position`).
     pub position: Vec<String>,
     /// The events it sees, in the turn's order.
@@ -457,6 +491,7 @@ impl PowerView {
             without_orders: game.ruleset.without_orders().yours,
             units,
             seen,
+            owner_names: input.shared.owner_names.clone(),
             position: game.ruleset.position(game, after, power, &|area| {
                 game.map
                     .find(area)
@@ -571,7 +606,7 @@ impl<'t> Known<'t> {
         }
         let marks = game
             .ruleset
-            .map_marks(after)
+            .map_marks(game, after)
             .into_iter()
             .filter(|m| {
                 game.map

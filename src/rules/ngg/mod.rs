@@ -41,7 +41,7 @@ use orders::{Context, NggOrder};
 use phase::Phase;
 use tables::Tables;
 
-/// The wording of NGG's events' texts (`Ruleset::wording`): 1, each power named as the scenario
+/// The wording of NGG's events' texts (`Ruleset::texts_wording`): 1, each power named as the scenario
 /// gives it ("Grande Armée allocates 2 CC"); a turn resolved before, in wording 0, named it by its id
 /// ("french allocates 2 CC"), and `audit` tells it again so.
 pub const WORDING: u32 = 1;
@@ -49,7 +49,7 @@ pub const WORDING: u32 = 1;
 /// Each power's name as the texts give it (id, name): the scenario's (game.toml's `name`, as the
 /// welcome mail and every answer name it), none in a turn `audit` tells again in wording 0.
 pub fn names(game: &Game) -> Vec<(String, String)> {
-    if game.config.wording.unwrap_or(WORDING) < 1 {
+    if game.config.texts_wording(WORDING) < 1 {
         return Vec::new();
     }
     game.config
@@ -61,7 +61,7 @@ pub fn names(game: &Game) -> Vec<(String, String)> {
 
 /// The name of `power` as the texts give it (see [`names`]): its id without one.
 pub fn name_of<'a>(game: &'a Game, power: &'a str) -> &'a str {
-    if game.config.wording.unwrap_or(WORDING) < 1 {
+    if game.config.texts_wording(WORDING) < 1 {
         return power;
     }
     game.config.power(power).map_or(power, |p| p.name.as_str())
@@ -180,7 +180,7 @@ impl Ruleset for Ngg {
         "Napoleon's Greatest Gamble"
     }
 
-    fn wording(&self) -> u32 {
+    fn texts_wording(&self) -> u32 {
         WORDING
     }
 

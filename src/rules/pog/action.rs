@@ -36,6 +36,9 @@ pub struct Action<'a> {
     pub retreated: BTreeSet<String>,
     /// Combat cards (lower-case ids) used in a combat of this action: none is used twice (12.2.5).
     pub used_cards: BTreeSet<String>,
+    /// Each power's name as the texts give it (id, name): the scenario's (wording 1), or none, when
+    /// the texts name each power by its id (wording 0: a turn resolved before, told again so).
+    pub names: BTreeMap<String, String>,
 }
 
 impl<'a> Action<'a> {
@@ -61,7 +64,40 @@ impl<'a> Action<'a> {
             dice,
             retreated: BTreeSet::new(),
             used_cards: BTreeSet::new(),
+            names: BTreeMap::new(),
         })
+    }
+
+    /// The action, its texts naming each power by `names` (id, name).
+    pub fn with_names(mut self, names: impl IntoIterator<Item = (String, String)>) -> Self {
+        self.names = names.into_iter().collect();
+        self
+    }
+
+    /// The name of `power` as the texts give it: the scenario's, or its id without one.
+    pub fn who(&self, power: &str) -> String {
+        self.names
+            .get(power)
+            .cloned()
+            .unwrap_or_else(|| power.to_string())
+    }
+
+    /// The verb (or pronoun) whose subject is `power`: `many` after its name, since PoG's two sides
+    /// are alliances and the scenario names them in the plural ("Central Powers", "Allied Powers":
+    /// "Allied Powers win at Lille", "they"); `one` after its id, as a turn told in wording 0 gave
+    /// it ("allies wins at Lille", "it"). The one place where the texts' agreement is decided.
+    pub fn agree<'v>(&self, power: &str, one: &'v str, many: &'v str) -> &'v str {
+        if self.names.contains_key(power) {
+            many
+        } else {
+            one
+        }
+    }
+
+    /// `power` named with its verb ([`who`](Self::who), [`agree`](Self::agree)): "Allied Powers
+    /// win", or "allies wins" in wording 0.
+    pub fn says(&self, power: &str, one: &str, many: &str) -> String {
+        format!("{} {}", self.who(power), self.agree(power, one, many))
     }
 
     /// The state at the end: the shared part with the `[pog]` table put back.
@@ -244,12 +280,18 @@ impl<'a> Action<'a> {
                     power: power.to_string(),
                 },
             );
-            format!("{power} enters {space}: the level 2 trench of {} becomes a level 1 trench of {power} (PoG 11.2.6).", t.power)
+            format!(
+                "{} {space}: the level 2 trench of {} becomes a level 1 trench of {} (PoG 11.2.6).",
+                self.says(power, "enters", "enter"),
+                self.who(&t.power),
+                self.who(power)
+            )
         } else {
             self.pog.trench.remove(space);
             format!(
-                "{power} enters {space}: the level 1 trench of {} is removed (PoG 11.2.5).",
-                t.power
+                "{} {space}: the level 1 trench of {} is removed (PoG 11.2.5).",
+                self.says(power, "enters", "enter"),
+                self.who(&t.power)
             )
         };
         self.event(super::rules::TRENCH_ENTERED, "trench", Some(space), text);

@@ -191,13 +191,16 @@ impl Action<'_> {
                     rules::EMPTY_SPACE,
                     "combat",
                     Some(&target),
-                    format!("{} {} {target}, which holds no enemy unit and no intact enemy fort: {attacker} wins, as if the defender had retreated two spaces.", list(&attack.units), verb(attack.units.len(), "attacks", "attack")),
+                    format!("{} {} {target}, which holds no enemy unit and no intact enemy fort: {}, as if the defender had retreated two spaces.", list(&attack.units), verb(attack.units.len(), "attacks", "attack"), self.says(&attacker, "wins", "win")),
                 );
                 self.event(
                     rules::EMPTY_SPACE,
                     "result",
                     Some(&target),
-                    format!("{attacker} wins at {target} (an empty space)."),
+                    format!(
+                        "{} at {target} (an empty space).",
+                        self.says(&attacker, "wins", "win")
+                    ),
                 );
                 return self.advance(n, &attack, true);
             }
@@ -276,7 +279,10 @@ impl Action<'_> {
                 rules::SINAI,
                 "drm",
                 Some(&target),
-                format!("Every attacking unit is in {SINAI_SPACE}: {attacker} fires with -3 DRM."),
+                format!(
+                    "Every attacking unit is in {SINAI_SPACE}: {} with -3 DRM.",
+                    self.says(&attacker, "fires", "fire")
+                ),
             );
         }
         // Steps 7 to 9.
@@ -311,9 +317,15 @@ impl Action<'_> {
         // Step 10, the winner (12.2.10).
         let attacker_won = a_loss > d_loss;
         let result = if a_loss > d_loss {
-            format!("{attacker} wins at {target}: loss numbers {a_loss} to {d_loss}.")
+            format!(
+                "{} at {target}: loss numbers {a_loss} to {d_loss}.",
+                self.says(&attacker, "wins", "win")
+            )
         } else if d_loss > a_loss {
-            format!("{defender} wins at {target}: loss numbers {d_loss} to {a_loss}.")
+            format!(
+                "{} at {target}: loss numbers {d_loss} to {a_loss}.",
+                self.says(&defender, "wins", "win")
+            )
         } else {
             format!("Both sides lose at {target}: loss numbers {a_loss} to {d_loss}.")
         };
@@ -334,7 +346,11 @@ impl Action<'_> {
                 rules::ADVANCE,
                 "advance",
                 Some(&target),
-                format!("Every defender in {target} was eliminated: {attacker} may advance though it did not win the combat."),
+                format!(
+                    "Every defender in {target} was eliminated: {} may advance though {} did not win the combat.",
+                    self.who(&attacker),
+                    self.agree(&attacker, "it", "they")
+                ),
             );
             return self.advance(n, &c.attack, was_empty);
         }
@@ -468,8 +484,8 @@ impl Action<'_> {
                 "card",
                 Some(&target),
                 format!(
-                    "{} plays {}{}.",
-                    c.attacker,
+                    "{} {}{}.",
+                    self.says(&c.attacker, "plays", "play"),
                     card.name,
                     card_effect(card.drm, card.shift, card.negates_trenches)
                 ),
@@ -504,8 +520,8 @@ impl Action<'_> {
             c.cards[1].push(card.id.clone());
             self.used_cards.insert(card.id.to_lowercase());
             let text = format!(
-                "{} plays {}{}.",
-                c.defender,
+                "{} {}{}.",
+                self.says(&c.defender, "plays", "play"),
                 card.name,
                 card_effect(card.drm, card.shift, false)
             );
@@ -551,12 +567,19 @@ impl Action<'_> {
                 .played_in_turn
                 .retain(|id, _| !gone.iter().any(|g| g.eq_ignore_ascii_case(id)));
             if !gone.is_empty() {
-                let text = format!("{power} lost the combat and discards {}.", gone.join(", "));
+                let text = format!(
+                    "{} lost the combat and {} {}.",
+                    self.who(power),
+                    self.agree(power, "discards", "discard"),
+                    gone.join(", ")
+                );
                 self.event(rules::WINNER, "card", Some(&c.attack.target), text);
             }
             if !kept.is_empty() {
                 let text = format!(
-                    "{power} tied the combat and keeps {} face up (the exception of PoG 12.2.10).",
+                    "{} tied the combat and {} {} face up (the exception of PoG 12.2.10).",
+                    self.who(power),
+                    self.agree(power, "keeps", "keep"),
                     kept.join(", ")
                 );
                 self.event(rules::WINNER, "card", Some(&c.attack.target), text);
@@ -816,7 +839,12 @@ impl Action<'_> {
                 || Ok(false),
             )?;
             if eligible && d.value {
-                let text = format!("{power} reaches LF 4 and fires on the Army table, column {}, renouncing favourable shifts.", army.heading(army_col));
+                let text = format!(
+                    "{} LF 4 and {} on the Army table, column {}, renouncing favourable shifts.",
+                    self.says(&power, "reaches", "reach"),
+                    self.agree(&power, "fires", "fire"),
+                    army.heading(army_col)
+                );
                 self.log(
                     Event::new(rules::ARMY_TABLE_OPTION, "fire-table", text)
                         .at(&target)
@@ -881,8 +909,10 @@ impl Action<'_> {
         };
         let drm = c.drm[Combat::idx(side)];
         let text = format!(
-            "{power} ({}) fires on the {} table, column {}{}: a {}{} = {}: loss number {}.",
+            "{} ({}) {} on the {} table, column {}{}: a {}{} = {}: loss number {}.",
+            self.who(power),
             side.word(),
+            self.agree(power, "fires", "fire"),
             f.table,
             f.column,
             if f.note.is_empty() {
@@ -979,8 +1009,9 @@ impl Action<'_> {
             }
             Designated::Empty(a) => {
                 return Ok(format!(
-                    "Attack on {}: it holds no enemy unit and no intact enemy fort, so {attacker} wins it at once (PoG 12.2.1); {} {} unless told not to.",
+                    "Attack on {}: it holds no enemy unit and no intact enemy fort, so {} it at once (PoG 12.2.1); {} {} unless told not to.",
                     a.target,
+                    self.says(&attacker, "wins", "win"),
                     list(&a.units),
                     verb(a.units.len(), "advances", "advance")
                 ))

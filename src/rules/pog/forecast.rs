@@ -29,7 +29,7 @@ pub fn forecast(
         return vec![format!(
             "Turn {} is the action of {}: only your standing orders count in it, and they stand until you change them.",
             state.turn,
-            p.active()
+            super::name_of(game, p.active())
         )];
     }
     let orders: Vec<PogOrder> = crate::rules::standing_orders(source, power, |_, lines, power| {
@@ -44,9 +44,10 @@ pub fn forecast(
     let powers: Vec<String> = game.config.power_ids().map(str::to_string).collect();
     // The dice of the scratch action are never shown: fire columns are read before the die.
     let mut dice = DiceBox::new([0; 32]);
-    let Ok(mut a) = Action::new(&game.map, &pog.tables, &pog.sop, mine, powers, &mut dice) else {
+    let Ok(a) = Action::new(&game.map, &pog.tables, &pog.sop, mine, powers, &mut dice) else {
         return Vec::new();
     };
+    let mut a = a.with_names(super::names(game));
     let mut out = Vec::new();
     let mut since = 0;
     let take = |a: &Action<'_>, out: &mut Vec<String>, since: &mut usize| {

@@ -113,15 +113,20 @@ impl Action<'_> {
         }
         let absorbed = loss - owed;
         let text = if steps.is_empty() {
-            format!("{power} takes a loss of {loss} in {space}: no step fits.")
+            format!(
+                "{} a loss of {loss} in {space}: no step fits.",
+                self.says(power, "takes", "take")
+            )
         } else if owed > 0 {
             format!(
-                "{power} takes a loss of {loss} in {space}: {} ({owed} not taken: no step fits).",
+                "{} a loss of {loss} in {space}: {} ({owed} not taken: no step fits).",
+                self.says(power, "takes", "take"),
                 steps.join(", ")
             )
         } else {
             format!(
-                "{power} takes a loss of {loss} in {space}: {}.",
+                "{} a loss of {loss} in {space}: {}.",
+                self.says(power, "takes", "take"),
                 steps.join(", ")
             )
         };
@@ -186,9 +191,10 @@ impl Action<'_> {
                 self.eliminate(g);
             }
             let text = format!(
-                "{s} holds {} units, {} more than {limit}: {power} eliminates {}.",
+                "{s} holds {} units, {} more than {limit}: {} {}.",
                 ids.len(),
                 ids.len() - limit,
+                self.says(&power, "eliminates", "eliminate"),
                 list(&gone)
             );
             self.log(

@@ -52,6 +52,33 @@ use combat::Attack;
 use orders::{Context, PogOrder};
 use tables::Tables;
 
+/// The wording of PoG's events' texts (`Ruleset::texts_wording`): 1, each side named as the scenario gives
+/// it ("Central Powers play Hurricane Barrage", "next to act: Allied Powers"); a turn resolved
+/// before, in wording 0, named it by its id ("central plays Hurricane Barrage"), and `audit` tells
+/// it again so.
+pub const WORDING: u32 = 1;
+
+/// Each power's name as the texts give it (id, name): the scenario's (game.toml's `name`, as the
+/// welcome mail and every answer name it), none in a turn `audit` tells again in wording 0.
+pub fn names(game: &Game) -> Vec<(String, String)> {
+    if game.config.texts_wording(WORDING) < 1 {
+        return Vec::new();
+    }
+    game.config
+        .powers
+        .iter()
+        .map(|p| (p.id.clone(), p.name.clone()))
+        .collect()
+}
+
+/// The name of `power` as the texts give it (see [`names`]): its id without one.
+pub fn name_of<'a>(game: &'a Game, power: &'a str) -> &'a str {
+    if game.config.texts_wording(WORDING) < 1 {
+        return power;
+    }
+    game.config.power(power).map_or(power, |p| p.name.as_str())
+}
+
 /// The PoG ruleset with its tables and the game's SOP settings.
 pub struct Pog {
     pub tables: Tables,
@@ -80,11 +107,13 @@ impl Pog {
         let Some(pog) = state.table::<PogState>() else {
             return (Vec::new(), Vec::new());
         };
+        let name = |p: &str| name_of(game, p).to_string();
         let cx = Context {
             map: &game.map,
             state,
             pog,
             tables: &self.tables,
+            name: &name,
         };
         orders::parse_all(lines, power, &cx)
     }
@@ -101,6 +130,14 @@ impl Ruleset for Pog {
 
     fn name(&self) -> &'static str {
         "Paths of Glory"
+    }
+
+    fn texts_wording(&self) -> u32 {
+        WORDING
+    }
+
+    fn wording_change(&self, _from: u32) -> &'static str {
+        "its texts named each side by its id, where this one gives the side's name as the scenario does"
     }
 
     fn check_orders(&self, game: &Game, state: &State, source: &Source) -> OrdersCheck {
@@ -127,17 +164,19 @@ impl Ruleset for Pog {
             state.clone(),
             powers,
             dice,
-        )?;
+        )?
+        .with_names(names(game));
         let active = a.active.clone();
         a.event(
             rules::ONE_ACTION,
             "action",
             None,
             format!(
-                "Game turn {}, action {} of {}: {active} acts.",
+                "Game turn {}, action {} of {}: {}.",
                 a.pog.game_turn,
                 a.pog.actions_played.saturating_add(1),
-                self.tables.actions_per_turn
+                self.tables.actions_per_turn,
+                a.says(&active, "acts", "act")
             ),
         );
         // Standing orders, kept until changed; each power's are its own to see.
@@ -149,7 +188,7 @@ impl Ruleset for Pog {
                         .entry(power.clone())
                         .or_default()
                         .insert(key.clone(), value.clone());
-                    let text = format!("{power} sets a standing order: {o}.");
+                    let text = format!("{} a standing order: {o}.", a.says(power, "sets", "set"));
                     a.events.push(
                         Event::new(rules::STANDING, "standing", text).seen_by([power.as_str()]),
                     );
@@ -162,7 +201,10 @@ impl Ruleset for Pog {
                 rules::ONE_ACTION,
                 "action",
                 None,
-                format!("{active} orders nothing this action."),
+                format!(
+                    "{} nothing this action.",
+                    a.says(&active, "orders", "order")
+                ),
             );
         }
         // 11.1.11: a nation's entry into the war, an action of its own.
@@ -236,12 +278,14 @@ impl Ruleset for Pog {
 
     fn position(
         &self,
-        _game: &Game,
+        game: &Game,
         state: &State,
         power: &str,
         _sees: &dyn Fn(&str) -> bool,
     ) -> Vec<String> {
-        position::lines(&self.tables, state, power)
+        position::lines(&self.tables, state, power, &|p| {
+            name_of(game, p).to_string()
+        })
     }
 
     fn expects_orders(&self, state: &State, power: &str) -> bool {
@@ -276,14 +320,14 @@ impl Ruleset for Pog {
     }
 
     /// PoG 11.2.3: a trench marker, its level and whose it is; a fort besieged or destroyed.
-    fn map_marks(&self, state: &State) -> Vec<crate::rules::MapMark> {
+    fn map_marks(&self, game: &Game, state: &State) -> Vec<crate::rules::MapMark> {
         let Some(t) = state.table::<PogState>() else {
             return Vec::new();
         };
         let trenches = t.trench.iter().map(|(space, tr)| crate::rules::MapMark {
             area: space.clone(),
             tag: format!("T{}", tr.level),
-            about: format!("trench level {} ({})", tr.level, tr.power),
+            about: format!("trench level {} ({})", tr.level, name_of(game, &tr.power)),
             legend: "T1, T2: trench and its level (PoG 11.2)",
         });
         let forts = t.fort.iter().map(|(space, status)| {
@@ -344,7 +388,8 @@ impl Action<'_> {
                 }
                 let name = self.tables.card(&id).map_or(id.clone(), |k| k.name.clone());
                 let text = format!(
-                    "{power} discards {name} at the end of game turn {ending}, the turn after the one it was played in."
+                    "{} {name} at the end of game turn {ending}, the turn after the one it was played in.",
+                    self.says(&power, "discards", "discard")
                 );
                 self.event(rules::KEPT_CARD_ENDS, "card", None, text);
             }
@@ -387,7 +432,7 @@ impl Action<'_> {
             rules::ONE_ACTION,
             "action",
             None,
-            format!("The next action: {next}."),
+            format!("The next action: {}.", self.who(&next)),
         );
     }
 }

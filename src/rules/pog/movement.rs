@@ -142,7 +142,10 @@ impl Action<'_> {
                 rules::CONTROL,
                 "control",
                 Some(&end),
-                format!("{power} takes control of {end}, where {id} ends its move."),
+                format!(
+                    "{} control of {end}, where {id} ends its move.",
+                    self.says(&power, "takes", "take")
+                ),
             );
         }
         Ok(())
@@ -177,7 +180,10 @@ impl Action<'_> {
                     rules::FORT_ENTRY,
                     "siege",
                     Some(&s),
-                    format!("{power} besieges the fort of {s}."),
+                    format!(
+                        "{} the fort of {s}.",
+                        self.says(power, "besieges", "besiege")
+                    ),
                 );
             }
         }

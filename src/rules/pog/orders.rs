@@ -150,6 +150,9 @@ pub struct Context<'a> {
     pub state: &'a State,
     pub pog: &'a PogState,
     pub tables: &'a Tables,
+    /// Each side's name as the scenario gives it (`pog::name_of`), for the words of a line refused
+    /// because of another side ("it is Central Powers' action, not yours").
+    pub name: &'a dyn Fn(&str) -> String,
 }
 
 impl Context<'_> {
@@ -564,7 +567,7 @@ impl<'a> Legality<'a> {
             return Err(Diagnostic::error(
                 format!(
                     "it is {} action, not yours",
-                    crate::words::Possessive(self.cx.pog.active())
+                    crate::words::Possessive(&(self.cx.name)(self.cx.pog.active()))
                 ),
                 span,
             )
@@ -618,7 +621,7 @@ impl<'a> Legality<'a> {
                 let by = &cx.tables.theatres.entry[nation];
                 if by != self.power {
                     return Err(Diagnostic::error(
-                        format!("{nation} enters the war by an event of {by}"),
+                        format!("{nation} enters the war by an event of {}", (cx.name)(by)),
                         span,
                     )
                     .hint("only that side's order brings it in")

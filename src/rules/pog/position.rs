@@ -7,8 +7,13 @@ use crate::game::state::State;
 use super::state::{pog_of, FortStatus};
 use super::tables::Tables;
 
-/// The lines of the report's position section for `power`.
-pub fn lines(tables: &Tables, state: &State, power: &str) -> Vec<String> {
+/// The lines of the report's position section for `power`, each power named by `name`.
+pub fn lines(
+    tables: &Tables,
+    state: &State,
+    power: &str,
+    name: &dyn Fn(&str) -> String,
+) -> Vec<String> {
     let Ok(pog) = pog_of(state) else {
         return Vec::new();
     };
@@ -17,12 +22,12 @@ pub fn lines(tables: &Tables, state: &State, power: &str) -> Vec<String> {
         pog.game_turn,
         pog.actions_played,
         tables.actions_per_turn,
-        pog.active()
+        name(pog.active())
     )];
     let trenches: Vec<String> = pog
         .trench
         .iter()
-        .map(|(s, t)| format!("{s} level {} ({})", t.level, t.power))
+        .map(|(s, t)| format!("{s} level {} ({})", t.level, name(&t.power)))
         .collect();
     out.push(format!(
         "Trenches: {}.",
@@ -54,7 +59,11 @@ pub fn lines(tables: &Tables, state: &State, power: &str) -> Vec<String> {
     if !pog.entrench_played.is_empty() {
         out.push(format!(
             "Entrench event played by: {}.",
-            pog.entrench_played.join(", ")
+            pog.entrench_played
+                .iter()
+                .map(|p| name(p))
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
     }
     out.push(format!(

@@ -46,7 +46,11 @@ impl Action<'_> {
                 if let Some(u) = units.first() {
                     let id = u.id().to_string();
                     let what = self.step_loss(&id);
-                    let text = format!("{power} holds {target} and cancels the retreat with one more step loss: {what}.");
+                    let text = format!(
+                        "{} {target} and {} the retreat with one more step loss: {what}.",
+                        self.says(&power, "holds", "hold"),
+                        self.agree(&power, "cancels", "cancel")
+                    );
                     self.log(
                         Event::new(rules::CANCEL_RETREAT, "retreat", text)
                             .at(&target)
@@ -55,7 +59,10 @@ impl Action<'_> {
                     return Ok(());
                 }
             } else {
-                let text = format!("{power} does not cancel the retreat from {target}.");
+                let text = format!(
+                    "{} not cancel the retreat from {target}.",
+                    self.says(&power, "does", "do")
+                );
                 self.log(
                     Event::new(rules::CANCEL_RETREAT, "decision", text)
                         .at(&target)
@@ -261,7 +268,10 @@ impl Action<'_> {
             || Ok(true),
         )?;
         if !d.value {
-            let text = format!("{power} does not advance into {target}.");
+            let text = format!(
+                "{} not advance into {target}.",
+                self.says(&power, "does", "do")
+            );
             self.log(
                 Event::new(rules::ADVANCE, "decision", text)
                     .at(&target)
@@ -353,14 +363,20 @@ impl Action<'_> {
                 rules::FORT_ENTRY,
                 "siege",
                 Some(&target),
-                format!("{power} besieges the fort of {target}."),
+                format!(
+                    "{} the fort of {target}.",
+                    self.says(&power, "besieges", "besiege")
+                ),
             );
         } else if self.take_control(&target, &power, &movers) {
             self.event(
                 rules::CONTROL,
                 "control",
                 Some(&target),
-                format!("{power} takes control of {target}, where its advance ends."),
+                format!(
+                    "{} control of {target}, where its advance ends.",
+                    self.says(&power, "takes", "take")
+                ),
             );
         }
         Ok(())

@@ -40,7 +40,9 @@ fn pog_10_1_3_overstack_owner_eliminates_the_weakest_by_sop() {
     assert!(find(&next, "GE-XXI").is_some());
     let l = log(&events);
     assert!(
-        l.contains("[PoG 10.1.3] Koblenz holds 4 units, 1 more than 3: central eliminates GE-XX."),
+        l.contains(
+            "[PoG 10.1.3] Koblenz holds 4 units, 1 more than 3: Central Powers eliminate GE-XX."
+        ),
         "{l}"
     );
     let e = events.iter().find(|e| e.kind == "overstack").unwrap();
@@ -560,7 +562,7 @@ fn pog_11_2_12_level_0_shifts_the_attacker_left_and_prevents_flank_attacks() {
     let l = log(&events);
     // Strength 6: column 6, one left for level 0: column 4. The fort (3) adds to the defender (12.2.2).
     assert!(
-        l.contains("allies (attacker) fires on the Army table, column 4 (trench level 0 -1)"),
+        l.contains("Allied Powers (attacker) fire on the Army table, column 4 (trench level 0 -1)"),
         "{l}"
     );
     assert!(
@@ -577,11 +579,11 @@ fn pog_11_2_9_a_fort_alone_has_no_benefit_of_trenches() {
     let (_, events) = fx.resolve("attack Verdun with GE-1", &[]);
     let l = log(&events);
     assert!(
-        l.contains("central (attacker) fires on the Army table, column 4:"),
+        l.contains("Central Powers (attacker) fire on the Army table, column 4:"),
         "{l}"
     );
     assert!(
-        l.contains("allies (defender) fires on the Corps/Fort table, column 3:"),
+        l.contains("Allied Powers (defender) fire on the Corps/Fort table, column 3:"),
         "{l}"
     );
 }
@@ -631,7 +633,7 @@ fn pog_12_1_2_units_that_retreated_fire_on_the_leftmost_column_and_die_on_any_lo
         "{l}"
     );
     assert!(
-        l.contains("(defender) fires on the Army table, column 1 (leftmost column (PoG 12.1.2))"),
+        l.contains("(defender) fire on the Army table, column 1 (leftmost column (PoG 12.1.2))"),
         "{l}"
     );
     assert!(
@@ -834,15 +836,15 @@ fn pog_12_2_7_the_army_table_with_an_army_the_corps_table_without() {
     let (next, events) = fx.resolve("attack Sedan with GE-1 GE-2", &[(A1, 4), (D1, 1)]);
     let l = log(&events);
     // Strength 10: column 9, one left for the forest: column 6; a 4 gives 4.
-    assert!(l.contains("central (attacker) fires on the Army table, column 6 (forest -1): a 4 = 4: loss number 4."), "{l}");
+    assert!(l.contains("Central Powers (attacker) fire on the Army table, column 6 (forest -1): a 4 = 4: loss number 4."), "{l}");
     assert!(
         l.contains(
-            "allies (defender) fires on the Corps/Fort table, column 1: a 1 = 1: loss number 0."
+            "Allied Powers (defender) fire on the Corps/Fort table, column 1: a 1 = 1: loss number 0."
         ),
         "{l}"
     );
     assert!(
-        l.contains("central wins at Sedan: loss numbers 4 to 0."),
+        l.contains("Central Powers win at Sedan: loss numbers 4 to 0."),
         "{l}"
     );
     assert!(find(&next, "FR-C1").is_none());
@@ -882,16 +884,18 @@ fn pog_12_2_7_warsaw_example_army_table_from_loss_factor_4() {
     trench(&mut fx, "Verdun", 1, "allies");
     let (_, events) = fx.resolve("attack Verdun with GE-1", &[]);
     let l = log(&events);
-    assert!(l.contains("[PoG 12.2.7] allies reaches LF 4 and fires on the Army table, column 4, renouncing favourable shifts."), "{l}");
+    assert!(l.contains("[PoG 12.2.7] Allied Powers reach LF 4 and fire on the Army table, column 4, renouncing favourable shifts."), "{l}");
     assert!(
-        l.contains("allies (defender) fires on the Army table, column 4 (renounced: trench level 1 +1): a "),
+        l.contains("Allied Powers (defender) fire on the Army table, column 4 (renounced: trench level 1 +1): a "),
         "the log shows the renounced shift as renounced: {l}"
     );
     let fx = fx.standing("allies", "fire-table", "corps");
     let (_, events) = fx.resolve("attack Verdun with GE-1", &[]);
     let l = log(&events);
     assert!(
-        l.contains("allies (defender) fires on the Corps/Fort table, column 5 (trench level 1 +1)"),
+        l.contains(
+            "Allied Powers (defender) fire on the Corps/Fort table, column 5 (trench level 1 +1)"
+        ),
         "{l}"
     );
 }
@@ -930,11 +934,11 @@ fn pog_12_2_7_the_army_table_option_renounces_the_favourable_shifts_and_keeps_th
     let (_, events) = fx.resolve("attack Sedan with GE-C4 card von-francois table army", &[]);
     let l = log(&events);
     assert!(
-        l.contains("central reaches LF 4 and fires on the Army table, column 2, renouncing favourable shifts."),
+        l.contains("Central Powers reach LF 4 and fire on the Army table, column 2, renouncing favourable shifts."),
         "{l}"
     );
     assert!(
-        l.contains("central (attacker) fires on the Army table, column 2 (forest -1, renounced: Von Francois +1)"),
+        l.contains("Central Powers (attacker) fire on the Army table, column 2 (forest -1, renounced: Von Francois +1)"),
         "{l}"
     );
 }
@@ -954,7 +958,7 @@ fn pog_12_2_3_a_trench_negating_card_cancels_the_defender_s_trench() {
     ];
     let (_, events) = fx.resolve("attack Reims with FR-1 card tanks", &want);
     let l = log(&events);
-    assert!(l.contains("[PoG 12.2.3] allies plays Tanks"), "{l}");
+    assert!(l.contains("[PoG 12.2.3] Allied Powers play Tanks"), "{l}");
     assert!(
         !l.contains("trench level 1"),
         "no trench shift on either fire: {l}"
@@ -978,8 +982,8 @@ fn pog_12_2_8_modified_die_clamped() {
     ];
     let (next, events) = fx.resolve("attack Reims with FR-1 card barrage", &want);
     let l = log(&events);
-    assert!(l.contains("allies plays Barrage (DRM +1)."), "{l}");
-    assert!(l.contains("[PoG 12.2.8] allies (attacker) fires on the Army table, column 3: a 6 +1 = 6: loss number 3."), "{l}");
+    assert!(l.contains("Allied Powers play Barrage (DRM +1)."), "{l}");
+    assert!(l.contains("[PoG 12.2.8] Allied Powers (attacker) fire on the Army table, column 3: a 6 +1 = 6: loss number 3."), "{l}");
     assert!(find(&next, "GE-XX").is_none());
     assert_eq!(
         next.table::<PogState>().unwrap().cards["allies"],
@@ -1001,16 +1005,16 @@ fn pog_12_2_9_losses_are_steps_that_fit_in_the_loss_number() {
     let (next, events) = fx.resolve("attack Sedan with GE-1", &[(A1, 6), (D1, 1)]);
     let l = log(&events);
     assert!(
-        l.contains("allies takes a loss of 3 in Sedan: FR-1 reduced."),
+        l.contains("Allied Powers take a loss of 3 in Sedan: FR-1 reduced."),
         "{l}"
     );
     assert!(
-        l.contains("central takes a loss of 2 in Sedan: no step fits."),
+        l.contains("Central Powers take a loss of 2 in Sedan: no step fits."),
         "{l}"
     );
-    let defender_losses = l.find("allies takes a loss").unwrap();
+    let defender_losses = l.find("Allied Powers take a loss").unwrap();
     assert!(
-        defender_losses < l.find("central takes a loss").unwrap(),
+        defender_losses < l.find("Central Powers take a loss").unwrap(),
         "the defender first (12.2.9)"
     );
     assert!(find(&next, "FR-1").is_some());
@@ -1032,7 +1036,7 @@ fn pog_12_2_9_no_loss_policy_takes_less_of_the_loss_number_than_the_steps_could(
     let (_, events) = fx.resolve("attack Sedan with GE-1 GE-2", &[(A1, 5), (D1, 1)]);
     let l = log(&events);
     assert!(
-        l.contains("allies takes a loss of 4 in Sedan: FR-C1 reduced, FR-1 reduced."),
+        l.contains("Allied Powers take a loss of 4 in Sedan: FR-C1 reduced, FR-1 reduced."),
         "{l}"
     );
 }
@@ -1056,7 +1060,7 @@ fn pog_12_2_10_a_tie_loses_for_both_and_losers_discard() {
         "{l}"
     );
     assert!(
-        l.contains("allies lost the combat and discards barrage."),
+        l.contains("Allied Powers lost the combat and discard barrage."),
         "{l}"
     );
     assert!(next.table::<PogState>().unwrap().cards["allies"].is_empty());
@@ -1084,7 +1088,9 @@ fn pog_12_2_10_they_shall_not_pass_stays_face_up_on_a_tie() {
     let l = log(&events);
     assert!(l.contains("Both sides lose at Reims"), "{l}");
     assert!(
-        l.contains("[PoG 12.2.10] allies tied the combat and keeps they-shall-not-pass face up"),
+        l.contains(
+            "[PoG 12.2.10] Allied Powers tied the combat and keep they-shall-not-pass face up"
+        ),
         "{l}"
     );
     assert_eq!(
@@ -1095,7 +1101,7 @@ fn pog_12_2_10_they_shall_not_pass_stays_face_up_on_a_tie() {
     let (next, events) = fx.resolve("attack Reims with GE-XX", &[(A, 6), (D, 1)]);
     let l = log(&events);
     assert!(
-        l.contains("allies lost the combat and discards they-shall-not-pass."),
+        l.contains("Allied Powers lost the combat and discard they-shall-not-pass."),
         "{l}"
     );
     assert!(next.table::<PogState>().unwrap().cards["allies"].is_empty());
@@ -1140,7 +1146,7 @@ fn pog_12_2_11_an_entrenched_defender_cancels_the_retreat_with_a_step_loss() {
     let l = log(&events);
     assert!(
         l.contains(
-            "allies holds Sedan and cancels the retreat with one more step loss: FR-C1 reduced."
+            "Allied Powers hold Sedan and cancel the retreat with one more step loss: FR-C1 reduced."
         ),
         "{l}"
     );
@@ -1193,7 +1199,7 @@ fn pog_12_2_12_the_attacker_advances_into_a_space_whose_defenders_were_all_elimi
     let (next, events) = fx.resolve("attack Reims with GE-1 GE-XX", &want);
     let l = log(&events);
     assert!(
-        l.contains("allies wins at Reims: loss numbers 3 to 2."),
+        l.contains("Allied Powers win at Reims: loss numbers 3 to 2."),
         "{l}"
     );
     assert!(find(&next, "FR-C9").is_none(), "{l}");
@@ -1249,9 +1255,9 @@ fn pog_12_3_3_flank_attack_succeeds_on_4() {
     let (_, events) = fx.resolve("attack Sedan with GE-1 GE-2 flank Koblenz", &[(F1, 3)]);
     let l = log(&events);
     assert!(l.contains("[PoG 12.3.2] Flank attack on Sedan, pinned from Koblenz: a 3 +1 (Liege) = 4: it succeeds, the attacker fires first."), "{l}");
-    let att = l.find("(attacker) fires").unwrap();
-    let def_losses = l.find("allies takes a loss").unwrap();
-    let def = l.find("(defender) fires").unwrap();
+    let att = l.find("(attacker) fire").unwrap();
+    let def_losses = l.find("Allied Powers take a loss").unwrap();
+    let def = l.find("(defender) fire").unwrap();
     assert!(att < def_losses && def_losses < def, "{l}");
 }
 
@@ -1272,10 +1278,10 @@ fn pog_12_2_steps_4_and_5_the_flank_attack_comes_before_the_combat_cards() {
     let l = log(&events);
     let flank = l.find("Flank attack on Sedan").expect("a flank attack");
     let attacker_card = l
-        .find("central plays Von Francois")
+        .find("Central Powers play Von Francois")
         .expect("the attacker's card");
     let defender_card = l
-        .find("allies plays They Shall Not Pass")
+        .find("Allied Powers play They Shall Not Pass")
         .expect("the defender's card");
     assert!(
         flank < attacker_card && attacker_card < defender_card,
@@ -1290,7 +1296,7 @@ fn pog_12_3_3_flank_attack_fails_on_3() {
     let (_, events) = fx.resolve("attack Sedan with GE-1 GE-2 flank Koblenz", &[(F1, 3)]);
     let l = log(&events);
     assert!(l.contains("[PoG 12.3.3] Flank attack on Sedan, pinned from Koblenz: a 3 = 3: it fails, the defender fires first."), "{l}");
-    assert!(l.find("(defender) fires").unwrap() < l.find("(attacker) fires").unwrap());
+    assert!(l.find("(defender) fire").unwrap() < l.find("(attacker) fire").unwrap());
 }
 
 #[test]
@@ -1302,7 +1308,7 @@ fn pog_12_3_4_a_force_eliminated_before_it_fires_fires_on_the_leftmost_corps_col
     );
     let l = log(&events);
     assert!(find(&next, "FR-C1").is_none(), "{l}");
-    assert!(l.contains("allies (defender) fires on the Corps/Fort table, column 0 (eliminated before it fired (PoG 12.3.4))"), "{l}");
+    assert!(l.contains("Allied Powers (defender) fire on the Corps/Fort table, column 0 (eliminated before it fired (PoG 12.3.4))"), "{l}");
 }
 
 // ---- PBEM play: one action per orders file ----
@@ -1311,7 +1317,7 @@ fn pog_12_3_4_a_force_eliminated_before_it_fires_fires_on_the_leftmost_corps_col
 fn pog_one_action_per_file_only_the_active_player_acts() {
     let fx = Fixture::new().with(vec![fr_army("FR-1", "Sedan")]);
     let e = fx.errors("allies", "move FR-1 Reims\nstanding losses corps-first");
-    assert!(e.contains("it is central's action, not yours"), "{e}");
+    assert!(e.contains("it is Central Powers' action, not yours"), "{e}");
     assert_eq!(
         e.matches("error").count(),
         1,
@@ -1372,7 +1378,7 @@ fn pog_12_2_10_they_shall_not_pass_is_discarded_at_the_end_of_the_following_turn
     assert!(p.played_in_turn.is_empty());
     let l = log(&events);
     assert!(
-        l.contains("[PoG 12.2.10] allies discards They Shall Not Pass at the end of game turn 4, the turn after the one it was played in."),
+        l.contains("[PoG 12.2.10] Allied Powers discard They Shall Not Pass at the end of game turn 4, the turn after the one it was played in."),
         "{l}"
     );
 }
@@ -1405,11 +1411,13 @@ fn pog_12_2_6_minus_3_when_every_attacker_is_in_sinai() {
     let (_, events) = fx.resolve("attack Reims with GE-XX", &[(A, 5), (D, 1)]);
     let l = log(&events);
     assert!(
-        l.contains("[PoG 12.2.6] Every attacking unit is in Sinai: central fires with -3 DRM."),
+        l.contains(
+            "[PoG 12.2.6] Every attacking unit is in Sinai: Central Powers fire with -3 DRM."
+        ),
         "{l}"
     );
     assert!(
-        l.contains("central (attacker) fires on the Corps/Fort table, column 2: a 5 -3 = 2"),
+        l.contains("Central Powers (attacker) fire on the Corps/Fort table, column 2: a 5 -3 = 2"),
         "{l}"
     );
     let fx = Fixture::renamed(&[("Namur", "Sinai")]).with(vec![
@@ -1552,7 +1560,7 @@ fn pog_12_2_5_a_card_is_used_once_per_action() {
         &want,
     );
     let l = log(&events);
-    assert_eq!(l.matches("allies plays Barrage").count(), 1, "{l}");
+    assert_eq!(l.matches("Allied Powers play Barrage").count(), 1, "{l}");
     assert!(
         l.contains("Barrage was used in an earlier combat of this action: not again."),
         "{l}"
@@ -1569,7 +1577,10 @@ fn pog_the_report_tells_the_position_and_only_the_power_s_own_cards() {
         .cards
         .insert("central".into(), vec!["machine-guns".into()]);
     trench(&mut fx, "Verdun", 1, "allies");
-    let lines = super::position::lines(&fx.ruleset().tables, &fx.state, "central").join("\n");
+    let lines = super::position::lines(&fx.ruleset().tables, &fx.state, "central", &|p| {
+        p.to_string()
+    })
+    .join("\n");
     assert!(
         lines.contains("Game turn 3, 0 of 12 actions played; next to act: central."),
         "{lines}"
@@ -1641,7 +1652,7 @@ fn pog_12_3_4_a_card_played_still_counts_when_its_units_fall_first() {
     assert!(find(&next, "BR-1").is_none(), "{l}");
     let gone = l.find("BR-1 eliminated").unwrap();
     let fire = l
-        .find("allies (attacker) fires on the Army table, column 2 (forest -1): a 3 +1 = 4")
+        .find("Allied Powers (attacker) fire on the Army table, column 2 (forest -1): a 3 +1 = 4")
         .unwrap();
     assert!(gone < fire, "{l}");
 }
@@ -1723,7 +1734,7 @@ fn pog_forecast_shows_the_fire_columns_and_hides_the_enemy_s_cards() {
         &Fixture::orders("central", ""),
         "central",
     );
-    assert_eq!(other, ["Turn 1 is the action of allies: only your standing orders count in it, and they stand until you change them."]);
+    assert_eq!(other, ["Turn 1 is the action of Allied Powers: only your standing orders count in it, and they stand until you change them."]);
 }
 
 // ---- the wording of the events ----

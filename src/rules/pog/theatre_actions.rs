@@ -30,7 +30,10 @@ impl Action<'_> {
             rules::NEUTRAL,
             "war",
             None,
-            format!("{power} brings {nation} into the war: units of both sides may now enter it."),
+            format!(
+                "{} {nation} into the war: units of both sides may now enter it.",
+                self.says(&power, "brings", "bring")
+            ),
         );
         let t = self.theatres().clone();
         if nation.eq_ignore_ascii_case(&t.persia_opens_with) {
@@ -120,7 +123,8 @@ impl Action<'_> {
             "control",
             Some(space),
             format!(
-                "{unit}, the Arab Northern Army, leaves {space}: it reverts to {back} control."
+                "{unit}, the Arab Northern Army, leaves {space}: it reverts to {} control.",
+                self.who(&back)
             ),
         );
     }
@@ -151,7 +155,10 @@ impl Action<'_> {
                 Event::new(
                     rules::SN_CORPS,
                     "attrition",
-                    format!("{space}, converted by the Turk SN Corps, traces no supply: attrition returns it to {back}."),
+                    format!(
+                        "{space}, converted by the Turk SN Corps, traces no supply: attrition returns it to {}.",
+                        self.who(&back)
+                    ),
                 )
                 .at(&space),
             );

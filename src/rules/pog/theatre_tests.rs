@@ -100,7 +100,7 @@ fn pog_11_1_11_a_war_order_brings_a_neutral_nation_into_the_war() {
     let c = fx.check("central", "war italy");
     assert_eq!(
         c.diagnostics[0].message,
-        "italy enters the war by an event of allies"
+        "italy enters the war by an event of Allied Powers"
     );
     let c = fx.check("central", "war holland");
     assert!(cites(&c, "PoG 11.1.11"), "{:?}", c.diagnostics);
@@ -108,7 +108,7 @@ fn pog_11_1_11_a_war_order_brings_a_neutral_nation_into_the_war() {
     assert_eq!(pog_of(&next).neutral, vec!["italy".to_string()]);
     assert!(
         log(&events).contains(
-            "[PoG 11.1.11] central brings belgium into the war: units of both sides may now enter it."
+            "[PoG 11.1.11] Central Powers bring belgium into the war: units of both sides may now enter it."
         ),
         "{}",
         log(&events)
@@ -224,7 +224,7 @@ fn pog_11_1_14_the_ana_holds_a_cp_space_only_while_it_stays() {
     assert_eq!(control(&next, "Aachen"), "central", "{l}");
     assert_eq!(control(&next, "Koblenz"), "allies", "{l}");
     assert!(
-        l.contains("[PoG 11.1.14] ANA, the Arab Northern Army, leaves Aachen: it reverts to central control."),
+        l.contains("[PoG 11.1.14] ANA, the Arab Northern Army, leaves Aachen: it reverts to Central Powers control."),
         "{l}"
     );
     assert_eq!(
@@ -280,7 +280,7 @@ fn pog_11_1_15_spaces_the_sn_corps_converts_suffer_attrition_without_supply() {
     assert_eq!(control(&end, "Reims"), "allies", "{l}");
     assert_eq!(control(&end, "Chalons"), "central", "{l}");
     assert!(
-        l.contains("[PoG 11.1.15] Reims, converted by the Turk SN Corps, traces no supply: attrition returns it to allies."),
+        l.contains("[PoG 11.1.15] Reims, converted by the Turk SN Corps, traces no supply: attrition returns it to Allied Powers."),
         "{l}"
     );
 }

@@ -45,7 +45,8 @@ impl Action<'_> {
                 "entrench",
                 Some(&space),
                 format!(
-                    "{id} entrenches {space} at level 1 at once ({power} has played Entrench)."
+                    "{id} entrenches {space} at level 1 at once ({} played Entrench).",
+                    self.says(&power, "has", "have")
                 ),
             );
             return Ok(());

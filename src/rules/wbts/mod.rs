@@ -53,7 +53,7 @@ pub struct Wbts {
     pub sop: BTreeMap<String, String>,
 }
 
-/// The wording of WBTS's events' texts (`Ruleset::wording`): 1, each power named as the scenario
+/// The wording of WBTS's events' texts (`Ruleset::texts_wording`): 1, each power named as the scenario
 /// gives it ("player turn of Union"); a turn resolved before, in wording 0, named it by its id
 /// ("player turn of union"), and `audit` tells it again so.
 pub const WORDING: u32 = 1;
@@ -61,7 +61,7 @@ pub const WORDING: u32 = 1;
 /// The name of `power` as the scenario gives it (game.toml's `name`), as every text a player reads
 /// names it; its id when the game has no such power, or in a turn `audit` tells again in wording 0.
 pub fn name_of<'a>(game: &'a Game, power: &'a str) -> &'a str {
-    if game.config.wording.unwrap_or(WORDING) < 1 {
+    if game.config.texts_wording(WORDING) < 1 {
         return power;
     }
     game.config.power(power).map_or(power, |p| p.name.as_str())
@@ -122,7 +122,7 @@ impl Ruleset for Wbts {
         "War Between the States"
     }
 
-    fn wording(&self) -> u32 {
+    fn texts_wording(&self) -> u32 {
         WORDING
     }
 
@@ -157,7 +157,7 @@ impl Ruleset for Wbts {
             powers,
             dice,
         )?;
-        if game.config.wording.unwrap_or(WORDING) >= 1 {
+        if game.config.texts_wording(WORDING) >= 1 {
             t = t.with_names(
                 game.config
                     .powers
