@@ -208,6 +208,30 @@ impl Game {
     }
 }
 
+/// Each power's name as the texts of a ruleset at wording `now` give it (id, name): the scenario's
+/// (game.toml's `name`, as the welcome mail and every answer name it) from wording 1 on; none in a
+/// turn `audit` tells again in wording 0, whose texts named each power by its id. NGG, WBTS and PoG
+/// (their `names` and `name_of`).
+pub fn power_names(game: &Game, now: u32) -> Vec<(String, String)> {
+    if game.config.texts_wording(now) < 1 {
+        return Vec::new();
+    }
+    game.config
+        .powers
+        .iter()
+        .map(|p| (p.id.clone(), p.name.clone()))
+        .collect()
+}
+
+/// The name of `power` as the texts of a ruleset at wording `now` give it (see [`power_names`]):
+/// its id in wording 0, or when the game has no such power.
+pub fn power_name<'a>(game: &'a Game, power: &'a str, now: u32) -> &'a str {
+    if game.config.texts_wording(now) < 1 {
+        return power;
+    }
+    game.config.power(power).map_or(power, |p| p.name.as_str())
+}
+
 /// Every ruleset's grammar of dice labels (`dice::labels`), in the registry's order.
 pub const LABEL_GRAMMARS: [&crate::dice::labels::Grammar; 5] = [
     &eia::labels::GRAMMAR,

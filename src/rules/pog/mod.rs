@@ -61,22 +61,12 @@ pub const WORDING: u32 = 1;
 /// Each power's name as the texts give it (id, name): the scenario's (game.toml's `name`, as the
 /// welcome mail and every answer name it), none in a turn `audit` tells again in wording 0.
 pub fn names(game: &Game) -> Vec<(String, String)> {
-    if game.config.texts_wording(WORDING) < 1 {
-        return Vec::new();
-    }
-    game.config
-        .powers
-        .iter()
-        .map(|p| (p.id.clone(), p.name.clone()))
-        .collect()
+    crate::rules::power_names(game, WORDING)
 }
 
 /// The name of `power` as the texts give it (see [`names`]): its id without one.
 pub fn name_of<'a>(game: &'a Game, power: &'a str) -> &'a str {
-    if game.config.texts_wording(WORDING) < 1 {
-        return power;
-    }
-    game.config.power(power).map_or(power, |p| p.name.as_str())
+    crate::rules::power_name(game, power, WORDING)
 }
 
 /// The PoG ruleset with its tables and the game's SOP settings.

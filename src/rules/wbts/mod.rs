@@ -61,10 +61,7 @@ pub const WORDING: u32 = 1;
 /// The name of `power` as the scenario gives it (game.toml's `name`), as every text a player reads
 /// names it; its id when the game has no such power, or in a turn `audit` tells again in wording 0.
 pub fn name_of<'a>(game: &'a Game, power: &'a str) -> &'a str {
-    if game.config.texts_wording(WORDING) < 1 {
-        return power;
-    }
-    game.config.power(power).map_or(power, |p| p.name.as_str())
+    crate::rules::power_name(game, power, WORDING)
 }
 
 /// The hex map of a WBTS game.
