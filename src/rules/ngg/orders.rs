@@ -656,9 +656,90 @@ pub fn parse_all(
             Ok(o)
         });
         match result {
-            Ok(o) => ok.push(Located::new(o, line.span.clone())),
+            Ok(o) => {
+                diags.extend(beyond_the_allowance(&o, line, cx, power));
+                ok.push(Located::new(o, line.span.clone()));
+            }
             Err(d) => diags.push(d),
         }
     }
     (ok, diags)
+}
+
+/// NGG 10.2, 10.6: CCs are allocated up to those remaining, out of the side's command chits of the
+/// turn (pbem ngg/chits, tables.toml). A line that names more than the side has in a whole turn
+/// (`cc 9` with 6) stands, and is answered at once with a warning: what it names, what the side
+/// has, and what the rule makes of it (the CCs left when it comes; for `keep`, no CC for the
+/// attacks), so that the player learns it from his answer and not from the turn's report.
+fn beyond_the_allowance(
+    order: &NggOrder,
+    line: &Line,
+    cx: &Context<'_>,
+    power: &str,
+) -> Option<Diagnostic> {
+    let have = cx.tables.chits_of(power);
+    // The number written, the words that name it, what comes of it, and its rule.
+    let (n, word, what, rule) = match order {
+        NggOrder::Attack(AttackOrder { cc: Some(n), .. }) => (
+            *n,
+            "cc",
+            format!("the attack gets the CCs you have left when it comes, {have} at most"),
+            rules::TEST,
+        ),
+        NggOrder::Defend { cc: Some(n), .. } => (
+            *n,
+            "cc",
+            format!("the defence gets the CCs you have left when it comes, {have} at most"),
+            rules::DEFENCE_TEST,
+        ),
+        NggOrder::Keep { cc } => (
+            *cc,
+            "keep",
+            "your attacks get no CC: every one is kept for defence".to_string(),
+            rules::TEST,
+        ),
+        NggOrder::Standing { key, value } => {
+            let (point, rule) = match key.split('@').next().unwrap_or_default() {
+                "attack-cc" => ("an attack gets", rules::TEST),
+                "defence-cc" => ("a defence gets", rules::DEFENCE_TEST),
+                "attack-reserve" => ("your attacks keep", rules::TEST),
+                "defence-reserve" => ("a defence never spends", rules::DEFENCE_TEST),
+                _ => return None,
+            };
+            (
+                value.parse().ok()?,
+                "standing",
+                format!("{point} at most the CCs you have left, {have} at most"),
+                rule,
+            )
+        }
+        _ => return None,
+    };
+    if n <= have {
+        return None;
+    }
+    // The number's span: the word after `cc` (or `keep`), else the line.
+    let at = line
+        .tokens
+        .iter()
+        .position(|t| t.is(word))
+        .map_or(line.span.clone(), |i| {
+            let last = if word == "standing" {
+                line.tokens.last()
+            } else {
+                line.tokens.get(i + 1)
+            };
+            last.map_or(line.span.clone(), |t| t.span.clone())
+        });
+    Some(
+        Diagnostic::warning(
+            format!("{n} CCs are more than you have: {have} command chits a turn (pbem ngg/chits)"),
+            at,
+        )
+        .label(format!("you have {have}"))
+        .hint(format!(
+            "the line stands: {what}; write {have} or fewer to say what you mean"
+        ))
+        .rule(rule),
+    )
 }
