@@ -243,3 +243,47 @@ fn ngg_10_2_cc_beyond_the_sides_chits_is_answered_at_once_with_a_warning() {
         assert!(ack.contains(line), "{line}\n{ack}");
     }
 }
+
+/// pbem orders/syntax: an NGG line written wrong is answered with the order's form in the player's
+/// own words (his unit, the hex of his stack), never with a fixed example naming one side's pieces
+/// to both (`FR-III` to the Russian player too).
+#[test]
+fn ngg_a_syntax_hint_shows_the_order_in_the_players_own_words() {
+    let (_t, game) = demo(&NGG, 1);
+    let orders = game.join("french.txt");
+    fs::write(
+        &orders,
+        "game ngg-smolensk-1812\npower french\npassword grande-armee-1812\nturn 2\n\
+         move FR-Ney\nattack 0704\nforage\ndefend\n",
+    )
+    .unwrap();
+    let french = support::rejected(&game, &orders);
+    for hint in [
+        "help: write 'move FR-Ney <hex> ... [force]': a unit of yours or the hex of your stack, then each hex entered",
+        "help: write 'attack 0704 <hex> [with <unit> ...] [cc <n>] [support all|none|<hex> ...] [if ahead] [if holds]'",
+        "help: write 'forage <hex>': the hex of a stack of yours",
+        "help: write 'defend <hex> [cc <n>] [support all|none|<hex> ...]'",
+    ] {
+        assert!(french.contains(hint), "{hint}\n{french}");
+    }
+    let orders = game.join("russian.txt");
+    fs::write(
+        &orders,
+        "game ngg-smolensk-1812\npower russian\npassword barclay-1812\nturn 2\n\
+         move RU-VI\nmove 0704\nattack\n",
+    )
+    .unwrap();
+    let russian = support::rejected(&game, &orders);
+    assert!(
+        russian.contains("help: write 'move RU-VI <hex> ... [force]'"),
+        "{russian}"
+    );
+    // 0704 holds a French stack: it is no stack of his to move, only a hex.
+    assert!(
+        russian.contains("help: write 'move <unit|hex> 0704 ... [force]'"),
+        "{russian}"
+    );
+    for help in russian.lines().filter(|l| l.contains("help:")) {
+        assert!(!help.contains("FR-"), "{help}\n{russian}");
+    }
+}
