@@ -8,7 +8,9 @@ use crate::support;
 use std::fs;
 use std::path::PathBuf;
 
-use crate::rulesets::{assert_powers_named, demo, resolved_in_wording_0, WBTS};
+use crate::rulesets::{
+    assert_powers_named, demo, resolved_in_wording, resolved_in_wording_0, WBTS,
+};
 use support::pbem;
 
 /// The demo before turn 1 is resolved: resolved, then its record removed.
@@ -211,7 +213,7 @@ fn audit_tells_a_wbts_turn_resolved_before_its_texts_named_the_powers_in_its_own
     let (_t, dir, log) = resolved_in_wording_0(
         &WBTS,
         "player turn of union.",
-        "its texts named each power by its id, where this one gives the power's name as the scenario does",
+        "its texts named each power by its id, where this one gives the power's name as the scenario does; and they called a fortress a fort, where this one calls it a fortress",
     );
     fs::write(
         dir.join("turns/3/log.toml"),
@@ -266,5 +268,49 @@ fn wbts_a_syntax_hint_shows_the_order_in_the_players_own_words() {
         "Galena 0110",
     ] {
         assert!(!text.contains(foreign), "{foreign}\n{text}");
+    }
+}
+
+/// A turn resolved in WBTS's wording 1 (a fortress called a fort, "Result 1/2r on row 6: ...") is re-resolved by `audit` in its own words, every byte compared,
+/// its reports' units too ("inside the fort" for the garrison of Fortress Monroe), and its line
+/// says so.
+#[test]
+fn audit_tells_a_wbts_turn_of_wording_1_in_its_own_words() {
+    let (_t, dir, log) = resolved_in_wording(
+        &WBTS,
+        1,
+        "Result 1/2r on row 6: Union loses",
+        "its texts called a fortress a fort, where this one calls it a fortress",
+    );
+    assert!(log.contains("McClellan moves 1104 1003."), "{log}");
+    let report = fs::read_to_string(dir.join("turns/3/reports/union.txt")).unwrap();
+    assert!(report.contains("4 SP, inside the fort\n"), "{report}");
+}
+
+/// WBTS fort: a fortress (3x) is a fortress in every line of a report, as THE POSITION calls it
+/// ("fortress in 1206"): its garrison is "inside the fortress", never "inside the fort"; a fort (2x)
+/// stays a fort.
+#[test]
+fn wbts_fort_a_fortress_is_called_a_fortress_in_the_report() {
+    for turn in 1..=WBTS.turns {
+        let report = WBTS.report(turn, "union", "txt");
+        assert!(
+            report.contains("fortress in 1206, held by Union; inside: US-Monroe."),
+            "{report}"
+        );
+        let monroe: Vec<&str> = report
+            .lines()
+            .filter(|l| l.contains("US-Monroe ") && l.contains("SP"))
+            .collect();
+        assert!(!monroe.is_empty(), "{report}");
+        for line in monroe {
+            assert!(line.ends_with("4 SP, inside the fortress"), "{line}");
+        }
+        for line in report
+            .lines()
+            .filter(|l| l.contains("CS-H-1 ") && l.contains("inside"))
+        {
+            assert!(line.ends_with("SP, inside the fort"), "{line}");
+        }
     }
 }

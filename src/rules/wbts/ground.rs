@@ -640,9 +640,10 @@ impl Turn<'_> {
                 "retreat",
                 Some(&target),
                 format!(
-                    "{} {} inside the fort of {target}.",
+                    "{} {} inside the {} of {target}.",
                     units.join(", "),
-                    verb(units.len(), "falls back", "fall back")
+                    verb(units.len(), "falls back", "fall back"),
+                    self.fort_word(&target)
                 ),
             );
             return Ok(());
@@ -922,7 +923,10 @@ impl Turn<'_> {
                 rules::GARRISON_STAYS,
                 "retreat",
                 Some(target),
-                format!("The garrison of {target} ignores the retreat inside its fort."),
+                format!(
+                    "The garrison of {target} ignores the retreat inside its {}.",
+                    self.fort_word(target)
+                ),
             );
             return;
         }
@@ -932,7 +936,7 @@ impl Turn<'_> {
                 rules::SIEGE,
                 "retreat",
                 Some(target),
-                format!("{} in {terrain} {target} may not ignore the retreat: the garrison attacked out of its fort, and the hex's terrain counts for nothing.", left.join(", ")),
+                format!("{} in {terrain} {target} may not ignore the retreat: the garrison attacked out of its {}, and the hex's terrain counts for nothing.", left.join(", "), self.fort_word(target)),
             );
         } else if terrain == "rough" || terrain == "city" {
             let d = self.decide(WbtsPoint::IgnoreRetreat, defender, None, &[target]);
@@ -980,9 +984,10 @@ impl Turn<'_> {
                         self.place_unit(u, target, true);
                     }
                     let text = format!(
-                        "{} {} inside the fort in {target}{}.",
+                        "{} {} inside the {} in {target}{}.",
                         left.join(", "),
                         verb(left.len(), "retreats", "retreat"),
+                        self.fort_word(target),
                         d.by.aside(", ", "")
                     );
                     self.log(

@@ -175,7 +175,7 @@ impl Turn<'_> {
                 rules::NAVAL_FORT,
                 "naval-off",
                 Some(target),
-                format!("No naval attack on {target}: no gunboat within reach, or no garrison inside the fort."),
+                format!("No naval attack on {target}: no gunboat within reach, or no garrison inside the {}.", self.fort_word(target)),
             );
             return Ok(());
         }
@@ -205,12 +205,13 @@ impl Turn<'_> {
         let percent = self.tables.percent(cell.defender, intensity);
         let lost = self.tables.attrition(size, percent);
         let text = format!(
-            "{} ({attack}) {} the garrison of the {} in {target} ({size}, {}x: {defence}); odds {}, die {told}: result {cell}; the garrison loses {percent}% ({lost} SP) and ignores any retreat; the fort is not damaged.",
+            "{} ({attack}) {} the garrison of the {} in {target} ({size}, {}x: {defence}); odds {}, die {told}: result {cell}; the garrison loses {percent}% ({lost} SP) and ignores any retreat; the {} is not damaged.",
             list(&attackers),
             verb(attackers.len(), "attacks", "attack"),
             fort.effective().name(),
             fort.effective().multiple(),
-            self.tables.odds_name(col)
+            self.tables.odds_name(col),
+            self.fort_word(target)
         );
         self.log(
             Event::new(rules::NAVAL_FORT, "bombard", text)
