@@ -213,7 +213,7 @@ fn audit_tells_a_wbts_turn_resolved_before_its_texts_named_the_powers_in_its_own
     let (_t, dir, log) = resolved_in_wording_0(
         &WBTS,
         "player turn of union.",
-        "its texts named each power by its id, where this one gives the power's name as the scenario does; and they called a fortress a fort, where this one calls it a fortress",
+        "its texts named each power by its id, where this one gives the power's name as the scenario does; and they called a fortress a fort and told a move by its hexes alone, where this one calls it a fortress and says where a move goes",
     );
     fs::write(
         dir.join("turns/3/log.toml"),
@@ -271,7 +271,8 @@ fn wbts_a_syntax_hint_shows_the_order_in_the_players_own_words() {
     }
 }
 
-/// A turn resolved in WBTS's wording 1 (a fortress called a fort, "Result 1/2r on row 6: ...") is re-resolved by `audit` in its own words, every byte compared,
+/// A turn resolved in WBTS's wording 1 (a fortress called a fort, "McClellan moves 1104 1003",
+/// "Result 1/2r on row 6: ...") is re-resolved by `audit` in its own words, every byte compared,
 /// its reports' units too ("inside the fort" for the garrison of Fortress Monroe), and its line
 /// says so.
 #[test]
@@ -280,7 +281,7 @@ fn audit_tells_a_wbts_turn_of_wording_1_in_its_own_words() {
         &WBTS,
         1,
         "Result 1/2r on row 6: Union loses",
-        "its texts called a fortress a fort, where this one calls it a fortress",
+        "its texts called a fortress a fort and told a move by its hexes alone, where this one calls it a fortress and says where a move goes",
     );
     assert!(log.contains("McClellan moves 1104 1003."), "{log}");
     let report = fs::read_to_string(dir.join("turns/3/reports/union.txt")).unwrap();
@@ -313,4 +314,20 @@ fn wbts_fort_a_fortress_is_called_a_fortress_in_the_report() {
             assert!(line.ends_with("SP, inside the fort"), "{line}");
         }
     }
+}
+
+/// pbem wbts/movement: a move is told with where it goes ("moves to 1004", "moves by 1104 to
+/// 1003", "sails by 0702, 0802 to 0902"), not as a bare list of hexes ("moves 1004").
+#[test]
+fn pbem_wbts_movement_a_move_is_told_with_where_it_goes() {
+    let all = WBTS.logs();
+    for text in [
+        "Keyes with US-IV-1, US-IV-2 moves to 1004.",
+        "McClellan moves by 1104 to 1003.",
+        "CSS-Teaser sails by 0702, 0802 to 0902.",
+        "USS-Galena sails by 1002 to 0902.",
+    ] {
+        assert!(all.contains(text), "{text}\n{all}");
+    }
+    assert!(!all.contains("moves 1004."), "{all}");
 }

@@ -112,6 +112,21 @@ impl<'a> Turn<'a> {
         }
     }
 
+    /// Where a move went, as its event tells it: "to 1004", "by 1104 to 1003" (pbem wbts/movement);
+    /// in wording 1 and before, the hexes alone ("1104 1003").
+    pub fn went_to(&self, went: &[String]) -> String {
+        match went.split_last() {
+            Some((end, by)) if self.wording >= 2 => {
+                if by.is_empty() {
+                    format!("to {end}")
+                } else {
+                    format!("by {} to {end}", by.join(", "))
+                }
+            }
+            _ => went.join(" "),
+        }
+    }
+
     /// The name of `power` as the events' texts give it: the scenario's, or its id without one.
     pub fn name(&self, power: &str) -> String {
         self.names
@@ -326,7 +341,7 @@ impl<'a> Turn<'a> {
             Event::new(
                 rules::MOVEMENT,
                 "move",
-                format!("{piece}{with_text} moves {}.", went.join(" ")),
+                format!("{piece}{with_text} moves {}.", self.went_to(&went)),
             )
             .at(&at)
             .naming(movers.iter().map(String::as_str))
@@ -637,7 +652,7 @@ impl<'a> Turn<'a> {
                 rules::MOVEMENT,
                 "sail",
                 Some(&at),
-                format!("{ship} sails {}.", went.join(" ")),
+                format!("{ship} sails {}.", self.went_to(&went)),
             );
         }
         Ok(())
