@@ -213,7 +213,7 @@ fn audit_tells_a_wbts_turn_resolved_before_its_texts_named_the_powers_in_its_own
     let (_t, dir, log) = resolved_in_wording_0(
         &WBTS,
         "player turn of union.",
-        "its texts named each power by its id, where this one gives the power's name as the scenario does; and they called a fortress a fort and told a move by its hexes alone, where this one calls it a fortress and says where a move goes",
+        "its texts named each power by its id, where this one gives the power's name as the scenario does; and they called a fortress a fort, told a move by its hexes alone and a combat result by its cell alone, where this one says what they mean",
     );
     fs::write(
         dir.join("turns/3/log.toml"),
@@ -281,7 +281,7 @@ fn audit_tells_a_wbts_turn_of_wording_1_in_its_own_words() {
         &WBTS,
         1,
         "Result 1/2r on row 6: Union loses",
-        "its texts called a fortress a fort and told a move by its hexes alone, where this one calls it a fortress and says where a move goes",
+        "its texts called a fortress a fort, told a move by its hexes alone and a combat result by its cell alone, where this one says what they mean",
     );
     assert!(log.contains("McClellan moves 1104 1003."), "{log}");
     let report = fs::read_to_string(dir.join("turns/3/reports/union.txt")).unwrap();
@@ -330,4 +330,25 @@ fn pbem_wbts_movement_a_move_is_told_with_where_it_goes() {
         assert!(all.contains(text), "{text}\n{all}");
     }
     assert!(!all.contains("moves 1004."), "{all}");
+}
+
+/// WBTS ground/results, ground/attrition: a combat result is told with what its cell and row mean,
+/// in words a player reads without the table beside him: the table's odds column, each side's loss
+/// level, who retreats ('r'), and what a level costs at the combat's total intensity, before the
+/// percentages each side loses.
+#[test]
+fn wbts_ground_results_a_result_is_told_with_what_its_cell_and_row_mean() {
+    let all = WBTS.logs();
+    for text in [
+        "Result 2/1 on row 3 of the combat results table, in the odds column 1:2 (the die after any shift gives the row): the attacker's loss level 2, the defender's 1, and neither retreats; a level is 10% of a force at total intensity 4 (WBTS ground/results), in strength points by the attrition table (WBTS ground/attrition): Union loses 20% (3 SP), Confederate States loses 10% (1 SP).",
+        "Result 1/2r on row 6 of the combat results table, in the odds column 1:2 (the die after any shift gives the row): the attacker's loss level 1, the defender's 2, and the defender retreats ('r'); a level is 15% of a force at total intensity 5",
+    ] {
+        assert!(all.contains(text), "{text}\n{all}");
+    }
+    for line in all.lines().filter(|l| l.contains("Result ")) {
+        assert!(
+            line.contains(" of the combat results table, in the odds column "),
+            "{line}"
+        );
+    }
 }

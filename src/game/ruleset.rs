@@ -276,8 +276,8 @@ pub trait Ruleset: Send + Sync {
     /// reports hold (an audit compares them byte for byte): a turn's record keeps the wording it was
     /// told in, and `audit` re-resolves an older turn in its own words. 0 by default; Napoleon's
     /// Greatest Gamble 1 (its texts name each power as the scenario does, where they gave its id);
-    /// War Between the States 2 (1 as NGG's; 2 calls a fortress a fortress and tells a move with
-    /// where it goes).
+    /// War Between the States 2 (1 as NGG's; 2 calls a fortress a fortress, tells a move with where
+    /// it goes and a combat result with what its cell means).
     fn wording(&self) -> u32 {
         0
     }

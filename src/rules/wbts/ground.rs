@@ -605,9 +605,10 @@ impl Turn<'_> {
             "result",
             Some(&target),
             format!(
-                "Result {} on row {}: {a_named} loses {}% ({} SP{}), {d_named} loses {}% ({} SP{}).",
+                "Result {} on row {}{}: {a_named} loses {}% ({} SP{}), {d_named} loses {}% ({} SP{}).",
                 out.cell,
                 out.row,
+                self.result_words(&out),
                 out.percent[0],
                 out.lost[0],
                 doubled_text(out.doubled[0]),
@@ -1124,6 +1125,34 @@ fn supply_points(n: u32) -> String {
         "1 supply point".to_string()
     } else {
         format!("{n} supply points")
+    }
+}
+
+impl Turn<'_> {
+    /// WBTS ground/results, ground/attrition: what a result's cell ("2r/0") and row say, in words a
+    /// player reads without the table beside him: the table's column, each side's loss level and
+    /// who retreats ('r'), and what a level costs at the combat's total intensity, before the
+    /// attrition table turns the percentages into strength points. Nothing in wording 1 and before,
+    /// which told the cell and row alone.
+    fn result_words(&self, out: &combat::Outcome) -> String {
+        if self.wording < 2 {
+            return String::new();
+        }
+        let c = &out.cell;
+        let retreat = match (c.attacker_retreats, c.defender_retreats) {
+            (false, false) => "neither retreats",
+            (true, false) => "the attacker retreats ('r')",
+            (false, true) => "the defender retreats ('r')",
+            (true, true) => "both retreat ('r')",
+        };
+        format!(
+            " of the combat results table, in the odds column {} (the die after any shift gives the row): the attacker's loss level {}, the defender's {}, and {retreat}; a level is {}% of a force at total intensity {} (WBTS ground/results), in strength points by the attrition table (WBTS ground/attrition)",
+            self.tables.odds_name(out.column),
+            c.attacker,
+            c.defender,
+            self.tables.percent(1, out.intensity),
+            out.intensity,
+        )
     }
 }
 

@@ -54,11 +54,11 @@ pub struct Wbts {
 }
 
 /// The wording of WBTS's events' texts (`Ruleset::wording`): 2, a fortress called a fortress ("inside
-/// its fortress", and in the units' lines "inside the fortress") and a move told with where it goes
-/// ("moves to 1004", "moves by 1104 to 1003"); 1 called every fort "fort" and told a move by its
-/// hexes alone ("moves 1004"); 0 also named each power by its id ("player turn of union") where 1
-/// and 2 give its name as the scenario does ("player turn of Union"). `audit` tells a turn again in
-/// its own.
+/// its fortress"), a move told with where it goes ("moves to 1004", "moves by 1104 to 1003") and a
+/// combat result with what its cell and row mean (`Turn::result_words`); 1 called every fort "fort",
+/// told a move by its hexes alone ("moves 1004") and a result by its cell and row alone ("Result
+/// 2r/0 on row 1"); 0 also named each power by its id ("player turn of union") where 1 and 2 give
+/// its name as the scenario does ("player turn of Union"). `audit` tells a turn again in its own.
 pub const WORDING: u32 = 2;
 
 /// The name of `power` as the scenario gives it (game.toml's `name`), as every text a player reads
@@ -131,8 +131,8 @@ impl Ruleset for Wbts {
 
     fn wording_change(&self, from: u32) -> &'static str {
         match from {
-            0 => "its texts named each power by its id, where this one gives the power's name as the scenario does; and they called a fortress a fort and told a move by its hexes alone, where this one calls it a fortress and says where a move goes",
-            _ => "its texts called a fortress a fort and told a move by its hexes alone, where this one calls it a fortress and says where a move goes",
+            0 => "its texts named each power by its id, where this one gives the power's name as the scenario does; and they called a fortress a fort, told a move by its hexes alone and a combat result by its cell alone, where this one says what they mean",
+            _ => "its texts called a fortress a fort, told a move by its hexes alone and a combat result by its cell alone, where this one says what they mean",
         }
     }
 
