@@ -284,6 +284,7 @@ fn audit_tells_a_wbts_turn_of_wording_1_in_its_own_words() {
         "its texts called a fortress a fort, told a move by its hexes alone and a combat result by its cell alone, where this one says what they mean",
     );
     assert!(log.contains("McClellan moves 1104 1003."), "{log}");
+    assert!(log.contains("(6, 2x: 12); odds 1:3"), "{log}");
     let report = fs::read_to_string(dir.join("turns/3/reports/union.txt")).unwrap();
     assert!(report.contains("4 SP, inside the fort\n"), "{report}");
 }
@@ -351,4 +352,14 @@ fn wbts_ground_results_a_result_is_told_with_what_its_cell_and_row_mean() {
             "{line}"
         );
     }
+}
+
+/// WBTS naval/fort: a naval attack on a fort tells the garrison's strength and the result's cell in
+/// words ("6 SP, doubled in the fort: 12"; "the ships' loss level 1, the garrison's 1"), not as
+/// "(6, 2x: 12)" and "result 1/1" alone.
+#[test]
+fn wbts_naval_fort_a_naval_attack_tells_the_garrison_and_its_result_in_words() {
+    let all = WBTS.report(3, "union", "txt");
+    let text = "USS-Monitor (4) attacks the garrison of the fort in 0903 (6 SP, doubled in the fort: 12); odds 1:3, die 6: result 1/1; the ships' loss level 1, the garrison's 1, a level 10% at intensity 4 (on the combat results table, WBTS ground/results); the garrison loses 10% (1 SP)";
+    assert!(all.contains(text), "{text}\n{all}");
 }

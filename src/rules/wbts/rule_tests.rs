@@ -855,7 +855,9 @@ fn naval_attack_on_a_fort_doubles_the_garrison_and_any_attacker_loss_sinks_a_shi
         let (ev, next) = run(st.clone(), &[], orders, seed);
         let all = ev.join("\n");
         assert!(
-            all.contains("(7) attack the garrison of the fort in 0204 (3, 2x: 6)"),
+            all.contains(
+                "(7) attack the garrison of the fort in 0204 (3 SP, doubled in the fort: 6)"
+            ),
             "{all}"
         );
         assert!(all.contains("the fort is not damaged"), "{all}");
