@@ -145,6 +145,39 @@ fn check_exits_3_and_explains_a_rejected_order() {
         .stdout(predicate::str::contains("bad.txt:"));
 }
 
+/// pbem orders/syntax: an Empires in Arms line written wrong is answered with the order's form in
+/// the player's own words (his corps, leader or fleet, the area he wrote), never with a fixed
+/// example naming France's pieces to every power (`FR-I`, `FR-A with FR-B`, `FR-V FR-Cav`).
+#[test]
+fn eia_a_syntax_hint_shows_the_order_in_the_players_own_words() {
+    let (_t, game) = unresolved_demo();
+    let orders = game.join("bad.txt");
+    for (power, password, unit, foreign) in [
+        ("france", "eagle-1805", "FR-V", "AU-"),
+        ("austria", "danube-1805", "AU-I", "FR-"),
+    ] {
+        fs::write(
+            &orders,
+            format!(
+                "{}move {unit}\nmove Ulm\nchit Ulm outflank with\n",
+                support::header(power, password, 1)
+            ),
+        )
+        .unwrap();
+        let out = support::rejected(&game, &orders);
+        for hint in [
+            format!("help: write 'move {unit} <area> [<area> ...]': the unit, then each area it enters"),
+            "help: write 'move <unit> Ulm [<area> ...]': the unit, then each area it enters".to_string(),
+            "help: list the corps of the outflanking force: write 'chit Ulm outflank with <corps> [<corps> ...]'".to_string(),
+        ] {
+            assert!(out.contains(&hint), "{hint}\n{out}");
+        }
+        for help in out.lines().filter(|l| l.contains("help:")) {
+            assert!(!help.contains(foreign), "{help}\n{out}");
+        }
+    }
+}
+
 #[test]
 fn usage_errors_exit_2_and_help_has_examples() {
     pbem().arg("resolve").assert().code(2);

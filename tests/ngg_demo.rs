@@ -178,3 +178,112 @@ fn ngg_a_unit_written_where_a_hex_goes_is_answered_with_its_hex() {
         assert!(out.contains(hint), "{hint}\n{out}");
     }
 }
+
+/// NGG 10.2 and 10.6 (CCs up to those remaining) over pbem ngg/chits (6 a turn for the Grande
+/// Armée): a line allocating more CCs than the side has in a whole turn (`cc 9`) stands, and its
+/// player learns at once, in the answer to his mail and from `pbem check`, that it is more than he
+/// has and what the rule makes of it.
+#[test]
+fn ngg_10_2_cc_beyond_the_sides_chits_is_answered_at_once_with_a_warning() {
+    let (t, game) = demo(&NGG, 1);
+    let body = "game ngg-smolensk-1812\npower french\npassword grande-armee-1812\nturn 2\n\
+                attack 0704 0804 cc 9\ndefend 0704 cc 8\nkeep 2\n";
+    let orders = game.join("french.txt");
+    fs::write(&orders, body).unwrap();
+    let out = support::pbem()
+        .arg("check")
+        .arg(&game)
+        .arg(&orders)
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let said = String::from_utf8_lossy(&out.stdout).into_owned();
+    for line in [
+        "warning: 9 CCs are more than you have: 6 command chits a turn (pbem ngg/chits)",
+        "help: the line stands: the attack gets the CCs you have left when it comes, 6 at most; write 6 or fewer to say what you mean",
+        "note: rule NGG 10.2",
+        "warning: 8 CCs are more than you have",
+        "note: rule NGG 10.6",
+        "all 3 order(s) accepted.",
+    ] {
+        assert!(said.contains(line), "{line}\n{said}");
+    }
+    assert_eq!(said.matches("warning:").count(), 2, "{said}");
+    let mail = support::write(
+        t.path(),
+        "french.eml",
+        support::eml(
+            "french@example.org",
+            "Sat, 5 Dec 2026 18:00:00 +0100",
+            "fr-cc@example.org",
+            body,
+        ),
+    );
+    support::pbem()
+        .arg("ingest")
+        .arg(&game)
+        .arg(&mail)
+        .assert()
+        .success();
+    let acks = support::acks(&game);
+    let (_, ack) = acks
+        .iter()
+        .find(|(n, _)| n.contains("-ack-french-"))
+        .expect("the French player is answered");
+    let ack = support::body_of(ack);
+    for line in [
+        "These orders now stand for turn 2.",
+        "line 5: attack 0704 0804 cc 9",
+        "No line was rejected; a note on your message",
+        "warning: 9 CCs are more than you have: 6 command chits a turn (pbem ngg/chits)",
+        "the attack gets the CCs you have left when it comes, 6 at most",
+        "rule NGG 10.2",
+    ] {
+        assert!(ack.contains(line), "{line}\n{ack}");
+    }
+}
+
+/// pbem orders/syntax: an NGG line written wrong is answered with the order's form in the player's
+/// own words (his unit, the hex of his stack), never with a fixed example naming one side's pieces
+/// to both (`FR-III` to the Russian player too).
+#[test]
+fn ngg_a_syntax_hint_shows_the_order_in_the_players_own_words() {
+    let (_t, game) = demo(&NGG, 1);
+    let orders = game.join("french.txt");
+    fs::write(
+        &orders,
+        "game ngg-smolensk-1812\npower french\npassword grande-armee-1812\nturn 2\n\
+         move FR-Ney\nattack 0704\nforage\ndefend\n",
+    )
+    .unwrap();
+    let french = support::rejected(&game, &orders);
+    for hint in [
+        "help: write 'move FR-Ney <hex> ... [force]': a unit of yours or the hex of your stack, then each hex entered",
+        "help: write 'attack 0704 <hex> [with <unit> ...] [cc <n>] [support all|none|<hex> ...] [if ahead] [if holds]'",
+        "help: write 'forage <hex>': the hex of a stack of yours",
+        "help: write 'defend <hex> [cc <n>] [support all|none|<hex> ...]'",
+    ] {
+        assert!(french.contains(hint), "{hint}\n{french}");
+    }
+    let orders = game.join("russian.txt");
+    fs::write(
+        &orders,
+        "game ngg-smolensk-1812\npower russian\npassword barclay-1812\nturn 2\n\
+         move RU-VI\nmove 0704\nattack\n",
+    )
+    .unwrap();
+    let russian = support::rejected(&game, &orders);
+    assert!(
+        russian.contains("help: write 'move RU-VI <hex> ... [force]'"),
+        "{russian}"
+    );
+    // 0704 holds a French stack: it is no stack of his to move, only a hex.
+    assert!(
+        russian.contains("help: write 'move <unit|hex> 0704 ... [force]'"),
+        "{russian}"
+    );
+    for help in russian.lines().filter(|l| l.contains("help:")) {
+        assert!(!help.contains("FR-"), "{help}\n{russian}");
+    }
+}

@@ -258,3 +258,36 @@ fn audit_tells_a_pog_turn_resolved_before_its_texts_named_the_sides_in_its_own_w
     );
     assert!(log.contains("central (attacker) fires on the"), "{log}");
 }
+
+/// pbem orders/syntax: a PoG line written wrong is answered with the order's form in the player's
+/// own words (his unit, the space he wrote), never with a fixed example naming one side's pieces to
+/// both (`GE-1`, `GE-5` to the Allies too).
+#[test]
+fn pog_a_syntax_hint_shows_the_order_in_the_players_own_words() {
+    let (_t, game) = demo(&POG, 1);
+    let orders = game.join("orders.txt");
+    for (power, password, unit, foreign) in [
+        ("central", "kaiser-1914", "GE-1", "FR-"),
+        ("allies", "entente-1914", "FR-5", "GE-"),
+    ] {
+        fs::write(
+            &orders,
+            format!(
+                "game pog-1914\npower {power}\npassword {password}\nturn 2\n\
+                 move {unit}\nentrench\nattack Reims\n"
+            ),
+        )
+        .unwrap();
+        let out = support::rejected(&game, &orders);
+        for hint in [
+            format!("help: write 'move {unit} <space>[+] [<space>[+] ...]': the unit, then each space it enters ('+': taking control of it on the way)"),
+            "help: write 'entrench <unit>'".to_string(),
+            "help: write 'attack Reims with <unit> [<unit> ...] [flank <space>] [card <card>] ... [table army] [no-advance] [after]'".to_string(),
+        ] {
+            assert!(out.contains(&hint), "{hint}\n{out}");
+        }
+        for help in out.lines().filter(|l| l.contains("help:")) {
+            assert!(!help.contains(foreign), "{help}\n{out}");
+        }
+    }
+}

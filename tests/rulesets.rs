@@ -134,18 +134,33 @@ pub fn assert_powers_named(
 }
 
 /// Turn 3 of the demo of `s` resolved again as a pbem before its texts named the powers wrote it
-/// (wording 0, of its texts and of its reports' own lines): `old`, a text of that pbem's, is in its
-/// log, its record names no wording where turn 2's names 1 of both, and `pbem audit` finds it ok in
-/// its own words, its line saying so (`change`: what the ruleset says changed). Returns the game
-/// (its folder's owner, then the folder) and its log.
+/// (wording 0, of its texts and of its reports' own lines): see [`resolved_in_wording`].
 pub fn resolved_in_wording_0(
     s: &Scenario,
     old: &str,
     change: &str,
 ) -> (tempfile::TempDir, PathBuf, String) {
+    resolved_in_wording(s, 0, old, change)
+}
+
+/// Turn 3 of the demo of `s` resolved again as an older pbem wrote it, in its texts' `wording` and
+/// its reports' own lines' first (0): `old`, a text of that pbem's, is in its log, its record names
+/// that wording (none for 0) where turn 2's names the ruleset's of now, both, and `pbem audit`
+/// finds it ok in its own words, its line saying so (`change`: what the ruleset says changed
+/// since). Returns the game (its folder's owner, then the folder) and its log.
+pub fn resolved_in_wording(
+    s: &Scenario,
+    wording: u32,
+    old: &str,
+    change: &str,
+) -> (tempfile::TempDir, PathBuf, String) {
     let (tmp, dir) = demo(s, 3);
     let mut game = pbem::game::Game::load(&dir).unwrap();
-    game.config.wording = Some(pbem::game::record::Wording::default());
+    let now = game.ruleset.wording();
+    game.config.wording = Some(pbem::game::record::Wording {
+        texts: wording,
+        reports: 0,
+    });
     support::locked(|| {
         pbem::referee::turn::resolve(
             &game,
@@ -159,17 +174,27 @@ pub fn resolved_in_wording_0(
     let log = fs::read_to_string(dir.join("turns/3/log.toml")).unwrap();
     assert!(log.contains(old), "{log}");
     let record = fs::read_to_string(dir.join("turns/3/record.toml")).unwrap();
-    assert!(!record.contains("wording"), "{record}");
+    if wording == 0 {
+        assert!(!record.contains("wording"), "{record}");
+    } else {
+        assert!(
+            record.contains(&format!("wording = {wording}\n")),
+            "{record}"
+        );
+    }
     assert!(fs::read_to_string(dir.join("turns/2/record.toml"))
         .unwrap()
-        .contains("[wording]\ntexts = 1\nreports = 1\n"));
+        .contains(&format!(
+            "[wording]\ntexts = {}\nreports = {}\n",
+            now.texts, now.reports
+        )));
     let out = pbem().arg("audit").arg(&dir).assert().success();
     let said = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(said.starts_with("turn 1: ok ("), "{said}");
     assert!(!said.lines().nth(1).unwrap().contains("wording"), "{said}");
     assert!(
         said.lines().nth(2).unwrap().starts_with("turn 3: ok (")
-            && said.contains(&format!("told in the words of the pbem that resolved it, wording 0 (this pbem's is 1: {change})")),
+            && said.contains(&format!("told in the words of the pbem that resolved it, wording {wording} (this pbem's is {}: {change})", now.texts)),
         "{said}"
     );
     (tmp, dir, log)

@@ -8,7 +8,9 @@ use crate::support;
 use std::fs;
 use std::path::PathBuf;
 
-use crate::rulesets::{assert_powers_named, demo, resolved_in_wording_0, WBTS};
+use crate::rulesets::{
+    assert_powers_named, demo, resolved_in_wording, resolved_in_wording_0, WBTS,
+};
 use support::pbem;
 
 /// The demo before turn 1 is resolved: resolved, then its record removed.
@@ -211,7 +213,7 @@ fn audit_tells_a_wbts_turn_resolved_before_its_texts_named_the_powers_in_its_own
     let (_t, dir, log) = resolved_in_wording_0(
         &WBTS,
         "player turn of union.",
-        "its texts named each power by its id, where this one gives the power's name as the scenario does",
+        "its texts named each power by its id, where this one gives the power's name as the scenario does; and they called a fortress a fort, told a move by its hexes alone and a combat result by its cell alone, where this one says what they mean",
     );
     fs::write(
         dir.join("turns/3/log.toml"),
@@ -267,4 +269,97 @@ fn wbts_a_syntax_hint_shows_the_order_in_the_players_own_words() {
     ] {
         assert!(!text.contains(foreign), "{foreign}\n{text}");
     }
+}
+
+/// A turn resolved in WBTS's wording 1 (a fortress called a fort, "McClellan moves 1104 1003",
+/// "Result 1/2r on row 6: ...") is re-resolved by `audit` in its own words, every byte compared,
+/// its reports' units too ("inside the fort" for the garrison of Fortress Monroe), and its line
+/// says so.
+#[test]
+fn audit_tells_a_wbts_turn_of_wording_1_in_its_own_words() {
+    let (_t, dir, log) = resolved_in_wording(
+        &WBTS,
+        1,
+        "Result 1/2r on row 6: Union loses",
+        "its texts called a fortress a fort, told a move by its hexes alone and a combat result by its cell alone, where this one says what they mean",
+    );
+    assert!(log.contains("McClellan moves 1104 1003."), "{log}");
+    assert!(log.contains("(6, 2x: 12); odds 1:3"), "{log}");
+    let report = fs::read_to_string(dir.join("turns/3/reports/union.txt")).unwrap();
+    assert!(report.contains("4 SP, inside the fort\n"), "{report}");
+}
+
+/// WBTS fort: a fortress (3x) is a fortress in every line of a report, as THE POSITION calls it
+/// ("fortress in 1206"): its garrison is "inside the fortress", never "inside the fort"; a fort (2x)
+/// stays a fort.
+#[test]
+fn wbts_fort_a_fortress_is_called_a_fortress_in_the_report() {
+    for turn in 1..=WBTS.turns {
+        let report = WBTS.report(turn, "union", "txt");
+        assert!(
+            report.contains("fortress in 1206, held by Union; inside: US-Monroe."),
+            "{report}"
+        );
+        let monroe: Vec<&str> = report
+            .lines()
+            .filter(|l| l.contains("US-Monroe ") && l.contains("SP"))
+            .collect();
+        assert!(!monroe.is_empty(), "{report}");
+        for line in monroe {
+            assert!(line.ends_with("4 SP, inside the fortress"), "{line}");
+        }
+        for line in report
+            .lines()
+            .filter(|l| l.contains("CS-H-1 ") && l.contains("inside"))
+        {
+            assert!(line.ends_with("SP, inside the fort"), "{line}");
+        }
+    }
+}
+
+/// pbem wbts/movement: a move is told with where it goes ("moves to 1004", "moves by 1104 to
+/// 1003", "sails by 0702, 0802 to 0902"), not as a bare list of hexes ("moves 1004").
+#[test]
+fn pbem_wbts_movement_a_move_is_told_with_where_it_goes() {
+    let all = WBTS.logs();
+    for text in [
+        "Keyes with US-IV-1, US-IV-2 moves to 1004.",
+        "McClellan moves by 1104 to 1003.",
+        "CSS-Teaser sails by 0702, 0802 to 0902.",
+        "USS-Galena sails by 1002 to 0902.",
+    ] {
+        assert!(all.contains(text), "{text}\n{all}");
+    }
+    assert!(!all.contains("moves 1004."), "{all}");
+}
+
+/// WBTS ground/results, ground/attrition: a combat result is told with what its cell and row mean,
+/// in words a player reads without the table beside him: the table's odds column, each side's loss
+/// level, who retreats ('r'), and what a level costs at the combat's total intensity, before the
+/// percentages each side loses.
+#[test]
+fn wbts_ground_results_a_result_is_told_with_what_its_cell_and_row_mean() {
+    let all = WBTS.logs();
+    for text in [
+        "Result 2/1 on row 3 of the combat results table, in the odds column 1:2 (the die after any shift gives the row): the attacker's loss level 2, the defender's 1, and neither retreats; a level is 10% of a force at total intensity 4 (WBTS ground/results), in strength points by the attrition table (WBTS ground/attrition): Union loses 20% (3 SP), Confederate States loses 10% (1 SP).",
+        "Result 1/2r on row 6 of the combat results table, in the odds column 1:2 (the die after any shift gives the row): the attacker's loss level 1, the defender's 2, and the defender retreats ('r'); a level is 15% of a force at total intensity 5",
+    ] {
+        assert!(all.contains(text), "{text}\n{all}");
+    }
+    for line in all.lines().filter(|l| l.contains("Result ")) {
+        assert!(
+            line.contains(" of the combat results table, in the odds column "),
+            "{line}"
+        );
+    }
+}
+
+/// WBTS naval/fort: a naval attack on a fort tells the garrison's strength and the result's cell in
+/// words ("6 SP, doubled in the fort: 12"; "the ships' loss level 1, the garrison's 1"), not as
+/// "(6, 2x: 12)" and "result 1/1" alone.
+#[test]
+fn wbts_naval_fort_a_naval_attack_tells_the_garrison_and_its_result_in_words() {
+    let all = WBTS.report(3, "union", "txt");
+    let text = "USS-Monitor (4) attacks the garrison of the fort in 0903 (6 SP, doubled in the fort: 12); odds 1:3, die 6: result 1/1; the ships' loss level 1, the garrison's 1, a level 10% at intensity 4 (on the combat results table, WBTS ground/results); the garrison loses 10% (1 SP)";
+    assert!(all.contains(text), "{text}\n{all}");
 }

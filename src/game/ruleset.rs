@@ -161,6 +161,15 @@ pub trait Ruleset: Send + Sync {
     /// Every unit on the map, in the state's order, for fog of war and reports.
     fn units(&self, state: &State) -> Vec<UnitView>;
 
+    /// [`Ruleset::units`] as the reports tell them, in the wording of the game's turn
+    /// (`GameConfig::wording`, else [`Ruleset::wording`]): a turn `audit` tells again as an older
+    /// pbem told it describes its units in that pbem's words too. `units` by default; WBTS calls a
+    /// fortress's garrison "inside the fortress" from its wording 2.
+    fn units_told(&self, game: &Game, state: &State) -> Vec<UnitView> {
+        let _ = game;
+        self.units(state)
+    }
+
     /// Whether `power` is due to send orders for the turn of `state`: every power in EiA; only the
     /// active player in a game of one action per turn (PoG). Missing orders and the missed-turn policy
     /// count only the turns a power was due.
@@ -266,9 +275,10 @@ pub trait Ruleset: Send + Sync {
 
     /// The wording of its events' texts, raised when a pbem changes words that the turn log and the
     /// reports hold (an audit compares them byte for byte): a turn's record keeps the wording it was
-    /// told in, and `audit` re-resolves an older turn in its own words. 0 by default; War Between the
-    /// States, Napoleon's Greatest Gamble and Paths of Glory 1 (their texts name each power as the
-    /// scenario does, where they gave its id).
+    /// told in, and `audit` re-resolves an older turn in its own words. 0 by default; Napoleon's
+    /// Greatest Gamble and Paths of Glory 1 (their texts name each power as the scenario does, where
+    /// they gave its id); War Between the States 2 (1 as NGG's; 2 calls a fortress a fortress, tells
+    /// a move with where it goes and a combat result with what its cell means).
     fn texts_wording(&self) -> u32 {
         0
     }

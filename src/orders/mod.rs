@@ -9,6 +9,7 @@
 //! spent on a file is linear in its size and what reaches a ruleset is small.
 
 pub mod filed;
+pub mod form;
 pub mod header;
 pub mod lexer;
 pub mod prose;

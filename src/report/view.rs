@@ -158,7 +158,7 @@ impl TurnSight {
 
     /// As [`TurnSight::new`], with the sight given.
     pub fn with_sight(game: &Game, state_after: &State, sight: Visibility) -> TurnSight {
-        let units = game.ruleset.units(state_after);
+        let units = game.ruleset.units_told(game, state_after);
         let mut by_owner: BTreeMap<String, Vec<usize>> = BTreeMap::new();
         let mut by_area = vec![Vec::new(); game.map.areas.len()];
         for (i, u) in units.iter().enumerate() {

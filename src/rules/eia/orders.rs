@@ -260,7 +260,7 @@ fn parse_line_for(
     match verb.text.to_ascii_lowercase().as_str() {
         "move" => {
             let Some((unit, path)) = args.split_first().filter(|(_, path)| !path.is_empty()) else {
-                return Err(missing_move(line));
+                return Err(missing_move(line, cx, power));
             };
             let unit = unit_name(unit, cx, power)?;
             // `move <fleet> with <fleet> ... <area> ...`: the fleets after `with`, up to the first
@@ -277,10 +277,21 @@ fn parse_line_for(
                         })
                         .count();
                     if n == 0 {
-                        return Err(Diagnostic::error("'with' names no fleet of yours", w.span.clone())
-                            .label("a fleet's id should follow")
-                            .hint("list the fleets of the stack, then its path: 'move FR-A with FR-B North-Sea'")
-                            .rule(ORDER_SYNTAX));
+                        return Err(Diagnostic::error(
+                            "'with' names no fleet of yours",
+                            w.span.clone(),
+                        )
+                        .label("a fleet's id should follow")
+                        .hint(format!(
+                            "list the fleets of the stack, then its path: {}",
+                            in_his_words(
+                                "move <fleet> with <fleet> [<fleet> ...] <area> [<area> ...]",
+                                args,
+                                cx,
+                                power
+                            )
+                        ))
+                        .rule(ORDER_SYNTAX));
                     }
                     let with = rest[..n]
                         .iter()
@@ -291,7 +302,7 @@ fn parse_line_for(
                 _ => (Vec::new(), path),
             };
             if path.is_empty() {
-                return Err(missing_move(line));
+                return Err(missing_move(line, cx, power));
             }
             let path = path
                 .iter()
@@ -317,9 +328,20 @@ fn parse_line_for(
                 Some(i) if i >= 3 => {
                     let units = &line.tokens[i + 1..];
                     if units.is_empty() {
-                        return Err(Diagnostic::error("'with' names no corps", line.tokens[i].span.clone())
-                            .hint("list the corps of the outflanking force: 'chit Ulm outflank with FR-V FR-Cav'")
-                            .rule(ORDER_SYNTAX));
+                        return Err(Diagnostic::error(
+                            "'with' names no corps",
+                            line.tokens[i].span.clone(),
+                        )
+                        .hint(format!(
+                            "list the corps of the outflanking force: {}",
+                            in_his_words(
+                                "chit <area> outflank with <corps> [<corps> ...]",
+                                line.tokens.get(1..).unwrap_or_default(),
+                                cx,
+                                power
+                            )
+                        ))
+                        .rule(ORDER_SYNTAX));
                     }
                     let with = units
                         .iter()
@@ -396,14 +418,47 @@ fn parse_line_for(
     }
 }
 
-fn missing_move(line: &Line) -> Diagnostic {
+fn missing_move(line: &Line, cx: &Context<'_>, power: Option<&str>) -> Diagnostic {
+    let args = line.tokens.get(1..).unwrap_or_default();
+    let hint = if args.iter().any(|t| t.is("with")) {
+        in_his_words(
+            "move <fleet> with <fleet> [<fleet> ...] <area> [<area> ...]",
+            args,
+            cx,
+            power,
+        ) + ": the fleets of the stack, then each area it enters"
+    } else {
+        in_his_words("move <unit> <area> [<area> ...]", args, cx, power)
+            + ": the unit, then each area it enters"
+    };
     Diagnostic::error(
         "'move' needs a unit and at least one area",
         line.span.clone(),
     )
     .label("incomplete order")
-    .hint("write 'move FR-I Stuttgart Ulm': the unit, then each area it enters")
+    .hint(hint)
     .rule(ORDER_SYNTAX)
+}
+
+/// An order's form as the order guide writes it (`move <unit> <area> [<area> ...]`), as a hint in
+/// the player's own words (`orders::form`): his corps, leader or fleet, an area he wrote. A hint
+/// never names one power's pieces to another (the examples it gave before named `FR-I`, `FR-A`,
+/// `FR-V` to every power).
+fn in_his_words(form: &str, args: &[Token], cx: &Context<'_>, power: Option<&str>) -> String {
+    let mine = |owner: &str| power.is_none_or(|p| p == owner);
+    crate::orders::form::in_his_words(form, args, |placeholder, t| match placeholder {
+        "<area>" => cx.map.find(&t.text).map(|i| cx.map.area(i).id.clone()),
+        "<unit>" => unit_name(t, cx, power).ok(),
+        "<fleet>" => cx
+            .find_fleet(&t.text)
+            .filter(|f| mine(f.power.get_ref()))
+            .map(|f| f.id.get_ref().clone()),
+        "<corps>" => cx
+            .find_corps(&t.text)
+            .filter(|c| mine(c.power.get_ref()))
+            .map(|c| c.id.get_ref().clone()),
+        _ => None,
+    })
 }
 
 /// The `N` arguments of an order that takes exactly `N`, or a diagnostic naming how many it got.

@@ -191,6 +191,23 @@ fn syntax(message: impl Into<String>, span: std::ops::Range<usize>, hint: &str) 
         .rule(ORDER_SYNTAX)
 }
 
+/// An order's form as the order guide writes it (`move <unit|hex> <hex> ... [force]`), as a hint in
+/// the player's own words (`orders::form`): his unit, the hex of his stack, a hex he wrote. A hint
+/// never names one side's pieces to the other (the examples it gave before named `FR-III` to both).
+fn in_his_words(form: &str, args: &[Token], cx: &Context<'_>, power: &str) -> String {
+    let own = |t: &Token| cx.own_unit(t, power).ok().map(|u| u.id().to_string());
+    crate::orders::form::in_his_words(form, args, |placeholder, t| match placeholder {
+        "<hex>" => cx.hex(t).ok().map(|_| t.text.clone()),
+        "<unit>" => own(t),
+        "<unit|hex>" => own(t).or_else(|| {
+            let h = cx.hex(t).ok()?;
+            let mine = cx.ngg.stack(&h, power).next().is_some();
+            mine.then(|| t.text.clone())
+        }),
+        _ => None,
+    })
+}
+
 impl Context<'_> {
     /// The hex id a token names: a hex id of the map, or a place of tables.toml.
     pub fn hex(&self, t: &Token) -> Result<String, Diagnostic> {
@@ -340,7 +357,10 @@ pub fn parse_line(line: &Line, cx: &Context<'_>, power: &str) -> Result<NggOrder
             _ => Err(syntax(
                 format!("'forage' takes one hex, found {}", args.len()),
                 line.span.clone(),
-                "write 'forage 0605'",
+                &format!(
+                    "{}: the hex of a stack of yours",
+                    in_his_words("forage <hex>", args, cx, power)
+                ),
             )),
         },
         "attack" => parse_attack(line, args, cx, power),
@@ -371,7 +391,7 @@ pub fn parse_line(line: &Line, cx: &Context<'_>, power: &str) -> Result<NggOrder
                 "write 'keep 3': the attacks leave 3 CCs for defence",
             )),
         },
-        "defend" => parse_defend(line, args, cx),
+        "defend" => parse_defend(line, args, cx, power),
         "standing" => {
             let (key, value) = decisions::parse_standing(line, args, |t| cx.hex(t))?;
             Ok(NggOrder::Standing { key, value })
@@ -386,7 +406,10 @@ fn parse_move(
     cx: &Context<'_>,
     power: &str,
 ) -> Result<NggOrder, Diagnostic> {
-    const EXAMPLE: &str = "write 'move FR-III 0605 0606', or 'move 0504 0605 force' for a stack";
+    let example = format!(
+        "{}: a unit of yours or the hex of your stack, then each hex entered",
+        in_his_words("move <unit|hex> <hex> ... [force]", args, cx, power)
+    );
     let (args, force) = match args.split_last() {
         Some((l, rest)) if l.is("force") => (rest, true),
         _ => (args, false),
@@ -395,7 +418,7 @@ fn parse_move(
         return Err(syntax(
             "'move' needs a unit or a hex, and at least one hex",
             line.span.clone(),
-            EXAMPLE,
+            &example,
         ));
     };
     let (mover, stack, start) = if cx.is_hex(who) {
@@ -460,12 +483,18 @@ fn parse_attack(
     cx: &Context<'_>,
     power: &str,
 ) -> Result<NggOrder, Diagnostic> {
-    const EXAMPLE: &str = "write 'attack 0605 0706 with FR-III cc 2 support 0705 if ahead'";
+    let example = in_his_words(
+        "attack <hex> <hex> [with <unit> ...] [cc <n>] [support all|none|<hex> ...] [if ahead] [if holds]",
+        args,
+        cx,
+        power,
+    );
+    let example = example.as_str();
     let (Some(from), Some(target)) = (args.first(), args.get(1)) else {
         return Err(syntax(
             "'attack' needs the attacking and the attacked hex",
             line.span.clone(),
-            EXAMPLE,
+            example,
         ));
     };
     let from_hex = cx.hex(from)?;
@@ -502,10 +531,10 @@ fn parse_attack(
                 i += 1;
             }
             if a.units.is_empty() {
-                return Err(syntax("'with' names no unit", t.span.clone(), EXAMPLE));
+                return Err(syntax("'with' names no unit", t.span.clone(), example));
             }
         } else if t.is("cc") && a.cc.is_none() {
-            a.cc = Some(cx.cc(args.get(i + 1), t, EXAMPLE)?);
+            a.cc = Some(cx.cc(args.get(i + 1), t, example)?);
             i += 2;
         } else if t.is("support") && a.support.is_none() {
             i += 1;
@@ -529,7 +558,7 @@ fn parse_attack(
                     return Err(syntax(
                         "'if' is followed by 'ahead' or 'holds'",
                         t.span.clone(),
-                        EXAMPLE,
+                        example,
                     ))
                 }
             }
@@ -538,24 +567,35 @@ fn parse_attack(
             return Err(syntax(
                 format!("unexpected '{}'", t.text),
                 t.span.clone(),
-                EXAMPLE,
+                example,
             ));
         }
     }
     Ok(NggOrder::Attack(a))
 }
 
-fn parse_defend(line: &Line, args: &[Token], cx: &Context<'_>) -> Result<NggOrder, Diagnostic> {
-    const EXAMPLE: &str = "write 'defend Smolensk cc 2 support 0804 0906'";
+fn parse_defend(
+    line: &Line,
+    args: &[Token],
+    cx: &Context<'_>,
+    power: &str,
+) -> Result<NggOrder, Diagnostic> {
+    let example = in_his_words(
+        "defend <hex> [cc <n>] [support all|none|<hex> ...]",
+        args,
+        cx,
+        power,
+    );
+    let example = example.as_str();
     let Some((h, rest)) = args.split_first() else {
-        return Err(syntax("'defend' needs a hex", line.span.clone(), EXAMPLE));
+        return Err(syntax("'defend' needs a hex", line.span.clone(), example));
     };
     let hex = cx.hex(h)?;
     let (mut cc, mut support) = (None, None);
     let mut i = 0;
     while let Some(t) = rest.get(i) {
         if t.is("cc") && cc.is_none() {
-            cc = Some(cx.cc(rest.get(i + 1), t, EXAMPLE)?);
+            cc = Some(cx.cc(rest.get(i + 1), t, example)?);
             i += 2;
         } else if t.is("support") && support.is_none() {
             i += 1;
@@ -564,7 +604,7 @@ fn parse_defend(line: &Line, args: &[Token], cx: &Context<'_>) -> Result<NggOrde
             return Err(syntax(
                 format!("unexpected '{}'", t.text),
                 t.span.clone(),
-                EXAMPLE,
+                example,
             ));
         }
     }
@@ -656,9 +696,90 @@ pub fn parse_all(
             Ok(o)
         });
         match result {
-            Ok(o) => ok.push(Located::new(o, line.span.clone())),
+            Ok(o) => {
+                diags.extend(beyond_the_allowance(&o, line, cx, power));
+                ok.push(Located::new(o, line.span.clone()));
+            }
             Err(d) => diags.push(d),
         }
     }
     (ok, diags)
+}
+
+/// NGG 10.2, 10.6: CCs are allocated up to those remaining, out of the side's command chits of the
+/// turn (pbem ngg/chits, tables.toml). A line that names more than the side has in a whole turn
+/// (`cc 9` with 6) stands, and is answered at once with a warning: what it names, what the side
+/// has, and what the rule makes of it (the CCs left when it comes; for `keep`, no CC for the
+/// attacks), so that the player learns it from his answer and not from the turn's report.
+fn beyond_the_allowance(
+    order: &NggOrder,
+    line: &Line,
+    cx: &Context<'_>,
+    power: &str,
+) -> Option<Diagnostic> {
+    let have = cx.tables.chits_of(power);
+    // The number written, the words that name it, what comes of it, and its rule.
+    let (n, word, what, rule) = match order {
+        NggOrder::Attack(AttackOrder { cc: Some(n), .. }) => (
+            *n,
+            "cc",
+            format!("the attack gets the CCs you have left when it comes, {have} at most"),
+            rules::TEST,
+        ),
+        NggOrder::Defend { cc: Some(n), .. } => (
+            *n,
+            "cc",
+            format!("the defence gets the CCs you have left when it comes, {have} at most"),
+            rules::DEFENCE_TEST,
+        ),
+        NggOrder::Keep { cc } => (
+            *cc,
+            "keep",
+            "your attacks get no CC: every one is kept for defence".to_string(),
+            rules::TEST,
+        ),
+        NggOrder::Standing { key, value } => {
+            let (point, rule) = match key.split('@').next().unwrap_or_default() {
+                "attack-cc" => ("an attack gets", rules::TEST),
+                "defence-cc" => ("a defence gets", rules::DEFENCE_TEST),
+                "attack-reserve" => ("your attacks keep", rules::TEST),
+                "defence-reserve" => ("a defence never spends", rules::DEFENCE_TEST),
+                _ => return None,
+            };
+            (
+                value.parse().ok()?,
+                "standing",
+                format!("{point} at most the CCs you have left, {have} at most"),
+                rule,
+            )
+        }
+        _ => return None,
+    };
+    if n <= have {
+        return None;
+    }
+    // The number's span: the word after `cc` (or `keep`), else the line.
+    let at = line
+        .tokens
+        .iter()
+        .position(|t| t.is(word))
+        .map_or(line.span.clone(), |i| {
+            let last = if word == "standing" {
+                line.tokens.last()
+            } else {
+                line.tokens.get(i + 1)
+            };
+            last.map_or(line.span.clone(), |t| t.span.clone())
+        });
+    Some(
+        Diagnostic::warning(
+            format!("{n} CCs are more than you have: {have} command chits a turn (pbem ngg/chits)"),
+            at,
+        )
+        .label(format!("you have {have}"))
+        .hint(format!(
+            "the line stands: {what}; write {have} or fewer to say what you mean"
+        ))
+        .rule(rule),
+    )
 }

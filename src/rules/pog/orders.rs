@@ -252,6 +252,24 @@ fn syntax(message: impl Into<String>, span: std::ops::Range<usize>, hint: &str) 
         .rule(ORDER_SYNTAX)
 }
 
+/// An order's form as the order guide writes it (`move <unit> <space>[+] ...`), as a hint in the
+/// player's own words (`orders::form`): his unit, a space or a card he wrote. A hint never names one
+/// side's pieces to the other (the examples it gave before named `GE-1`, `GE-5` to both).
+fn in_his_words(form: &str, args: &[Token], cx: &Context<'_>, power: &str) -> String {
+    let space = |text: &str| cx.map.find(text).map(|i| cx.map.area(i).id.clone());
+    crate::orders::form::in_his_words(form, args, |placeholder, t| match placeholder {
+        "<space>" => space(&t.text),
+        // A `+` written after a space stays after it.
+        "<space>[+]" => match t.text.strip_suffix('+') {
+            Some(name) => space(name).map(|s| s + "+"),
+            None => space(&t.text),
+        },
+        "<unit>" => cx.own_unit(t, power).ok().map(|u| u.id().to_string()),
+        "<card>" => cx.tables.card(&t.text).map(|c| c.id.clone()),
+        _ => None,
+    })
+}
+
 /// Parses one order line for `power`, checking each name; legality against the position comes after.
 pub fn parse_line(line: &Line, cx: &Context<'_>, power: &str) -> Result<PogOrder, Diagnostic> {
     let Some((verb, args)) = line.tokens.split_first() else {
@@ -267,7 +285,10 @@ pub fn parse_line(line: &Line, cx: &Context<'_>, power: &str) -> Result<PogOrder
                 return Err(syntax(
                     "'move' needs a unit and at least one space",
                     line.span.clone(),
-                    "write 'move GE-1 Sedan Reims+ Chateau-Thierry': the unit, then each space it enters",
+                    &format!(
+                        "{}: the unit, then each space it enters ('+': taking control of it on the way)",
+                        in_his_words("move <unit> <space>[+] [<space>[+] ...]", args, cx, power)
+                    ),
                 ));
             };
             let unit = cx.own_unit(unit, power)?.id().to_string();
@@ -295,7 +316,7 @@ pub fn parse_line(line: &Line, cx: &Context<'_>, power: &str) -> Result<PogOrder
             _ => Err(syntax(
                 format!("'entrench' takes one unit, found {}", args.len()),
                 line.span.clone(),
-                "write 'entrench FR-5'",
+                &in_his_words("entrench <unit>", args, cx, power),
             )),
         },
         "attack" => parse_attack(line, args, cx, power),
@@ -343,19 +364,25 @@ fn parse_attack(
     cx: &Context<'_>,
     power: &str,
 ) -> Result<PogOrder, Diagnostic> {
-    const EXAMPLE: &str = "write 'attack Verdun with GE-5 GE-6 flank Metz card hurricane-barrage'";
+    let example = in_his_words(
+        "attack <space> with <unit> [<unit> ...] [flank <space>] [card <card>] ... [table army] [no-advance] [after]",
+        args,
+        cx,
+        power,
+    );
+    let example = example.as_str();
     let (Some(target), Some(with)) = (args.first(), args.get(1)) else {
         return Err(syntax(
             "'attack' needs a space and 'with' its attackers",
             line.span.clone(),
-            EXAMPLE,
+            example,
         ));
     };
     if !with.is("with") {
         return Err(syntax(
             "expected 'with' after the attacked space",
             with.span.clone(),
-            EXAMPLE,
+            example,
         ));
     }
     let target = cx.space(target)?;
@@ -373,14 +400,14 @@ fn parse_attack(
                 return Err(syntax(
                     "'flank' needs the pinning space",
                     t.span.clone(),
-                    EXAMPLE,
+                    example,
                 ));
             };
             flank = Some(cx.space(p)?);
             i += 2;
         } else if t.is("card") {
             let Some(c) = next else {
-                return Err(syntax("'card' needs a card's id", t.span.clone(), EXAMPLE));
+                return Err(syntax("'card' needs a card's id", t.span.clone(), example));
             };
             let Some(card) = cx.tables.card(&c.text) else {
                 let ids = cx.tables.card_ids();
@@ -401,7 +428,7 @@ fn parse_attack(
                 return Err(syntax(
                     "'table' is followed by 'army'",
                     t.span.clone(),
-                    EXAMPLE,
+                    example,
                 ));
             }
             army_table = true;
@@ -419,12 +446,12 @@ fn parse_attack(
             return Err(syntax(
                 format!("unexpected '{}'", t.text),
                 t.span.clone(),
-                EXAMPLE,
+                example,
             ));
         }
     }
     if units.is_empty() {
-        return Err(syntax("'with' names no unit", with.span.clone(), EXAMPLE));
+        return Err(syntax("'with' names no unit", with.span.clone(), example));
     }
     Ok(PogOrder::Attack(Attack {
         target,

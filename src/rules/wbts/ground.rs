@@ -605,9 +605,10 @@ impl Turn<'_> {
             "result",
             Some(&target),
             format!(
-                "Result {} on row {}: {a_named} loses {}% ({} SP{}), {d_named} loses {}% ({} SP{}).",
+                "Result {} on row {}{}: {a_named} loses {}% ({} SP{}), {d_named} loses {}% ({} SP{}).",
                 out.cell,
                 out.row,
+                self.result_words(&out),
                 out.percent[0],
                 out.lost[0],
                 doubled_text(out.doubled[0]),
@@ -640,9 +641,10 @@ impl Turn<'_> {
                 "retreat",
                 Some(&target),
                 format!(
-                    "{} {} inside the fort of {target}.",
+                    "{} {} inside the {} of {target}.",
                     units.join(", "),
-                    verb(units.len(), "falls back", "fall back")
+                    verb(units.len(), "falls back", "fall back"),
+                    self.fort_word(&target)
                 ),
             );
             return Ok(());
@@ -922,7 +924,10 @@ impl Turn<'_> {
                 rules::GARRISON_STAYS,
                 "retreat",
                 Some(target),
-                format!("The garrison of {target} ignores the retreat inside its fort."),
+                format!(
+                    "The garrison of {target} ignores the retreat inside its {}.",
+                    self.fort_word(target)
+                ),
             );
             return;
         }
@@ -932,7 +937,7 @@ impl Turn<'_> {
                 rules::SIEGE,
                 "retreat",
                 Some(target),
-                format!("{} in {terrain} {target} may not ignore the retreat: the garrison attacked out of its fort, and the hex's terrain counts for nothing.", left.join(", ")),
+                format!("{} in {terrain} {target} may not ignore the retreat: the garrison attacked out of its {}, and the hex's terrain counts for nothing.", left.join(", "), self.fort_word(target)),
             );
         } else if terrain == "rough" || terrain == "city" {
             let d = self.decide(WbtsPoint::IgnoreRetreat, defender, None, &[target]);
@@ -980,9 +985,10 @@ impl Turn<'_> {
                         self.place_unit(u, target, true);
                     }
                     let text = format!(
-                        "{} {} inside the fort in {target}{}.",
+                        "{} {} inside the {} in {target}{}.",
                         left.join(", "),
                         verb(left.len(), "retreats", "retreat"),
+                        self.fort_word(target),
                         d.by.aside(", ", "")
                     );
                     self.log(
@@ -1119,6 +1125,34 @@ fn supply_points(n: u32) -> String {
         "1 supply point".to_string()
     } else {
         format!("{n} supply points")
+    }
+}
+
+impl Turn<'_> {
+    /// WBTS ground/results, ground/attrition: what a result's cell ("2r/0") and row say, in words a
+    /// player reads without the table beside him: the table's column, each side's loss level and
+    /// who retreats ('r'), and what a level costs at the combat's total intensity, before the
+    /// attrition table turns the percentages into strength points. Nothing in wording 1 and before,
+    /// which told the cell and row alone.
+    fn result_words(&self, out: &combat::Outcome) -> String {
+        if self.wording < 2 {
+            return String::new();
+        }
+        let c = &out.cell;
+        let retreat = match (c.attacker_retreats, c.defender_retreats) {
+            (false, false) => "neither retreats",
+            (true, false) => "the attacker retreats ('r')",
+            (false, true) => "the defender retreats ('r')",
+            (true, true) => "both retreat ('r')",
+        };
+        format!(
+            " of the combat results table, in the odds column {} (the die after any shift gives the row): the attacker's loss level {}, the defender's {}, and {retreat}; a level is {}% of a force at total intensity {} (WBTS ground/results), in strength points by the attrition table (WBTS ground/attrition)",
+            self.tables.odds_name(out.column),
+            c.attacker,
+            c.defender,
+            self.tables.percent(1, out.intensity),
+            out.intensity,
+        )
     }
 }
 

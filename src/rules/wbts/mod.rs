@@ -53,10 +53,13 @@ pub struct Wbts {
     pub sop: BTreeMap<String, String>,
 }
 
-/// The wording of WBTS's events' texts (`Ruleset::texts_wording`): 1, each power named as the scenario
-/// gives it ("player turn of Union"); a turn resolved before, in wording 0, named it by its id
-/// ("player turn of union"), and `audit` tells it again so.
-pub const WORDING: u32 = 1;
+/// The wording of WBTS's events' texts (`Ruleset::texts_wording`): 2, a fortress called a fortress ("inside
+/// its fortress"), a move told with where it goes ("moves to 1004", "moves by 1104 to 1003") and a
+/// combat result with what its cell and row mean (`Turn::result_words`); 1 called every fort "fort",
+/// told a move by its hexes alone ("moves 1004") and a result by its cell and row alone ("Result
+/// 2r/0 on row 1"); 0 also named each power by its id ("player turn of union") where 1 and 2 give
+/// its name as the scenario does ("player turn of Union"). `audit` tells a turn again in its own.
+pub const WORDING: u32 = 2;
 
 /// The name of `power` as the scenario gives it (game.toml's `name`), as every text a player reads
 /// names it; its id when the game has no such power, or in a turn `audit` tells again in wording 0.
@@ -123,8 +126,11 @@ impl Ruleset for Wbts {
         WORDING
     }
 
-    fn wording_change(&self, _from: u32) -> &'static str {
-        "its texts named each power by its id, where this one gives the power's name as the scenario does"
+    fn wording_change(&self, from: u32) -> &'static str {
+        match from {
+            0 => "its texts named each power by its id, where this one gives the power's name as the scenario does; and they called a fortress a fort, told a move by its hexes alone and a combat result by its cell alone, where this one says what they mean",
+            _ => "its texts called a fortress a fort, told a move by its hexes alone and a combat result by its cell alone, where this one says what they mean",
+        }
     }
 
     fn check_orders(&self, game: &Game, state: &State, source: &Source) -> OrdersCheck {
@@ -154,6 +160,7 @@ impl Ruleset for Wbts {
             powers,
             dice,
         )?;
+        t = t.with_wording(game.config.texts_wording(WORDING));
         if game.config.texts_wording(WORDING) >= 1 {
             t = t.with_names(
                 game.config
@@ -217,6 +224,10 @@ impl Ruleset for Wbts {
 
     fn units(&self, state: &State) -> Vec<UnitView> {
         state::units(state)
+    }
+
+    fn units_told(&self, game: &Game, state: &State) -> Vec<UnitView> {
+        state::units_told(state, game.config.texts_wording(WORDING))
     }
 
     fn forecast(&self, game: &Game, state: &State, source: &Source, power: &str) -> Vec<String> {

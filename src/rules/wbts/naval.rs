@@ -175,7 +175,7 @@ impl Turn<'_> {
                 rules::NAVAL_FORT,
                 "naval-off",
                 Some(target),
-                format!("No naval attack on {target}: no gunboat within reach, or no garrison inside the fort."),
+                format!("No naval attack on {target}: no gunboat within reach, or no garrison inside the {}.", self.fort_word(target)),
             );
             return Ok(());
         }
@@ -204,13 +204,50 @@ impl Turn<'_> {
         let intensity = self.tables.naval_attack_intensity;
         let percent = self.tables.percent(cell.defender, intensity);
         let lost = self.tables.attrition(size, percent);
+        // WBTS naval/fort, ground/results: from wording 2 the garrison's strength and the result's
+        // cell in words ("6 SP, doubled in the fort: 12"; "the ships' loss level 1, the garrison's
+        // 1"), where wording 1 gave "(6, 2x: 12)" and the cell alone.
+        let (garrison_words, cell_words) = if self.wording >= 2 {
+            (
+                format!(
+                    "{size} SP, {}{} in the {}: {defence}",
+                    if size > cap {
+                        format!("{cap} of them ")
+                    } else {
+                        String::new()
+                    },
+                    if fort.effective().multiple() == 3 {
+                        "tripled"
+                    } else {
+                        "doubled"
+                    },
+                    self.fort_word(target),
+                ),
+                format!(
+                    " the ships' loss level {}{}, the garrison's {}, a level {}% at intensity {intensity} (on the combat results table, WBTS ground/results);",
+                    cell.attacker,
+                    if cell.attacker_retreats {
+                        " and a retreat ('r')"
+                    } else {
+                        ""
+                    },
+                    cell.defender,
+                    self.tables.percent(1, intensity),
+                ),
+            )
+        } else {
+            (
+                format!("{size}, {}x: {defence}", fort.effective().multiple()),
+                String::new(),
+            )
+        };
         let text = format!(
-            "{} ({attack}) {} the garrison of the {} in {target} ({size}, {}x: {defence}); odds {}, die {told}: result {cell}; the garrison loses {percent}% ({lost} SP) and ignores any retreat; the fort is not damaged.",
+            "{} ({attack}) {} the garrison of the {} in {target} ({garrison_words}); odds {}, die {told}: result {cell};{cell_words} the garrison loses {percent}% ({lost} SP) and ignores any retreat; the {} is not damaged.",
             list(&attackers),
             verb(attackers.len(), "attacks", "attack"),
             fort.effective().name(),
-            fort.effective().multiple(),
-            self.tables.odds_name(col)
+            self.tables.odds_name(col),
+            self.fort_word(target)
         );
         self.log(
             Event::new(rules::NAVAL_FORT, "bombard", text)

@@ -208,40 +208,18 @@ fn syntax(message: impl Into<String>, span: std::ops::Range<usize>, hint: &str) 
 }
 
 /// An order's form as the order guide writes it (`attack <hex> by <leader> chit <0-4>`), as a
-/// hint: each placeholder of a piece or a hex filled with the first word of the player's own line
-/// that fits it (his hex, his leader, his unit, his ship), each word used once; a placeholder no
-/// word fits stays as the guide writes it. A hint never names a piece of another game (the
-/// examples it gave before named `CS-Yorktown` and `US-2-1`, which the Peninsula has not).
+/// hint in the player's own words (`orders::form`): his hex, his leader, his unit, his ship. A hint
+/// never names a piece of another game (the examples it gave before named `CS-Yorktown` and
+/// `US-2-1`, which the Peninsula has not).
 fn in_his_words(form: &str, args: &[Token], cx: &Context<'_>) -> String {
-    let mut used = vec![false; args.len()];
-    let words: Vec<String> = form
-        .split(' ')
-        .map(|w| {
-            let (open, rest) = w.split_at(usize::from(w.starts_with('[')));
-            let fits = |t: &Token| -> Option<String> {
-                match rest {
-                    "<hex>" => cx.board.hex(&t.text).map(|_| t.text.clone()),
-                    "<leader>" => cx.own(t, &[Kind::Leader]).ok().map(|p| p.0),
-                    "<unit>" => cx.own(t, &[Kind::Unit]).ok().map(|p| p.0),
-                    "<ship>" => cx.own(t, &[Kind::Ship]).ok().map(|p| p.0),
-                    "<piece>" => cx.own(t, &[Kind::Leader, Kind::Unit]).ok().map(|p| p.0),
-                    _ => None,
-                }
-            };
-            let found = args
-                .iter()
-                .enumerate()
-                .find_map(|(i, t)| (!used[i]).then(|| fits(t).map(|f| (i, f))).flatten());
-            match found {
-                Some((i, f)) => {
-                    used[i] = true;
-                    format!("{open}{f}")
-                }
-                None => w.to_string(),
-            }
-        })
-        .collect();
-    format!("write '{}'", words.join(" "))
+    crate::orders::form::in_his_words(form, args, |placeholder, t| match placeholder {
+        "<hex>" => cx.board.hex(&t.text).map(|_| t.text.clone()),
+        "<leader>" => cx.own(t, &[Kind::Leader]).ok().map(|p| p.0),
+        "<unit>" => cx.own(t, &[Kind::Unit]).ok().map(|p| p.0),
+        "<ship>" => cx.own(t, &[Kind::Ship]).ok().map(|p| p.0),
+        "<piece>" => cx.own(t, &[Kind::Leader, Kind::Unit]).ok().map(|p| p.0),
+        _ => None,
+    })
 }
 
 /// What kind of piece an id names.

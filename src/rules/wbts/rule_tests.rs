@@ -855,7 +855,9 @@ fn naval_attack_on_a_fort_doubles_the_garrison_and_any_attacker_loss_sinks_a_shi
         let (ev, next) = run(st.clone(), &[], orders, seed);
         let all = ev.join("\n");
         assert!(
-            all.contains("(7) attack the garrison of the fort in 0204 (3, 2x: 6)"),
+            all.contains(
+                "(7) attack the garrison of the fort in 0204 (3 SP, doubled in the fort: 6)"
+            ),
             "{all}"
         );
         assert!(all.contains("the fort is not damaged"), "{all}");
@@ -1338,4 +1340,24 @@ fn wbts_events_verb_agrees_with_one_unit_named() {
         all.contains("Monitor (4) attacks the garrison of the fort in 0204"),
         "{all}"
     );
+}
+
+/// WBTS fort: a fortress (3x) is called a fortress in the events, a fort (2x) a fort: entering the
+/// hex of an enemy garrison inside a fortress besieges "its fortress".
+#[test]
+fn wbts_fort_a_fortress_is_called_a_fortress_in_the_events() {
+    for (kind, word) in [("fortress", "fortress"), ("fort", "fort")] {
+        let st = state(
+            &(leader("Lee", "union", "0304", 4, 0)
+                + &unit("A", "union", "infantry", 5, "0304", "Lee")
+                + &format!(
+                    "[wbts.fort]\n\"0303\" = {{ kind = \"{kind}\", power = \"confederate\" }}\n"
+                )
+                + &unit("G", "confederate", "infantry", 4, "0303", "")
+                + "inside = true\n"),
+        );
+        let (ev, _) = run(st, &[], "move A 0303\n", 1);
+        let siege = format!("whose garrison (G) is inside its {word}: the {word} is besieged.");
+        assert!(ev.iter().any(|e| e.ends_with(&siege)), "{siege}\n{ev:?}");
+    }
 }

@@ -269,9 +269,14 @@ impl Unit {
         self.kind == UnitKind::Train
     }
 
-    /// "infantry, 6 SP" or "supply train, 4 supply".
-    pub fn describe(&self) -> String {
-        let place = if self.inside { ", inside the fort" } else { "" };
+    /// "infantry, 6 SP" or "supply train, 4 supply", and ", inside the fort" (or `fort`'s word:
+    /// "fortress") for a unit inside the fort of its hex.
+    pub fn describe(&self, fort: &str) -> String {
+        let place = if self.inside {
+            format!(", inside the {fort}")
+        } else {
+            String::new()
+        };
         match self.kind {
             UnitKind::Train => format!("supply train, {} supply{place}", self.supply),
             k => format!("{}, {} SP{place}", k.name(), self.strength),
@@ -547,6 +552,12 @@ pub fn check(state: &State, config: &GameConfig, map: &Map) -> Vec<Diagnostic> {
 
 /// Every WBTS piece as the engine sees it. WBTS is played here with open counters: all are shown.
 pub fn units(state: &State) -> Vec<UnitView> {
+    units_told(state, 1)
+}
+
+/// [`units`] as the reports of a turn told in `wording` describe them (`super::WORDING`): from 2, a
+/// unit inside a fortress is "inside the fortress"; before, inside any fort, "inside the fort".
+pub fn units_told(state: &State, wording: u32) -> Vec<UnitView> {
     let Some(w) = state.table::<WbtsState>() else {
         return Vec::new();
     };
@@ -578,7 +589,10 @@ pub fn units(state: &State) -> Vec<UnitView> {
         area: u.hex().to_string(),
         // What a WBTS player calls the counter: infantry, cavalry, artillery, train.
         kind: u.kind.name(),
-        detail: u.describe(),
+        detail: u.describe(match w.fort.get(u.hex()) {
+            Some(f) if wording >= 2 => f.effective().name(),
+            _ => "fort",
+        }),
         strength: u.strength,
         sees: true,
     });

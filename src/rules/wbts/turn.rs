@@ -44,6 +44,9 @@ pub struct Turn<'a> {
     /// Each power's name as the scenario gives it (game.toml's `name`), by id: the events' texts
     /// name a power by it (`Turn::name`), never by its id; a power without one is named by its id.
     pub names: BTreeMap<String, String>,
+    /// The wording its events' texts are told in (`Ruleset::wording`, `super::WORDING`): an older
+    /// one for a turn `audit` tells again as an older pbem told it.
+    pub wording: u32,
 }
 
 /// One engagement: an attack of the combat phase or an attack from march.
@@ -84,6 +87,7 @@ impl<'a> Turn<'a> {
             garrisoned: BTreeSet::new(),
             bombards: 0,
             names: BTreeMap::new(),
+            wording: super::WORDING,
         })
     }
 
@@ -91,6 +95,36 @@ impl<'a> Turn<'a> {
     pub fn with_names(mut self, names: impl IntoIterator<Item = (String, String)>) -> Self {
         self.names = names.into_iter().collect();
         self
+    }
+
+    /// The turn, its events told in `wording` (a turn resolved by an older pbem, in its words).
+    pub fn with_wording(mut self, wording: u32) -> Self {
+        self.wording = wording;
+        self
+    }
+
+    /// What the events call the fort of `hex`: a fortress (3x) by its name (WBTS fort), a fort
+    /// otherwise; in wording 1 and before, every one "fort".
+    pub fn fort_word(&self, hex: &str) -> &'static str {
+        match self.w.fort.get(hex) {
+            Some(f) if self.wording >= 2 => f.effective().name(),
+            _ => "fort",
+        }
+    }
+
+    /// Where a move went, as its event tells it: "to 1004", "by 1104 to 1003" (pbem wbts/movement);
+    /// in wording 1 and before, the hexes alone ("1104 1003").
+    pub fn went_to(&self, went: &[String]) -> String {
+        match went.split_last() {
+            Some((end, by)) if self.wording >= 2 => {
+                if by.is_empty() {
+                    format!("to {end}")
+                } else {
+                    format!("by {} to {end}", by.join(", "))
+                }
+            }
+            _ => went.join(" "),
+        }
     }
 
     /// The name of `power` as the events' texts give it: the scenario's, or its id without one.
@@ -307,7 +341,7 @@ impl<'a> Turn<'a> {
             Event::new(
                 rules::MOVEMENT,
                 "move",
-                format!("{piece}{with_text} moves {}.", went.join(" ")),
+                format!("{piece}{with_text} moves {}.", self.went_to(&went)),
             )
             .at(&at)
             .naming(movers.iter().map(String::as_str))
@@ -328,8 +362,9 @@ impl<'a> Turn<'a> {
                 "siege",
                 Some(hex),
                 format!(
-                    "{named} enters {hex}, whose garrison ({}) is inside its fort: the fort is besieged.",
-                    inside.join(", ")
+                    "{named} enters {hex}, whose garrison ({}) is inside its {fort}: the {fort} is besieged.",
+                    inside.join(", "),
+                    fort = self.fort_word(hex),
                 ),
             );
             return;
@@ -447,14 +482,18 @@ impl<'a> Turn<'a> {
                 rules::FORT,
                 "garrison",
                 Some(&hex),
-                format!("{unit} stays outside the fort in {hex}: it is full."),
+                format!(
+                    "{unit} stays outside the {} in {hex}: it is full.",
+                    self.fort_word(&hex)
+                ),
             );
             return;
         }
         self.place_unit(unit, &hex, inside);
         let text = format!(
-            "{unit} moves {} the fort in {hex}.",
-            if inside { "inside" } else { "out of" }
+            "{unit} moves {} the {} in {hex}.",
+            if inside { "inside" } else { "out of" },
+            self.fort_word(&hex)
         );
         self.event(rules::INSIDE, "garrison", Some(&hex), text);
     }
@@ -508,7 +547,7 @@ impl<'a> Turn<'a> {
             }
             if !moved.is_empty() {
                 let text = format!(
-                    "{} {} the fort in {hex}{} (WBTS fort/inside).",
+                    "{} {} the {} in {hex}{} (WBTS fort/inside).",
                     moved.join(", "),
                     match (inside, moved.len()) {
                         (true, 1) => "moves inside",
@@ -516,6 +555,7 @@ impl<'a> Turn<'a> {
                         (false, 1) => "moves out of",
                         (false, _) => "move out of",
                     },
+                    self.fort_word(&hex),
                     d.by.aside(", ", "")
                 );
                 self.log(
@@ -612,7 +652,7 @@ impl<'a> Turn<'a> {
                 rules::MOVEMENT,
                 "sail",
                 Some(&at),
-                format!("{ship} sails {}.", went.join(" ")),
+                format!("{ship} sails {}.", self.went_to(&went)),
             );
         }
         Ok(())
