@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use crate::game::acts::{self, Act};
 use crate::game::fsio::GameLock;
@@ -54,9 +54,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let _lock = GameLock::acquire(&game.dir)?;
     let turn = game.current_turn()?;
     let plan_path = crate::referee::underway::drop_path(&game, turn);
-    if plan_path.is_file() {
-        let src = crate::game::load::read_source(&plan_path, &game.shown(&plan_path))?;
-        let plan: Plan = crate::game::load::parse_toml(&src)?;
+    if let Some(plan) = crate::referee::underway::read_plan::<Plan>(&game, &plan_path)? {
         anyhow::ensure!(
             plan.power == args.power && plan.to == args.to,
             "a `pbem drop` of {} was killed midway ({} holds it): finish it first by running `pbem drop {} {}{}` again. Nothing was changed.",
@@ -119,8 +117,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             }
         );
     }
-    std::fs::remove_file(&plan_path)
-        .with_context(|| format!("cannot remove {}", game.shown(&plan_path)))?;
+    crate::referee::underway::finished(&game, &plan_path)?;
     match &args.to {
         Some(by) => crate::say!("{} is run by {by} from turn {turn} until turn {until} ({rule}): {} player sends its orders with his own password and receives its report.", args.power, crate::words::Possessive(by)),
         None if state.controlled.get(&args.power).is_some_and(|c| c.by_roll) => crate::say!("{} is run by {} this turn; its controller until turn {until} is rolled for when turn {turn} is resolved (EiA 19.2.1, 14.3.1).", args.power, game.ruleset.without_orders().its),

@@ -8,7 +8,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 
 use crate::game::acts::{self, Act};
 use crate::game::Game;
@@ -59,21 +59,8 @@ pub fn end(game: &Game, reason: &str) -> Result<Ending> {
     let _lock = crate::game::fsio::GameLock::acquire(&game.dir)?;
     let turn = game.current_turn()?;
     let plan_path = super::underway::end_path(game, turn);
-    let plan = match plan_path.is_file() {
-        // An end killed midway: finished as it was begun.
-        true => {
-            let src = crate::game::load::read_source(&plan_path, &game.shown(&plan_path))?;
-            crate::game::load::parse_toml::<Plan>(&src)?
-        }
-        false => {
-            let plan = plan(game, turn, reason)?;
-            crate::game::fsio::write_atomic(
-                &plan_path,
-                crate::game::load::to_toml(&plan)?.as_bytes(),
-            )?;
-            plan
-        }
-    };
+    // An end killed midway is finished as it was begun.
+    let plan = super::underway::plan_once(game, &plan_path, || plan(game, turn, reason))?;
     let ended = acts::Ended {
         after: turn.saturating_sub(1),
         played: turn > game.config.first_turn,
@@ -152,8 +139,7 @@ pub fn end(game: &Game, reason: &str) -> Result<Ending> {
             },
         )?;
     }
-    std::fs::remove_file(&plan_path)
-        .with_context(|| format!("cannot remove {}", game.shown(&plan_path)))?;
+    super::underway::finished(game, &plan_path)?;
     Ok(Ending {
         notices: messages.iter().map(|m| outbox::path_of(game, m)).collect(),
         ended,

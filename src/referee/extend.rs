@@ -163,12 +163,7 @@ impl MoveUnderway {
     }
 
     fn read(game: &Game, turn: u32) -> Result<Option<MoveUnderway>> {
-        let path = MoveUnderway::path(game, turn);
-        if !path.is_file() {
-            return Ok(None);
-        }
-        let src = crate::game::load::read_source(&path, &game.shown(&path))?;
-        Ok(Some(crate::game::load::parse_toml(&src)?))
+        super::underway::read_plan(game, &MoveUnderway::path(game, turn))
     }
 }
 
@@ -268,8 +263,7 @@ pub fn extend(game: &Game, how: &Move, reason: &str) -> Result<Extended> {
         turn,
         &format!("extended the deadline of turn {turn} to {shown}"),
     )?;
-    let path = MoveUnderway::path(&game, turn);
-    std::fs::remove_file(&path).with_context(|| format!("cannot remove {}", game.shown(&path)))?;
+    super::underway::finished(&game, &MoveUnderway::path(&game, turn))?;
     Ok(Extended {
         turn,
         deadline: shown.clone(),

@@ -12,7 +12,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 
 use crate::game::acts::{self, Act};
 use crate::game::Game;
@@ -67,22 +67,11 @@ pub fn reopen(game: &Game, reason: &str) -> Result<Reopening> {
     let _lock = crate::game::fsio::GameLock::acquire(&game.dir)?;
     let turn = game.current_turn()?;
     let plan_path = super::underway::reopen_path(game, turn);
-    let plan = match plan_path.is_file() {
-        // A reopen killed midway: finished as it was begun.
-        true => {
-            let src = crate::game::load::read_source(&plan_path, &game.shown(&plan_path))?;
-            crate::game::load::parse_toml::<Plan>(&src)?
-        }
-        false => {
-            super::underway::refuse(game, "the game cannot be reopened", "")?;
-            let plan = plan(game, turn, reason)?;
-            crate::game::fsio::write_atomic(
-                &plan_path,
-                crate::game::load::to_toml(&plan)?.as_bytes(),
-            )?;
-            plan
-        }
-    };
+    // A reopen killed midway is finished as it was begun.
+    let plan = super::underway::plan_once(game, &plan_path, || {
+        super::underway::refuse(game, "the game cannot be reopened", "")?;
+        plan(game, turn, reason)
+    })?;
     let end_act = acts::load(&game.dir, turn)?
         .acts
         .into_iter()
@@ -161,8 +150,7 @@ pub fn reopen(game: &Game, reason: &str) -> Result<Reopening> {
             &format!("reopened the game with the deadline {shown}"),
         )?;
     }
-    std::fs::remove_file(&plan_path)
-        .with_context(|| format!("cannot remove {}", game.shown(&plan_path)))?;
+    super::underway::finished(&game, &plan_path)?;
     Ok(Reopening {
         turn,
         deadline: shown,

@@ -99,6 +99,39 @@ pub fn done(game: &Game, rel: &str, file: &str) -> Result<()> {
     crate::game::fsio::sync_dir(&game.dir.join(rel))
 }
 
+/// The plan of an act begun and killed midway, read from `path` (`end_path`, `reopen_path`, ...), if
+/// there is one.
+pub fn read_plan<T: serde::de::DeserializeOwned>(
+    game: &Game,
+    path: &std::path::Path,
+) -> Result<Option<T>> {
+    if !path.is_file() {
+        return Ok(None);
+    }
+    let src = crate::game::load::read_source(path, &game.shown(path))?;
+    Ok(Some(crate::game::load::parse_toml(&src)?))
+}
+
+/// The plan of an act at `path`: the one a killed run wrote, to finish as it was begun, else the one
+/// `make` decides, written down before anything changes.
+pub fn plan_once<T: serde::Serialize + serde::de::DeserializeOwned>(
+    game: &Game,
+    path: &std::path::Path,
+    make: impl FnOnce() -> Result<T>,
+) -> Result<T> {
+    if let Some(plan) = read_plan(game, path)? {
+        return Ok(plan);
+    }
+    let plan = make()?;
+    crate::game::fsio::write_atomic(path, crate::game::load::to_toml(&plan)?.as_bytes())?;
+    Ok(plan)
+}
+
+/// The act planned at `path` is finished: its plan goes.
+pub fn finished(game: &Game, path: &std::path::Path) -> Result<()> {
+    std::fs::remove_file(path).with_context(|| format!("cannot remove {}", game.shown(path)))
+}
+
 /// Refuses, naming the act and how to finish it, while an act killed midway waits to be finished;
 /// `doing` says what waits ("turn 3 cannot be resolved"), and `own` names the act that asks, which
 /// finishes its own (`"rekey"`, `"rollback"`), or `""`.
