@@ -152,40 +152,41 @@ pub fn refuse(game: &Game, doing: &str, own: &str) -> Result<()> {
         }
     }
     let turn = game.current_turn()?;
-    let replace = replace_path(game, turn);
-    if replace.is_file() {
-        bail!(
-            "a `pbem replace` was killed midway ({} holds it): finish it first by running it again as it was begun; until then {doing}. Nothing was changed.",
-            game.printed(&replace)
-        );
-    }
-    let extend = extend_path(game, turn);
-    if extend.is_file() {
-        bail!(
-            "a `pbem extend` was killed midway ({} holds it): finish it first by running `pbem extend {dir}` again as it was begun; until then {doing}. Nothing was changed.",
-            game.printed(&extend)
-        );
-    }
-    let drop = drop_path(game, turn);
-    if drop.is_file() {
-        bail!(
-            "a `pbem drop` was killed midway ({} holds it): finish it first by running it again as it was begun; until then {doing}. Nothing was changed.",
-            game.printed(&drop)
-        );
-    }
-    let end = end_path(game, turn);
-    if end.is_file() {
-        bail!(
-            "a `pbem end` was killed midway ({} holds it): finish it first by running `pbem end {dir} --reason ...` again; until then {doing}. Nothing was changed.",
-            game.printed(&end)
-        );
-    }
-    let reopen = reopen_path(game, turn);
-    if reopen.is_file() {
-        bail!(
-            "a `pbem reopen` was killed midway ({} holds it): finish it first by running `pbem reopen {dir} --reason ...` again; until then {doing}. Nothing was changed.",
-            game.printed(&reopen)
-        );
+    // The acts of the turn, each with the file of its plan and how the referee finishes it.
+    let begun = [
+        (
+            "replace",
+            replace_path(game, turn),
+            "running it again as it was begun".to_string(),
+        ),
+        (
+            "extend",
+            extend_path(game, turn),
+            format!("running `pbem extend {dir}` again as it was begun"),
+        ),
+        (
+            "drop",
+            drop_path(game, turn),
+            "running it again as it was begun".to_string(),
+        ),
+        (
+            "end",
+            end_path(game, turn),
+            format!("running `pbem end {dir} --reason ...` again"),
+        ),
+        (
+            "reopen",
+            reopen_path(game, turn),
+            format!("running `pbem reopen {dir} --reason ...` again"),
+        ),
+    ];
+    for (act, plan, how) in begun {
+        if plan.is_file() {
+            bail!(
+                "a `pbem {act}` was killed midway ({} holds it): finish it first by {how}; until then {doing}. Nothing was changed.",
+                game.printed(&plan)
+            );
+        }
     }
     Ok(())
 }
