@@ -287,3 +287,56 @@ fn ngg_a_syntax_hint_shows_the_order_in_the_players_own_words() {
         assert!(!help.contains("FR-"), "{help}\n{russian}");
     }
 }
+
+/// NGG 10.2 and 10.6 over pbem ngg/chits (6 a turn for the Grande Armée): a `keep` and each CC
+/// standing order beyond the side's chits stand, and `pbem check` says at once what the rule makes
+/// of each in words that read: a reserve of every chit leaves none to spend. A standing order
+/// within the chits is not warned.
+#[test]
+fn ngg_10_2_10_6_keep_and_standing_ccs_beyond_the_sides_chits_are_warned_with_what_comes_of_them() {
+    let (_t, game) = demo(&NGG, 1);
+    let body = "game ngg-smolensk-1812\npower french\npassword grande-armee-1812\nturn 2\n\
+                keep 7\nstanding attack-cc 9\nstanding defence-cc Smolensk 7\n\
+                standing attack-reserve 8\nstanding defence-reserve 10\nstanding defence-cc 6\n";
+    let orders = game.join("french.txt");
+    fs::write(&orders, body).unwrap();
+    let said = support::pbem()
+        .arg("check")
+        .arg(&game)
+        .arg(&orders)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let said = String::from_utf8_lossy(&said).into_owned();
+    let stands = |what: &str| format!("help: the line stands: {what}; write 6 or fewer");
+    for (n, line) in [(7, 5), (9, 6), (7, 7), (8, 8), (10, 9)] {
+        let warned = format!("warning: {n} CCs are more than you have: 6 command chits a turn");
+        assert!(said.contains(&warned), "line {line}: {warned}\n{said}");
+        assert!(
+            said.contains(&format!("french.txt:{line}:")),
+            "line {line}\n{said}"
+        );
+    }
+    for what in [
+        "your attacks get no CC: every one is kept for defence",
+        "an attack gets the CCs you have left when it comes, 6 at most",
+        "a defence gets the CCs you have left when it comes, 6 at most",
+        "your defences spend no CC: every one is kept back",
+    ] {
+        assert!(said.contains(&stands(what)), "{what}\n{said}");
+    }
+    assert_eq!(
+        said.matches("your attacks get no CC: every one is kept for defence")
+            .count(),
+        2,
+        "keep and attack-reserve\n{said}"
+    );
+    assert_eq!(
+        said.matches("warning:").count(),
+        5,
+        "6 is not warned\n{said}"
+    );
+    assert!(said.contains("all 6 order(s) accepted."), "{said}");
+}

@@ -706,6 +706,9 @@ pub fn parse_all(
     (ok, diags)
 }
 
+/// What NGG 10.2 makes of a `keep` or `standing attack-reserve` of more CCs than the side has.
+const KEPT_FROM_ATTACKS: &str = "your attacks get no CC: every one is kept for defence";
+
 /// NGG 10.2, 10.6: CCs are allocated up to those remaining, out of the side's command chits of the
 /// turn (pbem ngg/chits, tables.toml). A line that names more than the side has in a whole turn
 /// (`cc 9` with 6) stands, and is answered at once with a warning: what it names, what the side
@@ -732,26 +735,23 @@ fn beyond_the_allowance(
             format!("the defence gets the CCs you have left when it comes, {have} at most"),
             rules::DEFENCE_TEST,
         ),
-        NggOrder::Keep { cc } => (
-            *cc,
-            "keep",
-            "your attacks get no CC: every one is kept for defence".to_string(),
-            rules::TEST,
-        ),
+        NggOrder::Keep { cc } => (*cc, "keep", KEPT_FROM_ATTACKS.to_string(), rules::TEST),
         NggOrder::Standing { key, value } => {
-            let (point, rule) = match key.split('@').next().unwrap_or_default() {
-                "attack-cc" => ("an attack gets", rules::TEST),
-                "defence-cc" => ("a defence gets", rules::DEFENCE_TEST),
-                "attack-reserve" => ("your attacks keep", rules::TEST),
-                "defence-reserve" => ("a defence never spends", rules::DEFENCE_TEST),
+            let left = |who: &str| {
+                format!("{who} gets the CCs you have left when it comes, {have} at most")
+            };
+            let (what, rule) = match key.split('@').next().unwrap_or_default() {
+                "attack-cc" => (left("an attack"), rules::TEST),
+                "defence-cc" => (left("a defence"), rules::DEFENCE_TEST),
+                // A reserve of every chit leaves none to spend (NGG 10.2, 10.6).
+                "attack-reserve" => (KEPT_FROM_ATTACKS.to_string(), rules::TEST),
+                "defence-reserve" => (
+                    "your defences spend no CC: every one is kept back".to_string(),
+                    rules::DEFENCE_TEST,
+                ),
                 _ => return None,
             };
-            (
-                value.parse().ok()?,
-                "standing",
-                format!("{point} at most the CCs you have left, {have} at most"),
-                rule,
-            )
+            (value.parse().ok()?, "standing", what, rule)
         }
         _ => return None,
     };
