@@ -662,6 +662,33 @@ fn check_act_killed_anywhere(from: &Tree, act: &[&str], now: &str, to: &Tree, bl
     }
 }
 
+/// The moment of the late game (`late_game`): after turn 1's deadline (Sunday 2026-12-06 20:00 CET).
+const LATE: &str = "2026-12-07T18:00:00Z";
+
+/// Ulm 1805 at turn 1 with no orders but russia's, which came by mail after the deadline (Monday
+/// 2026-12-07 18:00 CET) and were ingested as late.
+fn late_game() -> Tree {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(GAME);
+    pbem::bundled::write_scenario("ulm-1805", &dir).unwrap();
+    let mail = tmp.path().join("late.eml");
+    fs::write(
+        &mail,
+        crate::support::eml(
+            "russia@example.org",
+            "Mon, 7 Dec 2026 18:00:00 +0100",
+            "r1@example.org",
+            &crate::support::header("russia", crate::support::RUSSIA_PW, 1),
+        ),
+    )
+    .unwrap();
+    let mut c = pbem();
+    c.arg("ingest").arg(&dir).arg(&mail).env("PBEM_NOW", LATE);
+    assert!(c.output().unwrap().status.success());
+    assert!(!dir.join("orders/1/russia.txt").exists(), "not late");
+    tree(&dir)
+}
+
 /// `act` run on a copy of `from` at `now`, never interrupted: the tree it leaves.
 fn acted(from: &Tree, act: &[&str], now: &str) -> Tree {
     let tmp = tempfile::tempdir().unwrap();
@@ -676,9 +703,10 @@ fn acted(from: &Tree, act: &[&str], now: &str) -> Tree {
 /// are finished by a rerun with the bytes of a run never interrupted, and no turn is resolved
 /// meanwhile: `extend`, `drop`, then `end` (GITM: it publishes turn 1's sealed rolls) and `reopen`
 /// before any player heard of the end (it seals them again); and `remind`, which is no act of the
-/// turn, finished likewise. Found so: an end killed after its notices withdrew them, on its rerun,
-/// as messages of the turn not played; a drop killed after its act let the turn be resolved without
-/// its notice.
+/// turn, finished likewise; `accept-late` (Ulm 1805, russia's orders late). Found so: an end killed
+/// after its notices withdrew them, on its rerun, as messages of the turn not played; a drop killed
+/// after its act let the turn be resolved without its notice; an accept-late killed after its act
+/// let the turn be resolved without the orders the act says stand.
 #[test]
 fn the_referees_acts_killed_before_any_file_are_finished_by_a_rerun_as_one_run_writes_them() {
     let now = "2026-12-01T12:00:00Z";
@@ -694,18 +722,69 @@ fn the_referees_acts_killed_before_any_file_are_finished_by_a_rerun_as_one_run_w
     );
     let reopened = acted(&ended, reopen, now);
     assert!(!reopened.contains_key("unsealed/1.txt"), "not sealed again");
-    let acts: [(&Tree, &[&str], bool); 5] = [
+    let late = late_game();
+    let acts: [(&Tree, &[&str], &str, bool); 6] = [
         (
             &resolved,
             &["extend", "--by", "2d", "--reason", "a strike"],
+            now,
             true,
         ),
-        (&resolved, &["drop", "naples", "--to", "france"], true),
-        (&resolved, &["remind"], false),
-        (&resolved, end, true),
-        (&ended, reopen, true),
+        (&resolved, &["drop", "naples", "--to", "france"], now, true),
+        (&resolved, &["remind"], now, false),
+        (&resolved, end, now, true),
+        (&ended, reopen, now, true),
+        (
+            &late,
+            &["accept-late", "russia", "--reason", "his server was down"],
+            LATE,
+            true,
+        ),
     ];
-    for (from, act, blocks) in acts {
+    for (from, act, now, blocks) in acts {
         check_act_killed_anywhere(from, act, now, &acted(from, act, now), blocks);
     }
+}
+
+/// An accept-late killed after its act (its orders not filed yet) waits to be finished as it was
+/// begun: a run with another reason is refused, naming the command that finishes it, and so are
+/// `extend` and `resolve`; the rerun files the orders, the turn resolves with them, `audit` passes.
+#[test]
+fn an_accept_late_killed_midway_is_finished_only_as_it_was_begun_and_every_other_act_waits() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(GAME);
+    materialize(&late_game(), &dir);
+    let act = ["accept-late", "russia", "--reason", "his server was down"];
+    assert!(!act_at(&dir, &act, LATE, Some("acts.toml")), "not killed");
+    let before = without_tmp(&tree(&dir));
+    for other in [
+        &["accept-late", "russia", "--reason", "another reason"][..],
+        &["extend", "--by", "2d", "--reason", "a strike"],
+        &["resolve", "--early"],
+    ] {
+        let mut c = pbem();
+        c.arg(other[0])
+            .arg(&dir)
+            .args(&other[1..])
+            .env("PBEM_NOW", LATE);
+        let out = c.output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{other:?} went on");
+        assert!(
+            err.contains("killed midway")
+                && err.contains("turns/1/accept-late.toml")
+                && err.contains("--reason \"his server was down\""),
+            "{other:?}: {err}"
+        );
+        assert!(
+            without_tmp(&tree(&dir)) == before,
+            "{other:?}: refused, it changed the game"
+        );
+    }
+    assert!(act_at(&dir, &act, LATE, None), "the rerun failed");
+    assert!(dir.join("orders/1/russia.txt").is_file());
+    assert!(act_at(&dir, &["resolve", "--early"], LATE, None));
+    let record = fs::read_to_string(dir.join("turns/1/record.toml")).unwrap();
+    assert!(record.contains("russia = "), "{record}");
+    assert!(act_at(&dir, &["audit"], LATE, None));
 }
