@@ -723,7 +723,7 @@ fn the_referees_acts_killed_before_any_file_are_finished_by_a_rerun_as_one_run_w
     let reopened = acted(&ended, reopen, now);
     assert!(!reopened.contains_key("unsealed/1.txt"), "not sealed again");
     let late = late_game();
-    let acts: [(&Tree, &[&str], &str, bool); 6] = [
+    let acts: [(&Tree, &[&str], &str, bool); 7] = [
         (
             &resolved,
             &["extend", "--by", "2d", "--reason", "a strike"],
@@ -737,6 +737,13 @@ fn the_referees_acts_killed_before_any_file_are_finished_by_a_rerun_as_one_run_w
         (
             &late,
             &["accept-late", "russia", "--reason", "his server was down"],
+            LATE,
+            true,
+        ),
+        // Its new deadline covers russia's late orders: they stand, as accept-late files them.
+        (
+            &late,
+            &["extend", "--by", "2d", "--reason", "a strike"],
             LATE,
             true,
         ),

@@ -72,6 +72,20 @@ pub fn planned(game: &Game, turn: u32) -> Result<Option<Plan>> {
     Ok(Some(crate::game::load::parse_toml(&src)?))
 }
 
+/// Finishes the accept-late of turn `turn` killed midway, if one was, as it was begun: a moved
+/// deadline's judging again (`pbem extend`, `rollback`, `reopen` run again) finishes the one it
+/// began before it judges the others, whose message's record may say accepted already.
+pub fn finish_planned(game: &Game, turn: u32) -> Result<Option<AcceptedLate>> {
+    let Some(plan) = planned(game, turn)? else {
+        return Ok(None);
+    };
+    let standing = match &plan.covered {
+        Some(how) => Standing::Covered(how),
+        None => Standing::AcceptedLate(plan.reason.as_deref().unwrap_or_default()),
+    };
+    accept_late(game, &plan.power, Some(&plan.message), standing).map(Some)
+}
+
 /// What `accept_late` did.
 #[derive(Debug)]
 pub struct AcceptedLate {
@@ -449,9 +463,9 @@ pub fn accept_late(
     let (found, filed) = reread(game, &chosen, turn)?;
     let digest = sha256_hex(filed.as_bytes());
 
-    // 0. What it accepts, before anything changes.
-    let planning = matches!(why, Standing::AcceptedLate(_));
-    if planning && begun.is_none() {
+    // 0. What it accepts, before anything changes (judged again by a moved deadline, within the
+    // plan of the act that moved it, which finishes it first when run again).
+    if begun.is_none() {
         let plan = Plan {
             message: chosen.sha256.clone(),
             ..asked
@@ -521,10 +535,7 @@ pub fn accept_late(
     write_atomic(&orders, filed.as_bytes())?;
     // 3. It is finished.
     let plan = plan_path(game, turn);
-    if planning {
-        std::fs::remove_file(&plan)
-            .with_context(|| format!("cannot remove {}", game.shown(&plan)))?;
-    }
+    std::fs::remove_file(&plan).with_context(|| format!("cannot remove {}", game.shown(&plan)))?;
     Ok(AcceptedLate {
         turn,
         power: pc.id.clone(),
