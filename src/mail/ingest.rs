@@ -1771,9 +1771,12 @@ fn judge(
                     "arrived after the deadline of turn {}: held for turn {turn}, read as orders for turn {turn}",
                     turn - 1
                 ));
-            } else if crate::engine::close::path(game, turn).is_file() {
-                // pbem-dice/v2: the closing list is mailed and the seed made of it; nothing is
-                // filed for the turn after it, whatever the deadline says.
+            } else if crate::engine::close::path(game, turn).is_file()
+                || crate::engine::close::begun_path(game, turn).is_file()
+            {
+                // pbem-dice/v2: the closing list is mailed and the seed made of it (or a close
+                // killed midway began it); nothing is filed for the turn after it, whatever the
+                // deadline says.
                 if hold {
                     record.status = Status::Held;
                     record.for_turn = turn + 1;

@@ -1,9 +1,9 @@
 //! The referee's acts killed midway (`rekey`, `rollback`, `replace`, `extend`, `drop`, `end`, `reopen`,
-//! `accept-late`): each writes what it began first and is finished by running it again, and until it
-//! is, no turn is resolved or closed and no other act that renews the turn's secret begins: a rekey
-//! or rollback killed after its new commitment was made and before its act and notices were written
-//! would otherwise have the turn resolved under a commitment announced to nobody; an accept-late
-//! killed after its act, the turn resolved without the orders the act says stand.
+//! `close`, `accept-late`): each writes what it began first and is finished by running it again, and
+//! until it is, no turn is resolved or closed and no other act that renews the turn's secret begins:
+//! a rekey or rollback killed after its new commitment was made and before its act and notices were
+//! written would otherwise have the turn resolved under a commitment announced to nobody; an
+//! accept-late killed after its act, the turn resolved without the orders the act says stand.
 
 use anyhow::{bail, Context, Result};
 
@@ -179,6 +179,11 @@ pub fn refuse(game: &Game, doing: &str, own: &str) -> Result<()> {
             "reopen",
             reopen_path(game, turn),
             format!("running `pbem reopen {dir} --reason ...` again"),
+        ),
+        (
+            "close",
+            crate::engine::close::begun_path(game, turn),
+            format!("running `pbem close {dir}` again (it closes with the list it began with)"),
         ),
     ];
     for (act, plan, how) in begun {
