@@ -699,6 +699,33 @@ fn v2_game() -> Tree {
     tree(&dir)
 }
 
+/// Ulm 1805 at turn 1 with france's orders filed from mail as pbem filed them before issue 15.10:
+/// the player's text, password and all, its digest in the message's record.
+fn old_way_game() -> Tree {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(GAME);
+    pbem::bundled::write_scenario("ulm-1805", &dir).unwrap();
+    let body = format!(
+        "{}move Napoleon Stuttgart Ulm\n",
+        crate::support::header("france", crate::support::FRANCE_PW, 1)
+    );
+    let mail = tmp.path().join("france.eml");
+    let received = "Sat, 5 Dec 2026 18:00:00 +0100";
+    let text = crate::support::eml("france@example.org", received, "f1@example.org", &body);
+    fs::write(&mail, text).unwrap();
+    let ingest = ["ingest", mail.to_str().unwrap()];
+    assert!(act_at(&dir, &ingest, "2026-12-05T18:00:00Z", None));
+    fs::write(dir.join("orders/1/france.txt"), &body).unwrap();
+    let game = pbem::game::Game::load(&dir).unwrap();
+    let records = pbem::mail::ingest::load_records(&game).unwrap();
+    let sha = records.keys().next().unwrap().clone();
+    let path = dir.join(format!("mail/received/{sha}.toml"));
+    let mut record = records[&sha].clone();
+    record.orders_sha256 = pbem::game::record::sha256_hex(body.as_bytes());
+    fs::write(&path, pbem::game::load::to_toml(&record).unwrap()).unwrap();
+    tree(&dir)
+}
+
 /// `act` run on a copy of `from` at `now`, never interrupted: the tree it leaves.
 fn acted(from: &Tree, act: &[&str], now: &str) -> Tree {
     let tmp = tempfile::tempdir().unwrap();
@@ -714,12 +741,13 @@ fn acted(from: &Tree, act: &[&str], now: &str) -> Tree {
 /// meanwhile: `extend`, `drop`, then `end` (GITM: it publishes turn 1's sealed rolls) and `reopen`
 /// before any player heard of the end (it seals them again); and `remind`, which is no act of the
 /// turn, finished likewise; `accept-late` and `extend` on a game with russia's orders late (Ulm
-/// 1805), `close` (pbem-dice/v2), and `unseal` (no act of the turn). Found so: an end killed after
+/// 1805), `close` (pbem-dice/v2), `unseal` and `purge-passwords` (no acts of the turn). Found so: an end killed after
 /// its notices withdrew them, on its rerun, as messages of the turn not played; a drop killed after
 /// its act let the turn be resolved without its notice; an accept-late killed after its act let the
 /// turn be resolved without the orders the act says stand; an extend killed before the late orders
 /// it covers were filed never filed them on its rerun; a close killed before its list let the turn
-/// be resolved (and late orders be accepted) after its closing mail was written.
+/// be resolved (and late orders be accepted) after its closing mail was written; purge-passwords
+/// killed between a record and its orders file left the password in the file for good.
 #[test]
 fn the_referees_acts_killed_before_any_file_are_finished_by_a_rerun_as_one_run_writes_them() {
     let now = "2026-12-01T12:00:00Z";
@@ -736,7 +764,7 @@ fn the_referees_acts_killed_before_any_file_are_finished_by_a_rerun_as_one_run_w
     let reopened = acted(&ended, reopen, now);
     assert!(!reopened.contains_key("unsealed/1.txt"), "not sealed again");
     let late = late_game();
-    let acts: [(&Tree, &[&str], &str, bool); 9] = [
+    let acts: [(&Tree, &[&str], &str, bool); 10] = [
         (
             &resolved,
             &["extend", "--by", "2d", "--reason", "a strike"],
@@ -762,6 +790,7 @@ fn the_referees_acts_killed_before_any_file_are_finished_by_a_rerun_as_one_run_w
         ),
         (&v2_game(), &["close"], LATE, true),
         (&resolved, &["unseal", "--force"], now, false),
+        (&old_way_game(), &["purge-passwords"], LATE, true),
     ];
     for (from, act, now, blocks) in acts {
         check_act_killed_anywhere(from, act, now, &acted(from, act, now), blocks);

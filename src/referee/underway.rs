@@ -1,9 +1,10 @@
 //! The referee's acts killed midway (`rekey`, `rollback`, `replace`, `extend`, `drop`, `end`, `reopen`,
-//! `close`, `accept-late`): each writes what it began first and is finished by running it again, and
-//! until it is, no turn is resolved or closed and no other act that renews the turn's secret begins:
-//! a rekey or rollback killed after its new commitment was made and before its act and notices were
-//! written would otherwise have the turn resolved under a commitment announced to nobody; an
-//! accept-late killed after its act, the turn resolved without the orders the act says stand.
+//! `close`, `purge-passwords`, `accept-late`): each writes what it began first and is finished by
+//! running it again, and until it is, no turn is resolved or closed and no other act that renews the
+//! turn's secret begins: a rekey or rollback killed after its new commitment was made and before its
+//! act and notices were written would otherwise have the turn resolved under a commitment announced
+//! to nobody; an accept-late killed after its act, the turn resolved without the orders the act says
+//! stand.
 
 use anyhow::{bail, Context, Result};
 
@@ -184,6 +185,11 @@ pub fn refuse(game: &Game, doing: &str, own: &str) -> Result<()> {
             "close",
             crate::engine::close::begun_path(game, turn),
             format!("running `pbem close {dir}` again (it closes with the list it began with)"),
+        ),
+        (
+            "purge-passwords",
+            crate::mail::ingest::purge_plan_path(game, turn),
+            format!("running `pbem purge-passwords {dir}` again (a turn resolved first would keep the passwords of the files it names for good)"),
         ),
     ];
     for (act, plan, how) in begun {
