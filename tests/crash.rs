@@ -626,7 +626,8 @@ fn act_at(dir: &Path, args: &[&str], now: &str, crash_before: Option<&str>) -> b
 /// never interrupted, and, for an act of the turn (`blocks`), no turn is resolved until then.
 fn check_act_killed_anywhere(from: &Tree, act: &[&str], now: &str, to: &Tree, blocks: bool) {
     let names = written(from, to);
-    assert!(names.len() > 1, "{act:?}: {names:?}");
+    // (`unseal` of one turn writes one file.)
+    assert!(!names.is_empty(), "{act:?}: {names:?}");
     for name in &names {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join(GAME);
@@ -662,6 +663,69 @@ fn check_act_killed_anywhere(from: &Tree, act: &[&str], now: &str, to: &Tree, bl
     }
 }
 
+/// The moment of the late game (`late_game`): after turn 1's deadline (Sunday 2026-12-06 20:00 CET).
+const LATE: &str = "2026-12-07T18:00:00Z";
+
+/// Ulm 1805 at turn 1 with no orders but russia's, which came by mail after the deadline (Monday
+/// 2026-12-07 18:00 CET) and were ingested as late.
+fn late_game() -> Tree {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(GAME);
+    pbem::bundled::write_scenario("ulm-1805", &dir).unwrap();
+    let mail = tmp.path().join("late.eml");
+    fs::write(
+        &mail,
+        crate::support::eml(
+            "russia@example.org",
+            "Mon, 7 Dec 2026 18:00:00 +0100",
+            "r1@example.org",
+            &crate::support::header("russia", crate::support::RUSSIA_PW, 1),
+        ),
+    )
+    .unwrap();
+    let mut c = pbem();
+    c.arg("ingest").arg(&dir).arg(&mail).env("PBEM_NOW", LATE);
+    assert!(c.output().unwrap().status.success());
+    assert!(!dir.join("orders/1/russia.txt").exists(), "not late");
+    tree(&dir)
+}
+
+/// Ulm 1805 at turn 1 with its sample orders, playing pbem-dice/v2 (its closing list not made yet).
+fn v2_game() -> Tree {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(GAME);
+    materialize(&demo_game("ulm-1805"), &dir);
+    crate::support::set_dice(&dir, "\n[dice]\nscheme = \"pbem-dice/v2\"\n");
+    tree(&dir)
+}
+
+/// Ulm 1805 at turn 1 with france's orders filed from mail as pbem filed them before issue 15.10:
+/// the player's text, password and all, its digest in the message's record.
+fn old_way_game() -> Tree {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(GAME);
+    pbem::bundled::write_scenario("ulm-1805", &dir).unwrap();
+    let body = format!(
+        "{}move Napoleon Stuttgart Ulm\n",
+        crate::support::header("france", crate::support::FRANCE_PW, 1)
+    );
+    let mail = tmp.path().join("france.eml");
+    let received = "Sat, 5 Dec 2026 18:00:00 +0100";
+    let text = crate::support::eml("france@example.org", received, "f1@example.org", &body);
+    fs::write(&mail, text).unwrap();
+    let ingest = ["ingest", mail.to_str().unwrap()];
+    assert!(act_at(&dir, &ingest, "2026-12-05T18:00:00Z", None));
+    fs::write(dir.join("orders/1/france.txt"), &body).unwrap();
+    let game = pbem::game::Game::load(&dir).unwrap();
+    let records = pbem::mail::ingest::load_records(&game).unwrap();
+    let sha = records.keys().next().unwrap().clone();
+    let path = dir.join(format!("mail/received/{sha}.toml"));
+    let mut record = records[&sha].clone();
+    record.orders_sha256 = pbem::game::record::sha256_hex(body.as_bytes());
+    fs::write(&path, pbem::game::load::to_toml(&record).unwrap()).unwrap();
+    tree(&dir)
+}
+
 /// `act` run on a copy of `from` at `now`, never interrupted: the tree it leaves.
 fn acted(from: &Tree, act: &[&str], now: &str) -> Tree {
     let tmp = tempfile::tempdir().unwrap();
@@ -676,9 +740,14 @@ fn acted(from: &Tree, act: &[&str], now: &str) -> Tree {
 /// are finished by a rerun with the bytes of a run never interrupted, and no turn is resolved
 /// meanwhile: `extend`, `drop`, then `end` (GITM: it publishes turn 1's sealed rolls) and `reopen`
 /// before any player heard of the end (it seals them again); and `remind`, which is no act of the
-/// turn, finished likewise. Found so: an end killed after its notices withdrew them, on its rerun,
-/// as messages of the turn not played; a drop killed after its act let the turn be resolved without
-/// its notice.
+/// turn, finished likewise; `accept-late` and `extend` on a game with russia's orders late (Ulm
+/// 1805), `close` (pbem-dice/v2), `unseal` and `purge-passwords` (no acts of the turn). Found so: an end killed after
+/// its notices withdrew them, on its rerun, as messages of the turn not played; a drop killed after
+/// its act let the turn be resolved without its notice; an accept-late killed after its act let the
+/// turn be resolved without the orders the act says stand; an extend killed before the late orders
+/// it covers were filed never filed them on its rerun; a close killed before its list let the turn
+/// be resolved (and late orders be accepted) after its closing mail was written; purge-passwords
+/// killed between a record and its orders file left the password in the file for good.
 #[test]
 fn the_referees_acts_killed_before_any_file_are_finished_by_a_rerun_as_one_run_writes_them() {
     let now = "2026-12-01T12:00:00Z";
@@ -694,18 +763,79 @@ fn the_referees_acts_killed_before_any_file_are_finished_by_a_rerun_as_one_run_w
     );
     let reopened = acted(&ended, reopen, now);
     assert!(!reopened.contains_key("unsealed/1.txt"), "not sealed again");
-    let acts: [(&Tree, &[&str], bool); 5] = [
+    let late = late_game();
+    let acts: [(&Tree, &[&str], &str, bool); 10] = [
         (
             &resolved,
             &["extend", "--by", "2d", "--reason", "a strike"],
+            now,
             true,
         ),
-        (&resolved, &["drop", "naples", "--to", "france"], true),
-        (&resolved, &["remind"], false),
-        (&resolved, end, true),
-        (&ended, reopen, true),
+        (&resolved, &["drop", "naples", "--to", "france"], now, true),
+        (&resolved, &["remind"], now, false),
+        (&resolved, end, now, true),
+        (&ended, reopen, now, true),
+        (
+            &late,
+            &["accept-late", "russia", "--reason", "his server was down"],
+            LATE,
+            true,
+        ),
+        // Its new deadline covers russia's late orders: they stand, as accept-late files them.
+        (
+            &late,
+            &["extend", "--by", "2d", "--reason", "a strike"],
+            LATE,
+            true,
+        ),
+        (&v2_game(), &["close"], LATE, true),
+        (&resolved, &["unseal", "--force"], now, false),
+        (&old_way_game(), &["purge-passwords"], LATE, true),
     ];
-    for (from, act, blocks) in acts {
+    for (from, act, now, blocks) in acts {
         check_act_killed_anywhere(from, act, now, &acted(from, act, now), blocks);
     }
+}
+
+/// An accept-late killed after its act (its orders not filed yet) waits to be finished as it was
+/// begun: a run with another reason is refused, naming the command that finishes it, and so are
+/// `extend` and `resolve`; the rerun files the orders, the turn resolves with them, `audit` passes.
+#[test]
+fn an_accept_late_killed_midway_is_finished_only_as_it_was_begun_and_every_other_act_waits() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(GAME);
+    materialize(&late_game(), &dir);
+    let act = ["accept-late", "russia", "--reason", "his server was down"];
+    assert!(!act_at(&dir, &act, LATE, Some("acts.toml")), "not killed");
+    let before = without_tmp(&tree(&dir));
+    for other in [
+        &["accept-late", "russia", "--reason", "another reason"][..],
+        &["extend", "--by", "2d", "--reason", "a strike"],
+        &["resolve", "--early"],
+    ] {
+        let mut c = pbem();
+        c.arg(other[0])
+            .arg(&dir)
+            .args(&other[1..])
+            .env("PBEM_NOW", LATE);
+        let out = c.output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{other:?} went on");
+        assert!(
+            err.contains("killed midway")
+                && err.contains("turns/1/accept-late.toml")
+                && err.contains("--reason \"his server was down\""),
+            "{other:?}: {err}"
+        );
+        assert!(
+            without_tmp(&tree(&dir)) == before,
+            "{other:?}: refused, it changed the game"
+        );
+    }
+    assert!(act_at(&dir, &act, LATE, None), "the rerun failed");
+    assert!(dir.join("orders/1/russia.txt").is_file());
+    assert!(act_at(&dir, &["resolve", "--early"], LATE, None));
+    let record = fs::read_to_string(dir.join("turns/1/record.toml")).unwrap();
+    assert!(record.contains("russia = "), "{record}");
+    assert!(act_at(&dir, &["audit"], LATE, None));
 }

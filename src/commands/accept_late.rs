@@ -37,6 +37,17 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let game = Game::load(&args.game)?;
+    let _lock = crate::game::fsio::GameLock::acquire(&game.dir)?;
+    // An accept-late killed midway is finished by running it again (`mail::late` refuses any other);
+    // any other act killed midway waits to be finished first.
+    let turn = game.current_turn()?;
+    if crate::mail::late::planned(&game, turn)?.is_none_or(|p| p.covered.is_some()) {
+        crate::referee::underway::refuse(
+            &game,
+            &format!("no late orders of {} are accepted", args.power),
+            "",
+        )?;
+    }
     let done = crate::mail::late::accept_late(
         &game,
         &args.power,

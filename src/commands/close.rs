@@ -43,7 +43,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if game.is_resolved(turn) {
         bail!("turn {turn} is already resolved");
     }
-    if !args.early && crate::engine::close::load(&game, turn)?.is_none() {
+    // A close killed midway is finished as it was begun, early or not.
+    if !args.early
+        && crate::engine::close::load(&game, turn)?.is_none()
+        && !crate::engine::close::begun_path(&game, turn).is_file()
+    {
         before_deadline(&game, turn)?;
     }
     let file = crate::referee::close::close(&game, turn)?;

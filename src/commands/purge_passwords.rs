@@ -26,6 +26,12 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let game = Game::load(&args.game)?;
+    // Another act killed midway is finished first; one of its own is finished by this run.
+    let _lock = crate::game::fsio::GameLock::acquire(&game.dir)?;
+    let turn = game.current_turn()?;
+    if !crate::mail::ingest::purge_plan_path(&game, turn).is_file() {
+        crate::referee::underway::refuse(&game, "no password is purged", "")?;
+    }
     let purged = crate::mail::ingest::purge_passwords(&game)?;
     crate::say!(
         "The raw archive {} is private ({} message(s), each file mode 0600).",

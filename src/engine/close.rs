@@ -61,6 +61,14 @@ pub fn path(game: &Game, turn: u32) -> std::path::PathBuf {
     game.turn_dir(turn).join("close.toml")
 }
 
+/// `turns/<t>/close-begun.toml`: the closing list of a close under way, written before its mail and
+/// removed once `close.toml` is in place, so that a close killed midway (its mail half written) is
+/// finished by running it again with the list it began with, and nothing goes on meanwhile
+/// (`referee::underway`).
+pub fn begun_path(game: &Game, turn: u32) -> std::path::PathBuf {
+    game.turn_dir(turn).join("close-begun.toml")
+}
+
 /// The closing list of `turn` from the orders filed now: every power whose orders file authenticates,
 /// with the digest of the file and the v2 entropy of its entropy line.
 pub fn list_now(game: &Game, turn: u32) -> Result<Vec<Closed>> {

@@ -1087,6 +1087,22 @@ pub struct Purged {
     pub resolved: Vec<PathBuf>,
 }
 
+/// `turns/<t>/purge-passwords.toml`: the orders files of turn `turn` a `pbem purge-passwords` is
+/// rewriting, written before the first message's record and removed after the last file, so that
+/// one killed between a record and its file (the record naming the file rewritten, the file keeping
+/// its password) is finished by running it again, and no turn is resolved meanwhile, which would
+/// keep the password in the file as an input of its record for good (`referee::underway`).
+pub fn purge_plan_path(game: &Game, turn: u32) -> PathBuf {
+    game.turn_dir(turn).join("purge-passwords.toml")
+}
+
+/// What a `pbem purge-passwords` rewrites (`purge_plan_path`), by path in the game folder.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PurgePlan {
+    files: Vec<String>,
+}
+
 /// `pbem purge-passwords`: makes the raw archive private and rewrites the current turn's orders
 /// filed from mail with a password (as pbem filed them before issue 15.10) into [`filed_text`],
 /// updating their records' digests. Takes the game lock.
@@ -1107,6 +1123,9 @@ pub fn purge_passwords(game: &Game) -> Result<Purged> {
     let records = load_records(game)?;
     let all: Vec<Received> = records.values().cloned().collect();
     let winners = winners(&all, turn);
+    let plan_path = purge_plan_path(game, turn);
+    let begun = plan_path.is_file();
+    let mut rewrites = Vec::new();
     for t in game.config.first_turn..=turn {
         for (p, player) in game.config.powers.iter().flat_map(|p| {
             crate::engine::command::slots(p)
@@ -1127,22 +1146,40 @@ pub fn purge_passwords(game: &Game) -> Result<Purged> {
                 out.resolved.push(path);
                 continue;
             }
+            // Its record names it, or, after a run killed between them, already the file as
+            // this rewrites it.
+            let rewritten = |w: &Received| {
+                sha256_hex(filed_text(&text, t, &w.sha256).as_bytes()) == w.orders_sha256
+            };
             match winners.get(&stem) {
-                Some(w) if w.orders_sha256 == sha256_hex(&bytes) => {
+                Some(w) if w.orders_sha256 == sha256_hex(&bytes) || (begun && rewritten(w)) => {
                     let filed = filed_text(&text, t, &w.sha256);
                     let mut record = w.clone();
                     record.orders_sha256 = sha256_hex(filed.as_bytes());
-                    let toml = crate::game::load::to_toml(&record)
-                        .context("cannot write a received-message record")?;
-                    // The record first: a crash between leaves a file that no longer stands on
-                    // it, which a rerun of the ingest files again.
-                    write_atomic(&record_path(game, &record.sha256), toml.as_bytes())?;
-                    write_atomic(&path, filed.as_bytes())?;
-                    out.rewritten.push(path);
+                    rewrites.push((path, record, filed));
                 }
                 _ => out.by_hand.push(path),
             }
         }
+    }
+    if !rewrites.is_empty() && !begun {
+        let plan = PurgePlan {
+            files: rewrites.iter().map(|(p, _, _)| game.shown(p)).collect(),
+        };
+        write_atomic(&plan_path, crate::game::load::to_toml(&plan)?.as_bytes())?;
+    }
+    for (path, record, filed) in rewrites {
+        let toml = crate::game::load::to_toml(&record)
+            .context("cannot write a received-message record")?;
+        // The record first: a run killed between leaves a file that no longer stands on it, which
+        // the plan has a rerun rewrite (and the turn wait for).
+        write_atomic(&record_path(game, &record.sha256), toml.as_bytes())?;
+        write_atomic(&path, filed.as_bytes())?;
+        out.rewritten.push(path);
+    }
+    if plan_path.is_file() {
+        std::fs::remove_file(&plan_path)
+            .with_context(|| format!("cannot remove {}", game.shown(&plan_path)))?;
     }
     Ok(out)
 }
@@ -1771,9 +1808,12 @@ fn judge(
                     "arrived after the deadline of turn {}: held for turn {turn}, read as orders for turn {turn}",
                     turn - 1
                 ));
-            } else if crate::engine::close::path(game, turn).is_file() {
-                // pbem-dice/v2: the closing list is mailed and the seed made of it; nothing is
-                // filed for the turn after it, whatever the deadline says.
+            } else if crate::engine::close::path(game, turn).is_file()
+                || crate::engine::close::begun_path(game, turn).is_file()
+            {
+                // pbem-dice/v2: the closing list is mailed and the seed made of it (or a close
+                // killed midway began it); nothing is filed for the turn after it, whatever the
+                // deadline says.
                 if hold {
                     record.status = Status::Held;
                     record.for_turn = turn + 1;

@@ -5,8 +5,10 @@
 //! chains and `audit` re-checks. The orders are filed as `ingest` files an accepted submission
 //! ([`ingest::filed_text`]): the message's record in `mail/received/` becomes `accepted` for the turn
 //! with the filed file's digest, so that the turn authenticates the file by it ([`ingest::stands_for`]),
-//! and the player gets an answer saying that his orders now stand. Each step is written again the
-//! same by a rerun, so a crash between them is finished by running the command again.
+//! and the player gets an answer saying that his orders now stand. What it accepts is written first
+//! (`turns/<t>/accept-late.toml`, removed once the orders are filed), and each step is written again
+//! the same by a rerun, so a run killed between them is finished by running the command again as it
+//! was begun; meanwhile the turn and every other act wait (`referee::underway`).
 
 use std::path::PathBuf;
 
@@ -20,6 +22,69 @@ use crate::game::config::DiceScheme;
 use crate::game::fsio::{write_atomic, GameLock};
 use crate::game::record::sha256_hex;
 use crate::game::Game;
+
+/// `turns/<t>/accept-late.toml`: what an accept-late of turn `turn` accepts, written before anything
+/// changes (its act, the player's answer, the message's record, the orders file) and removed after
+/// the orders file, so that one killed midway (its act saying the late orders stand, its orders not
+/// filed) is finished by running it again as it was begun, and no turn is resolved nor other act
+/// begun meanwhile (`referee::underway`).
+pub fn plan_path(game: &Game, turn: u32) -> PathBuf {
+    game.turn_dir(turn).join("accept-late.toml")
+}
+
+/// An accept-late under way (`plan_path`): the message accepted and for whose orders file, and who
+/// lets it stand: the referee for his `reason`, or a moved deadline that `covered` it (what the
+/// referee did, [`Standing::Covered`]).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Plan {
+    /// The power as it was asked for: `russia`, or `france.eugene` for one player of a power with
+    /// several.
+    pub power: String,
+    /// The message's SHA-256.
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub covered: Option<String>,
+}
+
+impl Plan {
+    /// The command that finishes it, for a refusal.
+    pub fn command(&self, game: &Game) -> String {
+        format!(
+            "pbem accept-late {} {} --message {} --reason {:?}",
+            game.dir.display(),
+            self.power,
+            self.message,
+            self.reason.as_deref().unwrap_or_default()
+        )
+    }
+}
+
+/// The accept-late of turn `turn` begun and killed midway, if any.
+pub fn planned(game: &Game, turn: u32) -> Result<Option<Plan>> {
+    let path = plan_path(game, turn);
+    if !path.is_file() {
+        return Ok(None);
+    }
+    let src = crate::game::load::read_source(&path, &game.shown(&path))?;
+    Ok(Some(crate::game::load::parse_toml(&src)?))
+}
+
+/// Finishes the accept-late of turn `turn` killed midway, if one was, as it was begun: a moved
+/// deadline's judging again (`pbem extend`, `rollback`, `reopen` run again) finishes the one it
+/// began before it judges the others, whose message's record may say accepted already.
+pub fn finish_planned(game: &Game, turn: u32) -> Result<Option<AcceptedLate>> {
+    let Some(plan) = planned(game, turn)? else {
+        return Ok(None);
+    };
+    let standing = match &plan.covered {
+        Some(how) => Standing::Covered(how),
+        None => Standing::AcceptedLate(plan.reason.as_deref().unwrap_or_default()),
+    };
+    accept_late(game, &plan.power, Some(&plan.message), standing).map(Some)
+}
 
 /// What `accept_late` did.
 #[derive(Debug)]
@@ -251,6 +316,42 @@ pub fn accept_late(
     }
     let turn = game.current_turn()?;
     game.refuse_if_ended(&format!("no late orders stand for turn {turn}"))?;
+    // An accept-late killed midway is finished as it was begun, and only so.
+    let asked = Plan {
+        power: power.to_string(),
+        message: String::new(),
+        reason: match why {
+            Standing::AcceptedLate(r) => Some(r.to_string()),
+            Standing::Covered(_) => None,
+        },
+        covered: match why {
+            Standing::Covered(how) => Some(how.to_string()),
+            Standing::AcceptedLate(_) => None,
+        },
+    };
+    let begun = planned(game, turn)?;
+    if let Some(plan) = &begun {
+        let named = message.is_none_or(|m| {
+            ingest::load_records(game)
+                .ok()
+                .and_then(|all| all.into_values().find(|r| r.sha256 == plan.message))
+                .is_some_and(|r| names(&r, m))
+        });
+        if !named
+            || plan.power != asked.power
+            || plan.reason != asked.reason
+            || plan.covered != asked.covered
+        {
+            bail!(
+                "an accept-late of the message {} of {} was killed midway ({} holds it): finish it first by running `{}` again. Nothing was changed.",
+                plan.message,
+                plan.power,
+                game.printed(&plan_path(game, turn)),
+                plan.command(game)
+            );
+        }
+    }
+    let message = begun.as_ref().map(|p| p.message.as_str()).or(message);
     // `france.eugene`: one player of a power with several (GITM 6.1).
     let (power, player) = match power.split_once('.') {
         Some((p, pl)) => (p, Some(pl)),
@@ -272,7 +373,8 @@ pub fn accept_late(
             game.printed(&crate::engine::close::path(game, turn))
         );
     }
-    if let Standing::AcceptedLate(_) = why {
+    // Begun before the round was out, it is finished as begun.
+    if let (Standing::AcceptedLate(_), None) = (why, &begun) {
         crate::dice::beacon::refuse_once_out(
             game,
             turn,
@@ -361,6 +463,19 @@ pub fn accept_late(
     let (found, filed) = reread(game, &chosen, turn)?;
     let digest = sha256_hex(filed.as_bytes());
 
+    // 0. What it accepts, before anything changes (judged again by a moved deadline, within the
+    // plan of the act that moved it, which finishes it first when run again).
+    if begun.is_none() {
+        let plan = Plan {
+            message: chosen.sha256.clone(),
+            ..asked
+        };
+        write_atomic(
+            &plan_path(game, turn),
+            crate::game::load::to_toml(&plan)?.as_bytes(),
+        )?;
+    }
+
     // 1. The act, once.
     let again = done_before.contains(&chosen.sha256);
     if !again {
@@ -418,6 +533,9 @@ pub fn accept_late(
         Some(record.player.as_str()).filter(|p| !p.is_empty()),
     );
     write_atomic(&orders, filed.as_bytes())?;
+    // 3. It is finished.
+    let plan = plan_path(game, turn);
+    std::fs::remove_file(&plan).with_context(|| format!("cannot remove {}", game.shown(&plan)))?;
     Ok(AcceptedLate {
         turn,
         power: pc.id.clone(),

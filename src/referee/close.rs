@@ -1,25 +1,34 @@
 //! Closing a turn's orders (pbem-dice/v2): writes the closing list (`engine::close`) into
 //! `turns/<t>/close.toml` and a closing mail to every player into the outbox, before the turn is
-//! resolved.
+//! resolved; killed midway, finished by closing again as it was begun.
 
 use anyhow::Result;
 
-use crate::engine::close::{list_now, load, path, text, CloseFile};
+use crate::engine::close::{begun_path, list_now, load, path, text, CloseFile};
 use crate::game::fsio::write_atomic;
 use crate::game::Game;
 use crate::mail::outbox::{self, Kind, Outgoing};
 
 /// Closes `turn`: writes its closing list and a closing mail to every player into the outbox. Closing
-/// a closed turn changes nothing and gives the list it has. The caller holds the game's lock.
+/// a closed turn changes nothing and gives the list it has. The list is written down first
+/// (`engine::close::begun_path`): a close killed midway is finished by closing again, with the list
+/// it began with, and until then the turn and every other act wait (`underway::refuse`). The caller
+/// holds the game's lock.
 pub fn close(game: &Game, turn: u32) -> Result<CloseFile> {
+    let begun = begun_path(game, turn);
     if let Some(done) = load(game, turn)? {
+        if begun.is_file() {
+            super::underway::finished(game, &begun)?;
+        }
         return Ok(done);
     }
-    // Not while an act killed midway waits (a rekey's commitment announced to nobody): closed,
-    // the turn could no longer be re-keyed to finish it.
-    super::underway::refuse(game, &format!("turn {turn} cannot be closed"), "")?;
-    game.refuse_if_ended(&format!("turn {turn} cannot be closed"))?;
-    let file = CloseFile::of(game, turn, &list_now(game, turn)?);
+    let file = super::underway::plan_once(game, &begun, || {
+        // Not while an act killed midway waits (a rekey's commitment announced to nobody): closed,
+        // the turn could no longer be re-keyed to finish it.
+        super::underway::refuse(game, &format!("turn {turn} cannot be closed"), "")?;
+        game.refuse_if_ended(&format!("turn {turn} cannot be closed"))?;
+        Ok(CloseFile::of(game, turn, &list_now(game, turn)?))
+    })?;
     let mails = mails(game, &file)?;
     let names: Vec<String> = mails.iter().map(Outgoing::file_name).collect();
     outbox::note_written(game, &names)?;
@@ -30,6 +39,7 @@ pub fn close(game: &Game, turn: u32) -> Result<CloseFile> {
         &path(game, turn),
         crate::game::load::to_toml(&file)?.as_bytes(),
     )?;
+    super::underway::finished(game, &begun)?;
     Ok(file)
 }
 

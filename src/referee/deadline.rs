@@ -18,7 +18,9 @@ use crate::mail::outbox;
 /// (GITM 6.1) on his own. The earlier late submissions it covers came in time and were replaced,
 /// as on-time orders are by later ones (`late::replaced_in_time`): neither late in `status` and
 /// the summary, nor held for the next turn. A pbem-dice/v2 turn already closed is left to the referee. `how`: what
-/// the referee did, as the player reads it after "the referee" ([`Standing::Covered`]).
+/// the referee did, as the player reads it after "the referee" ([`Standing::Covered`]). Each
+/// accept-late it files is planned (`late::plan_path`) within the act's own plan: killed midway, the
+/// act's rerun finishes it first.
 ///
 /// [`Standing::Covered`]: crate::mail::late::Standing::Covered
 pub(super) fn judge_late_again(
@@ -27,11 +29,16 @@ pub(super) fn judge_late_again(
     how: &str,
 ) -> Result<Vec<crate::mail::late::AcceptedLate>> {
     use crate::mail::ingest::{self, Status};
+    // The one this act began before it was killed, finished first as it was begun: its message's
+    // record may say accepted already, and it is judged again no more below.
+    let mut out: Vec<_> = crate::mail::late::finish_planned(game, turn)?
+        .into_iter()
+        .collect();
     let Some(deadline) = game.config.deadline_of(turn) else {
-        return Ok(Vec::new());
+        return Ok(out);
     };
     if crate::engine::close::path(game, turn).is_file() {
-        return Ok(Vec::new());
+        return Ok(out);
     }
     let records: Vec<ingest::Received> = ingest::load_records(game)?.into_values().collect();
     let winners = ingest::winners(&records, turn);
@@ -42,7 +49,6 @@ pub(super) fn judge_late_again(
             .iter()
             .any(|a| ingest::normalise(a) == r.from)
     };
-    let mut out = Vec::new();
     let slots = game.config.powers.iter().flat_map(|pc| {
         crate::engine::command::slots(pc)
             .into_iter()

@@ -208,6 +208,12 @@ pub fn extend(game: &Game, how: &Move, reason: &str) -> Result<Extended> {
     let plan = match underway {
         Some(plan) => plan,
         None => {
+            // Another act killed midway is finished first.
+            super::underway::refuse(
+                game,
+                &format!("the deadline of turn {turn} cannot move"),
+                "",
+            )?;
             // pbem-dice/v2 with a beacon: once the round of the deadline is out, a later deadline
             // would draw the dice again from another round, the referee knowing the first.
             crate::dice::beacon::refuse_once_out(game, turn, "a move of its deadline")?;

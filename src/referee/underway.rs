@@ -1,8 +1,10 @@
-//! The referee's acts killed midway (`rekey`, `rollback`, `replace`, `extend`, `drop`, `end`, `reopen`): each writes what it
-//! began first and is finished by running it again, and until it is, no turn is resolved or closed
-//! and no other act that renews the turn's secret begins: a rekey or rollback killed after its new
-//! commitment was made and before its act and notices were written would otherwise have the turn
-//! resolved under a commitment announced to nobody.
+//! The referee's acts killed midway (`rekey`, `rollback`, `replace`, `extend`, `drop`, `end`, `reopen`,
+//! `close`, `purge-passwords`, `accept-late`): each writes what it began first and is finished by
+//! running it again, and until it is, no turn is resolved or closed and no other act that renews the
+//! turn's secret begins: a rekey or rollback killed after its new commitment was made and before its
+//! act and notices were written would otherwise have the turn resolved under a commitment announced
+//! to nobody; an accept-late killed after its act, the turn resolved without the orders the act says
+//! stand.
 
 use anyhow::{bail, Context, Result};
 
@@ -179,12 +181,34 @@ pub fn refuse(game: &Game, doing: &str, own: &str) -> Result<()> {
             reopen_path(game, turn),
             format!("running `pbem reopen {dir} --reason ...` again"),
         ),
+        (
+            "close",
+            crate::engine::close::begun_path(game, turn),
+            format!("running `pbem close {dir}` again (it closes with the list it began with)"),
+        ),
+        (
+            "purge-passwords",
+            crate::mail::ingest::purge_plan_path(game, turn),
+            format!("running `pbem purge-passwords {dir}` again (a turn resolved first would keep the passwords of the files it names for good)"),
+        ),
     ];
     for (act, plan, how) in begun {
         if plan.is_file() {
             bail!(
                 "a `pbem {act}` was killed midway ({} holds it): finish it first by {how}; until then {doing}. Nothing was changed.",
                 game.printed(&plan)
+            );
+        }
+    }
+    // An accept-late's: one a moved deadline began is the extend's, rollback's or reopen's, named
+    // above (a rollback finishes its own).
+    if let Some(plan) = crate::mail::late::planned(game, turn)? {
+        if plan.covered.is_none() {
+            bail!(
+                "a `pbem accept-late` was killed midway ({} holds it): the late orders of {} it accepts are not filed yet. Finish it first by running `{}` again; until then {doing}. Nothing was changed.",
+                game.printed(&crate::mail::late::plan_path(game, turn)),
+                plan.power,
+                plan.command(game)
             );
         }
     }
