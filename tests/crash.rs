@@ -811,6 +811,7 @@ fn an_accept_late_killed_midway_is_finished_only_as_it_was_begun_and_every_other
     for other in [
         &["accept-late", "russia", "--reason", "another reason"][..],
         &["extend", "--by", "2d", "--reason", "a strike"],
+        &["replace", "austria", "--email", "mack@example.org"],
         &["resolve", "--early"],
     ] {
         let mut c = pbem();

@@ -63,6 +63,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
             plan
         }
         None => {
+            // Not over another act killed midway (an accept-late's orders not filed, a drop's
+            // farewell not written): that one is finished first.
+            crate::referee::underway::refuse(
+                &game,
+                &format!("{} cannot be handed to a new player", args.power),
+                "",
+            )?;
             refuse_done_again(&game, turn, &args.power, &args.email)?;
             let mut state = game.load_state(turn)?;
             let (password, from) = crate::engine::players::replace_player(
