@@ -12,7 +12,12 @@
 //! The parts: game.toml's settings that decide what happens in a turn ([`SETTINGS`]: the ruleset,
 //! first turn, calendar, economic phases, the missed-turn policy, allies' sight, `[sop]`, options),
 //! written as TOML by [`settings_text`];
-//! `map.toml` and `tables.toml` as they are on disk; each `tactical/*.txt` (GITM's tactical maps). The
+//! `map.toml` and `tables.toml` as they are on disk; each `tactical/*.txt` (GITM's tactical maps);
+//! and the game's opening position, `turns/<first>/state.toml` as it is on disk ([`opening`]): every
+//! later turn's state is made by resolving the turn before, which `audit` re-derives byte for byte,
+//! but nothing makes the first one, and a referee who knows the dice would otherwise move or
+//! strengthen the units they fall on, audit green. A commitment made before pbem fixed the opening
+//! position fixed no such part, and its turn is compared without it ([`Rules::as_fixed_by`]). The
 //! digest is the SHA-256 of their listing as `sha256sum` prints it: a line `HEX  NAME` per part, in
 //! the order of the names (docs/DICE.md says how a player holding the files checks it). The players,
 //! their addresses and passwords, the deadlines, late orders and the mail settings are not rules of
@@ -42,6 +47,23 @@ pub struct Rules {
 }
 
 impl Rules {
+    /// `self` (the rules of now) with the parts of the kinds `fixed` names: a commitment made before
+    /// pbem fixed the opening position ([`opening`]) is compared with the rules of now without it,
+    /// so that a game begun then plays on. Every other part is compared whether or not `fixed` names
+    /// it.
+    pub fn as_fixed_by(&self, fixed: &Rules) -> Rules {
+        let parts: BTreeMap<String, String> = self
+            .parts
+            .iter()
+            .filter(|(name, _)| !is_opening(name) || fixed.parts.contains_key(*name))
+            .map(|(n, h)| (n.clone(), h.clone()))
+            .collect();
+        Rules {
+            digest: sha256_hex(listing(&parts).as_bytes()),
+            parts,
+        }
+    }
+
     /// The parts of `self` that are not those of `other`, by name: changed, added or removed.
     pub fn differing(&self, other: &Rules) -> Vec<String> {
         let names: std::collections::BTreeSet<&String> =
@@ -52,6 +74,17 @@ impl Rules {
             .cloned()
             .collect()
     }
+}
+
+/// The name of the part that is the game's opening position, whose first turn is `first_turn`: the
+/// state that turn starts from, `turns/<first>/state.toml`, as the game folder names it.
+pub fn opening(first_turn: u32) -> String {
+    format!("turns/{first_turn}/state.toml")
+}
+
+/// Whether the part named `name` is the opening position ([`opening`]).
+pub fn is_opening(name: &str) -> bool {
+    name.starts_with("turns/")
 }
 
 /// game.toml's settings that decide what happens in a turn, as hashed.
@@ -192,7 +225,8 @@ pub fn of_parts(parts: &[(String, Vec<u8>)]) -> Rules {
 }
 
 /// Each part of `game`'s rules by name, with its bytes: the settings as [`settings_text`] writes
-/// them, then the rule files as `Game::rules_dir` holds them.
+/// them, then the rule files as `Game::rules_dir` holds them, then the opening position as the game
+/// folder holds it.
 pub fn parts(game: &Game) -> Result<Vec<(String, Vec<u8>)>> {
     let mut parts = vec![(
         SETTINGS.to_string(),
@@ -208,6 +242,8 @@ pub fn parts(game: &Game) -> Result<Vec<(String, Vec<u8>)>> {
         let bytes = read(&path)?;
         parts.push((name, bytes));
     }
+    let first = game.config.first_turn;
+    parts.push((opening(first), read(&game.state_path(first))?));
     Ok(parts)
 }
 
