@@ -130,6 +130,28 @@ fn opening_change(game: &Path) -> RuleChange {
     )
 }
 
+/// A power added to game.toml: its entropy line went into the seed, and no player checks it (each
+/// checks his own), so a referee who knew the dice tried one line after another until they suited
+/// him, `audit` and every player's `verify --orders` green.
+fn contributor_change(game: &Path) -> RuleChange {
+    (
+        "game.toml (powers and players)".into(),
+        game.join("game.toml"),
+        Box::new(|p| {
+            let text = fs::read_to_string(p).unwrap();
+            let hash = text
+                .lines()
+                .find(|l| l.starts_with("password_hash = "))
+                .unwrap()
+                .to_string();
+            append(
+                p,
+                &format!("\n[[power]]\nid = \"intruder\"\nname = \"Intruder\"\nplayers = [\"intruder@example.org\"]\n{hash}\n"),
+            );
+        }),
+    )
+}
+
 #[test]
 fn a_turn_whose_rules_changed_after_its_commitment_is_refused_in_every_ruleset() {
     for s in SCENARIOS {
@@ -139,6 +161,7 @@ fn a_turn_whose_rules_changed_after_its_commitment_is_refused_in_every_ruleset()
         let mut changes = rule_changes(&game);
         assert_eq!(changes.len(), if s.id == "gitm-italy-1809" { 4 } else { 3 });
         changes.push(opening_change(&game));
+        changes.push(contributor_change(&game));
         for (part, file, change) in changes {
             let before = fs::read(&file).unwrap();
             change(&file);

@@ -1,6 +1,6 @@
 //! The rules each commitment fixed, kept (`<game>/rules/<sha256>`): every part of the rules
 //! (`rules_fixed`: game.toml's rules settings, `map.toml`, `tables.toml`, GITM's `tactical/*.txt`,
-//! the opening position)
+//! the opening position, the powers and players who give entropy)
 //! as it was when a commitment fixed it, in a file named by its SHA-256, written once. A change of
 //! rules between turns (a house rule agreed, `pbem rekey`) leaves the earlier parts there, so that
 //! `audit` re-resolves each turn under the rules its own commitment fixed, and an auditor holding
@@ -95,9 +95,9 @@ pub fn restore(game: &Game, rules: &Rules) -> Result<Option<Restored>> {
             settings = Some(SettingsRead::parse(&text)?);
             continue;
         }
-        // The opening position is read where the game folder holds it, which `check_restored`
-        // holds to the digest: it is kept and checked here, never restored.
-        if rules_fixed::is_opening(&name) {
+        // The opening position and the contributors are read where the game folder holds them,
+        // which `check_restored` holds to the digest: kept and checked here, never restored.
+        if rules_fixed::read_in_place(&name) {
             continue;
         }
         // The names are the parts `rules_fixed::parts` lists: `map.toml`, `tables.toml`,
