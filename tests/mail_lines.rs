@@ -202,9 +202,21 @@ fn a_record_written_before_the_line_map_resolves_audits_and_verifies_as_it_did()
         }
     }
     resolve(&game);
+    // Turn 2's commitment fixed the rules as that pbem fixed them, which the reports announce: without
+    // the opening position and the contributors, which pbem fixes since (`rules_fixed::opening`,
+    // `rules_fixed::CONTRIBUTORS`).
+    let mut old = pbem::game::Game::load(&game).unwrap();
+    let scheme = pbem::game::scheme::path(&old, 2);
+    let mut fixed = pbem::game::scheme::load(&old, 2).unwrap().unwrap();
+    let rules = fixed.rules.as_mut().unwrap();
+    rules
+        .parts
+        .retain(|name, _| !pbem::game::rules_fixed::read_in_place(name));
+    rules.digest =
+        pbem::game::record::sha256_hex(pbem::game::rules_fixed::listing(&rules.parts).as_bytes());
+    fs::write(&scheme, toml::to_string(&fixed).unwrap()).unwrap();
     // Told again in the words of that pbem, whose record names none: wording 0 of its texts and of
     // its reports' own lines (the owner of each unit seen named by its id), as `audit` tells it.
-    let mut old = pbem::game::Game::load(&game).unwrap();
     old.config.wording = Some(pbem::game::record::Wording::default());
     support::locked(|| {
         pbem::referee::turn::resolve(

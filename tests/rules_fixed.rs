@@ -112,14 +112,56 @@ fn rule_changes(game: &Path) -> Vec<RuleChange> {
     out
 }
 
+/// The opening position changed: the first turn's state, which no turn makes (every later one is
+/// made by the turn before, and audit re-derives it). A referee who knew the dice moved or
+/// strengthened the units they fall on, and `audit` stayed green.
+fn opening_change(game: &Path) -> RuleChange {
+    (
+        "turns/1/state.toml".into(),
+        game.join("turns/1/state.toml"),
+        Box::new(|p| {
+            append(
+                p,
+                "
+# a unit moved
+",
+            )
+        }),
+    )
+}
+
+/// A power added to game.toml: its entropy line went into the seed, and no player checks it (each
+/// checks his own), so a referee who knew the dice tried one line after another until they suited
+/// him, `audit` and every player's `verify --orders` green.
+fn contributor_change(game: &Path) -> RuleChange {
+    (
+        "game.toml (powers and players)".into(),
+        game.join("game.toml"),
+        Box::new(|p| {
+            let text = fs::read_to_string(p).unwrap();
+            let hash = text
+                .lines()
+                .find(|l| l.starts_with("password_hash = "))
+                .unwrap()
+                .to_string();
+            append(
+                p,
+                &format!("\n[[power]]\nid = \"intruder\"\nname = \"Intruder\"\nplayers = [\"intruder@example.org\"]\n{hash}\n"),
+            );
+        }),
+    )
+}
+
 #[test]
 fn a_turn_whose_rules_changed_after_its_commitment_is_refused_in_every_ruleset() {
     for s in SCENARIOS {
         let (_t, game) = new_game(s);
         let scheme = fs::read_to_string(game.join("turns/1/scheme.toml")).unwrap();
         assert!(scheme.contains("[rules.parts]"), "{}: {scheme}", s.id);
-        let changes = rule_changes(&game);
+        let mut changes = rule_changes(&game);
         assert_eq!(changes.len(), if s.id == "gitm-italy-1809" { 4 } else { 3 });
+        changes.push(opening_change(&game));
+        changes.push(contributor_change(&game));
         for (part, file, change) in changes {
             let before = fs::read(&file).unwrap();
             change(&file);
@@ -344,10 +386,20 @@ fn audit_names_the_rules_changed_after_a_resolved_turn() {
     let (_t, game) = new_game(&ULM);
     resolve(&game);
     pbem().arg("audit").arg(&game).assert().success();
+    let map = fs::read(game.join("map.toml")).unwrap();
     append(&game.join("map.toml"), "\n# redrawn\n");
     let (passed, said) = audit(&game);
     assert!(!passed, "{said}");
     assert!(said.contains("and map.toml has changed since"), "{said}");
+    // The opening position, which no turn's resolution makes, is fixed as the map is.
+    fs::write(game.join("map.toml"), map).unwrap();
+    append(&game.join("turns/1/state.toml"), "\n# a unit moved\n");
+    let (passed, said) = audit(&game);
+    assert!(!passed, "{said}");
+    assert!(
+        said.contains("and turns/1/state.toml has changed since"),
+        "{said}"
+    );
 }
 
 /// The bundled ulm-1805 game rekeyed (its turn 1 then fixes the rules), France's orders ingested

@@ -144,7 +144,11 @@ fn own_rules(
     else {
         return Ok(None);
     };
-    if crate::game::rules_fixed::of(game)?.digest == rules.digest {
+    if crate::game::rules_fixed::of(game)?
+        .as_fixed_by(&rules)
+        .digest
+        == rules.digest
+    {
         return Ok(None);
     }
     Ok(crate::game::rules_kept::restore(game, &rules)?.map(|r| (r, rules)))

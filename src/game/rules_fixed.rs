@@ -12,7 +12,16 @@
 //! The parts: game.toml's settings that decide what happens in a turn ([`SETTINGS`]: the ruleset,
 //! first turn, calendar, economic phases, the missed-turn policy, allies' sight, `[sop]`, options),
 //! written as TOML by [`settings_text`];
-//! `map.toml` and `tables.toml` as they are on disk; each `tactical/*.txt` (GITM's tactical maps). The
+//! `map.toml` and `tables.toml` as they are on disk; each `tactical/*.txt` (GITM's tactical maps);
+//! and the game's opening position, `turns/<first>/state.toml` as it is on disk ([`opening`]): every
+//! later turn's state is made by resolving the turn before, which `audit` re-derives byte for byte,
+//! but nothing makes the first one, and a referee who knows the dice would otherwise move or
+//! strengthen the units they fall on, audit green; and who may give entropy, game.toml's powers and
+//! their players by id ([`CONTRIBUTORS`]): a power or player added after the commitment gave the
+//! seed an entropy line no player checks (`verify --orders` checks each player's own line alone),
+//! and the referee could try one after another until the dice suited him. A commitment made before
+//! pbem fixed these two fixed no such part, and its turn is compared without it
+//! ([`Rules::as_fixed_by`]). The
 //! digest is the SHA-256 of their listing as `sha256sum` prints it: a line `HEX  NAME` per part, in
 //! the order of the names (docs/DICE.md says how a player holding the files checks it). The players,
 //! their addresses and passwords, the deadlines, late orders and the mail settings are not rules of
@@ -42,6 +51,23 @@ pub struct Rules {
 }
 
 impl Rules {
+    /// `self` (the rules of now) with the parts of the kinds `fixed` names: a commitment made before
+    /// pbem fixed the opening position ([`opening`]) and the contributors ([`CONTRIBUTORS`]) is
+    /// compared with the rules of now without them, so that a game begun then plays on. Every other
+    /// part is compared whether or not `fixed` names it.
+    pub fn as_fixed_by(&self, fixed: &Rules) -> Rules {
+        let parts: BTreeMap<String, String> = self
+            .parts
+            .iter()
+            .filter(|(name, _)| !read_in_place(name) || fixed.parts.contains_key(*name))
+            .map(|(n, h)| (n.clone(), h.clone()))
+            .collect();
+        Rules {
+            digest: sha256_hex(listing(&parts).as_bytes()),
+            parts,
+        }
+    }
+
     /// The parts of `self` that are not those of `other`, by name: changed, added or removed.
     pub fn differing(&self, other: &Rules) -> Vec<String> {
         let names: std::collections::BTreeSet<&String> =
@@ -52,6 +78,38 @@ impl Rules {
             .cloned()
             .collect()
     }
+}
+
+/// The name of the part that is the game's opening position, whose first turn is `first_turn`: the
+/// state that turn starts from, `turns/<first>/state.toml`, as the game folder names it.
+pub fn opening(first_turn: u32) -> String {
+    format!("turns/{first_turn}/state.toml")
+}
+
+/// Whether the part named `name` is read where the game folder holds it, never from the rules kept:
+/// the opening position ([`opening`]) and the contributors ([`CONTRIBUTORS`]).
+pub fn read_in_place(name: &str) -> bool {
+    name.starts_with("turns/") || name == CONTRIBUTORS
+}
+
+/// The name of the part that lists who gives entropy to the seed: each power of game.toml by id, or
+/// each of its players as `<power>.<player>` when it has several (the names of the header's entropy
+/// lines), one a line in game.toml's order.
+pub const CONTRIBUTORS: &str = "game.toml (powers and players)";
+
+/// The contributors' part as hashed ([`CONTRIBUTORS`]).
+fn contributors_text(config: &GameConfig) -> String {
+    let mut text = String::new();
+    for power in &config.powers {
+        if power.commands.is_empty() {
+            text.push_str(&power.id);
+            text.push('\n');
+        }
+        for player in &power.commands {
+            text.push_str(&format!("{}.{}\n", power.id, player.id));
+        }
+    }
+    text
 }
 
 /// game.toml's settings that decide what happens in a turn, as hashed.
@@ -192,12 +250,19 @@ pub fn of_parts(parts: &[(String, Vec<u8>)]) -> Rules {
 }
 
 /// Each part of `game`'s rules by name, with its bytes: the settings as [`settings_text`] writes
-/// them, then the rule files as `Game::rules_dir` holds them.
+/// them, then the rule files as `Game::rules_dir` holds them, then the opening position as the game
+/// folder holds it.
 pub fn parts(game: &Game) -> Result<Vec<(String, Vec<u8>)>> {
-    let mut parts = vec![(
-        SETTINGS.to_string(),
-        settings_text(&game.config)?.into_bytes(),
-    )];
+    let mut parts = vec![
+        (
+            SETTINGS.to_string(),
+            settings_text(&game.config)?.into_bytes(),
+        ),
+        (
+            CONTRIBUTORS.to_string(),
+            contributors_text(&game.config).into_bytes(),
+        ),
+    ];
     let read = |path: &Path| {
         std::fs::read(path).with_context(|| format!("cannot read {}", game.shown(path)))
     };
@@ -208,6 +273,8 @@ pub fn parts(game: &Game) -> Result<Vec<(String, Vec<u8>)>> {
         let bytes = read(&path)?;
         parts.push((name, bytes));
     }
+    let first = game.config.first_turn;
+    parts.push((opening(first), read(&game.state_path(first))?));
     Ok(parts)
 }
 

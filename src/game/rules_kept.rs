@@ -1,5 +1,6 @@
 //! The rules each commitment fixed, kept (`<game>/rules/<sha256>`): every part of the rules
-//! (`rules_fixed`: game.toml's rules settings, `map.toml`, `tables.toml`, GITM's `tactical/*.txt`)
+//! (`rules_fixed`: game.toml's rules settings, `map.toml`, `tables.toml`, GITM's `tactical/*.txt`,
+//! the opening position, the powers and players who give entropy)
 //! as it was when a commitment fixed it, in a file named by its SHA-256, written once. A change of
 //! rules between turns (a house rule agreed, `pbem rekey`) leaves the earlier parts there, so that
 //! `audit` re-resolves each turn under the rules its own commitment fixed, and an auditor holding
@@ -94,6 +95,11 @@ pub fn restore(game: &Game, rules: &Rules) -> Result<Option<Restored>> {
             settings = Some(SettingsRead::parse(&text)?);
             continue;
         }
+        // The opening position and the contributors are read where the game folder holds them,
+        // which `check_restored` holds to the digest: kept and checked here, never restored.
+        if rules_fixed::read_in_place(&name) {
+            continue;
+        }
         // The names are the parts `rules_fixed::parts` lists: `map.toml`, `tables.toml`,
         // `tactical/<file>.txt`; no other name is written outside the folder.
         let safe = Path::new(&name)
@@ -116,7 +122,7 @@ pub fn restore(game: &Game, rules: &Rules) -> Result<Option<Restored>> {
 
 /// The digest check of a game loaded under restored rules: they are the ones fixed.
 pub fn check_restored(game: &Game, rules: &Rules) -> Result<()> {
-    let now = rules_fixed::of(game)?;
+    let now = rules_fixed::of(game)?.as_fixed_by(rules);
     if now.digest != rules.digest {
         bail!(
             "the rules kept do not give back the digest their commitment fixed ({}, not {}): {} differ",

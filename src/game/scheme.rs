@@ -149,13 +149,15 @@ fn rewritten(game: &Game, turn: u32, fixed: Option<&Fixed>) -> Option<String> {
 /// rekey`), told to every player, rather than behind one. Only a commitment of its turn as it stands
 /// (its `commitment` file) counts.
 fn refixed_by(game: &Game, turn: u32, rules: &Rules, now: &Rules) -> Option<u32> {
-    if rules.digest == now.digest {
+    if rules.digest == now.as_fixed_by(rules).digest {
         return None;
     }
     (turn + 1..)
         .map_while(|t| load(game, t).ok().flatten().map(|f| (t, f)))
         .find(|(t, f)| {
-            f.rules.as_ref().is_some_and(|r| r.digest == now.digest)
+            f.rules
+                .as_ref()
+                .is_some_and(|r| r.digest == now.as_fixed_by(r).digest)
                 && game
                     .commitment(*t)
                     .is_ok_and(|c| crate::dice::to_hex(&c) == f.commitment)
@@ -177,7 +179,7 @@ pub fn refixed_since(game: &Game, turn: u32) -> Result<Option<String>> {
     let Some(later) = refixed_by(game, turn, &rules, &now) else {
         return Ok(None);
     };
-    let differing = rules.differing(&now);
+    let differing = rules.differing(&now.as_fixed_by(&rules));
     let one = differing.len() == 1;
     Ok(Some(format!(
         "turn {turn} was resolved under the rules its commitment fixed (their digest {}, {}); {} {} changed since, and the commitment of turn {later} fixed the new rules (their digest {}, a change told to every player by the notice of `pbem rekey` or `pbem rollback`). audit re-resolves every turn under the rules the game folder holds now, so turn {turn}'s files differ from it where the change touches them: the differences below come of the change, not of a forgery. To audit turn {turn}, put {} back as {} for it (that file gives the digest of each part), run `pbem audit {} --turn {turn}`, then put the new rules back",
@@ -233,7 +235,7 @@ fn changed_with(game: &Game, turn: u32, later_commitments: bool) -> Result<Optio
     if later_commitments && refixed_by(game, turn, rules, &now).is_some() {
         return Ok(None);
     }
-    let differing = rules.differing(&now);
+    let differing = rules.differing(&now.as_fixed_by(rules));
     if differing.is_empty() {
         return Ok(None);
     }
