@@ -448,7 +448,7 @@ fn audit_tells_a_turn_whose_reports_named_the_owners_seen_by_their_ids_in_its_ow
     assert!(!record.contains("wording"), "{record}");
     assert!(fs::read_to_string(dir.join("turns/1/record.toml"))
         .unwrap()
-        .contains("[wording]\ntexts = 0\nreports = 1\n"));
+        .contains("[wording]\ntexts = 0\nreports = 2\n"));
     let out = pbem().arg("audit").arg(&dir).assert().success();
     let said = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     let lines: Vec<&str> = said.lines().collect();
@@ -458,7 +458,7 @@ fn audit_tells_a_turn_whose_reports_named_the_owners_seen_by_their_ids_in_its_ow
     );
     assert!(
         lines[1].starts_with("turn 2: ok (")
-            && lines[1].ends_with("; its reports in the words of the pbem that made them, report wording 0 (this pbem's is 1: they named the owner of each unit seen by its id, where this one names it as the game does))")
+            && lines[1].ends_with("; its reports in the words of the pbem that made them, report wording 0 (this pbem's is 2: they named the owner of each unit seen by its id, and their maps found a battle's victor only among the powers' ids, where this one names the owner as the game does and finds the victor by the name too))")
             && !lines[1].contains("told in the words"),
         "{said}"
     );
