@@ -374,7 +374,7 @@ fn the_referee_summary_names_missing_powers_and_what_the_defaults_did() {
     assert!(summary.contains("No orders from: austria."));
     assert!(summary.contains("What the defaults did for Austria:"));
     assert!(summary.contains(
-        "for austria, by its standing order: austria plays the defence chit 'defend' at Ulm"
+        "for austria, by its standing order: Austria plays the defence chit 'defend' at Ulm"
     ));
     assert!(summary.contains(&format!("EVERY COMBAT ({})", combats(&game, None).len())));
     assert!(summary.contains("roll combat/area=Ulm/round=1"));
