@@ -55,7 +55,7 @@ fn an_edited_log_is_caught() {
     let (_t, game) = demo();
     edit(
         &game.join("turns/1/log.toml"),
-        "france wins at Ulm",
+        "France wins at Ulm",
         "austria wins at Ulm",
     );
     audit(&game).code(4).stdout(predicate::str::contains(

@@ -56,7 +56,7 @@ fn eia_6_2_3_interception_weighs_the_moving_stack_not_one_fleet() {
     assert!(!log.contains("to intercept"), "{log}");
     assert!(
         log.contains(
-            "FR-A, FR-B (france, one stack of 10 ships) sail English-Channel - North-Sea."
+            "FR-A, FR-B (France, one stack of 10 ships) sail English-Channel - North-Sea."
         ),
         "{log}"
     );
@@ -122,9 +122,11 @@ fn eia_6_3_5_a_beaten_fleet_retreats_to_a_port_the_victors_alone_watch() {
             "standing tactics melee\n",
             &format!("try {k}"),
         );
-        if log.contains("france wins the battle at North-Sea") && log.contains("britain retreats") {
+        if log.contains("France wins the battle at North-Sea")
+            && log.contains("Great Britain retreats")
+        {
             assert!(
-                log.contains("britain retreats from North-Sea to Dover (the nearest unblockaded friendly port): GB-H."),
+                log.contains("Great Britain retreats from North-Sea to Dover (the nearest unblockaded friendly port): GB-H."),
                 "{log}"
             );
             assert!(!log.contains("it stays"), "{log}");

@@ -15,6 +15,7 @@ mod dice_labels_schema;
 mod dice_statistics;
 mod dice_v2;
 mod documents;
+mod eia_demo;
 mod eia_seas;
 mod entropy_text;
 mod game_end;

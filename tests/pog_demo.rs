@@ -291,3 +291,61 @@ fn pog_a_syntax_hint_shows_the_order_in_the_players_own_words() {
         }
     }
 }
+
+/// pbem report/map: the map's battles name their victor as the legend reads it from the result,
+/// whose text names each side as the scenario does ("Central Powers win at Reims"): "Reims: won by
+/// Central Powers", in either side's map, as the battles of a result naming powers by their ids
+/// always were; a result naming no power it knew gave only its first words.
+#[test]
+fn pog_maps_name_the_victor_of_each_battle_seen() {
+    for power in POG.reports {
+        let svg = report(1, power, "svg");
+        assert!(
+            svg.contains("Reims: won by Central Powers"),
+            "{power}: {svg}"
+        );
+        assert!(
+            svg.contains("Lille: won by Central Powers"),
+            "{power}: {svg}"
+        );
+    }
+}
+
+/// A PoG turn whose reports were made in report wording 1 (its maps found a battle's victor among
+/// the powers' ids alone, and gave a result naming the sides by name as its first words, "Reims:
+/// Central Powers win") is re-resolved by `audit` in its own words, every byte of its maps
+/// compared, and its line says so.
+#[test]
+fn audit_tells_a_pog_turn_whose_maps_found_victors_by_ids_in_its_own_words() {
+    let (_t, dir) = demo(&POG, 1);
+    let mut game = pbem::game::Game::load(&dir).unwrap();
+    game.config.wording = Some(pbem::game::record::Wording {
+        texts: 1,
+        reports: 1,
+    });
+    support::locked(|| {
+        pbem::referee::turn::resolve(
+            &game,
+            &pbem::referee::turn::ResolveOptions {
+                turn: Some(1),
+                force: true,
+                by_schedule: true,
+            },
+        )
+    });
+    let svg = fs::read_to_string(dir.join("turns/1/reports/allies.svg")).unwrap();
+    assert!(svg.contains("Reims: Central Powers win"), "{svg}");
+    assert!(!svg.contains("won by"), "{svg}");
+    let record = fs::read_to_string(dir.join("turns/1/record.toml")).unwrap();
+    assert!(
+        record.contains("[wording]\ntexts = 1\nreports = 1\n"),
+        "{record}"
+    );
+    let out = pbem().arg("audit").arg(&dir).assert().success();
+    let said = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        said.starts_with("turn 1: ok (")
+            && said.contains("report wording 1 (this pbem's is 2: their maps found a battle's victor only among the powers' ids, where this one finds it by the name the texts give too)"),
+        "{said}"
+    );
+}

@@ -488,7 +488,7 @@ fn eia_reports_announce_each_corps_destroyed_with_its_rule() {
     let report = fs::read_to_string(game.join("turns/1/reports/france.txt")).unwrap();
     assert!(
         report.contains(
-            "- FR-II (france) is destroyed in combat in Passau.\n    [EiA 7.5: land combat]"
+            "- FR-II (France) is destroyed in combat in Passau.\n    [EiA 7.5: land combat]"
         ),
         "{report}"
     );

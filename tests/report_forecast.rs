@@ -17,7 +17,7 @@ fn check_forecast_shows_where_units_end_the_combats_declared_and_the_decisions()
         .assert()
         .success()
         .stdout(predicate::str::contains(
-            "FORECAST of the orders of france for turn 1",
+            "FORECAST of the orders of France for turn 1",
         ))
         .stdout(predicate::str::contains(
             "stops in Ulm: enemy corps you see there",

@@ -374,7 +374,7 @@ fn the_referee_summary_names_missing_powers_and_what_the_defaults_did() {
     assert!(summary.contains("No orders from: austria."));
     assert!(summary.contains("What the defaults did for Austria:"));
     assert!(summary.contains(
-        "for austria, by its standing order: austria plays the defence chit 'defend' at Ulm"
+        "for austria, by its standing order: Austria plays the defence chit 'defend' at Ulm"
     ));
     assert!(summary.contains(&format!("EVERY COMBAT ({})", combats(&game, None).len())));
     assert!(summary.contains("roll combat/area=Ulm/round=1"));
@@ -687,4 +687,44 @@ fn the_html_report_is_the_same_with_its_template_cut_at_the_map_block_or_whole()
             "{p}"
         );
     }
+}
+
+/// A game's own report template that loops over the units a power sees, as the bundled one did
+/// before pbem wrote those lines (`{{ seen_text }}`), names each unit's owner as the bundled report
+/// does, by the game's name of the power (`u.owner_name`: "Austria: infantry corps"), beside its
+/// id (`u.owner`, "austria"), and writes the same report, byte for byte.
+#[test]
+fn a_report_template_looping_over_the_units_seen_names_their_owners_as_the_bundled_one() {
+    let (_t, game) = unresolved_demo();
+    let (_t2, built_in) = unresolved_demo();
+    let bundled = include_str!("../templates/report.txt.j2");
+    assert!(bundled.contains("{{ seen_text }}\n"));
+    let own = bundled.replace(
+        "{{ seen_text }}\n",
+        "{% for u in seen %}\n  {{ (u.id or \"(from afar)\")|pad(18) }} {{ u.area|pad(14) }} {{ u.owner_name }}: {{ u.detail }}\n{% endfor %}\n",
+    );
+    support::write(&game, "templates/report.txt.j2", &own);
+    for g in [&game, &built_in] {
+        pbem().arg("resolve").arg(g).assert().success();
+    }
+    for power in ["austria", "britain", "france", "russia"] {
+        let path = format!("turns/1/reports/{power}.txt");
+        let built = fs::read_to_string(built_in.join(&path)).unwrap();
+        assert_eq!(fs::read_to_string(game.join(&path)).unwrap(), built);
+    }
+    let austria = fs::read_to_string(built_in.join("turns/1/reports/austria.txt")).unwrap();
+    assert!(austria.contains("France: "), "{austria}");
+    // The owner's id stays a field of its own.
+    let ids = bundled.replace(
+        "{{ seen_text }}\n",
+        "{% for u in seen %}\n  owned by {{ u.owner }}, {{ u.owner_name }}\n{% endfor %}\n",
+    );
+    support::write(&game, "templates/report.txt.j2", &ids);
+    pbem()
+        .args(["resolve", "--turn", "1", "--force"])
+        .arg(&game)
+        .assert()
+        .success();
+    let austria = fs::read_to_string(game.join("turns/1/reports/austria.txt")).unwrap();
+    assert!(austria.contains("  owned by france, France\n"), "{austria}");
 }

@@ -62,6 +62,12 @@ impl Ruleset for Sealing {
     fn units(&self, state: &State) -> Vec<pbem::rules::UnitView> {
         self.0.units(state)
     }
+    fn units_told(&self, game: &Game, state: &State) -> Vec<pbem::rules::UnitView> {
+        self.0.units_told(game, state)
+    }
+    fn texts_wording(&self) -> u32 {
+        self.0.texts_wording()
+    }
     fn visible_areas(
         &self,
         game: &Game,

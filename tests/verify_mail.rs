@@ -253,7 +253,7 @@ fn a_deleted_roll_line_is_caught() {
     verify_with_json(&cut, &game)
         .code(4)
         .stdout(predicate::str::contains(
-            "event lists no roll, though its text gives a die or an event of its kind always rolls (a roll line was removed): FR-Gd (france) tries to march",
+            "event lists no roll, though its text gives a die or an event of its kind always rolls (a roll line was removed): FR-Gd (France) tries to march",
         ));
     // In the mail: the text part no longer lists what the HTML and JSON parts list.
     let mail = report_mail(&game, "8bit", "\n").replacen(&format!("{line}\n"), "", 1);

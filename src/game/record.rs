@@ -110,12 +110,19 @@ pub const FORMAT: &str = "pbem-record/v1";
 /// view, not the events' texts, which are the ruleset's): 1, the owner of each unit a power sees
 /// named as the game names the power ("GE-1  Namur  Central Powers: GE army"); a turn resolved
 /// before, in wording 0, named it by its id ("central: GE army"), and `audit` tells it again so.
-pub const REPORTS_WORDING: u32 = 1;
+/// 2: a map's battle names its victor ("Reims: won by Central Powers") from a result that names
+/// the powers as the game does ("Central Powers win at Reims"), where wording 1 found the victor
+/// only among the powers' ids and gave such a result's first words.
+pub const REPORTS_WORDING: u32 = 2;
 
 /// What changed in the reports' own lines from the wording `from` to this pbem's, for `audit`'s
 /// line on a turn told in it.
-pub fn reports_wording_change(_from: u32) -> &'static str {
-    "they named the owner of each unit seen by its id, where this one names it as the game does"
+pub fn reports_wording_change(from: u32) -> &'static str {
+    if from < 1 {
+        "they named the owner of each unit seen by its id, and their maps found a battle's victor only among the powers' ids, where this one names the owner as the game does and finds the victor by the name too"
+    } else {
+        "their maps found a battle's victor only among the powers' ids, where this one finds it by the name the texts give too"
+    }
 }
 
 /// The words a turn is told in (`TurnRecord::wording`): its events' texts', which are its

@@ -275,10 +275,11 @@ pub trait Ruleset: Send + Sync {
 
     /// The wording of its events' texts, raised when a pbem changes words that the turn log and the
     /// reports hold (an audit compares them byte for byte): a turn's record keeps the wording it was
-    /// told in, and `audit` re-resolves an older turn in its own words. 0 by default; Napoleon's
-    /// Greatest Gamble and Paths of Glory 1 (their texts name each power as the scenario does, where
-    /// they gave its id); War Between the States 2 (1 as NGG's; 2 calls a fortress a fortress, tells
-    /// a move with where it goes and a combat result with what its cell means).
+    /// told in, and `audit` re-resolves an older turn in its own words. 0 by default; Empires in
+    /// Arms, Napoleon's Greatest Gamble and Paths of Glory 1 (their texts name each power as the
+    /// scenario does, where they gave its id; EiA's numbers agree with their nouns too); War
+    /// Between the States 2 (1 as NGG's; 2 calls a fortress a fortress, tells a move with where it
+    /// goes and a combat result with what its cell means).
     fn texts_wording(&self) -> u32 {
         0
     }

@@ -147,7 +147,7 @@ impl MapView {
         let power = input.power;
         let shared = input.shared;
         let (moves, arrivals) = moves(game, input, events);
-        let combats = combats(shared, input.power, events);
+        let combats = combats(game, input.power, events);
         // The areas drawn: on a map of a board's size, all of them (the board is no secret); on a
         // larger one, those seen and their neighbours, those whose control the view knows (the
         // power's, its allies', those it saw change hands, every controlled one where control is
@@ -389,8 +389,46 @@ fn retreats(game: &Game, input: &ReportInput<'_>, events: &[&Event]) -> Vec<Move
     out
 }
 
+/// The powers `text` names, by their ids, in game order, each once: by the name the game gives a
+/// power ("Great Britain", as texts name it) or by its id ("britain", as a turn told in wording 0
+/// named it), each a phrase of its own words; the longest first, so that a name inside a longer one
+/// ("Prussia" in "East Prussia") is not counted again. By the ids alone in a turn whose reports are
+/// told in wording 1 or before (`record::REPORTS_WORDING`), as their maps found them.
+fn powers_named(game: &Game, text: &str) -> Vec<String> {
+    let by_name = game.config.reports_wording() >= 2;
+    let mut words: Vec<(&str, usize)> = Vec::new();
+    for (rank, p) in game.config.powers.iter().enumerate() {
+        words.push((p.id.as_str(), rank));
+        if by_name && !p.name.is_empty() {
+            words.push((p.name.as_str(), rank));
+        }
+    }
+    words.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.1.cmp(&b.1)));
+    let word = |c: char| c.is_alphanumeric() || c == '-' || c == '_';
+    let mut taken = vec![false; text.len()];
+    let mut found: Vec<usize> = Vec::new();
+    for (w, rank) in words {
+        let at = text.match_indices(w).find(|&(i, _)| {
+            let end = i + w.len();
+            !text[..i].chars().next_back().is_some_and(word)
+                && !text[end..].chars().next().is_some_and(word)
+                && !taken[i..end].iter().any(|&t| t)
+        });
+        if let Some((i, _)) = at {
+            taken[i..i + w.len()].iter_mut().for_each(|t| *t = true);
+            found.push(rank);
+        }
+    }
+    found.sort_unstable();
+    found.dedup();
+    found
+        .into_iter()
+        .map(|r| game.config.powers[r].id.clone())
+        .collect()
+}
+
 /// The battles the power saw: each `combat` event, with the `result` event of the same area after it.
-fn combats(shared: &TurnSight, power: &str, events: &[&Event]) -> Vec<CombatMark> {
+fn combats(game: &Game, power: &str, events: &[&Event]) -> Vec<CombatMark> {
     let mut out: Vec<CombatMark> = Vec::new();
     for e in events {
         let Some(area) = &e.area else { continue };
@@ -402,17 +440,10 @@ fn combats(shared: &TurnSight, power: &str, events: &[&Event]) -> Vec<CombatMark
             }),
             "result" => {
                 if let Some(c) = out.iter_mut().rev().find(|c| &c.area == area) {
-                    // "france and bavaria win at Ulm; ...": the powers named before the verb.
+                    // "France and Bavaria win at Ulm; ...": the powers named before the verb.
                     let text = e.text_for(power);
                     let head = text.split(" win").next().unwrap_or_default();
-                    // In game order, each once.
-                    let mut winners: Vec<(usize, &str)> = head
-                        .split(' ')
-                        .filter_map(|w| shared.rank(w).map(|r| (r, w)))
-                        .collect();
-                    winners.sort_unstable();
-                    winners.dedup();
-                    c.winners = winners.into_iter().map(|(_, w)| w.to_string()).collect();
+                    c.winners = powers_named(game, head);
                     c.result = text.to_string();
                 }
             }

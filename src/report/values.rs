@@ -462,7 +462,9 @@ impl Object for UnitList {
     }
 }
 
-/// A [`UnitLine`] of the view (its own units, or those it sees), its fields made when read.
+/// A [`UnitLine`] of the view (its own units, or those it sees), its fields made when read: its
+/// owner by id (`owner`) and by the name the report gives it (`owner_name`: the game's name of the
+/// power, as the bundled templates' lines of the units seen name it; `view::OwnerNames`).
 #[derive(Debug)]
 struct UnitValue {
     view: Arc<PowerView>,
@@ -480,6 +482,7 @@ impl Object for UnitValue {
         Some(match key.as_str()? {
             "id" => Value::from(u.id.as_str()),
             "owner" => Value::from(u.owner.as_str()),
+            "owner_name" => Value::from(self.view.owner_names.name(&u.owner)),
             "area" => Value::from(u.area.as_str()),
             "kind" => Value::from(u.kind),
             "detail" => Value::from(u.detail.as_str()),
@@ -491,6 +494,8 @@ impl Object for UnitValue {
 
     fn enumerate(self: &Arc<Self>) -> Enumerator {
         Enumerator::Str(&[
+            // `owner_name` is read by its name only: the unit's items are the view's fields, as
+            // the view serialized gives them.
             "id",
             "owner",
             "area",

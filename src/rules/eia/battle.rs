@@ -155,15 +155,20 @@ impl Phase<'_> {
         } else {
             (&att, &def)
         };
-        let how = if broke.is_some() {
-            "breaks"
+        let (how, how_many) = if broke.is_some() {
+            ("breaks", "break")
         } else {
-            "gives way at the end of the day"
+            (
+                "gives way at the end of the day",
+                "give way at the end of the day",
+            )
         };
         let text = format!(
-            "{} wins at {name}; {} {how}.",
-            join(&winner.powers),
-            join(&loser.powers)
+            "{} {} at {name}; {} {}.",
+            self.words.all(&winner.powers),
+            self.words.agree(winner.powers.len(), "wins", "win"),
+            self.words.all(&loser.powers),
+            self.words.agree(loser.powers.len(), how, how_many)
         );
         self.push(Event::new(COMBAT, "result", text), area, &involved);
         let (winner, loser) = (winner.clone(), loser.clone());
@@ -320,19 +325,19 @@ impl Phase<'_> {
             let text = match (point == EiaPoint::Continue, go) {
                 (true, true) => format!(
                     "{} fights a further day at {name} after day {day}{by}.",
-                    side.lead
+                    self.words.who(&side.lead)
                 ),
                 (true, false) => format!(
                     "{} fights no further day at {name} after day {day}{by}.",
-                    side.lead
+                    self.words.who(&side.lead)
                 ),
                 (false, true) => format!(
                     "{} stands for a further day at {name} after day {day}{by}.",
-                    side.lead
+                    self.words.who(&side.lead)
                 ),
                 (false, false) => format!(
                     "{} fights no further day at {name} after day {day}{by}: the battle ends.",
-                    side.lead
+                    self.words.who(&side.lead)
                 ),
             };
             let e = Event::new(FURTHER_DAYS, "decision", text).decided(side.lead.clone(), d.by);
@@ -382,7 +387,7 @@ impl Phase<'_> {
         };
         let text = format!(
             "{} holds its guard ({}) back at {}: it will commit it {when}{}.",
-            side.lead,
+            self.words.who(&side.lead),
             ids.join(", "),
             self.map.area(area).id,
             d.by.aside(" (", ")")
@@ -430,7 +435,7 @@ impl Phase<'_> {
             .collect();
         let text = format!(
             "{} commits its guard ({}) before round {round} at {}.",
-            side.lead,
+            self.words.who(&side.lead),
             ids.join(", "),
             self.map.area(area).id
         );
@@ -503,7 +508,7 @@ impl Phase<'_> {
             .collect();
         let text = format!(
             "{} sends {} round the flank at {name}{}; {} the battle before round 2.",
-            side.lead,
+            self.words.who(&side.lead),
             ids.join(", "),
             by.aside(" (", ")"),
             verb(ids.len(), "it joins", "they join")
@@ -567,7 +572,7 @@ impl Phase<'_> {
             .collect();
         let text = format!(
             "The outflanking force of {} ({}) falls on the flank at {} before round 2.",
-            side.lead,
+            self.words.who(&side.lead),
             ids.join(", "),
             self.map.area(area).id
         );
@@ -595,9 +600,10 @@ impl Phase<'_> {
             String::new()
         };
         format!(
-            "{} with {} ({all} factors{held}, morale {}, {leader})",
-            join(&side.powers),
+            "{} with {} ({}{held}, morale {}, {leader})",
+            self.words.all(&side.powers),
             corps.join(", "),
+            self.words.count(all, "factor", "factors"),
             Tenths(side.morale)
         )
     }
@@ -809,7 +815,8 @@ impl Phase<'_> {
             d.by
         };
         let text = format!(
-            "{power} plays the {side} chit '{}' at {area_name}{}.",
+            "{} plays the {side} chit '{}' at {area_name}{}.",
+            self.words.who(power),
             d.value,
             by.aside(" (", ")")
         );

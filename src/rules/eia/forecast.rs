@@ -132,9 +132,11 @@ pub fn forecast(
         }
     }
 
+    let words = super::Words::of(game);
     let mut out = vec![
         format!(
-            "FORECAST of the orders of {power} for turn {}: as if no enemy moved and no die were rolled.",
+            "FORECAST of the orders of {} for turn {}: as if no enemy moved and no die were rolled.",
+            words.who(power),
             state.turn
         ),
         "It knows only what you see now: enemies out of your sight, and enemies that move, change it."
@@ -255,17 +257,20 @@ pub fn forecast(
         let led = leader.map_or("no leader".to_string(), |l| format!("led by {}", l.id));
         if foes.is_empty() {
             out.push(format!(
-                "  {area}: your {} ({factors} factors, {led}) find no enemy corps you can see: void unless enemies are there or come.",
-                ids.join(", ")
+                "  {area}: your {} ({}, {led}) find no enemy corps you can see: void unless enemies are there or come.",
+                ids.join(", "),
+                words.count(factors, "factor", "factors")
             ));
             continue;
         }
         let foe_ids: Vec<&str> = foes.iter().map(|(id, _)| id.as_str()).collect();
         let foe_factors: u32 = foes.iter().map(|(_, f)| f).sum();
         out.push(format!(
-            "  {area}: your {} ({factors} factors, {led}) against {} ({foe_factors} factors) that you see there.",
+            "  {area}: your {} ({}, {led}) against {} ({}) that you see there.",
             ids.join(", "),
-            foe_ids.join(", ")
+            words.count(factors, "factor", "factors"),
+            foe_ids.join(", "),
+            words.count(foe_factors, "factor", "factors")
         ));
         out.push(format!(
             "    attack chit {} [EiA 19.1]",

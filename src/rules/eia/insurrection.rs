@@ -67,7 +67,8 @@ impl Phase<'_> {
                     .collect();
                 if !d.value {
                     let text = format!(
-                        "{power} raises no insurrection corps in {name}{}.",
+                        "{} raises no insurrection corps in {name}{}.",
+                        self.words.who(power),
                         d.by.aside(" (", ")")
                     );
                     let e =
@@ -90,10 +91,11 @@ impl Phase<'_> {
                 });
                 raised.push(levy.id.clone());
                 let text = format!(
-                    "An enemy entered the border province of {name}: {power} raises the insurrection corps {} there ({}{} factors).",
+                    "An enemy entered the border province of {name}: {} raises the insurrection corps {} there ({}{}).",
+                    self.words.who(power),
                     levy.id,
                     d.by.aside("", ", "),
-                    levy.factors
+                    self.words.count(levy.factors, "factor", "factors")
                 );
                 let e = Event::new(INSURRECTION, "decision", text).decided(power.to_string(), d.by);
                 self.push(e, area, &involved);
@@ -142,7 +144,7 @@ impl Phase<'_> {
                 ids.join(", "),
                 if one { "its" } else { "their" },
                 if one { "it has" } else { "they have" },
-                power_s = crate::words::Possessive(&power),
+                power_s = self.words.whose(&power),
             );
             let involved = BTreeSet::from([power]);
             self.push(
@@ -191,7 +193,14 @@ impl Phase<'_> {
             }
         }
         if !moves.is_empty() {
-            super::movement::move_units(self.map, &mut self.board, &moves, &[], &mut self.events);
+            super::movement::move_units(
+                &self.words,
+                self.map,
+                &mut self.board,
+                &moves,
+                &[],
+                &mut self.events,
+            );
         }
         // Then the attacks their power declared (`attack <area>`) where its corps raised this turn
         // stand: the phase's own declarations, fought under the standing rules (a defender may
@@ -238,7 +247,7 @@ impl Phase<'_> {
                 "In the special insurrection land phase, {} {} the enemy in {name} (by {power_s} order).",
                 ids.join(", "),
                 if ids.len() == 1 { "attacks" } else { "attack" },
-                power_s = crate::words::Possessive(power),
+                power_s = self.words.whose(power),
             );
             let involved = self.board.powers_in(*area);
             let e = Event::new(INSURRECTION_PHASE, "insurrection", text)
@@ -258,9 +267,10 @@ impl Phase<'_> {
                 .collect();
             let text = if self.board.enemies_in(*area, power) {
                 format!(
-                    "In the special insurrection land phase, {} {} not attack the enemy in {name}: {power} declared no attack there.",
+                    "In the special insurrection land phase, {} {} not attack the enemy in {name}: {} declared no attack there.",
                     ids.join(", "),
-                    if ids.len() == 1 { "does" } else { "do" }
+                    if ids.len() == 1 { "does" } else { "do" },
+                    self.words.who(power)
                 )
             } else {
                 format!(

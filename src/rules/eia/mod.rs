@@ -37,6 +37,80 @@ use crate::rules::{OrdersCheck, PowerOrders, Resolution, Ruleset};
 
 use tables::Tables;
 
+/// The wording of EiA's events' texts (`Ruleset::texts_wording`): 1, each power named as the scenario
+/// gives it ("AU-IX (Austria) moves Venice - Verona", "Great Britain wins the battle"), and a number
+/// agreeing with its noun ("1 factor", "1 ship", "1 area away"); a turn resolved before, in wording
+/// 0, named a power by its id ("AU-IX (austria) moves", "britain wins") and said "1 factors" where
+/// its texts counted so, and `audit` tells it again so.
+pub const WORDING: u32 = 1;
+
+/// How the texts of a turn name the powers and count (see [`WORDING`]): the scenario's names and
+/// numbers agreeing with their nouns, or, in a turn `audit` tells again in wording 0, the powers'
+/// ids and the plural noun whatever the number where those texts had it. The default is wording 0's.
+#[derive(Debug, Clone, Default)]
+pub struct Words {
+    names: BTreeMap<String, String>,
+    agree: bool,
+}
+
+impl Words {
+    /// The words of a turn of `game`, in the wording its record names, else this pbem's.
+    pub fn of(game: &Game) -> Words {
+        Words {
+            names: crate::rules::power_names(game, WORDING)
+                .into_iter()
+                .collect(),
+            agree: game.config.texts_wording(WORDING) >= 1,
+        }
+    }
+
+    /// These words with numbers agreeing with their nouns, as this pbem counts.
+    pub fn agreeing(mut self) -> Words {
+        self.agree = true;
+        self
+    }
+
+    /// The name of `power` as the texts give it: the scenario's, or its id in wording 0.
+    pub fn who<'a>(&'a self, power: &'a str) -> &'a str {
+        self.names.get(power).map_or(power, String::as_str)
+    }
+
+    /// `power`'s possessive as the texts give it: "Austria's", "austria's" in wording 0.
+    pub fn whose(&self, power: &str) -> String {
+        crate::words::possessive(self.who(power))
+    }
+
+    /// Several powers named one after the other, "Austria and Russia".
+    pub fn all<'p>(&self, powers: impl IntoIterator<Item = &'p String>) -> String {
+        powers
+            .into_iter()
+            .map(|p| self.who(p))
+            .collect::<Vec<_>>()
+            .join(" and ")
+    }
+
+    /// `n` with its noun, agreeing: "1 factor", "2 factors" (`one`, `many`); in wording 0 "1
+    /// factors", as the texts that call it said.
+    pub fn count(&self, n: impl Into<u64>, one: &str, many: &str) -> String {
+        let n = n.into();
+        if n == 1 && self.agree {
+            format!("1 {one}")
+        } else {
+            format!("{n} {many}")
+        }
+    }
+
+    /// The verb of a subject of `n` powers: `one` for one, `many` for several ("Austria and Russia
+    /// win"); `one` always in wording 0, as its texts had it.
+    pub fn agree<'v>(&self, n: usize, one: &'v str, many: &'v str) -> &'v str {
+        if n > 1 && self.agree {
+            many
+        } else {
+            one
+        }
+    }
+}
+
 /// The EiA ruleset with its tables, the game's SOP settings and the options it names
 /// (`decisions::OPTIONS`).
 pub struct Eia {
@@ -92,6 +166,14 @@ impl Ruleset for Eia {
         "Empires in Arms"
     }
 
+    fn texts_wording(&self) -> u32 {
+        WORDING
+    }
+
+    fn wording_change(&self, _from: u32) -> &'static str {
+        "its texts named each power by its id and said '1 factors', where this one gives the power's name as the scenario does and a number agreeing with its noun"
+    }
+
     fn check_orders(&self, game: &Game, state: &State, source: &Source) -> OrdersCheck {
         crate::rules::check_orders_with(game, state, source, |p, lines| {
             orders::parse_all(source, lines, p, &self.context(game, state))
@@ -143,6 +225,10 @@ impl Ruleset for Eia {
 
     fn units(&self, state: &State) -> Vec<crate::rules::UnitView> {
         pieces::units(state)
+    }
+
+    fn units_told(&self, game: &Game, state: &State) -> Vec<crate::rules::UnitView> {
+        pieces::units_told(state, &Words::of(game))
     }
 
     fn visible_areas(&self, game: &Game, state: &State, power: &str) -> BTreeSet<usize> {

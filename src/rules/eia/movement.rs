@@ -15,8 +15,10 @@ use super::visibility::watchers;
 pub const STOP_AT_ENEMY: crate::rule::Rule =
     crate::rule::Rule::new("EiA", "7", "a unit entering an area with enemy corps stops");
 
-/// Moves every unit with a move order, powers in id order, orders in file order.
+/// Moves every unit with a move order, powers in id order, orders in file order; the events name
+/// each power in `words`.
 pub fn move_units(
+    words: &super::Words,
     map: &Map,
     board: &mut Board,
     orders: &BTreeMap<String, Vec<EiaOrder>>,
@@ -80,7 +82,8 @@ pub fn move_units(
             // The mover sees his whole path; another power sees only the steps into or out of an area
             // it watched when movement began, one event per step.
             let own = std::collections::BTreeSet::from([power.clone()]);
-            let text = format!("{unit} ({power}) moves {}.", walked.join(" - "));
+            let who = words.who(power);
+            let text = format!("{unit} ({who}) moves {}.", walked.join(" - "));
             events.push(
                 Event::new(LAND_MOVEMENT, "move", text)
                     .at(&map.area(here).id)
@@ -96,7 +99,7 @@ pub fn move_units(
                 if seen.is_empty() {
                     continue;
                 }
-                let text = format!("{unit} ({power}) moves {} - {}.", pair[0], pair[1]);
+                let text = format!("{unit} ({who}) moves {} - {}.", pair[0], pair[1]);
                 events.push(
                     Event::new(LAND_MOVEMENT, "move", text)
                         .at(&pair[1])
@@ -108,9 +111,8 @@ pub fn move_units(
             let mut seen = own.clone();
             seen.extend(watchers(map, &before, here));
             for (fleet, sea) in &carriers {
-                let text = format!(
-                    "{fleet}, the biggest fleet of {power} in {sea}, carries {unit} across."
-                );
+                let text =
+                    format!("{fleet}, the biggest fleet of {who} in {sea}, carries {unit} across.");
                 events.push(
                     Event::new(TRANSPORT, "transport", text)
                         .at(sea)
@@ -119,7 +121,7 @@ pub fn move_units(
             }
             if let Some(sea) = stopped_at_sea {
                 let text = format!(
-                    "{unit} stays on the coast: no fleet of {power} is left in {sea} to carry it."
+                    "{unit} stays on the coast: no fleet of {who} is left in {sea} to carry it."
                 );
                 events.push(
                     Event::new(TRANSPORT, "transport", text)

@@ -48,6 +48,8 @@ pub struct Naval<'a> {
     pub events: Vec<Event>,
     /// Where land units stand, for who sees what happens at sea.
     land: Vec<(String, usize)>,
+    /// How the texts name the powers and count (`super::WORDING`).
+    words: &'a super::Words,
 }
 
 impl<'a> Naval<'a> {
@@ -58,6 +60,7 @@ impl<'a> Naval<'a> {
         standing: &'a BTreeMap<String, BTreeMap<String, String>>,
         dice: &'a mut DiceBox,
         orders: &BTreeMap<String, Vec<EiaOrder>>,
+        words: &'a super::Words,
     ) -> Naval<'a> {
         let ordered: BTreeSet<&str> = orders
             .values()
@@ -108,6 +111,7 @@ impl<'a> Naval<'a> {
             fleets,
             events: Vec::new(),
             land,
+            words,
         }
     }
 
@@ -191,6 +195,7 @@ impl<'a> Naval<'a> {
         sea: usize,
         fought: &mut BTreeSet<(String, usize)>,
     ) -> Result<()> {
+        let words = self.words;
         let sea_id = self.map.area(sea).id.clone();
         let here = |me: &Self, i: usize| me.fleets[i].area == sea && me.fleets[i].ships > 0;
         let attackers: Vec<usize> = (0..self.fleets.len())
@@ -203,18 +208,18 @@ impl<'a> Naval<'a> {
         let nothing = |why: String| Event::new(NAVAL_ATTACK, "naval-attack", why);
         if attackers.is_empty() || enemies.is_empty() {
             let why = if attackers.is_empty() {
-                format!("{power} has no fleet at {sea_id} after naval movement: its attack there comes to nothing.")
+                format!("{} has no fleet at {sea_id} after naval movement: its attack there comes to nothing.", words.who(power))
             } else {
                 format!(
                     "No enemy fleet is at {sea_id}: {} attack there comes to nothing.",
-                    crate::words::Possessive(power)
+                    words.whose(power)
                 )
             };
             self.push(nothing(why), sea, &also);
             return Ok(());
         }
         if !fought.insert((power.to_string(), sea)) {
-            let why = format!("{power} attacked at {sea_id} already this turn: its second attack there is not fought (pbem: a power attacks in a sea once a turn).");
+            let why = format!("{} attacked at {sea_id} already this turn: its second attack there is not fought (pbem: a power attacks in a sea once a turn).", words.who(power));
             self.push(nothing(why), sea, &also);
             return Ok(());
         }
@@ -227,7 +232,10 @@ impl<'a> Naval<'a> {
             .collect();
         let list = |me: &Self, v: &[usize]| -> String {
             v.iter()
-                .map(|&i| format!("{} ({} ships)", me.fleets[i].id, me.fleets[i].ships))
+                .map(|&i| {
+                    let ships = words.count(me.fleets[i].ships, "ship", "ships");
+                    format!("{} ({ships})", me.fleets[i].id)
+                })
                 .collect::<Vec<_>>()
                 .join(", ")
         };
@@ -238,8 +246,13 @@ impl<'a> Naval<'a> {
         let mut involved = powers.clone();
         involved.insert(power.to_string());
         let text = format!(
-            "{power} attacks the fleets of {} at {sea_id}: {} against {}.",
-            powers.iter().cloned().collect::<Vec<_>>().join(", "),
+            "{} attacks the fleets of {} at {sea_id}: {} against {}.",
+            words.who(power),
+            powers
+                .iter()
+                .map(|p| words.who(p))
+                .collect::<Vec<_>>()
+                .join(", "),
             list(self, &attackers),
             list(self, &group)
         );
@@ -271,7 +284,8 @@ impl<'a> Naval<'a> {
                 .collect::<Vec<_>>()
                 .join(", ");
             let text = format!(
-                "{who} tries to evade at {sea_id} ({theirs} ships against {ours}) (by the SOP): rolls {told}, needs {need} or less: {}.",
+                "{who} tries to evade at {sea_id} ({} against {ours}) (by the SOP): rolls {told}, needs {need} or less: {}.",
+                words.count(theirs, "ship", "ships"),
                 if evaded { "it evades the attack" } else { "caught" }
             );
             let e = Event::new(EVADE_AT_SEA, "evade", text)
@@ -329,15 +343,17 @@ impl<'a> Naval<'a> {
         }
         let text = if stack.len() == 1 {
             format!(
-                "{} ({power}) sails {}.",
+                "{} ({}) sails {}.",
                 self.fleets[stack[0]].id,
+                self.words.who(power),
                 walked.join(" - ")
             )
         } else {
             format!(
-                "{} ({power}, one stack of {} ships) sail {}.",
+                "{} ({}, one stack of {}) sail {}.",
                 self.names(stack),
-                self.ships(stack),
+                self.words.who(power),
+                self.words.count(self.ships(stack), "ship", "ships"),
                 walked.join(" - ")
             )
         };
@@ -442,7 +458,8 @@ impl<'a> Naval<'a> {
                         by = by.min(d.by);
                     } else {
                         let text = format!(
-                            "{id} ({power}) does not intercept {mover_names} at {sea_id}{}.",
+                            "{id} ({}) does not intercept {mover_names} at {sea_id}{}.",
+                            self.words.who(power),
                             d.by.aside(" (", ")")
                         );
                         let e =
@@ -471,10 +488,14 @@ impl<'a> Naval<'a> {
             let need = self.eia.tables.naval.intercept;
             let ok = face <= need;
             let text = format!(
-                "{} ({}, {ships} ships) {} to intercept {mover_names} ({mover_ships} ships) at {sea_id}{}: rolls {told}, needs {need} or less: {}.",
+                "{} ({}, {}) {} to intercept {mover_names} ({}) at {sea_id}{}: rolls {told}, needs {need} or less: {}.",
                 self.names(&fleets),
+                // The side by its powers' ids, as the die's label names its first
+                // (`intercept/../power=..`, bound to this text: verify.html checks it so).
                 members.join(", "),
+                self.words.count(ships, "ship", "ships"),
                 if fleets.len() == 1 { "tries" } else { "try" },
+                self.words.count(mover_ships, "ship", "ships"),
                 d.by.aside(" (", ")"),
                 if ok { "intercepted" } else { "missed" }
             );
@@ -520,7 +541,8 @@ impl<'a> Naval<'a> {
                     ("try", "they slip")
                 };
                 let text = format!(
-                    "{mover_names} {tries} to evade at {sea_id} ({friendly_ships} ships against {ships}) (by the SOP): rolls {told}, needs {need} or less: {}.",
+                    "{mover_names} {tries} to evade at {sea_id} ({} against {ships}) (by the SOP): rolls {told}, needs {need} or less: {}.",
+                    self.words.count(friendly_ships, "ship", "ships"),
                     if evaded { format!("{slips} back to {}", self.map.area(from).id) } else { "caught".to_string() }
                 );
                 let e = Event::new(EVADE_AT_SEA, "evade", text)
@@ -562,6 +584,8 @@ impl<'a> Naval<'a> {
                 .unwrap_or_default()
         };
         let (a_lead, d_lead) = (side_power(self, attackers), side_power(self, defenders));
+        let words = self.words;
+        let (a_who, d_who) = (words.who(&a_lead), words.who(&d_lead));
         let mut involved: BTreeSet<String> = attackers
             .iter()
             .chain(defenders)
@@ -580,7 +604,9 @@ impl<'a> Naval<'a> {
         let a_drm = chart_modifier(&fleets_of(self, attackers), &a_tactic, d_ships);
         let d_drm = chart_modifier(&fleets_of(self, defenders), &d_tactic, a_ships);
         let text = format!(
-            "Naval battle at {sea_id}: {a_lead} ({a_ships} ships, {a_tactic}, modifier {a_drm:+}) against {d_lead} ({d_ships} ships, {d_tactic}, modifier {d_drm:+})."
+            "Naval battle at {sea_id}: {a_who} ({}, {a_tactic}, modifier {a_drm:+}) against {d_who} ({}, {d_tactic}, modifier {d_drm:+}).",
+            words.count(a_ships, "ship", "ships"),
+            words.count(d_ships, "ship", "ships")
         );
         self.push(
             Event::new(NAVAL_COMBAT, "naval-combat", text),
@@ -631,10 +657,12 @@ impl<'a> Naval<'a> {
             d_sunk += lost_d;
             a_sunk += lost_a;
             let text = format!(
-                "Round {round} at {sea_id}{on_row}: {a_lead} rolls {}, {d_lead} rolls {}: {a_lead} loses {lost_a} ships and {} morale, {d_lead} loses {lost_d} ships and {} morale.",
+                "Round {round} at {sea_id}{on_row}: {a_who} rolls {}, {d_who} rolls {}: {a_who} loses {} and {} morale, {d_who} loses {} and {} morale.",
                 roll.told(0),
                 roll.told(1),
+                words.count(lost_a, "ship", "ships"),
                 Tenths(on_a.morale),
+                words.count(lost_d, "ship", "ships"),
                 Tenths(on_d.morale)
             );
             self.push(
@@ -710,7 +738,11 @@ impl<'a> Naval<'a> {
             std::cmp::Ordering::Less => (attackers, defenders, a_lead.clone(), a_morale),
             std::cmp::Ordering::Greater => (defenders, attackers, d_lead.clone(), d_morale),
             std::cmp::Ordering::Equal => {
-                let text = format!("The battle at {sea_id} is drawn: both sides lost {} morale and {a_sunk} ships.", Tenths(a_morale));
+                let text = format!(
+                    "The battle at {sea_id} is drawn: both sides lost {} morale and {}.",
+                    Tenths(a_morale),
+                    words.count(a_sunk, "ship", "ships")
+                );
                 self.push(
                     Event::new(NAVAL_COMBAT, "naval-result", text),
                     sea,
@@ -724,7 +756,7 @@ impl<'a> Naval<'a> {
         } else {
             a_lead.clone()
         };
-        let text = format!("{w_lead} wins the battle at {sea_id}.");
+        let text = format!("{} wins the battle at {sea_id}.", words.who(&w_lead));
         self.push(
             Event::new(NAVAL_COMBAT, "naval-result", text),
             sea,
@@ -762,7 +794,8 @@ impl<'a> Naval<'a> {
             d.by
         };
         let text = format!(
-            "{power} fights in {} at {}{}.",
+            "{} fights in {} at {}{}.",
+            self.words.who(power),
             d.value,
             self.map.area(sea).id,
             by.aside(" (", ")")
@@ -810,7 +843,8 @@ impl<'a> Naval<'a> {
         let d = decide(&EiaPoint::Chase, &sources, always_never, || Ok(false))?;
         if !d.value {
             let text = format!(
-                "{w_lead} does not pursue at {sea_id}{}.",
+                "{} does not pursue at {sea_id}{}.",
+                self.words.who(w_lead),
                 d.by.aside(" (", ")")
             );
             let e = Event::new(CHASE, "decision", text).decided(w_lead.to_string(), d.by);
@@ -822,7 +856,7 @@ impl<'a> Naval<'a> {
         let face = roll.dice[0].face;
         let told = roll.told(0);
         let lost = if face <= x { self.sink(loser, y) } else { 0 };
-        let text = format!("{w_lead} gives chase at {sea_id}{}: rolls {told}, needs {x} or less: the enemy loses {lost} more ships.", d.by.aside(" (", ")"));
+        let text = format!("{} gives chase at {sea_id}{}: rolls {told}, needs {x} or less: the enemy loses {} more.", self.words.who(w_lead), d.by.aside(" (", ")"), self.words.count(lost, "ship", "ships"));
         let e = Event::new(CHASE, "chase", text)
             .roll(roll)
             .decided(w_lead.to_string(), d.by);
@@ -962,7 +996,8 @@ impl<'a> Naval<'a> {
         }
         let ids: Vec<&str> = group.iter().map(|&i| self.fleets[i].id.as_str()).collect();
         let text = format!(
-            "{power} retreats from {sea_id} to {} ({why}): {}.",
+            "{} retreats from {sea_id} to {} ({why}): {}.",
+            self.words.who(power),
             self.map.area(to).id,
             ids.join(", ")
         );

@@ -79,6 +79,8 @@ pub(super) struct Phase<'a> {
     /// The land phase being fought, as its dice labels name it: `None` for the turn's, `insurrection`
     /// for the special insurrection land phase (EiA 10.1.4.1.4; `labels::staged`).
     pub(super) stage: Option<&'static str>,
+    /// How the texts name the powers and count (`super::WORDING`).
+    pub(super) words: super::Words,
 }
 
 /// Resolves the land phase of a turn.
@@ -127,7 +129,8 @@ pub fn resolve_land_phase(
         }
     }
     // The naval phase comes first (EiA 6).
-    let mut naval = Naval::new(eia, map, state, &standing, dice, orders);
+    let words = super::Words::of(game);
+    let mut naval = Naval::new(eia, map, state, &standing, dice, orders, &words);
     naval.run(orders)?;
     naval.engage(orders)?;
     let (fleets, naval_events) = (naval.fleets.clone(), std::mem::take(&mut naval.events));
@@ -149,9 +152,17 @@ pub fn resolve_land_phase(
         depots,
         control: &state.control,
         stage: None,
+        words,
     };
     phase.sieges_from_earlier_turns(state);
-    movement::move_units(map, &mut phase.board, orders, &fleets, &mut phase.events);
+    movement::move_units(
+        &phase.words,
+        map,
+        &mut phase.board,
+        orders,
+        &fleets,
+        &mut phase.events,
+    );
     let raised = phase.insurrection(state)?;
     // The corps raised this turn attack in their own phase (EiA 10.1.4.1.4), not in this one.
     let combats = phase.declared_combats(orders, &|c| !raised.contains(&c.id));
@@ -236,7 +247,7 @@ impl Phase<'_> {
             let text = format!(
                 "{} ({}) {how} in {}.",
                 c.id,
-                c.power,
+                self.words.who(&c.power),
                 self.map.area(c.area).id
             );
             let (area, own) = (c.area, BTreeSet::from([c.power.clone()]));
@@ -317,11 +328,13 @@ impl Phase<'_> {
             for p in &declarers {
                 let why = if !present.contains(p) {
                     Some(format!(
-                        "{p} declares an attack on {name} but has no corps there after movement."
+                        "{} declares an attack on {name} but has no corps there after movement.",
+                        self.words.who(p)
                     ))
                 } else if !self.board.enemies_in(area, p) {
                     Some(format!(
-                        "{p} declares an attack on {name}, but no enemy corps are there."
+                        "{} declares an attack on {name}, but no enemy corps are there.",
+                        self.words.who(p)
                     ))
                 } else {
                     None
@@ -415,10 +428,14 @@ impl Phase<'_> {
                 .clone();
             next.control.insert(a.id.clone(), p.clone());
             if old.as_ref() != Some(&p) {
-                let was = old
-                    .clone()
-                    .map_or("uncontrolled".to_string(), |o| format!("held by {o}"));
-                let text = format!("{p} takes control of {} (was {was}).", a.id);
+                let was = old.clone().map_or("uncontrolled".to_string(), |o| {
+                    format!("held by {}", self.words.who(&o))
+                });
+                let text = format!(
+                    "{} takes control of {} (was {was}).",
+                    self.words.who(&p),
+                    a.id
+                );
                 let mut also = BTreeSet::from([p.clone()]);
                 also.extend(old);
                 self.push(Event::new(CONTROL, "control", text), i, &also);

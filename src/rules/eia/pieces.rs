@@ -237,8 +237,15 @@ fn check_garrison<'s>(
     None
 }
 
-/// Every EiA unit as the engine sees it: corps, leaders, fleets.
+/// Every EiA unit as the engine sees it: corps, leaders, fleets, described in this pbem's words
+/// (`super::WORDING`).
 pub fn units(state: &State) -> Vec<UnitView> {
+    units_told(state, &super::Words::default().agreeing())
+}
+
+/// [`units`] as the reports of a turn told in `words` describe them: "1 factor", "1 ship" from
+/// wording 1; "1 factors", "1 ships" before (`super::WORDING`).
+pub fn units_told(state: &State, words: &super::Words) -> Vec<UnitView> {
     let state = EiaState::of(state);
     let mut all = Vec::new();
     for c in &state.corps {
@@ -248,9 +255,9 @@ pub fn units(state: &State) -> Vec<UnitView> {
             area: c.area.get_ref().clone(),
             kind: "corps",
             detail: format!(
-                "{} corps, {} factors, morale {}{}",
+                "{} corps, {}, morale {}{}",
                 c.kind.name(),
-                c.factors,
+                words.count(c.factors, "factor", "factors"),
                 c.morale,
                 if c.in_city { ", in the city" } else { "" }
             ),
@@ -276,8 +283,12 @@ pub fn units(state: &State) -> Vec<UnitView> {
             area: f.area.get_ref().clone(),
             kind: "fleet",
             detail: match &f.admiral {
-                Some(a) => format!("fleet, {} ships, admiral {}", f.ships, a.name),
-                None => format!("fleet, {} ships", f.ships),
+                Some(a) => format!(
+                    "fleet, {}, admiral {}",
+                    words.count(f.ships, "ship", "ships"),
+                    a.name
+                ),
+                None => format!("fleet, {}", words.count(f.ships, "ship", "ships")),
             },
             strength: f.ships,
             sees: true,

@@ -71,7 +71,8 @@ impl Phase<'_> {
             let d = decide(&EiaPoint::Reinforce, &sources, always_never, || Ok(true))?;
             if !d.value {
                 let text = format!(
-                    "{power} does not try to reinforce at {name}{}.",
+                    "{} does not try to reinforce at {name}{}.",
+                    self.words.who(power),
                     d.by.aside(" (", ")")
                 );
                 let e = Event::new(REINFORCE, "decision", text).decided(power.clone(), d.by);
@@ -168,8 +169,8 @@ impl Phase<'_> {
     fn who(&self, i: usize) -> String {
         let c = &self.board.corps[i];
         match c.kind {
-            CorpsKind::Guerrilla => format!("{} ({} guerrillas)", c.id, c.power),
-            _ => format!("{} ({})", c.id, c.power),
+            CorpsKind::Guerrilla => format!("{} ({} guerrillas)", c.id, self.words.who(&c.power)),
+            _ => format!("{} ({})", c.id, self.words.who(&c.power)),
         }
     }
 }

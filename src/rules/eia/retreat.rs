@@ -8,7 +8,7 @@ use crate::decide::{decide, DecidedBy, Sources};
 use crate::engine::event::Event;
 use crate::rules::wording::verb;
 
-use super::battle::{factors, join, Side};
+use super::battle::{factors, Side};
 use super::decisions::{always_never, EiaPoint, PURSUIT, RETREAT};
 use super::labels;
 use super::phase::Phase;
@@ -40,7 +40,7 @@ impl Phase<'_> {
         if !d.value {
             let text = format!(
                 "{} does not pursue at {name}{}.",
-                winner.lead,
+                self.words.who(&winner.lead),
                 d.by.aside(" (", ")")
             );
             let e = Event::new(PURSUIT, "pursuit", text).decided(winner.lead.clone(), d.by);
@@ -67,10 +67,11 @@ impl Phase<'_> {
         let extra = t.losses[row];
         let lost = self.take_losses(loser, area, extra);
         let text = format!(
-            "{} pursues at {name}{}: rolls {told}, cavalry modifier {drm:+}: {} loses {} more.",
-            winner.lead,
+            "{} pursues at {name}{}: rolls {told}, cavalry modifier {drm:+}: {} {} {} more.",
+            self.words.who(&winner.lead),
             d.by.aside(" (", ")"),
-            join(&loser.powers),
+            self.words.all(&loser.powers),
+            self.words.agree(loser.powers.len(), "loses", "lose"),
             factors(lost)
         );
         let e = Event::rolled(PURSUIT, "pursuit", text, roll).decided(winner.lead.clone(), d.by);
@@ -160,7 +161,8 @@ impl Phase<'_> {
                 .map(|&i| self.board.corps[i].id.as_str())
                 .collect();
             let text = format!(
-                "{power} cannot retreat from {name}: every adjacent area holds enemy corps; {} {}.",
+                "{} cannot retreat from {name}: every adjacent area holds enemy corps; {} {}.",
+                self.words.who(power),
                 ids.join(", "),
                 verb(ids.len(), "surrenders", "surrender")
             );
@@ -195,10 +197,21 @@ impl Phase<'_> {
                 )
             }
             (None, Some(u32::MAX)) | (None, None) => "the only area open to it".to_string(),
-            (None, Some(d)) => format!("nearest a depot or capital, {d} areas away"),
+            (None, Some(d)) => format!(
+                "nearest a depot or capital, {} away",
+                self.words.count(d, "area", "areas")
+            ),
         };
         let text = format!(
-            "{power} retreats from {name} to {} ({why}): {}.",
+            "{} retreats from {name} to {} ({why}): {}.",
+            // A retreat the die chose names the power by its id, as the die's label does
+            // (`retreat/../power=..`, `evade/../power=..`, bound to this text: verify.html checks
+            // it so); else as the texts name it.
+            if roll.is_some() {
+                power
+            } else {
+                self.words.who(power)
+            },
             self.map.area(to).id,
             units.join(", ")
         );

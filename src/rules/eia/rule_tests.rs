@@ -344,11 +344,11 @@ fn eia_19_1_chit_by_order_standing_order_then_sop() {
         .collect();
     assert_eq!(
         chits[0],
-        "blue plays the attack chit 'outflank' at Field (by its order)."
+        "Blue plays the attack chit 'outflank' at Field (by its order)."
     );
     assert_eq!(
         chits[1],
-        "red plays the defence chit 'probe' at Field (by its standing order)."
+        "Red plays the defence chit 'probe' at Field (by its standing order)."
     );
     let (events, _) = run(
         &game(&sure_win_state("")).1,
@@ -360,11 +360,11 @@ fn eia_19_1_chit_by_order_standing_order_then_sop() {
         .collect();
     assert_eq!(
         chits[0],
-        "blue plays the attack chit 'assault' at Field (by the SOP)."
+        "Blue plays the attack chit 'assault' at Field (by the SOP)."
     );
     assert_eq!(
         chits[1],
-        "red plays the defence chit 'defend' at Field (by the SOP)."
+        "Red plays the defence chit 'defend' at Field (by the SOP)."
     );
 }
 
@@ -377,7 +377,7 @@ fn eia_7_5_2_10_2_victors_always_pursue() {
     assert!(
         pursuit[0]
             .text
-            .starts_with("blue pursues at Field (by the SOP)"),
+            .starts_with("Blue pursues at Field (by the SOP)"),
         "{}",
         pursuit[0].text
     );
@@ -401,7 +401,7 @@ fn eia_7_5_2_10_2_victors_pursue_whatever_a_standing_order_says() {
     assert!(
         pursuit[0]
             .text
-            .starts_with("blue pursues at Field (by the SOP)"),
+            .starts_with("Blue pursues at Field (by the SOP)"),
         "{}",
         pursuit[0].text
     );
@@ -421,7 +421,7 @@ fn eia_7_5_2_10_2_the_option_pursue_by_order_lets_a_standing_order_forbid_pursui
     let pursuit = with_rule(&events, "EiA 7.5.2.10.2");
     assert_eq!(
         pursuit[0].text,
-        "blue does not pursue at Field (by its standing order)."
+        "Blue does not pursue at Field (by its standing order)."
     );
     assert!(pursuit[0].rolls.is_empty());
 }
@@ -437,7 +437,7 @@ fn eia_7_5_2_10_3_retreat_toward_the_nearest_depot() {
     let retreat = with_rule(&events, "EiA 7.5.2.10.3");
     assert!(
         retreat[0].text.starts_with(
-            "red retreats from Field to Mid (nearest a depot or capital, 1 areas away)"
+            "Red retreats from Field to Mid (nearest a depot or capital, 1 area away)"
         ),
         "{}",
         retreat[0].text
@@ -575,7 +575,7 @@ fn eia_7_5_2_11_the_option_reinforce_by_order_lets_a_standing_order_forbid_reinf
     let tries = with_rule(&events, "EiA 7.5.2.11");
     assert_eq!(
         tries[0].text,
-        "red does not try to reinforce at Field (by its standing order)."
+        "Red does not try to reinforce at Field (by its standing order)."
     );
     assert!(tries[0].rolls.is_empty());
 }
@@ -676,7 +676,7 @@ fn eia_7_5_an_attack_without_enemy_corps_is_void() {
     let (events, _) = run(&g, &orders(&[("blue", attack("Field"))]));
     assert!(events
         .iter()
-        .any(|e| e.text == "blue declares an attack on Field, but no enemy corps are there."));
+        .any(|e| e.text == "Blue declares an attack on Field, but no enemy corps are there."));
     assert!(!events.iter().any(|e| e.kind == "combat"));
 }
 
@@ -878,14 +878,14 @@ fn eia_7_5_4_1_2_3_1_defender_asks_for_honours_unless_turkish_or_spanish() {
     let honours = with_rule(&events, "EiA 7.5.4.1.2.3.1");
     assert_eq!(
         honours[0].text,
-        "The garrison of East asks for the honours of war; blue grants them (by the SOP)."
+        "The garrison of East asks for the honours of war; Blue grants them (by the SOP)."
     );
     let (_d, g) = game(&siege_state("spain", 1, ""));
     let events = first_seed_where(&g, &o, breached);
     let honours = with_rule(&events, "EiA 7.5.4.1.2.3.1");
     assert_eq!(
         honours[0].text,
-        "The garrison of East (spain) does not ask for the honours of war."
+        "The garrison of East (Spain) does not ask for the honours of war."
     );
 }
 
@@ -934,6 +934,7 @@ fn eia_10_1_2_2_3_cossacks_retreat_before_combat() {
     )));
     let (events, next) = run(&g, &orders(&[("blue", attack("Field"))]));
     let evade = with_rule(&events, "EiA 10.1.2.2.3");
+    // A retreat the die chose names the power by its id, as its label does (`evade/../power=red`).
     assert!(
         evade[0].text.starts_with("red retreats from Field to "),
         "{}",
@@ -1029,7 +1030,7 @@ fn eia_7_5_2_3_outflanking_force_named_by_order() {
         .into_iter()
         .find(|e| e.kind == "decision")
         .unwrap();
-    assert_eq!(force.text, "blue sends BC round the flank at Field (by its order); it joins the battle before round 2.");
+    assert_eq!(force.text, "Blue sends BC round the flank at Field (by its order); it joins the battle before round 2.");
     assert!(force.rolls.is_empty());
 }
 
@@ -1068,11 +1069,11 @@ fn eia_7_5_2_8_guard_committed_by_standing_order() {
         .iter()
         .map(|e| e.text.as_str())
         .collect();
-    assert_eq!(guard[0], "blue holds its guard (BG) back at Field: it will commit it before round 2 (by its standing order).");
+    assert_eq!(guard[0], "Blue holds its guard (BG) back at Field: it will commit it before round 2 (by its standing order).");
     if events.iter().filter(|e| e.kind == "round").count() >= 2 {
         assert_eq!(
             guard[1],
-            "blue commits its guard (BG) before round 2 at Field."
+            "Blue commits its guard (BG) before round 2 at Field."
         );
     }
 }
@@ -1087,7 +1088,7 @@ fn eia_7_5_2_8_guard_held_back_by_the_sop_until_losing() {
     let (_d, g) = game(&state);
     let (events, _) = run(&g, &orders(&[("blue", attack("Field"))]));
     let guard = with_rule(&events, "EiA 7.5.2.8");
-    assert_eq!(guard[0].text, "blue holds its guard (BG) back at Field: it will commit it when losing after round 1 (by the SOP).");
+    assert_eq!(guard[0].text, "Blue holds its guard (BG) back at Field: it will commit it when losing after round 1 (by the SOP).");
 }
 
 #[test]
@@ -1106,7 +1107,7 @@ fn eia_19_1_further_days_by_standing_order_or_sop() {
         .collect::<Vec<_>>();
     assert_eq!(
         days[0].text,
-        "blue fights no further day at Field after day 1 (by the SOP)."
+        "Blue fights no further day at Field after day 1 (by the SOP)."
     );
     let (_d, g) = game(&format!("[standing.blue]\ncontinue = \"always\"\n{even}"));
     let (events, _) = run(&g, &orders(&[("blue", attack("Field"))]));
@@ -1116,7 +1117,7 @@ fn eia_19_1_further_days_by_standing_order_or_sop() {
         .collect::<Vec<_>>();
     assert_eq!(
         days[0].text,
-        "blue fights a further day at Field after day 1 (by its standing order)."
+        "Blue fights a further day at Field after day 1 (by its standing order)."
     );
     assert!(events.iter().any(|e| e
         .rolls
@@ -1146,8 +1147,8 @@ fn eia_19_1_the_defender_has_his_say_on_further_days() {
     assert_eq!(
         further(&events)[..2],
         [
-            "blue fights a further day at Field after day 1 (by its standing order).".to_string(),
-            "red fights no further day at Field after day 1 (by its standing order): the battle ends.".to_string()
+            "Blue fights a further day at Field after day 1 (by its standing order).".to_string(),
+            "Red fights no further day at Field after day 1 (by its standing order): the battle ends.".to_string()
         ]
     );
     assert!(!events.iter().any(|e| e
@@ -1159,7 +1160,7 @@ fn eia_19_1_the_defender_has_his_say_on_further_days() {
     let (events, _) = run(&g, &orders(&[("blue", attack("Field"))]));
     assert_eq!(
         further(&events)[1],
-        "red stands for a further day at Field after day 1 (by the SOP)."
+        "Red stands for a further day at Field after day 1 (by the SOP)."
     );
 }
 
@@ -1213,7 +1214,7 @@ fn eia_6_2_3_a_standing_order_not_to_intercept_is_honoured() {
     let (events, next) = run(&g, &orders(&[("blue", sail("BF", "Bay"))]));
     assert_eq!(
         with_rule(&events, "EiA 6.2.3")[0].text,
-        "RF (red) does not intercept BF at Bay (by its standing order)."
+        "RF (Red) does not intercept BF at Bay (by its standing order)."
     );
     assert_eq!(
         EiaState::of(&next)
@@ -1379,7 +1380,7 @@ fn eia_6_3_a_fleet_attacks_the_enemy_fleets_in_its_sea_and_the_weaker_evade() {
         .expect("the attack is announced");
     assert_eq!(
         attack.text,
-        "blue attacks the fleets of red at Bay: BF (14 ships) against RF (4 ships)."
+        "Blue attacks the fleets of Red at Bay: BF (14 ships) against RF (4 ships)."
     );
     let evade = with_rule(&events, "EiA 6.3.2");
     assert_eq!(
@@ -1398,7 +1399,7 @@ fn eia_6_3_a_fleet_attacks_the_enemy_fleets_in_its_sea_and_the_weaker_evade() {
     assert!(
         battle
             .text
-            .starts_with("Naval battle at Bay: blue (14 ships"),
+            .starts_with("Naval battle at Bay: Blue (14 ships"),
         "{}",
         battle.text
     );
@@ -1440,7 +1441,7 @@ fn eia_6_3_2_an_intercepted_fleet_does_not_evade_when_its_side_is_stronger() {
     );
     let battle = events.iter().find(|e| e.kind == "naval-combat").unwrap();
     assert!(
-        battle.text.contains("against blue (11 ships"),
+        battle.text.contains("against Blue (11 ships"),
         "{}",
         battle.text
     );
@@ -1459,11 +1460,11 @@ fn eia_6_3_5_a_roll_among_equally_near_ports() {
     let o = orders(&[("red", sail("RF", "Ocean")), ("red", engage("Ocean"))]);
     let events = first_seed_where(&g, &o, |e| {
         e.iter()
-            .any(|e| e.kind == "naval-retreat" && e.text.starts_with("blue retreats"))
+            .any(|e| e.kind == "naval-retreat" && e.text.starts_with("Blue retreats"))
     });
     let retreat = events
         .iter()
-        .find(|e| e.kind == "naval-retreat" && e.text.starts_with("blue retreats"))
+        .find(|e| e.kind == "naval-retreat" && e.text.starts_with("Blue retreats"))
         .unwrap();
     // The engage battle is named by the attacked side's biggest fleet and the attacking power.
     assert_eq!(
@@ -1497,10 +1498,10 @@ fn eia_19_1_a_side_with_no_ship_left_loses_the_naval_battle() {
     let o = orders(&[("red", sail("RF", "Ocean")), ("red", engage("Ocean"))]);
     let events = first_seed_where(&g, &o, |e| {
         e.iter()
-            .any(|e| e.kind == "naval-round" && e.text.contains("blue loses 2 ships"))
+            .any(|e| e.kind == "naval-round" && e.text.contains("Blue loses 2 ships"))
     });
     let result = events.iter().find(|e| e.kind == "naval-result").unwrap();
-    assert_eq!(result.text, "red wins the battle at Ocean.");
+    assert_eq!(result.text, "Red wins the battle at Ocean.");
 }
 
 #[test]
@@ -1536,13 +1537,13 @@ fn eia_19_1_naval_combat_on_the_tactical_chart() {
     assert_eq!(
         tactics,
         [
-            "red fights in melee at Bay (by its standing order).",
-            "blue fights in linear-attack at Bay (by the SOP)."
+            "Red fights in melee at Bay (by its standing order).",
+            "Blue fights in linear-attack at Bay (by the SOP)."
         ]
     );
     let battle = events.iter().find(|e| e.kind == "naval-combat").unwrap();
     // Red, twice blue's ships, +1; blue, half red's, -1.
-    assert_eq!(battle.text, "Naval battle at Bay: red (10 ships, melee, modifier +1) against blue (5 ships, linear-attack, modifier -1).");
+    assert_eq!(battle.text, "Naval battle at Bay: Red (10 ships, melee, modifier +1) against Blue (5 ships, linear-attack, modifier -1).");
     let round = events.iter().find(|e| e.kind == "naval-round").unwrap();
     assert_eq!(round.rolls[0].label, "naval/sea=Bay/fleet=BF/round=1");
     // Melee against a line: the melee fleet tries to close after round 1.
@@ -1587,11 +1588,18 @@ fn closing_round_2(closes: bool) -> (String, String) {
         parse_naval_result(&cell.attacker[row][col(round.rolls[0].dice[0].face, 1)]).unwrap();
     let on_red =
         parse_naval_result(&cell.defender[row][col(round.rolls[0].dice[1].face, -1)]).unwrap();
+    let ships = |n: u32| {
+        if n == 1 {
+            "1 ship".to_string()
+        } else {
+            format!("{n} ships")
+        }
+    };
     let expected = format!(
-        "red loses {} ships and {} morale, blue loses {} ships and {} morale.",
-        on_red.ships,
+        "Red loses {} and {} morale, Blue loses {} and {} morale.",
+        ships(on_red.ships),
         Tenths(on_red.morale),
-        on_blue.ships,
+        ships(on_blue.ships),
         Tenths(on_blue.morale)
     );
     (round.text.clone(), expected)
@@ -1625,7 +1633,7 @@ fn eia_6_3_5_victors_never_pursue_and_the_defeated_retreat_to_port() {
     // the victors alone do not blockade a port against the stack they beat.
     let events = first_seed_where(&g, &o, |e| {
         e.iter()
-            .any(|e| e.kind == "naval-retreat" && e.text.starts_with("blue "))
+            .any(|e| e.kind == "naval-retreat" && e.text.starts_with("Blue "))
     });
     let chase = with_rule(&events, "EiA 6.3.5");
     assert!(
@@ -1661,12 +1669,12 @@ fn eia_6_3_5_a_port_the_victors_alone_watch_is_open_to_the_beaten_fleet() {
     let o = orders(&[("red", sail("RF", "Bay")), ("red", engage("Bay"))]);
     let events = first_seed_where(&g, &o, |e| {
         e.iter()
-            .any(|e| e.kind == "naval-retreat" && e.text.starts_with("blue "))
+            .any(|e| e.kind == "naval-retreat" && e.text.starts_with("Blue "))
     });
     let retreat = events.iter().find(|e| e.kind == "naval-retreat").unwrap();
     assert_eq!(
         retreat.text,
-        "blue retreats from Bay to West (the nearest unblockaded friendly port): BF."
+        "Blue retreats from Bay to West (the nearest unblockaded friendly port): BF."
     );
     assert_eq!(retreat.rule, "EiA 6.3.5");
 }
@@ -1685,7 +1693,7 @@ fn eia_6_3_5_a_roll_among_equally_near_ports_the_fleet_only_sails_toward() {
     let o = orders(&[("red", engage("Ocean"))]);
     let events = first_seed_where(&g, &o, |e| {
         e.iter()
-            .any(|e| e.kind == "naval-retreat" && e.text.starts_with("blue "))
+            .any(|e| e.kind == "naval-retreat" && e.text.starts_with("Blue "))
     });
     let retreat = events.iter().find(|e| e.kind == "naval-retreat").unwrap();
     assert_eq!(retreat.rolls.len(), 1, "{}", retreat.text);
@@ -1693,7 +1701,7 @@ fn eia_6_3_5_a_roll_among_equally_near_ports_the_fleet_only_sails_toward() {
     let toward = ["Cove", "West"][retreat.rolls[0].dice[0].face as usize - 1];
     assert_eq!(
         retreat.text,
-        format!("blue retreats from Ocean to Bay (every friendly port is blockaded: one sea area toward the nearest, {toward} (Cove and West are equally near, the die chooses)): BF.")
+        format!("Blue retreats from Ocean to Bay (every friendly port is blockaded: one sea area toward the nearest, {toward} (Cove and West are equally near, the die chooses)): BF.")
     );
     assert_eq!(
         retreat.decision.as_ref().unwrap().by,
@@ -1719,14 +1727,14 @@ fn eia_6_3_5_every_port_blockaded_the_beaten_fleet_retreats_one_sea_toward_one()
             run_seed(&g, &o, [s; 32])
                 .0
                 .iter()
-                .any(|e| e.kind == "naval-retreat" && e.text.starts_with("blue "))
+                .any(|e| e.kind == "naval-retreat" && e.text.starts_with("Blue "))
         })
         .expect("some seed sees blue beaten");
     let (events, next) = run_seed(&g, &o, [seed; 32]);
     let retreat = events.iter().find(|e| e.kind == "naval-retreat").unwrap();
     assert_eq!(
         retreat.text,
-        "blue retreats from Ocean to Bay (every friendly port is blockaded: one sea area toward the nearest, West): BF."
+        "Blue retreats from Ocean to Bay (every friendly port is blockaded: one sea area toward the nearest, West): BF."
     );
     assert_eq!(
         EiaState::of(&next)
@@ -1806,14 +1814,14 @@ fn eia_6_3_5_victorious_fleets_never_pursue_unless_the_game_names_chase_by_order
     let o = orders(&[("blue", sail("BF", "Bay"))]);
     let red_wins = |e: &[Event]| {
         e.iter()
-            .any(|e| e.kind == "naval-result" && e.text.starts_with("red wins"))
+            .any(|e| e.kind == "naval-result" && e.text.starts_with("Red wins"))
     };
     let (_d, g) = game(&state);
     let events = first_seed_where(&g, &o, red_wins);
     assert!(
         with_rule(&events, "EiA 6.3.5")
             .iter()
-            .any(|e| e.text == "red does not pursue at Bay (by the SOP)."),
+            .any(|e| e.text == "Red does not pursue at Bay (by the SOP)."),
         "{events:?}"
     );
     assert!(!events.iter().any(|e| e.kind == "chase"));
@@ -1822,7 +1830,7 @@ fn eia_6_3_5_victorious_fleets_never_pursue_unless_the_game_names_chase_by_order
     assert!(
         events.iter().any(|e| e.kind == "chase"
             && e.text
-                .starts_with("red gives chase at Bay (by its standing order)")),
+                .starts_with("Red gives chase at Bay (by its standing order)")),
         "{events:?}"
     );
 }
@@ -1957,16 +1965,16 @@ fn eia_10_1_4_1_insurrection_corps_rise_when_an_enemy_enters_a_border_province()
     let raised = with_rule(&events, "EiA 10.1.4.1");
     assert_eq!(
         raised[0].text,
-        "An enemy entered the border province of Side: red raises the insurrection corps RI-1 there (by the SOP, 4 factors)."
+        "An enemy entered the border province of Side: Red raises the insurrection corps RI-1 there (by the SOP, 4 factors)."
     );
     // EiA 10.1.4.1.4: the special insurrection land phase: the new corps attack as red ordered.
     assert_eq!(
         with_rule(&events, "EiA 10.1.4.1.4")[0].text,
-        "In the special insurrection land phase, RI-1 attacks the enemy in Side (by red's order)."
+        "In the special insurrection land phase, RI-1 attacks the enemy in Side (by Red's order)."
     );
     assert!(events.iter().any(|e| e.kind == "combat"
         && e.area.as_deref() == Some("Side")
-        && e.text.contains("red with RI-1")));
+        && e.text.contains("Red with RI-1")));
     assert!(
         EiaState::of(&next).insurrection.is_empty(),
         "the corps left the waiting list"
@@ -2071,13 +2079,13 @@ fn eia_10_1_4_1_4_an_insurrection_corps_moves_in_its_special_land_phase() {
     assert!(
         events
             .iter()
-            .any(|e| e.text == "RI-1 (red) moves Side - East."),
+            .any(|e| e.text == "RI-1 (Red) moves Side - East."),
         "{:?}",
         events.iter().map(|e| &e.text).collect::<Vec<_>>()
     );
     assert!(events.iter().any(|e| e.kind == "combat"
         && e.area.as_deref() == Some("East")
-        && e.text.contains("red with RI-1")));
+        && e.text.contains("Red with RI-1")));
     assert!(!events
         .iter()
         .any(|e| e.kind == "combat" && e.area.as_deref() == Some("Side")));
@@ -2100,7 +2108,7 @@ fn eia_10_1_4_1_a_standing_order_keeps_the_insurrection_home() {
     let (events, next) = run(&g, &orders(&[("blue", mv)]));
     assert_eq!(
         with_rule(&events, "EiA 10.1.4.1")[0].text,
-        "red raises no insurrection corps in Side (by its standing order)."
+        "Red raises no insurrection corps in Side (by its standing order)."
     );
     assert_eq!(EiaState::of(&next).insurrection.len(), 1);
 }
@@ -2128,8 +2136,8 @@ fn eia_6_2_5_the_biggest_fleet_in_the_stack_carries_the_corps() {
     assert_eq!(
         carried,
         [
-            "BF2, the biggest fleet of blue in Bay, carries B1 across.",
-            "BF3, the biggest fleet of blue in Ocean, carries B1 across."
+            "BF2, the biggest fleet of Blue in Bay, carries B1 across.",
+            "BF3, the biggest fleet of Blue in Ocean, carries B1 across."
         ]
     );
     assert_eq!(
@@ -2157,7 +2165,7 @@ fn eia_6_2_5_without_a_fleet_the_corps_stays_on_the_coast() {
     let (events, next) = run(&g, &orders(&[("blue", sail("BF1", "Ocean")), ("blue", mv)]));
     assert!(with_rule(&events, "EiA 6.2.5")
         .iter()
-        .any(|e| e.text == "B1 stays on the coast: no fleet of blue is left in Bay to carry it."));
+        .any(|e| e.text == "B1 stays on the coast: no fleet of Blue is left in Bay to carry it."));
     assert_eq!(
         EiaState::of(&next)
             .find_corps("B1")
@@ -2187,7 +2195,7 @@ fn eia_10_1_4_1_4_insurrection_corps_attack_only_where_their_power_orders_it() {
     );
     assert_eq!(
         with_rule(&events, "EiA 10.1.4.1.4")[0].text,
-        "In the special insurrection land phase, RI-1 does not attack the enemy in Side: red declared no attack there."
+        "In the special insurrection land phase, RI-1 does not attack the enemy in Side: Red declared no attack there."
     );
     assert!(
         EiaState::of(&next).find_corps("RI-1").is_some(),
@@ -2392,7 +2400,7 @@ fn eia_10_1_4_1_4_an_insurrection_corps_that_attacked_in_the_turn_s_phase_has_no
     let phase = with_rule(&events, "EiA 10.1.4.1.4");
     assert_eq!(
         phase.iter().map(|e| e.text.as_str()).collect::<Vec<_>>(),
-        ["RI-1 attacked with red's corps in the turn's land phase: that was its land phase, and it has no special insurrection land phase (EiA 10.1.4.1.4)."],
+        ["RI-1 attacked with Red's corps in the turn's land phase: that was its land phase, and it has no special insurrection land phase (EiA 10.1.4.1.4)."],
         "{texts:#?}"
     );
 }
@@ -2478,14 +2486,14 @@ fn eia_7_5_2_11_a_besieged_corps_in_the_city_does_not_reinforce_the_field_battle
     assert_eq!(city.len(), 1, "{texts:#?}");
     assert_eq!(
         city[0].text,
-        "R3 (red) is besieged in the city of East: it cannot march out to the battle (EiA 7.5.2.11: only unbesieged corps in the city try)."
+        "R3 (Red) is besieged in the city of East: it cannot march out to the battle (EiA 7.5.2.11: only unbesieged corps in the city try)."
     );
     assert!(city[0].rolls.is_empty());
     let battle = events
         .iter()
         .find(|e| e.kind == "combat" && e.area.as_deref() == Some("East"))
         .expect("the insurrection battle at East");
-    assert!(battle.text.contains("red with RI-1 "), "{}", battle.text);
+    assert!(battle.text.contains("Red with RI-1 "), "{}", battle.text);
 }
 
 /// A phase on `state` with red's R3 in the city of East, as after retiring into it (EiA 7.5.1.1) in
@@ -2517,6 +2525,7 @@ fn with_red_garrison_at_east(
         depots: BTreeMap::new(),
         control: &state.control,
         stage: Some("insurrection"),
+        words: super::Words::of(g),
     };
     let east = g.map.find("East").unwrap();
     let r3 = phase.board.find_corps("R3").unwrap();
@@ -2562,14 +2571,14 @@ fn eia_7_5_2_11_an_unbesieged_corps_in_the_city_tries_to_march_out_to_the_battle
     assert!(
         tries[0]
             .text
-            .starts_with("R3 (red) tries to march out of the city of East to the battle at East (by the SOP): rolls "),
+            .starts_with("R3 (Red) tries to march out of the city of East to the battle at East (by the SOP): rolls "),
         "{}",
         tries[0].text
     );
     assert!(tries[0].text.ends_with("it arrives."), "{}", tries[0].text);
     let battle = events.iter().find(|e| e.kind == "combat").unwrap();
     assert!(
-        battle.text.contains("red with RI-1, R3 "),
+        battle.text.contains("Red with RI-1, R3 "),
         "{}",
         battle.text
     );
@@ -2582,7 +2591,7 @@ fn eia_7_5_2_11_an_unbesieged_corps_in_the_city_tries_to_march_out_to_the_battle
     assert!(tries[0].rolls.is_empty());
     assert!(tries[0].text.contains("is besieged in the city of East"));
     let battle = events.iter().find(|e| e.kind == "combat").unwrap();
-    assert!(battle.text.contains("red with RI-1 "), "{}", battle.text);
+    assert!(battle.text.contains("Red with RI-1 "), "{}", battle.text);
 }
 
 /// A corps of the state standing in the city of its area (`in_city = true`): a garrison kept from an
@@ -2627,7 +2636,7 @@ fn eia_7_5_2_11_a_garrison_from_an_earlier_turn_marches_out_to_reinforce() {
     assert_eq!(tries[0].rolls[0].label, "reinforce/area=East/unit=R3");
     assert!(
         tries[0].text.starts_with(
-            "R3 (red) tries to march out of the city of East to the battle at East (by the SOP): rolls "
+            "R3 (Red) tries to march out of the city of East to the battle at East (by the SOP): rolls "
         ),
         "{}",
         tries[0].text
@@ -2635,7 +2644,7 @@ fn eia_7_5_2_11_a_garrison_from_an_earlier_turn_marches_out_to_reinforce() {
     assert!(tries[0].text.ends_with("it arrives."), "{}", tries[0].text);
     assert!(with_rule(&events, "EiA 7.5.1.1").is_empty(), "{texts:#?}");
     let battle = events.iter().find(|e| e.kind == "combat").unwrap();
-    assert!(battle.text.contains("red with R1, R3 "), "{}", battle.text);
+    assert!(battle.text.contains("Red with R1, R3 "), "{}", battle.text);
     // Out in the field, it is no longer the city's garrison.
     if let Some(r3) = EiaState::of(&next).find_corps("R3") {
         assert!(!r3.in_city);
@@ -2650,13 +2659,13 @@ fn eia_7_5_2_11_guerrillas_in_the_city_attempt_to_reinforce() {
     assert_eq!(tries[0].rolls[0].label, "reinforce/area=East/unit=G1");
     assert!(
         tries[0].text.starts_with(
-            "G1 (red guerrillas) tries to march out of the city of East to the battle at East (by the SOP): rolls "
+            "G1 (Red guerrillas) tries to march out of the city of East to the battle at East (by the SOP): rolls "
         ),
         "{}",
         tries[0].text
     );
     let battle = events.iter().find(|e| e.kind == "combat").unwrap();
-    assert!(battle.text.contains("red with R1, G1 "), "{}", battle.text);
+    assert!(battle.text.contains("Red with R1, G1 "), "{}", battle.text);
 }
 
 #[test]
@@ -2680,11 +2689,11 @@ fn eia_7_5_2_11_a_garrison_besieged_since_an_earlier_turn_stays_in_the_city() {
     assert_eq!(tries.len(), 1, "{texts:#?}");
     assert_eq!(
         tries[0].text,
-        "R3 (red) is besieged in the city of East: it cannot march out to the battle (EiA 7.5.2.11: only unbesieged corps in the city try)."
+        "R3 (Red) is besieged in the city of East: it cannot march out to the battle (EiA 7.5.2.11: only unbesieged corps in the city try)."
     );
     assert!(tries[0].rolls.is_empty());
     let battle = events.iter().find(|e| e.kind == "combat").unwrap();
-    assert!(battle.text.contains("red with R1 "), "{}", battle.text);
+    assert!(battle.text.contains("Red with R1 "), "{}", battle.text);
     assert!(
         EiaState::of(&next).find_corps("R3").unwrap().in_city,
         "still the garrison"
@@ -2860,6 +2869,7 @@ fn eia_7_5_2_11_a_corps_that_fought_this_phase_does_not_reinforce_another_combat
         depots: BTreeMap::from([("red".to_string(), vec![g.map.find("East").unwrap()])]),
         control: &state.control,
         stage: None,
+        words: super::Words::of(&g),
     };
     let (far, side) = (g.map.find("Far").unwrap(), g.map.find("Side").unwrap());
     phase.battlefields = BTreeSet::from([far, side]);
@@ -2876,7 +2886,7 @@ fn eia_7_5_2_11_a_corps_that_fought_this_phase_does_not_reinforce_another_combat
     assert!(
         tries
             .iter()
-            .any(|t| t.starts_with("R3 (red) tries to march from Mid to the battle at Side")),
+            .any(|t| t.starts_with("R3 (Red) tries to march from Mid to the battle at Side")),
         "{tries:#?}"
     );
 }
@@ -2893,7 +2903,7 @@ fn eia_7_5_2_11_a_garrison_next_to_the_battle_marches_to_it_unless_besieged() {
     assert_eq!(tries.len(), 1);
     assert!(
         tries[0].text.starts_with(
-            "R3 (red) tries to march out of the city of East to the battle at Field (by the SOP): rolls "
+            "R3 (Red) tries to march out of the city of East to the battle at Field (by the SOP): rolls "
         ),
         "{}",
         tries[0].text

@@ -265,7 +265,7 @@ impl Phase<'_> {
         let breached = got >= need;
         let text = format!(
             "The besiegers of {name} ({}) roll {} (+{bonus} for twice the garrison's strength), need {need} (fortress {fortress}): {}.",
-            join(&besiegers.powers),
+            self.words.all(&besiegers.powers),
             roll.told(0),
             if breached { "the walls are breached" } else { "the walls hold" }
         );
@@ -294,7 +294,7 @@ impl Phase<'_> {
             )?;
             let text = format!(
                 "The garrison of {name} asks for the honours of war; {} {} them{}.",
-                besiegers.lead,
+                self.words.who(&besiegers.lead),
                 if d.value { "grants" } else { "denies" },
                 d.by.aside(" (", ")")
             );
@@ -307,7 +307,7 @@ impl Phase<'_> {
         } else {
             let text = format!(
                 "The garrison of {name} ({}) does not ask for the honours of war.",
-                garrison.lead
+                self.words.who(&garrison.lead)
             );
             self.push(Event::new(HONOURS, "siege", text), area, involved);
         }
