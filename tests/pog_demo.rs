@@ -345,7 +345,7 @@ fn audit_tells_a_pog_turn_whose_maps_found_victors_by_ids_in_its_own_words() {
     let said = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(
         said.starts_with("turn 1: ok (")
-            && said.contains("report wording 1 (this pbem's is 2: their maps found a battle's victor only among the powers' ids, where this one finds it by the name the texts give too)"),
+            && said.contains("report wording 1 (this pbem's is 2: their maps found a battle's victor only among the powers' ids, where this one finds it by the name the texts give too, and the announcement of the next commitment named fewer parts of the rules it fixes)"),
         "{said}"
     );
 }

@@ -512,7 +512,7 @@ fn audit_tells_a_turn_whose_reports_named_the_owners_seen_by_their_ids_in_its_ow
     );
     assert!(
         lines[1].starts_with("turn 2: ok (")
-            && lines[1].ends_with("; its reports in the words of the pbem that made them, report wording 0 (this pbem's is 2: they named the owner of each unit seen by its id, and their maps found a battle's victor only among the powers' ids, where this one names the owner as the game does and finds the victor by the name too))")
+            && lines[1].ends_with("; its reports in the words of the pbem that made them, report wording 0 (this pbem's is 2: they named the owner of each unit seen by its id, and their maps found a battle's victor only among the powers' ids, where this one names the owner as the game does and finds the victor by the name too, and the announcement of the next commitment named fewer parts of the rules it fixes))")
             // Its texts too: EiA's name each power since wording 1, and an older pbem's did not.
             && lines[1].contains("; told in the words of the pbem that resolved it, wording 0 (this pbem's is 1: "),
         "{said}"

@@ -878,8 +878,9 @@ fn reminds_list_has_a_heading_line() {
 }
 
 /// The announcement names the parts its rules digest binds in the game it is of: the tactical maps
-/// in GITM alone (a player of Empires in Arms read of GITM's), and pbem's DICE.md as pbem's, as
-/// the reports do.
+/// in GITM alone (a player of Empires in Arms read of GITM's), the powers and players and the
+/// opening position (the parts a commitment made before pbem fixed them lacks, whose announcement
+/// `audit` makes again in its own words), and pbem's DICE.md as pbem's, as the reports do.
 #[test]
 fn the_announcement_names_the_rules_of_its_game_alone() {
     let tmp = tempfile::tempdir().unwrap();
@@ -903,6 +904,12 @@ fn the_announcement_names_the_rules_of_its_game_alone() {
         assert_eq!(flat.contains("the tactical maps"), tactical, "{flat}");
         assert!(
             flat.contains("the map") && flat.contains("the tables"),
+            "{flat}"
+        );
+        // Every part its digest binds, the opening position and who may give entropy among them.
+        assert!(
+            flat.contains("its powers and players (who may give entropy)")
+                && flat.contains("and the opening position"),
             "{flat}"
         );
         assert!(!flat.contains("(docs/DICE.md)"), "{flat}");

@@ -112,16 +112,19 @@ pub const FORMAT: &str = "pbem-record/v1";
 /// before, in wording 0, named it by its id ("central: GE army"), and `audit` tells it again so.
 /// 2: a map's battle names its victor ("Reims: won by Central Powers") from a result that names
 /// the powers as the game does ("Central Powers win at Reims"), where wording 1 found the victor
-/// only among the powers' ids and gave such a result's first words.
+/// only among the powers' ids and gave such a result's first words; and the commitment's
+/// announcement names every part the rules digest fixes, the powers and players who may give
+/// entropy and the opening position among them (`rules_fixed`), where wording 1 named the settings,
+/// the map and the tables alone.
 pub const REPORTS_WORDING: u32 = 2;
 
 /// What changed in the reports' own lines from the wording `from` to this pbem's, for `audit`'s
 /// line on a turn told in it.
 pub fn reports_wording_change(from: u32) -> &'static str {
     if from < 1 {
-        "they named the owner of each unit seen by its id, and their maps found a battle's victor only among the powers' ids, where this one names the owner as the game does and finds the victor by the name too"
+        "they named the owner of each unit seen by its id, and their maps found a battle's victor only among the powers' ids, where this one names the owner as the game does and finds the victor by the name too, and the announcement of the next commitment named fewer parts of the rules it fixes"
     } else {
-        "their maps found a battle's victor only among the powers' ids, where this one finds it by the name the texts give too"
+        "their maps found a battle's victor only among the powers' ids, where this one finds it by the name the texts give too, and the announcement of the next commitment named fewer parts of the rules it fixes"
     }
 }
 

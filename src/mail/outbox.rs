@@ -1033,6 +1033,10 @@ pub fn announcements(
     let rules = crate::game::scheme::rules_digest(game, turn, commitment).unwrap_or_default();
     // Whether the rules include tactical maps (GITM 5): a player of another game is told of none.
     let tactical = !crate::game::rules_fixed::tactical_files(&game.dir).is_empty();
+    // Whether it names the opening position and who gives entropy among the parts fixed: since
+    // reports wording 2 (`record::REPORTS_WORDING`), when pbem fixed them; a turn resolved before
+    // is told again by `audit` in its own words.
+    let whole = game.config.reports_wording() >= 2;
     let mut out = Vec::new();
     for p in &game.config.powers {
         let context = minijinja::context! {
@@ -1040,7 +1044,7 @@ pub fn announcements(
             power => p.name, deadline => deadline, commitment => commitment,
             due => game.ruleset.expects_orders(state, &p.id),
             beacon => beacon_round, scheme => scheme, rules => rules,
-            texts => crate::report::header::TEXTS, tactical => tactical,
+            texts => crate::report::header::TEXTS, tactical => tactical, whole => whole,
         };
         let text = crate::report::templates::render(game, "announcement.txt", &context)?;
         out.push(Outgoing {
