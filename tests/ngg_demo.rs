@@ -190,15 +190,7 @@ fn ngg_10_2_cc_beyond_the_sides_chits_is_answered_at_once_with_a_warning() {
                 attack 0704 0804 cc 9\ndefend 0704 cc 8\nkeep 2\n";
     let orders = game.join("french.txt");
     fs::write(&orders, body).unwrap();
-    let out = support::pbem()
-        .arg("check")
-        .arg(&game)
-        .arg(&orders)
-        .assert()
-        .success()
-        .get_output()
-        .clone();
-    let said = String::from_utf8_lossy(&out.stdout).into_owned();
+    let said = support::accepted(&game, &orders);
     for line in [
         "warning: 9 CCs are more than you have: 6 command chits a turn (pbem ngg/chits)",
         "help: the line stands: the attack gets the CCs you have left when it comes, 6 at most; write 6 or fewer to say what you mean",
@@ -300,16 +292,7 @@ fn ngg_10_2_10_6_keep_and_standing_ccs_beyond_the_sides_chits_are_warned_with_wh
                 standing attack-reserve 8\nstanding defence-reserve 10\nstanding defence-cc 6\n";
     let orders = game.join("french.txt");
     fs::write(&orders, body).unwrap();
-    let said = support::pbem()
-        .arg("check")
-        .arg(&game)
-        .arg(&orders)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let said = String::from_utf8_lossy(&said).into_owned();
+    let said = support::accepted(&game, &orders);
     let stands = |what: &str| format!("help: the line stands: {what}; write 6 or fewer");
     for (n, line) in [(7, 5), (9, 6), (7, 7), (8, 8), (10, 9)] {
         let warned = format!("warning: {n} CCs are more than you have: 6 command chits a turn");

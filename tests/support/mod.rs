@@ -82,6 +82,21 @@ pub fn forecast(game: &Path, orders: &Path) -> String {
     String::from_utf8(out).unwrap()
 }
 
+/// What `pbem check` prints of an orders file whose every line it accepts (exit 0), warnings among
+/// it.
+pub fn accepted(game: &Path, orders: &Path) -> String {
+    let out = pbem()
+        .arg("check")
+        .arg(game)
+        .arg(orders)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 /// What `pbem check` prints (its output and its errors) of an orders file it rejects a line of
 /// (exit 3).
 pub fn rejected(game: &Path, orders: &Path) -> String {
