@@ -70,8 +70,20 @@ pub fn pog_game() -> (tempfile::TempDir, PathBuf) {
 
 /// What `pbem check --forecast <game> <orders>` prints; the check must pass.
 pub fn forecast(game: &Path, orders: &Path) -> String {
+    checked(game, orders, &["--forecast"])
+}
+
+/// What `pbem check` prints of an orders file whose every line it accepts (exit 0), warnings among
+/// it.
+pub fn accepted(game: &Path, orders: &Path) -> String {
+    checked(game, orders, &[])
+}
+
+/// What `pbem check <options> <game> <orders>` prints; the check must pass.
+fn checked(game: &Path, orders: &Path, options: &[&str]) -> String {
     let out = pbem()
-        .args(["check", "--forecast"])
+        .arg("check")
+        .args(options)
         .arg(game)
         .arg(orders)
         .assert()
@@ -80,21 +92,6 @@ pub fn forecast(game: &Path, orders: &Path) -> String {
         .stdout
         .clone();
     String::from_utf8(out).unwrap()
-}
-
-/// What `pbem check` prints of an orders file whose every line it accepts (exit 0), warnings among
-/// it.
-pub fn accepted(game: &Path, orders: &Path) -> String {
-    let out = pbem()
-        .arg("check")
-        .arg(game)
-        .arg(orders)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// What `pbem check` prints (its output and its errors) of an orders file it rejects a line of
